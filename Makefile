@@ -1,0 +1,163 @@
+# relic — one build for the library, the CLI, the generator, tests, fuzzing
+# and benchmarks. `make help` lists the targets.
+
+CC      ?= cc
+CLANG   ?= clang
+RE2C    ?= re2c
+PREFIX  ?= /usr/local
+BUILD   ?= build
+CSTD     = -std=c11
+WARN     = -Wall -Wextra -Werror
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -fPIC
+FAMILIES = $(notdir $(wildcard generated/*))
+GEN_FAMILIES = $(filter-out docs,$(FAMILIES))
+CPPFLAGS += -Iruntime $(addprefix -Igenerated/,$(GEN_FAMILIES))
+LIBS     = -ljson-c -lpng -lz -lm
+FUZZ_SECONDS ?= 5
+VERSION  = 0.1.0
+
+SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
+GEN_SRCS     = gen/lexer.c gen/parser.c gen/sema.c gen/util.c gen/emit_common.c gen/emit_types.c \
+               gen/emit_source.c gen/emit_reader.c gen/emit_writer.c gen/emit_json.c gen/emit_docs.c \
+               gen/emit_fuzz.c gen/main.c
+RE2C_OUT     = gen/lexer.c $(patsubst %.re,%.c,$(wildcard runtime/*_lexer.re))
+GENERATED_C  = $(sort $(filter-out %_json.c,$(wildcard generated/*/*.c))) $(sort $(wildcard generated/*/*_json.c))
+RUNTIME_SRCS = $(sort $(filter-out $(RE2C_OUT),$(wildcard runtime/*.c))) $(patsubst %.re,%.c,$(wildcard runtime/*_lexer.re))
+LIB_SRCS     = $(RUNTIME_SRCS) $(GENERATED_C)
+CLI_SRCS     = $(sort $(wildcard runtime/cli/*.c))
+TEST_SRCS    = $(sort $(wildcard tests/test_*.c))
+FUZZ_SRCS    = $(sort $(wildcard fuzz/*.c))
+
+LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+CLI_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
+TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
+
+.PHONY: all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz bench install clean samples
+
+all: $(BUILD)/librelic.a $(BUILD)/librelic.so $(BUILD)/relic $(BUILD)/relic-gen
+
+help:
+	@echo "make            build librelic.a, librelic.so, relic and relic-gen into $(BUILD)/"
+	@echo "make deps       install missing Debian packages (apt-get as root; else print the command)"
+	@echo "make demo       build and run relic on tests/samples (and ../shared/corpus when present) into out/"
+	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run"
+	@echo "make regen      regenerate generated/, generated/docs and fuzz/gen_* from schema/"
+	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
+	@echo "make bench      benchmarks (results go in README.md by hand)"
+	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
+
+# ---- dependencies (Debian 12) ----
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libjson-c-dev libpng-dev libcmocka-dev pkg-config
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -z "$$missing" ]; then echo "deps: all present"; \
+	elif [ "$$(id -u)" = 0 ]; then echo "deps: installing$$missing"; \
+	  DEBIAN_FRONTEND=noninteractive apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	else echo "deps: missing$$missing; run: sudo apt-get install -y$$missing"; exit 1; fi
+
+# ---- re2c lexers ----
+%.c: %.re
+	$(RE2C) -W --no-generation-date -o $@ $<
+
+# ---- generator ----
+$(BUILD)/relic-gen: $(GEN_SRCS) gen/ast.h gen/emit.h gen/lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Igen $(GEN_SRCS) -o $@
+
+regen: $(BUILD)/relic-gen
+	$(BUILD)/relic-gen -o generated --docs generated/docs --fuzz fuzz $(SCHEMAS)
+
+# ---- library and CLI ----
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/librelic.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/librelic.so: $(LIB_OBJS)
+	$(CC) -shared -Wl,-soname,librelic.so.0 $^ $(LIBS) -o $@
+
+$(BUILD)/relic: $(CLI_OBJS) $(BUILD)/librelic.a
+	$(CC) $(CFLAGS) $(CLI_OBJS) $(BUILD)/librelic.a $(LIBS) -o $@
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+# ---- tests ----
+$(BUILD)/tests/%: tests/%.c $(BUILD)/librelic.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -lcmocka -o $@
+
+check-unit: all $(TESTS)
+	@BUILD=$(BUILD) sh tests/run_all.sh $(TESTS)
+
+# Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
+ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check-asan:
+	$(MAKE) --no-print-directory CC=$(CLANG) BUILD=build-asan OPT="$(ASAN_FLAGS)" check-unit
+
+# make regen must leave generated/ exactly as committed.
+check-regen: $(BUILD)/relic-gen
+	@tmp=$$(mktemp -d); \
+	$(BUILD)/relic-gen -o $$tmp/generated --docs $$tmp/generated/docs --fuzz $$tmp/fuzz $(SCHEMAS) || exit 1; \
+	status=0; \
+	for f in $$(cd $$tmp && find generated fuzz -type f); do \
+	  cmp -s $$tmp/$$f $$f || { echo "regen: $$f is out of date (run make regen)"; status=1; }; done; \
+	rm -rf $$tmp; \
+	if [ $$status = 0 ]; then echo "regen: generated/ is up to date"; fi; exit $$status
+
+# ---- fuzzing (libFuzzer, clang) ----
+FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_BINS = $(patsubst fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
+build-fuzz/%: fuzz/%.c $(LIB_SRCS)
+	@mkdir -p build-fuzz
+	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) $(CPPFLAGS) $< $(LIB_SRCS) $(LIBS) -o $@
+
+check-fuzz fuzz: $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh $(FUZZ_BINS)
+
+# ---- the two commands of README.md ----
+test: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-unit
+	@sh tests/schema_errors/run.sh $(BUILD)/relic-gen
+	@sh tests/golden/run.sh $(BUILD)/relic-gen
+	@$(MAKE) --no-print-directory check-asan
+	@$(MAKE) --no-print-directory check-regen
+	@$(MAKE) --no-print-directory check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh tests/demo.sh $(BUILD)/relic
+
+samples: all
+	$(BUILD)/tests/make_samples tests/samples
+
+# ---- benchmarks ----
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/librelic.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -O2 -g $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -o $@
+
+bench: deps
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm
+	$(BUILD)/bench/bench_bwm
+
+# ---- install ----
+install: all
+	install -d $(DESTDIR)$(PREFIX)/include/relic $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
+	install -m 644 runtime/relic.h $(DESTDIR)$(PREFIX)/include/relic/
+	for f in $(wildcard generated/*/*.h) $(filter-out runtime/relic.h runtime/relic_gen.h runtime/relic_json.h,$(wildcard runtime/*.h)); do \
+	  install -m 644 $$f $(DESTDIR)$(PREFIX)/include/relic/; done
+	install -m 644 runtime/relic_gen.h $(DESTDIR)$(PREFIX)/include/relic/
+	install -m 644 $(BUILD)/librelic.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(BUILD)/librelic.so $(DESTDIR)$(PREFIX)/lib/librelic.so.$(VERSION)
+	ln -sf librelic.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/librelic.so.0
+	ln -sf librelic.so.0 $(DESTDIR)$(PREFIX)/lib/librelic.so
+	install -m 755 $(BUILD)/relic $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/relic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/relic.pc
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz out $(RE2C_OUT)

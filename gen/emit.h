@@ -1,0 +1,42 @@
+/* emit.h — helpers shared by the emitters: C names for schema things,
+ * expression code, member walks. */
+#ifndef RELIC_GEN_EMIT_H
+#define RELIC_GEN_EMIT_H
+
+#include "ast.h"
+
+/* "relic_bwm" for format bwm; UP = "RELIC_BWM". */
+const char *em_prefix(const gen_schema *s);
+const char *em_upper(const char *s); /* static buffer rotation: copy before the next 8 calls */
+
+/* C type of one element of f in the model (uint32_t, relic_bwm_vec3f ...). */
+const char *em_elem_ctype(const gen_schema *s, const gen_field *f);
+/* Element size in the file for fixed-size elements, -1 when variable. */
+int64_t em_elem_size(const gen_field *f);
+/* Number of elements in the fixed dimensions (1 when none). */
+int64_t em_fixed_elems(const gen_field *f);
+int em_is_scalar(const gen_field *f);
+int em_is_int(gen_prim p);
+/* Load/store helper names: relic_load_u32le, relic_store_f32be ... */
+const char *em_load_fn(const gen_field *f);
+const char *em_store_fn(const gen_field *f);
+/* Whether validating a struct needs a per-element pass (checks, enums, ...). */
+int em_struct_needs_check(const gen_struct *st);
+int em_field_needs_check(const gen_field *f);
+
+/* Emit a C expression (int64_t) for e. local: how to reach the current
+ * struct's model ("m->"); root: how to reach the root model ("c->root->");
+ * it: the C expression of `it`. */
+void em_expr(gen_out *o, const gen_expr *e, const char *local, const char *root, const char *it);
+/* The schema text of e, for messages and docs. */
+void em_expr_text(gen_out *o, const gen_expr *e);
+/* C string literal (quotes included) for s (may contain any byte). */
+void em_cstring(gen_out *o, const char *s, int len);
+
+/* Structs in an order where each comes after the structs it embeds. */
+int em_struct_order(gen_schema *s, gen_struct **out);
+
+/* Members flattened (fields inside if/switch included), in order. */
+int em_fields(const gen_struct *st, gen_field **out, int max);
+
+#endif

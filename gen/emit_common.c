@@ -1,0 +1,235 @@
+/* emit_common.c — naming and expression code shared by all emitters. */
+#include <ctype.h>
+#include <string.h>
+
+#include "emit.h"
+
+const char *em_prefix(const gen_schema *s)
+{
+    static char buf[128];
+    snprintf(buf, sizeof buf, "relic_%s", s->format.name);
+    return buf;
+}
+
+const char *em_upper(const char *s)
+{
+    static char bufs[8][256];
+    static int k;
+    char *b = bufs[k++ & 7];
+    size_t i = 0;
+    for (; s[i] && i < 255; i++) b[i] = (char)toupper((unsigned char)s[i]);
+    b[i] = 0;
+    return b;
+}
+
+int em_is_int(gen_prim p) { return p != P_NONE && p != P_CHAR && p != P_BYTES && !gen_prim_is_float(p); }
+int em_is_scalar(const gen_field *f) { return !f->count && !f->count_rest && f->ndims == 0; }
+
+const char *em_elem_ctype(const gen_schema *s, const gen_field *f)
+{
+    static char bufs[4][160];
+    static int k;
+    char *b = bufs[k++ & 3];
+    if (f->stype) snprintf(b, 160, "%s_%s", em_prefix(s), f->stype->name);
+    else snprintf(b, 160, "%s", gen_prim_ctype(f->prim));
+    return b;
+}
+
+int64_t em_elem_size(const gen_field *f)
+{
+    return f->stype ? f->stype->fixed_size : gen_prim_size(f->prim);
+}
+
+int64_t em_fixed_elems(const gen_field *f)
+{
+    int64_t n = 1;
+    for (int i = 0; i < f->ndims; i++) n *= f->dims[i];
+    return n;
+}
+
+static const char *io_fn(const gen_field *f, const char *verb)
+{
+    static char bufs[4][48];
+    static int k;
+    char *b = bufs[k++ & 3];
+    gen_prim p = f->prim == P_CHAR || f->prim == P_BYTES ? P_U8 : f->prim;
+    if (gen_prim_size(p) == 1) {
+        snprintf(b, 48, "relic_%s_%s", verb, p == P_I8 ? "i8" : "u8");
+        return b;
+    }
+    snprintf(b, 48, "relic_%s_%s%s", verb, gen_prim_is_float(p) ? gen_prim_name(p) : gen_prim_name(p) + 0,
+             f->endian == EN_BIG ? "be" : "le");
+    /* signed loads go through the unsigned helper and a cast */
+    if (gen_prim_is_signed(p) && !gen_prim_is_float(p)) {
+        snprintf(b, 48, "relic_%s_u%d%s", verb, gen_prim_size(p) * 8, f->endian == EN_BIG ? "be" : "le");
+    }
+    return b;
+}
+const char *em_load_fn(const gen_field *f) { return io_fn(f, "load"); }
+const char *em_store_fn(const gen_field *f) { return io_fn(f, "store"); }
+
+int em_field_needs_check(const gen_field *f)
+{
+    if (f->check || f->const_str || f->init || f->has_range || f->hook || f->codec) return 1;
+    if (f->etype && !f->etype->open) return 1;
+    if (f->stype && em_struct_needs_check(f->stype)) return 1;
+    return 0;
+}
+
+static int members_need_check(const gen_member *m, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (m[i].kind != M_FIELD) return 1;
+        const gen_field *f = m[i].field;
+        if (em_field_needs_check(f) || f->count || f->count_rest || f->at) return 1;
+    }
+    return 0;
+}
+
+int em_struct_needs_check(const gen_struct *st)
+{
+    if (st->fixed_size < 0) return 1;
+    return members_need_check(st->members, st->nmembers);
+}
+
+static const char *op_text[] = {
+    [OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%", [OP_SHL] = "<<",
+    [OP_SHR] = ">>", [OP_BAND] = "&", [OP_BOR] = "|", [OP_BXOR] = "^", [OP_EQ] = "==", [OP_NE] = "!=",
+    [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">", [OP_GE] = ">=", [OP_LAND] = "&&", [OP_LOR] = "||",
+    [OP_NEG] = "-", [OP_NOT] = "!", [OP_BNOT] = "~",
+};
+static const char *op_fn[] = {
+    [OP_ADD] = "relic_gen_add", [OP_SUB] = "relic_gen_sub", [OP_MUL] = "relic_gen_mul",
+    [OP_DIV] = "relic_gen_div", [OP_MOD] = "relic_gen_mod", [OP_SHL] = "relic_gen_shl", [OP_SHR] = "relic_gen_shr",
+};
+
+void em_expr(gen_out *o, const gen_expr *e, const char *local, const char *root, const char *it)
+{
+    switch (e->kind) {
+    case EX_INT: out_printf(o, "INT64_C(%lld)", (long long)e->ival); break;
+    case EX_IT: out_printf(o, "(%s)", it); break;
+    case EX_NAME:
+        out_printf(o, "((int64_t)%s", e->root_scope ? root : local);
+        for (int i = 0; i < e->npath; i++) out_printf(o, "%s%s", i ? "." : "", e->path[i]);
+        out_puts(o, ")");
+        break;
+    case EX_CALL: out_puts(o, "0"); break;
+    case EX_UNARY:
+        if (e->op == OP_NEG) { out_puts(o, "relic_gen_neg("); em_expr(o, e->a, local, root, it); out_puts(o, ")"); }
+        else { out_printf(o, "((int64_t)(%s", op_text[e->op]); em_expr(o, e->a, local, root, it); out_puts(o, "))"); }
+        break;
+    case EX_BINARY:
+        if (e->op <= OP_SHR) {
+            out_printf(o, "%s(", op_fn[e->op]);
+            em_expr(o, e->a, local, root, it);
+            out_puts(o, ", ");
+            em_expr(o, e->b, local, root, it);
+            out_puts(o, ")");
+        } else {
+            out_puts(o, "((int64_t)(");
+            em_expr(o, e->a, local, root, it);
+            out_printf(o, " %s ", op_text[e->op]);
+            em_expr(o, e->b, local, root, it);
+            out_puts(o, "))");
+        }
+        break;
+    }
+}
+
+static int prec(const gen_expr *e)
+{
+    if (e->kind != EX_BINARY) return 100;
+    switch (e->op) {
+    case OP_LOR: return 0; case OP_LAND: return 1; case OP_BOR: return 2; case OP_BXOR: return 3;
+    case OP_BAND: return 4; case OP_EQ: case OP_NE: return 5;
+    case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 6;
+    case OP_SHL: case OP_SHR: return 7; case OP_ADD: case OP_SUB: return 8;
+    default: return 9;
+    }
+}
+
+void em_expr_text(gen_out *o, const gen_expr *e)
+{
+    static const char *fnames[] = { "count", "offset", "size" };
+    switch (e->kind) {
+    case EX_INT:
+        if (e->ival > 65535) out_printf(o, "0x%llX", (unsigned long long)e->ival);
+        else out_printf(o, "%lld", (long long)e->ival);
+        break;
+    case EX_IT: out_puts(o, "it"); break;
+    case EX_NAME:
+    case EX_CALL:
+        if (e->kind == EX_CALL) out_printf(o, "%s(", fnames[e->func]);
+        for (int i = 0; i < e->npath; i++) out_printf(o, "%s%s", i ? "." : "", e->path[i]);
+        if (e->kind == EX_CALL) out_puts(o, ")");
+        break;
+    case EX_UNARY:
+        out_puts(o, op_text[e->op]);
+        if (prec(e->a) < 100) { out_puts(o, "("); em_expr_text(o, e->a); out_puts(o, ")"); }
+        else em_expr_text(o, e->a);
+        break;
+    case EX_BINARY: {
+        int p = prec(e);
+        int pa = prec(e->a) < p, pb = prec(e->b) <= p;
+        if (pa) out_puts(o, "(");
+        em_expr_text(o, e->a);
+        if (pa) out_puts(o, ")");
+        out_printf(o, " %s ", op_text[e->op]);
+        if (pb) out_puts(o, "(");
+        em_expr_text(o, e->b);
+        if (pb) out_puts(o, ")");
+        break;
+    }
+    }
+}
+
+void em_cstring(gen_out *o, const char *s, int len)
+{
+    out_puts(o, "\"");
+    for (int i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') out_printf(o, "\\%c", c);
+        else if (c >= 32 && c < 127) out_printf(o, "%c", c);
+        else out_printf(o, "\\%03o", c);
+    }
+    out_puts(o, "\"");
+}
+
+int em_struct_order(gen_schema *s, gen_struct **out)
+{
+    int n = 0;
+    int placed[4096] = { 0 };
+    int progress = 1;
+    while (n < s->nstructs && progress) {
+        progress = 0;
+        for (int i = 0; i < s->nstructs; i++) {
+            if (placed[i]) continue;
+            gen_field *fs[512];
+            int nf = em_fields(s->structs[i], fs, 512), ok = 1;
+            for (int k = 0; k < nf && ok; k++) {
+                /* a struct embedded by value (scalar or fixed array) must come first */
+                if (fs[k]->stype && !fs[k]->count && !fs[k]->count_rest)
+                    for (int j = 0; j < s->nstructs; j++)
+                        if (s->structs[j] == fs[k]->stype && !placed[j]) ok = 0;
+            }
+            if (ok) { placed[i] = 1; out[n++] = s->structs[i]; progress = 1; }
+        }
+    }
+    return n;
+}
+
+static int collect(const gen_member *m, int n, gen_field **out, int k, int max)
+{
+    for (int i = 0; i < n; i++) {
+        if (m[i].kind == M_FIELD) { if (k < max) out[k++] = m[i].field; }
+        else if (m[i].kind == M_IF) {
+            k = collect(m[i].then_m, m[i].nthen, out, k, max);
+            k = collect(m[i].else_m, m[i].nelse, out, k, max);
+        } else if (m[i].kind == M_SWITCH) {
+            for (int c = 0; c < m[i].ncases; c++) k = collect(m[i].cases[c].members, m[i].cases[c].nmembers, out, k, max);
+        }
+    }
+    return k;
+}
+
+int em_fields(const gen_struct *st, gen_field **out, int max) { return collect(st->members, st->nmembers, out, 0, max); }

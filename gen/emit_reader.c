@@ -1,0 +1,412 @@
+/* emit_reader.c — the validator and the decoder in generated/<family>/<format>.c.
+ * One function per struct and mode: val_<struct> checks everything once
+ * (bounds with overflow-safe arithmetic, constants, enums, ranges, checks,
+ * cross references) and fills the root view; dec_<struct> walks the same
+ * layout over already-validated bytes, copying values into the model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+enum { MODE_VAL, MODE_DEC };
+
+typedef struct rctx {
+    gen_schema *s;
+    gen_out *o;
+    const gen_struct *st;
+    int mode;
+    int is_root;
+    int tmp;        /* counter for unique local names */
+} rctx;
+
+static const char *mname(int mode) { return mode == MODE_VAL ? "val" : "dec"; }
+
+static int has_name_ref(const gen_expr *e)
+{
+    if (!e) return 0;
+    if (e->kind == EX_NAME) return 1;
+    return has_name_ref(e->a) || has_name_ref(e->b);
+}
+
+/* Checks on one scalar value held in C expression `val`; `idx` is the C
+ * expression of the element index for the path, or NULL. */
+static void emit_value_checks(rctx *r, const gen_field *f, const char *val, const char *idx, const char *off)
+{
+    gen_out *o = r->o;
+    const char *P = em_prefix(r->s);
+    const char *ix = idx ? idx : "-1";
+    if (f->init && f->init->kind == EX_INT)
+        out_printf(o, "        if ((int64_t)(%s) != INT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, %s, \"%s\", %s, \"expected %lld, found %%lld\", (long long)(%s));\n",
+                   val, (long long)f->init->ival, off, f->name, ix, (long long)f->init->ival, val);
+    if (f->etype && !f->etype->open) {
+        if (f->etype->is_flags)
+            out_printf(o, "        if (((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"unknown %s bits 0x%%llx\", (unsigned long long)((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK));\n",
+                       val, em_upper(P), em_upper(f->etype->name), off, f->name, ix, f->etype->name, val, em_upper(P), em_upper(f->etype->name));
+        else
+            out_printf(o, "        if (!%s_%s_name((int64_t)(%s))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is not a known %s\", (long long)(%s));\n",
+                       P, f->etype->name, val, off, f->name, ix, f->etype->name, val);
+    }
+    if (f->has_range) {
+        if (gen_prim_is_float(f->prim))
+            out_printf(o, "        if (!((double)(%s) >= %lld.0 && (double)(%s) <= %lld.0)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%g is outside %lld..%lld\", (double)(%s));\n",
+                       val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
+        else
+            out_printf(o, "        if ((int64_t)(%s) < INT64_C(%lld) || (int64_t)(%s) > INT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is outside %lld..%lld\", (long long)(%s));\n",
+                       val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
+    }
+    if (f->check) {
+        gen_out t = { 0 };
+        em_expr_text(&t, f->check);
+        out_printf(o, "        { const int64_t it = (int64_t)(%s); if (!(", val);
+        em_expr(o, f->check, "m->", "c->root->", "it");
+        out_printf(o, ")) return relic_gen_fail_at(c->err, %s, %s, \"%s\", %s, \"%%lld fails check ", has_name_ref(f->check) ? "RELIC_E_INDEX" : "RELIC_E_RANGE", off, f->name, ix);
+        for (size_t k = 0; k < t.size; k++) {
+            if (t.data[k] == '%') out_puts(o, "%%");
+            else if (t.data[k] == '"' || t.data[k] == '\\') out_printf(o, "\\%c", t.data[k]);
+            else out_printf(o, "%c", t.data[k]);
+        }
+        out_puts(o, "\", (long long)it); }\n");
+        free(t.data);
+    }
+}
+
+static void emit_members(rctx *r, const gen_member *m, int n);
+
+static void emit_load_scalar(rctx *r, const gen_field *f, const char *dst, const char *at)
+{
+    if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim))
+        out_printf(r->o, "%s = (%s)%s(%s);", dst, gen_prim_ctype(f->prim), em_load_fn(f), at);
+    else
+        out_printf(r->o, "%s = %s(%s);", dst, em_load_fn(f), at);
+}
+
+static void emit_field(rctx *r, const gen_field *f)
+{
+    gen_out *o = r->o;
+    const char *P = em_prefix(r->s);
+    int V = r->mode == MODE_VAL;
+    int64_t es = em_elem_size(f);
+    int64_t per = em_fixed_elems(f);
+    int var = f->count || f->count_rest;
+
+    out_printf(o, "    { /* %s */\n", f->name);
+    /* where */
+    if (f->at) {
+        out_puts(o, "        const int64_t at_ = ");
+        em_expr(o, f->at, "m->", "c->root->", "0");
+        out_puts(o, ";\n");
+        if (V) out_printf(o, "        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, \"%s\", -1, \"offset %%lld is outside the %%llu-byte input\", (long long)at_, (unsigned long long)c->size);\n", f->name);
+        out_puts(o, "        const uint64_t p_ = (uint64_t)at_;\n");
+    } else {
+        out_puts(o, "        const uint64_t p_ = cur;\n");
+    }
+    /* how many */
+    if (f->count) {
+        out_puts(o, "        const int64_t cnt_ = ");
+        em_expr(o, f->count, "m->", "c->root->", "0");
+        out_puts(o, ";\n");
+        if (V) out_printf(o, "        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, \"%s\", -1, \"negative element count %%lld\", (long long)cnt_);\n", f->name);
+        out_printf(o, "        const uint64_t n_ = (uint64_t)cnt_ * %lldu;\n", (long long)per);
+    } else if (f->count_rest) {
+        if (es > 0) out_printf(o, "        const uint64_t n_ = (c->size - p_) / %lldu;\n", (long long)(es * per));
+        else out_puts(o, "        const uint64_t n_ = c->size - p_; /* upper bound; the walk stops at the end */\n");
+    } else {
+        out_printf(o, "        const uint64_t n_ = %lldu;\n", (long long)per);
+    }
+    /* bounds */
+    if (es > 0) {
+        out_puts(o, "        uint64_t bytes_;\n");
+        if (V) out_printf(o, "        if (!relic_gen_span_ok(p_, n_, %lldu, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, \"%s\", -1, \"%%llu elements of %lld bytes do not fit in the %%llu-byte input\", (unsigned long long)n_, (unsigned long long)c->size);\n",
+                          (long long)es, f->name, (long long)es);
+        else out_printf(o, "        bytes_ = n_ * %lldu;\n", (long long)es);
+    } else {
+        out_puts(o, "        uint64_t bytes_ = 0;\n");
+        if (V) out_printf(o, "        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, \"%s\", -1, \"%%llu variable-size elements cannot fit in the remaining bytes\", (unsigned long long)n_);\n", f->name);
+    }
+    if (var) out_printf(o, "        m->%s_count = (size_t)(n_ / %lldu);\n", f->name, (long long)per);
+    if (V && r->is_root && !(em_is_scalar(f) && !f->stype))
+        out_printf(o, "        c->view->%s = c->base + p_;%s\n", f->name, em_is_scalar(f) ? "" : "");
+    if (V && r->is_root && !em_is_scalar(f)) out_printf(o, "        c->view->%s_count = (size_t)(n_ / %lldu);\n", f->name, (long long)per);
+
+    char dstbuf[160];
+    if (f->prim == P_CHAR || f->prim == P_BYTES) {
+        if (!var) {
+            out_printf(o, "        memcpy(m->%s, c->base + p_, (size_t)n_);\n", f->name);
+            if (V && f->const_str) {
+                out_printf(o, "        if (memcmp(m->%s, ", f->name);
+                em_cstring(o, f->const_str, f->const_len);
+                out_printf(o, ", %d) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, \"%s\", -1, \"expected ", f->const_len, f->name);
+                gen_out t = { 0 };
+                em_cstring(&t, f->const_str, f->const_len);
+                for (size_t k = 0; k < t.size; k++) {
+                    if (t.data[k] == '"' || t.data[k] == '\\') out_printf(o, "\\%c", t.data[k]);
+                    else if (t.data[k] == '%') out_puts(o, "%%");
+                    else out_printf(o, "%c", t.data[k]);
+                }
+                free(t.data);
+                out_puts(o, "\");\n");
+            }
+        } else if (!V) {
+            out_printf(o, "        m->%s = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);\n", f->name);
+            out_printf(o, "        if (!m->%s) return relic_fail(c->err, RELIC_E_NOMEM, p_, \"%s\", \"out of memory for %%llu bytes\", (unsigned long long)n_);\n", f->name, f->name);
+            out_printf(o, "        memcpy(m->%s, c->base + p_, (size_t)n_);\n", f->name);
+        }
+        if (V && f->hook)
+            out_printf(o, "        { relic_status hs_ = relic_hook_%s(c->base + p_, (size_t)n_, c->err); if (hs_ != RELIC_OK) { c->err->offset += p_; relic_gen_path_prefix(c->err, \"%s\", -1); return hs_; } }\n", f->hook, f->name);
+    } else if (!f->stype) {
+        const char *ct = gen_prim_ctype(f->prim);
+        if (em_is_scalar(f)) {
+            out_puts(o, "        ");
+            snprintf(dstbuf, sizeof dstbuf, "m->%s", f->name);
+            emit_load_scalar(r, f, dstbuf, "c->base + p_");
+            out_puts(o, "\n");
+            if (V) { snprintf(dstbuf, sizeof dstbuf, "m->%s", f->name); emit_value_checks(r, f, dstbuf, NULL, "p_"); }
+        } else if (!var) {
+            out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n            ");
+            snprintf(dstbuf, sizeof dstbuf, "((%s *)m->%s)[k_]", ct, f->name);
+            emit_load_scalar(r, f, dstbuf, "c->base + p_ + k_ * " );
+            o->size -= 2; /* drop ");" to finish the address */
+            out_printf(o, "%lldu);\n", (long long)es);
+            if (V) emit_value_checks(r, f, dstbuf, "(int64_t)k_", "p_ + k_ * " "1");
+            out_puts(o, "        }\n");
+        } else if (V) {
+            if (em_field_needs_check(f)) {
+                out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n            %s v_; ", ct);
+                char at[96];
+                snprintf(at, sizeof at, "c->base + p_ + k_ * %lldu", (long long)es);
+                emit_load_scalar(r, f, "v_", at);
+                out_puts(o, "\n");
+                emit_value_checks(r, f, "v_", "(int64_t)k_", "p_");
+                out_puts(o, "        }\n");
+            }
+        } else {
+            out_printf(o, "        m->%s = relic_arena_array(c->arena, (size_t)n_, sizeof(%s), _Alignof(%s));\n", f->name, ct, ct);
+            out_printf(o, "        if (!m->%s && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, \"%s\", \"out of memory for %%llu elements\", (unsigned long long)n_);\n", f->name, f->name);
+            if (es > 1 && f->endian == EN_LITTLE)
+                out_printf(o, "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n        if (n_) memcpy(m->%s, c->base + p_, (size_t)bytes_);\n#else\n", f->name);
+            out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) { ");
+            snprintf(dstbuf, sizeof dstbuf, "((%s *)m->%s)[k_]", ct, f->name);
+            char at[96];
+            snprintf(at, sizeof at, "c->base + p_ + k_ * %lldu", (long long)es);
+            emit_load_scalar(r, f, dstbuf, at);
+            out_puts(o, " }\n");
+            if (es > 1 && f->endian == EN_LITTLE) out_puts(o, "#endif\n");
+        }
+    } else {
+        /* struct-typed */
+        const char *T = f->stype->name;
+        int need = V ? em_struct_needs_check(f->stype) : 1;
+        if (em_is_scalar(f)) {
+            out_printf(o, "        uint64_t sz_ = 0; relic_status st_ = %s_%s(c, p_, &sz_, &m->%s);\n", mname(r->mode), T, f->name);
+            out_printf(o, "        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, \"%s\", -1); return st_; }\n", f->name);
+            if (es < 0) out_puts(o, "        bytes_ = sz_;\n");
+        } else if (need) {
+            if (var && !V) {
+                out_printf(o, "        m->%s = relic_arena_array(c->arena, (size_t)n_, sizeof(%s_%s), _Alignof(%s_%s));\n", f->name, P, T, P, T);
+                out_printf(o, "        if (!m->%s && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, \"%s\", \"out of memory for %%llu elements\", (unsigned long long)n_);\n", f->name, f->name);
+            }
+            out_puts(o, "        uint64_t q_ = p_;\n");
+            out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n");
+            if (es < 0 && f->count_rest) out_puts(o, "            if (q_ >= c->size) { n_done_: break; }\n");
+            if (V && var) out_printf(o, "            %s_%s e_; memset(&e_, 0, sizeof e_);\n", P, T);
+            out_printf(o, "            uint64_t sz_ = 0; relic_status st_ = %s_%s(c, q_, &sz_, %s);\n", mname(r->mode), T,
+                       V && var ? "&e_" : (var ? "&m->%s[k_]" : "&((%s_%s *)m->%s)[k_]"));
+            /* patch the element expression for the non-temporary cases */
+            if (!(V && var)) {
+                gen_out t = { 0 };
+                if (var) out_printf(&t, "&m->%s[k_]", f->name);
+                else out_printf(&t, "&((%s_%s *)m->%s)[k_]", P, T, f->name);
+                /* replace the placeholder text just written */
+                char *ph = strstr(o->data + o->size - 200 > o->data ? o->data + o->size - 200 : o->data, var ? "&m->%s[k_]" : "&((%s_%s *)m->%s)[k_]");
+                if (ph) {
+                    size_t phl = strlen(var ? "&m->%s[k_]" : "&((%s_%s *)m->%s)[k_]");
+                    size_t tail = (size_t)(o->data + o->size - (ph + phl));
+                    char *rest = gen_strndup(ph + phl, tail);
+                    o->size = (size_t)(ph - o->data);
+                    out_puts(o, t.data);
+                    out_puts(o, rest);
+                }
+                free(t.data);
+            }
+            out_printf(o, "            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, \"%s\", (int64_t)k_); return st_; }\n", f->name);
+            out_puts(o, "            q_ += sz_;\n        }\n");
+            if (es < 0) out_puts(o, "        bytes_ = q_ - p_;\n");
+            if (es < 0 && f->count_rest) {
+                /* count_rest with variable elements: count what was walked */
+            }
+        }
+    }
+    if (!f->at) out_puts(o, "        cur = p_ + bytes_;\n");
+    out_printf(o, "        pos_%s = p_; size_%s = bytes_; (void)pos_%s; (void)size_%s;\n", f->name, f->name, f->name, f->name);
+    out_puts(o, "    }\n");
+}
+
+static void emit_members(rctx *r, const gen_member *m, int n)
+{
+    gen_out *o = r->o;
+    for (int i = 0; i < n; i++) {
+        switch (m[i].kind) {
+        case M_FIELD: emit_field(r, m[i].field); break;
+        case M_CHECK:
+            if (r->mode == MODE_VAL) {
+                gen_out t = { 0 };
+                em_expr_text(&t, m[i].cond);
+                out_puts(o, "    if (!(");
+                em_expr(o, m[i].cond, "m->", "c->root->", "0");
+                out_printf(o, ")) return relic_fail(c->err, RELIC_E_RANGE, pos, \"%s\", \"check failed: ", r->st->name);
+                for (size_t k = 0; k < t.size; k++) {
+                    if (t.data[k] == '"' || t.data[k] == '\\') out_printf(o, "\\%c", t.data[k]);
+                    else if (t.data[k] == '%') out_puts(o, "%%");
+                    else out_printf(o, "%c", t.data[k]);
+                }
+                if (m[i].doc) out_printf(o, " (%s)", m[i].doc);
+                out_puts(o, "\");\n");
+                free(t.data);
+            }
+            break;
+        case M_IF:
+            out_puts(o, "    if (");
+            em_expr(o, m[i].cond, "m->", "c->root->", "0");
+            out_puts(o, ") {\n");
+            emit_members(r, m[i].then_m, m[i].nthen);
+            out_puts(o, "    } else {\n");
+            emit_members(r, m[i].else_m, m[i].nelse);
+            out_puts(o, "    }\n");
+            break;
+        case M_SWITCH: {
+            int has_default = 0;
+            out_puts(o, "    switch (");
+            em_expr(o, m[i].cond, "m->", "c->root->", "0");
+            out_puts(o, ") {\n");
+            for (int k = 0; k < m[i].ncases; k++) {
+                const gen_case *cs = &m[i].cases[k];
+                if (cs->nvalues == 0) { out_puts(o, "    default:\n"); has_default = 1; }
+                for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
+                out_puts(o, "    {\n");
+                emit_members(r, cs->members, cs->nmembers);
+                out_puts(o, "    } break;\n");
+            }
+            if (!has_default) {
+                gen_out t = { 0 };
+                em_expr_text(&t, m[i].cond);
+                if (r->mode == MODE_VAL)
+                    out_printf(o, "    default: return relic_fail(c->err, RELIC_E_RANGE, cur, \"%s\", \"no case for %s = %%lld\", (long long)(", r->st->name, t.data);
+                else
+                    out_puts(o, "    default: (void)(");
+                em_expr(o, m[i].cond, "m->", "c->root->", "0");
+                out_puts(o, r->mode == MODE_VAL ? "));\n" : "); break;\n");
+                free(t.data);
+            }
+            out_puts(o, "    }\n");
+            break;
+        }
+        }
+    }
+}
+
+/* Derived fields no layout expression uses are checked against what they name. */
+static void emit_derived_checks(rctx *r, const gen_struct *st, const char *holder)
+{
+    gen_field *fs[512];
+    int n = em_fields(st, fs, 512);
+    for (int i = 0; i < n; i++) {
+        gen_field *f = fs[i];
+        if (!f->is_derived || f->used_in_layout) continue;
+        if ((holder[0] == 0) != (f->init->root_scope == 0 || r->st == f->owner)) {
+            /* root-scope derived fields are checked by the root, local ones here */
+        }
+        const gen_field *t = f->init->ref;
+        int local = gen_find_field((gen_struct *)r->st, t->name) == t;
+        if (!local) continue;
+        char val[160];
+        snprintf(val, sizeof val, "m->%s%s", holder, f->name);
+        const char *what = f->init->func == FN_COUNT ? "count" : f->init->func == FN_OFFSET ? "offset" : "size";
+        char actual[160];
+        if (f->init->func == FN_COUNT) snprintf(actual, sizeof actual, "(uint64_t)m->%s_count", t->name);
+        else if (f->init->func == FN_OFFSET) snprintf(actual, sizeof actual, "pos_%s", t->name);
+        else snprintf(actual, sizeof actual, "size_%s", t->name);
+        out_printf(r->o, "    if ((uint64_t)%s != %s) return relic_fail(c->err, RELIC_E_LAYOUT, pos, \"%s%s\", \"says %s(%s) = %%llu but it is %%llu\", (unsigned long long)%s, (unsigned long long)%s);\n",
+                   val, actual, holder, f->name, what, t->name, val, actual);
+    }
+}
+
+static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st, int mode)
+{
+    const char *P = em_prefix(s);
+    rctx r = { s, o, st, mode, st->is_root, 0 };
+    out_printf(o, "static relic_status %s_%s(%s_%sctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)\n{\n",
+               mname(mode), st->name, P, mode == MODE_VAL ? "v" : "d", P, st->name);
+    out_puts(o, "    uint64_t cur = pos;\n    (void)c;\n");
+    gen_field *fs[512];
+    int n = em_fields(st, fs, 512);
+    for (int i = 0; i < n; i++) out_printf(o, "    uint64_t pos_%s = 0, size_%s = 0;\n", fs[i]->name, fs[i]->name);
+    if (st->fixed_size >= 0 && mode == MODE_VAL)
+        out_printf(o, "    if (pos > c->size || c->size - pos < %lldu) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, \"\", \"%s needs %lld bytes, %%llu remain\", (unsigned long long)(pos > c->size ? 0 : c->size - pos));\n",
+                   (long long)st->fixed_size, st->name, (long long)st->fixed_size);
+    emit_members(&r, st->members, st->nmembers);
+    if (mode == MODE_VAL) {
+        emit_derived_checks(&r, st, "");
+        if (st->is_root)
+            for (int i = 0; i < n; i++)
+                if (fs[i]->stype && em_is_scalar(fs[i])) {
+                    char holder[160];
+                    snprintf(holder, sizeof holder, "%s.", fs[i]->name);
+                    gen_field *gs[512];
+                    int ng = em_fields(fs[i]->stype, gs, 512);
+                    for (int k = 0; k < ng; k++) {
+                        gen_field *g = gs[k];
+                        if (!g->is_derived || g->used_in_layout || !g->init->root_scope) continue;
+                        const gen_field *t = g->init->ref;
+                        const char *what = g->init->func == FN_COUNT ? "count" : g->init->func == FN_OFFSET ? "offset" : "size";
+                        char actual[160];
+                        if (g->init->func == FN_COUNT) snprintf(actual, sizeof actual, "(uint64_t)m->%s_count", t->name);
+                        else if (g->init->func == FN_OFFSET) snprintf(actual, sizeof actual, "pos_%s", t->name);
+                        else snprintf(actual, sizeof actual, "size_%s", t->name);
+                        out_printf(o, "    if ((uint64_t)m->%s%s != %s) return relic_fail(c->err, RELIC_E_LAYOUT, pos, \"%s%s\", \"says %s(%s) = %%llu but it is %%llu\", (unsigned long long)m->%s%s, (unsigned long long)%s);\n",
+                                   holder, g->name, actual, holder, g->name, what, t->name, holder, g->name, actual);
+                    }
+                }
+    }
+    out_puts(o, "    *size_out = cur - pos;\n    return RELIC_OK;\n}\n\n");
+}
+
+void emit_reader(gen_schema *s, gen_out *o)
+{
+    const char *P = em_prefix(s);
+    const char *R = s->format.root->name;
+    gen_struct *order[4096];
+    int n = em_struct_order(s, order);
+
+    out_printf(o, "/* ---- validator and decoder ---- */\n\n");
+    out_printf(o, "typedef struct %s_vctx {\n    const uint8_t *base;\n    uint64_t size;\n    relic_error *err;\n    %s_%s *root;\n    %s_view *view;\n} %s_vctx;\n\n", P, P, R, P, P);
+    out_printf(o, "typedef struct %s_dctx {\n    const uint8_t *base;\n    uint64_t size;\n    relic_error *err;\n    %s_%s *root;\n    relic_arena *arena;\n} %s_dctx;\n\n", P, P, R, P);
+    for (int i = 0; i < n; i++) {
+        out_printf(o, "static relic_status val_%s(%s_vctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m);\n", order[i]->name, P, P, order[i]->name);
+        out_printf(o, "static relic_status dec_%s(%s_dctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m);\n", order[i]->name, P, P, order[i]->name);
+    }
+    out_puts(o, "\n");
+    for (int i = 0; i < n; i++) {
+        emit_struct_fn(s, o, order[i], MODE_VAL);
+        emit_struct_fn(s, o, order[i], MODE_DEC);
+    }
+    out_printf(o,
+        "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
+        "    relic_error scratch_;\n"
+        "    if (!err) err = &scratch_;\n"
+        "    relic_error_clear(err);\n"
+        "    memset(out, 0, sizeof *out);\n"
+        "    out->base = data;\n    out->size = size;\n"
+        "    %s_vctx c = { data, size, err, &out->values, out };\n"
+        "    uint64_t sz;\n"
+        "    relic_status st = val_%s(&c, 0, &sz, &out->values);\n"
+        "    if (st != RELIC_OK) memset(out, 0, sizeof *out);\n"
+        "    return st;\n}\n\n", P, P, P, R);
+    out_printf(o,
+        "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err)\n{\n"
+        "    relic_error scratch_;\n"
+        "    if (!err) err = &scratch_;\n"
+        "    memset(out, 0, sizeof *out);\n"
+        "    %s_dctx c = { v->base, v->size, err, out, a };\n"
+        "    uint64_t sz;\n"
+        "    return dec_%s(&c, 0, &sz, out);\n}\n\n", P, P, P, R, P, R);
+}

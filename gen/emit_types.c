@@ -1,0 +1,258 @@
+/* emit_types.c — the generated header generated/<family>/<format>.h: enums
+ * with name tables, size and offset constants, model structs (plain C in an
+ * arena), zero-copy view types with static inline accessors, the root view
+ * filled by the validator, and the declarations of the validator, decoder,
+ * writer and JSON functions emitted by emit_reader.c, emit_writer.c and
+ * emit_json.c. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+static void doc_comment(gen_out *o, const char *indent, const char *doc, const char *source)
+{
+    if (!doc && !source) return;
+    out_printf(o, "%s/** ", indent);
+    if (doc) {
+        for (const char *c = doc; *c; c++) {
+            if (*c == '*' && c[1] == '/') out_puts(o, "* /");
+            else if (*c == '\n') out_printf(o, "\n%s *  ", indent);
+            else out_printf(o, "%c", *c);
+        }
+    }
+    if (source) out_printf(o, "%sSource: %s.", doc ? " " : "", source);
+    out_puts(o, " */\n");
+}
+
+static void field_constraints(gen_out *o, const gen_field *f)
+{
+    if (f->is_derived) { out_puts(o, " [derived: "); em_expr_text(o, f->init); out_puts(o, ", filled by the writer]"); }
+    if (f->const_str) { out_puts(o, " [constant "); em_cstring(o, f->const_str, f->const_len); out_puts(o, "]"); }
+    if (f->init && f->init->kind == EX_INT) out_printf(o, " [constant %lld]", (long long)f->init->ival);
+    if (f->has_range) out_printf(o, " [range %lld..%lld]", (long long)f->range_lo, (long long)f->range_hi);
+    if (f->check) { out_puts(o, " [check "); em_expr_text(o, f->check); out_puts(o, "]"); }
+    if (f->etype) out_printf(o, " [%s %s]", f->etype->is_flags ? "flags" : "enum", f->etype->name);
+    if (f->count) { out_puts(o, " [count "); em_expr_text(o, f->count); out_puts(o, "]"); }
+    if (f->at) { out_puts(o, " [at "); em_expr_text(o, f->at); out_puts(o, "]"); }
+}
+
+static void emit_field_decl(gen_schema *s, gen_out *o, const gen_field *f)
+{
+    gen_out d = { 0 };
+    if (f->doc) out_puts(&d, f->doc);
+    field_constraints(&d, f);
+    if (d.size) doc_comment(o, "    ", d.data, f->source);
+    free(d.data);
+    const char *ct = f->prim == P_CHAR ? "char" : em_elem_ctype(s, f);
+    if (f->count || f->count_rest) {
+        if (f->ndims) {
+            out_printf(o, "    %s (*%s)", ct, f->name);
+            for (int i = 0; i < f->ndims; i++) out_printf(o, "[%d]", f->dims[i]);
+            out_puts(o, ";\n");
+        } else {
+            out_printf(o, "    %s *%s;\n", ct, f->name);
+        }
+        out_printf(o, "    size_t %s_count; /**< number of elements in %s */\n", f->name, f->name);
+    } else {
+        out_printf(o, "    %s %s", ct, f->name);
+        for (int i = 0; i < f->ndims; i++) out_printf(o, "[%d]", f->dims[i]);
+        out_puts(o, ";\n");
+    }
+}
+
+static void emit_enum(gen_schema *s, gen_out *o, const gen_enum *e)
+{
+    const char *P = em_prefix(s);
+    char up[256];
+    snprintf(up, sizeof up, "%s_%s", em_upper(P), em_upper(e->name));
+    doc_comment(o, "", e->doc, e->source);
+    out_printf(o, "enum %s_%s {\n", P, e->name);
+    for (int i = 0; i < e->nitems; i++) {
+        if (e->items[i].doc) doc_comment(o, "    ", e->items[i].doc, NULL);
+        out_printf(o, "    %s_%s = %lld%s,\n", up, em_upper(e->items[i].name), (long long)e->items[i].value,
+                   e->items[i].value > 0x7FFFFFFF ? "u" : "");
+    }
+    out_puts(o, "};\n");
+    out_printf(o, "/** Name of a %s value as the schema spells it, NULL when it has none. */\n", e->is_flags ? "single flag" : "");
+    out_printf(o, "const char *%s_%s_name(int64_t value);\n", P, e->name);
+    out_printf(o, "/** Value of a name (as %s_%s_name gives it); 0 when unknown. */\n", P, e->name);
+    out_printf(o, "int %s_%s_from_name(const char *name, int64_t *value);\n", P, e->name);
+    if (e->is_flags) {
+        int64_t mask = 0;
+        for (int i = 0; i < e->nitems; i++) mask |= e->items[i].value;
+        out_printf(o, "#define %s_MASK 0x%llXu\n", up, (unsigned long long)mask);
+    }
+    out_puts(o, "\n");
+}
+
+/* Accessors of a fixed-size struct view: one per field at a fixed offset. */
+static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
+{
+    const char *P = em_prefix(s);
+    out_printf(o, "/** Zero-copy view of a validated %s (%lld bytes in the file). */\n", st->name, (long long)st->fixed_size);
+    out_printf(o, "typedef struct %s_%s_view { const uint8_t *p; } %s_%s_view;\n", P, st->name, P, st->name);
+    for (int i = 0; i < st->nmembers; i++) {
+        const gen_member *m = &st->members[i];
+        if (m->kind != M_FIELD) continue;
+        const gen_field *f = m->field;
+        if (f->fixed_offset < 0) continue;
+        out_printf(o, "#define %s_%s_%s_OFFSET %lld\n", em_upper(P), em_upper(st->name), em_upper(f->name), (long long)f->fixed_offset);
+        if (f->prim == P_CHAR || f->prim == P_BYTES) {
+            out_printf(o, "/** %s: %lld bytes, not NUL-terminated. */\n", f->name, (long long)em_fixed_elems(f));
+            out_printf(o, "static inline const %s *%s_%s_%s(%s_%s_view v) { return (const %s *)(v.p + %lld); }\n",
+                       f->prim == P_CHAR ? "char" : "uint8_t", P, st->name, f->name, P, st->name,
+                       f->prim == P_CHAR ? "char" : "uint8_t", (long long)f->fixed_offset);
+            continue;
+        }
+        int64_t es = em_elem_size(f);
+        const char *idx = f->ndims ? ", size_t i" : "";
+        char pos[96];
+        if (f->ndims) snprintf(pos, sizeof pos, "v.p + %lld + %lld * i", (long long)f->fixed_offset, (long long)es);
+        else snprintf(pos, sizeof pos, "v.p + %lld", (long long)f->fixed_offset);
+        if (f->doc) doc_comment(o, "", f->doc, NULL);
+        if (f->stype) {
+            out_printf(o, "static inline %s_%s_view %s_%s_%s(%s_%s_view v%s) { %s_%s_view r = { %s }; return r; }\n",
+                       P, f->stype->name, P, st->name, f->name, P, st->name, idx, P, f->stype->name, pos);
+        } else if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim)) {
+            out_printf(o, "static inline %s %s_%s_%s(%s_%s_view v%s) { return (%s)%s(%s); }\n",
+                       gen_prim_ctype(f->prim), P, st->name, f->name, P, st->name, idx, gen_prim_ctype(f->prim), em_load_fn(f), pos);
+        } else {
+            out_printf(o, "static inline %s %s_%s_%s(%s_%s_view v%s) { return %s(%s); }\n",
+                       gen_prim_ctype(f->prim), P, st->name, f->name, P, st->name, idx, em_load_fn(f), pos);
+        }
+    }
+    out_puts(o, "\n");
+}
+
+static void emit_root_view(gen_schema *s, gen_out *o)
+{
+    const char *P = em_prefix(s);
+    gen_struct *root = s->format.root;
+    gen_field *fs[512];
+    int n = em_fields(root, fs, 512);
+    out_printf(o, "/** A validated %s file: the bytes, and where each top-level member lies.\n"
+                  " *  Only %s_validate() fills one; its accessors then need no checks. */\n", s->format.name, P);
+    out_printf(o, "typedef struct %s_view {\n    const uint8_t *base; /**< the whole input */\n    size_t size;         /**< its length in bytes */\n", P);
+    out_printf(o, "    %s_%s values;  /**< the root's scalar fields, decoded (arrays not filled) */\n", P, root->name);
+    for (int i = 0; i < n; i++) {
+        gen_field *f = fs[i];
+        if (em_is_scalar(f) && !f->stype) continue;
+        out_printf(o, "    const uint8_t *%s; /**< start of %s in base, NULL when absent */\n", f->name, f->name);
+        if (!em_is_scalar(f)) out_printf(o, "    size_t %s_count; /**< elements of %s */\n", f->name, f->name);
+    }
+    out_printf(o, "} %s_view;\n\n", P);
+    for (int i = 0; i < n; i++) {
+        gen_field *f = fs[i];
+        if (em_is_scalar(f) && !f->stype) continue;
+        if (f->prim == P_CHAR || f->prim == P_BYTES) continue;
+        int64_t es = em_elem_size(f);
+        if (es < 0) continue; /* variable-size elements: use the decoder */
+        int64_t per = em_fixed_elems(f);
+        if (em_is_scalar(f)) {
+            out_printf(o, "static inline %s_%s_view %s_view_%s(const %s_view *v) { %s_%s_view r = { v->%s }; return r; }\n",
+                       P, f->stype->name, P, f->name, P, P, f->stype->name, f->name);
+            continue;
+        }
+        if (per != 1 && !f->count && !f->count_rest) continue;
+        if (f->stype) {
+            out_printf(o, "/** Element i (< %s_count) of %s. */\n", f->name, f->name);
+            out_printf(o, "static inline %s_%s_view %s_%s_at(const %s_view *v, size_t i) { %s_%s_view r = { v->%s + %lld * i }; return r; }\n",
+                       P, f->stype->name, P, f->name, P, P, f->stype->name, f->name, (long long)(es * per));
+        } else if (per == 1) {
+            out_printf(o, "/** Element i (< %s_count) of %s. */\n", f->name, f->name);
+            if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim))
+                out_printf(o, "static inline %s %s_%s_at(const %s_view *v, size_t i) { return (%s)%s(v->%s + %lld * i); }\n",
+                           gen_prim_ctype(f->prim), P, f->name, P, gen_prim_ctype(f->prim), em_load_fn(f), f->name, (long long)es);
+            else
+                out_printf(o, "static inline %s %s_%s_at(const %s_view *v, size_t i) { return %s(v->%s + %lld * i); }\n",
+                           gen_prim_ctype(f->prim), P, f->name, P, em_load_fn(f), f->name, (long long)es);
+        }
+    }
+    out_puts(o, "\n");
+}
+
+void emit_header(gen_schema *s, gen_out *o)
+{
+    const char *P = em_prefix(s);
+    char UP[128];
+    snprintf(UP, sizeof UP, "%s", em_upper(P));
+    char guard[160];
+    snprintf(guard, sizeof guard, "%s_GENERATED_H", UP);
+    gen_struct *order[4096];
+    int n = em_struct_order(s, order);
+
+    out_printf(o, "/* Generated by relic-gen from %s. Do not edit: change the schema and run `make regen`. */\n", s->file);
+    doc_comment(o, "", s->format.doc, s->format.source);
+    out_printf(o, "#ifndef %s\n#define %s\n\n#include \"relic.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", guard, guard);
+    out_printf(o, "#define %s_FORMAT_NAME \"%s\"\n", UP, s->format.name);
+    out_printf(o, "/** File extensions of this format, NULL-terminated. */\nextern const char *const %s_extensions[];\n\n", P);
+
+    for (int i = 0; i < s->nenums; i++) emit_enum(s, o, s->enums[i]);
+
+    for (int i = 0; i < s->nstructs; i++)
+        out_printf(o, "typedef struct %s_%s %s_%s;\n", P, s->structs[i]->name, P, s->structs[i]->name);
+    out_puts(o, "\n");
+    for (int i = 0; i < n; i++) {
+        gen_struct *st = order[i];
+        if (st->fixed_size >= 0) out_printf(o, "#define %s_%s_SIZE %lld\n", UP, em_upper(st->name), (long long)st->fixed_size);
+        gen_out d = { 0 };
+        if (st->doc) out_puts(&d, st->doc);
+        out_printf(&d, " Model form: plain C values%s.", st->fixed_size >= 0 ? "" : "; its size in the file varies");
+        doc_comment(o, "", d.data, st->source);
+        free(d.data);
+        out_printf(o, "struct %s_%s {\n", P, st->name);
+        gen_field *fs[512];
+        int nf = em_fields(st, fs, 512);
+        for (int k = 0; k < nf; k++) emit_field_decl(s, o, fs[k]);
+        if (nf == 0) out_puts(o, "    char unused_;\n");
+        out_puts(o, "};\n\n");
+    }
+    for (int i = 0; i < n; i++)
+        if (order[i]->fixed_size >= 0) {
+            out_printf(o, "_Static_assert(%s_%s_SIZE == %lld, \"documented size of %s\");\n", UP, em_upper(order[i]->name),
+                       (long long)(order[i]->doc_size >= 0 ? order[i]->doc_size : order[i]->fixed_size), order[i]->name);
+        }
+    out_puts(o, "\n");
+    for (int i = 0; i < n; i++)
+        if (order[i]->fixed_size >= 0) emit_view(s, o, order[i]);
+    emit_root_view(s, o);
+
+    const char *R = s->format.root->name;
+    out_printf(o,
+        "/** Validate size bytes at data as a whole %s file. On success *out describes it and\n"
+        " *  every accessor may be used without further checks. Checks every count, offset and\n"
+        " *  nested length against the buffer (overflow-safe), constants, enums, ranges and\n"
+        " *  cross references. Errors: RELIC_E_TRUNCATED, RELIC_E_MAGIC, RELIC_E_RANGE,\n"
+        " *  RELIC_E_INDEX, RELIC_E_LAYOUT, RELIC_E_LIMIT; err names the field path and byte offset. */\n"
+        "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err);\n\n", s->format.name, P, P);
+    out_printf(o,
+        "/** Copy a validated file into the model form, arrays allocated from a.\n"
+        " *  Errors: RELIC_E_NOMEM when the arena runs out. */\n"
+        "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err);\n\n", P, P, P, R);
+    out_printf(o,
+        "/** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are\n"
+        " *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow\n"
+        " *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array\n"
+        " *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value\n"
+        " *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */\n"
+        "relic_status %s_write(const %s_%s *m, relic_buf *out, relic_error *err);\n\n", P, P, R);
+    out_printf(o,
+        "/** Append the JSON form of a model to out (format key, members in schema order;\n"
+        " *  derived fields are printed for reference and ignored when read back). */\n"
+        "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err);\n\n", P, P, R);
+    out_printf(o,
+        "/** Parse the JSON form (as %s_json_print writes it) into a model in arena a.\n"
+        " *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values\n"
+        " *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */\n"
+        "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err);\n\n", P, P, P, R);
+    for (int i = 0; i < s->nstructs; i++) {
+        gen_field *fs[512];
+        int nf = em_fields(s->structs[i], fs, 512);
+        for (int k = 0; k < nf; k++)
+            if (fs[k]->hook)
+                out_printf(o, "/** Hand-written check of %s.%s (runtime/), called by the validator. */\n"
+                              "relic_status relic_hook_%s(const uint8_t *p, size_t n, relic_error *err);\n",
+                           s->structs[i]->name, fs[k]->name, fs[k]->hook);
+    }
+    out_printf(o, "\n#ifdef __cplusplus\n}\n#endif\n#endif /* %s */\n", guard);
+}

@@ -1,0 +1,116 @@
+/* main.c — relic-gen: schema files in, generated C, Markdown and fuzz
+ * targets out. Pipeline: lexer (lexer.re) -> parser.c -> sema.c -> one
+ * emitter per artifact. Output files are rewritten only when their bytes
+ * change, so `make` rebuilds only what a schema change touches. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "ast.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: relic-gen [options] SCHEMA...\n"
+        "Generate relic's C code from schema files (language: gen/SCHEMA.md).\n\n"
+        "  -o DIR         generated C goes to DIR/<family>/ (default: generated)\n"
+        "  --docs DIR     Markdown references go to DIR (default: generated/docs)\n"
+        "  --fuzz DIR     libFuzzer targets go to DIR (default: fuzz)\n"
+        "  --check        parse and check only; write nothing\n"
+        "  -h, --help     this help\n\n"
+        "<family> is the schema's directory name (schema/kotor/bwm.schema -> kotor).\n"
+        "Errors are printed as file:line:col: message; exit status 1 when any.\n");
+}
+
+static int mkdirs(const char *path)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", path);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+/* Write only when the content differs. */
+static int write_if_changed(const char *dir, const char *name, const gen_out *o)
+{
+    char path[1100];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    if (mkdirs(dir) != 0) { fprintf(stderr, "relic-gen: cannot create %s: %s\n", dir, strerror(errno)); return -1; }
+    FILE *f = fopen(path, "rb");
+    if (f) {
+        char *old = malloc(o->size + 1);
+        size_t n = old ? fread(old, 1, o->size + 1, f) : 0;
+        fclose(f);
+        int same = old && n == o->size && memcmp(old, o->data, o->size) == 0;
+        free(old);
+        if (same) return 0;
+    }
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    f = fopen(tmp, "wb");
+    if (!f || fwrite(o->data, 1, o->size, f) != o->size || fclose(f) != 0 || rename(tmp, path) != 0) {
+        fprintf(stderr, "relic-gen: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *family_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return "misc";
+    const char *start = slash;
+    while (start > path && start[-1] != '/') start--;
+    return gen_strndup(start, (size_t)(slash - start));
+}
+
+int main(int argc, char **argv)
+{
+    const char *outdir = "generated", *docsdir = "generated/docs", *fuzzdir = "fuzz";
+    int check_only = 0, nschemas = 0, failed = 0;
+    const char *schemas[256];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { usage(stdout); return 0; }
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc) outdir = argv[++i];
+        else if (!strcmp(argv[i], "--docs") && i + 1 < argc) docsdir = argv[++i];
+        else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc) fuzzdir = argv[++i];
+        else if (!strcmp(argv[i], "--check")) check_only = 1;
+        else if (argv[i][0] == '-') { fprintf(stderr, "relic-gen: unknown option '%s'\n", argv[i]); usage(stderr); return 2; }
+        else if (nschemas < 256) schemas[nschemas++] = argv[i];
+    }
+    if (nschemas == 0) { usage(stderr); return 2; }
+    for (int i = 0; i < nschemas; i++) {
+        gen_schema *s = gen_parse_file(schemas[i]);
+        if (!s || gen_check(s) != 0) { failed = 1; continue; }
+        s->family = family_of(schemas[i]);
+        if (check_only) continue;
+        gen_out h = { 0 }, c = { 0 }, j = { 0 }, d = { 0 }, z = { 0 };
+        emit_header(s, &h);
+        emit_source(s, &c);
+        emit_json(s, &j);
+        emit_docs(s, &d);
+        emit_fuzz(s, &z);
+        if (gen_error_count()) { failed = 1; continue; }
+        char dir[1024], name[300];
+        snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
+        snprintf(name, sizeof name, "%s.h", s->format.name);
+        failed |= write_if_changed(dir, name, &h) != 0;
+        snprintf(name, sizeof name, "%s.c", s->format.name);
+        failed |= write_if_changed(dir, name, &c) != 0;
+        snprintf(name, sizeof name, "%s_json.c", s->format.name);
+        failed |= write_if_changed(dir, name, &j) != 0;
+        snprintf(name, sizeof name, "%s.md", s->format.name);
+        failed |= write_if_changed(docsdir, name, &d) != 0;
+        snprintf(name, sizeof name, "gen_%s.c", s->format.name);
+        failed |= write_if_changed(fuzzdir, name, &z) != 0;
+    }
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,108 @@
+/* bwm_build.h — KotOR BWM derived tables, rebuilt from geometry alone.
+ *
+ * The hand-written half of the BWM format (schema/kotor/bwm.schema is the
+ * other half): face planes, walkability, walkable adjacency, boundary edges
+ * and perimeter loops, and the AABB tree, producing exactly the layout real
+ * files hold. Source: seed 002 "Derived data", "AABB Tree", "Walkable
+ * adjacencies", "Edges", "Perimeters"; spec/aurora.md §3.3–§3.7.
+ *
+ * These functions work on plain arrays so they do not depend on the
+ * generated model types; runtime/bwm.c adapts the generated model to them. */
+#ifndef RELIC_BWM_BUILD_H
+#define RELIC_BWM_BUILD_H
+
+#include "relic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Geometry of a walkmesh: vertex_count vertices (x, y, z in metres,
+ *  world space as stored in the file), face_count triangles (three 0-based
+ *  vertex indices each, side k runs v[k] -> v[(k+1)%3]) and one surface
+ *  material id per face (a row of surfacemat.2da). */
+typedef struct relic_bwm_mesh {
+    const float (*vertices)[3];
+    uint32_t vertex_count;
+    const uint32_t (*faces)[3];
+    const uint32_t *materials;
+    uint32_t face_count;
+} relic_bwm_mesh;
+
+/** One AABB tree node as stored (44 bytes in the file). face is the face
+ *  index for a leaf and -1 for an internal node; unknown is 4 in every real
+ *  file; msp is the most significant plane flag (0 on leaves, 0x01/0x02/
+ *  0x04 = +X/+Y/+Z, 0x08/0x10/0x20 = -X/-Y/-Z); children are 0-based node
+ *  indices, 0xFFFFFFFF for none. spec/aurora.md §3.5. */
+typedef struct relic_bwm_aabb_node {
+    float box_min[3];
+    float box_max[3];
+    int32_t face;
+    uint32_t unknown;
+    uint32_t msp;
+    uint32_t child1;
+    uint32_t child2;
+} relic_bwm_aabb_node;
+
+/** One perimeter edge: edge id = 3 * face + side, transition = -1 or the
+ *  LYT room index the edge leads to. spec/aurora.md §3.7. */
+typedef struct relic_bwm_edge_rec {
+    uint32_t edge;
+    int32_t transition;
+} relic_bwm_edge_rec;
+
+#define RELIC_BWM_NO_CHILD 0xFFFFFFFFu
+#define RELIC_BWM_AABB_UNKNOWN 4u
+
+/** 1 when the surface material is walkable (surfacemat.2da walk column as
+ *  the sample files use it: 1,3,4,5,6,9,10,11,12,13,14,16,18,20,21,22,30;
+ *  checked against the adjacency count of every corpus WOK). spec §3.4. */
+int relic_bwm_material_walkable(uint32_t material);
+
+/** Human-readable material name ("Dirt", "NonWalk", ...) or NULL. */
+const char *relic_bwm_material_name(uint32_t material);
+
+/** Number of leading walkable faces; faces after the first non-walkable one
+ *  must all be non-walkable for a valid file (spec §3.3). */
+uint32_t relic_bwm_walkable_prefix(const relic_bwm_mesh *m);
+
+/** Unit normal (x,y,z) and planar distance d of face f:
+ *  normal = normalize((v1-v0) x (v2-v0)), d = -(normal . v0), computed in
+ *  single precision as the game's tools do (spec §3.3). A degenerate face
+ *  gets a zero normal and d = 0. */
+void relic_bwm_face_plane(const relic_bwm_mesh *m, uint32_t f, float normal[3], float *distance);
+
+/** Walkable adjacency: for each of the first walkable_count faces (which
+ *  must be the walkable ones, walkable-first order) and side k, 3*g+m where
+ *  walkable face g side m shares the same two vertex indices, else -1.
+ *  out has walkable_count rows. Linear time (hash of vertex-index pairs).
+ *  Uses scratch for temporary memory. Errors: RELIC_E_NOMEM. */
+relic_status relic_bwm_build_adjacency(const relic_bwm_mesh *m, uint32_t walkable_count,
+                                       int32_t (*out)[3], relic_arena *scratch,
+                                       relic_error *err);
+
+/** Boundary edges and perimeter loops from adjacency (spec §3.7 loop walk,
+ *  which reproduces real files exactly). edges_out needs room for
+ *  3*walkable_count records, perimeters_out for 3*walkable_count entries.
+ *  Every edge's transition is -1 unless old_edges (may be NULL) holds the
+ *  same edge id, in which case its transition is kept. Perimeters are
+ *  cumulative edge counts (exclusive end of each loop). */
+relic_status relic_bwm_build_perimeters(const relic_bwm_mesh *m, uint32_t walkable_count,
+                                        const int32_t (*adjacency)[3],
+                                        const relic_bwm_edge_rec *old_edges, uint32_t old_edge_count,
+                                        relic_bwm_edge_rec *edges_out, uint32_t *edge_count,
+                                        uint32_t *perimeters_out, uint32_t *perimeter_count,
+                                        relic_arena *scratch, relic_error *err);
+
+/** AABB tree over all faces in pre-order (root 0, left child = index+1),
+ *  2*face_count-1 nodes for face_count >= 1 (none for 0). Leaves: the
+ *  face's tight box expanded by 0.01 on every side; internal boxes: union
+ *  of the children. out needs room for 2*face_count-1 nodes. */
+relic_status relic_bwm_build_aabb(const relic_bwm_mesh *m, relic_bwm_aabb_node *out,
+                                  uint32_t *node_count, relic_arena *scratch,
+                                  relic_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELIC_BWM_BUILD_H */

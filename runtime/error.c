@@ -1,0 +1,108 @@
+/* error.c — relic_error: status names, filling an error, printing it.
+ *
+ * Implements the "Status and errors" section of relic.h (DESIGN.md,
+ * "Runtime" and "Safety contract": every rejection names the field and the
+ * byte offset). The printed form is the `relic check` line:
+ *
+ *     FILE: path @0xOFFSET: message
+ *
+ * Both text fields of relic_error are fixed-size; anything longer is cut at
+ * the last byte that fits and always NUL-terminated. relic_fail may be given
+ * text that lives inside the very error it fills (re-wrapping a lower-level
+ * error: relic_fail(err, err->code, err->offset, err->path, "in X: %s",
+ * err->message)), so both fields are built in local buffers first. */
+#include "relic.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+
+const char *relic_status_name(relic_status s)
+{
+    switch (s) {
+    case RELIC_OK:            return "ok";
+    case RELIC_E_TRUNCATED:   return "truncated";
+    case RELIC_E_MAGIC:       return "bad magic";
+    case RELIC_E_RANGE:       return "out of range";
+    case RELIC_E_INDEX:       return "bad index";
+    case RELIC_E_LAYOUT:      return "bad layout";
+    case RELIC_E_LIMIT:       return "limit exceeded";
+    case RELIC_E_NOMEM:       return "out of memory";
+    case RELIC_E_IO:          return "i/o error";
+    case RELIC_E_SYNTAX:      return "syntax error";
+    case RELIC_E_UNSUPPORTED: return "unsupported";
+    case RELIC_E_ARGUMENT:    return "bad argument";
+    }
+    return "unknown status";
+}
+
+/* Copy at most cap-1 bytes of src into dst and terminate; src may overlap dst. */
+static void copy_truncated(char *dst, size_t cap, const char *src)
+{
+    size_t len = 0;
+    while (len + 1 < cap && src[len] != '\0')
+        len++;
+    memmove(dst, src, len);
+    dst[len] = '\0';
+}
+
+relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
+                        const char *path, const char *fmt, ...)
+{
+    char message[RELIC_ERROR_MESSAGE_MAX];
+    char field[RELIC_ERROR_PATH_MAX];
+
+    if (err == NULL)
+        return code;
+
+    message[0] = '\0';
+    if (fmt != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        /* vsnprintf truncates and terminates; a negative return (encoding
+         * error) leaves the buffer unspecified, so reset it then. */
+        if (vsnprintf(message, sizeof message, fmt, ap) < 0)
+            message[0] = '\0';
+        va_end(ap);
+    }
+    copy_truncated(field, sizeof field, path != NULL ? path : "");
+
+    err->code = code;
+    err->offset = offset;
+    memcpy(err->path, field, sizeof field);
+    memcpy(err->message, message, sizeof message);
+    return code;
+}
+
+void relic_error_clear(relic_error *err)
+{
+    if (err == NULL)
+        return;
+    err->code = RELIC_OK;
+    err->offset = 0;
+    err->path[0] = '\0';
+    err->message[0] = '\0';
+}
+
+void relic_error_print(FILE *out, const char *file, const relic_error *err)
+{
+    const char *message;
+
+    if (out == NULL)
+        return;
+    if (file == NULL)
+        file = "-";
+    if (err == NULL) {
+        fprintf(out, "%s: @0x0: no error details\n", file);
+        return;
+    }
+    /* An error filled without a message still says what kind it was. The
+     * precisions keep a hand-filled, unterminated field inside its array. */
+    message = err->message[0] != '\0' ? err->message : relic_status_name(err->code);
+    if (err->path[0] != '\0')
+        fprintf(out, "%s: %.*s @0x%" PRIx64 ": %.*s\n", file,
+                RELIC_ERROR_PATH_MAX, err->path, err->offset,
+                RELIC_ERROR_MESSAGE_MAX, message);
+    else
+        fprintf(out, "%s: @0x%" PRIx64 ": %.*s\n", file, err->offset,
+                RELIC_ERROR_MESSAGE_MAX, message);
+}

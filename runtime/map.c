@@ -1,0 +1,278 @@
+/* map.c — whole-file input: mmap for regular files, read() for the rest.
+ *
+ * Implements "Byte buffers and file mapping" of relic.h, the first arrow of
+ * DESIGN.md "Data flow" (file --mmap--> relic_bytes). A regular, non-empty
+ * file is mapped read-only and private: zero copies, and the kernel pages it
+ * in on demand. Pipes, terminals, standard input ("-") and files that cannot
+ * be mapped are read into one malloc'd buffer that grows by doubling and
+ * stops at max_size, so a pipe cannot make relic hold unbounded memory.
+ * Regular files whose size says 0 are read rather than mapped: empty files
+ * and /proc-style files (which report size 0 but have contents) both come
+ * out right that way.
+ *
+ * relic_map_file_rw maps a regular file shared and writable, for patching
+ * fixed-size fields in place; relic_unmap msyncs such a mapping first.
+ *
+ * Limitation of mapping: if another process truncates the file while it is
+ * mapped, touching the lost pages raises SIGBUS. relic maps files it was
+ * asked to read and does not guard against that. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE 1
+
+#include "relic.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* relic_mapping.is_mmap: how relic_unmap releases the bytes. */
+enum {
+    MAP_KIND_HEAP = 0,      /* owned (possibly NULL) is freed */
+    MAP_KIND_READ_ONLY = 1, /* munmap */
+    MAP_KIND_SHARED = 2     /* msync, then munmap */
+};
+
+/* First heap buffer for non-mappable input; doubled as it fills. */
+#define READ_INITIAL_CAPACITY ((size_t)64 * 1024)
+
+/* What an empty input points at: never NULL, never written. */
+static const uint8_t empty_input[1];
+
+static const char *display_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
+static relic_status fail_errno(relic_error *err, const char *what, const char *path, int errnum)
+{
+    return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot %s '%s': %s", what,
+                      display_name(path), strerror(errnum));
+}
+
+static int open_retrying(const char *path, int flags)
+{
+    int fd;
+    do {
+        fd = open(path, flags | O_CLOEXEC);
+    } while (fd < 0 && errno == EINTR);
+    return fd;
+}
+
+static void close_keeping_errno(int fd)
+{
+    int saved = errno;
+    close(fd);
+    errno = saved;
+}
+
+static ssize_t read_retrying(int fd, void *buf, size_t n)
+{
+    ssize_t got;
+    do {
+        got = read(fd, buf, n);
+    } while (got < 0 && errno == EINTR);
+    return got;
+}
+
+/* Read fd to its end into a heap buffer of at most max_size bytes (0 = no
+ * limit). On success out owns the buffer (or points at empty_input). */
+static relic_status read_all(int fd, const char *path, size_t max_size,
+                             relic_mapping *out, relic_error *err)
+{
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0;
+
+    for (;;) {
+        ssize_t got;
+
+        if (len == cap) {
+            size_t want;
+            uint8_t *grown;
+
+            if (max_size != 0 && len >= max_size) {
+                /* Full up to the limit: one more byte means too large. */
+                uint8_t probe;
+                got = read_retrying(fd, &probe, 1);
+                if (got == 0)
+                    break;
+                free(buf);
+                if (got < 0)
+                    return fail_errno(err, "read", path, errno);
+                return relic_fail(err, RELIC_E_LIMIT, max_size, NULL,
+                                  "'%s' is larger than the limit of %zu bytes",
+                                  display_name(path), max_size);
+            }
+            if (cap == 0)
+                want = READ_INITIAL_CAPACITY;
+            else if (cap > SIZE_MAX / 2)
+                want = SIZE_MAX;
+            else
+                want = cap * 2;
+            if (max_size != 0 && want > max_size)
+                want = max_size;
+            if (want == cap) {
+                free(buf);
+                return relic_fail(err, RELIC_E_LIMIT, len, NULL,
+                                  "'%s' is too large to hold in memory", display_name(path));
+            }
+            grown = realloc(buf, want);
+            if (grown == NULL) {
+                free(buf);
+                return relic_fail(err, RELIC_E_NOMEM, len, NULL,
+                                  "cannot read '%s': out of memory after %zu bytes",
+                                  display_name(path), len);
+            }
+            buf = grown;
+            cap = want;
+        }
+
+        got = read_retrying(fd, buf + len, cap - len);
+        if (got == 0)
+            break;
+        if (got < 0) {
+            int saved = errno;
+            free(buf);
+            return fail_errno(err, "read", path, saved);
+        }
+        len += (size_t)got;
+    }
+
+    if (len == 0) {
+        free(buf);
+        out->bytes.data = empty_input;
+        return RELIC_OK;
+    }
+    out->owned = buf;
+    out->bytes.data = buf;
+    out->bytes.size = len;
+    out->is_mmap = MAP_KIND_HEAP;
+    return RELIC_OK;
+}
+
+relic_status relic_map_file(const char *path, size_t max_size, relic_mapping *out,
+                            relic_error *err)
+{
+    struct stat st;
+    relic_status status;
+    int from_stdin;
+    int fd;
+
+    if (out == NULL || path == NULL)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_map_file: no %s given",
+                          out == NULL ? "output mapping" : "path");
+    memset(out, 0, sizeof *out);
+
+    from_stdin = strcmp(path, "-") == 0;
+    if (from_stdin) {
+        fd = STDIN_FILENO;
+    } else {
+        fd = open_retrying(path, O_RDONLY);
+        if (fd < 0)
+            return fail_errno(err, "open", path, errno);
+    }
+
+    if (fstat(fd, &st) != 0) {
+        int saved = errno;
+        if (!from_stdin)
+            close(fd);
+        return fail_errno(err, "stat", path, saved);
+    }
+
+    if (S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *p;
+
+        if ((uintmax_t)st.st_size > SIZE_MAX) {
+            if (!from_stdin)
+                close(fd);
+            return relic_fail(err, RELIC_E_LIMIT, 0, NULL,
+                              "'%s' is too large to map", display_name(path));
+        }
+        p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            if (!from_stdin)
+                close(fd); /* the mapping keeps its own reference */
+            out->bytes.data = p;
+            out->bytes.size = (size_t)st.st_size;
+            out->map_size = (size_t)st.st_size;
+            out->is_mmap = MAP_KIND_READ_ONLY;
+            return RELIC_OK;
+        }
+        /* Filesystems without mmap support say ENODEV: read those instead. */
+        if (errno != ENODEV) {
+            int saved = errno;
+            if (!from_stdin)
+                close(fd);
+            return fail_errno(err, "map", path, saved);
+        }
+    }
+
+    status = read_all(fd, path, max_size, out, err);
+    if (!from_stdin)
+        close(fd);
+    return status;
+}
+
+void relic_unmap(relic_mapping *m)
+{
+    if (m == NULL)
+        return;
+    if (m->is_mmap != MAP_KIND_HEAP && m->map_size != 0) {
+        void *p = (void *)(uintptr_t)m->bytes.data;
+        if (m->is_mmap == MAP_KIND_SHARED)
+            msync(p, m->map_size, MS_SYNC);
+        munmap(p, m->map_size);
+    }
+    free(m->owned);
+    memset(m, 0, sizeof *m);
+}
+
+relic_status relic_map_file_rw(const char *path, relic_mapping *out, relic_error *err)
+{
+    struct stat st;
+    void *p;
+    int fd;
+
+    if (out == NULL || path == NULL)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_map_file_rw: no %s given",
+                          out == NULL ? "output mapping" : "path");
+    memset(out, 0, sizeof *out);
+    if (strcmp(path, "-") == 0)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL,
+                          "cannot patch standard input in place");
+
+    fd = open_retrying(path, O_RDWR);
+    if (fd < 0)
+        return fail_errno(err, "open", path, errno);
+    if (fstat(fd, &st) != 0) {
+        close_keeping_errno(fd);
+        return fail_errno(err, "stat", path, errno);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL,
+                          "cannot patch '%s' in place: not a regular file", path);
+    }
+    if (st.st_size == 0) {
+        close(fd);
+        out->bytes.data = empty_input;
+        return RELIC_OK;
+    }
+    if ((uintmax_t)st.st_size > SIZE_MAX) {
+        close(fd);
+        return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "'%s' is too large to map", path);
+    }
+    p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        close_keeping_errno(fd);
+        return fail_errno(err, "map", path, errno);
+    }
+    close(fd);
+    out->bytes.data = p;
+    out->bytes.size = (size_t)st.st_size;
+    out->map_size = (size_t)st.st_size;
+    out->is_mmap = MAP_KIND_SHARED;
+    return RELIC_OK;
+}

@@ -1,0 +1,273 @@
+/* relic.h — the public API of relic's hand-written runtime.
+ *
+ * relic reads and writes the file formats of classic games. Every fixed
+ * layout is a schema under schema/; relic-gen turns it into the headers
+ * under generated/ (views, validator, writer, JSON). This header holds what
+ * every format shares: status codes and errors, byte buffers and file
+ * mapping, arenas, byte-order helpers, atomic output and format detection.
+ *
+ * Conventions (see ../shared/DESIGN.md, "Runtime"):
+ *  - functions return a relic_status; results come back through
+ *    out-parameters; a failure fills the caller's relic_error (if non-NULL);
+ *  - the library never calls malloc behind the caller's back: memory comes
+ *    from a relic_arena the caller passes in;
+ *  - no global state. */
+#ifndef RELIC_H
+#define RELIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RELIC_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------------- */
+/* Status and errors                                                      */
+/* ---------------------------------------------------------------------- */
+
+/** Result of every relic call. RELIC_OK is zero; everything else is an
+ *  error whose details are in the relic_error passed alongside. */
+typedef enum relic_status {
+    RELIC_OK = 0,
+    RELIC_E_TRUNCATED,   /**< a read would pass the end of the input */
+    RELIC_E_MAGIC,       /**< a magic or constant field has the wrong value */
+    RELIC_E_RANGE,       /**< a value is outside its documented range or enum */
+    RELIC_E_INDEX,       /**< an index refers past the array it indexes */
+    RELIC_E_LAYOUT,      /**< offsets/sizes are inconsistent (overlap, overflow, misorder) */
+    RELIC_E_LIMIT,       /**< a configured limit (memory, depth, size) would be exceeded */
+    RELIC_E_NOMEM,       /**< the arena could not supply memory */
+    RELIC_E_IO,          /**< an operating-system call failed (errno in the message) */
+    RELIC_E_SYNTAX,      /**< malformed text input (JSON, OBJ, schema) */
+    RELIC_E_UNSUPPORTED, /**< valid but not handled (format, version, conversion) */
+    RELIC_E_ARGUMENT     /**< the caller passed something invalid */
+} relic_status;
+
+/** Stable, greppable name of a status ("truncated", "bad magic", ...). */
+const char *relic_status_name(relic_status s);
+
+#define RELIC_ERROR_PATH_MAX 128
+#define RELIC_ERROR_MESSAGE_MAX 192
+
+/** What went wrong and where. offset is the byte offset in the input the
+ *  error refers to (for text inputs: line and column are in the message
+ *  and offset is the byte offset of the token). path is the field path as
+ *  the schema names it, e.g. "faces[12].v[2]"; empty when not applicable. */
+typedef struct relic_error {
+    relic_status code;
+    uint64_t offset;
+    char path[RELIC_ERROR_PATH_MAX];
+    char message[RELIC_ERROR_MESSAGE_MAX];
+} relic_error;
+
+/** Fill err (if non-NULL) and return code. message is printf-style.
+ *  path may be NULL. Always returns code, so `return relic_fail(...)`. */
+relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
+                        const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/** Reset err to "no error". */
+void relic_error_clear(relic_error *err);
+
+/** Print "FILE: path @0xOFFSET: message" (the `relic check` line) to out. */
+void relic_error_print(FILE *out, const char *file, const relic_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Byte buffers and file mapping                                          */
+/* ---------------------------------------------------------------------- */
+
+/** A read-only span of bytes. */
+typedef struct relic_bytes {
+    const uint8_t *data;
+    size_t size;
+} relic_bytes;
+
+/** A whole input file, mmap'd when the file is regular, else read into
+ *  heap memory (pipes, stdin when path is "-"). Release with relic_unmap. */
+typedef struct relic_mapping {
+    relic_bytes bytes;
+    int is_mmap;      /* internal: how to release */
+    void *owned;      /* internal: heap copy for non-mappable inputs */
+    size_t map_size;  /* internal: length passed to munmap */
+} relic_mapping;
+
+/** Map path ("-" = standard input) read-only. Errors: RELIC_E_IO (message
+ *  names the file and errno text), RELIC_E_LIMIT when a non-mappable input
+ *  exceeds max_size bytes (0 = no limit). An empty file maps to size 0. */
+relic_status relic_map_file(const char *path, size_t max_size, relic_mapping *out,
+                            relic_error *err);
+
+/** Release a mapping made by relic_map_file; safe on a zeroed mapping. */
+void relic_unmap(relic_mapping *m);
+
+/** Map path read-write (MAP_SHARED) for in-place patching of fixed-size
+ *  fields. Regular files only. Release with relic_unmap; changes are
+ *  written back by the kernel (relic_unmap calls msync first). */
+relic_status relic_map_file_rw(const char *path, relic_mapping *out, relic_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Arenas                                                                 */
+/* ---------------------------------------------------------------------- */
+
+/** Bump allocator. Either over one caller buffer (relic_arena_init_buffer:
+ *  never grows, never mallocs) or over heap blocks (relic_arena_init_heap:
+ *  grows in blocks up to `limit` bytes in total, 0 = unlimited). All memory
+ *  is released at once by relic_arena_release. */
+typedef struct relic_arena_block relic_arena_block;
+typedef struct relic_arena {
+    uint8_t *cur;              /* next free byte in the current block */
+    uint8_t *end;              /* end of the current block */
+    relic_arena_block *blocks; /* heap blocks, newest first */
+    size_t used;               /* bytes handed out (plus alignment) */
+    size_t limit;              /* 0 = unlimited */
+    int heap;                  /* 1 when blocks may be malloc'd */
+} relic_arena;
+
+/** Arena over buf[0..size); allocations beyond it fail with RELIC_E_NOMEM. */
+void relic_arena_init_buffer(relic_arena *a, void *buf, size_t size);
+
+/** Heap arena growing up to limit bytes (0 = unlimited). */
+void relic_arena_init_heap(relic_arena *a, size_t limit);
+
+/** size bytes aligned to align (a power of two <= 64), zero-filled; NULL
+ *  when the arena is exhausted or the limit is reached (or size overflows). */
+void *relic_arena_alloc(relic_arena *a, size_t size, size_t align);
+
+/** n elements of elem_size bytes (overflow-checked), zero-filled. */
+void *relic_arena_array(relic_arena *a, size_t n, size_t elem_size, size_t align);
+
+/** Copy len bytes of s into the arena and NUL-terminate. */
+char *relic_arena_strndup(relic_arena *a, const char *s, size_t len);
+
+/** Free every heap block; the arena is empty (and reusable) afterwards. */
+void relic_arena_release(relic_arena *a);
+
+/* ---------------------------------------------------------------------- */
+/* Growable output buffer (writers, JSON printers)                        */
+/* ---------------------------------------------------------------------- */
+
+/** Output bytes built in heap memory, capped at limit (0 = unlimited).
+ *  After the first failed append, `failed` stays set and further appends
+ *  are no-ops, so writers check once at the end. */
+typedef struct relic_buf {
+    uint8_t *data;
+    size_t size;
+    size_t cap;
+    size_t limit;
+    int failed;
+} relic_buf;
+
+void relic_buf_init(relic_buf *b, size_t limit);
+void relic_buf_free(relic_buf *b);
+/** Ensure room for n more bytes; returns a pointer to them (size grows by
+ *  n) or NULL on failure (sets failed). The bytes are zero-filled. */
+uint8_t *relic_buf_extend(relic_buf *b, size_t n);
+void relic_buf_append(relic_buf *b, const void *p, size_t n);
+void relic_buf_puts(relic_buf *b, const char *s);
+void relic_buf_printf(relic_buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* ---------------------------------------------------------------------- */
+/* Byte order: memcpy-based loads/stores, one instruction on x86/ARM       */
+/* ---------------------------------------------------------------------- */
+
+static inline uint16_t relic_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
+static inline uint16_t relic_load_u16be(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
+static inline uint32_t relic_load_u32le(const uint8_t *p) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint32_t v; memcpy(&v, p, 4); return v;
+#else
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
+#endif
+}
+static inline uint32_t relic_load_u32be(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+static inline uint64_t relic_load_u64le(const uint8_t *p) {
+    return (uint64_t)relic_load_u32le(p) | ((uint64_t)relic_load_u32le(p + 4) << 32);
+}
+static inline uint64_t relic_load_u64be(const uint8_t *p) {
+    return ((uint64_t)relic_load_u32be(p) << 32) | (uint64_t)relic_load_u32be(p + 4);
+}
+static inline float relic_load_f32le(const uint8_t *p) { uint32_t u = relic_load_u32le(p); float f; memcpy(&f, &u, 4); return f; }
+static inline float relic_load_f32be(const uint8_t *p) { uint32_t u = relic_load_u32be(p); float f; memcpy(&f, &u, 4); return f; }
+static inline double relic_load_f64le(const uint8_t *p) { uint64_t u = relic_load_u64le(p); double d; memcpy(&d, &u, 8); return d; }
+static inline double relic_load_f64be(const uint8_t *p) { uint64_t u = relic_load_u64be(p); double d; memcpy(&d, &u, 8); return d; }
+
+static inline void relic_store_u16le(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static inline void relic_store_u16be(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
+static inline void relic_store_u32le(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+static inline void relic_store_u32be(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+}
+static inline void relic_store_u64le(uint8_t *p, uint64_t v) { relic_store_u32le(p, (uint32_t)v); relic_store_u32le(p + 4, (uint32_t)(v >> 32)); }
+static inline void relic_store_u64be(uint8_t *p, uint64_t v) { relic_store_u32be(p, (uint32_t)(v >> 32)); relic_store_u32be(p + 4, (uint32_t)v); }
+static inline void relic_store_f32le(uint8_t *p, float f) { uint32_t u; memcpy(&u, &f, 4); relic_store_u32le(p, u); }
+static inline void relic_store_f32be(uint8_t *p, float f) { uint32_t u; memcpy(&u, &f, 4); relic_store_u32be(p, u); }
+static inline void relic_store_f64le(uint8_t *p, double d) { uint64_t u; memcpy(&u, &d, 8); relic_store_u64le(p, u); }
+static inline void relic_store_f64be(uint8_t *p, double d) { uint64_t u; memcpy(&u, &d, 8); relic_store_u64be(p, u); }
+
+/** a + b into *out; returns 0 on overflow. */
+static inline int relic_add_ok(uint64_t a, uint64_t b, uint64_t *out) {
+    *out = a + b;
+    return *out >= a;
+}
+/** a * b into *out; returns 0 on overflow. */
+static inline int relic_mul_ok(uint64_t a, uint64_t b, uint64_t *out) {
+    if (a != 0 && b > UINT64_MAX / a) return 0;
+    *out = a * b;
+    return 1;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Output files                                                           */
+/* ---------------------------------------------------------------------- */
+
+/** Write data to path atomically: a temporary file in the same directory,
+ *  fsync'd, then renamed over path. "-" writes to standard output. Refuses
+ *  (RELIC_E_ARGUMENT) when path names the same file as `input` (compared by
+ *  device and inode; input may be NULL). Errors: RELIC_E_IO. On failure the
+ *  temporary is removed and path is untouched. */
+relic_status relic_write_file_atomic(const char *path, const void *data, size_t size,
+                                     const char *input, relic_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Format detection                                                       */
+/* ---------------------------------------------------------------------- */
+
+/** Formats relic knows. */
+typedef enum relic_format {
+    RELIC_FORMAT_UNKNOWN = 0,
+    RELIC_FORMAT_BWM,   /**< KotOR binary walkmesh (.wok .pwk .dwk) */
+    RELIC_FORMAT_JSON,  /**< relic's JSON form of a binary format */
+    RELIC_FORMAT_OBJ,   /**< Wavefront OBJ text mesh */
+    RELIC_FORMAT_SVG    /**< SVG picture (output only) */
+} relic_format;
+
+/** Detect by magic first (when data is non-NULL), then by the extension of
+ *  name (case-insensitive; name may be NULL). */
+relic_format relic_detect(const uint8_t *data, size_t size, const char *name);
+
+/** Short lower-case name of a format ("bwm", "json", ...). */
+const char *relic_format_name(relic_format f);
+
+/** The extension of path without the dot, lower-cased into buf (size n);
+ *  "" when there is none. Returns buf. */
+const char *relic_path_extension(const char *path, char *buf, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELIC_H */
