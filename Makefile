@@ -133,7 +133,11 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh $(BUILD)/relic
 
-samples: all
+$(BUILD)/tests/make_samples: tests/samples/make_samples.c $(BUILD)/librelic.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -o $@
+
+samples: all $(BUILD)/tests/make_samples
 	$(BUILD)/tests/make_samples tests/samples
 
 # ---- benchmarks ----

@@ -8,13 +8,13 @@
  * RELIC_E_NOMEM and RELIC_E_LIMIT (arena or field limits) end the run quietly.
  * Memory errors and undefined behaviour are left to the sanitizers.
  *
- * Build, from the repository root after `make regen` (json-c needed for the JSON oracle):
- *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
- *       -Igenerated/kotor -Iruntime fuzz/gen_bwm.c generated/kotor/bwm.c generated/kotor/bwm_json.c \
- *       runtime/[a-z]*.c -ljson-c -o gen_bwm_fuzz
- * Run:
- *   mkdir -p corpus_bwm && ./gen_bwm_fuzz -max_len=65536 -timeout=10 corpus_bwm SEED_DIR...
- * Reproduce one input:  ./gen_bwm_fuzz crash-<sha1>
+ * Build and run from the repository root (clang with libFuzzer; see fuzz/run.sh):
+ *   make build-fuzz/gen_bwm && build-fuzz/gen_bwm -max_total_time=60 CORPUS_DIR SEED_DIR...
+ * or by hand, with the runtime files the generated code needs:
+ *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/kotor \
+ *       fuzz/gen_bwm.c generated/kotor/bwm.c generated/kotor/bwm_json.c runtime/arena.c runtime/buf.c \
+ *       runtime/error.c runtime/gen_support.c runtime/json.c -ljson-c -o gen_bwm
+ * Reproduce a crash: build-fuzz/gen_bwm CRASH_FILE
  */
 #include <stdint.h>
 #include <stdio.h>

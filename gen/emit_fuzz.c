@@ -32,15 +32,15 @@ void emit_fuzz(gen_schema *s, gen_out *o)
         " * RELIC_E_NOMEM and RELIC_E_LIMIT (arena or field limits) end the run quietly.\n"
         " * Memory errors and undefined behaviour are left to the sanitizers.\n"
         " *\n"
-        " * Build, from the repository root after `make regen` (json-c needed for the JSON oracle):\n"
-        " *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \\\n"
-        " *       -Igenerated/%s -Iruntime fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c \\\n"
-        " *       runtime/[a-z]*.c%s -ljson-c -o gen_%s_fuzz\n"
-        " * Run:\n"
-        " *   mkdir -p corpus_%s && ./gen_%s_fuzz -max_len=65536 -timeout=10 corpus_%s SEED_DIR...\n"
-        " * Reproduce one input:  ./gen_%s_fuzz crash-<sha1>\n"
+        " * Build and run from the repository root (clang with libFuzzer; see fuzz/run.sh):\n"
+        " *   make build-fuzz/gen_%s && build-fuzz/gen_%s -max_total_time=60 CORPUS_DIR SEED_DIR...\n"
+        " * or by hand, with the runtime files the generated code needs:\n"
+        " *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/%s \\\n"
+        " *       fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c runtime/arena.c runtime/buf.c \\\n"
+        " *       runtime/error.c runtime/gen_support.c runtime/json.c%s -ljson-c -o gen_%s\n"
+        " * Reproduce a crash: build-fuzz/gen_%s CRASH_FILE\n"
         " */\n",
-        F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F, F, F, F);
+        F, F, F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F);
     if (nhooks)
         out_puts(o, "/* HOOKS.c: the file(s) defining this format's relic_hook_* functions (runtime/). */\n");
     out_printf(o, "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"

@@ -152,8 +152,7 @@ static void emit_read_value(jctx *j, const gen_field *f, const char *dst, const 
     const char *P = em_prefix(j->s);
     gen_prim p = f->prim;
     if (gen_prim_is_float(p)) {
-        out_printf(o, "{ double d_; if ((st_ = relic_jr_float(r, %s, %d, &d_)) != RELIC_OK) return st_; %s = (%s)d_; }",
-                   src, p == P_F32, dst, gen_prim_ctype(p));
+        out_printf(o, "if ((st_ = relic_jr_%s(r, %s, &%s)) != RELIC_OK) return st_;", gen_prim_name(p), src, dst);
         return;
     }
     int bits = gen_prim_size(p) * 8;

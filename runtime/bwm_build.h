@@ -34,7 +34,10 @@ typedef struct relic_bwm_mesh {
  *  file; msp is the most significant plane flag (0 on leaves, 0x01/0x02/
  *  0x04 = +X/+Y/+Z, 0x08/0x10/0x20 = -X/-Y/-Z); children are 0-based node
  *  indices, 0xFFFFFFFF for none. spec/aurora.md §3.5. */
-typedef struct relic_bwm_aabb_node {
+/* NOTE: named relic_bwm_aabb_rec (not _aabb_node) because the generated
+ * generated/kotor/bwm.h already defines relic_bwm_aabb_node (the model form
+ * of the schema's aabb_node struct). */
+typedef struct relic_bwm_aabb_rec {
     float box_min[3];
     float box_max[3];
     int32_t face;
@@ -42,7 +45,7 @@ typedef struct relic_bwm_aabb_node {
     uint32_t msp;
     uint32_t child1;
     uint32_t child2;
-} relic_bwm_aabb_node;
+} relic_bwm_aabb_rec;
 
 /** One perimeter edge: edge id = 3 * face + side, transition = -1 or the
  *  LYT room index the edge leads to. spec/aurora.md §3.7. */
@@ -98,7 +101,7 @@ relic_status relic_bwm_build_perimeters(const relic_bwm_mesh *m, uint32_t walkab
  *  2*face_count-1 nodes for face_count >= 1 (none for 0). Leaves: the
  *  face's tight box expanded by 0.01 on every side; internal boxes: union
  *  of the children. out needs room for 2*face_count-1 nodes. */
-relic_status relic_bwm_build_aabb(const relic_bwm_mesh *m, relic_bwm_aabb_node *out,
+relic_status relic_bwm_build_aabb(const relic_bwm_mesh *m, relic_bwm_aabb_rec *out,
                                   uint32_t *node_count, relic_arena *scratch,
                                   relic_error *err);
 

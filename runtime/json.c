@@ -192,39 +192,57 @@ relic_status relic_jr_enum(relic_jr *r, json_object *v, int (*from_name)(const c
     return relic_jr_int(r, v, lo, hi, out);
 }
 
-relic_status relic_jr_float(relic_jr *r, json_object *v, int is_f32, double *out)
+/* A "0x..." string of IEEE bits: 1 and *bits when it is one. */
+static int bits_string(json_object *v, unsigned long long max, unsigned long long *bits)
+{
+    const char *s = json_object_get_string(v);
+    char *end;
+    if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !s[2]) return 0;
+    *bits = strtoull(s + 2, &end, 16);
+    return *end == 0 && *bits <= max;
+}
+
+relic_status relic_jr_f32(relic_jr *r, json_object *v, float *out)
 {
     if (v && json_object_is_type(v, json_type_string)) {
-        const char *s = json_object_get_string(v);
-        char *end;
-        if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-            unsigned long long bits = strtoull(s + 2, &end, 16);
-            if (*end == 0 && end != s + 2) {
-                if (is_f32) {
-                    if (bits > 0xFFFFFFFFull) return relic_jr_fail(r, RELIC_E_RANGE, "float bits %s do not fit 32 bits", s);
-                    uint32_t u = (uint32_t)bits;
-                    float f;
-                    memcpy(&f, &u, 4);
-                    *out = (double)f;
-                } else {
-                    uint64_t u = bits;
-                    memcpy(out, &u, 8);
-                }
-                return RELIC_OK;
-            }
-        }
-        return relic_jr_fail(r, RELIC_E_SYNTAX, "expected a number or \"0x…\" bits, found \"%s\"", s);
+        unsigned long long bits;
+        if (!bits_string(v, 0xFFFFFFFFull, &bits))
+            return relic_jr_fail(r, RELIC_E_SYNTAX, "expected a number or \"0x…\" float bits, found \"%s\"", json_object_get_string(v));
+        uint32_t u = (uint32_t)bits;
+        memcpy(out, &u, 4);
+        return RELIC_OK;
     }
-    if (!v || !(json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)))
-        return relic_jr_fail(r, RELIC_E_SYNTAX, "expected a number");
-    if (json_object_is_type(v, json_type_double)) {
-        /* reparse the literal text so f32 values round to the float nearest the decimal */
-        const char *txt = json_object_to_json_string(v);
-        *out = is_f32 ? (double)strtof(txt, NULL) : strtod(txt, NULL);
-    } else {
+    if (v && json_object_is_type(v, json_type_double)) {
+        /* the literal text, so the float is the one nearest the decimal */
+        *out = strtof(json_object_to_json_string(v), NULL);
+        return RELIC_OK;
+    }
+    if (v && json_object_is_type(v, json_type_int)) {
+        *out = (float)json_object_get_int64(v);
+        return RELIC_OK;
+    }
+    return relic_jr_fail(r, RELIC_E_SYNTAX, "expected a number");
+}
+
+relic_status relic_jr_f64(relic_jr *r, json_object *v, double *out)
+{
+    if (v && json_object_is_type(v, json_type_string)) {
+        unsigned long long bits;
+        if (!bits_string(v, ~0ull, &bits))
+            return relic_jr_fail(r, RELIC_E_SYNTAX, "expected a number or \"0x…\" float bits, found \"%s\"", json_object_get_string(v));
+        uint64_t u = bits;
+        memcpy(out, &u, 8);
+        return RELIC_OK;
+    }
+    if (v && json_object_is_type(v, json_type_double)) {
+        *out = strtod(json_object_to_json_string(v), NULL);
+        return RELIC_OK;
+    }
+    if (v && json_object_is_type(v, json_type_int)) {
         *out = (double)json_object_get_int64(v);
+        return RELIC_OK;
     }
-    return RELIC_OK;
+    return relic_jr_fail(r, RELIC_E_SYNTAX, "expected a number");
 }
 
 relic_status relic_jr_array(relic_jr *r, json_object *v, size_t *n)

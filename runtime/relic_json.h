@@ -34,9 +34,10 @@ relic_status relic_jr_int(relic_jr *r, json_object *v, int64_t lo, uint64_t hi, 
 /** An enum: a name known to from_name, or an integer in [lo, hi]. */
 relic_status relic_jr_enum(relic_jr *r, json_object *v, int (*from_name)(const char *, int64_t *),
                            int64_t lo, uint64_t hi, int64_t *out);
-/** A number, or for exactness a string "0x…" of the IEEE bits (f32 when
- *  is_f32, giving the float's bits; else the double's). */
-relic_status relic_jr_float(relic_jr *r, json_object *v, int is_f32, double *out);
+/** A number, or for exactness a string "0x…" of the IEEE bits (NaN payloads
+ *  and signalling NaNs survive: bits are copied, never converted). */
+relic_status relic_jr_f32(relic_jr *r, json_object *v, float *out);
+relic_status relic_jr_f64(relic_jr *r, json_object *v, double *out);
 /** A JSON array; its length into *n. */
 relic_status relic_jr_array(relic_jr *r, json_object *v, size_t *n);
 /** A string of Latin-1 code points into n bytes, NUL-padded. */

@@ -353,7 +353,7 @@ static relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m)
         json_object *v_ = json_object_array_get_idx(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
-        { double d_; if ((st_ = relic_jr_float(r, v_, 1, &d_)) != RELIC_OK) return st_; m->x = (float)d_; }
+        if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
         }
         relic_jr_pop(r);
     }
@@ -361,7 +361,7 @@ static relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m)
         json_object *v_ = json_object_array_get_idx(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
-        { double d_; if ((st_ = relic_jr_float(r, v_, 1, &d_)) != RELIC_OK) return st_; m->y = (float)d_; }
+        if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
         }
         relic_jr_pop(r);
     }
@@ -369,7 +369,7 @@ static relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m)
         json_object *v_ = json_object_array_get_idx(obj, 2);
         relic_jr_push(r, "z", -1);
         if (v_) {
-        { double d_; if ((st_ = relic_jr_float(r, v_, 1, &d_)) != RELIC_OK) return st_; m->z = (float)d_; }
+        if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
         }
         relic_jr_pop(r);
     }
@@ -837,7 +837,7 @@ static relic_status jr_bwm(relic_jr *r, json_object *obj, relic_bwm_bwm *m)
         for (size_t k_ = 0; k_ < n_; k_++) {
             json_object *e_ = json_object_array_get_idx(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
-            { double d_; if ((st_ = relic_jr_float(r, e_, 1, &d_)) != RELIC_OK) return st_; ((float *)m->distances)[k_] = (float)d_; }
+            if ((st_ = relic_jr_f32(r, e_, &((float *)m->distances)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
         }
         }

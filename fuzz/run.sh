@@ -1,0 +1,31 @@
+#!/bin/sh
+# run.sh — run each libFuzzer target for $FUZZ_SECONDS seconds from its seed
+# corpus (fuzz/corpus/<target>/, plus ../shared/corpus files of its format
+# when present), with time and memory limits; fail on the first crash.
+secs=${FUZZ_SECONDS:-5}
+status=0; n=0; bad=0
+for bin in "$@"; do
+    name=$(basename "$bin")
+    seeds="fuzz/corpus/$name"
+    work=$(mktemp -d)
+    [ -d "$seeds" ] && cp "$seeds"/* "$work"/ 2>/dev/null
+    case "$name" in
+        *bwm*) [ -d ../shared/corpus/bwm ] && cp ../shared/corpus/bwm/* "$work"/ 2>/dev/null;
+               cp tests/samples/*.wok tests/samples/*.pwk tests/samples/*.dwk "$work"/ 2>/dev/null ;;
+        *obj*) cp tests/samples/*.obj "$work"/ 2>/dev/null ;;
+    esac
+    dict=""
+    [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"
+    echo "== fuzz $name for ${secs}s"
+    n=$((n + 1))
+    if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+            -print_final_stats=1 $dict -artifact_prefix="build-fuzz/$name-" "$work" 2>"build-fuzz/$name.log"; then
+        tail -40 "build-fuzz/$name.log"
+        status=1; bad=$((bad + 1))
+    else
+        grep -E 'stat::number_of_executed_units|Done' "build-fuzz/$name.log" | tail -2
+    fi
+    rm -rf "$work"
+done
+echo "fuzz: $((n - bad)) passed, $bad failed"
+exit $status

@@ -1,0 +1,66 @@
+/* relic_bwm.h — KotOR BWM walkmeshes (.wok/.pwk/.dwk): the hand-written half.
+ *
+ * The layout, validator, model, writer and JSON come from the schema
+ * (schema/kotor/bwm.schema -> generated/kotor/bwm.h). This header adds what
+ * a schema cannot say: the semantic rules between tables, rebuilding the
+ * derived tables from geometry, and building a whole walkmesh from a mesh.
+ * Sources: seed 002 (BWM); spec/aurora.md §3. */
+#ifndef RELIC_BWM_H
+#define RELIC_BWM_H
+
+#include "bwm.h"
+#include "bwm_build.h"
+#include "relic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Called once per problem found by relic_bwm_check (err names the field
+ *  path and byte offset). */
+typedef void (*relic_bwm_report_fn)(void *ctx, const relic_error *err);
+
+/** Rules between tables of a validated walkmesh (the schema has already
+ *  checked every index against its array). Always: faces are walkable
+ *  first; a WOK's adjacency count equals its walkable face count; the
+ *  perimeter array never decreases; the AABB tree reached from node 0 is a
+ *  tree (no node reached twice), leaves (face >= 0) have no children and
+ *  internal nodes have two. With strict, also the rules that real
+ *  tool-written files (PyKotor) break but the game's own files keep:
+ *  adjacency is symmetric and joins sides with the same two vertices; the
+ *  edges are exactly the walkable sides without a neighbour; perimeters end
+ *  at the edge count; every face is in exactly one AABB leaf.
+ *  Returns the number of problems reported (0 = valid). */
+unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_bwm_report_fn report, void *ctx);
+
+/** The geometry of a model as the builders take it (pointers into m). */
+void relic_bwm_mesh_of(const relic_bwm_bwm *m, relic_bwm_mesh *out);
+
+/** Which tables relic_bwm_rebuild recomputes. */
+enum {
+    RELIC_BWM_REBUILD_PLANES = 1,     /**< normals and planar distances */
+    RELIC_BWM_REBUILD_ADJACENCY = 2,  /**< walkable adjacency (WOK) */
+    RELIC_BWM_REBUILD_PERIMETERS = 4, /**< edges and perimeters (WOK); transitions kept by edge id */
+    RELIC_BWM_REBUILD_AABB = 8,       /**< AABB tree (WOK) */
+    RELIC_BWM_REBUILD_ALL = 15
+};
+
+/** Recompute the chosen derived tables of m from its vertices, faces and
+ *  materials (walkable-first order required: RELIC_E_ARGUMENT otherwise).
+ *  For a PWK/DWK (type 0) only the planes are rebuilt and the WOK tables
+ *  are left empty. New arrays come from a. */
+relic_status relic_bwm_rebuild(relic_bwm_bwm *m, unsigned what, relic_arena *a, relic_error *err);
+
+/** A complete walkmesh of the given type (RELIC_BWM_WALKMESH_TYPE_*) from
+ *  geometry: faces reordered walkable first (stable), then every derived
+ *  table built. Hooks and position are zero. Arrays come from a. */
+relic_status relic_bwm_from_mesh(const relic_bwm_mesh *mesh, uint32_t type, relic_arena *a,
+                                 relic_bwm_bwm *out, relic_error *err);
+
+/** Number of walkable faces (by material) of a model. */
+uint32_t relic_bwm_count_walkable(const relic_bwm_bwm *m);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELIC_BWM_H */
