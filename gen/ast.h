@@ -48,6 +48,7 @@ typedef struct gen_expr {
     /* resolved by sema for EX_NAME / EX_CALL: */
     struct gen_field *ref;     /* the field named (last path element) */
     int root_scope;            /* 1 when resolved in the root struct, 0 when local */
+    struct gen_field *head;    /* the field named by path[0] */
 } gen_expr;
 
 /* ---- types ---- */
@@ -122,6 +123,7 @@ typedef struct gen_field {
     int is_derived;            /* init is count()/offset()/size() */
     int used_in_layout;        /* named by some count/at/size expression */
     int64_t fixed_offset;      /* offset in the enclosing struct, -1 when not constant */
+    int order;                 /* position among the struct's fields (if/switch bodies flattened) */
     struct gen_struct *owner;
 } gen_field;
 

@@ -335,7 +335,8 @@ static void emit_enum(gen_out *o, gen_schema *s, const gen_enum *e)
         out_printf(o, "- Mask: `0x%0*llX`\n", width, (unsigned long long)mask);
     }
     if (e->open)
-        out_printf(o, "- Open: values not listed here are allowed%s.\n", e->is_flags ? "" : " and kept as numbers");
+        out_puts(o, e->is_flags ? "- Open: bits not listed here are allowed.\n"
+                                : "- Open: values not listed here are allowed and kept as numbers.\n");
     else if (e->is_flags)
         out_puts(o, "- Closed: the validator rejects bits not listed here.\n");
     else

@@ -41,8 +41,16 @@ void emit_fuzz(gen_schema *s, gen_out *o)
         " * Reproduce a crash: build-fuzz/gen_%s CRASH_FILE\n"
         " */\n",
         F, F, F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F);
-    if (nhooks)
-        out_puts(o, "/* HOOKS.c: the file(s) defining this format's relic_hook_* functions (runtime/). */\n");
+    if (nhooks) {
+        out_puts(o, "/* HOOKS.c: the hand-written file(s) defining");
+        for (int i = 0; i < s->nstructs; i++) {
+            gen_field *fs[512];
+            int n = em_fields(s->structs[i], fs, 512);
+            for (int k = 0; k < n; k++)
+                if (fs[k]->hook) out_printf(o, " relic_hook_%s", fs[k]->hook);
+        }
+        out_puts(o, ". */\n");
+    }
     out_printf(o, "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
                   "#include \"relic.h\"\n#include \"%s.h\"\n\n", F);
     out_puts(o, "int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);\n\n");

@@ -130,7 +130,11 @@ static void emit_cond_blocks(jctx *j, const gen_struct *st, const gen_member *m,
             emit_print_members(j, st, cs->members, cs->nmembers);
             out_puts(o, "    } break;\n");
         }
-        out_puts(o, "    default: break;\n    }\n");
+        {
+            int has_default_ = 0;
+            for (int k = 0; k < m[i].ncases; k++) has_default_ |= m[i].cases[k].nvalues == 0;
+            out_puts(o, has_default_ ? "    }\n" : "    default: break;\n    }\n");
+        }
     }
 }
 
@@ -262,7 +266,11 @@ static void emit_read_members(jctx *j, const gen_struct *st, const gen_member *m
                 emit_read_members(j, st, cs->members, cs->nmembers);
                 out_puts(o, "    } break;\n");
             }
-            out_puts(o, "    default: break;\n    }\n");
+            {
+            int has_default_ = 0;
+            for (int k = 0; k < m[i].ncases; k++) has_default_ |= m[i].cases[k].nvalues == 0;
+            out_puts(o, has_default_ ? "    }\n" : "    default: break;\n    }\n");
+        }
         }
     }
 }

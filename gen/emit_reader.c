@@ -17,6 +17,7 @@ typedef struct rctx {
     int mode;
     int is_root;
     int tmp;        /* counter for unique local names */
+    int fixed_checked; /* the struct's whole span was checked on entry */
 } rctx;
 
 static const char *mname(int mode) { return mode == MODE_VAL ? "val" : "dec"; }
@@ -50,6 +51,10 @@ static void emit_value_checks(rctx *r, const gen_field *f, const char *val, cons
         if (gen_prim_is_float(f->prim))
             out_printf(o, "        if (!((double)(%s) >= %lld.0 && (double)(%s) <= %lld.0)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%g is outside %lld..%lld\", (double)(%s));\n",
                        val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
+        else if (f->range_lo <= 0 && !gen_prim_is_signed(f->prim))
+            /* an unsigned value cannot be below 0: only the upper bound (avoids -Wtype-limits) */
+            out_printf(o, "        if ((uint64_t)(%s) > UINT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%llu is outside %lld..%lld\", (unsigned long long)(%s));\n",
+                       val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
         else
             out_printf(o, "        if ((int64_t)(%s) < INT64_C(%lld) || (int64_t)(%s) > INT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is outside %lld..%lld\", (long long)(%s));\n",
                        val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
@@ -114,11 +119,16 @@ static void emit_field(rctx *r, const gen_field *f)
         out_printf(o, "        const uint64_t n_ = %lldu;\n", (long long)per);
     }
     /* bounds */
+    int covered = r->fixed_checked && !f->at && !f->count && !f->count_rest;
     if (es > 0) {
         out_puts(o, "        uint64_t bytes_;\n");
-        if (V) out_printf(o, "        if (!relic_gen_span_ok(p_, n_, %lldu, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, \"%s\", -1, \"%%llu elements of %lld bytes do not fit in the %%llu-byte input\", (unsigned long long)n_, (unsigned long long)c->size);\n",
-                          (long long)es, f->name, (long long)es);
-        else out_printf(o, "        bytes_ = n_ * %lldu;\n", (long long)es);
+        if (V && !covered && !var && per == 1)
+            out_printf(o, "        if (!relic_gen_span_ok(p_, n_, %lldu, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, \"%s\", -1, \"%s needs %lld bytes, %%llu remain\", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));\n",
+                       (long long)es, f->name, f->name, (long long)es);
+        else if (V && !covered)
+            out_printf(o, "        if (!relic_gen_span_ok(p_, n_, %lldu, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, \"%s\", -1, \"%%llu elements of %lld bytes need %%llu bytes from 0x%%llx, %%llu remain\", (unsigned long long)n_, (unsigned long long)n_ * %lldu, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));\n",
+                       (long long)es, f->name, (long long)es, (long long)es);
+        else out_printf(o, "        bytes_ = n_ * %lldu;%s\n", (long long)es, covered ? " /* inside the struct's checked span */" : "");
     } else {
         out_puts(o, "        uint64_t bytes_ = 0;\n");
         if (V) out_printf(o, "        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, \"%s\", -1, \"%%llu variable-size elements cannot fit in the remaining bytes\", (unsigned long long)n_);\n", f->name);
@@ -167,7 +177,11 @@ static void emit_field(rctx *r, const gen_field *f)
             emit_load_scalar(r, f, dstbuf, "c->base + p_ + k_ * " );
             o->size -= 2; /* drop ");" to finish the address */
             out_printf(o, "%lldu);\n", (long long)es);
-            if (V) emit_value_checks(r, f, dstbuf, "(int64_t)k_", "p_ + k_ * " "1");
+            if (V) {
+                char offb[64];
+                snprintf(offb, sizeof offb, "p_ + k_ * %lldu", (long long)es);
+                emit_value_checks(r, f, dstbuf, "(int64_t)k_", offb);
+            }
             out_puts(o, "        }\n");
         } else if (V) {
             if (em_field_needs_check(f)) {
@@ -176,7 +190,9 @@ static void emit_field(rctx *r, const gen_field *f)
                 snprintf(at, sizeof at, "c->base + p_ + k_ * %lldu", (long long)es);
                 emit_load_scalar(r, f, "v_", at);
                 out_puts(o, "\n");
-                emit_value_checks(r, f, "v_", "(int64_t)k_", "p_");
+                char offb[64];
+                snprintf(offb, sizeof offb, "p_ + k_ * %lldu", (long long)es);
+                emit_value_checks(r, f, "v_", "(int64_t)k_", offb);
                 out_puts(o, "        }\n");
             }
         } else {
@@ -333,14 +349,17 @@ static void emit_derived_checks(rctx *r, const gen_struct *st, const char *holde
 static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st, int mode)
 {
     const char *P = em_prefix(s);
-    rctx r = { s, o, st, mode, st->is_root, 0 };
+    /* A fixed-size struct checks its whole span once on entry, except the root,
+     * whose first member then names itself in the error. */
+    int span_check = st->fixed_size >= 0 && mode == MODE_VAL && !st->is_root;
+    rctx r = { s, o, st, mode, st->is_root, 0, span_check };
     out_printf(o, "static relic_status %s_%s(%s_%sctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)\n{\n",
                mname(mode), st->name, P, mode == MODE_VAL ? "v" : "d", P, st->name);
     out_puts(o, "    uint64_t cur = pos;\n    (void)c;\n");
     gen_field *fs[512];
     int n = em_fields(st, fs, 512);
     for (int i = 0; i < n; i++) out_printf(o, "    uint64_t pos_%s = 0, size_%s = 0;\n", fs[i]->name, fs[i]->name);
-    if (st->fixed_size >= 0 && mode == MODE_VAL)
+    if (span_check)
         out_printf(o, "    if (pos > c->size || c->size - pos < %lldu) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, \"\", \"%s needs %lld bytes, %%llu remain\", (unsigned long long)(pos > c->size ? 0 : c->size - pos));\n",
                    (long long)st->fixed_size, st->name, (long long)st->fixed_size);
     emit_members(&r, st->members, st->nmembers);

@@ -73,7 +73,7 @@ static void emit_enum(gen_schema *s, gen_out *o, const gen_enum *e)
                    e->items[i].value > 0x7FFFFFFF ? "u" : "");
     }
     out_puts(o, "};\n");
-    out_printf(o, "/** Name of a %s value as the schema spells it, NULL when it has none. */\n", e->is_flags ? "single flag" : "");
+    out_printf(o, "/** Name of a%s value as the schema spells it, NULL when it has none. */\n", e->is_flags ? " single flag" : "");
     out_printf(o, "const char *%s_%s_name(int64_t value);\n", P, e->name);
     out_printf(o, "/** Value of a name (as %s_%s_name gives it); 0 when unknown. */\n", P, e->name);
     out_printf(o, "int %s_%s_from_name(const char *name, int64_t *value);\n", P, e->name);

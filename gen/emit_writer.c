@@ -67,7 +67,11 @@ static void emit_sz_members(wctx *w, const gen_member *m, int n)
                 emit_sz_members(w, cs->members, cs->nmembers);
                 out_puts(o, "    } break;\n");
             }
-            out_puts(o, "    default: break;\n    }\n");
+            {
+            int has_default_ = 0;
+            for (int k = 0; k < m[i].ncases; k++) has_default_ |= m[i].cases[k].nvalues == 0;
+            out_puts(o, has_default_ ? "    }\n" : "    default: break;\n    }\n");
+        }
         }
     }
 }
@@ -242,7 +246,7 @@ void emit_writer(gen_schema *s, gen_out *o)
         const gen_struct *st = order[i];
         out_printf(o, "static relic_status put_%s(%s_wctx *c, const %s_%s *m0, uint64_t pos, uint64_t *size_out);\n", st->name, P, P, st->name);
         if (st->fixed_size < 0) {
-            out_printf(o, "static uint64_t sz_%s(const %s_%s *m);\n", st->name, P, st->name);
+            out_printf(o, "static inline uint64_t sz_%s(const %s_%s *m);\n", st->name, P, st->name);
         }
     }
     out_puts(o, "\n");
@@ -252,10 +256,10 @@ void emit_writer(gen_schema *s, gen_out *o)
         if (st->fixed_size >= 0) continue;
         wctx w = { s, o, st };
         out_printf(o, "static const %s_%s *root_sz_;\n", P, R);
-        out_printf(o, "static uint64_t sz_%s(const %s_%s *m)\n{\n    const %s_%s *root_ = root_sz_;\n    uint64_t t = 0;\n    (void)root_;\n", st->name, P, st->name, P, R);
+        out_printf(o, "static inline uint64_t sz_%s(const %s_%s *m)\n{\n    const %s_%s *root_ = root_sz_;\n    uint64_t t = 0;\n    (void)root_;\n", st->name, P, st->name, P, R);
         emit_sz_members(&w, st->members, st->nmembers);
         out_puts(o, "    return t;\n}\n");
-        out_printf(o, "static uint64_t sum_%s_%s(const %s_%s *a, size_t n)\n{\n    uint64_t t = 0;\n    for (size_t i = 0; i < n; i++) t += sz_%s(&a[i]);\n    return t;\n}\n\n",
+        out_printf(o, "static inline uint64_t sum_%s_%s(const %s_%s *a, size_t n)\n{\n    uint64_t t = 0;\n    for (size_t i = 0; i < n; i++) t += sz_%s(&a[i]);\n    return t;\n}\n\n",
                    P + 6, st->name, P, st->name, st->name);
     }
     for (int i = 0; i < n; i++) {

@@ -12,7 +12,53 @@ typedef struct scope {
     gen_struct *st;     /* struct being checked */
     gen_field *field;   /* field whose check/at/count is being checked */
     int allow_it;
+    int pos;            /* fields before the member being checked (use-before-read check) */
 } scope;
+
+/* Words that cannot name a field: C keywords (fields become C struct members). */
+static const char *c_keywords[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while", "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic",
+    "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local", NULL
+};
+
+/* Struct names that would clash with the generated API relic_<format>_<name>. */
+static const char *reserved_struct_names[] = {
+    "view", "vctx", "dctx", "wctx", "jr", "extensions", "validate", "decode", "write", "json_print",
+    "json_read", NULL
+};
+
+static int in_list(const char *const *list, const char *w)
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(list[i], w) == 0) return 1;
+    return 0;
+}
+
+/* Smallest order of a root field whose type holds st (directly or nested). */
+static int holds_struct(const gen_struct *outer, const gen_struct *st, int depth);
+static int holds_in(const gen_member *m, int n, const gen_struct *st, int depth)
+{
+    for (int i = 0; i < n; i++) {
+        if (m[i].kind == M_FIELD) {
+            const gen_struct *t = m[i].field->stype;
+            if (t && (t == st || holds_struct(t, st, depth + 1))) return 1;
+        } else if (m[i].kind == M_IF) {
+            if (holds_in(m[i].then_m, m[i].nthen, st, depth) || holds_in(m[i].else_m, m[i].nelse, st, depth)) return 1;
+        } else if (m[i].kind == M_SWITCH) {
+            for (int c = 0; c < m[i].ncases; c++)
+                if (holds_in(m[i].cases[c].members, m[i].cases[c].nmembers, st, depth)) return 1;
+        }
+    }
+    return 0;
+}
+static int holds_struct(const gen_struct *outer, const gen_struct *st, int depth)
+{
+    if (depth > 64) return 0;
+    return holds_in(outer->members, outer->nmembers, st, depth);
+}
 
 static const char *known_codecs[] = { "zlib", "lzss", "szdd", NULL };
 
@@ -51,6 +97,7 @@ gen_field *gen_find_field(gen_struct *st, const char *name) { return find_field_
 
 static int is_int_prim(gen_prim p) { return p != P_NONE && p != P_CHAR && p != P_BYTES && !gen_prim_is_float(p); }
 static int is_scalar(const gen_field *f) { return !f->count && !f->count_rest && f->ndims == 0; }
+static int em_is_scalar_field(const gen_field *f) { return is_scalar(f); }
 
 /* ---------------------------------------------------------------- expressions */
 
@@ -70,6 +117,23 @@ static gen_field *resolve_path(scope *sc, gen_expr *e, int want_member)
         gen_error(e->loc, "unknown field '%s'%s", e->path[0],
                   root && root != sc->st ? " (looked in this struct and in the root struct)" : "");
         return NULL;
+    }
+    e->head = f;
+    if (!e->root_scope && f->order >= sc->pos && f != sc->field) {
+        gen_error(e->loc, "'%s' is used before it is read (it comes later in '%s')", f->name, sc->st->name);
+        return NULL;
+    }
+    if (e->root_scope) {
+        int first = 1 << 30;
+        for (int i = 0; i < root->nmembers; i++) {
+            gen_field *fs = NULL;
+            if (root->members[i].kind == M_FIELD) fs = root->members[i].field;
+            if (fs && fs->stype && (fs->stype == sc->st || holds_struct(fs->stype, sc->st, 0)) && fs->order < first) first = fs->order;
+        }
+        if (first != 1 << 30 && f->order >= first) {
+            gen_error(e->loc, "root field '%s' is used before it is read (struct '%s' is read earlier in the root)", f->name, sc->st->name);
+            return NULL;
+        }
     }
     for (int i = 1; i < e->npath; i++) {
         if (!f->stype || !is_scalar(f)) {
@@ -123,6 +187,18 @@ static void check_field(scope *sc, gen_field *f)
     gen_schema *s = sc->s;
     gen_struct *root = s->format.root;
     f->owner = sc->st;
+    sc->pos = f->order;
+    if (in_list(c_keywords, f->name)) gen_error(f->loc, "field name '%s' is a C keyword", f->name);
+    {
+        size_t l = strlen(f->name);
+        if (l > 6 && strcmp(f->name + l - 6, "_count") == 0) {
+            char base[256];
+            snprintf(base, sizeof base, "%.*s", (int)(l - 6), f->name);
+            gen_field *arr = gen_find_field(sc->st, base);
+            if (arr && (arr->count || arr->count_rest))
+                gen_error(f->loc, "field '%s' clashes with the element count the model keeps for array '%s'", f->name, base);
+        }
+    }
     if (f->endian == EN_DEFAULT) f->endian = s->format.endian ? s->format.endian : EN_LITTLE;
 
     if (f->prim == P_NONE) {
@@ -155,6 +231,8 @@ static void check_field(scope *sc, gen_field *f)
 
     if (f->const_str) {
         if (f->prim != P_CHAR) gen_error(f->loc, "a string constant needs a char[N] field, '%s' is not one", f->name);
+        else if (f->count || f->count_rest || f->ndims != 1)
+            gen_error(f->loc, "a string constant needs a fixed length: char[%d] %s", f->const_len, f->name);
         else if (f->ndims == 1 && f->const_len != f->dims[0])
             gen_error(f->loc, "constant \"%s\" has %d bytes but '%s' is char[%d]", f->const_str, f->const_len, f->name, f->dims[0]);
     }
@@ -239,6 +317,34 @@ static void dup_visit(gen_field *f, void *vctx)
     if (d->n < 512) d->seen[d->n++] = f;
 }
 
+/* Order of the first field at or after member i (fields before it are read). */
+static int first_field_order(const gen_member *m, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (m[i].kind == M_FIELD) return m[i].field->order;
+        if (m[i].kind == M_IF) {
+            int o = first_field_order(m[i].then_m, m[i].nthen);
+            if (o >= 0) return o;
+            o = first_field_order(m[i].else_m, m[i].nelse);
+            if (o >= 0) return o;
+        }
+        if (m[i].kind == M_SWITCH)
+            for (int c = 0; c < m[i].ncases; c++) {
+                int o = first_field_order(m[i].cases[c].members, m[i].cases[c].nmembers);
+                if (o >= 0) return o;
+            }
+    }
+    return -1;
+}
+static int next_order(const gen_member *m, int i, int n)
+{
+    int o = first_field_order(m + i, n - i);
+    return o >= 0 ? o : 1 << 29;
+}
+
+typedef struct order_ctx { int next; } order_ctx;
+static void order_visit(gen_field *f, void *ctx) { f->order = ((order_ctx *)ctx)->next++; }
+
 static void resolve_type_visit(gen_field *f, void *ctx)
 {
     if (f->prim == P_NONE && f->type_name) f->stype = gen_find_struct((gen_schema *)ctx, f->type_name);
@@ -249,14 +355,16 @@ static void check_members(scope *sc, gen_member *m, int n)
     for (int i = 0; i < n; i++) {
         switch (m[i].kind) {
         case M_FIELD: check_field(sc, m[i].field); break;
-        case M_CHECK: check_expr(sc, m[i].cond, 0); break;
+        case M_CHECK: sc->pos = next_order(m, i, n); check_expr(sc, m[i].cond, 0); break;
         case M_IF:
+            sc->pos = next_order(m, i, n);
             check_expr(sc, m[i].cond, 0);
             check_members(sc, m[i].then_m, m[i].nthen);
             check_members(sc, m[i].else_m, m[i].nelse);
             break;
         case M_SWITCH: {
             int ndefault = 0;
+            sc->pos = next_order(m, i, n);
             check_expr(sc, m[i].cond, 0);
             for (int c = 0; c < m[i].ncases; c++) {
                 gen_case *cs = &m[i].cases[c];
@@ -382,6 +490,20 @@ static void layout_visit(gen_field *f, void *ctx)
     mark_layout_expr(f->codec_size);
 }
 
+/* Checks that need sizes: offset() targets the writer can place, no arrays of empty structs. */
+static void post_layout_visit(gen_field *f, void *ctx)
+{
+    (void)ctx;
+    if (f->is_derived && f->init->func == FN_OFFSET && f->init->ref) {
+        const gen_field *t = f->init->ref;
+        if (!t->at && (t->fixed_offset < 0 || !t->owner || !t->owner->is_root))
+            gen_error(f->init->loc, "offset(%s): '%s' has no fixed offset; place it with 'at' or before any variable-size member of the root",
+                      t->name, t->name);
+    }
+    if (f->stype && f->stype->fixed_size == 0 && !em_is_scalar_field(f))
+        gen_error(f->loc, "struct '%s' takes no bytes, so '%s' cannot be an array of it", f->stype->name, f->name);
+}
+
 static void tuple_check(gen_struct *st)
 {
     if (!st->tuple) return;
@@ -441,15 +563,23 @@ int gen_check(gen_schema *s)
         each_field(s->structs[i]->members, s->structs[i]->nmembers, dup_visit, &d);
     }
     /* Types first (resolve stype), so paths into nested structs resolve. */
-    for (int i = 0; i < s->nstructs; i++)
-        each_field(s->structs[i]->members, s->structs[i]->nmembers, resolve_type_visit, s);
     for (int i = 0; i < s->nstructs; i++) {
-        scope sc = { s, s->structs[i], NULL, 0 };
+        order_ctx oc = { 0 };
+        each_field(s->structs[i]->members, s->structs[i]->nmembers, order_visit, &oc);
+        each_field(s->structs[i]->members, s->structs[i]->nmembers, resolve_type_visit, s);
+        if (in_list(reserved_struct_names, s->structs[i]->name))
+            gen_error(s->structs[i]->loc, "struct name '%s' is reserved: relic_%s_%s is part of the generated API",
+                      s->structs[i]->name, fmt->name, s->structs[i]->name);
+    }
+    for (int i = 0; i < s->nstructs; i++) {
+        scope sc = { s, s->structs[i], NULL, 0, 0 };
         check_members(&sc, s->structs[i]->members, s->structs[i]->nmembers);
     }
     if (gen_error_count() > before) return gen_error_count() - before;
     memset(layout_state, 0, sizeof layout_state);
     for (int i = 0; i < s->nstructs; i++) layout_struct(s, s->structs[i], i);
+    for (int i = 0; i < s->nstructs; i++)
+        each_field(s->structs[i]->members, s->structs[i]->nmembers, post_layout_visit, NULL);
     for (int i = 0; i < s->nstructs; i++) {
         tuple_check(s->structs[i]);
         each_field(s->structs[i]->members, s->structs[i]->nmembers, layout_visit, NULL);

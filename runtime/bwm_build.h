@@ -84,12 +84,43 @@ relic_status relic_bwm_build_adjacency(const relic_bwm_mesh *m, uint32_t walkabl
                                        int32_t (*out)[3], relic_arena *scratch,
                                        relic_error *err);
 
+/** Which sides relic_bwm_build_adjacency_rule joins (spec §3.6, measured on
+ *  the corpus by tests/test_bwm_build.c). */
+typedef enum relic_bwm_adjacency_rule {
+    /** The game's files and kotorblender: sides with the same two vertex
+     *  indices. When more than two walkable sides share a pair, sides are
+     *  taken in edge-id order and each one still without a neighbour is
+     *  joined (both ways) to the first side of the next face. */
+    RELIC_BWM_ADJ_INDEX = 0,
+    /** PyKotor-written files: sides whose two vertices have the same
+     *  coordinates; among several, the side of another face with the
+     *  highest edge id (the result need not be symmetric). */
+    RELIC_BWM_ADJ_POSITION_LAST = 1
+} relic_bwm_adjacency_rule;
+
+/** relic_bwm_build_adjacency with a choice of rule (relic_bwm_build_adjacency
+ *  is RELIC_BWM_ADJ_INDEX). O(n) in sides (radix sort of vertex pairs);
+ *  scratch memory about 32 bytes per side. Errors: RELIC_E_ARGUMENT (NULL
+ *  pointers, walkable_count > face_count, unknown rule), RELIC_E_INDEX (a
+ *  face names a vertex past vertex_count; path "faces[f].v[k]"),
+ *  RELIC_E_LIMIT (more than INT32_MAX/3 walkable faces), RELIC_E_NOMEM. */
+relic_status relic_bwm_build_adjacency_rule(const relic_bwm_mesh *m, uint32_t walkable_count,
+                                            relic_bwm_adjacency_rule rule, int32_t (*out)[3],
+                                            relic_arena *scratch, relic_error *err);
+
 /** Boundary edges and perimeter loops from adjacency (spec §3.7 loop walk,
  *  which reproduces real files exactly). edges_out needs room for
  *  3*walkable_count records, perimeters_out for 3*walkable_count entries.
  *  Every edge's transition is -1 unless old_edges (may be NULL) holds the
- *  same edge id, in which case its transition is kept. Perimeters are
- *  cumulative edge counts (exclusive end of each loop). */
+ *  same edge id, in which case its transition is kept (the first record
+ *  of an id whose transition is not -1). Perimeters are cumulative edge
+ *  counts (exclusive end of each loop). Adjacency that is not a consistent
+ *  manifold (asymmetric links, as PyKotor writes for sides shared three
+ *  ways) cannot make the walk cycle: a loop closes when it passes the same
+ *  linked side twice without output, and the whole walk is bounded by
+ *  4 link steps per side (else RELIC_E_LIMIT). Errors: RELIC_E_ARGUMENT,
+ *  RELIC_E_INDEX (an adjacency value neither -1 nor < 3*walkable_count;
+ *  path "adjacency[f][k]"), RELIC_E_LIMIT, RELIC_E_NOMEM. */
 relic_status relic_bwm_build_perimeters(const relic_bwm_mesh *m, uint32_t walkable_count,
                                         const int32_t (*adjacency)[3],
                                         const relic_bwm_edge_rec *old_edges, uint32_t old_edge_count,
@@ -100,10 +131,26 @@ relic_status relic_bwm_build_perimeters(const relic_bwm_mesh *m, uint32_t walkab
 /** AABB tree over all faces in pre-order (root 0, left child = index+1),
  *  2*face_count-1 nodes for face_count >= 1 (none for 0). Leaves: the
  *  face's tight box expanded by 0.01 on every side; internal boxes: union
- *  of the children. out needs room for 2*face_count-1 nodes. */
+ *  of the children. out needs room for 2*face_count-1 nodes.
+ *  Split rule (measured on the game-written corpus files, spec §3.5): a
+ *  node's faces are ordered by centroid along the longest axis of its box
+ *  (equal lengths: the later axis), equal centroids by descending face
+ *  index, and the first floor(n/2) go left; MSP from relic_bwm_aabb_msp.
+ *  O(n log n) time, no recursion, scratch about 60 bytes per face.
+ *  Errors: RELIC_E_ARGUMENT, RELIC_E_INDEX (bad vertex index),
+ *  RELIC_E_LIMIT (more than INT32_MAX faces), RELIC_E_NOMEM. */
 relic_status relic_bwm_build_aabb(const relic_bwm_mesh *m, relic_bwm_aabb_rec *out,
                                   uint32_t *node_count, relic_arena *scratch,
                                   relic_error *err);
+
+/** The MSP flag the original toolchain stores on an internal node with
+ *  these two children: the axis along which the centres of the children's
+ *  boxes differ most, +axis (0x01/0x02/0x04) when the right child lies on
+ *  the positive side, -axis (0x08/0x10/0x20) otherwise; 0x20 (-Z) when the
+ *  boxes have the same centre (the original choice is not recoverable
+ *  then; -Z is the most frequent). Measured on every internal node of the
+ *  game-written corpus files: exact whenever the centres differ. */
+uint32_t relic_bwm_aabb_msp(const relic_bwm_aabb_rec *left, const relic_bwm_aabb_rec *right);
 
 #ifdef __cplusplus
 }

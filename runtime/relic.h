@@ -181,6 +181,10 @@ void relic_buf_printf(relic_buf *b, const char *fmt, ...)
 /* Byte order: memcpy-based loads/stores, one instruction on x86/ARM       */
 /* ---------------------------------------------------------------------- */
 
+static inline uint8_t relic_load_u8(const uint8_t *p) { return p[0]; }
+static inline int8_t relic_load_i8(const uint8_t *p) { return (int8_t)p[0]; }
+static inline void relic_store_u8(uint8_t *p, uint8_t v) { p[0] = v; }
+static inline void relic_store_i8(uint8_t *p, int8_t v) { p[0] = (uint8_t)v; }
 static inline uint16_t relic_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static inline uint16_t relic_load_u16be(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
 static inline uint32_t relic_load_u32le(const uint8_t *p) {

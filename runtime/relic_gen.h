@@ -19,11 +19,6 @@ static inline int64_t relic_gen_shl(int64_t a, int64_t b) { return (b < 0 || b >
 static inline int64_t relic_gen_shr(int64_t a, int64_t b) { return (b < 0 || b > 63) ? 0 : (int64_t)((uint64_t)a >> b); }
 static inline int64_t relic_gen_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }
 
-static inline uint8_t relic_load_u8(const uint8_t *p) { return p[0]; }
-static inline int8_t relic_load_i8(const uint8_t *p) { return (int8_t)p[0]; }
-static inline void relic_store_u8(uint8_t *p, uint8_t v) { p[0] = v; }
-static inline void relic_store_i8(uint8_t *p, int8_t v) { p[0] = (uint8_t)v; }
-
 /* Prepend "name[index]." (index >= 0) or "name." to err->path. */
 void relic_gen_path_prefix(relic_error *err, const char *name, int64_t index);
 

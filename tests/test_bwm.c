@@ -169,7 +169,7 @@ static void test_face_vertex_index_out_of_range_names_the_element(void **state)
     relic_store_u32le(b.data + face_off + 12 + 8, 99); /* faces[1].v[2] */
     assert_int_equal(validate(&b, &err), RELIC_E_INDEX);
     assert_string_equal(err.path, "faces[1].v[2]");
-    assert_int_equal(err.offset, face_off + 12);
+    assert_int_equal(err.offset, face_off + 12 + 8);
     assert_non_null(strstr(err.message, "99"));
     relic_buf_free(&b);
 }

@@ -155,7 +155,7 @@ static relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_ou
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "x", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
         pos_x = p_; size_x = bytes_; (void)pos_x; (void)size_x;
@@ -164,7 +164,7 @@ static relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_ou
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "y", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
         pos_y = p_; size_y = bytes_; (void)pos_y; (void)size_y;
@@ -173,7 +173,7 @@ static relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_ou
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "z", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->z = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
         pos_z = p_; size_z = bytes_; (void)pos_z; (void)size_z;
@@ -252,7 +252,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 8u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "magic", -1, "%llu elements of 1 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->magic, c->base + p_, (size_t)n_);
         if (memcmp(m->magic, "BWM V1.0", 8) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"BWM V1.0\"");
         cur = p_ + bytes_;
@@ -262,7 +262,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "type", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->type = relic_load_u32le(c->base + p_);
         if (!relic_bwm_walkmesh_type_name((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "type", -1, "%lld is not a known walkmesh_type", (long long)(m->type));
         cur = p_ + bytes_;
@@ -272,7 +272,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "relative_use_position_1", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->relative_use_position_1);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_1", -1); return st_; }
         cur = p_ + bytes_;
@@ -282,7 +282,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "relative_use_position_2", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->relative_use_position_2);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_2", -1); return st_; }
         cur = p_ + bytes_;
@@ -292,7 +292,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "absolute_use_position_1", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->absolute_use_position_1);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_1", -1); return st_; }
         cur = p_ + bytes_;
@@ -302,7 +302,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "absolute_use_position_2", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->absolute_use_position_2);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_2", -1); return st_; }
         cur = p_ + bytes_;
@@ -312,7 +312,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "position", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->position);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
         cur = p_ + bytes_;
@@ -322,7 +322,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->vertex_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_vertex_count = p_; size_vertex_count = bytes_; (void)pos_vertex_count; (void)size_vertex_count;
@@ -331,7 +331,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->vertex_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_vertex_offset = p_; size_vertex_offset = bytes_; (void)pos_vertex_offset; (void)size_vertex_offset;
@@ -340,7 +340,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "face_count", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->face_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_face_count = p_; size_face_count = bytes_; (void)pos_face_count; (void)size_face_count;
@@ -349,7 +349,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "face_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->face_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_face_offset = p_; size_face_offset = bytes_; (void)pos_face_offset; (void)size_face_offset;
@@ -358,7 +358,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "material_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->material_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_material_offset = p_; size_material_offset = bytes_; (void)pos_material_offset; (void)size_material_offset;
@@ -367,7 +367,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "normal_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->normal_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_normal_offset = p_; size_normal_offset = bytes_; (void)pos_normal_offset; (void)size_normal_offset;
@@ -376,7 +376,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "distance_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->distance_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_distance_offset = p_; size_distance_offset = bytes_; (void)pos_distance_offset; (void)size_distance_offset;
@@ -385,7 +385,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "aabb_count", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->aabb_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_aabb_count = p_; size_aabb_count = bytes_; (void)pos_aabb_count; (void)size_aabb_count;
@@ -394,7 +394,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "aabb_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->aabb_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_aabb_offset = p_; size_aabb_offset = bytes_; (void)pos_aabb_offset; (void)size_aabb_offset;
@@ -403,7 +403,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unknown", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->unknown = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_unknown = p_; size_unknown = bytes_; (void)pos_unknown; (void)size_unknown;
@@ -412,7 +412,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacency_count", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->adjacency_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_adjacency_count = p_; size_adjacency_count = bytes_; (void)pos_adjacency_count; (void)size_adjacency_count;
@@ -421,7 +421,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacency_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->adjacency_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_adjacency_offset = p_; size_adjacency_offset = bytes_; (void)pos_adjacency_offset; (void)size_adjacency_offset;
@@ -430,7 +430,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edge_count", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->edge_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_edge_count = p_; size_edge_count = bytes_; (void)pos_edge_count; (void)size_edge_count;
@@ -439,7 +439,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edge_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->edge_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_edge_offset = p_; size_edge_offset = bytes_; (void)pos_edge_offset; (void)size_edge_offset;
@@ -448,7 +448,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "perimeter_count", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->perimeter_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_perimeter_count = p_; size_perimeter_count = bytes_; (void)pos_perimeter_count; (void)size_perimeter_count;
@@ -457,7 +457,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "perimeter_offset", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->perimeter_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_perimeter_offset = p_; size_perimeter_offset = bytes_; (void)pos_perimeter_offset; (void)size_perimeter_offset;
@@ -719,10 +719,10 @@ static relic_status val_face(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "v", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         for (uint64_t k_ = 0; k_ < n_; k_++) {
             ((uint32_t *)m->v)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k_]); if (!(((int64_t)((it) < ((int64_t)c->root->header.vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 1, "v", (int64_t)k_, "%lld fails check it < header.vertex_count", (long long)it); }
+        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k_]); if (!(((int64_t)((it) < ((int64_t)c->root->header.vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "v", (int64_t)k_, "%lld fails check it < header.vertex_count", (long long)it); }
         }
         cur = p_ + bytes_;
         pos_v = p_; size_v = bytes_; (void)pos_v; (void)size_v;
@@ -767,7 +767,7 @@ static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "box_min", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->box_min);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_min", -1); return st_; }
         cur = p_ + bytes_;
@@ -777,7 +777,7 @@ static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "box_max", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->box_max);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_max", -1); return st_; }
         cur = p_ + bytes_;
@@ -787,7 +787,7 @@ static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "face", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->face = (int32_t)relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->face); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < ((int64_t)c->root->header.face_count))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "face", -1, "%lld fails check it == -1 || it >= 0 && it < header.face_count", (long long)it); }
         cur = p_ + bytes_;
@@ -797,7 +797,7 @@ static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unknown", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->unknown = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_unknown = p_; size_unknown = bytes_; (void)pos_unknown; (void)size_unknown;
@@ -806,7 +806,7 @@ static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "most_significant_plane", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->most_significant_plane = relic_load_u32le(c->base + p_);
         if (((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "most_significant_plane", -1, "unknown aabb_plane bits 0x%llx", (unsigned long long)((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK));
         cur = p_ + bytes_;
@@ -816,7 +816,7 @@ static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "child1", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->child1 = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->child1); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "child1", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
         cur = p_ + bytes_;
@@ -826,7 +826,7 @@ static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "child2", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->child2 = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->child2); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "child2", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
         cur = p_ + bytes_;
@@ -926,10 +926,10 @@ static relic_status val_adjacency(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "side", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         for (uint64_t k_ = 0; k_ < n_; k_++) {
             ((int32_t *)m->side)[k_] = (int32_t)relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(((int32_t *)m->side)[k_]); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 1, "side", (int64_t)k_, "%lld fails check it == -1 || it >= 0 && it < header.adjacency_count * 3", (long long)it); }
+        { const int64_t it = (int64_t)(((int32_t *)m->side)[k_]); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "side", (int64_t)k_, "%lld fails check it == -1 || it >= 0 && it < header.adjacency_count * 3", (long long)it); }
         }
         cur = p_ + bytes_;
         pos_side = p_; size_side = bytes_; (void)pos_side; (void)size_side;
@@ -969,7 +969,7 @@ static relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edge", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->edge = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->edge); if (!(((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "edge", -1, "%lld fails check it < header.adjacency_count * 3", (long long)it); }
         cur = p_ + bytes_;
@@ -979,7 +979,7 @@ static relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "transition", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->transition = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
         pos_transition = p_; size_transition = bytes_; (void)pos_transition; (void)size_transition;
@@ -1030,12 +1030,11 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
     uint64_t pos_adjacency = 0, size_adjacency = 0;
     uint64_t pos_edges = 0, size_edges = 0;
     uint64_t pos_perimeters = 0, size_perimeters = 0;
-    if (pos > c->size || c->size - pos < 136u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "bwm needs 136 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 136u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "%llu elements of 136 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 136u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 136 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         c->view->header = c->base + p_;
         uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
@@ -1050,7 +1049,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertices", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->vertices_count = (size_t)(n_ / 1u);
         c->view->vertices = c->base + p_;
         c->view->vertices_count = (size_t)(n_ / 1u);
@@ -1064,7 +1063,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "faces", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "faces", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "faces", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->faces_count = (size_t)(n_ / 1u);
         c->view->faces = c->base + p_;
         c->view->faces_count = (size_t)(n_ / 1u);
@@ -1085,7 +1084,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "materials", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "materials", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "materials", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->materials_count = (size_t)(n_ / 1u);
         c->view->materials = c->base + p_;
         c->view->materials_count = (size_t)(n_ / 1u);
@@ -1099,7 +1098,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "normals", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "normals", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "normals", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->normals_count = (size_t)(n_ / 1u);
         c->view->normals = c->base + p_;
         c->view->normals_count = (size_t)(n_ / 1u);
@@ -1113,7 +1112,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "distances", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "distances", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "distances", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->distances_count = (size_t)(n_ / 1u);
         c->view->distances = c->base + p_;
         c->view->distances_count = (size_t)(n_ / 1u);
@@ -1127,7 +1126,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "aabb", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 44u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "aabb", -1, "%llu elements of 44 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 44u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "aabb", -1, "%llu elements of 44 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 44u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->aabb_count = (size_t)(n_ / 1u);
         c->view->aabb = c->base + p_;
         c->view->aabb_count = (size_t)(n_ / 1u);
@@ -1148,7 +1147,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "adjacency", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacency", -1, "%llu elements of 12 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacency", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->adjacency_count = (size_t)(n_ / 1u);
         c->view->adjacency = c->base + p_;
         c->view->adjacency_count = (size_t)(n_ / 1u);
@@ -1169,7 +1168,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "edges", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edges", -1, "%llu elements of 8 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edges", -1, "%llu elements of 8 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 8u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->edges_count = (size_t)(n_ / 1u);
         c->view->edges = c->base + p_;
         c->view->edges_count = (size_t)(n_ / 1u);
@@ -1190,13 +1189,13 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
         if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "perimeters", -1, "negative element count %lld", (long long)cnt_);
         const uint64_t n_ = (uint64_t)cnt_ * 1u;
         uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "perimeters", -1, "%llu elements of 4 bytes do not fit in the %llu-byte input", (unsigned long long)n_, (unsigned long long)c->size);
+        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "perimeters", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->perimeters_count = (size_t)(n_ / 1u);
         c->view->perimeters = c->base + p_;
         c->view->perimeters_count = (size_t)(n_ / 1u);
         for (uint64_t k_ = 0; k_ < n_; k_++) {
             uint32_t v_; v_ = relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(v_); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "perimeters", (int64_t)k_, "%lld fails check it <= header.edge_count", (long long)it); }
+        { const int64_t it = (int64_t)(v_); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "perimeters", (int64_t)k_, "%lld fails check it <= header.edge_count", (long long)it); }
         }
         pos_perimeters = p_; size_perimeters = bytes_; (void)pos_perimeters; (void)size_perimeters;
     }

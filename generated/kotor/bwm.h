@@ -20,7 +20,7 @@ enum relic_bwm_walkmesh_type {
     /** WOK: area walkmesh with AABB tree, adjacency, edges and perimeters */
     RELIC_BWM_WALKMESH_TYPE_AREA = 1,
 };
-/** Name of a  value as the schema spells it, NULL when it has none. */
+/** Name of a value as the schema spells it, NULL when it has none. */
 const char *relic_bwm_walkmesh_type_name(int64_t value);
 /** Value of a name (as relic_bwm_walkmesh_type_name gives it); 0 when unknown. */
 int relic_bwm_walkmesh_type_from_name(const char *name, int64_t *value);
@@ -76,7 +76,7 @@ enum relic_bwm_surface_material {
     /** PyKotor extension; walkable */
     RELIC_BWM_SURFACE_MATERIAL_TRIGGER = 30,
 };
-/** Name of a  value as the schema spells it, NULL when it has none. */
+/** Name of a value as the schema spells it, NULL when it has none. */
 const char *relic_bwm_surface_material_name(int64_t value);
 /** Value of a name (as relic_bwm_surface_material_name gives it); 0 when unknown. */
 int relic_bwm_surface_material_from_name(const char *name, int64_t *value);

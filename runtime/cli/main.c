@@ -26,17 +26,20 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) { usage(stderr); return EXIT_USAGE; }
+    static char help_flag[] = "--help";
+    static char *sub[3];
     const char *cmd = argv[1];
-    if (cli_is_help(cmd) || strcmp(cmd, "help") == 0) {
-        if (argc > 2 && strcmp(cmd, "help") == 0) {
-            char *sub[] = { argv[2], "--help", NULL };
-            argv = sub;
-            argc = 2;
-            cmd = argv[0];
-        } else {
-            usage(stdout);
-            return EXIT_VALID;
-        }
+    if (strcmp(cmd, "help") == 0 && argc > 2) {
+        /* `relic help CMD` is `relic CMD --help` */
+        sub[0] = argv[2];
+        sub[1] = help_flag;
+        sub[2] = NULL;
+        argv = sub;
+        argc = 2;
+        cmd = argv[0];
+    } else if (cli_is_help(cmd) || strcmp(cmd, "help") == 0) {
+        usage(stdout);
+        return EXIT_VALID;
     } else {
         argv++;
         argc--;
