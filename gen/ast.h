@@ -152,6 +152,8 @@ typedef struct gen_struct {
     int64_t fixed_size;        /* sequential byte size; -1 when variable */
     int is_root;
     int used;                  /* reachable from the root */
+    int uses_root;             /* some expression in it resolves a name in the root */
+    gen_loc root_loc;          /* where, for the codec-region error */
 } gen_struct;
 
 typedef struct gen_format {
@@ -211,6 +213,7 @@ void emit_header(gen_schema *s, gen_out *o);   /* generated/<family>/<fmt>.h: ty
 void emit_source(gen_schema *s, gen_out *o);   /* generated/<family>/<fmt>.c: enum tables, then the three below */
 void emit_reader(gen_schema *s, gen_out *o);   /* validator and decoder */
 void emit_writer(gen_schema *s, gen_out *o);   /* writer */
+void emit_codec_decoders(gen_schema *s, gen_out *o); /* decoders of codec regions (emit_reader.c) */
 void emit_json(gen_schema *s, gen_out *o);     /* generated/<family>/<fmt>_json.c: printer and reader */
 void emit_docs(gen_schema *s, gen_out *o);     /* generated/docs/<fmt>.md */
 void emit_fuzz(gen_schema *s, gen_out *o);     /* fuzz/gen_<fmt>.c: libFuzzer target */

@@ -429,3 +429,37 @@ void emit_reader(gen_schema *s, gen_out *o)
         "    uint64_t sz;\n"
         "    return dec_%s(&c, 0, &sz, out);\n}\n\n", P, P, P, R, P, R);
 }
+
+/* Decoders of codec regions: inflate into the arena, then validate and
+ * decode the target struct as a region of its own. */
+void emit_codec_decoders(gen_schema *s, gen_out *o)
+{
+    const char *P = em_prefix(s);
+    for (int i = 0; i < s->nstructs; i++) {
+        gen_struct *st = s->structs[i];
+        gen_field *fs[512];
+        int n = em_fields(st, fs, 512);
+        for (int k = 0; k < n; k++) {
+            gen_field *f = fs[k];
+            if (!f->codec) continue;
+            const char *T = f->codec_stype->name;
+            out_printf(o, "relic_status %s_%s_%s_decode(const %s_%s *m, relic_arena *a, %s_%s *out, relic_error *err)\n{\n",
+                       P, st->name, f->name, P, st->name, P, T);
+            out_puts(o, "    relic_error scratch_;\n    if (!err) err = &scratch_;\n    memset(out, 0, sizeof *out);\n");
+            out_puts(o, "    const int64_t size_ = ");
+            em_expr(o, f->codec_size, "m->", "m->", "0");
+            out_puts(o, ";\n");
+            out_printf(o, "    if (size_ < 0 || (uint64_t)size_ > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, \"%s\", \"declared decoded size %%lld is outside 0..%%llu\", (long long)size_, (unsigned long long)RELIC_CODEC_MAX_DECODED);\n", f->name);
+            out_puts(o, "    uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);\n");
+            out_printf(o, "    if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, \"%s\", \"out of memory for %%lld decoded bytes\", (long long)size_);\n", f->name);
+            out_printf(o, "    relic_status st_ = relic_codec_%s_decode(m->%s, m->%s_count, buf_, (size_t)size_, err);\n", f->codec, f->name, f->name);
+            out_printf(o, "    if (st_ != RELIC_OK) { relic_gen_path_prefix(err, \"%s\", -1); return st_; }\n", f->name);
+            out_printf(o, "    %s_%s check_;\n    memset(&check_, 0, sizeof check_);\n", P, T);
+            out_printf(o, "    %s_vctx vc_ = { buf_, (uint64_t)size_, err, NULL, NULL };\n    uint64_t sz_ = 0;\n", P);
+            out_printf(o, "    if ((st_ = val_%s(&vc_, 0, &sz_, &check_)) != RELIC_OK) { relic_gen_path_prefix(err, \"%s\", -1); return st_; }\n", T, f->name);
+            out_printf(o, "    if (sz_ != (uint64_t)size_) return relic_fail(err, RELIC_E_LAYOUT, sz_, \"%s\", \"%%llu decoded bytes follow the %s\", (unsigned long long)((uint64_t)size_ - sz_));\n", f->name, T);
+            out_printf(o, "    %s_dctx dc_ = { buf_, (uint64_t)size_, err, NULL, a };\n", P);
+            out_printf(o, "    return dec_%s(&dc_, 0, &sz_, out);\n}\n\n", T);
+        }
+    }
+}

@@ -249,6 +249,23 @@ void emit_header(gen_schema *s, gen_out *o)
         gen_field *fs[512];
         int nf = em_fields(s->structs[i], fs, 512);
         for (int k = 0; k < nf; k++)
+            if (fs[k]->codec) {
+                gen_out t = { 0 };
+                em_expr_text(&t, fs[k]->codec_size);
+                out_printf(o, "/** Decode %s.%s (%s codec, %s decoded bytes) and parse it as a %s in arena a.\n"
+                              " *  The file keeps the encoded bytes (m->%s), so the writer reproduces them exactly.\n"
+                              " *  Errors: RELIC_E_LIMIT (declared size over RELIC_CODEC_MAX_DECODED), codec errors,\n"
+                              " *  and the %s validator's errors with the path prefixed by %s. */\n"
+                              "relic_status %s_%s_%s_decode(const %s_%s *m, relic_arena *a, %s_%s *out, relic_error *err);\n",
+                           s->structs[i]->name, fs[k]->name, fs[k]->codec, t.data, fs[k]->codec_stype->name, fs[k]->name,
+                           fs[k]->codec_stype->name, fs[k]->name, P, s->structs[i]->name, fs[k]->name, P, s->structs[i]->name, P, fs[k]->codec_stype->name);
+                free(t.data);
+            }
+    }
+    for (int i = 0; i < s->nstructs; i++) {
+        gen_field *fs[512];
+        int nf = em_fields(s->structs[i], fs, 512);
+        for (int k = 0; k < nf; k++)
             if (fs[k]->hook)
                 out_printf(o, "/** Hand-written check of %s.%s (runtime/), called by the validator. */\n"
                               "relic_status relic_hook_%s(const uint8_t *p, size_t n, relic_error *err);\n",

@@ -60,7 +60,8 @@ static int holds_struct(const gen_struct *outer, const gen_struct *st, int depth
     return holds_in(outer->members, outer->nmembers, st, depth);
 }
 
-static const char *known_codecs[] = { "zlib", "lzss", "szdd", NULL };
+/* Codecs with a runtime implementation (runtime/relic_codec.h). */
+static const char *known_codecs[] = { "zlib", NULL };
 
 /* Visit every field of a member list, including those inside if/switch. */
 typedef void (*field_fn)(gen_field *f, void *ctx);
@@ -102,6 +103,13 @@ static int em_is_scalar_field(const gen_field *f) { return is_scalar(f); }
 /* ---------------------------------------------------------------- expressions */
 
 static void check_expr(scope *sc, gen_expr *e, int want_member);
+
+static int has_root_ref(const gen_expr *e)
+{
+    if (!e) return 0;
+    if ((e->kind == EX_NAME || e->kind == EX_CALL) && e->root_scope) return 1;
+    return has_root_ref(e->a) || has_root_ref(e->b);
+}
 
 /* Resolve a dotted path: first in the current struct, then in the root. */
 static gen_field *resolve_path(scope *sc, gen_expr *e, int want_member)
@@ -166,7 +174,10 @@ static void check_expr(scope *sc, gen_expr *e, int want_member)
         else if (sc->field && (!is_int_prim(sc->field->prim)))
             gen_error(e->loc, "'it' in the check of '%s' must be an integer", sc->field->name);
         break;
-    case EX_NAME: e->ref = resolve_path(sc, e, 0); break;
+    case EX_NAME:
+        e->ref = resolve_path(sc, e, 0);
+        if (e->ref && e->root_scope && !sc->st->uses_root) { sc->st->uses_root = 1; sc->st->root_loc = e->loc; }
+        break;
     case EX_CALL:
         gen_error(e->loc, "count(), offset() and size() may only give a derived field its value (\"u32 n = count(items);\")");
         break;
@@ -296,8 +307,10 @@ static void check_field(scope *sc, gen_field *f)
     if (f->codec) {
         int k = 0;
         while (known_codecs[k] && strcmp(known_codecs[k], f->codec) != 0) k++;
-        if (!known_codecs[k]) gen_error(f->loc, "unknown codec '%s' (known: zlib, lzss, szdd)", f->codec);
+        if (!known_codecs[k]) gen_error(f->loc, "unknown codec '%s' (known: zlib)", f->codec);
         check_expr(sc, f->codec_size, 0);
+        if (has_root_ref(f->codec_size))
+            gen_error(f->codec_size->loc, "the decoded size of '%s' must be computed from fields of '%s'", f->name, sc->st->name);
         f->codec_stype = gen_find_struct(s, f->codec_as);
         if (!f->codec_stype) gen_error(f->loc, "codec target '%s' is not a struct", f->codec_as);
     }
@@ -490,6 +503,29 @@ static void layout_visit(gen_field *f, void *ctx)
     mark_layout_expr(f->codec_size);
 }
 
+/* A codec region is parsed on its own: nothing in it may name the root. */
+static void region_check(const gen_struct *st, const gen_field *f, int depth);
+static void region_visit(gen_field *g, void *ctx)
+{
+    const gen_field *f = ctx;
+    if (g->stype) region_check(g->stype, f, 1);
+}
+static void region_check(const gen_struct *st, const gen_field *f, int depth)
+{
+    if (depth > 64) return;
+    if (st->uses_root)
+        gen_error(st->root_loc, "struct '%s' is decoded from codec region '%s', so it may only name its own fields, not the root's",
+                  st->name, f->name);
+    each_field(((gen_struct *)st)->members, st->nmembers, region_visit, (void *)f);
+}
+static void codec_region_visit(gen_field *f, void *ctx)
+{
+    gen_struct *root = ctx;
+    if (!f->codec_stype) return;
+    if (f->codec_stype == root) { gen_error(f->loc, "codec target '%s' is the root struct", f->codec_as); return; }
+    region_check(f->codec_stype, f, 0);
+}
+
 /* Checks that need sizes: offset() targets the writer can place, no arrays of empty structs. */
 static void post_layout_visit(gen_field *f, void *ctx)
 {
@@ -576,6 +612,8 @@ int gen_check(gen_schema *s)
         check_members(&sc, s->structs[i]->members, s->structs[i]->nmembers);
     }
     if (gen_error_count() > before) return gen_error_count() - before;
+    for (int i = 0; i < s->nstructs; i++)
+        each_field(s->structs[i]->members, s->structs[i]->nmembers, codec_region_visit, fmt->root);
     memset(layout_state, 0, sizeof layout_state);
     for (int i = 0; i < s->nstructs; i++) layout_struct(s, s->structs[i], i);
     for (int i = 0; i < s->nstructs; i++)

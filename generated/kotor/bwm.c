@@ -2,6 +2,7 @@
  * Validator, decoder and writer of the bwm format. */
 #include <string.h>
 
+#include "relic_codec.h"
 #include "relic_gen.h"
 #include "bwm.h"
 

@@ -2,6 +2,7 @@
  * Validator, decoder and writer of the mini format. */
 #include <string.h>
 
+#include "relic_codec.h"
 #include "relic_gen.h"
 #include "mini.h"
 
@@ -1041,6 +1042,27 @@ relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_m
     relic_mini_dctx c = { v->base, v->size, err, out, a };
     uint64_t sz;
     return dec_mini(&c, 0, &sz, out);
+}
+
+relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_arena *a, relic_mini_point *out, relic_error *err)
+{
+    relic_error scratch_;
+    if (!err) err = &scratch_;
+    memset(out, 0, sizeof *out);
+    const int64_t size_ = ((int64_t)m->unpacked_len);
+    if (size_ < 0 || (uint64_t)size_ > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, "packed", "declared decoded size %lld is outside 0..%llu", (long long)size_, (unsigned long long)RELIC_CODEC_MAX_DECODED);
+    uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);
+    if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, "packed", "out of memory for %lld decoded bytes", (long long)size_);
+    relic_status st_ = relic_codec_zlib_decode(m->packed, m->packed_count, buf_, (size_t)size_, err);
+    if (st_ != RELIC_OK) { relic_gen_path_prefix(err, "packed", -1); return st_; }
+    relic_mini_point check_;
+    memset(&check_, 0, sizeof check_);
+    relic_mini_vctx vc_ = { buf_, (uint64_t)size_, err, NULL, NULL };
+    uint64_t sz_ = 0;
+    if ((st_ = val_point(&vc_, 0, &sz_, &check_)) != RELIC_OK) { relic_gen_path_prefix(err, "packed", -1); return st_; }
+    if (sz_ != (uint64_t)size_) return relic_fail(err, RELIC_E_LAYOUT, sz_, "packed", "%llu decoded bytes follow the point", (unsigned long long)((uint64_t)size_ - sz_));
+    relic_mini_dctx dc_ = { buf_, (uint64_t)size_, err, NULL, a };
+    return dec_point(&dc_, 0, &sz_, out);
 }
 
 /* ---- writer ---- */

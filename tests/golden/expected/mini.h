@@ -252,6 +252,11 @@ relic_status relic_mini_json_print(const relic_mini_mini *m, relic_buf *out, rel
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
 relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_mini *out, relic_error *err);
 
+/** Decode record.packed (zlib codec, unpacked_len decoded bytes) and parse it as a point in arena a.
+ *  The file keeps the encoded bytes (m->packed), so the writer reproduces them exactly.
+ *  Errors: RELIC_E_LIMIT (declared size over RELIC_CODEC_MAX_DECODED), codec errors,
+ *  and the point validator's errors with the path prefixed by packed. */
+relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_arena *a, relic_mini_point *out, relic_error *err);
 /** Hand-written check of record.blob (runtime/), called by the validator. */
 relic_status relic_hook_mini_blob(const uint8_t *p, size_t n, relic_error *err);
 
