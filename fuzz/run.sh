@@ -10,7 +10,7 @@ for bin in "$@"; do
     work=$(mktemp -d)
     [ -d "$seeds" ] && cp "$seeds"/* "$work"/ 2>/dev/null
     case "$name" in
-        *bwm*) [ -d ../shared/corpus/bwm ] && cp ../shared/corpus/bwm/* "$work"/ 2>/dev/null;
+        gen_bwm*) [ -d ../shared/corpus/bwm ] && cp ../shared/corpus/bwm/* "$work"/ 2>/dev/null;
                cp tests/samples/*.wok tests/samples/*.pwk tests/samples/*.dwk "$work"/ 2>/dev/null ;;
         *obj*) cp tests/samples/*.obj "$work"/ 2>/dev/null ;;
     esac

@@ -11,9 +11,12 @@
  *
  *  - Adjacency joins sides with the same two vertex indices. When more than
  *    two walkable sides share a pair, sides are taken in edge-id order and
- *    each side still without a neighbour is joined to the first side of the
- *    next face after its own (kotorblender's rule; the game's files never
- *    share a pair three ways). PyKotor joins sides by vertex *position* and
+ *    each side still without a neighbour is joined to the first side of a
+ *    later face that is still without one (kotorblender's rule, except that
+ *    kotorblender overwrites a taken side when a degenerate face has two
+ *    sides on the pair; joining only free sides keeps the result symmetric;
+ *    the game's files never share a pair three ways). PyKotor joins sides by
+ *    vertex *position* and
  *    the side with the highest edge id wins (the relic_bwm_adjacency_rule
  *    RELIC_BWM_ADJ_POSITION_LAST reproduces its files).
  *  - The perimeter walk is the loop walk of spec §3.7; on adjacency that is
@@ -136,26 +139,27 @@ static relic_status check_faces(const relic_bwm_mesh *m, uint32_t count, relic_e
     return RELIC_OK;
 }
 
-/* Stable LSD radix sort of n records by their 64-bit key, 16 bits a pass;
- * passes whose digit is the same in every key are skipped (they would not
- * move anything). rec and tmp hold n records; the result ends in rec. */
+/* Stable LSD radix sort of n records by their 64-bit key: 8-bit digits for
+ * small inputs (a 1 KiB counter table), 16-bit digits from 65536 records
+ * on (fewer passes). Passes whose digit is the same in every key are
+ * skipped (they would not move anything). rec and tmp hold n records; the
+ * result ends in rec. */
 typedef struct side_rec {
     uint64_t key;
     uint32_t side; /* payload: side id or face index */
     uint32_t pad;
 } side_rec;
 
-#define RADIX_BITS 16u
-#define RADIX_SIZE (1u << RADIX_BITS)
-#define RADIX_MASK (RADIX_SIZE - 1u)
+#define RADIX_SMALL_BITS 8u
+#define RADIX_LARGE_BITS 16u
+#define RADIX_LARGE_FROM 65536u
 
 static relic_status radix_sort(side_rec *rec, side_rec *tmp, uint32_t n, relic_arena *scratch,
                                relic_error *err)
 {
-    uint32_t *count;
+    unsigned bits = n >= RADIX_LARGE_FROM ? RADIX_LARGE_BITS : RADIX_SMALL_BITS, shift;
+    uint32_t size = 1u << bits, mask = size - 1u, *count, i;
     uint64_t all_or = 0, all_and = UINT64_MAX;
-    unsigned shift;
-    uint32_t i;
 
     if (n < 2)
         return RELIC_OK;
@@ -163,23 +167,23 @@ static relic_status radix_sort(side_rec *rec, side_rec *tmp, uint32_t n, relic_a
         all_or |= rec[i].key;
         all_and &= rec[i].key;
     }
-    count = relic_arena_array(scratch, RADIX_SIZE, sizeof *count, _Alignof(uint32_t));
+    count = relic_arena_array(scratch, size, sizeof *count, _Alignof(uint32_t));
     if (count == NULL)
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of scratch memory for sorting");
-    for (shift = 0; shift < 64; shift += RADIX_BITS) {
+    for (shift = 0; shift < 64; shift += bits) {
         uint32_t sum = 0;
-        if ((((all_or ^ all_and) >> shift) & RADIX_MASK) == 0)
+        if ((((all_or ^ all_and) >> shift) & mask) == 0)
             continue; /* same digit everywhere */
-        memset(count, 0, RADIX_SIZE * sizeof *count);
+        memset(count, 0, size * sizeof *count);
         for (i = 0; i < n; i++)
-            count[(rec[i].key >> shift) & RADIX_MASK]++;
-        for (i = 0; i < RADIX_SIZE; i++) {
+            count[(rec[i].key >> shift) & mask]++;
+        for (i = 0; i < size; i++) {
             uint32_t c = count[i];
             count[i] = sum;
             sum += c;
         }
         for (i = 0; i < n; i++)
-            tmp[count[(rec[i].key >> shift) & RADIX_MASK]++] = rec[i];
+            tmp[count[(rec[i].key >> shift) & mask]++] = rec[i];
         memcpy(rec, tmp, (size_t)n * sizeof *rec);
     }
     return RELIC_OK;
@@ -298,8 +302,10 @@ relic_status relic_bwm_build_adjacency_rule(const relic_bwm_mesh *m, uint32_t wa
         if (j - i >= 2) {
             if (rule == RELIC_BWM_ADJ_INDEX) {
                 /* Walk the run backwards to know, for every member, where the
-                 * next face's block starts (tmp[].side holds it). */
-                uint32_t next = UINT32_MAX;
+                 * next face's block starts (tmp[].side holds it); then join
+                 * each side still alone to the first side of a later face
+                 * that is still alone too. That side only moves forward. */
+                uint32_t next = UINT32_MAX, h = i;
                 for (g = j; g-- > i;) {
                     if (g + 1 < j && rec[g + 1].side / SIDES_PER_FACE != rec[g].side / SIDES_PER_FACE)
                         next = g + 1;
@@ -309,7 +315,13 @@ relic_status relic_bwm_build_adjacency_rule(const relic_bwm_mesh *m, uint32_t wa
                     uint32_t s = rec[g].side, t;
                     if (out[s / 3][s % 3] != -1 || tmp[g].side == UINT32_MAX)
                         continue;
-                    t = rec[tmp[g].side].side;
+                    if (h < tmp[g].side)
+                        h = tmp[g].side;
+                    while (h < j && out[rec[h].side / 3][rec[h].side % 3] != -1)
+                        h++;
+                    if (h == j)
+                        break; /* no later side is free: the rest stay alone */
+                    t = rec[h].side;
                     out[s / 3][s % 3] = (int32_t)t;
                     out[t / 3][t % 3] = (int32_t)s;
                 }

@@ -78,8 +78,10 @@ void relic_bwm_face_plane(const relic_bwm_mesh *m, uint32_t f, float normal[3], 
 /** Walkable adjacency: for each of the first walkable_count faces (which
  *  must be the walkable ones, walkable-first order) and side k, 3*g+m where
  *  walkable face g side m shares the same two vertex indices, else -1.
- *  out has walkable_count rows. Linear time (hash of vertex-index pairs).
- *  Uses scratch for temporary memory. Errors: RELIC_E_NOMEM. */
+ *  out has walkable_count rows. Linear time (radix sort of vertex-index
+ *  pairs); a pair shared by more than two walkable sides is resolved as
+ *  RELIC_BWM_ADJ_INDEX says. Uses scratch for temporary memory. Errors: as
+ *  relic_bwm_build_adjacency_rule (RELIC_E_NOMEM, RELIC_E_INDEX, ...). */
 relic_status relic_bwm_build_adjacency(const relic_bwm_mesh *m, uint32_t walkable_count,
                                        int32_t (*out)[3], relic_arena *scratch,
                                        relic_error *err);
@@ -90,7 +92,8 @@ typedef enum relic_bwm_adjacency_rule {
     /** The game's files and kotorblender: sides with the same two vertex
      *  indices. When more than two walkable sides share a pair, sides are
      *  taken in edge-id order and each one still without a neighbour is
-     *  joined (both ways) to the first side of the next face. */
+     *  joined (both ways) to the first side of a later face that is still
+     *  without one; the result is always symmetric. */
     RELIC_BWM_ADJ_INDEX = 0,
     /** PyKotor-written files: sides whose two vertices have the same
      *  coordinates; among several, the side of another face with the
@@ -136,7 +139,7 @@ relic_status relic_bwm_build_perimeters(const relic_bwm_mesh *m, uint32_t walkab
  *  node's faces are ordered by centroid along the longest axis of its box
  *  (equal lengths: the later axis), equal centroids by descending face
  *  index, and the first floor(n/2) go left; MSP from relic_bwm_aabb_msp.
- *  O(n log n) time, no recursion, scratch about 60 bytes per face.
+ *  O(n log n) time, no recursion, scratch about 75 bytes per face.
  *  Errors: RELIC_E_ARGUMENT, RELIC_E_INDEX (bad vertex index),
  *  RELIC_E_LIMIT (more than INT32_MAX faces), RELIC_E_NOMEM. */
 relic_status relic_bwm_build_aabb(const relic_bwm_mesh *m, relic_bwm_aabb_rec *out,

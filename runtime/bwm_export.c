@@ -151,7 +151,7 @@ static const char *const named_colour[] = {
     "#827717", /* 12 Swamp */        "#6d4c41", /* 13 Mud */
     "#8bc34a", /* 14 Leaves */       "#ffccbc", /* 15 Lava */
     "#37474f", /* 16 BottomlessPit */ "#b3e5fc", /* 17 DeepWater */
-    "#ffb300", /* 18 Door */         "#eceff1", /* 19 Snow */
+    "#ffb300", /* 18 Door */         "#fff59d", /* 19 Snow */
     "#d4b45a", /* 20 Sand */         "#a1887f", /* 21 BareBones */
     "#3949ab", /* 22 StoneBridge */  NULL, NULL, NULL, NULL, NULL, NULL, NULL,
     "#ff7043", /* 30 Trigger */

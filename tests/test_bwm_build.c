@@ -348,13 +348,48 @@ static void test_shared_three_ways(void **state)
     assert_int_equal(adj[0][0], 6);
     assert_int_equal(adj[1][0], 6);
     assert_int_equal(adj[2][0], 3);
-    /* kotorblender's rule on a degenerate face: both of its sides on the
-     * pair take the next face's side, which keeps the later one */
+    /* a degenerate face with two sides on the pair: only the first finds a
+     * free partner, so the links stay symmetric */
     assert_int_equal(relic_bwm_build_adjacency(&md, 2, adj, &a, &err), RELIC_OK);
     assert_int_equal(adj[0][0], 3);
-    assert_int_equal(adj[0][1], 3);
+    assert_int_equal(adj[0][1], -1);
     assert_int_equal(adj[0][2], -1);
-    assert_int_equal(adj[1][0], 1);
+    assert_int_equal(adj[1][0], 0);
+    relic_arena_release(&a);
+}
+
+/* However many walkable sides pile onto one vertex pair, and however
+ * degenerate the faces, index-rule links are symmetric and join sides on
+ * the same pair. */
+static void test_index_rule_is_symmetric(void **state)
+{
+    static const float v[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+    static const uint32_t f[9][3] = {{0, 1, 2}, {1, 0, 3}, {0, 1, 0}, {1, 0, 1}, {0, 1, 3},
+                                     {1, 1, 1}, {2, 1, 0}, {0, 0, 1}, {3, 1, 0}};
+    static const uint32_t mat[9] = {4, 4, 4, 4, 4, 4, 4, 4, 4};
+    relic_bwm_mesh m = make_mesh(v, 4, f, mat, 9);
+    relic_arena a;
+    int32_t adj[9][3];
+    relic_error err;
+    uint32_t i, links = 0;
+    (void)state;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_bwm_build_adjacency(&m, 9, adj, &a, &err), RELIC_OK);
+    for (i = 0; i < 27; i++) {
+        int32_t o = adj[i / 3][i % 3];
+        uint32_t a0, a1, b0, b1;
+        if (o < 0)
+            continue;
+        links++;
+        assert_int_equal(adj[o / 3][o % 3], (int32_t)i);
+        assert_true((uint32_t)o / 3 != i / 3);
+        a0 = f[i / 3][i % 3];
+        a1 = f[i / 3][(i % 3 + 1) % 3];
+        b0 = f[o / 3][o % 3];
+        b1 = f[o / 3][(o % 3 + 1) % 3];
+        assert_true((a0 == b0 && a1 == b1) || (a0 == b1 && a1 == b0));
+    }
+    assert_true(links >= 8);
     relic_arena_release(&a);
 }
 
@@ -1258,6 +1293,7 @@ int main(void)
         cmocka_unit_test(test_hole_gives_two_loops),
         cmocka_unit_test(test_nonwalkable_faces_have_no_adjacency),
         cmocka_unit_test(test_shared_three_ways),
+        cmocka_unit_test(test_index_rule_is_symmetric),
         cmocka_unit_test(test_position_rule_joins_duplicate_vertices),
         cmocka_unit_test(test_perimeter_walk_survives_bad_adjacency),
         cmocka_unit_test(test_bad_vertex_index_is_reported),
