@@ -39,4 +39,10 @@ int em_struct_order(gen_schema *s, gen_struct **out);
 /* Members flattened (fields inside if/switch included), in order. */
 int em_fields(const gen_struct *st, gen_field **out, int max);
 
+/* A fixed-size struct of little-endian numbers (no constants, derived or
+ * placed fields), so its C layout may equal its file layout. */
+int em_struct_plain(const gen_struct *st);
+/* static inline plain_<struct>() predicates for the generated .c. */
+void em_plain_predicates(gen_schema *s, gen_out *o);
+
 #endif

@@ -233,3 +233,36 @@ static int collect(const gen_member *m, int n, gen_field **out, int k, int max)
 }
 
 int em_fields(const gen_struct *st, gen_field **out, int max) { return collect(st->members, st->nmembers, out, 0, max); }
+
+int em_struct_plain(const gen_struct *st)
+{
+    if (st->fixed_size < 0) return 0;
+    for (int i = 0; i < st->nmembers; i++) {
+        const gen_member *m = &st->members[i];
+        if (m->kind != M_FIELD) return 0;
+        const gen_field *f = m->field;
+        if (f->at || f->count || f->count_rest || f->const_str || f->init || f->hook || f->codec) return 0;
+        if (f->stype) { if (!em_struct_plain(f->stype)) return 0; continue; }
+        if (gen_prim_size(f->prim) > 1 && f->endian != EN_LITTLE) return 0;
+    }
+    return 1;
+}
+
+void em_plain_predicates(gen_schema *s, gen_out *o)
+{
+    const char *P = em_prefix(s);
+    out_puts(o, "/* Structs whose model layout is their file layout on this machine: arrays of\n"
+                " * them are copied with memcpy (the compiler folds each test to a constant). */\n");
+    for (int i = 0; i < s->nstructs; i++) {
+        const gen_struct *st = s->structs[i];
+        if (!em_struct_plain(st)) continue;
+        out_printf(o, "static inline int plain_%s(void)\n{\n#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n", st->name);
+        out_printf(o, "    return sizeof(%s_%s) == %lldu", P, st->name, (long long)st->fixed_size);
+        for (int k = 0; k < st->nmembers; k++) {
+            const gen_field *f = st->members[k].field;
+            out_printf(o, "\n        && offsetof(%s_%s, %s) == %lldu", P, st->name, f->name, (long long)f->fixed_offset);
+            if (f->stype) out_printf(o, " && plain_%s()", f->stype->name);
+        }
+        out_puts(o, ";\n#else\n    return 0;\n#endif\n}\n\n");
+    }
+}

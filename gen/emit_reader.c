@@ -221,6 +221,11 @@ static void emit_field(rctx *r, const gen_field *f)
                 out_printf(o, "        m->%s = relic_arena_array(c->arena, (size_t)n_, sizeof(%s_%s), _Alignof(%s_%s));\n", f->name, P, T, P, T);
                 out_printf(o, "        if (!m->%s && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, \"%s\", \"out of memory for %%llu elements\", (unsigned long long)n_);\n", f->name, f->name);
             }
+            int fast = !V && em_struct_plain(f->stype);
+            if (fast) {
+                if (var) out_printf(o, "        if (plain_%s()) { if (n_) memcpy(m->%s, c->base + p_, (size_t)bytes_); } else {\n", T, f->name);
+                else out_printf(o, "        if (plain_%s()) { memcpy(m->%s, c->base + p_, (size_t)bytes_); } else {\n", T, f->name);
+            }
             out_puts(o, "        uint64_t q_ = p_;\n");
             out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n");
             if (es < 0 && f->count_rest) out_puts(o, "            if (q_ >= c->size) { n_done_: break; }\n");
@@ -247,6 +252,7 @@ static void emit_field(rctx *r, const gen_field *f)
             out_printf(o, "            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, \"%s\", (int64_t)k_); return st_; }\n", f->name);
             out_puts(o, "            q_ += sz_;\n        }\n");
             if (es < 0) out_puts(o, "        bytes_ = q_ - p_;\n");
+            if (fast) out_puts(o, "        }\n");
             if (es < 0 && f->count_rest) {
                 /* count_rest with variable elements: count what was walked */
             }

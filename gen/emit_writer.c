@@ -146,11 +146,15 @@ static void emit_put_field(wctx *w, const gen_field *f)
             out_printf(o, "        relic_status st_ = put_%s(c, &m->%s, p_, &bytes_);\n", T, f->name);
             out_printf(o, "        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, \"%s\", -1); return st_; }\n", f->name);
         } else {
+            int fast = em_struct_plain(f->stype);
+            if (fast) out_printf(o, "        if (plain_%s()) { if (n_) memcpy(c->base + p_, m->%s, (size_t)(n_ * %lldu)); bytes_ = n_ * %lldu; } else {\n",
+                                 T, f->name, (long long)em_elem_size(f), (long long)em_elem_size(f));
             out_puts(o, "        uint64_t q_ = p_;\n        for (uint64_t k_ = 0; k_ < n_; k_++) {\n            uint64_t sz_ = 0;\n");
             if (var) out_printf(o, "            relic_status st_ = put_%s(c, &m->%s[k_], q_, &sz_);\n", T, f->name);
             else out_printf(o, "            relic_status st_ = put_%s(c, &((const %s_%s *)m->%s)[k_], q_, &sz_);\n", T, P, T, f->name);
             out_printf(o, "            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, \"%s\", (int64_t)k_); return st_; }\n", f->name);
             out_puts(o, "            q_ += sz_;\n        }\n        bytes_ = q_ - p_;\n");
+            if (fast) out_puts(o, "        }\n");
         }
     }
     if (!f->at) out_puts(o, "        cur = p_ + bytes_;\n");
