@@ -125,6 +125,7 @@ test: deps
 	@$(MAKE) --no-print-directory check-unit
 	@sh tests/schema_errors/run.sh $(BUILD)/relic-gen
 	@sh tests/golden/run.sh $(BUILD)/relic-gen
+	@sh tests/install_test.sh
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-regen
 	@$(MAKE) --no-print-directory check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)

@@ -212,7 +212,13 @@ static void emit_fill_derived(wctx *w, const gen_struct *st, const char *holder,
         switch (f->init->func) {
         case FN_COUNT: out_printf(&v, "(uint64_t)%s%s_count", tgt, t->name); break;
         case FN_OFFSET:
-            if (t->at) out_printf(&v, "c->at_%s", t->name);
+            /* Nothing lies at an empty array's offset, so the value the model holds (the
+             * file's own, e.g. 0 or the next free byte) is kept when it stays inside the
+             * output; a changed file gets the array's real position. */
+            if (t->at && (t->count || t->count_rest))
+                out_printf(&v, "(%s%s_count == 0 && (uint64_t)%s%s <= total_) ? (uint64_t)%s%s : c->at_%s",
+                           tgt, t->name, holder, f->name, holder, f->name, t->name);
+            else if (t->at) out_printf(&v, "c->at_%s", t->name);
             else if (t->fixed_offset >= 0 && t->owner && t->owner->is_root) out_printf(&v, "%lldu", (long long)t->fixed_offset);
             else gen_error(f->loc, "offset(%s): the writer can only place members with 'at' or at a fixed root offset", t->name);
             break;
@@ -291,6 +297,7 @@ void emit_writer(gen_schema *s, gen_out *o)
         member_size(o, s, f, "m->");
         out_printf(o, ";\n    if (cur + c->size_%s < cur) return relic_fail(err, RELIC_E_LIMIT, 0, \"%s\", \"too large\");\n    cur += c->size_%s;\n", f->name, f->name, f->name);
     }
+    out_puts(o, "    const uint64_t total_ = cur;\n    (void)total_;\n");
     /* derived fields of the root and of its plain struct members */
     emit_fill_derived(&w, root, "m->", "m->", 0);
     emit_fill_derived(&w, root, "m->", "m->", 1);

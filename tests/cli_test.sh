@@ -45,6 +45,10 @@ done
 expect_rc 0 "obj -> wok" "$RELIC" convert tests/samples/room.obj "$tmp/room_from_obj.wok"
 expect_rc 0 "strict check of obj -> wok" "$RELIC" check --strict "$tmp/room_from_obj.wok"
 
+# standard input (the read() path of relic_map_file)
+if cat tests/samples/room.wok | "$RELIC" check - >"$tmp/out" 2>&1 && grep -q '^-: ok' "$tmp/out"; then ok; else bad "check from standard input: $(cat "$tmp/out")"; fi
+if cat tests/samples/room.wok | "$RELIC" dump - | cmp -s - "$tmp/1.json"; then ok; else bad "dump from standard input differs"; fi
+
 # info
 expect_rc 0 "info" "$RELIC" info tests/samples/room.wok
 if grep -q 'walkable' "$tmp/out"; then ok; else bad "info does not describe the walkmesh"; fi

@@ -250,6 +250,42 @@ static void test_walkable_after_nonwalkable_breaks_the_rules(void **state)
     relic_buf_free(&b);
 }
 
+/* A PWK's empty tables: nothing lies at their offsets, so whatever offsets a
+ * file gives them (0 as kotorblender writes, or the end of the file) come
+ * back unchanged. */
+static void test_empty_table_offsets_round_trip(void **state)
+{
+    (void)state;
+    static const float verts[3][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 1 } };
+    static const uint32_t faces[1][3] = { { 0, 1, 2 } };
+    static const uint32_t mats[1] = { RELIC_BWM_SURFACE_MATERIAL_NONWALK };
+    relic_bwm_mesh mesh = { verts, 3, faces, mats, 1 };
+    relic_arena a;
+    relic_bwm_bwm m, d;
+    relic_error err;
+    relic_buf b, again;
+    relic_bwm_view v;
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&b, 0);
+    assert_int_equal(relic_bwm_from_mesh(&mesh, RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR, &a, &m, &err), RELIC_OK);
+    assert_int_equal(relic_bwm_write(&m, &b, &err), RELIC_OK);
+    assert_int_equal(relic_load_u32le(b.data + RELIC_BWM_HEADER_AABB_OFFSET_OFFSET), 0); /* a new model writes 0 */
+    const size_t offs[4] = { RELIC_BWM_HEADER_AABB_OFFSET_OFFSET, RELIC_BWM_HEADER_ADJACENCY_OFFSET_OFFSET,
+                             RELIC_BWM_HEADER_EDGE_OFFSET_OFFSET, RELIC_BWM_HEADER_PERIMETER_OFFSET_OFFSET };
+    for (int style = 0; style < 2; style++) {
+        for (int k = 0; k < 4; k++) relic_store_u32le(b.data + offs[k], style ? (uint32_t)b.size : 0);
+        assert_int_equal(relic_bwm_validate(b.data, b.size, &v, &err), RELIC_OK);
+        assert_int_equal(relic_bwm_decode(&v, &a, &d, &err), RELIC_OK);
+        relic_buf_init(&again, 0);
+        assert_int_equal(relic_bwm_write(&d, &again, &err), RELIC_OK);
+        assert_int_equal(again.size, b.size);
+        assert_memory_equal(again.data, b.data, b.size);
+        relic_buf_free(&again);
+    }
+    relic_buf_free(&b);
+    relic_arena_release(&a);
+}
+
 /* Exercise every reader on bytes that may or may not be valid. */
 static void exercise(const uint8_t *p, size_t n, unsigned *accepted)
 {
@@ -341,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_unknown_walkmesh_type_is_a_range_error),
         cmocka_unit_test(test_aabb_child_out_of_range_is_an_index_error),
         cmocka_unit_test(test_walkable_after_nonwalkable_breaks_the_rules),
+        cmocka_unit_test(test_empty_table_offsets_round_trip),
         cmocka_unit_test(test_truncations_never_crash),
         cmocka_unit_test(test_mutations_never_crash),
     };

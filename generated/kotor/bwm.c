@@ -2134,49 +2134,51 @@ relic_status relic_bwm_write(const relic_bwm_bwm *model, relic_buf *out, relic_e
     c->size_perimeters = ((uint64_t)m->perimeters_count * 4u);
     if (cur + c->size_perimeters < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "perimeters", "too large");
     cur += c->size_perimeters;
+    const uint64_t total_ = cur;
+    (void)total_;
     { const uint64_t v_ = (uint64_t)m->vertices_count;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
       m->header.vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_vertices;
+    { const uint64_t v_ = (m->vertices_count == 0 && (uint64_t)m->header.vertex_offset <= total_) ? (uint64_t)m->header.vertex_offset : c->at_vertices;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.vertex_offset = (uint32_t)v_; }
     { const uint64_t v_ = (uint64_t)m->faces_count;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "face_count", "%llu does not fit u32", (unsigned long long)v_);
       m->header.face_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_faces;
+    { const uint64_t v_ = (m->faces_count == 0 && (uint64_t)m->header.face_offset <= total_) ? (uint64_t)m->header.face_offset : c->at_faces;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "face_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.face_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_materials;
+    { const uint64_t v_ = (m->materials_count == 0 && (uint64_t)m->header.material_offset <= total_) ? (uint64_t)m->header.material_offset : c->at_materials;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "material_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.material_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_normals;
+    { const uint64_t v_ = (m->normals_count == 0 && (uint64_t)m->header.normal_offset <= total_) ? (uint64_t)m->header.normal_offset : c->at_normals;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "normal_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.normal_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_distances;
+    { const uint64_t v_ = (m->distances_count == 0 && (uint64_t)m->header.distance_offset <= total_) ? (uint64_t)m->header.distance_offset : c->at_distances;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "distance_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.distance_offset = (uint32_t)v_; }
     { const uint64_t v_ = (uint64_t)m->aabb_count;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "aabb_count", "%llu does not fit u32", (unsigned long long)v_);
       m->header.aabb_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_aabb;
+    { const uint64_t v_ = (m->aabb_count == 0 && (uint64_t)m->header.aabb_offset <= total_) ? (uint64_t)m->header.aabb_offset : c->at_aabb;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "aabb_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.aabb_offset = (uint32_t)v_; }
     { const uint64_t v_ = (uint64_t)m->adjacency_count;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "adjacency_count", "%llu does not fit u32", (unsigned long long)v_);
       m->header.adjacency_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_adjacency;
+    { const uint64_t v_ = (m->adjacency_count == 0 && (uint64_t)m->header.adjacency_offset <= total_) ? (uint64_t)m->header.adjacency_offset : c->at_adjacency;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "adjacency_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.adjacency_offset = (uint32_t)v_; }
     { const uint64_t v_ = (uint64_t)m->edges_count;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "edge_count", "%llu does not fit u32", (unsigned long long)v_);
       m->header.edge_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_edges;
+    { const uint64_t v_ = (m->edges_count == 0 && (uint64_t)m->header.edge_offset <= total_) ? (uint64_t)m->header.edge_offset : c->at_edges;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "edge_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.edge_offset = (uint32_t)v_; }
     { const uint64_t v_ = (uint64_t)m->perimeters_count;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "perimeter_count", "%llu does not fit u32", (unsigned long long)v_);
       m->header.perimeter_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->at_perimeters;
+    { const uint64_t v_ = (m->perimeters_count == 0 && (uint64_t)m->header.perimeter_offset <= total_) ? (uint64_t)m->header.perimeter_offset : c->at_perimeters;
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "perimeter_offset", "%llu does not fit u32", (unsigned long long)v_);
       m->header.perimeter_offset = (uint32_t)v_; }
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");

@@ -9,7 +9,7 @@
 
 int cli_bwm_to_json(const relic_bwm_view *v, relic_buf *out);
 /* mesh_io.c */
-int cli_bwm_export(const relic_bwm_bwm *m, const char *ext, relic_buf *out);
+int cli_bwm_export(const relic_bwm_bwm *m, const char *name, const char *ext, relic_buf *out);
 int cli_obj_import(const cli_input *in, uint32_t type, relic_arena *a, relic_bwm_bwm *out);
 
 static void usage(FILE *f)
@@ -96,7 +96,7 @@ int cmd_convert(int argc, char **argv)
         } else {
             relic_buf out;
             relic_buf_init(&out, 0);
-            if (cli_bwm_export(&m, ext, &out) || cli_write(out_path, out.data, out.size, in_path)) rc = EXIT_INVALID;
+            if (cli_bwm_export(&m, in_path, ext, &out) || cli_write(out_path, out.data, out.size, in_path)) rc = EXIT_INVALID;
             relic_buf_free(&out);
         }
     } else if (in.format == RELIC_FORMAT_JSON && is_bwm_ext(ext)) {

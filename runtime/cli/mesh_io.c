@@ -7,17 +7,19 @@
 #include "cli.h"
 #include "obj.h"
 
-int cli_bwm_export(const relic_bwm_bwm *m, const char *ext, relic_buf *out);
+int cli_bwm_export(const relic_bwm_bwm *m, const char *name, const char *ext, relic_buf *out);
 int cli_obj_import(const cli_input *in, uint32_t type, relic_arena *a, relic_bwm_bwm *out);
 
-int cli_bwm_export(const relic_bwm_bwm *m, const char *ext, relic_buf *out)
+int cli_bwm_export(const relic_bwm_bwm *m, const char *name, const char *ext, relic_buf *out)
 {
     relic_bwm_mesh mesh;
     relic_error err;
     relic_status st;
     char title[160];
     relic_bwm_mesh_of(m, &mesh);
-    snprintf(title, sizeof title, "KotOR walkmesh (%s)", m->header.type == RELIC_BWM_WALKMESH_TYPE_AREA ? "area" : "placeable/door");
+    const char *base = strrchr(name, '/');
+    snprintf(title, sizeof title, "%.100s: KotOR %s walkmesh", base ? base + 1 : name,
+             m->header.type == RELIC_BWM_WALKMESH_TYPE_AREA ? "area" : "placeable/door");
     if (!strcmp(ext, "obj")) {
         st = relic_bwm_export_obj(&mesh, title, out, &err);
     } else {

@@ -94,15 +94,18 @@ int main(int argc, char **argv)
     }
     double t_build = now() - t0;
 
+    /* the first write pays the kernel for fresh pages; later ones reuse the buffer,
+     * as a tool writing many files does */
     relic_buf out;
-    double t_write = 1e9;
+    double t_write = 1e9, t_first = 0;
+    relic_buf_init(&out, 0);
     for (int r = 0; r < reps; r++) {
-        relic_buf_init(&out, 0);
+        out.size = 0;
         t0 = now();
         if (relic_bwm_write(&m, &out, &err) != RELIC_OK) { fprintf(stderr, "write: %s\n", err.message); return 1; }
         double t = now() - t0;
+        if (r == 0) t_first = t;
         if (t < t_write) t_write = t;
-        if (r + 1 < reps) relic_buf_free(&out);
     }
     double mb = (double)out.size / 1e6;
 
@@ -149,7 +152,7 @@ int main(int argc, char **argv)
     printf("memcpy                    %8.0f MB/s\n", mb / t_memcpy);
     printf("validate + full traversal %8.0f MB/s  (%.0f%% of memcpy)\n", mb / t_val, 100.0 * t_memcpy / t_val);
     printf("JSON dump                 %8.0f MB/s  (%.1f MB of JSON)\n", mb / t_json, (double)json_size / 1e6);
-    printf("write                     %8.0f MB/s\n", mb / t_write);
+    printf("write                     %8.0f MB/s  (first write, into fresh memory: %.0f MB/s)\n", mb / t_write, mb / t_first);
     printf("peak RSS                  %8.0f MB\n", (double)ru.ru_maxrss / 1024.0);
     if (sink == 0.5) printf("\n");
     free(copy);

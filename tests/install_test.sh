@@ -1,0 +1,26 @@
+#!/bin/sh
+# install_test.sh — `make install` into a temporary prefix, then build the
+# C example of README.md against the installed headers and shared library
+# with pkg-config, and run it on a sample. Prints "N passed, M failed".
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+check() { if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $*"; fi; }
+make -s install PREFIX="$tmp/usr" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; echo "0 passed, 1 failed"; exit 1; }
+for f in include/relic/relic.h include/relic/bwm.h include/relic/relic_bwm.h lib/librelic.a lib/librelic.so lib/pkgconfig/relic.pc bin/relic; do
+    check test -e "$tmp/usr/$f"
+done
+# the README example, verbatim: the ```c block that starts with "/* count walkable faces"
+awk '/^```c$/ { grab = 0 } grab { print } /^```c$/ { getline line; if (line ~ /count walkable faces/) { grab = 1; print line } }' README.md | sed '/^```$/,$d' > "$tmp/ex.c"
+check test -s "$tmp/ex.c"
+export PKG_CONFIG_PATH="$tmp/usr/lib/pkgconfig"
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror "$tmp/ex.c" $(pkg-config --cflags --libs relic) -o "$tmp/ex" 2>"$tmp/cc.log"; then
+    pass=$((pass + 1))
+    out=$(LD_LIBRARY_PATH="$tmp/usr/lib" "$tmp/ex" tests/samples/room.wok)
+    check test "$out" = "48 faces, 44 walkable, first vertex x = 0"
+    check test "$("$tmp/usr/bin/relic" --version | cut -d' ' -f1)" = relic
+else
+    fail=$((fail + 1)); echo "FAIL: the README example does not compile:"; cat "$tmp/cc.log"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
