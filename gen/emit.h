@@ -39,6 +39,14 @@ int em_struct_order(gen_schema *s, gen_struct **out);
 /* Members flattened (fields inside if/switch included), in order. */
 int em_fields(const gen_struct *st, gen_field **out, int max);
 
+/* Emit member m when it is an if/else or a switch: the condition over
+ * local/root (as em_expr), each branch's members through body(ctx, ...),
+ * and for a switch without `default` the statement no_case (NULL: break;).
+ * Returns 0, emitting nothing, for other members. */
+typedef void (*em_body_fn)(void *ctx, const gen_member *m, int n);
+int em_branch(gen_out *o, const gen_member *m, const char *local, const char *root, em_body_fn body, void *ctx,
+              const char *no_case);
+
 /* A fixed-size struct of little-endian numbers (no constants, derived or
  * placed fields), so its C layout may equal its file layout. */
 int em_struct_plain(const gen_struct *st);

@@ -266,3 +266,34 @@ void em_plain_predicates(gen_schema *s, gen_out *o)
         out_puts(o, ";\n#else\n    return 0;\n#endif\n}\n\n");
     }
 }
+
+int em_branch(gen_out *o, const gen_member *m, const char *local, const char *root, em_body_fn body, void *ctx,
+              const char *no_case)
+{
+    if (m->kind == M_IF) {
+        out_puts(o, "    if (");
+        em_expr(o, m->cond, local, root, "0");
+        out_puts(o, ") {\n");
+        body(ctx, m->then_m, m->nthen);
+        out_puts(o, "    } else {\n");
+        body(ctx, m->else_m, m->nelse);
+        out_puts(o, "    }\n");
+        return 1;
+    }
+    if (m->kind != M_SWITCH) return 0;
+    int has_default = 0;
+    out_puts(o, "    switch (");
+    em_expr(o, m->cond, local, root, "0");
+    out_puts(o, ") {\n");
+    for (int k = 0; k < m->ncases; k++) {
+        const gen_case *cs = &m->cases[k];
+        if (cs->nvalues == 0) { out_puts(o, "    default:\n"); has_default = 1; }
+        for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
+        out_puts(o, "    {\n");
+        body(ctx, cs->members, cs->nmembers);
+        out_puts(o, "    } break;\n");
+    }
+    if (!has_default) out_printf(o, "    default: %s\n", no_case ? no_case : "break;");
+    out_puts(o, "    }\n");
+    return 1;
+}

@@ -11,6 +11,7 @@
 typedef struct jctx {
     gen_schema *s;
     gen_out *o;
+    const gen_struct *st; /* struct whose members are being emitted */
 } jctx;
 
 static void emit_value_print(jctx *j, const gen_field *f, const char *val)
@@ -106,43 +107,18 @@ static void emit_print_field(jctx *j, const gen_struct *st, const gen_field *f)
     out_printf(o, "    }\n    if (%s) { relic_buf_puts(o, \"\\n\"); relic_json_indent(o, depth + 1); }\n    relic_buf_puts(o, \"]\");\n", cnt);
 }
 
-static void emit_cond_blocks(jctx *j, const gen_struct *st, const gen_member *m, int i, int reader)
+static void print_body(void *ctx, const gen_member *m, int n)
 {
-    gen_out *o = j->o;
-    if (m[i].kind == M_IF) {
-        out_puts(o, "    if (");
-        em_expr(o, m[i].cond, "m->", "root->", "0");
-        out_puts(o, ") {\n");
-        (void)reader;
-        emit_print_members(j, st, m[i].then_m, m[i].nthen);
-        out_puts(o, "    } else {\n");
-        emit_print_members(j, st, m[i].else_m, m[i].nelse);
-        out_puts(o, "    }\n");
-    } else if (m[i].kind == M_SWITCH) {
-        out_puts(o, "    switch (");
-        em_expr(o, m[i].cond, "m->", "root->", "0");
-        out_puts(o, ") {\n");
-        for (int k = 0; k < m[i].ncases; k++) {
-            const gen_case *cs = &m[i].cases[k];
-            if (cs->nvalues == 0) out_puts(o, "    default:\n");
-            for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
-            out_puts(o, "    {\n");
-            emit_print_members(j, st, cs->members, cs->nmembers);
-            out_puts(o, "    } break;\n");
-        }
-        {
-            int has_default_ = 0;
-            for (int k = 0; k < m[i].ncases; k++) has_default_ |= m[i].cases[k].nvalues == 0;
-            out_puts(o, has_default_ ? "    }\n" : "    default: break;\n    }\n");
-        }
-    }
+    jctx *j = ctx;
+    emit_print_members(j, j->st, m, n);
 }
 
 static void emit_print_members(jctx *j, const gen_struct *st, const gen_member *m, int n)
 {
+    j->st = st;
     for (int i = 0; i < n; i++) {
         if (m[i].kind == M_FIELD) emit_print_field(j, st, m[i].field);
-        else if (m[i].kind == M_IF || m[i].kind == M_SWITCH) emit_cond_blocks(j, st, m, i, 0);
+        else em_branch(j->o, &m[i], "m->", "root->", print_body, j, NULL);
     }
 }
 
@@ -240,38 +216,19 @@ static void emit_read_field(jctx *j, const gen_struct *st, const gen_field *f, i
     out_puts(o, "        }\n        relic_jr_pop(r);\n    }\n");
 }
 
+static void read_body(void *ctx, const gen_member *m, int n)
+{
+    jctx *j = ctx;
+    emit_read_members(j, j->st, m, n);
+}
+
 static void emit_read_members(jctx *j, const gen_struct *st, const gen_member *m, int n)
 {
-    gen_out *o = j->o;
     int idx = 0;
+    j->st = st;
     for (int i = 0; i < n; i++) {
         if (m[i].kind == M_FIELD) emit_read_field(j, st, m[i].field, idx++);
-        else if (m[i].kind == M_IF) {
-            out_puts(o, "    if (");
-            em_expr(o, m[i].cond, "m->", "r->root->", "0");
-            out_puts(o, ") {\n");
-            emit_read_members(j, st, m[i].then_m, m[i].nthen);
-            out_puts(o, "    } else {\n");
-            emit_read_members(j, st, m[i].else_m, m[i].nelse);
-            out_puts(o, "    }\n");
-        } else if (m[i].kind == M_SWITCH) {
-            out_puts(o, "    switch (");
-            em_expr(o, m[i].cond, "m->", "r->root->", "0");
-            out_puts(o, ") {\n");
-            for (int k = 0; k < m[i].ncases; k++) {
-                const gen_case *cs = &m[i].cases[k];
-                if (cs->nvalues == 0) out_puts(o, "    default:\n");
-                for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
-                out_puts(o, "    {\n");
-                emit_read_members(j, st, cs->members, cs->nmembers);
-                out_puts(o, "    } break;\n");
-            }
-            {
-            int has_default_ = 0;
-            for (int k = 0; k < m[i].ncases; k++) has_default_ |= m[i].cases[k].nvalues == 0;
-            out_puts(o, has_default_ ? "    }\n" : "    default: break;\n    }\n");
-        }
-        }
+        else em_branch(j->o, &m[i], "m->", "r->root->", read_body, j, NULL);
     }
 }
 
@@ -279,7 +236,7 @@ void emit_json(gen_schema *s, gen_out *o)
 {
     const char *P = em_prefix(s);
     const char *R = s->format.root->name;
-    jctx j = { s, o };
+    jctx j = { s, o, NULL };
     gen_struct *order[4096];
     int n = em_struct_order(s, order);
     char hdr[256];

@@ -76,6 +76,7 @@ static void emit_value_checks(rctx *r, const gen_field *f, const char *val, cons
 }
 
 static void emit_members(rctx *r, const gen_member *m, int n);
+static void members_body(void *ctx, const gen_member *m, int n) { emit_members(ctx, m, n); }
 
 static void emit_load_scalar(rctx *r, const gen_field *f, const char *dst, const char *at)
 {
@@ -287,39 +288,21 @@ static void emit_members(rctx *r, const gen_member *m, int n)
             }
             break;
         case M_IF:
-            out_puts(o, "    if (");
-            em_expr(o, m[i].cond, "m->", "c->root->", "0");
-            out_puts(o, ") {\n");
-            emit_members(r, m[i].then_m, m[i].nthen);
-            out_puts(o, "    } else {\n");
-            emit_members(r, m[i].else_m, m[i].nelse);
-            out_puts(o, "    }\n");
+            em_branch(o, &m[i], "m->", "c->root->", members_body, r, NULL);
             break;
         case M_SWITCH: {
-            int has_default = 0;
-            out_puts(o, "    switch (");
-            em_expr(o, m[i].cond, "m->", "c->root->", "0");
-            out_puts(o, ") {\n");
-            for (int k = 0; k < m[i].ncases; k++) {
-                const gen_case *cs = &m[i].cases[k];
-                if (cs->nvalues == 0) { out_puts(o, "    default:\n"); has_default = 1; }
-                for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
-                out_puts(o, "    {\n");
-                emit_members(r, cs->members, cs->nmembers);
-                out_puts(o, "    } break;\n");
+            gen_out t = { 0 }, stmt = { 0 };
+            em_expr_text(&t, m[i].cond);
+            if (r->mode == MODE_VAL) {
+                out_printf(&stmt, "return relic_fail(c->err, RELIC_E_RANGE, cur, \"%s\", \"no case for %s = %%lld\", (long long)(", r->st->name, t.data);
+                em_expr(&stmt, m[i].cond, "m->", "c->root->", "0");
+                out_puts(&stmt, "));");
+            } else {
+                out_puts(&stmt, "break;");
             }
-            if (!has_default) {
-                gen_out t = { 0 };
-                em_expr_text(&t, m[i].cond);
-                if (r->mode == MODE_VAL)
-                    out_printf(o, "    default: return relic_fail(c->err, RELIC_E_RANGE, cur, \"%s\", \"no case for %s = %%lld\", (long long)(", r->st->name, t.data);
-                else
-                    out_puts(o, "    default: (void)(");
-                em_expr(o, m[i].cond, "m->", "c->root->", "0");
-                out_puts(o, r->mode == MODE_VAL ? "));\n" : "); break;\n");
-                free(t.data);
-            }
-            out_puts(o, "    }\n");
+            em_branch(o, &m[i], "m->", "c->root->", members_body, r, stmt.data);
+            free(t.data);
+            free(stmt.data);
             break;
         }
         }

@@ -38,6 +38,9 @@ static void member_size(gen_out *o, gen_schema *s, const gen_field *f, const cha
     }
 }
 
+static void emit_sz_members(wctx *w, const gen_member *m, int n);
+static void sz_body(void *ctx, const gen_member *m, int n) { emit_sz_members(ctx, m, n); }
+
 static void emit_sz_members(wctx *w, const gen_member *m, int n)
 {
     gen_out *o = w->o;
@@ -47,31 +50,8 @@ static void emit_sz_members(wctx *w, const gen_member *m, int n)
             out_puts(o, "    t += ");
             member_size(o, w->s, m[i].field, "m->");
             out_puts(o, ";\n");
-        } else if (m[i].kind == M_IF) {
-            out_puts(o, "    if (");
-            em_expr(o, m[i].cond, "m->", "root_->", "0");
-            out_puts(o, ") {\n");
-            emit_sz_members(w, m[i].then_m, m[i].nthen);
-            out_puts(o, "    } else {\n");
-            emit_sz_members(w, m[i].else_m, m[i].nelse);
-            out_puts(o, "    }\n");
-        } else if (m[i].kind == M_SWITCH) {
-            out_puts(o, "    switch (");
-            em_expr(o, m[i].cond, "m->", "root_->", "0");
-            out_puts(o, ") {\n");
-            for (int k = 0; k < m[i].ncases; k++) {
-                const gen_case *cs = &m[i].cases[k];
-                if (cs->nvalues == 0) out_puts(o, "    default:\n");
-                for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
-                out_puts(o, "    {\n");
-                emit_sz_members(w, cs->members, cs->nmembers);
-                out_puts(o, "    } break;\n");
-            }
-            {
-            int has_default_ = 0;
-            for (int k = 0; k < m[i].ncases; k++) has_default_ |= m[i].cases[k].nvalues == 0;
-            out_puts(o, has_default_ ? "    }\n" : "    default: break;\n    }\n");
-        }
+        } else {
+            em_branch(o, &m[i], "m->", "root_->", sz_body, w, NULL);
         }
     }
 }
@@ -162,37 +142,23 @@ static void emit_put_field(wctx *w, const gen_field *f)
     out_puts(o, "    }\n");
 }
 
+static void emit_put_members(wctx *w, const gen_member *m, int n);
+static void put_body(void *ctx, const gen_member *m, int n) { emit_put_members(ctx, m, n); }
+
 static void emit_put_members(wctx *w, const gen_member *m, int n)
 {
-    gen_out *o = w->o;
     for (int i = 0; i < n; i++) {
-        if (m[i].kind == M_FIELD) emit_put_field(w, m[i].field);
-        else if (m[i].kind == M_IF) {
-            out_puts(o, "    if (");
-            em_expr(o, m[i].cond, "m->", "c->root->", "0");
-            out_puts(o, ") {\n");
-            emit_put_members(w, m[i].then_m, m[i].nthen);
-            out_puts(o, "    } else {\n");
-            emit_put_members(w, m[i].else_m, m[i].nelse);
-            out_puts(o, "    }\n");
+        if (m[i].kind == M_FIELD) {
+            emit_put_field(w, m[i].field);
         } else if (m[i].kind == M_SWITCH) {
-            int has_default = 0;
-            gen_out t = { 0 };
+            gen_out t = { 0 }, stmt = { 0 };
             em_expr_text(&t, m[i].cond);
-            out_puts(o, "    switch (");
-            em_expr(o, m[i].cond, "m->", "c->root->", "0");
-            out_puts(o, ") {\n");
-            for (int k = 0; k < m[i].ncases; k++) {
-                const gen_case *cs = &m[i].cases[k];
-                if (cs->nvalues == 0) { out_puts(o, "    default:\n"); has_default = 1; }
-                for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
-                out_puts(o, "    {\n");
-                emit_put_members(w, cs->members, cs->nmembers);
-                out_puts(o, "    } break;\n");
-            }
-            if (!has_default) out_printf(o, "    default: return relic_fail(c->err, RELIC_E_ARGUMENT, cur, \"%s\", \"no case for %s\");\n", w->st->name, t.data);
-            out_puts(o, "    }\n");
+            out_printf(&stmt, "return relic_fail(c->err, RELIC_E_ARGUMENT, cur, \"%s\", \"no case for %s\");", w->st->name, t.data);
+            em_branch(w->o, &m[i], "m->", "c->root->", put_body, w, stmt.data);
             free(t.data);
+            free(stmt.data);
+        } else {
+            em_branch(w->o, &m[i], "m->", "c->root->", put_body, w, NULL);
         }
     }
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "relic_bwm.h"
+#include "relic_gen.h"
 
 _Static_assert(sizeof(relic_bwm_vec3f) == 3 * sizeof(float), "vec3f is three packed floats");
 _Static_assert(sizeof(relic_bwm_face) == 3 * sizeof(uint32_t), "face is three packed indices");
@@ -26,14 +27,12 @@ static void problem(checker *c, relic_status code, uint64_t offset, const char *
                     const char *fmt, ...)
 {
     relic_error e;
-    char msg[RELIC_ERROR_MESSAGE_MAX], path[RELIC_ERROR_PATH_MAX];
+    char msg[RELIC_ERROR_MESSAGE_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (index >= 0) snprintf(path, sizeof path, "%s[%lld]", name, (long long)index);
-    else snprintf(path, sizeof path, "%s", name);
-    relic_fail(&e, code, offset, path, "%s", msg);
+    relic_gen_fail_at(&e, code, offset, name, index, "%s", msg);
     c->problems++;
     if (c->report) c->report(c->ctx, &e);
 }
