@@ -254,7 +254,7 @@ void emit_writer(gen_schema *s, gen_out *o)
     out_printf(o, "    relic_error scratch_;\n    if (!err) err = &scratch_;\n    relic_error_clear(err);\n");
     out_printf(o, "    %s_%s mm_ = *model;\n    %s_%s *m = &mm_;\n", P, R, P, R);
     out_printf(o, "    %s_wctx cc_ = { 0 };\n    %s_wctx *c = &cc_;\n    c->err = err;\n    c->root = m;\n", P, P);
-    if (root->fixed_size < 0) out_printf(o, "    root_sz_ = m;\n    uint64_t cur = sz_%s(m);\n", R);
+    if (root->fixed_size < 0) out_printf(o, "    root_sz_ = m;\n    uint64_t cur = sz_%s(m);\n    const uint64_t sz_root_seq_ = cur;\n", R);
     else out_printf(o, "    uint64_t cur = %lldu;\n", (long long)root->fixed_size);
     for (int i = 0; i < nrf; i++) {
         gen_field *f = rf[i];
@@ -262,6 +262,51 @@ void emit_writer(gen_schema *s, gen_out *o)
         out_printf(o, "    c->at_%s = cur;\n    c->size_%s = ", f->name, f->name);
         member_size(o, s, f, "m->");
         out_printf(o, ";\n    if (cur + c->size_%s < cur) return relic_fail(err, RELIC_E_LIMIT, 0, \"%s\", \"too large\");\n    cur += c->size_%s;\n", f->name, f->name, f->name);
+    }
+    /* The model's own layout, when every non-empty placed member has an offset field
+     * and the spans neither overlap nor reach into the sequential part: a file with
+     * its tables in another order (or with zero gaps) is written back as it was. A
+     * changed or new model falls back to the contiguous layout above. */
+    {
+        int nplaced = 0;
+        for (int i = 0; i < nrf; i++) nplaced += rf[i]->at != NULL;
+        if (nplaced > 0) {
+            char seq[64];
+            if (root->fixed_size < 0) snprintf(seq, sizeof seq, "sz_root_seq_");
+            else snprintf(seq, sizeof seq, "%lldu", (long long)root->fixed_size);
+            out_printf(o, "    {\n        const uint64_t seq_ = %s;\n        uint64_t at_[%d], sz_[%d], end_ = seq_;\n        int keep_ = 1;\n",
+                       seq, nplaced, nplaced);
+            int k = 0;
+            for (int i = 0; i < nrf; i++) {
+                gen_field *f = rf[i];
+                if (!f->at) continue;
+                const gen_expr *e = f->at;
+                int held = e->kind == EX_NAME && e->ref && e->ref->is_derived && e->ref->init->func == FN_OFFSET && e->ref->init->ref == f;
+                if (held) {
+                    out_puts(o, "        at_[");
+                    out_printf(o, "%d] = (uint64_t)m->", k);
+                    for (int p = 0; p < e->npath; p++) out_printf(o, "%s%s", p ? "." : "", e->path[p]);
+                    out_printf(o, ";\n        sz_[%d] = c->size_%s;\n", k, f->name);
+                } else {
+                    out_printf(o, "        at_[%d] = 0;\n        sz_[%d] = c->size_%s;\n        if (sz_[%d]) keep_ = 0;\n", k, k, f->name, k);
+                }
+                k++;
+            }
+            out_printf(o, "        for (int i_ = 0; i_ < %d && keep_; i_++) {\n", nplaced);
+            out_puts(o, "            if (!sz_[i_]) continue;\n"
+                        "            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }\n"
+                        "            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];\n"
+                        "            for (int k_ = 0; k_ < i_; k_++)\n"
+                        "                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;\n"
+                        "        }\n        if (keep_) {\n");
+            k = 0;
+            for (int i = 0; i < nrf; i++) {
+                if (!rf[i]->at) continue;
+                out_printf(o, "            c->at_%s = sz_[%d] ? at_[%d] : end_;\n", rf[i]->name, k, k);
+                k++;
+            }
+            out_puts(o, "            cur = end_;\n        }\n    }\n");
+        }
     }
     out_puts(o, "    const uint64_t total_ = cur;\n    (void)total_;\n");
     /* derived fields of the root and of its plain struct members */

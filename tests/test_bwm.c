@@ -286,6 +286,50 @@ static void test_empty_table_offsets_round_trip(void **state)
     relic_arena_release(&a);
 }
 
+/* A file whose tables are in another order, with a zero gap, is written back
+ * as it was: the writer keeps a model's layout when it is consistent. */
+static void test_other_table_order_round_trips(void **state)
+{
+    (void)state;
+    relic_buf b = make_wok(), moved;
+    relic_error err;
+    relic_bwm_view v;
+    relic_arena a;
+    relic_bwm_bwm d;
+    relic_arena_init_heap(&a, 0);
+    /* move the vertex array to the end of the file, 16 bytes past it */
+    uint32_t voff = relic_load_u32le(b.data + RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET);
+    uint32_t vsize = 12 * relic_load_u32le(b.data + RELIC_BWM_HEADER_VERTEX_COUNT_OFFSET);
+    relic_buf_init(&moved, 0);
+    relic_buf_append(&moved, b.data, b.size);
+    uint8_t *tail = relic_buf_extend(&moved, 16 + vsize);
+    memcpy(tail + 16, b.data + voff, vsize);
+    memset(moved.data + voff, 0, vsize);
+    relic_store_u32le(moved.data + RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET, (uint32_t)(b.size + 16));
+    assert_int_equal(relic_bwm_validate(moved.data, moved.size, &v, &err), RELIC_OK);
+    assert_int_equal(relic_bwm_decode(&v, &a, &d, &err), RELIC_OK);
+    relic_buf again;
+    relic_buf_init(&again, 0);
+    assert_int_equal(relic_bwm_write(&d, &again, &err), RELIC_OK);
+    assert_int_equal(again.size, moved.size);
+    assert_memory_equal(again.data, moved.data, moved.size);
+    /* a model whose offsets overlap (here: a grown vertex array) gets the contiguous layout */
+    relic_bwm_vec3f *more = relic_arena_array(&a, d.vertices_count + 1, sizeof *more, 4);
+    memcpy(more, d.vertices, d.vertices_count * sizeof *more);
+    d.vertices = more;
+    d.vertices_count++;
+    d.header.face_offset = d.header.vertex_offset + 4; /* inside the vertex array */
+    relic_buf_free(&again);
+    relic_buf_init(&again, 0);
+    assert_int_equal(relic_bwm_write(&d, &again, &err), RELIC_OK);
+    assert_int_equal(relic_bwm_validate(again.data, again.size, &v, &err), RELIC_OK);
+    assert_int_equal(relic_load_u32le(again.data + RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET), RELIC_BWM_HEADER_SIZE);
+    relic_buf_free(&again);
+    relic_buf_free(&moved);
+    relic_buf_free(&b);
+    relic_arena_release(&a);
+}
+
 /* Exercise every reader on bytes that may or may not be valid. */
 static void exercise(const uint8_t *p, size_t n, unsigned *accepted)
 {
@@ -378,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_aabb_child_out_of_range_is_an_index_error),
         cmocka_unit_test(test_walkable_after_nonwalkable_breaks_the_rules),
         cmocka_unit_test(test_empty_table_offsets_round_trip),
+        cmocka_unit_test(test_other_table_order_round_trips),
         cmocka_unit_test(test_truncations_never_crash),
         cmocka_unit_test(test_mutations_never_crash),
     };

@@ -2134,6 +2134,48 @@ relic_status relic_bwm_write(const relic_bwm_bwm *model, relic_buf *out, relic_e
     c->size_perimeters = ((uint64_t)m->perimeters_count * 4u);
     if (cur + c->size_perimeters < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "perimeters", "too large");
     cur += c->size_perimeters;
+    {
+        const uint64_t seq_ = 136u;
+        uint64_t at_[9], sz_[9], end_ = seq_;
+        int keep_ = 1;
+        at_[0] = (uint64_t)m->header.vertex_offset;
+        sz_[0] = c->size_vertices;
+        at_[1] = (uint64_t)m->header.face_offset;
+        sz_[1] = c->size_faces;
+        at_[2] = (uint64_t)m->header.material_offset;
+        sz_[2] = c->size_materials;
+        at_[3] = (uint64_t)m->header.normal_offset;
+        sz_[3] = c->size_normals;
+        at_[4] = (uint64_t)m->header.distance_offset;
+        sz_[4] = c->size_distances;
+        at_[5] = (uint64_t)m->header.aabb_offset;
+        sz_[5] = c->size_aabb;
+        at_[6] = (uint64_t)m->header.adjacency_offset;
+        sz_[6] = c->size_adjacency;
+        at_[7] = (uint64_t)m->header.edge_offset;
+        sz_[7] = c->size_edges;
+        at_[8] = (uint64_t)m->header.perimeter_offset;
+        sz_[8] = c->size_perimeters;
+        for (int i_ = 0; i_ < 9 && keep_; i_++) {
+            if (!sz_[i_]) continue;
+            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
+            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
+            for (int k_ = 0; k_ < i_; k_++)
+                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
+        }
+        if (keep_) {
+            c->at_vertices = sz_[0] ? at_[0] : end_;
+            c->at_faces = sz_[1] ? at_[1] : end_;
+            c->at_materials = sz_[2] ? at_[2] : end_;
+            c->at_normals = sz_[3] ? at_[3] : end_;
+            c->at_distances = sz_[4] ? at_[4] : end_;
+            c->at_aabb = sz_[5] ? at_[5] : end_;
+            c->at_adjacency = sz_[6] ? at_[6] : end_;
+            c->at_edges = sz_[7] ? at_[7] : end_;
+            c->at_perimeters = sz_[8] ? at_[8] : end_;
+            cur = end_;
+        }
+    }
     const uint64_t total_ = cur;
     (void)total_;
     { const uint64_t v_ = (uint64_t)m->vertices_count;

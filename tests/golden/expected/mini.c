@@ -1577,6 +1577,7 @@ relic_status relic_mini_write(const relic_mini_mini *model, relic_buf *out, reli
     c->root = m;
     root_sz_ = m;
     uint64_t cur = sz_mini(m);
+    const uint64_t sz_root_seq_ = cur;
     c->at_table = cur;
     c->size_table = ((uint64_t)m->table_count * 2u);
     if (cur + c->size_table < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "table", "too large");
@@ -1585,6 +1586,27 @@ relic_status relic_mini_write(const relic_mini_mini *model, relic_buf *out, reli
     c->size_records = sum_mini_record(m->records, m->records_count);
     if (cur + c->size_records < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "records", "too large");
     cur += c->size_records;
+    {
+        const uint64_t seq_ = sz_root_seq_;
+        uint64_t at_[2], sz_[2], end_ = seq_;
+        int keep_ = 1;
+        at_[0] = (uint64_t)m->header.table_offset;
+        sz_[0] = c->size_table;
+        at_[1] = (uint64_t)m->header.record_offset;
+        sz_[1] = c->size_records;
+        for (int i_ = 0; i_ < 2 && keep_; i_++) {
+            if (!sz_[i_]) continue;
+            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
+            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
+            for (int k_ = 0; k_ < i_; k_++)
+                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
+        }
+        if (keep_) {
+            c->at_table = sz_[0] ? at_[0] : end_;
+            c->at_records = sz_[1] ? at_[1] : end_;
+            cur = end_;
+        }
+    }
     const uint64_t total_ = cur;
     (void)total_;
     { const uint64_t v_ = (uint64_t)m->records_count;
