@@ -6,6 +6,8 @@ CLANG   ?= clang
 RE2C    ?= re2c
 PREFIX  ?= /usr/local
 BUILD   ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
 CSTD     = -std=c11
 WARN     = -Wall -Wextra -Werror
 OPT     ?= -O2 -g
@@ -97,7 +99,7 @@ check-unit: all $(TESTS) $(BUILD)/tests/make_samples
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check-asan:
-	$(MAKE) --no-print-directory CC=$(CLANG) BUILD=build-asan OPT="$(ASAN_FLAGS)" check-unit
+	$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(ASAN_BUILD) OPT="$(ASAN_FLAGS)" check-unit
 
 # make regen must leave generated/ exactly as committed.
 check-regen: $(BUILD)/relic-gen
@@ -111,13 +113,13 @@ check-regen: $(BUILD)/relic-gen
 
 # ---- fuzzing (libFuzzer, clang) ----
 FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-FUZZ_BINS = $(patsubst fuzz/%.c,build-fuzz/%,$(FUZZ_SRCS))
-build-fuzz/%: fuzz/%.c $(LIB_SRCS)
-	@mkdir -p build-fuzz
+FUZZ_BINS = $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
+$(FUZZ_BUILD)/%: fuzz/%.c $(LIB_SRCS)
+	@mkdir -p $(FUZZ_BUILD)
 	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) $(CPPFLAGS) $< $(LIB_SRCS) $(LIBS) -o $@
 
 check-fuzz fuzz: $(FUZZ_BINS)
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) sh fuzz/run.sh $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) sh fuzz/run.sh $(FUZZ_BINS)
 
 # ---- the two commands of README.md ----
 test: deps
@@ -125,7 +127,7 @@ test: deps
 	@$(MAKE) --no-print-directory check-unit
 	@sh tests/schema_errors/run.sh $(BUILD)/relic-gen
 	@sh tests/golden/run.sh $(BUILD)/relic-gen
-	@sh tests/install_test.sh
+	@BUILD=$(BUILD) sh tests/install_test.sh
 	@$(MAKE) --no-print-directory check-asan
 	@$(MAKE) --no-print-directory check-regen
 	@$(MAKE) --no-print-directory check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
@@ -165,4 +167,4 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/relic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/relic.pc
 
 clean:
-	rm -rf $(BUILD) build-asan build-fuzz out $(RE2C_OUT)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out $(RE2C_OUT)

@@ -3,6 +3,7 @@
 # corpus (fuzz/corpus/<target>/, plus ../shared/corpus files of its format
 # when present), with time and memory limits; fail on the first crash.
 secs=${FUZZ_SECONDS:-5}
+FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
 status=0; n=0; bad=0
 for bin in "$@"; do
     name=$(basename "$bin")
@@ -19,11 +20,11 @@ for bin in "$@"; do
     echo "== fuzz $name for ${secs}s"
     n=$((n + 1))
     if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
-            -print_final_stats=1 $dict -artifact_prefix="build-fuzz/$name-" "$work" 2>"build-fuzz/$name.log"; then
-        tail -40 "build-fuzz/$name.log"
+            -print_final_stats=1 $dict -artifact_prefix="$FUZZ_BUILD/$name-" "$work" 2>"$FUZZ_BUILD/$name.log"; then
+        tail -40 "$FUZZ_BUILD/$name.log"
         status=1; bad=$((bad + 1))
     else
-        grep -E 'stat::number_of_executed_units|Done' "build-fuzz/$name.log" | tail -2
+        grep -E 'stat::number_of_executed_units|Done' "$FUZZ_BUILD/$name.log" | tail -2
     fi
     rm -rf "$work"
 done

@@ -97,6 +97,11 @@ static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
         const gen_field *f = m->field;
         if (f->fixed_offset < 0) continue;
         out_printf(o, "#define %s_%s_%s_OFFSET %lld\n", em_upper(P), em_upper(st->name), em_upper(f->name), (long long)f->fixed_offset);
+        if (f->const_str) {
+            out_printf(o, "#define %s_%s_%s_VALUE ", em_upper(P), em_upper(st->name), em_upper(f->name));
+            em_cstring(o, f->const_str, f->const_len);
+            out_printf(o, "\n#define %s_%s_%s_LEN %d\n", em_upper(P), em_upper(st->name), em_upper(f->name), f->const_len);
+        }
         if (f->prim == P_CHAR || f->prim == P_BYTES) {
             out_printf(o, "/** %s: %lld bytes, not NUL-terminated. */\n", f->name, (long long)em_fixed_elems(f));
             out_printf(o, "static inline const %s *%s_%s_%s(%s_%s_view v) { return (const %s *)(v.p + %lld); }\n",

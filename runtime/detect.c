@@ -9,12 +9,8 @@
  *    UTF-8 byte-order mark and JSON whitespace (RFC 8259 §2) is '{'.
  * Extensions, compared case-insensitively: wok pwk dwk (BWM), json, obj,
  * svg. */
+#include "bwm.h"
 #include "relic.h"
-
-/* TODO(gen): use the generated constant from generated/kotor/bwm.h once it
- * exists, so the magic is written down in one place only. */
-static const char bwm_magic[] = "BWM V1.0";
-#define BWM_MAGIC_SIZE (sizeof bwm_magic - 1)
 
 static const uint8_t utf8_bom[] = {0xEF, 0xBB, 0xBF};
 
@@ -31,7 +27,7 @@ static relic_format detect_by_magic(const uint8_t *data, size_t size)
 {
     size_t i = 0;
 
-    if (size >= BWM_MAGIC_SIZE && memcmp(data, bwm_magic, BWM_MAGIC_SIZE) == 0)
+    if (size >= RELIC_BWM_HEADER_MAGIC_LEN && memcmp(data, RELIC_BWM_HEADER_MAGIC_VALUE, RELIC_BWM_HEADER_MAGIC_LEN) == 0)
         return RELIC_FORMAT_BWM;
 
     if (size >= sizeof utf8_bom && memcmp(data, utf8_bom, sizeof utf8_bom) == 0)

@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
 check() { if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $*"; fi; }
-make -s install PREFIX="$tmp/usr" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; echo "0 passed, 1 failed"; exit 1; }
+make -s install BUILD="${BUILD:-build}" PREFIX="$tmp/usr" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; echo "0 passed, 1 failed"; exit 1; }
 for f in include/relic/relic.h include/relic/bwm.h include/relic/relic_bwm.h lib/librelic.a lib/librelic.so lib/pkgconfig/relic.pc bin/relic; do
     check test -e "$tmp/usr/$f"
 done

@@ -264,6 +264,8 @@ static inline float relic_bwm_vec3f_z(relic_bwm_vec3f_view v) { return relic_loa
 /** Zero-copy view of a validated header (136 bytes in the file). */
 typedef struct relic_bwm_header_view { const uint8_t *p; } relic_bwm_header_view;
 #define RELIC_BWM_HEADER_MAGIC_OFFSET 0
+#define RELIC_BWM_HEADER_MAGIC_VALUE "BWM V1.0"
+#define RELIC_BWM_HEADER_MAGIC_LEN 8
 /** magic: 8 bytes, not NUL-terminated. */
 static inline const char *relic_bwm_header_magic(relic_bwm_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_BWM_HEADER_TYPE_OFFSET 8

@@ -1,9 +1,9 @@
 /* check.c — `relic check [--strict] FILE...`: validate each file (the
- * generated schema validator, then the rules between tables) and print one
- * line per problem: `FILE: field.path @0xOFFSET: message`. */
+ * generated schema validator, then its format's rules between tables) and
+ * print one line per problem: `FILE: field.path @0xOFFSET: message`. */
 #include <string.h>
 
-#include "cli.h"
+#include "formats.h"
 
 static void usage(FILE *f)
 {
@@ -16,14 +16,6 @@ static void usage(FILE *f)
         "             edge, every face in one AABB leaf)\n"
         "  -q         print problems only\n\n"
         "Exit status: 0 when every file is valid, 1 when any is not, 2 on usage errors.\n");
-}
-
-typedef struct report_ctx { const char *path; } report_ctx;
-
-static void report(void *vctx, const relic_error *err)
-{
-    const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
 }
 
 int cmd_check(int argc, char **argv)
@@ -41,18 +33,15 @@ int cmd_check(int argc, char **argv)
         if (argv[i][0] == '-' && argv[i][1]) continue;
         cli_input in;
         if (cli_load(argv[i], &in)) { bad = 1; continue; }
-        if (in.format != RELIC_FORMAT_BWM) {
+        const cli_format *f = cli_format_for(in.format);
+        if (!f) {
             printf("%s: @0x0: not a file relic can check (detected: %s)\n", argv[i], relic_format_name(in.format));
             bad = 1;
-            cli_unload(&in);
-            continue;
+        } else if (f->check(&in, strict)) {
+            bad = 1;
+        } else if (!quiet) {
+            printf("%s: ok\n", argv[i]);
         }
-        relic_bwm_view v;
-        if (cli_validate_bwm(&in, &v)) { bad = 1; cli_unload(&in); continue; }
-        report_ctx rc = { argv[i] };
-        unsigned problems = relic_bwm_check(&v, strict, report, &rc);
-        if (problems) bad = 1;
-        else if (!quiet) printf("%s: ok\n", argv[i]);
         cli_unload(&in);
     }
     return bad ? EXIT_INVALID : EXIT_VALID;

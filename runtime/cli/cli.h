@@ -25,9 +25,6 @@ typedef struct cli_input {
 int cli_load(const char *path, cli_input *in);
 void cli_unload(cli_input *in);
 
-/* Validate a BWM input; on failure print the `FILE: path @0xOFF: message` line. */
-int cli_validate_bwm(const cli_input *in, relic_bwm_view *v);
-
 /* Write bytes to path atomically (never over `input`); prints the error. */
 int cli_write(const char *path, const void *data, size_t size, const char *input);
 

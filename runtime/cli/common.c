@@ -21,16 +21,6 @@ int cli_load(const char *path, cli_input *in)
 
 void cli_unload(cli_input *in) { relic_unmap(&in->map); }
 
-int cli_validate_bwm(const cli_input *in, relic_bwm_view *v)
-{
-    relic_error err;
-    if (relic_bwm_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
 int cli_write(const char *path, const void *data, size_t size, const char *input)
 {
     relic_error err;

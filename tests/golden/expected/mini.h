@@ -165,6 +165,8 @@ static inline int16_t relic_mini_point_y(relic_mini_point_view v) { return (int1
 /** Zero-copy view of a validated header (44 bytes in the file). */
 typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_view;
 #define RELIC_MINI_HEADER_MAGIC_OFFSET 0
+#define RELIC_MINI_HEADER_MAGIC_VALUE "MINI"
+#define RELIC_MINI_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_mini_header_magic(relic_mini_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_MINI_HEADER_VERSION_OFFSET 4

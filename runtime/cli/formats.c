@@ -1,0 +1,24 @@
+/* formats.c — the formats the `relic` command handles (see formats.h). */
+#include <string.h>
+
+#include "formats.h"
+
+const cli_format *const cli_formats[] = {
+    &cli_format_bwm,
+    NULL,
+};
+
+const cli_format *cli_format_for(relic_format f)
+{
+    for (int i = 0; cli_formats[i]; i++)
+        if (cli_formats[i]->format == f) return cli_formats[i];
+    return NULL;
+}
+
+const cli_format *cli_format_for_ext(const char *ext)
+{
+    for (int i = 0; cli_formats[i]; i++)
+        for (int k = 0; cli_formats[i]->extensions[k]; k++)
+            if (strcmp(cli_formats[i]->extensions[k], ext) == 0) return cli_formats[i];
+    return NULL;
+}
