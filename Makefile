@@ -16,7 +16,7 @@ ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -fPIC
 FAMILIES = $(notdir $(wildcard generated/*))
 GEN_FAMILIES = $(filter-out docs,$(FAMILIES))
 CPPFLAGS += -Iruntime $(addprefix -Igenerated/,$(GEN_FAMILIES))
-LIBS     = -ljson-c -lpng -lz -lm
+LIBS     = -ljson-c -lpng -lz -lm -lsndfile
 FUZZ_SECONDS ?= 5
 VERSION  = 0.1.0
 
@@ -51,7 +51,7 @@ help:
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libjson-c-dev libpng-dev libcmocka-dev pkg-config
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libjson-c-dev libpng-dev libcmocka-dev pkg-config libsndfile1-dev sox ffmpeg
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \
@@ -94,7 +94,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/librelic.a
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -lcmocka -o $@
 
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
-	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh
+	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/gff_cli_test.sh
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -149,8 +149,11 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/librelic.a
 	$(CC) $(CSTD) $(WARN) -O2 -g $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -o $@
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm $(BUILD)/bench/bench_lzss $(BUILD)/bench/bench_audio $(BUILD)/bench/bench_gff
 	$(BUILD)/bench/bench_bwm
+	$(BUILD)/bench/bench_lzss
+	$(BUILD)/bench/bench_audio
+	$(BUILD)/bench/bench_gff
 
 # ---- install ----
 install: all

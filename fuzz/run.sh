@@ -14,6 +14,9 @@ for bin in "$@"; do
         gen_bwm*) [ -d ../shared/corpus/bwm ] && cp ../shared/corpus/bwm/* "$work"/ 2>/dev/null;
                cp tests/samples/*.wok tests/samples/*.pwk tests/samples/*.dwk "$work"/ 2>/dev/null ;;
         *obj*) cp tests/samples/*.obj "$work"/ 2>/dev/null ;;
+        gen_groff*|fuzz_groff_rules) cp ../shared/corpus/scn/* ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
+        gen_pid*) cp ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
+        fuzz_gff|gen_gff) [ -d ../shared/corpus/gff ] && cp ../shared/corpus/gff/* "$work"/ 2>/dev/null ;;
     esac
     dict=""
     [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"

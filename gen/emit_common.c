@@ -256,7 +256,7 @@ void em_plain_predicates(gen_schema *s, gen_out *o)
     for (int i = 0; i < s->nstructs; i++) {
         const gen_struct *st = s->structs[i];
         if (!em_struct_plain(st)) continue;
-        out_printf(o, "static inline int plain_%s(void)\n{\n#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n", st->name);
+        out_printf(o, "RELIC_GEN_UNUSED static inline int plain_%s(void)\n{\n#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n", st->name);
         out_printf(o, "    return sizeof(%s_%s) == %lldu", P, st->name, (long long)st->fixed_size);
         for (int k = 0; k < st->nmembers; k++) {
             const gen_field *f = st->members[k].field;

@@ -21,12 +21,12 @@ static void emit_value_print(jctx *j, const gen_field *f, const char *val)
     if (gen_prim_is_float(f->prim)) {
         out_printf(o, "relic_json_%s(o, %s);", gen_prim_name(f->prim), val);
     } else if (f->etype && !f->etype->is_flags) {
-        out_printf(o, "{ const char *nm_ = %s_%s_name((int64_t)(%s)); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_buf_printf(o, \"%%lld\", (long long)(%s)); }",
+        out_printf(o, "{ const char *nm_ = %s_%s_name((int64_t)(%s)); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_json_i64(o, (int64_t)(%s)); }",
                    P, f->etype->name, val, val);
     } else if (gen_prim_is_signed(f->prim)) {
-        out_printf(o, "relic_buf_printf(o, \"%%lld\", (long long)(%s));", val);
+        out_printf(o, "relic_json_i64(o, (int64_t)(%s));", val);
     } else {
-        out_printf(o, "relic_buf_printf(o, \"%%llu\", (unsigned long long)(%s));", val);
+        out_printf(o, "relic_json_u64(o, (uint64_t)(%s));", val);
     }
 }
 
@@ -38,27 +38,27 @@ static void emit_print_field(jctx *j, const gen_struct *st, const gen_field *f)
     const char *P = em_prefix(j->s);
     int var = f->count || f->count_rest;
     if (st->tuple) {
-        out_puts(o, "    if (first_) first_ = 0; else relic_buf_puts(o, \", \");\n    ");
+        out_puts(o, "    if (first_) first_ = 0; else RELIC_PUTS(o, \", \");\n    ");
         char val[128];
         snprintf(val, sizeof val, "m->%s", f->name);
         if (f->ndims && st->nmembers == 1) {
             /* a tuple of one array prints as the array itself: [a, b, c] */
-            out_printf(o, "for (size_t k_ = 0; k_ < %lld; k_++) { if (k_) relic_buf_puts(o, \", \"); ", (long long)em_fixed_elems(f));
+            out_printf(o, "for (size_t k_ = 0; k_ < %lld; k_++) { if (k_) RELIC_PUTS(o, \", \"); ", (long long)em_fixed_elems(f));
             snprintf(val, sizeof val, "((const %s *)m->%s)[k_]", gen_prim_ctype(f->prim), f->name);
             emit_value_print(j, f, val);
             out_puts(o, " }\n");
         } else if (f->ndims) {
-            out_printf(o, "relic_buf_puts(o, \"[\"); for (size_t k_ = 0; k_ < %lld; k_++) { if (k_) relic_buf_puts(o, \", \"); ", (long long)em_fixed_elems(f));
+            out_printf(o, "RELIC_PUTS(o, \"[\"); for (size_t k_ = 0; k_ < %lld; k_++) { if (k_) RELIC_PUTS(o, \", \"); ", (long long)em_fixed_elems(f));
             snprintf(val, sizeof val, "((const %s *)m->%s)[k_]", gen_prim_ctype(f->prim), f->name);
             emit_value_print(j, f, val);
-            out_puts(o, " } relic_buf_puts(o, \"]\");\n");
+            out_puts(o, " } RELIC_PUTS(o, \"]\");\n");
         } else {
             emit_value_print(j, f, val);
             out_puts(o, "\n");
         }
         return;
     }
-    out_printf(o, "    if (first_) first_ = 0; else relic_buf_puts(o, \",\\n\");\n    relic_json_indent(o, depth + 1);\n    relic_buf_puts(o, \"\\\"%s\\\": \");\n", f->name);
+    out_printf(o, "    if (first_) first_ = 0; else RELIC_PUTS(o, \",\\n\");\n    relic_json_indent(o, depth + 1);\n    RELIC_PUTS(o, \"\\\"%s\\\": \");\n", f->name);
     if (f->prim == P_CHAR) {
         if (var) out_printf(o, "    relic_json_string(o, m->%s, m->%s_count);\n", f->name, f->name);
         else out_printf(o, "    { size_t l_ = %lld; while (l_ && m->%s[l_ - 1] == 0) l_--; relic_json_string(o, m->%s, l_); }\n", (long long)em_fixed_elems(f), f->name, f->name);
@@ -77,10 +77,10 @@ static void emit_print_field(jctx *j, const gen_struct *st, const gen_field *f)
         if (em_is_scalar(f)) {
             out_printf(o, "    jp_%s(o, &m->%s, root, depth + 1);\n", T, f->name);
         } else {
-            out_printf(o, "    relic_buf_puts(o, \"[\");\n    for (size_t k_ = 0; k_ < %s; k_++) {\n", cnt);
+            out_printf(o, "    RELIC_PUTS(o, \"[\");\n    for (size_t k_ = 0; k_ < %s; k_++) {\n", cnt);
             out_puts(o, "        relic_buf_puts(o, k_ ? \",\\n\" : \"\\n\");\n        relic_json_indent(o, depth + 2);\n");
             out_printf(o, "        jp_%s(o, &((const %s_%s *)m->%s)[k_], root, depth + 2);\n    }\n", T, P, T, f->name);
-            out_printf(o, "    if (%s) { relic_buf_puts(o, \"\\n\"); relic_json_indent(o, depth + 1); }\n    relic_buf_puts(o, \"]\");\n", cnt);
+            out_printf(o, "    if (%s) { RELIC_PUTS(o, \"\\n\"); relic_json_indent(o, depth + 1); }\n    RELIC_PUTS(o, \"]\");\n", cnt);
         }
         return;
     }
@@ -97,14 +97,14 @@ static void emit_print_field(jctx *j, const gen_struct *st, const gen_field *f)
     for (int i = var ? 0 : 1; i < f->ndims; i++) inner *= f->dims[i];
     char val[160];
     snprintf(val, sizeof val, "((const %s *)m->%s)[k_ * %lld + q_]", gen_prim_ctype(f->prim), f->name, (long long)inner);
-    out_printf(o, "    relic_buf_puts(o, \"[\");\n    for (size_t k_ = 0; k_ < %s; k_++) {\n", cnt);
-    out_puts(o, "        if (k_) relic_buf_puts(o, k_ % 16 ? \", \" : \",\\n\");\n        if (k_ % 16 == 0) { if (!k_) relic_buf_puts(o, \"\\n\"); relic_json_indent(o, depth + 2); }\n");
-    if (inner > 1) out_printf(o, "        relic_buf_puts(o, \"[\");\n        for (size_t q_ = 0; q_ < %lld; q_++) { if (q_) relic_buf_puts(o, \", \"); ", (long long)inner);
+    out_printf(o, "    RELIC_PUTS(o, \"[\");\n    for (size_t k_ = 0; k_ < %s; k_++) {\n", cnt);
+    out_puts(o, "        if (k_) relic_buf_puts(o, k_ % 16 ? \", \" : \",\\n\");\n        if (k_ % 16 == 0) { if (!k_) RELIC_PUTS(o, \"\\n\"); relic_json_indent(o, depth + 2); }\n");
+    if (inner > 1) out_printf(o, "        RELIC_PUTS(o, \"[\");\n        for (size_t q_ = 0; q_ < %lld; q_++) { if (q_) RELIC_PUTS(o, \", \"); ", (long long)inner);
     else out_puts(o, "        { const size_t q_ = 0; ");
     emit_value_print(j, f, val);
     out_puts(o, " }\n");
-    if (inner > 1) out_puts(o, "        relic_buf_puts(o, \"]\");\n");
-    out_printf(o, "    }\n    if (%s) { relic_buf_puts(o, \"\\n\"); relic_json_indent(o, depth + 1); }\n    relic_buf_puts(o, \"]\");\n", cnt);
+    if (inner > 1) out_puts(o, "        RELIC_PUTS(o, \"]\");\n");
+    out_printf(o, "    }\n    if (%s) { RELIC_PUTS(o, \"\\n\"); relic_json_indent(o, depth + 1); }\n    RELIC_PUTS(o, \"]\");\n", cnt);
 }
 
 static void print_body(void *ctx, const gen_member *m, int n)
@@ -246,18 +246,18 @@ void emit_json(gen_schema *s, gen_out *o)
     out_printf(o, "#include <string.h>\n\n#include <json-c/json.h>\n\n#include \"relic_gen.h\"\n#include \"relic_json.h\"\n#include \"%s\"\n\n", hdr);
 
     for (int i = 0; i < n; i++)
-        out_printf(o, "static void jp_%s(relic_buf *o, const %s_%s *m, const %s_%s *root, int depth);\n", order[i]->name, P, order[i]->name, P, R);
+        out_printf(o, "RELIC_GEN_UNUSED static inline void jp_%s(relic_buf *o, const %s_%s *m, const %s_%s *root, int depth);\n", order[i]->name, P, order[i]->name, P, R);
     out_puts(o, "\n");
     for (int i = 0; i < n; i++) {
         const gen_struct *st = order[i];
-        out_printf(o, "static void jp_%s(relic_buf *o, const %s_%s *m, const %s_%s *root, int depth)\n{\n", st->name, P, st->name, P, R);
+        out_printf(o, "RELIC_GEN_UNUSED static inline void jp_%s(relic_buf *o, const %s_%s *m, const %s_%s *root, int depth)\n{\n", st->name, P, st->name, P, R);
         out_puts(o, "    int first_ = 1;\n    (void)root; (void)depth; (void)first_;\n");
-        if (st->tuple) out_puts(o, "    relic_buf_puts(o, \"[\");\n");
-        else out_puts(o, "    relic_buf_puts(o, \"{\\n\");\n");
-        if (st->is_root) out_printf(o, "    relic_json_indent(o, depth + 1);\n    relic_buf_puts(o, \"\\\"format\\\": \\\"%s\\\"\");\n    first_ = 0;\n", s->format.name);
+        if (st->tuple) out_puts(o, "    RELIC_PUTS(o, \"[\");\n");
+        else out_puts(o, "    RELIC_PUTS(o, \"{\\n\");\n");
+        if (st->is_root) out_printf(o, "    relic_json_indent(o, depth + 1);\n    RELIC_PUTS(o, \"\\\"format\\\": \\\"%s\\\"\");\n    first_ = 0;\n", s->format.name);
         emit_print_members(&j, st, st->members, st->nmembers);
-        if (st->tuple) out_puts(o, "    relic_buf_puts(o, \"]\");\n");
-        else out_puts(o, "    relic_buf_puts(o, \"\\n\");\n    relic_json_indent(o, depth);\n    relic_buf_puts(o, \"}\");\n");
+        if (st->tuple) out_puts(o, "    RELIC_PUTS(o, \"]\");\n");
+        else out_puts(o, "    RELIC_PUTS(o, \"\\n\");\n    relic_json_indent(o, depth);\n    RELIC_PUTS(o, \"}\");\n");
         out_puts(o, "}\n\n");
     }
     out_printf(o, "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err)\n{\n", P, P, R);
@@ -266,11 +266,11 @@ void emit_json(gen_schema *s, gen_out *o)
 
     out_printf(o, "typedef struct %s_jr { relic_jr base; %s_%s *root; } %s_jr;\n\n", P, P, R, P);
     for (int i = 0; i < n; i++)
-        out_printf(o, "static relic_status jr_%s(relic_jr *r, json_object *obj, %s_%s *m);\n", order[i]->name, P, order[i]->name);
+        out_printf(o, "RELIC_GEN_UNUSED static inline relic_status jr_%s(relic_jr *r, json_object *obj, %s_%s *m);\n", order[i]->name, P, order[i]->name);
     out_puts(o, "\n");
     for (int i = 0; i < n; i++) {
         const gen_struct *st = order[i];
-        out_printf(o, "static relic_status jr_%s(relic_jr *r, json_object *obj, %s_%s *m)\n{\n    relic_status st_ = RELIC_OK;\n    (void)st_;\n", st->name, P, st->name);
+        out_printf(o, "RELIC_GEN_UNUSED static inline relic_status jr_%s(relic_jr *r, json_object *obj, %s_%s *m)\n{\n    relic_status st_ = RELIC_OK;\n    (void)st_;\n", st->name, P, st->name);
         if (st->tuple && st->nmembers == 1 && st->members[0].field->ndims) {
             /* one array member: the member reader checks the array */
         } else if (st->tuple) {

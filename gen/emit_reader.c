@@ -342,7 +342,7 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st, int 
      * whose first member then names itself in the error. */
     int span_check = st->fixed_size >= 0 && mode == MODE_VAL && !st->is_root;
     rctx r = { s, o, st, mode, st->is_root, 0, span_check };
-    out_printf(o, "static relic_status %s_%s(%s_%sctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)\n{\n",
+    out_printf(o, "RELIC_GEN_UNUSED static inline relic_status %s_%s(%s_%sctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)\n{\n",
                mname(mode), st->name, P, mode == MODE_VAL ? "v" : "d", P, st->name);
     out_puts(o, "    uint64_t cur = pos;\n    (void)c;\n");
     gen_field *fs[512];
@@ -389,8 +389,8 @@ void emit_reader(gen_schema *s, gen_out *o)
     out_printf(o, "typedef struct %s_vctx {\n    const uint8_t *base;\n    uint64_t size;\n    relic_error *err;\n    %s_%s *root;\n    %s_view *view;\n} %s_vctx;\n\n", P, P, R, P, P);
     out_printf(o, "typedef struct %s_dctx {\n    const uint8_t *base;\n    uint64_t size;\n    relic_error *err;\n    %s_%s *root;\n    relic_arena *arena;\n} %s_dctx;\n\n", P, P, R, P);
     for (int i = 0; i < n; i++) {
-        out_printf(o, "static relic_status val_%s(%s_vctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m);\n", order[i]->name, P, P, order[i]->name);
-        out_printf(o, "static relic_status dec_%s(%s_dctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m);\n", order[i]->name, P, P, order[i]->name);
+        out_printf(o, "RELIC_GEN_UNUSED static inline relic_status val_%s(%s_vctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m);\n", order[i]->name, P, P, order[i]->name);
+        out_printf(o, "RELIC_GEN_UNUSED static inline relic_status dec_%s(%s_dctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m);\n", order[i]->name, P, P, order[i]->name);
     }
     out_puts(o, "\n");
     for (int i = 0; i < n; i++) {
@@ -439,6 +439,8 @@ void emit_codec_decoders(gen_schema *s, gen_out *o)
             em_expr(o, f->codec_size, "m->", "m->", "0");
             out_puts(o, ";\n");
             out_printf(o, "    if (size_ < 0 || (uint64_t)size_ > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, \"%s\", \"declared decoded size %%lld is outside 0..%%llu\", (long long)size_, (unsigned long long)RELIC_CODEC_MAX_DECODED);\n", f->name);
+            out_printf(o, "    if ((uint64_t)size_ > relic_codec_%s_max_decoded(m->%s_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, \"%s\", \"%%zu encoded bytes cannot hold the declared %%lld decoded bytes\", m->%s_count, (long long)size_);\n",
+                       f->codec, f->name, f->name, f->name);
             out_puts(o, "    uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);\n");
             out_printf(o, "    if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, \"%s\", \"out of memory for %%lld decoded bytes\", (long long)size_);\n", f->name);
             out_printf(o, "    relic_status st_ = relic_codec_%s_decode(m->%s, m->%s_count, buf_, (size_t)size_, err);\n", f->codec, f->name, f->name);

@@ -220,9 +220,9 @@ void emit_writer(gen_schema *s, gen_out *o)
 
     for (int i = 0; i < n; i++) {
         const gen_struct *st = order[i];
-        out_printf(o, "static relic_status put_%s(%s_wctx *c, const %s_%s *m0, uint64_t pos, uint64_t *size_out);\n", st->name, P, P, st->name);
+        out_printf(o, "RELIC_GEN_UNUSED static inline relic_status put_%s(%s_wctx *c, const %s_%s *m0, uint64_t pos, uint64_t *size_out);\n", st->name, P, P, st->name);
         if (st->fixed_size < 0) {
-            out_printf(o, "static inline uint64_t sz_%s(const %s_%s *m);\n", st->name, P, st->name);
+            out_printf(o, "RELIC_GEN_UNUSED static inline uint64_t sz_%s(const %s_%s *m);\n", st->name, P, st->name);
         }
     }
     out_puts(o, "\n");
@@ -232,16 +232,16 @@ void emit_writer(gen_schema *s, gen_out *o)
         if (st->fixed_size >= 0) continue;
         wctx w = { s, o, st };
         out_printf(o, "static const %s_%s *root_sz_;\n", P, R);
-        out_printf(o, "static inline uint64_t sz_%s(const %s_%s *m)\n{\n    const %s_%s *root_ = root_sz_;\n    uint64_t t = 0;\n    (void)root_;\n", st->name, P, st->name, P, R);
+        out_printf(o, "RELIC_GEN_UNUSED static inline uint64_t sz_%s(const %s_%s *m)\n{\n    const %s_%s *root_ = root_sz_;\n    uint64_t t = 0;\n    (void)root_;\n", st->name, P, st->name, P, R);
         emit_sz_members(&w, st->members, st->nmembers);
         out_puts(o, "    return t;\n}\n");
-        out_printf(o, "static inline uint64_t sum_%s_%s(const %s_%s *a, size_t n)\n{\n    uint64_t t = 0;\n    for (size_t i = 0; i < n; i++) t += sz_%s(&a[i]);\n    return t;\n}\n\n",
+        out_printf(o, "RELIC_GEN_UNUSED static inline uint64_t sum_%s_%s(const %s_%s *a, size_t n)\n{\n    uint64_t t = 0;\n    for (size_t i = 0; i < n; i++) t += sz_%s(&a[i]);\n    return t;\n}\n\n",
                    P + 6, st->name, P, st->name, st->name);
     }
     for (int i = 0; i < n; i++) {
         const gen_struct *st = order[i];
         wctx w = { s, o, st };
-        out_printf(o, "static relic_status put_%s(%s_wctx *c, const %s_%s *m0, uint64_t pos, uint64_t *size_out)\n{\n", st->name, P, P, st->name);
+        out_printf(o, "RELIC_GEN_UNUSED static inline relic_status put_%s(%s_wctx *c, const %s_%s *m0, uint64_t pos, uint64_t *size_out)\n{\n", st->name, P, P, st->name);
         out_printf(o, "    %s_%s mm_ = *m0;\n    %s_%s *m = &mm_;\n    uint64_t cur = pos;\n    (void)c; (void)m;\n", P, st->name, P, st->name);
         if (!st->is_root) emit_fill_derived(&w, st, "m->", "m->", 0);
         emit_put_members(&w, st->members, st->nmembers);
@@ -254,7 +254,7 @@ void emit_writer(gen_schema *s, gen_out *o)
     out_printf(o, "    relic_error scratch_;\n    if (!err) err = &scratch_;\n    relic_error_clear(err);\n");
     out_printf(o, "    %s_%s mm_ = *model;\n    %s_%s *m = &mm_;\n", P, R, P, R);
     out_printf(o, "    %s_wctx cc_ = { 0 };\n    %s_wctx *c = &cc_;\n    c->err = err;\n    c->root = m;\n", P, P);
-    if (root->fixed_size < 0) out_printf(o, "    root_sz_ = m;\n    uint64_t cur = sz_%s(m);\n    const uint64_t sz_root_seq_ = cur;\n", R);
+    if (root->fixed_size < 0) out_printf(o, "    root_sz_ = m;\n    uint64_t cur = sz_%s(m);\n    const uint64_t sz_root_seq_ = cur;\n    (void)sz_root_seq_;\n", R);
     else out_printf(o, "    uint64_t cur = %lldu;\n", (long long)root->fixed_size);
     for (int i = 0; i < nrf; i++) {
         gen_field *f = rf[i];

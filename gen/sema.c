@@ -61,7 +61,7 @@ static int holds_struct(const gen_struct *outer, const gen_struct *st, int depth
 }
 
 /* Codecs with a runtime implementation (runtime/relic_codec.h). */
-static const char *known_codecs[] = { "zlib", NULL };
+static const char *known_codecs[] = { "zlib", "lzss", NULL };
 
 /* Visit every field of a member list, including those inside if/switch. */
 typedef void (*field_fn)(gen_field *f, void *ctx);
@@ -307,7 +307,7 @@ static void check_field(scope *sc, gen_field *f)
     if (f->codec) {
         int k = 0;
         while (known_codecs[k] && strcmp(known_codecs[k], f->codec) != 0) k++;
-        if (!known_codecs[k]) gen_error(f->loc, "unknown codec '%s' (known: zlib)", f->codec);
+        if (!known_codecs[k]) gen_error(f->loc, "unknown codec '%s' (known: zlib, lzss)", f->codec);
         check_expr(sc, f->codec_size, 0);
         if (has_root_ref(f->codec_size))
             gen_error(f->codec_size->loc, "the decoded size of '%s' must be computed from fields of '%s'", f->name, sc->st->name);

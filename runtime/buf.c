@@ -72,11 +72,35 @@ static int room_for(relic_buf *b, size_t n)
     return 1;
 }
 
+void relic_buf_init_sink(relic_buf *b, size_t chunk, relic_status (*sink)(void *ctx, const uint8_t *p, size_t n),
+                         void *ctx)
+{
+    relic_buf_init(b, 0);
+    b->sink = sink;
+    b->sink_ctx = ctx;
+    b->chunk = chunk ? chunk : (size_t)1 << 16;
+}
+
+int relic_buf_flush(relic_buf *b)
+{
+    if (b == NULL || b->failed) return -1;
+    if (b->sink != NULL && b->size != 0) {
+        if (b->sink(b->sink_ctx, b->data, b->size) != RELIC_OK) {
+            b->failed = 1;
+            return -1;
+        }
+        b->size = 0;
+    }
+    return 0;
+}
+
 /* Grow size by n; the new bytes are uninitialised. */
 static uint8_t *grow(relic_buf *b, size_t n)
 {
     uint8_t *p;
 
+    if (b->sink != NULL && b->size != 0 && b->size + n > b->chunk && relic_buf_flush(b) != 0)
+        return NULL;
     if (!room_for(b, n) || !reserve(b, b->size + n))
         return NULL;
     p = b->data + b->size;
@@ -135,6 +159,8 @@ void relic_buf_printf(relic_buf *b, const char *fmt, ...)
         b->failed = 1;
         return;
     }
+    if (b->sink != NULL && b->size >= b->chunk && relic_buf_flush(b) != 0)
+        return;
 
     /* First pass straight into the spare capacity: usually it fits. */
     spare = b->data != NULL ? b->cap - b->size : 0;

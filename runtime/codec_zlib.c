@@ -82,3 +82,9 @@ relic_status relic_codec_zlib_encode(const uint8_t *src, size_t n, int level, re
     deflateEnd(&z);
     return RELIC_OK;
 }
+
+uint64_t relic_codec_zlib_max_decoded(uint64_t n)
+{
+    /* each deflate bit can stand for at most 258 bytes / 2 bits ... bounded by 1032 bytes per input byte */
+    return n > UINT64_MAX / 1032 ? UINT64_MAX : n * 1032 + 64;
+}

@@ -10,6 +10,9 @@
  * Extensions, compared case-insensitively: wok pwk dwk (BWM), json, obj,
  * svg. */
 #include "bwm.h"
+#include "gff.h"
+#include "relic_audio.h"
+#include "relic_groff.h"
 #include "relic.h"
 
 static const uint8_t utf8_bom[] = {0xEF, 0xBB, 0xBF};
@@ -30,6 +33,28 @@ static relic_format detect_by_magic(const uint8_t *data, size_t size)
     if (size >= RELIC_BWM_HEADER_MAGIC_LEN && memcmp(data, RELIC_BWM_HEADER_MAGIC_VALUE, RELIC_BWM_HEADER_MAGIC_LEN) == 0)
         return RELIC_FORMAT_BWM;
 
+    /* Trespasser audio (spec/trespasser.md §4.1, §4.3): a CAU starts with
+     * "WBOR"; a TPA with version 0x150 and the identifier table at 24. */
+    if (size >= RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN && memcmp(data, RELIC_CAU_SAMPLE_HEADER_MAGIC_VALUE, RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN) == 0)
+        return RELIC_FORMAT_CAU;
+    if (size >= RELIC_TPA_HEADER_SIZE && relic_load_u32le(data) == RELIC_AUDIO_TPA_VERSION &&
+        relic_load_u32le(data + RELIC_TPA_HEADER_ID_TABLE_OFFSET_OFFSET) == RELIC_TPA_HEADER_SIZE)
+        return RELIC_FORMAT_TPA;
+    /* Trespasser levels and textures (spec/trespasser.md §5.1, §5.5, §3.2):
+     * GROFF starts with 0x0ACEBABE; a PID with version 0x130 and bump depth
+     * 16; an SZDD-compressed GROFF is recognised by its name (below). */
+    if (size >= 4 && relic_load_u32le(data) == RELIC_GROFF_MAGIC)
+        return RELIC_FORMAT_GROFF;
+    if (size >= RELIC_PID_HEADER_SIZE && relic_load_u32le(data) == RELIC_PID_VERSION &&
+        relic_load_u32le(data + RELIC_PID_HEADER_BUMP_DEPTH_OFFSET) == RELIC_PID_BUMP_DEPTH)
+        return RELIC_FORMAT_PID;
+    if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WAVE", 4) == 0)
+        return RELIC_FORMAT_WAV;
+    /* BioWare GFF (spec/aurora.md §4.1): a 4-character type, then "V3.2" */
+    if (size >= RELIC_GFF_HEADER_SIZE &&
+        memcmp(data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, RELIC_GFF_HEADER_FILE_VERSION_LEN) == 0)
+        return RELIC_FORMAT_GFF;
+
     if (size >= sizeof utf8_bom && memcmp(data, utf8_bom, sizeof utf8_bom) == 0)
         i = sizeof utf8_bom;
     while (i < size && is_json_space(data[i]))
@@ -47,6 +72,11 @@ relic_format relic_detect(const uint8_t *data, size_t size, const char *name)
     } by_extension[] = {
         {"wok", RELIC_FORMAT_BWM},  {"pwk", RELIC_FORMAT_BWM}, {"dwk", RELIC_FORMAT_BWM},
         {"json", RELIC_FORMAT_JSON}, {"obj", RELIC_FORMAT_OBJ}, {"svg", RELIC_FORMAT_SVG},
+        {"grf", RELIC_FORMAT_GROFF}, {"scn", RELIC_FORMAT_GROFF}, {"pid", RELIC_FORMAT_PID},
+        {"spz", RELIC_FORMAT_SPZ}, {"swp", RELIC_FORMAT_SPZ}, {"gr_", RELIC_FORMAT_GROFF}, {"sc_", RELIC_FORMAT_GROFF},
+        {"tpa", RELIC_FORMAT_TPA}, {"cau", RELIC_FORMAT_CAU}, {"wav", RELIC_FORMAT_WAV},
+        {"gff", RELIC_FORMAT_GFF}, {"are", RELIC_FORMAT_GFF}, {"git", RELIC_FORMAT_GFF}, {"gic", RELIC_FORMAT_GFF},
+        {"ifo", RELIC_FORMAT_GFF}, {"bic", RELIC_FORMAT_GFF}, {"utc", RELIC_FORMAT_GFF}, {"dlg", RELIC_FORMAT_GFF},
     };
     char ext[DETECT_EXTENSION_BUF];
     size_t i;
@@ -73,6 +103,13 @@ const char *relic_format_name(relic_format f)
     case RELIC_FORMAT_JSON:    return "json";
     case RELIC_FORMAT_OBJ:     return "obj";
     case RELIC_FORMAT_SVG:     return "svg";
+    case RELIC_FORMAT_TPA:     return "tpa";
+    case RELIC_FORMAT_CAU:     return "cau";
+    case RELIC_FORMAT_WAV:     return "wav";
+    case RELIC_FORMAT_GROFF:   return "groff";
+    case RELIC_FORMAT_PID:     return "pid";
+    case RELIC_FORMAT_SPZ:     return "spz";
+    case RELIC_FORMAT_GFF:     return "gff";
     }
     return "unknown";
 }

@@ -22,10 +22,7 @@ void relic_json_f32(relic_buf *o, float v)
         relic_buf_printf(o, "\"0x%08" PRIx32 "\"", u);
         return;
     }
-    if (v == 0 && signbit(v)) { relic_buf_puts(o, "-0.0"); return; } /* "-0" would read back as integer 0 */
-    snprintf(b, sizeof b, "%.7g", (double)v);
-    if ((float)strtod(b, NULL) != v) snprintf(b, sizeof b, "%.9g", (double)v);
-    relic_buf_puts(o, b);
+    relic_buf_append(o, b, relic_f32_shortest(v, b));
 }
 
 void relic_json_f64(relic_buf *o, double v)
@@ -68,6 +65,24 @@ void relic_json_hex(relic_buf *o, const uint8_t *p, size_t n)
     if (d)
         for (size_t i = 0; i < n; i++) { d[2 * i] = (uint8_t)hex[p[i] >> 4]; d[2 * i + 1] = (uint8_t)hex[p[i] & 15]; }
     relic_buf_puts(o, "\"");
+}
+
+void relic_json_u64(relic_buf *o, uint64_t v)
+{
+    char b[24];
+    size_t n = sizeof b;
+    do { b[--n] = (char)('0' + v % 10); v /= 10; } while (v);
+    relic_buf_append(o, b + n, sizeof b - n);
+}
+
+void relic_json_i64(relic_buf *o, int64_t v)
+{
+    if (v < 0) {
+        relic_buf_append(o, "-", 1);
+        relic_json_u64(o, (uint64_t)0 - (uint64_t)v);
+    } else {
+        relic_json_u64(o, (uint64_t)v);
+    }
 }
 
 void relic_json_indent(relic_buf *o, int depth)

@@ -1,4 +1,5 @@
-/* output.c — relic_write_file_atomic: never leave a half-written output.
+/* output.c — relic_out and relic_write_file_atomic: never leave a
+ * half-written output, whether written at once or streamed in pieces.
  *
  * Implements "Output files" of relic.h and the last clause of DESIGN.md
  * "Safety contract": a command never destroys its input or a half-written
@@ -29,21 +30,6 @@ static relic_status fail_io(relic_error *err, const char *what, const char *path
 {
     return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot %s '%s': %s", what, path,
                       strerror(errnum));
-}
-
-static relic_status write_stdout(const void *data, size_t size, relic_error *err)
-{
-    if (size != 0 && fwrite(data, 1, size, stdout) != size) {
-        int saved = errno;
-        return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot write to standard output: %s",
-                          strerror(saved != 0 ? saved : EIO));
-    }
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        int saved = errno;
-        return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot write to standard output: %s",
-                          strerror(saved != 0 ? saved : EIO));
-    }
-    return RELIC_OK;
 }
 
 /* The process umask, read without widening it even for an instant: probing
@@ -118,23 +104,19 @@ static void sync_directory_of(const char *path)
     }
 }
 
-relic_status relic_write_file_atomic(const char *path, const void *data, size_t size,
-                                     const char *input, relic_error *err)
+relic_status relic_out_open(relic_out *o, const char *path, const char *input, relic_error *err)
 {
     struct stat target;
     int target_exists;
-    mode_t mode;
-    char *tmp;
-    const char *step;
-    int fd, saved;
 
+    memset(o, 0, sizeof *o);
+    o->fd = -1;
     if (path == NULL || path[0] == '\0')
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "no output file given");
-    if (data == NULL && size != 0)
-        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL,
-                          "no data given for the %zu bytes of '%s'", size, path);
-    if (strcmp(path, "-") == 0)
-        return write_stdout(data, size, err);
+    if (strcmp(path, "-") == 0) {
+        o->to_stdout = 1;
+        return RELIC_OK;
+    }
     if (path[strlen(path) - 1] == '/')
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL,
                           "cannot write '%s': it names a directory", path);
@@ -147,50 +129,107 @@ relic_status relic_write_file_atomic(const char *path, const void *data, size_t 
                               "refusing to overwrite the input file '%s'", path);
     }
     if (target_exists && S_ISREG(target.st_mode))
-        mode = target.st_mode & 0777;
+        o->mode = target.st_mode & 0777;
     else
-        mode = OUTPUT_NEW_FILE_MODE & ~current_umask();
+        o->mode = OUTPUT_NEW_FILE_MODE & ~current_umask();
 
-    tmp = temp_template(path);
-    if (tmp == NULL)
+    o->path = path;
+    o->tmp = temp_template(path);
+    if (o->tmp == NULL)
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL,
                           "cannot write '%s': out of memory", path);
-    fd = mkstemp(tmp);
-    if (fd < 0) {
-        saved = errno;
-        free(tmp);
+    o->fd = mkstemp(o->tmp);
+    if (o->fd < 0) {
+        int saved = errno;
+        free(o->tmp);
+        o->tmp = NULL;
         return relic_fail(err, RELIC_E_IO, 0, NULL,
                           "cannot create a temporary file for '%s': %s", path, strerror(saved));
     }
+    return RELIC_OK;
+}
 
-    step = "write";
-    if (write_all(fd, data, size) != 0)
-        goto fail;
+relic_status relic_out_write(relic_out *o, const void *data, size_t size, relic_error *err)
+{
+    if (data == NULL && size != 0)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "no data given for %zu bytes", size);
+    if (o->to_stdout) {
+        if (size != 0 && fwrite(data, 1, size, stdout) != size) {
+            int saved = errno;
+            return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot write to standard output: %s",
+                              strerror(saved != 0 ? saved : EIO));
+        }
+        return RELIC_OK;
+    }
+    if (o->fd < 0) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "output is not open");
+    if (write_all(o->fd, data, size) != 0) return fail_io(err, "write", o->path, errno);
+    return RELIC_OK;
+}
+
+void relic_out_abort(relic_out *o)
+{
+    if (o->fd >= 0) close(o->fd);
+    if (o->tmp != NULL) {
+        unlink(o->tmp);
+        free(o->tmp);
+    }
+    o->fd = -1;
+    o->tmp = NULL;
+}
+
+relic_status relic_out_commit(relic_out *o, relic_error *err)
+{
+    const char *step;
+    int saved;
+
+    if (o->to_stdout) {
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            saved = errno;
+            return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot write to standard output: %s",
+                              strerror(saved != 0 ? saved : EIO));
+        }
+        return RELIC_OK;
+    }
+    if (o->fd < 0) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "output is not open");
     step = "sync";
-    if (fsync(fd) != 0)
+    if (fsync(o->fd) != 0)
         goto fail;
     step = "set permissions of";
-    if (fchmod(fd, mode) != 0)
+    if (fchmod(o->fd, o->mode) != 0)
         goto fail;
     step = "write";
-    if (close(fd) != 0) {
-        fd = -1; /* closed anyway (POSIX leaves it unspecified; Linux closes) */
+    if (close(o->fd) != 0) {
+        o->fd = -1; /* closed anyway (POSIX leaves it unspecified; Linux closes) */
         goto fail;
     }
-    fd = -1;
+    o->fd = -1;
     step = "replace";
-    if (rename(tmp, path) != 0)
+    if (rename(o->tmp, o->path) != 0)
         goto fail;
-
-    free(tmp);
-    sync_directory_of(path);
+    free(o->tmp);
+    o->tmp = NULL;
+    sync_directory_of(o->path);
     return RELIC_OK;
 
 fail:
     saved = errno;
-    if (fd >= 0)
-        close(fd);
-    unlink(tmp);
-    free(tmp);
-    return fail_io(err, step, path, saved);
+    relic_out_abort(o);
+    return fail_io(err, step, o->path, saved);
+}
+
+relic_status relic_write_file_atomic(const char *path, const void *data, size_t size,
+                                     const char *input, relic_error *err)
+{
+    relic_out o;
+    relic_status st;
+
+    if (data == NULL && size != 0)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL,
+                          "no data given for the %zu bytes of '%s'", size, path ? path : "");
+    if ((st = relic_out_open(&o, path, input, err)) != RELIC_OK) return st;
+    if ((st = relic_out_write(&o, data, size, err)) != RELIC_OK) {
+        relic_out_abort(&o);
+        return st;
+    }
+    return relic_out_commit(&o, err);
 }

@@ -162,7 +162,21 @@ typedef struct relic_buf {
     size_t cap;
     size_t limit;
     int failed;
+    /* optional sink (relic_buf_init_sink): content goes out in chunks */
+    relic_status (*sink)(void *ctx, const uint8_t *p, size_t n);
+    void *sink_ctx;
+    size_t chunk;
 } relic_buf;
+
+/** A buffer that hands its content to sink whenever it holds chunk bytes
+ *  or more, so printers stream with bounded memory (a single larger append,
+ *  e.g. a binary writer's relic_buf_extend, still grows the buffer). A sink
+ *  failure sets failed. Call relic_buf_flush at the end. */
+void relic_buf_init_sink(relic_buf *b, size_t chunk, relic_status (*sink)(void *ctx, const uint8_t *p, size_t n),
+                         void *ctx);
+/** Hand what is buffered to the sink (no-op without one). Returns 0 on
+ *  success, -1 when the buffer has failed. */
+int relic_buf_flush(relic_buf *b);
 
 void relic_buf_init(relic_buf *b, size_t limit);
 void relic_buf_free(relic_buf *b);
@@ -239,6 +253,28 @@ static inline int relic_mul_ok(uint64_t a, uint64_t b, uint64_t *out) {
 /* Output files                                                           */
 /* ---------------------------------------------------------------------- */
 
+/** An output file being written: a temporary in the destination's directory,
+ *  renamed over it by relic_out_commit, removed by relic_out_abort. "-" is
+ *  standard output. Fields are internal. */
+typedef struct relic_out {
+    int fd;
+    int to_stdout;
+    const char *path;
+    char *tmp;
+    unsigned mode;
+} relic_out;
+
+/** Start writing path (refused, RELIC_E_ARGUMENT, when it is the same file as
+ *  input, which may be NULL). Errors: RELIC_E_IO, RELIC_E_NOMEM. */
+relic_status relic_out_open(relic_out *o, const char *path, const char *input, relic_error *err);
+/** Append size bytes. Errors: RELIC_E_IO (the caller then aborts). */
+relic_status relic_out_write(relic_out *o, const void *data, size_t size, relic_error *err);
+/** fsync, set permissions and rename over the destination. On failure the
+ *  temporary is removed. Errors: RELIC_E_IO. */
+relic_status relic_out_commit(relic_out *o, relic_error *err);
+/** Remove the temporary; the destination is untouched. */
+void relic_out_abort(relic_out *o);
+
 /** Write data to path atomically: a temporary file in the same directory,
  *  fsync'd, then renamed over path. "-" writes to standard output. Refuses
  *  (RELIC_E_ARGUMENT) when path names the same file as `input` (compared by
@@ -257,7 +293,14 @@ typedef enum relic_format {
     RELIC_FORMAT_BWM,   /**< KotOR binary walkmesh (.wok .pwk .dwk) */
     RELIC_FORMAT_JSON,  /**< relic's JSON form of a binary format */
     RELIC_FORMAT_OBJ,   /**< Wavefront OBJ text mesh */
-    RELIC_FORMAT_SVG    /**< SVG picture (output only) */
+    RELIC_FORMAT_SVG,   /**< SVG picture (output only) */
+    RELIC_FORMAT_TPA,   /**< Trespasser packed audio bank (.tpa) */
+    RELIC_FORMAT_CAU,   /**< Trespasser sound sample (.cau) */
+    RELIC_FORMAT_WAV,   /**< RIFF WAVE sound (input to CAU, output of CAU/TPA) */
+    RELIC_FORMAT_GROFF, /**< Trespasser GROFF container (.grf .scn, savegames), also SZDD-compressed */
+    RELIC_FORMAT_PID,   /**< Trespasser packed image directory (.pid) */
+    RELIC_FORMAT_GFF,   /**< BioWare GFF V3.2 ("XXX V3.2": ARE, GIT, GIC, IFO, UTC, DLG, BIC, ...) */
+    RELIC_FORMAT_SPZ    /**< Trespasser texture swap file, LZSS-compressed (.spz) or raw (.swp) */
 } relic_format;
 
 /** Detect by magic first (when data is non-NULL), then by the extension of

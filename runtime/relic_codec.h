@@ -22,4 +22,24 @@ relic_status relic_codec_zlib_decode(const uint8_t *src, size_t n, uint8_t *dst,
  *  to out. Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (bad level). */
 relic_status relic_codec_zlib_encode(const uint8_t *src, size_t n, int level, relic_buf *out, relic_error *err);
 
+/** Decode a Trespasser SPZ-form LZSS stream (zero-filled ring, start 4078;
+ *  no size prefix: the size is the schema's) src[0..n) into exactly
+ *  dst_size bytes of dst, with no memory beyond dst (runtime/codec_lzss.c,
+ *  relic_lzss.h). Errors: RELIC_E_LAYOUT when the stream holds more than
+ *  dst_size bytes; RELIC_E_TRUNCATED when it holds fewer or ends inside a
+ *  match. Offsets are in src. */
+relic_status relic_codec_lzss_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_size, relic_error *err);
+
+/** Encode src[0..n) as an SPZ-form LZSS stream appended to out; level 1
+ *  fast, 2 greedy (the original encoder's method), 3 best ratio.
+ *  Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (bad level). */
+relic_status relic_codec_lzss_encode(const uint8_t *src, size_t n, int level, relic_buf *out, relic_error *err);
+
+/** The most bytes an n-byte stream of each codec can decode to, so a region
+ *  that declares more is rejected before anything is allocated. zlib: deflate
+ *  expands at most 1032:1 (RFC 1951 length codes), plus the stream overhead;
+ *  lzss: relic_lzss_max_decoded_size. */
+uint64_t relic_codec_zlib_max_decoded(uint64_t n);
+uint64_t relic_codec_lzss_max_decoded(uint64_t n);
+
 #endif

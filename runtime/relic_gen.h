@@ -8,6 +8,14 @@
 
 #include "relic.h"
 
+/* Generated per-struct helpers a given schema may not call (an element
+ * struct with nothing to check, a codec target): not an error. */
+#if defined(__GNUC__)
+#define RELIC_GEN_UNUSED __attribute__((unused))
+#else
+#define RELIC_GEN_UNUSED
+#endif
+
 /* Schema expressions evaluate in int64 with wrap-around; division by zero
  * and out-of-range shifts give 0, so hostile values cannot trigger UB. */
 static inline int64_t relic_gen_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
@@ -34,10 +42,18 @@ relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t off
 #endif
     ;
 
+/* The shortest decimal text of v that strtof reads back to v (NUL-terminated
+ * in out; returns its length). Finite values only. runtime/float_text.c. */
+size_t relic_f32_shortest(float v, char out[48]);
+
 /* JSON output helpers. */
 void relic_json_f32(relic_buf *o, float v);      /* shortest exact form; non-finite as "0x%08x" bits */
 void relic_json_f64(relic_buf *o, double v);
 void relic_json_string(relic_buf *o, const char *s, size_t n); /* bytes as Latin-1 code points, escaped */
 void relic_json_indent(relic_buf *o, int depth);
+void relic_json_u64(relic_buf *o, uint64_t v);
+void relic_json_i64(relic_buf *o, int64_t v);
+/* Append a string literal without strlen. */
+#define RELIC_PUTS(o, lit) relic_buf_append((o), (lit), sizeof(lit) - 1)
 
 #endif

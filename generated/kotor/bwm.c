@@ -114,7 +114,7 @@ int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value)
 
 /* Structs whose model layout is their file layout on this machine: arrays of
  * them are copied with memcpy (the compiler folds each test to a constant). */
-static inline int plain_vec3f(void)
+RELIC_GEN_UNUSED static inline int plain_vec3f(void)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     return sizeof(relic_bwm_vec3f) == 12u
@@ -126,7 +126,7 @@ static inline int plain_vec3f(void)
 #endif
 }
 
-static inline int plain_face(void)
+RELIC_GEN_UNUSED static inline int plain_face(void)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     return sizeof(relic_bwm_face) == 12u
@@ -136,7 +136,7 @@ static inline int plain_face(void)
 #endif
 }
 
-static inline int plain_aabb_node(void)
+RELIC_GEN_UNUSED static inline int plain_aabb_node(void)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     return sizeof(relic_bwm_aabb_node) == 44u
@@ -152,7 +152,7 @@ static inline int plain_aabb_node(void)
 #endif
 }
 
-static inline int plain_adjacency(void)
+RELIC_GEN_UNUSED static inline int plain_adjacency(void)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     return sizeof(relic_bwm_adjacency) == 12u
@@ -162,7 +162,7 @@ static inline int plain_adjacency(void)
 #endif
 }
 
-static inline int plain_edge(void)
+RELIC_GEN_UNUSED static inline int plain_edge(void)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
     return sizeof(relic_bwm_edge) == 8u
@@ -191,22 +191,22 @@ typedef struct relic_bwm_dctx {
     relic_arena *arena;
 } relic_bwm_dctx;
 
-static relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m);
-static relic_status dec_vec3f(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m);
-static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m);
-static relic_status dec_header(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m);
-static relic_status val_face(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m);
-static relic_status dec_face(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m);
-static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m);
-static relic_status dec_aabb_node(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m);
-static relic_status val_adjacency(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m);
-static relic_status dec_adjacency(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m);
-static relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m);
-static relic_status dec_edge(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m);
-static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m);
-static relic_status dec_bwm(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m);
+RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m);
+RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m);
+RELIC_GEN_UNUSED static inline relic_status val_face(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m);
+RELIC_GEN_UNUSED static inline relic_status dec_face(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m);
+RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m);
+RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m);
+RELIC_GEN_UNUSED static inline relic_status val_adjacency(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m);
+RELIC_GEN_UNUSED static inline relic_status dec_adjacency(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m);
+RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m);
+RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m);
+RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m);
+RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m);
 
-static relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -245,7 +245,7 @@ static relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-static relic_status dec_vec3f(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -283,7 +283,7 @@ static relic_status dec_vec3f(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m)
+RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -529,7 +529,7 @@ static relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_o
     return RELIC_OK;
 }
 
-static relic_status dec_header(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m)
+RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -772,7 +772,7 @@ static relic_status dec_header(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_o
     return RELIC_OK;
 }
 
-static relic_status val_face(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m)
+RELIC_GEN_UNUSED static inline relic_status val_face(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -794,7 +794,7 @@ static relic_status val_face(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out
     return RELIC_OK;
 }
 
-static relic_status dec_face(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m)
+RELIC_GEN_UNUSED static inline relic_status dec_face(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -814,7 +814,7 @@ static relic_status dec_face(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out
     return RELIC_OK;
 }
 
-static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m)
+RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -899,7 +899,7 @@ static relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
     return RELIC_OK;
 }
 
-static relic_status dec_aabb_node(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m)
+RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -979,7 +979,7 @@ static relic_status dec_aabb_node(relic_bwm_dctx *c, uint64_t pos, uint64_t *siz
     return RELIC_OK;
 }
 
-static relic_status val_adjacency(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m)
+RELIC_GEN_UNUSED static inline relic_status val_adjacency(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -1001,7 +1001,7 @@ static relic_status val_adjacency(relic_bwm_vctx *c, uint64_t pos, uint64_t *siz
     return RELIC_OK;
 }
 
-static relic_status dec_adjacency(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m)
+RELIC_GEN_UNUSED static inline relic_status dec_adjacency(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -1021,7 +1021,7 @@ static relic_status dec_adjacency(relic_bwm_dctx *c, uint64_t pos, uint64_t *siz
     return RELIC_OK;
 }
 
-static relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m)
+RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -1051,7 +1051,7 @@ static relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out
     return RELIC_OK;
 }
 
-static relic_status dec_edge(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m)
+RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -1079,7 +1079,7 @@ static relic_status dec_edge(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out
     return RELIC_OK;
 }
 
-static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m)
+RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -1266,7 +1266,7 @@ static relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out,
     return RELIC_OK;
 }
 
-static relic_status dec_bwm(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m)
+RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -1507,15 +1507,15 @@ typedef struct relic_bwm_wctx {
     uint64_t at_perimeters, size_perimeters;
 } relic_bwm_wctx;
 
-static relic_status put_vec3f(relic_bwm_wctx *c, const relic_bwm_vec3f *m0, uint64_t pos, uint64_t *size_out);
-static relic_status put_header(relic_bwm_wctx *c, const relic_bwm_header *m0, uint64_t pos, uint64_t *size_out);
-static relic_status put_face(relic_bwm_wctx *c, const relic_bwm_face *m0, uint64_t pos, uint64_t *size_out);
-static relic_status put_aabb_node(relic_bwm_wctx *c, const relic_bwm_aabb_node *m0, uint64_t pos, uint64_t *size_out);
-static relic_status put_adjacency(relic_bwm_wctx *c, const relic_bwm_adjacency *m0, uint64_t pos, uint64_t *size_out);
-static relic_status put_edge(relic_bwm_wctx *c, const relic_bwm_edge *m0, uint64_t pos, uint64_t *size_out);
-static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_bwm_wctx *c, const relic_bwm_vec3f *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_header(relic_bwm_wctx *c, const relic_bwm_header *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_face(relic_bwm_wctx *c, const relic_bwm_face *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_aabb_node(relic_bwm_wctx *c, const relic_bwm_aabb_node *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_adjacency(relic_bwm_wctx *c, const relic_bwm_adjacency *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_edge(relic_bwm_wctx *c, const relic_bwm_edge *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m0, uint64_t pos, uint64_t *size_out);
 
-static relic_status put_vec3f(relic_bwm_wctx *c, const relic_bwm_vec3f *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_bwm_wctx *c, const relic_bwm_vec3f *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_bwm_vec3f mm_ = *m0;
     relic_bwm_vec3f *m = &mm_;
@@ -1552,7 +1552,7 @@ static relic_status put_vec3f(relic_bwm_wctx *c, const relic_bwm_vec3f *m0, uint
     return RELIC_OK;
 }
 
-static relic_status put_header(relic_bwm_wctx *c, const relic_bwm_header *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_header(relic_bwm_wctx *c, const relic_bwm_header *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_bwm_header mm_ = *m0;
     relic_bwm_header *m = &mm_;
@@ -1769,7 +1769,7 @@ static relic_status put_header(relic_bwm_wctx *c, const relic_bwm_header *m0, ui
     return RELIC_OK;
 }
 
-static relic_status put_face(relic_bwm_wctx *c, const relic_bwm_face *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_face(relic_bwm_wctx *c, const relic_bwm_face *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_bwm_face mm_ = *m0;
     relic_bwm_face *m = &mm_;
@@ -1788,7 +1788,7 @@ static relic_status put_face(relic_bwm_wctx *c, const relic_bwm_face *m0, uint64
     return RELIC_OK;
 }
 
-static relic_status put_aabb_node(relic_bwm_wctx *c, const relic_bwm_aabb_node *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_aabb_node(relic_bwm_wctx *c, const relic_bwm_aabb_node *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_bwm_aabb_node mm_ = *m0;
     relic_bwm_aabb_node *m = &mm_;
@@ -1861,7 +1861,7 @@ static relic_status put_aabb_node(relic_bwm_wctx *c, const relic_bwm_aabb_node *
     return RELIC_OK;
 }
 
-static relic_status put_adjacency(relic_bwm_wctx *c, const relic_bwm_adjacency *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_adjacency(relic_bwm_wctx *c, const relic_bwm_adjacency *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_bwm_adjacency mm_ = *m0;
     relic_bwm_adjacency *m = &mm_;
@@ -1880,7 +1880,7 @@ static relic_status put_adjacency(relic_bwm_wctx *c, const relic_bwm_adjacency *
     return RELIC_OK;
 }
 
-static relic_status put_edge(relic_bwm_wctx *c, const relic_bwm_edge *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_edge(relic_bwm_wctx *c, const relic_bwm_edge *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_bwm_edge mm_ = *m0;
     relic_bwm_edge *m = &mm_;
@@ -1908,7 +1908,7 @@ static relic_status put_edge(relic_bwm_wctx *c, const relic_bwm_edge *m0, uint64
     return RELIC_OK;
 }
 
-static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_bwm_bwm mm_ = *m0;
     relic_bwm_bwm *m = &mm_;

@@ -8,320 +8,320 @@
 #include "relic_json.h"
 #include "bwm.h"
 
-static void jp_vec3f(relic_buf *o, const relic_bwm_vec3f *m, const relic_bwm_bwm *root, int depth);
-static void jp_header(relic_buf *o, const relic_bwm_header *m, const relic_bwm_bwm *root, int depth);
-static void jp_face(relic_buf *o, const relic_bwm_face *m, const relic_bwm_bwm *root, int depth);
-static void jp_aabb_node(relic_buf *o, const relic_bwm_aabb_node *m, const relic_bwm_bwm *root, int depth);
-static void jp_adjacency(relic_buf *o, const relic_bwm_adjacency *m, const relic_bwm_bwm *root, int depth);
-static void jp_edge(relic_buf *o, const relic_bwm_edge *m, const relic_bwm_bwm *root, int depth);
-static void jp_bwm(relic_buf *o, const relic_bwm_bwm *m, const relic_bwm_bwm *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_vec3f(relic_buf *o, const relic_bwm_vec3f *m, const relic_bwm_bwm *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_header(relic_buf *o, const relic_bwm_header *m, const relic_bwm_bwm *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_face(relic_buf *o, const relic_bwm_face *m, const relic_bwm_bwm *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_aabb_node(relic_buf *o, const relic_bwm_aabb_node *m, const relic_bwm_bwm *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_adjacency(relic_buf *o, const relic_bwm_adjacency *m, const relic_bwm_bwm *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_edge(relic_buf *o, const relic_bwm_edge *m, const relic_bwm_bwm *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_bwm(relic_buf *o, const relic_bwm_bwm *m, const relic_bwm_bwm *root, int depth);
 
-static void jp_vec3f(relic_buf *o, const relic_bwm_vec3f *m, const relic_bwm_bwm *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_vec3f(relic_buf *o, const relic_bwm_vec3f *m, const relic_bwm_bwm *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "[");
-    if (first_) first_ = 0; else relic_buf_puts(o, ", ");
+    RELIC_PUTS(o, "[");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ", ");
     relic_json_f32(o, m->x);
-    if (first_) first_ = 0; else relic_buf_puts(o, ", ");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ", ");
     relic_json_f32(o, m->y);
-    if (first_) first_ = 0; else relic_buf_puts(o, ", ");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ", ");
     relic_json_f32(o, m->z);
-    relic_buf_puts(o, "]");
+    RELIC_PUTS(o, "]");
 }
 
-static void jp_header(relic_buf *o, const relic_bwm_header *m, const relic_bwm_bwm *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_header(relic_buf *o, const relic_bwm_header *m, const relic_bwm_bwm *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "{\n");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "{\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"magic\": ");
+    RELIC_PUTS(o, "\"magic\": ");
     { size_t l_ = 8; while (l_ && m->magic[l_ - 1] == 0) l_--; relic_json_string(o, m->magic, l_); }
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"type\": ");
-    { const char *nm_ = relic_bwm_walkmesh_type_name((int64_t)(m->type)); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_buf_printf(o, "%lld", (long long)(m->type)); }
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"type\": ");
+    { const char *nm_ = relic_bwm_walkmesh_type_name((int64_t)(m->type)); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_json_i64(o, (int64_t)(m->type)); }
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"relative_use_position_1\": ");
+    RELIC_PUTS(o, "\"relative_use_position_1\": ");
     jp_vec3f(o, &m->relative_use_position_1, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"relative_use_position_2\": ");
+    RELIC_PUTS(o, "\"relative_use_position_2\": ");
     jp_vec3f(o, &m->relative_use_position_2, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"absolute_use_position_1\": ");
+    RELIC_PUTS(o, "\"absolute_use_position_1\": ");
     jp_vec3f(o, &m->absolute_use_position_1, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"absolute_use_position_2\": ");
+    RELIC_PUTS(o, "\"absolute_use_position_2\": ");
     jp_vec3f(o, &m->absolute_use_position_2, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"position\": ");
+    RELIC_PUTS(o, "\"position\": ");
     jp_vec3f(o, &m->position, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"vertex_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->vertex_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"vertex_count\": ");
+    relic_json_u64(o, (uint64_t)(m->vertex_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"vertex_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->vertex_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"vertex_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->vertex_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"face_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->face_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"face_count\": ");
+    relic_json_u64(o, (uint64_t)(m->face_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"face_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->face_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"face_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->face_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"material_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->material_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"material_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->material_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"normal_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->normal_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"normal_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->normal_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"distance_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->distance_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"distance_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->distance_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"aabb_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->aabb_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"aabb_count\": ");
+    relic_json_u64(o, (uint64_t)(m->aabb_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"aabb_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->aabb_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"aabb_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->aabb_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"unknown\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->unknown));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"unknown\": ");
+    relic_json_u64(o, (uint64_t)(m->unknown));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"adjacency_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->adjacency_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"adjacency_count\": ");
+    relic_json_u64(o, (uint64_t)(m->adjacency_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"adjacency_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->adjacency_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"adjacency_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->adjacency_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"edge_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->edge_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"edge_count\": ");
+    relic_json_u64(o, (uint64_t)(m->edge_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"edge_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->edge_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"edge_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->edge_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"perimeter_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->perimeter_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"perimeter_count\": ");
+    relic_json_u64(o, (uint64_t)(m->perimeter_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"perimeter_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->perimeter_offset));
-    relic_buf_puts(o, "\n");
+    RELIC_PUTS(o, "\"perimeter_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->perimeter_offset));
+    RELIC_PUTS(o, "\n");
     relic_json_indent(o, depth);
-    relic_buf_puts(o, "}");
+    RELIC_PUTS(o, "}");
 }
 
-static void jp_face(relic_buf *o, const relic_bwm_face *m, const relic_bwm_bwm *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_face(relic_buf *o, const relic_bwm_face *m, const relic_bwm_bwm *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "[");
-    if (first_) first_ = 0; else relic_buf_puts(o, ", ");
-    for (size_t k_ = 0; k_ < 3; k_++) { if (k_) relic_buf_puts(o, ", "); relic_buf_printf(o, "%llu", (unsigned long long)(((const uint32_t *)m->v)[k_])); }
-    relic_buf_puts(o, "]");
+    RELIC_PUTS(o, "[");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ", ");
+    for (size_t k_ = 0; k_ < 3; k_++) { if (k_) RELIC_PUTS(o, ", "); relic_json_u64(o, (uint64_t)(((const uint32_t *)m->v)[k_])); }
+    RELIC_PUTS(o, "]");
 }
 
-static void jp_aabb_node(relic_buf *o, const relic_bwm_aabb_node *m, const relic_bwm_bwm *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_aabb_node(relic_buf *o, const relic_bwm_aabb_node *m, const relic_bwm_bwm *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "{\n");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "{\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"box_min\": ");
+    RELIC_PUTS(o, "\"box_min\": ");
     jp_vec3f(o, &m->box_min, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"box_max\": ");
+    RELIC_PUTS(o, "\"box_max\": ");
     jp_vec3f(o, &m->box_max, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"face\": ");
-    relic_buf_printf(o, "%lld", (long long)(m->face));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"face\": ");
+    relic_json_i64(o, (int64_t)(m->face));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"unknown\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->unknown));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"unknown\": ");
+    relic_json_u64(o, (uint64_t)(m->unknown));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"most_significant_plane\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->most_significant_plane));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"most_significant_plane\": ");
+    relic_json_u64(o, (uint64_t)(m->most_significant_plane));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"child1\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->child1));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"child1\": ");
+    relic_json_u64(o, (uint64_t)(m->child1));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"child2\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->child2));
-    relic_buf_puts(o, "\n");
+    RELIC_PUTS(o, "\"child2\": ");
+    relic_json_u64(o, (uint64_t)(m->child2));
+    RELIC_PUTS(o, "\n");
     relic_json_indent(o, depth);
-    relic_buf_puts(o, "}");
+    RELIC_PUTS(o, "}");
 }
 
-static void jp_adjacency(relic_buf *o, const relic_bwm_adjacency *m, const relic_bwm_bwm *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_adjacency(relic_buf *o, const relic_bwm_adjacency *m, const relic_bwm_bwm *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "[");
-    if (first_) first_ = 0; else relic_buf_puts(o, ", ");
-    for (size_t k_ = 0; k_ < 3; k_++) { if (k_) relic_buf_puts(o, ", "); relic_buf_printf(o, "%lld", (long long)(((const int32_t *)m->side)[k_])); }
-    relic_buf_puts(o, "]");
+    RELIC_PUTS(o, "[");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ", ");
+    for (size_t k_ = 0; k_ < 3; k_++) { if (k_) RELIC_PUTS(o, ", "); relic_json_i64(o, (int64_t)(((const int32_t *)m->side)[k_])); }
+    RELIC_PUTS(o, "]");
 }
 
-static void jp_edge(relic_buf *o, const relic_bwm_edge *m, const relic_bwm_bwm *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_edge(relic_buf *o, const relic_bwm_edge *m, const relic_bwm_bwm *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "{\n");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "{\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"edge\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->edge));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"edge\": ");
+    relic_json_u64(o, (uint64_t)(m->edge));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"transition\": ");
-    relic_buf_printf(o, "%lld", (long long)(m->transition));
-    relic_buf_puts(o, "\n");
+    RELIC_PUTS(o, "\"transition\": ");
+    relic_json_i64(o, (int64_t)(m->transition));
+    RELIC_PUTS(o, "\n");
     relic_json_indent(o, depth);
-    relic_buf_puts(o, "}");
+    RELIC_PUTS(o, "}");
 }
 
-static void jp_bwm(relic_buf *o, const relic_bwm_bwm *m, const relic_bwm_bwm *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_bwm(relic_buf *o, const relic_bwm_bwm *m, const relic_bwm_bwm *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "{\n");
+    RELIC_PUTS(o, "{\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"format\": \"bwm\"");
+    RELIC_PUTS(o, "\"format\": \"bwm\"");
     first_ = 0;
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"header\": ");
+    RELIC_PUTS(o, "\"header\": ");
     jp_header(o, &m->header, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"vertices\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"vertices\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->vertices_count; k_++) {
         relic_buf_puts(o, k_ ? ",\n" : "\n");
         relic_json_indent(o, depth + 2);
         jp_vec3f(o, &((const relic_bwm_vec3f *)m->vertices)[k_], root, depth + 2);
     }
-    if (m->vertices_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->vertices_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"faces\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"faces\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->faces_count; k_++) {
         relic_buf_puts(o, k_ ? ",\n" : "\n");
         relic_json_indent(o, depth + 2);
         jp_face(o, &((const relic_bwm_face *)m->faces)[k_], root, depth + 2);
     }
-    if (m->faces_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->faces_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"materials\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"materials\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->materials_count; k_++) {
         if (k_) relic_buf_puts(o, k_ % 16 ? ", " : ",\n");
-        if (k_ % 16 == 0) { if (!k_) relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 2); }
-        { const size_t q_ = 0; { const char *nm_ = relic_bwm_surface_material_name((int64_t)(((const uint32_t *)m->materials)[k_ * 1 + q_])); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_buf_printf(o, "%lld", (long long)(((const uint32_t *)m->materials)[k_ * 1 + q_])); } }
+        if (k_ % 16 == 0) { if (!k_) RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 2); }
+        { const size_t q_ = 0; { const char *nm_ = relic_bwm_surface_material_name((int64_t)(((const uint32_t *)m->materials)[k_ * 1 + q_])); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_json_i64(o, (int64_t)(((const uint32_t *)m->materials)[k_ * 1 + q_])); } }
     }
-    if (m->materials_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->materials_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"normals\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"normals\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->normals_count; k_++) {
         relic_buf_puts(o, k_ ? ",\n" : "\n");
         relic_json_indent(o, depth + 2);
         jp_vec3f(o, &((const relic_bwm_vec3f *)m->normals)[k_], root, depth + 2);
     }
-    if (m->normals_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->normals_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"distances\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"distances\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->distances_count; k_++) {
         if (k_) relic_buf_puts(o, k_ % 16 ? ", " : ",\n");
-        if (k_ % 16 == 0) { if (!k_) relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 2); }
+        if (k_ % 16 == 0) { if (!k_) RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 2); }
         { const size_t q_ = 0; relic_json_f32(o, ((const float *)m->distances)[k_ * 1 + q_]); }
     }
-    if (m->distances_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->distances_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"aabb\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"aabb\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->aabb_count; k_++) {
         relic_buf_puts(o, k_ ? ",\n" : "\n");
         relic_json_indent(o, depth + 2);
         jp_aabb_node(o, &((const relic_bwm_aabb_node *)m->aabb)[k_], root, depth + 2);
     }
-    if (m->aabb_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->aabb_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"adjacency\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"adjacency\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->adjacency_count; k_++) {
         relic_buf_puts(o, k_ ? ",\n" : "\n");
         relic_json_indent(o, depth + 2);
         jp_adjacency(o, &((const relic_bwm_adjacency *)m->adjacency)[k_], root, depth + 2);
     }
-    if (m->adjacency_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->adjacency_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"edges\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"edges\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->edges_count; k_++) {
         relic_buf_puts(o, k_ ? ",\n" : "\n");
         relic_json_indent(o, depth + 2);
         jp_edge(o, &((const relic_bwm_edge *)m->edges)[k_], root, depth + 2);
     }
-    if (m->edges_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->edges_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"perimeters\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"perimeters\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->perimeters_count; k_++) {
         if (k_) relic_buf_puts(o, k_ % 16 ? ", " : ",\n");
-        if (k_ % 16 == 0) { if (!k_) relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 2); }
-        { const size_t q_ = 0; relic_buf_printf(o, "%llu", (unsigned long long)(((const uint32_t *)m->perimeters)[k_ * 1 + q_])); }
+        if (k_ % 16 == 0) { if (!k_) RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 2); }
+        { const size_t q_ = 0; relic_json_u64(o, (uint64_t)(((const uint32_t *)m->perimeters)[k_ * 1 + q_])); }
     }
-    if (m->perimeters_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    relic_buf_puts(o, "\n");
+    if (m->perimeters_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    RELIC_PUTS(o, "\n");
     relic_json_indent(o, depth);
-    relic_buf_puts(o, "}");
+    RELIC_PUTS(o, "}");
 }
 
 relic_status relic_bwm_json_print(const relic_bwm_bwm *m, relic_buf *out, relic_error *err)
@@ -334,15 +334,15 @@ relic_status relic_bwm_json_print(const relic_bwm_bwm *m, relic_buf *out, relic_
 
 typedef struct relic_bwm_jr { relic_jr base; relic_bwm_bwm *root; } relic_bwm_jr;
 
-static relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m);
-static relic_status jr_header(relic_jr *r, json_object *obj, relic_bwm_header *m);
-static relic_status jr_face(relic_jr *r, json_object *obj, relic_bwm_face *m);
-static relic_status jr_aabb_node(relic_jr *r, json_object *obj, relic_bwm_aabb_node *m);
-static relic_status jr_adjacency(relic_jr *r, json_object *obj, relic_bwm_adjacency *m);
-static relic_status jr_edge(relic_jr *r, json_object *obj, relic_bwm_edge *m);
-static relic_status jr_bwm(relic_jr *r, json_object *obj, relic_bwm_bwm *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_bwm_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, json_object *obj, relic_bwm_face *m);
+RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_object *obj, relic_bwm_aabb_node *m);
+RELIC_GEN_UNUSED static inline relic_status jr_adjacency(relic_jr *r, json_object *obj, relic_bwm_adjacency *m);
+RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *obj, relic_bwm_edge *m);
+RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj, relic_bwm_bwm *m);
 
-static relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -376,7 +376,7 @@ static relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m)
     return RELIC_OK;
 }
 
-static relic_status jr_header(relic_jr *r, json_object *obj, relic_bwm_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_bwm_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -591,7 +591,7 @@ static relic_status jr_header(relic_jr *r, json_object *obj, relic_bwm_header *m
     return RELIC_OK;
 }
 
-static relic_status jr_face(relic_jr *r, json_object *obj, relic_bwm_face *m)
+RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, json_object *obj, relic_bwm_face *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -614,7 +614,7 @@ static relic_status jr_face(relic_jr *r, json_object *obj, relic_bwm_face *m)
     return RELIC_OK;
 }
 
-static relic_status jr_aabb_node(relic_jr *r, json_object *obj, relic_bwm_aabb_node *m)
+RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_object *obj, relic_bwm_aabb_node *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -685,7 +685,7 @@ static relic_status jr_aabb_node(relic_jr *r, json_object *obj, relic_bwm_aabb_n
     return RELIC_OK;
 }
 
-static relic_status jr_adjacency(relic_jr *r, json_object *obj, relic_bwm_adjacency *m)
+RELIC_GEN_UNUSED static inline relic_status jr_adjacency(relic_jr *r, json_object *obj, relic_bwm_adjacency *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -708,7 +708,7 @@ static relic_status jr_adjacency(relic_jr *r, json_object *obj, relic_bwm_adjace
     return RELIC_OK;
 }
 
-static relic_status jr_edge(relic_jr *r, json_object *obj, relic_bwm_edge *m)
+RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *obj, relic_bwm_edge *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -734,7 +734,7 @@ static relic_status jr_edge(relic_jr *r, json_object *obj, relic_bwm_edge *m)
     return RELIC_OK;
 }
 
-static relic_status jr_bwm(relic_jr *r, json_object *obj, relic_bwm_bwm *m)
+RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj, relic_bwm_bwm *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;

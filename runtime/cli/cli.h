@@ -28,6 +28,11 @@ void cli_unload(cli_input *in);
 /* Write bytes to path atomically (never over `input`); prints the error. */
 int cli_write(const char *path, const void *data, size_t size, const char *input);
 
+struct cli_format;
+/* Stream the JSON form of in (through fmt->to_json) to out_path atomically,
+ * with bounded memory; prints the error. 0 on success. */
+int cli_write_json(const struct cli_format *fmt, const cli_input *in, const char *out_path);
+
 /* 1 when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);
 
@@ -35,5 +40,10 @@ int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
+int cmd_foley(int argc, char **argv);
+int cmd_hash(int argc, char **argv);
+int cmd_get(int argc, char **argv);
 
 #endif

@@ -39,10 +39,7 @@ int cmd_convert(int argc, char **argv)
     const cli_format *source = cli_format_for(in.format);
     int rc = -1;
     if (source && !strcmp(ext, "json")) {
-        relic_buf out;
-        relic_buf_init(&out, 0);
-        rc = source->to_json(&in, &out) || cli_write(out_path, out.data, out.size, in_path);
-        relic_buf_free(&out);
+        rc = cli_write_json(source, &in, out_path);
     } else if (source) {
         rc = source->convert(&in, out_path, ext);
     } else if (in.format == RELIC_FORMAT_JSON && target) {

@@ -29,11 +29,8 @@ int cmd_dump(int argc, char **argv)
     if (!f) {
         fprintf(stderr, "relic dump: %s: not a format relic dumps (detected: %s)\n", in_path, relic_format_name(in.format));
         rc = EXIT_INVALID;
-    } else {
-        relic_buf out;
-        relic_buf_init(&out, 0);
-        if (f->to_json(&in, &out) || cli_write(out_path, out.data, out.size, in_path)) rc = EXIT_INVALID;
-        relic_buf_free(&out);
+    } else if (cli_write_json(f, &in, out_path)) {
+        rc = EXIT_INVALID;
     }
     cli_unload(&in);
     return rc;

@@ -5,6 +5,12 @@
 
 const cli_format *const cli_formats[] = {
     &cli_format_bwm,
+    &cli_format_tpa,
+    &cli_format_cau,
+    &cli_format_gff,
+    &cli_format_groff,
+    &cli_format_pid,
+    &cli_format_spz,
     NULL,
 };
 

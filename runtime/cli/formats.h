@@ -36,5 +36,11 @@ const cli_format *cli_format_for_ext(const char *ext);
 extern const cli_format *const cli_formats[];
 
 extern const cli_format cli_format_bwm;
+extern const cli_format cli_format_tpa;
+extern const cli_format cli_format_cau;
+extern const cli_format cli_format_gff;
+extern const cli_format cli_format_groff;
+extern const cli_format cli_format_pid;
+extern const cli_format cli_format_spz;
 
 #endif

@@ -15,7 +15,12 @@ static void usage(FILE *f)
         "  dump FILE [-o OUT]        the file as JSON (standard output by default)\n"
         "  check [--strict] FILE...  validate; one line per problem: FILE: field @0xOFFSET: message\n"
         "  convert IN OUT            convert by extension: wok/pwk/dwk <-> json, -> obj, -> svg,\n"
-        "                            obj -> wok/pwk/dwk (builds every derived table)\n\n"
+        "                            obj -> wok/pwk/dwk (builds every derived table)\n"
+        "  extract BANK.tpa -C DIR [--names FILE]  samples as WAV files plus captions.json\n"
+        "  encode IN.wav OUT.cau [--adpcm] [--captions FILE]  a Trespasser sample from a WAV\n"
+        "  foley BANK.tpa --velocity V  collision sounds with volume and pitch at velocity V\n"
+        "  hash [--object|--sound|--texture] NAME...  Trespasser name hash (CRC-32) as hex\n"
+        "  get FILE PATH             one value of a GFF file (Mod_Name, Tile_List/3/Tile_ID)\n\n"
         "  relic COMMAND --help      help on one command\n"
         "  relic --version           version\n\n"
         "Formats are detected by magic bytes first, then by extension. Outputs are written to a\n"
@@ -52,6 +57,11 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "dump") == 0) return cmd_dump(argc, argv);
     if (strcmp(cmd, "check") == 0) return cmd_check(argc, argv);
     if (strcmp(cmd, "convert") == 0) return cmd_convert(argc, argv);
+    if (strcmp(cmd, "extract") == 0) return cmd_extract(argc, argv);
+    if (strcmp(cmd, "encode") == 0) return cmd_encode(argc, argv);
+    if (strcmp(cmd, "foley") == 0) return cmd_foley(argc, argv);
+    if (strcmp(cmd, "hash") == 0) return cmd_hash(argc, argv);
+    if (strcmp(cmd, "get") == 0) return cmd_get(argc, argv);
     fprintf(stderr, "relic: unknown command '%s' (see relic --help)\n", cmd);
     return EXIT_USAGE;
 }

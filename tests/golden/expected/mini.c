@@ -90,16 +90,16 @@ typedef struct relic_mini_dctx {
     relic_arena *arena;
 } relic_mini_dctx;
 
-static relic_status val_point(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m);
-static relic_status dec_point(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m);
-static relic_status val_header(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m);
-static relic_status dec_header(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m);
-static relic_status val_record(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m);
-static relic_status dec_record(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m);
-static relic_status val_mini(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m);
-static relic_status dec_mini(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m);
+RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m);
+RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m);
+RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m);
+RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m);
+RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m);
+RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m);
+RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m);
+RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m);
 
-static relic_status val_point(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m)
+RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -128,7 +128,7 @@ static relic_status val_point(relic_mini_vctx *c, uint64_t pos, uint64_t *size_o
     return RELIC_OK;
 }
 
-static relic_status dec_point(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m)
+RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -156,7 +156,7 @@ static relic_status dec_point(relic_mini_dctx *c, uint64_t pos, uint64_t *size_o
     return RELIC_OK;
 }
 
-static relic_status val_header(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m)
+RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -303,7 +303,7 @@ static relic_status val_header(relic_mini_vctx *c, uint64_t pos, uint64_t *size_
     return RELIC_OK;
 }
 
-static relic_status dec_header(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m)
+RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -444,7 +444,7 @@ static relic_status dec_header(relic_mini_dctx *c, uint64_t pos, uint64_t *size_
     return RELIC_OK;
 }
 
-static relic_status val_record(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m)
+RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -657,7 +657,7 @@ static relic_status val_record(relic_mini_vctx *c, uint64_t pos, uint64_t *size_
     return RELIC_OK;
 }
 
-static relic_status dec_record(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m)
+RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -874,7 +874,7 @@ static relic_status dec_record(relic_mini_dctx *c, uint64_t pos, uint64_t *size_
     return RELIC_OK;
 }
 
-static relic_status val_mini(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m)
+RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -952,7 +952,7 @@ static relic_status val_mini(relic_mini_vctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-static relic_status dec_mini(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m)
+RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m)
 {
     uint64_t cur = pos;
     (void)c;
@@ -1054,6 +1054,7 @@ relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_a
     memset(out, 0, sizeof *out);
     const int64_t size_ = ((int64_t)m->unpacked_len);
     if (size_ < 0 || (uint64_t)size_ > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, "packed", "declared decoded size %lld is outside 0..%llu", (long long)size_, (unsigned long long)RELIC_CODEC_MAX_DECODED);
+    if ((uint64_t)size_ > relic_codec_zlib_max_decoded(m->packed_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, "packed", "%zu encoded bytes cannot hold the declared %lld decoded bytes", m->packed_count, (long long)size_);
     uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);
     if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, "packed", "out of memory for %lld decoded bytes", (long long)size_);
     relic_status st_ = relic_codec_zlib_decode(m->packed, m->packed_count, buf_, (size_t)size_, err);
@@ -1078,15 +1079,15 @@ typedef struct relic_mini_wctx {
     uint64_t at_records, size_records;
 } relic_mini_wctx;
 
-static relic_status put_point(relic_mini_wctx *c, const relic_mini_point *m0, uint64_t pos, uint64_t *size_out);
-static relic_status put_header(relic_mini_wctx *c, const relic_mini_header *m0, uint64_t pos, uint64_t *size_out);
-static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m0, uint64_t pos, uint64_t *size_out);
-static inline uint64_t sz_record(const relic_mini_record *m);
-static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m0, uint64_t pos, uint64_t *size_out);
-static inline uint64_t sz_mini(const relic_mini_mini *m);
+RELIC_GEN_UNUSED static inline relic_status put_point(relic_mini_wctx *c, const relic_mini_point *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_header(relic_mini_wctx *c, const relic_mini_header *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline uint64_t sz_record(const relic_mini_record *m);
+RELIC_GEN_UNUSED static inline relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m0, uint64_t pos, uint64_t *size_out);
+RELIC_GEN_UNUSED static inline uint64_t sz_mini(const relic_mini_mini *m);
 
 static const relic_mini_mini *root_sz_;
-static inline uint64_t sz_record(const relic_mini_record *m)
+RELIC_GEN_UNUSED static inline uint64_t sz_record(const relic_mini_record *m)
 {
     const relic_mini_mini *root_ = root_sz_;
     uint64_t t = 0;
@@ -1131,7 +1132,7 @@ static inline uint64_t sz_record(const relic_mini_record *m)
     }
     return t;
 }
-static inline uint64_t sum_mini_record(const relic_mini_record *a, size_t n)
+RELIC_GEN_UNUSED static inline uint64_t sum_mini_record(const relic_mini_record *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_record(&a[i]);
@@ -1139,7 +1140,7 @@ static inline uint64_t sum_mini_record(const relic_mini_record *a, size_t n)
 }
 
 static const relic_mini_mini *root_sz_;
-static inline uint64_t sz_mini(const relic_mini_mini *m)
+RELIC_GEN_UNUSED static inline uint64_t sz_mini(const relic_mini_mini *m)
 {
     const relic_mini_mini *root_ = root_sz_;
     uint64_t t = 0;
@@ -1148,14 +1149,14 @@ static inline uint64_t sz_mini(const relic_mini_mini *m)
     t += ((uint64_t)m->pairs_count * 1u);
     return t;
 }
-static inline uint64_t sum_mini_mini(const relic_mini_mini *a, size_t n)
+RELIC_GEN_UNUSED static inline uint64_t sum_mini_mini(const relic_mini_mini *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_mini(&a[i]);
     return t;
 }
 
-static relic_status put_point(relic_mini_wctx *c, const relic_mini_point *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_point(relic_mini_wctx *c, const relic_mini_point *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_mini_point mm_ = *m0;
     relic_mini_point *m = &mm_;
@@ -1183,7 +1184,7 @@ static relic_status put_point(relic_mini_wctx *c, const relic_mini_point *m0, ui
     return RELIC_OK;
 }
 
-static relic_status put_header(relic_mini_wctx *c, const relic_mini_header *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_header(relic_mini_wctx *c, const relic_mini_header *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_mini_header mm_ = *m0;
     relic_mini_header *m = &mm_;
@@ -1310,7 +1311,7 @@ static relic_status put_header(relic_mini_wctx *c, const relic_mini_header *m0, 
     return RELIC_OK;
 }
 
-static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_mini_record mm_ = *m0;
     relic_mini_record *m = &mm_;
@@ -1502,7 +1503,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m0, 
     return RELIC_OK;
 }
 
-static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m0, uint64_t pos, uint64_t *size_out)
+RELIC_GEN_UNUSED static inline relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_mini_mini mm_ = *m0;
     relic_mini_mini *m = &mm_;
@@ -1578,6 +1579,7 @@ relic_status relic_mini_write(const relic_mini_mini *model, relic_buf *out, reli
     root_sz_ = m;
     uint64_t cur = sz_mini(m);
     const uint64_t sz_root_seq_ = cur;
+    (void)sz_root_seq_;
     c->at_table = cur;
     c->size_table = ((uint64_t)m->table_count * 2u);
     if (cur + c->size_table < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "table", "too large");

@@ -8,129 +8,129 @@
 #include "relic_json.h"
 #include "mini.h"
 
-static void jp_point(relic_buf *o, const relic_mini_point *m, const relic_mini_mini *root, int depth);
-static void jp_header(relic_buf *o, const relic_mini_header *m, const relic_mini_mini *root, int depth);
-static void jp_record(relic_buf *o, const relic_mini_record *m, const relic_mini_mini *root, int depth);
-static void jp_mini(relic_buf *o, const relic_mini_mini *m, const relic_mini_mini *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_point(relic_buf *o, const relic_mini_point *m, const relic_mini_mini *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_header(relic_buf *o, const relic_mini_header *m, const relic_mini_mini *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_record(relic_buf *o, const relic_mini_record *m, const relic_mini_mini *root, int depth);
+RELIC_GEN_UNUSED static inline void jp_mini(relic_buf *o, const relic_mini_mini *m, const relic_mini_mini *root, int depth);
 
-static void jp_point(relic_buf *o, const relic_mini_point *m, const relic_mini_mini *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_point(relic_buf *o, const relic_mini_point *m, const relic_mini_mini *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "[");
-    if (first_) first_ = 0; else relic_buf_puts(o, ", ");
-    relic_buf_printf(o, "%lld", (long long)(m->x));
-    if (first_) first_ = 0; else relic_buf_puts(o, ", ");
-    relic_buf_printf(o, "%lld", (long long)(m->y));
-    relic_buf_puts(o, "]");
+    RELIC_PUTS(o, "[");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ", ");
+    relic_json_i64(o, (int64_t)(m->x));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ", ");
+    relic_json_i64(o, (int64_t)(m->y));
+    RELIC_PUTS(o, "]");
 }
 
-static void jp_header(relic_buf *o, const relic_mini_header *m, const relic_mini_mini *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_header(relic_buf *o, const relic_mini_header *m, const relic_mini_mini *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "{\n");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "{\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"magic\": ");
+    RELIC_PUTS(o, "\"magic\": ");
     { size_t l_ = 4; while (l_ && m->magic[l_ - 1] == 0) l_--; relic_json_string(o, m->magic, l_); }
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"version\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->version));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"version\": ");
+    relic_json_u64(o, (uint64_t)(m->version));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"level\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->level));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"level\": ");
+    relic_json_u64(o, (uint64_t)(m->level));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"attributes\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->attributes));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"attributes\": ");
+    relic_json_u64(o, (uint64_t)(m->attributes));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"origin\": ");
+    RELIC_PUTS(o, "\"origin\": ");
     jp_point(o, &m->origin, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"palette\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"palette\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < 4; k_++) {
         if (k_) relic_buf_puts(o, k_ % 16 ? ", " : ",\n");
-        if (k_ % 16 == 0) { if (!k_) relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 2); }
-        { const size_t q_ = 0; relic_buf_printf(o, "%llu", (unsigned long long)(((const uint8_t *)m->palette)[k_ * 1 + q_])); }
+        if (k_ % 16 == 0) { if (!k_) RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 2); }
+        { const size_t q_ = 0; relic_json_u64(o, (uint64_t)(((const uint8_t *)m->palette)[k_ * 1 + q_])); }
     }
-    if (4) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (4) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"scale\": ");
+    RELIC_PUTS(o, "\"scale\": ");
     relic_json_f32(o, m->scale);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"record_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->record_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"record_count\": ");
+    relic_json_u64(o, (uint64_t)(m->record_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"record_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->record_offset));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"record_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->record_offset));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"records_size\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->records_size));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"records_size\": ");
+    relic_json_u64(o, (uint64_t)(m->records_size));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"table_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->table_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"table_count\": ");
+    relic_json_u64(o, (uint64_t)(m->table_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"pair_count\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->pair_count));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"pair_count\": ");
+    relic_json_u64(o, (uint64_t)(m->pair_count));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"table_offset\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->table_offset));
-    relic_buf_puts(o, "\n");
+    RELIC_PUTS(o, "\"table_offset\": ");
+    relic_json_u64(o, (uint64_t)(m->table_offset));
+    RELIC_PUTS(o, "\n");
     relic_json_indent(o, depth);
-    relic_buf_puts(o, "}");
+    RELIC_PUTS(o, "}");
 }
 
-static void jp_record(relic_buf *o, const relic_mini_record *m, const relic_mini_mini *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_record(relic_buf *o, const relic_mini_record *m, const relic_mini_mini *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "{\n");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "{\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"kind\": ");
-    { const char *nm_ = relic_mini_kind_name((int64_t)(m->kind)); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_buf_printf(o, "%lld", (long long)(m->kind)); }
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"kind\": ");
+    { const char *nm_ = relic_mini_kind_name((int64_t)(m->kind)); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_json_i64(o, (int64_t)(m->kind)); }
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"name_len\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->name_len));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"name_len\": ");
+    relic_json_u64(o, (uint64_t)(m->name_len));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"name\": ");
+    RELIC_PUTS(o, "\"name\": ");
     relic_json_string(o, m->name, m->name_count);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"offsets\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"offsets\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < 2; k_++) {
         if (k_) relic_buf_puts(o, k_ % 16 ? ", " : ",\n");
-        if (k_ % 16 == 0) { if (!k_) relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 2); }
-        relic_buf_puts(o, "[");
-        for (size_t q_ = 0; q_ < 2; q_++) { if (q_) relic_buf_puts(o, ", "); relic_buf_printf(o, "%lld", (long long)(((const int8_t *)m->offsets)[k_ * 2 + q_])); }
-        relic_buf_puts(o, "]");
+        if (k_ % 16 == 0) { if (!k_) RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 2); }
+        RELIC_PUTS(o, "[");
+        for (size_t q_ = 0; q_ < 2; q_++) { if (q_) RELIC_PUTS(o, ", "); relic_json_i64(o, (int64_t)(((const int8_t *)m->offsets)[k_ * 2 + q_])); }
+        RELIC_PUTS(o, "]");
     }
-    if (2) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (2) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"stamp\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->stamp));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"stamp\": ");
+    relic_json_u64(o, (uint64_t)(m->stamp));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"weight\": ");
+    RELIC_PUTS(o, "\"weight\": ");
     relic_json_f64(o, m->weight);
     switch (((int64_t)m->kind)) {
     case INT64_C(0):
@@ -138,118 +138,118 @@ static void jp_record(relic_buf *o, const relic_mini_record *m, const relic_mini
     } break;
     case INT64_C(1):
     {
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"number\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->number));
+    RELIC_PUTS(o, "\"number\": ");
+    relic_json_u64(o, (uint64_t)(m->number));
     } break;
     case INT64_C(2):
     case INT64_C(5):
     {
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"text_len\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->text_len));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"text_len\": ");
+    relic_json_u64(o, (uint64_t)(m->text_len));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"text\": ");
+    RELIC_PUTS(o, "\"text\": ");
     relic_json_string(o, m->text, m->text_count);
     } break;
     case INT64_C(4):
     {
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"packed_len\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->packed_len));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"packed_len\": ");
+    relic_json_u64(o, (uint64_t)(m->packed_len));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"unpacked_len\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->unpacked_len));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"unpacked_len\": ");
+    relic_json_u64(o, (uint64_t)(m->unpacked_len));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"packed\": ");
+    RELIC_PUTS(o, "\"packed\": ");
     relic_json_hex(o, m->packed, m->packed_count);
     } break;
     default:
     {
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"blob_len\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->blob_len));
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    RELIC_PUTS(o, "\"blob_len\": ");
+    relic_json_u64(o, (uint64_t)(m->blob_len));
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"blob\": ");
+    RELIC_PUTS(o, "\"blob\": ");
     relic_json_hex(o, m->blob, m->blob_count);
     } break;
     }
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"has_color\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->has_color));
+    RELIC_PUTS(o, "\"has_color\": ");
+    relic_json_u64(o, (uint64_t)(m->has_color));
     if (((int64_t)(((int64_t)m->has_color) != INT64_C(0)))) {
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"color\": ");
-    { const char *nm_ = relic_mini_color_name((int64_t)(m->color)); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_buf_printf(o, "%lld", (long long)(m->color)); }
+    RELIC_PUTS(o, "\"color\": ");
+    { const char *nm_ = relic_mini_color_name((int64_t)(m->color)); if (nm_) relic_json_string(o, nm_, strlen(nm_)); else relic_json_i64(o, (int64_t)(m->color)); }
     } else {
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"gray\": ");
-    relic_buf_printf(o, "%llu", (unsigned long long)(m->gray));
+    RELIC_PUTS(o, "\"gray\": ");
+    relic_json_u64(o, (uint64_t)(m->gray));
     }
-    relic_buf_puts(o, "\n");
+    RELIC_PUTS(o, "\n");
     relic_json_indent(o, depth);
-    relic_buf_puts(o, "}");
+    RELIC_PUTS(o, "}");
 }
 
-static void jp_mini(relic_buf *o, const relic_mini_mini *m, const relic_mini_mini *root, int depth)
+RELIC_GEN_UNUSED static inline void jp_mini(relic_buf *o, const relic_mini_mini *m, const relic_mini_mini *root, int depth)
 {
     int first_ = 1;
     (void)root; (void)depth; (void)first_;
-    relic_buf_puts(o, "{\n");
+    RELIC_PUTS(o, "{\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"format\": \"mini\"");
+    RELIC_PUTS(o, "\"format\": \"mini\"");
     first_ = 0;
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"header\": ");
+    RELIC_PUTS(o, "\"header\": ");
     jp_header(o, &m->header, root, depth + 1);
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"pairs\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"pairs\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->pairs_count; k_++) {
         if (k_) relic_buf_puts(o, k_ % 16 ? ", " : ",\n");
-        if (k_ % 16 == 0) { if (!k_) relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 2); }
-        { const size_t q_ = 0; relic_buf_printf(o, "%llu", (unsigned long long)(((const uint8_t *)m->pairs)[k_ * 1 + q_])); }
+        if (k_ % 16 == 0) { if (!k_) RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 2); }
+        { const size_t q_ = 0; relic_json_u64(o, (uint64_t)(((const uint8_t *)m->pairs)[k_ * 1 + q_])); }
     }
-    if (m->pairs_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->pairs_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"table\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"table\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->table_count; k_++) {
         if (k_) relic_buf_puts(o, k_ % 16 ? ", " : ",\n");
-        if (k_ % 16 == 0) { if (!k_) relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 2); }
-        { const size_t q_ = 0; relic_buf_printf(o, "%llu", (unsigned long long)(((const uint16_t *)m->table)[k_ * 1 + q_])); }
+        if (k_ % 16 == 0) { if (!k_) RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 2); }
+        { const size_t q_ = 0; relic_json_u64(o, (uint64_t)(((const uint16_t *)m->table)[k_ * 1 + q_])); }
     }
-    if (m->table_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    if (first_) first_ = 0; else relic_buf_puts(o, ",\n");
+    if (m->table_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    if (first_) first_ = 0; else RELIC_PUTS(o, ",\n");
     relic_json_indent(o, depth + 1);
-    relic_buf_puts(o, "\"records\": ");
-    relic_buf_puts(o, "[");
+    RELIC_PUTS(o, "\"records\": ");
+    RELIC_PUTS(o, "[");
     for (size_t k_ = 0; k_ < m->records_count; k_++) {
         relic_buf_puts(o, k_ ? ",\n" : "\n");
         relic_json_indent(o, depth + 2);
         jp_record(o, &((const relic_mini_record *)m->records)[k_], root, depth + 2);
     }
-    if (m->records_count) { relic_buf_puts(o, "\n"); relic_json_indent(o, depth + 1); }
-    relic_buf_puts(o, "]");
-    relic_buf_puts(o, "\n");
+    if (m->records_count) { RELIC_PUTS(o, "\n"); relic_json_indent(o, depth + 1); }
+    RELIC_PUTS(o, "]");
+    RELIC_PUTS(o, "\n");
     relic_json_indent(o, depth);
-    relic_buf_puts(o, "}");
+    RELIC_PUTS(o, "}");
 }
 
 relic_status relic_mini_json_print(const relic_mini_mini *m, relic_buf *out, relic_error *err)
@@ -262,12 +262,12 @@ relic_status relic_mini_json_print(const relic_mini_mini *m, relic_buf *out, rel
 
 typedef struct relic_mini_jr { relic_jr base; relic_mini_mini *root; } relic_mini_jr;
 
-static relic_status jr_point(relic_jr *r, json_object *obj, relic_mini_point *m);
-static relic_status jr_header(relic_jr *r, json_object *obj, relic_mini_header *m);
-static relic_status jr_record(relic_jr *r, json_object *obj, relic_mini_record *m);
-static relic_status jr_mini(relic_jr *r, json_object *obj, relic_mini_mini *m);
+RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, json_object *obj, relic_mini_point *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_mini_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *obj, relic_mini_record *m);
+RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *obj, relic_mini_mini *m);
 
-static relic_status jr_point(relic_jr *r, json_object *obj, relic_mini_point *m)
+RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, json_object *obj, relic_mini_point *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -293,7 +293,7 @@ static relic_status jr_point(relic_jr *r, json_object *obj, relic_mini_point *m)
     return RELIC_OK;
 }
 
-static relic_status jr_header(relic_jr *r, json_object *obj, relic_mini_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_mini_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -426,7 +426,7 @@ static relic_status jr_header(relic_jr *r, json_object *obj, relic_mini_header *
     return RELIC_OK;
 }
 
-static relic_status jr_record(relic_jr *r, json_object *obj, relic_mini_record *m)
+RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *obj, relic_mini_record *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -622,7 +622,7 @@ static relic_status jr_record(relic_jr *r, json_object *obj, relic_mini_record *
     return RELIC_OK;
 }
 
-static relic_status jr_mini(relic_jr *r, json_object *obj, relic_mini_mini *m)
+RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *obj, relic_mini_mini *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;

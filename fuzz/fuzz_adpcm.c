@@ -1,0 +1,88 @@
+/* fuzz_adpcm.c — libFuzzer target for the IMA ADPCM codec (runtime/adpcm.c,
+ * spec/trespasser.md §4.4). Input: byte 0 picks channels and decoder
+ * flags, bytes 1-2 the block size, byte 3 the streaming chunk sizes; the
+ * rest is ADPCM data, and also read as 16-bit PCM for the encoder.
+ * Oracles: the whole-buffer and the streaming decoders agree sample for
+ * sample on any chunking (or fail with the same status); never a write
+ * past the output (ASan); encode -> decode keeps every block's first frame
+ * exactly and never triggers the game's mono overflow.
+ * Build and run: make fuzz (or build-fuzz/fuzz_adpcm -max_total_time=60). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "relic_adpcm.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size < 4) return 0;
+    unsigned channels = 1 + (data[0] & 1);
+    unsigned flags = (data[0] >> 1) & 1;
+    uint32_t align = (uint32_t)(data[1] | (data[2] << 8)) % (RELIC_ADPCM_MAX_BLOCK + 16);
+    size_t chunk_in = 1 + data[3] % 61, chunk_out = 1 + (data[3] >> 2) * 7;
+    const uint8_t *in = data + 4;
+    size_t n = size - 4;
+    relic_error err;
+
+    uint64_t frames = relic_adpcm_frames(n, align, channels);
+    size_t cap = (size_t)frames * channels;
+    int16_t *whole = malloc((cap ? cap : 1) * sizeof *whole);
+    size_t got = 0;
+    relic_status st = relic_adpcm_decode(in, n, align, channels, flags, whole, cap, &got, &err);
+    if (st == RELIC_OK && got != frames) abort();
+    if (st != RELIC_OK && err.message[0] == 0) abort();
+
+    relic_adpcm_decoder *d = malloc(sizeof *d);
+    if (relic_adpcm_decoder_init(d, align, channels, flags, &err) == RELIC_OK) {
+        int16_t *streamed = malloc((cap + 1) * sizeof *streamed);
+        size_t in_at = 0, out_at = 0;
+        relic_status s2 = RELIC_OK;
+        while (!d->done) {
+            size_t give = chunk_in < n - in_at ? chunk_in : n - in_at;
+            size_t room = chunk_out < cap + 1 - out_at ? chunk_out : cap + 1 - out_at;
+            d->next_in = in + in_at;
+            d->avail_in = give;
+            d->next_out = streamed + out_at;
+            d->avail_out = room;
+            s2 = relic_adpcm_decoder_run(d, in_at + give == n, &err);
+            if (s2 != RELIC_OK) break;
+            in_at += give - d->avail_in;
+            out_at += room - d->avail_out;
+            if (give == d->avail_in && room == d->avail_out && !d->done) abort(); /* no progress */
+        }
+        if ((s2 == RELIC_OK) != (st == RELIC_OK)) abort();
+        if (s2 == RELIC_OK && (out_at != cap || memcmp(streamed, whole, cap * sizeof *whole) != 0)) abort();
+        free(streamed);
+    } else if (st == RELIC_OK) {
+        abort(); /* the whole-buffer decoder accepted parameters the stream refused */
+    }
+    free(d);
+    free(whole);
+
+    /* encoder: the input bytes as 16-bit PCM */
+    size_t pcm_frames = n / (2 * channels);
+    uint32_t enc_align = align < (channels == 1 ? 5u : 8u) ? (channels == 1 ? 1028u : 2056u) : align;
+    if (enc_align > 4096) enc_align = channels == 1 ? 1028u : 2056u; /* keep the pruned search fast */
+    int16_t *pcm = malloc((pcm_frames * channels + 1) * sizeof *pcm);
+    memcpy(pcm, in, pcm_frames * channels * 2);
+    relic_buf enc;
+    relic_buf_init(&enc, 0);
+    if (relic_adpcm_encode(pcm, pcm_frames, channels, enc_align, &enc, &err) != RELIC_OK) abort();
+    if (enc.size != relic_adpcm_encoded_size(pcm_frames, enc_align, channels)) abort();
+    size_t cap2 = (size_t)relic_adpcm_frames(enc.size, enc_align, channels) * channels, got2;
+    if (cap2 < pcm_frames * channels) abort();
+    int16_t *a = malloc((cap2 + 1) * sizeof *a), *b = malloc((cap2 + 1) * sizeof *b);
+    if (relic_adpcm_decode(enc.data, enc.size, enc_align, channels, 0, a, cap2, &got2, &err) != RELIC_OK) abort();
+    if (relic_adpcm_decode(enc.data, enc.size, enc_align, channels, RELIC_ADPCM_GAME_MONO_OVERFLOW, b, cap2, &got2, &err) != RELIC_OK) abort();
+    if (memcmp(a, b, cap2 * sizeof *a) != 0) abort();
+    uint32_t per = relic_adpcm_block_frames(enc_align, channels);
+    for (size_t f = 0; f < pcm_frames; f += per)
+        for (unsigned c = 0; c < channels; c++)
+            if (a[f * channels + c] != pcm[f * channels + c]) abort();
+    free(a);
+    free(b);
+    free(pcm);
+    relic_buf_free(&enc);
+    return 0;
+}

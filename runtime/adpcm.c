@@ -1,0 +1,445 @@
+/* adpcm.c — IMA/DVI ADPCM decoder and encoder in Trespasser's block layout
+ * (spec/trespasser.md §4.4 "IMA/DVI ADPCM as decoded by the game", §4.5
+ * sizes; seed 004 "ADPCM uses the 'new' DVI form ie. decode low nibble then
+ * high nibble"). The arithmetic is the IMA reference one the game uses:
+ * difference = step>>3, plus step, step>>1, step>>2 for nibble bits 2, 1, 0,
+ * negated by bit 3; step index adjusted by {-1,-1,-1,-1,2,4,6,8} and clamped
+ * to 0..88. The tables are the standard IMA ones (their values are facts of
+ * the standard, restated in §4.4). */
+#include "relic_adpcm.h"
+
+static const int16_t step_table[RELIC_ADPCM_MAX_STEP_INDEX + 1] = {
+    7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19, 21, 23, 25, 28, 31, 34, 37, 41, 45,
+    50, 55, 60, 66, 73, 80, 88, 97, 107, 118, 130, 143, 157, 173, 190, 209, 230,
+    253, 279, 307, 337, 371, 408, 449, 494, 544, 598, 658, 724, 796, 876, 963,
+    1060, 1166, 1282, 1411, 1552, 1707, 1878, 2066, 2272, 2499, 2749, 3024, 3327,
+    3660, 4026, 4428, 4871, 5358, 5894, 6484, 7132, 7845, 8630, 9493, 10442, 11487,
+    12635, 13899, 15289, 16818, 18500, 20350, 22385, 24623, 27086, 29794, 32767,
+};
+
+/* Index adjustment by the low 3 bits of a nibble. */
+static const int8_t index_table[8] = { -1, -1, -1, -1, 2, 4, 6, 8 };
+
+/* Bytes per stereo data unit: 4 bytes of left nibbles, then 4 of right. */
+#define STEREO_UNIT 8u
+#define NIBBLES_PER_STEREO_UNIT 8u
+
+typedef struct chan {
+    int32_t pred;  /* may be 32768 under RELIC_ADPCM_GAME_MONO_OVERFLOW */
+    int32_t index;
+} chan;
+
+/* The reference shift-and-add difference of a nibble at a step. */
+static inline int32_t nibble_diff(int32_t step, unsigned nib)
+{
+    int32_t d = step >> 3;
+    if (nib & 4) d += step;
+    if (nib & 2) d += step >> 1;
+    if (nib & 1) d += step >> 2;
+    return (nib & 8) ? -d : d;
+}
+
+static inline int32_t next_index(int32_t index, unsigned nib)
+{
+    index += index_table[nib & 7];
+    return index < 0 ? 0 : index > (int32_t)RELIC_ADPCM_MAX_STEP_INDEX ? (int32_t)RELIC_ADPCM_MAX_STEP_INDEX : index;
+}
+
+/* One nibble; returns the 16-bit output value. */
+static inline int16_t decode_nibble(chan *c, unsigned nib, int game_overflow)
+{
+    int32_t p = c->pred + nibble_diff(step_table[c->index], nib);
+    if (p > 32767) p = game_overflow ? 32768 : 32767;
+    else if (p < -32768) p = -32768;
+    c->pred = p;
+    c->index = next_index(c->index, nib);
+    return (int16_t)(p > 32767 ? -32768 : p);
+}
+
+uint32_t relic_adpcm_block_frames(uint32_t block_align, unsigned channels)
+{
+    if (channels == 1) return block_align > RELIC_ADPCM_HEADER_BYTES ? 1u + 2u * (block_align - RELIC_ADPCM_HEADER_BYTES) : 0;
+    if (channels == 2)
+        return block_align >= 2 * RELIC_ADPCM_HEADER_BYTES
+                   ? 1u + NIBBLES_PER_STEREO_UNIT * ((block_align - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT) : 0;
+    return 0;
+}
+
+uint64_t relic_adpcm_frames(uint64_t data_size, uint32_t block_align, unsigned channels)
+{
+    if (relic_adpcm_check_params(block_align, channels, NULL) != RELIC_OK) return 0;
+    uint64_t full = data_size / block_align;
+    uint32_t rest = (uint32_t)(data_size % block_align);
+    return full * relic_adpcm_block_frames(block_align, channels) + relic_adpcm_block_frames(rest, channels);
+}
+
+/* Bytes of a block holding r >= 1 frames (r <= a full block's frames). */
+static uint32_t block_bytes_for(uint64_t r, unsigned channels)
+{
+    if (channels == 1) {
+        uint64_t data = r / 2; /* ceil((r - 1) / 2) */
+        return RELIC_ADPCM_HEADER_BYTES + (uint32_t)(data ? data : 1); /* a header alone decodes to nothing */
+    }
+    uint64_t units = (r - 1 + NIBBLES_PER_STEREO_UNIT - 1) / NIBBLES_PER_STEREO_UNIT;
+    return 2 * RELIC_ADPCM_HEADER_BYTES + (uint32_t)units * STEREO_UNIT;
+}
+
+uint64_t relic_adpcm_encoded_size(uint64_t frames, uint32_t block_align, unsigned channels)
+{
+    uint32_t per = relic_adpcm_block_frames(block_align, channels);
+    if (per == 0) return 0;
+    uint64_t full = frames / per, rest = frames % per;
+    return full * block_align + (rest ? block_bytes_for(rest, channels) : 0);
+}
+
+relic_status relic_adpcm_check_params(uint32_t block_align, unsigned channels, relic_error *err)
+{
+    if (channels != 1 && channels != 2)
+        return relic_fail(err, RELIC_E_RANGE, 0, "channels", "%u channels: IMA ADPCM here is mono or stereo", channels);
+    uint32_t min = channels == 1 ? RELIC_ADPCM_HEADER_BYTES + 1 : 2 * RELIC_ADPCM_HEADER_BYTES;
+    if (block_align < min || block_align > RELIC_ADPCM_MAX_BLOCK)
+        return relic_fail(err, RELIC_E_RANGE, 0, "block_align", "block size %u outside %u..%u for %u channel(s)",
+                          block_align, min, RELIC_ADPCM_MAX_BLOCK, channels);
+    return RELIC_OK;
+}
+
+static relic_status read_header(const uint8_t *p, size_t at, chan *c, relic_error *err)
+{
+    c->pred = (int16_t)relic_load_u16le(p + at);
+    c->index = p[at + 2];
+    if (c->index > (int32_t)RELIC_ADPCM_MAX_STEP_INDEX)
+        return relic_fail(err, RELIC_E_RANGE, at + 2, "step_index", "step index %d exceeds %u", (int)c->index,
+                          RELIC_ADPCM_MAX_STEP_INDEX);
+    return RELIC_OK;
+}
+
+relic_status relic_adpcm_decode_block(const uint8_t *in, size_t n, unsigned channels, unsigned flags,
+                                      int16_t *out, size_t *frames, relic_error *err)
+{
+    relic_status st;
+    *frames = 0;
+    if (channels == 1) {
+        chan c;
+        if (n <= RELIC_ADPCM_HEADER_BYTES) return RELIC_OK; /* the game yields nothing (spec §4.4) */
+        if ((st = read_header(in, 0, &c, err)) != RELIC_OK) return st;
+        int game = (flags & RELIC_ADPCM_GAME_MONO_OVERFLOW) != 0;
+        *out++ = (int16_t)c.pred;
+        for (size_t i = RELIC_ADPCM_HEADER_BYTES; i < n; i++) {
+            *out++ = decode_nibble(&c, in[i] & 0x0F, game);
+            *out++ = decode_nibble(&c, in[i] >> 4, game);
+        }
+        *frames = 1 + 2 * (n - RELIC_ADPCM_HEADER_BYTES);
+        return RELIC_OK;
+    }
+    if (channels != 2) return relic_fail(err, RELIC_E_RANGE, 0, "channels", "%u channels", channels);
+    chan c[2];
+    if (n < 2 * RELIC_ADPCM_HEADER_BYTES) return RELIC_OK;
+    if ((st = read_header(in, 0, &c[0], err)) != RELIC_OK) return st;
+    if ((st = read_header(in, RELIC_ADPCM_HEADER_BYTES, &c[1], err)) != RELIC_OK) return st;
+    out[0] = (int16_t)c[0].pred;
+    out[1] = (int16_t)c[1].pred;
+    out += 2;
+    size_t units = (n - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT;
+    const uint8_t *p = in + 2 * RELIC_ADPCM_HEADER_BYTES;
+    for (size_t u = 0; u < units; u++, p += STEREO_UNIT, out += 2 * NIBBLES_PER_STEREO_UNIT) {
+        for (unsigned ch = 0; ch < 2; ch++) {
+            /* the 4 bytes read as one LE u32, low nibble first */
+            uint32_t w = relic_load_u32le(p + 4 * ch);
+            for (unsigned k = 0; k < NIBBLES_PER_STEREO_UNIT; k++, w >>= 4)
+                out[2 * k + ch] = decode_nibble(&c[ch], w & 0x0F, 0);
+        }
+    }
+    *frames = 1 + NIBBLES_PER_STEREO_UNIT * units;
+    return RELIC_OK;
+}
+
+relic_status relic_adpcm_decode(const uint8_t *in, size_t n, uint32_t block_align, unsigned channels,
+                                unsigned flags, int16_t *out, size_t out_cap, size_t *frames, relic_error *err)
+{
+    relic_status st = relic_adpcm_check_params(block_align, channels, err);
+    *frames = 0;
+    if (st != RELIC_OK) return st;
+    uint64_t need = relic_adpcm_frames(n, block_align, channels) * channels;
+    if (need > out_cap)
+        return relic_fail(err, RELIC_E_LIMIT, 0, "data", "%llu samples do not fit the output (%zu)",
+                          (unsigned long long)need, out_cap);
+    size_t total = 0;
+    for (size_t at = 0; at < n; at += block_align) {
+        size_t len = n - at < block_align ? n - at : block_align, got;
+        st = relic_adpcm_decode_block(in + at, len, channels, flags, out + total * channels, &got, err);
+        if (st != RELIC_OK) {
+            if (err) err->offset += at;
+            return st;
+        }
+        total += got;
+    }
+    *frames = total;
+    return RELIC_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Streaming decoder                                                      */
+/* ---------------------------------------------------------------------- */
+
+relic_status relic_adpcm_decoder_init(relic_adpcm_decoder *d, uint32_t block_align, unsigned channels,
+                                      unsigned flags, relic_error *err)
+{
+    relic_status st = relic_adpcm_check_params(block_align, channels, err);
+    if (st != RELIC_OK) return st;
+    d->next_in = NULL;
+    d->avail_in = 0;
+    d->next_out = NULL;
+    d->avail_out = 0;
+    d->total_in = d->total_out = 0;
+    d->done = 0;
+    d->block_align = block_align;
+    d->channels = channels;
+    d->flags = flags;
+    d->fill = d->pend_pos = d->pend_len = 0;
+    return RELIC_OK;
+}
+
+/* Deliver held output; returns 1 when none is left. */
+static int deliver(relic_adpcm_decoder *d)
+{
+    size_t k = d->pend_len - d->pend_pos;
+    if (k > d->avail_out) k = d->avail_out;
+    memcpy(d->next_out, d->pcm + d->pend_pos, k * sizeof(int16_t));
+    d->next_out += k;
+    d->avail_out -= k;
+    d->total_out += k;
+    d->pend_pos += k;
+    return d->pend_pos == d->pend_len;
+}
+
+static relic_status decode_held(relic_adpcm_decoder *d, const uint8_t *blk, size_t n, relic_error *err)
+{
+    size_t frames;
+    relic_status st = relic_adpcm_decode_block(blk, n, d->channels, d->flags, d->pcm, &frames, err);
+    if (st != RELIC_OK) {
+        if (err) err->offset += d->total_in - n;
+        return st;
+    }
+    d->pend_pos = 0;
+    d->pend_len = frames * d->channels;
+    return RELIC_OK;
+}
+
+relic_status relic_adpcm_decoder_run(relic_adpcm_decoder *d, int finish, relic_error *err)
+{
+    relic_status st;
+    const size_t a = d->block_align;
+    const size_t full_values = (size_t)relic_adpcm_block_frames(d->block_align, d->channels) * d->channels;
+    for (;;) {
+        if (d->pend_pos < d->pend_len && !deliver(d)) return RELIC_OK; /* output full */
+        /* fast path: whole blocks straight from the caller's input to its output */
+        while (d->fill == 0 && d->avail_in >= a && d->avail_out >= full_values) {
+            size_t frames;
+            d->total_in += a;
+            st = relic_adpcm_decode_block(d->next_in, a, d->channels, d->flags, d->next_out, &frames, err);
+            if (st != RELIC_OK) {
+                if (err) err->offset += d->total_in - a;
+                return st;
+            }
+            d->next_in += a;
+            d->avail_in -= a;
+            d->next_out += frames * d->channels;
+            d->avail_out -= frames * d->channels;
+            d->total_out += frames * d->channels;
+        }
+        if (d->fill == 0 && d->avail_in >= a) {
+            /* a whole block in the input but little room: decode it into pcm[] */
+            d->total_in += a;
+            if ((st = decode_held(d, d->next_in, a, err)) != RELIC_OK) return st;
+            d->next_in += a;
+            d->avail_in -= a;
+            continue;
+        }
+        if (d->avail_in > 0) {
+            size_t k = a - d->fill;
+            if (k > d->avail_in) k = d->avail_in;
+            memcpy(d->block + d->fill, d->next_in, k);
+            d->fill += k;
+            d->next_in += k;
+            d->avail_in -= k;
+            d->total_in += k;
+            if (d->fill == a) {
+                d->fill = 0;
+                if ((st = decode_held(d, d->block, a, err)) != RELIC_OK) return st;
+            }
+            continue;
+        }
+        /* no input left */
+        if (!finish) return RELIC_OK;
+        if (d->fill > 0) {
+            size_t n = d->fill;
+            d->fill = 0;
+            if ((st = decode_held(d, d->block, n, err)) != RELIC_OK) return st;
+            continue;
+        }
+        d->done = 1;
+        return RELIC_OK;
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Encoder                                                                */
+/* ---------------------------------------------------------------------- */
+
+/* Choose the nibble for target from state (pred, index) with the
+ * decoder's arithmetic, never overflowing 16 bits; returns the nibble and
+ * updates *pred (not the index). */
+static inline unsigned encode_nibble(int32_t pred, int32_t index, int32_t target, int32_t *out_pred)
+{
+    int32_t step = step_table[index];
+    int32_t diff = target - pred;
+    unsigned nib = 0;
+    if (diff < 0) { nib = 8; diff = -diff; }
+    if (diff >= step) { nib |= 4; diff -= step; }
+    if (diff >= step >> 1) { nib |= 2; diff -= step >> 1; }
+    if (diff >= step >> 2) nib |= 1;
+    int32_t p = pred + nibble_diff(step, nib);
+    if (p > 32767) {
+        /* a smaller positive code, else the smallest negative one */
+        while ((nib & 7) && pred + nibble_diff(step, nib) > 32767) nib--;
+        if (pred + nibble_diff(step, nib) > 32767) nib = 8;
+        p = pred + nibble_diff(step, nib);
+    }
+    if (p < -32768) p = -32768;
+    *out_pred = p;
+    return nib;
+}
+
+/* The encoder's trajectory for the best step index found so far: the
+ * state before coding frame j and the squared error of frames 1..j-1. */
+typedef struct trajectory {
+    int32_t *pred;
+    uint8_t *index;
+    uint64_t *cum;   /* cum[m] is the block's total error */
+} trajectory;
+
+/* Code x[1..m) (stride s) from pred x[0] and step index `start`. Returns the
+ * total squared error, or a value >= bound once it cannot win. The IMA
+ * step index adapts within a few frames, so candidates soon reach the same
+ * (predictor, index) state as the best trajectory at the same frame; from
+ * there they code identically, and the rest of their error is the best's:
+ * the search then costs a few frames per candidate, not a whole block.
+ * *merge gets the frame where that happened (m when it did not). */
+static uint64_t trial(const int16_t *x, size_t m, size_t s, int32_t start, const trajectory *t, uint64_t bound,
+                      size_t *merge, uint64_t *prefix)
+{
+    int32_t pred = x[0], index = start;
+    uint64_t e = 0;
+    for (size_t j = 1; j < m; j++) {
+        if (t && pred == t->pred[j] && index == t->index[j]) {
+            *merge = j;
+            *prefix = e;
+            return e + (t->cum[m] - t->cum[j]);
+        }
+        int32_t target = x[j * s], np;
+        unsigned nib = encode_nibble(pred, index, target, &np);
+        int64_t d = (int64_t)target - np;
+        e += (uint64_t)(d * d);
+        if (e >= bound) return e;
+        pred = np;
+        index = next_index(index, nib);
+    }
+    *merge = m;
+    *prefix = e;
+    return e;
+}
+
+/* Record the trajectory of `start` for frames [1, upto) in t. */
+static void record(const int16_t *x, size_t m, size_t s, int32_t start, size_t upto, trajectory *t)
+{
+    int32_t pred = x[0], index = start;
+    uint64_t e = 0;
+    for (size_t j = 1; j < upto; j++) {
+        t->pred[j] = pred;
+        t->index[j] = (uint8_t)index;
+        t->cum[j] = e;
+        int32_t target = x[j * s], np;
+        unsigned nib = encode_nibble(pred, index, target, &np);
+        int64_t d = (int64_t)target - np;
+        e += (uint64_t)(d * d);
+        pred = np;
+        index = next_index(index, nib);
+    }
+    if (upto == m) t->cum[m] = e;
+}
+
+/* Encode one channel of one block: m real frames at x (stride s), padded
+ * to `slots` nibbles by repeating the last frame. */
+static void encode_channel(const int16_t *x, size_t m, size_t s, size_t slots, unsigned channels, unsigned ch,
+                           int32_t *carry_index, trajectory *t, uint8_t *blk)
+{
+    /* the step index minimising the block's squared error; the index the
+     * previous block ended with first, as a good bound */
+    int32_t best = *carry_index;
+    size_t merge;
+    uint64_t prefix;
+    record(x, m, s, best, m, t);
+    uint64_t best_e = t->cum[m];
+    for (int32_t i = 0; i <= (int32_t)RELIC_ADPCM_MAX_STEP_INDEX && best_e > 0; i++) {
+        if (i == best || i == *carry_index) continue;
+        uint64_t e = trial(x, m, s, i, t, best_e, &merge, &prefix);
+        if (e < best_e) {
+            /* the new best: its own prefix, then the old suffix with the errors shifted */
+            uint64_t old_at_merge = merge < m ? t->cum[merge] : 0;
+            record(x, m, s, i, merge, t);
+            for (size_t k = merge; k <= m && merge < m; k++) t->cum[k] = t->cum[k] - old_at_merge + prefix;
+            if (merge == m) t->cum[m] = e;
+            best_e = e;
+            best = i;
+        }
+    }
+    uint8_t *h = blk + RELIC_ADPCM_HEADER_BYTES * ch;
+    relic_store_u16le(h, (uint16_t)x[0]);
+    h[2] = (uint8_t)best;
+    h[3] = 0;
+    int32_t pred = x[0], index = best;
+    for (size_t j = 0; j < slots; j++) {
+        size_t f = j + 1 < m ? j + 1 : m - 1;
+        int32_t np;
+        unsigned nib = encode_nibble(pred, index, x[f * s], &np);
+        pred = np;
+        index = next_index(index, nib);
+        size_t at;
+        if (channels == 1) at = RELIC_ADPCM_HEADER_BYTES + j / 2;
+        else at = 2 * RELIC_ADPCM_HEADER_BYTES + (j / NIBBLES_PER_STEREO_UNIT) * STEREO_UNIT + 4 * ch + (j % NIBBLES_PER_STEREO_UNIT) / 2;
+        blk[at] |= (uint8_t)(nib << (4 * (j & 1)));
+    }
+    *carry_index = index;
+}
+
+relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
+                                relic_buf *out, relic_error *err)
+{
+    relic_status st = relic_adpcm_check_params(block_align, channels, err);
+    if (st != RELIC_OK) return st;
+    const uint32_t per = relic_adpcm_block_frames(block_align, channels);
+    int32_t carry[2] = { 0, 0 };
+    /* scratch for the step-index search: one block's trajectory */
+    relic_buf scratch;
+    relic_buf_init(&scratch, 0);
+    size_t slots_max = (size_t)per + 1;
+    uint8_t *sp = relic_buf_extend(&scratch, slots_max * (sizeof(uint64_t) + sizeof(int32_t) + 1));
+    if (!sp) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the encoder's search (%zu frames)", slots_max);
+    trajectory t = { (int32_t *)(void *)(sp + slots_max * sizeof(uint64_t)),
+                     sp + slots_max * (sizeof(uint64_t) + sizeof(int32_t)), (uint64_t *)(void *)sp };
+    for (size_t f0 = 0; f0 < frames; f0 += per) {
+        size_t m = frames - f0 < per ? frames - f0 : per;
+        uint32_t bytes = m == per ? block_align : block_bytes_for(m, channels);
+        uint8_t *blk = relic_buf_extend(out, bytes);
+        if (!blk) {
+            relic_buf_free(&scratch);
+            return relic_fail(err, RELIC_E_NOMEM, out->size, "", "cannot grow the output to %zu bytes", out->size + bytes);
+        }
+        size_t slots = channels == 1 ? 2 * (size_t)(bytes - RELIC_ADPCM_HEADER_BYTES)
+                                     : NIBBLES_PER_STEREO_UNIT * ((bytes - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT);
+        for (unsigned ch = 0; ch < channels; ch++)
+            encode_channel(pcm + f0 * channels + ch, m, channels, slots, channels, ch, &carry[ch], &t, blk);
+    }
+    relic_buf_free(&scratch);
+    return RELIC_OK;
+}

@@ -1,0 +1,198 @@
+/* cmd_extract.c — `relic extract BANK.tpa -C DIR [--names FILE]`: one WAV
+ * file per identifier of a TPA bank (or the one sample of a CAU), named by
+ * sound ID (XXXXXXXX.wav) or, when a name list is given, by the name whose
+ * sound hash (spec/trespasser.md §2.2) is the ID; plus captions.json with
+ * the caption lines of every sample that has them (durations in seconds,
+ * spec §4.3). */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "audio_cli.h"
+#include "relic_gen.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: relic extract BANK.tpa|CLIP.cau -C DIR [--names FILE]\n"
+               "Write each sample as DIR/<sound ID>.wav (16-bit PCM decoded from IMA ADPCM, or the PCM\n"
+               "as stored) and DIR/captions.json with the caption lines. With --names, FILE lists sound\n"
+               "names one per line (e.g. Anne/Anne001); a sample whose ID is a name's hash (lower case,\n"
+               "'\\' as '/', CRC-32) is written as DIR/<name>.wav ('/' and other unsafe characters as '_').\n"
+               "Exit status: 0 success, 1 invalid input or failed write, 2 usage error.\n");
+}
+
+typedef struct name_entry { uint32_t id; const char *name; } name_entry;
+
+static int load_names(const char *path, relic_arena *a, name_entry **out, size_t *count)
+{
+    relic_mapping m;
+    relic_error err;
+    if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &m, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: %s\n", err.message);
+        return 1;
+    }
+    size_t lines = 1;
+    for (size_t i = 0; i < m.bytes.size; i++) lines += m.bytes.data[i] == '\n';
+    name_entry *e = relic_arena_array(a, lines, sizeof *e, 8);
+    size_t n = 0;
+    if (!e) { relic_unmap(&m); fprintf(stderr, "relic: no memory for %zu names\n", lines); return 1; }
+    const char *p = (const char *)m.bytes.data, *end = p + m.bytes.size;
+    while (p < end) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        const char *q = nl ? nl : end;
+        size_t len = (size_t)(q - p);
+        while (len && (p[len - 1] == '\r' || p[len - 1] == ' ' || p[len - 1] == '\t')) len--;
+        if (len) {
+            e[n].id = relic_tres_sound_hash(p, len);
+            e[n].name = relic_arena_strndup(a, p, len);
+            if (!e[n].name) { relic_unmap(&m); return 1; }
+            n++;
+        }
+        p = q + 1;
+    }
+    relic_unmap(&m);
+    *out = e;
+    *count = n;
+    return 0;
+}
+
+/* DIR/<name>.wav with unsafe characters replaced; or DIR/<ID>.wav. */
+static void file_name(char *buf, size_t n, const char *dir, uint32_t id, const name_entry *names, size_t nn)
+{
+    for (size_t i = 0; i < nn; i++)
+        if (names[i].id == id) {
+            char safe[200];
+            size_t k = 0;
+            for (const char *s = names[i].name; *s && k + 1 < sizeof safe; s++) {
+                unsigned char c = (unsigned char)*s;
+                safe[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ? (char)c : '_';
+            }
+            safe[k] = 0;
+            snprintf(buf, n, "%s/%s.wav", dir, safe);
+            return;
+        }
+    snprintf(buf, n, "%s/%08X.wav", dir, id);
+}
+
+/* Append one sample's captions to the captions.json array. */
+static int add_captions(relic_buf *j, int *first, uint32_t id, int id_set, const char *wav, const uint8_t *text, size_t n,
+                        uint32_t count, const char *in_path)
+{
+    relic_arena a;
+    relic_error err;
+    relic_audio_caption *lines;
+    size_t used;
+    int rc = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_audio_captions_parse(text, n, count, &a, &lines, &used, &err) != RELIC_OK) {
+        relic_error_print(stderr, in_path, &err);
+        rc = 1;
+    } else {
+        relic_buf_puts(j, *first ? "\n" : ",\n");
+        *first = 0;
+        relic_buf_puts(j, "{\"file\": ");
+        const char *base = strrchr(wav, '/');
+        base = base ? base + 1 : wav;
+        relic_json_string(j, base, strlen(base));
+        relic_buf_puts(j, ", ");
+        relic_buf j2;
+        relic_buf_init(&j2, 0);
+        relic_audio_captions_json(lines, count, id_set, id, &j2);
+        relic_buf_append(j, j2.data + 1, j2.size - 2); /* without the braces' outer "{" and final "\n" */
+        relic_buf_free(&j2);
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+int cmd_extract(int argc, char **argv)
+{
+    const char *in_path = NULL, *dir = NULL, *names_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--names") && i + 1 < argc) names_path = argv[++i];
+        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic extract: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
+        else if (!in_path) in_path = argv[i];
+        else { usage(stderr); return EXIT_USAGE; }
+    }
+    if (!in_path || !dir) { usage(stderr); return EXIT_USAGE; }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "relic: cannot create %s: %s\n", dir, strerror(errno));
+        return EXIT_INVALID;
+    }
+    relic_arena a;
+    relic_error err;
+    name_entry *names = NULL;
+    size_t nn = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    cli_input in;
+    if ((names_path && load_names(names_path, &a, &names, &nn)) || cli_load(in_path, &in)) {
+        relic_arena_release(&a);
+        return EXIT_INVALID;
+    }
+    int rc = 0, first = 1;
+    unsigned written = 0;
+    char path[4096];
+    relic_buf j;
+    relic_buf_init(&j, 0);
+    relic_buf_puts(&j, "{\"format\": \"captions\", \"samples\": [");
+    if (in.format == RELIC_FORMAT_TPA) {
+        relic_tpa_view v;
+        relic_tpa_tpa m;
+        if (relic_tpa_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK ||
+            relic_tpa_decode(&v, &a, &m, &err) != RELIC_OK) {
+            relic_error_print(stdout, in_path, &err);
+            rc = 1;
+        } else if (relic_tpa_check(&v, &m, 0, NULL, NULL) != 0) {
+            fprintf(stderr, "relic: %s: the identifier table does not match the samples (see relic check)\n", in_path);
+            rc = 1;
+        } else {
+            for (size_t i = 0; i < m.ids_count && !rc; i++) {
+                const relic_tpa_id_entry *e = &m.ids[i];
+                const uint8_t *s = v.base + e->sample_offset;
+                relic_audio_format f;
+                relic_audio_format_of_tpa(&e->header, &f);
+                file_name(path, sizeof path, dir, e->sound_id, names, nn);
+                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, path, in_path);
+                written += rc == 0;
+                if (!rc && e->header.caption_offset) {
+                    const uint8_t *cb = s + e->header.caption_offset;
+                    rc = add_captions(&j, &first, e->sound_id, 1, path, cb + 8, relic_load_u32le(cb) - 4,
+                                      relic_load_u32le(cb + 4), in_path);
+                }
+            }
+        }
+    } else if (in.format == RELIC_FORMAT_CAU) {
+        relic_cau_view v;
+        if (relic_cau_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK) {
+            relic_error_print(stdout, in_path, &err);
+            rc = 1;
+        } else {
+            const relic_cau_sample_header *h = &v.values.header;
+            relic_audio_format f;
+            relic_audio_format_of_cau(h, &f);
+            const char *base = strrchr(in_path, '/');
+            base = base ? base + 1 : in_path;
+            snprintf(path, sizeof path, "%s/%.*s.wav", dir, (int)(strrchr(base, '.') ? (size_t)(strrchr(base, '.') - base) : strlen(base)), base);
+            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, path, in_path);
+            written += rc == 0;
+            if (!rc && h->caption_offset)
+                rc = add_captions(&j, &first, 0, 0, path, v.base + h->caption_offset + 8, v.values.caption_length - 4,
+                                  v.values.caption_count, in_path);
+        }
+    } else {
+        fprintf(stderr, "relic extract: %s is not a TPA bank or CAU sample\n", in_path);
+        rc = 1;
+    }
+    relic_buf_puts(&j, first ? "]}\n" : "\n]}\n");
+    if (!rc) {
+        snprintf(path, sizeof path, "%s/captions.json", dir);
+        if (!first) rc = cli_write(path, j.data, j.size, in_path);
+        if (!rc) printf("%s: %u WAV file%s%s in %s\n", in_path, written, written == 1 ? "" : "s", first ? "" : " and captions.json", dir);
+    }
+    relic_buf_free(&j);
+    cli_unload(&in);
+    relic_arena_release(&a);
+    return rc ? EXIT_INVALID : EXIT_VALID;
+}

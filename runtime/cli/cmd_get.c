@@ -1,0 +1,128 @@
+/* cmd_get.c — `relic get FILE PATH`: print one value of a GFF file, found
+ * by a path of labels and list indices ("Tile_List/3/Tile_ID"), read in
+ * place through the zero-copy getters of runtime/gff_access.c. Text is
+ * printed as the bytes the file holds (the game's code page). */
+#include <inttypes.h>
+#include <string.h>
+
+#include "cli.h"
+#include "relic_gff.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: relic get FILE PATH\n"
+               "Print one value of a GFF file (ARE, GIT, IFO, UTC, DLG, BIC, ...). PATH is labels and\n"
+               "list indices separated by '/' (Mod_Name, Tile_List/3/Tile_ID); an empty PATH is the\n"
+               "top-level struct. Locstrings print their StrRef and one line per language; a struct or\n"
+               "list prints what it holds.\n"
+               "Exit status: 0 success, 1 invalid file or no such field, 2 usage error.\n");
+}
+
+static void print_struct(const relic_gff_doc *d, uint32_t s)
+{
+    uint32_t n = relic_gff_struct_field_count(d, s);
+    printf("struct id %" PRIu32 " (%s), %u fields:", relic_gff_struct_id(d, s),
+           relic_gff_struct_id(d, s) == RELIC_GFF_NONE ? "none" : "set", (unsigned)n);
+    for (uint32_t i = 0; i < n; i++) {
+        size_t len;
+        uint32_t f = relic_gff_struct_field(d, s, i);
+        const char *label = relic_gff_field_label(d, f, &len);
+        printf(" %.*s:%s", (int)len, label, relic_gff_type_name(relic_gff_field_type_of(d, f)));
+    }
+    printf("\n");
+}
+
+static int print_field(const relic_gff_doc *d, uint32_t f)
+{
+    relic_error err;
+    uint64_t u;
+    int64_t i;
+    float fl, v[4];
+    double db;
+    relic_bytes b;
+    relic_gff_locstring ls;
+    relic_gff_list l;
+    uint32_t s;
+    switch (relic_gff_field_type_of(d, f)) {
+    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_DWORD:
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+        relic_gff_get_uint(d, f, &u, &err); printf("%" PRIu64 "\n", u); break;
+    case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_INT:
+    case RELIC_GFF_FIELD_TYPE_INT64:
+        relic_gff_get_int(d, f, &i, &err); printf("%" PRId64 "\n", i); break;
+    case RELIC_GFF_FIELD_TYPE_FLOAT: relic_gff_get_float(d, f, &fl, &err); printf("%.9g\n", fl); break;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE: relic_gff_get_double(d, f, &db, &err); printf("%.17g\n", db); break;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: relic_gff_get_string(d, f, &b, &err); goto text;
+    case RELIC_GFF_FIELD_TYPE_RESREF: relic_gff_get_resref(d, f, &b, &err); goto text;
+    case RELIC_GFF_FIELD_TYPE_VOID:
+        relic_gff_get_void(d, f, &b, &err);
+        for (size_t k = 0; k < b.size; k++) printf("%02x", b.data[k]);
+        printf("\n");
+        break;
+    text:
+        fwrite(b.data, 1, b.size, stdout);
+        printf("\n");
+        break;
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
+        relic_gff_get_locstring(d, f, &ls, &err);
+        const uint8_t *cur = ls.first;
+        if (ls.strref != RELIC_GFF_NONE) printf("strref %" PRIu32 "\n", ls.strref);
+        for (uint32_t k = 0; k < ls.count; k++) {
+            uint32_t id;
+            relic_gff_locstring_next(&cur, &id, &b);
+            if (ls.count == 1 && ls.strref == RELIC_GFF_NONE) {
+                fwrite(b.data, 1, b.size, stdout);
+            } else {
+                printf("%" PRIu32 ": ", id);
+                fwrite(b.data, 1, b.size, stdout);
+            }
+            printf("\n");
+        }
+        break;
+    }
+    case RELIC_GFF_FIELD_TYPE_STRUCT: relic_gff_get_struct(d, f, &s, &err); print_struct(d, s); break;
+    case RELIC_GFF_FIELD_TYPE_LIST: relic_gff_get_list(d, f, &l, &err); printf("list of %u structs\n", (unsigned)l.count); break;
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION:
+        relic_gff_get_orientation(d, f, v, &err); printf("%.9g %.9g %.9g %.9g\n", v[0], v[1], v[2], v[3]); break;
+    case RELIC_GFF_FIELD_TYPE_VECTOR:
+        relic_gff_get_vector(d, f, v, &err); printf("%.9g %.9g %.9g\n", v[0], v[1], v[2]); break;
+    }
+    return 0;
+}
+
+int cmd_get(int argc, char **argv)
+{
+    const char *args[2];
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (n == 2) { usage(stderr); return EXIT_USAGE; }
+        args[n++] = argv[i];
+    }
+    if (n != 2) { usage(stderr); return EXIT_USAGE; }
+    cli_input in;
+    if (cli_load(args[0], &in)) return EXIT_INVALID;
+    relic_arena a;
+    relic_gff_doc d;
+    relic_error err;
+    uint32_t target;
+    int is_struct, rc = EXIT_VALID;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (in.format != RELIC_FORMAT_GFF) {
+        fprintf(stderr, "relic get: %s: not a GFF file (detected: %s)\n", args[0], relic_format_name(in.format));
+        rc = EXIT_INVALID;
+    } else if (relic_gff_open(in.map.bytes.data, in.map.bytes.size, &a, NULL, NULL, &d, &err) != RELIC_OK) {
+        relic_error_print(stdout, args[0], &err);
+        rc = EXIT_INVALID;
+    } else if (relic_gff_resolve(&d, args[1], &target, &is_struct, &err) != RELIC_OK) {
+        fprintf(stderr, "relic get: %s: %s\n", args[0], err.message);
+        rc = EXIT_INVALID;
+    } else if (is_struct) {
+        print_struct(&d, target);
+    } else {
+        print_field(&d, target);
+    }
+    relic_arena_release(&a);
+    cli_unload(&in);
+    return rc;
+}

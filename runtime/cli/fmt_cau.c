@@ -1,0 +1,244 @@
+/* fmt_cau.c — the `relic` command for Trespasser CAU sound samples (.cau):
+ * info, check (schema validator, caption lines, audio data, spec/
+ * trespasser.md §4.3-4.4), JSON both ways, CAU -> WAV (decoded with
+ * runtime/adpcm.c, written by libsndfile) and WAV -> CAU as PCM (the
+ * `relic encode` command adds --adpcm and --captions). */
+#include <string.h>
+
+#include "audio_cli.h"
+
+static int validate(const cli_input *in, relic_cau_view *v)
+{
+    relic_error err;
+    if (relic_cau_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+static int load_model(const cli_input *in, relic_arena *a, relic_cau_cau *m)
+{
+    relic_cau_view v;
+    relic_error err;
+    if (validate(in, &v)) return 1;
+    if (relic_cau_decode(&v, a, m, &err) != RELIC_OK) {
+        relic_error_print(stderr, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_cau_write_model(const relic_cau_cau *m, const char *out_path, const char *in_path)
+{
+    relic_buf out;
+    relic_error err;
+    relic_cau_view check;
+    int rc;
+    relic_buf_init(&out, 0);
+    if (relic_cau_write(m, &out, &err) != RELIC_OK) {
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else if (relic_cau_validate(out.data, out.size, &check, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: internal error: the written sample does not validate: ");
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else {
+        rc = cli_write(out_path, out.data, out.size, in_path);
+    }
+    relic_buf_free(&out);
+    return rc;
+}
+
+static int cau_info(const cli_input *in)
+{
+    relic_cau_view v;
+    if (validate(in, &v)) return 1;
+    const relic_cau_sample_header *h = &v.values.header;
+    relic_audio_format f;
+    relic_audio_format_of_cau(h, &f);
+    uint64_t frames = relic_audio_frames(&f, h->data_size);
+    const char *comp = relic_cau_compression_name(h->compression);
+    printf("%s: Trespasser CAU sample (version %u), %s, %u-bit %s, %u Hz\n", in->path, h->version, comp ? comp : "?",
+           h->bits, h->channels == 1 ? "mono" : "stereo", h->sample_rate);
+    printf("  %u bytes of audio data at 0x%x", h->data_size, h->data_offset);
+    if (h->compression == RELIC_CAU_COMPRESSION_IMA_ADPCM) printf(" in blocks of %u bytes", h->block_align);
+    printf("; %llu frames (%.3f s), decoded size field %u bytes\n", (unsigned long long)frames,
+           h->sample_rate ? (double)frames / h->sample_rate : 0.0, h->decoded_size);
+    if (h->caption_offset) {
+        relic_arena a;
+        relic_error err;
+        relic_audio_caption *lines;
+        size_t used;
+        relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+        if (relic_audio_captions_parse(v.base + h->caption_offset + 8, v.values.caption_length - 4, v.values.caption_count,
+                                       &a, &lines, &used, &err) == RELIC_OK) {
+            printf("  %u caption lines:\n", v.values.caption_count);
+            for (uint32_t i = 0; i < v.values.caption_count; i++)
+                printf("    %5.1f s  %.*s\n", lines[i].duration * RELIC_AUDIO_CAPTION_UNIT_SECONDS, (int)lines[i].text_len, lines[i].text);
+        }
+        relic_arena_release(&a);
+    }
+    return 0;
+}
+
+static unsigned cau_check(const cli_input *in, int strict)
+{
+    relic_cau_view v;
+    relic_error err;
+    unsigned problems = 0;
+    if (validate(in, &v)) return 1;
+    const relic_cau_sample_header *h = &v.values.header;
+    relic_audio_format f;
+    relic_audio_format_of_cau(h, &f);
+    if (relic_audio_check_data(&f, v.base + h->data_offset, h->data_size, &err) != RELIC_OK) {
+        if (!strcmp(err.path, "data")) err.offset += h->data_offset;
+        relic_error_print(stdout, in->path, &err);
+        problems++;
+    }
+    if (h->caption_offset) {
+        relic_arena a;
+        relic_audio_caption *lines;
+        size_t used;
+        relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+        if (relic_audio_captions_parse(v.base + h->caption_offset + 8, v.values.caption_length - 4, v.values.caption_count,
+                                       &a, &lines, &used, &err) != RELIC_OK) {
+            err.offset += h->caption_offset + 8;
+            relic_error_print(stdout, in->path, &err);
+            problems++;
+        }
+        relic_arena_release(&a);
+    }
+    if (strict && h->version > RELIC_AUDIO_CAU_VERSION) {
+        printf("%s: header.version @0x4: %u exceeds 110 (the game asserts <= 110)\n", in->path, h->version);
+        problems++;
+    }
+    return problems;
+}
+
+static int cau_to_json(const cli_input *in, relic_buf *out)
+{
+    relic_arena a;
+    relic_error err;
+    relic_cau_cau m;
+    int rc = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (load_model(in, &a, &m)) rc = 1;
+    else if (relic_cau_json_print(&m, out, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: %s\n", err.message);
+        rc = 1;
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int cau_from_json(const cli_input *in, const char *out_path)
+{
+    relic_arena a;
+    relic_error err;
+    relic_cau_cau m;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_cau_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        rc = 1;
+    } else {
+        rc = cli_cau_write_model(&m, out_path, in->path);
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+int cli_audio_write_wav(const relic_audio_format *f, const uint8_t *data, size_t n, const char *out_path,
+                        const char *in_path)
+{
+    relic_arena a;
+    relic_error err;
+    int16_t *pcm;
+    size_t frames;
+    relic_buf out;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    relic_buf_init(&out, 0);
+    unsigned bits = f->compression == RELIC_CAU_COMPRESSION_PCM ? f->bits : 16;
+    if (relic_audio_decode(f, data, n, RELIC_ADPCM_CLAMP, &a, &pcm, &frames, &err) != RELIC_OK ||
+        relic_audio_wav_write(pcm, frames, f->channels, f->sample_rate, bits, &out, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: %s: %s%s%s\n", in_path, err.path, err.path[0] ? ": " : "", err.message);
+        rc = 1;
+    } else {
+        rc = cli_write(out_path, out.data, out.size, in_path);
+    }
+    relic_buf_free(&out);
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int cau_convert(const cli_input *in, const char *out_path, const char *ext)
+{
+    if (strcmp(ext, "cau") && strcmp(ext, "wav")) return -1;
+    relic_arena a;
+    relic_cau_cau m;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (load_model(in, &a, &m)) rc = 1;
+    else if (!strcmp(ext, "cau")) rc = cli_cau_write_model(&m, out_path, in->path);
+    else {
+        relic_audio_format f;
+        relic_audio_format_of_cau(&m.header, &f);
+        rc = cli_audio_write_wav(&f, m.data, m.data_count, out_path, in->path);
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const char *captions_path)
+{
+    relic_arena a;
+    relic_error err;
+    int16_t *pcm;
+    size_t frames, ncap = 0;
+    unsigned channels, bits;
+    uint32_t rate;
+    relic_cau_cau m;
+    relic_audio_caption *caps = NULL;
+    relic_mapping cm;
+    int rc = 1;
+    memset(&cm, 0, sizeof cm);
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (captions_path) {
+        if (relic_map_file(captions_path, CLI_MAX_PIPE_INPUT, &cm, &err) != RELIC_OK) {
+            fprintf(stderr, "relic: %s\n", err.message);
+            goto done;
+        }
+        if (relic_audio_captions_from_json((const char *)cm.bytes.data, cm.bytes.size, &a, &caps, &ncap, &err) != RELIC_OK) {
+            relic_error_print(stderr, captions_path, &err);
+            goto done;
+        }
+    }
+    if (relic_audio_wav_read(in->map.bytes.data, in->map.bytes.size, &a, &pcm, &frames, &channels, &rate, &bits, &err) != RELIC_OK ||
+        relic_audio_cau_from_pcm(pcm, frames, channels, rate, bits, adpcm, caps, ncap, &a, &m, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: %s: %s\n", in->path, err.message);
+        goto done;
+    }
+    rc = cli_cau_write_model(&m, out_path, in->path);
+done:
+    relic_unmap(&cm);
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int cau_import(const cli_input *in, const char *out_path, const char *ext)
+{
+    if (in->format != RELIC_FORMAT_WAV || strcmp(ext, "cau")) return -1;
+    return cli_cau_from_wav(in, out_path, 0, NULL);
+}
+
+const cli_format cli_format_cau = {
+    RELIC_FORMAT_CAU, "cau", relic_cau_extensions,
+    cau_info, cau_check, cau_to_json, cau_from_json, cau_convert, cau_import,
+    "  x.cau -> y.json|y.cau|y.wav                      JSON, re-written sample, WAV (16-bit PCM decoded\n"
+    "                                                   from IMA ADPCM, or the PCM as stored)\n"
+    "  x.json -> y.cau                                  the sample again, byte for byte\n"
+    "  x.wav -> y.cau                                   a PCM sample (relic encode --adpcm for IMA ADPCM,\n"
+    "                                                   --captions FILE for subtitles)\n",
+};

@@ -1,0 +1,198 @@
+/* fmt_gff.c — the `relic` command for BioWare GFF V3.2 files (ARE, GIT,
+ * GIC, IFO, UTC, DLG, BIC, ... detected by the "XXX V3.2" magic): info,
+ * check (runtime/gff_validate.c; duplicate labels are warnings, problems
+ * with --strict), nwn_gff JSON both ways (runtime/gff_json.c, cp1252 text)
+ * and re-writing (runtime/gff_write.c, the file's own layout kept).
+ * Sources: spec/aurora.md §4. */
+#include <string.h>
+
+#include "formats.h"
+#include "relic_gff.h"
+
+/* Binary extensions of GFF resource types (spec/aurora.md §5.2 ResTypes and
+ * the corpus); any of them converts to and from JSON. */
+static const char *const gff_extensions[] = {
+    "gff", "are", "git", "gic", "ifo", "bic", "utc", "uti", "utp", "utd", "ute", "utm", "uts", "utt", "utw",
+    "dlg", "jrl", "fac", "itp", "pth", "gui", "upe", "ult", "utr", "ptm", "ptt", "bti", "btc", "btd", "bte",
+    "btm", "btp", "btt", "bts", "btw", "res", NULL,
+};
+
+typedef struct warn_ctx {
+    const char *path;
+    unsigned count;
+    int print;
+} warn_ctx;
+
+static void on_warn(void *vctx, const relic_error *err)
+{
+    warn_ctx *c = vctx;
+    c->count++;
+    if (c->print) {
+        relic_error w = *err;
+        char msg[RELIC_ERROR_MESSAGE_MAX];
+        snprintf(msg, sizeof msg, "warning: %.180s", err->message);
+        memcpy(w.message, msg, sizeof w.message);
+        relic_error_print(stdout, c->path, &w);
+    }
+}
+
+/* Validate into d (scratch from a); prints the error. */
+static int open_doc(const cli_input *in, relic_arena *a, relic_gff_doc *d, warn_ctx *w)
+{
+    relic_error err;
+    if (relic_gff_open(in->map.bytes.data, in->map.bytes.size, a, w ? on_warn : NULL, w, d, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+static int load_tree(const cli_input *in, relic_arena *a, relic_gff_tree *t)
+{
+    relic_gff_doc d;
+    relic_error err;
+    if (open_doc(in, a, &d, NULL)) return 1;
+    if (relic_gff_tree_from_doc(&d, a, t, &err) != RELIC_OK) {
+        relic_error_print(stderr, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Serialise, check that the output validates, write atomically. */
+static int write_tree(const relic_gff_tree *t, relic_gff_layout layout, const char *out_path, const char *in_path)
+{
+    relic_buf out;
+    relic_error err;
+    relic_arena a;
+    relic_gff_doc check;
+    int rc;
+    relic_buf_init(&out, 0);
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_gff_write_tree(t, layout, &out, NULL, &err) != RELIC_OK) {
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else if (relic_gff_open(out.data, out.size, &a, NULL, NULL, &check, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: internal error: the written GFF does not validate: ");
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else {
+        rc = cli_write(out_path, out.data, out.size, in_path);
+    }
+    relic_arena_release(&a);
+    relic_buf_free(&out);
+    return rc;
+}
+
+/* Which writer layout reproduces the file: "default", "post-order" or "other". */
+static const char *layout_of(const cli_input *in, const relic_gff_tree *t)
+{
+    static const struct { relic_gff_layout l; const char *name; } layouts[] = {
+        { RELIC_GFF_LAYOUT_DEFAULT, "default (game-written: pre-order, contiguous)" },
+        { RELIC_GFF_LAYOUT_POSTORDER, "post-order field-index blocks (some NWN1 tools)" },
+    };
+    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+        relic_buf b;
+        relic_error err;
+        int same;
+        relic_buf_init(&b, 0);
+        same = relic_gff_write_tree(t, layouts[i].l, &b, NULL, &err) == RELIC_OK && b.size == in->map.bytes.size &&
+               memcmp(b.data, in->map.bytes.data, b.size) == 0;
+        relic_buf_free(&b);
+        if (same) return layouts[i].name;
+    }
+    return "other (kept as is when re-written)";
+}
+
+static int gff_info(const cli_input *in)
+{
+    relic_arena a;
+    relic_gff_doc d;
+    relic_gff_tree t;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    warn_ctx w = { in->path, 0, 0 };
+    if (open_doc(in, &a, &d, &w) || load_tree(in, &a, &t)) { relic_arena_release(&a); return 1; }
+    printf("%s: BioWare GFF V3.2, type \"%.4s\"\n", in->path, relic_gff_file_type(&d));
+    printf("  %u structs (%u reachable, nesting depth %u), %u fields, %zu labels\n", (unsigned)d.struct_count,
+           (unsigned)d.reachable, (unsigned)d.max_depth, (unsigned)d.field_count, d.v.labels_count);
+    printf("  field data %zu bytes, field indices %zu bytes, list indices %zu bytes\n", d.v.field_data_count,
+           d.v.field_indices_count * 4, d.v.list_indices_count * 4);
+    unsigned per_type[18] = { 0 };
+    for (uint32_t f = 0; f < d.field_count; f++) per_type[relic_gff_field_type_of(&d, f)]++;
+    printf("  field types:");
+    for (uint32_t ty = 0; ty < 18; ty++)
+        if (per_type[ty]) printf(" %s=%u", relic_gff_type_name(ty), per_type[ty]);
+    printf("\n  top-level fields: %u", (unsigned)relic_gff_struct_field_count(&d, 0));
+    if (w.count) printf(" (%u duplicate labels)", w.count);
+    printf("\n  layout: %s\n", layout_of(in, &t));
+    relic_arena_release(&a);
+    return 0;
+}
+
+static unsigned gff_check(const cli_input *in, int strict)
+{
+    relic_arena a;
+    relic_gff_doc d;
+    warn_ctx w = { in->path, 0, 1 };
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    int bad = open_doc(in, &a, &d, &w);
+    relic_arena_release(&a);
+    return bad ? 1 : strict ? w.count : 0;
+}
+
+static int gff_to_json(const cli_input *in, relic_buf *out)
+{
+    relic_arena a;
+    relic_gff_tree t;
+    relic_error err;
+    int rc = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (load_tree(in, &a, &t)) rc = 1;
+    else if (relic_gff_json_print_tree(&t, RELIC_GFF_ENC_CP1252, out, &err) != RELIC_OK) {
+        relic_error_print(stderr, in->path, &err);
+        rc = 1;
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int gff_from_json(const cli_input *in, const char *out_path)
+{
+    relic_arena a;
+    relic_gff_tree t;
+    relic_error err;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_gff_json_read_tree((const char *)in->map.bytes.data, in->map.bytes.size, RELIC_GFF_ENC_CP1252, &a, &t,
+                                 &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        rc = 1;
+    } else {
+        rc = write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, out_path, in->path);
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int gff_convert(const cli_input *in, const char *out_path, const char *ext)
+{
+    int known = 0;
+    for (int i = 0; gff_extensions[i]; i++) known |= strcmp(gff_extensions[i], ext) == 0;
+    if (!known) return -1;
+    relic_arena a;
+    relic_gff_tree t;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    rc = load_tree(in, &a, &t) ? 1 : write_tree(&t, RELIC_GFF_LAYOUT_KEEP, out_path, in->path);
+    relic_arena_release(&a);
+    return rc;
+}
+
+const cli_format cli_format_gff = {
+    RELIC_FORMAT_GFF, "gff", gff_extensions,
+    gff_info, gff_check, gff_to_json, gff_from_json, gff_convert, NULL,
+    "  x.are|x.git|x.utc|... (any GFF) -> y.json      nwn_gff-compatible JSON (cp1252 text as UTF-8)\n"
+    "  x.json -> y.are|y.git|y.utc|...                a GFF in the game's layout (byte for byte for\n"
+    "                                                   game-written files)\n"
+    "  x.gff -> y.gff                                 re-written, the file's own layout kept\n",
+};

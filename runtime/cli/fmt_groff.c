@@ -1,0 +1,225 @@
+/* fmt_groff.c — the `relic` command for Trespasser GROFF containers (.grf
+ * levels, .scn scenes and savegames), plain or SZDD-compressed: info,
+ * check (schema validator, then runtime/groff_check.c), JSON both ways,
+ * and re-writing, plain (.grf .scn) or SZDD-compressed (.gr_ .sc_). Facts:
+ * spec/trespasser.md §5.1–5.4, §3.2; seed 004 GROFF. */
+#include <string.h>
+
+#include "formats.h"
+#include "relic_groff.h"
+#include "relic_lzss.h"
+#include "relic_tres_names.h"
+
+/* A GRF's ".header" section: u32 magic, u32 GROFF version whose bit 31 marks
+ * an optimised GRF (spec §5.3); an SCN's "Header" starts with the i32 save
+ * version (spec §5.4). */
+#define GRF_HEADER_VERSION_OFFSET 4u
+#define GRF_HEADER_MIN_SIZE 8u
+#define GRF_VERSION_OPTIMISED 0x80000000u
+#define SCN_HEADER_MIN_SIZE 4u
+/* content flag bits counted by info: all but "special" (bit 31) */
+#define CONTENT_BITS 31
+
+/* grf/scn plain; gr_/sc_ SZDD-compressed, named as COMPRESS.EXE names them */
+static const char *const groff_extensions[] = { "grf", "scn", "gr_", "sc_", NULL };
+
+/* The GROFF bytes of the input (decompressed from SZDD into a) and their view. */
+static int open_view(const cli_input *in, relic_arena *a, relic_groff_view *v, int *compressed)
+{
+    relic_error err;
+    relic_bytes b;
+    if (relic_groff_open(in->map.bytes.data, in->map.bytes.size, a, &b, compressed, &err) != RELIC_OK ||
+        relic_groff_validate(b.data, b.size, v, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+static int load_model(const cli_input *in, relic_arena *a, relic_groff_groff *m)
+{
+    relic_groff_view v;
+    relic_error err;
+    int compressed;
+    if (open_view(in, a, &v, &compressed)) return 1;
+    if (relic_groff_decode(&v, a, m, &err) != RELIC_OK) {
+        relic_error_print(stderr, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+/* missing_char: 0 for a plain GROFF, else the SZDD header's last character of the original name */
+static int write_model(const relic_groff_groff *m, const char *out_path, const char *in_path, uint8_t missing_char)
+{
+    relic_buf out;
+    relic_error err;
+    relic_groff_view check;
+    int rc;
+    relic_buf_init(&out, 0);
+    if (relic_groff_write(m, &out, &err) != RELIC_OK) {
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else if (relic_groff_validate(out.data, out.size, &check, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: internal error: the written GROFF does not validate: ");
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else if (missing_char) {
+        relic_buf z;
+        relic_buf_init(&z, 0);
+        if (relic_lzss_container_encode(RELIC_LZSS_SZDD, RELIC_LZSS_BEST, missing_char, out.data, out.size, NULL, &z,
+                                        &err) != RELIC_OK) {
+            relic_error_print(stderr, out_path, &err);
+            rc = 1;
+        } else {
+            rc = cli_write(out_path, z.data, z.size, in_path);
+        }
+        relic_buf_free(&z);
+    } else {
+        rc = cli_write(out_path, out.data, out.size, in_path);
+    }
+    relic_buf_free(&out);
+    return rc;
+}
+
+/* The SZDD missing character for an output extension, 0 for a plain one. */
+static uint8_t missing_char_of(const char *ext)
+{
+    if (!strcmp(ext, "gr_")) return 'f';
+    if (!strcmp(ext, "sc_")) return 'n';
+    return 0;
+}
+
+static int groff_info(const cli_input *in)
+{
+    relic_arena a;
+    relic_groff_view v;
+    relic_groff_groff m;
+    relic_error err;
+    int compressed, rc = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (open_view(in, &a, &v, &compressed) || relic_groff_decode(&v, &a, &m, &err) != RELIC_OK) {
+        relic_arena_release(&a);
+        return 1;
+    }
+    size_t special = 0, hashed = 0;
+    unsigned counts[CONTENT_BITS] = { 0 };
+    const char *header_name = NULL;
+    relic_bytes header = { NULL, 0 };
+    for (size_t i = 0; i < m.sections_count; i++) {
+        uint32_t c = m.sections[i].content;
+        const char *name = relic_groff_model_section_name(&m, i);
+        uint32_t h;
+        if (c & RELIC_GROFF_CONTENT_SPECIAL) special++;
+        for (int b = 0; b < CONTENT_BITS; b++) if (c & (1u << b)) counts[b]++;
+        if (name && relic_tres_parse_section_name(name, strlen(name), &h)) hashed++;
+        if (name && (!strcmp(name, ".header") || !strcmp(name, "Header")) && !header.data) {
+            header_name = name;
+            header = relic_groff_model_section_data(&m, i);
+        }
+    }
+    int scene = special == m.sections_count && m.sections_count > 0;
+    printf("%s: Trespasser GROFF container, %s%s\n", in->path, scene ? "scene or savegame (SCN)" : "level (GRF)",
+           compressed ? ", SZDD-compressed" : "");
+    if (compressed) printf("  %zu bytes compressed, %u decompressed\n", in->map.bytes.size, m.header.file_size);
+    printf("  %zu sections, %zu symbols (%u bytes of names)\n", m.sections_count, m.symbols_count, m.header.symbol_table_size);
+    if (header_name && !scene && header.size >= GRF_HEADER_MIN_SIZE) {
+        uint32_t ver = relic_load_u32le(header.data + GRF_HEADER_VERSION_OFFSET);
+        printf("  GROFF version %u%s\n", ver & ~GRF_VERSION_OPTIMISED,
+               ver & GRF_VERSION_OPTIMISED ? ", optimised (mesh heaps)" : "");
+    } else if (header_name && scene && header.size >= SCN_HEADER_MIN_SIZE) {
+        printf("  save version %d\n", (int)relic_load_u32le(header.data));
+    }
+    if (scene) {
+        printf("  %zu of the sections are instance states named by the hash of the instance name\n", hashed);
+    } else {
+        printf("  content:");
+        for (int b = 0; b < CONTENT_BITS; b++) {
+            if (!counts[b]) continue;
+            const char *n = relic_groff_content_name(1u << b);
+            printf(" %s=%u", n ? n : "?", counts[b]);
+        }
+        printf("\n");
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+typedef struct report_ctx { const char *path; } report_ctx;
+
+static void report(void *vctx, const relic_error *err)
+{
+    const report_ctx *c = vctx;
+    relic_error_print(stdout, c->path, err);
+}
+
+static unsigned groff_check(const cli_input *in, int strict)
+{
+    relic_arena a;
+    relic_groff_view v;
+    int compressed;
+    unsigned n;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (open_view(in, &a, &v, &compressed)) n = 1;
+    else {
+        report_ctx rc = { in->path };
+        n = relic_groff_check(&v, strict, &a, report, &rc);
+    }
+    relic_arena_release(&a);
+    return n;
+}
+
+static int groff_to_json(const cli_input *in, relic_buf *out)
+{
+    relic_arena a;
+    relic_error err;
+    relic_groff_groff m;
+    int rc = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (load_model(in, &a, &m)) rc = 1;
+    else if (relic_groff_json_print(&m, out, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: %s\n", err.message);
+        rc = 1;
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int groff_from_json(const cli_input *in, const char *out_path)
+{
+    relic_arena a;
+    relic_error err;
+    relic_groff_groff m;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_groff_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        rc = 1;
+    } else {
+        char ext[8];
+        rc = write_model(&m, out_path, in->path, missing_char_of(relic_path_extension(out_path, ext, sizeof ext)));
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int groff_convert(const cli_input *in, const char *out_path, const char *ext)
+{
+    if (strcmp(ext, "grf") && strcmp(ext, "scn") && !missing_char_of(ext)) return -1;
+    relic_arena a;
+    relic_groff_groff m;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    rc = load_model(in, &a, &m) ? 1 : write_model(&m, out_path, in->path, missing_char_of(ext));
+    relic_arena_release(&a);
+    return rc;
+}
+
+const cli_format cli_format_groff = {
+    RELIC_FORMAT_GROFF, "groff", groff_extensions,
+    groff_info, groff_check, groff_to_json, groff_from_json, groff_convert, NULL,
+    "  x.grf|x.scn|x.gr_ -> y.json|y.grf|y.scn|y.gr_   JSON (sections' data as hex), re-written GROFF;\n"
+    "                                                   .gr_/.sc_ is SZDD-compressed (COMPRESS.EXE form),\n"
+    "                                                   read transparently wherever a GROFF is\n"
+    "  x.json -> y.grf|y.scn|y.gr_|y.sc_                the GROFF again, byte for byte\n",
+};

@@ -1,0 +1,260 @@
+/* gff_access.c — zero-copy access to a validated GFF (relic_gff_open):
+ * struct fields, lookup by label, typed getters for field types 0-17, list
+ * iteration and path resolution. Nothing here allocates; a type mismatch is
+ * a relic_error. Sources: BioWare GFF spec §3-4; spec/aurora.md §4.2-4.4
+ * (inline values in the low bytes, complex values in the field data). */
+#include <stdlib.h>
+
+#include "relic_gff.h"
+
+static const char *const type_names[] = {
+    "byte", "char", "word", "short", "dword", "int", "dword64", "int64", "float", "double",
+    "cexostring", "resref", "cexolocstring", "void", "struct", "list", "orientation", "vector",
+};
+#define TYPE_NAME_COUNT (sizeof type_names / sizeof type_names[0])
+
+const char *relic_gff_type_name(uint32_t type)
+{
+    return type < TYPE_NAME_COUNT ? type_names[type] : NULL;
+}
+
+int relic_gff_type_from_name(const char *name, uint32_t *type)
+{
+    for (uint32_t i = 0; i < TYPE_NAME_COUNT; i++)
+        if (strcmp(name, type_names[i]) == 0) { *type = i; return 1; }
+    return 0;
+}
+
+uint32_t relic_gff_struct_id(const relic_gff_doc *d, uint32_t s)
+{
+    return relic_gff_gff_struct_id(relic_gff_structs_at(&d->v, s));
+}
+
+uint32_t relic_gff_struct_field_count(const relic_gff_doc *d, uint32_t s)
+{
+    return relic_gff_gff_struct_field_count(relic_gff_structs_at(&d->v, s));
+}
+
+uint32_t relic_gff_struct_field(const relic_gff_doc *d, uint32_t s, uint32_t i)
+{
+    relic_gff_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
+    uint32_t data = relic_gff_gff_struct_data_or_data_offset(sv);
+    return relic_gff_gff_struct_field_count(sv) == 1 ? data : relic_gff_field_indices_at(&d->v, data / 4 + i);
+}
+
+uint32_t relic_gff_field_type_of(const relic_gff_doc *d, uint32_t f)
+{
+    return relic_gff_gff_field_type(relic_gff_fields_at(&d->v, f));
+}
+
+const char *relic_gff_field_label(const relic_gff_doc *d, uint32_t f, size_t *len)
+{
+    uint32_t l = relic_gff_gff_field_label_index(relic_gff_fields_at(&d->v, f));
+    const char *name = relic_gff_gff_label_name(relic_gff_labels_at(&d->v, l));
+    size_t n = 0;
+    while (n < 16 && name[n]) n++;
+    *len = n;
+    return name;
+}
+
+int relic_gff_find(const relic_gff_doc *d, uint32_t s, const char *label, uint32_t *f)
+{
+    size_t want = strlen(label);
+    uint32_t n = relic_gff_struct_field_count(d, s);
+    int found = 0;
+    if (want > 16) return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t fi = relic_gff_struct_field(d, s, i);
+        size_t len;
+        const char *name = relic_gff_field_label(d, fi, &len);
+        if (len == want && memcmp(name, label, len) == 0) { *f = fi; found = 1; }
+    }
+    return found;
+}
+
+static uint32_t raw(const relic_gff_doc *d, uint32_t f)
+{
+    return relic_gff_gff_field_data_or_data_offset(relic_gff_fields_at(&d->v, f));
+}
+
+static const uint8_t *data_of(const relic_gff_doc *d, uint32_t f)
+{
+    return d->v.field_data + raw(d, f);
+}
+
+static relic_status mismatch(const relic_gff_doc *d, uint32_t f, const char *want, relic_error *err)
+{
+    size_t len;
+    const char *label = relic_gff_field_label(d, f, &len);
+    const char *have = relic_gff_type_name(relic_gff_field_type_of(d, f));
+    char path[32];
+    snprintf(path, sizeof path, "fields[%u]", (unsigned)f);
+    return relic_fail(err, RELIC_E_ARGUMENT, (uint64_t)(d->v.fields - d->v.base) + 12ull * f, path,
+                      "field '%.*s' is a %s, not %s", (int)len, label, have ? have : "?", want);
+}
+
+relic_status relic_gff_get_uint(const relic_gff_doc *d, uint32_t f, uint64_t *out, relic_error *err)
+{
+    switch (relic_gff_field_type_of(d, f)) {
+    case RELIC_GFF_FIELD_TYPE_BYTE: *out = raw(d, f) & 0xFFu; return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_WORD: *out = raw(d, f) & 0xFFFFu; return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_DWORD: *out = raw(d, f); return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_DWORD64: *out = relic_load_u64le(data_of(d, f)); return RELIC_OK;
+    default: return mismatch(d, f, "an unsigned integer (byte, word, dword, dword64)", err);
+    }
+}
+
+relic_status relic_gff_get_int(const relic_gff_doc *d, uint32_t f, int64_t *out, relic_error *err)
+{
+    switch (relic_gff_field_type_of(d, f)) {
+    case RELIC_GFF_FIELD_TYPE_CHAR: *out = (int8_t)(uint8_t)raw(d, f); return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_SHORT: *out = (int16_t)(uint16_t)raw(d, f); return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_INT: *out = (int32_t)raw(d, f); return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_INT64: *out = (int64_t)relic_load_u64le(data_of(d, f)); return RELIC_OK;
+    default: return mismatch(d, f, "a signed integer (char, short, int, int64)", err);
+    }
+}
+
+relic_status relic_gff_get_float(const relic_gff_doc *d, uint32_t f, float *out, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_FLOAT) return mismatch(d, f, "a float", err);
+    uint32_t u = raw(d, f);
+    memcpy(out, &u, 4);
+    return RELIC_OK;
+}
+
+relic_status relic_gff_get_double(const relic_gff_doc *d, uint32_t f, double *out, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_DOUBLE) return mismatch(d, f, "a double", err);
+    *out = relic_load_f64le(data_of(d, f));
+    return RELIC_OK;
+}
+
+static relic_status sized(const relic_gff_doc *d, uint32_t f, uint32_t type, const char *want, relic_bytes *out,
+                          relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != type) return mismatch(d, f, want, err);
+    const uint8_t *p = data_of(d, f);
+    if (type == RELIC_GFF_FIELD_TYPE_RESREF) {
+        out->size = p[0];
+        out->data = p + 1;
+    } else {
+        out->size = relic_load_u32le(p);
+        out->data = p + 4;
+    }
+    return RELIC_OK;
+}
+
+relic_status relic_gff_get_string(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
+{
+    return sized(d, f, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "a cexostring", out, err);
+}
+
+relic_status relic_gff_get_resref(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
+{
+    return sized(d, f, RELIC_GFF_FIELD_TYPE_RESREF, "a resref", out, err);
+}
+
+relic_status relic_gff_get_void(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
+{
+    return sized(d, f, RELIC_GFF_FIELD_TYPE_VOID, "a void", out, err);
+}
+
+relic_status relic_gff_get_orientation(const relic_gff_doc *d, uint32_t f, float out[4], relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_ORIENTATION) return mismatch(d, f, "an orientation", err);
+    const uint8_t *p = data_of(d, f);
+    for (int k = 0; k < 4; k++) out[k] = relic_load_f32le(p + 4 * k);
+    return RELIC_OK;
+}
+
+relic_status relic_gff_get_vector(const relic_gff_doc *d, uint32_t f, float out[3], relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_VECTOR) return mismatch(d, f, "a vector", err);
+    const uint8_t *p = data_of(d, f);
+    for (int k = 0; k < 3; k++) out[k] = relic_load_f32le(p + 4 * k);
+    return RELIC_OK;
+}
+
+relic_status relic_gff_get_locstring(const relic_gff_doc *d, uint32_t f, relic_gff_locstring *out, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING)
+        return mismatch(d, f, "a cexolocstring", err);
+    const uint8_t *p = data_of(d, f);
+    out->strref = relic_load_u32le(p + 4);
+    out->count = relic_load_u32le(p + 8);
+    out->first = p + 12;
+    return RELIC_OK;
+}
+
+void relic_gff_locstring_next(const uint8_t **cursor, uint32_t *string_id, relic_bytes *text)
+{
+    const uint8_t *p = *cursor;
+    *string_id = relic_load_u32le(p);
+    text->size = relic_load_u32le(p + 4);
+    text->data = p + 8;
+    *cursor = p + 8 + text->size;
+}
+
+relic_status relic_gff_get_struct(const relic_gff_doc *d, uint32_t f, uint32_t *s, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_STRUCT) return mismatch(d, f, "a struct", err);
+    *s = raw(d, f);
+    return RELIC_OK;
+}
+
+relic_status relic_gff_get_list(const relic_gff_doc *d, uint32_t f, relic_gff_list *out, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_LIST) return mismatch(d, f, "a list", err);
+    const uint8_t *p = d->v.list_indices + raw(d, f);
+    out->count = relic_load_u32le(p);
+    out->indices = p + 4;
+    return RELIC_OK;
+}
+
+relic_status relic_gff_resolve(const relic_gff_doc *d, const char *path, uint32_t *out, int *is_struct,
+                               relic_error *err)
+{
+    uint32_t s = 0, f = 0;
+    int at_struct = 1;
+    const char *p = path;
+    while (*p) {
+        const char *e = p;
+        while (*e && *e != '/' && *e != '.') e++;
+        size_t n = (size_t)(e - p);
+        char comp[32];
+        if (n == 0 || n >= sizeof comp)
+            return relic_fail(err, RELIC_E_ARGUMENT, 0, path, "bad path component at '%s'", p);
+        memcpy(comp, p, n);
+        comp[n] = 0;
+        if (at_struct) {
+            if (!relic_gff_find(d, s, comp, &f))
+                return relic_fail(err, RELIC_E_ARGUMENT, 0, path, "no field '%s' in struct %u", comp, (unsigned)s);
+            at_struct = 0;
+        } else {
+            uint32_t type = relic_gff_field_type_of(d, f);
+            if (type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+                s = raw(d, f);
+                if (!relic_gff_find(d, s, comp, &f))
+                    return relic_fail(err, RELIC_E_ARGUMENT, 0, path, "no field '%s' in struct %u", comp, (unsigned)s);
+            } else if (type == RELIC_GFF_FIELD_TYPE_LIST) {
+                relic_gff_list l;
+                char *end;
+                unsigned long idx = strtoul(comp, &end, 10);
+                relic_gff_get_list(d, f, &l, err);
+                if (*end || comp[0] < '0' || comp[0] > '9' || idx >= l.count)
+                    return relic_fail(err, RELIC_E_ARGUMENT, 0, path, "'%s' is not an index of a list of %u", comp,
+                                      (unsigned)l.count);
+                s = relic_gff_list_at(&l, (uint32_t)idx);
+                at_struct = 1;
+            } else {
+                return relic_fail(err, RELIC_E_ARGUMENT, 0, path, "'%s' follows a %s field", comp,
+                                  relic_gff_type_name(type));
+            }
+        }
+        p = *e ? e + 1 : e;
+    }
+    if (at_struct) { *out = s; *is_struct = 1; }
+    else { *out = f; *is_struct = 0; }
+    return RELIC_OK;
+}

@@ -1,0 +1,299 @@
+/* gff_validate.c — GFF V3.2 validation, once (relic_gff_open).
+ *
+ * The generated validator (schema/aurora/gff.schema) has checked the header,
+ * the bounds of the six arrays, field type ids and label indices. This file
+ * checks what the schema cannot say (BioWare GFF spec §3-4; spec/aurora.md
+ * §4.2-4.4): each struct's field list, each field's data in the field data
+ * or list indices, and the struct graph from the root (depth limit, no
+ * struct reached twice, no field shared), so that afterwards every getter is
+ * a plain load. Work is linear in the file size: every struct, field and
+ * list record is looked at a bounded number of times. */
+#include <stdarg.h>
+
+#include "relic_gff.h"
+
+#define GFF_STRUCT_SIZE RELIC_GFF_GFF_STRUCT_SIZE
+#define GFF_FIELD_SIZE RELIC_GFF_GFF_FIELD_SIZE
+
+typedef struct vstate {
+    const relic_gff_doc *d;
+    uint8_t *struct_seen;  /* bitmap: struct reached from the root */
+    uint8_t *field_seen;   /* bitmap: field used by a reached struct */
+    uint8_t *label_mark;   /* bitmap: label used in the struct being checked */
+    relic_gff_warn_fn warn;
+    void *warn_ctx;
+    relic_error *err;
+    uint32_t max_depth, reachable;
+} vstate;
+
+static int bit_get(const uint8_t *b, uint32_t i) { return (b[i >> 3] >> (i & 7)) & 1; }
+static void bit_set(uint8_t *b, uint32_t i) { b[i >> 3] = (uint8_t)(b[i >> 3] | (1u << (i & 7))); }
+static void bit_clear(uint8_t *b, uint32_t i) { b[i >> 3] = (uint8_t)(b[i >> 3] & ~(1u << (i & 7))); }
+
+#define U(x) ((unsigned long long)(x))
+
+static uint64_t off_of(const relic_gff_doc *d, const uint8_t *p) { return (uint64_t)(p - d->v.base); }
+
+static relic_status fail_at(const vstate *st, uint64_t off, const char *path, relic_status code,
+                            const char *fmt, va_list ap)
+{
+    char msg[RELIC_ERROR_MESSAGE_MAX];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    return relic_fail(st->err, code, off, path, "%s", msg);
+}
+
+static relic_status fail_struct(const vstate *st, uint32_t s, size_t member, relic_status code, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static relic_status fail_struct(const vstate *st, uint32_t s, size_t member, relic_status code, const char *fmt, ...)
+{
+    char path[64];
+    va_list ap;
+    snprintf(path, sizeof path, "structs[%u]%s", (unsigned)s,
+             member == 4 ? ".data_or_data_offset" : member == 8 ? ".field_count" : "");
+    va_start(ap, fmt);
+    relic_status r = fail_at(st, off_of(st->d, st->d->v.structs + (size_t)s * GFF_STRUCT_SIZE + member), path, code,
+                             fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+static relic_status fail_field(const vstate *st, uint32_t f, relic_status code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static relic_status fail_field(const vstate *st, uint32_t f, relic_status code, const char *fmt, ...)
+{
+    char path[64];
+    va_list ap;
+    snprintf(path, sizeof path, "fields[%u].data_or_data_offset", (unsigned)f);
+    va_start(ap, fmt);
+    relic_status r = fail_at(st, off_of(st->d, st->d->v.fields + (size_t)f * GFF_FIELD_SIZE + 8), path, code, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Each struct's field list lies inside the field indices and names fields
+ * that exist. */
+static relic_status check_structs(vstate *st)
+{
+    const relic_gff_doc *d = st->d;
+    uint64_t fi_count = d->v.field_indices_count;
+    for (uint32_t s = 0; s < d->struct_count; s++) {
+        relic_gff_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
+        uint32_t n = relic_gff_gff_struct_field_count(sv), data = relic_gff_gff_struct_data_or_data_offset(sv);
+        if (n == 0) continue;
+        if (n == 1) {
+            if (data >= d->field_count)
+                return fail_struct(st, s, 4, RELIC_E_INDEX, "field index %llu is not below the field count %llu", U(data), U(d->field_count));
+            continue;
+        }
+        if (data % 4 != 0)
+            return fail_struct(st, s, 4, RELIC_E_LAYOUT, "field-indices offset %llu is not a multiple of 4", U(data));
+        if ((uint64_t)data / 4 + n > fi_count)
+            return fail_struct(st, s, 8, RELIC_E_INDEX,
+                               "%llu field indices from byte %llu pass the end of the field-indices array (%llu bytes)",
+                               U(n), U(data), U(fi_count * 4));
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t fi = relic_gff_field_indices_at(&d->v, data / 4 + i);
+            if (fi >= d->field_count) {
+                char path[48];
+                snprintf(path, sizeof path, "field_indices[%u]", (unsigned)(data / 4 + i));
+                return relic_fail(st->err, RELIC_E_INDEX, off_of(d, d->v.field_indices) + data + 4ull * i, path,
+                                  "field index %u is not below the field count %u", (unsigned)fi,
+                                  (unsigned)d->field_count);
+            }
+        }
+    }
+    return RELIC_OK;
+}
+
+/* The bytes a complex field's value takes in the field data. */
+static relic_status check_field_data(vstate *st, uint32_t f, uint32_t type, uint32_t off)
+{
+    const relic_gff_doc *d = st->d;
+    uint64_t size = d->v.field_data_count, need;
+    const uint8_t *p = d->v.field_data + off;
+    switch (type) {
+    case RELIC_GFF_FIELD_TYPE_DWORD64: case RELIC_GFF_FIELD_TYPE_INT64: case RELIC_GFF_FIELD_TYPE_DOUBLE:
+        need = 8; break;
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION: need = 16; break;
+    case RELIC_GFF_FIELD_TYPE_VECTOR: need = 12; break;
+    case RELIC_GFF_FIELD_TYPE_RESREF:
+        if ((uint64_t)off + 1 > size) { need = 1; break; }
+        need = 1 + (uint64_t)p[0];
+        break;
+    default: /* CExoString, VOID, CExoLocString: a u32 size first */
+        if ((uint64_t)off + 4 > size) { need = 4; break; }
+        need = 4 + (uint64_t)relic_load_u32le(p);
+        break;
+    }
+    if ((uint64_t)off + need > size)
+        return fail_field(st, f, RELIC_E_TRUNCATED, "the value needs %llu bytes at field-data offset %llu", U(need), U(off));
+    if (type == RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
+        uint64_t total = need - 4, pos = 8;
+        if (total < 8)
+            return fail_field(st, f, RELIC_E_LAYOUT, "locstring size %llu is below its 8-byte StrRef and count", U(total));
+        uint32_t count = relic_load_u32le(p + 8);
+        for (uint32_t i = 0; i < count; i++) {
+            if (total - pos < 8)
+                return fail_field(st, f, RELIC_E_TRUNCATED, "locstring substring %llu of %llu passes its size", U(i), U(count));
+            uint32_t len = relic_load_u32le(p + 4 + pos + 4);
+            pos += 8;
+            if (total - pos < len)
+                return fail_field(st, f, RELIC_E_TRUNCATED, "locstring substring %llu (%llu bytes) passes its size", U(i), U(len));
+            pos += len;
+        }
+        if (pos != total)
+            return fail_field(st, f, RELIC_E_LAYOUT, "locstring size %llu but its substrings end at %llu", U(total), U(pos));
+    }
+    return RELIC_OK;
+}
+
+static relic_status check_fields(vstate *st)
+{
+    const relic_gff_doc *d = st->d;
+    for (uint32_t f = 0; f < d->field_count; f++) {
+        relic_gff_gff_field_view fv = relic_gff_fields_at(&d->v, f);
+        uint32_t type = relic_gff_gff_field_type(fv), data = relic_gff_gff_field_data_or_data_offset(fv);
+        relic_status s = RELIC_OK;
+        switch (type) {
+        case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_WORD:
+        case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_DWORD: case RELIC_GFF_FIELD_TYPE_INT:
+        case RELIC_GFF_FIELD_TYPE_FLOAT:
+            break;
+        case RELIC_GFF_FIELD_TYPE_STRUCT:
+            if (data >= d->struct_count)
+                s = fail_field(st, f, RELIC_E_INDEX, "struct index %llu is not below the struct count %llu", U(data), U(d->struct_count));
+            break;
+        case RELIC_GFF_FIELD_TYPE_LIST: {
+            uint64_t li = d->v.list_indices_count;
+            if (data % 4 != 0) {
+                s = fail_field(st, f, RELIC_E_LAYOUT, "list-indices offset %llu is not a multiple of 4", U(data));
+                break;
+            }
+            if ((uint64_t)data / 4 >= li) {
+                s = fail_field(st, f, RELIC_E_INDEX, "list-indices offset %llu is past the list indices (%llu bytes)", U(data), U(li * 4));
+                break;
+            }
+            uint32_t n = relic_gff_list_indices_at(&d->v, data / 4);
+            if ((uint64_t)data / 4 + 1 + n > li) {
+                s = fail_field(st, f, RELIC_E_TRUNCATED, "a list of %llu structs passes the list indices (%llu bytes)", U(n), U(li * 4));
+                break;
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                uint32_t si = relic_gff_list_indices_at(&d->v, data / 4 + 1 + i);
+                if (si >= d->struct_count) {
+                    char path[48];
+                    snprintf(path, sizeof path, "list_indices[%u]", (unsigned)(data / 4 + 1 + i));
+                    return relic_fail(st->err, RELIC_E_INDEX, off_of(d, d->v.list_indices) + data + 4 + 4ull * i, path,
+                                      "struct index %u is not below the struct count %u", (unsigned)si,
+                                      (unsigned)d->struct_count);
+                }
+            }
+            break;
+        }
+        default:
+            s = check_field_data(st, f, type, data);
+        }
+        if (s != RELIC_OK) return s;
+    }
+    return RELIC_OK;
+}
+
+static void struct_fields(const relic_gff_doc *d, uint32_t s, uint32_t *n, uint32_t *data)
+{
+    relic_gff_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
+    *n = relic_gff_gff_struct_field_count(sv);
+    *data = relic_gff_gff_struct_data_or_data_offset(sv);
+}
+
+static uint32_t nth_field(const relic_gff_doc *d, uint32_t n, uint32_t data, uint32_t i)
+{
+    return n == 1 ? data : relic_gff_field_indices_at(&d->v, data / 4 + i);
+}
+
+static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_field);
+
+static relic_status reach(vstate *st, uint32_t s, uint32_t depth, uint32_t from_field)
+{
+    if (bit_get(st->struct_seen, s))
+        return fail_field(st, from_field, RELIC_E_LAYOUT,
+                          "struct %llu is reached a second time (a cycle or a shared struct)", U(s));
+    if (depth > RELIC_GFF_MAX_DEPTH)
+        return fail_field(st, from_field, RELIC_E_LIMIT, "structs nest deeper than %llu", U(RELIC_GFF_MAX_DEPTH));
+    return walk(st, s, depth, from_field);
+}
+
+/* Depth-first from struct s. Each struct is entered once (bitmap), so the
+ * recursion visits every struct and field at most once and is at most
+ * RELIC_GFF_MAX_DEPTH deep. */
+static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_field)
+{
+    const relic_gff_doc *d = st->d;
+    uint32_t n, data;
+    (void)from_field;
+    bit_set(st->struct_seen, s);
+    st->reachable++;
+    if (depth > st->max_depth) st->max_depth = depth;
+    struct_fields(d, s, &n, &data);
+    /* duplicate labels: mark each label index, report a second use, then clear */
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t f = nth_field(d, n, data, i);
+        if (bit_get(st->field_seen, f))
+            return fail_struct(st, s, 4, RELIC_E_LAYOUT, "field %llu is used by two structs (field list %llu)", U(f), U(data));
+        bit_set(st->field_seen, f);
+        uint32_t l = relic_gff_gff_field_label_index(relic_gff_fields_at(&d->v, f));
+        if (bit_get(st->label_mark, l) && st->warn) {
+            relic_error w;
+            char path[48];
+            const char *name = relic_gff_gff_label_name(relic_gff_labels_at(&d->v, l));
+            snprintf(path, sizeof path, "structs[%u].fields[%u]", (unsigned)s, (unsigned)i);
+            relic_fail(&w, RELIC_E_LAYOUT, off_of(d, d->v.fields + (size_t)f * GFF_FIELD_SIZE + 4), path,
+                       "duplicate label '%.16s' in one struct (the last one is used)", name);
+            st->warn(st->warn_ctx, &w);
+        }
+        bit_set(st->label_mark, l);
+    }
+    for (uint32_t i = 0; i < n; i++)
+        bit_clear(st->label_mark, relic_gff_gff_field_label_index(relic_gff_fields_at(&d->v, nth_field(d, n, data, i))));
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t f = nth_field(d, n, data, i);
+        relic_gff_gff_field_view fv = relic_gff_fields_at(&d->v, f);
+        uint32_t type = relic_gff_gff_field_type(fv), fd = relic_gff_gff_field_data_or_data_offset(fv);
+        relic_status r = RELIC_OK;
+        if (type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+            r = reach(st, fd, depth + 1, f);
+        } else if (type == RELIC_GFF_FIELD_TYPE_LIST) {
+            uint32_t cnt = relic_gff_list_indices_at(&d->v, fd / 4);
+            for (uint32_t k = 0; k < cnt && r == RELIC_OK; k++)
+                r = reach(st, relic_gff_list_indices_at(&d->v, fd / 4 + 1 + k), depth + 1, f);
+        }
+        if (r != RELIC_OK) return r;
+    }
+    return RELIC_OK;
+}
+
+relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scratch, relic_gff_warn_fn warn,
+                            void *warn_ctx, relic_gff_doc *out, relic_error *err)
+{
+    relic_status s;
+    relic_gff_doc d;
+    memset(&d, 0, sizeof d);
+    if ((s = relic_gff_validate(data, size, &d.v, err)) != RELIC_OK) return s;
+    d.struct_count = (uint32_t)d.v.structs_count;
+    d.field_count = (uint32_t)d.v.fields_count;
+    if (d.struct_count == 0)
+        return relic_fail(err, RELIC_E_RANGE, 12, "header.struct_count", "a GFF needs at least the top-level struct");
+    vstate st = { &d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0 };
+    st.struct_seen = relic_arena_alloc(scratch, d.v.structs_count / 8 + 1, 1);
+    st.field_seen = relic_arena_alloc(scratch, d.v.fields_count / 8 + 1, 1);
+    st.label_mark = relic_arena_alloc(scratch, d.v.labels_count / 8 + 1, 1);
+    if (!st.struct_seen || !st.field_seen || !st.label_mark)
+        return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no scratch memory for the struct graph (%zu structs)",
+                          d.v.structs_count);
+    if ((s = check_structs(&st)) != RELIC_OK) return s;
+    if ((s = check_fields(&st)) != RELIC_OK) return s;
+    if ((s = walk(&st, 0, 0, 0)) != RELIC_OK) return s;
+    d.max_depth = st.max_depth;
+    d.reachable = st.reachable;
+    *out = d;
+    return RELIC_OK;
+}

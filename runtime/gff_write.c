@@ -1,0 +1,470 @@
+/* gff_write.c — a GFF tree serialised to GFF V3.2 bytes.
+ *
+ * DEFAULT is the layout game-written files use, as measured in
+ * spec/aurora.md §4.6: header, structs, fields, labels, field data, field
+ * indices, list indices, contiguous from byte 56; a struct is numbered when
+ * it is reached, its field-index block reserved then, each field entry
+ * appended before its sub-struct or list elements are recursed, list
+ * records reserved before their elements; labels in first-use order; field
+ * data in field order without dedup; 0xFFFFFFFF for an empty struct.
+ * POSTORDER differs only in appending a struct's field-index block when the
+ * struct is complete (some NWN1 files, neverwinter.nim). KEEP puts
+ * everything back where the tree says it was read from, which reproduces
+ * any file whose arrays have no gaps holding other bytes. The header and
+ * the six arrays are written by the generated writer (relic_gff_write), so
+ * every count and offset is recomputed from the arrays. */
+#include <stdlib.h>
+
+#include "relic_gff.h"
+
+/* Bytes a complex value takes in the field data; 0 for inline types. */
+static uint64_t value_size(const relic_gff_tfield *f)
+{
+    switch (f->type) {
+    case RELIC_GFF_FIELD_TYPE_DWORD64: case RELIC_GFF_FIELD_TYPE_INT64: case RELIC_GFF_FIELD_TYPE_DOUBLE: return 8;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_VOID: return 4 + (uint64_t)f->v.bytes.n;
+    case RELIC_GFF_FIELD_TYPE_RESREF: return 1 + (uint64_t)f->v.bytes.n;
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
+        uint64_t n = 12;
+        for (uint32_t i = 0; i < f->v.loc.count; i++) n += 8 + (uint64_t)f->v.loc.s[i].len;
+        return n;
+    }
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION: return 16;
+    case RELIC_GFF_FIELD_TYPE_VECTOR: return 12;
+    default: return 0;
+    }
+}
+
+/* The value's bytes (value_size of them) at dst. */
+static void encode_value(const relic_gff_tfield *f, uint8_t *dst)
+{
+    switch (f->type) {
+    case RELIC_GFF_FIELD_TYPE_DWORD64: case RELIC_GFF_FIELD_TYPE_INT64: relic_store_u64le(dst, f->v.u); break;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE: relic_store_f64le(dst, f->v.f64); break;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_VOID:
+        relic_store_u32le(dst, (uint32_t)f->v.bytes.n);
+        if (f->v.bytes.n) memcpy(dst + 4, f->v.bytes.p, f->v.bytes.n);
+        break;
+    case RELIC_GFF_FIELD_TYPE_RESREF:
+        dst[0] = (uint8_t)f->v.bytes.n;
+        if (f->v.bytes.n) memcpy(dst + 1, f->v.bytes.p, f->v.bytes.n);
+        break;
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
+        uint8_t *p = dst + 12;
+        relic_store_u32le(dst, (uint32_t)(value_size(f) - 4));
+        relic_store_u32le(dst + 4, f->v.loc.strref);
+        relic_store_u32le(dst + 8, f->v.loc.count);
+        for (uint32_t i = 0; i < f->v.loc.count; i++) {
+            relic_store_u32le(p, f->v.loc.s[i].string_id);
+            relic_store_u32le(p + 4, (uint32_t)f->v.loc.s[i].len);
+            if (f->v.loc.s[i].len) memcpy(p + 8, f->v.loc.s[i].text, f->v.loc.s[i].len);
+            p += 8 + f->v.loc.s[i].len;
+        }
+        break;
+    }
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION:
+        for (int k = 0; k < 4; k++) relic_store_f32le(dst + 4 * k, f->v.vec[k]);
+        break;
+    case RELIC_GFF_FIELD_TYPE_VECTOR:
+        for (int k = 0; k < 3; k++) relic_store_f32le(dst + 4 * k, f->v.vec[k]);
+        break;
+    default: break;
+    }
+}
+
+/* The 32-bit slot of an inline value: unsigned types zero-extended, signed
+ * ones sign-extended (as game-written files store them, spec §4.3). */
+static uint32_t inline_value(const relic_gff_tfield *f)
+{
+    switch (f->type) {
+    case RELIC_GFF_FIELD_TYPE_BYTE: return (uint32_t)(f->v.u & 0xFFu);
+    case RELIC_GFF_FIELD_TYPE_WORD: return (uint32_t)(f->v.u & 0xFFFFu);
+    case RELIC_GFF_FIELD_TYPE_DWORD: return (uint32_t)f->v.u;
+    case RELIC_GFF_FIELD_TYPE_CHAR: return (uint32_t)(int32_t)(int8_t)f->v.i;
+    case RELIC_GFF_FIELD_TYPE_SHORT: return (uint32_t)(int32_t)(int16_t)f->v.i;
+    case RELIC_GFF_FIELD_TYPE_INT: return (uint32_t)(int32_t)f->v.i;
+    case RELIC_GFF_FIELD_TYPE_FLOAT: { uint32_t u; memcpy(&u, &f->v.f32, 4); return u; }
+    default: return 0;
+    }
+}
+
+/* Checks of a field that both layouts need. */
+static relic_status check_field(const relic_gff_tfield *f, relic_error *err)
+{
+    if (f->type > RELIC_GFF_FIELD_TYPE_VECTOR)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, f->label, "unknown field type %u", (unsigned)f->type);
+    if (memchr(f->label, 0, sizeof f->label) == NULL)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a label is longer than 16 characters");
+    if (f->type == RELIC_GFF_FIELD_TYPE_RESREF && f->v.bytes.n > 255)
+        return relic_fail(err, RELIC_E_RANGE, 0, f->label, "a ResRef of %zu bytes does not fit its length byte",
+                          f->v.bytes.n);
+    if ((f->type == RELIC_GFF_FIELD_TYPE_CEXOSTRING || f->type == RELIC_GFF_FIELD_TYPE_VOID) &&
+        f->v.bytes.n > UINT32_MAX - 4)
+        return relic_fail(err, RELIC_E_LIMIT, 0, f->label, "a value of %zu bytes does not fit in 4 GiB", f->v.bytes.n);
+    if (f->type == RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING && value_size(f) > UINT32_MAX)
+        return relic_fail(err, RELIC_E_LIMIT, 0, f->label, "a locstring does not fit in 4 GiB");
+    if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT && !f->v.child)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, f->label, "a struct field without its struct");
+    return RELIC_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* DEFAULT and POSTORDER                                                  */
+/* ---------------------------------------------------------------------- */
+
+typedef struct wstate {
+    relic_buf structs, fields, labels, data, fi, li, stack;
+    uint32_t *hash;     /* open addressing: label index + 1, 0 = empty */
+    size_t hash_mask;
+    int postorder;
+    relic_error *err;
+} wstate;
+
+static uint32_t label_index(wstate *w, const char *label)
+{
+    char key[16] = { 0 };
+    size_t n = strlen(label);
+    memcpy(key, label, n);
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < 16; i++) h = (h ^ (uint8_t)key[i]) * 1099511628211ull;
+    for (size_t slot = (size_t)h & w->hash_mask;; slot = (slot + 1) & w->hash_mask) {
+        uint32_t e = w->hash[slot];
+        if (e == 0) {
+            uint32_t idx = (uint32_t)(w->labels.size / 16);
+            relic_buf_append(&w->labels, key, 16);
+            w->hash[slot] = idx + 1;
+            return idx;
+        }
+        if (memcmp(w->labels.data + (size_t)(e - 1) * 16, key, 16) == 0) return e - 1;
+    }
+}
+
+static uint32_t count_fields(const relic_gff_tstruct *s, uint32_t depth, relic_error *err, uint64_t *n)
+{
+    if (depth > RELIC_GFF_MAX_DEPTH) {
+        relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "structs nest deeper than %d (a cycle?)", RELIC_GFF_MAX_DEPTH);
+        return 0;
+    }
+    *n += s->field_count;
+    for (uint32_t i = 0; i < s->field_count; i++) {
+        const relic_gff_tfield *f = &s->fields[i];
+        if (check_field(f, err) != RELIC_OK) return 0;
+        if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT && !count_fields(f->v.child, depth + 1, err, n)) return 0;
+        if (f->type == RELIC_GFF_FIELD_TYPE_LIST)
+            for (size_t k = 0; k < f->v.list.count; k++) {
+                if (!f->v.list.items[k])
+                    return relic_fail(err, RELIC_E_ARGUMENT, 0, f->label, "a list element without its struct"), 0;
+                if (!count_fields(f->v.list.items[k], depth + 1, err, n)) return 0;
+            }
+    }
+    return 1;
+}
+
+static void put_struct(wstate *w, const relic_gff_tstruct *s)
+{
+    uint32_t si = (uint32_t)(w->structs.size / 12);
+    uint32_t fi_base = (uint32_t)(w->fields.size / 12);
+    uint8_t rec[12];
+    size_t fi_off = w->fi.size, stack_base = w->stack.size;
+    relic_store_u32le(rec, s->id);
+    relic_store_u32le(rec + 4, s->field_count == 0 ? RELIC_GFF_NONE : s->field_count == 1 ? fi_base : (uint32_t)fi_off);
+    relic_store_u32le(rec + 8, s->field_count);
+    relic_buf_append(&w->structs, rec, 12);
+    if (s->field_count > 1 && !w->postorder) relic_buf_extend(&w->fi, (size_t)s->field_count * 4);
+    for (uint32_t i = 0; i < s->field_count; i++) {
+        const relic_gff_tfield *f = &s->fields[i];
+        uint32_t fidx = (uint32_t)(w->fields.size / 12), data;
+        uint64_t vs = value_size(f);
+        size_t foff = w->fields.size;
+        if (s->field_count > 1) {
+            if (w->postorder) relic_buf_append(&w->stack, &fidx, 4);
+            else if (!w->fi.failed) relic_store_u32le(w->fi.data + fi_off + 4 * i, fidx);
+        }
+        relic_buf_extend(&w->fields, 12);
+        uint32_t label = label_index(w, f->label); /* first-use order: before the children */
+        if (vs) {
+            data = (uint32_t)w->data.size;
+            uint8_t *dst = relic_buf_extend(&w->data, (size_t)vs);
+            if (dst) encode_value(f, dst);
+        } else if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+            data = (uint32_t)(w->structs.size / 12);
+            put_struct(w, f->v.child);
+        } else if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
+            size_t loff = w->li.size;
+            data = (uint32_t)loff;
+            relic_buf_extend(&w->li, 4 + 4 * f->v.list.count);
+            for (size_t k = 0; k < f->v.list.count; k++) {
+                uint32_t child = (uint32_t)(w->structs.size / 12);
+                if (!w->li.failed) relic_store_u32le(w->li.data + loff + 4 + 4 * k, child);
+                put_struct(w, f->v.list.items[k]);
+            }
+            if (!w->li.failed) relic_store_u32le(w->li.data + loff, (uint32_t)f->v.list.count);
+        } else {
+            data = inline_value(f);
+        }
+        if (!w->fields.failed) {
+            uint8_t *fr = w->fields.data + foff;
+            relic_store_u32le(fr, f->type);
+            relic_store_u32le(fr + 4, label);
+            relic_store_u32le(fr + 8, data);
+        }
+    }
+    if (s->field_count > 1 && w->postorder) {
+        fi_off = w->fi.size;
+        relic_buf_append(&w->fi, w->stack.data + stack_base, (size_t)s->field_count * 4);
+        w->stack.size = stack_base;
+        if (!w->structs.failed) relic_store_u32le(w->structs.data + (size_t)si * 12 + 4, (uint32_t)fi_off);
+    }
+}
+
+/* The header and six arrays through the generated writer. */
+static relic_status emit(const char file_type[4], relic_buf *structs, relic_buf *fields, relic_buf *labels,
+                         relic_buf *data, relic_buf *fi, relic_buf *li, relic_buf *out, relic_error *err)
+{
+    relic_gff_gff m;
+    memset(&m, 0, sizeof m);
+    memcpy(m.header.file_type, file_type, 4);
+    memcpy(m.header.file_version, "V3.2", 4);
+    uint64_t total = 56 + (uint64_t)structs->size + fields->size + labels->size + data->size + fi->size + li->size;
+    if (total > UINT32_MAX)
+        return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "the GFF would be %llu bytes, above 4 GiB",
+                          (unsigned long long)total);
+    /* the model's arrays: little-endian records reinterpreted through the generated structs' decode */
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = RELIC_OK;
+    m.structs_count = structs->size / 12;
+    m.fields_count = fields->size / 12;
+    m.labels_count = labels->size / 16;
+    m.field_data_count = data->size;
+    m.field_indices_count = fi->size / 4;
+    m.list_indices_count = li->size / 4;
+    m.structs = relic_arena_array(&a, m.structs_count + 1, sizeof *m.structs, 8);
+    m.fields = relic_arena_array(&a, m.fields_count + 1, sizeof *m.fields, 8);
+    m.labels = relic_arena_array(&a, m.labels_count + 1, sizeof *m.labels, 8);
+    m.field_indices = relic_arena_array(&a, m.field_indices_count + 1, 4, 8);
+    m.list_indices = relic_arena_array(&a, m.list_indices_count + 1, 4, 8);
+    m.field_data = data->data;
+    if (!m.structs || !m.fields || !m.labels || !m.field_indices || !m.list_indices) {
+        relic_arena_release(&a);
+        return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
+    }
+    for (size_t i = 0; i < m.structs_count; i++) {
+        const uint8_t *p = structs->data + 12 * i;
+        m.structs[i].id = relic_load_u32le(p);
+        m.structs[i].data_or_data_offset = relic_load_u32le(p + 4);
+        m.structs[i].field_count = relic_load_u32le(p + 8);
+    }
+    for (size_t i = 0; i < m.fields_count; i++) {
+        const uint8_t *p = fields->data + 12 * i;
+        m.fields[i].type = relic_load_u32le(p);
+        m.fields[i].label_index = relic_load_u32le(p + 4);
+        m.fields[i].data_or_data_offset = relic_load_u32le(p + 8);
+    }
+    for (size_t i = 0; i < m.labels_count; i++) memcpy(m.labels[i].name, labels->data + 16 * i, 16);
+    for (size_t i = 0; i < m.field_indices_count; i++) m.field_indices[i] = relic_load_u32le(fi->data + 4 * i);
+    for (size_t i = 0; i < m.list_indices_count; i++) m.list_indices[i] = relic_load_u32le(li->data + 4 * i);
+    /* contiguous from byte 56, empty arrays at the next free byte (as real files have them) */
+    uint32_t pos = 56;
+    m.header.struct_offset = pos; pos += (uint32_t)structs->size;
+    m.header.field_offset = pos; pos += (uint32_t)fields->size;
+    m.header.label_offset = pos; pos += (uint32_t)labels->size;
+    m.header.field_data_offset = pos; pos += (uint32_t)data->size;
+    m.header.field_indices_offset = pos; pos += (uint32_t)fi->size;
+    m.header.list_indices_offset = pos;
+    m.header.field_indices_count = (uint32_t)fi->size;
+    m.header.list_indices_count = (uint32_t)li->size;
+    m.header.struct_count = (uint32_t)m.structs_count;
+    m.header.field_count = (uint32_t)m.fields_count;
+    m.header.label_count = (uint32_t)m.labels_count;
+    m.header.field_data_count = (uint32_t)m.field_data_count;
+    st = relic_gff_write(&m, out, err);
+    relic_arena_release(&a);
+    return st;
+}
+
+static relic_status write_sequential(const relic_gff_tree *t, int postorder, relic_buf *out, relic_error *err)
+{
+    wstate w;
+    uint64_t nfields = 0;
+    relic_status st;
+    memset(&w, 0, sizeof w);
+    w.postorder = postorder;
+    w.err = err;
+    if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
+    if (!count_fields(t->root, 0, err, &nfields)) return err ? err->code : RELIC_E_ARGUMENT;
+    if (nfields > UINT32_MAX / 12) return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "too many fields");
+    size_t hsize = 16;
+    while (hsize < nfields * 2) hsize *= 2;
+    relic_buf hb;
+    relic_buf_init(&hb, 0);
+    w.hash = (uint32_t *)(void *)relic_buf_extend(&hb, hsize * 4);
+    w.hash_mask = hsize - 1;
+    relic_buf *bufs[] = { &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, &w.stack };
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_init(bufs[i], 0);
+    if (!w.hash) {
+        st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
+    } else {
+        put_struct(&w, t->root);
+        int failed = 0;
+        for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) failed |= bufs[i]->failed;
+        st = failed ? relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF")
+                    : emit(t->file_type, &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, out, err);
+    }
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_free(bufs[i]);
+    relic_buf_free(&hb);
+    return st;
+}
+
+/* ---------------------------------------------------------------------- */
+/* KEEP                                                                   */
+/* ---------------------------------------------------------------------- */
+
+typedef struct kstate {
+    const relic_gff_tree *t;
+    relic_buf structs, fields, data, fi, li;
+    relic_buf used_s, used_f, used_d, used_fi, used_li; /* one byte per slot: written */
+} kstate;
+
+/* Claim n slots from index i of an array of count slots; 0 when out of range or taken. */
+static int claim(relic_buf *used, uint64_t i, uint64_t n)
+{
+    if (i > used->size || n > used->size - i) return 0;
+    for (uint64_t k = 0; k < n; k++)
+        if (used->data[i + k]) return 0;
+    memset(used->data + i, 1, (size_t)n);
+    return 1;
+}
+
+static int keep_struct(kstate *k, const relic_gff_tstruct *s, uint32_t depth);
+
+static int keep_field(kstate *k, const relic_gff_tfield *f, uint32_t depth)
+{
+    const relic_gff_tree *t = k->t;
+    uint32_t data;
+    if (!claim(&k->used_f, f->src_index, 1)) return 0;
+    if (f->src_label >= t->src_label_count) return 0;
+    char key[16] = { 0 };
+    memcpy(key, f->label, strlen(f->label));
+    if (memcmp(t->src_labels[f->src_label], key, 16) != 0) return 0;
+    uint64_t vs = value_size(f);
+    if (vs) {
+        data = f->src_data;
+        if (data > k->data.size || vs > k->data.size - data) return 0;
+        /* shared data (a dedup'ing writer) is fine when the bytes agree */
+        uint8_t tmp[64], *buf = vs <= sizeof tmp ? tmp : malloc((size_t)vs);
+        if (!buf) return 0;
+        encode_value(f, buf);
+        int ok = 1;
+        for (uint64_t i = 0; i < vs && ok; i++) {
+            if (k->used_d.data[data + i] && k->data.data[data + i] != buf[i]) ok = 0;
+            k->data.data[data + i] = buf[i];
+            k->used_d.data[data + i] = 1;
+        }
+        if (buf != tmp) free(buf);
+        if (!ok) return 0;
+    } else if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+        data = f->v.child->src_index;
+        if (!keep_struct(k, f->v.child, depth + 1)) return 0;
+    } else if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
+        data = f->src_data;
+        if (data % 4 || !claim(&k->used_li, data / 4, 1 + f->v.list.count)) return 0;
+        relic_store_u32le(k->li.data + data, (uint32_t)f->v.list.count);
+        for (size_t i = 0; i < f->v.list.count; i++) {
+            relic_store_u32le(k->li.data + data + 4 + 4 * i, f->v.list.items[i]->src_index);
+            if (!keep_struct(k, f->v.list.items[i], depth + 1)) return 0;
+        }
+    } else {
+        data = inline_value(f);
+    }
+    uint8_t *fr = k->fields.data + (size_t)f->src_index * 12;
+    relic_store_u32le(fr, f->type);
+    relic_store_u32le(fr + 4, f->src_label);
+    relic_store_u32le(fr + 8, data);
+    return 1;
+}
+
+static int keep_struct(kstate *k, const relic_gff_tstruct *s, uint32_t depth)
+{
+    uint32_t data;
+    if (depth > RELIC_GFF_MAX_DEPTH || !claim(&k->used_s, s->src_index, 1)) return 0;
+    if (s->field_count == 0) {
+        data = s->src_data;
+    } else if (s->field_count == 1) {
+        data = s->fields[0].src_index;
+    } else {
+        data = s->src_data;
+        if (data % 4 || !claim(&k->used_fi, data / 4, s->field_count)) return 0;
+        for (uint32_t i = 0; i < s->field_count; i++) relic_store_u32le(k->fi.data + data + 4 * i, s->fields[i].src_index);
+    }
+    uint8_t *sr = k->structs.data + (size_t)s->src_index * 12;
+    relic_store_u32le(sr, s->id);
+    relic_store_u32le(sr + 4, data);
+    relic_store_u32le(sr + 8, s->field_count);
+    for (uint32_t i = 0; i < s->field_count; i++)
+        if (!keep_field(k, &s->fields[i], depth)) return 0;
+    return 1;
+}
+
+/* 1 when written, 0 when the tree's positions do not make a consistent file. */
+static int write_keep(const relic_gff_tree *t, relic_buf *out, relic_error *err, relic_status *st)
+{
+    kstate k;
+    memset(&k, 0, sizeof k);
+    k.t = t;
+    relic_buf *bufs[] = { &k.structs, &k.fields, &k.data, &k.fi, &k.li, &k.used_s, &k.used_f, &k.used_d,
+                          &k.used_fi, &k.used_li };
+    size_t sizes[] = { (size_t)t->src_struct_count * 12, (size_t)t->src_field_count * 12, t->src_field_data_size,
+                       t->src_field_indices_size, t->src_list_indices_size, t->src_struct_count,
+                       t->src_field_count, t->src_field_data_size, t->src_field_indices_size / 4,
+                       t->src_list_indices_size / 4 };
+    int ok = t->root && t->src_struct_count && (t->src_labels || !t->src_label_count), failed = 0;
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
+        relic_buf_init(bufs[i], 0);
+        relic_buf_extend(bufs[i], sizes[i]);
+        failed |= bufs[i]->failed;
+    }
+    if (ok && !failed) ok = t->root->src_index == 0 && keep_struct(&k, t->root, 0);
+    /* every struct and field slot must be filled: a hole would be a new, unlabelled field */
+    for (size_t i = 0; ok && i < k.used_s.size; i++) ok = k.used_s.data[i];
+    for (size_t i = 0; ok && i < k.used_f.size; i++) ok = k.used_f.data[i];
+    if (ok && !failed) {
+        relic_buf labels;
+        memset(&labels, 0, sizeof labels);
+        labels.data = (uint8_t *)(uintptr_t)t->src_labels;
+        labels.size = (size_t)t->src_label_count * 16;
+        relic_buf tmp;
+        relic_buf_init(&tmp, 0);
+        *st = emit(t->file_type, &k.structs, &k.fields, &labels, &k.data, &k.fi, &k.li, &tmp, err);
+        if (*st == RELIC_OK) {
+            /* what KEEP made must be a valid file, else the default layout is used */
+            relic_arena a;
+            relic_gff_doc d;
+            relic_arena_init_heap(&a, 0);
+            if (relic_gff_open(tmp.data, tmp.size, &a, NULL, NULL, &d, NULL) != RELIC_OK) ok = 0;
+            else relic_buf_append(out, tmp.data, tmp.size);
+            relic_arena_release(&a);
+        }
+        relic_buf_free(&tmp);
+    } else if (failed) {
+        *st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
+        ok = 1;
+    }
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_free(bufs[i]);
+    return ok;
+}
+
+relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layout, relic_buf *out, int *fell_back,
+                                  relic_error *err)
+{
+    if (fell_back) *fell_back = 0;
+    if (layout == RELIC_GFF_LAYOUT_KEEP) {
+        relic_status st = RELIC_OK;
+        uint64_t n = 0;
+        if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
+        if (!count_fields(t->root, 0, err, &n)) return err ? err->code : RELIC_E_ARGUMENT;
+        if (write_keep(t, out, err, &st)) return st;
+        if (fell_back) *fell_back = 1;
+    }
+    return write_sequential(t, layout == RELIC_GFF_LAYOUT_POSTORDER, out, err);
+}

@@ -1,0 +1,211 @@
+/* lzss.c — LZSS decoders (SPZ and SZDD ring set-ups): the resumable
+ * streaming decoder over the 4 KiB ring, and a one-shot decoder that uses
+ * its output buffer as the history. Item format: relic_lzss.h; facts:
+ * spec/trespasser.md §3.1 (the game's loop, ImageLoader.cpp 1110–1281),
+ * §3.2; seed 004 "SPZ" worked example (tests/test_lzss.c). */
+#include "relic_lzss.h"
+
+#define RING_MASK (RELIC_LZSS_RING - 1u)
+/* The flag register holds the remaining bits of the current flag byte
+ * above a marker bit; when only the marker is left a new flag byte is due. */
+#define FLAGS_EMPTY 1u
+#define FLAGS_MARKER 0x100u
+/* One flag group: a flag byte and 8 two-byte matches; 8 matches of 18 bytes. */
+#define GROUP_MAX_IN 17u
+#define GROUP_MAX_OUT (8u * RELIC_LZSS_MAX_MATCH)
+
+unsigned relic_lzss_start(relic_lzss_variant v)
+{
+    return v == RELIC_LZSS_SZDD ? RELIC_LZSS_RING - 16u : RELIC_LZSS_RING - RELIC_LZSS_MAX_MATCH;
+}
+
+uint8_t relic_lzss_fill(relic_lzss_variant v) { return v == RELIC_LZSS_SZDD ? 0x20 : 0x00; }
+
+void relic_lzss_decoder_init(relic_lzss_decoder *d, relic_lzss_variant v)
+{
+    memset(d, 0, sizeof *d);
+    /* The game leaves SPZ ring bytes 4078..4095 uninitialised; no encoder
+     * reads them before writing them, so zero is as good as anything. */
+    memset(d->ring, relic_lzss_fill(v), sizeof d->ring);
+    d->r = relic_lzss_start(v);
+    d->flags = FLAGS_EMPTY;
+}
+
+/* b - a for a <= b in one buffer; empty buffers may be NULL (no arithmetic on NULL) */
+static inline size_t span(const uint8_t *a, const uint8_t *b) { return a == b ? 0 : (size_t)(b - a); }
+
+relic_lzss_result relic_lzss_decode(relic_lzss_decoder *d, int at_end, relic_error *err)
+{
+    const uint8_t *in = d->next_in;
+    const uint8_t *in_end = d->avail_in ? in + d->avail_in : in;
+    uint8_t *out = d->next_out;
+    uint8_t *out_end = d->avail_out ? out + d->avail_out : out;
+    uint8_t *ring = d->ring;
+    unsigned r = d->r, flags = d->flags;
+    relic_lzss_result res;
+
+    for (;;) {
+        if (d->copy_len) {
+            unsigned p = d->copy_pos, n = d->copy_len;
+            while (n && out < out_end) {
+                uint8_t c = ring[p];
+                p = (p + 1) & RING_MASK;
+                *out++ = c;
+                ring[r] = c;
+                r = (r + 1) & RING_MASK;
+                n--;
+            }
+            d->copy_pos = p;
+            d->copy_len = n;
+            if (n) { res = RELIC_LZSS_NEED_OUTPUT; break; }
+        }
+        if (d->have_b1) {
+            if (in == in_end) goto input_end;
+            unsigned b2 = *in++;
+            d->have_b1 = 0;
+            d->copy_pos = d->b1 | ((b2 & 0xF0u) << 4);
+            d->copy_len = (b2 & 0x0Fu) + RELIC_LZSS_MIN_MATCH;
+            continue;
+        }
+        /* Fast path: whole flag groups while both buffers have room for one. */
+        while (flags == FLAGS_EMPTY && span(in, in_end) >= GROUP_MAX_IN && span(out, out_end) >= GROUP_MAX_OUT) {
+            unsigned f = *in++;
+            for (int k = 0; k < 8; k++, f >>= 1) {
+                if (f & 1u) {
+                    uint8_t c = *in++;
+                    *out++ = c;
+                    ring[r] = c;
+                    r = (r + 1) & RING_MASK;
+                } else {
+                    unsigned p = in[0] | ((in[1] & 0xF0u) << 4);
+                    unsigned n = (in[1] & 0x0Fu) + RELIC_LZSS_MIN_MATCH;
+                    in += 2;
+                    if (p + n <= RELIC_LZSS_RING && r + n <= RELIC_LZSS_RING && (p + n <= r || r + n <= p)) {
+                        /* no wrap, no overlap: two straight copies */
+                        memcpy(out, ring + p, n);
+                        memcpy(ring + r, ring + p, n);
+                        out += n;
+                        r = (r + n) & RING_MASK;
+                    } else {
+                        while (n--) {
+                            uint8_t c = ring[p];
+                            p = (p + 1) & RING_MASK;
+                            *out++ = c;
+                            ring[r] = c;
+                            r = (r + 1) & RING_MASK;
+                        }
+                    }
+                }
+            }
+        }
+        if (flags == FLAGS_EMPTY) {
+            if (in == in_end) goto input_end;
+            flags = *in++ | FLAGS_MARKER;
+        }
+        if (in == in_end) goto input_end;
+        if (flags & 1u) {
+            if (out == out_end) { res = RELIC_LZSS_NEED_OUTPUT; break; }
+            uint8_t c = *in++;
+            *out++ = c;
+            ring[r] = c;
+            r = (r + 1) & RING_MASK;
+            flags >>= 1;
+        } else {
+            d->b1 = *in++;
+            d->have_b1 = 1;
+            flags >>= 1;
+        }
+    }
+    goto done;
+
+input_end:
+    if (!at_end) {
+        res = RELIC_LZSS_NEED_INPUT;
+    } else if (d->have_b1) {
+        relic_fail(err, RELIC_E_TRUNCATED, d->total_in + span(d->next_in, in), "",
+                   "the LZSS stream ends inside a match (1 of its 2 bytes)");
+        res = RELIC_LZSS_ERROR;
+    } else {
+        res = RELIC_LZSS_DONE;
+    }
+
+done:
+    d->total_in += span(d->next_in, in);
+    d->next_in = in;
+    d->avail_in = span(in, in_end);
+    d->total_out += span(d->next_out, out);
+    d->next_out = out;
+    d->avail_out = span(out, out_end);
+    d->r = r;
+    d->flags = flags;
+    return res;
+}
+
+relic_status relic_lzss_decode_buffer(relic_lzss_variant v, const uint8_t *src, size_t n, uint8_t *dst,
+                                      size_t dst_size, relic_error *err)
+{
+    const unsigned start = relic_lzss_start(v);
+    const uint8_t fill = relic_lzss_fill(v);
+    size_t i = 0, o = 0;
+    while (i < n) {
+        unsigned flags = src[i++] | FLAGS_MARKER;
+        for (; flags != FLAGS_EMPTY && i < n; flags >>= 1) {
+            if (flags & 1u) {
+                if (o == dst_size)
+                    return relic_fail(err, RELIC_E_LAYOUT, i, "", "the LZSS stream holds more than the declared %zu bytes", dst_size);
+                dst[o++] = src[i++];
+                continue;
+            }
+            if (n - i < 2)
+                return relic_fail(err, RELIC_E_TRUNCATED, n, "", "the LZSS stream ends inside a match (1 of its 2 bytes)");
+            unsigned p = src[i] | ((src[i + 1] & 0xF0u) << 4);
+            size_t len = (src[i + 1] & 0x0Fu) + RELIC_LZSS_MIN_MATCH;
+            if (len > dst_size - o)
+                return relic_fail(err, RELIC_E_LAYOUT, i, "", "the LZSS stream holds more than the declared %zu bytes", dst_size);
+            i += 2;
+            /* the ring position of output byte o is (start + o) mod 4096, so
+             * position p holds the byte `dist` back, or the fill before the start */
+            size_t dist = ((start + o - p - 1u) & RING_MASK) + 1u;
+            if (dist <= o) {
+                uint8_t *q = dst + o;
+                const uint8_t *s = q - dist;
+                if (dist >= len && dst_size - o >= RELIC_LZSS_MAX_MATCH && dist >= RELIC_LZSS_MAX_MATCH)
+                    memcpy(q, s, RELIC_LZSS_MAX_MATCH);   /* fixed size: one pair of wide moves */
+                else if (dist >= len)
+                    memcpy(q, s, len);
+                else
+                    for (size_t k = 0; k < len; k++) q[k] = s[k];
+            } else {
+                for (size_t k = 0; k < len; k++) dst[o + k] = o + k >= dist ? dst[o + k - dist] : fill;
+            }
+            o += len;
+        }
+    }
+    if (o != dst_size)
+        return relic_fail(err, RELIC_E_TRUNCATED, n, "", "the LZSS stream holds %zu bytes, %zu declared", o, dst_size);
+    return RELIC_OK;
+}
+
+uint64_t relic_lzss_max_decoded_size(uint64_t n)
+{
+    return (n / GROUP_MAX_IN + (n % GROUP_MAX_IN != 0)) * GROUP_MAX_OUT;
+}
+
+relic_status relic_lzss_decoded_size(relic_lzss_variant v, const uint8_t *src, size_t n, uint64_t *size,
+                                     relic_error *err)
+{
+    relic_lzss_decoder d;
+    uint8_t sink[4096];
+    relic_lzss_decoder_init(&d, v);
+    d.next_in = src;
+    d.avail_in = n;
+    for (;;) {
+        d.next_out = sink;
+        d.avail_out = sizeof sink;
+        relic_lzss_result res = relic_lzss_decode(&d, 1, err);
+        if (res == RELIC_LZSS_ERROR) return err ? err->code : RELIC_E_TRUNCATED;
+        if (res == RELIC_LZSS_DONE) break;
+    }
+    *size = d.total_out;
+    return RELIC_OK;
+}

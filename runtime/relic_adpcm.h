@@ -1,0 +1,131 @@
+/* relic_adpcm.h — IMA/DVI ADPCM as Trespasser stores it in CAU samples and
+ * TPA banks (spec/trespasser.md §4.4-4.5): blocks of `block_align` bytes,
+ * each channel starting with a 4-byte header (i16 first sample, u8 step
+ * index, u8 unused); mono data low nibble first; stereo data in 8-byte
+ * units of 4 left-channel bytes then 4 right-channel bytes. The difference
+ * is the IMA reference shift-and-add (step>>3 plus step, step>>1, step>>2
+ * by bit), not an exact multiply.
+ *
+ * Three interfaces: whole-buffer decode, a zlib-style streaming decoder
+ * (caller buffers, state struct, memory fixed at one block) and an encoder
+ * that writes the same block layout. Output and input PCM are signed 16-bit,
+ * interleaved by channel. No allocation anywhere except the encoder's
+ * output relic_buf. */
+#ifndef RELIC_ADPCM_H
+#define RELIC_ADPCM_H
+
+#include "relic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest block_align relic accepts (bytes). The game's files use 1028
+ *  (mono) and 2056 (stereo); WAV IMA files rarely exceed 4096. */
+#define RELIC_ADPCM_MAX_BLOCK 8192u
+/** Bytes of one channel's block header: i16 sample, u8 step index, u8 unused. */
+#define RELIC_ADPCM_HEADER_BYTES 4u
+/** Largest valid step index (the step table has 89 entries). */
+#define RELIC_ADPCM_MAX_STEP_INDEX 88u
+/** The game's block sizes (spec §4.5). */
+#define RELIC_ADPCM_GAME_BLOCK_MONO 1028u
+#define RELIC_ADPCM_GAME_BLOCK_STEREO 2056u
+/** Most 16-bit values one block of RELIC_ADPCM_MAX_BLOCK bytes decodes to. */
+#define RELIC_ADPCM_MAX_BLOCK_SAMPLES (2u * (RELIC_ADPCM_MAX_BLOCK - RELIC_ADPCM_HEADER_BYTES) + 1u)
+
+/** Decoder options (bit flags). */
+enum relic_adpcm_flag {
+    /** Standard clamping to -32768..32767 (the default, 0). */
+    RELIC_ADPCM_CLAMP = 0,
+    /** Reproduce the game's mono decoder (spec §4.4 quirks): a positive
+     *  overflow stores +32768, which the 16-bit output shows as -32768, and
+     *  keeps 32768 as the predictor. Only affects mono data. */
+    RELIC_ADPCM_GAME_MONO_OVERFLOW = 1
+};
+
+/** Frames (samples per channel) one full block of block_align bytes
+ *  decodes to: mono 1 + 2(A-4), stereo 1 + 8 floor((A-8)/8) (spec §4.5);
+ *  0 when the block is too small to hold the channel headers. */
+uint32_t relic_adpcm_block_frames(uint32_t block_align, unsigned channels);
+
+/** Frames decodable from data_size bytes of ADPCM data: full blocks plus a
+ *  final short block of R bytes (mono: R > 4 gives 1 + 2(R-4); stereo:
+ *  R >= 8 gives 1 + 8 floor((R-8)/8)). 0 for invalid parameters. */
+uint64_t relic_adpcm_frames(uint64_t data_size, uint32_t block_align, unsigned channels);
+
+/** Bytes the encoder writes for `frames` frames (full blocks plus a short
+ *  final block holding the rest). */
+uint64_t relic_adpcm_encoded_size(uint64_t frames, uint32_t block_align, unsigned channels);
+
+/** Check block_align and channels: channels 1 or 2, block_align from 5
+ *  (mono) or 8 (stereo) to RELIC_ADPCM_MAX_BLOCK. Errors: RELIC_E_RANGE
+ *  (path "block_align" or "channels"), RELIC_E_UNSUPPORTED. */
+relic_status relic_adpcm_check_params(uint32_t block_align, unsigned channels, relic_error *err);
+
+/** Decode one block (full or a final short one) of n bytes, n <=
+ *  RELIC_ADPCM_MAX_BLOCK, into out (room for relic_adpcm_frames(n, n,
+ *  channels) * channels values); *frames gets the frame count. Errors:
+ *  RELIC_E_RANGE when a header's step index exceeds 88 (offset of that
+ *  byte, relative to in). */
+relic_status relic_adpcm_decode_block(const uint8_t *in, size_t n, unsigned channels, unsigned flags,
+                                      int16_t *out, size_t *frames, relic_error *err);
+
+/** Decode n bytes of blocks of block_align bytes into out, which has room
+ *  for out_cap 16-bit values (at least relic_adpcm_frames(n, ...) *
+ *  channels, else RELIC_E_LIMIT). *frames gets the frame count. Errors as
+ *  relic_adpcm_check_params and relic_adpcm_decode_block (offsets in in). */
+relic_status relic_adpcm_decode(const uint8_t *in, size_t n, uint32_t block_align, unsigned channels,
+                                unsigned flags, int16_t *out, size_t out_cap, size_t *frames, relic_error *err);
+
+/** Streaming decoder in the zlib style: set next_in/avail_in (bytes) and
+ *  next_out/avail_out (16-bit values), call relic_adpcm_decoder_run; it
+ *  consumes and produces what it can and updates the four fields and the
+ *  totals. Memory: one block of input and one block of output, inside the
+ *  struct (about 40 KiB); nothing is allocated. */
+typedef struct relic_adpcm_decoder {
+    const uint8_t *next_in; /**< next input byte */
+    size_t avail_in;        /**< input bytes available at next_in */
+    int16_t *next_out;      /**< next output value */
+    size_t avail_out;       /**< room at next_out, in 16-bit values */
+    uint64_t total_in;      /**< input bytes consumed so far */
+    uint64_t total_out;     /**< 16-bit values produced so far */
+    int done;               /**< 1 once a finishing run has flushed everything */
+    /* private */
+    uint32_t block_align;
+    unsigned channels;
+    unsigned flags;
+    size_t fill;            /* input bytes held in block[] */
+    size_t pend_pos, pend_len; /* decoded values in pcm[] not yet delivered */
+    uint8_t block[RELIC_ADPCM_MAX_BLOCK];
+    int16_t pcm[RELIC_ADPCM_MAX_BLOCK_SAMPLES];
+} relic_adpcm_decoder;
+
+/** Start a decoder; the stream fields are zeroed. Errors as
+ *  relic_adpcm_check_params. */
+relic_status relic_adpcm_decoder_init(relic_adpcm_decoder *d, uint32_t block_align, unsigned channels,
+                                      unsigned flags, relic_error *err);
+
+/** Consume input and produce output. With finish = 0 a partial block is
+ *  kept for the next call; with finish = 1 the caller says no input will
+ *  follow, so a held short block is decoded too, and `done` is set when all
+ *  output has been delivered. Returns RELIC_OK (progress is in the fields;
+ *  avail_in == 0 means "give more input", avail_out == 0 "give more room")
+ *  or RELIC_E_RANGE for a bad step index (offset = total input offset of the
+ *  header byte). */
+relic_status relic_adpcm_decoder_run(relic_adpcm_decoder *d, int finish, relic_error *err);
+
+/** Encode frames of interleaved 16-bit PCM into blocks of block_align
+ *  bytes appended to out: full blocks, then a short final block with the
+ *  rest (a last odd nibble or 8-nibble group padded with zero nibbles).
+ *  Each block's header holds its first frame exactly and the step index
+ *  (0..88) that minimises the block's squared error; nibbles are chosen
+ *  with the decoder's arithmetic and never overflow 16 bits, so the game's
+ *  mono quirk never triggers. Errors: as relic_adpcm_check_params,
+ *  RELIC_E_NOMEM when out fails. */
+relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
+                                relic_buf *out, relic_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELIC_ADPCM_H */

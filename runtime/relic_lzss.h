@@ -1,0 +1,190 @@
+/* relic_lzss.h — the Okumura-style LZSS shared by Trespasser's SPZ texture
+ * files and Microsoft SZDD (COMPRESS.EXE) files such as compressed GRFs.
+ *
+ * Source: spec/trespasser.md §3.1 (SPZ, read from the game's loader
+ * ImageLoader.cpp and its compressor LZSS.cpp), §3.2 (SZDD); seed 004
+ * "SWP/SPZ" (the worked example used as a test vector).
+ *
+ * The item stream: a flag byte governs the next 8 items, least significant
+ * bit first. Bit 1: one literal byte. Bit 0: two bytes b1 b2 naming a match
+ * of (b2 & 0x0F) + 3 bytes (3..18) copied from the ring position
+ * b1 | (b2 & 0xF0) << 4 of a 4096-byte ring buffer; every output byte is
+ * also stored in the ring at the write position r, which then advances.
+ * The variants differ only in the ring's initial contents and r:
+ *   SPZ:  ring zero-filled, r starts at 4078 (4096 - 18);
+ *   SZDD: ring filled with spaces (0x20), r starts at 4080 (4096 - 16).
+ * A stream ends when its input ends, also in the middle of a flag group.
+ *
+ * Decoders are streaming in the zlib style: the caller owns both buffers,
+ * the state (the 4 KiB ring and a few counters) lives in a struct, each call
+ * consumes what it can, nothing is allocated. Encoders take the whole input
+ * and append to a relic_buf. */
+#ifndef RELIC_LZSS_H
+#define RELIC_LZSS_H
+
+#include "relic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Ring buffer size (bytes): matches reach back at most this far. */
+#define RELIC_LZSS_RING 4096u
+/** Longest match (bytes). */
+#define RELIC_LZSS_MAX_MATCH 18u
+/** Matches shorter than THRESHOLD + 1 are never coded. */
+#define RELIC_LZSS_THRESHOLD 2u
+/** Shortest match (bytes). */
+#define RELIC_LZSS_MIN_MATCH (RELIC_LZSS_THRESHOLD + 1u)
+/** Farthest match distance the encoders use (the original encoder's window:
+ *  the ring minus its lookahead). Decoders accept any ring position. */
+#define RELIC_LZSS_MAX_DISTANCE (RELIC_LZSS_RING - RELIC_LZSS_MAX_MATCH)
+
+/** The two ring set-ups (spec §3.1, §3.2). */
+typedef enum relic_lzss_variant {
+    RELIC_LZSS_SPZ = 0,  /**< zero fill, start 4078: Trespasser .spz, lzencode.exe */
+    RELIC_LZSS_SZDD = 1  /**< space fill, start 4080: COMPRESS.EXE / LZOpenFile */
+} relic_lzss_variant;
+
+/** Initial ring write position of a variant (4078 or 4080). */
+unsigned relic_lzss_start(relic_lzss_variant v);
+/** Initial ring contents of a variant (0x00 or 0x20). */
+uint8_t relic_lzss_fill(relic_lzss_variant v);
+
+/* ---------------------------------------------------------------------- */
+/* Streaming decoder                                                      */
+/* ---------------------------------------------------------------------- */
+
+/** What a relic_lzss_decode call stopped on. */
+typedef enum relic_lzss_result {
+    RELIC_LZSS_ERROR = -1,      /**< err holds why (only a match cut by the end of input) */
+    RELIC_LZSS_NEED_INPUT = 1,  /**< avail_in is 0: give more input, or call with at_end */
+    RELIC_LZSS_NEED_OUTPUT = 2, /**< avail_out is 0: make room and call again */
+    RELIC_LZSS_DONE = 3         /**< at_end was set and the stream ended cleanly */
+} relic_lzss_result;
+
+/** Decoder state. The caller sets next_in/avail_in and next_out/avail_out
+ *  before each call; the decoder advances them. Memory: this struct (the
+ *  4096-byte ring plus counters), nothing else. */
+typedef struct relic_lzss_decoder {
+    const uint8_t *next_in;  /**< next input byte */
+    size_t avail_in;         /**< input bytes available at next_in */
+    uint8_t *next_out;       /**< next output byte */
+    size_t avail_out;        /**< free output bytes at next_out */
+    uint64_t total_in;       /**< input bytes consumed so far */
+    uint64_t total_out;      /**< bytes produced so far */
+    /* internal */
+    unsigned flags;          /* remaining flag bits, with a marker bit above them; 1 = need a flag byte */
+    unsigned r;              /* ring write position */
+    unsigned copy_pos;       /* pending match: next ring position to copy */
+    unsigned copy_len;       /* pending match: bytes left to copy */
+    int have_b1;             /* first byte of a match read, second missing */
+    uint8_t b1;
+    uint8_t ring[RELIC_LZSS_RING];
+} relic_lzss_decoder;
+
+/** Start decoding a stream of the given variant. */
+void relic_lzss_decoder_init(relic_lzss_decoder *d, relic_lzss_variant v);
+
+/** Decode as much as fits. at_end = 1 says no input follows what is in
+ *  next_in/avail_in: the stream then ends when that input is used up.
+ *  Returns NEED_INPUT, NEED_OUTPUT, DONE, or ERROR (RELIC_E_TRUNCATED: the
+ *  input ends between the two bytes of a match; offset = total_in). */
+relic_lzss_result relic_lzss_decode(relic_lzss_decoder *d, int at_end, relic_error *err);
+
+/** Decode a whole stream src[0..n) into exactly dst_size bytes of dst.
+ *  Errors: RELIC_E_LAYOUT when the stream holds more than dst_size bytes,
+ *  RELIC_E_TRUNCATED when it holds fewer or ends inside a match. Offsets are
+ *  in src. Memory: none beyond dst (the output is its own history). */
+relic_status relic_lzss_decode_buffer(relic_lzss_variant v, const uint8_t *src, size_t n, uint8_t *dst,
+                                      size_t dst_size, relic_error *err);
+
+/** The most bytes any n-byte stream can decode to: a flag byte and 8
+ *  matches (17 bytes) give 144, so ceil(n / 17) * 144. Callers check a
+ *  declared size against it before allocating the output. */
+uint64_t relic_lzss_max_decoded_size(uint64_t n);
+
+/** Number of bytes a whole stream src[0..n) decodes to (a dry run with the
+ *  ring only). Errors as relic_lzss_decode. */
+relic_status relic_lzss_decoded_size(relic_lzss_variant v, const uint8_t *src, size_t n, uint64_t *size,
+                                     relic_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Encoders                                                               */
+/* ---------------------------------------------------------------------- */
+
+/** How hard the encoder looks for matches. */
+typedef enum relic_lzss_level {
+    /** Hash chains (16 candidates) with one step of lazy matching; fixed
+     *  memory (about 90 KiB). */
+    RELIC_LZSS_FAST = 1,
+    /** The original encoder's method: exact longest match (binary trees)
+     *  taken greedily. Output differs from lzencode.exe's only in which of
+     *  several equally long matches is named. */
+    RELIC_LZSS_GREEDY = 2,
+    /** Exact longest matches (binary trees) and an optimal parse: the
+     *  fewest bits for this item format, so never longer than GREEDY.
+     *  Memory: 3 bytes per input byte plus about 100 KiB. */
+    RELIC_LZSS_BEST = 3
+} relic_lzss_level;
+
+/** Largest input the encoders take (positions are 32-bit signed), bytes. */
+#define RELIC_LZSS_MAX_INPUT ((uint64_t)INT32_MAX - 2u * RELIC_LZSS_MAX_MATCH)
+
+/** Encode src[0..n) as an LZSS stream of variant v, appended to out (no
+ *  header). Scratch tables come from scratch (NULL: a heap arena freed
+ *  before returning). Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (level),
+ *  RELIC_E_LIMIT (n above RELIC_LZSS_MAX_INPUT). */
+relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, const uint8_t *src, size_t n,
+                               relic_arena *scratch, relic_buf *out, relic_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Containers: SPZ (u32 size + stream) and SZDD (14-byte header + stream) */
+/* ---------------------------------------------------------------------- */
+
+/** SPZ header: u32 LE uncompressed (SWP) size (spec §3.1). */
+#define RELIC_SPZ_HEADER_SIZE 4u
+/** SZDD header size: magic[8], mode, missing char, u32 LE size (spec §3.2). */
+#define RELIC_SZDD_HEADER_SIZE 14u
+/** SZDD magic "SZDD" 88 F0 27 33. */
+#define RELIC_SZDD_MAGIC "SZDD\x88\xF0\x27\x33"
+/** SZDD compression mode 'A' (the only one COMPRESS.EXE writes). */
+#define RELIC_SZDD_MODE_A 0x41u
+
+/** A parsed container header. */
+typedef struct relic_lzss_container {
+    relic_lzss_variant variant;
+    uint32_t decoded_size;   /**< declared uncompressed size */
+    uint8_t missing_char;    /**< SZDD: last character of the original name ('\0' if none) */
+    size_t stream_offset;    /**< where the LZSS stream starts (4 or 14) */
+} relic_lzss_container;
+
+/** 1 when data starts with the SZDD magic. */
+int relic_szdd_is(const uint8_t *data, size_t size);
+
+/** Read an SZDD header. Errors: RELIC_E_TRUNCATED, RELIC_E_MAGIC (magic or
+ *  mode, with the field path "szdd.magic"/"szdd.mode"). */
+relic_status relic_szdd_header(const uint8_t *data, size_t size, relic_lzss_container *c, relic_error *err);
+
+/** Read an SPZ header (RELIC_E_TRUNCATED when shorter than 4 bytes). */
+relic_status relic_spz_header(const uint8_t *data, size_t size, relic_lzss_container *c, relic_error *err);
+
+/** Decompress a whole SPZ or SZDD file into memory from arena a (at most
+ *  limit bytes; RELIC_E_LIMIT above). The declared size must match what the
+ *  stream produces (RELIC_E_LAYOUT / RELIC_E_TRUNCATED otherwise); one the
+ *  stream cannot reach (relic_lzss_max_decoded_size) is RELIC_E_LAYOUT
+ *  before anything is allocated. */
+relic_status relic_lzss_container_decode(const uint8_t *data, size_t size, relic_lzss_variant v, uint64_t limit,
+                                         relic_arena *a, relic_bytes *out, relic_error *err);
+
+/** Write a whole SPZ (v = SPZ) or SZDD (v = SZDD, missing_char) file for
+ *  src[0..n) to out. Errors: RELIC_E_LIMIT (n above 4 GiB - 1), as
+ *  relic_lzss_encode. */
+relic_status relic_lzss_container_encode(relic_lzss_variant v, relic_lzss_level level, uint8_t missing_char,
+                                         const uint8_t *src, size_t n, relic_arena *scratch, relic_buf *out,
+                                         relic_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELIC_LZSS_H */

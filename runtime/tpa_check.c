@@ -1,0 +1,165 @@
+/* tpa_check.c — the rules between a TPA bank's tables that the schema
+ * cannot state (spec/trespasser.md §4.2: each identifier holds the offset
+ * and length of one CAU blob and a copy of its header; the writer stores the
+ * distinct blobs back to back in the order the identifiers first name them,
+ * then the collision table; debug builds of the game assert unique IDs and
+ * the copied headers; §4.7: collision records have nonzero sample flags). */
+#include <math.h>
+#include <stdarg.h>
+
+#include "relic_audio.h"
+
+uint64_t relic_tpa_sample_size(const relic_tpa_sample *s)
+{
+    uint64_t n = RELIC_TPA_SAMPLE_HEADER_SIZE + s->data_count;
+    if (s->header.caption_offset != 0)
+        n += s->caption_gap_count + 8 + s->caption_text_count + s->caption_data_gap_count;
+    else
+        n += s->data_gap_count;
+    return n;
+}
+
+uint64_t relic_tpa_sample_offset(const relic_tpa_tpa *m, size_t i)
+{
+    uint64_t at = RELIC_TPA_HEADER_SIZE + (uint64_t)m->ids_count * RELIC_TPA_ID_ENTRY_SIZE;
+    for (size_t k = 0; k < i && k < m->samples_count; k++) at += relic_tpa_sample_size(&m->samples[k]);
+    return at;
+}
+
+typedef struct checker {
+    void (*report)(void *, const relic_error *);
+    void *ctx;
+    unsigned problems;
+} checker;
+
+static void problem(checker *c, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static void problem(checker *c, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
+{
+    relic_error e;
+    va_list ap;
+    memset(&e, 0, sizeof e);
+    e.code = code;
+    e.offset = offset;
+    snprintf(e.path, sizeof e.path, "%s", path);
+    va_start(ap, fmt);
+    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    va_end(ap);
+    c->problems++;
+    if (c->report) c->report(c->ctx, &e);
+}
+
+/* Index of the sample starting at offset, or -1 (binary search: starts increase). */
+static long find_sample(const uint64_t *starts, size_t n, uint64_t offset)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (starts[mid] < offset) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && starts[lo] == offset ? (long)lo : -1;
+}
+
+unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+                         void (*report)(void *ctx, const relic_error *err), void *ctx)
+{
+    checker c = { report, ctx, 0 };
+    char path[RELIC_ERROR_PATH_MAX + 32];
+    const size_t ns = m->samples_count;
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    uint64_t *starts = relic_arena_array(&a, ns + 1, sizeof *starts, 8);
+    uint8_t *named = relic_arena_array(&a, ns + 1, 1, 1);
+    if (!starts || !named) {
+        problem(&c, RELIC_E_NOMEM, 0, "", "no memory to check %zu samples", ns);
+        relic_arena_release(&a);
+        return c.problems;
+    }
+    uint64_t at = (uint64_t)(v->samples - v->base);
+    for (size_t k = 0; k < ns; k++) {
+        starts[k] = at;
+        at += relic_tpa_sample_size(&m->samples[k]);
+    }
+    size_t next_new = 0; /* samples must be first named in storage order */
+    for (size_t i = 0; i < m->ids_count; i++) {
+        const relic_tpa_id_entry *e = &m->ids[i];
+        uint64_t eo = RELIC_TPA_HEADER_SIZE + (uint64_t)i * RELIC_TPA_ID_ENTRY_SIZE;
+        long k = find_sample(starts, ns, e->sample_offset);
+        if (k < 0) {
+            snprintf(path, sizeof path, "ids[%zu].sample_offset", i);
+            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_OFFSET, path,
+                    "0x%x is not the start of a stored sample", e->sample_offset);
+            continue;
+        }
+        uint64_t size = relic_tpa_sample_size(&m->samples[k]);
+        if (e->sample_length != size) {
+            snprintf(path, sizeof path, "ids[%zu].sample_length", i);
+            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_LENGTH_OFFSET, path,
+                    "%u differs from the size %llu of samples[%ld]", e->sample_length, (unsigned long long)size, k);
+        }
+        if (memcmp(v->base + eo + RELIC_TPA_ID_ENTRY_HEADER_OFFSET, v->base + starts[k], RELIC_TPA_SAMPLE_HEADER_SIZE) != 0) {
+            snprintf(path, sizeof path, "ids[%zu].header", i);
+            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_HEADER_OFFSET, path,
+                    "the copied header differs from the header of samples[%ld] @0x%llx", k, (unsigned long long)starts[k]);
+        }
+        if (!named[k]) {
+            named[k] = 1;
+            if (strict && (size_t)k != next_new) {
+                snprintf(path, sizeof path, "ids[%zu].sample_offset", i);
+                problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_OFFSET, path,
+                        "names samples[%ld] first, before samples[%zu] (the writer's order)", k, next_new);
+            }
+            next_new = (size_t)k + 1;
+        }
+        if (strict) {
+            for (size_t j = 0; j < i; j++)
+                if (m->ids[j].sound_id == e->sound_id) {
+                    snprintf(path, sizeof path, "ids[%zu].sound_id", i);
+                    problem(&c, RELIC_E_INDEX, eo, path, "sound ID 0x%08X repeats ids[%zu]", e->sound_id, j);
+                    break;
+                }
+            if (!(e->attenuation >= 0)) {
+                snprintf(path, sizeof path, "ids[%zu].attenuation", i);
+                problem(&c, RELIC_E_RANGE, eo + RELIC_TPA_ID_ENTRY_ATTENUATION_OFFSET, path, "%g is negative (the game asserts >= 0)", e->attenuation);
+            }
+            if (!(e->master_volume <= 0)) {
+                snprintf(path, sizeof path, "ids[%zu].master_volume", i);
+                problem(&c, RELIC_E_RANGE, eo + RELIC_TPA_ID_ENTRY_MASTER_VOLUME_OFFSET, path, "%g dB is positive (the game asserts <= 0)", e->master_volume);
+            }
+        }
+    }
+    for (size_t k = 0; k < ns; k++) {
+        const relic_tpa_sample *s = &m->samples[k];
+        if (strict && !named[k]) {
+                snprintf(path, sizeof path, "samples[%zu]", k);
+            problem(&c, RELIC_E_LAYOUT, starts[k], path, "no identifier names this sample");
+        }
+        relic_audio_format f;
+        relic_error e;
+        relic_audio_format_of_tpa(&s->header, &f);
+        if (relic_audio_check_data(&f, s->data, s->data_count, &e) != RELIC_OK) {
+            snprintf(path, sizeof path, "samples[%zu].%.80s", k, e.path);
+            uint64_t off = starts[k] + (strcmp(e.path, "data") == 0 ? s->header.data_offset + e.offset : 0);
+            problem(&c, e.code, off, path, "%s", e.message);
+        }
+    }
+    if (strict) {
+        if (m->header.collision_offset != at) {
+            problem(&c, RELIC_E_LAYOUT, RELIC_TPA_HEADER_COLLISION_OFFSET_OFFSET, "header.collision_offset",
+                    "0x%x, not the end of the sample data 0x%llx", m->header.collision_offset, (unsigned long long)at);
+        }
+        for (size_t i = 0; i < m->collisions_count; i++)
+            if (m->collisions[i].samples == 0) {
+                snprintf(path, sizeof path, "collisions[%zu].samples", i);
+                problem(&c, RELIC_E_RANGE, m->header.collision_offset + (uint64_t)i * RELIC_TPA_COLLISION_SIZE + RELIC_TPA_COLLISION_SAMPLES_OFFSET,
+                        path, "0: the game asserts a collision plays a sound");
+            }
+    }
+    relic_arena_release(&a);
+    return c.problems;
+}

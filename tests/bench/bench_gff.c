@@ -1,0 +1,183 @@
+/* bench_gff.c — `make bench`: GFF throughput on a synthetic file of at least
+ * 50 MB made by relic's writer (an area-like tree: a list of 170,000 structs
+ * of 12 fields of every common type, locstrings included): validate + visit
+ * every field through the zero-copy getters (MB/s and ratio to memcpy of the
+ * same bytes in the same run), GFF -> JSON and JSON -> GFF (MB of GFF per
+ * second), field lookup by label (ns), peak RSS. Issue 4 goals: visit >= 10%
+ * of memcpy, GFF -> JSON >= 200 MB/s. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "relic_gff.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint8_t text[] = "A creature of the synthetic swamp";
+static uint8_t ref[] = "c_swampbeast01";
+
+static relic_gff_tfield *add(relic_gff_tstruct *s, uint32_t type, const char *label)
+{
+    relic_gff_tfield *f = &s->fields[s->field_count++];
+    memset(f, 0, sizeof *f);
+    f->type = type;
+    strcpy(f->label, label);
+    f->src_index = f->src_label = f->src_data = RELIC_GFF_NONE;
+    return f;
+}
+
+static void make_tree(relic_arena *a, uint32_t n, relic_gff_tree *t)
+{
+    memset(t, 0, sizeof *t);
+    memcpy(t->file_type, "GIT ", 4);
+    relic_gff_tstruct *root = relic_arena_alloc(a, sizeof *root, 8);
+    root->id = RELIC_GFF_NONE;
+    root->fields = relic_arena_array(a, 1, sizeof *root->fields, 8);
+    relic_gff_tfield *list = add(root, RELIC_GFF_FIELD_TYPE_LIST, "Creature List");
+    list->v.list.count = n;
+    list->v.list.items = relic_arena_array(a, n, sizeof *list->v.list.items, 8);
+    relic_gff_tsubstring *sub = relic_arena_alloc(a, sizeof *sub, 8);
+    *sub = (relic_gff_tsubstring){ 0, text, sizeof text - 1 };
+    for (uint32_t i = 0; i < n; i++) {
+        relic_gff_tstruct *s = relic_arena_alloc(a, sizeof *s, 8);
+        s->id = 4;
+        s->fields = relic_arena_array(a, 12, sizeof *s->fields, 8);
+        add(s, RELIC_GFF_FIELD_TYPE_BYTE, "Gender")->v.u = i & 1;
+        add(s, RELIC_GFF_FIELD_TYPE_WORD, "Appearance_Type")->v.u = i % 500;
+        add(s, RELIC_GFF_FIELD_TYPE_SHORT, "CurrentHitPoints")->v.i = (int64_t)(i % 200) - 20;
+        add(s, RELIC_GFF_FIELD_TYPE_DWORD, "FactionID")->v.u = i % 5;
+        add(s, RELIC_GFF_FIELD_TYPE_INT, "ChallengeRating")->v.i = (int64_t)i;
+        add(s, RELIC_GFF_FIELD_TYPE_FLOAT, "XPosition")->v.f32 = (float)i * 0.25f;
+        add(s, RELIC_GFF_FIELD_TYPE_FLOAT, "YPosition")->v.f32 = (float)i * 0.5f;
+        add(s, RELIC_GFF_FIELD_TYPE_DWORD64, "ObjectId")->v.u = 0x100000000ull + i;
+        relic_gff_tfield *f = add(s, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "Tag");
+        f->v.bytes.p = text; f->v.bytes.n = 12;
+        f = add(s, RELIC_GFF_FIELD_TYPE_RESREF, "TemplateResRef");
+        f->v.bytes.p = ref; f->v.bytes.n = sizeof ref - 1;
+        f = add(s, RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING, "FirstName");
+        f->v.loc.strref = RELIC_GFF_NONE; f->v.loc.count = 1; f->v.loc.s = sub;
+        f = add(s, RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING, "Description");
+        f->v.loc.strref = 1000 + i; f->v.loc.count = 0; f->v.loc.s = sub;
+        list->v.list.items[i] = s;
+    }
+    t->root = root;
+}
+
+/* Every field of every struct through the typed getters. */
+static double visit(const relic_gff_doc *d)
+{
+    double sum = 0;
+    relic_error err;
+    for (uint32_t s = 0; s < d->struct_count; s++) {
+        uint32_t n = relic_gff_struct_field_count(d, s);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t f = relic_gff_struct_field(d, s, i);
+            uint64_t u; int64_t v; float fl; relic_bytes b; relic_gff_locstring ls; relic_gff_list l;
+            switch (relic_gff_field_type_of(d, f)) {
+            case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_DWORD:
+            case RELIC_GFF_FIELD_TYPE_DWORD64: relic_gff_get_uint(d, f, &u, &err); sum += (double)u; break;
+            case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_INT: relic_gff_get_int(d, f, &v, &err); sum += (double)v; break;
+            case RELIC_GFF_FIELD_TYPE_FLOAT: relic_gff_get_float(d, f, &fl, &err); sum += fl; break;
+            case RELIC_GFF_FIELD_TYPE_CEXOSTRING: relic_gff_get_string(d, f, &b, &err); sum += b.size + b.data[0]; break;
+            case RELIC_GFF_FIELD_TYPE_RESREF: relic_gff_get_resref(d, f, &b, &err); sum += b.size + b.data[0]; break;
+            case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: relic_gff_get_locstring(d, f, &ls, &err); sum += ls.count + ls.strref; break;
+            case RELIC_GFF_FIELD_TYPE_LIST: relic_gff_get_list(d, f, &l, &err); sum += l.count; break;
+            default: break;
+            }
+        }
+    }
+    return sum;
+}
+
+static long peak_rss_mb(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return ru.ru_maxrss / 1024;
+}
+
+int main(void)
+{
+    relic_arena a, scratch;
+    relic_gff_tree t, t2;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf gff, json, back;
+    const uint32_t n = getenv("GFF_BENCH_N") ? (uint32_t)atoi(getenv("GFF_BENCH_N")) : 170000;
+    double t0 = now();
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&gff, 0);
+    make_tree(&a, n, &t);
+    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &gff, NULL, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+    double mb = (double)gff.size / 1e6;
+    printf("synthetic GIT: %u structs of 12 fields, %.1f MB (tree built and written in %.2f s)\n", n + 1, mb, now() - t0);
+
+    uint8_t *copy = malloc(gff.size);
+    double best = 1e9;
+    for (int r = 0; r < 5; r++) { double s = now(); memcpy(copy, gff.data, gff.size); double e = now() - s; if (e < best) best = e; }
+    double memcpy_mbs = mb / best;
+    printf("memcpy                       %6.0f MB/s\n", memcpy_mbs);
+    volatile double sink = copy[gff.size / 2];
+
+    best = 1e9;
+    for (int r = 0; r < 5; r++) {
+        relic_arena_init_heap(&scratch, 0);
+        double s = now();
+        if (relic_gff_open(gff.data, gff.size, &scratch, NULL, NULL, &d, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+        sink += visit(&d);
+        double e = now() - s;
+        if (e < best) best = e;
+        relic_arena_release(&scratch);
+    }
+    printf("validate + visit every field %6.0f MB/s  (%.0f%% of memcpy)\n", mb / best, 100 * (mb / best) / memcpy_mbs);
+
+    relic_arena_init_heap(&scratch, 0);
+    relic_gff_open(gff.data, gff.size, &scratch, NULL, NULL, &d, &err);
+    best = 1e9;
+    for (int r = 0; r < 3; r++) {
+        relic_arena ta;
+        relic_gff_tree tt;
+        relic_buf_init(&json, 0);
+        relic_arena_init_heap(&ta, 0);
+        double s = now();
+        relic_gff_tree_from_doc(&d, &ta, &tt, &err);
+        relic_gff_json_print_tree(&tt, RELIC_GFF_ENC_CP1252, &json, &err);
+        double e = now() - s;
+        if (e < best) best = e;
+        relic_arena_release(&ta);
+        if (r < 2) relic_buf_free(&json);
+    }
+    printf("GFF -> JSON                  %6.0f MB/s of GFF  (%.1f MB of JSON)\n", mb / best, (double)json.size / 1e6);
+
+    double s = now();
+    relic_buf_init(&back, 0);
+    if (relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err) != RELIC_OK ||
+        relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &back, NULL, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+    double e = now() - s;
+    printf("JSON -> GFF                  %6.0f MB/s of GFF  (%s)\n", mb / e,
+           back.size == gff.size && memcmp(back.data, gff.data, gff.size) == 0 ? "byte-identical" : "DIFFERENT");
+
+    /* lookup by label in a 12-field struct, the last label and a missing one */
+    uint32_t f, hits = 0;
+    const uint32_t lookups = 2000000;
+    s = now();
+    for (uint32_t i = 0; i < lookups; i++) hits += relic_gff_find(&d, 1 + i % n, (i & 1) ? "Description" : "Nothing", &f);
+    e = now() - s;
+    printf("lookup by label              %6.1f ns  (12-field struct, %u hits)\n", e / lookups * 1e9, hits);
+    printf("peak RSS                     %6ld MB\n", peak_rss_mb());
+    (void)sink;
+    free(copy);
+    relic_buf_free(&gff);
+    relic_buf_free(&json);
+    relic_buf_free(&back);
+    relic_arena_release(&scratch);
+    relic_arena_release(&a);
+    return 0;
+}

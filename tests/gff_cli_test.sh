@@ -1,0 +1,63 @@
+#!/bin/sh
+# gff_cli_test.sh — the `relic` command on BioWare GFF files as a user runs
+# it: check (the corrupted PyKotor file rejected, the NWN2 duplicate label a
+# warning that --strict counts), info, get (spec/aurora.md §4, issue 4:
+# Mod_Name, Tile_List/3/Tile_ID), binary and JSON round trips byte for byte
+# of every real GFF (../shared/corpus/gff, skipped when absent), exit codes.
+# Prints "N passed, M failed". Env: RELIC.
+RELIC=${RELIC:-build/relic}
+C=../shared/corpus/gff
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect_rc() { # expected-rc description command...
+    want=$1; shift; what=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ "$rc" = "$want" ]; then ok; else bad "$what: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err" | head -5; fi
+}
+expect_out() { # expected-stdout description command...
+    want=$1; shift; what=$1; shift
+    got=$("$@" 2>&1)
+    if [ "$got" = "$want" ]; then ok; else bad "$what: got '$got', expected '$want'"; fi
+}
+
+# a GFF made from JSON: every path below works without the corpus
+cat >"$tmp/m.json" <<'JSON'
+{"__data_type":"IFO ","Mod_Name":{"type":"cexolocstring","value":{"0":"Test module"}},"Tile_List":{"type":"list","value":[{"__struct_id":1,"Tile_ID":{"type":"int","value":7}},{"__struct_id":1,"Tile_ID":{"type":"int","value":-3}}]}}
+JSON
+expect_rc 0 "JSON -> ifo" "$RELIC" convert "$tmp/m.json" "$tmp/m.ifo"
+expect_out "Test module" "get Mod_Name" "$RELIC" get "$tmp/m.ifo" Mod_Name
+expect_out "-3" "get Tile_List/1/Tile_ID" "$RELIC" get "$tmp/m.ifo" Tile_List/1/Tile_ID
+expect_out "list of 2 structs" "get a list" "$RELIC" get "$tmp/m.ifo" Tile_List
+expect_rc 1 "get a missing field" "$RELIC" get "$tmp/m.ifo" Tile_List/2/Tile_ID
+expect_rc 2 "get without a path" "$RELIC" get "$tmp/m.ifo"
+expect_rc 0 "ifo -> JSON" "$RELIC" dump "$tmp/m.ifo" -o "$tmp/m2.json"
+expect_rc 0 "JSON is what was read (keys sorted, compact)" cmp "$tmp/m.json" "$tmp/m2.json"
+expect_rc 0 "check" "$RELIC" check "$tmp/m.ifo"
+printf 'GFF V3.2xxxx' >"$tmp/short.gff"
+expect_rc 1 "check a truncated GFF" "$RELIC" check "$tmp/short.gff"
+
+if [ -d $C ]; then
+    expect_out "testtraps" "get Mod_Name of a real module" "$RELIC" get $C/calgacus__nwn-classical__module.ifo Mod_Name
+    expect_out "5" "get Tile_List/3/Tile_ID of a real area" "$RELIC" get $C/calgacus__nwn-classical__area001.are Tile_List/3/Tile_ID
+    expect_rc 1 "the corrupted PyKotor file is rejected" "$RELIC" check $C/NickHugi__PyKotor__tests__files__test_corrupted.gff
+    if grep -q "structs\[0\].field_count @0x40: 18 field indices" "$tmp/out"; then ok; else bad "corrupted file message: $(cat "$tmp/out")"; fi
+    expect_rc 0 "a duplicate label is a warning" "$RELIC" check $C/CromFr__nwn-lib-d__unittest__krogar.bic
+    expect_rc 1 "a duplicate label fails --strict" "$RELIC" check --strict $C/CromFr__nwn-lib-d__unittest__krogar.bic
+    for f in $C/*; do
+        case "$f" in *test_corrupted.gff|*README.md) continue ;; esac
+        ext=$(echo "${f##*.}" | tr 'A-Z' 'a-z')
+        "$RELIC" convert "$f" "$tmp/x.$ext" >"$tmp/out" 2>&1 && cmp -s "$f" "$tmp/x.$ext" && ok || bad "binary round trip $f"
+        "$RELIC" convert "$f" "$tmp/x.json" >"$tmp/out" 2>&1 && "$RELIC" convert "$tmp/x.json" "$tmp/y.$ext" >"$tmp/out" 2>&1 \
+            && "$RELIC" dump "$tmp/y.$ext" -o "$tmp/y.json" && cmp -s "$tmp/x.json" "$tmp/y.json" && ok || bad "JSON round trip $f"
+        if "$RELIC" info "$f" | grep -q "layout: default"; then
+            cmp -s "$f" "$tmp/y.$ext" && ok || bad "GFF -> JSON -> GFF of a default-layout file $f"
+        fi
+    done
+else
+    echo "note: $C not found: real-file checks skipped"
+fi
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
