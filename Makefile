@@ -112,25 +112,35 @@ check-regen: $(BUILD)/relic-gen
 	if [ $$status = 0 ]; then echo "regen: generated/ is up to date"; fi; exit $$status
 
 # ---- fuzzing (libFuzzer, clang) ----
-FUZZ_CFLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_CFLAGS = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
+# the library is compiled once with coverage instrumentation, each target links it
+FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS))
+$(FUZZ_BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(CPPFLAGS) -MMD -MP -c $< -o $@
+$(FUZZ_BUILD)/librelic.a: $(FUZZ_LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
 FUZZ_BINS = $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
-$(FUZZ_BUILD)/%: fuzz/%.c $(LIB_SRCS)
-	@mkdir -p $(FUZZ_BUILD)
-	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) $(CPPFLAGS) $< $(LIB_SRCS) $(LIBS) -o $@
+$(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_BUILD)/librelic.a
+	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) $< $(FUZZ_BUILD)/librelic.a $(LIBS) -o $@
+
+-include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)
 
 check-fuzz fuzz: $(FUZZ_BINS)
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) sh fuzz/run.sh $(FUZZ_BINS)
 
 # ---- the two commands of README.md ----
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory check-unit
+	@$(MAKE) --no-print-directory -j$(JOBS) all
+	@$(MAKE) --no-print-directory -j$(JOBS) check-unit
 	@sh tests/schema_errors/run.sh $(BUILD)/relic-gen
 	@sh tests/golden/run.sh $(BUILD)/relic-gen
 	@BUILD=$(BUILD) sh tests/install_test.sh
-	@$(MAKE) --no-print-directory check-asan
+	@$(MAKE) --no-print-directory -j$(JOBS) check-asan
 	@$(MAKE) --no-print-directory check-regen
-	@$(MAKE) --no-print-directory check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
 
 demo: deps
 	@$(MAKE) --no-print-directory all
