@@ -117,7 +117,7 @@ static void emit_field(rctx *r, const gen_field *f)
         if (es > 0) out_printf(o, "        const uint64_t n_ = (c->size - p_) / %lldu;\n", (long long)(es * per));
         else out_puts(o, "        const uint64_t n_ = c->size - p_; /* upper bound; the walk stops at the end */\n");
     } else {
-        out_printf(o, "        const uint64_t n_ = %lldu;\n", (long long)per);
+        out_printf(o, "        const uint64_t n_ = %lldu;\n        (void)n_;\n", (long long)per);
     }
     /* bounds */
     int covered = r->fixed_checked && !f->at && !f->count && !f->count_rest;

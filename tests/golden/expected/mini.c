@@ -109,6 +109,7 @@ RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64
     { /* x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->x = (int16_t)relic_load_u16be(c->base + p_);
@@ -118,6 +119,7 @@ RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64
     { /* y */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->y = (int16_t)relic_load_u16be(c->base + p_);
@@ -137,6 +139,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64
     { /* x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->x = (int16_t)relic_load_u16be(c->base + p_);
@@ -146,6 +149,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64
     { /* y */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->y = (int16_t)relic_load_u16be(c->base + p_);
@@ -177,6 +181,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->magic, c->base + p_, (size_t)n_);
@@ -187,6 +192,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->version = relic_load_u16be(c->base + p_);
@@ -197,6 +203,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* level */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->level = relic_load_u16le(c->base + p_);
@@ -207,6 +214,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* attributes */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->attributes = relic_load_u32le(c->base + p_);
@@ -217,6 +225,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* origin */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_point(c, p_, &sz_, &m->origin);
@@ -227,6 +236,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* palette */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -238,6 +248,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* scale */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->scale = relic_load_f32be(c->base + p_);
@@ -248,6 +259,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* record_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->record_count = relic_load_u32le(c->base + p_);
@@ -257,6 +269,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* record_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->record_offset = relic_load_u32le(c->base + p_);
@@ -266,6 +279,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* records_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->records_size = relic_load_u32le(c->base + p_);
@@ -275,6 +289,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* table_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->table_count = relic_load_u16le(c->base + p_);
@@ -284,6 +299,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* pair_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->pair_count = relic_load_u16le(c->base + p_);
@@ -293,6 +309,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
     { /* table_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->table_offset = relic_load_u32le(c->base + p_);
@@ -323,6 +340,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
@@ -332,6 +350,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->version = relic_load_u16be(c->base + p_);
@@ -341,6 +360,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* level */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->level = relic_load_u16le(c->base + p_);
@@ -350,6 +370,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* attributes */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->attributes = relic_load_u32le(c->base + p_);
@@ -359,6 +380,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* origin */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         uint64_t sz_ = 0; relic_status st_ = dec_point(c, p_, &sz_, &m->origin);
@@ -369,6 +391,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* palette */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -380,6 +403,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* scale */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->scale = relic_load_f32be(c->base + p_);
@@ -389,6 +413,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* record_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->record_count = relic_load_u32le(c->base + p_);
@@ -398,6 +423,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* record_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->record_offset = relic_load_u32le(c->base + p_);
@@ -407,6 +433,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* records_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->records_size = relic_load_u32le(c->base + p_);
@@ -416,6 +443,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* table_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->table_count = relic_load_u16le(c->base + p_);
@@ -425,6 +453,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* pair_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->pair_count = relic_load_u16le(c->base + p_);
@@ -434,6 +463,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
     { /* table_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->table_offset = relic_load_u32le(c->base + p_);
@@ -468,6 +498,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* kind */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "kind", -1, "kind needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->kind = relic_load_u8(c->base + p_);
@@ -478,6 +509,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* name_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name_len", -1, "name_len needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->name_len = relic_load_u8(c->base + p_);
@@ -498,6 +530,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* offsets */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "offsets", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -509,6 +542,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* stamp */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "stamp", -1, "stamp needs 8 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->stamp = relic_load_u64be(c->base + p_);
@@ -518,6 +552,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* weight */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "weight", -1, "weight needs 8 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->weight = relic_load_f64le(c->base + p_);
@@ -533,6 +568,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* number */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "number", -1, "number needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->number = relic_load_u32le(c->base + p_);
@@ -547,6 +583,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* text_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "text_len", -1, "text_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->text_len = relic_load_u16le(c->base + p_);
@@ -570,6 +607,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* packed_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "packed_len", -1, "packed_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->packed_len = relic_load_u16le(c->base + p_);
@@ -579,6 +617,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* unpacked_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unpacked_len", -1, "unpacked_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->unpacked_len = relic_load_u16le(c->base + p_);
@@ -602,6 +641,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* blob_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "blob_len", -1, "blob_len needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->blob_len = relic_load_u8(c->base + p_);
@@ -625,6 +665,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* has_color */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "has_color", -1, "has_color needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->has_color = relic_load_u8(c->base + p_);
@@ -635,6 +676,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* color */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "color", -1, "color needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->color = relic_load_u16le(c->base + p_);
@@ -645,6 +687,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
     { /* gray */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "gray", -1, "gray needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->gray = relic_load_u8(c->base + p_);
@@ -681,6 +724,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* kind */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->kind = relic_load_u8(c->base + p_);
@@ -690,6 +734,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* name_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->name_len = relic_load_u8(c->base + p_);
@@ -712,6 +757,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* offsets */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -723,6 +769,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* stamp */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 8u;
         m->stamp = relic_load_u64be(c->base + p_);
@@ -732,6 +779,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* weight */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 8u;
         m->weight = relic_load_f64le(c->base + p_);
@@ -747,6 +795,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* number */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->number = relic_load_u32le(c->base + p_);
@@ -760,6 +809,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* text_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->text_len = relic_load_u16le(c->base + p_);
@@ -785,6 +835,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* packed_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->packed_len = relic_load_u16le(c->base + p_);
@@ -794,6 +845,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* unpacked_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->unpacked_len = relic_load_u16le(c->base + p_);
@@ -819,6 +871,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* blob_len */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->blob_len = relic_load_u8(c->base + p_);
@@ -843,6 +896,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* has_color */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->has_color = relic_load_u8(c->base + p_);
@@ -853,6 +907,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* color */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 2u;
         m->color = relic_load_u16le(c->base + p_);
@@ -863,6 +918,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
     { /* gray */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->gray = relic_load_u8(c->base + p_);
@@ -885,6 +941,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 44u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 44 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         c->view->header = c->base + p_;
@@ -963,6 +1020,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 44u;
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
