@@ -94,7 +94,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/librelic.a
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -lcmocka -o $@
 
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
-	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/gff_cli_test.sh
+	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/gff_cli_test.sh tests/wtd_cli_test.sh
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

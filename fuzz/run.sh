@@ -16,6 +16,7 @@ for bin in "$@"; do
         *obj*) cp tests/samples/*.obj "$work"/ 2>/dev/null ;;
         gen_groff*|fuzz_groff_rules) cp ../shared/corpus/scn/* ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
         gen_pid*) cp ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
+        *wtd*) cp ../shared/corpus/wtd/* "$work"/ 2>/dev/null ;;
         fuzz_gff|gen_gff) [ -d ../shared/corpus/gff ] && cp ../shared/corpus/gff/* "$work"/ 2>/dev/null ;;
     esac
     dict=""

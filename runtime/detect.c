@@ -13,6 +13,8 @@
 #include "gff.h"
 #include "relic_audio.h"
 #include "relic_groff.h"
+#include "relic_wtd.h"
+#include "trn.h"
 #include "relic.h"
 
 static const uint8_t utf8_bom[] = {0xEF, 0xBB, 0xBF};
@@ -48,6 +50,15 @@ static relic_format detect_by_magic(const uint8_t *data, size_t size)
     if (size >= RELIC_PID_HEADER_SIZE && relic_load_u32le(data) == RELIC_PID_VERSION &&
         relic_load_u32le(data + RELIC_PID_HEADER_BUMP_DEPTH_OFFSET) == RELIC_PID_BUMP_DEPTH)
         return RELIC_FORMAT_PID;
+    /* NWN2 packet file (spec/aurora.md §1.1): "NWN2", version words 2 and 3
+     * (an MDB model shares the magic with other version words). */
+    if (size >= RELIC_TRN_HEADER_SIZE && memcmp(data, RELIC_TRN_HEADER_MAGIC_VALUE, RELIC_TRN_HEADER_MAGIC_LEN) == 0 &&
+        relic_load_u16le(data + 4) == 2 && relic_load_u16le(data + 6) == 3)
+        return RELIC_FORMAT_TRN;
+    /* Trespasser WTD terrain (spec/trespasser.md §1.2-1.4): version 1001 and a
+     * square power-of-two quad size in the XOR-3 word container. */
+    if (relic_wtd_detect(data, size))
+        return RELIC_FORMAT_WTD;
     if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WAVE", 4) == 0)
         return RELIC_FORMAT_WAV;
     /* BioWare GFF (spec/aurora.md §4.1): a 4-character type, then "V3.2" */
@@ -75,6 +86,7 @@ relic_format relic_detect(const uint8_t *data, size_t size, const char *name)
         {"grf", RELIC_FORMAT_GROFF}, {"scn", RELIC_FORMAT_GROFF}, {"pid", RELIC_FORMAT_PID},
         {"spz", RELIC_FORMAT_SPZ}, {"swp", RELIC_FORMAT_SPZ}, {"gr_", RELIC_FORMAT_GROFF}, {"sc_", RELIC_FORMAT_GROFF},
         {"tpa", RELIC_FORMAT_TPA}, {"cau", RELIC_FORMAT_CAU}, {"wav", RELIC_FORMAT_WAV},
+        {"trn", RELIC_FORMAT_TRN}, {"trx", RELIC_FORMAT_TRN}, {"wtd", RELIC_FORMAT_WTD},
         {"gff", RELIC_FORMAT_GFF}, {"are", RELIC_FORMAT_GFF}, {"git", RELIC_FORMAT_GFF}, {"gic", RELIC_FORMAT_GFF},
         {"ifo", RELIC_FORMAT_GFF}, {"bic", RELIC_FORMAT_GFF}, {"utc", RELIC_FORMAT_GFF}, {"dlg", RELIC_FORMAT_GFF},
     };
@@ -110,6 +122,8 @@ const char *relic_format_name(relic_format f)
     case RELIC_FORMAT_PID:     return "pid";
     case RELIC_FORMAT_SPZ:     return "spz";
     case RELIC_FORMAT_GFF:     return "gff";
+    case RELIC_FORMAT_TRN:     return "trn";
+    case RELIC_FORMAT_WTD:     return "wtd";
     }
     return "unknown";
 }

@@ -300,7 +300,9 @@ typedef enum relic_format {
     RELIC_FORMAT_GROFF, /**< Trespasser GROFF container (.grf .scn, savegames), also SZDD-compressed */
     RELIC_FORMAT_PID,   /**< Trespasser packed image directory (.pid) */
     RELIC_FORMAT_GFF,   /**< BioWare GFF V3.2 ("XXX V3.2": ARE, GIT, GIC, IFO, UTC, DLG, BIC, ...) */
-    RELIC_FORMAT_SPZ    /**< Trespasser texture swap file, LZSS-compressed (.spz) or raw (.swp) */
+    RELIC_FORMAT_SPZ,   /**< Trespasser texture swap file, LZSS-compressed (.spz) or raw (.swp) */
+    RELIC_FORMAT_TRN,   /**< NWN2 terrain packet file with ASWM walkmesh (.trn .trx) */
+    RELIC_FORMAT_WTD,   /**< Trespasser wavelet terrain (.wtd) */
 } relic_format;
 
 /** Detect by magic first (when data is non-NULL), then by the extension of

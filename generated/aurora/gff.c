@@ -145,6 +145,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* file_type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->file_type, c->base + p_, (size_t)n_);
@@ -154,6 +155,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* file_version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->file_version, c->base + p_, (size_t)n_);
@@ -164,6 +166,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* struct_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->struct_offset = relic_load_u32le(c->base + p_);
@@ -173,6 +176,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* struct_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->struct_count = relic_load_u32le(c->base + p_);
@@ -182,6 +186,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* field_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_offset = relic_load_u32le(c->base + p_);
@@ -191,6 +196,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* field_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_count = relic_load_u32le(c->base + p_);
@@ -200,6 +206,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* label_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->label_offset = relic_load_u32le(c->base + p_);
@@ -209,6 +216,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* label_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->label_count = relic_load_u32le(c->base + p_);
@@ -218,6 +226,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* field_data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_data_offset = relic_load_u32le(c->base + p_);
@@ -227,6 +236,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* field_data_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_data_count = relic_load_u32le(c->base + p_);
@@ -236,6 +246,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* field_indices_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_indices_offset = relic_load_u32le(c->base + p_);
@@ -245,6 +256,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* field_indices_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_indices_count = relic_load_u32le(c->base + p_);
@@ -254,6 +266,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* list_indices_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->list_indices_offset = relic_load_u32le(c->base + p_);
@@ -263,6 +276,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
     { /* list_indices_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->list_indices_count = relic_load_u32le(c->base + p_);
@@ -296,6 +310,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* file_type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         memcpy(m->file_type, c->base + p_, (size_t)n_);
@@ -305,6 +320,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* file_version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         memcpy(m->file_version, c->base + p_, (size_t)n_);
@@ -314,6 +330,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* struct_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->struct_offset = relic_load_u32le(c->base + p_);
@@ -323,6 +340,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* struct_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->struct_count = relic_load_u32le(c->base + p_);
@@ -332,6 +350,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* field_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->field_offset = relic_load_u32le(c->base + p_);
@@ -341,6 +360,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* field_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->field_count = relic_load_u32le(c->base + p_);
@@ -350,6 +370,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* label_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->label_offset = relic_load_u32le(c->base + p_);
@@ -359,6 +380,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* label_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->label_count = relic_load_u32le(c->base + p_);
@@ -368,6 +390,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* field_data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->field_data_offset = relic_load_u32le(c->base + p_);
@@ -377,6 +400,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* field_data_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->field_data_count = relic_load_u32le(c->base + p_);
@@ -386,6 +410,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* field_indices_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->field_indices_offset = relic_load_u32le(c->base + p_);
@@ -395,6 +420,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* field_indices_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->field_indices_count = relic_load_u32le(c->base + p_);
@@ -404,6 +430,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* list_indices_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->list_indices_offset = relic_load_u32le(c->base + p_);
@@ -413,6 +440,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
     { /* list_indices_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->list_indices_count = relic_load_u32le(c->base + p_);
@@ -434,6 +462,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, ui
     { /* id */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->id = relic_load_u32le(c->base + p_);
@@ -443,6 +472,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, ui
     { /* data_or_data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_or_data_offset = relic_load_u32le(c->base + p_);
@@ -452,6 +482,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, ui
     { /* field_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_count = relic_load_u32le(c->base + p_);
@@ -473,6 +504,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, ui
     { /* id */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->id = relic_load_u32le(c->base + p_);
@@ -482,6 +514,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, ui
     { /* data_or_data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->data_or_data_offset = relic_load_u32le(c->base + p_);
@@ -491,6 +524,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, ui
     { /* field_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->field_count = relic_load_u32le(c->base + p_);
@@ -512,6 +546,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uin
     { /* type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->type = relic_load_u32le(c->base + p_);
@@ -522,6 +557,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uin
     { /* label_index */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->label_index = relic_load_u32le(c->base + p_);
@@ -532,6 +568,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uin
     { /* data_or_data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_or_data_offset = relic_load_u32le(c->base + p_);
@@ -552,6 +589,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uin
     { /* type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->type = relic_load_u32le(c->base + p_);
@@ -561,6 +599,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uin
     { /* label_index */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->label_index = relic_load_u32le(c->base + p_);
@@ -570,6 +609,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uin
     { /* data_or_data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->data_or_data_offset = relic_load_u32le(c->base + p_);
@@ -589,6 +629,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_label(relic_gff_vctx *c, uin
     { /* name */
         const uint64_t p_ = cur;
         const uint64_t n_ = 16u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->name, c->base + p_, (size_t)n_);
@@ -607,6 +648,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_label(relic_gff_dctx *c, uin
     { /* name */
         const uint64_t p_ = cur;
         const uint64_t n_ = 16u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         memcpy(m->name, c->base + p_, (size_t)n_);
@@ -631,6 +673,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 56u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 56 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         c->view->header = c->base + p_;
@@ -755,6 +798,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 56u;
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);

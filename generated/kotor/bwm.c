@@ -217,6 +217,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_
     { /* x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->x = relic_load_f32le(c->base + p_);
@@ -226,6 +227,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_
     { /* y */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->y = relic_load_f32le(c->base + p_);
@@ -235,6 +237,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_
     { /* z */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->z = relic_load_f32le(c->base + p_);
@@ -255,6 +258,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_
     { /* x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->x = relic_load_f32le(c->base + p_);
@@ -264,6 +268,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_
     { /* y */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->y = relic_load_f32le(c->base + p_);
@@ -273,6 +278,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_
     { /* z */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->z = relic_load_f32le(c->base + p_);
@@ -314,6 +320,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 8u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->magic, c->base + p_, (size_t)n_);
@@ -324,6 +331,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->type = relic_load_u32le(c->base + p_);
@@ -334,6 +342,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* relative_use_position_1 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->relative_use_position_1);
@@ -344,6 +353,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* relative_use_position_2 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->relative_use_position_2);
@@ -354,6 +364,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* absolute_use_position_1 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->absolute_use_position_1);
@@ -364,6 +375,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* absolute_use_position_2 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->absolute_use_position_2);
@@ -374,6 +386,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* position */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->position);
@@ -384,6 +397,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* vertex_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->vertex_count = relic_load_u32le(c->base + p_);
@@ -393,6 +407,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* vertex_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->vertex_offset = relic_load_u32le(c->base + p_);
@@ -402,6 +417,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* face_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->face_count = relic_load_u32le(c->base + p_);
@@ -411,6 +427,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* face_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->face_offset = relic_load_u32le(c->base + p_);
@@ -420,6 +437,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* material_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->material_offset = relic_load_u32le(c->base + p_);
@@ -429,6 +447,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* normal_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->normal_offset = relic_load_u32le(c->base + p_);
@@ -438,6 +457,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* distance_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->distance_offset = relic_load_u32le(c->base + p_);
@@ -447,6 +467,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* aabb_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->aabb_count = relic_load_u32le(c->base + p_);
@@ -456,6 +477,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* aabb_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->aabb_offset = relic_load_u32le(c->base + p_);
@@ -465,6 +487,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* unknown */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->unknown = relic_load_u32le(c->base + p_);
@@ -474,6 +497,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* adjacency_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->adjacency_count = relic_load_u32le(c->base + p_);
@@ -483,6 +507,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* adjacency_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->adjacency_offset = relic_load_u32le(c->base + p_);
@@ -492,6 +517,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* edge_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->edge_count = relic_load_u32le(c->base + p_);
@@ -501,6 +527,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* edge_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->edge_offset = relic_load_u32le(c->base + p_);
@@ -510,6 +537,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* perimeter_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->perimeter_count = relic_load_u32le(c->base + p_);
@@ -519,6 +547,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
     { /* perimeter_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->perimeter_offset = relic_load_u32le(c->base + p_);
@@ -559,6 +588,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 8u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
@@ -568,6 +598,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->type = relic_load_u32le(c->base + p_);
@@ -577,6 +608,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* relative_use_position_1 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u;
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->relative_use_position_1);
@@ -587,6 +619,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* relative_use_position_2 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u;
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->relative_use_position_2);
@@ -597,6 +630,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* absolute_use_position_1 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u;
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->absolute_use_position_1);
@@ -607,6 +641,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* absolute_use_position_2 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u;
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->absolute_use_position_2);
@@ -617,6 +652,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* position */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u;
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->position);
@@ -627,6 +663,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* vertex_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->vertex_count = relic_load_u32le(c->base + p_);
@@ -636,6 +673,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* vertex_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->vertex_offset = relic_load_u32le(c->base + p_);
@@ -645,6 +683,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* face_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->face_count = relic_load_u32le(c->base + p_);
@@ -654,6 +693,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* face_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->face_offset = relic_load_u32le(c->base + p_);
@@ -663,6 +703,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* material_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->material_offset = relic_load_u32le(c->base + p_);
@@ -672,6 +713,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* normal_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->normal_offset = relic_load_u32le(c->base + p_);
@@ -681,6 +723,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* distance_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->distance_offset = relic_load_u32le(c->base + p_);
@@ -690,6 +733,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* aabb_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->aabb_count = relic_load_u32le(c->base + p_);
@@ -699,6 +743,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* aabb_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->aabb_offset = relic_load_u32le(c->base + p_);
@@ -708,6 +753,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* unknown */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->unknown = relic_load_u32le(c->base + p_);
@@ -717,6 +763,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* adjacency_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->adjacency_count = relic_load_u32le(c->base + p_);
@@ -726,6 +773,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* adjacency_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->adjacency_offset = relic_load_u32le(c->base + p_);
@@ -735,6 +783,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* edge_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->edge_count = relic_load_u32le(c->base + p_);
@@ -744,6 +793,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* edge_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->edge_offset = relic_load_u32le(c->base + p_);
@@ -753,6 +803,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* perimeter_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->perimeter_count = relic_load_u32le(c->base + p_);
@@ -762,6 +813,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
     { /* perimeter_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->perimeter_offset = relic_load_u32le(c->base + p_);
@@ -781,6 +833,7 @@ RELIC_GEN_UNUSED static inline relic_status val_face(relic_bwm_vctx *c, uint64_t
     { /* v */
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -802,6 +855,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_face(relic_bwm_dctx *c, uint64_t
     { /* v */
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -829,6 +883,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
     { /* box_min */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->box_min);
@@ -839,6 +894,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
     { /* box_max */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->box_max);
@@ -849,6 +905,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
     { /* face */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->face = (int32_t)relic_load_u32le(c->base + p_);
@@ -859,6 +916,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
     { /* unknown */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->unknown = relic_load_u32le(c->base + p_);
@@ -868,6 +926,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
     { /* most_significant_plane */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->most_significant_plane = relic_load_u32le(c->base + p_);
@@ -878,6 +937,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
     { /* child1 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->child1 = relic_load_u32le(c->base + p_);
@@ -888,6 +948,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
     { /* child2 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->child2 = relic_load_u32le(c->base + p_);
@@ -913,6 +974,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
     { /* box_min */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u;
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->box_min);
@@ -923,6 +985,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
     { /* box_max */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 12u;
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->box_max);
@@ -933,6 +996,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
     { /* face */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->face = (int32_t)relic_load_u32le(c->base + p_);
@@ -942,6 +1006,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
     { /* unknown */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->unknown = relic_load_u32le(c->base + p_);
@@ -951,6 +1016,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
     { /* most_significant_plane */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->most_significant_plane = relic_load_u32le(c->base + p_);
@@ -960,6 +1026,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
     { /* child1 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->child1 = relic_load_u32le(c->base + p_);
@@ -969,6 +1036,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
     { /* child2 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->child2 = relic_load_u32le(c->base + p_);
@@ -988,6 +1056,7 @@ RELIC_GEN_UNUSED static inline relic_status val_adjacency(relic_bwm_vctx *c, uin
     { /* side */
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -1009,6 +1078,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_adjacency(relic_bwm_dctx *c, uin
     { /* side */
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -1031,6 +1101,7 @@ RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t
     { /* edge */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->edge = relic_load_u32le(c->base + p_);
@@ -1041,6 +1112,7 @@ RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t
     { /* transition */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->transition = (int32_t)relic_load_u32le(c->base + p_);
@@ -1060,6 +1132,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t
     { /* edge */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->edge = relic_load_u32le(c->base + p_);
@@ -1069,6 +1142,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t
     { /* transition */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->transition = (int32_t)relic_load_u32le(c->base + p_);
@@ -1096,6 +1170,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 136u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 136 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         c->view->header = c->base + p_;
@@ -1283,6 +1358,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 136u;
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);

@@ -73,6 +73,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->magic, c->base + p_, (size_t)n_);
@@ -83,6 +84,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->version = relic_load_u32le(c->base + p_);
@@ -92,6 +94,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_offset = relic_load_u32le(c->base + p_);
@@ -102,6 +105,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* block_align */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->block_align = relic_load_u32le(c->base + p_);
@@ -111,6 +115,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* data_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_size = relic_load_u32le(c->base + p_);
@@ -120,6 +125,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* decoded_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->decoded_size = relic_load_u32le(c->base + p_);
@@ -129,6 +135,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* sample_rate */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_rate = relic_load_u32le(c->base + p_);
@@ -138,6 +145,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* bits */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->bits = relic_load_u8(c->base + p_);
@@ -148,6 +156,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* channels */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->channels = relic_load_u8(c->base + p_);
@@ -158,6 +167,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* compression */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->compression = relic_load_u8(c->base + p_);
@@ -168,6 +178,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->flags = relic_load_u8(c->base + p_);
@@ -177,6 +188,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
     { /* caption_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->caption_offset = relic_load_u32le(c->base + p_);
@@ -206,6 +218,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
@@ -215,6 +228,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
@@ -224,6 +238,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->data_offset = relic_load_u32le(c->base + p_);
@@ -233,6 +248,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* block_align */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->block_align = relic_load_u32le(c->base + p_);
@@ -242,6 +258,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* data_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->data_size = relic_load_u32le(c->base + p_);
@@ -251,6 +268,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* decoded_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->decoded_size = relic_load_u32le(c->base + p_);
@@ -260,6 +278,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* sample_rate */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->sample_rate = relic_load_u32le(c->base + p_);
@@ -269,6 +288,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* bits */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->bits = relic_load_u8(c->base + p_);
@@ -278,6 +298,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* channels */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->channels = relic_load_u8(c->base + p_);
@@ -287,6 +308,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* compression */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->compression = relic_load_u8(c->base + p_);
@@ -296,6 +318,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->flags = relic_load_u8(c->base + p_);
@@ -305,6 +328,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
     { /* caption_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->caption_offset = relic_load_u32le(c->base + p_);
@@ -331,6 +355,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 36u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 36 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         c->view->header = c->base + p_;
@@ -357,6 +382,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
     { /* caption_length */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_length", -1, "caption_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_length = relic_load_u32le(c->base + p_);
@@ -367,6 +393,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
     { /* caption_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_count", -1, "caption_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_count = relic_load_u32le(c->base + p_);
@@ -459,6 +486,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 36u;
         uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
@@ -483,6 +511,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
     { /* caption_length */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->caption_length = relic_load_u32le(c->base + p_);
@@ -492,6 +521,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
     { /* caption_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->caption_count = relic_load_u32le(c->base + p_);

@@ -142,6 +142,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->magic = relic_load_u32le(c->base + p_);
@@ -152,6 +153,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* file_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->file_size = relic_load_u32le(c->base + p_);
@@ -161,6 +163,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* section_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->section_count = relic_load_u32le(c->base + p_);
@@ -170,6 +173,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* symbol_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->symbol_count = relic_load_u32le(c->base + p_);
@@ -179,6 +183,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* symbol_table_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->symbol_table_size = relic_load_u32le(c->base + p_);
@@ -188,6 +193,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* symbol_table_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->symbol_table_offset = relic_load_u32le(c->base + p_);
@@ -197,6 +203,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* timestamp */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->timestamp = relic_load_u32le(c->base + p_);
@@ -206,6 +213,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->flags = relic_load_u32le(c->base + p_);
@@ -215,6 +223,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->version = relic_load_u32le(c->base + p_);
@@ -225,6 +234,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* reserved */
         const uint64_t p_ = cur;
         const uint64_t n_ = 2u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -236,6 +246,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
     { /* header_crc */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->header_crc = relic_load_u32le(c->base + p_);
@@ -264,6 +275,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->magic = relic_load_u32le(c->base + p_);
@@ -273,6 +285,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* file_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->file_size = relic_load_u32le(c->base + p_);
@@ -282,6 +295,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* section_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->section_count = relic_load_u32le(c->base + p_);
@@ -291,6 +305,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* symbol_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->symbol_count = relic_load_u32le(c->base + p_);
@@ -300,6 +315,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* symbol_table_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->symbol_table_size = relic_load_u32le(c->base + p_);
@@ -309,6 +325,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* symbol_table_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->symbol_table_offset = relic_load_u32le(c->base + p_);
@@ -318,6 +335,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* timestamp */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->timestamp = relic_load_u32le(c->base + p_);
@@ -327,6 +345,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->flags = relic_load_u32le(c->base + p_);
@@ -336,6 +355,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
@@ -345,6 +365,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* reserved */
         const uint64_t p_ = cur;
         const uint64_t n_ = 2u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         for (uint64_t k_ = 0; k_ < n_; k_++) {
@@ -356,6 +377,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
     { /* header_crc */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->header_crc = relic_load_u32le(c->base + p_);
@@ -382,6 +404,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
     { /* name */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->name = relic_load_u32le(c->base + p_);
@@ -391,6 +414,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->flags = relic_load_u32le(c->base + p_);
@@ -400,6 +424,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
     { /* data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_offset = relic_load_u32le(c->base + p_);
@@ -409,6 +434,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
     { /* data_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_size = relic_load_u32le(c->base + p_);
@@ -418,6 +444,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
     { /* relocation_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->relocation_offset = relic_load_u32le(c->base + p_);
@@ -427,6 +454,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
     { /* relocation_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->relocation_count = relic_load_u32le(c->base + p_);
@@ -436,6 +464,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
     { /* content */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->content = relic_load_u32le(c->base + p_);
@@ -445,6 +474,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
     { /* handle */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->handle = relic_load_u32le(c->base + p_);
@@ -470,6 +500,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
     { /* name */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->name = relic_load_u32le(c->base + p_);
@@ -479,6 +510,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->flags = relic_load_u32le(c->base + p_);
@@ -488,6 +520,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
     { /* data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->data_offset = relic_load_u32le(c->base + p_);
@@ -497,6 +530,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
     { /* data_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->data_size = relic_load_u32le(c->base + p_);
@@ -506,6 +540,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
     { /* relocation_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->relocation_offset = relic_load_u32le(c->base + p_);
@@ -515,6 +550,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
     { /* relocation_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->relocation_count = relic_load_u32le(c->base + p_);
@@ -524,6 +560,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
     { /* content */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->content = relic_load_u32le(c->base + p_);
@@ -533,6 +570,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
     { /* handle */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->handle = relic_load_u32le(c->base + p_);
@@ -554,6 +592,7 @@ RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint
     { /* handle */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "handle", -1, "handle needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->handle = relic_load_u32le(c->base + p_);
@@ -564,6 +603,7 @@ RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint
     { /* name_length */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name_length", -1, "name_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->name_length = relic_load_u32le(c->base + p_);
@@ -573,6 +613,7 @@ RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint
     { /* reference_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "reference_count", -1, "reference_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->reference_count = relic_load_u32le(c->base + p_);
@@ -605,6 +646,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint
     { /* handle */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->handle = relic_load_u32le(c->base + p_);
@@ -614,6 +656,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint
     { /* name_length */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->name_length = relic_load_u32le(c->base + p_);
@@ -623,6 +666,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint
     { /* reference_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->reference_count = relic_load_u32le(c->base + p_);
@@ -657,6 +701,7 @@ RELIC_GEN_UNUSED static inline relic_status val_groff(relic_groff_vctx *c, uint6
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 48u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 48 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         c->view->header = c->base + p_;
@@ -729,6 +774,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_groff(relic_groff_dctx *c, uint6
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 48u;
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);

@@ -69,6 +69,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->version = relic_load_u32le(c->base + p_);
@@ -79,6 +80,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
     { /* bump_depth */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->bump_depth = relic_load_u32le(c->base + p_);
@@ -89,6 +91,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
     { /* raster_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->raster_offset = relic_load_u32le(c->base + p_);
@@ -98,6 +101,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
     { /* raster_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->raster_count = relic_load_u32le(c->base + p_);
@@ -107,6 +111,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
     { /* palette_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->palette_offset = relic_load_u32le(c->base + p_);
@@ -116,6 +121,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
     { /* palette_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->palette_count = relic_load_u32le(c->base + p_);
@@ -125,6 +131,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
     { /* first_pageable */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->first_pageable = relic_load_u32le(c->base + p_);
@@ -134,6 +141,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
     { /* nonpageable_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->nonpageable_size = relic_load_u32le(c->base + p_);
@@ -159,6 +167,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
@@ -168,6 +177,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
     { /* bump_depth */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->bump_depth = relic_load_u32le(c->base + p_);
@@ -177,6 +187,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
     { /* raster_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->raster_offset = relic_load_u32le(c->base + p_);
@@ -186,6 +197,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
     { /* raster_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->raster_count = relic_load_u32le(c->base + p_);
@@ -195,6 +207,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
     { /* palette_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->palette_offset = relic_load_u32le(c->base + p_);
@@ -204,6 +217,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
     { /* palette_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->palette_count = relic_load_u32le(c->base + p_);
@@ -213,6 +227,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
     { /* first_pageable */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->first_pageable = relic_load_u32le(c->base + p_);
@@ -222,6 +237,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
     { /* nonpageable_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->nonpageable_size = relic_load_u32le(c->base + p_);
@@ -244,6 +260,7 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
     { /* b */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->b = relic_load_u8(c->base + p_);
@@ -253,6 +270,7 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
     { /* g */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->g = relic_load_u8(c->base + p_);
@@ -262,6 +280,7 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
     { /* r */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->r = relic_load_u8(c->base + p_);
@@ -271,6 +290,7 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->flags = relic_load_u8(c->base + p_);
@@ -292,6 +312,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
     { /* b */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->b = relic_load_u8(c->base + p_);
@@ -301,6 +322,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
     { /* g */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->g = relic_load_u8(c->base + p_);
@@ -310,6 +332,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
     { /* r */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->r = relic_load_u8(c->base + p_);
@@ -319,6 +342,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->flags = relic_load_u8(c->base + p_);
@@ -341,6 +365,7 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
     { /* chunk_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "chunk_size", -1, "chunk_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->chunk_size = relic_load_u32le(c->base + p_);
@@ -350,6 +375,7 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
     { /* colours_used */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "colours_used", -1, "colours_used needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->colours_used = relic_load_u32le(c->base + p_);
@@ -360,6 +386,7 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
     { /* hash */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "hash", -1, "hash needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->hash = relic_load_u32le(c->base + p_);
@@ -404,6 +431,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
     { /* chunk_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->chunk_size = relic_load_u32le(c->base + p_);
@@ -413,6 +441,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
     { /* colours_used */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->colours_used = relic_load_u32le(c->base + p_);
@@ -422,6 +451,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
     { /* hash */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->hash = relic_load_u32le(c->base + p_);
@@ -486,6 +516,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* chunk_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->chunk_size = relic_load_u32le(c->base + p_);
@@ -496,6 +527,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* swp_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->swp_offset = relic_load_u32le(c->base + p_);
@@ -505,6 +537,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* width */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->width = relic_load_u32le(c->base + p_);
@@ -514,6 +547,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* height */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->height = relic_load_u32le(c->base + p_);
@@ -523,6 +557,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* stride */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->stride = relic_load_u32le(c->base + p_);
@@ -532,6 +567,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* bits_per_pixel */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->bits_per_pixel = relic_load_u32le(c->base + p_);
@@ -542,6 +578,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* constant_colour */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->constant_colour = relic_load_u32le(c->base + p_);
@@ -551,6 +588,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* transparent */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->transparent = (int32_t)relic_load_u32le(c->base + p_);
@@ -560,6 +598,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* bump_map */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->bump_map = (int32_t)relic_load_u32le(c->base + p_);
@@ -569,6 +608,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* occlusion */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->occlusion = (int32_t)relic_load_u32le(c->base + p_);
@@ -578,6 +618,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* palette */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->palette = relic_load_u32le(c->base + p_);
@@ -588,6 +629,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* padding */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->padding = relic_load_u32le(c->base + p_);
@@ -597,6 +639,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
     { /* key */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 8u; /* inside the struct's checked span */
         m->key = relic_load_u64le(c->base + p_);
@@ -627,6 +670,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* chunk_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->chunk_size = relic_load_u32le(c->base + p_);
@@ -636,6 +680,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* swp_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->swp_offset = relic_load_u32le(c->base + p_);
@@ -645,6 +690,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* width */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->width = relic_load_u32le(c->base + p_);
@@ -654,6 +700,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* height */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->height = relic_load_u32le(c->base + p_);
@@ -663,6 +710,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* stride */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->stride = relic_load_u32le(c->base + p_);
@@ -672,6 +720,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* bits_per_pixel */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->bits_per_pixel = relic_load_u32le(c->base + p_);
@@ -681,6 +730,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* constant_colour */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->constant_colour = relic_load_u32le(c->base + p_);
@@ -690,6 +740,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* transparent */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->transparent = (int32_t)relic_load_u32le(c->base + p_);
@@ -699,6 +750,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* bump_map */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->bump_map = (int32_t)relic_load_u32le(c->base + p_);
@@ -708,6 +760,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* occlusion */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->occlusion = (int32_t)relic_load_u32le(c->base + p_);
@@ -717,6 +770,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* palette */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->palette = relic_load_u32le(c->base + p_);
@@ -726,6 +780,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* padding */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->padding = relic_load_u32le(c->base + p_);
@@ -735,6 +790,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
     { /* key */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 8u;
         m->key = relic_load_u64le(c->base + p_);
@@ -755,6 +811,7 @@ RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 32u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 32 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         c->view->header = c->base + p_;
@@ -820,6 +877,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_pid(relic_pid_dctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 32u;
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);

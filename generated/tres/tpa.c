@@ -135,6 +135,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->version = relic_load_u32le(c->base + p_);
@@ -145,6 +146,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
     { /* sample_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_count = relic_load_u32le(c->base + p_);
@@ -154,6 +156,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
     { /* id_table_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->id_table_offset = relic_load_u32le(c->base + p_);
@@ -163,6 +166,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
     { /* collision_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->collision_count = relic_load_u32le(c->base + p_);
@@ -172,6 +176,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
     { /* collision_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->collision_offset = relic_load_u32le(c->base + p_);
@@ -181,6 +186,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
     { /* id_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->id_count = relic_load_u32le(c->base + p_);
@@ -204,6 +210,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
@@ -213,6 +220,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
     { /* sample_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->sample_count = relic_load_u32le(c->base + p_);
@@ -222,6 +230,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
     { /* id_table_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->id_table_offset = relic_load_u32le(c->base + p_);
@@ -231,6 +240,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
     { /* collision_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->collision_count = relic_load_u32le(c->base + p_);
@@ -240,6 +250,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
     { /* collision_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->collision_offset = relic_load_u32le(c->base + p_);
@@ -249,6 +260,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
     { /* id_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->id_count = relic_load_u32le(c->base + p_);
@@ -279,6 +291,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->magic, c->base + p_, (size_t)n_);
@@ -289,6 +302,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->version = relic_load_u32le(c->base + p_);
@@ -298,6 +312,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_offset = relic_load_u32le(c->base + p_);
@@ -308,6 +323,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* block_align */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->block_align = relic_load_u32le(c->base + p_);
@@ -317,6 +333,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* data_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_size = relic_load_u32le(c->base + p_);
@@ -326,6 +343,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* decoded_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->decoded_size = relic_load_u32le(c->base + p_);
@@ -335,6 +353,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* sample_rate */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_rate = relic_load_u32le(c->base + p_);
@@ -344,6 +363,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* bits */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->bits = relic_load_u8(c->base + p_);
@@ -354,6 +374,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* channels */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->channels = relic_load_u8(c->base + p_);
@@ -364,6 +385,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* compression */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->compression = relic_load_u8(c->base + p_);
@@ -374,6 +396,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->flags = relic_load_u8(c->base + p_);
@@ -383,6 +406,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
     { /* caption_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->caption_offset = relic_load_u32le(c->base + p_);
@@ -412,6 +436,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
@@ -421,6 +446,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
@@ -430,6 +456,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* data_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->data_offset = relic_load_u32le(c->base + p_);
@@ -439,6 +466,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* block_align */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->block_align = relic_load_u32le(c->base + p_);
@@ -448,6 +476,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* data_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->data_size = relic_load_u32le(c->base + p_);
@@ -457,6 +486,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* decoded_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->decoded_size = relic_load_u32le(c->base + p_);
@@ -466,6 +496,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* sample_rate */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->sample_rate = relic_load_u32le(c->base + p_);
@@ -475,6 +506,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* bits */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->bits = relic_load_u8(c->base + p_);
@@ -484,6 +516,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* channels */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->channels = relic_load_u8(c->base + p_);
@@ -493,6 +526,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* compression */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->compression = relic_load_u8(c->base + p_);
@@ -502,6 +536,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* flags */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 1u;
         m->flags = relic_load_u8(c->base + p_);
@@ -511,6 +546,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
     { /* caption_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->caption_offset = relic_load_u32le(c->base + p_);
@@ -535,6 +571,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
     { /* sound_id */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sound_id = relic_load_u32le(c->base + p_);
@@ -544,6 +581,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
     { /* sample_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_offset = relic_load_u32le(c->base + p_);
@@ -553,6 +591,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
     { /* sample_length */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_length = relic_load_u32le(c->base + p_);
@@ -562,6 +601,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
     { /* attenuation */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->attenuation = relic_load_f32le(c->base + p_);
@@ -571,6 +611,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
     { /* master_volume */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->master_volume = relic_load_f32le(c->base + p_);
@@ -580,6 +621,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 36u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_sample_header(c, p_, &sz_, &m->header);
@@ -604,6 +646,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
     { /* sound_id */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->sound_id = relic_load_u32le(c->base + p_);
@@ -613,6 +656,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
     { /* sample_offset */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->sample_offset = relic_load_u32le(c->base + p_);
@@ -622,6 +666,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
     { /* sample_length */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->sample_length = relic_load_u32le(c->base + p_);
@@ -631,6 +676,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
     { /* attenuation */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->attenuation = relic_load_f32le(c->base + p_);
@@ -640,6 +686,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
     { /* master_volume */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->master_volume = relic_load_f32le(c->base + p_);
@@ -649,6 +696,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 36u;
         uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
@@ -675,6 +723,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 36u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 36 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         uint64_t sz_ = 0; relic_status st_ = val_sample_header(c, p_, &sz_, &m->header);
@@ -698,6 +747,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
     { /* caption_length */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_length", -1, "caption_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_length = relic_load_u32le(c->base + p_);
@@ -708,6 +758,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
     { /* caption_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_count", -1, "caption_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_count = relic_load_u32le(c->base + p_);
@@ -780,6 +831,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 36u;
         uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
@@ -804,6 +856,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
     { /* caption_length */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->caption_length = relic_load_u32le(c->base + p_);
@@ -813,6 +866,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
     { /* caption_count */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->caption_count = relic_load_u32le(c->base + p_);
@@ -895,6 +949,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* volume_max */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->volume_max = relic_load_f32le(c->base + p_);
@@ -904,6 +959,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* volume_min */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->volume_min = relic_load_f32le(c->base + p_);
@@ -913,6 +969,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* volume_slope */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->volume_slope = relic_load_f32le(c->base + p_);
@@ -922,6 +979,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* volume_intercept */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->volume_intercept = relic_load_f32le(c->base + p_);
@@ -931,6 +989,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* pitch_max */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->pitch_max = relic_load_f32le(c->base + p_);
@@ -940,6 +999,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* pitch_min */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->pitch_min = relic_load_f32le(c->base + p_);
@@ -949,6 +1009,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* pitch_slope */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->pitch_slope = relic_load_f32le(c->base + p_);
@@ -958,6 +1019,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* pitch_intercept */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->pitch_intercept = relic_load_f32le(c->base + p_);
@@ -967,6 +1029,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* attenuation */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->attenuation = relic_load_f32le(c->base + p_);
@@ -976,6 +1039,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
     { /* min_velocity */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->min_velocity = relic_load_f32le(c->base + p_);
@@ -1003,6 +1067,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* volume_max */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->volume_max = relic_load_f32le(c->base + p_);
@@ -1012,6 +1077,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* volume_min */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->volume_min = relic_load_f32le(c->base + p_);
@@ -1021,6 +1087,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* volume_slope */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->volume_slope = relic_load_f32le(c->base + p_);
@@ -1030,6 +1097,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* volume_intercept */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->volume_intercept = relic_load_f32le(c->base + p_);
@@ -1039,6 +1107,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* pitch_max */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->pitch_max = relic_load_f32le(c->base + p_);
@@ -1048,6 +1117,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* pitch_min */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->pitch_min = relic_load_f32le(c->base + p_);
@@ -1057,6 +1127,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* pitch_slope */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->pitch_slope = relic_load_f32le(c->base + p_);
@@ -1066,6 +1137,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* pitch_intercept */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->pitch_intercept = relic_load_f32le(c->base + p_);
@@ -1075,6 +1147,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* attenuation */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->attenuation = relic_load_f32le(c->base + p_);
@@ -1084,6 +1157,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
     { /* min_velocity */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->min_velocity = relic_load_f32le(c->base + p_);
@@ -1113,6 +1187,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* material_low */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->material_low = relic_load_u32le(c->base + p_);
@@ -1122,6 +1197,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* material_high */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->material_high = relic_load_u32le(c->base + p_);
@@ -1131,6 +1207,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* samples */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->samples = relic_load_u32le(c->base + p_);
@@ -1140,6 +1217,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* min_delay */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->min_delay = relic_load_f32le(c->base + p_);
@@ -1149,6 +1227,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* last_used */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->last_used = relic_load_f32le(c->base + p_);
@@ -1158,6 +1237,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* impact_1 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->impact_1 = relic_load_u32le(c->base + p_);
@@ -1167,6 +1247,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* impact_2 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->impact_2 = relic_load_u32le(c->base + p_);
@@ -1176,6 +1257,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* slide */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->slide = relic_load_u32le(c->base + p_);
@@ -1185,6 +1267,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* impact_1_tf */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 40u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->impact_1_tf);
@@ -1195,6 +1278,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* impact_2_tf */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 40u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->impact_2_tf);
@@ -1205,6 +1289,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
     { /* slide_tf */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 40u; /* inside the struct's checked span */
         uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->slide_tf);
@@ -1234,6 +1319,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* material_low */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->material_low = relic_load_u32le(c->base + p_);
@@ -1243,6 +1329,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* material_high */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->material_high = relic_load_u32le(c->base + p_);
@@ -1252,6 +1339,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* samples */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->samples = relic_load_u32le(c->base + p_);
@@ -1261,6 +1349,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* min_delay */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->min_delay = relic_load_f32le(c->base + p_);
@@ -1270,6 +1359,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* last_used */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->last_used = relic_load_f32le(c->base + p_);
@@ -1279,6 +1369,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* impact_1 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->impact_1 = relic_load_u32le(c->base + p_);
@@ -1288,6 +1379,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* impact_2 */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->impact_2 = relic_load_u32le(c->base + p_);
@@ -1297,6 +1389,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* slide */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 4u;
         m->slide = relic_load_u32le(c->base + p_);
@@ -1306,6 +1399,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* impact_1_tf */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 40u;
         uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->impact_1_tf);
@@ -1316,6 +1410,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* impact_2_tf */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 40u;
         uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->impact_2_tf);
@@ -1326,6 +1421,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
     { /* slide_tf */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 40u;
         uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->slide_tf);
@@ -1348,6 +1444,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 24u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 24 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         c->view->header = c->base + p_;
@@ -1427,6 +1524,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tpa(relic_tpa_dctx *c, uint64_t 
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
+        (void)n_;
         uint64_t bytes_;
         bytes_ = n_ * 24u;
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);

@@ -11,6 +11,8 @@ const cli_format *const cli_formats[] = {
     &cli_format_groff,
     &cli_format_pid,
     &cli_format_spz,
+    &cli_format_trn,
+    &cli_format_wtd,
     NULL,
 };
 

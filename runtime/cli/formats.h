@@ -42,5 +42,7 @@ extern const cli_format cli_format_gff;
 extern const cli_format cli_format_groff;
 extern const cli_format cli_format_pid;
 extern const cli_format cli_format_spz;
+extern const cli_format cli_format_trn;
+extern const cli_format cli_format_wtd;
 
 #endif

@@ -1,0 +1,199 @@
+/* fmt_trn.c — the `relic` command for NWN2 TRN/TRX packet files: info,
+ * check (schema validator, container rules, then the inflated ASWM's
+ * validator and rules of runtime/trn_check.c), JSON both ways and
+ * re-writing. Facts: spec/aurora.md §1, §2.2, §2.6; seed 001 TRN.ASWM. */
+#include <string.h>
+
+#include "formats.h"
+#include "relic_gen.h"
+#include "relic_trn.h"
+
+#define TRN_MAX_REPORTS 50u
+
+typedef struct report_ctx { const char *path; } report_ctx;
+
+static void report(void *vctx, const relic_error *err)
+{
+    const report_ctx *c = vctx;
+    relic_error_print(stdout, c->path, err);
+}
+
+static int validate(const cli_input *in, relic_trn_view *v)
+{
+    relic_error err;
+    if (relic_trn_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+static int load_model(const cli_input *in, relic_arena *a, relic_trn_trn *m)
+{
+    relic_trn_view v;
+    relic_error err;
+    if (validate(in, &v)) return 1;
+    if (relic_trn_decode(&v, a, m, &err) != RELIC_OK) {
+        relic_error_print(stderr, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+static int write_model(relic_trn_trn *m, relic_arena *a, const char *out_path, const char *in_path)
+{
+    relic_buf out;
+    relic_error err;
+    relic_trn_view check;
+    int rc;
+    relic_buf_init(&out, 0);
+    if (relic_trn_layout(m, a, &err) != RELIC_OK || relic_trn_write(m, &out, &err) != RELIC_OK) {
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else if (relic_trn_validate(out.data, out.size, &check, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: internal error: the written TRN does not validate: ");
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else {
+        rc = cli_write(out_path, out.data, out.size, in_path);
+    }
+    relic_buf_free(&out);
+    return rc;
+}
+
+static int trn_info(const cli_input *in)
+{
+    relic_arena a;
+    relic_trn_trn m;
+    relic_error err;
+    int rc = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (load_model(in, &a, &m)) {
+        relic_arena_release(&a);
+        return 1;
+    }
+    printf("%s: NWN2 terrain packet file (version %u.%u), %zu packets\n", in->path,
+           (unsigned)m.header.version_major, (unsigned)m.header.version_minor, m.packets_count);
+    size_t counts[5] = { 0 };
+    for (size_t i = 0; i < m.packets_count; i++) {
+        const relic_trn_packet *p = &m.packets[i];
+        switch (p->type) {
+        case RELIC_TRN_PACKET_TYPE_TRWH: counts[0]++; break;
+        case RELIC_TRN_PACKET_TYPE_TRRN: counts[1]++; break;
+        case RELIC_TRN_PACKET_TYPE_WATR: counts[2]++; break;
+        case RELIC_TRN_PACKET_TYPE_ASWM: counts[3]++; break;
+        default: counts[4]++; break;
+        }
+    }
+    printf("  packets: %zu TRWH, %zu TRRN, %zu WATR, %zu ASWM, %zu other\n", counts[0], counts[1], counts[2], counts[3], counts[4]);
+    for (size_t i = 0; i < m.packets_count; i++) {
+        const relic_trn_packet *p = &m.packets[i];
+        if (p->type == RELIC_TRN_PACKET_TYPE_TRWH)
+            printf("  TRWH: %u x %u, id %u\n", (unsigned)p->trwh.width, (unsigned)p->trwh.height, (unsigned)p->trwh.id);
+        if (p->type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
+        relic_trn_aswm w;
+        if (relic_trn_packet_aswm_decode(p, &a, &w, &err) != RELIC_OK) {
+            relic_error_print(stdout, in->path, &err);
+            rc = 1;
+            continue;
+        }
+        size_t walkable = 0, nodes = 0, max_nodes = 0;
+        for (size_t k = 0; k < w.triangles_count; k++) walkable += (w.triangles[k].flags & RELIC_TRN_TRIANGLE_FLAGS_WALKABLE) != 0;
+        for (size_t k = 0; k < w.tiles_count; k++) {
+            nodes += w.tiles[k].node_to_local_count;
+            if (w.tiles[k].node_to_local_count > max_nodes) max_nodes = w.tiles[k].node_to_local_count;
+        }
+        printf("  ASWM: version 0x%X, %u -> %u bytes (zlib)\n", (unsigned)w.version, (unsigned)p->compressed_size, (unsigned)p->uncompressed_size);
+        printf("    %zu vertices, %zu edges, %zu triangles (%zu walkable)\n", w.vertices_count, w.edges_count, w.triangles_count, walkable);
+        printf("    tiles: %u x %u of %g, flags %u, border %u; %zu path nodes (at most %zu in a tile)\n", (unsigned)w.grid_width,
+               (unsigned)w.grid_height, (double)w.tiles_width, (unsigned)w.tiles_flags, (unsigned)w.tiles_border_size, nodes, max_nodes);
+        printf("    %zu islands\n", w.islands_count);
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+static unsigned trn_check(const cli_input *in, int strict)
+{
+    (void)strict; /* no strict rules yet */
+    relic_trn_view v;
+    if (validate(in, &v)) return 1;
+    report_ctx rc = { in->path };
+    unsigned n = relic_trn_check_container(&v, report, &rc);
+    relic_arena a;
+    relic_trn_trn m;
+    relic_error err;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_trn_decode(&v, &a, &m, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        relic_arena_release(&a);
+        return n + 1;
+    }
+    for (size_t i = 0; i < m.packets_count; i++) {
+        if (m.packets[i].type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
+        char path[64];
+        relic_trn_aswm w;
+        snprintf(path, sizeof path, "packets[%zu].aswm", i);
+        if (relic_trn_packet_aswm_decode(&m.packets[i], &a, &w, &err) != RELIC_OK) {
+            relic_gen_path_prefix(&err, "packets", (long long)i); /* offset: in the inflated walkmesh */
+            relic_error_print(stdout, in->path, &err);
+            n++;
+            continue;
+        }
+        n += relic_trn_check_aswm(&w, path, TRN_MAX_REPORTS, report, &rc);
+    }
+    relic_arena_release(&a);
+    return n;
+}
+
+static int trn_to_json(const cli_input *in, relic_buf *out)
+{
+    relic_arena a;
+    relic_error err;
+    relic_trn_trn m;
+    int rc = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (load_model(in, &a, &m)) rc = 1;
+    else if (relic_trn_json_print(&m, out, &err) != RELIC_OK) {
+        fprintf(stderr, "relic: %s\n", err.message);
+        rc = 1;
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int trn_from_json(const cli_input *in, const char *out_path)
+{
+    relic_arena a;
+    relic_error err;
+    relic_trn_trn m;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_trn_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        rc = 1;
+    } else {
+        rc = write_model(&m, &a, out_path, in->path);
+    }
+    relic_arena_release(&a);
+    return rc;
+}
+
+static int trn_convert(const cli_input *in, const char *out_path, const char *ext)
+{
+    if (strcmp(ext, "trn") && strcmp(ext, "trx")) return -1;
+    relic_arena a;
+    relic_trn_trn m;
+    int rc;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    rc = load_model(in, &a, &m) ? 1 : write_model(&m, &a, out_path, in->path);
+    relic_arena_release(&a);
+    return rc;
+}
+
+const cli_format cli_format_trn = {
+    RELIC_FORMAT_TRN, "trn", relic_trn_extensions,
+    trn_info, trn_check, trn_to_json, trn_from_json, trn_convert, NULL,
+    "  x.trn|x.trx -> y.json|y.trn|y.trx              JSON (packets; ASWM kept as its zlib bytes), re-written file\n"
+    "  x.json -> y.trn|y.trx                            the TRN/TRX again, byte for byte\n",
+};

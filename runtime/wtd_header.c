@@ -1,0 +1,55 @@
+/* wtd_header.c — the WTD header and SMapping parameter block: the first 90
+ * logical bytes (file bytes XOR 3, spec/trespasser.md §1.2) gathered and
+ * checked by the schema's validator (schema/tres/wtd.schema, spec §1.3-1.4),
+ * then the rules between fields the schema cannot state (float scales). */
+#include <math.h>
+
+#include "relic_wtd.h"
+
+relic_status relic_wtd_read_header(const uint8_t *data, size_t size, relic_wtd_wtd *out, relic_error *err)
+{
+    relic_wtd_bits b;
+    relic_status st = relic_wtd_bits_init(&b, data, size, 0, err);
+    if (st != RELIC_OK) return st;
+    uint8_t logical[RELIC_WTD_WTD_SIZE];
+    if (size < RELIC_WTD_WTD_SIZE)
+        return relic_fail(err, RELIC_E_TRUNCATED, size, "header",
+                          "file of %zu bytes is shorter than the %d-byte header and parameter block", size,
+                          RELIC_WTD_WTD_SIZE);
+    for (size_t k = 0; k < RELIC_WTD_WTD_SIZE; k++) logical[k] = data[k ^ 3];
+    relic_wtd_view v;
+    st = relic_wtd_validate(logical, sizeof logical, &v, err);
+    if (st != RELIC_OK) {
+        if (err) err->offset = relic_wtd_file_offset(err->offset * 8);
+        return st;
+    }
+    uint8_t mem[512];
+    relic_arena a;
+    relic_arena_init_buffer(&a, mem, sizeof mem);
+    st = relic_wtd_decode(&v, &a, out, err);
+    if (st != RELIC_OK) return st;
+    const relic_wtd_mapping *m = &out->mapping;
+    uint64_t off = RELIC_WTD_WTD_MAPPING_OFFSET + RELIC_WTD_MAPPING_QUAD_TO_WORLD_X_OFFSET;
+    if (!isfinite(m->quad_to_world_x.scale) || !(m->quad_to_world_x.scale > 0.0f))
+        return relic_fail(err, RELIC_E_RANGE, relic_wtd_file_offset(off * 8), "mapping.quad_to_world_x.scale",
+                          "quad->world scale %g is not a positive finite number", (double)m->quad_to_world_x.scale);
+    off = RELIC_WTD_WTD_MAPPING_OFFSET + RELIC_WTD_MAPPING_QUAD_TO_WORLD_Y_OFFSET;
+    if (m->quad_to_world_y.scale != m->quad_to_world_x.scale)
+        return relic_fail(err, RELIC_E_RANGE, relic_wtd_file_offset(off * 8), "mapping.quad_to_world_y.scale",
+                          "quad->world Y scale %g differs from the X scale %g (the game asserts they are equal)",
+                          (double)m->quad_to_world_y.scale, (double)m->quad_to_world_x.scale);
+    off = RELIC_WTD_WTD_MAPPING_OFFSET + RELIC_WTD_MAPPING_COEF_TO_WORLD_OFFSET;
+    if (!isfinite(m->coef_to_world))
+        return relic_fail(err, RELIC_E_RANGE, relic_wtd_file_offset(off * 8), "mapping.coef_to_world",
+                          "coefficient->world scale is not a finite number");
+    return RELIC_OK;
+}
+
+int relic_wtd_detect(const uint8_t *data, size_t size)
+{
+    if (size < RELIC_WTD_WTD_SIZE || size % RELIC_WTD_WORD_BYTES != 0) return 0;
+    uint8_t logical[RELIC_WTD_WTD_SIZE];
+    for (size_t k = 0; k < RELIC_WTD_WTD_SIZE; k++) logical[k] = data[k ^ 3];
+    relic_wtd_view v;
+    return relic_wtd_validate(logical, sizeof logical, &v, NULL) == RELIC_OK;
+}
