@@ -17,6 +17,9 @@ for bin in "$@"; do
         gen_groff*|fuzz_groff_rules) cp ../shared/corpus/scn/* ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
         gen_pid*) cp ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
         *wtd*) cp ../shared/corpus/wtd/* "$work"/ 2>/dev/null ;;
+        gen_tpa*) cp ../shared/corpus/tpa/* "$work"/ 2>/dev/null ;;
+        gen_cau*|fuzz_adpcm) cp ../shared/corpus/cau/* "$work"/ 2>/dev/null ;;
+        gen_trn*) cp ../shared/corpus/trn/* ../shared/corpus/trx/* "$work"/ 2>/dev/null ;;
         fuzz_gff|gen_gff) [ -d ../shared/corpus/gff ] && cp ../shared/corpus/gff/* "$work"/ 2>/dev/null ;;
     esac
     dict=""

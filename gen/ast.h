@@ -161,7 +161,7 @@ typedef struct gen_format {
     gen_loc loc;
     const char *doc;
     const char *source;
-    const char *extensions[8];
+    const char *extensions[64];
     int nextensions;
     gen_endian endian;
     const char *root_name;

@@ -97,6 +97,9 @@ static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
         const gen_field *f = m->field;
         if (f->fixed_offset < 0) continue;
         out_printf(o, "#define %s_%s_%s_OFFSET %lld\n", em_upper(P), em_upper(st->name), em_upper(f->name), (long long)f->fixed_offset);
+        if (f->init && f->init->kind == EX_INT)
+            out_printf(o, "#define %s_%s_%s_VALUE %lld%s\n", em_upper(P), em_upper(st->name), em_upper(f->name),
+                       (long long)f->init->ival, f->init->ival > 0x7FFFFFFF ? "ll" : "");
         if (f->const_str) {
             out_printf(o, "#define %s_%s_%s_VALUE ", em_upper(P), em_upper(st->name), em_upper(f->name));
             em_cstring(o, f->const_str, f->const_len);

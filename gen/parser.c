@@ -502,7 +502,7 @@ static int parse_format(parser *p)
         } else if (is_word(p, "extensions")) {
             advance(p);
             while (p->tok.kind == T_IDENT) {
-                if (f->nextensions == 8) { gen_error(p->tok.loc, "at most 8 extensions"); p->failed = 1; return 0; }
+                if (f->nextensions == 64) { gen_error(p->tok.loc, "at most 64 extensions"); p->failed = 1; return 0; }
                 f->extensions[f->nextensions++] = expect_ident(p, "an extension");
             }
         } else if (is_word(p, "endian")) {

@@ -159,6 +159,7 @@ _Static_assert(RELIC_GROFF_SECTION_SIZE == 32, "documented size of section");
 /** Zero-copy view of a validated header (48 bytes in the file). */
 typedef struct relic_groff_header_view { const uint8_t *p; } relic_groff_header_view;
 #define RELIC_GROFF_HEADER_MAGIC_OFFSET 0
+#define RELIC_GROFF_HEADER_MAGIC_VALUE 181320382
 /** Magic, bytes BE BA CE 0A */
 static inline uint32_t relic_groff_header_magic(relic_groff_header_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GROFF_HEADER_FILE_SIZE_OFFSET 4
@@ -183,6 +184,7 @@ static inline uint32_t relic_groff_header_timestamp(relic_groff_header_view v) {
 /** Container flags; 0x0C (has sections, has symbols) in every known file */
 static inline uint32_t relic_groff_header_flags(relic_groff_header_view v) { return relic_load_u32le(v.p + 28); }
 #define RELIC_GROFF_HEADER_VERSION_OFFSET 32
+#define RELIC_GROFF_HEADER_VERSION_VALUE 10
 /** Container version */
 static inline uint32_t relic_groff_header_version(relic_groff_header_view v) { return relic_load_u32le(v.p + 32); }
 #define RELIC_GROFF_HEADER_RESERVED_OFFSET 36

@@ -116,9 +116,11 @@ _Static_assert(RELIC_PID_PID_SIZE == 32, "documented size of pid");
 /** Zero-copy view of a validated header (32 bytes in the file). */
 typedef struct relic_pid_header_view { const uint8_t *p; } relic_pid_header_view;
 #define RELIC_PID_HEADER_VERSION_OFFSET 0
+#define RELIC_PID_HEADER_VERSION_VALUE 304
 /** Version 0x130 (the -130 of the file names) */
 static inline uint32_t relic_pid_header_version(relic_pid_header_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_PID_HEADER_BUMP_DEPTH_OFFSET 4
+#define RELIC_PID_HEADER_BUMP_DEPTH_VALUE 16
 /** Bump-map bit depth; 16 in the shipped build (buildver.hpp 343) */
 static inline uint32_t relic_pid_header_bump_depth(relic_pid_header_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_PID_HEADER_RASTER_OFFSET_OFFSET 8
@@ -154,6 +156,7 @@ static inline uint8_t relic_pid_colour_flags(relic_pid_colour_view v) { return r
 /** Zero-copy view of a validated raster (56 bytes in the file). */
 typedef struct relic_pid_raster_view { const uint8_t *p; } relic_pid_raster_view;
 #define RELIC_PID_RASTER_CHUNK_SIZE_OFFSET 0
+#define RELIC_PID_RASTER_CHUNK_SIZE_VALUE 56
 /** Byte size of this chunk */
 static inline uint32_t relic_pid_raster_chunk_size(relic_pid_raster_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_PID_RASTER_SWP_OFFSET_OFFSET 4

@@ -212,6 +212,7 @@ _Static_assert(RELIC_TPA_COLLISION_SIZE == 152, "documented size of collision");
 /** Zero-copy view of a validated header (24 bytes in the file). */
 typedef struct relic_tpa_header_view { const uint8_t *p; } relic_tpa_header_view;
 #define RELIC_TPA_HEADER_VERSION_OFFSET 0
+#define RELIC_TPA_HEADER_VERSION_VALUE 336
 /** Pack version; the game accepts only 0x150 */
 static inline uint32_t relic_tpa_header_version(relic_tpa_header_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TPA_HEADER_SAMPLE_COUNT_OFFSET 4

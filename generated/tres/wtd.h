@@ -166,6 +166,7 @@ static inline float relic_wtd_mapping_coef_to_quad(relic_wtd_mapping_view v) { r
 /** Zero-copy view of a validated wtd (90 bytes in the file). */
 typedef struct relic_wtd_wtd_view { const uint8_t *p; } relic_wtd_wtd_view;
 #define RELIC_WTD_WTD_VERSION_OFFSET 0
+#define RELIC_WTD_WTD_VERSION_VALUE 1001
 /** Transform data version, always 1001 (u2TRANSFORM_DATA_VERSION) */
 static inline uint16_t relic_wtd_wtd_version(relic_wtd_wtd_view v) { return relic_load_u16be(v.p + 0); }
 #define RELIC_WTD_WTD_NODE_COUNT_OFFSET 2

@@ -170,6 +170,7 @@ typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_vi
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_mini_header_magic(relic_mini_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_MINI_HEADER_VERSION_OFFSET 4
+#define RELIC_MINI_HEADER_VERSION_VALUE 2
 /** Format version (big-endian) */
 static inline uint16_t relic_mini_header_version(relic_mini_header_view v) { return relic_load_u16be(v.p + 4); }
 #define RELIC_MINI_HEADER_LEVEL_OFFSET 6
