@@ -16,7 +16,6 @@ typedef struct rctx {
     const gen_struct *st;
     int mode;
     int is_root;
-    int tmp;        /* counter for unique local names */
     int fixed_checked; /* the struct's whole span was checked on entry */
 } rctx;
 
@@ -227,40 +226,28 @@ static void emit_field(rctx *r, const gen_field *f)
                 if (var) out_printf(o, "        if (plain_%s()) { if (n_) memcpy(m->%s, c->base + p_, (size_t)bytes_); } else {\n", T, f->name);
                 else out_printf(o, "        if (plain_%s()) { memcpy(m->%s, c->base + p_, (size_t)bytes_); } else {\n", T, f->name);
             }
+            int walk = es < 0 && f->count_rest; /* `[..]` of variable elements: count what is walked */
             out_puts(o, "        uint64_t q_ = p_;\n");
-            out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n");
-            if (es < 0 && f->count_rest) out_puts(o, "            if (q_ >= c->size) { n_done_: break; }\n");
+            if (walk) out_puts(o, "        uint64_t k_ = 0;\n        for (; k_ < n_; k_++) {\n            if (q_ >= c->size) break;\n");
+            else out_puts(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n");
             if (V && var) out_printf(o, "            %s_%s e_; memset(&e_, 0, sizeof e_);\n", P, T);
-            out_printf(o, "            uint64_t sz_ = 0; relic_status st_ = %s_%s(c, q_, &sz_, %s);\n", mname(r->mode), T,
-                       V && var ? "&e_" : (var ? "&m->%s[k_]" : "&((%s_%s *)m->%s)[k_]"));
-            /* patch the element expression for the non-temporary cases */
-            if (!(V && var)) {
-                gen_out t = { 0 };
-                if (var) out_printf(&t, "&m->%s[k_]", f->name);
-                else out_printf(&t, "&((%s_%s *)m->%s)[k_]", P, T, f->name);
-                /* replace the placeholder text just written */
-                char *ph = strstr(o->data + o->size - 200 > o->data ? o->data + o->size - 200 : o->data, var ? "&m->%s[k_]" : "&((%s_%s *)m->%s)[k_]");
-                if (ph) {
-                    size_t phl = strlen(var ? "&m->%s[k_]" : "&((%s_%s *)m->%s)[k_]");
-                    size_t tail = (size_t)(o->data + o->size - (ph + phl));
-                    char *rest = gen_strndup(ph + phl, tail);
-                    o->size = (size_t)(ph - o->data);
-                    out_puts(o, t.data);
-                    out_puts(o, rest);
-                }
-                free(t.data);
-            }
+            char elem[256];
+            if (V && var) snprintf(elem, sizeof elem, "&e_");
+            else if (var) snprintf(elem, sizeof elem, "&m->%s[k_]", f->name);
+            else snprintf(elem, sizeof elem, "&((%s_%s *)m->%s)[k_]", P, T, f->name);
+            out_printf(o, "            uint64_t sz_ = 0; relic_status st_ = %s_%s(c, q_, &sz_, %s);\n", mname(r->mode), T, elem);
             out_printf(o, "            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, \"%s\", (int64_t)k_); return st_; }\n", f->name);
             out_puts(o, "            q_ += sz_;\n        }\n");
             if (es < 0) out_puts(o, "        bytes_ = q_ - p_;\n");
-            if (fast) out_puts(o, "        }\n");
-            if (es < 0 && f->count_rest) {
-                /* count_rest with variable elements: count what was walked */
+            if (walk) {
+                out_printf(o, "        m->%s_count = (size_t)k_;\n", f->name);
+                if (V && r->is_root) out_printf(o, "        c->view->%s_count = (size_t)k_;\n", f->name);
             }
+            if (fast) out_puts(o, "        }\n");
         }
     }
     if (!f->at) out_puts(o, "        cur = p_ + bytes_;\n");
-    out_printf(o, "        pos_%s = p_; size_%s = bytes_; (void)pos_%s; (void)size_%s;\n", f->name, f->name, f->name, f->name);
+    out_printf(o, "        pos_%s_ = p_; size_%s_ = bytes_; (void)pos_%s_; (void)size_%s_;\n", f->name, f->name, f->name, f->name);
     out_puts(o, "    }\n");
 }
 
@@ -309,29 +296,38 @@ static void emit_members(rctx *r, const gen_member *m, int n)
     }
 }
 
-/* Derived fields no layout expression uses are checked against what they name. */
-static void emit_derived_checks(rctx *r, const gen_struct *st, const char *holder)
+/* A derived field no layout expression uses is checked against what it names:
+ * m-><holder><field> against the count, position or size of member t. */
+static void emit_derived_check(gen_out *o, const char *holder, const gen_field *f, const gen_field *t)
 {
-    gen_field *fs[512];
-    int n = em_fields(st, fs, 512);
+    const char *what = f->init->func == FN_COUNT ? "count" : f->init->func == FN_OFFSET ? "offset" : "size";
+    char actual[160];
+    if (f->init->func == FN_COUNT) snprintf(actual, sizeof actual, "(uint64_t)m->%s_count", t->name);
+    else if (f->init->func == FN_OFFSET) snprintf(actual, sizeof actual, "pos_%s_", t->name);
+    else snprintf(actual, sizeof actual, "size_%s_", t->name);
+    out_printf(o, "    if ((uint64_t)m->%s%s != %s) return relic_fail(c->err, RELIC_E_LAYOUT, pos, \"%s%s\", \"says %s(%s) = %%llu but it is %%llu\", (unsigned long long)m->%s%s, (unsigned long long)%s);\n",
+               holder, f->name, actual, holder, f->name, what, t->name, holder, f->name, actual);
+}
+
+/* The struct's own derived fields naming its own members; in the root, also
+ * those of its plain struct members that name root members. */
+static void emit_derived_checks(rctx *r, gen_field **fs, int n)
+{
     for (int i = 0; i < n; i++) {
         gen_field *f = fs[i];
-        if (!f->is_derived || f->used_in_layout) continue;
-        if ((holder[0] == 0) != (f->init->root_scope == 0 || r->st == f->owner)) {
-            /* root-scope derived fields are checked by the root, local ones here */
-        }
-        const gen_field *t = f->init->ref;
-        int local = gen_find_field((gen_struct *)r->st, t->name) == t;
-        if (!local) continue;
-        char val[160];
-        snprintf(val, sizeof val, "m->%s%s", holder, f->name);
-        const char *what = f->init->func == FN_COUNT ? "count" : f->init->func == FN_OFFSET ? "offset" : "size";
-        char actual[160];
-        if (f->init->func == FN_COUNT) snprintf(actual, sizeof actual, "(uint64_t)m->%s_count", t->name);
-        else if (f->init->func == FN_OFFSET) snprintf(actual, sizeof actual, "pos_%s", t->name);
-        else snprintf(actual, sizeof actual, "size_%s", t->name);
-        out_printf(r->o, "    if ((uint64_t)%s != %s) return relic_fail(c->err, RELIC_E_LAYOUT, pos, \"%s%s\", \"says %s(%s) = %%llu but it is %%llu\", (unsigned long long)%s, (unsigned long long)%s);\n",
-                   val, actual, holder, f->name, what, t->name, val, actual);
+        if (f->is_derived && !f->used_in_layout && gen_find_field((gen_struct *)r->st, f->init->ref->name) == f->init->ref)
+            emit_derived_check(r->o, "", f, f->init->ref);
+    }
+    if (!r->is_root) return;
+    for (int i = 0; i < n; i++) {
+        if (!fs[i]->stype || !em_is_scalar(fs[i])) continue;
+        char holder[160];
+        snprintf(holder, sizeof holder, "%s.", fs[i]->name);
+        gen_field *gs[512];
+        int ng = em_fields(fs[i]->stype, gs, 512);
+        for (int k = 0; k < ng; k++)
+            if (gs[k]->is_derived && !gs[k]->used_in_layout && gs[k]->init->root_scope)
+                emit_derived_check(r->o, holder, gs[k], gs[k]->init->ref);
     }
 }
 
@@ -341,40 +337,19 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st, int 
     /* A fixed-size struct checks its whole span once on entry, except the root,
      * whose first member then names itself in the error. */
     int span_check = st->fixed_size >= 0 && mode == MODE_VAL && !st->is_root;
-    rctx r = { s, o, st, mode, st->is_root, 0, span_check };
+    rctx r = { s, o, st, mode, st->is_root, span_check };
     out_printf(o, "RELIC_GEN_UNUSED static inline relic_status %s_%s(%s_%sctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)\n{\n",
                mname(mode), st->name, P, mode == MODE_VAL ? "v" : "d", P, st->name);
     out_puts(o, "    uint64_t cur = pos;\n    (void)c;\n");
     gen_field *fs[512];
     int n = em_fields(st, fs, 512);
-    for (int i = 0; i < n; i++) out_printf(o, "    uint64_t pos_%s = 0, size_%s = 0;\n", fs[i]->name, fs[i]->name);
+    /* trailing _ on these locals: a field named "t" must not declare size_t */
+    for (int i = 0; i < n; i++) out_printf(o, "    uint64_t pos_%s_ = 0, size_%s_ = 0;\n", fs[i]->name, fs[i]->name);
     if (span_check)
         out_printf(o, "    if (pos > c->size || c->size - pos < %lldu) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, \"\", \"%s needs %lld bytes, %%llu remain\", (unsigned long long)(pos > c->size ? 0 : c->size - pos));\n",
                    (long long)st->fixed_size, st->name, (long long)st->fixed_size);
     emit_members(&r, st->members, st->nmembers);
-    if (mode == MODE_VAL) {
-        emit_derived_checks(&r, st, "");
-        if (st->is_root)
-            for (int i = 0; i < n; i++)
-                if (fs[i]->stype && em_is_scalar(fs[i])) {
-                    char holder[160];
-                    snprintf(holder, sizeof holder, "%s.", fs[i]->name);
-                    gen_field *gs[512];
-                    int ng = em_fields(fs[i]->stype, gs, 512);
-                    for (int k = 0; k < ng; k++) {
-                        gen_field *g = gs[k];
-                        if (!g->is_derived || g->used_in_layout || !g->init->root_scope) continue;
-                        const gen_field *t = g->init->ref;
-                        const char *what = g->init->func == FN_COUNT ? "count" : g->init->func == FN_OFFSET ? "offset" : "size";
-                        char actual[160];
-                        if (g->init->func == FN_COUNT) snprintf(actual, sizeof actual, "(uint64_t)m->%s_count", t->name);
-                        else if (g->init->func == FN_OFFSET) snprintf(actual, sizeof actual, "pos_%s", t->name);
-                        else snprintf(actual, sizeof actual, "size_%s", t->name);
-                        out_printf(o, "    if ((uint64_t)m->%s%s != %s) return relic_fail(c->err, RELIC_E_LAYOUT, pos, \"%s%s\", \"says %s(%s) = %%llu but it is %%llu\", (unsigned long long)m->%s%s, (unsigned long long)%s);\n",
-                                   holder, g->name, actual, holder, g->name, what, t->name, holder, g->name, actual);
-                    }
-                }
-    }
+    if (mode == MODE_VAL) emit_derived_checks(&r, fs, n);
     out_puts(o, "    *size_out = cur - pos;\n    return RELIC_OK;\n}\n\n");
 }
 

@@ -127,20 +127,20 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_file_type = 0, size_file_type = 0;
-    uint64_t pos_file_version = 0, size_file_version = 0;
-    uint64_t pos_struct_offset = 0, size_struct_offset = 0;
-    uint64_t pos_struct_count = 0, size_struct_count = 0;
-    uint64_t pos_field_offset = 0, size_field_offset = 0;
-    uint64_t pos_field_count = 0, size_field_count = 0;
-    uint64_t pos_label_offset = 0, size_label_offset = 0;
-    uint64_t pos_label_count = 0, size_label_count = 0;
-    uint64_t pos_field_data_offset = 0, size_field_data_offset = 0;
-    uint64_t pos_field_data_count = 0, size_field_data_count = 0;
-    uint64_t pos_field_indices_offset = 0, size_field_indices_offset = 0;
-    uint64_t pos_field_indices_count = 0, size_field_indices_count = 0;
-    uint64_t pos_list_indices_offset = 0, size_list_indices_offset = 0;
-    uint64_t pos_list_indices_count = 0, size_list_indices_count = 0;
+    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
+    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
+    uint64_t pos_struct_offset_ = 0, size_struct_offset_ = 0;
+    uint64_t pos_struct_count_ = 0, size_struct_count_ = 0;
+    uint64_t pos_field_offset_ = 0, size_field_offset_ = 0;
+    uint64_t pos_field_count_ = 0, size_field_count_ = 0;
+    uint64_t pos_label_offset_ = 0, size_label_offset_ = 0;
+    uint64_t pos_label_count_ = 0, size_label_count_ = 0;
+    uint64_t pos_field_data_offset_ = 0, size_field_data_offset_ = 0;
+    uint64_t pos_field_data_count_ = 0, size_field_data_count_ = 0;
+    uint64_t pos_field_indices_offset_ = 0, size_field_indices_offset_ = 0;
+    uint64_t pos_field_indices_count_ = 0, size_field_indices_count_ = 0;
+    uint64_t pos_list_indices_offset_ = 0, size_list_indices_offset_ = 0;
+    uint64_t pos_list_indices_count_ = 0, size_list_indices_count_ = 0;
     if (pos > c->size || c->size - pos < 56u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 56 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* file_type */
         const uint64_t p_ = cur;
@@ -150,7 +150,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->file_type, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_file_type = p_; size_file_type = bytes_; (void)pos_file_type; (void)size_file_type;
+        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
     }
     { /* file_version */
         const uint64_t p_ = cur;
@@ -161,7 +161,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         memcpy(m->file_version, c->base + p_, (size_t)n_);
         if (memcmp(m->file_version, "V3.2", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "file_version", -1, "expected \"V3.2\"");
         cur = p_ + bytes_;
-        pos_file_version = p_; size_file_version = bytes_; (void)pos_file_version; (void)size_file_version;
+        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
     }
     { /* struct_offset */
         const uint64_t p_ = cur;
@@ -171,7 +171,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->struct_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_struct_offset = p_; size_struct_offset = bytes_; (void)pos_struct_offset; (void)size_struct_offset;
+        pos_struct_offset_ = p_; size_struct_offset_ = bytes_; (void)pos_struct_offset_; (void)size_struct_offset_;
     }
     { /* struct_count */
         const uint64_t p_ = cur;
@@ -181,7 +181,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->struct_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_struct_count = p_; size_struct_count = bytes_; (void)pos_struct_count; (void)size_struct_count;
+        pos_struct_count_ = p_; size_struct_count_ = bytes_; (void)pos_struct_count_; (void)size_struct_count_;
     }
     { /* field_offset */
         const uint64_t p_ = cur;
@@ -191,7 +191,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_offset = p_; size_field_offset = bytes_; (void)pos_field_offset; (void)size_field_offset;
+        pos_field_offset_ = p_; size_field_offset_ = bytes_; (void)pos_field_offset_; (void)size_field_offset_;
     }
     { /* field_count */
         const uint64_t p_ = cur;
@@ -201,7 +201,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_count = p_; size_field_count = bytes_; (void)pos_field_count; (void)size_field_count;
+        pos_field_count_ = p_; size_field_count_ = bytes_; (void)pos_field_count_; (void)size_field_count_;
     }
     { /* label_offset */
         const uint64_t p_ = cur;
@@ -211,7 +211,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->label_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_label_offset = p_; size_label_offset = bytes_; (void)pos_label_offset; (void)size_label_offset;
+        pos_label_offset_ = p_; size_label_offset_ = bytes_; (void)pos_label_offset_; (void)size_label_offset_;
     }
     { /* label_count */
         const uint64_t p_ = cur;
@@ -221,7 +221,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->label_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_label_count = p_; size_label_count = bytes_; (void)pos_label_count; (void)size_label_count;
+        pos_label_count_ = p_; size_label_count_ = bytes_; (void)pos_label_count_; (void)size_label_count_;
     }
     { /* field_data_offset */
         const uint64_t p_ = cur;
@@ -231,7 +231,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_data_offset = p_; size_field_data_offset = bytes_; (void)pos_field_data_offset; (void)size_field_data_offset;
+        pos_field_data_offset_ = p_; size_field_data_offset_ = bytes_; (void)pos_field_data_offset_; (void)size_field_data_offset_;
     }
     { /* field_data_count */
         const uint64_t p_ = cur;
@@ -241,7 +241,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_data_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_data_count = p_; size_field_data_count = bytes_; (void)pos_field_data_count; (void)size_field_data_count;
+        pos_field_data_count_ = p_; size_field_data_count_ = bytes_; (void)pos_field_data_count_; (void)size_field_data_count_;
     }
     { /* field_indices_offset */
         const uint64_t p_ = cur;
@@ -251,7 +251,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_indices_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_indices_offset = p_; size_field_indices_offset = bytes_; (void)pos_field_indices_offset; (void)size_field_indices_offset;
+        pos_field_indices_offset_ = p_; size_field_indices_offset_ = bytes_; (void)pos_field_indices_offset_; (void)size_field_indices_offset_;
     }
     { /* field_indices_count */
         const uint64_t p_ = cur;
@@ -261,7 +261,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->field_indices_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_indices_count = p_; size_field_indices_count = bytes_; (void)pos_field_indices_count; (void)size_field_indices_count;
+        pos_field_indices_count_ = p_; size_field_indices_count_ = bytes_; (void)pos_field_indices_count_; (void)size_field_indices_count_;
     }
     { /* list_indices_offset */
         const uint64_t p_ = cur;
@@ -271,7 +271,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->list_indices_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_list_indices_offset = p_; size_list_indices_offset = bytes_; (void)pos_list_indices_offset; (void)size_list_indices_offset;
+        pos_list_indices_offset_ = p_; size_list_indices_offset_ = bytes_; (void)pos_list_indices_offset_; (void)size_list_indices_offset_;
     }
     { /* list_indices_count */
         const uint64_t p_ = cur;
@@ -281,7 +281,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->list_indices_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_list_indices_count = p_; size_list_indices_count = bytes_; (void)pos_list_indices_count; (void)size_list_indices_count;
+        pos_list_indices_count_ = p_; size_list_indices_count_ = bytes_; (void)pos_list_indices_count_; (void)size_list_indices_count_;
     }
     if (!(((int64_t)(relic_gen_mod(((int64_t)m->field_indices_count), INT64_C(4)) == INT64_C(0))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: field_indices_count %% 4 == 0 (the field-indices size is not a multiple of 4)");
     if (!(((int64_t)(relic_gen_mod(((int64_t)m->list_indices_count), INT64_C(4)) == INT64_C(0))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: list_indices_count %% 4 == 0 (the list-indices size is not a multiple of 4)");
@@ -293,20 +293,20 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_file_type = 0, size_file_type = 0;
-    uint64_t pos_file_version = 0, size_file_version = 0;
-    uint64_t pos_struct_offset = 0, size_struct_offset = 0;
-    uint64_t pos_struct_count = 0, size_struct_count = 0;
-    uint64_t pos_field_offset = 0, size_field_offset = 0;
-    uint64_t pos_field_count = 0, size_field_count = 0;
-    uint64_t pos_label_offset = 0, size_label_offset = 0;
-    uint64_t pos_label_count = 0, size_label_count = 0;
-    uint64_t pos_field_data_offset = 0, size_field_data_offset = 0;
-    uint64_t pos_field_data_count = 0, size_field_data_count = 0;
-    uint64_t pos_field_indices_offset = 0, size_field_indices_offset = 0;
-    uint64_t pos_field_indices_count = 0, size_field_indices_count = 0;
-    uint64_t pos_list_indices_offset = 0, size_list_indices_offset = 0;
-    uint64_t pos_list_indices_count = 0, size_list_indices_count = 0;
+    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
+    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
+    uint64_t pos_struct_offset_ = 0, size_struct_offset_ = 0;
+    uint64_t pos_struct_count_ = 0, size_struct_count_ = 0;
+    uint64_t pos_field_offset_ = 0, size_field_offset_ = 0;
+    uint64_t pos_field_count_ = 0, size_field_count_ = 0;
+    uint64_t pos_label_offset_ = 0, size_label_offset_ = 0;
+    uint64_t pos_label_count_ = 0, size_label_count_ = 0;
+    uint64_t pos_field_data_offset_ = 0, size_field_data_offset_ = 0;
+    uint64_t pos_field_data_count_ = 0, size_field_data_count_ = 0;
+    uint64_t pos_field_indices_offset_ = 0, size_field_indices_offset_ = 0;
+    uint64_t pos_field_indices_count_ = 0, size_field_indices_count_ = 0;
+    uint64_t pos_list_indices_offset_ = 0, size_list_indices_offset_ = 0;
+    uint64_t pos_list_indices_count_ = 0, size_list_indices_count_ = 0;
     { /* file_type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
@@ -315,7 +315,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 1u;
         memcpy(m->file_type, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_file_type = p_; size_file_type = bytes_; (void)pos_file_type; (void)size_file_type;
+        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
     }
     { /* file_version */
         const uint64_t p_ = cur;
@@ -325,7 +325,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 1u;
         memcpy(m->file_version, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_file_version = p_; size_file_version = bytes_; (void)pos_file_version; (void)size_file_version;
+        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
     }
     { /* struct_offset */
         const uint64_t p_ = cur;
@@ -335,7 +335,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->struct_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_struct_offset = p_; size_struct_offset = bytes_; (void)pos_struct_offset; (void)size_struct_offset;
+        pos_struct_offset_ = p_; size_struct_offset_ = bytes_; (void)pos_struct_offset_; (void)size_struct_offset_;
     }
     { /* struct_count */
         const uint64_t p_ = cur;
@@ -345,7 +345,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->struct_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_struct_count = p_; size_struct_count = bytes_; (void)pos_struct_count; (void)size_struct_count;
+        pos_struct_count_ = p_; size_struct_count_ = bytes_; (void)pos_struct_count_; (void)size_struct_count_;
     }
     { /* field_offset */
         const uint64_t p_ = cur;
@@ -355,7 +355,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->field_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_offset = p_; size_field_offset = bytes_; (void)pos_field_offset; (void)size_field_offset;
+        pos_field_offset_ = p_; size_field_offset_ = bytes_; (void)pos_field_offset_; (void)size_field_offset_;
     }
     { /* field_count */
         const uint64_t p_ = cur;
@@ -365,7 +365,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->field_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_count = p_; size_field_count = bytes_; (void)pos_field_count; (void)size_field_count;
+        pos_field_count_ = p_; size_field_count_ = bytes_; (void)pos_field_count_; (void)size_field_count_;
     }
     { /* label_offset */
         const uint64_t p_ = cur;
@@ -375,7 +375,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->label_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_label_offset = p_; size_label_offset = bytes_; (void)pos_label_offset; (void)size_label_offset;
+        pos_label_offset_ = p_; size_label_offset_ = bytes_; (void)pos_label_offset_; (void)size_label_offset_;
     }
     { /* label_count */
         const uint64_t p_ = cur;
@@ -385,7 +385,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->label_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_label_count = p_; size_label_count = bytes_; (void)pos_label_count; (void)size_label_count;
+        pos_label_count_ = p_; size_label_count_ = bytes_; (void)pos_label_count_; (void)size_label_count_;
     }
     { /* field_data_offset */
         const uint64_t p_ = cur;
@@ -395,7 +395,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->field_data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_data_offset = p_; size_field_data_offset = bytes_; (void)pos_field_data_offset; (void)size_field_data_offset;
+        pos_field_data_offset_ = p_; size_field_data_offset_ = bytes_; (void)pos_field_data_offset_; (void)size_field_data_offset_;
     }
     { /* field_data_count */
         const uint64_t p_ = cur;
@@ -405,7 +405,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->field_data_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_data_count = p_; size_field_data_count = bytes_; (void)pos_field_data_count; (void)size_field_data_count;
+        pos_field_data_count_ = p_; size_field_data_count_ = bytes_; (void)pos_field_data_count_; (void)size_field_data_count_;
     }
     { /* field_indices_offset */
         const uint64_t p_ = cur;
@@ -415,7 +415,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->field_indices_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_indices_offset = p_; size_field_indices_offset = bytes_; (void)pos_field_indices_offset; (void)size_field_indices_offset;
+        pos_field_indices_offset_ = p_; size_field_indices_offset_ = bytes_; (void)pos_field_indices_offset_; (void)size_field_indices_offset_;
     }
     { /* field_indices_count */
         const uint64_t p_ = cur;
@@ -425,7 +425,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->field_indices_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_indices_count = p_; size_field_indices_count = bytes_; (void)pos_field_indices_count; (void)size_field_indices_count;
+        pos_field_indices_count_ = p_; size_field_indices_count_ = bytes_; (void)pos_field_indices_count_; (void)size_field_indices_count_;
     }
     { /* list_indices_offset */
         const uint64_t p_ = cur;
@@ -435,7 +435,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->list_indices_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_list_indices_offset = p_; size_list_indices_offset = bytes_; (void)pos_list_indices_offset; (void)size_list_indices_offset;
+        pos_list_indices_offset_ = p_; size_list_indices_offset_ = bytes_; (void)pos_list_indices_offset_; (void)size_list_indices_offset_;
     }
     { /* list_indices_count */
         const uint64_t p_ = cur;
@@ -445,7 +445,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->list_indices_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_list_indices_count = p_; size_list_indices_count = bytes_; (void)pos_list_indices_count; (void)size_list_indices_count;
+        pos_list_indices_count_ = p_; size_list_indices_count_ = bytes_; (void)pos_list_indices_count_; (void)size_list_indices_count_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -455,9 +455,9 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, ui
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_id = 0, size_id = 0;
-    uint64_t pos_data_or_data_offset = 0, size_data_or_data_offset = 0;
-    uint64_t pos_field_count = 0, size_field_count = 0;
+    uint64_t pos_id_ = 0, size_id_ = 0;
+    uint64_t pos_data_or_data_offset_ = 0, size_data_or_data_offset_ = 0;
+    uint64_t pos_field_count_ = 0, size_field_count_ = 0;
     if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "gff_struct needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* id */
         const uint64_t p_ = cur;
@@ -467,7 +467,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, ui
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->id = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_id = p_; size_id = bytes_; (void)pos_id; (void)size_id;
+        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
     }
     { /* data_or_data_offset */
         const uint64_t p_ = cur;
@@ -477,7 +477,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, ui
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_or_data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_or_data_offset = p_; size_data_or_data_offset = bytes_; (void)pos_data_or_data_offset; (void)size_data_or_data_offset;
+        pos_data_or_data_offset_ = p_; size_data_or_data_offset_ = bytes_; (void)pos_data_or_data_offset_; (void)size_data_or_data_offset_;
     }
     { /* field_count */
         const uint64_t p_ = cur;
@@ -488,7 +488,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, ui
         m->field_count = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->field_count); if (!(((int64_t)((it) <= ((int64_t)c->root->header.field_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "field_count", -1, "%lld fails check it <= header.field_count", (long long)it); }
         cur = p_ + bytes_;
-        pos_field_count = p_; size_field_count = bytes_; (void)pos_field_count; (void)size_field_count;
+        pos_field_count_ = p_; size_field_count_ = bytes_; (void)pos_field_count_; (void)size_field_count_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -498,9 +498,9 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, ui
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_id = 0, size_id = 0;
-    uint64_t pos_data_or_data_offset = 0, size_data_or_data_offset = 0;
-    uint64_t pos_field_count = 0, size_field_count = 0;
+    uint64_t pos_id_ = 0, size_id_ = 0;
+    uint64_t pos_data_or_data_offset_ = 0, size_data_or_data_offset_ = 0;
+    uint64_t pos_field_count_ = 0, size_field_count_ = 0;
     { /* id */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -509,7 +509,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, ui
         bytes_ = n_ * 4u;
         m->id = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_id = p_; size_id = bytes_; (void)pos_id; (void)size_id;
+        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
     }
     { /* data_or_data_offset */
         const uint64_t p_ = cur;
@@ -519,7 +519,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, ui
         bytes_ = n_ * 4u;
         m->data_or_data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_or_data_offset = p_; size_data_or_data_offset = bytes_; (void)pos_data_or_data_offset; (void)size_data_or_data_offset;
+        pos_data_or_data_offset_ = p_; size_data_or_data_offset_ = bytes_; (void)pos_data_or_data_offset_; (void)size_data_or_data_offset_;
     }
     { /* field_count */
         const uint64_t p_ = cur;
@@ -529,7 +529,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, ui
         bytes_ = n_ * 4u;
         m->field_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_field_count = p_; size_field_count = bytes_; (void)pos_field_count; (void)size_field_count;
+        pos_field_count_ = p_; size_field_count_ = bytes_; (void)pos_field_count_; (void)size_field_count_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -539,9 +539,9 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_type = 0, size_type = 0;
-    uint64_t pos_label_index = 0, size_label_index = 0;
-    uint64_t pos_data_or_data_offset = 0, size_data_or_data_offset = 0;
+    uint64_t pos_type_ = 0, size_type_ = 0;
+    uint64_t pos_label_index_ = 0, size_label_index_ = 0;
+    uint64_t pos_data_or_data_offset_ = 0, size_data_or_data_offset_ = 0;
     if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "gff_field needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* type */
         const uint64_t p_ = cur;
@@ -552,7 +552,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uin
         m->type = relic_load_u32le(c->base + p_);
         if (!relic_gff_field_type_name((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "type", -1, "%lld is not a known field_type", (long long)(m->type));
         cur = p_ + bytes_;
-        pos_type = p_; size_type = bytes_; (void)pos_type; (void)size_type;
+        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }
     { /* label_index */
         const uint64_t p_ = cur;
@@ -563,7 +563,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uin
         m->label_index = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->label_index); if (!(((int64_t)((it) < ((int64_t)c->root->header.label_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "label_index", -1, "%lld fails check it < header.label_count", (long long)it); }
         cur = p_ + bytes_;
-        pos_label_index = p_; size_label_index = bytes_; (void)pos_label_index; (void)size_label_index;
+        pos_label_index_ = p_; size_label_index_ = bytes_; (void)pos_label_index_; (void)size_label_index_;
     }
     { /* data_or_data_offset */
         const uint64_t p_ = cur;
@@ -573,7 +573,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_or_data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_or_data_offset = p_; size_data_or_data_offset = bytes_; (void)pos_data_or_data_offset; (void)size_data_or_data_offset;
+        pos_data_or_data_offset_ = p_; size_data_or_data_offset_ = bytes_; (void)pos_data_or_data_offset_; (void)size_data_or_data_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -583,9 +583,9 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_type = 0, size_type = 0;
-    uint64_t pos_label_index = 0, size_label_index = 0;
-    uint64_t pos_data_or_data_offset = 0, size_data_or_data_offset = 0;
+    uint64_t pos_type_ = 0, size_type_ = 0;
+    uint64_t pos_label_index_ = 0, size_label_index_ = 0;
+    uint64_t pos_data_or_data_offset_ = 0, size_data_or_data_offset_ = 0;
     { /* type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -594,7 +594,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->type = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_type = p_; size_type = bytes_; (void)pos_type; (void)size_type;
+        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }
     { /* label_index */
         const uint64_t p_ = cur;
@@ -604,7 +604,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->label_index = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_label_index = p_; size_label_index = bytes_; (void)pos_label_index; (void)size_label_index;
+        pos_label_index_ = p_; size_label_index_ = bytes_; (void)pos_label_index_; (void)size_label_index_;
     }
     { /* data_or_data_offset */
         const uint64_t p_ = cur;
@@ -614,7 +614,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->data_or_data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_or_data_offset = p_; size_data_or_data_offset = bytes_; (void)pos_data_or_data_offset; (void)size_data_or_data_offset;
+        pos_data_or_data_offset_ = p_; size_data_or_data_offset_ = bytes_; (void)pos_data_or_data_offset_; (void)size_data_or_data_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -624,7 +624,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_label(relic_gff_vctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_name = 0, size_name = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
     if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "gff_label needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* name */
         const uint64_t p_ = cur;
@@ -634,7 +634,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff_label(relic_gff_vctx *c, uin
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         memcpy(m->name, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -644,7 +644,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_label(relic_gff_dctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_name = 0, size_name = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
     { /* name */
         const uint64_t p_ = cur;
         const uint64_t n_ = 16u;
@@ -653,7 +653,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff_label(relic_gff_dctx *c, uin
         bytes_ = n_ * 1u;
         memcpy(m->name, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -663,13 +663,13 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_structs = 0, size_structs = 0;
-    uint64_t pos_fields = 0, size_fields = 0;
-    uint64_t pos_labels = 0, size_labels = 0;
-    uint64_t pos_field_data = 0, size_field_data = 0;
-    uint64_t pos_field_indices = 0, size_field_indices = 0;
-    uint64_t pos_list_indices = 0, size_list_indices = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_structs_ = 0, size_structs_ = 0;
+    uint64_t pos_fields_ = 0, size_fields_ = 0;
+    uint64_t pos_labels_ = 0, size_labels_ = 0;
+    uint64_t pos_field_data_ = 0, size_field_data_ = 0;
+    uint64_t pos_field_indices_ = 0, size_field_indices_ = 0;
+    uint64_t pos_list_indices_ = 0, size_list_indices_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -680,7 +680,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* structs */
         const int64_t at_ = ((int64_t)m->header.struct_offset);
@@ -701,7 +701,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
             if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "structs", (int64_t)k_); return st_; }
             q_ += sz_;
         }
-        pos_structs = p_; size_structs = bytes_; (void)pos_structs; (void)size_structs;
+        pos_structs_ = p_; size_structs_ = bytes_; (void)pos_structs_; (void)size_structs_;
     }
     { /* fields */
         const int64_t at_ = ((int64_t)m->header.field_offset);
@@ -722,7 +722,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
             if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "fields", (int64_t)k_); return st_; }
             q_ += sz_;
         }
-        pos_fields = p_; size_fields = bytes_; (void)pos_fields; (void)size_fields;
+        pos_fields_ = p_; size_fields_ = bytes_; (void)pos_fields_; (void)size_fields_;
     }
     { /* labels */
         const int64_t at_ = ((int64_t)m->header.label_offset);
@@ -736,7 +736,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         m->labels_count = (size_t)(n_ / 1u);
         c->view->labels = c->base + p_;
         c->view->labels_count = (size_t)(n_ / 1u);
-        pos_labels = p_; size_labels = bytes_; (void)pos_labels; (void)size_labels;
+        pos_labels_ = p_; size_labels_ = bytes_; (void)pos_labels_; (void)size_labels_;
     }
     { /* field_data */
         const int64_t at_ = ((int64_t)m->header.field_data_offset);
@@ -750,7 +750,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         m->field_data_count = (size_t)(n_ / 1u);
         c->view->field_data = c->base + p_;
         c->view->field_data_count = (size_t)(n_ / 1u);
-        pos_field_data = p_; size_field_data = bytes_; (void)pos_field_data; (void)size_field_data;
+        pos_field_data_ = p_; size_field_data_ = bytes_; (void)pos_field_data_; (void)size_field_data_;
     }
     { /* field_indices */
         const int64_t at_ = ((int64_t)m->header.field_indices_offset);
@@ -764,7 +764,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         m->field_indices_count = (size_t)(n_ / 1u);
         c->view->field_indices = c->base + p_;
         c->view->field_indices_count = (size_t)(n_ / 1u);
-        pos_field_indices = p_; size_field_indices = bytes_; (void)pos_field_indices; (void)size_field_indices;
+        pos_field_indices_ = p_; size_field_indices_ = bytes_; (void)pos_field_indices_; (void)size_field_indices_;
     }
     { /* list_indices */
         const int64_t at_ = ((int64_t)m->header.list_indices_offset);
@@ -778,7 +778,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         m->list_indices_count = (size_t)(n_ / 1u);
         c->view->list_indices = c->base + p_;
         c->view->list_indices_count = (size_t)(n_ / 1u);
-        pos_list_indices = p_; size_list_indices = bytes_; (void)pos_list_indices; (void)size_list_indices;
+        pos_list_indices_ = p_; size_list_indices_ = bytes_; (void)pos_list_indices_; (void)size_list_indices_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -788,13 +788,13 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_structs = 0, size_structs = 0;
-    uint64_t pos_fields = 0, size_fields = 0;
-    uint64_t pos_labels = 0, size_labels = 0;
-    uint64_t pos_field_data = 0, size_field_data = 0;
-    uint64_t pos_field_indices = 0, size_field_indices = 0;
-    uint64_t pos_list_indices = 0, size_list_indices = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_structs_ = 0, size_structs_ = 0;
+    uint64_t pos_fields_ = 0, size_fields_ = 0;
+    uint64_t pos_labels_ = 0, size_labels_ = 0;
+    uint64_t pos_field_data_ = 0, size_field_data_ = 0;
+    uint64_t pos_field_indices_ = 0, size_field_indices_ = 0;
+    uint64_t pos_list_indices_ = 0, size_list_indices_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -804,7 +804,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* structs */
         const int64_t at_ = ((int64_t)m->header.struct_offset);
@@ -824,7 +824,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_structs = p_; size_structs = bytes_; (void)pos_structs; (void)size_structs;
+        pos_structs_ = p_; size_structs_ = bytes_; (void)pos_structs_; (void)size_structs_;
     }
     { /* fields */
         const int64_t at_ = ((int64_t)m->header.field_offset);
@@ -844,7 +844,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_fields = p_; size_fields = bytes_; (void)pos_fields; (void)size_fields;
+        pos_fields_ = p_; size_fields_ = bytes_; (void)pos_fields_; (void)size_fields_;
     }
     { /* labels */
         const int64_t at_ = ((int64_t)m->header.label_offset);
@@ -864,7 +864,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_labels = p_; size_labels = bytes_; (void)pos_labels; (void)size_labels;
+        pos_labels_ = p_; size_labels_ = bytes_; (void)pos_labels_; (void)size_labels_;
     }
     { /* field_data */
         const int64_t at_ = ((int64_t)m->header.field_data_offset);
@@ -877,7 +877,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
         m->field_data = relic_arena_array(c->arena, (size_t)n_, sizeof(uint8_t), _Alignof(uint8_t));
         if (!m->field_data && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "field_data", "out of memory for %llu elements", (unsigned long long)n_);
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint8_t *)m->field_data)[k_] = relic_load_u8(c->base + p_ + k_ * 1u); }
-        pos_field_data = p_; size_field_data = bytes_; (void)pos_field_data; (void)size_field_data;
+        pos_field_data_ = p_; size_field_data_ = bytes_; (void)pos_field_data_; (void)size_field_data_;
     }
     { /* field_indices */
         const int64_t at_ = ((int64_t)m->header.field_indices_offset);
@@ -894,7 +894,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
 #else
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->field_indices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
 #endif
-        pos_field_indices = p_; size_field_indices = bytes_; (void)pos_field_indices; (void)size_field_indices;
+        pos_field_indices_ = p_; size_field_indices_ = bytes_; (void)pos_field_indices_; (void)size_field_indices_;
     }
     { /* list_indices */
         const int64_t at_ = ((int64_t)m->header.list_indices_offset);
@@ -911,7 +911,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t 
 #else
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->list_indices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
 #endif
-        pos_list_indices = p_; size_list_indices = bytes_; (void)pos_list_indices; (void)size_list_indices;
+        pos_list_indices_ = p_; size_list_indices_ = bytes_; (void)pos_list_indices_; (void)size_list_indices_;
     }
     *size_out = cur - pos;
     return RELIC_OK;

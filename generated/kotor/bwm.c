@@ -210,9 +210,9 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_x = 0, size_x = 0;
-    uint64_t pos_y = 0, size_y = 0;
-    uint64_t pos_z = 0, size_z = 0;
+    uint64_t pos_x_ = 0, size_x_ = 0;
+    uint64_t pos_y_ = 0, size_y_ = 0;
+    uint64_t pos_z_ = 0, size_z_ = 0;
     if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* x */
         const uint64_t p_ = cur;
@@ -222,7 +222,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_x = p_; size_x = bytes_; (void)pos_x; (void)size_x;
+        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
     }
     { /* y */
         const uint64_t p_ = cur;
@@ -232,7 +232,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_y = p_; size_y = bytes_; (void)pos_y; (void)size_y;
+        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
     }
     { /* z */
         const uint64_t p_ = cur;
@@ -242,7 +242,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->z = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_z = p_; size_z = bytes_; (void)pos_z; (void)size_z;
+        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -252,9 +252,9 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_x = 0, size_x = 0;
-    uint64_t pos_y = 0, size_y = 0;
-    uint64_t pos_z = 0, size_z = 0;
+    uint64_t pos_x_ = 0, size_x_ = 0;
+    uint64_t pos_y_ = 0, size_y_ = 0;
+    uint64_t pos_z_ = 0, size_z_ = 0;
     { /* x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -263,7 +263,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_
         bytes_ = n_ * 4u;
         m->x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_x = p_; size_x = bytes_; (void)pos_x; (void)size_x;
+        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
     }
     { /* y */
         const uint64_t p_ = cur;
@@ -273,7 +273,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_
         bytes_ = n_ * 4u;
         m->y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_y = p_; size_y = bytes_; (void)pos_y; (void)size_y;
+        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
     }
     { /* z */
         const uint64_t p_ = cur;
@@ -283,7 +283,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_
         bytes_ = n_ * 4u;
         m->z = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_z = p_; size_z = bytes_; (void)pos_z; (void)size_z;
+        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -293,29 +293,29 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_type = 0, size_type = 0;
-    uint64_t pos_relative_use_position_1 = 0, size_relative_use_position_1 = 0;
-    uint64_t pos_relative_use_position_2 = 0, size_relative_use_position_2 = 0;
-    uint64_t pos_absolute_use_position_1 = 0, size_absolute_use_position_1 = 0;
-    uint64_t pos_absolute_use_position_2 = 0, size_absolute_use_position_2 = 0;
-    uint64_t pos_position = 0, size_position = 0;
-    uint64_t pos_vertex_count = 0, size_vertex_count = 0;
-    uint64_t pos_vertex_offset = 0, size_vertex_offset = 0;
-    uint64_t pos_face_count = 0, size_face_count = 0;
-    uint64_t pos_face_offset = 0, size_face_offset = 0;
-    uint64_t pos_material_offset = 0, size_material_offset = 0;
-    uint64_t pos_normal_offset = 0, size_normal_offset = 0;
-    uint64_t pos_distance_offset = 0, size_distance_offset = 0;
-    uint64_t pos_aabb_count = 0, size_aabb_count = 0;
-    uint64_t pos_aabb_offset = 0, size_aabb_offset = 0;
-    uint64_t pos_unknown = 0, size_unknown = 0;
-    uint64_t pos_adjacency_count = 0, size_adjacency_count = 0;
-    uint64_t pos_adjacency_offset = 0, size_adjacency_offset = 0;
-    uint64_t pos_edge_count = 0, size_edge_count = 0;
-    uint64_t pos_edge_offset = 0, size_edge_offset = 0;
-    uint64_t pos_perimeter_count = 0, size_perimeter_count = 0;
-    uint64_t pos_perimeter_offset = 0, size_perimeter_offset = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_type_ = 0, size_type_ = 0;
+    uint64_t pos_relative_use_position_1_ = 0, size_relative_use_position_1_ = 0;
+    uint64_t pos_relative_use_position_2_ = 0, size_relative_use_position_2_ = 0;
+    uint64_t pos_absolute_use_position_1_ = 0, size_absolute_use_position_1_ = 0;
+    uint64_t pos_absolute_use_position_2_ = 0, size_absolute_use_position_2_ = 0;
+    uint64_t pos_position_ = 0, size_position_ = 0;
+    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
+    uint64_t pos_vertex_offset_ = 0, size_vertex_offset_ = 0;
+    uint64_t pos_face_count_ = 0, size_face_count_ = 0;
+    uint64_t pos_face_offset_ = 0, size_face_offset_ = 0;
+    uint64_t pos_material_offset_ = 0, size_material_offset_ = 0;
+    uint64_t pos_normal_offset_ = 0, size_normal_offset_ = 0;
+    uint64_t pos_distance_offset_ = 0, size_distance_offset_ = 0;
+    uint64_t pos_aabb_count_ = 0, size_aabb_count_ = 0;
+    uint64_t pos_aabb_offset_ = 0, size_aabb_offset_ = 0;
+    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
+    uint64_t pos_adjacency_count_ = 0, size_adjacency_count_ = 0;
+    uint64_t pos_adjacency_offset_ = 0, size_adjacency_offset_ = 0;
+    uint64_t pos_edge_count_ = 0, size_edge_count_ = 0;
+    uint64_t pos_edge_offset_ = 0, size_edge_offset_ = 0;
+    uint64_t pos_perimeter_count_ = 0, size_perimeter_count_ = 0;
+    uint64_t pos_perimeter_offset_ = 0, size_perimeter_offset_ = 0;
     if (pos > c->size || c->size - pos < 136u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 136 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* magic */
         const uint64_t p_ = cur;
@@ -326,7 +326,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         memcpy(m->magic, c->base + p_, (size_t)n_);
         if (memcmp(m->magic, "BWM V1.0", 8) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"BWM V1.0\"");
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* type */
         const uint64_t p_ = cur;
@@ -337,7 +337,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         m->type = relic_load_u32le(c->base + p_);
         if (!relic_bwm_walkmesh_type_name((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "type", -1, "%lld is not a known walkmesh_type", (long long)(m->type));
         cur = p_ + bytes_;
-        pos_type = p_; size_type = bytes_; (void)pos_type; (void)size_type;
+        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }
     { /* relative_use_position_1 */
         const uint64_t p_ = cur;
@@ -348,7 +348,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->relative_use_position_1);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_1", -1); return st_; }
         cur = p_ + bytes_;
-        pos_relative_use_position_1 = p_; size_relative_use_position_1 = bytes_; (void)pos_relative_use_position_1; (void)size_relative_use_position_1;
+        pos_relative_use_position_1_ = p_; size_relative_use_position_1_ = bytes_; (void)pos_relative_use_position_1_; (void)size_relative_use_position_1_;
     }
     { /* relative_use_position_2 */
         const uint64_t p_ = cur;
@@ -359,7 +359,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->relative_use_position_2);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_2", -1); return st_; }
         cur = p_ + bytes_;
-        pos_relative_use_position_2 = p_; size_relative_use_position_2 = bytes_; (void)pos_relative_use_position_2; (void)size_relative_use_position_2;
+        pos_relative_use_position_2_ = p_; size_relative_use_position_2_ = bytes_; (void)pos_relative_use_position_2_; (void)size_relative_use_position_2_;
     }
     { /* absolute_use_position_1 */
         const uint64_t p_ = cur;
@@ -370,7 +370,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->absolute_use_position_1);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_1", -1); return st_; }
         cur = p_ + bytes_;
-        pos_absolute_use_position_1 = p_; size_absolute_use_position_1 = bytes_; (void)pos_absolute_use_position_1; (void)size_absolute_use_position_1;
+        pos_absolute_use_position_1_ = p_; size_absolute_use_position_1_ = bytes_; (void)pos_absolute_use_position_1_; (void)size_absolute_use_position_1_;
     }
     { /* absolute_use_position_2 */
         const uint64_t p_ = cur;
@@ -381,7 +381,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->absolute_use_position_2);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_2", -1); return st_; }
         cur = p_ + bytes_;
-        pos_absolute_use_position_2 = p_; size_absolute_use_position_2 = bytes_; (void)pos_absolute_use_position_2; (void)size_absolute_use_position_2;
+        pos_absolute_use_position_2_ = p_; size_absolute_use_position_2_ = bytes_; (void)pos_absolute_use_position_2_; (void)size_absolute_use_position_2_;
     }
     { /* position */
         const uint64_t p_ = cur;
@@ -392,7 +392,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->position);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
         cur = p_ + bytes_;
-        pos_position = p_; size_position = bytes_; (void)pos_position; (void)size_position;
+        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
     }
     { /* vertex_count */
         const uint64_t p_ = cur;
@@ -402,7 +402,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->vertex_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertex_count = p_; size_vertex_count = bytes_; (void)pos_vertex_count; (void)size_vertex_count;
+        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
     }
     { /* vertex_offset */
         const uint64_t p_ = cur;
@@ -412,7 +412,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->vertex_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertex_offset = p_; size_vertex_offset = bytes_; (void)pos_vertex_offset; (void)size_vertex_offset;
+        pos_vertex_offset_ = p_; size_vertex_offset_ = bytes_; (void)pos_vertex_offset_; (void)size_vertex_offset_;
     }
     { /* face_count */
         const uint64_t p_ = cur;
@@ -422,7 +422,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->face_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_face_count = p_; size_face_count = bytes_; (void)pos_face_count; (void)size_face_count;
+        pos_face_count_ = p_; size_face_count_ = bytes_; (void)pos_face_count_; (void)size_face_count_;
     }
     { /* face_offset */
         const uint64_t p_ = cur;
@@ -432,7 +432,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->face_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_face_offset = p_; size_face_offset = bytes_; (void)pos_face_offset; (void)size_face_offset;
+        pos_face_offset_ = p_; size_face_offset_ = bytes_; (void)pos_face_offset_; (void)size_face_offset_;
     }
     { /* material_offset */
         const uint64_t p_ = cur;
@@ -442,7 +442,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->material_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_material_offset = p_; size_material_offset = bytes_; (void)pos_material_offset; (void)size_material_offset;
+        pos_material_offset_ = p_; size_material_offset_ = bytes_; (void)pos_material_offset_; (void)size_material_offset_;
     }
     { /* normal_offset */
         const uint64_t p_ = cur;
@@ -452,7 +452,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->normal_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_normal_offset = p_; size_normal_offset = bytes_; (void)pos_normal_offset; (void)size_normal_offset;
+        pos_normal_offset_ = p_; size_normal_offset_ = bytes_; (void)pos_normal_offset_; (void)size_normal_offset_;
     }
     { /* distance_offset */
         const uint64_t p_ = cur;
@@ -462,7 +462,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->distance_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_distance_offset = p_; size_distance_offset = bytes_; (void)pos_distance_offset; (void)size_distance_offset;
+        pos_distance_offset_ = p_; size_distance_offset_ = bytes_; (void)pos_distance_offset_; (void)size_distance_offset_;
     }
     { /* aabb_count */
         const uint64_t p_ = cur;
@@ -472,7 +472,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->aabb_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_aabb_count = p_; size_aabb_count = bytes_; (void)pos_aabb_count; (void)size_aabb_count;
+        pos_aabb_count_ = p_; size_aabb_count_ = bytes_; (void)pos_aabb_count_; (void)size_aabb_count_;
     }
     { /* aabb_offset */
         const uint64_t p_ = cur;
@@ -482,7 +482,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->aabb_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_aabb_offset = p_; size_aabb_offset = bytes_; (void)pos_aabb_offset; (void)size_aabb_offset;
+        pos_aabb_offset_ = p_; size_aabb_offset_ = bytes_; (void)pos_aabb_offset_; (void)size_aabb_offset_;
     }
     { /* unknown */
         const uint64_t p_ = cur;
@@ -492,7 +492,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->unknown = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_unknown = p_; size_unknown = bytes_; (void)pos_unknown; (void)size_unknown;
+        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
     }
     { /* adjacency_count */
         const uint64_t p_ = cur;
@@ -502,7 +502,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->adjacency_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_adjacency_count = p_; size_adjacency_count = bytes_; (void)pos_adjacency_count; (void)size_adjacency_count;
+        pos_adjacency_count_ = p_; size_adjacency_count_ = bytes_; (void)pos_adjacency_count_; (void)size_adjacency_count_;
     }
     { /* adjacency_offset */
         const uint64_t p_ = cur;
@@ -512,7 +512,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->adjacency_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_adjacency_offset = p_; size_adjacency_offset = bytes_; (void)pos_adjacency_offset; (void)size_adjacency_offset;
+        pos_adjacency_offset_ = p_; size_adjacency_offset_ = bytes_; (void)pos_adjacency_offset_; (void)size_adjacency_offset_;
     }
     { /* edge_count */
         const uint64_t p_ = cur;
@@ -522,7 +522,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->edge_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edge_count = p_; size_edge_count = bytes_; (void)pos_edge_count; (void)size_edge_count;
+        pos_edge_count_ = p_; size_edge_count_ = bytes_; (void)pos_edge_count_; (void)size_edge_count_;
     }
     { /* edge_offset */
         const uint64_t p_ = cur;
@@ -532,7 +532,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->edge_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edge_offset = p_; size_edge_offset = bytes_; (void)pos_edge_offset; (void)size_edge_offset;
+        pos_edge_offset_ = p_; size_edge_offset_ = bytes_; (void)pos_edge_offset_; (void)size_edge_offset_;
     }
     { /* perimeter_count */
         const uint64_t p_ = cur;
@@ -542,7 +542,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->perimeter_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_perimeter_count = p_; size_perimeter_count = bytes_; (void)pos_perimeter_count; (void)size_perimeter_count;
+        pos_perimeter_count_ = p_; size_perimeter_count_ = bytes_; (void)pos_perimeter_count_; (void)size_perimeter_count_;
     }
     { /* perimeter_offset */
         const uint64_t p_ = cur;
@@ -552,7 +552,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->perimeter_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_perimeter_offset = p_; size_perimeter_offset = bytes_; (void)pos_perimeter_offset; (void)size_perimeter_offset;
+        pos_perimeter_offset_ = p_; size_perimeter_offset_ = bytes_; (void)pos_perimeter_offset_; (void)size_perimeter_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -562,29 +562,29 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_type = 0, size_type = 0;
-    uint64_t pos_relative_use_position_1 = 0, size_relative_use_position_1 = 0;
-    uint64_t pos_relative_use_position_2 = 0, size_relative_use_position_2 = 0;
-    uint64_t pos_absolute_use_position_1 = 0, size_absolute_use_position_1 = 0;
-    uint64_t pos_absolute_use_position_2 = 0, size_absolute_use_position_2 = 0;
-    uint64_t pos_position = 0, size_position = 0;
-    uint64_t pos_vertex_count = 0, size_vertex_count = 0;
-    uint64_t pos_vertex_offset = 0, size_vertex_offset = 0;
-    uint64_t pos_face_count = 0, size_face_count = 0;
-    uint64_t pos_face_offset = 0, size_face_offset = 0;
-    uint64_t pos_material_offset = 0, size_material_offset = 0;
-    uint64_t pos_normal_offset = 0, size_normal_offset = 0;
-    uint64_t pos_distance_offset = 0, size_distance_offset = 0;
-    uint64_t pos_aabb_count = 0, size_aabb_count = 0;
-    uint64_t pos_aabb_offset = 0, size_aabb_offset = 0;
-    uint64_t pos_unknown = 0, size_unknown = 0;
-    uint64_t pos_adjacency_count = 0, size_adjacency_count = 0;
-    uint64_t pos_adjacency_offset = 0, size_adjacency_offset = 0;
-    uint64_t pos_edge_count = 0, size_edge_count = 0;
-    uint64_t pos_edge_offset = 0, size_edge_offset = 0;
-    uint64_t pos_perimeter_count = 0, size_perimeter_count = 0;
-    uint64_t pos_perimeter_offset = 0, size_perimeter_offset = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_type_ = 0, size_type_ = 0;
+    uint64_t pos_relative_use_position_1_ = 0, size_relative_use_position_1_ = 0;
+    uint64_t pos_relative_use_position_2_ = 0, size_relative_use_position_2_ = 0;
+    uint64_t pos_absolute_use_position_1_ = 0, size_absolute_use_position_1_ = 0;
+    uint64_t pos_absolute_use_position_2_ = 0, size_absolute_use_position_2_ = 0;
+    uint64_t pos_position_ = 0, size_position_ = 0;
+    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
+    uint64_t pos_vertex_offset_ = 0, size_vertex_offset_ = 0;
+    uint64_t pos_face_count_ = 0, size_face_count_ = 0;
+    uint64_t pos_face_offset_ = 0, size_face_offset_ = 0;
+    uint64_t pos_material_offset_ = 0, size_material_offset_ = 0;
+    uint64_t pos_normal_offset_ = 0, size_normal_offset_ = 0;
+    uint64_t pos_distance_offset_ = 0, size_distance_offset_ = 0;
+    uint64_t pos_aabb_count_ = 0, size_aabb_count_ = 0;
+    uint64_t pos_aabb_offset_ = 0, size_aabb_offset_ = 0;
+    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
+    uint64_t pos_adjacency_count_ = 0, size_adjacency_count_ = 0;
+    uint64_t pos_adjacency_offset_ = 0, size_adjacency_offset_ = 0;
+    uint64_t pos_edge_count_ = 0, size_edge_count_ = 0;
+    uint64_t pos_edge_offset_ = 0, size_edge_offset_ = 0;
+    uint64_t pos_perimeter_count_ = 0, size_perimeter_count_ = 0;
+    uint64_t pos_perimeter_offset_ = 0, size_perimeter_offset_ = 0;
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 8u;
@@ -593,7 +593,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* type */
         const uint64_t p_ = cur;
@@ -603,7 +603,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->type = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_type = p_; size_type = bytes_; (void)pos_type; (void)size_type;
+        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }
     { /* relative_use_position_1 */
         const uint64_t p_ = cur;
@@ -614,7 +614,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->relative_use_position_1);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_1", -1); return st_; }
         cur = p_ + bytes_;
-        pos_relative_use_position_1 = p_; size_relative_use_position_1 = bytes_; (void)pos_relative_use_position_1; (void)size_relative_use_position_1;
+        pos_relative_use_position_1_ = p_; size_relative_use_position_1_ = bytes_; (void)pos_relative_use_position_1_; (void)size_relative_use_position_1_;
     }
     { /* relative_use_position_2 */
         const uint64_t p_ = cur;
@@ -625,7 +625,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->relative_use_position_2);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_2", -1); return st_; }
         cur = p_ + bytes_;
-        pos_relative_use_position_2 = p_; size_relative_use_position_2 = bytes_; (void)pos_relative_use_position_2; (void)size_relative_use_position_2;
+        pos_relative_use_position_2_ = p_; size_relative_use_position_2_ = bytes_; (void)pos_relative_use_position_2_; (void)size_relative_use_position_2_;
     }
     { /* absolute_use_position_1 */
         const uint64_t p_ = cur;
@@ -636,7 +636,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->absolute_use_position_1);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_1", -1); return st_; }
         cur = p_ + bytes_;
-        pos_absolute_use_position_1 = p_; size_absolute_use_position_1 = bytes_; (void)pos_absolute_use_position_1; (void)size_absolute_use_position_1;
+        pos_absolute_use_position_1_ = p_; size_absolute_use_position_1_ = bytes_; (void)pos_absolute_use_position_1_; (void)size_absolute_use_position_1_;
     }
     { /* absolute_use_position_2 */
         const uint64_t p_ = cur;
@@ -647,7 +647,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->absolute_use_position_2);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_2", -1); return st_; }
         cur = p_ + bytes_;
-        pos_absolute_use_position_2 = p_; size_absolute_use_position_2 = bytes_; (void)pos_absolute_use_position_2; (void)size_absolute_use_position_2;
+        pos_absolute_use_position_2_ = p_; size_absolute_use_position_2_ = bytes_; (void)pos_absolute_use_position_2_; (void)size_absolute_use_position_2_;
     }
     { /* position */
         const uint64_t p_ = cur;
@@ -658,7 +658,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->position);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
         cur = p_ + bytes_;
-        pos_position = p_; size_position = bytes_; (void)pos_position; (void)size_position;
+        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
     }
     { /* vertex_count */
         const uint64_t p_ = cur;
@@ -668,7 +668,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->vertex_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertex_count = p_; size_vertex_count = bytes_; (void)pos_vertex_count; (void)size_vertex_count;
+        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
     }
     { /* vertex_offset */
         const uint64_t p_ = cur;
@@ -678,7 +678,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->vertex_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertex_offset = p_; size_vertex_offset = bytes_; (void)pos_vertex_offset; (void)size_vertex_offset;
+        pos_vertex_offset_ = p_; size_vertex_offset_ = bytes_; (void)pos_vertex_offset_; (void)size_vertex_offset_;
     }
     { /* face_count */
         const uint64_t p_ = cur;
@@ -688,7 +688,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->face_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_face_count = p_; size_face_count = bytes_; (void)pos_face_count; (void)size_face_count;
+        pos_face_count_ = p_; size_face_count_ = bytes_; (void)pos_face_count_; (void)size_face_count_;
     }
     { /* face_offset */
         const uint64_t p_ = cur;
@@ -698,7 +698,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->face_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_face_offset = p_; size_face_offset = bytes_; (void)pos_face_offset; (void)size_face_offset;
+        pos_face_offset_ = p_; size_face_offset_ = bytes_; (void)pos_face_offset_; (void)size_face_offset_;
     }
     { /* material_offset */
         const uint64_t p_ = cur;
@@ -708,7 +708,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->material_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_material_offset = p_; size_material_offset = bytes_; (void)pos_material_offset; (void)size_material_offset;
+        pos_material_offset_ = p_; size_material_offset_ = bytes_; (void)pos_material_offset_; (void)size_material_offset_;
     }
     { /* normal_offset */
         const uint64_t p_ = cur;
@@ -718,7 +718,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->normal_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_normal_offset = p_; size_normal_offset = bytes_; (void)pos_normal_offset; (void)size_normal_offset;
+        pos_normal_offset_ = p_; size_normal_offset_ = bytes_; (void)pos_normal_offset_; (void)size_normal_offset_;
     }
     { /* distance_offset */
         const uint64_t p_ = cur;
@@ -728,7 +728,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->distance_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_distance_offset = p_; size_distance_offset = bytes_; (void)pos_distance_offset; (void)size_distance_offset;
+        pos_distance_offset_ = p_; size_distance_offset_ = bytes_; (void)pos_distance_offset_; (void)size_distance_offset_;
     }
     { /* aabb_count */
         const uint64_t p_ = cur;
@@ -738,7 +738,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->aabb_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_aabb_count = p_; size_aabb_count = bytes_; (void)pos_aabb_count; (void)size_aabb_count;
+        pos_aabb_count_ = p_; size_aabb_count_ = bytes_; (void)pos_aabb_count_; (void)size_aabb_count_;
     }
     { /* aabb_offset */
         const uint64_t p_ = cur;
@@ -748,7 +748,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->aabb_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_aabb_offset = p_; size_aabb_offset = bytes_; (void)pos_aabb_offset; (void)size_aabb_offset;
+        pos_aabb_offset_ = p_; size_aabb_offset_ = bytes_; (void)pos_aabb_offset_; (void)size_aabb_offset_;
     }
     { /* unknown */
         const uint64_t p_ = cur;
@@ -758,7 +758,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->unknown = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_unknown = p_; size_unknown = bytes_; (void)pos_unknown; (void)size_unknown;
+        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
     }
     { /* adjacency_count */
         const uint64_t p_ = cur;
@@ -768,7 +768,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->adjacency_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_adjacency_count = p_; size_adjacency_count = bytes_; (void)pos_adjacency_count; (void)size_adjacency_count;
+        pos_adjacency_count_ = p_; size_adjacency_count_ = bytes_; (void)pos_adjacency_count_; (void)size_adjacency_count_;
     }
     { /* adjacency_offset */
         const uint64_t p_ = cur;
@@ -778,7 +778,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->adjacency_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_adjacency_offset = p_; size_adjacency_offset = bytes_; (void)pos_adjacency_offset; (void)size_adjacency_offset;
+        pos_adjacency_offset_ = p_; size_adjacency_offset_ = bytes_; (void)pos_adjacency_offset_; (void)size_adjacency_offset_;
     }
     { /* edge_count */
         const uint64_t p_ = cur;
@@ -788,7 +788,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->edge_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edge_count = p_; size_edge_count = bytes_; (void)pos_edge_count; (void)size_edge_count;
+        pos_edge_count_ = p_; size_edge_count_ = bytes_; (void)pos_edge_count_; (void)size_edge_count_;
     }
     { /* edge_offset */
         const uint64_t p_ = cur;
@@ -798,7 +798,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->edge_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edge_offset = p_; size_edge_offset = bytes_; (void)pos_edge_offset; (void)size_edge_offset;
+        pos_edge_offset_ = p_; size_edge_offset_ = bytes_; (void)pos_edge_offset_; (void)size_edge_offset_;
     }
     { /* perimeter_count */
         const uint64_t p_ = cur;
@@ -808,7 +808,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->perimeter_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_perimeter_count = p_; size_perimeter_count = bytes_; (void)pos_perimeter_count; (void)size_perimeter_count;
+        pos_perimeter_count_ = p_; size_perimeter_count_ = bytes_; (void)pos_perimeter_count_; (void)size_perimeter_count_;
     }
     { /* perimeter_offset */
         const uint64_t p_ = cur;
@@ -818,7 +818,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->perimeter_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_perimeter_offset = p_; size_perimeter_offset = bytes_; (void)pos_perimeter_offset; (void)size_perimeter_offset;
+        pos_perimeter_offset_ = p_; size_perimeter_offset_ = bytes_; (void)pos_perimeter_offset_; (void)size_perimeter_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -828,7 +828,7 @@ RELIC_GEN_UNUSED static inline relic_status val_face(relic_bwm_vctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_v = 0, size_v = 0;
+    uint64_t pos_v_ = 0, size_v_ = 0;
     if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "face needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* v */
         const uint64_t p_ = cur;
@@ -841,7 +841,7 @@ RELIC_GEN_UNUSED static inline relic_status val_face(relic_bwm_vctx *c, uint64_t
         { const int64_t it = (int64_t)(((uint32_t *)m->v)[k_]); if (!(((int64_t)((it) < ((int64_t)c->root->header.vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "v", (int64_t)k_, "%lld fails check it < header.vertex_count", (long long)it); }
         }
         cur = p_ + bytes_;
-        pos_v = p_; size_v = bytes_; (void)pos_v; (void)size_v;
+        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -851,7 +851,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_face(relic_bwm_dctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_v = 0, size_v = 0;
+    uint64_t pos_v_ = 0, size_v_ = 0;
     { /* v */
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
@@ -862,7 +862,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_face(relic_bwm_dctx *c, uint64_t
             ((uint32_t *)m->v)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_v = p_; size_v = bytes_; (void)pos_v; (void)size_v;
+        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -872,13 +872,13 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_box_min = 0, size_box_min = 0;
-    uint64_t pos_box_max = 0, size_box_max = 0;
-    uint64_t pos_face = 0, size_face = 0;
-    uint64_t pos_unknown = 0, size_unknown = 0;
-    uint64_t pos_most_significant_plane = 0, size_most_significant_plane = 0;
-    uint64_t pos_child1 = 0, size_child1 = 0;
-    uint64_t pos_child2 = 0, size_child2 = 0;
+    uint64_t pos_box_min_ = 0, size_box_min_ = 0;
+    uint64_t pos_box_max_ = 0, size_box_max_ = 0;
+    uint64_t pos_face_ = 0, size_face_ = 0;
+    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
+    uint64_t pos_most_significant_plane_ = 0, size_most_significant_plane_ = 0;
+    uint64_t pos_child1_ = 0, size_child1_ = 0;
+    uint64_t pos_child2_ = 0, size_child2_ = 0;
     if (pos > c->size || c->size - pos < 44u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "aabb_node needs 44 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* box_min */
         const uint64_t p_ = cur;
@@ -889,7 +889,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->box_min);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_min", -1); return st_; }
         cur = p_ + bytes_;
-        pos_box_min = p_; size_box_min = bytes_; (void)pos_box_min; (void)size_box_min;
+        pos_box_min_ = p_; size_box_min_ = bytes_; (void)pos_box_min_; (void)size_box_min_;
     }
     { /* box_max */
         const uint64_t p_ = cur;
@@ -900,7 +900,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->box_max);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_max", -1); return st_; }
         cur = p_ + bytes_;
-        pos_box_max = p_; size_box_max = bytes_; (void)pos_box_max; (void)size_box_max;
+        pos_box_max_ = p_; size_box_max_ = bytes_; (void)pos_box_max_; (void)size_box_max_;
     }
     { /* face */
         const uint64_t p_ = cur;
@@ -911,7 +911,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
         m->face = (int32_t)relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->face); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < ((int64_t)c->root->header.face_count))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "face", -1, "%lld fails check it == -1 || it >= 0 && it < header.face_count", (long long)it); }
         cur = p_ + bytes_;
-        pos_face = p_; size_face = bytes_; (void)pos_face; (void)size_face;
+        pos_face_ = p_; size_face_ = bytes_; (void)pos_face_; (void)size_face_;
     }
     { /* unknown */
         const uint64_t p_ = cur;
@@ -921,7 +921,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->unknown = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_unknown = p_; size_unknown = bytes_; (void)pos_unknown; (void)size_unknown;
+        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
     }
     { /* most_significant_plane */
         const uint64_t p_ = cur;
@@ -932,7 +932,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
         m->most_significant_plane = relic_load_u32le(c->base + p_);
         if (((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "most_significant_plane", -1, "unknown aabb_plane bits 0x%llx", (unsigned long long)((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK));
         cur = p_ + bytes_;
-        pos_most_significant_plane = p_; size_most_significant_plane = bytes_; (void)pos_most_significant_plane; (void)size_most_significant_plane;
+        pos_most_significant_plane_ = p_; size_most_significant_plane_ = bytes_; (void)pos_most_significant_plane_; (void)size_most_significant_plane_;
     }
     { /* child1 */
         const uint64_t p_ = cur;
@@ -943,7 +943,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
         m->child1 = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->child1); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "child1", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
         cur = p_ + bytes_;
-        pos_child1 = p_; size_child1 = bytes_; (void)pos_child1; (void)size_child1;
+        pos_child1_ = p_; size_child1_ = bytes_; (void)pos_child1_; (void)size_child1_;
     }
     { /* child2 */
         const uint64_t p_ = cur;
@@ -954,7 +954,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uin
         m->child2 = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->child2); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "child2", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
         cur = p_ + bytes_;
-        pos_child2 = p_; size_child2 = bytes_; (void)pos_child2; (void)size_child2;
+        pos_child2_ = p_; size_child2_ = bytes_; (void)pos_child2_; (void)size_child2_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -964,13 +964,13 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_box_min = 0, size_box_min = 0;
-    uint64_t pos_box_max = 0, size_box_max = 0;
-    uint64_t pos_face = 0, size_face = 0;
-    uint64_t pos_unknown = 0, size_unknown = 0;
-    uint64_t pos_most_significant_plane = 0, size_most_significant_plane = 0;
-    uint64_t pos_child1 = 0, size_child1 = 0;
-    uint64_t pos_child2 = 0, size_child2 = 0;
+    uint64_t pos_box_min_ = 0, size_box_min_ = 0;
+    uint64_t pos_box_max_ = 0, size_box_max_ = 0;
+    uint64_t pos_face_ = 0, size_face_ = 0;
+    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
+    uint64_t pos_most_significant_plane_ = 0, size_most_significant_plane_ = 0;
+    uint64_t pos_child1_ = 0, size_child1_ = 0;
+    uint64_t pos_child2_ = 0, size_child2_ = 0;
     { /* box_min */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -980,7 +980,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->box_min);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_min", -1); return st_; }
         cur = p_ + bytes_;
-        pos_box_min = p_; size_box_min = bytes_; (void)pos_box_min; (void)size_box_min;
+        pos_box_min_ = p_; size_box_min_ = bytes_; (void)pos_box_min_; (void)size_box_min_;
     }
     { /* box_max */
         const uint64_t p_ = cur;
@@ -991,7 +991,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->box_max);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_max", -1); return st_; }
         cur = p_ + bytes_;
-        pos_box_max = p_; size_box_max = bytes_; (void)pos_box_max; (void)size_box_max;
+        pos_box_max_ = p_; size_box_max_ = bytes_; (void)pos_box_max_; (void)size_box_max_;
     }
     { /* face */
         const uint64_t p_ = cur;
@@ -1001,7 +1001,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
         bytes_ = n_ * 4u;
         m->face = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_face = p_; size_face = bytes_; (void)pos_face; (void)size_face;
+        pos_face_ = p_; size_face_ = bytes_; (void)pos_face_; (void)size_face_;
     }
     { /* unknown */
         const uint64_t p_ = cur;
@@ -1011,7 +1011,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
         bytes_ = n_ * 4u;
         m->unknown = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_unknown = p_; size_unknown = bytes_; (void)pos_unknown; (void)size_unknown;
+        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
     }
     { /* most_significant_plane */
         const uint64_t p_ = cur;
@@ -1021,7 +1021,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
         bytes_ = n_ * 4u;
         m->most_significant_plane = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_most_significant_plane = p_; size_most_significant_plane = bytes_; (void)pos_most_significant_plane; (void)size_most_significant_plane;
+        pos_most_significant_plane_ = p_; size_most_significant_plane_ = bytes_; (void)pos_most_significant_plane_; (void)size_most_significant_plane_;
     }
     { /* child1 */
         const uint64_t p_ = cur;
@@ -1031,7 +1031,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
         bytes_ = n_ * 4u;
         m->child1 = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_child1 = p_; size_child1 = bytes_; (void)pos_child1; (void)size_child1;
+        pos_child1_ = p_; size_child1_ = bytes_; (void)pos_child1_; (void)size_child1_;
     }
     { /* child2 */
         const uint64_t p_ = cur;
@@ -1041,7 +1041,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uin
         bytes_ = n_ * 4u;
         m->child2 = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_child2 = p_; size_child2 = bytes_; (void)pos_child2; (void)size_child2;
+        pos_child2_ = p_; size_child2_ = bytes_; (void)pos_child2_; (void)size_child2_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1051,7 +1051,7 @@ RELIC_GEN_UNUSED static inline relic_status val_adjacency(relic_bwm_vctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_side = 0, size_side = 0;
+    uint64_t pos_side_ = 0, size_side_ = 0;
     if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "adjacency needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* side */
         const uint64_t p_ = cur;
@@ -1064,7 +1064,7 @@ RELIC_GEN_UNUSED static inline relic_status val_adjacency(relic_bwm_vctx *c, uin
         { const int64_t it = (int64_t)(((int32_t *)m->side)[k_]); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "side", (int64_t)k_, "%lld fails check it == -1 || it >= 0 && it < header.adjacency_count * 3", (long long)it); }
         }
         cur = p_ + bytes_;
-        pos_side = p_; size_side = bytes_; (void)pos_side; (void)size_side;
+        pos_side_ = p_; size_side_ = bytes_; (void)pos_side_; (void)size_side_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1074,7 +1074,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_adjacency(relic_bwm_dctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_side = 0, size_side = 0;
+    uint64_t pos_side_ = 0, size_side_ = 0;
     { /* side */
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
@@ -1085,7 +1085,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_adjacency(relic_bwm_dctx *c, uin
             ((int32_t *)m->side)[k_] = (int32_t)relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_side = p_; size_side = bytes_; (void)pos_side; (void)size_side;
+        pos_side_ = p_; size_side_ = bytes_; (void)pos_side_; (void)size_side_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1095,8 +1095,8 @@ RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_edge = 0, size_edge = 0;
-    uint64_t pos_transition = 0, size_transition = 0;
+    uint64_t pos_edge_ = 0, size_edge_ = 0;
+    uint64_t pos_transition_ = 0, size_transition_ = 0;
     if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "edge needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* edge */
         const uint64_t p_ = cur;
@@ -1107,7 +1107,7 @@ RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t
         m->edge = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->edge); if (!(((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "edge", -1, "%lld fails check it < header.adjacency_count * 3", (long long)it); }
         cur = p_ + bytes_;
-        pos_edge = p_; size_edge = bytes_; (void)pos_edge; (void)size_edge;
+        pos_edge_ = p_; size_edge_ = bytes_; (void)pos_edge_; (void)size_edge_;
     }
     { /* transition */
         const uint64_t p_ = cur;
@@ -1117,7 +1117,7 @@ RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->transition = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_transition = p_; size_transition = bytes_; (void)pos_transition; (void)size_transition;
+        pos_transition_ = p_; size_transition_ = bytes_; (void)pos_transition_; (void)size_transition_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1127,8 +1127,8 @@ RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_edge = 0, size_edge = 0;
-    uint64_t pos_transition = 0, size_transition = 0;
+    uint64_t pos_edge_ = 0, size_edge_ = 0;
+    uint64_t pos_transition_ = 0, size_transition_ = 0;
     { /* edge */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1137,7 +1137,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->edge = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edge = p_; size_edge = bytes_; (void)pos_edge; (void)size_edge;
+        pos_edge_ = p_; size_edge_ = bytes_; (void)pos_edge_; (void)size_edge_;
     }
     { /* transition */
         const uint64_t p_ = cur;
@@ -1147,7 +1147,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->transition = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_transition = p_; size_transition = bytes_; (void)pos_transition; (void)size_transition;
+        pos_transition_ = p_; size_transition_ = bytes_; (void)pos_transition_; (void)size_transition_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1157,16 +1157,16 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_vertices = 0, size_vertices = 0;
-    uint64_t pos_faces = 0, size_faces = 0;
-    uint64_t pos_materials = 0, size_materials = 0;
-    uint64_t pos_normals = 0, size_normals = 0;
-    uint64_t pos_distances = 0, size_distances = 0;
-    uint64_t pos_aabb = 0, size_aabb = 0;
-    uint64_t pos_adjacency = 0, size_adjacency = 0;
-    uint64_t pos_edges = 0, size_edges = 0;
-    uint64_t pos_perimeters = 0, size_perimeters = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
+    uint64_t pos_faces_ = 0, size_faces_ = 0;
+    uint64_t pos_materials_ = 0, size_materials_ = 0;
+    uint64_t pos_normals_ = 0, size_normals_ = 0;
+    uint64_t pos_distances_ = 0, size_distances_ = 0;
+    uint64_t pos_aabb_ = 0, size_aabb_ = 0;
+    uint64_t pos_adjacency_ = 0, size_adjacency_ = 0;
+    uint64_t pos_edges_ = 0, size_edges_ = 0;
+    uint64_t pos_perimeters_ = 0, size_perimeters_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1177,7 +1177,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* vertices */
         const int64_t at_ = ((int64_t)m->header.vertex_offset);
@@ -1191,7 +1191,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         m->vertices_count = (size_t)(n_ / 1u);
         c->view->vertices = c->base + p_;
         c->view->vertices_count = (size_t)(n_ / 1u);
-        pos_vertices = p_; size_vertices = bytes_; (void)pos_vertices; (void)size_vertices;
+        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* faces */
         const int64_t at_ = ((int64_t)m->header.face_offset);
@@ -1212,7 +1212,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
             if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "faces", (int64_t)k_); return st_; }
             q_ += sz_;
         }
-        pos_faces = p_; size_faces = bytes_; (void)pos_faces; (void)size_faces;
+        pos_faces_ = p_; size_faces_ = bytes_; (void)pos_faces_; (void)size_faces_;
     }
     { /* materials */
         const int64_t at_ = ((int64_t)m->header.material_offset);
@@ -1226,7 +1226,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         m->materials_count = (size_t)(n_ / 1u);
         c->view->materials = c->base + p_;
         c->view->materials_count = (size_t)(n_ / 1u);
-        pos_materials = p_; size_materials = bytes_; (void)pos_materials; (void)size_materials;
+        pos_materials_ = p_; size_materials_ = bytes_; (void)pos_materials_; (void)size_materials_;
     }
     { /* normals */
         const int64_t at_ = ((int64_t)m->header.normal_offset);
@@ -1240,7 +1240,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         m->normals_count = (size_t)(n_ / 1u);
         c->view->normals = c->base + p_;
         c->view->normals_count = (size_t)(n_ / 1u);
-        pos_normals = p_; size_normals = bytes_; (void)pos_normals; (void)size_normals;
+        pos_normals_ = p_; size_normals_ = bytes_; (void)pos_normals_; (void)size_normals_;
     }
     { /* distances */
         const int64_t at_ = ((int64_t)m->header.distance_offset);
@@ -1254,7 +1254,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         m->distances_count = (size_t)(n_ / 1u);
         c->view->distances = c->base + p_;
         c->view->distances_count = (size_t)(n_ / 1u);
-        pos_distances = p_; size_distances = bytes_; (void)pos_distances; (void)size_distances;
+        pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
     }
     { /* aabb */
         const int64_t at_ = ((int64_t)m->header.aabb_offset);
@@ -1275,7 +1275,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
             if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "aabb", (int64_t)k_); return st_; }
             q_ += sz_;
         }
-        pos_aabb = p_; size_aabb = bytes_; (void)pos_aabb; (void)size_aabb;
+        pos_aabb_ = p_; size_aabb_ = bytes_; (void)pos_aabb_; (void)size_aabb_;
     }
     { /* adjacency */
         const int64_t at_ = ((int64_t)m->header.adjacency_offset);
@@ -1296,7 +1296,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
             if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "adjacency", (int64_t)k_); return st_; }
             q_ += sz_;
         }
-        pos_adjacency = p_; size_adjacency = bytes_; (void)pos_adjacency; (void)size_adjacency;
+        pos_adjacency_ = p_; size_adjacency_ = bytes_; (void)pos_adjacency_; (void)size_adjacency_;
     }
     { /* edges */
         const int64_t at_ = ((int64_t)m->header.edge_offset);
@@ -1317,7 +1317,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
             if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "edges", (int64_t)k_); return st_; }
             q_ += sz_;
         }
-        pos_edges = p_; size_edges = bytes_; (void)pos_edges; (void)size_edges;
+        pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
     }
     { /* perimeters */
         const int64_t at_ = ((int64_t)m->header.perimeter_offset);
@@ -1335,7 +1335,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
             uint32_t v_; v_ = relic_load_u32le(c->base + p_ + k_ * 4u);
         { const int64_t it = (int64_t)(v_); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "perimeters", (int64_t)k_, "%lld fails check it <= header.edge_count", (long long)it); }
         }
-        pos_perimeters = p_; size_perimeters = bytes_; (void)pos_perimeters; (void)size_perimeters;
+        pos_perimeters_ = p_; size_perimeters_ = bytes_; (void)pos_perimeters_; (void)size_perimeters_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1345,16 +1345,16 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_vertices = 0, size_vertices = 0;
-    uint64_t pos_faces = 0, size_faces = 0;
-    uint64_t pos_materials = 0, size_materials = 0;
-    uint64_t pos_normals = 0, size_normals = 0;
-    uint64_t pos_distances = 0, size_distances = 0;
-    uint64_t pos_aabb = 0, size_aabb = 0;
-    uint64_t pos_adjacency = 0, size_adjacency = 0;
-    uint64_t pos_edges = 0, size_edges = 0;
-    uint64_t pos_perimeters = 0, size_perimeters = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
+    uint64_t pos_faces_ = 0, size_faces_ = 0;
+    uint64_t pos_materials_ = 0, size_materials_ = 0;
+    uint64_t pos_normals_ = 0, size_normals_ = 0;
+    uint64_t pos_distances_ = 0, size_distances_ = 0;
+    uint64_t pos_aabb_ = 0, size_aabb_ = 0;
+    uint64_t pos_adjacency_ = 0, size_adjacency_ = 0;
+    uint64_t pos_edges_ = 0, size_edges_ = 0;
+    uint64_t pos_perimeters_ = 0, size_perimeters_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1364,7 +1364,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* vertices */
         const int64_t at_ = ((int64_t)m->header.vertex_offset);
@@ -1384,7 +1384,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_vertices = p_; size_vertices = bytes_; (void)pos_vertices; (void)size_vertices;
+        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* faces */
         const int64_t at_ = ((int64_t)m->header.face_offset);
@@ -1404,7 +1404,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_faces = p_; size_faces = bytes_; (void)pos_faces; (void)size_faces;
+        pos_faces_ = p_; size_faces_ = bytes_; (void)pos_faces_; (void)size_faces_;
     }
     { /* materials */
         const int64_t at_ = ((int64_t)m->header.material_offset);
@@ -1421,7 +1421,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
 #else
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->materials)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
 #endif
-        pos_materials = p_; size_materials = bytes_; (void)pos_materials; (void)size_materials;
+        pos_materials_ = p_; size_materials_ = bytes_; (void)pos_materials_; (void)size_materials_;
     }
     { /* normals */
         const int64_t at_ = ((int64_t)m->header.normal_offset);
@@ -1441,7 +1441,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_normals = p_; size_normals = bytes_; (void)pos_normals; (void)size_normals;
+        pos_normals_ = p_; size_normals_ = bytes_; (void)pos_normals_; (void)size_normals_;
     }
     { /* distances */
         const int64_t at_ = ((int64_t)m->header.distance_offset);
@@ -1458,7 +1458,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
 #else
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((float *)m->distances)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u); }
 #endif
-        pos_distances = p_; size_distances = bytes_; (void)pos_distances; (void)size_distances;
+        pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
     }
     { /* aabb */
         const int64_t at_ = ((int64_t)m->header.aabb_offset);
@@ -1478,7 +1478,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_aabb = p_; size_aabb = bytes_; (void)pos_aabb; (void)size_aabb;
+        pos_aabb_ = p_; size_aabb_ = bytes_; (void)pos_aabb_; (void)size_aabb_;
     }
     { /* adjacency */
         const int64_t at_ = ((int64_t)m->header.adjacency_offset);
@@ -1498,7 +1498,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_adjacency = p_; size_adjacency = bytes_; (void)pos_adjacency; (void)size_adjacency;
+        pos_adjacency_ = p_; size_adjacency_ = bytes_; (void)pos_adjacency_; (void)size_adjacency_;
     }
     { /* edges */
         const int64_t at_ = ((int64_t)m->header.edge_offset);
@@ -1518,7 +1518,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_edges = p_; size_edges = bytes_; (void)pos_edges; (void)size_edges;
+        pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
     }
     { /* perimeters */
         const int64_t at_ = ((int64_t)m->header.perimeter_offset);
@@ -1535,7 +1535,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t 
 #else
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->perimeters)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
 #endif
-        pos_perimeters = p_; size_perimeters = bytes_; (void)pos_perimeters; (void)size_perimeters;
+        pos_perimeters_ = p_; size_perimeters_ = bytes_; (void)pos_perimeters_; (void)size_perimeters_;
     }
     *size_out = cur - pos;
     return RELIC_OK;

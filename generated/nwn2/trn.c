@@ -193,10 +193,10 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_trn_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_version_major = 0, size_version_major = 0;
-    uint64_t pos_version_minor = 0, size_version_minor = 0;
-    uint64_t pos_packet_count = 0, size_packet_count = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_version_major_ = 0, size_version_major_ = 0;
+    uint64_t pos_version_minor_ = 0, size_version_minor_ = 0;
+    uint64_t pos_packet_count_ = 0, size_packet_count_ = 0;
     if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* magic */
         const uint64_t p_ = cur;
@@ -207,7 +207,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_trn_vctx *c, uint64
         memcpy(m->magic, c->base + p_, (size_t)n_);
         if (memcmp(m->magic, "NWN2", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"NWN2\"");
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* version_major */
         const uint64_t p_ = cur;
@@ -217,7 +217,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_trn_vctx *c, uint64
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->version_major = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version_major = p_; size_version_major = bytes_; (void)pos_version_major; (void)size_version_major;
+        pos_version_major_ = p_; size_version_major_ = bytes_; (void)pos_version_major_; (void)size_version_major_;
     }
     { /* version_minor */
         const uint64_t p_ = cur;
@@ -227,7 +227,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_trn_vctx *c, uint64
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->version_minor = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version_minor = p_; size_version_minor = bytes_; (void)pos_version_minor; (void)size_version_minor;
+        pos_version_minor_ = p_; size_version_minor_ = bytes_; (void)pos_version_minor_; (void)size_version_minor_;
     }
     { /* packet_count */
         const uint64_t p_ = cur;
@@ -237,7 +237,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_trn_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->packet_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_packet_count = p_; size_packet_count = bytes_; (void)pos_packet_count; (void)size_packet_count;
+        pos_packet_count_ = p_; size_packet_count_ = bytes_; (void)pos_packet_count_; (void)size_packet_count_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -247,10 +247,10 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_trn_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_version_major = 0, size_version_major = 0;
-    uint64_t pos_version_minor = 0, size_version_minor = 0;
-    uint64_t pos_packet_count = 0, size_packet_count = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_version_major_ = 0, size_version_major_ = 0;
+    uint64_t pos_version_minor_ = 0, size_version_minor_ = 0;
+    uint64_t pos_packet_count_ = 0, size_packet_count_ = 0;
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
@@ -259,7 +259,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_trn_dctx *c, uint64
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* version_major */
         const uint64_t p_ = cur;
@@ -269,7 +269,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_trn_dctx *c, uint64
         bytes_ = n_ * 2u;
         m->version_major = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version_major = p_; size_version_major = bytes_; (void)pos_version_major; (void)size_version_major;
+        pos_version_major_ = p_; size_version_major_ = bytes_; (void)pos_version_major_; (void)size_version_major_;
     }
     { /* version_minor */
         const uint64_t p_ = cur;
@@ -279,7 +279,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_trn_dctx *c, uint64
         bytes_ = n_ * 2u;
         m->version_minor = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version_minor = p_; size_version_minor = bytes_; (void)pos_version_minor; (void)size_version_minor;
+        pos_version_minor_ = p_; size_version_minor_ = bytes_; (void)pos_version_minor_; (void)size_version_minor_;
     }
     { /* packet_count */
         const uint64_t p_ = cur;
@@ -289,7 +289,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->packet_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_packet_count = p_; size_packet_count = bytes_; (void)pos_packet_count; (void)size_packet_count;
+        pos_packet_count_ = p_; size_packet_count_ = bytes_; (void)pos_packet_count_; (void)size_packet_count_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -299,8 +299,8 @@ RELIC_GEN_UNUSED static inline relic_status val_directory_entry(relic_trn_vctx *
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_type = 0, size_type = 0;
-    uint64_t pos_offset = 0, size_offset = 0;
+    uint64_t pos_type_ = 0, size_type_ = 0;
+    uint64_t pos_offset_ = 0, size_offset_ = 0;
     if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "directory_entry needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* type */
         const uint64_t p_ = cur;
@@ -310,7 +310,7 @@ RELIC_GEN_UNUSED static inline relic_status val_directory_entry(relic_trn_vctx *
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->type = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_type = p_; size_type = bytes_; (void)pos_type; (void)size_type;
+        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }
     { /* offset */
         const uint64_t p_ = cur;
@@ -320,7 +320,7 @@ RELIC_GEN_UNUSED static inline relic_status val_directory_entry(relic_trn_vctx *
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_offset = p_; size_offset = bytes_; (void)pos_offset; (void)size_offset;
+        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -330,8 +330,8 @@ RELIC_GEN_UNUSED static inline relic_status dec_directory_entry(relic_trn_dctx *
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_type = 0, size_type = 0;
-    uint64_t pos_offset = 0, size_offset = 0;
+    uint64_t pos_type_ = 0, size_type_ = 0;
+    uint64_t pos_offset_ = 0, size_offset_ = 0;
     { /* type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -340,7 +340,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_directory_entry(relic_trn_dctx *
         bytes_ = n_ * 4u;
         m->type = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_type = p_; size_type = bytes_; (void)pos_type; (void)size_type;
+        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }
     { /* offset */
         const uint64_t p_ = cur;
@@ -350,7 +350,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_directory_entry(relic_trn_dctx *
         bytes_ = n_ * 4u;
         m->offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_offset = p_; size_offset = bytes_; (void)pos_offset; (void)size_offset;
+        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -360,9 +360,9 @@ RELIC_GEN_UNUSED static inline relic_status val_trwh(relic_trn_vctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_width = 0, size_width = 0;
-    uint64_t pos_height = 0, size_height = 0;
-    uint64_t pos_id = 0, size_id = 0;
+    uint64_t pos_width_ = 0, size_width_ = 0;
+    uint64_t pos_height_ = 0, size_height_ = 0;
+    uint64_t pos_id_ = 0, size_id_ = 0;
     if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "trwh needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* width */
         const uint64_t p_ = cur;
@@ -372,7 +372,7 @@ RELIC_GEN_UNUSED static inline relic_status val_trwh(relic_trn_vctx *c, uint64_t
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->width = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_width = p_; size_width = bytes_; (void)pos_width; (void)size_width;
+        pos_width_ = p_; size_width_ = bytes_; (void)pos_width_; (void)size_width_;
     }
     { /* height */
         const uint64_t p_ = cur;
@@ -382,7 +382,7 @@ RELIC_GEN_UNUSED static inline relic_status val_trwh(relic_trn_vctx *c, uint64_t
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->height = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_height = p_; size_height = bytes_; (void)pos_height; (void)size_height;
+        pos_height_ = p_; size_height_ = bytes_; (void)pos_height_; (void)size_height_;
     }
     { /* id */
         const uint64_t p_ = cur;
@@ -392,7 +392,7 @@ RELIC_GEN_UNUSED static inline relic_status val_trwh(relic_trn_vctx *c, uint64_t
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->id = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_id = p_; size_id = bytes_; (void)pos_id; (void)size_id;
+        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -402,9 +402,9 @@ RELIC_GEN_UNUSED static inline relic_status dec_trwh(relic_trn_dctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_width = 0, size_width = 0;
-    uint64_t pos_height = 0, size_height = 0;
-    uint64_t pos_id = 0, size_id = 0;
+    uint64_t pos_width_ = 0, size_width_ = 0;
+    uint64_t pos_height_ = 0, size_height_ = 0;
+    uint64_t pos_id_ = 0, size_id_ = 0;
     { /* width */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -413,7 +413,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_trwh(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->width = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_width = p_; size_width = bytes_; (void)pos_width; (void)size_width;
+        pos_width_ = p_; size_width_ = bytes_; (void)pos_width_; (void)size_width_;
     }
     { /* height */
         const uint64_t p_ = cur;
@@ -423,7 +423,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_trwh(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->height = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_height = p_; size_height = bytes_; (void)pos_height; (void)size_height;
+        pos_height_ = p_; size_height_ = bytes_; (void)pos_height_; (void)size_height_;
     }
     { /* id */
         const uint64_t p_ = cur;
@@ -433,7 +433,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_trwh(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->id = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_id = p_; size_id = bytes_; (void)pos_id; (void)size_id;
+        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -443,14 +443,14 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_type = 0, size_type = 0;
-    uint64_t pos_size = 0, size_size = 0;
-    uint64_t pos_trwh = 0, size_trwh = 0;
-    uint64_t pos_comp_magic = 0, size_comp_magic = 0;
-    uint64_t pos_compressed_size = 0, size_compressed_size = 0;
-    uint64_t pos_uncompressed_size = 0, size_uncompressed_size = 0;
-    uint64_t pos_aswm = 0, size_aswm = 0;
-    uint64_t pos_data = 0, size_data = 0;
+    uint64_t pos_type_ = 0, size_type_ = 0;
+    uint64_t pos_size_ = 0, size_size_ = 0;
+    uint64_t pos_trwh_ = 0, size_trwh_ = 0;
+    uint64_t pos_comp_magic_ = 0, size_comp_magic_ = 0;
+    uint64_t pos_compressed_size_ = 0, size_compressed_size_ = 0;
+    uint64_t pos_uncompressed_size_ = 0, size_uncompressed_size_ = 0;
+    uint64_t pos_aswm_ = 0, size_aswm_ = 0;
+    uint64_t pos_data_ = 0, size_data_ = 0;
     { /* type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -459,7 +459,7 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "type", -1, "type needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->type = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_type = p_; size_type = bytes_; (void)pos_type; (void)size_type;
+        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }
     { /* size */
         const uint64_t p_ = cur;
@@ -469,7 +469,7 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "size", -1, "size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size = p_; size_size = bytes_; (void)pos_size; (void)size_size;
+        pos_size_ = p_; size_size_ = bytes_; (void)pos_size_; (void)size_size_;
     }
     switch (((int64_t)m->type)) {
     case INT64_C(1213682260):
@@ -483,7 +483,7 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = val_trwh(c, p_, &sz_, &m->trwh);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "trwh", -1); return st_; }
         cur = p_ + bytes_;
-        pos_trwh = p_; size_trwh = bytes_; (void)pos_trwh; (void)size_trwh;
+        pos_trwh_ = p_; size_trwh_ = bytes_; (void)pos_trwh_; (void)size_trwh_;
     }
     } break;
     case INT64_C(1297568577):
@@ -497,7 +497,7 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
         memcpy(m->comp_magic, c->base + p_, (size_t)n_);
         if (memcmp(m->comp_magic, "COMP", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "comp_magic", -1, "expected \"COMP\"");
         cur = p_ + bytes_;
-        pos_comp_magic = p_; size_comp_magic = bytes_; (void)pos_comp_magic; (void)size_comp_magic;
+        pos_comp_magic_ = p_; size_comp_magic_ = bytes_; (void)pos_comp_magic_; (void)size_comp_magic_;
     }
     { /* compressed_size */
         const uint64_t p_ = cur;
@@ -507,7 +507,7 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "compressed_size", -1, "compressed_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->compressed_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_compressed_size = p_; size_compressed_size = bytes_; (void)pos_compressed_size; (void)size_compressed_size;
+        pos_compressed_size_ = p_; size_compressed_size_ = bytes_; (void)pos_compressed_size_; (void)size_compressed_size_;
     }
     { /* uncompressed_size */
         const uint64_t p_ = cur;
@@ -517,7 +517,7 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "uncompressed_size", -1, "uncompressed_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->uncompressed_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_uncompressed_size = p_; size_uncompressed_size = bytes_; (void)pos_uncompressed_size; (void)size_uncompressed_size;
+        pos_uncompressed_size_ = p_; size_uncompressed_size_ = bytes_; (void)pos_uncompressed_size_; (void)size_uncompressed_size_;
     }
     { /* aswm */
         const uint64_t p_ = cur;
@@ -528,7 +528,7 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "aswm", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->aswm_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_aswm = p_; size_aswm = bytes_; (void)pos_aswm; (void)size_aswm;
+        pos_aswm_ = p_; size_aswm_ = bytes_; (void)pos_aswm_; (void)size_aswm_;
     }
     } break;
     default:
@@ -542,7 +542,7 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->data_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_data = p_; size_data = bytes_; (void)pos_data; (void)size_data;
+        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
     }
     } break;
     }
@@ -556,14 +556,14 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_type = 0, size_type = 0;
-    uint64_t pos_size = 0, size_size = 0;
-    uint64_t pos_trwh = 0, size_trwh = 0;
-    uint64_t pos_comp_magic = 0, size_comp_magic = 0;
-    uint64_t pos_compressed_size = 0, size_compressed_size = 0;
-    uint64_t pos_uncompressed_size = 0, size_uncompressed_size = 0;
-    uint64_t pos_aswm = 0, size_aswm = 0;
-    uint64_t pos_data = 0, size_data = 0;
+    uint64_t pos_type_ = 0, size_type_ = 0;
+    uint64_t pos_size_ = 0, size_size_ = 0;
+    uint64_t pos_trwh_ = 0, size_trwh_ = 0;
+    uint64_t pos_comp_magic_ = 0, size_comp_magic_ = 0;
+    uint64_t pos_compressed_size_ = 0, size_compressed_size_ = 0;
+    uint64_t pos_uncompressed_size_ = 0, size_uncompressed_size_ = 0;
+    uint64_t pos_aswm_ = 0, size_aswm_ = 0;
+    uint64_t pos_data_ = 0, size_data_ = 0;
     { /* type */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -572,7 +572,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->type = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_type = p_; size_type = bytes_; (void)pos_type; (void)size_type;
+        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }
     { /* size */
         const uint64_t p_ = cur;
@@ -582,7 +582,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size = p_; size_size = bytes_; (void)pos_size; (void)size_size;
+        pos_size_ = p_; size_size_ = bytes_; (void)pos_size_; (void)size_size_;
     }
     switch (((int64_t)m->type)) {
     case INT64_C(1213682260):
@@ -596,7 +596,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = dec_trwh(c, p_, &sz_, &m->trwh);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "trwh", -1); return st_; }
         cur = p_ + bytes_;
-        pos_trwh = p_; size_trwh = bytes_; (void)pos_trwh; (void)size_trwh;
+        pos_trwh_ = p_; size_trwh_ = bytes_; (void)pos_trwh_; (void)size_trwh_;
     }
     } break;
     case INT64_C(1297568577):
@@ -609,7 +609,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
         bytes_ = n_ * 1u;
         memcpy(m->comp_magic, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_comp_magic = p_; size_comp_magic = bytes_; (void)pos_comp_magic; (void)size_comp_magic;
+        pos_comp_magic_ = p_; size_comp_magic_ = bytes_; (void)pos_comp_magic_; (void)size_comp_magic_;
     }
     { /* compressed_size */
         const uint64_t p_ = cur;
@@ -619,7 +619,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->compressed_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_compressed_size = p_; size_compressed_size = bytes_; (void)pos_compressed_size; (void)size_compressed_size;
+        pos_compressed_size_ = p_; size_compressed_size_ = bytes_; (void)pos_compressed_size_; (void)size_compressed_size_;
     }
     { /* uncompressed_size */
         const uint64_t p_ = cur;
@@ -629,7 +629,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->uncompressed_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_uncompressed_size = p_; size_uncompressed_size = bytes_; (void)pos_uncompressed_size; (void)size_uncompressed_size;
+        pos_uncompressed_size_ = p_; size_uncompressed_size_ = bytes_; (void)pos_uncompressed_size_; (void)size_uncompressed_size_;
     }
     { /* aswm */
         const uint64_t p_ = cur;
@@ -642,7 +642,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
         if (!m->aswm) return relic_fail(c->err, RELIC_E_NOMEM, p_, "aswm", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->aswm, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_aswm = p_; size_aswm = bytes_; (void)pos_aswm; (void)size_aswm;
+        pos_aswm_ = p_; size_aswm_ = bytes_; (void)pos_aswm_; (void)size_aswm_;
     }
     } break;
     default:
@@ -658,7 +658,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64
         if (!m->data) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->data, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_data = p_; size_data = bytes_; (void)pos_data; (void)size_data;
+        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
     }
     } break;
     }
@@ -670,9 +670,9 @@ RELIC_GEN_UNUSED static inline relic_status val_trn(relic_trn_vctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_directory = 0, size_directory = 0;
-    uint64_t pos_packets = 0, size_packets = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_directory_ = 0, size_directory_ = 0;
+    uint64_t pos_packets_ = 0, size_packets_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -683,7 +683,7 @@ RELIC_GEN_UNUSED static inline relic_status val_trn(relic_trn_vctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* directory */
         const uint64_t p_ = cur;
@@ -696,7 +696,7 @@ RELIC_GEN_UNUSED static inline relic_status val_trn(relic_trn_vctx *c, uint64_t 
         c->view->directory = c->base + p_;
         c->view->directory_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_directory = p_; size_directory = bytes_; (void)pos_directory; (void)size_directory;
+        pos_directory_ = p_; size_directory_ = bytes_; (void)pos_directory_; (void)size_directory_;
     }
     { /* packets */
         const uint64_t p_ = cur;
@@ -717,7 +717,7 @@ RELIC_GEN_UNUSED static inline relic_status val_trn(relic_trn_vctx *c, uint64_t 
         }
         bytes_ = q_ - p_;
         cur = p_ + bytes_;
-        pos_packets = p_; size_packets = bytes_; (void)pos_packets; (void)size_packets;
+        pos_packets_ = p_; size_packets_ = bytes_; (void)pos_packets_; (void)size_packets_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -727,9 +727,9 @@ RELIC_GEN_UNUSED static inline relic_status dec_trn(relic_trn_dctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_directory = 0, size_directory = 0;
-    uint64_t pos_packets = 0, size_packets = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_directory_ = 0, size_directory_ = 0;
+    uint64_t pos_packets_ = 0, size_packets_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -739,7 +739,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_trn(relic_trn_dctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* directory */
         const uint64_t p_ = cur;
@@ -759,7 +759,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_trn(relic_trn_dctx *c, uint64_t 
         }
         }
         cur = p_ + bytes_;
-        pos_directory = p_; size_directory = bytes_; (void)pos_directory; (void)size_directory;
+        pos_directory_ = p_; size_directory_ = bytes_; (void)pos_directory_; (void)size_directory_;
     }
     { /* packets */
         const uint64_t p_ = cur;
@@ -777,7 +777,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_trn(relic_trn_dctx *c, uint64_t 
         }
         bytes_ = q_ - p_;
         cur = p_ + bytes_;
-        pos_packets = p_; size_packets = bytes_; (void)pos_packets; (void)size_packets;
+        pos_packets_ = p_; size_packets_ = bytes_; (void)pos_packets_; (void)size_packets_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -787,9 +787,9 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_trn_vctx *c, uint64_
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_x = 0, size_x = 0;
-    uint64_t pos_y = 0, size_y = 0;
-    uint64_t pos_z = 0, size_z = 0;
+    uint64_t pos_x_ = 0, size_x_ = 0;
+    uint64_t pos_y_ = 0, size_y_ = 0;
+    uint64_t pos_z_ = 0, size_z_ = 0;
     if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* x */
         const uint64_t p_ = cur;
@@ -799,7 +799,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_trn_vctx *c, uint64_
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_x = p_; size_x = bytes_; (void)pos_x; (void)size_x;
+        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
     }
     { /* y */
         const uint64_t p_ = cur;
@@ -809,7 +809,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_trn_vctx *c, uint64_
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_y = p_; size_y = bytes_; (void)pos_y; (void)size_y;
+        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
     }
     { /* z */
         const uint64_t p_ = cur;
@@ -819,7 +819,7 @@ RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_trn_vctx *c, uint64_
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->z = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_z = p_; size_z = bytes_; (void)pos_z; (void)size_z;
+        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -829,9 +829,9 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_trn_dctx *c, uint64_
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_x = 0, size_x = 0;
-    uint64_t pos_y = 0, size_y = 0;
-    uint64_t pos_z = 0, size_z = 0;
+    uint64_t pos_x_ = 0, size_x_ = 0;
+    uint64_t pos_y_ = 0, size_y_ = 0;
+    uint64_t pos_z_ = 0, size_z_ = 0;
     { /* x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -840,7 +840,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_trn_dctx *c, uint64_
         bytes_ = n_ * 4u;
         m->x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_x = p_; size_x = bytes_; (void)pos_x; (void)size_x;
+        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
     }
     { /* y */
         const uint64_t p_ = cur;
@@ -850,7 +850,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_trn_dctx *c, uint64_
         bytes_ = n_ * 4u;
         m->y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_y = p_; size_y = bytes_; (void)pos_y; (void)size_y;
+        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
     }
     { /* z */
         const uint64_t p_ = cur;
@@ -860,7 +860,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_trn_dctx *c, uint64_
         bytes_ = n_ * 4u;
         m->z = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_z = p_; size_z = bytes_; (void)pos_z; (void)size_z;
+        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -870,8 +870,8 @@ RELIC_GEN_UNUSED static inline relic_status val_edge(relic_trn_vctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_vertices = 0, size_vertices = 0;
-    uint64_t pos_triangles = 0, size_triangles = 0;
+    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
+    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
     if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "edge needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* vertices */
         const uint64_t p_ = cur;
@@ -883,7 +883,7 @@ RELIC_GEN_UNUSED static inline relic_status val_edge(relic_trn_vctx *c, uint64_t
             ((uint32_t *)m->vertices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_vertices = p_; size_vertices = bytes_; (void)pos_vertices; (void)size_vertices;
+        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* triangles */
         const uint64_t p_ = cur;
@@ -895,7 +895,7 @@ RELIC_GEN_UNUSED static inline relic_status val_edge(relic_trn_vctx *c, uint64_t
             ((uint32_t *)m->triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_triangles = p_; size_triangles = bytes_; (void)pos_triangles; (void)size_triangles;
+        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -905,8 +905,8 @@ RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_trn_dctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_vertices = 0, size_vertices = 0;
-    uint64_t pos_triangles = 0, size_triangles = 0;
+    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
+    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
     { /* vertices */
         const uint64_t p_ = cur;
         const uint64_t n_ = 2u;
@@ -917,7 +917,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_trn_dctx *c, uint64_t
             ((uint32_t *)m->vertices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_vertices = p_; size_vertices = bytes_; (void)pos_vertices; (void)size_vertices;
+        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* triangles */
         const uint64_t p_ = cur;
@@ -929,7 +929,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_trn_dctx *c, uint64_t
             ((uint32_t *)m->triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_triangles = p_; size_triangles = bytes_; (void)pos_triangles; (void)size_triangles;
+        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -939,14 +939,14 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_vertices = 0, size_vertices = 0;
-    uint64_t pos_linked_edges = 0, size_linked_edges = 0;
-    uint64_t pos_linked_triangles = 0, size_linked_triangles = 0;
-    uint64_t pos_center = 0, size_center = 0;
-    uint64_t pos_normal = 0, size_normal = 0;
-    uint64_t pos_d = 0, size_d = 0;
-    uint64_t pos_island = 0, size_island = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
+    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
+    uint64_t pos_linked_edges_ = 0, size_linked_edges_ = 0;
+    uint64_t pos_linked_triangles_ = 0, size_linked_triangles_ = 0;
+    uint64_t pos_center_ = 0, size_center_ = 0;
+    uint64_t pos_normal_ = 0, size_normal_ = 0;
+    uint64_t pos_d_ = 0, size_d_ = 0;
+    uint64_t pos_island_ = 0, size_island_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
     if (pos > c->size || c->size - pos < 64u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "triangle needs 64 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* vertices */
         const uint64_t p_ = cur;
@@ -958,7 +958,7 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
             ((uint32_t *)m->vertices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_vertices = p_; size_vertices = bytes_; (void)pos_vertices; (void)size_vertices;
+        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* linked_edges */
         const uint64_t p_ = cur;
@@ -970,7 +970,7 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
             ((uint32_t *)m->linked_edges)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_linked_edges = p_; size_linked_edges = bytes_; (void)pos_linked_edges; (void)size_linked_edges;
+        pos_linked_edges_ = p_; size_linked_edges_ = bytes_; (void)pos_linked_edges_; (void)size_linked_edges_;
     }
     { /* linked_triangles */
         const uint64_t p_ = cur;
@@ -982,7 +982,7 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
             ((uint32_t *)m->linked_triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_linked_triangles = p_; size_linked_triangles = bytes_; (void)pos_linked_triangles; (void)size_linked_triangles;
+        pos_linked_triangles_ = p_; size_linked_triangles_ = bytes_; (void)pos_linked_triangles_; (void)size_linked_triangles_;
     }
     { /* center */
         const uint64_t p_ = cur;
@@ -994,7 +994,7 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
             ((float *)m->center)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_center = p_; size_center = bytes_; (void)pos_center; (void)size_center;
+        pos_center_ = p_; size_center_ = bytes_; (void)pos_center_; (void)size_center_;
     }
     { /* normal */
         const uint64_t p_ = cur;
@@ -1006,7 +1006,7 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
             ((float *)m->normal)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_normal = p_; size_normal = bytes_; (void)pos_normal; (void)size_normal;
+        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
     }
     { /* d */
         const uint64_t p_ = cur;
@@ -1016,7 +1016,7 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->d = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_d = p_; size_d = bytes_; (void)pos_d; (void)size_d;
+        pos_d_ = p_; size_d_ = bytes_; (void)pos_d_; (void)size_d_;
     }
     { /* island */
         const uint64_t p_ = cur;
@@ -1026,7 +1026,7 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->island = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_island = p_; size_island = bytes_; (void)pos_island; (void)size_island;
+        pos_island_ = p_; size_island_ = bytes_; (void)pos_island_; (void)size_island_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -1036,7 +1036,7 @@ RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->flags = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1046,14 +1046,14 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_vertices = 0, size_vertices = 0;
-    uint64_t pos_linked_edges = 0, size_linked_edges = 0;
-    uint64_t pos_linked_triangles = 0, size_linked_triangles = 0;
-    uint64_t pos_center = 0, size_center = 0;
-    uint64_t pos_normal = 0, size_normal = 0;
-    uint64_t pos_d = 0, size_d = 0;
-    uint64_t pos_island = 0, size_island = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
+    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
+    uint64_t pos_linked_edges_ = 0, size_linked_edges_ = 0;
+    uint64_t pos_linked_triangles_ = 0, size_linked_triangles_ = 0;
+    uint64_t pos_center_ = 0, size_center_ = 0;
+    uint64_t pos_normal_ = 0, size_normal_ = 0;
+    uint64_t pos_d_ = 0, size_d_ = 0;
+    uint64_t pos_island_ = 0, size_island_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
     { /* vertices */
         const uint64_t p_ = cur;
         const uint64_t n_ = 3u;
@@ -1064,7 +1064,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
             ((uint32_t *)m->vertices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_vertices = p_; size_vertices = bytes_; (void)pos_vertices; (void)size_vertices;
+        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* linked_edges */
         const uint64_t p_ = cur;
@@ -1076,7 +1076,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
             ((uint32_t *)m->linked_edges)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_linked_edges = p_; size_linked_edges = bytes_; (void)pos_linked_edges; (void)size_linked_edges;
+        pos_linked_edges_ = p_; size_linked_edges_ = bytes_; (void)pos_linked_edges_; (void)size_linked_edges_;
     }
     { /* linked_triangles */
         const uint64_t p_ = cur;
@@ -1088,7 +1088,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
             ((uint32_t *)m->linked_triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_linked_triangles = p_; size_linked_triangles = bytes_; (void)pos_linked_triangles; (void)size_linked_triangles;
+        pos_linked_triangles_ = p_; size_linked_triangles_ = bytes_; (void)pos_linked_triangles_; (void)size_linked_triangles_;
     }
     { /* center */
         const uint64_t p_ = cur;
@@ -1100,7 +1100,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
             ((float *)m->center)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_center = p_; size_center = bytes_; (void)pos_center; (void)size_center;
+        pos_center_ = p_; size_center_ = bytes_; (void)pos_center_; (void)size_center_;
     }
     { /* normal */
         const uint64_t p_ = cur;
@@ -1112,7 +1112,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
             ((float *)m->normal)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_normal = p_; size_normal = bytes_; (void)pos_normal; (void)size_normal;
+        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
     }
     { /* d */
         const uint64_t p_ = cur;
@@ -1122,7 +1122,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
         bytes_ = n_ * 4u;
         m->d = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_d = p_; size_d = bytes_; (void)pos_d; (void)size_d;
+        pos_d_ = p_; size_d_ = bytes_; (void)pos_d_; (void)size_d_;
     }
     { /* island */
         const uint64_t p_ = cur;
@@ -1132,7 +1132,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
         bytes_ = n_ * 2u;
         m->island = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_island = p_; size_island = bytes_; (void)pos_island; (void)size_island;
+        pos_island_ = p_; size_island_ = bytes_; (void)pos_island_; (void)size_island_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -1142,7 +1142,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint
         bytes_ = n_ * 2u;
         m->flags = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1152,24 +1152,24 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_name = 0, size_name = 0;
-    uint64_t pos_owns_data = 0, size_owns_data = 0;
-    uint64_t pos_vertices_count = 0, size_vertices_count = 0;
-    uint64_t pos_edges_count = 0, size_edges_count = 0;
-    uint64_t pos_triangles_count = 0, size_triangles_count = 0;
-    uint64_t pos_size_x = 0, size_size_x = 0;
-    uint64_t pos_size_y = 0, size_size_y = 0;
-    uint64_t pos_triangles_offset = 0, size_triangles_offset = 0;
-    uint64_t pos_own_vertices = 0, size_own_vertices = 0;
-    uint64_t pos_own_edges = 0, size_own_edges = 0;
-    uint64_t pos_path_flags = 0, size_path_flags = 0;
-    uint64_t pos_local_to_node_length = 0, size_local_to_node_length = 0;
-    uint64_t pos_node_to_local_length = 0, size_node_to_local_length = 0;
-    uint64_t pos_rle_table_size = 0, size_rle_table_size = 0;
-    uint64_t pos_local_to_node = 0, size_local_to_node = 0;
-    uint64_t pos_node_to_local = 0, size_node_to_local = 0;
-    uint64_t pos_nodes = 0, size_nodes = 0;
-    uint64_t pos_tile_flags = 0, size_tile_flags = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
+    uint64_t pos_owns_data_ = 0, size_owns_data_ = 0;
+    uint64_t pos_vertices_count_ = 0, size_vertices_count_ = 0;
+    uint64_t pos_edges_count_ = 0, size_edges_count_ = 0;
+    uint64_t pos_triangles_count_ = 0, size_triangles_count_ = 0;
+    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
+    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
+    uint64_t pos_triangles_offset_ = 0, size_triangles_offset_ = 0;
+    uint64_t pos_own_vertices_ = 0, size_own_vertices_ = 0;
+    uint64_t pos_own_edges_ = 0, size_own_edges_ = 0;
+    uint64_t pos_path_flags_ = 0, size_path_flags_ = 0;
+    uint64_t pos_local_to_node_length_ = 0, size_local_to_node_length_ = 0;
+    uint64_t pos_node_to_local_length_ = 0, size_node_to_local_length_ = 0;
+    uint64_t pos_rle_table_size_ = 0, size_rle_table_size_ = 0;
+    uint64_t pos_local_to_node_ = 0, size_local_to_node_ = 0;
+    uint64_t pos_node_to_local_ = 0, size_node_to_local_ = 0;
+    uint64_t pos_nodes_ = 0, size_nodes_ = 0;
+    uint64_t pos_tile_flags_ = 0, size_tile_flags_ = 0;
     { /* name */
         const uint64_t p_ = cur;
         const uint64_t n_ = 32u;
@@ -1178,7 +1178,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         memcpy(m->name, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     { /* owns_data */
         const uint64_t p_ = cur;
@@ -1188,7 +1188,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "owns_data", -1, "owns_data needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->owns_data = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_owns_data = p_; size_owns_data = bytes_; (void)pos_owns_data; (void)size_owns_data;
+        pos_owns_data_ = p_; size_owns_data_ = bytes_; (void)pos_owns_data_; (void)size_owns_data_;
     }
     { /* vertices_count */
         const uint64_t p_ = cur;
@@ -1198,7 +1198,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices_count", -1, "vertices_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->vertices_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertices_count = p_; size_vertices_count = bytes_; (void)pos_vertices_count; (void)size_vertices_count;
+        pos_vertices_count_ = p_; size_vertices_count_ = bytes_; (void)pos_vertices_count_; (void)size_vertices_count_;
     }
     { /* edges_count */
         const uint64_t p_ = cur;
@@ -1208,7 +1208,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edges_count", -1, "edges_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->edges_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edges_count = p_; size_edges_count = bytes_; (void)pos_edges_count; (void)size_edges_count;
+        pos_edges_count_ = p_; size_edges_count_ = bytes_; (void)pos_edges_count_; (void)size_edges_count_;
     }
     { /* triangles_count */
         const uint64_t p_ = cur;
@@ -1218,7 +1218,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangles_count", -1, "triangles_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->triangles_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_triangles_count = p_; size_triangles_count = bytes_; (void)pos_triangles_count; (void)size_triangles_count;
+        pos_triangles_count_ = p_; size_triangles_count_ = bytes_; (void)pos_triangles_count_; (void)size_triangles_count_;
     }
     { /* size_x */
         const uint64_t p_ = cur;
@@ -1228,7 +1228,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "size_x", -1, "size_x needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->size_x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_x = p_; size_size_x = bytes_; (void)pos_size_x; (void)size_size_x;
+        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
     }
     { /* size_y */
         const uint64_t p_ = cur;
@@ -1238,7 +1238,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "size_y", -1, "size_y needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->size_y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_y = p_; size_size_y = bytes_; (void)pos_size_y; (void)size_size_y;
+        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
     }
     { /* triangles_offset */
         const uint64_t p_ = cur;
@@ -1248,7 +1248,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangles_offset", -1, "triangles_offset needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->triangles_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_triangles_offset = p_; size_triangles_offset = bytes_; (void)pos_triangles_offset; (void)size_triangles_offset;
+        pos_triangles_offset_ = p_; size_triangles_offset_ = bytes_; (void)pos_triangles_offset_; (void)size_triangles_offset_;
     }
     if (((int64_t)(((int64_t)m->owns_data) != INT64_C(0)))) {
     { /* own_vertices */
@@ -1260,7 +1260,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "own_vertices", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->own_vertices_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_own_vertices = p_; size_own_vertices = bytes_; (void)pos_own_vertices; (void)size_own_vertices;
+        pos_own_vertices_ = p_; size_own_vertices_ = bytes_; (void)pos_own_vertices_; (void)size_own_vertices_;
     }
     { /* own_edges */
         const uint64_t p_ = cur;
@@ -1271,7 +1271,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 16u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "own_edges", -1, "%llu elements of 16 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 16u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->own_edges_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_own_edges = p_; size_own_edges = bytes_; (void)pos_own_edges; (void)size_own_edges;
+        pos_own_edges_ = p_; size_own_edges_ = bytes_; (void)pos_own_edges_; (void)size_own_edges_;
     }
     } else {
     }
@@ -1284,7 +1284,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         m->path_flags = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->path_flags); if (!(((int64_t)(((int64_t)((it) & INT64_C(3))) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "path_flags", -1, "%lld fails check (it & 3) == 0", (long long)it); }
         cur = p_ + bytes_;
-        pos_path_flags = p_; size_path_flags = bytes_; (void)pos_path_flags; (void)size_path_flags;
+        pos_path_flags_ = p_; size_path_flags_ = bytes_; (void)pos_path_flags_; (void)size_path_flags_;
     }
     { /* local_to_node_length */
         const uint64_t p_ = cur;
@@ -1294,7 +1294,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "local_to_node_length", -1, "local_to_node_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->local_to_node_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_local_to_node_length = p_; size_local_to_node_length = bytes_; (void)pos_local_to_node_length; (void)size_local_to_node_length;
+        pos_local_to_node_length_ = p_; size_local_to_node_length_ = bytes_; (void)pos_local_to_node_length_; (void)size_local_to_node_length_;
     }
     { /* node_to_local_length */
         const uint64_t p_ = cur;
@@ -1304,7 +1304,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "node_to_local_length", -1, "node_to_local_length needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->node_to_local_length = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_node_to_local_length = p_; size_node_to_local_length = bytes_; (void)pos_node_to_local_length; (void)size_node_to_local_length;
+        pos_node_to_local_length_ = p_; size_node_to_local_length_ = bytes_; (void)pos_node_to_local_length_; (void)size_node_to_local_length_;
     }
     { /* rle_table_size */
         const uint64_t p_ = cur;
@@ -1314,7 +1314,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "rle_table_size", -1, "rle_table_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->rle_table_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_rle_table_size = p_; size_rle_table_size = bytes_; (void)pos_rle_table_size; (void)size_rle_table_size;
+        pos_rle_table_size_ = p_; size_rle_table_size_ = bytes_; (void)pos_rle_table_size_; (void)size_rle_table_size_;
     }
     { /* local_to_node */
         const uint64_t p_ = cur;
@@ -1325,7 +1325,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "local_to_node", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->local_to_node_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_local_to_node = p_; size_local_to_node = bytes_; (void)pos_local_to_node; (void)size_local_to_node;
+        pos_local_to_node_ = p_; size_local_to_node_ = bytes_; (void)pos_local_to_node_; (void)size_local_to_node_;
     }
     { /* node_to_local */
         const uint64_t p_ = cur;
@@ -1336,7 +1336,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "node_to_local", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->node_to_local_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_node_to_local = p_; size_node_to_local = bytes_; (void)pos_node_to_local; (void)size_node_to_local;
+        pos_node_to_local_ = p_; size_node_to_local_ = bytes_; (void)pos_node_to_local_; (void)size_node_to_local_;
     }
     { /* nodes */
         const uint64_t p_ = cur;
@@ -1347,7 +1347,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "nodes", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->nodes_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_nodes = p_; size_nodes = bytes_; (void)pos_nodes; (void)size_nodes;
+        pos_nodes_ = p_; size_nodes_ = bytes_; (void)pos_nodes_; (void)size_nodes_;
     }
     { /* tile_flags */
         const uint64_t p_ = cur;
@@ -1357,7 +1357,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tile_flags", -1, "tile_flags needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->tile_flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tile_flags = p_; size_tile_flags = bytes_; (void)pos_tile_flags; (void)size_tile_flags;
+        pos_tile_flags_ = p_; size_tile_flags_ = bytes_; (void)pos_tile_flags_; (void)size_tile_flags_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1367,24 +1367,24 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_name = 0, size_name = 0;
-    uint64_t pos_owns_data = 0, size_owns_data = 0;
-    uint64_t pos_vertices_count = 0, size_vertices_count = 0;
-    uint64_t pos_edges_count = 0, size_edges_count = 0;
-    uint64_t pos_triangles_count = 0, size_triangles_count = 0;
-    uint64_t pos_size_x = 0, size_size_x = 0;
-    uint64_t pos_size_y = 0, size_size_y = 0;
-    uint64_t pos_triangles_offset = 0, size_triangles_offset = 0;
-    uint64_t pos_own_vertices = 0, size_own_vertices = 0;
-    uint64_t pos_own_edges = 0, size_own_edges = 0;
-    uint64_t pos_path_flags = 0, size_path_flags = 0;
-    uint64_t pos_local_to_node_length = 0, size_local_to_node_length = 0;
-    uint64_t pos_node_to_local_length = 0, size_node_to_local_length = 0;
-    uint64_t pos_rle_table_size = 0, size_rle_table_size = 0;
-    uint64_t pos_local_to_node = 0, size_local_to_node = 0;
-    uint64_t pos_node_to_local = 0, size_node_to_local = 0;
-    uint64_t pos_nodes = 0, size_nodes = 0;
-    uint64_t pos_tile_flags = 0, size_tile_flags = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
+    uint64_t pos_owns_data_ = 0, size_owns_data_ = 0;
+    uint64_t pos_vertices_count_ = 0, size_vertices_count_ = 0;
+    uint64_t pos_edges_count_ = 0, size_edges_count_ = 0;
+    uint64_t pos_triangles_count_ = 0, size_triangles_count_ = 0;
+    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
+    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
+    uint64_t pos_triangles_offset_ = 0, size_triangles_offset_ = 0;
+    uint64_t pos_own_vertices_ = 0, size_own_vertices_ = 0;
+    uint64_t pos_own_edges_ = 0, size_own_edges_ = 0;
+    uint64_t pos_path_flags_ = 0, size_path_flags_ = 0;
+    uint64_t pos_local_to_node_length_ = 0, size_local_to_node_length_ = 0;
+    uint64_t pos_node_to_local_length_ = 0, size_node_to_local_length_ = 0;
+    uint64_t pos_rle_table_size_ = 0, size_rle_table_size_ = 0;
+    uint64_t pos_local_to_node_ = 0, size_local_to_node_ = 0;
+    uint64_t pos_node_to_local_ = 0, size_node_to_local_ = 0;
+    uint64_t pos_nodes_ = 0, size_nodes_ = 0;
+    uint64_t pos_tile_flags_ = 0, size_tile_flags_ = 0;
     { /* name */
         const uint64_t p_ = cur;
         const uint64_t n_ = 32u;
@@ -1393,7 +1393,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 1u;
         memcpy(m->name, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     { /* owns_data */
         const uint64_t p_ = cur;
@@ -1403,7 +1403,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 1u;
         m->owns_data = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_owns_data = p_; size_owns_data = bytes_; (void)pos_owns_data; (void)size_owns_data;
+        pos_owns_data_ = p_; size_owns_data_ = bytes_; (void)pos_owns_data_; (void)size_owns_data_;
     }
     { /* vertices_count */
         const uint64_t p_ = cur;
@@ -1413,7 +1413,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->vertices_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertices_count = p_; size_vertices_count = bytes_; (void)pos_vertices_count; (void)size_vertices_count;
+        pos_vertices_count_ = p_; size_vertices_count_ = bytes_; (void)pos_vertices_count_; (void)size_vertices_count_;
     }
     { /* edges_count */
         const uint64_t p_ = cur;
@@ -1423,7 +1423,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->edges_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edges_count = p_; size_edges_count = bytes_; (void)pos_edges_count; (void)size_edges_count;
+        pos_edges_count_ = p_; size_edges_count_ = bytes_; (void)pos_edges_count_; (void)size_edges_count_;
     }
     { /* triangles_count */
         const uint64_t p_ = cur;
@@ -1433,7 +1433,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->triangles_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_triangles_count = p_; size_triangles_count = bytes_; (void)pos_triangles_count; (void)size_triangles_count;
+        pos_triangles_count_ = p_; size_triangles_count_ = bytes_; (void)pos_triangles_count_; (void)size_triangles_count_;
     }
     { /* size_x */
         const uint64_t p_ = cur;
@@ -1443,7 +1443,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->size_x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_x = p_; size_size_x = bytes_; (void)pos_size_x; (void)size_size_x;
+        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
     }
     { /* size_y */
         const uint64_t p_ = cur;
@@ -1453,7 +1453,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->size_y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_y = p_; size_size_y = bytes_; (void)pos_size_y; (void)size_size_y;
+        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
     }
     { /* triangles_offset */
         const uint64_t p_ = cur;
@@ -1463,7 +1463,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->triangles_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_triangles_offset = p_; size_triangles_offset = bytes_; (void)pos_triangles_offset; (void)size_triangles_offset;
+        pos_triangles_offset_ = p_; size_triangles_offset_ = bytes_; (void)pos_triangles_offset_; (void)size_triangles_offset_;
     }
     if (((int64_t)(((int64_t)m->owns_data) != INT64_C(0)))) {
     { /* own_vertices */
@@ -1484,7 +1484,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         }
         }
         cur = p_ + bytes_;
-        pos_own_vertices = p_; size_own_vertices = bytes_; (void)pos_own_vertices; (void)size_own_vertices;
+        pos_own_vertices_ = p_; size_own_vertices_ = bytes_; (void)pos_own_vertices_; (void)size_own_vertices_;
     }
     { /* own_edges */
         const uint64_t p_ = cur;
@@ -1504,7 +1504,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         }
         }
         cur = p_ + bytes_;
-        pos_own_edges = p_; size_own_edges = bytes_; (void)pos_own_edges; (void)size_own_edges;
+        pos_own_edges_ = p_; size_own_edges_ = bytes_; (void)pos_own_edges_; (void)size_own_edges_;
     }
     } else {
     }
@@ -1516,7 +1516,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->path_flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_path_flags = p_; size_path_flags = bytes_; (void)pos_path_flags; (void)size_path_flags;
+        pos_path_flags_ = p_; size_path_flags_ = bytes_; (void)pos_path_flags_; (void)size_path_flags_;
     }
     { /* local_to_node_length */
         const uint64_t p_ = cur;
@@ -1526,7 +1526,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->local_to_node_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_local_to_node_length = p_; size_local_to_node_length = bytes_; (void)pos_local_to_node_length; (void)size_local_to_node_length;
+        pos_local_to_node_length_ = p_; size_local_to_node_length_ = bytes_; (void)pos_local_to_node_length_; (void)size_local_to_node_length_;
     }
     { /* node_to_local_length */
         const uint64_t p_ = cur;
@@ -1536,7 +1536,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 1u;
         m->node_to_local_length = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_node_to_local_length = p_; size_node_to_local_length = bytes_; (void)pos_node_to_local_length; (void)size_node_to_local_length;
+        pos_node_to_local_length_ = p_; size_node_to_local_length_ = bytes_; (void)pos_node_to_local_length_; (void)size_node_to_local_length_;
     }
     { /* rle_table_size */
         const uint64_t p_ = cur;
@@ -1546,7 +1546,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->rle_table_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_rle_table_size = p_; size_rle_table_size = bytes_; (void)pos_rle_table_size; (void)size_rle_table_size;
+        pos_rle_table_size_ = p_; size_rle_table_size_ = bytes_; (void)pos_rle_table_size_; (void)size_rle_table_size_;
     }
     { /* local_to_node */
         const uint64_t p_ = cur;
@@ -1559,7 +1559,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         if (!m->local_to_node && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "local_to_node", "out of memory for %llu elements", (unsigned long long)n_);
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint8_t *)m->local_to_node)[k_] = relic_load_u8(c->base + p_ + k_ * 1u); }
         cur = p_ + bytes_;
-        pos_local_to_node = p_; size_local_to_node = bytes_; (void)pos_local_to_node; (void)size_local_to_node;
+        pos_local_to_node_ = p_; size_local_to_node_ = bytes_; (void)pos_local_to_node_; (void)size_local_to_node_;
     }
     { /* node_to_local */
         const uint64_t p_ = cur;
@@ -1576,7 +1576,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->node_to_local)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
 #endif
         cur = p_ + bytes_;
-        pos_node_to_local = p_; size_node_to_local = bytes_; (void)pos_node_to_local; (void)size_node_to_local;
+        pos_node_to_local_ = p_; size_node_to_local_ = bytes_; (void)pos_node_to_local_; (void)size_node_to_local_;
     }
     { /* nodes */
         const uint64_t p_ = cur;
@@ -1589,7 +1589,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         if (!m->nodes && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "nodes", "out of memory for %llu elements", (unsigned long long)n_);
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint8_t *)m->nodes)[k_] = relic_load_u8(c->base + p_ + k_ * 1u); }
         cur = p_ + bytes_;
-        pos_nodes = p_; size_nodes = bytes_; (void)pos_nodes; (void)size_nodes;
+        pos_nodes_ = p_; size_nodes_ = bytes_; (void)pos_nodes_; (void)size_nodes_;
     }
     { /* tile_flags */
         const uint64_t p_ = cur;
@@ -1599,7 +1599,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->tile_flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tile_flags = p_; size_tile_flags = bytes_; (void)pos_tile_flags; (void)size_tile_flags;
+        pos_tile_flags_ = p_; size_tile_flags_ = bytes_; (void)pos_tile_flags_; (void)size_tile_flags_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1609,16 +1609,16 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_index = 0, size_index = 0;
-    uint64_t pos_tile = 0, size_tile = 0;
-    uint64_t pos_center = 0, size_center = 0;
-    uint64_t pos_triangle_count = 0, size_triangle_count = 0;
-    uint64_t pos_adjacent_length = 0, size_adjacent_length = 0;
-    uint64_t pos_adjacent = 0, size_adjacent = 0;
-    uint64_t pos_distances_length = 0, size_distances_length = 0;
-    uint64_t pos_distances = 0, size_distances = 0;
-    uint64_t pos_exits_length = 0, size_exits_length = 0;
-    uint64_t pos_exit_triangles = 0, size_exit_triangles = 0;
+    uint64_t pos_index_ = 0, size_index_ = 0;
+    uint64_t pos_tile_ = 0, size_tile_ = 0;
+    uint64_t pos_center_ = 0, size_center_ = 0;
+    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
+    uint64_t pos_adjacent_length_ = 0, size_adjacent_length_ = 0;
+    uint64_t pos_adjacent_ = 0, size_adjacent_ = 0;
+    uint64_t pos_distances_length_ = 0, size_distances_length_ = 0;
+    uint64_t pos_distances_ = 0, size_distances_ = 0;
+    uint64_t pos_exits_length_ = 0, size_exits_length_ = 0;
+    uint64_t pos_exit_triangles_ = 0, size_exit_triangles_ = 0;
     { /* index */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1627,7 +1627,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "index", -1, "index needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->index = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_index = p_; size_index = bytes_; (void)pos_index; (void)size_index;
+        pos_index_ = p_; size_index_ = bytes_; (void)pos_index_; (void)size_index_;
     }
     { /* tile */
         const uint64_t p_ = cur;
@@ -1637,7 +1637,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tile", -1, "tile needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->tile = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tile = p_; size_tile = bytes_; (void)pos_tile; (void)size_tile;
+        pos_tile_ = p_; size_tile_ = bytes_; (void)pos_tile_; (void)size_tile_;
     }
     { /* center */
         const uint64_t p_ = cur;
@@ -1649,7 +1649,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
             ((float *)m->center)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_center = p_; size_center = bytes_; (void)pos_center; (void)size_center;
+        pos_center_ = p_; size_center_ = bytes_; (void)pos_center_; (void)size_center_;
     }
     { /* triangle_count */
         const uint64_t p_ = cur;
@@ -1659,7 +1659,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangle_count", -1, "triangle_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->triangle_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_triangle_count = p_; size_triangle_count = bytes_; (void)pos_triangle_count; (void)size_triangle_count;
+        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
     }
     { /* adjacent_length */
         const uint64_t p_ = cur;
@@ -1669,7 +1669,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacent_length", -1, "adjacent_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->adjacent_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_adjacent_length = p_; size_adjacent_length = bytes_; (void)pos_adjacent_length; (void)size_adjacent_length;
+        pos_adjacent_length_ = p_; size_adjacent_length_ = bytes_; (void)pos_adjacent_length_; (void)size_adjacent_length_;
     }
     { /* adjacent */
         const uint64_t p_ = cur;
@@ -1680,7 +1680,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacent", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->adjacent_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_adjacent = p_; size_adjacent = bytes_; (void)pos_adjacent; (void)size_adjacent;
+        pos_adjacent_ = p_; size_adjacent_ = bytes_; (void)pos_adjacent_; (void)size_adjacent_;
     }
     { /* distances_length */
         const uint64_t p_ = cur;
@@ -1690,7 +1690,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "distances_length", -1, "distances_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->distances_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_distances_length = p_; size_distances_length = bytes_; (void)pos_distances_length; (void)size_distances_length;
+        pos_distances_length_ = p_; size_distances_length_ = bytes_; (void)pos_distances_length_; (void)size_distances_length_;
     }
     { /* distances */
         const uint64_t p_ = cur;
@@ -1701,7 +1701,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "distances", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->distances_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_distances = p_; size_distances = bytes_; (void)pos_distances; (void)size_distances;
+        pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
     }
     { /* exits_length */
         const uint64_t p_ = cur;
@@ -1711,7 +1711,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "exits_length", -1, "exits_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->exits_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_exits_length = p_; size_exits_length = bytes_; (void)pos_exits_length; (void)size_exits_length;
+        pos_exits_length_ = p_; size_exits_length_ = bytes_; (void)pos_exits_length_; (void)size_exits_length_;
     }
     { /* exit_triangles */
         const uint64_t p_ = cur;
@@ -1722,7 +1722,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "exit_triangles", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->exit_triangles_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_exit_triangles = p_; size_exit_triangles = bytes_; (void)pos_exit_triangles; (void)size_exit_triangles;
+        pos_exit_triangles_ = p_; size_exit_triangles_ = bytes_; (void)pos_exit_triangles_; (void)size_exit_triangles_;
     }
     if (!(((int64_t)(((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->distances_length))) && ((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->exits_length))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "island", "check failed: adjacent_length == distances_length && adjacent_length == exits_length (the three island lists differ in length)");
     *size_out = cur - pos;
@@ -1733,16 +1733,16 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_index = 0, size_index = 0;
-    uint64_t pos_tile = 0, size_tile = 0;
-    uint64_t pos_center = 0, size_center = 0;
-    uint64_t pos_triangle_count = 0, size_triangle_count = 0;
-    uint64_t pos_adjacent_length = 0, size_adjacent_length = 0;
-    uint64_t pos_adjacent = 0, size_adjacent = 0;
-    uint64_t pos_distances_length = 0, size_distances_length = 0;
-    uint64_t pos_distances = 0, size_distances = 0;
-    uint64_t pos_exits_length = 0, size_exits_length = 0;
-    uint64_t pos_exit_triangles = 0, size_exit_triangles = 0;
+    uint64_t pos_index_ = 0, size_index_ = 0;
+    uint64_t pos_tile_ = 0, size_tile_ = 0;
+    uint64_t pos_center_ = 0, size_center_ = 0;
+    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
+    uint64_t pos_adjacent_length_ = 0, size_adjacent_length_ = 0;
+    uint64_t pos_adjacent_ = 0, size_adjacent_ = 0;
+    uint64_t pos_distances_length_ = 0, size_distances_length_ = 0;
+    uint64_t pos_distances_ = 0, size_distances_ = 0;
+    uint64_t pos_exits_length_ = 0, size_exits_length_ = 0;
+    uint64_t pos_exit_triangles_ = 0, size_exit_triangles_ = 0;
     { /* index */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1751,7 +1751,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->index = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_index = p_; size_index = bytes_; (void)pos_index; (void)size_index;
+        pos_index_ = p_; size_index_ = bytes_; (void)pos_index_; (void)size_index_;
     }
     { /* tile */
         const uint64_t p_ = cur;
@@ -1761,7 +1761,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->tile = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tile = p_; size_tile = bytes_; (void)pos_tile; (void)size_tile;
+        pos_tile_ = p_; size_tile_ = bytes_; (void)pos_tile_; (void)size_tile_;
     }
     { /* center */
         const uint64_t p_ = cur;
@@ -1773,7 +1773,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
             ((float *)m->center)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_center = p_; size_center = bytes_; (void)pos_center; (void)size_center;
+        pos_center_ = p_; size_center_ = bytes_; (void)pos_center_; (void)size_center_;
     }
     { /* triangle_count */
         const uint64_t p_ = cur;
@@ -1783,7 +1783,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->triangle_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_triangle_count = p_; size_triangle_count = bytes_; (void)pos_triangle_count; (void)size_triangle_count;
+        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
     }
     { /* adjacent_length */
         const uint64_t p_ = cur;
@@ -1793,7 +1793,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->adjacent_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_adjacent_length = p_; size_adjacent_length = bytes_; (void)pos_adjacent_length; (void)size_adjacent_length;
+        pos_adjacent_length_ = p_; size_adjacent_length_ = bytes_; (void)pos_adjacent_length_; (void)size_adjacent_length_;
     }
     { /* adjacent */
         const uint64_t p_ = cur;
@@ -1810,7 +1810,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->adjacent)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
 #endif
         cur = p_ + bytes_;
-        pos_adjacent = p_; size_adjacent = bytes_; (void)pos_adjacent; (void)size_adjacent;
+        pos_adjacent_ = p_; size_adjacent_ = bytes_; (void)pos_adjacent_; (void)size_adjacent_;
     }
     { /* distances_length */
         const uint64_t p_ = cur;
@@ -1820,7 +1820,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->distances_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_distances_length = p_; size_distances_length = bytes_; (void)pos_distances_length; (void)size_distances_length;
+        pos_distances_length_ = p_; size_distances_length_ = bytes_; (void)pos_distances_length_; (void)size_distances_length_;
     }
     { /* distances */
         const uint64_t p_ = cur;
@@ -1837,7 +1837,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((float *)m->distances)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u); }
 #endif
         cur = p_ + bytes_;
-        pos_distances = p_; size_distances = bytes_; (void)pos_distances; (void)size_distances;
+        pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
     }
     { /* exits_length */
         const uint64_t p_ = cur;
@@ -1847,7 +1847,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->exits_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_exits_length = p_; size_exits_length = bytes_; (void)pos_exits_length; (void)size_exits_length;
+        pos_exits_length_ = p_; size_exits_length_ = bytes_; (void)pos_exits_length_; (void)size_exits_length_;
     }
     { /* exit_triangles */
         const uint64_t p_ = cur;
@@ -1864,7 +1864,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->exit_triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
 #endif
         cur = p_ + bytes_;
-        pos_exit_triangles = p_; size_exit_triangles = bytes_; (void)pos_exit_triangles; (void)size_exit_triangles;
+        pos_exit_triangles_ = p_; size_exit_triangles_ = bytes_; (void)pos_exit_triangles_; (void)size_exit_triangles_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1874,9 +1874,9 @@ RELIC_GEN_UNUSED static inline relic_status val_island_path_node(relic_trn_vctx 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_next = 0, size_next = 0;
-    uint64_t pos_padding = 0, size_padding = 0;
-    uint64_t pos_weight = 0, size_weight = 0;
+    uint64_t pos_next_ = 0, size_next_ = 0;
+    uint64_t pos_padding_ = 0, size_padding_ = 0;
+    uint64_t pos_weight_ = 0, size_weight_ = 0;
     if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "island_path_node needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* next */
         const uint64_t p_ = cur;
@@ -1886,7 +1886,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island_path_node(relic_trn_vctx 
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->next = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_next = p_; size_next = bytes_; (void)pos_next; (void)size_next;
+        pos_next_ = p_; size_next_ = bytes_; (void)pos_next_; (void)size_next_;
     }
     { /* padding */
         const uint64_t p_ = cur;
@@ -1896,7 +1896,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island_path_node(relic_trn_vctx 
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->padding = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_padding = p_; size_padding = bytes_; (void)pos_padding; (void)size_padding;
+        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
     }
     { /* weight */
         const uint64_t p_ = cur;
@@ -1906,7 +1906,7 @@ RELIC_GEN_UNUSED static inline relic_status val_island_path_node(relic_trn_vctx 
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->weight = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_weight = p_; size_weight = bytes_; (void)pos_weight; (void)size_weight;
+        pos_weight_ = p_; size_weight_ = bytes_; (void)pos_weight_; (void)size_weight_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1916,9 +1916,9 @@ RELIC_GEN_UNUSED static inline relic_status dec_island_path_node(relic_trn_dctx 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_next = 0, size_next = 0;
-    uint64_t pos_padding = 0, size_padding = 0;
-    uint64_t pos_weight = 0, size_weight = 0;
+    uint64_t pos_next_ = 0, size_next_ = 0;
+    uint64_t pos_padding_ = 0, size_padding_ = 0;
+    uint64_t pos_weight_ = 0, size_weight_ = 0;
     { /* next */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1927,7 +1927,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island_path_node(relic_trn_dctx 
         bytes_ = n_ * 2u;
         m->next = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_next = p_; size_next = bytes_; (void)pos_next; (void)size_next;
+        pos_next_ = p_; size_next_ = bytes_; (void)pos_next_; (void)size_next_;
     }
     { /* padding */
         const uint64_t p_ = cur;
@@ -1937,7 +1937,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island_path_node(relic_trn_dctx 
         bytes_ = n_ * 2u;
         m->padding = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_padding = p_; size_padding = bytes_; (void)pos_padding; (void)size_padding;
+        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
     }
     { /* weight */
         const uint64_t p_ = cur;
@@ -1947,7 +1947,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_island_path_node(relic_trn_dctx 
         bytes_ = n_ * 4u;
         m->weight = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_weight = p_; size_weight = bytes_; (void)pos_weight; (void)size_weight;
+        pos_weight_ = p_; size_weight_ = bytes_; (void)pos_weight_; (void)size_weight_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1957,25 +1957,25 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_name = 0, size_name = 0;
-    uint64_t pos_owns_data = 0, size_owns_data = 0;
-    uint64_t pos_vertex_count = 0, size_vertex_count = 0;
-    uint64_t pos_edge_count = 0, size_edge_count = 0;
-    uint64_t pos_triangle_count = 0, size_triangle_count = 0;
-    uint64_t pos_unknown_b = 0, size_unknown_b = 0;
-    uint64_t pos_vertices = 0, size_vertices = 0;
-    uint64_t pos_edges = 0, size_edges = 0;
-    uint64_t pos_triangles = 0, size_triangles = 0;
-    uint64_t pos_tiles_flags = 0, size_tiles_flags = 0;
-    uint64_t pos_tiles_width = 0, size_tiles_width = 0;
-    uint64_t pos_grid_height = 0, size_grid_height = 0;
-    uint64_t pos_grid_width = 0, size_grid_width = 0;
-    uint64_t pos_tiles = 0, size_tiles = 0;
-    uint64_t pos_tiles_border_size = 0, size_tiles_border_size = 0;
-    uint64_t pos_island_count = 0, size_island_count = 0;
-    uint64_t pos_islands = 0, size_islands = 0;
-    uint64_t pos_island_path_table = 0, size_island_path_table = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
+    uint64_t pos_owns_data_ = 0, size_owns_data_ = 0;
+    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
+    uint64_t pos_edge_count_ = 0, size_edge_count_ = 0;
+    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
+    uint64_t pos_unknown_b_ = 0, size_unknown_b_ = 0;
+    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
+    uint64_t pos_edges_ = 0, size_edges_ = 0;
+    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
+    uint64_t pos_tiles_flags_ = 0, size_tiles_flags_ = 0;
+    uint64_t pos_tiles_width_ = 0, size_tiles_width_ = 0;
+    uint64_t pos_grid_height_ = 0, size_grid_height_ = 0;
+    uint64_t pos_grid_width_ = 0, size_grid_width_ = 0;
+    uint64_t pos_tiles_ = 0, size_tiles_ = 0;
+    uint64_t pos_tiles_border_size_ = 0, size_tiles_border_size_ = 0;
+    uint64_t pos_island_count_ = 0, size_island_count_ = 0;
+    uint64_t pos_islands_ = 0, size_islands_ = 0;
+    uint64_t pos_island_path_table_ = 0, size_island_path_table_ = 0;
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1985,7 +1985,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         m->version = relic_load_u32le(c->base + p_);
         if ((int64_t)(m->version) != INT64_C(108)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 108, found %lld", (long long)(m->version));
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* name */
         const uint64_t p_ = cur;
@@ -1995,7 +1995,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         memcpy(m->name, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     { /* owns_data */
         const uint64_t p_ = cur;
@@ -2006,7 +2006,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         m->owns_data = relic_load_u8(c->base + p_);
         if ((int64_t)(m->owns_data) != INT64_C(1)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "owns_data", -1, "expected 1, found %lld", (long long)(m->owns_data));
         cur = p_ + bytes_;
-        pos_owns_data = p_; size_owns_data = bytes_; (void)pos_owns_data; (void)size_owns_data;
+        pos_owns_data_ = p_; size_owns_data_ = bytes_; (void)pos_owns_data_; (void)size_owns_data_;
     }
     { /* vertex_count */
         const uint64_t p_ = cur;
@@ -2016,7 +2016,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->vertex_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertex_count = p_; size_vertex_count = bytes_; (void)pos_vertex_count; (void)size_vertex_count;
+        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
     }
     { /* edge_count */
         const uint64_t p_ = cur;
@@ -2026,7 +2026,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edge_count", -1, "edge_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->edge_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edge_count = p_; size_edge_count = bytes_; (void)pos_edge_count; (void)size_edge_count;
+        pos_edge_count_ = p_; size_edge_count_ = bytes_; (void)pos_edge_count_; (void)size_edge_count_;
     }
     { /* triangle_count */
         const uint64_t p_ = cur;
@@ -2036,7 +2036,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangle_count", -1, "triangle_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->triangle_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_triangle_count = p_; size_triangle_count = bytes_; (void)pos_triangle_count; (void)size_triangle_count;
+        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
     }
     { /* unknown_b */
         const uint64_t p_ = cur;
@@ -2046,7 +2046,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unknown_b", -1, "unknown_b needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->unknown_b = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_unknown_b = p_; size_unknown_b = bytes_; (void)pos_unknown_b; (void)size_unknown_b;
+        pos_unknown_b_ = p_; size_unknown_b_ = bytes_; (void)pos_unknown_b_; (void)size_unknown_b_;
     }
     { /* vertices */
         const uint64_t p_ = cur;
@@ -2057,7 +2057,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->vertices_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_vertices = p_; size_vertices = bytes_; (void)pos_vertices; (void)size_vertices;
+        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* edges */
         const uint64_t p_ = cur;
@@ -2068,7 +2068,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 16u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edges", -1, "%llu elements of 16 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 16u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->edges_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_edges = p_; size_edges = bytes_; (void)pos_edges; (void)size_edges;
+        pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
     }
     { /* triangles */
         const uint64_t p_ = cur;
@@ -2079,7 +2079,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 64u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangles", -1, "%llu elements of 64 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 64u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->triangles_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_triangles = p_; size_triangles = bytes_; (void)pos_triangles; (void)size_triangles;
+        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
     }
     { /* tiles_flags */
         const uint64_t p_ = cur;
@@ -2089,7 +2089,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tiles_flags", -1, "tiles_flags needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->tiles_flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tiles_flags = p_; size_tiles_flags = bytes_; (void)pos_tiles_flags; (void)size_tiles_flags;
+        pos_tiles_flags_ = p_; size_tiles_flags_ = bytes_; (void)pos_tiles_flags_; (void)size_tiles_flags_;
     }
     { /* tiles_width */
         const uint64_t p_ = cur;
@@ -2099,7 +2099,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tiles_width", -1, "tiles_width needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->tiles_width = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tiles_width = p_; size_tiles_width = bytes_; (void)pos_tiles_width; (void)size_tiles_width;
+        pos_tiles_width_ = p_; size_tiles_width_ = bytes_; (void)pos_tiles_width_; (void)size_tiles_width_;
     }
     { /* grid_height */
         const uint64_t p_ = cur;
@@ -2109,7 +2109,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "grid_height", -1, "grid_height needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->grid_height = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_grid_height = p_; size_grid_height = bytes_; (void)pos_grid_height; (void)size_grid_height;
+        pos_grid_height_ = p_; size_grid_height_ = bytes_; (void)pos_grid_height_; (void)size_grid_height_;
     }
     { /* grid_width */
         const uint64_t p_ = cur;
@@ -2119,7 +2119,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "grid_width", -1, "grid_width needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->grid_width = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_grid_width = p_; size_grid_width = bytes_; (void)pos_grid_width; (void)size_grid_width;
+        pos_grid_width_ = p_; size_grid_width_ = bytes_; (void)pos_grid_width_; (void)size_grid_width_;
     }
     { /* tiles */
         const uint64_t p_ = cur;
@@ -2138,7 +2138,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         }
         bytes_ = q_ - p_;
         cur = p_ + bytes_;
-        pos_tiles = p_; size_tiles = bytes_; (void)pos_tiles; (void)size_tiles;
+        pos_tiles_ = p_; size_tiles_ = bytes_; (void)pos_tiles_; (void)size_tiles_;
     }
     { /* tiles_border_size */
         const uint64_t p_ = cur;
@@ -2148,7 +2148,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tiles_border_size", -1, "tiles_border_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->tiles_border_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tiles_border_size = p_; size_tiles_border_size = bytes_; (void)pos_tiles_border_size; (void)size_tiles_border_size;
+        pos_tiles_border_size_ = p_; size_tiles_border_size_ = bytes_; (void)pos_tiles_border_size_; (void)size_tiles_border_size_;
     }
     { /* island_count */
         const uint64_t p_ = cur;
@@ -2158,7 +2158,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "island_count", -1, "island_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->island_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_island_count = p_; size_island_count = bytes_; (void)pos_island_count; (void)size_island_count;
+        pos_island_count_ = p_; size_island_count_ = bytes_; (void)pos_island_count_; (void)size_island_count_;
     }
     { /* islands */
         const uint64_t p_ = cur;
@@ -2177,7 +2177,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         }
         bytes_ = q_ - p_;
         cur = p_ + bytes_;
-        pos_islands = p_; size_islands = bytes_; (void)pos_islands; (void)size_islands;
+        pos_islands_ = p_; size_islands_ = bytes_; (void)pos_islands_; (void)size_islands_;
     }
     { /* island_path_table */
         const uint64_t p_ = cur;
@@ -2188,7 +2188,7 @@ RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t
         if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "island_path_table", -1, "%llu elements of 8 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 8u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->island_path_table_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_island_path_table = p_; size_island_path_table = bytes_; (void)pos_island_path_table; (void)size_island_path_table;
+        pos_island_path_table_ = p_; size_island_path_table_ = bytes_; (void)pos_island_path_table_; (void)size_island_path_table_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -2198,25 +2198,25 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_name = 0, size_name = 0;
-    uint64_t pos_owns_data = 0, size_owns_data = 0;
-    uint64_t pos_vertex_count = 0, size_vertex_count = 0;
-    uint64_t pos_edge_count = 0, size_edge_count = 0;
-    uint64_t pos_triangle_count = 0, size_triangle_count = 0;
-    uint64_t pos_unknown_b = 0, size_unknown_b = 0;
-    uint64_t pos_vertices = 0, size_vertices = 0;
-    uint64_t pos_edges = 0, size_edges = 0;
-    uint64_t pos_triangles = 0, size_triangles = 0;
-    uint64_t pos_tiles_flags = 0, size_tiles_flags = 0;
-    uint64_t pos_tiles_width = 0, size_tiles_width = 0;
-    uint64_t pos_grid_height = 0, size_grid_height = 0;
-    uint64_t pos_grid_width = 0, size_grid_width = 0;
-    uint64_t pos_tiles = 0, size_tiles = 0;
-    uint64_t pos_tiles_border_size = 0, size_tiles_border_size = 0;
-    uint64_t pos_island_count = 0, size_island_count = 0;
-    uint64_t pos_islands = 0, size_islands = 0;
-    uint64_t pos_island_path_table = 0, size_island_path_table = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
+    uint64_t pos_owns_data_ = 0, size_owns_data_ = 0;
+    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
+    uint64_t pos_edge_count_ = 0, size_edge_count_ = 0;
+    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
+    uint64_t pos_unknown_b_ = 0, size_unknown_b_ = 0;
+    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
+    uint64_t pos_edges_ = 0, size_edges_ = 0;
+    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
+    uint64_t pos_tiles_flags_ = 0, size_tiles_flags_ = 0;
+    uint64_t pos_tiles_width_ = 0, size_tiles_width_ = 0;
+    uint64_t pos_grid_height_ = 0, size_grid_height_ = 0;
+    uint64_t pos_grid_width_ = 0, size_grid_width_ = 0;
+    uint64_t pos_tiles_ = 0, size_tiles_ = 0;
+    uint64_t pos_tiles_border_size_ = 0, size_tiles_border_size_ = 0;
+    uint64_t pos_island_count_ = 0, size_island_count_ = 0;
+    uint64_t pos_islands_ = 0, size_islands_ = 0;
+    uint64_t pos_island_path_table_ = 0, size_island_path_table_ = 0;
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -2225,7 +2225,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* name */
         const uint64_t p_ = cur;
@@ -2235,7 +2235,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 1u;
         memcpy(m->name, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     { /* owns_data */
         const uint64_t p_ = cur;
@@ -2245,7 +2245,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 1u;
         m->owns_data = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_owns_data = p_; size_owns_data = bytes_; (void)pos_owns_data; (void)size_owns_data;
+        pos_owns_data_ = p_; size_owns_data_ = bytes_; (void)pos_owns_data_; (void)size_owns_data_;
     }
     { /* vertex_count */
         const uint64_t p_ = cur;
@@ -2255,7 +2255,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->vertex_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertex_count = p_; size_vertex_count = bytes_; (void)pos_vertex_count; (void)size_vertex_count;
+        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
     }
     { /* edge_count */
         const uint64_t p_ = cur;
@@ -2265,7 +2265,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->edge_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_edge_count = p_; size_edge_count = bytes_; (void)pos_edge_count; (void)size_edge_count;
+        pos_edge_count_ = p_; size_edge_count_ = bytes_; (void)pos_edge_count_; (void)size_edge_count_;
     }
     { /* triangle_count */
         const uint64_t p_ = cur;
@@ -2275,7 +2275,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->triangle_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_triangle_count = p_; size_triangle_count = bytes_; (void)pos_triangle_count; (void)size_triangle_count;
+        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
     }
     { /* unknown_b */
         const uint64_t p_ = cur;
@@ -2285,7 +2285,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->unknown_b = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_unknown_b = p_; size_unknown_b = bytes_; (void)pos_unknown_b; (void)size_unknown_b;
+        pos_unknown_b_ = p_; size_unknown_b_ = bytes_; (void)pos_unknown_b_; (void)size_unknown_b_;
     }
     { /* vertices */
         const uint64_t p_ = cur;
@@ -2305,7 +2305,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         }
         }
         cur = p_ + bytes_;
-        pos_vertices = p_; size_vertices = bytes_; (void)pos_vertices; (void)size_vertices;
+        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* edges */
         const uint64_t p_ = cur;
@@ -2325,7 +2325,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         }
         }
         cur = p_ + bytes_;
-        pos_edges = p_; size_edges = bytes_; (void)pos_edges; (void)size_edges;
+        pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
     }
     { /* triangles */
         const uint64_t p_ = cur;
@@ -2345,7 +2345,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         }
         }
         cur = p_ + bytes_;
-        pos_triangles = p_; size_triangles = bytes_; (void)pos_triangles; (void)size_triangles;
+        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
     }
     { /* tiles_flags */
         const uint64_t p_ = cur;
@@ -2355,7 +2355,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->tiles_flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tiles_flags = p_; size_tiles_flags = bytes_; (void)pos_tiles_flags; (void)size_tiles_flags;
+        pos_tiles_flags_ = p_; size_tiles_flags_ = bytes_; (void)pos_tiles_flags_; (void)size_tiles_flags_;
     }
     { /* tiles_width */
         const uint64_t p_ = cur;
@@ -2365,7 +2365,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->tiles_width = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tiles_width = p_; size_tiles_width = bytes_; (void)pos_tiles_width; (void)size_tiles_width;
+        pos_tiles_width_ = p_; size_tiles_width_ = bytes_; (void)pos_tiles_width_; (void)size_tiles_width_;
     }
     { /* grid_height */
         const uint64_t p_ = cur;
@@ -2375,7 +2375,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->grid_height = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_grid_height = p_; size_grid_height = bytes_; (void)pos_grid_height; (void)size_grid_height;
+        pos_grid_height_ = p_; size_grid_height_ = bytes_; (void)pos_grid_height_; (void)size_grid_height_;
     }
     { /* grid_width */
         const uint64_t p_ = cur;
@@ -2385,7 +2385,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->grid_width = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_grid_width = p_; size_grid_width = bytes_; (void)pos_grid_width; (void)size_grid_width;
+        pos_grid_width_ = p_; size_grid_width_ = bytes_; (void)pos_grid_width_; (void)size_grid_width_;
     }
     { /* tiles */
         const uint64_t p_ = cur;
@@ -2403,7 +2403,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         }
         bytes_ = q_ - p_;
         cur = p_ + bytes_;
-        pos_tiles = p_; size_tiles = bytes_; (void)pos_tiles; (void)size_tiles;
+        pos_tiles_ = p_; size_tiles_ = bytes_; (void)pos_tiles_; (void)size_tiles_;
     }
     { /* tiles_border_size */
         const uint64_t p_ = cur;
@@ -2413,7 +2413,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->tiles_border_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_tiles_border_size = p_; size_tiles_border_size = bytes_; (void)pos_tiles_border_size; (void)size_tiles_border_size;
+        pos_tiles_border_size_ = p_; size_tiles_border_size_ = bytes_; (void)pos_tiles_border_size_; (void)size_tiles_border_size_;
     }
     { /* island_count */
         const uint64_t p_ = cur;
@@ -2423,7 +2423,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         bytes_ = n_ * 4u;
         m->island_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_island_count = p_; size_island_count = bytes_; (void)pos_island_count; (void)size_island_count;
+        pos_island_count_ = p_; size_island_count_ = bytes_; (void)pos_island_count_; (void)size_island_count_;
     }
     { /* islands */
         const uint64_t p_ = cur;
@@ -2441,7 +2441,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         }
         bytes_ = q_ - p_;
         cur = p_ + bytes_;
-        pos_islands = p_; size_islands = bytes_; (void)pos_islands; (void)size_islands;
+        pos_islands_ = p_; size_islands_ = bytes_; (void)pos_islands_; (void)size_islands_;
     }
     { /* island_path_table */
         const uint64_t p_ = cur;
@@ -2461,7 +2461,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
         }
         }
         cur = p_ + bytes_;
-        pos_island_path_table = p_; size_island_path_table = bytes_; (void)pos_island_path_table; (void)size_island_path_table;
+        pos_island_path_table_ = p_; size_island_path_table_ = bytes_; (void)pos_island_path_table_; (void)size_island_path_table_;
     }
     *size_out = cur - pos;
     return RELIC_OK;

@@ -57,18 +57,18 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_data_offset = 0, size_data_offset = 0;
-    uint64_t pos_block_align = 0, size_block_align = 0;
-    uint64_t pos_data_size = 0, size_data_size = 0;
-    uint64_t pos_decoded_size = 0, size_decoded_size = 0;
-    uint64_t pos_sample_rate = 0, size_sample_rate = 0;
-    uint64_t pos_bits = 0, size_bits = 0;
-    uint64_t pos_channels = 0, size_channels = 0;
-    uint64_t pos_compression = 0, size_compression = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
-    uint64_t pos_caption_offset = 0, size_caption_offset = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
+    uint64_t pos_block_align_ = 0, size_block_align_ = 0;
+    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
+    uint64_t pos_decoded_size_ = 0, size_decoded_size_ = 0;
+    uint64_t pos_sample_rate_ = 0, size_sample_rate_ = 0;
+    uint64_t pos_bits_ = 0, size_bits_ = 0;
+    uint64_t pos_channels_ = 0, size_channels_ = 0;
+    uint64_t pos_compression_ = 0, size_compression_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
+    uint64_t pos_caption_offset_ = 0, size_caption_offset_ = 0;
     if (pos > c->size || c->size - pos < 36u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "sample_header needs 36 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* magic */
         const uint64_t p_ = cur;
@@ -79,7 +79,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         memcpy(m->magic, c->base + p_, (size_t)n_);
         if (memcmp(m->magic, "WBOR", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"WBOR\"");
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* version */
         const uint64_t p_ = cur;
@@ -89,7 +89,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->version = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* data_offset */
         const uint64_t p_ = cur;
@@ -100,7 +100,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         m->data_offset = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data_offset", -1, "%lld fails check it >= 36", (long long)it); }
         cur = p_ + bytes_;
-        pos_data_offset = p_; size_data_offset = bytes_; (void)pos_data_offset; (void)size_data_offset;
+        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
     }
     { /* block_align */
         const uint64_t p_ = cur;
@@ -110,7 +110,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->block_align = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_block_align = p_; size_block_align = bytes_; (void)pos_block_align; (void)size_block_align;
+        pos_block_align_ = p_; size_block_align_ = bytes_; (void)pos_block_align_; (void)size_block_align_;
     }
     { /* data_size */
         const uint64_t p_ = cur;
@@ -120,7 +120,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_size = p_; size_data_size = bytes_; (void)pos_data_size; (void)size_data_size;
+        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
     }
     { /* decoded_size */
         const uint64_t p_ = cur;
@@ -130,7 +130,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->decoded_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_decoded_size = p_; size_decoded_size = bytes_; (void)pos_decoded_size; (void)size_decoded_size;
+        pos_decoded_size_ = p_; size_decoded_size_ = bytes_; (void)pos_decoded_size_; (void)size_decoded_size_;
     }
     { /* sample_rate */
         const uint64_t p_ = cur;
@@ -140,7 +140,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_rate = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_rate = p_; size_sample_rate = bytes_; (void)pos_sample_rate; (void)size_sample_rate;
+        pos_sample_rate_ = p_; size_sample_rate_ = bytes_; (void)pos_sample_rate_; (void)size_sample_rate_;
     }
     { /* bits */
         const uint64_t p_ = cur;
@@ -151,7 +151,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         m->bits = relic_load_u8(c->base + p_);
         { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "bits", -1, "%lld fails check it == 8 || it == 16", (long long)it); }
         cur = p_ + bytes_;
-        pos_bits = p_; size_bits = bytes_; (void)pos_bits; (void)size_bits;
+        pos_bits_ = p_; size_bits_ = bytes_; (void)pos_bits_; (void)size_bits_;
     }
     { /* channels */
         const uint64_t p_ = cur;
@@ -162,7 +162,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         m->channels = relic_load_u8(c->base + p_);
         if ((int64_t)(m->channels) < INT64_C(1) || (int64_t)(m->channels) > INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "channels", -1, "%lld is outside 1..2", (long long)(m->channels));
         cur = p_ + bytes_;
-        pos_channels = p_; size_channels = bytes_; (void)pos_channels; (void)size_channels;
+        pos_channels_ = p_; size_channels_ = bytes_; (void)pos_channels_; (void)size_channels_;
     }
     { /* compression */
         const uint64_t p_ = cur;
@@ -173,7 +173,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         m->compression = relic_load_u8(c->base + p_);
         if (!relic_cau_compression_name((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
         cur = p_ + bytes_;
-        pos_compression = p_; size_compression = bytes_; (void)pos_compression; (void)size_compression;
+        pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -183,7 +183,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->flags = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     { /* caption_offset */
         const uint64_t p_ = cur;
@@ -193,7 +193,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->caption_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_offset = p_; size_caption_offset = bytes_; (void)pos_caption_offset; (void)size_caption_offset;
+        pos_caption_offset_ = p_; size_caption_offset_ = bytes_; (void)pos_caption_offset_; (void)size_caption_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -203,18 +203,18 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_data_offset = 0, size_data_offset = 0;
-    uint64_t pos_block_align = 0, size_block_align = 0;
-    uint64_t pos_data_size = 0, size_data_size = 0;
-    uint64_t pos_decoded_size = 0, size_decoded_size = 0;
-    uint64_t pos_sample_rate = 0, size_sample_rate = 0;
-    uint64_t pos_bits = 0, size_bits = 0;
-    uint64_t pos_channels = 0, size_channels = 0;
-    uint64_t pos_compression = 0, size_compression = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
-    uint64_t pos_caption_offset = 0, size_caption_offset = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
+    uint64_t pos_block_align_ = 0, size_block_align_ = 0;
+    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
+    uint64_t pos_decoded_size_ = 0, size_decoded_size_ = 0;
+    uint64_t pos_sample_rate_ = 0, size_sample_rate_ = 0;
+    uint64_t pos_bits_ = 0, size_bits_ = 0;
+    uint64_t pos_channels_ = 0, size_channels_ = 0;
+    uint64_t pos_compression_ = 0, size_compression_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
+    uint64_t pos_caption_offset_ = 0, size_caption_offset_ = 0;
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
@@ -223,7 +223,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* version */
         const uint64_t p_ = cur;
@@ -233,7 +233,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* data_offset */
         const uint64_t p_ = cur;
@@ -243,7 +243,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 4u;
         m->data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_offset = p_; size_data_offset = bytes_; (void)pos_data_offset; (void)size_data_offset;
+        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
     }
     { /* block_align */
         const uint64_t p_ = cur;
@@ -253,7 +253,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 4u;
         m->block_align = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_block_align = p_; size_block_align = bytes_; (void)pos_block_align; (void)size_block_align;
+        pos_block_align_ = p_; size_block_align_ = bytes_; (void)pos_block_align_; (void)size_block_align_;
     }
     { /* data_size */
         const uint64_t p_ = cur;
@@ -263,7 +263,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 4u;
         m->data_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_size = p_; size_data_size = bytes_; (void)pos_data_size; (void)size_data_size;
+        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
     }
     { /* decoded_size */
         const uint64_t p_ = cur;
@@ -273,7 +273,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 4u;
         m->decoded_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_decoded_size = p_; size_decoded_size = bytes_; (void)pos_decoded_size; (void)size_decoded_size;
+        pos_decoded_size_ = p_; size_decoded_size_ = bytes_; (void)pos_decoded_size_; (void)size_decoded_size_;
     }
     { /* sample_rate */
         const uint64_t p_ = cur;
@@ -283,7 +283,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 4u;
         m->sample_rate = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_rate = p_; size_sample_rate = bytes_; (void)pos_sample_rate; (void)size_sample_rate;
+        pos_sample_rate_ = p_; size_sample_rate_ = bytes_; (void)pos_sample_rate_; (void)size_sample_rate_;
     }
     { /* bits */
         const uint64_t p_ = cur;
@@ -293,7 +293,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 1u;
         m->bits = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_bits = p_; size_bits = bytes_; (void)pos_bits; (void)size_bits;
+        pos_bits_ = p_; size_bits_ = bytes_; (void)pos_bits_; (void)size_bits_;
     }
     { /* channels */
         const uint64_t p_ = cur;
@@ -303,7 +303,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 1u;
         m->channels = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_channels = p_; size_channels = bytes_; (void)pos_channels; (void)size_channels;
+        pos_channels_ = p_; size_channels_ = bytes_; (void)pos_channels_; (void)size_channels_;
     }
     { /* compression */
         const uint64_t p_ = cur;
@@ -313,7 +313,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 1u;
         m->compression = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_compression = p_; size_compression = bytes_; (void)pos_compression; (void)size_compression;
+        pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -323,7 +323,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 1u;
         m->flags = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     { /* caption_offset */
         const uint64_t p_ = cur;
@@ -333,7 +333,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c,
         bytes_ = n_ * 4u;
         m->caption_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_offset = p_; size_caption_offset = bytes_; (void)pos_caption_offset; (void)size_caption_offset;
+        pos_caption_offset_ = p_; size_caption_offset_ = bytes_; (void)pos_caption_offset_; (void)size_caption_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -343,15 +343,15 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_caption_gap = 0, size_caption_gap = 0;
-    uint64_t pos_caption_length = 0, size_caption_length = 0;
-    uint64_t pos_caption_count = 0, size_caption_count = 0;
-    uint64_t pos_caption_text = 0, size_caption_text = 0;
-    uint64_t pos_caption_data_gap = 0, size_caption_data_gap = 0;
-    uint64_t pos_data_gap = 0, size_data_gap = 0;
-    uint64_t pos_data = 0, size_data = 0;
-    uint64_t pos_trailing = 0, size_trailing = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_caption_gap_ = 0, size_caption_gap_ = 0;
+    uint64_t pos_caption_length_ = 0, size_caption_length_ = 0;
+    uint64_t pos_caption_count_ = 0, size_caption_count_ = 0;
+    uint64_t pos_caption_text_ = 0, size_caption_text_ = 0;
+    uint64_t pos_caption_data_gap_ = 0, size_caption_data_gap_ = 0;
+    uint64_t pos_data_gap_ = 0, size_data_gap_ = 0;
+    uint64_t pos_data_ = 0, size_data_ = 0;
+    uint64_t pos_trailing_ = 0, size_trailing_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -362,7 +362,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = val_sample_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     if (!(((int64_t)(((int64_t)m->header.caption_offset) >= INT64_C(36))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.caption_offset >= 36 (the caption block starts after the header)");
@@ -377,7 +377,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         c->view->caption_gap = c->base + p_;
         c->view->caption_gap_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_caption_gap = p_; size_caption_gap = bytes_; (void)pos_caption_gap; (void)size_caption_gap;
+        pos_caption_gap_ = p_; size_caption_gap_ = bytes_; (void)pos_caption_gap_; (void)size_caption_gap_;
     }
     { /* caption_length */
         const uint64_t p_ = cur;
@@ -388,7 +388,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         m->caption_length = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_length", -1, "%lld fails check it >= 4", (long long)it); }
         cur = p_ + bytes_;
-        pos_caption_length = p_; size_caption_length = bytes_; (void)pos_caption_length; (void)size_caption_length;
+        pos_caption_length_ = p_; size_caption_length_ = bytes_; (void)pos_caption_length_; (void)size_caption_length_;
     }
     { /* caption_count */
         const uint64_t p_ = cur;
@@ -398,7 +398,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_count", -1, "caption_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_count = p_; size_caption_count = bytes_; (void)pos_caption_count; (void)size_caption_count;
+        pos_caption_count_ = p_; size_caption_count_ = bytes_; (void)pos_caption_count_; (void)size_caption_count_;
     }
     { /* caption_text */
         const uint64_t p_ = cur;
@@ -411,7 +411,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         c->view->caption_text = c->base + p_;
         c->view->caption_text_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_caption_text = p_; size_caption_text = bytes_; (void)pos_caption_text; (void)size_caption_text;
+        pos_caption_text_ = p_; size_caption_text_ = bytes_; (void)pos_caption_text_; (void)size_caption_text_;
     }
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
     { /* caption_data_gap */
@@ -425,7 +425,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         c->view->caption_data_gap = c->base + p_;
         c->view->caption_data_gap_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_caption_data_gap = p_; size_caption_data_gap = bytes_; (void)pos_caption_data_gap; (void)size_caption_data_gap;
+        pos_caption_data_gap_ = p_; size_caption_data_gap_ = bytes_; (void)pos_caption_data_gap_; (void)size_caption_data_gap_;
     }
     } else {
     { /* data_gap */
@@ -439,7 +439,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         c->view->data_gap = c->base + p_;
         c->view->data_gap_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_data_gap = p_; size_data_gap = bytes_; (void)pos_data_gap; (void)size_data_gap;
+        pos_data_gap_ = p_; size_data_gap_ = bytes_; (void)pos_data_gap_; (void)size_data_gap_;
     }
     }
     { /* data */
@@ -453,7 +453,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         c->view->data = c->base + p_;
         c->view->data_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_data = p_; size_data = bytes_; (void)pos_data; (void)size_data;
+        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
     }
     { /* trailing */
         const uint64_t p_ = cur;
@@ -464,7 +464,7 @@ RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t 
         c->view->trailing = c->base + p_;
         c->view->trailing_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_trailing = p_; size_trailing = bytes_; (void)pos_trailing; (void)size_trailing;
+        pos_trailing_ = p_; size_trailing_ = bytes_; (void)pos_trailing_; (void)size_trailing_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -474,15 +474,15 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_caption_gap = 0, size_caption_gap = 0;
-    uint64_t pos_caption_length = 0, size_caption_length = 0;
-    uint64_t pos_caption_count = 0, size_caption_count = 0;
-    uint64_t pos_caption_text = 0, size_caption_text = 0;
-    uint64_t pos_caption_data_gap = 0, size_caption_data_gap = 0;
-    uint64_t pos_data_gap = 0, size_data_gap = 0;
-    uint64_t pos_data = 0, size_data = 0;
-    uint64_t pos_trailing = 0, size_trailing = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_caption_gap_ = 0, size_caption_gap_ = 0;
+    uint64_t pos_caption_length_ = 0, size_caption_length_ = 0;
+    uint64_t pos_caption_count_ = 0, size_caption_count_ = 0;
+    uint64_t pos_caption_text_ = 0, size_caption_text_ = 0;
+    uint64_t pos_caption_data_gap_ = 0, size_caption_data_gap_ = 0;
+    uint64_t pos_data_gap_ = 0, size_data_gap_ = 0;
+    uint64_t pos_data_ = 0, size_data_ = 0;
+    uint64_t pos_trailing_ = 0, size_trailing_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -492,7 +492,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
@@ -506,7 +506,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         if (!m->caption_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_gap", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->caption_gap, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_caption_gap = p_; size_caption_gap = bytes_; (void)pos_caption_gap; (void)size_caption_gap;
+        pos_caption_gap_ = p_; size_caption_gap_ = bytes_; (void)pos_caption_gap_; (void)size_caption_gap_;
     }
     { /* caption_length */
         const uint64_t p_ = cur;
@@ -516,7 +516,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         bytes_ = n_ * 4u;
         m->caption_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_length = p_; size_caption_length = bytes_; (void)pos_caption_length; (void)size_caption_length;
+        pos_caption_length_ = p_; size_caption_length_ = bytes_; (void)pos_caption_length_; (void)size_caption_length_;
     }
     { /* caption_count */
         const uint64_t p_ = cur;
@@ -526,7 +526,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         bytes_ = n_ * 4u;
         m->caption_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_count = p_; size_caption_count = bytes_; (void)pos_caption_count; (void)size_caption_count;
+        pos_caption_count_ = p_; size_caption_count_ = bytes_; (void)pos_caption_count_; (void)size_caption_count_;
     }
     { /* caption_text */
         const uint64_t p_ = cur;
@@ -539,7 +539,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         if (!m->caption_text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_text", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->caption_text, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_caption_text = p_; size_caption_text = bytes_; (void)pos_caption_text; (void)size_caption_text;
+        pos_caption_text_ = p_; size_caption_text_ = bytes_; (void)pos_caption_text_; (void)size_caption_text_;
     }
     { /* caption_data_gap */
         const uint64_t p_ = cur;
@@ -552,7 +552,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         if (!m->caption_data_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_data_gap", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->caption_data_gap, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_caption_data_gap = p_; size_caption_data_gap = bytes_; (void)pos_caption_data_gap; (void)size_caption_data_gap;
+        pos_caption_data_gap_ = p_; size_caption_data_gap_ = bytes_; (void)pos_caption_data_gap_; (void)size_caption_data_gap_;
     }
     } else {
     { /* data_gap */
@@ -566,7 +566,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         if (!m->data_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data_gap", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->data_gap, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_data_gap = p_; size_data_gap = bytes_; (void)pos_data_gap; (void)size_data_gap;
+        pos_data_gap_ = p_; size_data_gap_ = bytes_; (void)pos_data_gap_; (void)size_data_gap_;
     }
     }
     { /* data */
@@ -580,7 +580,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         if (!m->data) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->data, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_data = p_; size_data = bytes_; (void)pos_data; (void)size_data;
+        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
     }
     { /* trailing */
         const uint64_t p_ = cur;
@@ -592,7 +592,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
         if (!m->trailing) return relic_fail(c->err, RELIC_E_NOMEM, p_, "trailing", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->trailing, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_trailing = p_; size_trailing = bytes_; (void)pos_trailing; (void)size_trailing;
+        pos_trailing_ = p_; size_trailing_ = bytes_; (void)pos_trailing_; (void)size_trailing_;
     }
     *size_out = cur - pos;
     return RELIC_OK;

@@ -127,17 +127,17 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_file_size = 0, size_file_size = 0;
-    uint64_t pos_section_count = 0, size_section_count = 0;
-    uint64_t pos_symbol_count = 0, size_symbol_count = 0;
-    uint64_t pos_symbol_table_size = 0, size_symbol_table_size = 0;
-    uint64_t pos_symbol_table_offset = 0, size_symbol_table_offset = 0;
-    uint64_t pos_timestamp = 0, size_timestamp = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_reserved = 0, size_reserved = 0;
-    uint64_t pos_header_crc = 0, size_header_crc = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_file_size_ = 0, size_file_size_ = 0;
+    uint64_t pos_section_count_ = 0, size_section_count_ = 0;
+    uint64_t pos_symbol_count_ = 0, size_symbol_count_ = 0;
+    uint64_t pos_symbol_table_size_ = 0, size_symbol_table_size_ = 0;
+    uint64_t pos_symbol_table_offset_ = 0, size_symbol_table_offset_ = 0;
+    uint64_t pos_timestamp_ = 0, size_timestamp_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
+    uint64_t pos_header_crc_ = 0, size_header_crc_ = 0;
     if (pos > c->size || c->size - pos < 48u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 48 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* magic */
         const uint64_t p_ = cur;
@@ -148,7 +148,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         m->magic = relic_load_u32le(c->base + p_);
         if ((int64_t)(m->magic) != INT64_C(181320382)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected 181320382, found %lld", (long long)(m->magic));
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* file_size */
         const uint64_t p_ = cur;
@@ -158,7 +158,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->file_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_file_size = p_; size_file_size = bytes_; (void)pos_file_size; (void)size_file_size;
+        pos_file_size_ = p_; size_file_size_ = bytes_; (void)pos_file_size_; (void)size_file_size_;
     }
     { /* section_count */
         const uint64_t p_ = cur;
@@ -168,7 +168,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->section_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_section_count = p_; size_section_count = bytes_; (void)pos_section_count; (void)size_section_count;
+        pos_section_count_ = p_; size_section_count_ = bytes_; (void)pos_section_count_; (void)size_section_count_;
     }
     { /* symbol_count */
         const uint64_t p_ = cur;
@@ -178,7 +178,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->symbol_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_symbol_count = p_; size_symbol_count = bytes_; (void)pos_symbol_count; (void)size_symbol_count;
+        pos_symbol_count_ = p_; size_symbol_count_ = bytes_; (void)pos_symbol_count_; (void)size_symbol_count_;
     }
     { /* symbol_table_size */
         const uint64_t p_ = cur;
@@ -188,7 +188,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->symbol_table_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_symbol_table_size = p_; size_symbol_table_size = bytes_; (void)pos_symbol_table_size; (void)size_symbol_table_size;
+        pos_symbol_table_size_ = p_; size_symbol_table_size_ = bytes_; (void)pos_symbol_table_size_; (void)size_symbol_table_size_;
     }
     { /* symbol_table_offset */
         const uint64_t p_ = cur;
@@ -198,7 +198,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->symbol_table_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_symbol_table_offset = p_; size_symbol_table_offset = bytes_; (void)pos_symbol_table_offset; (void)size_symbol_table_offset;
+        pos_symbol_table_offset_ = p_; size_symbol_table_offset_ = bytes_; (void)pos_symbol_table_offset_; (void)size_symbol_table_offset_;
     }
     { /* timestamp */
         const uint64_t p_ = cur;
@@ -208,7 +208,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->timestamp = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_timestamp = p_; size_timestamp = bytes_; (void)pos_timestamp; (void)size_timestamp;
+        pos_timestamp_ = p_; size_timestamp_ = bytes_; (void)pos_timestamp_; (void)size_timestamp_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -218,7 +218,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     { /* version */
         const uint64_t p_ = cur;
@@ -229,7 +229,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         m->version = relic_load_u32le(c->base + p_);
         if ((int64_t)(m->version) != INT64_C(10)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 10, found %lld", (long long)(m->version));
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* reserved */
         const uint64_t p_ = cur;
@@ -241,7 +241,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
             ((uint32_t *)m->reserved)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_reserved = p_; size_reserved = bytes_; (void)pos_reserved; (void)size_reserved;
+        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
     }
     { /* header_crc */
         const uint64_t p_ = cur;
@@ -251,7 +251,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->header_crc = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_header_crc = p_; size_header_crc = bytes_; (void)pos_header_crc; (void)size_header_crc;
+        pos_header_crc_ = p_; size_header_crc_ = bytes_; (void)pos_header_crc_; (void)size_header_crc_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -261,17 +261,17 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_file_size = 0, size_file_size = 0;
-    uint64_t pos_section_count = 0, size_section_count = 0;
-    uint64_t pos_symbol_count = 0, size_symbol_count = 0;
-    uint64_t pos_symbol_table_size = 0, size_symbol_table_size = 0;
-    uint64_t pos_symbol_table_offset = 0, size_symbol_table_offset = 0;
-    uint64_t pos_timestamp = 0, size_timestamp = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_reserved = 0, size_reserved = 0;
-    uint64_t pos_header_crc = 0, size_header_crc = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_file_size_ = 0, size_file_size_ = 0;
+    uint64_t pos_section_count_ = 0, size_section_count_ = 0;
+    uint64_t pos_symbol_count_ = 0, size_symbol_count_ = 0;
+    uint64_t pos_symbol_table_size_ = 0, size_symbol_table_size_ = 0;
+    uint64_t pos_symbol_table_offset_ = 0, size_symbol_table_offset_ = 0;
+    uint64_t pos_timestamp_ = 0, size_timestamp_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
+    uint64_t pos_header_crc_ = 0, size_header_crc_ = 0;
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -280,7 +280,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->magic = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* file_size */
         const uint64_t p_ = cur;
@@ -290,7 +290,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->file_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_file_size = p_; size_file_size = bytes_; (void)pos_file_size; (void)size_file_size;
+        pos_file_size_ = p_; size_file_size_ = bytes_; (void)pos_file_size_; (void)size_file_size_;
     }
     { /* section_count */
         const uint64_t p_ = cur;
@@ -300,7 +300,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->section_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_section_count = p_; size_section_count = bytes_; (void)pos_section_count; (void)size_section_count;
+        pos_section_count_ = p_; size_section_count_ = bytes_; (void)pos_section_count_; (void)size_section_count_;
     }
     { /* symbol_count */
         const uint64_t p_ = cur;
@@ -310,7 +310,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->symbol_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_symbol_count = p_; size_symbol_count = bytes_; (void)pos_symbol_count; (void)size_symbol_count;
+        pos_symbol_count_ = p_; size_symbol_count_ = bytes_; (void)pos_symbol_count_; (void)size_symbol_count_;
     }
     { /* symbol_table_size */
         const uint64_t p_ = cur;
@@ -320,7 +320,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->symbol_table_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_symbol_table_size = p_; size_symbol_table_size = bytes_; (void)pos_symbol_table_size; (void)size_symbol_table_size;
+        pos_symbol_table_size_ = p_; size_symbol_table_size_ = bytes_; (void)pos_symbol_table_size_; (void)size_symbol_table_size_;
     }
     { /* symbol_table_offset */
         const uint64_t p_ = cur;
@@ -330,7 +330,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->symbol_table_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_symbol_table_offset = p_; size_symbol_table_offset = bytes_; (void)pos_symbol_table_offset; (void)size_symbol_table_offset;
+        pos_symbol_table_offset_ = p_; size_symbol_table_offset_ = bytes_; (void)pos_symbol_table_offset_; (void)size_symbol_table_offset_;
     }
     { /* timestamp */
         const uint64_t p_ = cur;
@@ -340,7 +340,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->timestamp = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_timestamp = p_; size_timestamp = bytes_; (void)pos_timestamp; (void)size_timestamp;
+        pos_timestamp_ = p_; size_timestamp_ = bytes_; (void)pos_timestamp_; (void)size_timestamp_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -350,7 +350,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     { /* version */
         const uint64_t p_ = cur;
@@ -360,7 +360,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* reserved */
         const uint64_t p_ = cur;
@@ -372,7 +372,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
             ((uint32_t *)m->reserved)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
         }
         cur = p_ + bytes_;
-        pos_reserved = p_; size_reserved = bytes_; (void)pos_reserved; (void)size_reserved;
+        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
     }
     { /* header_crc */
         const uint64_t p_ = cur;
@@ -382,7 +382,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->header_crc = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_header_crc = p_; size_header_crc = bytes_; (void)pos_header_crc; (void)size_header_crc;
+        pos_header_crc_ = p_; size_header_crc_ = bytes_; (void)pos_header_crc_; (void)size_header_crc_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -392,14 +392,14 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_name = 0, size_name = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
-    uint64_t pos_data_offset = 0, size_data_offset = 0;
-    uint64_t pos_data_size = 0, size_data_size = 0;
-    uint64_t pos_relocation_offset = 0, size_relocation_offset = 0;
-    uint64_t pos_relocation_count = 0, size_relocation_count = 0;
-    uint64_t pos_content = 0, size_content = 0;
-    uint64_t pos_handle = 0, size_handle = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
+    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
+    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
+    uint64_t pos_relocation_offset_ = 0, size_relocation_offset_ = 0;
+    uint64_t pos_relocation_count_ = 0, size_relocation_count_ = 0;
+    uint64_t pos_content_ = 0, size_content_ = 0;
+    uint64_t pos_handle_ = 0, size_handle_ = 0;
     if (pos > c->size || c->size - pos < 32u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "section needs 32 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* name */
         const uint64_t p_ = cur;
@@ -409,7 +409,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->name = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -419,7 +419,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     { /* data_offset */
         const uint64_t p_ = cur;
@@ -429,7 +429,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_offset = p_; size_data_offset = bytes_; (void)pos_data_offset; (void)size_data_offset;
+        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
     }
     { /* data_size */
         const uint64_t p_ = cur;
@@ -439,7 +439,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_size = p_; size_data_size = bytes_; (void)pos_data_size; (void)size_data_size;
+        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
     }
     { /* relocation_offset */
         const uint64_t p_ = cur;
@@ -449,7 +449,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->relocation_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_relocation_offset = p_; size_relocation_offset = bytes_; (void)pos_relocation_offset; (void)size_relocation_offset;
+        pos_relocation_offset_ = p_; size_relocation_offset_ = bytes_; (void)pos_relocation_offset_; (void)size_relocation_offset_;
     }
     { /* relocation_count */
         const uint64_t p_ = cur;
@@ -459,7 +459,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->relocation_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_relocation_count = p_; size_relocation_count = bytes_; (void)pos_relocation_count; (void)size_relocation_count;
+        pos_relocation_count_ = p_; size_relocation_count_ = bytes_; (void)pos_relocation_count_; (void)size_relocation_count_;
     }
     { /* content */
         const uint64_t p_ = cur;
@@ -469,7 +469,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->content = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_content = p_; size_content = bytes_; (void)pos_content; (void)size_content;
+        pos_content_ = p_; size_content_ = bytes_; (void)pos_content_; (void)size_content_;
     }
     { /* handle */
         const uint64_t p_ = cur;
@@ -479,7 +479,7 @@ RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->handle = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_handle = p_; size_handle = bytes_; (void)pos_handle; (void)size_handle;
+        pos_handle_ = p_; size_handle_ = bytes_; (void)pos_handle_; (void)size_handle_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -489,14 +489,14 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_name = 0, size_name = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
-    uint64_t pos_data_offset = 0, size_data_offset = 0;
-    uint64_t pos_data_size = 0, size_data_size = 0;
-    uint64_t pos_relocation_offset = 0, size_relocation_offset = 0;
-    uint64_t pos_relocation_count = 0, size_relocation_count = 0;
-    uint64_t pos_content = 0, size_content = 0;
-    uint64_t pos_handle = 0, size_handle = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
+    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
+    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
+    uint64_t pos_relocation_offset_ = 0, size_relocation_offset_ = 0;
+    uint64_t pos_relocation_count_ = 0, size_relocation_count_ = 0;
+    uint64_t pos_content_ = 0, size_content_ = 0;
+    uint64_t pos_handle_ = 0, size_handle_ = 0;
     { /* name */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -505,7 +505,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->name = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -515,7 +515,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->flags = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     { /* data_offset */
         const uint64_t p_ = cur;
@@ -525,7 +525,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_offset = p_; size_data_offset = bytes_; (void)pos_data_offset; (void)size_data_offset;
+        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
     }
     { /* data_size */
         const uint64_t p_ = cur;
@@ -535,7 +535,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->data_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_size = p_; size_data_size = bytes_; (void)pos_data_size; (void)size_data_size;
+        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
     }
     { /* relocation_offset */
         const uint64_t p_ = cur;
@@ -545,7 +545,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->relocation_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_relocation_offset = p_; size_relocation_offset = bytes_; (void)pos_relocation_offset; (void)size_relocation_offset;
+        pos_relocation_offset_ = p_; size_relocation_offset_ = bytes_; (void)pos_relocation_offset_; (void)size_relocation_offset_;
     }
     { /* relocation_count */
         const uint64_t p_ = cur;
@@ -555,7 +555,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->relocation_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_relocation_count = p_; size_relocation_count = bytes_; (void)pos_relocation_count; (void)size_relocation_count;
+        pos_relocation_count_ = p_; size_relocation_count_ = bytes_; (void)pos_relocation_count_; (void)size_relocation_count_;
     }
     { /* content */
         const uint64_t p_ = cur;
@@ -565,7 +565,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->content = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_content = p_; size_content = bytes_; (void)pos_content; (void)size_content;
+        pos_content_ = p_; size_content_ = bytes_; (void)pos_content_; (void)size_content_;
     }
     { /* handle */
         const uint64_t p_ = cur;
@@ -575,7 +575,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uin
         bytes_ = n_ * 4u;
         m->handle = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_handle = p_; size_handle = bytes_; (void)pos_handle; (void)size_handle;
+        pos_handle_ = p_; size_handle_ = bytes_; (void)pos_handle_; (void)size_handle_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -585,10 +585,10 @@ RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_handle = 0, size_handle = 0;
-    uint64_t pos_name_length = 0, size_name_length = 0;
-    uint64_t pos_reference_count = 0, size_reference_count = 0;
-    uint64_t pos_name = 0, size_name = 0;
+    uint64_t pos_handle_ = 0, size_handle_ = 0;
+    uint64_t pos_name_length_ = 0, size_name_length_ = 0;
+    uint64_t pos_reference_count_ = 0, size_reference_count_ = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
     { /* handle */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -598,7 +598,7 @@ RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint
         m->handle = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->handle); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "handle", -1, "%lld fails check it != 0", (long long)it); }
         cur = p_ + bytes_;
-        pos_handle = p_; size_handle = bytes_; (void)pos_handle; (void)size_handle;
+        pos_handle_ = p_; size_handle_ = bytes_; (void)pos_handle_; (void)size_handle_;
     }
     { /* name_length */
         const uint64_t p_ = cur;
@@ -608,7 +608,7 @@ RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name_length", -1, "name_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->name_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_name_length = p_; size_name_length = bytes_; (void)pos_name_length; (void)size_name_length;
+        pos_name_length_ = p_; size_name_length_ = bytes_; (void)pos_name_length_; (void)size_name_length_;
     }
     { /* reference_count */
         const uint64_t p_ = cur;
@@ -618,7 +618,7 @@ RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "reference_count", -1, "reference_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->reference_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_reference_count = p_; size_reference_count = bytes_; (void)pos_reference_count; (void)size_reference_count;
+        pos_reference_count_ = p_; size_reference_count_ = bytes_; (void)pos_reference_count_; (void)size_reference_count_;
     }
     { /* name */
         const uint64_t p_ = cur;
@@ -629,7 +629,7 @@ RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->name_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -639,10 +639,10 @@ RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_handle = 0, size_handle = 0;
-    uint64_t pos_name_length = 0, size_name_length = 0;
-    uint64_t pos_reference_count = 0, size_reference_count = 0;
-    uint64_t pos_name = 0, size_name = 0;
+    uint64_t pos_handle_ = 0, size_handle_ = 0;
+    uint64_t pos_name_length_ = 0, size_name_length_ = 0;
+    uint64_t pos_reference_count_ = 0, size_reference_count_ = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
     { /* handle */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -651,7 +651,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->handle = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_handle = p_; size_handle = bytes_; (void)pos_handle; (void)size_handle;
+        pos_handle_ = p_; size_handle_ = bytes_; (void)pos_handle_; (void)size_handle_;
     }
     { /* name_length */
         const uint64_t p_ = cur;
@@ -661,7 +661,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->name_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_name_length = p_; size_name_length = bytes_; (void)pos_name_length; (void)size_name_length;
+        pos_name_length_ = p_; size_name_length_ = bytes_; (void)pos_name_length_; (void)size_name_length_;
     }
     { /* reference_count */
         const uint64_t p_ = cur;
@@ -671,7 +671,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint
         bytes_ = n_ * 4u;
         m->reference_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_reference_count = p_; size_reference_count = bytes_; (void)pos_reference_count; (void)size_reference_count;
+        pos_reference_count_ = p_; size_reference_count_ = bytes_; (void)pos_reference_count_; (void)size_reference_count_;
     }
     { /* name */
         const uint64_t p_ = cur;
@@ -684,7 +684,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint
         if (!m->name) return relic_fail(c->err, RELIC_E_NOMEM, p_, "name", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->name, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -694,10 +694,10 @@ RELIC_GEN_UNUSED static inline relic_status val_groff(relic_groff_vctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_sections = 0, size_sections = 0;
-    uint64_t pos_data = 0, size_data = 0;
-    uint64_t pos_symbols = 0, size_symbols = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_sections_ = 0, size_sections_ = 0;
+    uint64_t pos_data_ = 0, size_data_ = 0;
+    uint64_t pos_symbols_ = 0, size_symbols_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -708,7 +708,7 @@ RELIC_GEN_UNUSED static inline relic_status val_groff(relic_groff_vctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* sections */
         const uint64_t p_ = cur;
@@ -721,7 +721,7 @@ RELIC_GEN_UNUSED static inline relic_status val_groff(relic_groff_vctx *c, uint6
         c->view->sections = c->base + p_;
         c->view->sections_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_sections = p_; size_sections = bytes_; (void)pos_sections; (void)size_sections;
+        pos_sections_ = p_; size_sections_ = bytes_; (void)pos_sections_; (void)size_sections_;
     }
     { /* data */
         const uint64_t p_ = cur;
@@ -734,7 +734,7 @@ RELIC_GEN_UNUSED static inline relic_status val_groff(relic_groff_vctx *c, uint6
         c->view->data = c->base + p_;
         c->view->data_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_data = p_; size_data = bytes_; (void)pos_data; (void)size_data;
+        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
     }
     { /* symbols */
         const int64_t at_ = ((int64_t)m->header.symbol_table_offset);
@@ -756,9 +756,9 @@ RELIC_GEN_UNUSED static inline relic_status val_groff(relic_groff_vctx *c, uint6
             q_ += sz_;
         }
         bytes_ = q_ - p_;
-        pos_symbols = p_; size_symbols = bytes_; (void)pos_symbols; (void)size_symbols;
+        pos_symbols_ = p_; size_symbols_ = bytes_; (void)pos_symbols_; (void)size_symbols_;
     }
-    if ((uint64_t)m->header.symbol_table_size != size_symbols) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.symbol_table_size", "says size(symbols) = %llu but it is %llu", (unsigned long long)m->header.symbol_table_size, (unsigned long long)size_symbols);
+    if ((uint64_t)m->header.symbol_table_size != size_symbols_) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.symbol_table_size", "says size(symbols) = %llu but it is %llu", (unsigned long long)m->header.symbol_table_size, (unsigned long long)size_symbols_);
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -767,10 +767,10 @@ RELIC_GEN_UNUSED static inline relic_status dec_groff(relic_groff_dctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_sections = 0, size_sections = 0;
-    uint64_t pos_data = 0, size_data = 0;
-    uint64_t pos_symbols = 0, size_symbols = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_sections_ = 0, size_sections_ = 0;
+    uint64_t pos_data_ = 0, size_data_ = 0;
+    uint64_t pos_symbols_ = 0, size_symbols_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -780,7 +780,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_groff(relic_groff_dctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* sections */
         const uint64_t p_ = cur;
@@ -800,7 +800,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_groff(relic_groff_dctx *c, uint6
         }
         }
         cur = p_ + bytes_;
-        pos_sections = p_; size_sections = bytes_; (void)pos_sections; (void)size_sections;
+        pos_sections_ = p_; size_sections_ = bytes_; (void)pos_sections_; (void)size_sections_;
     }
     { /* data */
         const uint64_t p_ = cur;
@@ -813,7 +813,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_groff(relic_groff_dctx *c, uint6
         if (!m->data) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->data, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_data = p_; size_data = bytes_; (void)pos_data; (void)size_data;
+        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
     }
     { /* symbols */
         const int64_t at_ = ((int64_t)m->header.symbol_table_offset);
@@ -831,7 +831,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_groff(relic_groff_dctx *c, uint6
             q_ += sz_;
         }
         bytes_ = q_ - p_;
-        pos_symbols = p_; size_symbols = bytes_; (void)pos_symbols; (void)size_symbols;
+        pos_symbols_ = p_; size_symbols_ = bytes_; (void)pos_symbols_; (void)size_symbols_;
     }
     *size_out = cur - pos;
     return RELIC_OK;

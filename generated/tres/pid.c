@@ -57,14 +57,14 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_bump_depth = 0, size_bump_depth = 0;
-    uint64_t pos_raster_offset = 0, size_raster_offset = 0;
-    uint64_t pos_raster_count = 0, size_raster_count = 0;
-    uint64_t pos_palette_offset = 0, size_palette_offset = 0;
-    uint64_t pos_palette_count = 0, size_palette_count = 0;
-    uint64_t pos_first_pageable = 0, size_first_pageable = 0;
-    uint64_t pos_nonpageable_size = 0, size_nonpageable_size = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_bump_depth_ = 0, size_bump_depth_ = 0;
+    uint64_t pos_raster_offset_ = 0, size_raster_offset_ = 0;
+    uint64_t pos_raster_count_ = 0, size_raster_count_ = 0;
+    uint64_t pos_palette_offset_ = 0, size_palette_offset_ = 0;
+    uint64_t pos_palette_count_ = 0, size_palette_count_ = 0;
+    uint64_t pos_first_pageable_ = 0, size_first_pageable_ = 0;
+    uint64_t pos_nonpageable_size_ = 0, size_nonpageable_size_ = 0;
     if (pos > c->size || c->size - pos < 32u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 32 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* version */
         const uint64_t p_ = cur;
@@ -75,7 +75,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
         m->version = relic_load_u32le(c->base + p_);
         if ((int64_t)(m->version) != INT64_C(304)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 304, found %lld", (long long)(m->version));
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* bump_depth */
         const uint64_t p_ = cur;
@@ -86,7 +86,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
         m->bump_depth = relic_load_u32le(c->base + p_);
         if ((int64_t)(m->bump_depth) != INT64_C(16)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "bump_depth", -1, "expected 16, found %lld", (long long)(m->bump_depth));
         cur = p_ + bytes_;
-        pos_bump_depth = p_; size_bump_depth = bytes_; (void)pos_bump_depth; (void)size_bump_depth;
+        pos_bump_depth_ = p_; size_bump_depth_ = bytes_; (void)pos_bump_depth_; (void)size_bump_depth_;
     }
     { /* raster_offset */
         const uint64_t p_ = cur;
@@ -96,7 +96,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->raster_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_raster_offset = p_; size_raster_offset = bytes_; (void)pos_raster_offset; (void)size_raster_offset;
+        pos_raster_offset_ = p_; size_raster_offset_ = bytes_; (void)pos_raster_offset_; (void)size_raster_offset_;
     }
     { /* raster_count */
         const uint64_t p_ = cur;
@@ -106,7 +106,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->raster_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_raster_count = p_; size_raster_count = bytes_; (void)pos_raster_count; (void)size_raster_count;
+        pos_raster_count_ = p_; size_raster_count_ = bytes_; (void)pos_raster_count_; (void)size_raster_count_;
     }
     { /* palette_offset */
         const uint64_t p_ = cur;
@@ -116,7 +116,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->palette_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_palette_offset = p_; size_palette_offset = bytes_; (void)pos_palette_offset; (void)size_palette_offset;
+        pos_palette_offset_ = p_; size_palette_offset_ = bytes_; (void)pos_palette_offset_; (void)size_palette_offset_;
     }
     { /* palette_count */
         const uint64_t p_ = cur;
@@ -126,7 +126,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->palette_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_palette_count = p_; size_palette_count = bytes_; (void)pos_palette_count; (void)size_palette_count;
+        pos_palette_count_ = p_; size_palette_count_ = bytes_; (void)pos_palette_count_; (void)size_palette_count_;
     }
     { /* first_pageable */
         const uint64_t p_ = cur;
@@ -136,7 +136,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->first_pageable = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_first_pageable = p_; size_first_pageable = bytes_; (void)pos_first_pageable; (void)size_first_pageable;
+        pos_first_pageable_ = p_; size_first_pageable_ = bytes_; (void)pos_first_pageable_; (void)size_first_pageable_;
     }
     { /* nonpageable_size */
         const uint64_t p_ = cur;
@@ -146,7 +146,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->nonpageable_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_nonpageable_size = p_; size_nonpageable_size = bytes_; (void)pos_nonpageable_size; (void)size_nonpageable_size;
+        pos_nonpageable_size_ = p_; size_nonpageable_size_ = bytes_; (void)pos_nonpageable_size_; (void)size_nonpageable_size_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -156,14 +156,14 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_bump_depth = 0, size_bump_depth = 0;
-    uint64_t pos_raster_offset = 0, size_raster_offset = 0;
-    uint64_t pos_raster_count = 0, size_raster_count = 0;
-    uint64_t pos_palette_offset = 0, size_palette_offset = 0;
-    uint64_t pos_palette_count = 0, size_palette_count = 0;
-    uint64_t pos_first_pageable = 0, size_first_pageable = 0;
-    uint64_t pos_nonpageable_size = 0, size_nonpageable_size = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_bump_depth_ = 0, size_bump_depth_ = 0;
+    uint64_t pos_raster_offset_ = 0, size_raster_offset_ = 0;
+    uint64_t pos_raster_count_ = 0, size_raster_count_ = 0;
+    uint64_t pos_palette_offset_ = 0, size_palette_offset_ = 0;
+    uint64_t pos_palette_count_ = 0, size_palette_count_ = 0;
+    uint64_t pos_first_pageable_ = 0, size_first_pageable_ = 0;
+    uint64_t pos_nonpageable_size_ = 0, size_nonpageable_size_ = 0;
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -172,7 +172,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* bump_depth */
         const uint64_t p_ = cur;
@@ -182,7 +182,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->bump_depth = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_bump_depth = p_; size_bump_depth = bytes_; (void)pos_bump_depth; (void)size_bump_depth;
+        pos_bump_depth_ = p_; size_bump_depth_ = bytes_; (void)pos_bump_depth_; (void)size_bump_depth_;
     }
     { /* raster_offset */
         const uint64_t p_ = cur;
@@ -192,7 +192,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->raster_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_raster_offset = p_; size_raster_offset = bytes_; (void)pos_raster_offset; (void)size_raster_offset;
+        pos_raster_offset_ = p_; size_raster_offset_ = bytes_; (void)pos_raster_offset_; (void)size_raster_offset_;
     }
     { /* raster_count */
         const uint64_t p_ = cur;
@@ -202,7 +202,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->raster_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_raster_count = p_; size_raster_count = bytes_; (void)pos_raster_count; (void)size_raster_count;
+        pos_raster_count_ = p_; size_raster_count_ = bytes_; (void)pos_raster_count_; (void)size_raster_count_;
     }
     { /* palette_offset */
         const uint64_t p_ = cur;
@@ -212,7 +212,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->palette_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_palette_offset = p_; size_palette_offset = bytes_; (void)pos_palette_offset; (void)size_palette_offset;
+        pos_palette_offset_ = p_; size_palette_offset_ = bytes_; (void)pos_palette_offset_; (void)size_palette_offset_;
     }
     { /* palette_count */
         const uint64_t p_ = cur;
@@ -222,7 +222,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->palette_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_palette_count = p_; size_palette_count = bytes_; (void)pos_palette_count; (void)size_palette_count;
+        pos_palette_count_ = p_; size_palette_count_ = bytes_; (void)pos_palette_count_; (void)size_palette_count_;
     }
     { /* first_pageable */
         const uint64_t p_ = cur;
@@ -232,7 +232,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->first_pageable = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_first_pageable = p_; size_first_pageable = bytes_; (void)pos_first_pageable; (void)size_first_pageable;
+        pos_first_pageable_ = p_; size_first_pageable_ = bytes_; (void)pos_first_pageable_; (void)size_first_pageable_;
     }
     { /* nonpageable_size */
         const uint64_t p_ = cur;
@@ -242,7 +242,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->nonpageable_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_nonpageable_size = p_; size_nonpageable_size = bytes_; (void)pos_nonpageable_size; (void)size_nonpageable_size;
+        pos_nonpageable_size_ = p_; size_nonpageable_size_ = bytes_; (void)pos_nonpageable_size_; (void)size_nonpageable_size_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -252,10 +252,10 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_b = 0, size_b = 0;
-    uint64_t pos_g = 0, size_g = 0;
-    uint64_t pos_r = 0, size_r = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
+    uint64_t pos_b_ = 0, size_b_ = 0;
+    uint64_t pos_g_ = 0, size_g_ = 0;
+    uint64_t pos_r_ = 0, size_r_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
     if (pos > c->size || c->size - pos < 4u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "colour needs 4 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* b */
         const uint64_t p_ = cur;
@@ -265,7 +265,7 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->b = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_b = p_; size_b = bytes_; (void)pos_b; (void)size_b;
+        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
     }
     { /* g */
         const uint64_t p_ = cur;
@@ -275,7 +275,7 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->g = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_g = p_; size_g = bytes_; (void)pos_g; (void)size_g;
+        pos_g_ = p_; size_g_ = bytes_; (void)pos_g_; (void)size_g_;
     }
     { /* r */
         const uint64_t p_ = cur;
@@ -285,7 +285,7 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->r = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_r = p_; size_r = bytes_; (void)pos_r; (void)size_r;
+        pos_r_ = p_; size_r_ = bytes_; (void)pos_r_; (void)size_r_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -295,7 +295,7 @@ RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->flags = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -305,10 +305,10 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_b = 0, size_b = 0;
-    uint64_t pos_g = 0, size_g = 0;
-    uint64_t pos_r = 0, size_r = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
+    uint64_t pos_b_ = 0, size_b_ = 0;
+    uint64_t pos_g_ = 0, size_g_ = 0;
+    uint64_t pos_r_ = 0, size_r_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
     { /* b */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -317,7 +317,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
         bytes_ = n_ * 1u;
         m->b = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_b = p_; size_b = bytes_; (void)pos_b; (void)size_b;
+        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
     }
     { /* g */
         const uint64_t p_ = cur;
@@ -327,7 +327,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
         bytes_ = n_ * 1u;
         m->g = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_g = p_; size_g = bytes_; (void)pos_g; (void)size_g;
+        pos_g_ = p_; size_g_ = bytes_; (void)pos_g_; (void)size_g_;
     }
     { /* r */
         const uint64_t p_ = cur;
@@ -337,7 +337,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
         bytes_ = n_ * 1u;
         m->r = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_r = p_; size_r = bytes_; (void)pos_r; (void)size_r;
+        pos_r_ = p_; size_r_ = bytes_; (void)pos_r_; (void)size_r_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -347,7 +347,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64
         bytes_ = n_ * 1u;
         m->flags = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -357,11 +357,11 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_chunk_size = 0, size_chunk_size = 0;
-    uint64_t pos_colours_used = 0, size_colours_used = 0;
-    uint64_t pos_hash = 0, size_hash = 0;
-    uint64_t pos_colours = 0, size_colours = 0;
-    uint64_t pos_trailer = 0, size_trailer = 0;
+    uint64_t pos_chunk_size_ = 0, size_chunk_size_ = 0;
+    uint64_t pos_colours_used_ = 0, size_colours_used_ = 0;
+    uint64_t pos_hash_ = 0, size_hash_ = 0;
+    uint64_t pos_colours_ = 0, size_colours_ = 0;
+    uint64_t pos_trailer_ = 0, size_trailer_ = 0;
     { /* chunk_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -370,7 +370,7 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "chunk_size", -1, "chunk_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->chunk_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_chunk_size = p_; size_chunk_size = bytes_; (void)pos_chunk_size; (void)size_chunk_size;
+        pos_chunk_size_ = p_; size_chunk_size_ = bytes_; (void)pos_chunk_size_; (void)size_chunk_size_;
     }
     { /* colours_used */
         const uint64_t p_ = cur;
@@ -380,7 +380,7 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "colours_used", -1, "colours_used needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->colours_used = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_colours_used = p_; size_colours_used = bytes_; (void)pos_colours_used; (void)size_colours_used;
+        pos_colours_used_ = p_; size_colours_used_ = bytes_; (void)pos_colours_used_; (void)size_colours_used_;
     }
     if (!(((int64_t)(((int64_t)m->chunk_size) >= relic_gen_add(INT64_C(12), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "palette", "check failed: chunk_size >= 12 + 4 * colours_used (chunk_size is smaller than the colours it holds)");
     { /* hash */
@@ -391,7 +391,7 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "hash", -1, "hash needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->hash = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_hash = p_; size_hash = bytes_; (void)pos_hash; (void)size_hash;
+        pos_hash_ = p_; size_hash_ = bytes_; (void)pos_hash_; (void)size_hash_;
     }
     { /* colours */
         const uint64_t p_ = cur;
@@ -402,7 +402,7 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "colours", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->colours_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_colours = p_; size_colours = bytes_; (void)pos_colours; (void)size_colours;
+        pos_colours_ = p_; size_colours_ = bytes_; (void)pos_colours_; (void)size_colours_;
     }
     { /* trailer */
         const uint64_t p_ = cur;
@@ -413,7 +413,7 @@ RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "trailer", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->trailer_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_trailer = p_; size_trailer = bytes_; (void)pos_trailer; (void)size_trailer;
+        pos_trailer_ = p_; size_trailer_ = bytes_; (void)pos_trailer_; (void)size_trailer_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -423,11 +423,11 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_chunk_size = 0, size_chunk_size = 0;
-    uint64_t pos_colours_used = 0, size_colours_used = 0;
-    uint64_t pos_hash = 0, size_hash = 0;
-    uint64_t pos_colours = 0, size_colours = 0;
-    uint64_t pos_trailer = 0, size_trailer = 0;
+    uint64_t pos_chunk_size_ = 0, size_chunk_size_ = 0;
+    uint64_t pos_colours_used_ = 0, size_colours_used_ = 0;
+    uint64_t pos_hash_ = 0, size_hash_ = 0;
+    uint64_t pos_colours_ = 0, size_colours_ = 0;
+    uint64_t pos_trailer_ = 0, size_trailer_ = 0;
     { /* chunk_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -436,7 +436,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->chunk_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_chunk_size = p_; size_chunk_size = bytes_; (void)pos_chunk_size; (void)size_chunk_size;
+        pos_chunk_size_ = p_; size_chunk_size_ = bytes_; (void)pos_chunk_size_; (void)size_chunk_size_;
     }
     { /* colours_used */
         const uint64_t p_ = cur;
@@ -446,7 +446,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->colours_used = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_colours_used = p_; size_colours_used = bytes_; (void)pos_colours_used; (void)size_colours_used;
+        pos_colours_used_ = p_; size_colours_used_ = bytes_; (void)pos_colours_used_; (void)size_colours_used_;
     }
     { /* hash */
         const uint64_t p_ = cur;
@@ -456,7 +456,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->hash = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_hash = p_; size_hash = bytes_; (void)pos_hash; (void)size_hash;
+        pos_hash_ = p_; size_hash_ = bytes_; (void)pos_hash_; (void)size_hash_;
     }
     { /* colours */
         const uint64_t p_ = cur;
@@ -476,7 +476,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
         }
         }
         cur = p_ + bytes_;
-        pos_colours = p_; size_colours = bytes_; (void)pos_colours; (void)size_colours;
+        pos_colours_ = p_; size_colours_ = bytes_; (void)pos_colours_; (void)size_colours_;
     }
     { /* trailer */
         const uint64_t p_ = cur;
@@ -489,7 +489,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint6
         if (!m->trailer) return relic_fail(c->err, RELIC_E_NOMEM, p_, "trailer", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->trailer, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_trailer = p_; size_trailer = bytes_; (void)pos_trailer; (void)size_trailer;
+        pos_trailer_ = p_; size_trailer_ = bytes_; (void)pos_trailer_; (void)size_trailer_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -499,19 +499,19 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_chunk_size = 0, size_chunk_size = 0;
-    uint64_t pos_swp_offset = 0, size_swp_offset = 0;
-    uint64_t pos_width = 0, size_width = 0;
-    uint64_t pos_height = 0, size_height = 0;
-    uint64_t pos_stride = 0, size_stride = 0;
-    uint64_t pos_bits_per_pixel = 0, size_bits_per_pixel = 0;
-    uint64_t pos_constant_colour = 0, size_constant_colour = 0;
-    uint64_t pos_transparent = 0, size_transparent = 0;
-    uint64_t pos_bump_map = 0, size_bump_map = 0;
-    uint64_t pos_occlusion = 0, size_occlusion = 0;
-    uint64_t pos_palette = 0, size_palette = 0;
-    uint64_t pos_padding = 0, size_padding = 0;
-    uint64_t pos_key = 0, size_key = 0;
+    uint64_t pos_chunk_size_ = 0, size_chunk_size_ = 0;
+    uint64_t pos_swp_offset_ = 0, size_swp_offset_ = 0;
+    uint64_t pos_width_ = 0, size_width_ = 0;
+    uint64_t pos_height_ = 0, size_height_ = 0;
+    uint64_t pos_stride_ = 0, size_stride_ = 0;
+    uint64_t pos_bits_per_pixel_ = 0, size_bits_per_pixel_ = 0;
+    uint64_t pos_constant_colour_ = 0, size_constant_colour_ = 0;
+    uint64_t pos_transparent_ = 0, size_transparent_ = 0;
+    uint64_t pos_bump_map_ = 0, size_bump_map_ = 0;
+    uint64_t pos_occlusion_ = 0, size_occlusion_ = 0;
+    uint64_t pos_palette_ = 0, size_palette_ = 0;
+    uint64_t pos_padding_ = 0, size_padding_ = 0;
+    uint64_t pos_key_ = 0, size_key_ = 0;
     if (pos > c->size || c->size - pos < 56u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "raster needs 56 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* chunk_size */
         const uint64_t p_ = cur;
@@ -522,7 +522,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         m->chunk_size = relic_load_u32le(c->base + p_);
         if ((int64_t)(m->chunk_size) != INT64_C(56)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "chunk_size", -1, "expected 56, found %lld", (long long)(m->chunk_size));
         cur = p_ + bytes_;
-        pos_chunk_size = p_; size_chunk_size = bytes_; (void)pos_chunk_size; (void)size_chunk_size;
+        pos_chunk_size_ = p_; size_chunk_size_ = bytes_; (void)pos_chunk_size_; (void)size_chunk_size_;
     }
     { /* swp_offset */
         const uint64_t p_ = cur;
@@ -532,7 +532,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->swp_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_swp_offset = p_; size_swp_offset = bytes_; (void)pos_swp_offset; (void)size_swp_offset;
+        pos_swp_offset_ = p_; size_swp_offset_ = bytes_; (void)pos_swp_offset_; (void)size_swp_offset_;
     }
     { /* width */
         const uint64_t p_ = cur;
@@ -542,7 +542,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->width = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_width = p_; size_width = bytes_; (void)pos_width; (void)size_width;
+        pos_width_ = p_; size_width_ = bytes_; (void)pos_width_; (void)size_width_;
     }
     { /* height */
         const uint64_t p_ = cur;
@@ -552,7 +552,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->height = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_height = p_; size_height = bytes_; (void)pos_height; (void)size_height;
+        pos_height_ = p_; size_height_ = bytes_; (void)pos_height_; (void)size_height_;
     }
     { /* stride */
         const uint64_t p_ = cur;
@@ -562,7 +562,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->stride = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_stride = p_; size_stride = bytes_; (void)pos_stride; (void)size_stride;
+        pos_stride_ = p_; size_stride_ = bytes_; (void)pos_stride_; (void)size_stride_;
     }
     { /* bits_per_pixel */
         const uint64_t p_ = cur;
@@ -573,7 +573,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         m->bits_per_pixel = relic_load_u32le(c->base + p_);
         if ((int64_t)(m->bits_per_pixel) < INT64_C(8) || (int64_t)(m->bits_per_pixel) > INT64_C(16)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "bits_per_pixel", -1, "%lld is outside 8..16", (long long)(m->bits_per_pixel));
         cur = p_ + bytes_;
-        pos_bits_per_pixel = p_; size_bits_per_pixel = bytes_; (void)pos_bits_per_pixel; (void)size_bits_per_pixel;
+        pos_bits_per_pixel_ = p_; size_bits_per_pixel_ = bytes_; (void)pos_bits_per_pixel_; (void)size_bits_per_pixel_;
     }
     { /* constant_colour */
         const uint64_t p_ = cur;
@@ -583,7 +583,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->constant_colour = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_constant_colour = p_; size_constant_colour = bytes_; (void)pos_constant_colour; (void)size_constant_colour;
+        pos_constant_colour_ = p_; size_constant_colour_ = bytes_; (void)pos_constant_colour_; (void)size_constant_colour_;
     }
     { /* transparent */
         const uint64_t p_ = cur;
@@ -593,7 +593,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->transparent = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_transparent = p_; size_transparent = bytes_; (void)pos_transparent; (void)size_transparent;
+        pos_transparent_ = p_; size_transparent_ = bytes_; (void)pos_transparent_; (void)size_transparent_;
     }
     { /* bump_map */
         const uint64_t p_ = cur;
@@ -603,7 +603,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->bump_map = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_bump_map = p_; size_bump_map = bytes_; (void)pos_bump_map; (void)size_bump_map;
+        pos_bump_map_ = p_; size_bump_map_ = bytes_; (void)pos_bump_map_; (void)size_bump_map_;
     }
     { /* occlusion */
         const uint64_t p_ = cur;
@@ -613,7 +613,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->occlusion = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_occlusion = p_; size_occlusion = bytes_; (void)pos_occlusion; (void)size_occlusion;
+        pos_occlusion_ = p_; size_occlusion_ = bytes_; (void)pos_occlusion_; (void)size_occlusion_;
     }
     { /* palette */
         const uint64_t p_ = cur;
@@ -624,7 +624,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         m->palette = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->palette); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.palette_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "palette", -1, "%lld fails check it == 0xFFFFFFFF || it < header.palette_count", (long long)it); }
         cur = p_ + bytes_;
-        pos_palette = p_; size_palette = bytes_; (void)pos_palette; (void)size_palette;
+        pos_palette_ = p_; size_palette_ = bytes_; (void)pos_palette_; (void)size_palette_;
     }
     { /* padding */
         const uint64_t p_ = cur;
@@ -634,7 +634,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->padding = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_padding = p_; size_padding = bytes_; (void)pos_padding; (void)size_padding;
+        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
     }
     { /* key */
         const uint64_t p_ = cur;
@@ -644,7 +644,7 @@ RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64
         bytes_ = n_ * 8u; /* inside the struct's checked span */
         m->key = relic_load_u64le(c->base + p_);
         cur = p_ + bytes_;
-        pos_key = p_; size_key = bytes_; (void)pos_key; (void)size_key;
+        pos_key_ = p_; size_key_ = bytes_; (void)pos_key_; (void)size_key_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -654,19 +654,19 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_chunk_size = 0, size_chunk_size = 0;
-    uint64_t pos_swp_offset = 0, size_swp_offset = 0;
-    uint64_t pos_width = 0, size_width = 0;
-    uint64_t pos_height = 0, size_height = 0;
-    uint64_t pos_stride = 0, size_stride = 0;
-    uint64_t pos_bits_per_pixel = 0, size_bits_per_pixel = 0;
-    uint64_t pos_constant_colour = 0, size_constant_colour = 0;
-    uint64_t pos_transparent = 0, size_transparent = 0;
-    uint64_t pos_bump_map = 0, size_bump_map = 0;
-    uint64_t pos_occlusion = 0, size_occlusion = 0;
-    uint64_t pos_palette = 0, size_palette = 0;
-    uint64_t pos_padding = 0, size_padding = 0;
-    uint64_t pos_key = 0, size_key = 0;
+    uint64_t pos_chunk_size_ = 0, size_chunk_size_ = 0;
+    uint64_t pos_swp_offset_ = 0, size_swp_offset_ = 0;
+    uint64_t pos_width_ = 0, size_width_ = 0;
+    uint64_t pos_height_ = 0, size_height_ = 0;
+    uint64_t pos_stride_ = 0, size_stride_ = 0;
+    uint64_t pos_bits_per_pixel_ = 0, size_bits_per_pixel_ = 0;
+    uint64_t pos_constant_colour_ = 0, size_constant_colour_ = 0;
+    uint64_t pos_transparent_ = 0, size_transparent_ = 0;
+    uint64_t pos_bump_map_ = 0, size_bump_map_ = 0;
+    uint64_t pos_occlusion_ = 0, size_occlusion_ = 0;
+    uint64_t pos_palette_ = 0, size_palette_ = 0;
+    uint64_t pos_padding_ = 0, size_padding_ = 0;
+    uint64_t pos_key_ = 0, size_key_ = 0;
     { /* chunk_size */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -675,7 +675,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->chunk_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_chunk_size = p_; size_chunk_size = bytes_; (void)pos_chunk_size; (void)size_chunk_size;
+        pos_chunk_size_ = p_; size_chunk_size_ = bytes_; (void)pos_chunk_size_; (void)size_chunk_size_;
     }
     { /* swp_offset */
         const uint64_t p_ = cur;
@@ -685,7 +685,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->swp_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_swp_offset = p_; size_swp_offset = bytes_; (void)pos_swp_offset; (void)size_swp_offset;
+        pos_swp_offset_ = p_; size_swp_offset_ = bytes_; (void)pos_swp_offset_; (void)size_swp_offset_;
     }
     { /* width */
         const uint64_t p_ = cur;
@@ -695,7 +695,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->width = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_width = p_; size_width = bytes_; (void)pos_width; (void)size_width;
+        pos_width_ = p_; size_width_ = bytes_; (void)pos_width_; (void)size_width_;
     }
     { /* height */
         const uint64_t p_ = cur;
@@ -705,7 +705,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->height = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_height = p_; size_height = bytes_; (void)pos_height; (void)size_height;
+        pos_height_ = p_; size_height_ = bytes_; (void)pos_height_; (void)size_height_;
     }
     { /* stride */
         const uint64_t p_ = cur;
@@ -715,7 +715,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->stride = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_stride = p_; size_stride = bytes_; (void)pos_stride; (void)size_stride;
+        pos_stride_ = p_; size_stride_ = bytes_; (void)pos_stride_; (void)size_stride_;
     }
     { /* bits_per_pixel */
         const uint64_t p_ = cur;
@@ -725,7 +725,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->bits_per_pixel = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_bits_per_pixel = p_; size_bits_per_pixel = bytes_; (void)pos_bits_per_pixel; (void)size_bits_per_pixel;
+        pos_bits_per_pixel_ = p_; size_bits_per_pixel_ = bytes_; (void)pos_bits_per_pixel_; (void)size_bits_per_pixel_;
     }
     { /* constant_colour */
         const uint64_t p_ = cur;
@@ -735,7 +735,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->constant_colour = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_constant_colour = p_; size_constant_colour = bytes_; (void)pos_constant_colour; (void)size_constant_colour;
+        pos_constant_colour_ = p_; size_constant_colour_ = bytes_; (void)pos_constant_colour_; (void)size_constant_colour_;
     }
     { /* transparent */
         const uint64_t p_ = cur;
@@ -745,7 +745,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->transparent = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_transparent = p_; size_transparent = bytes_; (void)pos_transparent; (void)size_transparent;
+        pos_transparent_ = p_; size_transparent_ = bytes_; (void)pos_transparent_; (void)size_transparent_;
     }
     { /* bump_map */
         const uint64_t p_ = cur;
@@ -755,7 +755,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->bump_map = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_bump_map = p_; size_bump_map = bytes_; (void)pos_bump_map; (void)size_bump_map;
+        pos_bump_map_ = p_; size_bump_map_ = bytes_; (void)pos_bump_map_; (void)size_bump_map_;
     }
     { /* occlusion */
         const uint64_t p_ = cur;
@@ -765,7 +765,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->occlusion = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_occlusion = p_; size_occlusion = bytes_; (void)pos_occlusion; (void)size_occlusion;
+        pos_occlusion_ = p_; size_occlusion_ = bytes_; (void)pos_occlusion_; (void)size_occlusion_;
     }
     { /* palette */
         const uint64_t p_ = cur;
@@ -775,7 +775,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->palette = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_palette = p_; size_palette = bytes_; (void)pos_palette; (void)size_palette;
+        pos_palette_ = p_; size_palette_ = bytes_; (void)pos_palette_; (void)size_palette_;
     }
     { /* padding */
         const uint64_t p_ = cur;
@@ -785,7 +785,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->padding = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_padding = p_; size_padding = bytes_; (void)pos_padding; (void)size_padding;
+        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
     }
     { /* key */
         const uint64_t p_ = cur;
@@ -795,7 +795,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64
         bytes_ = n_ * 8u;
         m->key = relic_load_u64le(c->base + p_);
         cur = p_ + bytes_;
-        pos_key = p_; size_key = bytes_; (void)pos_key; (void)size_key;
+        pos_key_ = p_; size_key_ = bytes_; (void)pos_key_; (void)size_key_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -805,9 +805,9 @@ RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_palettes = 0, size_palettes = 0;
-    uint64_t pos_rasters = 0, size_rasters = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_palettes_ = 0, size_palettes_ = 0;
+    uint64_t pos_rasters_ = 0, size_rasters_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -818,7 +818,7 @@ RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* palettes */
         const int64_t at_ = ((int64_t)m->header.palette_offset);
@@ -840,7 +840,7 @@ RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t 
             q_ += sz_;
         }
         bytes_ = q_ - p_;
-        pos_palettes = p_; size_palettes = bytes_; (void)pos_palettes; (void)size_palettes;
+        pos_palettes_ = p_; size_palettes_ = bytes_; (void)pos_palettes_; (void)size_palettes_;
     }
     { /* rasters */
         const int64_t at_ = ((int64_t)m->header.raster_offset);
@@ -861,7 +861,7 @@ RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t 
             if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rasters", (int64_t)k_); return st_; }
             q_ += sz_;
         }
-        pos_rasters = p_; size_rasters = bytes_; (void)pos_rasters; (void)size_rasters;
+        pos_rasters_ = p_; size_rasters_ = bytes_; (void)pos_rasters_; (void)size_rasters_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -871,9 +871,9 @@ RELIC_GEN_UNUSED static inline relic_status dec_pid(relic_pid_dctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_palettes = 0, size_palettes = 0;
-    uint64_t pos_rasters = 0, size_rasters = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_palettes_ = 0, size_palettes_ = 0;
+    uint64_t pos_rasters_ = 0, size_rasters_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -883,7 +883,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_pid(relic_pid_dctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* palettes */
         const int64_t at_ = ((int64_t)m->header.palette_offset);
@@ -901,7 +901,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_pid(relic_pid_dctx *c, uint64_t 
             q_ += sz_;
         }
         bytes_ = q_ - p_;
-        pos_palettes = p_; size_palettes = bytes_; (void)pos_palettes; (void)size_palettes;
+        pos_palettes_ = p_; size_palettes_ = bytes_; (void)pos_palettes_; (void)size_palettes_;
     }
     { /* rasters */
         const int64_t at_ = ((int64_t)m->header.raster_offset);
@@ -919,7 +919,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_pid(relic_pid_dctx *c, uint64_t 
             if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rasters", (int64_t)k_); return st_; }
             q_ += sz_;
         }
-        pos_rasters = p_; size_rasters = bytes_; (void)pos_rasters; (void)size_rasters;
+        pos_rasters_ = p_; size_rasters_ = bytes_; (void)pos_rasters_; (void)size_rasters_;
     }
     *size_out = cur - pos;
     return RELIC_OK;

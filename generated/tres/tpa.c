@@ -125,12 +125,12 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_sample_count = 0, size_sample_count = 0;
-    uint64_t pos_id_table_offset = 0, size_id_table_offset = 0;
-    uint64_t pos_collision_count = 0, size_collision_count = 0;
-    uint64_t pos_collision_offset = 0, size_collision_offset = 0;
-    uint64_t pos_id_count = 0, size_id_count = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_sample_count_ = 0, size_sample_count_ = 0;
+    uint64_t pos_id_table_offset_ = 0, size_id_table_offset_ = 0;
+    uint64_t pos_collision_count_ = 0, size_collision_count_ = 0;
+    uint64_t pos_collision_offset_ = 0, size_collision_offset_ = 0;
+    uint64_t pos_id_count_ = 0, size_id_count_ = 0;
     if (pos > c->size || c->size - pos < 24u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 24 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* version */
         const uint64_t p_ = cur;
@@ -141,7 +141,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
         m->version = relic_load_u32le(c->base + p_);
         if ((int64_t)(m->version) != INT64_C(336)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 336, found %lld", (long long)(m->version));
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* sample_count */
         const uint64_t p_ = cur;
@@ -151,7 +151,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_count = p_; size_sample_count = bytes_; (void)pos_sample_count; (void)size_sample_count;
+        pos_sample_count_ = p_; size_sample_count_ = bytes_; (void)pos_sample_count_; (void)size_sample_count_;
     }
     { /* id_table_offset */
         const uint64_t p_ = cur;
@@ -161,7 +161,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->id_table_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_id_table_offset = p_; size_id_table_offset = bytes_; (void)pos_id_table_offset; (void)size_id_table_offset;
+        pos_id_table_offset_ = p_; size_id_table_offset_ = bytes_; (void)pos_id_table_offset_; (void)size_id_table_offset_;
     }
     { /* collision_count */
         const uint64_t p_ = cur;
@@ -171,7 +171,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->collision_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_collision_count = p_; size_collision_count = bytes_; (void)pos_collision_count; (void)size_collision_count;
+        pos_collision_count_ = p_; size_collision_count_ = bytes_; (void)pos_collision_count_; (void)size_collision_count_;
     }
     { /* collision_offset */
         const uint64_t p_ = cur;
@@ -181,7 +181,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->collision_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_collision_offset = p_; size_collision_offset = bytes_; (void)pos_collision_offset; (void)size_collision_offset;
+        pos_collision_offset_ = p_; size_collision_offset_ = bytes_; (void)pos_collision_offset_; (void)size_collision_offset_;
     }
     { /* id_count */
         const uint64_t p_ = cur;
@@ -191,7 +191,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->id_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_id_count = p_; size_id_count = bytes_; (void)pos_id_count; (void)size_id_count;
+        pos_id_count_ = p_; size_id_count_ = bytes_; (void)pos_id_count_; (void)size_id_count_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -201,12 +201,12 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_sample_count = 0, size_sample_count = 0;
-    uint64_t pos_id_table_offset = 0, size_id_table_offset = 0;
-    uint64_t pos_collision_count = 0, size_collision_count = 0;
-    uint64_t pos_collision_offset = 0, size_collision_offset = 0;
-    uint64_t pos_id_count = 0, size_id_count = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_sample_count_ = 0, size_sample_count_ = 0;
+    uint64_t pos_id_table_offset_ = 0, size_id_table_offset_ = 0;
+    uint64_t pos_collision_count_ = 0, size_collision_count_ = 0;
+    uint64_t pos_collision_offset_ = 0, size_collision_offset_ = 0;
+    uint64_t pos_id_count_ = 0, size_id_count_ = 0;
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -215,7 +215,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* sample_count */
         const uint64_t p_ = cur;
@@ -225,7 +225,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->sample_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_count = p_; size_sample_count = bytes_; (void)pos_sample_count; (void)size_sample_count;
+        pos_sample_count_ = p_; size_sample_count_ = bytes_; (void)pos_sample_count_; (void)size_sample_count_;
     }
     { /* id_table_offset */
         const uint64_t p_ = cur;
@@ -235,7 +235,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->id_table_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_id_table_offset = p_; size_id_table_offset = bytes_; (void)pos_id_table_offset; (void)size_id_table_offset;
+        pos_id_table_offset_ = p_; size_id_table_offset_ = bytes_; (void)pos_id_table_offset_; (void)size_id_table_offset_;
     }
     { /* collision_count */
         const uint64_t p_ = cur;
@@ -245,7 +245,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->collision_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_collision_count = p_; size_collision_count = bytes_; (void)pos_collision_count; (void)size_collision_count;
+        pos_collision_count_ = p_; size_collision_count_ = bytes_; (void)pos_collision_count_; (void)size_collision_count_;
     }
     { /* collision_offset */
         const uint64_t p_ = cur;
@@ -255,7 +255,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->collision_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_collision_offset = p_; size_collision_offset = bytes_; (void)pos_collision_offset; (void)size_collision_offset;
+        pos_collision_offset_ = p_; size_collision_offset_ = bytes_; (void)pos_collision_offset_; (void)size_collision_offset_;
     }
     { /* id_count */
         const uint64_t p_ = cur;
@@ -265,7 +265,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->id_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_id_count = p_; size_id_count = bytes_; (void)pos_id_count; (void)size_id_count;
+        pos_id_count_ = p_; size_id_count_ = bytes_; (void)pos_id_count_; (void)size_id_count_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -275,18 +275,18 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_data_offset = 0, size_data_offset = 0;
-    uint64_t pos_block_align = 0, size_block_align = 0;
-    uint64_t pos_data_size = 0, size_data_size = 0;
-    uint64_t pos_decoded_size = 0, size_decoded_size = 0;
-    uint64_t pos_sample_rate = 0, size_sample_rate = 0;
-    uint64_t pos_bits = 0, size_bits = 0;
-    uint64_t pos_channels = 0, size_channels = 0;
-    uint64_t pos_compression = 0, size_compression = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
-    uint64_t pos_caption_offset = 0, size_caption_offset = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
+    uint64_t pos_block_align_ = 0, size_block_align_ = 0;
+    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
+    uint64_t pos_decoded_size_ = 0, size_decoded_size_ = 0;
+    uint64_t pos_sample_rate_ = 0, size_sample_rate_ = 0;
+    uint64_t pos_bits_ = 0, size_bits_ = 0;
+    uint64_t pos_channels_ = 0, size_channels_ = 0;
+    uint64_t pos_compression_ = 0, size_compression_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
+    uint64_t pos_caption_offset_ = 0, size_caption_offset_ = 0;
     if (pos > c->size || c->size - pos < 36u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "sample_header needs 36 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* magic */
         const uint64_t p_ = cur;
@@ -297,7 +297,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         memcpy(m->magic, c->base + p_, (size_t)n_);
         if (memcmp(m->magic, "WBOR", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"WBOR\"");
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* version */
         const uint64_t p_ = cur;
@@ -307,7 +307,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->version = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* data_offset */
         const uint64_t p_ = cur;
@@ -318,7 +318,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         m->data_offset = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data_offset", -1, "%lld fails check it >= 36", (long long)it); }
         cur = p_ + bytes_;
-        pos_data_offset = p_; size_data_offset = bytes_; (void)pos_data_offset; (void)size_data_offset;
+        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
     }
     { /* block_align */
         const uint64_t p_ = cur;
@@ -328,7 +328,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->block_align = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_block_align = p_; size_block_align = bytes_; (void)pos_block_align; (void)size_block_align;
+        pos_block_align_ = p_; size_block_align_ = bytes_; (void)pos_block_align_; (void)size_block_align_;
     }
     { /* data_size */
         const uint64_t p_ = cur;
@@ -338,7 +338,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->data_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_size = p_; size_data_size = bytes_; (void)pos_data_size; (void)size_data_size;
+        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
     }
     { /* decoded_size */
         const uint64_t p_ = cur;
@@ -348,7 +348,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->decoded_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_decoded_size = p_; size_decoded_size = bytes_; (void)pos_decoded_size; (void)size_decoded_size;
+        pos_decoded_size_ = p_; size_decoded_size_ = bytes_; (void)pos_decoded_size_; (void)size_decoded_size_;
     }
     { /* sample_rate */
         const uint64_t p_ = cur;
@@ -358,7 +358,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_rate = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_rate = p_; size_sample_rate = bytes_; (void)pos_sample_rate; (void)size_sample_rate;
+        pos_sample_rate_ = p_; size_sample_rate_ = bytes_; (void)pos_sample_rate_; (void)size_sample_rate_;
     }
     { /* bits */
         const uint64_t p_ = cur;
@@ -369,7 +369,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         m->bits = relic_load_u8(c->base + p_);
         { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "bits", -1, "%lld fails check it == 8 || it == 16", (long long)it); }
         cur = p_ + bytes_;
-        pos_bits = p_; size_bits = bytes_; (void)pos_bits; (void)size_bits;
+        pos_bits_ = p_; size_bits_ = bytes_; (void)pos_bits_; (void)size_bits_;
     }
     { /* channels */
         const uint64_t p_ = cur;
@@ -380,7 +380,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         m->channels = relic_load_u8(c->base + p_);
         if ((int64_t)(m->channels) < INT64_C(1) || (int64_t)(m->channels) > INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "channels", -1, "%lld is outside 1..2", (long long)(m->channels));
         cur = p_ + bytes_;
-        pos_channels = p_; size_channels = bytes_; (void)pos_channels; (void)size_channels;
+        pos_channels_ = p_; size_channels_ = bytes_; (void)pos_channels_; (void)size_channels_;
     }
     { /* compression */
         const uint64_t p_ = cur;
@@ -391,7 +391,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         m->compression = relic_load_u8(c->base + p_);
         if (!relic_tpa_compression_name((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
         cur = p_ + bytes_;
-        pos_compression = p_; size_compression = bytes_; (void)pos_compression; (void)size_compression;
+        pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -401,7 +401,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->flags = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     { /* caption_offset */
         const uint64_t p_ = cur;
@@ -411,7 +411,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c,
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->caption_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_offset = p_; size_caption_offset = bytes_; (void)pos_caption_offset; (void)size_caption_offset;
+        pos_caption_offset_ = p_; size_caption_offset_ = bytes_; (void)pos_caption_offset_; (void)size_caption_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -421,18 +421,18 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_data_offset = 0, size_data_offset = 0;
-    uint64_t pos_block_align = 0, size_block_align = 0;
-    uint64_t pos_data_size = 0, size_data_size = 0;
-    uint64_t pos_decoded_size = 0, size_decoded_size = 0;
-    uint64_t pos_sample_rate = 0, size_sample_rate = 0;
-    uint64_t pos_bits = 0, size_bits = 0;
-    uint64_t pos_channels = 0, size_channels = 0;
-    uint64_t pos_compression = 0, size_compression = 0;
-    uint64_t pos_flags = 0, size_flags = 0;
-    uint64_t pos_caption_offset = 0, size_caption_offset = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
+    uint64_t pos_block_align_ = 0, size_block_align_ = 0;
+    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
+    uint64_t pos_decoded_size_ = 0, size_decoded_size_ = 0;
+    uint64_t pos_sample_rate_ = 0, size_sample_rate_ = 0;
+    uint64_t pos_bits_ = 0, size_bits_ = 0;
+    uint64_t pos_channels_ = 0, size_channels_ = 0;
+    uint64_t pos_compression_ = 0, size_compression_ = 0;
+    uint64_t pos_flags_ = 0, size_flags_ = 0;
+    uint64_t pos_caption_offset_ = 0, size_caption_offset_ = 0;
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
@@ -441,7 +441,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* version */
         const uint64_t p_ = cur;
@@ -451,7 +451,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 4u;
         m->version = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* data_offset */
         const uint64_t p_ = cur;
@@ -461,7 +461,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 4u;
         m->data_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_offset = p_; size_data_offset = bytes_; (void)pos_data_offset; (void)size_data_offset;
+        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
     }
     { /* block_align */
         const uint64_t p_ = cur;
@@ -471,7 +471,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 4u;
         m->block_align = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_block_align = p_; size_block_align = bytes_; (void)pos_block_align; (void)size_block_align;
+        pos_block_align_ = p_; size_block_align_ = bytes_; (void)pos_block_align_; (void)size_block_align_;
     }
     { /* data_size */
         const uint64_t p_ = cur;
@@ -481,7 +481,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 4u;
         m->data_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_data_size = p_; size_data_size = bytes_; (void)pos_data_size; (void)size_data_size;
+        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
     }
     { /* decoded_size */
         const uint64_t p_ = cur;
@@ -491,7 +491,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 4u;
         m->decoded_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_decoded_size = p_; size_decoded_size = bytes_; (void)pos_decoded_size; (void)size_decoded_size;
+        pos_decoded_size_ = p_; size_decoded_size_ = bytes_; (void)pos_decoded_size_; (void)size_decoded_size_;
     }
     { /* sample_rate */
         const uint64_t p_ = cur;
@@ -501,7 +501,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 4u;
         m->sample_rate = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_rate = p_; size_sample_rate = bytes_; (void)pos_sample_rate; (void)size_sample_rate;
+        pos_sample_rate_ = p_; size_sample_rate_ = bytes_; (void)pos_sample_rate_; (void)size_sample_rate_;
     }
     { /* bits */
         const uint64_t p_ = cur;
@@ -511,7 +511,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 1u;
         m->bits = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_bits = p_; size_bits = bytes_; (void)pos_bits; (void)size_bits;
+        pos_bits_ = p_; size_bits_ = bytes_; (void)pos_bits_; (void)size_bits_;
     }
     { /* channels */
         const uint64_t p_ = cur;
@@ -521,7 +521,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 1u;
         m->channels = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_channels = p_; size_channels = bytes_; (void)pos_channels; (void)size_channels;
+        pos_channels_ = p_; size_channels_ = bytes_; (void)pos_channels_; (void)size_channels_;
     }
     { /* compression */
         const uint64_t p_ = cur;
@@ -531,7 +531,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 1u;
         m->compression = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_compression = p_; size_compression = bytes_; (void)pos_compression; (void)size_compression;
+        pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
     }
     { /* flags */
         const uint64_t p_ = cur;
@@ -541,7 +541,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 1u;
         m->flags = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_flags = p_; size_flags = bytes_; (void)pos_flags; (void)size_flags;
+        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
     }
     { /* caption_offset */
         const uint64_t p_ = cur;
@@ -551,7 +551,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c,
         bytes_ = n_ * 4u;
         m->caption_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_offset = p_; size_caption_offset = bytes_; (void)pos_caption_offset; (void)size_caption_offset;
+        pos_caption_offset_ = p_; size_caption_offset_ = bytes_; (void)pos_caption_offset_; (void)size_caption_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -561,12 +561,12 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_sound_id = 0, size_sound_id = 0;
-    uint64_t pos_sample_offset = 0, size_sample_offset = 0;
-    uint64_t pos_sample_length = 0, size_sample_length = 0;
-    uint64_t pos_attenuation = 0, size_attenuation = 0;
-    uint64_t pos_master_volume = 0, size_master_volume = 0;
-    uint64_t pos_header = 0, size_header = 0;
+    uint64_t pos_sound_id_ = 0, size_sound_id_ = 0;
+    uint64_t pos_sample_offset_ = 0, size_sample_offset_ = 0;
+    uint64_t pos_sample_length_ = 0, size_sample_length_ = 0;
+    uint64_t pos_attenuation_ = 0, size_attenuation_ = 0;
+    uint64_t pos_master_volume_ = 0, size_master_volume_ = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
     if (pos > c->size || c->size - pos < 56u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "id_entry needs 56 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* sound_id */
         const uint64_t p_ = cur;
@@ -576,7 +576,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sound_id = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sound_id = p_; size_sound_id = bytes_; (void)pos_sound_id; (void)size_sound_id;
+        pos_sound_id_ = p_; size_sound_id_ = bytes_; (void)pos_sound_id_; (void)size_sound_id_;
     }
     { /* sample_offset */
         const uint64_t p_ = cur;
@@ -586,7 +586,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_offset = p_; size_sample_offset = bytes_; (void)pos_sample_offset; (void)size_sample_offset;
+        pos_sample_offset_ = p_; size_sample_offset_ = bytes_; (void)pos_sample_offset_; (void)size_sample_offset_;
     }
     { /* sample_length */
         const uint64_t p_ = cur;
@@ -596,7 +596,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->sample_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_length = p_; size_sample_length = bytes_; (void)pos_sample_length; (void)size_sample_length;
+        pos_sample_length_ = p_; size_sample_length_ = bytes_; (void)pos_sample_length_; (void)size_sample_length_;
     }
     { /* attenuation */
         const uint64_t p_ = cur;
@@ -606,7 +606,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->attenuation = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_attenuation = p_; size_attenuation = bytes_; (void)pos_attenuation; (void)size_attenuation;
+        pos_attenuation_ = p_; size_attenuation_ = bytes_; (void)pos_attenuation_; (void)size_attenuation_;
     }
     { /* master_volume */
         const uint64_t p_ = cur;
@@ -616,7 +616,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->master_volume = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_master_volume = p_; size_master_volume = bytes_; (void)pos_master_volume; (void)size_master_volume;
+        pos_master_volume_ = p_; size_master_volume_ = bytes_; (void)pos_master_volume_; (void)size_master_volume_;
     }
     { /* header */
         const uint64_t p_ = cur;
@@ -627,7 +627,7 @@ RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint
         uint64_t sz_ = 0; relic_status st_ = val_sample_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -637,12 +637,12 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_sound_id = 0, size_sound_id = 0;
-    uint64_t pos_sample_offset = 0, size_sample_offset = 0;
-    uint64_t pos_sample_length = 0, size_sample_length = 0;
-    uint64_t pos_attenuation = 0, size_attenuation = 0;
-    uint64_t pos_master_volume = 0, size_master_volume = 0;
-    uint64_t pos_header = 0, size_header = 0;
+    uint64_t pos_sound_id_ = 0, size_sound_id_ = 0;
+    uint64_t pos_sample_offset_ = 0, size_sample_offset_ = 0;
+    uint64_t pos_sample_length_ = 0, size_sample_length_ = 0;
+    uint64_t pos_attenuation_ = 0, size_attenuation_ = 0;
+    uint64_t pos_master_volume_ = 0, size_master_volume_ = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
     { /* sound_id */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -651,7 +651,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
         bytes_ = n_ * 4u;
         m->sound_id = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sound_id = p_; size_sound_id = bytes_; (void)pos_sound_id; (void)size_sound_id;
+        pos_sound_id_ = p_; size_sound_id_ = bytes_; (void)pos_sound_id_; (void)size_sound_id_;
     }
     { /* sample_offset */
         const uint64_t p_ = cur;
@@ -661,7 +661,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
         bytes_ = n_ * 4u;
         m->sample_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_offset = p_; size_sample_offset = bytes_; (void)pos_sample_offset; (void)size_sample_offset;
+        pos_sample_offset_ = p_; size_sample_offset_ = bytes_; (void)pos_sample_offset_; (void)size_sample_offset_;
     }
     { /* sample_length */
         const uint64_t p_ = cur;
@@ -671,7 +671,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
         bytes_ = n_ * 4u;
         m->sample_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_sample_length = p_; size_sample_length = bytes_; (void)pos_sample_length; (void)size_sample_length;
+        pos_sample_length_ = p_; size_sample_length_ = bytes_; (void)pos_sample_length_; (void)size_sample_length_;
     }
     { /* attenuation */
         const uint64_t p_ = cur;
@@ -681,7 +681,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
         bytes_ = n_ * 4u;
         m->attenuation = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_attenuation = p_; size_attenuation = bytes_; (void)pos_attenuation; (void)size_attenuation;
+        pos_attenuation_ = p_; size_attenuation_ = bytes_; (void)pos_attenuation_; (void)size_attenuation_;
     }
     { /* master_volume */
         const uint64_t p_ = cur;
@@ -691,7 +691,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
         bytes_ = n_ * 4u;
         m->master_volume = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_master_volume = p_; size_master_volume = bytes_; (void)pos_master_volume; (void)size_master_volume;
+        pos_master_volume_ = p_; size_master_volume_ = bytes_; (void)pos_master_volume_; (void)size_master_volume_;
     }
     { /* header */
         const uint64_t p_ = cur;
@@ -702,7 +702,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint
         uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -712,14 +712,14 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_caption_gap = 0, size_caption_gap = 0;
-    uint64_t pos_caption_length = 0, size_caption_length = 0;
-    uint64_t pos_caption_count = 0, size_caption_count = 0;
-    uint64_t pos_caption_text = 0, size_caption_text = 0;
-    uint64_t pos_caption_data_gap = 0, size_caption_data_gap = 0;
-    uint64_t pos_data_gap = 0, size_data_gap = 0;
-    uint64_t pos_data = 0, size_data = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_caption_gap_ = 0, size_caption_gap_ = 0;
+    uint64_t pos_caption_length_ = 0, size_caption_length_ = 0;
+    uint64_t pos_caption_count_ = 0, size_caption_count_ = 0;
+    uint64_t pos_caption_text_ = 0, size_caption_text_ = 0;
+    uint64_t pos_caption_data_gap_ = 0, size_caption_data_gap_ = 0;
+    uint64_t pos_data_gap_ = 0, size_data_gap_ = 0;
+    uint64_t pos_data_ = 0, size_data_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -729,7 +729,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = val_sample_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     if (!(((int64_t)(((int64_t)m->header.caption_offset) >= INT64_C(36))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.caption_offset >= 36 (the caption block starts after the header)");
@@ -742,7 +742,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_gap_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_caption_gap = p_; size_caption_gap = bytes_; (void)pos_caption_gap; (void)size_caption_gap;
+        pos_caption_gap_ = p_; size_caption_gap_ = bytes_; (void)pos_caption_gap_; (void)size_caption_gap_;
     }
     { /* caption_length */
         const uint64_t p_ = cur;
@@ -753,7 +753,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
         m->caption_length = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_length", -1, "%lld fails check it >= 4", (long long)it); }
         cur = p_ + bytes_;
-        pos_caption_length = p_; size_caption_length = bytes_; (void)pos_caption_length; (void)size_caption_length;
+        pos_caption_length_ = p_; size_caption_length_ = bytes_; (void)pos_caption_length_; (void)size_caption_length_;
     }
     { /* caption_count */
         const uint64_t p_ = cur;
@@ -763,7 +763,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_count", -1, "caption_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_count = p_; size_caption_count = bytes_; (void)pos_caption_count; (void)size_caption_count;
+        pos_caption_count_ = p_; size_caption_count_ = bytes_; (void)pos_caption_count_; (void)size_caption_count_;
     }
     { /* caption_text */
         const uint64_t p_ = cur;
@@ -774,7 +774,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_text", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_text_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_caption_text = p_; size_caption_text = bytes_; (void)pos_caption_text; (void)size_caption_text;
+        pos_caption_text_ = p_; size_caption_text_ = bytes_; (void)pos_caption_text_; (void)size_caption_text_;
     }
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
     { /* caption_data_gap */
@@ -786,7 +786,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_data_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->caption_data_gap_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_caption_data_gap = p_; size_caption_data_gap = bytes_; (void)pos_caption_data_gap; (void)size_caption_data_gap;
+        pos_caption_data_gap_ = p_; size_caption_data_gap_ = bytes_; (void)pos_caption_data_gap_; (void)size_caption_data_gap_;
     }
     } else {
     { /* data_gap */
@@ -798,7 +798,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->data_gap_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_data_gap = p_; size_data_gap = bytes_; (void)pos_data_gap; (void)size_data_gap;
+        pos_data_gap_ = p_; size_data_gap_ = bytes_; (void)pos_data_gap_; (void)size_data_gap_;
     }
     }
     { /* data */
@@ -810,7 +810,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->data_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_data = p_; size_data = bytes_; (void)pos_data; (void)size_data;
+        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -820,14 +820,14 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_caption_gap = 0, size_caption_gap = 0;
-    uint64_t pos_caption_length = 0, size_caption_length = 0;
-    uint64_t pos_caption_count = 0, size_caption_count = 0;
-    uint64_t pos_caption_text = 0, size_caption_text = 0;
-    uint64_t pos_caption_data_gap = 0, size_caption_data_gap = 0;
-    uint64_t pos_data_gap = 0, size_data_gap = 0;
-    uint64_t pos_data = 0, size_data = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_caption_gap_ = 0, size_caption_gap_ = 0;
+    uint64_t pos_caption_length_ = 0, size_caption_length_ = 0;
+    uint64_t pos_caption_count_ = 0, size_caption_count_ = 0;
+    uint64_t pos_caption_text_ = 0, size_caption_text_ = 0;
+    uint64_t pos_caption_data_gap_ = 0, size_caption_data_gap_ = 0;
+    uint64_t pos_data_gap_ = 0, size_data_gap_ = 0;
+    uint64_t pos_data_ = 0, size_data_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -837,7 +837,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
         uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
@@ -851,7 +851,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
         if (!m->caption_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_gap", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->caption_gap, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_caption_gap = p_; size_caption_gap = bytes_; (void)pos_caption_gap; (void)size_caption_gap;
+        pos_caption_gap_ = p_; size_caption_gap_ = bytes_; (void)pos_caption_gap_; (void)size_caption_gap_;
     }
     { /* caption_length */
         const uint64_t p_ = cur;
@@ -861,7 +861,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->caption_length = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_length = p_; size_caption_length = bytes_; (void)pos_caption_length; (void)size_caption_length;
+        pos_caption_length_ = p_; size_caption_length_ = bytes_; (void)pos_caption_length_; (void)size_caption_length_;
     }
     { /* caption_count */
         const uint64_t p_ = cur;
@@ -871,7 +871,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->caption_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_caption_count = p_; size_caption_count = bytes_; (void)pos_caption_count; (void)size_caption_count;
+        pos_caption_count_ = p_; size_caption_count_ = bytes_; (void)pos_caption_count_; (void)size_caption_count_;
     }
     { /* caption_text */
         const uint64_t p_ = cur;
@@ -884,7 +884,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
         if (!m->caption_text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_text", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->caption_text, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_caption_text = p_; size_caption_text = bytes_; (void)pos_caption_text; (void)size_caption_text;
+        pos_caption_text_ = p_; size_caption_text_ = bytes_; (void)pos_caption_text_; (void)size_caption_text_;
     }
     { /* caption_data_gap */
         const uint64_t p_ = cur;
@@ -897,7 +897,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
         if (!m->caption_data_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_data_gap", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->caption_data_gap, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_caption_data_gap = p_; size_caption_data_gap = bytes_; (void)pos_caption_data_gap; (void)size_caption_data_gap;
+        pos_caption_data_gap_ = p_; size_caption_data_gap_ = bytes_; (void)pos_caption_data_gap_; (void)size_caption_data_gap_;
     }
     } else {
     { /* data_gap */
@@ -911,7 +911,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
         if (!m->data_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data_gap", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->data_gap, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_data_gap = p_; size_data_gap = bytes_; (void)pos_data_gap; (void)size_data_gap;
+        pos_data_gap_ = p_; size_data_gap_ = bytes_; (void)pos_data_gap_; (void)size_data_gap_;
     }
     }
     { /* data */
@@ -925,7 +925,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64
         if (!m->data) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->data, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_data = p_; size_data = bytes_; (void)pos_data; (void)size_data;
+        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -935,16 +935,16 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_volume_max = 0, size_volume_max = 0;
-    uint64_t pos_volume_min = 0, size_volume_min = 0;
-    uint64_t pos_volume_slope = 0, size_volume_slope = 0;
-    uint64_t pos_volume_intercept = 0, size_volume_intercept = 0;
-    uint64_t pos_pitch_max = 0, size_pitch_max = 0;
-    uint64_t pos_pitch_min = 0, size_pitch_min = 0;
-    uint64_t pos_pitch_slope = 0, size_pitch_slope = 0;
-    uint64_t pos_pitch_intercept = 0, size_pitch_intercept = 0;
-    uint64_t pos_attenuation = 0, size_attenuation = 0;
-    uint64_t pos_min_velocity = 0, size_min_velocity = 0;
+    uint64_t pos_volume_max_ = 0, size_volume_max_ = 0;
+    uint64_t pos_volume_min_ = 0, size_volume_min_ = 0;
+    uint64_t pos_volume_slope_ = 0, size_volume_slope_ = 0;
+    uint64_t pos_volume_intercept_ = 0, size_volume_intercept_ = 0;
+    uint64_t pos_pitch_max_ = 0, size_pitch_max_ = 0;
+    uint64_t pos_pitch_min_ = 0, size_pitch_min_ = 0;
+    uint64_t pos_pitch_slope_ = 0, size_pitch_slope_ = 0;
+    uint64_t pos_pitch_intercept_ = 0, size_pitch_intercept_ = 0;
+    uint64_t pos_attenuation_ = 0, size_attenuation_ = 0;
+    uint64_t pos_min_velocity_ = 0, size_min_velocity_ = 0;
     if (pos > c->size || c->size - pos < 40u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "transfer_function needs 40 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* volume_max */
         const uint64_t p_ = cur;
@@ -954,7 +954,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->volume_max = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_volume_max = p_; size_volume_max = bytes_; (void)pos_volume_max; (void)size_volume_max;
+        pos_volume_max_ = p_; size_volume_max_ = bytes_; (void)pos_volume_max_; (void)size_volume_max_;
     }
     { /* volume_min */
         const uint64_t p_ = cur;
@@ -964,7 +964,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->volume_min = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_volume_min = p_; size_volume_min = bytes_; (void)pos_volume_min; (void)size_volume_min;
+        pos_volume_min_ = p_; size_volume_min_ = bytes_; (void)pos_volume_min_; (void)size_volume_min_;
     }
     { /* volume_slope */
         const uint64_t p_ = cur;
@@ -974,7 +974,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->volume_slope = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_volume_slope = p_; size_volume_slope = bytes_; (void)pos_volume_slope; (void)size_volume_slope;
+        pos_volume_slope_ = p_; size_volume_slope_ = bytes_; (void)pos_volume_slope_; (void)size_volume_slope_;
     }
     { /* volume_intercept */
         const uint64_t p_ = cur;
@@ -984,7 +984,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->volume_intercept = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_volume_intercept = p_; size_volume_intercept = bytes_; (void)pos_volume_intercept; (void)size_volume_intercept;
+        pos_volume_intercept_ = p_; size_volume_intercept_ = bytes_; (void)pos_volume_intercept_; (void)size_volume_intercept_;
     }
     { /* pitch_max */
         const uint64_t p_ = cur;
@@ -994,7 +994,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->pitch_max = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pitch_max = p_; size_pitch_max = bytes_; (void)pos_pitch_max; (void)size_pitch_max;
+        pos_pitch_max_ = p_; size_pitch_max_ = bytes_; (void)pos_pitch_max_; (void)size_pitch_max_;
     }
     { /* pitch_min */
         const uint64_t p_ = cur;
@@ -1004,7 +1004,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->pitch_min = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pitch_min = p_; size_pitch_min = bytes_; (void)pos_pitch_min; (void)size_pitch_min;
+        pos_pitch_min_ = p_; size_pitch_min_ = bytes_; (void)pos_pitch_min_; (void)size_pitch_min_;
     }
     { /* pitch_slope */
         const uint64_t p_ = cur;
@@ -1014,7 +1014,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->pitch_slope = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pitch_slope = p_; size_pitch_slope = bytes_; (void)pos_pitch_slope; (void)size_pitch_slope;
+        pos_pitch_slope_ = p_; size_pitch_slope_ = bytes_; (void)pos_pitch_slope_; (void)size_pitch_slope_;
     }
     { /* pitch_intercept */
         const uint64_t p_ = cur;
@@ -1024,7 +1024,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->pitch_intercept = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pitch_intercept = p_; size_pitch_intercept = bytes_; (void)pos_pitch_intercept; (void)size_pitch_intercept;
+        pos_pitch_intercept_ = p_; size_pitch_intercept_ = bytes_; (void)pos_pitch_intercept_; (void)size_pitch_intercept_;
     }
     { /* attenuation */
         const uint64_t p_ = cur;
@@ -1034,7 +1034,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->attenuation = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_attenuation = p_; size_attenuation = bytes_; (void)pos_attenuation; (void)size_attenuation;
+        pos_attenuation_ = p_; size_attenuation_ = bytes_; (void)pos_attenuation_; (void)size_attenuation_;
     }
     { /* min_velocity */
         const uint64_t p_ = cur;
@@ -1044,7 +1044,7 @@ RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->min_velocity = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_min_velocity = p_; size_min_velocity = bytes_; (void)pos_min_velocity; (void)size_min_velocity;
+        pos_min_velocity_ = p_; size_min_velocity_ = bytes_; (void)pos_min_velocity_; (void)size_min_velocity_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1054,16 +1054,16 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_volume_max = 0, size_volume_max = 0;
-    uint64_t pos_volume_min = 0, size_volume_min = 0;
-    uint64_t pos_volume_slope = 0, size_volume_slope = 0;
-    uint64_t pos_volume_intercept = 0, size_volume_intercept = 0;
-    uint64_t pos_pitch_max = 0, size_pitch_max = 0;
-    uint64_t pos_pitch_min = 0, size_pitch_min = 0;
-    uint64_t pos_pitch_slope = 0, size_pitch_slope = 0;
-    uint64_t pos_pitch_intercept = 0, size_pitch_intercept = 0;
-    uint64_t pos_attenuation = 0, size_attenuation = 0;
-    uint64_t pos_min_velocity = 0, size_min_velocity = 0;
+    uint64_t pos_volume_max_ = 0, size_volume_max_ = 0;
+    uint64_t pos_volume_min_ = 0, size_volume_min_ = 0;
+    uint64_t pos_volume_slope_ = 0, size_volume_slope_ = 0;
+    uint64_t pos_volume_intercept_ = 0, size_volume_intercept_ = 0;
+    uint64_t pos_pitch_max_ = 0, size_pitch_max_ = 0;
+    uint64_t pos_pitch_min_ = 0, size_pitch_min_ = 0;
+    uint64_t pos_pitch_slope_ = 0, size_pitch_slope_ = 0;
+    uint64_t pos_pitch_intercept_ = 0, size_pitch_intercept_ = 0;
+    uint64_t pos_attenuation_ = 0, size_attenuation_ = 0;
+    uint64_t pos_min_velocity_ = 0, size_min_velocity_ = 0;
     { /* volume_max */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1072,7 +1072,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->volume_max = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_volume_max = p_; size_volume_max = bytes_; (void)pos_volume_max; (void)size_volume_max;
+        pos_volume_max_ = p_; size_volume_max_ = bytes_; (void)pos_volume_max_; (void)size_volume_max_;
     }
     { /* volume_min */
         const uint64_t p_ = cur;
@@ -1082,7 +1082,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->volume_min = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_volume_min = p_; size_volume_min = bytes_; (void)pos_volume_min; (void)size_volume_min;
+        pos_volume_min_ = p_; size_volume_min_ = bytes_; (void)pos_volume_min_; (void)size_volume_min_;
     }
     { /* volume_slope */
         const uint64_t p_ = cur;
@@ -1092,7 +1092,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->volume_slope = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_volume_slope = p_; size_volume_slope = bytes_; (void)pos_volume_slope; (void)size_volume_slope;
+        pos_volume_slope_ = p_; size_volume_slope_ = bytes_; (void)pos_volume_slope_; (void)size_volume_slope_;
     }
     { /* volume_intercept */
         const uint64_t p_ = cur;
@@ -1102,7 +1102,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->volume_intercept = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_volume_intercept = p_; size_volume_intercept = bytes_; (void)pos_volume_intercept; (void)size_volume_intercept;
+        pos_volume_intercept_ = p_; size_volume_intercept_ = bytes_; (void)pos_volume_intercept_; (void)size_volume_intercept_;
     }
     { /* pitch_max */
         const uint64_t p_ = cur;
@@ -1112,7 +1112,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->pitch_max = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pitch_max = p_; size_pitch_max = bytes_; (void)pos_pitch_max; (void)size_pitch_max;
+        pos_pitch_max_ = p_; size_pitch_max_ = bytes_; (void)pos_pitch_max_; (void)size_pitch_max_;
     }
     { /* pitch_min */
         const uint64_t p_ = cur;
@@ -1122,7 +1122,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->pitch_min = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pitch_min = p_; size_pitch_min = bytes_; (void)pos_pitch_min; (void)size_pitch_min;
+        pos_pitch_min_ = p_; size_pitch_min_ = bytes_; (void)pos_pitch_min_; (void)size_pitch_min_;
     }
     { /* pitch_slope */
         const uint64_t p_ = cur;
@@ -1132,7 +1132,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->pitch_slope = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pitch_slope = p_; size_pitch_slope = bytes_; (void)pos_pitch_slope; (void)size_pitch_slope;
+        pos_pitch_slope_ = p_; size_pitch_slope_ = bytes_; (void)pos_pitch_slope_; (void)size_pitch_slope_;
     }
     { /* pitch_intercept */
         const uint64_t p_ = cur;
@@ -1142,7 +1142,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->pitch_intercept = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pitch_intercept = p_; size_pitch_intercept = bytes_; (void)pos_pitch_intercept; (void)size_pitch_intercept;
+        pos_pitch_intercept_ = p_; size_pitch_intercept_ = bytes_; (void)pos_pitch_intercept_; (void)size_pitch_intercept_;
     }
     { /* attenuation */
         const uint64_t p_ = cur;
@@ -1152,7 +1152,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->attenuation = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_attenuation = p_; size_attenuation = bytes_; (void)pos_attenuation; (void)size_attenuation;
+        pos_attenuation_ = p_; size_attenuation_ = bytes_; (void)pos_attenuation_; (void)size_attenuation_;
     }
     { /* min_velocity */
         const uint64_t p_ = cur;
@@ -1162,7 +1162,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx
         bytes_ = n_ * 4u;
         m->min_velocity = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_min_velocity = p_; size_min_velocity = bytes_; (void)pos_min_velocity; (void)size_min_velocity;
+        pos_min_velocity_ = p_; size_min_velocity_ = bytes_; (void)pos_min_velocity_; (void)size_min_velocity_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1172,17 +1172,17 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_material_low = 0, size_material_low = 0;
-    uint64_t pos_material_high = 0, size_material_high = 0;
-    uint64_t pos_samples = 0, size_samples = 0;
-    uint64_t pos_min_delay = 0, size_min_delay = 0;
-    uint64_t pos_last_used = 0, size_last_used = 0;
-    uint64_t pos_impact_1 = 0, size_impact_1 = 0;
-    uint64_t pos_impact_2 = 0, size_impact_2 = 0;
-    uint64_t pos_slide = 0, size_slide = 0;
-    uint64_t pos_impact_1_tf = 0, size_impact_1_tf = 0;
-    uint64_t pos_impact_2_tf = 0, size_impact_2_tf = 0;
-    uint64_t pos_slide_tf = 0, size_slide_tf = 0;
+    uint64_t pos_material_low_ = 0, size_material_low_ = 0;
+    uint64_t pos_material_high_ = 0, size_material_high_ = 0;
+    uint64_t pos_samples_ = 0, size_samples_ = 0;
+    uint64_t pos_min_delay_ = 0, size_min_delay_ = 0;
+    uint64_t pos_last_used_ = 0, size_last_used_ = 0;
+    uint64_t pos_impact_1_ = 0, size_impact_1_ = 0;
+    uint64_t pos_impact_2_ = 0, size_impact_2_ = 0;
+    uint64_t pos_slide_ = 0, size_slide_ = 0;
+    uint64_t pos_impact_1_tf_ = 0, size_impact_1_tf_ = 0;
+    uint64_t pos_impact_2_tf_ = 0, size_impact_2_tf_ = 0;
+    uint64_t pos_slide_tf_ = 0, size_slide_tf_ = 0;
     if (pos > c->size || c->size - pos < 152u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "collision needs 152 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* material_low */
         const uint64_t p_ = cur;
@@ -1192,7 +1192,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->material_low = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_material_low = p_; size_material_low = bytes_; (void)pos_material_low; (void)size_material_low;
+        pos_material_low_ = p_; size_material_low_ = bytes_; (void)pos_material_low_; (void)size_material_low_;
     }
     { /* material_high */
         const uint64_t p_ = cur;
@@ -1202,7 +1202,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->material_high = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_material_high = p_; size_material_high = bytes_; (void)pos_material_high; (void)size_material_high;
+        pos_material_high_ = p_; size_material_high_ = bytes_; (void)pos_material_high_; (void)size_material_high_;
     }
     { /* samples */
         const uint64_t p_ = cur;
@@ -1212,7 +1212,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->samples = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_samples = p_; size_samples = bytes_; (void)pos_samples; (void)size_samples;
+        pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
     }
     { /* min_delay */
         const uint64_t p_ = cur;
@@ -1222,7 +1222,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->min_delay = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_min_delay = p_; size_min_delay = bytes_; (void)pos_min_delay; (void)size_min_delay;
+        pos_min_delay_ = p_; size_min_delay_ = bytes_; (void)pos_min_delay_; (void)size_min_delay_;
     }
     { /* last_used */
         const uint64_t p_ = cur;
@@ -1232,7 +1232,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->last_used = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_last_used = p_; size_last_used = bytes_; (void)pos_last_used; (void)size_last_used;
+        pos_last_used_ = p_; size_last_used_ = bytes_; (void)pos_last_used_; (void)size_last_used_;
     }
     { /* impact_1 */
         const uint64_t p_ = cur;
@@ -1242,7 +1242,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->impact_1 = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_impact_1 = p_; size_impact_1 = bytes_; (void)pos_impact_1; (void)size_impact_1;
+        pos_impact_1_ = p_; size_impact_1_ = bytes_; (void)pos_impact_1_; (void)size_impact_1_;
     }
     { /* impact_2 */
         const uint64_t p_ = cur;
@@ -1252,7 +1252,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->impact_2 = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_impact_2 = p_; size_impact_2 = bytes_; (void)pos_impact_2; (void)size_impact_2;
+        pos_impact_2_ = p_; size_impact_2_ = bytes_; (void)pos_impact_2_; (void)size_impact_2_;
     }
     { /* slide */
         const uint64_t p_ = cur;
@@ -1262,7 +1262,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->slide = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_slide = p_; size_slide = bytes_; (void)pos_slide; (void)size_slide;
+        pos_slide_ = p_; size_slide_ = bytes_; (void)pos_slide_; (void)size_slide_;
     }
     { /* impact_1_tf */
         const uint64_t p_ = cur;
@@ -1273,7 +1273,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->impact_1_tf);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_1_tf", -1); return st_; }
         cur = p_ + bytes_;
-        pos_impact_1_tf = p_; size_impact_1_tf = bytes_; (void)pos_impact_1_tf; (void)size_impact_1_tf;
+        pos_impact_1_tf_ = p_; size_impact_1_tf_ = bytes_; (void)pos_impact_1_tf_; (void)size_impact_1_tf_;
     }
     { /* impact_2_tf */
         const uint64_t p_ = cur;
@@ -1284,7 +1284,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->impact_2_tf);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_2_tf", -1); return st_; }
         cur = p_ + bytes_;
-        pos_impact_2_tf = p_; size_impact_2_tf = bytes_; (void)pos_impact_2_tf; (void)size_impact_2_tf;
+        pos_impact_2_tf_ = p_; size_impact_2_tf_ = bytes_; (void)pos_impact_2_tf_; (void)size_impact_2_tf_;
     }
     { /* slide_tf */
         const uint64_t p_ = cur;
@@ -1295,7 +1295,7 @@ RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->slide_tf);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "slide_tf", -1); return st_; }
         cur = p_ + bytes_;
-        pos_slide_tf = p_; size_slide_tf = bytes_; (void)pos_slide_tf; (void)size_slide_tf;
+        pos_slide_tf_ = p_; size_slide_tf_ = bytes_; (void)pos_slide_tf_; (void)size_slide_tf_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1305,17 +1305,17 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_material_low = 0, size_material_low = 0;
-    uint64_t pos_material_high = 0, size_material_high = 0;
-    uint64_t pos_samples = 0, size_samples = 0;
-    uint64_t pos_min_delay = 0, size_min_delay = 0;
-    uint64_t pos_last_used = 0, size_last_used = 0;
-    uint64_t pos_impact_1 = 0, size_impact_1 = 0;
-    uint64_t pos_impact_2 = 0, size_impact_2 = 0;
-    uint64_t pos_slide = 0, size_slide = 0;
-    uint64_t pos_impact_1_tf = 0, size_impact_1_tf = 0;
-    uint64_t pos_impact_2_tf = 0, size_impact_2_tf = 0;
-    uint64_t pos_slide_tf = 0, size_slide_tf = 0;
+    uint64_t pos_material_low_ = 0, size_material_low_ = 0;
+    uint64_t pos_material_high_ = 0, size_material_high_ = 0;
+    uint64_t pos_samples_ = 0, size_samples_ = 0;
+    uint64_t pos_min_delay_ = 0, size_min_delay_ = 0;
+    uint64_t pos_last_used_ = 0, size_last_used_ = 0;
+    uint64_t pos_impact_1_ = 0, size_impact_1_ = 0;
+    uint64_t pos_impact_2_ = 0, size_impact_2_ = 0;
+    uint64_t pos_slide_ = 0, size_slide_ = 0;
+    uint64_t pos_impact_1_tf_ = 0, size_impact_1_tf_ = 0;
+    uint64_t pos_impact_2_tf_ = 0, size_impact_2_tf_ = 0;
+    uint64_t pos_slide_tf_ = 0, size_slide_tf_ = 0;
     { /* material_low */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1324,7 +1324,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         bytes_ = n_ * 4u;
         m->material_low = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_material_low = p_; size_material_low = bytes_; (void)pos_material_low; (void)size_material_low;
+        pos_material_low_ = p_; size_material_low_ = bytes_; (void)pos_material_low_; (void)size_material_low_;
     }
     { /* material_high */
         const uint64_t p_ = cur;
@@ -1334,7 +1334,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         bytes_ = n_ * 4u;
         m->material_high = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_material_high = p_; size_material_high = bytes_; (void)pos_material_high; (void)size_material_high;
+        pos_material_high_ = p_; size_material_high_ = bytes_; (void)pos_material_high_; (void)size_material_high_;
     }
     { /* samples */
         const uint64_t p_ = cur;
@@ -1344,7 +1344,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         bytes_ = n_ * 4u;
         m->samples = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_samples = p_; size_samples = bytes_; (void)pos_samples; (void)size_samples;
+        pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
     }
     { /* min_delay */
         const uint64_t p_ = cur;
@@ -1354,7 +1354,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         bytes_ = n_ * 4u;
         m->min_delay = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_min_delay = p_; size_min_delay = bytes_; (void)pos_min_delay; (void)size_min_delay;
+        pos_min_delay_ = p_; size_min_delay_ = bytes_; (void)pos_min_delay_; (void)size_min_delay_;
     }
     { /* last_used */
         const uint64_t p_ = cur;
@@ -1364,7 +1364,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         bytes_ = n_ * 4u;
         m->last_used = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_last_used = p_; size_last_used = bytes_; (void)pos_last_used; (void)size_last_used;
+        pos_last_used_ = p_; size_last_used_ = bytes_; (void)pos_last_used_; (void)size_last_used_;
     }
     { /* impact_1 */
         const uint64_t p_ = cur;
@@ -1374,7 +1374,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         bytes_ = n_ * 4u;
         m->impact_1 = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_impact_1 = p_; size_impact_1 = bytes_; (void)pos_impact_1; (void)size_impact_1;
+        pos_impact_1_ = p_; size_impact_1_ = bytes_; (void)pos_impact_1_; (void)size_impact_1_;
     }
     { /* impact_2 */
         const uint64_t p_ = cur;
@@ -1384,7 +1384,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         bytes_ = n_ * 4u;
         m->impact_2 = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_impact_2 = p_; size_impact_2 = bytes_; (void)pos_impact_2; (void)size_impact_2;
+        pos_impact_2_ = p_; size_impact_2_ = bytes_; (void)pos_impact_2_; (void)size_impact_2_;
     }
     { /* slide */
         const uint64_t p_ = cur;
@@ -1394,7 +1394,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         bytes_ = n_ * 4u;
         m->slide = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_slide = p_; size_slide = bytes_; (void)pos_slide; (void)size_slide;
+        pos_slide_ = p_; size_slide_ = bytes_; (void)pos_slide_; (void)size_slide_;
     }
     { /* impact_1_tf */
         const uint64_t p_ = cur;
@@ -1405,7 +1405,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->impact_1_tf);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_1_tf", -1); return st_; }
         cur = p_ + bytes_;
-        pos_impact_1_tf = p_; size_impact_1_tf = bytes_; (void)pos_impact_1_tf; (void)size_impact_1_tf;
+        pos_impact_1_tf_ = p_; size_impact_1_tf_ = bytes_; (void)pos_impact_1_tf_; (void)size_impact_1_tf_;
     }
     { /* impact_2_tf */
         const uint64_t p_ = cur;
@@ -1416,7 +1416,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->impact_2_tf);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_2_tf", -1); return st_; }
         cur = p_ + bytes_;
-        pos_impact_2_tf = p_; size_impact_2_tf = bytes_; (void)pos_impact_2_tf; (void)size_impact_2_tf;
+        pos_impact_2_tf_ = p_; size_impact_2_tf_ = bytes_; (void)pos_impact_2_tf_; (void)size_impact_2_tf_;
     }
     { /* slide_tf */
         const uint64_t p_ = cur;
@@ -1427,7 +1427,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uin
         uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->slide_tf);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "slide_tf", -1); return st_; }
         cur = p_ + bytes_;
-        pos_slide_tf = p_; size_slide_tf = bytes_; (void)pos_slide_tf; (void)size_slide_tf;
+        pos_slide_tf_ = p_; size_slide_tf_ = bytes_; (void)pos_slide_tf_; (void)size_slide_tf_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1437,10 +1437,10 @@ RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_ids = 0, size_ids = 0;
-    uint64_t pos_samples = 0, size_samples = 0;
-    uint64_t pos_collisions = 0, size_collisions = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_ids_ = 0, size_ids_ = 0;
+    uint64_t pos_samples_ = 0, size_samples_ = 0;
+    uint64_t pos_collisions_ = 0, size_collisions_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1451,7 +1451,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* ids */
         const uint64_t p_ = cur;
@@ -1471,7 +1471,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t 
             q_ += sz_;
         }
         cur = p_ + bytes_;
-        pos_ids = p_; size_ids = bytes_; (void)pos_ids; (void)size_ids;
+        pos_ids_ = p_; size_ids_ = bytes_; (void)pos_ids_; (void)size_ids_;
     }
     { /* samples */
         const uint64_t p_ = cur;
@@ -1492,7 +1492,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t 
         }
         bytes_ = q_ - p_;
         cur = p_ + bytes_;
-        pos_samples = p_; size_samples = bytes_; (void)pos_samples; (void)size_samples;
+        pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
     }
     { /* collisions */
         const int64_t at_ = ((int64_t)m->header.collision_offset);
@@ -1506,9 +1506,9 @@ RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t 
         m->collisions_count = (size_t)(n_ / 1u);
         c->view->collisions = c->base + p_;
         c->view->collisions_count = (size_t)(n_ / 1u);
-        pos_collisions = p_; size_collisions = bytes_; (void)pos_collisions; (void)size_collisions;
+        pos_collisions_ = p_; size_collisions_ = bytes_; (void)pos_collisions_; (void)size_collisions_;
     }
-    if ((uint64_t)m->header.id_table_offset != pos_ids) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.id_table_offset", "says offset(ids) = %llu but it is %llu", (unsigned long long)m->header.id_table_offset, (unsigned long long)pos_ids);
+    if ((uint64_t)m->header.id_table_offset != pos_ids_) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.id_table_offset", "says offset(ids) = %llu but it is %llu", (unsigned long long)m->header.id_table_offset, (unsigned long long)pos_ids_);
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -1517,10 +1517,10 @@ RELIC_GEN_UNUSED static inline relic_status dec_tpa(relic_tpa_dctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_ids = 0, size_ids = 0;
-    uint64_t pos_samples = 0, size_samples = 0;
-    uint64_t pos_collisions = 0, size_collisions = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_ids_ = 0, size_ids_ = 0;
+    uint64_t pos_samples_ = 0, size_samples_ = 0;
+    uint64_t pos_collisions_ = 0, size_collisions_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1530,7 +1530,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tpa(relic_tpa_dctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* ids */
         const uint64_t p_ = cur;
@@ -1548,7 +1548,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tpa(relic_tpa_dctx *c, uint64_t 
             q_ += sz_;
         }
         cur = p_ + bytes_;
-        pos_ids = p_; size_ids = bytes_; (void)pos_ids; (void)size_ids;
+        pos_ids_ = p_; size_ids_ = bytes_; (void)pos_ids_; (void)size_ids_;
     }
     { /* samples */
         const uint64_t p_ = cur;
@@ -1566,7 +1566,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tpa(relic_tpa_dctx *c, uint64_t 
         }
         bytes_ = q_ - p_;
         cur = p_ + bytes_;
-        pos_samples = p_; size_samples = bytes_; (void)pos_samples; (void)size_samples;
+        pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
     }
     { /* collisions */
         const int64_t at_ = ((int64_t)m->header.collision_offset);
@@ -1586,7 +1586,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_tpa(relic_tpa_dctx *c, uint64_t 
             q_ += sz_;
         }
         }
-        pos_collisions = p_; size_collisions = bytes_; (void)pos_collisions; (void)size_collisions;
+        pos_collisions_ = p_; size_collisions_ = bytes_; (void)pos_collisions_; (void)size_collisions_;
     }
     *size_out = cur - pos;
     return RELIC_OK;

@@ -68,10 +68,10 @@ RELIC_GEN_UNUSED static inline relic_status val_quad_rect(relic_wtd_vctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_start_x = 0, size_start_x = 0;
-    uint64_t pos_start_y = 0, size_start_y = 0;
-    uint64_t pos_size_x = 0, size_size_x = 0;
-    uint64_t pos_size_y = 0, size_size_y = 0;
+    uint64_t pos_start_x_ = 0, size_start_x_ = 0;
+    uint64_t pos_start_y_ = 0, size_start_y_ = 0;
+    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
+    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
     if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "quad_rect needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* start_x */
         const uint64_t p_ = cur;
@@ -82,7 +82,7 @@ RELIC_GEN_UNUSED static inline relic_status val_quad_rect(relic_wtd_vctx *c, uin
         m->start_x = (int32_t)relic_load_u32le(c->base + p_);
         if ((int64_t)(m->start_x) < INT64_C(0) || (int64_t)(m->start_x) > INT64_C(65535)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "start_x", -1, "%lld is outside 0..65535", (long long)(m->start_x));
         cur = p_ + bytes_;
-        pos_start_x = p_; size_start_x = bytes_; (void)pos_start_x; (void)size_start_x;
+        pos_start_x_ = p_; size_start_x_ = bytes_; (void)pos_start_x_; (void)size_start_x_;
     }
     { /* start_y */
         const uint64_t p_ = cur;
@@ -93,7 +93,7 @@ RELIC_GEN_UNUSED static inline relic_status val_quad_rect(relic_wtd_vctx *c, uin
         m->start_y = (int32_t)relic_load_u32le(c->base + p_);
         if ((int64_t)(m->start_y) < INT64_C(0) || (int64_t)(m->start_y) > INT64_C(65535)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "start_y", -1, "%lld is outside 0..65535", (long long)(m->start_y));
         cur = p_ + bytes_;
-        pos_start_y = p_; size_start_y = bytes_; (void)pos_start_y; (void)size_start_y;
+        pos_start_y_ = p_; size_start_y_ = bytes_; (void)pos_start_y_; (void)size_start_y_;
     }
     { /* size_x */
         const uint64_t p_ = cur;
@@ -105,7 +105,7 @@ RELIC_GEN_UNUSED static inline relic_status val_quad_rect(relic_wtd_vctx *c, uin
         if ((int64_t)(m->size_x) < INT64_C(1) || (int64_t)(m->size_x) > INT64_C(16384)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "size_x", -1, "%lld is outside 1..16384", (long long)(m->size_x));
         { const int64_t it = (int64_t)(m->size_x); if (!(((int64_t)(((int64_t)((it) & relic_gen_sub((it), INT64_C(1)))) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "size_x", -1, "%lld fails check (it & it - 1) == 0", (long long)it); }
         cur = p_ + bytes_;
-        pos_size_x = p_; size_size_x = bytes_; (void)pos_size_x; (void)size_size_x;
+        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
     }
     { /* size_y */
         const uint64_t p_ = cur;
@@ -116,7 +116,7 @@ RELIC_GEN_UNUSED static inline relic_status val_quad_rect(relic_wtd_vctx *c, uin
         m->size_y = (int32_t)relic_load_u32le(c->base + p_);
         if ((int64_t)(m->size_y) < INT64_C(1) || (int64_t)(m->size_y) > INT64_C(16384)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "size_y", -1, "%lld is outside 1..16384", (long long)(m->size_y));
         cur = p_ + bytes_;
-        pos_size_y = p_; size_size_y = bytes_; (void)pos_size_y; (void)size_size_y;
+        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
     }
     if (!(((int64_t)(((int64_t)m->size_y) == ((int64_t)m->size_x))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "quad_rect", "check failed: size_y == size_x (the quad extents are not square (size_y != size_x))");
     if (!(((int64_t)(((int64_t)(relic_gen_add(((int64_t)m->start_x), ((int64_t)m->size_x)) <= INT64_C(65536))) && ((int64_t)(relic_gen_add(((int64_t)m->start_y), ((int64_t)m->size_y)) <= INT64_C(65536))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "quad_rect", "check failed: start_x + size_x <= 0x10000 && start_y + size_y <= 0x10000 (the quad extents pass the 16-bit vertex coordinate range)");
@@ -128,10 +128,10 @@ RELIC_GEN_UNUSED static inline relic_status dec_quad_rect(relic_wtd_dctx *c, uin
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_start_x = 0, size_start_x = 0;
-    uint64_t pos_start_y = 0, size_start_y = 0;
-    uint64_t pos_size_x = 0, size_size_x = 0;
-    uint64_t pos_size_y = 0, size_size_y = 0;
+    uint64_t pos_start_x_ = 0, size_start_x_ = 0;
+    uint64_t pos_start_y_ = 0, size_start_y_ = 0;
+    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
+    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
     { /* start_x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -140,7 +140,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_quad_rect(relic_wtd_dctx *c, uin
         bytes_ = n_ * 4u;
         m->start_x = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_start_x = p_; size_start_x = bytes_; (void)pos_start_x; (void)size_start_x;
+        pos_start_x_ = p_; size_start_x_ = bytes_; (void)pos_start_x_; (void)size_start_x_;
     }
     { /* start_y */
         const uint64_t p_ = cur;
@@ -150,7 +150,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_quad_rect(relic_wtd_dctx *c, uin
         bytes_ = n_ * 4u;
         m->start_y = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_start_y = p_; size_start_y = bytes_; (void)pos_start_y; (void)size_start_y;
+        pos_start_y_ = p_; size_start_y_ = bytes_; (void)pos_start_y_; (void)size_start_y_;
     }
     { /* size_x */
         const uint64_t p_ = cur;
@@ -160,7 +160,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_quad_rect(relic_wtd_dctx *c, uin
         bytes_ = n_ * 4u;
         m->size_x = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_x = p_; size_size_x = bytes_; (void)pos_size_x; (void)size_size_x;
+        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
     }
     { /* size_y */
         const uint64_t p_ = cur;
@@ -170,7 +170,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_quad_rect(relic_wtd_dctx *c, uin
         bytes_ = n_ * 4u;
         m->size_y = (int32_t)relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_y = p_; size_size_y = bytes_; (void)pos_size_y; (void)size_size_y;
+        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -180,10 +180,10 @@ RELIC_GEN_UNUSED static inline relic_status val_world_rect(relic_wtd_vctx *c, ui
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_start_x = 0, size_start_x = 0;
-    uint64_t pos_start_y = 0, size_start_y = 0;
-    uint64_t pos_size_x = 0, size_size_x = 0;
-    uint64_t pos_size_y = 0, size_size_y = 0;
+    uint64_t pos_start_x_ = 0, size_start_x_ = 0;
+    uint64_t pos_start_y_ = 0, size_start_y_ = 0;
+    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
+    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
     if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "world_rect needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* start_x */
         const uint64_t p_ = cur;
@@ -193,7 +193,7 @@ RELIC_GEN_UNUSED static inline relic_status val_world_rect(relic_wtd_vctx *c, ui
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->start_x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_start_x = p_; size_start_x = bytes_; (void)pos_start_x; (void)size_start_x;
+        pos_start_x_ = p_; size_start_x_ = bytes_; (void)pos_start_x_; (void)size_start_x_;
     }
     { /* start_y */
         const uint64_t p_ = cur;
@@ -203,7 +203,7 @@ RELIC_GEN_UNUSED static inline relic_status val_world_rect(relic_wtd_vctx *c, ui
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->start_y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_start_y = p_; size_start_y = bytes_; (void)pos_start_y; (void)size_start_y;
+        pos_start_y_ = p_; size_start_y_ = bytes_; (void)pos_start_y_; (void)size_start_y_;
     }
     { /* size_x */
         const uint64_t p_ = cur;
@@ -213,7 +213,7 @@ RELIC_GEN_UNUSED static inline relic_status val_world_rect(relic_wtd_vctx *c, ui
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->size_x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_x = p_; size_size_x = bytes_; (void)pos_size_x; (void)size_size_x;
+        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
     }
     { /* size_y */
         const uint64_t p_ = cur;
@@ -223,7 +223,7 @@ RELIC_GEN_UNUSED static inline relic_status val_world_rect(relic_wtd_vctx *c, ui
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->size_y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_y = p_; size_size_y = bytes_; (void)pos_size_y; (void)size_size_y;
+        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -233,10 +233,10 @@ RELIC_GEN_UNUSED static inline relic_status dec_world_rect(relic_wtd_dctx *c, ui
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_start_x = 0, size_start_x = 0;
-    uint64_t pos_start_y = 0, size_start_y = 0;
-    uint64_t pos_size_x = 0, size_size_x = 0;
-    uint64_t pos_size_y = 0, size_size_y = 0;
+    uint64_t pos_start_x_ = 0, size_start_x_ = 0;
+    uint64_t pos_start_y_ = 0, size_start_y_ = 0;
+    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
+    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
     { /* start_x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -245,7 +245,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_world_rect(relic_wtd_dctx *c, ui
         bytes_ = n_ * 4u;
         m->start_x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_start_x = p_; size_start_x = bytes_; (void)pos_start_x; (void)size_start_x;
+        pos_start_x_ = p_; size_start_x_ = bytes_; (void)pos_start_x_; (void)size_start_x_;
     }
     { /* start_y */
         const uint64_t p_ = cur;
@@ -255,7 +255,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_world_rect(relic_wtd_dctx *c, ui
         bytes_ = n_ * 4u;
         m->start_y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_start_y = p_; size_start_y = bytes_; (void)pos_start_y; (void)size_start_y;
+        pos_start_y_ = p_; size_start_y_ = bytes_; (void)pos_start_y_; (void)size_start_y_;
     }
     { /* size_x */
         const uint64_t p_ = cur;
@@ -265,7 +265,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_world_rect(relic_wtd_dctx *c, ui
         bytes_ = n_ * 4u;
         m->size_x = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_x = p_; size_size_x = bytes_; (void)pos_size_x; (void)size_size_x;
+        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
     }
     { /* size_y */
         const uint64_t p_ = cur;
@@ -275,7 +275,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_world_rect(relic_wtd_dctx *c, ui
         bytes_ = n_ * 4u;
         m->size_y = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_size_y = p_; size_size_y = bytes_; (void)pos_size_y; (void)size_size_y;
+        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -285,8 +285,8 @@ RELIC_GEN_UNUSED static inline relic_status val_linear(relic_wtd_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_scale = 0, size_scale = 0;
-    uint64_t pos_offset = 0, size_offset = 0;
+    uint64_t pos_scale_ = 0, size_scale_ = 0;
+    uint64_t pos_offset_ = 0, size_offset_ = 0;
     if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "linear needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* scale */
         const uint64_t p_ = cur;
@@ -296,7 +296,7 @@ RELIC_GEN_UNUSED static inline relic_status val_linear(relic_wtd_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->scale = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_scale = p_; size_scale = bytes_; (void)pos_scale; (void)size_scale;
+        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
     }
     { /* offset */
         const uint64_t p_ = cur;
@@ -306,7 +306,7 @@ RELIC_GEN_UNUSED static inline relic_status val_linear(relic_wtd_vctx *c, uint64
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->offset = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_offset = p_; size_offset = bytes_; (void)pos_offset; (void)size_offset;
+        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -316,8 +316,8 @@ RELIC_GEN_UNUSED static inline relic_status dec_linear(relic_wtd_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_scale = 0, size_scale = 0;
-    uint64_t pos_offset = 0, size_offset = 0;
+    uint64_t pos_scale_ = 0, size_scale_ = 0;
+    uint64_t pos_offset_ = 0, size_offset_ = 0;
     { /* scale */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -326,7 +326,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_linear(relic_wtd_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->scale = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_scale = p_; size_scale = bytes_; (void)pos_scale; (void)size_scale;
+        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
     }
     { /* offset */
         const uint64_t p_ = cur;
@@ -336,7 +336,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_linear(relic_wtd_dctx *c, uint64
         bytes_ = n_ * 4u;
         m->offset = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_offset = p_; size_offset = bytes_; (void)pos_offset; (void)size_offset;
+        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -346,15 +346,15 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_quad_extents = 0, size_quad_extents = 0;
-    uint64_t pos_world_extents = 0, size_world_extents = 0;
-    uint64_t pos_quad_to_world_x = 0, size_quad_to_world_x = 0;
-    uint64_t pos_quad_to_world_y = 0, size_quad_to_world_y = 0;
-    uint64_t pos_world_to_quad_x = 0, size_world_to_quad_x = 0;
-    uint64_t pos_world_to_quad_y = 0, size_world_to_quad_y = 0;
-    uint64_t pos_world_to_coef = 0, size_world_to_coef = 0;
-    uint64_t pos_coef_to_world = 0, size_coef_to_world = 0;
-    uint64_t pos_coef_to_quad = 0, size_coef_to_quad = 0;
+    uint64_t pos_quad_extents_ = 0, size_quad_extents_ = 0;
+    uint64_t pos_world_extents_ = 0, size_world_extents_ = 0;
+    uint64_t pos_quad_to_world_x_ = 0, size_quad_to_world_x_ = 0;
+    uint64_t pos_quad_to_world_y_ = 0, size_quad_to_world_y_ = 0;
+    uint64_t pos_world_to_quad_x_ = 0, size_world_to_quad_x_ = 0;
+    uint64_t pos_world_to_quad_y_ = 0, size_world_to_quad_y_ = 0;
+    uint64_t pos_world_to_coef_ = 0, size_world_to_coef_ = 0;
+    uint64_t pos_coef_to_world_ = 0, size_coef_to_world_ = 0;
+    uint64_t pos_coef_to_quad_ = 0, size_coef_to_quad_ = 0;
     if (pos > c->size || c->size - pos < 76u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "mapping needs 76 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* quad_extents */
         const uint64_t p_ = cur;
@@ -365,7 +365,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = val_quad_rect(c, p_, &sz_, &m->quad_extents);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_extents", -1); return st_; }
         cur = p_ + bytes_;
-        pos_quad_extents = p_; size_quad_extents = bytes_; (void)pos_quad_extents; (void)size_quad_extents;
+        pos_quad_extents_ = p_; size_quad_extents_ = bytes_; (void)pos_quad_extents_; (void)size_quad_extents_;
     }
     { /* world_extents */
         const uint64_t p_ = cur;
@@ -376,7 +376,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = val_world_rect(c, p_, &sz_, &m->world_extents);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_extents", -1); return st_; }
         cur = p_ + bytes_;
-        pos_world_extents = p_; size_world_extents = bytes_; (void)pos_world_extents; (void)size_world_extents;
+        pos_world_extents_ = p_; size_world_extents_ = bytes_; (void)pos_world_extents_; (void)size_world_extents_;
     }
     { /* quad_to_world_x */
         const uint64_t p_ = cur;
@@ -387,7 +387,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = val_linear(c, p_, &sz_, &m->quad_to_world_x);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_x", -1); return st_; }
         cur = p_ + bytes_;
-        pos_quad_to_world_x = p_; size_quad_to_world_x = bytes_; (void)pos_quad_to_world_x; (void)size_quad_to_world_x;
+        pos_quad_to_world_x_ = p_; size_quad_to_world_x_ = bytes_; (void)pos_quad_to_world_x_; (void)size_quad_to_world_x_;
     }
     { /* quad_to_world_y */
         const uint64_t p_ = cur;
@@ -398,7 +398,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = val_linear(c, p_, &sz_, &m->quad_to_world_y);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_y", -1); return st_; }
         cur = p_ + bytes_;
-        pos_quad_to_world_y = p_; size_quad_to_world_y = bytes_; (void)pos_quad_to_world_y; (void)size_quad_to_world_y;
+        pos_quad_to_world_y_ = p_; size_quad_to_world_y_ = bytes_; (void)pos_quad_to_world_y_; (void)size_quad_to_world_y_;
     }
     { /* world_to_quad_x */
         const uint64_t p_ = cur;
@@ -409,7 +409,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = val_linear(c, p_, &sz_, &m->world_to_quad_x);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_x", -1); return st_; }
         cur = p_ + bytes_;
-        pos_world_to_quad_x = p_; size_world_to_quad_x = bytes_; (void)pos_world_to_quad_x; (void)size_world_to_quad_x;
+        pos_world_to_quad_x_ = p_; size_world_to_quad_x_ = bytes_; (void)pos_world_to_quad_x_; (void)size_world_to_quad_x_;
     }
     { /* world_to_quad_y */
         const uint64_t p_ = cur;
@@ -420,7 +420,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = val_linear(c, p_, &sz_, &m->world_to_quad_y);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_y", -1); return st_; }
         cur = p_ + bytes_;
-        pos_world_to_quad_y = p_; size_world_to_quad_y = bytes_; (void)pos_world_to_quad_y; (void)size_world_to_quad_y;
+        pos_world_to_quad_y_ = p_; size_world_to_quad_y_ = bytes_; (void)pos_world_to_quad_y_; (void)size_world_to_quad_y_;
     }
     { /* world_to_coef */
         const uint64_t p_ = cur;
@@ -430,7 +430,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->world_to_coef = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_world_to_coef = p_; size_world_to_coef = bytes_; (void)pos_world_to_coef; (void)size_world_to_coef;
+        pos_world_to_coef_ = p_; size_world_to_coef_ = bytes_; (void)pos_world_to_coef_; (void)size_world_to_coef_;
     }
     { /* coef_to_world */
         const uint64_t p_ = cur;
@@ -440,7 +440,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->coef_to_world = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_coef_to_world = p_; size_coef_to_world = bytes_; (void)pos_coef_to_world; (void)size_coef_to_world;
+        pos_coef_to_world_ = p_; size_coef_to_world_ = bytes_; (void)pos_coef_to_world_; (void)size_coef_to_world_;
     }
     { /* coef_to_quad */
         const uint64_t p_ = cur;
@@ -450,7 +450,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint6
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->coef_to_quad = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_coef_to_quad = p_; size_coef_to_quad = bytes_; (void)pos_coef_to_quad; (void)size_coef_to_quad;
+        pos_coef_to_quad_ = p_; size_coef_to_quad_ = bytes_; (void)pos_coef_to_quad_; (void)size_coef_to_quad_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -460,15 +460,15 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_quad_extents = 0, size_quad_extents = 0;
-    uint64_t pos_world_extents = 0, size_world_extents = 0;
-    uint64_t pos_quad_to_world_x = 0, size_quad_to_world_x = 0;
-    uint64_t pos_quad_to_world_y = 0, size_quad_to_world_y = 0;
-    uint64_t pos_world_to_quad_x = 0, size_world_to_quad_x = 0;
-    uint64_t pos_world_to_quad_y = 0, size_world_to_quad_y = 0;
-    uint64_t pos_world_to_coef = 0, size_world_to_coef = 0;
-    uint64_t pos_coef_to_world = 0, size_coef_to_world = 0;
-    uint64_t pos_coef_to_quad = 0, size_coef_to_quad = 0;
+    uint64_t pos_quad_extents_ = 0, size_quad_extents_ = 0;
+    uint64_t pos_world_extents_ = 0, size_world_extents_ = 0;
+    uint64_t pos_quad_to_world_x_ = 0, size_quad_to_world_x_ = 0;
+    uint64_t pos_quad_to_world_y_ = 0, size_quad_to_world_y_ = 0;
+    uint64_t pos_world_to_quad_x_ = 0, size_world_to_quad_x_ = 0;
+    uint64_t pos_world_to_quad_y_ = 0, size_world_to_quad_y_ = 0;
+    uint64_t pos_world_to_coef_ = 0, size_world_to_coef_ = 0;
+    uint64_t pos_coef_to_world_ = 0, size_coef_to_world_ = 0;
+    uint64_t pos_coef_to_quad_ = 0, size_coef_to_quad_ = 0;
     { /* quad_extents */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -478,7 +478,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = dec_quad_rect(c, p_, &sz_, &m->quad_extents);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_extents", -1); return st_; }
         cur = p_ + bytes_;
-        pos_quad_extents = p_; size_quad_extents = bytes_; (void)pos_quad_extents; (void)size_quad_extents;
+        pos_quad_extents_ = p_; size_quad_extents_ = bytes_; (void)pos_quad_extents_; (void)size_quad_extents_;
     }
     { /* world_extents */
         const uint64_t p_ = cur;
@@ -489,7 +489,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = dec_world_rect(c, p_, &sz_, &m->world_extents);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_extents", -1); return st_; }
         cur = p_ + bytes_;
-        pos_world_extents = p_; size_world_extents = bytes_; (void)pos_world_extents; (void)size_world_extents;
+        pos_world_extents_ = p_; size_world_extents_ = bytes_; (void)pos_world_extents_; (void)size_world_extents_;
     }
     { /* quad_to_world_x */
         const uint64_t p_ = cur;
@@ -500,7 +500,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = dec_linear(c, p_, &sz_, &m->quad_to_world_x);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_x", -1); return st_; }
         cur = p_ + bytes_;
-        pos_quad_to_world_x = p_; size_quad_to_world_x = bytes_; (void)pos_quad_to_world_x; (void)size_quad_to_world_x;
+        pos_quad_to_world_x_ = p_; size_quad_to_world_x_ = bytes_; (void)pos_quad_to_world_x_; (void)size_quad_to_world_x_;
     }
     { /* quad_to_world_y */
         const uint64_t p_ = cur;
@@ -511,7 +511,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = dec_linear(c, p_, &sz_, &m->quad_to_world_y);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_y", -1); return st_; }
         cur = p_ + bytes_;
-        pos_quad_to_world_y = p_; size_quad_to_world_y = bytes_; (void)pos_quad_to_world_y; (void)size_quad_to_world_y;
+        pos_quad_to_world_y_ = p_; size_quad_to_world_y_ = bytes_; (void)pos_quad_to_world_y_; (void)size_quad_to_world_y_;
     }
     { /* world_to_quad_x */
         const uint64_t p_ = cur;
@@ -522,7 +522,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = dec_linear(c, p_, &sz_, &m->world_to_quad_x);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_x", -1); return st_; }
         cur = p_ + bytes_;
-        pos_world_to_quad_x = p_; size_world_to_quad_x = bytes_; (void)pos_world_to_quad_x; (void)size_world_to_quad_x;
+        pos_world_to_quad_x_ = p_; size_world_to_quad_x_ = bytes_; (void)pos_world_to_quad_x_; (void)size_world_to_quad_x_;
     }
     { /* world_to_quad_y */
         const uint64_t p_ = cur;
@@ -533,7 +533,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = dec_linear(c, p_, &sz_, &m->world_to_quad_y);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_y", -1); return st_; }
         cur = p_ + bytes_;
-        pos_world_to_quad_y = p_; size_world_to_quad_y = bytes_; (void)pos_world_to_quad_y; (void)size_world_to_quad_y;
+        pos_world_to_quad_y_ = p_; size_world_to_quad_y_ = bytes_; (void)pos_world_to_quad_y_; (void)size_world_to_quad_y_;
     }
     { /* world_to_coef */
         const uint64_t p_ = cur;
@@ -543,7 +543,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->world_to_coef = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_world_to_coef = p_; size_world_to_coef = bytes_; (void)pos_world_to_coef; (void)size_world_to_coef;
+        pos_world_to_coef_ = p_; size_world_to_coef_ = bytes_; (void)pos_world_to_coef_; (void)size_world_to_coef_;
     }
     { /* coef_to_world */
         const uint64_t p_ = cur;
@@ -553,7 +553,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->coef_to_world = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_coef_to_world = p_; size_coef_to_world = bytes_; (void)pos_coef_to_world; (void)size_coef_to_world;
+        pos_coef_to_world_ = p_; size_coef_to_world_ = bytes_; (void)pos_coef_to_world_; (void)size_coef_to_world_;
     }
     { /* coef_to_quad */
         const uint64_t p_ = cur;
@@ -563,7 +563,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->coef_to_quad = relic_load_f32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_coef_to_quad = p_; size_coef_to_quad = bytes_; (void)pos_coef_to_quad; (void)size_coef_to_quad;
+        pos_coef_to_quad_ = p_; size_coef_to_quad_ = bytes_; (void)pos_coef_to_quad_; (void)size_coef_to_quad_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -573,11 +573,11 @@ RELIC_GEN_UNUSED static inline relic_status val_wtd(relic_wtd_vctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_node_count = 0, size_node_count = 0;
-    uint64_t pos_vertex_count = 0, size_vertex_count = 0;
-    uint64_t pos_root_coefficient = 0, size_root_coefficient = 0;
-    uint64_t pos_mapping = 0, size_mapping = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_node_count_ = 0, size_node_count_ = 0;
+    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
+    uint64_t pos_root_coefficient_ = 0, size_root_coefficient_ = 0;
+    uint64_t pos_mapping_ = 0, size_mapping_ = 0;
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -587,7 +587,7 @@ RELIC_GEN_UNUSED static inline relic_status val_wtd(relic_wtd_vctx *c, uint64_t 
         m->version = relic_load_u16be(c->base + p_);
         if ((int64_t)(m->version) != INT64_C(1001)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 1001, found %lld", (long long)(m->version));
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* node_count */
         const uint64_t p_ = cur;
@@ -597,7 +597,7 @@ RELIC_GEN_UNUSED static inline relic_status val_wtd(relic_wtd_vctx *c, uint64_t 
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "node_count", -1, "node_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->node_count = relic_load_u32be(c->base + p_);
         cur = p_ + bytes_;
-        pos_node_count = p_; size_node_count = bytes_; (void)pos_node_count; (void)size_node_count;
+        pos_node_count_ = p_; size_node_count_ = bytes_; (void)pos_node_count_; (void)size_node_count_;
     }
     { /* vertex_count */
         const uint64_t p_ = cur;
@@ -607,7 +607,7 @@ RELIC_GEN_UNUSED static inline relic_status val_wtd(relic_wtd_vctx *c, uint64_t 
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->vertex_count = relic_load_u32be(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertex_count = p_; size_vertex_count = bytes_; (void)pos_vertex_count; (void)size_vertex_count;
+        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
     }
     { /* root_coefficient */
         const uint64_t p_ = cur;
@@ -617,7 +617,7 @@ RELIC_GEN_UNUSED static inline relic_status val_wtd(relic_wtd_vctx *c, uint64_t 
         if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "root_coefficient", -1, "root_coefficient needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->root_coefficient = (int32_t)relic_load_u32be(c->base + p_);
         cur = p_ + bytes_;
-        pos_root_coefficient = p_; size_root_coefficient = bytes_; (void)pos_root_coefficient; (void)size_root_coefficient;
+        pos_root_coefficient_ = p_; size_root_coefficient_ = bytes_; (void)pos_root_coefficient_; (void)size_root_coefficient_;
     }
     { /* mapping */
         const uint64_t p_ = cur;
@@ -629,7 +629,7 @@ RELIC_GEN_UNUSED static inline relic_status val_wtd(relic_wtd_vctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = val_mapping(c, p_, &sz_, &m->mapping);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "mapping", -1); return st_; }
         cur = p_ + bytes_;
-        pos_mapping = p_; size_mapping = bytes_; (void)pos_mapping; (void)size_mapping;
+        pos_mapping_ = p_; size_mapping_ = bytes_; (void)pos_mapping_; (void)size_mapping_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -639,11 +639,11 @@ RELIC_GEN_UNUSED static inline relic_status dec_wtd(relic_wtd_dctx *c, uint64_t 
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_node_count = 0, size_node_count = 0;
-    uint64_t pos_vertex_count = 0, size_vertex_count = 0;
-    uint64_t pos_root_coefficient = 0, size_root_coefficient = 0;
-    uint64_t pos_mapping = 0, size_mapping = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_node_count_ = 0, size_node_count_ = 0;
+    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
+    uint64_t pos_root_coefficient_ = 0, size_root_coefficient_ = 0;
+    uint64_t pos_mapping_ = 0, size_mapping_ = 0;
     { /* version */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -652,7 +652,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_wtd(relic_wtd_dctx *c, uint64_t 
         bytes_ = n_ * 2u;
         m->version = relic_load_u16be(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* node_count */
         const uint64_t p_ = cur;
@@ -662,7 +662,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_wtd(relic_wtd_dctx *c, uint64_t 
         bytes_ = n_ * 4u;
         m->node_count = relic_load_u32be(c->base + p_);
         cur = p_ + bytes_;
-        pos_node_count = p_; size_node_count = bytes_; (void)pos_node_count; (void)size_node_count;
+        pos_node_count_ = p_; size_node_count_ = bytes_; (void)pos_node_count_; (void)size_node_count_;
     }
     { /* vertex_count */
         const uint64_t p_ = cur;
@@ -672,7 +672,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_wtd(relic_wtd_dctx *c, uint64_t 
         bytes_ = n_ * 4u;
         m->vertex_count = relic_load_u32be(c->base + p_);
         cur = p_ + bytes_;
-        pos_vertex_count = p_; size_vertex_count = bytes_; (void)pos_vertex_count; (void)size_vertex_count;
+        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
     }
     { /* root_coefficient */
         const uint64_t p_ = cur;
@@ -682,7 +682,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_wtd(relic_wtd_dctx *c, uint64_t 
         bytes_ = n_ * 4u;
         m->root_coefficient = (int32_t)relic_load_u32be(c->base + p_);
         cur = p_ + bytes_;
-        pos_root_coefficient = p_; size_root_coefficient = bytes_; (void)pos_root_coefficient; (void)size_root_coefficient;
+        pos_root_coefficient_ = p_; size_root_coefficient_ = bytes_; (void)pos_root_coefficient_; (void)size_root_coefficient_;
     }
     { /* mapping */
         const uint64_t p_ = cur;
@@ -693,7 +693,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_wtd(relic_wtd_dctx *c, uint64_t 
         uint64_t sz_ = 0; relic_status st_ = dec_mapping(c, p_, &sz_, &m->mapping);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "mapping", -1); return st_; }
         cur = p_ + bytes_;
-        pos_mapping = p_; size_mapping = bytes_; (void)pos_mapping; (void)size_mapping;
+        pos_mapping_ = p_; size_mapping_ = bytes_; (void)pos_mapping_; (void)size_mapping_;
     }
     *size_out = cur - pos;
     return RELIC_OK;

@@ -103,8 +103,8 @@ RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_x = 0, size_x = 0;
-    uint64_t pos_y = 0, size_y = 0;
+    uint64_t pos_x_ = 0, size_x_ = 0;
+    uint64_t pos_y_ = 0, size_y_ = 0;
     if (pos > c->size || c->size - pos < 4u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "point needs 4 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* x */
         const uint64_t p_ = cur;
@@ -114,7 +114,7 @@ RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->x = (int16_t)relic_load_u16be(c->base + p_);
         cur = p_ + bytes_;
-        pos_x = p_; size_x = bytes_; (void)pos_x; (void)size_x;
+        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
     }
     { /* y */
         const uint64_t p_ = cur;
@@ -124,7 +124,7 @@ RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->y = (int16_t)relic_load_u16be(c->base + p_);
         cur = p_ + bytes_;
-        pos_y = p_; size_y = bytes_; (void)pos_y; (void)size_y;
+        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -134,8 +134,8 @@ RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_x = 0, size_x = 0;
-    uint64_t pos_y = 0, size_y = 0;
+    uint64_t pos_x_ = 0, size_x_ = 0;
+    uint64_t pos_y_ = 0, size_y_ = 0;
     { /* x */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -144,7 +144,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64
         bytes_ = n_ * 2u;
         m->x = (int16_t)relic_load_u16be(c->base + p_);
         cur = p_ + bytes_;
-        pos_x = p_; size_x = bytes_; (void)pos_x; (void)size_x;
+        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
     }
     { /* y */
         const uint64_t p_ = cur;
@@ -154,7 +154,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64
         bytes_ = n_ * 2u;
         m->y = (int16_t)relic_load_u16be(c->base + p_);
         cur = p_ + bytes_;
-        pos_y = p_; size_y = bytes_; (void)pos_y; (void)size_y;
+        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -164,19 +164,19 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_level = 0, size_level = 0;
-    uint64_t pos_attributes = 0, size_attributes = 0;
-    uint64_t pos_origin = 0, size_origin = 0;
-    uint64_t pos_palette = 0, size_palette = 0;
-    uint64_t pos_scale = 0, size_scale = 0;
-    uint64_t pos_record_count = 0, size_record_count = 0;
-    uint64_t pos_record_offset = 0, size_record_offset = 0;
-    uint64_t pos_records_size = 0, size_records_size = 0;
-    uint64_t pos_table_count = 0, size_table_count = 0;
-    uint64_t pos_pair_count = 0, size_pair_count = 0;
-    uint64_t pos_table_offset = 0, size_table_offset = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_level_ = 0, size_level_ = 0;
+    uint64_t pos_attributes_ = 0, size_attributes_ = 0;
+    uint64_t pos_origin_ = 0, size_origin_ = 0;
+    uint64_t pos_palette_ = 0, size_palette_ = 0;
+    uint64_t pos_scale_ = 0, size_scale_ = 0;
+    uint64_t pos_record_count_ = 0, size_record_count_ = 0;
+    uint64_t pos_record_offset_ = 0, size_record_offset_ = 0;
+    uint64_t pos_records_size_ = 0, size_records_size_ = 0;
+    uint64_t pos_table_count_ = 0, size_table_count_ = 0;
+    uint64_t pos_pair_count_ = 0, size_pair_count_ = 0;
+    uint64_t pos_table_offset_ = 0, size_table_offset_ = 0;
     if (pos > c->size || c->size - pos < 44u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 44 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
     { /* magic */
         const uint64_t p_ = cur;
@@ -187,7 +187,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         memcpy(m->magic, c->base + p_, (size_t)n_);
         if (memcmp(m->magic, "MINI", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"MINI\"");
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* version */
         const uint64_t p_ = cur;
@@ -198,7 +198,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         m->version = relic_load_u16be(c->base + p_);
         if ((int64_t)(m->version) != INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 2, found %lld", (long long)(m->version));
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* level */
         const uint64_t p_ = cur;
@@ -209,7 +209,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         m->level = relic_load_u16le(c->base + p_);
         if ((uint64_t)(m->level) > UINT64_C(1000)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "level", -1, "%llu is outside 0..1000", (unsigned long long)(m->level));
         cur = p_ + bytes_;
-        pos_level = p_; size_level = bytes_; (void)pos_level; (void)size_level;
+        pos_level_ = p_; size_level_ = bytes_; (void)pos_level_; (void)size_level_;
     }
     { /* attributes */
         const uint64_t p_ = cur;
@@ -220,7 +220,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         m->attributes = relic_load_u32le(c->base + p_);
         if (((uint64_t)(m->attributes) & ~(uint64_t)RELIC_MINI_ATTR_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "attributes", -1, "unknown attr bits 0x%llx", (unsigned long long)((uint64_t)(m->attributes) & ~(uint64_t)RELIC_MINI_ATTR_MASK));
         cur = p_ + bytes_;
-        pos_attributes = p_; size_attributes = bytes_; (void)pos_attributes; (void)size_attributes;
+        pos_attributes_ = p_; size_attributes_ = bytes_; (void)pos_attributes_; (void)size_attributes_;
     }
     { /* origin */
         const uint64_t p_ = cur;
@@ -231,7 +231,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = val_point(c, p_, &sz_, &m->origin);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "origin", -1); return st_; }
         cur = p_ + bytes_;
-        pos_origin = p_; size_origin = bytes_; (void)pos_origin; (void)size_origin;
+        pos_origin_ = p_; size_origin_ = bytes_; (void)pos_origin_; (void)size_origin_;
     }
     { /* palette */
         const uint64_t p_ = cur;
@@ -243,7 +243,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
             ((uint8_t *)m->palette)[k_] = relic_load_u8(c->base + p_ + k_ * 1u);
         }
         cur = p_ + bytes_;
-        pos_palette = p_; size_palette = bytes_; (void)pos_palette; (void)size_palette;
+        pos_palette_ = p_; size_palette_ = bytes_; (void)pos_palette_; (void)size_palette_;
     }
     { /* scale */
         const uint64_t p_ = cur;
@@ -254,7 +254,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         m->scale = relic_load_f32be(c->base + p_);
         if (!((double)(m->scale) >= 0.0 && (double)(m->scale) <= 10.0)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "scale", -1, "%g is outside 0..10", (double)(m->scale));
         cur = p_ + bytes_;
-        pos_scale = p_; size_scale = bytes_; (void)pos_scale; (void)size_scale;
+        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
     }
     { /* record_count */
         const uint64_t p_ = cur;
@@ -264,7 +264,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->record_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_record_count = p_; size_record_count = bytes_; (void)pos_record_count; (void)size_record_count;
+        pos_record_count_ = p_; size_record_count_ = bytes_; (void)pos_record_count_; (void)size_record_count_;
     }
     { /* record_offset */
         const uint64_t p_ = cur;
@@ -274,7 +274,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->record_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_record_offset = p_; size_record_offset = bytes_; (void)pos_record_offset; (void)size_record_offset;
+        pos_record_offset_ = p_; size_record_offset_ = bytes_; (void)pos_record_offset_; (void)size_record_offset_;
     }
     { /* records_size */
         const uint64_t p_ = cur;
@@ -284,7 +284,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->records_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_records_size = p_; size_records_size = bytes_; (void)pos_records_size; (void)size_records_size;
+        pos_records_size_ = p_; size_records_size_ = bytes_; (void)pos_records_size_; (void)size_records_size_;
     }
     { /* table_count */
         const uint64_t p_ = cur;
@@ -294,7 +294,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->table_count = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_table_count = p_; size_table_count = bytes_; (void)pos_table_count; (void)size_table_count;
+        pos_table_count_ = p_; size_table_count_ = bytes_; (void)pos_table_count_; (void)size_table_count_;
     }
     { /* pair_count */
         const uint64_t p_ = cur;
@@ -304,7 +304,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         bytes_ = n_ * 2u; /* inside the struct's checked span */
         m->pair_count = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pair_count = p_; size_pair_count = bytes_; (void)pos_pair_count; (void)size_pair_count;
+        pos_pair_count_ = p_; size_pair_count_ = bytes_; (void)pos_pair_count_; (void)size_pair_count_;
     }
     { /* table_offset */
         const uint64_t p_ = cur;
@@ -314,7 +314,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint6
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->table_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_table_offset = p_; size_table_offset = bytes_; (void)pos_table_offset; (void)size_table_offset;
+        pos_table_offset_ = p_; size_table_offset_ = bytes_; (void)pos_table_offset_; (void)size_table_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -324,19 +324,19 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_magic = 0, size_magic = 0;
-    uint64_t pos_version = 0, size_version = 0;
-    uint64_t pos_level = 0, size_level = 0;
-    uint64_t pos_attributes = 0, size_attributes = 0;
-    uint64_t pos_origin = 0, size_origin = 0;
-    uint64_t pos_palette = 0, size_palette = 0;
-    uint64_t pos_scale = 0, size_scale = 0;
-    uint64_t pos_record_count = 0, size_record_count = 0;
-    uint64_t pos_record_offset = 0, size_record_offset = 0;
-    uint64_t pos_records_size = 0, size_records_size = 0;
-    uint64_t pos_table_count = 0, size_table_count = 0;
-    uint64_t pos_pair_count = 0, size_pair_count = 0;
-    uint64_t pos_table_offset = 0, size_table_offset = 0;
+    uint64_t pos_magic_ = 0, size_magic_ = 0;
+    uint64_t pos_version_ = 0, size_version_ = 0;
+    uint64_t pos_level_ = 0, size_level_ = 0;
+    uint64_t pos_attributes_ = 0, size_attributes_ = 0;
+    uint64_t pos_origin_ = 0, size_origin_ = 0;
+    uint64_t pos_palette_ = 0, size_palette_ = 0;
+    uint64_t pos_scale_ = 0, size_scale_ = 0;
+    uint64_t pos_record_count_ = 0, size_record_count_ = 0;
+    uint64_t pos_record_offset_ = 0, size_record_offset_ = 0;
+    uint64_t pos_records_size_ = 0, size_records_size_ = 0;
+    uint64_t pos_table_count_ = 0, size_table_count_ = 0;
+    uint64_t pos_pair_count_ = 0, size_pair_count_ = 0;
+    uint64_t pos_table_offset_ = 0, size_table_offset_ = 0;
     { /* magic */
         const uint64_t p_ = cur;
         const uint64_t n_ = 4u;
@@ -345,7 +345,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 1u;
         memcpy(m->magic, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_magic = p_; size_magic = bytes_; (void)pos_magic; (void)size_magic;
+        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
     }
     { /* version */
         const uint64_t p_ = cur;
@@ -355,7 +355,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 2u;
         m->version = relic_load_u16be(c->base + p_);
         cur = p_ + bytes_;
-        pos_version = p_; size_version = bytes_; (void)pos_version; (void)size_version;
+        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
     }
     { /* level */
         const uint64_t p_ = cur;
@@ -365,7 +365,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 2u;
         m->level = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_level = p_; size_level = bytes_; (void)pos_level; (void)size_level;
+        pos_level_ = p_; size_level_ = bytes_; (void)pos_level_; (void)size_level_;
     }
     { /* attributes */
         const uint64_t p_ = cur;
@@ -375,7 +375,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->attributes = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_attributes = p_; size_attributes = bytes_; (void)pos_attributes; (void)size_attributes;
+        pos_attributes_ = p_; size_attributes_ = bytes_; (void)pos_attributes_; (void)size_attributes_;
     }
     { /* origin */
         const uint64_t p_ = cur;
@@ -386,7 +386,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         uint64_t sz_ = 0; relic_status st_ = dec_point(c, p_, &sz_, &m->origin);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "origin", -1); return st_; }
         cur = p_ + bytes_;
-        pos_origin = p_; size_origin = bytes_; (void)pos_origin; (void)size_origin;
+        pos_origin_ = p_; size_origin_ = bytes_; (void)pos_origin_; (void)size_origin_;
     }
     { /* palette */
         const uint64_t p_ = cur;
@@ -398,7 +398,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
             ((uint8_t *)m->palette)[k_] = relic_load_u8(c->base + p_ + k_ * 1u);
         }
         cur = p_ + bytes_;
-        pos_palette = p_; size_palette = bytes_; (void)pos_palette; (void)size_palette;
+        pos_palette_ = p_; size_palette_ = bytes_; (void)pos_palette_; (void)size_palette_;
     }
     { /* scale */
         const uint64_t p_ = cur;
@@ -408,7 +408,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->scale = relic_load_f32be(c->base + p_);
         cur = p_ + bytes_;
-        pos_scale = p_; size_scale = bytes_; (void)pos_scale; (void)size_scale;
+        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
     }
     { /* record_count */
         const uint64_t p_ = cur;
@@ -418,7 +418,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->record_count = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_record_count = p_; size_record_count = bytes_; (void)pos_record_count; (void)size_record_count;
+        pos_record_count_ = p_; size_record_count_ = bytes_; (void)pos_record_count_; (void)size_record_count_;
     }
     { /* record_offset */
         const uint64_t p_ = cur;
@@ -428,7 +428,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->record_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_record_offset = p_; size_record_offset = bytes_; (void)pos_record_offset; (void)size_record_offset;
+        pos_record_offset_ = p_; size_record_offset_ = bytes_; (void)pos_record_offset_; (void)size_record_offset_;
     }
     { /* records_size */
         const uint64_t p_ = cur;
@@ -438,7 +438,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->records_size = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_records_size = p_; size_records_size = bytes_; (void)pos_records_size; (void)size_records_size;
+        pos_records_size_ = p_; size_records_size_ = bytes_; (void)pos_records_size_; (void)size_records_size_;
     }
     { /* table_count */
         const uint64_t p_ = cur;
@@ -448,7 +448,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 2u;
         m->table_count = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_table_count = p_; size_table_count = bytes_; (void)pos_table_count; (void)size_table_count;
+        pos_table_count_ = p_; size_table_count_ = bytes_; (void)pos_table_count_; (void)size_table_count_;
     }
     { /* pair_count */
         const uint64_t p_ = cur;
@@ -458,7 +458,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 2u;
         m->pair_count = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_pair_count = p_; size_pair_count = bytes_; (void)pos_pair_count; (void)size_pair_count;
+        pos_pair_count_ = p_; size_pair_count_ = bytes_; (void)pos_pair_count_; (void)size_pair_count_;
     }
     { /* table_offset */
         const uint64_t p_ = cur;
@@ -468,7 +468,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->table_offset = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_table_offset = p_; size_table_offset = bytes_; (void)pos_table_offset; (void)size_table_offset;
+        pos_table_offset_ = p_; size_table_offset_ = bytes_; (void)pos_table_offset_; (void)size_table_offset_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -478,23 +478,23 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_kind = 0, size_kind = 0;
-    uint64_t pos_name_len = 0, size_name_len = 0;
-    uint64_t pos_name = 0, size_name = 0;
-    uint64_t pos_offsets = 0, size_offsets = 0;
-    uint64_t pos_stamp = 0, size_stamp = 0;
-    uint64_t pos_weight = 0, size_weight = 0;
-    uint64_t pos_number = 0, size_number = 0;
-    uint64_t pos_text_len = 0, size_text_len = 0;
-    uint64_t pos_text = 0, size_text = 0;
-    uint64_t pos_packed_len = 0, size_packed_len = 0;
-    uint64_t pos_unpacked_len = 0, size_unpacked_len = 0;
-    uint64_t pos_packed = 0, size_packed = 0;
-    uint64_t pos_blob_len = 0, size_blob_len = 0;
-    uint64_t pos_blob = 0, size_blob = 0;
-    uint64_t pos_has_color = 0, size_has_color = 0;
-    uint64_t pos_color = 0, size_color = 0;
-    uint64_t pos_gray = 0, size_gray = 0;
+    uint64_t pos_kind_ = 0, size_kind_ = 0;
+    uint64_t pos_name_len_ = 0, size_name_len_ = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
+    uint64_t pos_offsets_ = 0, size_offsets_ = 0;
+    uint64_t pos_stamp_ = 0, size_stamp_ = 0;
+    uint64_t pos_weight_ = 0, size_weight_ = 0;
+    uint64_t pos_number_ = 0, size_number_ = 0;
+    uint64_t pos_text_len_ = 0, size_text_len_ = 0;
+    uint64_t pos_text_ = 0, size_text_ = 0;
+    uint64_t pos_packed_len_ = 0, size_packed_len_ = 0;
+    uint64_t pos_unpacked_len_ = 0, size_unpacked_len_ = 0;
+    uint64_t pos_packed_ = 0, size_packed_ = 0;
+    uint64_t pos_blob_len_ = 0, size_blob_len_ = 0;
+    uint64_t pos_blob_ = 0, size_blob_ = 0;
+    uint64_t pos_has_color_ = 0, size_has_color_ = 0;
+    uint64_t pos_color_ = 0, size_color_ = 0;
+    uint64_t pos_gray_ = 0, size_gray_ = 0;
     { /* kind */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -504,7 +504,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         m->kind = relic_load_u8(c->base + p_);
         if (!relic_mini_kind_name((int64_t)(m->kind))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "kind", -1, "%lld is not a known kind", (long long)(m->kind));
         cur = p_ + bytes_;
-        pos_kind = p_; size_kind = bytes_; (void)pos_kind; (void)size_kind;
+        pos_kind_ = p_; size_kind_ = bytes_; (void)pos_kind_; (void)size_kind_;
     }
     { /* name_len */
         const uint64_t p_ = cur;
@@ -514,7 +514,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name_len", -1, "name_len needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->name_len = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_name_len = p_; size_name_len = bytes_; (void)pos_name_len; (void)size_name_len;
+        pos_name_len_ = p_; size_name_len_ = bytes_; (void)pos_name_len_; (void)size_name_len_;
     }
     { /* name */
         const uint64_t p_ = cur;
@@ -525,7 +525,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->name_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     { /* offsets */
         const uint64_t p_ = cur;
@@ -537,7 +537,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
             ((int8_t *)m->offsets)[k_] = (int8_t)relic_load_i8(c->base + p_ + k_ * 1u);
         }
         cur = p_ + bytes_;
-        pos_offsets = p_; size_offsets = bytes_; (void)pos_offsets; (void)size_offsets;
+        pos_offsets_ = p_; size_offsets_ = bytes_; (void)pos_offsets_; (void)size_offsets_;
     }
     { /* stamp */
         const uint64_t p_ = cur;
@@ -547,7 +547,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "stamp", -1, "stamp needs 8 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->stamp = relic_load_u64be(c->base + p_);
         cur = p_ + bytes_;
-        pos_stamp = p_; size_stamp = bytes_; (void)pos_stamp; (void)size_stamp;
+        pos_stamp_ = p_; size_stamp_ = bytes_; (void)pos_stamp_; (void)size_stamp_;
     }
     { /* weight */
         const uint64_t p_ = cur;
@@ -557,7 +557,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "weight", -1, "weight needs 8 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->weight = relic_load_f64le(c->base + p_);
         cur = p_ + bytes_;
-        pos_weight = p_; size_weight = bytes_; (void)pos_weight; (void)size_weight;
+        pos_weight_ = p_; size_weight_ = bytes_; (void)pos_weight_; (void)size_weight_;
     }
     switch (((int64_t)m->kind)) {
     case INT64_C(0):
@@ -574,7 +574,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         m->number = relic_load_u32le(c->base + p_);
         { const int64_t it = (int64_t)(m->number); if (!(((int64_t)((it) != INT64_C(3735928559))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "number", -1, "%lld fails check it != 0xDEADBEEF", (long long)it); }
         cur = p_ + bytes_;
-        pos_number = p_; size_number = bytes_; (void)pos_number; (void)size_number;
+        pos_number_ = p_; size_number_ = bytes_; (void)pos_number_; (void)size_number_;
     }
     } break;
     case INT64_C(2):
@@ -588,7 +588,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "text_len", -1, "text_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->text_len = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_text_len = p_; size_text_len = bytes_; (void)pos_text_len; (void)size_text_len;
+        pos_text_len_ = p_; size_text_len_ = bytes_; (void)pos_text_len_; (void)size_text_len_;
     }
     { /* text */
         const uint64_t p_ = cur;
@@ -599,7 +599,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "text", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->text_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_text = p_; size_text = bytes_; (void)pos_text; (void)size_text;
+        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
     }
     } break;
     case INT64_C(4):
@@ -612,7 +612,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "packed_len", -1, "packed_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->packed_len = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_packed_len = p_; size_packed_len = bytes_; (void)pos_packed_len; (void)size_packed_len;
+        pos_packed_len_ = p_; size_packed_len_ = bytes_; (void)pos_packed_len_; (void)size_packed_len_;
     }
     { /* unpacked_len */
         const uint64_t p_ = cur;
@@ -622,7 +622,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unpacked_len", -1, "unpacked_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->unpacked_len = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_unpacked_len = p_; size_unpacked_len = bytes_; (void)pos_unpacked_len; (void)size_unpacked_len;
+        pos_unpacked_len_ = p_; size_unpacked_len_ = bytes_; (void)pos_unpacked_len_; (void)size_unpacked_len_;
     }
     { /* packed */
         const uint64_t p_ = cur;
@@ -633,7 +633,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "packed", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->packed_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_packed = p_; size_packed = bytes_; (void)pos_packed; (void)size_packed;
+        pos_packed_ = p_; size_packed_ = bytes_; (void)pos_packed_; (void)size_packed_;
     }
     } break;
     default:
@@ -646,7 +646,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "blob_len", -1, "blob_len needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->blob_len = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_blob_len = p_; size_blob_len = bytes_; (void)pos_blob_len; (void)size_blob_len;
+        pos_blob_len_ = p_; size_blob_len_ = bytes_; (void)pos_blob_len_; (void)size_blob_len_;
     }
     { /* blob */
         const uint64_t p_ = cur;
@@ -658,7 +658,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         m->blob_count = (size_t)(n_ / 1u);
         { relic_status hs_ = relic_hook_mini_blob(c->base + p_, (size_t)n_, c->err); if (hs_ != RELIC_OK) { c->err->offset += p_; relic_gen_path_prefix(c->err, "blob", -1); return hs_; } }
         cur = p_ + bytes_;
-        pos_blob = p_; size_blob = bytes_; (void)pos_blob; (void)size_blob;
+        pos_blob_ = p_; size_blob_ = bytes_; (void)pos_blob_; (void)size_blob_;
     }
     } break;
     }
@@ -670,7 +670,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "has_color", -1, "has_color needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->has_color = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_has_color = p_; size_has_color = bytes_; (void)pos_has_color; (void)size_has_color;
+        pos_has_color_ = p_; size_has_color_ = bytes_; (void)pos_has_color_; (void)size_has_color_;
     }
     if (((int64_t)(((int64_t)m->has_color) != INT64_C(0)))) {
     { /* color */
@@ -681,7 +681,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "color", -1, "color needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->color = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_color = p_; size_color = bytes_; (void)pos_color; (void)size_color;
+        pos_color_ = p_; size_color_ = bytes_; (void)pos_color_; (void)size_color_;
     }
     } else {
     { /* gray */
@@ -693,7 +693,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         m->gray = relic_load_u8(c->base + p_);
         if ((uint64_t)(m->gray) > UINT64_C(100)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "gray", -1, "%llu is outside 0..100", (unsigned long long)(m->gray));
         cur = p_ + bytes_;
-        pos_gray = p_; size_gray = bytes_; (void)pos_gray; (void)size_gray;
+        pos_gray_ = p_; size_gray_ = bytes_; (void)pos_gray_; (void)size_gray_;
     }
     }
     *size_out = cur - pos;
@@ -704,23 +704,23 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_kind = 0, size_kind = 0;
-    uint64_t pos_name_len = 0, size_name_len = 0;
-    uint64_t pos_name = 0, size_name = 0;
-    uint64_t pos_offsets = 0, size_offsets = 0;
-    uint64_t pos_stamp = 0, size_stamp = 0;
-    uint64_t pos_weight = 0, size_weight = 0;
-    uint64_t pos_number = 0, size_number = 0;
-    uint64_t pos_text_len = 0, size_text_len = 0;
-    uint64_t pos_text = 0, size_text = 0;
-    uint64_t pos_packed_len = 0, size_packed_len = 0;
-    uint64_t pos_unpacked_len = 0, size_unpacked_len = 0;
-    uint64_t pos_packed = 0, size_packed = 0;
-    uint64_t pos_blob_len = 0, size_blob_len = 0;
-    uint64_t pos_blob = 0, size_blob = 0;
-    uint64_t pos_has_color = 0, size_has_color = 0;
-    uint64_t pos_color = 0, size_color = 0;
-    uint64_t pos_gray = 0, size_gray = 0;
+    uint64_t pos_kind_ = 0, size_kind_ = 0;
+    uint64_t pos_name_len_ = 0, size_name_len_ = 0;
+    uint64_t pos_name_ = 0, size_name_ = 0;
+    uint64_t pos_offsets_ = 0, size_offsets_ = 0;
+    uint64_t pos_stamp_ = 0, size_stamp_ = 0;
+    uint64_t pos_weight_ = 0, size_weight_ = 0;
+    uint64_t pos_number_ = 0, size_number_ = 0;
+    uint64_t pos_text_len_ = 0, size_text_len_ = 0;
+    uint64_t pos_text_ = 0, size_text_ = 0;
+    uint64_t pos_packed_len_ = 0, size_packed_len_ = 0;
+    uint64_t pos_unpacked_len_ = 0, size_unpacked_len_ = 0;
+    uint64_t pos_packed_ = 0, size_packed_ = 0;
+    uint64_t pos_blob_len_ = 0, size_blob_len_ = 0;
+    uint64_t pos_blob_ = 0, size_blob_ = 0;
+    uint64_t pos_has_color_ = 0, size_has_color_ = 0;
+    uint64_t pos_color_ = 0, size_color_ = 0;
+    uint64_t pos_gray_ = 0, size_gray_ = 0;
     { /* kind */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -729,7 +729,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 1u;
         m->kind = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_kind = p_; size_kind = bytes_; (void)pos_kind; (void)size_kind;
+        pos_kind_ = p_; size_kind_ = bytes_; (void)pos_kind_; (void)size_kind_;
     }
     { /* name_len */
         const uint64_t p_ = cur;
@@ -739,7 +739,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 1u;
         m->name_len = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_name_len = p_; size_name_len = bytes_; (void)pos_name_len; (void)size_name_len;
+        pos_name_len_ = p_; size_name_len_ = bytes_; (void)pos_name_len_; (void)size_name_len_;
     }
     { /* name */
         const uint64_t p_ = cur;
@@ -752,7 +752,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         if (!m->name) return relic_fail(c->err, RELIC_E_NOMEM, p_, "name", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->name, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_name = p_; size_name = bytes_; (void)pos_name; (void)size_name;
+        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
     }
     { /* offsets */
         const uint64_t p_ = cur;
@@ -764,7 +764,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
             ((int8_t *)m->offsets)[k_] = (int8_t)relic_load_i8(c->base + p_ + k_ * 1u);
         }
         cur = p_ + bytes_;
-        pos_offsets = p_; size_offsets = bytes_; (void)pos_offsets; (void)size_offsets;
+        pos_offsets_ = p_; size_offsets_ = bytes_; (void)pos_offsets_; (void)size_offsets_;
     }
     { /* stamp */
         const uint64_t p_ = cur;
@@ -774,7 +774,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 8u;
         m->stamp = relic_load_u64be(c->base + p_);
         cur = p_ + bytes_;
-        pos_stamp = p_; size_stamp = bytes_; (void)pos_stamp; (void)size_stamp;
+        pos_stamp_ = p_; size_stamp_ = bytes_; (void)pos_stamp_; (void)size_stamp_;
     }
     { /* weight */
         const uint64_t p_ = cur;
@@ -784,7 +784,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 8u;
         m->weight = relic_load_f64le(c->base + p_);
         cur = p_ + bytes_;
-        pos_weight = p_; size_weight = bytes_; (void)pos_weight; (void)size_weight;
+        pos_weight_ = p_; size_weight_ = bytes_; (void)pos_weight_; (void)size_weight_;
     }
     switch (((int64_t)m->kind)) {
     case INT64_C(0):
@@ -800,7 +800,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 4u;
         m->number = relic_load_u32le(c->base + p_);
         cur = p_ + bytes_;
-        pos_number = p_; size_number = bytes_; (void)pos_number; (void)size_number;
+        pos_number_ = p_; size_number_ = bytes_; (void)pos_number_; (void)size_number_;
     }
     } break;
     case INT64_C(2):
@@ -814,7 +814,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 2u;
         m->text_len = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_text_len = p_; size_text_len = bytes_; (void)pos_text_len; (void)size_text_len;
+        pos_text_len_ = p_; size_text_len_ = bytes_; (void)pos_text_len_; (void)size_text_len_;
     }
     { /* text */
         const uint64_t p_ = cur;
@@ -827,7 +827,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         if (!m->text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "text", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->text, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_text = p_; size_text = bytes_; (void)pos_text; (void)size_text;
+        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
     }
     } break;
     case INT64_C(4):
@@ -840,7 +840,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 2u;
         m->packed_len = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_packed_len = p_; size_packed_len = bytes_; (void)pos_packed_len; (void)size_packed_len;
+        pos_packed_len_ = p_; size_packed_len_ = bytes_; (void)pos_packed_len_; (void)size_packed_len_;
     }
     { /* unpacked_len */
         const uint64_t p_ = cur;
@@ -850,7 +850,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 2u;
         m->unpacked_len = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_unpacked_len = p_; size_unpacked_len = bytes_; (void)pos_unpacked_len; (void)size_unpacked_len;
+        pos_unpacked_len_ = p_; size_unpacked_len_ = bytes_; (void)pos_unpacked_len_; (void)size_unpacked_len_;
     }
     { /* packed */
         const uint64_t p_ = cur;
@@ -863,7 +863,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         if (!m->packed) return relic_fail(c->err, RELIC_E_NOMEM, p_, "packed", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->packed, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_packed = p_; size_packed = bytes_; (void)pos_packed; (void)size_packed;
+        pos_packed_ = p_; size_packed_ = bytes_; (void)pos_packed_; (void)size_packed_;
     }
     } break;
     default:
@@ -876,7 +876,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 1u;
         m->blob_len = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_blob_len = p_; size_blob_len = bytes_; (void)pos_blob_len; (void)size_blob_len;
+        pos_blob_len_ = p_; size_blob_len_ = bytes_; (void)pos_blob_len_; (void)size_blob_len_;
     }
     { /* blob */
         const uint64_t p_ = cur;
@@ -889,7 +889,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         if (!m->blob) return relic_fail(c->err, RELIC_E_NOMEM, p_, "blob", "out of memory for %llu bytes", (unsigned long long)n_);
         memcpy(m->blob, c->base + p_, (size_t)n_);
         cur = p_ + bytes_;
-        pos_blob = p_; size_blob = bytes_; (void)pos_blob; (void)size_blob;
+        pos_blob_ = p_; size_blob_ = bytes_; (void)pos_blob_; (void)size_blob_;
     }
     } break;
     }
@@ -901,7 +901,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 1u;
         m->has_color = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_has_color = p_; size_has_color = bytes_; (void)pos_has_color; (void)size_has_color;
+        pos_has_color_ = p_; size_has_color_ = bytes_; (void)pos_has_color_; (void)size_has_color_;
     }
     if (((int64_t)(((int64_t)m->has_color) != INT64_C(0)))) {
     { /* color */
@@ -912,7 +912,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 2u;
         m->color = relic_load_u16le(c->base + p_);
         cur = p_ + bytes_;
-        pos_color = p_; size_color = bytes_; (void)pos_color; (void)size_color;
+        pos_color_ = p_; size_color_ = bytes_; (void)pos_color_; (void)size_color_;
     }
     } else {
     { /* gray */
@@ -923,7 +923,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint6
         bytes_ = n_ * 1u;
         m->gray = relic_load_u8(c->base + p_);
         cur = p_ + bytes_;
-        pos_gray = p_; size_gray = bytes_; (void)pos_gray; (void)size_gray;
+        pos_gray_ = p_; size_gray_ = bytes_; (void)pos_gray_; (void)size_gray_;
     }
     }
     *size_out = cur - pos;
@@ -934,10 +934,10 @@ RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_pairs = 0, size_pairs = 0;
-    uint64_t pos_table = 0, size_table = 0;
-    uint64_t pos_records = 0, size_records = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_pairs_ = 0, size_pairs_ = 0;
+    uint64_t pos_table_ = 0, size_table_ = 0;
+    uint64_t pos_records_ = 0, size_records_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -948,7 +948,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_
         uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* pairs */
         const uint64_t p_ = cur;
@@ -961,7 +961,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_
         c->view->pairs = c->base + p_;
         c->view->pairs_count = (size_t)(n_ / 1u);
         cur = p_ + bytes_;
-        pos_pairs = p_; size_pairs = bytes_; (void)pos_pairs; (void)size_pairs;
+        pos_pairs_ = p_; size_pairs_ = bytes_; (void)pos_pairs_; (void)size_pairs_;
     }
     if (!(((int64_t)(((int64_t)m->header.pair_count) <= INT64_C(16))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "mini", "check failed: header.pair_count <= 16 (at most 16 pairs)");
     { /* table */
@@ -980,7 +980,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_
             uint16_t v_; v_ = relic_load_u16le(c->base + p_ + k_ * 2u);
         { const int64_t it = (int64_t)(v_); if (!(((int64_t)((it) < INT64_C(1000))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_ + k_ * 2u, "table", (int64_t)k_, "%lld fails check it < 1000", (long long)it); }
         }
-        pos_table = p_; size_table = bytes_; (void)pos_table; (void)size_table;
+        pos_table_ = p_; size_table_ = bytes_; (void)pos_table_; (void)size_table_;
     }
     { /* records */
         const int64_t at_ = ((int64_t)m->header.record_offset);
@@ -1002,9 +1002,9 @@ RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_
             q_ += sz_;
         }
         bytes_ = q_ - p_;
-        pos_records = p_; size_records = bytes_; (void)pos_records; (void)size_records;
+        pos_records_ = p_; size_records_ = bytes_; (void)pos_records_; (void)size_records_;
     }
-    if ((uint64_t)m->header.records_size != size_records) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.records_size", "says size(records) = %llu but it is %llu", (unsigned long long)m->header.records_size, (unsigned long long)size_records);
+    if ((uint64_t)m->header.records_size != size_records_) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.records_size", "says size(records) = %llu but it is %llu", (unsigned long long)m->header.records_size, (unsigned long long)size_records_);
     *size_out = cur - pos;
     return RELIC_OK;
 }
@@ -1013,10 +1013,10 @@ RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_
 {
     uint64_t cur = pos;
     (void)c;
-    uint64_t pos_header = 0, size_header = 0;
-    uint64_t pos_pairs = 0, size_pairs = 0;
-    uint64_t pos_table = 0, size_table = 0;
-    uint64_t pos_records = 0, size_records = 0;
+    uint64_t pos_header_ = 0, size_header_ = 0;
+    uint64_t pos_pairs_ = 0, size_pairs_ = 0;
+    uint64_t pos_table_ = 0, size_table_ = 0;
+    uint64_t pos_records_ = 0, size_records_ = 0;
     { /* header */
         const uint64_t p_ = cur;
         const uint64_t n_ = 1u;
@@ -1026,7 +1026,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_
         uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
         if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
         cur = p_ + bytes_;
-        pos_header = p_; size_header = bytes_; (void)pos_header; (void)size_header;
+        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* pairs */
         const uint64_t p_ = cur;
@@ -1039,7 +1039,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_
         if (!m->pairs && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "pairs", "out of memory for %llu elements", (unsigned long long)n_);
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint8_t *)m->pairs)[k_] = relic_load_u8(c->base + p_ + k_ * 1u); }
         cur = p_ + bytes_;
-        pos_pairs = p_; size_pairs = bytes_; (void)pos_pairs; (void)size_pairs;
+        pos_pairs_ = p_; size_pairs_ = bytes_; (void)pos_pairs_; (void)size_pairs_;
     }
     { /* table */
         const int64_t at_ = ((int64_t)m->header.table_offset);
@@ -1056,7 +1056,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_
 #else
         for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint16_t *)m->table)[k_] = relic_load_u16le(c->base + p_ + k_ * 2u); }
 #endif
-        pos_table = p_; size_table = bytes_; (void)pos_table; (void)size_table;
+        pos_table_ = p_; size_table_ = bytes_; (void)pos_table_; (void)size_table_;
     }
     { /* records */
         const int64_t at_ = ((int64_t)m->header.record_offset);
@@ -1074,7 +1074,7 @@ RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_
             q_ += sz_;
         }
         bytes_ = q_ - p_;
-        pos_records = p_; size_records = bytes_; (void)pos_records; (void)size_records;
+        pos_records_ = p_; size_records_ = bytes_; (void)pos_records_; (void)size_records_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
