@@ -2,28 +2,33 @@
 # run.sh — run each libFuzzer target for $FUZZ_SECONDS seconds from its seed
 # corpus (fuzz/corpus/<target>/, plus ../shared/corpus files of its format
 # when present), with time and memory limits; fail on the first crash.
+# Generated targets use fuzz/dict/<target>.dict (magics, enum values, sizes).
 secs=${FUZZ_SECONDS:-5}
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
 status=0; n=0; bad=0
 for bin in "$@"; do
     name=$(basename "$bin")
     seeds="fuzz/corpus/$name"
-    work=$(mktemp -d)
+    # FUZZ_CORPUS_OUT=DIR keeps the grown corpus in DIR/<target> (fuzz/coverage.sh replays it)
+    if [ -n "$FUZZ_CORPUS_OUT" ]; then work="$FUZZ_CORPUS_OUT/$name"; mkdir -p "$work"; else work=$(mktemp -d); fi
     [ -d "$seeds" ] && cp "$seeds"/* "$work"/ 2>/dev/null
     case "$name" in
         gen_bwm*) [ -d ../shared/corpus/bwm ] && cp ../shared/corpus/bwm/* "$work"/ 2>/dev/null;
                cp tests/samples/*.wok tests/samples/*.pwk tests/samples/*.dwk "$work"/ 2>/dev/null ;;
         *obj*) cp tests/samples/*.obj "$work"/ 2>/dev/null ;;
+        fuzz_grf_sections) cp ../shared/corpus/scn/* "$work"/ 2>/dev/null ;;
         gen_groff*|fuzz_groff_rules) cp ../shared/corpus/scn/* ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
         gen_pid*) cp ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
         *wtd*) cp ../shared/corpus/wtd/* "$work"/ 2>/dev/null ;;
         gen_tpa*) cp ../shared/corpus/tpa/* "$work"/ 2>/dev/null ;;
         gen_cau*|fuzz_adpcm) cp ../shared/corpus/cau/* "$work"/ 2>/dev/null ;;
-        gen_trn*) cp ../shared/corpus/trn/* ../shared/corpus/trx/* "$work"/ 2>/dev/null ;;
+        gen_trn*|fuzz_trn_aswm) cp ../shared/corpus/trn/* ../shared/corpus/trx/* "$work"/ 2>/dev/null ;;
         fuzz_gff|gen_gff) [ -d ../shared/corpus/gff ] && cp ../shared/corpus/gff/* "$work"/ 2>/dev/null ;;
+        fuzz_erf|gen_erf|gen_rim) [ -d ../shared/corpus/other ] && cp ../shared/corpus/other/* "$work"/ 2>/dev/null ;;
     esac
     dict=""
     [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"
+    [ -f "fuzz/dict/$name.dict" ] && dict="-dict=fuzz/dict/$name.dict"
     echo "== fuzz $name for ${secs}s"
     n=$((n + 1))
     if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
@@ -33,7 +38,7 @@ for bin in "$@"; do
     else
         grep -E 'stat::number_of_executed_units|Done' "$FUZZ_BUILD/$name.log" | tail -2
     fi
-    rm -rf "$work"
+    [ -n "$FUZZ_CORPUS_OUT" ] || rm -rf "$work"
 done
 echo "fuzz: $((n - bad)) passed, $bad failed"
 exit $status

@@ -217,5 +217,11 @@ void emit_codec_decoders(gen_schema *s, gen_out *o); /* decoders of codec region
 void emit_json(gen_schema *s, gen_out *o);     /* generated/<family>/<fmt>_json.c: printer and reader */
 void emit_docs(gen_schema *s, gen_out *o);     /* generated/docs/<fmt>.md */
 void emit_fuzz(gen_schema *s, gen_out *o);     /* fuzz/gen_<fmt>.c: libFuzzer target */
+void emit_mutate(gen_schema *s, gen_out *o);   /* generated/<family>/<fmt>_mutate.c: mutator tables (emit_mutate.c) */
+void emit_mutate_header(gen_schema *s, gen_out *o); /* generated/<family>/<fmt>_mutate.h */
+void emit_fuzz_dict(gen_schema *s, gen_out *o); /* fuzz/dict/gen_<fmt>.dict: libFuzzer dictionary */
+/* What changes from schema o to n for users of the bindings (gen/report.c);
+ * returns the number of changes listed. */
+int gen_report(gen_schema *o, gen_schema *n, gen_out *out);
 
 #endif

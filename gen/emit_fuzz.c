@@ -7,6 +7,69 @@
  * keeps the input; ASan/UBSan catch the rest. */
 #include "emit.h"
 
+/* LLVMFuzzerCustomMutator / LLVMFuzzerCustomCrossOver from the schema's
+ * structure-aware mutator (runtime/relic_mutate.h); left out when built with
+ * -DRELIC_NO_CUSTOM_MUTATOR, for coverage comparisons with libFuzzer's own. */
+static void emit_custom_mutator(gen_out *o, const char *P)
+{
+    out_printf(o,
+        "#ifndef RELIC_NO_CUSTOM_MUTATOR\n"
+        "/* Structure-aware mutation (generated tables, runtime/mutate.c): decode, change one\n"
+        " * field, array or sub-structure, write with the generated writer. One call in 8, and\n"
+        " * every input that does not validate, goes to libFuzzer's byte-level mutator; one in 4\n"
+        " * takes values outside the documented ranges or leaves a derived field stale. */\n"
+        "size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);\n"
+        "size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);\n"
+        "size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,\n"
+        "                                 uint8_t *out, size_t max_out_size, unsigned int seed);\n\n"
+        "size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)\n"
+        "{\n"
+        "    if (seed %% 8 != 0) {\n"
+        "        relic_buf out;\n"
+        "        relic_error err;\n"
+        "        relic_buf_init(&out, max_size);\n"
+        "        unsigned flags = RELIC_MUTATE_UNCHECKED | (seed %% 4 == 1 ? RELIC_MUTATE_INVALID : 0u);\n"
+        "        if (relic_mutate(&%s_mutator, data, size, NULL, 0, seed, flags, &out, NULL, &err) == RELIC_OK &&\n"
+        "            out.size <= max_size) {\n"
+        "            size_t n = out.size;\n"
+        "            memcpy(data, out.data, n);\n"
+        "            relic_buf_free(&out);\n"
+        "            return n;\n"
+        "        }\n"
+        "        relic_buf_free(&out);\n"
+        "    }\n"
+        "    return LLVMFuzzerMutate(data, size, max_size);\n"
+        "}\n\n", P);
+    out_printf(o,
+        "/* Splice a struct, an array element or a whole array of the second input into the\n"
+        " * first; when either does not validate, the first's prefix and the second's suffix. */\n"
+        "size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,\n"
+        "                                 uint8_t *out, size_t max_out_size, unsigned int seed)\n"
+        "{\n"
+        "    relic_buf b;\n"
+        "    relic_error err;\n"
+        "    relic_buf_init(&b, max_out_size);\n"
+        "    if (relic_mutate(&%s_mutator, data1, size1, data2, size2, seed,\n"
+        "                     RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER, &b, NULL, &err) == RELIC_OK &&\n"
+        "        b.size <= max_out_size) {\n"
+        "        size_t n = b.size;\n"
+        "        memcpy(out, b.data, n);\n"
+        "        relic_buf_free(&b);\n"
+        "        return n;\n"
+        "    }\n"
+        "    relic_buf_free(&b);\n"
+        "    size_t cut1 = size1 ? seed %% (size1 + 1) : 0, cut2 = size2 ? (seed / 7u) %% (size2 + 1) : 0, n = 0;\n"
+        "    if (cut1 > max_out_size) cut1 = max_out_size;\n"
+        "    if (cut1) memcpy(out, data1, cut1);\n"
+        "    n = cut1;\n"
+        "    size_t rest = size2 - cut2;\n"
+        "    if (rest > max_out_size - n) rest = max_out_size - n;\n"
+        "    if (rest) memcpy(out + n, data2 + cut2, rest);\n"
+        "    return n + rest;\n"
+        "}\n"
+        "#endif\n\n", P);
+}
+
 void emit_fuzz(gen_schema *s, gen_out *o)
 {
     const char *P = em_prefix(s);
@@ -29,6 +92,9 @@ void emit_fuzz(gen_schema *s, gen_out *o)
         " *  2. an accepted input decodes; the model writes; the written bytes validate;\n"
         " *  3. decoding and writing those bytes again gives the same bytes (encode -> decode -> encode);\n"
         " *  4. the model printed as JSON, read back and written gives the same bytes again.\n"
+        " * Mutation: LLVMFuzzerCustomMutator/CustomCrossOver use the schema's structure-aware\n"
+        " * mutator (%s_mutate.c); -DRELIC_NO_CUSTOM_MUTATOR leaves libFuzzer's byte-level one.\n"
+        " * Dictionary: fuzz/dict/gen_%s.dict (magics, constants, enum values, sizes).\n"
         " * RELIC_E_NOMEM and RELIC_E_LIMIT (arena or field limits) end the run quietly.\n"
         " * Memory errors and undefined behaviour are left to the sanitizers.\n"
         " *\n"
@@ -36,11 +102,11 @@ void emit_fuzz(gen_schema *s, gen_out *o)
         " *   make build-fuzz/gen_%s && build-fuzz/gen_%s -max_total_time=60 CORPUS_DIR SEED_DIR...\n"
         " * or by hand, with the runtime files the generated code needs:\n"
         " *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/%s \\\n"
-        " *       fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c runtime/arena.c runtime/buf.c \\\n"
-        " *       runtime/error.c runtime/gen_support.c runtime/json.c%s -ljson-c -o gen_%s\n"
+        " *       fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c generated/%s/%s_mutate.c runtime/arena.c \\\n"
+        " *       runtime/buf.c runtime/error.c runtime/gen_support.c runtime/json.c runtime/mutate.c%s -ljson-c -lm -o gen_%s\n"
         " * Reproduce a crash: build-fuzz/gen_%s CRASH_FILE\n"
         " */\n",
-        F, F, F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F);
+        F, F, F, F, F, fam, F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F);
     if (nhooks) {
         out_puts(o, "/* HOOKS.c: the hand-written file(s) defining");
         for (int i = 0; i < s->nstructs; i++) {
@@ -52,8 +118,9 @@ void emit_fuzz(gen_schema *s, gen_out *o)
         out_puts(o, ". */\n");
     }
     out_printf(o, "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
-                  "#include \"relic.h\"\n#include \"%s.h\"\n\n", F);
+                  "#include \"relic.h\"\n#include \"%s.h\"\n#include \"%s_mutate.h\"\n\n", F, F);
     out_puts(o, "int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);\n\n");
+    emit_custom_mutator(o, P);
 
     out_printf(o,
         "/* An oracle failed: say which, with the error at hand, and abort. */\n"

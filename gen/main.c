@@ -18,6 +18,9 @@ static void usage(FILE *f)
         "  --docs DIR     Markdown references go to DIR (default: generated/docs)\n"
         "  --fuzz DIR     libFuzzer targets go to DIR (default: fuzz)\n"
         "  --check        parse and check only; write nothing\n"
+        "  --report OLD NEW  print what changes from schema OLD to NEW for users of the\n"
+        "                 bindings (types, fields, offsets, sizes, C symbols, JSON keys)\n"
+        "                 and whether existing files still read; write nothing\n"
         "  -h, --help     this help\n\n"
         "<family> is the schema's directory name (schema/kotor/bwm.schema -> kotor).\n"
         "Errors are printed as file:line:col: message; exit status 1 when any.\n");
@@ -72,6 +75,21 @@ static const char *family_of(const char *path)
     return gen_strndup(start, (size_t)(slash - start));
 }
 
+/* --report OLD NEW: both must parse and check. */
+static int report(const char *old_path, const char *new_path)
+{
+    gen_schema *o = gen_parse_file(old_path);
+    if (!o || gen_check(o) != 0) return 1;
+    o->family = family_of(old_path);
+    gen_schema *n = gen_parse_file(new_path);
+    if (!n || gen_check(n) != 0) return 1;
+    n->family = family_of(new_path);
+    gen_out out = { 0 };
+    gen_report(o, n, &out);
+    fwrite(out.data, 1, out.size, stdout);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *outdir = "generated", *docsdir = "generated/docs", *fuzzdir = "fuzz";
@@ -83,6 +101,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--docs") && i + 1 < argc) docsdir = argv[++i];
         else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc) fuzzdir = argv[++i];
         else if (!strcmp(argv[i], "--check")) check_only = 1;
+        else if (!strcmp(argv[i], "--report") && i + 2 < argc) return report(argv[i + 1], argv[i + 2]);
         else if (argv[i][0] == '-') { fprintf(stderr, "relic-gen: unknown option '%s'\n", argv[i]); usage(stderr); return 2; }
         else if (nschemas < 256) schemas[nschemas++] = argv[i];
     }
@@ -92,12 +111,15 @@ int main(int argc, char **argv)
         if (!s || gen_check(s) != 0) { failed = 1; continue; }
         s->family = family_of(schemas[i]);
         if (check_only) continue;
-        gen_out h = { 0 }, c = { 0 }, j = { 0 }, d = { 0 }, z = { 0 };
+        gen_out h = { 0 }, c = { 0 }, j = { 0 }, d = { 0 }, z = { 0 }, mh = { 0 }, mc = { 0 }, dict = { 0 };
         emit_header(s, &h);
         emit_source(s, &c);
         emit_json(s, &j);
         emit_docs(s, &d);
         emit_fuzz(s, &z);
+        emit_mutate_header(s, &mh);
+        emit_mutate(s, &mc);
+        emit_fuzz_dict(s, &dict);
         if (gen_error_count()) { failed = 1; continue; }
         char dir[1024], name[300];
         snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
@@ -111,6 +133,14 @@ int main(int argc, char **argv)
         failed |= write_if_changed(docsdir, name, &d) != 0;
         snprintf(name, sizeof name, "gen_%s.c", s->format.name);
         failed |= write_if_changed(fuzzdir, name, &z) != 0;
+        snprintf(name, sizeof name, "%s_mutate.h", s->format.name);
+        failed |= write_if_changed(dir, name, &mh) != 0;
+        snprintf(name, sizeof name, "%s_mutate.c", s->format.name);
+        failed |= write_if_changed(dir, name, &mc) != 0;
+        char ddir[1100];
+        snprintf(ddir, sizeof ddir, "%s/dict", fuzzdir);
+        snprintf(name, sizeof name, "gen_%s.dict", s->format.name);
+        failed |= write_if_changed(ddir, name, &dict) != 0;
     }
     return failed ? 1 : 0;
 }

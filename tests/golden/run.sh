@@ -38,7 +38,8 @@ pass=0
 fail=0
 # expected name, generated path (the schema's family is its directory: golden)
 for pair in mini.h:golden/mini.h mini.c:golden/mini.c mini_json.c:golden/mini_json.c \
-            mini.md:docs/mini.md gen_mini.c:fuzz/gen_mini.c; do
+            mini.md:docs/mini.md gen_mini.c:fuzz/gen_mini.c mini_mutate.h:golden/mini_mutate.h \
+            mini_mutate.c:golden/mini_mutate.c gen_mini.dict:fuzz/dict/gen_mini.dict; do
     want=$dir/expected/${pair%%:*}
     got=$tmp/${pair#*:}
     if [ ! -f "$got" ]; then
@@ -59,7 +60,7 @@ for pair in mini.h:golden/mini.h mini.c:golden/mini.c mini_json.c:golden/mini_js
 done
 
 # The generated C must compile cleanly (hooks are only needed at link time).
-for src in golden/mini.c golden/mini_json.c fuzz/gen_mini.c; do
+for src in golden/mini.c golden/mini_json.c golden/mini_mutate.c fuzz/gen_mini.c; do
     if $CC -std=c11 -Wall -Wextra -Werror -c -Iruntime -I"$tmp/golden" "$tmp/$src" -o "$tmp/out.o" 2>"$tmp/cc.log"; then
         echo "ok compile $(basename "$src")"
         pass=$((pass + 1))

@@ -1,0 +1,224 @@
+/* cmd_mutate.c — `relic mutate IN [IN2...] -n COUNT -o DIR [--seed S]
+ * [--invalid]`: COUNT mutated files for users to feed to their own readers,
+ * made by each format's generated structure-aware mutator (issue 8;
+ * runtime/relic_mutate.h), plus DIR/manifest.json naming, per file, what
+ * changed (field path, operation, old and new value). Output k starts from
+ * input k mod N and splices from the next input of the same format.
+ * Valid mode: every file passes `relic check` (the schema validator and
+ * the format's rules between tables). --invalid: every file is rejected by
+ * the schema validator. Files are pairwise distinct and differ from the
+ * inputs; the same seed gives the same files. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "formats.h"
+#include "mutators.h"
+#include "relic_gen.h"
+
+#define MAX_INPUTS 256
+/* seeds tried per output before giving up on it */
+#define SEEDS_PER_OUTPUT 64
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: relic mutate IN [IN2...] -n COUNT -o DIR [--seed S] [--invalid]\n"
+        "Write COUNT structure-aware mutants of the inputs into DIR, with DIR/manifest.json\n"
+        "listing what each changed (field path, operation, old and new value).\n\n"
+        "  -n COUNT     number of files to write (1..1000000)\n"
+        "  -o DIR       output directory (created when missing)\n"
+        "  --seed S     PRNG seed (default 1); the same seed gives the same files\n"
+        "  --invalid    values outside documented ranges and enums, stale counts, offsets and\n"
+        "               magics: every file fails validation (default: every file passes `relic check`)\n\n"
+        "Output k mutates input k mod N and may splice structs from another input of the same\n"
+        "format. Formats: those with a schema (bwm, gff, erf/rim, tpa, cau, groff, pid, trn, wtd).\n");
+}
+
+typedef struct mut_input {
+    cli_input in;
+    const relic_mut_format *mutator;
+    char ext[16];
+    char stem[128];
+} mut_input;
+
+static const relic_mut_format *mutator_for(const cli_input *in)
+{
+    const char *name = relic_format_name(in->format);
+    for (int i = 0; cli_mutators[i].format; i++) {
+        if (strcmp(cli_mutators[i].format, name) != 0) continue;
+        relic_error err;
+        if (cli_mutators[i].mutator->validate(in->map.bytes.data, in->map.bytes.size, &err) == RELIC_OK)
+            return cli_mutators[i].mutator;
+    }
+    return NULL;
+}
+
+/* `relic check` of bytes in memory, its report lines silenced: 0 when valid. */
+static unsigned check_quietly(const uint8_t *data, size_t size, const char *name)
+{
+    cli_input in;
+    memset(&in, 0, sizeof in);
+    in.path = name;
+    in.map.bytes.data = data;
+    in.map.bytes.size = size;
+    in.format = relic_detect(data, size, name);
+    const cli_format *f = cli_format_for(in.format);
+    if (!f) return 1;
+    fflush(stdout);
+    int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
+    if (saved >= 0 && null >= 0) dup2(null, STDOUT_FILENO);
+    unsigned problems = f->check(&in, 0);
+    fflush(stdout);
+    if (saved >= 0) { dup2(saved, STDOUT_FILENO); close(saved); }
+    if (null >= 0) close(null);
+    return problems;
+}
+
+/* FNV-1a of the bytes, to keep the outputs distinct. */
+static uint64_t digest(const uint8_t *p, size_t n)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001B3ull;
+    return h ^ n;
+}
+
+static void json_str(relic_buf *b, const char *s)
+{
+    relic_json_string(b, s, strlen(s));
+}
+
+int cmd_mutate(int argc, char **argv)
+{
+    const char *dir = NULL, *paths[MAX_INPUTS];
+    long long count = -1;
+    unsigned long long seed = 1;
+    int invalid = 0, npaths = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+            char *end;
+            count = strtoll(argv[++i], &end, 10);
+            if (*end || count < 1 || count > 1000000) { fprintf(stderr, "relic mutate: -n wants 1..1000000\n"); return EXIT_USAGE; }
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) dir = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            char *end;
+            seed = strtoull(argv[++i], &end, 0);
+            if (*end) { fprintf(stderr, "relic mutate: --seed wants a number\n"); return EXIT_USAGE; }
+        } else if (!strcmp(argv[i], "--invalid")) invalid = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic mutate: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
+        else if (npaths < MAX_INPUTS) paths[npaths++] = argv[i];
+        else { fprintf(stderr, "relic mutate: at most %d inputs\n", MAX_INPUTS); return EXIT_USAGE; }
+    }
+    if (npaths == 0 || count < 0 || !dir) { usage(stderr); return EXIT_USAGE; }
+
+    mut_input *ins = calloc((size_t)npaths, sizeof *ins);
+    uint64_t *seen = calloc((size_t)count, sizeof *seen);
+    if (!ins || !seen) { free(ins); free(seen); fprintf(stderr, "relic mutate: out of memory\n"); return EXIT_INVALID; }
+    int status = EXIT_VALID, loaded = 0;
+    relic_buf manifest, out;
+    relic_buf_init(&manifest, 0);
+    relic_buf_init(&out, 0);
+    for (int i = 0; i < npaths; i++) {
+        mut_input *m = &ins[i];
+        if (cli_load(paths[i], &m->in)) { status = EXIT_INVALID; goto out; }
+        loaded++;
+        m->mutator = mutator_for(&m->in);
+        if (!m->mutator) {
+            fprintf(stderr, "relic mutate: %s: no structure-aware mutator for this file (detected: %s; it must pass its schema's validator)\n",
+                    paths[i], relic_format_name(m->in.format));
+            status = EXIT_INVALID;
+            goto out;
+        }
+        relic_path_extension(paths[i], m->ext, sizeof m->ext);
+        const char *base = strrchr(paths[i], '/');
+        base = base ? base + 1 : paths[i];
+        snprintf(m->stem, sizeof m->stem, "%s", base);
+        char *dot = strrchr(m->stem, '.');
+        if (dot && dot != m->stem) *dot = 0;
+        for (char *p = m->stem; *p; p++)
+            if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) *p = '_';
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "relic mutate: cannot create %s: %s\n", dir, strerror(errno));
+        status = EXIT_INVALID;
+        goto out;
+    }
+    relic_buf_printf(&manifest, "{\n  \"mode\": \"%s\",\n  \"seed\": %llu,\n  \"files\": [", invalid ? "invalid" : "valid", seed);
+    long long written = 0;
+    for (long long k = 0; k < count; k++) {
+        mut_input *m = &ins[k % npaths], *m2 = NULL;
+        for (int d = 1; d < npaths && !m2; d++) {
+            mut_input *c = &ins[(k + d) % npaths];
+            if (c->mutator == m->mutator) m2 = c;
+        }
+        relic_mutate_result res;
+        relic_error err;
+        int ok = 0;
+        uint64_t h = 0, used_seed = 0;
+        char name[512];
+        snprintf(name, sizeof name, "%s-%04lld%s%s", m->stem, k, m->ext[0] ? "." : "", m->ext);
+        for (unsigned t = 0; t < SEEDS_PER_OUTPUT && !ok; t++) {
+            used_seed = seed * 0x9E3779B97F4A7C15ull + (uint64_t)k * 0x100000001B3ull + t;
+            relic_status st = relic_mutate(m->mutator, m->in.map.bytes.data, m->in.map.bytes.size,
+                                           m2 ? m2->in.map.bytes.data : NULL, m2 ? m2->in.map.bytes.size : 0,
+                                           used_seed, invalid ? RELIC_MUTATE_INVALID : 0u, &out, &res, &err);
+            if (st != RELIC_OK) continue;
+            if (!invalid && check_quietly(out.data, out.size, name) != 0) continue;
+            h = digest(out.data, out.size);
+            int dup = 0;
+            for (long long j = 0; j < written && !dup; j++) dup = seen[j] == h;
+            for (int j = 0; j < npaths && !dup; j++)
+                dup = ins[j].in.map.bytes.size == out.size && memcmp(ins[j].in.map.bytes.data, out.data, out.size) == 0;
+            if (!dup) ok = 1;
+        }
+        if (!ok) {
+            fprintf(stderr, "relic mutate: %s: no %s mutant for output %lld in %d seeds\n", m->in.path,
+                    invalid ? "invalid" : "valid", k, SEEDS_PER_OUTPUT);
+            status = EXIT_INVALID;
+            break;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, name);
+        if (cli_write(path, out.data, out.size, m->in.path)) { status = EXIT_INVALID; break; }
+        seen[written++] = h;
+        relic_buf_printf(&manifest, "%s\n    {\"file\": ", k ? "," : "");
+        json_str(&manifest, name);
+        relic_buf_puts(&manifest, ", \"format\": ");
+        json_str(&manifest, m->mutator->name);
+        relic_buf_puts(&manifest, ", \"input\": ");
+        json_str(&manifest, m->in.path);
+        if (m2) { relic_buf_puts(&manifest, ", \"second_input\": "); json_str(&manifest, m2->in.path); }
+        relic_buf_printf(&manifest, ", \"seed\": %llu, \"mutations\": [", (unsigned long long)used_seed);
+        for (int j = 0; j < res.nlog; j++) {
+            relic_buf_puts(&manifest, j ? ",\n      {\"path\": " : "\n      {\"path\": ");
+            json_str(&manifest, res.log[j].path);
+            relic_buf_puts(&manifest, ", \"op\": ");
+            json_str(&manifest, res.log[j].op);
+            relic_buf_puts(&manifest, ", \"old\": ");
+            json_str(&manifest, res.log[j].old_value);
+            relic_buf_puts(&manifest, ", \"new\": ");
+            json_str(&manifest, res.log[j].new_value);
+            relic_buf_puts(&manifest, "}");
+        }
+        relic_buf_puts(&manifest, "]}");
+    }
+    relic_buf_puts(&manifest, "\n  ]\n}\n");
+    char mpath[1024];
+    snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
+    if (manifest.failed) { fprintf(stderr, "relic mutate: out of memory for the manifest\n"); status = EXIT_INVALID; }
+    else if (cli_write(mpath, manifest.data, manifest.size, NULL)) status = EXIT_INVALID;
+    else fprintf(stderr, "relic mutate: %lld %s file%s in %s\n", written, invalid ? "invalid" : "valid",
+                 written == 1 ? "" : "s", dir);
+out:
+    relic_buf_free(&manifest);
+    relic_buf_free(&out);
+    for (int i = 0; i < loaded; i++) cli_unload(&ins[i].in);
+    free(ins);
+    free(seen);
+    return status;
+}

@@ -1,0 +1,20 @@
+#!/bin/sh
+# run.sh — `relic-gen --report` on one schema edit of each kind: each
+# tests/regen_report/<case>/new.schema is an edit of base.schema, and the
+# report must equal <case>/expected.txt (checked by hand when written).
+# Also: a schema against itself reports no change. Prints "N passed, M failed".
+GEN=${1:-build/relic-gen}
+dir=tests/regen_report
+pass=0; fail=0
+for c in "$dir"/*/; do
+    c=${c%/}
+    out=$("$GEN" --report "$dir/base.schema" "$c/new.schema" 2>&1)
+    if [ "$out" = "$(cat "$c/expected.txt")" ]; then pass=$((pass + 1))
+    else fail=$((fail + 1)); echo "FAIL: report for $(basename "$c") differs from expected.txt:"; echo "$out" | diff "$c/expected.txt" - | head -20; fi
+done
+for s in schema/*/*.schema; do
+    if "$GEN" --report "$s" "$s" | grep -q "no change to types"; then pass=$((pass + 1))
+    else fail=$((fail + 1)); echo "FAIL: $s against itself reports changes"; fi
+done
+echo "regen report: $pass passed, $fail failed"
+[ $fail = 0 ]
