@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "relic_gff.h"
+#include "erf_cli.h"
 
 static void usage(FILE *f)
 {
@@ -108,13 +109,39 @@ int cmd_get(int argc, char **argv)
     uint32_t target;
     int is_struct, rc = EXIT_VALID;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (in.format != RELIC_FORMAT_GFF) {
+    const uint8_t *gff = in.map.bytes.data;
+    size_t gff_size = in.map.bytes.size;
+    const char *path = args[1];
+    if (in.format == RELIC_FORMAT_ERF) {
+        /* a GFF member of a container, validated in place: module.ifo/Mod_Name */
+        relic_erf_archive ar;
+        uint32_t k;
+        char member[RELIC_ERF_RESREF_MAX + 16];
+        const char *slash = strchr(path, '/');
+        size_t len = slash ? (size_t)(slash - path) : strlen(path);
+        snprintf(member, sizeof member, "%.*s", (int)(len < sizeof member ? len : sizeof member - 1), path);
+        if (cli_erf_open(&in, &a, &ar)) { rc = EXIT_INVALID; goto done; }
+        if (!relic_erf_find(&ar, member, &k)) {
+            fprintf(stderr, "relic get: %s: no member '%s' (see relic ls)\n", args[0], member);
+            rc = EXIT_INVALID;
+            goto done;
+        }
+        path = slash ? slash + 1 : "";
+        if (relic_erf_open_gff(&ar, k, &a, &d, &err) != RELIC_OK) { /* errors at container offsets */
+            relic_error_print(stdout, args[0], &err);
+            rc = EXIT_INVALID;
+            goto done;
+        }
+        gff = NULL;
+    } else if (in.format != RELIC_FORMAT_GFF) {
         fprintf(stderr, "relic get: %s: not a GFF file (detected: %s)\n", args[0], relic_format_name(in.format));
         rc = EXIT_INVALID;
-    } else if (relic_gff_open(in.map.bytes.data, in.map.bytes.size, &a, NULL, NULL, &d, &err) != RELIC_OK) {
+        goto done;
+    }
+    if (gff && relic_gff_open(gff, gff_size, &a, NULL, NULL, &d, &err) != RELIC_OK) {
         relic_error_print(stdout, args[0], &err);
         rc = EXIT_INVALID;
-    } else if (relic_gff_resolve(&d, args[1], &target, &is_struct, &err) != RELIC_OK) {
+    } else if (relic_gff_resolve(&d, path, &target, &is_struct, &err) != RELIC_OK) {
         fprintf(stderr, "relic get: %s: %s\n", args[0], err.message);
         rc = EXIT_INVALID;
     } else if (is_struct) {
@@ -122,6 +149,7 @@ int cmd_get(int argc, char **argv)
     } else {
         print_field(&d, target);
     }
+done:
     relic_arena_release(&a);
     cli_unload(&in);
     return rc;

@@ -1,0 +1,68 @@
+/* fuzz_erf.c — libFuzzer target for the ERF/RIM container reader
+ * (runtime/erf_archive.c), writer (erf_write.c) and member GFF access.
+ * Oracles: whatever relic_erf_open accepts has every entry's bytes inside
+ * the input and names that resolve back to their entry; written back with
+ * RELIC_ERF_LAYOUT_KEEP it validates again with the same entries and bytes
+ * (and the same size when the layout was kept); written PACKED it validates
+ * with the same entries; a member GFF opens in place or is rejected with a
+ * message; every rejection carries a message. Seeds: ../shared/corpus/other.
+ * Build and run: make fuzz (or build-fuzz/fuzz_erf -max_total_time=60). */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "relic_erf.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void same_entries(const relic_erf_archive *a, const relic_erf_archive *b)
+{
+    if (a->count != b->count) abort();
+    for (uint32_t i = 0; i < a->count; i++) {
+        const relic_erf_entry *x = &a->entries[i], *y = &b->entries[i];
+        if (strcmp(x->resref, y->resref) || x->res_type != y->res_type || x->res_id != y->res_id || x->size != y->size)
+            abort();
+        if (x->size && memcmp(x->data, y->data, x->size)) abort();
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    relic_arena a;
+    relic_erf_archive ar, back;
+    relic_error err;
+    relic_arena_init_heap(&a, (size_t)256 << 20);
+    if (relic_erf_open(data, size, &a, &ar, &err) != RELIC_OK) {
+        if (err.message[0] == 0) abort();
+        relic_arena_release(&a);
+        return 0;
+    }
+    for (uint32_t i = 0; i < ar.count; i++) {
+        const relic_erf_entry *e = &ar.entries[i];
+        char name[64];
+        uint32_t k;
+        if ((uint64_t)e->offset + e->size > size || e->data != data + e->offset) abort();
+        relic_erf_entry_name(&ar, i, name, sizeof name);
+        /* a name finds an entry of that name (the first of duplicates); NUL-free resrefs only */
+        if (strlen(e->resref) && relic_erf_find(&ar, name, &k) &&
+            (ar.entries[k].res_type != e->res_type || strcasecmp(ar.entries[k].resref, e->resref)))
+            abort();
+        relic_gff_doc d;
+        if (relic_erf_open_gff(&ar, i, &a, &d, &err) != RELIC_OK && err.message[0] == 0) abort();
+    }
+    relic_buf keep, packed;
+    int fell_back = 0;
+    relic_buf_init(&keep, 0);
+    relic_buf_init(&packed, 0);
+    if (relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_KEEP, &keep, &fell_back, &err) != RELIC_OK) abort();
+    if (relic_erf_open(keep.data, keep.size, &a, &back, &err) != RELIC_OK) abort();
+    same_entries(&ar, &back);
+    if (!fell_back && keep.size != size) abort();
+    if (relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_PACKED, &packed, NULL, &err) != RELIC_OK) abort();
+    if (relic_erf_open(packed.data, packed.size, &a, &back, &err) != RELIC_OK) abort();
+    same_entries(&ar, &back);
+    relic_buf_free(&keep);
+    relic_buf_free(&packed);
+    relic_arena_release(&a);
+    return 0;
+}

@@ -1,0 +1,506 @@
+/* cmd_container.c — the container subcommands for ERF/MOD/HAK/SAV/NWM and
+ * RIM (runtime/relic_erf.h):
+ *   relic ls CONTAINER                          name, type id, size, offset
+ *   relic extract CONTAINER [MEMBER...] [-C DIR] members as DIR/resref.ext
+ *   relic pack DIR OUT.mod [--nwn2]             a container from a directory
+ * `extract` of the whole container also writes DIR/.relic-container.json
+ * (the `relic dump` listing: header, localized strings, entry order and
+ * offsets); `pack` reads it when present, so packing an extracted directory
+ * gives the container back byte for byte (when members were edited, added
+ * or removed: the manifest's header and order, packed layout, and ResIDs
+ * renumbered when the set changed). Without it, pack takes the
+ * directory's regular files not starting with '.', ResRef = the file name
+ * before its last '.', lower-cased, type from the extension (a decimal id
+ * for unknown types), in order of ResRef then type id (byte order), ResID =
+ * index, and the packed layout (spec/aurora.md §5.1 measured layout). */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "erf_cli.h"
+#include "relic_json.h"
+
+/* ---------------------------------------------------------------------- */
+/* ls                                                                     */
+/* ---------------------------------------------------------------------- */
+
+static void ls_usage(FILE *f)
+{
+    fprintf(f, "usage: relic ls CONTAINER...\n"
+               "List the resources of ERF/MOD/HAK/SAV/NWM and RIM containers: name (resref.ext), type id,\n"
+               "size and offset in bytes, one per line in table order.\n"
+               "Exit status: 0 success, 1 invalid container, 2 usage error.\n");
+}
+
+int cmd_ls(int argc, char **argv)
+{
+    int n = 0, bad = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) { ls_usage(stdout); return EXIT_VALID; }
+        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic ls: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
+        n++;
+    }
+    if (!n) { ls_usage(stderr); return EXIT_USAGE; }
+    for (int i = 1; i < argc; i++) {
+        cli_input in;
+        relic_arena a;
+        relic_erf_archive ar;
+        char name[RELIC_ERF_RESREF_MAX + 16];
+        if (cli_load(argv[i], &in)) { bad = 1; continue; }
+        relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+        if (in.format != RELIC_FORMAT_ERF) {
+            fprintf(stderr, "relic ls: %s: not an ERF/MOD/HAK/SAV/NWM or RIM container (detected: %s)\n", argv[i],
+                    relic_format_name(in.format));
+            bad = 1;
+        } else if (cli_erf_open(&in, &a, &ar)) {
+            bad = 1;
+        } else {
+            if (n > 1) printf("%s:\n", argv[i]);
+            printf("%-37s %5s %10s %10s\n", "name", "type", "size", "offset");
+            for (uint32_t k = 0; k < ar.count; k++)
+                printf("%-37s %5u %10u %10u\n", relic_erf_entry_name(&ar, k, name, sizeof name),
+                       (unsigned)ar.entries[k].res_type, (unsigned)ar.entries[k].size, (unsigned)ar.entries[k].offset);
+        }
+        relic_arena_release(&a);
+        cli_unload(&in);
+    }
+    return bad ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* ---------------------------------------------------------------------- */
+/* extract                                                                */
+/* ---------------------------------------------------------------------- */
+
+/* A member's file name: letters, digits, '_', '-' and '.' kept, anything
+ * else (a '/' in a ResRef) as '_'; an empty ResRef as "_". */
+static void safe_name(char *dst, size_t n, const char *name)
+{
+    size_t k = 0;
+    for (const char *s = name; *s && k + 1 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        dst[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+                           c == '-' || c == '.' ? (char)c : '_';
+    }
+    dst[k] = 0;
+    if (dst[0] == '.' && k + 1 < n) { memmove(dst + 1, dst, k + 1); dst[0] = '_'; }
+}
+
+static void extract_usage(FILE *f)
+{
+    fprintf(f, "usage: relic extract CONTAINER [MEMBER...] [-C DIR]\n"
+               "Write the members of an ERF/MOD/HAK/SAV/NWM or RIM container (all of them, or those named as\n"
+               "resref.ext) into DIR (default: the current directory) as DIR/resref.ext. Extracting all of\n"
+               "them also writes DIR/" CLI_ERF_MANIFEST " (header and entry order), with which relic pack\n"
+               "rebuilds the container byte for byte. (For TPA banks and CAU samples: relic extract --help\n"
+               "with a .tpa argument, or see the README.)\n"
+               "Exit status: 0 success, 1 invalid container, missing member or failed write, 2 usage error.\n");
+}
+
+int cli_extract_is_container(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-C") || !strcmp(argv[i], "--names")) { i++; continue; }
+        if (argv[i][0] == '-' && argv[i][1]) continue;
+        cli_input in;
+        if (cli_load(argv[i], &in)) return 0;
+        int is = in.format == RELIC_FORMAT_ERF;
+        cli_unload(&in);
+        return is;
+    }
+    return 0;
+}
+
+int cmd_extract_container(int argc, char **argv)
+{
+    const char *in_path = NULL, *dir = ".";
+    int nmembers = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) { extract_usage(stdout); return EXIT_VALID; }
+        if (!strcmp(argv[i], "-C") && i + 1 < argc) { dir = argv[++i]; continue; }
+        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic extract: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
+        if (!in_path) in_path = argv[i];
+        else nmembers++;
+    }
+    if (!in_path) { extract_usage(stderr); return EXIT_USAGE; }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "relic: cannot create %s: %s\n", dir, strerror(errno));
+        return EXIT_INVALID;
+    }
+    cli_input in;
+    relic_arena a;
+    relic_erf_archive ar;
+    char name[RELIC_ERF_RESREF_MAX + 16], safe[RELIC_ERF_RESREF_MAX + 24], path[4096];
+    int rc = 0;
+    unsigned written = 0;
+    if (cli_load(in_path, &in)) return EXIT_INVALID;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (cli_erf_open(&in, &a, &ar)) rc = 1;
+    uint8_t *want = rc ? NULL : relic_arena_alloc(&a, ar.count + 1, 1);
+    if (!rc && !want) rc = 1;
+    /* which members: all, or those named (each must exist) */
+    int past_input = 0;
+    for (int i = 1; !rc && i < argc; i++) {
+        if (!strcmp(argv[i], "-C")) { i++; continue; }
+        if (!past_input) { past_input = 1; continue; }
+        uint32_t k;
+        if (!relic_erf_find(&ar, argv[i], &k)) {
+            fprintf(stderr, "relic extract: %s: no member '%s' (see relic ls)\n", in_path, argv[i]);
+            rc = 1;
+        } else {
+            want[k] = 1;
+        }
+    }
+    uint32_t d1, d2;
+    if (!rc && cli_erf_duplicate(&ar, &a, &d1, &d2) && (!nmembers || (want[d1] && want[d2]))) {
+        fprintf(stderr, "relic extract: %s: entries %u and %u are both '%s'; a directory cannot hold both (nothing written)\n",
+                in_path, (unsigned)d1, (unsigned)d2, relic_erf_entry_name(&ar, d1, name, sizeof name));
+        rc = 1;
+    }
+    for (uint32_t k = 0; !rc && k < ar.count; k++) {
+        if (nmembers && !want[k]) continue;
+        safe_name(safe, sizeof safe, relic_erf_entry_name(&ar, k, name, sizeof name));
+        snprintf(path, sizeof path, "%s/%s", dir, safe);
+        rc = cli_write(path, ar.entries[k].data, ar.entries[k].size, in_path);
+        written += rc == 0;
+    }
+    if (!rc && !nmembers) {
+        relic_buf j;
+        relic_buf_init(&j, 0);
+        snprintf(path, sizeof path, "%s/%s", dir, CLI_ERF_MANIFEST);
+        rc = cli_erf_json(&ar, &j) || cli_write(path, j.data, j.size, in_path);
+        relic_buf_free(&j);
+    }
+    if (!rc) printf("%s: %u member%s in %s%s\n", in_path, written, written == 1 ? "" : "s", dir,
+                    nmembers ? "" : " (and " CLI_ERF_MANIFEST ")");
+    relic_arena_release(&a);
+    cli_unload(&in);
+    return rc ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* ---------------------------------------------------------------------- */
+/* pack                                                                   */
+/* ---------------------------------------------------------------------- */
+
+static void pack_usage(FILE *f)
+{
+    fprintf(f, "usage: relic pack DIR OUT.mod|.erf|.hak|.sav|.nwm|.rim [--nwn2]\n"
+               "Build a container from the files of DIR; the container type is OUT's extension. With\n"
+               "DIR/" CLI_ERF_MANIFEST " (written by relic extract) its header, member order and layout\n"
+               "are used, so an extracted container packs back byte for byte; files not listed there\n"
+               "follow, sorted, listed files removed from DIR are left out, and when anything changed\n"
+               "the data are packed back to back. Otherwise members are DIR's regular files not starting\n"
+               "with '.', ResRef = the name before the last '.' (lower-cased), type from the extension (or a\n"
+               "decimal type id), in order of ResRef, then type id; ResID = index; header, strings, keys,\n"
+               "resource list, then the data back to back, as real files are laid out.\n"
+               "ERF V1.0 (NWN1/KotOR, 16-character ResRefs) unless --nwn2 (V1.1, 32 characters); build date from SOURCE_DATE_EPOCH, else today.\n"
+               "Exit status: 0 success, 1 failure, 2 usage error.\n");
+}
+
+typedef struct pack_member {
+    char file[256];       /* file name in DIR */
+    relic_erf_entry e;
+    relic_mapping map;
+    int listed;           /* from the manifest */
+} pack_member;
+
+typedef struct pack_state {
+    relic_arena a;
+    pack_member *m;
+    size_t n, cap;
+} pack_state;
+
+static pack_member *add_member(pack_state *ps)
+{
+    if (ps->n == ps->cap) {
+        size_t cap = ps->cap ? ps->cap * 2 : 64;
+        pack_member *m = relic_arena_array(&ps->a, cap, sizeof *m, 8);
+        if (!m) return NULL;
+        if (ps->n) memcpy(m, ps->m, ps->n * sizeof *m);
+        ps->m = m;
+        ps->cap = cap;
+    }
+    pack_member *p = &ps->m[ps->n++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+static int lowerc(int c) { return c >= 'A' && c <= 'Z' ? c + 32 : c; }
+
+static int by_resref_type(const void *x, const void *y)
+{
+    const pack_member *a = x, *b = y;
+    int c = strcmp(a->e.resref, b->e.resref);
+    return c ? c : (a->e.res_type > b->e.res_type) - (a->e.res_type < b->e.res_type);
+}
+
+/* Header, localized strings and entry order from the manifest (same kind
+ * as the output); returns 0 on success, 1 on a bad manifest. *used tells
+ * whether its header applies. */
+static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps, int *used)
+{
+    relic_mapping mp;
+    relic_error err;
+    json_object *doc = NULL, *v;
+    relic_jr r = { &ps->a, &err, "", 0 };
+    int64_t x;
+    size_t n;
+    *used = 0;
+    if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &mp, &err) != RELIC_OK) return 0; /* no manifest */
+    int rc = 1;
+    if (relic_jr_parse((const char *)mp.bytes.data, mp.bytes.size, &doc, &err) != RELIC_OK) goto done;
+    if (relic_jr_member(&r, doc, "format", 1, &v) != RELIC_OK) goto done;
+    const char *fmt = json_object_get_string(v);
+    int is_rim = fmt && !strcmp(fmt, "rim");
+    *used = is_rim == (ar->kind == RELIC_ERF_KIND_RIM);
+#define INT_MEMBER(key, dst, hi) \
+    do { \
+        if (relic_jr_member(&r, doc, key, 1, &v) != RELIC_OK) goto done; \
+        relic_jr_push(&r, key, -1); \
+        if (relic_jr_int(&r, v, 0, hi, &x) != RELIC_OK) goto done; \
+        relic_jr_pop(&r); \
+        if (*used) dst = (uint32_t)x; \
+    } while (0)
+    if (is_rim) {
+        INT_MEMBER("reserved_0", ar->rim.header.reserved_0, UINT32_MAX);
+        INT_MEMBER("offset_to_entries", ar->rim.header.offset_to_entries, UINT32_MAX);
+        if (relic_jr_member(&r, doc, "reserved", 0, &v) != RELIC_OK) goto done;
+        if (v && *used && relic_jr_fixed_hex(&r, v, ar->rim.header.reserved, sizeof ar->rim.header.reserved) != RELIC_OK) goto done;
+    } else {
+        relic_erf_header *h = &ar->erf.header;
+        char ft[5] = { 0 };
+        if (relic_jr_member(&r, doc, "file_type", 1, &v) != RELIC_OK || relic_jr_fixed_string(&r, v, ft, 4) != RELIC_OK) goto done;
+        (void)ft; /* the output's extension decides the type */
+        if (relic_jr_member(&r, doc, "version", 1, &v) != RELIC_OK) goto done;
+        const char *ver = json_object_get_string(v);
+        if (*used) {
+            if (ver && !strcmp(ver, "V1.1")) h->file_version = RELIC_ERF_VERSION_V1_1;
+            else if (ver && !strcmp(ver, "V1.0")) h->file_version = RELIC_ERF_VERSION_V1_0;
+            else { relic_jr_push(&r, "version", -1); relic_jr_fail(&r, RELIC_E_RANGE, "not \"V1.0\" or \"V1.1\""); goto done; }
+        }
+        INT_MEMBER("build_year", h->build_year, UINT32_MAX);
+        INT_MEMBER("build_day", h->build_day, UINT32_MAX);
+        INT_MEMBER("description_str_ref", h->description_str_ref, UINT32_MAX);
+        INT_MEMBER("offset_to_localized_string", h->offset_to_localized_string, UINT32_MAX);
+        INT_MEMBER("offset_to_key_list", h->offset_to_key_list, UINT32_MAX);
+        INT_MEMBER("offset_to_resource_list", h->offset_to_resource_list, UINT32_MAX);
+        if (relic_jr_member(&r, doc, "reserved", 0, &v) != RELIC_OK) goto done;
+        if (v && *used && relic_jr_fixed_hex(&r, v, h->reserved, sizeof h->reserved) != RELIC_OK) goto done;
+        json_object *ls;
+        if (relic_jr_member(&r, doc, "localized_strings", 1, &ls) != RELIC_OK || relic_jr_array(&r, ls, &n) != RELIC_OK) goto done;
+        if (*used) {
+            ar->erf.localized_strings = relic_arena_array(&ps->a, n ? n : 1, sizeof *ar->erf.localized_strings, 8);
+            if (!ar->erf.localized_strings) goto done;
+            ar->erf.localized_strings_count = n;
+            for (size_t i = 0; i < n; i++) {
+                json_object *s = json_object_array_get_idx(ls, i);
+                relic_erf_localized_string *d = &ar->erf.localized_strings[i];
+                char *text;
+                relic_jr_push(&r, NULL, (int64_t)i);
+                if (relic_jr_member(&r, s, "language_id", 1, &v) != RELIC_OK || relic_jr_int(&r, v, 0, UINT32_MAX, &x) != RELIC_OK) goto done;
+                d->language_id = (uint32_t)x;
+                if (relic_jr_member(&r, s, "text", 1, &v) != RELIC_OK || relic_jr_string(&r, v, &text, &d->text_count) != RELIC_OK) goto done;
+                d->text = (uint8_t *)text;
+                relic_jr_pop(&r);
+            }
+        }
+    }
+    INT_MEMBER("file_size", ar->file_size, UINT32_MAX);
+    json_object *es;
+    if (relic_jr_member(&r, doc, "entries", 1, &es) != RELIC_OK || relic_jr_array(&r, es, &n) != RELIC_OK) goto done;
+    relic_jr_push(&r, "entries", -1);
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(es, i);
+        pack_member *m = add_member(ps);
+        char *s;
+        size_t len;
+        if (!m) goto done;
+        relic_jr_push(&r, NULL, (int64_t)i);
+        if (relic_jr_member(&r, e, "name", 1, &v) != RELIC_OK || relic_jr_string(&r, v, &s, &len) != RELIC_OK) goto done;
+        safe_name(m->file, sizeof m->file, s);
+        if (relic_jr_member(&r, e, "resref", 1, &v) != RELIC_OK || relic_jr_string(&r, v, &s, &len) != RELIC_OK) goto done;
+        if (len > RELIC_ERF_RESREF_MAX) { relic_jr_fail(&r, RELIC_E_RANGE, "ResRef longer than %d characters", RELIC_ERF_RESREF_MAX); goto done; }
+        memcpy(m->e.resref, s, len);
+#define ENTRY_INT(key, dst, req, hi) \
+        do { \
+            if (relic_jr_member(&r, e, key, req, &v) != RELIC_OK) goto done; \
+            if (v) { \
+                if (relic_jr_int(&r, v, 0, hi, &x) != RELIC_OK) goto done; \
+                dst = (uint32_t)x; \
+            } \
+        } while (0)
+        ENTRY_INT("type", m->e.res_type, 1, UINT32_MAX);
+        ENTRY_INT("id", m->e.res_id, 1, UINT32_MAX);
+        ENTRY_INT("unused", m->e.unused, 0, 0xFFFF);
+        ENTRY_INT("offset", m->e.offset, 1, UINT32_MAX);
+        ENTRY_INT("size", m->e.size, 1, UINT32_MAX);
+        m->listed = 1;
+        relic_jr_pop(&r);
+    }
+    rc = 0;
+done:
+    if (rc) fprintf(stderr, "relic pack: %s: %s%s%s\n", path, err.path, err.path[0] ? ": " : "", err.message);
+    if (doc) json_object_put(doc);
+    relic_unmap(&mp);
+    return rc;
+}
+
+/* The directory's regular files not starting with '.' and not listed. */
+static int add_directory(const char *dir, relic_erf_game game, pack_state *ps)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    size_t first_new = ps->n;
+    if (!d) { fprintf(stderr, "relic pack: cannot open %s: %s\n", dir, strerror(errno)); return 1; }
+    while ((de = readdir(d))) {
+        char path[4096];
+        struct stat st;
+        if (de->d_name[0] == '.') continue;
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        int listed = 0;
+        for (size_t i = 0; i < first_new; i++) listed |= !strcmp(ps->m[i].file, de->d_name);
+        if (listed) continue;
+        const char *dot = strrchr(de->d_name, '.');
+        size_t stem = dot ? (size_t)(dot - de->d_name) : strlen(de->d_name);
+        uint32_t type;
+        if (!dot || !relic_erf_type_from_extension(dot + 1, game, &type)) {
+            fprintf(stderr, "relic pack: %s: unknown resource type '%s' (use a known extension or a decimal type id)\n",
+                    path, dot ? dot + 1 : "");
+            closedir(d);
+            return 1;
+        }
+        if (stem > RELIC_ERF_RESREF_MAX || stem == 0) {
+            fprintf(stderr, "relic pack: %s: a ResRef has 1 to %d characters\n", path, RELIC_ERF_RESREF_MAX);
+            closedir(d);
+            return 1;
+        }
+        pack_member *m = add_member(ps);
+        if (!m) { closedir(d); return 1; }
+        snprintf(m->file, sizeof m->file, "%s", de->d_name);
+        for (size_t k = 0; k < stem; k++) m->e.resref[k] = (char)lowerc((unsigned char)de->d_name[k]);
+        m->e.res_type = type;
+    }
+    closedir(d);
+    qsort(ps->m + first_new, ps->n - first_new, sizeof *ps->m, by_resref_type);
+    for (size_t i = first_new; i < ps->n; i++) ps->m[i].e.res_id = (uint32_t)i;
+    return 0;
+}
+
+static void build_date(relic_erf_header *h)
+{
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    time_t t = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    h->build_year = (uint32_t)tm.tm_year;
+    h->build_day = (uint32_t)tm.tm_yday;
+}
+
+int cmd_pack(int argc, char **argv)
+{
+    const char *dir = NULL, *out_path = NULL;
+    int nwn2 = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) { pack_usage(stdout); return EXIT_VALID; }
+        if (!strcmp(argv[i], "--nwn2")) nwn2 = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic pack: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
+        else if (!dir) dir = argv[i];
+        else if (!out_path) out_path = argv[i];
+        else { pack_usage(stderr); return EXIT_USAGE; }
+    }
+    if (!dir || !out_path) { pack_usage(stderr); return EXIT_USAGE; }
+    char ext[8], ft[4];
+    relic_path_extension(out_path, ext, sizeof ext);
+    static const char *const kinds[] = { "erf", "mod", "hak", "sav", "nwm", "rim" };
+    int k = -1;
+    for (int i = 0; i < 6; i++) if (!strcmp(ext, kinds[i])) k = i;
+    if (k < 0) { fprintf(stderr, "relic pack: %s: the extension must be erf, mod, hak, sav, nwm or rim\n", out_path); return EXIT_USAGE; }
+    for (int i = 0; i < 3; i++) ft[i] = (char)(ext[i] - 32);
+    ft[3] = ' ';
+    relic_erf_archive ar;
+    pack_state ps;
+    memset(&ps, 0, sizeof ps);
+    relic_arena_init_heap(&ps.a, CLI_ARENA_LIMIT);
+    relic_erf_init(&ar, k == 5 ? RELIC_ERF_KIND_RIM : RELIC_ERF_KIND_ERF, ft, nwn2 ? RELIC_ERF_GAME_NWN2 : RELIC_ERF_GAME_KOTOR);
+    if (ar.kind == RELIC_ERF_KIND_ERF) build_date(&ar.erf.header);
+    char path[4096];
+    int used = 0, rc = 0;
+    snprintf(path, sizeof path, "%s/%s", dir, CLI_ERF_MANIFEST);
+    rc = read_manifest(path, &ar, &ps, &used);
+    size_t kept = 0;
+    int changed = 0, resized = 0;
+    /* members the manifest lists whose files were removed are left out */
+    for (size_t i = 0; !rc && i < ps.n; i++) {
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, ps.m[i].file);
+        if (stat(path, &st) != 0 && errno == ENOENT) {
+            fprintf(stderr, "relic pack: note: %s is listed in %s but not in %s: left out\n", ps.m[i].file, CLI_ERF_MANIFEST, dir);
+            changed = 1;
+            continue;
+        }
+        ps.m[kept++] = ps.m[i];
+    }
+    ps.n = kept;
+    if (!rc) rc = add_directory(dir, relic_erf_game_of(&ar), &ps);
+    if (ps.n != kept) changed = 1; /* files the manifest does not list */
+    if (used && changed) {
+        /* members added or removed: the manifest's layout cannot hold, ids are the new indices */
+        for (size_t i = 0; i < ps.n; i++) ps.m[i].e.res_id = (uint32_t)i;
+    }
+    /* the members' bytes, mapped */
+    for (size_t i = 0; !rc && i < ps.n; i++) {
+        relic_error err;
+        snprintf(path, sizeof path, "%s/%s", dir, ps.m[i].file);
+        if (relic_map_file(path, 0, &ps.m[i].map, &err) != RELIC_OK) { fprintf(stderr, "relic pack: %s\n", err.message); rc = 1; break; }
+        if (ps.m[i].map.bytes.size > UINT32_MAX) { fprintf(stderr, "relic pack: %s: larger than 4 GiB\n", path); rc = 1; break; }
+        ps.m[i].e.data = ps.m[i].map.bytes.data;
+        if (ps.m[i].listed && ps.m[i].e.size != ps.m[i].map.bytes.size) resized = 1;
+        ps.m[i].e.size = (uint32_t)ps.m[i].map.bytes.size;
+    }
+    if (!rc && ps.n > UINT32_MAX) rc = 1;
+    if (!rc) {
+        ar.count = (uint32_t)ps.n;
+        ar.entries = relic_arena_array(&ps.a, ps.n ? ps.n : 1, sizeof *ar.entries, 8);
+        if (!ar.entries) rc = 1;
+        for (size_t i = 0; !rc && i < ps.n; i++) ar.entries[i] = ps.m[i].e;
+    }
+    uint32_t d1, d2;
+    if (!rc && cli_erf_duplicate(&ar, &ps.a, &d1, &d2)) {
+        fprintf(stderr, "relic pack: %s and %s give the same resource name (ResRefs are compared without case)\n",
+                ps.m[d1].file, ps.m[d2].file);
+        rc = 1;
+    }
+    if (!rc) {
+        relic_buf b;
+        relic_error err;
+        int fell_back = 0;
+        relic_arena chk;
+        relic_erf_archive back;
+        relic_buf_init(&b, 0);
+        relic_arena_init_heap(&chk, CLI_ARENA_LIMIT);
+        if (relic_erf_archive_write(&ar, used && !changed && !resized ? RELIC_ERF_LAYOUT_KEEP : RELIC_ERF_LAYOUT_PACKED, &b, &fell_back,
+                                    &err) != RELIC_OK) {
+            relic_error_print(stderr, out_path, &err);
+            rc = 1;
+        } else if (relic_erf_open(b.data, b.size, &chk, &back, &err) != RELIC_OK) {
+            fprintf(stderr, "relic: internal error: the packed container does not validate: ");
+            relic_error_print(stderr, out_path, &err);
+            rc = 1;
+        } else {
+            rc = cli_write(out_path, b.data, b.size, NULL);
+            if (!rc)
+                printf("%s: %u member%s, %zu bytes%s\n", out_path, (unsigned)ar.count, ar.count == 1 ? "" : "s", b.size,
+                       !used ? "" : changed ? " (members added or removed: packed layout)"
+                                  : resized ? " (members changed size: packed layout)"
+                                  : fell_back ? " (the manifest's layout does not fit: packed layout)" : " (the manifest's layout)");
+        }
+        relic_arena_release(&chk);
+        relic_buf_free(&b);
+    }
+    for (size_t i = 0; i < ps.n; i++) relic_unmap(&ps.m[i].map);
+    relic_arena_release(&ps.a);
+    return rc ? EXIT_INVALID : EXIT_VALID;
+}

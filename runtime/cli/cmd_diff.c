@@ -1,0 +1,322 @@
+/* cmd_diff.c — `relic diff A B`: the field-level differences between two
+ * GFF files (or GFF members of containers, A = module.mod:module.ifo), by
+ * path, read in place through the zero-copy getters (runtime/gff_access.c).
+ * Fields are matched by label within a struct (the last of duplicate labels,
+ * as relic_gff_find), list elements by index. One line per difference:
+ *   ~ PATH: OLD -> NEW      changed value (or type: "dword 3 -> int 3")
+ *   - PATH: OLD             only in A
+ *   + PATH: NEW             only in B
+ * Text is shown as UTF-8, converted from each file's encoding (windows-1252,
+ * or UTF-8 for NWN2 files: relic_gff_detect_encoding).
+ * Exit status as diff(1): 0 equal, 1 different, 2 trouble (invalid input,
+ * usage). Sources: spec/aurora.md §4.2-4.4. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "erf_cli.h"
+#include "gff_text.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: relic diff A B\n"
+               "Print the field-level differences between two GFF files, one per line by path:\n"
+               "  ~ PATH: OLD -> NEW   changed   - PATH: OLD   only in A   + PATH: NEW   only in B\n"
+               "Fields are matched by label, list elements by index; struct ids show as PATH/__struct_id.\n"
+               "A GFF member of a container is named CONTAINER:MEMBER (module.mod:module.ifo).\n"
+               "Exit status: 0 no differences, 1 differences, 2 invalid input or usage error.\n");
+}
+
+/* One side: the file, and the GFF in it. */
+typedef struct side {
+    cli_input in;
+    relic_arena a;
+    relic_gff_doc d;
+    int loaded;
+} side;
+
+static int open_side(const char *arg, side *s)
+{
+    char file[4096];
+    const char *member = NULL;
+    relic_error err;
+    snprintf(file, sizeof file, "%s", arg);
+    relic_arena_init_heap(&s->a, CLI_ARENA_LIMIT);
+    struct stat st;
+    char *colon = strrchr(file, ':');
+    if (stat(file, &st) != 0 && colon) { /* FILE:MEMBER */
+        *colon = 0;
+        member = colon + 1;
+    }
+    if (cli_load(file, &s->in)) return 1;
+    s->loaded = 1;
+    const uint8_t *p = s->in.map.bytes.data;
+    size_t n = s->in.map.bytes.size;
+    if (s->in.format == RELIC_FORMAT_ERF && member) {
+        relic_erf_archive ar;
+        uint32_t k;
+        if (cli_erf_open(&s->in, &s->a, &ar)) return 1;
+        if (!relic_erf_find(&ar, member, &k)) { fprintf(stderr, "relic diff: %s: no member '%s'\n", file, member); return 1; }
+        if (relic_erf_open_gff(&ar, k, &s->a, &s->d, &err) != RELIC_OK) {
+            relic_error_print(stderr, file, &err);
+            return 1;
+        }
+        return 0;
+    } else if (s->in.format != RELIC_FORMAT_GFF || member) {
+        fprintf(stderr, "relic diff: %s: not a GFF file (detected: %s)\n", arg, relic_format_name(s->in.format));
+        return 1;
+    }
+    if (relic_gff_open(p, n, &s->a, NULL, NULL, &s->d, &err) != RELIC_OK) {
+        relic_error_print(stderr, arg, &err);
+        return 1;
+    }
+    return 0;
+}
+
+static void close_side(side *s)
+{
+    if (s->loaded) cli_unload(&s->in);
+    relic_arena_release(&s->a);
+}
+
+/* Text quoted, as UTF-8: control bytes, quotes and backslashes escaped;
+ * cp1252 bytes converted; in a UTF-8 file, bytes that are not UTF-8 as \xHH. */
+static void put_text(relic_buf *o, const uint8_t *p, size_t n, relic_gff_encoding enc)
+{
+    relic_buf_puts(o, "\"");
+    for (size_t i = 0; i < n;) {
+        uint8_t c = p[i];
+        uint32_t cp;
+        size_t step;
+        if (c == '"' || c == '\\') { relic_buf_printf(o, "\\%c", c); i++; }
+        else if (c < 0x20 || c == 0x7F) { relic_buf_printf(o, "\\x%02x", c); i++; }
+        else if (c < 0x80) { relic_buf_append(o, &c, 1); i++; }
+        else if (enc != RELIC_GFF_ENC_UTF8) {
+            uint8_t u[3];
+            relic_buf_append(o, u, relic_cp1252_utf8(c, u));
+            i++;
+        } else if ((step = relic_utf8_next(p + i, n - i, &cp)) != 0) { relic_buf_append(o, p + i, step); i += step; }
+        else { relic_buf_printf(o, "\\x%02x", c); i++; }
+    }
+    relic_buf_puts(o, "\"");
+}
+
+/* The value of field f as text (exact: floats with enough digits to tell
+ * any two apart; text quoted with escapes). */
+static void format_value(const relic_gff_doc *d, relic_gff_encoding enc, uint32_t f, relic_buf *o)
+{
+    relic_error err;
+    uint64_t u;
+    int64_t i;
+    float fl, v[4];
+    double db;
+    relic_bytes b;
+    relic_gff_locstring ls;
+    relic_gff_list l;
+    uint32_t s;
+    switch (relic_gff_field_type_of(d, f)) {
+    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_DWORD:
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+        relic_gff_get_uint(d, f, &u, &err); relic_buf_printf(o, "%" PRIu64, u); break;
+    case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_INT:
+    case RELIC_GFF_FIELD_TYPE_INT64:
+        relic_gff_get_int(d, f, &i, &err); relic_buf_printf(o, "%" PRId64, i); break;
+    case RELIC_GFF_FIELD_TYPE_FLOAT: relic_gff_get_float(d, f, &fl, &err); relic_buf_printf(o, "%.9g", fl); break;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE: relic_gff_get_double(d, f, &db, &err); relic_buf_printf(o, "%.17g", db); break;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: relic_gff_get_string(d, f, &b, &err); put_text(o, b.data, b.size, enc); break;
+    case RELIC_GFF_FIELD_TYPE_RESREF: relic_gff_get_resref(d, f, &b, &err); put_text(o, b.data, b.size, enc); break;
+    case RELIC_GFF_FIELD_TYPE_VOID:
+        relic_gff_get_void(d, f, &b, &err);
+        relic_buf_puts(o, "0x");
+        for (size_t k = 0; k < b.size; k++) relic_buf_printf(o, "%02x", b.data[k]);
+        break;
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
+        relic_gff_get_locstring(d, f, &ls, &err);
+        const uint8_t *cur = ls.first;
+        relic_buf_puts(o, "{");
+        if (ls.strref != RELIC_GFF_NONE) relic_buf_printf(o, "strref %" PRIu32 "%s", ls.strref, ls.count ? ", " : "");
+        for (uint32_t k = 0; k < ls.count; k++) {
+            uint32_t id;
+            relic_gff_locstring_next(&cur, &id, &b);
+            relic_buf_printf(o, "%s%" PRIu32 ": ", k ? ", " : "", id);
+            put_text(o, b.data, b.size, enc);
+        }
+        relic_buf_puts(o, "}");
+        break;
+    }
+    case RELIC_GFF_FIELD_TYPE_STRUCT:
+        relic_gff_get_struct(d, f, &s, &err);
+        relic_buf_printf(o, "struct (%u fields)", (unsigned)relic_gff_struct_field_count(d, s));
+        break;
+    case RELIC_GFF_FIELD_TYPE_LIST: relic_gff_get_list(d, f, &l, &err); relic_buf_printf(o, "list of %u", (unsigned)l.count); break;
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION:
+        relic_gff_get_orientation(d, f, v, &err); relic_buf_printf(o, "%.9g %.9g %.9g %.9g", v[0], v[1], v[2], v[3]); break;
+    case RELIC_GFF_FIELD_TYPE_VECTOR:
+        relic_gff_get_vector(d, f, v, &err); relic_buf_printf(o, "%.9g %.9g %.9g", v[0], v[1], v[2]); break;
+    }
+}
+
+typedef struct differ {
+    const relic_gff_doc *a, *b;
+    relic_gff_encoding ea, eb; /* their text encodings */
+    unsigned count;
+    char path[4096];
+    size_t plen;
+} differ;
+
+static size_t push(differ *df, const char *s, size_t n)
+{
+    size_t old = df->plen;
+    if (df->plen && df->plen + 1 < sizeof df->path) df->path[df->plen++] = '/';
+    if (n > sizeof df->path - 1 - df->plen) n = sizeof df->path - 1 - df->plen;
+    memcpy(df->path + df->plen, s, n);
+    df->plen += n;
+    df->path[df->plen] = 0;
+    return old;
+}
+
+static void pop(differ *df, size_t old) { df->plen = old; df->path[old] = 0; }
+
+static void line(differ *df, char mark, const relic_gff_doc *d1, uint32_t f1, const relic_gff_doc *d2, uint32_t f2)
+{
+    relic_buf o;
+    relic_buf_init(&o, 0);
+    relic_buf_printf(&o, "%c %s: ", mark, df->path);
+    if (d1) format_value(d1, df->ea, f1, &o);
+    if (d1 && d2) relic_buf_puts(&o, " -> ");
+    if (d2) format_value(d2, df->eb, f2, &o);
+    relic_buf_puts(&o, "\n");
+    fwrite(o.data, 1, o.size, stdout);
+    relic_buf_free(&o);
+    df->count++;
+}
+
+static void diff_struct(differ *df, uint32_t sa, uint32_t sb, int depth);
+
+static void diff_field(differ *df, uint32_t fa, uint32_t fb, int depth)
+{
+    const relic_gff_doc *a = df->a, *b = df->b;
+    relic_error err;
+    uint32_t ta = relic_gff_field_type_of(a, fa), tb = relic_gff_field_type_of(b, fb);
+    if (ta != tb) {
+        relic_buf o;
+        relic_buf_init(&o, 0);
+        relic_buf_printf(&o, "~ %s: %s ", df->path, relic_gff_type_name(ta));
+        format_value(a, df->ea, fa, &o);
+        relic_buf_printf(&o, " -> %s ", relic_gff_type_name(tb));
+        format_value(b, df->eb, fb, &o);
+        relic_buf_puts(&o, "\n");
+        fwrite(o.data, 1, o.size, stdout);
+        relic_buf_free(&o);
+        df->count++;
+        return;
+    }
+    if (ta == RELIC_GFF_FIELD_TYPE_STRUCT) {
+        uint32_t sa, sb;
+        relic_gff_get_struct(a, fa, &sa, &err);
+        relic_gff_get_struct(b, fb, &sb, &err);
+        diff_struct(df, sa, sb, depth + 1);
+        return;
+    }
+    if (ta == RELIC_GFF_FIELD_TYPE_LIST) {
+        relic_gff_list la, lb;
+        char idx[16];
+        relic_gff_get_list(a, fa, &la, &err);
+        relic_gff_get_list(b, fb, &lb, &err);
+        uint32_t n = la.count > lb.count ? la.count : lb.count;
+        for (uint32_t i = 0; i < n; i++) {
+            size_t old = push(df, idx, (size_t)snprintf(idx, sizeof idx, "%u", (unsigned)i));
+            if (i < la.count && i < lb.count) diff_struct(df, relic_gff_list_at(&la, i), relic_gff_list_at(&lb, i), depth + 1);
+            else {
+                uint32_t s = i < la.count ? relic_gff_list_at(&la, i) : relic_gff_list_at(&lb, i);
+                const relic_gff_doc *d = i < la.count ? a : b;
+                printf("%c %s: struct (%u fields)\n", i < la.count ? '-' : '+', df->path,
+                       (unsigned)relic_gff_struct_field_count(d, s));
+                df->count++;
+            }
+            pop(df, old);
+        }
+        return;
+    }
+    relic_buf va, vb;
+    relic_buf_init(&va, 0);
+    relic_buf_init(&vb, 0);
+    format_value(a, df->ea, fa, &va);
+    format_value(b, df->eb, fb, &vb);
+    if (va.size != vb.size || memcmp(va.data, vb.data, va.size) != 0) line(df, '~', a, fa, b, fb);
+    relic_buf_free(&va);
+    relic_buf_free(&vb);
+}
+
+static void diff_struct(differ *df, uint32_t sa, uint32_t sb, int depth)
+{
+    const relic_gff_doc *a = df->a, *b = df->b;
+    if (depth > RELIC_GFF_MAX_DEPTH) return; /* validation bounds the depth; this keeps the recursion obviously bounded */
+    if (relic_gff_struct_id(a, sa) != relic_gff_struct_id(b, sb)) {
+        printf("~ %s%s__struct_id: %" PRIu32 " -> %" PRIu32 "\n", df->path, df->plen ? "/" : "", relic_gff_struct_id(a, sa),
+               relic_gff_struct_id(b, sb));
+        df->count++;
+    }
+    uint32_t na = relic_gff_struct_field_count(a, sa), nb = relic_gff_struct_field_count(b, sb);
+    for (uint32_t i = 0; i < na; i++) {
+        size_t len;
+        char label[17];
+        uint32_t fa = relic_gff_struct_field(a, sa, i), fb;
+        const char *l = relic_gff_field_label(a, fa, &len);
+        memcpy(label, l, len);
+        label[len] = 0;
+        uint32_t last;
+        if (relic_gff_find(a, sa, label, &last) && last != fa) continue; /* an earlier duplicate: the last one counts */
+        size_t old = push(df, label, len);
+        if (relic_gff_find(b, sb, label, &fb)) diff_field(df, fa, fb, depth);
+        else line(df, '-', a, fa, NULL, 0);
+        pop(df, old);
+    }
+    for (uint32_t i = 0; i < nb; i++) {
+        size_t len;
+        char label[17];
+        uint32_t fb = relic_gff_struct_field(b, sb, i), fa, last;
+        const char *l = relic_gff_field_label(b, fb, &len);
+        memcpy(label, l, len);
+        label[len] = 0;
+        if (relic_gff_find(b, sb, label, &last) && last != fb) continue;
+        if (relic_gff_find(a, sa, label, &fa)) continue;
+        size_t old = push(df, label, len);
+        line(df, '+', NULL, 0, b, fb);
+        pop(df, old);
+    }
+}
+
+int cmd_diff(int argc, char **argv)
+{
+    const char *args[2];
+    int n = 0;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic diff: unknown option '%s'\n", argv[i]); return 2; }
+        if (n == 2) { usage(stderr); return 2; }
+        args[n++] = argv[i];
+    }
+    if (n != 2) { usage(stderr); return 2; }
+    side sa, sb;
+    memset(&sa, 0, sizeof sa);
+    memset(&sb, 0, sizeof sb);
+    int rc = 2;
+    if (open_side(args[0], &sa) == 0 && open_side(args[1], &sb) == 0) {
+        differ df;
+        memset(&df, 0, sizeof df);
+        df.a = &sa.d;
+        df.b = &sb.d;
+        df.ea = relic_gff_detect_encoding(&sa.d);
+        df.eb = relic_gff_detect_encoding(&sb.d);
+        if (memcmp(relic_gff_file_type(&sa.d), relic_gff_file_type(&sb.d), 4) != 0) {
+            printf("~ __file_type: \"%.4s\" -> \"%.4s\"\n", relic_gff_file_type(&sa.d), relic_gff_file_type(&sb.d));
+            df.count++;
+        }
+        diff_struct(&df, 0, 0, 0);
+        rc = df.count ? 1 : 0;
+    }
+    close_side(&sa);
+    close_side(&sb);
+    return rc;
+}

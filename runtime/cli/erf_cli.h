@@ -1,0 +1,24 @@
+/* erf_cli.h — what the container subcommands share (fmt_erf.c,
+ * cmd_container.c, cmd_get.c): opening an ERF/RIM input and its JSON
+ * listing, which is also the manifest `relic extract` writes for `relic pack`. */
+#ifndef RELIC_CLI_ERF_H
+#define RELIC_CLI_ERF_H
+
+#include "formats.h"
+#include "relic_erf.h"
+
+/* Name of the manifest `relic extract` writes beside the members. */
+#define CLI_ERF_MANIFEST ".relic-container.json"
+
+/* Open in as a container into ar (tables in a); prints the error. 0 on success. */
+int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar);
+/* The JSON listing of ar appended to o; 0 on success. */
+int cli_erf_json(const relic_erf_archive *ar, relic_buf *o);
+/* Two entries with the same name (ResRef compared case-insensitively, and
+ * type): 1 and their indices (*first < *second), else 0. */
+int cli_erf_duplicate(const relic_erf_archive *ar, relic_arena *a, uint32_t *first, uint32_t *second);
+/* 1 when the command line of `relic extract` names a container (routes it here). */
+int cli_extract_is_container(int argc, char **argv);
+int cmd_extract_container(int argc, char **argv);
+
+#endif

@@ -1,0 +1,267 @@
+/* fmt_erf.c — the `relic` command for BioWare containers: ERF V1.0/V1.1
+ * (.erf .mod .hak .sav .nwm) and RIM V1.0 (.rim). info, check (the
+ * container, then every member that is a GFF, validated in place; --strict
+ * adds what real files keep: ResID = index, no name twice), the JSON
+ * listing (header, localized strings, entries; the manifest `relic extract`
+ * writes and `relic pack` reads, runtime/cli/cmd_container.c) and re-writing
+ * in the container's own layout. Sources: spec/aurora.md §5.1. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "erf_cli.h"
+#include "relic_gen.h"
+#include "relic_json.h"
+
+static const char *const erf_extensions[] = { "erf", "mod", "hak", "sav", "nwm", "rim", NULL };
+
+int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar)
+{
+    relic_error err;
+    if (relic_erf_open(in->map.bytes.data, in->map.bytes.size, a, ar, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+typedef struct name_key { char name[RELIC_ERF_RESREF_MAX + 1]; uint32_t type, index; } name_key;
+
+static int by_name(const void *x, const void *y)
+{
+    const name_key *a = x, *b = y;
+    int c = strcmp(a->name, b->name);
+    if (c) return c;
+    if (a->type != b->type) return a->type < b->type ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+int cli_erf_duplicate(const relic_erf_archive *ar, relic_arena *a, uint32_t *first, uint32_t *second)
+{
+    name_key *k = relic_arena_array(a, ar->count ? ar->count : 1, sizeof *k, 8);
+    if (!k) return 0;
+    for (uint32_t i = 0; i < ar->count; i++) {
+        size_t j = 0;
+        for (const char *s = ar->entries[i].resref; *s; s++) k[i].name[j++] = (char)(*s >= 'A' && *s <= 'Z' ? *s + 32 : *s);
+        k[i].name[j] = 0;
+        k[i].type = ar->entries[i].res_type;
+        k[i].index = i;
+    }
+    qsort(k, ar->count, sizeof *k, by_name);
+    for (uint32_t i = 1; i < ar->count; i++)
+        if (!strcmp(k[i].name, k[i - 1].name) && k[i].type == k[i - 1].type) {
+            *first = k[i - 1].index;
+            *second = k[i].index;
+            return 1;
+        }
+    return 0;
+}
+
+/* 1 when the member's bytes start like a GFF ("XXX V3.2"). */
+static int member_is_gff(const relic_erf_entry *e)
+{
+    return e->size >= RELIC_GFF_HEADER_SIZE &&
+           memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
+}
+
+/* Which writer layout reproduces the container. */
+static const char *layout_of(const cli_input *in, const relic_erf_archive *ar)
+{
+    relic_buf b;
+    relic_error err;
+    relic_buf_init(&b, 0);
+    int same = relic_erf_archive_write(ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err) == RELIC_OK &&
+               b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
+    relic_buf_free(&b);
+    return same ? "packed (tables, then data back to back in entry order)" : "its own (kept as is when re-written)";
+}
+
+static int erf_info(const cli_input *in)
+{
+    relic_arena a;
+    relic_erf_archive ar;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (cli_erf_open(in, &a, &ar)) { relic_arena_release(&a); return 1; }
+    uint64_t data = 0;
+    unsigned gff = 0;
+    for (uint32_t i = 0; i < ar.count; i++) { data += ar.entries[i].size; gff += member_is_gff(&ar.entries[i]); }
+    if (ar.kind == RELIC_ERF_KIND_RIM) {
+        printf("%s: BioWare RIM V1.0 (KotOR resource ids)\n", in->path);
+    } else {
+        const relic_erf_header *h = &ar.erf.header;
+        printf("%s: BioWare ERF, type \"%.4s\", %s (%s resource ids)\n", in->path, h->file_type,
+               h->file_version == RELIC_ERF_VERSION_V1_1 ? "V1.1" : "V1.0",
+               relic_erf_game_of(&ar) == RELIC_ERF_GAME_NWN2 ? "NWN2" : "NWN1/KotOR");
+        printf("  built %u, day %u; description StrRef 0x%08x; %zu localized strings\n", (unsigned)h->build_year + 1900,
+               (unsigned)h->build_day, (unsigned)h->description_str_ref, ar.erf.localized_strings_count);
+        for (size_t i = 0; i < ar.erf.localized_strings_count; i++)
+            if (ar.erf.localized_strings[i].text_count)
+                printf("  description [%u]: %.*s\n", (unsigned)ar.erf.localized_strings[i].language_id,
+                       (int)ar.erf.localized_strings[i].text_count, (const char *)ar.erf.localized_strings[i].text);
+    }
+    printf("  %u resources (%u GFF), %llu bytes of data\n", (unsigned)ar.count, gff, (unsigned long long)data);
+    printf("  layout: %s\n", layout_of(in, &ar));
+    relic_arena_release(&a);
+    return 0;
+}
+
+static unsigned erf_check(const cli_input *in, int strict)
+{
+    relic_arena a;
+    relic_erf_archive ar;
+    relic_error err;
+    unsigned problems = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (cli_erf_open(in, &a, &ar)) { relic_arena_release(&a); return 1; }
+    for (uint32_t i = 0; i < ar.count; i++) {
+        const relic_erf_entry *e = &ar.entries[i];
+        if (member_is_gff(e)) {
+            relic_gff_doc d;
+            relic_arena s;
+            relic_arena_init_heap(&s, CLI_ARENA_LIMIT);
+            if (relic_erf_open_gff(&ar, i, &s, &d, &err) != RELIC_OK) {
+                relic_error_print(stdout, in->path, &err);
+                problems++;
+            }
+            relic_arena_release(&s);
+        }
+        if (strict && e->res_id != i) {
+            /* spec §5.1: ResID = the key's index in real files */
+            printf("%s: %s[%u].res_id: %u, not the entry's index (real files number them in order)\n", in->path,
+                   ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)i, (unsigned)e->res_id);
+            problems++;
+        }
+    }
+    uint32_t d1, d2;
+    char name[RELIC_ERF_RESREF_MAX + 16];
+    if (strict && cli_erf_duplicate(&ar, &a, &d1, &d2)) {
+        printf("%s: %s[%u]: '%s' is also entry %u (the game loads one of them)\n", in->path,
+               ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)d2, relic_erf_entry_name(&ar, d2, name, sizeof name),
+               (unsigned)d1);
+        problems++;
+    }
+    relic_arena_release(&a);
+    return problems;
+}
+
+static void json_key(relic_buf *o, const char *k)
+{
+    relic_buf_puts(o, ",\n  \"");
+    relic_buf_puts(o, k);
+    relic_buf_puts(o, "\": ");
+}
+
+static void json_hex_if_nonzero(relic_buf *o, const char *k, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i]) {
+            json_key(o, k);
+            relic_json_hex(o, p, n);
+            return;
+        }
+}
+
+int cli_erf_json(const relic_erf_archive *ar, relic_buf *o)
+{
+    char name[RELIC_ERF_RESREF_MAX + 16];
+    if (ar->kind == RELIC_ERF_KIND_RIM) {
+        const relic_rim_header *h = &ar->rim.header;
+        relic_buf_puts(o, "{\n  \"format\": \"rim\"");
+        json_key(o, "reserved_0"); relic_json_u64(o, h->reserved_0);
+        json_key(o, "offset_to_entries"); relic_json_u64(o, h->offset_to_entries);
+        json_hex_if_nonzero(o, "reserved", h->reserved, sizeof h->reserved);
+    } else {
+        const relic_erf_header *h = &ar->erf.header;
+        relic_buf_puts(o, "{\n  \"format\": \"erf\"");
+        json_key(o, "file_type"); relic_json_string(o, h->file_type, 4);
+        json_key(o, "version"); relic_buf_puts(o, h->file_version == RELIC_ERF_VERSION_V1_1 ? "\"V1.1\"" : "\"V1.0\"");
+        json_key(o, "build_year"); relic_json_u64(o, h->build_year);
+        json_key(o, "build_day"); relic_json_u64(o, h->build_day);
+        json_key(o, "description_str_ref"); relic_json_u64(o, h->description_str_ref);
+        json_key(o, "offset_to_localized_string"); relic_json_u64(o, h->offset_to_localized_string);
+        json_key(o, "offset_to_key_list"); relic_json_u64(o, h->offset_to_key_list);
+        json_key(o, "offset_to_resource_list"); relic_json_u64(o, h->offset_to_resource_list);
+        json_hex_if_nonzero(o, "reserved", h->reserved, sizeof h->reserved);
+        json_key(o, "localized_strings");
+        relic_buf_puts(o, "[");
+        for (size_t i = 0; i < ar->erf.localized_strings_count; i++) {
+            const relic_erf_localized_string *s = &ar->erf.localized_strings[i];
+            relic_buf_puts(o, i ? ",\n    {\"language_id\": " : "\n    {\"language_id\": ");
+            relic_json_u64(o, s->language_id);
+            relic_buf_puts(o, ", \"text\": ");
+            relic_json_string(o, (const char *)s->text, s->text_count);
+            relic_buf_puts(o, "}");
+        }
+        relic_buf_puts(o, ar->erf.localized_strings_count ? "\n  ]" : "]");
+    }
+    json_key(o, "file_size"); relic_json_u64(o, ar->file_size);
+    json_key(o, "entries");
+    relic_buf_puts(o, "[");
+    for (uint32_t i = 0; i < ar->count; i++) {
+        const relic_erf_entry *e = &ar->entries[i];
+        relic_buf_puts(o, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
+        relic_erf_entry_name(ar, i, name, sizeof name);
+        relic_json_string(o, name, strlen(name));
+        relic_buf_puts(o, ", \"resref\": ");
+        relic_json_string(o, e->resref, strlen(e->resref));
+        relic_buf_puts(o, ", \"type\": "); relic_json_u64(o, e->res_type);
+        relic_buf_puts(o, ", \"id\": "); relic_json_u64(o, e->res_id);
+        if (e->unused) { relic_buf_puts(o, ", \"unused\": "); relic_json_u64(o, e->unused); }
+        relic_buf_puts(o, ", \"offset\": "); relic_json_u64(o, e->offset);
+        relic_buf_puts(o, ", \"size\": "); relic_json_u64(o, e->size);
+        relic_buf_puts(o, "}");
+    }
+    relic_buf_puts(o, ar->count ? "\n  ]\n}\n" : "]\n}\n");
+    return o->failed ? 1 : 0;
+}
+
+static int erf_to_json(const cli_input *in, relic_buf *out)
+{
+    relic_arena a;
+    relic_erf_archive ar;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    int rc = cli_erf_open(in, &a, &ar) ? 1 : cli_erf_json(&ar, out);
+    relic_arena_release(&a);
+    return rc;
+}
+
+/* The JSON listing holds no member bytes: a container is built by pack. */
+static int erf_from_json(const cli_input *in, const char *out_path)
+{
+    (void)out_path;
+    fprintf(stderr, "relic: %s: a container's JSON lists its members, not their bytes; put it in the members'\n"
+                    "directory as " CLI_ERF_MANIFEST " and run relic pack DIR OUT (relic extract writes both)\n", in->path);
+    return 1;
+}
+
+/* Re-write a container (same kind) in its own layout. */
+static int erf_convert(const cli_input *in, const char *out_path, const char *ext)
+{
+    int known = 0;
+    for (int i = 0; erf_extensions[i]; i++) known |= strcmp(erf_extensions[i], ext) == 0;
+    if (!known) return -1;
+    relic_arena a;
+    relic_erf_archive ar;
+    relic_buf b;
+    relic_error err;
+    int rc = 1;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    relic_buf_init(&b, 0);
+    if (cli_erf_open(in, &a, &ar) == 0) {
+        if ((ar.kind == RELIC_ERF_KIND_RIM) != (strcmp(ext, "rim") == 0))
+            fprintf(stderr, "relic: %s: cannot convert between RIM and ERF by rewriting; use relic extract and relic pack\n", in->path);
+        else if (relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_KEEP, &b, NULL, &err) != RELIC_OK)
+            relic_error_print(stderr, out_path, &err);
+        else
+            rc = cli_write(out_path, b.data, b.size, in->path);
+    }
+    relic_buf_free(&b);
+    relic_arena_release(&a);
+    return rc;
+}
+
+const cli_format cli_format_erf = {
+    RELIC_FORMAT_ERF, "erf", erf_extensions,
+    erf_info, erf_check, erf_to_json, erf_from_json, erf_convert, NULL,
+    "  x.mod|x.erf|x.hak|x.sav|x.nwm|x.rim -> y.json  the header and entry list (relic extract/pack move the data)\n"
+    "  x.mod -> y.mod                                 re-written, the container's own layout kept\n",
+};
