@@ -1,10 +1,12 @@
 /* fuzz_gff.c — libFuzzer target for the GFF reader (runtime/gff_validate.c,
  * gff_access.c, gff_tree.c), writer (gff_write.c) and JSON printer/reader
- * (gff_json.c). Oracles: whatever relic_gff_open accepts, the tree builds;
+ * (gff_json_print.c, gff_json.c). Oracles: whatever relic_gff_open accepts, the tree builds;
  * written back with RELIC_GFF_LAYOUT_KEEP it validates again; binary ->
  * JSON -> binary gives the same bytes as the tree written in the default
  * layout (unless a locstring repeats a StringID, which nwn_gff JSON cannot
- * hold: RELIC_E_UNSUPPORTED); every rejection carries a message. Seeds: ../shared/corpus/gff.
+ * hold: RELIC_E_UNSUPPORTED); the JSON printed from the file's bytes equals
+ * the tree's; the auto encoding's JSON reads back; every rejection carries
+ * a message. Seeds: ../shared/corpus/gff.
  * Build and run: make fuzz (or build-fuzz/fuzz_gff -max_total_time=60). */
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +52,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_status st = relic_gff_json_print_tree(&t, RELIC_GFF_ENC_CP1252, &json, &err);
     if (st == RELIC_E_UNSUPPORTED) goto done; /* duplicate StringIDs in a locstring: no JSON form */
     if (st != RELIC_OK) abort();
+    {
+        /* printed from the file's bytes, the same text as from the tree */
+        relic_buf direct;
+        relic_buf_init(&direct, 0);
+        if (relic_gff_json_print_doc(&d, RELIC_GFF_ENC_CP1252, &direct, &err) != RELIC_OK) abort();
+        if (direct.size != json.size || memcmp(direct.data, json.data, json.size) != 0) abort();
+        relic_buf_free(&direct);
+        /* auto: whatever encoding it picks reads back */
+        relic_buf_init(&direct, 0);
+        if (relic_gff_json_print_doc(&d, RELIC_GFF_ENC_AUTO, &direct, &err) != RELIC_OK) abort();
+        if (relic_gff_json_read_tree((const char *)direct.data, direct.size, RELIC_GFF_ENC_AUTO, &a, &t2, &err) != RELIC_OK) abort();
+        relic_buf_free(&direct);
+    }
     if (relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err) != RELIC_OK) abort();
     if (relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &back, NULL, &err) != RELIC_OK) abort();
     if (back.size != def.size || memcmp(back.data, def.data, def.size) != 0) abort();

@@ -25,28 +25,6 @@ int relic_gff_type_from_name(const char *name, uint32_t *type)
     return 0;
 }
 
-uint32_t relic_gff_struct_id(const relic_gff_doc *d, uint32_t s)
-{
-    return relic_gff_gff_struct_id(relic_gff_structs_at(&d->v, s));
-}
-
-uint32_t relic_gff_struct_field_count(const relic_gff_doc *d, uint32_t s)
-{
-    return relic_gff_gff_struct_field_count(relic_gff_structs_at(&d->v, s));
-}
-
-uint32_t relic_gff_struct_field(const relic_gff_doc *d, uint32_t s, uint32_t i)
-{
-    relic_gff_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
-    uint32_t data = relic_gff_gff_struct_data_or_data_offset(sv);
-    return relic_gff_gff_struct_field_count(sv) == 1 ? data : relic_gff_field_indices_at(&d->v, data / 4 + i);
-}
-
-uint32_t relic_gff_field_type_of(const relic_gff_doc *d, uint32_t f)
-{
-    return relic_gff_gff_field_type(relic_gff_fields_at(&d->v, f));
-}
-
 const char *relic_gff_field_label(const relic_gff_doc *d, uint32_t f, size_t *len)
 {
     uint32_t l = relic_gff_gff_field_label_index(relic_gff_fields_at(&d->v, f));
@@ -59,15 +37,18 @@ const char *relic_gff_field_label(const relic_gff_doc *d, uint32_t f, size_t *le
 
 int relic_gff_find(const relic_gff_doc *d, uint32_t s, const char *label, uint32_t *f)
 {
-    size_t want = strlen(label);
-    uint32_t n = relic_gff_struct_field_count(d, s);
+    size_t want = 0;
+    while (want < 17 && label[want]) want++;
+    const uint8_t *sp = d->v.structs + 12 * (size_t)s;
+    uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
+    const uint8_t *fi = n == 1 ? NULL : d->v.field_indices + data;
     int found = 0;
     if (want > 16) return 0;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t fi = relic_gff_struct_field(d, s, i);
-        size_t len;
-        const char *name = relic_gff_field_label(d, fi, &len);
-        if (len == want && memcmp(name, label, len) == 0) { *f = fi; found = 1; }
+        uint32_t fx = fi ? relic_load_u32le(fi + 4 * (size_t)i) : data;
+        const char *name = (const char *)d->v.labels + 16 * (size_t)relic_load_u32le(d->v.fields + 12 * (size_t)fx + 4);
+        /* equal: the first want bytes match and the label ends there */
+        if (memcmp(name, label, want) == 0 && (want == 16 || name[want] == 0)) { *f = fx; found = 1; }
     }
     return found;
 }

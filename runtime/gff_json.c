@@ -1,470 +1,300 @@
-/* gff_json.c — the JSON form of a GFF tree, compatible with
- * neverwinter.nim's nwn_gff (spec/aurora.md §4.7): a root object with
- * "__data_type", one member per field {"type", "value"} (VOID as base64 in
- * "value64"), locstrings as {"<StringID>": text, "id": StrRef}, struct ids
- * in "__struct_id", every object's keys sorted case-insensitively, compact,
- * ending with a newline. Two additions that nwn_gff skips (it ignores "__"
- * keys): "__field_order" when a struct's fields are not in that sorted order
- * in the file, and "__dupN__Label" for earlier duplicates of a label, so that
- * GFF -> JSON -> GFF gives the same file. Types 16/17 (KotOR) are
- * "orientation" and "vector" with an array of floats. Text is converted
- * between the game's code page (cp1252 or UTF-8) and JSON's UTF-8. */
-#include <inttypes.h>
+/* gff_json.c — reading the nwn_gff JSON form (spec/aurora.md §4.7; the
+ * printer is runtime/gff_json_print.c) into a GFF tree: a root object with
+ * "__data_type", one member per field {"type", "value"} ("value64" base64
+ * for VOID, or nwn_gff's raw "value"), locstrings as {"<StringID>": text,
+ * "id": StrRef} (nwn_gff's legacy "id" beside "value" too), "__struct_id"
+ * (-1 or absent = none; negative numbers are nwn_gff's int32 form), and
+ * relic's own "__" keys: "__field_order", "__dupN__Label",
+ * "__substring_order" and "__encoding". Text is converted from JSON's UTF-8
+ * to the game's code page (cp1252 or UTF-8; ResRefs, labels and the file
+ * type always cp1252).
+ *
+ * Parsing is yajl's (Debian libyajl-dev, an event parser): its events build
+ * a compact document in a scratch arena (one node per JSON value, numbers
+ * kept as their text so 64-bit integers stay exact), which is then read
+ * into the tree. Work and memory are linear in the text: an object's
+ * members are found by a scan of the few members of a field object, or, for
+ * "__field_order", through a sorted copy of the struct's keys. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
+#include <yajl/yajl_parse.h>
 
-#include "relic_gen.h"
+#include "gff_text.h"
 #include "relic_gff.h"
-#include "relic_json.h"
 
 /* ---------------------------------------------------------------------- */
-/* cp1252                                                                 */
+/* The document                                                           */
 /* ---------------------------------------------------------------------- */
 
-/* Code points of bytes 0x80-0x9F; the five undefined ones keep their
- * C1 value, so every byte has a code point and the mapping is one to one. */
-static const uint16_t cp1252_high[32] = {
-    0x20AC, 0x0081, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x008D,
-    0x017D, 0x008F, 0x0090, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A,
-    0x0153, 0x009D, 0x017E, 0x0178,
+enum { J_OBJ, J_ARR, J_STR, J_NUM, J_TRUE, J_FALSE, J_NULL };
+
+typedef struct jnode {
+    struct jnode *next;   /* next member / element */
+    union {
+        struct jnode *first; /* J_OBJ, J_ARR: first member / element */
+        const char *s;       /* J_STR: the UTF-8 text; J_NUM: the number's text */
+    } u;
+    const char *key;      /* as a member: its key */
+    uint32_t klen, len;   /* key length; J_STR/J_NUM: text length, J_OBJ/J_ARR: member count */
+    uint32_t kind;
+} jnode;
+/* Keys and texts point into the JSON text when yajl hands them over from
+ * there (no escapes), else into a copy in the scratch arena; neither is
+ * NUL-terminated: lengths are used throughout. */
+
+/* Containers deeper than this are refused while parsing (three JSON levels
+ * per struct level, and a few more). */
+#define JSON_MAX_DEPTH (3 * RELIC_GFF_MAX_DEPTH + 8)
+
+typedef struct bstate {
+    relic_arena *a;
+    const char *text, *text_end; /* the JSON text */
+    jnode *root;
+    jnode *open[JSON_MAX_DEPTH + 1];
+    jnode *last[JSON_MAX_DEPTH + 1];
+    int depth;
+    const char *key;   /* pending member key */
+    uint32_t klen;
+    int too_deep, nomem;
+} bstate;
+
+/* Bytes yajl hands over: in place when they lie in the JSON text. */
+static const char *keep(bstate *b, const void *p, size_t n)
+{
+    const char *c = p;
+    if (c >= b->text && c <= b->text_end && n <= (size_t)(b->text_end - c)) return c;
+    char *q = relic_arena_alloc(b->a, n + 1, 1);
+    if (q) { memcpy(q, p, n); q[n] = 0; }
+    return q;
+}
+
+static jnode *add_node(bstate *b, uint8_t kind)
+{
+    jnode *n = relic_arena_alloc(b->a, sizeof *n, 8);
+    if (!n) { b->nomem = 1; return NULL; }
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    if (b->depth == 0) {
+        b->root = n;
+    } else {
+        jnode *parent = b->open[b->depth - 1];
+        if (parent->kind == J_OBJ) { n->key = b->key; n->klen = b->klen; }
+        if (b->last[b->depth - 1]) b->last[b->depth - 1]->next = n;
+        else parent->u.first = n;
+        b->last[b->depth - 1] = n;
+        parent->len++;
+    }
+    return n;
+}
+
+static int on_null(void *ctx) { return add_node(ctx, J_NULL) != NULL; }
+static int on_bool(void *ctx, int v) { return add_node(ctx, v ? J_TRUE : J_FALSE) != NULL; }
+
+static int on_number(void *ctx, const char *p, size_t n)
+{
+    bstate *b = ctx;
+    jnode *j = add_node(b, J_NUM);
+    if (!j || !(j->u.s = keep(b, p, n))) { b->nomem = 1; return 0; }
+    j->len = (uint32_t)n;
+    return 1;
+}
+
+static int on_string(void *ctx, const unsigned char *p, size_t n)
+{
+    bstate *b = ctx;
+    jnode *j = add_node(b, J_STR);
+    if (!j || !(j->u.s = keep(b, p, n))) { b->nomem = 1; return 0; }
+    j->len = (uint32_t)n;
+    return 1;
+}
+
+static int on_key(void *ctx, const unsigned char *p, size_t n)
+{
+    bstate *b = ctx;
+    if (!(b->key = keep(b, p, n))) { b->nomem = 1; return 0; }
+    b->klen = (uint32_t)n;
+    return 1;
+}
+
+static int on_open(bstate *b, uint8_t kind)
+{
+    if (b->depth >= JSON_MAX_DEPTH) { b->too_deep = 1; return 0; }
+    jnode *j = add_node(b, kind);
+    if (!j) return 0;
+    b->open[b->depth] = j;
+    b->last[b->depth] = NULL;
+    b->depth++;
+    return 1;
+}
+
+static int on_start_map(void *ctx) { return on_open(ctx, J_OBJ); }
+static int on_start_array(void *ctx) { return on_open(ctx, J_ARR); }
+static int on_close(void *ctx) { ((bstate *)ctx)->depth--; return 1; }
+
+static const yajl_callbacks callbacks = {
+    on_null, on_bool, NULL, NULL, on_number, on_string, on_start_map, on_key, on_close, on_start_array, on_close,
 };
 
-static uint32_t cp1252_to_cp(uint8_t b)
-{
-    return b >= 0x80 && b < 0xA0 ? cp1252_high[b - 0x80] : b;
-}
-
-static int cp_to_cp1252(uint32_t cp, uint8_t *out)
-{
-    if (cp < 0x80 || (cp >= 0xA0 && cp <= 0xFF)) { *out = (uint8_t)cp; return 1; }
-    for (int i = 0; i < 32; i++)
-        if (cp1252_high[i] == cp) { *out = (uint8_t)(0x80 + i); return 1; }
-    return 0;
-}
-
-/* One UTF-8 sequence at p (n bytes left): its code point and length, 0 when invalid. */
-static size_t utf8_next(const uint8_t *p, size_t n, uint32_t *cp)
-{
-    uint8_t c = p[0];
-    size_t len;
-    uint32_t v, min;
-    if (c < 0x80) { *cp = c; return 1; }
-    if ((c & 0xE0) == 0xC0) { len = 2; v = c & 0x1F; min = 0x80; }
-    else if ((c & 0xF0) == 0xE0) { len = 3; v = c & 0x0F; min = 0x800; }
-    else if ((c & 0xF8) == 0xF0) { len = 4; v = c & 0x07; min = 0x10000; }
-    else return 0;
-    if (len > n) return 0;
-    for (size_t i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80) return 0;
-        v = (v << 6) | (p[i] & 0x3F);
-    }
-    if (v < min || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) return 0;
-    *cp = v;
-    return len;
-}
-
-static void put_utf8(relic_buf *o, uint32_t cp)
-{
-    uint8_t b[4];
-    size_t n;
-    if (cp < 0x80) { b[0] = (uint8_t)cp; n = 1; }
-    else if (cp < 0x800) { b[0] = (uint8_t)(0xC0 | (cp >> 6)); b[1] = (uint8_t)(0x80 | (cp & 0x3F)); n = 2; }
-    else if (cp < 0x10000) {
-        b[0] = (uint8_t)(0xE0 | (cp >> 12)); b[1] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F));
-        b[2] = (uint8_t)(0x80 | (cp & 0x3F)); n = 3;
-    } else {
-        b[0] = (uint8_t)(0xF0 | (cp >> 18)); b[1] = (uint8_t)(0x80 | ((cp >> 12) & 0x3F));
-        b[2] = (uint8_t)(0x80 | ((cp >> 6) & 0x3F)); b[3] = (uint8_t)(0x80 | (cp & 0x3F)); n = 4;
-    }
-    relic_buf_append(o, b, n);
-}
-
 /* ---------------------------------------------------------------------- */
-/* Printer                                                                */
-/* ---------------------------------------------------------------------- */
-
-typedef struct pstate {
-    relic_buf *o;
-    relic_gff_encoding enc;
-    relic_error *err;
-} pstate;
-
-/* A JSON string of game text: escapes as nwn_gff (", \, control characters). */
-static relic_status put_text(pstate *ps, const uint8_t *p, size_t n, const char *label)
-{
-    static const char hex[] = "0123456789abcdef";
-    relic_buf *o = ps->o;
-    relic_buf_puts(o, "\"");
-    for (size_t i = 0; i < n;) {
-        uint32_t cp;
-        size_t len = 1;
-        /* a run of plain printable ASCII goes out as it is */
-        size_t run = i;
-        while (run < n && p[run] >= 0x20 && p[run] < 0x7F && p[run] != '"' && p[run] != '\\') run++;
-        if (run > i) { relic_buf_append(o, p + i, run - i); i = run; continue; }
-        if (ps->enc == RELIC_GFF_ENC_UTF8) {
-            len = utf8_next(p + i, n - i, &cp);
-            if (len == 0)
-                return relic_fail(ps->err, RELIC_E_SYNTAX, i, label, "byte %zu of the text is not valid UTF-8 (try cp1252)", i);
-        } else {
-            cp = cp1252_to_cp(p[i]);
-        }
-        i += len;
-        if (cp == '"') relic_buf_puts(o, "\\\"");
-        else if (cp == '\\') relic_buf_puts(o, "\\\\");
-        else if (cp == '\n') relic_buf_puts(o, "\\n");
-        else if (cp == '\r') relic_buf_puts(o, "\\r");
-        else if (cp == '\t') relic_buf_puts(o, "\\t");
-        else if (cp == '\b') relic_buf_puts(o, "\\b");
-        else if (cp == '\f') relic_buf_puts(o, "\\f");
-        else if (cp < 0x20) { char e[7] = { '\\', 'u', '0', '0', hex[cp >> 4], hex[cp & 15], 0 }; relic_buf_puts(o, e); }
-        else put_utf8(o, cp);
-    }
-    relic_buf_puts(o, "\"");
-    return RELIC_OK;
-}
-
-/* Labels, keys and the file type are shown through windows-1252 whatever
- * the text encoding (they are ASCII in practice; the mapping is one to one). */
-static void put_name(relic_buf *o, const char *k, size_t n)
-{
-    pstate ps = { o, RELIC_GFF_ENC_CP1252, NULL };
-    put_text(&ps, (const uint8_t *)k, n, NULL);
-}
-
-/* Decimal integers without printf (the printer's hot path). */
-static void put_u64(relic_buf *o, uint64_t v)
-{
-    char b[24];
-    size_t i = sizeof b;
-    do { b[--i] = (char)('0' + v % 10); v /= 10; } while (v);
-    relic_buf_append(o, b + i, sizeof b - i);
-}
-
-static void put_i64(relic_buf *o, int64_t v)
-{
-    if (v < 0) { relic_buf_append(o, "-", 1); put_u64(o, (uint64_t)0 - (uint64_t)v); }
-    else put_u64(o, (uint64_t)v);
-}
-
-#define PUT_LIT(o, lit) relic_buf_append((o), (lit), sizeof(lit) - 1)
-
-static void put_key(relic_buf *o, const char *k)
-{
-    put_name(o, k, strlen(k));
-    relic_buf_puts(o, ":");
-}
-
-/* A float as a JSON float token (nwn_gff's reader wants one for doubles). */
-static void put_float_token(relic_buf *o, const char *b)
-{
-    relic_buf_puts(o, b);
-    if (!strpbrk(b, ".eEn\"")) relic_buf_puts(o, ".0");
-}
-
-static void put_f32(relic_buf *o, float v)
-{
-    char b[48];
-    if (!isfinite(v)) { relic_json_f32(o, v); return; }
-    b[relic_f32_shortest(v, b)] = 0;
-    put_float_token(o, b);
-}
-
-static void put_f64(relic_buf *o, double v)
-{
-    char b[48];
-    if (!isfinite(v)) { relic_json_f64(o, v); return; }
-    if (v == 0 && signbit(v)) { relic_buf_puts(o, "-0.0"); return; }
-    snprintf(b, sizeof b, "%.15g", v);
-    if (strtod(b, NULL) != v) snprintf(b, sizeof b, "%.17g", v);
-    put_float_token(o, b);
-}
-
-static void put_base64(relic_buf *o, const uint8_t *p, size_t n)
-{
-    static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    relic_buf_puts(o, "\"");
-    for (size_t i = 0; i < n; i += 3) {
-        uint32_t v = (uint32_t)p[i] << 16 | (i + 1 < n ? (uint32_t)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
-        char q[4] = { tab[v >> 18], tab[(v >> 12) & 63], i + 1 < n ? tab[(v >> 6) & 63] : '=', i + 2 < n ? tab[v & 63] : '=' };
-        relic_buf_append(o, q, 4);
-    }
-    relic_buf_puts(o, "\"");
-}
-
-/* nwn_gff's key order: Nim's cmpIgnoreCase (ASCII lower-case, then length). */
-static int cmp_ignore_case(const char *a, const char *b)
-{
-    for (;; a++, b++) {
-        int ca = (unsigned char)*a, cb = (unsigned char)*b;
-        if (ca >= 'A' && ca <= 'Z') ca += 32;
-        if (cb >= 'A' && cb <= 'Z') cb += 32;
-        if (ca != cb || ca == 0) return ca - cb;
-    }
-}
-
-/* A key of an object to print: its name and what it stands for. */
-typedef struct pkey {
-    char name[40];
-    int kind;  /* 0 field, 1 __data_type, 2 __struct_id, 3 __field_order */
-    uint32_t field;
-} pkey;
-
-static int pkey_cmp(const void *a, const void *b)
-{
-    const pkey *x = a, *y = b;
-    int c = cmp_ignore_case(x->name, y->name);
-    if (c) return c;
-    c = strcmp(x->name, y->name);
-    if (c) return c;
-    return x->field < y->field ? -1 : x->field > y->field;
-}
-
-static relic_status print_struct(pstate *ps, const relic_gff_tstruct *s, const char *data_type, uint32_t depth);
-
-static relic_status print_field(pstate *ps, const relic_gff_tfield *f, uint32_t depth)
-{
-    relic_buf *o = ps->o;
-    const char *name = relic_gff_type_name(f->type);
-    if (!name) return relic_fail(ps->err, RELIC_E_ARGUMENT, 0, f->label, "unknown field type %u", (unsigned)f->type);
-    relic_buf_puts(o, "{");
-    if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
-        if (!f->v.child) return relic_fail(ps->err, RELIC_E_ARGUMENT, 0, f->label, "a struct field without its struct");
-        PUT_LIT(o, "\"__struct_id\":");
-        put_u64(o, f->v.child->id);
-        PUT_LIT(o, ",");
-    }
-    if (f->type == RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
-        /* substrings in file order when that is not the key order: "__substring_order" */
-        int sorted = 1;
-        for (uint32_t i = 1; i < f->v.loc.count && sorted; i++) {
-            char a[16], b2[16];
-            snprintf(a, sizeof a, "%" PRIu32, f->v.loc.s[i - 1].string_id);
-            snprintf(b2, sizeof b2, "%" PRIu32, f->v.loc.s[i].string_id);
-            sorted = cmp_ignore_case(a, b2) < 0;
-        }
-        if (!sorted) {
-            relic_buf_puts(o, "\"__substring_order\":[");
-            for (uint32_t i = 0; i < f->v.loc.count; i++)
-                relic_buf_printf(o, "%s%" PRIu32, i ? "," : "", f->v.loc.s[i].string_id);
-            relic_buf_puts(o, "],");
-        }
-    }
-    PUT_LIT(o, "\"type\":\"");
-    relic_buf_puts(o, name);
-    if (f->type == RELIC_GFF_FIELD_TYPE_VOID) PUT_LIT(o, "\",\"value64\":");
-    else PUT_LIT(o, "\",\"value\":");
-    switch (f->type) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_DWORD:
-    case RELIC_GFF_FIELD_TYPE_DWORD64:
-        put_u64(o, f->v.u); break;
-    case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_INT:
-    case RELIC_GFF_FIELD_TYPE_INT64:
-        put_i64(o, f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_FLOAT: put_f32(o, f->v.f32); break;
-    case RELIC_GFF_FIELD_TYPE_DOUBLE: put_f64(o, f->v.f64); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_RESREF: {
-        relic_status st = put_text(ps, f->v.bytes.p, f->v.bytes.n, f->label);
-        if (st != RELIC_OK) return st;
-        break;
-    }
-    case RELIC_GFF_FIELD_TYPE_VOID: put_base64(o, f->v.bytes.p, f->v.bytes.n); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
-        /* decimal StringIDs sort before "id" (digits < letters) */
-        pkey *keys = f->v.loc.count ? calloc(f->v.loc.count, sizeof *keys) : NULL;
-        if (f->v.loc.count && !keys) return relic_fail(ps->err, RELIC_E_NOMEM, 0, f->label, "out of memory");
-        for (uint32_t i = 0; i < f->v.loc.count; i++) {
-            snprintf(keys[i].name, sizeof keys[i].name, "%" PRIu32, f->v.loc.s[i].string_id);
-            keys[i].field = i;
-        }
-        if (f->v.loc.count) qsort(keys, f->v.loc.count, sizeof *keys, pkey_cmp);
-        for (uint32_t i = 1; i < f->v.loc.count; i++)
-            if (strcmp(keys[i - 1].name, keys[i].name) == 0) {
-                relic_status e = relic_fail(ps->err, RELIC_E_UNSUPPORTED, 0, f->label,
-                                            "two substrings with StringID %s: nwn_gff JSON cannot hold both", keys[i].name);
-                free(keys);
-                return e;
-            }
-        relic_buf_puts(o, "{");
-        relic_status st = RELIC_OK;
-        for (uint32_t i = 0; i < f->v.loc.count && st == RELIC_OK; i++) {
-            const relic_gff_tsubstring *ss = &f->v.loc.s[keys[i].field];
-            if (i) relic_buf_puts(o, ",");
-            put_key(o, keys[i].name);
-            st = put_text(ps, ss->text, ss->len, f->label);
-        }
-        free(keys);
-        if (st != RELIC_OK) return st;
-        if (f->v.loc.strref != RELIC_GFF_NONE)
-            relic_buf_printf(o, "%s\"id\":%" PRIu32, f->v.loc.count ? "," : "", f->v.loc.strref);
-        relic_buf_puts(o, "}");
-        break;
-    }
-    case RELIC_GFF_FIELD_TYPE_STRUCT: {
-        relic_status st = print_struct(ps, f->v.child, NULL, depth + 1);
-        if (st != RELIC_OK) return st;
-        break;
-    }
-    case RELIC_GFF_FIELD_TYPE_LIST:
-        relic_buf_puts(o, "[");
-        for (size_t i = 0; i < f->v.list.count; i++) {
-            if (i) relic_buf_puts(o, ",");
-            if (!f->v.list.items[i]) return relic_fail(ps->err, RELIC_E_ARGUMENT, 0, f->label, "a list element without its struct");
-            relic_status st = print_struct(ps, f->v.list.items[i], NULL, depth + 1);
-            if (st != RELIC_OK) return st;
-        }
-        relic_buf_puts(o, "]");
-        break;
-    case RELIC_GFF_FIELD_TYPE_ORIENTATION: case RELIC_GFF_FIELD_TYPE_VECTOR:
-        relic_buf_puts(o, "[");
-        for (int k = 0; k < (f->type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4 : 3); k++) {
-            if (k) relic_buf_puts(o, ",");
-            put_f32(o, f->v.vec[k]);
-        }
-        relic_buf_puts(o, "]");
-        break;
-    }
-    relic_buf_puts(o, "}");
-    return RELIC_OK;
-}
-
-/* Order of two fields (pointers into one struct's array) by label, then
- * position: equal labels end up adjacent, earlier first. */
-static int field_cmp(const void *a, const void *b)
-{
-    const relic_gff_tfield *x = *(const relic_gff_tfield *const *)a, *y = *(const relic_gff_tfield *const *)b;
-    int c = cmp_ignore_case(x->label, y->label);
-    if (c == 0) c = strcmp(x->label, y->label);
-    return c ? c : (x < y ? -1 : x > y);
-}
-
-static relic_status print_struct(pstate *ps, const relic_gff_tstruct *s, const char *data_type, uint32_t depth)
-{
-    relic_buf *o = ps->o;
-    if (depth > RELIC_GFF_MAX_DEPTH)
-        return relic_fail(ps->err, RELIC_E_LIMIT, 0, NULL, "structs nest deeper than %d", RELIC_GFF_MAX_DEPTH);
-    uint32_t nf = s->field_count;
-    size_t k = 0;
-    pkey small_keys[24];
-    uint32_t small_idx[24];
-    const relic_gff_tfield *small_ptr[24];
-    pkey *keys = nf + 3 <= 24 ? small_keys : malloc((nf + 3) * sizeof *keys);
-    uint32_t *idx = nf <= 24 ? small_idx : malloc((nf ? nf : 1) * sizeof *idx);
-    const relic_gff_tfield **ptr = nf <= 24 ? small_ptr : malloc((nf ? nf : 1) * sizeof *ptr);
-    if (!keys || !idx || !ptr) {
-        if (keys != small_keys) free(keys);
-        if (idx != small_idx) free(idx);
-        if (ptr != small_ptr) free(ptr);
-        return relic_fail(ps->err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
-    }
-    /* fields sorted by label: the file order is the sorted order when idx[i] == i; equal labels are adjacent */
-    for (uint32_t i = 0; i < nf; i++) ptr[i] = &s->fields[i];
-    if (nf > 1) qsort(ptr, nf, sizeof *ptr, field_cmp);
-    for (uint32_t i = 0; i < nf; i++) idx[i] = (uint32_t)(ptr[i] - s->fields);
-    if (ptr != small_ptr) free(ptr);
-    int in_order = 1, needs_resort = 0;
-    for (uint32_t i = 0; i < nf; i++) {
-        uint32_t fi = idx[i], later = 0;
-        in_order &= fi == i;
-        /* duplicates after this one (same label, later position) follow it in idx */
-        for (uint32_t j = i + 1; j < nf && strcmp(s->fields[idx[j]].label, s->fields[fi].label) == 0; j++) later++;
-        pkey *key = &keys[k++];
-        if (later || strncmp(s->fields[fi].label, "__", 2) == 0) {
-            /* earlier duplicates, and labels that look like nwn_gff's own "__" keys, get a prefix */
-            snprintf(key->name, sizeof key->name, "__dup%u__%s", (unsigned)later, s->fields[fi].label);
-            needs_resort = 1;
-        } else {
-            memcpy(key->name, s->fields[fi].label, sizeof s->fields[fi].label);
-        }
-        key->kind = 0;
-        key->field = fi;
-    }
-    /* The reader restores the file order from the printed key order, so the
-     * order that counts is that of the final keys (duplicates renamed, which
-     * also moves them): decide __field_order on it. */
-    if (needs_resort) {
-        qsort(keys, k, sizeof *keys, pkey_cmp);
-        in_order = 1;
-        for (size_t i = 0; i < k; i++) in_order &= keys[i].field == (uint32_t)i;
-    }
-    if (data_type) { strcpy(keys[k].name, "__data_type"); keys[k].kind = 1; keys[k++].field = 0; }
-    if (s->id != RELIC_GFF_NONE) { strcpy(keys[k].name, "__struct_id"); keys[k].kind = 2; keys[k++].field = 0; }
-    if (!in_order) { strcpy(keys[k].name, "__field_order"); keys[k].kind = 3; keys[k++].field = 0; }
-    if (needs_resort || k > nf) qsort(keys, k, sizeof *keys, pkey_cmp);
-    relic_status st = RELIC_OK;
-    PUT_LIT(o, "{");
-    for (size_t i = 0; i < k && st == RELIC_OK; i++) {
-        if (i) PUT_LIT(o, ",");
-        put_key(o, keys[i].name);
-        switch (keys[i].kind) {
-        case 1: put_name(o, data_type, 4); break;
-        case 2: put_u64(o, s->id); break;
-        case 3:
-            /* the key of each field, in file order */
-            for (size_t q = 0; q < k; q++)
-                if (keys[q].kind == 0) idx[keys[q].field] = (uint32_t)q;
-            PUT_LIT(o, "[");
-            for (uint32_t j = 0; j < nf; j++) {
-                if (j) PUT_LIT(o, ",");
-                put_name(o, keys[idx[j]].name, strlen(keys[idx[j]].name));
-            }
-            PUT_LIT(o, "]");
-            break;
-        default: st = print_field(ps, &s->fields[keys[i].field], depth);
-        }
-    }
-    PUT_LIT(o, "}");
-    if (keys != small_keys) free(keys);
-    if (idx != small_idx) free(idx);
-    return st;
-}
-
-relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
-                                       relic_error *err)
-{
-    pstate ps = { out, enc, err };
-    if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
-    relic_status st = print_struct(&ps, t->root, t->file_type, 0);
-    if (st != RELIC_OK) return st;
-    relic_buf_puts(out, "\n");
-    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
-    return RELIC_OK;
-}
-
-/* ---------------------------------------------------------------------- */
-/* Reader                                                                 */
+/* Reading                                                                */
 /* ---------------------------------------------------------------------- */
 
 typedef struct rstate {
-    relic_jr r;
+    relic_arena *a;        /* the tree's arena */
+    relic_error *err;
     relic_gff_encoding enc;
+    /* the JSON path, built only for an error message */
+    struct { const char *key; uint32_t klen; int64_t index; } path[JSON_MAX_DEPTH + 8];
+    int depth;
 } rstate;
 
-/* JSON text (UTF-8) to game bytes in the arena. */
-static relic_status read_text(rstate *rs, json_object *v, int raw_bytes, uint8_t **out, size_t *n)
+static void push_n(rstate *rs, const char *key, size_t klen, int64_t index)
 {
-    if (!json_object_is_type(v, json_type_string)) return relic_jr_fail(&rs->r, RELIC_E_ARGUMENT, "expected a string");
-    const uint8_t *p = (const uint8_t *)json_object_get_string(v);
-    size_t len = (size_t)json_object_get_string_len(v), k = 0;
-    uint8_t *dst = relic_arena_alloc(rs->r.arena, len + 1, 1);
-    if (!dst) return relic_jr_fail(&rs->r, RELIC_E_NOMEM, "arena exhausted");
-    if (raw_bytes || rs->enc == RELIC_GFF_ENC_UTF8) {
-        for (size_t i = 0; i < len;) {
-            uint32_t cp;
-            size_t l = utf8_next(p + i, len - i, &cp);
-            if (!l) return relic_jr_fail(&rs->r, RELIC_E_SYNTAX, "invalid UTF-8 at byte %zu of the string", i);
-            i += l;
-        }
-        memcpy(dst, p, len);
+    rs->path[rs->depth].key = key;
+    rs->path[rs->depth].klen = (uint32_t)klen;
+    rs->path[rs->depth].index = index;
+    rs->depth++;
+}
+
+static void push(rstate *rs, const char *key, int64_t index) { push_n(rs, key, key ? strlen(key) : 0, index); }
+static void pop(rstate *rs) { rs->depth--; }
+
+static relic_status fail(rstate *rs, relic_status code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static relic_status fail(rstate *rs, relic_status code, const char *fmt, ...)
+{
+    char path[RELIC_ERROR_PATH_MAX], msg[RELIC_ERROR_MESSAGE_MAX];
+    size_t k = 0;
+    path[0] = 0;
+    for (int i = 0; i < rs->depth && k + 8 < sizeof path; i++) {
+        int w = rs->path[i].key ? snprintf(path + k, sizeof path - k, "%s%.*s", k ? "." : "", (int)rs->path[i].klen, rs->path[i].key)
+                                : snprintf(path + k, sizeof path - k, "[%lld]", (long long)rs->path[i].index);
+        k = w < 0 ? k : k + (size_t)w >= sizeof path ? sizeof path - 1 : k + (size_t)w;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return relic_fail(rs->err, code, 0, path, "%s", msg);
+}
+
+/* The last member of obj named key, or NULL. */
+static const jnode *member(const jnode *obj, const char *key)
+{
+    const jnode *found = NULL;
+    size_t n = strlen(key);
+    for (const jnode *m = obj->u.first; m; m = m->next)
+        if (m->klen == n && memcmp(m->key, key, n) == 0) found = m;
+    return found;
+}
+
+static int is_dup_key(const jnode *m) { return m->klen >= 5 && memcmp(m->key, "__dup", 5) == 0; }
+/* A member of a struct object that is a field ("__dupN__" keys are). */
+static int is_field_key(const jnode *m)
+{
+    return !(m->klen >= 2 && m->key[0] == '_' && m->key[1] == '_') || is_dup_key(m);
+}
+
+/* Text of a string or number node, NUL-terminated in buf (cap bytes); NULL
+ * when longer. */
+static const char *cstr(const jnode *v, char *buf, size_t cap)
+{
+    if (v->len >= cap) return NULL;
+    memcpy(buf, v->u.s, v->len);
+    buf[v->len] = 0;
+    return buf;
+}
+
+int relic_gff_encoding_from_name(const char *name, relic_gff_encoding *out)
+{
+    static const struct { const char *name; relic_gff_encoding enc; } names[] = {
+        { "cp1252", RELIC_GFF_ENC_CP1252 }, { "windows-1252", RELIC_GFF_ENC_CP1252 },
+        { "utf8", RELIC_GFF_ENC_UTF8 }, { "utf-8", RELIC_GFF_ENC_UTF8 }, { "auto", RELIC_GFF_ENC_AUTO },
+    };
+    for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++) {
+        size_t k = 0;
+        while (names[i].name[k] && (name[k] | 0x20) == names[i].name[k]) k++;
+        if (!names[i].name[k] && !name[k]) { *out = names[i].enc; return 1; }
+    }
+    return 0;
+}
+
+/* An integer in [lo, hi] (hi as unsigned so u64 fits); the value's bits. */
+static relic_status get_int(rstate *rs, const jnode *v, int64_t lo, uint64_t hi, int64_t *out)
+{
+    if (!v || v->kind != J_NUM) return fail(rs, RELIC_E_ARGUMENT, "expected an integer");
+    const char *p = v->u.s, *e = p + v->len;
+    int neg = p < e && *p == '-', shown = v->len > 40 ? 40 : (int)v->len;
+    uint64_t m = 0;
+    p += neg;
+    if (p == e) return fail(rs, RELIC_E_SYNTAX, "expected an integer, found %.*s", shown, v->u.s);
+    for (; p < e; p++) {
+        if (*p < '0' || *p > '9') return fail(rs, RELIC_E_RANGE, "expected an integer, found %.*s", shown, v->u.s);
+        if (m > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return fail(rs, RELIC_E_RANGE, "%.*s is out of range", shown, v->u.s);
+        m = m * 10 + (uint64_t)(*p - '0');
+    }
+    if (neg ? (m > (uint64_t)0 - (uint64_t)lo || (lo >= 0 && m != 0)) : m > hi)
+        return fail(rs, RELIC_E_RANGE, "%.*s is out of range [%lld, %llu]", shown, v->u.s, (long long)lo, (unsigned long long)hi);
+    *out = neg ? (int64_t)((uint64_t)0 - m) : (int64_t)m;
+    return RELIC_OK;
+}
+
+/* Bits written as "0x…" (non-finite values), or nwn_gff's "nan"/"inf"/"-inf". */
+static int special_float(const jnode *v, int bits, uint64_t *out, double *d)
+{
+    char buf[24];
+    const char *s = cstr(v, buf, sizeof buf);
+    if (!s) return 0;
+    if (strcmp(s, "nan") == 0) { *d = NAN; return 2; }
+    if (strcmp(s, "inf") == 0) { *d = INFINITY; return 2; }
+    if (strcmp(s, "-inf") == 0) { *d = -INFINITY; return 2; }
+    if (s[0] != '0' || (s[1] | 0x20) != 'x' || v->len != 2 + (uint32_t)bits / 4) return 0;
+    uint64_t u = 0;
+    for (const char *p = s + 2; *p; p++) {
+        int c = *p, dgt = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+        if (dgt < 0) return 0;
+        u = u << 4 | (uint64_t)dgt;
+    }
+    *out = u;
+    return 1;
+}
+
+static relic_status get_double(rstate *rs, const jnode *v, int f32, double *out, uint64_t *bits, int *is_bits)
+{
+    *is_bits = 0;
+    if (v && v->kind == J_STR) {
+        int k = special_float(v, f32 ? 32 : 64, bits, out);
+        if (k == 1) { *is_bits = 1; return RELIC_OK; }
+        if (k == 2) return RELIC_OK;
+    }
+    char buf[512];
+    if (!v || v->kind != J_NUM) return fail(rs, RELIC_E_SYNTAX, "expected a number or \"0x…\" float bits");
+    if (!cstr(v, buf, sizeof buf)) return fail(rs, RELIC_E_RANGE, "a number of %u characters", (unsigned)v->len);
+    *out = strtod(buf, NULL);
+    return RELIC_OK;
+}
+
+/* JSON text (UTF-8) to game bytes in the tree's arena. */
+enum { TEXT_GAME, TEXT_RAW, TEXT_CP1252 };
+static relic_status get_text(rstate *rs, const jnode *v, int mode, uint8_t **out, size_t *n)
+{
+    if (!v || v->kind != J_STR) return fail(rs, RELIC_E_ARGUMENT, "expected a string");
+    const uint8_t *p = (const uint8_t *)v->u.s;
+    size_t len = v->len, k = 0;
+    uint8_t *dst = relic_arena_alloc(rs->a, len ? len : 1, 1);
+    if (!dst) return fail(rs, RELIC_E_NOMEM, "arena exhausted");
+    if (mode == TEXT_RAW || (mode == TEXT_GAME && rs->enc == RELIC_GFF_ENC_UTF8)) {
+        memcpy(dst, p, len); /* yajl has checked the UTF-8 */
         k = len;
     } else {
         for (size_t i = 0; i < len;) {
+            if (p[i] < 0x80) { dst[k++] = p[i++]; continue; }
             uint32_t cp;
-            size_t l = utf8_next(p + i, len - i, &cp);
-            if (!l) return relic_jr_fail(&rs->r, RELIC_E_SYNTAX, "invalid UTF-8 at byte %zu of the string", i);
-            if (!cp_to_cp1252(cp, &dst[k]))
-                return relic_jr_fail(&rs->r, RELIC_E_RANGE, "U+%04X has no windows-1252 byte (use --encoding utf8)",
-                                     (unsigned)cp);
+            size_t l = relic_utf8_next(p + i, len - i, &cp);
+            if (!l) return fail(rs, RELIC_E_SYNTAX, "invalid UTF-8 at byte %zu of the string", i);
+            if (!relic_cp_to_cp1252(cp, &dst[k]))
+                return fail(rs, RELIC_E_RANGE, "character U+%04X (byte %zu of the text) has no windows-1252 byte "
+                            "(the text may be UTF-8: --encoding utf8)", (unsigned)cp, i);
             k++;
             i += l;
         }
@@ -484,20 +314,20 @@ static int b64_val(int c)
     return -1;
 }
 
-static relic_status read_base64(rstate *rs, json_object *v, uint8_t **out, size_t *n)
+static relic_status get_base64(rstate *rs, const jnode *v, uint8_t **out, size_t *n)
 {
-    if (!json_object_is_type(v, json_type_string)) return relic_jr_fail(&rs->r, RELIC_E_ARGUMENT, "expected a base64 string");
-    const char *p = json_object_get_string(v);
-    size_t len = (size_t)json_object_get_string_len(v), k = 0;
-    uint8_t *dst = relic_arena_alloc(rs->r.arena, len / 4 * 3 + 3, 1);
-    if (!dst) return relic_jr_fail(&rs->r, RELIC_E_NOMEM, "arena exhausted");
+    if (!v || v->kind != J_STR) return fail(rs, RELIC_E_ARGUMENT, "expected a base64 string");
+    const char *p = v->u.s;
+    size_t len = v->len, k = 0;
+    uint8_t *dst = relic_arena_alloc(rs->a, len / 4 * 3 + 3, 1);
+    if (!dst) return fail(rs, RELIC_E_NOMEM, "arena exhausted");
     uint32_t acc = 0;
     int bits = 0;
     for (size_t i = 0; i < len; i++) {
         if (p[i] == '=') break;
         if (p[i] == '\n' || p[i] == '\r') continue;
         int d = b64_val((unsigned char)p[i]);
-        if (d < 0) return relic_jr_fail(&rs->r, RELIC_E_SYNTAX, "character %zu is not base64", i);
+        if (d < 0) return fail(rs, RELIC_E_SYNTAX, "character %zu is not base64", i);
         acc = (acc << 6) | (uint32_t)d;
         bits += 6;
         if (bits >= 8) { bits -= 8; dst[k++] = (uint8_t)(acc >> bits); }
@@ -507,249 +337,328 @@ static relic_status read_base64(rstate *rs, json_object *v, uint8_t **out, size_
     return RELIC_OK;
 }
 
-static relic_status read_struct(rstate *rs, json_object *obj, relic_gff_tstruct **out, uint32_t depth);
+static relic_status read_struct(rstate *rs, const jnode *obj, relic_gff_tstruct **out, uint32_t depth);
 
-static relic_status read_field(rstate *rs, json_object *fo, const char *key, relic_gff_tfield *f, uint32_t depth)
+static int u32_cmp(const void *a, const void *b)
 {
-    relic_jr *r = &rs->r;
-    json_object *jt, *jv = NULL;
-    relic_status st;
-    const char *label = key;
-    if (strncmp(key, "__dup", 5) == 0) {
-        const char *p = key + 5;
-        while (*p >= '0' && *p <= '9') p++;
-        if (strncmp(p, "__", 2) == 0) label = p + 2;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static relic_status read_locstring(rstate *rs, const jnode *fo, const jnode *jv, relic_gff_tfield *f)
+{
+    relic_status st = RELIC_OK;
+    int64_t iv;
+    if (jv->kind != J_OBJ) return fail(rs, RELIC_E_ARGUMENT, "a locstring is an object");
+    const jnode *jid = NULL;
+    f->v.loc.strref = RELIC_GFF_NONE;
+    f->v.loc.s = relic_arena_array(rs->a, jv->len ? jv->len : 1, sizeof *f->v.loc.s, 8);
+    if (!f->v.loc.s) return fail(rs, RELIC_E_NOMEM, "arena exhausted");
+    for (const jnode *m = jv->u.first; m; m = m->next) {
+        if (m->klen == 2 && memcmp(m->key, "id", 2) == 0) { jid = m; continue; }
+        uint64_t id = 0;
+        for (uint32_t i = 0; i < m->klen && id <= UINT32_MAX; i++)
+            id = m->key[i] >= '0' && m->key[i] <= '9' ? id * 10 + (uint64_t)(m->key[i] - '0') : UINT64_MAX;
+        if (m->klen == 0 || id > UINT32_MAX)
+            return fail(rs, RELIC_E_RANGE, "locstring key '%.*s' is not a StringID", m->klen > 40 ? 40 : (int)m->klen, m->key);
+        relic_gff_tsubstring *ss = &f->v.loc.s[f->v.loc.count++];
+        ss->string_id = (uint32_t)id;
+        push_n(rs, m->key, m->klen, -1);
+        st = get_text(rs, m, TEXT_GAME, &ss->text, &ss->len);
+        pop(rs);
+        if (st != RELIC_OK) return st;
     }
-    size_t k = 0, len = strlen(label);
+    if (f->v.loc.count > 1) {
+        /* a StringID twice (a JSON object with a repeated key): refused */
+        uint32_t *ids = malloc((size_t)f->v.loc.count * sizeof *ids);
+        if (!ids) return fail(rs, RELIC_E_NOMEM, "out of memory");
+        for (uint32_t i = 0; i < f->v.loc.count; i++) ids[i] = f->v.loc.s[i].string_id;
+        qsort(ids, f->v.loc.count, sizeof *ids, u32_cmp);
+        for (uint32_t i = 1; i < f->v.loc.count && st == RELIC_OK; i++)
+            if (ids[i] == ids[i - 1]) st = fail(rs, RELIC_E_ARGUMENT, "StringID %u appears twice", (unsigned)ids[i]);
+        free(ids);
+        if (st != RELIC_OK) return st;
+    }
+    const jnode *ord = member(fo, "__substring_order");
+    if (ord) {
+        /* put the substrings back in the order the file had */
+        push(rs, "__substring_order", -1);
+        if (ord->kind != J_ARR) st = fail(rs, RELIC_E_ARGUMENT, "expected an array");
+        else if (ord->len != f->v.loc.count)
+            st = fail(rs, RELIC_E_ARGUMENT, "lists %u StringIDs for %u substrings", (unsigned)ord->len, (unsigned)f->v.loc.count);
+        size_t i = 0;
+        for (const jnode *e = ord->u.first; e && st == RELIC_OK; e = e->next, i++) {
+            st = get_int(rs, e, 0, 0xFFFFFFFFu, &iv);
+            size_t j = i;
+            while (st == RELIC_OK && j < f->v.loc.count && f->v.loc.s[j].string_id != (uint32_t)iv) j++;
+            if (st == RELIC_OK && j == f->v.loc.count) st = fail(rs, RELIC_E_ARGUMENT, "StringID %lld is not in the value", (long long)iv);
+            if (st == RELIC_OK) { relic_gff_tsubstring t = f->v.loc.s[i]; f->v.loc.s[i] = f->v.loc.s[j]; f->v.loc.s[j] = t; }
+        }
+        pop(rs);
+        if (st != RELIC_OK) return st;
+    }
+    if (!jid) jid = member(fo, "id"); /* legacy: id beside value */
+    if (jid) {
+        push(rs, "id", -1);
+        st = get_int(rs, jid, 0, 0xFFFFFFFFu, &iv);
+        pop(rs);
+        f->v.loc.strref = (uint32_t)iv;
+    }
+    return st;
+}
+
+static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f, uint32_t depth)
+{
+    relic_status st = RELIC_OK;
+    const char *key = fo->key, *label = key, *kend = key + fo->klen;
+    if (is_dup_key(fo)) {
+        const char *p = key + 5;
+        while (p < kend && *p >= '0' && *p <= '9') p++;
+        if (kend - p >= 2 && p[0] == '_' && p[1] == '_') label = p + 2;
+    }
+    size_t k = 0, len = (size_t)(kend - label);
+    int shown = len > 40 ? 40 : (int)len;
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t l = utf8_next((const uint8_t *)label + i, len - i, &cp);
+        size_t l = relic_utf8_next((const uint8_t *)label + i, len - i, &cp);
         uint8_t byte;
-        if (!l || !cp_to_cp1252(cp, &byte) || cp == 0)
-            return relic_jr_fail(r, RELIC_E_RANGE, "label '%s' has a character windows-1252 cannot hold", label);
-        if (k == 16) return relic_jr_fail(r, RELIC_E_RANGE, "label '%s' is longer than 16 characters", label);
+        if (!l || !relic_cp_to_cp1252(cp, &byte) || cp == 0)
+            return fail(rs, RELIC_E_RANGE, "label '%.*s' has a character windows-1252 cannot hold", shown, label);
+        if (k == 16) return fail(rs, RELIC_E_RANGE, "label '%.*s' is longer than 16 characters", shown, label);
         f->label[k++] = (char)byte;
         i += l;
     }
     f->label[k] = 0;
     f->src_index = f->src_label = f->src_data = RELIC_GFF_NONE;
-    if (!json_object_is_type(fo, json_type_object)) return relic_jr_fail(r, RELIC_E_ARGUMENT, "a field is an object {type, value}");
-    if ((st = relic_jr_member(r, fo, "type", 1, &jt)) != RELIC_OK) return st;
-    if (!json_object_is_type(jt, json_type_string) || !relic_gff_type_from_name(json_object_get_string(jt), &f->type))
-        return relic_jr_fail(r, RELIC_E_RANGE, "unknown field type '%s'", json_object_get_string(jt));
-    if (f->type == RELIC_GFF_FIELD_TYPE_VOID && json_object_object_get_ex(fo, "value64", &jv)) {
-        relic_jr_push(r, "value64", -1);
-        st = read_base64(rs, jv, &f->v.bytes.p, &f->v.bytes.n);
-        relic_jr_pop(r);
+    if (fo->kind != J_OBJ) return fail(rs, RELIC_E_ARGUMENT, "a field is an object {type, value}");
+    const jnode *jt = member(fo, "type"), *jv;
+    char tname[24];
+    if (!jt) return fail(rs, RELIC_E_ARGUMENT, "missing member \"type\"");
+    if (jt->kind != J_STR || !cstr(jt, tname, sizeof tname) || !relic_gff_type_from_name(tname, &f->type))
+        return fail(rs, RELIC_E_RANGE, "unknown field type '%.*s'", jt->kind == J_STR && jt->len < 40 ? (int)jt->len : 0,
+                    jt->kind == J_STR ? jt->u.s : "");
+    if (f->type == RELIC_GFF_FIELD_TYPE_VOID && (jv = member(fo, "value64")) != NULL) {
+        push(rs, "value64", -1);
+        st = get_base64(rs, jv, &f->v.bytes.p, &f->v.bytes.n);
+        pop(rs);
         return st;
     }
-    if ((st = relic_jr_member(r, fo, "value", 1, &jv)) != RELIC_OK) return st;
-    relic_jr_push(r, "value", -1);
+    if (!(jv = member(fo, "value"))) return fail(rs, RELIC_E_ARGUMENT, "missing member \"value\"");
+    push(rs, "value", -1);
     int64_t iv;
+    double dv = 0;
+    uint64_t bits = 0;
+    int is_bits;
     switch (f->type) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: st = relic_jr_int(r, jv, 0, 0xFF, &iv); f->v.u = (uint64_t)iv; break;
-    case RELIC_GFF_FIELD_TYPE_WORD: st = relic_jr_int(r, jv, 0, 0xFFFF, &iv); f->v.u = (uint64_t)iv; break;
-    case RELIC_GFF_FIELD_TYPE_DWORD: st = relic_jr_int(r, jv, 0, 0xFFFFFFFFu, &iv); f->v.u = (uint64_t)iv; break;
-    case RELIC_GFF_FIELD_TYPE_DWORD64: st = relic_jr_int(r, jv, 0, UINT64_MAX, &iv); f->v.u = (uint64_t)iv; break;
-    case RELIC_GFF_FIELD_TYPE_CHAR: st = relic_jr_int(r, jv, INT8_MIN, INT8_MAX, &f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_SHORT: st = relic_jr_int(r, jv, INT16_MIN, INT16_MAX, &f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_INT: st = relic_jr_int(r, jv, INT32_MIN, INT32_MAX, &f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_INT64: st = relic_jr_int(r, jv, INT64_MIN, INT64_MAX, &f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_FLOAT: st = relic_jr_f32(r, jv, &f->v.f32); break;
-    case RELIC_GFF_FIELD_TYPE_DOUBLE: st = relic_jr_f64(r, jv, &f->v.f64); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: st = read_text(rs, jv, 0, &f->v.bytes.p, &f->v.bytes.n); break;
+    case RELIC_GFF_FIELD_TYPE_BYTE: st = get_int(rs, jv, 0, 0xFF, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_WORD: st = get_int(rs, jv, 0, 0xFFFF, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_DWORD: st = get_int(rs, jv, 0, 0xFFFFFFFFu, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_DWORD64: st = get_int(rs, jv, 0, UINT64_MAX, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_CHAR: st = get_int(rs, jv, INT8_MIN, INT8_MAX, &f->v.i); break;
+    case RELIC_GFF_FIELD_TYPE_SHORT: st = get_int(rs, jv, INT16_MIN, INT16_MAX, &f->v.i); break;
+    case RELIC_GFF_FIELD_TYPE_INT: st = get_int(rs, jv, INT32_MIN, INT32_MAX, &f->v.i); break;
+    case RELIC_GFF_FIELD_TYPE_INT64: st = get_int(rs, jv, INT64_MIN, INT64_MAX, &f->v.i); break;
+    case RELIC_GFF_FIELD_TYPE_FLOAT:
+        /* as nwn_gff: the number as an f64, then rounded to f32 */
+        st = get_double(rs, jv, 1, &dv, &bits, &is_bits);
+        if (is_bits) { uint32_t u = (uint32_t)bits; memcpy(&f->v.f32, &u, 4); }
+        else f->v.f32 = (float)dv;
+        break;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE:
+        st = get_double(rs, jv, 0, &dv, &bits, &is_bits);
+        if (is_bits) memcpy(&f->v.f64, &bits, 8);
+        else f->v.f64 = dv;
+        break;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: st = get_text(rs, jv, TEXT_GAME, &f->v.bytes.p, &f->v.bytes.n); break;
     case RELIC_GFF_FIELD_TYPE_RESREF:
-        st = read_text(rs, jv, 0, &f->v.bytes.p, &f->v.bytes.n);
-        if (st == RELIC_OK && f->v.bytes.n > 255) st = relic_jr_fail(r, RELIC_E_RANGE, "a ResRef is at most 255 bytes");
+        st = get_text(rs, jv, TEXT_CP1252, &f->v.bytes.p, &f->v.bytes.n);
+        if (st == RELIC_OK && f->v.bytes.n > 255) st = fail(rs, RELIC_E_RANGE, "a ResRef is at most 255 bytes");
         break;
-    case RELIC_GFF_FIELD_TYPE_VOID: st = read_text(rs, jv, 1, &f->v.bytes.p, &f->v.bytes.n); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
-        if (!json_object_is_type(jv, json_type_object)) { st = relic_jr_fail(r, RELIC_E_ARGUMENT, "a locstring is an object"); break; }
-        json_object *jid = NULL, *fid = NULL;
-        size_t n = (size_t)json_object_object_length(jv);
-        f->v.loc.strref = RELIC_GFF_NONE;
-        f->v.loc.s = relic_arena_array(r->arena, n ? n : 1, sizeof *f->v.loc.s, 8);
-        if (!f->v.loc.s) { st = relic_jr_fail(r, RELIC_E_NOMEM, "arena exhausted"); break; }
-        json_object_object_foreach(jv, k, sv) {
-            if (strcmp(k, "id") == 0) { jid = sv; continue; }
-            char *end;
-            unsigned long id = strtoul(k, &end, 10);
-            if (!*k || *end || id > UINT32_MAX) { st = relic_jr_fail(r, RELIC_E_RANGE, "locstring key '%s' is not a StringID", k); break; }
-            relic_gff_tsubstring *ss = &f->v.loc.s[f->v.loc.count++];
-            ss->string_id = (uint32_t)id;
-            relic_jr_push(r, k, -1);
-            st = read_text(rs, sv, 0, &ss->text, &ss->len);
-            relic_jr_pop(r);
-            if (st != RELIC_OK) break;
-        }
-        if (st != RELIC_OK) break;
-        json_object *ord;
-        if (json_object_object_get_ex(fo, "__substring_order", &ord)) {
-            /* put the substrings back in the order the file had */
-            size_t m;
-            relic_jr_push(r, "__substring_order", -1);
-            st = relic_jr_array(r, ord, &m);
-            if (st == RELIC_OK && m != f->v.loc.count)
-                st = relic_jr_fail(r, RELIC_E_ARGUMENT, "lists %zu StringIDs for %u substrings", m, (unsigned)f->v.loc.count);
-            for (size_t i = 0; i < m && st == RELIC_OK; i++) {
-                st = relic_jr_int(r, json_object_array_get_idx(ord, i), 0, 0xFFFFFFFFu, &iv);
-                size_t j = i;
-                while (st == RELIC_OK && j < m && f->v.loc.s[j].string_id != (uint32_t)iv) j++;
-                if (st == RELIC_OK && j == m) st = relic_jr_fail(r, RELIC_E_ARGUMENT, "StringID %lld is not in the value", (long long)iv);
-                if (st == RELIC_OK) { relic_gff_tsubstring tmp = f->v.loc.s[i]; f->v.loc.s[i] = f->v.loc.s[j]; f->v.loc.s[j] = tmp; }
-            }
-            relic_jr_pop(r);
-            if (st != RELIC_OK) break;
-        }
-        if (!jid && json_object_object_get_ex(fo, "id", &fid)) jid = fid; /* legacy: id beside value */
-        if (jid) {
-            st = relic_jr_int(r, jid, 0, 0xFFFFFFFFu, &iv);
-            f->v.loc.strref = (uint32_t)iv;
-        }
-        break;
-    }
+    case RELIC_GFF_FIELD_TYPE_VOID: st = get_text(rs, jv, TEXT_RAW, &f->v.bytes.p, &f->v.bytes.n); break;
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: st = read_locstring(rs, fo, jv, f); break;
     case RELIC_GFF_FIELD_TYPE_STRUCT: {
         st = read_struct(rs, jv, &f->v.child, depth + 1);
-        json_object *sid;
-        if (st == RELIC_OK && json_object_object_get_ex(fo, "__struct_id", &sid) &&
-            !json_object_object_get_ex(jv, "__struct_id", NULL)) {
-            st = relic_jr_int(r, sid, 0, 0xFFFFFFFFu, &iv);
+        const jnode *sid = member(fo, "__struct_id");
+        if (st == RELIC_OK && sid && jv->kind == J_OBJ && !member(jv, "__struct_id")) {
+            st = get_int(rs, sid, INT32_MIN, 0xFFFFFFFFu, &iv); /* nwn_gff: int32 */
             f->v.child->id = (uint32_t)iv;
         }
         break;
     }
     case RELIC_GFF_FIELD_TYPE_LIST: {
-        size_t n;
-        if ((st = relic_jr_array(r, jv, &n)) != RELIC_OK) break;
-        f->v.list.count = n;
-        f->v.list.items = relic_arena_array(r->arena, n ? n : 1, sizeof *f->v.list.items, 8);
-        if (!f->v.list.items) { st = relic_jr_fail(r, RELIC_E_NOMEM, "arena exhausted"); break; }
-        for (size_t i = 0; i < n && st == RELIC_OK; i++) {
-            relic_jr_push(r, NULL, (int64_t)i);
-            st = read_struct(rs, json_object_array_get_idx(jv, i), &f->v.list.items[i], depth + 1);
-            relic_jr_pop(r);
+        if (jv->kind != J_ARR) { st = fail(rs, RELIC_E_ARGUMENT, "expected an array"); break; }
+        f->v.list.count = jv->len;
+        f->v.list.items = relic_arena_array(rs->a, jv->len ? jv->len : 1, sizeof *f->v.list.items, 8);
+        if (!f->v.list.items) { st = fail(rs, RELIC_E_NOMEM, "arena exhausted"); break; }
+        size_t i = 0;
+        for (const jnode *e = jv->u.first; e && st == RELIC_OK; e = e->next, i++) {
+            push(rs, NULL, (int64_t)i);
+            st = read_struct(rs, e, &f->v.list.items[i], depth + 1);
+            pop(rs);
         }
         break;
     }
     case RELIC_GFF_FIELD_TYPE_ORIENTATION: case RELIC_GFF_FIELD_TYPE_VECTOR: {
-        size_t n, want = f->type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4 : 3;
-        if ((st = relic_jr_array(r, jv, &n)) != RELIC_OK) break;
-        if (n != want) { st = relic_jr_fail(r, RELIC_E_RANGE, "expected %zu numbers, not %zu", want, n); break; }
-        for (size_t i = 0; i < n && st == RELIC_OK; i++) {
-            relic_jr_push(r, NULL, (int64_t)i);
-            st = relic_jr_f32(r, json_object_array_get_idx(jv, i), &f->v.vec[i]);
-            relic_jr_pop(r);
+        uint32_t want = f->type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4 : 3;
+        if (jv->kind != J_ARR) { st = fail(rs, RELIC_E_ARGUMENT, "expected an array"); break; }
+        if (jv->len != want) { st = fail(rs, RELIC_E_RANGE, "expected %u numbers, not %u", want, jv->len); break; }
+        size_t i = 0;
+        for (const jnode *e = jv->u.first; e && st == RELIC_OK; e = e->next, i++) {
+            push(rs, NULL, (int64_t)i);
+            st = get_double(rs, e, 1, &dv, &bits, &is_bits);
+            if (is_bits) { uint32_t u = (uint32_t)bits; memcpy(&f->v.vec[i], &u, 4); }
+            else f->v.vec[i] = (float)dv;
+            pop(rs);
         }
         break;
     }
     }
-    relic_jr_pop(r);
+    pop(rs);
     return st;
 }
 
-static relic_status read_struct(rstate *rs, json_object *obj, relic_gff_tstruct **out, uint32_t depth)
+static int key_cmp(const void *a, const void *b)
 {
-    relic_jr *r = &rs->r;
-    if (depth > RELIC_GFF_MAX_DEPTH) return relic_jr_fail(r, RELIC_E_LIMIT, "structs nest deeper than %d", RELIC_GFF_MAX_DEPTH);
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_ARGUMENT, "a struct is a JSON object");
-    relic_gff_tstruct *s = relic_arena_alloc(r->arena, sizeof *s, 8);
-    size_t n = (size_t)json_object_object_length(obj);
-    if (!s || !(s->fields = relic_arena_array(r->arena, n ? n : 1, sizeof *s->fields, 8)))
-        return relic_jr_fail(r, RELIC_E_NOMEM, "arena exhausted");
+    const jnode *x = *(const jnode *const *)a, *y = *(const jnode *const *)b;
+    size_t m = x->klen < y->klen ? x->klen : y->klen;
+    int c = memcmp(x->key, y->key, m);
+    return c ? c : (x->klen < y->klen ? -1 : x->klen > y->klen);
+}
+
+
+static relic_status read_struct(rstate *rs, const jnode *obj, relic_gff_tstruct **out, uint32_t depth)
+{
+    if (depth > RELIC_GFF_MAX_DEPTH) return fail(rs, RELIC_E_LIMIT, "structs nest deeper than %d", RELIC_GFF_MAX_DEPTH);
+    if (!obj || obj->kind != J_OBJ) return fail(rs, RELIC_E_ARGUMENT, "a struct is a JSON object");
+    relic_gff_tstruct *s = relic_arena_alloc(rs->a, sizeof *s, 8);
+    if (!s || !(s->fields = relic_arena_array(rs->a, obj->len ? obj->len : 1, sizeof *s->fields, 8)))
+        return fail(rs, RELIC_E_NOMEM, "arena exhausted");
     s->id = RELIC_GFF_NONE;
+    s->field_count = 0;
     s->src_index = s->src_data = RELIC_GFF_NONE;
-    json_object *order = NULL, *sid;
     relic_status st = RELIC_OK;
     int64_t iv;
-    if (json_object_object_get_ex(obj, "__struct_id", &sid)) {
-        relic_jr_push(r, "__struct_id", -1);
-        st = relic_jr_int(r, sid, -1, 0xFFFFFFFFu, &iv);
-        relic_jr_pop(r);
+    const jnode *sid = member(obj, "__struct_id"), *order = member(obj, "__field_order");
+    if (sid) {
+        push(rs, "__struct_id", -1);
+        st = get_int(rs, sid, INT32_MIN, 0xFFFFFFFFu, &iv); /* nwn_gff: int32, -1 = none */
+        pop(rs);
         if (st != RELIC_OK) return st;
         s->id = (uint32_t)iv;
     }
-    if (json_object_object_get_ex(obj, "__field_order", &order)) {
-        size_t m;
-        relic_jr_push(r, "__field_order", -1);
-        st = relic_jr_array(r, order, &m);
-        for (size_t i = 0; i < m && st == RELIC_OK; i++) {
-            json_object *k = json_object_array_get_idx(order, i), *fo;
-            const char *key = json_object_get_string(k);
-            if (!json_object_is_type(k, json_type_string) || !json_object_object_get_ex(obj, key, &fo) ||
-                (strncmp(key, "__", 2) == 0 && strncmp(key, "__dup", 5) != 0))
-                st = relic_jr_fail(r, RELIC_E_ARGUMENT, "entry %zu does not name a field of the struct", i);
-            if (st != RELIC_OK) break;
-            relic_jr_pop(r);
-            relic_jr_push(r, key, -1);
-            st = read_field(rs, fo, key, &s->fields[s->field_count++], depth);
-            relic_jr_pop(r);
-            relic_jr_push(r, "__field_order", -1);
+    if (!order) {
+        for (const jnode *m = obj->u.first; m && st == RELIC_OK; m = m->next) {
+            if (!is_field_key(m)) continue;
+            push_n(rs, m->key, m->klen, -1);
+            st = read_field(rs, m, &s->fields[s->field_count++], depth);
+            pop(rs);
         }
-        relic_jr_pop(r);
-        if (st != RELIC_OK) return st;
-        size_t fields_in_obj = 0;
-        json_object_object_foreach(obj, key, val) {
-            (void)val;
-            fields_in_obj += strncmp(key, "__", 2) != 0 || strncmp(key, "__dup", 5) == 0;
-        }
-        if (fields_in_obj != s->field_count)
-            return relic_jr_fail(r, RELIC_E_ARGUMENT, "__field_order lists %u of the %zu fields", (unsigned)s->field_count,
-                                 fields_in_obj);
-    } else {
-        json_object_object_foreach(obj, key, val) {
-            if (strncmp(key, "__", 2) == 0 && strncmp(key, "__dup", 5) != 0) continue;
-            relic_jr_push(r, key, -1);
-            st = read_field(rs, val, key, &s->fields[s->field_count++], depth);
-            relic_jr_pop(r);
-            if (st != RELIC_OK) return st;
+        *out = s;
+        return st;
+    }
+    /* the fields in the order "__field_order" gives: keys found through a sorted copy */
+    size_t nfields = 0;
+    for (const jnode *m = obj->u.first; m; m = m->next) nfields += is_field_key(m);
+    const jnode **sorted = malloc((nfields ? nfields : 1) * sizeof *sorted);
+    uint8_t *used = calloc(nfields ? nfields : 1, 1);
+    push(rs, "__field_order", -1);
+    if (!sorted || !used) st = fail(rs, RELIC_E_NOMEM, "out of memory");
+    else if (order->kind != J_ARR) st = fail(rs, RELIC_E_ARGUMENT, "expected an array of keys");
+    else if (order->len != nfields) st = fail(rs, RELIC_E_ARGUMENT, "__field_order lists %u of the %zu fields", (unsigned)order->len, nfields);
+    if (st == RELIC_OK) {
+        size_t k = 0;
+        for (const jnode *m = obj->u.first; m; m = m->next)
+            if (is_field_key(m)) sorted[k++] = m;
+        qsort(sorted, nfields, sizeof *sorted, key_cmp);
+        for (size_t i = 1; i < nfields && st == RELIC_OK; i++)
+            if (key_cmp(&sorted[i - 1], &sorted[i]) == 0)
+                st = fail(rs, RELIC_E_ARGUMENT, "the key \"%.*s\" appears twice", sorted[i]->klen > 40 ? 40 : (int)sorted[i]->klen, sorted[i]->key);
+        size_t i = 0;
+        for (const jnode *e = order->u.first; e && st == RELIC_OK; e = e->next, i++) {
+            jnode probe;
+            const jnode *pp = &probe, **hit = NULL;
+            if (e->kind == J_STR) {
+                probe.key = e->u.s;
+                probe.klen = e->len;
+                hit = bsearch(&pp, sorted, nfields, sizeof *sorted, key_cmp);
+            }
+            if (!hit || used[hit - sorted]) { st = fail(rs, RELIC_E_ARGUMENT, "entry %zu does not name a field of the struct (or names it twice)", i); break; }
+            used[hit - sorted] = 1;
+            pop(rs);
+            push_n(rs, (*hit)->key, (*hit)->klen, -1);
+            st = read_field(rs, *hit, &s->fields[s->field_count++], depth);
+            pop(rs);
+            push(rs, "__field_order", -1);
         }
     }
+    pop(rs);
+    free(sorted);
+    free(used);
     *out = s;
-    return RELIC_OK;
+    return st;
 }
 
 relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
                                       relic_gff_tree *out, relic_error *err)
 {
-    rstate rs;
-    memset(&rs, 0, sizeof rs);
-    rs.r.arena = a;
-    rs.r.err = err;
-    rs.enc = enc;
+    relic_arena doc_arena;
+    bstate *b = calloc(1, sizeof *b);
+    rstate *rs = calloc(1, sizeof *rs);
+    relic_status st = RELIC_OK;
     memset(out, 0, sizeof *out);
-    if (len > INT32_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "JSON text over 2 GiB");
-    /* deeper than relic_jr_parse allows: three JSON levels per struct level */
-    json_tokener *tok = json_tokener_new_ex(3 * RELIC_GFF_MAX_DEPTH + 8);
-    if (!tok) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot create a JSON parser");
-    json_object *doc = json_tokener_parse_ex(tok, text, (int)len);
-    enum json_tokener_error je = json_tokener_get_error(tok);
-    size_t end = json_tokener_get_parse_end(tok);
-    json_tokener_free(tok);
-    if (je == json_tokener_continue) je = json_tokener_error_parse_eof;
-    if (!doc || je != json_tokener_success) {
-        json_object_put(doc);
-        return relic_fail(err, RELIC_E_SYNTAX, end, "", "invalid JSON at byte %zu: %s", end, json_tokener_error_desc(je));
+    if (!b || !rs) {
+        free(b);
+        free(rs);
+        return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory");
     }
-    for (size_t i = end; i < len; i++)
-        if (text[i] != ' ' && text[i] != '\n' && text[i] != '\r' && text[i] != '\t') {
-            json_object_put(doc);
-            return relic_fail(err, RELIC_E_SYNTAX, i, "", "unexpected text after the JSON document at byte %zu", i);
+    relic_arena_init_heap(&doc_arena, 0);
+    b->a = &doc_arena;
+    b->text = text;
+    b->text_end = text + len;
+    yajl_handle h = yajl_alloc(&callbacks, NULL, b);
+    if (!h) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot create a JSON parser");
+    else {
+        yajl_status ys = yajl_parse(h, (const unsigned char *)text, len);
+        if (ys == yajl_status_ok) ys = yajl_complete_parse(h);
+        if (ys != yajl_status_ok || !b->root) {
+            size_t at = yajl_get_bytes_consumed(h);
+            if (b->nomem) st = relic_fail(err, RELIC_E_NOMEM, at, "", "out of memory parsing JSON");
+            else if (b->too_deep) st = relic_fail(err, RELIC_E_LIMIT, at, "", "JSON nested deeper than %d at byte %zu", JSON_MAX_DEPTH, at);
+            else {
+                unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
+                st = relic_fail(err, RELIC_E_SYNTAX, at, "", "invalid JSON at byte %zu: %s", at, msg ? (const char *)msg : "?");
+                if (msg) yajl_free_error(h, msg);
+            }
         }
-    json_object *dt;
-    relic_status st;
-    uint8_t *type = NULL;
-    size_t type_len = 0;
-    relic_gff_encoding enc_saved = rs.enc;
-    rs.enc = RELIC_GFF_ENC_CP1252;
-    if (!json_object_is_type(doc, json_type_object) || !json_object_object_get_ex(doc, "__data_type", &dt) ||
-        read_text(&rs, dt, 0, &type, &type_len) != RELIC_OK || type_len != 4) {
-        st = relic_fail(err, RELIC_E_ARGUMENT, 0, "__data_type",
-                        "a GFF JSON document is an object with \"__data_type\" of 4 characters (\"UTC \")");
-    } else {
-        rs.enc = enc_saved;
-        memcpy(out->file_type, type, 4);
-        st = read_struct(&rs, doc, &out->root, 0);
+        yajl_free(h);
     }
-    json_object_put(doc);
+    rs->a = a;
+    rs->err = err;
+    rs->enc = enc;
+    const jnode *root = b->root, *dt = NULL, *je;
+    if (st == RELIC_OK && rs->enc == RELIC_GFF_ENC_AUTO) {
+        /* what the printer recorded; windows-1252 when nothing */
+        rs->enc = RELIC_GFF_ENC_CP1252;
+        char ename[24];
+        if (root->kind == J_OBJ && (je = member(root, "__encoding")) != NULL &&
+            (je->kind != J_STR || !cstr(je, ename, sizeof ename) || !relic_gff_encoding_from_name(ename, &rs->enc) ||
+             rs->enc == RELIC_GFF_ENC_AUTO))
+            st = relic_fail(err, RELIC_E_RANGE, 0, "__encoding", "unknown text encoding (utf-8 or windows-1252)");
+    }
+    if (st == RELIC_OK) {
+        uint8_t *type = NULL;
+        size_t type_len = 0;
+        if (root->kind != J_OBJ || !(dt = member(root, "__data_type")) ||
+            get_text(rs, dt, TEXT_CP1252, &type, &type_len) != RELIC_OK || type_len != 4) {
+            st = relic_fail(err, RELIC_E_ARGUMENT, 0, "__data_type",
+                            "a GFF JSON document is an object with \"__data_type\" of 4 characters (\"UTC \")");
+        } else {
+            memcpy(out->file_type, type, 4);
+            st = read_struct(rs, root, &out->root, 0);
+        }
+    }
+    relic_arena_release(&doc_arena);
+    free(b);
+    free(rs);
     return st;
 }

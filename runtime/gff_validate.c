@@ -19,7 +19,7 @@ typedef struct vstate {
     const relic_gff_doc *d;
     uint8_t *struct_seen;  /* bitmap: struct reached from the root */
     uint8_t *field_seen;   /* bitmap: field used by a reached struct */
-    uint8_t *label_mark;   /* bitmap: label used in the struct being checked */
+    uint32_t *label_stamp; /* per label: 1 + the last struct that used it */
     relic_gff_warn_fn warn;
     void *warn_ctx;
     relic_error *err;
@@ -28,7 +28,6 @@ typedef struct vstate {
 
 static int bit_get(const uint8_t *b, uint32_t i) { return (b[i >> 3] >> (i & 7)) & 1; }
 static void bit_set(uint8_t *b, uint32_t i) { b[i >> 3] = (uint8_t)(b[i >> 3] | (1u << (i & 7))); }
-static void bit_clear(uint8_t *b, uint32_t i) { b[i >> 3] = (uint8_t)(b[i >> 3] & ~(1u << (i & 7))); }
 
 #define U(x) ((unsigned long long)(x))
 
@@ -147,52 +146,56 @@ static relic_status check_field_data(vstate *st, uint32_t f, uint32_t type, uint
     return RELIC_OK;
 }
 
-static relic_status check_fields(vstate *st)
+/* One field's value: the struct index, the list record and its struct
+ * indices, or the bytes a complex value takes in the field data. */
+static relic_status check_field(vstate *st, uint32_t f, uint32_t type, uint32_t data)
+{
+    const relic_gff_doc *d = st->d;
+    switch (type) {
+    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_WORD:
+    case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_DWORD: case RELIC_GFF_FIELD_TYPE_INT:
+    case RELIC_GFF_FIELD_TYPE_FLOAT:
+        return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_STRUCT:
+        if (data >= d->struct_count)
+            return fail_field(st, f, RELIC_E_INDEX, "struct index %llu is not below the struct count %llu", U(data), U(d->struct_count));
+        return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_LIST: {
+        uint64_t li = d->v.list_indices_count;
+        if (data % 4 != 0)
+            return fail_field(st, f, RELIC_E_LAYOUT, "list-indices offset %llu is not a multiple of 4", U(data));
+        if ((uint64_t)data / 4 >= li)
+            return fail_field(st, f, RELIC_E_INDEX, "list-indices offset %llu is past the list indices (%llu bytes)", U(data), U(li * 4));
+        uint32_t n = relic_gff_list_indices_at(&d->v, data / 4);
+        if ((uint64_t)data / 4 + 1 + n > li)
+            return fail_field(st, f, RELIC_E_TRUNCATED, "a list of %llu structs passes the list indices (%llu bytes)", U(n), U(li * 4));
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t si = relic_gff_list_indices_at(&d->v, data / 4 + 1 + i);
+            if (si >= d->struct_count) {
+                char path[48];
+                snprintf(path, sizeof path, "list_indices[%u]", (unsigned)(data / 4 + 1 + i));
+                return relic_fail(st->err, RELIC_E_INDEX, off_of(d, d->v.list_indices) + data + 4 + 4ull * i, path,
+                                  "struct index %u is not below the struct count %u", (unsigned)si,
+                                  (unsigned)d->struct_count);
+            }
+        }
+        return RELIC_OK;
+    }
+    default:
+        return check_field_data(st, f, type, data);
+    }
+}
+
+/* The fields no reachable struct uses (walk checked the others): a scan of
+ * the field_seen bitmap that skips full bytes. */
+static relic_status check_unreached_fields(vstate *st)
 {
     const relic_gff_doc *d = st->d;
     for (uint32_t f = 0; f < d->field_count; f++) {
-        relic_gff_gff_field_view fv = relic_gff_fields_at(&d->v, f);
-        uint32_t type = relic_gff_gff_field_type(fv), data = relic_gff_gff_field_data_or_data_offset(fv);
-        relic_status s = RELIC_OK;
-        switch (type) {
-        case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_WORD:
-        case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_DWORD: case RELIC_GFF_FIELD_TYPE_INT:
-        case RELIC_GFF_FIELD_TYPE_FLOAT:
-            break;
-        case RELIC_GFF_FIELD_TYPE_STRUCT:
-            if (data >= d->struct_count)
-                s = fail_field(st, f, RELIC_E_INDEX, "struct index %llu is not below the struct count %llu", U(data), U(d->struct_count));
-            break;
-        case RELIC_GFF_FIELD_TYPE_LIST: {
-            uint64_t li = d->v.list_indices_count;
-            if (data % 4 != 0) {
-                s = fail_field(st, f, RELIC_E_LAYOUT, "list-indices offset %llu is not a multiple of 4", U(data));
-                break;
-            }
-            if ((uint64_t)data / 4 >= li) {
-                s = fail_field(st, f, RELIC_E_INDEX, "list-indices offset %llu is past the list indices (%llu bytes)", U(data), U(li * 4));
-                break;
-            }
-            uint32_t n = relic_gff_list_indices_at(&d->v, data / 4);
-            if ((uint64_t)data / 4 + 1 + n > li) {
-                s = fail_field(st, f, RELIC_E_TRUNCATED, "a list of %llu structs passes the list indices (%llu bytes)", U(n), U(li * 4));
-                break;
-            }
-            for (uint32_t i = 0; i < n; i++) {
-                uint32_t si = relic_gff_list_indices_at(&d->v, data / 4 + 1 + i);
-                if (si >= d->struct_count) {
-                    char path[48];
-                    snprintf(path, sizeof path, "list_indices[%u]", (unsigned)(data / 4 + 1 + i));
-                    return relic_fail(st->err, RELIC_E_INDEX, off_of(d, d->v.list_indices) + data + 4 + 4ull * i, path,
-                                      "struct index %u is not below the struct count %u", (unsigned)si,
-                                      (unsigned)d->struct_count);
-                }
-            }
-            break;
-        }
-        default:
-            s = check_field_data(st, f, type, data);
-        }
+        if ((f & 7) == 0 && st->field_seen[f >> 3] == 0xFF && f + 8 <= d->field_count) { f += 7; continue; }
+        if (bit_get(st->field_seen, f)) continue;
+        const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
+        relic_status s = check_field(st, f, relic_load_u32le(fp), relic_load_u32le(fp + 8));
         if (s != RELIC_OK) return s;
     }
     return RELIC_OK;
@@ -203,11 +206,6 @@ static void struct_fields(const relic_gff_doc *d, uint32_t s, uint32_t *n, uint3
     relic_gff_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
     *n = relic_gff_gff_struct_field_count(sv);
     *data = relic_gff_gff_struct_data_or_data_offset(sv);
-}
-
-static uint32_t nth_field(const relic_gff_doc *d, uint32_t n, uint32_t data, uint32_t i)
-{
-    return n == 1 ? data : relic_gff_field_indices_at(&d->v, data / 4 + i);
 }
 
 static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_field);
@@ -224,47 +222,56 @@ static relic_status reach(vstate *st, uint32_t s, uint32_t depth, uint32_t from_
 
 /* Depth-first from struct s. Each struct is entered once (bitmap), so the
  * recursion visits every struct and field at most once and is at most
- * RELIC_GFF_MAX_DEPTH deep. */
+ * RELIC_GFF_MAX_DEPTH deep. One pass over the fields checks that no other
+ * struct uses them and finds duplicate labels (a label stamped with this
+ * struct's number already); a second pass, only when there are struct or
+ * list fields, descends. */
 static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_field)
 {
     const relic_gff_doc *d = st->d;
-    uint32_t n, data;
+    uint32_t n, data, kids = 0, stamp = s + 1;
     (void)from_field;
     bit_set(st->struct_seen, s);
     st->reachable++;
     if (depth > st->max_depth) st->max_depth = depth;
     struct_fields(d, s, &n, &data);
-    /* duplicate labels: mark each label index, report a second use, then clear */
+    const uint8_t *fi = n == 1 ? NULL : d->v.field_indices + data;
     for (uint32_t i = 0; i < n; i++) {
-        uint32_t f = nth_field(d, n, data, i);
+        uint32_t f = fi ? relic_load_u32le(fi + 4 * (size_t)i) : data;
+        const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
         if (bit_get(st->field_seen, f))
             return fail_struct(st, s, 4, RELIC_E_LAYOUT, "field %llu is used by two structs (field list %llu)", U(f), U(data));
         bit_set(st->field_seen, f);
-        uint32_t l = relic_gff_gff_field_label_index(relic_gff_fields_at(&d->v, f));
-        if (bit_get(st->label_mark, l) && st->warn) {
+        uint32_t type = relic_load_u32le(fp), l = relic_load_u32le(fp + 4);
+        if (type > RELIC_GFF_FIELD_TYPE_INT && type != RELIC_GFF_FIELD_TYPE_FLOAT) {
+            relic_status r = check_field(st, f, type, relic_load_u32le(fp + 8));
+            if (r != RELIC_OK) return r;
+        }
+        kids += type == RELIC_GFF_FIELD_TYPE_STRUCT || type == RELIC_GFF_FIELD_TYPE_LIST;
+        if (st->label_stamp[l] != stamp) { st->label_stamp[l] = stamp; continue; }
+        if (st->warn) {
             relic_error w;
             char path[48];
             const char *name = relic_gff_gff_label_name(relic_gff_labels_at(&d->v, l));
             snprintf(path, sizeof path, "structs[%u].fields[%u]", (unsigned)s, (unsigned)i);
-            relic_fail(&w, RELIC_E_LAYOUT, off_of(d, d->v.fields + (size_t)f * GFF_FIELD_SIZE + 4), path,
+            relic_fail(&w, RELIC_E_LAYOUT, off_of(d, fp + 4), path,
                        "duplicate label '%.16s' in one struct (the last one is used)", name);
             st->warn(st->warn_ctx, &w);
         }
-        bit_set(st->label_mark, l);
     }
-    for (uint32_t i = 0; i < n; i++)
-        bit_clear(st->label_mark, relic_gff_gff_field_label_index(relic_gff_fields_at(&d->v, nth_field(d, n, data, i))));
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t f = nth_field(d, n, data, i);
-        relic_gff_gff_field_view fv = relic_gff_fields_at(&d->v, f);
-        uint32_t type = relic_gff_gff_field_type(fv), fd = relic_gff_gff_field_data_or_data_offset(fv);
+    for (uint32_t i = 0; kids && i < n; i++) {
+        uint32_t f = fi ? relic_load_u32le(fi + 4 * (size_t)i) : data;
+        const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
+        uint32_t type = relic_load_u32le(fp), fd = relic_load_u32le(fp + 8);
         relic_status r = RELIC_OK;
         if (type == RELIC_GFF_FIELD_TYPE_STRUCT) {
             r = reach(st, fd, depth + 1, f);
+            kids--;
         } else if (type == RELIC_GFF_FIELD_TYPE_LIST) {
-            uint32_t cnt = relic_gff_list_indices_at(&d->v, fd / 4);
-            for (uint32_t k = 0; k < cnt && r == RELIC_OK; k++)
-                r = reach(st, relic_gff_list_indices_at(&d->v, fd / 4 + 1 + k), depth + 1, f);
+            const uint8_t *l = d->v.list_indices + fd;
+            uint32_t cnt = relic_load_u32le(l);
+            for (uint32_t k = 0; k < cnt && r == RELIC_OK; k++) r = reach(st, relic_load_u32le(l + 4 + 4 * (size_t)k), depth + 1, f);
+            kids--;
         }
         if (r != RELIC_OK) return r;
     }
@@ -285,13 +292,13 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     vstate st = { &d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0 };
     st.struct_seen = relic_arena_alloc(scratch, d.v.structs_count / 8 + 1, 1);
     st.field_seen = relic_arena_alloc(scratch, d.v.fields_count / 8 + 1, 1);
-    st.label_mark = relic_arena_alloc(scratch, d.v.labels_count / 8 + 1, 1);
-    if (!st.struct_seen || !st.field_seen || !st.label_mark)
+    st.label_stamp = relic_arena_array(scratch, d.v.labels_count + 1, sizeof *st.label_stamp, 4);
+    if (!st.struct_seen || !st.field_seen || !st.label_stamp)
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no scratch memory for the struct graph (%zu structs)",
                           d.v.structs_count);
     if ((s = check_structs(&st)) != RELIC_OK) return s;
-    if ((s = check_fields(&st)) != RELIC_OK) return s;
     if ((s = walk(&st, 0, 0, 0)) != RELIC_OK) return s;
+    if ((s = check_unreached_fields(&st)) != RELIC_OK) return s;
     d.max_depth = st.max_depth;
     d.reachable = st.reachable;
     *out = d;

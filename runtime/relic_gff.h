@@ -51,7 +51,8 @@ typedef struct relic_gff_doc {
  *  sub-structs are rejected, so work is linear in the file size), no field
  *  used by two structs. Duplicate labels in one struct go to warn (may be
  *  NULL) and are not fatal. scratch supplies (struct_count + field_count)/8
- *  bytes of bitmaps (a buffer arena never mallocs); nothing of it is kept.
+ *  bytes of bitmaps and 4 bytes per label (a buffer arena never mallocs);
+ *  nothing of it is kept.
  *  Errors: those of relic_gff_validate, RELIC_E_INDEX, RELIC_E_LAYOUT,
  *  RELIC_E_LIMIT (depth), RELIC_E_NOMEM (scratch), each naming the path
  *  (structs[3].fields[2] ...) and byte offset. */
@@ -63,14 +64,28 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
 static inline const char *relic_gff_file_type(const relic_gff_doc *d) { return (const char *)d->v.header; }
 
 /** Struct s: its id (0xFFFFFFFF for the root), its field count, its i-th
- *  field's index (i < count). s < d->struct_count. */
-uint32_t relic_gff_struct_id(const relic_gff_doc *d, uint32_t s);
-uint32_t relic_gff_struct_field_count(const relic_gff_doc *d, uint32_t s);
-uint32_t relic_gff_struct_field(const relic_gff_doc *d, uint32_t s, uint32_t i);
+ *  field's index (i < count). s < d->struct_count. Plain loads (inline). */
+static inline uint32_t relic_gff_struct_id(const relic_gff_doc *d, uint32_t s)
+{
+    return relic_load_u32le(d->v.structs + 12 * (size_t)s);
+}
+static inline uint32_t relic_gff_struct_field_count(const relic_gff_doc *d, uint32_t s)
+{
+    return relic_load_u32le(d->v.structs + 12 * (size_t)s + 8);
+}
+static inline uint32_t relic_gff_struct_field(const relic_gff_doc *d, uint32_t s, uint32_t i)
+{
+    const uint8_t *p = d->v.structs + 12 * (size_t)s;
+    uint32_t data = relic_load_u32le(p + 4);
+    return relic_load_u32le(p + 8) == 1 ? data : relic_load_u32le(d->v.field_indices + (size_t)data + 4 * (size_t)i);
+}
 
 /** Field f (< d->field_count): its type id (relic_gff_field_type enum), and
  *  its label (up to 16 bytes, not NUL-terminated: length in *len). */
-uint32_t relic_gff_field_type_of(const relic_gff_doc *d, uint32_t f);
+static inline uint32_t relic_gff_field_type_of(const relic_gff_doc *d, uint32_t f)
+{
+    return relic_load_u32le(d->v.fields + 12 * (size_t)f);
+}
 const char *relic_gff_field_label(const relic_gff_doc *d, uint32_t f, size_t *len);
 
 /** The field of struct s labelled label (exact, case-sensitive). With
@@ -126,6 +141,20 @@ static inline uint32_t relic_gff_list_at(const relic_gff_list *l, uint32_t i) { 
  *  naming the first component not found. */
 relic_status relic_gff_resolve(const relic_gff_doc *d, const char *path, uint32_t *out, int *is_struct,
                                relic_error *err);
+
+/** 1 when a value of field type `type` has a fixed size (BYTE..DOUBLE,
+ *  Orientation, Vector), so relic_gff_patch can replace it in place. */
+int relic_gff_type_is_fixed(uint32_t type);
+
+/** In-place patch (runtime/gff_patch.c): parse text as a value of field
+ *  f's type (integers decimal or 0x hex, within the type's range; floats;
+ *  Orientation/Vector as 4/3 floats separated by spaces or commas) and store
+ *  it where the value lies in data, a writable copy or mapping of the very
+ *  bytes d was opened on. Nothing is written unless the text parses and
+ *  fits. Errors: RELIC_E_RANGE (text not a value of the type, naming the
+ *  label and the field record's offset), RELIC_E_UNSUPPORTED (a type whose
+ *  size varies: strings, locstrings, VOID, struct, list). */
+relic_status relic_gff_patch(uint8_t *data, const relic_gff_doc *d, uint32_t f, const char *text, relic_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* In-memory tree (arena)                                                 */
@@ -217,28 +246,65 @@ relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layo
 /* nwn_gff-compatible JSON (spec/aurora.md §4.7)                          */
 /* ---------------------------------------------------------------------- */
 
-/** Text encoding of CExoString and CExoLocString bytes. */
+/** Text encoding of CExoString and CExoLocString bytes (spec/aurora.md
+ *  §4.5). ResRefs and labels are always shown through windows-1252. */
 typedef enum relic_gff_encoding {
     /** windows-1252 (NWN1, KotOR; nwn_gff's default). The five bytes that
      *  cp1252 leaves undefined map to U+0081..U+009D, so any bytes survive. */
     RELIC_GFF_ENC_CP1252 = 0,
     /** UTF-8 (NWN2). Bytes that are not valid UTF-8 are an error. */
-    RELIC_GFF_ENC_UTF8 = 1
+    RELIC_GFF_ENC_UTF8 = 1,
+    /** Printing: UTF-8 when the file's text has non-ASCII bytes and all of
+     *  it is valid UTF-8 (NWN2 files), else windows-1252
+     *  (relic_gff_detect_encoding). Reading: what the document's
+     *  "__encoding" says, windows-1252 when it says nothing. */
+    RELIC_GFF_ENC_AUTO = 2
 } relic_gff_encoding;
 
-/** Append the nwn_gff JSON form of a tree (compact, keys sorted
- *  case-insensitively, a final newline). When a struct's fields are not in
- *  that order in the file, its object also carries "__field_order" (the
- *  labels in file order; nwn_gff skips "__" keys) so that reading it back
- *  gives the same file; earlier duplicates of a label are keyed
- *  "__dupN__Label" (N = later duplicates), as are labels that start with
- *  "__". A locstring whose substrings are not in key order carries
- *  "__substring_order" beside "type". Labels and the file type are shown
- *  through cp1252 whatever enc says. Errors: RELIC_E_SYNTAX when text is
- *  not valid in the encoding; RELIC_E_UNSUPPORTED when a locstring repeats
- *  a StringID (a JSON object cannot hold both). */
+/** An encoding by name, case-insensitive: "cp1252" or "windows-1252",
+ *  "utf8" or "utf-8", "auto". Returns 1 and sets *out, or 0 when unknown. */
+int relic_gff_encoding_from_name(const char *name, relic_gff_encoding *out);
+
+/** The encoding RELIC_GFF_ENC_AUTO picks for a validated file: UTF-8 when
+ *  some CExoString or locstring text has bytes above 0x7F and every text is
+ *  valid UTF-8 (NWN2 writes UTF-8; cp1252 text with accents is almost never
+ *  valid UTF-8), windows-1252 otherwise. Linear in the file; no allocation. */
+relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d);
+
+/** Append the nwn_gff JSON form of a validated file (relic_gff_open),
+ *  read in place: compact, every object's keys in nwn_gff's order (Nim's
+ *  cmpIgnoreCase: ASCII lower-case, then length; equal keys in file order),
+ *  "__struct_id" as a signed 32-bit number, strings escaped as nwn_gff
+ *  does, floats as relic_gff_format_double, a final newline. Additions that
+ *  nwn_gff skips ("__" keys): "__field_order" (the keys in file order) when
+ *  a struct's fields are not in key order in the file; "__dupN__Label" for
+ *  earlier duplicates of a label (N = later duplicates) and for labels that
+ *  start with "__"; "__substring_order" beside "type" when a locstring's
+ *  substrings are not in key order; "__encoding":"utf-8" in the root when
+ *  the text was read as UTF-8. Memory: a layout cache linear in the number
+ *  of distinct struct layouts, and a 64 KiB staging buffer; out may be a
+ *  sink buffer (streamed). Errors: RELIC_E_SYNTAX when text is not valid
+ *  UTF-8 (path "List/3/Label", file offset); RELIC_E_UNSUPPORTED when a
+ *  locstring repeats a StringID (a JSON object cannot hold both);
+ *  RELIC_E_NOMEM. */
+relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
+                                      relic_error *err);
+
+/** The same for a tree: written (RELIC_GFF_LAYOUT_DEFAULT), validated and
+ *  printed as above. Errors: those of relic_gff_write_tree and
+ *  relic_gff_json_print_doc. */
 relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
                                        relic_error *err);
+
+/** A float or double as nwn_gff prints it (neverwinter.nim stores a FLOAT
+ *  in a JSON float, i.e. as f64; Nim prints an f64 as its shortest
+ *  round-trip decimal, nearest among equally short ones): fixed notation
+ *  while the decimal point is from 6 places left of the first digit to 17
+ *  right of it ("0.10000000149011612" for 0.1f, "100.0", "0.0001"), else
+ *  "1e+20", "1.5e-07"; "-0.0"; "nan", "inf", "-inf" (not JSON numbers: the
+ *  printer writes those as bit strings). NUL-terminated; returns the length
+ *  (< 32). Exact. */
+size_t relic_gff_format_double(double v, char out[32]);
 
 /** Parse nwn_gff JSON into a tree in a (src_* set to none). Errors:
  *  RELIC_E_SYNTAX (malformed JSON, with its offset), RELIC_E_RANGE (a value

@@ -36,6 +36,23 @@ expect_rc 2 "get without a path" "$RELIC" get "$tmp/m.ifo"
 expect_rc 0 "ifo -> JSON" "$RELIC" dump "$tmp/m.ifo" -o "$tmp/m2.json"
 expect_rc 0 "JSON is what was read (keys sorted, compact)" cmp "$tmp/m.json" "$tmp/m2.json"
 expect_rc 0 "check" "$RELIC" check "$tmp/m.ifo"
+# text encodings: cp1252 by default, UTF-8 when all text is UTF-8 (recorded), --encoding to override
+printf '{"__data_type":"UTI ","N":{"type":"cexostring","value":"caf\303\251 \342\202\254"}}\n' >"$tmp/e.json"
+expect_rc 0 "JSON with cp1252 text -> uti" "$RELIC" convert "$tmp/e.json" "$tmp/e.uti"
+if grep -q "caf$(printf '\351') $(printf '\200')" "$tmp/e.uti"; then ok; else bad "cp1252 bytes in the GFF"; fi
+expect_rc 0 "uti -> JSON (auto: cp1252)" "$RELIC" dump "$tmp/e.uti" -o "$tmp/e2.json"
+expect_rc 0 "cp1252 text round trip" cmp "$tmp/e.json" "$tmp/e2.json"
+expect_rc 0 "JSON -> uti as UTF-8" "$RELIC" convert "$tmp/e.json" "$tmp/u.uti" --encoding utf8
+expect_rc 0 "uti -> JSON (auto: UTF-8)" "$RELIC" dump "$tmp/u.uti" -o "$tmp/u.json"
+if grep -q '"__encoding":"utf-8"' "$tmp/u.json"; then ok; else bad "UTF-8 recorded: $(cat "$tmp/u.json")"; fi
+expect_rc 0 "JSON (UTF-8 recorded) -> uti" "$RELIC" convert "$tmp/u.json" "$tmp/u2.uti"
+expect_rc 0 "UTF-8 text round trip" cmp "$tmp/u.uti" "$tmp/u2.uti"
+expect_rc 1 "UTF-8 bytes are not cp1252 text the other way round" "$RELIC" dump "$tmp/e.uti" --encoding utf8
+if cat "$tmp/out" "$tmp/err" | grep -q "N @0x.*not valid UTF-8"; then ok; else bad "invalid UTF-8 error names the field: $(cat "$tmp/out" "$tmp/err")"; fi
+printf '{"__data_type":"UTI ","N":{"type":"cexostring","value":"\344\270\255"}}\n' >"$tmp/c.json"
+expect_rc 1 "a character cp1252 cannot hold" "$RELIC" convert "$tmp/c.json" "$tmp/c.uti" --encoding cp1252
+if grep -q "N.value" "$tmp/out"; then ok; else bad "unrepresentable character error names the field: $(cat "$tmp/out")"; fi
+expect_rc 1 "an unknown --encoding" "$RELIC" dump "$tmp/e.uti" --encoding koi8-r
 printf 'GFF V3.2xxxx' >"$tmp/short.gff"
 expect_rc 1 "check a truncated GFF" "$RELIC" check "$tmp/short.gff"
 

@@ -5,9 +5,10 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic dump FILE [-o OUT]\n"
+    fprintf(f, "usage: relic dump FILE [-o OUT] [--encoding cp1252|utf8|auto]\n"
                "Print the file as JSON (the form `relic convert x.json y.<ext>` reads back byte for byte).\n"
                "  -o OUT   write to OUT (atomically) instead of standard output\n"
+               "  --encoding E  GFF text code page (default auto: UTF-8 when all text is UTF-8, as NWN2 writes it; else cp1252)\n"
                "Exit status: 0 success, 1 invalid input or write failure, 2 usage error.\n");
 }
 
@@ -17,6 +18,7 @@ int cmd_dump(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out_path = argv[++i];
+        else if (strncmp(argv[i], "--encoding", 10) == 0) { if (cli_convert_take_option(argc, argv, &i) != 1) { usage(stderr); return EXIT_USAGE; } }
         else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic dump: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
         else if (!in_path) in_path = argv[i];
         else { usage(stderr); return EXIT_USAGE; }

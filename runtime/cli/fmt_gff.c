@@ -1,8 +1,9 @@
 /* fmt_gff.c — the `relic` command for BioWare GFF V3.2 files (ARE, GIT,
  * GIC, IFO, UTC, DLG, BIC, ... detected by the "XXX V3.2" magic): info,
  * check (runtime/gff_validate.c; duplicate labels are warnings, problems
- * with --strict), nwn_gff JSON both ways (runtime/gff_json.c, cp1252 text)
- * and re-writing (runtime/gff_write.c, the file's own layout kept).
+ * with --strict), nwn_gff JSON both ways (runtime/gff_json_print.c and
+ * gff_json.c; text encoding from --encoding, default auto: UTF-8 for NWN2's
+ * UTF-8 text, else cp1252) and re-writing (runtime/gff_write.c, the file's own layout kept).
  * Sources: spec/aurora.md §4. */
 #include <string.h>
 
@@ -140,15 +141,29 @@ static unsigned gff_check(const cli_input *in, int strict)
     return bad ? 1 : strict ? w.count : 0;
 }
 
+/* --encoding (cp1252, utf8, auto; auto when absent); -1 when unknown. */
+static int text_encoding(relic_gff_encoding *enc)
+{
+    const char *name = cli_convert_option("--encoding");
+    *enc = RELIC_GFF_ENC_AUTO;
+    if (name && !relic_gff_encoding_from_name(name, enc)) {
+        fprintf(stderr, "relic: unknown --encoding '%s' (cp1252, utf8 or auto)\n", name);
+        return -1;
+    }
+    return 0;
+}
+
 static int gff_to_json(const cli_input *in, relic_buf *out)
 {
     relic_arena a;
-    relic_gff_tree t;
+    relic_gff_doc d;
+    relic_gff_encoding enc;
     relic_error err;
     int rc = 0;
+    if (text_encoding(&enc)) return 1;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_tree(in, &a, &t)) rc = 1;
-    else if (relic_gff_json_print_tree(&t, RELIC_GFF_ENC_CP1252, out, &err) != RELIC_OK) {
+    if (open_doc(in, &a, &d, NULL)) rc = 1;
+    else if (relic_gff_json_print_doc(&d, enc, out, &err) != RELIC_OK) {
         relic_error_print(stderr, in->path, &err);
         rc = 1;
     }
@@ -160,10 +175,12 @@ static int gff_from_json(const cli_input *in, const char *out_path)
 {
     relic_arena a;
     relic_gff_tree t;
+    relic_gff_encoding enc;
     relic_error err;
     int rc;
+    if (text_encoding(&enc)) return 1;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_gff_json_read_tree((const char *)in->map.bytes.data, in->map.bytes.size, RELIC_GFF_ENC_CP1252, &a, &t,
+    if (relic_gff_json_read_tree((const char *)in->map.bytes.data, in->map.bytes.size, enc, &a, &t,
                                  &err) != RELIC_OK) {
         relic_error_print(stdout, in->path, &err);
         rc = 1;
@@ -191,7 +208,8 @@ static int gff_convert(const cli_input *in, const char *out_path, const char *ex
 const cli_format cli_format_gff = {
     RELIC_FORMAT_GFF, "gff", gff_extensions,
     gff_info, gff_check, gff_to_json, gff_from_json, gff_convert, NULL,
-    "  x.are|x.git|x.utc|... (any GFF) -> y.json      nwn_gff-compatible JSON (cp1252 text as UTF-8)\n"
+    "  x.are|x.git|x.utc|... (any GFF) -> y.json      nwn_gff-compatible JSON (--encoding cp1252|utf8|auto:\n"
+    "                                                   game text as UTF-8; auto = UTF-8 if NWN2's, else cp1252)\n"
     "  x.json -> y.are|y.git|y.utc|...                a GFF in the game's layout (byte for byte for\n"
     "                                                   game-written files)\n"
     "  x.gff -> y.gff                                 re-written, the file's own layout kept\n",
