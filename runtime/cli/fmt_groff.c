@@ -1,11 +1,16 @@
 /* fmt_groff.c — the `relic` command for Trespasser GROFF containers (.grf
  * levels, .scn scenes and savegames), plain or SZDD-compressed: info,
- * check (schema validator, then runtime/groff_check.c), JSON both ways,
- * and re-writing, plain (.grf .scn) or SZDD-compressed (.gr_ .sc_). Facts:
- * spec/trespasser.md §5.1–5.4, §3.2; seed 004 GROFF. */
+ * check (schema validator, runtime/groff_check.c, then every section with
+ * its kind's schema and the rules between sections, runtime/grf_file.c),
+ * JSON both ways (sections decoded, runtime/grf_json.c), the level as OBJ +
+ * MTL (runtime/grf_obj.c), and re-writing, plain (.grf .scn) or
+ * SZDD-compressed (.gr_ .sc_). Facts: spec/trespasser.md §5.1–5.4, §3.2;
+ * seed 004 GROFF. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "formats.h"
+#include "relic_grf.h"
 #include "relic_groff.h"
 #include "relic_lzss.h"
 #include "relic_tres_names.h"
@@ -141,6 +146,18 @@ static int groff_info(const cli_input *in)
         }
         printf("\n");
     }
+    relic_grf_file f;
+    if (relic_grf_file_decode(&m, &a, &f, &err) == RELIC_OK) {
+        unsigned kinds[RELIC_GRF_KIND_COUNT] = { 0 };
+        for (size_t i = 0; i < m.sections_count; i++) kinds[f.kinds[i]]++;
+        printf("  sections by kind:");
+        for (int k = 0; k < RELIC_GRF_KIND_COUNT; k++)
+            if (kinds[k]) printf(" %s=%u", relic_grf_kind_name((relic_grf_kind)k), kinds[k]);
+        printf("\n");
+    } else {
+        printf("  a section does not decode: ");
+        relic_error_print(stdout, in->path, &err);
+    }
     relic_arena_release(&a);
     return rc;
 }
@@ -163,7 +180,10 @@ static unsigned groff_check(const cli_input *in, int strict)
     if (open_view(in, &a, &v, &compressed)) n = 1;
     else {
         report_ctx rc = { in->path };
+        relic_groff_groff m;
+        relic_error err;
         n = relic_groff_check(&v, strict, &a, report, &rc);
+        if (!n && relic_groff_decode(&v, &a, &m, &err) == RELIC_OK) n = relic_grf_check(&m, &a, report, &rc);
     }
     relic_arena_release(&a);
     return n;
@@ -175,11 +195,25 @@ static int groff_to_json(const cli_input *in, relic_buf *out)
     relic_error err;
     relic_groff_groff m;
     int rc = 0;
+    relic_grf_file f;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &m)) rc = 1;
-    else if (relic_groff_json_print(&m, out, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
-        rc = 1;
+    else if (relic_grf_file_decode(&m, &a, &f, &err) == RELIC_OK) {
+        size_t mark = out->size;
+        if (relic_grf_json_print(&f, out, &err) != RELIC_OK) {
+            /* not back to back: the container form keeps such files byte for byte */
+            out->size = mark;
+            out->failed = 0;
+            fprintf(stderr, "relic: %s: %s; sections' data as hex\n", in->path, err.message);
+            if (relic_groff_json_print(&m, out, &err) != RELIC_OK) rc = 1;
+        }
+    } else {
+        relic_error_print(stderr, in->path, &err);
+        fprintf(stderr, "relic: %s: sections' data as hex\n", in->path);
+        if (relic_groff_json_print(&m, out, &err) != RELIC_OK) {
+            fprintf(stderr, "relic: %s\n", err.message);
+            rc = 1;
+        }
     }
     relic_arena_release(&a);
     return rc;
@@ -192,7 +226,7 @@ static int groff_from_json(const cli_input *in, const char *out_path)
     relic_groff_groff m;
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_groff_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
+    if (relic_grf_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
         relic_error_print(stdout, in->path, &err);
         rc = 1;
     } else {
@@ -203,8 +237,43 @@ static int groff_from_json(const cli_input *in, const char *out_path)
     return rc;
 }
 
+/* The level as OBJ at out_path and MTL beside it (same name, .mtl). */
+static int groff_to_obj(const cli_input *in, const char *out_path)
+{
+    relic_arena a;
+    relic_groff_groff m;
+    relic_grf_file f;
+    relic_error err;
+    relic_buf obj, mtl;
+    int rc = 1;
+    size_t n = strlen(out_path);
+    char *mtl_path = malloc(n + 5);
+    if (!mtl_path) return 1;
+    memcpy(mtl_path, out_path, n + 1);
+    char *dot = strrchr(mtl_path, '.'), *slash = strrchr(mtl_path, '/');
+    if (dot && (!slash || dot > slash)) strcpy(dot, ".mtl");
+    else strcat(mtl_path, ".mtl");
+    slash = strrchr(mtl_path, '/');
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    relic_buf_init(&obj, 0);
+    relic_buf_init(&mtl, 0);
+    if (!load_model(in, &a, &m)) {
+        if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK ||
+            relic_grf_export_obj(&f, slash ? slash + 1 : mtl_path, &obj, &mtl, &err) != RELIC_OK)
+            relic_error_print(stderr, in->path, &err);
+        else
+            rc = cli_write(mtl_path, mtl.data, mtl.size, in->path) || cli_write(out_path, obj.data, obj.size, in->path);
+    }
+    relic_buf_free(&obj);
+    relic_buf_free(&mtl);
+    relic_arena_release(&a);
+    free(mtl_path);
+    return rc;
+}
+
 static int groff_convert(const cli_input *in, const char *out_path, const char *ext)
 {
+    if (!strcmp(ext, "obj")) return groff_to_obj(in, out_path);
     if (strcmp(ext, "grf") && strcmp(ext, "scn") && !missing_char_of(ext)) return -1;
     relic_arena a;
     relic_groff_groff m;
@@ -218,8 +287,10 @@ static int groff_convert(const cli_input *in, const char *out_path, const char *
 const cli_format cli_format_groff = {
     RELIC_FORMAT_GROFF, "groff", groff_extensions,
     groff_info, groff_check, groff_to_json, groff_from_json, groff_convert, NULL,
-    "  x.grf|x.scn|x.gr_ -> y.json|y.grf|y.scn|y.gr_   JSON (sections' data as hex), re-written GROFF;\n"
+    "  x.grf|x.scn|x.gr_ -> y.json|y.grf|y.scn|y.gr_   JSON (each section decoded by kind; a level's instances\n"
+    "                                                   with their value-table properties), re-written GROFF;\n"
     "                                                   .gr_/.sc_ is SZDD-compressed (COMPRESS.EXE form),\n"
     "                                                   read transparently wherever a GROFF is\n"
-    "  x.json -> y.grf|y.scn|y.gr_|y.sc_                the GROFF again, byte for byte\n",
+    "  x.json -> y.grf|y.scn|y.gr_|y.sc_                the GROFF again, byte for byte\n"
+    "  x.grf -> y.obj                                   the level: every instance placed, with y.mtl\n",
 };

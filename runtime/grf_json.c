@@ -1,0 +1,271 @@
+/* grf_json.c — the JSON form of a whole GROFF file with its sections decoded:
+ * the container as the generated groff JSON (directory, symbols; the data
+ * hex left empty), "contents" with each section's own JSON by kind, and for
+ * a level "instances": each region instance with its placement and its
+ * value-table properties by name (informational). Reading rebuilds the
+ * sections from "contents" and lays them out back to back, as the game's
+ * writer does (spec/trespasser.md §5.1, FileIO.cpp 761–911). Value-table
+ * links: spec §5.3 ("the region records' value-table handle points at an
+ * object record listing the object's property records"); seed 004. */
+#include <string.h>
+
+#include "grf_region.h"
+#include "grf_region_v11.h"
+#include "relic_gen.h"
+#include "relic_grf.h"
+#include "relic_json.h"
+
+#define DIRECTORY_START (RELIC_GROFF_HEADER_SIZE)
+/* nested property objects printed at most this deep (cycles stop there) */
+#define PROPERTY_DEPTH 8
+
+static int back_to_back(const relic_groff_groff *m)
+{
+    uint64_t pos = DIRECTORY_START + (uint64_t)RELIC_GROFF_SECTION_SIZE * m->sections_count, start = pos;
+    for (size_t i = 0; i < m->sections_count; i++) {
+        if (m->sections[i].data_offset != pos) return 0;
+        pos += m->sections[i].data_size;
+    }
+    return pos - start == m->data_count && m->header.symbol_table_offset == pos;
+}
+
+static void print_value(relic_buf *o, const relic_grf_value_table *vt, const relic_grf_vt_record *r, int depth);
+
+static void print_object(relic_buf *o, const relic_grf_value_table *vt, const relic_grf_vt_record *r, int depth)
+{
+    relic_buf_puts(o, "{");
+    for (size_t k = 0; k < r->items_count; k++) {
+        long j = relic_grf_value_table_find(vt, r->items[k].id);
+        const char *name = j >= 0 ? relic_grf_value_table_symbol(vt, vt->records[j].symbol.id) : NULL;
+        char fallback[24];
+        if (!name) {
+            snprintf(fallback, sizeof fallback, "#%u", r->items[k].id);
+            name = fallback;
+        }
+        if (k) relic_buf_puts(o, ", ");
+        relic_json_string(o, name, strlen(name));
+        relic_buf_puts(o, ": ");
+        if (j < 0) relic_buf_puts(o, "null");
+        else print_value(o, vt, &vt->records[j], depth + 1);
+    }
+    relic_buf_puts(o, "}");
+}
+
+static void print_value(relic_buf *o, const relic_grf_value_table *vt, const relic_grf_vt_record *r, int depth)
+{
+    switch (r->type) {
+    case RELIC_GRF_VALUE_BOOL: relic_buf_puts(o, r->b ? "true" : "false"); break;
+    case RELIC_GRF_VALUE_CHAR: relic_json_string(o, (const char *)&r->b, 1); break;
+    case RELIC_GRF_VALUE_INT: relic_json_i64(o, r->i); break;
+    case RELIC_GRF_VALUE_FLOAT: relic_json_f32(o, r->f); break;
+    case RELIC_GRF_VALUE_STRING: relic_json_string(o, r->s, strlen(r->s)); break;
+    default:
+        if (depth >= PROPERTY_DEPTH) relic_buf_puts(o, "\"(nested too deep)\"");
+        else print_object(o, vt, r, depth);
+    }
+}
+
+static void print_instances(relic_buf *o, const relic_grf_file *f, const relic_grf_symbols *sy)
+{
+    const relic_grf_value_table *vt = NULL;
+    const relic_grf_region_region *r = NULL;
+    const relic_grf_region_v11_region *r11 = NULL;
+    for (size_t i = 0; i < f->container.sections_count; i++) {
+        if (f->kinds[i] == RELIC_GRF_VALUE_TABLE && !vt) vt = f->models[i];
+        if (f->kinds[i] == RELIC_GRF_REGION && !r && !r11) r = f->models[i];
+        if (f->kinds[i] == RELIC_GRF_REGION_V11 && !r && !r11) r11 = f->models[i];
+    }
+    if (!r && !r11) return;
+    size_t n = r ? r->instances_count : r11->instances_count;
+    relic_buf_puts(o, ",\n \"instances\": [");
+    for (size_t k = 0; k < n; k++) {
+        uint32_t name = r ? r->instances[k].name : r11->instances[k].name;
+        uint32_t object = r ? r->instances[k].object : r11->instances[k].object;
+        float pos[3], rot[3];
+        if (r) {
+            pos[0] = r->instances[k].position.x, pos[1] = r->instances[k].position.y, pos[2] = r->instances[k].position.z;
+            rot[0] = r->instances[k].rotation.x, rot[1] = r->instances[k].rotation.y, rot[2] = r->instances[k].rotation.z;
+        } else {
+            pos[0] = r11->instances[k].position.x, pos[1] = r11->instances[k].position.y, pos[2] = r11->instances[k].position.z;
+            rot[0] = r11->instances[k].rotation.x, rot[1] = r11->instances[k].rotation.y, rot[2] = r11->instances[k].rotation.z;
+        }
+        float scale = r ? r->instances[k].scale : r11->instances[k].scale;
+        const char *nm = relic_grf_symbols_name(sy, name);
+        const char *obj = NULL;
+        uint64_t sec = object - (uint64_t)RELIC_GROFF_SECTION_HANDLE_BASE;
+        if (object >= RELIC_GROFF_SECTION_HANDLE_BASE && sec < f->container.sections_count)
+            obj = relic_grf_symbols_name(sy, f->container.sections[sec].name);
+        relic_buf_puts(o, k ? ",\n  {\"name\": " : "\n  {\"name\": ");
+        if (nm) relic_json_string(o, nm, strlen(nm));
+        else relic_buf_puts(o, "null");
+        relic_buf_puts(o, ", \"object\": ");
+        if (obj) relic_json_string(o, obj, strlen(obj));
+        else relic_buf_puts(o, "null");
+        relic_buf_puts(o, ", \"position\": [");
+        for (int c = 0; c < 3; c++) {
+            if (c) relic_buf_puts(o, ", ");
+            relic_json_f32(o, pos[c]);
+        }
+        relic_buf_puts(o, "], \"rotation\": [");
+        for (int c = 0; c < 3; c++) {
+            if (c) relic_buf_puts(o, ", ");
+            relic_json_f32(o, rot[c]);
+        }
+        relic_buf_puts(o, "], \"scale\": ");
+        relic_json_f32(o, scale);
+        if (r && vt && (r->instances[k].values.id || r->instances[k].values.references)) {
+            long j = relic_grf_value_table_find(vt, r->instances[k].values.id);
+            if (j >= 0 && vt->records[j].type == RELIC_GRF_VALUE_OBJECT) {
+                relic_buf_puts(o, ", \"properties\": ");
+                print_object(o, vt, &vt->records[j], 0);
+            }
+        }
+        relic_buf_puts(o, "}");
+    }
+    relic_buf_puts(o, "]");
+}
+
+relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic_error *err)
+{
+    const relic_groff_groff *m = &f->container;
+    if (!back_to_back(m))
+        return relic_fail(err, RELIC_E_UNSUPPORTED, 0, "sections",
+                          "the sections do not lie back to back in directory order: only the plain container JSON keeps this file");
+    relic_groff_groff bare = *m;
+    relic_buf tmp;
+    relic_status st;
+    bare.data = NULL;
+    bare.data_count = 0;
+    relic_buf_init(&tmp, 0);
+    st = relic_groff_json_print(&bare, &tmp, err);
+    if (st) {
+        relic_buf_free(&tmp);
+        return st;
+    }
+    size_t end = tmp.size;
+    while (end && tmp.data[end - 1] != '}') end--;
+    if (!end) {
+        relic_buf_free(&tmp);
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "the container JSON is not an object");
+    }
+    relic_buf_append(out, tmp.data, end - 1);
+    relic_buf_free(&tmp);
+    relic_arena scratch;
+    relic_grf_symbols sy;
+    relic_arena_init_heap(&scratch, 0);
+    if ((st = relic_grf_symbols_index(m, &scratch, &sy, err))) {
+        relic_arena_release(&scratch);
+        return st;
+    }
+    relic_buf_printf(out, ",\n \"grf_version\": %u, \"optimised\": %s,\n \"contents\": [", f->layout.version,
+                     f->layout.optimised ? "true" : "false");
+    for (size_t i = 0; i < m->sections_count; i++) {
+        const char *name = relic_grf_symbols_name(&sy, m->sections[i].name);
+        relic_buf_printf(out, "%s\n  {\"index\": %zu, \"name\": ", i ? "," : "", i);
+        if (name) relic_json_string(out, name, strlen(name));
+        else relic_buf_puts(out, "null");
+        relic_buf_printf(out, ", \"kind\": \"%s\", ", relic_grf_kind_name(f->kinds[i]));
+        if (f->models[i]) {
+            relic_buf_puts(out, "\"value\": ");
+            st = relic_grf_section_json_print(f->kinds[i], f->models[i], out, err);
+            if (st) {
+                relic_arena_release(&scratch);
+                return st;
+            }
+        } else {
+            relic_bytes b = relic_groff_model_section_data(m, i);
+            relic_buf_puts(out, "\"hex\": ");
+            relic_json_hex(out, b.data, b.size);
+        }
+        relic_buf_puts(out, "}");
+    }
+    relic_buf_puts(out, "]");
+    print_instances(out, f, &sy);
+    relic_arena_release(&scratch);
+    relic_buf_puts(out, "}\n");
+    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
+    return RELIC_OK;
+}
+
+static relic_status read_contents(relic_jr *r, json_object *contents, relic_groff_groff *m, relic_buf *data)
+{
+    size_t n;
+    relic_status st;
+    if ((st = relic_jr_array(r, contents, &n))) return st;
+    if (n != m->sections_count)
+        return relic_jr_fail(r, RELIC_E_ARGUMENT, "%zu entries for %zu sections", n, m->sections_count);
+    for (size_t i = 0; i < n; i++) {
+        json_object *e = json_object_array_get_idx(contents, i), *v;
+        size_t before = data->size;
+        int kind;
+        relic_jr_push(r, NULL, (int64_t)i);
+        relic_jr_push(r, "kind", -1);
+        if ((st = relic_jr_member(r, e, "kind", 1, &v))) return st;
+        kind = json_object_is_type(v, json_type_string) ? relic_grf_kind_from_name(json_object_get_string(v)) : -1;
+        if (kind < 0) return relic_jr_fail(r, RELIC_E_RANGE, "not a section kind");
+        relic_jr_pop(r);
+        if (kind == RELIC_GRF_OPAQUE) {
+            uint8_t *bytes;
+            size_t len;
+            relic_jr_push(r, "hex", -1);
+            if ((st = relic_jr_member(r, e, "hex", 1, &v)) || (st = relic_jr_hex(r, v, &bytes, &len))) return st;
+            relic_buf_append(data, bytes, len);
+            relic_jr_pop(r);
+        } else {
+            void *model;
+            relic_jr_push(r, "value", -1);
+            if ((st = relic_jr_member(r, e, "value", 1, &v))) return st;
+            const char *text = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+            relic_error inner;
+            st = relic_grf_section_json_read((relic_grf_kind)kind, text, strlen(text), r->arena, &model, &inner);
+            if (!st) st = relic_grf_section_write((relic_grf_kind)kind, model, data, &inner);
+            if (st) return relic_jr_fail(r, st, "%s%s%s", inner.path, inner.path[0] ? ": " : "", inner.message);
+            relic_jr_pop(r);
+        }
+        if (data->size - before > UINT32_MAX) return relic_jr_fail(r, RELIC_E_LIMIT, "section passes 4 GiB");
+        m->sections[i].data_size = (uint32_t)(data->size - before);
+        relic_jr_pop(r);
+    }
+    return RELIC_OK;
+}
+
+relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, relic_groff_groff *out,
+                                 relic_error *err)
+{
+    json_object *doc, *contents;
+    relic_status st;
+    if ((st = relic_jr_parse(text, len, &doc, err))) return st;
+    if (!json_object_is_type(doc, json_type_object) || !json_object_object_get_ex(doc, "contents", &contents)) {
+        json_object_put(doc);
+        return relic_groff_json_read(text, len, a, out, err); /* the plain container form: data as hex */
+    }
+    /* the container alone (directory, symbols) for the generated reader; contents kept apart */
+    json_object_get(contents);
+    json_object_object_del(doc, "contents");
+    json_object_object_del(doc, "instances");
+    const char *container = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
+    st = relic_groff_json_read(container, strlen(container), a, out, err);
+    json_object_put(doc);
+    if (st) {
+        json_object_put(contents);
+        return st;
+    }
+    relic_jr r = { a, err, { 0 }, 0 };
+    relic_buf data;
+    relic_buf_init(&data, 0);
+    relic_jr_push(&r, "contents", -1);
+    st = read_contents(&r, contents, out, &data);
+    json_object_put(contents);
+    if (!st && data.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "contents", "out of memory");
+    if (!st) {
+        out->data = data.size ? relic_arena_alloc(a, data.size, 1) : NULL;
+        if (data.size && !out->data) st = relic_fail(err, RELIC_E_NOMEM, 0, "contents", "out of memory");
+        else {
+            if (data.size) memcpy(out->data, data.data, data.size);
+            out->data_count = data.size;
+            st = relic_groff_layout(out, err);
+        }
+    }
+    relic_buf_free(&data);
+    return st;
+}
