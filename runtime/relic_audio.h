@@ -141,6 +141,29 @@ uint64_t relic_tpa_sample_offset(const relic_tpa_tpa *m, size_t i);
 /** Byte size of sample i as the writer writes it. */
 uint64_t relic_tpa_sample_size(const relic_tpa_sample *s);
 
+/** One identifier of a bank to pack: its sound ID, properties and which
+ *  of the given samples it names (spec §4.2). */
+typedef struct relic_tpa_pack_entry {
+    uint32_t sound_id;    /**< spec §2.2 sound hash of the identifier */
+    float attenuation;    /**< dB per metre (>= 0 in the game's files) */
+    float master_volume;  /**< dB (<= 0 in the game's files) */
+    size_t sample;        /**< index into the samples array; several identifiers may name one */
+} relic_tpa_pack_entry;
+
+/** Build a bank model in the game writer's layout (spec §4.2): header,
+ *  identifier table in the given order, the distinct samples back to back
+ *  in the order the identifiers first name them, then the collision
+ *  records (borrowed, not copied). Fills every entry's sample offset,
+ *  length and header copy; relic_tpa_write fills the counts and offsets.
+ *  Sample bytes are borrowed from the CAU models. Errors (path "ids[i]" or
+ *  "samples[k]"): RELIC_E_INDEX (sample index out of range),
+ *  RELIC_E_ARGUMENT (a sound ID twice, a sample no identifier names, a
+ *  sample with bytes after its data), RELIC_E_LIMIT (over 4 GiB),
+ *  RELIC_E_NOMEM. */
+relic_status relic_tpa_pack(const relic_tpa_pack_entry *ids, size_t id_count, const relic_cau_cau *samples,
+                            size_t sample_count, const relic_tpa_collision *collisions, size_t collision_count,
+                            relic_arena *a, relic_tpa_tpa *out, relic_error *err);
+
 /** CRC-32 (zlib's) of the bytes, as the game's string hash (spec §2.1). */
 uint32_t relic_tres_hash(const char *s, size_t n);
 /** The sound-ID hash: every '\\' as '/', ASCII A-Z lower-cased, then CRC-32

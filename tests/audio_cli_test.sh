@@ -4,7 +4,11 @@
 # real TPA and CAU (../shared/corpus/tpa and cau, skipped when absent), CAU
 # -> WAV accepted by sox (when installed), extract with --names and
 # captions.json, encode WAV -> CAU (PCM and --adpcm with captions) and
-# back, exit codes. Prints "N passed, M failed". Environment: RELIC.
+# back, convert WAV -> CAU with --adpcm --captions, extracted WAVs accepted
+# by ffprobe (when installed), extract -> pack-sounds giving every real bank
+# back byte for byte (identifier table, shared samples, captions and their
+# slack bytes, Foley table), pack-sounds from a plain directory of WAVs,
+# exit codes. Prints "N passed, M failed". Environment: RELIC.
 RELIC=${RELIC:-build/relic}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -19,6 +23,9 @@ expect_rc() { # expected-rc description command...
 have_sox=0
 command -v sox >/dev/null 2>&1 && have_sox=1
 [ $have_sox = 1 ] || echo "note: sox not installed: WAV acceptance by sox skipped"
+have_ffprobe=0
+command -v ffprobe >/dev/null 2>&1 && have_ffprobe=1
+[ $have_ffprobe = 1 ] || echo "note: ffprobe not installed: WAV acceptance by ffprobe skipped"
 
 files=""
 for d in tpa cau; do
@@ -42,6 +49,18 @@ for f in $files; do
             if sox "$w" -n stat >/dev/null 2>&1; then ok; else bad "sox rejects $w"; fi
         done
     fi
+    if [ $have_ffprobe = 1 ]; then
+        for w in "$tmp/x$n"/*.wav; do
+            # ffprobe must see one PCM stream with a duration
+            if ffprobe -v error -show_entries stream=codec_name,duration -of csv=p=0 "$w" 2>"$tmp/ffp" | grep -q '^pcm_[su]' && [ ! -s "$tmp/ffp" ]; then ok
+            else bad "ffprobe rejects $w"; cat "$tmp/ffp" | head -3; fi
+        done
+    fi
+    if [ "$ext" = tpa ]; then
+        # the extracted directory packs back to the same bank
+        expect_rc 0 "pack-sounds $f" "$RELIC" pack-sounds "$tmp/x$n" "$tmp/$n.packed.tpa"
+        if cmp -s "$f" "$tmp/$n.packed.tpa"; then ok; else bad "extract -> pack-sounds of $f is not byte-exact"; fi
+    fi
     if [ "$ext" = cau ]; then
         expect_rc 0 "convert $f to wav" "$RELIC" convert "$f" "$tmp/$n.wav"
         # the WAV back to a PCM sample, then to WAV again: the same samples
@@ -55,6 +74,9 @@ for f in $files; do
             expect_rc 0 "extract encoded $f" "$RELIC" extract "$tmp/$n.adpcm.cau" -C "$tmp/y$n"
             if [ "$(tail -n +3 "$tmp/x$n/captions.json")" = "$(tail -n +3 "$tmp/y$n/captions.json")" ]; then ok
             else bad "$f: captions changed through encode"; fi
+            # convert takes the same options and makes the same sample
+            expect_rc 0 "convert $f with --adpcm --captions" "$RELIC" convert "$tmp/$n.wav" "$tmp/$n.conv.cau" --adpcm --captions "$tmp/x$n/captions.json"
+            if cmp -s "$tmp/$n.adpcm.cau" "$tmp/$n.conv.cau"; then ok; else bad "$f: convert --adpcm --captions differs from encode"; fi
         fi
     fi
 done
@@ -75,6 +97,29 @@ if [ $have_sox = 1 ]; then
     if "$RELIC" info "$tmp/tone.cau" | grep -q 'ima_adpcm, 16-bit stereo'; then ok; else bad "tone.cau is not stereo ADPCM"; fi
 fi
 
+# pack-sounds from a plain directory: IDs from file names (8 hex digits, or
+# a sound name hashed), PCM by default, IMA ADPCM with --adpcm
+if [ $have_sox = 1 ]; then
+    mkdir -p "$tmp/plain"
+    sox -n -r 22050 -b 16 -c 1 "$tmp/plain/MISSING.wav" synth 0.5 sine 300 2>/dev/null
+    sox -n -r 11025 -b 16 -c 2 "$tmp/plain/0000BEEF.wav" synth 0.3 sine 500 sine 700 2>/dev/null
+    expect_rc 0 "pack-sounds of plain WAVs" "$RELIC" pack-sounds "$tmp/plain" "$tmp/plain.tpa" --adpcm
+    expect_rc 0 "check --strict the packed bank" "$RELIC" check --strict "$tmp/plain.tpa"
+    "$RELIC" info "$tmp/plain.tpa" > "$tmp/out" 2>&1
+    if grep -q '0x0000BEEF .*ima_adpcm 16-bit stereo 11025 Hz' "$tmp/out" && grep -q '0xF0A07BD9 .*ima_adpcm 16-bit mono' "$tmp/out"; then ok
+    else bad "plain pack-sounds: identifiers or storage"; cat "$tmp/out"; fi
+    # a sounds.json naming one sample twice stores it once
+    printf '{"format": "tpa sounds", "sounds": [{"name": "MISSING", "file": "MISSING.wav", "master_volume": -6},\n {"sound_id": "0x12", "same_sample_as": "0xF0A07BD9", "attenuation": 0.5}]}\n' > "$tmp/plain/sounds.json"
+    expect_rc 0 "pack-sounds with a shared sample" "$RELIC" pack-sounds "$tmp/plain" "$tmp/shared.tpa"
+    if "$RELIC" info "$tmp/shared.tpa" | grep -q '2 identifiers, 1 distinct samples (0 IMA ADPCM, 1 PCM'; then ok; else bad "shared sample not stored once"; "$RELIC" info "$tmp/shared.tpa"; fi
+    printf '{"format": "tpa sounds", "sounds": [{"sound_id": "0x12", "file": "MISSING.wav", "bits": 12}]}\n' > "$tmp/plain/sounds.json"
+    expect_rc 1 "pack-sounds with bad bits" "$RELIC" pack-sounds "$tmp/plain" "$tmp/bad.tpa"
+    if grep -q 'sounds.json: sounds\[0\].bits' "$tmp/err"; then ok; else bad "bad sounds.json: no field path"; cat "$tmp/err"; fi
+fi
+expect_rc 1 "pack-sounds of a missing directory" "$RELIC" pack-sounds "$tmp/nonexistent" "$tmp/none.tpa"
+expect_rc 2 "pack-sounds without OUT" "$RELIC" pack-sounds "$tmp/plain"
+expect_rc 2 "convert --adpcm to a non-cau" "$RELIC" convert "$tmp/plain/MISSING.wav" "$tmp/x.json" --adpcm
+
 # foley: a bank holding only a collision record (impact 1 and slide)
 { printf '\120\001\000\000\000\000\000\000\030\000\000\000\001\000\000\000\030\000\000\000\000\000\000\000'
   printf '\001\000\000\000\002\000\000\000\201\000\000\000'; head -c 8 /dev/zero
@@ -84,6 +129,11 @@ expect_rc 0 "check a bank with a collision record" "$RELIC" check --strict "$tmp
 expect_rc 0 "foley" "$RELIC" foley "$tmp/fx.tpa" --velocity 3.5
 if grep -q '2 sounds' "$tmp/out" && grep -q 'slide  0x00000021' "$tmp/out"; then ok; else bad "foley output"; cat "$tmp/out"; fi
 expect_rc 2 "foley without --velocity" "$RELIC" foley "$tmp/fx.tpa"
+# its Foley table goes through extract (foley.json) and pack-sounds unchanged
+expect_rc 0 "extract a bank with a collision table" "$RELIC" extract "$tmp/fx.tpa" -C "$tmp/fx"
+if [ -f "$tmp/fx/foley.json" ]; then ok; else bad "extract wrote no foley.json"; fi
+expect_rc 0 "pack-sounds with foley.json" "$RELIC" pack-sounds "$tmp/fx" "$tmp/fx2.tpa"
+if cmp -s "$tmp/fx.tpa" "$tmp/fx2.tpa"; then ok; else bad "Foley table changed through extract -> pack-sounds"; fi
 
 # errors and usage
 printf 'WBOR' > "$tmp/short.cau"

@@ -568,6 +568,71 @@ static void compare_with_ffmpeg(const uint8_t *data, size_t n, uint32_t A, unsig
     unlink(raw);
 }
 
+/* relic's encoder against ffmpeg's adpcm_ima_wav encoder on the same
+ * signal and block size (ffmpeg takes only powers of two: 1024 mono, 2048
+ * stereo), each decoded by its own decoder; relic's SNR must not be lower
+ * by more than the margin. */
+#define FFMPEG_SNR_MARGIN_DB 0.5
+static void encoder_vs_ffmpeg(int music, unsigned ch)
+{
+    const uint32_t A = ch == 1 ? 1024 : 2048;
+    const size_t frames = 4 * 22050;
+    int16_t *pcm = malloc(frames * ch * sizeof *pcm);
+    make_signal(music, ch, frames, pcm);
+    char wav[64], ima[64], raw[64], cmd[400];
+    snprintf(wav, sizeof wav, "/tmp/relic_audio_enc_%d.wav", (int)getpid());
+    snprintf(ima, sizeof ima, "/tmp/relic_audio_enc_%d.ima.wav", (int)getpid());
+    snprintf(raw, sizeof raw, "/tmp/relic_audio_enc_%d.raw", (int)getpid());
+    relic_buf w, enc;
+    relic_error err;
+    relic_buf_init(&w, 0);
+    relic_buf_init(&enc, 0);
+    assert_int_equal(relic_audio_wav_write(pcm, frames, ch, 22050, 16, &w, &err), RELIC_OK);
+    FILE *f = fopen(wav, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(w.data, 1, w.size, f), w.size);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "ffmpeg -loglevel error -y -i %s -c:a adpcm_ima_wav -block_size %u %s </dev/null && "
+                              "ffmpeg -loglevel error -y -i %s -f s16le %s </dev/null", wav, A, ima, ima, raw);
+    assert_int_equal(system(cmd), 0);
+    relic_mapping mp;
+    assert_int_equal(relic_map_file(raw, 0, &mp, &err), RELIC_OK);
+    size_t n = mp.bytes.size / 2 < frames * ch ? mp.bytes.size / 2 : frames * ch;
+    int16_t *theirs = malloc(n * sizeof *theirs + 2);
+    for (size_t i = 0; i < n; i++) theirs[i] = (int16_t)relic_load_u16le(mp.bytes.data + 2 * i);
+    relic_unmap(&mp);
+    assert_int_equal(relic_adpcm_encode(pcm, frames, ch, A, &enc, &err), RELIC_OK);
+    size_t cap = (size_t)relic_adpcm_frames(enc.size, A, ch) * ch, got;
+    int16_t *mine = malloc(cap * sizeof *mine);
+    assert_int_equal(relic_adpcm_decode(enc.data, enc.size, A, ch, 0, mine, cap, &got, &err), RELIC_OK);
+    double snr_ffmpeg = snr_db(pcm, theirs, n), snr_relic = snr_db(pcm, mine, n);
+    print_message("%s %s, %u-byte blocks: SNR relic %.1f dB, ffmpeg adpcm_ima_wav %.1f dB (%zu samples)\n",
+                  music ? "music-like" : "speech-like", ch == 1 ? "mono" : "stereo", A, snr_relic, snr_ffmpeg, n);
+    assert_true(n > frames * ch / 2);
+    assert_true(snr_relic >= snr_ffmpeg - FFMPEG_SNR_MARGIN_DB);
+    free(mine);
+    free(theirs);
+    free(pcm);
+    relic_buf_free(&w);
+    relic_buf_free(&enc);
+    unlink(wav);
+    unlink(ima);
+    unlink(raw);
+}
+
+static void test_encoder_snr_is_at_least_ffmpeg_s_adpcm_ima_wav(void **state)
+{
+    (void)state;
+    if (system("command -v ffmpeg >/dev/null 2>&1") != 0) {
+        print_message("note: ffmpeg not installed: the comparison with its encoder is skipped (make deps installs it)\n");
+        return;
+    }
+    encoder_vs_ffmpeg(0, 1);
+    encoder_vs_ffmpeg(1, 1);
+    encoder_vs_ffmpeg(0, 2);
+    encoder_vs_ffmpeg(1, 2);
+}
+
 static void test_decode_stays_within_the_rounding_bound_of_ffmpeg(void **state)
 {
     (void)state;
@@ -690,6 +755,136 @@ static void test_corpus_tpa_validate_keep_the_rules_and_round_trip(void **state)
         relic_unmap(&mp);
     }
     free_list(&fl);
+}
+
+/* A bank's samples as CAU models and its identifiers as pack entries. */
+static void unpack(const relic_tpa_tpa *m, relic_arena *a, relic_cau_cau **cau, relic_tpa_pack_entry **ids)
+{
+    *cau = relic_arena_array(a, m->samples_count + 1, sizeof **cau, 8);
+    *ids = relic_arena_array(a, m->ids_count + 1, sizeof **ids, 8);
+    assert_non_null(*cau);
+    assert_non_null(*ids);
+    for (size_t k = 0; k < m->samples_count; k++) {
+        const relic_tpa_sample *s = &m->samples[k];
+        relic_cau_cau *c = &(*cau)[k];
+        memset(c, 0, sizeof *c);
+        memcpy(&c->header, &s->header, sizeof c->header); /* same layout in both schemas */
+        c->caption_length = s->caption_length;
+        c->caption_count = s->caption_count;
+        c->caption_text = s->caption_text;
+        c->caption_text_count = s->caption_text_count;
+        c->data = s->data;
+        c->data_count = s->data_count;
+    }
+    for (size_t i = 0; i < m->ids_count; i++) {
+        (*ids)[i].sound_id = m->ids[i].sound_id;
+        (*ids)[i].attenuation = m->ids[i].attenuation;
+        (*ids)[i].master_volume = m->ids[i].master_volume;
+        (*ids)[i].sample = SIZE_MAX;
+        for (size_t k = 0; k < m->samples_count; k++)
+            if (relic_tpa_sample_offset(m, k) == m->ids[i].sample_offset) (*ids)[i].sample = k;
+        assert_true((*ids)[i].sample != SIZE_MAX);
+    }
+}
+
+static void test_packing_a_corpus_bank_s_identifiers_and_samples_gives_its_bytes(void **state)
+{
+    (void)state;
+    file_list fl = corpus(TPA_DIR, "tpa");
+    for (int i = 0; i < fl.n; i++) {
+        relic_mapping mp;
+        relic_error err;
+        relic_tpa_view v;
+        relic_tpa_tpa m, packed;
+        relic_arena a;
+        relic_buf out;
+        relic_cau_cau *cau;
+        relic_tpa_pack_entry *ids;
+        relic_arena_init_heap(&a, 0);
+        relic_buf_init(&out, 0);
+        assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
+        assert_int_equal(relic_tpa_validate(mp.bytes.data, mp.bytes.size, &v, &err), RELIC_OK);
+        assert_int_equal(relic_tpa_decode(&v, &a, &m, &err), RELIC_OK);
+        unpack(&m, &a, &cau, &ids);
+        /* the samples handed over in reverse order: the packer stores them
+         * in the order identifiers first name them, as the game's writer */
+        for (size_t k = 0; k < m.samples_count / 2; k++) {
+            relic_cau_cau t = cau[k];
+            cau[k] = cau[m.samples_count - 1 - k];
+            cau[m.samples_count - 1 - k] = t;
+        }
+        for (size_t e = 0; e < m.ids_count; e++) ids[e].sample = m.samples_count - 1 - ids[e].sample;
+        assert_int_equal(relic_tpa_pack(ids, m.ids_count, cau, m.samples_count, m.collisions, m.collisions_count, &a, &packed, &err), RELIC_OK);
+        assert_int_equal(relic_tpa_write(&packed, &out, &err), RELIC_OK);
+        assert_int_equal(out.size, mp.bytes.size);
+        assert_memory_equal(out.data, mp.bytes.data, out.size);
+        relic_buf_free(&out);
+        relic_unmap(&mp);
+        relic_arena_release(&a);
+    }
+    free_list(&fl);
+}
+
+static void test_pack_shares_one_sample_between_identifiers_and_keeps_collisions(void **state)
+{
+    (void)state;
+    relic_arena a;
+    relic_error err;
+    relic_buf out;
+    relic_cau_cau c[2];
+    int16_t pcm[3000];
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&out, 0);
+    make_signal(1, 1, 3000, pcm);
+    assert_int_equal(relic_audio_cau_from_pcm(pcm, 3000, 1, 22050, 16, 1, NULL, 0, &a, &c[0], &err), RELIC_OK);
+    assert_int_equal(relic_audio_cau_from_pcm(pcm, 100, 1, 11025, 16, 0, NULL, 0, &a, &c[1], &err), RELIC_OK);
+    relic_tpa_pack_entry ids[3] = { { 0x10, 0.5f, -3.0f, 1 }, { 0x20, 0, 0, 0 }, { 0x30, 1, -1, 1 } };
+    relic_tpa_collision col;
+    memset(&col, 0, sizeof col);
+    col.samples = 0x01;
+    col.impact_1 = 0x20;
+    relic_tpa_tpa m;
+    assert_int_equal(relic_tpa_pack(ids, 3, c, 2, &col, 1, &a, &m, &err), RELIC_OK);
+    assert_int_equal(m.samples_count, 2);
+    /* sample 1 is named first, so it is stored first */
+    assert_int_equal(m.samples[0].header.sample_rate, 11025);
+    assert_int_equal(m.ids[0].sample_offset, m.ids[2].sample_offset);
+    assert_int_equal(m.ids[0].sample_offset, RELIC_TPA_HEADER_SIZE + 3 * RELIC_TPA_ID_ENTRY_SIZE);
+    assert_int_equal(m.ids[1].sample_offset, m.ids[0].sample_offset + m.ids[0].sample_length);
+    assert_true(m.ids[0].master_volume == -3.0f);
+    assert_int_equal(relic_tpa_write(&m, &out, &err), RELIC_OK);
+    tpa_round_trip(out.data, out.size);
+    assert_int_equal(relic_load_u32le(out.data + 12), 1);          /* collision count */
+    assert_int_equal(relic_load_u32le(out.data + 16), out.size - RELIC_TPA_COLLISION_SIZE);
+    relic_buf_free(&out);
+    relic_arena_release(&a);
+}
+
+static void test_pack_rejects_repeated_ids_unnamed_samples_and_bad_indices(void **state)
+{
+    (void)state;
+    relic_arena a;
+    relic_error err;
+    relic_cau_cau c[2];
+    int16_t pcm[200] = { 0 };
+    relic_tpa_tpa m;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_audio_cau_from_pcm(pcm, 100, 1, 22050, 16, 0, NULL, 0, &a, &c[0], &err), RELIC_OK);
+    c[1] = c[0];
+    relic_tpa_pack_entry twice[2] = { { 7, 0, 0, 0 }, { 7, 0, 0, 1 } };
+    assert_int_equal(relic_tpa_pack(twice, 2, c, 2, NULL, 0, &a, &m, &err), RELIC_E_ARGUMENT);
+    assert_string_equal(err.path, "ids[1]");
+    relic_tpa_pack_entry one[1] = { { 7, 0, 0, 0 } };
+    assert_int_equal(relic_tpa_pack(one, 1, c, 2, NULL, 0, &a, &m, &err), RELIC_E_ARGUMENT);
+    assert_string_equal(err.path, "samples[1]");
+    relic_tpa_pack_entry past[1] = { { 7, 0, 0, 2 } };
+    assert_int_equal(relic_tpa_pack(past, 1, c, 2, NULL, 0, &a, &m, &err), RELIC_E_INDEX);
+    assert_string_equal(err.path, "ids[0]");
+    uint8_t junk = 1;
+    c[0].trailing = &junk;
+    c[0].trailing_count = 1;
+    assert_int_equal(relic_tpa_pack(one, 1, c, 1, NULL, 0, &a, &m, &err), RELIC_E_ARGUMENT);
+    relic_arena_release(&a);
 }
 
 /* ---- captions, hash, builders, WAV ------------------------------------ */
@@ -1078,6 +1273,7 @@ int main(void)
         cmocka_unit_test(test_reencoding_corpus_adpcm_gives_the_same_bytes),
         cmocka_unit_test(test_decode_equals_sox_on_every_adpcm_sample),
         cmocka_unit_test(test_decode_stays_within_the_rounding_bound_of_ffmpeg),
+        cmocka_unit_test(test_encoder_snr_is_at_least_ffmpeg_s_adpcm_ima_wav),
         cmocka_unit_test(test_corpus_cau_validate_and_round_trip_byte_exact),
         cmocka_unit_test(test_corpus_tpa_validate_keep_the_rules_and_round_trip),
         cmocka_unit_test(test_captions_parse_and_rebuild_byte_exact),
@@ -1085,6 +1281,9 @@ int main(void)
         cmocka_unit_test(test_cau_from_pcm_builds_valid_samples),
         cmocka_unit_test(test_wav_write_then_read_is_lossless),
         cmocka_unit_test(test_built_bank_validates_keeps_the_rules_and_round_trips),
+        cmocka_unit_test(test_packing_a_corpus_bank_s_identifiers_and_samples_gives_its_bytes),
+        cmocka_unit_test(test_pack_shares_one_sample_between_identifiers_and_keeps_collisions),
+        cmocka_unit_test(test_pack_rejects_repeated_ids_unnamed_samples_and_bad_indices),
         cmocka_unit_test(test_identifier_pointing_inside_a_sample_is_a_layout_problem),
         cmocka_unit_test(test_bad_tpa_version_and_cau_magic_are_rejected),
         cmocka_unit_test(test_foley_transfer_function_clamps_and_attenuates),

@@ -3,21 +3,31 @@
  * sound ID (XXXXXXXX.wav) or, when a name list is given, by the name whose
  * sound hash (spec/trespasser.md §2.2) is the ID; plus captions.json with
  * the caption lines of every sample that has them (durations in seconds,
- * spec §4.3). */
+ * spec §4.3); for a bank also sounds.json (the identifier table, §4.2:
+ * properties, which identifiers share a sample, how each sample is stored)
+ * and, when the bank has one, foley.json (the collision table, §4.7, as the
+ * JSON of a bank holding only it). `relic pack-sounds` reads them back. */
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
 #include "audio_cli.h"
+#include "erf_cli.h"
 #include "relic_gen.h"
+#include "relic_json.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: relic extract BANK.tpa|CLIP.cau -C DIR [--names FILE]\n"
                "Write each sample as DIR/<sound ID>.wav (16-bit PCM decoded from IMA ADPCM, or the PCM\n"
-               "as stored) and DIR/captions.json with the caption lines. With --names, FILE lists sound\n"
+               "as stored) and DIR/captions.json with the caption lines; for a bank also DIR/sounds.json\n"
+               "(identifier table: attenuation, master volume, shared samples, storage) and, when the\n"
+               "bank has a collision table, DIR/foley.json. `relic pack-sounds DIR OUT.tpa` rebuilds the\n"
+               "bank from them. With --names, FILE lists sound\n"
                "names one per line (e.g. Anne/Anne001); a sample whose ID is a name's hash (lower case,\n"
                "'\\' as '/', CRC-32) is written as DIR/<name>.wav ('/' and other unsafe characters as '_').\n"
+               "Containers (ERF/MOD/HAK/SAV/NWM/RIM): relic extract CONTAINER [MEMBER...] [-C DIR]; see\n"
+               "relic extract X.mod --help.\n"
                "Exit status: 0 success, 1 invalid input or failed write, 2 usage error.\n");
 }
 
@@ -105,9 +115,69 @@ static int add_captions(relic_buf *j, int *first, uint32_t id, int id_set, const
     return rc;
 }
 
+/* The name --names gave an ID, or NULL. */
+static const char *name_of(uint32_t id, const name_entry *names, size_t nn)
+{
+    for (size_t i = 0; i < nn; i++)
+        if (names[i].id == id) return names[i].name;
+    return NULL;
+}
+
+/* Append identifier i of a bank to sounds.json: its ID, file, properties,
+ * and either the sample it shares with an earlier identifier or how its
+ * sample is stored (the fields a WAV does not carry). */
+static void add_sound(relic_buf *s, const relic_tpa_tpa *m, const uint8_t *base_bytes, size_t i, const char *wav,
+                      const name_entry *names, size_t nn)
+{
+    const relic_tpa_id_entry *e = &m->ids[i];
+    const char *base = strrchr(wav, '/'), *name = name_of(e->sound_id, names, nn);
+    base = base ? base + 1 : wav;
+    relic_buf_printf(s, "%s\n  {\"sound_id\": \"0x%08X\", ", i ? "," : "", e->sound_id);
+    if (name) {
+        relic_buf_puts(s, "\"name\": ");
+        relic_json_string(s, name, strlen(name));
+        relic_buf_puts(s, ", ");
+    }
+    relic_buf_puts(s, "\"file\": ");
+    relic_json_string(s, base, strlen(base));
+    relic_buf_puts(s, ", \"attenuation\": ");
+    relic_json_f32(s, e->attenuation);
+    relic_buf_puts(s, ", \"master_volume\": ");
+    relic_json_f32(s, e->master_volume);
+    for (size_t j = 0; j < i; j++)
+        if (m->ids[j].sample_offset == e->sample_offset) {
+            relic_buf_printf(s, ", \"same_sample_as\": \"0x%08X\"}", m->ids[j].sound_id);
+            return;
+        }
+    const relic_tpa_sample_header *h = &e->header;
+    const char *comp = relic_tpa_compression_name(h->compression);
+    relic_buf_printf(s, ", \"compression\": \"%s\", \"bits\": %u, \"block_align\": %u, \"decoded_size\": %u, "
+                        "\"version\": %u, \"flags\": %u",
+                     comp ? comp : "?", h->bits, h->block_align, h->decoded_size, h->version, h->flags);
+    if (h->caption_offset) {
+        /* the bytes after the last caption line: CD CD CD CD in the CAU
+         * files, zeros or leftovers in the banks (spec §4.3) */
+        const uint8_t *cb = base_bytes + e->sample_offset + h->caption_offset;
+        uint32_t len = relic_load_u32le(cb) - 4;
+        relic_arena a;
+        relic_error err;
+        relic_audio_caption *lines;
+        size_t used;
+        relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+        if (relic_audio_captions_parse(cb + 8, len, relic_load_u32le(cb + 4), &a, &lines, &used, &err) == RELIC_OK) {
+            relic_buf_puts(s, ", \"caption_slack\": ");
+            relic_json_hex(s, cb + 8 + used, len - used);
+        }
+        relic_arena_release(&a);
+    }
+    relic_buf_puts(s, "}");
+}
+
 int cmd_extract(int argc, char **argv)
 {
     const char *in_path = NULL, *dir = NULL, *names_path = NULL;
+    if (cli_extract_is_container(argc, argv)) return cmd_extract_container(argc, argv); /* ERF/MOD/HAK/SAV/NWM/RIM */
+    if (cli_extract_is_textures(argc, argv)) return cmd_extract_textures(argc, argv);   /* PID with --swp */
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
         if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
@@ -134,8 +204,10 @@ int cmd_extract(int argc, char **argv)
     int rc = 0, first = 1;
     unsigned written = 0;
     char path[4096];
-    relic_buf j;
+    relic_buf j, snd, foley;
     relic_buf_init(&j, 0);
+    relic_buf_init(&snd, 0);
+    relic_buf_init(&foley, 0);
     relic_buf_puts(&j, "{\"format\": \"captions\", \"samples\": [");
     if (in.format == RELIC_FORMAT_TPA) {
         relic_tpa_view v;
@@ -148,6 +220,7 @@ int cmd_extract(int argc, char **argv)
             fprintf(stderr, "relic: %s: the identifier table does not match the samples (see relic check)\n", in_path);
             rc = 1;
         } else {
+            relic_buf_puts(&snd, "{\"format\": \"tpa sounds\", \"sounds\": [");
             for (size_t i = 0; i < m.ids_count && !rc; i++) {
                 const relic_tpa_id_entry *e = &m.ids[i];
                 const uint8_t *s = v.base + e->sample_offset;
@@ -156,10 +229,24 @@ int cmd_extract(int argc, char **argv)
                 file_name(path, sizeof path, dir, e->sound_id, names, nn);
                 rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, path, in_path);
                 written += rc == 0;
+                add_sound(&snd, &m, v.base, i, path, names, nn);
                 if (!rc && e->header.caption_offset) {
                     const uint8_t *cb = s + e->header.caption_offset;
                     rc = add_captions(&j, &first, e->sound_id, 1, path, cb + 8, relic_load_u32le(cb) - 4,
                                       relic_load_u32le(cb + 4), in_path);
+                }
+            }
+            relic_buf_puts(&snd, m.ids_count ? "\n]}\n" : "]}\n");
+            if (!rc && m.collisions_count) {
+                /* the collision table as the JSON of a bank holding only it */
+                relic_tpa_tpa fm;
+                memset(&fm, 0, sizeof fm);
+                fm.header.version = RELIC_AUDIO_TPA_VERSION;
+                fm.collisions = m.collisions;
+                fm.collisions_count = m.collisions_count;
+                if (relic_tpa_json_print(&fm, &foley, &err) != RELIC_OK) {
+                    fprintf(stderr, "relic: %s: %s\n", in_path, err.message);
+                    rc = 1;
                 }
             }
         }
@@ -189,9 +276,16 @@ int cmd_extract(int argc, char **argv)
     if (!rc) {
         snprintf(path, sizeof path, "%s/captions.json", dir);
         if (!first) rc = cli_write(path, j.data, j.size, in_path);
-        if (!rc) printf("%s: %u WAV file%s%s in %s\n", in_path, written, written == 1 ? "" : "s", first ? "" : " and captions.json", dir);
+        snprintf(path, sizeof path, "%s/sounds.json", dir);
+        if (!rc && snd.size) rc = cli_write(path, snd.data, snd.size, in_path);
+        snprintf(path, sizeof path, "%s/foley.json", dir);
+        if (!rc && foley.size) rc = cli_write(path, foley.data, foley.size, in_path);
+        if (!rc) printf("%s: %u WAV file%s%s%s%s in %s\n", in_path, written, written == 1 ? "" : "s", first ? "" : ", captions.json",
+                        snd.size ? ", sounds.json" : "", foley.size ? ", foley.json" : "", dir);
     }
     relic_buf_free(&j);
+    relic_buf_free(&snd);
+    relic_buf_free(&foley);
     cli_unload(&in);
     relic_arena_release(&a);
     return rc ? EXIT_INVALID : EXIT_VALID;

@@ -239,6 +239,6 @@ const cli_format cli_format_cau = {
     "  x.cau -> y.json|y.cau|y.wav                      JSON, re-written sample, WAV (16-bit PCM decoded\n"
     "                                                   from IMA ADPCM, or the PCM as stored)\n"
     "  x.json -> y.cau                                  the sample again, byte for byte\n"
-    "  x.wav -> y.cau                                   a PCM sample (relic encode --adpcm for IMA ADPCM,\n"
-    "                                                   --captions FILE for subtitles)\n",
+    "  x.wav -> y.cau [--adpcm] [--captions FILE]       a PCM sample, or IMA ADPCM in the game's blocks;\n"
+    "                                                   captions from JSON (as relic encode)\n",
 };
