@@ -2,7 +2,8 @@
  * their most significant bit down, i.e. logical byte k = file byte k XOR 3,
  * fields MSB-first (spec/trespasser.md §1.2; BitBuffer.hpp 154-380). The
  * reader is bounds-checked: a field that would pass the end is refused
- * before anything is read. */
+ * before anything is read. Away from the end a field is cut out of the two
+ * 32-bit words it lies in, in one step. */
 #include "relic_wtd.h"
 
 relic_status relic_wtd_bits_init(relic_wtd_bits *b, const uint8_t *data, size_t size, uint64_t pos,
@@ -27,6 +28,16 @@ relic_status relic_wtd_bits_read(relic_wtd_bits *b, unsigned n, uint32_t *out, c
         return relic_fail(err, RELIC_E_TRUNCATED, at, path,
                           "a %u-bit field at logical bit %llu passes the end of the file (%llu bits)", n,
                           (unsigned long long)b->pos, (unsigned long long)b->size_bits);
+    }
+    /* Fast path: the field lies within the two whole words at its word
+     * index; each word is a little-endian uint32 whose MSB is read first. */
+    const uint64_t word = b->pos >> 5;
+    if (n > 0 && (word + 2) * 32 <= b->size_bits) {
+        const uint8_t *p = b->data + word * RELIC_WTD_WORD_BYTES;
+        const uint64_t pair = (uint64_t)relic_load_u32le(p) << 32 | relic_load_u32le(p + RELIC_WTD_WORD_BYTES);
+        *out = (uint32_t)((pair << (b->pos & 31)) >> (64 - n));
+        b->pos += n;
+        return RELIC_OK;
     }
     uint64_t v = 0;
     uint64_t pos = b->pos;

@@ -3,67 +3,59 @@
  * WaveletCoef.hpp 266-298, WaveletQuadTreeTForm.cpp 216-304): coarsest level
  * first, un-lift the base vertices by the corner contributions of the
  * level's nodes, then predict the three owned positions of every node from
- * its (reflected) corners. In place on the N x N grid: a node's coefficients
- * lie off its level's lattice, so they are still wavelets while that level
- * un-lifts, and become heights when it predicts. */
+ * its (reflected) corners. In place on the N x N grid, one lattice row at a
+ * time so the working set stays in cache: vertex row j needs the nodes of
+ * rows j and j - 1; once it is un-lifted, node row j - 1 has both its corner
+ * rows and is predicted (its coefficients are no longer needed). A node's
+ * contributions are computed twice (for the vertex rows above and below
+ * it) instead of being buffered, so the synthesis needs no memory. */
 #include "relic_wtd.h"
+#include "wtd_lifting.h"
 
-/* Values are kept in 32 bits and wrap as the game's ints do; sums are formed in 64 bits. */
-static inline int32_t wrap32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
-
-/* floor(v / 2^k) without relying on the implementation's signed shift. */
-static inline int64_t floor_shift(int64_t v, unsigned k)
+/* Corner contributions of the size-s node in column i, row j. */
+static inline void node_contributions(const int32_t *g, uint32_t n, uint32_t i, uint32_t j, uint32_t s, int64_t c[4])
 {
-    return v >= 0 ? v >> k : -(((-v) + ((int64_t)1 << k) - 1) >> k);
+    const uint32_t h = s / 2, x = i * s;
+    const int32_t *r0 = g + (size_t)j * s * n, *rh = r0 + (size_t)h * n;
+    wtd_contributions(r0[x + h], rh[x + h], rh[x], wtd_diagonal(i, j, s, n), i == 0, j == 0, c);
 }
 
-/* predict(a, b) = (a + b + 1) >> 1; lift(acc) = (acc + 4) >> 3 (spec §1.7). */
-static inline int64_t predict(int64_t a, int64_t b) { return floor_shift(a + b + 1, 1); }
-static inline int64_t lift(int64_t acc) { return floor_shift(acc + 4, 3); }
-
-/* The contribution of the size-s node at (x, y) to its corner `corner`
- * (0..3 counter-clockwise from the bottom-left), spec §1.7 "Corner contributions". */
-static int64_t corner_contribution(const int32_t *g, uint32_t n, uint32_t x, uint32_t y, uint32_t s, int corner)
+/* Set the three owned positions of every size-s node of row j to coefficient
+ * + prediction from its corners, reflected at the far edges (MAX_X: 1->0,
+ * 2->3; then MAX_Y: 2->1, 3->0 — the same as clamping the corner to the node). */
+static void predict_row(int32_t *g, uint32_t n, uint32_t j, uint32_t s)
 {
-    uint32_t h = s / 2;
-    int64_t w0 = g[(size_t)y * n + x + h], w1 = g[(size_t)(y + h) * n + x + h], w2 = g[(size_t)(y + h) * n + x];
-    int diag = s < n && (((x / s) + (y / s)) & 1);
-    int min_x = x == 0, min_y = y == 0;
-    int64_t c[4] = { w0 + w2, w0, 0, w2 };
-    if (diag) { c[1] += w1; c[3] += w1; } else { c[0] += w1; c[2] += w1; }
-    if (min_x) { c[0] += w0; if (diag) c[3] += w1; else c[0] += w1; }
-    if (min_y) { c[0] += w2; if (diag) c[1] += w1; else c[0] += w1; }
-    if (min_x && min_y) c[0] += w1;
-    return c[corner];
+    const uint32_t h = s / 2, m = n / s, y = j * s;
+    int32_t *r0 = g + (size_t)y * n, *rh = r0 + (size_t)h * n;
+    const int32_t *r1 = y + s < n ? r0 + (size_t)s * n : r0;
+    for (uint32_t i = 0; i < m; i++) {
+        const uint32_t x = i * s, x1 = x + s < n ? x + s : x;
+        const int64_t s0 = r0[x], s1 = r0[x1], s2 = r1[x1], s3 = r1[x];
+        r0[x + h] = wtd_wrap32(r0[x + h] + wtd_predict(s0, s1));
+        rh[x + h] = wtd_wrap32(rh[x + h] + (wtd_diagonal(i, j, s, n) ? wtd_predict(s1, s3) : wtd_predict(s0, s2)));
+        rh[x] = wtd_wrap32(rh[x] + wtd_predict(s0, s3));
+    }
 }
 
 void relic_wtd_synthesise(int32_t *g, uint32_t n)
 {
     for (uint32_t s = n; s >= 2; s /= 2) {
-        uint32_t h = s / 2;
-        /* Un-lift every base vertex (x, y) of the size-s lattice inside the grid:
-         * it is corner 0 of the node at (x, y), 1 of (x-s, y), 2 of (x-s, y-s), 3 of (x, y-s). */
-        for (uint32_t y = 0; y < n; y += s)
-            for (uint32_t x = 0; x < n; x += s) {
-                int64_t acc = corner_contribution(g, n, x, y, s, 0);
-                if (x >= s) acc += corner_contribution(g, n, x - s, y, s, 1);
-                if (x >= s && y >= s) acc += corner_contribution(g, n, x - s, y - s, s, 2);
-                if (y >= s) acc += corner_contribution(g, n, x, y - s, s, 3);
-                size_t i = (size_t)y * n + x;
-                g[i] = wrap32((int64_t)g[i] - lift(acc));
+        const uint32_t m = n / s;
+        for (uint32_t j = 0; j < m; j++) {
+            /* Vertex (i, j) is corner 0 of node (i, j), 1 of (i-1, j), 2 of (i-1, j-1), 3 of (i, j-1). */
+            int32_t *row = g + (size_t)j * s * n;
+            int64_t left1 = 0, left2 = 0;
+            for (uint32_t i = 0; i < m; i++) {
+                int64_t c[4], d[4] = { 0, 0, 0, 0 };
+                node_contributions(g, n, i, j, s, c);
+                if (j > 0) node_contributions(g, n, i, j - 1, s, d);
+                const int64_t acc = c[0] + left1 + left2 + d[3];
+                left1 = c[1];
+                left2 = d[2];
+                row[(size_t)i * s] = wtd_wrap32(row[(size_t)i * s] - wtd_lift(acc));
             }
-        /* Predict the three owned positions of every node from its corners,
-         * reflected at the far edges (MAX_X: 1->0, 2->3; then MAX_Y: 2->1, 3->0). */
-        for (uint32_t y = 0; y < n; y += s)
-            for (uint32_t x = 0; x < n; x += s) {
-                uint32_t x1 = x + s < n ? x + s : x, y1 = y + s < n ? y + s : y;
-                int64_t s0 = g[(size_t)y * n + x], s1 = g[(size_t)y * n + x1];
-                int64_t s2 = g[(size_t)y1 * n + x1], s3 = g[(size_t)y1 * n + x];
-                int diag = s < n && (((x / s) + (y / s)) & 1);
-                size_t i0 = (size_t)y * n + x + h, i1 = (size_t)(y + h) * n + x + h, i2 = (size_t)(y + h) * n + x;
-                g[i0] = wrap32(g[i0] + predict(s0, s1));
-                g[i1] = wrap32(g[i1] + (diag ? predict(s1, s3) : predict(s0, s2)));
-                g[i2] = wrap32(g[i2] + predict(s0, s3));
-            }
+            if (j > 0) predict_row(g, n, j - 1, s);
+        }
+        predict_row(g, n, m - 1, s);
     }
 }

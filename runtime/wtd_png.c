@@ -40,9 +40,11 @@ relic_status relic_wtd_png(const relic_wtd_terrain *t, relic_arena *a, relic_buf
     png_set_write_fn(png, &sink, sink_write, sink_flush);
     png_set_IHDR(png, info, n, n, 16, PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
                  PNG_FILTER_TYPE_DEFAULT);
-    char text[160];
-    snprintf(text, sizeof text, "min=%ld scale=%.9g coef_to_world=%.9g", (long)t->min, scale,
-             (double)t->header.mapping.coef_to_world);
+    char text[256];
+    const relic_wtd_mapping *m = &t->header.mapping;
+    snprintf(text, sizeof text, "min=%ld scale=%.9g coef_to_world=%.9g x0=%.9g y0=%.9g res=%.9g", (long)t->min, scale,
+             (double)m->coef_to_world, (double)m->quad_to_world_x.offset, (double)m->quad_to_world_y.offset,
+             (double)m->quad_to_world_x.scale);
     png_text txt;
     memset(&txt, 0, sizeof txt);
     txt.compression = PNG_TEXT_COMPRESSION_NONE;

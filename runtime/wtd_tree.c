@@ -18,6 +18,8 @@ typedef struct tree_ctx {
     int32_t *coef;
     uint32_t n;
     relic_wtd_tree_stats st;
+    relic_wtd_node_visit visit;
+    void *visit_ctx;
     uint8_t child[WTD_MAX_DEPTH]; /* child index at each depth, for error paths */
     char path[RELIC_ERROR_PATH_MAX];
 } tree_ctx;
@@ -51,11 +53,13 @@ static relic_status read_node(tree_ctx *c, uint32_t x, uint32_t y, uint32_t s, u
     c->st.nodes++;
     if (depth > c->st.depth) c->st.depth = depth;
     if ((st = read_field(c, depth, 1, "significant", &sig, err)) != RELIC_OK) return st;
+    if (c->visit) c->visit(c->visit_ctx, x, y, s, sig != 0 && s >= 2);
     if (!sig) return RELIC_OK;
     if (s < 2)
         return relic_fail(err, RELIC_E_RANGE, relic_wtd_file_offset(start), node_path(c, depth, "significant"),
                           "a node of size 1 is marked significant (it cannot have children)");
     c->st.significant++;
+    c->st.level_significant[depth]++;
     if ((st = read_field(c, depth, size_w, "branch_size", &branch, err)) != RELIC_OK) return st;
     uint64_t max_at = c->bits.pos;
     if ((st = read_field(c, depth, max_w, "max_region", &maxr, err)) != RELIC_OK) return st;
@@ -98,12 +102,14 @@ static relic_status read_node(tree_ctx *c, uint32_t x, uint32_t y, uint32_t s, u
     return RELIC_OK;
 }
 
-relic_status relic_wtd_read_tree(const uint8_t *data, size_t size, const relic_wtd_wtd *h, int32_t *coef,
-                                 relic_wtd_tree_stats *stats, relic_error *err)
+relic_status relic_wtd_walk_tree(const uint8_t *data, size_t size, const relic_wtd_wtd *h, int32_t *coef,
+                                 relic_wtd_tree_stats *stats, relic_wtd_node_visit visit, void *ctx, relic_error *err)
 {
     tree_ctx c;
     memset(&c, 0, sizeof c);
     c.coef = coef;
+    c.visit = visit;
+    c.visit_ctx = ctx;
     c.n = (uint32_t)h->mapping.quad_extents.size_x;
     relic_status st = relic_wtd_bits_init(&c.bits, data, size, RELIC_WTD_TREE_BIT, err);
     if (st != RELIC_OK) return st;
@@ -112,4 +118,10 @@ relic_status relic_wtd_read_tree(const uint8_t *data, size_t size, const relic_w
     c.st.end_bit = c.bits.pos;
     if (stats) *stats = c.st;
     return st;
+}
+
+relic_status relic_wtd_read_tree(const uint8_t *data, size_t size, const relic_wtd_wtd *h, int32_t *coef,
+                                 relic_wtd_tree_stats *stats, relic_error *err)
+{
+    return relic_wtd_walk_tree(data, size, h, coef, stats, NULL, NULL, err);
 }

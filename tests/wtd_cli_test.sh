@@ -1,7 +1,9 @@
 #!/bin/sh
 # wtd_cli_test.sh — the `relic` command on Trespasser WTD terrain as a user
-# runs it (spec/trespasser.md §1): info, check --strict, dump (header and
-# parameter block), convert to a 16-bit greyscale PNG of the grid's size,
+# runs it (spec/trespasser.md §1, §6.3): info, check --strict, dump (header,
+# parameter block, tree statistics), convert to a 16-bit heightmap or 8-bit
+# shaded-relief PNG, OBJ and TRI meshes, re-encoding (exact, and with a
+# threshold), PNG and TRR input, TRI/TRR text and their error positions,
 # and the errors for cut and damaged files. Real file: ../shared/corpus/wtd
 # (skipped, saying so, when absent). Prints "N passed, M failed". Env: RELIC.
 RELIC=${RELIC:-build/relic}
@@ -32,7 +34,23 @@ else
     sig=$(od -An -tx1 -N8 "$tmp/pv.png" | tr -d ' \n')
     ihdr=$(od -An -tx1 -j16 -N10 "$tmp/pv.png" | tr -d ' \n')
     if [ "$sig" = 89504e470d0a1a0a ] && [ "$ihdr" = 00002000000020001000 ]; then ok; else bad "PNG header $sig $ihdr"; fi
-    expect_rc 1 "no OBJ export yet" "$RELIC" convert "$wtd" "$tmp/pv.obj"
+    # outputs: shaded relief (8-bit greyscale IHDR), leaf triangulation, JSON with tree statistics
+    expect_rc 0 "convert to a shaded relief" "$RELIC" convert "$wtd" "$tmp/relief.png" --relief
+    ihdr=$(od -An -tx1 -j16 -N10 "$tmp/relief.png" | tr -d ' \n')
+    if [ "$ihdr" = 00002000000020000800 ]; then ok; else bad "relief PNG header $ihdr"; fi
+    expect_rc 0 "convert to OBJ" "$RELIC" convert "$wtd" "$tmp/pv.obj"
+    expect_grep "^f 1 2 " "the OBJ has 1-based faces" cat "$tmp/pv.obj"
+    expect_rc 0 "convert to TRI" "$RELIC" convert "$wtd" "$tmp/pv.tri"
+    expect_grep "74222 triangles, 37176 vertices" "the TRI reads back" "$RELIC" info "$tmp/pv.tri"
+    expect_rc 0 "check the TRI" "$RELIC" check --strict "$tmp/pv.tri"
+    expect_rc 0 "TRI to OBJ" "$RELIC" convert "$tmp/pv.tri" "$tmp/tri.obj"
+    expect_grep '"significant": 9307' "the JSON has tree statistics" "$RELIC" dump "$wtd"
+    # re-encoding reproduces the file byte for byte; a threshold makes it smaller and reports its error
+    expect_rc 0 "re-encode" "$RELIC" convert "$wtd" "$tmp/again.wtd"
+    if cmp -s "$wtd" "$tmp/again.wtd"; then ok; else bad "the re-encoded WTD differs from the original"; fi
+    expect_grep "dropped .* height error max" "a threshold reports its error" "$RELIC" convert "$wtd" "$tmp/small.wtd" --threshold 8
+    if [ "$(wc -c < "$tmp/small.wtd")" -lt "$(wc -c < "$wtd")" ]; then ok; else bad "the threshold did not shrink the file"; fi
+    expect_rc 0 "check the thresholded file" "$RELIC" check --strict "$tmp/small.wtd"
     head -c 4000 "$wtd" > "$tmp/cut.wtd"
     expect_grep "tree" "check of a cut file names the tree node" "$RELIC" check "$tmp/cut.wtd"
     expect_rc 1 "check of a cut file fails" "$RELIC" check "$tmp/cut.wtd"
@@ -44,5 +62,28 @@ else
     printf '\352' | dd of="$tmp/ver.wtd" bs=1 seek=2 conv=notrunc 2>/dev/null
     expect_grep "version @0x3: expected 1001, found 1002" "a wrong version is named with its file offset" "$RELIC" check "$tmp/ver.wtd"
 fi
+# No real file needed: a TRR point cloud -> WTD -> 16-bit PNG -> WTD -> PNG keeps every height
+printf '0 0 1\n0.5 0 2\n1 0 2.5\n0 0.5 3\n0.5 0.5 4.5\n1 0.5 4\n0 1 5\n0.5 1 6\n1 1 10\n' > "$tmp/p.trr"
+expect_grep "3 x 3 points on a 4 x 4 grid, 0.5 m spacing" "TRR info names the grid" "$RELIC" info "$tmp/p.trr"
+expect_rc 0 "TRR to WTD" "$RELIC" convert "$tmp/p.trr" "$tmp/p.wtd"
+expect_rc 0 "check the TRR's WTD" "$RELIC" check --strict "$tmp/p.wtd"
+expect_rc 0 "WTD to PNG" "$RELIC" convert "$tmp/p.wtd" "$tmp/p.png"
+expect_rc 0 "PNG to WTD" "$RELIC" convert "$tmp/p.png" "$tmp/p2.wtd"
+expect_rc 0 "WTD to PNG again" "$RELIC" convert "$tmp/p2.wtd" "$tmp/p2.png"
+if cmp -s "$tmp/p.png" "$tmp/p2.png"; then ok; else bad "heights or mapping changed through PNG -> WTD"; fi
+expect_grep "world X 10..12, Y 20..22" "--extent sets the world rectangle" sh -c \
+    "'$RELIC' convert '$tmp/p.png' '$tmp/p3.wtd' --extent 10,20,12,22 --max-height 50 && '$RELIC' info '$tmp/p3.wtd'"
+expect_grep "0.000..50.000 m\|50.000 m" "--max-height sets the height scale" "$RELIC" info "$tmp/p3.wtd"
+expect_rc 2 "--extent needs a value" "$RELIC" convert "$tmp/p.png" "$tmp/p4.wtd" --extent
+expect_rc 1 "a bad --extent is refused" "$RELIC" convert "$tmp/p.png" "$tmp/p4.wtd" --extent 0,0,1
+expect_grep "does not apply" "an option a conversion does not use is reported" "$RELIC" convert "$tmp/p.trr" "$tmp/p5.trr" --relief
+expect_rc 0 "TRR re-written" "$RELIC" convert "$tmp/p.trr" "$tmp/p6.trr"
+if cmp -s "$tmp/p.trr" "$tmp/p6.trr"; then ok; else bad "normalised TRR text differs"; fi
+expect_grep '"point_count": 9' "TRR JSON" "$RELIC" dump "$tmp/p.trr"
+printf '0 0 1\n1 0 x\n' > "$tmp/bad.trr"
+expect_grep "bad.trr:2:5: expected a coordinate, found 'x'" "a TRR error names line and column" "$RELIC" check "$tmp/bad.trr"
+expect_rc 1 "a bad TRR fails check" "$RELIC" check "$tmp/bad.trr"
+printf '1\n0 1 5\n3\n0 0 0\n1 0 0\n0 1 0\n' > "$tmp/bad.tri"
+expect_grep "bad.tri:2:5: vertex index 5 is not below the vertex count 3" "a TRI error names line and column" "$RELIC" check "$tmp/bad.tri"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
