@@ -55,6 +55,170 @@ relic_status relic_trn_layout(relic_trn_trn *m, relic_arena *a, relic_error *err
 unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigned max_reports,
                               relic_trn_report_fn report, void *ctx);
 
+/* ---- ASWM writing (runtime/trn_aswm_write.c) ---- */
+
+/** zlib level that reproduces the toolset's ASWM streams: 6 (zlib's
+ *  default) with windowBits 15, memLevel 8 and the default strategy; every
+ *  corpus TRN/TRX re-compresses to its own bytes with it. */
+#define RELIC_TRN_ASWM_ZLIB_LEVEL 6
+
+/** Serialise a walkmesh model as the decompressed ASWM payload, version
+ *  0x6C (spec/aurora.md §2.2), appending to out. Counts are taken from the
+ *  array lengths (vertex/edge/triangle/island counts, path-table lengths);
+ *  the version is always written as 0x6C and the header's owns_data as 1.
+ *  Errors: RELIC_E_ARGUMENT when tiles_count differs from grid_width x
+ *  grid_height, a tile's nodes from its node count squared, an island's
+ *  three lists differ in length or the island path table from the island
+ *  count squared; RELIC_E_LIMIT when a tile has over 255 nodes or the
+ *  payload exceeds 4 GiB; RELIC_E_NOMEM. */
+relic_status relic_trn_aswm_write(const relic_trn_aswm *w, relic_buf *out, relic_error *err);
+
+/** Serialise w (relic_trn_aswm_write) and deflate it at zlib level `level`
+ *  (RELIC_TRN_ASWM_ZLIB_LEVEL reproduces the toolset's bytes) into packet
+ *  p: type ASWM, "COMP", both sizes, payload size and the zlib bytes
+ *  (allocated from a). Other fields of p are left alone. Errors: those of
+ *  relic_trn_aswm_write, RELIC_E_ARGUMENT (bad level), RELIC_E_NOMEM. */
+relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena *a, relic_trn_packet *p, relic_error *err);
+
+/** Inflate and decode the walkmesh of ASWM packet p into arena a, refusing
+ *  (RELIC_E_LIMIT, before anything is allocated) a declared decompressed
+ *  size over `limit` bytes. The inflate is streaming and capped by the
+ *  declared size: a stream holding more or fewer bytes is rejected
+ *  (runtime/codec_zlib.c). Errors: RELIC_E_LIMIT; those of
+ *  relic_trn_packet_aswm_decode (paths prefixed by aswm; offsets inside
+ *  the decompressed walkmesh). */
+relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, relic_arena *a, relic_trn_aswm *out, relic_error *err);
+
+/* ---- zero-copy walkmesh view (runtime/trn_aswm_view.c) ---- */
+
+/** A validated decompressed ASWM walkmesh (version 0x6C) read in place:
+ *  byte offsets in base of each block (vertices 12 bytes, edges 16,
+ *  triangles 64 apiece, as relic_trn_vec3f_view / relic_trn_edge_view /
+ *  relic_trn_triangle_view read them), and of every tile and island
+ *  record (tile_at, island_at: arrays from the arena). */
+typedef struct relic_trn_aswm_view {
+    const uint8_t *base;
+    size_t size;
+    uint32_t version, vertex_count, edge_count, triangle_count;
+    uint64_t vertices, edges, triangles;
+    uint32_t tiles_flags, grid_height, grid_width, tiles_border_size, island_count;
+    float tiles_width;
+    size_t tiles_count;
+    uint64_t *tile_at, *island_at;
+    uint64_t island_path_table;
+} relic_trn_aswm_view;
+
+/** Validate size bytes at data as a decompressed ASWM walkmesh, version
+ *  0x6C, in one pass: the layout of spec/aurora.md §2.2 (nothing may
+ *  follow the island path table) and every rule of relic_trn_check_aswm;
+ *  the first problem is reported with its byte offset in data and its
+ *  field path. It accepts exactly what relic_trn_packet_aswm_decode plus
+ *  relic_trn_check_aswm accept. The view's tile and island offset arrays
+ *  come from a. Errors: RELIC_E_TRUNCATED, RELIC_E_MAGIC (version, owns_data),
+ *  RELIC_E_RANGE, RELIC_E_INDEX, RELIC_E_LAYOUT, RELIC_E_NOMEM. */
+relic_status relic_trn_aswm_view_validate(const uint8_t *data, size_t size, relic_arena *a, relic_trn_aswm_view *v, relic_error *err);
+
+/** Triangle i (< triangle_count) of a validated view. */
+static inline relic_trn_triangle_view relic_trn_aswm_view_triangle(const relic_trn_aswm_view *v, size_t i)
+{
+    relic_trn_triangle_view t = { v->base + v->triangles + 64 * i };
+    return t;
+}
+
+/** Vertex i (< vertex_count) of a validated view. */
+static inline relic_trn_vec3f_view relic_trn_aswm_view_vertex(const relic_trn_aswm_view *v, size_t i)
+{
+    relic_trn_vec3f_view t = { v->base + v->vertices + 12 * i };
+    return t;
+}
+
+/* ---- strict rules (runtime/trn_check_strict.c) ---- */
+
+/** Rules whose violation crashes the game or that toolset-baked files
+ *  always keep (spec/aurora.md §2.6 strict mode; seed 001: "a tile must not
+ *  re-use triangles owned by another tile (will crash NWN2)"), checked on
+ *  top of relic_trn_check_aswm: no triangle claimed by two tiles (a path
+ *  table's node_to_local must stay inside its own tile); a tile's path
+ *  table is empty or complete (local_to_node one entry per triangle, 0xFF
+ *  exactly for non-walkable triangles, node_to_local and local_to_node
+ *  inverse of each other); at most 127 nodes per tile (7-bit next-step
+ *  index); linked_edges[i] joins exactly this triangle
+ *  and linked_triangles[i]; island 0xFFFF everywhere when there are no
+ *  islands but path tables exist (a TRN keeps the toolset's island values
+ *  with an empty list); every exit triangle belongs to its island and has a neighbour
+ *  in the adjacent island. Returns the number of problems (at most
+ *  max_reports reported). */
+unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports,
+                                     relic_trn_report_fn report, void *ctx);
+
+/* ---- baking (runtime/trn_bake*.c) ---- */
+
+/** Bake options. keep_borders: do not remove the border tiles' triangles
+ *  (nwn-lib-d bake(removeBorders = false)). */
+typedef struct relic_trn_bake_options {
+    int keep_borders;
+} relic_trn_bake_options;
+
+/** Bake a walkmesh (TRN, or re-bake a TRX) following nwn-lib-d's algorithm
+ *  (spec/aurora.md §2.5): remove the triangles outside the inner
+ *  (non-border) box, compact vertices and edges, reorder triangles by tile,
+ *  build each tile's path table (shortest paths by summed centre-to-centre
+ *  distance over linked walkable triangles inside the tile), find islands,
+ *  link them (distances between island centres, first exit triangle per
+ *  neighbour) and build the island path table (fewest hops). Departures,
+ *  each documented in runtime/trn_bake.c: tiles with 127 walkable triangles
+ *  are accepted (the toolset writes them), costs are summed in double, the
+ *  island `tile` field holds the island's tile index, tiles_flags and
+ *  tile_flags are set to 31. Deterministic: the same input gives the same
+ *  bytes. out is allocated from a; in is not modified. Errors:
+ *  RELIC_E_LIMIT when a tile has more than 127 walkable triangles or there
+ *  are 65535 islands or more; RELIC_E_ARGUMENT when an index is out of
+ *  range (validate first) or the tile grid is empty or tiles_width is not
+ *  positive; RELIC_E_NOMEM. */
+relic_status relic_trn_bake(const relic_trn_aswm *in, const relic_trn_bake_options *opt, relic_arena *a,
+                            relic_trn_aswm *out, relic_error *err);
+
+/* ---- path queries (runtime/trn_path.c) ---- */
+
+/** The triangle whose 2-D projection contains (x, y) (edges included), or
+ *  0xFFFFFFFF. Looks in the point's tile first, then in every triangle;
+ *  when several overlap, the walkable one with the lowest index wins. */
+uint32_t relic_trn_triangle_at(const relic_trn_aswm *w, double x, double y);
+
+/** A route: triangle indices from the start to the goal triangle, and its
+ *  length (sum of the 2-D distances start point -> centres -> goal point). */
+typedef struct relic_trn_route {
+    uint32_t *triangles;
+    size_t count;
+    double length;
+} relic_trn_route;
+
+/** Route from triangle `from` to triangle `to` using only the baked tables,
+ *  as the game does (spec/aurora.md §2.3): the island path table picks the
+ *  next island, the current island's exit triangle towards it is reached
+ *  with the tile path table, then the neighbour in the next island is
+ *  entered; inside the goal island the tile table leads to the goal.
+ *  (x1,y1) and (x2,y2) are the end points used for the length. Allocates
+ *  from a. Errors: RELIC_E_RANGE when a triangle is out of range or not on
+ *  an island, RELIC_E_UNSUPPORTED ("no route") when the island table has no
+ *  path between the islands, RELIC_E_LAYOUT when the tables are
+ *  inconsistent (a step leads nowhere or loops), RELIC_E_NOMEM. */
+relic_status relic_trn_route_find(const relic_trn_aswm *w, uint32_t from, uint32_t to, double x1, double y1, double x2,
+                                  double y2, relic_arena *a, relic_trn_route *out, relic_error *err);
+
+/* ---- exports (runtime/trn_export.c) ---- */
+
+/** Wavefront OBJ of the walkmesh: every vertex, then the triangles in two
+ *  groups, `walkable` and `nonwalkable` (faces wound counter-clockwise seen
+ *  from +z). Appends to out; errors: RELIC_E_NOMEM. */
+relic_status relic_trn_aswm_obj(const relic_trn_aswm *w, relic_buf *out, relic_error *err);
+
+/** SVG top-down picture (north up, 1 unit = scale px): tile grid, walkable
+ *  triangles filled with a colour per island, non-walkable triangles grey,
+ *  and the route when route is not NULL. Appends to out; errors:
+ *  RELIC_E_NOMEM. */
+relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *route, relic_buf *out, relic_error *err);
+
 #ifdef __cplusplus
 }
 #endif

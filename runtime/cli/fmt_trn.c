@@ -1,12 +1,12 @@
 /* fmt_trn.c — the `relic` command for NWN2 TRN/TRX packet files: info,
  * check (schema validator, container rules, then the inflated ASWM's
- * validator and rules of runtime/trn_check.c), JSON both ways and
- * re-writing. Facts: spec/aurora.md §1, §2.2, §2.6; seed 001 TRN.ASWM. */
+ * validator and rules of runtime/trn_check.c; --strict adds
+ * runtime/trn_check_strict.c), JSON both ways, re-writing, and the
+ * walkmesh out to OBJ and SVG. Facts: spec/aurora.md §1, §2.2, §2.6; seed 001 TRN.ASWM. */
 #include <string.h>
 
-#include "formats.h"
 #include "relic_gen.h"
-#include "relic_trn.h"
+#include "trn_cli.h"
 
 #define TRN_MAX_REPORTS 50u
 
@@ -40,7 +40,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_trn_trn *m)
     return 0;
 }
 
-static int write_model(relic_trn_trn *m, relic_arena *a, const char *out_path, const char *in_path)
+int cli_trn_write_model(relic_trn_trn *m, relic_arena *a, const char *out_path, const char *in_path)
 {
     relic_buf out;
     relic_error err;
@@ -113,9 +113,42 @@ static int trn_info(const cli_input *in)
     return rc;
 }
 
+int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_trn *m, relic_trn_aswm *w, size_t *packet)
+{
+    relic_error err;
+    if (load_model(in, a, m)) return 1;
+    for (size_t i = 0; i < m->packets_count; i++) {
+        if (m->packets[i].type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
+        if (relic_trn_aswm_read(&m->packets[i], CLI_TRN_ASWM_LIMIT, a, w, &err) != RELIC_OK) {
+            relic_gen_path_prefix(&err, "packets", (long long)i);
+            relic_error_print(stdout, in->path, &err);
+            return 1;
+        }
+        *packet = i;
+        return 0;
+    }
+    fprintf(stderr, "relic: %s: no ASWM walkmesh packet\n", in->path);
+    return 1;
+}
+
+int cli_trn_write_svg(const relic_trn_aswm *w, const relic_trn_route *route, const char *out_path, const char *in_path)
+{
+    relic_buf out;
+    relic_error err;
+    int rc;
+    relic_buf_init(&out, 0);
+    if (relic_trn_aswm_svg(w, route, &out, &err) != RELIC_OK) {
+        relic_error_print(stderr, out_path, &err);
+        rc = 1;
+    } else {
+        rc = cli_write(out_path, out.data, out.size, in_path);
+    }
+    relic_buf_free(&out);
+    return rc;
+}
+
 static unsigned trn_check(const cli_input *in, int strict)
 {
-    (void)strict; /* no strict rules yet */
     relic_trn_view v;
     if (validate(in, &v)) return 1;
     report_ctx rc = { in->path };
@@ -140,7 +173,10 @@ static unsigned trn_check(const cli_input *in, int strict)
             n++;
             continue;
         }
-        n += relic_trn_check_aswm(&w, path, TRN_MAX_REPORTS, report, &rc);
+        unsigned k = relic_trn_check_aswm(&w, path, TRN_MAX_REPORTS, report, &rc);
+        /* the strict rules index freely: only on a walkmesh whose indices are in range */
+        if (strict && k == 0) k = relic_trn_check_aswm_strict(&w, path, TRN_MAX_REPORTS, report, &rc);
+        n += k;
     }
     relic_arena_release(&a);
     return n;
@@ -173,7 +209,7 @@ static int trn_from_json(const cli_input *in, const char *out_path)
         relic_error_print(stdout, in->path, &err);
         rc = 1;
     } else {
-        rc = write_model(&m, &a, out_path, in->path);
+        rc = cli_trn_write_model(&m, &a, out_path, in->path);
     }
     relic_arena_release(&a);
     return rc;
@@ -181,12 +217,32 @@ static int trn_from_json(const cli_input *in, const char *out_path)
 
 static int trn_convert(const cli_input *in, const char *out_path, const char *ext)
 {
-    if (strcmp(ext, "trn") && strcmp(ext, "trx")) return -1;
+    int walkmesh = !strcmp(ext, "obj") || !strcmp(ext, "svg");
+    if (strcmp(ext, "trn") && strcmp(ext, "trx") && !walkmesh) return -1;
     relic_arena a;
     relic_trn_trn m;
+    relic_trn_aswm w;
+    size_t packet;
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    rc = load_model(in, &a, &m) ? 1 : write_model(&m, &a, out_path, in->path);
+    if (!walkmesh) {
+        rc = load_model(in, &a, &m) ? 1 : cli_trn_write_model(&m, &a, out_path, in->path);
+    } else if (cli_trn_load_aswm(in, &a, &m, &w, &packet)) {
+        rc = 1;
+    } else if (!strcmp(ext, "svg")) {
+        rc = cli_trn_write_svg(&w, NULL, out_path, in->path);
+    } else {
+        relic_buf out;
+        relic_error err;
+        relic_buf_init(&out, 0);
+        if (relic_trn_aswm_obj(&w, &out, &err) != RELIC_OK) {
+            relic_error_print(stderr, out_path, &err);
+            rc = 1;
+        } else {
+            rc = cli_write(out_path, out.data, out.size, in->path);
+        }
+        relic_buf_free(&out);
+    }
     relic_arena_release(&a);
     return rc;
 }
@@ -195,5 +251,6 @@ const cli_format cli_format_trn = {
     RELIC_FORMAT_TRN, "trn", relic_trn_extensions,
     trn_info, trn_check, trn_to_json, trn_from_json, trn_convert, NULL,
     "  x.trn|x.trx -> y.json|y.trn|y.trx              JSON (packets; ASWM kept as its zlib bytes), re-written file\n"
-    "  x.json -> y.trn|y.trx                            the TRN/TRX again, byte for byte\n",
+    "  x.json -> y.trn|y.trx                            the TRN/TRX again, byte for byte\n"
+    "  x.trn|x.trx -> y.obj|y.svg                       walkmesh: OBJ (walkable/nonwalkable groups), SVG (tiles, islands)\n",
 };

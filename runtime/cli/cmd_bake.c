@@ -1,0 +1,80 @@
+/* cmd_bake.c — `relic bake IN.trn OUT.trx`: bake the ASWM walkmesh of a TRN
+ * (or re-bake a TRX) with runtime/trn_bake*.c (spec/aurora.md §2.5): border
+ * removal, triangles by tile, path tables, islands, island links and the
+ * island path table; the other packets are kept as they are. The output is
+ * written only when it passes the validator and the strict rules. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "relic_gen.h"
+#include "trn_cli.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: relic bake IN.trn|IN.trx OUT.trx [--keep-borders] [--level N]\n"
+               "Bake the walkmesh of an NWN2 TRN (or re-bake a TRX): remove the border tiles, order the\n"
+               "triangles by tile, build every tile's path table, the islands, their links and the island\n"
+               "path table. TRRN, WATR and other packets are copied. --keep-borders keeps the border\n"
+               "tiles' triangles; --level N sets the zlib level (default 6, the toolset's).\n"
+               "Exit status: 0 success, 1 invalid input or failed bake, 2 usage error.\n");
+}
+
+static void count(void *ctx, const relic_error *e)
+{
+    (*(unsigned *)ctx)++;
+    relic_error_print(stderr, "relic bake: baked walkmesh", e);
+}
+
+int cmd_bake(int argc, char **argv)
+{
+    const char *in_path = NULL, *out_path = NULL;
+    relic_trn_bake_options opt = { 0 };
+    int level = RELIC_TRN_ASWM_ZLIB_LEVEL;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (!strcmp(argv[i], "--keep-borders")) opt.keep_borders = 1;
+        else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
+            char *end;
+            long v = strtol(argv[++i], &end, 10);
+            if (*end || v < 0 || v > 9) { fprintf(stderr, "relic bake: --level takes 0..9\n"); return EXIT_USAGE; }
+            level = (int)v;
+        } else if (!in_path) in_path = argv[i];
+        else if (!out_path) out_path = argv[i];
+        else { usage(stderr); return EXIT_USAGE; }
+    }
+    if (!in_path || !out_path) { usage(stderr); return EXIT_USAGE; }
+    cli_input in;
+    if (cli_load(in_path, &in)) return EXIT_INVALID;
+    if (in.format != RELIC_FORMAT_TRN) {
+        fprintf(stderr, "relic bake: %s is not an NWN2 TRN/TRX file\n", in_path);
+        cli_unload(&in);
+        return EXIT_INVALID;
+    }
+    relic_arena a;
+    relic_trn_trn m;
+    relic_trn_aswm w, baked;
+    relic_error err;
+    size_t packet;
+    int rc = EXIT_INVALID;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (cli_trn_load_aswm(&in, &a, &m, &w, &packet)) goto out;
+    unsigned seen = 0, problems = relic_trn_check_aswm(&w, "aswm", 20, count, &seen);
+    if (problems) { fprintf(stderr, "relic bake: %s: the walkmesh is invalid; not baked\n", in_path); goto out; }
+    if (relic_trn_bake(&w, &opt, &a, &baked, &err) != RELIC_OK ||
+        relic_trn_aswm_pack(&baked, level, &a, &m.packets[packet], &err) != RELIC_OK) {
+        relic_gen_path_prefix(&err, "aswm", -1);
+        relic_error_print(stderr, in_path, &err);
+        goto out;
+    }
+    problems = relic_trn_check_aswm(&baked, "aswm", 20, count, &seen);
+    if (problems == 0) problems = relic_trn_check_aswm_strict(&baked, "aswm", 20, count, &seen);
+    if (problems) { fprintf(stderr, "relic bake: internal error: the baked walkmesh breaks %u rules\n", problems); goto out; }
+    rc = cli_trn_write_model(&m, &a, out_path, in_path) ? EXIT_INVALID : EXIT_VALID;
+    if (rc == EXIT_VALID)
+        printf("%s: %zu triangles in %u x %u tiles, %zu islands\n", out_path, baked.triangles_count, (unsigned)baked.grid_width,
+               (unsigned)baked.grid_height, baked.islands_count);
+out:
+    relic_arena_release(&a);
+    cli_unload(&in);
+    return rc;
+}

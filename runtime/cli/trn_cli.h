@@ -1,0 +1,21 @@
+/* trn_cli.h — pieces the NWN2 TRN/TRX parts of the `relic` command share
+ * (fmt_trn.c, cmd_bake.c, cmd_path.c). */
+#ifndef RELIC_CLI_TRN_H
+#define RELIC_CLI_TRN_H
+
+#include "formats.h"
+#include "relic_trn.h"
+
+/* Largest decompressed ASWM the command inflates (bytes). */
+#define CLI_TRN_ASWM_LIMIT ((uint64_t)1 << 30)
+
+/* Validate and decode a TRN/TRX input into m (arena a) and inflate its
+ * (first) ASWM packet into w; *packet gets its index. Prints the error and
+ * returns nonzero on failure. */
+int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_trn *m, relic_trn_aswm *w, size_t *packet);
+/* Lay out, serialise, re-validate and atomically write a TRN/TRX model. */
+int cli_trn_write_model(relic_trn_trn *m, relic_arena *a, const char *out_path, const char *in_path);
+/* Write an SVG of w (with route when not NULL) to out_path. */
+int cli_trn_write_svg(const relic_trn_aswm *w, const relic_trn_route *route, const char *out_path, const char *in_path);
+
+#endif

@@ -1,0 +1,54 @@
+#!/bin/sh
+# trn_cli_test.sh — the `relic` command on NWN2 TRN/TRX walkmeshes as a user
+# runs it (spec/aurora.md §1-2): bake a TRN into a TRX that passes
+# check --strict (deterministically), re-bake a toolset TRX, path queries
+# with their SVG, the walkmesh to SVG and OBJ, and the JSON round trip.
+# Real files: ../shared/corpus/trn and trx (skipped,
+# saying so, when absent). Prints "N passed, M failed". Env: RELIC.
+RELIC=${RELIC:-build/relic}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+pass=0; fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect_rc() { # expected-rc description command...
+    want=$1; shift; what=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    if [ "$rc" = "$want" ]; then ok; else bad "$what: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err" | head -5; fi
+}
+expect_grep() { # pattern description command...
+    pat=$1; shift; what=$1; shift
+    if "$@" 2>&1 | grep -q -- "$pat"; then ok; else bad "$what: no '$pat' in the output"; fi
+}
+
+trn=../shared/corpus/trn/CromFr__NWN2-SpecialAttacks__area.trn
+trx=../shared/corpus/trx/teemul__ALFA-017-Amn__maztica_crypt_level_2.TRX
+if [ ! -f "$trn" ] || [ ! -f "$trx" ]; then
+    echo "note: ../shared/corpus/trn or trx not found: the TRN/TRX command tests are skipped"
+else
+    expect_rc 0 "bake a TRN" "$RELIC" bake "$trn" "$tmp/a.trx"
+    expect_rc 0 "the baked TRX passes check --strict" "$RELIC" check --strict "$tmp/a.trx"
+    expect_grep "36 islands" "info counts the baked islands" "$RELIC" info "$tmp/a.trx"
+    expect_rc 0 "bake again" "$RELIC" bake "$trn" "$tmp/b.trx"
+    if cmp -s "$tmp/a.trx" "$tmp/b.trx"; then ok; else bad "two bakes differ"; fi
+    expect_rc 0 "re-bake a toolset TRX" "$RELIC" bake "$trx" "$tmp/c.trx"
+    expect_rc 0 "the re-baked TRX passes check --strict" "$RELIC" check --strict "$tmp/c.trx"
+    expect_rc 0 "the toolset TRX passes check --strict" "$RELIC" check --strict "$trx"
+    expect_grep "80 triangles, length 92.960" "path across islands" "$RELIC" path "$tmp/a.trx" 20 20 60 60 --svg "$tmp/p.svg"
+    expect_grep "polyline" "the path SVG draws the route" cat "$tmp/p.svg"
+    expect_grep "lies on no triangle" "a point off the walkmesh is named" "$RELIC" path "$tmp/a.trx" 5 5 60 60
+    expect_rc 1 "a point off the walkmesh fails" "$RELIC" path "$tmp/a.trx" 5 5 60 60
+    expect_rc 2 "path needs four numbers" "$RELIC" path "$tmp/a.trx" 20 20 60
+    expect_rc 0 "walkmesh to SVG" "$RELIC" convert "$trx" "$tmp/w.svg"
+    expect_grep "<svg" "the SVG is an SVG" head -c 100 "$tmp/w.svg"
+    expect_rc 0 "walkmesh to OBJ" "$RELIC" convert "$trx" "$tmp/w.obj"
+    expect_grep "^g nonwalkable" "the OBJ has a non-walkable group" cat "$tmp/w.obj"
+    expect_grep "^g walkable" "the OBJ has a walkable group" cat "$tmp/w.obj"
+    faces=$(grep -c '^f ' "$tmp/w.obj")
+    if [ "$faces" = 2250 ]; then ok; else bad "OBJ faces $faces, expected 2250"; fi
+    expect_rc 0 "the TRX round-trips through JSON" "$RELIC" convert "$trx" "$tmp/t.json"
+    expect_rc 0 "JSON back to TRX" "$RELIC" convert "$tmp/t.json" "$tmp/t.trx"
+    if cmp -s "$trx" "$tmp/t.trx"; then ok; else bad "TRX -> JSON -> TRX differs"; fi
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
