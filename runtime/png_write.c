@@ -1,0 +1,50 @@
+/* png_write.c — the PNG writer shared by heightmaps, relief pictures and
+ * textures (relic_png.h): libpng with a sink into a relic_buf. */
+#include <png.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include "relic_png.h"
+
+static void sink_write(png_structp png, png_bytep data, size_t n)
+{
+    relic_buf_append(png_get_io_ptr(png), data, n);
+}
+
+static void sink_flush(png_structp png) { (void)png; }
+
+relic_status relic_png_write(const relic_png_image *img, relic_png_row_fn fill, void *ctx, uint8_t *scratch,
+                             relic_buf *out, relic_error *err)
+{
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png ? png_create_info_struct(png) : NULL;
+    if (!png || !info) {
+        png_destroy_write_struct(&png, &info);
+        return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "libpng could not start a PNG");
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        png_destroy_write_struct(&png, &info);
+        return relic_fail(err, RELIC_E_IO, 0, NULL, "libpng failed while writing a %ux%u picture", img->width,
+                          img->height);
+    }
+    png_set_write_fn(png, out, sink_write, sink_flush);
+    png_set_IHDR(png, info, img->width, img->height, img->bit_depth,
+                 img->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (img->text_key && img->text) {
+        png_text txt;
+        memset(&txt, 0, sizeof txt);
+        txt.compression = PNG_TEXT_COMPRESSION_NONE;
+        txt.key = (png_charp)img->text_key;
+        txt.text = (png_charp)img->text;
+        png_set_text(png, info, &txt, 1);
+    }
+    png_write_info(png, info);
+    for (uint32_t r = 0; r < img->height; r++) {
+        png_write_row(png, fill(ctx, r, scratch));
+    }
+    png_write_end(png, info);
+    png_destroy_write_struct(&png, &info);
+    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "the PNG output buffer could not grow");
+    return RELIC_OK;
+}
