@@ -1,7 +1,7 @@
 /* fuzz_lzss.c — libFuzzer target for the LZSS core (runtime/lzss*.c), SPZ
  * ring set-up. Oracles: the one-shot decoder never writes past the declared
  * size (ASan) and succeeds only with exactly that many bytes; the streaming
- * decoder fed in small uneven pieces produces the same bytes; every
+ * decoder fed in small and in larger uneven pieces produces the same bytes; every
  * encoder's output decodes back to the input, and BEST is never longer
  * than GREEDY. Build and run: make fuzz (or build-fuzz/fuzz_lzss). */
 #include <stdlib.h>
@@ -44,6 +44,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (r == RELIC_LZSS_NEED_OUTPUT && out == total) abort();
         } while (r != RELIC_LZSS_DONE);
         if (out != total || memcmp(a, b, total) != 0) abort();
+        /* ... and in larger uneven pieces, where whole flag groups take the fast
+         * path with sources both in this call's output and in the ring */
+        relic_lzss_decoder_init(&d, RELIC_LZSS_SPZ);
+        memset(b, 0, total);
+        in = 2;
+        unsigned k = 0;
+        do {
+            size_t istep = 17 + data[(k + 1) % size] * 3u, ostep = 144 + data[k % size] * 5u;
+            k++;
+            d.next_in = data + in;
+            d.avail_in = size - in < istep ? size - in : istep;
+            d.next_out = b + d.total_out;
+            d.avail_out = total - d.total_out < ostep ? total - d.total_out : ostep;
+            r = relic_lzss_decode(&d, in + d.avail_in == size, &err);
+            in = (size_t)(d.next_in - data);
+            if (r == RELIC_LZSS_ERROR) abort();
+            if (r == RELIC_LZSS_NEED_OUTPUT && d.total_out == total) abort();
+        } while (r != RELIC_LZSS_DONE);
+        if (d.total_out != total || memcmp(a, b, total) != 0) abort();
         free(a);
         free(b);
     }

@@ -67,36 +67,56 @@ relic_lzss_result relic_lzss_decode(relic_lzss_decoder *d, int at_end, relic_err
             d->copy_len = (b2 & 0x0Fu) + RELIC_LZSS_MIN_MATCH;
             continue;
         }
-        /* Fast path: whole flag groups while both buffers have room for one. */
-        while (flags == FLAGS_EMPTY && span(in, in_end) >= GROUP_MAX_IN && span(out, out_end) >= GROUP_MAX_OUT) {
-            unsigned f = *in++;
-            for (int k = 0; k < 8; k++, f >>= 1) {
-                if (f & 1u) {
-                    uint8_t c = *in++;
-                    *out++ = c;
-                    ring[r] = c;
-                    r = (r + 1) & RING_MASK;
-                } else {
+        /* Fast path: whole flag groups while both buffers have room for one.
+         * The output buffer is the history here: a match whose source was
+         * produced in this run copies from the output (memcpy when it does
+         * not overlap), only older sources come from the ring, and the ring
+         * is brought up to date once, from the output, when the run ends. */
+        if (flags == FLAGS_EMPTY && span(in, in_end) >= GROUP_MAX_IN && span(out, out_end) >= GROUP_MAX_OUT) {
+            uint8_t *run = out;          /* output of this run starts here */
+            const unsigned r0 = r;       /* ring position of run[0] */
+            do {
+                unsigned f = *in++;
+                if (f == 0xFFu) {        /* 8 literals */
+                    memcpy(out, in, 8);
+                    in += 8;
+                    out += 8;
+                    continue;
+                }
+                for (int k = 0; k < 8; k++, f >>= 1) {
+                    if (f & 1u) {
+                        *out++ = *in++;
+                        continue;
+                    }
                     unsigned p = in[0] | ((in[1] & 0xF0u) << 4);
                     unsigned n = (in[1] & 0x0Fu) + RELIC_LZSS_MIN_MATCH;
                     in += 2;
-                    if (p + n <= RELIC_LZSS_RING && r + n <= RELIC_LZSS_RING && (p + n <= r || r + n <= p)) {
-                        /* no wrap, no overlap: two straight copies */
-                        memcpy(out, ring + p, n);
-                        memcpy(ring + r, ring + p, n);
+                    size_t made = (size_t)(out - run);
+                    /* ring position of the next output byte, and how far back p is (1..4096) */
+                    unsigned rr = (unsigned)((r0 + made) & RING_MASK);
+                    size_t dist = ((rr - p - 1u) & RING_MASK) + 1u;
+                    if (dist <= made) {
+                        const uint8_t *src = out - dist;
+                        if (dist >= RELIC_LZSS_MAX_MATCH) memcpy(out, src, RELIC_LZSS_MAX_MATCH);  /* room: GROUP_MAX_OUT */
+                        else for (unsigned j = 0; j < n; j++) out[j] = src[j];
                         out += n;
-                        r = (r + n) & RING_MASK;
                     } else {
-                        while (n--) {
-                            uint8_t c = ring[p];
-                            p = (p + 1) & RING_MASK;
-                            *out++ = c;
-                            ring[r] = c;
-                            r = (r + 1) & RING_MASK;
+                        /* starts before this run: ring bytes, then possibly this run's */
+                        for (unsigned j = 0; j < n; j++, made++) {
+                            out[j] = dist <= made ? run[made - dist] : ring[(r0 + made - dist) & RING_MASK];
                         }
+                        out += n;
                     }
                 }
-            }
+            } while (span(in, in_end) >= GROUP_MAX_IN && span(out, out_end) >= GROUP_MAX_OUT);
+            /* the ring now takes the last (up to) 4096 bytes of the run */
+            size_t made = (size_t)(out - run), keep = made < RELIC_LZSS_RING ? made : RELIC_LZSS_RING;
+            unsigned at = (unsigned)((r0 + made - keep) & RING_MASK);
+            const uint8_t *src = out - keep;
+            size_t first = RELIC_LZSS_RING - at < keep ? RELIC_LZSS_RING - at : keep;
+            memcpy(ring + at, src, first);
+            memcpy(ring, src + first, keep - first);
+            r = (unsigned)((r0 + made) & RING_MASK);
         }
         if (flags == FLAGS_EMPTY) {
             if (in == in_end) goto input_end;
@@ -148,6 +168,36 @@ relic_status relic_lzss_decode_buffer(relic_lzss_variant v, const uint8_t *src, 
     const uint8_t fill = relic_lzss_fill(v);
     size_t i = 0, o = 0;
     while (i < n) {
+        if (n - i >= GROUP_MAX_IN && dst_size - o >= GROUP_MAX_OUT) {
+            /* a whole group fits both buffers: no checks per item */
+            unsigned f = src[i++];
+            if (f == 0xFFu) {
+                memcpy(dst + o, src + i, 8);
+                i += 8;
+                o += 8;
+                continue;
+            }
+            for (int k = 0; k < 8; k++, f >>= 1) {
+                if (f & 1u) {
+                    dst[o++] = src[i++];
+                    continue;
+                }
+                unsigned p = src[i] | ((src[i + 1] & 0xF0u) << 4);
+                size_t len = (src[i + 1] & 0x0Fu) + RELIC_LZSS_MIN_MATCH;
+                i += 2;
+                size_t dist = ((start + o - p - 1u) & RING_MASK) + 1u;
+                uint8_t *q = dst + o;
+                if (dist <= o) {
+                    const uint8_t *from = q - dist;
+                    if (dist >= RELIC_LZSS_MAX_MATCH) memcpy(q, from, RELIC_LZSS_MAX_MATCH);
+                    else for (size_t j = 0; j < len; j++) q[j] = from[j];
+                } else {
+                    for (size_t j = 0; j < len; j++) q[j] = o + j >= dist ? dst[o + j - dist] : fill;
+                }
+                o += len;
+            }
+            continue;
+        }
         unsigned flags = src[i++] | FLAGS_MARKER;
         for (; flags != FLAGS_EMPTY && i < n; flags >>= 1) {
             if (flags & 1u) {

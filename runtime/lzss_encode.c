@@ -9,7 +9,7 @@
  * of its source, (start + q - PAD - dist) mod 4096; distances are at most
  * RELIC_LZSS_MAX_DISTANCE (4078), the original encoder's window.
  *
- *  FAST:   hash chains over 3-byte prefixes, 16 candidates, one step of
+ *  FAST:   hash chains over 3-byte prefixes, 48 candidates, one step of
  *          lazy matching; fixed memory.
  *  GREEDY: binary trees (exact longest match, the closest on ties), greedy.
  *  BEST:   the same match finder, then an optimal parse: every position's
@@ -28,7 +28,7 @@
 #define LIT_BITS 9u
 #define MATCH_BITS 17u
 #define FAST_HASH_BITS 14
-#define FAST_DEPTH 16
+#define FAST_DEPTH 48
 
 /* ---- the item writer: flag byte + up to 8 items ---- */
 

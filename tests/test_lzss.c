@@ -243,6 +243,46 @@ static void test_streaming_one_byte_buffers(void **state)
     free(back);
 }
 
+/* Uneven buffers of 150..5000 bytes: the group fast path runs with its history
+ * partly in the output of earlier calls (the ring) and partly in this call's
+ * output, on data whose matches reach back across call boundaries. */
+static void test_streaming_uneven_buffers_use_the_ring_across_calls(void **state)
+{
+    (void)state;
+    size_t n = 300000;
+    uint8_t *src = malloc(n), *back = malloc(n);
+    rng_state = 11;
+    make_texty(src, n / 3);
+    make_repetitive(src + n / 3, n / 3);
+    make_random(src + 2 * (n / 3), n - 2 * (n / 3));
+    for (int v = 0; v < 2; v++) {
+        relic_buf z;
+        relic_error err;
+        relic_buf_init(&z, 0);
+        assert_int_equal(relic_lzss_encode((relic_lzss_variant)v, RELIC_LZSS_FAST, src, n, NULL, &z, &err), RELIC_OK);
+        relic_lzss_decoder d;
+        relic_lzss_decoder_init(&d, (relic_lzss_variant)v);
+        size_t in = 0;
+        relic_lzss_result res;
+        memset(back, 0, n);
+        do {
+            size_t ichunk = 17 + rnd() % 3000, ochunk = 150 + rnd() % 4850;
+            d.next_in = z.data + in;
+            d.avail_in = z.size - in < ichunk ? z.size - in : ichunk;
+            d.next_out = back + d.total_out;
+            d.avail_out = n - d.total_out < ochunk ? n - d.total_out : ochunk;
+            res = relic_lzss_decode(&d, in + d.avail_in == z.size, &err);
+            in = (size_t)(d.next_in - z.data);
+            assert_true(res != RELIC_LZSS_ERROR);
+        } while (res != RELIC_LZSS_DONE);
+        assert_int_equal(d.total_out, n);
+        assert_memory_equal(back, src, n);
+        relic_buf_free(&z);
+    }
+    free(src);
+    free(back);
+}
+
 static void test_decoder_memory_is_the_ring(void **state)
 {
     (void)state;
@@ -340,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_roundtrip_random_repetitive_texty_all_levels),
         cmocka_unit_test(test_real_files_roundtrip_and_best_not_worse),
         cmocka_unit_test(test_streaming_one_byte_buffers),
+        cmocka_unit_test(test_streaming_uneven_buffers_use_the_ring_across_calls),
         cmocka_unit_test(test_decoder_memory_is_the_ring),
         cmocka_unit_test(test_szdd_header_roundtrip),
         cmocka_unit_test(test_spz_declared_size_limit_and_bound),
