@@ -4,8 +4,9 @@
  * OBJ a walkmesh needs: `v x y z`, `f` with the index forms v, v/vt, v//vn
  * and v/vt/vn (negative indices count back from the latest element),
  * polygons fan-triangulated, and `usemtl NAME` naming the surface material
- * of the faces that follow. `vn`, `vt`, `vp` are counted (so their indices
- * in `f` can be checked) and otherwise ignored; `g`, `o`, `s`, `mtllib`,
+ * of the faces that follow. `vt u [v [w]]` (v defaults to 0, w is dropped)
+ * and `vn x y z` are kept with the texture-coordinate and normal index of
+ * every triangle corner; `vp` is checked and ignored; `g`, `o`, `s`, `mtllib`,
  * `usemap`, `maplib`, `lod` and the point and line elements `p` and `l`
  * (indices checked) are accepted and ignored; `#` starts a comment; a
  * backslash at the end of a line continues it.
@@ -13,7 +14,7 @@
  * Errors are relic_error values whose message reads "FILE:LINE:COL: what"
  * (LINE and COL 1-based, COL in bytes) and whose offset is the byte offset
  * of the offending token. All memory comes from the caller's arena; its
- * size is linear in the input (at most about 8 bytes per input byte), so
+ * size is linear in the input (at most about 24 bytes per input byte), so
  * a heap arena's limit bounds what any input can make the reader take.
  *
  * Sources: the Wavefront OBJ format as every tool writes it; the material
@@ -30,6 +31,9 @@ extern "C" {
 
 /** face_material value of a face read before any `usemtl`. */
 #define RELIC_OBJ_NO_MATERIAL 0xFFFFFFFFu
+
+/** face_texcoords / face_normals value of a corner without vt / vn. */
+#define RELIC_OBJ_NONE 0xFFFFFFFFu
 
 /** Most vertices, and most triangles, one OBJ may hold: INT32_MAX / 3, so
  *  that BWM edge ids (3 * face + side) still fit an int32. */
@@ -58,8 +62,12 @@ typedef struct relic_obj_mesh {
     char **material_names;         /**< distinct `usemtl` names, in order of first use */
     relic_obj_pos *material_pos;   /**< where each name is first used */
     uint32_t material_count;
+    float (*normals)[3];           /**< `vn` statements, in file order */
     uint32_t normal_count;         /**< `vn` statements seen */
+    float (*texcoords)[2];         /**< `vt` statements (u, v; v 0 when absent; w dropped), file order */
     uint32_t texcoord_count;       /**< `vt` statements seen */
+    uint32_t (*face_texcoords)[3]; /**< per triangle corner: 0-based vt index, or RELIC_OBJ_NONE */
+    uint32_t (*face_normals)[3];   /**< per triangle corner: 0-based vn index, or RELIC_OBJ_NONE */
     relic_obj_pos first_unnamed;   /**< first `f` before any `usemtl` (line 0: none) */
 } relic_obj_mesh;
 
@@ -70,7 +78,8 @@ typedef struct relic_obj_mesh {
  *  none can be, a face with fewer than 3 corners), RELIC_E_INDEX (an index
  *  of 0, or one past the elements defined so far, for v, vt or vn),
  *  RELIC_E_RANGE (a coordinate outside the float range), RELIC_E_LIMIT
- *  (more than RELIC_OBJ_MAX_ELEMENTS vertices or triangles, a name longer
+ *  (more than RELIC_OBJ_MAX_ELEMENTS vertices, texture coordinates, normals
+ *  or triangles, a name longer
  *  than RELIC_OBJ_MAX_NAME), RELIC_E_NOMEM (the arena is exhausted),
  *  RELIC_E_ARGUMENT (NULL pointers). On error *out is zeroed. */
 relic_status relic_obj_parse(const char *file, const uint8_t *data, size_t size, relic_arena *a,

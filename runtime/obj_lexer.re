@@ -304,14 +304,16 @@ static relic_status skip_line(obj_parser *p)
 }
 
 /* A line of numbers: `v` (3, 4, 6 or 7 of them: x y z, then an optional w
- * and optional r g b), `vn` (3), `vt` and `vp` (1 to 3). Only `v` keeps
- * its first three. */
+ * and optional r g b), `vn` (3), `vt` and `vp` (1 to 3). keep (NULL: keep
+ * nothing) receives the first up to 3 numbers, the rest of it zeroed. */
 static relic_status numbers_line(obj_parser *p, const char *kw, unsigned min, unsigned max, float keep[3])
 {
     const uint8_t *kw_at = p->lx.tok;
     unsigned n = 0;
     obj_token t;
     char buf[40];
+    if (keep != NULL)
+        keep[0] = keep[1] = keep[2] = 0.0f;
     for (;;) {
         t = lex(&p->lx);
         if (t == TOK_EOL || t == TOK_EOF)
@@ -331,7 +333,7 @@ static relic_status numbers_line(obj_parser *p, const char *kw, unsigned min, un
         }
         n++;
     }
-    if (keep != NULL && (n < 3 || n == 5))
+    if (strcmp(kw, "v") == 0 && (n < 3 || n == 5))
         return fail_at(p, kw_at, RELIC_E_SYNTAX, "'v' takes 3 numbers (x y z), optionally w and r g b; found %u", n);
     if (n < min)
         return fail_at(p, kw_at, RELIC_E_SYNTAX, "'%s' needs %s%u numbers, found %u", kw,
@@ -359,15 +361,15 @@ static relic_status resolve_index(obj_parser *p, const uint8_t *at, const uint8_
                    count == 1 ? "is" : "are");
 }
 
-/* One corner: v, v/vt, v//vn or v/vt/vn; the vt and vn indices are checked
- * and dropped. */
-static relic_status corner(obj_parser *p, uint32_t *v)
+/* One corner: v, v/vt, v//vn or v/vt/vn: 0-based indices, vt and vn
+ * RELIC_OBJ_NONE when absent. */
+static relic_status corner(obj_parser *p, uint32_t *v, uint32_t *vt, uint32_t *vn)
 {
     const uint8_t *s = p->lx.tok, *end = p->lx.cur, *q;
-    uint32_t dummy;
     relic_status st;
     int part;
 
+    *vt = *vn = RELIC_OBJ_NONE;
     for (q = s; q < end && *q != '/'; q++) {}
     if ((st = resolve_index(p, s, q, p->nv, "vertex", v)) != RELIC_OK)
         return st;
@@ -377,7 +379,7 @@ static relic_status corner(obj_parser *p, uint32_t *v)
         if (q == c)
             continue; /* v//vn: no texture coordinate */
         if ((st = resolve_index(p, c, q, part == 1 ? p->nvt : p->nvn, part == 1 ? "texture coordinate" : "normal",
-                                &dummy)) != RELIC_OK)
+                                part == 1 ? vt : vn)) != RELIC_OK)
             return st;
     }
     return RELIC_OK;
@@ -387,7 +389,7 @@ static relic_status face_line(obj_parser *p, int is_face)
 {
     const uint8_t *kw_at = p->lx.tok;
     const char *kw = is_face ? "f" : (token_is(&p->lx, "l") ? "l" : "p");
-    uint32_t first = 0, prev = 0, v, corners = 0, kw_line = p->lx.line;
+    uint32_t first[3] = {0, 0, 0}, prev[3] = {0, 0, 0}, c[3], corners = 0, kw_line = p->lx.line;
     relic_status st;
     obj_token t;
     char buf[40];
@@ -399,22 +401,28 @@ static relic_status face_line(obj_parser *p, int is_face)
         if (t != TOK_INT && t != TOK_REF)
             return fail_at(p, p->lx.tok, RELIC_E_SYNTAX, "expected a vertex index in '%s', found '%s'", kw,
                            token_text(&p->lx, buf, sizeof buf));
-        if ((st = corner(p, &v)) != RELIC_OK)
+        if ((st = corner(p, &c[0], &c[1], &c[2])) != RELIC_OK)
             return st;
         if (corners < UINT32_MAX)
             corners++;
         if (!is_face)
             continue;
         if (corners == 1) {
-            first = v;
+            memcpy(first, c, sizeof first);
         } else if (corners >= 3) {
             if (p->ntri >= RELIC_OBJ_MAX_ELEMENTS)
                 return fail_at(p, p->lx.tok, RELIC_E_LIMIT, "more than %u triangles", RELIC_OBJ_MAX_ELEMENTS);
             if (p->fill) {
                 relic_obj_mesh *o = p->out;
-                o->faces[p->ntri][0] = first;
-                o->faces[p->ntri][1] = prev;
-                o->faces[p->ntri][2] = v;
+                o->faces[p->ntri][0] = first[0];
+                o->faces[p->ntri][1] = prev[0];
+                o->faces[p->ntri][2] = c[0];
+                o->face_texcoords[p->ntri][0] = first[1];
+                o->face_texcoords[p->ntri][1] = prev[1];
+                o->face_texcoords[p->ntri][2] = c[1];
+                o->face_normals[p->ntri][0] = first[2];
+                o->face_normals[p->ntri][1] = prev[2];
+                o->face_normals[p->ntri][2] = c[2];
                 o->face_material[p->ntri] = p->have_material ? p->material : RELIC_OBJ_NO_MATERIAL;
                 o->face_line[p->ntri] = kw_line;
                 if (!p->have_material && o->first_unnamed.line == 0)
@@ -422,7 +430,7 @@ static relic_status face_line(obj_parser *p, int is_face)
             }
             p->ntri++;
         }
-        prev = v;
+        memcpy(prev, c, sizeof prev);
     }
     if (is_face && corners < 3)
         return fail_at(p, kw_at, RELIC_E_SYNTAX, "a face needs at least 3 vertices, found %u", corners);
@@ -532,15 +540,25 @@ static relic_status run_pass(obj_parser *p)
                 memcpy(p->out->vertices[p->nv], xyz, sizeof xyz);
             p->nv++;
         } else if (token_is(&p->lx, "vn")) {
-            if ((st = numbers_line(p, "vn", 3, 3, NULL)) != RELIC_OK)
+            float xyz[3];
+            const uint8_t *at = p->lx.tok;
+            if ((st = numbers_line(p, "vn", 3, 3, xyz)) != RELIC_OK)
                 return st;
-            if (p->nvn < UINT32_MAX)
-                p->nvn++;
+            if (p->nvn >= RELIC_OBJ_MAX_ELEMENTS)
+                return fail_at(p, at, RELIC_E_LIMIT, "more than %u normals", RELIC_OBJ_MAX_ELEMENTS);
+            if (p->fill)
+                memcpy(p->out->normals[p->nvn], xyz, sizeof xyz);
+            p->nvn++;
         } else if (token_is(&p->lx, "vt")) {
-            if ((st = numbers_line(p, "vt", 1, 3, NULL)) != RELIC_OK)
+            float uvw[3];
+            const uint8_t *at = p->lx.tok;
+            if ((st = numbers_line(p, "vt", 1, 3, uvw)) != RELIC_OK)
                 return st;
-            if (p->nvt < UINT32_MAX)
-                p->nvt++;
+            if (p->nvt >= RELIC_OBJ_MAX_ELEMENTS)
+                return fail_at(p, at, RELIC_E_LIMIT, "more than %u texture coordinates", RELIC_OBJ_MAX_ELEMENTS);
+            if (p->fill)
+                memcpy(p->out->texcoords[p->nvt], uvw, sizeof p->out->texcoords[p->nvt]);
+            p->nvt++;
         } else if (token_is(&p->lx, "vp")) {
             if ((st = numbers_line(p, "vp", 1, 3, NULL)) != RELIC_OK)
                 return st;
@@ -592,6 +610,10 @@ relic_status relic_obj_parse(const char *file, const uint8_t *data, size_t size,
         return st;
 
     out->vertices = relic_arena_array(a, p.nv, sizeof *out->vertices, _Alignof(float));
+    out->normals = relic_arena_array(a, p.nvn, sizeof *out->normals, _Alignof(float));
+    out->texcoords = relic_arena_array(a, p.nvt, sizeof *out->texcoords, _Alignof(float));
+    out->face_texcoords = relic_arena_array(a, p.ntri, sizeof *out->face_texcoords, _Alignof(uint32_t));
+    out->face_normals = relic_arena_array(a, p.ntri, sizeof *out->face_normals, _Alignof(uint32_t));
     out->faces = relic_arena_array(a, p.ntri, sizeof *out->faces, _Alignof(uint32_t));
     out->face_material = relic_arena_array(a, p.ntri, sizeof *out->face_material, _Alignof(uint32_t));
     out->face_line = relic_arena_array(a, p.ntri, sizeof *out->face_line, _Alignof(uint32_t));
@@ -601,8 +623,9 @@ relic_status relic_obj_parse(const char *file, const uint8_t *data, size_t size,
         slots <<= 1;
     p.name_slots = relic_arena_array(a, slots, sizeof *p.name_slots, _Alignof(uint32_t));
     p.name_mask = slots - 1;
-    if (!out->vertices || !out->faces || !out->face_material || !out->face_line || !out->material_names ||
-        !out->material_pos || !p.name_slots) {
+    if (!out->vertices || !out->normals || !out->texcoords || !out->face_texcoords || !out->face_normals ||
+        !out->faces || !out->face_material || !out->face_line || !out->material_names || !out->material_pos ||
+        !p.name_slots) {
         memset(out, 0, sizeof *out);
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "%s: out of memory for %u vertices and %u triangles",
                           file_label(file), p.nv, p.ntri);

@@ -11,6 +11,7 @@
 
 #include "formats.h"
 #include "relic_grf.h"
+#include "relic_tpm.h"
 #include "relic_groff.h"
 #include "relic_lzss.h"
 #include "relic_tres_names.h"
@@ -271,9 +272,32 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
     return rc;
 }
 
+/* The level's models as TPM text (runtime/tpm_grf.c). */
+static int groff_to_tpm(const cli_input *in, const char *out_path)
+{
+    relic_arena a;
+    relic_groff_groff m;
+    relic_grf_file f;
+    relic_error err;
+    relic_buf tpm;
+    int rc = 1;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    relic_buf_init(&tpm, 0);
+    if (!load_model(in, &a, &m)) {
+        if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK || relic_tpm_from_grf(&f, &tpm, NULL, &err) != RELIC_OK)
+            relic_error_print(stderr, in->path, &err);
+        else
+            rc = cli_write(out_path, tpm.data, tpm.size, in->path);
+    }
+    relic_buf_free(&tpm);
+    relic_arena_release(&a);
+    return rc;
+}
+
 static int groff_convert(const cli_input *in, const char *out_path, const char *ext)
 {
     if (!strcmp(ext, "obj")) return groff_to_obj(in, out_path);
+    if (!strcmp(ext, "tpm")) return groff_to_tpm(in, out_path);
     if (strcmp(ext, "grf") && strcmp(ext, "scn") && !missing_char_of(ext)) return -1;
     relic_arena a;
     relic_groff_groff m;
@@ -292,5 +316,7 @@ const cli_format cli_format_groff = {
     "                                                   .gr_/.sc_ is SZDD-compressed (COMPRESS.EXE form),\n"
     "                                                   read transparently wherever a GROFF is\n"
     "  x.json -> y.grf|y.scn|y.gr_|y.sc_                the GROFF again, byte for byte\n"
-    "  x.grf -> y.obj                                   the level: every instance placed, with y.mtl\n",
+    "  x.grf -> y.obj                                   the level: every instance placed, with y.mtl\n"
+    "  x.grf -> y.tpm                                   the level's models as TPM meshes (object space, UVs,\n"
+    "                                                   normals, materials) and its instances\n",
 };
