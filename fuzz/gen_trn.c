@@ -5,6 +5,9 @@
  *  2. an accepted input decodes; the model writes; the written bytes validate;
  *  3. decoding and writing those bytes again gives the same bytes (encode -> decode -> encode);
  *  4. the model printed as JSON, read back and written gives the same bytes again.
+ * Mutation: LLVMFuzzerCustomMutator/CustomCrossOver use the schema's structure-aware
+ * mutator (trn_mutate.c); -DRELIC_NO_CUSTOM_MUTATOR leaves libFuzzer's byte-level one.
+ * Dictionary: fuzz/dict/gen_trn.dict (magics, constants, enum values, sizes).
  * RELIC_E_NOMEM and RELIC_E_LIMIT (arena or field limits) end the run quietly.
  * Memory errors and undefined behaviour are left to the sanitizers.
  *
@@ -12,8 +15,8 @@
  *   make build-fuzz/gen_trn && build-fuzz/gen_trn -max_total_time=60 CORPUS_DIR SEED_DIR...
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/nwn2 \
- *       fuzz/gen_trn.c generated/nwn2/trn.c generated/nwn2/trn_json.c runtime/arena.c runtime/buf.c \
- *       runtime/error.c runtime/gen_support.c runtime/json.c -ljson-c -o gen_trn
+ *       fuzz/gen_trn.c generated/nwn2/trn.c generated/nwn2/trn_json.c generated/nwn2/trn_mutate.c runtime/arena.c \
+ *       runtime/buf.c runtime/error.c runtime/gen_support.c runtime/json.c runtime/mutate.c -ljson-c -lm -o gen_trn
  * Reproduce a crash: build-fuzz/gen_trn CRASH_FILE
  */
 #include <stdint.h>
@@ -23,8 +26,66 @@
 
 #include "relic.h"
 #include "trn.h"
+#include "trn_mutate.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#ifndef RELIC_NO_CUSTOM_MUTATOR
+/* Structure-aware mutation (generated tables, runtime/mutate.c): decode, change one
+ * field, array or sub-structure, write with the generated writer. One call in 8, and
+ * every input that does not validate, goes to libFuzzer's byte-level mutator; one in 4
+ * takes values outside the documented ranges or leaves a derived field stale. */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
+                                 uint8_t *out, size_t max_out_size, unsigned int seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    if (seed % 8 != 0) {
+        relic_buf out;
+        relic_error err;
+        relic_buf_init(&out, max_size);
+        unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % 4 == 1 ? RELIC_MUTATE_INVALID : 0u);
+        if (relic_mutate(&relic_trn_mutator, data, size, NULL, 0, seed, flags, &out, NULL, &err) == RELIC_OK &&
+            out.size <= max_size) {
+            size_t n = out.size;
+            memcpy(data, out.data, n);
+            relic_buf_free(&out);
+            return n;
+        }
+        relic_buf_free(&out);
+    }
+    return LLVMFuzzerMutate(data, size, max_size);
+}
+
+/* Splice a struct, an array element or a whole array of the second input into the
+ * first; when either does not validate, the first's prefix and the second's suffix. */
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
+                                 uint8_t *out, size_t max_out_size, unsigned int seed)
+{
+    relic_buf b;
+    relic_error err;
+    relic_buf_init(&b, max_out_size);
+    if (relic_mutate(&relic_trn_mutator, data1, size1, data2, size2, seed,
+                     RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER, &b, NULL, &err) == RELIC_OK &&
+        b.size <= max_out_size) {
+        size_t n = b.size;
+        memcpy(out, b.data, n);
+        relic_buf_free(&b);
+        return n;
+    }
+    relic_buf_free(&b);
+    size_t cut1 = size1 ? seed % (size1 + 1) : 0, cut2 = size2 ? (seed / 7u) % (size2 + 1) : 0, n = 0;
+    if (cut1 > max_out_size) cut1 = max_out_size;
+    if (cut1) memcpy(out, data1, cut1);
+    n = cut1;
+    size_t rest = size2 - cut2;
+    if (rest > max_out_size - n) rest = max_out_size - n;
+    if (rest) memcpy(out + n, data2 + cut2, rest);
+    return n + rest;
+}
+#endif
 
 /* An oracle failed: say which, with the error at hand, and abort. */
 static void oracle_failed(const char *what, relic_status st, const relic_error *err)

@@ -11,6 +11,8 @@
 
 #include "relic.h"
 #include "trn.h"
+#include "trrn.h"
+#include "watr.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -80,7 +82,8 @@ relic_status relic_trn_aswm_write(const relic_trn_aswm *w, relic_buf *out, relic
  *  relic_trn_aswm_write, RELIC_E_ARGUMENT (bad level), RELIC_E_NOMEM. */
 relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena *a, relic_trn_packet *p, relic_error *err);
 
-/** Inflate and decode the walkmesh of ASWM packet p into arena a, refusing
+/** Inflate and decode the walkmesh of ASWM packet p (version 0x6C, or
+ *  0x69-0x6B through relic_trn_aswm_legacy_decode) into arena a, refusing
  *  (RELIC_E_LIMIT, before anything is allocated) a declared decompressed
  *  size over `limit` bytes. The inflate is streaming and capped by the
  *  declared size: a stream holding more or fewer bytes is rejected
@@ -88,6 +91,20 @@ relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena
  *  relic_trn_packet_aswm_decode (paths prefixed by aswm; offsets inside
  *  the decompressed walkmesh). */
 relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, relic_arena *a, relic_trn_aswm *out, relic_error *err);
+
+/** Decode size bytes at data as a decompressed ASWM walkmesh of one of the
+ *  older versions 0x69, 0x6A, 0x6B (spec/aurora.md §2.2 "Older versions";
+ *  runtime/trn_aswm_legacy.c lists what differs and the departures) into
+ *  the version-0x6C model, allocated from a; out->version keeps the
+ *  version read (relic_trn_aswm_write writes 0x6C). relic_trn_aswm_read
+ *  falls back to it when the walkmesh is not version 0x6C. Checks the
+ *  layout only (run relic_trn_check_aswm for the index rules). Errors:
+ *  RELIC_E_UNSUPPORTED (another version; a tile owning its data),
+ *  RELIC_E_TRUNCATED, RELIC_E_MAGIC (owns_data not 1), RELIC_E_RANGE
+ *  (compressed path table, island lists of different lengths),
+ *  RELIC_E_LAYOUT (v0x69/0x6A node_to_local cannot be rebuilt from
+ *  local_to_node; bytes left over), RELIC_E_NOMEM. Offsets are inside data. */
+relic_status relic_trn_aswm_legacy_decode(const uint8_t *data, size_t size, relic_arena *a, relic_trn_aswm *out, relic_error *err);
 
 /* ---- zero-copy walkmesh view (runtime/trn_aswm_view.c) ---- */
 
@@ -218,6 +235,41 @@ relic_status relic_trn_aswm_obj(const relic_trn_aswm *w, relic_buf *out, relic_e
  *  and the route when route is not NULL. Appends to out; errors:
  *  RELIC_E_NOMEM. */
 relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *route, relic_buf *out, relic_error *err);
+
+/* ---- terrain and water packets (runtime/trn_terrain.c, trn_terrain_obj.c) ---- */
+
+/** Validate and decode size bytes at data as a TRRN packet payload (one
+ *  terrain megatile, spec/aurora.md §1.6; layout schema/nwn2/trrn.schema)
+ *  into arena a. The payload must be consumed exactly, no vertex position
+ *  may be NaN and every triangle index must be below vertex_count
+ *  (nwn-lib-d's rules). The two DDS blend maps are kept as bytes (not
+ *  parsed). Offsets in err are inside the payload. Errors: those of
+ *  relic_trrn_validate (RELIC_E_TRUNCATED, ...), RELIC_E_LAYOUT (bytes left
+ *  over), RELIC_E_RANGE (NaN), RELIC_E_INDEX, RELIC_E_NOMEM. */
+relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *a, relic_trrn_trrn *out, relic_error *err);
+
+/** Validate and decode a WATR packet payload (water of one megatile,
+ *  spec/aurora.md §1.7; layout schema/nwn2/watr.schema) into arena a: the
+ *  payload consumed exactly, every triangle index below vertex_count.
+ *  Offsets in err are inside the payload. Errors: those of
+ *  relic_watr_validate, RELIC_E_LAYOUT, RELIC_E_INDEX, RELIC_E_NOMEM. */
+relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *a, relic_watr_watr *out, relic_error *err);
+
+/** Decode every TRRN and WATR packet of m (relic_trn_trrn_read,
+ *  relic_trn_watr_read; other packets are left alone) and report each one
+ *  that fails, its path prefixed packets[i].trrn / packets[i].watr and its
+ *  offset inside the packet payload. Memory from a. Returns the number of
+ *  problems reported. */
+unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_trn_report_fn report, void *ctx);
+
+/** Wavefront OBJ of the terrain: a group terrain_<packet> per TRRN packet
+ *  (v, vt from the vertex uv, vn; faces v/vt/vn in stored order) and a
+ *  group water_<packet> per WATR packet (v, vt; only the triangles whose
+ *  flag is 0, "has water"). Appends to out; decode memory from a. Errors:
+ *  those of relic_trn_trrn_read / relic_trn_watr_read (path prefixed
+ *  packets[i].trrn / .watr), RELIC_E_UNSUPPORTED when m holds no TRRN or
+ *  WATR packet, RELIC_E_NOMEM. */
+relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic_buf *out, relic_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,7 +2,8 @@
 # trn_cli_test.sh — the `relic` command on NWN2 TRN/TRX walkmeshes as a user
 # runs it (spec/aurora.md §1-2): bake a TRN into a TRX that passes
 # check --strict (deterministically), re-bake a toolset TRX, path queries
-# with their SVG, the walkmesh to SVG and OBJ, and the JSON round trip.
+# with their SVG, the walkmesh to SVG and OBJ, the JSON round trip, and
+# the water (WATR) to OBJ with --terrain.
 # Real files: ../shared/corpus/trn and trx (skipped,
 # saying so, when absent). Prints "N passed, M failed". Env: RELIC.
 RELIC=${RELIC:-build/relic}
@@ -49,6 +50,11 @@ else
     expect_rc 0 "the TRX round-trips through JSON" "$RELIC" convert "$trx" "$tmp/t.json"
     expect_rc 0 "JSON back to TRX" "$RELIC" convert "$tmp/t.json" "$tmp/t.trx"
     if cmp -s "$trx" "$tmp/t.trx"; then ok; else bad "TRX -> JSON -> TRX differs"; fi
+    expect_rc 0 "water to OBJ (--terrain)" "$RELIC" convert "$trx" "$tmp/water.obj" --terrain
+    groups=$(grep -c '^g water_' "$tmp/water.obj")
+    if [ "$groups" = 38 ]; then ok; else bad "terrain OBJ water groups $groups, expected 38"; fi
+    expect_grep "no TRRN or WATR packet" "--terrain on a file without terrain says so" "$RELIC" convert "$trn" "$tmp/none.obj" --terrain
+    expect_rc 1 "--terrain on a file without terrain fails" "$RELIC" convert "$trn" "$tmp/none.obj" --terrain
 fi
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

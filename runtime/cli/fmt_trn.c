@@ -1,8 +1,10 @@
 /* fmt_trn.c — the `relic` command for NWN2 TRN/TRX packet files: info,
  * check (schema validator, container rules, then the inflated ASWM's
  * validator and rules of runtime/trn_check.c; --strict adds
- * runtime/trn_check_strict.c), JSON both ways, re-writing, and the
- * walkmesh out to OBJ and SVG. Facts: spec/aurora.md §1, §2.2, §2.6; seed 001 TRN.ASWM. */
+ * runtime/trn_check_strict.c; TRRN and WATR packets decoded by
+ * runtime/trn_terrain.c), JSON both ways, re-writing, the walkmesh out to
+ * OBJ and SVG, and (--terrain) the terrain and water out to OBJ. Facts:
+ * spec/aurora.md §1, §2.2, §2.6; seed 001 TRN.ASWM. */
 #include <string.h>
 
 #include "relic_gen.h"
@@ -92,7 +94,7 @@ static int trn_info(const cli_input *in)
             printf("  TRWH: %u x %u, id %u\n", (unsigned)p->trwh.width, (unsigned)p->trwh.height, (unsigned)p->trwh.id);
         if (p->type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
         relic_trn_aswm w;
-        if (relic_trn_packet_aswm_decode(p, &a, &w, &err) != RELIC_OK) {
+        if (relic_trn_aswm_read(p, CLI_TRN_ASWM_LIMIT, &a, &w, &err) != RELIC_OK) {
             relic_error_print(stdout, in->path, &err);
             rc = 1;
             continue;
@@ -167,7 +169,7 @@ static unsigned trn_check(const cli_input *in, int strict)
         char path[64];
         relic_trn_aswm w;
         snprintf(path, sizeof path, "packets[%zu].aswm", i);
-        if (relic_trn_packet_aswm_decode(&m.packets[i], &a, &w, &err) != RELIC_OK) {
+        if (relic_trn_aswm_read(&m.packets[i], CLI_TRN_ASWM_LIMIT, &a, &w, &err) != RELIC_OK) {
             relic_gen_path_prefix(&err, "packets", (long long)i); /* offset: in the inflated walkmesh */
             relic_error_print(stdout, in->path, &err);
             n++;
@@ -178,6 +180,7 @@ static unsigned trn_check(const cli_input *in, int strict)
         if (strict && k == 0) k = relic_trn_check_aswm_strict(&w, path, TRN_MAX_REPORTS, report, &rc);
         n += k;
     }
+    n += relic_trn_check_terrain(&m, &a, report, &rc);
     relic_arena_release(&a);
     return n;
 }
@@ -218,7 +221,9 @@ static int trn_from_json(const cli_input *in, const char *out_path)
 static int trn_convert(const cli_input *in, const char *out_path, const char *ext)
 {
     int walkmesh = !strcmp(ext, "obj") || !strcmp(ext, "svg");
+    int terrain = cli_convert_option("--terrain") != NULL;
     if (strcmp(ext, "trn") && strcmp(ext, "trx") && !walkmesh) return -1;
+    if (terrain && strcmp(ext, "obj")) return -1;
     relic_arena a;
     relic_trn_trn m;
     relic_trn_aswm w;
@@ -227,6 +232,19 @@ static int trn_convert(const cli_input *in, const char *out_path, const char *ex
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (!walkmesh) {
         rc = load_model(in, &a, &m) ? 1 : cli_trn_write_model(&m, &a, out_path, in->path);
+    } else if (terrain) {
+        relic_buf out;
+        relic_error err;
+        relic_buf_init(&out, 0);
+        if (load_model(in, &a, &m)) {
+            rc = 1;
+        } else if (relic_trn_terrain_obj(&m, &a, &out, &err) != RELIC_OK) {
+            relic_error_print(stderr, in->path, &err);
+            rc = 1;
+        } else {
+            rc = cli_write(out_path, out.data, out.size, in->path);
+        }
+        relic_buf_free(&out);
     } else if (cli_trn_load_aswm(in, &a, &m, &w, &packet)) {
         rc = 1;
     } else if (!strcmp(ext, "svg")) {
@@ -252,5 +270,6 @@ const cli_format cli_format_trn = {
     trn_info, trn_check, trn_to_json, trn_from_json, trn_convert, NULL,
     "  x.trn|x.trx -> y.json|y.trn|y.trx              JSON (packets; ASWM kept as its zlib bytes), re-written file\n"
     "  x.json -> y.trn|y.trx                            the TRN/TRX again, byte for byte\n"
-    "  x.trn|x.trx -> y.obj|y.svg                       walkmesh: OBJ (walkable/nonwalkable groups), SVG (tiles, islands)\n",
+    "  x.trn|x.trx -> y.obj|y.svg                       walkmesh: OBJ (walkable/nonwalkable groups), SVG (tiles, islands)\n"
+    "  x.trn|x.trx -> y.obj --terrain                   terrain (TRRN megatiles) and water (WATR) as OBJ groups\n",
 };
