@@ -16,14 +16,14 @@ ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -fPIC
 FAMILIES = $(notdir $(wildcard generated/*))
 GEN_FAMILIES = $(filter-out docs,$(FAMILIES))
 CPPFLAGS += -Iruntime $(addprefix -Igenerated/,$(GEN_FAMILIES))
-LIBS     = -ljson-c -lpng -lz -lm -lsndfile
+LIBS     = -ljson-c -lyajl -lpng -lz -lm -lsndfile
 FUZZ_SECONDS ?= 5
 VERSION  = 0.1.0
 
 SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
 GEN_SRCS     = gen/lexer.c gen/parser.c gen/sema.c gen/util.c gen/emit_common.c gen/emit_types.c \
                gen/emit_source.c gen/emit_reader.c gen/emit_writer.c gen/emit_json.c gen/emit_docs.c \
-               gen/emit_fuzz.c gen/main.c
+               gen/emit_fuzz.c gen/emit_mutate.c gen/report.c gen/main.c
 RE2C_OUT     = gen/lexer.c $(patsubst %.re,%.c,$(wildcard runtime/*_lexer.re))
 GENERATED_C  = $(sort $(filter-out %_json.c,$(wildcard generated/*/*.c))) $(sort $(wildcard generated/*/*_json.c))
 RUNTIME_SRCS = $(sort $(filter-out $(RE2C_OUT),$(wildcard runtime/*.c))) $(patsubst %.re,%.c,$(wildcard runtime/*_lexer.re))
@@ -36,7 +36,7 @@ LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 CLI_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
 TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz bench install clean samples
+.PHONY: all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz bench bake-report install clean samples
 
 all: $(BUILD)/librelic.a $(BUILD)/librelic.so $(BUILD)/relic $(BUILD)/relic-gen
 
@@ -51,7 +51,7 @@ help:
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libjson-c-dev libpng-dev libcmocka-dev pkg-config libsndfile1-dev sox ffmpeg
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libjson-c-dev libpng-dev libcmocka-dev pkg-config libsndfile1-dev sox ffmpeg libyajl-dev assimp-utils
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \
@@ -70,6 +70,11 @@ $(BUILD)/relic-gen: $(GEN_SRCS) gen/ast.h gen/emit.h gen/lexer.h
 
 regen: $(BUILD)/relic-gen
 	$(BUILD)/relic-gen -o generated --docs generated/docs --fuzz fuzz $(SCHEMAS)
+	@# what changed for users of the bindings, for each schema edited since the last commit
+	@if git rev-parse --git-dir >/dev/null 2>&1; then for s in $(SCHEMAS); do \
+	  git cat-file -e HEAD:$$s 2>/dev/null && ! git diff --quiet HEAD -- $$s || continue; \
+	  tmp=$$(mktemp -d); mkdir -p $$tmp/$$(dirname $$s); git show HEAD:$$s > $$tmp/$$s; \
+	  echo "regen: $$s changed since HEAD:"; $(BUILD)/relic-gen --report $$tmp/$$s $$s; rm -rf $$tmp; done; fi
 
 # ---- library and CLI ----
 $(BUILD)/obj/%.o: %.c
@@ -94,7 +99,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/librelic.a
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -lcmocka -o $@
 
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
-	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/gff_cli_test.sh tests/wtd_cli_test.sh
+	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/grf_cli_test.sh tests/gff_cli_test.sh tests/erf_cli_test.sh tests/wtd_cli_test.sh tests/mutate_cli_test.sh tests/trn_cli_test.sh tests/tpm_cli_test.sh tests/textures_cli_test.sh
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -137,6 +142,7 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) check-unit
 	@sh tests/schema_errors/run.sh $(BUILD)/relic-gen
 	@sh tests/golden/run.sh $(BUILD)/relic-gen
+	@sh tests/regen_report/run.sh $(BUILD)/relic-gen
 	@BUILD=$(BUILD) sh tests/install_test.sh
 	@$(MAKE) --no-print-directory -j$(JOBS) check-asan
 	@$(MAKE) --no-print-directory check-regen
@@ -159,11 +165,20 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/librelic.a
 	$(CC) $(CSTD) $(WARN) -O2 -g $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -o $@
 
 bench: deps
-	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm $(BUILD)/bench/bench_lzss $(BUILD)/bench/bench_audio $(BUILD)/bench/bench_gff
+	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm $(BUILD)/bench/bench_lzss $(BUILD)/bench/bench_audio $(BUILD)/bench/bench_gff $(BUILD)/bench/bench_trn $(BUILD)/bench/bench_grf $(BUILD)/bench/bench_mutate $(BUILD)/bench/bench_wtd $(BUILD)/bench/bench_tpm
 	$(BUILD)/bench/bench_bwm
 	$(BUILD)/bench/bench_lzss
-	$(BUILD)/bench/bench_audio
+	RELIC=$(BUILD)/relic $(BUILD)/bench/bench_audio
 	$(BUILD)/bench/bench_gff
+	$(BUILD)/bench/bench_trn
+	$(BUILD)/bench/bench_grf
+	$(BUILD)/bench/bench_mutate
+	$(BUILD)/bench/bench_wtd
+	$(BUILD)/bench/bench_tpm
+
+# relic's NWN2 walkmesh bake against the toolset's TRX files (README "Bake report")
+bake-report: all $(BUILD)/tests/bake_report
+	$(BUILD)/tests/bake_report ../shared/corpus
 
 # ---- install ----
 install: all

@@ -13,6 +13,7 @@
 #include "gff.h"
 #include "relic_audio.h"
 #include "relic_groff.h"
+#include "relic_erf.h"
 #include "relic_wtd.h"
 #include "trn.h"
 #include "relic.h"
@@ -61,6 +62,9 @@ static relic_format detect_by_magic(const uint8_t *data, size_t size)
         return RELIC_FORMAT_WTD;
     if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WAVE", 4) == 0)
         return RELIC_FORMAT_WAV;
+    /* BioWare ERF/RIM containers (spec/aurora.md §5.1): "MOD V1.0", "RIM V1.0", ... */
+    if (relic_erf_detect(data, size))
+        return RELIC_FORMAT_ERF;
     /* BioWare GFF (spec/aurora.md §4.1): a 4-character type, then "V3.2" */
     if (size >= RELIC_GFF_HEADER_SIZE &&
         memcmp(data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, RELIC_GFF_HEADER_FILE_VERSION_LEN) == 0)
@@ -87,6 +91,9 @@ relic_format relic_detect(const uint8_t *data, size_t size, const char *name)
         {"spz", RELIC_FORMAT_SPZ}, {"swp", RELIC_FORMAT_SPZ}, {"gr_", RELIC_FORMAT_GROFF}, {"sc_", RELIC_FORMAT_GROFF},
         {"tpa", RELIC_FORMAT_TPA}, {"cau", RELIC_FORMAT_CAU}, {"wav", RELIC_FORMAT_WAV},
         {"trn", RELIC_FORMAT_TRN}, {"trx", RELIC_FORMAT_TRN}, {"wtd", RELIC_FORMAT_WTD},
+        {"tri", RELIC_FORMAT_TRI}, {"trr", RELIC_FORMAT_TRR}, {"tpm", RELIC_FORMAT_TPM},
+        {"erf", RELIC_FORMAT_ERF}, {"mod", RELIC_FORMAT_ERF}, {"hak", RELIC_FORMAT_ERF}, {"sav", RELIC_FORMAT_ERF},
+        {"nwm", RELIC_FORMAT_ERF}, {"rim", RELIC_FORMAT_ERF},
         {"gff", RELIC_FORMAT_GFF}, {"are", RELIC_FORMAT_GFF}, {"git", RELIC_FORMAT_GFF}, {"gic", RELIC_FORMAT_GFF},
         {"ifo", RELIC_FORMAT_GFF}, {"bic", RELIC_FORMAT_GFF}, {"utc", RELIC_FORMAT_GFF}, {"dlg", RELIC_FORMAT_GFF},
     };
@@ -124,6 +131,10 @@ const char *relic_format_name(relic_format f)
     case RELIC_FORMAT_GFF:     return "gff";
     case RELIC_FORMAT_TRN:     return "trn";
     case RELIC_FORMAT_WTD:     return "wtd";
+    case RELIC_FORMAT_TRI:     return "tri";
+    case RELIC_FORMAT_TRR:     return "trr";
+    case RELIC_FORMAT_TPM:     return "tpm";
+    case RELIC_FORMAT_ERF:     return "erf";
     }
     return "unknown";
 }

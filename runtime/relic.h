@@ -303,6 +303,10 @@ typedef enum relic_format {
     RELIC_FORMAT_SPZ,   /**< Trespasser texture swap file, LZSS-compressed (.spz) or raw (.swp) */
     RELIC_FORMAT_TRN,   /**< NWN2 terrain packet file with ASWM walkmesh (.trn .trx) */
     RELIC_FORMAT_WTD,   /**< Trespasser wavelet terrain (.wtd) */
+    RELIC_FORMAT_TRI,   /**< Trespasser terrain triangulation text (.tri), by extension */
+    RELIC_FORMAT_TRR,   /**< Trespasser terrain point-cloud text (.trr), by extension */
+    RELIC_FORMAT_TPM,   /**< Trespasser Models text (.tpm), by extension */
+    RELIC_FORMAT_ERF,   /**< BioWare ERF V1.0/V1.1 (.erf .mod .hak .sav .nwm) and RIM V1.0 (.rim) containers */
 } relic_format;
 
 /** Detect by magic first (when data is non-NULL), then by the extension of

@@ -33,6 +33,16 @@ struct cli_format;
  * with bounded memory; prints the error. 0 on success. */
 int cli_write_json(const struct cli_format *fmt, const cli_input *in, const char *out_path);
 
+/* Conversion options of `relic convert` (convert_options.c): take argv[*i]
+ * (and its value) when it is one; 1 taken, 0 not an option of a conversion,
+ * -1 value missing (printed). */
+int cli_convert_take_option(int argc, char **argv, int *i);
+/* The value of a conversion option ("--relief": "" when given), NULL when
+ * absent; marks it used. */
+const char *cli_convert_option(const char *name);
+/* Print each option given but never read; returns how many. */
+int cli_convert_unused_options(void);
+
 /* 1 when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);
 
@@ -45,5 +55,17 @@ int cmd_encode(int argc, char **argv);
 int cmd_foley(int argc, char **argv);
 int cmd_hash(int argc, char **argv);
 int cmd_get(int argc, char **argv);
+int cmd_bake(int argc, char **argv);
+int cmd_path(int argc, char **argv);
+int cmd_mutate(int argc, char **argv);
+int cmd_ls(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_pack_sounds(int argc, char **argv);
+/* `relic extract LEVEL.pid --swp ...` (cmd_extract_textures.c): 1 when argv has --swp */
+int cli_extract_is_textures(int argc, char **argv);
+int cmd_extract_textures(int argc, char **argv);
+int cmd_pack_textures(int argc, char **argv);
 
 #endif

@@ -13,6 +13,10 @@ const cli_format *const cli_formats[] = {
     &cli_format_spz,
     &cli_format_trn,
     &cli_format_wtd,
+    &cli_format_tri,
+    &cli_format_trr,
+    &cli_format_tpm,
+    &cli_format_erf,
     NULL,
 };
 

@@ -44,5 +44,9 @@ extern const cli_format cli_format_pid;
 extern const cli_format cli_format_spz;
 extern const cli_format cli_format_trn;
 extern const cli_format cli_format_wtd;
+extern const cli_format cli_format_tri;
+extern const cli_format cli_format_trr;
+extern const cli_format cli_format_tpm;
+extern const cli_format cli_format_erf;
 
 #endif

@@ -18,9 +18,20 @@ static void usage(FILE *f)
         "                            obj -> wok/pwk/dwk (builds every derived table)\n"
         "  extract BANK.tpa -C DIR [--names FILE]  samples as WAV files plus captions.json\n"
         "  encode IN.wav OUT.cau [--adpcm] [--captions FILE]  a Trespasser sample from a WAV\n"
+        "  pack-sounds DIR OUT.tpa [--adpcm]  a sound bank from a directory as extract writes it\n"
+        "  extract LEVEL.pid --swp LEVEL.swp|.spz -C DIR [--names LEVEL.grf]  textures as PNG files\n"
+        "  pack-textures DIR OUT.pid OUT.swp|OUT.spz  a texture directory and swap file from PNG files\n"
         "  foley BANK.tpa --velocity V  collision sounds with volume and pitch at velocity V\n"
         "  hash [--object|--sound|--texture] NAME...  Trespasser name hash (CRC-32) as hex\n"
-        "  get FILE PATH             one value of a GFF file (Mod_Name, Tile_List/3/Tile_ID)\n\n"
+        "  mutate IN... -n N -o DIR [--seed S] [--invalid]  N structure-aware mutants + manifest.json\n"
+        "  get FILE PATH             one value of a GFF file (Mod_Name, Tile_List/3/Tile_ID)\n"
+        "  bake IN.trn OUT.trx       bake an NWN2 walkmesh: path tables, islands (re-bakes a TRX too)\n"
+        "  path AREA.trx X1 Y1 X2 Y2 [--svg OUT.svg]  route between two points with the baked tables\n"
+        "  set FILE PATH VALUE       change one GFF value (in place when its size is fixed)\n"
+        "  diff A B                  field-level differences of two GFF files (exit 1 when they differ)\n"
+        "  ls CONTAINER              members of an ERF/MOD/HAK/SAV/NWM/RIM: name, type, size, offset\n"
+        "  extract CONTAINER [MEMBER...] [-C DIR]  members as files (plus a manifest for pack)\n"
+        "  pack DIR OUT.mod [--nwn2] a container from a directory (.erf .mod .hak .sav .nwm .rim)\n\n"
         "  relic COMMAND --help      help on one command\n"
         "  relic --version           version\n\n"
         "Formats are detected by magic bytes first, then by extension. Outputs are written to a\n"
@@ -62,6 +73,15 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "foley") == 0) return cmd_foley(argc, argv);
     if (strcmp(cmd, "hash") == 0) return cmd_hash(argc, argv);
     if (strcmp(cmd, "get") == 0) return cmd_get(argc, argv);
+    if (strcmp(cmd, "bake") == 0) return cmd_bake(argc, argv);
+    if (strcmp(cmd, "path") == 0) return cmd_path(argc, argv);
+    if (strcmp(cmd, "mutate") == 0) return cmd_mutate(argc, argv);
+    if (strcmp(cmd, "ls") == 0) return cmd_ls(argc, argv);
+    if (strcmp(cmd, "pack") == 0) return cmd_pack(argc, argv);
+    if (strcmp(cmd, "set") == 0) return cmd_set(argc, argv);
+    if (strcmp(cmd, "diff") == 0) return cmd_diff(argc, argv);
+    if (strcmp(cmd, "pack-sounds") == 0) return cmd_pack_sounds(argc, argv);
+    if (strcmp(cmd, "pack-textures") == 0) return cmd_pack_textures(argc, argv);
     fprintf(stderr, "relic: unknown command '%s' (see relic --help)\n", cmd);
     return EXIT_USAGE;
 }
