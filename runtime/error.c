@@ -15,6 +15,8 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
 
 const char *relic_status_name(relic_status s)
 {
@@ -105,4 +107,37 @@ void relic_error_print(FILE *out, const char *file, const relic_error *err)
     else
         fprintf(out, "%s: @0x%" PRIx64 ": %.*s\n", file, err->offset,
                 RELIC_ERROR_MESSAGE_MAX, message);
+}
+
+static void problem_report(relic_problems *p, relic_status code, uint64_t offset, const char *path,
+                           const char *fmt, va_list ap)
+{
+    p->count++;
+    if (!p->report || (p->max_reports && p->count > p->max_reports)) return;
+    relic_error e;
+    memset(&e, 0, sizeof e);
+    e.code = code;
+    e.offset = offset;
+    if (path) snprintf(e.path, sizeof e.path, "%s", path);
+    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    p->report(p->ctx, &e);
+}
+
+void relic_problem(relic_problems *p, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    problem_report(p, code, offset, path, fmt, ap);
+    va_end(ap);
+}
+
+void relic_problem_at(relic_problems *p, relic_status code, uint64_t offset, const char *prefix, const char *field,
+                      const char *fmt, ...)
+{
+    char path[RELIC_ERROR_PATH_MAX];
+    snprintf(path, sizeof path, "%s.%s", prefix, field);
+    va_list ap;
+    va_start(ap, fmt);
+    problem_report(p, code, offset, path, fmt, ap);
+    va_end(ap);
 }

@@ -13,31 +13,9 @@
 #define SYMBOL_FIXED 12u          /* handle, name length, reference count */
 #define WRITER_FLAGS 0x0Cu        /* has sections | has symbols */
 
-typedef struct checker {
-    relic_groff_report report;
-    void *ctx;
-    unsigned problems;
-} checker;
-
-static void problem(checker *c, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-static void problem(checker *c, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
-{
-    relic_error e;
-    va_list ap;
-    e.code = code;
-    e.offset = offset;
-    snprintf(e.path, sizeof e.path, "%s", path);
-    va_start(ap, fmt);
-    vsnprintf(e.message, sizeof e.message, fmt, ap);
-    va_end(ap);
-    c->problems++;
-    if (c->report) c->report(c->ctx, &e);
-}
+/* Every rule reports through relic_problem (relic.h). */
+typedef relic_problems checker;
+#define problem relic_problem
 
 static int cmp_u32(const void *a, const void *b)
 {
@@ -60,7 +38,7 @@ static int has_handle(const uint32_t *sorted, size_t n, uint32_t h)
 unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *scratch, relic_groff_report report,
                            void *ctx)
 {
-    checker c = { report, ctx, 0 };
+    checker c = { report, ctx, 0, 0 };
     const relic_groff_header *h = &v->values.header;
     char path[64];
     uint64_t data_start = (uint64_t)(v->data - v->base), data_end = data_start + v->data_count;
@@ -141,7 +119,7 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
     if (strict && (h->flags != WRITER_FLAGS || h->reserved[0] || h->reserved[1] || h->header_crc))
         problem(&c, RELIC_E_RANGE, RELIC_GROFF_HEADER_FLAGS_OFFSET, "header.flags",
                 "flags 0x%X, reserved and CRC words: the game writes 0x0C and zeros", h->flags);
-    return c.problems;
+    return c.count;
 }
 
 const char *relic_groff_model_section_name(const relic_groff_groff *m, size_t i)

@@ -12,41 +12,19 @@
 #define NO_PALETTE 0xFFFFFFFFu
 #define KEY_DIM_MASK 0x3FFu
 
-typedef struct checker {
-    relic_groff_report report;
-    void *ctx;
-    unsigned problems;
-} checker;
-
-static void problem(checker *c, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-static void problem(checker *c, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
-{
-    relic_error e;
-    va_list ap;
-    e.code = code;
-    e.offset = offset;
-    snprintf(e.path, sizeof e.path, "%s", path);
-    va_start(ap, fmt);
-    vsnprintf(e.message, sizeof e.message, fmt, ap);
-    va_end(ap);
-    c->problems++;
-    if (c->report) c->report(c->ctx, &e);
-}
+/* Every rule reports through relic_problem (relic.h). */
+typedef relic_problems checker;
+#define problem relic_problem
 
 unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scratch, relic_groff_report report,
                          void *ctx)
 {
-    checker c = { report, ctx, 0 };
+    checker c = { report, ctx, 0, 0 };
     char path[64];
     uint32_t *hashes = relic_arena_array(scratch, v->palettes_count ? v->palettes_count : 1, sizeof *hashes, 4);
     if (!hashes) {
         problem(&c, RELIC_E_NOMEM, 0, "palettes", "no memory to check %zu palettes", v->palettes_count);
-        return c.problems;
+        return c.count;
     }
     const uint8_t *p = v->palettes;
     for (size_t i = 0; i < v->palettes_count; i++) {
@@ -97,5 +75,5 @@ unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scrat
             }
         }
     }
-    return c.problems;
+    return c.count;
 }

@@ -79,6 +79,35 @@ void relic_error_clear(relic_error *err);
 /** Print "FILE: path @0xOFFSET: message" (the `relic check` line) to out. */
 void relic_error_print(FILE *out, const char *file, const relic_error *err);
 
+/** Receives each problem a rule check finds (the report callbacks of every
+ *  format's check function have this type). */
+typedef void (*relic_report_fn)(void *ctx, const relic_error *err);
+
+/** The problems of one rule check: counts every problem and hands the first
+ *  max_reports (0: all) to report (NULL: count only). */
+typedef struct relic_problems {
+    relic_report_fn report;
+    void *ctx;
+    unsigned count;
+    unsigned max_reports;
+} relic_problems;
+
+/** Counts one problem at byte offset and field path (NULL: none) and
+ *  reports it as a relic_error with code and the printf-style message. */
+void relic_problem(relic_problems *p, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+/** relic_problem with the path "prefix.field". */
+void relic_problem_at(relic_problems *p, relic_status code, uint64_t offset, const char *prefix, const char *field,
+                      const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
 /* ---------------------------------------------------------------------- */
 /* Byte buffers and file mapping                                          */
 /* ---------------------------------------------------------------------- */

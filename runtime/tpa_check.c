@@ -26,32 +26,9 @@ uint64_t relic_tpa_sample_offset(const relic_tpa_tpa *m, size_t i)
     return at;
 }
 
-typedef struct checker {
-    void (*report)(void *, const relic_error *);
-    void *ctx;
-    unsigned problems;
-} checker;
-
-static void problem(checker *c, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 5, 6)))
-#endif
-    ;
-
-static void problem(checker *c, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
-{
-    relic_error e;
-    va_list ap;
-    memset(&e, 0, sizeof e);
-    e.code = code;
-    e.offset = offset;
-    snprintf(e.path, sizeof e.path, "%s", path);
-    va_start(ap, fmt);
-    vsnprintf(e.message, sizeof e.message, fmt, ap);
-    va_end(ap);
-    c->problems++;
-    if (c->report) c->report(c->ctx, &e);
-}
+/* Every rule reports through relic_problem (relic.h). */
+typedef relic_problems checker;
+#define problem relic_problem
 
 /* Index of the sample starting at offset, or -1 (binary search: starts increase). */
 static long find_sample(const uint64_t *starts, size_t n, uint64_t offset)
@@ -68,7 +45,7 @@ static long find_sample(const uint64_t *starts, size_t n, uint64_t offset)
 unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
                          void (*report)(void *ctx, const relic_error *err), void *ctx)
 {
-    checker c = { report, ctx, 0 };
+    checker c = { report, ctx, 0, 0 };
     char path[RELIC_ERROR_PATH_MAX + 32];
     const size_t ns = m->samples_count;
     relic_arena a;
@@ -78,7 +55,7 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
     if (!starts || !named) {
         problem(&c, RELIC_E_NOMEM, 0, "", "no memory to check %zu samples", ns);
         relic_arena_release(&a);
-        return c.problems;
+        return c.count;
     }
     uint64_t at = (uint64_t)(v->samples - v->base);
     for (size_t k = 0; k < ns; k++) {
@@ -161,5 +138,5 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
             }
     }
     relic_arena_release(&a);
-    return c.problems;
+    return c.count;
 }

@@ -53,31 +53,12 @@ unsigned relic_trn_check_container(const relic_trn_view *v, relic_trn_report_fn 
 
 typedef struct aswm_ctx {
     const char *path;
-    unsigned problems, max_reports;
-    relic_trn_report_fn report;
-    void *ctx;
+    relic_problems problems;
 } aswm_ctx;
 
 /* Report one problem at field path prefix.field (the ASWM decoded model
  * has no byte offsets; 0 is reported). */
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void problem(aswm_ctx *c, const char *field, const char *fmt, ...)
-{
-    c->problems++;
-    if (c->problems > c->max_reports) return;
-    relic_error e;
-    char path[RELIC_ERROR_PATH_MAX];
-    char msg[RELIC_ERROR_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(path, sizeof path, "%s.%s", c->path, field);
-    relic_fail(&e, RELIC_E_INDEX, 0, path, "%s", msg);
-    c->report(c->ctx, &e);
-}
+#define problem(c, field, ...) relic_problem_at(&(c)->problems, RELIC_E_INDEX, 0, (c)->path, field, __VA_ARGS__)
 
 static void check_triangles(aswm_ctx *c, const relic_trn_aswm *w)
 {
@@ -200,7 +181,8 @@ static void check_islands(aswm_ctx *c, const relic_trn_aswm *w)
 unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigned max_reports,
                               relic_trn_report_fn report, void *ctx)
 {
-    aswm_ctx c = { path, 0, max_reports, report, ctx };
+    /* max_reports 0: count only */
+    aswm_ctx c = { path, { max_reports ? report : NULL, ctx, 0, max_reports } };
     check_triangles(&c, w);
     if ((uint64_t)w->grid_width * w->grid_height != w->tiles_count)
         problem(&c, "tiles", "%zu tiles for a %u x %u grid", w->tiles_count, (unsigned)w->grid_width, (unsigned)w->grid_height);
@@ -211,5 +193,5 @@ unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigne
     if (next_offset != w->triangles_count)
         problem(&c, "tiles", "the tiles claim %llu triangles of %zu", (unsigned long long)next_offset, w->triangles_count);
     check_islands(&c, w);
-    return c.problems;
+    return c.problems.count;
 }

@@ -18,29 +18,12 @@
 
 typedef struct sctx {
     const char *path;
-    unsigned problems, max_reports;
-    relic_trn_report_fn report;
-    void *ctx;
+    relic_problems problems;
 } sctx;
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
-#endif
-static void problem(sctx *c, const char *field, const char *fmt, ...)
-{
-    c->problems++;
-    if (c->problems > c->max_reports) return;
-    relic_error e;
-    char path[RELIC_ERROR_PATH_MAX];
-    char msg[RELIC_ERROR_MESSAGE_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    snprintf(path, sizeof path, "%s.%s", c->path, field);
-    relic_fail(&e, RELIC_E_LAYOUT, 0, path, "%s", msg);
-    c->report(c->ctx, &e);
-}
+/* Report one problem at field path prefix.field (the ASWM decoded model
+ * has no byte offsets; 0 is reported). */
+#define problem(c, field, ...) relic_problem_at(&(c)->problems, RELIC_E_LAYOUT, 0, (c)->path, field, __VA_ARGS__)
 
 /* No triangle in two tiles' ranges (the crash of seed 001). */
 static void check_ownership(sctx *c, const relic_trn_aswm *w, uint32_t *owner)
@@ -161,16 +144,17 @@ static void check_islands(sctx *c, const relic_trn_aswm *w)
 unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports,
                                      relic_trn_report_fn report, void *ctx)
 {
-    sctx c = { path, 0, max_reports, report, ctx };
+    /* max_reports 0: count only */
+    sctx c = { path, { max_reports ? report : NULL, ctx, 0, max_reports } };
     uint32_t *owner = malloc((w->triangles_count + 1) * sizeof *owner);
     if (!owner) {
         problem(&c, "triangles", "out of memory for the strict rules");
-        return c.problems;
+        return c.problems.count;
     }
     check_ownership(&c, w, owner);
     free(owner);
     for (size_t ti = 0; ti < w->tiles_count; ti++) check_path_table(&c, w, ti);
     check_links(&c, w);
     check_islands(&c, w);
-    return c.problems;
+    return c.problems.count;
 }
