@@ -64,8 +64,11 @@ static relic_status get_handle(cursor *c, const char *path, relic_grf_vt_handle 
 /* A NUL-terminated string; *s (when c->a) an arena copy. */
 static relic_status get_string(cursor *c, const char *path, char **s)
 {
+    /* an empty section has no bytes (c->p may be NULL): no pointer arithmetic then */
+    if (c->pos >= c->n)
+        return relic_fail(c->err, RELIC_E_TRUNCATED, c->pos, path, "string without NUL before the end of the section");
     const uint8_t *start = c->p + c->pos;
-    const uint8_t *nul = c->pos < c->n ? memchr(start, 0, c->n - c->pos) : NULL;
+    const uint8_t *nul = memchr(start, 0, c->n - c->pos);
     if (!nul) return relic_fail(c->err, RELIC_E_TRUNCATED, c->pos, path, "string without NUL before the end of the section");
     size_t len = (size_t)(nul - start);
     if (c->a) {
