@@ -23,7 +23,7 @@ VERSION  = 0.1.0
 SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
 GEN_SRCS     = gen/lexer.c gen/parser.c gen/sema.c gen/util.c gen/emit_common.c gen/emit_types.c \
                gen/emit_source.c gen/emit_reader.c gen/emit_writer.c gen/emit_json.c gen/emit_docs.c \
-               gen/emit_fuzz.c gen/emit_mutate.c gen/report.c gen/main.c
+               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_gff.c gen/sema_gff.c gen/report.c gen/main.c
 RE2C_OUT     = gen/lexer.c $(patsubst %.re,%.c,$(wildcard runtime/*_lexer.re))
 GENERATED_C  = $(sort $(filter-out %_json.c,$(wildcard generated/*/*.c))) $(sort $(wildcard generated/*/*_json.c))
 RUNTIME_SRCS = $(sort $(filter-out $(RE2C_OUT),$(wildcard runtime/*.c))) $(patsubst %.re,%.c,$(wildcard runtime/*_lexer.re))

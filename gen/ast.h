@@ -77,6 +77,7 @@ typedef struct gen_enum {
     const char *source;
     gen_enum_item *items;
     int nitems;
+    const char *external;      /* typed GFF: declared by the used schema of this name */
 } gen_enum;
 
 /* ---- struct members ---- */
@@ -119,6 +120,9 @@ typedef struct gen_field {
     const char *hook;          /* `hook NAME`: hand-written validator of the bytes */
     const char *doc;
     const char *source;
+    /* typed GFF schemas (format with `gff`): the field's GFF label and type */
+    const char *label;         /* as in the file (the C name is `name`) */
+    int gff_type;              /* GFF_T_*; GFF_T_ANY when the type varies */
     /* resolved by sema: */
     int is_derived;            /* init is count()/offset()/size() */
     int used_in_layout;        /* named by some count/at/size expression */
@@ -146,6 +150,10 @@ typedef struct gen_struct {
     const char *source;
     int64_t doc_size;          /* `size N`; -1 when not documented */
     int tuple;                 /* printed as a JSON array */
+    int has_id;                /* typed GFF: `id N` or `id any` */
+    int id_any;
+    int64_t gff_id;            /* the documented StructID */
+    const char *external;      /* typed GFF: declared by the used schema of this name */
     gen_member *members;
     int nmembers;
     /* resolved by sema: */
@@ -166,7 +174,23 @@ typedef struct gen_format {
     gen_endian endian;
     const char *root_name;
     gen_struct *root;
+    /* typed GFF schemas: `gff "ARE ";` (gff_common: `gff;`), `use NAME;`, `pairs NAME;` */
+    int is_gff;
+    const char *gff_type;      /* the 4-character FileType; NULL for a common schema */
+    const char *uses[8];
+    int nuses;
+    const char *pairs;
 } gen_format;
+
+/* GFF field types as numbered by the format (spec/aurora.md §4.3), and `any`. */
+enum {
+    GFF_T_BYTE, GFF_T_CHAR, GFF_T_WORD, GFF_T_SHORT, GFF_T_DWORD, GFF_T_INT, GFF_T_DWORD64, GFF_T_INT64,
+    GFF_T_FLOAT, GFF_T_DOUBLE, GFF_T_CEXOSTRING, GFF_T_RESREF, GFF_T_CEXOLOCSTRING, GFF_T_VOID, GFF_T_STRUCT,
+    GFF_T_LIST, GFF_T_ORIENTATION, GFF_T_VECTOR, GFF_T_ANY
+};
+/* nwn_gff's name of a GFF type ("dword"), "any" for GFF_T_ANY; and back (-1 when unknown). */
+const char *gen_gff_type_name(int t);
+int gen_gff_type_of(const char *name);
 
 typedef struct gen_schema {
     const char *file;          /* path as given */
@@ -200,6 +224,10 @@ gen_field *gen_find_field(gen_struct *st, const char *name); /* searches if/swit
 gen_schema *gen_parse_file(const char *path);
 /* Semantic checks and resolution; returns the number of errors. */
 int gen_check(gen_schema *s);
+/* Duplicate struct/enum names and enum items (part of gen_check). */
+void gen_check_decls(gen_schema *s);
+/* The same for a typed GFF schema (gen/sema_gff.c); gen_check calls it. */
+int gen_check_gff(gen_schema *s);
 
 /* Emitters: each writes one artifact into `out`. */
 typedef struct gen_out {
@@ -220,6 +248,10 @@ void emit_fuzz(gen_schema *s, gen_out *o);     /* fuzz/gen_<fmt>.c: libFuzzer ta
 void emit_mutate(gen_schema *s, gen_out *o);   /* generated/<family>/<fmt>_mutate.c: mutator tables (emit_mutate.c) */
 void emit_mutate_header(gen_schema *s, gen_out *o); /* generated/<family>/<fmt>_mutate.h */
 void emit_fuzz_dict(gen_schema *s, gen_out *o); /* fuzz/dict/gen_<fmt>.dict: libFuzzer dictionary */
+/* Typed GFF schemas (gen/emit_gff.c): tables + typed accessors, and the reference. */
+void emit_gff_header(gen_schema *s, gen_out *o); /* generated/<family>/<fmt>.h */
+void emit_gff_source(gen_schema *s, gen_out *o); /* generated/<family>/<fmt>.c */
+void emit_gff_docs(gen_schema *s, gen_out *o);   /* generated/docs/<fmt>.md */
 /* What changes from schema o to n for users of the bindings (gen/report.c);
  * returns the number of changes listed. */
 int gen_report(gen_schema *o, gen_schema *n, gen_out *out);

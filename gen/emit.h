@@ -33,6 +33,14 @@ void em_expr_text(gen_out *o, const gen_expr *e);
 /* C string literal (quotes included) for s (may contain any byte). */
 void em_cstring(gen_out *o, const char *s, int len);
 
+/* A doc comment (doc, then "Source: source.") at indent; nothing when both are NULL. */
+void em_doc_comment(gen_out *o, const char *indent, const char *doc, const char *source);
+
+/* An enum or flags type: its C enum and name-function declarations (header),
+ * and the name functions (source). */
+void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e);
+void em_enum_source(gen_schema *s, gen_out *o, const gen_enum *e);
+
 /* Structs in an order where each comes after the structs it embeds. */
 int em_struct_order(gen_schema *s, gen_struct **out);
 

@@ -43,7 +43,7 @@ static void emit_value_checks(rctx *r, const gen_field *f, const char *val, cons
             out_printf(o, "        if (((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"unknown %s bits 0x%%llx\", (unsigned long long)((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK));\n",
                        val, em_upper(P), em_upper(f->etype->name), off, f->name, ix, f->etype->name, val, em_upper(P), em_upper(f->etype->name));
         else
-            out_printf(o, "        if (!%s_%s_name((int64_t)(%s))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is not a known %s\", (long long)(%s));\n",
+            out_printf(o, "        if (!%s_%s_known((int64_t)(%s))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is not a known %s\", (long long)(%s));\n",
                        P, f->etype->name, val, off, f->name, ix, f->etype->name, val);
     }
     if (f->has_range) {

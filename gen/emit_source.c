@@ -5,7 +5,7 @@
 
 #include "emit.h"
 
-static void emit_enum_tables(gen_schema *s, gen_out *o, const gen_enum *e)
+void em_enum_source(gen_schema *s, gen_out *o, const gen_enum *e)
 {
     const char *P = em_prefix(s);
     out_printf(o, "const char *%s_%s_name(int64_t value)\n{\n    switch (value) {\n", P, e->name);
@@ -27,7 +27,7 @@ void emit_source(gen_schema *s, gen_out *o)
     out_printf(o, "const char *const %s_extensions[] = { ", P);
     for (int i = 0; i < s->format.nextensions; i++) out_printf(o, "\"%s\", ", s->format.extensions[i]);
     out_puts(o, "NULL };\n\n");
-    for (int i = 0; i < s->nenums; i++) emit_enum_tables(s, o, s->enums[i]);
+    for (int i = 0; i < s->nenums; i++) em_enum_source(s, o, s->enums[i]);
     em_plain_predicates(s, o);
     emit_reader(s, o);
     emit_codec_decoders(s, o);

@@ -314,6 +314,61 @@ static gen_field *parse_field(parser *p)
     }
 }
 
+/* Typed GFF field: GFFTYPE LABEL [as CNAME] [of STRUCT] [: ENUM] [in LO..HI]
+ * ["doc"] [source "ref"];  LABEL is an identifier or a string. */
+static gen_field *parse_gff_field(parser *p)
+{
+    gen_field *f = gen_alloc(sizeof *f);
+    f->loc = p->tok.loc;
+    f->fixed_offset = -1;
+    const char *type = expect_ident(p, "a GFF type (byte, int, cexostring, list, ...)");
+    if (!type) return NULL;
+    if ((f->gff_type = gen_gff_type_of(type)) < 0) {
+        gen_error(f->loc, "'%s' is not a GFF type (byte char word short dword int dword64 int64 float double "
+                  "cexostring resref cexolocstring void struct list orientation vector any)", type);
+        p->failed = 1;
+        return NULL;
+    }
+    f->loc = p->tok.loc;
+    if (p->tok.kind == T_STRING) {
+        if ((int)strlen(p->tok.sval) != p->tok.slen) { gen_error(f->loc, "a GFF label cannot hold a NUL byte"); p->failed = 1; return NULL; }
+        f->label = p->tok.sval;
+        advance(p);
+    } else if (!(f->label = expect_ident(p, "the field's GFF label"))) {
+        return NULL;
+    }
+    for (;;) {
+        gen_loc loc = p->tok.loc;
+        if (is_punct(p, ';')) { advance(p); return f; }
+        if (p->tok.kind == T_STRING) {
+            if (f->doc) { gen_error(loc, "field '%s' has two doc strings", f->label); p->failed = 1; return NULL; }
+            f->doc = p->tok.sval;
+            advance(p);
+        } else if (is_word(p, "as")) {
+            advance(p);
+            if (!(f->name = expect_ident(p, "the C name of the field"))) return NULL;
+        } else if (is_word(p, "of")) {
+            advance(p);
+            if (!(f->type_name = expect_ident(p, "the struct of the field or of the list's elements"))) return NULL;
+        } else if (is_punct(p, ':')) {
+            advance(p);
+            if (!(f->enum_name = expect_ident(p, "an enum or flags name"))) return NULL;
+        } else if (is_word(p, "in")) {
+            advance(p);
+            f->has_range = 1;
+            if (!expect_int(p, &f->range_lo, "the range's lower bound")) return NULL;
+            if (!expect_punct(p, PU_DOTDOT, "'..' in the range")) return NULL;
+            if (!expect_int(p, &f->range_hi, "the range's upper bound")) return NULL;
+        } else if (is_word(p, "source")) {
+            advance(p);
+            if (!(f->source = expect_string(p, "a source reference string"))) return NULL;
+        } else {
+            syntax(p, "';' or a GFF field attribute (as, of, :, in, source, \"doc\")");
+            return NULL;
+        }
+    }
+}
+
 static int push_member(gen_member **arr, int *n, gen_member m)
 {
     *arr = realloc(*arr, sizeof **arr * (size_t)(*n + 1));
@@ -371,7 +426,10 @@ static int parse_members(parser *p, gen_member **out, int *n, int in_switch)
         m.loc = p->tok.loc;
         if (is_punct(p, '}') || p->tok.kind == T_EOF) return 1;
         if (in_switch && (is_word(p, "case") || is_word(p, "default"))) return 1;
-        if (is_word(p, "if")) {
+        if (p->s->format.is_gff) {
+            m.kind = M_FIELD;
+            if (!(m.field = parse_gff_field(p))) return 0;
+        } else if (is_word(p, "if")) {
             advance(p);
             m.kind = M_IF;
             if (!expect_punct(p, '(', "'(' and a condition")) return 0;
@@ -437,6 +495,11 @@ static int parse_struct(parser *p)
         } else if (is_word(p, "tuple")) {
             advance(p);
             st->tuple = 1;
+        } else if (is_word(p, "id")) {
+            advance(p);
+            st->has_id = 1;
+            if (is_word(p, "any")) { advance(p); st->id_any = 1; }
+            else if (!expect_int(p, &st->gff_id, "the StructID or 'any'")) return 0;
         } else break;
     }
     if (!parse_doc_source(p, &st->doc, &st->source)) return 0;
@@ -514,14 +577,64 @@ static int parse_format(parser *p)
         } else if (is_word(p, "root")) {
             advance(p);
             if (!(f->root_name = expect_ident(p, "the root struct name"))) return 0;
+        } else if (is_word(p, "gff")) {
+            advance(p);
+            if (p->s->nstructs) { gen_error(loc, "in a typed GFF schema the format block comes before the structs"); p->failed = 1; return 0; }
+            f->is_gff = 1;
+            if (p->tok.kind == T_STRING) {
+                if (p->tok.slen != 4) { gen_error(p->tok.loc, "a GFF FileType has 4 characters (space-padded: \"ARE \")"); p->failed = 1; return 0; }
+                f->gff_type = p->tok.sval;
+                advance(p);
+            }
+        } else if (is_word(p, "use")) {
+            advance(p);
+            if (f->nuses == 8) { gen_error(loc, "at most 8 'use' lines"); p->failed = 1; return 0; }
+            if (!(f->uses[f->nuses++] = expect_ident(p, "the name of a schema beside this one"))) return 0;
+        } else if (is_word(p, "pairs")) {
+            advance(p);
+            if (!(f->pairs = expect_ident(p, "the name of the paired format"))) return 0;
         } else {
-            syntax(p, "source, extensions, endian, root or '}'");
+            syntax(p, "source, extensions, endian, root, gff, use, pairs or '}'");
             return 0;
         }
         (void)loc;
         if (!expect_punct(p, ';', "';'")) return 0;
     }
     advance(p);
+    return 1;
+}
+
+/* `use NAME;`: the structs and enums of NAME.schema beside this file join
+ * the schema, marked external (declared and emitted by NAME itself). */
+static int load_uses(gen_schema *s, const char *path)
+{
+    static int depth;
+    const char *slash = strrchr(path, '/');
+    int dirlen = slash ? (int)(slash - path + 1) : 0;
+    for (int u = 0; u < s->format.nuses; u++) {
+        char other[1024];
+        snprintf(other, sizeof other, "%.*s%s.schema", dirlen, path, s->format.uses[u]);
+        if (depth > 4) { gen_error(s->format.loc, "'use' nests too deeply (at %s)", other); return 0; }
+        depth++;
+        gen_schema *o = gen_parse_file(other);
+        depth--;
+        if (!o || gen_check(o) != 0) return 0;
+        if (!o->format.is_gff || o->format.gff_type) {
+            gen_error(s->format.loc, "'use %s': %s is not a common typed GFF schema (`gff;` without a FileType)",
+                      s->format.uses[u], other);
+            return 0;
+        }
+        for (int i = 0; i < o->nstructs; i++) {
+            if (!o->structs[i]->external) o->structs[i]->external = o->format.name;
+            s->structs = realloc(s->structs, sizeof *s->structs * (size_t)(s->nstructs + 1));
+            s->structs[s->nstructs++] = o->structs[i];
+        }
+        for (int i = 0; i < o->nenums; i++) {
+            if (!o->enums[i]->external) o->enums[i]->external = o->format.name;
+            s->enums = realloc(s->enums, sizeof *s->enums * (size_t)(s->nenums + 1));
+            s->enums[s->nenums++] = o->enums[i];
+        }
+    }
     return 1;
 }
 
@@ -561,5 +674,6 @@ gen_schema *gen_parse_file(const char *path)
         else syntax(&p, "'format', 'struct', 'enum' or 'flags'");
     }
     if (p.failed || gen_error_count()) return NULL;
+    if (!load_uses(p.s, path)) return NULL;
     return p.s;
 }

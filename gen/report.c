@@ -299,6 +299,105 @@ static void compare_enums(report *r, gen_schema *o, gen_schema *n)
     }
 }
 
+
+/* ---------------------------------------------------------------- typed GFF schemas */
+
+static const gen_field *gff_field(const gen_struct *st, const char *label)
+{
+    for (int i = 0; i < st->nmembers; i++)
+        if (strcmp(st->members[i].field->label, label) == 0) return st->members[i].field;
+    return NULL;
+}
+
+static void gff_accessor(const report *r, int new_side, const gen_struct *st, const gen_field *f, char *b, size_t n)
+{
+    if (st->is_root) snprintf(b, n, "%s_%s", new_side ? r->newp : r->oldp, f->name);
+    else snprintf(b, n, "%s_%s_%s", new_side ? r->newp : r->oldp, st->name, f->name);
+}
+
+/* Fields by label: added, removed, C name, GFF type, range, value set, element struct. */
+static void gff_compare_fields(report *r, const gen_struct *os, const gen_struct *ns)
+{
+    char a[256], b[256];
+    for (int i = 0; i < os->nmembers; i++) {
+        const gen_field *f = os->members[i].field, *g = gff_field(ns, f->label);
+        gff_accessor(r, 0, os, f, a, sizeof a);
+        if (!g) { line(r, "%s.\"%s\" removed (accessor %s; no longer checked)", os->name, f->label, a); r->api++; continue; }
+        gff_accessor(r, 1, ns, g, b, sizeof b);
+        if (strcmp(a + strlen(r->oldp), b + strlen(r->newp))) { line(r, "%s.\"%s\": accessor %s -> %s", os->name, f->label, a, b); r->api++; }
+        if (f->gff_type != g->gff_type) {
+            line(r, "%s.\"%s\": GFF type %s -> %s (accessor %s's value type)", os->name, f->label, gen_gff_type_name(f->gff_type),
+                 gen_gff_type_name(g->gff_type), b);
+            r->api++;
+            if (g->gff_type != GFF_T_ANY) r->tighter++;
+        }
+        if (f->has_range != g->has_range || f->range_lo != g->range_lo || f->range_hi != g->range_hi) {
+            char x[64] = "none", y[64] = "none";
+            if (f->has_range) snprintf(x, sizeof x, "%lld..%lld", (long long)f->range_lo, (long long)f->range_hi);
+            if (g->has_range) snprintf(y, sizeof y, "%lld..%lld", (long long)g->range_lo, (long long)g->range_hi);
+            line(r, "%s.\"%s\": range %s -> %s", os->name, f->label, x, y);
+            if (g->has_range && (!f->has_range || g->range_lo > f->range_lo || g->range_hi < f->range_hi)) r->tighter++;
+        }
+        const char *ea = f->etype ? f->etype->name : "none", *eb = g->etype ? g->etype->name : "none";
+        if (strcmp(ea, eb)) { line(r, "%s.\"%s\": values %s -> %s", os->name, f->label, ea, eb); if (g->etype && !g->etype->open) r->tighter++; }
+        const char *sa = f->stype ? f->stype->name : "none", *sb = g->stype ? g->stype->name : "none";
+        if (strcmp(sa, sb)) { line(r, "%s.\"%s\": of %s -> %s", os->name, f->label, sa, sb); r->tighter++; }
+    }
+    for (int i = 0; i < ns->nmembers; i++) {
+        const gen_field *g = ns->members[i].field;
+        if (gff_field(os, g->label)) continue;
+        gff_accessor(r, 1, ns, g, b, sizeof b);
+        line(r, "%s.\"%s\" added (%s; accessor %s)", ns->name, g->label, gen_gff_type_name(g->gff_type), b);
+        r->api++;
+        r->tighter++;
+    }
+}
+
+static int gff_report(report *r, gen_schema *o, gen_schema *n)
+{
+    gen_out *out = r->o;
+    if (o->format.is_gff != n->format.is_gff) {
+        line(r, "schema kind: %s -> %s (every generated symbol changes)", o->format.is_gff ? "typed GFF" : "binary",
+             n->format.is_gff ? "typed GFF" : "binary");
+        out_puts(out, "bindings: C symbols changed: rebuild and update callers\n");
+        return r->lines;
+    }
+    const char *ta = o->format.gff_type ? o->format.gff_type : "none", *tb = n->format.gff_type ? n->format.gff_type : "none";
+    if (strcmp(ta, tb)) { line(r, "GFF FileType \"%s\" -> \"%s\" (files of the old type are no longer checked)", ta, tb); r->tighter++; }
+    if (o->format.root && n->format.root && strcmp(o->format.root->name, n->format.root->name)) {
+        line(r, "top-level struct %s -> %s", o->format.root->name, n->format.root->name);
+        r->tighter++;
+    }
+    const char *pa = o->format.pairs ? o->format.pairs : "none", *pb = n->format.pairs ? n->format.pairs : "none";
+    if (strcmp(pa, pb)) { line(r, "paired with %s -> %s", pa, pb); if (n->format.pairs) r->tighter++; }
+    compare_enums(r, o, n);
+    for (int i = 0; i < o->nstructs; i++) {
+        const gen_struct *a = o->structs[i], *b = gen_find_struct(n, a->name);
+        if (a->external) continue;
+        if (!b || b->external) { line(r, "struct %s removed (%s_%s_struct and its accessors)", a->name, r->oldp, a->name); r->api++; continue; }
+        if (a->id_any != b->id_any || a->gff_id != b->gff_id) {
+            char x[32] = "any", y[32] = "any";
+            if (!a->id_any) snprintf(x, sizeof x, "%lld", (long long)a->gff_id);
+            if (!b->id_any) snprintf(y, sizeof y, "%lld", (long long)b->gff_id);
+            line(r, "struct %s: StructID %s -> %s", a->name, x, y);
+            if (!b->id_any) r->tighter++;
+        }
+        gff_compare_fields(r, a, b);
+    }
+    for (int i = 0; i < n->nstructs; i++) {
+        const gen_struct *b = n->structs[i];
+        if (b->external || gen_find_struct(o, b->name)) continue;
+        line(r, "struct %s added (%s_%s_struct)", b->name, r->newp, b->name);
+        r->api++;
+    }
+    if (!r->lines) out_puts(out, "  no change to types, structs, fields, ranges, values or C symbols\n");
+    out_puts(out, r->tighter ? "existing files: still read (a typed GFF schema does not change the GFF layout); "
+                               "`relic check --strict` may now warn about some (new or tighter types, ranges, values, StructIDs)\n"
+                             : "existing files: still read, and `relic check --strict` warns about no more of them\n");
+    out_printf(out, "bindings: %s\n", r->api ? "C symbols changed: rebuild and update callers" : "C symbols unchanged");
+    return r->lines;
+}
+
 int gen_report(gen_schema *o, gen_schema *n, gen_out *out)
 {
     char oldp[128], newp[128];
@@ -306,6 +405,7 @@ int gen_report(gen_schema *o, gen_schema *n, gen_out *out)
     snprintf(newp, sizeof newp, "relic_%s", n->format.name);
     report r = { out, oldp, newp, 0, 0, 0, 0 };
     out_printf(out, "relic-gen report: %s -> %s (format %s)\n", o->file, n->file, n->format.name);
+    if (o->format.is_gff || n->format.is_gff) return gff_report(&r, o, n);
     if (strcmp(o->format.name, n->format.name)) {
         line(&r, "format renamed: %s -> %s (every C symbol prefix %s_ -> %s_; JSON \"format\": \"%s\" -> \"%s\")", o->format.name,
              n->format.name, oldp, newp, o->format.name, n->format.name);

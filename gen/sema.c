@@ -553,19 +553,10 @@ static void tuple_check(gen_struct *st)
     }
 }
 
-int gen_check(gen_schema *s)
+/* Duplicate struct and enum names; enum and flags items (names, values that
+ * fit the type, single bits). Shared with the typed GFF checks. */
+void gen_check_decls(gen_schema *s)
 {
-    int before = gen_error_count();
-    gen_loc top = { s->file, 1, 1 };
-    if (!s->has_format) { gen_error(top, "missing 'format NAME { ... }' declaration"); return gen_error_count() - before; }
-    gen_format *fmt = &s->format;
-    if (!fmt->root_name) gen_error(fmt->loc, "format '%s' has no 'root STRUCT;'", fmt->name);
-    else if (!(fmt->root = gen_find_struct(s, fmt->root_name)))
-        gen_error(fmt->loc, "root struct '%s' is not declared", fmt->root_name);
-    if (!fmt->doc) gen_error(fmt->loc, "format '%s' needs a doc string", fmt->name);
-    if (!fmt->source) gen_error(fmt->loc, "format '%s' needs a source reference (source \"...\";)", fmt->name);
-    if (fmt->root) fmt->root->is_root = 1;
-
     for (int i = 0; i < s->nstructs; i++)
         for (int j = 0; j < i; j++)
             if (strcmp(s->structs[i]->name, s->structs[j]->name) == 0)
@@ -592,6 +583,26 @@ int gen_check(gen_schema *s)
                 gen_error(e->items[k].loc, "flag '%s' = %lld is not a single bit", e->items[k].name, (long long)v);
         }
     }
+}
+
+int gen_check(gen_schema *s)
+{
+    int before = gen_error_count();
+    gen_loc top = { s->file, 1, 1 };
+    if (!s->has_format) { gen_error(top, "missing 'format NAME { ... }' declaration"); return gen_error_count() - before; }
+    gen_format *fmt = &s->format;
+    if (fmt->is_gff) {
+        gen_check_decls(s);
+        gen_check_gff(s);
+        return gen_error_count() - before;
+    }
+    if (!fmt->root_name) gen_error(fmt->loc, "format '%s' has no 'root STRUCT;'", fmt->name);
+    else if (!(fmt->root = gen_find_struct(s, fmt->root_name)))
+        gen_error(fmt->loc, "root struct '%s' is not declared", fmt->root_name);
+    if (!fmt->doc) gen_error(fmt->loc, "format '%s' needs a doc string", fmt->name);
+    if (!fmt->source) gen_error(fmt->loc, "format '%s' needs a source reference (source \"...\";)", fmt->name);
+    if (fmt->root) fmt->root->is_root = 1;
+    gen_check_decls(s);
     if (gen_error_count() > before) return gen_error_count() - before;
 
     for (int i = 0; i < s->nstructs; i++) {

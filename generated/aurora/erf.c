@@ -265,7 +265,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_erf_vctx *c, uint64
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->file_version = relic_load_u32le(c->base + p_);
-        if (!relic_erf_version_name((int64_t)(m->file_version))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "file_version", -1, "%lld is not a known version", (long long)(m->file_version));
+        if (!relic_erf_version_known((int64_t)(m->file_version))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "file_version", -1, "%lld is not a known version", (long long)(m->file_version));
         cur = p_ + bytes_;
         pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
     }

@@ -24,6 +24,17 @@ enum relic_erf_version {
 const char *relic_erf_version_name(int64_t value);
 /** Value of a name (as relic_erf_version_name gives it); 0 when unknown. */
 int relic_erf_version_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in version. */
+static inline int relic_erf_version_known(int64_t value)
+{
+    switch (value) {
+    case INT64_C(808333654):
+    case INT64_C(825110870):
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /** Resource type ids the Aurora games share (spec/aurora.md §5.2, BioWare KEY/BIF spec table; xoreos types.h). Names are the file extensions (a leading _ where the extension starts with a digit). Ids from 3000 up differ per game (spec/aurora.md §1.9: KotOR lyt/vis/rim/pth..., NWN2 trn/xml/trx..., NWN2 4000 mdb...): runtime/erf_types.c. */
 enum relic_erf_resource_type {
@@ -107,6 +118,90 @@ enum relic_erf_resource_type {
 const char *relic_erf_resource_type_name(int64_t value);
 /** Value of a name (as relic_erf_resource_type_name gives it); 0 when unknown. */
 int relic_erf_resource_type_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in resource_type. */
+static inline int relic_erf_resource_type_known(int64_t value)
+{
+    switch (value) {
+    case INT64_C(0):
+    case INT64_C(1):
+    case INT64_C(2):
+    case INT64_C(3):
+    case INT64_C(4):
+    case INT64_C(6):
+    case INT64_C(7):
+    case INT64_C(8):
+    case INT64_C(9):
+    case INT64_C(10):
+    case INT64_C(2000):
+    case INT64_C(2001):
+    case INT64_C(2002):
+    case INT64_C(2003):
+    case INT64_C(2005):
+    case INT64_C(2007):
+    case INT64_C(2008):
+    case INT64_C(2009):
+    case INT64_C(2010):
+    case INT64_C(2011):
+    case INT64_C(2012):
+    case INT64_C(2013):
+    case INT64_C(2014):
+    case INT64_C(2015):
+    case INT64_C(2016):
+    case INT64_C(2017):
+    case INT64_C(2018):
+    case INT64_C(2022):
+    case INT64_C(2023):
+    case INT64_C(2024):
+    case INT64_C(2025):
+    case INT64_C(2026):
+    case INT64_C(2027):
+    case INT64_C(2029):
+    case INT64_C(2030):
+    case INT64_C(2031):
+    case INT64_C(2032):
+    case INT64_C(2033):
+    case INT64_C(2034):
+    case INT64_C(2035):
+    case INT64_C(2036):
+    case INT64_C(2037):
+    case INT64_C(2038):
+    case INT64_C(2039):
+    case INT64_C(2040):
+    case INT64_C(2041):
+    case INT64_C(2042):
+    case INT64_C(2043):
+    case INT64_C(2044):
+    case INT64_C(2045):
+    case INT64_C(2046):
+    case INT64_C(2047):
+    case INT64_C(2048):
+    case INT64_C(2049):
+    case INT64_C(2050):
+    case INT64_C(2051):
+    case INT64_C(2052):
+    case INT64_C(2053):
+    case INT64_C(2054):
+    case INT64_C(2055):
+    case INT64_C(2056):
+    case INT64_C(2057):
+    case INT64_C(2058):
+    case INT64_C(2059):
+    case INT64_C(2060):
+    case INT64_C(2061):
+    case INT64_C(2062):
+    case INT64_C(2063):
+    case INT64_C(2064):
+    case INT64_C(2065):
+    case INT64_C(2066):
+    case INT64_C(9996):
+    case INT64_C(9997):
+    case INT64_C(9998):
+    case INT64_C(9999):
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 typedef struct relic_erf_header relic_erf_header;
 typedef struct relic_erf_localized_string relic_erf_localized_string;

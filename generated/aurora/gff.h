@@ -56,6 +56,11 @@ enum relic_gff_field_type {
 const char *relic_gff_field_type_name(int64_t value);
 /** Value of a name (as relic_gff_field_type_name gives it); 0 when unknown. */
 int relic_gff_field_type_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in field_type. */
+static inline int relic_gff_field_type_known(int64_t value)
+{
+    return value >= INT64_C(0) && value <= INT64_C(17);
+}
 
 typedef struct relic_gff_header relic_gff_header;
 typedef struct relic_gff_gff_struct relic_gff_gff_struct;

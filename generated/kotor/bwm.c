@@ -335,7 +335,7 @@ RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64
         uint64_t bytes_;
         bytes_ = n_ * 4u; /* inside the struct's checked span */
         m->type = relic_load_u32le(c->base + p_);
-        if (!relic_bwm_walkmesh_type_name((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "type", -1, "%lld is not a known walkmesh_type", (long long)(m->type));
+        if (!relic_bwm_walkmesh_type_known((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "type", -1, "%lld is not a known walkmesh_type", (long long)(m->type));
         cur = p_ + bytes_;
         pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
     }

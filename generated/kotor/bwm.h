@@ -24,6 +24,11 @@ enum relic_bwm_walkmesh_type {
 const char *relic_bwm_walkmesh_type_name(int64_t value);
 /** Value of a name (as relic_bwm_walkmesh_type_name gives it); 0 when unknown. */
 int relic_bwm_walkmesh_type_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in walkmesh_type. */
+static inline int relic_bwm_walkmesh_type_known(int64_t value)
+{
+    return value >= INT64_C(0) && value <= INT64_C(1);
+}
 
 /** Surface material: a row of surfacemat.2da (spec/aurora.md §3.4). Ids outside the table are allowed. */
 enum relic_bwm_surface_material {
@@ -80,6 +85,39 @@ enum relic_bwm_surface_material {
 const char *relic_bwm_surface_material_name(int64_t value);
 /** Value of a name (as relic_bwm_surface_material_name gives it); 0 when unknown. */
 int relic_bwm_surface_material_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in surface_material. */
+static inline int relic_bwm_surface_material_known(int64_t value)
+{
+    switch (value) {
+    case INT64_C(0):
+    case INT64_C(1):
+    case INT64_C(2):
+    case INT64_C(3):
+    case INT64_C(4):
+    case INT64_C(5):
+    case INT64_C(6):
+    case INT64_C(7):
+    case INT64_C(8):
+    case INT64_C(9):
+    case INT64_C(10):
+    case INT64_C(11):
+    case INT64_C(12):
+    case INT64_C(13):
+    case INT64_C(14):
+    case INT64_C(15):
+    case INT64_C(16):
+    case INT64_C(17):
+    case INT64_C(18):
+    case INT64_C(19):
+    case INT64_C(20):
+    case INT64_C(21):
+    case INT64_C(22):
+    case INT64_C(30):
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /** Most significant plane of an AABB node (spec/aurora.md §3.5, kotorblender constants). 0 on leaves. */
 enum relic_bwm_aabb_plane {

@@ -28,6 +28,19 @@ enum relic_trn_packet_type {
 const char *relic_trn_packet_type_name(int64_t value);
 /** Value of a name (as relic_trn_packet_type_name gives it); 0 when unknown. */
 int relic_trn_packet_type_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in packet_type. */
+static inline int relic_trn_packet_type_known(int64_t value)
+{
+    switch (value) {
+    case INT64_C(1213682260):
+    case INT64_C(1314017876):
+    case INT64_C(1381253463):
+    case INT64_C(1297568577):
+        return 1;
+    default:
+        return 0;
+    }
+}
 
 /** Triangle flags (spec §2.2; nwn-lib-d Triangle.Flags, SKY SurfaceMeshFlags). Bit 0x0002 is unnamed. */
 enum relic_trn_triangle_flags {

@@ -171,7 +171,7 @@ RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c,
         uint64_t bytes_;
         bytes_ = n_ * 1u; /* inside the struct's checked span */
         m->compression = relic_load_u8(c->base + p_);
-        if (!relic_cau_compression_name((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
+        if (!relic_cau_compression_known((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
         cur = p_ + bytes_;
         pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
     }

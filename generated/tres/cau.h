@@ -26,6 +26,11 @@ enum relic_cau_compression {
 const char *relic_cau_compression_name(int64_t value);
 /** Value of a name (as relic_cau_compression_name gives it); 0 when unknown. */
 int relic_cau_compression_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in compression. */
+static inline int relic_cau_compression_known(int64_t value)
+{
+    return value >= INT64_C(0) && value <= INT64_C(2);
+}
 
 typedef struct relic_cau_sample_header relic_cau_sample_header;
 typedef struct relic_cau_cau relic_cau_cau;

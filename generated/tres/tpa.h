@@ -26,6 +26,11 @@ enum relic_tpa_compression {
 const char *relic_tpa_compression_name(int64_t value);
 /** Value of a name (as relic_tpa_compression_name gives it); 0 when unknown. */
 int relic_tpa_compression_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in compression. */
+static inline int relic_tpa_compression_known(int64_t value)
+{
+    return value >= INT64_C(0) && value <= INT64_C(2);
+}
 
 /** Which sounds a collision record plays (spec §4.7): bits 0-1 the number of impact sounds (0-2), bit 7 a slide sound. */
 enum relic_tpa_collision_samples {
