@@ -23,7 +23,7 @@ for bin in "$@"; do
         gen_tpa*) cp ../shared/corpus/tpa/* "$work"/ 2>/dev/null ;;
         gen_cau*|fuzz_adpcm) cp ../shared/corpus/cau/* "$work"/ 2>/dev/null ;;
         gen_trn*|fuzz_trn_aswm) cp ../shared/corpus/trn/* ../shared/corpus/trx/* "$work"/ 2>/dev/null ;;
-        fuzz_gff|gen_gff) [ -d ../shared/corpus/gff ] && cp ../shared/corpus/gff/* "$work"/ 2>/dev/null ;;
+        fuzz_gff|fuzz_gff_typed|gen_gff) [ -d ../shared/corpus/gff ] && cp ../shared/corpus/gff/* "$work"/ 2>/dev/null ;;
         fuzz_erf|gen_erf|gen_rim) [ -d ../shared/corpus/other ] && cp ../shared/corpus/other/* "$work"/ 2>/dev/null ;;
     esac
     dict=""

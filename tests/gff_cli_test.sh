@@ -56,6 +56,24 @@ expect_rc 1 "an unknown --encoding" "$RELIC" dump "$tmp/e.uti" --encoding koi8-r
 printf 'GFF V3.2xxxx' >"$tmp/short.gff"
 expect_rc 1 "check a truncated GFF" "$RELIC" check "$tmp/short.gff"
 
+# typed files (schema/aurora/are.schema ...): check --strict warns about each departure from seed 003, with its path
+printf '%s\n' '{"__data_type":"ARE ","ChanceRain":{"type":"int","value":150},"Tile_List":{"type":"list","value":[{"__struct_id":1,"Tile_Orientation":{"type":"int","value":4}}]},"Width":{"type":"int","value":1}}' >"$tmp/bad.json"
+"$RELIC" convert "$tmp/bad.json" "$tmp/bad.are" >/dev/null 2>&1
+expect_rc 0 "an out-of-range ARE field passes plain check" "$RELIC" check "$tmp/bad.are"
+expect_rc 1 "an out-of-range ARE field fails check --strict" "$RELIC" check --strict "$tmp/bad.are"
+grep -q "bad.are: ChanceRain @0x[0-9a-f]*: warning: 150 is outside 0..100" "$tmp/out" && ok || bad "strict range warning: $(cat "$tmp/out")"
+grep -q "bad.are: Tile_List/0/Tile_Orientation @0x[0-9a-f]*: warning: 4 is outside 0..3" "$tmp/out" && ok || bad "strict nested warning: $(cat "$tmp/out")"
+printf '%s\n' '{"__data_type":"ARE ","ChanceRain":{"type":"int","value":15},"Width":{"type":"int","value":1}}' >"$tmp/good.json"
+"$RELIC" convert "$tmp/good.json" "$tmp/good.are" >/dev/null 2>&1
+expect_rc 0 "a documented ARE passes check --strict" "$RELIC" check --strict "$tmp/good.are"
+printf '%s\n' '{"__data_type":"GIT ","Creature List":{"type":"list","value":[{"__struct_id":4},{"__struct_id":4}]}}' >"$tmp/p.json"
+"$RELIC" convert "$tmp/p.json" "$tmp/area.git" >/dev/null 2>&1
+printf '%s\n' '{"__data_type":"GIC ","Creature List":{"type":"list","value":[{"__struct_id":4}]}}' >"$tmp/p.json"
+"$RELIC" convert "$tmp/p.json" "$tmp/area.gic" >/dev/null 2>&1
+expect_rc 1 "a GIC whose list is shorter than its GIT's fails check --strict" "$RELIC" check --strict "$tmp/area.gic"
+grep -q "Creature List.*1 elements, the paired git file has 2" "$tmp/out" && ok || bad "pair warning: $(cat "$tmp/out")"
+expect_rc 1 "the GIT beside a short GIC fails check --strict too" "$RELIC" check --strict "$tmp/area.git"
+
 if [ -d $C ]; then
     expect_out "testtraps" "get Mod_Name of a real module" "$RELIC" get $C/calgacus__nwn-classical__module.ifo Mod_Name
     expect_out "5" "get Tile_List/3/Tile_ID of a real area" "$RELIC" get $C/calgacus__nwn-classical__area001.are Tile_List/3/Tile_ID

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "formats.h"
+#include "gff_cli.h"
 #include "relic_gff.h"
 
 /* Binary extensions of GFF resource types (spec/aurora.md §5.2 ResTypes and
@@ -137,6 +138,11 @@ static unsigned gff_check(const cli_input *in, int strict)
     warn_ctx w = { in->path, 0, 1 };
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     int bad = open_doc(in, &a, &d, &w);
+    if (!bad && strict) {
+        /* the typed file's documented types, ranges and pairs: warnings */
+        relic_problems pr = { on_warn, &w, 0, 0 };
+        cli_gff_strict(in->path, &d, &pr);
+    }
     relic_arena_release(&a);
     return bad ? 1 : strict ? w.count : 0;
 }

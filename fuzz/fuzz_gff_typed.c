@@ -1,0 +1,47 @@
+/* fuzz_gff_typed.c — libFuzzer target for the typed GFF files
+ * (runtime/gff_schema.c over the tables of schema/aurora/{are,git,gic,ifo,
+ * itp}.schema): every file relic_gff_open accepts is checked against every
+ * typed schema (whatever its FileType, so all tables meet all shapes) and
+ * paired with itself; each documented field of the top-level struct is read
+ * through relic_gff_typed_get. Oracles: the sanitizers; a problem always
+ * carries a message and a path; a getter either succeeds or fills err.
+ * Seeds: ../shared/corpus/gff. Build and run: make fuzz. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "relic_gff_schema.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void on_problem(void *ctx, const relic_error *err)
+{
+    (void)ctx;
+    if (err->message[0] == 0 || err->path[0] == 0) abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static const char *const formats[] = { "are", "git", "gic", "ifo", "itp" };
+    relic_arena a;
+    relic_gff_doc d;
+    relic_error err;
+    relic_arena_init_heap(&a, (size_t)256 << 20);
+    if (relic_gff_open(data, size, &a, NULL, NULL, &d, &err) == RELIC_OK) {
+        for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++) {
+            const relic_gff_schema *sc = relic_gff_schema_named(formats[k]);
+            relic_problems pr = { on_problem, NULL, 0, 0 };
+            if (!sc) abort();
+            relic_gff_schema_check(sc, &d, &pr);
+            relic_gff_schema_check_pairs(sc, &d, &d, &pr);
+            for (uint32_t i = 0; i < sc->root->field_count; i++) {
+                union { uint64_t u; double f; relic_bytes b; relic_gff_locstring l; relic_gff_list li; float v[4]; } out;
+                relic_error_clear(&err);
+                if (relic_gff_typed_get(&d, 0, sc->root->fields[i].label, sc->root->fields[i].type, &out, &err) != RELIC_OK &&
+                    err.message[0] == 0)
+                    abort();
+            }
+        }
+    }
+    relic_arena_release(&a);
+    return 0;
+}

@@ -1,0 +1,63 @@
+/* gff_strict.c — what `relic check --strict` adds for a typed GFF file
+ * (ARE, GIT, GIC, IFO, ITP): the file against its typed schema
+ * (runtime/gff_schema.c), and for GIC/GIT the list correspondence with the
+ * paired file of the same name beside it (seed 003 §4), when there is one. */
+#include <string.h>
+
+#include "formats.h"
+#include "gff_cli.h"
+#include "relic_gff_schema.h"
+
+/* path with its extension replaced by ext (same case as path's own), in out. */
+static int sibling(const char *path, const char *ext, char *out, size_t n)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash)) return 0;
+    int upper = dot[1] >= 'A' && dot[1] <= 'Z';
+    size_t stem = (size_t)(dot - path);
+    if (stem + 1 + strlen(ext) + 1 > n) return 0;
+    memcpy(out, path, stem);
+    out[stem] = '.';
+    size_t i = 0;
+    for (; ext[i]; i++) out[stem + 1 + i] = upper && ext[i] >= 'a' && ext[i] <= 'z' ? (char)(ext[i] - 32) : ext[i];
+    out[stem + 1 + i] = 0;
+    return 1;
+}
+
+/* Check the pair (sc's file a, paired file b); b is mapped from path_b. */
+static unsigned check_pair(const relic_gff_schema *sc, const relic_gff_doc *a, const char *path_b, int a_is_first,
+                           relic_problems *pr)
+{
+    relic_mapping m;
+    relic_error err;
+    relic_arena ar;
+    relic_gff_doc b;
+    unsigned n = 0;
+    if (relic_map_file(path_b, 0, &m, &err) != RELIC_OK) return 0; /* no paired file: nothing to compare */
+    relic_arena_init_heap(&ar, CLI_ARENA_LIMIT);
+    if (relic_gff_open(m.bytes.data, m.bytes.size, &ar, NULL, NULL, &b, &err) == RELIC_OK)
+        n = a_is_first ? relic_gff_schema_check_pairs(sc, a, &b, pr) : relic_gff_schema_check_pairs(sc, &b, a, pr);
+    relic_arena_release(&ar);
+    relic_unmap(&m);
+    return n;
+}
+
+unsigned cli_gff_strict(const char *path, const relic_gff_doc *d, relic_problems *pr)
+{
+    const relic_gff_schema *sc = relic_gff_schema_for_type(relic_gff_file_type(d));
+    if (!sc) return 0;
+    unsigned n = relic_gff_schema_check(sc, d, pr);
+    char other[4096];
+    if (sc->pairs && sibling(path, sc->pairs, other, sizeof other)) {
+        n += check_pair(sc, d, other, 1, pr);
+    } else {
+        /* the file another typed file pairs with (GIT for GIC) */
+        static const char *const pairing[] = { "gic" };
+        for (size_t i = 0; i < sizeof pairing / sizeof pairing[0]; i++) {
+            const relic_gff_schema *p = relic_gff_schema_named(pairing[i]);
+            if (p && p->pairs && strcmp(p->pairs, sc->format) == 0 && sibling(path, p->format, other, sizeof other))
+                n += check_pair(p, d, other, 0, pr);
+        }
+    }
+    return n;
+}

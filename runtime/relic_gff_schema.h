@@ -1,0 +1,105 @@
+/* relic_gff_schema.h — typed GFF files (ARE, GIT, GIC, IFO, ITP and the
+ * common structs of seed 003): what a file type documents about its GFF
+ * structs, as tables generated from schema/aurora/<type>.schema (typed GFF
+ * schemas, gen/SCHEMA.md), the typed accessors' common getter, and the
+ * `relic check --strict` walk that compares a file with its tables.
+ * Sources: seed 003 (BioWare AreaFile, IFO, Common GFF Structs and ITP
+ * documents); spec/aurora.md §4. */
+#ifndef RELIC_GFF_SCHEMA_H
+#define RELIC_GFF_SCHEMA_H
+
+#include "relic_gff.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The type of a field whose GFF type varies (a Variable's Value). */
+#define RELIC_GFF_ANY 18u
+
+typedef struct relic_gff_sstruct relic_gff_sstruct;
+
+/** How a field's documented value set is checked. */
+typedef enum relic_gff_values {
+    RELIC_GFF_VALUES_NONE = 0,  /**< no value set */
+    RELIC_GFF_VALUES_ENUM = 1,  /**< one of values[] */
+    RELIC_GFF_VALUES_FLAGS = 2  /**< bits within the OR of values[] */
+} relic_gff_values;
+
+/** One documented field of a typed GFF struct. */
+typedef struct relic_gff_sfield {
+    const char *label;              /**< the GFF label, as in the file */
+    const char *cname;              /**< the C name of its accessor */
+    uint8_t type;                   /**< relic_gff_field_type, or RELIC_GFF_ANY */
+    uint8_t has_range;              /**< lo..hi applies (integers; floats compared as doubles) */
+    uint8_t values;                 /**< relic_gff_values */
+    uint8_t closed;                 /**< a value outside the set is a problem (else names only) */
+    int64_t lo, hi;                 /**< inclusive range */
+    const int64_t *value_list;      /**< enum values or flag bits */
+    const char *const *value_names; /**< their names */
+    uint32_t nvalues;
+    const relic_gff_sstruct *of;    /**< struct of a struct field or of a list's elements */
+    const char *doc;                /**< the seed's description */
+} relic_gff_sfield;
+
+/** One documented struct: its StructID and fields. */
+struct relic_gff_sstruct {
+    const char *name;               /**< the schema's struct name */
+    uint32_t id;                    /**< documented StructID (unless id_any) */
+    uint8_t id_any;                 /**< the StructID varies */
+    uint32_t field_count;
+    const relic_gff_sfield *fields;
+    const char *doc;
+};
+
+/** A typed file: its FileType and top-level struct. */
+typedef struct relic_gff_schema {
+    const char *format;             /**< "are" */
+    char file_type[5];              /**< "ARE " (NUL-terminated) */
+    const char *pairs;              /**< format whose same-labelled root lists have as many
+                                         elements (GIC pairs "git", seed 003 §4), or NULL */
+    const relic_gff_sstruct *root;
+    const char *doc;
+} relic_gff_schema;
+
+/** The typed accessors' getter: the field labelled label in struct s of a
+ *  validated file, which must have GFF type type, stored in *out as the
+ *  C type of that GFF type: uint8_t BYTE, int8_t CHAR, uint16_t WORD,
+ *  int16_t SHORT, uint32_t DWORD, int32_t INT, uint64_t DWORD64, int64_t
+ *  INT64, float FLOAT, double DOUBLE, relic_bytes CExoString/CResRef/VOID
+ *  (in place), relic_gff_locstring CExoLocString, uint32_t struct index for
+ *  STRUCT, relic_gff_list LIST, float[4] Orientation, float[3] Vector; with
+ *  type RELIC_GFF_ANY, the uint32_t field index (any type).
+ *  Errors: RELIC_E_ARGUMENT ("ARE field 'Width' is absent" / "... is a
+ *  dword, not an int"), *out untouched. */
+relic_status relic_gff_typed_get(const relic_gff_doc *d, uint32_t s, const char *label, uint32_t type, void *out,
+                                 relic_error *err);
+
+/** The typed schema of a FileType ("ARE ", 4 bytes, not NUL-terminated),
+ *  or of a format name ("are"); NULL when relic has none. */
+const relic_gff_schema *relic_gff_schema_for_type(const char *file_type);
+const relic_gff_schema *relic_gff_schema_named(const char *format);
+
+/** Compare a validated file with its typed schema (`relic check --strict`):
+ *  from the root, every documented field that is present must have its
+ *  documented GFF type, range and value set, and every struct reached
+ *  through a documented struct or list field its documented StructID.
+ *  Absent fields and fields the schema does not know are not problems
+ *  (games and tools add fields). Each problem goes to pr with code
+ *  RELIC_E_RANGE (value) or RELIC_E_LAYOUT (type, StructID), the path
+ *  ("Tile_List/3/Tile_Orientation") and the byte offset of the field record.
+ *  Returns the number of problems. No allocation; recursion depth is bounded
+ *  by RELIC_GFF_MAX_DEPTH (relic_gff_open). */
+unsigned relic_gff_schema_check(const relic_gff_schema *sc, const relic_gff_doc *d, relic_problems *pr);
+
+/** The correspondence of paired files (seed 003 §4: GIC and GIT): each list
+ *  field of sc's root that d has must have as many elements as the list of
+ *  the same label in other's root (absent there: 0). Problems (code
+ *  RELIC_E_INDEX, path = the label) go to pr; returns their number. */
+unsigned relic_gff_schema_check_pairs(const relic_gff_schema *sc, const relic_gff_doc *d, const relic_gff_doc *other,
+                                      relic_problems *pr);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELIC_GFF_SCHEMA_H */
