@@ -1,79 +1,106 @@
 #!/bin/sh
-# coverage.sh — line and branch coverage (llvm-cov) reached by each generated
-# fuzz target in the same time with the structure-aware mutator (the
-# target's LLVMFuzzerCustomMutator/CustomCrossOver) and without it (built
-# with -DRELIC_NO_CUSTOM_MUTATOR: libFuzzer's byte-level mutator only), from
-# the same seeds and dictionary (fuzz/run.sh). Each grown corpus is replayed
-# through a build instrumented with -fprofile-instr-generate
-# -fcoverage-mapping; the table (also written to $OUT/coverage.md, for
-# fuzz/README.md) gives executions, exec/s, lines and branches covered.
+# coverage.sh — the fuzz campaign: runs each target for SECONDS and measures
+# the line and branch coverage (llvm-cov) its grown corpus reaches.
+# Generated targets (fuzz/gen_*.c) run twice, with the structure-aware
+# mutator (their LLVMFuzzerCustomMutator/CustomCrossOver) and without it
+# (built with -DRELIC_NO_CUSTOM_MUTATOR: libFuzzer's byte-level mutator
+# only), from the same seeds and dictionary (fuzz/run.sh); hand-written
+# targets (fuzz/fuzz_*.c) are byte-level and run once. Each grown corpus is
+# replayed through a build instrumented with -fprofile-instr-generate
+# -fcoverage-mapping.
 #
-# usage: sh fuzz/coverage.sh [-t SECONDS] [TARGET...]
+# The campaign is resumable: each finished run appends a row to RESULTS
+# (tab-separated, committed as fuzz/campaign.tsv) and runs already there
+# for the same SECONDS are skipped, so it can be spread over several
+# sittings. `-m` prints RESULTS as the markdown table of fuzz/README.md.
+# A crash is recorded as a row with its input copied to $OUT/crashes/; once
+# fixed, the input belongs in fuzz/regressions/<target>/ and the row is
+# deleted so the target runs again.
+#
+# usage: sh fuzz/coverage.sh [-t SECONDS] [-r RESULTS] [-m] [TARGET...]
 #   SECONDS per target and mode (default 600); TARGETs are names such as
-#   gen_bwm (default: every fuzz/gen_*.c). Environment: FUZZ_BUILD (default
-#   build-fuzz), COVERAGE_OUT (default $FUZZ_BUILD/coverage), CLANG, LLVM_COV,
+#   gen_bwm or fuzz_lzss (default: every fuzz/gen_*.c, then fuzz/fuzz_*.c).
+#   Environment: CAMPAIGN_BUILD (default build-campaign: its own build, so
+#   editing the tree does not change a running campaign), CLANG, LLVM_COV,
 #   LLVM_PROFDATA. Needs clang with libFuzzer and the llvm tools (Debian:
-#   clang, llvm). Runs 2 x SECONDS per target: 2 x 10 min x 30 targets = 10 h.
+#   clang, llvm). 10 min x (2 x 32 + 20) runs = 14 h of one core.
 secs=600
+results=fuzz/campaign.tsv
 while [ $# -gt 0 ]; do
     case "$1" in
         -t) secs=$2; shift 2 ;;
-        -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+        -r) results=$2; shift 2 ;;
+        -m) awk -F'\t' 'NR == 1 { next }
+                { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, ($2 == "custom" ? "structure-aware" : "byte-level"), $3, $4, $5, $6, $7, $8 }' "$results" \
+            | { echo "| target | mutator | seconds | executions | exec/s | lines covered | branches covered | result |";
+                echo "|---|---|---|---|---|---|---|---|"; cat; }
+            exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         *) break ;;
     esac
 done
-FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
-OUT=${COVERAGE_OUT:-$FUZZ_BUILD/coverage}
+B=${CAMPAIGN_BUILD:-build-campaign}
 CLANG=${CLANG:-clang}
 LLVM_COV=${LLVM_COV:-llvm-cov}
 LLVM_PROFDATA=${LLVM_PROFDATA:-llvm-profdata}
 targets="$*"
-[ -n "$targets" ] || targets=$(ls fuzz/gen_*.c | sed 's|fuzz/||; s|\.c$||')
+[ -n "$targets" ] || targets=$(ls fuzz/gen_*.c fuzz/fuzz_*.c | sed 's|fuzz/||; s|\.c$||')
 for tool in "$CLANG" "$LLVM_COV" "$LLVM_PROFDATA"; do
     command -v "$tool" >/dev/null 2>&1 || { echo "coverage: $tool not found"; exit 2; }
 done
-mkdir -p "$OUT/custom" "$OUT/bytes" "$OUT/prof"
-rm -rf "$OUT/corpus"
+[ -f "$results" ] || printf 'target\tmutator\tseconds\texecutions\texec/s\tlines\tbranches\tresult\tcommit\n' > "$results"
+mkdir -p "$B/custom" "$B/bytes" "$B/prof" "$B/crashes"
 CPPFLAGS="-Iruntime $(for d in generated/*/; do [ "$d" = generated/docs/ ] || printf -- '-I%s ' "${d%/}"; done)"
 LIBS=$(sed -n 's/^LIBS *= *//p' Makefile)
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all"
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
-# 1. the fuzzing builds: with the custom mutator (make's), and without it
-make --no-print-directory FUZZ_BUILD="$FUZZ_BUILD" $(for t in $targets; do printf '%s/%s ' "$FUZZ_BUILD" "$t"; done) >/dev/null || exit 1
+modes_of() { case "$1" in gen_*) echo custom bytes ;; *) echo bytes ;; esac; }
+done_already() { awk -F'\t' -v t="$1" -v m="$2" -v s="$secs" '$1 == t && $2 == m && $3 == s { f = 1 } END { exit !f }' "$results"; }
+
+# 1. the builds: fuzzing (make's, with the custom mutator), fuzzing without
+#    it, and coverage (no sanitizers: replay only)
+make --no-print-directory FUZZ_BUILD="$B/custom" $(for t in $targets; do printf '%s/custom/%s ' "$B" "$t"; done) >/dev/null || exit 1
 for t in $targets; do
-    cp "$FUZZ_BUILD/$t" "$OUT/custom/$t"
-    $CLANG $FLAGS -fsanitize=fuzzer -DRELIC_NO_CUSTOM_MUTATOR $CPPFLAGS "fuzz/$t.c" "$FUZZ_BUILD/librelic.a" $LIBS \
-        -o "$OUT/bytes/$t" || exit 1
+    case "$t" in
+        gen_*) $CLANG $FLAGS -fsanitize=fuzzer -DRELIC_NO_CUSTOM_MUTATOR $CPPFLAGS "fuzz/$t.c" "$B/custom/librelic.a" $LIBS \
+                   -o "$B/bytes/$t" || exit 1 ;;
+        *) cp "$B/custom/$t" "$B/bytes/$t" ;;
+    esac
 done
-# 2. the coverage build (no sanitizers: replay only)
-make --no-print-directory FUZZ_BUILD="$OUT/cov" FUZZ_CFLAGS="-g -O1 -fprofile-instr-generate -fcoverage-mapping" \
-    $(for t in $targets; do printf '%s/cov/%s ' "$OUT" "$t"; done) >/dev/null || exit 1
+make --no-print-directory FUZZ_BUILD="$B/cov" FUZZ_CFLAGS="-g -O1 -fprofile-instr-generate -fcoverage-mapping" \
+    $(for t in $targets; do printf '%s/cov/%s ' "$B" "$t"; done) >/dev/null || exit 1
 
-report="$OUT/coverage.md"
-{
-    echo "| target | mutator | seconds | executions | exec/s | lines covered | branches covered |"
-    echo "|---|---|---|---|---|---|---|"
-} > "$report"
 status=0
 for t in $targets; do
-    for mode in custom bytes; do
-        # 3. fuzz, keeping the corpus
-        FUZZ_SECONDS=$secs FUZZ_BUILD="$OUT/$mode" FUZZ_CORPUS_OUT="$OUT/corpus/$mode" sh fuzz/run.sh "$OUT/$mode/$t" \
-            >"$OUT/$mode/$t.run" 2>&1 || { status=1; echo "coverage: $t ($mode) found a crash: see $OUT/$mode/$t.log"; }
-        execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$OUT/$mode/$t.log" | tail -1)
-        # 4. replay the corpus through the coverage build
-        rm -f "$OUT/prof/$t.$mode.profraw"
-        LLVM_PROFILE_FILE="$OUT/prof/$t.$mode.profraw" "$OUT/cov/$t" -runs=0 "$OUT/corpus/$mode/$t" >/dev/null 2>&1
-        "$LLVM_PROFDATA" merge -sparse -o "$OUT/prof/$t.$mode.profdata" "$OUT/prof/$t.$mode.profraw" || continue
+    for mode in $(modes_of "$t"); do
+        done_already "$t" "$mode" && continue
+        mutator=byte-level; [ $mode = custom ] && mutator=structure-aware
+        # 2. fuzz, keeping the grown corpus
+        rm -rf "$B/corpus/$mode/$t" "$B/$mode/$t-crash-"* "$B/$mode/$t-timeout-"* "$B/$mode/$t-oom-"*
+        result=ok
+        if ! FUZZ_SECONDS=$secs FUZZ_BUILD="$B/$mode" FUZZ_CORPUS_OUT="$B/corpus/$mode" sh fuzz/run.sh "$B/$mode/$t" \
+                >"$B/$mode/$t.run" 2>&1; then
+            status=1
+            result=crash
+            for a in "$B/$mode/$t-"crash-* "$B/$mode/$t-"timeout-* "$B/$mode/$t-"oom-*; do
+                [ -f "$a" ] && cp "$a" "$B/crashes/" && result="crash: $(basename "$a")"
+            done
+            echo "coverage: $t ($mutator) found a crash: see $B/$mode/$t.log"
+        fi
+        execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$B/$mode/$t.log" | tail -1)
+        # 3. replay the corpus through the coverage build
+        rm -f "$B/prof/$t.$mode.profraw"
+        LLVM_PROFILE_FILE="$B/prof/$t.$mode.profraw" "$B/cov/$t" -runs=0 "$B/corpus/$mode/$t" >/dev/null 2>&1
+        "$LLVM_PROFDATA" merge -sparse -o "$B/prof/$t.$mode.profdata" "$B/prof/$t.$mode.profraw" || continue
         # TOTAL row: regions(3) functions(3) lines: count missed cover, branches: count missed cover
-        total=$("$LLVM_COV" report "$OUT/cov/$t" -instr-profile="$OUT/prof/$t.$mode.profdata" -show-branch-summary 2>/dev/null | grep '^TOTAL')
+        total=$("$LLVM_COV" report "$B/cov/$t" -instr-profile="$B/prof/$t.$mode.profdata" -show-branch-summary 2>/dev/null | grep '^TOTAL')
         lines=$(echo "$total" | awk '{ printf "%d/%d (%s)", $8 - $9, $8, $10 }')
         branches=$(echo "$total" | awk '{ printf "%d/%d (%s)", $11 - $12, $11, $13 }')
         rate=$(awk -v e="${execs:-0}" -v s="$secs" 'BEGIN { printf "%.0f", e / s }')
-        line="| $t | $( [ $mode = custom ] && echo structure-aware || echo byte-level ) | $secs | ${execs:-?} | $rate | $lines | $branches |"
-        echo "$line" >> "$report"
-        echo "$line"
+        printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "$mode" "$secs" "${execs:-?}" "$rate" "$lines" "$branches" \
+            "$result" "$commit" >> "$results"
+        echo "$t $mutator: ${execs:-?} executions, lines $lines, branches $branches, $result"
     done
 done
-echo "coverage: table in $report"
 exit $status
