@@ -186,7 +186,7 @@ static void check_struct(walk *w, const relic_gff_sstruct *st, uint32_t s, uint6
     const relic_gff_doc *d = w->d;
     uint32_t id = relic_gff_struct_id(d, s);
     if (!st->id_any && id != st->id)
-        relic_problem(w->pr, RELIC_E_LAYOUT, offset, w->path, "StructID %u, documented %u (%s)", (unsigned)id,
+        relic_problem(w->pr, RELIC_E_LAYOUT, offset, w->path[0] ? w->path : "(top-level struct)", "StructID %u, documented %u (%s)", (unsigned)id,
                       (unsigned)st->id, st->name);
     uint32_t n = relic_gff_struct_field_count(d, s);
     for (uint32_t i = 0; i < n; i++) {

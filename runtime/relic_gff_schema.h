@@ -87,7 +87,8 @@ const relic_gff_schema *relic_gff_schema_named(const char *format);
  *  Absent fields and fields the schema does not know are not problems
  *  (games and tools add fields). Each problem goes to pr with code
  *  RELIC_E_RANGE (value) or RELIC_E_LAYOUT (type, StructID), the path
- *  ("Tile_List/3/Tile_Orientation") and the byte offset of the field record.
+ *  ("Tile_List/3/Tile_Orientation"; "(top-level struct)" for the root's
+ *  StructID) and the byte offset of the field record.
  *  Returns the number of problems. No allocation; recursion depth is bounded
  *  by RELIC_GFF_MAX_DEPTH (relic_gff_open). */
 unsigned relic_gff_schema_check(const relic_gff_schema *sc, const relic_gff_doc *d, relic_problems *pr);

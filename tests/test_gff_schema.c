@@ -167,6 +167,18 @@ static void test_strict_check_reports_each_departure_with_its_path(void **state)
     doc_free(&x);
 }
 
+static void test_strict_check_names_the_top_level_struct(void **state)
+{
+    (void)state;
+    doc x;
+    seen s = { .n = 0 };
+    relic_problems pr = { collect, &s, 0, 0 };
+    doc_from_json(&x, "{\"__data_type\":\"ARE \",\"__struct_id\":5,\"Width\":{\"type\":\"int\",\"value\":1}}");
+    assert_int_equal(relic_gff_schema_check(&relic_are_schema, &x.d, &pr), 1);
+    assert_string_equal(s.lines[0], "(top-level struct): StructID 5, documented 4294967295 (are)");
+    doc_free(&x);
+}
+
 static const char *const git_two_creatures =
     "{\"__data_type\":\"GIT \","
     "\"Creature List\":{\"type\":\"list\",\"value\":[{\"__struct_id\":4},{\"__struct_id\":4}]},"
@@ -311,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_typed_accessor_refuses_absent_and_mistyped_fields),
         cmocka_unit_test(test_strict_check_accepts_a_documented_file),
         cmocka_unit_test(test_strict_check_reports_each_departure_with_its_path),
+        cmocka_unit_test(test_strict_check_names_the_top_level_struct),
         cmocka_unit_test(test_gic_lists_must_correspond_to_the_git),
         cmocka_unit_test(test_typed_files_are_found_by_file_type_and_name),
         cmocka_unit_test(test_corpus_typed_files_check_and_survive_mutation),
