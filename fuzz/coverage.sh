@@ -30,10 +30,16 @@ while [ $# -gt 0 ]; do
     case "$1" in
         -t) secs=$2; shift 2 ;;
         -r) results=$2; shift 2 ;;
-        -m) awk -F'\t' 'NR == 1 { next }
-                { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, ($2 == "custom" ? "structure-aware" : "byte-level"), $3, $4, $5, $6, $7, $8 }' "$results" \
-            | { echo "| target | mutator | seconds | executions | exec/s | lines covered | branches covered | result |";
-                echo "|---|---|---|---|---|---|---|---|"; cat; }
+        -m) # the table of fuzz/README.md; a structure-aware row also gives its lead over the byte-level row
+            awk -F'\t' 'NR == FNR { if (FNR > 1 && $2 == "bytes") { split($6, l, "/"); split($7, b, "/"); bl[$1] = l[1]; bb[$1] = b[1] } next }
+                FNR == 1 { next }
+                { lead = ""
+                  if ($2 == "custom" && ($1 in bl)) { split($6, l, "/"); split($7, b, "/")
+                      lead = sprintf("%+d lines, %+d branches", l[1] - bl[$1], b[1] - bb[$1]) }
+                  printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, ($2 == "custom" ? "structure-aware" : "byte-level"),
+                         $3, $4, $5, $6, $7, lead, $8 }' "$results" "$results" \
+            | { echo "| target | mutator | seconds | executions | exec/s | lines covered | branches covered | structure-aware lead | result |";
+                echo "|---|---|---|---|---|---|---|---|---|"; cat; }
             exit 0 ;;
         -h|--help) sed -n '2,27p' "$0"; exit 0 ;;
         *) break ;;
