@@ -283,8 +283,19 @@ static relic_status get_text(rstate *rs, const jnode *v, int mode, uint8_t **out
     size_t len = v->len, k = 0;
     uint8_t *dst = relic_arena_alloc(rs->a, len ? len : 1, 1);
     if (!dst) return fail(rs, RELIC_E_NOMEM, "arena exhausted");
-    if (mode == TEXT_RAW || (mode == TEXT_GAME && rs->enc == RELIC_GFF_ENC_UTF8)) {
+    if (mode == TEXT_RAW) {
         memcpy(dst, p, len); /* yajl has checked the UTF-8 */
+        k = len;
+    } else if (mode == TEXT_GAME && rs->enc == RELIC_GFF_ENC_UTF8) {
+        /* yajl checks raw bytes but turns a lone \uD800-\uDFFF escape into
+         * bytes that are not UTF-8; the file's text must be UTF-8 */
+        for (size_t i = 0; i < len;) {
+            uint32_t cp;
+            size_t l = p[i] < 0x80 ? 1 : relic_utf8_next(p + i, len - i, &cp);
+            if (!l) return fail(rs, RELIC_E_SYNTAX, "not UTF-8 at byte %zu of the string (a lone surrogate escape?)", i);
+            i += l;
+        }
+        memcpy(dst, p, len);
         k = len;
     } else {
         for (size_t i = 0; i < len;) {

@@ -563,6 +563,12 @@ static void test_json_reader_rejects_bad_values_with_path(void **state)
     assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"S\":{\"type\":\"cexostring\",\"value\":\"\xe4\xb8\xad\"}}",
                                RELIC_GFF_ENC_UTF8, &a, &t, &err), RELIC_OK);
     assert_int_equal(t.root->fields[0].v.bytes.n, 3);
+    /* a lone surrogate escape is not UTF-8 text (found by fuzz_gff_json: the printer refused it) */
+    assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"S\":{\"type\":\"cexostring\",\"value\":\"a\\udddd\"}}",
+                               RELIC_GFF_ENC_UTF8, &a, &t, &err), RELIC_E_SYNTAX);
+    assert_non_null(strstr(err.path, "S"));
+    assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"S\":{\"type\":\"cexostring\",\"value\":\"a\\udddd\"}}",
+                               RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_E_SYNTAX);
     relic_arena_release(&a);
 }
 
