@@ -502,7 +502,7 @@ RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint6
         uint64_t bytes_;
         if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "kind", -1, "kind needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
         m->kind = relic_load_u8(c->base + p_);
-        if (!relic_mini_kind_name((int64_t)(m->kind))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "kind", -1, "%lld is not a known kind", (long long)(m->kind));
+        if (!relic_mini_kind_known((int64_t)(m->kind))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "kind", -1, "%lld is not a known kind", (long long)(m->kind));
         cur = p_ + bytes_;
         pos_kind_ = p_; size_kind_ = bytes_; (void)pos_kind_; (void)size_kind_;
     }

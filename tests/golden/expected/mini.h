@@ -30,6 +30,11 @@ enum relic_mini_kind {
 const char *relic_mini_kind_name(int64_t value);
 /** Value of a name (as relic_mini_kind_name gives it); 0 when unknown. */
 int relic_mini_kind_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in kind. */
+static inline int relic_mini_kind_known(int64_t value)
+{
+    return value >= INT64_C(0) && value <= INT64_C(4);
+}
 
 /** Palette colour; values outside the list are allowed. */
 enum relic_mini_color {
@@ -42,6 +47,11 @@ enum relic_mini_color {
 const char *relic_mini_color_name(int64_t value);
 /** Value of a name (as relic_mini_color_name gives it); 0 when unknown. */
 int relic_mini_color_from_name(const char *name, int64_t *value);
+/** 1 when value is listed in color. */
+static inline int relic_mini_color_known(int64_t value)
+{
+    return value >= INT64_C(0) && value <= INT64_C(2);
+}
 
 /** Header attribute bits. */
 enum relic_mini_attr {
