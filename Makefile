@@ -36,7 +36,7 @@ LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
 CLI_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
 TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz bench bake-report install clean samples
+.PHONY: all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
 
 all: $(BUILD)/librelic.a $(BUILD)/librelic.so $(BUILD)/relic $(BUILD)/relic-gen
 
@@ -47,6 +47,7 @@ help:
 	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run"
 	@echo "make regen      regenerate generated/, generated/docs and fuzz/gen_* from schema/"
 	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
+	@echo "make fuzz-seeds write the seeds of the generated fuzz targets (fuzz/corpus/gen_*/seed-*)"
 	@echo "make bench      benchmarks (results go in README.md by hand)"
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
@@ -99,7 +100,7 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/librelic.a
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -lcmocka -o $@
 
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
-	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/grf_cli_test.sh tests/gff_cli_test.sh tests/erf_cli_test.sh tests/wtd_cli_test.sh tests/mutate_cli_test.sh tests/trn_cli_test.sh tests/tpm_cli_test.sh tests/textures_cli_test.sh
+	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/grf_cli_test.sh tests/gff_cli_test.sh tests/erf_cli_test.sh tests/wtd_cli_test.sh tests/mutate_cli_test.sh tests/trn_cli_test.sh tests/tpm_cli_test.sh tests/textures_cli_test.sh tests/mutate_formats.sh
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -132,7 +133,10 @@ $(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_BUILD)/librelic.a
 
 -include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)
 
+# each target first replays its kept crash inputs (fuzz/regressions/<target>/, once each)
 check-fuzz fuzz: $(FUZZ_BINS)
+	@for d in fuzz/regressions/*/; do [ -d "$$d" ] || continue; t=$$(basename "$$d"); echo "== replay $$d"; \
+	  $(FUZZ_BUILD)/$$t "$$d"* >$(FUZZ_BUILD)/$$t.replay.log 2>&1 || { tail -30 $(FUZZ_BUILD)/$$t.replay.log; exit 1; }; done
 	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) sh fuzz/run.sh $(FUZZ_BINS)
 
 # ---- the two commands of README.md ----
@@ -158,6 +162,12 @@ $(BUILD)/tests/make_samples: tests/samples/make_samples.c $(BUILD)/librelic.a
 
 samples: all $(BUILD)/tests/make_samples
 	$(BUILD)/tests/make_samples tests/samples
+
+# seeds of the generated fuzz targets (fuzz/corpus/gen_<f>/seed-*): the smallest model of each
+# schema and the samples relic's writers make, each with structure-aware mutants (tests/make_fuzz_seeds.c)
+fuzz-seeds: all $(BUILD)/tests/make_fuzz_seeds
+	@tmp=$$(mktemp -d); RELIC=$(BUILD)/relic sh tests/samples/make_format_samples.sh $$tmp/s >/dev/null && \
+	  $(BUILD)/tests/make_fuzz_seeds fuzz/corpus $$tmp/s/*; status=$$?; rm -rf $$tmp; exit $$status
 
 # ---- benchmarks ----
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/librelic.a

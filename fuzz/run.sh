@@ -1,7 +1,9 @@
 #!/bin/sh
 # run.sh — run each libFuzzer target for $FUZZ_SECONDS seconds from its seed
-# corpus (fuzz/corpus/<target>/, plus ../shared/corpus files of its format
-# when present), with time and memory limits; fail on the first crash.
+# corpus (fuzz/corpus/<target>/: hand-made seeds, and for gen_<f> the seeds
+# `make fuzz-seeds` generates; fuzz/regressions/<target>/; plus
+# ../shared/corpus files of its format when present), with time and memory
+# limits; fail on the first crash.
 # Generated targets use fuzz/dict/<target>.dict (magics, enum values, sizes).
 secs=${FUZZ_SECONDS:-5}
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
@@ -12,6 +14,8 @@ for bin in "$@"; do
     # FUZZ_CORPUS_OUT=DIR keeps the grown corpus in DIR/<target> (fuzz/coverage.sh replays it)
     if [ -n "$FUZZ_CORPUS_OUT" ]; then work="$FUZZ_CORPUS_OUT/$name"; mkdir -p "$work"; else work=$(mktemp -d); fi
     [ -d "$seeds" ] && cp "$seeds"/* "$work"/ 2>/dev/null
+    # kept crash inputs stay seeds (check-fuzz also replays them first)
+    [ -d "fuzz/regressions/$name" ] && cp "fuzz/regressions/$name"/* "$work"/ 2>/dev/null
     case "$name" in
         gen_bwm*) [ -d ../shared/corpus/bwm ] && cp ../shared/corpus/bwm/* "$work"/ 2>/dev/null;
                cp tests/samples/*.wok tests/samples/*.pwk tests/samples/*.dwk "$work"/ 2>/dev/null ;;

@@ -16,9 +16,9 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 COUNT=4
 
 files="tests/samples/room.wok tests/samples/crate.pwk tests/samples/door0.dwk"
-# ERF and RIM: their schemas stop at the resource tables (the data are placed
-# by hand-written code), so the writer cannot keep the resources and valid
-# mutants are rare; they get the invalid-mode and no-crash checks only.
+# ERF and RIM get the invalid-mode and no-crash checks here; their valid
+# mode (a hand-written mutator keeping the resource data) and every other
+# format are covered by tests/mutate_formats.sh.
 partial=""
 if [ -d ../shared/corpus ]; then
     for d in bwm gff tpa cau trn trx pid scn; do

@@ -6,7 +6,7 @@
  * input k mod N and splices from the next input of the same format.
  * Valid mode: every file passes `relic check` (the schema validator and
  * the format's rules between tables). --invalid: every file is rejected by
- * the schema validator. Files are pairwise distinct and differ from the
+ * the format's validator and by `relic check`. Files are pairwise distinct and differ from the
  * inputs; the same seed gives the same files. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -36,7 +36,8 @@ static void usage(FILE *f)
         "  --invalid    values outside documented ranges and enums, stale counts, offsets and\n"
         "               magics: every file fails validation (default: every file passes `relic check`)\n\n"
         "Output k mutates input k mod N and may splice structs from another input of the same\n"
-        "format. Formats: those with a schema (bwm, gff, erf/rim, tpa, cau, groff, pid, trn, wtd).\n");
+        "format. Formats: bwm, gff, erf/mod/rim, tpa, cau, grf/scn (and SZDD .gr_/.sc_), pid, trn/trx,\n"
+        "wtd, tpm, tri, trr, spz and swp (a raw swp has no invalid form).\n");
 }
 
 typedef struct mut_input {
@@ -46,14 +47,17 @@ typedef struct mut_input {
     char stem[128];
 } mut_input;
 
-static const relic_mut_format *mutator_for(const cli_input *in)
+static const cli_mutator *mutator_for(const cli_input *in)
 {
     const char *name = relic_format_name(in->format);
+    char ext[16];
+    relic_path_extension(in->path, ext, sizeof ext);
     for (int i = 0; cli_mutators[i].format; i++) {
         if (strcmp(cli_mutators[i].format, name) != 0) continue;
+        if (cli_mutators[i].ext && strcmp(cli_mutators[i].ext, ext) != 0) continue;
         relic_error err;
-        if (cli_mutators[i].mutator->validate(in->map.bytes.data, in->map.bytes.size, &err) == RELIC_OK)
-            return cli_mutators[i].mutator;
+        const relic_mut_format *f = cli_mutator_of(&cli_mutators[i]);
+        if (f->validate(in->map.bytes.data, in->map.bytes.size, &err) == RELIC_OK) return &cli_mutators[i];
     }
     return NULL;
 }
@@ -127,10 +131,23 @@ int cmd_mutate(int argc, char **argv)
         mut_input *m = &ins[i];
         if (cli_load(paths[i], &m->in)) { status = EXIT_INVALID; goto out; }
         loaded++;
-        m->mutator = mutator_for(&m->in);
+        const cli_mutator *row = mutator_for(&m->in);
+        m->mutator = row ? cli_mutator_of(row) : NULL;
+        if (row && invalid && row->no_invalid) {
+            fprintf(stderr, "relic mutate: %s: no invalid %s file exists (%s)\n", paths[i],
+                    row->ext ? row->ext : relic_format_name(m->in.format), row->no_invalid);
+            status = EXIT_INVALID;
+            goto out;
+        }
         if (!m->mutator) {
             fprintf(stderr, "relic mutate: %s: no structure-aware mutator for this file (detected: %s; it must pass its schema's validator)\n",
                     paths[i], relic_format_name(m->in.format));
+            status = EXIT_INVALID;
+            goto out;
+        }
+        if (!invalid && check_quietly(m->in.map.bytes.data, m->in.map.bytes.size, paths[i]) != 0) {
+            fprintf(stderr, "relic mutate: %s: fails `relic check`; valid-mode mutants start from a valid file (--invalid takes it)\n",
+                    paths[i]);
             status = EXIT_INVALID;
             goto out;
         }
@@ -168,7 +185,8 @@ int cmd_mutate(int argc, char **argv)
                                            m2 ? m2->in.map.bytes.data : NULL, m2 ? m2->in.map.bytes.size : 0,
                                            used_seed, invalid ? RELIC_MUTATE_INVALID : 0u, &out, &res, &err);
             if (st != RELIC_OK) continue;
-            if (!invalid && check_quietly(out.data, out.size, name) != 0) continue;
+            /* what `relic check` says is what the mode promises */
+            if ((check_quietly(out.data, out.size, name) == 0) == invalid) continue;
             h = digest(out.data, out.size);
             int dup = 0;
             for (long long j = 0; j < written && !dup; j++) dup = seen[j] == h;

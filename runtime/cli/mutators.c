@@ -1,31 +1,41 @@
 /* mutators.c — the per-format dispatch of `relic mutate`: one row per
- * schema whose generated mutator handles whole files of a detected format
- * (see mutators.h). A new schema format adds its row here. */
+ * schema whose generated mutator handles whole files of a detected format,
+ * and one per hand-written mutator (mutate_<f>.c) where the generated
+ * writer cannot rebuild the whole file (see mutators.h). A new schema
+ * format adds its row here. */
 #include <stddef.h>
 
 #include "mutators.h"
 
 #include "bwm_mutate.h"
 #include "cau_mutate.h"
-#include "erf_mutate.h"
 #include "gff_mutate.h"
 #include "groff_mutate.h"
 #include "pid_mutate.h"
-#include "rim_mutate.h"
 #include "tpa_mutate.h"
 #include "trn_mutate.h"
-#include "wtd_mutate.h"
 
 const cli_mutator cli_mutators[] = {
-    { "bwm", &relic_bwm_mutator },
-    { "cau", &relic_cau_mutator },
-    { "erf", &relic_erf_mutator },
-    { "erf", &relic_rim_mutator },
-    { "gff", &relic_gff_mutator },
-    { "groff", &relic_groff_mutator },
-    { "pid", &relic_pid_mutator },
-    { "tpa", &relic_tpa_mutator },
-    { "trn", &relic_trn_mutator },
-    { "wtd", &relic_wtd_mutator },
-    { NULL, NULL },
+    { "bwm", &relic_bwm_mutator, NULL, NULL, NULL },
+    { "cau", &relic_cau_mutator, NULL, NULL, NULL },
+    { "erf", NULL, cli_mutator_erf, NULL, NULL },
+    { "erf", NULL, cli_mutator_rim, NULL, NULL },
+    { "gff", &relic_gff_mutator, NULL, NULL, NULL },
+    { "groff", &relic_groff_mutator, NULL, NULL, NULL },
+    { "groff", NULL, cli_mutator_groff_szdd, NULL, NULL },
+    { "pid", &relic_pid_mutator, NULL, NULL, NULL },
+    { "spz", NULL, cli_mutator_spz, NULL, "spz" },
+    { "spz", NULL, cli_mutator_swp, "a raw .swp is the bytes a level's PID addresses: any bytes are one; use .spz", "swp" },
+    { "tpa", &relic_tpa_mutator, NULL, NULL, NULL },
+    { "tpm", NULL, cli_mutator_tpm, NULL, NULL },
+    { "tri", NULL, cli_mutator_tri, NULL, NULL },
+    { "trn", &relic_trn_mutator, NULL, NULL, NULL },
+    { "trr", NULL, cli_mutator_trr, NULL, NULL },
+    { "wtd", NULL, cli_mutator_wtd, NULL, NULL },
+    { NULL, NULL, NULL, NULL, NULL },
 };
+
+const relic_mut_format *cli_mutator_of(const cli_mutator *row)
+{
+    return row->make ? row->make() : row->mutator;
+}
