@@ -1,11 +1,11 @@
 #!/bin/sh
 # coverage.sh — the fuzz campaign: runs each target for SECONDS and measures
 # the line and branch coverage (llvm-cov) its grown corpus reaches.
-# Generated targets (fuzz/gen_*.c) run twice, with the structure-aware
-# mutator (their LLVMFuzzerCustomMutator/CustomCrossOver) and without it
-# (built with -DRELIC_NO_CUSTOM_MUTATOR: libFuzzer's byte-level mutator
-# only), from the same seeds and dictionary (fuzz/run.sh); hand-written
-# targets (fuzz/fuzz_*.c) are byte-level and run once. Each grown corpus is
+# Targets with a structure-aware mutator (every generated fuzz/gen_*.c and
+# the hand-written ones that define LLVMFuzzerCustomMutator) run twice, with
+# it and without it (built with -DRELIC_NO_CUSTOM_MUTATOR: libFuzzer's
+# byte-level mutator only), from the same seeds and dictionary
+# (fuzz/run.sh); the other hand-written targets are byte-level and run once. Each grown corpus is
 # replayed through a build instrumented with -fprofile-instr-generate
 # -fcoverage-mapping.
 #
@@ -61,18 +61,21 @@ LIBS=$(sed -n 's/^LIBS *= *//p' Makefile)
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
-modes_of() { case "$1" in gen_*) echo custom bytes ;; *) echo bytes ;; esac; }
+# a target with LLVMFuzzerCustomMutator runs in both modes, others byte-level only
+has_custom() { grep -q 'LLVMFuzzerCustomMutator' "fuzz/$1.c"; }
+modes_of() { if has_custom "$1"; then echo custom bytes; else echo bytes; fi; }
 done_already() { awk -F'\t' -v t="$1" -v m="$2" -v s="$secs" '$1 == t && $2 == m && $3 == s { f = 1 } END { exit !f }' "$results"; }
 
 # 1. the builds: fuzzing (make's, with the custom mutator), fuzzing without
 #    it, and coverage (no sanitizers: replay only)
 make --no-print-directory FUZZ_BUILD="$B/custom" $(for t in $targets; do printf '%s/custom/%s ' "$B" "$t"; done) >/dev/null || exit 1
 for t in $targets; do
-    case "$t" in
-        gen_*) $CLANG $FLAGS -fsanitize=fuzzer -DRELIC_NO_CUSTOM_MUTATOR $CPPFLAGS "fuzz/$t.c" "$B/custom/librelic.a" $LIBS \
-                   -o "$B/bytes/$t" || exit 1 ;;
-        *) cp "$B/custom/$t" "$B/bytes/$t" ;;
-    esac
+    if has_custom "$t"; then
+        $CLANG $FLAGS -fsanitize=fuzzer -DRELIC_NO_CUSTOM_MUTATOR $CPPFLAGS "fuzz/$t.c" "$B/custom/librelic.a" $LIBS \
+            -o "$B/bytes/$t" || exit 1
+    else
+        cp "$B/custom/$t" "$B/bytes/$t"
+    fi
 done
 make --no-print-directory FUZZ_BUILD="$B/cov" FUZZ_CFLAGS="-g -O1 -fprofile-instr-generate -fcoverage-mapping" \
     $(for t in $targets; do printf '%s/cov/%s ' "$B" "$t"; done) >/dev/null || exit 1
