@@ -24,6 +24,9 @@
 #   editing the tree does not change a running campaign), CLANG, LLVM_COV,
 #   LLVM_PROFDATA. Needs clang with libFuzzer and the llvm tools (Debian:
 #   clang, llvm). 10 min x (2 x 32 + 20) runs = 14 h of one core.
+# The body is one brace group ended by exit: sh reads all of it before running
+# any, so editing this file does not derail a campaign that is running.
+{
 secs=600
 results=fuzz/campaign.tsv
 while [ $# -gt 0 ]; do
@@ -113,3 +116,4 @@ for t in $targets; do
     done
 done
 exit $status
+}
