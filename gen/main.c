@@ -66,6 +66,14 @@ static int write_if_changed(const char *dir, const char *name, const gen_out *o)
     return 0;
 }
 
+/* write_if_changed of dir/<pattern with %s = the format name>; 1 on failure. */
+static int put(const char *dir, const char *pattern, const gen_schema *s, const gen_out *o)
+{
+    char name[300];
+    snprintf(name, sizeof name, pattern, s->format.name);
+    return write_if_changed(dir, name, o) != 0;
+}
+
 static const char *family_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
@@ -84,16 +92,9 @@ static int emit_gff(gen_schema *s, const char *outdir, const char *docsdir)
     emit_gff_source(s, &c);
     emit_gff_docs(s, &d);
     if (gen_error_count()) return 1;
-    char dir[1024], name[300];
-    int failed = 0;
+    char dir[1024];
     snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
-    snprintf(name, sizeof name, "%s.h", s->format.name);
-    failed |= write_if_changed(dir, name, &h) != 0;
-    snprintf(name, sizeof name, "%s.c", s->format.name);
-    failed |= write_if_changed(dir, name, &c) != 0;
-    snprintf(name, sizeof name, "%s.md", s->format.name);
-    failed |= write_if_changed(docsdir, name, &d) != 0;
-    return failed;
+    return put(dir, "%s.h", s, &h) | put(dir, "%s.c", s, &c) | put(docsdir, "%s.md", s, &d);
 }
 
 /* --report OLD NEW: both must parse and check. */
@@ -143,26 +144,12 @@ int main(int argc, char **argv)
         emit_mutate(s, &mc);
         emit_fuzz_dict(s, &dict);
         if (gen_error_count()) { failed = 1; continue; }
-        char dir[1024], name[300];
+        char dir[1024], ddir[1100];
         snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
-        snprintf(name, sizeof name, "%s.h", s->format.name);
-        failed |= write_if_changed(dir, name, &h) != 0;
-        snprintf(name, sizeof name, "%s.c", s->format.name);
-        failed |= write_if_changed(dir, name, &c) != 0;
-        snprintf(name, sizeof name, "%s_json.c", s->format.name);
-        failed |= write_if_changed(dir, name, &j) != 0;
-        snprintf(name, sizeof name, "%s.md", s->format.name);
-        failed |= write_if_changed(docsdir, name, &d) != 0;
-        snprintf(name, sizeof name, "gen_%s.c", s->format.name);
-        failed |= write_if_changed(fuzzdir, name, &z) != 0;
-        snprintf(name, sizeof name, "%s_mutate.h", s->format.name);
-        failed |= write_if_changed(dir, name, &mh) != 0;
-        snprintf(name, sizeof name, "%s_mutate.c", s->format.name);
-        failed |= write_if_changed(dir, name, &mc) != 0;
-        char ddir[1100];
         snprintf(ddir, sizeof ddir, "%s/dict", fuzzdir);
-        snprintf(name, sizeof name, "gen_%s.dict", s->format.name);
-        failed |= write_if_changed(ddir, name, &dict) != 0;
+        failed |= put(dir, "%s.h", s, &h) | put(dir, "%s.c", s, &c) | put(dir, "%s_json.c", s, &j) |
+                  put(docsdir, "%s.md", s, &d) | put(fuzzdir, "gen_%s.c", s, &z) | put(dir, "%s_mutate.h", s, &mh) |
+                  put(dir, "%s_mutate.c", s, &mc) | put(ddir, "gen_%s.dict", s, &dict);
     }
     return failed ? 1 : 0;
 }

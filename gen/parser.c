@@ -244,6 +244,34 @@ static int parse_dims(parser *p, gen_field *f)
 
 static int parse_members(parser *p, gen_member **out, int *n, int in_switch);
 
+/* The attributes binary and typed GFF fields share: "doc", `: enum`,
+ * `in lo..hi`, `source "ref"`. Returns 1 when one was parsed, 0 when the
+ * token is none of them, -1 on a syntax error. name is for messages. */
+static int parse_shared_attr(parser *p, gen_field *f, const char *name)
+{
+    gen_loc loc = p->tok.loc;
+    if (p->tok.kind == T_STRING) {
+        if (f->doc) { gen_error(loc, "field '%s' has two doc strings", name); p->failed = 1; return -1; }
+        f->doc = p->tok.sval;
+        advance(p);
+    } else if (is_punct(p, ':')) {
+        advance(p);
+        if (!(f->enum_name = expect_ident(p, "an enum or flags name"))) return -1;
+    } else if (is_word(p, "in")) {
+        advance(p);
+        f->has_range = 1;
+        if (!expect_int(p, &f->range_lo, "the range's lower bound")) return -1;
+        if (!expect_punct(p, PU_DOTDOT, "'..' in the range")) return -1;
+        if (!expect_int(p, &f->range_hi, "the range's upper bound")) return -1;
+    } else if (is_word(p, "source")) {
+        advance(p);
+        if (!(f->source = expect_string(p, "a source reference string"))) return -1;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 static gen_field *parse_field(parser *p)
 {
     gen_field *f = gen_alloc(sizeof *f);
@@ -261,17 +289,14 @@ static gen_field *parse_field(parser *p)
     for (;;) {
         gen_loc loc = p->tok.loc;
         if (is_punct(p, ';')) { advance(p); return f; }
-        if (p->tok.kind == T_STRING) {
-            if (f->doc) { gen_error(loc, "field '%s' has two doc strings", f->name); p->failed = 1; return NULL; }
-            f->doc = p->tok.sval;
-            advance(p);
+        int shared = parse_shared_attr(p, f, f->name);
+        if (shared < 0) return NULL;
+        if (shared) {
+            continue;
         } else if (is_word(p, "at")) {
             advance(p);
             if (f->at) { gen_error(loc, "field '%s' has two 'at' placements", f->name); p->failed = 1; return NULL; }
             if (!(f->at = parse_expr(p))) return NULL;
-        } else if (is_punct(p, ':')) {
-            advance(p);
-            if (!(f->enum_name = expect_ident(p, "an enum or flags name"))) return NULL;
         } else if (is_punct(p, '=')) {
             advance(p);
             if (p->tok.kind == T_STRING) {
@@ -281,12 +306,6 @@ static gen_field *parse_field(parser *p)
             } else if (!(f->init = parse_expr(p))) {
                 return NULL;
             }
-        } else if (is_word(p, "in")) {
-            advance(p);
-            f->has_range = 1;
-            if (!expect_int(p, &f->range_lo, "the range's lower bound")) return NULL;
-            if (!expect_punct(p, PU_DOTDOT, "'..' in the range")) return NULL;
-            if (!expect_int(p, &f->range_hi, "the range's upper bound")) return NULL;
         } else if (is_word(p, "check")) {
             advance(p);
             if (!expect_punct(p, '(', "'(' after check")) return NULL;
@@ -304,9 +323,6 @@ static gen_field *parse_field(parser *p)
         } else if (is_word(p, "hook")) {
             advance(p);
             if (!(f->hook = expect_ident(p, "a hook name"))) return NULL;
-        } else if (is_word(p, "source")) {
-            advance(p);
-            if (!(f->source = expect_string(p, "a source reference string"))) return NULL;
         } else {
             syntax(p, "';' or a field attribute (at, :, =, in, check, codec, hook, source, \"doc\")");
             return NULL;
@@ -338,30 +354,17 @@ static gen_field *parse_gff_field(parser *p)
         return NULL;
     }
     for (;;) {
-        gen_loc loc = p->tok.loc;
         if (is_punct(p, ';')) { advance(p); return f; }
-        if (p->tok.kind == T_STRING) {
-            if (f->doc) { gen_error(loc, "field '%s' has two doc strings", f->label); p->failed = 1; return NULL; }
-            f->doc = p->tok.sval;
-            advance(p);
+        int shared = parse_shared_attr(p, f, f->label);
+        if (shared < 0) return NULL;
+        if (shared) {
+            continue;
         } else if (is_word(p, "as")) {
             advance(p);
             if (!(f->name = expect_ident(p, "the C name of the field"))) return NULL;
         } else if (is_word(p, "of")) {
             advance(p);
             if (!(f->type_name = expect_ident(p, "the struct of the field or of the list's elements"))) return NULL;
-        } else if (is_punct(p, ':')) {
-            advance(p);
-            if (!(f->enum_name = expect_ident(p, "an enum or flags name"))) return NULL;
-        } else if (is_word(p, "in")) {
-            advance(p);
-            f->has_range = 1;
-            if (!expect_int(p, &f->range_lo, "the range's lower bound")) return NULL;
-            if (!expect_punct(p, PU_DOTDOT, "'..' in the range")) return NULL;
-            if (!expect_int(p, &f->range_hi, "the range's upper bound")) return NULL;
-        } else if (is_word(p, "source")) {
-            advance(p);
-            if (!(f->source = expect_string(p, "a source reference string"))) return NULL;
         } else {
             syntax(p, "';' or a GFF field attribute (as, of, :, in, source, \"doc\")");
             return NULL;
