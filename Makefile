@@ -72,9 +72,11 @@ $(BUILD)/relic-gen: $(GEN_SRCS) gen/ast.h gen/emit.h gen/lexer.h
 regen: $(BUILD)/relic-gen
 	$(BUILD)/relic-gen -o generated --docs generated/docs --fuzz fuzz $(SCHEMAS)
 	@# what changed for users of the bindings, for each schema edited since the last commit
+	@# (the old one beside the old versions of its family, for `use`)
 	@if git rev-parse --git-dir >/dev/null 2>&1; then for s in $(SCHEMAS); do \
 	  git cat-file -e HEAD:$$s 2>/dev/null && ! git diff --quiet HEAD -- $$s || continue; \
-	  tmp=$$(mktemp -d); mkdir -p $$tmp/$$(dirname $$s); git show HEAD:$$s > $$tmp/$$s; \
+	  tmp=$$(mktemp -d); mkdir -p $$tmp/$$(dirname $$s); \
+	  for o in $$(git ls-tree --name-only HEAD $$(dirname $$s)/); do git show HEAD:$$o > $$tmp/$$o; done; \
 	  echo "regen: $$s changed since HEAD:"; $(BUILD)/relic-gen --report $$tmp/$$s $$s; rm -rf $$tmp; done; fi
 
 # ---- library and CLI ----

@@ -73,6 +73,7 @@ printf '%s\n' '{"__data_type":"GIC ","Creature List":{"type":"list","value":[{"_
 expect_rc 1 "a GIC whose list is shorter than its GIT's fails check --strict" "$RELIC" check --strict "$tmp/area.gic"
 grep -q "Creature List.*1 elements, the paired git file has 2" "$tmp/out" && ok || bad "pair warning: $(cat "$tmp/out")"
 expect_rc 1 "the GIT beside a short GIC fails check --strict too" "$RELIC" check --strict "$tmp/area.git"
+grep -q "area.git: Creature List.*in .*area.gic beside it: 1 elements, the paired git file has 2" "$tmp/out" && ok || bad "pair warning names the GIC: $(cat "$tmp/out")"
 
 if [ -d $C ]; then
     expect_out "testtraps" "get Mod_Name of a real module" "$RELIC" get $C/calgacus__nwn-classical__module.ifo Mod_Name

@@ -95,9 +95,9 @@ const relic_gff_sstruct relic_are_are_struct = { "are", 4294967295u, 0, 41u, rel
 const relic_gff_sstruct relic_are_expansion_struct = { "expansion", 0u, 1, 0u, NULL, "Element of the deprecated Expansion_List; seed 003 gives neither its StructID nor its fields" };
 
 static const relic_gff_sfield relic_are_tile_fields[] = {
-    { "Tile_AnimLoop1", "tile_anim_loop1", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation)" },
-    { "Tile_AnimLoop2", "tile_anim_loop2", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the tile model's AnimLoop02 animation plays, 0 if not (0 when the model has no such animation)" },
-    { "Tile_AnimLoop3", "tile_anim_loop3", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the tile model's AnimLoop03 animation plays, 0 if not (0 when the model has no such animation)" },
+    { "Tile_AnimLoop1", "tile_anim_loop1", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns)" },
+    { "Tile_AnimLoop2", "tile_anim_loop2", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the tile model's AnimLoop02 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns)" },
+    { "Tile_AnimLoop3", "tile_anim_loop3", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the tile model's AnimLoop03 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns)" },
     { "Tile_Height", "tile_height", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(2147483647), NULL, NULL, 0u, NULL, "Number of height transitions this tile is located at; never negative" },
     { "Tile_ID", "tile_id", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Index into the tileset file's list of tiles" },
     { "Tile_MainLight1", "tile_main_light1", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Index into lightcolor.2da: color of mainlight 1; 0 if the tile has no such mainlight or it is off" },

@@ -387,7 +387,7 @@ static inline relic_status relic_are_wind_power(const relic_gff_doc *d, int32_t 
 
 /* ---- tile ---- */
 
-/** 1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation).
+/** 1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns).
  *  GFF int "Tile_AnimLoop1", range 0..1.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_tile_tile_anim_loop1(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
@@ -395,7 +395,7 @@ static inline relic_status relic_are_tile_tile_anim_loop1(const relic_gff_doc *d
     return relic_gff_typed_get(d, s, "Tile_AnimLoop1", 5u, out, err);
 }
 
-/** 1 if the tile model's AnimLoop02 animation plays, 0 if not (0 when the model has no such animation).
+/** 1 if the tile model's AnimLoop02 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns).
  *  GFF int "Tile_AnimLoop2", range 0..1.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_tile_tile_anim_loop2(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
@@ -403,7 +403,7 @@ static inline relic_status relic_are_tile_tile_anim_loop2(const relic_gff_doc *d
     return relic_gff_typed_get(d, s, "Tile_AnimLoop2", 5u, out, err);
 }
 
-/** 1 if the tile model's AnimLoop03 animation plays, 0 if not (0 when the model has no such animation).
+/** 1 if the tile model's AnimLoop03 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns).
  *  GFF int "Tile_AnimLoop3", range 0..1.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_tile_tile_anim_loop3(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)

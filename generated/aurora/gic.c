@@ -16,7 +16,7 @@ static const relic_gff_sfield relic_gic_gic_fields[] = {
     { "TriggerList", "trigger_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_trigger_comment_struct, "Comments of the trigger instances (StructID 1)" },
     { "WaypointList", "waypoint_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_waypoint_comment_struct, "Comments of the waypoint instances (StructID 5)" },
 };
-const relic_gff_sstruct relic_gic_gic_struct = { "gic", 4294967295u, 0, 9u, relic_gic_gic_fields, "GIC top-level struct: one Comment list per GIT instance list, element for element" };
+const relic_gff_sstruct relic_gic_gic_struct = { "gic", 4294967295u, 0, 9u, relic_gic_gic_fields, "GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2 GIC elements have StructID 0 (check --strict warns)" };
 
 static const relic_gff_sfield relic_gic_creature_comment_fields[] = {
     { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },

@@ -12,7 +12,7 @@ extern "C" {
 /** The typed file: GFF FileType "GIC ", top-level struct gic; lists paired with git. */
 extern const relic_gff_schema relic_gic_schema;
 
-/** GIC top-level struct: one Comment list per GIT instance list, element for element (StructID 0xFFFFFFFF: the top-level struct.) Source: seed 003 AreaFile Table 4.1. */
+/** GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2 GIC elements have StructID 0 (check --strict warns) (StructID 0xFFFFFFFF: the top-level struct.) Source: seed 003 AreaFile Table 4.1. */
 extern const relic_gff_sstruct relic_gic_gic_struct;
 
 /** Comment on one creature instance (StructID 4.) Source: seed 003 AreaFile Table 4.2. */

@@ -55,7 +55,7 @@ static const relic_gff_sfield relic_git_area_properties_fields[] = {
     { "MusicDelay", "music_delay", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Music delay; seed 003 describes it as an index into ambientmusic.2da" },
     { "MusicNight", "music_night", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Nighttime music: index into ambientmusic.2da" },
 };
-const relic_gff_sstruct relic_git_area_properties_struct = { "area_properties", 100u, 0, 9u, relic_git_area_properties_fields, "Dynamic area properties: ambient sound, music and environmental audio, changeable by scripting" };
+const relic_gff_sstruct relic_git_area_properties_struct = { "area_properties", 100u, 0, 9u, relic_git_area_properties_fields, "Dynamic area properties: ambient sound, music and environmental audio, changeable by scripting. NWN2 and some KotOR files give it StructID 0 (check --strict warns)" };
 
 const relic_gff_sstruct relic_git_creature_struct = { "creature", 4u, 0, 0u, NULL, "Creature instance: its fields are those of the Creature format, not described by seed 003" };
 

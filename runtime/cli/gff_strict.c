@@ -24,10 +24,25 @@ static int sibling(const char *path, const char *ext, char *out, size_t n)
     return 1;
 }
 
+/* Problems found from the other file's side (checking a GIT against the GIC
+ * beside it) are about that file: say so, naming it. */
+typedef struct other_side {
+    relic_problems *to;
+    const char *path;
+} other_side;
+
+static void from_other_side(void *ctx, const relic_error *err)
+{
+    other_side *o = ctx;
+    relic_problem(o->to, err->code, err->offset, err->path, "in %s beside it: %s", o->path, err->message);
+}
+
 /* Check the pair (sc's file a, paired file b); b is mapped from path_b. */
 static unsigned check_pair(const relic_gff_schema *sc, const relic_gff_doc *a, const char *path_b, int a_is_first,
                            relic_problems *pr)
 {
+    other_side o = { pr, path_b };
+    relic_problems via = { from_other_side, &o, 0, 0 };
     relic_mapping m;
     relic_error err;
     relic_arena ar;
@@ -36,7 +51,7 @@ static unsigned check_pair(const relic_gff_schema *sc, const relic_gff_doc *a, c
     if (relic_map_file(path_b, 0, &m, &err) != RELIC_OK) return 0; /* no paired file: nothing to compare */
     relic_arena_init_heap(&ar, CLI_ARENA_LIMIT);
     if (relic_gff_open(m.bytes.data, m.bytes.size, &ar, NULL, NULL, &b, &err) == RELIC_OK)
-        n = a_is_first ? relic_gff_schema_check_pairs(sc, a, &b, pr) : relic_gff_schema_check_pairs(sc, &b, a, pr);
+        n = a_is_first ? relic_gff_schema_check_pairs(sc, a, &b, pr) : relic_gff_schema_check_pairs(sc, &b, a, &via);
     relic_arena_release(&ar);
     relic_unmap(&m);
     return n;
