@@ -52,7 +52,7 @@ help:
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libjson-c-dev libpng-dev libcmocka-dev pkg-config libsndfile1-dev sox ffmpeg libyajl-dev assimp-utils
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libjson-c-dev libpng-dev libcmocka-dev pkg-config libsndfile1-dev sox ffmpeg libyajl-dev assimp-utils python3
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \

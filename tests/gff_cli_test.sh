@@ -82,9 +82,14 @@ if [ -d $C ]; then
     if grep -q "structs\[0\].field_count @0x40: 18 field indices" "$tmp/out"; then ok; else bad "corrupted file message: $(cat "$tmp/out")"; fi
     expect_rc 0 "a duplicate label is a warning" "$RELIC" check $C/CromFr__nwn-lib-d__unittest__krogar.bic
     expect_rc 1 "a duplicate label fails --strict" "$RELIC" check --strict $C/CromFr__nwn-lib-d__unittest__krogar.bic
+    nwn=0; kotor=0
     for f in $C/*; do
         case "$f" in *test_corrupted.gff|*README.md) continue ;; esac
         ext=$(echo "${f##*.}" | tr 'A-Z' 'a-z')
+        # nwn_gff's reader rules (tests/nwn_gff_reader.py) accept what relic dump prints
+        "$RELIC" dump "$f" -o "$tmp/n.json" >/dev/null 2>&1
+        python3 tests/nwn_gff_reader.py "$tmp/n.json" >"$tmp/nwn.out"; rc=$?
+        case $rc in 0) ok; nwn=$((nwn + 1)) ;; 3) kotor=$((kotor + 1)) ;; *) bad "nwn_gff would refuse the dump of $f: $(head -3 "$tmp/nwn.out")" ;; esac
         "$RELIC" convert "$f" "$tmp/x.$ext" >"$tmp/out" 2>&1 && cmp -s "$f" "$tmp/x.$ext" && ok || bad "binary round trip $f"
         "$RELIC" convert "$f" "$tmp/x.json" >"$tmp/out" 2>&1 && "$RELIC" convert "$tmp/x.json" "$tmp/y.$ext" >"$tmp/out" 2>&1 \
             && "$RELIC" dump "$tmp/y.$ext" -o "$tmp/y.json" && cmp -s "$tmp/x.json" "$tmp/y.json" && ok || bad "JSON round trip $f"
@@ -92,8 +97,15 @@ if [ -d $C ]; then
             cmp -s "$f" "$tmp/y.$ext" && ok || bad "GFF -> JSON -> GFF of a default-layout file $f"
         fi
     done
+    echo "note: nwn_gff's reader rules accept the dumps of $nwn corpus GFFs; $kotor hold KotOR orientation/vector fields, which nwn_gff has no type for"
 else
     echo "note: $C not found: real-file checks skipped"
 fi
+# the checker itself refuses what nwn_gff refuses: a double written as an integer, an unknown type
+printf '%s\n' '{"__data_type":"UTI ","D":{"type":"double","value":1}}' >"$tmp/refuse1.json"
+printf '%s\n' '{"__data_type":"UTI ","D":{"type":"bogus","value":1}}' >"$tmp/refuse2.json"
+for j in refuse1 refuse2; do
+    python3 tests/nwn_gff_reader.py "$tmp/$j.json" >/dev/null; [ $? = 1 ] && ok || bad "nwn_gff_reader.py accepted $j.json"
+done
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
