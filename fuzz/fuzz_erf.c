@@ -15,6 +15,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Structure-aware LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver
+ * (fuzz_mutator.h) over relic_mutator_erf, relic_mutator_rim; -DRELIC_NO_CUSTOM_MUTATOR leaves libFuzzer's
+ * byte-level mutator. */
+#define FUZZ_MUTATORS relic_mutator_erf, relic_mutator_rim
+#include "fuzz_mutator.h"
+
 static void same_entries(const relic_erf_archive *a, const relic_erf_archive *b)
 {
     if (a->count != b->count) abort();

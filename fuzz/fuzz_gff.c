@@ -7,13 +7,77 @@
  * hold: RELIC_E_UNSUPPORTED); the JSON printed from the file's bytes equals
  * the tree's; the auto encoding's JSON reads back; every rejection carries
  * a message. Seeds: ../shared/corpus/gff.
+ * Mutation: LLVMFuzzerCustomMutator/CustomCrossOver change the GFF tree
+ * (relic_gff_mutate, runtime/gff_tree_mutate.c: boundary values, type
+ * changes, fields dropped/duplicated, list elements duplicated/removed/
+ * reordered, StructIDs, labels, locstrings, splices from the second input)
+ * and write it with relic_gff_write_tree; -DRELIC_NO_CUSTOM_MUTATOR leaves
+ * libFuzzer's byte-level mutator.
  * Build and run: make fuzz (or build-fuzz/fuzz_gff -max_total_time=60). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_gff.h"
+#include "relic_mutate_formats.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#ifndef RELIC_NO_CUSTOM_MUTATOR
+/* One call in 8, and every input that does not validate, goes to
+ * libFuzzer's byte-level mutator; one in 8 breaks a header offset or count
+ * after the tree is written (invalid mode); one in 8 gives the written tree
+ * to the byte-level mutator too (a valid structure with a local byte
+ * change reaches the validator's deeper checks). Deterministic for a
+ * seed. */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
+                                 uint8_t *out, size_t max_out_size, unsigned int seed);
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    if (seed % 8 != 0) {
+        relic_buf out;
+        relic_error err;
+        relic_buf_init(&out, max_size);
+        unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % 8 == 1 ? RELIC_MUTATE_INVALID : 0u);
+        if (relic_gff_mutate(data, size, NULL, 0, seed, flags, &out, NULL, &err) == RELIC_OK && out.size <= max_size) {
+            size_t n = out.size;
+            memcpy(data, out.data, n);
+            relic_buf_free(&out);
+            return seed % 8 == 2 ? LLVMFuzzerMutate(data, n, max_size) : n;
+        }
+        relic_buf_free(&out);
+    }
+    return LLVMFuzzerMutate(data, size, max_size);
+}
+
+/* A struct, list element or field of the second input spliced into the
+ * first; when either does not validate, the first's prefix and the
+ * second's suffix. */
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
+                                 uint8_t *out, size_t max_out_size, unsigned int seed)
+{
+    relic_buf b;
+    relic_error err;
+    relic_buf_init(&b, max_out_size);
+    if (relic_gff_mutate(data1, size1, data2, size2, seed, RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER, &b,
+                         NULL, &err) == RELIC_OK && b.size <= max_out_size) {
+        size_t n = b.size;
+        memcpy(out, b.data, n);
+        relic_buf_free(&b);
+        return n;
+    }
+    relic_buf_free(&b);
+    size_t cut1 = size1 ? seed % (size1 + 1) : 0, cut2 = size2 ? (seed / 7u) % (size2 + 1) : 0;
+    if (cut1 > max_out_size) cut1 = max_out_size;
+    if (cut1) memcpy(out, data1, cut1);
+    size_t rest = size2 - cut2;
+    if (rest > max_out_size - cut1) rest = max_out_size - cut1;
+    if (rest) memcpy(out + cut1, data2 + cut2, rest);
+    return cut1 + rest;
+}
+#endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

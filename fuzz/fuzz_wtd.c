@@ -11,6 +11,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Structure-aware LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver
+ * (fuzz_mutator.h) over relic_mutator_wtd; -DRELIC_NO_CUSTOM_MUTATOR leaves libFuzzer's
+ * byte-level mutator. */
+#define FUZZ_MUTATORS relic_mutator_wtd
+#include "fuzz_mutator.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     relic_arena a;

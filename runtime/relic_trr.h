@@ -46,6 +46,10 @@ typedef struct relic_trr_grid {
     size_t points_merged;   /**< points that fell into an already occupied cell (averaged) */
 } relic_trr_grid;
 
+/** Largest |height| relic_trr_to_grid takes, metres (far beyond any terrain;
+ *  keeps sums of heights finite). */
+#define RELIC_TRR_MAX_HEIGHT 1e30
+
 /** Resample points onto a grid as GUIApp's importer does (spec §1.4):
  *  res = the finest spacing between distinct X or Y values, at most 1 m,
  *  snapped to a multiple of 1/8 m; the grid starts at the smallest X and Y;
@@ -54,8 +58,9 @@ typedef struct relic_trr_grid {
  *  two, get the average of the nearest coarser block that has points; Z is
  *  quantised to 16 bits: S = round(z x 2^16 / max_height), max_height =
  *  max |z| when 0 is passed. Memory (about 14 x n^2 bytes) from arena a.
- *  Errors: RELIC_E_ARGUMENT (no points, max_height negative), RELIC_E_LIMIT
- *  (the grid would exceed RELIC_WTD_MAX_N), RELIC_E_NOMEM. */
+ *  Errors: RELIC_E_ARGUMENT (no points, max_height negative), RELIC_E_RANGE
+ *  (a height beyond +-RELIC_TRR_MAX_HEIGHT), RELIC_E_LIMIT (the grid would
+ *  exceed RELIC_WTD_MAX_N), RELIC_E_NOMEM. */
 relic_status relic_trr_to_grid(const relic_trr_points *p, double max_height, relic_arena *a, relic_trr_grid *out,
                                relic_error *err);
 

@@ -53,6 +53,11 @@ relic_status relic_trr_to_grid(const relic_trr_points *p, double max_height, rel
         if (q[1] < miny) miny = q[1];
         if (q[1] > maxy) maxy = q[1];
         if (fabs(q[2]) > maxz) maxz = fabs(q[2]);
+        /* bounded so that sums of heights in a cell or block cannot
+         * overflow (found by fuzz_trr's structure-aware mutator) */
+        if (fabs(q[2]) > RELIC_TRR_MAX_HEIGHT)
+            return relic_fail(err, RELIC_E_RANGE, 0, "points", "point %zu: height %g beyond +-%g", i, q[2],
+                              RELIC_TRR_MAX_HEIGHT);
     }
     double *tmp = malloc(p->count * sizeof *tmp);
     if (!tmp) return relic_fail(err, RELIC_E_NOMEM, 0, "points", "no memory to sort %zu coordinates", p->count);
@@ -123,7 +128,10 @@ relic_status relic_trr_to_grid(const relic_trr_points *p, double max_height, rel
             }
     }
     const double scale = maxz > 0 ? (max_height > 0 ? max_height : maxz) : 1;
-    const double to_coef = (double)(1u << TRR_QUANT_BITS) / scale;
+    double to_coef = (double)(1u << TRR_QUANT_BITS) / scale;
+    /* a subnormal scale overflows the factor: every height is then 0 to
+     * 16 bits anyway (found by fuzz_trr's structure-aware mutator) */
+    if (!isfinite(to_coef)) to_coef = 1;
     for (uint32_t y = 0; y < n; y++)
         for (uint32_t x = 0; x < n; x++) {
             const size_t c = (size_t)y * n + x;

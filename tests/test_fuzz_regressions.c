@@ -7,8 +7,9 @@
  * oracles abort() on failure, which fails this test. The check-fuzz step
  * of the Makefile also replays them with the libFuzzer binaries. A new
  * regression directory gets its target included below and a test of its
- * own (hand-written targets are byte-level and need nothing else; a
- * generated gen_<f>.c needs -DRELIC_NO_CUSTOM_MUTATOR before it). */
+ * own (a target with a structure-aware mutator, gen_<f>.c or a
+ * hand-written one including fuzz_mutator.h, needs RELIC_NO_CUSTOM_MUTATOR
+ * defined before it). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -30,6 +31,10 @@
 #undef LLVMFuzzerTestOneInput
 #define LLVMFuzzerTestOneInput fuzz_gff_json_one
 #include "../fuzz/fuzz_gff_json.c"
+#undef LLVMFuzzerTestOneInput
+#define RELIC_NO_CUSTOM_MUTATOR
+#define LLVMFuzzerTestOneInput fuzz_trr_one
+#include "../fuzz/fuzz_trr.c"
 #undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *data, size_t size);
@@ -80,11 +85,17 @@ static void replays_fuzz_gff_json_regressions(void **state)
     assert_true(replay("fuzz/regressions/fuzz_gff_json", fuzz_gff_json_one) >= 1);
 }
 
+static void replays_fuzz_trr_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay("fuzz/regressions/fuzz_trr", fuzz_trr_one) >= 1);
+}
+
 /* Every directory of fuzz/regressions names a target replayed above. */
 static void every_regression_directory_is_replayed(void **state)
 {
     (void)state;
-    static const char *const known[] = { "fuzz_grf_sections", "fuzz_gff_typed", "fuzz_gff_json" };
+    static const char *const known[] = { "fuzz_grf_sections", "fuzz_gff_typed", "fuzz_gff_json", "fuzz_trr" };
     DIR *d = opendir("fuzz/regressions");
     assert_non_null(d);
     struct dirent *e;
@@ -103,6 +114,7 @@ int main(void)
         cmocka_unit_test(replays_fuzz_grf_sections_regressions),
         cmocka_unit_test(replays_fuzz_gff_typed_regressions),
         cmocka_unit_test(replays_fuzz_gff_json_regressions),
+        cmocka_unit_test(replays_fuzz_trr_regressions),
         cmocka_unit_test(every_regression_directory_is_replayed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,7 +4,7 @@
 #ifndef RELIC_CLI_MUTATORS_H
 #define RELIC_CLI_MUTATORS_H
 
-#include "relic_mutate.h"
+#include "relic_mutate_formats.h"
 
 /* One row: files relic_detect names `format` may be mutated by `mutator`
  * (several rows per format when several schemas share a detection, e.g. ERF
@@ -12,7 +12,7 @@
  * whose generated writer cannot rebuild a whole file (ERF/RIM resource data,
  * WTD's zerotree, SZDD-compressed GROFF) and the text and SPZ/SWP formats
  * have a hand-written mutator instead: `make` returns it (built once, from
- * the generated tables where there are some; mutate_*.c). no_invalid, when
+ * the generated tables where there are some; runtime/mutate_*.c). no_invalid, when
  * set, says why the format has no invalid form (`--invalid` is refused);
  * ext, when set, limits the row to files with that extension (SPZ and SWP
  * share a detection). */
@@ -30,17 +30,7 @@ extern const cli_mutator cli_mutators[];
 /* The mutator of a row (row->mutator, or the one row->make builds). */
 const relic_mut_format *cli_mutator_of(const cli_mutator *row);
 
-/* Hand-written mutators (mutate_erf.c, mutate_wtd.c, mutate_text.c,
- * mutate_lzss.c): load, write and validate use the format's
- * own reader and writer; the validator is what `relic check` runs. */
-const relic_mut_format *cli_mutator_erf(void);
-const relic_mut_format *cli_mutator_rim(void);
-const relic_mut_format *cli_mutator_wtd(void);
-const relic_mut_format *cli_mutator_tri(void);
-const relic_mut_format *cli_mutator_trr(void);
-const relic_mut_format *cli_mutator_tpm(void);
-const relic_mut_format *cli_mutator_spz(void);
-const relic_mut_format *cli_mutator_swp(void);
-const relic_mut_format *cli_mutator_groff_szdd(void);
+/* The hand-written mutators (relic_mutator_erf ...) are in the library:
+ * relic_mutate_formats.h. */
 
 #endif

@@ -1,5 +1,5 @@
 /* mutate_wtd.c — structure-aware mutator for whole Trespasser WTD terrains
- * (`relic mutate`, issue 8). schema/tres/wtd.schema describes the header
+ * (`relic mutate` and the fuzz targets, issue 8). schema/tres/wtd.schema describes the header
  * and parameter block of the LOGICAL byte stream (file byte k = logical
  * byte k XOR 3, spec/trespasser.md §1.2), so its generated validator
  * refuses real files and its writer cannot produce the zerotree that
@@ -17,7 +17,7 @@
  * whole zerotree decoded and synthesised (relic_wtd_decode_terrain). */
 #include <string.h>
 
-#include "mutators.h"
+#include "relic_mutate_formats.h"
 #include "relic_wtd.h"
 #include "wtd_mutate.h"
 
@@ -33,7 +33,7 @@ typedef struct wtd_model {
 static relic_mut_struct structs[WTD_MAX_STRUCTS + 1];
 
 static const relic_mut_field root_fields[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, -1 /* set in cli_mutator_wtd */, -1, 1u, offsetof(wtd_model, header), 0,
+    { "header", RELIC_MUT_STRUCT, 0, 0, -1 /* set in relic_mutator_wtd */, -1, 1u, offsetof(wtd_model, header), 0,
       sizeof(relic_wtd_wtd), NULL, 0, 0, 0, 0, 0, 0 },
     { "tree", RELIC_MUT_BYTES, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_ENCODED, 1, -1, 1, 1u,
       offsetof(wtd_model, tree), offsetof(wtd_model, tree_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
@@ -108,7 +108,7 @@ static relic_status wtd_write(const void *model, relic_buf *out, relic_error *er
     return st;
 }
 
-const relic_mut_format *cli_mutator_wtd(void)
+const relic_mut_format *relic_mutator_wtd(void)
 {
     static relic_mut_format f;
     static int ready;

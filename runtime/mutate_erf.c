@@ -1,5 +1,5 @@
 /* mutate_erf.c — structure-aware mutators for whole ERF V1.0/V1.1 and RIM
- * V1.0 containers (`relic mutate`, issue 8). The generated mutators of
+ * V1.0 containers (`relic mutate` and the fuzz targets, issue 8). The generated mutators of
  * schema/aurora/erf.schema and rim.schema see the header and tables only
  * (the schemas stop there: each resource's bytes are placed by its table
  * entry, spec/aurora.md §5.1), so their writer drops the resource data and
@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "erf_mutate.h"
-#include "mutators.h"
+#include "relic_mutate_formats.h"
 #include "relic_erf.h"
 #include "rim_mutate.h"
 
@@ -169,7 +169,7 @@ static relic_status rim_write(const void *model, relic_buf *out, relic_error *er
     return st;
 }
 
-const relic_mut_format *cli_mutator_erf(void)
+const relic_mut_format *relic_mutator_erf(void)
 {
     static relic_mut_format f;
     static int ready;
@@ -183,7 +183,7 @@ const relic_mut_format *cli_mutator_erf(void)
     return &f;
 }
 
-const relic_mut_format *cli_mutator_rim(void)
+const relic_mut_format *relic_mutator_rim(void)
 {
     static relic_mut_format f;
     static int ready;

@@ -1,5 +1,5 @@
 /* mutate_text.c — structure-aware mutators for the Trespasser text formats
- * (`relic mutate`, issue 8): TRI triangle meshes, TRR point clouds and TPM
+ * (`relic mutate` and the fuzz targets, issue 8): TRI triangle meshes, TRR point clouds and TPM
  * scene files (spec/trespasser.md §2.1-2.3; seed 004 TPM). They have no
  * schema (re2c readers), so the tables the generic engine (runtime/mutate.c)
  * walks are written here, over a mirror of each reader's model with size_t
@@ -16,7 +16,7 @@
  * block keyword). */
 #include <string.h>
 
-#include "mutators.h"
+#include "relic_mutate_formats.h"
 #include "relic_tpm.h"
 #include "relic_tri.h"
 #include "relic_trr.h"
@@ -79,7 +79,7 @@ static relic_status tri_write(const void *model, relic_buf *out, relic_error *er
     return relic_tri_write(&t, out, err);
 }
 
-const relic_mut_format *cli_mutator_tri(void)
+const relic_mut_format *relic_mutator_tri(void)
 {
     static const relic_mut_format f = { "tri", tri_structs, 1, 0, first_byte, 1, tri_load, tri_write, tri_validate };
     return &f;
@@ -128,7 +128,7 @@ static relic_status trr_write(const void *model, relic_buf *out, relic_error *er
     return relic_trr_write(&p, out, err);
 }
 
-const relic_mut_format *cli_mutator_trr(void)
+const relic_mut_format *relic_mutator_trr(void)
 {
     static const relic_mut_format f = { "trr", trr_structs, 1, 0, first_byte, 1, trr_load, trr_write, trr_validate };
     return &f;
@@ -285,7 +285,7 @@ static relic_status tpm_write(const void *model, relic_buf *out, relic_error *er
     return st;
 }
 
-const relic_mut_format *cli_mutator_tpm(void)
+const relic_mut_format *relic_mutator_tpm(void)
 {
     static const relic_mut_format f = { "tpm", tpm_structs, 4, TPM_FILE, first_byte, 1, tpm_load, tpm_write,
                                         tpm_validate };

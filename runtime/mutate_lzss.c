@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "groff_mutate.h"
-#include "mutators.h"
+#include "relic_mutate_formats.h"
 #include "relic_lzss.h"
 
 /* Most bytes a mutated container may expand to. */
@@ -70,7 +70,7 @@ static relic_status spz_write(const void *model, relic_buf *out, relic_error *er
     return relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, m->data, m->size, NULL, out, err);
 }
 
-const relic_mut_format *cli_mutator_spz(void)
+const relic_mut_format *relic_mutator_spz(void)
 {
     static const relic_mut_format f = { "spz", bytes_structs, 1, 0, spz_patches, 1, spz_load, spz_write, spz_validate };
     return &f;
@@ -106,7 +106,7 @@ static relic_status swp_write(const void *model, relic_buf *out, relic_error *er
     return out->failed ? relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for %zu bytes", m->size) : RELIC_OK;
 }
 
-const relic_mut_format *cli_mutator_swp(void)
+const relic_mut_format *relic_mutator_swp(void)
 {
     static const relic_mut_format f = { "swp", bytes_structs, 1, 0, NULL, 0, swp_load, swp_write, swp_validate };
     return &f;
@@ -187,7 +187,7 @@ static const relic_mut_patch szdd_patches[] = {
     { "szdd.size", 10u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-const relic_mut_format *cli_mutator_groff_szdd(void)
+const relic_mut_format *relic_mutator_groff_szdd(void)
 {
     static relic_mut_format f;
     static int ready;

@@ -1,0 +1,84 @@
+/* fuzz_mutator.h — the structure-aware LLVMFuzzerCustomMutator and
+ * LLVMFuzzerCustomCrossOver of the hand-written targets whose format has a
+ * relic_mut_format (relic_mutate_formats.h: ERF/RIM, WTD, TPM, TRI, TRR,
+ * SZDD GROFF), the same as the generated targets' (fuzz/gen_<f>.c): decode,
+ * change one to three fields, arrays or sub-structures, write with the
+ * format's writer. One call in FUZZ_BYTE_SHARE (default 8), and every
+ * input no listed mutator loads, goes to libFuzzer's byte-level mutator
+ * (fuzz_tpm sets 4: the writers print one normalised form, so the
+ * lexers' other spellings come from byte-level changes); one in 4 uses the
+ * invalid mode (values outside their ranges, stale fields); with
+ * FUZZ_STACKED 1, one in 8 gives the structure-aware output to the
+ * byte-level mutator too. Deterministic
+ * for a seed. A target includes this after defining FUZZ_MUTATORS, a
+ * comma-separated list of functions returning a const relic_mut_format *
+ * (tried in order).
+ * Compiled out with -DRELIC_NO_CUSTOM_MUTATOR (libFuzzer's byte level). */
+#ifndef RELIC_FUZZ_MUTATOR_H
+#define RELIC_FUZZ_MUTATOR_H
+
+#ifndef RELIC_NO_CUSTOM_MUTATOR
+#include <string.h>
+
+#include "relic_mutate_formats.h"
+
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
+                                 uint8_t *out, size_t max_out_size, unsigned int seed);
+
+static const relic_mut_format *(*const fuzz_mutators[])(void) = { FUZZ_MUTATORS };
+
+/* relic_mutate with each listed format in turn; the output's size, or 0. */
+static size_t fuzz_structured(const uint8_t *d1, size_t n1, const uint8_t *d2, size_t n2, unsigned seed,
+                              unsigned flags, uint8_t *out, size_t max)
+{
+    for (size_t k = 0; k < sizeof fuzz_mutators / sizeof fuzz_mutators[0]; k++) {
+        relic_buf b;
+        relic_error err;
+        relic_buf_init(&b, max);
+        relic_status st = relic_mutate(fuzz_mutators[k](), d1, n1, d2, n2, seed, flags, &b, NULL, &err);
+        size_t n = st == RELIC_OK && b.size <= max && b.size ? b.size : 0;
+        if (n) memcpy(out, b.data, n);
+        relic_buf_free(&b);
+        if (n) return n;
+    }
+    return 0;
+}
+
+#ifndef FUZZ_BYTE_SHARE
+#define FUZZ_BYTE_SHARE 8
+#endif
+#ifndef FUZZ_STACKED
+#define FUZZ_STACKED 0
+#endif
+
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
+{
+    if (seed % FUZZ_BYTE_SHARE != 0) {
+        unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % 4 == 1 ? RELIC_MUTATE_INVALID : 0u);
+        size_t n = fuzz_structured(data, size, NULL, 0, seed, flags, data, max_size);
+        if (n) return FUZZ_STACKED && seed % 8 == 3 ? LLVMFuzzerMutate(data, n, max_size) : n;
+    }
+    return LLVMFuzzerMutate(data, size, max_size);
+}
+
+/* Splice a struct, an array element or a whole array of the second input
+ * into the first; when either does not load, the first's prefix and the
+ * second's suffix. */
+size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
+                                 uint8_t *out, size_t max_out_size, unsigned int seed)
+{
+    size_t n = fuzz_structured(data1, size1, data2, size2, seed, RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER,
+                               out, max_out_size);
+    if (n) return n;
+    size_t cut1 = size1 ? seed % (size1 + 1) : 0, cut2 = size2 ? (seed / 7u) % (size2 + 1) : 0;
+    if (cut1 > max_out_size) cut1 = max_out_size;
+    if (cut1) memcpy(out, data1, cut1);
+    size_t rest = size2 - cut2;
+    if (rest > max_out_size - cut1) rest = max_out_size - cut1;
+    if (rest) memcpy(out + cut1, data2 + cut2, rest);
+    return cut1 + rest;
+}
+#endif
+#endif

@@ -1,0 +1,85 @@
+/* relic_mutate_formats.h — the hand-written structure-aware mutators (issue
+ * 8): formats whose generated writer cannot rebuild a whole file (ERF/RIM
+ * resource data, WTD's zerotree in its XOR-3 container, SZDD-compressed
+ * GROFF, SPZ) or that have no schema (TPM, TRI, TRR), and the GFF tree
+ * mutator. The first kind are relic_mut_format tables for the generic
+ * engine (relic_mutate, relic_mutate.h: deterministic for a seed, 1-3
+ * changes, valid or invalid mode); `relic mutate` (runtime/cli/mutators.c)
+ * and the fuzz targets' LLVMFuzzerCustomMutator (fuzz/fuzz_<f>.c) use
+ * them. Sources: spec/aurora.md §4-5 (GFF, ERF/RIM), spec/trespasser.md
+ * §1 (WTD), §2.1-2.3 (TRI, TRR, TPM), §3.1-3.2 (LZSS containers). */
+#ifndef RELIC_MUTATE_FORMATS_H
+#define RELIC_MUTATE_FORMATS_H
+
+#include "relic_mutate.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Whole ERF V1.0/V1.1 containers (mutate_erf.c): the generated tables of
+ *  the header, strings, keys and resource list, loaded with relic_erf_open
+ *  and written by the container writer so every resource keeps its bytes.
+ *  Validation: relic_erf_open. Built once (not thread-safe on first call). */
+const relic_mut_format *relic_mutator_erf(void);
+/** Whole RIM V1.0 containers, as relic_mutator_erf (mutate_erf.c). */
+const relic_mut_format *relic_mutator_rim(void);
+/** Whole WTD terrains (mutate_wtd.c): the 90-byte header and parameter
+ *  block of the logical (XOR-3) stream by the generated tables, the
+ *  zerotree after it as opaque bytes (changed, inserted, removed, spliced),
+ *  files up to RELIC_WTD_GAME_MAX_BITS/8 bytes. Validation: the whole
+ *  terrain decoded (relic_wtd_decode_terrain). Built once. */
+const relic_mut_format *relic_mutator_wtd(void);
+/** TRI meshes (mutate_text.c): vertices (doubles) and index triples,
+ *  resized, spliced; written by relic_tri_write, validated by
+ *  relic_tri_parse. The invalid mode flips a bit of the first byte. */
+const relic_mut_format *relic_mutator_tri(void);
+/** TRR point clouds (mutate_text.c): points (doubles), as TRI. */
+const relic_mut_format *relic_mutator_trr(void);
+/** TPM scene files (mutate_text.c): blocks, their vertices, bone indices,
+ *  texture coordinates, normals, faces (1-based v/t/n indices, material)
+ *  and whole properties; written by relic_tpm_write, validated by
+ *  relic_tpm_parse. */
+const relic_mut_format *relic_mutator_tpm(void);
+/** SPZ (u32 size + LZSS stream of an SWP, mutate_lzss.c): the expanded
+ *  bytes as one array, re-compressed; the invalid mode leaves the declared
+ *  size stale. Validation: the whole stream decodes to its size. */
+const relic_mut_format *relic_mutator_spz(void);
+/** A raw SWP (mutate_lzss.c): its bytes as one array; no invalid form. */
+const relic_mut_format *relic_mutator_swp(void);
+/** SZDD-compressed GROFF levels and scenes (.gr_ .sc_, mutate_lzss.c):
+ *  decompressed, mutated by the generated GROFF mutator, compressed again.
+ *  Validation: the stream decodes and the GROFF validates. Built once. */
+const relic_mut_format *relic_mutator_groff_szdd(void);
+
+/** Mutate the GFF V3.2 file in[0..n) through its tree (gff_tree_mutate.c,
+ *  relic_gff_tree): 1-3 changes, each one of: a field's value set to a
+ *  boundary value of its type (integers 0, 1, -1, min, max, old +- 1;
+ *  floats 0, -0, NaN, infinities, FLT_MAX, denormals; strings emptied,
+ *  cut, grown, given bytes >= 0x80; ResRefs of 16 and 17 characters), a
+ *  field's type changed (the value converted or a fresh one made), a field
+ *  dropped or duplicated, list elements duplicated, removed or swapped, a
+ *  StructID changed, a label edited (or made a duplicate of a sibling's),
+ *  a locstring's StrRef, substring ids and texts edited, a substring added
+ *  or removed, a struct or list element spliced from the second input
+ *  in2[0..n2) (or, when in2 is NULL, from elsewhere in the first). The tree
+ *  is written with relic_gff_write_tree (default or, when the positions
+ *  still fit, the input's own layout), so every count and offset is
+ *  recomputed. flags: RELIC_MUTATE_UNCHECKED returns the first written
+ *  mutant; RELIC_MUTATE_CROSSOVER makes the first change a splice from in2;
+ *  RELIC_MUTATE_INVALID then overwrites one header offset or count with a
+ *  boundary value and keeps only outputs relic_gff_open rejects. Otherwise
+ *  the output passes relic_gff_open and differs from the input. Growth is
+ *  bounded (at most 4096 fields copied per splice or duplication, strings
+ *  at most 1024 bytes longer). Deterministic for (in, in2, seed, flags).
+ *  out is cleared first. Errors: relic_gff_open's when in does not
+ *  validate (or in2, with RELIC_MUTATE_CROSSOVER); RELIC_E_LIMIT when 16
+ *  tries gave no suitable output; RELIC_E_NOMEM. res (may be NULL) gets the
+ *  log (field path such as Creature_List[2].Tag, operation, values). */
+relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
+                              unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
