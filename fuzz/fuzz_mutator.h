@@ -72,13 +72,7 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
     size_t n = fuzz_structured(data1, size1, data2, size2, seed, RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER,
                                out, max_out_size);
     if (n) return n;
-    size_t cut1 = size1 ? seed % (size1 + 1) : 0, cut2 = size2 ? (seed / 7u) % (size2 + 1) : 0;
-    if (cut1 > max_out_size) cut1 = max_out_size;
-    if (cut1) memcpy(out, data1, cut1);
-    size_t rest = size2 - cut2;
-    if (rest > max_out_size - cut1) rest = max_out_size - cut1;
-    if (rest) memcpy(out + cut1, data2 + cut2, rest);
-    return cut1 + rest;
+    return relic_mutate_splice_bytes(data1, size1, data2, size2, out, max_out_size, seed);
 }
 #endif
 #endif

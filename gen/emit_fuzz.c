@@ -58,14 +58,7 @@ static void emit_custom_mutator(gen_out *o, const char *P)
         "        return n;\n"
         "    }\n"
         "    relic_buf_free(&b);\n"
-        "    size_t cut1 = size1 ? seed %% (size1 + 1) : 0, cut2 = size2 ? (seed / 7u) %% (size2 + 1) : 0, n = 0;\n"
-        "    if (cut1 > max_out_size) cut1 = max_out_size;\n"
-        "    if (cut1) memcpy(out, data1, cut1);\n"
-        "    n = cut1;\n"
-        "    size_t rest = size2 - cut2;\n"
-        "    if (rest > max_out_size - n) rest = max_out_size - n;\n"
-        "    if (rest) memcpy(out + n, data2 + cut2, rest);\n"
-        "    return n + rest;\n"
+        "    return relic_mutate_splice_bytes(data1, size1, data2, size2, out, max_out_size, seed);\n"
         "}\n"
         "#endif\n\n", P);
 }

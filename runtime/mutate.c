@@ -641,3 +641,15 @@ relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n
                       "no %s mutant of this %s file in %d tries", invalid_mode(&c) ? "invalid" : "valid", f->name,
                       MAX_TRIES);
 }
+
+size_t relic_mutate_splice_bytes(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_t *out, size_t max,
+                                 unsigned seed)
+{
+    size_t cut1 = na ? seed % (na + 1) : 0, cut2 = nb ? (seed / 7u) % (nb + 1) : 0;
+    if (cut1 > max) cut1 = max;
+    if (cut1) memcpy(out, a, cut1);
+    size_t rest = nb - cut2;
+    if (rest > max - cut1) rest = max - cut1;
+    if (rest) memcpy(out + cut1, b + cut2, rest);
+    return cut1 + rest;
+}

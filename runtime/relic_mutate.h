@@ -132,6 +132,13 @@ enum {
 relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n, const uint8_t *in2, size_t n2,
                           uint64_t seed, unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
 
+/** The byte-level cross-over the fuzz targets fall back to when an input
+ *  does not parse: a prefix of a (length chosen by seed) followed by a
+ *  suffix of b, at most max bytes, written to out. Returns the length.
+ *  Deterministic for a seed. */
+size_t relic_mutate_splice_bytes(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_t *out, size_t max,
+                                 unsigned seed);
+
 #ifdef __cplusplus
 }
 #endif

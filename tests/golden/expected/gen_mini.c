@@ -77,14 +77,7 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
         return n;
     }
     relic_buf_free(&b);
-    size_t cut1 = size1 ? seed % (size1 + 1) : 0, cut2 = size2 ? (seed / 7u) % (size2 + 1) : 0, n = 0;
-    if (cut1 > max_out_size) cut1 = max_out_size;
-    if (cut1) memcpy(out, data1, cut1);
-    n = cut1;
-    size_t rest = size2 - cut2;
-    if (rest > max_out_size - n) rest = max_out_size - n;
-    if (rest) memcpy(out + n, data2 + cut2, rest);
-    return n + rest;
+    return relic_mutate_splice_bytes(data1, size1, data2, size2, out, max_out_size, seed);
 }
 #endif
 
