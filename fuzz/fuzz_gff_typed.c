@@ -13,6 +13,12 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* Mutation: the GFF tree mutator, whose typed step changes documented
+ * fields, types, StructIDs and absent fields of ARE/GIT/GIC/IFO/ITP files
+ * (runtime/gff_schema_mutate.c); -DRELIC_NO_CUSTOM_MUTATOR leaves
+ * libFuzzer's byte-level mutator. */
+#include "fuzz_gff_mutator.h"
+
 static void on_problem(void *ctx, const relic_error *err)
 {
     (void)ctx;

@@ -6,7 +6,8 @@
  * removed or swapped, StructIDs and labels edited, locstring substrings
  * edited, structs and list elements spliced from a second file), and the
  * tree is written by relic_gff_write_tree, which recomputes every count and
- * offset. Field types and their data: BioWare GFF spec §4; spec/aurora.md
+ * offset; files of a typed FileType get some changes from their typed schema
+ * (gff_schema_mutate.c). Field types and their data: BioWare GFF spec §4; spec/aurora.md
  * §4.3-4.5 (text encodings), §4.6 (layouts the writer produces).
  * Every edited array, string and struct is allocated anew from the arena,
  * so structs shared by a splice are never changed behind another's back;
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gff_schema_mutate.h"
 #include "relic_gff.h"
 #include "relic_mutate_formats.h"
 
@@ -52,17 +54,11 @@ typedef struct gctx {
     uint32_t ndonor;
     uint32_t budget;         /* fields left to copy */
     uint32_t max;            /* entries of nodes and fields */
+    const relic_gff_schema *sc; /* the typed schema of the file's FileType, or NULL */
     int nomem;
 } gctx;
 
-/* splitmix64 (the same generator as runtime/mutate.c). */
-static uint64_t rnd(gctx *c)
-{
-    uint64_t z = (c->rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(gctx *c) { return relic_mutate_rand(&c->rng); }
 static uint64_t below(gctx *c, uint64_t n) { return n ? rnd(c) % n : 0; }
 
 static void *alloc(gctx *c, size_t n)
@@ -841,6 +837,12 @@ static int mutate_once(gctx *c, int splice)
         }
         return op_add_field(c, (uint32_t)below(c, c->nnodes));
     }
+    if (c->sc && below(c, 4) == 0) { /* a typed file: one change in 4 guided by its schema */
+        relic_mutation *m = c->res && c->res->nlog < RELIC_MUTATE_MAX_LOG ? &c->res->log[c->res->nlog] : NULL;
+        if (!relic_gff_schema_mutate_tree(c->sc, c->nodes[0].s, &c->rng, c->a, m, &c->nomem)) return 0;
+        if (m) c->res->nlog++;
+        return 1;
+    }
     uint64_t op = below(c, 22);
     if (op == 20) return op_promote(c);
     if (op == 21 && c->lists) {
@@ -976,6 +978,7 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         c.a = &w;
         relic_gff_tree t;
         if ((st = open_tree(in, n, &w, &t, err)) != RELIC_OK) goto done;
+        c.sc = relic_gff_schema_for_type(t.file_type);
         int changes = 1 + (int)below(&c, 3), made = 0;
         /* large files are first made smaller: every try above 4 x
          * GFF_MUT_SMALL, one in 2 above GFF_MUT_SMALL (they execute slowly) */

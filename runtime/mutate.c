@@ -31,14 +31,7 @@ typedef struct mctx {
     int failed;             /* out of memory */
 } mctx;
 
-/* splitmix64: a small, well-mixed generator; the whole state is one word. */
-static uint64_t rnd(mctx *c)
-{
-    uint64_t z = (c->rng += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(mctx *c) { return relic_mutate_rand(&c->rng); }
 static uint64_t below(mctx *c, uint64_t n) { return n ? rnd(c) % n : 0; }
 static int chance(mctx *c, unsigned one_in) { return below(c, one_in) == 0; }
 static int invalid_mode(const mctx *c) { return (c->flags & RELIC_MUTATE_INVALID) != 0; }

@@ -114,6 +114,17 @@ typedef struct relic_mutate_result {
     unsigned attempts;    /**< mutation attempts made (each from the original input) */
 } relic_mutate_result;
 
+/** splitmix64, the mutators' pseudo-random generator: advances *state and
+ *  returns the next 64 well-mixed bits. The whole state is one word, so a
+ *  mutation is reproduced from its seed alone. */
+static inline uint64_t relic_mutate_rand(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
 /** relic_mutate flags */
 enum {
     RELIC_MUTATE_INVALID = 1u << 0,   /**< out-of-range values and stale fields; the output must fail validation */

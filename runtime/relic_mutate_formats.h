@@ -62,7 +62,13 @@ const relic_mut_format *relic_mutator_groff_szdd(void);
  *  StructID changed, a label edited (or made a duplicate of a sibling's),
  *  a locstring's StrRef, substring ids and texts edited, a substring added
  *  or removed, a struct or list element spliced from the second input
- *  in2[0..n2) (or, when in2 is NULL, from elsewhere in the first). The tree
+ *  in2[0..n2) (or, when in2 is NULL, from elsewhere in the first); for a
+ *  FileType with a typed schema (relic_gff_schema.h: ARE, GIT, GIC, IFO,
+ *  ITP), one change in 4 is guided by it: a documented field set to a range
+ *  end or just past it, an enum value or one outside the set, flag bits
+ *  outside the documented ones, its type changed or restored, an absent
+ *  documented field added, a StructID set to the documented one or a
+ *  neighbour (gff_schema_mutate.c). The tree
  *  is written with relic_gff_write_tree (default or, when the positions
  *  still fit, the input's own layout), so every count and offset is
  *  recomputed. flags: RELIC_MUTATE_UNCHECKED returns the first written

@@ -3,7 +3,9 @@
  * the generated typed accessors read values and refuse absent or mistyped
  * fields; the strict check reports each departure from seed 003 (type,
  * range, enum, flags, StructID) once, with its path; GIC and GIT lists must
- * correspond; real files check without crashing and mutated ones too
+ * correspond; the GFF tree mutator's typed step adds documented fields
+ * and makes departures the strict check finds, for typed FileTypes only;
+ * real files check without crashing and mutated ones too
  * (ASan+UBSan in `make test`). Synthetic files are written from nwn_gff
  * JSON by relic's own writer. Real files: ../shared/corpus/gff (skipped,
  * saying so, when absent). */
@@ -23,6 +25,7 @@
 #include "git.h"
 #include "ifo.h"
 #include "relic_gff_schema.h"
+#include "relic_mutate_formats.h"
 
 #define CORPUS_DIR "../shared/corpus/gff"
 
@@ -316,6 +319,74 @@ static void test_corpus_typed_files_check_and_survive_mutation(void **state)
     assert_true(files > 0 && ifos > 0);
 }
 
+/* Is label documented in ss or a struct reached from it (depth-bounded)? */
+static int documented_label(const relic_gff_sstruct *ss, const char *label, int depth)
+{
+    for (uint32_t k = 0; ss && depth < 8 && k < ss->field_count; k++)
+        if (strcmp(ss->fields[k].label, label) == 0 ||
+            (ss->fields[k].of && ss->fields[k].of != ss && documented_label(ss->fields[k].of, label, depth + 1)))
+            return 1;
+    return 0;
+}
+
+/* Fields of t's structs that sc documents and `known` ("|A|B|") lacks. */
+static unsigned added_documented(const relic_gff_tstruct *t, const relic_gff_schema *sc, const char *known, int depth)
+{
+    unsigned n = 0;
+    for (uint32_t i = 0; t && depth < 16 && i < t->field_count; i++) {
+        const relic_gff_tfield *f = &t->fields[i];
+        char key[24];
+        snprintf(key, sizeof key, "|%s|", f->label);
+        if (!strstr(known, key) && documented_label(sc->root, f->label, 0)) n++;
+        if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) n += added_documented(f->v.child, sc, known, depth + 1);
+        if (f->type == RELIC_GFF_FIELD_TYPE_LIST)
+            for (size_t k = 0; k < f->v.list.count; k++) n += added_documented(f->v.list.items[k], sc, known, depth + 1);
+    }
+    return n;
+}
+
+/* 200 seeds of the tree mutator on are_ok (no strict problems): its typed
+ * step adds fields the ARE schema documents and the file lacks, and some
+ * mutants have strict-check problems while all still open; with another
+ * FileType (no typed schema) the same file never gains such a field. */
+static void test_tree_mutator_makes_typed_departures_for_typed_files_only(void **state)
+{
+    (void)state;
+    static const char known[] = "|ChanceRain|Flags|Height|Name|Tile_List|Tile_ID|Tile_Orientation|Width|WindPower|";
+    for (int typed = 1; typed >= 0; typed--) {
+        doc x;
+        doc_from_json(&x, are_ok);
+        if (!typed) memcpy(x.bytes.data, "UTC ", 4);
+        unsigned with_problems = 0, additions = 0;
+        for (uint64_t seed = 0; seed < 200; seed++) {
+            relic_buf out;
+            relic_error err;
+            relic_arena a;
+            relic_gff_doc d;
+            relic_gff_tree t;
+            relic_buf_init(&out, 0);
+            assert_int_equal(relic_gff_mutate(x.bytes.data, x.bytes.size, NULL, 0, seed, 0, &out, NULL, &err), RELIC_OK);
+            relic_arena_init_heap(&a, (size_t)64 << 20);
+            assert_int_equal(relic_gff_open(out.data, out.size, &a, NULL, NULL, &d, &err), RELIC_OK);
+            assert_int_equal(relic_gff_tree_from_doc(&d, &a, &t, &err), RELIC_OK);
+            additions += added_documented(t.root, &relic_are_schema, known, 0);
+            relic_problems quiet = { NULL, NULL, 0, 0 };
+            if (typed && relic_gff_schema_check(&relic_are_schema, &d, &quiet)) with_problems++;
+            relic_arena_release(&a);
+            relic_buf_free(&out);
+        }
+        if (typed) {
+            print_message("note: typed ARE: %u documented fields added, %u of 200 mutants with strict problems\n",
+                          additions, with_problems);
+            assert_true(additions >= 10);
+            assert_true(with_problems >= 20);
+        } else {
+            assert_int_equal(additions, 0);
+        }
+        doc_free(&x);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_gic_lists_must_correspond_to_the_git),
         cmocka_unit_test(test_typed_files_are_found_by_file_type_and_name),
         cmocka_unit_test(test_corpus_typed_files_check_and_survive_mutation),
+        cmocka_unit_test(test_tree_mutator_makes_typed_departures_for_typed_files_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
