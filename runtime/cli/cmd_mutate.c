@@ -1,7 +1,7 @@
 /* cmd_mutate.c — `relic mutate IN [IN2...] -n COUNT -o DIR [--seed S]
  * [--invalid]`: COUNT mutated files for users to feed to their own readers,
  * made by each format's generated structure-aware mutator (issue 8;
- * runtime/relic_mutate.h), plus DIR/manifest.json naming, per file, what
+ * runtime/relic_mutate.h; GFF mostly by its tree mutator), plus DIR/manifest.json naming, per file, what
  * changed (field path, operation, old and new value). Output k starts from
  * input k mod N and splices from the next input of the same format.
  * Valid mode: every file passes `relic check` (the schema validator and
@@ -42,6 +42,7 @@ static void usage(FILE *f)
 
 typedef struct mut_input {
     cli_input in;
+    const cli_mutator *row;
     const relic_mut_format *mutator;
     char ext[16];
     char stem[128];
@@ -132,6 +133,7 @@ int cmd_mutate(int argc, char **argv)
         if (cli_load(paths[i], &m->in)) { status = EXIT_INVALID; goto out; }
         loaded++;
         const cli_mutator *row = mutator_for(&m->in);
+        m->row = row;
         m->mutator = row ? cli_mutator_of(row) : NULL;
         if (row && invalid && row->no_invalid) {
             fprintf(stderr, "relic mutate: %s: no invalid %s file exists (%s)\n", paths[i],
@@ -181,9 +183,13 @@ int cmd_mutate(int argc, char **argv)
         snprintf(name, sizeof name, "%s-%04lld%s%s", m->stem, k, m->ext[0] ? "." : "", m->ext);
         for (unsigned t = 0; t < SEEDS_PER_OUTPUT && !ok; t++) {
             used_seed = seed * 0x9E3779B97F4A7C15ull + (uint64_t)k * 0x100000001B3ull + t;
-            relic_status st = relic_mutate(m->mutator, m->in.map.bytes.data, m->in.map.bytes.size,
-                                           m2 ? m2->in.map.bytes.data : NULL, m2 ? m2->in.map.bytes.size : 0,
-                                           used_seed, invalid ? RELIC_MUTATE_INVALID : 0u, &out, &res, &err);
+            const uint8_t *in2 = m2 ? m2->in.map.bytes.data : NULL;
+            size_t n2 = m2 ? m2->in.map.bytes.size : 0;
+            unsigned flags = invalid ? RELIC_MUTATE_INVALID : 0u;
+            relic_status st = m->row->tree && k % 4 != 3
+                ? m->row->tree(m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags, &out, &res, &err)
+                : relic_mutate(m->mutator, m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags, &out,
+                               &res, &err);
             if (st != RELIC_OK) continue;
             /* what `relic check` says is what the mode promises */
             if ((check_quietly(out.data, out.size, name) == 0) == invalid) continue;

@@ -15,13 +15,18 @@
  * the generated tables where there are some; runtime/mutate_*.c). no_invalid, when
  * set, says why the format has no invalid form (`--invalid` is refused);
  * ext, when set, limits the row to files with that extension (SPZ and SWP
- * share a detection). */
+ * share a detection). tree, when set, is a mutator of the file's semantic
+ * tree (GFF: relic_gff_mutate, fields by label path) that makes three
+ * outputs in four; the tables' mutator makes the others (GFF: the struct,
+ * field, label and data arrays as laid out) and validates the inputs. */
 typedef struct cli_mutator {
     const char *format;
     const relic_mut_format *mutator;
     const relic_mut_format *(*make)(void);
     const char *no_invalid;
     const char *ext;
+    relic_status (*tree)(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed, unsigned flags,
+                         relic_buf *out, relic_mutate_result *res, relic_error *err);
 } cli_mutator;
 
 /* All rows, ended by a row with format NULL. */
