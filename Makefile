@@ -187,6 +187,9 @@ bench: deps
 	$(BUILD)/bench/bench_mutate
 	$(BUILD)/bench/bench_wtd
 	$(BUILD)/bench/bench_tpm
+	@if command -v $(CLANG) >/dev/null 2>&1; then $(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS) >/dev/null && \
+	  FUZZ_BUILD=$(FUZZ_BUILD) sh tests/bench/bench_fuzz.sh $(FUZZ_BINS); \
+	else echo "bench_fuzz: $(CLANG) not found: fuzz executions per second skipped"; fi
 
 # relic's NWN2 walkmesh bake against the toolset's TRX files (README "Bake report")
 bake-report: all $(BUILD)/tests/bake_report

@@ -5,6 +5,7 @@
 # ../shared/corpus files of its format when present), with time and memory
 # limits; fail on the first crash.
 # Generated targets use fuzz/dict/<target>.dict (magics, enum values, sizes).
+# FUZZ_ARGS adds libFuzzer flags (tests/bench/bench_fuzz.sh: -runs=0).
 secs=${FUZZ_SECONDS:-5}
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
 status=0; n=0; bad=0
@@ -36,7 +37,7 @@ for bin in "$@"; do
     echo "== fuzz $name for ${secs}s"
     n=$((n + 1))
     if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
-            -print_final_stats=1 $dict -artifact_prefix="$FUZZ_BUILD/$name-" "$work" 2>"$FUZZ_BUILD/$name.log"; then
+            -print_final_stats=1 $dict -artifact_prefix="$FUZZ_BUILD/$name-" $FUZZ_ARGS "$work" 2>"$FUZZ_BUILD/$name.log"; then
         tail -40 "$FUZZ_BUILD/$name.log"
         status=1; bad=$((bad + 1))
     else
