@@ -7,9 +7,8 @@
  * oracles abort() on failure, which fails this test. The check-fuzz step
  * of the Makefile also replays them with the libFuzzer binaries. A new
  * regression directory gets its target included below and a test of its
- * own (a target with a structure-aware mutator, gen_<f>.c or a
- * hand-written one including fuzz_mutator.h, needs RELIC_NO_CUSTOM_MUTATOR
- * defined before it). */
+ * own (structure-aware mutators, which need libFuzzer, are compiled out:
+ * RELIC_NO_CUSTOM_MUTATOR is defined before the first target). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <setjmp.h>
@@ -23,6 +22,9 @@
 
 #include <cmocka.h>
 
+/* the targets' structure-aware mutators need libFuzzer: compiled out */
+#define RELIC_NO_CUSTOM_MUTATOR
+
 #define LLVMFuzzerTestOneInput fuzz_grf_sections_one
 #include "../fuzz/fuzz_grf_sections.c"
 #undef LLVMFuzzerTestOneInput
@@ -32,7 +34,6 @@
 #define LLVMFuzzerTestOneInput fuzz_gff_json_one
 #include "../fuzz/fuzz_gff_json.c"
 #undef LLVMFuzzerTestOneInput
-#define RELIC_NO_CUSTOM_MUTATOR
 #define LLVMFuzzerTestOneInput fuzz_trr_one
 #include "../fuzz/fuzz_trr.c"
 #undef LLVMFuzzerTestOneInput
