@@ -12,7 +12,13 @@
  * byte-level mutator too. Deterministic
  * for a seed. A target includes this after defining FUZZ_MUTATORS, a
  * comma-separated list of functions returning a const relic_mut_format *
- * (tried in order).
+ * (tried in order). A text format may also define FUZZ_TOKENS, a
+ * relic_token_vocab (relic_tokens_tpm, _tri, _trr): then FUZZ_TOKEN_SHARE
+ * calls in 8 (default 4) of the mutator and of the cross-over go first
+ * to the token-level mutator (relic_mutate_tokens: respelled
+ * numbers, keyword case, blanks and line ends, comments, strings, lines
+ * moved or taken from the other input), which also takes inputs the
+ * reader rejects.
  * Compiled out with -DRELIC_NO_CUSTOM_MUTATOR (libFuzzer's byte level). */
 #ifndef RELIC_FUZZ_MUTATOR_H
 #define RELIC_FUZZ_MUTATOR_H
@@ -53,8 +59,33 @@ static size_t fuzz_structured(const uint8_t *d1, size_t n1, const uint8_t *d2, s
 #define FUZZ_STACKED 0
 #endif
 
+#ifdef FUZZ_TOKENS
+#ifndef FUZZ_TOKEN_SHARE
+#define FUZZ_TOKEN_SHARE 4
+#endif
+/* relic_mutate_tokens over FUZZ_TOKENS's vocabulary; the output's size, or
+ * 0 when it made nothing (out of memory). out may be d1. */
+static size_t fuzz_tokens(const uint8_t *d1, size_t n1, const uint8_t *d2, size_t n2, unsigned seed, unsigned flags,
+                          uint8_t *out, size_t max)
+{
+    size_t n = 0;
+    relic_error err;
+    if (relic_mutate_tokens(&FUZZ_TOKENS, d1, n1, d2, n2, seed, flags, out, max, &n, NULL, &err) != RELIC_OK) return 0;
+    return n;
+}
+/* Whether this call goes to the token mutator: FUZZ_TOKEN_SHARE in 8,
+ * drawn from bits of the seed the other choices do not use. */
+#define FUZZ_TOKEN_TURN(seed) (((seed) >> 11) % 8 < FUZZ_TOKEN_SHARE)
+#endif
+
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
+#ifdef FUZZ_TOKENS
+    if (FUZZ_TOKEN_TURN(seed)) {
+        size_t n = fuzz_tokens(data, size, NULL, 0, seed, 0, data, max_size);
+        if (n || !size) return FUZZ_STACKED && seed % 8 == 3 ? LLVMFuzzerMutate(data, n, max_size) : n;
+    }
+#endif
     if (seed % FUZZ_BYTE_SHARE != 0) {
         unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % 4 == 1 ? RELIC_MUTATE_INVALID : 0u);
         size_t n = fuzz_structured(data, size, NULL, 0, seed, flags, data, max_size);
@@ -69,6 +100,12 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
                                  uint8_t *out, size_t max_out_size, unsigned int seed)
 {
+#ifdef FUZZ_TOKENS
+    if (FUZZ_TOKEN_TURN(seed)) {
+        size_t n = fuzz_tokens(data1, size1, data2, size2, seed, RELIC_MUTATE_CROSSOVER, out, max_out_size);
+        if (n) return n;
+    }
+#endif
     size_t n = fuzz_structured(data1, size1, data2, size2, seed, RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER,
                                out, max_out_size);
     if (n) return n;

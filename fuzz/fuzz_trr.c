@@ -13,9 +13,12 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Structure-aware LLVMFuzzerCustomMutator and LLVMFuzzerCustomCrossOver
- * (fuzz_mutator.h) over relic_mutator_trr; -DRELIC_NO_CUSTOM_MUTATOR leaves libFuzzer's
- * byte-level mutator. */
+ * (fuzz_mutator.h) over relic_mutator_trr, and half of the calls first to
+ * the token-level mutator over relic_tokens_trr (number spellings, blanks
+ * and line ends); -DRELIC_NO_CUSTOM_MUTATOR leaves libFuzzer's byte-level
+ * mutator. */
 #define FUZZ_MUTATORS relic_mutator_trr
+#define FUZZ_TOKENS relic_tokens_trr
 #include "fuzz_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

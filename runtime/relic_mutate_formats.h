@@ -27,8 +27,15 @@ const relic_mut_format *relic_mutator_rim(void);
 /** Whole WTD terrains (mutate_wtd.c): the 90-byte header and parameter
  *  block of the logical (XOR-3) stream by the generated tables, the
  *  zerotree after it as opaque bytes (changed, inserted, removed, spliced),
- *  files up to RELIC_WTD_GAME_MAX_BITS/8 bytes. Validation: the whole
- *  terrain decoded (relic_wtd_decode_terrain). Built once. */
+ *  and, for grids up to 64 x 64 whose tree decodes, the int32 wavelet
+ *  coefficients ("coefficients", spec/trespasser.md §1.5-1.6) and quantised
+ *  heights ("heights", §1.7): when either changes, the tree is re-encoded
+ *  (relic_wtd_encode_tree / relic_wtd_encode) with the model's parameter
+ *  block, so the output is a valid zerotree; an array grown or shrunk, or
+ *  a quad size set to another power of two up to 64, re-encodes a grid of
+ *  that size. A quad size set below 512 is written rounded down to a power
+ *  of two, both sides (the log shows the value before rounding). Files up to RELIC_WTD_GAME_MAX_BITS/8 bytes. Validation: the
+ *  whole terrain decoded (relic_wtd_decode_terrain). Built once. */
 const relic_mut_format *relic_mutator_wtd(void);
 /** TRI meshes (mutate_text.c): vertices (doubles) and index triples,
  *  resized, spliced; written by relic_tri_write, validated by
@@ -51,6 +58,19 @@ const relic_mut_format *relic_mutator_swp(void);
  *  decompressed, mutated by the generated GROFF mutator, compressed again.
  *  Validation: the stream decodes and the GROFF validates. Built once. */
 const relic_mut_format *relic_mutator_groff_szdd(void);
+/** Whole NWN2 TRN/TRX files with their ASWM walkmeshes (mutate_trn.c,
+ *  spec/aurora.md §1, §2.2-2.3): the generated container model plus every
+ *  ASWM packet's walkmesh inflated (up to 32 MB decompressed) and exposed
+ *  through the generated "aswm" tables (vertices, edges, triangles, tiles
+ *  with path tables, islands, island path table); a changed walkmesh is
+ *  repaired where arrays are tied together (island lists, square tables,
+ *  tile grid, tile triangle ranges), packed again (relic_trn_aswm_pack,
+ *  zlib level 1) into its packet, later directory
+ *  offsets moved by the size change. Invalid mode: the engine's values,
+ *  stale header.packet_count or directory[0].offset. Validation: what
+ *  `relic check` does for a .trn/.trx (container, every walkmesh inflated
+ *  and checked, terrain and water packets). Built once. */
+const relic_mut_format *relic_mutator_trn_aswm(void);
 
 /** Mutate the GFF V3.2 file in[0..n) through its tree (gff_tree_mutate.c,
  *  relic_gff_tree): 1-3 changes, each one of: a field's value set to a
@@ -84,6 +104,70 @@ const relic_mut_format *relic_mutator_groff_szdd(void);
  *  log (field path such as Creature_List[2].Tag, operation, values). */
 relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
                               unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
+
+/** A text format's vocabulary for relic_mutate_tokens (mutate_tokens.c):
+ *  keywords and property names (words, also tried in other letter cases),
+ *  punctuation tokens, and whole lines typical of the format (some broken
+ *  on purpose; a line may hold several lines separated by '\n'). */
+typedef struct relic_token_vocab {
+    const char *name;               /**< "tpm" */
+    const char *const *words;
+    uint32_t nwords;
+    const char *const *punct;
+    uint32_t npunct;
+    const char *const *lines;
+    uint32_t nlines;
+} relic_token_vocab;
+
+/** TPM: the block keywords, properties and geometry keys of seed 004
+ *  "TPM - Models", its punctuation, typical and broken lines and blocks. */
+extern const relic_token_vocab relic_tokens_tpm;
+/** TRI (spec/trespasser.md §2.1): counts, index triples, coordinates. */
+extern const relic_token_vocab relic_tokens_tri;
+/** TRR (spec/trespasser.md §2.2): X Y Z triples, the obsolete-format -1. */
+extern const relic_token_vocab relic_tokens_trr;
+
+/** One change of relic_mutate_tokens: where (1-based line and byte column
+ *  in the text before the change), the operation (number, word, delete,
+ *  duplicate, swap, line-delete, line-copy, line-swap, template, space,
+ *  comment, string, insert, byte, line-splice), the bytes replaced and the
+ *  bytes put there (printable, escaped, shortened). */
+typedef struct relic_token_edit {
+    uint32_t line, col;
+    char op[16];
+    char old_text[48];
+    char new_text[48];
+} relic_token_edit;
+
+#define RELIC_MUTATE_TOKENS_MAX_LOG 3
+
+/** What relic_mutate_tokens changed, in order. */
+typedef struct relic_token_log {
+    relic_token_edit log[RELIC_MUTATE_TOKENS_MAX_LOG];
+    int nlog;
+} relic_token_log;
+
+/** Mutate the text in[0..n) of a line-oriented format token by token
+ *  (mutate_tokens.c): split it into numbers, words, strings, // comments,
+ *  punctuation, blank runs and line ends, then make 1-3 changes: a number
+ *  respelled with its value kept (sign, leading zeros, "5.", ".5", e/E
+ *  exponents with +/-, long digit runs) or changed (float, double and u32
+ *  limits, -0, subnormals, NaN and infinity words, broken forms); a word
+ *  replaced by one of v's (in another letter case); tokens deleted,
+ *  duplicated or swapped; lines deleted, swapped, copied, or one of v's
+ *  lines inserted; blanks and line ends changed (tab, \v, \f, CR, CRLF,
+ *  none; every line end of the text at once); a // comment added or
+ *  removed; a string opened, closed, emptied or grown; a bad byte. in2
+ *  (may be NULL) gives lines for crossover; with RELIC_MUTATE_CROSSOVER
+ *  the first change copies lines of in2 or replaces the text's tail by
+ *  in2's from a line start. The input need not be valid. The result (at
+ *  most max bytes) goes to out, which may be in itself; *out_size gets its
+ *  length. Deterministic for (in, in2, seed, flags). log (may be NULL) gets
+ *  the changes. Errors: RELIC_E_ARGUMENT (NULL arguments), RELIC_E_LIMIT
+ *  (a text of 4 GiB or more), RELIC_E_NOMEM. */
+relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, size_t n, const uint8_t *in2, size_t n2,
+                                 uint64_t seed, unsigned flags, uint8_t *out, size_t max, size_t *out_size,
+                                 relic_token_log *log, relic_error *err);
 
 #ifdef __cplusplus
 }
