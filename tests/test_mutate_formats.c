@@ -3,7 +3,8 @@
  * (runtime/gff_tree_mutate.c) on a GFF built here with every field type
  * (and on ../shared/corpus/gff when present), and the TRI, TRR, TPM
  * (runtime/mutate_text.c) and WTD (runtime/mutate_wtd.c) mutators on small
- * files made here. For each: the same seed gives the same bytes, valid-mode
+ * files made here (for WTD also its coefficient level: re-encoded trees
+ * decode and differ, large grids stay opaque). For each: the same seed gives the same bytes, valid-mode
  * outputs pass the format's reader and differ from the input, invalid-mode
  * outputs are rejected, crossover splices from the second input, and
  * truncated or byte-mutated inputs never crash the mutator (ASan/UBSan in
@@ -432,6 +433,101 @@ static void wtd_mutants(void **state)
     relic_buf_free(&b);
 }
 
+/* The wavelet coefficients of a WTD file (n x n into *coef, malloc'd). */
+static uint32_t wtd_coefficients(const uint8_t *p, size_t size, int32_t **coef)
+{
+    relic_wtd_wtd h;
+    relic_error err;
+    assert_int_equal(relic_wtd_read_header(p, size, &h, &err), RELIC_OK);
+    uint32_t n = (uint32_t)h.mapping.quad_extents.size_x;
+    *coef = calloc((size_t)n * n, sizeof **coef);
+    assert_non_null(*coef);
+    assert_int_equal(relic_wtd_read_tree(p, size, &h, *coef, NULL, &err), RELIC_OK);
+    return n;
+}
+
+/* Which level a mutant's log touched: 1 coefficients or heights, 0 not. */
+static int wtd_touched_grid(const relic_mutate_result *r)
+{
+    for (int k = 0; k < r->nlog; k++)
+        if (strncmp(r->log[k].path, "coefficients", 12) == 0 || strncmp(r->log[k].path, "heights", 7) == 0) return 1;
+    return 0;
+}
+
+/* Coefficient and height mutations re-encode the tree: every such valid
+ * mutant decodes, its coefficients differ from the input's, the same seed
+ * gives the same bytes, and some change the grid size. */
+static void wtd_coefficient_mutants_decode_and_differ(void **state)
+{
+    (void)state;
+    relic_buf a;
+    wtd_file(16, 1, &a);
+    int32_t *c0;
+    assert_int_equal(wtd_coefficients(a.data, a.size, &c0), 16);
+    unsigned touched = 0, resized = 0;
+    for (uint64_t seed = 0; seed < 200; seed++) {
+        relic_buf x, y;
+        relic_error err;
+        relic_mutate_result r;
+        relic_buf_init(&x, 0);
+        relic_buf_init(&y, 0);
+        assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, &x, &r, &err), RELIC_OK);
+        if (wtd_touched_grid(&r)) {
+            touched++;
+            assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, &y, NULL, &err),
+                             RELIC_OK);
+            assert_int_equal(x.size, y.size);
+            assert_memory_equal(x.data, y.data, x.size);
+            relic_arena ar;
+            relic_wtd_terrain t;
+            relic_arena_init_heap(&ar, 16u << 20);
+            assert_int_equal(relic_wtd_decode_terrain(x.data, x.size, &ar, &t, &err), RELIC_OK);
+            relic_arena_release(&ar);
+            int32_t *c1;
+            uint32_t n = wtd_coefficients(x.data, x.size, &c1);
+            if (n != 16) resized++;
+            else assert_true(memcmp(c0, c1, sizeof(int32_t) * 256) != 0);
+            free(c1);
+        }
+        relic_buf_free(&x);
+        relic_buf_free(&y);
+    }
+    assert_true(touched >= 20);
+    assert_true(resized >= 1);
+    free(c0);
+    relic_buf_free(&a);
+}
+
+/* Grids above the mutator's bound keep the opaque path: no mutant of a
+ * 128 x 128 terrain touches coefficients or heights. */
+static void wtd_large_grid_keeps_opaque_tree(void **state)
+{
+    (void)state;
+    const uint32_t n = 128;
+    int32_t *h = malloc(sizeof *h * n * n);
+    assert_non_null(h);
+    for (uint32_t i = 0; i < n * n; i++) h[i] = (int32_t)(i % n / 64);
+    relic_wtd_mapping m;
+    relic_wtd_mapping_init(&m, n, 0, 0, 1, 0.25);
+    relic_arena ar;
+    relic_error err;
+    relic_buf a;
+    relic_arena_init_heap(&ar, 64u << 20);
+    relic_buf_init(&a, 0);
+    assert_int_equal(relic_wtd_encode(h, n, &m, NULL, &ar, &a, NULL, &err), RELIC_OK);
+    relic_arena_release(&ar);
+    free(h);
+    for (uint64_t seed = 0; seed < 24; seed++) {
+        relic_buf x;
+        relic_mutate_result r;
+        relic_buf_init(&x, 0);
+        assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, &x, &r, &err), RELIC_OK);
+        assert_false(wtd_touched_grid(&r));
+        relic_buf_free(&x);
+    }
+    relic_buf_free(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +542,8 @@ int main(void)
         cmocka_unit_test(trr_mutants),
         cmocka_unit_test(tpm_mutants),
         cmocka_unit_test(wtd_mutants),
+        cmocka_unit_test(wtd_coefficient_mutants_decode_and_differ),
+        cmocka_unit_test(wtd_large_grid_keeps_opaque_tree),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,8 @@
 /* bench_mutate.c — `make bench`: structure-aware mutations per second
  * (runtime/mutate.c over the generated tables, issue 8) for each format
  * with a schema, on tests/samples/room.wok and, when ../shared/corpus
- * exists, the smallest and the largest real file of each format. Three
+ * exists, the smallest and the largest real file of each format; WTD
+ * (runtime/mutate_wtd.c) on fuzz/corpus/fuzz_wtd/terrain.wtd too. Three
  * modes: unchecked (what the fuzz targets' LLVMFuzzerCustomMutator does:
  * decode, mutate, write), valid (the written file must validate and differ)
  * and invalid (it must be rejected). Each mode runs for about 0.3 s. */
@@ -19,6 +20,7 @@
 #include "groff_mutate.h"
 #include "pid_mutate.h"
 #include "relic.h"
+#include "relic_mutate_formats.h"
 #include "tpa_mutate.h"
 #include "trn_mutate.h"
 
@@ -85,11 +87,13 @@ int main(void)
     printf("structure-aware mutations per second (one core; 'no' = seeds without a suitable mutant)\n");
     printf("%-6s %11s  %-48s %12s %12s %12s\n", "format", "size", "file", "unchecked", "valid", "invalid");
     bench_file(&relic_bwm_mutator, "tests/samples/room.wok");
+    bench_file(relic_mutator_wtd(), "fuzz/corpus/fuzz_wtd/terrain.wtd"); /* 16 x 16: the coefficient level */
     static const struct { const relic_mut_format *f; const char *dir; } corpus[] = {
         { &relic_bwm_mutator, "../shared/corpus/bwm" }, { &relic_gff_mutator, "../shared/corpus/gff" },
         { &relic_tpa_mutator, "../shared/corpus/tpa" }, { &relic_cau_mutator, "../shared/corpus/cau" },
         { &relic_trn_mutator, "../shared/corpus/trn" }, { &relic_trn_mutator, "../shared/corpus/trx" },
         { &relic_pid_mutator, "../shared/corpus/pid" }, { &relic_groff_mutator, "../shared/corpus/scn" },
+        { NULL, "../shared/corpus/wtd" },
     };
     DIR *probe = opendir("../shared/corpus");
     if (!probe) {
@@ -97,6 +101,7 @@ int main(void)
         return 0;
     }
     closedir(probe);
-    for (size_t i = 0; i < sizeof corpus / sizeof corpus[0]; i++) bench_dir(corpus[i].f, corpus[i].dir);
+    for (size_t i = 0; i < sizeof corpus / sizeof corpus[0]; i++)
+        bench_dir(corpus[i].f ? corpus[i].f : relic_mutator_wtd(), corpus[i].dir);
     return 0;
 }
