@@ -6,12 +6,20 @@
  * re-serialises (runtime/trn_aswm_write.c) to the input bytes. An input
  * that is a whole TRN/TRX file (the seeds: ../shared/corpus/trn, trx) has
  * its first ASWM inflated and checked the same way.
+ * Whole TRN/TRX inputs are mutated structure-aware (fuzz/fuzz_mutator.h
+ * with relic_mutator_trn_aswm, runtime/mutate_trn.c: the container's
+ * fields and every inflated walkmesh's vertices, edges, triangles, tiles,
+ * path tables and islands, deflated again); raw walkmesh inputs and files
+ * that do not load fall back to libFuzzer's byte-level mutator.
  * Build and run: make fuzz (or build-fuzz/fuzz_trn_aswm -max_total_time=60). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_codec.h"
 #include "relic_trn.h"
+
+#define FUZZ_MUTATORS relic_mutator_trn_aswm
+#include "fuzz_mutator.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

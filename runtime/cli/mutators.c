@@ -29,6 +29,7 @@ const cli_mutator cli_mutators[] = {
     { "tpa", &relic_tpa_mutator, NULL, NULL, NULL, NULL },
     { "tpm", NULL, relic_mutator_tpm, NULL, NULL, NULL },
     { "tri", NULL, relic_mutator_tri, NULL, NULL, NULL },
+    { "trn", NULL, relic_mutator_trn_aswm, NULL, NULL, NULL },
     { "trn", &relic_trn_mutator, NULL, NULL, NULL, NULL },
     { "trr", NULL, relic_mutator_trr, NULL, NULL, NULL },
     { "wtd", NULL, relic_mutator_wtd, NULL, NULL, NULL },
