@@ -211,8 +211,8 @@ static int change_struct(sm *c, relic_gff_tstruct *s, const relic_gff_sstruct *s
         uint32_t n = s->field_count, at = (uint32_t)below(c, n + 1);
         relic_gff_tfield *nf = alloc(c, (n + 1) * sizeof *nf);
         if (!nf) return 0;
-        memcpy(nf, s->fields, at * sizeof *nf);
-        memcpy(nf + at + 1, s->fields + at, (n - at) * sizeof *nf);
+        if (at) memcpy(nf, s->fields, at * sizeof *nf); /* an empty struct's fields are NULL */
+        if (n > at) memcpy(nf + at + 1, s->fields + at, (n - at) * sizeof *nf);
         memset(nf[at].label, 0, sizeof nf[at].label);
         snprintf(nf[at].label, sizeof nf[at].label, "%s", sf->label);
         if (!fresh_value(c, &nf[at], pick_type(c, sf), sf)) return 0;

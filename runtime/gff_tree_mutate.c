@@ -726,8 +726,8 @@ static int op_add_field(gctx *c, uint32_t k)
     uint32_t n = s->field_count, at = (uint32_t)below(c, n + 1);
     relic_gff_tfield *nf = alloc(c, (n + 1) * sizeof *nf);
     if (!nf) return 0;
-    memcpy(nf, s->fields, at * sizeof *nf);
-    memcpy(nf + at + 1, s->fields + at, (n - at) * sizeof *nf);
+    if (at) memcpy(nf, s->fields, at * sizeof *nf); /* an empty struct's fields are NULL */
+    if (n > at) memcpy(nf + at + 1, s->fields + at, (n - at) * sizeof *nf);
     c->budget = GFF_MUT_COPY_BUDGET;
     if (!copy_field(c, &nf[at], src, c->nodes[k].depth)) return 0;
     /* s is replaced in place: its fields array is new, the struct itself may

@@ -387,6 +387,32 @@ static void test_tree_mutator_makes_typed_departures_for_typed_files_only(void *
     }
 }
 
+/* A typed file whose top-level struct has no fields (as reone's limbo
+ * module ARE): the typed step adds documented fields to the empty struct
+ * (no copy from its NULL field array: UBSan in check-asan). */
+static void test_tree_mutator_adds_typed_fields_to_an_empty_struct(void **state)
+{
+    (void)state;
+    doc x;
+    doc_from_json(&x, "{\"__data_type\":\"ARE \"}");
+    unsigned grown = 0;
+    for (uint64_t seed = 0; seed < 100; seed++) {
+        relic_buf out;
+        relic_error err;
+        relic_arena a;
+        relic_gff_doc d;
+        relic_buf_init(&out, 0);
+        assert_int_equal(relic_gff_mutate(x.bytes.data, x.bytes.size, NULL, 0, seed, 0, &out, NULL, &err), RELIC_OK);
+        relic_arena_init_heap(&a, (size_t)16 << 20);
+        assert_int_equal(relic_gff_open(out.data, out.size, &a, NULL, NULL, &d, &err), RELIC_OK);
+        grown += relic_gff_struct_field_count(&d, 0) > 0;
+        relic_arena_release(&a);
+        relic_buf_free(&out);
+    }
+    assert_true(grown > 0);
+    doc_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -399,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_typed_files_are_found_by_file_type_and_name),
         cmocka_unit_test(test_corpus_typed_files_check_and_survive_mutation),
         cmocka_unit_test(test_tree_mutator_makes_typed_departures_for_typed_files_only),
+        cmocka_unit_test(test_tree_mutator_adds_typed_fields_to_an_empty_struct),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
