@@ -64,11 +64,9 @@ LIBS=$(sed -n 's/^LIBS *= *//p' Makefile)
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
-# a target with LLVMFuzzerCustomMutator runs in both modes, others byte-level only
-# (in the target or a fuzz/ header it includes: fuzz_mutator.h, fuzz_gff_mutator.h)
-has_custom() {
-    grep -q 'LLVMFuzzerCustomMutator' "fuzz/$1.c" $(sed -n 's|^#include "\(fuzz_[a-z_]*\.h\)"|fuzz/\1|p' "fuzz/$1.c")
-}
+# a target whose fuzzing build defines LLVMFuzzerCustomMutator runs in both
+# modes, others byte-level only (asked of the binary, as tests/bench/bench_fuzz.sh does)
+has_custom() { nm "$B/custom/$1" 2>/dev/null | grep -q ' T LLVMFuzzerCustomMutator$'; }
 modes_of() { if has_custom "$1"; then echo custom bytes; else echo bytes; fi; }
 done_already() { awk -F'\t' -v t="$1" -v m="$2" -v s="$secs" '$1 == t && $2 == m && $3 == s { f = 1 } END { exit !f }' "$results"; }
 

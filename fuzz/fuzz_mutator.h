@@ -1,18 +1,21 @@
 /* fuzz_mutator.h — the structure-aware LLVMFuzzerCustomMutator and
  * LLVMFuzzerCustomCrossOver of the hand-written targets whose format has a
  * relic_mut_format (relic_mutate_formats.h: ERF/RIM, WTD, TPM, TRI, TRR,
- * SZDD GROFF), the same as the generated targets' (fuzz/gen_<f>.c): decode,
+ * TRN/TRX walkmeshes, SZDD GROFF) or a tree mutator (GFF: relic_gff_mutate),
+ * the same as the generated targets' (fuzz/gen_<f>.c): decode,
  * change one to three fields, arrays or sub-structures, write with the
  * format's writer. One call in FUZZ_BYTE_SHARE (default 8), and every
  * input no listed mutator loads, goes to libFuzzer's byte-level mutator
  * (fuzz_tpm sets 4: the writers print one normalised form, so the
- * lexers' other spellings come from byte-level changes); one in 4 uses the
- * invalid mode (values outside their ranges, stale fields); with
+ * lexers' other spellings come from byte-level changes); one in
+ * FUZZ_INVALID_SHARE (default 4) uses the invalid mode (values outside
+ * their ranges, stale fields); with
  * FUZZ_STACKED 1, one in 8 gives the structure-aware output to the
  * byte-level mutator too. Deterministic
  * for a seed. A target includes this after defining FUZZ_MUTATORS, a
  * comma-separated list of functions returning a const relic_mut_format *
- * (tried in order). A text format may also define FUZZ_TOKENS, a
+ * (tried in order), or FUZZ_TREE_MUTATOR, a function of relic_gff_mutate's
+ * signature (in, in2, seed, flags -> out). A text format may also define FUZZ_TOKENS, a
  * relic_token_vocab (relic_tokens_tpm, _tri, _trr): then FUZZ_TOKEN_SHARE
  * calls in 8 (default 4) of the mutator and of the cross-over go first
  * to the token-level mutator (relic_mutate_tokens: respelled
@@ -33,17 +36,29 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
                                  uint8_t *out, size_t max_out_size, unsigned int seed);
 
+#ifdef FUZZ_MUTATORS
 static const relic_mut_format *(*const fuzz_mutators[])(void) = { FUZZ_MUTATORS };
+#endif
 
-/* relic_mutate with each listed format in turn; the output's size, or 0. */
+/* The tree mutator, or relic_mutate with each listed format in turn; the
+ * output's size, or 0. */
 static size_t fuzz_structured(const uint8_t *d1, size_t n1, const uint8_t *d2, size_t n2, unsigned seed,
                               unsigned flags, uint8_t *out, size_t max)
 {
-    for (size_t k = 0; k < sizeof fuzz_mutators / sizeof fuzz_mutators[0]; k++) {
+#ifdef FUZZ_TREE_MUTATOR
+    size_t count = 1;
+#else
+    size_t count = sizeof fuzz_mutators / sizeof fuzz_mutators[0];
+#endif
+    for (size_t k = 0; k < count; k++) {
         relic_buf b;
         relic_error err;
         relic_buf_init(&b, max);
+#ifdef FUZZ_TREE_MUTATOR
+        relic_status st = FUZZ_TREE_MUTATOR(d1, n1, d2, n2, seed, flags, &b, NULL, &err);
+#else
         relic_status st = relic_mutate(fuzz_mutators[k](), d1, n1, d2, n2, seed, flags, &b, NULL, &err);
+#endif
         size_t n = st == RELIC_OK && b.size <= max && b.size ? b.size : 0;
         if (n) memcpy(out, b.data, n);
         relic_buf_free(&b);
@@ -57,6 +72,9 @@ static size_t fuzz_structured(const uint8_t *d1, size_t n1, const uint8_t *d2, s
 #endif
 #ifndef FUZZ_STACKED
 #define FUZZ_STACKED 0
+#endif
+#ifndef FUZZ_INVALID_SHARE
+#define FUZZ_INVALID_SHARE 4
 #endif
 
 #ifdef FUZZ_TOKENS
@@ -87,7 +105,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
     }
 #endif
     if (seed % FUZZ_BYTE_SHARE != 0) {
-        unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % 4 == 1 ? RELIC_MUTATE_INVALID : 0u);
+        unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % FUZZ_INVALID_SHARE == 1 ? RELIC_MUTATE_INVALID : 0u);
         size_t n = fuzz_structured(data, size, NULL, 0, seed, flags, data, max_size);
         if (n) return FUZZ_STACKED && seed % 8 == 3 ? LLVMFuzzerMutate(data, n, max_size) : n;
     }

@@ -521,6 +521,31 @@ static int op_type(gctx *c, fref r)
     return 1;
 }
 
+/* Put ns where node k's struct hangs: the root is overwritten in place
+ * (the tree holds its pointer), a list element goes into a fresh items
+ * array (so a list shared by a splice is not changed), a struct field
+ * points to it. 0 when out of memory. */
+static int hang(gctx *c, uint32_t k, relic_gff_tstruct *ns)
+{
+    const snode *nd = &c->nodes[k];
+    if (nd->parent < 0) {
+        *nd->s = *ns;
+        return 1;
+    }
+    relic_gff_tfield *pf = &c->nodes[nd->parent].s->fields[nd->field];
+    if (nd->elem < 0) {
+        pf->v.child = ns;
+        return 1;
+    }
+    size_t n = pf->v.list.count;
+    relic_gff_tstruct **it = alloc(c, n * sizeof *it);
+    if (!it) return 0;
+    memcpy(it, pf->v.list.items, n * sizeof *it);
+    it[nd->elem] = ns;
+    pf->v.list.items = it;
+    return 1;
+}
+
 /* Drop, duplicate or move field r within its struct (a new field array). */
 static int op_fields(gctx *c, fref r)
 {
@@ -559,15 +584,7 @@ static int op_fields(gctx *c, fref r)
     *ns = *s;
     ns->fields = nf;
     ns->field_count = n;
-    /* the new struct replaces s where s hangs */
-    const snode *nd = &c->nodes[r.node];
-    if (nd->parent < 0) {
-        *s = *ns; /* the root: edited in place (its tree holds the pointer) */
-    } else {
-        relic_gff_tfield *pf = &c->nodes[nd->parent].s->fields[nd->field];
-        if (nd->elem >= 0) pf->v.list.items[nd->elem] = ns; /* list arrays: see op_list (fresh per edit) */
-        else pf->v.child = ns;
-    }
+    if (!hang(c, r.node, ns)) return 0;
     log_op(c, path, op);
     return 1;
 }
@@ -695,23 +712,7 @@ static int op_struct(gctx *c, uint32_t k)
         snprintf(m->new_value, sizeof m->new_value, "struct id %u, %u fields%s%s", (unsigned)ns->id,
                  (unsigned)ns->field_count, *from ? " from the " : "", from);
     }
-    if (nd->parent < 0) {
-        *nd->s = *ns;
-    } else {
-        relic_gff_tfield *pf = &c->nodes[nd->parent].s->fields[nd->field];
-        if (nd->elem >= 0) {
-            /* a fresh items array, so a shared (spliced) list is not changed */
-            size_t n = pf->v.list.count;
-            relic_gff_tstruct **it = alloc(c, n * sizeof *it);
-            if (!it) return 0;
-            memcpy(it, pf->v.list.items, n * sizeof *it);
-            it[nd->elem] = ns;
-            pf->v.list.items = it;
-        } else {
-            pf->v.child = ns;
-        }
-    }
-    return 1;
+    return hang(c, k, ns);
 }
 
 /* Add a field copied from a donor struct to struct k (at a random place). */
@@ -817,20 +818,9 @@ static int mutate_once(gctx *c, int splice)
             const char *from;
             relic_gff_tstruct *ns = donor_struct(c, &from);
             if (!ns) return 0;
-            snode *nd = &c->nodes[k];
-            relic_gff_tfield *pf = &c->nodes[nd->parent].s->fields[nd->field];
             char path[160];
             node_path(c, c->nodes, (int32_t)k, path, sizeof path);
-            if (nd->elem >= 0) {
-                size_t n = pf->v.list.count;
-                relic_gff_tstruct **it = alloc(c, n * sizeof *it);
-                if (!it) return 0;
-                memcpy(it, pf->v.list.items, n * sizeof *it);
-                it[nd->elem] = ns;
-                pf->v.list.items = it;
-            } else {
-                pf->v.child = ns;
-            }
+            if (!hang(c, k, ns)) return 0;
             relic_mutation *m = log_op(c, path, "splice");
             if (m) snprintf(m->new_value, sizeof m->new_value, "struct id %u from the %s", (unsigned)ns->id, from);
             return 1;
@@ -948,6 +938,7 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         relic_arena_release(&scratch);
         relic_arena_init_heap(&scratch, limit);
         if ((st = relic_gff_open(in, n, &scratch, NULL, NULL, &d, err)) != RELIC_OK) goto done;
+        c.sc = relic_gff_schema_for_type(relic_gff_file_type(&d));
     }
     if (in2) {
         relic_error err2;
@@ -978,7 +969,6 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         c.a = &w;
         relic_gff_tree t;
         if ((st = open_tree(in, n, &w, &t, err)) != RELIC_OK) goto done;
-        c.sc = relic_gff_schema_for_type(t.file_type);
         int changes = 1 + (int)below(&c, 3), made = 0;
         /* large files are first made smaller: every try above 4 x
          * GFF_MUT_SMALL, one in 2 above GFF_MUT_SMALL (they execute slowly) */
