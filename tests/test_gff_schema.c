@@ -25,6 +25,7 @@
 #include "git.h"
 #include "ifo.h"
 #include "relic_gff_schema.h"
+#include "gff_schema_mutate.h"
 #include "relic_mutate_formats.h"
 
 #define CORPUS_DIR "../shared/corpus/gff"
@@ -413,6 +414,31 @@ static void test_tree_mutator_adds_typed_fields_to_an_empty_struct(void **state)
     doc_free(&x);
 }
 
+/* The typed step on a struct with no fields and a NULL field array (the
+ * generic mutator makes such structs when it changes a field's type to
+ * STRUCT): documented fields are added without copying from NULL (UBSan in
+ * check-asan; found by the campaign's fuzz_gff_typed run). */
+static void test_typed_step_adds_fields_to_a_struct_without_a_field_array(void **state)
+{
+    (void)state;
+    unsigned grown = 0;
+    for (uint64_t seed = 0; seed < 64; seed++) {
+        relic_arena a;
+        relic_gff_tstruct root = { RELIC_GFF_NONE, 0, NULL, RELIC_GFF_NONE, RELIC_GFF_NONE };
+        relic_mutation m;
+        uint64_t rng = seed;
+        int nomem = 0;
+        relic_arena_init_heap(&a, (size_t)1 << 20);
+        if (relic_gff_schema_mutate_tree(&relic_are_schema, &root, &rng, &a, &m, &nomem) && root.field_count) {
+            assert_string_equal(m.op, "add_field");
+            grown++;
+        }
+        assert_int_equal(nomem, 0);
+        relic_arena_release(&a);
+    }
+    assert_true(grown > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_corpus_typed_files_check_and_survive_mutation),
         cmocka_unit_test(test_tree_mutator_makes_typed_departures_for_typed_files_only),
         cmocka_unit_test(test_tree_mutator_adds_typed_fields_to_an_empty_struct),
+        cmocka_unit_test(test_typed_step_adds_fields_to_a_struct_without_a_field_array),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
