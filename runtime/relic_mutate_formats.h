@@ -1,9 +1,9 @@
 /* relic_mutate_formats.h — the hand-written structure-aware mutators (issue
  * 8): formats whose generated writer cannot rebuild a whole file (ERF/RIM
  * resource data, WTD's zerotree in its XOR-3 container, SZDD-compressed
- * GROFF, SPZ) or that have no schema (TPM, TRI, TRR), and the GFF tree
- * mutator. The first kind are relic_mut_format tables for the generic
- * engine (relic_mutate, relic_mutate.h: deterministic for a seed, 1-3
+ * GROFF, SPZ) or that have no schema (TPM, TRI, TRR); the GFF tree
+ * mutator; the BWM geometry mutator. The first kind are relic_mut_format
+ * tables for the generic engine (relic_mutate, relic_mutate.h: deterministic for a seed, 1-3
  * changes, valid or invalid mode); `relic mutate` (runtime/cli/mutators.c)
  * and the fuzz targets' LLVMFuzzerCustomMutator (fuzz/fuzz_<f>.c) use
  * them. Sources: spec/aurora.md §4-5 (GFF, ERF/RIM), spec/trespasser.md
@@ -105,6 +105,37 @@ const relic_mut_format *relic_mutator_trn_aswm(void);
 relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
                               unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
 
+/** Mutate the KotOR BWM walkmesh in[0..n) (.wok/.pwk/.dwk) through its
+ *  geometry (mutate_bwm.c; seed 002, spec/aurora.md §3): 1-3 changes, each
+ *  one of: a vertex coordinate set to a float boundary value (0, -0,
+ *  subnormal, +-FLT_MAX, infinities, NaN, the next float, another
+ *  vertex's), a vertex moved onto another or welded to it, a face corner
+ *  given its own vertex, a face's material changed (walkable, not, or an
+ *  unknown id), a face removed, duplicated (either winding), flipped,
+ *  split in three or moved, a side's transition set, the type switched
+ *  between WOK and PWK/DWK, a patch of at most 32 faces spliced from the
+ *  second walkmesh in2[0..n2) (NULL: none); then the faces are put
+ *  walkable first and the normals, distances, adjacency, edges,
+ *  perimeters and AABB tree rebuilt (relic_bwm_rebuild), so the output
+ *  keeps every table rule. Walkmeshes of more than 256 faces (one try in
+ *  2 above 48) are first cropped to a connected patch of 8-48 faces. One
+ *  try in 4 gives the (cropped) walkmesh to the generated mutator
+ *  (relic_bwm_mutator) for its table-level changes instead.
+ *  flags: RELIC_MUTATE_UNCHECKED returns the first written mutant;
+ *  RELIC_MUTATE_CROSSOVER makes a splice from in2 the first change;
+ *  RELIC_MUTATE_INVALID breaks one table rule of relic_bwm_check after the
+ *  rebuild (faces out of walkable order, the adjacency a row short,
+ *  perimeters decreasing, an AABB node looping or with a child too many
+ *  or too few), or takes the generated mutator's invalid mode, and keeps
+ *  only outputs `relic check` rejects. Otherwise the output passes the
+ *  validator and relic_bwm_check (not strict) and differs from the input.
+ *  Deterministic for (in, in2, seed, flags); out is cleared first.
+ *  Errors: the validator's or decoder's when in does not load (or in2,
+ *  with RELIC_MUTATE_CROSSOVER); RELIC_E_LIMIT when 16 tries gave no
+ *  suitable output; RELIC_E_NOMEM. res (may be NULL) gets the log (paths
+ *  such as vertices[3].z, faces[7], materials[2]). */
+relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
+                              unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
 /** A text format's vocabulary for relic_mutate_tokens (mutate_tokens.c):
  *  keywords and property names (words, also tried in other letter cases),
  *  punctuation tokens, and whole lines typical of the format (some broken

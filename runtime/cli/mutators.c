@@ -16,7 +16,7 @@
 #include "trn_mutate.h"
 
 const cli_mutator cli_mutators[] = {
-    { "bwm", &relic_bwm_mutator, NULL, NULL, NULL, NULL },
+    { "bwm", &relic_bwm_mutator, NULL, NULL, NULL, relic_bwm_mutate },
     { "cau", &relic_cau_mutator, NULL, NULL, NULL, NULL },
     { "erf", NULL, relic_mutator_erf, NULL, NULL, NULL },
     { "erf", NULL, relic_mutator_rim, NULL, NULL, NULL },

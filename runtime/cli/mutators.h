@@ -16,9 +16,10 @@
  * set, says why the format has no invalid form (`--invalid` is refused);
  * ext, when set, limits the row to files with that extension (SPZ and SWP
  * share a detection). tree, when set, is a mutator of the file's semantic
- * tree (GFF: relic_gff_mutate, fields by label path) that makes three
- * outputs in four; the tables' mutator makes the others (GFF: the struct,
- * field, label and data arrays as laid out) and validates the inputs. */
+ * tree (GFF: relic_gff_mutate, fields by label path; BWM: relic_bwm_mutate,
+ * the geometry with every derived table rebuilt) that makes three outputs
+ * in four; the tables' mutator makes the others (GFF: the struct, field,
+ * label and data arrays as laid out) and validates the inputs. */
 typedef struct cli_mutator {
     const char *format;
     const relic_mut_format *mutator;

@@ -1,0 +1,276 @@
+/* test_mutate_bwm.c — the BWM geometry mutator (runtime/mutate_bwm.c,
+ * relic_bwm_mutate; issue 8) on walkmeshes made by relic's own builder
+ * (relic_bwm_from_mesh over a grid of quads with mixed materials): the
+ * same seed gives the same bytes; valid-mode outputs pass the validator
+ * and the table rules (checked here with relic_bwm_check, not through the
+ * mutator) and differ from the input, and many change the geometry itself;
+ * large walkmeshes come out cropped; invalid-mode outputs break a rule;
+ * crossover splices faces of the second walkmesh; unchecked outputs never
+ * crash the readers; a file that is not a walkmesh is refused. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "relic_bwm.h"
+#include "relic_mutate_formats.h"
+
+#define SEEDS 64u
+
+static relic_buf small_wok, big_wok, crate_pwk;
+
+/* An n x n grid of unit quads (two faces each) at height z, as a walkmesh
+ * of the given type; every seventh quad non-walkable, one a transition. */
+static relic_buf grid(uint32_t n, float z, uint32_t type)
+{
+    uint32_t nv = (n + 1) * (n + 1), nf = 2 * n * n;
+    float (*v)[3] = calloc(nv, sizeof *v);
+    uint32_t (*f)[3] = calloc(nf, sizeof *f), *mat = calloc(nf, sizeof *mat);
+    assert_true(v && f && mat);
+    for (uint32_t y = 0; y <= n; y++)
+        for (uint32_t x = 0; x <= n; x++) {
+            v[y * (n + 1) + x][0] = (float)x;
+            v[y * (n + 1) + x][1] = (float)y;
+            v[y * (n + 1) + x][2] = z + 0.125f * (float)((x * y) % 3);
+        }
+    for (uint32_t q = 0; q < n * n; q++) {
+        uint32_t x = q % n, y = q / n, a = y * (n + 1) + x, b = a + 1, c = a + n + 1, d = c + 1;
+        uint32_t m = q % 7 == 3 ? RELIC_BWM_SURFACE_MATERIAL_NONWALK
+                                : q % 2 ? RELIC_BWM_SURFACE_MATERIAL_STONE : RELIC_BWM_SURFACE_MATERIAL_GRASS;
+        f[2 * q][0] = a; f[2 * q][1] = b; f[2 * q][2] = d;
+        f[2 * q + 1][0] = a; f[2 * q + 1][1] = d; f[2 * q + 1][2] = c;
+        mat[2 * q] = mat[2 * q + 1] = m;
+    }
+    relic_bwm_mesh mesh = { (const float (*)[3])v, nv, (const uint32_t (*)[3])f, mat, nf };
+    relic_arena a;
+    relic_arena_init_heap(&a, (size_t)64 << 20);
+    relic_bwm_bwm m;
+    relic_error err;
+    relic_buf out;
+    relic_buf_init(&out, 0);
+    assert_int_equal(relic_bwm_from_mesh(&mesh, type, &a, &m, &err), RELIC_OK);
+    if (m.edges_count) m.edges[0].transition = 2;
+    assert_int_equal(relic_bwm_write(&m, &out, &err), RELIC_OK);
+    relic_arena_release(&a);
+    free(v);
+    free(f);
+    free(mat);
+    return out;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    small_wok = grid(4, 0.0f, RELIC_BWM_WALKMESH_TYPE_AREA);
+    big_wok = grid(16, 5.0f, RELIC_BWM_WALKMESH_TYPE_AREA);
+    crate_pwk = grid(2, 1.0f, RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    relic_buf_free(&small_wok);
+    relic_buf_free(&big_wok);
+    relic_buf_free(&crate_pwk);
+    return 0;
+}
+
+/* What `relic check` says of a walkmesh: 1 when it validates and keeps the
+ * table rules; *faces gets its face count. */
+static int walkmesh_ok(const relic_buf *b, size_t *faces)
+{
+    relic_bwm_view v;
+    relic_error err;
+    if (relic_bwm_validate(b->data, b->size, &v, &err) != RELIC_OK) return 0;
+    if (faces) *faces = v.faces_count;
+    return relic_bwm_check(&v, 0, NULL, NULL) == 0;
+}
+
+static int logged(const relic_mutate_result *r, const char *field, const char *op)
+{
+    for (int i = 0; i < r->nlog; i++)
+        if ((!field || strncmp(r->log[i].path, field, strlen(field)) == 0) && (!op || strcmp(r->log[i].op, op) == 0))
+            return 1;
+    return 0;
+}
+
+static void test_same_seed_same_bytes(void **state)
+{
+    (void)state;
+    for (unsigned flags = 0; flags < 2; flags++)
+        for (uint64_t s = 0; s < 8; s++) {
+            relic_buf a, b;
+            relic_error err;
+            relic_buf_init(&a, 0);
+            relic_buf_init(&b, 0);
+            unsigned f = flags ? RELIC_MUTATE_INVALID : 0;
+            assert_int_equal(relic_bwm_mutate(big_wok.data, big_wok.size, small_wok.data, small_wok.size, s, f, &a, NULL, &err), RELIC_OK);
+            assert_int_equal(relic_bwm_mutate(big_wok.data, big_wok.size, small_wok.data, small_wok.size, s, f, &b, NULL, &err), RELIC_OK);
+            assert_int_equal(a.size, b.size);
+            assert_memory_equal(a.data, b.data, a.size);
+            relic_buf_free(&a);
+            relic_buf_free(&b);
+        }
+}
+
+/* Valid mode: every output keeps every rule and differs from the input;
+ * they are distinct, and the geometry changes in the ways documented. */
+static void test_valid_outputs_keep_the_rules(void **state)
+{
+    (void)state;
+    uint64_t digests[SEEDS];
+    unsigned distinct = 0, other_face_count = 0, vertex = 0, material = 0, face_ops = 0;
+    size_t faces0 = 0;
+    assert_true(walkmesh_ok(&small_wok, &faces0));
+    for (uint64_t s = 0; s < SEEDS; s++) {
+        relic_buf out;
+        relic_error err;
+        relic_mutate_result res;
+        relic_buf_init(&out, 0);
+        assert_int_equal(relic_bwm_mutate(small_wok.data, small_wok.size, NULL, 0, s, 0, &out, &res, &err), RELIC_OK);
+        size_t faces = 0;
+        assert_true(walkmesh_ok(&out, &faces));
+        assert_false(out.size == small_wok.size && memcmp(out.data, small_wok.data, out.size) == 0);
+        assert_true(res.nlog > 0);
+        other_face_count += faces != faces0;
+        vertex += logged(&res, "vertices[", NULL);
+        material += logged(&res, "materials[", "set");
+        face_ops += logged(&res, "faces[", "split") || logged(&res, "faces[", "duplicate") || logged(&res, "faces[", "delete");
+        uint64_t h = 1469598103934665603ull;
+        for (size_t i = 0; i < out.size; i++) h = (h ^ out.data[i]) * 1099511628211ull;
+        int dup = 0;
+        for (unsigned j = 0; j < distinct; j++) dup |= digests[j] == h;
+        if (!dup) digests[distinct++] = h;
+        relic_buf_free(&out);
+    }
+    print_message("valid: %u distinct of %u, %u with another face count, %u vertex, %u material, %u face changes\n",
+                  distinct, SEEDS, other_face_count, vertex, material, face_ops);
+    assert_true(distinct >= SEEDS * 3 / 4);
+    assert_true(other_face_count >= 4);
+    assert_true(vertex >= 4 && material >= 2 && face_ops >= 4);
+}
+
+/* A walkmesh of 512 faces comes out as a patch of at most 48 faces plus
+ * what the changes add. */
+static void test_large_walkmeshes_are_cropped(void **state)
+{
+    (void)state;
+    unsigned crops = 0;
+    for (uint64_t s = 0; s < SEEDS / 2; s++) {
+        relic_buf out;
+        relic_error err;
+        relic_mutate_result res;
+        relic_buf_init(&out, 0);
+        assert_int_equal(relic_bwm_mutate(big_wok.data, big_wok.size, NULL, 0, s, 0, &out, &res, &err), RELIC_OK);
+        size_t faces = 0;
+        assert_true(walkmesh_ok(&out, &faces));
+        assert_true(faces <= 48 + 8);
+        crops += logged(&res, "faces", "crop");
+        relic_buf_free(&out);
+    }
+    assert_int_equal(crops, SEEDS / 2);
+}
+
+/* Invalid mode: every output is one `relic check` rejects. */
+static void test_invalid_outputs_break_a_rule(void **state)
+{
+    (void)state;
+    const relic_buf *ins[2] = { &small_wok, &crate_pwk };
+    for (int k = 0; k < 2; k++)
+        for (uint64_t s = 0; s < SEEDS / 2; s++) {
+            relic_buf out;
+            relic_error err;
+            relic_mutate_result res;
+            relic_buf_init(&out, 0);
+            assert_int_equal(relic_bwm_mutate(ins[k]->data, ins[k]->size, NULL, 0, s, RELIC_MUTATE_INVALID, &out, &res, &err),
+                             RELIC_OK);
+            assert_false(walkmesh_ok(&out, NULL));
+            assert_true(res.nlog > 0);
+            relic_buf_free(&out);
+        }
+}
+
+/* Crossover: the first change takes faces of the second walkmesh. */
+static void test_crossover_splices_faces(void **state)
+{
+    (void)state;
+    unsigned splices = 0;
+    for (uint64_t s = 0; s < SEEDS / 2; s++) {
+        relic_buf out;
+        relic_error err;
+        relic_mutate_result res;
+        relic_buf_init(&out, 0);
+        assert_int_equal(relic_bwm_mutate(crate_pwk.data, crate_pwk.size, big_wok.data, big_wok.size, s,
+                                          RELIC_MUTATE_CROSSOVER, &out, &res, &err), RELIC_OK);
+        size_t faces = 0;
+        assert_true(walkmesh_ok(&out, &faces));
+        splices += logged(&res, "faces[", "splice");
+        relic_buf_free(&out);
+    }
+    assert_true(splices >= SEEDS / 4);
+    relic_buf out;
+    relic_error err;
+    relic_buf_init(&out, 0);
+    const uint8_t junk[] = "not a walkmesh";
+    assert_int_not_equal(relic_bwm_mutate(crate_pwk.data, crate_pwk.size, junk, sizeof junk, 1, RELIC_MUTATE_CROSSOVER, &out,
+                                          NULL, &err), RELIC_OK);
+    relic_buf_free(&out);
+}
+
+/* Unchecked outputs (what the fuzz targets get) go through the readers,
+ * the rules and the builders without a fault (ASan+UBSan in make test). */
+static void test_unchecked_outputs_never_crash_the_readers(void **state)
+{
+    (void)state;
+    for (uint64_t s = 0; s < SEEDS; s++) {
+        relic_buf out;
+        relic_error err;
+        relic_buf_init(&out, 0);
+        unsigned flags = RELIC_MUTATE_UNCHECKED | (s % 4 == 1 ? RELIC_MUTATE_INVALID : 0u);
+        if (relic_bwm_mutate(small_wok.data, small_wok.size, big_wok.data, big_wok.size, s, flags, &out, NULL, &err) == RELIC_OK) {
+            relic_bwm_view v;
+            if (relic_bwm_validate(out.data, out.size, &v, &err) == RELIC_OK) {
+                (void)relic_bwm_check(&v, 1, NULL, NULL);
+                relic_arena a;
+                relic_arena_init_heap(&a, (size_t)64 << 20);
+                relic_bwm_bwm m;
+                if (relic_bwm_decode(&v, &a, &m, &err) == RELIC_OK) (void)relic_bwm_rebuild(&m, RELIC_BWM_REBUILD_ALL, &a, &err);
+                relic_arena_release(&a);
+            }
+        }
+        relic_buf_free(&out);
+    }
+}
+
+static void test_a_file_that_is_not_a_walkmesh_is_refused(void **state)
+{
+    (void)state;
+    relic_buf out;
+    relic_error err;
+    relic_buf_init(&out, 0);
+    relic_buf cut = small_wok;
+    cut.size = 100; /* inside the header */
+    assert_int_not_equal(relic_bwm_mutate(cut.data, cut.size, NULL, 0, 1, 0, &out, NULL, &err), RELIC_OK);
+    assert_true(err.message[0] != 0);
+    assert_int_equal(out.size, 0);
+    relic_buf_free(&out);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_same_seed_same_bytes),
+        cmocka_unit_test(test_valid_outputs_keep_the_rules),
+        cmocka_unit_test(test_large_walkmeshes_are_cropped),
+        cmocka_unit_test(test_invalid_outputs_break_a_rule),
+        cmocka_unit_test(test_crossover_splices_faces),
+        cmocka_unit_test(test_unchecked_outputs_never_crash_the_readers),
+        cmocka_unit_test(test_a_file_that_is_not_a_walkmesh_is_refused),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
