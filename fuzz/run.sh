@@ -18,8 +18,8 @@ for bin in "$@"; do
     # kept crash inputs stay seeds (check-fuzz also replays them first)
     [ -d "fuzz/regressions/$name" ] && cp "fuzz/regressions/$name"/* "$work"/ 2>/dev/null
     case "$name" in
-        gen_bwm*) [ -d ../shared/corpus/bwm ] && cp ../shared/corpus/bwm/* "$work"/ 2>/dev/null;
-               cp tests/samples/*.wok tests/samples/*.pwk tests/samples/*.dwk "$work"/ 2>/dev/null ;;
+        gen_bwm*|fuzz_bwm) [ -d ../shared/corpus/bwm ] && cp ../shared/corpus/bwm/* "$work"/ 2>/dev/null;
+               cp tests/samples/*.wok tests/samples/*.pwk tests/samples/*.dwk fuzz/corpus/gen_bwm/* "$work"/ 2>/dev/null ;;
         *obj*) cp tests/samples/*.obj "$work"/ 2>/dev/null ;;
         fuzz_grf_sections) cp ../shared/corpus/scn/* "$work"/ 2>/dev/null ;;
         gen_groff*|fuzz_groff_rules) cp ../shared/corpus/scn/* ../shared/corpus/pid/* "$work"/ 2>/dev/null ;;
@@ -34,6 +34,7 @@ for bin in "$@"; do
     dict=""
     [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"
     [ -f "fuzz/dict/$name.dict" ] && dict="-dict=fuzz/dict/$name.dict"
+    [ "$name" = fuzz_bwm ] && dict="-dict=fuzz/dict/gen_bwm.dict" # the same files as gen_bwm
     echo "== fuzz $name for ${secs}s"
     n=$((n + 1))
     if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \

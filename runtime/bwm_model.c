@@ -69,6 +69,9 @@ static void check_order(checker *c, uint32_t *walkable)
     if (v->values.header.type == RELIC_BWM_WALKMESH_TYPE_AREA && v->adjacency_count != w)
         problem(c, RELIC_E_LAYOUT, RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET, "header.adjacency_count", -1,
                 "%zu adjacency rows but %u walkable faces", v->adjacency_count, w);
+    else if (v->adjacency_count > n) /* a PWK/DWK: edges could name faces that do not exist */
+        problem(c, RELIC_E_LAYOUT, RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET, "header.adjacency_count", -1,
+                "%zu adjacency rows but %u faces: each row belongs to a face", v->adjacency_count, n);
 }
 
 static void check_perimeters(checker *c, int strict)

@@ -22,7 +22,8 @@ typedef void (*relic_bwm_report_fn)(void *ctx, const relic_error *err);
 
 /** Rules between tables of a validated walkmesh (the schema has already
  *  checked every index against its array). Always: faces are walkable
- *  first; a WOK's adjacency count equals its walkable face count; the
+ *  first; a WOK's adjacency count equals its walkable face count, and no
+ *  walkmesh has more adjacency rows than faces; the
  *  perimeter array never decreases; the AABB tree reached from node 0 is a
  *  tree (no node reached twice), leaves (face >= 0) have no children and
  *  internal nodes have two. With strict, also the rules that real

@@ -66,6 +66,12 @@ static void count_problem(void *ctx, const relic_error *e)
     (*(int *)ctx)++;
 }
 
+static void keep_first(void *ctx, const relic_error *e)
+{
+    relic_error *first = ctx;
+    if (first->code == RELIC_OK) *first = *e;
+}
+
 /* Every real and sample file validates and keeps the table rules. */
 static void test_real_files_validate(void **state)
 {
@@ -250,6 +256,51 @@ static void test_walkable_after_nonwalkable_breaks_the_rules(void **state)
     relic_buf_free(&b);
 }
 
+/* Adjacency rows belong to faces: a PWK/DWK (whose adjacency count no
+ * other rule ties down) with more rows than faces breaks the rules, else
+ * its edges could name faces that do not exist (found by fuzz_bwm: `relic
+ * check` said ok and the SVG export then refused the file). */
+static void test_more_adjacency_rows_than_faces_breaks_the_rules(void **state)
+{
+    (void)state;
+    relic_bwm_vec3f vert = { 0, 0, 0 };
+    relic_bwm_adjacency row = { { -1, -1, -1 } };
+    relic_bwm_bwm m = { 0 };
+    memcpy(m.header.magic, "BWM V1.0", 8);
+    m.header.type = RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR;
+    m.vertices = &vert;
+    m.vertices_count = 1;
+    m.adjacency = &row;
+    m.adjacency_count = 1;
+    relic_buf b;
+    relic_buf_init(&b, 0);
+    relic_error err;
+    relic_bwm_view v;
+    assert_int_equal(relic_bwm_write(&m, &b, &err), RELIC_OK);
+    assert_int_equal(relic_bwm_validate(b.data, b.size, &v, &err), RELIC_OK);
+    relic_error first = { 0 };
+    assert_int_equal(relic_bwm_check(&v, 0, keep_first, &first), 1);
+    assert_string_equal(first.path, "header.adjacency_count");
+    assert_int_equal(first.offset, RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET);
+    /* one row for one face is fine */
+    uint32_t face[3] = { 0, 0, 0 }, mat = RELIC_BWM_SURFACE_MATERIAL_NONWALK;
+    m.faces = (relic_bwm_face *)(void *)face;
+    m.faces_count = 1;
+    m.materials = &mat;
+    m.materials_count = 1;
+    relic_bwm_vec3f normal = { 0, 0, 1 };
+    float distance = 0;
+    m.normals = &normal;
+    m.normals_count = 1;
+    m.distances = &distance;
+    m.distances_count = 1;
+    b.size = 0;
+    assert_int_equal(relic_bwm_write(&m, &b, &err), RELIC_OK);
+    assert_int_equal(relic_bwm_validate(b.data, b.size, &v, &err), RELIC_OK);
+    assert_int_equal(relic_bwm_check(&v, 0, NULL, NULL), 0);
+    relic_buf_free(&b);
+}
+
 /* A PWK's empty tables: nothing lies at their offsets, so whatever offsets a
  * file gives them (0 as kotorblender writes, or the end of the file) come
  * back unchanged. */
@@ -421,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_unknown_walkmesh_type_is_a_range_error),
         cmocka_unit_test(test_aabb_child_out_of_range_is_an_index_error),
         cmocka_unit_test(test_walkable_after_nonwalkable_breaks_the_rules),
+        cmocka_unit_test(test_more_adjacency_rows_than_faces_breaks_the_rules),
         cmocka_unit_test(test_empty_table_offsets_round_trip),
         cmocka_unit_test(test_other_table_order_round_trips),
         cmocka_unit_test(test_truncations_never_crash),
