@@ -548,6 +548,56 @@ static int break_rule(bctx *c, relic_bwm_bwm *m)
     return 0;
 }
 
+/* ---- layout: offsets the writer never writes ---- */
+
+/* The header's table offsets, each with the count that sizes its table
+ * (the face count for materials, normals and distances). */
+static const struct {
+    const char *path;
+    uint16_t at, count_at;
+} table_offsets[] = {
+    { "header.vertex_offset", RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET, RELIC_BWM_HEADER_VERTEX_COUNT_OFFSET },
+    { "header.face_offset", RELIC_BWM_HEADER_FACE_OFFSET_OFFSET, RELIC_BWM_HEADER_FACE_COUNT_OFFSET },
+    { "header.material_offset", RELIC_BWM_HEADER_MATERIAL_OFFSET_OFFSET, RELIC_BWM_HEADER_FACE_COUNT_OFFSET },
+    { "header.normal_offset", RELIC_BWM_HEADER_NORMAL_OFFSET_OFFSET, RELIC_BWM_HEADER_FACE_COUNT_OFFSET },
+    { "header.distance_offset", RELIC_BWM_HEADER_DISTANCE_OFFSET_OFFSET, RELIC_BWM_HEADER_FACE_COUNT_OFFSET },
+    { "header.aabb_offset", RELIC_BWM_HEADER_AABB_OFFSET_OFFSET, RELIC_BWM_HEADER_AABB_COUNT_OFFSET },
+    { "header.adjacency_offset", RELIC_BWM_HEADER_ADJACENCY_OFFSET_OFFSET, RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET },
+    { "header.edge_offset", RELIC_BWM_HEADER_EDGE_OFFSET_OFFSET, RELIC_BWM_HEADER_EDGE_COUNT_OFFSET },
+    { "header.perimeter_offset", RELIC_BWM_HEADER_PERIMETER_OFFSET_OFFSET, RELIC_BWM_HEADER_PERIMETER_COUNT_OFFSET },
+};
+
+/* A table offset of the written file moved where the writer never puts
+ * one: an empty table's to 0, the end, past it or 2^32-1 (still a valid
+ * file: nothing is read there); in the invalid mode a table's that has
+ * elements past the end or into its last bytes. 0 when no table fits. */
+static int relayout(bctx *c, relic_buf *out, int invalid)
+{
+    if (out->size < RELIC_BWM_HEADER_SIZE || out->size > UINT32_MAX) return 0;
+    uint32_t size = (uint32_t)out->size;
+    for (int tries = 0; tries < 6; tries++) {
+        unsigned k = (unsigned)below(c, sizeof table_offsets / sizeof table_offsets[0]);
+        uint8_t *at = out->data + table_offsets[k].at;
+        if ((relic_load_u32le(out->data + table_offsets[k].count_at) == 0) == invalid) continue;
+        uint32_t old = relic_load_u32le(at), nv;
+        switch (below(c, 5)) {
+        case 0: nv = 0; break;
+        case 1: nv = size; break;
+        case 2: nv = size + 1 + (uint32_t)below(c, 64); break;
+        case 3: nv = UINT32_MAX; break;
+        default: nv = invalid ? size - 1 - (uint32_t)below(c, 8) : (uint32_t)below(c, (uint64_t)size + 1); break;
+        }
+        if (nv == old) continue;
+        relic_store_u32le(at, nv);
+        char o[16], n[16];
+        snprintf(o, sizeof o, "%u", old);
+        snprintf(n, sizeof n, "%u", nv);
+        log_values(log_entry(c, "relayout", table_offsets[k].path, 0, 0), o, n);
+        return 1;
+    }
+    return 0;
+}
+
 /* ---- the mutator ---- */
 
 static void noop_report(void *ctx, const relic_error *e) { (void)ctx; (void)e; }
@@ -643,15 +693,19 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
                 relic_arena_release(&w);
                 continue;
             }
-            /* the invalid mode then breaks a table rule of the rebuilt walkmesh */
-            if (model_of(&c, &g, &mm, &we) != RELIC_OK || (invalid && !break_rule(&c, &mm))) {
+            /* the invalid mode then breaks a table rule of the rebuilt
+             * walkmesh, or (one in 3) moves a table past the file's end */
+            int moved = invalid && below(&c, 3) == 0;
+            if (model_of(&c, &g, &mm, &we) != RELIC_OK || (invalid && !moved && !break_rule(&c, &mm))) {
                 relic_arena_release(&w);
                 continue;
             }
             out->size = 0;
             out->failed = 0;
-            made = relic_bwm_write(&mm, out, &we) == RELIC_OK && !out->failed;
+            made = relic_bwm_write(&mm, out, &we) == RELIC_OK && !out->failed && (!moved || relayout(&c, out, 1));
         }
+        /* one valid output in 6 gets an empty table's offset moved */
+        if (made && !invalid && below(&c, 6) == 0) relayout(&c, out, 0);
         relic_arena_release(&w);
         if (!made) continue;
         if (out->size == n && memcmp(out->data, in, n) == 0) continue;

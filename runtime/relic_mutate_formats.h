@@ -120,13 +120,16 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
  *  keeps every table rule. Walkmeshes of more than 256 faces (one try in
  *  2 above 48) are first cropped to a connected patch of 8-48 faces. One
  *  try in 4 gives the (cropped) walkmesh to the generated mutator
- *  (relic_bwm_mutator) for its table-level changes instead.
+ *  (relic_bwm_mutator) for its table-level changes instead. One valid
+ *  output in 6 has an empty table's offset moved (to 0, the end, past it,
+ *  2^32-1: nothing is read there, so the file stays valid).
  *  flags: RELIC_MUTATE_UNCHECKED returns the first written mutant;
  *  RELIC_MUTATE_CROSSOVER makes a splice from in2 the first change;
  *  RELIC_MUTATE_INVALID breaks one table rule of relic_bwm_check after the
  *  rebuild (faces out of walkable order, the adjacency a row short,
  *  perimeters decreasing, an AABB node looping or with a child too many
- *  or too few), or takes the generated mutator's invalid mode, and keeps
+ *  or too few) or moves a table with elements past the end of the file,
+ *  or takes the generated mutator's invalid mode, and keeps
  *  only outputs `relic check` rejects. Otherwise the output passes the
  *  validator and relic_bwm_check (not strict) and differs from the input.
  *  Deterministic for (in, in2, seed, flags); out is cleared first.

@@ -4,7 +4,8 @@
  * same seed gives the same bytes; valid-mode outputs pass the validator
  * and the table rules (checked here with relic_bwm_check, not through the
  * mutator) and differ from the input, and many change the geometry itself;
- * large walkmeshes come out cropped; invalid-mode outputs break a rule;
+ * large walkmeshes come out cropped; empty tables move anywhere;
+ * invalid-mode outputs break a rule or put a table past the end;
  * crossover splices faces of the second walkmesh; unchecked outputs never
  * crash the readers; a file that is not a walkmesh is refused. */
 #include <setjmp.h>
@@ -181,6 +182,7 @@ static void test_invalid_outputs_break_a_rule(void **state)
 {
     (void)state;
     const relic_buf *ins[2] = { &small_wok, &crate_pwk };
+    unsigned moved = 0;
     for (int k = 0; k < 2; k++)
         for (uint64_t s = 0; s < SEEDS / 2; s++) {
             relic_buf out;
@@ -191,8 +193,30 @@ static void test_invalid_outputs_break_a_rule(void **state)
                              RELIC_OK);
             assert_false(walkmesh_ok(&out, NULL));
             assert_true(res.nlog > 0);
+            moved += logged(&res, "header.", "relayout");
             relic_buf_free(&out);
         }
+    assert_true(moved >= 2);
+}
+
+/* A PWK's empty tables (AABB, adjacency, edges, perimeters) may lie
+ * anywhere: valid outputs move them past the end now and then. */
+static void test_empty_tables_move_anywhere(void **state)
+{
+    (void)state;
+    unsigned moved = 0;
+    for (uint64_t s = 0; s < SEEDS; s++) {
+        relic_buf out;
+        relic_error err;
+        relic_mutate_result res;
+        relic_buf_init(&out, 0);
+        assert_int_equal(relic_bwm_mutate(crate_pwk.data, crate_pwk.size, NULL, 0, s, 0, &out, &res, &err), RELIC_OK);
+        assert_true(walkmesh_ok(&out, NULL));
+        moved += logged(&res, "header.", "relayout");
+        relic_buf_free(&out);
+    }
+    print_message("valid PWK outputs with an empty table moved: %u of %u\n", moved, SEEDS);
+    assert_true(moved >= 2);
 }
 
 /* Crossover: the first change takes faces of the second walkmesh. */
@@ -268,6 +292,7 @@ int main(void)
         cmocka_unit_test(test_valid_outputs_keep_the_rules),
         cmocka_unit_test(test_large_walkmeshes_are_cropped),
         cmocka_unit_test(test_invalid_outputs_break_a_rule),
+        cmocka_unit_test(test_empty_tables_move_anywhere),
         cmocka_unit_test(test_crossover_splices_faces),
         cmocka_unit_test(test_unchecked_outputs_never_crash_the_readers),
         cmocka_unit_test(test_a_file_that_is_not_a_walkmesh_is_refused),
