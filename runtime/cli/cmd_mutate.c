@@ -1,7 +1,8 @@
 /* cmd_mutate.c — `relic mutate IN [IN2...] -n COUNT -o DIR [--seed S]
  * [--invalid]`: COUNT mutated files for users to feed to their own readers,
  * made by each format's generated structure-aware mutator (issue 8;
- * runtime/relic_mutate.h; GFF mostly by its tree mutator), plus DIR/manifest.json naming, per file, what
+ * runtime/relic_mutate.h; GFF and BWM mostly by their tree and geometry
+ * mutators, TPM/TRI/TRR one file in 4 by the token-level text mutator), plus DIR/manifest.json naming, per file, what
  * changed (field path, operation, old and new value). Output k starts from
  * input k mod N and splices from the next input of the same format.
  * Valid mode: every file passes `relic check` (the schema validator and
@@ -38,6 +39,34 @@ static void usage(FILE *f)
         "Output k mutates input k mod N and may splice structs from another input of the same\n"
         "format. Formats: bwm, gff, erf/mod/rim, tpa, cau, grf/scn (and SZDD .gr_/.sc_), pid, trn/trx,\n"
         "wtd, tpm, tri, trr, spz and swp (a raw swp has no invalid form).\n");
+}
+
+/* A text format's token-level mutant (relic_mutate_tokens) in out, its
+ * edits logged as "line L col C" paths in res. The mode is not the
+ * mutator's to keep: the caller's `relic check` picks the outputs. */
+static relic_status token_mutant(const relic_token_vocab *v, const uint8_t *in, size_t n, const uint8_t *in2,
+                                 size_t n2, uint64_t seed, unsigned flags, relic_buf *out, relic_mutate_result *res,
+                                 relic_error *err)
+{
+    /* the edits add at most a few lines (the vocabulary's, or the second input's) */
+    size_t max = n + n2 + 4096, size = 0;
+    out->size = 0;
+    out->failed = 0;
+    if (!relic_buf_extend(out, max)) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for a mutant of %zu bytes", max);
+    relic_token_log log;
+    relic_status st = relic_mutate_tokens(v, in, n, in2, n2, seed, flags & RELIC_MUTATE_CROSSOVER, out->data, max, &size,
+                                          &log, err);
+    out->size = st == RELIC_OK ? size : 0;
+    memset(res, 0, sizeof *res);
+    res->attempts = 1;
+    for (int i = 0; st == RELIC_OK && i < log.nlog && i < RELIC_MUTATE_MAX_LOG; i++) {
+        relic_mutation *m = &res->log[res->nlog++];
+        snprintf(m->path, sizeof m->path, "line %u col %u", log.log[i].line, log.log[i].col);
+        snprintf(m->op, sizeof m->op, "%s", log.log[i].op);
+        snprintf(m->old_value, sizeof m->old_value, "%s", log.log[i].old_text);
+        snprintf(m->new_value, sizeof m->new_value, "%s", log.log[i].new_text);
+    }
+    return st;
 }
 
 typedef struct mut_input {
@@ -186,7 +215,10 @@ int cmd_mutate(int argc, char **argv)
             const uint8_t *in2 = m2 ? m2->in.map.bytes.data : NULL;
             size_t n2 = m2 ? m2->in.map.bytes.size : 0;
             unsigned flags = invalid ? RELIC_MUTATE_INVALID : 0u;
-            relic_status st = m->row->tree && k % 4 != 3
+            relic_status st = m->row->tokens && k % 4 == 2
+                ? token_mutant(m->row->tokens, m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags,
+                               &out, &res, &err)
+                : m->row->tree && k % 4 != 3
                 ? m->row->tree(m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags, &out, &res, &err)
                 : relic_mutate(m->mutator, m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags, &out,
                                &res, &err);

@@ -19,7 +19,11 @@
  * tree (GFF: relic_gff_mutate, fields by label path; BWM: relic_bwm_mutate,
  * the geometry with every derived table rebuilt) that makes three outputs
  * in four; the tables' mutator makes the others (GFF: the struct, field,
- * label and data arrays as laid out) and validates the inputs. */
+ * label and data arrays as laid out) and validates the inputs. tokens,
+ * when set (TPM, TRI, TRR), is the text format's vocabulary for the
+ * token-level mutator (relic_mutate_tokens: numbers respelled, keyword
+ * case, blanks, line ends, comments, lines moved), which makes one output
+ * in four: the spellings the writers never print. */
 typedef struct cli_mutator {
     const char *format;
     const relic_mut_format *mutator;
@@ -28,6 +32,7 @@ typedef struct cli_mutator {
     const char *ext;
     relic_status (*tree)(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed, unsigned flags,
                          relic_buf *out, relic_mutate_result *res, relic_error *err);
+    const relic_token_vocab *tokens;
 } cli_mutator;
 
 /* All rows, ended by a row with format NULL. */
