@@ -283,6 +283,21 @@ static int op_delete(bctx *c, geo *g)
     return 1;
 }
 
+/* The faces from a random one on cut off (all of them one time in 4, and
+ * then one time in 2 the vertices too: an empty walkmesh). */
+static int op_truncate(bctx *c, geo *g)
+{
+    if (!g->nf) return 0;
+    uint32_t keep = below(c, 4) ? (uint32_t)below(c, g->nf) : 0, nv0 = g->nv;
+    char o[48], n[48];
+    snprintf(o, sizeof o, "%u faces", g->nf);
+    g->nf = keep;
+    if (!keep && below(c, 2)) g->nv = 0;
+    snprintf(n, sizeof n, "%u faces%s", keep, nv0 != g->nv ? ", no vertices" : "");
+    log_values(log_entry(c, "truncate", "faces[%u]", keep, 0), o, n);
+    return 1;
+}
+
 /* A face's winding reversed (v[1] and v[2] swapped): side 0 becomes the
  * old side 2 reversed, side 2 the old side 0. */
 static void flip(geo *g, uint32_t f)
@@ -448,7 +463,7 @@ static int op_splice(bctx *c, geo *g, const geo *g2)
 }
 
 typedef int (*geo_op)(bctx *c, geo *g);
-static const geo_op geo_ops[] = { op_move, op_move, op_weld, op_unshare, op_material, op_material, op_delete,
+static const geo_op geo_ops[] = { op_move, op_move, op_weld, op_unshare, op_material, op_material, op_delete, op_truncate,
                                   op_flip, op_duplicate, op_split, op_swap, op_transition, op_type };
 
 /* ---- back to a walkmesh ---- */

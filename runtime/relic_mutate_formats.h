@@ -111,7 +111,8 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
  *  subnormal, +-FLT_MAX, infinities, NaN, the next float, another
  *  vertex's), a vertex moved onto another or welded to it, a face corner
  *  given its own vertex, a face's material changed (walkable, not, or an
- *  unknown id), a face removed, duplicated (either winding), flipped,
+ *  unknown id), a face removed, the faces cut off from one on (all of
+ *  them, sometimes the vertices too), a face duplicated (either winding), flipped,
  *  split in three or moved, a side's transition set, the type switched
  *  between WOK and PWK/DWK, a patch of at most 32 faces spliced from the
  *  second walkmesh in2[0..n2) (NULL: none); then the faces are put
