@@ -92,6 +92,17 @@ static int walkmesh_ok(const relic_buf *b, size_t *faces)
     return relic_bwm_check(&v, 0, NULL, NULL) == 0;
 }
 
+/* relic_bwm_mutate of in (and in2, may be NULL), which must succeed. */
+static relic_buf mutant(const relic_buf *in, const relic_buf *in2, uint64_t seed, unsigned flags, relic_mutate_result *res)
+{
+    relic_buf out;
+    relic_error err;
+    relic_buf_init(&out, 0);
+    assert_int_equal(relic_bwm_mutate(in->data, in->size, in2 ? in2->data : NULL, in2 ? in2->size : 0, seed, flags, &out,
+                                      res, &err), RELIC_OK);
+    return out;
+}
+
 static int logged(const relic_mutate_result *r, const char *field, const char *op)
 {
     for (int i = 0; i < r->nlog; i++)
@@ -129,11 +140,8 @@ static void test_valid_outputs_keep_the_rules(void **state)
     size_t faces0 = 0;
     assert_true(walkmesh_ok(&small_wok, &faces0));
     for (uint64_t s = 0; s < SEEDS; s++) {
-        relic_buf out;
-        relic_error err;
         relic_mutate_result res;
-        relic_buf_init(&out, 0);
-        assert_int_equal(relic_bwm_mutate(small_wok.data, small_wok.size, NULL, 0, s, 0, &out, &res, &err), RELIC_OK);
+        relic_buf out = mutant(&small_wok, NULL, s, 0, &res);
         size_t faces = 0;
         assert_true(walkmesh_ok(&out, &faces));
         assert_false(out.size == small_wok.size && memcmp(out.data, small_wok.data, out.size) == 0);
@@ -163,11 +171,8 @@ static void test_large_walkmeshes_are_cropped(void **state)
     (void)state;
     unsigned crops = 0;
     for (uint64_t s = 0; s < SEEDS / 2; s++) {
-        relic_buf out;
-        relic_error err;
         relic_mutate_result res;
-        relic_buf_init(&out, 0);
-        assert_int_equal(relic_bwm_mutate(big_wok.data, big_wok.size, NULL, 0, s, 0, &out, &res, &err), RELIC_OK);
+        relic_buf out = mutant(&big_wok, NULL, s, 0, &res);
         size_t faces = 0;
         assert_true(walkmesh_ok(&out, &faces));
         assert_true(faces <= 48 + 8);
@@ -185,12 +190,8 @@ static void test_invalid_outputs_break_a_rule(void **state)
     unsigned moved = 0;
     for (int k = 0; k < 2; k++)
         for (uint64_t s = 0; s < SEEDS / 2; s++) {
-            relic_buf out;
-            relic_error err;
             relic_mutate_result res;
-            relic_buf_init(&out, 0);
-            assert_int_equal(relic_bwm_mutate(ins[k]->data, ins[k]->size, NULL, 0, s, RELIC_MUTATE_INVALID, &out, &res, &err),
-                             RELIC_OK);
+            relic_buf out = mutant(ins[k], NULL, s, RELIC_MUTATE_INVALID, &res);
             assert_false(walkmesh_ok(&out, NULL));
             assert_true(res.nlog > 0);
             moved += logged(&res, "header.", "relayout");
@@ -206,11 +207,8 @@ static void test_empty_tables_move_anywhere(void **state)
     (void)state;
     unsigned moved = 0;
     for (uint64_t s = 0; s < SEEDS; s++) {
-        relic_buf out;
-        relic_error err;
         relic_mutate_result res;
-        relic_buf_init(&out, 0);
-        assert_int_equal(relic_bwm_mutate(crate_pwk.data, crate_pwk.size, NULL, 0, s, 0, &out, &res, &err), RELIC_OK);
+        relic_buf out = mutant(&crate_pwk, NULL, s, 0, &res);
         assert_true(walkmesh_ok(&out, NULL));
         moved += logged(&res, "header.", "relayout");
         relic_buf_free(&out);
@@ -225,12 +223,8 @@ static void test_crossover_splices_faces(void **state)
     (void)state;
     unsigned splices = 0;
     for (uint64_t s = 0; s < SEEDS / 2; s++) {
-        relic_buf out;
-        relic_error err;
         relic_mutate_result res;
-        relic_buf_init(&out, 0);
-        assert_int_equal(relic_bwm_mutate(crate_pwk.data, crate_pwk.size, big_wok.data, big_wok.size, s,
-                                          RELIC_MUTATE_CROSSOVER, &out, &res, &err), RELIC_OK);
+        relic_buf out = mutant(&crate_pwk, &big_wok, s, RELIC_MUTATE_CROSSOVER, &res);
         size_t faces = 0;
         assert_true(walkmesh_ok(&out, &faces));
         splices += logged(&res, "faces[", "splice");
