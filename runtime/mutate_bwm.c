@@ -116,8 +116,8 @@ static relic_status load(const uint8_t *in, size_t n, relic_arena *a, relic_bwm_
 }
 
 /* Keep only the faces marked in keep (in order) and the vertices they use,
- * renumbered in order of first use. */
-static void geo_keep(geo *g, const uint8_t *keep, uint32_t *remap)
+ * renumbered in order of first use (remap and moved: scratch of nv). */
+static void geo_keep(geo *g, const uint8_t *keep, uint32_t *remap, float (*moved)[3])
 {
     for (uint32_t i = 0; i < g->nv; i++) remap[i] = UINT32_MAX;
     uint32_t nf = 0, nv = 0;
@@ -132,10 +132,10 @@ static void geo_keep(geo *g, const uint8_t *keep, uint32_t *remap)
         memcpy(g->tr[nf], g->tr[f], sizeof g->tr[nf]);
         nf++;
     }
-    /* remap[old] <= old's rank among used vertices, so moving down in
-     * order of old index never overwrites a vertex still to move */
+    /* first use is not index order: through a copy */
     for (uint32_t i = 0; i < g->nv; i++)
-        if (remap[i] != UINT32_MAX) memmove(g->v[remap[i]], g->v[i], sizeof g->v[i]);
+        if (remap[i] != UINT32_MAX) memcpy(moved[remap[i]], g->v[i], sizeof g->v[i]);
+    if (nv) memcpy(g->v, moved, (size_t)nv * sizeof g->v[0]);
     g->nf = nf;
     g->nv = nv;
 }
@@ -147,7 +147,8 @@ static int crop(bctx *c, geo *g, uint32_t want, const char *what)
     if (g->nf <= want || g->nf == 0) return 0;
     uint8_t *keep = relic_arena_array(c->a, g->nf, 1, 1), *vmark = relic_arena_array(c->a, g->nv, 1, 1);
     uint32_t *remap = relic_arena_array(c->a, g->nv, sizeof *remap, 4);
-    if (!keep || !vmark || !remap) return 0;
+    float (*moved)[3] = relic_arena_array(c->a, g->nv, sizeof *moved, 4);
+    if (!keep || !vmark || !remap || !moved) return 0;
     memset(keep, 0, g->nf);
     memset(vmark, 0, g->nv);
     uint32_t start = (uint32_t)below(c, g->nf), have = 1;
@@ -168,7 +169,7 @@ static int crop(bctx *c, geo *g, uint32_t want, const char *what)
             }
     }
     uint32_t nf0 = g->nf, nv0 = g->nv;
-    geo_keep(g, keep, remap);
+    geo_keep(g, keep, remap, moved);
     char o[96], n[96];
     snprintf(o, sizeof o, "%u faces, %u vertices", nf0, nv0);
     snprintf(n, sizeof n, "%u faces, %u vertices (patch around face %u)", g->nf, g->nv, start);

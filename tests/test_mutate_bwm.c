@@ -25,27 +25,32 @@
 static relic_buf small_wok, big_wok, crate_pwk;
 
 /* An n x n grid of unit quads (two faces each) at height z, as a walkmesh
- * of the given type; every seventh quad non-walkable, one a transition. */
-static relic_buf grid(uint32_t n, float z, uint32_t type)
+ * of the given type; every seventh quad non-walkable, one a transition.
+ * Grid point p is vertex (p * scatter) mod the vertex count (scatter
+ * coprime to it; 1: in grid order). */
+static relic_buf grid(uint32_t n, float z, uint32_t type, uint32_t scatter)
 {
     uint32_t nv = (n + 1) * (n + 1), nf = 2 * n * n;
     float (*v)[3] = calloc(nv, sizeof *v);
     uint32_t (*f)[3] = calloc(nf, sizeof *f), *mat = calloc(nf, sizeof *mat);
     assert_true(v && f && mat);
+#define AT(p) (uint32_t)(((uint64_t)(p) * scatter) % nv)
     for (uint32_t y = 0; y <= n; y++)
         for (uint32_t x = 0; x <= n; x++) {
-            v[y * (n + 1) + x][0] = (float)x;
-            v[y * (n + 1) + x][1] = (float)y;
-            v[y * (n + 1) + x][2] = z + 0.125f * (float)((x * y) % 3);
+            v[AT(y * (n + 1) + x)][0] = (float)x;
+            v[AT(y * (n + 1) + x)][1] = (float)y;
+            v[AT(y * (n + 1) + x)][2] = z + 0.125f * (float)((x * y) % 3);
         }
     for (uint32_t q = 0; q < n * n; q++) {
-        uint32_t x = q % n, y = q / n, a = y * (n + 1) + x, b = a + 1, c = a + n + 1, d = c + 1;
+        uint32_t x = q % n, y = q / n, p = y * (n + 1) + x;
+        uint32_t a = AT(p), b = AT(p + 1), c = AT(p + n + 1), d = AT(p + n + 2);
         uint32_t m = q % 7 == 3 ? RELIC_BWM_SURFACE_MATERIAL_NONWALK
                                 : q % 2 ? RELIC_BWM_SURFACE_MATERIAL_STONE : RELIC_BWM_SURFACE_MATERIAL_GRASS;
         f[2 * q][0] = a; f[2 * q][1] = b; f[2 * q][2] = d;
         f[2 * q + 1][0] = a; f[2 * q + 1][1] = d; f[2 * q + 1][2] = c;
         mat[2 * q] = mat[2 * q + 1] = m;
     }
+#undef AT
     relic_bwm_mesh mesh = { (const float (*)[3])v, nv, (const uint32_t (*)[3])f, mat, nf };
     relic_arena a;
     relic_arena_init_heap(&a, (size_t)64 << 20);
@@ -66,9 +71,11 @@ static relic_buf grid(uint32_t n, float z, uint32_t type)
 static int setup(void **state)
 {
     (void)state;
-    small_wok = grid(4, 0.0f, RELIC_BWM_WALKMESH_TYPE_AREA);
-    big_wok = grid(16, 5.0f, RELIC_BWM_WALKMESH_TYPE_AREA);
-    crate_pwk = grid(2, 1.0f, RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR);
+    small_wok = grid(4, 0.0f, RELIC_BWM_WALKMESH_TYPE_AREA, 1);
+    /* 17 x 17 = 289 grid points, scattered (7919 is prime) so a patch's
+     * vertices are far from index order */
+    big_wok = grid(16, 5.0f, RELIC_BWM_WALKMESH_TYPE_AREA, 7919);
+    crate_pwk = grid(2, 1.0f, RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR, 1);
     return 0;
 }
 
@@ -182,6 +189,74 @@ static void test_large_walkmeshes_are_cropped(void **state)
     assert_int_equal(crops, SEEDS / 2);
 }
 
+/* Face i of m as its three corner positions, sorted (order-free). */
+static void corners(const relic_bwm_bwm *m, size_t i, float out[9])
+{
+    for (int k = 0; k < 3; k++) {
+        const relic_bwm_vec3f *v = &m->vertices[m->faces[i].v[k]];
+        out[3 * k] = v->x;
+        out[3 * k + 1] = v->y;
+        out[3 * k + 2] = v->z;
+    }
+    for (int a = 0; a < 3; a++)
+        for (int b = a + 1; b < 3; b++)
+            if (memcmp(&out[3 * b], &out[3 * a], 12) < 0) {
+                float t[3];
+                memcpy(t, &out[3 * a], 12);
+                memcpy(&out[3 * a], &out[3 * b], 12);
+                memcpy(&out[3 * b], t, 12);
+            }
+}
+
+/* A crop keeps faces where they were: every face of an output whose other
+ * changes leave positions alone (materials, transitions, the type, face
+ * order and winding) has the corners of a face of the input. */
+static void test_a_crop_keeps_faces_where_they_were(void **state)
+{
+    (void)state;
+    relic_arena a;
+    relic_arena_init_heap(&a, (size_t)64 << 20);
+    relic_bwm_view v;
+    relic_error err;
+    relic_bwm_bwm in;
+    assert_int_equal(relic_bwm_validate(big_wok.data, big_wok.size, &v, &err), RELIC_OK);
+    assert_int_equal(relic_bwm_decode(&v, &a, &in, &err), RELIC_OK);
+    unsigned checked = 0;
+    for (uint64_t s = 0; s < 4 * SEEDS; s++) {
+        relic_mutate_result res;
+        relic_buf out = mutant(&big_wok, NULL, s, 0, &res);
+        int still = 1;
+        for (int i = 0; i < res.nlog; i++)
+            still &= strcmp(res.log[i].op, "crop") == 0 || strncmp(res.log[i].path, "materials[", 10) == 0 ||
+                     strstr(res.log[i].path, "transition") != NULL || strcmp(res.log[i].path, "header.type") == 0 ||
+                     (strncmp(res.log[i].path, "faces[", 6) == 0 &&
+                      (strcmp(res.log[i].op, "swap") == 0 || strcmp(res.log[i].op, "flip") == 0));
+        relic_bwm_bwm m;
+        if (still && relic_bwm_validate(out.data, out.size, &v, &err) == RELIC_OK &&
+            relic_bwm_decode(&v, &a, &m, &err) == RELIC_OK) {
+            for (size_t i = 0; i < m.faces_count; i++) {
+                float want[9], have[9];
+                corners(&m, i, have);
+                int found = 0;
+                for (size_t j = 0; j < in.faces_count && !found; j++) {
+                    corners(&in, j, want);
+                    found = memcmp(want, have, sizeof want) == 0;
+                }
+                if (!found)
+                    for (int k = 0; k < res.nlog; k++)
+                        print_message("seed %llu: %s %s %s -> %s\n", (unsigned long long)s, res.log[k].path, res.log[k].op,
+                                      res.log[k].old_value, res.log[k].new_value);
+                assert_true(found);
+            }
+            checked++;
+        }
+        relic_buf_free(&out);
+    }
+    print_message("crops checked against the input's faces: %u\n", checked);
+    assert_true(checked >= 8);
+    relic_arena_release(&a);
+}
+
 /* Invalid mode: every output is one `relic check` rejects. */
 static void test_invalid_outputs_break_a_rule(void **state)
 {
@@ -285,6 +360,7 @@ int main(void)
         cmocka_unit_test(test_same_seed_same_bytes),
         cmocka_unit_test(test_valid_outputs_keep_the_rules),
         cmocka_unit_test(test_large_walkmeshes_are_cropped),
+        cmocka_unit_test(test_a_crop_keeps_faces_where_they_were),
         cmocka_unit_test(test_invalid_outputs_break_a_rule),
         cmocka_unit_test(test_empty_tables_move_anywhere),
         cmocka_unit_test(test_crossover_splices_faces),
