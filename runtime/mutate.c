@@ -277,11 +277,15 @@ static int mutate_text(mctx *c, const relic_mut_field *fd, uint8_t *p, const cha
     uint8_t before[256];
     size_t keep = n < sizeof before ? n : sizeof before;
     memcpy(before, p, keep);
-    switch (below(c, 5)) {
+    /* bytes a text printer must escape or a reader must refuse: JSON's
+     * quote, backslash and control characters, UTF-8 lead bytes alone */
+    static const uint8_t escaped[] = { '"', '\\', '\n', '\t', 0x01, 0x1F, '/', 0xC3, 0xE2, 0xF0 };
+    switch (below(c, 6)) {
     case 0: memset(p, 0, n); break;
     case 1: memset(p, 'A', n); break;                       /* no terminator at full length */
     case 2: { size_t i = below(c, n); p[i] = (uint8_t)('a' + below(c, 26)); break; }
     case 3: { size_t i = below(c, n); p[i] = 0xFF; break; }
+    case 4: { size_t i = below(c, n); p[i] = escaped[below(c, sizeof escaped)]; break; }
     default: { size_t i = below(c, n); p[i] = byte_choose(c, p[i]); break; }
     }
     if (memcmp(before, p, keep) == 0) return 0;
