@@ -141,7 +141,8 @@ static void geo_keep(geo *g, const uint8_t *keep, uint32_t *remap, float (*moved
 }
 
 /* A connected patch of at most want faces grown from a random face
- * through shared vertices, ring by ring; the rest of g dropped. */
+ * through shared vertices, ring by ring; the rest of g dropped. Logged
+ * as operation what (NULL: not logged). */
 static int crop(bctx *c, geo *g, uint32_t want, const char *what)
 {
     if (g->nf <= want || g->nf == 0) return 0;
@@ -173,7 +174,7 @@ static int crop(bctx *c, geo *g, uint32_t want, const char *what)
     char o[96], n[96];
     snprintf(o, sizeof o, "%u faces, %u vertices", nf0, nv0);
     snprintf(n, sizeof n, "%u faces, %u vertices (patch around face %u)", g->nf, g->nv, start);
-    log_values(log_entry(c, what, "faces", 0, 0), o, n);
+    if (what) log_values(log_entry(c, what, "faces", 0, 0), o, n);
     return 1;
 }
 
@@ -415,27 +416,14 @@ static int op_type(bctx *c, geo *g)
     return 1;
 }
 
-/* A patch of the second walkmesh (at most BWM_MUT_SPLICE faces) appended:
- * where it lies, or moved so its first vertex is one of the first
- * walkmesh's; one in 2 then shares that vertex (the patches touch). */
-static int op_splice(bctx *c, geo *g, const geo *g2)
+/* A patch of the second walkmesh m2 (at most BWM_MUT_SPLICE faces)
+ * appended: where it lies, or moved so its first vertex is one of the
+ * first walkmesh's; one in 2 then shares that vertex (the patches touch). */
+static int op_splice(bctx *c, geo *g, const relic_bwm_bwm *m2)
 {
-    if (!g2 || !g2->nf) return 0;
-    geo p = *g2;
-    /* crop works in place: a copy of the second walkmesh's arrays */
-    p.v = relic_arena_array(c->a, g2->nv, sizeof *p.v, 4);
-    p.f = relic_arena_array(c->a, g2->nf, sizeof *p.f, 4);
-    p.mat = relic_arena_array(c->a, g2->nf, sizeof *p.mat, 4);
-    p.tr = relic_arena_array(c->a, g2->nf, sizeof *p.tr, 4);
-    if (!p.v || !p.f || !p.mat || !p.tr) return 0;
-    memcpy(p.v, g2->v, (size_t)g2->nv * sizeof *p.v);
-    memcpy(p.f, g2->f, (size_t)g2->nf * sizeof *p.f);
-    memcpy(p.mat, g2->mat, (size_t)g2->nf * sizeof *p.mat);
-    memcpy(p.tr, g2->tr, (size_t)g2->nf * sizeof *p.tr);
-    relic_mutate_result *keep = c->res, quiet = { .nlog = 0 };
-    c->res = &quiet;
-    crop(c, &p, 1 + (uint32_t)below(c, BWM_MUT_SPLICE), "crop");
-    c->res = keep;
+    geo p;
+    if (!m2 || !m2->faces_count || !geo_of(m2, c->a, &p)) return 0;
+    crop(c, &p, 1 + (uint32_t)below(c, BWM_MUT_SPLICE), NULL);
     if (g->nf + p.nf > g->capf || g->nv + p.nv > g->capv || g->nf + p.nf > BWM_MUT_MAX_FACES) return 0;
     float shift[3] = { 0, 0, 0 };
     int share = 0;
@@ -666,8 +654,8 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         c.rng = seed * 0x9E3779B97F4A7C15ull + attempt;
         res->attempts = attempt + 1;
         res->nlog = 0;
-        geo g, g2;
-        if (!geo_of(&m, &w, &g) || (have2 && !geo_of(&m2, &w, &g2))) {
+        geo g;
+        if (!geo_of(&m, &w, &g)) {
             relic_arena_release(&w);
             st = relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the walkmesh mutator");
             break;
@@ -702,7 +690,7 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
                 res->log[res->nlog++] = inner.log[k];
         } else {
             int changes = 1 + (below(&c, 3) == 0 ? (int)below(&c, 3) : 0);
-            if ((flags & RELIC_MUTATE_CROSSOVER) || (have2 && below(&c, 8) == 0)) made += op_splice(&c, &g, have2 ? &g2 : NULL);
+            if ((flags & RELIC_MUTATE_CROSSOVER) || (have2 && below(&c, 8) == 0)) made += op_splice(&c, &g, have2 ? &m2 : NULL);
             for (int k = made; k < changes; k++)
                 made += geo_ops[below(&c, sizeof geo_ops / sizeof geo_ops[0])](&c, &g);
             if (!made && !cropped) {
