@@ -15,8 +15,15 @@ CFLAGS  ?= $(OPT)
 ALL_CFLAGS = $(CSTD) $(WARN) $(CFLAGS) -fPIC
 FAMILIES = $(notdir $(wildcard generated/*))
 GEN_FAMILIES = $(filter-out docs,$(FAMILIES))
-CPPFLAGS += -Iruntime $(addprefix -Igenerated/,$(GEN_FAMILIES))
-LIBS     = -ljson-c -lyajl -lpng -lz -lm -lsndfile
+# runtime/ is one folder per layer; includes only point down (tests/check_layers.sh):
+# cli -> json/export/mutate -> formats -> codec -> core, public headers in include/relic/
+RUNTIME_INC = runtime/include/relic runtime/formats/aurora runtime/formats/nwn2 runtime/formats/tres runtime/json runtime/mutate
+CPPFLAGS += $(addprefix -I,$(RUNTIME_INC)) $(addprefix -Igenerated/,$(GEN_FAMILIES))
+# what each library links (librelic: libc, libm and zlib only)
+CORE_LIBS   = -lz -lm
+JSON_LIBS   = -ljson-c -lyajl
+EXPORT_LIBS = -lpng -lsndfile
+LIBS     = $(JSON_LIBS) $(EXPORT_LIBS) $(CORE_LIBS)
 FUZZ_SECONDS ?= 5
 VERSION  = 0.1.0
 
@@ -24,21 +31,34 @@ SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
 GEN_SRCS     = gen/lexer.c gen/parser.c gen/sema.c gen/util.c gen/emit_common.c gen/emit_types.c \
                gen/emit_source.c gen/emit_reader.c gen/emit_writer.c gen/emit_json.c gen/emit_docs.c \
                gen/emit_fuzz.c gen/emit_mutate.c gen/emit_gff.c gen/sema_gff.c gen/report.c gen/main.c
-RE2C_OUT     = gen/lexer.c $(patsubst %.re,%.c,$(wildcard runtime/*_lexer.re))
-GENERATED_C  = $(sort $(filter-out %_json.c,$(wildcard generated/*/*.c))) $(sort $(wildcard generated/*/*_json.c))
-RUNTIME_SRCS = $(sort $(filter-out $(RE2C_OUT),$(wildcard runtime/*.c))) $(patsubst %.re,%.c,$(wildcard runtime/*_lexer.re))
-LIB_SRCS     = $(RUNTIME_SRCS) $(GENERATED_C)
+LEXERS       = $(wildcard runtime/*/*_lexer.re runtime/*/*/*_lexer.re)
+RE2C_OUT     = gen/lexer.c $(LEXERS:.re=.c)
+layer_srcs   = $(sort $(filter-out $(RE2C_OUT),$(wildcard $(addsuffix /*.c,$(1)))) $(patsubst %.re,%.c,$(filter $(addsuffix /%,$(1)),$(LEXERS))))
+GEN_JSON_C   = $(sort $(wildcard generated/*/*_json.c))
+GEN_MUTATE_C = $(sort $(wildcard generated/*/*_mutate.c))
+GEN_CORE_C   = $(sort $(filter-out $(GEN_JSON_C) $(GEN_MUTATE_C),$(wildcard generated/*/*.c)))
+# the four libraries: librelic (core, codecs, formats), librelic-json, librelic-export, librelic-mutate
+CORE_SRCS    = $(call layer_srcs,runtime/core runtime/codec runtime/formats $(wildcard runtime/formats/*)) $(GEN_CORE_C)
+JSON_SRCS    = $(call layer_srcs,runtime/json) $(GEN_JSON_C)
+EXPORT_SRCS  = $(call layer_srcs,runtime/export)
+MUTATE_SRCS  = $(call layer_srcs,runtime/mutate) $(GEN_MUTATE_C)
+LIB_SRCS     = $(CORE_SRCS) $(JSON_SRCS) $(EXPORT_SRCS) $(MUTATE_SRCS)
 CLI_SRCS     = $(sort $(wildcard runtime/cli/*.c))
 TEST_SRCS    = $(sort $(wildcard tests/test_*.c))
 FUZZ_SRCS    = $(sort $(wildcard fuzz/*.c))
 
-LIB_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(LIB_SRCS))
+objs_of   = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJS  = $(call objs_of,$(LIB_SRCS))
+LIBNAMES  = relic relic-json relic-export relic-mutate
+# static archives in link order (a library before the ones it needs)
+LIB_ARCHIVES = $(BUILD)/librelic-mutate.a $(BUILD)/librelic-export.a $(BUILD)/librelic-json.a $(BUILD)/librelic.a
 CLI_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
 TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
-.PHONY: all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
 
-all: $(BUILD)/librelic.a $(BUILD)/librelic.so $(BUILD)/relic $(BUILD)/relic-gen
+.PHONY: print-libs all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
+
+all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen
 
 help:
 	@echo "make            build librelic.a, librelic.so, relic and relic-gen into $(BUILD)/"
@@ -84,25 +104,36 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/librelic.a: $(LIB_OBJS)
+$(BUILD)/librelic.a: $(call objs_of,$(CORE_SRCS))
+$(BUILD)/librelic-json.a: $(call objs_of,$(JSON_SRCS))
+$(BUILD)/librelic-export.a: $(call objs_of,$(EXPORT_SRCS))
+$(BUILD)/librelic-mutate.a: $(call objs_of,$(MUTATE_SRCS))
+$(LIB_ARCHIVES):
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/librelic.so: $(LIB_OBJS)
-	$(CC) -shared -Wl,-soname,librelic.so.0 $^ $(LIBS) -o $@
+# shared libraries: every symbol resolved (--no-undefined), each linking only what it needs
+$(BUILD)/librelic.so: $(call objs_of,$(CORE_SRCS))
+	$(CC) -shared -Wl,-soname,librelic.so.0 -Wl,--no-undefined $^ $(CORE_LIBS) -o $@
+$(BUILD)/librelic-json.so: $(call objs_of,$(JSON_SRCS)) $(BUILD)/librelic.so
+	$(CC) -shared -Wl,-soname,librelic-json.so.0 -Wl,--no-undefined $(filter %.o,$^) -L$(BUILD) -lrelic $(JSON_LIBS) $(CORE_LIBS) -o $@
+$(BUILD)/librelic-export.so: $(call objs_of,$(EXPORT_SRCS)) $(BUILD)/librelic.so
+	$(CC) -shared -Wl,-soname,librelic-export.so.0 -Wl,--no-undefined $(filter %.o,$^) -L$(BUILD) -lrelic $(EXPORT_LIBS) $(CORE_LIBS) -o $@
+$(BUILD)/librelic-mutate.so: $(call objs_of,$(MUTATE_SRCS)) $(BUILD)/librelic.so
+	$(CC) -shared -Wl,-soname,librelic-mutate.so.0 -Wl,--no-undefined $(filter %.o,$^) -L$(BUILD) -lrelic $(CORE_LIBS) -o $@
 
-$(BUILD)/relic: $(CLI_OBJS) $(BUILD)/librelic.a
-	$(CC) $(CFLAGS) $(CLI_OBJS) $(BUILD)/librelic.a $(LIBS) -o $@
+$(BUILD)/relic: $(CLI_OBJS) $(LIB_ARCHIVES)
+	$(CC) $(CFLAGS) $(CLI_OBJS) $(LIB_ARCHIVES) $(LIBS) -o $@
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 # ---- tests ----
-$(BUILD)/tests/%: tests/%.c $(BUILD)/librelic.a
+$(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -lcmocka -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB_ARCHIVES) $(LIBS) -lcmocka -o $@
 
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
-	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/grf_cli_test.sh tests/gff_cli_test.sh tests/erf_cli_test.sh tests/wtd_cli_test.sh tests/mutate_cli_test.sh tests/trn_cli_test.sh tests/tpm_cli_test.sh tests/textures_cli_test.sh tests/mutate_formats.sh
+	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/grf_cli_test.sh tests/gff_cli_test.sh tests/erf_cli_test.sh tests/wtd_cli_test.sh tests/mutate_cli_test.sh tests/trn_cli_test.sh tests/tpm_cli_test.sh tests/textures_cli_test.sh tests/mutate_formats.sh tests/check_layers.sh
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -158,9 +189,9 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	@sh tests/demo.sh $(BUILD)/relic
 
-$(BUILD)/tests/make_samples: tests/samples/make_samples.c $(BUILD)/librelic.a
+$(BUILD)/tests/make_samples: tests/samples/make_samples.c $(LIB_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -o $@
+	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB_ARCHIVES) $(LIBS) -o $@
 
 samples: all $(BUILD)/tests/make_samples
 	$(BUILD)/tests/make_samples tests/samples
@@ -172,9 +203,9 @@ fuzz-seeds: all $(BUILD)/tests/make_fuzz_seeds
 	  $(BUILD)/tests/make_fuzz_seeds fuzz/corpus $$tmp/s/*; status=$$?; rm -rf $$tmp; exit $$status
 
 # ---- benchmarks ----
-$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/librelic.a
+$(BUILD)/bench/%: tests/bench/%.c $(LIB_ARCHIVES)
 	@mkdir -p $(dir $@)
-	$(CC) $(CSTD) $(WARN) -O2 -g $(CPPFLAGS) $< $(BUILD)/librelic.a $(LIBS) -o $@
+	$(CC) $(CSTD) $(WARN) -O2 -g $(CPPFLAGS) $< $(LIB_ARCHIVES) $(LIBS) -o $@
 
 bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm $(BUILD)/bench/bench_lzss $(BUILD)/bench/bench_audio $(BUILD)/bench/bench_gff $(BUILD)/bench/bench_trn $(BUILD)/bench/bench_grf $(BUILD)/bench/bench_mutate $(BUILD)/bench/bench_wtd $(BUILD)/bench/bench_tpm
@@ -195,19 +226,23 @@ bench: deps
 bake-report: all $(BUILD)/tests/bake_report
 	$(BUILD)/tests/bake_report ../shared/corpus
 
+# the libraries the relic command links (fuzz/coverage.sh builds targets by hand)
+print-libs:
+	@echo $(LIBS)
+
 # ---- install ----
 install: all
-	install -d $(DESTDIR)$(PREFIX)/include/relic $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin
-	install -m 644 runtime/relic.h $(DESTDIR)$(PREFIX)/include/relic/
-	for f in $(wildcard generated/*/*.h) $(filter-out runtime/relic.h runtime/relic_gen.h runtime/relic_json.h,$(wildcard runtime/*.h)); do \
-	  install -m 644 $$f $(DESTDIR)$(PREFIX)/include/relic/; done
-	install -m 644 runtime/relic_gen.h $(DESTDIR)$(PREFIX)/include/relic/
-	install -m 644 $(BUILD)/librelic.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(BUILD)/librelic.so $(DESTDIR)$(PREFIX)/lib/librelic.so.$(VERSION)
-	ln -sf librelic.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/librelic.so.0
-	ln -sf librelic.so.0 $(DESTDIR)$(PREFIX)/lib/librelic.so
+	install -d $(DESTDIR)$(PREFIX)/include/relic $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/share/licenses/relic
+	install -m 644 runtime/include/relic/*.h $(wildcard generated/*/*.h) $(DESTDIR)$(PREFIX)/include/relic/
+	for l in $(LIBNAMES); do \
+	  install -m 644 $(BUILD)/lib$$l.a $(DESTDIR)$(PREFIX)/lib/ && \
+	  install -m 755 $(BUILD)/lib$$l.so $(DESTDIR)$(PREFIX)/lib/lib$$l.so.$(VERSION) && \
+	  ln -sf lib$$l.so.$(VERSION) $(DESTDIR)$(PREFIX)/lib/lib$$l.so.0 && \
+	  ln -sf lib$$l.so.0 $(DESTDIR)$(PREFIX)/lib/lib$$l.so && \
+	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/pkgconfig/$$l.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$l.pc || exit 1; done
 	install -m 755 $(BUILD)/relic $(DESTDIR)$(PREFIX)/bin/
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/relic.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/relic.pc
+	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/licenses/relic/
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out $(RE2C_OUT)

@@ -59,8 +59,8 @@ for tool in "$CLANG" "$LLVM_COV" "$LLVM_PROFDATA"; do
 done
 [ -f "$results" ] || printf 'target\tmutator\tseconds\texecutions\texec/s\tlines\tbranches\tresult\tcommit\n' > "$results"
 mkdir -p "$B/custom" "$B/bytes" "$B/prof" "$B/crashes"
-CPPFLAGS="-Iruntime $(for d in generated/*/; do [ "$d" = generated/docs/ ] || printf -- '-I%s ' "${d%/}"; done)"
-LIBS=$(sed -n 's/^LIBS *= *//p' Makefile)
+CPPFLAGS="$(for d in runtime/include/relic runtime/formats/* runtime/json runtime/mutate; do [ -d "$d" ] && printf -- "-I%s " "$d"; done) $(for d in generated/*/; do [ "$d" = generated/docs/ ] || printf -- '-I%s ' "${d%/}"; done)"
+LIBS=$(make -s --no-print-directory print-libs)
 FLAGS="-std=c11 -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all"
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 

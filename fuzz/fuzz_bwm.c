@@ -1,7 +1,7 @@
 /* fuzz_bwm.c — libFuzzer target for KotOR BWM walkmeshes as `relic` reads
  * them: the generated validator, the table rules (relic_bwm_check, loose
  * and strict), the exporters, and the builders on the file's own geometry
- * (runtime/bwm_model.c, bwm_build.c, bwm_export.c; seed 002, spec/aurora.md
+ * (runtime/formats/kotor/bwm_model.c, bwm_build.c, bwm_export.c; seed 002, spec/aurora.md
  * §3). gen_bwm covers the generated decoder, writer and JSON alone.
  * Oracles (abort() when one fails):
  *  1. a rejection or a broken rule comes with a filled error (code and
@@ -15,7 +15,7 @@
  *     geometry (relic_bwm_rebuild), writes a file that keeps the strict
  *     rules too, and rebuilding that again gives the same bytes.
  * Mutation: the BWM geometry mutator (relic_bwm_mutate,
- * runtime/mutate_bwm.c: vertices, faces, materials, transitions changed,
+ * runtime/mutate/mutate_bwm.c: vertices, faces, materials, transitions changed,
  * patches cropped and spliced, every derived table rebuilt; one try in 4
  * the generated table mutator) via fuzz/fuzz_mutator.h; off with
  * -DRELIC_NO_CUSTOM_MUTATOR (libFuzzer's byte-level mutator).

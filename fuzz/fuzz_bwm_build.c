@@ -1,5 +1,5 @@
 /* fuzz_bwm_build.c — libFuzzer target for the hand-written BWM builders
- * (runtime/bwm_build.c via relic_bwm_from_mesh): adjacency, edges and
+ * (runtime/formats/kotor/bwm_build.c via relic_bwm_from_mesh): adjacency, edges and
  * perimeter loops, AABB tree, face planes, on meshes decoded from the fuzz
  * input (shared, duplicated and degenerate vertices, non-manifold edges,
  * mixed materials). Oracles: building never fails on valid indices; the

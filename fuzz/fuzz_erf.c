@@ -1,5 +1,5 @@
 /* fuzz_erf.c — libFuzzer target for the ERF/RIM container reader
- * (runtime/erf_archive.c), writer (erf_write.c) and member GFF access.
+ * (runtime/formats/aurora/erf_archive.c), writer (erf_write.c) and member GFF access.
  * Oracles: whatever relic_erf_open accepts has every entry's bytes inside
  * the input and names that resolve back to their entry; written back with
  * RELIC_ERF_LAYOUT_KEEP it validates again with the same entries and bytes

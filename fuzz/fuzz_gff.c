@@ -1,4 +1,4 @@
-/* fuzz_gff.c — libFuzzer target for the GFF reader (runtime/gff_validate.c,
+/* fuzz_gff.c — libFuzzer target for the GFF reader (runtime/formats/aurora/gff_validate.c,
  * gff_access.c, gff_tree.c), writer (gff_write.c) and JSON printer/reader
  * (gff_json_print.c, gff_json.c). Oracles: whatever relic_gff_open accepts, the tree builds;
  * written back with RELIC_GFF_LAYOUT_KEEP it validates again; binary ->
@@ -8,7 +8,7 @@
  * the tree's; the auto encoding's JSON reads back; every rejection carries
  * a message. Seeds: ../shared/corpus/gff.
  * Mutation: LLVMFuzzerCustomMutator/CustomCrossOver change the GFF tree
- * (relic_gff_mutate, runtime/gff_tree_mutate.c: boundary values, type
+ * (relic_gff_mutate, runtime/mutate/gff_tree_mutate.c: boundary values, type
  * changes, fields dropped/duplicated, list elements duplicated/removed/
  * reordered, StructIDs, labels, locstrings, splices from the second input)
  * and write it with relic_gff_write_tree; -DRELIC_NO_CUSTOM_MUTATOR leaves

@@ -1,5 +1,5 @@
 /* fuzz_gff_json.c — libFuzzer target for the nwn_gff JSON reader
- * (runtime/gff_json.c). Oracles: what the reader accepts, the writer turns
+ * (runtime/json/gff_json.c). Oracles: what the reader accepts, the writer turns
  * into a GFF that validates, and printing that GFF and reading it back gives
  * the same bytes again; every rejection carries a message.
  * Build and run: make fuzz (or build-fuzz/fuzz_gff_json -max_total_time=60). */

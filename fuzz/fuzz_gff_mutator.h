@@ -1,6 +1,6 @@
 /* fuzz_gff_mutator.h — the structure-aware mutator of the GFF targets
  * (fuzz_gff.c, fuzz_gff_typed.c): fuzz_mutator.h over the GFF tree mutator
- * (relic_gff_mutate, runtime/gff_tree_mutate.c: boundary values, type
+ * (relic_gff_mutate, runtime/mutate/gff_tree_mutate.c: boundary values, type
  * changes, fields dropped or duplicated, list elements, StructIDs, labels,
  * locstrings, splices from the second input, and for files of a typed
  * FileType changes guided by its typed schema), written back with

@@ -1,5 +1,5 @@
 /* fuzz_gff_typed.c — libFuzzer target for the typed GFF files
- * (runtime/gff_schema.c over the tables of schema/aurora/{are,git,gic,ifo,
+ * (runtime/formats/aurora/gff_schema.c over the tables of schema/aurora/{are,git,gic,ifo,
  * itp}.schema): every file relic_gff_open accepts is checked against every
  * typed schema (whatever its FileType, so all tables meet all shapes) and
  * paired with itself; each documented field of the top-level struct is read
@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Mutation: the GFF tree mutator, whose typed step changes documented
  * fields, types, StructIDs and absent fields of ARE/GIT/GIC/IFO/ITP files
- * (runtime/gff_schema_mutate.c); -DRELIC_NO_CUSTOM_MUTATOR leaves
+ * (runtime/mutate/gff_schema_mutate.c); -DRELIC_NO_CUSTOM_MUTATOR leaves
  * libFuzzer's byte-level mutator. */
 #include "fuzz_gff_mutator.h"
 

@@ -1,5 +1,5 @@
 /* fuzz_grf_sections.c — libFuzzer target for the GROFF section contents
- * (runtime/grf_sections.c, grf_valuetable.c, grf_valuetable_json.c,
+ * (runtime/formats/tres/grf_sections.c, grf_valuetable.c, grf_valuetable_json.c,
  * grf_file.c, grf_json.c, grf_obj.c). An input starting with the GROFF magic
  * is a whole file: validated, rule-checked, every section decoded; when that
  * succeeds its rewrite validates, and its JSON reads back to the same bytes;

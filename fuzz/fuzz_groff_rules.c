@@ -1,5 +1,5 @@
 /* fuzz_groff_rules.c — libFuzzer target for the hand-written GROFF and PID
- * parts (runtime/groff_open.c, groff_check.c, pid_check.c). Oracles: any
+ * parts (runtime/formats/tres/groff_open.c, groff_check.c, pid_check.c). Oracles: any
  * input is opened (plain or SZDD), validated and rule-checked without a
  * crash; a valid GROFF decodes, and after relic_groff_layout its rewrite
  * validates and keeps the non-strict rules; a valid PID's rules run in both

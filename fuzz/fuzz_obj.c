@@ -1,4 +1,4 @@
-/* fuzz_obj.c — libFuzzer target for the OBJ reader (runtime/obj_lexer.re)
+/* fuzz_obj.c — libFuzzer target for the OBJ reader (runtime/export/obj_lexer.re)
  * and OBJ -> walkmesh import. Oracles: every rejection carries a message;
  * every accepted mesh builds a walkmesh whose written bytes validate.
  * Build and run: make fuzz (or build-fuzz/fuzz_obj -max_total_time=60). */

@@ -1,5 +1,5 @@
 /* fuzz_swp.c — libFuzzer target for the PID/SWP texture decoder
- * (runtime/swp_decode.c, swp_walk.c). Input: u32 LE PID length, the PID,
+ * (runtime/formats/tres/swp_decode.c, swp_walk.c). Input: u32 LE PID length, the PID,
  * then the SWP bytes. Oracles: no crash or sanitizer report for any input;
  * every rejection carries a message; the SPZ stream walk (the SWP
  * compressed with the fast LZSS encoder) visits the same rasters with the

@@ -1,5 +1,5 @@
-/* fuzz_szdd.c — libFuzzer target for SZDD files (runtime/lzss_container.c
- * and the space-filled LZSS ring of runtime/lzss.c). Oracles: any input is
+/* fuzz_szdd.c — libFuzzer target for SZDD files (runtime/codec/lzss_container.c
+ * and the space-filled LZSS ring of runtime/codec/lzss.c). Oracles: any input is
  * either rejected with a message or decodes to exactly its declared size
  * within the limit; re-encoding the decoded bytes as SZDD decodes back to
  * them. Build and run: make fuzz (or build-fuzz/fuzz_szdd). */

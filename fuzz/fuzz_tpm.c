@@ -1,5 +1,5 @@
-/* fuzz_tpm.c — libFuzzer target for the TPM reader (runtime/tpm_lexer.re),
- * writer (runtime/tpm_write.c), JSON and OBJ output. Oracles: every
+/* fuzz_tpm.c — libFuzzer target for the TPM reader (runtime/formats/tres/tpm_lexer.re),
+ * writer (runtime/formats/tres/tpm_write.c), JSON and OBJ output. Oracles: every
  * rejection carries a "FILE:LINE:COL: " message and an offset inside the
  * input; every accepted model writes, and the written text reads back to an
  * equal model (read -> write -> read identity) whose text is the same again.

@@ -1,5 +1,5 @@
 /* fuzz_tri.c — libFuzzer target for the TRI terrain triangulation reader
- * (runtime/tri_lexer.re) and writer (runtime/tri_write.c). Oracles: no
+ * (runtime/formats/tres/tri_lexer.re) and writer (runtime/formats/tres/tri_write.c). Oracles: no
  * read out of bounds (ASan), no undefined arithmetic (UBSan), every
  * failure carries a "file:line:col" message, memory stays within the
  * arena, and what was read writes out and reads back to the same mesh.

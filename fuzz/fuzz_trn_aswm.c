@@ -1,13 +1,13 @@
 /* fuzz_trn_aswm.c — libFuzzer target for the decompressed ASWM walkmesh:
- * the zero-copy validator (runtime/trn_aswm_view.c) against the model path
+ * the zero-copy validator (runtime/formats/nwn2/trn_aswm_view.c) against the model path
  * (the generated decoder of schema/nwn2/trn.schema's aswm plus
- * runtime/trn_check.c), fed the same bytes as a stored zlib stream.
+ * runtime/formats/nwn2/trn_check.c), fed the same bytes as a stored zlib stream.
  * Oracles: no crash; both accept or both reject; an accepted walkmesh
- * re-serialises (runtime/trn_aswm_write.c) to the input bytes. An input
+ * re-serialises (runtime/formats/nwn2/trn_aswm_write.c) to the input bytes. An input
  * that is a whole TRN/TRX file (the seeds: ../shared/corpus/trn, trx) has
  * its first ASWM inflated and checked the same way.
  * Whole TRN/TRX inputs are mutated structure-aware (fuzz/fuzz_mutator.h
- * with relic_mutator_trn_aswm, runtime/mutate_trn.c: the container's
+ * with relic_mutator_trn_aswm, runtime/mutate/mutate_trn.c: the container's
  * fields and every inflated walkmesh's vertices, edges, triangles, tiles,
  * path tables and islands, deflated again); raw walkmesh inputs and files
  * that do not load fall back to libFuzzer's byte-level mutator.

@@ -1,9 +1,9 @@
 /* fuzz_trn_legacy.c — libFuzzer target for the older ASWM walkmesh
- * versions 0x69-0x6B (runtime/trn_aswm_legacy.c; spec/aurora.md §2.2
+ * versions 0x69-0x6B (runtime/formats/nwn2/trn_aswm_legacy.c; spec/aurora.md §2.2
  * "Older versions"). The first input byte picks the version, the rest is
  * the walkmesh after its version word. Oracles: no crash; a rejection
  * carries a message; an accepted walkmesh passes through the index rules
- * (runtime/trn_check.c) and re-serialises as version 0x6C, which the
+ * (runtime/formats/nwn2/trn_check.c) and re-serialises as version 0x6C, which the
  * generated 0x6C decoder reads back.
  * Build and run: make fuzz (or build-fuzz/fuzz_trn_legacy -max_total_time=60). */
 #include <stdlib.h>

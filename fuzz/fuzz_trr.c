@@ -1,6 +1,6 @@
 /* fuzz_trr.c — libFuzzer target for the TRR point-cloud reader
- * (runtime/trr_lexer.re), writer (runtime/trr_write.c) and resampling onto
- * a WTD grid (runtime/trr_grid.c). Oracles: no read out of bounds (ASan),
+ * (runtime/formats/tres/trr_lexer.re), writer (runtime/formats/tres/trr_write.c) and resampling onto
+ * a WTD grid (runtime/formats/tres/trr_grid.c). Oracles: no read out of bounds (ASan),
  * no undefined arithmetic (UBSan), every failure carries a message, what
  * was read writes out and reads back to the same points, and a grid made
  * from them has its heights within 16 bits of quantisation.

@@ -3,9 +3,9 @@
  * no read out of bounds (ASan), no undefined arithmetic (UBSan), every
  * failure carries a message, and a successful decode's height range is
  * that of its grid; a decoded grid of up to 256 x 256 whose forward
- * transform stays in 32 bits (runtime/wtd_forward.c) gives back the
+ * transform stays in 32 bits (runtime/formats/tres/wtd_forward.c) gives back the
  * decoder's coefficients' synthesis exactly, and re-encoded with the
- * file's own parameter block (runtime/wtd_encode.c) decodes to the same
+ * file's own parameter block (runtime/formats/tres/wtd_encode.c) decodes to the same
  * heights (decode -> encode -> decode). Memory is capped by the arena (quad sizes up to 16384
  * would need 1 GiB), so large grids fail with RELIC_E_NOMEM.
  * Build and run: make fuzz (or build-fuzz/fuzz_wtd -max_total_time=60). */

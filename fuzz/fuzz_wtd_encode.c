@@ -1,5 +1,5 @@
 /* fuzz_wtd_encode.c — libFuzzer target for the WTD encoder round trip
- * (runtime/wtd_forward.c, wtd_encode.c, wtd_encode_grid.c, wtd_mesh.c):
+ * (runtime/formats/tres/wtd_forward.c, wtd_encode.c, wtd_encode_grid.c, wtd_mesh.c):
  * the input picks a grid size (1..64 by 1..64, padded to a power of two),
  * a threshold and the heights (16-bit pairs, sign-extended and scaled by
  * a shift). Oracles: the encoder succeeds; relic's reader accepts the file

@@ -1,5 +1,5 @@
 /* fuzz_zlib.c — libFuzzer target for the zlib glue of codec regions
- * (runtime/codec_zlib.c): inflate capped by a declared size taken from the
+ * (runtime/codec/codec_zlib.c): inflate capped by a declared size taken from the
  * input. Oracles: never writes past the declared size (ASan), succeeds only
  * with exactly that many bytes, and what relic deflates inflates back.
  * Build and run: make fuzz (or build-fuzz/fuzz_zlib -max_total_time=60). */

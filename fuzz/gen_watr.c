@@ -15,8 +15,8 @@
  *   make build-fuzz/gen_watr && build-fuzz/gen_watr -max_total_time=60 CORPUS_DIR SEED_DIR...
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/nwn2 \
- *       fuzz/gen_watr.c generated/nwn2/watr.c generated/nwn2/watr_json.c generated/nwn2/watr_mutate.c runtime/arena.c \
- *       runtime/buf.c runtime/error.c runtime/gen_support.c runtime/json.c runtime/mutate.c -ljson-c -lm -o gen_watr
+ *       fuzz/gen_watr.c generated/nwn2/watr.c generated/nwn2/watr_json.c generated/nwn2/watr_mutate.c runtime/core/arena.c \
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -ljson-c -lm -o gen_watr
  * Reproduce a crash: build-fuzz/gen_watr CRASH_FILE
  */
 #include <stdint.h>
@@ -31,7 +31,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 #ifndef RELIC_NO_CUSTOM_MUTATOR
-/* Structure-aware mutation (generated tables, runtime/mutate.c): decode, change one
+/* Structure-aware mutation (generated tables, runtime/mutate/mutate.c): decode, change one
  * field, array or sub-structure, write with the generated writer. One call in 8, and
  * every input that does not validate, goes to libFuzzer's byte-level mutator; one in 4
  * takes values outside the documented ranges or leaves a derived field stale. */

@@ -8,13 +8,13 @@
 #include "emit.h"
 
 /* LLVMFuzzerCustomMutator / LLVMFuzzerCustomCrossOver from the schema's
- * structure-aware mutator (runtime/relic_mutate.h); left out when built with
+ * structure-aware mutator (runtime/include/relic/relic_mutate.h); left out when built with
  * -DRELIC_NO_CUSTOM_MUTATOR, for coverage comparisons with libFuzzer's own. */
 static void emit_custom_mutator(gen_out *o, const char *P)
 {
     out_printf(o,
         "#ifndef RELIC_NO_CUSTOM_MUTATOR\n"
-        "/* Structure-aware mutation (generated tables, runtime/mutate.c): decode, change one\n"
+        "/* Structure-aware mutation (generated tables, runtime/mutate/mutate.c): decode, change one\n"
         " * field, array or sub-structure, write with the generated writer. One call in 8, and\n"
         " * every input that does not validate, goes to libFuzzer's byte-level mutator; one in 4\n"
         " * takes values outside the documented ranges or leaves a derived field stale. */\n"
@@ -95,8 +95,8 @@ void emit_fuzz(gen_schema *s, gen_out *o)
         " *   make build-fuzz/gen_%s && build-fuzz/gen_%s -max_total_time=60 CORPUS_DIR SEED_DIR...\n"
         " * or by hand, with the runtime files the generated code needs:\n"
         " *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/%s \\\n"
-        " *       fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c generated/%s/%s_mutate.c runtime/arena.c \\\n"
-        " *       runtime/buf.c runtime/error.c runtime/gen_support.c runtime/json.c runtime/mutate.c%s -ljson-c -lm -o gen_%s\n"
+        " *       fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c generated/%s/%s_mutate.c runtime/core/arena.c \\\n"
+        " *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c%s -ljson-c -lm -o gen_%s\n"
         " * Reproduce a crash: build-fuzz/gen_%s CRASH_FILE\n"
         " */\n",
         F, F, F, F, F, fam, F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F);

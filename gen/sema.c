@@ -60,7 +60,7 @@ static int holds_struct(const gen_struct *outer, const gen_struct *st, int depth
     return holds_in(outer->members, outer->nmembers, st, depth);
 }
 
-/* Codecs with a runtime implementation (runtime/relic_codec.h). */
+/* Codecs with a runtime implementation (runtime/include/relic/relic_codec.h). */
 static const char *known_codecs[] = { "zlib", "lzss", NULL };
 
 /* Visit every field of a member list, including those inside if/switch. */

@@ -12,7 +12,7 @@
  *    (`make fuzz-seeds` passes the samples relic's own writers make:
  *    tests/samples/make_format_samples.sh).
  * The bases are written as seeds, then mutants of each in turn from the
- * structure-aware mutator (runtime/mutate.c, valid mode, fixed seeds), so
+ * structure-aware mutator (runtime/mutate/mutate.c, valid mode, fixed seeds), so
  * the same schemas and samples give the same seeds. Seeds are below 64 KiB; at most SEEDS_MAX
  * per target. A generated target (fuzz/gen_<f>.c) missing from the table
  * below, or left without a seed, is reported and makes the exit status 1.

@@ -1,7 +1,7 @@
 /* test_audio.c — Trespasser audio end to end: TPA banks and CAU samples
  * through the generated code (validate, byte-exact round trips through the
- * model and JSON, the table rules of runtime/tpa_check.c), the IMA ADPCM
- * codec of runtime/adpcm.c against hand-computed values (spec/
+ * model and JSON, the table rules of runtime/formats/tres/tpa_check.c), the IMA ADPCM
+ * codec of runtime/codec/adpcm.c against hand-computed values (spec/
  * trespasser.md §4.4), the decoded sizes the spec measured (§4.6), sox's
  * decoder when sox is installed, encoder SNR floors, captions (§4.3), the
  * sound hash (§2.2), WAV through libsndfile, and truncation and mutation

@@ -1,6 +1,6 @@
 /* test_bwm_build.c — unit and corpus tests of the BWM derived-table builders
- * (runtime/bwm_build.c), the OBJ reader (runtime/obj_lexer.re) and the
- * OBJ/SVG exports (runtime/bwm_export.c).
+ * (runtime/formats/kotor/bwm_build.c), the OBJ reader (runtime/export/obj_lexer.re) and the
+ * OBJ/SVG exports (runtime/export/bwm_export.c).
  *
  * Synthetic meshes check the rules of spec/aurora.md §3.3–§3.7 one by one.
  * The corpus test reads every .wok file of ../shared/corpus/bwm with a small

@@ -1,4 +1,4 @@
-/* test_float_text.c — relic_f32_shortest (runtime/float_text.c), the float
+/* test_float_text.c — relic_f32_shortest (runtime/core/float_text.c), the float
  * printer of every JSON dump: the text must read back (strtof, as the JSON
  * reader does) to the same bits, and be as short as the shortest "%.{p}g"
  * that does — checked against that printf-based reference on random bit

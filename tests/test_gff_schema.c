@@ -1,4 +1,4 @@
-/* test_gff_schema.c — typed GFF files (runtime/gff_schema.c over the tables
+/* test_gff_schema.c — typed GFF files (runtime/formats/aurora/gff_schema.c over the tables
  * generated from schema/aurora/{are,git,gic,ifo,itp,gff_common}.schema):
  * the generated typed accessors read values and refuse absent or mistyped
  * fields; the strict check reports each departure from seed 003 (type,

@@ -1,5 +1,5 @@
 /* test_grf.c — the contents of GROFF sections (schema/tres/grf_*.schema,
- * scn_*.schema; runtime/grf_sections.c, grf_valuetable.c, grf_file.c,
+ * scn_*.schema; runtime/formats/tres/grf_sections.c, grf_valuetable.c, grf_file.c,
  * grf_json.c, grf_obj.c) against spec/trespasser.md §5.3–5.4, seed 004 and
  * the real files: every section of the demo GRF and of every SCN validates
  * as its kind and round-trips byte for byte (per section and per file,

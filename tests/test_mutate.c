@@ -1,4 +1,4 @@
-/* test_mutate.c — the structure-aware mutator (runtime/mutate.c over the
+/* test_mutate.c — the structure-aware mutator (runtime/mutate/mutate.c over the
  * generated tables, issue 8) on the BWM samples of tests/samples: the same
  * seed gives the same bytes; valid-mode mutants validate, differ from the
  * input and log what changed; invalid-mode mutants are rejected; arrays

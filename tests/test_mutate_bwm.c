@@ -1,4 +1,4 @@
-/* test_mutate_bwm.c — the BWM geometry mutator (runtime/mutate_bwm.c,
+/* test_mutate_bwm.c — the BWM geometry mutator (runtime/mutate/mutate_bwm.c,
  * relic_bwm_mutate; issue 8) on walkmeshes made by relic's own builder
  * (relic_bwm_from_mesh over a grid of quads with mixed materials): the
  * same seed gives the same bytes; valid-mode outputs pass the validator

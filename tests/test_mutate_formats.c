@@ -1,8 +1,8 @@
 /* test_mutate_formats.c — the hand-written structure-aware mutators of the
  * library (relic_mutate_formats.h, issue 8): the GFF tree mutator
- * (runtime/gff_tree_mutate.c) on a GFF built here with every field type
+ * (runtime/mutate/gff_tree_mutate.c) on a GFF built here with every field type
  * (and on ../shared/corpus/gff when present), and the TRI, TRR, TPM
- * (runtime/mutate_text.c) and WTD (runtime/mutate_wtd.c) mutators on small
+ * (runtime/mutate/mutate_text.c) and WTD (runtime/mutate/mutate_wtd.c) mutators on small
  * files made here (for WTD also its coefficient level: re-encoded trees
  * decode and differ, large grids stay opaque). For each: the same seed gives the same bytes, valid-mode
  * outputs pass the format's reader and differ from the input, invalid-mode

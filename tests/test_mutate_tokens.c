@@ -1,5 +1,5 @@
 /* test_mutate_tokens.c — the token-level mutator of the Trespasser text
- * formats (runtime/mutate_tokens.c, relic_mutate_tokens in
+ * formats (runtime/mutate/mutate_tokens.c, relic_mutate_tokens in
  * relic_mutate_formats.h; issue 8): the same seed gives the same bytes,
  * outputs differ from the input and never exceed max, crossover takes
  * lines of the second input, the log names what changed, some outputs are

@@ -1,5 +1,5 @@
 /* test_mutate_trn.c — the structure-aware TRN/TRX mutator that reaches into
- * the ASWM walkmesh (runtime/mutate_trn.c, issue 8): on a TRX made by
+ * the ASWM walkmesh (runtime/mutate/mutate_trn.c, issue 8): on a TRX made by
  * relic's own writer (a synthetic area baked by relic_trn_bake, packed by
  * relic_trn_aswm_pack, laid out by relic_trn_layout) and on the smallest
  * real TRX files of ../shared/corpus/trx (skipped, saying so, when

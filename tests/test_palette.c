@@ -1,4 +1,4 @@
-/* test_palette.c — relic_palette_quantize (runtime/palette_quantize.c,
+/* test_palette.c — relic_palette_quantize (runtime/formats/tres/palette_quantize.c,
  * relic_palette.h): histograms that fit come back exactly, pixel counts
  * steer the palette, the result does not depend on the histogram's order
  * and is the same every run, every entry ends near a palette colour, the

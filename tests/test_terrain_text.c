@@ -1,5 +1,5 @@
 /* test_terrain_text.c — Trespasser TRI and TRR terrain text
- * (runtime/tri_lexer.re, tri_write.c, trr_lexer.re, trr_write.c,
+ * (runtime/formats/tres/tri_lexer.re, tri_write.c, trr_lexer.re, trr_write.c,
  * trr_grid.c) against spec/trespasser.md §6.3 and seed 004 "TRI", "TRR":
  * reading, writing and reading back, the position ("file:line:col") of
  * every kind of error, truncation and mutation sweeps that must never

@@ -1,6 +1,6 @@
 /* test_tpm.c — TPM (Trespasser Models) text: the reader of
- * runtime/tpm_lexer.re, the writer of runtime/tpm_write.c and the OBJ
- * conversions of runtime/tpm_obj.c. The test vectors are the examples of
+ * runtime/formats/tres/tpm_lexer.re, the writer of runtime/formats/tres/tpm_write.c and the OBJ
+ * conversions of runtime/export/tpm_obj.c. The test vectors are the examples of
  * seed 004 "TPM - Models" (Remdul's draft, August 2007), typed from the
  * seed: Fileinfo, Instance, Material, Mesh, Skin and Bone "Example" blocks.
  * They must parse with the values the seed shows and round trip (read ->

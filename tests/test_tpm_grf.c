@@ -1,4 +1,4 @@
-/* test_tpm_grf.c — a Trespasser level as TPM model text (runtime/tpm_grf.c,
+/* test_tpm_grf.c — a Trespasser level as TPM model text (runtime/export/tpm_grf.c,
  * relic_tpm_from_grf; seed 004 "TPM - Models", spec/trespasser.md §5.3):
  * on the demo GRF, the text parses with relic's TPM reader, holds one mesh
  * per distinct model the region instances use and one instance per region

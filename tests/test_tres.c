@@ -1,7 +1,7 @@
 /* test_tres.c — Trespasser GROFF (GRF, SCN) and PID files end to end
  * through the generated code (schema/tres/groff.schema, pid.schema) and the
- * hand-written rules (runtime/groff_check.c, pid_check.c), SZDD-compressed
- * GRFs (runtime/groff_open.c), and the name hash (runtime/tres_names.c)
+ * hand-written rules (runtime/formats/tres/groff_check.c, pid_check.c), SZDD-compressed
+ * GRFs (runtime/formats/tres/groff_open.c), and the name hash (runtime/formats/tres/tres_names.c)
  * against spec/trespasser.md §2, §5 and the real files: every corpus file
  * validates, keeps the rules (strict too) and round-trips byte for byte
  * through the model and JSON; SCN section names and PID texture IDs are

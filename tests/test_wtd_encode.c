@@ -1,5 +1,5 @@
 /* test_wtd_encode.c — the WTD encoder and the terrain outputs
- * (runtime/wtd_forward.c, wtd_encode.c, wtd_encode_grid.c, wtd_heightmap.c,
+ * (runtime/formats/tres/wtd_forward.c, wtd_encode.c, wtd_encode_grid.c, wtd_heightmap.c,
  * wtd_relief.c, wtd_mesh.c) against spec/trespasser.md §1.4, §1.7, §1.9,
  * §1.11: the forward transform is the exact inverse of the decoder's
  * synthesis; encoded files pass relic's reader and decode to the input

@@ -36,7 +36,7 @@ static inline int relic_erf_version_known(int64_t value)
     }
 }
 
-/** Resource type ids the Aurora games share (spec/aurora.md §5.2, BioWare KEY/BIF spec table; xoreos types.h). Names are the file extensions (a leading _ where the extension starts with a digit). Ids from 3000 up differ per game (spec/aurora.md §1.9: KotOR lyt/vis/rim/pth..., NWN2 trn/xml/trx..., NWN2 4000 mdb...): runtime/erf_types.c. */
+/** Resource type ids the Aurora games share (spec/aurora.md §5.2, BioWare KEY/BIF spec table; xoreos types.h). Names are the file extensions (a leading _ where the extension starts with a digit). Ids from 3000 up differ per game (spec/aurora.md §1.9: KotOR lyt/vis/rim/pth..., NWN2 trn/xml/trx..., NWN2 4000 mdb...): runtime/formats/aurora/erf_types.c. */
 enum relic_erf_resource_type {
     RELIC_ERF_RESOURCE_TYPE_RES = 0,
     RELIC_ERF_RESOURCE_TYPE_BMP = 1,
@@ -272,7 +272,7 @@ struct relic_erf_resource {
 };
 
 #define RELIC_ERF_ERF_SIZE 160
-/** A whole ERF: header, then the three lists placed by its offsets; the resource data follow, placed by the resource list (checked by runtime/erf_archive.c). Model form: plain C values. */
+/** A whole ERF: header, then the three lists placed by its offsets; the resource data follow, placed by the resource list (checked by runtime/formats/aurora/erf_archive.c). Model form: plain C values. */
 struct relic_erf_erf {
     relic_erf_header header;
     /** Localized description strings [count header.language_count] [at header.offset_to_localized_string] */

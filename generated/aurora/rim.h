@@ -39,7 +39,7 @@ struct relic_rim_header {
 struct relic_rim_entry {
     /** ResRef: lower-case name, NUL-padded */
     char resref[16];
-    /** ResType: resource type id (runtime/erf_types.c, KotOR ids) */
+    /** ResType: resource type id (runtime/formats/aurora/erf_types.c, KotOR ids) */
     uint32_t res_type;
     /** ResID: the entry's index in real files */
     uint32_t res_id;
@@ -50,7 +50,7 @@ struct relic_rim_entry {
 };
 
 #define RELIC_RIM_RIM_SIZE 120
-/** A whole RIM: header and entry table; the resource data follow (checked by runtime/erf_archive.c). Model form: plain C values. */
+/** A whole RIM: header and entry table; the resource data follow (checked by runtime/formats/aurora/erf_archive.c). Model form: plain C values. */
 struct relic_rim_rim {
     relic_rim_header header;
     /** Entry table [count header.entry_count] [at header.offset_to_entries] */
@@ -93,7 +93,7 @@ typedef struct relic_rim_entry_view { const uint8_t *p; } relic_rim_entry_view;
 /** resref: 16 bytes, not NUL-terminated. */
 static inline const char *relic_rim_entry_resref(relic_rim_entry_view v) { return (const char *)(v.p + 0); }
 #define RELIC_RIM_ENTRY_RES_TYPE_OFFSET 16
-/** ResType: resource type id (runtime/erf_types.c, KotOR ids) */
+/** ResType: resource type id (runtime/formats/aurora/erf_types.c, KotOR ids) */
 static inline uint32_t relic_rim_entry_res_type(relic_rim_entry_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_RIM_ENTRY_RES_ID_OFFSET 20
 /** ResID: the entry's index in real files */

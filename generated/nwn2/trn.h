@@ -265,7 +265,7 @@ struct relic_trn_island_path_node {
     float weight;
 };
 
-/** Decompressed ASWM walkmesh, version 0x6C (spec/aurora.md §2.2). Index ranges and the tile and island rules are checked by runtime/trn_check.c: names in a codec target's nested structs cannot reach this struct's counts. Model form: plain C values; its size in the file varies. */
+/** Decompressed ASWM walkmesh, version 0x6C (spec/aurora.md §2.2). Index ranges and the tile and island rules are checked by runtime/formats/nwn2/trn_check.c: names in a codec target's nested structs cannot reach this struct's counts. Model form: plain C values; its size in the file varies. */
 struct relic_trn_aswm {
     /** ASWM version; 0x6C is the toolset's (0x69-0x6B are not read yet) [constant 108] */
     uint32_t version;

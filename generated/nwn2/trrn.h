@@ -83,7 +83,7 @@ struct relic_trrn_grass {
     size_t blades_count; /**< number of elements in blades */
 };
 
-/** TRRN payload: one terrain megatile (spec/aurora.md §1.6). Triangle indices below vertex_count and no NaN position are checked by runtime/trn_terrain.c. Model form: plain C values; its size in the file varies. */
+/** TRRN payload: one terrain megatile (spec/aurora.md §1.6). Triangle indices below vertex_count and no NaN position are checked by runtime/formats/nwn2/trn_terrain.c. Model form: plain C values; its size in the file varies. */
 struct relic_trrn_trrn {
     /** Name; Tanita: NNNNNN<map>00x00y (nwn-lib-d: holds other data too) */
     char name[128];

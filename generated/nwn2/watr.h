@@ -50,7 +50,7 @@ struct relic_watr_water_triangle {
     uint16_t c;
 };
 
-/** WATR payload (spec/aurora.md §1.7). Triangle indices below vertex_count are checked by runtime/trn_terrain.c. Model form: plain C values; its size in the file varies. */
+/** WATR payload (spec/aurora.md §1.7). Triangle indices below vertex_count are checked by runtime/formats/nwn2/trn_terrain.c. Model form: plain C values; its size in the file varies. */
 struct relic_watr_watr {
     /** Name (the game writes an empty string followed by garbage) */
     char name[32];

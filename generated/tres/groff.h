@@ -145,7 +145,7 @@ struct relic_groff_groff {
     /** Section directory [count header.section_count] */
     relic_groff_section *sections;
     size_t sections_count; /**< number of elements in sections */
-    /** Every section's data, back to back in directory order (opaque here; see runtime/groff_check.c) [count header.symbol_table_offset - 48 - 32 * header.section_count] */
+    /** Every section's data, back to back in directory order (opaque here; see runtime/formats/tres/groff_check.c) [count header.symbol_table_offset - 48 - 32 * header.section_count] */
     uint8_t *data;
     size_t data_count; /**< number of elements in data */
     /** Symbol table, sorted by name (strcmp) [count header.symbol_count] [at header.symbol_table_offset] */

@@ -1,5 +1,5 @@
 /* cmd_container.c — the container subcommands for ERF/MOD/HAK/SAV/NWM and
- * RIM (runtime/relic_erf.h):
+ * RIM (runtime/include/relic/relic_erf.h):
  *   relic ls CONTAINER                          name, type id, size, offset
  *   relic extract CONTAINER [MEMBER...] [-C DIR] members as DIR/resref.ext
  *   relic pack DIR OUT.mod [--nwn2]             a container from a directory

@@ -1,6 +1,6 @@
 /* cmd_diff.c — `relic diff A B`: the field-level differences between two
  * GFF files (or GFF members of containers, A = module.mod:module.ifo), by
- * path, read in place through the zero-copy getters (runtime/gff_access.c).
+ * path, read in place through the zero-copy getters (runtime/formats/aurora/gff_access.c).
  * Fields are matched by label within a struct (the last of duplicate labels,
  * as relic_gff_find), list elements by index. One line per difference:
  *   ~ PATH: OLD -> NEW      changed value (or type: "dword 3 -> int 3")

@@ -1,6 +1,6 @@
 /* cmd_get.c — `relic get FILE PATH`: print one value of a GFF file, found
  * by a path of labels and list indices ("Tile_List/3/Tile_ID"), read in
- * place through the zero-copy getters of runtime/gff_access.c. Text is
+ * place through the zero-copy getters of runtime/formats/aurora/gff_access.c. Text is
  * printed as the bytes the file holds (the game's code page). */
 #include <inttypes.h>
 #include <string.h>

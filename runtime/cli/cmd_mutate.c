@@ -1,7 +1,7 @@
 /* cmd_mutate.c — `relic mutate IN [IN2...] -n COUNT -o DIR [--seed S]
  * [--invalid]`: COUNT mutated files for users to feed to their own readers,
  * made by each format's generated structure-aware mutator (issue 8;
- * runtime/relic_mutate.h; GFF and BWM mostly by their tree and geometry
+ * runtime/include/relic/relic_mutate.h; GFF and BWM mostly by their tree and geometry
  * mutators, TPM/TRI/TRR one file in 4 by the token-level text mutator), plus DIR/manifest.json naming, per file, what
  * changed (field path, operation, old and new value). Output k starts from
  * input k mod N and splices from the next input of the same format.

@@ -4,12 +4,12 @@
  * table): DIR/sounds.json lists the identifiers in table order with their
  * properties, which identifiers share one sample ("same_sample_as") and how
  * each sample is stored; each WAV is encoded again (PCM, or IMA ADPCM with
- * runtime/adpcm.c, whose block-wise search gives the game's bytes back for
+ * runtime/codec/adpcm.c, whose block-wise search gives the game's bytes back for
  * real samples); DIR/captions.json gives caption lines by sound ID;
  * DIR/foley.json the collision table. Without sounds.json every .wav file in DIR is
  * one identifier (sorted by file name; an 8-hex-digit name is the sound ID,
  * any other name is hashed as a sound name, spec §2.2). The bank is laid out
- * by relic_tpa_pack (runtime/tpa_pack.c) and checked before it is written. */
+ * by relic_tpa_pack (runtime/formats/tres/tpa_pack.c) and checked before it is written. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>

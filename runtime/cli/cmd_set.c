@@ -1,7 +1,7 @@
 /* cmd_set.c — `relic set FILE PATH VALUE [--id N]`: change one value of a
  * GFF file, or of a GFF member of a container (PATH = member.ext/Label/...).
  * A value of fixed size (BYTE..DOUBLE, Orientation, Vector) is patched in
- * place in a writable mapping (runtime/gff_patch.c): the file keeps its
+ * place in a writable mapping (runtime/formats/aurora/gff_patch.c): the file keeps its
  * layout and every other byte. Any other value (CExoString, CResRef, VOID as
  * hex, a CExoLocString's substring N) changes sizes, so the file is read
  * into a tree, changed, written again in its own layout where that still

@@ -1,7 +1,7 @@
 /* fmt_bwm.c — the `relic` command for KotOR BWM walkmeshes (.wok .pwk
  * .dwk): info, check (schema validator, then the table rules of
- * runtime/bwm_model.c), JSON both ways, OBJ and SVG exports
- * (runtime/bwm_export.c) and OBJ import (runtime/obj_lexer.re). */
+ * runtime/formats/kotor/bwm_model.c), JSON both ways, OBJ and SVG exports
+ * (runtime/export/bwm_export.c) and OBJ import (runtime/export/obj_lexer.re). */
 #include <float.h>
 #include <string.h>
 

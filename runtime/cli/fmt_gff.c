@@ -1,9 +1,9 @@
 /* fmt_gff.c — the `relic` command for BioWare GFF V3.2 files (ARE, GIT,
  * GIC, IFO, UTC, DLG, BIC, ... detected by the "XXX V3.2" magic): info,
- * check (runtime/gff_validate.c; duplicate labels are warnings, problems
- * with --strict), nwn_gff JSON both ways (runtime/gff_json_print.c and
+ * check (runtime/formats/aurora/gff_validate.c; duplicate labels are warnings, problems
+ * with --strict), nwn_gff JSON both ways (runtime/json/gff_json_print.c and
  * gff_json.c; text encoding from --encoding, default auto: UTF-8 for NWN2's
- * UTF-8 text, else cp1252) and re-writing (runtime/gff_write.c, the file's own layout kept).
+ * UTF-8 text, else cp1252) and re-writing (runtime/formats/aurora/gff_write.c, the file's own layout kept).
  * Sources: spec/aurora.md §4. */
 #include <string.h>
 

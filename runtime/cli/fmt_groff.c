@@ -1,9 +1,9 @@
 /* fmt_groff.c — the `relic` command for Trespasser GROFF containers (.grf
  * levels, .scn scenes and savegames), plain or SZDD-compressed: info,
- * check (schema validator, runtime/groff_check.c, then every section with
- * its kind's schema and the rules between sections, runtime/grf_file.c),
- * JSON both ways (sections decoded, runtime/grf_json.c), the level as OBJ +
- * MTL (runtime/grf_obj.c), and re-writing, plain (.grf .scn) or
+ * check (schema validator, runtime/formats/tres/groff_check.c, then every section with
+ * its kind's schema and the rules between sections, runtime/formats/tres/grf_file.c),
+ * JSON both ways (sections decoded, runtime/json/grf_json.c), the level as OBJ +
+ * MTL (runtime/export/grf_obj.c), and re-writing, plain (.grf .scn) or
  * SZDD-compressed (.gr_ .sc_). Facts: spec/trespasser.md §5.1–5.4, §3.2;
  * seed 004 GROFF. */
 #include <stdlib.h>
@@ -272,7 +272,7 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
     return rc;
 }
 
-/* The level's models as TPM text (runtime/tpm_grf.c). */
+/* The level's models as TPM text (runtime/export/tpm_grf.c). */
 static int groff_to_tpm(const cli_input *in, const char *out_path)
 {
     relic_arena a;

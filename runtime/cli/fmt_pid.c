@@ -1,5 +1,5 @@
 /* fmt_pid.c — the `relic` command for Trespasser PID texture directories
- * (.pid): info, check (schema validator, then runtime/pid_check.c), JSON
+ * (.pid): info, check (schema validator, then runtime/formats/tres/pid_check.c), JSON
  * both ways and re-writing. Facts: spec/trespasser.md §5.5, §2.2; seed 004
  * PID. */
 #include <string.h>

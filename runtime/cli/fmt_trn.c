@@ -1,8 +1,8 @@
 /* fmt_trn.c — the `relic` command for NWN2 TRN/TRX packet files: info,
  * check (schema validator, container rules, then the inflated ASWM's
- * validator and rules of runtime/trn_check.c; --strict adds
- * runtime/trn_check_strict.c; TRRN and WATR packets decoded by
- * runtime/trn_terrain.c), JSON both ways, re-writing, the walkmesh out to
+ * validator and rules of runtime/formats/nwn2/trn_check.c; --strict adds
+ * runtime/formats/nwn2/trn_check_strict.c; TRRN and WATR packets decoded by
+ * runtime/formats/nwn2/trn_terrain.c), JSON both ways, re-writing, the walkmesh out to
  * OBJ and SVG, and (--terrain) the terrain and water out to OBJ. Facts:
  * spec/aurora.md §1, §2.2, §2.6; seed 001 TRN.ASWM. */
 #include <string.h>

@@ -1,8 +1,8 @@
 /* bench_mutate.c — `make bench`: structure-aware mutations per second
- * (runtime/mutate.c over the generated tables, issue 8) for each format
+ * (runtime/mutate/mutate.c over the generated tables, issue 8) for each format
  * with a schema, on tests/samples/room.wok and, when ../shared/corpus
  * exists, the smallest and the largest real file of each format; WTD
- * (runtime/mutate_wtd.c) on fuzz/corpus/fuzz_wtd/terrain.wtd too, and the
+ * (runtime/mutate/mutate_wtd.c) on fuzz/corpus/fuzz_wtd/terrain.wtd too, and the
  * BWM geometry and GFF tree mutators (bwm-geo, gff-tree). Three
  * modes: unchecked (what the fuzz targets' LLVMFuzzerCustomMutator does:
  * decode, mutate, write), valid (the written file must validate and differ)

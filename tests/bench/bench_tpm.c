@@ -1,5 +1,5 @@
 /* bench_tpm.c — `make bench`: TPM (Trespasser Models) text parse speed of
- * runtime/tpm_lexer.re on a generated file of about 100 MB (issue 7 target:
+ * runtime/formats/tres/tpm_lexer.re on a generated file of about 100 MB (issue 7 target:
  * at least 200 MB/s), made here in memory and never written to disk: a
  * fileinfo block, then meshes of a 256 x 256 vertex grid each with texture
  * coordinates, normals and two triangles per cell, numbers with six

@@ -1,0 +1,45 @@
+/* relic_codec.h — codecs for the schema language's codec regions
+ * (`bytes x[n] codec zlib(size) as STRUCT`). Each decodes a whole region
+ * into a caller buffer of exactly the declared decoded size: a stream that
+ * would produce more, or less, is rejected, so a file cannot make relic
+ * allocate more than it declared (and the caller caps the declaration). */
+#ifndef RELIC_CODEC_H
+#define RELIC_CODEC_H
+
+#include "relic.h"
+
+/** Largest decoded region a generated decoder accepts (bytes). */
+#define RELIC_CODEC_MAX_DECODED ((uint64_t)1 << 30)
+
+/** Inflate a zlib stream (RFC 1950) src[0..n) into exactly dst_size bytes
+ *  of dst, with bounded memory (zlib's 32 KiB window plus its state).
+ *  Errors: RELIC_E_LAYOUT when the stream ends early, holds more than
+ *  dst_size bytes or is followed by trailing bytes; RELIC_E_RANGE when the
+ *  data are corrupt (zlib's message); RELIC_E_NOMEM. Offsets are in src. */
+relic_status relic_codec_zlib_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_size, relic_error *err);
+
+/** Deflate src[0..n) as a zlib stream at the given level (0-9), appending
+ *  to out. Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (bad level). */
+relic_status relic_codec_zlib_encode(const uint8_t *src, size_t n, int level, relic_buf *out, relic_error *err);
+
+/** Decode a Trespasser SPZ-form LZSS stream (zero-filled ring, start 4078;
+ *  no size prefix: the size is the schema's) src[0..n) into exactly
+ *  dst_size bytes of dst, with no memory beyond dst (runtime/codec/codec_lzss.c,
+ *  relic_lzss.h). Errors: RELIC_E_LAYOUT when the stream holds more than
+ *  dst_size bytes; RELIC_E_TRUNCATED when it holds fewer or ends inside a
+ *  match. Offsets are in src. */
+relic_status relic_codec_lzss_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_size, relic_error *err);
+
+/** Encode src[0..n) as an SPZ-form LZSS stream appended to out; level 1
+ *  fast, 2 greedy (the original encoder's method), 3 best ratio.
+ *  Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (bad level). */
+relic_status relic_codec_lzss_encode(const uint8_t *src, size_t n, int level, relic_buf *out, relic_error *err);
+
+/** The most bytes an n-byte stream of each codec can decode to, so a region
+ *  that declares more is rejected before anything is allocated. zlib: deflate
+ *  expands at most 1032:1 (RFC 1951 length codes), plus the stream overhead;
+ *  lzss: relic_lzss_max_decoded_size. */
+uint64_t relic_codec_zlib_max_decoded(uint64_t n);
+uint64_t relic_codec_lzss_max_decoded(uint64_t n);
+
+#endif

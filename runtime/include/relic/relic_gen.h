@@ -1,0 +1,59 @@
+/* relic_gen.h — support the generated code (generated/) relies on:
+ * wrapping integer arithmetic for schema expressions (no undefined
+ * behaviour whatever the file holds), error-path prefixing, and the JSON
+ * number/string helpers shared by every generated printer. Not part of the
+ * public API; include relic.h instead. */
+#ifndef RELIC_GEN_H
+#define RELIC_GEN_H
+
+#include "relic.h"
+
+/* Generated per-struct helpers a given schema may not call (an element
+ * struct with nothing to check, a codec target): not an error. */
+#if defined(__GNUC__)
+#define RELIC_GEN_UNUSED __attribute__((unused))
+#else
+#define RELIC_GEN_UNUSED
+#endif
+
+/* Schema expressions evaluate in int64 with wrap-around; division by zero
+ * and out-of-range shifts give 0, so hostile values cannot trigger UB. */
+static inline int64_t relic_gen_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t relic_gen_sub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline int64_t relic_gen_mul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+static inline int64_t relic_gen_div(int64_t a, int64_t b) { return (b == 0 || (b == -1 && a == INT64_MIN)) ? 0 : a / b; }
+static inline int64_t relic_gen_mod(int64_t a, int64_t b) { return (b == 0 || b == -1) ? 0 : a % b; }
+static inline int64_t relic_gen_shl(int64_t a, int64_t b) { return (b < 0 || b > 63) ? 0 : (int64_t)((uint64_t)a << b); }
+static inline int64_t relic_gen_shr(int64_t a, int64_t b) { return (b < 0 || b > 63) ? 0 : (int64_t)((uint64_t)a >> b); }
+static inline int64_t relic_gen_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }
+
+/* Prepend "name[index]." (index >= 0) or "name." to err->path. */
+void relic_gen_path_prefix(relic_error *err, const char *name, int64_t index);
+
+/* Byte size of count elements of elem bytes at pos, checked against size:
+ * returns 0 (and fills err) when pos + count*elem overflows or passes size. */
+int relic_gen_span_ok(uint64_t pos, uint64_t count, uint64_t elem, uint64_t size, uint64_t *bytes);
+
+/* relic_fail with path "name[index]" (index >= 0) or "name". */
+relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t offset, const char *name,
+                               int64_t index, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* The shortest decimal text of v that strtof reads back to v (NUL-terminated
+ * in out; returns its length). Finite values only. runtime/core/float_text.c. */
+size_t relic_f32_shortest(float v, char out[48]);
+
+/* JSON output helpers. */
+void relic_json_f32(relic_buf *o, float v);      /* shortest exact form; non-finite as "0x%08x" bits */
+void relic_json_f64(relic_buf *o, double v);
+void relic_json_string(relic_buf *o, const char *s, size_t n); /* bytes as Latin-1 code points, escaped */
+void relic_json_indent(relic_buf *o, int depth);
+void relic_json_u64(relic_buf *o, uint64_t v);
+void relic_json_i64(relic_buf *o, int64_t v);
+/* Append a string literal without strlen. */
+#define RELIC_PUTS(o, lit) relic_buf_append((o), (lit), sizeof(lit) - 1)
+
+#endif

@@ -1,0 +1,324 @@
+/* relic_gff.h — BioWare GFF V3.2: the hand-written half.
+ *
+ * The header and the six arrays (bounds of every array) come from the schema
+ * (schema/aurora/gff.schema -> generated/aurora/gff.h). This header adds the
+ * GFF semantics a schema cannot say: field types 0-17 and their data, the
+ * struct graph, zero-copy lookup and typed getters, an in-memory tree, the
+ * writer that lays a tree out as real files do, and the nwn_gff JSON form.
+ * Sources: BioWare GFF spec; spec/aurora.md §4 (measured conventions §4.6,
+ * JSON §4.7). */
+#ifndef RELIC_GFF_H
+#define RELIC_GFF_H
+
+#include "gff.h"
+#include "relic.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Deepest struct nesting accepted (the root is depth 0). Real files stay
+ *  below 10; the limit bounds the recursion of the tree, writer and JSON. */
+#define RELIC_GFF_MAX_DEPTH 100
+/** "None" in StrRef, struct ids and empty-struct DataOrDataOffset. */
+#define RELIC_GFF_NONE 0xFFFFFFFFu
+
+/* ---------------------------------------------------------------------- */
+/* Validation and zero-copy access                                        */
+/* ---------------------------------------------------------------------- */
+
+/** Called for a problem that does not stop validation (a duplicate label in
+ *  a struct, spec/aurora.md §4.6.8); err names the path and offset. */
+typedef void (*relic_gff_warn_fn)(void *ctx, const relic_error *err);
+
+/** A validated GFF file. Only relic_gff_open fills one; every getter below
+ *  then reads the bytes in place without further bounds checks. */
+typedef struct relic_gff_doc {
+    relic_gff_view v;        /**< the generated view: header and the six arrays */
+    uint32_t struct_count;   /**< structs in the file */
+    uint32_t field_count;    /**< fields in the file */
+    uint32_t max_depth;      /**< deepest nesting found (root = 0) */
+    uint32_t reachable;      /**< structs reachable from the root */
+} relic_gff_doc;
+
+/** Validate data as a GFF V3.2 file: the generated checks (header, array
+ *  bounds, field type ids, label indices), then every struct's field list
+ *  (field index / field-indices run), every field's data (8-byte values,
+ *  string, ResRef, locstring and substrings, VOID, Orientation, Vector
+ *  inside the field data; struct indices; list records inside the list
+ *  indices) and the struct graph from struct 0: depth at most
+ *  RELIC_GFF_MAX_DEPTH, no struct reached twice (cycles and shared
+ *  sub-structs are rejected, so work is linear in the file size), no field
+ *  used by two structs. Duplicate labels in one struct go to warn (may be
+ *  NULL) and are not fatal. scratch supplies (struct_count + field_count)/8
+ *  bytes of bitmaps and 4 bytes per label (a buffer arena never mallocs);
+ *  nothing of it is kept.
+ *  Errors: those of relic_gff_validate, RELIC_E_INDEX, RELIC_E_LAYOUT,
+ *  RELIC_E_LIMIT (depth), RELIC_E_NOMEM (scratch), each naming the path
+ *  (structs[3].fields[2] ...) and byte offset. */
+relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scratch,
+                            relic_gff_warn_fn warn, void *warn_ctx, relic_gff_doc *out,
+                            relic_error *err);
+
+/** The 4-character FileType ("UTC "), not NUL-terminated. */
+static inline const char *relic_gff_file_type(const relic_gff_doc *d) { return (const char *)d->v.header; }
+
+/** Struct s: its id (0xFFFFFFFF for the root), its field count, its i-th
+ *  field's index (i < count). s < d->struct_count. Plain loads (inline). */
+static inline uint32_t relic_gff_struct_id(const relic_gff_doc *d, uint32_t s)
+{
+    return relic_load_u32le(d->v.structs + 12 * (size_t)s);
+}
+static inline uint32_t relic_gff_struct_field_count(const relic_gff_doc *d, uint32_t s)
+{
+    return relic_load_u32le(d->v.structs + 12 * (size_t)s + 8);
+}
+static inline uint32_t relic_gff_struct_field(const relic_gff_doc *d, uint32_t s, uint32_t i)
+{
+    const uint8_t *p = d->v.structs + 12 * (size_t)s;
+    uint32_t data = relic_load_u32le(p + 4);
+    return relic_load_u32le(p + 8) == 1 ? data : relic_load_u32le(d->v.field_indices + (size_t)data + 4 * (size_t)i);
+}
+
+/** Field f (< d->field_count): its type id (relic_gff_field_type enum), and
+ *  its label (up to 16 bytes, not NUL-terminated: length in *len). */
+static inline uint32_t relic_gff_field_type_of(const relic_gff_doc *d, uint32_t f)
+{
+    return relic_load_u32le(d->v.fields + 12 * (size_t)f);
+}
+const char *relic_gff_field_label(const relic_gff_doc *d, uint32_t f, size_t *len);
+
+/** The field of struct s labelled label (exact, case-sensitive). With
+ *  duplicate labels, the last one wins (as NWN2's own reader, spec §4.6.8).
+ *  Returns 1 and sets *f when found, else 0. Linear in the struct's fields;
+ *  no allocation. */
+int relic_gff_find(const relic_gff_doc *d, uint32_t s, const char *label, uint32_t *f);
+
+/** Typed getters of field f. Each checks the field's type and fails with
+ *  RELIC_E_ARGUMENT ("field 'X' is a list, not a dword") on a mismatch,
+ *  never reading anything else. Integers widen only within their own type:
+ *  relic_gff_get_int reads CHAR/SHORT/INT/INT64 and relic_gff_get_uint
+ *  BYTE/WORD/DWORD/DWORD64 (exact type: relic_gff_field_type_of). */
+relic_status relic_gff_get_uint(const relic_gff_doc *d, uint32_t f, uint64_t *out, relic_error *err);
+relic_status relic_gff_get_int(const relic_gff_doc *d, uint32_t f, int64_t *out, relic_error *err);
+/** FLOAT (type 8) or DOUBLE (type 9). */
+relic_status relic_gff_get_float(const relic_gff_doc *d, uint32_t f, float *out, relic_error *err);
+relic_status relic_gff_get_double(const relic_gff_doc *d, uint32_t f, double *out, relic_error *err);
+/** CExoString, CResRef or VOID: the bytes in place (not NUL-terminated;
+ *  text in the game's code page). */
+relic_status relic_gff_get_string(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err);
+relic_status relic_gff_get_resref(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err);
+relic_status relic_gff_get_void(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err);
+/** Orientation (type 16, 4 x f32 as stored) and Vector (type 17, x y z). */
+relic_status relic_gff_get_orientation(const relic_gff_doc *d, uint32_t f, float out[4], relic_error *err);
+relic_status relic_gff_get_vector(const relic_gff_doc *d, uint32_t f, float out[3], relic_error *err);
+
+/** A CExoLocString in place: StrRef (0xFFFFFFFF = none) and its substrings. */
+typedef struct relic_gff_locstring {
+    uint32_t strref;
+    uint32_t count;       /**< substrings */
+    const uint8_t *first; /**< first substring record */
+} relic_gff_locstring;
+relic_status relic_gff_get_locstring(const relic_gff_doc *d, uint32_t f, relic_gff_locstring *out, relic_error *err);
+/** Substring at *cursor (start with cursor = ls->first; advanced past it):
+ *  its StringID (language*2 + gender) and text. Call at most count times. */
+void relic_gff_locstring_next(const uint8_t **cursor, uint32_t *string_id, relic_bytes *text);
+
+/** Struct field: the struct index. */
+relic_status relic_gff_get_struct(const relic_gff_doc *d, uint32_t f, uint32_t *s, relic_error *err);
+/** List field: its element count and record; element i by relic_gff_list_at. */
+typedef struct relic_gff_list {
+    uint32_t count;
+    const uint8_t *indices; /**< count u32 struct indices */
+} relic_gff_list;
+relic_status relic_gff_get_list(const relic_gff_doc *d, uint32_t f, relic_gff_list *out, relic_error *err);
+static inline uint32_t relic_gff_list_at(const relic_gff_list *l, uint32_t i) { return relic_load_u32le(l->indices + 4 * (size_t)i); }
+
+/** Resolve a path of labels and list indices separated by '/' or '.'
+ *  ("Tile_List/3/Tile_ID") from the root. A path ending on a list element
+ *  gives its struct (*is_struct = 1, *out = struct index); otherwise the
+ *  field (*is_struct = 0, *out = field index). Errors: RELIC_E_ARGUMENT
+ *  naming the first component not found. */
+relic_status relic_gff_resolve(const relic_gff_doc *d, const char *path, uint32_t *out, int *is_struct,
+                               relic_error *err);
+
+/** 1 when a value of field type `type` has a fixed size (BYTE..DOUBLE,
+ *  Orientation, Vector), so relic_gff_patch can replace it in place. */
+int relic_gff_type_is_fixed(uint32_t type);
+
+/** In-place patch (runtime/formats/aurora/gff_patch.c): parse text as a value of field
+ *  f's type (integers decimal or 0x hex, within the type's range; floats;
+ *  Orientation/Vector as 4/3 floats separated by spaces or commas) and store
+ *  it where the value lies in data, a writable copy or mapping of the very
+ *  bytes d was opened on. Nothing is written unless the text parses and
+ *  fits. Errors: RELIC_E_RANGE (text not a value of the type, naming the
+ *  label and the field record's offset), RELIC_E_UNSUPPORTED (a type whose
+ *  size varies: strings, locstrings, VOID, struct, list). */
+relic_status relic_gff_patch(uint8_t *data, const relic_gff_doc *d, uint32_t f, const char *text, relic_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* In-memory tree (arena)                                                 */
+/* ---------------------------------------------------------------------- */
+
+typedef struct relic_gff_tstruct relic_gff_tstruct;
+
+/** One substring of a CExoLocString. */
+typedef struct relic_gff_tsubstring {
+    uint32_t string_id; /**< language*2 + gender */
+    uint8_t *text;
+    size_t len;
+} relic_gff_tsubstring;
+
+/** A field of the tree. value by type: u (0,2,4,6), i (1,3,5,7), f32 (8),
+ *  f64 (9), bytes (10, 11, 13), loc (12), child (14), list (15), vec (16: 4
+ *  floats, 17: 3). The src_* members remember where the field came from
+ *  (RELIC_GFF_NONE for new fields) for RELIC_GFF_LAYOUT_KEEP. */
+typedef struct relic_gff_tfield {
+    uint32_t type;
+    char label[17];         /**< NUL-terminated, at most 16 characters */
+    union {
+        uint64_t u;
+        int64_t i;
+        float f32;
+        double f64;
+        struct { uint8_t *p; size_t n; } bytes;
+        struct { uint32_t strref; uint32_t count; relic_gff_tsubstring *s; } loc;
+        relic_gff_tstruct *child;
+        struct { relic_gff_tstruct **items; size_t count; } list;
+        float vec[4];
+    } v;
+    uint32_t src_index; /**< field index in the source file */
+    uint32_t src_label; /**< label index in the source file */
+    uint32_t src_data;  /**< DataOrDataOffset in the source file (data / list offsets) */
+} relic_gff_tfield;
+
+/** A struct of the tree. */
+struct relic_gff_tstruct {
+    uint32_t id;
+    uint32_t field_count;
+    relic_gff_tfield *fields;
+    uint32_t src_index; /**< struct index in the source file */
+    uint32_t src_data;  /**< DataOrDataOffset in the source file */
+};
+
+/** A whole GFF as a tree. The src_* members describe the source file's
+ *  arrays (sizes, labels) for RELIC_GFF_LAYOUT_KEEP; zero for a new tree. */
+typedef struct relic_gff_tree {
+    char file_type[4];
+    relic_gff_tstruct *root;
+    uint32_t src_struct_count, src_field_count, src_label_count;
+    uint32_t src_field_data_size, src_field_indices_size, src_list_indices_size;
+    const char (*src_labels)[16]; /**< the source label array (src_label_count entries) */
+} relic_gff_tree;
+
+/** Build the tree of a validated file; every string, blob and array is
+ *  copied into a. Errors: RELIC_E_NOMEM. */
+relic_status relic_gff_tree_from_doc(const relic_gff_doc *d, relic_arena *a, relic_gff_tree *out, relic_error *err);
+
+/** Field-array, struct and data layouts the writer can produce. */
+typedef enum relic_gff_layout {
+    /** What game-written files use (spec/aurora.md §4.6): sections in order
+     *  from 56, structs and fields in depth-first pre-order, labels in
+     *  first-use order, field data in field order without dedup,
+     *  field-index blocks in struct order, list records in pre-order,
+     *  0xFFFFFFFF for empty structs. */
+    RELIC_GFF_LAYOUT_DEFAULT = 0,
+    /** As DEFAULT, but field-index blocks in struct completion (post-)order,
+     *  as some NWN1 files and neverwinter.nim's writer have them. */
+    RELIC_GFF_LAYOUT_POSTORDER = 1,
+    /** Put every struct, field, label, datum and record where the tree's
+     *  src_* members say it was, so that a file read into a tree is written
+     *  back byte for byte whatever its writer's conventions; falls back to
+     *  DEFAULT (and says so in *fell_back) when those positions do not form
+     *  a consistent file (a tree changed after reading). */
+    RELIC_GFF_LAYOUT_KEEP = 2
+} relic_gff_layout;
+
+/** Serialise a tree, appending to out. The result always passes
+ *  relic_gff_open. fell_back (may be NULL) is set to 1 when KEEP was asked
+ *  and could not be honoured. Errors: RELIC_E_ARGUMENT (label longer than
+ *  16, unknown type, NULL child, depth beyond RELIC_GFF_MAX_DEPTH),
+ *  RELIC_E_LIMIT (a size above 4 GiB), RELIC_E_NOMEM. */
+relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layout, relic_buf *out,
+                                  int *fell_back, relic_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* nwn_gff-compatible JSON (spec/aurora.md §4.7)                          */
+/* ---------------------------------------------------------------------- */
+
+/** Text encoding of CExoString and CExoLocString bytes (spec/aurora.md
+ *  §4.5). ResRefs and labels are always shown through windows-1252. */
+typedef enum relic_gff_encoding {
+    /** windows-1252 (NWN1, KotOR; nwn_gff's default). The five bytes that
+     *  cp1252 leaves undefined map to U+0081..U+009D, so any bytes survive. */
+    RELIC_GFF_ENC_CP1252 = 0,
+    /** UTF-8 (NWN2). Bytes that are not valid UTF-8 are an error. */
+    RELIC_GFF_ENC_UTF8 = 1,
+    /** Printing: UTF-8 when the file's text has non-ASCII bytes and all of
+     *  it is valid UTF-8 (NWN2 files), else windows-1252
+     *  (relic_gff_detect_encoding). Reading: what the document's
+     *  "__encoding" says, windows-1252 when it says nothing. */
+    RELIC_GFF_ENC_AUTO = 2
+} relic_gff_encoding;
+
+/** An encoding by name, case-insensitive: "cp1252" or "windows-1252",
+ *  "utf8" or "utf-8", "auto". Returns 1 and sets *out, or 0 when unknown. */
+int relic_gff_encoding_from_name(const char *name, relic_gff_encoding *out);
+
+/** The encoding RELIC_GFF_ENC_AUTO picks for a validated file: UTF-8 when
+ *  some CExoString or locstring text has bytes above 0x7F and every text is
+ *  valid UTF-8 (NWN2 writes UTF-8; cp1252 text with accents is almost never
+ *  valid UTF-8), windows-1252 otherwise. Linear in the file; no allocation. */
+relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d);
+
+/** Append the nwn_gff JSON form of a validated file (relic_gff_open),
+ *  read in place: compact, every object's keys in nwn_gff's order (Nim's
+ *  cmpIgnoreCase: ASCII lower-case, then length; equal keys in file order),
+ *  "__struct_id" as a signed 32-bit number, strings escaped as nwn_gff
+ *  does, floats as relic_gff_format_double, a final newline. Additions that
+ *  nwn_gff skips ("__" keys): "__field_order" (the keys in file order) when
+ *  a struct's fields are not in key order in the file; "__dupN__Label" for
+ *  earlier duplicates of a label (N = later duplicates) and for labels that
+ *  start with "__"; "__substring_order" beside "type" when a locstring's
+ *  substrings are not in key order; "__encoding":"utf-8" in the root when
+ *  the text was read as UTF-8. Memory: a layout cache linear in the number
+ *  of distinct struct layouts, and a 64 KiB staging buffer; out may be a
+ *  sink buffer (streamed). Errors: RELIC_E_SYNTAX when text is not valid
+ *  UTF-8 (path "List/3/Label", file offset); RELIC_E_UNSUPPORTED when a
+ *  locstring repeats a StringID (a JSON object cannot hold both);
+ *  RELIC_E_NOMEM. */
+relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
+                                      relic_error *err);
+
+/** The same for a tree: written (RELIC_GFF_LAYOUT_DEFAULT), validated and
+ *  printed as above. Errors: those of relic_gff_write_tree and
+ *  relic_gff_json_print_doc. */
+relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
+                                       relic_error *err);
+
+/** A float or double as nwn_gff prints it (neverwinter.nim stores a FLOAT
+ *  in a JSON float, i.e. as f64; Nim prints an f64 as its shortest
+ *  round-trip decimal, nearest among equally short ones): fixed notation
+ *  while the decimal point is from 6 places left of the first digit to 17
+ *  right of it ("0.10000000149011612" for 0.1f, "100.0", "0.0001"), else
+ *  "1e+20", "1.5e-07"; "-0.0"; "nan", "inf", "-inf" (not JSON numbers: the
+ *  printer writes those as bit strings). NUL-terminated; returns the length
+ *  (< 32). Exact. */
+size_t relic_gff_format_double(double v, char out[32]);
+
+/** Parse nwn_gff JSON into a tree in a (src_* set to none). Errors:
+ *  RELIC_E_SYNTAX (malformed JSON, with its offset), RELIC_E_RANGE (a value
+ *  that does not fit its type), RELIC_E_ARGUMENT (missing or unknown
+ *  members), each with the JSON path. */
+relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
+                                      relic_gff_tree *out, relic_error *err);
+
+/** The nwn_gff type name of a field type id ("dword", "cexolocstring",
+ *  "orientation"), NULL when unknown; and back (returns 0 when unknown). */
+const char *relic_gff_type_name(uint32_t type);
+int relic_gff_type_from_name(const char *name, uint32_t *type);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* RELIC_GFF_H */

@@ -1,0 +1,675 @@
+/* gff_json.c — reading the nwn_gff JSON form (spec/aurora.md §4.7; the
+ * printer is runtime/json/gff_json_print.c) into a GFF tree: a root object with
+ * "__data_type", one member per field {"type", "value"} ("value64" base64
+ * for VOID, or nwn_gff's raw "value"), locstrings as {"<StringID>": text,
+ * "id": StrRef} (nwn_gff's legacy "id" beside "value" too), "__struct_id"
+ * (-1 or absent = none; negative numbers are nwn_gff's int32 form), and
+ * relic's own "__" keys: "__field_order", "__dupN__Label",
+ * "__substring_order" and "__encoding". Text is converted from JSON's UTF-8
+ * to the game's code page (cp1252 or UTF-8; ResRefs, labels and the file
+ * type always cp1252).
+ *
+ * Parsing is yajl's (Debian libyajl-dev, an event parser): its events build
+ * a compact document in a scratch arena (one node per JSON value, numbers
+ * kept as their text so 64-bit integers stay exact), which is then read
+ * into the tree. Work and memory are linear in the text: an object's
+ * members are found by a scan of the few members of a field object, or, for
+ * "__field_order", through a sorted copy of the struct's keys. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <yajl/yajl_parse.h>
+
+#include "gff_text.h"
+#include "relic_gff.h"
+
+/* ---------------------------------------------------------------------- */
+/* The document                                                           */
+/* ---------------------------------------------------------------------- */
+
+enum { J_OBJ, J_ARR, J_STR, J_NUM, J_TRUE, J_FALSE, J_NULL };
+
+typedef struct jnode {
+    struct jnode *next;   /* next member / element */
+    union {
+        struct jnode *first; /* J_OBJ, J_ARR: first member / element */
+        const char *s;       /* J_STR: the UTF-8 text; J_NUM: the number's text */
+    } u;
+    const char *key;      /* as a member: its key */
+    uint32_t klen, len;   /* key length; J_STR/J_NUM: text length, J_OBJ/J_ARR: member count */
+    uint32_t kind;
+} jnode;
+/* Keys and texts point into the JSON text when yajl hands them over from
+ * there (no escapes), else into a copy in the scratch arena; neither is
+ * NUL-terminated: lengths are used throughout. */
+
+/* Containers deeper than this are refused while parsing (three JSON levels
+ * per struct level, and a few more). */
+#define JSON_MAX_DEPTH (3 * RELIC_GFF_MAX_DEPTH + 8)
+
+typedef struct bstate {
+    relic_arena *a;
+    const char *text, *text_end; /* the JSON text */
+    jnode *root;
+    jnode *open[JSON_MAX_DEPTH + 1];
+    jnode *last[JSON_MAX_DEPTH + 1];
+    int depth;
+    const char *key;   /* pending member key */
+    uint32_t klen;
+    int too_deep, nomem;
+} bstate;
+
+/* Bytes yajl hands over: in place when they lie in the JSON text. */
+static const char *keep(bstate *b, const void *p, size_t n)
+{
+    const char *c = p;
+    if (c >= b->text && c <= b->text_end && n <= (size_t)(b->text_end - c)) return c;
+    char *q = relic_arena_alloc(b->a, n + 1, 1);
+    if (q) { memcpy(q, p, n); q[n] = 0; }
+    return q;
+}
+
+static jnode *add_node(bstate *b, uint8_t kind)
+{
+    jnode *n = relic_arena_alloc(b->a, sizeof *n, 8);
+    if (!n) { b->nomem = 1; return NULL; }
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    if (b->depth == 0) {
+        b->root = n;
+    } else {
+        jnode *parent = b->open[b->depth - 1];
+        if (parent->kind == J_OBJ) { n->key = b->key; n->klen = b->klen; }
+        if (b->last[b->depth - 1]) b->last[b->depth - 1]->next = n;
+        else parent->u.first = n;
+        b->last[b->depth - 1] = n;
+        parent->len++;
+    }
+    return n;
+}
+
+static int on_null(void *ctx) { return add_node(ctx, J_NULL) != NULL; }
+static int on_bool(void *ctx, int v) { return add_node(ctx, v ? J_TRUE : J_FALSE) != NULL; }
+
+static int on_number(void *ctx, const char *p, size_t n)
+{
+    bstate *b = ctx;
+    jnode *j = add_node(b, J_NUM);
+    if (!j || !(j->u.s = keep(b, p, n))) { b->nomem = 1; return 0; }
+    j->len = (uint32_t)n;
+    return 1;
+}
+
+static int on_string(void *ctx, const unsigned char *p, size_t n)
+{
+    bstate *b = ctx;
+    jnode *j = add_node(b, J_STR);
+    if (!j || !(j->u.s = keep(b, p, n))) { b->nomem = 1; return 0; }
+    j->len = (uint32_t)n;
+    return 1;
+}
+
+static int on_key(void *ctx, const unsigned char *p, size_t n)
+{
+    bstate *b = ctx;
+    if (!(b->key = keep(b, p, n))) { b->nomem = 1; return 0; }
+    b->klen = (uint32_t)n;
+    return 1;
+}
+
+static int on_open(bstate *b, uint8_t kind)
+{
+    if (b->depth >= JSON_MAX_DEPTH) { b->too_deep = 1; return 0; }
+    jnode *j = add_node(b, kind);
+    if (!j) return 0;
+    b->open[b->depth] = j;
+    b->last[b->depth] = NULL;
+    b->depth++;
+    return 1;
+}
+
+static int on_start_map(void *ctx) { return on_open(ctx, J_OBJ); }
+static int on_start_array(void *ctx) { return on_open(ctx, J_ARR); }
+static int on_close(void *ctx) { ((bstate *)ctx)->depth--; return 1; }
+
+static const yajl_callbacks callbacks = {
+    on_null, on_bool, NULL, NULL, on_number, on_string, on_start_map, on_key, on_close, on_start_array, on_close,
+};
+
+/* ---------------------------------------------------------------------- */
+/* Reading                                                                */
+/* ---------------------------------------------------------------------- */
+
+typedef struct rstate {
+    relic_arena *a;        /* the tree's arena */
+    relic_error *err;
+    relic_gff_encoding enc;
+    /* the JSON path, built only for an error message */
+    struct { const char *key; uint32_t klen; int64_t index; } path[JSON_MAX_DEPTH + 8];
+    int depth;
+} rstate;
+
+static void push_n(rstate *rs, const char *key, size_t klen, int64_t index)
+{
+    rs->path[rs->depth].key = key;
+    rs->path[rs->depth].klen = (uint32_t)klen;
+    rs->path[rs->depth].index = index;
+    rs->depth++;
+}
+
+static void push(rstate *rs, const char *key, int64_t index) { push_n(rs, key, key ? strlen(key) : 0, index); }
+static void pop(rstate *rs) { rs->depth--; }
+
+static relic_status fail(rstate *rs, relic_status code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static relic_status fail(rstate *rs, relic_status code, const char *fmt, ...)
+{
+    char path[RELIC_ERROR_PATH_MAX], msg[RELIC_ERROR_MESSAGE_MAX];
+    size_t k = 0;
+    path[0] = 0;
+    for (int i = 0; i < rs->depth && k + 8 < sizeof path; i++) {
+        int w = rs->path[i].key ? snprintf(path + k, sizeof path - k, "%s%.*s", k ? "." : "", (int)rs->path[i].klen, rs->path[i].key)
+                                : snprintf(path + k, sizeof path - k, "[%lld]", (long long)rs->path[i].index);
+        k = w < 0 ? k : k + (size_t)w >= sizeof path ? sizeof path - 1 : k + (size_t)w;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return relic_fail(rs->err, code, 0, path, "%s", msg);
+}
+
+/* The last member of obj named key, or NULL. */
+static const jnode *member(const jnode *obj, const char *key)
+{
+    const jnode *found = NULL;
+    size_t n = strlen(key);
+    for (const jnode *m = obj->u.first; m; m = m->next)
+        if (m->klen == n && memcmp(m->key, key, n) == 0) found = m;
+    return found;
+}
+
+static int is_dup_key(const jnode *m) { return m->klen >= 5 && memcmp(m->key, "__dup", 5) == 0; }
+/* A member of a struct object that is a field ("__dupN__" keys are). */
+static int is_field_key(const jnode *m)
+{
+    return !(m->klen >= 2 && m->key[0] == '_' && m->key[1] == '_') || is_dup_key(m);
+}
+
+/* Text of a string or number node, NUL-terminated in buf (cap bytes); NULL
+ * when longer. */
+static const char *cstr(const jnode *v, char *buf, size_t cap)
+{
+    if (v->len >= cap) return NULL;
+    memcpy(buf, v->u.s, v->len);
+    buf[v->len] = 0;
+    return buf;
+}
+
+int relic_gff_encoding_from_name(const char *name, relic_gff_encoding *out)
+{
+    static const struct { const char *name; relic_gff_encoding enc; } names[] = {
+        { "cp1252", RELIC_GFF_ENC_CP1252 }, { "windows-1252", RELIC_GFF_ENC_CP1252 },
+        { "utf8", RELIC_GFF_ENC_UTF8 }, { "utf-8", RELIC_GFF_ENC_UTF8 }, { "auto", RELIC_GFF_ENC_AUTO },
+    };
+    for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++) {
+        size_t k = 0;
+        while (names[i].name[k] && (name[k] | 0x20) == names[i].name[k]) k++;
+        if (!names[i].name[k] && !name[k]) { *out = names[i].enc; return 1; }
+    }
+    return 0;
+}
+
+/* An integer in [lo, hi] (hi as unsigned so u64 fits); the value's bits. */
+static relic_status get_int(rstate *rs, const jnode *v, int64_t lo, uint64_t hi, int64_t *out)
+{
+    if (!v || v->kind != J_NUM) return fail(rs, RELIC_E_ARGUMENT, "expected an integer");
+    const char *p = v->u.s, *e = p + v->len;
+    int neg = p < e && *p == '-', shown = v->len > 40 ? 40 : (int)v->len;
+    uint64_t m = 0;
+    p += neg;
+    if (p == e) return fail(rs, RELIC_E_SYNTAX, "expected an integer, found %.*s", shown, v->u.s);
+    for (; p < e; p++) {
+        if (*p < '0' || *p > '9') return fail(rs, RELIC_E_RANGE, "expected an integer, found %.*s", shown, v->u.s);
+        if (m > (UINT64_MAX - (uint64_t)(*p - '0')) / 10) return fail(rs, RELIC_E_RANGE, "%.*s is out of range", shown, v->u.s);
+        m = m * 10 + (uint64_t)(*p - '0');
+    }
+    if (neg ? (m > (uint64_t)0 - (uint64_t)lo || (lo >= 0 && m != 0)) : m > hi)
+        return fail(rs, RELIC_E_RANGE, "%.*s is out of range [%lld, %llu]", shown, v->u.s, (long long)lo, (unsigned long long)hi);
+    *out = neg ? (int64_t)((uint64_t)0 - m) : (int64_t)m;
+    return RELIC_OK;
+}
+
+/* Bits written as "0x…" (non-finite values), or nwn_gff's "nan"/"inf"/"-inf". */
+static int special_float(const jnode *v, int bits, uint64_t *out, double *d)
+{
+    char buf[24];
+    const char *s = cstr(v, buf, sizeof buf);
+    if (!s) return 0;
+    if (strcmp(s, "nan") == 0) { *d = NAN; return 2; }
+    if (strcmp(s, "inf") == 0) { *d = INFINITY; return 2; }
+    if (strcmp(s, "-inf") == 0) { *d = -INFINITY; return 2; }
+    if (s[0] != '0' || (s[1] | 0x20) != 'x' || v->len != 2 + (uint32_t)bits / 4) return 0;
+    uint64_t u = 0;
+    for (const char *p = s + 2; *p; p++) {
+        int c = *p, dgt = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+        if (dgt < 0) return 0;
+        u = u << 4 | (uint64_t)dgt;
+    }
+    *out = u;
+    return 1;
+}
+
+static relic_status get_double(rstate *rs, const jnode *v, int f32, double *out, uint64_t *bits, int *is_bits)
+{
+    *is_bits = 0;
+    if (v && v->kind == J_STR) {
+        int k = special_float(v, f32 ? 32 : 64, bits, out);
+        if (k == 1) { *is_bits = 1; return RELIC_OK; }
+        if (k == 2) return RELIC_OK;
+    }
+    char buf[512];
+    if (!v || v->kind != J_NUM) return fail(rs, RELIC_E_SYNTAX, "expected a number or \"0x…\" float bits");
+    if (!cstr(v, buf, sizeof buf)) return fail(rs, RELIC_E_RANGE, "a number of %u characters", (unsigned)v->len);
+    *out = strtod(buf, NULL);
+    return RELIC_OK;
+}
+
+/* JSON text (UTF-8) to game bytes in the tree's arena. */
+enum { TEXT_GAME, TEXT_RAW, TEXT_CP1252 };
+static relic_status get_text(rstate *rs, const jnode *v, int mode, uint8_t **out, size_t *n)
+{
+    if (!v || v->kind != J_STR) return fail(rs, RELIC_E_ARGUMENT, "expected a string");
+    const uint8_t *p = (const uint8_t *)v->u.s;
+    size_t len = v->len, k = 0;
+    uint8_t *dst = relic_arena_alloc(rs->a, len ? len : 1, 1);
+    if (!dst) return fail(rs, RELIC_E_NOMEM, "arena exhausted");
+    if (mode == TEXT_RAW) {
+        memcpy(dst, p, len); /* yajl has checked the UTF-8 */
+        k = len;
+    } else if (mode == TEXT_GAME && rs->enc == RELIC_GFF_ENC_UTF8) {
+        /* yajl checks raw bytes but turns a lone \uD800-\uDFFF escape into
+         * bytes that are not UTF-8; the file's text must be UTF-8 */
+        for (size_t i = 0; i < len;) {
+            uint32_t cp;
+            size_t l = p[i] < 0x80 ? 1 : relic_utf8_next(p + i, len - i, &cp);
+            if (!l) return fail(rs, RELIC_E_SYNTAX, "not UTF-8 at byte %zu of the string (a lone surrogate escape?)", i);
+            i += l;
+        }
+        memcpy(dst, p, len);
+        k = len;
+    } else {
+        for (size_t i = 0; i < len;) {
+            if (p[i] < 0x80) { dst[k++] = p[i++]; continue; }
+            uint32_t cp;
+            size_t l = relic_utf8_next(p + i, len - i, &cp);
+            if (!l) return fail(rs, RELIC_E_SYNTAX, "invalid UTF-8 at byte %zu of the string", i);
+            if (!relic_cp_to_cp1252(cp, &dst[k]))
+                return fail(rs, RELIC_E_RANGE, "character U+%04X (byte %zu of the text) has no windows-1252 byte "
+                            "(the text may be UTF-8: --encoding utf8)", (unsigned)cp, i);
+            k++;
+            i += l;
+        }
+    }
+    *out = dst;
+    *n = k;
+    return RELIC_OK;
+}
+
+static int b64_val(int c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+static relic_status get_base64(rstate *rs, const jnode *v, uint8_t **out, size_t *n)
+{
+    if (!v || v->kind != J_STR) return fail(rs, RELIC_E_ARGUMENT, "expected a base64 string");
+    const char *p = v->u.s;
+    size_t len = v->len, k = 0;
+    uint8_t *dst = relic_arena_alloc(rs->a, len / 4 * 3 + 3, 1);
+    if (!dst) return fail(rs, RELIC_E_NOMEM, "arena exhausted");
+    uint32_t acc = 0;
+    int bits = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (p[i] == '=') break;
+        if (p[i] == '\n' || p[i] == '\r') continue;
+        int d = b64_val((unsigned char)p[i]);
+        if (d < 0) return fail(rs, RELIC_E_SYNTAX, "character %zu is not base64", i);
+        acc = (acc << 6) | (uint32_t)d;
+        bits += 6;
+        if (bits >= 8) { bits -= 8; dst[k++] = (uint8_t)(acc >> bits); }
+    }
+    *out = dst;
+    *n = k;
+    return RELIC_OK;
+}
+
+static relic_status read_struct(rstate *rs, const jnode *obj, relic_gff_tstruct **out, uint32_t depth);
+
+static int u32_cmp(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static relic_status read_locstring(rstate *rs, const jnode *fo, const jnode *jv, relic_gff_tfield *f)
+{
+    relic_status st = RELIC_OK;
+    int64_t iv;
+    if (jv->kind != J_OBJ) return fail(rs, RELIC_E_ARGUMENT, "a locstring is an object");
+    const jnode *jid = NULL;
+    f->v.loc.strref = RELIC_GFF_NONE;
+    f->v.loc.s = relic_arena_array(rs->a, jv->len ? jv->len : 1, sizeof *f->v.loc.s, 8);
+    if (!f->v.loc.s) return fail(rs, RELIC_E_NOMEM, "arena exhausted");
+    for (const jnode *m = jv->u.first; m; m = m->next) {
+        if (m->klen == 2 && memcmp(m->key, "id", 2) == 0) { jid = m; continue; }
+        uint64_t id = 0;
+        for (uint32_t i = 0; i < m->klen && id <= UINT32_MAX; i++)
+            id = m->key[i] >= '0' && m->key[i] <= '9' ? id * 10 + (uint64_t)(m->key[i] - '0') : UINT64_MAX;
+        if (m->klen == 0 || id > UINT32_MAX)
+            return fail(rs, RELIC_E_RANGE, "locstring key '%.*s' is not a StringID", m->klen > 40 ? 40 : (int)m->klen, m->key);
+        relic_gff_tsubstring *ss = &f->v.loc.s[f->v.loc.count++];
+        ss->string_id = (uint32_t)id;
+        push_n(rs, m->key, m->klen, -1);
+        st = get_text(rs, m, TEXT_GAME, &ss->text, &ss->len);
+        pop(rs);
+        if (st != RELIC_OK) return st;
+    }
+    if (f->v.loc.count > 1) {
+        /* a StringID twice (a JSON object with a repeated key): refused */
+        uint32_t *ids = malloc((size_t)f->v.loc.count * sizeof *ids);
+        if (!ids) return fail(rs, RELIC_E_NOMEM, "out of memory");
+        for (uint32_t i = 0; i < f->v.loc.count; i++) ids[i] = f->v.loc.s[i].string_id;
+        qsort(ids, f->v.loc.count, sizeof *ids, u32_cmp);
+        for (uint32_t i = 1; i < f->v.loc.count && st == RELIC_OK; i++)
+            if (ids[i] == ids[i - 1]) st = fail(rs, RELIC_E_ARGUMENT, "StringID %u appears twice", (unsigned)ids[i]);
+        free(ids);
+        if (st != RELIC_OK) return st;
+    }
+    const jnode *ord = member(fo, "__substring_order");
+    if (ord) {
+        /* put the substrings back in the order the file had */
+        push(rs, "__substring_order", -1);
+        if (ord->kind != J_ARR) st = fail(rs, RELIC_E_ARGUMENT, "expected an array");
+        else if (ord->len != f->v.loc.count)
+            st = fail(rs, RELIC_E_ARGUMENT, "lists %u StringIDs for %u substrings", (unsigned)ord->len, (unsigned)f->v.loc.count);
+        size_t i = 0;
+        for (const jnode *e = ord->u.first; e && st == RELIC_OK; e = e->next, i++) {
+            st = get_int(rs, e, 0, 0xFFFFFFFFu, &iv);
+            size_t j = i;
+            while (st == RELIC_OK && j < f->v.loc.count && f->v.loc.s[j].string_id != (uint32_t)iv) j++;
+            if (st == RELIC_OK && j == f->v.loc.count) st = fail(rs, RELIC_E_ARGUMENT, "StringID %lld is not in the value", (long long)iv);
+            if (st == RELIC_OK) { relic_gff_tsubstring t = f->v.loc.s[i]; f->v.loc.s[i] = f->v.loc.s[j]; f->v.loc.s[j] = t; }
+        }
+        pop(rs);
+        if (st != RELIC_OK) return st;
+    }
+    if (!jid) jid = member(fo, "id"); /* legacy: id beside value */
+    if (jid) {
+        push(rs, "id", -1);
+        st = get_int(rs, jid, 0, 0xFFFFFFFFu, &iv);
+        pop(rs);
+        f->v.loc.strref = (uint32_t)iv;
+    }
+    return st;
+}
+
+static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f, uint32_t depth)
+{
+    relic_status st = RELIC_OK;
+    const char *key = fo->key, *label = key, *kend = key + fo->klen;
+    if (is_dup_key(fo)) {
+        const char *p = key + 5;
+        while (p < kend && *p >= '0' && *p <= '9') p++;
+        if (kend - p >= 2 && p[0] == '_' && p[1] == '_') label = p + 2;
+    }
+    size_t k = 0, len = (size_t)(kend - label);
+    int shown = len > 40 ? 40 : (int)len;
+    for (size_t i = 0; i < len;) {
+        uint32_t cp;
+        size_t l = relic_utf8_next((const uint8_t *)label + i, len - i, &cp);
+        uint8_t byte;
+        if (!l || !relic_cp_to_cp1252(cp, &byte) || cp == 0)
+            return fail(rs, RELIC_E_RANGE, "label '%.*s' has a character windows-1252 cannot hold", shown, label);
+        if (k == 16) return fail(rs, RELIC_E_RANGE, "label '%.*s' is longer than 16 characters", shown, label);
+        f->label[k++] = (char)byte;
+        i += l;
+    }
+    f->label[k] = 0;
+    f->src_index = f->src_label = f->src_data = RELIC_GFF_NONE;
+    if (fo->kind != J_OBJ) return fail(rs, RELIC_E_ARGUMENT, "a field is an object {type, value}");
+    const jnode *jt = member(fo, "type"), *jv;
+    char tname[24];
+    if (!jt) return fail(rs, RELIC_E_ARGUMENT, "missing member \"type\"");
+    if (jt->kind != J_STR || !cstr(jt, tname, sizeof tname) || !relic_gff_type_from_name(tname, &f->type))
+        return fail(rs, RELIC_E_RANGE, "unknown field type '%.*s'", jt->kind == J_STR && jt->len < 40 ? (int)jt->len : 0,
+                    jt->kind == J_STR ? jt->u.s : "");
+    if (f->type == RELIC_GFF_FIELD_TYPE_VOID && (jv = member(fo, "value64")) != NULL) {
+        push(rs, "value64", -1);
+        st = get_base64(rs, jv, &f->v.bytes.p, &f->v.bytes.n);
+        pop(rs);
+        return st;
+    }
+    if (!(jv = member(fo, "value"))) return fail(rs, RELIC_E_ARGUMENT, "missing member \"value\"");
+    push(rs, "value", -1);
+    int64_t iv;
+    double dv = 0;
+    uint64_t bits = 0;
+    int is_bits;
+    switch (f->type) {
+    case RELIC_GFF_FIELD_TYPE_BYTE: st = get_int(rs, jv, 0, 0xFF, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_WORD: st = get_int(rs, jv, 0, 0xFFFF, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_DWORD: st = get_int(rs, jv, 0, 0xFFFFFFFFu, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_DWORD64: st = get_int(rs, jv, 0, UINT64_MAX, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_CHAR: st = get_int(rs, jv, INT8_MIN, INT8_MAX, &f->v.i); break;
+    case RELIC_GFF_FIELD_TYPE_SHORT: st = get_int(rs, jv, INT16_MIN, INT16_MAX, &f->v.i); break;
+    case RELIC_GFF_FIELD_TYPE_INT: st = get_int(rs, jv, INT32_MIN, INT32_MAX, &f->v.i); break;
+    case RELIC_GFF_FIELD_TYPE_INT64: st = get_int(rs, jv, INT64_MIN, INT64_MAX, &f->v.i); break;
+    case RELIC_GFF_FIELD_TYPE_FLOAT:
+        /* as nwn_gff: the number as an f64, then rounded to f32 */
+        st = get_double(rs, jv, 1, &dv, &bits, &is_bits);
+        if (is_bits) { uint32_t u = (uint32_t)bits; memcpy(&f->v.f32, &u, 4); }
+        else f->v.f32 = (float)dv;
+        break;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE:
+        st = get_double(rs, jv, 0, &dv, &bits, &is_bits);
+        if (is_bits) memcpy(&f->v.f64, &bits, 8);
+        else f->v.f64 = dv;
+        break;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: st = get_text(rs, jv, TEXT_GAME, &f->v.bytes.p, &f->v.bytes.n); break;
+    case RELIC_GFF_FIELD_TYPE_RESREF:
+        st = get_text(rs, jv, TEXT_CP1252, &f->v.bytes.p, &f->v.bytes.n);
+        if (st == RELIC_OK && f->v.bytes.n > 255) st = fail(rs, RELIC_E_RANGE, "a ResRef is at most 255 bytes");
+        break;
+    case RELIC_GFF_FIELD_TYPE_VOID: st = get_text(rs, jv, TEXT_RAW, &f->v.bytes.p, &f->v.bytes.n); break;
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: st = read_locstring(rs, fo, jv, f); break;
+    case RELIC_GFF_FIELD_TYPE_STRUCT: {
+        st = read_struct(rs, jv, &f->v.child, depth + 1);
+        const jnode *sid = member(fo, "__struct_id");
+        if (st == RELIC_OK && sid && jv->kind == J_OBJ && !member(jv, "__struct_id")) {
+            st = get_int(rs, sid, INT32_MIN, 0xFFFFFFFFu, &iv); /* nwn_gff: int32 */
+            f->v.child->id = (uint32_t)iv;
+        }
+        break;
+    }
+    case RELIC_GFF_FIELD_TYPE_LIST: {
+        if (jv->kind != J_ARR) { st = fail(rs, RELIC_E_ARGUMENT, "expected an array"); break; }
+        f->v.list.count = jv->len;
+        f->v.list.items = relic_arena_array(rs->a, jv->len ? jv->len : 1, sizeof *f->v.list.items, 8);
+        if (!f->v.list.items) { st = fail(rs, RELIC_E_NOMEM, "arena exhausted"); break; }
+        size_t i = 0;
+        for (const jnode *e = jv->u.first; e && st == RELIC_OK; e = e->next, i++) {
+            push(rs, NULL, (int64_t)i);
+            st = read_struct(rs, e, &f->v.list.items[i], depth + 1);
+            pop(rs);
+        }
+        break;
+    }
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION: case RELIC_GFF_FIELD_TYPE_VECTOR: {
+        uint32_t want = f->type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4 : 3;
+        if (jv->kind != J_ARR) { st = fail(rs, RELIC_E_ARGUMENT, "expected an array"); break; }
+        if (jv->len != want) { st = fail(rs, RELIC_E_RANGE, "expected %u numbers, not %u", want, jv->len); break; }
+        size_t i = 0;
+        for (const jnode *e = jv->u.first; e && st == RELIC_OK; e = e->next, i++) {
+            push(rs, NULL, (int64_t)i);
+            st = get_double(rs, e, 1, &dv, &bits, &is_bits);
+            if (is_bits) { uint32_t u = (uint32_t)bits; memcpy(&f->v.vec[i], &u, 4); }
+            else f->v.vec[i] = (float)dv;
+            pop(rs);
+        }
+        break;
+    }
+    }
+    pop(rs);
+    return st;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+    const jnode *x = *(const jnode *const *)a, *y = *(const jnode *const *)b;
+    size_t m = x->klen < y->klen ? x->klen : y->klen;
+    int c = memcmp(x->key, y->key, m);
+    return c ? c : (x->klen < y->klen ? -1 : x->klen > y->klen);
+}
+
+
+static relic_status read_struct(rstate *rs, const jnode *obj, relic_gff_tstruct **out, uint32_t depth)
+{
+    if (depth > RELIC_GFF_MAX_DEPTH) return fail(rs, RELIC_E_LIMIT, "structs nest deeper than %d", RELIC_GFF_MAX_DEPTH);
+    if (!obj || obj->kind != J_OBJ) return fail(rs, RELIC_E_ARGUMENT, "a struct is a JSON object");
+    relic_gff_tstruct *s = relic_arena_alloc(rs->a, sizeof *s, 8);
+    if (!s || !(s->fields = relic_arena_array(rs->a, obj->len ? obj->len : 1, sizeof *s->fields, 8)))
+        return fail(rs, RELIC_E_NOMEM, "arena exhausted");
+    s->id = RELIC_GFF_NONE;
+    s->field_count = 0;
+    s->src_index = s->src_data = RELIC_GFF_NONE;
+    relic_status st = RELIC_OK;
+    int64_t iv;
+    const jnode *sid = member(obj, "__struct_id"), *order = member(obj, "__field_order");
+    if (sid) {
+        push(rs, "__struct_id", -1);
+        st = get_int(rs, sid, INT32_MIN, 0xFFFFFFFFu, &iv); /* nwn_gff: int32, -1 = none */
+        pop(rs);
+        if (st != RELIC_OK) return st;
+        s->id = (uint32_t)iv;
+    }
+    if (!order) {
+        for (const jnode *m = obj->u.first; m && st == RELIC_OK; m = m->next) {
+            if (!is_field_key(m)) continue;
+            push_n(rs, m->key, m->klen, -1);
+            st = read_field(rs, m, &s->fields[s->field_count++], depth);
+            pop(rs);
+        }
+        *out = s;
+        return st;
+    }
+    /* the fields in the order "__field_order" gives: keys found through a sorted copy */
+    size_t nfields = 0;
+    for (const jnode *m = obj->u.first; m; m = m->next) nfields += is_field_key(m);
+    const jnode **sorted = malloc((nfields ? nfields : 1) * sizeof *sorted);
+    uint8_t *used = calloc(nfields ? nfields : 1, 1);
+    push(rs, "__field_order", -1);
+    if (!sorted || !used) st = fail(rs, RELIC_E_NOMEM, "out of memory");
+    else if (order->kind != J_ARR) st = fail(rs, RELIC_E_ARGUMENT, "expected an array of keys");
+    else if (order->len != nfields) st = fail(rs, RELIC_E_ARGUMENT, "__field_order lists %u of the %zu fields", (unsigned)order->len, nfields);
+    if (st == RELIC_OK) {
+        size_t k = 0;
+        for (const jnode *m = obj->u.first; m; m = m->next)
+            if (is_field_key(m)) sorted[k++] = m;
+        qsort(sorted, nfields, sizeof *sorted, key_cmp);
+        for (size_t i = 1; i < nfields && st == RELIC_OK; i++)
+            if (key_cmp(&sorted[i - 1], &sorted[i]) == 0)
+                st = fail(rs, RELIC_E_ARGUMENT, "the key \"%.*s\" appears twice", sorted[i]->klen > 40 ? 40 : (int)sorted[i]->klen, sorted[i]->key);
+        size_t i = 0;
+        for (const jnode *e = order->u.first; e && st == RELIC_OK; e = e->next, i++) {
+            jnode probe;
+            const jnode *pp = &probe, **hit = NULL;
+            if (e->kind == J_STR) {
+                probe.key = e->u.s;
+                probe.klen = e->len;
+                hit = bsearch(&pp, sorted, nfields, sizeof *sorted, key_cmp);
+            }
+            if (!hit || used[hit - sorted]) { st = fail(rs, RELIC_E_ARGUMENT, "entry %zu does not name a field of the struct (or names it twice)", i); break; }
+            used[hit - sorted] = 1;
+            pop(rs);
+            push_n(rs, (*hit)->key, (*hit)->klen, -1);
+            st = read_field(rs, *hit, &s->fields[s->field_count++], depth);
+            pop(rs);
+            push(rs, "__field_order", -1);
+        }
+    }
+    pop(rs);
+    free(sorted);
+    free(used);
+    *out = s;
+    return st;
+}
+
+relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
+                                      relic_gff_tree *out, relic_error *err)
+{
+    relic_arena doc_arena;
+    bstate *b = calloc(1, sizeof *b);
+    rstate *rs = calloc(1, sizeof *rs);
+    relic_status st = RELIC_OK;
+    memset(out, 0, sizeof *out);
+    if (!b || !rs) {
+        free(b);
+        free(rs);
+        return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory");
+    }
+    relic_arena_init_heap(&doc_arena, 0);
+    b->a = &doc_arena;
+    b->text = text;
+    b->text_end = text + len;
+    yajl_handle h = yajl_alloc(&callbacks, NULL, b);
+    if (!h) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot create a JSON parser");
+    else {
+        yajl_status ys = yajl_parse(h, (const unsigned char *)text, len);
+        if (ys == yajl_status_ok) ys = yajl_complete_parse(h);
+        if (ys != yajl_status_ok || !b->root) {
+            size_t at = yajl_get_bytes_consumed(h);
+            if (b->nomem) st = relic_fail(err, RELIC_E_NOMEM, at, "", "out of memory parsing JSON");
+            else if (b->too_deep) st = relic_fail(err, RELIC_E_LIMIT, at, "", "JSON nested deeper than %d at byte %zu", JSON_MAX_DEPTH, at);
+            else {
+                unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
+                st = relic_fail(err, RELIC_E_SYNTAX, at, "", "invalid JSON at byte %zu: %s", at, msg ? (const char *)msg : "?");
+                if (msg) yajl_free_error(h, msg);
+            }
+        }
+        yajl_free(h);
+    }
+    rs->a = a;
+    rs->err = err;
+    rs->enc = enc;
+    const jnode *root = b->root, *dt = NULL, *je;
+    if (st == RELIC_OK && rs->enc == RELIC_GFF_ENC_AUTO) {
+        /* what the printer recorded; windows-1252 when nothing */
+        rs->enc = RELIC_GFF_ENC_CP1252;
+        char ename[24];
+        if (root->kind == J_OBJ && (je = member(root, "__encoding")) != NULL &&
+            (je->kind != J_STR || !cstr(je, ename, sizeof ename) || !relic_gff_encoding_from_name(ename, &rs->enc) ||
+             rs->enc == RELIC_GFF_ENC_AUTO))
+            st = relic_fail(err, RELIC_E_RANGE, 0, "__encoding", "unknown text encoding (utf-8 or windows-1252)");
+    }
+    if (st == RELIC_OK) {
+        uint8_t *type = NULL;
+        size_t type_len = 0;
+        if (root->kind != J_OBJ || !(dt = member(root, "__data_type")) ||
+            get_text(rs, dt, TEXT_CP1252, &type, &type_len) != RELIC_OK || type_len != 4) {
+            st = relic_fail(err, RELIC_E_ARGUMENT, 0, "__data_type",
+                            "a GFF JSON document is an object with \"__data_type\" of 4 characters (\"UTC \")");
+        } else {
+            memcpy(out->file_type, type, 4);
+            st = read_struct(rs, root, &out->root, 0);
+        }
+    }
+    relic_arena_release(&doc_arena);
+    free(b);
+    free(rs);
+    return st;
+}

@@ -1,0 +1,115 @@
+/* grf_sections_json.c — JSON both ways for each GROFF section kind: the
+ * dispatch to that kind's generated printer and reader (schema/tres/grf_*.schema,
+ * scn_*.schema) or to the hand-written value table (grf_valuetable_json.c).
+ * The kinds themselves are told apart in formats/tres/grf_sections.c. */
+#include <string.h>
+
+#include "grf_geometry.h"
+#include "grf_geometry_v11.h"
+#include "grf_geometry_v13.h"
+#include "grf_header.h"
+#include "grf_mapping.h"
+#include "grf_mapping_ref.h"
+#include "grf_material.h"
+#include "grf_material_v11.h"
+#include "grf_mesh.h"
+#include "grf_object.h"
+#include "grf_region.h"
+#include "grf_region_v11.h"
+#include "relic_gen.h"
+#include "relic_grf.h"
+#include "scn_bmp.h"
+#include "scn_header.h"
+#include "scn_hierarchy.h"
+#include "scn_instance.h"
+#include "scn_instance44.h"
+#include "scn_partitions.h"
+#include "scn_partitions24.h"
+#include "scn_text.h"
+
+typedef struct json_ops {
+    relic_status (*print)(const void *m, relic_buf *out, relic_error *err);
+    relic_status (*read)(const char *t, size_t len, relic_arena *a, void **m, relic_error *err);
+} json_ops;
+
+static void *alloc_model(relic_arena *a, size_t size)
+{
+    void *p = relic_arena_alloc(a, size, 8);
+    if (p) memset(p, 0, size);
+    return p;
+}
+
+/* Thunks from the generic signatures to a generated format's functions. */
+#define KIND_JSON(F, ROOT, MODEL)                                                                                   \
+    static relic_status jp_##F(const void *m, relic_buf *o, relic_error *e) { return relic_##F##_json_print(m, o, e); } \
+    static relic_status jr_##F(const char *t, size_t len, relic_arena *a, void **m, relic_error *e)                \
+    {                                                                                                               \
+        MODEL *x = alloc_model(a, sizeof *x);                                                                       \
+        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                                       \
+        *m = x;                                                                                                     \
+        return relic_##F##_json_read(t, len, a, x, e);                                                              \
+    }
+#define KIND(F, ROOT) KIND_JSON(F, ROOT, relic_##F##_##ROOT)
+
+KIND(grf_header, header)
+KIND(grf_region, region)
+KIND(grf_region_v11, region)
+KIND(grf_object, object)
+KIND(grf_geometry, geometry)
+KIND(grf_geometry_v13, geometry)
+KIND(grf_geometry_v11, geometry)
+KIND(grf_mesh, mesh)
+KIND(grf_mapping, mapping)
+KIND(grf_mapping_ref, mapping_ref)
+KIND(grf_material, material)
+KIND(grf_material_v11, material)
+KIND(scn_header, header)
+KIND(scn_partitions, partitions)
+KIND(scn_partitions24, partitions)
+KIND(scn_hierarchy, hierarchy)
+KIND(scn_instance, instance)
+KIND(scn_instance44, instance)
+KIND(scn_text, text)
+KIND(scn_bmp, bmp)
+KIND_JSON(grf_value_table, value_table, relic_grf_value_table)
+
+#define OPS(F) { jp_##F, jr_##F }
+static const json_ops ops[RELIC_GRF_KIND_COUNT] = {
+    [RELIC_GRF_HEADER] = OPS(grf_header),
+    [RELIC_GRF_REGION] = OPS(grf_region),
+    [RELIC_GRF_REGION_V11] = OPS(grf_region_v11),
+    [RELIC_GRF_OBJECT] = OPS(grf_object),
+    [RELIC_GRF_GEOMETRY] = OPS(grf_geometry),
+    [RELIC_GRF_GEOMETRY_V13] = OPS(grf_geometry_v13),
+    [RELIC_GRF_GEOMETRY_V11] = OPS(grf_geometry_v11),
+    [RELIC_GRF_MESH] = OPS(grf_mesh),
+    [RELIC_GRF_MAPPING] = OPS(grf_mapping),
+    [RELIC_GRF_MAPPING_REF] = OPS(grf_mapping_ref),
+    [RELIC_GRF_MATERIAL] = OPS(grf_material),
+    [RELIC_GRF_MATERIAL_V11] = OPS(grf_material_v11),
+    [RELIC_GRF_VALUE_TABLE] = OPS(grf_value_table),
+    [RELIC_SCN_HEADER] = OPS(scn_header),
+    [RELIC_SCN_PARTITIONS] = OPS(scn_partitions),
+    [RELIC_SCN_PARTITIONS24] = OPS(scn_partitions24),
+    [RELIC_SCN_HIERARCHY] = OPS(scn_hierarchy),
+    [RELIC_SCN_INSTANCE] = OPS(scn_instance),
+    [RELIC_SCN_INSTANCE44] = OPS(scn_instance44),
+    [RELIC_SCN_TEXT] = OPS(scn_text),
+    [RELIC_SCN_BMP] = OPS(scn_bmp),
+};
+
+relic_status relic_grf_section_json_print(relic_grf_kind k, const void *model, relic_buf *out, relic_error *err)
+{
+    if ((unsigned)k >= RELIC_GRF_KIND_COUNT || !ops[k].print)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "section kind %d has no JSON form", (int)k);
+    return ops[k].print(model, out, err);
+}
+
+relic_status relic_grf_section_json_read(relic_grf_kind k, const char *text, size_t len, relic_arena *a, void **model,
+                                         relic_error *err)
+{
+    *model = NULL;
+    if ((unsigned)k >= RELIC_GRF_KIND_COUNT || !ops[k].read)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "section kind %d has no JSON form", (int)k);
+    return ops[k].read(text, len, a, model, err);
+}
