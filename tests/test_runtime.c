@@ -840,6 +840,51 @@ static void test_buf_printf_may_fill_exactly_to_the_limit(void **state)
     relic_buf_free(&b);
 }
 
+static void test_buf_in_an_arena_grows_without_the_heap_and_keeps_its_bytes(void **state)
+{
+    (void)state;
+    static uint8_t mem[8192];
+    relic_arena a;
+    relic_buf b;
+    relic_arena_init_buffer(&a, mem, sizeof mem);
+    relic_buf_init_arena(&b, &a, 0);
+    for (int i = 0; i < 300; i++) relic_buf_printf(&b, "%03d,", i);   /* 1200 bytes: several growths */
+    assert_false(b.failed);
+    assert_int_equal(b.size, 1200);
+    assert_memory_equal(b.data, "000,001,", 8);
+    assert_memory_equal(b.data + 1196, "299,", 4);
+    assert_true(b.data >= mem && b.data + b.size <= mem + sizeof mem);
+    /* another allocation in between: the buffer moves and keeps its bytes */
+    assert_non_null(relic_arena_alloc(&a, 16, 1));
+    relic_buf_append(&b, "end", 3);
+    assert_false(b.failed);
+    assert_memory_equal(b.data + 1200, "end", 3);
+    assert_memory_equal(b.data, "000,", 4);
+    /* the arena's end is the buffer's end */
+    uint8_t *p = relic_buf_extend(&b, sizeof mem);
+    assert_null(p);
+    assert_true(b.failed);
+}
+
+static void test_buf_over_caller_memory_never_grows(void **state)
+{
+    (void)state;
+    char mem[16];
+    relic_buf b;
+    relic_buf_init_fixed(&b, mem, sizeof mem);
+    relic_buf_puts(&b, "0123456789");
+    assert_false(b.failed);
+    assert_ptr_equal(b.data, (uint8_t *)mem);
+    relic_buf_printf(&b, "%s", "abcde");       /* printf needs a byte for its terminator */
+    assert_false(b.failed);
+    relic_buf_append(&b, "f", 1);
+    assert_false(b.failed);
+    assert_int_equal(b.size, 16);
+    relic_buf_append(&b, "x", 1);
+    assert_true(b.failed);
+    assert_memory_equal(mem, "0123456789abcdef", 16);
+}
+
 static void test_buf_extend_returns_zero_filled_bytes(void **state)
 {
     relic_buf b;
@@ -1139,6 +1184,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         /* errors */
         cmocka_unit_test(test_status_names_are_distinct_and_stable),
+        cmocka_unit_test(test_buf_in_an_arena_grows_without_the_heap_and_keeps_its_bytes),
+        cmocka_unit_test(test_buf_over_caller_memory_never_grows),
         cmocka_unit_test(test_fail_fills_every_field_and_returns_the_code),
         cmocka_unit_test(test_fail_without_error_struct_still_returns_the_code),
         cmocka_unit_test(test_fail_with_null_path_leaves_path_empty),

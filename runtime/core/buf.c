@@ -25,15 +25,52 @@ void relic_buf_init(relic_buf *b, size_t limit)
     b->limit = limit;
 }
 
-void relic_buf_free(relic_buf *b)
+void relic_buf_init_arena(relic_buf *b, relic_arena *a, size_t limit)
 {
-    size_t limit;
+    relic_buf_init(b, limit);
+    if (b != NULL)
+        b->arena = a;
+}
 
+void relic_buf_init_fixed(relic_buf *b, void *mem, size_t size)
+{
+    relic_buf_init(b, size);
     if (b == NULL)
         return;
-    limit = b->limit;
+    b->fixed = 1;
+    b->data = mem;
+    b->cap = mem != NULL ? size : 0;
+}
+
+void relic_buf_free(relic_buf *b)
+{
+    if (b == NULL)
+        return;
+    if (b->fixed || b->arena != NULL) {
+        b->size = 0;
+        b->failed = 0;
+        return;
+    }
+    size_t limit = b->limit;
     free(b->data);
     relic_buf_init(b, limit);
+}
+
+/* Arena growth: extend in place when the buffer is the arena's newest
+ * allocation, else move to a new allocation (the old bytes stay unused). */
+static uint8_t *arena_grow(relic_buf *b, size_t cap)
+{
+    relic_arena *a = b->arena;
+    if (b->data != NULL && b->data + b->cap == a->cur && (size_t)(a->end - b->data) >= cap &&
+        (a->limit == 0 || cap - b->cap <= a->limit - a->used)) {
+        a->cur = b->data + cap;
+        a->used += cap - b->cap;
+        return b->data;
+    }
+    uint8_t *p = relic_arena_alloc(a, cap, 1);
+    if (p != NULL && b->size != 0)
+        memcpy(p, b->data, b->size);
+    return p;
 }
 
 /* Room for at least `want` bytes of capacity. want may be limit + 1 (for a
@@ -45,12 +82,16 @@ static int reserve(relic_buf *b, size_t want)
 
     if (want <= b->cap && b->data != NULL)
         return 1;
+    if (b->fixed) {
+        b->failed = 1;
+        return 0;
+    }
     cap = b->cap != 0 ? b->cap : BUF_FIRST_CAPACITY;
     while (cap < want)
         cap = cap > SIZE_MAX / 2 ? want : cap * 2;
     if (b->limit != 0 && cap > b->limit)
         cap = want > b->limit ? want : b->limit;
-    grown = realloc(b->data, cap);
+    grown = b->arena != NULL ? arena_grow(b, cap) : realloc(b->data, cap);
     if (grown == NULL) {
         b->failed = 1;
         return 0;

@@ -182,15 +182,20 @@ void relic_arena_release(relic_arena *a);
 /* Growable output buffer (writers, JSON printers)                        */
 /* ---------------------------------------------------------------------- */
 
-/** Output bytes built in heap memory, capped at limit (0 = unlimited).
- *  After the first failed append, `failed` stays set and further appends
- *  are no-ops, so writers check once at the end. */
+/** Output bytes, capped at limit (0 = unlimited), in one of three kinds of
+ *  memory: the heap (relic_buf_init: the CLI's choice), the caller's arena
+ *  (relic_buf_init_arena: library code, nothing else allocates) or one
+ *  caller buffer that never grows (relic_buf_init_fixed). After the first
+ *  failed append, `failed` stays set and further appends are no-ops, so
+ *  writers check once at the end. */
 typedef struct relic_buf {
     uint8_t *data;
     size_t size;
     size_t cap;
     size_t limit;
     int failed;
+    relic_arena *arena; /* grow from this arena instead of the heap */
+    int fixed;          /* data is caller memory of cap bytes: never grows */
     /* optional sink (relic_buf_init_sink): content goes out in chunks */
     relic_status (*sink)(void *ctx, const uint8_t *p, size_t n);
     void *sink_ctx;
@@ -207,7 +212,17 @@ void relic_buf_init_sink(relic_buf *b, size_t chunk, relic_status (*sink)(void *
  *  success, -1 when the buffer has failed. */
 int relic_buf_flush(relic_buf *b);
 
+/** A heap buffer holding at most limit bytes (0 = unlimited). */
 void relic_buf_init(relic_buf *b, size_t limit);
+/** A buffer growing inside arena a (at most limit bytes, 0 = unlimited):
+ *  growth extends the block in place when it is the arena's newest, else
+ *  copies into a new one; nothing is freed until the arena is. */
+void relic_buf_init_arena(relic_buf *b, relic_arena *a, size_t limit);
+/** A buffer over mem[0..size) of the caller's: an append past size fails
+ *  (relic_buf_printf needs one spare byte for its terminator). */
+void relic_buf_init_fixed(relic_buf *b, void *mem, size_t size);
+/** Release heap memory (no-op for arena and fixed buffers); the buffer is
+ *  empty and of the same kind afterwards. */
 void relic_buf_free(relic_buf *b);
 /** Ensure room for n more bytes; returns a pointer to them (size grows by
  *  n) or NULL on failure (sets failed). The bytes are zero-filled. */
