@@ -25,6 +25,7 @@ JSON_LIBS   = -ljson-c -lyajl
 EXPORT_LIBS = -lpng -lsndfile
 LIBS     = $(JSON_LIBS) $(EXPORT_LIBS) $(CORE_LIBS)
 FUZZ_SECONDS ?= 5
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION  = 0.1.0
 
 SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
@@ -61,7 +62,7 @@ TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen
 
 help:
-	@echo "make            build librelic.a, librelic.so, relic and relic-gen into $(BUILD)/"
+	@echo "make            build the four libraries (librelic, -json, -export, -mutate; .a and .so), relic and relic-gen into $(BUILD)/"
 	@echo "make deps       install missing Debian packages (apt-get as root; else print the command)"
 	@echo "make demo       build and run relic on tests/samples (and ../shared/corpus when present) into out/"
 	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run"
@@ -132,58 +133,70 @@ $(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 	@mkdir -p $(dir $@)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB_ARCHIVES) $(LIBS) -lcmocka -o $@
 
+# the longest first, so that running them in parallel ends soonest
+CLI_TESTS = tests/gff_cli_test.sh tests/audio_cli_test.sh tests/mutate_formats.sh tests/wtd_cli_test.sh \
+            tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
+            tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
+            tests/check_layers.sh
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
-	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/grf_cli_test.sh tests/gff_cli_test.sh tests/erf_cli_test.sh tests/wtd_cli_test.sh tests/mutate_cli_test.sh tests/trn_cli_test.sh tests/tpm_cli_test.sh tests/textures_cli_test.sh tests/mutate_formats.sh tests/check_layers.sh
+	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples JOBS=$(JOBS) sh tests/run_all.sh $(CLI_TESTS) $(TESTS)
 
-# Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
-ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# Everything again under AddressSanitizer + UndefinedBehaviorSanitizer. The
+# library is compiled once for this and for the fuzz targets (FUZZ_BUILD):
+# coverage instrumentation (fuzzer-no-link) costs the tests little and saves
+# a third compile of every source.
+SAN_FLAGS   = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS = $(SAN_FLAGS)
+SAN_MAKE    = $(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(FUZZ_BUILD) OPT="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link"
 check-asan:
-	$(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(ASAN_BUILD) OPT="$(ASAN_FLAGS)" check-unit
+	@$(SAN_MAKE) check-unit
 
 # make regen must leave generated/ exactly as committed.
 check-regen: $(BUILD)/relic-gen
 	@tmp=$$(mktemp -d); \
 	$(BUILD)/relic-gen -o $$tmp/generated --docs $$tmp/generated/docs --fuzz $$tmp/fuzz $(SCHEMAS) || exit 1; \
-	status=0; \
+	ok=0; bad=0; \
 	for f in $$(cd $$tmp && find generated fuzz -type f); do \
-	  cmp -s $$tmp/$$f $$f || { echo "regen: $$f is out of date (run make regen)"; status=1; }; done; \
+	  if cmp -s $$tmp/$$f $$f; then ok=$$((ok + 1)); else echo "regen: $$f is out of date (run make regen)"; bad=$$((bad + 1)); fi; done; \
 	rm -rf $$tmp; \
-	if [ $$status = 0 ]; then echo "regen: generated/ is up to date"; fi; exit $$status
+	if [ $$bad = 0 ]; then echo "regen: generated/ is up to date"; fi; \
+	echo "regen: $$ok passed, $$bad failed"; [ $$bad = 0 ]
 
 # ---- fuzzing (libFuzzer, clang) ----
-FUZZ_CFLAGS = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all
-# the library is compiled once with coverage instrumentation, each target links it
-FUZZ_LIB_OBJS = $(patsubst %.c,$(FUZZ_BUILD)/obj/%.o,$(LIB_SRCS))
-$(FUZZ_BUILD)/obj/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(CPPFLAGS) -MMD -MP -c $< -o $@
-$(FUZZ_BUILD)/librelic.a: $(FUZZ_LIB_OBJS)
-	@rm -f $@
-	ar rcs $@ $^
+# the targets link the sanitizer build of the four libraries (check-asan's)
+FUZZ_ARCHIVES = $(patsubst $(BUILD)/%,$(FUZZ_BUILD)/%,$(LIB_ARCHIVES))
 FUZZ_BINS = $(patsubst fuzz/%.c,$(FUZZ_BUILD)/%,$(FUZZ_SRCS))
-$(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_BUILD)/librelic.a
-	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) $< $(FUZZ_BUILD)/librelic.a $(LIBS) -o $@
-
--include $(shell find $(FUZZ_BUILD)/obj -name '*.d' 2>/dev/null)
+ifneq ($(BUILD),$(FUZZ_BUILD))
+.PHONY: fuzz-libs
+fuzz-libs:
+	@$(SAN_MAKE) $(FUZZ_ARCHIVES)
+$(FUZZ_ARCHIVES): fuzz-libs ;
+$(FUZZ_BUILD)/%: fuzz/%.c $(FUZZ_ARCHIVES)
+	$(CLANG) $(CSTD) $(WARN) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(CPPFLAGS) $< $(FUZZ_ARCHIVES) $(LIBS) -o $@
+endif
 
 # each target first replays its kept crash inputs (fuzz/regressions/<target>/, once each)
 check-fuzz fuzz: $(FUZZ_BINS)
 	@for d in fuzz/regressions/*/; do [ -d "$$d" ] || continue; t=$$(basename "$$d"); echo "== replay $$d"; \
 	  $(FUZZ_BUILD)/$$t "$$d"* >$(FUZZ_BUILD)/$$t.replay.log 2>&1 || { tail -30 $(FUZZ_BUILD)/$$t.replay.log; exit 1; }; done
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) sh fuzz/run.sh $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) JOBS=$(JOBS) sh fuzz/run.sh $(FUZZ_BINS)
 
 # ---- the two commands of README.md ----
-JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# every stage notes its "N passed, M failed" (tests/stage.sh); the last line
+# of `make test` is their sum, after a table of the stages
+STAGE = STAGES=$(BUILD)/test-stages sh tests/stage.sh
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
-	@$(MAKE) --no-print-directory -j$(JOBS) check-unit
-	@sh tests/schema_errors/run.sh $(BUILD)/relic-gen
-	@sh tests/golden/run.sh $(BUILD)/relic-gen
-	@sh tests/regen_report/run.sh $(BUILD)/relic-gen
-	@BUILD=$(BUILD) sh tests/install_test.sh
-	@$(MAKE) --no-print-directory -j$(JOBS) check-asan
-	@$(MAKE) --no-print-directory check-regen
-	@$(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+	@$(STAGE) --reset
+	@$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit
+	@$(STAGE) schema-errors sh tests/schema_errors/run.sh $(BUILD)/relic-gen
+	@$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen
+	@$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen
+	@$(STAGE) install env BUILD=$(BUILD) sh tests/install_test.sh
+	@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan
+	@$(STAGE) regen $(MAKE) --no-print-directory check-regen
+	@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+	@$(STAGE) --report
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -75,7 +75,7 @@ done_already() { awk -F'\t' -v t="$1" -v m="$2" -v s="$secs" '$1 == t && $2 == m
 make --no-print-directory FUZZ_BUILD="$B/custom" $(for t in $targets; do printf '%s/custom/%s ' "$B" "$t"; done) >/dev/null || exit 1
 for t in $targets; do
     if has_custom "$t"; then
-        $CLANG $FLAGS -fsanitize=fuzzer -DRELIC_NO_CUSTOM_MUTATOR $CPPFLAGS "fuzz/$t.c" "$B/custom/librelic.a" $LIBS \
+        $CLANG $FLAGS -fsanitize=fuzzer -DRELIC_NO_CUSTOM_MUTATOR $CPPFLAGS "fuzz/$t.c" "$B/custom/librelic-mutate.a" "$B/custom/librelic-export.a" "$B/custom/librelic-json.a" "$B/custom/librelic.a" $LIBS \
             -o "$B/bytes/$t" || exit 1
     else
         cp "$B/custom/$t" "$B/bytes/$t"

@@ -6,10 +6,13 @@
 # limits; fail on the first crash.
 # Generated targets use fuzz/dict/<target>.dict (magics, enum values, sizes).
 # FUZZ_ARGS adds libFuzzer flags (tests/bench/bench_fuzz.sh: -runs=0).
+# JOBS targets run at a time (default 1); their reports print in the order given.
 secs=${FUZZ_SECONDS:-5}
 FUZZ_BUILD=${FUZZ_BUILD:-build-fuzz}
-status=0; n=0; bad=0
-for bin in "$@"; do
+
+# one target: its report into $FUZZ_BUILD/<name>.report, "ok" or "crash" into .result
+run_one() {
+    bin=$1
     name=$(basename "$bin")
     seeds="fuzz/corpus/$name"
     # FUZZ_CORPUS_OUT=DIR keeps the grown corpus in DIR/<target> (fuzz/coverage.sh replays it)
@@ -35,16 +38,29 @@ for bin in "$@"; do
     [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"
     [ -f "fuzz/dict/$name.dict" ] && dict="-dict=fuzz/dict/$name.dict"
     [ "$name" = fuzz_bwm ] && dict="-dict=fuzz/dict/gen_bwm.dict" # the same files as gen_bwm
+    {
     echo "== fuzz $name for ${secs}s"
-    n=$((n + 1))
     if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
             -print_final_stats=1 $dict -artifact_prefix="$FUZZ_BUILD/$name-" $FUZZ_ARGS "$work" 2>"$FUZZ_BUILD/$name.log"; then
         tail -40 "$FUZZ_BUILD/$name.log"
-        status=1; bad=$((bad + 1))
+        echo crash >"$FUZZ_BUILD/$name.result"
     else
         grep -E 'stat::number_of_executed_units|Done' "$FUZZ_BUILD/$name.log" | tail -2
+        echo ok >"$FUZZ_BUILD/$name.result"
     fi
+    } >"$FUZZ_BUILD/$name.report"
     [ -n "$FUZZ_CORPUS_OUT" ] || rm -rf "$work"
+}
+
+if [ "$1" = --one ]; then run_one "$2"; exit 0; fi
+for bin in "$@"; do rm -f "$FUZZ_BUILD/$(basename "$bin").result"; done
+printf '%s\n' "$@" | xargs -P "${JOBS:-1}" -L 1 sh "$0" --one
+status=0; n=0; bad=0
+for bin in "$@"; do
+    name=$(basename "$bin")
+    n=$((n + 1))
+    cat "$FUZZ_BUILD/$name.report" 2>/dev/null
+    if [ "$(cat "$FUZZ_BUILD/$name.result" 2>/dev/null)" != ok ]; then status=1; bad=$((bad + 1)); fi
 done
 echo "fuzz: $((n - bad)) passed, $bad failed"
 exit $status

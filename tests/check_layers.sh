@@ -9,53 +9,46 @@
 # Prints one line per broken rule, then "N passed, M failed".
 cd "$(dirname "$0")/.." || exit 2
 
-layer_of_path() {   # layer of a source or header, by where it lives
-    case "$1" in
-        runtime/include/relic/relic.h|runtime/include/relic/relic_gen.h) echo core ;;
-        runtime/include/relic/relic_codec.h|runtime/include/relic/relic_lzss.h|runtime/include/relic/relic_adpcm.h) echo codec ;;
-        runtime/include/relic/relic_png.h|runtime/include/relic/bwm_export.h|runtime/include/relic/obj.h) echo export ;;
-        runtime/include/relic/relic_mutate*.h) echo mutate ;;
-        runtime/include/relic/*) echo formats ;;
-        runtime/core/*) echo core ;;
-        runtime/codec/*) echo codec ;;
-        runtime/formats/*) echo formats ;;
-        runtime/json/*) echo json ;;
-        runtime/export/*) echo export ;;
-        runtime/mutate/*) echo mutate ;;
-        runtime/cli/*) echo cli ;;
-        generated/*_json.c) echo json ;;
-        generated/*_mutate.[ch]) echo mutate ;;
-        generated/*) echo formats ;;
-        *) echo unknown ;;
-    esac
+# one awk pass: header names first (FILENAME "-" lists "name path" pairs),
+# then every #include line of every source ("file:#include ...")
+files=$(find runtime generated \( -name '*.[ch]' -o -name '*.re' \) ! -name '*_lexer.c' | sort)
+find runtime generated -name '*.h' | awk -F/ '{ print $NF, $0 }' |
+awk '
+function layer(p) {
+    if (p ~ /^runtime\/include\/relic\/(relic|relic_gen)\.h$/) return "core"
+    if (p ~ /^runtime\/include\/relic\/(relic_codec|relic_lzss|relic_adpcm)\.h$/) return "codec"
+    if (p ~ /^runtime\/include\/relic\/(relic_png|bwm_export|obj)\.h$/) return "export"
+    if (p ~ /^runtime\/include\/relic\/relic_mutate/) return "mutate"
+    if (p ~ /^runtime\/include\/relic\//) return "formats"
+    if (p ~ /^runtime\/(core|codec|formats|json|export|mutate|cli)\//) { split(p, d, "/"); return d[2] }
+    if (p ~ /^generated\/.*_json\.c$/) return "json"
+    if (p ~ /^generated\/.*_mutate\.[ch]$/) return "mutate"
+    if (p ~ /^generated\//) return "formats"
+    return "unknown"
 }
-rank() { case "$1" in core) echo 0 ;; codec) echo 1 ;; formats) echo 2 ;; json|export|mutate) echo 3 ;; cli) echo 4 ;; *) echo 9 ;; esac; }
-
-# every header name -> its path (names are unique across the include path)
-index=$(mktemp); trap 'rm -f "$index"' EXIT
-find runtime generated -name '*.h' | while read -r h; do echo "$(basename "$h") $h"; done > "$index"
-
-pass=0; fail=0
-for f in $(find runtime generated -name '*.[ch]' -o -name '*.re' | sort); do
-    case "$f" in *_lexer.c) continue ;; esac       # re2c output: its .re is checked
-    me=$(layer_of_path "$f"); r=$(rank "$me")
-    bad=0
-    for inc in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
-        path=$(awk -v n="$inc" '$1 == n { print $2; exit }' "$index")
-        [ -n "$path" ] || { echo "$f: includes \"$inc\", which is not in runtime/ or generated/"; bad=1; continue; }
-        them=$(layer_of_path "$path"); tr=$(rank "$them")
-        if [ "$tr" -gt "$r" ] || { [ "$tr" = "$r" ] && [ "$them" != "$me" ]; }; then
-            echo "$f ($me): includes $path ($them): includes must point down"; bad=1
-        fi
-    done
-    for sys in $(sed -n 's/^#include <\([^>]*\)>.*/\1/p' "$f"); do
-        case "$sys:$me" in
-            json-c/*:json|yajl/*:json|json-c/*:cli|yajl/*:cli) ;;
-            png.h:export|sndfile.h:export|png.h:cli|sndfile.h:cli) ;;
-            json-c/*:*|yajl/*:*|png.h:*|sndfile.h:*) echo "$f ($me): includes <$sys>, a library of another layer"; bad=1 ;;
-        esac
-    done
-    if [ $bad = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
-done
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+function rank(l) {
+    return l == "core" ? 0 : l == "codec" ? 1 : l == "formats" ? 2 : (l == "json" || l == "export" || l == "mutate") ? 3 : l == "cli" ? 4 : 9
+}
+FILENAME == "-" { where[$1] = $2; next }
+FNR == 1 { nfiles++; seen[FILENAME] = 1 }
+/^#include "/ {
+    inc = $0; sub(/^#include "/, "", inc); sub(/".*/, "", inc)
+    me = layer(FILENAME); path = where[inc]
+    if (path == "") { print FILENAME ": includes \"" inc "\", which is not in runtime/ or generated/"; bad[FILENAME] = 1; next }
+    them = layer(path)
+    if (rank(them) > rank(me) || (rank(them) == rank(me) && them != me)) {
+        print FILENAME " (" me "): includes " path " (" them "): includes must point down"; bad[FILENAME] = 1
+    }
+}
+/^#include </ {
+    sys = $0; sub(/^#include </, "", sys); sub(/>.*/, "", sys)
+    me = layer(FILENAME)
+    if ((sys ~ /^(json-c|yajl)\// && me != "json" && me != "cli") || ((sys == "png.h" || sys == "sndfile.h") && me != "export" && me != "cli")) {
+        print FILENAME " (" me "): includes <" sys ">, a library of another layer"; bad[FILENAME] = 1
+    }
+}
+END {
+    nbad = 0; for (f in bad) nbad++
+    print nfiles - nbad " passed, " nbad " failed"
+    exit nbad > 0
+}' - $files

@@ -1,29 +1,58 @@
 #!/bin/sh
-# run_all.sh — run each test program given as an argument (cmocka or a
-# script printing "N passed, M failed"), then print the totals as one line:
-# "N passed, M failed". Exit status 1 when any test failed.
-passed=0; failed=0; status=0
-for t in "$@"; do
-    echo "== $t"
-    out=$(mktemp)
+# run_all.sh — run each test program given as an argument (cmocka, or a
+# script printing "N passed, M failed"), up to $JOBS at a time (default: all
+# cores), then print each test's output in the order given, a table of the
+# tests run (passed, failed, seconds) and the totals as one line:
+# "tests: N passed, M failed". Exit status 1 when any test failed.
+jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+
+# one test: its output, exit code and wall seconds into $dir/<index>.*
+run_one() {
+    i=$1 t=$2
+    start=$(date +%s)
     # scripts run through sh so a lost execute bit cannot fail a test
     case "$t" in
-        *.sh) sh "$t" >"$out" 2>&1; rc=$? ;;
-        *) "$t" >"$out" 2>&1; rc=$? ;;
+        *.sh) sh "$t" >"$dir/$i.out" 2>&1 ;;
+        *) "$t" >"$dir/$i.out" 2>&1 ;;
     esac
+    echo $? >"$dir/$i.rc"
+    echo $(($(date +%s) - start)) >"$dir/$i.sec"
+}
+
+# xargs runs the tests in parallel, each through this script (--one)
+if [ "$1" = --one ]; then dir=$2; run_one "$3" "$4"; exit 0; fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 130' INT TERM
+i=0
+for t in "$@"; do i=$((i + 1)); printf '%s %s\n' "$i" "$t"; done |
+    xargs -P "$jobs" -L 1 sh "$0" --one "$dir"
+
+passed=0; failed=0; status=0; i=0
+table=""
+for t in "$@"; do
+    i=$((i + 1))
+    out="$dir/$i.out"
+    echo "== $t"
     cat "$out"
+    rc=$(cat "$dir/$i.rc" 2>/dev/null || echo 1)
     p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
     f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$out" | tail -1)
     if [ -z "$p$f" ]; then
         p=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\1/p' "$out" | tail -1)
         f=$(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed.*/\2/p' "$out" | tail -1)
     fi
-    passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-    if [ $rc -ne 0 ]; then
+    p=${p:-0}; f=${f:-0}
+    if [ "$rc" -ne 0 ]; then
         status=1
-        [ -z "$f" ] || [ "$f" = 0 ] && failed=$((failed + 1))
+        [ "$f" = 0 ] && f=1
     fi
-    rm -f "$out"
+    passed=$((passed + p)); failed=$((failed + f))
+    table="$table$(printf '%6s %6s %5ss  %s' "$p" "$f" "$(cat "$dir/$i.sec" 2>/dev/null)" "$t")
+"
 done
+echo "== tests run ($jobs at a time)"
+printf '%6s %6s %6s  %s\n' passed failed time test
+printf '%s' "$table"
 echo "tests: $passed passed, $failed failed"
 exit $status
