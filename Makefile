@@ -69,7 +69,7 @@ help:
 	@echo "make regen      regenerate generated/, generated/docs and fuzz/gen_* from schema/"
 	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
 	@echo "make fuzz-seeds write the seeds of the generated fuzz targets (fuzz/corpus/gen_*/seed-*)"
-	@echo "make bench      benchmarks (results go in README.md by hand)"
+	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
 # ---- dependencies (Debian 12) ----
@@ -235,7 +235,7 @@ bench: deps
 	  FUZZ_BUILD=$(FUZZ_BUILD) sh tests/bench/bench_fuzz.sh $(FUZZ_BINS); \
 	else echo "bench_fuzz: $(CLANG) not found: fuzz executions per second skipped"; fi
 
-# relic's NWN2 walkmesh bake against the toolset's TRX files (README "Bake report")
+# relic's NWN2 walkmesh bake against the toolset's TRX files (docs/benchmarks.md, "Bake compared with the toolset")
 bake-report: all $(BUILD)/tests/bake_report
 	$(BUILD)/tests/bake_report ../shared/corpus
 

@@ -12,7 +12,7 @@
 # The campaign is resumable: each finished run appends a row to RESULTS
 # (tab-separated, committed as fuzz/campaign.tsv) and runs already there
 # for the same SECONDS are skipped, so it can be spread over several
-# sittings. `-m` prints RESULTS as the markdown table of fuzz/README.md.
+# sittings. `-m` prints RESULTS as the markdown table of docs/fuzzing.md.
 # A crash is recorded as a row with its input copied to $OUT/crashes/; once
 # fixed, the input belongs in fuzz/regressions/<target>/ and the row is
 # deleted so the target runs again.
@@ -33,7 +33,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         -t) secs=$2; shift 2 ;;
         -r) results=$2; shift 2 ;;
-        -m) # the table of fuzz/README.md; a structure-aware row also gives its lead over the byte-level row
+        -m) # the table of docs/fuzzing.md; a structure-aware row also gives its lead over the byte-level row
             awk -F'\t' 'NR == FNR { if (FNR > 1 && $2 == "bytes") { split($6, l, "/"); split($7, b, "/"); bl[$1] = l[1]; bb[$1] = b[1] } next }
                 FNR == 1 { next }
                 { lead = ""

@@ -1,5 +1,5 @@
 /* fuzz_adpcm.c — libFuzzer target for the IMA ADPCM codec (runtime/codec/adpcm.c,
- * spec/trespasser.md §4.4). Input: byte 0 picks channels and decoder
+ * Trespasser source, Lib/Audio/AudioADPCM.cpp). Input: byte 0 picks channels and decoder
  * flags, bytes 1-2 the block size, byte 3 the streaming chunk sizes; the
  * rest is ADPCM data, and also read as 16-bit PCM for the encoder.
  * Oracles: the whole-buffer and the streaming decoders agree sample for

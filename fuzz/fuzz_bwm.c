@@ -1,8 +1,7 @@
 /* fuzz_bwm.c — libFuzzer target for KotOR BWM walkmeshes as `relic` reads
  * them: the generated validator, the table rules (relic_bwm_check, loose
  * and strict), the exporters, and the builders on the file's own geometry
- * (runtime/formats/kotor/bwm_model.c, bwm_build.c, bwm_export.c; seed 002, spec/aurora.md
- * §3). gen_bwm covers the generated decoder, writer and JSON alone.
+ * (runtime/formats/kotor/bwm_model.c, bwm_build.c, bwm_export.c; PyKotor wiki, KotOR BWM file format, PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py). gen_bwm covers the generated decoder, writer and JSON alone.
  * Oracles (abort() when one fails):
  *  1. a rejection or a broken rule comes with a filled error (code and
  *     message); strict finds at least the problems loose finds;

@@ -1,5 +1,5 @@
 /* fuzz_trn_legacy.c — libFuzzer target for the older ASWM walkmesh
- * versions 0x69-0x6B (runtime/formats/nwn2/trn_aswm_legacy.c; spec/aurora.md §2.2
+ * versions 0x69-0x6B (runtime/formats/nwn2/trn_aswm_legacy.c; nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp
  * "Older versions"). The first input byte picks the version, the rest is
  * the walkmesh after its version word. Oracles: no crash; a rejection
  * carries a message; an accepted walkmesh passes through the index rules

@@ -182,7 +182,7 @@ typedef struct gen_format {
     const char *pairs;
 } gen_format;
 
-/* GFF field types as numbered by the format (spec/aurora.md §4.3), and `any`. */
+/* GFF field types as numbered by the format (xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim), and `any`. */
 enum {
     GFF_T_BYTE, GFF_T_CHAR, GFF_T_WORD, GFF_T_SHORT, GFF_T_DWORD, GFF_T_INT, GFF_T_DWORD64, GFF_T_INT64,
     GFF_T_FLOAT, GFF_T_DOUBLE, GFF_T_CEXOSTRING, GFF_T_RESREF, GFF_T_CEXOLOCSTRING, GFF_T_VOID, GFF_T_STRUCT,

@@ -1,5 +1,5 @@
 /* emit_fuzz.c — fuzz/gen_<format>.c: a libFuzzer target per format that
- * asserts the safety contract of ../shared/DESIGN.md ("Safety contract")
+ * asserts the safety contract of docs/security.md ("Invariants that hold for any input")
  * the way nanopb's fuzz harness does: every rejection is a filled
  * relic_error; every accepted input decodes, writes bytes that validate
  * again, and encode -> decode -> encode is the identity, both through the

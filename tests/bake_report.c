@@ -7,7 +7,7 @@
  * re-bakes the TRX (same triangles, same order) and, for every tile and
  * every (from, to) pair of walkable triangles the toolset connects, checks
  * whether relic's next step lies on a path as short as the toolset's route
- * (cost = summed centre-to-centre distances, spec §2.5.4). Also: the share of
+ * (cost = summed centre-to-centre distances, nwn-lib-d, trn.d bake). Also: the share of
  * pairs where the toolset's own route is a shortest path, and the island
  * pairs each island table connects. Usage: bake_report [CORPUS_DIR]. */
 #define _POSIX_C_SOURCE 200809L

@@ -1,7 +1,7 @@
 #!/bin/sh
 # gff_cli_test.sh — the `relic` command on BioWare GFF files as a user runs
 # it: check (the corrupted PyKotor file rejected, the NWN2 duplicate label a
-# warning that --strict counts), info, get (spec/aurora.md §4, issue 4:
+# warning that --strict counts), info, get (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim, issue 4:
 # Mod_Name, Tile_List/3/Tile_ID), binary and JSON round trips byte for byte
 # of every real GFF (../shared/corpus/gff, skipped when absent), exit codes.
 # Prints "N passed, M failed". Env: RELIC.
@@ -56,7 +56,7 @@ expect_rc 1 "an unknown --encoding" "$RELIC" dump "$tmp/e.uti" --encoding koi8-r
 printf 'GFF V3.2xxxx' >"$tmp/short.gff"
 expect_rc 1 "check a truncated GFF" "$RELIC" check "$tmp/short.gff"
 
-# typed files (schema/aurora/are.schema ...): check --strict warns about each departure from seed 003, with its path
+# typed files (schema/aurora/are.schema ...): check --strict warns about each departure from BioWare Aurora specs, with its path
 printf '%s\n' '{"__data_type":"ARE ","ChanceRain":{"type":"int","value":150},"Tile_List":{"type":"list","value":[{"__struct_id":1,"Tile_Orientation":{"type":"int","value":4}}]},"Width":{"type":"int","value":1}}' >"$tmp/bad.json"
 "$RELIC" convert "$tmp/bad.json" "$tmp/bad.are" >/dev/null 2>&1
 expect_rc 0 "an out-of-range ARE field passes plain check" "$RELIC" check "$tmp/bad.are"

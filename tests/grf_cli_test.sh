@@ -1,6 +1,6 @@
 #!/bin/sh
 # grf_cli_test.sh — the `relic` command on the contents of Trespasser levels
-# and scenes as a user runs it (spec/trespasser.md §5.3–5.4; seed 004):
+# and scenes as a user runs it (Trespasser source, Lib/Groff/GroffIO.cpp, Lib/Loader/SaveFile.cpp; Trespasser file formats):
 # `relic dump` decodes every section by kind and gives each instance its
 # value-table properties; JSON -> GRF is byte for byte; `relic convert
 # x.grf x.obj` writes the whole level (one object per region instance,

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """nwn_gff_reader.py — does nwn_gff accept this JSON? The rules neverwinter.nim's
 JSON reader applies (neverwinter/gffjson.nim, gffRootFromJson and
-gffStructFromJson; spec/aurora.md §4.7), checked independently of relic's own
+gffStructFromJson; neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp), checked independently of relic's own
 reader: the root has "__data_type" (a string); keys starting with "__" are
 skipped, other than "__struct_id", which must be an integer; every other key
 is an object with a "type" among nwn_gff's type names and a "value" of the

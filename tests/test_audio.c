@@ -1,10 +1,9 @@
 /* test_audio.c — Trespasser audio end to end: TPA banks and CAU samples
  * through the generated code (validate, byte-exact round trips through the
  * model and JSON, the table rules of runtime/formats/tres/tpa_check.c), the IMA ADPCM
- * codec of runtime/codec/adpcm.c against hand-computed values (spec/
- * trespasser.md §4.4), the decoded sizes the spec measured (§4.6), sox's
- * decoder when sox is installed, encoder SNR floors, captions (§4.3), the
- * sound hash (§2.2), WAV through libsndfile, and truncation and mutation
+ * codec of runtime/codec/adpcm.c against hand-computed values (Trespasser source, Lib/Audio/AudioADPCM.cpp), the decoded sizes the spec measured (Trespasser source, Lib/Audio/AudioLoad.cpp), sox's
+ * decoder when sox is installed, encoder SNR floors, captions (Trespasser source, Lib/Audio/AudioLoad.cpp), the
+ * sound hash (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp), WAV through libsndfile, and truncation and mutation
  * sweeps (run under ASan+UBSan by `make test`). Real files:
  * ../shared/corpus/tpa and ../shared/corpus/cau (skipped, saying so, when
  * absent). */
@@ -120,7 +119,7 @@ static double snr_db(const int16_t *a, const int16_t *b, size_t n)
 
 /* ---- ADPCM: hand-computed values ------------------------------------ */
 
-/* Mono: header 1000 / index 0, then 0xF7 0x08. By spec §4.4, low nibble
+/* Mono: header 1000 / index 0, then 0xF7 0x08. By Trespasser source, Lib/Audio/AudioADPCM.cpp, low nibble
  * first: 7 at step 7 adds 0+7+3+1 = 11 (an exact multiply would give 13)
  * -> 1011, index 8 (step 16); F adds -(2+16+8+4) -> 981, index 16 (step
  * 34); 8 adds -(34>>3) -> 977, index 15 (step 31); 0 adds 31>>3 -> 980. */
@@ -158,7 +157,7 @@ static void test_adpcm_stereo_block_interleaves_four_byte_groups(void **state)
 
 /* Header 32760 at index 88 (step 32767), nibble 7 overflows: standard
  * clamping gives 32767; the game's mono decoder stores +32768, seen as
- * -32768, and keeps predicting from 32768 (spec §4.4 quirks). */
+ * -32768, and keeps predicting from 32768 (Trespasser source, Lib/Audio/AudioADPCM.cpp quirks). */
 static void test_adpcm_positive_overflow_clamps_or_wraps_as_the_game(void **state)
 {
     (void)state;
@@ -189,7 +188,7 @@ static void test_adpcm_step_index_above_88_is_rejected_with_its_offset(void **st
     free(out);
 }
 
-/* spec §4.5: mono 2049 frames per 1028-byte block, a short block of R > 4
+/* Trespasser source, Lib/Audio/AudioLoad.cpp: mono 2049 frames per 1028-byte block, a short block of R > 4
  * bytes gives 1 + 2(R-4); stereo 2049 per 2056, R >= 8 gives 1 + 8
  * floor((R-8)/8). */
 static void test_adpcm_frame_counts_follow_the_block_formulas(void **state)
@@ -204,7 +203,7 @@ static void test_adpcm_frame_counts_follow_the_block_formulas(void **state)
     assert_int_equal(relic_adpcm_frames(100, 3, 1), 0); /* invalid block size */
 }
 
-/* The decoded sizes spec §4.6 measured on the repository's samples. */
+/* The decoded sizes Trespasser source, Lib/Audio/AudioLoad.cpp measured on the repository's samples. */
 static void test_corpus_adpcm_decodes_to_the_measured_sizes(void **state)
 {
     (void)state;
@@ -1101,7 +1100,7 @@ static void test_bad_tpa_version_and_cau_magic_are_rejected(void **state)
     relic_arena_release(&a);
 }
 
-/* spec §4.7 / seed 004: value = slope x velocity + intercept clamped to
+/* Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp / Trespasser file formats: value = slope x velocity + intercept clamped to
  * [min, max]; final volume = volume / 10^(attenuation/10); silent below the
  * minimum velocity. Hand-computed at velocities 2, 10 and 0.2. */
 static void test_foley_transfer_function_clamps_and_attenuates(void **state)

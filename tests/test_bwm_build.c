@@ -2,7 +2,7 @@
  * (runtime/formats/kotor/bwm_build.c), the OBJ reader (runtime/export/obj_lexer.re) and the
  * OBJ/SVG exports (runtime/export/bwm_export.c).
  *
- * Synthetic meshes check the rules of spec/aurora.md §3.3–§3.7 one by one.
+ * Synthetic meshes check the rules of PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py one by one.
  * The corpus test reads every .wok file of ../shared/corpus/bwm with a small
  * bounds-checked reader of its own (independent of the generated code),
  * rebuilds every derived table from the geometry and prints, per file,
@@ -464,7 +464,7 @@ static void test_bad_vertex_index_is_reported(void **state)
 /* AABB                                                                    */
 /* ---------------------------------------------------------------------- */
 
-/* Checks every structural rule of spec §3.5 on a built tree. */
+/* Checks every structural rule of kotorblender, aabb.py; PyKotor, io_bwm.py on a built tree. */
 static void assert_aabb_valid(const relic_bwm_mesh *m, const relic_bwm_aabb_rec *t, uint32_t count, relic_arena *a)
 {
     uint8_t *seen = relic_arena_array(a, m->face_count, 1, 1);

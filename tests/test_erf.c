@@ -94,7 +94,7 @@ static void test_corpus_containers_validate_and_round_trip_byte_for_byte(void **
     free_list(&fl);
 }
 
-/* spec §5.1: header, strings, keys, resources, data back to back in key
+/* xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim: header, strings, keys, resources, data back to back in key
  * order; KotOR's own capsule.rim aligns its data, so it is the exception. */
 static void test_packed_layout_is_what_real_erfs_use(void **state)
 {

@@ -399,7 +399,7 @@ static void test_every_field_type_reads_back(void **state)
     FIND("Char"); assert_int_equal(relic_gff_get_int(&d, f, &i, &err), RELIC_OK); assert_int_equal(i, -5);
     FIND("Word"); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 65535);
     FIND("Short"); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, -11);
-    /* stored sign-extended as game files do (spec §4.3) */
+    /* stored sign-extended as game files do (xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim) */
     assert_int_equal(relic_gff_gff_field_data_or_data_offset(relic_gff_fields_at(&d.v, f)), 0xFFFFFFF5u);
     FIND("Dword"); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 4000000000u);
     FIND("Int"); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, INT32_MIN);
@@ -425,7 +425,7 @@ static void test_every_field_type_reads_back(void **state)
     assert_int_equal(by.size, 5); assert_memory_equal(by.data, sample_blob, 5);
     FIND("Empty"); assert_int_equal(relic_gff_get_struct(&d, f, &s, &err), RELIC_OK);
     assert_int_equal(relic_gff_struct_id(&d, s), 7); assert_int_equal(relic_gff_struct_field_count(&d, s), 0);
-    /* an empty struct stores 0xFFFFFFFF (spec §4.2) */
+    /* an empty struct stores 0xFFFFFFFF (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim) */
     assert_int_equal(relic_gff_gff_struct_data_or_data_offset(relic_gff_structs_at(&d.v, s)), RELIC_GFF_NONE);
     FIND("List"); assert_int_equal(relic_gff_get_list(&d, f, &l, &err), RELIC_OK);
     assert_int_equal(l.count, 2);
@@ -489,7 +489,7 @@ static void test_every_field_type_round_trips_through_json(void **state)
     assert_int_equal(relic_gff_json_print_tree(&t, RELIC_GFF_ENC_CP1252, &j, &err), RELIC_OK);
     relic_buf_append(&j, "", 1);
     const char *js = (const char *)j.data;
-    /* the nwn_gff shapes (spec §4.7) */
+    /* the nwn_gff shapes (neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp) */
     assert_non_null(strstr(js, "\"__data_type\":\"UTI \""));
     assert_non_null(strstr(js, "\"Byte\":{\"type\":\"byte\",\"value\":255}"));
     assert_non_null(strstr(js, "\"Dword64\":{\"type\":\"dword64\",\"value\":18446744073709551615}"));

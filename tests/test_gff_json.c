@@ -1,5 +1,5 @@
 /* test_gff_json.c — the nwn_gff JSON form of GFF files, rule by rule
- * (spec/aurora.md §4.7, with the float and escaping rules of
+ * (neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp, with the float and escaping rules of
  * neverwinter.nim's gffjson.nim and Nim's JSON printer): key order, type
  * names, "__struct_id" as int32, locstring keys and "id", base64 VOID,
  * string escapes, float/double text; text encodings (cp1252, UTF-8, auto,
@@ -772,7 +772,7 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
     assert_true(files == 0 || (default_layout > 0 && r.floats > 0));
 }
 
-/* The NWN2 character krogar.bic stores French text as UTF-8 (spec §4.5):
+/* The NWN2 character krogar.bic stores French text as UTF-8 (xoreos-tools, src/aurora/language.cpp; neverwinter.nim, util.nim):
  * auto reads it as UTF-8 ("é" once, not "Ã©"). */
 static void test_nwn2_file_is_read_as_utf8(void **state)
 {

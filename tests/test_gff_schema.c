@@ -1,7 +1,7 @@
 /* test_gff_schema.c — typed GFF files (runtime/formats/aurora/gff_schema.c over the tables
  * generated from schema/aurora/{are,git,gic,ifo,itp,gff_common}.schema):
  * the generated typed accessors read values and refuse absent or mistyped
- * fields; the strict check reports each departure from seed 003 (type,
+ * fields; the strict check reports each departure from BioWare Aurora specs (type,
  * range, enum, flags, StructID) once, with its path; GIC and GIT lists must
  * correspond; the GFF tree mutator's typed step adds documented fields
  * and makes departures the strict check finds, for typed FileTypes only;

@@ -1,6 +1,6 @@
 /* test_grf.c — the contents of GROFF sections (schema/tres/grf_*.schema,
  * scn_*.schema; runtime/formats/tres/grf_sections.c, grf_valuetable.c, grf_file.c,
- * grf_json.c, grf_obj.c) against spec/trespasser.md §5.3–5.4, seed 004 and
+ * grf_json.c, grf_obj.c) against Trespasser source, Lib/Groff/GroffIO.cpp, Lib/Loader/SaveFile.cpp, the Trespasser file-formats document and
  * the real files: every section of the demo GRF and of every SCN validates
  * as its kind and round-trips byte for byte (per section and per file,
  * through the model and through JSON); the value table gives each instance
@@ -467,7 +467,7 @@ static void older_version_layouts_round_trip(void **state)
 static void savegame_sections_round_trip(void **state)
 {
     (void)state;
-    /* a name, its NUL and trailing bytes (seed 004: "possibly 14 extra unknown bytes") */
+    /* a name, its NUL and trailing bytes (Trespasser file formats: "possibly 14 extra unknown bytes") */
     char name[] = "Beach 1\0\x01\x02\x03";
     relic_scn_text_text t = { .text = name, .text_count = sizeof name - 1 };
     write_validate_decode_write(RELIC_SCN_TEXT, wr_text, &t);

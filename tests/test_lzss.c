@@ -1,5 +1,4 @@
-/* test_lzss.c — the LZSS core (runtime/lzss*.c) against spec/trespasser.md
- * §3 and seed 004's worked SPZ example: decoding, encode -> decode identity
+/* test_lzss.c — the LZSS core (runtime/lzss*.c) against Trespasser source, Source/Tools/LZSS/LZSS.cpp and the Trespasser file-formats document's worked SPZ example: decoding, encode -> decode identity
  * on random, repetitive and real data for every level and both variants,
  * BEST never longer than GREEDY, streaming with one-byte buffers, bounded
  * decoder memory, the SPZ and SZDD headers, and truncation and mutation
@@ -26,7 +25,7 @@
 
 static const char *const corpus_dirs[] = { "../shared/corpus/grf", "../shared/corpus/scn", "../shared/corpus/pid" };
 
-/* seed 004 "SPZ": data 9D 77 EE F3 1A 40 74 F6 F0 FA F0 02. The seed's
+/* Trespasser file formats, "SPZ": data 9D 77 EE F3 1A 40 74 F6 F0 FA F0 02. The seed's
  * table decodes each item (77; 6 x 77; 1A 40 74; 40 74 40; 40 40 40; 02),
  * 17 bytes; its one-line summary drops "74 40" (a typo there). */
 static const uint8_t seed_stream[] = { 0x9D, 0x77, 0xEE, 0xF3, 0x1A, 0x40, 0x74, 0xF6, 0xF0, 0xFA, 0xF0, 0x02 };

@@ -5,7 +5,7 @@
  * lines of the second input, the log names what changed, some outputs are
  * accepted by the TPM and TRR readers (and others rejected), and truncated
  * or garbage inputs never crash it (ASan/UBSan in check-asan). Inputs are
- * small files written here (seed 004 "TPM - Models" examples, a TRR and a
+ * small files written here (Trespasser file formats, "TPM - Models" examples, a TRR and a
  * TRI point list). */
 #include <setjmp.h>
 #include <stdarg.h>

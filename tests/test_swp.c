@@ -1,5 +1,5 @@
-/* test_swp.c — Trespasser textures (runtime/swp_*.c) against spec
- * §5.5/§2.2 and seed 004 "PID"/"SWP": a synthetic PID + SWP made by
+/* test_swp.c — Trespasser textures (runtime/swp_*.c) against the Trespasser
+ * source (Lib/Loader/ImageLoader.cpp, Lib/Audio/AudioLoad.cpp) and Trespasser file formats, "PID"/"SWP": a synthetic PID + SWP made by
  * relic_swp_pack decodes back to its source images (exactly for sources
  * of at most 256 colours and for 4444-representable alpha images; within
  * a stated bound when quantised), mip levels down to a side below 16 with

@@ -1,9 +1,9 @@
 /* test_terrain_text.c — Trespasser TRI and TRR terrain text
  * (runtime/formats/tres/tri_lexer.re, tri_write.c, trr_lexer.re, trr_write.c,
- * trr_grid.c) against spec/trespasser.md §6.3 and seed 004 "TRI", "TRR":
+ * trr_grid.c) against Trespasser source, Lib/GeomDBase/TerrainLoad.cpp and Trespasser file formats, "TRI", "TRR":
  * reading, writing and reading back, the position ("file:line:col") of
  * every kind of error, truncation and mutation sweeps that must never
- * crash, and the resampling of a point cloud onto a WTD grid (§1.4, §1.8)
+ * crash, and the resampling of a point cloud onto a WTD grid (Trespasser source, Lib/GeomDBase/WaveletConv.cpp, Trespasser source, Lib/GeomDBase/WaveletQuadTreeQuery.cpp)
  * that then encodes and decodes to the quantised heights. */
 #include <math.h>
 #include <setjmp.h>
@@ -211,7 +211,7 @@ static void test_truncated_and_mutated_text_never_crashes(void **state)
 }
 
 /* A lattice of points at 0.5 m: the grid takes every point exactly, heights
- * quantised to 16 bits of max |z| (spec §1.4, §1.8), and the WTD made from
+ * quantised to 16 bits of max |z| (Trespasser source, Lib/GeomDBase/WaveletConv.cpp, Lib/GeomDBase/WaveletQuadTreeQuery.cpp), and the WTD made from
  * it decodes to those heights. */
 static void test_trr_lattice_resamples_and_encodes_exactly(void **state)
 {

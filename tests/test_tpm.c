@@ -1,7 +1,7 @@
 /* test_tpm.c — TPM (Trespasser Models) text: the reader of
  * runtime/formats/tres/tpm_lexer.re, the writer of runtime/formats/tres/tpm_write.c and the OBJ
  * conversions of runtime/export/tpm_obj.c. The test vectors are the examples of
- * seed 004 "TPM - Models" (Remdul's draft, August 2007), typed from the
+ * Trespasser file formats, "TPM - Models" (Remdul's draft, August 2007), typed from the
  * seed: Fileinfo, Instance, Material, Mesh, Skin and Bone "Example" blocks.
  * They must parse with the values the seed shows and round trip (read ->
  * write -> read gives an equal model, and the written text is a fixed
@@ -20,7 +20,7 @@
 #include "obj.h"
 #include "relic_tpm.h"
 
-/* seed 004, TPM "Fileinfo" Example */
+/* Trespasser file formats, TPM "Fileinfo" Example */
 static const char seed_fileinfo[] =
     "fileinfo\n"
     "{\n"
@@ -32,7 +32,7 @@ static const char seed_fileinfo[] =
     " comments = \"unfinished yet\"\n"
     "}\n";
 
-/* seed 004, TPM "Instance" Example */
+/* Trespasser file formats, TPM "Instance" Example */
 static const char seed_instance[] =
     "instance \"RaptorB\"\n"
     "{\n"
@@ -42,7 +42,7 @@ static const char seed_instance[] =
     " scale = 3.05637\n"
     "}\n";
 
-/* seed 004, TPM "Material" Example */
+/* Trespasser file formats, TPM "Material" Example */
 static const char seed_material[] =
     "material \"RaptorGreen2\"\n"
     "{\n"
@@ -50,7 +50,7 @@ static const char seed_material[] =
     " bumpmap = \"RaptorGreen2bump.bmp\"\n"
     "}\n";
 
-/* seed 004, TPM "Mesh" Example */
+/* Trespasser file formats, TPM "Mesh" Example */
 static const char seed_mesh[] =
     "mesh \"Plane01\"\n"
     "{\n"
@@ -69,7 +69,7 @@ static const char seed_mesh[] =
     " f = (2,4,1),(2,4,1),(1,1,1),1\n"
     "}\n";
 
-/* seed 004, TPM "Skin" Example Code */
+/* Trespasser file formats, TPM "Skin" Example Code */
 static const char seed_skin[] =
     "skin \"TestSkin\"\n"
     "{\n"
@@ -87,7 +87,7 @@ static const char seed_skin[] =
     " f = (2,4,1),(2,4,1),(1,1,1),1\n"
     "}\n";
 
-/* seed 004, TPM "Bone" Example Code */
+/* Trespasser file formats, TPM "Bone" Example Code */
 static const char seed_bone[] =
     "bone \"$JRaptorB23\"\n"
     "{\n"
@@ -109,7 +109,7 @@ static char *seed_file(size_t *n)
     size_t cap = 4096;
     char *s = malloc(cap);
     assert_non_null(s);
-    int k = snprintf(s, cap, "// TPM examples of seed 004\n%s\n%s\n%s\n// the mesh\n%s\n%s\n%s// end\n", seed_fileinfo, seed_instance,
+    int k = snprintf(s, cap, "// TPM examples of Trespasser file formats\n%s\n%s\n%s\n// the mesh\n%s\n%s\n%s// end\n", seed_fileinfo, seed_instance,
                      seed_material, seed_mesh, seed_skin, seed_bone);
     assert_true(k > 0 && (size_t)k < cap);
     *n = (size_t)k;

@@ -1,5 +1,5 @@
 /* test_tpm_grf.c — a Trespasser level as TPM model text (runtime/export/tpm_grf.c,
- * relic_tpm_from_grf; seed 004 "TPM - Models", spec/trespasser.md §5.3):
+ * relic_tpm_from_grf; Trespasser file formats, "TPM - Models", Trespasser source, Lib/Groff/GroffIO.cpp):
  * on the demo GRF, the text parses with relic's TPM reader, holds one mesh
  * per distinct model the region instances use and one instance per region
  * entry, each mesh's vertex, texture-coordinate and triangle counts equal

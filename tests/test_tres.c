@@ -2,7 +2,7 @@
  * through the generated code (schema/tres/groff.schema, pid.schema) and the
  * hand-written rules (runtime/formats/tres/groff_check.c, pid_check.c), SZDD-compressed
  * GRFs (runtime/formats/tres/groff_open.c), and the name hash (runtime/formats/tres/tres_names.c)
- * against spec/trespasser.md §2, §5 and the real files: every corpus file
+ * against Trespasser source, Lib/Std/Hash.cpp, Lib/Groff/FileIO.cpp and the real files: every corpus file
  * validates, keeps the rules (strict too) and round-trips byte for byte
  * through the model and JSON; SCN section names and PID texture IDs are
  * hashes of the GRF's names; truncated and mutated files are rejected with a
@@ -74,7 +74,7 @@ static void count_problem(void *ctx, const relic_error *e)
     (*(int *)ctx)++;
 }
 
-/* ---- name hash (spec §2) ---- */
+/* ---- name hash (Trespasser source, Lib/Std/Hash.cpp) ---- */
 
 static void test_hash_is_crc32(void **state)
 {

@@ -1,6 +1,5 @@
 /* test_trn.c — NWN2 TRN/TRX packet files end to end: every real file
- * validates and keeps the container and ASWM rules (spec/aurora.md §1.2-1.3,
- * §2.6), its ASWM inflates and decodes, and it round-trips byte for byte
+ * validates and keeps the container and ASWM rules (nwn-lib-d, trn.d, trn.d validate; NWN2DataLib, TrxFileReader.cpp), its ASWM inflates and decodes, and it round-trips byte for byte
  * through the model and through JSON; broken directories, tiles and
  * indices are reported; truncated and mutated inputs never crash (ASan and
  * UBSan run this in `make test`). Real files: ../shared/corpus/trn and

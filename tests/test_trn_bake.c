@@ -2,7 +2,7 @@
  * v0x6C writer and its zlib settings (every real walkmesh re-serialises to
  * its decompressed bytes and re-compresses to its own zlib stream), the
  * capped inflate, the strict rules, the baker (deterministic, valid, strict,
- * shortest paths: spec/aurora.md §2.5) and path queries on real TRX files
+ * shortest paths: nwn-lib-d, trn.d bake) and path queries on real TRX files
  * (a route whenever the island table says one exists). Real files:
  * ../shared/corpus/trn and trx (skipped, saying so, when absent);
  * synthetic areas: tests/trn_synth.h. */
@@ -493,7 +493,7 @@ static void test_toolset_trx_files_pass_the_strict_rules(void **state)
     free_list(&fl);
 }
 
-/* A tile reusing another tile's triangles is reported (seed 001: it
+/* A tile reusing another tile's triangles is reported (Charles, NWN2 TRN.ASWM packet structure: it
  * crashes the game), and so are a broken edge link and a misplaced exit. */
 static void test_strict_rules_report_reused_triangles_links_and_exits(void **state)
 {

@@ -1,5 +1,5 @@
 /* test_trn_legacy.c — the older ASWM walkmesh versions 0x69, 0x6A and
- * 0x6B (spec/aurora.md §2.2 "Older versions", "Tile record"): a small
+ * 0x6B (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp "Older versions", "Tile record"): a small
  * version-0x6C walkmesh is written in each older layout by the test-only
  * writer below and read back (directly and through a zlib ASWM packet)
  * into the same model; other versions, unrebuildable node tables,

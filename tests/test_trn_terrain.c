@@ -1,5 +1,5 @@
 /* test_trn_terrain.c — the TRRN (terrain megatile) and WATR (water)
- * packets of NWN2 TRN/TRX files (spec/aurora.md §1.6, §1.7): synthetic
+ * packets of NWN2 TRN/TRX files (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp): synthetic
  * payloads built with the generated writers decode, keep the rules
  * (exact consumption, triangle indices, NaN positions), round-trip byte
  * for byte (binary and JSON), sit in a container that `check` accepts,

@@ -1,9 +1,9 @@
 /* test_wtd.c — Trespasser WTD wavelet terrain (runtime/wtd_*.c,
- * schema/tres/wtd.schema) against spec/trespasser.md §1: the XOR-3 bit
+ * schema/tres/wtd.schema) against Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp: the XOR-3 bit
  * container, the header and parameter block, the zerotree and the inverse
  * lifting transform. Files are made here by a small test-side encoder (a
- * forward transform written from spec §1.7 and a tree writer with the
- * fixed-point branch sizes of §1.9) and decoded back exactly; a 2 x 2 file
+ * forward transform written from Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp and a tree writer with the
+ * fixed-point branch sizes of Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp) and decoded back exactly; a 2 x 2 file
  * worked by hand decodes to known heights; every rule violation gets its
  * error; truncated and mutated files never crash (ASan+UBSan in `make
  * test`). Real file: ../shared/corpus/wtd (skipped, saying so, when absent). */
@@ -51,7 +51,7 @@ static void put_f32(bitw *w, float f)
     put_le32(w, u);
 }
 
-/* Header and SMapping (spec §1.3-1.4) for an n x n grid, res metres per unit. */
+/* Header and SMapping (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp, Lib/GeomDBase/WaveletConv.cpp) for an n x n grid, res metres per unit. */
 static void put_header(bitw *w, uint16_t version, uint32_t nodes, int32_t root, int32_t n, float res, float c2w)
 {
     put(w, 16, version);
@@ -87,7 +87,7 @@ static uint8_t *finish(const bitw *w, size_t *size)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Test-side encoder: forward transform (spec §1.7) and zerotree (§1.6, §1.9) */
+/* Test-side encoder: forward transform (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp) and zerotree (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp, Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp) */
 /* ---------------------------------------------------------------------- */
 
 #define MAXN 64
@@ -165,7 +165,7 @@ static uint32_t build(enc *e, int id, int x, int y, int s)
     return m;
 }
 
-/* Branch size with the widths from the parent's current values (spec §1.9). */
+/* Branch size with the widths from the parent's current values (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp). */
 static uint32_t sizes(enc *e, int id, int parent, uint32_t *next)
 {
     if (!e->maxr[id]) { next[id] = 1; return 1; }
@@ -236,7 +236,7 @@ static relic_status decode(const uint8_t *f, size_t size, relic_arena *a, relic_
 static void test_bit_reader_reads_words_msb_first_in_xor3_order(void **state)
 {
     (void)state;
-    /* logical bytes 00 01 .. 07 are file bytes 03 02 01 00 07 06 05 04 (spec §1.2) */
+    /* logical bytes 00 01 .. 07 are file bytes 03 02 01 00 07 06 05 04 (Trespasser source, Lib/Sys/BitBuffer.cpp) */
     const uint8_t file[8] = { 0x03, 0x02, 0x01, 0x00, 0x07, 0x06, 0x05, 0x04 };
     relic_wtd_bits b;
     relic_error err;
@@ -463,7 +463,7 @@ static void test_corpus_terrain_decodes_and_keeps_the_encoder_rules(void **state
     if (st != RELIC_OK) print_message("%s @0x%llx: %s\n", err.path, (unsigned long long)err.offset, err.message);
     assert_int_equal(st, RELIC_OK);
     const relic_wtd_mapping *m = &t.header.mapping;
-    /* spec §1.3-1.4: version 1001, square power-of-two grid at (0,0), equal scales */
+    /* Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp, Lib/GeomDBase/WaveletConv.cpp: version 1001, square power-of-two grid at (0,0), equal scales */
     assert_int_equal(t.header.version, 1001);
     assert_int_equal(m->quad_extents.start_x, 0);
     assert_int_equal(m->quad_extents.start_y, 0);
@@ -474,7 +474,7 @@ static void test_corpus_terrain_decodes_and_keeps_the_encoder_rules(void **state
     /* the node count is 1 + 4 x significant nodes; the file is the tree rounded up to whole words */
     assert_int_equal(t.header.node_count, 1 + 4 * t.stats.significant);
     assert_int_equal((t.stats.end_bit + 31) / 32 * 4, size);
-    /* heights quantised to q = 16 bits: |S| <= 2^16, and world_to_coef x coef_to_world = 1 (spec §1.8) */
+    /* heights quantised to q = 16 bits: |S| <= 2^16, and world_to_coef x coef_to_world = 1 (Trespasser source, Lib/GeomDBase/WaveletQuadTreeQuery.cpp) */
     assert_true(t.min >= -65536 && t.max <= 65536);
     assert_true(fabs((double)m->world_to_coef * m->coef_to_world - 1.0) < 1e-5);
     print_message("pv.wtd: %u x %u, heights %d..%d (%.2f..%.2f m), %u significant nodes\n", t.n, t.n, t.min, t.max,

@@ -1,7 +1,6 @@
 /* test_wtd_encode.c — the WTD encoder and the terrain outputs
  * (runtime/formats/tres/wtd_forward.c, wtd_encode.c, wtd_encode_grid.c, wtd_heightmap.c,
- * wtd_relief.c, wtd_mesh.c) against spec/trespasser.md §1.4, §1.7, §1.9,
- * §1.11: the forward transform is the exact inverse of the decoder's
+ * wtd_relief.c, wtd_mesh.c) against Trespasser source, Lib/GeomDBase/WaveletConv.cpp, Lib/GeomDBase/WaveletQuadTreeTForm.cpp, Lib/GeomDBase/WaveletQuadTreeBaseTri.cpp: the forward transform is the exact inverse of the decoder's
  * synthesis; encoded files pass relic's reader and decode to the input
  * exactly for random grids of every size from 2 to 512 (non-powers of two
  * padded); the header counts are those of the original encoder; a threshold
@@ -107,7 +106,7 @@ static void roundtrip(const int32_t *grid, uint32_t w, uint32_t h)
     assert_int_equal(t.n, n);
     for (uint32_t y = 0; y < h; y++) assert_memory_equal(t.heights + (size_t)y * n, grid + (size_t)y * w, w * sizeof *grid);
     assert_memory_equal(t.heights, padded, (size_t)n * n * sizeof *padded);
-    /* spec §1.9: node count 1 + 4 x significant, file = whole words of the tree, vertex count */
+    /* Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp: node count 1 + 4 x significant, file = whole words of the tree, vertex count */
     assert_int_equal(t.header.node_count, 1 + 4 * t.stats.significant);
     assert_int_equal(st.significant, t.stats.significant);
     assert_int_equal(out.size, (t.stats.end_bit + 31) / 32 * 4);
@@ -277,7 +276,7 @@ static void test_oversized_coefficients_and_bad_sizes_are_refused(void **state)
     relic_buf_free(&out);
 }
 
-/* spec §1.11: triangles cover the square once, counter-clockwise, and every
+/* Trespasser source, Lib/GeomDBase/WaveletQuadTreeBaseTri.cpp: triangles cover the square once, counter-clockwise, and every
  * interior edge is shared by exactly two triangles (no T-junctions). */
 static void check_mesh(const relic_wtd_mesh *mesh, double x0, double y0, double size)
 {
@@ -416,7 +415,7 @@ static void test_heightmap_png_round_trips_heights_and_mapping(void **state)
     relic_buf_free(&relief);
 }
 
-/* Decode the real file's coefficients; re-encode them (spec §1.9) and
+/* Decode the real file's coefficients; re-encode them (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp) and
  * compare bytes; synthesise and analyse again and compare coefficients. */
 static void test_corpus_coefficients_and_bytes_are_reproduced(void **state)
 {

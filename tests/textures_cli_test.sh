@@ -1,6 +1,6 @@
 #!/bin/sh
 # textures_cli_test.sh — Trespasser textures with the `relic` command as a
-# user runs it (spec/trespasser.md §5.5, seed 004 "PID", "SWP"): a PID
+# user runs it (Trespasser source, Lib/Loader/ImageLoader.cpp, Trespasser file formats, "PID", "SWP"): a PID
 # written from JSON and an SWP written byte by byte here, with an 8-bit
 # palettised raster (index 0 transparent), a 16-bit 4444 one and a
 # bump-mapped one; extract from the SWP and from its SPZ give the same

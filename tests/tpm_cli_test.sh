@@ -1,5 +1,5 @@
 #!/bin/sh
-# tpm_cli_test.sh — the `relic` command on TPM model text (seed 004 "TPM -
+# tpm_cli_test.sh — the `relic` command on TPM model text (Trespasser file formats, "TPM -
 # Models") as a user runs it: info, check (--strict), dump to JSON, TPM ->
 # TPM (normalised text, a fixed point), TPM -> OBJ -> TPM (positions, UVs,
 # normals, faces and materials kept), GRF level -> TPM (the corpus demo GRF,
@@ -19,7 +19,7 @@ expect_rc() { # expected-rc description command...
 }
 
 cat > "$tmp/model.tpm" <<'TPM'
-// seed 004 TPM examples
+// Trespasser file formats, TPM examples
 fileinfo
 {
  formatversion = 1.0.1
@@ -62,7 +62,7 @@ fi
 expect_rc 0 "tpm -> tpm" "$RELIC" convert "$tmp/model.tpm" "$tmp/a.tpm"
 expect_rc 0 "tpm -> tpm again" "$RELIC" convert "$tmp/a.tpm" "$tmp/b.tpm"
 if cmp -s "$tmp/a.tpm" "$tmp/b.tpm"; then ok; else bad "normalised TPM is not a fixed point"; fi
-if grep -q '^ Ratio = 0.500000$' "$tmp/a.tpm" && grep -q '^// seed 004 TPM examples$' "$tmp/a.tpm"; then ok; else bad "extra bone values or comments not kept"; fi
+if grep -q '^ Ratio = 0.500000$' "$tmp/a.tpm" && grep -q '^// Trespasser file formats, TPM examples$' "$tmp/a.tpm"; then ok; else bad "extra bone values or comments not kept"; fi
 expect_rc 0 "tpm -> obj" "$RELIC" convert "$tmp/model.tpm" "$tmp/model.obj"
 if grep -q '^f 3/3/1 1/1/1 4/4/1$' "$tmp/model.obj" && grep -q '^usemtl stone03$' "$tmp/model.obj"; then ok; else bad "OBJ faces"; cat "$tmp/model.obj"; fi
 expect_rc 0 "obj -> tpm" "$RELIC" convert "$tmp/model.obj" "$tmp/back.tpm"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # tres_cli_test.sh — the `relic` command on Trespasser levels and textures
-# as a user runs it: hash (spec/trespasser.md §2), check --strict, JSON and
+# as a user runs it: hash (Trespasser source, Lib/Std/Hash.cpp), check --strict, JSON and
 # binary round trips byte for byte of every real GRF, SCN and PID
 # (../shared/corpus, skipped when absent), SZDD GRFs (.gr_) both ways,
 # SWP -> SPZ -> SWP, exit codes. Prints "N passed, M failed". Env: RELIC.

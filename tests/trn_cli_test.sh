@@ -1,6 +1,6 @@
 #!/bin/sh
 # trn_cli_test.sh — the `relic` command on NWN2 TRN/TRX walkmeshes as a user
-# runs it (spec/aurora.md §1-2): bake a TRN into a TRX that passes
+# runs it (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp): bake a TRN into a TRX that passes
 # check --strict (deterministically), re-bake a toolset TRX, path queries
 # with their SVG, the walkmesh to SVG and OBJ, the JSON round trip, and
 # the water (WATR) to OBJ with --terrain.

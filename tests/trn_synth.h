@@ -1,7 +1,7 @@
 /* trn_synth.h — a synthetic NWN2 walkmesh for tests, benchmarks and the
  * bake fuzz target: a grid of W x H tiles of side 10, each tile sub x sub
  * square cells split into two counter-clockwise triangles, stored tile by
- * tile (as a TRN lays them out: spec/aurora.md §2.2-2.3), with edges shared
+ * tile (as a TRN lays them out: nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp, AreaSurfaceMesh.h), with edges shared
  * between neighbours and linked_edges[k] / linked_triangles[k] on side k.
  * Walkability comes from a caller's predicate so tests can cut walls and
  * islands. Everything is allocated from the arena. Static functions only. */

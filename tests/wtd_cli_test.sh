@@ -1,6 +1,6 @@
 #!/bin/sh
 # wtd_cli_test.sh — the `relic` command on Trespasser WTD terrain as a user
-# runs it (spec/trespasser.md §1, §6.3): info, check --strict, dump (header,
+# runs it (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp, Lib/GeomDBase/TerrainLoad.cpp): info, check --strict, dump (header,
 # parameter block, tree statistics), convert to a 16-bit heightmap or 8-bit
 # shaded-relief PNG, OBJ and TRI meshes, re-encoding (exact, and with a
 # threshold), PNG and TRR input, TRI/TRR text and their error positions,

@@ -49,7 +49,7 @@ static const int64_t relic_are_are_wind_power_values[] = { INT64_C(0), INT64_C(1
 static const char *const relic_are_are_wind_power_names[] = { "none", "weak", "strong", };
 static const relic_gff_sfield relic_are_are_fields[] = {
     { "ChanceLightning", "chance_lightning", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Percent chance of lightning (0-100)" },
-    { "ChanceRain", "chance_rain", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Percent chance of rain (0-100); seed 003 spells the label ChangeRain, real files ChanceRain" },
+    { "ChanceRain", "chance_rain", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Percent chance of rain (0-100); BioWare's Aurora spec spells the label ChangeRain, real files ChanceRain" },
     { "ChanceSnow", "chance_snow", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Percent chance of snow (0-100)" },
     { "Comments", "comments", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer comments" },
     { "Creator_ID", "creator_id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(-1), INT64_C(-1), NULL, NULL, 0u, NULL, "Deprecated; unused. Always -1" },
@@ -64,7 +64,7 @@ static const relic_gff_sfield relic_are_are_fields[] = {
     { "ModListenCheck", "mod_listen_check", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Modifier to Listen skill checks made in the area" },
     { "ModSpotCheck", "mod_spot_check", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Modifier to Spot skill checks made in the area" },
     { "MoonAmbientColor", "moon_ambient_color", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Nighttime ambient light color (BGR: 0BGR, bytes R G B 0 on disk)" },
-    { "MoonDiffuseColor", "moon_diffuse_color", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Nighttime diffuse light color (BGR); seed 003 spells the label MoodDiffuseColor, real files MoonDiffuseColor" },
+    { "MoonDiffuseColor", "moon_diffuse_color", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Nighttime diffuse light color (BGR); BioWare's Aurora spec spells the label MoodDiffuseColor, real files MoonDiffuseColor" },
     { "MoonFogAmount", "moon_fog_amount", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(15), NULL, NULL, 0u, NULL, "Nighttime fog amount (0-15)" },
     { "MoonFogColor", "moon_fog_color", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Nighttime fog color (BGR)" },
     { "MoonShadows", "moon_shadows", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if shadows appear at night, 0 otherwise" },
@@ -85,14 +85,14 @@ static const relic_gff_sfield relic_are_are_fields[] = {
     { "SunShadows", "sun_shadows", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if shadows appear during the day, 0 otherwise" },
     { "Tag", "tag", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Tag of the area, used for scripting" },
     { "Tile_List", "tile_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_are_tile_struct, "AreaTiles of the area (StructID 1), row by row: tile i is at x = i % Width, y = i / Width" },
-    { "Tileset", "tileset", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the tileset (.SET) file used by the area; seed 003 spells the label TileSet, real files Tileset" },
+    { "Tileset", "tileset", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the tileset (.SET) file used by the area; BioWare's Aurora spec spells the label TileSet, real files Tileset" },
     { "Version", "version", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Revision number of the area: 1 when first saved, incremented on every save" },
     { "Width", "width", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Area size in the x (west-east) direction, in tiles" },
     { "WindPower", "wind_power", 5u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_are_are_wind_power_values, relic_are_are_wind_power_names, 3u, NULL, "Strength of the wind in the area: none, weak or strong (0-2)" },
 };
 const relic_gff_sstruct relic_are_are_struct = { "are", 4294967295u, 0, 41u, relic_are_are_fields, "ARE top-level struct: static area properties (not modifiable by scripting) and the tile layout" };
 
-const relic_gff_sstruct relic_are_expansion_struct = { "expansion", 0u, 1, 0u, NULL, "Element of the deprecated Expansion_List; seed 003 gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_are_expansion_struct = { "expansion", 0u, 1, 0u, NULL, "Element of the deprecated Expansion_List; BioWare's Aurora spec gives neither its StructID nor its fields" };
 
 static const relic_gff_sfield relic_are_tile_fields[] = {
     { "Tile_AnimLoop1", "tile_anim_loop1", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns)" },

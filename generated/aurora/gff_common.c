@@ -194,10 +194,10 @@ static const relic_gff_sfield relic_gff_common_effect_fields[] = {
     { "IntList", "int_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_int_param_struct, "Int parameters of the effect (StructID 3, one INT Value each)" },
     { "IsExposed", "is_exposed", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: is the effect exposed to scripting?" },
     { "IsIconShown", "is_icon_shown", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: does the effect show its icon?" },
-    { "NumIntegers", "num_integers", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of integer parameters (no description in seed 003)" },
+    { "NumIntegers", "num_integers", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of integer parameters (no description in BioWare Aurora specs)" },
     { "ObjectList", "object_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_object_param_struct, "ObjectID parameters of the effect (StructID 6, one DWORD Value each)" },
     { "SkipOnLoad", "skip_on_load", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: skip this effect on load instead of adding it?" },
-    { "SpellId", "spell_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Spell id of the effect (no description in seed 003)" },
+    { "SpellId", "spell_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Spell id of the effect (no description in BioWare Aurora specs)" },
     { "StringList", "string_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_string_param_struct, "String parameters of the effect (StructID 5, one CExoString Value each)" },
     { "SubType", "sub_type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The effect sub-type" },
     { "Type", "type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The type of the effect" },
@@ -205,17 +205,17 @@ static const relic_gff_sfield relic_gff_common_effect_fields[] = {
 const relic_gff_sstruct relic_gff_common_effect_struct = { "effect", 0u, 1, 15u, relic_gff_common_effect_fields, "Effect: one effect on an object (element of an EffectsList). The StructID varies: 2 in EffectList, 0x1111 as Event data, 0 as a script stack element" };
 
 static const relic_gff_sfield relic_gff_common_event_data_byte_fields[] = {
-    { "Value", "value", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single BYTE parameter (no further description in seed 003)" },
+    { "Value", "value", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single BYTE parameter (no further description in BioWare Aurora specs)" },
 };
 const relic_gff_sstruct relic_gff_common_event_data_byte_struct = { "event_data_byte", 39321u, 0, 1u, relic_gff_common_event_data_byte_fields, "EventData of a REMOVE_FROM_AREA event (EventId 4)" };
 
 static const relic_gff_sfield relic_gff_common_event_data_int_fields[] = {
-    { "Value", "value", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single INT parameter (no further description in seed 003)" },
+    { "Value", "value", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single INT parameter (no further description in BioWare Aurora specs)" },
 };
 const relic_gff_sstruct relic_gff_common_event_data_int_struct = { "event_data_int", 13107u, 0, 1u, relic_gff_common_event_data_int_fields, "EventData of a PLAY_ANIMATION event (EventId 9)" };
 
 static const relic_gff_sfield relic_gff_common_event_data_dword_fields[] = {
-    { "Value", "value", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single DWORD parameter (no further description in seed 003)" },
+    { "Value", "value", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single DWORD parameter (no further description in BioWare Aurora specs)" },
 };
 const relic_gff_sstruct relic_gff_common_event_data_dword_struct = { "event_data_dword", 43690u, 0, 1u, relic_gff_common_event_data_dword_fields, "EventData of a BROADCAST_AOO event (EventId 20)" };
 
@@ -240,8 +240,8 @@ static const relic_gff_sfield relic_gff_common_action_parameter_fields[] = {
 const relic_gff_sstruct relic_gff_common_action_parameter_struct = { "action_parameter", 1u, 0, 2u, relic_gff_common_action_parameter_fields, "Parameter: one parameter of a queued Action" };
 
 static const relic_gff_sfield relic_gff_common_action_fields[] = {
-    { "ActionId", "action_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Action id (no description in seed 003)" },
-    { "GroupActionId", "group_action_id", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Group action id (no description in seed 003)" },
+    { "ActionId", "action_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Action id (no description in BioWare Aurora specs)" },
+    { "GroupActionId", "group_action_id", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Group action id (no description in BioWare Aurora specs)" },
     { "NumParams", "num_params", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of elements in the Paramaters list" },
     { "Paramaters", "paramaters", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_action_parameter_struct, "Parameters of the action (StructID 1); absent when NumParams is 0. The label really is spelled \"Paramaters\"" },
 };
@@ -256,20 +256,20 @@ static const relic_gff_sfield relic_gff_common_stack_element_fields[] = {
 const relic_gff_sstruct relic_gff_common_stack_element_struct = { "stack_element", 0u, 1, 2u, relic_gff_common_stack_element_fields, "Element of a script Stack list; its StructID equals its index in the list" };
 
 static const relic_gff_sfield relic_gff_common_script_stack_fields[] = {
-    { "BasePointer", "base_pointer", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Base pointer (no description in seed 003)" },
+    { "BasePointer", "base_pointer", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Base pointer (no description in BioWare Aurora specs)" },
     { "StackPointer", "stack_pointer", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Stack pointer: the Stack list has this many elements" },
-    { "TotalSize", "total_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Total size (no description in seed 003)" },
+    { "TotalSize", "total_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Total size (no description in BioWare Aurora specs)" },
     { "Stack", "stack", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_stack_element_struct, "Stack elements, as many as StackPointer; each element's StructID is its index" },
 };
 const relic_gff_sstruct relic_gff_common_script_stack_struct = { "script_stack", 0u, 0, 4u, relic_gff_common_script_stack_fields, "Stack of a ScriptSituation" };
 
 static const relic_gff_sfield relic_gff_common_script_situation_fields[] = {
-    { "CodeSize", "code_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Size of Code in bytes (no description in seed 003)" },
-    { "Code", "code", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Code (no description in seed 003)" },
-    { "InstructionPtr", "instruction_ptr", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Instruction pointer (no description in seed 003)" },
-    { "SecondaryPtr", "secondary_ptr", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Secondary pointer (no description in seed 003)" },
-    { "Name", "name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name (seed 003 gives the type as String)" },
-    { "StackSize", "stack_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Stack size (no description in seed 003)" },
+    { "CodeSize", "code_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Size of Code in bytes (no description in BioWare Aurora specs)" },
+    { "Code", "code", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Code (no description in BioWare Aurora specs)" },
+    { "InstructionPtr", "instruction_ptr", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Instruction pointer (no description in BioWare Aurora specs)" },
+    { "SecondaryPtr", "secondary_ptr", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Secondary pointer (no description in BioWare Aurora specs)" },
+    { "Name", "name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name (BioWare's Aurora spec gives the type as String)" },
+    { "StackSize", "stack_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Stack size (no description in BioWare Aurora specs)" },
     { "Stack", "stack", 14u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_stack_struct, "Stack structure (StructID 0)" },
 };
 const relic_gff_sstruct relic_gff_common_script_situation_struct = { "script_situation", 0u, 1, 7u, relic_gff_common_script_situation_fields, "ScriptSituation: a suspended script of the scripting virtual machine. Applications should write it back exactly as read" };
@@ -295,7 +295,7 @@ static const relic_gff_sfield relic_gff_common_script_event_object_fields[] = {
 const relic_gff_sstruct relic_gff_common_script_event_object_struct = { "script_event_object", 105u, 0, 1u, relic_gff_common_script_event_object_fields, "Element of a ScriptEvent's ObjectList" };
 
 static const relic_gff_sfield relic_gff_common_script_event_fields[] = {
-    { "EventType", "event_type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Event type (no description in seed 003)" },
+    { "EventType", "event_type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Event type (no description in BioWare Aurora specs)" },
     { "IntList", "int_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_int_struct, "Int parameters (StructID 105, one INT Parameter each)" },
     { "FloatList", "float_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_float_struct, "Float parameters (StructID 105, one FLOAT Parameter each)" },
     { "StringList", "string_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_string_struct, "String parameters (StructID 105, one CExoString Parameter each)" },
@@ -315,12 +315,12 @@ static const relic_gff_sfield relic_gff_common_script_location_fields[] = {
 const relic_gff_sstruct relic_gff_common_script_location_struct = { "script_location", 2u, 0, 7u, relic_gff_common_script_location_fields, "ScriptLocation: a location on the script stack (stack element type 12)" };
 
 static const relic_gff_sfield relic_gff_common_script_talent_fields[] = {
-    { "ID", "id", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Talent ID (no description in seed 003)" },
-    { "Type", "type", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Talent type (no description in seed 003)" },
-    { "MultiClass", "multi_class", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Multiclass (no description in seed 003)" },
+    { "ID", "id", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Talent ID (no description in BioWare Aurora specs)" },
+    { "Type", "type", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Talent type (no description in BioWare Aurora specs)" },
+    { "MultiClass", "multi_class", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Multiclass (no description in BioWare Aurora specs)" },
     { "Item", "item", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Object ID of the item" },
-    { "CasterLevel", "caster_level", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Caster level (no description in seed 003)" },
-    { "MetaType", "meta_type", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Meta type (no description in seed 003)" },
+    { "CasterLevel", "caster_level", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Caster level (no description in BioWare Aurora specs)" },
+    { "MetaType", "meta_type", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Meta type (no description in BioWare Aurora specs)" },
 };
 const relic_gff_sstruct relic_gff_common_script_talent_struct = { "script_talent", 3u, 0, 6u, relic_gff_common_script_talent_fields, "ScriptTalent: a talent on the script stack (stack element type 13)" };
 

@@ -52,29 +52,29 @@ static const relic_gff_sfield relic_git_area_properties_fields[] = {
     { "EnvAudio", "env_audio", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Environmental audio effects for positional sound instances in the area: index into soundeax.2da" },
     { "MusicBattle", "music_battle", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Battle music: index into ambientmusic.2da, only rows whose Resource starts with mus_bat_" },
     { "MusicDay", "music_day", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Daytime music: index into ambientmusic.2da" },
-    { "MusicDelay", "music_delay", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Music delay; seed 003 describes it as an index into ambientmusic.2da" },
+    { "MusicDelay", "music_delay", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Music delay; BioWare's Aurora spec describes it as an index into ambientmusic.2da" },
     { "MusicNight", "music_night", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Nighttime music: index into ambientmusic.2da" },
 };
 const relic_gff_sstruct relic_git_area_properties_struct = { "area_properties", 100u, 0, 9u, relic_git_area_properties_fields, "Dynamic area properties: ambient sound, music and environmental audio, changeable by scripting. NWN2 and some KotOR files give it StructID 0 (check --strict warns)" };
 
-const relic_gff_sstruct relic_git_creature_struct = { "creature", 4u, 0, 0u, NULL, "Creature instance: its fields are those of the Creature format, not described by seed 003" };
+const relic_gff_sstruct relic_git_creature_struct = { "creature", 4u, 0, 0u, NULL, "Creature instance: its fields are those of the Creature format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_door_struct = { "door", 8u, 0, 0u, NULL, "Door instance: its fields are those of the Door format, not described by seed 003" };
+const relic_gff_sstruct relic_git_door_struct = { "door", 8u, 0, 0u, NULL, "Door instance: its fields are those of the Door format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_encounter_struct = { "encounter", 7u, 0, 0u, NULL, "Encounter instance: its fields are those of the Encounter format, not described by seed 003" };
+const relic_gff_sstruct relic_git_encounter_struct = { "encounter", 7u, 0, 0u, NULL, "Encounter instance: its fields are those of the Encounter format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_item_struct = { "item", 0u, 0, 0u, NULL, "Item instance: its fields are those of the Item format, not described by seed 003" };
+const relic_gff_sstruct relic_git_item_struct = { "item", 0u, 0, 0u, NULL, "Item instance: its fields are those of the Item format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_placeable_struct = { "placeable", 9u, 0, 0u, NULL, "Placeable instance: its fields are those of the Placeable format, not described by seed 003" };
+const relic_gff_sstruct relic_git_placeable_struct = { "placeable", 9u, 0, 0u, NULL, "Placeable instance: its fields are those of the Placeable format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_sound_struct = { "sound", 6u, 0, 0u, NULL, "Sound instance: its fields are those of the Sound format, not described by seed 003" };
+const relic_gff_sstruct relic_git_sound_struct = { "sound", 6u, 0, 0u, NULL, "Sound instance: its fields are those of the Sound format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_store_struct = { "store", 11u, 0, 0u, NULL, "Store instance: its fields are those of the Store format, not described by seed 003" };
+const relic_gff_sstruct relic_git_store_struct = { "store", 11u, 0, 0u, NULL, "Store instance: its fields are those of the Store format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_trigger_struct = { "trigger", 1u, 0, 0u, NULL, "Trigger instance: its fields are those of the Trigger format, not described by seed 003" };
+const relic_gff_sstruct relic_git_trigger_struct = { "trigger", 1u, 0, 0u, NULL, "Trigger instance: its fields are those of the Trigger format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_waypoint_struct = { "waypoint", 5u, 0, 0u, NULL, "Waypoint instance: its fields are those of the Waypoint format, not described by seed 003" };
+const relic_gff_sstruct relic_git_waypoint_struct = { "waypoint", 5u, 0, 0u, NULL, "Waypoint instance: its fields are those of the Waypoint format, not described by BioWare Aurora specs" };
 
-const relic_gff_sstruct relic_git_area_effect_struct = { "area_effect", 13u, 0, 0u, NULL, "Area effect (savegame only): its fields are not described by seed 003" };
+const relic_gff_sstruct relic_git_area_effect_struct = { "area_effect", 13u, 0, 0u, NULL, "Area effect (savegame only): its fields are not described by BioWare Aurora specs" };
 
 const relic_gff_schema relic_git_schema = { "git", "GIT ", NULL, &relic_git_git_struct, "NWN area: game object instances and dynamic area properties (GIT)" };

@@ -26,11 +26,11 @@ static const int64_t relic_ifo_ifo_expansion_pack_values[] = { INT64_C(1), INT64
 static const char *const relic_ifo_ifo_expansion_pack_names[] = { "expansion_1", "expansion_2", };
 static const relic_gff_sfield relic_ifo_ifo_fields[] = {
     { "Expansion_Pack", "expansion_pack", 2u, 0, RELIC_GFF_VALUES_FLAGS, 0, INT64_C(0), INT64_C(0), relic_ifo_ifo_expansion_pack_values, relic_ifo_ifo_expansion_pack_names, 2u, NULL, "Bit flags of the expansion packs required to run the module (bit 0 expansion 1, bit 1 expansion 2, ...); a bit once set is never unset" },
-    { "Mod_Area_list", "mod_area_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_area_struct, "Areas in the module (StructID 6); seed 003 spells the label Mod_Area_List, real files Mod_Area_list" },
+    { "Mod_Area_list", "mod_area_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_area_struct, "Areas in the module (StructID 6); BioWare's Aurora spec spells the label Mod_Area_List, real files Mod_Area_list" },
     { "Mod_CacheNSSList", "mod_cache_nss_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_cached_script_struct, "Scripts the game should cache (StructID 9)" },
     { "Mod_Creator_ID", "mod_creator_id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(2), INT64_C(2), NULL, NULL, 0u, NULL, "Deprecated; unused. Always 2" },
     { "Mod_CustomTlk", "mod_custom_tlk", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name of the module's custom TLK file, without the .tlk extension (in the tlk folder; StrRefs with bit 0x01000000 set refer to it)" },
-    { "Mod_CutSceneList", "mod_cut_scene_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_cutscene_struct, "Deprecated; unused. Seed 003 spells the label Mod_CutsceneList, real files Mod_CutSceneList" },
+    { "Mod_CutSceneList", "mod_cut_scene_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_cutscene_struct, "Deprecated; unused. BioWare's Aurora spec spells the label Mod_CutsceneList, real files Mod_CutSceneList" },
     { "Mod_DawnHour", "mod_dawn_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Game hour at which dawn begins (0-23); lighting moves from night to day colors over one game hour" },
     { "Mod_Description", "mod_description", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Description of the module" },
     { "Mod_DuskHour", "mod_dusk_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Game hour at which dusk begins (0-23); lighting moves from day to night colors over one game hour" },
@@ -64,11 +64,11 @@ static const relic_gff_sfield relic_ifo_ifo_fields[] = {
     { "Mod_OnPlrRest", "mod_on_plr_rest", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerRest event script" },
     { "Mod_OnPlrUnEqItm", "mod_on_plr_un_eq_itm", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerUnEquipItem event script" },
     { "Mod_OnSpawnBtnDn", "mod_on_spawn_btn_dn", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerRespawn event script" },
-    { "Mod_OnUnAqreItem", "mod_on_un_aqre_item", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnUnAcquireItem event script; seed 003 spells the label Mod_OnUnAcreItem, real files Mod_OnUnAqreItem" },
+    { "Mod_OnUnAqreItem", "mod_on_un_aqre_item", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnUnAcquireItem event script; BioWare's Aurora spec spells the label Mod_OnUnAcreItem, real files Mod_OnUnAqreItem" },
     { "Mod_OnUsrDefined", "mod_on_usr_defined", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnUserDefined event script" },
     { "Mod_StartDay", "mod_start_day", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(31), NULL, NULL, 0u, NULL, "Starting day (1-31)" },
     { "Mod_StartHour", "mod_start_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Starting hour (0-23)" },
-    { "Mod_StartMonth", "mod_start_month", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(24), NULL, NULL, 0u, NULL, "Starting month (1-24, as seed 003 states)" },
+    { "Mod_StartMonth", "mod_start_month", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(24), NULL, NULL, 0u, NULL, "Starting month (1-24, as BioWare's Aurora spec states)" },
     { "Mod_StartMovie", "mod_start_movie", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Movie in the movies folder played when the module starts" },
     { "Mod_StartYear", "mod_start_year", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Starting year" },
     { "Mod_Tag", "mod_tag", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The module's tag" },
@@ -79,19 +79,19 @@ static const relic_gff_sfield relic_ifo_ifo_fields[] = {
     { "Mod_Effect_NxtId", "mod_effect_nxt_id", 6u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ID to use for the next Effect; savegame only" },
     { "Mod_IsNWMFile", "mod_is_nwm_file", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the game was saved from a NWM file, 0 from a MOD file; savegame only" },
     { "Mod_NextCharId0", "mod_next_char_id0", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Id to give the next character created; savegame only" },
-    { "Mod_NextCharId1", "mod_next_char_id1", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Second word of the next character id (no description in seed 003); savegame only" },
+    { "Mod_NextCharId1", "mod_next_char_id1", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Second word of the next character id (no description in BioWare Aurora specs); savegame only" },
     { "Mod_NextObjId0", "mod_next_obj_id0", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Id to give the next object created; savegame only" },
-    { "Mod_NextObjId1", "mod_next_obj_id1", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Second word of the next object id (no description in seed 003); savegame only" },
+    { "Mod_NextObjId1", "mod_next_obj_id1", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Second word of the next object id (no description in BioWare Aurora specs); savegame only" },
     { "Mod_NWMResName", "mod_nwm_res_name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Filename of the nwm module the game was saved from; savegame only" },
     { "Mod_PlayerList", "mod_player_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_player_struct, "Players in the module (StructID 48813); savegame only" },
     { "Mod_Tokens", "mod_tokens", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_token_struct, "Custom tokens set by SetCustomToken() (StructID 7); savegame only" },
     { "Mod_TURDList", "mod_turd_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_turd_struct, "Temporary User Resource Data of players who left the game (StructID 13634816); savegame only" },
-    { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables of the module and their values (StructID 0, common Variable struct); savegame only. Seed 003 Table 2.2 spells the label Mod_VarTable, its \302\2474.5 and real files VarTable" },
+    { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables of the module and their values (StructID 0, common Variable struct); savegame only. BioWare Aurora specs, Table 2.2 spells the label Mod_VarTable, its \302\2474.5 and real files VarTable" },
 };
 const relic_gff_sstruct relic_ifo_ifo_struct = { "ifo", 4294967295u, 0, 62u, relic_ifo_ifo_fields, "IFO top-level struct: fields written by the toolset (Table 2.1) and fields the game adds to saved games (Table 2.2)" };
 
 static const relic_gff_sfield relic_ifo_area_fields[] = {
-    { "Area_Name", "area_name", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the area; the module holds an ARE, a GIT and a GIC with this ResRef. Seed 003 spells the label AreaName, real files Area_Name" },
+    { "Area_Name", "area_name", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the area; the module holds an ARE, a GIT and a GIC with this ResRef. BioWare's Aurora spec spells the label AreaName, real files Area_Name" },
     { "ObjectId", "object_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the area; savegame only (not saved by the toolset)" },
 };
 const relic_gff_sstruct relic_ifo_area_struct = { "area", 6u, 0, 2u, relic_ifo_area_fields, "Element of Mod_Area_list: one area of the module" };
@@ -106,15 +106,15 @@ static const relic_gff_sfield relic_ifo_hak_fields[] = {
 };
 const relic_gff_sstruct relic_ifo_hak_struct = { "hak", 8u, 0, 1u, relic_ifo_hak_fields, "Element of Mod_HakList: one hak pak of the module" };
 
-const relic_gff_sstruct relic_ifo_cutscene_struct = { "cutscene", 0u, 1, 0u, NULL, "Element of the deprecated Mod_CutSceneList; seed 003 gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_ifo_cutscene_struct = { "cutscene", 0u, 1, 0u, NULL, "Element of the deprecated Mod_CutSceneList; BioWare's Aurora spec gives neither its StructID nor its fields" };
 
-const relic_gff_sstruct relic_ifo_expansion_struct = { "expansion", 0u, 1, 0u, NULL, "Element of the deprecated Mod_Expan_List; seed 003 gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_ifo_expansion_struct = { "expansion", 0u, 1, 0u, NULL, "Element of the deprecated Mod_Expan_List; BioWare's Aurora spec gives neither its StructID nor its fields" };
 
-const relic_gff_sstruct relic_ifo_global_variable_struct = { "global_variable", 0u, 1, 0u, NULL, "Element of the deprecated Mod_GVar_List; seed 003 gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_ifo_global_variable_struct = { "global_variable", 0u, 1, 0u, NULL, "Element of the deprecated Mod_GVar_List; BioWare's Aurora spec gives neither its StructID nor its fields" };
 
-const relic_gff_sstruct relic_ifo_deprecated_creature_struct = { "deprecated_creature", 0u, 1, 0u, NULL, "Element of the deprecated savegame Creature List; seed 003 gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_ifo_deprecated_creature_struct = { "deprecated_creature", 0u, 1, 0u, NULL, "Element of the deprecated savegame Creature List; BioWare's Aurora spec gives neither its StructID nor its fields" };
 
-const relic_gff_sstruct relic_ifo_player_struct = { "player", 48813u, 0, 0u, NULL, "Element of Mod_PlayerList: one player (savegame only); seed 003 says the Player struct needs a document of its own and does not describe it" };
+const relic_gff_sstruct relic_ifo_player_struct = { "player", 48813u, 0, 0u, NULL, "Element of Mod_PlayerList: one player (savegame only); BioWare's Aurora spec says the Player struct needs a document of its own and does not describe it" };
 
 static const relic_gff_sfield relic_ifo_token_fields[] = {
     { "Mod_TokensNumber", "mod_tokens_number", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Custom token number: the nCustomTokenNumber argument" },
@@ -123,7 +123,7 @@ static const relic_gff_sfield relic_ifo_token_fields[] = {
 const relic_gff_sstruct relic_ifo_token_struct = { "token", 7u, 0, 2u, relic_ifo_token_fields, "Element of Mod_Tokens: one custom token set by SetCustomToken(int nCustomTokenNumber, string sTokenValue)" };
 
 static const relic_gff_sfield relic_ifo_map_data_fields[] = {
-    { "Mod_MapData", "mod_map_data", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Map data (no description in seed 003)" },
+    { "Mod_MapData", "mod_map_data", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Map data (no description in BioWare Aurora specs)" },
 };
 const relic_gff_sstruct relic_ifo_map_data_struct = { "map_data", 0u, 0, 1u, relic_ifo_map_data_fields, "Element of a TURD's Mod_MapDataList" };
 
@@ -134,19 +134,19 @@ const relic_gff_sstruct relic_ifo_turd_reputation_struct = { "turd_reputation", 
 
 static const relic_gff_sfield relic_ifo_personal_reputation_fields[] = {
     { "TURD_PR_Amount", "turd_pr_amount", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Reputation with the faction" },
-    { "TURD_PR_Day", "turd_pr_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day (no description in seed 003)" },
+    { "TURD_PR_Day", "turd_pr_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day (no description in BioWare Aurora specs)" },
     { "TURD_PR_Decays", "turd_pr_decays", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Boolean: whether the reputation decays" },
     { "TURD_PR_Duration", "turd_pr_duration", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Duration, in seconds" },
     { "TURD_PR_ObjId", "turd_pr_obj_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the creature that holds this personal reputation toward the player" },
-    { "TURD_PR_Time", "turd_pr_time", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Time (no description in seed 003)" },
+    { "TURD_PR_Time", "turd_pr_time", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Time (no description in BioWare Aurora specs)" },
 };
 const relic_gff_sstruct relic_ifo_personal_reputation_struct = { "personal_reputation", 47787u, 0, 6u, relic_ifo_personal_reputation_fields, "Personal Reputation: how one creature regards the player" };
 
 static const relic_gff_sfield relic_ifo_turd_fields[] = {
     { "EffectList", "effect_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_struct, "Effects on the player (StructID 2, common Effect struct)" },
-    { "Mod_MapAreasData", "mod_map_areas_data", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Map areas data (no description in seed 003)" },
+    { "Mod_MapAreasData", "mod_map_areas_data", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Map areas data (no description in BioWare Aurora specs)" },
     { "Mod_MapDataList", "mod_map_data_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_map_data_struct, "Map data (StructID 0)" },
-    { "ModMapNumAreas", "mod_map_num_areas", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of map areas (no description in seed 003)" },
+    { "ModMapNumAreas", "mod_map_num_areas", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of map areas (no description in BioWare Aurora specs)" },
     { "TURD_AreaId", "turd_area_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the area in which the player logged out" },
     { "TURD_CalendarDay", "turd_calendar_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day the TURD was generated" },
     { "TURD_CommntyName", "turd_commnty_name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Player name with which the player logged into multiplayer" },

@@ -1,5 +1,5 @@
 /* cmd_bake.c — `relic bake IN.trn OUT.trx`: bake the ASWM walkmesh of a TRN
- * (or re-bake a TRX) with runtime/trn_bake*.c (spec/aurora.md §2.5): border
+ * (or re-bake a TRX) with runtime/trn_bake*.c (nwn-lib-d, trn.d bake): border
  * removal, triangles by tile, path tables, islands, island links and the
  * island path table; the other packets are kept as they are. The output is
  * written only when it passes the validator and the strict rules. */

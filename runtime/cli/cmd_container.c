@@ -12,7 +12,7 @@
  * directory's regular files not starting with '.', ResRef = the file name
  * before its last '.', lower-cased, type from the extension (a decimal id
  * for unknown types), in order of ResRef then type id (byte order), ResID =
- * index, and the packed layout (spec/aurora.md §5.1 measured layout). */
+ * index, and the packed layout (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim measured layout). */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>

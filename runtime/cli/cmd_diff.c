@@ -9,7 +9,7 @@
  * Text is shown as UTF-8, converted from each file's encoding (windows-1252,
  * or UTF-8 for NWN2 files: relic_gff_detect_encoding).
  * Exit status as diff(1): 0 equal, 1 different, 2 trouble (invalid input,
- * usage). Sources: spec/aurora.md §4.2-4.4. */
+ * usage). Sources: xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <sys/stat.h>

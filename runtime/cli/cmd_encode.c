@@ -1,7 +1,7 @@
 /* cmd_encode.c — `relic encode IN.wav OUT.cau [--adpcm] [--captions FILE]`:
  * a Trespasser sample from a WAV file, as PCM or as IMA ADPCM in the game's
- * blocks (spec/trespasser.md §4.4-4.5), with caption lines from a JSON file
- * in the form `relic extract` writes (spec §4.3). `relic convert IN.wav
+ * blocks (Trespasser source, Lib/Audio/AudioADPCM.cpp, Lib/Audio/AudioLoad.cpp), with caption lines from a JSON file
+ * in the form `relic extract` writes (Trespasser source, Lib/Audio/AudioLoad.cpp). `relic convert IN.wav
  * OUT.cau` is the PCM case without captions. */
 #include "audio_cli.h"
 

@@ -1,11 +1,11 @@
 /* cmd_extract.c — `relic extract BANK.tpa -C DIR [--names FILE]`: one WAV
  * file per identifier of a TPA bank (or the one sample of a CAU), named by
  * sound ID (XXXXXXXX.wav) or, when a name list is given, by the name whose
- * sound hash (spec/trespasser.md §2.2) is the ID; plus captions.json with
+ * sound hash (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) is the ID; plus captions.json with
  * the caption lines of every sample that has them (durations in seconds,
- * spec §4.3); for a bank also sounds.json (the identifier table, §4.2:
+ * Trespasser source, Lib/Audio/AudioLoad.cpp); for a bank also sounds.json (the identifier table, Trespasser source, Lib/Audio/AudioLoad.cpp:
  * properties, which identifiers share a sample, how each sample is stored)
- * and, when the bank has one, foley.json (the collision table, §4.7, as the
+ * and, when the bank has one, foley.json (the collision table, Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp, as the
  * JSON of a bank holding only it). `relic pack-sounds` reads them back. */
 #include <errno.h>
 #include <stdlib.h>
@@ -156,7 +156,7 @@ static void add_sound(relic_buf *s, const relic_tpa_tpa *m, const uint8_t *base_
                      comp ? comp : "?", h->bits, h->block_align, h->decoded_size, h->version, h->flags);
     if (h->caption_offset) {
         /* the bytes after the last caption line: CD CD CD CD in the CAU
-         * files, zeros or leftovers in the banks (spec §4.3) */
+         * files, zeros or leftovers in the banks (Trespasser source, Lib/Audio/AudioLoad.cpp) */
         const uint8_t *cb = base_bytes + e->sample_offset + h->caption_offset;
         uint32_t len = relic_load_u32le(cb) - 4;
         relic_arena a;

@@ -1,8 +1,8 @@
 /* cmd_extract_textures.c — `relic extract LEVEL.pid --swp LEVEL.swp|.spz
  * -C DIR [--names LEVEL.grf] [--mips]`: one PNG per texture of a PID
- * directory (runtime/swp_*.c; spec/trespasser.md §5.5, seed 004 "PID"),
+ * directory (runtime/swp_*.c; Trespasser source, Lib/Loader/ImageLoader.cpp, Trespasser file formats, "PID"),
  * named by texture ID and, when a GRF's symbols give the name it hashes
- * from (spec §2.2: texture path + bump-map path + default diffuse 1.0),
+ * from (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp: texture path + bump-map path + default diffuse 1.0),
  * by that name too; bump-mapped textures also get their angles as
  * ID.bump.png. An SPZ is decoded as a stream (relic_swp_walk). */
 #include <errno.h>

@@ -1,7 +1,6 @@
 /* cmd_foley.c — `relic foley BANK.tpa --velocity V`: the collision
  * ("Foley") table of a bank (Effects.tpa) with each record's sounds and
- * their transfer functions evaluated at impact velocity V (spec/
- * trespasser.md §4.7; seed 004 FOLEY TABLE; runtime/formats/tres/tpa_foley.c). */
+ * their transfer functions evaluated at impact velocity V (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; Trespasser file formats, FOLEY TABLE; runtime/formats/tres/tpa_foley.c). */
 #include <stdlib.h>
 
 #include "audio_cli.h"

@@ -1,5 +1,5 @@
 /* cmd_hash.c — `relic hash`: Trespasser's string hash with the
- * normalisation of each use (spec/trespasser.md §2.2), printed as 8
+ * normalisation of each use (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp), printed as 8
  * upper-case hex digits, one line per name:
  *   --object (default)  raw bytes: instance handles, SCN section names
  *   --sound             '\' -> '/', ASCII lower case: TPA sample IDs, sound materials

@@ -1,6 +1,5 @@
 /* cmd_pack_sounds.c — `relic pack-sounds DIR OUT.tpa [--adpcm]`: a TPA
- * bank from a directory as `relic extract` writes it (spec/trespasser.md
- * §4.2 identifier table, §4.3 samples and caption blocks, §4.7 collision
+ * bank from a directory as `relic extract` writes it (Trespasser source, Lib/Audio/AudioLoad.cpp identifier table, Trespasser source, Lib/Audio/AudioLoad.cpp samples and caption blocks, Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp collision
  * table): DIR/sounds.json lists the identifiers in table order with their
  * properties, which identifiers share one sample ("same_sample_as") and how
  * each sample is stored; each WAV is encoded again (PCM, or IMA ADPCM with
@@ -8,7 +7,7 @@
  * real samples); DIR/captions.json gives caption lines by sound ID;
  * DIR/foley.json the collision table. Without sounds.json every .wav file in DIR is
  * one identifier (sorted by file name; an 8-hex-digit name is the sound ID,
- * any other name is hashed as a sound name, spec §2.2). The bank is laid out
+ * any other name is hashed as a sound name, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp). The bank is laid out
  * by relic_tpa_pack (runtime/formats/tres/tpa_pack.c) and checked before it is written. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>

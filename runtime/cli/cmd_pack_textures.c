@@ -1,12 +1,12 @@
 /* cmd_pack_textures.c — `relic pack-textures DIR out.pid out.swp|out.spz`:
  * a Trespasser texture directory (PID) and swap file (SWP, or SPZ =
  * LZSS-compressed SWP) built from the PNG files of DIR by relic_swp_pack
- * (runtime/formats/tres/swp_pack.c; spec/trespasser.md §5.5, §2.2, §3.1; seed 004
+ * (runtime/formats/tres/swp_pack.c; Trespasser source, Lib/Loader/ImageLoader.cpp, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp, Source/Tools/LZSS/LZSS.cpp; Trespasser file formats
  * "PID", "SWP"). The file names `relic extract` writes come back in:
  * <ID>.png or <ID>-<name>.png with <ID> 8 hex digits, <stem>.bump.png
  * holding a texture's bump angles; mip-level files (<ID>.<W>x<H>.png) are
  * skipped, the levels are made again. Any other <stem>.png gets the
- * texture ID of the name <stem> (spec §2.2, diffuse 1.0). */
+ * texture ID of the name <stem> (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp, diffuse 1.0). */
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>

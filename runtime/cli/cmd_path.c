@@ -1,7 +1,7 @@
 /* cmd_path.c — `relic path AREA.trx X1 Y1 X2 Y2 [--svg OUT.svg]`: the
  * triangle route between two points found with the baked tables (tile path
  * tables inside a tile, the island path table across tiles; runtime/
- * trn_path.c, spec/aurora.md §2.3), its length, and optionally a picture. */
+ * trn_path.c, nwn-lib-d, trn.d; NWN2DataLib, AreaSurfaceMesh.h), its length, and optionally a picture. */
 #include <stdlib.h>
 #include <string.h>
 

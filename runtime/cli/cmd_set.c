@@ -7,11 +7,11 @@
  * into a tree, changed, written again in its own layout where that still
  * fits (the game's layout otherwise), validated, and replaced atomically.
  * Text comes from the command line as UTF-8 and is stored in the file's
- * encoding (spec/aurora.md §4.5: windows-1252 for NWN1/KotOR, UTF-8 for
+ * encoding (xoreos-tools, src/aurora/language.cpp; neverwinter.nim, util.nim: windows-1252 for NWN1/KotOR, UTF-8 for
  * NWN2; relic_gff_detect_encoding, or --encoding).
  * The command says which of the two happened. On any error the input is
  * left as it was: values are parsed and range-checked before the first byte
- * is written. Sources: spec/aurora.md §4.3-4.4, §4.6; §5.1 for members. */
+ * is written. Sources: xoreos, src/aurora/gff3file.h, src/aurora/gff3file.cpp, gff3writer.cpp, src/aurora/erffile.cpp; neverwinter.nim, gff.nim, erf.nim; nwn-lib-d, gff.d for members. */
 #include <stdlib.h>
 
 #include "erf_cli.h"

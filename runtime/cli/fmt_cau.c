@@ -1,6 +1,5 @@
 /* fmt_cau.c — the `relic` command for Trespasser CAU sound samples (.cau):
- * info, check (schema validator, caption lines, audio data, spec/
- * trespasser.md §4.3-4.4), JSON both ways, CAU -> WAV (decoded with
+ * info, check (schema validator, caption lines, audio data, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/Audio/AudioADPCM.cpp), JSON both ways, CAU -> WAV (decoded with
  * runtime/codec/adpcm.c, written by libsndfile) and WAV -> CAU as PCM (the
  * `relic encode` command adds --adpcm and --captions). */
 #include <string.h>

@@ -4,7 +4,7 @@
  * adds what real files keep: ResID = index, no name twice), the JSON
  * listing (header, localized strings, entries; the manifest `relic extract`
  * writes and `relic pack` reads, runtime/cli/cmd_container.c) and re-writing
- * in the container's own layout. Sources: spec/aurora.md §5.1. */
+ * in the container's own layout. Sources: xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,7 +125,7 @@ static unsigned erf_check(const cli_input *in, int strict)
             relic_arena_release(&s);
         }
         if (strict && e->res_id != i) {
-            /* spec §5.1: ResID = the key's index in real files */
+            /* xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim: ResID = the key's index in real files */
             printf("%s: %s[%u].res_id: %u, not the entry's index (real files number them in order)\n", in->path,
                    ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)i, (unsigned)e->res_id);
             problems++;

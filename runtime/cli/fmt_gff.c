@@ -4,14 +4,14 @@
  * with --strict), nwn_gff JSON both ways (runtime/json/gff_json_print.c and
  * gff_json.c; text encoding from --encoding, default auto: UTF-8 for NWN2's
  * UTF-8 text, else cp1252) and re-writing (runtime/formats/aurora/gff_write.c, the file's own layout kept).
- * Sources: spec/aurora.md §4. */
+ * Sources: xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim. */
 #include <string.h>
 
 #include "formats.h"
 #include "gff_cli.h"
 #include "relic_gff.h"
 
-/* Binary extensions of GFF resource types (spec/aurora.md §5.2 ResTypes and
+/* Binary extensions of GFF resource types (xoreos, src/aurora/keyfile.cpp, biffile.cpp ResTypes and
  * the corpus); any of them converts to and from JSON. */
 static const char *const gff_extensions[] = {
     "gff", "are", "git", "gic", "ifo", "bic", "utc", "uti", "utp", "utd", "ute", "utm", "uts", "utt", "utw",

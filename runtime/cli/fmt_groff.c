@@ -4,8 +4,8 @@
  * its kind's schema and the rules between sections, runtime/formats/tres/grf_file.c),
  * JSON both ways (sections decoded, runtime/json/grf_json.c), the level as OBJ +
  * MTL (runtime/export/grf_obj.c), and re-writing, plain (.grf .scn) or
- * SZDD-compressed (.gr_ .sc_). Facts: spec/trespasser.md §5.1–5.4, §3.2;
- * seed 004 GROFF. */
+ * SZDD-compressed (.gr_ .sc_). Facts: Trespasser source, Lib/Groff/FileIO.cpp, Lib/Loader/SaveFile.cpp;
+ * Trespasser file formats, GROFF. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,8 +17,8 @@
 #include "relic_tres_names.h"
 
 /* A GRF's ".header" section: u32 magic, u32 GROFF version whose bit 31 marks
- * an optimised GRF (spec §5.3); an SCN's "Header" starts with the i32 save
- * version (spec §5.4). */
+ * an optimised GRF (Trespasser source, Lib/Groff/GroffIO.cpp); an SCN's "Header" starts with the i32 save
+ * version (Trespasser source, Lib/Loader/SaveFile.cpp). */
 #define GRF_HEADER_VERSION_OFFSET 4u
 #define GRF_HEADER_MIN_SIZE 8u
 #define GRF_VERSION_OPTIMISED 0x80000000u

@@ -1,6 +1,6 @@
 /* fmt_pid.c — the `relic` command for Trespasser PID texture directories
  * (.pid): info, check (schema validator, then runtime/formats/tres/pid_check.c), JSON
- * both ways and re-writing. Facts: spec/trespasser.md §5.5, §2.2; seed 004
+ * both ways and re-writing. Facts: Trespasser source, Lib/Loader/ImageLoader.cpp, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp; Trespasser file formats
  * PID. */
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* fmt_spz.c — the `relic` command for Trespasser texture swap files: SPZ
- * (u32 size + LZSS, spec/trespasser.md §3.1) and the raw SWP it expands to
- * (addressed by the level's PID, §5.5). info, check (the stream decodes to
+ * (u32 size + LZSS, Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp) and the raw SWP it expands to
+ * (addressed by the level's PID, Trespasser source, Lib/Loader/ImageLoader.cpp). info, check (the stream decodes to
  * exactly the declared size), convert x.spz -> y.swp (streaming decoder,
  * memory: the 4 KiB ring and a 64 KiB buffer) and x.swp -> y.spz (best
  * ratio encoder; the original encoder's method above 256 MiB). Both are recognised by extension only: neither has a

@@ -1,7 +1,6 @@
 /* fmt_tpa.c — the `relic` command for Trespasser TPA sound banks (.tpa):
  * info, check (schema validator, then the table rules of
- * runtime/formats/tres/tpa_check.c), JSON both ways and re-writing (spec/trespasser.md
- * §4.1-4.7). `relic extract` (cmd_extract.c) writes the samples as WAV. */
+ * runtime/formats/tres/tpa_check.c), JSON both ways and re-writing (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp). `relic extract` (cmd_extract.c) writes the samples as WAV. */
 #include <string.h>
 
 #include "audio_cli.h"

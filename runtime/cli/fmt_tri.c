@@ -1,5 +1,5 @@
 /* fmt_tri.c — the `relic` command for Trespasser TRI terrain triangulation
- * text (.tri, by extension; spec/trespasser.md §6.3, runtime/include/relic/relic_tri.h):
+ * text (.tri, by extension; Trespasser source, Lib/GeomDBase/TerrainLoad.cpp, runtime/include/relic/relic_tri.h):
  * info, check (--strict adds degenerate triangles), JSON of the mesh, and
  * convert to OBJ or to TRI again (normalised text). */
 #include <string.h>

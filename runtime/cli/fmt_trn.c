@@ -4,7 +4,7 @@
  * runtime/formats/nwn2/trn_check_strict.c; TRRN and WATR packets decoded by
  * runtime/formats/nwn2/trn_terrain.c), JSON both ways, re-writing, the walkmesh out to
  * OBJ and SVG, and (--terrain) the terrain and water out to OBJ. Facts:
- * spec/aurora.md §1, §2.2, §2.6; seed 001 TRN.ASWM. */
+ * nwn-lib-d, trn.d, trn.d validate; NWN2DataLib, TrxFileReader.cpp; Charles, NWN2 TRN.ASWM packet structure, TRN.ASWM. */
 #include <string.h>
 
 #include "relic_gen.h"

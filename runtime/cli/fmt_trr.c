@@ -1,8 +1,8 @@
 /* fmt_trr.c — the `relic` command for Trespasser TRR terrain point clouds
- * (.trr, by extension; spec/trespasser.md §6.3, runtime/include/relic/relic_trr.h): info
+ * (.trr, by extension; Trespasser source, Lib/GeomDBase/TerrainLoad.cpp, runtime/include/relic/relic_trr.h): info
  * (with the grid the importer would make), check, JSON of the points, and
  * convert to TRR again (normalised text) or to WTD through the resampling
- * of spec §1.4 and the encoder (--max-height, --threshold). */
+ * of Trespasser source, Lib/GeomDBase/WaveletConv.cpp and the encoder (--max-height, --threshold). */
 #include <string.h>
 
 #include "relic_trr.h"

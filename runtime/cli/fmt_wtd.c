@@ -1,9 +1,9 @@
 /* fmt_wtd.c — the `relic` command for Trespasser WTD terrain (.wtd): info,
  * check (header, parameter block, zerotree, synthesis: runtime/wtd_*.c;
- * --strict adds the encoder's bookkeeping, spec/trespasser.md §1.3, §1.9),
+ * --strict adds the encoder's bookkeeping, Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp, Lib/GeomDBase/WaveletQuadTreeTForm.cpp),
  * JSON of the header, parameter block and tree statistics, and the outputs:
  * 16-bit heightmap or (--relief) 8-bit shaded-relief PNG, the leaf
- * triangulation as OBJ or TRI text (spec §1.11, §6.3), and WTD again
+ * triangulation as OBJ or TRI text (Trespasser source, Lib/GeomDBase/WaveletQuadTreeBaseTri.cpp, Lib/GeomDBase/TerrainLoad.cpp), and WTD again
  * (re-encoded, optionally with --threshold). Import: a greyscale PNG
  * heightmap (--extent, --max-height, --threshold) through the encoder. */
 #include <math.h>

@@ -1,7 +1,7 @@
 /* gff_strict.c — what `relic check --strict` adds for a typed GFF file
  * (ARE, GIT, GIC, IFO, ITP): the file against its typed schema
  * (runtime/formats/aurora/gff_schema.c), and for GIC/GIT the list correspondence with the
- * paired file of the same name beside it (seed 003 §4), when there is one. */
+ * paired file of the same name beside it (BioWare Aurora specs, §4), when there is one. */
 #include <string.h>
 
 #include "formats.h"

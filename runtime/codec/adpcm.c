@@ -1,6 +1,6 @@
 /* adpcm.c — IMA/DVI ADPCM decoder and encoder in Trespasser's block layout
- * (spec/trespasser.md §4.4 "IMA/DVI ADPCM as decoded by the game", §4.5
- * sizes; seed 004 "ADPCM uses the 'new' DVI form ie. decode low nibble then
+ * (Trespasser source, Lib/Audio/AudioADPCM.cpp "IMA/DVI ADPCM as decoded by the game", Trespasser source, Lib/Audio/AudioLoad.cpp
+ * sizes; Trespasser file formats, "ADPCM uses the 'new' DVI form ie. decode low nibble then
  * high nibble"). The arithmetic is the IMA reference one the game uses:
  * difference = step>>3, plus step, step>>1, step>>2 for nibble bits 2, 1, 0,
  * negated by bit 3; step index adjusted by {-1,-1,-1,-1,2,4,6,8} and clamped
@@ -120,7 +120,7 @@ relic_status relic_adpcm_decode_block(const uint8_t *in, size_t n, unsigned chan
     *frames = 0;
     if (channels == 1) {
         chan c;
-        if (n <= RELIC_ADPCM_HEADER_BYTES) return RELIC_OK; /* the game yields nothing (spec §4.4) */
+        if (n <= RELIC_ADPCM_HEADER_BYTES) return RELIC_OK; /* the game yields nothing (Trespasser source, Lib/Audio/AudioADPCM.cpp) */
         if ((st = read_header(in, 0, &c, err)) != RELIC_OK) return st;
         int game = (flags & RELIC_ADPCM_GAME_MONO_OVERFLOW) != 0;
         *out++ = (int16_t)c.pred;

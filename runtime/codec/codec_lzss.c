@@ -1,5 +1,5 @@
 /* codec_lzss.c — the `lzss` codec of codec regions: the SPZ form of
- * relic_lzss.h (spec/trespasser.md §3.1), with the same contract as the
+ * relic_lzss.h (Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp), with the same contract as the
  * zlib glue (relic_codec.h): exactly the declared size, or an error. */
 #include "relic_codec.h"
 #include "relic_lzss.h"

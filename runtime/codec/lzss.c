@@ -1,8 +1,8 @@
 /* lzss.c — LZSS decoders (SPZ and SZDD ring set-ups): the resumable
  * streaming decoder over the 4 KiB ring, and a one-shot decoder that uses
  * its output buffer as the history. Item format: relic_lzss.h; facts:
- * spec/trespasser.md §3.1 (the game's loop, ImageLoader.cpp 1110–1281),
- * §3.2; seed 004 "SPZ" worked example (tests/test_lzss.c). */
+ * Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp (the game's loop, ImageLoader.cpp 1110–1281),
+ * Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, "SPZ" worked example (tests/test_lzss.c). */
 #include "relic_lzss.h"
 
 #define RING_MASK (RELIC_LZSS_RING - 1u)

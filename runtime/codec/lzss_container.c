@@ -1,8 +1,8 @@
 /* lzss_container.c — the two files around an LZSS stream: SPZ (u32 LE
- * uncompressed size, then the stream; spec/trespasser.md §3.1, LZSS.cpp
+ * uncompressed size, then the stream; Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp, LZSS.cpp
  * 403–411) and Microsoft SZDD as written by COMPRESS.EXE (magic
  * "SZDD" 88 F0 27 33, mode 'A', the missing last character of the file
- * name, u32 LE uncompressed size, stream at 14; spec §3.2). */
+ * name, u32 LE uncompressed size, stream at 14; Trespasser source, Lib/Groff/FileIO.cpp). */
 #include "relic_lzss.h"
 
 #define SZDD_MAGIC_SIZE 8u

@@ -1,5 +1,5 @@
 /* lzss_encode.c — LZSS encoders for the SPZ and SZDD ring set-ups
- * (relic_lzss.h; spec/trespasser.md §3.1 describes the original encoder:
+ * (relic_lzss.h; Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp describes the original encoder:
  * Okumura's binary-tree longest match, taken greedily, with the 18 strings
  * that start in the ring's fill just before the first byte pre-inserted).
  *

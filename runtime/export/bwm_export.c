@@ -1,9 +1,9 @@
 /* bwm_export.c — KotOR walkmeshes out to Wavefront OBJ text and to an SVG
  * top-down picture.
  *
- * Implements runtime/include/relic/bwm_export.h. Sources: spec/aurora.md §3.3 (sides:
- * side k runs v[k] -> v[(k+1)%3]), §3.4 (materials and walkability, via
- * runtime/include/relic/bwm_build.h), §3.7 (edges = 3*face+side with a transition,
+ * Implements runtime/include/relic/bwm_export.h. Sources: PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py (sides:
+ * side k runs v[k] -> v[(k+1)%3]), PyKotor, common/geometry.py; kotorblender, constants.py (materials and walkability, via
+ * runtime/include/relic/bwm_build.h), PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py (edges = 3*face+side with a transition,
  * perimeters = cumulative loop ends). The OBJ material names are the ones
  * runtime/include/relic/obj.h reads back (relic_obj_material_label). */
 #include "bwm_export.h"
@@ -139,7 +139,7 @@ relic_status relic_bwm_export_obj(const relic_bwm_mesh *m, const char *title, re
 #define SVG_TRACKED_MATERIALS 64u
 #define SVG_OTHER SVG_TRACKED_MATERIALS
 
-/* Fixed palette for the named rows of surfacemat.2da (spec §3.4):
+/* Fixed palette for the named rows of surfacemat.2da (PyKotor, common/geometry.py; kotorblender, constants.py):
  * saturated colours for walkable materials, light tints for the others. */
 static const char *const named_colour[] = {
     "#e0e0e0", /*  0 NotDefined */   "#a0652d", /*  1 Dirt */

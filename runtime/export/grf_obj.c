@@ -1,7 +1,7 @@
 /* grf_obj.c — a GRF level as Wavefront OBJ + MTL: every region instance
- * (spec/trespasser.md §5.3 .region) placed by its position, Euler rotation
+ * (Trespasser source, Lib/Groff/GroffIO.cpp .region) placed by its position, Euler rotation
  * and scale — "Orientation, as Euler angles, in Radians. Rotation order is x
- * then y then z going object->world" (seed 004 REGION ENTRY), i.e.
+ * then y then z going object->world" (Trespasser file formats, REGION ENTRY), i.e.
  * world = position + Rz * Ry * Rx * (scale * p) — with its geometry in
  * either form (mesh-heap polygons or plain triangles with the .mapping's
  * texture coordinates), normals, and per-face materials named after the
@@ -50,7 +50,7 @@ typedef struct exporter {
 
 void relic_grf_euler_matrix(const float rot[3], double m[3][3])
 {
-    /* R = Rz(c) * Ry(b) * Rx(a): x applied first (seed 004 REGION ENTRY) */
+    /* R = Rz(c) * Ry(b) * Rx(a): x applied first (Trespasser file formats, REGION ENTRY) */
     double ca = cos(rot[0]), sa = sin(rot[0]), cb = cos(rot[1]), sb = sin(rot[1]), cc = cos(rot[2]), sc = sin(rot[2]);
     m[0][0] = cc * cb;
     m[0][1] = cc * sb * sa - sc * ca;

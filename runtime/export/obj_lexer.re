@@ -4,7 +4,7 @@
  * Implements runtime/include/relic/obj.h (see there for the accepted subset). The
  * generated runtime/obj_lexer.c is committed; regenerate it with
  *   re2c -W --no-generation-date -o runtime/obj_lexer.c runtime/export/obj_lexer.re
- * Material names and walkability: spec/aurora.md §3.4 through
+ * Material names and walkability: PyKotor, common/geometry.py; kotorblender, constants.py through
  * runtime/include/relic/bwm_build.h.
  *
  * The input is read twice: a first pass checks everything and counts
@@ -643,7 +643,7 @@ relic_status relic_obj_parse(const char *file, const uint8_t *data, size_t size,
 }
 
 /* ---------------------------------------------------------------------- */
-/* Material names (spec §3.4)                                              */
+/* Material names (PyKotor, common/geometry.py; kotorblender, constants.py)   */
 /* ---------------------------------------------------------------------- */
 
 /* Names other tools use for the same rows (PyKotor). */

@@ -1,11 +1,11 @@
-/* tpm_grf.c — a Trespasser level (GRF, spec/trespasser.md §5.3) as TPM
- * model text (seed 004 "TPM - Models"): every distinct model (object
+/* tpm_grf.c — a Trespasser level (GRF, Trespasser source, Lib/Groff/GroffIO.cpp) as TPM
+ * model text (Trespasser file formats, "TPM - Models"): every distinct model (object
  * section) a region instance uses becomes one `mesh` block in object space,
  * named after the object section, with its material table (named after the
  * .material's texture files, as runtime/export/grf_obj.c names them), positions,
  * texture coordinates, normals and triangles; every region instance becomes
  * an `instance` block with the seed's mesh, position, rotation (Euler
- * angles, radians, as the region stores them: seed 004 REGION ENTRY) and
+ * angles, radians, as the region stores them: Trespasser file formats, REGION ENTRY) and
  * scale. Both geometry forms are read: the mesh heap (polygons over
  * vertex records, fan-triangulated; each vertex record gives one texture
  * coordinate and one normal) and plain triangles (with the .mapping's

@@ -1,5 +1,5 @@
 /* tpm_obj.c — TPM models to and from Wavefront OBJ (runtime/include/relic/relic_tpm.h):
- * the meshes and skins of a model as OBJ objects (seed 004 TPM "Mesh": one
+ * the meshes and skins of a model as OBJ objects (Trespasser file formats, TPM "Mesh": one
  * position, texture-coordinate and normal array per mesh, 1-based indices,
  * a per-mesh material table; OBJ's indices are 1-based over the whole file,
  * so each object's indices are offset by what came before), and one OBJ

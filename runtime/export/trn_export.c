@@ -1,7 +1,7 @@
 /* trn_export.c — NWN2 ASWM walkmeshes out to Wavefront OBJ (walkable and
  * non-walkable triangles as two groups) and to an SVG top-down picture
  * (tile grid, islands coloured, walkable and non-walkable triangles
- * distinct, an optional route). Layout facts: spec/aurora.md §2.2-2.3
+ * distinct, an optional route). Layout facts: nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp, AreaSurfaceMesh.h
  * (tile (x, y) covers [x*w, (x+1)*w) x [y*w, (y+1)*w); island 0xFFFF = none). */
 #include <math.h>
 #include <stdio.h>

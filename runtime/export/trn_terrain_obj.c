@@ -1,8 +1,8 @@
 /* trn_terrain_obj.c — the terrain and water of a TRN/TRX file out to
  * Wavefront OBJ: one group per TRRN megatile (positions, uv, normals) and
  * one per WATR packet (positions, uv; only the triangles flagged as
- * holding water). Facts: spec/aurora.md §1.6 (TRRN vertex: position,
- * normal, uv range 0..10), §1.7 (WATR per-triangle flag 0 = water). */
+ * holding water). Facts: nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp (TRRN vertex: position,
+ * normal, uv range 0..10), nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp (WATR per-triangle flag 0 = water). */
 #include <math.h>
 #include <stdio.h>
 

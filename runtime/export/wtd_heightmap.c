@@ -3,7 +3,7 @@
  * y = 0, as wtd_png.c writes), and relic's own "relic-wtd" text chunk, when
  * present, undone (grey -> height, and the quad->world mapping) so that a
  * heightmap relic wrote encodes back to the terrain it came from
- * (spec/trespasser.md §1.8 for the height units). */
+ * (Trespasser source, Lib/GeomDBase/WaveletQuadTreeQuery.cpp for the height units). */
 #include <math.h>
 #include <png.h>
 #include <setjmp.h>

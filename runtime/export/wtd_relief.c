@@ -1,8 +1,7 @@
 /* wtd_relief.c — an 8-bit shaded-relief picture of a decoded WTD terrain
  * (libpng), north up, for reading a landscape at a glance: surface normals
  * from central differences in world units (quad spacing from the
- * quad->world scale, heights through coef_to_world, spec/trespasser.md
- * §1.8), Lambertian light from the north-west 45 degrees above the horizon,
+ * quad->world scale, heights through coef_to_world, Trespasser source, Lib/GeomDBase/WaveletQuadTreeQuery.cpp), Lambertian light from the north-west 45 degrees above the horizon,
  * mixed 4:1 with the normalised height. */
 #include <math.h>
 

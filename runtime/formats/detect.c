@@ -3,7 +3,7 @@
  * Implements "Format detection" of relic.h (DESIGN.md "Runtime":
  * relic_detect, format from magic and extension). Content wins over the
  * name, so a walkmesh saved as "x.json" is still read as BWM. Magics:
- *  - BWM: the 8-byte "BWM V1.0" header (seed 002, Binary format; the
+ *  - BWM: the 8-byte "BWM V1.0" header (PyKotor wiki, KotOR BWM file format, Binary format; the
  *    `magic` field of schema/kotor/bwm.schema);
  *  - JSON: relic's JSON forms are objects, so the first byte after any
  *    UTF-8 byte-order mark and JSON whitespace (RFC 8259 §2) is '{'.
@@ -36,14 +36,14 @@ static relic_format detect_by_magic(const uint8_t *data, size_t size)
     if (size >= RELIC_BWM_HEADER_MAGIC_LEN && memcmp(data, RELIC_BWM_HEADER_MAGIC_VALUE, RELIC_BWM_HEADER_MAGIC_LEN) == 0)
         return RELIC_FORMAT_BWM;
 
-    /* Trespasser audio (spec/trespasser.md §4.1, §4.3): a CAU starts with
+    /* Trespasser audio (Trespasser source, Lib/Audio/AudioLoader.hpp, Lib/Audio/AudioLoad.cpp): a CAU starts with
      * "WBOR"; a TPA with version 0x150 and the identifier table at 24. */
     if (size >= RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN && memcmp(data, RELIC_CAU_SAMPLE_HEADER_MAGIC_VALUE, RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN) == 0)
         return RELIC_FORMAT_CAU;
     if (size >= RELIC_TPA_HEADER_SIZE && relic_load_u32le(data) == RELIC_AUDIO_TPA_VERSION &&
         relic_load_u32le(data + RELIC_TPA_HEADER_ID_TABLE_OFFSET_OFFSET) == RELIC_TPA_HEADER_SIZE)
         return RELIC_FORMAT_TPA;
-    /* Trespasser levels and textures (spec/trespasser.md §5.1, §5.5, §3.2):
+    /* Trespasser levels and textures (Trespasser source, Lib/Groff/FileIO.cpp, Lib/Loader/ImageLoader.cpp):
      * GROFF starts with 0x0ACEBABE; a PID with version 0x130 and bump depth
      * 16; an SZDD-compressed GROFF is recognised by its name (below). */
     if (size >= 4 && relic_load_u32le(data) == RELIC_GROFF_MAGIC)
@@ -51,21 +51,21 @@ static relic_format detect_by_magic(const uint8_t *data, size_t size)
     if (size >= RELIC_PID_HEADER_SIZE && relic_load_u32le(data) == RELIC_PID_VERSION &&
         relic_load_u32le(data + RELIC_PID_HEADER_BUMP_DEPTH_OFFSET) == RELIC_PID_BUMP_DEPTH)
         return RELIC_FORMAT_PID;
-    /* NWN2 packet file (spec/aurora.md §1.1): "NWN2", version words 2 and 3
+    /* NWN2 packet file (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp): "NWN2", version words 2 and 3
      * (an MDB model shares the magic with other version words). */
     if (size >= RELIC_TRN_HEADER_SIZE && memcmp(data, RELIC_TRN_HEADER_MAGIC_VALUE, RELIC_TRN_HEADER_MAGIC_LEN) == 0 &&
         relic_load_u16le(data + 4) == 2 && relic_load_u16le(data + 6) == 3)
         return RELIC_FORMAT_TRN;
-    /* Trespasser WTD terrain (spec/trespasser.md §1.2-1.4): version 1001 and a
+    /* Trespasser WTD terrain (Trespasser source, Lib/Sys/BitBuffer.cpp, Lib/GeomDBase/WaveletConv.cpp): version 1001 and a
      * square power-of-two quad size in the XOR-3 word container. */
     if (relic_wtd_detect(data, size))
         return RELIC_FORMAT_WTD;
     if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WAVE", 4) == 0)
         return RELIC_FORMAT_WAV;
-    /* BioWare ERF/RIM containers (spec/aurora.md §5.1): "MOD V1.0", "RIM V1.0", ... */
+    /* BioWare ERF/RIM containers (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim): "MOD V1.0", "RIM V1.0", ... */
     if (relic_erf_detect(data, size))
         return RELIC_FORMAT_ERF;
-    /* BioWare GFF (spec/aurora.md §4.1): a 4-character type, then "V3.2" */
+    /* BioWare GFF (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim): a 4-character type, then "V3.2" */
     if (size >= RELIC_GFF_HEADER_SIZE &&
         memcmp(data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, RELIC_GFF_HEADER_FILE_VERSION_LEN) == 0)
         return RELIC_FORMAT_GFF;

@@ -1,4 +1,4 @@
-/* gff_json.c — reading the nwn_gff JSON form (spec/aurora.md §4.7; the
+/* gff_json.c — reading the nwn_gff JSON form (neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp; the
  * printer is runtime/json/gff_json_print.c) into a GFF tree: a root object with
  * "__data_type", one member per field {"type", "value"} ("value64" base64
  * for VOID, or nwn_gff's raw "value"), locstrings as {"<StringID>": text,

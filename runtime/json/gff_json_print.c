@@ -1,5 +1,5 @@
 /* gff_json_print.c — the nwn_gff JSON form of a validated GFF, printed
- * straight from the file's bytes (spec/aurora.md §4.7; neverwinter.nim
+ * straight from the file's bytes (neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp; neverwinter.nim
  * gffjson.nim and nwn_gff.nim): a root object with "__data_type", one
  * member per field {"type", "value"} (VOID as base64 in "value64"),
  * locstrings as {"<StringID>": text, "id": StrRef}, "__struct_id" as a

@@ -4,9 +4,9 @@
  * a level "instances": each region instance with its placement and its
  * value-table properties by name (informational). Reading rebuilds the
  * sections from "contents" and lays them out back to back, as the game's
- * writer does (spec/trespasser.md §5.1, FileIO.cpp 761–911). Value-table
- * links: spec §5.3 ("the region records' value-table handle points at an
- * object record listing the object's property records"); seed 004. */
+ * writer does (Trespasser source, Lib/Groff/FileIO.cpp, FileIO.cpp 761–911). Value-table
+ * links: Trespasser source, Lib/Groff/GroffIO.cpp ("the region records' value-table handle points at an
+ * object record listing the object's property records"); Trespasser file formats. */
 #include <string.h>
 
 #include "grf_region.h"

@@ -1,7 +1,7 @@
 /* grf_valuetable_json.c — the JSON form of a GRF value table (every field, so
  * that JSON -> value table -> bytes reproduces the section): records print
  * their type by name and their payload under the type's name. Layout facts:
- * spec/trespasser.md §5.3 "Value table"; seed 004 ".valuetable". */
+ * Trespasser source, Lib/Groff/GroffIO.cpp "Value table"; Trespasser file formats, ".valuetable". */
 #include <string.h>
 
 #include "relic_gen.h"

@@ -1,7 +1,7 @@
 /* tpm_json.c — the JSON form of a TPM model (runtime/include/relic/relic_tpm.h), what
  * `relic dump model.tpm` prints: blocks with their properties (value kind,
  * text and numbers), material tables, geometry (floats in their shortest
- * exact form, 1-based indices as in the text, seed 004 TPM "Mesh") and the
+ * exact form, 1-based indices as in the text, Trespasser file formats, TPM "Mesh") and the
  * comments with their places. Output only. */
 #include "relic_gen.h"
 #include "relic_tpm.h"

@@ -7,8 +7,7 @@
  * edited, structs and list elements spliced from a second file), and the
  * tree is written by relic_gff_write_tree, which recomputes every count and
  * offset; files of a typed FileType get some changes from their typed schema
- * (gff_schema_mutate.c). Field types and their data: BioWare GFF spec §4; spec/aurora.md
- * §4.3-4.5 (text encodings), §4.6 (layouts the writer produces).
+ * (gff_schema_mutate.c). Field types and their data: BioWare GFF spec §4; xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim, util.nim; xoreos-tools, src/aurora/language.cpp (text encodings), nwn-lib-d, gff.d; xoreos, gff3writer.cpp (layouts the writer produces).
  * Every edited array, string and struct is allocated anew from the arena,
  * so structs shared by a splice are never changed behind another's back;
  * splices and duplications are deep copies with a field budget. */

@@ -1,5 +1,5 @@
 /* mutate_bwm.c — structure-aware mutator for KotOR BWM walkmeshes that
- * works on the geometry (issue 8; seed 002, spec/aurora.md §3).
+ * works on the geometry (issue 8; PyKotor wiki, KotOR BWM file format, PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py).
  *
  * The generated mutator (generated/kotor/bwm_mutate.c) changes the file's
  * tables one field or element at a time. But a walkmesh's adjacency,

@@ -2,7 +2,7 @@
  * V1.0 containers (`relic mutate` and the fuzz targets, issue 8). The generated mutators of
  * schema/aurora/erf.schema and rim.schema see the header and tables only
  * (the schemas stop there: each resource's bytes are placed by its table
- * entry, spec/aurora.md §5.1), so their writer drops the resource data and
+ * entry, xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim), so their writer drops the resource data and
  * valid mutants were rare. These reuse the generated tables (header,
  * localized strings, keys, resource list / entry table: values, grow,
  * shrink, swap, splice) but load with the container reader

@@ -1,8 +1,8 @@
 /* mutate_lzss.c — mutators for the Trespasser LZSS containers (`relic
- * mutate`, issue 8; spec/trespasser.md §3.1-3.2): SPZ (u32 size + LZSS
+ * mutate`, issue 8; Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp, Lib/Groff/FileIO.cpp): SPZ (u32 size + LZSS
  * stream of an SWP), the raw SWP it expands to, and SZDD-compressed GROFF
  * levels and scenes (.gr_ .sc_, COMPRESS.EXE form).
- *  - SWP/SPZ: an SWP is the texture bytes a level's PID addresses (§5.5);
+ *  - SWP/SPZ: an SWP is the texture bytes a level's PID addresses (Trespasser source, Lib/Loader/ImageLoader.cpp);
  *    alone it has no structure, so the engine changes its bytes as one
  *    array (values, insertions, removals, swaps, splices from a second SWP);
  *    SPZ re-compresses the result (relic_lzss_container_encode, FAST) and

@@ -1,6 +1,6 @@
 /* mutate_text.c — structure-aware mutators for the Trespasser text formats
  * (`relic mutate` and the fuzz targets, issue 8): TRI triangle meshes, TRR point clouds and TPM
- * scene files (spec/trespasser.md §2.1-2.3; seed 004 TPM). They have no
+ * scene files (Trespasser source, Lib/Std/Hash.cpp; Trespasser file formats, TPM). They have no
  * schema (re2c readers), so the tables the generic engine (runtime/mutate/mutate.c)
  * walks are written here, over a mirror of each reader's model with size_t
  * counts: TRI vertices and triangles (index triples), TRR points, TPM

@@ -1,6 +1,6 @@
 /* mutate_tokens.c — a token-level mutator for the line-oriented text
- * formats (issue 8): TPM scene files (seed 004 "TPM - Models"), TRI
- * triangulations and TRR point clouds (spec/trespasser.md §2.1-2.3, seed
+ * formats (issue 8): TPM scene files (Trespasser file formats, "TPM - Models"), TRI
+ * triangulations and TRR point clouds (Trespasser source, Lib/Std/Hash.cpp, seed
  * 004 "TRI", "TRR"). The model-level mutators of mutate_text.c print what
  * they change in the writers' one normalised spelling; this one edits the
  * text itself, so the lexers' other spellings are reached: number forms
@@ -25,7 +25,7 @@
 
 #define COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
-/* TPM: block keywords and the properties of seed 004 "TPM - Models"
+/* TPM: block keywords and the properties of Trespasser file formats, "TPM - Models"
  * (fileinfo, instance, material, mesh, skin, bone), the geometry keys. */
 static const char *const tpm_words[] = {
     "fileinfo", "instance", "material", "mesh", "skin", "bone", "m", "v", "t", "n", "f",

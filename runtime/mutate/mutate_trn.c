@@ -3,7 +3,7 @@
  * the ASWM walkmesh a zlib codec region, so the generated mutator
  * (relic_trn_mutator) only sees its compressed bytes. This one loads the
  * file with the generated decoder, inflates every ASWM packet
- * (relic_trn_aswm_read, spec/aurora.md §1.8; walkmeshes of at most
+ * (relic_trn_aswm_read, nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp; walkmeshes of at most
  * TRN_MUT_ASWM_MAX decompressed bytes) and gives the engine
  * (runtime/mutate/mutate.c) a root of:
  *  - trn: the generated model of the container (header, directory,
@@ -11,7 +11,7 @@
  *  - walkmeshes[0].<field>: every field of the first inflated walkmesh,
  *    described by the generated "aswm" struct tables (vertices, edges,
  *    triangles with their edge and neighbour indices, tiles with their
- *    path tables, islands, island path table: spec/aurora.md §2.2-2.3),
+ *    path tables, islands, island path table: nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp, AreaSurfaceMesh.h),
  *    so single fields change and arrays grow, shrink, are swapped or have
  *    elements spliced from a second file's first walkmesh;
  *  - more_walkmeshes: the walkmeshes of further ASWM packets, as structs.
@@ -34,7 +34,7 @@
  * when the tiles' triangle counts no longer sum to the triangle count, the
  * difference goes to the last tile that can take it (its local_to_node
  * cut or padded with 0xFF, "not walkable") and triangles_offset becomes
- * the running sum again (spec/aurora.md §2.6 tile rules).
+ * the running sum again (nwn-lib-d, trn.d validate tile rules).
  * The invalid mode takes the engine's values (indices out of range and the
  * like; the walkmesh's counts are always recomputed by the ASWM writer, so
  * none is left stale) and may leave the header's packet count or the first

@@ -1,9 +1,9 @@
 /* mutate_wtd.c — structure-aware mutator for whole Trespasser WTD terrains
  * (`relic mutate` and the fuzz targets, issue 8). schema/tres/wtd.schema
  * describes the header and parameter block of the LOGICAL byte stream
- * (file byte k = logical byte k XOR 3, spec/trespasser.md §1.2), so its
+ * (file byte k = logical byte k XOR 3, Trespasser source, Lib/Sys/BitBuffer.cpp), so its
  * generated validator refuses real files and its writer cannot produce the
- * zerotree that follows at logical bit 720 (§1.6). This mutator reads the
+ * zerotree that follows at logical bit 720 (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp). This mutator reads the
  * logical stream and gives the engine (runtime/mutate/mutate.c) four fields:
  *  - header: the 90-byte header and parameter block, decoded and written by
  *    the generated code (ranges, the square power-of-two quad size, floats
@@ -283,7 +283,7 @@ static int32_t square_size(int32_t v)
     return p;
 }
 
-/* Quad extents are square powers of two (spec §1.4): when the engine set
+/* Quad extents are square powers of two (Trespasser source, Lib/GeomDBase/WaveletConv.cpp): when the engine set
  * one side to a value from 1 to 2 x WTD_SQUARE_MAX - 1, it is rounded down
  * to a power of two and the other side follows; the start moves back so
  * the extents stay within 16-bit vertex coordinates. Other values (the

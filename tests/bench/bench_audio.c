@@ -1,5 +1,5 @@
 /* bench_audio.c — `make bench`: IMA ADPCM throughput of runtime/codec/adpcm.c in
- * the game's block layout (spec/trespasser.md §4.4): decode MB/s of 16-bit
+ * the game's block layout (Trespasser source, Lib/Audio/AudioADPCM.cpp): decode MB/s of 16-bit
  * output and encode MB/s of 16-bit input on 120 s of synthetic stereo and
  * mono signal, best of 5; sox and ffmpeg (when installed) decoding the same
  * bytes in a WAV IMA ADPCM container in the same run (whole commands: wall

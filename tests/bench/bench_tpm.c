@@ -3,7 +3,7 @@
  * at least 200 MB/s), made here in memory and never written to disk: a
  * fileinfo block, then meshes of a 256 x 256 vertex grid each with texture
  * coordinates, normals and two triangles per cell, numbers with six
- * decimals as the 3ds Max exporters write them (seed 004 TPM "Mesh"),
+ * decimals as the 3ds Max exporters write them (Trespasser file formats, TPM "Mesh"),
  * instances, materials and bones with T-Script values between them. Best of
  * 5 parses; the writer's speed on the same model; peak RSS. */
 #define _POSIX_C_SOURCE 200809L

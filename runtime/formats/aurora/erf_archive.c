@@ -3,14 +3,14 @@
  * resource's bytes by its table entry and checks them (inside the file, not
  * inside the header or a table, no two overlapping), and gives zero-copy
  * access to members by name, including a member GFF validated in place.
- * Sources: spec/aurora.md §5.1 (ERF header, lists, measured layout: data
+ * Sources: xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim (ERF header, lists, measured layout: data
  * after the tables, back to back, in key order); xoreos rimfile.cpp (RIM
  * header and 32-byte entries; KotOR's RIMs leave gaps between data). */
 #include <stdlib.h>
 
 #include "relic_erf.h"
 
-/* "ERF ", "MOD ", "HAK ", "SAV ", "NWM ": the ERF FileTypes (spec §5.1; NWM
+/* "ERF ", "MOD ", "HAK ", "SAV ", "NWM ": the ERF FileTypes (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim; NWM
  * from the issue's list of NWN1 premium module containers). */
 static const char erf_file_types[][4] = {{'E', 'R', 'F', ' '}, {'M', 'O', 'D', ' '}, {'H', 'A', 'K', ' '},
                                          {'S', 'A', 'V', ' '}, {'N', 'W', 'M', ' '}};

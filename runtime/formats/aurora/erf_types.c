@@ -1,9 +1,9 @@
 /* erf_types.c — resource type id <-> file extension, as ERF/RIM keys and
  * KEY tables number them. The ids the games share are the schema's enum
- * resource_type (schema/aurora/erf.schema, from spec/aurora.md §5.2 and
+ * resource_type (schema/aurora/erf.schema, from xoreos, src/aurora/keyfile.cpp, biffile.cpp and
  * xoreos src/aurora/types.h; a name starting with a digit is written with a
  * leading '_'); the 3000 range differs per game
- * (spec/aurora.md §1.9): KotOR's lyt/vis/rim/pth/..., NWN2's trn/xml/trx/...
+ * (nwn-lib-d, constants.d; xoreos, src/aurora/types.h): KotOR's lyt/vis/rim/pth/..., NWN2's trn/xml/trx/...
  * and NWN2's 4000 range (mdb, ...). The corpus containers use 2009 nss,
  * 2012 are, 2014 ifo, 2023 git, 2027 utc, 2029 dlg, 2038 fac, 2056 jrl,
  * 3003 pth (KotOR) and 3021 xml (NWN2). */

@@ -1,8 +1,7 @@
 /* erf_write.c — write an ERF or RIM container: the header and tables by the
  * generated writers (relic_erf_write/relic_rim_write,
  * every count and offset recomputed), then each resource's bytes, either
- * back to back after the tables in entry order (the layout spec/aurora.md
- * §5.1 measured in real ERFs, and PyKotor's test.rim) or where the archive
+ * back to back after the tables in entry order (the layout xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim measured in real ERFs, and PyKotor's test.rim) or where the archive
  * says they were (the container's own layout, e.g. the aligned data of
  * KotOR's RIMs, so any container read is written back byte for byte). */
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* gff_access.c — zero-copy access to a validated GFF (relic_gff_open):
  * struct fields, lookup by label, typed getters for field types 0-17, list
  * iteration and path resolution. Nothing here allocates; a type mismatch is
- * a relic_error. Sources: BioWare GFF spec §3-4; spec/aurora.md §4.2-4.4
+ * a relic_error. Sources: BioWare GFF spec §3-4; xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim
  * (inline values in the low bytes, complex values in the field data). */
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
 /* gff_float.c — floating-point values as neverwinter.nim's nwn_gff prints
- * them (spec/aurora.md §4.7 and its open question 17, settled from the
+ * them (neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp and its open question 17, settled from the
  * sources: gffjson.nim puts a FLOAT field's f32 into a JSON float, i.e.
  * widened to f64, and Nim's JSON printer writes an f64 as its shortest
  * round-trip decimal, the one nearest the value among equally short ones;

@@ -6,7 +6,7 @@
  * bytes first, the unused high bytes kept as they are (SHORT and CHAR are
  * sign-extended by real files, so those are rewritten sign-extended);
  * DWORD64, INT64, DOUBLE, Orientation and Vector live in the field data.
- * Sources: spec/aurora.md §4.3 (types, inline storage), §4.4 (complex data). */
+ * Sources: xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim (types, inline storage), xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim (complex data). */
 #include <errno.h>
 #include <stdlib.h>
 

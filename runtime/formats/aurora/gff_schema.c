@@ -2,7 +2,7 @@
  * schema/aurora/{are,git,gic,ifo,itp,gff_common}.schema: the getter behind
  * every typed accessor, the table of typed files, and the `relic check
  * --strict` walk (documented types, ranges, value sets and StructIDs, and
- * the GIC/GIT list correspondence of seed 003 §4). */
+ * the GIC/GIT list correspondence of BioWare Aurora specs, §4). */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* gff_text.c — GFF text encodings (runtime/formats/aurora/gff_text.h): windows-1252 to
  * Unicode and back, and UTF-8 sequences, for the nwn_gff JSON form
- * (spec/aurora.md §4.5, §4.7: text converted between the game's code page
+ * (xoreos-tools, src/aurora/language.cpp, src/xml/gff3dumper.cpp; neverwinter.nim, util.nim, gffjson.nim: text converted between the game's code page
  * and UTF-8). */
 #include "gff_text.h"
 

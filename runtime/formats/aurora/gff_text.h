@@ -1,6 +1,6 @@
 /* gff_text.h — GFF text encodings shared by the JSON printer and reader
  * (not public): windows-1252 <-> Unicode and UTF-8 sequences. Source:
- * spec/aurora.md §4.5 (cp1252 for NWN1/KotOR, UTF-8 measured in NWN2). */
+ * xoreos-tools, src/aurora/language.cpp; neverwinter.nim, util.nim (cp1252 for NWN1/KotOR, UTF-8 measured in NWN2). */
 #ifndef RELIC_GFF_TEXT_H
 #define RELIC_GFF_TEXT_H
 

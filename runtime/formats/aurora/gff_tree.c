@@ -1,6 +1,6 @@
 /* gff_tree.c — a validated GFF copied into an in-memory tree (arena):
  * structs with their fields in file order, every value decoded (BioWare GFF
- * spec §4; spec/aurora.md §4.3-4.4), and where each struct, field, label and
+ * xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim; xoreos, src/aurora/gff3file.h, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim), and where each struct, field, label and
  * datum lay in the file (src_*), so the writer can lay it out again as it
  * was (RELIC_GFF_LAYOUT_KEEP). Recursion depth is bounded by validation. */
 #include "relic_gff.h"

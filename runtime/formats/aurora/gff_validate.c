@@ -2,8 +2,7 @@
  *
  * The generated validator (schema/aurora/gff.schema) has checked the header,
  * the bounds of the six arrays, field type ids and label indices. This file
- * checks what the schema cannot say (BioWare GFF spec §3-4; spec/aurora.md
- * §4.2-4.4): each struct's field list, each field's data in the field data
+ * checks what the schema cannot say (BioWare GFF spec §3-4; xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim): each struct's field list, each field's data in the field data
  * or list indices, and the struct graph from the root (depth limit, no
  * struct reached twice, no field shared), so that afterwards every getter is
  * a plain load. Work is linear in the file size: every struct, field and

@@ -1,7 +1,7 @@
 /* gff_write.c — a GFF tree serialised to GFF V3.2 bytes.
  *
  * DEFAULT is the layout game-written files use, as measured in
- * spec/aurora.md §4.6: header, structs, fields, labels, field data, field
+ * nwn-lib-d, gff.d; xoreos, gff3writer.cpp: header, structs, fields, labels, field data, field
  * indices, list indices, contiguous from byte 56; a struct is numbered when
  * it is reached, its field-index block reserved then, each field entry
  * appended before its sub-struct or list elements are recursed, list
@@ -73,7 +73,7 @@ static void encode_value(const relic_gff_tfield *f, uint8_t *dst)
 }
 
 /* The 32-bit slot of an inline value: unsigned types zero-extended, signed
- * ones sign-extended (as game-written files store them, spec §4.3). */
+ * ones sign-extended (as game-written files store them, xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim). */
 static uint32_t inline_value(const relic_gff_tfield *f)
 {
     switch (f->type) {

@@ -2,10 +2,10 @@
  * materials and walkability, face planes, walkable adjacency, boundary edges
  * and perimeter loops, and the AABB tree.
  *
- * Implements runtime/include/relic/bwm_build.h. Sources: seed 002 (KotOR BWM) "Materials",
+ * Implements runtime/include/relic/bwm_build.h. Sources: PyKotor wiki, KotOR BWM file format (KotOR BWM) "Materials",
  * "Derived data", "AABB Tree", "Walkable adjacencies", "Edges",
- * "Perimeters"; spec/aurora.md §3.3 (faces, planes), §3.4 (materials),
- * §3.5 (AABB), §3.6 (adjacency), §3.7 (edges and perimeters). What the code
+ * "Perimeters"; PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py (faces, planes), PyKotor, common/geometry.py; kotorblender, constants.py (materials),
+ * kotorblender, aabb.py; PyKotor, io_bwm.py (AABB), PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py (adjacency), PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py (edges and perimeters). What the code
  * does beyond those documents was measured on the 33 corpus walkmeshes
  * (tests/test_bwm_build.c prints the per-table match counts):
  *
@@ -19,7 +19,7 @@
  *    vertex *position* and
  *    the side with the highest edge id wins (the relic_bwm_adjacency_rule
  *    RELIC_BWM_ADJ_POSITION_LAST reproduces its files).
- *  - The perimeter walk is the loop walk of spec §3.7; on adjacency that is
+ *  - The perimeter walk is the loop walk of PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py; on adjacency that is
  *    not a consistent manifold it closes a loop instead of cycling, and its
  *    total work is bounded.
  *  - The AABB tree of the original toolchain: every node sorts its faces by
@@ -38,7 +38,7 @@
 #include <math.h>
 
 /* ---------------------------------------------------------------------- */
-/* Materials (spec §3.4; names: kotorblender for 0-22, PyKotor for 30)     */
+/* Materials (PyKotor, common/geometry.py; kotorblender, constants.py; names: kotorblender for 0-22, PyKotor for 30) */
 /* ---------------------------------------------------------------------- */
 
 /* Table rows are surfacemat.2da row ids. */
@@ -79,7 +79,7 @@ uint32_t relic_bwm_walkable_prefix(const relic_bwm_mesh *m)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Face planes (spec §3.3)                                                 */
+/* Face planes (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py)       */
 /* ---------------------------------------------------------------------- */
 
 void relic_bwm_face_plane(const relic_bwm_mesh *m, uint32_t f, float normal[3], float *distance)
@@ -190,7 +190,7 @@ static relic_status radix_sort(side_rec *rec, side_rec *tmp, uint32_t n, relic_a
 }
 
 /* ---------------------------------------------------------------------- */
-/* Adjacency (spec §3.6)                                                   */
+/* Adjacency (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py)         */
 /* ---------------------------------------------------------------------- */
 
 /* Canonical vertex ids for RELIC_BWM_ADJ_POSITION_LAST: the lowest index
@@ -353,7 +353,7 @@ relic_status relic_bwm_build_adjacency(const relic_bwm_mesh *m, uint32_t walkabl
 }
 
 /* ---------------------------------------------------------------------- */
-/* Edges and perimeters (spec §3.7)                                        */
+/* Edges and perimeters (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py) */
 /* ---------------------------------------------------------------------- */
 
 /* Link steps allowed per side before the walk gives up: a consistent
@@ -456,10 +456,10 @@ relic_status relic_bwm_build_perimeters(const relic_bwm_mesh *m, uint32_t walkab
 }
 
 /* ---------------------------------------------------------------------- */
-/* AABB tree (spec §3.5)                                                   */
+/* AABB tree (kotorblender, aabb.py; PyKotor, io_bwm.py)                      */
 /* ---------------------------------------------------------------------- */
 
-/* Most-significant-plane flags (spec §3.5, kotorblender's constants). */
+/* Most-significant-plane flags (kotorblender, aabb.py; PyKotor, io_bwm.py, kotorblender's constants). */
 #define MSP_POS_X 0x01u
 #define MSP_NEG_X 0x08u
 /* +Y = 0x02, +Z = 0x04, -Y = 0x10, -Z = 0x20: +axis is MSP_POS_X << axis. */

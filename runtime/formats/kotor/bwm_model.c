@@ -1,8 +1,8 @@
 /* bwm_model.c — KotOR BWM rules between tables, derived-table rebuilds and
  * building a walkmesh from a mesh (relic_bwm.h). The schema validator has
  * already bounds-checked every index; this file checks what relates the
- * tables to each other. Sources: seed 002 (Walkable adjacencies, Edges,
- * Perimeters, AABB Tree); spec/aurora.md §3.3–§3.8, where the rules are
+ * tables to each other. Sources: PyKotor wiki, KotOR BWM file format (Walkable adjacencies, Edges,
+ * Perimeters, AABB Tree); PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py; xoreos, walkmeshloader.cpp, where the rules are
  * measured on real files. */
 #include <stdarg.h>
 #include <stdlib.h>

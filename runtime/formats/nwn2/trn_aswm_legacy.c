@@ -1,7 +1,7 @@
 /* trn_aswm_legacy.c — read the older decompressed ASWM walkmesh versions
  * 0x69, 0x6A and 0x6B (official campaign files; nwn-lib-d reads them and
  * upgrades them on load) into the version-0x6C model. What differs, per
- * spec/aurora.md §2.2 "Older versions" and "Tile record":
+ * nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp "Older versions" and "Tile record":
  *   - v0x69 edge: 52 bytes, the 16-byte edge then 9 reserved u32;
  *   - v0x6A triangle: 68 bytes, a reserved u32 then the 64-byte triangle;
  *   - v0x69 triangle: 88 bytes (reserved u32, u32 flags, vertices[3],

@@ -1,11 +1,10 @@
 /* trn_aswm_view.c — validate a decompressed ASWM walkmesh (version 0x6C) in
- * place and describe it as a zero-copy view: the layout of spec/aurora.md
- * §2.2 (header, vertices, edges, triangles, tile grid, variable-size tiles
+ * place and describe it as a zero-copy view: the layout of nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp (header, vertices, edges, triangles, tile grid, variable-size tiles
  * with their path tables, border, islands, island path table, nothing
- * after) and every rule of relic_trn_check_aswm (§2.6), in one pass over
+ * after) and every rule of relic_trn_check_aswm (nwn-lib-d, trn.d validate), in one pass over
  * the bytes, reporting the first problem with its byte offset. The
  * generator gives codec targets a decoder into the model only; this is the
- * validate-once, read-in-place form for readers that only look (seed 001
+ * validate-once, read-in-place form for readers that only look (Charles, NWN2 TRN.ASWM packet structure
  * TRN.ASWM). The model decoder (relic_trn_packet_aswm_decode) and this
  * view accept the same walkmeshes (tests/test_trn_bake.c checks it). */
 #include <stdio.h>

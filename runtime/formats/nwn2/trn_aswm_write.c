@@ -3,7 +3,7 @@
  * that a real file re-serialises to the same compressed bytes (every corpus
  * TRN/TRX reproduces with zlib level 6 = Z_DEFAULT_COMPRESSION, windowBits
  * 15, memLevel 8, default strategy: the settings of nwn-lib-d's
- * std.zlib.compress). Layout: spec/aurora.md §1.8, §2.2; seed 001 TRN.ASWM.
+ * std.zlib.compress). Layout: nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp; Charles, NWN2 TRN.ASWM packet structure, TRN.ASWM.
  * Hand-written because the generator emits no writer for codec targets. */
 #include <stdio.h>
 #include <string.h>

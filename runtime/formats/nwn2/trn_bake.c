@@ -2,7 +2,7 @@
  * reset islands, remove the border tiles' triangles with compaction,
  * reorder triangles by tile, then hand each tile to trn_bake_tile.c and the
  * islands to trn_bake_islands.c. Follows nwn-lib-d's bake as described in
- * spec/aurora.md §2.5.1-2.5.3 (facts only; no code taken). Departures:
+ * nwn-lib-d, trn.d bake (facts only; no code taken). Departures:
  *  - the split by tile is a stable counting sort instead of a scan of every
  *    triangle per tile: the same order, linear time;
  *  - border removal also keeps the vertices of kept edges (equal to the

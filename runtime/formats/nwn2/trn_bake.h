@@ -1,5 +1,5 @@
 /* trn_bake.h — internal interface between the three steps of the ASWM
- * baker (spec/aurora.md §2.5): trn_bake.c (reset, border removal, split by
+ * baker (nwn-lib-d, trn.d bake): trn_bake.c (reset, border removal, split by
  * tile, driver), trn_bake_tile.c (one tile's path table and its islands),
  * trn_bake_islands.c (island records, links and the island path table). */
 #ifndef RELIC_TRN_BAKE_H

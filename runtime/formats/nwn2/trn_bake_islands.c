@@ -2,8 +2,7 @@
  * (index, tile, centre, triangle count) and the island of every triangle,
  * the links between islands (adjacent island, distance between island
  * centres, first exit triangle) and the island path table (first hop of a
- * fewest-hop path, weighted by that hop's distance). spec/aurora.md
- * §2.5.5-2.5.7 (nwn-lib-d; facts only). Departures: an island's `tile`
+ * fewest-hop path, weighted by that hop's distance). nwn-lib-d, trn.d bake (nwn-lib-d; facts only). Departures: an island's `tile`
  * holds its tile index (nwn-lib-d writes an arbitrary checksum shared by
  * all islands, the toolset an unexplained value shared by all islands;
  * neither reader uses it); a link to the island itself is not recorded. */

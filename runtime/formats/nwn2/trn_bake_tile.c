@@ -2,7 +2,7 @@
  * counts, its path table (local_to_node, node_to_local and the next-step
  * matrix of shortest paths by summed 2-D centre-to-centre distance over
  * linked walkable triangles inside the tile) and its islands with the edges
- * where they leave the tile. spec/aurora.md §2.5.4 (nwn-lib-d bakeTile;
+ * where they leave the tile. nwn-lib-d, trn.d bake (nwn-lib-d bakeTile;
  * facts only). The search is the synchronous-wave label-correcting search
  * described there: neighbours in slot order 0, 1, 2, an entry is replaced
  * only by a strictly shorter cost, so the first minimal path found wins.

@@ -1,7 +1,7 @@
 /* trn_check.c — the rules between tables of NWN2 TRN/TRX files that the
  * schema cannot say: the packet directory against the packets
- * (spec/aurora.md §1.2-1.3) and the ASWM walkmesh index, tile and island
- * rules (spec/aurora.md §2.2, §2.6; seed 001 TRN.ASWM). */
+ * (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp) and the ASWM walkmesh index, tile and island
+ * rules (nwn-lib-d, trn.d, trn.d validate; NWN2DataLib, TrxFileReader.cpp; Charles, NWN2 TRN.ASWM packet structure, TRN.ASWM). */
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -92,7 +92,7 @@ static void check_triangles(aswm_ctx *c, const relic_trn_aswm *w)
                 problem(c, f, "triangle %u out of range (%zu triangles)", (unsigned)t->linked_triangles[k], w->triangles_count);
             }
         }
-        /* A TRN carries island values with an empty island list (spec §2.3):
+        /* A TRN carries island values with an empty island list (nwn-lib-d, trn.d; NWN2DataLib, AreaSurfaceMesh.h):
          * the range applies only when islands exist. */
         if (w->islands_count > 0 && t->island != TRN_NONE16 && t->island >= w->islands_count) {
             snprintf(f, sizeof f, "triangles[%zu].island", i);

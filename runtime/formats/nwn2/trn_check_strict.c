@@ -1,7 +1,7 @@
 /* trn_check_strict.c — `relic check --strict` rules of the ASWM walkmesh:
  * the rules whose violation crashes the game or that every toolset-baked
- * file keeps (spec/aurora.md §2.6 "strict mode" and the per-triangle /
- * per-island rules of nwn-lib-d validate; seed 001 TRN.ASWM: "a tile must
+ * file keeps (nwn-lib-d, trn.d validate "strict mode" and the per-triangle /
+ * per-island rules of nwn-lib-d validate; Charles, NWN2 TRN.ASWM packet structure, TRN.ASWM: "a tile must
  * not re-use triangles owned by another tile (will crash NWN2)"). Run after
  * relic_trn_check_aswm has found every index in range. */
 #include <stdarg.h>
@@ -25,7 +25,7 @@ typedef struct sctx {
  * has no byte offsets; 0 is reported). */
 #define problem(c, field, ...) relic_problem_at(&(c)->problems, RELIC_E_LAYOUT, 0, (c)->path, field, __VA_ARGS__)
 
-/* No triangle in two tiles' ranges (the crash of seed 001). */
+/* No triangle in two tiles' ranges (the crash Charles's TRN.ASWM write-up reports). */
 static void check_ownership(sctx *c, const relic_trn_aswm *w, uint32_t *owner)
 {
     char f[96];
@@ -109,7 +109,7 @@ static void check_islands(sctx *c, const relic_trn_aswm *w)
     char f[96];
     if (w->islands_count == 0) {
         /* A TRN (no path table anywhere) carries the toolset's island values
-         * with an empty island list (spec §2.3); the rule is for baked files. */
+         * with an empty island list (nwn-lib-d, trn.d; NWN2DataLib, AreaSurfaceMesh.h); the rule is for baked files. */
         int baked = 0;
         for (size_t i = 0; i < w->tiles_count; i++) baked |= w->tiles[i].node_to_local_count != 0;
         if (!baked) return;

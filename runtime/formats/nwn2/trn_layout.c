@@ -1,7 +1,7 @@
 /* trn_layout.c — refill the layout fields of an NWN2 TRN/TRX model before
  * writing: packet sizes from their payloads and the packet directory from
  * the packets, back to back in directory order as nwn-lib-d writes them
- * (spec/aurora.md §1.2-1.3, §1.8). The schema cannot derive them: its
+ * (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). The schema cannot derive them: its
  * `offset()` does not reach elements of a sequential array. */
 #include <string.h>
 

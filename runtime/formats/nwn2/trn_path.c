@@ -1,5 +1,5 @@
 /* trn_path.c — path queries on a baked ASWM walkmesh, the way the game
- * uses the tables (spec/aurora.md §2.3: "To walk a path", island
+ * uses the tables (nwn-lib-d, trn.d; NWN2DataLib, AreaSurfaceMesh.h: "To walk a path", island
  * navigation after Skywing's GetNextIsland / GetNextIslandExit /
  * GetNextEnteranceFace): the island path table picks the next island, the
  * tile path table leads to the current island's exit triangle towards it,

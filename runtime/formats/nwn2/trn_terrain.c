@@ -4,7 +4,7 @@
  * schema/nwn2/trrn.schema and watr.schema, require the payload to be
  * consumed exactly, and add the rules the schemas cannot say: every
  * triangle index below the vertex count and (TRRN) no NaN vertex position
- * (nwn-lib-d's TRRN/WATR validate). Facts: spec/aurora.md §1.6, §1.7. */
+ * (nwn-lib-d's TRRN/WATR validate). Facts: nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp. */
 #include <math.h>
 
 #include "relic_gen.h"

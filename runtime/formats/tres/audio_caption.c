@@ -1,7 +1,7 @@
 /* audio_caption.c — caption (subtitle) lines of a Trespasser sample:
- * spec/trespasser.md §4.3 "Subtitle block" (per line a u32 duration in
+ * Trespasser source, Lib/Audio/AudioLoad.cpp "Subtitle block" (per line a u32 duration in
  * units of 0.2 s and a NUL-terminated string, no alignment; the game's
- * tool leaves 4 bytes of 0xCD slack after the last string); seed 004
+ * tool leaves 4 bytes of 0xCD slack after the last string); Trespasser file formats
  * CAPTION DATA. The block's length and count fields are in the schemas. */
 #include "relic_audio.h"
 #include "relic_gen.h"

@@ -1,8 +1,8 @@
 /* audio_sample.c — a Trespasser sound sample's data: what its header says
- * (spec/trespasser.md §4.3), whether the data decode (§4.4: 16-bit IMA
+ * (Trespasser source, Lib/Audio/AudioLoad.cpp), whether the data decode (Trespasser source, Lib/Audio/AudioADPCM.cpp: 16-bit IMA
  * ADPCM only, step index 0..88), decoding to 16-bit PCM (PCM data are
- * 16-bit signed or 8-bit unsigned, §4.3) and building a CAU from PCM with
- * the game's block sizes (§4.5) and caption block (§4.3). */
+ * 16-bit signed or 8-bit unsigned, Trespasser source, Lib/Audio/AudioLoad.cpp) and building a CAU from PCM with
+ * the game's block sizes (Trespasser source, Lib/Audio/AudioLoad.cpp) and caption block (Trespasser source, Lib/Audio/AudioLoad.cpp). */
 #include "relic_audio.h"
 
 void relic_audio_format_of_cau(const relic_cau_sample_header *h, relic_audio_format *f)

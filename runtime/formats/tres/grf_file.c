@@ -2,7 +2,7 @@
  * kind (grf_sections.c): decoding, re-writing, and the rules between
  * sections that the per-section schemas cannot state (handles between
  * region, objects, geometry, mappings, materials, symbols and the value
- * table). Facts: spec/trespasser.md §5.1, §5.3–5.4; seed 004 "GRF". */
+ * table). Facts: Trespasser source, Lib/Groff/FileIO.cpp, Lib/Groff/GroffIO.cpp, Lib/Loader/SaveFile.cpp; Trespasser file formats, "GRF". */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

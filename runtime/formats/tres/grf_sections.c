@@ -2,9 +2,9 @@
  * validate / decode / write to that kind's generated code (one schema
  * per section kind and GROFF version: schema/tres/grf_*.schema,
  * scn_*.schema) or to the hand-written value table (grf_valuetable.c).
- * Kinds: content flags (spec/trespasser.md §5.2), the GRF .header version
- * (§5.3: 11..15, bit 31 = optimised), section names of SCN/savegames (§5.4,
- * §2.2); seed 004 "GRF", "SCN/Savegame". */
+ * Kinds: content flags (Trespasser source, Lib/Groff/Groff.hpp), the GRF .header version
+ * (Trespasser source, Lib/Groff/GroffIO.cpp: 11..15, bit 31 = optimised), section names of SCN/savegames (Trespasser source, Lib/Loader/SaveFile.cpp,
+ * Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp); Trespasser file formats, "GRF", "SCN/Savegame". */
 #include <string.h>
 
 #include "grf_geometry.h"
@@ -31,10 +31,10 @@
 #include "scn_partitions24.h"
 #include "scn_text.h"
 
-/* spec §5.3: .header version bits */
+/* Trespasser source, Lib/Groff/GroffIO.cpp: .header version bits */
 #define VERSION_MASK 0x7FFFFFFFu
 #define VERSION_OPTIMISED 0x80000000u
-/* first version with 44-byte region records, wrap vertices, pivots, flat colours (spec §5.3) */
+/* first version with 44-byte region records, wrap vertices, pivots, flat colours (Trespasser source, Lib/Groff/GroffIO.cpp) */
 #define VERSION_REGION_HANDLES 12u
 #define VERSION_WRAP 13u
 #define VERSION_PIVOT 14u
@@ -169,7 +169,7 @@ relic_grf_layout relic_grf_layout_of(const relic_groff_groff *m)
     return l;
 }
 
-/* The optimised form's header (spec §5.3: material, colour flag, colour,
+/* The optimised form's header (Trespasser source, Lib/Groff/GroffIO.cpp: material, colour flag, colour,
  * pivot, then five u32 counts at byte 24) gives exactly n bytes: 44 + 12
  * points + 32 vertices + 4 pointers + 40 polygons + 12 wrap points. */
 #define MESH_COUNTS_OFFSET 24u

@@ -1,7 +1,6 @@
 /* grf_symbols.c — GROFF symbol handles to names in O(log n): the symbol
  * table sorted by handle once, then binary search. Used wherever section
- * contents name symbols (instance, model and texture names; spec/trespasser.md
- * §5.1 "Lookup is by name -> handle", §5.3), so that dumping, checking and
+ * contents name symbols (instance, model and texture names; Trespasser source, Lib/Groff/FileIO.cpp "Lookup is by name -> handle", Trespasser source, Lib/Groff/GroffIO.cpp), so that dumping, checking and
  * exporting a level stays linear-logarithmic in its size. */
 #include <stdlib.h>
 

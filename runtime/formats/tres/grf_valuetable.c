@@ -2,15 +2,15 @@
  * validating and writing its unaligned byte stream of NUL-terminated names,
  * object-handle records, the symbol table and typed records. The schema
  * language has no NUL-terminated strings, so this section is hand-written.
- * Layout: spec/trespasser.md §5.3 "Value table" (ValueTable.cpp 327–370,
+ * Layout: Trespasser source, Lib/Groff/GroffIO.cpp "Value table" (ValueTable.cpp 327–370,
  * 1493–1525, 1760–1856; SymbolTable.cpp 264–305, 528–570; ObjectHandle.cpp
- * 283–330, 560–620; EasyString.cpp 955–995); seed 004 ".valuetable". */
+ * 283–330, 560–620; EasyString.cpp 955–995); Trespasser file formats, ".valuetable". */
 #include <string.h>
 
 #include "relic_gen.h"
 #include "relic_grf.h"
 
-/* Fixed parts (spec §5.3): object-handle record after its class name =
+/* Fixed parts (Trespasser source, Lib/Groff/GroffIO.cpp): object-handle record after its class name =
  * base, next, count (u32 each) + in-use byte; a symbol after its name = one
  * 8-byte handle; a record = type, scope, reference bytes, value, symbol and
  * target handles, payload, key handle. */

@@ -3,7 +3,7 @@
  * region, section handles, symbol handles and names, and (strict) the
  * layout the game's writer always produces. Also the model helpers that
  * depend on those rules: section names and data, and re-layout after an
- * edit. Facts: spec/trespasser.md §5.1 (FileIO.cpp 761–1078), seed 004. */
+ * edit. Facts: Trespasser source, Lib/Groff/FileIO.cpp (FileIO.cpp 761–1078), Trespasser file formats. */
 #include <stdarg.h>
 #include <stdlib.h>
 

@@ -1,6 +1,6 @@
 /* groff_open.c — the GROFF bytes of a file, plain or SZDD-compressed: the
  * game opens every GROFF through LZOpenFile, which reads both
- * (spec/trespasser.md §3.2, §5.1; FileIO.cpp 211–233). */
+ * (Trespasser source, Lib/Groff/FileIO.cpp; FileIO.cpp 211–233). */
 #include "relic_groff.h"
 #include "relic_lzss.h"
 

@@ -1,7 +1,7 @@
 /* palette_quantize.c — relic_palette_quantize (relic_palette.h): a palette
  * of at most 256 colours for a weighted RGBA histogram. Median cut (Heckbert
  * 1982) weighted by pixel count, then Lloyd k-means refinement over the
- * histogram; the palettes of Trespasser textures (spec/trespasser.md §5.5)
+ * histogram; the palettes of Trespasser textures (Trespasser source, Lib/Loader/ImageLoader.cpp)
  * come from here when a texture has more colours than its palette holds.
  * Written for relic so that the library links no GPL code. */
 #include <stdlib.h>

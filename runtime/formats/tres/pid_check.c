@@ -1,7 +1,7 @@
 /* pid_check.c — the rules of a PID texture directory that its schema
  * (schema/tres/pid.schema) cannot state: raster rows and bit depths,
  * palettes of palettised rasters, and (strict) the mip-level keys of
- * spec/trespasser.md §2.2 and the palette chunk size of §5.5. */
+ * Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp and the palette chunk size of Trespasser source, Lib/Loader/ImageLoader.cpp. */
 #include <stdarg.h>
 
 #include "relic_groff.h"

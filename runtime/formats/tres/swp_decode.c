@@ -1,6 +1,6 @@
 /* swp_decode.c — one SWP raster as RGBA (or its bump angles): the pixel
- * layouts of the PID raster kinds (relic_swp.h; spec/trespasser.md §5.5,
- * seed 004 "PID ENTRY"; rows bottom-up as the community readers store
+ * layouts of the PID raster kinds (relic_swp.h; Trespasser source, Lib/Loader/ImageLoader.cpp,
+ * Trespasser file formats, "PID ENTRY"; rows bottom-up as the community readers store
  * them, spec open question 9). */
 #include "relic_swp.h"
 

@@ -1,10 +1,10 @@
 /* swp_pack.c — build a PID texture directory and its SWP from RGBA
  * images (relic_swp_pack in relic_swp.h): kind choice, palettes (exact
  * colours when they fit, else relic_palette_quantize), mip levels until a side is
- * below 16 (seed 004 "SWP"), mip-level keys (spec/trespasser.md §2.2),
+ * below 16 (Trespasser file formats, "SWP"), mip-level keys (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp),
  * and the SWP layout: the smallest level of every texture in the
  * non-pageable section, the others after it, power-of-two rows in
- * 512- or 1024-byte-wide pages (seed 004 "SWP"), the rest row after row. */
+ * 512- or 1024-byte-wide pages (Trespasser file formats, "SWP"), the rest row after row. */
 #include <stdlib.h>
 #include <zlib.h>
 
@@ -19,14 +19,14 @@
 #define SECTION_ALIGN 65536u
 #define SEQ_ALIGN 4u
 #define OCCLUSION_FLAG 0x02000000
-#define PALETTE_WRITER_EXTRA 1u   /* the game's writer stores one colour more (spec §5.5) */
+#define PALETTE_WRITER_EXTRA 1u   /* the game's writer stores one colour more (Trespasser source, Lib/Loader/ImageLoader.cpp) */
 #define ALPHA_OPAQUE 255u
 #define ALPHA_CUT 128u
 #define NIBBLE_MAX 15u
 #define AZIMUTH_MAX 63u
 #define ELEVATION_MAX 15u
 #define EMPTY_SLOT 0xFFFFFFFFu
-/* the transparent palette entry: pure blue, as in the game's files (seed 004) */
+/* the transparent palette entry: pure blue, as in the game's files (Trespasser file formats) */
 #define KEY_B 0xFFu
 
 typedef struct level {

@@ -1,6 +1,5 @@
 /* swp_walk.c — visit the rasters of a PID with their SWP bytes, from an
- * SWP in memory or from an SPZ decoded as a stream (spec/trespasser.md
- * §3.1, §5.5): the rasters are sorted by the SWP offset where they end and
+ * SWP in memory or from an SPZ decoded as a stream (Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp): the rasters are sorted by the SWP offset where they end and
  * the decoded bytes are kept in a sliding window that starts at the
  * lowest start of the rasters still to visit, so memory is bounded by the
  * rasters' spans, not by the SWP's size. */

@@ -1,9 +1,9 @@
 /* tpa_check.c — the rules between a TPA bank's tables that the schema
- * cannot state (spec/trespasser.md §4.2: each identifier holds the offset
+ * cannot state (Trespasser source, Lib/Audio/AudioLoad.cpp: each identifier holds the offset
  * and length of one CAU blob and a copy of its header; the writer stores the
  * distinct blobs back to back in the order the identifiers first name them,
  * then the collision table; debug builds of the game assert unique IDs and
- * the copied headers; §4.7: collision records have nonzero sample flags). */
+ * the copied headers; Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp: collision records have nonzero sample flags). */
 #include <math.h>
 #include <stdarg.h>
 

@@ -1,8 +1,8 @@
 /* tpa_foley.c — the collision ("Foley") table of a TPA bank evaluated at an
- * impact velocity: which sounds a record plays (spec/trespasser.md §4.7:
+ * impact velocity: which sounds a record plays (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp:
  * bits 0-1 of the sample flags count the impact sounds, bit 7 adds the
- * slide sound) and each sound's transfer function (§4.7, SoundDefs.hpp:
- * value = slope x velocity + intercept, clamped to [min, max]; seed 004
+ * slide sound) and each sound's transfer function (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp, SoundDefs.hpp:
+ * value = slope x velocity + intercept, clamped to [min, max]; Trespasser file formats
  * FOLEY TABLE: final volume = volume / 10^(attenuation / 10)). */
 #include <math.h>
 

@@ -1,10 +1,10 @@
 /* tpa_pack.c — a TPA bank model from an identifier list and CAU samples,
- * laid out as the game's writer lays it out (spec/trespasser.md §4.2,
+ * laid out as the game's writer lays it out (Trespasser source, Lib/Audio/AudioLoad.cpp,
  * CollisionEditor Database.cpp as the spec reads it): header, every
  * identifier entry, the distinct samples back to back in the order the
- * identifiers first name them, then the collision (Foley) table (§4.7).
+ * identifiers first name them, then the collision (Foley) table (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp).
  * Each entry gets its sample's absolute offset, length and a copy of its
- * 36-byte header (§4.2); the generated writer (relic_tpa_write) then fills
+ * 36-byte header (Trespasser source, Lib/Audio/AudioLoad.cpp); the generated writer (relic_tpa_write) then fills
  * the header's counts and offsets. */
 #include "relic_audio.h"
 
@@ -98,7 +98,7 @@ relic_status relic_tpa_pack(const relic_tpa_pack_entry *ids, size_t id_count, co
         e->header = s->header;
     }
     /* the writer points the collision offset at the end of the samples
-     * even when there are no records (spec §4.1) */
+     * even when there are no records (Trespasser source, Lib/Audio/AudioLoader.hpp) */
     out->header.collision_offset = (uint32_t)end;
     out->collisions = (relic_tpa_collision *)collisions;
     out->collisions_count = collision_count;

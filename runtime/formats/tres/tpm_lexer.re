@@ -1,5 +1,5 @@
 /* tpm_lexer.re — the TPM (Trespasser Models) reader: an re2c scanner for
- * TPM tokens and the block grammar on top of it (seed 004 "TPM - Models":
+ * TPM tokens and the block grammar on top of it (Trespasser file formats, "TPM - Models":
  * Conventions, Elements, Fileinfo, Instance, Material, Mesh, Skin, Bone).
  *
  * Implements relic_tpm_parse of runtime/include/relic/relic_tpm.h (see there for the

@@ -1,5 +1,5 @@
 /* tpm_model.c — the TPM model's small helpers (runtime/include/relic/relic_tpm.h): block
- * keyword names (seed 004 TPM "Blocks"), property lookup, and equality of
+ * keyword names (Trespasser file formats, TPM "Blocks"), property lookup, and equality of
  * two models, which is what read -> write -> read must keep. */
 #include "relic_tpm.h"
 

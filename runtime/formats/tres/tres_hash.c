@@ -1,5 +1,5 @@
 /* tres_hash.c — Trespasser's string hash and the sound-ID form of it
- * (spec/trespasser.md §2.1: standard CRC-32, bytes up to the NUL; §2.2:
+ * (Trespasser source, Lib/Std/Hash.cpp: standard CRC-32, bytes up to the NUL; Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp:
  * sound identifiers and sound-material names have '\' as '/' and ASCII
  * A-Z lower-cased first, so "MISSING" -> 0xF0A07BD9). zlib computes the
  * CRC. */

@@ -1,6 +1,6 @@
 /* tres_names.c — names derived from Trespasser's string hash: instance
  * handles and SCN section names, texture IDs, mip-level PID keys
- * (spec/trespasser.md §2.2). The CRC-32 is zlib's (spec §2.1: identical). */
+ * (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp). The CRC-32 is zlib's (Trespasser source, Lib/Std/Hash.cpp: identical). */
 #include <zlib.h>
 
 #include "relic_audio.h"

@@ -1,6 +1,6 @@
 /* tres_text.c — decimal numbers, shortest double text and positioned
  * errors for the Trespasser terrain text formats (see tres_text.h;
- * spec/trespasser.md §6.3). Numbers go through strtod with the locale's
+ * Trespasser source, Lib/GeomDBase/TerrainLoad.cpp). Numbers go through strtod with the locale's
  * decimal point swapped in, so they are correctly rounded whatever the
  * locale; only tokens too long for its buffer are converted here, within
  * an ulp. */

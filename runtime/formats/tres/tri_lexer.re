@@ -1,6 +1,6 @@
 /* tri_lexer.re — the Trespasser TRI text reader: an re2c scanner for its
  * numbers and the count/triples/count/coordinates grammar on top
- * (spec/trespasser.md §6.3; seed 004 "TRI"). Implements relic_tri_parse of
+ * (Trespasser source, Lib/GeomDBase/TerrainLoad.cpp; Trespasser file formats, "TRI"). Implements relic_tri_parse of
  * runtime/include/relic/relic_tri.h. The generated runtime/tri_lexer.c is built by the
  * Makefile's re2c rule. The scanner reads through a bounds-checked peek, so
  * the input needs no terminator and a NUL byte is an ordinary error. */

@@ -1,5 +1,5 @@
 /* tri_write.c — Trespasser TRI terrain triangulation text out of a mesh
- * (spec/trespasser.md §6.3; seed 004 "TRI"), and the same mesh as
+ * (Trespasser source, Lib/GeomDBase/TerrainLoad.cpp; Trespasser file formats, "TRI"), and the same mesh as
  * Wavefront OBJ. Numbers are the shortest text that reads back exactly. */
 #include "relic_tri.h"
 #include "tres_text.h"

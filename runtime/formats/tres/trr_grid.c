@@ -1,6 +1,5 @@
 /* trr_grid.c — a TRR point cloud resampled onto the square power-of-two
- * grid of a WTD, following GUIApp's importer (spec/trespasser.md §1.4,
- * §1.8; TerrainLoad.cpp 311-316, 391-522): the grid spacing is the finest
+ * grid of a WTD, following GUIApp's importer (Trespasser source, Lib/GeomDBase/WaveletConv.cpp, Lib/GeomDBase/WaveletQuadTreeQuery.cpp; TerrainLoad.cpp 311-316, 391-522): the grid spacing is the finest
  * spacing of the points' X and Y values, at most 1 m, snapped to 1/8 m;
  * each point goes to its nearest vertex (several points of one vertex are
  * averaged); heights are quantised to 16 bits of max |z|. Vertices without
@@ -13,11 +12,11 @@
 
 #include "relic_trr.h"
 
-/* Finest XY spacing is snapped to multiples of this (spec §1.4). */
+/* Finest XY spacing is snapped to multiples of this (Trespasser source, Lib/GeomDBase/WaveletConv.cpp). */
 #define TRR_SNAP 8.0
 /* ... and is at most one metre. */
 #define TRR_MAX_RES 1.0
-/* Quantisation bits of the GUI's default (spec §1.1, §1.8). */
+/* Quantisation bits of the GUI's default (Trespasser source, Lib/GeomDBase/TerrainLoad.cpp, Lib/GeomDBase/WaveletQuadTreeQuery.cpp). */
 #define TRR_QUANT_BITS 16
 
 static int cmp_double(const void *a, const void *b)

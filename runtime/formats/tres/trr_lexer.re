@@ -1,6 +1,6 @@
 /* trr_lexer.re — the Trespasser TRR text reader: an re2c scanner for its
- * numbers and the "X Y Z" point grammar on top (spec/trespasser.md §6.3;
- * seed 004 "TRR"; the importer, TerrainLoad.cpp 525-548, reads values
+ * numbers and the "X Y Z" point grammar on top (Trespasser source, Lib/GeomDBase/TerrainLoad.cpp;
+ * Trespasser file formats, "TRR"; the importer, TerrainLoad.cpp 525-548, reads values
  * three at a time regardless of lines, and a first value of -1 marks an
  * obsolete format). Implements relic_trr_parse of runtime/include/relic/relic_trr.h. The
  * generated runtime/trr_lexer.c is built by the Makefile's re2c rule. */

@@ -1,5 +1,5 @@
 /* trr_write.c — Trespasser TRR terrain source text out of a point cloud:
- * one "X Y Z" line per point (spec/trespasser.md §6.3; seed 004 "TRR"),
+ * one "X Y Z" line per point (Trespasser source, Lib/GeomDBase/TerrainLoad.cpp; Trespasser file formats, "TRR"),
  * numbers as the shortest text that reads back exactly. */
 #include "relic_trr.h"
 #include "tres_text.h"

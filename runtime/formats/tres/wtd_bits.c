@@ -1,6 +1,6 @@
 /* wtd_bits.c — the WTD bit container: 32-bit little-endian words read from
  * their most significant bit down, i.e. logical byte k = file byte k XOR 3,
- * fields MSB-first (spec/trespasser.md §1.2; BitBuffer.hpp 154-380). The
+ * fields MSB-first (Trespasser source, Lib/Sys/BitBuffer.cpp; BitBuffer.hpp 154-380). The
  * reader is bounds-checked: a field that would pass the end is refused
  * before anything is read. Away from the end a field is cut out of the two
  * 32-bit words it lies in, in one step. */

@@ -1,6 +1,6 @@
 /* wtd_decode.c — a whole WTD file to a height grid: header and parameter
  * block (wtd_header.c), zerotree (wtd_tree.c), inverse lifting transform
- * (wtd_lift.c), then the height range (spec/trespasser.md §1.3-1.8). */
+ * (wtd_lift.c), then the height range (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp, Lib/GeomDBase/WaveletQuadTreeQuery.cpp). */
 #define _DEFAULT_SOURCE 1 /* madvise */
 #include <stdint.h>
 #include <sys/mman.h>

@@ -1,6 +1,6 @@
 /* wtd_encode.c — the WTD writer: wavelet coefficients (the layout of
  * relic_wtd_analyse) to a file the game's reader accepts
- * (spec/trespasser.md §1.9; WaveletDataFormat.cpp 185-268,
+ * (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp; WaveletDataFormat.cpp 185-268,
  * WaveletQuadTreeTForm.cpp 72-105, 444-454, 552-564). The max-region of
  * every node is the largest |coefficient| of its branch; a node is
  * significant iff that is non-zero. Branch sizes depend on the widths of
@@ -26,7 +26,7 @@ typedef struct tree_tables {
 static uint32_t magnitude(int32_t v) { return v < 0 ? (uint32_t)0 - (uint32_t)v : (uint32_t)v; }
 
 /* The three coefficients of node (i, j) of level L: w0 bottom-edge
- * midpoint, w1 centre, w2 left-edge midpoint (spec §1.5). */
+ * midpoint, w1 centre, w2 left-edge midpoint (Trespasser source, Lib/GeomDBase/WaveletQuadTreeBase.cpp). */
 static void node_coefficients(const tree_tables *t, unsigned L, uint32_t i, uint32_t j, int32_t w[3])
 {
     const uint32_t s = t->n >> L, h = s / 2, x = i * s, y = j * s, n = t->n;
@@ -70,7 +70,7 @@ static void compute_max_regions(tree_tables *t, relic_wtd_encode_stats *st)
 /* Distinct corner vertices of the nodes in the stream: the 4 root corners,
  * and for each significant node its centre and 4 edge midpoints, an edge
  * midpoint shared with a significant same-size neighbour counted once (no
- * other node can have a vertex there, spec §1.9 item 6). */
+ * other node can have a vertex there, Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp item 6). */
 static uint32_t count_vertices(const tree_tables *t)
 {
     uint64_t v = 4;
@@ -198,7 +198,7 @@ relic_status relic_wtd_encode_tree(const int32_t *coef, uint32_t n, const relic_
     if (root_max >= (uint32_t)1 << RELIC_WTD_ROOT_FIELD_BITS)
         return relic_fail(err, RELIC_E_RANGE, 0, "tree.max_region",
                           "a wavelet coefficient of magnitude %u does not fit the 30-bit max-region field", root_max);
-    /* Branch sizes to their fixed point (spec §1.9 item 4). */
+    /* Branch sizes to their fixed point (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp item 4). */
     for (unsigned L = 0; L < t.levels; L++)
         for (size_t q = 0, count = (size_t)1 << (2 * L); q < count; q++) t.size[L][q] = 0x7FFFFFFFu;
     uint32_t root_bits = t.levels ? 0x7FFFFFFFu : 1;

@@ -1,6 +1,6 @@
 /* wtd_encode_grid.c — a height grid to a WTD file: padding of a grid that
  * is not a power of two, the parameter block as the original encoder fills
- * it (spec/trespasser.md §1.4, §1.8), the forward transform
+ * it (Trespasser source, Lib/GeomDBase/WaveletConv.cpp, Lib/GeomDBase/WaveletQuadTreeQuery.cpp), the forward transform
  * (wtd_forward.c), the optional threshold that drops small coefficients
  * and the error it costs (measured by synthesising the kept coefficients),
  * and the tree writer (wtd_encode.c). */

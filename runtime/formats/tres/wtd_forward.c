@@ -1,6 +1,6 @@
 /* wtd_forward.c — the WTD integer lifting transform, analysis direction:
  * an N x N grid of quantised heights to wavelet coefficients and the root
- * scaling value, finest level first (spec/trespasser.md §1.7 "Forward
+ * scaling value, finest level first (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp "Forward
  * (analysis) transform"; WaveletQuadTreeTForm.cpp 216-304, 507-561). For
  * each node size s = 2, 4, ..., N: every node's three wavelets are its owned
  * positions minus their predictions from the (reflected) corners; then every

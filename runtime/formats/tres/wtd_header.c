@@ -1,6 +1,6 @@
 /* wtd_header.c — the WTD header and SMapping parameter block: the first 90
- * logical bytes (file bytes XOR 3, spec/trespasser.md §1.2) gathered and
- * checked by the schema's validator (schema/tres/wtd.schema, spec §1.3-1.4),
+ * logical bytes (file bytes XOR 3, Trespasser source, Lib/Sys/BitBuffer.cpp) gathered and
+ * checked by the schema's validator (schema/tres/wtd.schema, Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp, Lib/GeomDBase/WaveletConv.cpp),
  * then the rules between fields the schema cannot state (float scales). */
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* wtd_lift.c — inverse of the WTD integer lifting transform, the 2-D
- * "0-disc" CDF 2,2 variant on a 4-8 mesh (spec/trespasser.md §1.7;
+ * "0-disc" CDF 2,2 variant on a 4-8 mesh (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp;
  * WaveletCoef.hpp 266-298, WaveletQuadTreeTForm.cpp 216-304): coarsest level
  * first, un-lift the base vertices by the corner contributions of the
  * level's nodes, then predict the three owned positions of every node from

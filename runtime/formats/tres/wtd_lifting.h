@@ -1,7 +1,7 @@
 /* wtd_lifting.h — the integer operators of the WTD lifting transform shared
  * by the analysis (wtd_forward.c) and the synthesis (wtd_lift.c), so the two
  * stay exact inverses: predict, lift and a node's corner contributions
- * (spec/trespasser.md §1.7; WaveletCoef.hpp 266-298, WaveletQuadTreeBase.cpp
+ * (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp; WaveletCoef.hpp 266-298, WaveletQuadTreeBase.cpp
  * 217-261). Private to the WTD implementation. */
 #ifndef RELIC_WTD_LIFTING_H
 #define RELIC_WTD_LIFTING_H
@@ -17,7 +17,7 @@ static inline int64_t wtd_floor_shift(int64_t v, unsigned k)
     return (int64_t)(((uint64_t)v + WTD_FLOOR_BIAS) >> k) - (int64_t)(WTD_FLOOR_BIAS >> k);
 }
 
-/* predict(a, b) = (a + b + 1) >> 1; lift(acc) = (acc + 4) >> 3 (spec §1.7). */
+/* predict(a, b) = (a + b + 1) >> 1; lift(acc) = (acc + 4) >> 3 (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp). */
 static inline int64_t wtd_predict(int64_t a, int64_t b) { return wtd_floor_shift(a + b + 1, 1); }
 static inline int64_t wtd_lift(int64_t acc) { return wtd_floor_shift(acc + 4, 3); }
 
@@ -25,10 +25,10 @@ static inline int64_t wtd_lift(int64_t acc) { return wtd_floor_shift(acc + 4, 3)
 static inline int32_t wtd_wrap32(int64_t v) { return (int32_t)(uint32_t)(uint64_t)v; }
 
 /* The diagonal flag of the size-s node in column i, row j of its level
- * (spec §1.5): set on children 1 and 3, i.e. (i + j) odd; clear on the root. */
+ * (Trespasser source, Lib/GeomDBase/WaveletQuadTreeBase.cpp): set on children 1 and 3, i.e. (i + j) odd; clear on the root. */
 static inline int wtd_diagonal(uint32_t i, uint32_t j, uint32_t s, uint32_t n) { return s < n && ((i + j) & 1); }
 
-/* Corner contributions c[0..3] of a node's wavelets w0, w1, w2 (spec §1.7
+/* Corner contributions c[0..3] of a node's wavelets w0, w1, w2 (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp
  * "Corner contributions"), with the mirror terms at the minimum boundaries. */
 static inline void wtd_contributions(int64_t w0, int64_t w1, int64_t w2, int diag, int min_x, int min_y,
                                      int64_t c[4])

@@ -1,5 +1,5 @@
 /* wtd_mesh.c — the WTD terrain as the game triangulates it at full detail
- * (spec/trespasser.md §1.11; WaveletQuadTreeBaseTri.cpp 197-303): the
+ * (Trespasser source, Lib/GeomDBase/WaveletQuadTreeBaseTri.cpp; WaveletQuadTreeBaseTri.cpp 197-303): the
  * leaves of the zerotree (nodes in the stream without children) are the
  * mesh's quads. A leaf with nothing on its edges but its corners is split
  * along its diagonal — corners 0-2 when the diagonal flag is clear

@@ -1,4 +1,4 @@
-/* wtd_tree.c — the WTD zerotree (spec/trespasser.md §1.5-1.6;
+/* wtd_tree.c — the WTD zerotree (Trespasser source, Lib/GeomDBase/WaveletQuadTreeBase.cpp, Lib/GeomDBase/WaveletDataFormat.cpp;
  * WaveletDataFormat.cpp 185-305): depth-first, pre-order, children in
  * counter-clockwise order 0..3 from the bottom-left, from logical bit 720.
  * Each present node: a significance bit; if set, its branch size and

@@ -3,8 +3,8 @@
  * The hand-written half of the BWM format (schema/kotor/bwm.schema is the
  * other half): face planes, walkability, walkable adjacency, boundary edges
  * and perimeter loops, and the AABB tree, producing exactly the layout real
- * files hold. Source: seed 002 "Derived data", "AABB Tree", "Walkable
- * adjacencies", "Edges", "Perimeters"; spec/aurora.md §3.3–§3.7.
+ * files hold. Source: PyKotor wiki, KotOR BWM file format, "Derived data", "AABB Tree", "Walkable
+ * adjacencies", "Edges", "Perimeters"; PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py.
  *
  * These functions work on plain arrays so they do not depend on the
  * generated model types; runtime/bwm.c adapts the generated model to them. */
@@ -33,7 +33,7 @@ typedef struct relic_bwm_mesh {
  *  index for a leaf and -1 for an internal node; unknown is 4 in every real
  *  file; msp is the most significant plane flag (0 on leaves, 0x01/0x02/
  *  0x04 = +X/+Y/+Z, 0x08/0x10/0x20 = -X/-Y/-Z); children are 0-based node
- *  indices, 0xFFFFFFFF for none. spec/aurora.md §3.5. */
+ *  indices, 0xFFFFFFFF for none. kotorblender, aabb.py; PyKotor, io_bwm.py. */
 /* NOTE: named relic_bwm_aabb_rec (not _aabb_node) because the generated
  * generated/kotor/bwm.h already defines relic_bwm_aabb_node (the model form
  * of the schema's aabb_node struct). */
@@ -48,7 +48,7 @@ typedef struct relic_bwm_aabb_rec {
 } relic_bwm_aabb_rec;
 
 /** One perimeter edge: edge id = 3 * face + side, transition = -1 or the
- *  LYT room index the edge leads to. spec/aurora.md §3.7. */
+ *  LYT room index the edge leads to. PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py. */
 typedef struct relic_bwm_edge_rec {
     uint32_t edge;
     int32_t transition;
@@ -59,19 +59,19 @@ typedef struct relic_bwm_edge_rec {
 
 /** 1 when the surface material is walkable (surfacemat.2da walk column as
  *  the sample files use it: 1,3,4,5,6,9,10,11,12,13,14,16,18,20,21,22,30;
- *  checked against the adjacency count of every corpus WOK). spec §3.4. */
+ *  checked against the adjacency count of every corpus WOK). PyKotor, common/geometry.py; kotorblender, constants.py. */
 int relic_bwm_material_walkable(uint32_t material);
 
 /** Human-readable material name ("Dirt", "NonWalk", ...) or NULL. */
 const char *relic_bwm_material_name(uint32_t material);
 
 /** Number of leading walkable faces; faces after the first non-walkable one
- *  must all be non-walkable for a valid file (spec §3.3). */
+ *  must all be non-walkable for a valid file (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py). */
 uint32_t relic_bwm_walkable_prefix(const relic_bwm_mesh *m);
 
 /** Unit normal (x,y,z) and planar distance d of face f:
  *  normal = normalize((v1-v0) x (v2-v0)), d = -(normal . v0), computed in
- *  single precision as the game's tools do (spec §3.3). A degenerate face
+ *  single precision as the game's tools do (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py). A degenerate face
  *  gets a zero normal and d = 0. */
 void relic_bwm_face_plane(const relic_bwm_mesh *m, uint32_t f, float normal[3], float *distance);
 
@@ -86,7 +86,7 @@ relic_status relic_bwm_build_adjacency(const relic_bwm_mesh *m, uint32_t walkabl
                                        int32_t (*out)[3], relic_arena *scratch,
                                        relic_error *err);
 
-/** Which sides relic_bwm_build_adjacency_rule joins (spec §3.6, measured on
+/** Which sides relic_bwm_build_adjacency_rule joins (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py, measured on
  *  the corpus by tests/test_bwm_build.c). */
 typedef enum relic_bwm_adjacency_rule {
     /** The game's files and kotorblender: sides with the same two vertex
@@ -111,7 +111,7 @@ relic_status relic_bwm_build_adjacency_rule(const relic_bwm_mesh *m, uint32_t wa
                                             relic_bwm_adjacency_rule rule, int32_t (*out)[3],
                                             relic_arena *scratch, relic_error *err);
 
-/** Boundary edges and perimeter loops from adjacency (spec §3.7 loop walk,
+/** Boundary edges and perimeter loops from adjacency (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py loop walk,
  *  which reproduces real files exactly). edges_out needs room for
  *  3*walkable_count records, perimeters_out for 3*walkable_count entries.
  *  Every edge's transition is -1 unless old_edges (may be NULL) holds the
@@ -135,7 +135,7 @@ relic_status relic_bwm_build_perimeters(const relic_bwm_mesh *m, uint32_t walkab
  *  2*face_count-1 nodes for face_count >= 1 (none for 0). Leaves: the
  *  face's tight box expanded by 0.01 on every side; internal boxes: union
  *  of the children. out needs room for 2*face_count-1 nodes.
- *  Split rule (measured on the game-written corpus files, spec §3.5): a
+ *  Split rule (measured on the game-written corpus files, kotorblender, aabb.py; PyKotor, io_bwm.py): a
  *  node's faces are ordered by centroid along the longest axis of its box
  *  (equal lengths: the later axis), equal centroids by descending face
  *  index, and the first floor(n/2) go left; MSP from relic_bwm_aabb_msp.

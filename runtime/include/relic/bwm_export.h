@@ -6,7 +6,7 @@
  * printed with 9 significant digits, which round-trips every float). The
  * SVG is a top-down map of the walkmesh for people: faces coloured by
  * surface material, perimeters and transitions on top, a legend.
- * Sources: spec/aurora.md §3.3 (faces, sides), §3.4 (materials), §3.7
+ * Sources: PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py (faces, sides), PyKotor, common/geometry.py; kotorblender, constants.py (materials), PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py
  * (edges, transitions, perimeters); runtime/include/relic/obj.h for the material names. */
 #ifndef RELIC_BWM_EXPORT_H
 #define RELIC_BWM_EXPORT_H

@@ -18,7 +18,7 @@
  * a heap arena's limit bounds what any input can make the reader take.
  *
  * Sources: the Wavefront OBJ format as every tool writes it; the material
- * names and walkability are spec/aurora.md §3.4 (runtime/include/relic/bwm_build.h). */
+ * names and walkability are PyKotor, common/geometry.py; kotorblender, constants.py (runtime/include/relic/bwm_build.h). */
 #ifndef RELIC_OBJ_H
 #define RELIC_OBJ_H
 

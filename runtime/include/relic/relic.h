@@ -6,7 +6,7 @@
  * every format shares: status codes and errors, byte buffers and file
  * mapping, arenas, byte-order helpers, atomic output and format detection.
  *
- * Conventions (see ../shared/DESIGN.md, "Runtime"):
+ * Conventions (docs/security.md, "Memory"):
  *  - functions return a relic_status; results come back through
  *    out-parameters; a failure fills the caller's relic_error (if non-NULL);
  *  - the library never calls malloc behind the caller's back: memory comes

@@ -1,5 +1,5 @@
 /* relic_adpcm.h — IMA/DVI ADPCM as Trespasser stores it in CAU samples and
- * TPA banks (spec/trespasser.md §4.4-4.5): blocks of `block_align` bytes,
+ * TPA banks (Trespasser source, Lib/Audio/AudioADPCM.cpp, Lib/Audio/AudioLoad.cpp): blocks of `block_align` bytes,
  * each channel starting with a 4-byte header (i16 first sample, u8 step
  * index, u8 unused); mono data low nibble first; stereo data in 8-byte
  * units of 4 left-channel bytes then 4 right-channel bytes. The difference
@@ -27,7 +27,7 @@ extern "C" {
 #define RELIC_ADPCM_HEADER_BYTES 4u
 /** Largest valid step index (the step table has 89 entries). */
 #define RELIC_ADPCM_MAX_STEP_INDEX 88u
-/** The game's block sizes (spec §4.5). */
+/** The game's block sizes (Trespasser source, Lib/Audio/AudioLoad.cpp). */
 #define RELIC_ADPCM_GAME_BLOCK_MONO 1028u
 #define RELIC_ADPCM_GAME_BLOCK_STEREO 2056u
 /** Most 16-bit values one block of RELIC_ADPCM_MAX_BLOCK bytes decodes to. */
@@ -37,14 +37,14 @@ extern "C" {
 enum relic_adpcm_flag {
     /** Standard clamping to -32768..32767 (the default, 0). */
     RELIC_ADPCM_CLAMP = 0,
-    /** Reproduce the game's mono decoder (spec §4.4 quirks): a positive
+    /** Reproduce the game's mono decoder (Trespasser source, Lib/Audio/AudioADPCM.cpp quirks): a positive
      *  overflow stores +32768, which the 16-bit output shows as -32768, and
      *  keeps 32768 as the predictor. Only affects mono data. */
     RELIC_ADPCM_GAME_MONO_OVERFLOW = 1
 };
 
 /** Frames (samples per channel) one full block of block_align bytes
- *  decodes to: mono 1 + 2(A-4), stereo 1 + 8 floor((A-8)/8) (spec §4.5);
+ *  decodes to: mono 1 + 2(A-4), stereo 1 + 8 floor((A-8)/8) (Trespasser source, Lib/Audio/AudioLoad.cpp);
  *  0 when the block is too small to hold the channel headers. */
 uint32_t relic_adpcm_block_frames(uint32_t block_align, unsigned channels);
 

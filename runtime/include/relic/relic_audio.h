@@ -3,8 +3,8 @@
  * What a schema cannot say lives here: the caption lines (NUL-terminated
  * strings), the rules between a TPA's tables, decoding a sample to PCM,
  * building a sample from PCM (with runtime/codec/adpcm.c), WAV files through
- * libsndfile, and the sound-name hash. Sources: spec/trespasser.md §2
- * (hash), §4.2-4.7; seed 004 TPA and CAU. */
+ * libsndfile, and the sound-name hash. Sources: Trespasser source, Lib/Std/Hash.cpp
+ * (hash), Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; Trespasser file formats, TPA and CAU. */
 #ifndef RELIC_AUDIO_H
 #define RELIC_AUDIO_H
 
@@ -17,18 +17,18 @@
 extern "C" {
 #endif
 
-/** Caption duration unit: 0.2 s (spec §4.3; the seed's "200ms increments"). */
+/** Caption duration unit: 0.2 s (Trespasser source, Lib/Audio/AudioLoad.cpp; the seed's "200ms increments"). */
 #define RELIC_AUDIO_CAPTION_UNIT_SECONDS 0.2
 /** The slack the game's tool leaves after the last caption string (MSVC
- *  debug fill, spec §4.3); relic writes the same 4 bytes. */
+ *  debug fill, Trespasser source, Lib/Audio/AudioLoad.cpp); relic writes the same 4 bytes. */
 #define RELIC_AUDIO_CAPTION_SLACK 4u
 #define RELIC_AUDIO_CAPTION_SLACK_BYTE 0xCD
 /** CAU version relic writes (every known file has 110). */
 #define RELIC_AUDIO_CAU_VERSION 110u
-/** The only TPA version the game accepts (spec §4.1; the schema's
+/** The only TPA version the game accepts (Trespasser source, Lib/Audio/AudioLoader.hpp; the schema's
  *  constant, which the generator does not emit as a macro). */
 #define RELIC_AUDIO_TPA_VERSION 0x150u
-/** Sound ID of the fallback sample "MISSING" (spec §2.2). */
+/** Sound ID of the fallback sample "MISSING" (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp). */
 #define RELIC_AUDIO_MISSING_ID 0xF0A07BD9u
 
 /** What a sample holds, taken from a CAU or TPA sample header. */
@@ -121,11 +121,11 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
 typedef struct relic_tpa_transfer_result {
     float volume;        /**< slope x velocity + intercept, clamped to [min, max] */
     float pitch;         /**< the same for pitch (-1..1) */
-    float final_volume;  /**< volume / 10^(attenuation / 10), seed 004's formula */
+    float final_volume;  /**< volume / 10^(attenuation / 10), the Trespasser file-formats document's formula */
     int plays;           /**< 1 when velocity >= the function's minimum velocity */
 } relic_tpa_transfer_result;
 
-/** Evaluate a transfer function at an impact velocity (spec §4.7; seed 004
+/** Evaluate a transfer function at an impact velocity (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; Trespasser file formats
  *  FOLEY TABLE). Pure arithmetic on the stored floats (NaN stays NaN). */
 void relic_tpa_transfer_eval(const relic_tpa_transfer_function *tf, float velocity, relic_tpa_transfer_result *r);
 
@@ -142,15 +142,15 @@ uint64_t relic_tpa_sample_offset(const relic_tpa_tpa *m, size_t i);
 uint64_t relic_tpa_sample_size(const relic_tpa_sample *s);
 
 /** One identifier of a bank to pack: its sound ID, properties and which
- *  of the given samples it names (spec §4.2). */
+ *  of the given samples it names (Trespasser source, Lib/Audio/AudioLoad.cpp). */
 typedef struct relic_tpa_pack_entry {
-    uint32_t sound_id;    /**< spec §2.2 sound hash of the identifier */
+    uint32_t sound_id;    /**< Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp sound hash of the identifier */
     float attenuation;    /**< dB per metre (>= 0 in the game's files) */
     float master_volume;  /**< dB (<= 0 in the game's files) */
     size_t sample;        /**< index into the samples array; several identifiers may name one */
 } relic_tpa_pack_entry;
 
-/** Build a bank model in the game writer's layout (spec §4.2): header,
+/** Build a bank model in the game writer's layout (Trespasser source, Lib/Audio/AudioLoad.cpp): header,
  *  identifier table in the given order, the distinct samples back to back
  *  in the order the identifiers first name them, then the collision
  *  records (borrowed, not copied). Fills every entry's sample offset,
@@ -164,10 +164,10 @@ relic_status relic_tpa_pack(const relic_tpa_pack_entry *ids, size_t id_count, co
                             size_t sample_count, const relic_tpa_collision *collisions, size_t collision_count,
                             relic_arena *a, relic_tpa_tpa *out, relic_error *err);
 
-/** CRC-32 (zlib's) of the bytes, as the game's string hash (spec §2.1). */
+/** CRC-32 (zlib's) of the bytes, as the game's string hash (Trespasser source, Lib/Std/Hash.cpp). */
 uint32_t relic_tres_hash(const char *s, size_t n);
 /** The sound-ID hash: every '\\' as '/', ASCII A-Z lower-cased, then CRC-32
- *  (spec §2.2: "MISSING" -> 0xF0A07BD9). */
+ *  (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp: "MISSING" -> 0xF0A07BD9). */
 uint32_t relic_tres_sound_hash(const char *name, size_t n);
 
 /** WAV through libsndfile. relic_audio_wav_write appends a RIFF WAVE file of

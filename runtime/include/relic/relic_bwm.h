@@ -4,7 +4,7 @@
  * (schema/kotor/bwm.schema -> generated/kotor/bwm.h). This header adds what
  * a schema cannot say: the semantic rules between tables, rebuilding the
  * derived tables from geometry, and building a whole walkmesh from a mesh.
- * Sources: seed 002 (BWM); spec/aurora.md §3. */
+ * Sources: PyKotor wiki, KotOR BWM file format (BWM); PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py. */
 #ifndef RELIC_BWM_H
 #define RELIC_BWM_H
 

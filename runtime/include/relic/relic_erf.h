@@ -9,7 +9,7 @@
  * member GFF is validated in place, a view into the mapped container), the
  * writer (the container's own layout kept, or the layout real files use),
  * and the resource type id <-> extension table.
- * Sources: spec/aurora.md §5.1 (ERF) and §5.2 (ResTypes), §1.9 (NWN2 ids);
+ * Sources: xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim (ERF); xoreos, src/aurora/types.h (ResTypes); nwn-lib-d, constants.d (NWN2 ids);
  * xoreos src/aurora/rimfile.cpp and types.h (RIM, KotOR ids). */
 #ifndef RELIC_ERF_H
 #define RELIC_ERF_H
@@ -33,7 +33,7 @@ typedef enum relic_erf_kind {
 } relic_erf_kind;
 
 /** Whose resource type ids: the numbers from 3000 up differ per game
- *  (spec/aurora.md §1.9: 3002 is KotOR's rim and NWN2's trn). */
+ *  (nwn-lib-d, constants.d; xoreos, src/aurora/types.h: 3002 is KotOR's rim and NWN2's trn). */
 typedef enum relic_erf_game {
     RELIC_ERF_GAME_KOTOR = 0, /**< NWN1 and KotOR (ERF V1.0, RIM): KotOR's 3000-range ids */
     RELIC_ERF_GAME_NWN2 = 1   /**< NWN2 (ERF V1.1): NWN2's 3000- and 4000-range ids */
@@ -125,7 +125,7 @@ relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layo
                              relic_error *err);
 
 /* ---------------------------------------------------------------------- */
-/* Resource type ids (spec/aurora.md §5.2 table, §1.9; xoreos types.h)     */
+/* Resource type ids (xoreos, src/aurora/keyfile.cpp, biffile.cpp table, nwn-lib-d, constants.d; xoreos, src/aurora/types.h; xoreos types.h) */
 /* ---------------------------------------------------------------------- */
 
 /** The extension (lower case, no dot) of type id in game's numbering; NULL

@@ -5,8 +5,8 @@
  * GFF semantics a schema cannot say: field types 0-17 and their data, the
  * struct graph, zero-copy lookup and typed getters, an in-memory tree, the
  * writer that lays a tree out as real files do, and the nwn_gff JSON form.
- * Sources: BioWare GFF spec; spec/aurora.md §4 (measured conventions §4.6,
- * JSON §4.7). */
+ * Sources: BioWare GFF spec; xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim (measured conventions nwn-lib-d, gff.d; xoreos, gff3writer.cpp,
+ * JSON neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp). */
 #ifndef RELIC_GFF_H
 #define RELIC_GFF_H
 
@@ -28,7 +28,7 @@ extern "C" {
 /* ---------------------------------------------------------------------- */
 
 /** Called for a problem that does not stop validation (a duplicate label in
- *  a struct, spec/aurora.md §4.6.8); err names the path and offset. */
+ *  a struct, nwn-lib-d, gff.d; xoreos, gff3writer.cpp); err names the path and offset. */
 typedef void (*relic_gff_warn_fn)(void *ctx, const relic_error *err);
 
 /** A validated GFF file. Only relic_gff_open fills one; every getter below
@@ -89,7 +89,7 @@ static inline uint32_t relic_gff_field_type_of(const relic_gff_doc *d, uint32_t 
 const char *relic_gff_field_label(const relic_gff_doc *d, uint32_t f, size_t *len);
 
 /** The field of struct s labelled label (exact, case-sensitive). With
- *  duplicate labels, the last one wins (as NWN2's own reader, spec §4.6.8).
+ *  duplicate labels, the last one wins (as NWN2's own reader, nwn-lib-d, gff.d; xoreos, gff3writer.cpp).
  *  Returns 1 and sets *f when found, else 0. Linear in the struct's fields;
  *  no allocation. */
 int relic_gff_find(const relic_gff_doc *d, uint32_t s, const char *label, uint32_t *f);
@@ -217,7 +217,7 @@ relic_status relic_gff_tree_from_doc(const relic_gff_doc *d, relic_arena *a, rel
 
 /** Field-array, struct and data layouts the writer can produce. */
 typedef enum relic_gff_layout {
-    /** What game-written files use (spec/aurora.md §4.6): sections in order
+    /** What game-written files use (nwn-lib-d, gff.d; xoreos, gff3writer.cpp): sections in order
      *  from 56, structs and fields in depth-first pre-order, labels in
      *  first-use order, field data in field order without dedup,
      *  field-index blocks in struct order, list records in pre-order,
@@ -243,11 +243,10 @@ relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layo
                                   int *fell_back, relic_error *err);
 
 /* ---------------------------------------------------------------------- */
-/* nwn_gff-compatible JSON (spec/aurora.md §4.7)                          */
+/* nwn_gff-compatible JSON (neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp) */
 /* ---------------------------------------------------------------------- */
 
-/** Text encoding of CExoString and CExoLocString bytes (spec/aurora.md
- *  §4.5). ResRefs and labels are always shown through windows-1252. */
+/** Text encoding of CExoString and CExoLocString bytes (xoreos-tools, src/aurora/language.cpp; neverwinter.nim, util.nim). ResRefs and labels are always shown through windows-1252. */
 typedef enum relic_gff_encoding {
     /** windows-1252 (NWN1, KotOR; nwn_gff's default). The five bytes that
      *  cp1252 leaves undefined map to U+0081..U+009D, so any bytes survive. */

@@ -1,10 +1,10 @@
 /* relic_gff_schema.h — typed GFF files (ARE, GIT, GIC, IFO, ITP and the
- * common structs of seed 003): what a file type documents about its GFF
+ * common structs of BioWare Aurora specs): what a file type documents about its GFF
  * structs, as tables generated from schema/aurora/<type>.schema (typed GFF
  * schemas, gen/SCHEMA.md), the typed accessors' common getter, and the
  * `relic check --strict` walk that compares a file with its tables.
- * Sources: seed 003 (BioWare AreaFile, IFO, Common GFF Structs and ITP
- * documents); spec/aurora.md §4. */
+ * Sources: BioWare Aurora specs (BioWare AreaFile, IFO, Common GFF Structs and ITP
+ * documents); xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim. */
 #ifndef RELIC_GFF_SCHEMA_H
 #define RELIC_GFF_SCHEMA_H
 
@@ -57,7 +57,7 @@ typedef struct relic_gff_schema {
     const char *format;             /**< "are" */
     char file_type[5];              /**< "ARE " (NUL-terminated) */
     const char *pairs;              /**< format whose same-labelled root lists have as many
-                                         elements (GIC pairs "git", seed 003 §4), or NULL */
+                                         elements (GIC pairs "git", BioWare Aurora specs, §4), or NULL */
     const relic_gff_sstruct *root;
     const char *doc;
 } relic_gff_schema;
@@ -93,7 +93,7 @@ const relic_gff_schema *relic_gff_schema_named(const char *format);
  *  by RELIC_GFF_MAX_DEPTH (relic_gff_open). */
 unsigned relic_gff_schema_check(const relic_gff_schema *sc, const relic_gff_doc *d, relic_problems *pr);
 
-/** The correspondence of paired files (seed 003 §4: GIC and GIT): each list
+/** The correspondence of paired files (BioWare Aurora specs, §4: GIC and GIT): each list
  *  field of sc's root that d has must have as many elements as the list of
  *  the same label in other's root (absent there: 0). Problems (code
  *  RELIC_E_INDEX, path = the label) go to pr; returns their number. */

@@ -6,8 +6,7 @@
  * section kind, one per GROFF version where layouts differ); this header
  * adds what the schemas cannot say: which kind a section is, the value table
  * (NUL-terminated strings, tagged records), the rules between sections, the
- * whole-level JSON and the OBJ export. Facts: spec/trespasser.md §5.3–5.4,
- * §2.2; seed 004 "GRF", "SCN/Savegame". */
+ * whole-level JSON and the OBJ export. Facts: Trespasser source, Lib/Groff/GroffIO.cpp, Lib/Loader/SaveFile.cpp, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp; Trespasser file formats, "GRF", "SCN/Savegame". */
 #ifndef RELIC_GRF_H
 #define RELIC_GRF_H
 
@@ -36,7 +35,7 @@ typedef enum relic_grf_kind {
     RELIC_GRF_VALUE_TABLE,    /**< value table (hand-written: runtime/formats/tres/grf_valuetable.c) */
     RELIC_SCN_HEADER,         /**< SCN Header (scn_header.schema) */
     RELIC_SCN_PARTITIONS,     /**< Partitions (28-byte entries) */
-    RELIC_SCN_PARTITIONS24,   /**< Partitions with 24-byte entries (seed 004: TestScnNght) */
+    RELIC_SCN_PARTITIONS24,   /**< Partitions with 24-byte entries (Trespasser file formats: TestScnNght) */
     RELIC_SCN_HIERARCHY,      /**< Hierarchy, TerrainHierarchy, TriggerHierarchy */
     RELIC_SCN_INSTANCE,       /**< 36-byte instance state named by a hash */
     RELIC_SCN_INSTANCE44,     /**< 44-byte instance state named by a hash */
@@ -51,7 +50,7 @@ const char *relic_grf_kind_name(relic_grf_kind k);
 /** The kind named name, or -1. */
 int relic_grf_kind_from_name(const char *name);
 
-/** How the sections of one container are to be read (spec §5.3: the GRF's
+/** How the sections of one container are to be read (Trespasser source, Lib/Groff/GroffIO.cpp: the GRF's
  *  .header gives the GROFF version, bit 31 = optimised). */
 typedef struct relic_grf_layout {
     uint32_t version;   /**< GROFF version 11..15, 0 when there is no valid .header */
@@ -69,7 +68,7 @@ relic_grf_layout relic_grf_layout_of(const relic_groff_groff *m);
  *  material (by version), value table; special sections by name (Header,
  *  Partitions (24-byte entries when the size fits those and not 28-byte
  *  ones), *Hierarchy, SaveGameName, SaveSCNName, SaveBMP; a hex name
- *  (spec §2.2) with 36 or 44 bytes: an instance state). Everything else, and
+ *  (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) with 36 or 44 bytes: an instance state). Everything else, and
  *  version-dependent kinds when the version is unknown: RELIC_GRF_OPAQUE. */
 relic_grf_kind relic_grf_classify(const relic_groff_groff *m, size_t i, const relic_grf_layout *l);
 
@@ -96,7 +95,7 @@ relic_status relic_grf_section_json_print(relic_grf_kind k, const void *model, r
 relic_status relic_grf_section_json_read(relic_grf_kind k, const char *text, size_t len, relic_arena *a, void **model,
                                          relic_error *err);
 
-/* ---- the value table (spec §5.3 "Value table"; ValueTable.cpp 327–370, 1493–1525, 1760–1856) ---- */
+/* ---- the value table (Trespasser source, Lib/Groff/GroffIO.cpp "Value table"; ValueTable.cpp 327–370, 1493–1525, 1760–1856) ---- */
 
 /** Value-table record types (ValueTable.hpp 98–144); 0 and 7 are rejected. */
 typedef enum relic_grf_value_type {
@@ -212,7 +211,7 @@ relic_status relic_grf_file_write(relic_grf_file *f, relic_arena *a, relic_buf *
 typedef relic_groff_report relic_grf_report;
 
 /** Validate every section of a validated container with its kind's schema,
- *  then the rules between sections (spec §5.3): region objects are object
+ *  then the rules between sections (Trespasser source, Lib/Groff/GroffIO.cpp): region objects are object
  *  sections, instance names and material names are symbols, object parts
  *  are geometry/mapping sections, mappings and meshes name material
  *  sections, triangles' material indices are below the material count,
@@ -237,7 +236,7 @@ relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, r
 
 /** The rotation matrix of a region instance's Euler angles (radians):
  *  m = Rz(rot[2]) * Ry(rot[1]) * Rx(rot[0]), right-handed, so x is applied
- *  first going object to world (seed 004 REGION ENTRY); world = position +
+ *  first going object to world (Trespasser file formats, REGION ENTRY); world = position +
  *  m * (scale * p). Checked against the quaternions the demo's .scn stores
  *  for the same instances (tests/test_grf.c). */
 void relic_grf_euler_matrix(const float rot[3], double m[3][3]);
@@ -246,7 +245,7 @@ void relic_grf_euler_matrix(const float rot[3], double m[3][3]);
  *  materials (mtl; mtl_name is the name the OBJ's mtllib line uses): every
  *  region instance as an object `o NAME`, its geometry (mesh polygons or
  *  plain triangles) scaled, rotated by its Euler angles (x, then y, then z,
- *  object to world: seed 004 REGION ENTRY) and moved to its position, with
+ *  object to world: Trespasser file formats, REGION ENTRY) and moved to its position, with
  *  texture coordinates, normals and per-face materials named after the
  *  texture file. Trespasser is Z-up; the OBJ is written Y-up (x, z, -y), the
  *  OBJ convention Blender and assimp import. Errors: RELIC_E_UNSUPPORTED

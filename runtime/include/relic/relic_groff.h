@@ -4,7 +4,7 @@
  * say. Opening SZDD-compressed GRFs, the container rules between the
  * directory, the section data and the symbol table, section names, the
  * layout of an edited model, and the PID rules between rasters, palettes
- * and keys. Facts: spec/trespasser.md §5.1, §5.5, §3.2, §2.2; seed 004. */
+ * and keys. Facts: Trespasser source, Lib/Groff/FileIO.cpp, Lib/Loader/ImageLoader.cpp, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp; Trespasser file formats. */
 #ifndef RELIC_GROFF_H
 #define RELIC_GROFF_H
 
@@ -16,13 +16,13 @@
 extern "C" {
 #endif
 
-/** GROFF magic (bytes BE BA CE 0A), the header's first u32 (spec §5.1). */
+/** GROFF magic (bytes BE BA CE 0A), the header's first u32 (Trespasser source, Lib/Groff/FileIO.cpp). */
 #define RELIC_GROFF_MAGIC 0x0ACEBABEu
-/** Section handles are this plus the directory index (spec §5.1). */
+/** Section handles are this plus the directory index (Trespasser source, Lib/Groff/FileIO.cpp). */
 #define RELIC_GROFF_SECTION_HANDLE_BASE 0x80000000u
-/** PID version (spec §5.5). */
+/** PID version (Trespasser source, Lib/Loader/ImageLoader.cpp). */
 #define RELIC_PID_VERSION 0x130u
-/** PID bump-map depth of the shipped build (spec §5.5). */
+/** PID bump-map depth of the shipped build (Trespasser source, Lib/Loader/ImageLoader.cpp). */
 #define RELIC_PID_BUMP_DEPTH 16u
 /** Largest decompressed GRF relic accepts from an SZDD file (bytes). */
 #define RELIC_GROFF_MAX_DECOMPRESSED ((uint64_t)1 << 30)
@@ -37,7 +37,7 @@ typedef void (*relic_groff_report)(void *ctx, const relic_error *err);
 relic_status relic_groff_open(const uint8_t *data, size_t size, relic_arena *a, relic_bytes *out, int *compressed,
                               relic_error *err);
 
-/** The rules of a validated GROFF the schema cannot state (spec §5.1):
+/** The rules of a validated GROFF the schema cannot state (Trespasser source, Lib/Groff/FileIO.cpp):
  *  file_size is the input size and the symbol table ends the file; every
  *  section's data lies inside the data region; section handles are
  *  0x80000000 + index; symbol handles are unique and every section name is
@@ -66,7 +66,7 @@ relic_bytes relic_groff_model_section_data(const relic_groff_groff *m, size_t i)
  *  not add up to data_count; RELIC_E_LIMIT above 4 GiB. */
 relic_status relic_groff_layout(relic_groff_groff *m, relic_error *err);
 
-/** The rules of a validated PID the schema cannot state (spec §5.5, §2.2):
+/** The rules of a validated PID the schema cannot state (Trespasser source, Lib/Loader/ImageLoader.cpp, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp):
  *  every raster's rows (stride x height bytes, stride >= width x bytes per
  *  pixel) and a palettised raster's palette; with strict, what every known
  *  file keeps: mip-level keys carry the raster's width, height and its

@@ -1,8 +1,8 @@
 /* relic_lzss.h — the Okumura-style LZSS shared by Trespasser's SPZ texture
  * files and Microsoft SZDD (COMPRESS.EXE) files such as compressed GRFs.
  *
- * Source: spec/trespasser.md §3.1 (SPZ, read from the game's loader
- * ImageLoader.cpp and its compressor LZSS.cpp), §3.2 (SZDD); seed 004
+ * Source: Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp (SPZ, read from the game's loader
+ * ImageLoader.cpp and its compressor LZSS.cpp), Trespasser source, Lib/Groff/FileIO.cpp (SZDD); Trespasser file formats
  * "SWP/SPZ" (the worked example used as a test vector).
  *
  * The item stream: a flag byte governs the next 8 items, least significant
@@ -40,7 +40,7 @@ extern "C" {
  *  the ring minus its lookahead). Decoders accept any ring position. */
 #define RELIC_LZSS_MAX_DISTANCE (RELIC_LZSS_RING - RELIC_LZSS_MAX_MATCH)
 
-/** The two ring set-ups (spec §3.1, §3.2). */
+/** The two ring set-ups (Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp, Lib/Groff/FileIO.cpp). */
 typedef enum relic_lzss_variant {
     RELIC_LZSS_SPZ = 0,  /**< zero fill, start 4078: Trespasser .spz, lzencode.exe */
     RELIC_LZSS_SZDD = 1  /**< space fill, start 4080: COMPRESS.EXE / LZOpenFile */
@@ -144,9 +144,9 @@ relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, con
 /* Containers: SPZ (u32 size + stream) and SZDD (14-byte header + stream) */
 /* ---------------------------------------------------------------------- */
 
-/** SPZ header: u32 LE uncompressed (SWP) size (spec §3.1). */
+/** SPZ header: u32 LE uncompressed (SWP) size (Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp). */
 #define RELIC_SPZ_HEADER_SIZE 4u
-/** SZDD header size: magic[8], mode, missing char, u32 LE size (spec §3.2). */
+/** SZDD header size: magic[8], mode, missing char, u32 LE size (Trespasser source, Lib/Groff/FileIO.cpp). */
 #define RELIC_SZDD_HEADER_SIZE 14u
 /** SZDD magic "SZDD" 88 F0 27 33. */
 #define RELIC_SZDD_MAGIC "SZDD\x88\xF0\x27\x33"

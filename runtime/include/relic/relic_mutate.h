@@ -1,5 +1,5 @@
 /* relic_mutate.h — structure-aware mutation of files of any schema format
- * (issue 8; ../shared/spec/peers.md on structure-aware fuzzing). relic-gen
+ * (issue 8; the survey of prior art listed in docs/references.md on structure-aware fuzzing). relic-gen
  * describes each format's model as tables (generated/<family>/<f>_mutate.c,
  * gen/emit_mutate.c); runtime/mutate/mutate.c walks a decoded model through them,
  * changes one field, array or sub-structure, and writes the result with the

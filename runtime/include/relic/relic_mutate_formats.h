@@ -6,8 +6,7 @@
  * tables for the generic engine (relic_mutate, relic_mutate.h: deterministic for a seed, 1-3
  * changes, valid or invalid mode); `relic mutate` (runtime/cli/mutators.c)
  * and the fuzz targets' LLVMFuzzerCustomMutator (fuzz/fuzz_<f>.c) use
- * them. Sources: spec/aurora.md §4-5 (GFF, ERF/RIM), spec/trespasser.md
- * §1 (WTD), §2.1-2.3 (TRI, TRR, TPM), §3.1-3.2 (LZSS containers). */
+ * them. Sources: xoreos, src/aurora/gff3file.cpp, src/aurora/erffile.cpp; neverwinter.nim, gff.nim (GFF, ERF/RIM), Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp (WTD), Trespasser source, Lib/Std/Hash.cpp (TRI, TRR, TPM), Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp, Lib/Groff/FileIO.cpp (LZSS containers). */
 #ifndef RELIC_MUTATE_FORMATS_H
 #define RELIC_MUTATE_FORMATS_H
 
@@ -28,8 +27,8 @@ const relic_mut_format *relic_mutator_rim(void);
  *  block of the logical (XOR-3) stream by the generated tables, the
  *  zerotree after it as opaque bytes (changed, inserted, removed, spliced),
  *  and, for grids up to 64 x 64 whose tree decodes, the int32 wavelet
- *  coefficients ("coefficients", spec/trespasser.md §1.5-1.6) and quantised
- *  heights ("heights", §1.7): when either changes, the tree is re-encoded
+ *  coefficients ("coefficients", Trespasser source, Lib/GeomDBase/WaveletQuadTreeBase.cpp, Lib/GeomDBase/WaveletDataFormat.cpp) and quantised
+ *  heights ("heights", Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp): when either changes, the tree is re-encoded
  *  (relic_wtd_encode_tree / relic_wtd_encode) with the model's parameter
  *  block, so the output is a valid zerotree; an array grown or shrunk, or
  *  a quad size set to another power of two up to 64, re-encodes a grid of
@@ -59,7 +58,7 @@ const relic_mut_format *relic_mutator_swp(void);
  *  Validation: the stream decodes and the GROFF validates. Built once. */
 const relic_mut_format *relic_mutator_groff_szdd(void);
 /** Whole NWN2 TRN/TRX files with their ASWM walkmeshes (mutate_trn.c,
- *  spec/aurora.md §1, §2.2-2.3): the generated container model plus every
+ *  nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp, AreaSurfaceMesh.h): the generated container model plus every
  *  ASWM packet's walkmesh inflated (up to 32 MB decompressed) and exposed
  *  through the generated "aswm" tables (vertices, edges, triangles, tiles
  *  with path tables, islands, island path table); a changed walkmesh is
@@ -106,7 +105,7 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
                               unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
 
 /** Mutate the KotOR BWM walkmesh in[0..n) (.wok/.pwk/.dwk) through its
- *  geometry (mutate_bwm.c; seed 002, spec/aurora.md §3): 1-3 changes, each
+ *  geometry (mutate_bwm.c; PyKotor wiki, KotOR BWM file format, PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py): 1-3 changes, each
  *  one of: a vertex coordinate set to a float boundary value (0, -0,
  *  subnormal, +-FLT_MAX, infinities, NaN, the next float, another
  *  vertex's), a vertex moved onto another or welded to it, a face corner
@@ -154,12 +153,12 @@ typedef struct relic_token_vocab {
     uint32_t nlines;
 } relic_token_vocab;
 
-/** TPM: the block keywords, properties and geometry keys of seed 004
+/** TPM: the block keywords, properties and geometry keys of Trespasser file formats
  *  "TPM - Models", its punctuation, typical and broken lines and blocks. */
 extern const relic_token_vocab relic_tokens_tpm;
-/** TRI (spec/trespasser.md §2.1): counts, index triples, coordinates. */
+/** TRI (Trespasser source, Lib/Std/Hash.cpp): counts, index triples, coordinates. */
 extern const relic_token_vocab relic_tokens_tri;
-/** TRR (spec/trespasser.md §2.2): X Y Z triples, the obsolete-format -1. */
+/** TRR (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp): X Y Z triples, the obsolete-format -1. */
 extern const relic_token_vocab relic_tokens_trr;
 
 /** One change of relic_mutate_tokens: where (1-based line and byte column

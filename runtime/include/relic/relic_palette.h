@@ -1,6 +1,6 @@
 /* relic_palette.h — colour quantisation: choose a small palette for a
  * weighted colour histogram (used by relic_swp_pack for Trespasser
- * texture palettes, spec/trespasser.md §5.5). */
+ * texture palettes, Trespasser source, Lib/Loader/ImageLoader.cpp). */
 #ifndef RELIC_PALETTE_H
 #define RELIC_PALETTE_H
 

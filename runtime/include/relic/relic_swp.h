@@ -4,15 +4,15 @@
  * reverse, a PID + SWP built from RGBA images (palette quantisation, mip
  * levels, 4444 colour for alpha textures).
  *
- * Sources: spec/trespasser.md §5.5 (PID raster chunks, SWP = decompressed
- * SPZ), §2.2 (texture IDs and mip-level keys), §3.1 (SPZ); seed 004 "PID
+ * Sources: Trespasser source, Lib/Loader/ImageLoader.cpp (PID raster chunks, SWP = decompressed
+ * SPZ), Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp (texture IDs and mip-level keys), Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp (SPZ); Trespasser file formats, "PID
  * ENTRY" (bit depths, pixel layouts, transparency, mip levels until a side
  * is below 16) and "SWP" (non-pageable section first, 512-byte-wide pages).
  * Facts the game's source was not traced for (spec open question 9) follow
  * the community readers: rows are stored bottom-up (the first SWP row is
  * the bottom row of the image), bump-mapped pixels hold the palette index
  * in bits 10-15, and 16-bit colour pixels are B, G, R, A, 4 bits each from
- * the low bits up (seed 004).
+ * the low bits up (Trespasser file formats).
  *
  * Raster kinds (relic_swp_kind):
  *   INDEXED:   8 bits per pixel, an index into the raster's palette; with a
@@ -46,14 +46,14 @@ typedef enum relic_swp_kind {
 } relic_swp_kind;
 
 /** `transparent` value the game's files use for 8-bit and 16-bit colour
- *  rasters, and for bump-mapped ones (seed 004). */
+ *  rasters, and for bump-mapped ones (Trespasser file formats). */
 #define RELIC_SWP_TRANSPARENT_COLOUR 8
 #define RELIC_SWP_TRANSPARENT_BUMP 1
-/** `bump_map` value of a palettised bump map (seed 004 image type 16). */
+/** `bump_map` value of a palettised bump map (the Trespasser file-formats document image type 16). */
 #define RELIC_SWP_BUMP_PALETTISED 16
 /** Largest palette of a bump-mapped raster: 6 index bits. */
 #define RELIC_SWP_BUMP_COLOURS 64u
-/** Mip levels are made while both sides are at least this (seed 004). */
+/** Mip levels are made while both sides are at least this (Trespasser file formats). */
 #define RELIC_SWP_MIP_MIN_SIDE 16u
 /** Largest raster side relic decodes or builds (10 bits of a mip key). */
 #define RELIC_SWP_MAX_SIDE 1024u
@@ -151,7 +151,7 @@ typedef struct relic_swp_texture {
     int occlusion;          /**< non-zero: an occlusion texture (0x02000000 in the chunk) */
 } relic_swp_texture;
 
-/** Build a PID model and its SWP from textures (spec §5.5, seed 004):
+/** Build a PID model and its SWP from textures (Trespasser source, Lib/Loader/ImageLoader.cpp, Trespasser file formats):
  *  - alpha other than 0 and 255 anywhere: COLOUR4444, no palette;
  *  - a bump image: BUMP with a palette of at most 64 colours;
  *  - otherwise INDEXED with a palette of at most 256 colours;
@@ -160,7 +160,7 @@ typedef struct relic_swp_texture {
  *  exact colours when they fit; otherwise relic_palette_quantize
  *  (relic_palette.h: median cut, then k-means) chooses them.
  *  Mip levels (2x2 box filter) are made while both sides are at least 16
- *  and keyed per spec §2.2 (palette hash: CRC-32 of the palette's colour
+ *  and keyed per Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp (palette hash: CRC-32 of the palette's colour
  *  bytes, relic's choice; the game's hash function was not traced).
  *  Layout: the smallest level of every texture first (the non-pageable
  *  section), then the other levels from the next 64 KiB boundary; rasters

@@ -1,5 +1,5 @@
 /* relic_tpm.h — Trespasser Models (TPM) text: the community's model
- * exchange format (seed 004 "TPM - Models", Remdul's draft of August 2007).
+ * exchange format (Trespasser file formats, "TPM - Models", Remdul's draft of August 2007).
  * A TPM file is a sequence of blocks — `fileinfo`, `instance "name"`,
  * `material "name"`, `mesh "name"`, `skin "name"`, `bone "name"` — each
  * holding `key = value` properties one per line between `{` and `}`;
@@ -41,7 +41,7 @@
 extern "C" {
 #endif
 
-/** Block kinds (seed 004 TPM "Blocks"). */
+/** Block kinds (Trespasser file formats, TPM "Blocks"). */
 typedef enum relic_tpm_kind {
     RELIC_TPM_FILEINFO = 0, /**< information about the file; no name; at most one */
     RELIC_TPM_INSTANCE,     /**< a node: mesh reference, position, rotation, scale */

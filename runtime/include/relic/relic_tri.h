@@ -1,7 +1,7 @@
 /* relic_tri.h — Trespasser TRI terrain triangulation text: the triangle
  * count, that many vertex-index triples (0-based), the vertex count, that
  * many "X Y Z" world coordinates (metres), all separated by white space
- * (spec/trespasser.md §6.3; seed 004 "TRI – Terrain Triangulation";
+ * (Trespasser source, Lib/GeomDBase/TerrainLoad.cpp; Trespasser file formats, "TRI – Terrain Triangulation";
  * TerrainLoad.cpp 161-303). Reader: runtime/formats/tres/tri_lexer.re (re2c); writer:
  * runtime/formats/tres/tri_write.c. */
 #ifndef RELIC_TRI_H

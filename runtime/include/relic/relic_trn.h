@@ -4,8 +4,7 @@
  * from schema/nwn2/trn.schema -> generated/nwn2/trn.h. This header adds the
  * rules a schema cannot say: the packet directory pointing at its packets,
  * the re-layout of directory offsets and packet sizes before writing, and
- * the ASWM index and tile rules. Sources: spec/aurora.md §1.2-1.3, §2.2,
- * §2.6; seed 001 (TRN.ASWM). */
+ * the ASWM index and tile rules. Sources: nwn-lib-d, trn.d, trn.d validate; NWN2DataLib, TrxFileReader.cpp; Charles, NWN2 TRN.ASWM packet structure (TRN.ASWM). */
 #ifndef RELIC_TRN_H
 #define RELIC_TRN_H
 
@@ -23,7 +22,7 @@ extern "C" {
  *  the ASWM, the byte offset inside the decompressed walkmesh). */
 typedef void (*relic_trn_report_fn)(void *ctx, const relic_error *err);
 
-/** Container rules of a validated file (spec/aurora.md §1.2-1.3): each
+/** Container rules of a validated file (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp): each
  *  directory entry i holds packet i's FourCC and the file offset of its
  *  packet header (packets lie back to back after the directory, in
  *  directory order: the only layout the schema reads), and no bytes follow
@@ -40,7 +39,7 @@ unsigned relic_trn_check_container(const relic_trn_view *v, relic_trn_report_fn 
  *  4 GiB; RELIC_E_NOMEM. */
 relic_status relic_trn_layout(relic_trn_trn *m, relic_arena *a, relic_error *err);
 
-/** Rules of a decoded ASWM walkmesh (spec/aurora.md §2.6, nwn-lib-d and
+/** Rules of a decoded ASWM walkmesh (nwn-lib-d, trn.d validate, nwn-lib-d and
  *  Skywing validate): edge and triangle indices in range; triangle island
  *  0xFFFF or below island_count (when islands exist); tile count =
  *  grid_width x grid_height, tiles_width > 0; tiles cover the triangle
@@ -65,7 +64,7 @@ unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigne
 #define RELIC_TRN_ASWM_ZLIB_LEVEL 6
 
 /** Serialise a walkmesh model as the decompressed ASWM payload, version
- *  0x6C (spec/aurora.md §2.2), appending to out. Counts are taken from the
+ *  0x6C (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp), appending to out. Counts are taken from the
  *  array lengths (vertex/edge/triangle/island counts, path-table lengths);
  *  the version is always written as 0x6C and the header's owns_data as 1.
  *  Errors: RELIC_E_ARGUMENT when tiles_count differs from grid_width x
@@ -93,7 +92,7 @@ relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena
 relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, relic_arena *a, relic_trn_aswm *out, relic_error *err);
 
 /** Decode size bytes at data as a decompressed ASWM walkmesh of one of the
- *  older versions 0x69, 0x6A, 0x6B (spec/aurora.md §2.2 "Older versions";
+ *  older versions 0x69, 0x6A, 0x6B (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp "Older versions";
  *  runtime/formats/nwn2/trn_aswm_legacy.c lists what differs and the departures) into
  *  the version-0x6C model, allocated from a; out->version keeps the
  *  version read (relic_trn_aswm_write writes 0x6C). relic_trn_aswm_read
@@ -126,7 +125,7 @@ typedef struct relic_trn_aswm_view {
 } relic_trn_aswm_view;
 
 /** Validate size bytes at data as a decompressed ASWM walkmesh, version
- *  0x6C, in one pass: the layout of spec/aurora.md §2.2 (nothing may
+ *  0x6C, in one pass: the layout of nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp (nothing may
  *  follow the island path table) and every rule of relic_trn_check_aswm;
  *  the first problem is reported with its byte offset in data and its
  *  field path. It accepts exactly what relic_trn_packet_aswm_decode plus
@@ -152,7 +151,7 @@ static inline relic_trn_vec3f_view relic_trn_aswm_view_vertex(const relic_trn_as
 /* ---- strict rules (runtime/formats/nwn2/trn_check_strict.c) ---- */
 
 /** Rules whose violation crashes the game or that toolset-baked files
- *  always keep (spec/aurora.md §2.6 strict mode; seed 001: "a tile must not
+ *  always keep (nwn-lib-d, trn.d validate strict mode; Charles, NWN2 TRN.ASWM packet structure: "a tile must not
  *  re-use triangles owned by another tile (will crash NWN2)"), checked on
  *  top of relic_trn_check_aswm: no triangle claimed by two tiles (a path
  *  table's node_to_local must stay inside its own tile); a tile's path
@@ -177,7 +176,7 @@ typedef struct relic_trn_bake_options {
 } relic_trn_bake_options;
 
 /** Bake a walkmesh (TRN, or re-bake a TRX) following nwn-lib-d's algorithm
- *  (spec/aurora.md §2.5): remove the triangles outside the inner
+ *  (nwn-lib-d, trn.d bake): remove the triangles outside the inner
  *  (non-border) box, compact vertices and edges, reorder triangles by tile,
  *  build each tile's path table (shortest paths by summed centre-to-centre
  *  distance over linked walkable triangles inside the tile), find islands,
@@ -211,7 +210,7 @@ typedef struct relic_trn_route {
 } relic_trn_route;
 
 /** Route from triangle `from` to triangle `to` using only the baked tables,
- *  as the game does (spec/aurora.md §2.3): the island path table picks the
+ *  as the game does (nwn-lib-d, trn.d; NWN2DataLib, AreaSurfaceMesh.h): the island path table picks the
  *  next island, the current island's exit triangle towards it is reached
  *  with the tile path table, then the neighbour in the next island is
  *  entered; inside the goal island the tile table leads to the goal.
@@ -239,7 +238,7 @@ relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *
 /* ---- terrain and water packets (runtime/formats/nwn2/trn_terrain.c, trn_terrain_obj.c) ---- */
 
 /** Validate and decode size bytes at data as a TRRN packet payload (one
- *  terrain megatile, spec/aurora.md §1.6; layout schema/nwn2/trrn.schema)
+ *  terrain megatile, nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp; layout schema/nwn2/trrn.schema)
  *  into arena a. The payload must be consumed exactly, no vertex position
  *  may be NaN and every triangle index must be below vertex_count
  *  (nwn-lib-d's rules). The two DDS blend maps are kept as bytes (not
@@ -249,7 +248,7 @@ relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *
 relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *a, relic_trrn_trrn *out, relic_error *err);
 
 /** Validate and decode a WATR packet payload (water of one megatile,
- *  spec/aurora.md §1.7; layout schema/nwn2/watr.schema) into arena a: the
+ *  nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp; layout schema/nwn2/watr.schema) into arena a: the
  *  payload consumed exactly, every triangle index below vertex_count.
  *  Offsets in err are inside the payload. Errors: those of
  *  relic_watr_validate, RELIC_E_LAYOUT, RELIC_E_INDEX, RELIC_E_NOMEM. */

@@ -1,8 +1,8 @@
 /* relic_trr.h — Trespasser TRR terrain source text: a point cloud, one
  * "X Y Z" triple of world coordinates (metres) per point, separated by white
- * space (spec/trespasser.md §6.3; seed 004 "TRR – Terrain";
+ * space (Trespasser source, Lib/GeomDBase/TerrainLoad.cpp; Trespasser file formats, "TRR – Terrain";
  * TerrainLoad.cpp 391-412, 525-548), and its resampling onto the square
- * power-of-two grid a WTD holds (spec §1.4, §1.8). Reader:
+ * power-of-two grid a WTD holds (Trespasser source, Lib/GeomDBase/WaveletConv.cpp, Lib/GeomDBase/WaveletQuadTreeQuery.cpp). Reader:
  * runtime/formats/tres/trr_lexer.re (re2c); writer: runtime/formats/tres/trr_write.c; grid:
  * runtime/formats/tres/trr_grid.c. */
 #ifndef RELIC_TRR_H
@@ -50,7 +50,7 @@ typedef struct relic_trr_grid {
  *  keeps sums of heights finite). */
 #define RELIC_TRR_MAX_HEIGHT 1e30
 
-/** Resample points onto a grid as GUIApp's importer does (spec §1.4):
+/** Resample points onto a grid as GUIApp's importer does (Trespasser source, Lib/GeomDBase/WaveletConv.cpp):
  *  res = the finest spacing between distinct X or Y values, at most 1 m,
  *  snapped to a multiple of 1/8 m; the grid starts at the smallest X and Y;
  *  each point goes to its nearest grid vertex (points of one vertex are

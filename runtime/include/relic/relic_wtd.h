@@ -2,7 +2,7 @@
  * header and parameter block (schema/tres/wtd.schema over the logical byte
  * stream), the zerotree of integer wavelet coefficients and the inverse
  * integer lifting transform that turns them into a height grid.
- * Sources: spec/trespasser.md §1.2-1.8; seed 004 "WTD". */
+ * Sources: Trespasser source, Lib/Sys/BitBuffer.cpp, Lib/GeomDBase/WaveletQuadTreeQuery.cpp; Trespasser file formats, "WTD". */
 #ifndef RELIC_WTD_H
 #define RELIC_WTD_H
 
@@ -15,21 +15,21 @@ extern "C" {
 #endif
 
 /** Logical bit at which the zerotree starts: after the 90-byte header and
- *  parameter block (spec §1.3, §1.6). */
+ *  parameter block (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp). */
 #define RELIC_WTD_TREE_BIT ((uint64_t)RELIC_WTD_WTD_SIZE * 8)
-/** Width of the root's branch-size and max-region fields (spec §1.6). */
+/** Width of the root's branch-size and max-region fields (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp). */
 #define RELIC_WTD_ROOT_FIELD_BITS 30
 /** Tree levels with nodes of size >= 2 for the largest grid: log2(16384). */
 #define RELIC_WTD_MAX_LEVELS 14
-/** Bytes per word of the bit container; the file length is a multiple of it (spec §1.2). */
+/** Bytes per word of the bit container; the file length is a multiple of it (Trespasser source, Lib/Sys/BitBuffer.cpp). */
 #define RELIC_WTD_WORD_BYTES 4
 
 /* ---------------------------------------------------------------------- */
-/* Bit reader over the XOR-3 container (runtime/formats/tres/wtd_bits.c)               */
+/* Bit reader over the XOR-3 container (runtime/formats/tres/wtd_bits.c)      */
 /* ---------------------------------------------------------------------- */
 
 /** A reader of the logical bit stream of a WTD file: logical byte k is file
- *  byte k XOR 3, read most significant bit first (spec §1.2). Never reads
+ *  byte k XOR 3, read most significant bit first (Trespasser source, Lib/Sys/BitBuffer.cpp). Never reads
  *  past `size`. Fields are internal; set up with relic_wtd_bits_init. */
 typedef struct relic_wtd_bits {
     const uint8_t *data; /* the file bytes */
@@ -52,7 +52,7 @@ relic_status relic_wtd_bits_read(relic_wtd_bits *b, unsigned n, uint32_t *out, c
 /** The file byte offset that holds logical bit `bit` (for error reports). */
 static inline uint64_t relic_wtd_file_offset(uint64_t bit) { return (bit >> 3) ^ 3u; }
 
-/** Index of the highest set bit of v, 0 for 0 (the game's uLog2, spec §1.6). */
+/** Index of the highest set bit of v, 0 for 0 (the game's uLog2, Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp). */
 static inline unsigned relic_wtd_ulog2(uint32_t v)
 {
     unsigned r = 0;
@@ -61,7 +61,7 @@ static inline unsigned relic_wtd_ulog2(uint32_t v)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Header and parameter block (runtime/formats/tres/wtd_header.c)                      */
+/* Header and parameter block (runtime/formats/tres/wtd_header.c)             */
 /* ---------------------------------------------------------------------- */
 
 /** Read and validate the header and SMapping of the WTD file data[0..size)
@@ -80,7 +80,7 @@ relic_status relic_wtd_read_header(const uint8_t *data, size_t size, relic_wtd_w
 int relic_wtd_detect(const uint8_t *data, size_t size);
 
 /* ---------------------------------------------------------------------- */
-/* Zerotree and synthesis (runtime/formats/tres/wtd_tree.c, runtime/formats/tres/wtd_lift.c)         */
+/* Zerotree and synthesis (runtime/formats/tres/wtd_tree.c, runtime/formats/tres/wtd_lift.c) */
 /* ---------------------------------------------------------------------- */
 
 /** What the zerotree walk found (counts of nodes present in the stream). */
@@ -106,7 +106,7 @@ typedef struct relic_wtd_terrain {
     relic_wtd_tree_stats stats; /**< what the zerotree held */
 } relic_wtd_terrain;
 
-/** Walk the zerotree of a file whose header is h (spec §1.6) and store every
+/** Walk the zerotree of a file whose header is h (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp) and store every
  *  node's three wavelet coefficients at their positions in coef (n x n,
  *  zeroed by the caller; coef[0] receives the root coefficient; coef NULL
  *  checks the tree without storing it, in memory independent of N). Checks: a
@@ -128,16 +128,16 @@ typedef void (*relic_wtd_node_visit)(void *ctx, uint32_t x, uint32_t y, uint32_t
 relic_status relic_wtd_walk_tree(const uint8_t *data, size_t size, const relic_wtd_wtd *h, int32_t *coef,
                                  relic_wtd_tree_stats *stats, relic_wtd_node_visit visit, void *ctx, relic_error *err);
 
-/** Inverse integer lifting transform (spec §1.7), in place: coef holds the
+/** Inverse integer lifting transform (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp), in place: coef holds the
  *  wavelet coefficients as relic_wtd_read_tree leaves them (n x n, n a power
  *  of two >= 1); afterwards it holds the quantised heights. Arithmetic wraps
  *  at 32 bits as the game's does; it never fails. */
 void relic_wtd_synthesise(int32_t *coef, uint32_t n);
 
-/** Largest grid size N: fewer than 15 tree levels (spec §1.6). */
+/** Largest grid size N: fewer than 15 tree levels (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp). */
 #define RELIC_WTD_MAX_N 16384u
 
-/** Forward integer lifting transform (spec §1.7 "Forward (analysis)
+/** Forward integer lifting transform (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp "Forward (analysis)
  *  transform"), in place: g holds an n x n grid of quantised heights (row y,
  *  column x, index y * n + x; n a power of two, 1..RELIC_WTD_MAX_N);
  *  afterwards every position other than (0, 0) holds the wavelet
@@ -155,11 +155,11 @@ relic_status relic_wtd_decode_terrain(const uint8_t *data, size_t size, relic_ar
                                       relic_error *err);
 
 /* ---------------------------------------------------------------------- */
-/* Encoder (runtime/formats/tres/wtd_encode.c, runtime/formats/tres/wtd_encode_grid.c)               */
+/* Encoder (runtime/formats/tres/wtd_encode.c, runtime/formats/tres/wtd_encode_grid.c) */
 /* ---------------------------------------------------------------------- */
 
 /** The game's reader keeps bit indices in 27 bits: a file must hold fewer
- *  bits (spec §1.6 "In-memory limits"). */
+ *  bits (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp "In-memory limits"). */
 #define RELIC_WTD_GAME_MAX_BITS ((uint64_t)1 << 27)
 
 /** What the encoder wrote (and, for relic_wtd_encode, what a threshold cost). */
@@ -181,7 +181,7 @@ typedef struct relic_wtd_encode_stats {
  *  layout of relic_wtd_analyse: coef[0] the root scaling value) with
  *  parameter block m (its quad size must be n x n): every node's max-region
  *  is the largest |coefficient| of its branch, branch sizes are computed to
- *  their fixed point (spec §1.9), the header counts are those the original
+ *  their fixed point (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp), the header counts are those the original
  *  encoder writes, the file is whole 32-bit words in XOR-3 order, and it is
  *  read back by relic_wtd_read_header. Scratch memory (8 x n^2 / 3 bytes
  *  of node tables, plus the file) comes from arena a. Errors:
@@ -210,7 +210,7 @@ relic_status relic_wtd_encode(const int32_t *heights, uint32_t n, const relic_wt
                               const relic_wtd_encode_options *opt, relic_arena *a, relic_buf *out,
                               relic_wtd_encode_stats *stats, relic_error *err);
 
-/** Fill *m as the original encoder does (spec §1.4) for an n x n grid whose
+/** Fill *m as the original encoder does (Trespasser source, Lib/GeomDBase/WaveletConv.cpp) for an n x n grid whose
  *  quad (0, 0) is at world (world_x, world_y) metres, res metres per quad
  *  unit and coef_to_world metres of height per coefficient unit: quad
  *  extents (0, 0, n, n), world extents n x res, the quad<->world maps,
@@ -226,14 +226,14 @@ uint32_t relic_wtd_grid_size(uint32_t w, uint32_t h);
  *  padding costs few coefficients. */
 void relic_wtd_pad(const int32_t *src, uint32_t w, uint32_t h, int32_t *dst, uint32_t n);
 
-/** World Z in metres of a quantised height (spec §1.8). */
+/** World Z in metres of a quantised height (Trespasser source, Lib/GeomDBase/WaveletQuadTreeQuery.cpp). */
 static inline double relic_wtd_world_z(const relic_wtd_wtd *h, int32_t s)
 {
     return (double)s * (double)h->mapping.coef_to_world;
 }
 
 /* ---------------------------------------------------------------------- */
-/* Heightmap PNG (runtime/export/wtd_png.c)                                      */
+/* Heightmap PNG (runtime/export/wtd_png.c)                                   */
 /* ---------------------------------------------------------------------- */
 
 /** A 16-bit greyscale PNG of the terrain appended to out: north (largest Y)
@@ -272,10 +272,10 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
 relic_status relic_wtd_relief_png(const relic_wtd_terrain *t, relic_arena *a, relic_buf *out, relic_error *err);
 
 /* ---------------------------------------------------------------------- */
-/* Leaf triangulation (runtime/formats/tres/wtd_mesh.c)                                */
+/* Leaf triangulation (runtime/formats/tres/wtd_mesh.c)                       */
 /* ---------------------------------------------------------------------- */
 
-/** The terrain as the game triangulates it at full detail (spec §1.11):
+/** The terrain as the game triangulates it at full detail (Trespasser source, Lib/GeomDBase/WaveletQuadTreeBaseTri.cpp):
  *  one vertex per distinct corner of the tree's leaves (nodes in the stream
  *  without children), in world coordinates (metres); each leaf split along
  *  its diagonal (corners 0-2 when the diagonal flag is clear, 1-3 when set)
