@@ -44,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 const relic_trn_packet *p = &m.packets[i];
                 if (p->type != RELIC_TRN_PACKET_TYPE_ASWM || p->uncompressed_size > (32u << 20)) continue;
                 uint8_t *raw = malloc(p->uncompressed_size + 1);
-                if (relic_codec_zlib_decode(p->aswm, p->aswm_count, raw, p->uncompressed_size, &err) == RELIC_OK)
+                if (relic_codec_zlib_decode(p->aswm, p->aswm_count, raw, p->uncompressed_size, &a, &err) == RELIC_OK)
                     walkmesh(raw, p->uncompressed_size);
                 free(raw);
                 break;
@@ -66,7 +66,7 @@ static void walkmesh(const uint8_t *data, size_t size)
     if (!view_ok && err.message[0] == 0) abort();
     relic_buf z;
     relic_buf_init(&z, 0);
-    if (relic_codec_zlib_encode(data, size, 0, &z, &err) != RELIC_OK) abort();
+    if (relic_codec_zlib_encode(data, size, 0, &a, &z, &err) != RELIC_OK) abort();
     relic_trn_packet p;
     memset(&p, 0, sizeof p);
     p.type = RELIC_TRN_PACKET_TYPE_ASWM;

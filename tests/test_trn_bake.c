@@ -146,7 +146,7 @@ static void test_every_real_aswm_rewrites_and_recompresses_byte_for_byte(void **
             relic_buf_init(&raw, 0);
             assert_int_equal(relic_trn_aswm_write(&l.w, &raw, &err), RELIC_OK);
             uint8_t *orig = malloc(l.packet->uncompressed_size + 1);
-            assert_int_equal(relic_codec_zlib_decode(l.packet->aswm, l.packet->aswm_count, orig, l.packet->uncompressed_size, &err),
+            assert_int_equal(relic_codec_zlib_decode(l.packet->aswm, l.packet->aswm_count, orig, l.packet->uncompressed_size, &l.arena, &err),
                              RELIC_OK);
             int same_raw = raw.size == l.packet->uncompressed_size && memcmp(raw.data, orig, raw.size) == 0;
             relic_trn_packet p = *l.packet;
@@ -234,16 +234,16 @@ static void test_inflate_is_capped_by_limit_and_declared_size(void **state)
     relic_buf z;
     relic_error err;
     relic_buf_init(&z, 0);
-    assert_int_equal(relic_codec_zlib_encode(raw, sizeof raw, 6, &z, &err), RELIC_OK);
+    relic_arena a;
+    relic_arena_init_heap(&a, 1 << 20);
+    assert_int_equal(relic_codec_zlib_encode(raw, sizeof raw, 6, &a, &z, &err), RELIC_OK);
     relic_trn_packet p;
     memset(&p, 0, sizeof p);
     p.type = RELIC_TRN_PACKET_TYPE_ASWM;
     p.aswm = z.data;
     p.aswm_count = z.size;
     p.uncompressed_size = sizeof raw;
-    relic_arena a;
     relic_trn_aswm w;
-    relic_arena_init_heap(&a, 1 << 20);
     assert_int_equal(relic_trn_aswm_read(&p, 1024, &a, &w, &err), RELIC_E_LIMIT);
     assert_string_equal(err.path, "uncompressed_size");
     p.uncompressed_size = sizeof raw - 1; /* lies: the stream holds one byte more */
@@ -676,13 +676,13 @@ static int model_accepts(const uint8_t *raw, size_t n)
     relic_trn_aswm w;
     int problems = 0, ok;
     relic_buf_init(&z, 0);
-    assert_int_equal(relic_codec_zlib_encode(raw, n, 0, &z, &err), RELIC_OK);
+    relic_arena_init_heap(&a, (size_t)256 << 20);
+    assert_int_equal(relic_codec_zlib_encode(raw, n, 0, &a, &z, &err), RELIC_OK);
     memset(&p, 0, sizeof p);
     p.type = RELIC_TRN_PACKET_TYPE_ASWM;
     p.aswm = z.data;
     p.aswm_count = z.size;
     p.uncompressed_size = (uint32_t)n;
-    relic_arena_init_heap(&a, (size_t)256 << 20);
     ok = relic_trn_packet_aswm_decode(&p, &a, &w, &err) == RELIC_OK && relic_trn_check_aswm(&w, "m", 0, count_problem, &problems) == 0;
     relic_arena_release(&a);
     relic_buf_free(&z);

@@ -98,7 +98,8 @@ relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_
 /** Build a CAU model from interleaved 16-bit PCM: PCM (bits 8 or 16) or,
  *  with adpcm set, IMA ADPCM in the game's blocks (1028 mono, 2056
  *  stereo); decoded_size is the exact decoded byte count; captions
- *  optional (count 0 = none). Memory from the arena. Errors:
+ *  optional (count 0 = none). All memory (data, captions, the ADPCM
+ *  search) from the arena a; nothing from the heap. Errors:
  *  RELIC_E_ARGUMENT (channels, bits, rate), RELIC_E_LIMIT (over 4 GiB),
  *  RELIC_E_NOMEM. */
 relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigned channels, uint32_t rate,
