@@ -59,13 +59,12 @@ relic_status relic_trr_to_grid(const relic_trr_points *p, double max_height, rel
             return relic_fail(err, RELIC_E_RANGE, 0, "points", "point %zu: height %g beyond +-%g", i, q[2],
                               RELIC_TRR_MAX_HEIGHT);
     }
-    double *tmp = malloc(p->count * sizeof *tmp);
+    double *tmp = relic_arena_array(a, p->count, sizeof *tmp, sizeof *tmp); /* sort scratch, stays in a */
     if (!tmp) return relic_fail(err, RELIC_E_NOMEM, 0, "points", "no memory to sort %zu coordinates", p->count);
     for (size_t i = 0; i < p->count; i++) tmp[i] = p->points[i][0];
     double gx = finest_gap(tmp, p->count);
     for (size_t i = 0; i < p->count; i++) tmp[i] = p->points[i][1];
     double gy = finest_gap(tmp, p->count);
-    free(tmp);
     double res = TRR_MAX_RES;
     if (gx > 0 && gx < res) res = gx;
     if (gy > 0 && gy < res) res = gy;

@@ -113,9 +113,11 @@ relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigne
  *  the order identifiers first name them, sound IDs are unique, every
  *  sample is named, attenuation >= 0 and master volume <= 0, the
  *  collision table follows the samples, collision records have nonzero
- *  sample flags. Calls report(ctx, err) per problem (report may be NULL)
+ *  sample flags. Scratch (9 bytes per sample, +9) comes from the caller's
+ *  arena scratch; when it runs out one RELIC_E_NOMEM problem is reported.
+ *  Calls report(ctx, err) per problem (report may be NULL)
  *  and returns the number of problems. */
-unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict, relic_arena *scratch,
                          void (*report)(void *ctx, const relic_error *err), void *ctx);
 
 /** A collision sound's transfer function evaluated at one velocity. */
