@@ -495,15 +495,267 @@ static void test_tpa_and_cau_use_only_the_arena(void **state)
     run_on_file(CORPUS "/cau/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Tools__Anne004.cau", cau_cases, 1);
 }
 
+/* ---- TRRN / WATR (the terrain packets of a TRN) ---- */
+
+static relic_status terrain_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_view v;
+    relic_trn_trn m;
+    relic_error e;
+    first_code f = { 0, 0 };
+    relic_status st = relic_trn_validate(d, n, &v, &e);
+    if (!st) st = relic_trn_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_trn_check_terrain(&m, a, count_trn, &f);
+    return check_result(&f);
+}
+static const named_case terrain_cases[] = { { "trn decode+trrn/watr read", terrain_case } };
+
+static void test_trrn_and_watr_use_only_the_arena(void **state)
+{
+    (void)state;
+    run_on_file(CORPUS "/trn/teemul__ALFA-017-Amn__shrine_of_tymora.TRN", terrain_cases, 1);
+}
+
+/* ---- GROFF / GRF / SCN / PID ---- */
+
+static void keep_groff(void *ctx, const relic_error *e) { keep_code(ctx, e); }
+static relic_status groff_model(const uint8_t *d, size_t n, relic_arena *a, relic_groff_groff *m)
+{
+    relic_bytes b;
+    relic_groff_view v;
+    relic_error e;
+    int compressed = 0;
+    relic_status st = relic_groff_open(d, n, a, &b, &compressed, &e);
+    if (!st) st = relic_groff_validate(b.data, b.size, &v, &e);
+    return st ? st : relic_groff_decode(&v, a, m, &e);
+}
+static relic_status groff_check_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_bytes b;
+    relic_groff_view v;
+    relic_error e;
+    int compressed = 0;
+    first_code f = { 0, 0 };
+    relic_status st = relic_groff_open(d, n, a, &b, &compressed, &e);
+    if (!st) st = relic_groff_validate(b.data, b.size, &v, &e);
+    if (st) return st;
+    relic_groff_check(&v, 1, a, keep_groff, &f);
+    return check_result(&f);
+}
+static relic_status grf_sections_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_groff_groff m;
+    relic_grf_file f;
+    relic_error e;
+    relic_status st = groff_model(d, n, a, &m);
+    return st ? st : relic_grf_file_decode(&m, a, &f, &e);
+}
+static relic_status grf_write_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_groff_groff m;
+    relic_grf_file f;
+    relic_error e;
+    relic_buf out;
+    relic_status st = groff_model(d, n, a, &m);
+    if (!st) st = relic_grf_file_decode(&m, a, &f, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_grf_file_write(&f, a, &out, &e));
+}
+static const named_case groff_cases[] = {
+    { "groff open+check strict", groff_check_case }, { "grf sections decode", grf_sections_case },
+    { "grf sections decode+write", grf_write_case },
+};
+static relic_status pid_check_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_pid_view v;
+    relic_error e;
+    first_code f = { 0, 0 };
+    relic_status st = relic_pid_validate(d, n, &v, &e);
+    if (st) return st;
+    relic_pid_check(&v, 1, a, keep_groff, &f);
+    return check_result(&f);
+}
+static relic_status pid_write_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_pid_view v;
+    relic_pid_pid m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_pid_validate(d, n, &v, &e);
+    if (!st) st = relic_pid_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_pid_write(&m, &out, &e));
+}
+static const named_case pid_cases[] = { { "pid check strict", pid_check_case }, { "pid decode+write", pid_write_case } };
+
+static void test_groff_grf_scn_pid_use_only_the_arena(void **state)
+{
+    (void)state;
+    run_on_file(CORPUS "/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf", groff_cases, 3);
+    run_on_file(CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__SlideTest.scn", groff_cases, 3);
+    run_on_file(CORPUS "/pid/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo-130.pid", pid_cases, 2);
+}
+
+/* ---- WTD ---- */
+
+static relic_status wtd_decode_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_wtd_terrain t;
+    relic_error e;
+    return relic_wtd_decode_terrain(d, n, a, &t, &e);
+}
+static relic_status wtd_reencode_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_wtd_terrain t;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_wtd_decode_terrain(d, n, a, &t, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_wtd_encode(t.heights, t.n, &t.header.mapping, NULL, a, &out, NULL, &e));
+}
+static relic_status wtd_mesh_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_wtd_terrain t;
+    relic_wtd_mesh m;
+    relic_error e;
+    relic_status st = relic_wtd_decode_terrain(d, n, a, &t, &e);
+    return st ? st : relic_wtd_mesh_build(d, n, &t, a, &m, &e);
+}
+static const named_case wtd_cases[] = {
+    { "wtd decode", wtd_decode_case }, { "wtd decode+encode", wtd_reencode_case }, { "wtd decode+mesh", wtd_mesh_case },
+};
+
+/* The corpus WTD is an 8192 x 8192 grid (256 MiB of heights): the cases run
+ * on a 64 x 64 terrain encoded here instead. */
+static void test_wtd_uses_only_the_arena(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    int32_t *h = malloc(sizeof(int32_t) * N * N);
+    relic_wtd_mapping m;
+    relic_arena a;
+    relic_buf file;
+    relic_error e;
+    assert_non_null(h);
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) h[y * N + x] = (int32_t)(100 * sin(x * 0.2) * cos(y * 0.15));
+    relic_wtd_mapping_init(&m, N, 0, 0, 1, 0.01);
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&file, 0);
+    relic_status est = relic_wtd_encode(h, N, &m, NULL, &a, &file, NULL, &e);
+    if (est) print_message("wtd encode: %s\n", e.message);
+    assert_int_equal(est, RELIC_OK);
+    relic_arena_release(&a);
+    for (size_t i = 0; i < sizeof wtd_cases / sizeof wtd_cases[0]; i++)
+        run_case(wtd_cases[i].name, "synthetic 64 x 64", wtd_cases[i].fn, file.data, file.size);
+    relic_buf_free(&file);
+    free(h);
+}
+
+/* ---- TPM / TRI / TRR (text, synthetic) ---- */
+
+static relic_status trr_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trr_points p;
+    relic_trr_grid g;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_trr_parse("t.trr", d, n, a, &p, &e);
+    if (!st) st = relic_trr_to_grid(&p, 0, a, &g, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_trr_write(&p, &out, &e));
+}
+static relic_status tri_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_tri_mesh m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_tri_parse("t.tri", d, n, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_tri_write(&m, &out, &e));
+}
+static relic_status tpm_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_tpm_file m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_tpm_parse("t.tpm", d, n, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_tpm_write(&m, &out, &e));
+}
+
+static void test_text_formats_use_only_the_arena(void **state)
+{
+    (void)state;
+    char trr[4096];
+    size_t k = 0;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) k += (size_t)snprintf(trr + k, sizeof trr - k, "%d %d %d.5\n", x * 4, y * 4, (x * y) % 7);
+    run_case("trr parse+grid+write", "synthetic 8 x 8 points", trr_case, (const uint8_t *)trr, k);
+    static const char tri[] = "1\n0 1 2\n3\n0 0 0\n1 0 0\n0 1 0\n";
+    run_case("tri parse+write", "synthetic triangle", tri_case, (const uint8_t *)tri, sizeof tri - 1);
+    static const char tpm[] = "material \"stone\" {\n    bumpmap = \"stone.bmp\"\n}\n";
+    run_case("tpm parse+write", "synthetic material", tpm_case, (const uint8_t *)tpm, sizeof tpm - 1);
+}
+
+/* ---- relic_sort (what replaces qsort, which mallocs past 1 KiB) ---- */
+
+typedef struct keyed { uint32_t key, order; } keyed;
+static int by_key(const void *a, const void *b)
+{
+    uint32_t x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;
+    return (x > y) - (x < y);
+}
+
+static void test_sort_is_stable_and_uses_only_the_arena(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    keyed *v = malloc(sizeof(keyed) * N);
+    assert_non_null(v);
+    uint32_t r = 12345;
+    for (uint32_t i = 0; i < N; i++) {
+        r = r * 1103515245u + 12345u;
+        v[i].key = (r >> 16) % 97; /* many equal keys */
+        v[i].order = i;
+    }
+    relic_arena a;
+    relic_arena_init_buffer(&a, big, BIG_ARENA);
+    heap_guard_arm();
+    relic_status st = relic_sort(v, N, sizeof *v, by_key, &a);
+    unsigned long calls = heap_guard_disarm();
+    assert_int_equal(st, RELIC_OK);
+    assert_int_equal(calls, 0);
+    for (size_t i = 1; i < N; i++) {
+        assert_true(v[i - 1].key <= v[i].key);
+        if (v[i - 1].key == v[i].key) assert_true(v[i - 1].order < v[i].order);
+    }
+    relic_arena_init_buffer(&a, big, sizeof(keyed) * N);
+    assert_int_equal(relic_sort(v, N, sizeof *v, by_key, &a), RELIC_E_NOMEM);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sort_is_stable_and_uses_only_the_arena),
         cmocka_unit_test(test_bwm_uses_only_the_arena),
         cmocka_unit_test(test_gff_reading_uses_only_the_arena),
         cmocka_unit_test(test_erf_and_rim_use_only_the_arena),
         cmocka_unit_test(test_trn_and_trx_use_only_the_arena),
         cmocka_unit_test(test_codecs_use_only_the_arena),
         cmocka_unit_test(test_tpa_and_cau_use_only_the_arena),
+        cmocka_unit_test(test_trrn_and_watr_use_only_the_arena),
+        cmocka_unit_test(test_groff_grf_scn_pid_use_only_the_arena),
+        cmocka_unit_test(test_wtd_uses_only_the_arena),
+        cmocka_unit_test(test_text_formats_use_only_the_arena),
     };
     big = malloc(BIG_ARENA);
     if (!big) return 1;

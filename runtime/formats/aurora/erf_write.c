@@ -35,7 +35,7 @@ static int data_fit(const relic_erf_archive *ar, uint64_t tables_end, uint64_t *
         np++;
         if (e_end > *end) *end = e_end;
     }
-    qsort(p, np, sizeof *p, by_start);
+    if (relic_sort(p, np, sizeof *p, by_start, a) != RELIC_OK) return 0;
     for (size_t k = 1; k < np; k++)
         if (p[k].start < p[k - 1].end) return 0;
     return 1;

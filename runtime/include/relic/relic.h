@@ -186,6 +186,13 @@ void *relic_arena_array(relic_arena *a, size_t n, size_t elem_size, size_t align
 /** Copy len bytes of s into the arena and NUL-terminate. */
 char *relic_arena_strndup(relic_arena *a, const char *s, size_t len);
 
+/** Sort n elements of size bytes at base with cmp, stably (equal elements
+ *  keep their order, as glibc's merge-sorting qsort does), taking the merge
+ *  buffer (n * size + size bytes) from scratch instead of the heap.
+ *  Errors: RELIC_E_NOMEM when scratch cannot hold it, RELIC_E_LIMIT when
+ *  n * size overflows. */
+relic_status relic_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *), relic_arena *scratch);
+
 /** Free every heap block; the arena is empty (and reusable) afterwards. */
 void relic_arena_release(relic_arena *a);
 
