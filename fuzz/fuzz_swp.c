@@ -75,7 +75,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         relic_status st1 = walk(&v, &pal, swp, sn, 0, rgba, &s1);
         relic_buf z;
         relic_buf_init(&z, 0);
-        if (relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, swp, sn, NULL, &z, &err) == RELIC_OK) {
+        relic_arena sa; /* encoder scratch */
+        relic_arena_init_heap(&sa, 0);
+        relic_status est = relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, swp, sn, &sa, &z, &err);
+        relic_arena_release(&sa);
+        if (est == RELIC_OK) {
             relic_status st2 = walk(&v, &pal, z.data, z.size, 1, rgba, &s2);
             /* the window limit can refuse what memory accepts; otherwise both walks agree */
             if (st2 != RELIC_E_LIMIT && (st1 != st2 || s1 != s2)) abort();

@@ -418,7 +418,7 @@ void emit_codec_decoders(gen_schema *s, gen_out *o)
                        f->codec, f->name, f->name, f->name);
             out_puts(o, "    uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);\n");
             out_printf(o, "    if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, \"%s\", \"out of memory for %%lld decoded bytes\", (long long)size_);\n", f->name);
-            out_printf(o, "    relic_status st_ = relic_codec_%s_decode(m->%s, m->%s_count, buf_, (size_t)size_, err);\n", f->codec, f->name, f->name);
+            out_printf(o, "    relic_status st_ = relic_codec_%s_decode(m->%s, m->%s_count, buf_, (size_t)size_, a, err);\n", f->codec, f->name, f->name);
             out_printf(o, "    if (st_ != RELIC_OK) { relic_gen_path_prefix(err, \"%s\", -1); return st_; }\n", f->name);
             out_printf(o, "    %s_%s check_;\n    memset(&check_, 0, sizeof check_);\n", P, T);
             out_printf(o, "    %s_vctx vc_ = { buf_, (uint64_t)size_, err, NULL, NULL };\n    uint64_t sz_ = 0;\n", P);

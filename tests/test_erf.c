@@ -20,6 +20,17 @@
 
 #include "relic_erf.h"
 
+/* relic_erf_archive_write with its scratch in a heap arena freed at once */
+static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
+                                      relic_error *err)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = relic_erf_archive_write(ar, layout, &a, out, fell_back, err);
+    relic_arena_release(&a);
+    return st;
+}
+
 #define CORPUS_DIR "../shared/corpus/other"
 #define MAX_FILES 64
 
@@ -81,7 +92,7 @@ static void test_corpus_containers_validate_and_round_trip_byte_for_byte(void **
         if (relic_erf_open(mp.bytes.data, mp.bytes.size, &a, &ar, &err) != RELIC_OK)
             fail_msg("%s: %s @0x%llx: %s", fl.paths[i], err.path, (unsigned long long)err.offset, err.message);
         relic_buf_init(&b, 0);
-        assert_int_equal(relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_KEEP, &b, &fell_back, &err), RELIC_OK);
+        assert_int_equal(erf_write_scratch(&ar, RELIC_ERF_LAYOUT_KEEP, &b, &fell_back, &err), RELIC_OK);
         assert_int_equal(fell_back, 0);
         if (b.size != mp.bytes.size || memcmp(b.data, mp.bytes.data, b.size) != 0)
             fail_msg("%s: written back with %zu bytes (of %zu) differing in content", fl.paths[i], b.size, mp.bytes.size);
@@ -112,7 +123,7 @@ static void test_packed_layout_is_what_real_erfs_use(void **state)
         assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
         assert_int_equal(relic_erf_open(mp.bytes.data, mp.bytes.size, &a, &ar, &err), RELIC_OK);
         relic_buf_init(&b, 0);
-        assert_int_equal(relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_OK);
+        assert_int_equal(erf_write_scratch(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_OK);
         int eq = b.size == mp.bytes.size && memcmp(b.data, mp.bytes.data, b.size) == 0;
         if (!eq) {
             print_message("note: %s: not in the packed layout (data gaps), kept only by LAYOUT_KEEP\n", fl.paths[i]);
@@ -251,7 +262,7 @@ static void write_and_read_back(relic_erf_kind kind, relic_erf_game game, const 
     ar.entries = e;
     ar.count = 3;
     relic_buf_init(&b, 0);
-    assert_int_equal(relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_OK);
+    assert_int_equal(erf_write_scratch(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_OK);
     relic_arena_init_heap(&a, 0);
     if (relic_erf_open(b.data, b.size, &a, &back, &err) != RELIC_OK) fail_msg("%s @0x%llx: %s", err.path, (unsigned long long)err.offset, err.message);
     assert_int_equal(back.kind, kind);
@@ -294,11 +305,11 @@ static void test_resref_too_long_for_v1_0_is_an_argument_error(void **state)
     ar.entries = e;
     ar.count = 3;
     relic_buf_init(&b, 0);
-    assert_int_equal(relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_E_ARGUMENT);
+    assert_int_equal(erf_write_scratch(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_E_ARGUMENT);
     relic_erf_init(&ar, RELIC_ERF_KIND_ERF, "ERF ", RELIC_ERF_GAME_NWN2);
     ar.entries = e;
     ar.count = 3;
-    assert_int_equal(relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_OK);
+    assert_int_equal(erf_write_scratch(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_OK);
     relic_buf_free(&b);
 }
 
@@ -314,7 +325,7 @@ static relic_buf packed_erf(void)
     ar.entries = e;
     ar.count = 3;
     relic_buf_init(&b, 0);
-    assert_int_equal(relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_OK);
+    assert_int_equal(erf_write_scratch(&ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err), RELIC_OK);
     return b;
 }
 
@@ -409,7 +420,7 @@ static void exercise(const uint8_t *p, size_t n)
         }
         relic_buf b;
         relic_buf_init(&b, 0);
-        assert_int_equal(relic_erf_archive_write(&ar, RELIC_ERF_LAYOUT_KEEP, &b, NULL, &err), RELIC_OK);
+        assert_int_equal(erf_write_scratch(&ar, RELIC_ERF_LAYOUT_KEEP, &b, NULL, &err), RELIC_OK);
         relic_arena b_a;
         relic_erf_archive back;
         relic_arena_init_heap(&b_a, 0);

@@ -137,7 +137,7 @@ static uint8_t *first_walkmesh(const uint8_t *p, size_t n, size_t *size)
             const relic_trn_packet *pk = &m.packets[i];
             if (pk->type != RELIC_TRN_PACKET_TYPE_ASWM || pk->uncompressed_size > (64u << 20)) continue;
             raw = malloc((size_t)pk->uncompressed_size + 1);
-            if (relic_codec_zlib_decode(pk->aswm, pk->aswm_count, raw, pk->uncompressed_size, &err) != RELIC_OK) {
+            if (relic_codec_zlib_decode(pk->aswm, pk->aswm_count, raw, pk->uncompressed_size, &a, &err) != RELIC_OK) {
                 free(raw);
                 raw = NULL;
             } else {

@@ -2502,7 +2502,7 @@ relic_status relic_trn_packet_aswm_decode(const relic_trn_packet *m, relic_arena
     if ((uint64_t)size_ > relic_codec_zlib_max_decoded(m->aswm_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, "aswm", "%zu encoded bytes cannot hold the declared %lld decoded bytes", m->aswm_count, (long long)size_);
     uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);
     if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, "aswm", "out of memory for %lld decoded bytes", (long long)size_);
-    relic_status st_ = relic_codec_zlib_decode(m->aswm, m->aswm_count, buf_, (size_t)size_, err);
+    relic_status st_ = relic_codec_zlib_decode(m->aswm, m->aswm_count, buf_, (size_t)size_, a, err);
     if (st_ != RELIC_OK) { relic_gen_path_prefix(err, "aswm", -1); return st_; }
     relic_trn_aswm check_;
     memset(&check_, 0, sizeof check_);

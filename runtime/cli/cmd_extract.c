@@ -16,6 +16,17 @@
 #include "relic_gen.h"
 #include "relic_json.h"
 
+/* relic_tpa_check with its scratch in a heap arena freed at once */
+static unsigned tpa_check_scratch(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+                                  void (*report)(void *ctx, const relic_error *err), void *ctx)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    unsigned problems = relic_tpa_check(v, m, strict, &a, report, ctx);
+    relic_arena_release(&a);
+    return problems;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: relic extract BANK.tpa|CLIP.cau -C DIR [--names FILE]\n"
@@ -216,7 +227,7 @@ int cmd_extract(int argc, char **argv)
             relic_tpa_decode(&v, &a, &m, &err) != RELIC_OK) {
             relic_error_print(stdout, in_path, &err);
             rc = 1;
-        } else if (relic_tpa_check(&v, &m, 0, NULL, NULL) != 0) {
+        } else if (tpa_check_scratch(&v, &m, 0, NULL, NULL) != 0) {
             fprintf(stderr, "relic: %s: the identifier table does not match the samples (see relic check)\n", in_path);
             rc = 1;
         } else {

@@ -20,6 +20,28 @@
 #include "relic_gen.h"
 #include "relic_json.h"
 
+/* relic_tpa_check with its scratch in a heap arena freed at once */
+static unsigned tpa_check_scratch(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+                                  void (*report)(void *ctx, const relic_error *err), void *ctx)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    unsigned problems = relic_tpa_check(v, m, strict, &a, report, ctx);
+    relic_arena_release(&a);
+    return problems;
+}
+
+/* relic_adpcm_encode with its search scratch in a heap arena freed at once */
+static relic_status adpcm_encode_scratch(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
+                                         relic_buf *out, relic_error *err)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = relic_adpcm_encode(pcm, frames, channels, block_align, &a, out, err);
+    relic_arena_release(&a);
+    return st;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f, "usage: relic pack-sounds DIR OUT.tpa [--adpcm]\n"
@@ -351,7 +373,7 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
         /* a block size other than the game's: encode again with it */
         relic_buf b;
         relic_buf_init(&b, 0);
-        if (relic_adpcm_encode(pcm, frames, channels, s->block_align, &b, &err) != RELIC_OK || b.size > UINT32_MAX ||
+        if (adpcm_encode_scratch(pcm, frames, channels, s->block_align, &b, &err) != RELIC_OK || b.size > UINT32_MAX ||
             !(out->data = relic_arena_alloc(a, b.size + 1, 1))) {
             fprintf(stderr, "relic: %s: block_align %u: %s\n", path, s->block_align, b.size > UINT32_MAX ? "over 4 GiB" : err.message);
             relic_buf_free(&b);
@@ -467,7 +489,7 @@ int cmd_pack_sounds(int argc, char **argv)
         relic_error_print(stderr, out_path, &err);
         goto done;
     }
-    if (relic_tpa_check(&v, &m, 0, print_problem, (void *)out_path) != 0) goto done;
+    if (tpa_check_scratch(&v, &m, 0, print_problem, (void *)out_path) != 0) goto done;
     if (cli_write(out_path, out.data, out.size, NULL)) goto done;
     printf("%s: %zu identifiers, %zu samples, %zu collision records, %zu bytes\n", out_path, ns, nsamples,
            foley.collisions_count, out.size);

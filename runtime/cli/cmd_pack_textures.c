@@ -185,7 +185,12 @@ int cmd_pack_textures(int argc, char **argv)
         relic_error_print(stderr, pid_path, &err);
         rc = 1;
     }
-    if (!rc && spz && relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_BEST, 0, swp.data, swp.size, NULL, &spzbuf, &err) != RELIC_OK) {
+    relic_arena sa; /* encoder scratch */
+    relic_arena_init_heap(&sa, 0);
+    relic_status est = !rc && spz ? relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_BEST, 0, swp.data, swp.size, &sa, &spzbuf, &err)
+                                  : RELIC_OK;
+    relic_arena_release(&sa);
+    if (est != RELIC_OK) {
         relic_error_print(stderr, swp_path, &err);
         rc = 1;
     }

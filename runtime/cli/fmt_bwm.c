@@ -115,7 +115,11 @@ static unsigned bwm_check(const cli_input *in, int strict)
     relic_bwm_view v;
     if (validate(in, &v)) return 1;
     report_ctx rc = { in->path };
-    return relic_bwm_check(&v, strict, report, &rc);
+    relic_arena scratch;
+    relic_arena_init_heap(&scratch, 0);
+    unsigned problems = relic_bwm_check(&v, strict, &scratch, report, &rc);
+    relic_arena_release(&scratch);
+    return problems;
 }
 
 static int bwm_to_json(const cli_input *in, relic_buf *out)

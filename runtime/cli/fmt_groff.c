@@ -73,8 +73,12 @@ static int write_model(const relic_groff_groff *m, const char *out_path, const c
     } else if (missing_char) {
         relic_buf z;
         relic_buf_init(&z, 0);
-        if (relic_lzss_container_encode(RELIC_LZSS_SZDD, RELIC_LZSS_BEST, missing_char, out.data, out.size, NULL, &z,
-                                        &err) != RELIC_OK) {
+        relic_arena sa; /* encoder scratch */
+        relic_arena_init_heap(&sa, 0);
+        relic_status est = relic_lzss_container_encode(RELIC_LZSS_SZDD, RELIC_LZSS_BEST, missing_char, out.data, out.size,
+                                                       &sa, &z, &err);
+        relic_arena_release(&sa);
+        if (est != RELIC_OK) {
             relic_error_print(stderr, out_path, &err);
             rc = 1;
         } else {

@@ -132,8 +132,12 @@ static int spz_convert(const cli_input *in, const char *out_path, const char *ex
         relic_buf_init(&z, 0);
         /* BEST needs 3 bytes per input byte; very large SWPs get GREEDY (fixed memory) */
         relic_lzss_level level = in->map.bytes.size > SPZ_BEST_MAX ? RELIC_LZSS_GREEDY : RELIC_LZSS_BEST;
-        if (relic_lzss_container_encode(RELIC_LZSS_SPZ, level, 0, in->map.bytes.data, in->map.bytes.size,
-                                        NULL, &z, &err) != RELIC_OK) {
+        relic_arena sa; /* encoder scratch */
+        relic_arena_init_heap(&sa, 0);
+        relic_status est = relic_lzss_container_encode(RELIC_LZSS_SPZ, level, 0, in->map.bytes.data, in->map.bytes.size,
+                                                       &sa, &z, &err);
+        relic_arena_release(&sa);
+        if (est != RELIC_OK) {
             fprintf(stderr, "relic: %s: %s\n", in->path, err.message);
             rc = 1;
         } else {

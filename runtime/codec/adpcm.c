@@ -413,17 +413,16 @@ static void encode_channel(const int16_t *x, size_t m, size_t s, size_t slots, u
 }
 
 relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
-                                relic_buf *out, relic_error *err)
+                                relic_arena *scratch, relic_buf *out, relic_error *err)
 {
     relic_status st = relic_adpcm_check_params(block_align, channels, err);
     if (st != RELIC_OK) return st;
+    if (!scratch || !out) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no scratch arena or output buffer");
     const uint32_t per = relic_adpcm_block_frames(block_align, channels);
     int32_t carry[2] = { 0, 0 };
     /* scratch for the step-index search: one block's trajectory */
-    relic_buf scratch;
-    relic_buf_init(&scratch, 0);
     size_t slots_max = (size_t)per + 1;
-    uint8_t *sp = relic_buf_extend(&scratch, slots_max * (sizeof(uint64_t) + sizeof(int32_t) + 1));
+    uint8_t *sp = relic_arena_array(scratch, slots_max, sizeof(uint64_t) + sizeof(int32_t) + 1, sizeof(uint64_t));
     if (!sp) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the encoder's search (%zu frames)", slots_max);
     trajectory t = { (int32_t *)(void *)(sp + slots_max * sizeof(uint64_t)),
                      sp + slots_max * (sizeof(uint64_t) + sizeof(int32_t)), (uint64_t *)(void *)sp };
@@ -431,15 +430,12 @@ relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned chan
         size_t m = frames - f0 < per ? frames - f0 : per;
         uint32_t bytes = m == per ? block_align : block_bytes_for(m, channels);
         uint8_t *blk = relic_buf_extend(out, bytes);
-        if (!blk) {
-            relic_buf_free(&scratch);
+        if (!blk)
             return relic_fail(err, RELIC_E_NOMEM, out->size, "", "cannot grow the output to %zu bytes", out->size + bytes);
-        }
         size_t slots = channels == 1 ? 2 * (size_t)(bytes - RELIC_ADPCM_HEADER_BYTES)
                                      : NIBBLES_PER_STEREO_UNIT * ((bytes - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT);
         for (unsigned ch = 0; ch < channels; ch++)
             encode_channel(pcm + f0 * channels + ch, m, channels, slots, channels, ch, &carry[ch], &t, blk);
     }
-    relic_buf_free(&scratch);
     return RELIC_OK;
 }

@@ -5,11 +5,34 @@
 
 #include "relic_codec.h"
 
-relic_status relic_codec_zlib_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_size, relic_error *err)
+/* zlib's state and window come from the caller's arena (z_stream's
+ * zalloc/zfree/opaque): nothing is freed before the arena is. */
+static voidpf arena_zalloc(voidpf opaque, uInt items, uInt size)
 {
+    return relic_arena_array((relic_arena *)opaque, items, size, 16);
+}
+
+static void arena_zfree(voidpf opaque, voidpf p)
+{
+    (void)opaque;
+    (void)p;
+}
+
+static void use_arena(z_stream *z, relic_arena *a)
+{
+    memset(z, 0, sizeof *z);
+    z->zalloc = arena_zalloc;
+    z->zfree = arena_zfree;
+    z->opaque = a;
+}
+
+relic_status relic_codec_zlib_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_size, relic_arena *a,
+                                     relic_error *err)
+{
+    if (!a) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no arena for zlib's state");
     z_stream z;
-    memset(&z, 0, sizeof z);
-    if (inflateInit(&z) != Z_OK) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot start zlib inflate");
+    use_arena(&z, a);
+    if (inflateInit(&z) != Z_OK) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot start zlib inflate: the arena is too small");
     uint8_t spill;
     size_t in_done = 0, out_done = 0;
     int rc = Z_OK;
@@ -56,12 +79,14 @@ relic_status relic_codec_zlib_decode(const uint8_t *src, size_t n, uint8_t *dst,
     return relic_fail(err, RELIC_E_TRUNCATED, consumed, "", "zlib stream ends early after %llu of %zu bytes", (unsigned long long)produced, dst_size);
 }
 
-relic_status relic_codec_zlib_encode(const uint8_t *src, size_t n, int level, relic_buf *out, relic_error *err)
+relic_status relic_codec_zlib_encode(const uint8_t *src, size_t n, int level, relic_arena *a, relic_buf *out,
+                                     relic_error *err)
 {
     if (level < 0 || level > 9) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "zlib level %d is not 0..9", level);
+    if (!a) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no arena for zlib's state");
     z_stream z;
-    memset(&z, 0, sizeof z);
-    if (deflateInit(&z, level) != Z_OK) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot start zlib deflate");
+    use_arena(&z, a);
+    if (deflateInit(&z, level) != Z_OK) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot start zlib deflate: the arena is too small");
     size_t in_done = 0;
     int rc = Z_OK;
     while (rc != Z_STREAM_END) {
@@ -77,6 +102,7 @@ relic_status relic_codec_zlib_encode(const uint8_t *src, size_t n, int level, re
         z.avail_out = 65536;
         rc = deflate(&z, in_done == n && z.avail_in == 0 ? Z_FINISH : Z_NO_FLUSH);
         out->size -= z.avail_out;
+        if (rc == Z_MEM_ERROR) { deflateEnd(&z); return relic_fail(err, RELIC_E_NOMEM, 0, "", "zlib ran out of arena memory"); }
         if (rc == Z_STREAM_ERROR) { deflateEnd(&z); return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "zlib deflate failed"); }
     }
     deflateEnd(&z);

@@ -314,17 +314,12 @@ relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, con
     if ((uint64_t)n > RELIC_LZSS_MAX_INPUT)
         return relic_fail(err, RELIC_E_LIMIT, 0, "", "%zu bytes are more than the LZSS encoders take (%llu)", n,
                           (unsigned long long)RELIC_LZSS_MAX_INPUT);
-    relic_arena own;
+    if (!scratch || !out) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no scratch arena or output buffer");
     relic_arena *a = scratch;
-    if (!a) {
-        relic_arena_init_heap(&own, 0);
-        a = &own;
-    }
     input in = { src, n, n + PAD, relic_lzss_fill(v) };
     emitter e = { out, 0, 8, relic_lzss_start(v) };
     relic_status st = level == RELIC_LZSS_FAST ? encode_fast(&in, a, &e, err)
                                                 : encode_tree(&in, level == RELIC_LZSS_BEST, a, &e, err);
-    if (!scratch) relic_arena_release(&own);
     if (st == RELIC_OK && out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the LZSS output");
     return st;
 }

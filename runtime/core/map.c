@@ -4,8 +4,9 @@
  * DESIGN.md "Data flow" (file --mmap--> relic_bytes). A regular, non-empty
  * file is mapped read-only and private: zero copies, and the kernel pages it
  * in on demand. Pipes, terminals, standard input ("-") and files that cannot
- * be mapped are read into one malloc'd buffer that grows by doubling and
- * stops at max_size, so a pipe cannot make relic hold unbounded memory.
+ * be mapped are read into one buffer that grows by doubling and stops at
+ * max_size, so a pipe cannot make relic hold unbounded memory: on the heap
+ * (relic_map_file) or in the caller's arena (relic_map_file_arena).
  * Regular files whose size says 0 are read rather than mapped: empty files
  * and /proc-style files (which report size 0 but have contents) both come
  * out right that way.
@@ -30,7 +31,7 @@
 
 /* relic_mapping.is_mmap: how relic_unmap releases the bytes. */
 enum {
-    MAP_KIND_HEAP = 0,      /* owned (possibly NULL) is freed */
+    MAP_KIND_HEAP = 0,      /* owned (possibly NULL: empty, or in the caller's arena) is freed */
     MAP_KIND_READ_ONLY = 1, /* munmap */
     MAP_KIND_SHARED = 2     /* msync, then munmap */
 };
@@ -77,83 +78,74 @@ static ssize_t read_retrying(int fd, void *buf, size_t n)
     return got;
 }
 
-/* Read fd to its end into a heap buffer of at most max_size bytes (0 = no
- * limit). On success out owns the buffer (or points at empty_input). */
-static relic_status read_all(int fd, const char *path, size_t max_size,
+/* Read fd to its end into a relic_buf of at most max_size bytes (0 = no
+ * limit): in arena a, or on the heap when a is NULL (relic_map_file, the
+ * CLI's convenience). On success out holds the bytes (or points at
+ * empty_input); a heap buffer is owned and freed by relic_unmap. */
+static relic_status read_all(int fd, const char *path, size_t max_size, relic_arena *a,
                              relic_mapping *out, relic_error *err)
 {
-    uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
+    relic_buf b;
 
+    if (a != NULL)
+        relic_buf_init_arena(&b, a, 0);
+    else
+        relic_buf_init(&b, 0);
     for (;;) {
         ssize_t got;
+        size_t room = b.cap - b.size;
+        uint8_t *dst;
 
-        if (len == cap) {
-            size_t want;
-            uint8_t *grown;
-
-            if (max_size != 0 && len >= max_size) {
-                /* Full up to the limit: one more byte means too large. */
-                uint8_t probe;
-                got = read_retrying(fd, &probe, 1);
-                if (got == 0)
-                    break;
-                free(buf);
-                if (got < 0)
-                    return fail_errno(err, "read", path, errno);
-                return relic_fail(err, RELIC_E_LIMIT, max_size, NULL,
-                                  "'%s' is larger than the limit of %zu bytes",
-                                  display_name(path), max_size);
-            }
-            if (cap == 0)
-                want = READ_INITIAL_CAPACITY;
-            else if (cap > SIZE_MAX / 2)
-                want = SIZE_MAX;
-            else
-                want = cap * 2;
-            if (max_size != 0 && want > max_size)
-                want = max_size;
-            if (want == cap) {
-                free(buf);
-                return relic_fail(err, RELIC_E_LIMIT, len, NULL,
-                                  "'%s' is too large to hold in memory", display_name(path));
-            }
-            grown = realloc(buf, want);
-            if (grown == NULL) {
-                free(buf);
-                return relic_fail(err, RELIC_E_NOMEM, len, NULL,
-                                  "cannot read '%s': out of memory after %zu bytes",
-                                  display_name(path), len);
-            }
-            buf = grown;
-            cap = want;
+        if (max_size != 0 && b.size >= max_size) {
+            /* Full up to the limit: one more byte means too large. */
+            uint8_t probe;
+            got = read_retrying(fd, &probe, 1);
+            if (got == 0)
+                break;
+            relic_buf_free(&b);
+            if (got < 0)
+                return fail_errno(err, "read", path, errno);
+            return relic_fail(err, RELIC_E_LIMIT, max_size, NULL,
+                              "'%s' is larger than the limit of %zu bytes",
+                              display_name(path), max_size);
         }
-
-        got = read_retrying(fd, buf + len, cap - len);
-        if (got == 0)
-            break;
+        if (room == 0)
+            room = b.size != 0 ? b.size : READ_INITIAL_CAPACITY; /* doubles the buffer */
+        if (max_size != 0 && room > max_size - b.size)
+            room = max_size - b.size;
+        dst = relic_buf_extend(&b, room);
+        if (dst == NULL) {
+            size_t len = b.size;
+            relic_buf_free(&b);
+            return relic_fail(err, RELIC_E_NOMEM, len, NULL,
+                              "cannot read '%s': out of memory after %zu bytes",
+                              display_name(path), len);
+        }
+        got = read_retrying(fd, dst, room);
         if (got < 0) {
             int saved = errno;
-            free(buf);
+            relic_buf_free(&b);
             return fail_errno(err, "read", path, saved);
         }
-        len += (size_t)got;
+        b.size -= room - (size_t)got;
+        if (got == 0)
+            break;
     }
 
-    if (len == 0) {
-        free(buf);
+    if (b.size == 0) {
+        relic_buf_free(&b);
         out->bytes.data = empty_input;
         return RELIC_OK;
     }
-    out->owned = buf;
-    out->bytes.data = buf;
-    out->bytes.size = len;
+    out->owned = a != NULL ? NULL : b.data;
+    out->bytes.data = b.data;
+    out->bytes.size = b.size;
     out->is_mmap = MAP_KIND_HEAP;
     return RELIC_OK;
 }
 
-relic_status relic_map_file(const char *path, size_t max_size, relic_mapping *out,
-                            relic_error *err)
+static relic_status map_input(const char *path, size_t max_size, relic_arena *a, relic_mapping *out,
+                              relic_error *err)
 {
     struct stat st;
     relic_status status;
@@ -209,10 +201,23 @@ relic_status relic_map_file(const char *path, size_t max_size, relic_mapping *ou
         }
     }
 
-    status = read_all(fd, path, max_size, out, err);
+    status = read_all(fd, path, max_size, a, out, err);
     if (!from_stdin)
         close(fd);
     return status;
+}
+
+relic_status relic_map_file(const char *path, size_t max_size, relic_mapping *out, relic_error *err)
+{
+    return map_input(path, max_size, NULL, out, err);
+}
+
+relic_status relic_map_file_arena(const char *path, size_t max_size, relic_arena *a, relic_mapping *out,
+                                  relic_error *err)
+{
+    if (a == NULL)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_map_file_arena: no arena given");
+    return map_input(path, max_size, a, out, err);
 }
 
 void relic_unmap(relic_mapping *m)

@@ -41,16 +41,16 @@ static mode_t current_umask(void)
     return mask;
 }
 
-/* "<dir>/.<base>.XXXXXX" for path "<dir>/<base>" (or ".<base>.XXXXXX"). */
-static char *temp_template(const char *path)
+/* "<dir>/.<base>.XXXXXX" for path "<dir>/<base>" (or ".<base>.XXXXXX"),
+ * into name[cap] (no heap); NULL when it does not fit. */
+static char *temp_template(char *name, size_t cap, const char *path)
 {
     const char *slash = strrchr(path, '/');
     size_t dir_len = slash != NULL ? (size_t)(slash - path) + 1 : 0;
     size_t base_len = strlen(path) - dir_len;
     size_t total = dir_len + 1 + base_len + sizeof OUTPUT_TEMP_SUFFIX;
-    char *name = malloc(total);
 
-    if (name == NULL)
+    if (total > cap)
         return NULL;
     memcpy(name, path, dir_len);
     name[dir_len] = '.';
@@ -83,6 +83,7 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 static void sync_directory_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
+    char buf[RELIC_OUT_TEMP_MAX]; /* on the stack: the library takes nothing from the heap */
     char *dir;
     int fd;
 
@@ -90,14 +91,13 @@ static void sync_directory_of(const char *path)
         dir = NULL;
     } else {
         size_t len = slash == path ? 1 : (size_t)(slash - path);
-        dir = malloc(len + 1);
-        if (dir == NULL)
+        if (len >= sizeof buf)
             return;
+        dir = buf;
         memcpy(dir, path, len);
         dir[len] = '\0';
     }
     fd = open(dir != NULL ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    free(dir);
     if (fd >= 0) {
         fsync(fd);
         close(fd);
@@ -134,14 +134,13 @@ relic_status relic_out_open(relic_out *o, const char *path, const char *input, r
         o->mode = OUTPUT_NEW_FILE_MODE & ~current_umask();
 
     o->path = path;
-    o->tmp = temp_template(path);
+    o->tmp = temp_template(o->tmp_name, sizeof o->tmp_name, path);
     if (o->tmp == NULL)
-        return relic_fail(err, RELIC_E_NOMEM, 0, NULL,
-                          "cannot write '%s': out of memory", path);
+        return relic_fail(err, RELIC_E_LIMIT, 0, NULL,
+                          "cannot write '%s': the path is too long for a temporary name", path);
     o->fd = mkstemp(o->tmp);
     if (o->fd < 0) {
         int saved = errno;
-        free(o->tmp);
         o->tmp = NULL;
         return relic_fail(err, RELIC_E_IO, 0, NULL,
                           "cannot create a temporary file for '%s': %s", path, strerror(saved));
@@ -171,7 +170,6 @@ void relic_out_abort(relic_out *o)
     if (o->fd >= 0) close(o->fd);
     if (o->tmp != NULL) {
         unlink(o->tmp);
-        free(o->tmp);
     }
     o->fd = -1;
     o->tmp = NULL;
@@ -206,7 +204,6 @@ relic_status relic_out_commit(relic_out *o, relic_error *err)
     step = "replace";
     if (rename(o->tmp, o->path) != 0)
         goto fail;
-    free(o->tmp);
     o->tmp = NULL;
     sync_directory_of(o->path);
     return RELIC_OK;

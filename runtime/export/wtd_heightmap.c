@@ -74,7 +74,6 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
     uint8_t *volatile row = NULL;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
-        free(row);
         return relic_fail(err, RELIC_E_IO, src.pos, "png", "libpng cannot read this PNG (damaged or cut short)");
     }
     png_set_read_fn(png, &src, source_read);
@@ -108,10 +107,9 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
     png_read_update_info(png, info);
     const size_t rowbytes = png_get_rowbytes(png, info);
     int32_t *g = relic_arena_array(a, (size_t)w * h, sizeof *g, _Alignof(int32_t));
-    row = malloc(rowbytes);
-    if (!g || !row) {
+    row = g ? relic_arena_alloc(a, rowbytes, 1) : NULL; /* one row of libpng's output, in the caller's arena */
+    if (!row) {
         png_destroy_read_struct(&png, &info, NULL);
-        free(row);
         return relic_fail(err, RELIC_E_NOMEM, 0, "png", "no memory for a %u x %u heightmap", w, h);
     }
     const int wide = depth == 16;
@@ -125,7 +123,6 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
     }
     png_read_end(png, NULL);
     png_destroy_read_struct(&png, &info, NULL);
-    free(row);
     out->width = w;
     out->height = h;
     out->heights = g;

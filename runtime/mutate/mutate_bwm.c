@@ -612,7 +612,12 @@ static int walkmesh_ok(const uint8_t *p, size_t n)
 {
     relic_bwm_view v;
     relic_error e;
-    return relic_bwm_validate(p, n, &v, &e) == RELIC_OK && relic_bwm_check(&v, 0, noop_report, NULL) == 0;
+    if (relic_bwm_validate(p, n, &v, &e) != RELIC_OK) return 0;
+    relic_arena scratch;
+    relic_arena_init_heap(&scratch, 0);
+    int ok = relic_bwm_check(&v, 0, &scratch, noop_report, NULL) == 0;
+    relic_arena_release(&scratch);
+    return ok;
 }
 
 relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,

@@ -19,6 +19,17 @@
 #include "relic_erf.h"
 #include "rim_mutate.h"
 
+/* relic_erf_archive_write with its scratch in a heap arena freed at once */
+static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
+                                      relic_error *err)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = relic_erf_archive_write(ar, layout, &a, out, fell_back, err);
+    relic_arena_release(&a);
+    return st;
+}
+
 /* The model the generated tables walk comes first, so the mutator sees a
  * plain relic_erf_erf / relic_rim_rim; the container's bytes follow. */
 typedef struct erf_model {
@@ -114,7 +125,7 @@ static void resref(char *dst, const char *src, size_t n)
 
 static relic_status write_archive(relic_erf_archive *ar, relic_buf *out, relic_error *err)
 {
-    return relic_erf_archive_write(ar, RELIC_ERF_LAYOUT_KEEP, out, NULL, err);
+    return erf_write_scratch(ar, RELIC_ERF_LAYOUT_KEEP, out, NULL, err);
 }
 
 static relic_status erf_write(const void *model, relic_buf *out, relic_error *err)

@@ -67,7 +67,11 @@ static relic_status spz_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status spz_write(const void *model, relic_buf *out, relic_error *err)
 {
     const bytes_model *m = model;
-    return relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, m->data, m->size, NULL, out, err);
+    relic_arena sa; /* encoder scratch: the mutator interface passes no arena */
+    relic_arena_init_heap(&sa, 0);
+    relic_status st = relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, m->data, m->size, &sa, out, err);
+    relic_arena_release(&sa);
+    return st;
 }
 
 const relic_mut_format *relic_mutator_spz(void)
@@ -173,8 +177,12 @@ static relic_status szdd_write(const void *model, relic_buf *out, relic_error *e
     memcpy(&x, (const uint8_t *)model + root_size(), sizeof x);
     relic_buf_init(&g, 0);
     relic_status st = relic_groff_mutator.write(model, &g, err);
-    if (st == RELIC_OK)
-        st = relic_lzss_container_encode(RELIC_LZSS_SZDD, RELIC_LZSS_FAST, x.missing_char, g.data, g.size, NULL, out, err);
+    if (st == RELIC_OK) {
+        relic_arena sa; /* encoder scratch: the mutator interface passes no arena */
+        relic_arena_init_heap(&sa, 0);
+        st = relic_lzss_container_encode(RELIC_LZSS_SZDD, RELIC_LZSS_FAST, x.missing_char, g.data, g.size, &sa, out, err);
+        relic_arena_release(&sa);
+    }
     relic_buf_free(&g);
     return st;
 }

@@ -204,7 +204,7 @@ static void textures_per_second(const relic_buf *pid, const relic_buf *swp)
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&spz, 0);
     if (relic_pid_validate(pid->data, pid->size, &v, &err) != RELIC_OK || relic_swp_palettes_find(&v, &a, &pal, &err) != RELIC_OK ||
-        relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, swp->data, swp->size, NULL, &spz, &err) != RELIC_OK) {
+        relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, swp->data, swp->size, &a, &spz, &err) != RELIC_OK) {
         fprintf(stderr, "texture bench set-up failed: %s\n", err.message);
         exit(1);
     }
@@ -306,13 +306,15 @@ int main(int argc, char **argv)
         for (int run = 0; run < 3; run++) {
             relic_buf z;
             relic_buf_init(&z, 0);
+            relic_arena za; /* codec scratch */
+            relic_arena_init_heap(&za, 0);
             double a0 = now();
             relic_status st = codecs[c].zlib_level >= 0
-                ? relic_codec_zlib_encode(src, size, codecs[c].zlib_level, &z, &err)
-                : relic_lzss_encode(RELIC_LZSS_SPZ, (relic_lzss_level)codecs[c].lzss_level, src, size, NULL, &z, &err);
+                ? relic_codec_zlib_encode(src, size, codecs[c].zlib_level, &za, &z, &err)
+                : relic_lzss_encode(RELIC_LZSS_SPZ, (relic_lzss_level)codecs[c].lzss_level, src, size, &za, &z, &err);
             double a1 = now();
             if (st != RELIC_OK) { fprintf(stderr, "encode failed: %s\n", err.message); return 1; }
-            st = codecs[c].zlib_level >= 0 ? relic_codec_zlib_decode(z.data, z.size, back, size, &err)
+            st = codecs[c].zlib_level >= 0 ? relic_codec_zlib_decode(z.data, z.size, back, size, &za, &err)
                                            : relic_lzss_decode_buffer(RELIC_LZSS_SPZ, z.data, z.size, back, size, &err);
             double a2 = now();
             if (st != RELIC_OK || memcmp(back, src, size)) { fprintf(stderr, "decode failed\n"); return 1; }

@@ -144,7 +144,7 @@ static void bench_parse(const char *path)
         memset(buf, 1, raw);
         memset(copy, 2, raw);
         double t2 = now();
-        relic_codec_zlib_decode(p->aswm, p->aswm_count, buf, raw, &err);
+        relic_codec_zlib_decode(p->aswm, p->aswm_count, buf, raw, &a, &err);
         double t3 = now();
         memcpy(copy, buf, raw);
         double t4 = now();

@@ -77,7 +77,8 @@ static relic_status check_data(const relic_erf_archive *ar, size_t size, const s
         p[np].index = i;
         np++;
     }
-    qsort(p, np, sizeof *p, by_start);
+    if (relic_sort(p, np, sizeof *p, by_start, a) != RELIC_OK)
+        return relic_fail(err, RELIC_E_NOMEM, 0, table_name, "out of memory sorting %zu entries", np);
     for (size_t k = 1; k < np; k++)
         if (p[k].start < p[k - 1].end) {
             snprintf(path, sizeof path, "%s[%u]", table_name, (unsigned)p[k].index);

@@ -34,7 +34,7 @@ static int data_fit(const relic_erf_archive *ar, uint64_t tables_end, uint64_t *
         np++;
         if (e_end > *end) *end = e_end;
     }
-    qsort(p, np, sizeof *p, by_start);
+    if (relic_sort(p, np, sizeof *p, by_start, a) != RELIC_OK) return 0;
     for (size_t k = 1; k < np; k++)
         if (p[k].start < p[k - 1].end) return 0;
     return 1;
@@ -113,20 +113,20 @@ static int tables_kept(const relic_erf_archive *ar, const relic_buf *t)
                h->offset_to_localized_string;
 }
 
-relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
-                             relic_error *err)
+relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layout layout, relic_arena *scratch, relic_buf *out,
+                                     int *fell_back, relic_error *err)
 {
-    relic_arena a;
+    relic_arena *a = scratch;
     relic_buf t;
     relic_status st = RELIC_OK;
     uint64_t end = 0;
     int keep = layout == RELIC_ERF_LAYOUT_KEEP;
     if (fell_back) *fell_back = 0;
-    relic_arena_init_heap(&a, 0);
-    relic_buf_init(&t, out->limit);
+    if (!scratch || !out) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "no scratch arena or output buffer");
+    relic_buf_init_arena(&t, a, out->limit);
     if (keep) {
-        st = write_tables(ar, 1, &a, &t, err);
-        if (st == RELIC_OK && (t.failed || !tables_kept(ar, &t) || !data_fit(ar, t.size, &end, &a))) keep = 0;
+        st = write_tables(ar, 1, a, &t, err);
+        if (st == RELIC_OK && (t.failed || !tables_kept(ar, &t) || !data_fit(ar, t.size, &end, a))) keep = 0;
         if (!keep && fell_back) *fell_back = 1;
     }
     relic_erf_archive packed;
@@ -135,11 +135,10 @@ relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layo
          * does not depend on the offsets, so measure them, then place */
         packed = *ar;
         packed.file_size = 0;
-        packed.entries = relic_arena_array(&a, ar->count ? ar->count : 1, sizeof *packed.entries, 8);
+        packed.entries = relic_arena_array(a, ar->count ? ar->count : 1, sizeof *packed.entries, 8);
         if (!packed.entries) st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory for %u entries", (unsigned)ar->count);
-        relic_buf_free(&t);
-        relic_buf_init(&t, out->limit);
-        if (st == RELIC_OK) st = write_tables(ar, 0, &a, &t, err);
+        relic_buf_init_arena(&t, a, out->limit);
+        if (st == RELIC_OK) st = write_tables(ar, 0, a, &t, err);
         uint64_t pos = t.size;
         for (uint32_t i = 0; st == RELIC_OK && i < ar->count; i++) {
             packed.entries[i] = ar->entries[i];
@@ -148,9 +147,8 @@ relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layo
             if (pos > UINT32_MAX) st = relic_fail(err, RELIC_E_LIMIT, pos, NULL, "the container passes 4 GiB");
         }
         end = pos;
-        relic_buf_free(&t);
-        relic_buf_init(&t, out->limit);
-        if (st == RELIC_OK) st = write_tables(&packed, 0, &a, &t, err);
+        relic_buf_init_arena(&t, a, out->limit);
+        if (st == RELIC_OK) st = write_tables(&packed, 0, a, &t, err);
         ar = &packed;
     }
     if (st == RELIC_OK) {
@@ -165,7 +163,5 @@ relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layo
                 if (ar->entries[i].size) memcpy(dst + ar->entries[i].offset, ar->entries[i].data, ar->entries[i].size);
         }
     }
-    relic_buf_free(&t);
-    relic_arena_release(&a);
     return st;
 }

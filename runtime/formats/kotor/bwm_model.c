@@ -92,14 +92,12 @@ static void check_perimeters(checker *c, int strict)
                 "perimeters cover %u of %zu edges", prev, v->edges_count);
 }
 
-static void check_aabb(checker *c, int strict, uint8_t *mark, uint8_t *face_seen)
+static void check_aabb(checker *c, int strict, uint8_t *mark, uint8_t *face_seen, uint32_t *stack)
 {
     const relic_bwm_view *v = c->v;
     size_t n = v->aabb_count;
     if (n == 0) return;
-    /* explicit stack: the tree may be deep and hostile */
-    uint32_t *stack = (uint32_t *)malloc(sizeof(uint32_t) * (n + 1));
-    if (!stack) { problem(c, RELIC_E_NOMEM, 0, "aabb", -1, "out of memory checking the AABB tree"); return; }
+    /* explicit stack (n + 1 entries): the tree may be deep and hostile */
     size_t sp = 0;
     stack[sp++] = 0;
     while (sp) {
@@ -126,7 +124,6 @@ static void check_aabb(checker *c, int strict, uint8_t *mark, uint8_t *face_seen
             stack[sp++] = c1;
         }
     }
-    free(stack);
     if (strict) {
         for (size_t i = 0; i < n; i++)
             if (!mark[i]) { problem(c, RELIC_E_LAYOUT, pos_of(v, v->aabb) + 44 * i, "aabb", (int64_t)i, "node not reachable from the root"); break; }
@@ -178,22 +175,37 @@ static void check_edges(checker *c, uint32_t walkable, uint8_t *is_edge)
         }
 }
 
-unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_bwm_report_fn report, void *ctx)
+size_t relic_bwm_check_scratch_size(const relic_bwm_view *v, int strict)
+{
+    /* stack, then mark and face_seen (bytes), then is_edge; + alignment slack */
+    size_t need = sizeof(uint32_t) * (v->aabb_count + 1) + (v->aabb_count + 1) + (v->faces_count + 1);
+    if (strict) need += 3 * v->faces_count + 1;
+    return need + sizeof(uint32_t);
+}
+
+unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scratch, relic_bwm_report_fn report, void *ctx)
 {
     checker c = { v, report, ctx, 0 };
     uint32_t walkable = 0;
     check_order(&c, &walkable);
     check_perimeters(&c, strict);
-    uint8_t *mark = calloc(v->aabb_count + 1, 1), *face_seen = calloc(v->faces_count + 1, 1);
-    if (!mark || !face_seen) problem(&c, RELIC_E_NOMEM, 0, "", -1, "out of memory");
-    else check_aabb(&c, strict, mark, face_seen);
-    free(mark);
-    free(face_seen);
+    /* scratch from the caller's arena (zero-filled), in the order
+     * relic_bwm_check_scratch_size counts it */
+    uint32_t *stack = relic_arena_array(scratch, v->aabb_count + 1, sizeof *stack, sizeof *stack);
+    uint8_t *mark = stack ? relic_arena_alloc(scratch, v->aabb_count + 1, 1) : NULL;
+    uint8_t *face_seen = mark ? relic_arena_alloc(scratch, v->faces_count + 1, 1) : NULL;
+    if (!face_seen) {
+        problem(&c, RELIC_E_NOMEM, 0, "aabb", -1, "the scratch arena cannot hold the AABB walk (%zu bytes needed)",
+                relic_bwm_check_scratch_size(v, strict));
+        return c.problems;
+    }
+    check_aabb(&c, strict, mark, face_seen, stack);
     if (strict && c.problems == 0 && v->adjacency_count == walkable) {
         check_adjacency(&c, walkable);
-        uint8_t *is_edge = calloc(3ull * walkable + 1, 1);
+        uint8_t *is_edge = relic_arena_alloc(scratch, 3ull * walkable + 1, 1);
         if (is_edge) check_edges(&c, walkable, is_edge);
-        free(is_edge);
+        else problem(&c, RELIC_E_NOMEM, 0, "edges", -1, "the scratch arena cannot hold the edge marks (%zu bytes needed)",
+                     relic_bwm_check_scratch_size(v, strict));
     }
     return c.problems;
 }

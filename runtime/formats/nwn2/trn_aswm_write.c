@@ -173,19 +173,17 @@ relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena
     relic_error scratch;
     if (!err) err = &scratch;
     relic_buf raw, z;
-    relic_buf_init(&raw, 0);
-    relic_buf_init(&z, 0);
+    /* both in the caller's arena: the compressed bytes stay there as the packet's */
+    relic_buf_init_arena(&raw, a, 0);
+    relic_buf_init_arena(&z, a, 0);
     relic_status st = relic_trn_aswm_write(w, &raw, err);
     if (st == RELIC_OK && raw.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot hold the walkmesh");
-    if (st == RELIC_OK) st = relic_codec_zlib_encode(raw.data, raw.size, level, &z, err);
+    if (st == RELIC_OK) st = relic_codec_zlib_encode(raw.data, raw.size, level, a, &z, err);
     if (st == RELIC_OK && z.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot hold the compressed walkmesh");
     if (st == RELIC_OK && z.size > UINT32_MAX - 12) st = relic_fail(err, RELIC_E_LIMIT, 0, "", "the compressed walkmesh exceeds a u32 size");
     if (st == RELIC_OK) {
-        uint8_t *bytes = relic_arena_alloc(a, z.size + 1, 1);
-        if (!bytes) {
-            st = relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory for %zu compressed bytes", z.size);
-        } else {
-            memcpy(bytes, z.data, z.size);
+        uint8_t *bytes = z.data;
+        {
             p->type = RELIC_TRN_PACKET_TYPE_ASWM;
             memcpy(p->comp_magic, "COMP", 4);
             p->aswm = bytes;
@@ -195,8 +193,6 @@ relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena
             p->size = (uint32_t)(12 + z.size);
         }
     }
-    relic_buf_free(&raw);
-    relic_buf_free(&z);
     return st;
 }
 
@@ -213,7 +209,7 @@ relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, reli
         relic_error first = *err;
         uint8_t *raw = relic_arena_alloc(a, (size_t)p->uncompressed_size + 1, 4);
         if (!raw) return relic_fail(err, RELIC_E_NOMEM, 0, "aswm", "no memory to inflate the walkmesh");
-        if (relic_codec_zlib_decode(p->aswm, p->aswm_count, raw, p->uncompressed_size, err) != RELIC_OK) {
+        if (relic_codec_zlib_decode(p->aswm, p->aswm_count, raw, p->uncompressed_size, a, err) != RELIC_OK) {
             *err = first;
             return st;
         }

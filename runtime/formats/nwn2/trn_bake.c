@@ -56,18 +56,16 @@ static int inside(const relic_trn_triangle *t, float x0, float y0, float x1, flo
 
 /* §2.5.2: keep the triangles whose centre lies in the inner box, compact
  * vertices and edges in their original order, rewrite every index. */
-static relic_status remove_border(relic_trn_aswm *w, relic_error *err)
+static relic_status remove_border(relic_trn_aswm *w, relic_arena *a, relic_error *err)
 {
     float tw = w->tiles_width, b = (float)w->tiles_border_size;
     float x0 = b * tw, y0 = b * tw;
     float x1 = ((float)w->grid_width - b) * tw, y1 = ((float)w->grid_height - b) * tw;
     size_t nt = w->triangles_count, nv = w->vertices_count, ne = w->edges_count;
-    uint32_t *tmap = malloc((nt + 1) * sizeof *tmap), *vmap = malloc((nv + 1) * sizeof *vmap);
-    uint32_t *emap = malloc((ne + 1) * sizeof *emap);
-    if (!tmap || !vmap || !emap) {
-        free(tmap); free(vmap); free(emap);
-        return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory removing the border");
-    }
+    uint32_t *tmap = relic_arena_array(a, nt + 1, sizeof *tmap, sizeof *tmap);
+    uint32_t *vmap = tmap ? relic_arena_array(a, nv + 1, sizeof *vmap, sizeof *vmap) : NULL;
+    uint32_t *emap = vmap ? relic_arena_array(a, ne + 1, sizeof *emap, sizeof *emap) : NULL;
+    if (!emap) return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory removing the border");
     for (size_t i = 0; i < nv; i++) vmap[i] = 0;
     for (size_t i = 0; i < ne; i++) emap[i] = 0;
     size_t kept = 0;
@@ -97,7 +95,6 @@ static relic_status remove_border(relic_trn_aswm *w, relic_error *err)
     w->edges_count = e2;
     w->triangles_count = kept;
     translate(w, tmap, nt, vmap, nv, emap, ne);
-    free(tmap); free(vmap); free(emap);
     return RELIC_OK;
 }
 
@@ -120,13 +117,12 @@ static long tile_coord(float c, float tw, uint32_t n)
 static relic_status split_tiles(relic_trn_aswm *w, relic_arena *a, relic_error *err)
 {
     size_t nt = w->triangles_count, ntiles = w->tiles_count;
-    uint32_t *tile_of = malloc((nt + 1) * sizeof *tile_of), *tmap = malloc((nt + 1) * sizeof *tmap);
-    uint32_t *start = calloc(ntiles + 1, sizeof *start);
-    relic_trn_triangle *out = relic_arena_array(a, nt + 1, sizeof *out, 8);
-    if (!tile_of || !tmap || !start || !out) {
-        free(tile_of); free(tmap); free(start);
+    uint32_t *tile_of = relic_arena_array(a, nt + 1, sizeof *tile_of, sizeof *tile_of);
+    uint32_t *tmap = tile_of ? relic_arena_array(a, nt + 1, sizeof *tmap, sizeof *tmap) : NULL;
+    uint32_t *start = tmap ? relic_arena_array(a, ntiles + 1, sizeof *start, sizeof *start) : NULL; /* zero-filled */
+    relic_trn_triangle *out = start ? relic_arena_array(a, nt + 1, sizeof *out, 8) : NULL;
+    if (!out)
         return relic_fail(err, RELIC_E_NOMEM, 0, "triangles", "out of memory splitting %zu triangles by tile", nt);
-    }
     for (size_t i = 0; i < nt; i++) {
         const relic_trn_triangle *t = &w->triangles[i];
         long x = tile_coord(t->center[0], w->tiles_width, w->grid_width);
@@ -149,7 +145,6 @@ static relic_status split_tiles(relic_trn_aswm *w, relic_arena *a, relic_error *
     w->triangles = out;
     w->triangles_count = ntiles ? start[ntiles - 1] : 0;
     translate(w, tmap, nt, NULL, 0, NULL, 0);
-    free(tile_of); free(tmap); free(start);
     return RELIC_OK;
 }
 
@@ -229,7 +224,7 @@ relic_status relic_trn_bake(const relic_trn_aswm *in, const relic_trn_bake_optio
     relic_trn_aswm w;
     if ((st = copy_input(in, a, &w, err)) != RELIC_OK) return st;
     for (size_t i = 0; i < w.triangles_count; i++) w.triangles[i].island = TRN_NONE16; /* §2.5.1 */
-    if (!(opt && opt->keep_borders) && (st = remove_border(&w, err)) != RELIC_OK) return st;
+    if (!(opt && opt->keep_borders) && (st = remove_border(&w, a, err)) != RELIC_OK) return st;
     if ((st = split_tiles(&w, a, err)) != RELIC_OK) return st;
 
     size_t max_local = 0;
@@ -238,23 +233,20 @@ relic_status relic_trn_bake(const relic_trn_aswm *in, const relic_trn_bake_optio
     trn_tile_scratch s;
     memset(&s, 0, sizeof s);
     s.local_cap = max_local;
-    s.stamp_v = calloc(w.vertices_count + 1, sizeof *s.stamp_v);
-    s.stamp_e = calloc(w.edges_count + 1, sizeof *s.stamp_e);
-    s.cost = malloc((max_local + 1) * sizeof *s.cost);
-    s.step = malloc(max_local + 1);
-    s.visited = malloc(max_local + 1);
-    s.queued = malloc(max_local + 1);
-    s.wave = malloc((max_local + 1) * sizeof *s.wave);
-    s.next_wave = malloc((max_local + 1) * sizeof *s.next_wave);
-    trn_island_list isl = { NULL, 0, 0 };
+    /* scratch from the caller's arena too (zero-filled, as the stamps need) */
+    s.stamp_v = relic_arena_array(a, w.vertices_count + 1, sizeof *s.stamp_v, sizeof *s.stamp_v);
+    s.stamp_e = relic_arena_array(a, w.edges_count + 1, sizeof *s.stamp_e, sizeof *s.stamp_e);
+    s.cost = relic_arena_array(a, max_local + 1, sizeof *s.cost, sizeof *s.cost);
+    s.step = relic_arena_alloc(a, max_local + 1, 1);
+    s.visited = relic_arena_alloc(a, max_local + 1, 1);
+    s.queued = relic_arena_alloc(a, max_local + 1, 1);
+    s.wave = relic_arena_array(a, max_local + 1, sizeof *s.wave, sizeof *s.wave);
+    s.next_wave = relic_arena_array(a, max_local + 1, sizeof *s.next_wave, sizeof *s.next_wave);
+    trn_island_list isl = { NULL, 0, 0, a };
     if (!s.stamp_v || !s.stamp_e || !s.cost || !s.step || !s.visited || !s.queued || !s.wave || !s.next_wave)
         st = relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory for the tile scratch");
     for (size_t i = 0; st == RELIC_OK && i < w.tiles_count; i++) st = trn_bake_tile(&w, i, &s, a, &isl, err);
     if (st == RELIC_OK) st = trn_bake_islands(&w, &isl, a, err);
-    free(s.stamp_v); free(s.stamp_e); free(s.cost); free(s.step); free(s.visited); free(s.queued);
-    free(s.wave); free(s.next_wave);
-    for (size_t i = 0; i < isl.count; i++) free(isl.items[i].edges);
-    free(isl.items);
     if (st == RELIC_OK) *out = w;
     return st;
 }

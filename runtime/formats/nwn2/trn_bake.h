@@ -31,7 +31,13 @@ typedef struct trn_island_meta {
 typedef struct trn_island_list {
     trn_island_meta *items;
     size_t count, cap;
+    relic_arena *a; /* growth moves arrays within this arena (nothing freed) */
 } trn_island_list;
+
+/** Grow an array of old_n elements of size elem to new_n inside a: a new
+ *  allocation holding a copy (the old one stays unused until the arena is
+ *  released). NULL when a cannot supply it. */
+void *trn_arena_regrow(relic_arena *a, void *old, size_t old_n, size_t new_n, size_t elem, size_t align);
 
 /** Scratch shared by the tiles (sized for the largest tile / mesh). */
 typedef struct trn_tile_scratch {

@@ -40,7 +40,7 @@ static uint32_t island_members(relic_trn_aswm *w, const trn_island_meta *m, uint
 static relic_status link_islands(relic_trn_aswm *w, const trn_island_list *isl, relic_arena *a, relic_error *err)
 {
     size_t n = isl->count;
-    uint8_t *listed = calloc(n + 1, 1);
+    uint8_t *listed = relic_arena_alloc(a, n + 1, 1);
     if (!listed) return relic_fail(err, RELIC_E_NOMEM, 0, "islands", "out of memory linking islands");
     for (size_t i = 0; i < n; i++) {
         const trn_island_meta *m = &isl->items[i];
@@ -49,10 +49,8 @@ static relic_status link_islands(relic_trn_aswm *w, const trn_island_list *isl, 
         is->adjacent = relic_arena_array(a, cap + 1, sizeof *is->adjacent, 4);
         is->distances = relic_arena_array(a, cap + 1, sizeof *is->distances, 4);
         is->exit_triangles = relic_arena_array(a, cap + 1, sizeof *is->exit_triangles, 4);
-        if (!is->adjacent || !is->distances || !is->exit_triangles) {
-            free(listed);
+        if (!is->adjacent || !is->distances || !is->exit_triangles)
             return relic_fail(err, RELIC_E_NOMEM, 0, "islands", "out of memory for island links");
-        }
         size_t k = 0;
         for (size_t e = 0; e < m->edge_count; e++) {
             const relic_trn_edge *ed = &w->edges[m->edges[e]];
@@ -78,15 +76,14 @@ static relic_status link_islands(relic_trn_aswm *w, const trn_island_list *isl, 
         is->adjacent_count = is->distances_count = is->exit_triangles_count = k;
         is->adjacent_length = is->distances_length = is->exits_length = (uint32_t)k;
     }
-    free(listed);
     return RELIC_OK;
 }
 
 /* Breadth-first search over island adjacency from every island. */
-static relic_status path_table(relic_trn_aswm *w, relic_error *err)
+static relic_status path_table(relic_trn_aswm *w, relic_arena *a, relic_error *err)
 {
     size_t n = w->islands_count;
-    uint32_t *queue = malloc((n + 1) * sizeof *queue);
+    uint32_t *queue = relic_arena_array(a, n + 1, sizeof *queue, sizeof *queue);
     if (!queue) return relic_fail(err, RELIC_E_NOMEM, 0, "island_path_table", "out of memory");
     for (size_t src = 0; src < n; src++) {
         relic_trn_island_path_node *row = w->island_path_table + src * n;
@@ -110,7 +107,6 @@ static relic_status path_table(relic_trn_aswm *w, relic_error *err)
             }
         }
     }
-    free(queue);
     return RELIC_OK;
 }
 
@@ -143,6 +139,6 @@ relic_status trn_bake_islands(relic_trn_aswm *w, const trn_island_list *isl, rel
         is->center[2] = 0.0f;
     }
     relic_status st = link_islands(w, isl, a, err);
-    if (st == RELIC_OK) st = path_table(w, err);
+    if (st == RELIC_OK) st = path_table(w, a, err);
     return st;
 }

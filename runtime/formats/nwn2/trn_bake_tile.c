@@ -19,11 +19,18 @@
 
 #define NO_STEP 0xFFu
 
-static relic_status push_edge(trn_island_meta *m, uint32_t e, relic_error *err)
+void *trn_arena_regrow(relic_arena *a, void *old, size_t old_n, size_t new_n, size_t elem, size_t align)
+{
+    void *p = relic_arena_array(a, new_n, elem, align);
+    if (p && old_n) memcpy(p, old, old_n * elem);
+    return p;
+}
+
+static relic_status push_edge(trn_island_meta *m, relic_arena *a, uint32_t e, relic_error *err)
 {
     if (m->edge_count == m->edge_cap) {
         size_t cap = m->edge_cap ? m->edge_cap * 2 : 16;
-        uint32_t *p = realloc(m->edges, cap * sizeof *p);
+        uint32_t *p = trn_arena_regrow(a, m->edges, m->edge_count, cap, sizeof *p, sizeof *p);
         if (!p) return relic_fail(err, RELIC_E_NOMEM, 0, "islands", "out of memory for island edges");
         m->edges = p;
         m->edge_cap = cap;
@@ -38,7 +45,7 @@ static relic_status new_island(trn_island_list *isl, uint32_t tile, uint32_t fir
         return relic_fail(err, RELIC_E_LIMIT, 0, "islands", "more than %u islands", (unsigned)TRN_BAKE_MAX_ISLANDS);
     if (isl->count == isl->cap) {
         size_t cap = isl->cap ? isl->cap * 2 : 64;
-        trn_island_meta *p = realloc(isl->items, cap * sizeof *p);
+        trn_island_meta *p = trn_arena_regrow(isl->a, isl->items, isl->count, cap, sizeof *p, 8);
         if (!p) return relic_fail(err, RELIC_E_NOMEM, 0, "islands", "out of memory for islands");
         isl->items = p;
         isl->cap = cap;
@@ -136,7 +143,7 @@ relic_status trn_bake_tile(relic_trn_aswm *w, size_t ti, trn_tile_scratch *s, re
                     if (!(w->triangles[lg].flags & TRN_WALKABLE)) continue;
                     if (lg < off || lg - off >= cnt) {
                         if (meta && tt->linked_edges[j] != TRN_NONE32 &&
-                            (st = push_edge(meta, tt->linked_edges[j], err)) != RELIC_OK)
+                            (st = push_edge(meta, isl->a, tt->linked_edges[j], err)) != RELIC_OK)
                             return st;
                         continue;
                     }

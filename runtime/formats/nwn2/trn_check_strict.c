@@ -141,18 +141,19 @@ static void check_islands(sctx *c, const relic_trn_aswm *w)
     }
 }
 
-unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports,
+unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_arena *scratch,
                                      relic_trn_report_fn report, void *ctx)
 {
     /* max_reports 0: count only */
     sctx c = { path, { max_reports ? report : NULL, ctx, 0, max_reports } };
-    uint32_t *owner = malloc((w->triangles_count + 1) * sizeof *owner);
+    uint32_t *owner = relic_arena_array(scratch, w->triangles_count + 1, sizeof *owner, sizeof *owner);
     if (!owner) {
-        problem(&c, "triangles", "out of memory for the strict rules");
+        relic_problem_at(&c.problems, RELIC_E_NOMEM, 0, c.path, "triangles",
+                         "the scratch arena cannot hold the strict rules' owner map (%zu bytes)",
+                         (w->triangles_count + 1) * sizeof *owner);
         return c.problems.count;
     }
     check_ownership(&c, w, owner);
-    free(owner);
     for (size_t ti = 0; ti < w->tiles_count; ti++) check_path_table(&c, w, ti);
     check_links(&c, w);
     check_islands(&c, w);

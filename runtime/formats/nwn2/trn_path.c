@@ -67,21 +67,14 @@ uint32_t relic_trn_triangle_at(const relic_trn_aswm *w, double x, double y)
 typedef struct route_build {
     const relic_trn_aswm *w;
     uint32_t *tile_of;
-    uint32_t *items;
-    size_t count, cap;
+    relic_buf items; /* uint32_t triangle numbers, growing in the caller's arena */
     relic_error *err;
 } route_build;
 
 static relic_status push(route_build *r, uint32_t t)
 {
-    if (r->count == r->cap) {
-        size_t cap = r->cap ? r->cap * 2 : 64;
-        uint32_t *p = realloc(r->items, cap * sizeof *p);
-        if (!p) return relic_fail(r->err, RELIC_E_NOMEM, 0, "route", "out of memory for the route");
-        r->items = p;
-        r->cap = cap;
-    }
-    r->items[r->count++] = t;
+    relic_buf_append(&r->items, &t, sizeof t);
+    if (r->items.failed) return relic_fail(r->err, RELIC_E_NOMEM, 0, "route", "the arena cannot hold the route");
     return RELIC_OK;
 }
 
@@ -171,9 +164,11 @@ relic_status relic_trn_route_find(const relic_trn_aswm *w, uint32_t from, uint32
     if (fi == NONE16 || ti == NONE16 || fi >= w->islands_count || ti >= w->islands_count)
         return relic_fail(err, RELIC_E_RANGE, 0, "triangles", "triangle %u or %u is on no island (not walkable or not baked)",
                           (unsigned)from, (unsigned)to);
-    route_build r = { w, NULL, NULL, 0, 0, err };
-    r.tile_of = malloc((w->triangles_count + 1) * sizeof *r.tile_of);
-    if (!r.tile_of) return relic_fail(err, RELIC_E_NOMEM, 0, "route", "out of memory");
+    /* tile_of first, then the route grows in place after it (arena's newest) */
+    route_build r = { w, NULL, { 0 }, err };
+    r.tile_of = relic_arena_array(a, w->triangles_count + 1, sizeof *r.tile_of, sizeof *r.tile_of);
+    if (!r.tile_of) return relic_fail(err, RELIC_E_NOMEM, 0, "route", "the arena cannot hold the triangle-to-tile map");
+    relic_buf_init_arena(&r.items, a, 0);
     for (size_t i = 0; i < w->triangles_count; i++) r.tile_of[i] = NONE32;
     for (size_t k = 0; k < w->tiles_count; k++)
         for (uint64_t i = w->tiles[k].triangles_offset; i < (uint64_t)w->tiles[k].triangles_offset + w->tiles[k].triangles_count &&
@@ -181,22 +176,24 @@ relic_status relic_trn_route_find(const relic_trn_aswm *w, uint32_t from, uint32
             r.tile_of[i] = (uint32_t)k;
     relic_status st = route_islands(&r, from, to);
     if (st == RELIC_OK) {
-        out->triangles = relic_arena_array(a, r.count, sizeof *out->triangles, 4);
-        if (!out->triangles) st = relic_fail(err, RELIC_E_NOMEM, 0, "route", "out of memory");
-    }
-    if (st == RELIC_OK) {
-        memcpy(out->triangles, r.items, r.count * sizeof *r.items);
-        out->count = r.count;
+        /* relic_buf data start at an arena allocation of alignment 1; copy
+         * out when they are not 4-aligned */
+        size_t count = r.items.size / sizeof(uint32_t);
+        out->triangles = (uint32_t *)(void *)r.items.data;
+        if (((uintptr_t)r.items.data & 3u) != 0) {
+            out->triangles = relic_arena_array(a, count, sizeof *out->triangles, 4);
+            if (!out->triangles) return relic_fail(err, RELIC_E_NOMEM, 0, "route", "the arena cannot hold the route");
+            memcpy(out->triangles, r.items.data, count * sizeof *out->triangles);
+        }
+        out->count = count;
         double len = 0, px = x1, py = y1;
-        for (size_t i = 0; i < r.count; i++) {
-            const relic_trn_triangle *t = &w->triangles[r.items[i]];
+        for (size_t i = 0; i < count; i++) {
+            const relic_trn_triangle *t = &w->triangles[out->triangles[i]];
             len += hypot(t->center[0] - px, t->center[1] - py);
             px = t->center[0];
             py = t->center[1];
         }
         out->length = len + hypot(x2 - px, y2 - py);
     }
-    free(r.tile_of);
-    free(r.items);
     return st;
 }

@@ -89,6 +89,9 @@ relic_status relic_audio_decode(const relic_audio_format *f, const uint8_t *data
     return RELIC_OK;
 }
 
+/* caption text cap: the block length is a u32, kept far below it */
+#define RELIC_AUDIO_CAPTION_TEXT_MAX ((size_t)1 << 24)
+
 relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigned channels, uint32_t rate,
                                       unsigned bits, int adpcm, const relic_audio_caption *captions,
                                       size_t caption_count, relic_arena *a, relic_cau_cau *out, relic_error *err)
@@ -109,55 +112,47 @@ relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigne
     h->compression = adpcm ? RELIC_CAU_COMPRESSION_IMA_ADPCM : RELIC_CAU_COMPRESSION_PCM;
     h->flags = 0;
 
+    /* the data and caption bytes are built in place in the caller's arena
+     * (ADPCM's search scratch is taken first, so the data grows in place) */
     relic_buf data;
-    relic_buf_init(&data, 0);
+    relic_buf_init_arena(&data, a, 0);
     if (adpcm) {
         h->block_align = channels == 1 ? RELIC_ADPCM_GAME_BLOCK_MONO : RELIC_ADPCM_GAME_BLOCK_STEREO;
-        if ((st = relic_adpcm_encode(pcm, frames, channels, h->block_align, &data, err)) != RELIC_OK) {
-            relic_buf_free(&data);
-            return st;
-        }
+        if ((st = relic_adpcm_encode(pcm, frames, channels, h->block_align, a, &data, err)) != RELIC_OK) return st;
         uint64_t decoded = relic_adpcm_frames(data.size, h->block_align, channels) * channels * 2;
-        if (decoded > UINT32_MAX) { relic_buf_free(&data); return relic_fail(err, RELIC_E_LIMIT, 0, "decoded_size", "over 4 GiB"); }
+        if (decoded > UINT32_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "decoded_size", "over 4 GiB");
         h->decoded_size = (uint32_t)decoded;
     } else {
         h->block_align = 0;
         uint8_t *p = relic_buf_extend(&data, frames * channels * (bits / 8));
-        if (!p && frames) { relic_buf_free(&data); return relic_fail(err, RELIC_E_NOMEM, 0, "data", "no memory"); }
+        if (!p && frames) return relic_fail(err, RELIC_E_NOMEM, 0, "data", "no memory");
         for (size_t i = 0; i < frames * channels; i++) {
             if (bits == 16) relic_store_u16le(p + 2 * i, (uint16_t)pcm[i]);
             else p[i] = (uint8_t)(((int32_t)pcm[i] + 32768) >> 8);
         }
         h->decoded_size = (uint32_t)data.size;
     }
-    if (data.failed || data.size > UINT32_MAX - 65536) {
-        relic_buf_free(&data);
+    if (data.failed || data.size > UINT32_MAX - 65536)
         return relic_fail(err, data.failed ? RELIC_E_NOMEM : RELIC_E_LIMIT, 0, "data", "cannot hold the audio data");
-    }
-    out->data = relic_arena_alloc(a, data.size + 1, 1);
-    if (!out->data) { relic_buf_free(&data); return relic_fail(err, RELIC_E_NOMEM, 0, "data", "no memory"); }
-    if (data.size) memcpy(out->data, data.data, data.size);
+    out->data = data.size ? data.data : relic_arena_alloc(a, 1, 1);
+    if (!out->data) return relic_fail(err, RELIC_E_NOMEM, 0, "data", "no memory");
     out->data_count = data.size;
     h->data_size = (uint32_t)data.size;
-    relic_buf_free(&data);
 
     uint32_t data_offset = RELIC_CAU_SAMPLE_HEADER_SIZE;
     if (caption_count > 0) {
         relic_buf t;
-        relic_buf_init(&t, 1u << 24);
-        if ((st = relic_audio_captions_build(captions, caption_count, &t, err)) != RELIC_OK || t.failed) {
-            relic_buf_free(&t);
-            return st != RELIC_OK ? st : relic_fail(err, RELIC_E_LIMIT, 0, "captions", "caption text over 16 MiB");
-        }
-        out->caption_text = relic_arena_alloc(a, t.size + 1, 1);
-        if (!out->caption_text) { relic_buf_free(&t); return relic_fail(err, RELIC_E_NOMEM, 0, "captions", "no memory"); }
-        memcpy(out->caption_text, t.data, t.size);
+        relic_buf_init_arena(&t, a, 0);
+        if ((st = relic_audio_captions_build(captions, caption_count, &t, err)) != RELIC_OK) return st;
+        if (t.size > RELIC_AUDIO_CAPTION_TEXT_MAX)
+            return relic_fail(err, RELIC_E_LIMIT, 0, "captions", "caption text over 16 MiB");
+        out->caption_text = t.size ? t.data : relic_arena_alloc(a, 1, 1);
+        if (!out->caption_text) return relic_fail(err, RELIC_E_NOMEM, 0, "captions", "no memory");
         out->caption_text_count = t.size;
         out->caption_count = (uint32_t)caption_count;
         out->caption_length = (uint32_t)(t.size + 4); /* the count field plus the text */
         h->caption_offset = RELIC_CAU_SAMPLE_HEADER_SIZE;
         data_offset = RELIC_CAU_SAMPLE_HEADER_SIZE + 4 + out->caption_length;
-        relic_buf_free(&t);
     }
     h->data_offset = data_offset;
     return RELIC_OK;

@@ -60,7 +60,7 @@ relic_status relic_grf_file_write(relic_grf_file *f, relic_arena *a, relic_buf *
     relic_groff_groff *m = &f->container;
     relic_buf data;
     relic_status st = RELIC_OK;
-    relic_buf_init(&data, 0);
+    relic_buf_init_arena(&data, a, 0); /* the data region, built in place in the caller's arena */
     for (size_t i = 0; i < m->sections_count && !st; i++) {
         size_t before = data.size;
         if (f->models[i]) {
@@ -75,16 +75,10 @@ relic_status relic_grf_file_write(relic_grf_file *f, relic_arena *a, relic_buf *
     }
     if (!st && data.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "data", "out of memory");
     if (!st) {
-        uint8_t *copy = data.size ? relic_arena_alloc(a, data.size, 1) : NULL;
-        if (data.size && !copy) st = relic_fail(err, RELIC_E_NOMEM, 0, "data", "out of memory");
-        else {
-            if (data.size) memcpy(copy, data.data, data.size);
-            m->data = copy;
-            m->data_count = data.size;
-            st = relic_groff_layout(m, err);
-        }
+        m->data = data.size ? data.data : NULL;
+        m->data_count = data.size;
+        st = relic_groff_layout(m, err);
     }
-    relic_buf_free(&data);
     if (!st) st = relic_groff_write(m, out, err);
     return st;
 }

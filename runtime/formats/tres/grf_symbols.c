@@ -21,7 +21,8 @@ relic_status relic_grf_symbols_index(const relic_groff_groff *m, relic_arena *a,
     out->sorted = relic_arena_array(a, out->count, sizeof *out->sorted, 8);
     if (!out->sorted) return relic_fail(err, RELIC_E_NOMEM, 0, "symbols", "out of memory");
     for (size_t i = 0; i < out->count; i++) out->sorted[i] = &m->symbols[i];
-    qsort(out->sorted, out->count, sizeof *out->sorted, by_handle);
+    if (relic_sort(out->sorted, out->count, sizeof *out->sorted, by_handle, a) != RELIC_OK)
+        return relic_fail(err, RELIC_E_NOMEM, 0, "symbols", "out of memory sorting %zu symbols", out->count);
     return RELIC_OK;
 }
 

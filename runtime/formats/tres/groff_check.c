@@ -73,7 +73,10 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
     if (!handles) {
         problem(&c, RELIC_E_NOMEM, 0, "symbols", "no memory to check %zu symbol handles", v->symbols_count);
     } else {
-        qsort(handles, v->symbols_count, sizeof *handles, cmp_u32);
+        if (relic_sort(handles, v->symbols_count, sizeof *handles, cmp_u32, scratch) != RELIC_OK) {
+            problem(&c, RELIC_E_NOMEM, 0, "symbols", "no memory to sort %zu symbol handles", v->symbols_count);
+            return c.count;
+        }
         for (size_t i = 1; i < v->symbols_count; i++)
             if (handles[i] == handles[i - 1])
                 problem(&c, RELIC_E_LAYOUT, sym_start, "symbols", "symbol handle 0x%08X is used twice", handles[i]);

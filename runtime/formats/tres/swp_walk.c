@@ -51,7 +51,8 @@ relic_status relic_swp_walk(const relic_pid_view *v, const uint8_t *data, size_t
         if ((st = relic_swp_raster_extent(v, i, &s[i].start, &s[i].end, err)) != RELIC_OK) return st;
         if (s[i].end > swp_size) return past_end(v, &s[i], swp_size, err);
     }
-    qsort(s, n, sizeof *s, by_end);
+    if (relic_sort(s, n, sizeof *s, by_end, a) != RELIC_OK)
+        return relic_fail(err, RELIC_E_NOMEM, 0, "rasters", "no memory to order %zu rasters", n);
     if (!spz) {
         for (size_t k = 0; k < n; k++)
             if ((st = fn(ctx, s[k].raster, data, 0, size, err)) != RELIC_OK) return st;

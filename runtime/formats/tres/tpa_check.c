@@ -42,19 +42,16 @@ static long find_sample(const uint64_t *starts, size_t n, uint64_t offset)
     return lo < n && starts[lo] == offset ? (long)lo : -1;
 }
 
-unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict, relic_arena *scratch,
                          void (*report)(void *ctx, const relic_error *err), void *ctx)
 {
     checker c = { report, ctx, 0, 0 };
     char path[RELIC_ERROR_PATH_MAX + 32];
     const size_t ns = m->samples_count;
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    uint64_t *starts = relic_arena_array(&a, ns + 1, sizeof *starts, 8);
-    uint8_t *named = relic_arena_array(&a, ns + 1, 1, 1);
-    if (!starts || !named) {
-        problem(&c, RELIC_E_NOMEM, 0, "", "no memory to check %zu samples", ns);
-        relic_arena_release(&a);
+    uint64_t *starts = relic_arena_array(scratch, ns + 1, sizeof *starts, 8);
+    uint8_t *named = starts ? relic_arena_array(scratch, ns + 1, 1, 1) : NULL;
+    if (!named) {
+        problem(&c, RELIC_E_NOMEM, 0, "", "the scratch arena cannot hold the check of %zu samples (9 bytes each)", ns);
         return c.count;
     }
     uint64_t at = (uint64_t)(v->samples - v->base);
@@ -137,6 +134,5 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
                         path, "0: the game asserts a collision plays a sound");
             }
     }
-    relic_arena_release(&a);
     return c.count;
 }

@@ -26,9 +26,12 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* Smallest positive gap between the sorted values v[0..n), or 0. */
-static double finest_gap(double *v, size_t n)
+static double finest_gap(double *v, size_t n, relic_arena *a, int *nomem)
 {
-    qsort(v, n, sizeof *v, cmp_double);
+    if (relic_sort(v, n, sizeof *v, cmp_double, a) != RELIC_OK) {
+        *nomem = 1;
+        return 0;
+    }
     double gap = 0;
     for (size_t i = 1; i < n; i++) {
         double d = v[i] - v[i - 1];
@@ -58,13 +61,14 @@ relic_status relic_trr_to_grid(const relic_trr_points *p, double max_height, rel
             return relic_fail(err, RELIC_E_RANGE, 0, "points", "point %zu: height %g beyond +-%g", i, q[2],
                               RELIC_TRR_MAX_HEIGHT);
     }
-    double *tmp = malloc(p->count * sizeof *tmp);
+    double *tmp = relic_arena_array(a, p->count, sizeof *tmp, sizeof *tmp); /* sort scratch, stays in a */
     if (!tmp) return relic_fail(err, RELIC_E_NOMEM, 0, "points", "no memory to sort %zu coordinates", p->count);
+    int nomem = 0;
     for (size_t i = 0; i < p->count; i++) tmp[i] = p->points[i][0];
-    double gx = finest_gap(tmp, p->count);
+    double gx = finest_gap(tmp, p->count, a, &nomem);
     for (size_t i = 0; i < p->count; i++) tmp[i] = p->points[i][1];
-    double gy = finest_gap(tmp, p->count);
-    free(tmp);
+    double gy = finest_gap(tmp, p->count, a, &nomem);
+    if (nomem) return relic_fail(err, RELIC_E_NOMEM, 0, "points", "no memory to sort %zu coordinates", p->count);
     double res = TRR_MAX_RES;
     if (gx > 0 && gx < res) res = gx;
     if (gy > 0 && gy < res) res = gy;

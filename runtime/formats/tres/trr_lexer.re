@@ -76,8 +76,8 @@ relic_status relic_trr_parse(const char *file, const uint8_t *data, size_t size,
     l.base = l.cur = l.line_start = data;
     l.lim = data + size;
     l.line = 1;
-    relic_buf pts;
-    relic_buf_init(&pts, 0);
+    relic_buf pts; /* grows in place in the caller's arena */
+    relic_buf_init_arena(&pts, a, 0);
     relic_status st = RELIC_OK;
     double p[3];
     int k = 0;
@@ -116,14 +116,16 @@ relic_status relic_trr_parse(const char *file, const uint8_t *data, size_t size,
     if (st == RELIC_OK && pts.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory for the points");
     if (st == RELIC_OK) {
         out->count = pts.size / sizeof p;
-        out->points = relic_arena_alloc(a, pts.size ? pts.size : 1, 8);
-        if (!out->points) {
-            out->count = 0;
-            st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory for %zu points", pts.size / sizeof p);
-        } else if (pts.size) {
-            memcpy(out->points, pts.data, pts.size);
+        out->points = (double (*)[3])(void *)pts.data;
+        if (!pts.size || ((uintptr_t)pts.data & 7u) != 0) { /* empty, or not aligned for doubles: copy */
+            out->points = relic_arena_alloc(a, pts.size ? pts.size : 1, 8);
+            if (!out->points) {
+                out->count = 0;
+                st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory for %zu points", pts.size / sizeof p);
+            } else if (pts.size) {
+                memcpy(out->points, pts.data, pts.size);
+            }
         }
     }
-    relic_buf_free(&pts);
     return st;
 }

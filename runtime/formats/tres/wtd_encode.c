@@ -235,7 +235,8 @@ relic_status relic_wtd_encode_tree(const int32_t *coef, uint32_t n, const relic_
     hdr.root_coefficient = coef[0];
     hdr.mapping = *m;
     relic_buf hb;
-    relic_buf_init(&hb, 0);
+    uint8_t hb_mem[RELIC_WTD_WTD_SIZE + 1]; /* the fixed-size header, on the stack */
+    relic_buf_init_fixed(&hb, hb_mem, sizeof hb_mem);
     relic_status rs = relic_wtd_write(&hdr, &hb, err);
     if (rs == RELIC_OK && (hb.failed || hb.size != RELIC_WTD_WTD_SIZE))
         rs = relic_fail(err, RELIC_E_NOMEM, 0, "header", "the header could not be written");

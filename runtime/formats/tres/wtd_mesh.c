@@ -98,7 +98,7 @@ relic_status relic_wtd_mesh_build(const uint8_t *data, size_t size, const relic_
 {
     memset(out, 0, sizeof *out);
     mesh_ctx c;
-    relic_buf_init(&c.leaves, 0);
+    relic_buf_init_arena(&c.leaves, a, 0); /* scratch in the caller's arena */
     relic_status st = relic_wtd_walk_tree(data, size, &t->header, NULL, NULL, collect_leaf, &c, err);
     if (st != RELIC_OK || c.leaves.failed) {
         relic_buf_free(&c.leaves);
@@ -126,9 +126,9 @@ relic_status relic_wtd_mesh_build(const uint8_t *data, size_t size, const relic_
         bm_set(&rows, y, x), bm_set(&rows, y, x + s), bm_set(&rows, y + s, x), bm_set(&rows, y + s, x + s);
         bm_set(&cols, x, y), bm_set(&cols, x + s, y), bm_set(&cols, x, y + s), bm_set(&cols, x + s, y + s);
     }
-    relic_buf_init(&vt.vertices, 0);
+    relic_buf_init_arena(&vt.vertices, a, 0);
     relic_buf tris;
-    relic_buf_init(&tris, 0);
+    relic_buf_init_arena(&tris, a, 0);
     for (size_t k = 0; k < nleaves; k++) {
         const uint32_t x = leaves[k].x, y = leaves[k].y, s = leaves[k].s;
         /* boundary counter-clockwise from corner 0: bottom, right, top, left edges */

@@ -119,7 +119,8 @@ typedef struct relic_bytes {
 } relic_bytes;
 
 /** A whole input file, mmap'd when the file is regular, else read into
- *  heap memory (pipes, stdin when path is "-"). Release with relic_unmap. */
+ *  heap memory (relic_map_file) or an arena (relic_map_file_arena) (pipes,
+ *  stdin when path is "-"). Release with relic_unmap. */
 typedef struct relic_mapping {
     relic_bytes bytes;
     int is_mmap;      /* internal: how to release */
@@ -132,6 +133,16 @@ typedef struct relic_mapping {
  *  exceeds max_size bytes (0 = no limit). An empty file maps to size 0. */
 relic_status relic_map_file(const char *path, size_t max_size, relic_mapping *out,
                             relic_error *err);
+
+/** As relic_map_file, but a non-mappable input (pipe, terminal, "-",
+ *  a filesystem without mmap) is read into arena a instead of the heap:
+ *  the bytes live as long as a (relic_unmap then frees nothing; at most
+ *  about twice the input while the buffer doubles). Regular files are
+ *  still mapped. Errors: those of relic_map_file; RELIC_E_NOMEM when a
+ *  cannot hold the input; RELIC_E_ARGUMENT when a is NULL. */
+struct relic_arena;
+relic_status relic_map_file_arena(const char *path, size_t max_size, struct relic_arena *a, relic_mapping *out,
+                                  relic_error *err);
 
 /** Release a mapping made by relic_map_file; safe on a zeroed mapping. */
 void relic_unmap(relic_mapping *m);
@@ -174,6 +185,13 @@ void *relic_arena_array(relic_arena *a, size_t n, size_t elem_size, size_t align
 
 /** Copy len bytes of s into the arena and NUL-terminate. */
 char *relic_arena_strndup(relic_arena *a, const char *s, size_t len);
+
+/** Sort n elements of size bytes at base with cmp, stably (equal elements
+ *  keep their order, as glibc's merge-sorting qsort does), taking the merge
+ *  buffer (n * size + size bytes) from scratch instead of the heap.
+ *  Errors: RELIC_E_NOMEM when scratch cannot hold it, RELIC_E_LIMIT when
+ *  n * size overflows. */
+relic_status relic_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *), relic_arena *scratch);
 
 /** Free every heap block; the arena is empty (and reusable) afterwards. */
 void relic_arena_release(relic_arena *a);
@@ -300,12 +318,16 @@ static inline int relic_mul_ok(uint64_t a, uint64_t b, uint64_t *out) {
 /** An output file being written: a temporary in the destination's directory,
  *  renamed over it by relic_out_commit, removed by relic_out_abort. "-" is
  *  standard output. Fields are internal. */
+/** Longest temporary name relic_out holds (PATH_MAX-sized destinations plus
+ *  the ".XXXXXX" suffix): the name lives in the struct, not on the heap. */
+#define RELIC_OUT_TEMP_MAX 4112
 typedef struct relic_out {
     int fd;
     int to_stdout;
     const char *path;
-    char *tmp;
+    char *tmp;        /* NULL or tmp_name */
     unsigned mode;
+    char tmp_name[RELIC_OUT_TEMP_MAX];
 } relic_out;
 
 /** Start writing path (refused, RELIC_E_ARGUMENT, when it is the same file as

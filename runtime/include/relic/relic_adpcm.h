@@ -120,10 +120,12 @@ relic_status relic_adpcm_decoder_run(relic_adpcm_decoder *d, int finish, relic_e
  *  Each block's header holds its first frame exactly and the step index
  *  (0..88) that minimises the block's squared error; nibbles are chosen
  *  with the decoder's arithmetic and never overflow 16 bits, so the game's
- *  mono quirk never triggers. Errors: as relic_adpcm_check_params,
- *  RELIC_E_NOMEM when out fails. */
+ *  mono quirk never triggers. The step-index search takes 13 bytes per
+ *  frame of one block (+1) from scratch; nothing comes from the heap.
+ *  Errors: as relic_adpcm_check_params, RELIC_E_ARGUMENT (NULL scratch or
+ *  out), RELIC_E_NOMEM when scratch or out runs out. */
 relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
-                                relic_buf *out, relic_error *err);
+                                relic_arena *scratch, relic_buf *out, relic_error *err);
 
 #ifdef __cplusplus
 }

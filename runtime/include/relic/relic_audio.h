@@ -98,7 +98,8 @@ relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_
 /** Build a CAU model from interleaved 16-bit PCM: PCM (bits 8 or 16) or,
  *  with adpcm set, IMA ADPCM in the game's blocks (1028 mono, 2056
  *  stereo); decoded_size is the exact decoded byte count; captions
- *  optional (count 0 = none). Memory from the arena. Errors:
+ *  optional (count 0 = none). All memory (data, captions, the ADPCM
+ *  search) from the arena a; nothing from the heap. Errors:
  *  RELIC_E_ARGUMENT (channels, bits, rate), RELIC_E_LIMIT (over 4 GiB),
  *  RELIC_E_NOMEM. */
 relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigned channels, uint32_t rate,
@@ -112,9 +113,11 @@ relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigne
  *  the order identifiers first name them, sound IDs are unique, every
  *  sample is named, attenuation >= 0 and master volume <= 0, the
  *  collision table follows the samples, collision records have nonzero
- *  sample flags. Calls report(ctx, err) per problem (report may be NULL)
+ *  sample flags. Scratch (9 bytes per sample, +9) comes from the caller's
+ *  arena scratch; when it runs out one RELIC_E_NOMEM problem is reported.
+ *  Calls report(ctx, err) per problem (report may be NULL)
  *  and returns the number of problems. */
-unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict, relic_arena *scratch,
                          void (*report)(void *ctx, const relic_error *err), void *ctx);
 
 /** A collision sound's transfer function evaluated at one velocity. */

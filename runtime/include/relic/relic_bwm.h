@@ -31,8 +31,16 @@ typedef void (*relic_bwm_report_fn)(void *ctx, const relic_error *err);
  *  adjacency is symmetric and joins sides with the same two vertices; the
  *  edges are exactly the walkable sides without a neighbour; perimeters end
  *  at the edge count; every face is in exactly one AABB leaf.
+ *  Scratch (the AABB walk's stack and marks, at most
+ *  relic_bwm_check_scratch_size bytes) comes from the caller's arena
+ *  scratch; nothing from the heap. When scratch runs out, a problem with
+ *  code RELIC_E_NOMEM is reported and the check stops.
  *  Returns the number of problems reported (0 = valid). */
-unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_bwm_report_fn report, void *ctx);
+unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scratch, relic_bwm_report_fn report, void *ctx);
+
+/** Upper bound of the arena bytes relic_bwm_check(v, strict, ...) takes:
+ *  5 bytes per AABB node, 1 (4 when strict) per face, plus a few. */
+size_t relic_bwm_check_scratch_size(const relic_bwm_view *v, int strict);
 
 /** The geometry of a model as the builders take it (pointers into m). */
 void relic_bwm_mesh_of(const relic_bwm_bwm *m, relic_bwm_mesh *out);

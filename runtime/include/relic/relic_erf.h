@@ -118,11 +118,14 @@ typedef enum relic_erf_layout {
 } relic_erf_layout;
 
 /** Serialise ar, appending to out. The entries' offsets are not changed
- *  (read them back with relic_erf_open). Errors: RELIC_E_ARGUMENT (a ResRef
+ *  (read them back with relic_erf_open). The tables are laid out in the
+ *  caller's arena scratch (up to three drafts of the key and resource
+ *  lists, plus the entry copies of a PACKED layout), nothing from the heap.
+ *  Errors: RELIC_E_ARGUMENT (NULL scratch or out, a ResRef
  *  too long for the version, a type id above 65535 in an ERF),
  *  RELIC_E_LIMIT (beyond 4 GiB), RELIC_E_NOMEM. */
-relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
-                             relic_error *err);
+relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layout layout, relic_arena *scratch, relic_buf *out,
+                                     int *fell_back, relic_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Resource type ids (xoreos, src/aurora/keyfile.cpp, biffile.cpp table, nwn-lib-d, constants.d; xoreos, src/aurora/types.h; xoreos types.h) */

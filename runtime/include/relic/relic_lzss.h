@@ -134,8 +134,9 @@ typedef enum relic_lzss_level {
 #define RELIC_LZSS_MAX_INPUT ((uint64_t)INT32_MAX - 2u * RELIC_LZSS_MAX_MATCH)
 
 /** Encode src[0..n) as an LZSS stream of variant v, appended to out (no
- *  header). Scratch tables come from scratch (NULL: a heap arena freed
- *  before returning). Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (level),
+ *  header). Scratch tables (hash chains or match tree, a few times n
+ *  bytes) come from the caller's arena scratch; nothing is taken from the
+ *  heap. Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (level, NULL scratch),
  *  RELIC_E_LIMIT (n above RELIC_LZSS_MAX_INPUT). */
 relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, const uint8_t *src, size_t n,
                                relic_arena *scratch, relic_buf *out, relic_error *err);

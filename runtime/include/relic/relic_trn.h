@@ -77,7 +77,9 @@ relic_status relic_trn_aswm_write(const relic_trn_aswm *w, relic_buf *out, relic
 /** Serialise w (relic_trn_aswm_write) and deflate it at zlib level `level`
  *  (RELIC_TRN_ASWM_ZLIB_LEVEL reproduces the toolset's bytes) into packet
  *  p: type ASWM, "COMP", both sizes, payload size and the zlib bytes
- *  (allocated from a). Other fields of p are left alone. Errors: those of
+ *  (allocated from a, as are the raw bytes and zlib's deflate state: about
+ *  2.2 x the raw walkmesh + RELIC_CODEC_ZLIB_ENCODE_SCRATCH; no heap).
+ *  Other fields of p are left alone. Errors: those of
  *  relic_trn_aswm_write, RELIC_E_ARGUMENT (bad level), RELIC_E_NOMEM. */
 relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena *a, relic_trn_packet *p, relic_error *err);
 
@@ -162,9 +164,11 @@ static inline relic_trn_vec3f_view relic_trn_aswm_view_vertex(const relic_trn_as
  *  and linked_triangles[i]; island 0xFFFF everywhere when there are no
  *  islands but path tables exist (a TRN keeps the toolset's island values
  *  with an empty list); every exit triangle belongs to its island and has a neighbour
- *  in the adjacent island. Returns the number of problems (at most
- *  max_reports reported). */
-unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports,
+ *  in the adjacent island. Scratch: 4 bytes per triangle (+4) from the
+ *  caller's arena scratch, nothing from the heap; when it runs out one
+ *  problem says so (code RELIC_E_NOMEM) and the check stops. Returns the
+ *  number of problems (at most max_reports reported). */
+unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_arena *scratch,
                                      relic_trn_report_fn report, void *ctx);
 
 /* ---- baking (runtime/trn_bake*.c) ---- */
@@ -186,7 +190,9 @@ typedef struct relic_trn_bake_options {
  *  are accepted (the toolset writes them), costs are summed in double, the
  *  island `tile` field holds the island's tile index, tiles_flags and
  *  tile_flags are set to 31. Deterministic: the same input gives the same
- *  bytes. out is allocated from a; in is not modified. Errors:
+ *  bytes. out and every scratch table (maps, path search, island lists)
+ *  are allocated from a, nothing from the heap: the scratch stays in a
+ *  until the caller releases it; in is not modified. Errors:
  *  RELIC_E_LIMIT when a tile has more than 127 walkable triangles or there
  *  are 65535 islands or more; RELIC_E_ARGUMENT when an index is out of
  *  range (validate first) or the tile grid is empty or tiles_width is not
@@ -215,7 +221,8 @@ typedef struct relic_trn_route {
  *  with the tile path table, then the neighbour in the next island is
  *  entered; inside the goal island the tile table leads to the goal.
  *  (x1,y1) and (x2,y2) are the end points used for the length. Allocates
- *  from a. Errors: RELIC_E_RANGE when a triangle is out of range or not on
+ *  only from a (4 bytes per triangle for the triangle-to-tile map, then the
+ *  route). Errors: RELIC_E_RANGE when a triangle is out of range or not on
  *  an island, RELIC_E_UNSUPPORTED ("no route") when the island table has no
  *  path between the islands, RELIC_E_LAYOUT when the tables are
  *  inconsistent (a step leads nowhere or loops), RELIC_E_NOMEM. */

@@ -1115,7 +1115,7 @@ relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_a
     if ((uint64_t)size_ > relic_codec_zlib_max_decoded(m->packed_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, "packed", "%zu encoded bytes cannot hold the declared %lld decoded bytes", m->packed_count, (long long)size_);
     uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);
     if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, "packed", "out of memory for %lld decoded bytes", (long long)size_);
-    relic_status st_ = relic_codec_zlib_decode(m->packed, m->packed_count, buf_, (size_t)size_, err);
+    relic_status st_ = relic_codec_zlib_decode(m->packed, m->packed_count, buf_, (size_t)size_, a, err);
     if (st_ != RELIC_OK) { relic_gen_path_prefix(err, "packed", -1); return st_; }
     relic_mini_point check_;
     memset(&check_, 0, sizeof check_);

@@ -1,0 +1,765 @@
+/* test_arena_only.c — librelic's entry points allocate only from the
+ * relic_arena the caller passes (DESIGN.md "Data flow": no hidden malloc).
+ *
+ * Each case runs twice on one input, with heap_guard.h counting heap calls:
+ *  1. with an arena over a large fixed buffer: the call succeeds and makes no
+ *     heap call; arena.used is what it needed;
+ *  2. with an arena over used - 1 bytes of the same buffer: the call fails
+ *     with RELIC_E_NOMEM and still makes no heap call.
+ * Writers append to a relic_buf made with relic_buf_init_arena over the same
+ * arena, so their output counts too. Every need is printed ("arena: ...")
+ * for docs/security.md.
+ *
+ * Inputs: tests/samples/room.wok (the project's own) and synthetic data
+ * always; one real file per other format from the corpus when the corpus
+ * directory exists (that part is skipped, saying so, when it does not).
+ * JSON and GFF writing belong to other test files. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "heap_guard.h"
+
+#include "bwm.h"
+#include "cau.h"
+#include "pid.h"
+#include "relic.h"
+#include "relic_adpcm.h"
+#include "relic_audio.h"
+#include "relic_bwm.h"
+#include "relic_codec.h"
+#include "relic_erf.h"
+#include "relic_gff.h"
+#include "relic_groff.h"
+#include "relic_grf.h"
+#include "relic_lzss.h"
+#include "relic_tpm.h"
+#include "relic_tri.h"
+#include "relic_trn.h"
+#include "relic_trr.h"
+#include "relic_wtd.h"
+#include "tpa.h"
+#include "trn.h"
+
+#define CORPUS "../shared/corpus"
+#define ROOM_WOK "tests/samples/room.wok"
+#define BIG_ARENA ((size_t)256 << 20)
+
+static uint8_t *big;
+
+/* ---- the harness ---- */
+
+typedef relic_status (*case_fn)(const uint8_t *d, size_t n, relic_arena *a);
+
+/* A problem reporter that keeps the first code (0 when none). */
+typedef struct first_code { relic_status code; int nomem; } first_code;
+static void keep_code(void *ctx, const relic_error *e)
+{
+    first_code *f = ctx;
+    if (!f->code) f->code = e->code;
+    if (e->code == RELIC_E_NOMEM) f->nomem = 1;
+}
+/* A check passes the harness unless it ran out of memory: the rules a real
+ * file breaks are not this test's business. */
+static relic_status check_result(const first_code *f) { return f->nomem ? RELIC_E_NOMEM : RELIC_OK; }
+
+static size_t run_case(const char *name, const char *input, case_fn fn, const uint8_t *d, size_t n)
+{
+    relic_arena a;
+    relic_arena_init_buffer(&a, big, BIG_ARENA);
+    heap_guard_arm();
+    relic_status st = fn(d, n, &a);
+    unsigned long calls = heap_guard_disarm();
+    size_t used = a.used;
+    if (st != RELIC_OK || calls != 0)
+        print_message("%s on %s: status %d, %lu heap calls\n", name, input, (int)st, calls);
+    assert_int_equal(st, RELIC_OK);
+    assert_int_equal(calls, 0);
+    if (used > 0) {
+        relic_arena_init_buffer(&a, big, used - 1);
+        heap_guard_arm();
+        st = fn(d, n, &a);
+        calls = heap_guard_disarm();
+        if (st != RELIC_E_NOMEM || calls != 0)
+            print_message("%s on %s with %zu bytes: status %d, %lu heap calls\n", name, input, used - 1, (int)st, calls);
+        assert_int_equal(st, RELIC_E_NOMEM);
+        assert_int_equal(calls, 0);
+    }
+    print_message("arena: %-28s %-44.44s %10zu bytes\n", name, input, used);
+    return used;
+}
+
+/* Map one file (outside the guard) and run the cases on it; skip, saying
+ * so, when it is absent. */
+typedef struct named_case { const char *name; case_fn fn; } named_case;
+static void run_on_file(const char *path, const named_case *cases, size_t count)
+{
+    relic_mapping m;
+    relic_error err;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        print_message("note: %s not found: these cases are skipped\n", path);
+        return;
+    }
+    fclose(f);
+    assert_int_equal(relic_map_file(path, 0, &m, &err), RELIC_OK);
+    const char *base = strrchr(path, '/');
+    for (size_t i = 0; i < count; i++) run_case(cases[i].name, base ? base + 1 : path, cases[i].fn, m.bytes.data, m.bytes.size);
+    relic_unmap(&m);
+}
+
+/* relic_buf over the arena; RELIC_E_NOMEM when it ran out. */
+static relic_status buf_status(const relic_buf *b, relic_status st)
+{
+    if (st == RELIC_OK && b->failed) return RELIC_E_NOMEM;
+    return st;
+}
+
+/* ---- BWM ---- */
+
+static relic_status bwm_validate_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    (void)a;
+    relic_bwm_view v;
+    relic_error e;
+    return relic_bwm_validate(d, n, &v, &e);
+}
+static relic_status bwm_decode_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_bwm_view v;
+    relic_bwm_bwm m;
+    relic_error e;
+    relic_status st = relic_bwm_validate(d, n, &v, &e);
+    return st ? st : relic_bwm_decode(&v, a, &m, &e);
+}
+static relic_status bwm_check_with(const uint8_t *d, size_t n, relic_arena *a, int strict)
+{
+    relic_bwm_view v;
+    relic_error e;
+    first_code f = { 0, 0 };
+    relic_status st = relic_bwm_validate(d, n, &v, &e);
+    if (st) return st;
+    relic_bwm_check(&v, strict, a, keep_code, &f);
+    return check_result(&f);
+}
+static relic_status bwm_check_case(const uint8_t *d, size_t n, relic_arena *a) { return bwm_check_with(d, n, a, 0); }
+static relic_status bwm_strict_case(const uint8_t *d, size_t n, relic_arena *a) { return bwm_check_with(d, n, a, 1); }
+static relic_status bwm_rebuild_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_bwm_view v;
+    relic_bwm_bwm m;
+    relic_error e;
+    relic_status st = relic_bwm_validate(d, n, &v, &e);
+    if (!st) st = relic_bwm_decode(&v, a, &m, &e);
+    if (!st)
+        st = relic_bwm_rebuild(&m, RELIC_BWM_REBUILD_PLANES | RELIC_BWM_REBUILD_ADJACENCY | RELIC_BWM_REBUILD_PERIMETERS |
+                                       RELIC_BWM_REBUILD_AABB, a, &e);
+    return st;
+}
+static relic_status bwm_write_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_bwm_view v;
+    relic_bwm_bwm m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_bwm_validate(d, n, &v, &e);
+    if (!st) st = relic_bwm_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_bwm_write(&m, &out, &e));
+}
+static const named_case bwm_cases[] = {
+    { "bwm validate", bwm_validate_case }, { "bwm decode", bwm_decode_case }, { "bwm check", bwm_check_case },
+    { "bwm check strict", bwm_strict_case }, { "bwm decode+rebuild", bwm_rebuild_case }, { "bwm decode+write", bwm_write_case },
+};
+
+static void test_bwm_uses_only_the_arena(void **state)
+{
+    (void)state;
+    run_on_file(ROOM_WOK, bwm_cases, sizeof bwm_cases / sizeof bwm_cases[0]);
+    run_on_file(CORPUS "/bwm/openkotor__pykotor__Libraries__PyKotor__tests__fixtures__kits_v2__floor_plain.wok", bwm_cases,
+                sizeof bwm_cases / sizeof bwm_cases[0]);
+}
+
+/* ---- GFF (reading) ---- */
+
+static relic_status gff_open_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_gff_doc doc;
+    relic_error e;
+    return relic_gff_open(d, n, a, NULL, NULL, &doc, &e);
+}
+static const named_case gff_cases[] = { { "gff open", gff_open_case } };
+
+static void test_gff_reading_uses_only_the_arena(void **state)
+{
+    (void)state;
+    run_on_file(CORPUS "/gff/seedhartha__reone__limbo__modules__m01aa__m01aa.git", gff_cases, 1);
+}
+
+/* ---- ERF / RIM ---- */
+
+static relic_status erf_open_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_erf_archive ar;
+    relic_error e;
+    return relic_erf_open(d, n, a, &ar, &e);
+}
+static relic_status erf_write_with(const uint8_t *d, size_t n, relic_arena *a, relic_erf_layout layout)
+{
+    relic_erf_archive ar;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_erf_open(d, n, a, &ar, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_erf_archive_write(&ar, layout, a, &out, NULL, &e));
+}
+static relic_status erf_write_packed_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    return erf_write_with(d, n, a, RELIC_ERF_LAYOUT_PACKED);
+}
+static relic_status erf_write_keep_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    return erf_write_with(d, n, a, RELIC_ERF_LAYOUT_KEEP);
+}
+static const named_case erf_cases[] = {
+    { "erf/rim open", erf_open_case }, { "erf/rim open+write packed", erf_write_packed_case },
+    { "erf/rim open+write keep", erf_write_keep_case },
+};
+
+static void test_erf_and_rim_use_only_the_arena(void **state)
+{
+    (void)state;
+    run_on_file(CORPUS "/other/NickHugi__PyKotor__tests__files__test.erf", erf_cases, 3);
+    run_on_file(CORPUS "/other/NickHugi__PyKotor__tests__files__test.rim", erf_cases, 3);
+}
+
+/* ---- TRN / TRX ---- */
+
+/* validate, decode, then inflate the ASWM packet */
+static relic_status trn_aswm(const uint8_t *d, size_t n, relic_arena *a, relic_trn_trn *m, relic_trn_aswm *w)
+{
+    relic_trn_view v;
+    relic_error e;
+    relic_status st = relic_trn_validate(d, n, &v, &e);
+    if (!st) st = relic_trn_decode(&v, a, m, &e);
+    if (st) return st;
+    for (size_t i = 0; i < m->packets_count; i++)
+        if (m->packets[i].type == RELIC_TRN_PACKET_TYPE_ASWM) return relic_trn_aswm_read(&m->packets[i], (uint64_t)1 << 30, a, w, &e);
+    return RELIC_E_ARGUMENT; /* the sample has no walkmesh */
+}
+static relic_status trn_decode_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_view v;
+    relic_trn_trn m;
+    relic_error e;
+    relic_status st = relic_trn_validate(d, n, &v, &e);
+    return st ? st : relic_trn_decode(&v, a, &m, &e);
+}
+static relic_status trn_inflate_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_trn m;
+    relic_trn_aswm w;
+    return trn_aswm(d, n, a, &m, &w);
+}
+static void count_trn(void *ctx, const relic_error *e) { keep_code(ctx, e); }
+static relic_status trn_check_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_trn m;
+    relic_trn_aswm w;
+    first_code f = { 0, 0 };
+    relic_status st = trn_aswm(d, n, a, &m, &w);
+    if (st) return st;
+    relic_trn_check_aswm(&w, "aswm", 10, count_trn, &f);
+    return check_result(&f);
+}
+static relic_status trn_strict_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_trn m;
+    relic_trn_aswm w;
+    first_code f = { 0, 0 };
+    relic_status st = trn_aswm(d, n, a, &m, &w);
+    if (st) return st;
+    relic_trn_check_aswm_strict(&w, "aswm", 10, a, count_trn, &f);
+    return check_result(&f);
+}
+static relic_status trn_write_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_view v;
+    relic_trn_trn m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_trn_validate(d, n, &v, &e);
+    if (!st) st = relic_trn_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_trn_write(&m, &out, &e));
+}
+static relic_status trn_pack_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_trn m;
+    relic_trn_aswm w;
+    relic_trn_packet p;
+    relic_error e;
+    relic_status st = trn_aswm(d, n, a, &m, &w);
+    memset(&p, 0, sizeof p);
+    return st ? st : relic_trn_aswm_pack(&w, RELIC_TRN_ASWM_ZLIB_LEVEL, a, &p, &e);
+}
+static relic_status trn_bake_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_trn m;
+    relic_trn_aswm w, baked;
+    relic_error e;
+    relic_status st = trn_aswm(d, n, a, &m, &w);
+    return st ? st : relic_trn_bake(&w, NULL, a, &baked, &e);
+}
+/* a route between the first and last walkable triangles of the baked mesh */
+static relic_status trn_path_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_trn m;
+    relic_trn_aswm w, baked;
+    relic_trn_route r;
+    relic_error e;
+    relic_status st = trn_aswm(d, n, a, &m, &w);
+    if (!st) st = relic_trn_bake(&w, NULL, a, &baked, &e);
+    if (st) return st;
+    uint32_t from = UINT32_MAX, to = UINT32_MAX;
+    for (size_t i = 0; i < baked.triangles_count; i++)
+        if (baked.triangles[i].island < baked.islands_count) {
+            if (from == UINT32_MAX) from = (uint32_t)i;
+            if (baked.triangles[i].island == baked.triangles[from].island) to = (uint32_t)i;
+        }
+    if (from == UINT32_MAX) return RELIC_E_ARGUMENT;
+    const relic_trn_triangle *s = &baked.triangles[from], *g = &baked.triangles[to];
+    return relic_trn_route_find(&baked, from, to, s->center[0], s->center[1], g->center[0], g->center[1], a, &r, &e);
+}
+static const named_case trn_cases[] = {
+    { "trn decode", trn_decode_case }, { "trn decode+inflate aswm", trn_inflate_case }, { "trn check aswm", trn_check_case },
+    { "trn check aswm strict", trn_strict_case }, { "trn decode+write", trn_write_case }, { "trn aswm pack (deflate)", trn_pack_case },
+    { "trn bake", trn_bake_case }, { "trn bake+path", trn_path_case },
+};
+
+static void test_trn_and_trx_use_only_the_arena(void **state)
+{
+    (void)state;
+    const size_t k = sizeof trn_cases / sizeof trn_cases[0];
+    run_on_file(CORPUS "/trx/Kaedrin__nwn2cc__NWN2_WIP__Source__DB_Beta_23__dm001_cargohold.trx", trn_cases, k);
+    run_on_file(CORPUS "/trn/teemul__ALFA-017-Amn__shrine_of_tymora.TRN", trn_cases, k);
+}
+
+/* ---- LZSS (SPZ), zlib, IMA ADPCM on synthetic data ---- */
+
+static relic_status spz_encode_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_buf out;
+    relic_error e;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_BEST, 0, d, n, a, &out, &e));
+}
+static relic_status spz_roundtrip_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_buf z;
+    relic_bytes back;
+    relic_error e;
+    relic_buf_init_arena(&z, a, 0);
+    relic_status st = buf_status(&z, relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, d, n, a, &z, &e));
+    if (!st) st = relic_lzss_container_decode(z.data, z.size, RELIC_LZSS_SPZ, n, a, &back, &e);
+    if (!st && (back.size != n || memcmp(back.data, d, n) != 0)) st = RELIC_E_LAYOUT;
+    return st;
+}
+static relic_status zlib_roundtrip_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_buf z;
+    relic_error e;
+    relic_buf_init_arena(&z, a, 0);
+    relic_status st = buf_status(&z, relic_codec_zlib_encode(d, n, 6, a, &z, &e));
+    uint8_t *back = st ? NULL : relic_arena_alloc(a, n, 1);
+    if (!st && !back) st = RELIC_E_NOMEM;
+    if (!st) st = relic_codec_zlib_decode(z.data, z.size, back, n, a, &e);
+    if (!st && memcmp(back, d, n) != 0) st = RELIC_E_LAYOUT;
+    return st;
+}
+/* d holds interleaved stereo 16-bit PCM */
+static relic_status adpcm_roundtrip_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_buf enc;
+    relic_error e;
+    size_t frames = n / 4, got = 0;
+    relic_buf_init_arena(&enc, a, 0);
+    relic_status st = buf_status(&enc, relic_adpcm_encode((const int16_t *)(const void *)d, frames, 2, RELIC_ADPCM_GAME_BLOCK_STEREO,
+                                                          a, &enc, &e));
+    int16_t *pcm = st ? NULL : relic_arena_array(a, frames + RELIC_ADPCM_GAME_BLOCK_STEREO, 4, 2);
+    if (!st && !pcm) st = RELIC_E_NOMEM;
+    if (!st)
+        st = relic_adpcm_decode(enc.data, enc.size, RELIC_ADPCM_GAME_BLOCK_STEREO, 2, 0, pcm,
+                                (frames + RELIC_ADPCM_GAME_BLOCK_STEREO) * 2, &got, &e);
+    if (!st && got < frames) st = RELIC_E_LAYOUT;
+    return st;
+}
+static relic_status cau_from_pcm_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_cau_cau m;
+    relic_buf out;
+    relic_error e;
+    relic_audio_caption cap[1];
+    memset(cap, 0, sizeof cap);
+    cap[0].text = "A test caption.";
+    cap[0].text_len = strlen(cap[0].text);
+    cap[0].duration = 10;
+    relic_status st = relic_audio_cau_from_pcm((const int16_t *)(const void *)d, n / 4, 2, 22050, 16, 1, cap, 1, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_cau_write(&m, &out, &e));
+}
+
+static void test_codecs_use_only_the_arena(void **state)
+{
+    (void)state;
+    size_t n = 64 * 1024;
+    int16_t *pcm = malloc(n);
+    assert_non_null(pcm);
+    for (size_t i = 0; i < n / 2; i++) pcm[i] = (int16_t)(8000 * sin((double)(i / 2) * 0.05 + (double)(i & 1)));
+    const uint8_t *d = (const uint8_t *)pcm;
+    run_case("lzss spz encode best", "synthetic 64 KiB", spz_encode_case, d, n);
+    run_case("lzss spz encode+decode", "synthetic 64 KiB", spz_roundtrip_case, d, n);
+    run_case("zlib deflate+inflate", "synthetic 64 KiB", zlib_roundtrip_case, d, n);
+    run_case("adpcm encode+decode", "synthetic 64 KiB", adpcm_roundtrip_case, d, n);
+    run_case("cau from pcm (adpcm)+write", "synthetic 64 KiB", cau_from_pcm_case, d, n);
+    free(pcm);
+}
+
+/* ---- TPA / CAU ---- */
+
+static void keep_tpa(void *ctx, const relic_error *e) { keep_code(ctx, e); }
+static relic_status tpa_decode_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_tpa_view v;
+    relic_tpa_tpa m;
+    relic_error e;
+    relic_status st = relic_tpa_validate(d, n, &v, &e);
+    return st ? st : relic_tpa_decode(&v, a, &m, &e);
+}
+static relic_status tpa_check_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_tpa_view v;
+    relic_tpa_tpa m;
+    relic_error e;
+    first_code f = { 0, 0 };
+    relic_status st = relic_tpa_validate(d, n, &v, &e);
+    if (!st) st = relic_tpa_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_tpa_check(&v, &m, 1, a, keep_tpa, &f);
+    return check_result(&f);
+}
+static relic_status tpa_write_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_tpa_view v;
+    relic_tpa_tpa m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_tpa_validate(d, n, &v, &e);
+    if (!st) st = relic_tpa_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_tpa_write(&m, &out, &e));
+}
+static const named_case tpa_cases[] = {
+    { "tpa decode", tpa_decode_case }, { "tpa check strict", tpa_check_case }, { "tpa decode+write", tpa_write_case },
+};
+static relic_status cau_write_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_cau_view v;
+    relic_cau_cau m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_cau_validate(d, n, &v, &e);
+    if (!st) st = relic_cau_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_cau_write(&m, &out, &e));
+}
+static const named_case cau_cases[] = { { "cau decode+write", cau_write_case } };
+
+static void test_tpa_and_cau_use_only_the_arena(void **state)
+{
+    (void)state;
+    run_on_file(CORPUS "/tpa/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__Menu.tpa", tpa_cases, 3);
+    run_on_file(CORPUS "/cau/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Tools__Anne004.cau", cau_cases, 1);
+}
+
+/* ---- TRRN / WATR (the terrain packets of a TRN) ---- */
+
+static relic_status terrain_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trn_view v;
+    relic_trn_trn m;
+    relic_error e;
+    first_code f = { 0, 0 };
+    relic_status st = relic_trn_validate(d, n, &v, &e);
+    if (!st) st = relic_trn_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_trn_check_terrain(&m, a, count_trn, &f);
+    return check_result(&f);
+}
+static const named_case terrain_cases[] = { { "trn decode+trrn/watr read", terrain_case } };
+
+static void test_trrn_and_watr_use_only_the_arena(void **state)
+{
+    (void)state;
+    run_on_file(CORPUS "/trn/teemul__ALFA-017-Amn__shrine_of_tymora.TRN", terrain_cases, 1);
+}
+
+/* ---- GROFF / GRF / SCN / PID ---- */
+
+static void keep_groff(void *ctx, const relic_error *e) { keep_code(ctx, e); }
+static relic_status groff_model(const uint8_t *d, size_t n, relic_arena *a, relic_groff_groff *m)
+{
+    relic_bytes b;
+    relic_groff_view v;
+    relic_error e;
+    int compressed = 0;
+    relic_status st = relic_groff_open(d, n, a, &b, &compressed, &e);
+    if (!st) st = relic_groff_validate(b.data, b.size, &v, &e);
+    return st ? st : relic_groff_decode(&v, a, m, &e);
+}
+static relic_status groff_check_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_bytes b;
+    relic_groff_view v;
+    relic_error e;
+    int compressed = 0;
+    first_code f = { 0, 0 };
+    relic_status st = relic_groff_open(d, n, a, &b, &compressed, &e);
+    if (!st) st = relic_groff_validate(b.data, b.size, &v, &e);
+    if (st) return st;
+    relic_groff_check(&v, 1, a, keep_groff, &f);
+    return check_result(&f);
+}
+static relic_status grf_sections_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_groff_groff m;
+    relic_grf_file f;
+    relic_error e;
+    relic_status st = groff_model(d, n, a, &m);
+    return st ? st : relic_grf_file_decode(&m, a, &f, &e);
+}
+static relic_status grf_write_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_groff_groff m;
+    relic_grf_file f;
+    relic_error e;
+    relic_buf out;
+    relic_status st = groff_model(d, n, a, &m);
+    if (!st) st = relic_grf_file_decode(&m, a, &f, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_grf_file_write(&f, a, &out, &e));
+}
+static const named_case groff_cases[] = {
+    { "groff open+check strict", groff_check_case }, { "grf sections decode", grf_sections_case },
+    { "grf sections decode+write", grf_write_case },
+};
+static relic_status pid_check_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_pid_view v;
+    relic_error e;
+    first_code f = { 0, 0 };
+    relic_status st = relic_pid_validate(d, n, &v, &e);
+    if (st) return st;
+    relic_pid_check(&v, 1, a, keep_groff, &f);
+    return check_result(&f);
+}
+static relic_status pid_write_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_pid_view v;
+    relic_pid_pid m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_pid_validate(d, n, &v, &e);
+    if (!st) st = relic_pid_decode(&v, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_pid_write(&m, &out, &e));
+}
+static const named_case pid_cases[] = { { "pid check strict", pid_check_case }, { "pid decode+write", pid_write_case } };
+
+static void test_groff_grf_scn_pid_use_only_the_arena(void **state)
+{
+    (void)state;
+    run_on_file(CORPUS "/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf", groff_cases, 3);
+    run_on_file(CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__SlideTest.scn", groff_cases, 3);
+    run_on_file(CORPUS "/pid/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo-130.pid", pid_cases, 2);
+}
+
+/* ---- WTD ---- */
+
+static relic_status wtd_decode_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_wtd_terrain t;
+    relic_error e;
+    return relic_wtd_decode_terrain(d, n, a, &t, &e);
+}
+static relic_status wtd_reencode_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_wtd_terrain t;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_wtd_decode_terrain(d, n, a, &t, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_wtd_encode(t.heights, t.n, &t.header.mapping, NULL, a, &out, NULL, &e));
+}
+static relic_status wtd_mesh_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_wtd_terrain t;
+    relic_wtd_mesh m;
+    relic_error e;
+    relic_status st = relic_wtd_decode_terrain(d, n, a, &t, &e);
+    return st ? st : relic_wtd_mesh_build(d, n, &t, a, &m, &e);
+}
+static const named_case wtd_cases[] = {
+    { "wtd decode", wtd_decode_case }, { "wtd decode+encode", wtd_reencode_case }, { "wtd decode+mesh", wtd_mesh_case },
+};
+
+/* The corpus WTD is an 8192 x 8192 grid (256 MiB of heights): the cases run
+ * on a 64 x 64 terrain encoded here instead. */
+static void test_wtd_uses_only_the_arena(void **state)
+{
+    (void)state;
+    enum { N = 64 };
+    int32_t *h = malloc(sizeof(int32_t) * N * N);
+    relic_wtd_mapping m;
+    relic_arena a;
+    relic_buf file;
+    relic_error e;
+    assert_non_null(h);
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) h[y * N + x] = (int32_t)(100 * sin(x * 0.2) * cos(y * 0.15));
+    relic_wtd_mapping_init(&m, N, 0, 0, 1, 0.01);
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&file, 0);
+    relic_status est = relic_wtd_encode(h, N, &m, NULL, &a, &file, NULL, &e);
+    if (est) print_message("wtd encode: %s\n", e.message);
+    assert_int_equal(est, RELIC_OK);
+    relic_arena_release(&a);
+    for (size_t i = 0; i < sizeof wtd_cases / sizeof wtd_cases[0]; i++)
+        run_case(wtd_cases[i].name, "synthetic 64 x 64", wtd_cases[i].fn, file.data, file.size);
+    relic_buf_free(&file);
+    free(h);
+}
+
+/* ---- TPM / TRI / TRR (text, synthetic) ---- */
+
+static relic_status trr_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_trr_points p;
+    relic_trr_grid g;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_trr_parse("t.trr", d, n, a, &p, &e);
+    if (!st) st = relic_trr_to_grid(&p, 0, a, &g, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_trr_write(&p, &out, &e));
+}
+static relic_status tri_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_tri_mesh m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_tri_parse("t.tri", d, n, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_tri_write(&m, &out, &e));
+}
+static relic_status tpm_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_tpm_file m;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_tpm_parse("t.tpm", d, n, a, &m, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_tpm_write(&m, &out, &e));
+}
+
+static void test_text_formats_use_only_the_arena(void **state)
+{
+    (void)state;
+    char trr[4096];
+    size_t k = 0;
+    for (int y = 0; y < 8; y++)
+        for (int x = 0; x < 8; x++) k += (size_t)snprintf(trr + k, sizeof trr - k, "%d %d %d.5\n", x * 4, y * 4, (x * y) % 7);
+    run_case("trr parse+grid+write", "synthetic 8 x 8 points", trr_case, (const uint8_t *)trr, k);
+    static const char tri[] = "1\n0 1 2\n3\n0 0 0\n1 0 0\n0 1 0\n";
+    run_case("tri parse+write", "synthetic triangle", tri_case, (const uint8_t *)tri, sizeof tri - 1);
+    static const char tpm[] = "material \"stone\" {\n    bumpmap = \"stone.bmp\"\n}\n";
+    run_case("tpm parse+write", "synthetic material", tpm_case, (const uint8_t *)tpm, sizeof tpm - 1);
+}
+
+/* ---- relic_sort (what replaces qsort, which mallocs past 1 KiB) ---- */
+
+typedef struct keyed { uint32_t key, order; } keyed;
+static int by_key(const void *a, const void *b)
+{
+    uint32_t x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;
+    return (x > y) - (x < y);
+}
+
+static void test_sort_is_stable_and_uses_only_the_arena(void **state)
+{
+    (void)state;
+    enum { N = 5000 };
+    keyed *v = malloc(sizeof(keyed) * N);
+    assert_non_null(v);
+    uint32_t r = 12345;
+    for (uint32_t i = 0; i < N; i++) {
+        r = r * 1103515245u + 12345u;
+        v[i].key = (r >> 16) % 97; /* many equal keys */
+        v[i].order = i;
+    }
+    relic_arena a;
+    relic_arena_init_buffer(&a, big, BIG_ARENA);
+    heap_guard_arm();
+    relic_status st = relic_sort(v, N, sizeof *v, by_key, &a);
+    unsigned long calls = heap_guard_disarm();
+    assert_int_equal(st, RELIC_OK);
+    assert_int_equal(calls, 0);
+    for (size_t i = 1; i < N; i++) {
+        assert_true(v[i - 1].key <= v[i].key);
+        if (v[i - 1].key == v[i].key) assert_true(v[i - 1].order < v[i].order);
+    }
+    relic_arena_init_buffer(&a, big, sizeof(keyed) * N);
+    assert_int_equal(relic_sort(v, N, sizeof *v, by_key, &a), RELIC_E_NOMEM);
+    free(v);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sort_is_stable_and_uses_only_the_arena),
+        cmocka_unit_test(test_bwm_uses_only_the_arena),
+        cmocka_unit_test(test_gff_reading_uses_only_the_arena),
+        cmocka_unit_test(test_erf_and_rim_use_only_the_arena),
+        cmocka_unit_test(test_trn_and_trx_use_only_the_arena),
+        cmocka_unit_test(test_codecs_use_only_the_arena),
+        cmocka_unit_test(test_tpa_and_cau_use_only_the_arena),
+        cmocka_unit_test(test_trrn_and_watr_use_only_the_arena),
+        cmocka_unit_test(test_groff_grf_scn_pid_use_only_the_arena),
+        cmocka_unit_test(test_wtd_uses_only_the_arena),
+        cmocka_unit_test(test_text_formats_use_only_the_arena),
+    };
+    big = malloc(BIG_ARENA);
+    if (!big) return 1;
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    free(big);
+    return rc;
+}
