@@ -149,6 +149,13 @@ void relic_json_mem_init(relic_json_mem *m, relic_arena *a)
     m->funcs.ctx = m;
 }
 
+int relic_json_mem_room(const relic_json_mem *m, size_t n)
+{
+    const relic_arena *a = m->arena;
+    if (a->limit != 0 && a->limit - a->used < n + MEM_HEADER) return 0;
+    return a->heap || (a->cur && (size_t)(a->end - a->cur) >= n + 2 * MEM_HEADER);
+}
+
 void *relic_json_mem_alloc(relic_json_mem *m, size_t size)
 {
     void *p = relic_arena_alloc(m->arena, size, 8);

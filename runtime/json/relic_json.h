@@ -29,6 +29,9 @@ void relic_json_mem_init(relic_json_mem *m, relic_arena *a);
 /** Arena memory for the JSON layer's own use: longjmps to m->nomem when the
  *  arena is exhausted (zero-filled, aligned to 8). */
 void *relic_json_mem_alloc(relic_json_mem *m, size_t size);
+/** 1 when the arena can still supply a block of n bytes to yajl (so a call
+ *  that allocates a little, such as yajl_get_error, will not longjmp). */
+int relic_json_mem_room(const relic_json_mem *m, size_t n);
 
 /* ---------------------------------------------------------------------- */
 /* The document                                                           */
