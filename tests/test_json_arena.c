@@ -242,16 +242,25 @@ GEN_FORMAT(trrn, relic_trrn_trrn)
 GEN_FORMAT(watr, relic_watr_watr)
 GEN_FORMAT(wtd, relic_wtd_wtd)
 
-/* The GFF reader of nwn_gff's JSON form (gff_json.c): read into an arena
- * over a fixed buffer; the printer (gff_json_print.c) takes heap scratch
- * still, so only reading is checked here. */
+/* nwn_gff's JSON form of GFF (gff_json_print.c, gff_json.c). The printer
+ * takes its scratch from out's arena, or, for a fixed buffer, from the
+ * arena relic_gff_json_print_doc_in is given (here over its own memory). */
+static relic_status gff_doc_print(void *ctx, relic_buf *out, relic_error *err)
+{
+    static uint8_t scratch_mem[(size_t)1 << 20];
+    if (out->arena) return relic_gff_json_print_doc(ctx, RELIC_GFF_ENC_AUTO, out, err);
+    relic_arena scratch;
+    relic_arena_init_buffer(&scratch, scratch_mem, sizeof scratch_mem);
+    return relic_gff_json_print_doc_in(ctx, RELIC_GFF_ENC_AUTO, out, &scratch, err);
+}
+
 static relic_status gff_tree_read(void *ctx, const char *text, size_t len, relic_arena *a, relic_error *err)
 {
     relic_gff_tree scratch;
     return relic_gff_json_read_tree(text, len, RELIC_GFF_ENC_AUTO, a, ctx ? (relic_gff_tree *)ctx : &scratch, err);
 }
 
-static void test_gff_tree_json_read(void **state)
+static void test_gff_nwn_json(void **state)
 {
     (void)state;
     int done = 0;
@@ -271,6 +280,11 @@ static void test_gff_tree_json_read(void **state)
         if (relic_gff_open(bytes, size, &heap, NULL, NULL, &d, &err) == RELIC_OK &&
             relic_gff_json_print_doc(&d, RELIC_GFF_ENC_AUTO, &js, &err) == RELIC_OK) {
             relic_gff_tree t;
+            size_t len;
+            char *text = check_print(path, gff_doc_print, &d, &len);
+            assert_int_equal(len, js.size);
+            assert_memory_equal(text, js.data, len);
+            free(text);
             check_read(path, gff_tree_read, &t, (const char *)js.data, js.size);
             assert_int_equal(relic_gff_json_print_tree(&t, RELIC_GFF_ENC_AUTO, &again, &err), RELIC_OK);
             assert_int_equal(again.size, js.size);
@@ -312,7 +326,7 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_heap_guard_counts), cmocka_unit_test(test_gff_tree_json_read),
+        cmocka_unit_test(test_heap_guard_counts), cmocka_unit_test(test_gff_nwn_json),
         cmocka_unit_test(test_bwm), cmocka_unit_test(test_cau), cmocka_unit_test(test_erf), cmocka_unit_test(test_gff),
         cmocka_unit_test(test_grf_geometry), cmocka_unit_test(test_grf_geometry_v11), cmocka_unit_test(test_grf_geometry_v13),
         cmocka_unit_test(test_grf_header), cmocka_unit_test(test_grf_mapping), cmocka_unit_test(test_grf_mapping_ref),
