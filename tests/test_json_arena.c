@@ -309,6 +309,66 @@ static void test_heap_guard_counts(void **state)
     assert_int_equal(heap_guard_disarm(), 2);
 }
 
+/* A whole GROFF file with its sections decoded (grf_json.c), from the
+ * gen_groff seeds whose sections lie back to back. */
+static relic_status grf_file_print(void *ctx, relic_buf *out, relic_error *err) { return relic_grf_json_print(ctx, out, err); }
+static relic_status grf_file_read(void *ctx, const char *text, size_t len, relic_arena *a, relic_error *err)
+{
+    relic_groff_groff scratch;
+    return relic_grf_json_read(text, len, a, ctx ? (relic_groff_groff *)ctx : &scratch, err);
+}
+
+static void test_grf_file(void **state)
+{
+    (void)state;
+    int done = 0;
+    for (int s = 0; s < 16; s++) {
+        char path[256];
+        size_t size, len;
+        snprintf(path, sizeof path, SEEDS "/gen_groff/seed-%02d", s);
+        uint8_t *bytes = read_file(path, &size);
+        if (!bytes) continue;
+        relic_arena heap;
+        relic_groff_view v;
+        relic_groff_groff m, back;
+        relic_grf_file f;
+        relic_error err;
+        relic_buf js;
+        relic_arena_init_heap(&heap, 0);
+        relic_buf_init(&js, 0);
+        if (relic_groff_validate(bytes, size, &v, &err) == RELIC_OK && relic_groff_decode(&v, &heap, &m, &err) == RELIC_OK &&
+            relic_grf_file_decode(&m, &heap, &f, &err) == RELIC_OK && relic_grf_json_print(&f, &js, &err) == RELIC_OK) {
+            /* a fixed buffer gives the printer no arena: only the arena buffer is checked */
+            relic_arena a;
+            relic_buf b;
+            relic_arena_init_buffer(&a, mem, MEM_SIZE);
+            relic_buf_init_arena(&b, &a, 0);
+            heap_guard_arm();
+            relic_status st = grf_file_print(&f, &b, &err);
+            unsigned long calls = heap_guard_disarm();
+            assert_int_equal(st, RELIC_OK);
+            assert_int_equal(calls, 0);
+            assert_int_equal(b.size, js.size);
+            assert_memory_equal(b.data, js.data, js.size);
+            size_t used = a.used;
+            relic_arena_init_buffer(&a, mem, used - 1);
+            relic_buf_init_arena(&b, &a, 0);
+            heap_guard_arm();
+            st = grf_file_print(&f, &b, &err);
+            calls = heap_guard_disarm();
+            assert_int_equal(st, RELIC_E_NOMEM);
+            assert_int_equal(calls, 0);
+            len = js.size;
+            check_read(path, grf_file_read, &back, (const char *)js.data, len);
+            done++;
+        }
+        relic_buf_free(&js);
+        relic_arena_release(&heap);
+        free(bytes);
+    }
+    if (!done) print_message("note: no gen_groff seed has back-to-back sections\n");
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -326,7 +386,7 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_heap_guard_counts), cmocka_unit_test(test_gff_nwn_json),
+        cmocka_unit_test(test_heap_guard_counts), cmocka_unit_test(test_gff_nwn_json), cmocka_unit_test(test_grf_file),
         cmocka_unit_test(test_bwm), cmocka_unit_test(test_cau), cmocka_unit_test(test_erf), cmocka_unit_test(test_gff),
         cmocka_unit_test(test_grf_geometry), cmocka_unit_test(test_grf_geometry_v11), cmocka_unit_test(test_grf_geometry_v13),
         cmocka_unit_test(test_grf_header), cmocka_unit_test(test_grf_mapping), cmocka_unit_test(test_grf_mapping_ref),

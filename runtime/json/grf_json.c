@@ -136,7 +136,9 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     relic_status st;
     bare.data = NULL;
     bare.data_count = 0;
-    relic_buf_init(&tmp, 0);
+    /* with out in an arena, the scratch is that arena's too: no heap */
+    if (out->arena) relic_buf_init_arena(&tmp, out->arena, 0);
+    else relic_buf_init(&tmp, 0);
     st = relic_groff_json_print(&bare, &tmp, err);
     if (st) {
         relic_buf_free(&tmp);
@@ -150,11 +152,11 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     }
     relic_buf_append(out, tmp.data, end - 1);
     relic_buf_free(&tmp);
-    relic_arena scratch;
+    relic_arena heap_scratch, *scratch = out->arena ? out->arena : &heap_scratch;
     relic_grf_symbols sy;
-    relic_arena_init_heap(&scratch, 0);
-    if ((st = relic_grf_symbols_index(m, &scratch, &sy, err))) {
-        relic_arena_release(&scratch);
+    relic_arena_init_heap(&heap_scratch, 0);
+    if ((st = relic_grf_symbols_index(m, scratch, &sy, err))) {
+        relic_arena_release(&heap_scratch);
         return st;
     }
     relic_buf_printf(out, ",\n \"grf_version\": %u, \"optimised\": %s,\n \"contents\": [", f->layout.version,
@@ -169,7 +171,7 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
             relic_buf_puts(out, "\"value\": ");
             st = relic_grf_section_json_print(f->kinds[i], f->models[i], out, err);
             if (st) {
-                relic_arena_release(&scratch);
+                relic_arena_release(&heap_scratch);
                 return st;
             }
         } else {
@@ -181,7 +183,7 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     }
     relic_buf_puts(out, "]");
     print_instances(out, f, &sy);
-    relic_arena_release(&scratch);
+    relic_arena_release(&heap_scratch);
     relic_buf_puts(out, "}\n");
     if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
     return RELIC_OK;
