@@ -21,7 +21,7 @@ RUNTIME_INC = runtime/include/relic runtime/formats/aurora runtime/formats/nwn2 
 CPPFLAGS += $(addprefix -I,$(RUNTIME_INC)) $(addprefix -Igenerated/,$(GEN_FAMILIES))
 # what each library links (librelic: libc, libm and zlib only)
 CORE_LIBS   = -lz -lm
-JSON_LIBS   = -ljson-c -lyajl
+JSON_LIBS   = -lyajl
 EXPORT_LIBS = -lpng -lsndfile
 LIBS     = $(JSON_LIBS) $(EXPORT_LIBS) $(CORE_LIBS)
 FUZZ_SECONDS ?= 5
@@ -73,7 +73,7 @@ help:
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libjson-c-dev libpng-dev libcmocka-dev pkg-config libsndfile1-dev sox ffmpeg libyajl-dev assimp-utils python3
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config libsndfile1-dev sox ffmpeg libyajl-dev assimp-utils python3
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \

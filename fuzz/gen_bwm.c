@@ -16,7 +16,7 @@
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/kotor \
  *       fuzz/gen_bwm.c generated/kotor/bwm.c generated/kotor/bwm_json.c generated/kotor/bwm_mutate.c runtime/core/arena.c \
- *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -ljson-c -lm -o gen_bwm
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -lyajl -lm -o gen_bwm
  * Reproduce a crash: build-fuzz/gen_bwm CRASH_FILE
  */
 #include <stdint.h>

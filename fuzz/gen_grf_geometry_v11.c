@@ -16,7 +16,7 @@
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/tres \
  *       fuzz/gen_grf_geometry_v11.c generated/tres/grf_geometry_v11.c generated/tres/grf_geometry_v11_json.c generated/tres/grf_geometry_v11_mutate.c runtime/core/arena.c \
- *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -ljson-c -lm -o gen_grf_geometry_v11
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -lyajl -lm -o gen_grf_geometry_v11
  * Reproduce a crash: build-fuzz/gen_grf_geometry_v11 CRASH_FILE
  */
 #include <stdint.h>

@@ -16,7 +16,7 @@
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/tres \
  *       fuzz/gen_scn_instance.c generated/tres/scn_instance.c generated/tres/scn_instance_json.c generated/tres/scn_instance_mutate.c runtime/core/arena.c \
- *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -ljson-c -lm -o gen_scn_instance
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -lyajl -lm -o gen_scn_instance
  * Reproduce a crash: build-fuzz/gen_scn_instance CRASH_FILE
  */
 #include <stdint.h>

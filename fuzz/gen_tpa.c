@@ -16,7 +16,7 @@
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/tres \
  *       fuzz/gen_tpa.c generated/tres/tpa.c generated/tres/tpa_json.c generated/tres/tpa_mutate.c runtime/core/arena.c \
- *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -ljson-c -lm -o gen_tpa
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -lyajl -lm -o gen_tpa
  * Reproduce a crash: build-fuzz/gen_tpa CRASH_FILE
  */
 #include <stdint.h>

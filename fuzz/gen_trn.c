@@ -16,7 +16,7 @@
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/nwn2 \
  *       fuzz/gen_trn.c generated/nwn2/trn.c generated/nwn2/trn_json.c generated/nwn2/trn_mutate.c runtime/core/arena.c \
- *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -ljson-c -lm -o gen_trn
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -lyajl -lm -o gen_trn
  * Reproduce a crash: build-fuzz/gen_trn CRASH_FILE
  */
 #include <stdint.h>

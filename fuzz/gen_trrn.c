@@ -16,7 +16,7 @@
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/nwn2 \
  *       fuzz/gen_trrn.c generated/nwn2/trrn.c generated/nwn2/trrn_json.c generated/nwn2/trrn_mutate.c runtime/core/arena.c \
- *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -ljson-c -lm -o gen_trrn
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -lyajl -lm -o gen_trrn
  * Reproduce a crash: build-fuzz/gen_trrn CRASH_FILE
  */
 #include <stdint.h>

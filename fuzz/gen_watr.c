@@ -16,7 +16,7 @@
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/nwn2 \
  *       fuzz/gen_watr.c generated/nwn2/watr.c generated/nwn2/watr_json.c generated/nwn2/watr_mutate.c runtime/core/arena.c \
- *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -ljson-c -lm -o gen_watr
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c -lyajl -lm -o gen_watr
  * Reproduce a crash: build-fuzz/gen_watr CRASH_FILE
  */
 #include <stdint.h>

@@ -96,7 +96,7 @@ void emit_fuzz(gen_schema *s, gen_out *o)
         " * or by hand, with the runtime files the generated code needs:\n"
         " *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/%s \\\n"
         " *       fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c generated/%s/%s_mutate.c runtime/core/arena.c \\\n"
-        " *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c%s -ljson-c -lm -o gen_%s\n"
+        " *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c%s -lyajl -lm -o gen_%s\n"
         " * Reproduce a crash: build-fuzz/gen_%s CRASH_FILE\n"
         " */\n",
         F, F, F, F, F, fam, F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F);

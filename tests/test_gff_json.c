@@ -18,9 +18,10 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <json-c/json.h>
+
 
 #include "relic_gff.h"
+#include "relic_json.h"
 
 #define CORPUS_DIR "../shared/corpus/gff"
 #define CORRUPTED "test_corrupted.gff"
@@ -607,31 +608,50 @@ typedef struct rules { int objects, fields, floats, voids, locs, structs; } rule
 
 /* The §4.7 rules on a parsed document: keys in order, field objects with a
  * known type and its value form, struct ids int32, locstring keys. */
-static void check_struct_rules(json_object *o, rules *r);
+static void check_struct_rules(const relic_jv *o, rules *r);
 
-static void check_field_rules(const char *key, json_object *fo, rules *r)
+/* A key or string of the document as a C string (keys and texts there are
+ * not NUL-terminated). */
+static const char *cstr_of(const char *p, uint32_t n, char *buf, size_t cap)
 {
-    json_object *jt, *jv;
+    assert_true(n < cap);
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    return buf;
+}
+
+static int64_t int_of(const relic_jv *v)
+{
+    assert_true(relic_jv_is(v, RELIC_JV_NUMBER) && v->is_int);
+    char b[32];
+    return strtoll(cstr_of(v->u.s, v->len, b, sizeof b), NULL, 10);
+}
+
+static void check_field_rules(const char *key, const relic_jv *fo, rules *r)
+{
+    const relic_jv *jt, *jv;
+    char b[256];
     r->fields++;
-    assert_true(json_object_is_type(fo, json_type_object));
-    assert_true(json_object_object_get_ex(fo, "type", &jt));
+    assert_true(relic_jv_is(fo, RELIC_JV_OBJECT));
+    assert_non_null(jt = relic_jv_get(fo, "type"));
+    assert_true(relic_jv_is(jt, RELIC_JV_STRING));
     uint32_t type;
-    assert_true(relic_gff_type_from_name(json_object_get_string(jt), &type));
+    assert_true(relic_gff_type_from_name(cstr_of(jt->u.s, jt->len, b, sizeof b), &type));
     if (type == RELIC_GFF_FIELD_TYPE_VOID) {
-        assert_true(json_object_object_get_ex(fo, "value64", &jv));
+        assert_non_null(relic_jv_get(fo, "value64"));
         r->voids++;
         return;
     }
-    assert_true(json_object_object_get_ex(fo, "value", &jv));
+    assert_non_null(jv = relic_jv_get(fo, "value"));
     switch (type) {
     case RELIC_GFF_FIELD_TYPE_FLOAT: case RELIC_GFF_FIELD_TYPE_DOUBLE:
-        if (json_object_is_type(jv, json_type_string)) break; /* non-finite bits */
+        if (relic_jv_is(jv, RELIC_JV_STRING)) break; /* non-finite bits */
         {
-            /* the text is Nim's for the value: json-c keeps a double's source text */
-            assert_true(json_object_is_type(jv, json_type_double));
-            const char *text = json_object_to_json_string_ext(jv, JSON_C_TO_STRING_PLAIN);
+            /* the text is Nim's for the value: the document keeps a number's source text */
+            assert_true(relic_jv_is(jv, RELIC_JV_NUMBER) && !jv->is_int);
+            const char *text = cstr_of(jv->u.s, jv->len, b, sizeof b);
             char want[32];
-            double v = json_object_get_double(jv);
+            double v = strtod(text, NULL);
             relic_gff_format_double(type == RELIC_GFF_FIELD_TYPE_FLOAT ? (double)(float)v : v, want);
             if (strcmp(text, want) != 0) print_message("%s: %s, Nim prints %s\n", key, text, want);
             assert_string_equal(text, want);
@@ -639,49 +659,53 @@ static void check_field_rules(const char *key, json_object *fo, rules *r)
         }
         break;
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
-        const char *prev = NULL;
+        char prev[256] = "", k[256];
         r->locs++;
-        json_object_object_foreach(jv, k, v) {
+        assert_true(relic_jv_is(jv, RELIC_JV_OBJECT));
+        for (uint32_t i = 0; i < jv->len; i++) {
+            const relic_jv *v = jv->u.items[i];
+            cstr_of(v->key, v->klen, k, sizeof k);
             if (strcmp(k, "id") != 0) {
                 for (const char *p = k; *p; p++) assert_true(*p >= '0' && *p <= '9');
-                assert_true(json_object_is_type(v, json_type_string));
+                assert_true(relic_jv_is(v, RELIC_JV_STRING));
             } else {
-                assert_true(json_object_is_type(v, json_type_int));
-                assert_true(json_object_get_int64(v) != 0xFFFFFFFFll);
+                assert_true(int_of(v) != 0xFFFFFFFFll);
             }
-            if (prev) assert_true(nim_cmp(prev, k) < 0);
-            prev = k;
+            if (i) assert_true(nim_cmp(prev, k) < 0);
+            memcpy(prev, k, sizeof prev);
         }
         break;
     }
     case RELIC_GFF_FIELD_TYPE_STRUCT: {
-        json_object *sid;
-        assert_true(json_object_object_get_ex(fo, "__struct_id", &sid));
-        int64_t id = json_object_get_int64(sid);
+        const relic_jv *sid;
+        assert_non_null(sid = relic_jv_get(fo, "__struct_id"));
+        int64_t id = int_of(sid);
         assert_true(id >= INT32_MIN && id <= INT32_MAX);
         r->structs++;
         check_struct_rules(jv, r);
         break;
     }
     case RELIC_GFF_FIELD_TYPE_LIST:
-        assert_true(json_object_is_type(jv, json_type_array));
-        for (size_t i = 0; i < json_object_array_length(jv); i++) check_struct_rules(json_object_array_get_idx(jv, i), r);
+        assert_true(relic_jv_is(jv, RELIC_JV_ARRAY));
+        for (size_t i = 0; i < jv->len; i++) check_struct_rules(relic_jv_at(jv, i), r);
         break;
     default:
         break;
     }
 }
 
-static void check_struct_rules(json_object *o, rules *r)
+static void check_struct_rules(const relic_jv *o, rules *r)
 {
-    const char *prev = NULL;
+    char prev[256] = "", key[256];
     r->objects++;
-    assert_true(json_object_is_type(o, json_type_object));
-    json_object_object_foreach(o, key, val) {
-        if (prev) assert_true(nim_cmp(prev, key) <= 0);
-        prev = key;
+    assert_true(relic_jv_is(o, RELIC_JV_OBJECT));
+    for (uint32_t i = 0; i < o->len; i++) {
+        const relic_jv *val = o->u.items[i];
+        cstr_of(val->key, val->klen, key, sizeof key);
+        if (i) assert_true(nim_cmp(prev, key) <= 0);
+        memcpy(prev, key, sizeof prev);
         if (strcmp(key, "__struct_id") == 0) {
-            int64_t id = json_object_get_int64(val);
+            int64_t id = int_of(val);
             assert_true(id >= INT32_MIN && id <= INT32_MAX && id != -1);
         } else if (strncmp(key, "__", 2) != 0 || strncmp(key, "__dup", 5) == 0) {
             check_field_rules(key, val, r);
@@ -719,17 +743,13 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
         assert_int_equal(st, RELIC_OK);
         utf8 += relic_gff_detect_encoding(&d) == RELIC_GFF_ENC_UTF8;
         /* the rules, on the parsed text */
-        json_tokener *tok = json_tokener_new_ex(400);
-        json_object *doc = json_tokener_parse_ex(tok, (const char *)js.data, (int)js.size);
-        assert_int_equal(json_tokener_get_error(tok), json_tokener_success);
-        json_tokener_free(tok);
-        json_object *dt;
-        assert_true(json_object_object_get_ex(doc, "__data_type", &dt));
-        assert_int_equal(json_object_get_string_len(dt), 4);
-        assert_memory_equal(json_object_get_string(dt), relic_gff_file_type(&d), 4);
+        const relic_jv *doc, *dt;
+        assert_int_equal(relic_jr_parse((const char *)js.data, js.size, &a, &doc, &err), RELIC_OK);
+        assert_non_null(dt = relic_jv_get(doc, "__data_type"));
+        assert_int_equal(dt->len, 4);
+        assert_memory_equal(dt->u.s, relic_gff_file_type(&d), 4);
         assert_int_equal(js.data[js.size - 1], '\n');
         check_struct_rules(doc, &r);
-        json_object_put(doc);
         /* JSON -> GFF: the original bytes when the file is in the default layout */
         assert_int_equal(relic_gff_tree_from_doc(&d, &a, &t, &err), RELIC_OK);
         assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &bin, NULL, &err), RELIC_OK);

@@ -2,8 +2,6 @@
  * JSON printer and reader of the erf format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "erf.h"
@@ -198,19 +196,19 @@ relic_status relic_erf_json_print(const relic_erf_erf *m, relic_buf *out, relic_
 
 typedef struct relic_erf_jr { relic_jr base; relic_erf_erf *root; } relic_erf_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_erf_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_localized_string(relic_jr *r, json_object *obj, relic_erf_localized_string *m);
-RELIC_GEN_UNUSED static inline relic_status jr_key(relic_jr *r, json_object *obj, relic_erf_key *m);
-RELIC_GEN_UNUSED static inline relic_status jr_resource(relic_jr *r, json_object *obj, relic_erf_resource *m);
-RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, json_object *obj, relic_erf_erf *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_erf_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_localized_string(relic_jr *r, const relic_jv *obj, relic_erf_localized_string *m);
+RELIC_GEN_UNUSED static inline relic_status jr_key(relic_jr *r, const relic_jv *obj, relic_erf_key *m);
+RELIC_GEN_UNUSED static inline relic_status jr_resource(relic_jr *r, const relic_jv *obj, relic_erf_resource *m);
+RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, const relic_jv *obj, relic_erf_erf *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_erf_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_erf_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* file_type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "file_type", -1);
         if ((st_ = relic_jr_member(r, obj, "file_type", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -219,7 +217,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* file_version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "file_version", -1);
         if ((st_ = relic_jr_member(r, obj, "file_version", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -228,7 +226,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* language_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "language_count", -1);
         if ((st_ = relic_jr_member(r, obj, "language_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -237,7 +235,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* localized_string_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "localized_string_size", -1);
         if ((st_ = relic_jr_member(r, obj, "localized_string_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -246,7 +244,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* entry_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "entry_count", -1);
         if ((st_ = relic_jr_member(r, obj, "entry_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -255,7 +253,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* offset_to_localized_string */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "offset_to_localized_string", -1);
         if ((st_ = relic_jr_member(r, obj, "offset_to_localized_string", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -264,7 +262,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* offset_to_key_list */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "offset_to_key_list", -1);
         if ((st_ = relic_jr_member(r, obj, "offset_to_key_list", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -273,7 +271,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* offset_to_resource_list */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "offset_to_resource_list", -1);
         if ((st_ = relic_jr_member(r, obj, "offset_to_resource_list", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -282,7 +280,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* build_year */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "build_year", -1);
         if ((st_ = relic_jr_member(r, obj, "build_year", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -291,7 +289,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* build_day */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "build_day", -1);
         if ((st_ = relic_jr_member(r, obj, "build_day", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -300,7 +298,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* description_str_ref */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "description_str_ref", -1);
         if ((st_ = relic_jr_member(r, obj, "description_str_ref", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -309,7 +307,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* reserved */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "reserved", -1);
         if ((st_ = relic_jr_member(r, obj, "reserved", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -320,13 +318,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_localized_string(relic_jr *r, json_object *obj, relic_erf_localized_string *m)
+RELIC_GEN_UNUSED static inline relic_status jr_localized_string(relic_jr *r, const relic_jv *obj, relic_erf_localized_string *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* language_id */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "language_id", -1);
         if ((st_ = relic_jr_member(r, obj, "language_id", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -335,7 +333,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_localized_string(relic_jr *r, jso
         relic_jr_pop(r);
     }
     { /* string_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "string_size", -1);
         if ((st_ = relic_jr_member(r, obj, "string_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -344,7 +342,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_localized_string(relic_jr *r, jso
         relic_jr_pop(r);
     }
     { /* text */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "text", -1);
         if ((st_ = relic_jr_member(r, obj, "text", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -355,13 +353,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_localized_string(relic_jr *r, jso
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_key(relic_jr *r, json_object *obj, relic_erf_key *m)
+RELIC_GEN_UNUSED static inline relic_status jr_key(relic_jr *r, const relic_jv *obj, relic_erf_key *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* resref */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "resref", -1);
         if ((st_ = relic_jr_member(r, obj, "resref", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -370,7 +368,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_key(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* res_id */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "res_id", -1);
         if ((st_ = relic_jr_member(r, obj, "res_id", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -379,7 +377,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_key(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* res_type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "res_type", -1);
         if ((st_ = relic_jr_member(r, obj, "res_type", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -388,7 +386,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_key(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* unused */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "unused", -1);
         if ((st_ = relic_jr_member(r, obj, "unused", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -399,13 +397,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_key(relic_jr *r, json_object *obj
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_resource(relic_jr *r, json_object *obj, relic_erf_resource *m)
+RELIC_GEN_UNUSED static inline relic_status jr_resource(relic_jr *r, const relic_jv *obj, relic_erf_resource *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* offset_to_resource */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "offset_to_resource", -1);
         if ((st_ = relic_jr_member(r, obj, "offset_to_resource", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -414,7 +412,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_resource(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* resource_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "resource_size", -1);
         if ((st_ = relic_jr_member(r, obj, "resource_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -425,13 +423,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_resource(relic_jr *r, json_object
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, json_object *obj, relic_erf_erf *m)
+RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, const relic_jv *obj, relic_erf_erf *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -440,7 +438,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* localized_strings */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "localized_strings", -1);
         if ((st_ = relic_jr_member(r, obj, "localized_strings", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -450,7 +448,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, json_object *obj
         if (!m->localized_strings && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->localized_strings_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_localized_string(r, e_, &((relic_erf_localized_string *)m->localized_strings)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -459,7 +457,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* keys */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "keys", -1);
         if ((st_ = relic_jr_member(r, obj, "keys", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -469,7 +467,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, json_object *obj
         if (!m->keys && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->keys_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_key(r, e_, &((relic_erf_key *)m->keys)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -478,7 +476,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* resources */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "resources", -1);
         if ((st_ = relic_jr_member(r, obj, "resources", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -488,7 +486,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_erf(relic_jr *r, json_object *obj
         if (!m->resources && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->resources_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_resource(r, e_, &((relic_erf_resource *)m->resources)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -505,12 +503,11 @@ relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_erf_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "erf");
     if (st == RELIC_OK) st = jr_erf(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the gff format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "gff.h"
@@ -231,19 +229,19 @@ relic_status relic_gff_json_print(const relic_gff_gff *m, relic_buf *out, relic_
 
 typedef struct relic_gff_jr { relic_jr base; relic_gff_gff *root; } relic_gff_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_gff_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_gff_struct(relic_jr *r, json_object *obj, relic_gff_gff_struct *m);
-RELIC_GEN_UNUSED static inline relic_status jr_gff_field(relic_jr *r, json_object *obj, relic_gff_gff_field *m);
-RELIC_GEN_UNUSED static inline relic_status jr_gff_label(relic_jr *r, json_object *obj, relic_gff_gff_label *m);
-RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj, relic_gff_gff *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_gff_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_gff_struct(relic_jr *r, const relic_jv *obj, relic_gff_gff_struct *m);
+RELIC_GEN_UNUSED static inline relic_status jr_gff_field(relic_jr *r, const relic_jv *obj, relic_gff_gff_field *m);
+RELIC_GEN_UNUSED static inline relic_status jr_gff_label(relic_jr *r, const relic_jv *obj, relic_gff_gff_label *m);
+RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, const relic_jv *obj, relic_gff_gff *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_gff_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_gff_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* file_type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "file_type", -1);
         if ((st_ = relic_jr_member(r, obj, "file_type", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -252,7 +250,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* file_version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "file_version", -1);
         if ((st_ = relic_jr_member(r, obj, "file_version", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -261,7 +259,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* struct_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "struct_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "struct_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -270,7 +268,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* struct_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "struct_count", -1);
         if ((st_ = relic_jr_member(r, obj, "struct_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -279,7 +277,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* field_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "field_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -288,7 +286,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* field_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_count", -1);
         if ((st_ = relic_jr_member(r, obj, "field_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -297,7 +295,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* label_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "label_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "label_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -306,7 +304,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* label_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "label_count", -1);
         if ((st_ = relic_jr_member(r, obj, "label_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -315,7 +313,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* field_data_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_data_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "field_data_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -324,7 +322,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* field_data_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_data_count", -1);
         if ((st_ = relic_jr_member(r, obj, "field_data_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -333,7 +331,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* field_indices_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_indices_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "field_indices_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -342,7 +340,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* field_indices_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_indices_count", -1);
         if ((st_ = relic_jr_member(r, obj, "field_indices_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -351,7 +349,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* list_indices_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "list_indices_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "list_indices_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -360,7 +358,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* list_indices_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "list_indices_count", -1);
         if ((st_ = relic_jr_member(r, obj, "list_indices_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -371,13 +369,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_gff_struct(relic_jr *r, json_object *obj, relic_gff_gff_struct *m)
+RELIC_GEN_UNUSED static inline relic_status jr_gff_struct(relic_jr *r, const relic_jv *obj, relic_gff_gff_struct *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* id */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "id", -1);
         if ((st_ = relic_jr_member(r, obj, "id", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -386,7 +384,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff_struct(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* data_or_data_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_or_data_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "data_or_data_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -395,7 +393,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff_struct(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* field_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_count", -1);
         if ((st_ = relic_jr_member(r, obj, "field_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -406,13 +404,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff_struct(relic_jr *r, json_obje
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_gff_field(relic_jr *r, json_object *obj, relic_gff_gff_field *m)
+RELIC_GEN_UNUSED static inline relic_status jr_gff_field(relic_jr *r, const relic_jv *obj, relic_gff_gff_field *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "type", -1);
         if ((st_ = relic_jr_member(r, obj, "type", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -421,7 +419,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff_field(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* label_index */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "label_index", -1);
         if ((st_ = relic_jr_member(r, obj, "label_index", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -430,7 +428,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff_field(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* data_or_data_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_or_data_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "data_or_data_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -441,13 +439,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff_field(relic_jr *r, json_objec
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_gff_label(relic_jr *r, json_object *obj, relic_gff_gff_label *m)
+RELIC_GEN_UNUSED static inline relic_status jr_gff_label(relic_jr *r, const relic_jv *obj, relic_gff_gff_label *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -458,13 +456,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff_label(relic_jr *r, json_objec
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj, relic_gff_gff *m)
+RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, const relic_jv *obj, relic_gff_gff *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -473,7 +471,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* structs */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "structs", -1);
         if ((st_ = relic_jr_member(r, obj, "structs", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -483,7 +481,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         if (!m->structs && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->structs_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_gff_struct(r, e_, &((relic_gff_gff_struct *)m->structs)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -492,7 +490,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* fields */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "fields", -1);
         if ((st_ = relic_jr_member(r, obj, "fields", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -502,7 +500,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         if (!m->fields && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->fields_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_gff_field(r, e_, &((relic_gff_gff_field *)m->fields)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -511,7 +509,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* labels */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "labels", -1);
         if ((st_ = relic_jr_member(r, obj, "labels", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -521,7 +519,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         if (!m->labels && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->labels_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_gff_label(r, e_, &((relic_gff_gff_label *)m->labels)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -530,7 +528,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* field_data */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_data", -1);
         if ((st_ = relic_jr_member(r, obj, "field_data", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -540,7 +538,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         if (!m->field_data && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->field_data_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; ((uint8_t *)m->field_data)[k_] = (uint8_t)iv_; }
             relic_jr_pop(r);
@@ -549,7 +547,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* field_indices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "field_indices", -1);
         if ((st_ = relic_jr_member(r, obj, "field_indices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -559,7 +557,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         if (!m->field_indices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->field_indices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->field_indices)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -568,7 +566,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* list_indices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "list_indices", -1);
         if ((st_ = relic_jr_member(r, obj, "list_indices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -578,7 +576,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_gff(relic_jr *r, json_object *obj
         if (!m->list_indices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->list_indices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->list_indices)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -595,12 +593,11 @@ relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_gff_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "gff");
     if (st == RELIC_OK) st = jr_gff(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

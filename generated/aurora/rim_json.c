@@ -2,8 +2,6 @@
  * JSON printer and reader of the rim format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "rim.h"
@@ -114,17 +112,17 @@ relic_status relic_rim_json_print(const relic_rim_rim *m, relic_buf *out, relic_
 
 typedef struct relic_rim_jr { relic_jr base; relic_rim_rim *root; } relic_rim_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_rim_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, json_object *obj, relic_rim_entry *m);
-RELIC_GEN_UNUSED static inline relic_status jr_rim(relic_jr *r, json_object *obj, relic_rim_rim *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_rim_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, const relic_jv *obj, relic_rim_entry *m);
+RELIC_GEN_UNUSED static inline relic_status jr_rim(relic_jr *r, const relic_jv *obj, relic_rim_rim *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_rim_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_rim_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* file_type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "file_type", -1);
         if ((st_ = relic_jr_member(r, obj, "file_type", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -133,7 +131,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* file_version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "file_version", -1);
         if ((st_ = relic_jr_member(r, obj, "file_version", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -142,7 +140,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* reserved_0 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "reserved_0", -1);
         if ((st_ = relic_jr_member(r, obj, "reserved_0", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -151,7 +149,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* entry_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "entry_count", -1);
         if ((st_ = relic_jr_member(r, obj, "entry_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -160,7 +158,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* offset_to_entries */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "offset_to_entries", -1);
         if ((st_ = relic_jr_member(r, obj, "offset_to_entries", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -169,7 +167,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* reserved */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "reserved", -1);
         if ((st_ = relic_jr_member(r, obj, "reserved", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -180,13 +178,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, json_object *obj, relic_rim_entry *m)
+RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, const relic_jv *obj, relic_rim_entry *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* resref */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "resref", -1);
         if ((st_ = relic_jr_member(r, obj, "resref", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -195,7 +193,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* res_type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "res_type", -1);
         if ((st_ = relic_jr_member(r, obj, "res_type", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -204,7 +202,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* res_id */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "res_id", -1);
         if ((st_ = relic_jr_member(r, obj, "res_id", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -213,7 +211,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "offset", -1);
         if ((st_ = relic_jr_member(r, obj, "offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -222,7 +220,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size", -1);
         if ((st_ = relic_jr_member(r, obj, "size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -233,13 +231,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_entry(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_rim(relic_jr *r, json_object *obj, relic_rim_rim *m)
+RELIC_GEN_UNUSED static inline relic_status jr_rim(relic_jr *r, const relic_jv *obj, relic_rim_rim *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -248,7 +246,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_rim(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* entries */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "entries", -1);
         if ((st_ = relic_jr_member(r, obj, "entries", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -258,7 +256,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_rim(relic_jr *r, json_object *obj
         if (!m->entries && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->entries_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_entry(r, e_, &((relic_rim_entry *)m->entries)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -275,12 +273,11 @@ relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_rim_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "rim");
     if (st == RELIC_OK) st = jr_rim(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

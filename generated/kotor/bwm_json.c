@@ -2,8 +2,6 @@
  * JSON printer and reader of the bwm format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "bwm.h"
@@ -334,15 +332,15 @@ relic_status relic_bwm_json_print(const relic_bwm_bwm *m, relic_buf *out, relic_
 
 typedef struct relic_bwm_jr { relic_jr base; relic_bwm_bwm *root; } relic_bwm_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_bwm_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, json_object *obj, relic_bwm_face *m);
-RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_object *obj, relic_bwm_aabb_node *m);
-RELIC_GEN_UNUSED static inline relic_status jr_adjacency(relic_jr *r, json_object *obj, relic_bwm_adjacency *m);
-RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *obj, relic_bwm_edge *m);
-RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj, relic_bwm_bwm *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_bwm_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_bwm_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, const relic_jv *obj, relic_bwm_face *m);
+RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, const relic_jv *obj, relic_bwm_aabb_node *m);
+RELIC_GEN_UNUSED static inline relic_status jr_adjacency(relic_jr *r, const relic_jv *obj, relic_bwm_adjacency *m);
+RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, const relic_jv *obj, relic_bwm_edge *m);
+RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, const relic_jv *obj, relic_bwm_bwm *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_bwm_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_bwm_vec3f *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -350,7 +348,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
@@ -358,7 +356,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
@@ -366,7 +364,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* z */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "z", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
@@ -376,13 +374,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_bwm_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_bwm_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "magic", -1);
         if ((st_ = relic_jr_member(r, obj, "magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -391,7 +389,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "type", -1);
         if ((st_ = relic_jr_member(r, obj, "type", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -400,7 +398,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* relative_use_position_1 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "relative_use_position_1", -1);
         if ((st_ = relic_jr_member(r, obj, "relative_use_position_1", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -409,7 +407,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* relative_use_position_2 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "relative_use_position_2", -1);
         if ((st_ = relic_jr_member(r, obj, "relative_use_position_2", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -418,7 +416,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* absolute_use_position_1 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "absolute_use_position_1", -1);
         if ((st_ = relic_jr_member(r, obj, "absolute_use_position_1", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -427,7 +425,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* absolute_use_position_2 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "absolute_use_position_2", -1);
         if ((st_ = relic_jr_member(r, obj, "absolute_use_position_2", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -436,7 +434,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* position */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "position", -1);
         if ((st_ = relic_jr_member(r, obj, "position", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -445,7 +443,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -454,7 +452,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* vertex_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -463,7 +461,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* face_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "face_count", -1);
         if ((st_ = relic_jr_member(r, obj, "face_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -472,7 +470,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* face_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "face_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "face_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -481,7 +479,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* material_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "material_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "material_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -490,7 +488,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* normal_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "normal_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "normal_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -499,7 +497,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* distance_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "distance_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "distance_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -508,7 +506,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* aabb_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "aabb_count", -1);
         if ((st_ = relic_jr_member(r, obj, "aabb_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -517,7 +515,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* aabb_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "aabb_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "aabb_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -526,7 +524,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* unknown */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "unknown", -1);
         if ((st_ = relic_jr_member(r, obj, "unknown", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -535,7 +533,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* adjacency_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "adjacency_count", -1);
         if ((st_ = relic_jr_member(r, obj, "adjacency_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -544,7 +542,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* adjacency_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "adjacency_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "adjacency_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -553,7 +551,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* edge_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "edge_count", -1);
         if ((st_ = relic_jr_member(r, obj, "edge_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -562,7 +560,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* edge_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "edge_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "edge_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -571,7 +569,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* perimeter_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "perimeter_count", -1);
         if ((st_ = relic_jr_member(r, obj, "perimeter_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -580,7 +578,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* perimeter_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "perimeter_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "perimeter_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -591,19 +589,19 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, json_object *obj, relic_bwm_face *m)
+RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, const relic_jv *obj, relic_bwm_face *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
     { /* v */
-        json_object *v_ = obj;
+        const relic_jv *v_ = obj;
         relic_jr_push(r, "v", -1);
         if (v_) {
         size_t n_;
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->v)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -614,13 +612,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, json_object *ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_object *obj, relic_bwm_aabb_node *m)
+RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, const relic_jv *obj, relic_bwm_aabb_node *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* box_min */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "box_min", -1);
         if ((st_ = relic_jr_member(r, obj, "box_min", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -629,7 +627,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* box_max */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "box_max", -1);
         if ((st_ = relic_jr_member(r, obj, "box_max", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -638,7 +636,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* face */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "face", -1);
         if ((st_ = relic_jr_member(r, obj, "face", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -647,7 +645,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* unknown */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "unknown", -1);
         if ((st_ = relic_jr_member(r, obj, "unknown", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -656,7 +654,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* most_significant_plane */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "most_significant_plane", -1);
         if ((st_ = relic_jr_member(r, obj, "most_significant_plane", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -665,7 +663,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* child1 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "child1", -1);
         if ((st_ = relic_jr_member(r, obj, "child1", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -674,7 +672,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* child2 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "child2", -1);
         if ((st_ = relic_jr_member(r, obj, "child2", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -685,19 +683,19 @@ RELIC_GEN_UNUSED static inline relic_status jr_aabb_node(relic_jr *r, json_objec
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_adjacency(relic_jr *r, json_object *obj, relic_bwm_adjacency *m)
+RELIC_GEN_UNUSED static inline relic_status jr_adjacency(relic_jr *r, const relic_jv *obj, relic_bwm_adjacency *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
     { /* side */
-        json_object *v_ = obj;
+        const relic_jv *v_ = obj;
         relic_jr_push(r, "side", -1);
         if (v_) {
         size_t n_;
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(-2147483648), UINT64_C(2147483647), &iv_)) != RELIC_OK) return st_; ((int32_t *)m->side)[k_] = (int32_t)iv_; }
             relic_jr_pop(r);
@@ -708,13 +706,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_adjacency(relic_jr *r, json_objec
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *obj, relic_bwm_edge *m)
+RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, const relic_jv *obj, relic_bwm_edge *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* edge */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "edge", -1);
         if ((st_ = relic_jr_member(r, obj, "edge", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -723,7 +721,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* transition */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "transition", -1);
         if ((st_ = relic_jr_member(r, obj, "transition", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -734,13 +732,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj, relic_bwm_bwm *m)
+RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, const relic_jv *obj, relic_bwm_bwm *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -749,7 +747,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -759,7 +757,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_bwm_vec3f *)m->vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -768,7 +766,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* faces */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "faces", -1);
         if ((st_ = relic_jr_member(r, obj, "faces", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -778,7 +776,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->faces && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->faces_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_face(r, e_, &((relic_bwm_face *)m->faces)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -787,7 +785,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* materials */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "materials", -1);
         if ((st_ = relic_jr_member(r, obj, "materials", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -797,7 +795,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->materials && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->materials_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_enum(r, e_, relic_bwm_surface_material_from_name, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->materials)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -806,7 +804,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* normals */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "normals", -1);
         if ((st_ = relic_jr_member(r, obj, "normals", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -816,7 +814,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->normals && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->normals_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_bwm_vec3f *)m->normals)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -825,7 +823,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* distances */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "distances", -1);
         if ((st_ = relic_jr_member(r, obj, "distances", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -835,7 +833,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->distances && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->distances_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->distances)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -844,7 +842,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* aabb */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "aabb", -1);
         if ((st_ = relic_jr_member(r, obj, "aabb", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -854,7 +852,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->aabb && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->aabb_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_aabb_node(r, e_, &((relic_bwm_aabb_node *)m->aabb)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -863,7 +861,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* adjacency */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "adjacency", -1);
         if ((st_ = relic_jr_member(r, obj, "adjacency", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -873,7 +871,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->adjacency && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->adjacency_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_adjacency(r, e_, &((relic_bwm_adjacency *)m->adjacency)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -882,7 +880,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* edges */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "edges", -1);
         if ((st_ = relic_jr_member(r, obj, "edges", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -892,7 +890,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->edges && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->edges_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_edge(r, e_, &((relic_bwm_edge *)m->edges)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -901,7 +899,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* perimeters */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "perimeters", -1);
         if ((st_ = relic_jr_member(r, obj, "perimeters", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -911,7 +909,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bwm(relic_jr *r, json_object *obj
         if (!m->perimeters && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->perimeters_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->perimeters)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -928,12 +926,11 @@ relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_bwm_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "bwm");
     if (st == RELIC_OK) st = jr_bwm(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the trn format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "trn.h"
@@ -652,26 +650,26 @@ relic_status relic_trn_json_print(const relic_trn_trn *m, relic_buf *out, relic_
 
 typedef struct relic_trn_jr { relic_jr base; relic_trn_trn *root; } relic_trn_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_trn_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_directory_entry(relic_jr *r, json_object *obj, relic_trn_directory_entry *m);
-RELIC_GEN_UNUSED static inline relic_status jr_trwh(relic_jr *r, json_object *obj, relic_trn_trwh *m);
-RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *obj, relic_trn_packet *m);
-RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, json_object *obj, relic_trn_trn *m);
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_trn_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *obj, relic_trn_edge *m);
-RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object *obj, relic_trn_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *obj, relic_trn_tile *m);
-RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *obj, relic_trn_island *m);
-RELIC_GEN_UNUSED static inline relic_status jr_island_path_node(relic_jr *r, json_object *obj, relic_trn_island_path_node *m);
-RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *obj, relic_trn_aswm *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_trn_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_directory_entry(relic_jr *r, const relic_jv *obj, relic_trn_directory_entry *m);
+RELIC_GEN_UNUSED static inline relic_status jr_trwh(relic_jr *r, const relic_jv *obj, relic_trn_trwh *m);
+RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, const relic_jv *obj, relic_trn_packet *m);
+RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, const relic_jv *obj, relic_trn_trn *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_trn_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, const relic_jv *obj, relic_trn_edge *m);
+RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, const relic_jv *obj, relic_trn_triangle *m);
+RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, const relic_jv *obj, relic_trn_tile *m);
+RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, const relic_jv *obj, relic_trn_island *m);
+RELIC_GEN_UNUSED static inline relic_status jr_island_path_node(relic_jr *r, const relic_jv *obj, relic_trn_island_path_node *m);
+RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, const relic_jv *obj, relic_trn_aswm *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_trn_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_trn_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "magic", -1);
         if ((st_ = relic_jr_member(r, obj, "magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -680,7 +678,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* version_major */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version_major", -1);
         if ((st_ = relic_jr_member(r, obj, "version_major", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -689,7 +687,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* version_minor */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version_minor", -1);
         if ((st_ = relic_jr_member(r, obj, "version_minor", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -698,7 +696,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* packet_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "packet_count", -1);
         if ((st_ = relic_jr_member(r, obj, "packet_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -709,13 +707,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_directory_entry(relic_jr *r, json_object *obj, relic_trn_directory_entry *m)
+RELIC_GEN_UNUSED static inline relic_status jr_directory_entry(relic_jr *r, const relic_jv *obj, relic_trn_directory_entry *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "type", -1);
         if ((st_ = relic_jr_member(r, obj, "type", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -724,7 +722,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_directory_entry(relic_jr *r, json
         relic_jr_pop(r);
     }
     { /* offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "offset", -1);
         if ((st_ = relic_jr_member(r, obj, "offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -735,13 +733,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_directory_entry(relic_jr *r, json
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_trwh(relic_jr *r, json_object *obj, relic_trn_trwh *m)
+RELIC_GEN_UNUSED static inline relic_status jr_trwh(relic_jr *r, const relic_jv *obj, relic_trn_trwh *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* width */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "width", -1);
         if ((st_ = relic_jr_member(r, obj, "width", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -750,7 +748,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trwh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* height */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "height", -1);
         if ((st_ = relic_jr_member(r, obj, "height", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -759,7 +757,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trwh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* id */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "id", -1);
         if ((st_ = relic_jr_member(r, obj, "id", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -770,13 +768,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_trwh(relic_jr *r, json_object *ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *obj, relic_trn_packet *m)
+RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, const relic_jv *obj, relic_trn_packet *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* type */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "type", -1);
         if ((st_ = relic_jr_member(r, obj, "type", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -785,7 +783,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size", -1);
         if ((st_ = relic_jr_member(r, obj, "size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -797,7 +795,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *
     case INT64_C(1213682260):
     {
     { /* trwh */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "trwh", -1);
         if ((st_ = relic_jr_member(r, obj, "trwh", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -809,7 +807,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *
     case INT64_C(1297568577):
     {
     { /* comp_magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "comp_magic", -1);
         if ((st_ = relic_jr_member(r, obj, "comp_magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -818,7 +816,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* compressed_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "compressed_size", -1);
         if ((st_ = relic_jr_member(r, obj, "compressed_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -827,7 +825,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* uncompressed_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "uncompressed_size", -1);
         if ((st_ = relic_jr_member(r, obj, "uncompressed_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -836,7 +834,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* aswm */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "aswm", -1);
         if ((st_ = relic_jr_member(r, obj, "aswm", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -848,7 +846,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *
     default:
     {
     { /* data */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data", -1);
         if ((st_ = relic_jr_member(r, obj, "data", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -861,13 +859,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_packet(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, json_object *obj, relic_trn_trn *m)
+RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, const relic_jv *obj, relic_trn_trn *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -876,7 +874,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* directory */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "directory", -1);
         if ((st_ = relic_jr_member(r, obj, "directory", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -886,7 +884,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, json_object *obj
         if (!m->directory && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->directory_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_directory_entry(r, e_, &((relic_trn_directory_entry *)m->directory)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -895,7 +893,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* packets */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "packets", -1);
         if ((st_ = relic_jr_member(r, obj, "packets", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -905,7 +903,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, json_object *obj
         if (!m->packets && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->packets_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_packet(r, e_, &((relic_trn_packet *)m->packets)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -916,7 +914,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trn(relic_jr *r, json_object *obj
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_trn_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_trn_vec3f *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -924,7 +922,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
@@ -932,7 +930,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
@@ -940,7 +938,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* z */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "z", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
@@ -950,13 +948,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *obj, relic_trn_edge *m)
+RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, const relic_jv *obj, relic_trn_edge *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -964,7 +962,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->vertices)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -973,7 +971,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangles */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangles", -1);
         if ((st_ = relic_jr_member(r, obj, "triangles", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -981,7 +979,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->triangles)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -992,13 +990,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_edge(relic_jr *r, json_object *ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object *obj, relic_trn_triangle *m)
+RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, const relic_jv *obj, relic_trn_triangle *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1006,7 +1004,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->vertices)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -1015,7 +1013,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* linked_edges */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "linked_edges", -1);
         if ((st_ = relic_jr_member(r, obj, "linked_edges", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1023,7 +1021,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->linked_edges)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -1032,7 +1030,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* linked_triangles */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "linked_triangles", -1);
         if ((st_ = relic_jr_member(r, obj, "linked_triangles", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1040,7 +1038,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->linked_triangles)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -1049,7 +1047,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* center */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "center", -1);
         if ((st_ = relic_jr_member(r, obj, "center", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1057,7 +1055,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->center)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1066,7 +1064,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* normal */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "normal", -1);
         if ((st_ = relic_jr_member(r, obj, "normal", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1074,7 +1072,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->normal)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1083,7 +1081,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* d */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "d", -1);
         if ((st_ = relic_jr_member(r, obj, "d", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1092,7 +1090,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* island */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "island", -1);
         if ((st_ = relic_jr_member(r, obj, "island", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1101,7 +1099,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "flags", -1);
         if ((st_ = relic_jr_member(r, obj, "flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1112,13 +1110,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_triangle(relic_jr *r, json_object
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *obj, relic_trn_tile *m)
+RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, const relic_jv *obj, relic_trn_tile *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1127,7 +1125,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* owns_data */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "owns_data", -1);
         if ((st_ = relic_jr_member(r, obj, "owns_data", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1136,7 +1134,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertices_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1145,7 +1143,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* edges_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "edges_count", -1);
         if ((st_ = relic_jr_member(r, obj, "edges_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1154,7 +1152,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangles_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangles_count", -1);
         if ((st_ = relic_jr_member(r, obj, "triangles_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1163,7 +1161,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* size_x */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size_x", -1);
         if ((st_ = relic_jr_member(r, obj, "size_x", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1172,7 +1170,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* size_y */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size_y", -1);
         if ((st_ = relic_jr_member(r, obj, "size_y", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1181,7 +1179,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangles_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangles_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "triangles_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1191,7 +1189,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
     }
     if (((int64_t)(((int64_t)m->owns_data) != INT64_C(0)))) {
     { /* own_vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "own_vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "own_vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1201,7 +1199,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         if (!m->own_vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->own_vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_trn_vec3f *)m->own_vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1210,7 +1208,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* own_edges */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "own_edges", -1);
         if ((st_ = relic_jr_member(r, obj, "own_edges", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1220,7 +1218,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         if (!m->own_edges && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->own_edges_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_edge(r, e_, &((relic_trn_edge *)m->own_edges)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1231,7 +1229,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
     } else {
     }
     { /* path_flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "path_flags", -1);
         if ((st_ = relic_jr_member(r, obj, "path_flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1240,7 +1238,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* local_to_node_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "local_to_node_length", -1);
         if ((st_ = relic_jr_member(r, obj, "local_to_node_length", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1249,7 +1247,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* node_to_local_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "node_to_local_length", -1);
         if ((st_ = relic_jr_member(r, obj, "node_to_local_length", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1258,7 +1256,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* rle_table_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "rle_table_size", -1);
         if ((st_ = relic_jr_member(r, obj, "rle_table_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1267,7 +1265,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* local_to_node */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "local_to_node", -1);
         if ((st_ = relic_jr_member(r, obj, "local_to_node", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1277,7 +1275,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         if (!m->local_to_node && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->local_to_node_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; ((uint8_t *)m->local_to_node)[k_] = (uint8_t)iv_; }
             relic_jr_pop(r);
@@ -1286,7 +1284,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* node_to_local */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "node_to_local", -1);
         if ((st_ = relic_jr_member(r, obj, "node_to_local", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1296,7 +1294,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         if (!m->node_to_local && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->node_to_local_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->node_to_local)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -1305,7 +1303,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* nodes */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "nodes", -1);
         if ((st_ = relic_jr_member(r, obj, "nodes", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1315,7 +1313,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         if (!m->nodes && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->nodes_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; ((uint8_t *)m->nodes)[k_] = (uint8_t)iv_; }
             relic_jr_pop(r);
@@ -1324,7 +1322,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* tile_flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "tile_flags", -1);
         if ((st_ = relic_jr_member(r, obj, "tile_flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1335,13 +1333,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_tile(relic_jr *r, json_object *ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *obj, relic_trn_island *m)
+RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, const relic_jv *obj, relic_trn_island *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* index */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "index", -1);
         if ((st_ = relic_jr_member(r, obj, "index", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1350,7 +1348,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* tile */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "tile", -1);
         if ((st_ = relic_jr_member(r, obj, "tile", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1359,7 +1357,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* center */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "center", -1);
         if ((st_ = relic_jr_member(r, obj, "center", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1367,7 +1365,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->center)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1376,7 +1374,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* triangle_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangle_count", -1);
         if ((st_ = relic_jr_member(r, obj, "triangle_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1385,7 +1383,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* adjacent_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "adjacent_length", -1);
         if ((st_ = relic_jr_member(r, obj, "adjacent_length", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1394,7 +1392,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* adjacent */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "adjacent", -1);
         if ((st_ = relic_jr_member(r, obj, "adjacent", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1404,7 +1402,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         if (!m->adjacent && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->adjacent_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->adjacent)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -1413,7 +1411,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* distances_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "distances_length", -1);
         if ((st_ = relic_jr_member(r, obj, "distances_length", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1422,7 +1420,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* distances */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "distances", -1);
         if ((st_ = relic_jr_member(r, obj, "distances", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1432,7 +1430,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         if (!m->distances && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->distances_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->distances)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1441,7 +1439,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* exits_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "exits_length", -1);
         if ((st_ = relic_jr_member(r, obj, "exits_length", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1450,7 +1448,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* exit_triangles */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "exit_triangles", -1);
         if ((st_ = relic_jr_member(r, obj, "exit_triangles", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1460,7 +1458,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
         if (!m->exit_triangles && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->exit_triangles_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->exit_triangles)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -1471,7 +1469,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_island_path_node(relic_jr *r, json_object *obj, relic_trn_island_path_node *m)
+RELIC_GEN_UNUSED static inline relic_status jr_island_path_node(relic_jr *r, const relic_jv *obj, relic_trn_island_path_node *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -1479,7 +1477,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island_path_node(relic_jr *r, jso
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* next */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "next", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; m->next = (uint16_t)iv_; }
@@ -1487,7 +1485,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island_path_node(relic_jr *r, jso
         relic_jr_pop(r);
     }
     { /* padding */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "padding", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; m->padding = (uint16_t)iv_; }
@@ -1495,7 +1493,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_island_path_node(relic_jr *r, jso
         relic_jr_pop(r);
     }
     { /* weight */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "weight", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->weight)) != RELIC_OK) return st_;
@@ -1505,13 +1503,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_island_path_node(relic_jr *r, jso
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *obj, relic_trn_aswm *m)
+RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, const relic_jv *obj, relic_trn_aswm *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1520,7 +1518,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1529,7 +1527,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* owns_data */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "owns_data", -1);
         if ((st_ = relic_jr_member(r, obj, "owns_data", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1538,7 +1536,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1547,7 +1545,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* edge_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "edge_count", -1);
         if ((st_ = relic_jr_member(r, obj, "edge_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1556,7 +1554,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangle_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangle_count", -1);
         if ((st_ = relic_jr_member(r, obj, "triangle_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1565,7 +1563,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* unknown_b */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "unknown_b", -1);
         if ((st_ = relic_jr_member(r, obj, "unknown_b", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1574,7 +1572,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1584,7 +1582,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         if (!m->vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_trn_vec3f *)m->vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1593,7 +1591,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* edges */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "edges", -1);
         if ((st_ = relic_jr_member(r, obj, "edges", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1603,7 +1601,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         if (!m->edges && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->edges_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_edge(r, e_, &((relic_trn_edge *)m->edges)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1612,7 +1610,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangles */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangles", -1);
         if ((st_ = relic_jr_member(r, obj, "triangles", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1622,7 +1620,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         if (!m->triangles && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->triangles_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_triangle(r, e_, &((relic_trn_triangle *)m->triangles)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1631,7 +1629,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* tiles_flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "tiles_flags", -1);
         if ((st_ = relic_jr_member(r, obj, "tiles_flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1640,7 +1638,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* tiles_width */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "tiles_width", -1);
         if ((st_ = relic_jr_member(r, obj, "tiles_width", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1649,7 +1647,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* grid_height */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "grid_height", -1);
         if ((st_ = relic_jr_member(r, obj, "grid_height", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1658,7 +1656,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* grid_width */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "grid_width", -1);
         if ((st_ = relic_jr_member(r, obj, "grid_width", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1667,7 +1665,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* tiles */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "tiles", -1);
         if ((st_ = relic_jr_member(r, obj, "tiles", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1677,7 +1675,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         if (!m->tiles && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->tiles_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_tile(r, e_, &((relic_trn_tile *)m->tiles)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1686,7 +1684,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* tiles_border_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "tiles_border_size", -1);
         if ((st_ = relic_jr_member(r, obj, "tiles_border_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1695,7 +1693,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* island_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "island_count", -1);
         if ((st_ = relic_jr_member(r, obj, "island_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1704,7 +1702,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* islands */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "islands", -1);
         if ((st_ = relic_jr_member(r, obj, "islands", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1714,7 +1712,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         if (!m->islands && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->islands_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_island(r, e_, &((relic_trn_island *)m->islands)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1723,7 +1721,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* island_path_table */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "island_path_table", -1);
         if ((st_ = relic_jr_member(r, obj, "island_path_table", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -1733,7 +1731,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_aswm(relic_jr *r, json_object *ob
         if (!m->island_path_table && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->island_path_table_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_island_path_node(r, e_, &((relic_trn_island_path_node *)m->island_path_table)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -1750,12 +1748,11 @@ relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_trn_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "trn");
     if (st == RELIC_OK) st = jr_trn(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the trrn format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "trrn.h"
@@ -309,21 +307,21 @@ relic_status relic_trrn_json_print(const relic_trrn_trrn *m, relic_buf *out, rel
 
 typedef struct relic_trrn_jr { relic_jr base; relic_trrn_trrn *root; } relic_trrn_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_texture(relic_jr *r, json_object *obj, relic_trrn_texture *m);
-RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj, relic_trrn_rgb *m);
-RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_object *obj, relic_trrn_terrain_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status jr_terrain_triangle(relic_jr *r, json_object *obj, relic_trrn_terrain_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, json_object *obj, relic_trrn_grass_blade *m);
-RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, json_object *obj, relic_trrn_grass *m);
-RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *obj, relic_trrn_trrn *m);
+RELIC_GEN_UNUSED static inline relic_status jr_texture(relic_jr *r, const relic_jv *obj, relic_trrn_texture *m);
+RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, const relic_jv *obj, relic_trrn_rgb *m);
+RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, const relic_jv *obj, relic_trrn_terrain_vertex *m);
+RELIC_GEN_UNUSED static inline relic_status jr_terrain_triangle(relic_jr *r, const relic_jv *obj, relic_trrn_terrain_triangle *m);
+RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, const relic_jv *obj, relic_trrn_grass_blade *m);
+RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, const relic_jv *obj, relic_trrn_grass *m);
+RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, const relic_jv *obj, relic_trrn_trrn *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_texture(relic_jr *r, json_object *obj, relic_trrn_texture *m)
+RELIC_GEN_UNUSED static inline relic_status jr_texture(relic_jr *r, const relic_jv *obj, relic_trrn_texture *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -334,7 +332,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_texture(relic_jr *r, json_object 
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj, relic_trrn_rgb *m)
+RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, const relic_jv *obj, relic_trrn_rgb *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -342,7 +340,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* r */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "r", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->r)) != RELIC_OK) return st_;
@@ -350,7 +348,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* g */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "g", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->g)) != RELIC_OK) return st_;
@@ -358,7 +356,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* b */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "b", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->b)) != RELIC_OK) return st_;
@@ -368,13 +366,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_object *obj, relic_trrn_terrain_vertex *m)
+RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, const relic_jv *obj, relic_trrn_terrain_vertex *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* position */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "position", -1);
         if ((st_ = relic_jr_member(r, obj, "position", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -382,7 +380,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->position)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -391,7 +389,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         relic_jr_pop(r);
     }
     { /* normal */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "normal", -1);
         if ((st_ = relic_jr_member(r, obj, "normal", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -399,7 +397,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->normal)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -408,7 +406,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         relic_jr_pop(r);
     }
     { /* tint */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "tint", -1);
         if ((st_ = relic_jr_member(r, obj, "tint", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -416,7 +414,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 4) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 4 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; ((uint8_t *)m->tint)[k_] = (uint8_t)iv_; }
             relic_jr_pop(r);
@@ -425,7 +423,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         relic_jr_pop(r);
     }
     { /* uv */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "uv", -1);
         if ((st_ = relic_jr_member(r, obj, "uv", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -433,7 +431,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->uv)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -442,7 +440,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         relic_jr_pop(r);
     }
     { /* uv2 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "uv2", -1);
         if ((st_ = relic_jr_member(r, obj, "uv2", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -450,7 +448,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->uv2)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -461,7 +459,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_vertex(relic_jr *r, json_
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_terrain_triangle(relic_jr *r, json_object *obj, relic_trrn_terrain_triangle *m)
+RELIC_GEN_UNUSED static inline relic_status jr_terrain_triangle(relic_jr *r, const relic_jv *obj, relic_trrn_terrain_triangle *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -469,7 +467,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_triangle(relic_jr *r, jso
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* a */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "a", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; m->a = (uint16_t)iv_; }
@@ -477,7 +475,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_triangle(relic_jr *r, jso
         relic_jr_pop(r);
     }
     { /* b */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "b", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; m->b = (uint16_t)iv_; }
@@ -485,7 +483,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_triangle(relic_jr *r, jso
         relic_jr_pop(r);
     }
     { /* c */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "c", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; m->c = (uint16_t)iv_; }
@@ -495,13 +493,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_terrain_triangle(relic_jr *r, jso
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, json_object *obj, relic_trrn_grass_blade *m)
+RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, const relic_jv *obj, relic_trrn_grass_blade *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* position */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "position", -1);
         if ((st_ = relic_jr_member(r, obj, "position", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -509,7 +507,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, json_obj
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->position)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -518,7 +516,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, json_obj
         relic_jr_pop(r);
     }
     { /* direction */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "direction", -1);
         if ((st_ = relic_jr_member(r, obj, "direction", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -526,7 +524,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, json_obj
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->direction)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -535,7 +533,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, json_obj
         relic_jr_pop(r);
     }
     { /* dimension */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "dimension", -1);
         if ((st_ = relic_jr_member(r, obj, "dimension", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -543,7 +541,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, json_obj
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->dimension)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -554,13 +552,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass_blade(relic_jr *r, json_obj
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, json_object *obj, relic_trrn_grass *m)
+RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, const relic_jv *obj, relic_trrn_grass *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -569,7 +567,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* texture */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "texture", -1);
         if ((st_ = relic_jr_member(r, obj, "texture", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -578,7 +576,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* blade_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "blade_count", -1);
         if ((st_ = relic_jr_member(r, obj, "blade_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -587,7 +585,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* blades */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "blades", -1);
         if ((st_ = relic_jr_member(r, obj, "blades", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -597,7 +595,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, json_object *o
         if (!m->blades && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->blades_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_grass_blade(r, e_, &((relic_trrn_grass_blade *)m->blades)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -608,13 +606,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_grass(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *obj, relic_trrn_trrn *m)
+RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, const relic_jv *obj, relic_trrn_trrn *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -623,7 +621,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* textures */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "textures", -1);
         if ((st_ = relic_jr_member(r, obj, "textures", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -631,7 +629,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 6) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 6 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_texture(r, e_, &((relic_trrn_texture *)m->textures)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -640,7 +638,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* texture_colors */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "texture_colors", -1);
         if ((st_ = relic_jr_member(r, obj, "texture_colors", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -648,7 +646,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 6) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 6 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_rgb(r, e_, &((relic_trrn_rgb *)m->texture_colors)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -657,7 +655,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -666,7 +664,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangle_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangle_count", -1);
         if ((st_ = relic_jr_member(r, obj, "triangle_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -675,7 +673,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -685,7 +683,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         if (!m->vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_terrain_vertex(r, e_, &((relic_trrn_terrain_vertex *)m->vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -694,7 +692,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangles */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangles", -1);
         if ((st_ = relic_jr_member(r, obj, "triangles", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -704,7 +702,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         if (!m->triangles && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->triangles_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_terrain_triangle(r, e_, &((relic_trrn_terrain_triangle *)m->triangles)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -713,7 +711,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* dds_a_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "dds_a_size", -1);
         if ((st_ = relic_jr_member(r, obj, "dds_a_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -722,7 +720,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* dds_a */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "dds_a", -1);
         if ((st_ = relic_jr_member(r, obj, "dds_a", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -731,7 +729,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* dds_b_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "dds_b_size", -1);
         if ((st_ = relic_jr_member(r, obj, "dds_b_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -740,7 +738,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* dds_b */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "dds_b", -1);
         if ((st_ = relic_jr_member(r, obj, "dds_b", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -749,7 +747,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* grass_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "grass_count", -1);
         if ((st_ = relic_jr_member(r, obj, "grass_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -758,7 +756,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* grasses */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "grasses", -1);
         if ((st_ = relic_jr_member(r, obj, "grasses", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -768,7 +766,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_trrn(relic_jr *r, json_object *ob
         if (!m->grasses && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->grasses_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_grass(r, e_, &((relic_trrn_grass *)m->grasses)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -785,12 +783,11 @@ relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, 
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_trrn_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "trrn");
     if (st == RELIC_OK) st = jr_trrn(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

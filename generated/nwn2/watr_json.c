@@ -2,8 +2,6 @@
  * JSON printer and reader of the watr format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "watr.h"
@@ -255,18 +253,18 @@ relic_status relic_watr_json_print(const relic_watr_watr *m, relic_buf *out, rel
 
 typedef struct relic_watr_jr { relic_jr base; relic_watr_watr *root; } relic_watr_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, json_object *obj, relic_watr_water_wave *m);
-RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, json_object *obj, relic_watr_water_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status jr_water_triangle(relic_jr *r, json_object *obj, relic_watr_water_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *obj, relic_watr_watr *m);
+RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, const relic_jv *obj, relic_watr_water_wave *m);
+RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, const relic_jv *obj, relic_watr_water_vertex *m);
+RELIC_GEN_UNUSED static inline relic_status jr_water_triangle(relic_jr *r, const relic_jv *obj, relic_watr_water_triangle *m);
+RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, const relic_jv *obj, relic_watr_watr *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, json_object *obj, relic_watr_water_wave *m)
+RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, const relic_jv *obj, relic_watr_water_wave *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -275,7 +273,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* direction */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "direction", -1);
         if ((st_ = relic_jr_member(r, obj, "direction", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -283,7 +281,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, json_obje
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->direction)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -292,7 +290,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* rate */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "rate", -1);
         if ((st_ = relic_jr_member(r, obj, "rate", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -301,7 +299,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* angle */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "angle", -1);
         if ((st_ = relic_jr_member(r, obj, "angle", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -312,13 +310,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_wave(relic_jr *r, json_obje
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, json_object *obj, relic_watr_water_vertex *m)
+RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, const relic_jv *obj, relic_watr_water_vertex *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* position */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "position", -1);
         if ((st_ = relic_jr_member(r, obj, "position", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -326,7 +324,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, json_ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->position)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -335,7 +333,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, json_ob
         relic_jr_pop(r);
     }
     { /* uv_scaled */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "uv_scaled", -1);
         if ((st_ = relic_jr_member(r, obj, "uv_scaled", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -343,7 +341,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, json_ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->uv_scaled)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -352,7 +350,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, json_ob
         relic_jr_pop(r);
     }
     { /* uv */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "uv", -1);
         if ((st_ = relic_jr_member(r, obj, "uv", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -360,7 +358,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, json_ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->uv)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -371,7 +369,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_vertex(relic_jr *r, json_ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_water_triangle(relic_jr *r, json_object *obj, relic_watr_water_triangle *m)
+RELIC_GEN_UNUSED static inline relic_status jr_water_triangle(relic_jr *r, const relic_jv *obj, relic_watr_water_triangle *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -379,7 +377,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_triangle(relic_jr *r, json_
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* a */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "a", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; m->a = (uint16_t)iv_; }
@@ -387,7 +385,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_triangle(relic_jr *r, json_
         relic_jr_pop(r);
     }
     { /* b */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "b", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; m->b = (uint16_t)iv_; }
@@ -395,7 +393,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_triangle(relic_jr *r, json_
         relic_jr_pop(r);
     }
     { /* c */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "c", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; m->c = (uint16_t)iv_; }
@@ -405,13 +403,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_water_triangle(relic_jr *r, json_
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *obj, relic_watr_watr *m)
+RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, const relic_jv *obj, relic_watr_watr *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -420,7 +418,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* unknown */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "unknown", -1);
         if ((st_ = relic_jr_member(r, obj, "unknown", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -429,7 +427,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* color */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "color", -1);
         if ((st_ = relic_jr_member(r, obj, "color", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -437,7 +435,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->color)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -446,7 +444,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* ripple */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "ripple", -1);
         if ((st_ = relic_jr_member(r, obj, "ripple", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -454,7 +452,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->ripple)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -463,7 +461,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* smoothness */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "smoothness", -1);
         if ((st_ = relic_jr_member(r, obj, "smoothness", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -472,7 +470,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* reflection_bias */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "reflection_bias", -1);
         if ((st_ = relic_jr_member(r, obj, "reflection_bias", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -481,7 +479,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* reflection_power */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "reflection_power", -1);
         if ((st_ = relic_jr_member(r, obj, "reflection_power", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -490,7 +488,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* specular_power */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "specular_power", -1);
         if ((st_ = relic_jr_member(r, obj, "specular_power", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -499,7 +497,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* specular_coefficient */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "specular_coefficient", -1);
         if ((st_ = relic_jr_member(r, obj, "specular_coefficient", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -508,7 +506,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* waves */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "waves", -1);
         if ((st_ = relic_jr_member(r, obj, "waves", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -516,7 +514,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_water_wave(r, e_, &((relic_watr_water_wave *)m->waves)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -525,7 +523,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* uv_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "uv_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "uv_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -533,7 +531,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = relic_jr_f32(r, e_, &((float *)m->uv_offset)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -542,7 +540,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -551,7 +549,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangle_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangle_count", -1);
         if ((st_ = relic_jr_member(r, obj, "triangle_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -560,7 +558,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -570,7 +568,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         if (!m->vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_water_vertex(r, e_, &((relic_watr_water_vertex *)m->vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -579,7 +577,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangles */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangles", -1);
         if ((st_ = relic_jr_member(r, obj, "triangles", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -589,7 +587,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         if (!m->triangles && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->triangles_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_water_triangle(r, e_, &((relic_watr_water_triangle *)m->triangles)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -598,7 +596,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* triangle_flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "triangle_flags", -1);
         if ((st_ = relic_jr_member(r, obj, "triangle_flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -608,7 +606,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         if (!m->triangle_flags && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->triangle_flags_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->triangle_flags)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -617,7 +615,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* dds_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "dds_size", -1);
         if ((st_ = relic_jr_member(r, obj, "dds_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -626,7 +624,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* dds */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "dds", -1);
         if ((st_ = relic_jr_member(r, obj, "dds", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -635,7 +633,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* megatile_x */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "megatile_x", -1);
         if ((st_ = relic_jr_member(r, obj, "megatile_x", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -644,7 +642,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_watr(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* megatile_y */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "megatile_y", -1);
         if ((st_ = relic_jr_member(r, obj, "megatile_y", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -661,12 +659,11 @@ relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, 
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_watr_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "watr");
     if (st == RELIC_OK) st = jr_watr(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

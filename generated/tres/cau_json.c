@@ -2,8 +2,6 @@
  * JSON printer and reader of the cau format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "cau.h"
@@ -131,16 +129,16 @@ relic_status relic_cau_json_print(const relic_cau_cau *m, relic_buf *out, relic_
 
 typedef struct relic_cau_jr { relic_jr base; relic_cau_cau *root; } relic_cau_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_object *obj, relic_cau_sample_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj, relic_cau_cau *m);
+RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, const relic_jv *obj, relic_cau_sample_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, const relic_jv *obj, relic_cau_cau *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_object *obj, relic_cau_sample_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, const relic_jv *obj, relic_cau_sample_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "magic", -1);
         if ((st_ = relic_jr_member(r, obj, "magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -149,7 +147,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -158,7 +156,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* data_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "data_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -167,7 +165,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* block_align */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "block_align", -1);
         if ((st_ = relic_jr_member(r, obj, "block_align", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -176,7 +174,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* data_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_size", -1);
         if ((st_ = relic_jr_member(r, obj, "data_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -185,7 +183,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* decoded_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "decoded_size", -1);
         if ((st_ = relic_jr_member(r, obj, "decoded_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -194,7 +192,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* sample_rate */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "sample_rate", -1);
         if ((st_ = relic_jr_member(r, obj, "sample_rate", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -203,7 +201,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* bits */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bits", -1);
         if ((st_ = relic_jr_member(r, obj, "bits", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -212,7 +210,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* channels */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "channels", -1);
         if ((st_ = relic_jr_member(r, obj, "channels", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -221,7 +219,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* compression */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "compression", -1);
         if ((st_ = relic_jr_member(r, obj, "compression", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -230,7 +228,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "flags", -1);
         if ((st_ = relic_jr_member(r, obj, "flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -239,7 +237,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* caption_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -250,13 +248,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj, relic_cau_cau *m)
+RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, const relic_jv *obj, relic_cau_cau *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -266,7 +264,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj
     }
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_gap", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_gap", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -275,7 +273,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* caption_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_length", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_length", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -284,7 +282,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* caption_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_count", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -293,7 +291,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* caption_text */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_text", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_text", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -302,7 +300,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* caption_data_gap */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_data_gap", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_data_gap", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -312,7 +310,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj
     }
     } else {
     { /* data_gap */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_gap", -1);
         if ((st_ = relic_jr_member(r, obj, "data_gap", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -322,7 +320,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj
     }
     }
     { /* data */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data", -1);
         if ((st_ = relic_jr_member(r, obj, "data", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -331,7 +329,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_cau(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* trailing */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "trailing", -1);
         if ((st_ = relic_jr_member(r, obj, "trailing", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -348,12 +346,11 @@ relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_cau_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "cau");
     if (st == RELIC_OK) st = jr_cau(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

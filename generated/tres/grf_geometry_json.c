@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_geometry format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_geometry.h"
@@ -145,11 +143,11 @@ relic_status relic_grf_geometry_json_print(const relic_grf_geometry_geometry *m,
 
 typedef struct relic_grf_geometry_jr { relic_jr base; relic_grf_geometry_geometry *root; } relic_grf_geometry_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_grf_geometry_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, json_object *obj, relic_grf_geometry_face *m);
-RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object *obj, relic_grf_geometry_geometry *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_grf_geometry_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, const relic_jv *obj, relic_grf_geometry_face *m);
+RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, const relic_jv *obj, relic_grf_geometry_geometry *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_grf_geometry_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_grf_geometry_vec3f *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -157,7 +155,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
@@ -165,7 +163,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
@@ -173,7 +171,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* z */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "z", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
@@ -183,19 +181,19 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, json_object *obj, relic_grf_geometry_face *m)
+RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, const relic_jv *obj, relic_grf_geometry_face *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
     { /* v */
-        json_object *v_ = obj;
+        const relic_jv *v_ = obj;
         relic_jr_push(r, "v", -1);
         if (v_) {
         size_t n_;
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->v)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -206,13 +204,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_face(relic_jr *r, json_object *ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object *obj, relic_grf_geometry_geometry *m)
+RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, const relic_jv *obj, relic_grf_geometry_geometry *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* pivot */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pivot", -1);
         if ((st_ = relic_jr_member(r, obj, "pivot", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -221,7 +219,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -230,7 +228,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* face_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "face_count", -1);
         if ((st_ = relic_jr_member(r, obj, "face_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -239,7 +237,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* vertex_normal_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_normal_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_normal_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -248,7 +246,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* wrap_vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "wrap_vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "wrap_vertex_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -257,7 +255,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* colour */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "colour", -1);
         if ((st_ = relic_jr_member(r, obj, "colour", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -265,7 +263,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->colour)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -274,7 +272,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -284,7 +282,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         if (!m->vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_grf_geometry_vec3f *)m->vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -293,7 +291,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* faces */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "faces", -1);
         if ((st_ = relic_jr_member(r, obj, "faces", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -303,7 +301,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         if (!m->faces && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->faces_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_face(r, e_, &((relic_grf_geometry_face *)m->faces)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -312,7 +310,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* face_normals */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "face_normals", -1);
         if ((st_ = relic_jr_member(r, obj, "face_normals", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -322,7 +320,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         if (!m->face_normals && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->face_normals_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_grf_geometry_vec3f *)m->face_normals)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -331,7 +329,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* vertex_normals */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_normals", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_normals", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -341,7 +339,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         if (!m->vertex_normals && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->vertex_normals_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_grf_geometry_vec3f *)m->vertex_normals)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -350,7 +348,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* wrap_vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "wrap_vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "wrap_vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -360,7 +358,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_geometry(relic_jr *r, json_object
         if (!m->wrap_vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->wrap_vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_grf_geometry_vec3f *)m->wrap_vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -377,12 +375,11 @@ relic_status relic_grf_geometry_json_read(const char *text, size_t len, relic_ar
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_geometry_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_geometry");
     if (st == RELIC_OK) st = jr_geometry(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

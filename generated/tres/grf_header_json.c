@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_header format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_header.h"
@@ -41,15 +39,15 @@ relic_status relic_grf_header_json_print(const relic_grf_header_header *m, relic
 
 typedef struct relic_grf_header_jr { relic_jr base; relic_grf_header_header *root; } relic_grf_header_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_grf_header_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_grf_header_header *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_grf_header_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_grf_header_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "magic", -1);
         if ((st_ = relic_jr_member(r, obj, "magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -58,7 +56,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -75,12 +73,11 @@ relic_status relic_grf_header_json_read(const char *text, size_t len, relic_aren
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_header_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_header");
     if (st == RELIC_OK) st = jr_header(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_mapping format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_mapping.h"
@@ -102,11 +100,11 @@ relic_status relic_grf_mapping_json_print(const relic_grf_mapping_mapping *m, re
 
 typedef struct relic_grf_mapping_jr { relic_jr base; relic_grf_mapping_mapping *root; } relic_grf_mapping_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_uv(relic_jr *r, json_object *obj, relic_grf_mapping_uv *m);
-RELIC_GEN_UNUSED static inline relic_status jr_texture_face(relic_jr *r, json_object *obj, relic_grf_mapping_texture_face *m);
-RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object *obj, relic_grf_mapping_mapping *m);
+RELIC_GEN_UNUSED static inline relic_status jr_uv(relic_jr *r, const relic_jv *obj, relic_grf_mapping_uv *m);
+RELIC_GEN_UNUSED static inline relic_status jr_texture_face(relic_jr *r, const relic_jv *obj, relic_grf_mapping_texture_face *m);
+RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, const relic_jv *obj, relic_grf_mapping_mapping *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_uv(relic_jr *r, json_object *obj, relic_grf_mapping_uv *m)
+RELIC_GEN_UNUSED static inline relic_status jr_uv(relic_jr *r, const relic_jv *obj, relic_grf_mapping_uv *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -114,7 +112,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_uv(relic_jr *r, json_object *obj,
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 values, found %zu", n_);
     { /* u */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "u", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->u)) != RELIC_OK) return st_;
@@ -122,7 +120,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_uv(relic_jr *r, json_object *obj,
         relic_jr_pop(r);
     }
     { /* v */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "v", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->v)) != RELIC_OK) return st_;
@@ -132,19 +130,19 @@ RELIC_GEN_UNUSED static inline relic_status jr_uv(relic_jr *r, json_object *obj,
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_texture_face(relic_jr *r, json_object *obj, relic_grf_mapping_texture_face *m)
+RELIC_GEN_UNUSED static inline relic_status jr_texture_face(relic_jr *r, const relic_jv *obj, relic_grf_mapping_texture_face *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
     { /* t */
-        json_object *v_ = obj;
+        const relic_jv *v_ = obj;
         relic_jr_push(r, "t", -1);
         if (v_) {
         size_t n_;
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->t)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -155,13 +153,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_texture_face(relic_jr *r, json_ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object *obj, relic_grf_mapping_mapping *m)
+RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, const relic_jv *obj, relic_grf_mapping_mapping *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* material */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "material", -1);
         if ((st_ = relic_jr_member(r, obj, "material", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -170,7 +168,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* texture_vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "texture_vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "texture_vertex_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -179,7 +177,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* texture_face_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "texture_face_count", -1);
         if ((st_ = relic_jr_member(r, obj, "texture_face_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -188,7 +186,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* texture_vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "texture_vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "texture_vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -198,7 +196,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         if (!m->texture_vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->texture_vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_uv(r, e_, &((relic_grf_mapping_uv *)m->texture_vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -207,7 +205,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* texture_faces */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "texture_faces", -1);
         if ((st_ = relic_jr_member(r, obj, "texture_faces", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -217,7 +215,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         if (!m->texture_faces && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->texture_faces_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_texture_face(r, e_, &((relic_grf_mapping_texture_face *)m->texture_faces)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -226,7 +224,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* face_materials */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "face_materials", -1);
         if ((st_ = relic_jr_member(r, obj, "face_materials", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -236,7 +234,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         if (!m->face_materials && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->face_materials_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->face_materials)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -253,12 +251,11 @@ relic_status relic_grf_mapping_json_read(const char *text, size_t len, relic_are
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_mapping_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_mapping");
     if (st == RELIC_OK) st = jr_mapping(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_mapping_ref format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_mapping_ref.h"
@@ -37,15 +35,15 @@ relic_status relic_grf_mapping_ref_json_print(const relic_grf_mapping_ref_mappin
 
 typedef struct relic_grf_mapping_ref_jr { relic_jr base; relic_grf_mapping_ref_mapping_ref *root; } relic_grf_mapping_ref_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_mapping_ref(relic_jr *r, json_object *obj, relic_grf_mapping_ref_mapping_ref *m);
+RELIC_GEN_UNUSED static inline relic_status jr_mapping_ref(relic_jr *r, const relic_jv *obj, relic_grf_mapping_ref_mapping_ref *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_mapping_ref(relic_jr *r, json_object *obj, relic_grf_mapping_ref_mapping_ref *m)
+RELIC_GEN_UNUSED static inline relic_status jr_mapping_ref(relic_jr *r, const relic_jv *obj, relic_grf_mapping_ref_mapping_ref *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* material */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "material", -1);
         if ((st_ = relic_jr_member(r, obj, "material", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -62,12 +60,11 @@ relic_status relic_grf_mapping_ref_json_read(const char *text, size_t len, relic
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_mapping_ref_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_mapping_ref");
     if (st == RELIC_OK) st = jr_mapping_ref(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

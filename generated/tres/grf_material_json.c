@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_material format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_material.h"
@@ -116,10 +114,10 @@ relic_status relic_grf_material_json_print(const relic_grf_material_material *m,
 
 typedef struct relic_grf_material_jr { relic_jr base; relic_grf_material_material *root; } relic_grf_material_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj, relic_grf_material_rgb *m);
-RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object *obj, relic_grf_material_material *m);
+RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, const relic_jv *obj, relic_grf_material_rgb *m);
+RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, const relic_jv *obj, relic_grf_material_material *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj, relic_grf_material_rgb *m)
+RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, const relic_jv *obj, relic_grf_material_rgb *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -127,7 +125,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* r */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "r", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; m->r = (uint32_t)iv_; }
@@ -135,7 +133,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* g */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "g", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; m->g = (uint32_t)iv_; }
@@ -143,7 +141,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* b */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "b", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; m->b = (uint32_t)iv_; }
@@ -153,13 +151,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_rgb(relic_jr *r, json_object *obj
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object *obj, relic_grf_material_material *m)
+RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, const relic_jv *obj, relic_grf_material_material *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* material_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "material_count", -1);
         if ((st_ = relic_jr_member(r, obj, "material_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -168,7 +166,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* texture */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "texture", -1);
         if ((st_ = relic_jr_member(r, obj, "texture", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -178,7 +176,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         if (!m->texture && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->texture_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->texture)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -187,7 +185,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* opacity */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "opacity", -1);
         if ((st_ = relic_jr_member(r, obj, "opacity", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -197,7 +195,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         if (!m->opacity && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->opacity_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->opacity)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -206,7 +204,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* bump */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bump", -1);
         if ((st_ = relic_jr_member(r, obj, "bump", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -216,7 +214,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         if (!m->bump && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->bump_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->bump)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -225,7 +223,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* colour */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "colour", -1);
         if ((st_ = relic_jr_member(r, obj, "colour", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -235,7 +233,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         if (!m->colour && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->colour_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_rgb(r, e_, &((relic_grf_material_rgb *)m->colour)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -244,7 +242,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* ambient */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "ambient", -1);
         if ((st_ = relic_jr_member(r, obj, "ambient", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -253,7 +251,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* diffuse */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "diffuse", -1);
         if ((st_ = relic_jr_member(r, obj, "diffuse", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -262,7 +260,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* specular */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "specular", -1);
         if ((st_ = relic_jr_member(r, obj, "specular", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -271,7 +269,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* opacity_value */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "opacity_value", -1);
         if ((st_ = relic_jr_member(r, obj, "opacity_value", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -280,7 +278,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* bumpiness */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bumpiness", -1);
         if ((st_ = relic_jr_member(r, obj, "bumpiness", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -297,12 +295,11 @@ relic_status relic_grf_material_json_read(const char *text, size_t len, relic_ar
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_material_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_material");
     if (st == RELIC_OK) st = jr_material(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_material_v11 format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_material_v11.h"
@@ -90,15 +88,15 @@ relic_status relic_grf_material_v11_json_print(const relic_grf_material_v11_mate
 
 typedef struct relic_grf_material_v11_jr { relic_jr base; relic_grf_material_v11_material *root; } relic_grf_material_v11_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object *obj, relic_grf_material_v11_material *m);
+RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, const relic_jv *obj, relic_grf_material_v11_material *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object *obj, relic_grf_material_v11_material *m)
+RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, const relic_jv *obj, relic_grf_material_v11_material *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* material_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "material_count", -1);
         if ((st_ = relic_jr_member(r, obj, "material_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -107,7 +105,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* texture */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "texture", -1);
         if ((st_ = relic_jr_member(r, obj, "texture", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -117,7 +115,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         if (!m->texture && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->texture_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->texture)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -126,7 +124,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* opacity */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "opacity", -1);
         if ((st_ = relic_jr_member(r, obj, "opacity", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -136,7 +134,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         if (!m->opacity && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->opacity_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->opacity)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -145,7 +143,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* bump */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bump", -1);
         if ((st_ = relic_jr_member(r, obj, "bump", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -155,7 +153,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         if (!m->bump && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->bump_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->bump)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -164,7 +162,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* ambient */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "ambient", -1);
         if ((st_ = relic_jr_member(r, obj, "ambient", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -173,7 +171,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* diffuse */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "diffuse", -1);
         if ((st_ = relic_jr_member(r, obj, "diffuse", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -182,7 +180,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* specular */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "specular", -1);
         if ((st_ = relic_jr_member(r, obj, "specular", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -191,7 +189,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* opacity_value */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "opacity_value", -1);
         if ((st_ = relic_jr_member(r, obj, "opacity_value", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -200,7 +198,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_material(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* bumpiness */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bumpiness", -1);
         if ((st_ = relic_jr_member(r, obj, "bumpiness", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -217,12 +215,11 @@ relic_status relic_grf_material_v11_json_read(const char *text, size_t len, reli
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_material_v11_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_material_v11");
     if (st == RELIC_OK) st = jr_material(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

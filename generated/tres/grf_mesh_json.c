@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_mesh format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_mesh.h"
@@ -220,12 +218,12 @@ relic_status relic_grf_mesh_json_print(const relic_grf_mesh_mesh *m, relic_buf *
 
 typedef struct relic_grf_mesh_jr { relic_jr base; relic_grf_mesh_mesh *root; } relic_grf_mesh_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_grf_mesh_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, json_object *obj, relic_grf_mesh_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object *obj, relic_grf_mesh_polygon *m);
-RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *obj, relic_grf_mesh_mesh *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_grf_mesh_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, const relic_jv *obj, relic_grf_mesh_vertex *m);
+RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, const relic_jv *obj, relic_grf_mesh_polygon *m);
+RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, const relic_jv *obj, relic_grf_mesh_mesh *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_grf_mesh_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_grf_mesh_vec3f *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -233,7 +231,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
@@ -241,7 +239,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
@@ -249,7 +247,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* z */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "z", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
@@ -259,13 +257,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, json_object *obj, relic_grf_mesh_vertex *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, const relic_jv *obj, relic_grf_mesh_vertex *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* point */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "point", -1);
         if ((st_ = relic_jr_member(r, obj, "point", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -274,7 +272,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* normal */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "normal", -1);
         if ((st_ = relic_jr_member(r, obj, "normal", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -283,7 +281,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* u */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "u", -1);
         if ((st_ = relic_jr_member(r, obj, "u", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -292,7 +290,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* v */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "v", -1);
         if ((st_ = relic_jr_member(r, obj, "v", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -301,7 +299,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* scratch */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "scratch", -1);
         if ((st_ = relic_jr_member(r, obj, "scratch", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -309,7 +307,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, json_object *
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->scratch)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -320,13 +318,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_vertex(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object *obj, relic_grf_mesh_polygon *m)
+RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, const relic_jv *obj, relic_grf_mesh_polygon *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -335,7 +333,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* first */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "first", -1);
         if ((st_ = relic_jr_member(r, obj, "first", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -344,7 +342,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* normal */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "normal", -1);
         if ((st_ = relic_jr_member(r, obj, "normal", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -353,7 +351,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* d */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "d", -1);
         if ((st_ = relic_jr_member(r, obj, "d", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -362,7 +360,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* surface */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "surface", -1);
         if ((st_ = relic_jr_member(r, obj, "surface", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -371,7 +369,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "flags", -1);
         if ((st_ = relic_jr_member(r, obj, "flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -380,7 +378,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* unused */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "unused", -1);
         if ((st_ = relic_jr_member(r, obj, "unused", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -389,7 +387,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* area */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "area", -1);
         if ((st_ = relic_jr_member(r, obj, "area", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -400,13 +398,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_polygon(relic_jr *r, json_object 
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *obj, relic_grf_mesh_mesh *m)
+RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, const relic_jv *obj, relic_grf_mesh_mesh *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* material */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "material", -1);
         if ((st_ = relic_jr_member(r, obj, "material", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -415,7 +413,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* needs_default_colour */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "needs_default_colour", -1);
         if ((st_ = relic_jr_member(r, obj, "needs_default_colour", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -424,7 +422,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* default_colour */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "default_colour", -1);
         if ((st_ = relic_jr_member(r, obj, "default_colour", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -433,7 +431,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* pivot */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pivot", -1);
         if ((st_ = relic_jr_member(r, obj, "pivot", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -442,7 +440,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* point_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "point_count", -1);
         if ((st_ = relic_jr_member(r, obj, "point_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -451,7 +449,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -460,7 +458,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertex_pointer_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_pointer_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_pointer_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -469,7 +467,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* wrap_point_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "wrap_point_count", -1);
         if ((st_ = relic_jr_member(r, obj, "wrap_point_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -478,7 +476,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* polygon_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "polygon_count", -1);
         if ((st_ = relic_jr_member(r, obj, "polygon_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -487,7 +485,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* points */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "points", -1);
         if ((st_ = relic_jr_member(r, obj, "points", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -497,7 +495,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         if (!m->points && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->points_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_grf_mesh_vec3f *)m->points)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -506,7 +504,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertices */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertices", -1);
         if ((st_ = relic_jr_member(r, obj, "vertices", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -516,7 +514,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         if (!m->vertices && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->vertices_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vertex(r, e_, &((relic_grf_mesh_vertex *)m->vertices)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -525,7 +523,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* vertex_pointers */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_pointers", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_pointers", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -535,7 +533,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         if (!m->vertex_pointers && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->vertex_pointers_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->vertex_pointers)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -544,7 +542,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* polygons */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "polygons", -1);
         if ((st_ = relic_jr_member(r, obj, "polygons", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -554,7 +552,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         if (!m->polygons && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->polygons_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_polygon(r, e_, &((relic_grf_mesh_polygon *)m->polygons)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -563,7 +561,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* wrap_points */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "wrap_points", -1);
         if ((st_ = relic_jr_member(r, obj, "wrap_points", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -573,7 +571,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mesh(relic_jr *r, json_object *ob
         if (!m->wrap_points && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->wrap_points_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_vec3f(r, e_, &((relic_grf_mesh_vec3f *)m->wrap_points)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -590,12 +588,11 @@ relic_status relic_grf_mesh_json_read(const char *text, size_t len, relic_arena 
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_mesh_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_mesh");
     if (st == RELIC_OK) st = jr_mesh(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_object format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_object.h"
@@ -61,15 +59,15 @@ relic_status relic_grf_object_json_print(const relic_grf_object_object *m, relic
 
 typedef struct relic_grf_object_jr { relic_jr base; relic_grf_object_object *root; } relic_grf_object_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, json_object *obj, relic_grf_object_object *m);
+RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, const relic_jv *obj, relic_grf_object_object *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, json_object *obj, relic_grf_object_object *m)
+RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, const relic_jv *obj, relic_grf_object_object *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -78,7 +76,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* geometry */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "geometry", -1);
         if ((st_ = relic_jr_member(r, obj, "geometry", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -87,7 +85,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* mapping */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "mapping", -1);
         if ((st_ = relic_jr_member(r, obj, "mapping", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -96,7 +94,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* physics */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "physics", -1);
         if ((st_ = relic_jr_member(r, obj, "physics", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -105,7 +103,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* ai */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "ai", -1);
         if ((st_ = relic_jr_member(r, obj, "ai", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -114,7 +112,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* sound */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "sound", -1);
         if ((st_ = relic_jr_member(r, obj, "sound", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -123,7 +121,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_object(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* special */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "special", -1);
         if ((st_ = relic_jr_member(r, obj, "special", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -140,12 +138,11 @@ relic_status relic_grf_object_json_read(const char *text, size_t len, relic_aren
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_object_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_object");
     if (st == RELIC_OK) st = jr_object(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

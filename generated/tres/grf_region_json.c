@@ -2,8 +2,6 @@
  * JSON printer and reader of the grf_region format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "grf_region.h"
@@ -115,12 +113,12 @@ relic_status relic_grf_region_json_print(const relic_grf_region_region *m, relic
 
 typedef struct relic_grf_region_jr { relic_jr base; relic_grf_region_region *root; } relic_grf_region_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_grf_region_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status jr_handle(relic_jr *r, json_object *obj, relic_grf_region_handle *m);
-RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object *obj, relic_grf_region_instance *m);
-RELIC_GEN_UNUSED static inline relic_status jr_region(relic_jr *r, json_object *obj, relic_grf_region_region *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_grf_region_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status jr_handle(relic_jr *r, const relic_jv *obj, relic_grf_region_handle *m);
+RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, const relic_jv *obj, relic_grf_region_instance *m);
+RELIC_GEN_UNUSED static inline relic_status jr_region(relic_jr *r, const relic_jv *obj, relic_grf_region_region *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_grf_region_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_grf_region_vec3f *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -128,7 +126,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
@@ -136,7 +134,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
@@ -144,7 +142,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* z */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "z", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
@@ -154,7 +152,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_handle(relic_jr *r, json_object *obj, relic_grf_region_handle *m)
+RELIC_GEN_UNUSED static inline relic_status jr_handle(relic_jr *r, const relic_jv *obj, relic_grf_region_handle *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -162,7 +160,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_handle(relic_jr *r, json_object *
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 values, found %zu", n_);
     { /* id */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "id", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; m->id = (uint32_t)iv_; }
@@ -170,7 +168,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_handle(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* references */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "references", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; m->references = (uint32_t)iv_; }
@@ -180,13 +178,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_handle(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object *obj, relic_grf_region_instance *m)
+RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, const relic_jv *obj, relic_grf_region_instance *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* object */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "object", -1);
         if ((st_ = relic_jr_member(r, obj, "object", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -195,7 +193,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -204,7 +202,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* position */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "position", -1);
         if ((st_ = relic_jr_member(r, obj, "position", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -213,7 +211,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* rotation */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "rotation", -1);
         if ((st_ = relic_jr_member(r, obj, "rotation", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -222,7 +220,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* scale */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "scale", -1);
         if ((st_ = relic_jr_member(r, obj, "scale", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -231,7 +229,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* values */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "values", -1);
         if ((st_ = relic_jr_member(r, obj, "values", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -242,13 +240,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_region(relic_jr *r, json_object *obj, relic_grf_region_region *m)
+RELIC_GEN_UNUSED static inline relic_status jr_region(relic_jr *r, const relic_jv *obj, relic_grf_region_region *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* instance_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "instance_count", -1);
         if ((st_ = relic_jr_member(r, obj, "instance_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -257,7 +255,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_region(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* instances */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "instances", -1);
         if ((st_ = relic_jr_member(r, obj, "instances", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -267,7 +265,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_region(relic_jr *r, json_object *
         if (!m->instances && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->instances_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_instance(r, e_, &((relic_grf_region_instance *)m->instances)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -276,7 +274,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_region(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* value_table */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "value_table", -1);
         if ((st_ = relic_jr_member(r, obj, "value_table", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -293,12 +291,11 @@ relic_status relic_grf_region_json_read(const char *text, size_t len, relic_aren
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_grf_region_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "grf_region");
     if (st == RELIC_OK) st = jr_region(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

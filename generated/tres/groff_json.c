@@ -2,8 +2,6 @@
  * JSON printer and reader of the groff format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "groff.h"
@@ -195,18 +193,18 @@ relic_status relic_groff_json_print(const relic_groff_groff *m, relic_buf *out, 
 
 typedef struct relic_groff_jr { relic_jr base; relic_groff_groff *root; } relic_groff_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_groff_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object *obj, relic_groff_section *m);
-RELIC_GEN_UNUSED static inline relic_status jr_symbol(relic_jr *r, json_object *obj, relic_groff_symbol *m);
-RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, json_object *obj, relic_groff_groff *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_groff_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, const relic_jv *obj, relic_groff_section *m);
+RELIC_GEN_UNUSED static inline relic_status jr_symbol(relic_jr *r, const relic_jv *obj, relic_groff_symbol *m);
+RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, const relic_jv *obj, relic_groff_groff *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_groff_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_groff_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "magic", -1);
         if ((st_ = relic_jr_member(r, obj, "magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -215,7 +213,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* file_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "file_size", -1);
         if ((st_ = relic_jr_member(r, obj, "file_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -224,7 +222,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* section_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "section_count", -1);
         if ((st_ = relic_jr_member(r, obj, "section_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -233,7 +231,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* symbol_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "symbol_count", -1);
         if ((st_ = relic_jr_member(r, obj, "symbol_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -242,7 +240,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* symbol_table_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "symbol_table_size", -1);
         if ((st_ = relic_jr_member(r, obj, "symbol_table_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -251,7 +249,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* symbol_table_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "symbol_table_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "symbol_table_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -260,7 +258,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* timestamp */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "timestamp", -1);
         if ((st_ = relic_jr_member(r, obj, "timestamp", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -269,7 +267,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "flags", -1);
         if ((st_ = relic_jr_member(r, obj, "flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -278,7 +276,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -287,7 +285,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* reserved */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "reserved", -1);
         if ((st_ = relic_jr_member(r, obj, "reserved", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -295,7 +293,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; ((uint32_t *)m->reserved)[k_] = (uint32_t)iv_; }
             relic_jr_pop(r);
@@ -304,7 +302,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* header_crc */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header_crc", -1);
         if ((st_ = relic_jr_member(r, obj, "header_crc", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -315,13 +313,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object *obj, relic_groff_section *m)
+RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, const relic_jv *obj, relic_groff_section *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -330,7 +328,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "flags", -1);
         if ((st_ = relic_jr_member(r, obj, "flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -339,7 +337,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* data_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "data_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -348,7 +346,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* data_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_size", -1);
         if ((st_ = relic_jr_member(r, obj, "data_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -357,7 +355,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* relocation_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "relocation_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "relocation_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -366,7 +364,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* relocation_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "relocation_count", -1);
         if ((st_ = relic_jr_member(r, obj, "relocation_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -375,7 +373,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* content */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "content", -1);
         if ((st_ = relic_jr_member(r, obj, "content", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -384,7 +382,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* handle */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "handle", -1);
         if ((st_ = relic_jr_member(r, obj, "handle", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -395,13 +393,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_section(relic_jr *r, json_object 
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_symbol(relic_jr *r, json_object *obj, relic_groff_symbol *m)
+RELIC_GEN_UNUSED static inline relic_status jr_symbol(relic_jr *r, const relic_jv *obj, relic_groff_symbol *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* handle */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "handle", -1);
         if ((st_ = relic_jr_member(r, obj, "handle", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -410,7 +408,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_symbol(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* name_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name_length", -1);
         if ((st_ = relic_jr_member(r, obj, "name_length", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -419,7 +417,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_symbol(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* reference_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "reference_count", -1);
         if ((st_ = relic_jr_member(r, obj, "reference_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -428,7 +426,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_symbol(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -439,13 +437,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_symbol(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, json_object *obj, relic_groff_groff *m)
+RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, const relic_jv *obj, relic_groff_groff *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -454,7 +452,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* sections */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "sections", -1);
         if ((st_ = relic_jr_member(r, obj, "sections", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -464,7 +462,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, json_object *o
         if (!m->sections && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->sections_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_section(r, e_, &((relic_groff_section *)m->sections)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -473,7 +471,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* data */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data", -1);
         if ((st_ = relic_jr_member(r, obj, "data", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -482,7 +480,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* symbols */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "symbols", -1);
         if ((st_ = relic_jr_member(r, obj, "symbols", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -492,7 +490,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_groff(relic_jr *r, json_object *o
         if (!m->symbols && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->symbols_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_symbol(r, e_, &((relic_groff_symbol *)m->symbols)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -509,12 +507,11 @@ relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a,
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_groff_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "groff");
     if (st == RELIC_OK) st = jr_groff(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the pid format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "pid.h"
@@ -220,19 +218,19 @@ relic_status relic_pid_json_print(const relic_pid_pid *m, relic_buf *out, relic_
 
 typedef struct relic_pid_jr { relic_jr base; relic_pid_pid *root; } relic_pid_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_pid_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, json_object *obj, relic_pid_colour *m);
-RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, json_object *obj, relic_pid_palette *m);
-RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *obj, relic_pid_raster *m);
-RELIC_GEN_UNUSED static inline relic_status jr_pid(relic_jr *r, json_object *obj, relic_pid_pid *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_pid_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, const relic_jv *obj, relic_pid_colour *m);
+RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, const relic_jv *obj, relic_pid_palette *m);
+RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, const relic_jv *obj, relic_pid_raster *m);
+RELIC_GEN_UNUSED static inline relic_status jr_pid(relic_jr *r, const relic_jv *obj, relic_pid_pid *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_pid_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_pid_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -241,7 +239,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* bump_depth */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bump_depth", -1);
         if ((st_ = relic_jr_member(r, obj, "bump_depth", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -250,7 +248,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* raster_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "raster_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "raster_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -259,7 +257,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* raster_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "raster_count", -1);
         if ((st_ = relic_jr_member(r, obj, "raster_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -268,7 +266,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* palette_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "palette_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "palette_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -277,7 +275,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* palette_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "palette_count", -1);
         if ((st_ = relic_jr_member(r, obj, "palette_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -286,7 +284,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* first_pageable */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "first_pageable", -1);
         if ((st_ = relic_jr_member(r, obj, "first_pageable", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -295,7 +293,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* nonpageable_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "nonpageable_size", -1);
         if ((st_ = relic_jr_member(r, obj, "nonpageable_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -306,7 +304,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, json_object *obj, relic_pid_colour *m)
+RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, const relic_jv *obj, relic_pid_colour *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -314,7 +312,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, json_object *
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 4) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 4 values, found %zu", n_);
     { /* b */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "b", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; m->b = (uint8_t)iv_; }
@@ -322,7 +320,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* g */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "g", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; m->g = (uint8_t)iv_; }
@@ -330,7 +328,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* r */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "r", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; m->r = (uint8_t)iv_; }
@@ -338,7 +336,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* flags */
-        json_object *v_ = json_object_array_get_idx(obj, 3);
+        const relic_jv *v_ = relic_jv_at(obj, 3);
         relic_jr_push(r, "flags", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; m->flags = (uint8_t)iv_; }
@@ -348,13 +346,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_colour(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, json_object *obj, relic_pid_palette *m)
+RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, const relic_jv *obj, relic_pid_palette *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* chunk_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "chunk_size", -1);
         if ((st_ = relic_jr_member(r, obj, "chunk_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -363,7 +361,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* colours_used */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "colours_used", -1);
         if ((st_ = relic_jr_member(r, obj, "colours_used", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -372,7 +370,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* hash */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "hash", -1);
         if ((st_ = relic_jr_member(r, obj, "hash", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -381,7 +379,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* colours */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "colours", -1);
         if ((st_ = relic_jr_member(r, obj, "colours", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -391,7 +389,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, json_object 
         if (!m->colours && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->colours_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_colour(r, e_, &((relic_pid_colour *)m->colours)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -400,7 +398,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* trailer */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "trailer", -1);
         if ((st_ = relic_jr_member(r, obj, "trailer", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -411,13 +409,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_palette(relic_jr *r, json_object 
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *obj, relic_pid_raster *m)
+RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, const relic_jv *obj, relic_pid_raster *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* chunk_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "chunk_size", -1);
         if ((st_ = relic_jr_member(r, obj, "chunk_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -426,7 +424,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* swp_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "swp_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "swp_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -435,7 +433,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* width */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "width", -1);
         if ((st_ = relic_jr_member(r, obj, "width", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -444,7 +442,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* height */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "height", -1);
         if ((st_ = relic_jr_member(r, obj, "height", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -453,7 +451,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* stride */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "stride", -1);
         if ((st_ = relic_jr_member(r, obj, "stride", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -462,7 +460,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* bits_per_pixel */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bits_per_pixel", -1);
         if ((st_ = relic_jr_member(r, obj, "bits_per_pixel", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -471,7 +469,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* constant_colour */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "constant_colour", -1);
         if ((st_ = relic_jr_member(r, obj, "constant_colour", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -480,7 +478,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* transparent */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "transparent", -1);
         if ((st_ = relic_jr_member(r, obj, "transparent", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -489,7 +487,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* bump_map */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bump_map", -1);
         if ((st_ = relic_jr_member(r, obj, "bump_map", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -498,7 +496,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* occlusion */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "occlusion", -1);
         if ((st_ = relic_jr_member(r, obj, "occlusion", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -507,7 +505,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* palette */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "palette", -1);
         if ((st_ = relic_jr_member(r, obj, "palette", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -516,7 +514,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* padding */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "padding", -1);
         if ((st_ = relic_jr_member(r, obj, "padding", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -525,7 +523,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* key */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "key", -1);
         if ((st_ = relic_jr_member(r, obj, "key", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -536,13 +534,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_raster(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_pid(relic_jr *r, json_object *obj, relic_pid_pid *m)
+RELIC_GEN_UNUSED static inline relic_status jr_pid(relic_jr *r, const relic_jv *obj, relic_pid_pid *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -551,7 +549,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_pid(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* palettes */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "palettes", -1);
         if ((st_ = relic_jr_member(r, obj, "palettes", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -561,7 +559,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_pid(relic_jr *r, json_object *obj
         if (!m->palettes && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->palettes_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_palette(r, e_, &((relic_pid_palette *)m->palettes)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -570,7 +568,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_pid(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* rasters */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "rasters", -1);
         if ((st_ = relic_jr_member(r, obj, "rasters", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -580,7 +578,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_pid(relic_jr *r, json_object *obj
         if (!m->rasters && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->rasters_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_raster(r, e_, &((relic_pid_raster *)m->rasters)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -597,12 +595,11 @@ relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_pid_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "pid");
     if (st == RELIC_OK) st = jr_pid(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

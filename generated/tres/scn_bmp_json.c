@@ -2,8 +2,6 @@
  * JSON printer and reader of the scn_bmp format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "scn_bmp.h"
@@ -60,15 +58,15 @@ relic_status relic_scn_bmp_json_print(const relic_scn_bmp_bmp *m, relic_buf *out
 
 typedef struct relic_scn_bmp_jr { relic_jr base; relic_scn_bmp_bmp *root; } relic_scn_bmp_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, json_object *obj, relic_scn_bmp_bmp *m);
+RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, const relic_jv *obj, relic_scn_bmp_bmp *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, json_object *obj, relic_scn_bmp_bmp *m)
+RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, const relic_jv *obj, relic_scn_bmp_bmp *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "magic", -1);
         if ((st_ = relic_jr_member(r, obj, "magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -77,7 +75,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* file_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "file_size", -1);
         if ((st_ = relic_jr_member(r, obj, "file_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -86,7 +84,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* reserved */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "reserved", -1);
         if ((st_ = relic_jr_member(r, obj, "reserved", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -94,7 +92,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, json_object *obj
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; ((uint16_t *)m->reserved)[k_] = (uint16_t)iv_; }
             relic_jr_pop(r);
@@ -103,7 +101,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* pixel_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pixel_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "pixel_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -112,7 +110,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_bmp(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* rest */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "rest", -1);
         if ((st_ = relic_jr_member(r, obj, "rest", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -129,12 +127,11 @@ relic_status relic_scn_bmp_json_read(const char *text, size_t len, relic_arena *
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_scn_bmp_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "scn_bmp");
     if (st == RELIC_OK) st = jr_bmp(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

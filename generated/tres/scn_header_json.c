@@ -2,8 +2,6 @@
  * JSON printer and reader of the scn_header format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "scn_header.h"
@@ -94,16 +92,16 @@ relic_status relic_scn_header_json_print(const relic_scn_header_header *m, relic
 
 typedef struct relic_scn_header_jr { relic_jr base; relic_scn_header_header *root; } relic_scn_header_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_path(relic_jr *r, json_object *obj, relic_scn_header_path *m);
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_scn_header_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_path(relic_jr *r, const relic_jv *obj, relic_scn_header_path *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_scn_header_header *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_path(relic_jr *r, json_object *obj, relic_scn_header_path *m)
+RELIC_GEN_UNUSED static inline relic_status jr_path(relic_jr *r, const relic_jv *obj, relic_scn_header_path *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* text */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "text", -1);
         if ((st_ = relic_jr_member(r, obj, "text", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -114,13 +112,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_path(relic_jr *r, json_object *ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_scn_header_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_scn_header_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* save_version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "save_version", -1);
         if ((st_ = relic_jr_member(r, obj, "save_version", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -129,7 +127,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* grf */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "grf", -1);
         if ((st_ = relic_jr_member(r, obj, "grf", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -137,7 +135,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 5) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 5 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_path(r, e_, &((relic_scn_header_path *)m->grf)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -146,7 +144,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* brief */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "brief", -1);
         if ((st_ = relic_jr_member(r, obj, "brief", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -155,7 +153,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* padding */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "padding", -1);
         if ((st_ = relic_jr_member(r, obj, "padding", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -163,7 +161,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; ((uint8_t *)m->padding)[k_] = (uint8_t)iv_; }
             relic_jr_pop(r);
@@ -172,7 +170,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* game_time */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "game_time", -1);
         if ((st_ = relic_jr_member(r, obj, "game_time", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -181,7 +179,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* animal_version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "animal_version", -1);
         if ((st_ = relic_jr_member(r, obj, "animal_version", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -190,7 +188,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* real_time */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "real_time", -1);
         if ((st_ = relic_jr_member(r, obj, "real_time", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -199,7 +197,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* slack */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "slack", -1);
         if ((st_ = relic_jr_member(r, obj, "slack", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -216,12 +214,11 @@ relic_status relic_scn_header_json_read(const char *text, size_t len, relic_aren
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_scn_header_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "scn_header");
     if (st == RELIC_OK) st = jr_header(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

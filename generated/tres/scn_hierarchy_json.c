@@ -2,8 +2,6 @@
  * JSON printer and reader of the scn_hierarchy format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "scn_hierarchy.h"
@@ -57,10 +55,10 @@ relic_status relic_scn_hierarchy_json_print(const relic_scn_hierarchy_hierarchy 
 
 typedef struct relic_scn_hierarchy_jr { relic_jr base; relic_scn_hierarchy_hierarchy *root; } relic_scn_hierarchy_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_node(relic_jr *r, json_object *obj, relic_scn_hierarchy_node *m);
-RELIC_GEN_UNUSED static inline relic_status jr_hierarchy(relic_jr *r, json_object *obj, relic_scn_hierarchy_hierarchy *m);
+RELIC_GEN_UNUSED static inline relic_status jr_node(relic_jr *r, const relic_jv *obj, relic_scn_hierarchy_node *m);
+RELIC_GEN_UNUSED static inline relic_status jr_hierarchy(relic_jr *r, const relic_jv *obj, relic_scn_hierarchy_hierarchy *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_node(relic_jr *r, json_object *obj, relic_scn_hierarchy_node *m)
+RELIC_GEN_UNUSED static inline relic_status jr_node(relic_jr *r, const relic_jv *obj, relic_scn_hierarchy_node *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -68,7 +66,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_node(relic_jr *r, json_object *ob
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 values, found %zu", n_);
     { /* id */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "id", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; m->id = (uint32_t)iv_; }
@@ -76,7 +74,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_node(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* parent */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "parent", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(0), UINT64_C(4294967295), &iv_)) != RELIC_OK) return st_; m->parent = (uint32_t)iv_; }
@@ -86,13 +84,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_node(relic_jr *r, json_object *ob
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_hierarchy(relic_jr *r, json_object *obj, relic_scn_hierarchy_hierarchy *m)
+RELIC_GEN_UNUSED static inline relic_status jr_hierarchy(relic_jr *r, const relic_jv *obj, relic_scn_hierarchy_hierarchy *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* nodes */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "nodes", -1);
         if ((st_ = relic_jr_member(r, obj, "nodes", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -102,7 +100,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_hierarchy(relic_jr *r, json_objec
         if (!m->nodes && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->nodes_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_node(r, e_, &((relic_scn_hierarchy_node *)m->nodes)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -119,12 +117,11 @@ relic_status relic_scn_hierarchy_json_read(const char *text, size_t len, relic_a
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_scn_hierarchy_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "scn_hierarchy");
     if (st == RELIC_OK) st = jr_hierarchy(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

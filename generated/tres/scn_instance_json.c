@@ -2,8 +2,6 @@
  * JSON printer and reader of the scn_instance format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "scn_instance.h"
@@ -81,11 +79,11 @@ relic_status relic_scn_instance_json_print(const relic_scn_instance_instance *m,
 
 typedef struct relic_scn_instance_jr { relic_jr base; relic_scn_instance_instance *root; } relic_scn_instance_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_scn_instance_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, json_object *obj, relic_scn_instance_quaternion *m);
-RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object *obj, relic_scn_instance_instance *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_scn_instance_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, const relic_jv *obj, relic_scn_instance_quaternion *m);
+RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, const relic_jv *obj, relic_scn_instance_instance *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_scn_instance_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_scn_instance_vec3f *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -93,7 +91,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
@@ -101,7 +99,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
@@ -109,7 +107,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* z */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "z", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
@@ -119,7 +117,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, json_object *obj, relic_scn_instance_quaternion *m)
+RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, const relic_jv *obj, relic_scn_instance_quaternion *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -127,7 +125,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, json_obje
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 4) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 4 values, found %zu", n_);
     { /* w */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "w", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->w)) != RELIC_OK) return st_;
@@ -135,7 +133,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "x", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
@@ -143,7 +141,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "y", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
@@ -151,7 +149,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* z */
-        json_object *v_ = json_object_array_get_idx(obj, 3);
+        const relic_jv *v_ = relic_jv_at(obj, 3);
         relic_jr_push(r, "z", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
@@ -161,13 +159,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_quaternion(relic_jr *r, json_obje
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object *obj, relic_scn_instance_instance *m)
+RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, const relic_jv *obj, relic_scn_instance_instance *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* position */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "position", -1);
         if ((st_ = relic_jr_member(r, obj, "position", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -176,7 +174,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* rotation */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "rotation", -1);
         if ((st_ = relic_jr_member(r, obj, "rotation", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -185,7 +183,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* scale */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "scale", -1);
         if ((st_ = relic_jr_member(r, obj, "scale", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -194,7 +192,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_instance(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "flags", -1);
         if ((st_ = relic_jr_member(r, obj, "flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -211,12 +209,11 @@ relic_status relic_scn_instance_json_read(const char *text, size_t len, relic_ar
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_scn_instance_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "scn_instance");
     if (st == RELIC_OK) st = jr_instance(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the scn_partitions24 format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "scn_partitions24.h"
@@ -82,11 +80,11 @@ relic_status relic_scn_partitions24_json_print(const relic_scn_partitions24_part
 
 typedef struct relic_scn_partitions24_jr { relic_jr base; relic_scn_partitions24_partitions *root; } relic_scn_partitions24_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_scn_partitions24_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status jr_partition(relic_jr *r, json_object *obj, relic_scn_partitions24_partition *m);
-RELIC_GEN_UNUSED static inline relic_status jr_partitions(relic_jr *r, json_object *obj, relic_scn_partitions24_partitions *m);
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_scn_partitions24_vec3f *m);
+RELIC_GEN_UNUSED static inline relic_status jr_partition(relic_jr *r, const relic_jv *obj, relic_scn_partitions24_partition *m);
+RELIC_GEN_UNUSED static inline relic_status jr_partitions(relic_jr *r, const relic_jv *obj, relic_scn_partitions24_partitions *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *obj, relic_scn_partitions24_vec3f *m)
+RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, const relic_jv *obj, relic_scn_partitions24_vec3f *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -94,7 +92,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 3) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 3 values, found %zu", n_);
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->x)) != RELIC_OK) return st_;
@@ -102,7 +100,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->y)) != RELIC_OK) return st_;
@@ -110,7 +108,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* z */
-        json_object *v_ = json_object_array_get_idx(obj, 2);
+        const relic_jv *v_ = relic_jv_at(obj, 2);
         relic_jr_push(r, "z", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->z)) != RELIC_OK) return st_;
@@ -120,13 +118,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_vec3f(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_partition(relic_jr *r, json_object *obj, relic_scn_partitions24_partition *m)
+RELIC_GEN_UNUSED static inline relic_status jr_partition(relic_jr *r, const relic_jv *obj, relic_scn_partitions24_partition *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* position */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "position", -1);
         if ((st_ = relic_jr_member(r, obj, "position", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -135,7 +133,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_partition(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size", -1);
         if ((st_ = relic_jr_member(r, obj, "size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -146,13 +144,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_partition(relic_jr *r, json_objec
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_partitions(relic_jr *r, json_object *obj, relic_scn_partitions24_partitions *m)
+RELIC_GEN_UNUSED static inline relic_status jr_partitions(relic_jr *r, const relic_jv *obj, relic_scn_partitions24_partitions *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* kind */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "kind", -1);
         if ((st_ = relic_jr_member(r, obj, "kind", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -161,7 +159,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_partitions(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* entries */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "entries", -1);
         if ((st_ = relic_jr_member(r, obj, "entries", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -171,7 +169,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_partitions(relic_jr *r, json_obje
         if (!m->entries && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->entries_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_partition(r, e_, &((relic_scn_partitions24_partition *)m->entries)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -188,12 +186,11 @@ relic_status relic_scn_partitions24_json_read(const char *text, size_t len, reli
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_scn_partitions24_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "scn_partitions24");
     if (st == RELIC_OK) st = jr_partitions(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

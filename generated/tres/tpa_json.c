@@ -2,8 +2,6 @@
  * JSON printer and reader of the tpa format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "tpa.h"
@@ -351,21 +349,21 @@ relic_status relic_tpa_json_print(const relic_tpa_tpa *m, relic_buf *out, relic_
 
 typedef struct relic_tpa_jr { relic_jr base; relic_tpa_tpa *root; } relic_tpa_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_tpa_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_object *obj, relic_tpa_sample_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, json_object *obj, relic_tpa_id_entry *m);
-RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *obj, relic_tpa_sample *m);
-RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, json_object *obj, relic_tpa_transfer_function *m);
-RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_object *obj, relic_tpa_collision *m);
-RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, json_object *obj, relic_tpa_tpa *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_tpa_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, const relic_jv *obj, relic_tpa_sample_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, const relic_jv *obj, relic_tpa_id_entry *m);
+RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, const relic_jv *obj, relic_tpa_sample *m);
+RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, const relic_jv *obj, relic_tpa_transfer_function *m);
+RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, const relic_jv *obj, relic_tpa_collision *m);
+RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, const relic_jv *obj, relic_tpa_tpa *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_tpa_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_tpa_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -374,7 +372,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* sample_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "sample_count", -1);
         if ((st_ = relic_jr_member(r, obj, "sample_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -383,7 +381,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* id_table_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "id_table_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "id_table_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -392,7 +390,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* collision_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "collision_count", -1);
         if ((st_ = relic_jr_member(r, obj, "collision_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -401,7 +399,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* collision_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "collision_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "collision_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -410,7 +408,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* id_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "id_count", -1);
         if ((st_ = relic_jr_member(r, obj, "id_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -421,13 +419,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_object *obj, relic_tpa_sample_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, const relic_jv *obj, relic_tpa_sample_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "magic", -1);
         if ((st_ = relic_jr_member(r, obj, "magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -436,7 +434,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -445,7 +443,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* data_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "data_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -454,7 +452,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* block_align */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "block_align", -1);
         if ((st_ = relic_jr_member(r, obj, "block_align", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -463,7 +461,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* data_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_size", -1);
         if ((st_ = relic_jr_member(r, obj, "data_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -472,7 +470,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* decoded_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "decoded_size", -1);
         if ((st_ = relic_jr_member(r, obj, "decoded_size", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -481,7 +479,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* sample_rate */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "sample_rate", -1);
         if ((st_ = relic_jr_member(r, obj, "sample_rate", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -490,7 +488,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* bits */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "bits", -1);
         if ((st_ = relic_jr_member(r, obj, "bits", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -499,7 +497,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* channels */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "channels", -1);
         if ((st_ = relic_jr_member(r, obj, "channels", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -508,7 +506,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* compression */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "compression", -1);
         if ((st_ = relic_jr_member(r, obj, "compression", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -517,7 +515,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* flags */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "flags", -1);
         if ((st_ = relic_jr_member(r, obj, "flags", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -526,7 +524,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
         relic_jr_pop(r);
     }
     { /* caption_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -537,13 +535,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample_header(relic_jr *r, json_o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, json_object *obj, relic_tpa_id_entry *m)
+RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, const relic_jv *obj, relic_tpa_id_entry *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* sound_id */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "sound_id", -1);
         if ((st_ = relic_jr_member(r, obj, "sound_id", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -552,7 +550,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* sample_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "sample_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "sample_offset", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -561,7 +559,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* sample_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "sample_length", -1);
         if ((st_ = relic_jr_member(r, obj, "sample_length", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -570,7 +568,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* attenuation */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "attenuation", -1);
         if ((st_ = relic_jr_member(r, obj, "attenuation", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -579,7 +577,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* master_volume */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "master_volume", -1);
         if ((st_ = relic_jr_member(r, obj, "master_volume", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -588,7 +586,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, json_object
         relic_jr_pop(r);
     }
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -599,13 +597,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_id_entry(relic_jr *r, json_object
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *obj, relic_tpa_sample *m)
+RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, const relic_jv *obj, relic_tpa_sample *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -615,7 +613,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *
     }
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_gap", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_gap", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -624,7 +622,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* caption_length */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_length", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_length", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -633,7 +631,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* caption_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_count", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -642,7 +640,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* caption_text */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_text", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_text", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -651,7 +649,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* caption_data_gap */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "caption_data_gap", -1);
         if ((st_ = relic_jr_member(r, obj, "caption_data_gap", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -661,7 +659,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *
     }
     } else {
     { /* data_gap */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data_gap", -1);
         if ((st_ = relic_jr_member(r, obj, "data_gap", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -671,7 +669,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *
     }
     }
     { /* data */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "data", -1);
         if ((st_ = relic_jr_member(r, obj, "data", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -682,13 +680,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_sample(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, json_object *obj, relic_tpa_transfer_function *m)
+RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, const relic_jv *obj, relic_tpa_transfer_function *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* volume_max */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "volume_max", -1);
         if ((st_ = relic_jr_member(r, obj, "volume_max", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -697,7 +695,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* volume_min */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "volume_min", -1);
         if ((st_ = relic_jr_member(r, obj, "volume_min", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -706,7 +704,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* volume_slope */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "volume_slope", -1);
         if ((st_ = relic_jr_member(r, obj, "volume_slope", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -715,7 +713,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* volume_intercept */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "volume_intercept", -1);
         if ((st_ = relic_jr_member(r, obj, "volume_intercept", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -724,7 +722,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* pitch_max */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pitch_max", -1);
         if ((st_ = relic_jr_member(r, obj, "pitch_max", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -733,7 +731,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* pitch_min */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pitch_min", -1);
         if ((st_ = relic_jr_member(r, obj, "pitch_min", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -742,7 +740,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* pitch_slope */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pitch_slope", -1);
         if ((st_ = relic_jr_member(r, obj, "pitch_slope", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -751,7 +749,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* pitch_intercept */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pitch_intercept", -1);
         if ((st_ = relic_jr_member(r, obj, "pitch_intercept", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -760,7 +758,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* attenuation */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "attenuation", -1);
         if ((st_ = relic_jr_member(r, obj, "attenuation", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -769,7 +767,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
         relic_jr_pop(r);
     }
     { /* min_velocity */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "min_velocity", -1);
         if ((st_ = relic_jr_member(r, obj, "min_velocity", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -780,13 +778,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_transfer_function(relic_jr *r, js
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_object *obj, relic_tpa_collision *m)
+RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, const relic_jv *obj, relic_tpa_collision *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* material_low */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "material_low", -1);
         if ((st_ = relic_jr_member(r, obj, "material_low", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -795,7 +793,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* material_high */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "material_high", -1);
         if ((st_ = relic_jr_member(r, obj, "material_high", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -804,7 +802,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* samples */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "samples", -1);
         if ((st_ = relic_jr_member(r, obj, "samples", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -813,7 +811,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* min_delay */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "min_delay", -1);
         if ((st_ = relic_jr_member(r, obj, "min_delay", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -822,7 +820,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* last_used */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "last_used", -1);
         if ((st_ = relic_jr_member(r, obj, "last_used", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -831,7 +829,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* impact_1 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "impact_1", -1);
         if ((st_ = relic_jr_member(r, obj, "impact_1", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -840,7 +838,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* impact_2 */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "impact_2", -1);
         if ((st_ = relic_jr_member(r, obj, "impact_2", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -849,7 +847,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* slide */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "slide", -1);
         if ((st_ = relic_jr_member(r, obj, "slide", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -858,7 +856,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* impact_1_tf */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "impact_1_tf", -1);
         if ((st_ = relic_jr_member(r, obj, "impact_1_tf", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -867,7 +865,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* impact_2_tf */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "impact_2_tf", -1);
         if ((st_ = relic_jr_member(r, obj, "impact_2_tf", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -876,7 +874,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* slide_tf */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "slide_tf", -1);
         if ((st_ = relic_jr_member(r, obj, "slide_tf", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -887,13 +885,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_collision(relic_jr *r, json_objec
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, json_object *obj, relic_tpa_tpa *m)
+RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, const relic_jv *obj, relic_tpa_tpa *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -902,7 +900,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* ids */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "ids", -1);
         if ((st_ = relic_jr_member(r, obj, "ids", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -912,7 +910,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, json_object *obj
         if (!m->ids && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->ids_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_id_entry(r, e_, &((relic_tpa_id_entry *)m->ids)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -921,7 +919,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* samples */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "samples", -1);
         if ((st_ = relic_jr_member(r, obj, "samples", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -931,7 +929,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, json_object *obj
         if (!m->samples && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->samples_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_sample(r, e_, &((relic_tpa_sample *)m->samples)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -940,7 +938,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* collisions */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "collisions", -1);
         if ((st_ = relic_jr_member(r, obj, "collisions", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -950,7 +948,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_tpa(relic_jr *r, json_object *obj
         if (!m->collisions && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->collisions_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_collision(r, e_, &((relic_tpa_collision *)m->collisions)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -967,12 +965,11 @@ relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_tpa_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "tpa");
     if (st == RELIC_OK) st = jr_tpa(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

@@ -2,8 +2,6 @@
  * JSON printer and reader of the wtd format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "wtd.h"
@@ -167,19 +165,19 @@ relic_status relic_wtd_json_print(const relic_wtd_wtd *m, relic_buf *out, relic_
 
 typedef struct relic_wtd_jr { relic_jr base; relic_wtd_wtd *root; } relic_wtd_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_quad_rect(relic_jr *r, json_object *obj, relic_wtd_quad_rect *m);
-RELIC_GEN_UNUSED static inline relic_status jr_world_rect(relic_jr *r, json_object *obj, relic_wtd_world_rect *m);
-RELIC_GEN_UNUSED static inline relic_status jr_linear(relic_jr *r, json_object *obj, relic_wtd_linear *m);
-RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object *obj, relic_wtd_mapping *m);
-RELIC_GEN_UNUSED static inline relic_status jr_wtd(relic_jr *r, json_object *obj, relic_wtd_wtd *m);
+RELIC_GEN_UNUSED static inline relic_status jr_quad_rect(relic_jr *r, const relic_jv *obj, relic_wtd_quad_rect *m);
+RELIC_GEN_UNUSED static inline relic_status jr_world_rect(relic_jr *r, const relic_jv *obj, relic_wtd_world_rect *m);
+RELIC_GEN_UNUSED static inline relic_status jr_linear(relic_jr *r, const relic_jv *obj, relic_wtd_linear *m);
+RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, const relic_jv *obj, relic_wtd_mapping *m);
+RELIC_GEN_UNUSED static inline relic_status jr_wtd(relic_jr *r, const relic_jv *obj, relic_wtd_wtd *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_quad_rect(relic_jr *r, json_object *obj, relic_wtd_quad_rect *m)
+RELIC_GEN_UNUSED static inline relic_status jr_quad_rect(relic_jr *r, const relic_jv *obj, relic_wtd_quad_rect *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* start_x */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "start_x", -1);
         if ((st_ = relic_jr_member(r, obj, "start_x", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -188,7 +186,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_quad_rect(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* start_y */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "start_y", -1);
         if ((st_ = relic_jr_member(r, obj, "start_y", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -197,7 +195,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_quad_rect(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* size_x */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size_x", -1);
         if ((st_ = relic_jr_member(r, obj, "size_x", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -206,7 +204,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_quad_rect(relic_jr *r, json_objec
         relic_jr_pop(r);
     }
     { /* size_y */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size_y", -1);
         if ((st_ = relic_jr_member(r, obj, "size_y", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -217,13 +215,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_quad_rect(relic_jr *r, json_objec
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_world_rect(relic_jr *r, json_object *obj, relic_wtd_world_rect *m)
+RELIC_GEN_UNUSED static inline relic_status jr_world_rect(relic_jr *r, const relic_jv *obj, relic_wtd_world_rect *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* start_x */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "start_x", -1);
         if ((st_ = relic_jr_member(r, obj, "start_x", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -232,7 +230,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_world_rect(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* start_y */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "start_y", -1);
         if ((st_ = relic_jr_member(r, obj, "start_y", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -241,7 +239,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_world_rect(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* size_x */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size_x", -1);
         if ((st_ = relic_jr_member(r, obj, "size_x", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -250,7 +248,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_world_rect(relic_jr *r, json_obje
         relic_jr_pop(r);
     }
     { /* size_y */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "size_y", -1);
         if ((st_ = relic_jr_member(r, obj, "size_y", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -261,7 +259,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_world_rect(relic_jr *r, json_obje
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_linear(relic_jr *r, json_object *obj, relic_wtd_linear *m)
+RELIC_GEN_UNUSED static inline relic_status jr_linear(relic_jr *r, const relic_jv *obj, relic_wtd_linear *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -269,7 +267,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_linear(relic_jr *r, json_object *
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 values, found %zu", n_);
     { /* scale */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "scale", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->scale)) != RELIC_OK) return st_;
@@ -277,7 +275,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_linear(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* offset */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "offset", -1);
         if (v_) {
         if ((st_ = relic_jr_f32(r, v_, &m->offset)) != RELIC_OK) return st_;
@@ -287,13 +285,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_linear(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object *obj, relic_wtd_mapping *m)
+RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, const relic_jv *obj, relic_wtd_mapping *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* quad_extents */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "quad_extents", -1);
         if ((st_ = relic_jr_member(r, obj, "quad_extents", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -302,7 +300,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* world_extents */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "world_extents", -1);
         if ((st_ = relic_jr_member(r, obj, "world_extents", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -311,7 +309,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* quad_to_world_x */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "quad_to_world_x", -1);
         if ((st_ = relic_jr_member(r, obj, "quad_to_world_x", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -320,7 +318,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* quad_to_world_y */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "quad_to_world_y", -1);
         if ((st_ = relic_jr_member(r, obj, "quad_to_world_y", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -329,7 +327,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* world_to_quad_x */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "world_to_quad_x", -1);
         if ((st_ = relic_jr_member(r, obj, "world_to_quad_x", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -338,7 +336,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* world_to_quad_y */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "world_to_quad_y", -1);
         if ((st_ = relic_jr_member(r, obj, "world_to_quad_y", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -347,7 +345,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* world_to_coef */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "world_to_coef", -1);
         if ((st_ = relic_jr_member(r, obj, "world_to_coef", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -356,7 +354,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* coef_to_world */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "coef_to_world", -1);
         if ((st_ = relic_jr_member(r, obj, "coef_to_world", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -365,7 +363,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
         relic_jr_pop(r);
     }
     { /* coef_to_quad */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "coef_to_quad", -1);
         if ((st_ = relic_jr_member(r, obj, "coef_to_quad", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -376,13 +374,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_mapping(relic_jr *r, json_object 
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_wtd(relic_jr *r, json_object *obj, relic_wtd_wtd *m)
+RELIC_GEN_UNUSED static inline relic_status jr_wtd(relic_jr *r, const relic_jv *obj, relic_wtd_wtd *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -391,7 +389,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_wtd(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* node_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "node_count", -1);
         if ((st_ = relic_jr_member(r, obj, "node_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -400,7 +398,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_wtd(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* vertex_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "vertex_count", -1);
         if ((st_ = relic_jr_member(r, obj, "vertex_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -409,7 +407,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_wtd(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* root_coefficient */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "root_coefficient", -1);
         if ((st_ = relic_jr_member(r, obj, "root_coefficient", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -418,7 +416,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_wtd(relic_jr *r, json_object *obj
         relic_jr_pop(r);
     }
     { /* mapping */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "mapping", -1);
         if ((st_ = relic_jr_member(r, obj, "mapping", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -435,12 +433,11 @@ relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, r
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_wtd_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "wtd");
     if (st == RELIC_OK) st = jr_wtd(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }

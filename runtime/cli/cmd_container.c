@@ -254,17 +254,16 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
 {
     relic_mapping mp;
     relic_error err;
-    json_object *doc = NULL, *v;
+    const relic_jv *doc = NULL, *v;
     relic_jr r = { &ps->a, &err, "", 0 };
     int64_t x;
     size_t n;
     *used = 0;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &mp, &err) != RELIC_OK) return 0; /* no manifest */
     int rc = 1;
-    if (relic_jr_parse((const char *)mp.bytes.data, mp.bytes.size, &doc, &err) != RELIC_OK) goto done;
+    if (relic_jr_parse((const char *)mp.bytes.data, mp.bytes.size, &ps->a, &doc, &err) != RELIC_OK) goto done;
     if (relic_jr_member(&r, doc, "format", 1, &v) != RELIC_OK) goto done;
-    const char *fmt = json_object_get_string(v);
-    int is_rim = fmt && !strcmp(fmt, "rim");
+    int is_rim = relic_jv_str_eq(v, "rim");
     *used = is_rim == (ar->kind == RELIC_ERF_KIND_RIM);
 #define INT_MEMBER(key, dst, hi) \
     do { \
@@ -285,10 +284,9 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
         if (relic_jr_member(&r, doc, "file_type", 1, &v) != RELIC_OK || relic_jr_fixed_string(&r, v, ft, 4) != RELIC_OK) goto done;
         (void)ft; /* the output's extension decides the type */
         if (relic_jr_member(&r, doc, "version", 1, &v) != RELIC_OK) goto done;
-        const char *ver = json_object_get_string(v);
         if (*used) {
-            if (ver && !strcmp(ver, "V1.1")) h->file_version = RELIC_ERF_VERSION_V1_1;
-            else if (ver && !strcmp(ver, "V1.0")) h->file_version = RELIC_ERF_VERSION_V1_0;
+            if (relic_jv_str_eq(v, "V1.1")) h->file_version = RELIC_ERF_VERSION_V1_1;
+            else if (relic_jv_str_eq(v, "V1.0")) h->file_version = RELIC_ERF_VERSION_V1_0;
             else { relic_jr_push(&r, "version", -1); relic_jr_fail(&r, RELIC_E_RANGE, "not \"V1.0\" or \"V1.1\""); goto done; }
         }
         INT_MEMBER("build_year", h->build_year, UINT32_MAX);
@@ -299,14 +297,14 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
         INT_MEMBER("offset_to_resource_list", h->offset_to_resource_list, UINT32_MAX);
         if (relic_jr_member(&r, doc, "reserved", 0, &v) != RELIC_OK) goto done;
         if (v && *used && relic_jr_fixed_hex(&r, v, h->reserved, sizeof h->reserved) != RELIC_OK) goto done;
-        json_object *ls;
+        const relic_jv *ls;
         if (relic_jr_member(&r, doc, "localized_strings", 1, &ls) != RELIC_OK || relic_jr_array(&r, ls, &n) != RELIC_OK) goto done;
         if (*used) {
             ar->erf.localized_strings = relic_arena_array(&ps->a, n ? n : 1, sizeof *ar->erf.localized_strings, 8);
             if (!ar->erf.localized_strings) goto done;
             ar->erf.localized_strings_count = n;
             for (size_t i = 0; i < n; i++) {
-                json_object *s = json_object_array_get_idx(ls, i);
+                const relic_jv *s = relic_jv_at(ls, i);
                 relic_erf_localized_string *d = &ar->erf.localized_strings[i];
                 char *text;
                 relic_jr_push(&r, NULL, (int64_t)i);
@@ -319,11 +317,11 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
         }
     }
     INT_MEMBER("file_size", ar->file_size, UINT32_MAX);
-    json_object *es;
+    const relic_jv *es;
     if (relic_jr_member(&r, doc, "entries", 1, &es) != RELIC_OK || relic_jr_array(&r, es, &n) != RELIC_OK) goto done;
     relic_jr_push(&r, "entries", -1);
     for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(es, i);
+        const relic_jv *e = relic_jv_at(es, i);
         pack_member *m = add_member(ps);
         char *s;
         size_t len;
@@ -353,7 +351,6 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
     rc = 0;
 done:
     if (rc) fprintf(stderr, "relic pack: %s: %s%s%s\n", path, err.path, err.path[0] ? ": " : "", err.message);
-    if (doc) json_object_put(doc);
     relic_unmap(&mp);
     return rc;
 }

@@ -102,10 +102,11 @@ static int read_file(const char *dir, const char *name, relic_mapping *m, int op
 }
 
 /* A sound ID: "0x1234ABCD" or an integer. */
-static relic_status read_id(relic_jr *r, json_object *v, uint32_t *out)
+static relic_status read_id(relic_jr *r, const relic_jv *v, uint32_t *out)
 {
-    if (json_object_is_type(v, json_type_string)) {
-        const char *s = json_object_get_string(v);
+    if (relic_jv_is(v, RELIC_JV_STRING)) {
+        char s[32] = "";
+        if (v->len < sizeof s && !memchr(v->u.s, 0, v->len)) memcpy(s, v->u.s, v->len);
         char *end;
         errno = 0;
         unsigned long long x = strtoull(s, &end, 16);
@@ -123,9 +124,9 @@ static relic_status read_id(relic_jr *r, json_object *v, uint32_t *out)
 static int compression_from_name(const char *name, int64_t *v) { return relic_tpa_compression_from_name(name, v); }
 
 /* Optional unsigned member key into *out (unchanged when absent). */
-static relic_status opt_uint(relic_jr *r, json_object *obj, const char *key, uint64_t hi, int *present, uint32_t *out)
+static relic_status opt_uint(relic_jr *r, const relic_jv *obj, const char *key, uint64_t hi, int *present, uint32_t *out)
 {
-    json_object *v;
+    const relic_jv *v;
     int64_t x;
     relic_status st = relic_jr_member(r, obj, key, 0, &v);
     if (st != RELIC_OK || !v) return st;
@@ -137,9 +138,9 @@ static relic_status opt_uint(relic_jr *r, json_object *obj, const char *key, uin
     return RELIC_OK;
 }
 
-static relic_status parse_sound(relic_jr *r, json_object *e, relic_arena *a, sound *s)
+static relic_status parse_sound(relic_jr *r, const relic_jv *e, relic_arena *a, sound *s)
 {
-    json_object *v;
+    const relic_jv *v;
     relic_status st;
     memset(s, 0, sizeof *s);
     s->compression = -1;
@@ -222,12 +223,12 @@ static int load_sounds(const char *dir, relic_mapping *m, relic_arena *a, sound 
 {
     relic_error err;
     relic_jr r;
-    json_object *doc, *arr;
+    const relic_jv *doc, *arr;
     relic_status st;
     memset(&r, 0, sizeof r);
     r.arena = a;
     r.err = &err;
-    if ((st = relic_jr_parse((const char *)m->bytes.data, m->bytes.size, &doc, &err)) == RELIC_OK) {
+    if ((st = relic_jr_parse((const char *)m->bytes.data, m->bytes.size, a, &doc, &err)) == RELIC_OK) {
         if ((st = relic_jr_check_format(&r, doc, "tpa sounds")) == RELIC_OK &&
             (st = relic_jr_member(&r, doc, "sounds", 1, &arr)) == RELIC_OK) {
             relic_jr_push(&r, "sounds", -1);
@@ -236,12 +237,11 @@ static int load_sounds(const char *dir, relic_mapping *m, relic_arena *a, sound 
                 if (!*out) st = relic_jr_fail(&r, RELIC_E_NOMEM, "no memory for %zu sounds", *n);
                 for (size_t i = 0; st == RELIC_OK && i < *n; i++) {
                     relic_jr_push(&r, NULL, (int64_t)i);
-                    st = parse_sound(&r, json_object_array_get_idx(arr, i), a, &(*out)[i]);
+                    st = parse_sound(&r, relic_jv_at(arr, i), a, &(*out)[i]);
                     if (st == RELIC_OK) relic_jr_pop(&r);
                 }
             }
         }
-        json_object_put(doc);
     }
     if (st != RELIC_OK) {
         char path[4096];
@@ -302,28 +302,31 @@ static int load_captions(const char *dir, relic_mapping *m, relic_arena *a, capt
 {
     relic_error err;
     relic_jr r;
-    json_object *doc, *arr, *v;
+    const relic_jv *doc, *arr, *v;
     relic_status st;
     memset(&r, 0, sizeof r);
     r.arena = a;
     r.err = &err;
-    if ((st = relic_jr_parse((const char *)m->bytes.data, m->bytes.size, &doc, &err)) == RELIC_OK) {
+    if ((st = relic_jr_parse((const char *)m->bytes.data, m->bytes.size, a, &doc, &err)) == RELIC_OK) {
         if ((st = relic_jr_member(&r, doc, "samples", 1, &arr)) == RELIC_OK) {
             relic_jr_push(&r, "samples", -1);
             if ((st = relic_jr_array(&r, arr, n)) == RELIC_OK) {
                 *out = relic_arena_array(a, *n ? *n : 1, sizeof **out, _Alignof(caption_set));
                 if (!*out) st = relic_jr_fail(&r, RELIC_E_NOMEM, "no memory for %zu caption sets", *n);
                 for (size_t i = 0; st == RELIC_OK && i < *n; i++) {
-                    json_object *e = json_object_array_get_idx(arr, i);
+                    const relic_jv *e = relic_jv_at(arr, i);
                     relic_jr_push(&r, NULL, (int64_t)i);
                     if ((st = relic_jr_member(&r, e, "sound_id", 1, &v)) != RELIC_OK) break;
                     relic_jr_push(&r, "sound_id", -1);
                     if ((st = read_id(&r, v, &(*out)[i].sound_id)) != RELIC_OK) break;
                     relic_jr_pop(&r);
                     /* the lines, read by the same reader `relic encode --captions` uses */
-                    const char *text = json_object_to_json_string_ext(e, JSON_C_TO_STRING_PLAIN);
+                    relic_buf text;
+                    relic_buf_init_arena(&text, a, 0);
+                    relic_jv_print(&text, e);
                     relic_error e2;
-                    if ((st = relic_audio_captions_from_json(text, strlen(text), a, &(*out)[i].lines, &(*out)[i].count, &e2)) != RELIC_OK) {
+                    if (text.failed) { st = relic_jr_fail(&r, RELIC_E_NOMEM, "no memory"); break; }
+                    if ((st = relic_audio_captions_from_json((const char *)text.data, text.size, a, &(*out)[i].lines, &(*out)[i].count, &e2)) != RELIC_OK) {
                         st = relic_jr_fail(&r, e2.code, "%s: %s", e2.path, e2.message);
                         break;
                     }
@@ -331,7 +334,6 @@ static int load_captions(const char *dir, relic_mapping *m, relic_arena *a, capt
                 }
             }
         }
-        json_object_put(doc);
     }
     if (st != RELIC_OK) {
         char path[4096];

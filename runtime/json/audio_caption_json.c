@@ -23,22 +23,22 @@ void relic_audio_captions_json(const relic_audio_caption *lines, size_t count, i
 relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_arena *a,
                                             relic_audio_caption **lines, size_t *count, relic_error *err)
 {
-    json_object *doc, *arr, *v;
+    const relic_jv *doc, *arr, *v;
     relic_jr r;
     relic_status st;
     size_t n;
     memset(&r, 0, sizeof r);
     r.arena = a;
     r.err = err;
-    if ((st = relic_jr_parse(text, len, &doc, err)) != RELIC_OK) return st;
-    json_object *obj = doc, *samples;
+    if ((st = relic_jr_parse(text, len, a, &doc, err)) != RELIC_OK) return st;
+    const relic_jv *obj = doc, *samples;
     if ((st = relic_jr_member(&r, doc, "samples", 0, &samples)) != RELIC_OK) goto done;
     if (samples) {
         /* the captions.json of `relic extract`: the first sample's lines */
         relic_jr_push(&r, "samples", -1);
         if ((st = relic_jr_array(&r, samples, &n)) != RELIC_OK) goto done;
         if (n == 0) { st = relic_jr_fail(&r, RELIC_E_RANGE, "no sample holds captions"); goto done; }
-        obj = json_object_array_get_idx(samples, 0);
+        obj = relic_jv_at(samples, 0);
         relic_jr_push(&r, NULL, 0);
     }
     if ((st = relic_jr_member(&r, obj, "captions", 1, &arr)) != RELIC_OK) goto done;
@@ -47,7 +47,7 @@ relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_
     relic_audio_caption *l = relic_arena_array(a, n ? n : 1, sizeof *l, _Alignof(relic_audio_caption));
     if (!l) { st = relic_jr_fail(&r, RELIC_E_NOMEM, "no memory for %zu captions", n); goto done; }
     for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(arr, i);
+        const relic_jv *e = relic_jv_at(arr, i);
         relic_jr_push(&r, NULL, (int64_t)i);
         if ((st = relic_jr_member(&r, e, "units", 0, &v)) != RELIC_OK) goto done;
         if (v) {
@@ -80,6 +80,5 @@ relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_
     *lines = l;
     *count = n;
 done:
-    json_object_put(doc);
     return st;
 }

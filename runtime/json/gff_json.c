@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <yajl/yajl_parse.h>
 
+#include "relic_json.h"
+
 #include "gff_text.h"
 #include "relic_gff.h"
 
@@ -381,13 +383,12 @@ static relic_status read_locstring(rstate *rs, const jnode *fo, const jnode *jv,
     }
     if (f->v.loc.count > 1) {
         /* a StringID twice (a JSON object with a repeated key): refused */
-        uint32_t *ids = malloc((size_t)f->v.loc.count * sizeof *ids);
+        uint32_t *ids = relic_arena_array(rs->a, f->v.loc.count, sizeof *ids, _Alignof(uint32_t));
         if (!ids) return fail(rs, RELIC_E_NOMEM, "out of memory");
         for (uint32_t i = 0; i < f->v.loc.count; i++) ids[i] = f->v.loc.s[i].string_id;
         qsort(ids, f->v.loc.count, sizeof *ids, u32_cmp);
         for (uint32_t i = 1; i < f->v.loc.count && st == RELIC_OK; i++)
             if (ids[i] == ids[i - 1]) st = fail(rs, RELIC_E_ARGUMENT, "StringID %u appears twice", (unsigned)ids[i]);
-        free(ids);
         if (st != RELIC_OK) return st;
     }
     const jnode *ord = member(fo, "__substring_order");
@@ -570,8 +571,8 @@ static relic_status read_struct(rstate *rs, const jnode *obj, relic_gff_tstruct 
     /* the fields in the order "__field_order" gives: keys found through a sorted copy */
     size_t nfields = 0;
     for (const jnode *m = obj->u.first; m; m = m->next) nfields += is_field_key(m);
-    const jnode **sorted = malloc((nfields ? nfields : 1) * sizeof *sorted);
-    uint8_t *used = calloc(nfields ? nfields : 1, 1);
+    const jnode **sorted = relic_arena_array(rs->a, nfields ? nfields : 1, sizeof *sorted, _Alignof(const jnode *));
+    uint8_t *used = relic_arena_alloc(rs->a, nfields ? nfields : 1, 1);
     push(rs, "__field_order", -1);
     if (!sorted || !used) st = fail(rs, RELIC_E_NOMEM, "out of memory");
     else if (order->kind != J_ARR) st = fail(rs, RELIC_E_ARGUMENT, "expected an array of keys");
@@ -603,32 +604,31 @@ static relic_status read_struct(rstate *rs, const jnode *obj, relic_gff_tstruct 
         }
     }
     pop(rs);
-    free(sorted);
-    free(used);
     *out = s;
     return st;
 }
 
+/* Every byte comes from the caller's arena a: the document (kept there
+ * until the caller releases it), yajl's own memory (relic_json_mem) and the
+ * tree. */
 relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
                                       relic_gff_tree *out, relic_error *err)
 {
-    relic_arena doc_arena;
-    bstate *b = calloc(1, sizeof *b);
-    rstate *rs = calloc(1, sizeof *rs);
+    relic_json_mem mem;
+    bstate *b = relic_arena_alloc(a, sizeof *b, _Alignof(bstate));
+    rstate *rs = relic_arena_alloc(a, sizeof *rs, _Alignof(rstate));
+    yajl_handle volatile h = NULL;
     relic_status st = RELIC_OK;
     memset(out, 0, sizeof *out);
-    if (!b || !rs) {
-        free(b);
-        free(rs);
-        return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory");
-    }
-    relic_arena_init_heap(&doc_arena, 0);
-    b->a = &doc_arena;
+    if (!b || !rs) return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory");
+    b->a = a;
     b->text = text;
     b->text_end = text + len;
-    yajl_handle h = yajl_alloc(&callbacks, NULL, b);
-    if (!h) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot create a JSON parser");
-    else {
+    relic_json_mem_init(&mem, a);
+    if (setjmp(mem.nomem)) /* yajl or the document ran out of arena */
+        return relic_fail(err, RELIC_E_NOMEM, h ? yajl_get_bytes_consumed(h) : 0, "", "out of memory parsing JSON");
+    h = yajl_alloc(&callbacks, &mem.funcs, b);
+    {
         yajl_status ys = yajl_parse(h, (const unsigned char *)text, len);
         if (ys == yajl_status_ok) ys = yajl_complete_parse(h);
         if (ys != yajl_status_ok || !b->root) {
@@ -636,12 +636,10 @@ relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_en
             if (b->nomem) st = relic_fail(err, RELIC_E_NOMEM, at, "", "out of memory parsing JSON");
             else if (b->too_deep) st = relic_fail(err, RELIC_E_LIMIT, at, "", "JSON nested deeper than %d at byte %zu", JSON_MAX_DEPTH, at);
             else {
-                unsigned char *msg = yajl_get_error(h, 0, NULL, 0);
+                unsigned char *msg = relic_json_mem_room(&mem, 256) ? yajl_get_error(h, 0, NULL, 0) : NULL;
                 st = relic_fail(err, RELIC_E_SYNTAX, at, "", "invalid JSON at byte %zu: %s", at, msg ? (const char *)msg : "?");
-                if (msg) yajl_free_error(h, msg);
             }
         }
-        yajl_free(h);
     }
     rs->a = a;
     rs->err = err;
@@ -668,8 +666,5 @@ relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_en
             st = read_struct(rs, root, &out->root, 0);
         }
     }
-    relic_arena_release(&doc_arena);
-    free(b);
-    free(rs);
     return st;
 }

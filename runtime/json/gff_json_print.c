@@ -295,7 +295,7 @@ typedef struct pstate {
     jout w;
     int utf8;
     relic_error *err;
-    relic_arena arena;   /* layouts and their text */
+    relic_arena *arena;  /* layouts, their text and every scratch array (the caller's) */
     layout **buckets;
     uint32_t nbuckets;
     uint64_t *kbuf;      /* the current struct's key sequence */
@@ -348,9 +348,9 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
                                  layout **out)
 {
     const relic_gff_doc *d = ps->d;
-    relic_arena *a = &ps->arena;
-    lfield *lf = malloc((n ? n : 1) * sizeof *lf);
-    lfield **by = malloc((n ? n : 1) * sizeof *by);
+    relic_arena *a = ps->arena;
+    lfield *lf = relic_arena_array(a, n ? n : 1, sizeof *lf, 8);
+    lfield **by = relic_arena_array(a, n ? n : 1, sizeof *by, 8);
     layout *L = relic_arena_alloc(a, sizeof *L, 8);
     relic_status st = RELIC_OK;
     if (!lf || !by || !L) { st = nomem(ps); goto done; }
@@ -468,8 +468,6 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     L->nslot = ns;
     *out = L;
 done:
-    free(lf);
-    free(by);
     return st;
 }
 
@@ -512,8 +510,8 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
     uint32_t strref = relic_load_u32le(p + 4), count = relic_load_u32le(p + 8);
     const uint8_t *q = p + 12;
     if (count > ps->scap) {
-        size_t cap = count < 16 ? 16 : count;
-        void *g = realloc(ps->subs, cap * sizeof *ps->subs);
+        size_t cap = count < 2 * ps->scap ? 2 * ps->scap : count < 16 ? 16 : count;
+        void *g = relic_arena_array(ps->arena, cap, sizeof *ps->subs, 8); /* refilled below: no copy */
         if (!g) return nomem(ps);
         ps->subs = g;
         ps->scap = cap;
@@ -545,14 +543,13 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
         /* the file order, for the way back: each substring's StringID */
         out_bytes(w, sl->text, sl->keylen);
         OUT_LIT(w, "\"__substring_order\":[");
-        uint32_t *order = malloc((size_t)count * sizeof *order);
+        uint32_t *order = relic_arena_array(ps->arena, count, sizeof *order, 4);
         if (!order) return nomem(ps);
         for (uint32_t i = 0; i < count; i++) order[ps->subs[i].pos] = ps->subs[i].id;
         for (uint32_t i = 0; i < count; i++) {
             if (i) out_char(w, ',');
             out_u64(w, order[i]);
         }
-        free(order);
         OUT_LIT(w, "],");
         out_bytes(w, sl->text + sl->keylen, sl->len - sl->keylen);
     } else {
@@ -678,10 +675,11 @@ static relic_status print_struct(pstate *ps, uint32_t s, uint32_t depth, uint32_
     if (depth > RELIC_GFF_MAX_DEPTH)
         return relic_fail(ps->err, RELIC_E_LIMIT, 0, NULL, "structs nest deeper than %d", RELIC_GFF_MAX_DEPTH);
     if (n > ps->kcap) {
-        void *g = realloc(ps->kbuf, (size_t)n * sizeof *ps->kbuf);
+        size_t cap = n < 2 * ps->kcap ? 2 * ps->kcap : n;
+        void *g = relic_arena_array(ps->arena, cap, sizeof *ps->kbuf, 8); /* refilled below: no copy */
         if (!g) return nomem(ps);
         ps->kbuf = g;
-        ps->kcap = n;
+        ps->kcap = cap;
     }
     uint64_t h = mix(0x51ED27u, flags);
     const uint32_t *fidx = n == 1 ? &data : NULL;
@@ -750,17 +748,13 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d)
     return non_ascii ? RELIC_GFF_ENC_UTF8 : RELIC_GFF_ENC_CP1252;
 }
 
-relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
-                                      relic_error *err)
+relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
+                                         relic_arena *scratch, relic_error *err)
 {
-    pstate *ps = calloc(1, sizeof *ps);
-    uint8_t *stage = malloc(OUT_CAP);
+    pstate *ps = relic_arena_alloc(scratch, sizeof *ps, _Alignof(pstate));
+    uint8_t *stage = relic_arena_alloc(scratch, OUT_CAP, 8);
     relic_status st;
-    if (!ps || !stage) {
-        free(ps);
-        free(stage);
-        return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
-    }
+    if (!ps || !stage) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
     if (enc == RELIC_GFF_ENC_AUTO) enc = relic_gff_detect_encoding(d);
     ps->d = d;
     ps->utf8 = enc == RELIC_GFF_ENC_UTF8;
@@ -768,10 +762,10 @@ relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding
     ps->w.base = ps->w.p = stage;
     ps->w.end = stage + OUT_CAP;
     ps->w.o = out;
-    relic_arena_init_heap(&ps->arena, 0);
+    ps->arena = scratch;
     ps->nbuckets = 64;
     while (ps->nbuckets < d->struct_count && ps->nbuckets < (1u << 16)) ps->nbuckets <<= 1;
-    ps->buckets = calloc(ps->nbuckets, sizeof *ps->buckets);
+    ps->buckets = relic_arena_array(scratch, ps->nbuckets, sizeof *ps->buckets, 8);
     if (!ps->buckets) st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
     else st = print_struct(ps, 0, 0, F_ROOT | (relic_gff_struct_id(d, 0) != RELIC_GFF_NONE ? F_HAS_ID : 0));
     if (st == RELIC_OK) {
@@ -779,12 +773,17 @@ relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding
         out_flush(&ps->w);
         if (out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
     }
-    relic_arena_release(&ps->arena);
-    free(ps->buckets);
-    free(ps->kbuf);
-    free(ps->subs);
-    free(stage);
-    free(ps);
+    return st;
+}
+
+relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
+                                      relic_error *err)
+{
+    if (out->arena) return relic_gff_json_print_doc_in(d, enc, out, out->arena, err);
+    relic_arena scratch;
+    relic_arena_init_heap(&scratch, 0);
+    relic_status st = relic_gff_json_print_doc_in(d, enc, out, &scratch, err);
+    relic_arena_release(&scratch);
     return st;
 }
 

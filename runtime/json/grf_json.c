@@ -136,7 +136,9 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     relic_status st;
     bare.data = NULL;
     bare.data_count = 0;
-    relic_buf_init(&tmp, 0);
+    /* with out in an arena, the scratch is that arena's too: no heap */
+    if (out->arena) relic_buf_init_arena(&tmp, out->arena, 0);
+    else relic_buf_init(&tmp, 0);
     st = relic_groff_json_print(&bare, &tmp, err);
     if (st) {
         relic_buf_free(&tmp);
@@ -150,11 +152,11 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     }
     relic_buf_append(out, tmp.data, end - 1);
     relic_buf_free(&tmp);
-    relic_arena scratch;
+    relic_arena heap_scratch, *scratch = out->arena ? out->arena : &heap_scratch;
     relic_grf_symbols sy;
-    relic_arena_init_heap(&scratch, 0);
-    if ((st = relic_grf_symbols_index(m, &scratch, &sy, err))) {
-        relic_arena_release(&scratch);
+    relic_arena_init_heap(&heap_scratch, 0);
+    if ((st = relic_grf_symbols_index(m, scratch, &sy, err))) {
+        relic_arena_release(&heap_scratch);
         return st;
     }
     relic_buf_printf(out, ",\n \"grf_version\": %u, \"optimised\": %s,\n \"contents\": [", f->layout.version,
@@ -169,7 +171,7 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
             relic_buf_puts(out, "\"value\": ");
             st = relic_grf_section_json_print(f->kinds[i], f->models[i], out, err);
             if (st) {
-                relic_arena_release(&scratch);
+                relic_arena_release(&heap_scratch);
                 return st;
             }
         } else {
@@ -181,13 +183,13 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     }
     relic_buf_puts(out, "]");
     print_instances(out, f, &sy);
-    relic_arena_release(&scratch);
+    relic_arena_release(&heap_scratch);
     relic_buf_puts(out, "}\n");
     if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
     return RELIC_OK;
 }
 
-static relic_status read_contents(relic_jr *r, json_object *contents, relic_groff_groff *m, relic_buf *data)
+static relic_status read_contents(relic_jr *r, const relic_jv *contents, relic_groff_groff *m, relic_buf *data)
 {
     size_t n;
     relic_status st;
@@ -195,13 +197,19 @@ static relic_status read_contents(relic_jr *r, json_object *contents, relic_grof
     if (n != m->sections_count)
         return relic_jr_fail(r, RELIC_E_ARGUMENT, "%zu entries for %zu sections", n, m->sections_count);
     for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(contents, i), *v;
+        const relic_jv *e = relic_jv_at(contents, i), *v;
         size_t before = data->size;
         int kind;
         relic_jr_push(r, NULL, (int64_t)i);
         relic_jr_push(r, "kind", -1);
         if ((st = relic_jr_member(r, e, "kind", 1, &v))) return st;
-        kind = json_object_is_type(v, json_type_string) ? relic_grf_kind_from_name(json_object_get_string(v)) : -1;
+        kind = -1;
+        if (relic_jv_is(v, RELIC_JV_STRING) && v->len < 64) {
+            char name[64];
+            memcpy(name, v->u.s, v->len);
+            name[v->len] = 0;
+            kind = relic_grf_kind_from_name(name);
+        }
         if (kind < 0) return relic_jr_fail(r, RELIC_E_RANGE, "not a section kind");
         relic_jr_pop(r);
         if (kind == RELIC_GRF_OPAQUE) {
@@ -215,9 +223,13 @@ static relic_status read_contents(relic_jr *r, json_object *contents, relic_grof
             void *model;
             relic_jr_push(r, "value", -1);
             if ((st = relic_jr_member(r, e, "value", 1, &v))) return st;
-            const char *text = json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN);
+            /* the section's own reader takes text: v printed back, in the arena */
+            relic_buf text;
+            relic_buf_init_arena(&text, r->arena, 0);
+            relic_jv_print(&text, v);
+            if (text.failed) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory");
             relic_error inner;
-            st = relic_grf_section_json_read((relic_grf_kind)kind, text, strlen(text), r->arena, &model, &inner);
+            st = relic_grf_section_json_read((relic_grf_kind)kind, (const char *)text.data, text.size, r->arena, &model, &inner);
             if (!st) st = relic_grf_section_write((relic_grf_kind)kind, model, data, &inner);
             if (st) return relic_jr_fail(r, st, "%s%s%s", inner.path, inner.path[0] ? ": " : "", inner.message);
             relic_jr_pop(r);
@@ -232,40 +244,36 @@ static relic_status read_contents(relic_jr *r, json_object *contents, relic_grof
 relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, relic_groff_groff *out,
                                  relic_error *err)
 {
-    json_object *doc, *contents;
+    const relic_jv *doc, *contents;
     relic_status st;
-    if ((st = relic_jr_parse(text, len, &doc, err))) return st;
-    if (!json_object_is_type(doc, json_type_object) || !json_object_object_get_ex(doc, "contents", &contents)) {
-        json_object_put(doc);
+    if ((st = relic_jr_parse(text, len, a, &doc, err))) return st;
+    if (!(contents = relic_jv_get(doc, "contents")))
         return relic_groff_json_read(text, len, a, out, err); /* the plain container form: data as hex */
-    }
     /* the container alone (directory, symbols) for the generated reader; contents kept apart */
-    json_object_get(contents);
-    json_object_object_del(doc, "contents");
-    json_object_object_del(doc, "instances");
-    const char *container = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN);
-    st = relic_groff_json_read(container, strlen(container), a, out, err);
-    json_object_put(doc);
-    if (st) {
-        json_object_put(contents);
-        return st;
+    relic_buf container;
+    relic_buf_init_arena(&container, a, 0);
+    relic_buf_append(&container, "{", 1);
+    for (uint32_t i = 0, n = 0; i < doc->len; i++) {
+        const relic_jv *m = doc->u.items[i];
+        if ((m->klen == 8 && !memcmp(m->key, "contents", 8)) || (m->klen == 9 && !memcmp(m->key, "instances", 9))) continue;
+        if (n++) relic_buf_append(&container, ",", 1);
+        relic_jv_print(&container, &(relic_jv){ .kind = RELIC_JV_STRING, .u.s = m->key, .len = m->klen });
+        relic_buf_append(&container, ":", 1);
+        relic_jv_print(&container, m);
     }
+    relic_buf_append(&container, "}", 1);
+    if (container.failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory");
+    if ((st = relic_groff_json_read((const char *)container.data, container.size, a, out, err))) return st;
     relic_jr r = { a, err, { 0 }, 0 };
     relic_buf data;
-    relic_buf_init(&data, 0);
+    relic_buf_init_arena(&data, a, 0);
     relic_jr_push(&r, "contents", -1);
     st = read_contents(&r, contents, out, &data);
-    json_object_put(contents);
     if (!st && data.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "contents", "out of memory");
     if (!st) {
-        out->data = data.size ? relic_arena_alloc(a, data.size, 1) : NULL;
-        if (data.size && !out->data) st = relic_fail(err, RELIC_E_NOMEM, 0, "contents", "out of memory");
-        else {
-            if (data.size) memcpy(out->data, data.data, data.size);
-            out->data_count = data.size;
-            st = relic_groff_layout(out, err);
-        }
+        out->data = data.size ? data.data : NULL;
+        out->data_count = data.size;
+        st = relic_groff_layout(out, err);
     }
-    relic_buf_free(&data);
     return st;
 }

@@ -83,9 +83,9 @@ relic_status relic_grf_value_table_json_print(const relic_grf_value_table *vt, r
 
 /* ---- reading ---- */
 
-static relic_status rd_u32(relic_jr *r, json_object *obj, const char *key, uint32_t *out)
+static relic_status rd_u32(relic_jr *r, const relic_jv *obj, const char *key, uint32_t *out)
 {
-    json_object *v;
+    const relic_jv *v;
     int64_t x;
     relic_status st;
     relic_jr_push(r, key, -1);
@@ -95,7 +95,7 @@ static relic_status rd_u32(relic_jr *r, json_object *obj, const char *key, uint3
     return RELIC_OK;
 }
 
-static relic_status rd_u8(relic_jr *r, json_object *obj, const char *key, uint8_t *out)
+static relic_status rd_u8(relic_jr *r, const relic_jv *obj, const char *key, uint8_t *out)
 {
     uint32_t x;
     relic_status st = rd_u32(r, obj, key, &x);
@@ -106,7 +106,7 @@ static relic_status rd_u8(relic_jr *r, json_object *obj, const char *key, uint8_
 }
 
 /* A string without NUL bytes (they end a value-table string). */
-static relic_status rd_cstr(relic_jr *r, json_object *v, char **out)
+static relic_status rd_cstr(relic_jr *r, const relic_jv *v, char **out)
 {
     size_t n;
     relic_status st = relic_jr_string(r, v, out, &n);
@@ -116,9 +116,9 @@ static relic_status rd_cstr(relic_jr *r, json_object *v, char **out)
     return RELIC_OK;
 }
 
-static relic_status rd_str(relic_jr *r, json_object *obj, const char *key, char **out)
+static relic_status rd_str(relic_jr *r, const relic_jv *obj, const char *key, char **out)
 {
-    json_object *v;
+    const relic_jv *v;
     relic_status st;
     relic_jr_push(r, key, -1);
     if ((st = relic_jr_member(r, obj, key, 1, &v)) || (st = rd_cstr(r, v, out))) return st;
@@ -126,23 +126,23 @@ static relic_status rd_str(relic_jr *r, json_object *obj, const char *key, char 
     return RELIC_OK;
 }
 
-static relic_status rd_handle_v(relic_jr *r, json_object *v, relic_grf_vt_handle *h)
+static relic_status rd_handle_v(relic_jr *r, const relic_jv *v, relic_grf_vt_handle *h)
 {
     size_t n;
     int64_t x;
     relic_status st;
     if ((st = relic_jr_array(r, v, &n))) return st;
     if (n != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "a handle is [id, references]");
-    if ((st = relic_jr_int(r, json_object_array_get_idx(v, 0), 0, UINT32_MAX, &x))) return st;
+    if ((st = relic_jr_int(r, relic_jv_at(v, 0), 0, UINT32_MAX, &x))) return st;
     h->id = (uint32_t)x;
-    if ((st = relic_jr_int(r, json_object_array_get_idx(v, 1), 0, UINT32_MAX, &x))) return st;
+    if ((st = relic_jr_int(r, relic_jv_at(v, 1), 0, UINT32_MAX, &x))) return st;
     h->references = (uint32_t)x;
     return RELIC_OK;
 }
 
-static relic_status rd_handle(relic_jr *r, json_object *obj, const char *key, relic_grf_vt_handle *h)
+static relic_status rd_handle(relic_jr *r, const relic_jv *obj, const char *key, relic_grf_vt_handle *h)
 {
-    json_object *v;
+    const relic_jv *v;
     relic_status st;
     relic_jr_push(r, key, -1);
     if ((st = relic_jr_member(r, obj, key, 1, &v)) || (st = rd_handle_v(r, v, h))) return st;
@@ -150,9 +150,9 @@ static relic_status rd_handle(relic_jr *r, json_object *obj, const char *key, re
     return RELIC_OK;
 }
 
-static relic_status rd_handles(relic_jr *r, json_object *obj, const char *key, relic_grf_vt_handles *h)
+static relic_status rd_handles(relic_jr *r, const relic_jv *obj, const char *key, relic_grf_vt_handles *h)
 {
-    json_object *v;
+    const relic_jv *v;
     relic_status st;
     relic_jr_push(r, key, -1);
     if ((st = relic_jr_member(r, obj, key, 1, &v)) || (st = rd_str(r, v, "class_name", &h->class_name)) ||
@@ -163,17 +163,15 @@ static relic_status rd_handles(relic_jr *r, json_object *obj, const char *key, r
     return RELIC_OK;
 }
 
-static relic_status rd_record(relic_jr *r, json_object *o, relic_grf_vt_record *rec)
+static relic_status rd_record(relic_jr *r, const relic_jv *o, relic_grf_vt_record *rec)
 {
-    json_object *v;
+    const relic_jv *v;
     relic_status st;
-    const char *tn;
     memset(rec, 0, sizeof *rec);
     relic_jr_push(r, "type", -1);
     if ((st = relic_jr_member(r, o, "type", 1, &v))) return st;
-    tn = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : "";
     for (int t = 1; t < TYPE_COUNT; t++)
-        if (!strcmp(tn, type_names[t])) rec->type = (uint8_t)t;
+        if (relic_jv_str_eq(v, type_names[t])) rec->type = (uint8_t)t;
     if (!rec->type) return relic_jr_fail(r, RELIC_E_RANGE, "not a value type (bool char int float string object)");
     relic_jr_pop(r);
     if ((st = rd_u8(r, o, "scope", &rec->scope)) || (st = rd_u8(r, o, "reference", &rec->reference)) ||
@@ -203,7 +201,7 @@ static relic_status rd_record(relic_jr *r, json_object *o, relic_grf_vt_record *
             return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory");
         for (size_t k = 0; k < n; k++) {
             relic_jr_push(r, NULL, (int64_t)k);
-            if ((st = rd_handle_v(r, json_object_array_get_idx(v, k), &rec->items[k]))) return st;
+            if ((st = rd_handle_v(r, relic_jv_at(v, k), &rec->items[k]))) return st;
             relic_jr_pop(r);
         }
     }
@@ -214,10 +212,10 @@ static relic_status rd_record(relic_jr *r, json_object *o, relic_grf_vt_record *
 relic_status relic_grf_value_table_json_read(const char *text, size_t len, relic_arena *a, relic_grf_value_table *out,
                                              relic_error *err)
 {
-    json_object *doc, *v;
+    const relic_jv *doc, *v;
     relic_jr r = { a, err, { 0 }, 0 };
     size_t n;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st) return st;
     memset(out, 0, sizeof *out);
     if ((st = relic_jr_check_format(&r, doc, "grf_value_table")) || (st = rd_str(&r, doc, "name", &out->name)) ||
@@ -233,7 +231,7 @@ relic_status relic_grf_value_table_json_read(const char *text, size_t len, relic
         goto done;
     }
     for (size_t i = 0; i < n; i++) {
-        json_object *e = json_object_array_get_idx(v, i);
+        const relic_jv *e = relic_jv_at(v, i);
         size_t k;
         int64_t x;
         relic_jr_push(&r, NULL, (int64_t)i);
@@ -242,11 +240,11 @@ relic_status relic_grf_value_table_json_read(const char *text, size_t len, relic
             st = relic_jr_fail(&r, RELIC_E_ARGUMENT, "a symbol is [name, id, references]");
             goto done;
         }
-        if ((st = rd_cstr(&r, json_object_array_get_idx(e, 0), &out->symbols[i].name)) ||
-            (st = relic_jr_int(&r, json_object_array_get_idx(e, 1), 0, UINT32_MAX, &x)))
+        if ((st = rd_cstr(&r, relic_jv_at(e, 0), &out->symbols[i].name)) ||
+            (st = relic_jr_int(&r, relic_jv_at(e, 1), 0, UINT32_MAX, &x)))
             goto done;
         out->symbols[i].handle.id = (uint32_t)x;
-        if ((st = relic_jr_int(&r, json_object_array_get_idx(e, 2), 0, UINT32_MAX, &x))) goto done;
+        if ((st = relic_jr_int(&r, relic_jv_at(e, 2), 0, UINT32_MAX, &x))) goto done;
         out->symbols[i].handle.references = (uint32_t)x;
         relic_jr_pop(&r);
     }
@@ -260,11 +258,10 @@ relic_status relic_grf_value_table_json_read(const char *text, size_t len, relic
     }
     for (size_t i = 0; i < n; i++) {
         relic_jr_push(&r, NULL, (int64_t)i);
-        if ((st = rd_record(&r, json_object_array_get_idx(v, i), &out->records[i]))) goto done;
+        if ((st = rd_record(&r, relic_jv_at(v, i), &out->records[i]))) goto done;
         relic_jr_pop(&r);
     }
     relic_jr_pop(&r);
 done:
-    json_object_put(doc);
     return st;
 }

@@ -1,7 +1,8 @@
 /* bench_bwm.c — `make bench`: BWM throughput on a synthetic WOK of at least
  * 1,000,000 faces made by relic's own builders and writer: validate + full
  * traversal (MB/s, and its ratio to memcpy of the same bytes measured in the
- * same run), JSON dump MB/s, write MB/s, build time and peak RSS. */
+ * same run), JSON dump and JSON read MB/s (of BWM), write MB/s, build time
+ * and peak RSS (before the JSON read). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,34 @@ int main(int argc, char **argv)
     printf("memcpy                    %8.0f MB/s\n", mb / t_memcpy);
     printf("validate + full traversal %8.0f MB/s  (%.0f%% of memcpy)\n", mb / t_val, 100.0 * t_memcpy / t_val);
     printf("JSON dump                 %8.0f MB/s  (%.1f MB of JSON)\n", mb / t_json, (double)json_size / 1e6);
+    /* JSON -> model: after the peak-RSS reading, which it would dominate */
+    double t_read = 1e9;
+    size_t json_text = 0;
+    {
+        relic_bwm_view v;
+        relic_arena da;
+        relic_bwm_bwm dm;
+        relic_buf js;
+        relic_arena_init_heap(&da, 0);
+        relic_buf_init(&js, 0);
+        relic_bwm_validate(out.data, out.size, &v, &err);
+        relic_bwm_decode(&v, &da, &dm, &err);
+        relic_bwm_json_print(&dm, &js, &err);
+        json_text = js.size;
+        for (int r = 0; r < 2; r++) {
+            relic_arena ra;
+            relic_bwm_bwm rm;
+            relic_arena_init_heap(&ra, 0);
+            t0 = now();
+            if (relic_bwm_json_read((const char *)js.data, js.size, &ra, &rm, &err) != RELIC_OK) { fprintf(stderr, "JSON read: %s\n", err.message); return 1; }
+            double t = now() - t0;
+            if (t < t_read) t_read = t;
+            relic_arena_release(&ra);
+        }
+        relic_buf_free(&js);
+        relic_arena_release(&da);
+    }
+    printf("JSON read                 %8.0f MB/s  (%.0f MB/s of JSON)\n", mb / t_read, (double)json_text / 1e6 / t_read);
     printf("write                     %8.0f MB/s  (first write, into fresh memory: %.0f MB/s)\n", mb / t_write, mb / t_first);
     printf("peak RSS                  %8.0f MB\n", (double)ru.ru_maxrss / 1024.0);
     if (sink == 0.5) printf("\n");

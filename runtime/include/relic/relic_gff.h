@@ -288,6 +288,16 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d);
  *  RELIC_E_NOMEM. */
 relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
                                       relic_error *err);
+/** relic_gff_json_print_doc with every scratch byte (parser state, layout
+ *  cache, 64 KiB staging) taken from scratch and nothing from the heap, so
+ *  with out over caller memory (relic_buf_init_fixed) or in an arena
+ *  (relic_buf_init_arena) the call makes no heap call; scratch may be out's
+ *  own arena (relic_gff_json_print_doc does that for an arena buffer). The
+ *  scratch bytes stay allocated until the caller releases the arena.
+ *  Errors: as relic_gff_json_print_doc; RELIC_E_NOMEM when scratch or out
+ *  runs out. */
+relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
+                                         relic_arena *scratch, relic_error *err);
 
 /** The same for a tree: written (RELIC_GFF_LAYOUT_DEFAULT), validated and
  *  printed as above. Errors: those of relic_gff_write_tree and

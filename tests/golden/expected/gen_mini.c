@@ -16,7 +16,7 @@
  * or by hand, with the runtime files the generated code needs:
  *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/golden \
  *       fuzz/gen_mini.c generated/golden/mini.c generated/golden/mini_json.c generated/golden/mini_mutate.c runtime/core/arena.c \
- *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c HOOKS.c -ljson-c -lm -o gen_mini
+ *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c HOOKS.c -lyajl -lm -o gen_mini
  * Reproduce a crash: build-fuzz/gen_mini CRASH_FILE
  */
 /* HOOKS.c: the hand-written file(s) defining relic_hook_mini_blob. */

@@ -2,8 +2,6 @@
  * JSON printer and reader of the mini format. */
 #include <string.h>
 
-#include <json-c/json.h>
-
 #include "relic_gen.h"
 #include "relic_json.h"
 #include "mini.h"
@@ -262,12 +260,12 @@ relic_status relic_mini_json_print(const relic_mini_mini *m, relic_buf *out, rel
 
 typedef struct relic_mini_jr { relic_jr base; relic_mini_mini *root; } relic_mini_jr;
 
-RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, json_object *obj, relic_mini_point *m);
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_mini_header *m);
-RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *obj, relic_mini_record *m);
-RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *obj, relic_mini_mini *m);
+RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, const relic_jv *obj, relic_mini_point *m);
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_mini_header *m);
+RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, const relic_jv *obj, relic_mini_record *m);
+RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, const relic_jv *obj, relic_mini_mini *m);
 
-RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, json_object *obj, relic_mini_point *m)
+RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, const relic_jv *obj, relic_mini_point *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
@@ -275,7 +273,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, json_object *o
     if ((st_ = relic_jr_array(r, obj, &n_)) != RELIC_OK) return st_;
     if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 values, found %zu", n_);
     { /* x */
-        json_object *v_ = json_object_array_get_idx(obj, 0);
+        const relic_jv *v_ = relic_jv_at(obj, 0);
         relic_jr_push(r, "x", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(-32768), UINT64_C(32767), &iv_)) != RELIC_OK) return st_; m->x = (int16_t)iv_; }
@@ -283,7 +281,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, json_object *o
         relic_jr_pop(r);
     }
     { /* y */
-        json_object *v_ = json_object_array_get_idx(obj, 1);
+        const relic_jv *v_ = relic_jv_at(obj, 1);
         relic_jr_push(r, "y", -1);
         if (v_) {
         { int64_t iv_; if ((st_ = relic_jr_int(r, v_, INT64_C(-32768), UINT64_C(32767), &iv_)) != RELIC_OK) return st_; m->y = (int16_t)iv_; }
@@ -293,13 +291,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_point(relic_jr *r, json_object *o
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *obj, relic_mini_header *m)
+RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, const relic_jv *obj, relic_mini_header *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* magic */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "magic", -1);
         if ((st_ = relic_jr_member(r, obj, "magic", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -308,7 +306,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* version */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "version", -1);
         if ((st_ = relic_jr_member(r, obj, "version", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -317,7 +315,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* level */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "level", -1);
         if ((st_ = relic_jr_member(r, obj, "level", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -326,7 +324,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* attributes */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "attributes", -1);
         if ((st_ = relic_jr_member(r, obj, "attributes", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -335,7 +333,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* origin */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "origin", -1);
         if ((st_ = relic_jr_member(r, obj, "origin", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -344,7 +342,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* palette */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "palette", -1);
         if ((st_ = relic_jr_member(r, obj, "palette", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -352,7 +350,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 4) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 4 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; ((uint8_t *)m->palette)[k_] = (uint8_t)iv_; }
             relic_jr_pop(r);
@@ -361,7 +359,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* scale */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "scale", -1);
         if ((st_ = relic_jr_member(r, obj, "scale", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -370,7 +368,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* record_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "record_count", -1);
         if ((st_ = relic_jr_member(r, obj, "record_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -379,7 +377,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* record_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "record_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "record_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -388,7 +386,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* records_size */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "records_size", -1);
         if ((st_ = relic_jr_member(r, obj, "records_size", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -397,7 +395,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* table_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "table_count", -1);
         if ((st_ = relic_jr_member(r, obj, "table_count", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -406,7 +404,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* pair_count */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pair_count", -1);
         if ((st_ = relic_jr_member(r, obj, "pair_count", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -415,7 +413,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* table_offset */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "table_offset", -1);
         if ((st_ = relic_jr_member(r, obj, "table_offset", 0, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -426,13 +424,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_header(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *obj, relic_mini_record *m)
+RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, const relic_jv *obj, relic_mini_record *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* kind */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "kind", -1);
         if ((st_ = relic_jr_member(r, obj, "kind", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -441,7 +439,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* name_len */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name_len", -1);
         if ((st_ = relic_jr_member(r, obj, "name_len", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -450,7 +448,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* name */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "name", -1);
         if ((st_ = relic_jr_member(r, obj, "name", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -459,7 +457,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* offsets */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "offsets", -1);
         if ((st_ = relic_jr_member(r, obj, "offsets", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -467,13 +465,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         if ((st_ = relic_jr_array(r, v_, &n_)) != RELIC_OK) return st_;
         if (n_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", n_);
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             size_t ni_;
             if ((st_ = relic_jr_array(r, e_, &ni_)) != RELIC_OK) return st_;
             if (ni_ != 2) return relic_jr_fail(r, RELIC_E_ARGUMENT, "expected 2 elements, found %zu", ni_);
             for (size_t q_ = 0; q_ < 2; q_++) {
-                json_object *x_ = json_object_array_get_idx(e_, q_);
+                const relic_jv *x_ = relic_jv_at(e_, q_);
                 { int64_t iv_; if ((st_ = relic_jr_int(r, x_, INT64_C(-128), UINT64_C(127), &iv_)) != RELIC_OK) return st_; ((int8_t *)m->offsets)[k_ * 2 + q_] = (int8_t)iv_; }
             }
             relic_jr_pop(r);
@@ -482,7 +480,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* stamp */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "stamp", -1);
         if ((st_ = relic_jr_member(r, obj, "stamp", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -491,7 +489,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* weight */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "weight", -1);
         if ((st_ = relic_jr_member(r, obj, "weight", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -506,7 +504,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
     case INT64_C(1):
     {
     { /* number */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "number", -1);
         if ((st_ = relic_jr_member(r, obj, "number", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -519,7 +517,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
     case INT64_C(5):
     {
     { /* text_len */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "text_len", -1);
         if ((st_ = relic_jr_member(r, obj, "text_len", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -528,7 +526,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* text */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "text", -1);
         if ((st_ = relic_jr_member(r, obj, "text", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -540,7 +538,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
     case INT64_C(4):
     {
     { /* packed_len */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "packed_len", -1);
         if ((st_ = relic_jr_member(r, obj, "packed_len", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -549,7 +547,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* unpacked_len */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "unpacked_len", -1);
         if ((st_ = relic_jr_member(r, obj, "unpacked_len", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -558,7 +556,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* packed */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "packed", -1);
         if ((st_ = relic_jr_member(r, obj, "packed", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -570,7 +568,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
     default:
     {
     { /* blob_len */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "blob_len", -1);
         if ((st_ = relic_jr_member(r, obj, "blob_len", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -579,7 +577,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
         relic_jr_pop(r);
     }
     { /* blob */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "blob", -1);
         if ((st_ = relic_jr_member(r, obj, "blob", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -590,7 +588,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
     } break;
     }
     { /* has_color */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "has_color", -1);
         if ((st_ = relic_jr_member(r, obj, "has_color", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -600,7 +598,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
     }
     if (((int64_t)(((int64_t)m->has_color) != INT64_C(0)))) {
     { /* color */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "color", -1);
         if ((st_ = relic_jr_member(r, obj, "color", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -610,7 +608,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
     }
     } else {
     { /* gray */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "gray", -1);
         if ((st_ = relic_jr_member(r, obj, "gray", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -622,13 +620,13 @@ RELIC_GEN_UNUSED static inline relic_status jr_record(relic_jr *r, json_object *
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *obj, relic_mini_mini *m)
+RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, const relic_jv *obj, relic_mini_mini *m)
 {
     relic_status st_ = RELIC_OK;
     (void)st_;
-    if (!json_object_is_type(obj, json_type_object)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
+    if (!relic_jv_is(obj, RELIC_JV_OBJECT)) return relic_jr_fail(r, RELIC_E_SYNTAX, "expected an object");
     { /* header */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "header", -1);
         if ((st_ = relic_jr_member(r, obj, "header", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -637,7 +635,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* pairs */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "pairs", -1);
         if ((st_ = relic_jr_member(r, obj, "pairs", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -647,7 +645,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *ob
         if (!m->pairs && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->pairs_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(255), &iv_)) != RELIC_OK) return st_; ((uint8_t *)m->pairs)[k_] = (uint8_t)iv_; }
             relic_jr_pop(r);
@@ -656,7 +654,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* table */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "table", -1);
         if ((st_ = relic_jr_member(r, obj, "table", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -666,7 +664,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *ob
         if (!m->table && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->table_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             { int64_t iv_; if ((st_ = relic_jr_int(r, e_, INT64_C(0), UINT64_C(65535), &iv_)) != RELIC_OK) return st_; ((uint16_t *)m->table)[k_] = (uint16_t)iv_; }
             relic_jr_pop(r);
@@ -675,7 +673,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *ob
         relic_jr_pop(r);
     }
     { /* records */
-        json_object *v_ = NULL;
+        const relic_jv *v_ = NULL;
         relic_jr_push(r, "records", -1);
         if ((st_ = relic_jr_member(r, obj, "records", 1, &v_)) != RELIC_OK) return st_;
         if (v_) {
@@ -685,7 +683,7 @@ RELIC_GEN_UNUSED static inline relic_status jr_mini(relic_jr *r, json_object *ob
         if (!m->records && n_) return relic_jr_fail(r, RELIC_E_NOMEM, "out of memory for %zu elements", n_);
         m->records_count = n_;
         for (size_t k_ = 0; k_ < n_; k_++) {
-            json_object *e_ = json_object_array_get_idx(v_, k_);
+            const relic_jv *e_ = relic_jv_at(v_, k_);
             relic_jr_push(r, NULL, (int64_t)k_);
             if ((st_ = jr_record(r, e_, &((relic_mini_record *)m->records)[k_])) != RELIC_OK) return st_;
             relic_jr_pop(r);
@@ -702,12 +700,11 @@ relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, 
     if (!err) err = &scratch_;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
-    json_object *doc = NULL;
-    relic_status st = relic_jr_parse(text, len, &doc, err);
+    const relic_jv *doc = NULL;
+    relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
     relic_mini_jr r = { { a, err, { 0 }, 0 }, out };
     st = relic_jr_check_format(&r.base, doc, "mini");
     if (st == RELIC_OK) st = jr_mini(&r.base, doc, out);
-    json_object_put(doc);
     return st;
 }
