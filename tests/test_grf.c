@@ -708,6 +708,60 @@ static void test_nan_vertex_in_a_geometry_section_is_reported_with_its_offset(vo
     free(copy);
 }
 
+static void note_problem(void *ctx, const relic_error *e)
+{
+    nan_report *r = ctx;
+    r->count++;
+    memcpy(r->path, e->path, sizeof r->path);
+    r->offset = e->offset;
+}
+
+static void test_control_byte_or_separator_in_a_section_name_is_reported(void **state)
+{
+    (void)state;
+    relic_mapping map;
+    relic_error err;
+    if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
+        print_message("note: %s not found: this real-file test is skipped\n", DEMO_GRF);
+        return;
+    }
+    size_t n = map.bytes.size;
+    uint8_t *copy = malloc(n);
+    assert_non_null(copy);
+    memcpy(copy, map.bytes.data, n);
+    relic_unmap(&map);
+    relic_groff_view v;
+    assert_int_equal(relic_groff_validate(copy, n, &v, &err), RELIC_OK);
+    /* section 0's name: its symbol (handle, length, references, name bytes) */
+    uint32_t h = relic_groff_section_name(relic_groff_sections_at(&v, 0));
+    uint8_t *p = (uint8_t *)(uintptr_t)v.symbols, *name = NULL;
+    for (size_t k = 0; k < v.symbols_count; k++) {
+        uint32_t len = relic_load_u32le(p + 4);
+        if (relic_load_u32le(p) == h) { name = p + 12; break; }
+        p += 12 + len;
+    }
+    assert_non_null(name);
+    assert_true(strlen((const char *)name) >= 2);
+    relic_arena a;
+    nan_report r;
+    const uint8_t bad[] = { 0x1b, '\n', '/', '\\' };
+    for (size_t b = 0; b < sizeof bad; b++) {
+        uint8_t keep = name[1];
+        name[1] = bad[b];
+        memset(&r, 0, sizeof r);
+        relic_arena_init_heap(&a, 0);
+        assert_int_equal(relic_groff_check(&v, 0, &a, note_problem, &r), 1);
+        relic_arena_release(&a);
+        assert_string_equal(r.path, "sections[0].name");
+        assert_int_equal(r.offset, (uint64_t)(name + 1 - copy));
+        name[1] = keep;
+    }
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_groff_check(&v, 0, &a, NULL, NULL), 0);
+    relic_arena_release(&a);
+    free(copy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -734,6 +788,7 @@ int main(void)
         cmocka_unit_test(bytes_after_a_sections_layout_are_rejected),
         cmocka_unit_test(kind_names_read_back),
         cmocka_unit_test(test_nan_vertex_in_a_geometry_section_is_reported_with_its_offset),
+        cmocka_unit_test(test_control_byte_or_separator_in_a_section_name_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
