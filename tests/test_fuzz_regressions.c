@@ -41,6 +41,10 @@
 #define LLVMFuzzerTestOneInput fuzz_bwm_one
 #include "../fuzz/fuzz_bwm.c"
 #undef LLVMFuzzerTestOneInput
+#undef FUZZ_MUTATORS
+#define LLVMFuzzerTestOneInput fuzz_erf_one
+#include "../fuzz/fuzz_erf.c"
+#undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *data, size_t size);
 
@@ -102,12 +106,18 @@ static void replays_fuzz_bwm_regressions(void **state)
     assert_true(replay("fuzz/regressions/fuzz_bwm", fuzz_bwm_one) >= 1);
 }
 
+static void replays_fuzz_erf_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay("fuzz/regressions/fuzz_erf", fuzz_erf_one) >= 1);
+}
+
 /* Every directory of fuzz/regressions names a target replayed above. */
 static void every_regression_directory_is_replayed(void **state)
 {
     (void)state;
     static const char *const known[] = { "fuzz_grf_sections", "fuzz_gff_typed", "fuzz_gff_json", "fuzz_trr",
-                                         "fuzz_bwm" };
+                                         "fuzz_bwm", "fuzz_erf" };
     DIR *d = opendir("fuzz/regressions");
     assert_non_null(d);
     struct dirent *e;
@@ -128,6 +138,7 @@ int main(void)
         cmocka_unit_test(replays_fuzz_gff_json_regressions),
         cmocka_unit_test(replays_fuzz_trr_regressions),
         cmocka_unit_test(replays_fuzz_bwm_regressions),
+        cmocka_unit_test(replays_fuzz_erf_regressions),
         cmocka_unit_test(every_regression_directory_is_replayed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -647,6 +647,121 @@ static void kind_names_read_back(void **state)
     assert_int_equal(relic_grf_kind_from_name("nonsense"), -1);
 }
 
+typedef struct nan_report { unsigned count, range; char path[RELIC_ERROR_PATH_MAX]; uint64_t offset; } nan_report;
+
+static void note_nan(void *ctx, const relic_error *e)
+{
+    nan_report *r = ctx;
+    r->count++;
+    if (e->code != RELIC_E_RANGE) return;
+    r->range++;
+    memcpy(r->path, e->path, sizeof r->path);
+    r->offset = e->offset;
+}
+
+static void test_nan_vertex_in_a_geometry_section_is_reported_with_its_offset(void **state)
+{
+    (void)state;
+    relic_mapping map;
+    relic_error err;
+    if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
+        print_message("note: %s not found: this real-file test is skipped\n", DEMO_GRF);
+        return;
+    }
+    size_t n = map.bytes.size;
+    uint8_t *copy = malloc(n);
+    assert_non_null(copy);
+    memcpy(copy, map.bytes.data, n);
+    relic_unmap(&map);
+    relic_arena a;
+    relic_groff_view v;
+    relic_groff_groff m;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_groff_validate(copy, n, &v, &err), RELIC_OK);
+    assert_int_equal(relic_groff_decode(&v, &a, &m, &err), RELIC_OK);
+    relic_grf_layout l = relic_grf_layout_of(&m);
+    size_t i = 0;
+    /* a GROFF 15 plain geometry with vertices: pivot, counts (vertex count at 12), colour, then vertices at 40 */
+    while (i < m.sections_count &&
+           (relic_grf_classify(&m, i, &l) != RELIC_GRF_GEOMETRY || relic_load_u32le(copy + m.sections[i].data_offset + 12) == 0))
+        i++;
+    assert_true(i < m.sections_count);
+    nan_report r;
+    memset(&r, 0, sizeof r);
+    relic_arena scratch;
+    relic_arena_init_heap(&scratch, 0);
+    assert_int_equal(relic_grf_check(&m, &scratch, note_nan, &r), 0);
+    relic_arena_release(&scratch);
+    uint64_t at = m.sections[i].data_offset + 40 + 4;
+    /* the check reads the decoded container's copy of the section bytes */
+    relic_bytes data = relic_groff_model_section_data(&m, i);
+    relic_store_f32le((uint8_t *)(uintptr_t)data.data + 40 + 4, NAN);
+    relic_arena_init_heap(&scratch, 0);
+    assert_int_equal(relic_grf_check(&m, &scratch, note_nan, &r), 1);
+    relic_arena_release(&scratch);
+    char want[64];
+    snprintf(want, sizeof want, "sections[%zu].vertices[0].y", i);
+    assert_int_equal(r.range, 1);
+    assert_string_equal(r.path, want);
+    assert_int_equal(r.offset, at);
+    relic_arena_release(&a);
+    free(copy);
+}
+
+static void note_problem(void *ctx, const relic_error *e)
+{
+    nan_report *r = ctx;
+    r->count++;
+    memcpy(r->path, e->path, sizeof r->path);
+    r->offset = e->offset;
+}
+
+static void test_control_byte_or_separator_in_a_section_name_is_reported(void **state)
+{
+    (void)state;
+    relic_mapping map;
+    relic_error err;
+    if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
+        print_message("note: %s not found: this real-file test is skipped\n", DEMO_GRF);
+        return;
+    }
+    size_t n = map.bytes.size;
+    uint8_t *copy = malloc(n);
+    assert_non_null(copy);
+    memcpy(copy, map.bytes.data, n);
+    relic_unmap(&map);
+    relic_groff_view v;
+    assert_int_equal(relic_groff_validate(copy, n, &v, &err), RELIC_OK);
+    /* section 0's name: its symbol (handle, length, references, name bytes) */
+    uint32_t h = relic_groff_section_name(relic_groff_sections_at(&v, 0));
+    uint8_t *p = (uint8_t *)(uintptr_t)v.symbols, *name = NULL;
+    for (size_t k = 0; k < v.symbols_count; k++) {
+        uint32_t len = relic_load_u32le(p + 4);
+        if (relic_load_u32le(p) == h) { name = p + 12; break; }
+        p += 12 + len;
+    }
+    assert_non_null(name);
+    assert_true(strlen((const char *)name) >= 2);
+    relic_arena a;
+    nan_report r;
+    const uint8_t bad[] = { 0x1b, '\n', '/', '\\' };
+    for (size_t b = 0; b < sizeof bad; b++) {
+        uint8_t keep = name[1];
+        name[1] = bad[b];
+        memset(&r, 0, sizeof r);
+        relic_arena_init_heap(&a, 0);
+        assert_int_equal(relic_groff_check(&v, 0, &a, note_problem, &r), 1);
+        relic_arena_release(&a);
+        assert_string_equal(r.path, "sections[0].name");
+        assert_int_equal(r.offset, (uint64_t)(name + 1 - copy));
+        name[1] = keep;
+    }
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_groff_check(&v, 0, &a, NULL, NULL), 0);
+    relic_arena_release(&a);
+    free(copy);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -672,6 +787,8 @@ int main(void)
         cmocka_unit_test(truncated_and_mutated_sections_are_rejected_or_round_trip),
         cmocka_unit_test(bytes_after_a_sections_layout_are_rejected),
         cmocka_unit_test(kind_names_read_back),
+        cmocka_unit_test(test_nan_vertex_in_a_geometry_section_is_reported_with_its_offset),
+        cmocka_unit_test(test_control_byte_or_separator_in_a_section_name_is_reported),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1022,8 +1022,9 @@ static void test_atomic_write_into_a_missing_directory_is_io_error(void **state)
 
 static void test_atomic_write_failure_removes_the_temporary(void **state)
 {
-    /* The rename fails (the destination is a non-empty directory) after the
-     * temporary was written: it must not stay behind. */
+    /* The destination is a non-empty directory: refused (now before any
+     * temporary is made, it used to be the rename that failed), and no
+     * temporary stays behind. */
     const char *dir = *state;
     char sub[TEST_PATH_MAX], inside[TEST_PATH_MAX];
     relic_error err;
@@ -1033,10 +1034,65 @@ static void test_atomic_write_failure_removes_the_temporary(void **state)
 
     assert_int_equal(mkdir(sub, 0700), 0);
     write_file(inside, "k", 1);
-    assert_int_equal(relic_write_file_atomic(sub, "data", 4, NULL, &err), RELIC_E_IO);
+    assert_int_equal(relic_write_file_atomic(sub, "data", 4, NULL, &err), RELIC_E_ARGUMENT);
     assert_non_null(strstr(err.message, sub));
+    assert_non_null(strstr(err.message, "directory"));
     assert_int_equal(count_entries(dir), 1);
     assert_int_equal(count_entries(sub), 1);
+}
+
+static void test_prepared_outputs_commit_together_or_not_at_all(void **state)
+{
+    /* A multi-file output prepares every file (written, synced, closed)
+     * before renaming any: aborting then leaves nothing at all. */
+    const char *dir = *state;
+    char a_path[TEST_PATH_MAX], b_path[TEST_PATH_MAX];
+    relic_out a, b;
+    relic_error err;
+
+    join_into(a_path, dir, "level.obj");
+    join_into(b_path, dir, "level.mtl");
+    assert_int_equal(relic_out_open(&a, a_path, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_out_open(&b, b_path, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_out_write(&a, "o\n", 2, &err), RELIC_OK);
+    assert_int_equal(relic_out_write(&b, "m\n", 2, &err), RELIC_OK);
+    assert_int_equal(relic_out_prepare(&a, &err), RELIC_OK);
+    assert_int_equal(relic_out_prepare(&b, &err), RELIC_OK);
+    assert_int_equal(count_entries(dir), 2); /* the two temporaries */
+    relic_out_abort(&a);
+    relic_out_abort(&b);
+    assert_int_equal(count_entries(dir), 0);
+
+    assert_int_equal(relic_out_open(&a, a_path, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_out_open(&b, b_path, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_out_write(&a, "o\n", 2, &err), RELIC_OK);
+    assert_int_equal(relic_out_write(&b, "m\n", 2, &err), RELIC_OK);
+    assert_int_equal(relic_out_prepare(&a, &err), RELIC_OK);
+    assert_int_equal(relic_out_prepare(&b, &err), RELIC_OK);
+    assert_int_equal(relic_out_commit(&a, &err), RELIC_OK);
+    assert_int_equal(relic_out_commit(&b, &err), RELIC_OK);
+    assert_int_equal(count_entries(dir), 2);
+    assert_int_equal(access(a_path, F_OK), 0);
+    assert_int_equal(access(b_path, F_OK), 0);
+}
+
+static void test_output_through_a_symlink_keeps_the_link(void **state)
+{
+    const char *dir = *state;
+    char target[TEST_PATH_MAX], link[TEST_PATH_MAX];
+    relic_error err;
+    struct stat st;
+
+    join_into(target, dir, "target.txt");
+    join_into(link, dir, "link.txt");
+    write_file(target, "old", 3);
+    assert_int_equal(symlink("target.txt", link), 0);
+    assert_int_equal(relic_write_file_atomic(link, "new!", 4, NULL, &err), RELIC_OK);
+    assert_int_equal(lstat(link, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(stat(target, &st), 0);
+    assert_int_equal(st.st_size, 4);
+    assert_int_equal(count_entries(dir), 2);
 }
 
 static void test_atomic_write_dash_goes_to_standard_output(void **state)
@@ -1179,6 +1235,30 @@ static void test_path_extension_too_long_for_the_buffer_is_empty_not_cut(void **
     assert_null(relic_path_extension("x.wok", NULL, 0));
 }
 
+static void test_member_names_with_control_bytes_separators_or_dots_are_refused(void **state)
+{
+    (void)state;
+    size_t at;
+    assert_null(relic_member_name_problem("c_bastila", 9, 1, &at));
+    assert_string_equal(relic_member_name_problem("ab\ncd", 5, 0, &at), "control character");
+    assert_int_equal(at, 2);
+    assert_string_equal(relic_member_name_problem("a\x1b[31m", 6, 0, &at), "control character");
+    assert_int_equal(at, 1);
+    assert_string_equal(relic_member_name_problem("del\x7f", 4, 0, &at), "control character");
+    assert_string_equal(relic_member_name_problem("up/x", 4, 0, &at), "path separator");
+    assert_int_equal(at, 2);
+    assert_string_equal(relic_member_name_problem("up\\x", 4, 0, &at), "path separator");
+    assert_non_null(relic_member_name_problem("..", 2, 0, &at));
+    assert_non_null(relic_member_name_problem(".", 1, 0, &at));
+    /* what the games take but tools should not write: only under strict */
+    const char *const strict_only[] = { "a:b", "a..b", "name ", "dot.", "caf\xe9", "" };
+    for (size_t i = 0; i < sizeof strict_only / sizeof strict_only[0]; i++) {
+        size_t n = strlen(strict_only[i]);
+        assert_null(relic_member_name_problem(strict_only[i], n, 0, &at));
+        assert_non_null(relic_member_name_problem(strict_only[i], n, 1, &at));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1238,6 +1318,8 @@ int main(void)
         fs_test(test_atomic_write_into_a_missing_directory_is_io_error),
         fs_test(test_atomic_write_failure_removes_the_temporary),
         fs_test(test_atomic_write_dash_goes_to_standard_output),
+        fs_test(test_prepared_outputs_commit_together_or_not_at_all),
+        fs_test(test_output_through_a_symlink_keeps_the_link),
         /* format detection */
         cmocka_unit_test(test_detect_magic_beats_extension),
         cmocka_unit_test(test_detect_json_after_whitespace_and_byte_order_mark),
@@ -1248,6 +1330,7 @@ int main(void)
         cmocka_unit_test(test_path_extension_is_the_lower_cased_last_suffix),
         cmocka_unit_test(test_path_extension_is_empty_when_there_is_none),
         cmocka_unit_test(test_path_extension_too_long_for_the_buffer_is_empty_not_cut),
+        cmocka_unit_test(test_member_names_with_control_bytes_separators_or_dots_are_refused),
     };
     return cmocka_run_group_tests_name("runtime", tests, NULL, NULL);
 }

@@ -5,6 +5,7 @@
  * UBSan run this in `make test`). Real files: ../shared/corpus/trn and
  * ../shared/corpus/trx (skipped, saying so, when absent). */
 #include <dirent.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,6 +59,16 @@ static file_list corpus_files(void)
 static void count_problem(void *ctx, const relic_error *e)
 {
     (void)e;
+    (*(int *)ctx)++;
+}
+
+/* The one problem of a NaN vertices[2].y: its path, and its offset in the
+ * decompressed walkmesh (header of 53 bytes, then 12 per vertex). */
+static void nan_problem(void *ctx, const relic_error *e)
+{
+    assert_string_equal(e->path, "aswm.vertices[2].y");
+    assert_int_equal(e->code, RELIC_E_RANGE);
+    assert_int_equal(e->offset, 53 + 2 * 12 + 4);
     (*(int *)ctx)++;
 }
 
@@ -304,6 +315,17 @@ static void test_broken_aswm_rules_are_reported(void **state)
     problems = 0;
     assert_int_equal(relic_trn_check_aswm(&w, "aswm", 10, count_problem, &problems), 1);
     w.edges[0].triangles[1] = 0xFFFFFFFFu;
+
+    float keep = w.vertices[2].y;
+    w.vertices[2].y = NAN;
+    problems = 0;
+    assert_int_equal(relic_trn_check_aswm(&w, "aswm", 10, nan_problem, &problems), 1);
+    w.vertices[2].y = keep;
+    keep = w.vertices[0].z;
+    w.vertices[0].z = INFINITY;
+    problems = 0;
+    assert_int_equal(relic_trn_check_aswm(&w, "aswm", 10, count_problem, &problems), 1);
+    w.vertices[0].z = keep;
 
     w.tiles[t].triangles_count++; /* overlaps the next tile */
     problems = 0;

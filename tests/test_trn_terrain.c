@@ -334,6 +334,61 @@ static void test_nan_vertex_position_is_a_range_error(void **state)
     relic_arena_release(&a);
 }
 
+static void test_infinite_vertex_position_and_normal_are_range_errors(void **state)
+{
+    (void)state;
+    relic_buf b;
+    relic_arena a;
+    relic_error err;
+    relic_trrn_trrn t;
+    make_trrn(&t);
+    tv[1].position[0] = -INFINITY;
+    relic_buf_init(&b, 0);
+    assert_int_equal(relic_trrn_write(&t, &b, &err), RELIC_OK);
+    relic_arena_init_heap(&a, 1 << 20);
+    assert_int_equal(relic_trn_trrn_read(b.data, b.size, &a, &t, &err), RELIC_E_RANGE);
+    assert_string_equal(err.path, "vertices[1].position[0]");
+    /* the float's own bytes: the error offset points at -infinity */
+    float at;
+    memcpy(&at, b.data + err.offset, 4);
+    assert_true(isinf(at) && at < 0);
+    relic_buf_free(&b);
+    relic_arena_release(&a);
+
+    make_trrn(&t);
+    tv[3].normal[2] = NAN;
+    relic_buf_init(&b, 0);
+    assert_int_equal(relic_trrn_write(&t, &b, &err), RELIC_OK);
+    relic_arena_init_heap(&a, 1 << 20);
+    assert_int_equal(relic_trn_trrn_read(b.data, b.size, &a, &t, &err), RELIC_E_RANGE);
+    assert_string_equal(err.path, "vertices[3].normal[2]");
+    memcpy(&at, b.data + err.offset, 4);
+    assert_true(isnan(at));
+    relic_buf_free(&b);
+    relic_arena_release(&a);
+}
+
+static void test_nan_water_vertex_is_a_range_error(void **state)
+{
+    (void)state;
+    relic_buf b;
+    relic_arena a;
+    relic_error err;
+    relic_watr_watr w;
+    make_watr(&w);
+    wv[2].position[2] = NAN;
+    relic_buf_init(&b, 0);
+    assert_int_equal(relic_watr_write(&w, &b, &err), RELIC_OK);
+    relic_arena_init_heap(&a, 1 << 20);
+    assert_int_equal(relic_trn_watr_read(b.data, b.size, &a, &w, &err), RELIC_E_RANGE);
+    assert_string_equal(err.path, "vertices[2].position[2]");
+    float at;
+    memcpy(&at, b.data + err.offset, 4);
+    assert_true(isnan(at));
+    relic_buf_free(&b);
+    relic_arena_release(&a);
+}
+
 static void test_container_with_terrain_checks_and_round_trips(void **state)
 {
     (void)state;
@@ -530,6 +585,8 @@ int main(void)
         cmocka_unit_test(test_trailing_byte_after_trrn_is_a_layout_error),
         cmocka_unit_test(test_triangle_index_past_vertices_is_an_index_error),
         cmocka_unit_test(test_nan_vertex_position_is_a_range_error),
+        cmocka_unit_test(test_infinite_vertex_position_and_normal_are_range_errors),
+        cmocka_unit_test(test_nan_water_vertex_is_a_range_error),
         cmocka_unit_test(test_container_with_terrain_checks_and_round_trips),
         cmocka_unit_test(test_terrain_obj_has_megatile_and_water_groups),
         cmocka_unit_test(test_truncated_payloads_are_rejected),

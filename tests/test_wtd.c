@@ -425,6 +425,25 @@ static void test_each_rule_violation_has_its_error(void **state)
     expect_error(f, len, RELIC_E_TRUNCATED, "tree.branch_size");
 }
 
+static void test_non_finite_parameters_are_range_errors(void **state)
+{
+    (void)state;
+    static bitw w;
+    size_t len;
+    /* a NaN resolution: the world extents are the first floats it spoils */
+    memset(&w, 0, sizeof w);
+    put_header(&w, 1001, 5, 0, 2, NAN, 1.0f);
+    put(&w, 1, 1);
+    uint8_t *f = finish(&w, &len);
+    expect_error(f, len, RELIC_E_RANGE, "mapping.world_extents.size_x");
+    /* an infinite coefficient scale: world->coef is then 0, coef->quad infinite */
+    memset(&w, 0, sizeof w);
+    put_header(&w, 1001, 5, 0, 2, 1.0f, INFINITY);
+    put(&w, 1, 1);
+    f = finish(&w, &len);
+    expect_error(f, len, RELIC_E_RANGE, "mapping.coef_to_quad");
+}
+
 static void test_file_size_must_be_whole_words(void **state)
 {
     (void)state;
@@ -544,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_random_grids_of_every_size_decode_exactly),
         cmocka_unit_test(test_smooth_and_flat_grids_prune_the_tree_and_decode_exactly),
         cmocka_unit_test(test_each_rule_violation_has_its_error),
+        cmocka_unit_test(test_non_finite_parameters_are_range_errors),
         cmocka_unit_test(test_file_size_must_be_whole_words),
         cmocka_unit_test(test_corpus_terrain_decodes_and_keeps_the_encoder_rules),
         cmocka_unit_test(test_truncated_and_mutated_files_never_crash),

@@ -28,6 +28,18 @@ void cli_unload(cli_input *in);
 /* Write bytes to path atomically (never over `input`); prints the error. */
 int cli_write(const char *path, const void *data, size_t size, const char *input);
 
+/* Multi-file outputs, all or none: between cli_batch_begin and
+ * cli_batch_end, cli_write writes and syncs each file to its temporary;
+ * cli_batch_end(ok) renames them all when ok and nothing failed, else
+ * removes them all. Returns 0 when all were committed. */
+void cli_batch_begin(void);
+int cli_batch_end(int ok);
+
+/* In a to_json printer: 1 (and the write error printed once, with the
+ * output path and its cause) when out failed because the output could not
+ * be written, so the printer's own "out of memory" is not the message. */
+int cli_json_write_failed(const relic_buf *out);
+
 struct cli_format;
 /* Stream the JSON form of in (through fmt->to_json) to out_path atomically,
  * with bounded memory; prints the error. 0 on success. */
@@ -42,6 +54,12 @@ int cli_convert_take_option(int argc, char **argv, int *i);
 const char *cli_convert_option(const char *name);
 /* Print each option given but never read; returns how many. */
 int cli_convert_unused_options(void);
+
+/* name[0..n) made safe for a terminal: control bytes, DEL and backslash as
+ * C escapes (\n, \x1b), other bytes as they are; truncated to fit out
+ * (size > 0). Returns out. Every name that comes from a file goes through
+ * this before it is printed, so a file cannot drive the terminal. */
+const char *cli_escape(char *out, size_t size, const char *name, size_t n);
 
 /* 1 when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);

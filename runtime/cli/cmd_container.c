@@ -59,7 +59,7 @@ int cmd_ls(int argc, char **argv)
         cli_input in;
         relic_arena a;
         relic_erf_archive ar;
-        char name[RELIC_ERF_RESREF_MAX + 16];
+        char name[CLI_ERF_SHOWN_MAX];
         if (cli_load(argv[i], &in)) { bad = 1; continue; }
         relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
         if (in.format != RELIC_FORMAT_ERF) {
@@ -72,7 +72,7 @@ int cmd_ls(int argc, char **argv)
             if (n > 1) printf("%s:\n", argv[i]);
             printf("%-37s %5s %10s %10s\n", "name", "type", "size", "offset");
             for (uint32_t k = 0; k < ar.count; k++)
-                printf("%-37s %5u %10u %10u\n", relic_erf_entry_name(&ar, k, name, sizeof name),
+                printf("%-37s %5u %10u %10u\n", cli_erf_shown_name(&ar, k, name, sizeof name),
                        (unsigned)ar.entries[k].res_type, (unsigned)ar.entries[k].size, (unsigned)ar.entries[k].offset);
         }
         relic_arena_release(&a);
@@ -143,7 +143,7 @@ int cmd_extract_container(int argc, char **argv)
     cli_input in;
     relic_arena a;
     relic_erf_archive ar;
-    char name[RELIC_ERF_RESREF_MAX + 16], safe[RELIC_ERF_RESREF_MAX + 24], path[4096];
+    char name[CLI_ERF_SHOWN_MAX], safe[RELIC_ERF_RESREF_MAX + 24], path[4096];
     int rc = 0;
     unsigned written = 0;
     if (cli_load(in_path, &in)) return EXIT_INVALID;
@@ -167,9 +167,10 @@ int cmd_extract_container(int argc, char **argv)
     uint32_t d1, d2;
     if (!rc && cli_erf_duplicate(&ar, &a, &d1, &d2) && (!nmembers || (want[d1] && want[d2]))) {
         fprintf(stderr, "relic extract: %s: entries %u and %u are both '%s'; a directory cannot hold both (nothing written)\n",
-                in_path, (unsigned)d1, (unsigned)d2, relic_erf_entry_name(&ar, d1, name, sizeof name));
+                in_path, (unsigned)d1, (unsigned)d2, cli_erf_shown_name(&ar, d1, name, sizeof name));
         rc = 1;
     }
+    cli_batch_begin(); /* every member and the manifest, or none */
     for (uint32_t k = 0; !rc && k < ar.count; k++) {
         if (nmembers && !want[k]) continue;
         safe_name(safe, sizeof safe, relic_erf_entry_name(&ar, k, name, sizeof name));
@@ -184,6 +185,7 @@ int cmd_extract_container(int argc, char **argv)
         rc = cli_erf_json(&ar, &j) || cli_write(path, j.data, j.size, in_path);
         relic_buf_free(&j);
     }
+    rc = cli_batch_end(!rc);
     if (!rc) printf("%s: %u member%s in %s%s\n", in_path, written, written == 1 ? "" : "s", dir,
                     nmembers ? "" : " (and " CLI_ERF_MANIFEST ")");
     relic_arena_release(&a);

@@ -220,6 +220,7 @@ int cmd_extract(int argc, char **argv)
     relic_buf_init(&snd, 0);
     relic_buf_init(&foley, 0);
     relic_buf_puts(&j, "{\"format\": \"captions\", \"samples\": [");
+    cli_batch_begin(); /* every file of the directory, or none */
     if (in.format == RELIC_FORMAT_TPA) {
         relic_tpa_view v;
         relic_tpa_tpa m;
@@ -291,9 +292,10 @@ int cmd_extract(int argc, char **argv)
         if (!rc && snd.size) rc = cli_write(path, snd.data, snd.size, in_path);
         snprintf(path, sizeof path, "%s/foley.json", dir);
         if (!rc && foley.size) rc = cli_write(path, foley.data, foley.size, in_path);
-        if (!rc) printf("%s: %u WAV file%s%s%s%s in %s\n", in_path, written, written == 1 ? "" : "s", first ? "" : ", captions.json",
-                        snd.size ? ", sounds.json" : "", foley.size ? ", foley.json" : "", dir);
     }
+    rc = cli_batch_end(!rc);
+    if (!rc) printf("%s: %u WAV file%s%s%s%s in %s\n", in_path, written, written == 1 ? "" : "s", first ? "" : ", captions.json",
+                    snd.size ? ", sounds.json" : "", foley.size ? ", foley.json" : "", dir);
     relic_buf_free(&j);
     relic_buf_free(&snd);
     relic_buf_free(&foley);

@@ -214,6 +214,7 @@ int cmd_extract_textures(int argc, char **argv)
     c.dir = dir;
     c.pid_path = pid_path;
     c.mips = mips;
+    cli_batch_begin(); /* every PNG, or none */
     if (pid.format != RELIC_FORMAT_PID) {
         fprintf(stderr, "relic extract: %s is not a PID texture directory\n", pid_path);
         rc = 1;
@@ -230,6 +231,7 @@ int cmd_extract_textures(int argc, char **argv)
         relic_error_print(stdout, strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid_path : swp_path, &err);
         rc = 1;
     }
+    rc = cli_batch_end(!rc);
     if (!rc) printf("%s: %u PNG file%s in %s\n", pid_path, c.written, c.written == 1 ? "" : "s", dir);
     cli_unload(&swp);
     cli_unload(&pid);

@@ -2,8 +2,10 @@
  * by a path of labels and list indices ("Tile_List/3/Tile_ID"), read in
  * place through the zero-copy getters of runtime/formats/aurora/gff_access.c. Text is
  * printed as the bytes the file holds (the game's code page). */
+#define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "relic_gff.h"
@@ -17,6 +19,23 @@ static void usage(FILE *f)
                "top-level struct. Locstrings print their StrRef and one line per language; a struct or\n"
                "list prints what it holds.\n"
                "Exit status: 0 success, 1 invalid file or no such field, 2 usage error.\n");
+}
+
+/* A text value as it is for a pipe or file (scripts want the bytes), with
+ * control bytes other than newline and tab escaped on a terminal: a value
+ * from the file must not drive the terminal. */
+static void put_value(const uint8_t *p, size_t n)
+{
+    static int tty = -1;
+    if (tty < 0) tty = isatty(STDOUT_FILENO);
+    if (!tty) {
+        fwrite(p, 1, n, stdout);
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] == 0x7F) printf("\\x%02x", p[i]);
+        else putchar(p[i]);
+    }
 }
 
 static void print_struct(const relic_gff_doc *d, uint32_t s)
@@ -61,7 +80,7 @@ static int print_field(const relic_gff_doc *d, uint32_t f)
         printf("\n");
         break;
     text:
-        fwrite(b.data, 1, b.size, stdout);
+        put_value(b.data, b.size);
         printf("\n");
         break;
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
@@ -72,10 +91,10 @@ static int print_field(const relic_gff_doc *d, uint32_t f)
             uint32_t id;
             relic_gff_locstring_next(&cur, &id, &b);
             if (ls.count == 1 && ls.strref == RELIC_GFF_NONE) {
-                fwrite(b.data, 1, b.size, stdout);
+                put_value(b.data, b.size);
             } else {
                 printf("%" PRIu32 ": ", id);
-                fwrite(b.data, 1, b.size, stdout);
+                put_value(b.data, b.size);
             }
             printf("\n");
         }

@@ -194,8 +194,13 @@ int cmd_pack_textures(int argc, char **argv)
         relic_error_print(stderr, swp_path, &err);
         rc = 1;
     }
-    if (!rc) rc = cli_write(swp_path, spz ? spzbuf.data : swp.data, spz ? spzbuf.size : swp.size, NULL);
-    if (!rc) rc = cli_write(pid_path, pidbuf.data, pidbuf.size, NULL);
+    if (!rc) {
+        /* the PID indexes the swap file: both or neither */
+        cli_batch_begin();
+        rc = cli_write(swp_path, spz ? spzbuf.data : swp.data, spz ? spzbuf.size : swp.size, NULL);
+        if (!rc) rc = cli_write(pid_path, pidbuf.data, pidbuf.size, NULL);
+        rc = cli_batch_end(!rc);
+    }
     if (!rc)
         printf("%s: %zu textures, %zu rasters, %zu palettes; %s: %zu bytes of SWP%s\n", pid_path, nfiles,
                pid.rasters_count, pid.palettes_count, swp_path, swp.size, spz ? " (LZSS-compressed)" : "");

@@ -17,6 +17,10 @@ int cli_erf_json(const relic_erf_archive *ar, relic_buf *o);
 /* Two entries with the same name (ResRef compared case-insensitively, and
  * type): 1 and their indices (*first < *second), else 0. */
 int cli_erf_duplicate(const relic_erf_archive *ar, relic_arena *a, uint32_t *first, uint32_t *second);
+/* Room for an entry's name as cli_erf_shown_name gives it. */
+#define CLI_ERF_SHOWN_MAX (4 * RELIC_ERF_RESREF_MAX + 16)
+/* Entry i's name (resref.ext) escaped for a terminal (cli_escape). Returns out. */
+const char *cli_erf_shown_name(const relic_erf_archive *ar, uint32_t i, char *out, size_t size);
 /* 1 when the command line of `relic extract` names a container (routes it here). */
 int cli_extract_is_container(int argc, char **argv);
 int cmd_extract_container(int argc, char **argv);

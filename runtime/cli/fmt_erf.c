@@ -115,6 +115,13 @@ static int erf_info(const cli_input *in)
     return 0;
 }
 
+const char *cli_erf_shown_name(const relic_erf_archive *ar, uint32_t i, char *out, size_t size)
+{
+    char raw[RELIC_ERF_RESREF_MAX + 16];
+    relic_erf_entry_name(ar, i, raw, sizeof raw);
+    return cli_escape(out, size, raw, strlen(raw));
+}
+
 static unsigned erf_check(const cli_input *in, int strict)
 {
     relic_arena a;
@@ -135,6 +142,19 @@ static unsigned erf_check(const cli_input *in, int strict)
             }
             relic_arena_release(&s);
         }
+        size_t bad;
+        const char *why = relic_member_name_problem(e->resref, strlen(e->resref), strict, &bad);
+        if (why) {
+            /* the resref is the key's (ERF) or entry's (RIM) first field */
+            int rim = ar.kind == RELIC_ERF_KIND_RIM;
+            uint64_t key = rim ? ar.rim.header.offset_to_entries + (uint64_t)RELIC_RIM_ENTRY_SIZE * i
+                               : ar.erf.header.offset_to_key_list +
+                                     (ar.erf.header.file_version == RELIC_ERF_VERSION_V1_1 ? 40ull : 24ull) * i;
+            char shown[4 * RELIC_ERF_RESREF_MAX + 1];
+            printf("%s: %s[%u].resref @0x%llx: '%s': %s\n", in->path, rim ? "entries" : "keys", (unsigned)i,
+                   (unsigned long long)(key + bad), cli_escape(shown, sizeof shown, e->resref, strlen(e->resref)), why);
+            problems++;
+        }
         if (strict && e->res_id != i) {
             /* xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim: ResID = the key's index in real files */
             printf("%s: %s[%u].res_id: %u, not the entry's index (real files number them in order)\n", in->path,
@@ -143,10 +163,10 @@ static unsigned erf_check(const cli_input *in, int strict)
         }
     }
     uint32_t d1, d2;
-    char name[RELIC_ERF_RESREF_MAX + 16];
+    char name[CLI_ERF_SHOWN_MAX];
     if (strict && cli_erf_duplicate(&ar, &a, &d1, &d2)) {
         printf("%s: %s[%u]: '%s' is also entry %u (the game loads one of them)\n", in->path,
-               ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)d2, relic_erf_entry_name(&ar, d2, name, sizeof name),
+               ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)d2, cli_erf_shown_name(&ar, d2, name, sizeof name),
                (unsigned)d1);
         problems++;
     }

@@ -170,7 +170,7 @@ static int gff_to_json(const cli_input *in, relic_buf *out)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (open_doc(in, &a, &d, NULL)) rc = 1;
     else if (relic_gff_json_print_doc(&d, enc, out, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        if (!cli_json_write_failed(out)) relic_error_print(stderr, in->path, &err);
         rc = 1;
     }
     relic_arena_release(&a);

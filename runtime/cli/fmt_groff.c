@@ -205,7 +205,10 @@ static int groff_to_json(const cli_input *in, relic_buf *out)
     if (load_model(in, &a, &m)) rc = 1;
     else if (relic_grf_file_decode(&m, &a, &f, &err) == RELIC_OK) {
         size_t mark = out->size;
-        if (relic_grf_json_print(&f, out, &err) != RELIC_OK) {
+        relic_status printed = relic_grf_json_print(&f, out, &err);
+        if (printed != RELIC_OK && cli_json_write_failed(out)) {
+            rc = 1;
+        } else if (printed != RELIC_OK) {
             /* not back to back: the container form keeps such files byte for byte */
             out->size = mark;
             out->failed = 0;
@@ -216,7 +219,7 @@ static int groff_to_json(const cli_input *in, relic_buf *out)
         relic_error_print(stderr, in->path, &err);
         fprintf(stderr, "relic: %s: sections' data as hex\n", in->path);
         if (relic_groff_json_print(&m, out, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: %s\n", err.message);
+            if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
             rc = 1;
         }
     }
@@ -266,8 +269,12 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
         if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK ||
             relic_grf_export_obj(&f, slash ? slash + 1 : mtl_path, &obj, &mtl, &err) != RELIC_OK)
             relic_error_print(stderr, in->path, &err);
-        else
+        else {
+            /* both files or neither: an OBJ without its MTL, or the reverse, is half a result */
+            cli_batch_begin();
             rc = cli_write(mtl_path, mtl.data, mtl.size, in->path) || cli_write(out_path, obj.data, obj.size, in->path);
+            rc = cli_batch_end(!rc);
+        }
     }
     relic_buf_free(&obj);
     relic_buf_free(&mtl);

@@ -205,7 +205,7 @@ static int trn_to_json(const cli_input *in, relic_buf *out)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &m)) rc = 1;
     else if (relic_trn_json_print(&m, out, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
         rc = 1;
     }
     relic_arena_release(&a);

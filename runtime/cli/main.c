@@ -1,6 +1,8 @@
 /* main.c — the `relic` command: dispatch to a subcommand (info, dump,
  * check, convert), --help and --version. Exit codes: 0 success/valid,
  * 1 invalid input or failed operation, 2 usage error. */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <string.h>
 
 #include "cli.h"
@@ -42,6 +44,11 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) { usage(stderr); return EXIT_USAGE; }
+    /* A file past `ulimit -f` or a closed pipe is a write error to report
+     * (EFBIG, EPIPE) with the output's name and no temporary left behind,
+     * not a signal that kills relic mid-write. */
+    signal(SIGXFSZ, SIG_IGN);
+    signal(SIGPIPE, SIG_IGN);
     static char help_flag[] = "--help";
     static char *sub[3];
     const char *cmd = argv[1];

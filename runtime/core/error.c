@@ -85,6 +85,20 @@ void relic_error_clear(relic_error *err)
     err->message[0] = '\0';
 }
 
+/* s (at most max bytes) with control bytes and DEL as \\xNN: a field path
+ * or message may quote a name from the file, and the file must not drive
+ * the terminal the error is printed on. */
+static void put_escaped(FILE *out, const char *s, size_t max)
+{
+    for (size_t i = 0; i < max && s[i] != '\0'; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7F)
+            fprintf(out, "\\x%02x", c);
+        else
+            fputc(c, out);
+    }
+}
+
 void relic_error_print(FILE *out, const char *file, const relic_error *err)
 {
     const char *message;
@@ -94,19 +108,22 @@ void relic_error_print(FILE *out, const char *file, const relic_error *err)
     if (file == NULL)
         file = "-";
     if (err == NULL) {
-        fprintf(out, "%s: @0x0: no error details\n", file);
+        put_escaped(out, file, strlen(file));
+        fputs(": @0x0: no error details\n", out);
         return;
     }
     /* An error filled without a message still says what kind it was. The
-     * precisions keep a hand-filled, unterminated field inside its array. */
+     * limits keep a hand-filled, unterminated field inside its array. */
     message = err->message[0] != '\0' ? err->message : relic_status_name(err->code);
-    if (err->path[0] != '\0')
-        fprintf(out, "%s: %.*s @0x%" PRIx64 ": %.*s\n", file,
-                RELIC_ERROR_PATH_MAX, err->path, err->offset,
-                RELIC_ERROR_MESSAGE_MAX, message);
-    else
-        fprintf(out, "%s: @0x%" PRIx64 ": %.*s\n", file, err->offset,
-                RELIC_ERROR_MESSAGE_MAX, message);
+    put_escaped(out, file, strlen(file));
+    fputs(": ", out);
+    if (err->path[0] != '\0') {
+        put_escaped(out, err->path, RELIC_ERROR_PATH_MAX);
+        fputc(' ', out);
+    }
+    fprintf(out, "@0x%" PRIx64 ": ", err->offset);
+    put_escaped(out, message, RELIC_ERROR_MESSAGE_MAX);
+    fputc('\n', out);
 }
 
 static void problem_report(relic_problems *p, relic_status code, uint64_t offset, const char *path,

@@ -3,15 +3,24 @@
  *
  * Implements "Output files" of relic.h and the last clause of DESIGN.md
  * "Safety contract": a command never destroys its input or a half-written
- * output. The bytes go to a temporary file in the destination's directory
- * (so the rename cannot cross filesystems), are fsync'd, and the temporary
- * is renamed over the destination: readers see the old file or the new one,
- * never a mix. Any failure removes the temporary and leaves path untouched.
+ * output. What that means depends on what the destination is:
+ *
+ * - A regular file or a new path: the bytes go to a temporary file in the
+ *   destination's directory (so the rename cannot cross filesystems), are
+ *   fsync'd, and the temporary is renamed over the destination: readers see
+ *   the old file or the new one, never a mix. Any failure removes the
+ *   temporary and leaves the destination untouched.
+ * - A symbolic link: followed to its final target (even a dangling one), and
+ *   that target is replaced as above; the link itself stays a link.
+ * - A character or block device, FIFO or socket, or the file that standard
+ *   output already is ("-", /dev/stdout, /proc/self/fd/1): written directly,
+ *   never unlinked or renamed over. There is nothing to roll back there, so
+ *   a failure part way leaves what was already written.
  *
  * Permissions: replacing an existing file keeps its permission bits; a new
- * file gets 0644 minus the umask, as a plain fopen would give it.
- * A destination that is a symbolic link is replaced by a regular file (the
- * link itself is renamed over, as rename(2) does), not written through. */
+ * file gets 0644 minus the umask, as a plain fopen would give it. Every
+ * error names the output path and the system's reason (ENOSPC, EFBIG, EIO,
+ * EPIPE...). */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE 1
 
@@ -19,7 +28,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -104,6 +113,52 @@ static void sync_directory_of(const char *path)
     }
 }
 
+/* Symbolic links followed from path to the file they finally name, which
+ * need not exist yet (a dangling link is written through, as open(2) would),
+ * into out[cap] (no heap). Returns out, or NULL with errno set (ELOOP past
+ * the kernel's own limit of hops, ENAMETOOLONG). */
+#define OUTPUT_MAX_LINK_HOPS 40
+static char *final_target(char *out, size_t cap, const char *path)
+{
+    size_t len = strlen(path);
+    if (len >= cap) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    memcpy(out, path, len + 1);
+    for (int hops = 0;; hops++) {
+        struct stat st;
+        char link[PATH_MAX];
+        ssize_t n;
+        if (lstat(out, &st) != 0 || !S_ISLNK(st.st_mode))
+            return out; /* absent or not a link: the rename lands here */
+        if (hops == OUTPUT_MAX_LINK_HOPS) {
+            errno = ELOOP;
+            return NULL;
+        }
+        n = readlink(out, link, sizeof link - 1);
+        if (n < 0)
+            return NULL;
+        link[n] = '\0';
+        /* an absolute target replaces the name, a relative one its last part */
+        const char *slash = strrchr(out, '/');
+        size_t dir_len = link[0] == '/' ? 0 : slash != NULL ? (size_t)(slash - out) + 1 : 0;
+        if (dir_len + (size_t)n >= cap) {
+            errno = ENAMETOOLONG;
+            return NULL;
+        }
+        memcpy(out + dir_len, link, (size_t)n + 1);
+    }
+}
+
+/* Is st the file standard output already writes to? Then "-o /dev/stdout"
+ * and its kin go through stdout, whatever kind of file that is. */
+static int is_standard_output(const struct stat *st)
+{
+    struct stat out;
+    return fstat(STDOUT_FILENO, &out) == 0 && out.st_dev == st->st_dev && out.st_ino == st->st_ino;
+}
+
 relic_status relic_out_open(relic_out *o, const char *path, const char *input, relic_error *err)
 {
     struct stat target;
@@ -122,26 +177,49 @@ relic_status relic_out_open(relic_out *o, const char *path, const char *input, r
                           "cannot write '%s': it names a directory", path);
 
     target_exists = stat(path, &target) == 0;
+    if (!target_exists && errno != ENOENT)
+        return fail_io(err, "write", path, errno);
     if (target_exists && input != NULL && strcmp(input, "-") != 0) {
         struct stat in;
         if (stat(input, &in) == 0 && in.st_dev == target.st_dev && in.st_ino == target.st_ino)
             return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL,
                               "refusing to overwrite the input file '%s'", path);
     }
-    if (target_exists && S_ISREG(target.st_mode))
+    o->path = path;
+    if (target_exists && S_ISDIR(target.st_mode))
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL,
+                          "cannot write '%s': it is a directory", path);
+    if (target_exists && is_standard_output(&target)) {
+        o->to_stdout = 1;
+        return RELIC_OK;
+    }
+    if (target_exists && !S_ISREG(target.st_mode)) {
+        /* device, FIFO or socket: the node stays; a FIFO waits for its reader */
+        o->direct = 1;
+        o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (o->fd < 0)
+            return fail_io(err, "write", path, errno);
+        return RELIC_OK;
+    }
+    if (target_exists)
         o->mode = target.st_mode & 0777;
     else
         o->mode = OUTPUT_NEW_FILE_MODE & ~current_umask();
 
-    o->path = path;
-    o->tmp = temp_template(o->tmp_name, sizeof o->tmp_name, path);
-    if (o->tmp == NULL)
+    o->dest = final_target(o->dest_name, sizeof o->dest_name, path);
+    if (o->dest == NULL)
+        return fail_io(err, "write", path, errno);
+    o->tmp = temp_template(o->tmp_name, sizeof o->tmp_name, o->dest);
+    if (o->tmp == NULL) {
+        o->dest = NULL;
         return relic_fail(err, RELIC_E_LIMIT, 0, NULL,
                           "cannot write '%s': the path is too long for a temporary name", path);
+    }
     o->fd = mkstemp(o->tmp);
     if (o->fd < 0) {
         int saved = errno;
         o->tmp = NULL;
+        o->dest = NULL;
         return relic_fail(err, RELIC_E_IO, 0, NULL,
                           "cannot create a temporary file for '%s': %s", path, strerror(saved));
     }
@@ -153,6 +231,7 @@ relic_status relic_out_write(relic_out *o, const void *data, size_t size, relic_
     if (data == NULL && size != 0)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "no data given for %zu bytes", size);
     if (o->to_stdout) {
+        errno = 0;
         if (size != 0 && fwrite(data, 1, size, stdout) != size) {
             int saved = errno;
             return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot write to standard output: %s",
@@ -165,53 +244,80 @@ relic_status relic_out_write(relic_out *o, const void *data, size_t size, relic_
     return RELIC_OK;
 }
 
+static void out_release(relic_out *o)
+{
+    o->tmp = NULL;
+    o->dest = NULL;
+}
+
 void relic_out_abort(relic_out *o)
 {
     if (o->fd >= 0) close(o->fd);
-    if (o->tmp != NULL) {
+    if (o->tmp != NULL)
         unlink(o->tmp);
-    }
+    out_release(o);
     o->fd = -1;
-    o->tmp = NULL;
+    o->prepared = 0;
 }
 
-relic_status relic_out_commit(relic_out *o, relic_error *err)
+relic_status relic_out_prepare(relic_out *o, relic_error *err)
 {
     const char *step;
     int saved;
 
     if (o->to_stdout) {
+        errno = 0;
         if (fflush(stdout) != 0 || ferror(stdout)) {
             saved = errno;
             return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot write to standard output: %s",
                               strerror(saved != 0 ? saved : EIO));
         }
+        o->prepared = 1;
         return RELIC_OK;
     }
+    if (o->prepared) return RELIC_OK;
     if (o->fd < 0) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "output is not open");
-    step = "sync";
-    if (fsync(o->fd) != 0)
-        goto fail;
-    step = "set permissions of";
-    if (fchmod(o->fd, o->mode) != 0)
-        goto fail;
+    if (!o->direct) {
+        step = "sync";
+        if (fsync(o->fd) != 0)
+            goto fail;
+        step = "set permissions of";
+        if (fchmod(o->fd, o->mode) != 0)
+            goto fail;
+    }
     step = "write";
     if (close(o->fd) != 0) {
         o->fd = -1; /* closed anyway (POSIX leaves it unspecified; Linux closes) */
         goto fail;
     }
     o->fd = -1;
-    step = "replace";
-    if (rename(o->tmp, o->path) != 0)
-        goto fail;
-    o->tmp = NULL;
-    sync_directory_of(o->path);
+    o->prepared = 1;
     return RELIC_OK;
 
 fail:
     saved = errno;
     relic_out_abort(o);
     return fail_io(err, step, o->path, saved);
+}
+
+relic_status relic_out_commit(relic_out *o, relic_error *err)
+{
+    relic_status st;
+    int saved;
+
+    if ((st = relic_out_prepare(o, err)) != RELIC_OK) return st;
+    o->prepared = 0;
+    if (o->to_stdout || o->direct)
+        return RELIC_OK;
+    if (rename(o->tmp, o->dest) != 0) {
+        saved = errno;
+        relic_out_abort(o);
+        return fail_io(err, "replace", o->path, saved);
+    }
+    o->tmp = NULL;
+    sync_directory_of(o->dest);
+    out_release(o);
+    return RELIC_OK;
 }
 
 relic_status relic_write_file_atomic(const char *path, const void *data, size_t size,

@@ -4,6 +4,7 @@
  * tables to each other. Sources: PyKotor wiki, KotOR BWM file format (Walkable adjacencies, Edges,
  * Perimeters, AABB Tree); PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py; xoreos, walkmeshloader.cpp, where the rules are
  * measured on real files. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -175,6 +176,50 @@ static void check_edges(checker *c, uint32_t walkable, uint8_t *is_edge)
         }
 }
 
+/* Every float of count records of stride bytes at p (floats_per floats at
+ * the start of each) must be a finite number: a NaN or infinite position,
+ * normal, distance or box has no place in a walkmesh, and the games' own
+ * files hold none. Reports the first bad component of each record. */
+static void check_finite(checker *c, const uint8_t *p, size_t count, size_t stride, unsigned floats_per,
+                         const char *name)
+{
+    static const char *const axis[] = { "x", "y", "z" };
+    if (!p) return;
+    for (size_t i = 0; i < count; i++)
+        for (unsigned k = 0; k < floats_per; k++) {
+            const uint8_t *at = p + i * stride + 4u * k;
+            float f = relic_load_f32le(at);
+            if (isfinite(f)) continue;
+            const char *part = floats_per == 3 ? axis[k] : floats_per == 6 ? (k < 3 ? "box_min" : "box_max") : "";
+            problem(c, RELIC_E_RANGE, pos_of(c->v, at), name, (int64_t)i, "%s%s%s is %s, not a finite number",
+                    part, floats_per == 6 ? "." : "", floats_per == 6 ? axis[k % 3] : "",
+                    isnan(f) ? "NaN" : f > 0 ? "+infinity" : "-infinity");
+            break;
+        }
+}
+
+static void check_finite_header(checker *c)
+{
+    static const struct { size_t offset; const char *name; } pos[] = {
+        { RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_OFFSET, "header.relative_use_position_1" },
+        { RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_OFFSET, "header.relative_use_position_2" },
+        { RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_OFFSET, "header.absolute_use_position_1" },
+        { RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_OFFSET, "header.absolute_use_position_2" },
+        { RELIC_BWM_HEADER_POSITION_OFFSET, "header.position" },
+    };
+    if (!c->v->header) return;
+    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
+        const uint8_t *p = c->v->header + pos[i].offset;
+        for (unsigned k = 0; k < 3; k++) {
+            float f = relic_load_f32le(p + 4u * k);
+            if (isfinite(f)) continue;
+            problem(c, RELIC_E_RANGE, pos_of(c->v, p + 4u * k), pos[i].name, -1, "%c is %s, not a finite number",
+                    "xyz"[k], isnan(f) ? "NaN" : f > 0 ? "+infinity" : "-infinity");
+            break;
+        }
+    }
+}
+
 size_t relic_bwm_check_scratch_size(const relic_bwm_view *v, int strict)
 {
     /* stack, then mark and face_seen (bytes), then is_edge; + alignment slack */
@@ -187,6 +232,11 @@ unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scrat
 {
     checker c = { v, report, ctx, 0 };
     uint32_t walkable = 0;
+    check_finite_header(&c);
+    check_finite(&c, v->vertices, v->vertices_count, RELIC_BWM_VEC3F_SIZE, 3, "vertices");
+    check_finite(&c, v->normals, v->normals_count, RELIC_BWM_VEC3F_SIZE, 3, "normals");
+    check_finite(&c, v->distances, v->distances_count, sizeof(float), 1, "distances");
+    check_finite(&c, v->aabb, v->aabb_count, RELIC_BWM_AABB_NODE_SIZE, 6, "aabb");
     check_order(&c, &walkable);
     check_perimeters(&c, strict);
     /* scratch from the caller's arena (zero-filled), in the order

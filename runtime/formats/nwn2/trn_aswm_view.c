@@ -151,9 +151,24 @@ static int bad_steps(const uint8_t *p, size_t n, unsigned limit)
     return bad != 0;
 }
 
+/* An IEEE single is NaN or infinite exactly when its exponent bits are all set. */
+#define F32_EXPONENT_MASK 0x7F800000u
+
 static relic_status rules_mesh(vc *c, const relic_trn_aswm_view *v)
 {
     char path[64];
+    /* vertices: three finite coordinates each (a NaN corner breaks every
+     * point-in-triangle test of the path finder) */
+    for (uint32_t i = 0; i < v->vertex_count; i++)
+        for (int k = 0; k < 3; k++) {
+            uint64_t at = v->vertices + 12ull * i + 4u * (unsigned)k;
+            uint32_t bits = u32(c, at);
+            if ((bits & F32_EXPONENT_MASK) == F32_EXPONENT_MASK) {
+                snprintf(path, sizeof path, "vertices[%u].%c", (unsigned)i, "xyz"[k]);
+                return relic_fail(c->err, RELIC_E_RANGE, at, path, "%s, not a finite number",
+                                  (bits & 0x007FFFFFu) ? "NaN" : (bits >> 31) ? "-infinity" : "+infinity");
+            }
+        }
     /* edges: vertices[2] in range, triangles[2] none or in range */
     for (int k = 0; k < 4; k++) {
         size_t i = first_bad_u32(c->p + v->edges + 4 * k, v->edge_count, 16, k < 2 ? v->vertex_count : v->triangle_count, k >= 2);

@@ -2,6 +2,7 @@
  * schema cannot say: the packet directory against the packets
  * (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp) and the ASWM walkmesh index, tile and island
  * rules (nwn-lib-d, trn.d, trn.d validate; NWN2DataLib, TrxFileReader.cpp; Charles, NWN2 TRN.ASWM packet structure, TRN.ASWM). */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -59,6 +60,30 @@ typedef struct aswm_ctx {
 /* Report one problem at field path prefix.field (the ASWM decoded model
  * has no byte offsets; 0 is reported). */
 #define problem(c, field, ...) relic_problem_at(&(c)->problems, RELIC_E_INDEX, 0, (c)->path, field, __VA_ARGS__)
+
+/* Where the vertex array starts in a decompressed version-0x6C walkmesh
+ * (Charles, *NWN2 TRN.ASWM packet structure*: header, then vertices). */
+#define ASWM_V6C_VERTICES_AT 53u
+#define ASWM_V6C 0x6Cu
+
+/* Every vertex coordinate finite: a NaN corner breaks every point-in-
+ * triangle test of the path finder. Offsets are in the decompressed 0x6C
+ * walkmesh (0 for an older layout, which has no such offset to give). */
+static void check_vertices_finite(aswm_ctx *c, const relic_trn_aswm *w)
+{
+    char f[64];
+    for (size_t i = 0; i < w->vertices_count; i++) {
+        const float xyz[3] = { w->vertices[i].x, w->vertices[i].y, w->vertices[i].z };
+        for (int k = 0; k < 3; k++) {
+            if (isfinite(xyz[k])) continue;
+            uint64_t at = w->version == ASWM_V6C ? ASWM_V6C_VERTICES_AT + 12ull * i + 4u * (unsigned)k : 0;
+            snprintf(f, sizeof f, "vertices[%zu].%c", i, "xyz"[k]);
+            relic_problem_at(&c->problems, RELIC_E_RANGE, at, c->path, f, "%s, not a finite number",
+                             isnan(xyz[k]) ? "NaN" : xyz[k] > 0 ? "+infinity" : "-infinity");
+            break;
+        }
+    }
+}
 
 static void check_triangles(aswm_ctx *c, const relic_trn_aswm *w)
 {
@@ -183,11 +208,12 @@ unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigne
 {
     /* max_reports 0: count only */
     aswm_ctx c = { path, { max_reports ? report : NULL, ctx, 0, max_reports } };
+    check_vertices_finite(&c, w);
     check_triangles(&c, w);
     if ((uint64_t)w->grid_width * w->grid_height != w->tiles_count)
         problem(&c, "tiles", "%zu tiles for a %u x %u grid", w->tiles_count, (unsigned)w->grid_width, (unsigned)w->grid_height);
-    if (!(w->tiles_width > 0.0f))
-        problem(&c, "tiles_width", "%g is not positive", (double)w->tiles_width);
+    if (!(w->tiles_width > 0.0f) || !isfinite(w->tiles_width))
+        problem(&c, "tiles_width", "%g is not a positive finite number", (double)w->tiles_width);
     uint64_t next_offset = 0;
     for (size_t i = 0; i < w->tiles_count; i++) check_tile(&c, w, i, &next_offset);
     if (next_offset != w->triangles_count)

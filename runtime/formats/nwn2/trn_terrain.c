@@ -3,7 +3,8 @@
  * bytes; these functions validate them with the layouts of
  * schema/nwn2/trrn.schema and watr.schema, require the payload to be
  * consumed exactly, and add the rules the schemas cannot say: every
- * triangle index below the vertex count and (TRRN) no NaN vertex position
+ * triangle index below the vertex count and no NaN or infinite vertex
+ * position (or TRRN normal)
  * (nwn-lib-d's TRRN/WATR validate). Facts: nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp. */
 #include <math.h>
 
@@ -36,6 +37,20 @@ static relic_status check_triangle(size_t i, const uint16_t idx[3], uint32_t ver
     return RELIC_OK;
 }
 
+/* n floats of vertex i's field (at byte offset at) must be finite: a NaN or
+ * infinite position or normal has no place in a terrain or water mesh. */
+static relic_status check_finite(const float *f, int n, size_t i, const char *field, uint64_t at, relic_error *err)
+{
+    for (int k = 0; k < n; k++)
+        if (!isfinite(f[k])) {
+            char path[64];
+            snprintf(path, sizeof path, "vertices[%zu].%s[%d]", i, field, k);
+            return relic_fail(err, RELIC_E_RANGE, at + 4 * (uint64_t)k, path, "vertex %s is %s, not a finite number", field,
+                              isnan(f[k]) ? "NaN" : f[k] > 0 ? "+infinity" : "-infinity");
+        }
+    return RELIC_OK;
+}
+
 relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *a, relic_trrn_trrn *out, relic_error *err)
 {
     relic_trrn_view v;
@@ -49,13 +64,13 @@ relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *
     st = relic_trrn_decode(&v, a, out, err);
     if (st != RELIC_OK) return st;
     uint64_t verts = (uint64_t)(v.vertices ? v.vertices - data : 0);
-    for (size_t i = 0; i < out->vertices_count; i++)
-        for (int k = 0; k < 3; k++)
-            if (isnan(out->vertices[i].position[k])) {
-                char path[64];
-                snprintf(path, sizeof path, "vertices[%zu].position[%d]", i, k);
-                return relic_fail(err, RELIC_E_RANGE, verts + 44 * (uint64_t)i + 4 * (uint64_t)k, path, "vertex position is NaN");
-            }
+    for (size_t i = 0; i < out->vertices_count; i++) {
+        const relic_trrn_terrain_vertex *tv = &out->vertices[i];
+        uint64_t at = verts + RELIC_TRRN_TERRAIN_VERTEX_SIZE * (uint64_t)i;
+        if ((st = check_finite(tv->position, 3, i, "position", at, err)) != RELIC_OK ||
+            (st = check_finite(tv->normal, 3, i, "normal", at + sizeof tv->position, err)) != RELIC_OK)
+            return st;
+    }
     uint64_t tris = (uint64_t)(v.triangles ? v.triangles - data : 0);
     for (size_t i = 0; i < out->triangles_count; i++) {
         const uint16_t idx[3] = { out->triangles[i].a, out->triangles[i].b, out->triangles[i].c };
@@ -75,6 +90,11 @@ relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *
                           (unsigned long long)(size - end));
     st = relic_watr_decode(&v, a, out, err);
     if (st != RELIC_OK) return st;
+    uint64_t wverts = (uint64_t)(v.vertices ? v.vertices - data : 0);
+    for (size_t i = 0; i < out->vertices_count; i++)
+        if ((st = check_finite(out->vertices[i].position, 3, i, "position",
+                               wverts + RELIC_WATR_WATER_VERTEX_SIZE * (uint64_t)i, err)) != RELIC_OK)
+            return st;
     uint64_t tris = (uint64_t)(v.triangles ? v.triangles - data : 0);
     for (size_t i = 0; i < out->triangles_count; i++) {
         const uint16_t idx[3] = { out->triangles[i].a, out->triangles[i].b, out->triangles[i].c };

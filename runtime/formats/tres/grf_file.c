@@ -3,6 +3,7 @@
  * sections that the per-section schemas cannot state (handles between
  * region, objects, geometry, mappings, materials, symbols and the value
  * table). Facts: Trespasser source, Lib/Groff/FileIO.cpp, Lib/Groff/GroffIO.cpp, Lib/Loader/SaveFile.cpp; Trespasser file formats, "GRF". */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -212,6 +213,54 @@ static void check_mesh(checker *c, size_t i)
         }
 }
 
+/* n vec3f records at rel in section i's bytes: every coordinate finite.
+ * Reports the first bad one of the array. */
+static void check_finite_vec3(checker *c, size_t i, const uint8_t *data, uint64_t rel, uint64_t n, const char *array)
+{
+    for (uint64_t k = 0; k < n; k++)
+        for (unsigned x = 0; x < 3; x++) {
+            float f = relic_load_f32le(data + rel + 12 * k + 4 * x);
+            if (isfinite(f)) continue;
+            char field[64];
+            snprintf(field, sizeof field, "%s[%llu].%c", array, (unsigned long long)k, "xyz"[x]);
+            problem(c, RELIC_E_RANGE, i, rel + 12 * k + 4 * x, field, "%s, not a finite number",
+                    isnan(f) ? "NaN" : f > 0 ? "+infinity" : "-infinity");
+            return;
+        }
+}
+
+/* Positions and normals of a geometry section (plain, any version, or the
+ * optimised mesh's points): a NaN or infinite coordinate has no place in a
+ * level. The section decoded, so every array lies inside its bytes. */
+static void check_geometry_floats(checker *c, size_t i)
+{
+    relic_bytes b = relic_groff_model_section_data(c->m, i);
+    const uint8_t *d = b.data;
+    if (c->kinds[i] == RELIC_GRF_MESH) {
+        const relic_grf_mesh_mesh *me = c->models[i];
+        check_finite_vec3(c, i, d, 44, me->points_count, "points");
+        return;
+    }
+    /* plain forms: [pivot (GROFF 14-15)] vertex, face, vertex-normal and
+     * (not GROFF 11-12) wrap counts, a colour of three u32, then the arrays */
+    uint64_t at = 0;
+    if (c->kinds[i] == RELIC_GRF_GEOMETRY) {
+        check_finite_vec3(c, i, d, 0, 1, "pivot");
+        at = 12;
+    }
+    int wrap = c->kinds[i] != RELIC_GRF_GEOMETRY_V11;
+    uint64_t nv = relic_load_u32le(d + at), nf = relic_load_u32le(d + at + 4), nvn = relic_load_u32le(d + at + 8);
+    uint64_t nw = wrap ? relic_load_u32le(d + at + 12) : 0;
+    at += (wrap ? 16 : 12) + 12;
+    check_finite_vec3(c, i, d, at, nv, "vertices");
+    at += 12 * nv + 12 * nf; /* the faces are indices */
+    check_finite_vec3(c, i, d, at, nf, "face_normals");
+    at += 12 * nf;
+    check_finite_vec3(c, i, d, at, nvn, "vertex_normals");
+    at += 12 * nvn;
+    check_finite_vec3(c, i, d, at, nw, "wrap_vertices");
+}
+
 static void check_region(checker *c, size_t i, const relic_grf_value_table *vt)
 {
     size_t n;
@@ -287,7 +336,10 @@ unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic
         case RELIC_GRF_OBJECT: check_object(&c, i); break;
         case RELIC_GRF_MAPPING:
         case RELIC_GRF_MAPPING_REF: check_mapping(&c, i); break;
-        case RELIC_GRF_MESH: check_mesh(&c, i); break;
+        case RELIC_GRF_MESH: check_mesh(&c, i); check_geometry_floats(&c, i); break;
+        case RELIC_GRF_GEOMETRY:
+        case RELIC_GRF_GEOMETRY_V13:
+        case RELIC_GRF_GEOMETRY_V11: check_geometry_floats(&c, i); break;
         case RELIC_GRF_MATERIAL:
         case RELIC_GRF_MATERIAL_V11: check_material_names(&c, i); break;
         case RELIC_GRF_REGION:

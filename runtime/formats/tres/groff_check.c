@@ -23,6 +23,27 @@ static int cmp_u32(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Offset of the symbol whose handle is h, in sorted (handle << 32 | offset)
+ * pairs; 0 when absent (no symbol starts at offset 0: the header does). */
+static uint64_t symbol_at(const uint64_t *sorted, size_t n, uint32_t h)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t k = (uint32_t)(sorted[mid] >> 32);
+        if (k == h) return sorted[mid] & 0xFFFFFFFFu;
+        if (k < h) lo = mid + 1;
+        else hi = mid;
+    }
+    return 0;
+}
+
 static int has_handle(const uint32_t *sorted, size_t n, uint32_t h)
 {
     size_t lo = 0, hi = n;
@@ -53,12 +74,15 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
 
     /* symbols: names, unique handles */
     uint32_t *handles = relic_arena_array(scratch, v->symbols_count ? v->symbols_count : 1, sizeof *handles, 4);
+    /* GROFF files are under 4 GiB (file_size is a u32): an offset fits the low half */
+    uint64_t *by_handle = relic_arena_array(scratch, v->symbols_count ? v->symbols_count : 1, sizeof *by_handle, 8);
     const uint8_t *p = v->symbols, *prev_name = NULL;
     for (size_t i = 0; i < v->symbols_count; i++) {
         uint32_t len = relic_load_u32le(p + 4);
         const uint8_t *name = p + SYMBOL_FIXED;
         uint64_t off = (uint64_t)(p - v->base);
         if (handles) handles[i] = relic_load_u32le(p);
+        if (by_handle) by_handle[i] = (uint64_t)relic_load_u32le(p) << 32 | (off & 0xFFFFFFFFu);
         snprintf(path, sizeof path, "symbols[%zu].name", i);
         if (len == 0 || name[len - 1] != 0)
             problem(&c, RELIC_E_RANGE, off + SYMBOL_FIXED, path, "the name is not NUL-terminated");
@@ -77,6 +101,8 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
             problem(&c, RELIC_E_NOMEM, 0, "symbols", "no memory to sort %zu symbol handles", v->symbols_count);
             return c.count;
         }
+        if (by_handle && relic_sort(by_handle, v->symbols_count, sizeof *by_handle, cmp_u64, scratch) != RELIC_OK)
+            by_handle = NULL;
         for (size_t i = 1; i < v->symbols_count; i++)
             if (handles[i] == handles[i - 1])
                 problem(&c, RELIC_E_LAYOUT, sym_start, "symbols", "symbol handle 0x%08X is used twice", handles[i]);
@@ -108,6 +134,18 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
             snprintf(path, sizeof path, "sections[%zu].name", i);
             problem(&c, RELIC_E_INDEX, at + RELIC_GROFF_SECTION_NAME_OFFSET, path,
                     "0x%08X is not a symbol handle", relic_groff_section_name(s));
+        } else if (by_handle) {
+            /* a section's name becomes a file name and a line on a terminal */
+            uint64_t sym = symbol_at(by_handle, v->symbols_count, relic_groff_section_name(s));
+            uint32_t len = sym ? relic_load_u32le(v->base + sym + 4) : 0;
+            const char *name = (const char *)v->base + sym + SYMBOL_FIXED;
+            size_t bad;
+            const char *why = len && name[len - 1] == 0 ? relic_member_name_problem(name, strlen(name), strict, &bad) : NULL;
+            if (why) {
+                snprintf(path, sizeof path, "sections[%zu].name", i);
+                problem(&c, RELIC_E_RANGE, sym + SYMBOL_FIXED + bad, path, "the section's name (symbol 0x%08X), byte %zu: %s",
+                        relic_groff_section_name(s), bad, why);
+            }
         }
         if (strict && (relic_groff_section_flags(s) || relic_groff_section_relocation_offset(s) ||
                        relic_groff_section_relocation_count(s))) {

@@ -29,6 +29,30 @@ relic_status relic_wtd_read_header(const uint8_t *data, size_t size, relic_wtd_w
     st = relic_wtd_decode(&v, &a, out, err);
     if (st != RELIC_OK) return st;
     const relic_wtd_mapping *m = &out->mapping;
+    /* every float parameter a finite number: the grid's placement in the
+     * world and the height scale all come from them */
+    const struct { const char *name; unsigned offset; float value; } params[] = {
+#define WTD_PARAM(field, at) { "mapping." #field, at, m->field }
+        WTD_PARAM(world_extents.start_x, RELIC_WTD_MAPPING_WORLD_EXTENTS_OFFSET + RELIC_WTD_WORLD_RECT_START_X_OFFSET),
+        WTD_PARAM(world_extents.start_y, RELIC_WTD_MAPPING_WORLD_EXTENTS_OFFSET + RELIC_WTD_WORLD_RECT_START_Y_OFFSET),
+        WTD_PARAM(world_extents.size_x, RELIC_WTD_MAPPING_WORLD_EXTENTS_OFFSET + RELIC_WTD_WORLD_RECT_SIZE_X_OFFSET),
+        WTD_PARAM(world_extents.size_y, RELIC_WTD_MAPPING_WORLD_EXTENTS_OFFSET + RELIC_WTD_WORLD_RECT_SIZE_Y_OFFSET),
+        WTD_PARAM(quad_to_world_x.offset, RELIC_WTD_MAPPING_QUAD_TO_WORLD_X_OFFSET + RELIC_WTD_LINEAR_OFFSET_OFFSET),
+        WTD_PARAM(quad_to_world_y.offset, RELIC_WTD_MAPPING_QUAD_TO_WORLD_Y_OFFSET + RELIC_WTD_LINEAR_OFFSET_OFFSET),
+        WTD_PARAM(world_to_quad_x.scale, RELIC_WTD_MAPPING_WORLD_TO_QUAD_X_OFFSET + RELIC_WTD_LINEAR_SCALE_OFFSET),
+        WTD_PARAM(world_to_quad_x.offset, RELIC_WTD_MAPPING_WORLD_TO_QUAD_X_OFFSET + RELIC_WTD_LINEAR_OFFSET_OFFSET),
+        WTD_PARAM(world_to_quad_y.scale, RELIC_WTD_MAPPING_WORLD_TO_QUAD_Y_OFFSET + RELIC_WTD_LINEAR_SCALE_OFFSET),
+        WTD_PARAM(world_to_quad_y.offset, RELIC_WTD_MAPPING_WORLD_TO_QUAD_Y_OFFSET + RELIC_WTD_LINEAR_OFFSET_OFFSET),
+        WTD_PARAM(world_to_coef, RELIC_WTD_MAPPING_WORLD_TO_COEF_OFFSET),
+        WTD_PARAM(coef_to_quad, RELIC_WTD_MAPPING_COEF_TO_QUAD_OFFSET),
+#undef WTD_PARAM
+    };
+    for (size_t k = 0; k < sizeof params / sizeof params[0]; k++)
+        if (!isfinite(params[k].value))
+            return relic_fail(err, RELIC_E_RANGE,
+                              relic_wtd_file_offset((RELIC_WTD_WTD_MAPPING_OFFSET + (uint64_t)params[k].offset) * 8),
+                              params[k].name, "%s, not a finite number",
+                              isnan(params[k].value) ? "NaN" : params[k].value > 0 ? "+infinity" : "-infinity");
     uint64_t off = RELIC_WTD_WTD_MAPPING_OFFSET + RELIC_WTD_MAPPING_QUAD_TO_WORLD_X_OFFSET;
     if (!isfinite(m->quad_to_world_x.scale) || !(m->quad_to_world_x.scale > 0.0f))
         return relic_fail(err, RELIC_E_RANGE, relic_wtd_file_offset(off * 8), "mapping.quad_to_world_x.scale",

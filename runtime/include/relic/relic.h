@@ -76,7 +76,9 @@ relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
 /** Reset err to "no error". */
 void relic_error_clear(relic_error *err);
 
-/** Print "FILE: path @0xOFFSET: message" (the `relic check` line) to out. */
+/** Print "FILE: path @0xOFFSET: message" (the `relic check` line) to out;
+ *  control bytes in any part come out as \\xNN, so bytes quoted from a file
+ *  cannot drive the terminal. */
 void relic_error_print(FILE *out, const char *file, const relic_error *err);
 
 /** Receives each problem a rule check finds (the report callbacks of every
@@ -315,39 +317,77 @@ static inline int relic_mul_ok(uint64_t a, uint64_t b, uint64_t *out) {
 /* Output files                                                           */
 /* ---------------------------------------------------------------------- */
 
-/** An output file being written: a temporary in the destination's directory,
- *  renamed over it by relic_out_commit, removed by relic_out_abort. "-" is
- *  standard output. Fields are internal. */
-/** Longest temporary name relic_out holds (PATH_MAX-sized destinations plus
- *  the ".XXXXXX" suffix): the name lives in the struct, not on the heap. */
+/** An output file being written. What happens depends on the destination:
+ *  a regular file or a new path gets a temporary in the destination's
+ *  directory, renamed over it by relic_out_commit and removed by
+ *  relic_out_abort; a symbolic link is followed to its final target, which
+ *  is replaced the same way (the link stays a link); a character or block
+ *  device, FIFO or socket, "-", or the file standard output already is
+ *  (/dev/stdout) is written directly and never unlinked or renamed over.
+ *  Names live in the struct, not on the heap. Fields are internal. */
+/** Longest destination or temporary name relic_out holds (PATH_MAX-sized
+ *  destinations plus the ".XXXXXX" suffix). */
 #define RELIC_OUT_TEMP_MAX 4112
 typedef struct relic_out {
     int fd;
-    int to_stdout;
+    int to_stdout; /* "-" or the file standard output already is */
+    int direct;    /* device, FIFO or socket: written in place */
+    int prepared;  /* relic_out_prepare done: only the rename is left */
     const char *path;
-    char *tmp;        /* NULL or tmp_name */
+    char *dest;    /* NULL or dest_name: where the rename lands (path or a link's final target) */
+    char *tmp;     /* NULL or tmp_name */
     unsigned mode;
+    char dest_name[RELIC_OUT_TEMP_MAX];
     char tmp_name[RELIC_OUT_TEMP_MAX];
 } relic_out;
 
 /** Start writing path (refused, RELIC_E_ARGUMENT, when it is the same file as
- *  input, which may be NULL). Errors: RELIC_E_IO, RELIC_E_NOMEM. */
+ *  input, which may be NULL, or a directory). Opening a FIFO waits for its
+ *  reader. Errors: RELIC_E_IO naming path and the system's reason,
+ *  RELIC_E_NOMEM. */
 relic_status relic_out_open(relic_out *o, const char *path, const char *input, relic_error *err);
-/** Append size bytes. Errors: RELIC_E_IO (the caller then aborts). */
+/** Append size bytes. Errors: RELIC_E_IO naming the path and the reason
+ *  ("No space left on device", "File too large", "Broken pipe"...); the
+ *  caller then aborts. */
 relic_status relic_out_write(relic_out *o, const void *data, size_t size, relic_error *err);
-/** fsync, set permissions and rename over the destination. On failure the
+/** Everything that can fail short of the rename: flush, fsync, set
+ *  permissions, close. Lets a multi-file output prepare all its files
+ *  before it commits any (all or none). On failure the temporary is
+ *  removed. Errors: RELIC_E_IO. */
+relic_status relic_out_prepare(relic_out *o, relic_error *err);
+/** Prepare (when not done yet) and rename over the destination (nothing to
+ *  rename for a device, FIFO, socket or standard output). On failure the
  *  temporary is removed. Errors: RELIC_E_IO. */
 relic_status relic_out_commit(relic_out *o, relic_error *err);
-/** Remove the temporary; the destination is untouched. */
+/** Remove the temporary; the destination is untouched (a device, FIFO or
+ *  standard output keeps what was already written to it). */
 void relic_out_abort(relic_out *o);
 
 /** Write data to path atomically: a temporary file in the same directory,
- *  fsync'd, then renamed over path. "-" writes to standard output. Refuses
+ *  fsync'd, then renamed over path (a symbolic link's final target; a
+ *  device, FIFO, socket, "-" or standard output is written directly, see
+ *  relic_out). Refuses
  *  (RELIC_E_ARGUMENT) when path names the same file as `input` (compared by
  *  device and inode; input may be NULL). Errors: RELIC_E_IO. On failure the
  *  temporary is removed and path is untouched. */
 relic_status relic_write_file_atomic(const char *path, const void *data, size_t size,
                                      const char *input, relic_error *err);
+
+/* ---------------------------------------------------------------------- */
+/* Container member names                                                 */
+/* ---------------------------------------------------------------------- */
+
+/** Why the member name name[0..n) (ERF/RIM resref, GROFF section name, TPA
+ *  identifier; no terminator needed) is unsafe, or NULL when it is fine.
+ *  Always refused: a control byte (below 0x20, or 0x7F), a path separator
+ *  ('/' or '\\'), or a name that is "." or "..". With strict, also what the
+ *  games accept but no tool should write: an empty name, bytes outside
+ *  printable ASCII, a character a Windows file name cannot hold (:*?"<>|),
+ *  ".." inside the name, a leading or trailing space or a trailing dot.
+ *  *at receives the index of the offending byte. The reason is a static
+ *  string. Source: BioWare, *Aurora engine specifications* (as archived by
+ *  xoreos-docs), "Key/BIF" (ResRefs). */
+const char *relic_member_name_problem(const char *name, size_t n, int strict, size_t *at);
 
 /* ---------------------------------------------------------------------- */
 /* Format detection                                                       */

@@ -21,7 +21,11 @@ extern "C" {
 typedef void (*relic_bwm_report_fn)(void *ctx, const relic_error *err);
 
 /** Rules between tables of a validated walkmesh (the schema has already
- *  checked every index against its array). Always: faces are walkable
+ *  checked every index against its array). Always: every float (the
+ *  header's use positions and position, vertices, normals, distances, AABB
+ *  boxes) is a finite number (RELIC_E_RANGE at the float's offset, path
+ *  such as vertices[3], message naming the axis; PyKotor wiki, *KotOR BWM
+ *  file format*: positions in metres); faces are walkable
  *  first; a WOK's adjacency count equals its walkable face count, and no
  *  walkmesh has more adjacency rows than faces; the
  *  perimeter array never decreases; the AABB tree reached from node 0 is a

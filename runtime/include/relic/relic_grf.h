@@ -215,7 +215,10 @@ typedef relic_groff_report relic_grf_report;
  *  sections, instance names and material names are symbols, object parts
  *  are geometry/mapping sections, mappings and meshes name material
  *  sections, triangles' material indices are below the material count,
- *  region value handles name object records of the value table. Errors are
+ *  region value handles name object records of the value table; every
+ *  coordinate of a geometry section (pivot, vertices, face and vertex
+ *  normals, wrap vertices; a mesh's points) is a finite number
+ *  (sections[i].vertices[k].y, RELIC_E_RANGE). Errors are
  *  reported with offsets in the file. Returns the number of problems. */
 unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic_grf_report report, void *ctx);
 

@@ -41,10 +41,14 @@ relic_status relic_groff_open(const uint8_t *data, size_t size, relic_arena *a, 
  *  file_size is the input size and the symbol table ends the file; every
  *  section's data lies inside the data region; section handles are
  *  0x80000000 + index; symbol handles are unique and every section name is
- *  one of them; names are NUL-terminated with no NUL inside. With strict,
- *  also what the game's writer always does: sections back to back in
- *  directory order, symbols sorted by name, flags 0x0C, reserved words 0.
- *  Uses 4 bytes per symbol from scratch (when that fails: one RELIC_E_NOMEM
+ *  one of them; names are NUL-terminated with no NUL inside; a section's
+ *  name holds no control byte or path separator and is not "." or ".."
+ *  (relic_member_name_problem; sections[i].name at the offending byte of
+ *  the symbol). With strict, also what the game's writer always does:
+ *  sections back to back in directory order, symbols sorted by name, flags
+ *  0x0C, reserved words 0; and section names a tool should not write
+ *  (relic_member_name_problem's strict rules). Uses 12 bytes per symbol
+ *  from scratch (when that fails: one RELIC_E_NOMEM
  *  problem). Returns the number of problems (each reported with path and
  *  offset). */
 unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *scratch, relic_groff_report report,

@@ -39,10 +39,12 @@ unsigned relic_trn_check_container(const relic_trn_view *v, relic_trn_report_fn 
  *  4 GiB; RELIC_E_NOMEM. */
 relic_status relic_trn_layout(relic_trn_trn *m, relic_arena *a, relic_error *err);
 
-/** Rules of a decoded ASWM walkmesh (nwn-lib-d, trn.d validate, nwn-lib-d and
- *  Skywing validate): edge and triangle indices in range; triangle island
+/** Rules of a decoded ASWM walkmesh (nwn-lib-d, trn.d validate; NWN2DataLib
+ *  (Skywing) validate): every vertex coordinate finite (RELIC_E_RANGE at its
+ *  offset in the decompressed version-0x6C walkmesh, 0 for older layouts;
+ *  path vertices[i].x); edge and triangle indices in range; triangle island
  *  0xFFFF or below island_count (when islands exist); tile count =
- *  grid_width x grid_height, tiles_width > 0; tiles cover the triangle
+ *  grid_width x grid_height, tiles_width positive and finite; tiles cover the triangle
  *  array contiguously, in order, without overlap (triangles_offset is the
  *  running sum of triangles_count, which ends at triangle_count);
  *  local_to_node empty or one entry per tile triangle; nodes = node count
