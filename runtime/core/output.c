@@ -29,6 +29,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdlib.h> /* mkstemp */
 #include <sys/stat.h>
 #include <unistd.h>
 
