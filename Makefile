@@ -57,7 +57,7 @@ CLI_OBJS  = $(patsubst %.c,$(BUILD)/obj/%.o,$(CLI_SRCS))
 TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 
-.PHONY: print-libs all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
+.PHONY: bench-bombs oss-fuzz-check print-libs all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
 
 all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen
 
@@ -70,6 +70,8 @@ help:
 	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
 	@echo "make fuzz-seeds write the seeds of the generated fuzz targets (fuzz/corpus/gen_*/seed-*)"
 	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
+	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security-limits.md)"
+	@echo "make oss-fuzz-check  fuzz/oss-fuzz/build.sh with clang+libFuzzer, each target run on its seeds"
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
 # ---- dependencies (Debian 12) ----
@@ -137,7 +139,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 CLI_TESTS = tests/gff_cli_test.sh tests/audio_cli_test.sh tests/mutate_formats.sh tests/wtd_cli_test.sh \
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
-            tests/output_cli_test.sh tests/check_layers.sh
+            tests/output_cli_test.sh tests/bombs_cli_test.sh tests/check_layers.sh
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
 	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples JOBS=$(JOBS) sh tests/run_all.sh $(CLI_TESTS) $(TESTS)
 
@@ -234,6 +236,15 @@ bench: deps
 	@if command -v $(CLANG) >/dev/null 2>&1; then $(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS) >/dev/null && \
 	  FUZZ_BUILD=$(FUZZ_BUILD) sh tests/bench/bench_fuzz.sh $(FUZZ_BINS); \
 	else echo "bench_fuzz: $(CLANG) not found: fuzz executions per second skipped"; fi
+
+# worst cases of each declared size: CPU time and peak RSS as the size grows (docs/security-limits.md)
+bench-bombs: all
+	RELIC=$(BUILD)/relic sh tests/bench/bombs.sh
+
+# fuzz/oss-fuzz/build.sh under OSS-Fuzz's libFuzzer+ASan variables, then each target on its seeds
+# (slow: the library compiled again and every target linked; not part of make test)
+oss-fuzz-check:
+	sh tests/oss_fuzz_build_test.sh
 
 # relic's NWN2 walkmesh bake against the toolset's TRX files (docs/benchmarks.md, "Bake compared with the toolset")
 bake-report: all $(BUILD)/tests/bake_report

@@ -38,9 +38,13 @@ run_one() {
     [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"
     [ -f "fuzz/dict/$name.dict" ] && dict="-dict=fuzz/dict/$name.dict"
     [ "$name" = fuzz_bwm ] && dict="-dict=fuzz/dict/gen_bwm.dict" # the same files as gen_bwm
+    # a target's own input bound (fuzz/options/<target>.options, as OSS-Fuzz reads it)
+    max_len=262144
+    opt="fuzz/options/$name.options"
+    [ -f "$opt" ] && max_len=$(sed -n 's/^max_len *= *//p' "$opt")
     {
     echo "== fuzz $name for ${secs}s"
-    if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=262144 \
+    if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
             -print_final_stats=1 $dict -artifact_prefix="$FUZZ_BUILD/$name-" $FUZZ_ARGS "$work" 2>"$FUZZ_BUILD/$name.log"; then
         tail -40 "$FUZZ_BUILD/$name.log"
         echo crash >"$FUZZ_BUILD/$name.result"

@@ -420,6 +420,10 @@ void emit_codec_decoders(gen_schema *s, gen_out *o)
             out_printf(o, "    if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, \"%s\", \"out of memory for %%lld decoded bytes\", (long long)size_);\n", f->name);
             out_printf(o, "    relic_status st_ = relic_codec_%s_decode(m->%s, m->%s_count, buf_, (size_t)size_, a, err);\n", f->codec, f->name, f->name);
             out_printf(o, "    if (st_ != RELIC_OK) { relic_gen_path_prefix(err, \"%s\", -1); return st_; }\n", f->name);
+            out_printf(o, "    return %s_%s_%s_decode_bytes(buf_, (size_t)size_, a, out, err);\n}\n\n", P, st->name, f->name);
+            out_printf(o, "relic_status %s_%s_%s_decode_bytes(const uint8_t *buf_, size_t size_, relic_arena *a, %s_%s *out, relic_error *err)\n{\n",
+                       P, st->name, f->name, P, T);
+            out_puts(o, "    relic_error scratch_;\n    if (!err) err = &scratch_;\n    memset(out, 0, sizeof *out);\n    relic_status st_;\n");
             out_printf(o, "    %s_%s check_;\n    memset(&check_, 0, sizeof check_);\n", P, T);
             out_printf(o, "    %s_vctx vc_ = { buf_, (uint64_t)size_, err, NULL, NULL };\n    uint64_t sz_ = 0;\n", P);
             out_printf(o, "    if ((st_ = val_%s(&vc_, 0, &sz_, &check_)) != RELIC_OK) { relic_gen_path_prefix(err, \"%s\", -1); return st_; }\n", T, f->name);

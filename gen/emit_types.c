@@ -284,6 +284,13 @@ void emit_header(gen_schema *s, gen_out *o)
                               "relic_status %s_%s_%s_decode(const %s_%s *m, relic_arena *a, %s_%s *out, relic_error *err);\n",
                            s->structs[i]->name, fs[k]->name, fs[k]->codec, t.data, fs[k]->codec_stype->name, fs[k]->name,
                            fs[k]->codec_stype->name, fs[k]->name, P, s->structs[i]->name, fs[k]->name, P, s->structs[i]->name, P, fs[k]->codec_stype->name);
+                out_printf(o, "/** Validate and parse size already-decoded bytes of %s.%s (buf, kept by the caller) as a %s\n"
+                              " *  in arena a: the second half of %s_%s_%s_decode, for a caller that decoded the bytes\n"
+                              " *  itself (once). Errors: the %s validator's errors with the path prefixed by %s,\n"
+                              " *  RELIC_E_LAYOUT when bytes follow it, RELIC_E_NOMEM. */\n"
+                              "relic_status %s_%s_%s_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, %s_%s *out, relic_error *err);\n",
+                           s->structs[i]->name, fs[k]->name, fs[k]->codec_stype->name, P, s->structs[i]->name, fs[k]->name,
+                           fs[k]->codec_stype->name, fs[k]->name, P, s->structs[i]->name, fs[k]->name, P, fs[k]->codec_stype->name);
                 free(t.data);
             }
     }

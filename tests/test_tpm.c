@@ -142,6 +142,25 @@ static void round_trip(const relic_tpm_file *m)
     relic_arena_release(&a);
 }
 
+/* A text longer than the caller's bound is refused before it is copied, where it starts;
+ * 0 lifts the bound. */
+static void test_text_over_max_text_is_a_limit_error(void **state)
+{
+    (void)state;
+    static const char text[] = "// a comment of 40 bytes, more or less..\n";
+    relic_arena a;
+    relic_error err;
+    relic_tpm_file m;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_tpm_parse_max_text("c.tpm", (const uint8_t *)text, sizeof text - 1, 16, &a, &m, &err), RELIC_E_LIMIT);
+    assert_int_equal(err.offset, 2);
+    assert_non_null(strstr(err.message, "c.tpm:1:3: 38 bytes of text, over the limit of 16"));
+    assert_int_equal(relic_tpm_parse_max_text("c.tpm", (const uint8_t *)text, sizeof text - 1, 38, &a, &m, &err), RELIC_OK);
+    assert_int_equal(m.comment_count, 1);
+    assert_int_equal(relic_tpm_parse_max_text("c.tpm", (const uint8_t *)text, sizeof text - 1, 0, &a, &m, &err), RELIC_OK);
+    relic_arena_release(&a);
+}
+
 static void test_seed_examples_parse_and_round_trip(void **state)
 {
     (void)state;
@@ -611,6 +630,7 @@ int main(void)
         cmocka_unit_test(test_obj_reader_keeps_texcoords_normals_and_corner_indices),
         cmocka_unit_test(test_truncations_never_crash),
         cmocka_unit_test(test_mutations_never_crash),
+        cmocka_unit_test(test_text_over_max_text_is_a_limit_error),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -465,6 +465,11 @@ relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, r
  *  Errors: RELIC_E_LIMIT (declared size over RELIC_CODEC_MAX_DECODED), codec errors,
  *  and the aswm validator's errors with the path prefixed by aswm. */
 relic_status relic_trn_packet_aswm_decode(const relic_trn_packet *m, relic_arena *a, relic_trn_aswm *out, relic_error *err);
+/** Validate and parse size already-decoded bytes of packet.aswm (buf, kept by the caller) as a aswm
+ *  in arena a: the second half of relic_trn_packet_aswm_decode, for a caller that decoded the bytes
+ *  itself (once). Errors: the aswm validator's errors with the path prefixed by aswm,
+ *  RELIC_E_LAYOUT when bytes follow it, RELIC_E_NOMEM. */
+relic_status relic_trn_packet_aswm_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, relic_trn_aswm *out, relic_error *err);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
 #include "relic_trn.h"
 
 /* Largest decompressed ASWM the command inflates (bytes). */
-#define CLI_TRN_ASWM_LIMIT ((uint64_t)1 << 30)
+#define CLI_TRN_ASWM_LIMIT RELIC_TRN_ASWM_DEFAULT_LIMIT
 
 /* Validate and decode a TRN/TRX input into m (arena a) and inflate its
  * (first) ASWM packet into w; *packet gets its index. Prints the error and

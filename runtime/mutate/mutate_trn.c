@@ -66,7 +66,7 @@
 #define TRN_MUT_ISLANDS_MAX 2048u
 #define TRN_MUT_TILES_MAX 65536u
 /* What `relic check` allows a walkmesh to declare (CLI_TRN_ASWM_LIMIT). */
-#define TRN_CHECK_ASWM_LIMIT ((uint64_t)1 << 30)
+#define TRN_CHECK_ASWM_LIMIT RELIC_TRN_ASWM_DEFAULT_LIMIT
 
 /* The root the engine walks (its first members), then what load saw. */
 typedef struct trn_model {

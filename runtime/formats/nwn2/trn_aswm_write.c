@@ -200,26 +200,28 @@ relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, reli
 {
     relic_error scratch;
     if (!err) err = &scratch;
-    if (p->uncompressed_size > limit)
-        return relic_fail(err, RELIC_E_LIMIT, 0, "uncompressed_size", "the walkmesh declares %u bytes, over the limit of %llu",
-                          (unsigned)p->uncompressed_size, (unsigned long long)limit);
-    relic_status st = relic_trn_packet_aswm_decode(p, a, out, err);
-    if (st != RELIC_OK && p->aswm_count > 0 && err->code == RELIC_E_MAGIC && strcmp(err->path, "aswm.version") == 0) {
-        /* not version 0x6C: inflate again and try the older layouts */
-        relic_error first = *err;
-        uint8_t *raw = relic_arena_alloc(a, (size_t)p->uncompressed_size + 1, 4);
-        if (!raw) return relic_fail(err, RELIC_E_NOMEM, 0, "aswm", "no memory to inflate the walkmesh");
-        if (relic_codec_zlib_decode(p->aswm, p->aswm_count, raw, p->uncompressed_size, a, err) != RELIC_OK) {
-            *err = first;
-            return st;
-        }
-        uint32_t version = p->uncompressed_size >= 4 ? relic_load_u32le(raw) : 0;
-        if (version < 0x69 || version > 0x6B) {
-            *err = first;
-            return st;
-        }
-        st = relic_trn_aswm_legacy_decode(raw, p->uncompressed_size, a, out, err);
-        if (st != RELIC_OK) relic_gen_path_prefix(err, "aswm", -1);
+    memset(out, 0, sizeof *out);
+    uint64_t size = p->uncompressed_size;
+    if (size > limit)
+        return relic_fail(err, RELIC_E_LIMIT, 0, "uncompressed_size", "the walkmesh declares %llu bytes, over the limit of %llu",
+                          (unsigned long long)size, (unsigned long long)limit);
+    /* deflate's 1032:1 bound, checked before the buffer is taken */
+    if (size > relic_codec_zlib_max_decoded(p->aswm_count))
+        return relic_fail(err, RELIC_E_LAYOUT, 0, "aswm", "%zu compressed bytes cannot hold the declared %llu bytes",
+                          p->aswm_count, (unsigned long long)size);
+    /* inflated once, into one buffer, whatever version it turns out to be */
+    uint8_t *raw = relic_arena_alloc(a, (size_t)size + 1, 16);
+    if (!raw) return relic_fail(err, RELIC_E_NOMEM, 0, "aswm", "out of memory for %llu decoded bytes", (unsigned long long)size);
+    relic_status st = relic_codec_zlib_decode(p->aswm, p->aswm_count, raw, (size_t)size, a, err);
+    if (st != RELIC_OK) {
+        relic_gen_path_prefix(err, "aswm", -1);
+        return st;
     }
-    return st;
+    uint32_t version = size >= 4 ? relic_load_u32le(raw) : 0;
+    if (version >= 0x69 && version <= 0x6B) {
+        st = relic_trn_aswm_legacy_decode(raw, (size_t)size, a, out, err);
+        if (st != RELIC_OK) relic_gen_path_prefix(err, "aswm", -1);
+        return st;
+    }
+    return relic_trn_packet_aswm_decode_bytes(raw, (size_t)size, a, out, err);
 }

@@ -116,6 +116,7 @@ typedef struct tpm_parser {
     int pushed;             /* a token was pushed back */
     tpm_token pushed_tok;
     int newline_pending;    /* the last token was a line end: the line advances at the next token */
+    size_t max_text;        /* longest text copied into the model (0 = no limit) */
 } tpm_parser;
 
 static relic_text_pos pos_at(const tpm_lexer *l, const uint8_t *at)
@@ -200,6 +201,11 @@ static relic_status grow(tpm_parser *p, void **arr, uint32_t *cap, uint32_t coun
 
 static char *copy_text(tpm_parser *p, const uint8_t *s, size_t n)
 {
+    /* the copy doubles what the file costs: the caller's bound, before it is made */
+    if (p->max_text && n > p->max_text) {
+        FAIL(p, s, RELIC_E_LIMIT, "%zu bytes of text, over the limit of %zu", n, p->max_text);
+        return NULL;
+    }
     char *c = relic_arena_strndup(p->arena, (const char *)s, n);
     if (!c) FAIL(p, s, RELIC_E_NOMEM, "no memory for %zu bytes of text", n);
     return c;
@@ -816,6 +822,12 @@ static relic_status block(tpm_parser *p)
 relic_status relic_tpm_parse(const char *file, const uint8_t *data, size_t size, relic_arena *a, relic_tpm_file *out,
                              relic_error *err)
 {
+    return relic_tpm_parse_max_text(file, data, size, RELIC_TPM_DEFAULT_MAX_TEXT, a, out, err);
+}
+
+relic_status relic_tpm_parse_max_text(const char *file, const uint8_t *data, size_t size, size_t max_text, relic_arena *a,
+                                      relic_tpm_file *out, relic_error *err)
+{
     if (!out || !a || (!data && size)) {
         if (out) memset(out, 0, sizeof *out);
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_tpm_parse: NULL argument");
@@ -830,6 +842,7 @@ relic_status relic_tpm_parse(const char *file, const uint8_t *data, size_t size,
     p.err = err;
     p.arena = a;
     p.out = out;
+    p.max_text = max_text;
     relic_status st = RELIC_OK;
     char buf[48];
     for (;;) {

@@ -25,10 +25,23 @@ static void advise_huge_pages(void *p, size_t size)
 relic_status relic_wtd_decode_terrain(const uint8_t *data, size_t size, relic_arena *a, relic_wtd_terrain *out,
                                       relic_error *err)
 {
+    return relic_wtd_decode_terrain_max(data, size, RELIC_WTD_MAX_N, a, out, err);
+}
+
+relic_status relic_wtd_decode_terrain_max(const uint8_t *data, size_t size, uint32_t max_n, relic_arena *a,
+                                          relic_wtd_terrain *out, relic_error *err)
+{
     memset(out, 0, sizeof *out);
     relic_status st = relic_wtd_read_header(data, size, &out->header, err);
     if (st != RELIC_OK) return st;
     uint32_t n = (uint32_t)out->header.mapping.quad_extents.size_x; /* 1..16384, validated */
+    /* the grid costs 4 n^2 bytes and n^2 steps however few bits the tree has:
+     * the caller's bound, checked before the grid is taken */
+    if (n > max_n)
+        return relic_fail(err, RELIC_E_LIMIT,
+                          relic_wtd_file_offset(((uint64_t)RELIC_WTD_WTD_MAPPING_OFFSET + RELIC_WTD_MAPPING_QUAD_EXTENTS_OFFSET) * 8),
+                          "mapping.quad_extents.size_x", "a %u x %u grid (%llu bytes) is over the limit of %u x %u", n, n,
+                          (unsigned long long)n * n * sizeof(int32_t), max_n, max_n);
     int32_t *g = relic_arena_array(a, (size_t)n * n, sizeof *g, _Alignof(int32_t));
     if (!g)
         return relic_fail(err, RELIC_E_NOMEM, 0, "mapping.quad_extents.size_x",

@@ -152,6 +152,19 @@ typedef struct relic_tpm_file {
 relic_status relic_tpm_parse(const char *file, const uint8_t *data, size_t size, relic_arena *a,
                              relic_tpm_file *out, relic_error *err);
 
+/** Longest text relic_tpm_parse copies into the model (a comment, a
+ *  string, a property value or key, a name): 1 MiB. The copy is what makes
+ *  a long line cost twice its size (a 1 GiB comment line took 2.1 GB). */
+#define RELIC_TPM_DEFAULT_MAX_TEXT ((size_t)1 << 20)
+
+/** relic_tpm_parse refusing any text longer than max_text bytes (0 = no
+ *  limit) before it is copied: RELIC_E_LIMIT, "FILE:LINE:COL: N bytes of
+ *  text, over the limit of M", offset = where the text starts.
+ *  relic_tpm_parse is this with RELIC_TPM_DEFAULT_MAX_TEXT. Errors: those of
+ *  relic_tpm_parse. */
+relic_status relic_tpm_parse_max_text(const char *file, const uint8_t *data, size_t size, size_t max_text, relic_arena *a,
+                                      relic_tpm_file *out, relic_error *err);
+
 /** Append the text of a model to out. Errors: RELIC_E_ARGUMENT (path
  *  "blocks[i]...") when a name or string holds '"', a line break or NUL, a
  *  key is not a key, a TEXT value is empty or would read back as something

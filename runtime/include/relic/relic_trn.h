@@ -85,14 +85,24 @@ relic_status relic_trn_aswm_write(const relic_trn_aswm *w, relic_buf *out, relic
  *  relic_trn_aswm_write, RELIC_E_ARGUMENT (bad level), RELIC_E_NOMEM. */
 relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena *a, relic_trn_packet *p, relic_error *err);
 
+/** Default `limit` of relic_trn_aswm_read for untrusted input: 16 MiB of
+ *  decompressed walkmesh, four times the largest real one seen (4.3 MB, a
+ *  3.9 MB NWN2 toolset TRX). With it no TRN under 1 MB takes more than
+ *  1 s of CPU or 64 MiB of memory (docs/security-limits.md). */
+#define RELIC_TRN_ASWM_DEFAULT_LIMIT ((uint64_t)16 << 20)
+
 /** Inflate and decode the walkmesh of ASWM packet p (version 0x6C, or
  *  0x69-0x6B through relic_trn_aswm_legacy_decode) into arena a, refusing
- *  (RELIC_E_LIMIT, before anything is allocated) a declared decompressed
- *  size over `limit` bytes. The inflate is streaming and capped by the
- *  declared size: a stream holding more or fewer bytes is rejected
- *  (runtime/codec/codec_zlib.c). Errors: RELIC_E_LIMIT; those of
- *  relic_trn_packet_aswm_decode (paths prefixed by aswm; offsets inside
- *  the decompressed walkmesh). */
+ *  before anything is allocated a declared decompressed size over `limit`
+ *  bytes (RELIC_E_LIMIT; RELIC_TRN_ASWM_DEFAULT_LIMIT suits untrusted
+ *  input) or over what the compressed bytes can hold at deflate's 1032:1
+ *  (RELIC_E_LAYOUT). The walkmesh is inflated once, into one buffer of the
+ *  declared size, and decoded as the version its first word names. The
+ *  inflate is capped by the declared size: a stream holding more or fewer
+ *  bytes is rejected (runtime/codec/codec_zlib.c). Errors: RELIC_E_LIMIT;
+ *  RELIC_E_LAYOUT; zlib's (RELIC_E_RANGE, RELIC_E_TRUNCATED); those of
+ *  relic_trn_packet_aswm_decode_bytes or relic_trn_aswm_legacy_decode
+ *  (paths prefixed by aswm; offsets inside the decompressed walkmesh). */
 relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, relic_arena *a, relic_trn_aswm *out, relic_error *err);
 
 /** Decode size bytes at data as a decompressed ASWM walkmesh of one of the
@@ -100,7 +110,7 @@ relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, reli
  *  runtime/formats/nwn2/trn_aswm_legacy.c lists what differs and the departures) into
  *  the version-0x6C model, allocated from a; out->version keeps the
  *  version read (relic_trn_aswm_write writes 0x6C). relic_trn_aswm_read
- *  falls back to it when the walkmesh is not version 0x6C. Checks the
+ *  calls it when the walkmesh's first word names one of these versions. Checks the
  *  layout only (run relic_trn_check_aswm for the index rules). Errors:
  *  RELIC_E_UNSUPPORTED (another version; a tile owning its data),
  *  RELIC_E_TRUNCATED, RELIC_E_MAGIC (owns_data not 1), RELIC_E_RANGE

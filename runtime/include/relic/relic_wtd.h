@@ -154,6 +154,25 @@ relic_status relic_wtd_analyse(int32_t *g, uint32_t n, relic_error *err);
 relic_status relic_wtd_decode_terrain(const uint8_t *data, size_t size, relic_arena *a, relic_wtd_terrain *out,
                                       relic_error *err);
 
+/** Grid side for untrusted input (relic_wtd_decode_terrain_max): a 2048 x
+ *  2048 grid is 16 MiB and synthesises in about 0.1 s, so no WTD file under
+ *  1 MB takes more than 1 s of CPU or 64 MiB of memory to decode
+ *  (docs/security-limits.md). A small file can declare any grid up to
+ *  RELIC_WTD_MAX_N (an all-zero tree is 32 bytes): the Trespasser demo's
+ *  52 KB pv.wtd declares 8192 x 8192 (256 MiB), so callers that decode
+ *  real levels raise it knowingly. */
+#define RELIC_WTD_DEFAULT_MAX_N 2048u
+
+/** relic_wtd_decode_terrain refusing, before the grid is allocated, a grid
+ *  side above max_n (RELIC_E_LIMIT at mapping.quad_extents.size_x, with its
+ *  file offset); relic_wtd_decode_terrain is this with RELIC_WTD_MAX_N.
+ *  Memory 4 x N^2 bytes from a, time linear in N^2 plus the file. To check
+ *  a file without its grid, use relic_wtd_read_header and relic_wtd_read_tree
+ *  with coef NULL (linear in the file). Errors: those of
+ *  relic_wtd_decode_terrain and RELIC_E_LIMIT. */
+relic_status relic_wtd_decode_terrain_max(const uint8_t *data, size_t size, uint32_t max_n, relic_arena *a,
+                                          relic_wtd_terrain *out, relic_error *err);
+
 /* ---------------------------------------------------------------------- */
 /* Encoder (runtime/formats/tres/wtd_encode.c, runtime/formats/tres/wtd_encode_grid.c) */
 /* ---------------------------------------------------------------------- */

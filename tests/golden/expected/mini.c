@@ -1117,6 +1117,15 @@ relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_a
     if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, "packed", "out of memory for %lld decoded bytes", (long long)size_);
     relic_status st_ = relic_codec_zlib_decode(m->packed, m->packed_count, buf_, (size_t)size_, a, err);
     if (st_ != RELIC_OK) { relic_gen_path_prefix(err, "packed", -1); return st_; }
+    return relic_mini_record_packed_decode_bytes(buf_, (size_t)size_, a, out, err);
+}
+
+relic_status relic_mini_record_packed_decode_bytes(const uint8_t *buf_, size_t size_, relic_arena *a, relic_mini_point *out, relic_error *err)
+{
+    relic_error scratch_;
+    if (!err) err = &scratch_;
+    memset(out, 0, sizeof *out);
+    relic_status st_;
     relic_mini_point check_;
     memset(&check_, 0, sizeof check_);
     relic_mini_vctx vc_ = { buf_, (uint64_t)size_, err, NULL, NULL };

@@ -270,6 +270,11 @@ relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, 
  *  Errors: RELIC_E_LIMIT (declared size over RELIC_CODEC_MAX_DECODED), codec errors,
  *  and the point validator's errors with the path prefixed by packed. */
 relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_arena *a, relic_mini_point *out, relic_error *err);
+/** Validate and parse size already-decoded bytes of record.packed (buf, kept by the caller) as a point
+ *  in arena a: the second half of relic_mini_record_packed_decode, for a caller that decoded the bytes
+ *  itself (once). Errors: the point validator's errors with the path prefixed by packed,
+ *  RELIC_E_LAYOUT when bytes follow it, RELIC_E_NOMEM. */
+relic_status relic_mini_record_packed_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, relic_mini_point *out, relic_error *err);
 /** Hand-written check of record.blob (runtime/), called by the validator. */
 relic_status relic_hook_mini_blob(const uint8_t *p, size_t n, relic_error *err);
 

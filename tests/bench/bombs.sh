@@ -1,0 +1,68 @@
+#!/bin/sh
+# bombs.sh — the real worst cases of relic's declared sizes: grow each one
+# (ASWM decompressed size, WTD grid side, TPM line length, TRN file of a
+# 1 GiB ASWM, GFF nesting depth) and record the CPU time (user + system) and
+# peak RSS of `relic check` (and `relic info` for WTD, which decodes the
+# grid) with GNU time. Prints a Markdown table (docs/security-limits.md).
+# BOMBS_FULL=1 adds the 16384^2 WTD grid decode (1 GiB, several seconds).
+# usage: RELIC=build/relic sh tests/bench/bombs.sh   (make bench-bombs)
+RELIC=${RELIC:-build/relic}
+TIME=${TIME_BIN:-/usr/bin/time}
+[ -x "$TIME" ] && command -v python3 >/dev/null 2>&1 || { echo "bombs.sh: needs $TIME and python3" >&2; exit 2; }
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/relic-bombs.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+mkdir "$tmp/s"
+RELIC=$RELIC sh tests/samples/make_format_samples.sh "$tmp/s" >/dev/null 2>&1 || { echo "bombs.sh: samples failed" >&2; exit 1; }
+
+# make KIND SIZE FILE: one input of KIND declaring SIZE
+make() {
+    python3 - "$1" "$2" "$3" "$tmp/s" <<'EOF'
+import struct, sys, zlib
+kind, size, path, samples = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+def trn(t, payload):
+    return b'NWN2' + struct.pack('<HHI', 2, 3, 1) + t + struct.pack('<I', 20) + t + struct.pack('<I', len(payload)) + payload
+if kind == 'aswm':      # a zlib stream of `size` zeros declaring it (inflated, then refused: version 0)
+    c = zlib.compressobj(9); z = b''; chunk = bytes(min(size, 16 << 20)); left = size
+    while left > 0:
+        k = min(left, len(chunk)); z += c.compress(chunk[:k]); left -= k
+    z += c.flush()
+    b = trn(b'ASWM', b'COMP' + struct.pack('<II', len(z), size) + z)
+elif kind == 'wtd':     # the sample's tree under a header declaring a size x size grid
+    b = open(samples + '/terrain.wtd', 'rb').read()
+    L = bytearray(b[k ^ 3] for k in range(len(b)))
+    for off in (22, 26): L[off:off + 4] = struct.pack('<I', size)
+    b = bytes(L[k ^ 3] for k in range(len(L)))
+elif kind == 'tpm':     # one comment line of `size` bytes
+    b = b'//' + b'x' * size + b'\n'
+elif kind == 'gff':     # `size` structs, each nesting the next
+    n = size
+    structs = b''.join(struct.pack('<III', 0, i, 1) for i in range(n))
+    fields = b''.join(struct.pack('<III', 14, 0, min(i + 1, n - 1)) for i in range(n))
+    labels = b'Next'.ljust(16, b'\0')
+    so = 56; fo = so + len(structs); lo = fo + len(fields); fdo = lo + len(labels)
+    b = b'UTC V3.2' + struct.pack('<12I', so, n, fo, n, lo, 1, fdo, 0, fdo, 0, fdo, 0) + structs + fields + labels
+open(path, 'wb').write(b)
+EOF
+}
+
+row() { # KIND SIZE COMMAND LABEL
+    f=$tmp/in.$1
+    make "$1" "$2" "$f" || return
+    bytes=$(wc -c <"$f")
+    "$TIME" -f '%U %S %M' -o "$tmp/time" "$RELIC" $3 "$f" >"$tmp/out" 2>&1
+    set -- "$@" $(tail -1 "$tmp/time")
+    res=$(head -1 "$tmp/out" | sed "s|^$f: *||; s|^$f||" | cut -c1-70)
+    awk -v l="$4" -v c="$3" -v b="$bytes" -v u="$5" -v s="$6" -v m="$7" -v r="$res" \
+        'BEGIN { printf "| %s | %s | %d | %.2f | %.1f | %s |\n", l, c, b, u + s, m / 1024, r }'
+}
+
+echo "| declared | command | input bytes | CPU s | peak RSS MiB | result |"
+echo "|---|---|---:|---:|---:|---|"
+for mib in 1 4 16; do row aswm $((mib << 20)) check "ASWM $mib MiB"; done
+row aswm $((64 << 20)) check "ASWM 64 MiB"
+for n in 512 1024 2048 4096 8192; do row wtd $n check "WTD grid ${n}^2"; row wtd $n info "WTD grid ${n}^2"; done
+row wtd 16384 check "WTD grid 16384^2"
+[ "${BOMBS_FULL:-0}" = 1 ] && row wtd 16384 info "WTD grid 16384^2"
+for kb in 1 1024 16384 65536; do row tpm $((kb << 10)) check "TPM line $kb KiB"; done
+for n in 50 100 101 20000; do row gff $n check "GFF nesting $n"; done

@@ -1,0 +1,69 @@
+#!/bin/sh
+# bombs_cli_test.sh — amplification bombs: one crafted input per codec and
+# format (tests/bombs/make_bombs.py: zlib/ASWM, TRRN, LZSS/SPZ, SZDD, ADPCM,
+# WTD zerotree, TPM, TRI, TRR, GFF nesting, ERF, GROFF), each under 1 MB and
+# declaring far more than it holds. `relic check` must finish each in under
+# 1 s of CPU (user + system) and 64 MiB of peak RSS (GNU time), and either
+# refuse it with an error naming the field and byte offset (or line:column
+# for text) or accept it where the accept is documented (the limits and why
+# are in docs/security-limits.md).
+# usage: RELIC=build/relic sh tests/bombs_cli_test.sh
+RELIC=${RELIC:-build/relic}
+TIME=${TIME_BIN:-/usr/bin/time}
+CPU_MAX=${BOMB_CPU_MAX:-1.0}
+RSS_MAX_KB=${BOMB_RSS_MAX_KB:-65536}
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+finish() { echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; exit $?; }
+if [ ! -x "$TIME" ] || ! command -v python3 >/dev/null 2>&1; then
+    echo "skip: $TIME or python3 missing (GNU time measures CPU and peak RSS; python3 crafts the bombs)"
+    finish
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/relic-bombs.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+mkdir "$tmp/s" "$tmp/b"
+RELIC=$RELIC sh tests/samples/make_format_samples.sh "$tmp/s" >/dev/null 2>&1 || { bad "make_format_samples.sh"; finish; }
+python3 tests/bombs/make_bombs.py "$tmp/s" "$tmp/b" || { bad "make_bombs.py"; finish; }
+
+# run NAME EXPECT: EXPECT is "error" (exit 1, a message with @0x or LINE:COL)
+# or "accept" (exit 0, "ok"): the documented accepts
+run() {
+    f=$tmp/b/$1
+    size=$(wc -c <"$f")
+    if [ "$size" -ge 1048576 ]; then bad "$1: $size bytes, not under 1 MB"; return; fi
+    "$TIME" -f '%U %S %M' -o "$tmp/time" "$RELIC" check "$f" >"$tmp/out" 2>&1
+    rc=$?
+    set -- "$1" "$2" $(tail -1 "$tmp/time")
+    cpu=$(awk -v u="$3" -v s="$4" 'BEGIN { printf "%.2f", u + s }')
+    rss=$5
+    what="$1 ($size bytes: ${cpu} s, $rss KB)"
+    if awk -v c="$cpu" -v m="$CPU_MAX" 'BEGIN { exit !(c >= m) }'; then bad "$what: over $CPU_MAX s of CPU"; return; fi
+    if [ "$rss" -ge "$RSS_MAX_KB" ]; then bad "$what: over $RSS_MAX_KB KB of peak RSS"; return; fi
+    case $2 in
+        error)
+            if [ "$rc" = 1 ] && grep -Eq '@0x[0-9a-f]+: |:[0-9]+:[0-9]+: ' "$tmp/out"; then ok "$what: $(head -1 "$tmp/out" | sed 's|.*/||')"
+            else bad "$what: exit $rc, expected a located error: $(head -3 "$tmp/out")"; fi ;;
+        accept)
+            if [ "$rc" = 0 ] && grep -q ': ok$' "$tmp/out"; then ok "$what: accepted (documented)"
+            else bad "$what: exit $rc, expected ok: $(head -3 "$tmp/out")"; fi ;;
+    esac
+}
+
+run aswm_limit.trn error     # declares 1 GiB: over RELIC_TRN_ASWM_DEFAULT_LIMIT, refused before allocating
+run aswm_inflate.trn error   # 16 KiB of zlib inflating to the 16 MiB limit, once, then refused (version 0)
+run aswm_ratio.trn error     # 1000 compressed bytes declaring 16 MiB: past deflate's 1032:1
+run trrn_counts.trn error    # 2^32-1 vertices in 600 bytes
+run lzss_size.spz error      # SPZ declaring 4 GiB - 1: past the LZSS bound
+run szdd_size.gr_ error      # SZDD declaring 4 GiB - 1
+run adpcm_size.cau error     # ADPCM sample declaring 4 GiB of data
+run wtd_grid.wtd accept      # 16384^2 grid (1 GiB) declared by 412 bytes: check walks the tree only
+run tpm_comment.tpm accept   # a 900 KB comment line: memory linear in the file
+run tri_count.tri error      # 2^32-1 triangles declared
+run trr_extent.trr accept    # points 10^6 m apart: check reads points; a grid is built only on convert (refused)
+run gff_nesting.utc error    # a chain of 20000 nested structs: over the depth limit
+run erf_count.erf error      # 2^31 entries declared in 732 bytes
+run groff_count.grf error    # a GROFF header declaring 2^28 bytes
+finish
