@@ -243,6 +243,68 @@ static void test_corpus_adpcm_decodes_to_the_measured_sizes(void **state)
 
 /* ---- ADPCM: streaming and encoder ----------------------------------- */
 
+/* Drive a streaming decoder with input chunks of `give` and output room of
+ * `room` bytes (0: everything at once); returns the bytes produced. */
+static size_t stream_decode(const uint8_t *in, size_t n, uint32_t A, unsigned ch, size_t give_max, size_t room_max,
+                            uint8_t *out, size_t cap)
+{
+    relic_adpcm_decoder *d = malloc(sizeof *d);
+    relic_error err;
+    assert_int_equal(relic_adpcm_decoder_init(d, A, ch, 0, &err), RELIC_OK);
+    size_t in_at = 0, out_at = 0;
+    relic_adpcm_result r;
+    do {
+        size_t give = give_max ? 1 + rnd() % give_max : n, room = room_max ? 1 + rnd() % room_max : cap + 1;
+        if (give > n - in_at) give = n - in_at;
+        if (room > cap + 1 - out_at) room = cap + 1 - out_at;
+        d->next_in = in + in_at;
+        d->avail_in = give;
+        d->next_out = out + out_at;
+        d->avail_out = room;
+        r = relic_adpcm_decoder_run(d, in_at + give == n, &err);
+        assert_true(r != RELIC_ADPCM_ERROR);
+        in_at += give - d->avail_in;
+        out_at += room - d->avail_out;
+        assert_true(r == RELIC_ADPCM_DONE || d->avail_in == 0 || d->avail_out == 0);
+    } while (r != RELIC_ADPCM_DONE);
+    assert_int_equal(d->total_in, n);
+    assert_int_equal(d->total_out, out_at);
+    free(d);
+    return out_at;
+}
+
+/* The same for the encoder: 16-bit LE PCM bytes in, ADPCM out. */
+static size_t stream_encode(const uint8_t *in, size_t n, uint32_t A, unsigned ch, size_t give_max, size_t room_max,
+                            uint8_t *out, size_t cap)
+{
+    relic_adpcm_encoder *e = malloc(sizeof *e);
+    relic_error err;
+    assert_int_equal(relic_adpcm_encoder_init(e, A, ch, &err), RELIC_OK);
+    size_t in_at = 0, out_at = 0;
+    relic_adpcm_result r;
+    do {
+        size_t give = give_max ? 1 + rnd() % give_max : n, room = room_max ? 1 + rnd() % room_max : cap + 1;
+        if (give > n - in_at) give = n - in_at;
+        if (room > cap + 1 - out_at) room = cap + 1 - out_at;
+        e->next_in = in + in_at;
+        e->avail_in = give;
+        e->next_out = out + out_at;
+        e->avail_out = room;
+        r = relic_adpcm_encoder_run(e, in_at + give == n, &err);
+        assert_true(r != RELIC_ADPCM_ERROR);
+        in_at += give - e->avail_in;
+        out_at += room - e->avail_out;
+    } while (r != RELIC_ADPCM_DONE);
+    assert_int_equal(e->total_in, n);
+    free(e);
+    return out_at;
+}
+
+static void pcm_to_le(const int16_t *pcm, size_t values, uint8_t *out)
+{
+    for (size_t i = 0; i < values; i++) relic_store_u16le(out + 2 * i, (uint16_t)pcm[i]);
+}
+
 static void test_streaming_decode_equals_whole_decode_for_any_chunking(void **state)
 {
     (void)state;
@@ -256,36 +318,108 @@ static void test_streaming_decode_equals_whole_decode_for_any_chunking(void **st
         uint32_t A = ch == 1 ? 1028 : 2056;
         assert_int_equal(relic_adpcm_encode(pcm, frames, ch, A, &enc, &err), RELIC_OK);
         size_t cap = (size_t)relic_adpcm_frames(enc.size, A, ch) * ch, whole_frames;
-        int16_t *whole = malloc(cap * sizeof *whole), *streamed = malloc(cap * sizeof *streamed);
+        int16_t *whole = malloc(cap * sizeof *whole);
+        uint8_t *whole_le = malloc(2 * cap), *streamed = malloc(2 * cap + 1);
         assert_int_equal(relic_adpcm_decode(enc.data, enc.size, A, ch, 0, whole, cap, &whole_frames, &err), RELIC_OK);
+        pcm_to_le(whole, cap, whole_le);
         for (int trial = 0; trial < 20; trial++) {
-            relic_adpcm_decoder *d = malloc(sizeof *d);
-            assert_int_equal(relic_adpcm_decoder_init(d, A, ch, 0, &err), RELIC_OK);
-            size_t in_at = 0, out_at = 0;
-            while (!d->done) {
-                size_t give = trial == 0 ? enc.size : 1 + rnd() % (trial * 300 + 1);
-                size_t room = trial == 0 ? cap : 1 + rnd() % (trial * 500 + 1);
-                if (give > enc.size - in_at) give = enc.size - in_at;
-                if (room > cap - out_at) room = cap - out_at;
-                d->next_in = enc.data + in_at;
-                d->avail_in = give;
-                d->next_out = streamed + out_at;
-                d->avail_out = room;
-                assert_int_equal(relic_adpcm_decoder_run(d, in_at + give == enc.size, &err), RELIC_OK);
-                in_at += give - d->avail_in;
-                out_at += room - d->avail_out;
-                assert_true(out_at <= cap);
-            }
-            assert_int_equal(out_at, cap);
-            assert_int_equal(d->total_in, enc.size);
-            assert_memory_equal(streamed, whole, cap * sizeof *whole);
-            free(d);
+            size_t got = stream_decode(enc.data, enc.size, A, ch, trial ? (size_t)trial * 300 : 0,
+                                       trial ? (size_t)trial * 1000 : 0, streamed, 2 * cap);
+            assert_int_equal(got, 2 * cap);
+            assert_memory_equal(streamed, whole_le, 2 * cap);
         }
         free(whole);
+        free(whole_le);
         free(streamed);
         free(pcm);
         relic_buf_free(&enc);
     }
+}
+
+/* Issue 16's contract test: one byte at a time in and out gives the bytes
+ * of one call, for the decoder and the encoder, mono and stereo, with a
+ * short final block. */
+static void test_streaming_codecs_one_byte_at_a_time_equal_one_call(void **state)
+{
+    (void)state;
+    for (unsigned ch = 1; ch <= 2; ch++) {
+        size_t frames = 2 * 2049 + 313;
+        uint32_t A = ch == 1 ? 1028 : 2056;
+        int16_t *pcm = malloc(frames * ch * sizeof *pcm);
+        uint8_t *pcm_le = malloc(frames * ch * 2);
+        make_signal(1, ch, frames, pcm);
+        pcm_to_le(pcm, frames * ch, pcm_le);
+        relic_buf enc;
+        relic_error err;
+        relic_buf_init(&enc, 0);
+        assert_int_equal(relic_adpcm_encode(pcm, frames, ch, A, &enc, &err), RELIC_OK);
+        /* encoder: one call, then one byte at a time */
+        size_t cap = enc.size + 16;
+        uint8_t *one = malloc(cap + 1), *bytes = malloc(cap + 1);
+        size_t n1 = stream_encode(pcm_le, frames * ch * 2, A, ch, 0, 0, one, cap);
+        size_t n2 = stream_encode(pcm_le, frames * ch * 2, A, ch, 1, 1, bytes, cap);
+        assert_int_equal(n1, enc.size);
+        assert_int_equal(n2, enc.size);
+        assert_memory_equal(one, enc.data, enc.size);
+        assert_memory_equal(bytes, enc.data, enc.size);
+        /* decoder: the same */
+        size_t dcap = (size_t)relic_adpcm_frames(enc.size, A, ch) * ch * 2;
+        uint8_t *d1 = malloc(dcap + 1), *d2 = malloc(dcap + 1);
+        assert_int_equal(stream_decode(enc.data, enc.size, A, ch, 0, 0, d1, dcap), dcap);
+        assert_int_equal(stream_decode(enc.data, enc.size, A, ch, 1, 1, d2, dcap), dcap);
+        assert_memory_equal(d1, d2, dcap);
+        free(d1);
+        free(d2);
+        free(one);
+        free(bytes);
+        free(pcm_le);
+        free(pcm);
+        relic_buf_free(&enc);
+    }
+}
+
+static void test_streaming_encoder_rejects_input_ending_inside_a_frame(void **state)
+{
+    (void)state;
+    relic_adpcm_encoder *e = malloc(sizeof *e);
+    relic_error err;
+    uint8_t in[7] = { 1, 2, 3, 4, 5, 6, 7 }, out[64];
+    assert_int_equal(relic_adpcm_encoder_init(e, 2056, 2, &err), RELIC_OK);
+    e->next_in = in;
+    e->avail_in = sizeof in;
+    e->next_out = out;
+    e->avail_out = sizeof out;
+    assert_int_equal(relic_adpcm_encoder_run(e, 1, &err), RELIC_ADPCM_ERROR);
+    assert_int_equal(err.code, RELIC_E_TRUNCATED);
+    assert_int_equal(err.offset, 7);
+    free(e);
+}
+
+static void test_streaming_decoder_reports_bad_step_index_at_its_stream_offset(void **state)
+{
+    (void)state;
+    uint8_t in[3 * 1028];
+    memset(in, 0, sizeof in);
+    in[2 * 1028 + 2] = 89; /* third block's step index */
+    relic_adpcm_decoder *d = malloc(sizeof *d);
+    relic_error err;
+    uint8_t out[64];
+    assert_int_equal(relic_adpcm_decoder_init(d, 1028, 1, 0, &err), RELIC_OK);
+    relic_adpcm_result r;
+    size_t at = 0;
+    do { /* 100-byte pieces, little output room: the held paths */
+        size_t give = sizeof in - at < 100 ? sizeof in - at : 100;
+        d->next_in = in + at;
+        d->avail_in = give;
+        d->next_out = out;
+        d->avail_out = sizeof out;
+        r = relic_adpcm_decoder_run(d, at + give == sizeof in, &err);
+        at += give - d->avail_in;
+    } while (r == RELIC_ADPCM_NEED_INPUT || r == RELIC_ADPCM_NEED_OUTPUT);
+    assert_int_equal(r, RELIC_ADPCM_ERROR);
+    assert_int_equal(err.code, RELIC_E_RANGE);
+    assert_int_equal(err.offset, 2 * 1028 + 2);
+    free(d);
 }
 
 /* SNR floor of encode -> decode on 4 s of synthetic signal at 22050 Hz.
@@ -1265,6 +1399,9 @@ int main(void)
         cmocka_unit_test(test_adpcm_frame_counts_follow_the_block_formulas),
         cmocka_unit_test(test_corpus_adpcm_decodes_to_the_measured_sizes),
         cmocka_unit_test(test_streaming_decode_equals_whole_decode_for_any_chunking),
+        cmocka_unit_test(test_streaming_codecs_one_byte_at_a_time_equal_one_call),
+        cmocka_unit_test(test_streaming_encoder_rejects_input_ending_inside_a_frame),
+        cmocka_unit_test(test_streaming_decoder_reports_bad_step_index_at_its_stream_offset),
         cmocka_unit_test(test_encode_decode_snr_speech_mono),
         cmocka_unit_test(test_encode_decode_snr_music_mono),
         cmocka_unit_test(test_encode_decode_snr_speech_stereo),
