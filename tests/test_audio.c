@@ -4,7 +4,7 @@
  * codec of runtime/codec/adpcm.c against hand-computed values (spec/
  * trespasser.md §4.4), the decoded sizes the spec measured (§4.6), sox's
  * decoder when sox is installed, encoder SNR floors, captions (§4.3), the
- * sound hash (§2.2), WAV through libsndfile, and truncation and mutation
+ * sound hash (§2.2), WAV read and written by relic, and truncation and mutation
  * sweeps (run under ASan+UBSan by `make test`). Real files:
  * ../shared/corpus/tpa and ../shared/corpus/cau (skipped, saying so, when
  * absent). */
@@ -1136,6 +1136,165 @@ static void test_wav_write_then_read_is_lossless(void **state)
     relic_arena_release(&a);
 }
 
+/* A WAV built by hand: RIFF header, a LIST chunk to skip, fmt (tag, bits,
+ * extensible when ext), data. Returns its size. */
+static size_t make_wav(uint8_t *w, unsigned tag, unsigned ch, unsigned bits, int ext, const void *data, size_t n)
+{
+    size_t at = 12, fmt_size = ext ? 40 : 16;
+    memcpy(w, "RIFF", 4);
+    memcpy(w + 8, "WAVE", 4);
+    memcpy(w + at, "LIST", 4); /* an odd-sized chunk before fmt: skipped, padded */
+    relic_store_u32le(w + at + 4, 3);
+    memcpy(w + at + 8, "abc\0", 4);
+    at += 12;
+    memcpy(w + at, "fmt ", 4);
+    relic_store_u32le(w + at + 4, (uint32_t)fmt_size);
+    relic_store_u16le(w + at + 8, (uint16_t)(ext ? 0xFFFE : tag));
+    relic_store_u16le(w + at + 10, (uint16_t)ch);
+    relic_store_u32le(w + at + 12, 8000);
+    relic_store_u32le(w + at + 16, 8000 * ch * bits / 8);
+    relic_store_u16le(w + at + 20, (uint16_t)(ch * bits / 8));
+    relic_store_u16le(w + at + 22, (uint16_t)bits);
+    if (ext) {
+        static const uint8_t tail[14] = { 0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71 };
+        relic_store_u16le(w + at + 24, 22);
+        relic_store_u16le(w + at + 26, (uint16_t)bits);
+        relic_store_u32le(w + at + 28, ch == 1 ? 4 : 3);
+        relic_store_u16le(w + at + 32, (uint16_t)tag);
+        memcpy(w + at + 34, tail, sizeof tail);
+    }
+    at += 8 + fmt_size;
+    memcpy(w + at, "data", 4);
+    relic_store_u32le(w + at + 4, (uint32_t)n);
+    memcpy(w + at + 8, data, n);
+    at += 8 + n;
+    relic_store_u32le(w + 4, (uint32_t)(at - 8));
+    return at;
+}
+
+static void expect_wav_samples(const uint8_t *w, size_t n, unsigned want_ch, const int16_t *want, size_t values)
+{
+    relic_arena a;
+    relic_error err;
+    int16_t *pcm;
+    size_t frames;
+    unsigned ch, bits;
+    uint32_t rate;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_audio_wav_read(w, n, &a, &pcm, &frames, &ch, &rate, &bits, &err), RELIC_OK);
+    assert_int_equal(ch, want_ch);
+    assert_int_equal(rate, 8000);
+    assert_int_equal(frames * ch, values);
+    for (size_t i = 0; i < values; i++) assert_int_equal(pcm[i], want[i]);
+    relic_arena_release(&a);
+}
+
+static void test_wav_reads_pcm_8_16_24_32_and_float_32_64_plain_and_extensible(void **state)
+{
+    (void)state;
+    uint8_t w[512];
+    const int16_t want[4] = { 0, 256, -32768, 32767 - 255 };
+    const uint8_t u8[4] = { 128, 129, 0, 255 };
+    expect_wav_samples(w, make_wav(w, 1, 2, 8, 0, u8, 4), 2, want, 4);
+    const int16_t want16[4] = { 1, -2, 32767, -32768 };
+    uint8_t s16[8];
+    for (int i = 0; i < 4; i++) relic_store_u16le(s16 + 2 * i, (uint16_t)want16[i]);
+    expect_wav_samples(w, make_wav(w, 1, 1, 16, 0, s16, 8), 1, want16, 4);
+    /* 24 and 32 bits: the top 16 bits */
+    const uint8_t s24[6] = { 0xFF, 0x34, 0x12, 0x00, 0x00, 0x80 };
+    const int16_t want24[2] = { 0x1234, -32768 };
+    expect_wav_samples(w, make_wav(w, 1, 2, 24, 1, s24, 6), 2, want24, 2);
+    const uint8_t s32[8] = { 0xFF, 0xFF, 0x34, 0x12, 0x00, 0x00, 0xFF, 0xFF };
+    const int16_t want32[2] = { 0x1234, -1 };
+    expect_wav_samples(w, make_wav(w, 1, 1, 32, 0, s32, 8), 1, want32, 2);
+    /* float: scaled by 32767, rounded, clamped */
+    const float f32[4] = { 0.5f, -1.0f, 2.0f, -3.0f };
+    const int16_t wantf[4] = { 16384, -32767, 32767, -32768 };
+    uint8_t b32[16];
+    for (int i = 0; i < 4; i++) {
+        uint32_t u;
+        memcpy(&u, &f32[i], 4);
+        relic_store_u32le(b32 + 4 * i, u);
+    }
+    expect_wav_samples(w, make_wav(w, 3, 2, 32, 0, b32, 16), 2, wantf, 4);
+    expect_wav_samples(w, make_wav(w, 3, 2, 32, 1, b32, 16), 2, wantf, 4);
+    const double f64[2] = { 0.25, -0.25 };
+    const int16_t want64[2] = { 8192, -8192 };
+    uint8_t b64[16];
+    for (int i = 0; i < 2; i++) {
+        uint64_t u;
+        memcpy(&u, &f64[i], 8);
+        relic_store_u64le(b64 + 8 * i, u);
+    }
+    expect_wav_samples(w, make_wav(w, 3, 1, 64, 0, b64, 16), 1, want64, 2);
+}
+
+static void test_wav_writes_unsigned_8_bit_and_pads_odd_data(void **state)
+{
+    (void)state;
+    const int16_t pcm[3] = { -32768, 0, 32767 };
+    relic_buf b;
+    relic_error err;
+    relic_buf_init(&b, 0);
+    assert_int_equal(relic_audio_wav_write(pcm, 3, 1, 8000, 8, &b, &err), RELIC_OK);
+    assert_int_equal(b.size, RELIC_WAV_HEADER_SIZE + 4);
+    assert_int_equal(relic_load_u32le(b.data + 4), b.size - 8);
+    assert_int_equal(relic_load_u32le(b.data + 40), 3);
+    assert_int_equal(b.data[44], 0);
+    assert_int_equal(b.data[45], 128);
+    assert_int_equal(b.data[46], 255);
+    relic_wav_info w;
+    assert_int_equal(relic_audio_wav_parse(b.data, b.size, &w, &err), RELIC_OK);
+    assert_int_equal(w.frames, 3);
+    assert_int_equal(w.bits, 8);
+    relic_buf_free(&b);
+}
+
+static void test_wav_errors_name_the_field_and_offset(void **state)
+{
+    (void)state;
+    uint8_t w[512];
+    relic_wav_info info;
+    relic_error err;
+    const uint8_t d[8] = { 0 };
+    /* other sound formats: say how to convert */
+    assert_int_equal(relic_audio_wav_parse((const uint8_t *)"fLaC\0\0\0\"", 8, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "FLAC"));
+    assert_non_null(strstr(err.message, "sox"));
+    assert_non_null(strstr(err.message, "ffmpeg"));
+    assert_int_equal(relic_audio_wav_parse((const uint8_t *)"OggS\0\0\0\0", 8, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_int_equal(relic_audio_wav_parse((const uint8_t *)"RIFFjunk", 8, &info, &err), RELIC_E_SYNTAX);
+    /* compressed WAV (IMA ADPCM tag 0x11) */
+    size_t n = make_wav(w, 0x11, 1, 4, 0, d, 8);
+    assert_int_equal(relic_audio_wav_parse(w, n, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_string_equal(err.path, "fmt.format_tag");
+    assert_int_equal(err.offset, 32);
+    /* three channels: the channels field */
+    n = make_wav(w, 1, 3, 16, 0, d, 6);
+    assert_int_equal(relic_audio_wav_parse(w, n, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_string_equal(err.path, "fmt.channels");
+    assert_int_equal(err.offset, 34);
+    /* 12-bit PCM */
+    n = make_wav(w, 1, 1, 12, 0, d, 6);
+    assert_int_equal(relic_audio_wav_parse(w, n, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_int_equal(err.offset, 46);
+    /* data running past the end */
+    n = make_wav(w, 1, 1, 16, 0, d, 8);
+    assert_int_equal(relic_audio_wav_parse(w, n - 2, &info, &err), RELIC_E_TRUNCATED);
+    assert_string_equal(err.path, "data");
+    assert_int_equal(err.offset, n - 8 - 8 + 4);
+    /* no data chunk at all */
+    assert_int_equal(relic_audio_wav_parse(w, n - 16, &info, &err), RELIC_E_LAYOUT);
+    /* every cut of a good file fails cleanly or reads fewer frames, never out of bounds */
+    for (size_t cut = 0; cut < n; cut++) {
+        uint8_t *c = malloc(cut ? cut : 1);
+        memcpy(c, w, cut);
+        relic_status st = relic_audio_wav_parse(c, cut, &info, &err);
+        if (st == RELIC_OK) assert_true(info.data_offset + info.data_size <= cut);
+        free(c);
+    }
+}
+
 /* A bank built in memory: three identifiers (two naming the same sample),
  * an ADPCM sample with captions, a PCM one, one collision record. */
 static void build_bank(relic_arena *a, relic_buf *out)
@@ -1400,6 +1559,9 @@ int main(void)
         cmocka_unit_test(test_corpus_adpcm_decodes_to_the_measured_sizes),
         cmocka_unit_test(test_streaming_decode_equals_whole_decode_for_any_chunking),
         cmocka_unit_test(test_streaming_codecs_one_byte_at_a_time_equal_one_call),
+        cmocka_unit_test(test_wav_reads_pcm_8_16_24_32_and_float_32_64_plain_and_extensible),
+        cmocka_unit_test(test_wav_writes_unsigned_8_bit_and_pads_odd_data),
+        cmocka_unit_test(test_wav_errors_name_the_field_and_offset),
         cmocka_unit_test(test_streaming_encoder_rejects_input_ending_inside_a_frame),
         cmocka_unit_test(test_streaming_decoder_reports_bad_step_index_at_its_stream_offset),
         cmocka_unit_test(test_encode_decode_snr_speech_mono),

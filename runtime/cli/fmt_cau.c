@@ -1,7 +1,7 @@
 /* fmt_cau.c — the `relic` command for Trespasser CAU sound samples (.cau):
  * info, check (schema validator, caption lines, audio data, spec/
  * trespasser.md §4.3-4.4), JSON both ways, CAU -> WAV (decoded with
- * runtime/codec/adpcm.c, written by libsndfile) and WAV -> CAU as PCM (the
+ * runtime/codec/adpcm.c, streamed out as WAV) and WAV -> CAU as PCM (the
  * `relic encode` command adds --adpcm and --captions). */
 #include <string.h>
 
