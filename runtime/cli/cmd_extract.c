@@ -227,7 +227,7 @@ int cmd_extract(int argc, char **argv)
                 relic_audio_format f;
                 relic_audio_format_of_tpa(&e->header, &f);
                 file_name(path, sizeof path, dir, e->sound_id, names, nn);
-                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, path, in_path);
+                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, &in.map, path, in_path);
                 written += rc == 0;
                 add_sound(&snd, &m, v.base, i, path, names, nn);
                 if (!rc && e->header.caption_offset) {
@@ -262,7 +262,7 @@ int cmd_extract(int argc, char **argv)
             const char *base = strrchr(in_path, '/');
             base = base ? base + 1 : in_path;
             snprintf(path, sizeof path, "%s/%.*s.wav", dir, (int)(strrchr(base, '.') ? (size_t)(strrchr(base, '.') - base) : strlen(base)), base);
-            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, path, in_path);
+            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, &in.map, path, in_path);
             written += rc == 0;
             if (!rc && h->caption_offset)
                 rc = add_captions(&j, &first, 0, 0, path, v.base + h->caption_offset + 8, v.values.caption_length - 4,
