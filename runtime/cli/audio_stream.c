@@ -38,7 +38,7 @@ static void release_input(stream *s, const uint8_t *upto)
     to -= (to - base) % page; /* mapping starts on a page */
     from = from < base ? base : from;
     from += (page - (from - base) % page) % page;
-    if (to <= from + STREAM_CHUNK / 2) return; /* not worth a system call yet */
+    if (to <= from) return;
     madvise((void *)from, to - from, MADV_DONTNEED);
     s->released = (const uint8_t *)to;
 }

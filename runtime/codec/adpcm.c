@@ -113,19 +113,29 @@ static relic_status read_header(const uint8_t *p, size_t at, chan *c, relic_erro
     return RELIC_OK;
 }
 
-/* The decoder's inner loop for a channel without the game's quirk: one
- * nibble, written as 16-bit little-endian. Clamping is two selects. */
-#define DECODE_STEP(pred, index, nib, out)                                          \
+/* The decoder's inner loop runs on a table of (step index, nibble): the
+ * difference and the next state (step index x 16), so a sample is two
+ * loads, an add and a clamp. Built from the reference arithmetic above. */
+static void build_table(relic_adpcm_table *t)
+{
+    for (unsigned i = 0; i <= RELIC_ADPCM_MAX_STEP_INDEX; i++)
+        for (unsigned nib = 0; nib < 16; nib++) {
+            t->diff[i * 16 + nib] = nibble_diff(step_table[i], nib);
+            t->next[i * 16 + nib] = (uint16_t)(next_index((int32_t)i, nib) * 16);
+        }
+}
+
+#define DECODE_STEP(pred, state, nib, t)                                            \
     do {                                                                            \
-        int32_t p_ = (pred) + nibble_diff(step_table[index], (nib));                \
+        unsigned k_ = (state) + (nib);                                              \
+        int32_t p_ = (pred) + (t)->diff[k_];                                        \
         p_ = p_ > 32767 ? 32767 : p_;                                               \
         (pred) = p_ < -32768 ? -32768 : p_;                                         \
-        (index) = next_index((index), (nib));                                       \
-        relic_store_u16le((out), (uint16_t)(pred));                                 \
+        (state) = (t)->next[k_];                                                    \
     } while (0)
 
 /* One block (headers already read and checked) as 16-bit LE bytes. */
-static size_t decode_mono_le(const uint8_t *in, size_t n, chan c, int game, uint8_t *out)
+static size_t decode_mono_le(const uint8_t *in, size_t n, chan c, int game, const relic_adpcm_table *t, uint8_t *out)
 {
     relic_store_u16le(out, (uint16_t)c.pred);
     out += 2;
@@ -135,21 +145,25 @@ static size_t decode_mono_le(const uint8_t *in, size_t n, chan c, int game, uint
             relic_store_u16le(out + 2, (uint16_t)decode_nibble(&c, in[i] >> 4, 1));
         }
     } else {
-        int32_t pred = c.pred, index = c.index;
+        int32_t pred = c.pred;
+        unsigned state = (unsigned)c.index * 16;
         for (size_t i = RELIC_ADPCM_HEADER_BYTES; i < n; i++, out += 4) {
             unsigned b = in[i];
-            DECODE_STEP(pred, index, b & 0x0Fu, out);
-            DECODE_STEP(pred, index, b >> 4, out + 2);
+            int32_t p0;
+            DECODE_STEP(pred, state, b & 0x0Fu, t);
+            p0 = pred;
+            DECODE_STEP(pred, state, b >> 4, t);
+            relic_store_u32le(out, (uint32_t)(p0 & 0xFFFF) | (uint32_t)pred << 16);
         }
     }
     return 1 + 2 * (n - RELIC_ADPCM_HEADER_BYTES);
 }
 
-static size_t decode_stereo_le(const uint8_t *in, size_t n, chan l, chan r, uint8_t *out)
+static size_t decode_stereo_le(const uint8_t *in, size_t n, chan l, chan r, const relic_adpcm_table *t, uint8_t *out)
 {
-    int32_t lp = l.pred, li = l.index, rp = r.pred, ri = r.index;
-    relic_store_u16le(out, (uint16_t)lp);
-    relic_store_u16le(out + 2, (uint16_t)rp);
+    int32_t lp = l.pred, rp = r.pred;
+    unsigned ls = (unsigned)l.index * 16, rs = (unsigned)r.index * 16;
+    relic_store_u32le(out, (uint32_t)(lp & 0xFFFF) | (uint32_t)rp << 16);
     out += 4;
     size_t units = (n - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT;
     const uint8_t *p = in + 2 * RELIC_ADPCM_HEADER_BYTES;
@@ -157,8 +171,9 @@ static size_t decode_stereo_le(const uint8_t *in, size_t n, chan l, chan r, uint
     for (size_t u = 0; u < units; u++, p += STEREO_UNIT) {
         uint32_t wl = relic_load_u32le(p), wr = relic_load_u32le(p + 4);
         for (unsigned k = 0; k < NIBBLES_PER_STEREO_UNIT; k++, wl >>= 4, wr >>= 4, out += 4) {
-            DECODE_STEP(lp, li, wl & 0x0Fu, out);
-            DECODE_STEP(rp, ri, wr & 0x0Fu, out + 2);
+            DECODE_STEP(lp, ls, wl & 0x0Fu, t);
+            DECODE_STEP(rp, rs, wr & 0x0Fu, t);
+            relic_store_u32le(out, (uint32_t)(lp & 0xFFFF) | (uint32_t)rp << 16);
         }
     }
     return 1 + NIBBLES_PER_STEREO_UNIT * units;
@@ -166,8 +181,8 @@ static size_t decode_stereo_le(const uint8_t *in, size_t n, chan l, chan r, uint
 
 /* One block (full or short) of n bytes as 16-bit LE bytes; *frames gets
  * the frame count. Offsets in errors are relative to in. */
-static relic_status decode_block_le(const uint8_t *in, size_t n, unsigned channels, unsigned flags, uint8_t *out,
-                                    size_t *frames, relic_error *err)
+static relic_status decode_block_le(const uint8_t *in, size_t n, unsigned channels, unsigned flags,
+                                    const relic_adpcm_table *t, uint8_t *out, size_t *frames, relic_error *err)
 {
     relic_status st;
     chan c[2];
@@ -175,14 +190,14 @@ static relic_status decode_block_le(const uint8_t *in, size_t n, unsigned channe
     if (channels == 1) {
         if (n <= RELIC_ADPCM_HEADER_BYTES) return RELIC_OK; /* the game yields nothing (spec §4.4) */
         if ((st = read_header(in, 0, &c[0], err)) != RELIC_OK) return st;
-        *frames = decode_mono_le(in, n, c[0], (flags & RELIC_ADPCM_GAME_MONO_OVERFLOW) != 0, out);
+        *frames = decode_mono_le(in, n, c[0], (flags & RELIC_ADPCM_GAME_MONO_OVERFLOW) != 0, t, out);
         return RELIC_OK;
     }
     if (channels != 2) return relic_fail(err, RELIC_E_RANGE, 0, "channels", "%u channels", channels);
     if (n < 2 * RELIC_ADPCM_HEADER_BYTES) return RELIC_OK;
     if ((st = read_header(in, 0, &c[0], err)) != RELIC_OK) return st;
     if ((st = read_header(in, RELIC_ADPCM_HEADER_BYTES, &c[1], err)) != RELIC_OK) return st;
-    *frames = decode_stereo_le(in, n, c[0], c[1], out);
+    *frames = decode_stereo_le(in, n, c[0], c[1], t, out);
     return RELIC_OK;
 }
 
@@ -203,7 +218,9 @@ static void le_to_host(int16_t *v, size_t count)
 relic_status relic_adpcm_decode_block(const uint8_t *in, size_t n, unsigned channels, unsigned flags,
                                       int16_t *out, size_t *frames, relic_error *err)
 {
-    relic_status st = decode_block_le(in, n, channels, flags, (uint8_t *)(void *)out, frames, err);
+    relic_adpcm_table t;
+    build_table(&t);
+    relic_status st = decode_block_le(in, n, channels, flags, &t, (uint8_t *)(void *)out, frames, err);
     if (st == RELIC_OK) le_to_host(out, *frames * channels);
     return st;
 }
@@ -218,10 +235,12 @@ relic_status relic_adpcm_decode(const uint8_t *in, size_t n, uint32_t block_alig
     if (need > out_cap)
         return relic_fail(err, RELIC_E_LIMIT, 0, "data", "%llu samples do not fit the output (%zu)",
                           (unsigned long long)need, out_cap);
+    relic_adpcm_table t;
+    build_table(&t);
     size_t total = 0;
     for (size_t at = 0; at < n; at += block_align) {
         size_t len = n - at < block_align ? n - at : block_align, got;
-        st = decode_block_le(in + at, len, channels, flags, (uint8_t *)(void *)(out + total * channels), &got, err);
+        st = decode_block_le(in + at, len, channels, flags, &t, (uint8_t *)(void *)(out + total * channels), &got, err);
         if (st != RELIC_OK) {
             if (err) err->offset += at;
             return st;
@@ -251,6 +270,7 @@ relic_status relic_adpcm_decoder_init(relic_adpcm_decoder *d, uint32_t block_ali
     d->channels = channels;
     d->flags = flags;
     d->fill = d->pend_pos = d->pend_len = 0;
+    build_table(&d->table);
     return RELIC_OK;
 }
 
@@ -274,7 +294,7 @@ static relic_adpcm_result decode_to_held(relic_adpcm_decoder *d, const uint8_t *
                                          relic_error *err)
 {
     size_t frames;
-    if (decode_block_le(blk, n, d->channels, d->flags, d->pcm, &frames, err) != RELIC_OK) {
+    if (decode_block_le(blk, n, d->channels, d->flags, &d->table, d->pcm, &frames, err) != RELIC_OK) {
         if (err) err->offset += at;
         return RELIC_ADPCM_ERROR;
     }
@@ -295,7 +315,7 @@ relic_adpcm_result relic_adpcm_decoder_run(relic_adpcm_decoder *d, int at_end, r
             /* whole blocks straight from the caller's input to its output */
             while (d->avail_in >= a && d->avail_out >= full) {
                 size_t frames;
-                if (decode_block_le(d->next_in, a, d->channels, d->flags, d->next_out, &frames, err) != RELIC_OK) {
+                if (decode_block_le(d->next_in, a, d->channels, d->flags, &d->table, d->next_out, &frames, err) != RELIC_OK) {
                     if (err) err->offset += d->total_in;
                     return RELIC_ADPCM_ERROR;
                 }

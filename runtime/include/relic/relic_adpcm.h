@@ -100,6 +100,14 @@ relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned chan
 /* Memory: the state struct, set up once; nothing is allocated.           */
 /* ---------------------------------------------------------------------- */
 
+/** The decoder's table: for each (step index, nibble), index x 16 + nibble,
+ *  the difference and the next step index x 16. Internal to the decoder;
+ *  in the struct so that decoding needs no global state. */
+typedef struct relic_adpcm_table {
+    int32_t diff[(RELIC_ADPCM_MAX_STEP_INDEX + 1) * 16];
+    uint16_t next[(RELIC_ADPCM_MAX_STEP_INDEX + 1) * 16];
+} relic_adpcm_table;
+
 /** What a streaming call stopped on (the values of relic_lzss_result). */
 typedef enum relic_adpcm_result {
     RELIC_ADPCM_ERROR = -1,      /**< err holds why */
@@ -111,7 +119,8 @@ typedef enum relic_adpcm_result {
 /** Decoder state: ADPCM blocks in, 16-bit LE PCM out. Whole blocks go
  *  straight from next_in to next_out when both have room for one; a block
  *  cut across calls, or one whose output does not fit, is held in the
- *  struct (one block of input and one of output, about 41 KiB). */
+ *  struct (one block of input and one of output, about 41 KiB, and an 8 KiB
+ *  table). */
 typedef struct relic_adpcm_decoder {
     const uint8_t *next_in; /**< next input byte */
     size_t avail_in;        /**< input bytes available at next_in */
@@ -125,6 +134,7 @@ typedef struct relic_adpcm_decoder {
     unsigned flags;
     size_t fill;               /* input bytes held in block[] */
     size_t pend_pos, pend_len; /* decoded bytes in pcm[] not yet delivered */
+    relic_adpcm_table table;
     uint8_t block[RELIC_ADPCM_MAX_BLOCK];
     uint8_t pcm[2 * RELIC_ADPCM_MAX_BLOCK_SAMPLES];
 } relic_adpcm_decoder;
