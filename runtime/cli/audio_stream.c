@@ -4,7 +4,7 @@
  * encode`, `relic convert X.wav Y.cau`). The input is the mapped file: it
  * is read in order and the pages behind the read position are handed back
  * to the kernel, so they do not accumulate in the resident set; the output
- * goes out through relic_out (temporary file, then rename) in 1 MiB writes.
+ * goes out through relic_out (temporary file, then rename) in 256 KiB writes.
  * IMA ADPCM runs through the streaming codecs of relic_adpcm.h. */
 #define _DEFAULT_SOURCE 1
 
@@ -16,7 +16,7 @@
 #include "audio_cli.h"
 
 /* Output written per write(2); input handed back to the kernel per step. */
-#define STREAM_CHUNK ((size_t)1 << 20)
+#define STREAM_CHUNK ((size_t)256 << 10)
 
 typedef struct stream {
     relic_out out;
