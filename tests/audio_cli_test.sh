@@ -182,6 +182,26 @@ if [ $have_sox = 1 ]; then
     fi
 fi
 
+# extract reads a bank's tables without its sample data and checks what it
+# relies on: an identifier whose header copy differs from its sample's is
+# refused with the entry's offset
+if command -v python3 >/dev/null 2>&1 && [ -d ../shared/corpus/cau ]; then
+    cau=$(ls ../shared/corpus/cau/*.cau | head -1)
+    python3 - "$cau" "$tmp/one.tpa" "$tmp/badcopy.tpa" <<'PY'
+import struct, sys
+c = open(sys.argv[1], 'rb').read()
+hdr = c[:36]
+def bank(copy):
+    return struct.pack('<IIIIII', 0x150, 1, 24, 0, 80 + len(c), 1) + struct.pack('<IIIff', 0x1234, 80, len(c), 0.0, 0.0) + copy + c
+open(sys.argv[2], 'wb').write(bank(hdr))
+open(sys.argv[3], 'wb').write(bank(hdr[:24] + struct.pack('<I', 12345) + hdr[28:]))
+PY
+    expect_rc 0 "extract a one-sample bank" "$RELIC" extract "$tmp/one.tpa" -C "$tmp/one"
+    if [ -f "$tmp/one/00001234.wav" ]; then ok; else bad "one-sample bank: no 00001234.wav"; fi
+    expect_rc 1 "extract a bank whose header copy differs" "$RELIC" extract "$tmp/badcopy.tpa" -C "$tmp/badcopy"
+    if grep -q 'badcopy.tpa: ids\[0\].header @0x18' "$tmp/out"; then ok; else bad "bad header copy: no ids[0].header @0x18"; cat "$tmp/out" "$tmp/err"; fi
+fi
+
 # a bad block deep in the stream: exit 1, FILE @0xOFFSET of the step index,
 # and no output left behind
 { printf 'WBOR'; printf 'n\000\000\000'; printf '$\000\000\000'; printf '\004\004\000\000'
