@@ -22,7 +22,7 @@ CPPFLAGS += $(addprefix -I,$(RUNTIME_INC)) $(addprefix -Igenerated/,$(GEN_FAMILI
 # what each library links (librelic: libc, libm and zlib only)
 CORE_LIBS   = -lz -lm
 JSON_LIBS   = -lyajl
-EXPORT_LIBS = -lpng -lsndfile
+EXPORT_LIBS = -lpng
 LIBS     = $(JSON_LIBS) $(EXPORT_LIBS) $(CORE_LIBS)
 FUZZ_SECONDS ?= 5
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -75,7 +75,7 @@ help:
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config libsndfile1-dev sox ffmpeg libyajl-dev assimp-utils python3
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \

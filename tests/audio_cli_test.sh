@@ -135,6 +135,82 @@ if [ -f "$tmp/fx/foley.json" ]; then ok; else bad "extract wrote no foley.json";
 expect_rc 0 "pack-sounds with foley.json" "$RELIC" pack-sounds "$tmp/fx" "$tmp/fx2.tpa"
 if cmp -s "$tmp/fx.tpa" "$tmp/fx2.tpa"; then ok; else bad "Foley table changed through extract -> pack-sounds"; fi
 
+# CAU -> WAV (the streaming decoder) equals sox decoding the same blocks in
+# an IMA ADPCM WAV, sample for sample, on every real ADPCM sample
+if [ $have_sox = 1 ] && command -v python3 >/dev/null 2>&1 && [ -d ../shared/corpus/cau ]; then
+    for f in ../shared/corpus/cau/*.cau; do
+        "$RELIC" convert "$f" "$tmp/dec.wav" || { bad "convert $f to WAV"; continue; }
+        # the sample's whole blocks in a WAV IMA ADPCM container (tag 0x11)
+        python3 - "$f" "$tmp/ima.wav" <<'PY' || continue
+import struct, sys
+d = open(sys.argv[1], 'rb').read()
+doff, ba, dsize = struct.unpack_from('<III', d, 8)
+rate, bits, ch, comp = struct.unpack_from('<IBBB', d, 24)
+if comp != 1: sys.exit(1)  # PCM: nothing to compare
+data = d[doff:doff + dsize // ba * ba]
+spb = 1 + 8 * ((ba - 8) // 8) if ch == 2 else 1 + 2 * (ba - 4)
+fmt = struct.pack('<HHIIHHHH', 0x11, ch, rate, rate * ba // spb, ba, 4, 2, spb)
+body = b'WAVEfmt ' + struct.pack('<I', len(fmt)) + fmt + b'fact' + struct.pack('<II', 4, len(data) // ba * spb)
+body += b'data' + struct.pack('<I', len(data)) + data
+open(sys.argv[2], 'wb').write(b'RIFF' + struct.pack('<I', len(body)) + body)
+PY
+        sox "$tmp/ima.wav" -t raw -e signed -b 16 -L "$tmp/sox.raw" 2>/dev/null
+        n=$(wc -c < "$tmp/sox.raw")
+        if [ "$n" -gt 0 ] && tail -c +45 "$tmp/dec.wav" | head -c "$n" | cmp -s - "$tmp/sox.raw"; then ok
+        else bad "relic convert $f differs from sox ($n bytes)"; fi
+    done
+fi
+
+# WAV inputs relic reads itself: 24-bit PCM, 32-bit float, 8-bit; other
+# sound formats are refused with the command that converts them
+if [ $have_sox = 1 ]; then
+    sox -n -r 11025 -b 24 -c 2 "$tmp/w24.wav" synth 0.4 sine 440 2>/dev/null
+    sox -n -r 11025 -e floating-point -b 32 -c 1 "$tmp/wf.wav" synth 0.4 sine 440 2>/dev/null
+    sox -n -r 11025 -b 8 -c 1 "$tmp/w8.wav" synth 0.4 sine 440 2>/dev/null
+    for w in w24 wf w8; do
+        expect_rc 0 "encode $w.wav" "$RELIC" encode "$tmp/$w.wav" "$tmp/$w.cau"
+        expect_rc 0 "convert $w.cau back to WAV" "$RELIC" convert "$tmp/$w.cau" "$tmp/$w.back.wav"
+        if [ "$(sox --i -s "$tmp/$w.wav")" = "$(sox --i -s "$tmp/$w.back.wav")" ]; then ok
+        else bad "$w: sample count changed through CAU"; fi
+    done
+    if "$RELIC" info "$tmp/w8.cau" | grep -q '8-bit mono'; then ok; else bad "8-bit WAV not stored as 8-bit PCM"; fi
+    cmp -s "$tmp/w8.wav" "$tmp/w8.back.wav" && ok || bad "8-bit WAV -> CAU -> WAV not byte-exact"
+    if sox -n -r 11025 -c 1 "$tmp/x.flac" synth 0.1 sine 300 2>/dev/null; then
+        expect_rc 1 "encode from FLAC" "$RELIC" encode "$tmp/x.flac" "$tmp/flac.cau"
+        if grep -q 'FLAC' "$tmp/err" && grep -q 'sox' "$tmp/err" && grep -q 'ffmpeg' "$tmp/err"; then ok
+        else bad "FLAC input: no conversion hint"; cat "$tmp/err"; fi
+    fi
+fi
+
+# extract reads a bank's tables without its sample data and checks what it
+# relies on: an identifier whose header copy differs from its sample's is
+# refused with the entry's offset
+if command -v python3 >/dev/null 2>&1 && [ -d ../shared/corpus/cau ]; then
+    cau=$(ls ../shared/corpus/cau/*.cau | head -1)
+    python3 - "$cau" "$tmp/one.tpa" "$tmp/badcopy.tpa" <<'PY'
+import struct, sys
+c = open(sys.argv[1], 'rb').read()
+hdr = c[:36]
+def bank(copy):
+    return struct.pack('<IIIIII', 0x150, 1, 24, 0, 80 + len(c), 1) + struct.pack('<IIIff', 0x1234, 80, len(c), 0.0, 0.0) + copy + c
+open(sys.argv[2], 'wb').write(bank(hdr))
+open(sys.argv[3], 'wb').write(bank(hdr[:24] + struct.pack('<I', 12345) + hdr[28:]))
+PY
+    expect_rc 0 "extract a one-sample bank" "$RELIC" extract "$tmp/one.tpa" -C "$tmp/one"
+    if [ -f "$tmp/one/00001234.wav" ]; then ok; else bad "one-sample bank: no 00001234.wav"; fi
+    expect_rc 1 "extract a bank whose header copy differs" "$RELIC" extract "$tmp/badcopy.tpa" -C "$tmp/badcopy"
+    if grep -q 'badcopy.tpa: ids\[0\].header @0x18' "$tmp/out"; then ok; else bad "bad header copy: no ids[0].header @0x18"; cat "$tmp/out" "$tmp/err"; fi
+fi
+
+# a bad block deep in the stream: exit 1, FILE @0xOFFSET of the step index,
+# and no output left behind
+{ printf 'WBOR'; printf 'n\000\000\000'; printf '$\000\000\000'; printf '\004\004\000\000'
+  printf '\020\020\000\000'; printf '\010\100\000\000'; printf '"V\000\000'; printf '\020\001\001\000'
+  printf '\000\000\000\000'; head -c 1028 /dev/zero; printf '\000\000Y\000'; head -c 3080 /dev/zero; } > "$tmp/badstep.cau"
+expect_rc 1 "convert a CAU with a bad step index" "$RELIC" convert "$tmp/badstep.cau" "$tmp/badstep.wav"
+if grep -q 'badstep.cau: .*@0x42a' "$tmp/err"; then ok; else bad "bad step index: no @0x42a"; cat "$tmp/err"; fi
+[ -e "$tmp/badstep.wav" ] && bad "a failed convert left its output" || ok
+
 # errors and usage
 printf 'WBOR' > "$tmp/short.cau"
 expect_rc 1 "truncated cau" "$RELIC" check "$tmp/short.cau"

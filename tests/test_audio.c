@@ -3,7 +3,7 @@
  * model and JSON, the table rules of runtime/formats/tres/tpa_check.c), the IMA ADPCM
  * codec of runtime/codec/adpcm.c against hand-computed values (Trespasser source, Lib/Audio/AudioADPCM.cpp), the decoded sizes the spec measured (Trespasser source, Lib/Audio/AudioLoad.cpp), sox's
  * decoder when sox is installed, encoder SNR floors, captions (Trespasser source, Lib/Audio/AudioLoad.cpp), the
- * sound hash (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp), WAV through libsndfile, and truncation and mutation
+ * sound hash (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp), WAV read and written by relic, and truncation and mutation
  * sweeps (run under ASan+UBSan by `make test`). Real files:
  * ../shared/corpus/tpa and ../shared/corpus/cau (skipped, saying so, when
  * absent). */
@@ -264,6 +264,68 @@ static void test_corpus_adpcm_decodes_to_the_measured_sizes(void **state)
 
 /* ---- ADPCM: streaming and encoder ----------------------------------- */
 
+/* Drive a streaming decoder with input chunks of `give` and output room of
+ * `room` bytes (0: everything at once); returns the bytes produced. */
+static size_t stream_decode(const uint8_t *in, size_t n, uint32_t A, unsigned ch, size_t give_max, size_t room_max,
+                            uint8_t *out, size_t cap)
+{
+    relic_adpcm_decoder *d = malloc(sizeof *d);
+    relic_error err;
+    assert_int_equal(relic_adpcm_decoder_init(d, A, ch, 0, &err), RELIC_OK);
+    size_t in_at = 0, out_at = 0;
+    relic_adpcm_result r;
+    do {
+        size_t give = give_max ? 1 + rnd() % give_max : n, room = room_max ? 1 + rnd() % room_max : cap + 1;
+        if (give > n - in_at) give = n - in_at;
+        if (room > cap + 1 - out_at) room = cap + 1 - out_at;
+        d->next_in = in + in_at;
+        d->avail_in = give;
+        d->next_out = out + out_at;
+        d->avail_out = room;
+        r = relic_adpcm_decoder_run(d, in_at + give == n, &err);
+        assert_true(r != RELIC_ADPCM_ERROR);
+        in_at += give - d->avail_in;
+        out_at += room - d->avail_out;
+        assert_true(r == RELIC_ADPCM_DONE || d->avail_in == 0 || d->avail_out == 0);
+    } while (r != RELIC_ADPCM_DONE);
+    assert_int_equal(d->total_in, n);
+    assert_int_equal(d->total_out, out_at);
+    free(d);
+    return out_at;
+}
+
+/* The same for the encoder: 16-bit LE PCM bytes in, ADPCM out. */
+static size_t stream_encode(const uint8_t *in, size_t n, uint32_t A, unsigned ch, size_t give_max, size_t room_max,
+                            uint8_t *out, size_t cap)
+{
+    relic_adpcm_encoder *e = malloc(sizeof *e);
+    relic_error err;
+    assert_int_equal(relic_adpcm_encoder_init(e, A, ch, &err), RELIC_OK);
+    size_t in_at = 0, out_at = 0;
+    relic_adpcm_result r;
+    do {
+        size_t give = give_max ? 1 + rnd() % give_max : n, room = room_max ? 1 + rnd() % room_max : cap + 1;
+        if (give > n - in_at) give = n - in_at;
+        if (room > cap + 1 - out_at) room = cap + 1 - out_at;
+        e->next_in = in + in_at;
+        e->avail_in = give;
+        e->next_out = out + out_at;
+        e->avail_out = room;
+        r = relic_adpcm_encoder_run(e, in_at + give == n, &err);
+        assert_true(r != RELIC_ADPCM_ERROR);
+        in_at += give - e->avail_in;
+        out_at += room - e->avail_out;
+    } while (r != RELIC_ADPCM_DONE);
+    assert_int_equal(e->total_in, n);
+    free(e);
+    return out_at;
+}
+
+static void pcm_to_le(const int16_t *pcm, size_t values, uint8_t *out)
+{
+    for (size_t i = 0; i < values; i++) relic_store_u16le(out + 2 * i, (uint16_t)pcm[i]);
+}
+
 static void test_streaming_decode_equals_whole_decode_for_any_chunking(void **state)
 {
     (void)state;
@@ -277,36 +339,108 @@ static void test_streaming_decode_equals_whole_decode_for_any_chunking(void **st
         uint32_t A = ch == 1 ? 1028 : 2056;
         assert_int_equal(adpcm_encode_scratch(pcm, frames, ch, A, &enc, &err), RELIC_OK);
         size_t cap = (size_t)relic_adpcm_frames(enc.size, A, ch) * ch, whole_frames;
-        int16_t *whole = malloc(cap * sizeof *whole), *streamed = malloc(cap * sizeof *streamed);
+        int16_t *whole = malloc(cap * sizeof *whole);
+        uint8_t *whole_le = malloc(2 * cap), *streamed = malloc(2 * cap + 1);
         assert_int_equal(relic_adpcm_decode(enc.data, enc.size, A, ch, 0, whole, cap, &whole_frames, &err), RELIC_OK);
+        pcm_to_le(whole, cap, whole_le);
         for (int trial = 0; trial < 20; trial++) {
-            relic_adpcm_decoder *d = malloc(sizeof *d);
-            assert_int_equal(relic_adpcm_decoder_init(d, A, ch, 0, &err), RELIC_OK);
-            size_t in_at = 0, out_at = 0;
-            while (!d->done) {
-                size_t give = trial == 0 ? enc.size : 1 + rnd() % (trial * 300 + 1);
-                size_t room = trial == 0 ? cap : 1 + rnd() % (trial * 500 + 1);
-                if (give > enc.size - in_at) give = enc.size - in_at;
-                if (room > cap - out_at) room = cap - out_at;
-                d->next_in = enc.data + in_at;
-                d->avail_in = give;
-                d->next_out = streamed + out_at;
-                d->avail_out = room;
-                assert_int_equal(relic_adpcm_decoder_run(d, in_at + give == enc.size, &err), RELIC_OK);
-                in_at += give - d->avail_in;
-                out_at += room - d->avail_out;
-                assert_true(out_at <= cap);
-            }
-            assert_int_equal(out_at, cap);
-            assert_int_equal(d->total_in, enc.size);
-            assert_memory_equal(streamed, whole, cap * sizeof *whole);
-            free(d);
+            size_t got = stream_decode(enc.data, enc.size, A, ch, trial ? (size_t)trial * 300 : 0,
+                                       trial ? (size_t)trial * 1000 : 0, streamed, 2 * cap);
+            assert_int_equal(got, 2 * cap);
+            assert_memory_equal(streamed, whole_le, 2 * cap);
         }
         free(whole);
+        free(whole_le);
         free(streamed);
         free(pcm);
         relic_buf_free(&enc);
     }
+}
+
+/* Issue 16's contract test: one byte at a time in and out gives the bytes
+ * of one call, for the decoder and the encoder, mono and stereo, with a
+ * short final block. */
+static void test_streaming_codecs_one_byte_at_a_time_equal_one_call(void **state)
+{
+    (void)state;
+    for (unsigned ch = 1; ch <= 2; ch++) {
+        size_t frames = 2 * 2049 + 313;
+        uint32_t A = ch == 1 ? 1028 : 2056;
+        int16_t *pcm = malloc(frames * ch * sizeof *pcm);
+        uint8_t *pcm_le = malloc(frames * ch * 2);
+        make_signal(1, ch, frames, pcm);
+        pcm_to_le(pcm, frames * ch, pcm_le);
+        relic_buf enc;
+        relic_error err;
+        relic_buf_init(&enc, 0);
+        assert_int_equal(relic_adpcm_encode(pcm, frames, ch, A, &enc, &err), RELIC_OK);
+        /* encoder: one call, then one byte at a time */
+        size_t cap = enc.size + 16;
+        uint8_t *one = malloc(cap + 1), *bytes = malloc(cap + 1);
+        size_t n1 = stream_encode(pcm_le, frames * ch * 2, A, ch, 0, 0, one, cap);
+        size_t n2 = stream_encode(pcm_le, frames * ch * 2, A, ch, 1, 1, bytes, cap);
+        assert_int_equal(n1, enc.size);
+        assert_int_equal(n2, enc.size);
+        assert_memory_equal(one, enc.data, enc.size);
+        assert_memory_equal(bytes, enc.data, enc.size);
+        /* decoder: the same */
+        size_t dcap = (size_t)relic_adpcm_frames(enc.size, A, ch) * ch * 2;
+        uint8_t *d1 = malloc(dcap + 1), *d2 = malloc(dcap + 1);
+        assert_int_equal(stream_decode(enc.data, enc.size, A, ch, 0, 0, d1, dcap), dcap);
+        assert_int_equal(stream_decode(enc.data, enc.size, A, ch, 1, 1, d2, dcap), dcap);
+        assert_memory_equal(d1, d2, dcap);
+        free(d1);
+        free(d2);
+        free(one);
+        free(bytes);
+        free(pcm_le);
+        free(pcm);
+        relic_buf_free(&enc);
+    }
+}
+
+static void test_streaming_encoder_rejects_input_ending_inside_a_frame(void **state)
+{
+    (void)state;
+    relic_adpcm_encoder *e = malloc(sizeof *e);
+    relic_error err;
+    uint8_t in[7] = { 1, 2, 3, 4, 5, 6, 7 }, out[64];
+    assert_int_equal(relic_adpcm_encoder_init(e, 2056, 2, &err), RELIC_OK);
+    e->next_in = in;
+    e->avail_in = sizeof in;
+    e->next_out = out;
+    e->avail_out = sizeof out;
+    assert_int_equal(relic_adpcm_encoder_run(e, 1, &err), RELIC_ADPCM_ERROR);
+    assert_int_equal(err.code, RELIC_E_TRUNCATED);
+    assert_int_equal(err.offset, 7);
+    free(e);
+}
+
+static void test_streaming_decoder_reports_bad_step_index_at_its_stream_offset(void **state)
+{
+    (void)state;
+    uint8_t in[3 * 1028];
+    memset(in, 0, sizeof in);
+    in[2 * 1028 + 2] = 89; /* third block's step index */
+    relic_adpcm_decoder *d = malloc(sizeof *d);
+    relic_error err;
+    uint8_t out[64];
+    assert_int_equal(relic_adpcm_decoder_init(d, 1028, 1, 0, &err), RELIC_OK);
+    relic_adpcm_result r;
+    size_t at = 0;
+    do { /* 100-byte pieces, little output room: the held paths */
+        size_t give = sizeof in - at < 100 ? sizeof in - at : 100;
+        d->next_in = in + at;
+        d->avail_in = give;
+        d->next_out = out;
+        d->avail_out = sizeof out;
+        r = relic_adpcm_decoder_run(d, at + give == sizeof in, &err);
+        at += give - d->avail_in;
+    } while (r == RELIC_ADPCM_NEED_INPUT || r == RELIC_ADPCM_NEED_OUTPUT);
+    assert_int_equal(r, RELIC_ADPCM_ERROR);
+    assert_int_equal(err.code, RELIC_E_RANGE);
+    assert_int_equal(err.offset, 2 * 1028 + 2);
+    free(d);
 }
 
 /* SNR floor of encode -> decode on 4 s of synthetic signal at 22050 Hz.
@@ -1023,6 +1157,165 @@ static void test_wav_write_then_read_is_lossless(void **state)
     relic_arena_release(&a);
 }
 
+/* A WAV built by hand: RIFF header, a LIST chunk to skip, fmt (tag, bits,
+ * extensible when ext), data. Returns its size. */
+static size_t make_wav(uint8_t *w, unsigned tag, unsigned ch, unsigned bits, int ext, const void *data, size_t n)
+{
+    size_t at = 12, fmt_size = ext ? 40 : 16;
+    memcpy(w, "RIFF", 4);
+    memcpy(w + 8, "WAVE", 4);
+    memcpy(w + at, "LIST", 4); /* an odd-sized chunk before fmt: skipped, padded */
+    relic_store_u32le(w + at + 4, 3);
+    memcpy(w + at + 8, "abc\0", 4);
+    at += 12;
+    memcpy(w + at, "fmt ", 4);
+    relic_store_u32le(w + at + 4, (uint32_t)fmt_size);
+    relic_store_u16le(w + at + 8, (uint16_t)(ext ? 0xFFFE : tag));
+    relic_store_u16le(w + at + 10, (uint16_t)ch);
+    relic_store_u32le(w + at + 12, 8000);
+    relic_store_u32le(w + at + 16, 8000 * ch * bits / 8);
+    relic_store_u16le(w + at + 20, (uint16_t)(ch * bits / 8));
+    relic_store_u16le(w + at + 22, (uint16_t)bits);
+    if (ext) {
+        static const uint8_t tail[14] = { 0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71 };
+        relic_store_u16le(w + at + 24, 22);
+        relic_store_u16le(w + at + 26, (uint16_t)bits);
+        relic_store_u32le(w + at + 28, ch == 1 ? 4 : 3);
+        relic_store_u16le(w + at + 32, (uint16_t)tag);
+        memcpy(w + at + 34, tail, sizeof tail);
+    }
+    at += 8 + fmt_size;
+    memcpy(w + at, "data", 4);
+    relic_store_u32le(w + at + 4, (uint32_t)n);
+    memcpy(w + at + 8, data, n);
+    at += 8 + n;
+    relic_store_u32le(w + 4, (uint32_t)(at - 8));
+    return at;
+}
+
+static void expect_wav_samples(const uint8_t *w, size_t n, unsigned want_ch, const int16_t *want, size_t values)
+{
+    relic_arena a;
+    relic_error err;
+    int16_t *pcm;
+    size_t frames;
+    unsigned ch, bits;
+    uint32_t rate;
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_audio_wav_read(w, n, &a, &pcm, &frames, &ch, &rate, &bits, &err), RELIC_OK);
+    assert_int_equal(ch, want_ch);
+    assert_int_equal(rate, 8000);
+    assert_int_equal(frames * ch, values);
+    for (size_t i = 0; i < values; i++) assert_int_equal(pcm[i], want[i]);
+    relic_arena_release(&a);
+}
+
+static void test_wav_reads_pcm_8_16_24_32_and_float_32_64_plain_and_extensible(void **state)
+{
+    (void)state;
+    uint8_t w[512];
+    const int16_t want[4] = { 0, 256, -32768, 32767 - 255 };
+    const uint8_t u8[4] = { 128, 129, 0, 255 };
+    expect_wav_samples(w, make_wav(w, 1, 2, 8, 0, u8, 4), 2, want, 4);
+    const int16_t want16[4] = { 1, -2, 32767, -32768 };
+    uint8_t s16[8];
+    for (int i = 0; i < 4; i++) relic_store_u16le(s16 + 2 * i, (uint16_t)want16[i]);
+    expect_wav_samples(w, make_wav(w, 1, 1, 16, 0, s16, 8), 1, want16, 4);
+    /* 24 and 32 bits: the top 16 bits */
+    const uint8_t s24[6] = { 0xFF, 0x34, 0x12, 0x00, 0x00, 0x80 };
+    const int16_t want24[2] = { 0x1234, -32768 };
+    expect_wav_samples(w, make_wav(w, 1, 2, 24, 1, s24, 6), 2, want24, 2);
+    const uint8_t s32[8] = { 0xFF, 0xFF, 0x34, 0x12, 0x00, 0x00, 0xFF, 0xFF };
+    const int16_t want32[2] = { 0x1234, -1 };
+    expect_wav_samples(w, make_wav(w, 1, 1, 32, 0, s32, 8), 1, want32, 2);
+    /* float: scaled by 32767, rounded, clamped */
+    const float f32[4] = { 0.5f, -1.0f, 2.0f, -3.0f };
+    const int16_t wantf[4] = { 16384, -32767, 32767, -32768 };
+    uint8_t b32[16];
+    for (int i = 0; i < 4; i++) {
+        uint32_t u;
+        memcpy(&u, &f32[i], 4);
+        relic_store_u32le(b32 + 4 * i, u);
+    }
+    expect_wav_samples(w, make_wav(w, 3, 2, 32, 0, b32, 16), 2, wantf, 4);
+    expect_wav_samples(w, make_wav(w, 3, 2, 32, 1, b32, 16), 2, wantf, 4);
+    const double f64[2] = { 0.25, -0.25 };
+    const int16_t want64[2] = { 8192, -8192 };
+    uint8_t b64[16];
+    for (int i = 0; i < 2; i++) {
+        uint64_t u;
+        memcpy(&u, &f64[i], 8);
+        relic_store_u64le(b64 + 8 * i, u);
+    }
+    expect_wav_samples(w, make_wav(w, 3, 1, 64, 0, b64, 16), 1, want64, 2);
+}
+
+static void test_wav_writes_unsigned_8_bit_and_pads_odd_data(void **state)
+{
+    (void)state;
+    const int16_t pcm[3] = { -32768, 0, 32767 };
+    relic_buf b;
+    relic_error err;
+    relic_buf_init(&b, 0);
+    assert_int_equal(relic_audio_wav_write(pcm, 3, 1, 8000, 8, &b, &err), RELIC_OK);
+    assert_int_equal(b.size, RELIC_WAV_HEADER_SIZE + 4);
+    assert_int_equal(relic_load_u32le(b.data + 4), b.size - 8);
+    assert_int_equal(relic_load_u32le(b.data + 40), 3);
+    assert_int_equal(b.data[44], 0);
+    assert_int_equal(b.data[45], 128);
+    assert_int_equal(b.data[46], 255);
+    relic_wav_info w;
+    assert_int_equal(relic_audio_wav_parse(b.data, b.size, &w, &err), RELIC_OK);
+    assert_int_equal(w.frames, 3);
+    assert_int_equal(w.bits, 8);
+    relic_buf_free(&b);
+}
+
+static void test_wav_errors_name_the_field_and_offset(void **state)
+{
+    (void)state;
+    uint8_t w[512];
+    relic_wav_info info;
+    relic_error err;
+    const uint8_t d[8] = { 0 };
+    /* other sound formats: say how to convert */
+    assert_int_equal(relic_audio_wav_parse((const uint8_t *)"fLaC\0\0\0\"", 8, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "FLAC"));
+    assert_non_null(strstr(err.message, "sox"));
+    assert_non_null(strstr(err.message, "ffmpeg"));
+    assert_int_equal(relic_audio_wav_parse((const uint8_t *)"OggS\0\0\0\0", 8, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_int_equal(relic_audio_wav_parse((const uint8_t *)"RIFFjunk", 8, &info, &err), RELIC_E_SYNTAX);
+    /* compressed WAV (IMA ADPCM tag 0x11) */
+    size_t n = make_wav(w, 0x11, 1, 4, 0, d, 8);
+    assert_int_equal(relic_audio_wav_parse(w, n, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_string_equal(err.path, "fmt.format_tag");
+    assert_int_equal(err.offset, 32);
+    /* three channels: the channels field */
+    n = make_wav(w, 1, 3, 16, 0, d, 6);
+    assert_int_equal(relic_audio_wav_parse(w, n, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_string_equal(err.path, "fmt.channels");
+    assert_int_equal(err.offset, 34);
+    /* 12-bit PCM */
+    n = make_wav(w, 1, 1, 12, 0, d, 6);
+    assert_int_equal(relic_audio_wav_parse(w, n, &info, &err), RELIC_E_UNSUPPORTED);
+    assert_int_equal(err.offset, 46);
+    /* data running past the end */
+    n = make_wav(w, 1, 1, 16, 0, d, 8);
+    assert_int_equal(relic_audio_wav_parse(w, n - 2, &info, &err), RELIC_E_TRUNCATED);
+    assert_string_equal(err.path, "data");
+    assert_int_equal(err.offset, n - 8 - 8 + 4);
+    /* no data chunk at all */
+    assert_int_equal(relic_audio_wav_parse(w, n - 16, &info, &err), RELIC_E_LAYOUT);
+    /* every cut of a good file fails cleanly or reads fewer frames, never out of bounds */
+    for (size_t cut = 0; cut < n; cut++) {
+        uint8_t *c = malloc(cut ? cut : 1);
+        memcpy(c, w, cut);
+        relic_status st = relic_audio_wav_parse(c, cut, &info, &err);
+        if (st == RELIC_OK) assert_true(info.data_offset + info.data_size <= cut);
+        free(c);
+    }
+}
+
 /* A bank built in memory: three identifiers (two naming the same sample),
  * an ADPCM sample with captions, a PCM one, one collision record. */
 static void build_bank(relic_arena *a, relic_buf *out)
@@ -1286,6 +1579,12 @@ int main(void)
         cmocka_unit_test(test_adpcm_frame_counts_follow_the_block_formulas),
         cmocka_unit_test(test_corpus_adpcm_decodes_to_the_measured_sizes),
         cmocka_unit_test(test_streaming_decode_equals_whole_decode_for_any_chunking),
+        cmocka_unit_test(test_streaming_codecs_one_byte_at_a_time_equal_one_call),
+        cmocka_unit_test(test_wav_reads_pcm_8_16_24_32_and_float_32_64_plain_and_extensible),
+        cmocka_unit_test(test_wav_writes_unsigned_8_bit_and_pads_odd_data),
+        cmocka_unit_test(test_wav_errors_name_the_field_and_offset),
+        cmocka_unit_test(test_streaming_encoder_rejects_input_ending_inside_a_frame),
+        cmocka_unit_test(test_streaming_decoder_reports_bad_step_index_at_its_stream_offset),
         cmocka_unit_test(test_encode_decode_snr_speech_mono),
         cmocka_unit_test(test_encode_decode_snr_music_mono),
         cmocka_unit_test(test_encode_decode_snr_speech_stereo),

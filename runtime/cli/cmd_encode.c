@@ -8,7 +8,8 @@
 static void usage(FILE *f)
 {
     fprintf(f, "usage: relic encode IN.wav OUT.cau [--adpcm] [--captions FILE.json]\n"
-               "Make a Trespasser CAU sample from a WAV (or any file libsndfile reads; mono or stereo).\n"
+               "Make a Trespasser CAU sample from a WAV (PCM 8-32 bits or float, mono or stereo; convert\n"
+               "other sound formats to WAV first with sox or ffmpeg).\n"
                "  --adpcm           IMA ADPCM in the game's blocks (1028 bytes mono, 2056 stereo), about\n"
                "                    4:1; without it the samples are stored as PCM (8 or 16 bits as the input)\n"
                "  --captions FILE   caption lines: {\"captions\": [{\"duration\": 2.0, \"text\": \"...\"}, ...]}\n"

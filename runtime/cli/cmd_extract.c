@@ -16,17 +16,6 @@
 #include "relic_gen.h"
 #include "relic_json.h"
 
-/* relic_tpa_check with its scratch in a heap arena freed at once */
-static unsigned tpa_check_scratch(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
-                                  void (*report)(void *ctx, const relic_error *err), void *ctx)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    unsigned problems = relic_tpa_check(v, m, strict, &a, report, ctx);
-    relic_arena_release(&a);
-    return problems;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: relic extract BANK.tpa|CLIP.cau -C DIR [--names FILE]\n"
@@ -184,6 +173,61 @@ static void add_sound(relic_buf *s, const relic_tpa_tpa *m, const uint8_t *base_
     relic_buf_puts(s, "}");
 }
 
+/* A bank's tables without its sample data, so extraction takes memory for
+ * the identifiers and collision records only, whatever the size of the
+ * samples: the header, identifier table and collision table copied into a
+ * small buffer whose header says "no samples", decoded by the generated
+ * decoder. Then what extraction relies on is checked against the file
+ * (offsets in the bank): each identifier's sample lies in the file, its
+ * header copy equals the sample's header, and its data and caption block lie
+ * in the sample. The data themselves are checked as they are decoded; the
+ * other table rules are `relic check`'s. */
+static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m, const char *in_path)
+{
+    relic_error err;
+    size_t ids = v->ids_count * RELIC_TPA_ID_ENTRY_SIZE, cols = v->collisions_count * RELIC_TPA_COLLISION_SIZE;
+    uint8_t *t = relic_arena_alloc(a, RELIC_TPA_HEADER_SIZE + ids + cols, 4);
+    if (!t) {
+        fprintf(stderr, "relic: %s: no memory for the bank's tables\n", in_path);
+        return 1;
+    }
+    memcpy(t, v->header, RELIC_TPA_HEADER_SIZE);
+    memcpy(t + RELIC_TPA_HEADER_SIZE, v->ids, ids);
+    if (cols) memcpy(t + RELIC_TPA_HEADER_SIZE + ids, v->collisions, cols);
+    relic_store_u32le(t + 4, 0);                                            /* sample_count */
+    relic_store_u32le(t + 8, RELIC_TPA_HEADER_SIZE);                        /* id_table_offset */
+    relic_store_u32le(t + 16, (uint32_t)(RELIC_TPA_HEADER_SIZE + ids));     /* collision_offset */
+    relic_tpa_view tv;
+    if (relic_tpa_validate(t, RELIC_TPA_HEADER_SIZE + ids + cols, &tv, &err) != RELIC_OK ||
+        relic_tpa_decode(&tv, a, m, &err) != RELIC_OK) {
+        relic_error_print(stderr, in_path, &err);
+        return 1;
+    }
+    for (size_t i = 0; i < m->ids_count; i++) {
+        const relic_tpa_id_entry *e = &m->ids[i];
+        const relic_tpa_sample_header *h = &e->header;
+        size_t at = (size_t)(v->ids - v->base) + i * RELIC_TPA_ID_ENTRY_SIZE;
+        const char *what = NULL;
+        if ((uint64_t)e->sample_offset + e->sample_length > v->size || e->sample_length < RELIC_TPA_SAMPLE_HEADER_SIZE)
+            what = "sample_offset";
+        else if (memcmp(v->base + at + RELIC_TPA_ID_ENTRY_HEADER_OFFSET, v->base + e->sample_offset,
+                        RELIC_TPA_SAMPLE_HEADER_SIZE) != 0)
+            what = "header";
+        else if ((uint64_t)h->data_offset + h->data_size > e->sample_length ||
+                 (h->caption_offset && (uint64_t)h->caption_offset + 8 > e->sample_length))
+            what = "header.data_size";
+        else if (h->caption_offset &&
+                 (uint64_t)h->caption_offset + 4 + relic_load_u32le(v->base + e->sample_offset + h->caption_offset) > e->sample_length)
+            what = "header.caption_offset";
+        if (what) {
+            printf("%s: ids[%zu].%s @0x%zx: the identifier's sample does not lie in the bank as its entry says "
+                   "(see relic check)\n", in_path, i, what, at);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int cmd_extract(int argc, char **argv)
 {
     const char *in_path = NULL, *dir = NULL, *names_path = NULL;
@@ -224,12 +268,10 @@ int cmd_extract(int argc, char **argv)
     if (in.format == RELIC_FORMAT_TPA) {
         relic_tpa_view v;
         relic_tpa_tpa m;
-        if (relic_tpa_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK ||
-            relic_tpa_decode(&v, &a, &m, &err) != RELIC_OK) {
+        if (relic_tpa_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK) {
             relic_error_print(stdout, in_path, &err);
             rc = 1;
-        } else if (tpa_check_scratch(&v, &m, 0, NULL, NULL) != 0) {
-            fprintf(stderr, "relic: %s: the identifier table does not match the samples (see relic check)\n", in_path);
+        } else if (tpa_tables(&v, &a, &m, in_path)) {
             rc = 1;
         } else {
             relic_buf_puts(&snd, "{\"format\": \"tpa sounds\", \"sounds\": [");
@@ -239,7 +281,7 @@ int cmd_extract(int argc, char **argv)
                 relic_audio_format f;
                 relic_audio_format_of_tpa(&e->header, &f);
                 file_name(path, sizeof path, dir, e->sound_id, names, nn);
-                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, path, in_path);
+                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, &in.map, path, in_path);
                 written += rc == 0;
                 add_sound(&snd, &m, v.base, i, path, names, nn);
                 if (!rc && e->header.caption_offset) {
@@ -274,7 +316,7 @@ int cmd_extract(int argc, char **argv)
             const char *base = strrchr(in_path, '/');
             base = base ? base + 1 : in_path;
             snprintf(path, sizeof path, "%s/%.*s.wav", dir, (int)(strrchr(base, '.') ? (size_t)(strrchr(base, '.') - base) : strlen(base)), base);
-            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, path, in_path);
+            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, &in.map, path, in_path);
             written += rc == 0;
             if (!rc && h->caption_offset)
                 rc = add_captions(&j, &first, 0, 0, path, v.base + h->caption_offset + 8, v.values.caption_length - 4,

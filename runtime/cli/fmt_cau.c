@@ -1,6 +1,6 @@
 /* fmt_cau.c — the `relic` command for Trespasser CAU sound samples (.cau):
  * info, check (schema validator, caption lines, audio data, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/Audio/AudioADPCM.cpp), JSON both ways, CAU -> WAV (decoded with
- * runtime/codec/adpcm.c, written by libsndfile) and WAV -> CAU as PCM (the
+ * runtime/codec/adpcm.c, streamed out as WAV) and WAV -> CAU as PCM (the
  * `relic encode` command adds --adpcm and --captions). */
 #include <string.h>
 
@@ -148,80 +148,23 @@ static int cau_from_json(const cli_input *in, const char *out_path)
     return rc;
 }
 
-int cli_audio_write_wav(const relic_audio_format *f, const uint8_t *data, size_t n, const char *out_path,
-                        const char *in_path)
-{
-    relic_arena a;
-    relic_error err;
-    int16_t *pcm;
-    size_t frames;
-    relic_buf out;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    relic_buf_init(&out, 0);
-    unsigned bits = f->compression == RELIC_CAU_COMPRESSION_PCM ? f->bits : 16;
-    if (relic_audio_decode(f, data, n, RELIC_ADPCM_CLAMP, &a, &pcm, &frames, &err) != RELIC_OK ||
-        relic_audio_wav_write(pcm, frames, f->channels, f->sample_rate, bits, &out, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s: %s%s%s\n", in_path, err.path, err.path[0] ? ": " : "", err.message);
-        rc = 1;
-    } else {
-        rc = cli_write(out_path, out.data, out.size, in_path);
-    }
-    relic_buf_free(&out);
-    relic_arena_release(&a);
-    return rc;
-}
-
 static int cau_convert(const cli_input *in, const char *out_path, const char *ext)
 {
     if (strcmp(ext, "cau") && strcmp(ext, "wav")) return -1;
+    if (!strcmp(ext, "wav")) {
+        /* streamed from the view: the data are never copied */
+        relic_cau_view v;
+        if (validate(in, &v)) return 1;
+        relic_audio_format f;
+        relic_audio_format_of_cau(&v.values.header, &f);
+        return cli_audio_write_wav(&f, v.base + v.values.header.data_offset, v.values.header.data_size, &in->map,
+                                   out_path, in->path);
+    }
     relic_arena a;
     relic_cau_cau m;
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_model(in, &a, &m)) rc = 1;
-    else if (!strcmp(ext, "cau")) rc = cli_cau_write_model(&m, out_path, in->path);
-    else {
-        relic_audio_format f;
-        relic_audio_format_of_cau(&m.header, &f);
-        rc = cli_audio_write_wav(&f, m.data, m.data_count, out_path, in->path);
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
-int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const char *captions_path)
-{
-    relic_arena a;
-    relic_error err;
-    int16_t *pcm;
-    size_t frames, ncap = 0;
-    unsigned channels, bits;
-    uint32_t rate;
-    relic_cau_cau m;
-    relic_audio_caption *caps = NULL;
-    relic_mapping cm;
-    int rc = 1;
-    memset(&cm, 0, sizeof cm);
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (captions_path) {
-        if (relic_map_file(captions_path, CLI_MAX_PIPE_INPUT, &cm, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: %s\n", err.message);
-            goto done;
-        }
-        if (relic_audio_captions_from_json((const char *)cm.bytes.data, cm.bytes.size, &a, &caps, &ncap, &err) != RELIC_OK) {
-            relic_error_print(stderr, captions_path, &err);
-            goto done;
-        }
-    }
-    if (relic_audio_wav_read(in->map.bytes.data, in->map.bytes.size, &a, &pcm, &frames, &channels, &rate, &bits, &err) != RELIC_OK ||
-        relic_audio_cau_from_pcm(pcm, frames, channels, rate, bits, adpcm, caps, ncap, &a, &m, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s: %s\n", in->path, err.message);
-        goto done;
-    }
-    rc = cli_cau_write_model(&m, out_path, in->path);
-done:
-    relic_unmap(&cm);
+    rc = load_model(in, &a, &m) ? 1 : cli_cau_write_model(&m, out_path, in->path);
     relic_arena_release(&a);
     return rc;
 }

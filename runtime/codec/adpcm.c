@@ -32,11 +32,11 @@ typedef struct chan {
 /* The reference shift-and-add difference of a nibble at a step. */
 static inline int32_t nibble_diff(int32_t step, unsigned nib)
 {
-    int32_t d = step >> 3;
-    if (nib & 4) d += step;
-    if (nib & 2) d += step >> 1;
-    if (nib & 1) d += step >> 2;
-    return (nib & 8) ? -d : d;
+    /* masks, not branches: nibbles are noise to a branch predictor */
+    int32_t d = (step >> 3) + (step & -(int32_t)((nib >> 2) & 1)) + ((step >> 1) & -(int32_t)((nib >> 1) & 1)) +
+                ((step >> 2) & -(int32_t)(nib & 1));
+    int32_t neg = -(int32_t)(nib >> 3);
+    return (d ^ neg) - neg;
 }
 
 static inline int32_t next_index(int32_t index, unsigned nib)
@@ -113,44 +113,116 @@ static relic_status read_header(const uint8_t *p, size_t at, chan *c, relic_erro
     return RELIC_OK;
 }
 
-relic_status relic_adpcm_decode_block(const uint8_t *in, size_t n, unsigned channels, unsigned flags,
-                                      int16_t *out, size_t *frames, relic_error *err)
+/* The decoder's inner loop runs on a table of (step index, nibble): the
+ * difference and the next state (step index x 16), so a sample is two
+ * loads, an add and a clamp. Built from the reference arithmetic above. */
+static void build_table(relic_adpcm_table *t)
+{
+    for (unsigned i = 0; i <= RELIC_ADPCM_MAX_STEP_INDEX; i++)
+        for (unsigned nib = 0; nib < 16; nib++) {
+            t->diff[i * 16 + nib] = nibble_diff(step_table[i], nib);
+            t->next[i * 16 + nib] = (uint16_t)(next_index((int32_t)i, nib) * 16);
+        }
+}
+
+#define DECODE_STEP(pred, state, nib, t)                                            \
+    do {                                                                            \
+        unsigned k_ = (state) + (nib);                                              \
+        int32_t p_ = (pred) + (t)->diff[k_];                                        \
+        p_ = p_ > 32767 ? 32767 : p_;                                               \
+        (pred) = p_ < -32768 ? -32768 : p_;                                         \
+        (state) = (t)->next[k_];                                                    \
+    } while (0)
+
+/* One block (headers already read and checked) as 16-bit LE bytes. */
+static size_t decode_mono_le(const uint8_t *in, size_t n, chan c, int game, const relic_adpcm_table *t, uint8_t *out)
+{
+    relic_store_u16le(out, (uint16_t)c.pred);
+    out += 2;
+    if (game) {
+        for (size_t i = RELIC_ADPCM_HEADER_BYTES; i < n; i++, out += 4) {
+            relic_store_u16le(out, (uint16_t)decode_nibble(&c, in[i] & 0x0F, 1));
+            relic_store_u16le(out + 2, (uint16_t)decode_nibble(&c, in[i] >> 4, 1));
+        }
+    } else {
+        int32_t pred = c.pred;
+        unsigned state = (unsigned)c.index * 16;
+        for (size_t i = RELIC_ADPCM_HEADER_BYTES; i < n; i++, out += 4) {
+            unsigned b = in[i];
+            int32_t p0;
+            DECODE_STEP(pred, state, b & 0x0Fu, t);
+            p0 = pred;
+            DECODE_STEP(pred, state, b >> 4, t);
+            relic_store_u32le(out, (uint32_t)(p0 & 0xFFFF) | (uint32_t)pred << 16);
+        }
+    }
+    return 1 + 2 * (n - RELIC_ADPCM_HEADER_BYTES);
+}
+
+static size_t decode_stereo_le(const uint8_t *in, size_t n, chan l, chan r, const relic_adpcm_table *t, uint8_t *out)
+{
+    int32_t lp = l.pred, rp = r.pred;
+    unsigned ls = (unsigned)l.index * 16, rs = (unsigned)r.index * 16;
+    relic_store_u32le(out, (uint32_t)(lp & 0xFFFF) | (uint32_t)rp << 16);
+    out += 4;
+    size_t units = (n - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT;
+    const uint8_t *p = in + 2 * RELIC_ADPCM_HEADER_BYTES;
+    /* both channels in one loop: two independent dependency chains */
+    for (size_t u = 0; u < units; u++, p += STEREO_UNIT) {
+        uint32_t wl = relic_load_u32le(p), wr = relic_load_u32le(p + 4);
+        for (unsigned k = 0; k < NIBBLES_PER_STEREO_UNIT; k++, wl >>= 4, wr >>= 4, out += 4) {
+            DECODE_STEP(lp, ls, wl & 0x0Fu, t);
+            DECODE_STEP(rp, rs, wr & 0x0Fu, t);
+            relic_store_u32le(out, (uint32_t)(lp & 0xFFFF) | (uint32_t)rp << 16);
+        }
+    }
+    return 1 + NIBBLES_PER_STEREO_UNIT * units;
+}
+
+/* One block (full or short) of n bytes as 16-bit LE bytes; *frames gets
+ * the frame count. Offsets in errors are relative to in. */
+static relic_status decode_block_le(const uint8_t *in, size_t n, unsigned channels, unsigned flags,
+                                    const relic_adpcm_table *t, uint8_t *out, size_t *frames, relic_error *err)
 {
     relic_status st;
+    chan c[2];
     *frames = 0;
     if (channels == 1) {
-        chan c;
         if (n <= RELIC_ADPCM_HEADER_BYTES) return RELIC_OK; /* the game yields nothing (Trespasser source, Lib/Audio/AudioADPCM.cpp) */
-        if ((st = read_header(in, 0, &c, err)) != RELIC_OK) return st;
-        int game = (flags & RELIC_ADPCM_GAME_MONO_OVERFLOW) != 0;
-        *out++ = (int16_t)c.pred;
-        for (size_t i = RELIC_ADPCM_HEADER_BYTES; i < n; i++) {
-            *out++ = decode_nibble(&c, in[i] & 0x0F, game);
-            *out++ = decode_nibble(&c, in[i] >> 4, game);
-        }
-        *frames = 1 + 2 * (n - RELIC_ADPCM_HEADER_BYTES);
+        if ((st = read_header(in, 0, &c[0], err)) != RELIC_OK) return st;
+        *frames = decode_mono_le(in, n, c[0], (flags & RELIC_ADPCM_GAME_MONO_OVERFLOW) != 0, t, out);
         return RELIC_OK;
     }
     if (channels != 2) return relic_fail(err, RELIC_E_RANGE, 0, "channels", "%u channels", channels);
-    chan c[2];
     if (n < 2 * RELIC_ADPCM_HEADER_BYTES) return RELIC_OK;
     if ((st = read_header(in, 0, &c[0], err)) != RELIC_OK) return st;
     if ((st = read_header(in, RELIC_ADPCM_HEADER_BYTES, &c[1], err)) != RELIC_OK) return st;
-    out[0] = (int16_t)c[0].pred;
-    out[1] = (int16_t)c[1].pred;
-    out += 2;
-    size_t units = (n - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT;
-    const uint8_t *p = in + 2 * RELIC_ADPCM_HEADER_BYTES;
-    for (size_t u = 0; u < units; u++, p += STEREO_UNIT, out += 2 * NIBBLES_PER_STEREO_UNIT) {
-        for (unsigned ch = 0; ch < 2; ch++) {
-            /* the 4 bytes read as one LE u32, low nibble first */
-            uint32_t w = relic_load_u32le(p + 4 * ch);
-            for (unsigned k = 0; k < NIBBLES_PER_STEREO_UNIT; k++, w >>= 4)
-                out[2 * k + ch] = decode_nibble(&c[ch], w & 0x0F, 0);
-        }
-    }
-    *frames = 1 + NIBBLES_PER_STEREO_UNIT * units;
+    *frames = decode_stereo_le(in, n, c[0], c[1], t, out);
     return RELIC_OK;
+}
+
+/* 16-bit LE bytes to host int16_t in place (nothing to do on LE hosts). */
+static void le_to_host(int16_t *v, size_t count)
+{
+    const uint16_t probe = 1;
+    uint8_t first;
+    memcpy(&first, &probe, 1);
+    if (first) return;
+    for (size_t i = 0; i < count; i++) {
+        uint8_t b[2];
+        memcpy(b, &v[i], 2);
+        v[i] = (int16_t)relic_load_u16le(b);
+    }
+}
+
+relic_status relic_adpcm_decode_block(const uint8_t *in, size_t n, unsigned channels, unsigned flags,
+                                      int16_t *out, size_t *frames, relic_error *err)
+{
+    relic_adpcm_table t;
+    build_table(&t);
+    relic_status st = decode_block_le(in, n, channels, flags, &t, (uint8_t *)(void *)out, frames, err);
+    if (st == RELIC_OK) le_to_host(out, *frames * channels);
+    return st;
 }
 
 relic_status relic_adpcm_decode(const uint8_t *in, size_t n, uint32_t block_align, unsigned channels,
@@ -163,16 +235,19 @@ relic_status relic_adpcm_decode(const uint8_t *in, size_t n, uint32_t block_alig
     if (need > out_cap)
         return relic_fail(err, RELIC_E_LIMIT, 0, "data", "%llu samples do not fit the output (%zu)",
                           (unsigned long long)need, out_cap);
+    relic_adpcm_table t;
+    build_table(&t);
     size_t total = 0;
     for (size_t at = 0; at < n; at += block_align) {
         size_t len = n - at < block_align ? n - at : block_align, got;
-        st = relic_adpcm_decode_block(in + at, len, channels, flags, out + total * channels, &got, err);
+        st = decode_block_le(in + at, len, channels, flags, &t, (uint8_t *)(void *)(out + total * channels), &got, err);
         if (st != RELIC_OK) {
             if (err) err->offset += at;
             return st;
         }
         total += got;
     }
+    le_to_host(out, total * channels);
     *frames = total;
     return RELIC_OK;
 }
@@ -191,71 +266,75 @@ relic_status relic_adpcm_decoder_init(relic_adpcm_decoder *d, uint32_t block_ali
     d->next_out = NULL;
     d->avail_out = 0;
     d->total_in = d->total_out = 0;
-    d->done = 0;
     d->block_align = block_align;
     d->channels = channels;
     d->flags = flags;
     d->fill = d->pend_pos = d->pend_len = 0;
+    build_table(&d->table);
     return RELIC_OK;
 }
 
-/* Deliver held output; returns 1 when none is left. */
-static int deliver(relic_adpcm_decoder *d)
+/* Hand held bytes to the caller's output; 1 when none are left. */
+static int deliver(const uint8_t *held, size_t *pos, size_t len, uint8_t **next_out, size_t *avail_out,
+                   uint64_t *total_out)
 {
-    size_t k = d->pend_len - d->pend_pos;
-    if (k > d->avail_out) k = d->avail_out;
-    memcpy(d->next_out, d->pcm + d->pend_pos, k * sizeof(int16_t));
-    d->next_out += k;
-    d->avail_out -= k;
-    d->total_out += k;
-    d->pend_pos += k;
-    return d->pend_pos == d->pend_len;
+    size_t k = len - *pos;
+    if (k > *avail_out) k = *avail_out;
+    if (k) memcpy(*next_out, held + *pos, k);
+    *next_out += k;
+    *avail_out -= k;
+    *total_out += k;
+    *pos += k;
+    return *pos == len;
 }
 
-static relic_status decode_held(relic_adpcm_decoder *d, const uint8_t *blk, size_t n, relic_error *err)
+/* Decode a held or caller block of n bytes that started at input offset
+ * `at` into pcm[], to be delivered. */
+static relic_adpcm_result decode_to_held(relic_adpcm_decoder *d, const uint8_t *blk, size_t n, uint64_t at,
+                                         relic_error *err)
 {
     size_t frames;
-    relic_status st = relic_adpcm_decode_block(blk, n, d->channels, d->flags, d->pcm, &frames, err);
-    if (st != RELIC_OK) {
-        if (err) err->offset += d->total_in - n;
-        return st;
+    if (decode_block_le(blk, n, d->channels, d->flags, &d->table, d->pcm, &frames, err) != RELIC_OK) {
+        if (err) err->offset += at;
+        return RELIC_ADPCM_ERROR;
     }
     d->pend_pos = 0;
-    d->pend_len = frames * d->channels;
-    return RELIC_OK;
+    d->pend_len = frames * d->channels * sizeof(int16_t);
+    return RELIC_ADPCM_NEED_INPUT; /* anything but an error */
 }
 
-relic_status relic_adpcm_decoder_run(relic_adpcm_decoder *d, int finish, relic_error *err)
+relic_adpcm_result relic_adpcm_decoder_run(relic_adpcm_decoder *d, int at_end, relic_error *err)
 {
-    relic_status st;
     const size_t a = d->block_align;
-    const size_t full_values = (size_t)relic_adpcm_block_frames(d->block_align, d->channels) * d->channels;
+    const size_t full = (size_t)relic_adpcm_block_frames(d->block_align, d->channels) * d->channels * sizeof(int16_t);
     for (;;) {
-        if (d->pend_pos < d->pend_len && !deliver(d)) return RELIC_OK; /* output full */
-        /* fast path: whole blocks straight from the caller's input to its output */
-        while (d->fill == 0 && d->avail_in >= a && d->avail_out >= full_values) {
-            size_t frames;
-            d->total_in += a;
-            st = relic_adpcm_decode_block(d->next_in, a, d->channels, d->flags, d->next_out, &frames, err);
-            if (st != RELIC_OK) {
-                if (err) err->offset += d->total_in - a;
-                return st;
+        if (d->pend_pos < d->pend_len &&
+            !deliver(d->pcm, &d->pend_pos, d->pend_len, &d->next_out, &d->avail_out, &d->total_out))
+            return RELIC_ADPCM_NEED_OUTPUT;
+        if (d->fill == 0) {
+            /* whole blocks straight from the caller's input to its output */
+            while (d->avail_in >= a && d->avail_out >= full) {
+                size_t frames;
+                if (decode_block_le(d->next_in, a, d->channels, d->flags, &d->table, d->next_out, &frames, err) != RELIC_OK) {
+                    if (err) err->offset += d->total_in;
+                    return RELIC_ADPCM_ERROR;
+                }
+                d->next_in += a;
+                d->avail_in -= a;
+                d->total_in += a;
+                d->next_out += full;
+                d->avail_out -= full;
+                d->total_out += full;
             }
-            d->next_in += a;
-            d->avail_in -= a;
-            d->next_out += frames * d->channels;
-            d->avail_out -= frames * d->channels;
-            d->total_out += frames * d->channels;
+            if (d->avail_in >= a) { /* a whole block but little room: hold its output */
+                if (decode_to_held(d, d->next_in, a, d->total_in, err) == RELIC_ADPCM_ERROR) return RELIC_ADPCM_ERROR;
+                d->next_in += a;
+                d->avail_in -= a;
+                d->total_in += a;
+                continue;
+            }
         }
-        if (d->fill == 0 && d->avail_in >= a) {
-            /* a whole block in the input but little room: decode it into pcm[] */
-            d->total_in += a;
-            if ((st = decode_held(d, d->next_in, a, err)) != RELIC_OK) return st;
-            d->next_in += a;
-            d->avail_in -= a;
-            continue;
-        }
-        if (d->avail_in > 0) {
+        if (d->avail_in > 0) { /* gather a block cut across calls */
             size_t k = a - d->fill;
             if (k > d->avail_in) k = d->avail_in;
             memcpy(d->block + d->fill, d->next_in, k);
@@ -265,20 +344,18 @@ relic_status relic_adpcm_decoder_run(relic_adpcm_decoder *d, int finish, relic_e
             d->total_in += k;
             if (d->fill == a) {
                 d->fill = 0;
-                if ((st = decode_held(d, d->block, a, err)) != RELIC_OK) return st;
+                if (decode_to_held(d, d->block, a, d->total_in - a, err) == RELIC_ADPCM_ERROR) return RELIC_ADPCM_ERROR;
             }
             continue;
         }
-        /* no input left */
-        if (!finish) return RELIC_OK;
-        if (d->fill > 0) {
+        if (!at_end) return RELIC_ADPCM_NEED_INPUT;
+        if (d->fill > 0) { /* the final short block */
             size_t n = d->fill;
             d->fill = 0;
-            if ((st = decode_held(d, d->block, n, err)) != RELIC_OK) return st;
+            if (decode_to_held(d, d->block, n, d->total_in - n, err) == RELIC_ADPCM_ERROR) return RELIC_ADPCM_ERROR;
             continue;
         }
-        d->done = 1;
-        return RELIC_OK;
+        return RELIC_ADPCM_DONE;
     }
 }
 
@@ -412,6 +489,18 @@ static void encode_channel(const int16_t *x, size_t m, size_t s, size_t slots, u
     *carry_index = index;
 }
 
+/* Encode one block of m frames (interleaved, channels) into blk, which
+ * gets `bytes` bytes: a full block or the short final one. */
+static void encode_block(const int16_t *pcm, size_t m, unsigned channels, uint32_t bytes, int32_t carry[2],
+                         trajectory *t, uint8_t *blk)
+{
+    memset(blk, 0, bytes);
+    size_t slots = channels == 1 ? 2 * (size_t)(bytes - RELIC_ADPCM_HEADER_BYTES)
+                                 : NIBBLES_PER_STEREO_UNIT * ((bytes - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT);
+    for (unsigned ch = 0; ch < channels; ch++)
+        encode_channel(pcm + ch, m, channels, slots, channels, ch, &carry[ch], t, blk);
+}
+
 relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
                                 relic_arena *scratch, relic_buf *out, relic_error *err)
 {
@@ -432,10 +521,74 @@ relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned chan
         uint8_t *blk = relic_buf_extend(out, bytes);
         if (!blk)
             return relic_fail(err, RELIC_E_NOMEM, out->size, "", "cannot grow the output to %zu bytes", out->size + bytes);
-        size_t slots = channels == 1 ? 2 * (size_t)(bytes - RELIC_ADPCM_HEADER_BYTES)
-                                     : NIBBLES_PER_STEREO_UNIT * ((bytes - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT);
-        for (unsigned ch = 0; ch < channels; ch++)
-            encode_channel(pcm + f0 * channels + ch, m, channels, slots, channels, ch, &carry[ch], &t, blk);
+        encode_block(pcm + f0 * channels, m, channels, bytes, carry, &t, blk);
     }
     return RELIC_OK;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Streaming encoder                                                      */
+/* ---------------------------------------------------------------------- */
+
+relic_status relic_adpcm_encoder_init(relic_adpcm_encoder *e, uint32_t block_align, unsigned channels,
+                                      relic_error *err)
+{
+    relic_status st = relic_adpcm_check_params(block_align, channels, err);
+    if (st != RELIC_OK) return st;
+    e->next_in = NULL;
+    e->avail_in = 0;
+    e->next_out = NULL;
+    e->avail_out = 0;
+    e->total_in = e->total_out = 0;
+    e->block_align = block_align;
+    e->channels = channels;
+    e->block_frames = relic_adpcm_block_frames(block_align, channels);
+    e->carry[0] = e->carry[1] = 0;
+    e->fill = e->pend_pos = e->pend_len = 0;
+    return RELIC_OK;
+}
+
+/* Encode the m frames held in e->in (bytes) into e->block. */
+static void encode_held(relic_adpcm_encoder *e, size_t m)
+{
+    for (size_t i = 0; i < m * e->channels; i++) e->frames[i] = (int16_t)relic_load_u16le(e->in + 2 * i);
+    uint32_t bytes = m == e->block_frames ? e->block_align : block_bytes_for(m, e->channels);
+    trajectory t = { e->t_pred, e->t_index, e->t_cum };
+    encode_block(e->frames, m, e->channels, bytes, e->carry, &t, e->block);
+    e->pend_pos = 0;
+    e->pend_len = bytes;
+    e->fill = 0;
+}
+
+relic_adpcm_result relic_adpcm_encoder_run(relic_adpcm_encoder *e, int at_end, relic_error *err)
+{
+    const size_t frame_bytes = (size_t)e->channels * sizeof(int16_t);
+    const size_t need = (size_t)e->block_frames * frame_bytes;
+    for (;;) {
+        if (e->pend_pos < e->pend_len &&
+            !deliver(e->block, &e->pend_pos, e->pend_len, &e->next_out, &e->avail_out, &e->total_out))
+            return RELIC_ADPCM_NEED_OUTPUT;
+        if (e->avail_in > 0) {
+            size_t k = need - e->fill;
+            if (k > e->avail_in) k = e->avail_in;
+            memcpy(e->in + e->fill, e->next_in, k);
+            e->fill += k;
+            e->next_in += k;
+            e->avail_in -= k;
+            e->total_in += k;
+            if (e->fill == need) encode_held(e, e->block_frames);
+            continue;
+        }
+        if (!at_end) return RELIC_ADPCM_NEED_INPUT;
+        if (e->fill > 0) { /* the final short block */
+            if (e->fill % frame_bytes) {
+                relic_fail(err, RELIC_E_TRUNCATED, e->total_in, "pcm", "the input ends inside a frame (%zu of %zu bytes)",
+                           e->fill % frame_bytes, frame_bytes);
+                return RELIC_ADPCM_ERROR;
+            }
+            encode_held(e, e->fill / frame_bytes);
+            continue;
+        }
+        return RELIC_ADPCM_DONE;
+    }
 }

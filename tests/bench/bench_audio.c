@@ -69,14 +69,15 @@ static void make_signal(unsigned ch, size_t frames, int16_t *out)
 static int stream_child(uint32_t A, unsigned ch)
 {
     static uint8_t in[64 * 1024];
-    static int16_t out[8192];
+    static uint8_t out[16384];
     static relic_adpcm_decoder d;
     relic_error err;
     uint64_t produced = 0;
     int eof = 0;
+    relic_adpcm_result r = RELIC_ADPCM_NEED_INPUT;
     if (relic_adpcm_decoder_init(&d, A, ch, 0, &err) != RELIC_OK) { fprintf(stderr, "init: %s\n", err.message); return 1; }
     double t0 = now();
-    while (!d.done) {
+    while (r != RELIC_ADPCM_DONE) {
         if (d.avail_in == 0 && !eof) {
             ssize_t k = read(0, in, sizeof in);
             if (k < 0) { perror("read"); return 1; }
@@ -85,14 +86,14 @@ static int stream_child(uint32_t A, unsigned ch)
             d.avail_in = (size_t)k;
         }
         d.next_out = out;
-        d.avail_out = sizeof out / sizeof out[0];
-        if (relic_adpcm_decoder_run(&d, eof, &err) != RELIC_OK) { fprintf(stderr, "decode: %s\n", err.message); return 1; }
-        produced += sizeof out / sizeof out[0] - d.avail_out;
+        d.avail_out = sizeof out;
+        if ((r = relic_adpcm_decoder_run(&d, eof, &err)) == RELIC_ADPCM_ERROR) { fprintf(stderr, "decode: %s\n", err.message); return 1; }
+        produced += sizeof out - d.avail_out;
     }
     double t = now() - t0;
     printf("streaming decode of %.2f GiB of ADPCM from a pipe (64 KiB reads, 16 KiB output buffer, decoder state %zu bytes): "
            "%.2f s, %.0f MB/s of output\n",
-           (double)d.total_in / (1u << 30), sizeof d, t, (double)produced * 2 / t / 1e6);
+           (double)d.total_in / (1u << 30), sizeof d, t, (double)produced / t / 1e6);
     fflush(stdout);
     return 0;
 }
@@ -292,9 +293,193 @@ static void run(unsigned ch)
     relic_buf_free(&enc);
 }
 
-int main(void)
+/* ---- whole commands on >= 30 MB of a real clip's blocks -------------- */
+
+/* Run argv with stdout and stderr to /dev/null; CPU seconds (user + sys)
+ * and peak RSS (MiB) of the child from wait4. Returns 0 on success. */
+static int run_child(char *const argv[], double *cpu, double *rss_mib)
 {
+    fflush(stdout);
+    /* fork, not posix_spawn: a child sharing this process's memory until
+     * exec would report this process's peak as its own */
+    pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        FILE *null = freopen("/dev/null", "w", stdout);
+        (void)null;
+        null = freopen("/dev/null", "w", stderr);
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return -1;
+    *cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec * 1e-6;
+    *rss_mib = ru.ru_maxrss / 1024.0;
+    return 0;
+}
+
+/* Best (least) CPU of `runs` runs and the largest peak RSS; 0 when it could not run. */
+static double best_cpu(char *const argv[], int runs, double *rss_mib)
+{
+    double best = 0;
+    *rss_mib = 0;
+    for (int r = 0; r < runs; r++) {
+        double cpu, rss;
+        if (run_child(argv, &cpu, &rss) != 0) return 0;
+        if (best == 0 || cpu < best) best = cpu;
+        if (rss > *rss_mib) *rss_mib = rss;
+    }
+    return best;
+}
+
+/* 1 when file a from byte skip_a on equals file b, and both hold n bytes there. */
+static int same_bytes(const char *a, long skip_a, const char *b, uint64_t *n)
+{
+    FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+    int same = fa && fb && fseek(fa, skip_a, SEEK_SET) == 0;
+    static uint8_t ba[1 << 16], bb[1 << 16];
+    *n = 0;
+    while (same) {
+        size_t ka = fread(ba, 1, sizeof ba, fa), kb = fread(bb, 1, sizeof bb, fb);
+        if (ka != kb || memcmp(ba, bb, ka) != 0) same = 0;
+        *n += ka;
+        if (ka == 0) break;
+    }
+    if (fa) fclose(fa);
+    if (fb) fclose(fb);
+    return same;
+}
+
+/* The largest IMA ADPCM CAU of the corpus with the given channel count. */
+static int pick_clip(const char *dir, unsigned ch, char *path, size_t cap)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "ls -S %s/*.cau 2>/dev/null", dir);
+    FILE *ls = popen(cmd, "r");
+    int found = 0;
+    char line[512];
+    while (ls && !found && fgets(line, sizeof line, ls)) {
+        line[strcspn(line, "\n")] = 0;
+        relic_mapping m;
+        relic_cau_view v;
+        relic_error err;
+        if (relic_map_file(line, 0, &m, &err) != RELIC_OK) continue;
+        if (relic_cau_validate(m.bytes.data, m.bytes.size, &v, &err) == RELIC_OK &&
+            v.values.header.compression == RELIC_CAU_COMPRESSION_IMA_ADPCM && v.values.header.channels == ch &&
+            v.values.header.data_size >= v.values.header.block_align) {
+            snprintf(path, cap, "%s", line);
+            found = 1;
+        }
+        relic_unmap(&m);
+    }
+    if (ls) pclose(ls);
+    return found;
+}
+
+static void big_clip(const char *dir, unsigned ch)
+{
+    char clip[512];
+    if (!pick_clip(dir, ch, clip, sizeof clip)) {
+        printf("  no %s IMA ADPCM CAU in %s: skipped\n", ch == 1 ? "mono" : "stereo", dir);
+        return;
+    }
+    relic_mapping m;
+    relic_cau_view v;
+    relic_error err;
+    if (relic_map_file(clip, 0, &m, &err) != RELIC_OK || relic_cau_validate(m.bytes.data, m.bytes.size, &v, &err) != RELIC_OK) return;
+    const relic_cau_sample_header *h = &v.values.header;
+    const uint32_t A = h->block_align;
+    size_t whole = h->data_size / A * A, target = (size_t)30 << 20;
+    size_t reps = (target + whole - 1) / whole;
+    relic_buf big;
+    relic_buf_init(&big, 0);
+    for (size_t r = 0; r < reps; r++) relic_buf_append(&big, v.base + h->data_offset, whole);
+    char cau[64], wav[64], out[64], raw[64];
+    snprintf(cau, sizeof cau, "/tmp/relic_bench_big_%d.cau", (int)getpid());
+    snprintf(wav, sizeof wav, "/tmp/relic_bench_big_%d.ima.wav", (int)getpid());
+    snprintf(out, sizeof out, "/tmp/relic_bench_big_%d.out.wav", (int)getpid());
+    snprintf(raw, sizeof raw, "/tmp/relic_bench_big_%d.raw", (int)getpid());
+    write_ima_wav(wav, big.data, big.size, A, ch);
+    {
+        relic_cau_cau c;
+        relic_buf cb;
+        memset(&c, 0, sizeof c);
+        relic_buf_init(&cb, 0);
+        c.header = *h;
+        c.header.data_offset = RELIC_CAU_SAMPLE_HEADER_SIZE;
+        c.header.caption_offset = 0;
+        c.header.data_size = (uint32_t)big.size;
+        c.header.decoded_size = (uint32_t)(relic_adpcm_frames(big.size, A, ch) * ch * 2);
+        c.data = big.data;
+        c.data_count = big.size;
+        FILE *f = fopen(cau, "wb");
+        if (relic_cau_write(&c, &cb, &err) != RELIC_OK || !f) { printf("  cannot write %s\n", cau); if (f) fclose(f); return; }
+        fwrite(cb.data, 1, cb.size, f);
+        fclose(f);
+        relic_buf_free(&cb);
+    }
+    const char *relic = getenv("RELIC") ? getenv("RELIC") : "build/relic";
+    double out_mb = (double)relic_adpcm_frames(big.size, A, ch) * ch * 2 / 1e6, in_mb = big.size / 1e6;
+    const char *base = strrchr(clip, '/');
+    printf("%s: %s's %zu blocks repeated %zu times: %.1f MB of IMA ADPCM -> %.1f MB of 16-bit output\n",
+           ch == 1 ? "mono" : "stereo", base ? base + 1 : clip, whole / A, reps, in_mb, out_mb);
+    /* a forked child starts with this process's resident pages: drop the input first */
+    relic_buf_free(&big);
+    relic_unmap(&m);
+    printf("  %-8s %10s %12s %10s\n", "command", "CPU s", "peak RSS", "MB/s CPU");
+    char *relic_argv[] = { (char *)relic, "convert", cau, out, NULL };
+    char *sox_argv[] = { "sox", wav, "-t", "raw", "-e", "signed", "-b", "16", "-L", raw, NULL };
+    char *ff_argv[] = { "ffmpeg", "-loglevel", "error", "-y", "-i", wav, "-f", "s16le", raw, NULL };
+    double rss_relic, rss_sox = 0, rss_ff = 0;
+    double t_relic = best_cpu(relic_argv, 5, &rss_relic);
+    printf("  %-8s %10.3f %9.2f MiB %10.0f\n", "relic", t_relic, rss_relic, t_relic > 0 ? out_mb / t_relic : 0);
+    double t_ff = best_cpu(ff_argv, 5, &rss_ff);
+    if (t_ff > 0) printf("  %-8s %10.3f %9.2f MiB %10.0f\n", "ffmpeg", t_ff, rss_ff, out_mb / t_ff);
+    else printf("  ffmpeg   not installed or failed: skipped\n");
+    double t_sox = best_cpu(sox_argv, 5, &rss_sox); /* last: its raw output is compared below */
+    if (t_sox > 0) printf("  %-8s %10.3f %9.2f MiB %10.0f\n", "sox", t_sox, rss_sox, out_mb / t_sox);
+    else printf("  sox      not installed or failed: skipped\n");
+    double peer = t_sox > 0 && (t_ff == 0 || t_sox < t_ff) ? t_sox : t_ff;
+    if (t_relic > 0 && peer > 0)
+        printf("  faster peer / relic (CPU): %.2fx (target >= 2x: %s); relic peak RSS %.2f MiB (target <= 8 MiB: %s)\n",
+               peer / t_relic, peer / t_relic >= 2.0 ? "met" : "NOT met", rss_relic, rss_relic <= 8.0 ? "met" : "NOT met");
+    if (t_sox > 0 && t_relic > 0) {
+        uint64_t n;
+        int same = same_bytes(out, RELIC_WAV_HEADER_SIZE, raw, &n);
+        printf("  relic's WAV data %s sox's output sample for sample (%llu bytes)\n", same ? "equal" : "DIFFER from",
+               (unsigned long long)n);
+    }
+    unlink(cau);
+    unlink(wav);
+    unlink(out);
+    unlink(raw);
+}
+
+static void big_commands(void)
+{
+    const char *dir = getenv("RELIC_CORPUS_CAU") ? getenv("RELIC_CORPUS_CAU") : "../shared/corpus/cau";
+    long size = 0, pages = 0;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    if (statm) {
+        if (fscanf(statm, "%ld %ld", &size, &pages) != 2) pages = 0;
+        fclose(statm);
+    }
+    printf("whole commands, CPU time of the child (user + sys, getrusage via wait4), best of 5; peak RSS the largest\n"
+           "(a forked child starts from this process's %.1f MiB resident, a floor of the figures):\n",
+           pages * (double)sysconf(_SC_PAGESIZE) / (1 << 20));
+    big_clip(dir, 2);
+    big_clip(dir, 1);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "commands")) { /* only the whole-command table */
+        big_commands();
+        return 0;
+    }
     stream_rss(); /* first, while this process is small: the child starts as its copy */
+    big_commands();
     run(2);
     run(1);
     return 0;

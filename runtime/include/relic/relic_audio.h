@@ -2,8 +2,8 @@
  * samples (generated/tres/cau.h) and TPA banks (generated/tres/tpa.h).
  * What a schema cannot say lives here: the caption lines (NUL-terminated
  * strings), the rules between a TPA's tables, decoding a sample to PCM,
- * building a sample from PCM (with runtime/codec/adpcm.c), WAV files through
- * libsndfile, and the sound-name hash. Sources: Trespasser source, Lib/Std/Hash.cpp
+ * building a sample from PCM (with runtime/codec/adpcm.c), WAV files (read
+ * and written by relic itself), and the sound-name hash. Sources: Trespasser source, Lib/Std/Hash.cpp
  * (hash), Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; Trespasser file formats, TPA and CAU. */
 #ifndef RELIC_AUDIO_H
 #define RELIC_AUDIO_H
@@ -173,17 +173,67 @@ uint32_t relic_tres_hash(const char *s, size_t n);
  *  (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp: "MISSING" -> 0xF0A07BD9). */
 uint32_t relic_tres_sound_hash(const char *name, size_t n);
 
-/** WAV through libsndfile. relic_audio_wav_write appends a RIFF WAVE file of
- *  interleaved 16-bit PCM to out, stored as 16-bit PCM or (bits 8) as
- *  unsigned 8-bit PCM. Errors: RELIC_E_ARGUMENT, RELIC_E_IO (libsndfile's
- *  message). */
+/* ---------------------------------------------------------------------- */
+/* WAV (runtime/export/audio_wav.c; Microsoft, *Multimedia Programming     */
+/* Interface and Data Specifications 1.0*, "WAVE form", and               */
+/* WAVEFORMATEXTENSIBLE)                                                  */
+/* ---------------------------------------------------------------------- */
+
+/** Bytes of the canonical header relic writes: RIFF, fmt (16 bytes), data. */
+#define RELIC_WAV_HEADER_SIZE 44u
+
+/** What a WAV's fmt chunk says and where its data chunk lies. */
+typedef struct relic_wav_info {
+    unsigned channels;     /**< 1 or 2 */
+    uint32_t sample_rate;  /**< Hz */
+    unsigned bits;         /**< bits per stored sample: 8, 16, 24, 32 (PCM) or 32, 64 (float) */
+    int is_float;          /**< 1 for IEEE float samples */
+    unsigned block_align;  /**< bytes per frame */
+    size_t data_offset;    /**< offset of the first sample in the file */
+    size_t data_size;      /**< bytes of samples */
+    uint64_t frames;       /**< whole frames in the data (a partial last frame is dropped) */
+} relic_wav_info;
+
+/** Parse a RIFF WAVE file's chunks up to its data chunk: PCM 8 (unsigned),
+ *  16, 24, 32 bits or IEEE float 32, 64 bits, format tag 1, 3 or 0xFFFE
+ *  (extensible with the PCM or float sub-format), mono or stereo. A data
+ *  size of 0 or 0xFFFFFFFF (a writer that could not seek) means "to the end
+ *  of the file". Errors, with the chunk field and its byte offset:
+ *  RELIC_E_SYNTAX (no RIFF/WAVE header), RELIC_E_UNSUPPORTED (another sound
+ *  format such as FLAC or Ogg, compressed WAV, more than 2 channels, other
+ *  sample sizes: the message says to convert with sox or ffmpeg),
+ *  RELIC_E_TRUNCATED (a chunk runs past the end), RELIC_E_RANGE (rate 0,
+ *  block align), RELIC_E_LAYOUT (no fmt or data chunk). */
+relic_status relic_audio_wav_parse(const uint8_t *data, size_t n, relic_wav_info *w, relic_error *err);
+
+/** Convert frames of w's samples at src to interleaved 16-bit: 8-bit
+ *  unsigned x as (x - 128) << 8, wider integers keep their top 16 bits,
+ *  floats are scaled by 32767, rounded and clamped (NaN as 0). */
+void relic_audio_wav_to_s16(const relic_wav_info *w, const uint8_t *src, size_t frames, int16_t *out);
+
+/** Fill the 44-byte header of a PCM WAV: channels, rate, bits (8 unsigned
+ *  or 16 signed) and the data chunk's size in bytes (the RIFF size counts
+ *  the pad byte of an odd size). Parameters as relic_audio_wav_check_params
+ *  accepts them. */
+void relic_audio_wav_header(uint8_t h[RELIC_WAV_HEADER_SIZE], unsigned channels, uint32_t rate, unsigned bits,
+                            uint32_t data_bytes);
+
+/** Check the parameters of a WAV to write. Errors: RELIC_E_ARGUMENT
+ *  (channels not 1 or 2, rate 0 or absurd, bits not 8 or 16), RELIC_E_LIMIT
+ *  (the data would pass 4 GiB). */
+relic_status relic_audio_wav_check_params(unsigned channels, uint32_t rate, unsigned bits, uint64_t frames,
+                                          relic_error *err);
+
+/** Append a whole WAV of interleaved 16-bit PCM to out, stored as 16-bit
+ *  PCM or (bits 8) unsigned 8-bit PCM. Errors: as
+ *  relic_audio_wav_check_params, RELIC_E_NOMEM. */
 relic_status relic_audio_wav_write(const int16_t *pcm, size_t frames, unsigned channels, uint32_t rate,
                                    unsigned bits, relic_buf *out, relic_error *err);
 
-/** Read a WAV (any libsndfile-readable sound file) from memory into
- *  interleaved 16-bit PCM in the arena; *bits gets 8 for 8-bit sources,
- *  else 16. Errors: RELIC_E_SYNTAX (not a sound file), RELIC_E_UNSUPPORTED
- *  (more than 2 channels), RELIC_E_LIMIT, RELIC_E_NOMEM. */
+/** Read a WAV from memory into interleaved 16-bit PCM in the arena (as
+ *  relic_audio_wav_to_s16); *bits gets 8 for 8-bit PCM sources, else 16.
+ *  Errors: as relic_audio_wav_parse, RELIC_E_LIMIT (over 4 GiB of 16-bit
+ *  samples), RELIC_E_NOMEM. */
 relic_status relic_audio_wav_read(const uint8_t *data, size_t n, relic_arena *a, int16_t **pcm, size_t *frames,
                                   unsigned *channels, uint32_t *rate, unsigned *bits, relic_error *err);
 
