@@ -1,7 +1,7 @@
 /* emit_gff.c — the C of a typed GFF schema (a format block with `gff`):
  * generated/<family>/<format>.h declares the tables (relic_gff_schema,
  * relic_gff_sstruct of runtime/include/relic/relic_gff_schema.h), the enums, and one
- * static inline typed accessor per documented field, carrying the seed's
+ * static inline typed accessor per documented field, carrying the BioWare spec's
  * description; generated/<family>/<format>.c defines the tables and the
  * enum name functions. The check walk over the tables is hand-written
  * (runtime/formats/aurora/gff_schema.c). */

@@ -75,7 +75,7 @@ static int has_line(const seen *s, const char *text)
     return 0;
 }
 
-/* An ARE as the seed documents it, except where noted per test. */
+/* An ARE as the BioWare spec documents it, except where noted per test. */
 static const char *const are_ok =
     "{\"__data_type\":\"ARE \","
     "\"ChanceRain\":{\"type\":\"int\",\"value\":30},"
@@ -252,7 +252,7 @@ static void count_problem(void *ctx, const relic_error *err)
     (*(unsigned *)ctx)++;
 }
 
-/* Every real typed file checks against its schema; the seed's tile rule
+/* Every real typed file checks against its schema; the BioWare spec's tile rule
  * (Tile_List holds Width x Height tiles, tile i at x = i % Width) holds for
  * every ARE with tiles; every IFO's Mod_Name reads as a locstring; 300
  * seeded byte flips per file never crash the open + check. */

@@ -32,7 +32,7 @@ static inline int relic_gff_common_variable_type_known(int64_t value)
     return value >= INT64_C(1) && value <= INT64_C(5);
 }
 
-/** Event type ids and the EventData Struct each saves (the seed lists some of them) Source: BioWare Aurora specs, Common GFF Structs Table 5.2. */
+/** Event type ids and the EventData Struct each saves (the BioWare spec lists some of them) Source: BioWare Aurora specs, Common GFF Structs Table 5.2. */
 enum relic_gff_common_event_id {
     /** TIMED_EVENT: EventData is a ScriptSituation, StructID 0x7777 */
     RELIC_GFF_COMMON_EVENT_ID_TIMED_EVENT = 1,

@@ -54,7 +54,7 @@ struct relic_grf_mesh_vertex {
     float u;
     /** Texture coordinate v */
     float v;
-    /** Per-vertex scratch words of the loader (1, 0 in the seed's files) */
+    /** Per-vertex scratch words of the loader (1, 0 in the Trespasser file-formats document's files) */
     uint32_t scratch[2];
 };
 
@@ -75,7 +75,7 @@ struct relic_grf_mesh_polygon {
     uint32_t flags;
     /** Pointer word of the loader (0) */
     uint32_t unused;
-    /** World area (the seed's files: varies per object) */
+    /** World area (the Trespasser file-formats document's files: varies per object) */
     float area;
 };
 
@@ -144,7 +144,7 @@ static inline float relic_grf_mesh_vertex_u(relic_grf_mesh_vertex_view v) { retu
 /** Texture coordinate v */
 static inline float relic_grf_mesh_vertex_v(relic_grf_mesh_vertex_view v) { return relic_load_f32le(v.p + 20); }
 #define RELIC_GRF_MESH_VERTEX_SCRATCH_OFFSET 24
-/** Per-vertex scratch words of the loader (1, 0 in the seed's files) */
+/** Per-vertex scratch words of the loader (1, 0 in the Trespasser file-formats document's files) */
 static inline uint32_t relic_grf_mesh_vertex_scratch(relic_grf_mesh_vertex_view v, size_t i) { return relic_load_u32le(v.p + 24 + 4 * i); }
 
 /** Zero-copy view of a validated polygon (40 bytes in the file). */
@@ -171,7 +171,7 @@ static inline uint32_t relic_grf_mesh_polygon_flags(relic_grf_mesh_polygon_view 
 /** Pointer word of the loader (0) */
 static inline uint32_t relic_grf_mesh_polygon_unused(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 32); }
 #define RELIC_GRF_MESH_POLYGON_AREA_OFFSET 36
-/** World area (the seed's files: varies per object) */
+/** World area (the Trespasser file-formats document's files: varies per object) */
 static inline float relic_grf_mesh_polygon_area(relic_grf_mesh_polygon_view v) { return relic_load_f32le(v.p + 36); }
 
 /** A validated grf_mesh file: the bytes, and where each top-level member lies.

@@ -10,7 +10,7 @@ static void usage(FILE *f)
     fprintf(f, "usage: relic foley BANK.tpa --velocity V\n"
                "Print the bank's collision (Foley) records: the two sound-material hashes, then for each\n"
                "sound played (impact 1-2, slide) its ID and, at impact velocity V, the volume and pitch\n"
-               "(slope x V + intercept, clamped to [min, max]), the seed's final volume\n"
+               "(slope x V + intercept, clamped to [min, max]), the Trespasser file-formats document's final volume\n"
                "volume / 10^(attenuation/10), and whether V reaches the sound's minimum velocity.\n"
                "Exit status: 0 success, 1 invalid input, 2 usage error.\n");
 }

@@ -1,7 +1,7 @@
 /* fmt_tpm.c — the `relic` command for Trespasser Models text (.tpm, by
  * extension; Trespasser file formats, "TPM - Models", runtime/include/relic/relic_tpm.h): info (blocks,
  * geometry counts, bounds), check (the reader's errors as FILE:LINE:COL;
- * --strict adds the seed's advice: a fileinfo block with formatversion,
+ * --strict adds the TPM document's advice: a fileinfo block with formatversion,
  * unit-length normals, degenerate faces, faces grouped by material), JSON,
  * convert to OBJ or to TPM again (normalised text), and OBJ -> TPM. */
 #include <math.h>

@@ -4,7 +4,7 @@
  * named after the object section, with its material table (named after the
  * .material's texture files, as runtime/export/grf_obj.c names them), positions,
  * texture coordinates, normals and triangles; every region instance becomes
- * an `instance` block with the seed's mesh, position, rotation (Euler
+ * an `instance` block with the TPM document's mesh, position, rotation (Euler
  * angles, radians, as the region stores them: Trespasser file formats, REGION ENTRY) and
  * scale. Both geometry forms are read: the mesh heap (polygons over
  * vertex records, fan-triangulated; each vertex record gives one texture

@@ -5,7 +5,7 @@
  * so each object's indices are offset by what came before), and one OBJ
  * mesh read by runtime/include/relic/obj.h as a TPM model with a fileinfo block, an
  * instance and the mesh. Coordinates are kept as they are (TPM is Z-up as
- * Trespasser and 3ds Max, seed "Coordinate System"; no axes are swapped). */
+ * Trespasser and 3ds Max, the TPM document "Coordinate System"; no axes are swapped). */
 #include <math.h>
 
 #include "obj.h"
@@ -13,7 +13,7 @@
 #include "relic_tpm.h"
 
 /** The TPM format version relic writes in the fileinfo block it makes
- *  (the seed's example and the version of its draft). */
+ *  (the TPM document's example and the version of its draft). */
 #define TPM_FORMAT_VERSION "1.0.1"
 
 static relic_status put_floats(relic_buf *o, const char *tag, const float *v, unsigned n, relic_error *err)

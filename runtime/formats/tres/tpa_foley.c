@@ -12,7 +12,7 @@ void relic_tpa_transfer_eval(const relic_tpa_transfer_function *tf, float veloci
 {
     float v = tf->volume_intercept + tf->volume_slope * velocity;
     float p = tf->pitch_intercept + tf->pitch_slope * velocity;
-    /* max then min, as the seed writes it: min wins when the bounds cross */
+    /* max then min, as the Trespasser file-formats document writes it: min wins when the bounds cross */
     v = fminf(fmaxf(v, tf->volume_min), tf->volume_max);
     p = fminf(fmaxf(p, tf->pitch_min), tf->pitch_max);
     r->volume = v;

@@ -1,5 +1,5 @@
 /* tpm_write.c — TPM text from a model (runtime/include/relic/relic_tpm.h; Trespasser file formats, "TPM -
- * Models"): blocks in order with one space of indent as the seed's examples,
+ * Models"): blocks in order with one space of indent as the TPM document's examples,
  * properties with their value text as read, then the mesh or skin geometry
  * in the order m, v, t, n, f, floats in their shortest form that reads back
  * to the same float, comments where the model places them. Everything that

@@ -17,7 +17,7 @@
 extern "C" {
 #endif
 
-/** Caption duration unit: 0.2 s (Trespasser source, Lib/Audio/AudioLoad.cpp; the seed's "200ms increments"). */
+/** Caption duration unit: 0.2 s (Trespasser source, Lib/Audio/AudioLoad.cpp; the Trespasser file-formats document's "200ms increments"). */
 #define RELIC_AUDIO_CAPTION_UNIT_SECONDS 0.2
 /** The slack the game's tool leaves after the last caption string (MSVC
  *  debug fill, Trespasser source, Lib/Audio/AudioLoad.cpp); relic writes the same 4 bytes. */

@@ -39,7 +39,7 @@ typedef struct relic_gff_sfield {
     const char *const *value_names; /**< their names */
     uint32_t nvalues;
     const relic_gff_sstruct *of;    /**< struct of a struct field or of a list's elements */
-    const char *doc;                /**< the seed's description */
+    const char *doc;                /**< the BioWare spec's description */
 } relic_gff_sfield;
 
 /** One documented struct: its StructID and fields. */

@@ -10,7 +10,7 @@
  *
  * The model keeps everything the text says that a reader could need again:
  * blocks in order, every property other than the geometry statements with
- * its value text as written (the seed: extra bone properties "must be
+ * its value text as written (the TPM document: extra bone properties "must be
  * preserved in a conversion process"), the geometry as floats and indices,
  * and the comments with the place they stood. relic_tpm_write writes a
  * model so that reading the text gives an equal model (relic_tpm_equal):
@@ -18,15 +18,15 @@
  * (one space of indent, numbers in their shortest float form, geometry in
  * the order m, v, t, n, f after the other properties).
  *
- * Reading conventions (where the seed is silent, relic's choice is stated):
+ * Reading conventions (where the TPM document is silent, relic's choice is stated):
  * block keywords are matched case-insensitively; geometry keys are the
- * lower-case letters of the seed; a vertex index is 1..count; a texture
+ * lower-case letters of the TPM document; a vertex index is 1..count; a texture
  * coordinate or normal index is 0..count, 0 meaning "none" (what an OBJ
  * face without vt/vn gives); a material index is 0..count, 0 meaning no
- * material (seed); a skin vertex's bone index is any unsigned number (0 =
- * unbound, seed). Indices are checked when the block ends, so geometry
+ * material (the TPM document); a skin vertex's bone index is any unsigned number (0 =
+ * unbound, the TPM document). Indices are checked when the block ends, so geometry
  * statements may come in any order. Strings have no escapes and no line
- * breaks (seed "Strings").
+ * breaks (the TPM document "Strings").
  *
  * Errors are relic_error values whose message reads "FILE:LINE:COL: what"
  * (1-based, COL in bytes) and whose offset is the byte offset of the
