@@ -12,6 +12,17 @@
 
 #include "relic_grf.h"
 
+/* relic_grf_export_obj with its scratch in a heap arena freed at once */
+static relic_status grf_obj_scratch(const relic_grf_file *f, const char *mtl_name, relic_buf *obj, relic_buf *mtl,
+                                    relic_error *err)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = relic_grf_export_obj(f, mtl_name, &a, obj, mtl, err);
+    relic_arena_release(&a);
+    return st;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void same_bytes(const relic_buf *b, const uint8_t *data, size_t size)
@@ -70,7 +81,7 @@ static void whole_file(const uint8_t *data, size_t size, relic_arena *a)
         if (relic_groff_write(&back, &out, &err) != RELIC_OK) abort();
         same_bytes(&out, data, size);
     }
-    (void)relic_grf_export_obj(&f, "x.mtl", &obj, &mtl, &err);
+    (void)grf_obj_scratch(&f, "x.mtl", &obj, &mtl, &err);
     out.size = 0;
     if (relic_grf_file_write(&f, a, &out, &err) != RELIC_OK) abort();
     if (relic_groff_validate(out.data, out.size, &v, &err) != RELIC_OK) abort();

@@ -563,9 +563,37 @@ static relic_status grf_write_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_buf_init_arena(&out, a, 0);
     return buf_status(&out, relic_grf_file_write(&f, a, &out, &e));
 }
+/* librelic-export: a level as OBJ and as TPM text */
+static relic_status grf_obj_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_groff_groff m;
+    relic_grf_file f;
+    relic_error e;
+    relic_buf obj, mtl;
+    relic_status st = groff_model(d, n, a, &m);
+    if (!st) st = relic_grf_file_decode(&m, a, &f, &e);
+    if (st) return st;
+    relic_buf_init_arena(&obj, a, 0);
+    relic_buf_init_arena(&mtl, a, 0);
+    st = relic_grf_export_obj(&f, "x.mtl", a, &obj, &mtl, &e);
+    return buf_status(&mtl, buf_status(&obj, st));
+}
+static relic_status grf_tpm_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_groff_groff m;
+    relic_grf_file f;
+    relic_error e;
+    relic_buf out;
+    relic_status st = groff_model(d, n, a, &m);
+    if (!st) st = relic_grf_file_decode(&m, a, &f, &e);
+    if (st) return st;
+    relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, relic_tpm_from_grf(&f, a, &out, NULL, &e));
+}
 static const named_case groff_cases[] = {
     { "groff open+check strict", groff_check_case }, { "grf sections decode", grf_sections_case },
-    { "grf sections decode+write", grf_write_case },
+    { "grf sections decode+write", grf_write_case }, { "grf decode+export obj", grf_obj_case },
+    { "grf decode+tpm from grf", grf_tpm_case },
 };
 static relic_status pid_check_case(const uint8_t *d, size_t n, relic_arena *a)
 {
@@ -594,7 +622,7 @@ static const named_case pid_cases[] = { { "pid check strict", pid_check_case }, 
 static void test_groff_grf_scn_pid_use_only_the_arena(void **state)
 {
     (void)state;
-    run_on_file(CORPUS "/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf", groff_cases, 3);
+    run_on_file(CORPUS "/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf", groff_cases, 5);
     run_on_file(CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__SlideTest.scn", groff_cases, 3);
     run_on_file(CORPUS "/pid/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo-130.pid", pid_cases, 2);
 }
@@ -625,6 +653,13 @@ static relic_status wtd_mesh_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_status st = relic_wtd_decode_terrain(d, n, a, &t, &e);
     return st ? st : relic_wtd_mesh_build(d, n, &t, a, &m, &e);
 }
+/* librelic-export: a heightmap PNG back to heights (libpng's memory included) */
+static relic_status png_read_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    relic_wtd_heightmap h;
+    relic_error e;
+    return relic_wtd_png_read(d, n, a, &h, &e);
+}
 static const named_case wtd_cases[] = {
     { "wtd decode", wtd_decode_case }, { "wtd decode+encode", wtd_reencode_case }, { "wtd decode+mesh", wtd_mesh_case },
 };
@@ -652,6 +687,16 @@ static void test_wtd_uses_only_the_arena(void **state)
     relic_arena_release(&a);
     for (size_t i = 0; i < sizeof wtd_cases / sizeof wtd_cases[0]; i++)
         run_case(wtd_cases[i].name, "synthetic 64 x 64", wtd_cases[i].fn, file.data, file.size);
+    /* its heightmap PNG, written outside the guard (relic_png_write takes no arena yet) */
+    relic_wtd_terrain t;
+    relic_buf png;
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&png, 0);
+    assert_int_equal(relic_wtd_decode_terrain(file.data, file.size, &a, &t, &e), RELIC_OK);
+    assert_int_equal(relic_wtd_png(&t, &a, &png, &e), RELIC_OK);
+    run_case("wtd heightmap png read", "synthetic 64 x 64", png_read_case, png.data, png.size);
+    relic_buf_free(&png);
+    relic_arena_release(&a);
     relic_buf_free(&file);
     free(h);
 }

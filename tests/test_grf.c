@@ -32,6 +32,17 @@
 #include "scn_instance.h"
 #include "scn_text.h"
 
+/* relic_grf_export_obj with its scratch in a heap arena freed at once */
+static relic_status grf_obj_scratch(const relic_grf_file *f, const char *mtl_name, relic_buf *obj, relic_buf *mtl,
+                                    relic_error *err)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = relic_grf_export_obj(f, mtl_name, &a, obj, mtl, err);
+    relic_arena_release(&a);
+    return st;
+}
+
 #define CORPUS "../shared/corpus"
 #define DEMO_GRF CORPUS "/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf"
 #define DEMO_SCN CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.scn"
@@ -358,7 +369,7 @@ static void demo_level_exports_to_obj_with_every_instance(void **state)
     if (!load(DEMO_GRF, &l)) return;
     relic_buf_init(&obj, 0);
     relic_buf_init(&mtl, 0);
-    assert_int_equal(relic_grf_export_obj(&l.f, "demo.mtl", &obj, &mtl, &err), RELIC_OK);
+    assert_int_equal(grf_obj_scratch(&l.f, "demo.mtl", &obj, &mtl, &err), RELIC_OK);
     relic_buf_append(&obj, "", 1);
     relic_buf_append(&mtl, "", 1);
     unsigned long long nv = 0, nvt = 0, nvn = 0, objects = 0, faces = 0;

@@ -16,6 +16,27 @@
 #include "relic_lzss.h"
 #include "relic_tres_names.h"
 
+/* relic_grf_export_obj with its scratch in a heap arena freed at once */
+static relic_status grf_obj_scratch(const relic_grf_file *f, const char *mtl_name, relic_buf *obj, relic_buf *mtl,
+                                    relic_error *err)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = relic_grf_export_obj(f, mtl_name, &a, obj, mtl, err);
+    relic_arena_release(&a);
+    return st;
+}
+
+/* relic_tpm_from_grf with its scratch in a heap arena freed at once */
+static relic_status tpm_from_grf_scratch(const relic_grf_file *f, relic_buf *out, uint32_t *mesh_count, relic_error *err)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = relic_tpm_from_grf(f, &a, out, mesh_count, err);
+    relic_arena_release(&a);
+    return st;
+}
+
 /* A GRF's ".header" section: u32 magic, u32 GROFF version whose bit 31 marks
  * an optimised GRF (Trespasser source, Lib/Groff/GroffIO.cpp); an SCN's "Header" starts with the i32 save
  * version (Trespasser source, Lib/Loader/SaveFile.cpp). */
@@ -267,7 +288,7 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
     relic_buf_init(&mtl, 0);
     if (!load_model(in, &a, &m)) {
         if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK ||
-            relic_grf_export_obj(&f, slash ? slash + 1 : mtl_path, &obj, &mtl, &err) != RELIC_OK)
+            grf_obj_scratch(&f, slash ? slash + 1 : mtl_path, &obj, &mtl, &err) != RELIC_OK)
             relic_error_print(stderr, in->path, &err);
         else {
             /* both files or neither: an OBJ without its MTL, or the reverse, is half a result */
@@ -295,7 +316,7 @@ static int groff_to_tpm(const cli_input *in, const char *out_path)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     relic_buf_init(&tpm, 0);
     if (!load_model(in, &a, &m)) {
-        if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK || relic_tpm_from_grf(&f, &tpm, NULL, &err) != RELIC_OK)
+        if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK || tpm_from_grf_scratch(&f, &tpm, NULL, &err) != RELIC_OK)
             relic_error_print(stderr, in->path, &err);
         else
             rc = cli_write(out_path, tpm.data, tpm.size, in->path);

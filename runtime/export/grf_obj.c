@@ -323,12 +323,11 @@ static relic_status export_instance(exporter *e, size_t k, uint32_t object, uint
     return RELIC_OK;
 }
 
-relic_status relic_grf_export_obj(const relic_grf_file *f, const char *mtl_name, relic_buf *obj, relic_buf *mtl,
-                                  relic_error *err)
+relic_status relic_grf_export_obj(const relic_grf_file *f, const char *mtl_name, relic_arena *scratch, relic_buf *obj,
+                                  relic_buf *mtl, relic_error *err)
 {
-    relic_arena a;
     relic_status st = RELIC_OK;
-    exporter e = { f, obj, mtl, 0, 0, 0, NULL, 0, 0, &a, NULL, { NULL, 0 }, NULL, 0 };
+    exporter e = { f, obj, mtl, 0, 0, 0, NULL, 0, 0, scratch, NULL, { NULL, 0 }, NULL, 0 };
     const relic_grf_region_region *r = NULL;
     const relic_grf_region_v11_region *r11 = NULL;
     for (size_t i = 0; i < f->container.sections_count && !r && !r11; i++) {
@@ -336,9 +335,7 @@ relic_status relic_grf_export_obj(const relic_grf_file *f, const char *mtl_name,
         if (f->kinds[i] == RELIC_GRF_REGION_V11) r11 = f->models[i];
     }
     if (!r && !r11) return relic_fail(err, RELIC_E_UNSUPPORTED, 0, "", "no .region section: not a level");
-    relic_arena_init_heap(&a, 0);
-    if ((st = relic_grf_symbols_index(&f->container, &a, &e.symbols, err))) {
-        relic_arena_release(&a);
+    if ((st = relic_grf_symbols_index(&f->container, scratch, &e.symbols, err))) {
         return st;
     }
     relic_buf_printf(obj, "# Trespasser level exported by relic: one object per region instance, Y up\nmtllib %s\n",
@@ -355,7 +352,6 @@ relic_status relic_grf_export_obj(const relic_grf_file *f, const char *mtl_name,
             st = export_instance(&e, k, r11->instances[k].object, r11->instances[k].name, &x, err);
         }
     }
-    relic_arena_release(&a);
     if (!st && (obj->failed || mtl->failed)) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
     return st;
 }

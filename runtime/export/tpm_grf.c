@@ -266,31 +266,28 @@ static void model_name(conv *c, size_t i, char *out, size_t n)
     else snprintf(out, n, "%s", s);
 }
 
-relic_status relic_tpm_from_grf(const relic_grf_file *f, relic_buf *out, uint32_t *mesh_count, relic_error *err)
+relic_status relic_tpm_from_grf(const relic_grf_file *f, relic_arena *scratch, relic_buf *out, uint32_t *mesh_count,
+                                relic_error *err)
 {
     const relic_grf_region_region *r = NULL;
     const relic_grf_region_v11_region *r11 = NULL;
-    relic_arena a;
     relic_status st = RELIC_OK;
     conv c = { f, out, { NULL, 0 }, err, 0 };
     char name[2 * NAME_MAX_LEN + 32];
     if (mesh_count) *mesh_count = 0;
-    if (!f || !out) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_tpm_from_grf: NULL argument");
+    if (!f || !out || !scratch) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_tpm_from_grf: NULL argument");
     for (size_t i = 0; i < f->container.sections_count && !r && !r11; i++) {
         if (f->kinds[i] == RELIC_GRF_REGION) r = f->models[i];
         if (f->kinds[i] == RELIC_GRF_REGION_V11) r11 = f->models[i];
     }
     if (!r && !r11) return relic_fail(err, RELIC_E_UNSUPPORTED, 0, "", "no .region section: not a level");
     size_t n = r ? r->instances_count : r11->instances_count;
-    relic_arena_init_heap(&a, 0);
-    uint8_t *used = relic_arena_array(&a, f->container.sections_count ? f->container.sections_count : 1, 1, 1);
+    uint8_t *used = relic_arena_array(scratch, f->container.sections_count ? f->container.sections_count : 1, 1, 1);
     if (!used) {
-        relic_arena_release(&a);
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory");
     }
     memset(used, 0, f->container.sections_count);
-    if ((st = relic_grf_symbols_index(&f->container, &a, &c.symbols, err))) {
-        relic_arena_release(&a);
+    if ((st = relic_grf_symbols_index(&f->container, scratch, &c.symbols, err))) {
         return st;
     }
     relic_buf_puts(out, "// written by relic from a Trespasser level: one mesh per model (object space, Z up),\n"
@@ -348,7 +345,6 @@ relic_status relic_tpm_from_grf(const relic_grf_file *f, relic_buf *out, uint32_
         relic_buf_append(out, t, relic_f32_shortest(scale, t));
         relic_buf_puts(out, "\n}\n");
     }
-    relic_arena_release(&a);
     if (!st && out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
     return st;
 }

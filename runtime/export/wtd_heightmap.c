@@ -39,6 +39,25 @@ static void quiet_warning(png_structp png, png_const_charp msg)
 }
 
 /* Parse "key=value" pairs of the relic-wtd chunk. Unknown keys are ignored. */
+typedef struct png_mem {
+    relic_arena *a;
+    int failed; /* an allocation failed: libpng's longjmp then means RELIC_E_NOMEM */
+} png_mem;
+
+static png_voidp arena_png_malloc(png_structp png, png_alloc_size_t n)
+{
+    png_mem *m = png_get_mem_ptr(png);
+    void *p = relic_arena_alloc(m->a, n, 16);
+    if (!p) m->failed = 1;
+    return p;
+}
+
+static void arena_png_free(png_structp png, png_voidp p)
+{
+    (void)png;
+    (void)p; /* freed with the arena */
+}
+
 static void parse_chunk(const char *text, double *min, double *scale, relic_wtd_heightmap *out)
 {
     static const char *const keys[] = { "min=", "scale=", "coef_to_world=", "x0=", "y0=", "res=" };
@@ -63,7 +82,10 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
     memset(out, 0, sizeof *out);
     if (size < 8 || png_sig_cmp(data, 0, 8))
         return relic_fail(err, RELIC_E_MAGIC, 0, "png", "not a PNG file (no PNG signature)");
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, quiet_error, quiet_warning);
+    /* libpng's own memory (its structs, zlib's inflate state) from the arena too */
+    png_mem mem = { a, 0 };
+    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, NULL, quiet_error, quiet_warning, &mem, arena_png_malloc,
+                                               arena_png_free);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
         png_destroy_read_struct(&png, &info, NULL);
@@ -74,6 +96,7 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
     uint8_t *volatile row = NULL;
     if (setjmp(png_jmpbuf(png))) {
         png_destroy_read_struct(&png, &info, NULL);
+        if (mem.failed) return relic_fail(err, RELIC_E_NOMEM, src.pos, "png", "the arena cannot hold libpng's state");
         return relic_fail(err, RELIC_E_IO, src.pos, "png", "libpng cannot read this PNG (damaged or cut short)");
     }
     png_set_read_fn(png, &src, source_read);

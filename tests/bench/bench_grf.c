@@ -11,6 +11,17 @@
 
 #include "relic_grf.h"
 
+/* relic_grf_export_obj with its scratch in a heap arena freed at once */
+static relic_status grf_obj_scratch(const relic_grf_file *f, const char *mtl_name, relic_buf *obj, relic_buf *mtl,
+                                    relic_error *err)
+{
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    relic_status st = relic_grf_export_obj(f, mtl_name, &a, obj, mtl, err);
+    relic_arena_release(&a);
+    return st;
+}
+
 #define DEMO_GRF "../shared/corpus/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf"
 #define RUNS 5
 
@@ -92,7 +103,7 @@ int main(void)
         t = now() - t;
         if (t < best_json) best_json = t;
         t = now();
-        if (relic_grf_export_obj(&f, "demo.mtl", &obj, &mtl, &err)) return 1;
+        if (grf_obj_scratch(&f, "demo.mtl", &obj, &mtl, &err)) return 1;
         t = now() - t;
         if (t < best_obj) best_obj = t;
         json_size = json.size;

@@ -252,8 +252,9 @@ void relic_grf_euler_matrix(const float rot[3], double m[3][3]);
  *  texture coordinates, normals and per-face materials named after the
  *  texture file. Trespasser is Z-up; the OBJ is written Y-up (x, z, -y), the
  *  OBJ convention Blender and assimp import. Errors: RELIC_E_UNSUPPORTED
- *  without a region; broken handles are RELIC_E_INDEX. */
-relic_status relic_grf_export_obj(const relic_grf_file *f, const char *mtl_name, relic_buf *obj, relic_buf *mtl,
+ *  without a region; broken handles are RELIC_E_INDEX. Scratch (the symbol
+ *  index, per-mesh tables) comes from the caller's arena scratch. */
+relic_status relic_grf_export_obj(const relic_grf_file *f, const char *mtl_name, relic_arena *scratch, relic_buf *obj, relic_buf *mtl,
                                   relic_error *err);
 
 #ifdef __cplusplus

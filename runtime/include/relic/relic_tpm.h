@@ -214,8 +214,10 @@ struct relic_grf_file;
  *  number of meshes. Errors: RELIC_E_UNSUPPORTED (no .region section),
  *  RELIC_E_INDEX (an instance naming no object section, a geometry index
  *  out of range), RELIC_E_RANGE (a non-finite number), RELIC_E_NOMEM,
- *  RELIC_E_ARGUMENT. */
-relic_status relic_tpm_from_grf(const struct relic_grf_file *f, relic_buf *out, uint32_t *mesh_count, relic_error *err);
+ *  RELIC_E_ARGUMENT (NULL f, out or scratch). Scratch (the symbol index,
+ *  section marks) comes from the caller's arena scratch. */
+relic_status relic_tpm_from_grf(const struct relic_grf_file *f, relic_arena *scratch, relic_buf *out, uint32_t *mesh_count,
+                                relic_error *err);
 
 #ifdef __cplusplus
 }

@@ -277,7 +277,9 @@ typedef struct relic_wtd_heightmap {
  *  *out: the bottom picture row becomes y = 0 (north up, as relic_wtd_png
  *  writes). With relic's "relic-wtd" chunk the heights are g / scale + min
  *  (rounded) and the mapping is reported; without it, the grey values.
- *  Pixels come from arena a. Errors: RELIC_E_MAGIC (not a PNG),
+ *  Pixels, a row buffer and libpng's own state (png_create_read_struct_2
+ *  with the arena as its allocator) come from arena a; nothing from the
+ *  heap. Errors: RELIC_E_MAGIC (not a PNG),
  *  RELIC_E_UNSUPPORTED (colour, alpha, palette), RELIC_E_LIMIT (a side above
  *  RELIC_WTD_MAX_N), RELIC_E_IO (libpng reports a damaged file), RELIC_E_NOMEM. */
 relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a, relic_wtd_heightmap *out,
