@@ -47,8 +47,21 @@ static void copy_truncated(char *dst, size_t cap, const char *src)
     dst[len] = '\0';
 }
 
-relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
-                        const char *path, const char *fmt, ...)
+relic_status relic_fail_code(relic_error *err, relic_status code, uint64_t offset)
+{
+    if (err == NULL)
+        return code;
+    err->code = code;
+    err->offset = offset;
+    err->path[0] = '\0';
+    err->message[0] = '\0';
+    return code;
+}
+
+/* (relic_fail): under RELIC_NO_ERRMSG relic_fail is a macro (relic.h); the
+ * function stays, for callers built without it. */
+relic_status (relic_fail)(relic_error *err, relic_status code, uint64_t offset,
+                          const char *path, const char *fmt, ...)
 {
     char message[RELIC_ERROR_MESSAGE_MAX];
     char field[RELIC_ERROR_PATH_MAX];

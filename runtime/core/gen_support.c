@@ -4,7 +4,9 @@
 
 #include "relic_gen.h"
 
-void relic_gen_path_prefix(relic_error *err, const char *name, int64_t index)
+/* (name): the functions stay defined under RELIC_NO_ERRMSG, which makes the
+ * calls macros (relic_gen.h) */
+void (relic_gen_path_prefix)(relic_error *err, const char *name, int64_t index)
 {
     char joined[2 * RELIC_ERROR_PATH_MAX + 32];
     if (!err) return;
@@ -31,7 +33,7 @@ int relic_gen_span_ok(uint64_t pos, uint64_t count, uint64_t elem, uint64_t size
     return 1;
 }
 
-relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t offset, const char *name,
+relic_status (relic_gen_fail_at)(relic_error *err, relic_status code, uint64_t offset, const char *name,
                                int64_t index, const char *fmt, ...)
 {
     char msg[RELIC_ERROR_MESSAGE_MAX], path[RELIC_ERROR_PATH_MAX];
@@ -41,5 +43,5 @@ relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t off
     va_end(ap);
     if (index >= 0) snprintf(path, sizeof path, "%s[%lld]", name, (long long)index);
     else snprintf(path, sizeof path, "%s", name);
-    return relic_fail(err, code, offset, path, "%s", msg);
+    return (relic_fail)(err, code, offset, path, "%s", msg);
 }

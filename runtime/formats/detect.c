@@ -9,14 +9,35 @@
  *    UTF-8 byte-order mark and JSON whitespace (RFC 8259 §2) is '{'.
  * Extensions, compared case-insensitively: wok pwk dwk (BWM), json, obj,
  * svg. */
+#include "relic.h"
+
+/* A format-subset build (make FORMATS="bwm gff", README "Embedding")
+ * defines RELIC_FORMATS_SUBSET and RELIC_WITH_<FAMILY> for what it holds;
+ * detection then knows only those. Without it every format is in. */
+#ifndef RELIC_FORMATS_SUBSET
+#define RELIC_WITH_BWM 1
+#define RELIC_WITH_GFF 1
+#define RELIC_WITH_ERF 1
+#define RELIC_WITH_TRN 1
+#define RELIC_WITH_TRES 1
+#endif
+#if RELIC_WITH_BWM
 #include "bwm.h"
+#endif
+#if RELIC_WITH_GFF
 #include "gff.h"
+#endif
+#if RELIC_WITH_ERF
+#include "relic_erf.h"
+#endif
+#if RELIC_WITH_TRN
+#include "trn.h"
+#endif
+#if RELIC_WITH_TRES
 #include "relic_audio.h"
 #include "relic_groff.h"
-#include "relic_erf.h"
 #include "relic_wtd.h"
-#include "trn.h"
-#include "relic.h"
+#endif
 
 static const uint8_t utf8_bom[] = {0xEF, 0xBB, 0xBF};
 
@@ -33,9 +54,12 @@ static relic_format detect_by_magic(const uint8_t *data, size_t size)
 {
     size_t i = 0;
 
+#if RELIC_WITH_BWM
     if (size >= RELIC_BWM_HEADER_MAGIC_LEN && memcmp(data, RELIC_BWM_HEADER_MAGIC_VALUE, RELIC_BWM_HEADER_MAGIC_LEN) == 0)
         return RELIC_FORMAT_BWM;
+#endif
 
+#if RELIC_WITH_TRES
     /* Trespasser audio (spec/trespasser.md §4.1, §4.3): a CAU starts with
      * "WBOR"; a TPA with version 0x150 and the identifier table at 24. */
     if (size >= RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN && memcmp(data, RELIC_CAU_SAMPLE_HEADER_MAGIC_VALUE, RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN) == 0)
@@ -51,24 +75,33 @@ static relic_format detect_by_magic(const uint8_t *data, size_t size)
     if (size >= RELIC_PID_HEADER_SIZE && relic_load_u32le(data) == RELIC_PID_VERSION &&
         relic_load_u32le(data + RELIC_PID_HEADER_BUMP_DEPTH_OFFSET) == RELIC_PID_BUMP_DEPTH)
         return RELIC_FORMAT_PID;
+#endif
+#if RELIC_WITH_TRN
     /* NWN2 packet file (spec/aurora.md §1.1): "NWN2", version words 2 and 3
      * (an MDB model shares the magic with other version words). */
     if (size >= RELIC_TRN_HEADER_SIZE && memcmp(data, RELIC_TRN_HEADER_MAGIC_VALUE, RELIC_TRN_HEADER_MAGIC_LEN) == 0 &&
         relic_load_u16le(data + 4) == 2 && relic_load_u16le(data + 6) == 3)
         return RELIC_FORMAT_TRN;
+#endif
+#if RELIC_WITH_TRES
     /* Trespasser WTD terrain (spec/trespasser.md §1.2-1.4): version 1001 and a
      * square power-of-two quad size in the XOR-3 word container. */
     if (relic_wtd_detect(data, size))
         return RELIC_FORMAT_WTD;
+#endif
     if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WAVE", 4) == 0)
         return RELIC_FORMAT_WAV;
+#if RELIC_WITH_ERF
     /* BioWare ERF/RIM containers (spec/aurora.md §5.1): "MOD V1.0", "RIM V1.0", ... */
     if (relic_erf_detect(data, size))
         return RELIC_FORMAT_ERF;
+#endif
+#if RELIC_WITH_GFF
     /* BioWare GFF (spec/aurora.md §4.1): a 4-character type, then "V3.2" */
     if (size >= RELIC_GFF_HEADER_SIZE &&
         memcmp(data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, RELIC_GFF_HEADER_FILE_VERSION_LEN) == 0)
         return RELIC_FORMAT_GFF;
+#endif
 
     if (size >= sizeof utf8_bom && memcmp(data, utf8_bom, sizeof utf8_bom) == 0)
         i = sizeof utf8_bom;
@@ -85,17 +118,27 @@ relic_format relic_detect(const uint8_t *data, size_t size, const char *name)
         const char *ext;
         relic_format format;
     } by_extension[] = {
+#if RELIC_WITH_BWM
         {"wok", RELIC_FORMAT_BWM},  {"pwk", RELIC_FORMAT_BWM}, {"dwk", RELIC_FORMAT_BWM},
+#endif
         {"json", RELIC_FORMAT_JSON}, {"obj", RELIC_FORMAT_OBJ}, {"svg", RELIC_FORMAT_SVG},
+#if RELIC_WITH_TRES
         {"grf", RELIC_FORMAT_GROFF}, {"scn", RELIC_FORMAT_GROFF}, {"pid", RELIC_FORMAT_PID},
         {"spz", RELIC_FORMAT_SPZ}, {"swp", RELIC_FORMAT_SPZ}, {"gr_", RELIC_FORMAT_GROFF}, {"sc_", RELIC_FORMAT_GROFF},
         {"tpa", RELIC_FORMAT_TPA}, {"cau", RELIC_FORMAT_CAU}, {"wav", RELIC_FORMAT_WAV},
-        {"trn", RELIC_FORMAT_TRN}, {"trx", RELIC_FORMAT_TRN}, {"wtd", RELIC_FORMAT_WTD},
-        {"tri", RELIC_FORMAT_TRI}, {"trr", RELIC_FORMAT_TRR}, {"tpm", RELIC_FORMAT_TPM},
+        {"wtd", RELIC_FORMAT_WTD}, {"tri", RELIC_FORMAT_TRI}, {"trr", RELIC_FORMAT_TRR}, {"tpm", RELIC_FORMAT_TPM},
+#endif
+#if RELIC_WITH_TRN
+        {"trn", RELIC_FORMAT_TRN}, {"trx", RELIC_FORMAT_TRN},
+#endif
+#if RELIC_WITH_ERF
         {"erf", RELIC_FORMAT_ERF}, {"mod", RELIC_FORMAT_ERF}, {"hak", RELIC_FORMAT_ERF}, {"sav", RELIC_FORMAT_ERF},
         {"nwm", RELIC_FORMAT_ERF}, {"rim", RELIC_FORMAT_ERF},
+#endif
+#if RELIC_WITH_GFF
         {"gff", RELIC_FORMAT_GFF}, {"are", RELIC_FORMAT_GFF}, {"git", RELIC_FORMAT_GFF}, {"gic", RELIC_FORMAT_GFF},
         {"ifo", RELIC_FORMAT_GFF}, {"bic", RELIC_FORMAT_GFF}, {"utc", RELIC_FORMAT_GFF}, {"dlg", RELIC_FORMAT_GFF},
+#endif
     };
     char ext[DETECT_EXTENSION_BUF];
     size_t i;

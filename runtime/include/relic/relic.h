@@ -73,6 +73,22 @@ relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
 #endif
     ;
 
+/** Fill err (if non-NULL) with code and offset, an empty path and message;
+ *  return code. What relic_fail becomes under RELIC_NO_ERRMSG. */
+relic_status relic_fail_code(relic_error *err, relic_status code, uint64_t offset);
+
+/* RELIC_NO_ERRMSG: compile error text out (as nanopb's PB_NO_ERRMSG does).
+ * Defined before relic's headers (e.g. -DRELIC_NO_ERRMSG), every relic_fail
+ * keeps its status code and byte offset but drops its field path and message,
+ * so their strings and the formatting code leave the binary;
+ * relic_error_print then prints the status name. The path and message
+ * arguments are not evaluated. For the embedding build (README, "Embedding"). */
+#ifdef RELIC_NO_ERRMSG
+/* Variables that only fed a message become unused: build the library with
+ * -Wno-unused under this macro (make embed does). */
+#define relic_fail(err, code, offset, ...) relic_fail_code((err), (code), (offset))
+#endif
+
 /** Reset err to "no error". */
 void relic_error_clear(relic_error *err);
 

@@ -42,6 +42,11 @@ relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t off
 #endif
     ;
 
+#ifdef RELIC_NO_ERRMSG /* relic.h: keep the code and offset, drop path and text */
+#define relic_gen_path_prefix(err, name, index) ((void)(err))
+#define relic_gen_fail_at(err, code, offset, ...) relic_fail_code((err), (code), (offset))
+#endif
+
 /* The shortest decimal text of v that strtof reads back to v (NUL-terminated
  * in out; returns its length). Finite values only. runtime/core/float_text.c. */
 size_t relic_f32_shortest(float v, char out[48]);
