@@ -30,7 +30,7 @@ VERSION  = 0.1.0
 SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
 GEN_SRCS     = gen/lexer.c gen/parser.c gen/sema.c gen/util.c gen/emit_common.c gen/emit_types.c \
                gen/emit_source.c gen/emit_reader.c gen/emit_writer.c gen/emit_json.c gen/emit_docs.c \
-               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_gff.c gen/sema_gff.c gen/report.c gen/main.c
+               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_detect.c gen/emit_gff.c gen/sema_gff.c gen/report.c gen/main.c
 LEXERS       = $(wildcard runtime/*/*_lexer.re runtime/*/*/*_lexer.re)
 RE2C_OUT     = gen/lexer.c $(LEXERS:.re=.c)
 layer_srcs   = $(sort $(filter-out $(RE2C_OUT),$(wildcard $(addsuffix /*.c,$(1)))) $(patsubst %.re,%.c,$(filter $(addsuffix /%,$(1)),$(LEXERS))))
@@ -55,8 +55,10 @@ FORMAT_SRCS_gff  = $(addprefix generated/aurora/,gff.c gff_common.c are.c gic.c 
 FORMAT_SRCS_erf  = generated/aurora/erf.c generated/aurora/rim.c $(wildcard runtime/formats/aurora/erf_*.c)
 FORMAT_SRCS_trn  = $(call gen_plain,nwn2) $(wildcard runtime/formats/nwn2/*.c) runtime/codec/codec_zlib.c
 FORMAT_SRCS_tres = $(call gen_plain,tres) $(call layer_srcs,runtime/formats/tres) $(filter-out runtime/codec/codec_zlib.c,$(call layer_srcs,runtime/codec))
-subset_srcs   = $(call layer_srcs,runtime/core) runtime/formats/detect.c $(foreach f,$(1),$(FORMAT_SRCS_$(f)))
-subset_defs   = -DRELIC_FORMATS_SUBSET $(foreach f,$(1),-DRELIC_WITH_$(shell echo $(f) | tr a-z A-Z)=1)
+# the generated detection table (generated/registry/formats.c) holds the formats named by -DRELIC_WITH_*
+FORMAT_DEFS_tres = TRES CAU GROFF PID TPA WTD
+subset_srcs   = $(call layer_srcs,runtime/core) runtime/formats/detect.c generated/registry/formats.c $(foreach f,$(1),$(FORMAT_SRCS_$(f)))
+subset_defs   = -DRELIC_FORMATS_SUBSET $(foreach f,$(1),$(foreach d,$(or $(FORMAT_DEFS_$(f)),$(shell echo $(f) | tr a-z A-Z)),-DRELIC_WITH_$(d)=1))
 ifneq ($(strip $(FORMATS)),)
 ifneq ($(filter-out $(FORMATS_ALL),$(FORMATS)),)
 $(error FORMATS: unknown $(filter-out $(FORMATS_ALL),$(FORMATS)); known: $(FORMATS_ALL))
