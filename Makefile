@@ -290,6 +290,7 @@ embed:
 footprint: $(BUILD)/relic
 	@$(MAKE) --no-print-directory amalgamation FORMATS=bwm
 	@$(MAKE) --no-print-directory amalgamation FORMATS=gff
+	@$(MAKE) --no-print-directory amalgamation FORMATS=trn
 	@AMALG=$(AMALG_DIR) RELIC=$(BUILD)/relic sh tests/bench/footprint.sh
 
 # CI proof (make test): a FORMATS="bwm" library and the amalgamation, each running the README example

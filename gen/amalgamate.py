@@ -24,10 +24,24 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 FEATURE = re.compile(r'^\s*#\s*define\s+(_POSIX_C_SOURCE|_DEFAULT_SOURCE|_GNU_SOURCE|_XOPEN_SOURCE)\b(.*)$')
 
 
-STATIC_FN = re.compile(r'^static\s[^=;(]*?\b(\w+)\s*\(')
-STATIC_VAR = re.compile(r'^static\s[^=;(]*?\b(\w+)\s*(\[[^\]]*\]\s*)*[=;]')
+STATIC_FN = re.compile(r'^(?:[A-Z_]+\s+)*static\s[^=;(]*?\b(\w+)\s*\(')
+STATIC_VAR = re.compile(r'^(?:[A-Z_]+\s+)*static\s[^=;(]*?\b(\w+)\s*(\[[^\]]*\]\s*)*[=;]')
+DEFINE = re.compile(r'^\s*#\s*define\s+(\w+)')
 TYPEDEF_END = re.compile(r'^}\s*(\w+)\s*;')
+TAG = re.compile(r'^(?:typedef\s+)?(?:struct|union|enum)\s+(\w+)\s*\{')
+TYPEDEF_LINE = re.compile(r'^typedef\s+(?:struct|union|enum)\b.*}\s*(\w+)\s*;\s*$')
 TYPEDEF_ONE = re.compile(r'^typedef\s[^;{]*?\b(\w+)\s*;')
+
+
+def local_macros(path):
+    """Macros a .c file defines for itself (undefined after it)."""
+    found = []
+    with open(path, encoding='utf-8') as f:
+        for line in f:
+            m = DEFINE.match(line)
+            if m and not FEATURE.match(line) and m.group(1) not in found:
+                found.append(m.group(1))
+    return found
 
 
 def local_names(path):
@@ -40,6 +54,10 @@ def local_names(path):
                 if m:
                     found.add(m.group(1))
                     break
+            for rx in (TAG, TYPEDEF_LINE):
+                m = rx.match(line)
+                if m:
+                    found.add(m.group(1))
     return found
 
 
@@ -120,7 +138,7 @@ def main():
         clash = sorted(n for n in names[s] if count[n] > 1)
         body.extend('#define %s %s_amalg%d\n' % (n, n, i) for n in clash)
         src.expand(s, body)
-        body.extend('#undef %s\n' % n for n in clash)
+        body.extend('#undef %s\n' % n for n in clash + local_macros(s))
     features = ''.join('#ifndef %s\n#define %s %s\n#endif\n' % (k, k, v) for k, v in sorted(src.features.items()))
     with open(os.path.join(a.out, a.name + '.c'), 'w', encoding='utf-8') as f:
         f.write(banner + features + '#define %s\n' % guard + defines + ''.join(body))

@@ -20,6 +20,25 @@ else
     fail=$((fail + 1)); echo "FAIL: the README example does not build against $lib/librelic.a"; cat "$tmp/cc.log"
 fi
 check test -z "$(nm "$lib/librelic.a" 2>/dev/null | grep -E ' T relic_(gff|trn|erf|wtd)_')"
+# its detection table holds BWM alone: a GFF is unknown, a walkmesh is found
+cat > "$tmp/det.c" <<'EOC'
+#include <stdio.h>
+#include "relic.h"
+int main(void)
+{
+    size_t n = 0;
+    while (relic_formats[n]) n++;
+    printf("%zu %s %s %s\n", n, relic_formats[0] ? relic_formats[0]->name : "-",
+           relic_format_name(relic_detect((const uint8_t *)"BWM V1.0", 8, NULL)),
+           relic_format_name(relic_detect((const uint8_t *)"ARE V3.2", 8, "x.are")));
+    return 0;
+}
+EOC
+if ${CC:-cc} -std=c11 -Wall -Werror -Iruntime/include/relic "$tmp/det.c" "$lib/librelic.a" -lz -lm -o "$tmp/det" 2>"$tmp/cc3.log"; then
+    check test "$("$tmp/det")" = "1 bwm bwm unknown"
+else
+    fail=$((fail + 1)); echo "FAIL: detection program does not build"; cat "$tmp/cc3.log"
+fi
 # the amalgamation: two files, no include path, no library but libm
 cp "$amalg" "${amalg%.c}.h" "$tmp/"
 sed 's|#include <relic/relic_bwm.h>|#include <stdio.h>\n#include "relic_bwm.h"|' "$tmp/ex.c" > "$tmp/ex_am.c"

@@ -7,7 +7,7 @@
 # relic object kept in the linker map (-Wl,-Map); libc, libm and zlib are not
 # counted. Rows: the README BWM example (validate, walk every face) with full
 # error messages and with RELIC_NO_ERRMSG; a GFF reader finding one field by
-# label. Then peak RSS (/usr/bin/time %M, whole `relic check` process, mapped
+# label; a TRX reader inflating its ASWM walkmesh. Then peak RSS (/usr/bin/time %M, whole `relic check` process, mapped
 # pages touched included) of validating the largest corpus file per format.
 #
 # usage: AMALG=build/amalgamation RELIC=build/relic sh tests/bench/footprint.sh
@@ -18,7 +18,7 @@ CORPUS=${CORPUS:-/work/shared/corpus}
 EMBED="-std=c11 -Os -ffunction-sections -fdata-sections"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-pass=0; fail=0
+met=0; missed=0; broken=0
 
 # text/rodata/data of the input sections of object $2 in GNU ld map $1
 share() {
@@ -43,15 +43,15 @@ row() {
     if ! $CC $EMBED $extra -w -c "$AMALG/$am.c" -o "$d/relic.o" 2>"$d/cc.log" ||
        ! $CC $EMBED $extra -I"$AMALG" -c "$prog" -o "$d/prog.o" 2>>"$d/cc.log" ||
        ! $CC -Wl,--gc-sections -Wl,-Map,"$d/map" "$d/prog.o" "$d/relic.o" -lz -lm -o "$d/prog" 2>>"$d/cc.log"; then
-        echo "footprint $name: build failed"; cat "$d/cc.log"; fail=$((fail + 1)); return
+        echo "footprint $name: build failed"; cat "$d/cc.log"; broken=$((broken + 1)); return
     fi
     set -- $(share "$d/map" "$d/relic.o") "$@"
     total=$1 text=$2 rodata=$3 data=$4; shift 4
     out=""; [ $# -gt 0 ] && out=$("$d/prog" "$@" 2>&1)
     verdict=""
     if [ "$limit" != 0 ]; then
-        if [ "$total" -le "$limit" ]; then verdict=" (target <= $limit: ok)"; pass=$((pass + 1))
-        else verdict=" (target <= $limit: MISSED)"; fail=$((fail + 1)); fi
+        if [ "$total" -le "$limit" ]; then verdict=" (target <= $limit: ok)"; met=$((met + 1))
+        else verdict=" (target <= $limit: MISSED)"; missed=$((missed + 1)); fi
     fi
     printf 'footprint %-22s %6d bytes = text %d + rodata %d + data %d%s%s\n' "$name" "$total" "$text" "$rodata" "$data" \
         "$verdict" "${out:+  [ran: $out]}"
@@ -64,10 +64,17 @@ awk '/^```c$/ { grab = 0 } grab { print } /^```c$/ { getline line; if (line ~ /c
 row bwm relic_bwm "$tmp/ex_bwm.c" 6144 "" tests/samples/room.wok
 row bwm-no-errmsg relic_bwm "$tmp/ex_bwm.c" 4096 "-DRELIC_NO_ERRMSG" tests/samples/room.wok
 if [ -f "$AMALG/relic_gff.c" ]; then
-    row gff-find relic_gff tests/bench/footprint/gff_find.c 0 ""
-    row gff-find-no-errmsg relic_gff tests/bench/footprint/gff_find.c 0 "-DRELIC_NO_ERRMSG"
+    gff=$(ls "$CORPUS"/gff/*.[Gg][Ii][Tt] 2>/dev/null | head -1)
+    row gff-find relic_gff tests/bench/footprint/gff_find.c 0 "" ${gff:+"$gff" AreaProperties}
+    row gff-find-no-errmsg relic_gff tests/bench/footprint/gff_find.c 0 "-DRELIC_NO_ERRMSG" ${gff:+"$gff" AreaProperties}
 fi
-echo "footprint: zlib, libm and libc are not counted; TRX (ASWM inflate) row: not built yet"
+if [ -f "$AMALG/relic_trn.c" ]; then
+    trx=$(ls "$CORPUS"/trx/*.trx 2>/dev/null | head -1)
+    [ -n "$trx" ] || echo "footprint trx-inflate: no corpus TRX ($CORPUS absent): built, not run"
+    row trx-inflate relic_trn tests/bench/footprint/trx_inflate.c 0 "" ${trx:+"$trx"}
+    row trx-inflate-no-errmsg relic_trn tests/bench/footprint/trx_inflate.c 0 "-DRELIC_NO_ERRMSG" ${trx:+"$trx"}
+fi
+echo "footprint: relic's objects only; zlib (inflate), libm and libc are not counted"
 
 # peak RSS of validating the largest corpus file of each format
 if [ -d "$CORPUS" ] && [ -x "$RELIC" ] && [ -x /usr/bin/time ]; then
@@ -80,5 +87,6 @@ if [ -d "$CORPUS" ] && [ -x "$RELIC" ] && [ -x /usr/bin/time ]; then
 else
     echo "peak-rss: skipped ($CORPUS, $RELIC or /usr/bin/time missing)"
 fi
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+# a missed size target is a figure to report, not a broken build: only builds fail the script
+echo "footprint targets: $met met, $missed missed; $broken programs failed to build"
+[ "$broken" = 0 ]
