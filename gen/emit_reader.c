@@ -101,7 +101,7 @@ static void emit_field(rctx *r, const gen_field *f)
      * relic_gen_place (gen_support.c), same errors, a tenth of the code. */
     int placed = V && f->at && f->count && es > 0 && !covered;
     if (placed) {
-        out_puts(o, "        uint64_t p_ = 0, n_ = 0, bytes_ = 0;\n        { const relic_status ps_ = relic_gen_place(c->err, cur, ");
+        out_puts(o, "        uint64_t p_, n_, bytes_;\n        { const relic_status ps_ = relic_gen_place(c->err, cur, ");
         em_expr(o, f->at, "m->", "c->root->", "0");
         out_puts(o, ", ");
         em_expr(o, f->count, "m->", "c->root->", "0");

@@ -840,7 +840,7 @@ RELIC_GEN_UNUSED static inline relic_status val_erf(relic_erf_vctx *c, uint64_t 
         pos_keys_ = p_; size_keys_ = bytes_; (void)pos_keys_; (void)size_keys_;
     }
     { /* resources */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->resources_count = (size_t)(n_ / 1u);
         c->view->resources = c->base + p_;

@@ -692,7 +692,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* structs */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.struct_offset), ((int64_t)m->header.struct_count), 1u, 12u, c->size, "structs", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->structs_count = (size_t)(n_ / 1u);
         c->view->structs = c->base + p_;
@@ -707,7 +707,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_structs_ = p_; size_structs_ = bytes_; (void)pos_structs_; (void)size_structs_;
     }
     { /* fields */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->fields_count = (size_t)(n_ / 1u);
         c->view->fields = c->base + p_;
@@ -722,7 +722,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_fields_ = p_; size_fields_ = bytes_; (void)pos_fields_; (void)size_fields_;
     }
     { /* labels */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->labels_count = (size_t)(n_ / 1u);
         c->view->labels = c->base + p_;
@@ -730,7 +730,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_labels_ = p_; size_labels_ = bytes_; (void)pos_labels_; (void)size_labels_;
     }
     { /* field_data */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_data_offset), ((int64_t)m->header.field_data_count), 1u, 1u, c->size, "field_data", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->field_data_count = (size_t)(n_ / 1u);
         c->view->field_data = c->base + p_;
@@ -738,7 +738,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_field_data_ = p_; size_field_data_ = bytes_; (void)pos_field_data_; (void)size_field_data_;
     }
     { /* field_indices */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_indices_offset), relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), 1u, 4u, c->size, "field_indices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->field_indices_count = (size_t)(n_ / 1u);
         c->view->field_indices = c->base + p_;
@@ -746,7 +746,7 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_field_indices_ = p_; size_field_indices_ = bytes_; (void)pos_field_indices_; (void)size_field_indices_;
     }
     { /* list_indices */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.list_indices_offset), relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), 1u, 4u, c->size, "list_indices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->list_indices_count = (size_t)(n_ / 1u);
         c->view->list_indices = c->base + p_;

@@ -347,7 +347,7 @@ RELIC_GEN_UNUSED static inline relic_status val_rim(relic_rim_vctx *c, uint64_t 
         pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* entries */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.offset_to_entries), ((int64_t)m->header.entry_count), 1u, 32u, c->size, "entries", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->entries_count = (size_t)(n_ / 1u);
         c->view->entries = c->base + p_;

@@ -1189,7 +1189,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* vertices */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.vertex_offset), ((int64_t)m->header.vertex_count), 1u, 12u, c->size, "vertices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->vertices_count = (size_t)(n_ / 1u);
         c->view->vertices = c->base + p_;
@@ -1197,7 +1197,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* faces */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.face_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "faces", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->faces_count = (size_t)(n_ / 1u);
         c->view->faces = c->base + p_;
@@ -1212,7 +1212,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_faces_ = p_; size_faces_ = bytes_; (void)pos_faces_; (void)size_faces_;
     }
     { /* materials */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.material_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "materials", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->materials_count = (size_t)(n_ / 1u);
         c->view->materials = c->base + p_;
@@ -1220,7 +1220,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_materials_ = p_; size_materials_ = bytes_; (void)pos_materials_; (void)size_materials_;
     }
     { /* normals */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.normal_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "normals", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->normals_count = (size_t)(n_ / 1u);
         c->view->normals = c->base + p_;
@@ -1228,7 +1228,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_normals_ = p_; size_normals_ = bytes_; (void)pos_normals_; (void)size_normals_;
     }
     { /* distances */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.distance_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "distances", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->distances_count = (size_t)(n_ / 1u);
         c->view->distances = c->base + p_;
@@ -1236,7 +1236,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
     }
     { /* aabb */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.aabb_offset), ((int64_t)m->header.aabb_count), 1u, 44u, c->size, "aabb", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->aabb_count = (size_t)(n_ / 1u);
         c->view->aabb = c->base + p_;
@@ -1251,7 +1251,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_aabb_ = p_; size_aabb_ = bytes_; (void)pos_aabb_; (void)size_aabb_;
     }
     { /* adjacency */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.adjacency_offset), ((int64_t)m->header.adjacency_count), 1u, 12u, c->size, "adjacency", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->adjacency_count = (size_t)(n_ / 1u);
         c->view->adjacency = c->base + p_;
@@ -1266,7 +1266,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_adjacency_ = p_; size_adjacency_ = bytes_; (void)pos_adjacency_; (void)size_adjacency_;
     }
     { /* edges */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.edge_offset), ((int64_t)m->header.edge_count), 1u, 8u, c->size, "edges", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->edges_count = (size_t)(n_ / 1u);
         c->view->edges = c->base + p_;
@@ -1281,7 +1281,7 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
     }
     { /* perimeters */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.perimeter_offset), ((int64_t)m->header.perimeter_count), 1u, 4u, c->size, "perimeters", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->perimeters_count = (size_t)(n_ / 1u);
         c->view->perimeters = c->base + p_;

@@ -853,7 +853,7 @@ RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t 
         pos_palettes_ = p_; size_palettes_ = bytes_; (void)pos_palettes_; (void)size_palettes_;
     }
     { /* rasters */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.raster_offset), ((int64_t)m->header.raster_count), 1u, 56u, c->size, "rasters", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->rasters_count = (size_t)(n_ / 1u);
         c->view->rasters = c->base + p_;

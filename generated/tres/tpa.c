@@ -1502,7 +1502,7 @@ RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t 
         pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
     }
     { /* collisions */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.collision_offset), ((int64_t)m->header.collision_count), 1u, 152u, c->size, "collisions", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->collisions_count = (size_t)(n_ / 1u);
         c->view->collisions = c->base + p_;

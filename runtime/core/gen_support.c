@@ -51,6 +51,7 @@ relic_status (relic_gen_place)(relic_error *err, uint64_t cur, int64_t at, int64
                              uint64_t elem, uint64_t size, const char *name, uint64_t *pos, uint64_t *n,
                              uint64_t *bytes)
 {
+    *pos = *n = *bytes = 0;
     if (at < 0 || (uint64_t)at > size)
         return relic_gen_fail_at(err, RELIC_E_LAYOUT, cur, name, -1, "offset %lld is outside the %llu-byte input",
                                  (long long)at, (unsigned long long)size);

@@ -58,6 +58,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status relic_gen_place_inline(relic_
                                                   uint64_t per, uint64_t elem, uint64_t size, uint64_t *pos,
                                                   uint64_t *n, uint64_t *bytes)
 {
+    *pos = *n = *bytes = 0; /* set on every path: no maybe-uninitialized once inlined */
     if (at < 0 || (uint64_t)at > size) return relic_fail_code(err, RELIC_E_LAYOUT, cur);
     if (count < 0) return relic_fail_code(err, RELIC_E_RANGE, (uint64_t)at);
     *n = (uint64_t)count * per;

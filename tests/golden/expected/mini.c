@@ -965,7 +965,7 @@ RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_
     }
     if (!(((int64_t)(((int64_t)m->header.pair_count) <= INT64_C(16))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "mini", "check failed: header.pair_count <= 16 (at most 16 pairs)");
     { /* table */
-        uint64_t p_ = 0, n_ = 0, bytes_ = 0;
+        uint64_t p_, n_, bytes_;
         { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.table_offset), ((int64_t)m->header.table_count), 1u, 2u, c->size, "table", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->table_count = (size_t)(n_ / 1u);
         c->view->table = c->base + p_;
