@@ -277,7 +277,8 @@ amalgamation:
 # section per function and object (-ffunction-sections -fdata-sections) so that a program linked
 # with -Wl,--gc-sections keeps only what it calls; NO_ERRMSG=1 compiles error text out
 # (RELIC_NO_ERRMSG: codes and byte offsets stay). Also builds the README BWM example, so linked.
-EMBED_OPT = -Os -ffunction-sections -fdata-sections $(if $(NO_ERRMSG),-DRELIC_NO_ERRMSG -Wno-unused)
+# (gcc's -Os inlining brings maybe-uninitialized false positives the -O2 build has not: not errors here)
+EMBED_OPT = -Os -ffunction-sections -fdata-sections -Wno-maybe-uninitialized $(if $(NO_ERRMSG),-DRELIC_NO_ERRMSG -Wno-unused)
 embed:
 	@$(MAKE) --no-print-directory BUILD=build/embed$(if $(NO_ERRMSG),-no-errmsg) OPT="$(EMBED_OPT)" FORMATS="$(FORMATS)" subset
 	@d=build/embed$(if $(NO_ERRMSG),-no-errmsg); \
