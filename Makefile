@@ -31,7 +31,7 @@ VERSION  = 0.1.0
 SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
 GEN_SRCS     = gen/lexer.c gen/parser.c gen/sema.c gen/util.c gen/emit_common.c gen/emit_types.c \
                gen/emit_source.c gen/emit_reader.c gen/emit_writer.c gen/emit_json.c gen/emit_docs.c \
-               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_gff.c gen/sema_gff.c gen/report.c gen/main.c
+               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_detect.c gen/emit_gff.c gen/sema_gff.c gen/report.c gen/main.c
 LEXERS       = $(wildcard runtime/*/*_lexer.re runtime/*/*/*_lexer.re)
 RE2C_OUT     = gen/lexer.c $(LEXERS:.re=.c)
 layer_srcs   = $(sort $(filter-out $(RE2C_OUT),$(wildcard $(addsuffix /*.c,$(1)))) $(patsubst %.re,%.c,$(filter $(addsuffix /%,$(1)),$(LEXERS))))
@@ -45,6 +45,36 @@ EXPORT_SRCS  = $(call layer_srcs,runtime/export)
 MUTATE_SRCS  = $(call layer_srcs,runtime/mutate) $(GEN_MUTATE_C)
 LIB_SRCS     = $(CORE_SRCS) $(JSON_SRCS) $(EXPORT_SRCS) $(MUTATE_SRCS)
 CLI_SRCS     = $(sort $(wildcard runtime/cli/*.c))
+
+# ==== embedding (1/2): format subsets. `make FORMATS="bwm gff"` builds librelic.a/.so with only
+# those formats and the codecs they need (detection knows only those: runtime/formats/detect.c)
+# into build/formats-bwm-gff/. Formats: bwm gff erf trn tres (tres: every Trespasser format). ====
+FORMATS_ALL   = bwm gff erf trn tres
+gen_plain     = $(filter-out %_json.c %_mutate.c,$(wildcard generated/$(1)/*.c))
+FORMAT_SRCS_bwm  = generated/kotor/bwm.c $(wildcard runtime/formats/kotor/*.c)
+FORMAT_SRCS_gff  = $(addprefix generated/aurora/,gff.c gff_common.c are.c gic.c git.c ifo.c itp.c) $(wildcard runtime/formats/aurora/gff_*.c)
+FORMAT_SRCS_erf  = generated/aurora/erf.c generated/aurora/rim.c $(wildcard runtime/formats/aurora/erf_*.c)
+FORMAT_SRCS_trn  = $(call gen_plain,nwn2) $(wildcard runtime/formats/nwn2/*.c) runtime/codec/codec_zlib.c
+FORMAT_SRCS_tres = $(call gen_plain,tres) $(call layer_srcs,runtime/formats/tres) $(filter-out runtime/codec/codec_zlib.c,$(call layer_srcs,runtime/codec))
+# the generated detection table (generated/registry/formats.c) holds the formats named by -DRELIC_WITH_*
+FORMAT_DEFS_tres = TRES CAU GROFF PID TPA WTD
+subset_srcs   = $(call layer_srcs,runtime/core) runtime/formats/detect.c generated/registry/formats.c $(foreach f,$(1),$(FORMAT_SRCS_$(f)))
+subset_defs   = -DRELIC_FORMATS_SUBSET $(foreach f,$(1),$(foreach d,$(or $(FORMAT_DEFS_$(f)),$(shell echo $(f) | tr a-z A-Z)),-DRELIC_WITH_$(d)=1))
+ifneq ($(strip $(FORMATS)),)
+ifneq ($(filter-out $(FORMATS_ALL),$(FORMATS)),)
+$(error FORMATS: unknown $(filter-out $(FORMATS_ALL),$(FORMATS)); known: $(FORMATS_ALL))
+endif
+ifeq ($(origin BUILD),file)
+BUILD := build/formats-$(subst $(eval) ,-,$(strip $(FORMATS)))
+endif
+CORE_SRCS := $(call subset_srcs,$(FORMATS))
+CPPFLAGS  += $(call subset_defs,$(FORMATS))
+.DEFAULT_GOAL := subset
+endif
+.PHONY: subset
+subset: $(BUILD)/librelic.a $(BUILD)/librelic.so
+# ==== end embedding (1/2) ====
+
 TEST_SRCS    = $(sort $(wildcard tests/test_*.c))
 FUZZ_SRCS    = $(sort $(wildcard fuzz/*.c))
 
@@ -195,6 +225,7 @@ test: deps
 	@$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen
 	@$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen
 	@$(STAGE) install env BUILD=$(BUILD) sh tests/install_test.sh
+	@$(STAGE) embed $(MAKE) --no-print-directory check-embed
 	@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan
 	@$(STAGE) regen $(MAKE) --no-print-directory check-regen
 	@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
@@ -233,9 +264,60 @@ bench: deps
 	$(BUILD)/bench/bench_mutate
 	$(BUILD)/bench/bench_wtd
 	$(BUILD)/bench/bench_tpm
+	@$(MAKE) --no-print-directory footprint
 	@if command -v $(CLANG) >/dev/null 2>&1; then $(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS) >/dev/null && \
 	  FUZZ_BUILD=$(FUZZ_BUILD) sh tests/bench/bench_fuzz.sh $(FUZZ_BINS); \
 	else echo "bench_fuzz: $(CLANG) not found: fuzz executions per second skipped"; fi
+
+# ==== embedding (2/2): amalgamation, embed build, footprint ====
+# `make amalgamation FORMATS="bwm"` writes build/amalgamation/relic_bwm.c and relic_bwm.h: one
+# self-contained .c (cc -c relic_bwm.c, nothing else) and its header, made by gen/amalgamate.py.
+AMALG_DIR      = build/amalgamation
+AMALG_FORMATS  = $(if $(strip $(FORMATS)),$(strip $(FORMATS)),bwm)
+AMALG_NAME     = relic_$(subst $(eval) ,_,$(AMALG_FORMATS))
+HDRS_bwm  = relic_bwm.h
+HDRS_gff  = relic_gff.h
+HDRS_erf  = relic_erf.h
+HDRS_trn  = relic_trn.h
+HDRS_tres = relic_audio.h relic_groff.h relic_grf.h relic_swp.h relic_wtd.h relic_tpm.h relic_tri.h relic_trr.h relic_lzss.h relic_adpcm.h
+amalgamation:
+	@mkdir -p $(AMALG_DIR)
+	python3 gen/amalgamate.py --out $(AMALG_DIR) --name $(AMALG_NAME) $(addprefix -I,$(RUNTIME_INC) $(addprefix generated/,$(GEN_FAMILIES))) \
+	  $(patsubst -D%,-D %,$(call subset_defs,$(AMALG_FORMATS))) \
+	  $(addprefix --header runtime/include/relic/,relic.h $(foreach f,$(AMALG_FORMATS),$(HDRS_$(f)))) \
+	  $(call subset_srcs,$(AMALG_FORMATS))
+	@echo "amalgamation: $(AMALG_DIR)/$(AMALG_NAME).c $(AMALG_DIR)/$(AMALG_NAME).h"
+
+# `make embed [FORMATS=...] [NO_ERRMSG=1]`: librelic for embedding into build/embed/: -Os, one
+# section per function and object (-ffunction-sections -fdata-sections) so that a program linked
+# with -Wl,--gc-sections keeps only what it calls; NO_ERRMSG=1 compiles error text out
+# (RELIC_NO_ERRMSG: codes and byte offsets stay). Also builds the README BWM example, so linked.
+# (gcc's -Os inlining brings maybe-uninitialized false positives the -O2 build has not: not errors here)
+EMBED_OPT = -Os -ffunction-sections -fdata-sections -Wno-maybe-uninitialized $(if $(NO_ERRMSG),-DRELIC_NO_ERRMSG -Wno-unused)
+embed:
+	@$(MAKE) --no-print-directory BUILD=build/embed$(if $(NO_ERRMSG),-no-errmsg) OPT="$(EMBED_OPT)" FORMATS="$(FORMATS)" subset
+	@d=build/embed$(if $(NO_ERRMSG),-no-errmsg); \
+	awk '/^```c$$/ { grab = 0 } grab { print } /^```c$$/ { getline line; if (line ~ /count walkable faces/) { grab = 1; print line } }' README.md | \
+	  sed '/^```$$/,$$d' | sed 's|#include <relic/relic_bwm.h>|#include <stdio.h>\n#include "relic_bwm.h"|' > $$d/ex_bwm.c && \
+	$(CC) $(CSTD) $(EMBED_OPT) $(CPPFLAGS) $$d/ex_bwm.c -Wl,--gc-sections $$d/librelic.a -lz -lm -o $$d/ex_bwm && \
+	echo "embed: $$d/librelic.a, $$d/ex_bwm (README example, --gc-sections)"
+
+# footprint rows of make bench (tests/bench/footprint.sh)
+footprint: $(BUILD)/relic
+	@$(MAKE) --no-print-directory amalgamation FORMATS=bwm
+	@$(MAKE) --no-print-directory amalgamation FORMATS=gff
+	@$(MAKE) --no-print-directory amalgamation FORMATS=trn
+	@AMALG=$(AMALG_DIR) RELIC=$(BUILD)/relic sh tests/bench/footprint.sh
+
+# CI proof (make test): a FORMATS="bwm" library and the amalgamation, each running the README example
+check-embed:
+	@$(MAKE) --no-print-directory -j$(JOBS) FORMATS=bwm subset
+	@$(MAKE) --no-print-directory amalgamation FORMATS=bwm
+	@sh tests/embed_test.sh build/formats-bwm $(AMALG_DIR)/relic_bwm.c
+.PHONY: amalgamation embed footprint check-embed
+# ==== end embedding (2/2) ====
+
+# relic's NWN2 walkmesh bake against the toolset's TRX files (README "Bake report")
 
 # worst cases of each declared size: CPU time and peak RSS as the size grows (docs/security-limits.md)
 bench-bombs: all

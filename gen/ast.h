@@ -180,6 +180,14 @@ typedef struct gen_format {
     const char *uses[8];
     int nuses;
     const char *pairs;
+    /* `detect;` (magic: the root's constant fields at fixed offsets),
+     * `detect FIELD...;` (only those constant fields) or `detect hook NAME;`
+     * (a hand-written int NAME(const uint8_t *, size_t)): the format goes in
+     * relic_formats[], the detection table (emit_detect.c) */
+    int detect;
+    const char *detect_hook;
+    const char *detect_fields[8];
+    int ndetect_fields;
 } gen_format;
 
 /* GFF field types as numbered by the format (xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim), and `any`. */
@@ -248,6 +256,9 @@ void emit_fuzz(gen_schema *s, gen_out *o);     /* fuzz/gen_<fmt>.c: libFuzzer ta
 void emit_mutate(gen_schema *s, gen_out *o);   /* generated/<family>/<fmt>_mutate.c: mutator tables (emit_mutate.c) */
 void emit_mutate_header(gen_schema *s, gen_out *o); /* generated/<family>/<fmt>_mutate.h */
 void emit_fuzz_dict(gen_schema *s, gen_out *o); /* fuzz/dict/gen_<fmt>.dict: libFuzzer dictionary */
+void emit_detect_decl(gen_schema *s, gen_out *o);   /* in <fmt>.h: relic_format_<fmt> (emit_detect.c) */
+void emit_detect_source(gen_schema *s, gen_out *o); /* in <fmt>.c: its magic and descriptor */
+void emit_detect_registry(gen_schema **ss, int n, gen_out *o); /* generated/registry/formats.c */
 /* Typed GFF schemas (gen/emit_gff.c): tables + typed accessors, and the reference. */
 void emit_gff_header(gen_schema *s, gen_out *o); /* generated/<family>/<fmt>.h */
 void emit_gff_source(gen_schema *s, gen_out *o); /* generated/<family>/<fmt>.c */

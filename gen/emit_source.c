@@ -27,6 +27,7 @@ void emit_source(gen_schema *s, gen_out *o)
     out_printf(o, "const char *const %s_extensions[] = { ", P);
     for (int i = 0; i < s->format.nextensions; i++) out_printf(o, "\"%s\", ", s->format.extensions[i]);
     out_puts(o, "NULL };\n\n");
+    emit_detect_source(s, o);
     for (int i = 0; i < s->nenums; i++) em_enum_source(s, o, s->enums[i]);
     em_plain_predicates(s, o);
     emit_reader(s, o);

@@ -211,6 +211,7 @@ void emit_header(gen_schema *s, gen_out *o)
     out_printf(o, "#ifndef %s\n#define %s\n\n#include \"relic.h\"\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n", guard, guard);
     out_printf(o, "#define %s_FORMAT_NAME \"%s\"\n", UP, s->format.name);
     out_printf(o, "/** File extensions of this format, NULL-terminated. */\nextern const char *const %s_extensions[];\n\n", P);
+    emit_detect_decl(s, o);
 
     for (int i = 0; i < s->nenums; i++) em_enum_decl(s, o, s->enums[i]);
 

@@ -128,6 +128,8 @@ int main(int argc, char **argv)
         else if (nschemas < 256) schemas[nschemas++] = argv[i];
     }
     if (nschemas == 0) { usage(stderr); return 2; }
+    gen_schema *detected[256];
+    int ndetected = 0;
     for (int i = 0; i < nschemas; i++) {
         gen_schema *s = gen_parse_file(schemas[i]);
         if (!s || gen_check(s) != 0) { failed = 1; continue; }
@@ -144,12 +146,21 @@ int main(int argc, char **argv)
         emit_mutate(s, &mc);
         emit_fuzz_dict(s, &dict);
         if (gen_error_count()) { failed = 1; continue; }
+        if (s->format.detect) detected[ndetected++] = s;
         char dir[1024], ddir[1100];
         snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
         snprintf(ddir, sizeof ddir, "%s/dict", fuzzdir);
         failed |= put(dir, "%s.h", s, &h) | put(dir, "%s.c", s, &c) | put(dir, "%s_json.c", s, &j) |
                   put(docsdir, "%s.md", s, &d) | put(fuzzdir, "gen_%s.c", s, &z) | put(dir, "%s_mutate.h", s, &mh) |
                   put(dir, "%s_mutate.c", s, &mc) | put(ddir, "gen_%s.dict", s, &dict);
+    }
+    if (!check_only && !failed && ndetected) {
+        /* the detection table, over every schema given (one run regenerates it whole) */
+        gen_out r = { 0 };
+        char dir[1100];
+        emit_detect_registry(detected, ndetected, &r);
+        snprintf(dir, sizeof dir, "%s/registry", outdir);
+        failed |= write_if_changed(dir, "formats.c", &r) != 0;
     }
     return failed ? 1 : 0;
 }

@@ -593,11 +593,23 @@ static int parse_format(parser *p)
             advance(p);
             if (f->nuses == 8) { gen_error(loc, "at most 8 'use' lines"); p->failed = 1; return 0; }
             if (!(f->uses[f->nuses++] = expect_ident(p, "the name of a schema beside this one"))) return 0;
+        } else if (is_word(p, "detect")) {
+            advance(p);
+            f->detect = 1;
+            if (is_word(p, "hook")) {
+                advance(p);
+                if (!(f->detect_hook = expect_ident(p, "a detection function name"))) return 0;
+            } else {
+                while (p->tok.kind == T_IDENT) {
+                    if (f->ndetect_fields == 8) { gen_error(p->tok.loc, "at most 8 detect fields"); p->failed = 1; return 0; }
+                    f->detect_fields[f->ndetect_fields++] = expect_ident(p, "a constant header field");
+                }
+            }
         } else if (is_word(p, "pairs")) {
             advance(p);
             if (!(f->pairs = expect_ident(p, "the name of the paired format"))) return 0;
         } else {
-            syntax(p, "source, extensions, endian, root, gff, use, pairs or '}'");
+            syntax(p, "source, extensions, endian, root, detect, gff, use, pairs or '}'");
             return 0;
         }
         (void)loc;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # install_test.sh — `make install` into a temporary prefix, then build the
 # C example of README.md against the installed headers and shared library
-# with pkg-config, and run it on a sample. Prints "N passed, M failed".
+# with pkg-config (dynamic, and static with --static), run it on a sample,
+# and check that librelic.so needs only libc, libm and zlib. Prints "N passed, M failed".
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
@@ -22,5 +23,18 @@ if ${CC:-cc} -std=c11 -Wall -Wextra -Werror "$tmp/ex.c" $(pkg-config --cflags --
 else
     fail=$((fail + 1)); echo "FAIL: the README example does not compile:"; cat "$tmp/cc.log"
 fi
+# the same example linked statically: what `pkg-config --static` lists (Libs.private) must be enough
+static_libs=$(pkg-config --static --libs relic | sed "s|-lrelic\b|$tmp/usr/lib/librelic.a|")
+if ${CC:-cc} -std=c11 -Wall -Wextra -Werror "$tmp/ex.c" $(pkg-config --cflags relic) $static_libs -o "$tmp/ex_static" 2>"$tmp/cc_static.log"; then
+    pass=$((pass + 1))
+    check test "$("$tmp/ex_static" tests/samples/room.wok)" = "48 faces, 44 walkable, first vertex x = 0"
+    check test -z "$(ldd "$tmp/ex_static" | grep librelic)"
+else
+    fail=$((fail + 1)); echo "FAIL: the README example does not link with pkg-config --static:"; cat "$tmp/cc_static.log"
+fi
+# librelic.so needs libc, libm and zlib only (plus the vdso and the loader)
+extra=$(ldd "${BUILD:-build}/librelic.so" | awk '{print $1}' | grep -Ev '^(linux-vdso\.so\..*|linux-gate\.so\..*|/.*ld-linux.*|libc\.so\..*|libm\.so\..*|libz\.so\..*)$')
+check test -z "$extra"
+[ -z "$extra" ] || echo "librelic.so also needs: $extra"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

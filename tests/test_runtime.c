@@ -22,6 +22,9 @@
 #include <unistd.h>
 
 #include "relic.h"
+#include "bwm.h"
+#include "gff.h"
+#include "trn.h"
 
 /* ---------------------------------------------------------------------- */
 /* Helpers                                                                */
@@ -1199,7 +1202,44 @@ static void test_format_names(void **state)
     assert_string_equal(relic_format_name(RELIC_FORMAT_JSON), "json");
     assert_string_equal(relic_format_name(RELIC_FORMAT_OBJ), "obj");
     assert_string_equal(relic_format_name(RELIC_FORMAT_SVG), "svg");
-    assert_string_equal(relic_format_name((relic_format)77), "unknown");
+}
+
+/* relic_formats[] is generated from the schemas' `detect` lines: each entry
+ * is complete, found by its own extensions, and unique by name. */
+static void test_detection_table_entries_are_complete(void **state)
+{
+    size_t n = 0;
+    (void)state;
+
+    for (const relic_format_info *const *f = relic_formats; *f != NULL; f++, n++) {
+        assert_non_null((*f)->name);
+        assert_non_null((*f)->extensions);
+        assert_non_null((*f)->extensions[0]);
+        assert_true((*f)->magic_count > 0 || (*f)->detect != NULL);
+        for (const char *const *e = (*f)->extensions; *e != NULL; e++) {
+            char name[32];
+            snprintf(name, sizeof name, "x.%s", *e);
+            assert_ptr_equal(relic_detect(NULL, 0, name), *f);
+        }
+        for (const relic_format_info *const *g = relic_formats; g != f; g++)
+            assert_string_not_equal((*g)->name, (*f)->name);
+    }
+    assert_true(n >= 9); /* bwm erf gff trn cau groff pid tpa wtd */
+}
+
+static void test_detect_magic_from_the_schemas(void **state)
+{
+    static const uint8_t gff[] = "ARE V3.2";
+    static const uint8_t trn[] = "NWN2\x02\x00\x03\x00\x00\x00\x00\x00";
+    static const uint8_t mdb[] = "NWN2\x01\x00\x03\x00\x00\x00\x00\x00";
+    (void)state;
+
+    assert_ptr_equal(relic_detect(gff, sizeof gff - 1, NULL), RELIC_FORMAT_GFF);
+    assert_ptr_equal(relic_detect(trn, sizeof trn - 1, NULL), RELIC_FORMAT_TRN);
+    assert_ptr_equal(relic_detect(mdb, sizeof mdb - 1, NULL), RELIC_FORMAT_UNKNOWN);
+    assert_true(relic_format_match(RELIC_FORMAT_BWM, (const uint8_t *)"BWM V1.0", 8));
+    assert_false(relic_format_match(RELIC_FORMAT_BWM, (const uint8_t *)"BWM V1.0", 7));
+    assert_false(relic_format_match(RELIC_FORMAT_JSON, (const uint8_t *)"{}", 2));
 }
 
 static void test_path_extension_is_the_lower_cased_last_suffix(void **state)
@@ -1327,6 +1367,8 @@ int main(void)
         cmocka_unit_test(test_detect_by_extension_ignores_case),
         cmocka_unit_test(test_detect_unknown_names_and_data),
         cmocka_unit_test(test_format_names),
+        cmocka_unit_test(test_detection_table_entries_are_complete),
+        cmocka_unit_test(test_detect_magic_from_the_schemas),
         cmocka_unit_test(test_path_extension_is_the_lower_cased_last_suffix),
         cmocka_unit_test(test_path_extension_is_empty_when_there_is_none),
         cmocka_unit_test(test_path_extension_too_long_for_the_buffer_is_empty_not_cut),

@@ -9,6 +9,13 @@
 
 const char *const relic_erf_extensions[] = { "erf", "mod", "hak", "sav", "nwm", NULL };
 
+int relic_erf_detect(const uint8_t *data, size_t size);
+
+const relic_format_info relic_format_erf = {
+    "erf", "BioWare encapsulated resource file (ERF V1.0/V1.1): .erf .mod .hak .sav .nwm",
+    relic_erf_extensions, NULL, 0, relic_erf_detect,
+};
+
 const char *relic_erf_version_name(int64_t value)
 {
     switch (value) {
@@ -833,14 +840,8 @@ RELIC_GEN_UNUSED static inline relic_status val_erf(relic_erf_vctx *c, uint64_t 
         pos_keys_ = p_; size_keys_ = bytes_; (void)pos_keys_; (void)size_keys_;
     }
     { /* resources */
-        const int64_t at_ = ((int64_t)m->header.offset_to_resource_list);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "resources", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "resources", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "resources", -1, "%llu elements of 8 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 8u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->resources_count = (size_t)(n_ / 1u);
         c->view->resources = c->base + p_;
         c->view->resources_count = (size_t)(n_ / 1u);

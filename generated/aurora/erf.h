@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_erf_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and its hand-written test. */
+extern const relic_format_info relic_format_erf;
+#define RELIC_FORMAT_ERF (&relic_format_erf)
+
 /** FileVersion, read as a little-endian u32 (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim). */
 enum relic_erf_version {
     /** "V1.0": NWN1 and KotOR, 16-character ResRefs */

@@ -9,6 +9,15 @@
 
 const char *const relic_gff_extensions[] = { "gff", "are", "git", "gic", "ifo", "bic", "utc", "dlg", NULL };
 
+static const relic_magic relic_gff_magic[] = {
+    { 4u, 4u, "V3.2" },
+};
+
+const relic_format_info relic_format_gff = {
+    "gff", "BioWare Generic File Format V3.2: a tree of labelled, typed fields (ARE, GIT, GIC, IFO, UTC, DLG, BIC, ...)",
+    relic_gff_extensions, relic_gff_magic, 1, NULL,
+};
+
 const char *relic_gff_field_type_name(int64_t value)
 {
     switch (value) {
@@ -683,14 +692,8 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* structs */
-        const int64_t at_ = ((int64_t)m->header.struct_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "structs", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.struct_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "structs", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "structs", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.struct_offset), ((int64_t)m->header.struct_count), 1u, 12u, c->size, "structs", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->structs_count = (size_t)(n_ / 1u);
         c->view->structs = c->base + p_;
         c->view->structs_count = (size_t)(n_ / 1u);
@@ -704,14 +707,8 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_structs_ = p_; size_structs_ = bytes_; (void)pos_structs_; (void)size_structs_;
     }
     { /* fields */
-        const int64_t at_ = ((int64_t)m->header.field_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "fields", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.field_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "fields", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "fields", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->fields_count = (size_t)(n_ / 1u);
         c->view->fields = c->base + p_;
         c->view->fields_count = (size_t)(n_ / 1u);
@@ -725,56 +722,32 @@ RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t 
         pos_fields_ = p_; size_fields_ = bytes_; (void)pos_fields_; (void)size_fields_;
     }
     { /* labels */
-        const int64_t at_ = ((int64_t)m->header.label_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "labels", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.label_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "labels", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 16u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "labels", -1, "%llu elements of 16 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 16u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->labels_count = (size_t)(n_ / 1u);
         c->view->labels = c->base + p_;
         c->view->labels_count = (size_t)(n_ / 1u);
         pos_labels_ = p_; size_labels_ = bytes_; (void)pos_labels_; (void)size_labels_;
     }
     { /* field_data */
-        const int64_t at_ = ((int64_t)m->header.field_data_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "field_data", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.field_data_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "field_data", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "field_data", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_data_offset), ((int64_t)m->header.field_data_count), 1u, 1u, c->size, "field_data", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->field_data_count = (size_t)(n_ / 1u);
         c->view->field_data = c->base + p_;
         c->view->field_data_count = (size_t)(n_ / 1u);
         pos_field_data_ = p_; size_field_data_ = bytes_; (void)pos_field_data_; (void)size_field_data_;
     }
     { /* field_indices */
-        const int64_t at_ = ((int64_t)m->header.field_indices_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "field_indices", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "field_indices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "field_indices", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_indices_offset), relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), 1u, 4u, c->size, "field_indices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->field_indices_count = (size_t)(n_ / 1u);
         c->view->field_indices = c->base + p_;
         c->view->field_indices_count = (size_t)(n_ / 1u);
         pos_field_indices_ = p_; size_field_indices_ = bytes_; (void)pos_field_indices_; (void)size_field_indices_;
     }
     { /* list_indices */
-        const int64_t at_ = ((int64_t)m->header.list_indices_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "list_indices", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "list_indices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "list_indices", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.list_indices_offset), relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), 1u, 4u, c->size, "list_indices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->list_indices_count = (size_t)(n_ / 1u);
         c->view->list_indices = c->base + p_;
         c->view->list_indices_count = (size_t)(n_ / 1u);

@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_gff_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and the magic bytes of its header. */
+extern const relic_format_info relic_format_gff;
+#define RELIC_FORMAT_GFF (&relic_format_gff)
+
 /** GFF field type ids (BioWare GFF spec table 3.4b; 16 and 17 are KotOR's; xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim). */
 enum relic_gff_field_type {
     /** BYTE: unsigned 8-bit, inline */

@@ -347,14 +347,8 @@ RELIC_GEN_UNUSED static inline relic_status val_rim(relic_rim_vctx *c, uint64_t 
         pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* entries */
-        const int64_t at_ = ((int64_t)m->header.offset_to_entries);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "entries", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "entries", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 32u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "entries", -1, "%llu elements of 32 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 32u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.offset_to_entries), ((int64_t)m->header.entry_count), 1u, 32u, c->size, "entries", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->entries_count = (size_t)(n_ / 1u);
         c->view->entries = c->base + p_;
         c->view->entries_count = (size_t)(n_ / 1u);

@@ -9,6 +9,15 @@
 
 const char *const relic_bwm_extensions[] = { "wok", "pwk", "dwk", NULL };
 
+static const relic_magic relic_bwm_magic[] = {
+    { 0u, 8u, "BWM V1.0" },
+};
+
+const relic_format_info relic_format_bwm = {
+    "bwm", "KotOR binary walkmesh: .wok area, .pwk placeable, .dwk door",
+    relic_bwm_extensions, relic_bwm_magic, 1, NULL,
+};
+
 const char *relic_bwm_walkmesh_type_name(int64_t value)
 {
     switch (value) {
@@ -1180,28 +1189,16 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
     }
     { /* vertices */
-        const int64_t at_ = ((int64_t)m->header.vertex_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "vertices", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.vertex_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.vertex_offset), ((int64_t)m->header.vertex_count), 1u, 12u, c->size, "vertices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->vertices_count = (size_t)(n_ / 1u);
         c->view->vertices = c->base + p_;
         c->view->vertices_count = (size_t)(n_ / 1u);
         pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
     }
     { /* faces */
-        const int64_t at_ = ((int64_t)m->header.face_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "faces", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "faces", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "faces", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.face_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "faces", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->faces_count = (size_t)(n_ / 1u);
         c->view->faces = c->base + p_;
         c->view->faces_count = (size_t)(n_ / 1u);
@@ -1215,56 +1212,32 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_faces_ = p_; size_faces_ = bytes_; (void)pos_faces_; (void)size_faces_;
     }
     { /* materials */
-        const int64_t at_ = ((int64_t)m->header.material_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "materials", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "materials", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "materials", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.material_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "materials", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->materials_count = (size_t)(n_ / 1u);
         c->view->materials = c->base + p_;
         c->view->materials_count = (size_t)(n_ / 1u);
         pos_materials_ = p_; size_materials_ = bytes_; (void)pos_materials_; (void)size_materials_;
     }
     { /* normals */
-        const int64_t at_ = ((int64_t)m->header.normal_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "normals", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "normals", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "normals", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.normal_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "normals", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->normals_count = (size_t)(n_ / 1u);
         c->view->normals = c->base + p_;
         c->view->normals_count = (size_t)(n_ / 1u);
         pos_normals_ = p_; size_normals_ = bytes_; (void)pos_normals_; (void)size_normals_;
     }
     { /* distances */
-        const int64_t at_ = ((int64_t)m->header.distance_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "distances", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "distances", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "distances", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.distance_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "distances", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->distances_count = (size_t)(n_ / 1u);
         c->view->distances = c->base + p_;
         c->view->distances_count = (size_t)(n_ / 1u);
         pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
     }
     { /* aabb */
-        const int64_t at_ = ((int64_t)m->header.aabb_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "aabb", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.aabb_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "aabb", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 44u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "aabb", -1, "%llu elements of 44 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 44u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.aabb_offset), ((int64_t)m->header.aabb_count), 1u, 44u, c->size, "aabb", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->aabb_count = (size_t)(n_ / 1u);
         c->view->aabb = c->base + p_;
         c->view->aabb_count = (size_t)(n_ / 1u);
@@ -1278,14 +1251,8 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_aabb_ = p_; size_aabb_ = bytes_; (void)pos_aabb_; (void)size_aabb_;
     }
     { /* adjacency */
-        const int64_t at_ = ((int64_t)m->header.adjacency_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "adjacency", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.adjacency_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "adjacency", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacency", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.adjacency_offset), ((int64_t)m->header.adjacency_count), 1u, 12u, c->size, "adjacency", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->adjacency_count = (size_t)(n_ / 1u);
         c->view->adjacency = c->base + p_;
         c->view->adjacency_count = (size_t)(n_ / 1u);
@@ -1299,14 +1266,8 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_adjacency_ = p_; size_adjacency_ = bytes_; (void)pos_adjacency_; (void)size_adjacency_;
     }
     { /* edges */
-        const int64_t at_ = ((int64_t)m->header.edge_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "edges", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.edge_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "edges", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edges", -1, "%llu elements of 8 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 8u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.edge_offset), ((int64_t)m->header.edge_count), 1u, 8u, c->size, "edges", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->edges_count = (size_t)(n_ / 1u);
         c->view->edges = c->base + p_;
         c->view->edges_count = (size_t)(n_ / 1u);
@@ -1320,14 +1281,8 @@ RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t 
         pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
     }
     { /* perimeters */
-        const int64_t at_ = ((int64_t)m->header.perimeter_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "perimeters", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.perimeter_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "perimeters", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "perimeters", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.perimeter_offset), ((int64_t)m->header.perimeter_count), 1u, 4u, c->size, "perimeters", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->perimeters_count = (size_t)(n_ / 1u);
         c->view->perimeters = c->base + p_;
         c->view->perimeters_count = (size_t)(n_ / 1u);

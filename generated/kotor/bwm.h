@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_bwm_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and the magic bytes of its header. */
+extern const relic_format_info relic_format_bwm;
+#define RELIC_FORMAT_BWM (&relic_format_bwm)
+
 /** What the walkmesh belongs to (PyKotor wiki, KotOR BWM file format, Walkmesh Properties). */
 enum relic_bwm_walkmesh_type {
     /** PWK or DWK: collision of a placeable or door; no AABB tree, adjacency, edges or perimeters */

@@ -9,6 +9,13 @@
 
 const char *const relic_trn_extensions[] = { "trn", "trx", NULL };
 
+int relic_trn_detect(const uint8_t *data, size_t size);
+
+const relic_format_info relic_format_trn = {
+    "trn", "NWN2 terrain packet file: .trn (toolset) and .trx (baked) with the ASWM walkmesh",
+    relic_trn_extensions, NULL, 0, relic_trn_detect,
+};
+
 const char *relic_trn_packet_type_name(int64_t value)
 {
     switch (value) {

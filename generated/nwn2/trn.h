@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_trn_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and its hand-written test. */
+extern const relic_format_info relic_format_trn;
+#define RELIC_FORMAT_TRN (&relic_format_trn)
+
 /** Packet FourCC, read as a little-endian u32 (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Other values are kept as opaque packets. */
 enum relic_trn_packet_type {
     /** TRWH: terrain width and height */

@@ -9,6 +9,15 @@
 
 const char *const relic_cau_extensions[] = { "cau", NULL };
 
+static const relic_magic relic_cau_magic[] = {
+    { 0u, 4u, "WBOR" },
+};
+
+const relic_format_info relic_format_cau = {
+    "cau", "Trespasser sound sample (.cau): header, optional caption block, PCM or IMA ADPCM data",
+    relic_cau_extensions, relic_cau_magic, 1, NULL,
+};
+
 const char *relic_cau_compression_name(int64_t value)
 {
     switch (value) {

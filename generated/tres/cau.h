@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_cau_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and the magic bytes of its header. */
+extern const relic_format_info relic_format_cau;
+#define RELIC_FORMAT_CAU (&relic_format_cau)
+
 /** How the audio data are stored (Trespasser source, Lib/Audio/AudioLoad.cpp). */
 enum relic_cau_compression {
     /** raw interleaved samples: 16-bit signed or 8-bit unsigned */

@@ -9,6 +9,15 @@
 
 const char *const relic_groff_extensions[] = { "grf", "scn", NULL };
 
+static const relic_magic relic_groff_magic[] = {
+    { 0u, 4u, "\276\272\316\012" },
+};
+
+const relic_format_info relic_format_groff = {
+    "groff", "Trespasser GROFF container: .grf level, .scn scene and savegames",
+    relic_groff_extensions, relic_groff_magic, 1, NULL,
+};
+
 const char *relic_groff_file_flags_name(int64_t value)
 {
     switch (value) {

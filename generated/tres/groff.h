@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_groff_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and the magic bytes of its header. */
+extern const relic_format_info relic_format_groff;
+#define RELIC_FORMAT_GROFF (&relic_format_groff)
+
 /** Container flags (FileIO.hpp). Real files have 0x0C. */
 enum relic_groff_file_flags {
     /** references */

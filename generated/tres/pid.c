@@ -9,6 +9,16 @@
 
 const char *const relic_pid_extensions[] = { "pid", NULL };
 
+static const relic_magic relic_pid_magic[] = {
+    { 0u, 4u, "0\001\000\000" },
+    { 4u, 4u, "\020\000\000\000" },
+};
+
+const relic_format_info relic_format_pid = {
+    "pid", "Trespasser PID packed image directory: where each texture and mip level lies in the SWP",
+    relic_pid_extensions, relic_pid_magic, 2, NULL,
+};
+
 /* Structs whose model layout is their file layout on this machine: arrays of
  * them are copied with memcpy (the compiler folds each test to a constant). */
 RELIC_GEN_UNUSED static inline int plain_colour(void)
@@ -843,14 +853,8 @@ RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t 
         pos_palettes_ = p_; size_palettes_ = bytes_; (void)pos_palettes_; (void)size_palettes_;
     }
     { /* rasters */
-        const int64_t at_ = ((int64_t)m->header.raster_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "rasters", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.raster_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "rasters", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 56u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "rasters", -1, "%llu elements of 56 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 56u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.raster_offset), ((int64_t)m->header.raster_count), 1u, 56u, c->size, "rasters", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->rasters_count = (size_t)(n_ / 1u);
         c->view->rasters = c->base + p_;
         c->view->rasters_count = (size_t)(n_ / 1u);

@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_pid_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and the magic bytes of its header. */
+extern const relic_format_info relic_format_pid;
+#define RELIC_FORMAT_PID (&relic_format_pid)
+
 typedef struct relic_pid_header relic_pid_header;
 typedef struct relic_pid_colour relic_pid_colour;
 typedef struct relic_pid_palette relic_pid_palette;

@@ -9,6 +9,13 @@
 
 const char *const relic_tpa_extensions[] = { "tpa", NULL };
 
+int relic_tpa_detect(const uint8_t *data, size_t size);
+
+const relic_format_info relic_format_tpa = {
+    "tpa", "Trespasser packed audio bank (.tpa): identifier table, CAU samples, collision (Foley) table",
+    relic_tpa_extensions, NULL, 0, relic_tpa_detect,
+};
+
 const char *relic_tpa_compression_name(int64_t value)
 {
     switch (value) {
@@ -1495,14 +1502,8 @@ RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t 
         pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
     }
     { /* collisions */
-        const int64_t at_ = ((int64_t)m->header.collision_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "collisions", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.collision_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "collisions", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 152u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "collisions", -1, "%llu elements of 152 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 152u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.collision_offset), ((int64_t)m->header.collision_count), 1u, 152u, c->size, "collisions", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->collisions_count = (size_t)(n_ / 1u);
         c->view->collisions = c->base + p_;
         c->view->collisions_count = (size_t)(n_ / 1u);

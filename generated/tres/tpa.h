@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_tpa_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and its hand-written test. */
+extern const relic_format_info relic_format_tpa;
+#define RELIC_FORMAT_TPA (&relic_format_tpa)
+
 /** How the audio data are stored (Trespasser source, Lib/Audio/AudioLoad.cpp). */
 enum relic_tpa_compression {
     /** raw interleaved samples: 16-bit signed or 8-bit unsigned */

@@ -9,6 +9,13 @@
 
 const char *const relic_wtd_extensions[] = { "wtd", NULL };
 
+int relic_wtd_detect(const uint8_t *data, size_t size);
+
+const relic_format_info relic_format_wtd = {
+    "wtd", "Trespasser WTD wavelet terrain: header and parameter block (logical byte order)",
+    relic_wtd_extensions, NULL, 0, relic_wtd_detect,
+};
+
 /* Structs whose model layout is their file layout on this machine: arrays of
  * them are copied with memcpy (the compiler folds each test to a constant). */
 RELIC_GEN_UNUSED static inline int plain_world_rect(void)

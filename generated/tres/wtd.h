@@ -13,6 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_wtd_extensions[];
 
+/** This format in relic_detect's table (generated/registry/formats.c): name, extensions
+ *  and its hand-written test. */
+extern const relic_format_info relic_format_wtd;
+#define RELIC_FORMAT_WTD (&relic_format_wtd)
+
 typedef struct relic_wtd_quad_rect relic_wtd_quad_rect;
 typedef struct relic_wtd_world_rect relic_wtd_world_rect;
 typedef struct relic_wtd_linear relic_wtd_linear;

@@ -9,6 +9,7 @@
 
 #include "formats.h"
 #include "relic_lzss.h"
+#include "relic_swp.h"
 
 #define CHUNK 65536
 /* largest SWP compressed with RELIC_LZSS_BEST by the command (bytes) */

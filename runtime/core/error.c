@@ -12,6 +12,7 @@
  * error: relic_fail(err, err->code, err->offset, err->path, "in X: %s",
  * err->message)), so both fields are built in local buffers first. */
 #include "relic.h"
+#include "relic_gen.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -47,8 +48,19 @@ static void copy_truncated(char *dst, size_t cap, const char *src)
     dst[len] = '\0';
 }
 
-relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
-                        const char *path, const char *fmt, ...)
+relic_status relic_fail_code(relic_error *err, relic_status code, uint64_t offset)
+{
+    if (err == NULL)
+        return code;
+    err->code = code;
+    err->offset = offset;
+    err->path[0] = '\0';
+    err->message[0] = '\0';
+    return code;
+}
+
+relic_status relic_vfail(relic_error *err, relic_status code, uint64_t offset,
+                         const char *path, const char *fmt, va_list ap)
 {
     char message[RELIC_ERROR_MESSAGE_MAX];
     char field[RELIC_ERROR_PATH_MAX];
@@ -57,15 +69,10 @@ relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
         return code;
 
     message[0] = '\0';
-    if (fmt != NULL) {
-        va_list ap;
-        va_start(ap, fmt);
-        /* vsnprintf truncates and terminates; a negative return (encoding
-         * error) leaves the buffer unspecified, so reset it then. */
-        if (vsnprintf(message, sizeof message, fmt, ap) < 0)
-            message[0] = '\0';
-        va_end(ap);
-    }
+    /* vsnprintf truncates and terminates; a negative return (encoding
+     * error) leaves the buffer unspecified, so reset it then. */
+    if (fmt != NULL && vsnprintf(message, sizeof message, fmt, ap) < 0)
+        message[0] = '\0';
     copy_truncated(field, sizeof field, path != NULL ? path : "");
 
     err->code = code;
@@ -73,6 +80,20 @@ relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
     memcpy(err->path, field, sizeof field);
     memcpy(err->message, message, sizeof message);
     return code;
+}
+
+/* (relic_fail): under RELIC_NO_ERRMSG relic_fail is a macro (relic.h); the
+ * function stays, for callers built without it. */
+relic_status (relic_fail)(relic_error *err, relic_status code, uint64_t offset,
+                          const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    relic_status st;
+
+    va_start(ap, fmt);
+    st = relic_vfail(err, code, offset, path, fmt, ap);
+    va_end(ap);
+    return st;
 }
 
 void relic_error_clear(relic_error *err)

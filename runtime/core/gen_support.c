@@ -4,7 +4,9 @@
 
 #include "relic_gen.h"
 
-void relic_gen_path_prefix(relic_error *err, const char *name, int64_t index)
+/* (name): the functions stay defined under RELIC_NO_ERRMSG, which makes the
+ * calls macros (relic_gen.h) */
+void (relic_gen_path_prefix)(relic_error *err, const char *name, int64_t index)
 {
     char joined[2 * RELIC_ERROR_PATH_MAX + 32];
     if (!err) return;
@@ -31,15 +33,38 @@ int relic_gen_span_ok(uint64_t pos, uint64_t count, uint64_t elem, uint64_t size
     return 1;
 }
 
-relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t offset, const char *name,
-                               int64_t index, const char *fmt, ...)
+relic_status (relic_gen_fail_at)(relic_error *err, relic_status code, uint64_t offset, const char *name,
+                                 int64_t index, const char *fmt, ...)
 {
-    char msg[RELIC_ERROR_MESSAGE_MAX], path[RELIC_ERROR_PATH_MAX];
+    char path[RELIC_ERROR_PATH_MAX];
     va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
+    relic_status st;
     if (index >= 0) snprintf(path, sizeof path, "%s[%lld]", name, (long long)index);
     else snprintf(path, sizeof path, "%s", name);
-    return relic_fail(err, code, offset, path, "%s", msg);
+    va_start(ap, fmt);
+    st = relic_vfail(err, code, offset, path, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+relic_status (relic_gen_place)(relic_error *err, uint64_t cur, int64_t at, int64_t count, uint64_t per,
+                             uint64_t elem, uint64_t size, const char *name, uint64_t *pos, uint64_t *n,
+                             uint64_t *bytes)
+{
+    *pos = *n = *bytes = 0;
+    if (at < 0 || (uint64_t)at > size)
+        return relic_gen_fail_at(err, RELIC_E_LAYOUT, cur, name, -1, "offset %lld is outside the %llu-byte input",
+                                 (long long)at, (unsigned long long)size);
+    const uint64_t p = (uint64_t)at;
+    if (count < 0)
+        return relic_gen_fail_at(err, RELIC_E_RANGE, p, name, -1, "negative element count %lld", (long long)count);
+    const uint64_t k = (uint64_t)count * per;
+    if (!relic_gen_span_ok(p, k, elem, size, bytes))
+        return relic_gen_fail_at(err, RELIC_E_TRUNCATED, p, name, -1,
+                                 "%llu elements of %llu bytes need %llu bytes from 0x%llx, %llu remain",
+                                 (unsigned long long)k, (unsigned long long)elem, (unsigned long long)(k * elem),
+                                 (unsigned long long)p, (unsigned long long)(p < size ? size - p : 0));
+    *pos = p;
+    *n = k;
+    return RELIC_OK;
 }

@@ -2,21 +2,76 @@
  *
  * Implements "Format detection" of relic.h (DESIGN.md "Runtime":
  * relic_detect, format from magic and extension). Content wins over the
- * name, so a walkmesh saved as "x.json" is still read as BWM. Magics:
- *  - BWM: the 8-byte "BWM V1.0" header (PyKotor wiki, KotOR BWM file format, Binary format; the
- *    `magic` field of schema/kotor/bwm.schema);
- *  - JSON: relic's JSON forms are objects, so the first byte after any
- *    UTF-8 byte-order mark and JSON whitespace (RFC 8259 §2) is '{'.
- * Extensions, compared case-insensitively: wok pwk dwk (BWM), json, obj,
- * svg. */
-#include "bwm.h"
-#include "gff.h"
-#include "relic_audio.h"
-#include "relic_groff.h"
-#include "relic_erf.h"
-#include "relic_wtd.h"
-#include "trn.h"
+ * name, so a walkmesh saved as "x.json" is still read as BWM. The game
+ * formats come from relic_formats[], generated from the `detect` lines of
+ * the schemas (magic: the constant header fields, e.g. "BWM V1.0" of the
+ * KotOR BWM header, PyKotor wiki, *KotOR BWM file format*). This file adds
+ * only what no schema describes: the inputs relic converts from or to
+ * (JSON: an object, so the first byte after any UTF-8 byte-order mark and
+ * JSON whitespace, RFC 8259 §2, is '{'; WAV: "RIFF" and "WAVE"; OBJ; SVG)
+ * and the Trespasser text and swap formats, known by extension. */
 #include "relic.h"
+
+/* A format-subset build (make FORMATS="bwm gff", README "Embedding")
+ * defines RELIC_FORMATS_SUBSET and RELIC_WITH_<FORMAT> for what it holds. */
+#if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_TRES
+#include "relic_swp.h"
+#include "relic_tpm.h"
+#include "relic_tri.h"
+#include "relic_trr.h"
+#define DETECT_TRES_TEXT 1
+#endif
+#if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_GROFF
+#include "groff.h"
+#define DETECT_GROFF 1
+#endif
+#if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_ERF
+#include "erf.h"
+#define DETECT_ERF 1
+#endif
+
+static const char *const json_extensions[] = {"json", NULL};
+static const char *const obj_extensions[] = {"obj", NULL};
+static const char *const svg_extensions[] = {"svg", NULL};
+static const char *const wav_extensions[] = {"wav", NULL};
+static const relic_magic wav_magic[] = {{0, 4, "RIFF"}, {8, 4, "WAVE"}};
+const relic_format_info relic_format_json = {"json", "relic's JSON form of a binary format", json_extensions, NULL, 0, NULL};
+const relic_format_info relic_format_obj = {"obj", "Wavefront OBJ text mesh", obj_extensions, NULL, 0, NULL};
+const relic_format_info relic_format_svg = {"svg", "SVG picture (output only)", svg_extensions, NULL, 0, NULL};
+const relic_format_info relic_format_wav = {"wav", "RIFF WAVE sound", wav_extensions, wav_magic, 2, NULL};
+
+#ifdef DETECT_TRES_TEXT
+/* Trespasser formats without a fixed header (Andres, PenguiN42, TSOrd,
+ * machf, *Trespasser file formats*): an LZSS stream and text files. */
+static const char *const spz_extensions[] = {"spz", "swp", NULL};
+static const char *const tri_extensions[] = {"tri", NULL};
+static const char *const trr_extensions[] = {"trr", NULL};
+static const char *const tpm_extensions[] = {"tpm", NULL};
+const relic_format_info relic_format_spz = {"spz", "Trespasser texture swap file, LZSS-compressed (.spz) or raw (.swp)", spz_extensions, NULL, 0, NULL};
+const relic_format_info relic_format_tri = {"tri", "Trespasser terrain triangulation text", tri_extensions, NULL, 0, NULL};
+const relic_format_info relic_format_trr = {"trr", "Trespasser terrain point-cloud text", trr_extensions, NULL, 0, NULL};
+const relic_format_info relic_format_tpm = {"tpm", "Trespasser Models text", tpm_extensions, NULL, 0, NULL};
+#endif
+
+/* Formats found by extension only, after relic_formats[], and names that
+ * belong to a schema's format but not to its `extensions` line: an
+ * SZDD-compressed GROFF (.gr_ .sc_) and a RIM, read by the ERF code. */
+static const struct {
+    const char *ext;
+    relic_format format;
+} extra_extensions[] = {
+    {"json", &relic_format_json}, {"obj", &relic_format_obj}, {"svg", &relic_format_svg}, {"wav", &relic_format_wav},
+#ifdef DETECT_TRES_TEXT
+    {"spz", &relic_format_spz}, {"swp", &relic_format_spz}, {"tri", &relic_format_tri},
+    {"trr", &relic_format_trr}, {"tpm", &relic_format_tpm},
+#endif
+#ifdef DETECT_GROFF
+    {"gr_", RELIC_FORMAT_GROFF}, {"sc_", RELIC_FORMAT_GROFF},
+#endif
+#ifdef DETECT_ERF
+    {"rim", RELIC_FORMAT_ERF},
+#endif
+};
 
 static const uint8_t utf8_bom[] = {0xEF, 0xBB, 0xBF};
 
@@ -29,74 +84,45 @@ static int is_json_space(uint8_t c)
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
+int relic_format_match(relic_format f, const uint8_t *data, size_t size)
+{
+    size_t k;
+
+    if (f == NULL || data == NULL)
+        return 0;
+    if (f->detect != NULL)
+        return f->detect(data, size);
+    if (f->magic_count == 0)
+        return 0;
+    for (k = 0; k < f->magic_count; k++) {
+        const relic_magic *m = &f->magic[k];
+        if (size < m->offset || size - m->offset < m->size || memcmp(data + m->offset, m->bytes, m->size) != 0)
+            return 0;
+    }
+    return 1;
+}
+
 static relic_format detect_by_magic(const uint8_t *data, size_t size)
 {
     size_t i = 0;
 
-    if (size >= RELIC_BWM_HEADER_MAGIC_LEN && memcmp(data, RELIC_BWM_HEADER_MAGIC_VALUE, RELIC_BWM_HEADER_MAGIC_LEN) == 0)
-        return RELIC_FORMAT_BWM;
-
-    /* Trespasser audio (Trespasser source, Lib/Audio/AudioLoader.hpp, Lib/Audio/AudioLoad.cpp): a CAU starts with
-     * "WBOR"; a TPA with version 0x150 and the identifier table at 24. */
-    if (size >= RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN && memcmp(data, RELIC_CAU_SAMPLE_HEADER_MAGIC_VALUE, RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN) == 0)
-        return RELIC_FORMAT_CAU;
-    if (size >= RELIC_TPA_HEADER_SIZE && relic_load_u32le(data) == RELIC_AUDIO_TPA_VERSION &&
-        relic_load_u32le(data + RELIC_TPA_HEADER_ID_TABLE_OFFSET_OFFSET) == RELIC_TPA_HEADER_SIZE)
-        return RELIC_FORMAT_TPA;
-    /* Trespasser levels and textures (Trespasser source, Lib/Groff/FileIO.cpp, Lib/Loader/ImageLoader.cpp):
-     * GROFF starts with 0x0ACEBABE; a PID with version 0x130 and bump depth
-     * 16; an SZDD-compressed GROFF is recognised by its name (below). */
-    if (size >= 4 && relic_load_u32le(data) == RELIC_GROFF_MAGIC)
-        return RELIC_FORMAT_GROFF;
-    if (size >= RELIC_PID_HEADER_SIZE && relic_load_u32le(data) == RELIC_PID_VERSION &&
-        relic_load_u32le(data + RELIC_PID_HEADER_BUMP_DEPTH_OFFSET) == RELIC_PID_BUMP_DEPTH)
-        return RELIC_FORMAT_PID;
-    /* NWN2 packet file (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp): "NWN2", version words 2 and 3
-     * (an MDB model shares the magic with other version words). */
-    if (size >= RELIC_TRN_HEADER_SIZE && memcmp(data, RELIC_TRN_HEADER_MAGIC_VALUE, RELIC_TRN_HEADER_MAGIC_LEN) == 0 &&
-        relic_load_u16le(data + 4) == 2 && relic_load_u16le(data + 6) == 3)
-        return RELIC_FORMAT_TRN;
-    /* Trespasser WTD terrain (Trespasser source, Lib/Sys/BitBuffer.cpp, Lib/GeomDBase/WaveletConv.cpp): version 1001 and a
-     * square power-of-two quad size in the XOR-3 word container. */
-    if (relic_wtd_detect(data, size))
-        return RELIC_FORMAT_WTD;
-    if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WAVE", 4) == 0)
-        return RELIC_FORMAT_WAV;
-    /* BioWare ERF/RIM containers (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim): "MOD V1.0", "RIM V1.0", ... */
-    if (relic_erf_detect(data, size))
-        return RELIC_FORMAT_ERF;
-    /* BioWare GFF (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim): a 4-character type, then "V3.2" */
-    if (size >= RELIC_GFF_HEADER_SIZE &&
-        memcmp(data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, RELIC_GFF_HEADER_FILE_VERSION_LEN) == 0)
-        return RELIC_FORMAT_GFF;
+    for (const relic_format_info *const *f = relic_formats; *f != NULL; f++)
+        if (relic_format_match(*f, data, size))
+            return *f;
+    if (relic_format_match(&relic_format_wav, data, size))
+        return &relic_format_wav;
 
     if (size >= sizeof utf8_bom && memcmp(data, utf8_bom, sizeof utf8_bom) == 0)
         i = sizeof utf8_bom;
     while (i < size && is_json_space(data[i]))
         i++;
     if (i < size && data[i] == '{')
-        return RELIC_FORMAT_JSON;
+        return &relic_format_json;
     return RELIC_FORMAT_UNKNOWN;
 }
 
 relic_format relic_detect(const uint8_t *data, size_t size, const char *name)
 {
-    static const struct {
-        const char *ext;
-        relic_format format;
-    } by_extension[] = {
-        {"wok", RELIC_FORMAT_BWM},  {"pwk", RELIC_FORMAT_BWM}, {"dwk", RELIC_FORMAT_BWM},
-        {"json", RELIC_FORMAT_JSON}, {"obj", RELIC_FORMAT_OBJ}, {"svg", RELIC_FORMAT_SVG},
-        {"grf", RELIC_FORMAT_GROFF}, {"scn", RELIC_FORMAT_GROFF}, {"pid", RELIC_FORMAT_PID},
-        {"spz", RELIC_FORMAT_SPZ}, {"swp", RELIC_FORMAT_SPZ}, {"gr_", RELIC_FORMAT_GROFF}, {"sc_", RELIC_FORMAT_GROFF},
-        {"tpa", RELIC_FORMAT_TPA}, {"cau", RELIC_FORMAT_CAU}, {"wav", RELIC_FORMAT_WAV},
-        {"trn", RELIC_FORMAT_TRN}, {"trx", RELIC_FORMAT_TRN}, {"wtd", RELIC_FORMAT_WTD},
-        {"tri", RELIC_FORMAT_TRI}, {"trr", RELIC_FORMAT_TRR}, {"tpm", RELIC_FORMAT_TPM},
-        {"erf", RELIC_FORMAT_ERF}, {"mod", RELIC_FORMAT_ERF}, {"hak", RELIC_FORMAT_ERF}, {"sav", RELIC_FORMAT_ERF},
-        {"nwm", RELIC_FORMAT_ERF}, {"rim", RELIC_FORMAT_ERF},
-        {"gff", RELIC_FORMAT_GFF}, {"are", RELIC_FORMAT_GFF}, {"git", RELIC_FORMAT_GFF}, {"gic", RELIC_FORMAT_GFF},
-        {"ifo", RELIC_FORMAT_GFF}, {"bic", RELIC_FORMAT_GFF}, {"utc", RELIC_FORMAT_GFF}, {"dlg", RELIC_FORMAT_GFF},
-    };
     char ext[DETECT_EXTENSION_BUF];
     size_t i;
 
@@ -108,35 +134,21 @@ relic_format relic_detect(const uint8_t *data, size_t size, const char *name)
     if (name == NULL)
         return RELIC_FORMAT_UNKNOWN;
     relic_path_extension(name, ext, sizeof ext);
-    for (i = 0; i < sizeof by_extension / sizeof by_extension[0]; i++)
-        if (strcmp(ext, by_extension[i].ext) == 0)
-            return by_extension[i].format;
+    if (ext[0] == '\0')
+        return RELIC_FORMAT_UNKNOWN;
+    for (const relic_format_info *const *f = relic_formats; *f != NULL; f++)
+        for (const char *const *e = (*f)->extensions; e != NULL && *e != NULL; e++)
+            if (strcmp(ext, *e) == 0)
+                return *f;
+    for (i = 0; i < sizeof extra_extensions / sizeof extra_extensions[0]; i++)
+        if (strcmp(ext, extra_extensions[i].ext) == 0)
+            return extra_extensions[i].format;
     return RELIC_FORMAT_UNKNOWN;
 }
 
 const char *relic_format_name(relic_format f)
 {
-    switch (f) {
-    case RELIC_FORMAT_UNKNOWN: return "unknown";
-    case RELIC_FORMAT_BWM:     return "bwm";
-    case RELIC_FORMAT_JSON:    return "json";
-    case RELIC_FORMAT_OBJ:     return "obj";
-    case RELIC_FORMAT_SVG:     return "svg";
-    case RELIC_FORMAT_TPA:     return "tpa";
-    case RELIC_FORMAT_CAU:     return "cau";
-    case RELIC_FORMAT_WAV:     return "wav";
-    case RELIC_FORMAT_GROFF:   return "groff";
-    case RELIC_FORMAT_PID:     return "pid";
-    case RELIC_FORMAT_SPZ:     return "spz";
-    case RELIC_FORMAT_GFF:     return "gff";
-    case RELIC_FORMAT_TRN:     return "trn";
-    case RELIC_FORMAT_WTD:     return "wtd";
-    case RELIC_FORMAT_TRI:     return "tri";
-    case RELIC_FORMAT_TRR:     return "trr";
-    case RELIC_FORMAT_TPM:     return "tpm";
-    case RELIC_FORMAT_ERF:     return "erf";
-    }
-    return "unknown";
+    return f != NULL ? f->name : "unknown";
 }
 
 /* The extension is what follows the last '.' of the last path component,

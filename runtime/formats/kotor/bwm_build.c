@@ -44,28 +44,32 @@
 /* Table rows are surfacemat.2da row ids. */
 #define MATERIAL_TABLE_ROWS 31u
 
-static const struct {
-    const char *name;
-    unsigned char walkable;
-} material_table[MATERIAL_TABLE_ROWS] = {
-    {"NotDefined", 0},    {"Dirt", 1},      {"Obscuring", 0},     {"Grass", 1},
-    {"Stone", 1},         {"Wood", 1},      {"Water", 1},         {"NonWalk", 0},
-    {"Transparent", 0},   {"Carpet", 1},    {"Metal", 1},         {"Puddles", 1},
-    {"Swamp", 1},         {"Mud", 1},       {"Leaves", 1},        {"Lava", 0},
-    {"BottomlessPit", 1}, {"DeepWater", 0}, {"Door", 1},          {"Snow", 0},
-    {"Sand", 1},          {"BareBones", 1}, {"StoneBridge", 1},   {NULL, 0},
-    {NULL, 0},            {NULL, 0},        {NULL, 0},            {NULL, 0},
-    {NULL, 0},            {NULL, 0},        {"Trigger", 1},
+/* Two tables, not one of {name, walkable}: a reader that only asks
+ * "walkable?" (the README example) links 31 bytes, not the name pointers. */
+static const unsigned char material_walkable[MATERIAL_TABLE_ROWS] = {
+    0, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0,
+    1, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1,
+};
+
+static const char *const material_names[MATERIAL_TABLE_ROWS] = {
+    "NotDefined",    "Dirt",      "Obscuring",   "Grass",
+    "Stone",         "Wood",      "Water",       "NonWalk",
+    "Transparent",   "Carpet",    "Metal",       "Puddles",
+    "Swamp",         "Mud",       "Leaves",      "Lava",
+    "BottomlessPit", "DeepWater", "Door",        "Snow",
+    "Sand",          "BareBones", "StoneBridge", NULL,
+    NULL,            NULL,        NULL,          NULL,
+    NULL,            NULL,        "Trigger",
 };
 
 int relic_bwm_material_walkable(uint32_t material)
 {
-    return material < MATERIAL_TABLE_ROWS && material_table[material].walkable;
+    return material < MATERIAL_TABLE_ROWS && material_walkable[material];
 }
 
 const char *relic_bwm_material_name(uint32_t material)
 {
-    return material < MATERIAL_TABLE_ROWS ? material_table[material].name : NULL;
+    return material < MATERIAL_TABLE_ROWS ? material_names[material] : NULL;
 }
 
 uint32_t relic_bwm_walkable_prefix(const relic_bwm_mesh *m)

@@ -221,3 +221,14 @@ unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigne
     check_islands(&c, w);
     return c.problems.count;
 }
+
+/* NWN2 packet file (Charles, *NWN2 TRN.ASWM packet structure*; xoreos):
+ * "NWN2" then version words 2 and 3; an MDB model shares the magic with
+ * other version words, so the magic alone does not say TRN. */
+int relic_trn_detect(const uint8_t *data, size_t size)
+{
+    return size >= RELIC_TRN_HEADER_SIZE &&
+           memcmp(data, RELIC_TRN_HEADER_MAGIC_VALUE, RELIC_TRN_HEADER_MAGIC_LEN) == 0 &&
+           relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MAJOR_OFFSET) == RELIC_TRN_VERSION_MAJOR &&
+           relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MINOR_OFFSET) == RELIC_TRN_VERSION_MINOR;
+}

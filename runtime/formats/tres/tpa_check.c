@@ -136,3 +136,12 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
     }
     return c.count;
 }
+
+/* A TPA (Andres, PenguiN42, TSOrd, machf, *Trespasser file formats*: TPA
+ * header): version 0x150 and the identifier table right after the header.
+ * Both are needed, since 0x150 alone is a common first word. */
+int relic_tpa_detect(const uint8_t *data, size_t size)
+{
+    return size >= RELIC_TPA_HEADER_SIZE && relic_load_u32le(data) == RELIC_AUDIO_TPA_VERSION &&
+           relic_load_u32le(data + RELIC_TPA_HEADER_ID_TABLE_OFFSET_OFFSET) == RELIC_TPA_HEADER_SIZE;
+}

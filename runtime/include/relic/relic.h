@@ -73,6 +73,22 @@ relic_status relic_fail(relic_error *err, relic_status code, uint64_t offset,
 #endif
     ;
 
+/** Fill err (if non-NULL) with code and offset, an empty path and message;
+ *  return code. What relic_fail becomes under RELIC_NO_ERRMSG. */
+relic_status relic_fail_code(relic_error *err, relic_status code, uint64_t offset);
+
+/* RELIC_NO_ERRMSG: compile error text out (as nanopb's PB_NO_ERRMSG does).
+ * Defined before relic's headers (e.g. -DRELIC_NO_ERRMSG), every relic_fail
+ * keeps its status code and byte offset but drops its field path and message,
+ * so their strings and the formatting code leave the binary;
+ * relic_error_print then prints the status name. The path and message
+ * arguments are not evaluated. For the embedding build (README, "Embedding"). */
+#ifdef RELIC_NO_ERRMSG
+/* Variables that only fed a message become unused: build the library with
+ * -Wno-unused under this macro (make embed does). */
+#define relic_fail(err, code, offset, ...) relic_fail_code((err), (code), (offset))
+#endif
+
 /** Reset err to "no error". */
 void relic_error_clear(relic_error *err);
 
@@ -393,33 +409,56 @@ const char *relic_member_name_problem(const char *name, size_t n, int strict, si
 /* Format detection                                                       */
 /* ---------------------------------------------------------------------- */
 
-/** Formats relic knows. */
-typedef enum relic_format {
-    RELIC_FORMAT_UNKNOWN = 0,
-    RELIC_FORMAT_BWM,   /**< KotOR binary walkmesh (.wok .pwk .dwk) */
-    RELIC_FORMAT_JSON,  /**< relic's JSON form of a binary format */
-    RELIC_FORMAT_OBJ,   /**< Wavefront OBJ text mesh */
-    RELIC_FORMAT_SVG,   /**< SVG picture (output only) */
-    RELIC_FORMAT_TPA,   /**< Trespasser packed audio bank (.tpa) */
-    RELIC_FORMAT_CAU,   /**< Trespasser sound sample (.cau) */
-    RELIC_FORMAT_WAV,   /**< RIFF WAVE sound (input to CAU, output of CAU/TPA) */
-    RELIC_FORMAT_GROFF, /**< Trespasser GROFF container (.grf .scn, savegames), also SZDD-compressed */
-    RELIC_FORMAT_PID,   /**< Trespasser packed image directory (.pid) */
-    RELIC_FORMAT_GFF,   /**< BioWare GFF V3.2 ("XXX V3.2": ARE, GIT, GIC, IFO, UTC, DLG, BIC, ...) */
-    RELIC_FORMAT_SPZ,   /**< Trespasser texture swap file, LZSS-compressed (.spz) or raw (.swp) */
-    RELIC_FORMAT_TRN,   /**< NWN2 terrain packet file with ASWM walkmesh (.trn .trx) */
-    RELIC_FORMAT_WTD,   /**< Trespasser wavelet terrain (.wtd) */
-    RELIC_FORMAT_TRI,   /**< Trespasser terrain triangulation text (.tri), by extension */
-    RELIC_FORMAT_TRR,   /**< Trespasser terrain point-cloud text (.trr), by extension */
-    RELIC_FORMAT_TPM,   /**< Trespasser Models text (.tpm), by extension */
-    RELIC_FORMAT_ERF,   /**< BioWare ERF V1.0/V1.1 (.erf .mod .hak .sav .nwm) and RIM V1.0 (.rim) containers */
-} relic_format;
+/** Magic bytes: `size` bytes equal to `bytes` at byte `offset` of a file. */
+typedef struct relic_magic {
+    uint32_t offset;
+    uint32_t size;
+    const char *bytes;
+} relic_magic;
 
-/** Detect by magic first (when data is non-NULL), then by the extension of
- *  name (case-insensitive; name may be NULL). */
+/** A format relic detects. Each format's descriptor (relic_format_bwm, ...)
+ *  is generated from the `detect` line of its schema into its generated
+ *  source, with RELIC_FORMAT_<NAME> (&relic_format_<name>) in its header;
+ *  relic_formats[] lists them (generated/registry/formats.c). So relic.h
+ *  lists no format, and adding one adds a schema only. */
+typedef struct relic_format_info {
+    const char *name;                /**< short lower-case name: "bwm" */
+    const char *doc;                 /**< one line: what files hold */
+    const char *const *extensions;   /**< lower case, no dot, NULL-terminated */
+    const relic_magic *magic;        /**< all must match; NULL with magic_count 0 */
+    size_t magic_count;
+    /** Hand-written test of the first bytes (NULL: the magic decides). */
+    int (*detect)(const uint8_t *data, size_t size);
+} relic_format_info;
+
+/** A detected format: its descriptor, or RELIC_FORMAT_UNKNOWN (NULL). */
+typedef const relic_format_info *relic_format;
+#define RELIC_FORMAT_UNKNOWN ((relic_format)0)
+
+/** The formats of this build in the order relic_detect tries them,
+ *  NULL-terminated (a FORMATS= subset build holds only its own). */
+extern const relic_format_info *const relic_formats[];
+
+/* Inputs relic reads or writes besides the game formats (runtime/formats/detect.c). */
+extern const relic_format_info relic_format_json;  /**< relic's JSON form of a binary format */
+extern const relic_format_info relic_format_obj;   /**< Wavefront OBJ text mesh */
+extern const relic_format_info relic_format_svg;   /**< SVG picture (output only) */
+extern const relic_format_info relic_format_wav;   /**< RIFF WAVE sound (input to CAU, output of CAU/TPA) */
+#define RELIC_FORMAT_JSON (&relic_format_json)
+#define RELIC_FORMAT_OBJ (&relic_format_obj)
+#define RELIC_FORMAT_SVG (&relic_format_svg)
+#define RELIC_FORMAT_WAV (&relic_format_wav)
+
+/** 1 when data (size bytes) carries the magic of f (or passes its test). */
+int relic_format_match(relic_format f, const uint8_t *data, size_t size);
+
+/** Detect by magic first (when data is non-NULL: relic_formats[] in order,
+ *  then WAV and JSON), then by the extension of name (case-insensitive; name
+ *  may be NULL). RELIC_FORMAT_UNKNOWN when nothing matches. */
 relic_format relic_detect(const uint8_t *data, size_t size, const char *name);
 
-/** Short lower-case name of a format ("bwm", "json", ...). */
+/** Short lower-case name of a format ("bwm", "json", ...); "unknown" for
+ *  RELIC_FORMAT_UNKNOWN. */
 const char *relic_format_name(relic_format f);
 
 /** The extension of path without the dot, lower-cased into buf (size n);

@@ -13,6 +13,11 @@
 #include "cau.h"
 #include "tpa.h"
 
+/** 1 when data starts like a TPA: version 0x150 and the identifier table
+ *  right after the 24-byte header. The `detect` hook of
+ *  schema/tres/tpa.schema. No errors; data may be any bytes. */
+int relic_tpa_detect(const uint8_t *data, size_t size);
+
 #ifdef __cplusplus
 extern "C" {
 #endif

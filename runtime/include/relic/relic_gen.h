@@ -8,12 +8,16 @@
 
 #include "relic.h"
 
+#include <stdarg.h>
+
 /* Generated per-struct helpers a given schema may not call (an element
  * struct with nothing to check, a codec target): not an error. */
 #if defined(__GNUC__)
 #define RELIC_GEN_UNUSED __attribute__((unused))
+#define RELIC_GEN_ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define RELIC_GEN_UNUSED
+#define RELIC_GEN_ALWAYS_INLINE
 #endif
 
 /* Schema expressions evaluate in int64 with wrap-around; division by zero
@@ -27,12 +31,44 @@ static inline int64_t relic_gen_shl(int64_t a, int64_t b) { return (b < 0 || b >
 static inline int64_t relic_gen_shr(int64_t a, int64_t b) { return (b < 0 || b > 63) ? 0 : (int64_t)((uint64_t)a >> b); }
 static inline int64_t relic_gen_neg(int64_t a) { return (int64_t)(0 - (uint64_t)a); }
 
+/* relic_fail with its arguments as a va_list (runtime/core/error.c). */
+relic_status relic_vfail(relic_error *err, relic_status code, uint64_t offset, const char *path,
+                         const char *fmt, va_list ap);
+
 /* Prepend "name[index]." (index >= 0) or "name." to err->path. */
 void relic_gen_path_prefix(relic_error *err, const char *name, int64_t index);
 
 /* Byte size of count elements of elem bytes at pos, checked against size:
  * returns 0 (and fills err) when pos + count*elem overflows or passes size. */
 int relic_gen_span_ok(uint64_t pos, uint64_t count, uint64_t elem, uint64_t size, uint64_t *bytes);
+
+/* An array placed at offset `at` holding count * per elements of elem
+ * bytes, checked against an input of size bytes: sets *pos, *n (elements)
+ * and *bytes and returns RELIC_OK, else fails naming `name`:
+ * RELIC_E_LAYOUT at cur (at outside the input), RELIC_E_RANGE (negative
+ * count) or RELIC_E_TRUNCATED (the elements pass the end) at `at`. One call
+ * instead of three inline checks in every generated validator. */
+relic_status relic_gen_place(relic_error *err, uint64_t cur, int64_t at, int64_t count, uint64_t per,
+                             uint64_t elem, uint64_t size, const char *name, uint64_t *pos, uint64_t *n,
+                             uint64_t *bytes);
+
+#ifdef RELIC_NO_ERRMSG
+/* Without messages the three checks are smaller inline than a call. */
+RELIC_GEN_ALWAYS_INLINE static inline relic_status relic_gen_place_inline(relic_error *err, uint64_t cur, int64_t at, int64_t count,
+                                                  uint64_t per, uint64_t elem, uint64_t size, uint64_t *pos,
+                                                  uint64_t *n, uint64_t *bytes)
+{
+    *pos = *n = *bytes = 0; /* set on every path: no maybe-uninitialized once inlined */
+    if (at < 0 || (uint64_t)at > size) return relic_fail_code(err, RELIC_E_LAYOUT, cur);
+    if (count < 0) return relic_fail_code(err, RELIC_E_RANGE, (uint64_t)at);
+    *n = (uint64_t)count * per;
+    if (!relic_gen_span_ok((uint64_t)at, *n, elem, size, bytes)) return relic_fail_code(err, RELIC_E_TRUNCATED, (uint64_t)at);
+    *pos = (uint64_t)at;
+    return RELIC_OK;
+}
+#define relic_gen_place(err, cur, at, count, per, elem, size, name, pos, n, bytes) \
+    relic_gen_place_inline((err), (cur), (at), (count), (per), (elem), (size), (pos), (n), (bytes))
+#endif
 
 /* relic_fail with path "name[index]" (index >= 0) or "name". */
 relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t offset, const char *name,
@@ -41,6 +77,11 @@ relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t off
     __attribute__((format(printf, 6, 7)))
 #endif
     ;
+
+#ifdef RELIC_NO_ERRMSG /* relic.h: keep the code and offset, drop path and text */
+#define relic_gen_path_prefix(err, name, index) ((void)(err))
+#define relic_gen_fail_at(err, code, offset, ...) relic_fail_code((err), (code), (offset))
+#endif
 
 /* The shortest decimal text of v that strtof reads back to v (NUL-terminated
  * in out; returns its length). Finite values only. runtime/core/float_text.c. */

@@ -34,6 +34,10 @@
 #include "relic_groff.h"
 #include "relic_lzss.h"
 
+/** Trespasser texture swap file, LZSS-compressed (.spz) or raw (.swp): relic_detect finds it by extension (runtime/formats/detect.c). */
+extern const relic_format_info relic_format_spz;
+#define RELIC_FORMAT_SPZ (&relic_format_spz)
+
 #ifdef __cplusplus
 extern "C" {
 #endif

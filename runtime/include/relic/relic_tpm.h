@@ -37,6 +37,10 @@
 
 #include "relic.h"
 
+/** Trespasser Models text (.tpm), known by extension: relic_detect finds it by extension (runtime/formats/detect.c). */
+extern const relic_format_info relic_format_tpm;
+#define RELIC_FORMAT_TPM (&relic_format_tpm)
+
 #ifdef __cplusplus
 extern "C" {
 #endif

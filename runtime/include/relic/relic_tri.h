@@ -9,6 +9,10 @@
 
 #include "relic.h"
 
+/** Trespasser terrain triangulation text (.tri), known by extension: relic_detect finds it by extension (runtime/formats/detect.c). */
+extern const relic_format_info relic_format_tri;
+#define RELIC_FORMAT_TRI (&relic_format_tri)
+
 #ifdef __cplusplus
 extern "C" {
 #endif

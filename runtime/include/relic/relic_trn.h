@@ -13,6 +13,15 @@
 #include "trrn.h"
 #include "watr.h"
 
+/** Version words of every known TRN/TRX header (xoreos, NWN2DataLib). */
+#define RELIC_TRN_VERSION_MAJOR 2u
+#define RELIC_TRN_VERSION_MINOR 3u
+
+/** 1 when data starts like a TRN/TRX: "NWN2" and version words 2 and 3
+ *  (an MDB model shares the magic with other words). The `detect` hook of
+ *  schema/nwn2/trn.schema. No errors; data may be any bytes. */
+int relic_trn_detect(const uint8_t *data, size_t size);
+
 #ifdef __cplusplus
 extern "C" {
 #endif

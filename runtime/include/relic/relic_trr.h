@@ -11,6 +11,10 @@
 #include "relic.h"
 #include "relic_wtd.h"
 
+/** Trespasser terrain point-cloud text (.trr), known by extension: relic_detect finds it by extension (runtime/formats/detect.c). */
+extern const relic_format_info relic_format_trr;
+#define RELIC_FORMAT_TRR (&relic_format_trr)
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -965,14 +965,8 @@ RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_
     }
     if (!(((int64_t)(((int64_t)m->header.pair_count) <= INT64_C(16))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "mini", "check failed: header.pair_count <= 16 (at most 16 pairs)");
     { /* table */
-        const int64_t at_ = ((int64_t)m->header.table_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "table", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.table_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "table", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "table", -1, "%llu elements of 2 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 2u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
+        uint64_t p_, n_, bytes_;
+        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.table_offset), ((int64_t)m->header.table_count), 1u, 2u, c->size, "table", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
         m->table_count = (size_t)(n_ / 1u);
         c->view->table = c->base + p_;
         c->view->table_count = (size_t)(n_ / 1u);
