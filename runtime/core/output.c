@@ -207,23 +207,19 @@ relic_status relic_out_open(relic_out *o, const char *path, const char *input, r
     else
         o->mode = OUTPUT_NEW_FILE_MODE & ~current_umask();
 
-    o->dest = final_target(o->dest_name, sizeof o->dest_name, path);
-    if (o->dest == NULL)
+    if (final_target(o->dest_name, sizeof o->dest_name, path) == NULL)
         return fail_io(err, "write", path, errno);
-    o->tmp = temp_template(o->tmp_name, sizeof o->tmp_name, o->dest);
-    if (o->tmp == NULL) {
-        o->dest = NULL;
+    if (temp_template(o->tmp_name, sizeof o->tmp_name, o->dest_name) == NULL) {
         return relic_fail(err, RELIC_E_LIMIT, 0, NULL,
                           "cannot write '%s': the path is too long for a temporary name", path);
     }
-    o->fd = mkstemp(o->tmp);
+    o->fd = mkstemp(o->tmp_name);
     if (o->fd < 0) {
         int saved = errno;
-        o->tmp = NULL;
-        o->dest = NULL;
         return relic_fail(err, RELIC_E_IO, 0, NULL,
                           "cannot create a temporary file for '%s': %s", path, strerror(saved));
     }
+    o->has_tmp = 1;
     return RELIC_OK;
 }
 
@@ -245,18 +241,12 @@ relic_status relic_out_write(relic_out *o, const void *data, size_t size, relic_
     return RELIC_OK;
 }
 
-static void out_release(relic_out *o)
-{
-    o->tmp = NULL;
-    o->dest = NULL;
-}
-
 void relic_out_abort(relic_out *o)
 {
     if (o->fd >= 0) close(o->fd);
-    if (o->tmp != NULL)
-        unlink(o->tmp);
-    out_release(o);
+    if (o->has_tmp)
+        unlink(o->tmp_name);
+    o->has_tmp = 0;
     o->fd = -1;
     o->prepared = 0;
 }
@@ -310,14 +300,13 @@ relic_status relic_out_commit(relic_out *o, relic_error *err)
     o->prepared = 0;
     if (o->to_stdout || o->direct)
         return RELIC_OK;
-    if (rename(o->tmp, o->dest) != 0) {
+    if (rename(o->tmp_name, o->dest_name) != 0) {
         saved = errno;
         relic_out_abort(o);
         return fail_io(err, "replace", o->path, saved);
     }
-    o->tmp = NULL;
-    sync_directory_of(o->dest);
-    out_release(o);
+    o->has_tmp = 0;
+    sync_directory_of(o->dest_name);
     return RELIC_OK;
 }
 

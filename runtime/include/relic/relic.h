@@ -340,7 +340,8 @@ static inline int relic_mul_ok(uint64_t a, uint64_t b, uint64_t *out) {
  *  is replaced the same way (the link stays a link); a character or block
  *  device, FIFO or socket, "-", or the file standard output already is
  *  (/dev/stdout) is written directly and never unlinked or renamed over.
- *  Names live in the struct, not on the heap. Fields are internal. */
+ *  Names live in the struct, not on the heap (a copy stays valid). Fields
+ *  are internal. */
 /** Longest destination or temporary name relic_out holds (PATH_MAX-sized
  *  destinations plus the ".XXXXXX" suffix). */
 #define RELIC_OUT_TEMP_MAX 4112
@@ -350,10 +351,10 @@ typedef struct relic_out {
     int direct;    /* device, FIFO or socket: written in place */
     int prepared;  /* relic_out_prepare done: only the rename is left */
     const char *path;
-    char *dest;    /* NULL or dest_name: where the rename lands (path or a link's final target) */
-    char *tmp;     /* NULL or tmp_name */
+    int has_tmp;   /* tmp_name exists and is removed on abort */
     unsigned mode;
-    char dest_name[RELIC_OUT_TEMP_MAX];
+    /* names in the struct, never pointers into it: a relic_out may be copied */
+    char dest_name[RELIC_OUT_TEMP_MAX]; /* where the rename lands: path or a link's final target */
     char tmp_name[RELIC_OUT_TEMP_MAX];
 } relic_out;
 
