@@ -246,7 +246,7 @@ int cmd_set(int argc, char **argv)
     if (enc == RELIC_GFF_ENC_AUTO) enc = relic_gff_detect_encoding(&d);
     if (set_tree_value(tf, value, id, enc, &a, args[1])) goto out;
     relic_buf_init(&b, 0);
-    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &b, &fell_back, &err) != RELIC_OK) {
+    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &a, &b, &fell_back, &err) != RELIC_OK) {
         relic_error_print(stderr, file, &err);
     } else {
         relic_gff_doc chk;
