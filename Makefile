@@ -133,7 +133,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB_ARCHIVES) $(LIBS) -lcmocka -o $@
 
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
-	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/grf_cli_test.sh tests/gff_cli_test.sh tests/erf_cli_test.sh tests/wtd_cli_test.sh tests/mutate_cli_test.sh tests/trn_cli_test.sh tests/tpm_cli_test.sh tests/textures_cli_test.sh tests/mutate_formats.sh tests/check_layers.sh
+	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples sh tests/run_all.sh $(TESTS) tests/cli_test.sh tests/audio_cli_test.sh tests/tres_cli_test.sh tests/grf_cli_test.sh tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/erf_cli_test.sh tests/wtd_cli_test.sh tests/mutate_cli_test.sh tests/trn_cli_test.sh tests/tpm_cli_test.sh tests/textures_cli_test.sh tests/mutate_formats.sh tests/check_layers.sh
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer.
 ASAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
