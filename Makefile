@@ -166,7 +166,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) $(CPPFLAGS) $< $(LIB_ARCHIVES) $(LIBS) -lcmocka -o $@
 
 # the longest first, so that running them in parallel ends soonest
-CLI_TESTS = tests/gff_cli_test.sh tests/audio_cli_test.sh tests/mutate_formats.sh tests/wtd_cli_test.sh \
+CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.sh tests/mutate_formats.sh tests/wtd_cli_test.sh \
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
             tests/output_cli_test.sh tests/bombs_cli_test.sh tests/check_layers.sh

@@ -53,9 +53,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf_init(&def, 0);
     relic_buf_init(&json, 0);
     relic_buf_init(&back, 0);
-    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &keep, NULL, &err) != RELIC_OK) abort();
+    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &a, &keep, NULL, &err) != RELIC_OK) abort();
     if (relic_gff_open(keep.data, keep.size, &a, NULL, NULL, &d2, &err) != RELIC_OK) abort();
-    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &def, NULL, &err) != RELIC_OK) abort();
+    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &def, NULL, &err) != RELIC_OK) abort();
     if (relic_gff_open(def.data, def.size, &a, NULL, NULL, &d2, &err) != RELIC_OK) abort();
     relic_status st = relic_gff_json_print_tree(&t, RELIC_GFF_ENC_CP1252, &json, &err);
     if (st == RELIC_E_UNSUPPORTED) goto done; /* duplicate StringIDs in a locstring: no JSON form */
@@ -74,7 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         relic_buf_free(&direct);
     }
     if (relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err) != RELIC_OK) abort();
-    if (relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &back, NULL, &err) != RELIC_OK) abort();
+    if (relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &back, NULL, &err) != RELIC_OK) abort();
     if (back.size != def.size || memcmp(back.data, def.data, def.size) != 0) abort();
 done:
     relic_buf_free(&keep);

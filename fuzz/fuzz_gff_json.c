@@ -27,11 +27,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf_init(&bin, 0);
     relic_buf_init(&json, 0);
     relic_buf_init(&bin2, 0);
-    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &bin, NULL, &err) == RELIC_OK) {
+    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &bin, NULL, &err) == RELIC_OK) {
         if (relic_gff_open(bin.data, bin.size, &a, NULL, NULL, &d, &err) != RELIC_OK) abort();
         if (relic_gff_json_print_tree(&t, enc, &json, &err) != RELIC_OK) abort();
         if (relic_gff_json_read_tree((const char *)json.data, json.size, enc, &a, &t2, &err) != RELIC_OK) abort();
-        if (relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &bin2, NULL, &err) != RELIC_OK) abort();
+        if (relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &bin2, NULL, &err) != RELIC_OK) abort();
         if (bin2.size != bin.size || memcmp(bin.data, bin2.data, bin.size) != 0) abort();
     } else if (err.message[0] == 0) {
         abort();

@@ -112,6 +112,10 @@ typedef struct gen_field {
     int const_len;
     int has_range;             /* `in lo..hi` */
     int64_t range_lo, range_hi;
+    int range_games;           /* typed GFF: `in lo..hi for GAMES` (GEN_GAME_* bits; 0 = every game) */
+    int enum_games;            /* typed GFF: `: enum for GAMES` */
+    int alt_gff_type;          /* typed GFF: `also TYPE for GAMES`: a type those games also write; -1 none */
+    int alt_games;
     gen_expr *check;           /* `check (expr)` over `it` */
     const char *codec;         /* `codec NAME(decoded_size) as STRUCT` */
     gen_expr *codec_size;
@@ -143,6 +147,9 @@ struct gen_member {
     const char *doc;           /* M_CHECK message */
 };
 
+/* Games of a typed GFF rule (`for nwn1 nwn2 kotor1 kotor2`; kotor = both). */
+enum { GEN_GAME_NWN1 = 1, GEN_GAME_NWN2 = 2, GEN_GAME_KOTOR1 = 4, GEN_GAME_KOTOR2 = 8 };
+
 typedef struct gen_struct {
     const char *name;
     gen_loc loc;
@@ -153,6 +160,9 @@ typedef struct gen_struct {
     int has_id;                /* typed GFF: `id N` or `id any` */
     int id_any;
     int64_t gff_id;            /* the documented StructID */
+    int nids;                  /* typed GFF: `id N for GAMES` clauses (then gff_id is the first) */
+    int64_t ids[8];
+    int id_games[8];           /* GEN_GAME_* bits of each */
     const char *external;      /* typed GFF: declared by the used schema of this name */
     gen_member *members;
     int nmembers;

@@ -24,6 +24,16 @@ static void accessor_name(gen_out *o, const gen_schema *s, const gen_struct *st,
     else out_printf(o, "relic_%s_%s_%s", s->format.name, st->name, f->name);
 }
 
+/* " (nwn1, kotor2)": the games of a rule's GEN_GAME_* bits, for doc comments. */
+static void games_text(gen_out *o, int games)
+{
+    static const char *const names[] = { "nwn1", "nwn2", "kotor1", "kotor2" };
+    if (!games) return;
+    out_puts(o, " for");
+    for (int i = 0; i < 4; i++)
+        if (games & (1 << i)) out_printf(o, " %s", names[i]);
+}
+
 /* The table symbol of a struct, in the schema that declares it. */
 static void table_name(gen_out *o, const gen_schema *s, const gen_struct *st)
 {
@@ -36,7 +46,13 @@ static void emit_accessor(gen_schema *s, gen_out *o, const gen_struct *st, const
     if (f->doc) out_printf(&doc, "%s%s", f->doc, f->doc[strlen(f->doc) - 1] == '.' ? "" : ".");
     out_printf(&doc, "%sGFF %s \"%s\"", f->doc ? "\n" : "", gen_gff_type_name(f->gff_type), f->label);
     if (f->has_range) out_printf(&doc, ", range %lld..%lld", (long long)f->range_lo, (long long)f->range_hi);
+    if (f->has_range) games_text(&doc, f->range_games);
     if (f->etype) out_printf(&doc, ", %s %s", f->etype->is_flags ? "flags" : "values", f->etype->name);
+    if (f->etype) games_text(&doc, f->enum_games);
+    if (f->alt_gff_type >= 0) {
+        out_printf(&doc, ", also %s", gen_gff_type_name(f->alt_gff_type));
+        games_text(&doc, f->alt_games);
+    }
     if (f->stype) out_printf(&doc, ", %s %s", f->gff_type == GFF_T_LIST ? "elements" : "struct", f->stype->name);
     switch (f->gff_type) {
     case GFF_T_STRUCT: out_puts(&doc, "; *out is the struct index"); break;
@@ -84,7 +100,15 @@ void emit_gff_header(gen_schema *s, gen_out *o)
         out_printf(&doc, "%s", st->doc);
         if (st->id_any) out_puts(&doc, " (StructID varies.)");
         else if (st->gff_id == 0xFFFFFFFFll) out_puts(&doc, " (StructID 0xFFFFFFFF: the top-level struct.)");
-        else out_printf(&doc, " (StructID %lld.)", (long long)st->gff_id);
+        else if (!st->nids) out_printf(&doc, " (StructID %lld.)", (long long)st->gff_id);
+        else {
+            out_puts(&doc, " (StructID");
+            for (int k = 0; k < st->nids; k++) {
+                out_printf(&doc, "%s %lld", k ? ";" : "", (long long)st->ids[k]);
+                games_text(&doc, st->id_games[k]);
+            }
+            out_puts(&doc, ".)");
+        }
         em_doc_comment(o, "", doc.data, st->source);
         free(doc.data);
         out_puts(o, "extern const relic_gff_sstruct ");
@@ -137,9 +161,15 @@ void emit_gff_source(gen_schema *s, gen_out *o)
                 else out_puts(o, "NULL, ");
                 if (f->doc) em_cstring(o, f->doc, (int)strlen(f->doc));
                 else out_puts(o, "NULL");
-                out_puts(o, " },\n");
+                out_printf(o, ", %du, %du, %du, %du },\n", f->range_games, f->enum_games,
+                           f->alt_gff_type >= 0 ? f->alt_gff_type : 0, f->alt_gff_type >= 0 ? f->alt_games : 0);
             }
             out_puts(o, "};\n");
+        }
+        if (st->nids) {
+            out_printf(o, "static const relic_gff_sid %s_%s_ids[] = {", P, st->name);
+            for (int k = 0; k < st->nids; k++) out_printf(o, " { %lldu, %du },", (long long)st->ids[k], st->id_games[k]);
+            out_puts(o, " };\n");
         }
         out_puts(o, "const relic_gff_sstruct ");
         table_name(o, s, st);
@@ -148,6 +178,8 @@ void emit_gff_source(gen_schema *s, gen_out *o)
         if (st->nmembers) out_printf(o, "%s_%s_fields, ", P, st->name);
         else out_puts(o, "NULL, ");
         em_cstring(o, st->doc, (int)strlen(st->doc));
+        if (st->nids) out_printf(o, ", %du, %s_%s_ids", st->nids, P, st->name);
+        else out_puts(o, ", 0u, NULL");
         out_puts(o, " };\n\n");
     }
     if (s->format.gff_type) {

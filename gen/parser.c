@@ -242,6 +242,27 @@ static int parse_dims(parser *p, gen_field *f)
 
 /* ---------------------------------------------------------------- members */
 
+/* `for GAME...` after a typed GFF rule: the games it belongs to (nwn1 nwn2
+ * kotor1 kotor2, kotor = kotor1 kotor2), as GEN_GAME_* bits; 0 when no
+ * `for` follows (every game). -1 on a syntax error. */
+static int parse_games(parser *p)
+{
+    if (!is_word(p, "for")) return 0;
+    advance(p);
+    int mask = 0;
+    for (;;) {
+        if (is_word(p, "nwn1")) mask |= GEN_GAME_NWN1;
+        else if (is_word(p, "nwn2")) mask |= GEN_GAME_NWN2;
+        else if (is_word(p, "kotor1")) mask |= GEN_GAME_KOTOR1;
+        else if (is_word(p, "kotor2")) mask |= GEN_GAME_KOTOR2;
+        else if (is_word(p, "kotor")) mask |= GEN_GAME_KOTOR1 | GEN_GAME_KOTOR2;
+        else break;
+        advance(p);
+    }
+    if (!mask) { syntax(p, "a game after 'for' (nwn1, nwn2, kotor1, kotor2, kotor)"); return -1; }
+    return mask;
+}
+
 static int parse_members(parser *p, gen_member **out, int *n, int in_switch);
 
 /* The attributes binary and typed GFF fields share: "doc", `: enum`,
@@ -257,12 +278,14 @@ static int parse_shared_attr(parser *p, gen_field *f, const char *name)
     } else if (is_punct(p, ':')) {
         advance(p);
         if (!(f->enum_name = expect_ident(p, "an enum or flags name"))) return -1;
+        if ((f->enum_games = parse_games(p)) < 0) return -1;
     } else if (is_word(p, "in")) {
         advance(p);
         f->has_range = 1;
         if (!expect_int(p, &f->range_lo, "the range's lower bound")) return -1;
         if (!expect_punct(p, PU_DOTDOT, "'..' in the range")) return -1;
         if (!expect_int(p, &f->range_hi, "the range's upper bound")) return -1;
+        if ((f->range_games = parse_games(p)) < 0) return -1;
     } else if (is_word(p, "source")) {
         advance(p);
         if (!(f->source = expect_string(p, "a source reference string"))) return -1;
@@ -330,13 +353,15 @@ static gen_field *parse_field(parser *p)
     }
 }
 
-/* Typed GFF field: GFFTYPE LABEL [as CNAME] [of STRUCT] [: ENUM] [in LO..HI]
- * ["doc"] [source "ref"];  LABEL is an identifier or a string. */
+/* Typed GFF field: GFFTYPE LABEL [as CNAME] [of STRUCT] [: ENUM [for GAMES]]
+ * [in LO..HI [for GAMES]] [also GFFTYPE for GAMES] ["doc"] [source "ref"];
+ * LABEL is an identifier or a string. */
 static gen_field *parse_gff_field(parser *p)
 {
     gen_field *f = gen_alloc(sizeof *f);
     f->loc = p->tok.loc;
     f->fixed_offset = -1;
+    f->alt_gff_type = -1;
     const char *type = expect_ident(p, "a GFF type (byte, int, cexostring, list, ...)");
     if (!type) return NULL;
     if ((f->gff_type = gen_gff_type_of(type)) < 0) {
@@ -365,8 +390,21 @@ static gen_field *parse_gff_field(parser *p)
         } else if (is_word(p, "of")) {
             advance(p);
             if (!(f->type_name = expect_ident(p, "the struct of the field or of the list's elements"))) return NULL;
+        } else if (is_word(p, "also")) {
+            advance(p);
+            const char *alt = expect_ident(p, "the GFF type those games also write");
+            if (!alt) return NULL;
+            if ((f->alt_gff_type = gen_gff_type_of(alt)) < 0) {
+                gen_error(f->loc, "'%s' is not a GFF type", alt);
+                p->failed = 1;
+                return NULL;
+            }
+            if ((f->alt_games = parse_games(p)) <= 0) {
+                if (f->alt_games == 0) syntax(p, "'for GAMES' after 'also TYPE'");
+                return NULL;
+            }
         } else {
-            syntax(p, "';' or a GFF field attribute (as, of, :, in, source, \"doc\")");
+            syntax(p, "';' or a GFF field attribute (as, of, :, in, also, source, \"doc\")");
             return NULL;
         }
     }
@@ -502,7 +540,18 @@ static int parse_struct(parser *p)
             advance(p);
             st->has_id = 1;
             if (is_word(p, "any")) { advance(p); st->id_any = 1; }
-            else if (!expect_int(p, &st->gff_id, "the StructID or 'any'")) return 0;
+            else {
+                int64_t id;
+                if (!expect_int(p, &id, "the StructID or 'any'")) return 0;
+                int games = parse_games(p);
+                if (games < 0) return 0;
+                if (games) { /* `id N for GAMES`, repeatable */
+                    if (st->nids == (int)(sizeof st->ids / sizeof st->ids[0])) { syntax(p, "at most 8 'id N for GAMES'"); return 0; }
+                    st->ids[st->nids] = id;
+                    st->id_games[st->nids++] = games;
+                }
+                if (!games || st->nids == 1) st->gff_id = id;
+            }
         } else break;
     }
     if (!parse_doc_source(p, &st->doc, &st->source)) return 0;

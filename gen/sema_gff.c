@@ -187,6 +187,9 @@ int gen_check_gff(gen_schema *s)
         if (!st->has_id) gen_error(st->loc, "struct '%s' needs its StructID: 'id N' or 'id any'", st->name);
         else if (!st->id_any && (st->gff_id < 0 || st->gff_id > 0xFFFFFFFFll))
             gen_error(st->loc, "StructID %lld of '%s' does not fit 32 bits", (long long)st->gff_id, st->name);
+        for (int k = 0; k < st->nids; k++)
+            if (st->ids[k] < 0 || st->ids[k] > 0xFFFFFFFFll)
+                gen_error(st->loc, "StructID %lld of '%s' does not fit 32 bits", (long long)st->ids[k], st->name);
         if (st->doc_size >= 0 || st->tuple) gen_error(st->loc, "'size' and 'tuple' are for binary structs, not typed GFF ones");
         if (!st->doc) gen_error(st->loc, "struct '%s' needs a doc string", st->name);
         for (int j = 0; j < st->nmembers; j++) {

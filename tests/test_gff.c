@@ -100,13 +100,16 @@ static int write_equals(const relic_gff_tree *t, relic_gff_layout l, const relic
     relic_buf b;
     relic_error err;
     int fb;
+    relic_arena wa;
+    relic_arena_init_heap(&wa, 0);
     relic_buf_init(&b, 0);
-    assert_int_equal(relic_gff_write_tree(t, l, &b, &fb, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(t, l, &wa, &b, &fb, &err), RELIC_OK);
     size_t i = 0;
     while (i < b.size && i < orig->size && b.data[i] == orig->data[i]) i++;
     *first_diff = i;
     int same = b.size == orig->size && i == b.size;
     relic_buf_free(&b);
+    relic_arena_release(&wa);
     return same;
 }
 
@@ -195,8 +198,8 @@ static void test_corpus_json_round_trip(void **state)
         relic_status st = relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err);
         if (st != RELIC_OK) print_message("%s: %s: %s\n", fl.paths[i], err.path, err.message);
         assert_int_equal(st, RELIC_OK);
-        assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &b1, NULL, &err), RELIC_OK);
-        assert_int_equal(relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &b2, NULL, &err), RELIC_OK);
+        assert_int_equal(relic_gff_write_tree(&t, t.family, &a, &b1, NULL, &err), RELIC_OK); /* the file's family ... */
+        assert_int_equal(relic_gff_write_tree(&t2, t2.family, &a, &b2, NULL, &err), RELIC_OK); /* ... through "__layout" */
         assert_int_equal(b1.size, b2.size);
         assert_memory_equal(b1.data, b2.data, b1.size);
         identical += b2.size == mp.bytes.size && memcmp(b2.data, mp.bytes.data, b2.size) == 0;
@@ -391,7 +394,7 @@ static void test_every_field_type_reads_back(void **state)
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&b, 0);
     make_all_types(&a, &t);
-    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &b, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &b, NULL, &err), RELIC_OK);
     assert_int_equal(open_bytes(b.data, b.size, &a, &d, &err), RELIC_OK);
     assert_memory_equal(relic_gff_file_type(&d), "UTI ", 4);
 #define FIND(label) assert_true(relic_gff_find(&d, 0, label, &f))
@@ -458,7 +461,7 @@ static void test_type_mismatch_is_an_error(void **state)
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&b, 0);
     make_all_types(&a, &t);
-    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &b, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &b, NULL, &err), RELIC_OK);
     assert_int_equal(open_bytes(b.data, b.size, &a, &d, &err), RELIC_OK);
     assert_true(relic_gff_find(&d, 0, "List", &f));
     assert_int_equal(relic_gff_get_uint(&d, f, &u, &err), RELIC_E_ARGUMENT);
@@ -485,7 +488,7 @@ static void test_every_field_type_round_trips_through_json(void **state)
     relic_buf_init(&b2, 0);
     relic_buf_init(&j, 0);
     make_all_types(&a, &t);
-    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &b, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &b, NULL, &err), RELIC_OK);
     assert_int_equal(relic_gff_json_print_tree(&t, RELIC_GFF_ENC_CP1252, &j, &err), RELIC_OK);
     relic_buf_append(&j, "", 1);
     const char *js = (const char *)j.data;
@@ -508,7 +511,7 @@ static void test_every_field_type_round_trips_through_json(void **state)
     assert_true(strstr(js, "\"Double\":{") < strstr(js, "\"Dword\":{"));
     assert_true(strstr(js, "\"LocEmpty\":{") < strstr(js, "\"LocName\":{"));
     assert_int_equal(relic_gff_json_read_tree(js, j.size - 1, RELIC_GFF_ENC_CP1252, &a, &t2, &err), RELIC_OK);
-    assert_int_equal(relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &b2, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &b2, NULL, &err), RELIC_OK);
     assert_int_equal(b.size, b2.size);
     assert_memory_equal(b.data, b2.data, b.size);
     relic_buf_free(&b);
@@ -725,7 +728,7 @@ static void exercise(const uint8_t *p, size_t n)
         relic_buf_init(&b, 0);
         relic_buf_init(&j, 0);
         assert_int_equal(relic_gff_tree_from_doc(&d, &a, &t, &err), RELIC_OK);
-        assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &b, NULL, &err), RELIC_OK);
+        assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &a, &b, NULL, &err), RELIC_OK);
         assert_int_equal(open_bytes(b.data, b.size, &a, &d, &err), RELIC_OK);
         relic_gff_json_print_tree(&t, RELIC_GFF_ENC_CP1252, &j, &err);
         relic_buf_free(&b);

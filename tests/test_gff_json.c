@@ -292,8 +292,8 @@ static void test_type_names_and_value_forms(void **state)
     relic_buf_init(&b1, 0);
     relic_buf_init(&b2, 0);
     assert_int_equal(read(js, RELIC_GFF_ENC_AUTO, &a, &t2, &err), RELIC_OK);
-    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &b1, NULL, &err), RELIC_OK);
-    assert_int_equal(relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &b2, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &b1, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &b2, NULL, &err), RELIC_OK);
     assert_int_equal(b1.size, b2.size);
     assert_memory_equal(b1.data, b2.data, b1.size);
     relic_buf_free(&b1);
@@ -407,8 +407,8 @@ static void test_locstring_cases(void **state)
     relic_buf_init(&b1, 0);
     relic_buf_init(&b2, 0);
     assert_int_equal(read(js, RELIC_GFF_ENC_CP1252, &a, &t2, &err), RELIC_OK);
-    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &b1, NULL, &err), RELIC_OK);
-    assert_int_equal(relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &b2, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &b1, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &b2, NULL, &err), RELIC_OK);
     assert_int_equal(b1.size, b2.size);
     assert_memory_equal(b1.data, b2.data, b1.size);
     free(js);
@@ -509,7 +509,7 @@ static void test_auto_encoding_falls_back_to_cp1252(void **state)
     add_text(t.root, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "A", "caf\xc3\xa9");
     add_text(t.root, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "B", "caf\xe9");
     relic_buf_init(&b, 0);
-    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &b, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &sc, &b, NULL, &err), RELIC_OK);
     assert_int_equal(relic_gff_open(b.data, b.size, &sc, NULL, NULL, &d, &err), RELIC_OK);
     assert_int_equal(relic_gff_detect_encoding(&d), RELIC_GFF_ENC_CP1252);
     char *js = print_ok(&t, RELIC_GFF_ENC_AUTO);
@@ -750,14 +750,15 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
         assert_memory_equal(dt->u.s, relic_gff_file_type(&d), 4);
         assert_int_equal(js.data[js.size - 1], '\n');
         check_struct_rules(doc, &r);
-        /* JSON -> GFF: the original bytes when the file is in the default layout */
+        /* JSON -> GFF: the original bytes when the file is in its family's layout */
         assert_int_equal(relic_gff_tree_from_doc(&d, &a, &t, &err), RELIC_OK);
-        assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &bin, NULL, &err), RELIC_OK);
+        assert_int_equal(relic_gff_write_tree(&t, t.family, &a, &bin, NULL, &err), RELIC_OK);
         int is_default = bin.size == mp.bytes.size && memcmp(bin.data, mp.bytes.data, bin.size) == 0;
         st = relic_gff_json_read_tree((const char *)js.data, js.size, RELIC_GFF_ENC_AUTO, &a, &t2, &err);
         if (st != RELIC_OK) print_message("%s: %s: %s\n", path, err.path, err.message);
         assert_int_equal(st, RELIC_OK);
-        assert_int_equal(relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &again, NULL, &err), RELIC_OK);
+        assert_int_equal(t2.family, t.family); /* carried by "__layout" */
+        assert_int_equal(relic_gff_write_tree(&t2, t2.family, &a, &again, NULL, &err), RELIC_OK);
         assert_int_equal(again.size, bin.size);
         assert_memory_equal(again.data, bin.data, bin.size);
         if (is_default) {
@@ -786,7 +787,7 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
     }
     closedir(dir);
     print_message("%d real files: nwn_gff rules hold (%d objects, %d fields, %d floats as Nim prints them, %d locstrings, "
-                  "%d voids, %d struct fields); %d in UTF-8; GFF -> JSON -> GFF byte-identical for all %d in the default "
+                  "%d voids, %d struct fields); %d in UTF-8; GFF -> JSON -> GFF byte-identical for all %d in their family's "
                   "layout; JSON -> GFF -> JSON identical for all\n",
                   files, r.objects, r.fields, r.floats, r.locs, r.voids, r.structs, utf8, default_layout);
     assert_true(files == 0 || (default_layout > 0 && r.floats > 0));

@@ -44,7 +44,7 @@ static void doc_from_json(doc *x, const char *json)
     relic_arena_init_heap(&x->a, (size_t)64 << 20);
     relic_buf_init(&x->bytes, 0);
     assert_int_equal(relic_gff_json_read_tree(json, strlen(json), RELIC_GFF_ENC_CP1252, &x->a, &t, &err), RELIC_OK);
-    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &x->bytes, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &x->a, &x->bytes, NULL, &err), RELIC_OK);
     assert_int_equal(relic_gff_open(x->bytes.data, x->bytes.size, &x->a, NULL, NULL, &x->d, &err), RELIC_OK);
 }
 

@@ -120,7 +120,7 @@ static void make_gff(relic_arena *a, relic_buf *out, int elems, int variant)
     t.root = root;
     relic_error err;
     relic_buf_init(out, 0);
-    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, out, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, a, out, NULL, &err), RELIC_OK);
 }
 
 static int setup(void **state)

@@ -52,7 +52,7 @@ extern const relic_gff_sstruct relic_are_are_struct;
 /** Element of the deprecated Expansion_List; BioWare's Aurora spec gives neither its StructID nor its fields (StructID varies.) Source: BioWare Aurora specs, AreaFile Table 2.1. */
 extern const relic_gff_sstruct relic_are_expansion_struct;
 
-/** AreaTile: which tile lies at one grid position of the area, its orientation and its lighting effects (StructID 1.) Source: BioWare Aurora specs, AreaFile Table 2.5a. */
+/** AreaTile: which tile lies at one grid position of the area, its orientation and its lighting effects (StructID 1.) Source: BioWare Aurora specs AreaFile Table 2.5a. */
 extern const relic_gff_sstruct relic_are_tile_struct;
 
 /* ---- are (top level: no struct argument) ---- */
@@ -89,8 +89,8 @@ static inline relic_status relic_are_comments(const relic_gff_doc *d, relic_byte
     return relic_gff_typed_get(d, 0, "Comments", 10u, out, err);
 }
 
-/** Deprecated; unused. Always -1.
- *  GFF int "Creator_ID", range -1..-1.
+/** Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas).
+ *  GFF int "Creator_ID", range -1..-1 for nwn1 nwn2.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_creator_id(const relic_gff_doc *d, int32_t *out, relic_error *err)
 {
@@ -129,8 +129,8 @@ static inline relic_status relic_are_height(const relic_gff_doc *d, int32_t *out
     return relic_gff_typed_get(d, 0, "Height", 5u, out, err);
 }
 
-/** Deprecated; unused. Always -1.
- *  GFF int "ID", range -1..-1.
+/** Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas).
+ *  GFF int "ID", range -1..-1 for nwn1 nwn2.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_id(const relic_gff_doc *d, int32_t *out, relic_error *err)
 {
@@ -289,8 +289,8 @@ static inline relic_status relic_are_sky_box(const relic_gff_doc *d, uint8_t *ou
     return relic_gff_typed_get(d, 0, "SkyBox", 0u, out, err);
 }
 
-/** Opacity of shadows (0-100).
- *  GFF byte "ShadowOpacity", range 0..100.
+/** Opacity of shadows (0-100 in NWN1 and NWN2); KotOR's shipped areas store 0-255 (205 in m13aa and the tat001, 001ebo test areas).
+ *  GFF byte "ShadowOpacity", range 0..100 for nwn1 nwn2.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_shadow_opacity(const relic_gff_doc *d, uint8_t *out, relic_error *err)
 {
@@ -387,24 +387,24 @@ static inline relic_status relic_are_wind_power(const relic_gff_doc *d, int32_t 
 
 /* ---- tile ---- */
 
-/** 1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns).
- *  GFF int "Tile_AnimLoop1", range 0..1.
+/** 1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both).
+ *  GFF int "Tile_AnimLoop1", range 0..1, also byte for nwn1.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_tile_tile_anim_loop1(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
 {
     return relic_gff_typed_get(d, s, "Tile_AnimLoop1", 5u, out, err);
 }
 
-/** 1 if the tile model's AnimLoop02 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns).
- *  GFF int "Tile_AnimLoop2", range 0..1.
+/** 1 if the tile model's AnimLoop02 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both).
+ *  GFF int "Tile_AnimLoop2", range 0..1, also byte for nwn1.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_tile_tile_anim_loop2(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
 {
     return relic_gff_typed_get(d, s, "Tile_AnimLoop2", 5u, out, err);
 }
 
-/** 1 if the tile model's AnimLoop03 animation plays, 0 if not (0 when the model has no such animation). NWN1 toolset files store it as a BYTE (check --strict warns).
- *  GFF int "Tile_AnimLoop3", range 0..1.
+/** 1 if the tile model's AnimLoop03 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both).
+ *  GFF int "Tile_AnimLoop3", range 0..1, also byte for nwn1.
  *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
 static inline relic_status relic_are_tile_tile_anim_loop3(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
 {

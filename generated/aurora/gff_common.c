@@ -146,181 +146,181 @@ int relic_gff_common_stack_element_type_from_name(const char *name, int64_t *val
 }
 
 static const relic_gff_sfield relic_gff_common_location_fields[] = {
-    { "Area", "area", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectId of the area containing the location" },
-    { "OrientationX", "orientation_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the direction vector in which the location faces" },
-    { "OrientationY", "orientation_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the direction vector in which the location faces" },
-    { "OrientationZ", "orientation_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z component of the direction vector in which the location faces" },
-    { "PositionX", "position_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x coordinate of the location" },
-    { "PositionY", "position_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y coordinate of the location" },
-    { "PositionZ", "position_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z coordinate of the location" },
+    { "Area", "area", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectId of the area containing the location", 0u, 0u, 0u, 0u },
+    { "OrientationX", "orientation_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the direction vector in which the location faces", 0u, 0u, 0u, 0u },
+    { "OrientationY", "orientation_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the direction vector in which the location faces", 0u, 0u, 0u, 0u },
+    { "OrientationZ", "orientation_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z component of the direction vector in which the location faces", 0u, 0u, 0u, 0u },
+    { "PositionX", "position_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x coordinate of the location", 0u, 0u, 0u, 0u },
+    { "PositionY", "position_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y coordinate of the location", 0u, 0u, 0u, 0u },
+    { "PositionZ", "position_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z coordinate of the location", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_location_struct = { "location", 1u, 0, 7u, relic_gff_common_location_fields, "Location: a position and facing in a module (a Variable of Type 5 stores one)" };
+const relic_gff_sstruct relic_gff_common_location_struct = { "location", 1u, 0, 7u, relic_gff_common_location_fields, "Location: a position and facing in a module (a Variable of Type 5 stores one)", 0u, NULL };
 
 static const int64_t relic_gff_common_variable_type_values[] = { INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), };
 static const char *const relic_gff_common_variable_type_names[] = { "int", "float", "string", "object", "location", };
 static const relic_gff_sfield relic_gff_common_variable_fields[] = {
-    { "Name", "name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name of the variable as set by the SetGlobalInt(), SetGlobalString(), etc. scripting functions and read by the corresponding GetGlobal*() functions" },
-    { "Type", "type", 4u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_gff_common_variable_type_values, relic_gff_common_variable_type_names, 5u, NULL, "Data type of Value: 1 INT, 2 FLOAT, 3 CExoString, 4 DWORD object, 5 Location Struct (Table 3.2)" },
-    { "Value", "value", 18u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The value of the variable; its GFF type depends on Type (Table 3.2)" },
+    { "Name", "name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name of the variable as set by the SetGlobalInt(), SetGlobalString(), etc. scripting functions and read by the corresponding GetGlobal*() functions", 0u, 0u, 0u, 0u },
+    { "Type", "type", 4u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_gff_common_variable_type_values, relic_gff_common_variable_type_names, 5u, NULL, "Data type of Value: 1 INT, 2 FLOAT, 3 CExoString, 4 DWORD object, 5 Location Struct (Table 3.2)", 0u, 0u, 0u, 0u },
+    { "Value", "value", 18u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The value of the variable; its GFF type depends on Type (Table 3.2)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_variable_struct = { "variable", 0u, 0, 3u, relic_gff_common_variable_fields, "Variable: one scripting variable of a VarTable list (a List of Variable Structs on an object, area or module)" };
+const relic_gff_sstruct relic_gff_common_variable_struct = { "variable", 0u, 0, 3u, relic_gff_common_variable_fields, "Variable: one scripting variable of a VarTable list (a List of Variable Structs on an object, area or module)", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_effect_float_param_fields[] = {
-    { "Value", "value", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Float parameter of the effect" },
+    { "Value", "value", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Float parameter of the effect", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_effect_float_param_struct = { "effect_float_param", 4u, 0, 1u, relic_gff_common_effect_float_param_fields, "Element of an Effect's FloatList: one float parameter" };
+const relic_gff_sstruct relic_gff_common_effect_float_param_struct = { "effect_float_param", 4u, 0, 1u, relic_gff_common_effect_float_param_fields, "Element of an Effect's FloatList: one float parameter", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_effect_int_param_fields[] = {
-    { "Value", "value", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Int parameter of the effect" },
+    { "Value", "value", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Int parameter of the effect", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_effect_int_param_struct = { "effect_int_param", 3u, 0, 1u, relic_gff_common_effect_int_param_fields, "Element of an Effect's IntList: one int parameter" };
+const relic_gff_sstruct relic_gff_common_effect_int_param_struct = { "effect_int_param", 3u, 0, 1u, relic_gff_common_effect_int_param_fields, "Element of an Effect's IntList: one int parameter", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_effect_object_param_fields[] = {
-    { "Value", "value", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID parameter of the effect" },
+    { "Value", "value", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID parameter of the effect", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_effect_object_param_struct = { "effect_object_param", 6u, 0, 1u, relic_gff_common_effect_object_param_fields, "Element of an Effect's ObjectList: one ObjectID parameter" };
+const relic_gff_sstruct relic_gff_common_effect_object_param_struct = { "effect_object_param", 6u, 0, 1u, relic_gff_common_effect_object_param_fields, "Element of an Effect's ObjectList: one ObjectID parameter", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_effect_string_param_fields[] = {
-    { "Value", "value", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "String parameter of the effect" },
+    { "Value", "value", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "String parameter of the effect", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_effect_string_param_struct = { "effect_string_param", 5u, 0, 1u, relic_gff_common_effect_string_param_fields, "Element of an Effect's StringList: one string parameter" };
+const relic_gff_sstruct relic_gff_common_effect_string_param_struct = { "effect_string_param", 5u, 0, 1u, relic_gff_common_effect_string_param_fields, "Element of an Effect's StringList: one string parameter", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_effect_fields[] = {
-    { "CreatorId", "creator_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the effect's creator" },
-    { "Duration", "duration", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Duration of the effect" },
-    { "ExpireDay", "expire_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day the effect expires" },
-    { "ExpireTime", "expire_time", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Time the effect expires" },
-    { "FloatList", "float_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_float_param_struct, "Float parameters of the effect (StructID 4, one FLOAT Value each)" },
-    { "IntList", "int_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_int_param_struct, "Int parameters of the effect (StructID 3, one INT Value each)" },
-    { "IsExposed", "is_exposed", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: is the effect exposed to scripting?" },
-    { "IsIconShown", "is_icon_shown", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: does the effect show its icon?" },
-    { "NumIntegers", "num_integers", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of integer parameters (no description in BioWare Aurora specs)" },
-    { "ObjectList", "object_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_object_param_struct, "ObjectID parameters of the effect (StructID 6, one DWORD Value each)" },
-    { "SkipOnLoad", "skip_on_load", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: skip this effect on load instead of adding it?" },
-    { "SpellId", "spell_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Spell id of the effect (no description in BioWare Aurora specs)" },
-    { "StringList", "string_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_string_param_struct, "String parameters of the effect (StructID 5, one CExoString Value each)" },
-    { "SubType", "sub_type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The effect sub-type" },
-    { "Type", "type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The type of the effect" },
+    { "CreatorId", "creator_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the effect's creator", 0u, 0u, 0u, 0u },
+    { "Duration", "duration", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Duration of the effect", 0u, 0u, 0u, 0u },
+    { "ExpireDay", "expire_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day the effect expires", 0u, 0u, 0u, 0u },
+    { "ExpireTime", "expire_time", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Time the effect expires", 0u, 0u, 0u, 0u },
+    { "FloatList", "float_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_float_param_struct, "Float parameters of the effect (StructID 4, one FLOAT Value each)", 0u, 0u, 0u, 0u },
+    { "IntList", "int_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_int_param_struct, "Int parameters of the effect (StructID 3, one INT Value each)", 0u, 0u, 0u, 0u },
+    { "IsExposed", "is_exposed", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: is the effect exposed to scripting?", 0u, 0u, 0u, 0u },
+    { "IsIconShown", "is_icon_shown", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: does the effect show its icon?", 0u, 0u, 0u, 0u },
+    { "NumIntegers", "num_integers", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of integer parameters (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "ObjectList", "object_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_object_param_struct, "ObjectID parameters of the effect (StructID 6, one DWORD Value each)", 0u, 0u, 0u, 0u },
+    { "SkipOnLoad", "skip_on_load", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Bool: skip this effect on load instead of adding it?", 0u, 0u, 0u, 0u },
+    { "SpellId", "spell_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Spell id of the effect (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "StringList", "string_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_string_param_struct, "String parameters of the effect (StructID 5, one CExoString Value each)", 0u, 0u, 0u, 0u },
+    { "SubType", "sub_type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The effect sub-type", 0u, 0u, 0u, 0u },
+    { "Type", "type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The type of the effect", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_effect_struct = { "effect", 0u, 1, 15u, relic_gff_common_effect_fields, "Effect: one effect on an object (element of an EffectsList). The StructID varies: 2 in EffectList, 0x1111 as Event data, 0 as a script stack element" };
+const relic_gff_sstruct relic_gff_common_effect_struct = { "effect", 0u, 1, 15u, relic_gff_common_effect_fields, "Effect: one effect on an object (element of an EffectsList). The StructID varies: 2 in EffectList, 0x1111 as Event data, 0 as a script stack element", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_event_data_byte_fields[] = {
-    { "Value", "value", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single BYTE parameter (no further description in BioWare Aurora specs)" },
+    { "Value", "value", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single BYTE parameter (no further description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_event_data_byte_struct = { "event_data_byte", 39321u, 0, 1u, relic_gff_common_event_data_byte_fields, "EventData of a REMOVE_FROM_AREA event (EventId 4)" };
+const relic_gff_sstruct relic_gff_common_event_data_byte_struct = { "event_data_byte", 39321u, 0, 1u, relic_gff_common_event_data_byte_fields, "EventData of a REMOVE_FROM_AREA event (EventId 4)", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_event_data_int_fields[] = {
-    { "Value", "value", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single INT parameter (no further description in BioWare Aurora specs)" },
+    { "Value", "value", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single INT parameter (no further description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_event_data_int_struct = { "event_data_int", 13107u, 0, 1u, relic_gff_common_event_data_int_fields, "EventData of a PLAY_ANIMATION event (EventId 9)" };
+const relic_gff_sstruct relic_gff_common_event_data_int_struct = { "event_data_int", 13107u, 0, 1u, relic_gff_common_event_data_int_fields, "EventData of a PLAY_ANIMATION event (EventId 9)", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_event_data_dword_fields[] = {
-    { "Value", "value", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single DWORD parameter (no further description in BioWare Aurora specs)" },
+    { "Value", "value", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The event's single DWORD parameter (no further description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_event_data_dword_struct = { "event_data_dword", 43690u, 0, 1u, relic_gff_common_event_data_dword_fields, "EventData of a BROADCAST_AOO event (EventId 20)" };
+const relic_gff_sstruct relic_gff_common_event_data_dword_struct = { "event_data_dword", 43690u, 0, 1u, relic_gff_common_event_data_dword_fields, "EventData of a BROADCAST_AOO event (EventId 20)", 0u, NULL };
 
 static const int64_t relic_gff_common_event_event_id_values[] = { INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(7), INT64_C(8), INT64_C(9), INT64_C(10), INT64_C(11), INT64_C(12), INT64_C(13), INT64_C(14), INT64_C(15), INT64_C(16), INT64_C(17), INT64_C(18), INT64_C(19), INT64_C(20), INT64_C(21), INT64_C(22), INT64_C(23), INT64_C(24), INT64_C(25), };
 static const char *const relic_gff_common_event_event_id_names[] = { "timed_event", "entered_trigger", "left_trigger", "remove_from_area", "apply_effect", "close_object", "open_object", "spell_impact", "play_animation", "signal_event", "destroy_object", "unlock_object", "lock_object", "remove_effect", "on_melee_attacked", "decrement_stacksize", "spawn_body_bag", "forced_action", "item_on_hit_spell_impact", "broadcast_aoo", "broadcast_safe_projectile", "feedback_message", "ability_effect_applied", "summon_creature", "acquire_item", };
 static const relic_gff_sfield relic_gff_common_event_fields[] = {
-    { "CallerId", "caller_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the actor object" },
-    { "Day", "day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Game day the event should fire" },
-    { "EventData", "event_data", 18u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Struct whose kind and StructID depend on EventId (Table 5.2); absent for some EventIds" },
-    { "EventId", "event_id", 4u, 0, RELIC_GFF_VALUES_ENUM, 0, INT64_C(0), INT64_C(0), relic_gff_common_event_event_id_values, relic_gff_common_event_event_id_names, 25u, NULL, "ID of the event type (Table 5.2)" },
-    { "ObjectId", "object_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID the event is acting on" },
-    { "Time", "time", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Game time the event should fire" },
+    { "CallerId", "caller_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the actor object", 0u, 0u, 0u, 0u },
+    { "Day", "day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Game day the event should fire", 0u, 0u, 0u, 0u },
+    { "EventData", "event_data", 18u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Struct whose kind and StructID depend on EventId (Table 5.2); absent for some EventIds", 0u, 0u, 0u, 0u },
+    { "EventId", "event_id", 4u, 0, RELIC_GFF_VALUES_ENUM, 0, INT64_C(0), INT64_C(0), relic_gff_common_event_event_id_values, relic_gff_common_event_event_id_names, 25u, NULL, "ID of the event type (Table 5.2)", 0u, 0u, 0u, 0u },
+    { "ObjectId", "object_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID the event is acting on", 0u, 0u, 0u, 0u },
+    { "Time", "time", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Game time the event should fire", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_event_struct = { "event", 43981u, 0, 6u, relic_gff_common_event_fields, "Event: one queued game event (element of an EventQueue list, saved games only)" };
+const relic_gff_sstruct relic_gff_common_event_struct = { "event", 43981u, 0, 6u, relic_gff_common_event_fields, "Event: one queued game event (element of an EventQueue list, saved games only)", 0u, NULL };
 
 static const int64_t relic_gff_common_action_parameter_type_values[] = { INT64_C(1), INT64_C(2), INT64_C(3), INT64_C(4), INT64_C(5), };
 static const char *const relic_gff_common_action_parameter_type_names[] = { "integer", "floating_point", "object_id", "string", "script_situation", };
 static const relic_gff_sfield relic_gff_common_action_parameter_fields[] = {
-    { "Type", "type", 4u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_gff_common_action_parameter_type_values, relic_gff_common_action_parameter_type_names, 5u, NULL, "Data type of Value (Table 6.3)" },
-    { "Value", "value", 18u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The value of the parameter; its GFF type depends on Type (Table 6.3)" },
+    { "Type", "type", 4u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_gff_common_action_parameter_type_values, relic_gff_common_action_parameter_type_names, 5u, NULL, "Data type of Value (Table 6.3)", 0u, 0u, 0u, 0u },
+    { "Value", "value", 18u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The value of the parameter; its GFF type depends on Type (Table 6.3)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_action_parameter_struct = { "action_parameter", 1u, 0, 2u, relic_gff_common_action_parameter_fields, "Parameter: one parameter of a queued Action" };
+const relic_gff_sstruct relic_gff_common_action_parameter_struct = { "action_parameter", 1u, 0, 2u, relic_gff_common_action_parameter_fields, "Parameter: one parameter of a queued Action", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_action_fields[] = {
-    { "ActionId", "action_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Action id (no description in BioWare Aurora specs)" },
-    { "GroupActionId", "group_action_id", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Group action id (no description in BioWare Aurora specs)" },
-    { "NumParams", "num_params", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of elements in the Paramaters list" },
-    { "Paramaters", "paramaters", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_action_parameter_struct, "Parameters of the action (StructID 1); absent when NumParams is 0. The label really is spelled \"Paramaters\"" },
+    { "ActionId", "action_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Action id (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "GroupActionId", "group_action_id", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Group action id (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "NumParams", "num_params", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of elements in the Paramaters list", 0u, 0u, 0u, 0u },
+    { "Paramaters", "paramaters", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_action_parameter_struct, "Parameters of the action (StructID 1); absent when NumParams is 0. The label really is spelled \"Paramaters\"", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_action_struct = { "action", 0u, 0, 4u, relic_gff_common_action_fields, "Action: one action queued on a game object instance when the game was saved (element of its ActionList)" };
+const relic_gff_sstruct relic_gff_common_action_struct = { "action", 0u, 0, 4u, relic_gff_common_action_fields, "Action: one action queued on a game object instance when the game was saved (element of its ActionList)", 0u, NULL };
 
 static const int64_t relic_gff_common_stack_element_type_values[] = { INT64_C(3), INT64_C(4), INT64_C(5), INT64_C(6), INT64_C(10), INT64_C(11), INT64_C(12), INT64_C(13), INT64_C(14), };
 static const char *const relic_gff_common_stack_element_type_names[] = { "integer", "floating_point", "string", "object_id", "effect", "script_event", "script_location", "script_talent", "item_property", };
 static const relic_gff_sfield relic_gff_common_stack_element_fields[] = {
-    { "Type", "type", 1u, 0, RELIC_GFF_VALUES_ENUM, 0, INT64_C(0), INT64_C(0), relic_gff_common_stack_element_type_values, relic_gff_common_stack_element_type_names, 9u, NULL, "Field type of Value (Table 7.3b)" },
-    { "Value", "value", 18u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The value of the element; its GFF type depends on Type (Table 7.3b)" },
+    { "Type", "type", 1u, 0, RELIC_GFF_VALUES_ENUM, 0, INT64_C(0), INT64_C(0), relic_gff_common_stack_element_type_values, relic_gff_common_stack_element_type_names, 9u, NULL, "Field type of Value (Table 7.3b)", 0u, 0u, 0u, 0u },
+    { "Value", "value", 18u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The value of the element; its GFF type depends on Type (Table 7.3b)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_stack_element_struct = { "stack_element", 0u, 1, 2u, relic_gff_common_stack_element_fields, "Element of a script Stack list; its StructID equals its index in the list" };
+const relic_gff_sstruct relic_gff_common_stack_element_struct = { "stack_element", 0u, 1, 2u, relic_gff_common_stack_element_fields, "Element of a script Stack list; its StructID equals its index in the list", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_stack_fields[] = {
-    { "BasePointer", "base_pointer", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Base pointer (no description in BioWare Aurora specs)" },
-    { "StackPointer", "stack_pointer", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Stack pointer: the Stack list has this many elements" },
-    { "TotalSize", "total_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Total size (no description in BioWare Aurora specs)" },
-    { "Stack", "stack", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_stack_element_struct, "Stack elements, as many as StackPointer; each element's StructID is its index" },
+    { "BasePointer", "base_pointer", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Base pointer (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "StackPointer", "stack_pointer", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Stack pointer: the Stack list has this many elements", 0u, 0u, 0u, 0u },
+    { "TotalSize", "total_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Total size (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "Stack", "stack", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_stack_element_struct, "Stack elements, as many as StackPointer; each element's StructID is its index", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_stack_struct = { "script_stack", 0u, 0, 4u, relic_gff_common_script_stack_fields, "Stack of a ScriptSituation" };
+const relic_gff_sstruct relic_gff_common_script_stack_struct = { "script_stack", 0u, 0, 4u, relic_gff_common_script_stack_fields, "Stack of a ScriptSituation", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_situation_fields[] = {
-    { "CodeSize", "code_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Size of Code in bytes (no description in BioWare Aurora specs)" },
-    { "Code", "code", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Code (no description in BioWare Aurora specs)" },
-    { "InstructionPtr", "instruction_ptr", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Instruction pointer (no description in BioWare Aurora specs)" },
-    { "SecondaryPtr", "secondary_ptr", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Secondary pointer (no description in BioWare Aurora specs)" },
-    { "Name", "name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name (BioWare's Aurora spec gives the type as String)" },
-    { "StackSize", "stack_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Stack size (no description in BioWare Aurora specs)" },
-    { "Stack", "stack", 14u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_stack_struct, "Stack structure (StructID 0)" },
+    { "CodeSize", "code_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Size of Code in bytes (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "Code", "code", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Code (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "InstructionPtr", "instruction_ptr", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Instruction pointer (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "SecondaryPtr", "secondary_ptr", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Secondary pointer (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "Name", "name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name (BioWare's Aurora spec gives the type as String)", 0u, 0u, 0u, 0u },
+    { "StackSize", "stack_size", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Stack size (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "Stack", "stack", 14u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_stack_struct, "Stack structure (StructID 0)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_situation_struct = { "script_situation", 0u, 1, 7u, relic_gff_common_script_situation_fields, "ScriptSituation: a suspended script of the scripting virtual machine. Applications should write it back exactly as read" };
+const relic_gff_sstruct relic_gff_common_script_situation_struct = { "script_situation", 0u, 1, 7u, relic_gff_common_script_situation_fields, "ScriptSituation: a suspended script of the scripting virtual machine. Applications should write it back exactly as read", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_event_int_fields[] = {
-    { "Parameter", "parameter", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Int parameter of the event" },
+    { "Parameter", "parameter", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Int parameter of the event", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_event_int_struct = { "script_event_int", 105u, 0, 1u, relic_gff_common_script_event_int_fields, "Element of a ScriptEvent's IntList" };
+const relic_gff_sstruct relic_gff_common_script_event_int_struct = { "script_event_int", 105u, 0, 1u, relic_gff_common_script_event_int_fields, "Element of a ScriptEvent's IntList", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_event_float_fields[] = {
-    { "Parameter", "parameter", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Float parameter of the event" },
+    { "Parameter", "parameter", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Float parameter of the event", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_event_float_struct = { "script_event_float", 105u, 0, 1u, relic_gff_common_script_event_float_fields, "Element of a ScriptEvent's FloatList" };
+const relic_gff_sstruct relic_gff_common_script_event_float_struct = { "script_event_float", 105u, 0, 1u, relic_gff_common_script_event_float_fields, "Element of a ScriptEvent's FloatList", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_event_string_fields[] = {
-    { "Parameter", "parameter", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "String parameter of the event" },
+    { "Parameter", "parameter", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "String parameter of the event", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_event_string_struct = { "script_event_string", 105u, 0, 1u, relic_gff_common_script_event_string_fields, "Element of a ScriptEvent's StringList" };
+const relic_gff_sstruct relic_gff_common_script_event_string_struct = { "script_event_string", 105u, 0, 1u, relic_gff_common_script_event_string_fields, "Element of a ScriptEvent's StringList", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_event_object_fields[] = {
-    { "Parameter", "parameter", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID parameter of the event" },
+    { "Parameter", "parameter", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID parameter of the event", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_event_object_struct = { "script_event_object", 105u, 0, 1u, relic_gff_common_script_event_object_fields, "Element of a ScriptEvent's ObjectList" };
+const relic_gff_sstruct relic_gff_common_script_event_object_struct = { "script_event_object", 105u, 0, 1u, relic_gff_common_script_event_object_fields, "Element of a ScriptEvent's ObjectList", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_event_fields[] = {
-    { "EventType", "event_type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Event type (no description in BioWare Aurora specs)" },
-    { "IntList", "int_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_int_struct, "Int parameters (StructID 105, one INT Parameter each)" },
-    { "FloatList", "float_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_float_struct, "Float parameters (StructID 105, one FLOAT Parameter each)" },
-    { "StringList", "string_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_string_struct, "String parameters (StructID 105, one CExoString Parameter each)" },
-    { "ObjectList", "object_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_object_struct, "ObjectID parameters (StructID 105, one DWORD Parameter each)" },
+    { "EventType", "event_type", 2u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Event type (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "IntList", "int_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_int_struct, "Int parameters (StructID 105, one INT Parameter each)", 0u, 0u, 0u, 0u },
+    { "FloatList", "float_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_float_struct, "Float parameters (StructID 105, one FLOAT Parameter each)", 0u, 0u, 0u, 0u },
+    { "StringList", "string_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_string_struct, "String parameters (StructID 105, one CExoString Parameter each)", 0u, 0u, 0u, 0u },
+    { "ObjectList", "object_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_script_event_object_struct, "ObjectID parameters (StructID 105, one DWORD Parameter each)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_event_struct = { "script_event", 1u, 0, 5u, relic_gff_common_script_event_fields, "ScriptEvent: an event signalled by script (stack element type 11; EventData of SIGNAL_EVENT and SUMMON_CREATURE)" };
+const relic_gff_sstruct relic_gff_common_script_event_struct = { "script_event", 1u, 0, 5u, relic_gff_common_script_event_fields, "ScriptEvent: an event signalled by script (stack element type 11; EventData of SIGNAL_EVENT and SUMMON_CREATURE)", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_location_fields[] = {
-    { "Area", "area", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the area" },
-    { "OrientationX", "orientation_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the orientation vector" },
-    { "OrientationY", "orientation_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the orientation vector" },
-    { "OrientationZ", "orientation_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z component of the orientation vector" },
-    { "PositionX", "position_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the position vector" },
-    { "PositionY", "position_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the position vector" },
-    { "PositionZ", "position_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z component of the position vector" },
+    { "Area", "area", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the area", 0u, 0u, 0u, 0u },
+    { "OrientationX", "orientation_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the orientation vector", 0u, 0u, 0u, 0u },
+    { "OrientationY", "orientation_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the orientation vector", 0u, 0u, 0u, 0u },
+    { "OrientationZ", "orientation_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z component of the orientation vector", 0u, 0u, 0u, 0u },
+    { "PositionX", "position_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the position vector", 0u, 0u, 0u, 0u },
+    { "PositionY", "position_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the position vector", 0u, 0u, 0u, 0u },
+    { "PositionZ", "position_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z component of the position vector", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_location_struct = { "script_location", 2u, 0, 7u, relic_gff_common_script_location_fields, "ScriptLocation: a location on the script stack (stack element type 12)" };
+const relic_gff_sstruct relic_gff_common_script_location_struct = { "script_location", 2u, 0, 7u, relic_gff_common_script_location_fields, "ScriptLocation: a location on the script stack (stack element type 12)", 0u, NULL };
 
 static const relic_gff_sfield relic_gff_common_script_talent_fields[] = {
-    { "ID", "id", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Talent ID (no description in BioWare Aurora specs)" },
-    { "Type", "type", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Talent type (no description in BioWare Aurora specs)" },
-    { "MultiClass", "multi_class", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Multiclass (no description in BioWare Aurora specs)" },
-    { "Item", "item", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Object ID of the item" },
-    { "CasterLevel", "caster_level", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Caster level (no description in BioWare Aurora specs)" },
-    { "MetaType", "meta_type", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Meta type (no description in BioWare Aurora specs)" },
+    { "ID", "id", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Talent ID (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "Type", "type", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Talent type (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "MultiClass", "multi_class", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Multiclass (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "Item", "item", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Object ID of the item", 0u, 0u, 0u, 0u },
+    { "CasterLevel", "caster_level", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Caster level (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "MetaType", "meta_type", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Meta type (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gff_common_script_talent_struct = { "script_talent", 3u, 0, 6u, relic_gff_common_script_talent_fields, "ScriptTalent: a talent on the script stack (stack element type 13)" };
+const relic_gff_sstruct relic_gff_common_script_talent_struct = { "script_talent", 3u, 0, 6u, relic_gff_common_script_talent_fields, "ScriptTalent: a talent on the script stack (stack element type 13)", 0u, NULL };
 

@@ -6,61 +6,70 @@
 #include "gic.h"
 
 static const relic_gff_sfield relic_gic_gic_fields[] = {
-    { "Creature List", "creature_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_creature_comment_struct, "Comments of the creature instances (StructID 4)" },
-    { "Door List", "door_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_door_comment_struct, "Comments of the door instances (StructID 8)" },
-    { "Encounter List", "encounter_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_encounter_comment_struct, "Comments of the encounter instances (StructID 7)" },
-    { "List", "item_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_item_comment_struct, "Comments of the item instances (StructID 0)" },
-    { "Placeable List", "placeable_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_placeable_comment_struct, "Comments of the placeable instances (StructID 9)" },
-    { "SoundList", "sound_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_sound_comment_struct, "Comments of the sound instances (StructID 6)" },
-    { "StoreList", "store_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_store_comment_struct, "Comments of the store instances (StructID 11)" },
-    { "TriggerList", "trigger_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_trigger_comment_struct, "Comments of the trigger instances (StructID 1)" },
-    { "WaypointList", "waypoint_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_waypoint_comment_struct, "Comments of the waypoint instances (StructID 5)" },
+    { "Creature List", "creature_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_creature_comment_struct, "Comments of the creature instances (StructID 4)", 0u, 0u, 0u, 0u },
+    { "Door List", "door_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_door_comment_struct, "Comments of the door instances (StructID 8)", 0u, 0u, 0u, 0u },
+    { "Encounter List", "encounter_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_encounter_comment_struct, "Comments of the encounter instances (StructID 7)", 0u, 0u, 0u, 0u },
+    { "List", "item_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_item_comment_struct, "Comments of the item instances (StructID 0)", 0u, 0u, 0u, 0u },
+    { "Placeable List", "placeable_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_placeable_comment_struct, "Comments of the placeable instances (StructID 9)", 0u, 0u, 0u, 0u },
+    { "SoundList", "sound_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_sound_comment_struct, "Comments of the sound instances (StructID 6)", 0u, 0u, 0u, 0u },
+    { "StoreList", "store_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_store_comment_struct, "Comments of the store instances (StructID 11)", 0u, 0u, 0u, 0u },
+    { "TriggerList", "trigger_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_trigger_comment_struct, "Comments of the trigger instances (StructID 1)", 0u, 0u, 0u, 0u },
+    { "WaypointList", "waypoint_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_waypoint_comment_struct, "Comments of the waypoint instances (StructID 5)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_gic_struct = { "gic", 4294967295u, 0, 9u, relic_gic_gic_fields, "GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2 GIC elements have StructID 0 (check --strict warns)" };
+const relic_gff_sstruct relic_gic_gic_struct = { "gic", 4294967295u, 0, 9u, relic_gic_gic_fields, "GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2's toolset gives every comment element StructID 0 (the NWN2 rule)", 0u, NULL };
 
 static const relic_gff_sfield relic_gic_creature_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_creature_comment_struct = { "creature_comment", 4u, 0, 1u, relic_gic_creature_comment_fields, "Comment on one creature instance" };
+static const relic_gff_sid relic_gic_creature_comment_ids[] = { { 4u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_creature_comment_struct = { "creature_comment", 4u, 0, 1u, relic_gic_creature_comment_fields, "Comment on one creature instance", 2u, relic_gic_creature_comment_ids };
 
 static const relic_gff_sfield relic_gic_door_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_door_comment_struct = { "door_comment", 8u, 0, 1u, relic_gic_door_comment_fields, "Comment on one door instance" };
+static const relic_gff_sid relic_gic_door_comment_ids[] = { { 8u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_door_comment_struct = { "door_comment", 8u, 0, 1u, relic_gic_door_comment_fields, "Comment on one door instance", 2u, relic_gic_door_comment_ids };
 
 static const relic_gff_sfield relic_gic_encounter_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_encounter_comment_struct = { "encounter_comment", 7u, 0, 1u, relic_gic_encounter_comment_fields, "Comment on one encounter instance" };
+static const relic_gff_sid relic_gic_encounter_comment_ids[] = { { 7u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_encounter_comment_struct = { "encounter_comment", 7u, 0, 1u, relic_gic_encounter_comment_fields, "Comment on one encounter instance", 2u, relic_gic_encounter_comment_ids };
 
 static const relic_gff_sfield relic_gic_item_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_item_comment_struct = { "item_comment", 0u, 0, 1u, relic_gic_item_comment_fields, "Comment on one item instance" };
+static const relic_gff_sid relic_gic_item_comment_ids[] = { { 0u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_item_comment_struct = { "item_comment", 0u, 0, 1u, relic_gic_item_comment_fields, "Comment on one item instance", 2u, relic_gic_item_comment_ids };
 
 static const relic_gff_sfield relic_gic_placeable_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_placeable_comment_struct = { "placeable_comment", 9u, 0, 1u, relic_gic_placeable_comment_fields, "Comment on one placeable instance" };
+static const relic_gff_sid relic_gic_placeable_comment_ids[] = { { 9u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_placeable_comment_struct = { "placeable_comment", 9u, 0, 1u, relic_gic_placeable_comment_fields, "Comment on one placeable instance", 2u, relic_gic_placeable_comment_ids };
 
 static const relic_gff_sfield relic_gic_sound_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_sound_comment_struct = { "sound_comment", 6u, 0, 1u, relic_gic_sound_comment_fields, "Comment on one sound instance" };
+static const relic_gff_sid relic_gic_sound_comment_ids[] = { { 6u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_sound_comment_struct = { "sound_comment", 6u, 0, 1u, relic_gic_sound_comment_fields, "Comment on one sound instance", 2u, relic_gic_sound_comment_ids };
 
 static const relic_gff_sfield relic_gic_store_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_store_comment_struct = { "store_comment", 11u, 0, 1u, relic_gic_store_comment_fields, "Comment on one store instance" };
+static const relic_gff_sid relic_gic_store_comment_ids[] = { { 11u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_store_comment_struct = { "store_comment", 11u, 0, 1u, relic_gic_store_comment_fields, "Comment on one store instance", 2u, relic_gic_store_comment_ids };
 
 static const relic_gff_sfield relic_gic_trigger_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_trigger_comment_struct = { "trigger_comment", 1u, 0, 1u, relic_gic_trigger_comment_fields, "Comment on one trigger instance" };
+static const relic_gff_sid relic_gic_trigger_comment_ids[] = { { 1u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_trigger_comment_struct = { "trigger_comment", 1u, 0, 1u, relic_gic_trigger_comment_fields, "Comment on one trigger instance", 2u, relic_gic_trigger_comment_ids };
 
 static const relic_gff_sfield relic_gic_waypoint_comment_fields[] = {
-    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment" },
+    { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_waypoint_comment_struct = { "waypoint_comment", 5u, 0, 1u, relic_gic_waypoint_comment_fields, "Comment on one waypoint instance" };
+static const relic_gff_sid relic_gic_waypoint_comment_ids[] = { { 5u, 1u }, { 0u, 2u }, };
+const relic_gff_sstruct relic_gic_waypoint_comment_struct = { "waypoint_comment", 5u, 0, 1u, relic_gic_waypoint_comment_fields, "Comment on one waypoint instance", 2u, relic_gic_waypoint_comment_ids };
 
 const relic_gff_schema relic_gic_schema = { "gic", "GIC ", "git", &relic_gic_gic_struct, "NWN area: toolset comments on the object instances of the GIT (GIC)" };

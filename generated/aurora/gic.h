@@ -12,34 +12,34 @@ extern "C" {
 /** The typed file: GFF FileType "GIC ", top-level struct gic; lists paired with git. */
 extern const relic_gff_schema relic_gic_schema;
 
-/** GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2 GIC elements have StructID 0 (check --strict warns) (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, AreaFile Table 4.1. */
+/** GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2's toolset gives every comment element StructID 0 (the NWN2 rule) (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs AreaFile Table 4.1. */
 extern const relic_gff_sstruct relic_gic_gic_struct;
 
-/** Comment on one creature instance (StructID 4.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one creature instance (StructID 4 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_creature_comment_struct;
 
-/** Comment on one door instance (StructID 8.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one door instance (StructID 8 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_door_comment_struct;
 
-/** Comment on one encounter instance (StructID 7.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one encounter instance (StructID 7 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_encounter_comment_struct;
 
-/** Comment on one item instance (StructID 0.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one item instance (StructID 0 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_item_comment_struct;
 
-/** Comment on one placeable instance (StructID 9.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one placeable instance (StructID 9 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_placeable_comment_struct;
 
-/** Comment on one sound instance (StructID 6.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one sound instance (StructID 6 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_sound_comment_struct;
 
-/** Comment on one store instance (StructID 11.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one store instance (StructID 11 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_store_comment_struct;
 
-/** Comment on one trigger instance (StructID 1.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one trigger instance (StructID 1 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_trigger_comment_struct;
 
-/** Comment on one waypoint instance (StructID 5.) Source: BioWare Aurora specs, AreaFile Table 4.2. */
+/** Comment on one waypoint instance (StructID 5 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_waypoint_comment_struct;
 
 /* ---- gic (top level: no struct argument) ---- */

@@ -27,54 +27,55 @@ int relic_git_weather_from_name(const char *name, int64_t *value)
 static const int64_t relic_git_git_current_weather_values[] = { INT64_C(0), INT64_C(1), INT64_C(2), };
 static const char *const relic_git_git_current_weather_names[] = { "clear", "rain", "snow", };
 static const relic_gff_sfield relic_git_git_fields[] = {
-    { "AreaProperties", "area_properties", 14u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_area_properties_struct, "Dynamic area properties (StructID 100)" },
-    { "Creature List", "creature_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_creature_struct, "Creature instances (StructID 4)" },
-    { "Door List", "door_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_door_struct, "Door instances (StructID 8)" },
-    { "Encounter List", "encounter_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_encounter_struct, "Encounter instances (StructID 7)" },
-    { "List", "item_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_item_struct, "Item instances (StructID 0)" },
-    { "Placeable List", "placeable_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_placeable_struct, "Placeable instances (StructID 9)" },
-    { "SoundList", "sound_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_sound_struct, "Sound instances (StructID 6)" },
-    { "StoreList", "store_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_store_struct, "Store instances (StructID 11)" },
-    { "TriggerList", "trigger_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_trigger_struct, "Trigger instances (StructID 1)" },
-    { "WaypointList", "waypoint_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_waypoint_struct, "Waypoint instances (StructID 5)" },
-    { "AreaEffectList", "area_effect_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_area_effect_struct, "Area effects (StructID 13); savegame only" },
-    { "CurrentWeather", "current_weather", 0u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_git_git_current_weather_values, relic_git_git_current_weather_names, 3u, NULL, "Weather conditions currently in the area: 0 clear, 1 rain, 2 snow; savegame only" },
-    { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables stored on the area (StructID 0, common Variable struct); savegame only" },
-    { "WeatherStarted", "weather_started", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the weather given by CurrentWeather is starting, 0 otherwise; savegame only" },
+    { "AreaProperties", "area_properties", 14u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_area_properties_struct, "Dynamic area properties (StructID 100)", 0u, 0u, 0u, 0u },
+    { "Creature List", "creature_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_creature_struct, "Creature instances (StructID 4)", 0u, 0u, 0u, 0u },
+    { "Door List", "door_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_door_struct, "Door instances (StructID 8)", 0u, 0u, 0u, 0u },
+    { "Encounter List", "encounter_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_encounter_struct, "Encounter instances (StructID 7)", 0u, 0u, 0u, 0u },
+    { "List", "item_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_item_struct, "Item instances (StructID 0)", 0u, 0u, 0u, 0u },
+    { "Placeable List", "placeable_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_placeable_struct, "Placeable instances (StructID 9)", 0u, 0u, 0u, 0u },
+    { "SoundList", "sound_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_sound_struct, "Sound instances (StructID 6)", 0u, 0u, 0u, 0u },
+    { "StoreList", "store_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_store_struct, "Store instances (StructID 11)", 0u, 0u, 0u, 0u },
+    { "TriggerList", "trigger_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_trigger_struct, "Trigger instances (StructID 1)", 0u, 0u, 0u, 0u },
+    { "WaypointList", "waypoint_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_waypoint_struct, "Waypoint instances (StructID 5)", 0u, 0u, 0u, 0u },
+    { "AreaEffectList", "area_effect_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_area_effect_struct, "Area effects (StructID 13); savegame only", 0u, 0u, 0u, 0u },
+    { "CurrentWeather", "current_weather", 0u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_git_git_current_weather_values, relic_git_git_current_weather_names, 3u, NULL, "Weather conditions currently in the area: 0 clear, 1 rain, 2 snow; savegame only", 0u, 0u, 0u, 0u },
+    { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables stored on the area (StructID 0, common Variable struct); savegame only", 0u, 0u, 0u, 0u },
+    { "WeatherStarted", "weather_started", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the weather given by CurrentWeather is starting, 0 otherwise; savegame only", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_git_git_struct = { "git", 4294967295u, 0, 14u, relic_git_git_fields, "GIT top-level struct: the lists of game object instances in the area, and (saved games) weather and variables" };
+const relic_gff_sstruct relic_git_git_struct = { "git", 4294967295u, 0, 14u, relic_git_git_fields, "GIT top-level struct: the lists of game object instances in the area, and (saved games) weather and variables", 0u, NULL };
 
 static const relic_gff_sfield relic_git_area_properties_fields[] = {
-    { "AmbientSndDay", "ambient_snd_day", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Ambient sound played during daytime: index into ambientsound.2da" },
-    { "AmbientSndDayVol", "ambient_snd_day_vol", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(127), NULL, NULL, 0u, NULL, "Volume of the ambient sound during the day (0-127)" },
-    { "AmbientSndNight", "ambient_snd_night", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Ambient sound played at night: index into ambientsound.2da" },
-    { "AmbientSndNitVol", "ambient_snd_nit_vol", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(127), NULL, NULL, 0u, NULL, "Volume of the ambient sound at night (0-127)" },
-    { "EnvAudio", "env_audio", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Environmental audio effects for positional sound instances in the area: index into soundeax.2da" },
-    { "MusicBattle", "music_battle", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Battle music: index into ambientmusic.2da, only rows whose Resource starts with mus_bat_" },
-    { "MusicDay", "music_day", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Daytime music: index into ambientmusic.2da" },
-    { "MusicDelay", "music_delay", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Music delay; BioWare's Aurora spec describes it as an index into ambientmusic.2da" },
-    { "MusicNight", "music_night", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Nighttime music: index into ambientmusic.2da" },
+    { "AmbientSndDay", "ambient_snd_day", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Ambient sound played during daytime: index into ambientsound.2da", 0u, 0u, 0u, 0u },
+    { "AmbientSndDayVol", "ambient_snd_day_vol", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(127), NULL, NULL, 0u, NULL, "Volume of the ambient sound during the day (0-127)", 0u, 0u, 0u, 0u },
+    { "AmbientSndNight", "ambient_snd_night", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Ambient sound played at night: index into ambientsound.2da", 0u, 0u, 0u, 0u },
+    { "AmbientSndNitVol", "ambient_snd_nit_vol", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(127), NULL, NULL, 0u, NULL, "Volume of the ambient sound at night (0-127)", 0u, 0u, 0u, 0u },
+    { "EnvAudio", "env_audio", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Environmental audio effects for positional sound instances in the area: index into soundeax.2da", 0u, 0u, 0u, 0u },
+    { "MusicBattle", "music_battle", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Battle music: index into ambientmusic.2da, only rows whose Resource starts with mus_bat_", 0u, 0u, 0u, 0u },
+    { "MusicDay", "music_day", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Daytime music: index into ambientmusic.2da", 0u, 0u, 0u, 0u },
+    { "MusicDelay", "music_delay", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Music delay; BioWare's Aurora spec describes it as an index into ambientmusic.2da", 0u, 0u, 0u, 0u },
+    { "MusicNight", "music_night", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Nighttime music: index into ambientmusic.2da", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_git_area_properties_struct = { "area_properties", 100u, 0, 9u, relic_git_area_properties_fields, "Dynamic area properties: ambient sound, music and environmental audio, changeable by scripting. NWN2 and some KotOR files give it StructID 0 (check --strict warns)" };
+static const relic_gff_sid relic_git_area_properties_ids[] = { { 100u, 13u }, { 0u, 14u }, { 14u, 12u }, };
+const relic_gff_sstruct relic_git_area_properties_struct = { "area_properties", 100u, 0, 9u, relic_git_area_properties_fields, "Dynamic area properties: ambient sound, music and environmental audio, changeable by scripting. StructID 100 in NWN1; NWN2's toolset writes 0 (nwn-lib-d's and the NWN2 modules' GITs); KotOR files have 100, 0 (PyKotor's KotOR GITs) or 14 (a shipped KotOR patch)", 3u, relic_git_area_properties_ids };
 
-const relic_gff_sstruct relic_git_creature_struct = { "creature", 4u, 0, 0u, NULL, "Creature instance: its fields are those of the Creature format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_creature_struct = { "creature", 4u, 0, 0u, NULL, "Creature instance: its fields are those of the Creature format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_door_struct = { "door", 8u, 0, 0u, NULL, "Door instance: its fields are those of the Door format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_door_struct = { "door", 8u, 0, 0u, NULL, "Door instance: its fields are those of the Door format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_encounter_struct = { "encounter", 7u, 0, 0u, NULL, "Encounter instance: its fields are those of the Encounter format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_encounter_struct = { "encounter", 7u, 0, 0u, NULL, "Encounter instance: its fields are those of the Encounter format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_item_struct = { "item", 0u, 0, 0u, NULL, "Item instance: its fields are those of the Item format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_item_struct = { "item", 0u, 0, 0u, NULL, "Item instance: its fields are those of the Item format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_placeable_struct = { "placeable", 9u, 0, 0u, NULL, "Placeable instance: its fields are those of the Placeable format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_placeable_struct = { "placeable", 9u, 0, 0u, NULL, "Placeable instance: its fields are those of the Placeable format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_sound_struct = { "sound", 6u, 0, 0u, NULL, "Sound instance: its fields are those of the Sound format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_sound_struct = { "sound", 6u, 0, 0u, NULL, "Sound instance: its fields are those of the Sound format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_store_struct = { "store", 11u, 0, 0u, NULL, "Store instance: its fields are those of the Store format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_store_struct = { "store", 11u, 0, 0u, NULL, "Store instance: its fields are those of the Store format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_trigger_struct = { "trigger", 1u, 0, 0u, NULL, "Trigger instance: its fields are those of the Trigger format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_trigger_struct = { "trigger", 1u, 0, 0u, NULL, "Trigger instance: its fields are those of the Trigger format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_waypoint_struct = { "waypoint", 5u, 0, 0u, NULL, "Waypoint instance: its fields are those of the Waypoint format, not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_waypoint_struct = { "waypoint", 5u, 0, 0u, NULL, "Waypoint instance: its fields are those of the Waypoint format, not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_sstruct relic_git_area_effect_struct = { "area_effect", 13u, 0, 0u, NULL, "Area effect (savegame only): its fields are not described by BioWare Aurora specs" };
+const relic_gff_sstruct relic_git_area_effect_struct = { "area_effect", 13u, 0, 0u, NULL, "Area effect (savegame only): its fields are not described by BioWare Aurora specs", 0u, NULL };
 
 const relic_gff_schema relic_git_schema = { "git", "GIT ", NULL, &relic_git_git_struct, "NWN area: game object instances and dynamic area properties (GIT)" };

@@ -35,7 +35,7 @@ static inline int relic_git_weather_known(int64_t value)
 /** GIT top-level struct: the lists of game object instances in the area, and (saved games) weather and variables (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, AreaFile Tables 3.1, 3.6. */
 extern const relic_gff_sstruct relic_git_git_struct;
 
-/** Dynamic area properties: ambient sound, music and environmental audio, changeable by scripting. NWN2 and some KotOR files give it StructID 0 (check --strict warns) (StructID 100.) Source: BioWare Aurora specs, AreaFile Table 3.2. */
+/** Dynamic area properties: ambient sound, music and environmental audio, changeable by scripting. StructID 100 in NWN1; NWN2's toolset writes 0 (nwn-lib-d's and the NWN2 modules' GITs); KotOR files have 100, 0 (PyKotor's KotOR GITs) or 14 (a shipped KotOR patch) (StructID 100 for nwn1 kotor1 kotor2; 0 for nwn2 kotor1 kotor2; 14 for kotor1 kotor2.) Source: BioWare Aurora specs AreaFile Table 3.2. */
 extern const relic_gff_sstruct relic_git_area_properties_struct;
 
 /** Creature instance: its fields are those of the Creature format, not described by BioWare Aurora specs (StructID 4.) Source: BioWare Aurora specs, AreaFile Table 3.1. */

@@ -25,145 +25,145 @@ int relic_ifo_expansion_packs_from_name(const char *name, int64_t *value)
 static const int64_t relic_ifo_ifo_expansion_pack_values[] = { INT64_C(1), INT64_C(2), };
 static const char *const relic_ifo_ifo_expansion_pack_names[] = { "expansion_1", "expansion_2", };
 static const relic_gff_sfield relic_ifo_ifo_fields[] = {
-    { "Expansion_Pack", "expansion_pack", 2u, 0, RELIC_GFF_VALUES_FLAGS, 0, INT64_C(0), INT64_C(0), relic_ifo_ifo_expansion_pack_values, relic_ifo_ifo_expansion_pack_names, 2u, NULL, "Bit flags of the expansion packs required to run the module (bit 0 expansion 1, bit 1 expansion 2, ...); a bit once set is never unset" },
-    { "Mod_Area_list", "mod_area_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_area_struct, "Areas in the module (StructID 6); BioWare's Aurora spec spells the label Mod_Area_List, real files Mod_Area_list" },
-    { "Mod_CacheNSSList", "mod_cache_nss_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_cached_script_struct, "Scripts the game should cache (StructID 9)" },
-    { "Mod_Creator_ID", "mod_creator_id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(2), INT64_C(2), NULL, NULL, 0u, NULL, "Deprecated; unused. Always 2" },
-    { "Mod_CustomTlk", "mod_custom_tlk", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name of the module's custom TLK file, without the .tlk extension (in the tlk folder; StrRefs with bit 0x01000000 set refer to it)" },
-    { "Mod_CutSceneList", "mod_cut_scene_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_cutscene_struct, "Deprecated; unused. BioWare's Aurora spec spells the label Mod_CutsceneList, real files Mod_CutSceneList" },
-    { "Mod_DawnHour", "mod_dawn_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Game hour at which dawn begins (0-23); lighting moves from night to day colors over one game hour" },
-    { "Mod_Description", "mod_description", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Description of the module" },
-    { "Mod_DuskHour", "mod_dusk_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Game hour at which dusk begins (0-23); lighting moves from day to night colors over one game hour" },
-    { "Mod_Entry_Area", "mod_entry_area", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The module's starting area" },
-    { "Mod_Entry_Dir_X", "mod_entry_dir_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the start location's direction, a unit vector: the cosine of the bearing counterclockwise from the +x axis" },
-    { "Mod_Entry_Dir_Y", "mod_entry_dir_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the start location's direction, a unit vector: the sine of the bearing counterclockwise from the +x axis" },
-    { "Mod_Entry_X", "mod_entry_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x coordinate of the start location in the starting area (should be on a walkable spot)" },
-    { "Mod_Entry_Y", "mod_entry_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y coordinate of the start location in the starting area" },
-    { "Mod_Entry_Z", "mod_entry_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z coordinate of the start location in the starting area" },
-    { "Mod_Expan_List", "mod_expan_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_expansion_struct, "Deprecated; unused" },
-    { "Mod_GVar_List", "mod_g_var_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_global_variable_struct, "Deprecated; unused" },
-    { "Mod_Hak", "mod_hak", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "(Obsolete) Hak file of the module, without the .hak extension; used only when Mod_HakList does not exist" },
-    { "Mod_HakList", "mod_hak_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_hak_struct, "Hak files of the module (StructID 8), highest priority first" },
-    { "Mod_ID", "mod_id", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Arbitrary 16-byte id generated when the toolset creates the module, never modified afterwards; the game saves 32 bytes; other applications may write zeros" },
-    { "Mod_IsSaveGame", "mod_is_save_game", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 for saved games, 0 for modules saved by the toolset" },
-    { "Mod_MinGameVer", "mod_min_game_ver", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Minimum game version needed to run the module, n.nn (\"1.26\"); only increases; \"1.22\" when absent" },
-    { "Mod_MinPerHour", "mod_min_per_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(255), NULL, NULL, 0u, NULL, "Real-time minutes per game hour (1-255)" },
-    { "Mod_Name", "mod_name", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name of the module" },
-    { "Mod_OnAcquirItem", "mod_on_acquir_item", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnAcquireItem event script" },
-    { "Mod_OnActvtItem", "mod_on_actvt_item", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnActivateItem event script" },
-    { "Mod_OnClientEntr", "mod_on_client_entr", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnClientEnter event script" },
-    { "Mod_OnClientLeav", "mod_on_client_leav", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnClientLeave event script" },
-    { "Mod_OnCutsnAbort", "mod_on_cutsn_abort", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnCutsceneAbort event script" },
-    { "Mod_OnHeartbeat", "mod_on_heartbeat", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnHeartbeat event script" },
-    { "Mod_OnModLoad", "mod_on_mod_load", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnModuleLoad event script" },
-    { "Mod_OnModStart", "mod_on_mod_start", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnModuleStart event script; deprecated" },
-    { "Mod_OnPlrDeath", "mod_on_plr_death", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerDeath event script" },
-    { "Mod_OnPlrDying", "mod_on_plr_dying", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerDying event script" },
-    { "Mod_OnPlrEqItm", "mod_on_plr_eq_itm", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerEquipItem event script" },
-    { "Mod_OnPlrLvlUp", "mod_on_plr_lvl_up", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerLevelUp event script" },
-    { "Mod_OnPlrRest", "mod_on_plr_rest", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerRest event script" },
-    { "Mod_OnPlrUnEqItm", "mod_on_plr_un_eq_itm", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerUnEquipItem event script" },
-    { "Mod_OnSpawnBtnDn", "mod_on_spawn_btn_dn", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerRespawn event script" },
-    { "Mod_OnUnAqreItem", "mod_on_un_aqre_item", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnUnAcquireItem event script; BioWare's Aurora spec spells the label Mod_OnUnAcreItem, real files Mod_OnUnAqreItem" },
-    { "Mod_OnUsrDefined", "mod_on_usr_defined", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnUserDefined event script" },
-    { "Mod_StartDay", "mod_start_day", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(31), NULL, NULL, 0u, NULL, "Starting day (1-31)" },
-    { "Mod_StartHour", "mod_start_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Starting hour (0-23)" },
-    { "Mod_StartMonth", "mod_start_month", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(24), NULL, NULL, 0u, NULL, "Starting month (1-24, as BioWare's Aurora spec states)" },
-    { "Mod_StartMovie", "mod_start_movie", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Movie in the movies folder played when the module starts" },
-    { "Mod_StartYear", "mod_start_year", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Starting year" },
-    { "Mod_Tag", "mod_tag", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The module's tag" },
-    { "Mod_Version", "mod_version", 4u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(3), INT64_C(3), NULL, NULL, 0u, NULL, "Module version. Always 3" },
-    { "Mod_XPScale", "mod_xp_scale", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Percentage by which all XP gained through killing creatures is multiplied" },
-    { "Creature List", "creature_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_deprecated_creature_struct, "Deprecated; unused; savegame only" },
-    { "EventQueue", "event_queue", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_event_struct, "Game events queued when the module was saved (StructID 0xABCD, common Event struct); savegame only" },
-    { "Mod_Effect_NxtId", "mod_effect_nxt_id", 6u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ID to use for the next Effect; savegame only" },
-    { "Mod_IsNWMFile", "mod_is_nwm_file", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the game was saved from a NWM file, 0 from a MOD file; savegame only" },
-    { "Mod_NextCharId0", "mod_next_char_id0", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Id to give the next character created; savegame only" },
-    { "Mod_NextCharId1", "mod_next_char_id1", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Second word of the next character id (no description in BioWare Aurora specs); savegame only" },
-    { "Mod_NextObjId0", "mod_next_obj_id0", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Id to give the next object created; savegame only" },
-    { "Mod_NextObjId1", "mod_next_obj_id1", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Second word of the next object id (no description in BioWare Aurora specs); savegame only" },
-    { "Mod_NWMResName", "mod_nwm_res_name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Filename of the nwm module the game was saved from; savegame only" },
-    { "Mod_PlayerList", "mod_player_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_player_struct, "Players in the module (StructID 48813); savegame only" },
-    { "Mod_Tokens", "mod_tokens", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_token_struct, "Custom tokens set by SetCustomToken() (StructID 7); savegame only" },
-    { "Mod_TURDList", "mod_turd_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_turd_struct, "Temporary User Resource Data of players who left the game (StructID 13634816); savegame only" },
-    { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables of the module and their values (StructID 0, common Variable struct); savegame only. BioWare Aurora specs, Table 2.2 spells the label Mod_VarTable, its \302\2474.5 and real files VarTable" },
+    { "Expansion_Pack", "expansion_pack", 2u, 0, RELIC_GFF_VALUES_FLAGS, 0, INT64_C(0), INT64_C(0), relic_ifo_ifo_expansion_pack_values, relic_ifo_ifo_expansion_pack_names, 2u, NULL, "Bit flags of the expansion packs required to run the module (bit 0 expansion 1, bit 1 expansion 2, ...); a bit once set is never unset", 0u, 0u, 0u, 0u },
+    { "Mod_Area_list", "mod_area_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_area_struct, "Areas in the module (StructID 6); BioWare's Aurora spec spells the label Mod_Area_List, real files Mod_Area_list", 0u, 0u, 0u, 0u },
+    { "Mod_CacheNSSList", "mod_cache_nss_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_cached_script_struct, "Scripts the game should cache (StructID 9)", 0u, 0u, 0u, 0u },
+    { "Mod_Creator_ID", "mod_creator_id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(2), INT64_C(2), NULL, NULL, 0u, NULL, "Deprecated; unused. Always 2", 0u, 0u, 0u, 0u },
+    { "Mod_CustomTlk", "mod_custom_tlk", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name of the module's custom TLK file, without the .tlk extension (in the tlk folder; StrRefs with bit 0x01000000 set refer to it)", 0u, 0u, 0u, 0u },
+    { "Mod_CutSceneList", "mod_cut_scene_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_cutscene_struct, "Deprecated; unused. BioWare's Aurora spec spells the label Mod_CutsceneList, real files Mod_CutSceneList", 0u, 0u, 0u, 0u },
+    { "Mod_DawnHour", "mod_dawn_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Game hour at which dawn begins (0-23); lighting moves from night to day colors over one game hour", 0u, 0u, 0u, 0u },
+    { "Mod_Description", "mod_description", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Description of the module", 0u, 0u, 0u, 0u },
+    { "Mod_DuskHour", "mod_dusk_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Game hour at which dusk begins (0-23); lighting moves from day to night colors over one game hour", 0u, 0u, 0u, 0u },
+    { "Mod_Entry_Area", "mod_entry_area", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The module's starting area", 0u, 0u, 0u, 0u },
+    { "Mod_Entry_Dir_X", "mod_entry_dir_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the start location's direction, a unit vector: the cosine of the bearing counterclockwise from the +x axis", 0u, 0u, 0u, 0u },
+    { "Mod_Entry_Dir_Y", "mod_entry_dir_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the start location's direction, a unit vector: the sine of the bearing counterclockwise from the +x axis", 0u, 0u, 0u, 0u },
+    { "Mod_Entry_X", "mod_entry_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x coordinate of the start location in the starting area (should be on a walkable spot)", 0u, 0u, 0u, 0u },
+    { "Mod_Entry_Y", "mod_entry_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y coordinate of the start location in the starting area", 0u, 0u, 0u, 0u },
+    { "Mod_Entry_Z", "mod_entry_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z coordinate of the start location in the starting area", 0u, 0u, 0u, 0u },
+    { "Mod_Expan_List", "mod_expan_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_expansion_struct, "Deprecated; unused", 0u, 0u, 0u, 0u },
+    { "Mod_GVar_List", "mod_g_var_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_global_variable_struct, "Deprecated; unused", 0u, 0u, 0u, 0u },
+    { "Mod_Hak", "mod_hak", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "(Obsolete) Hak file of the module, without the .hak extension; used only when Mod_HakList does not exist", 0u, 0u, 0u, 0u },
+    { "Mod_HakList", "mod_hak_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_hak_struct, "Hak files of the module (StructID 8), highest priority first", 0u, 0u, 0u, 0u },
+    { "Mod_ID", "mod_id", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Arbitrary 16-byte id generated when the toolset creates the module, never modified afterwards; the game saves 32 bytes; other applications may write zeros", 0u, 0u, 0u, 0u },
+    { "Mod_IsSaveGame", "mod_is_save_game", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 for saved games, 0 for modules saved by the toolset", 0u, 0u, 0u, 0u },
+    { "Mod_MinGameVer", "mod_min_game_ver", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Minimum game version needed to run the module, n.nn (\"1.26\"); only increases; \"1.22\" when absent", 0u, 0u, 0u, 0u },
+    { "Mod_MinPerHour", "mod_min_per_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(255), NULL, NULL, 0u, NULL, "Real-time minutes per game hour (1-255)", 0u, 0u, 0u, 0u },
+    { "Mod_Name", "mod_name", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Name of the module", 0u, 0u, 0u, 0u },
+    { "Mod_OnAcquirItem", "mod_on_acquir_item", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnAcquireItem event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnActvtItem", "mod_on_actvt_item", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnActivateItem event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnClientEntr", "mod_on_client_entr", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnClientEnter event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnClientLeav", "mod_on_client_leav", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnClientLeave event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnCutsnAbort", "mod_on_cutsn_abort", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnCutsceneAbort event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnHeartbeat", "mod_on_heartbeat", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnHeartbeat event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnModLoad", "mod_on_mod_load", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnModuleLoad event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnModStart", "mod_on_mod_start", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnModuleStart event script; deprecated", 0u, 0u, 0u, 0u },
+    { "Mod_OnPlrDeath", "mod_on_plr_death", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerDeath event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnPlrDying", "mod_on_plr_dying", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerDying event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnPlrEqItm", "mod_on_plr_eq_itm", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerEquipItem event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnPlrLvlUp", "mod_on_plr_lvl_up", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerLevelUp event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnPlrRest", "mod_on_plr_rest", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerRest event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnPlrUnEqItm", "mod_on_plr_un_eq_itm", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerUnEquipItem event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnSpawnBtnDn", "mod_on_spawn_btn_dn", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnPlayerRespawn event script", 0u, 0u, 0u, 0u },
+    { "Mod_OnUnAqreItem", "mod_on_un_aqre_item", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnUnAcquireItem event script; BioWare's Aurora spec spells the label Mod_OnUnAcreItem, real files Mod_OnUnAqreItem", 0u, 0u, 0u, 0u },
+    { "Mod_OnUsrDefined", "mod_on_usr_defined", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "OnUserDefined event script", 0u, 0u, 0u, 0u },
+    { "Mod_StartDay", "mod_start_day", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(31), NULL, NULL, 0u, NULL, "Starting day (1-31)", 0u, 0u, 0u, 0u },
+    { "Mod_StartHour", "mod_start_hour", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(23), NULL, NULL, 0u, NULL, "Starting hour (0-23)", 0u, 0u, 0u, 0u },
+    { "Mod_StartMonth", "mod_start_month", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(1), INT64_C(24), NULL, NULL, 0u, NULL, "Starting month (1-24, as BioWare's Aurora spec states)", 0u, 0u, 0u, 0u },
+    { "Mod_StartMovie", "mod_start_movie", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Movie in the movies folder played when the module starts", 0u, 0u, 0u, 0u },
+    { "Mod_StartYear", "mod_start_year", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Starting year", 0u, 0u, 0u, 0u },
+    { "Mod_Tag", "mod_tag", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "The module's tag", 0u, 0u, 0u, 0u },
+    { "Mod_Version", "mod_version", 4u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(3), INT64_C(3), NULL, NULL, 0u, NULL, "Module version. Always 3", 0u, 0u, 0u, 0u },
+    { "Mod_XPScale", "mod_xp_scale", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Percentage by which all XP gained through killing creatures is multiplied", 0u, 0u, 0u, 0u },
+    { "Creature List", "creature_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_deprecated_creature_struct, "Deprecated; unused; savegame only", 0u, 0u, 0u, 0u },
+    { "EventQueue", "event_queue", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_event_struct, "Game events queued when the module was saved (StructID 0xABCD, common Event struct); savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_Effect_NxtId", "mod_effect_nxt_id", 6u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ID to use for the next Effect; savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_IsNWMFile", "mod_is_nwm_file", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the game was saved from a NWM file, 0 from a MOD file; savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_NextCharId0", "mod_next_char_id0", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Id to give the next character created; savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_NextCharId1", "mod_next_char_id1", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Second word of the next character id (no description in BioWare Aurora specs); savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_NextObjId0", "mod_next_obj_id0", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Id to give the next object created; savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_NextObjId1", "mod_next_obj_id1", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Second word of the next object id (no description in BioWare Aurora specs); savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_NWMResName", "mod_nwm_res_name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Filename of the nwm module the game was saved from; savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_PlayerList", "mod_player_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_player_struct, "Players in the module (StructID 48813); savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_Tokens", "mod_tokens", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_token_struct, "Custom tokens set by SetCustomToken() (StructID 7); savegame only", 0u, 0u, 0u, 0u },
+    { "Mod_TURDList", "mod_turd_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_turd_struct, "Temporary User Resource Data of players who left the game (StructID 13634816); savegame only", 0u, 0u, 0u, 0u },
+    { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables of the module and their values (StructID 0, common Variable struct); savegame only. BioWare Aurora specs, Table 2.2 spells the label Mod_VarTable, its \302\2474.5 and real files VarTable", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_ifo_struct = { "ifo", 4294967295u, 0, 62u, relic_ifo_ifo_fields, "IFO top-level struct: fields written by the toolset (Table 2.1) and fields the game adds to saved games (Table 2.2)" };
+const relic_gff_sstruct relic_ifo_ifo_struct = { "ifo", 4294967295u, 0, 62u, relic_ifo_ifo_fields, "IFO top-level struct: fields written by the toolset (Table 2.1) and fields the game adds to saved games (Table 2.2)", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_area_fields[] = {
-    { "Area_Name", "area_name", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the area; the module holds an ARE, a GIT and a GIC with this ResRef. BioWare's Aurora spec spells the label AreaName, real files Area_Name" },
-    { "ObjectId", "object_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the area; savegame only (not saved by the toolset)" },
+    { "Area_Name", "area_name", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the area; the module holds an ARE, a GIT and a GIC with this ResRef. BioWare's Aurora spec spells the label AreaName, real files Area_Name", 0u, 0u, 0u, 0u },
+    { "ObjectId", "object_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the area; savegame only (not saved by the toolset)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_area_struct = { "area", 6u, 0, 2u, relic_ifo_area_fields, "Element of Mod_Area_list: one area of the module" };
+const relic_gff_sstruct relic_ifo_area_struct = { "area", 6u, 0, 2u, relic_ifo_area_fields, "Element of Mod_Area_list: one area of the module", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_cached_script_fields[] = {
-    { "ResRef", "res_ref", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the script (an NSS source and its NCS compiled form)" },
+    { "ResRef", "res_ref", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the script (an NSS source and its NCS compiled form)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_cached_script_struct = { "cached_script", 9u, 0, 1u, relic_ifo_cached_script_fields, "Element of Mod_CacheNSSList: a script the server should cache because it runs often" };
+const relic_gff_sstruct relic_ifo_cached_script_struct = { "cached_script", 9u, 0, 1u, relic_ifo_cached_script_fields, "Element of Mod_CacheNSSList: a script the server should cache because it runs often", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_hak_fields[] = {
-    { "Mod_Hak", "mod_hak", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Filename of the hak pak, without the .hak extension" },
+    { "Mod_Hak", "mod_hak", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Filename of the hak pak, without the .hak extension", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_hak_struct = { "hak", 8u, 0, 1u, relic_ifo_hak_fields, "Element of Mod_HakList: one hak pak of the module" };
+const relic_gff_sstruct relic_ifo_hak_struct = { "hak", 8u, 0, 1u, relic_ifo_hak_fields, "Element of Mod_HakList: one hak pak of the module", 0u, NULL };
 
-const relic_gff_sstruct relic_ifo_cutscene_struct = { "cutscene", 0u, 1, 0u, NULL, "Element of the deprecated Mod_CutSceneList; BioWare's Aurora spec gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_ifo_cutscene_struct = { "cutscene", 0u, 1, 0u, NULL, "Element of the deprecated Mod_CutSceneList; BioWare's Aurora spec gives neither its StructID nor its fields", 0u, NULL };
 
-const relic_gff_sstruct relic_ifo_expansion_struct = { "expansion", 0u, 1, 0u, NULL, "Element of the deprecated Mod_Expan_List; BioWare's Aurora spec gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_ifo_expansion_struct = { "expansion", 0u, 1, 0u, NULL, "Element of the deprecated Mod_Expan_List; BioWare's Aurora spec gives neither its StructID nor its fields", 0u, NULL };
 
-const relic_gff_sstruct relic_ifo_global_variable_struct = { "global_variable", 0u, 1, 0u, NULL, "Element of the deprecated Mod_GVar_List; BioWare's Aurora spec gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_ifo_global_variable_struct = { "global_variable", 0u, 1, 0u, NULL, "Element of the deprecated Mod_GVar_List; BioWare's Aurora spec gives neither its StructID nor its fields", 0u, NULL };
 
-const relic_gff_sstruct relic_ifo_deprecated_creature_struct = { "deprecated_creature", 0u, 1, 0u, NULL, "Element of the deprecated savegame Creature List; BioWare's Aurora spec gives neither its StructID nor its fields" };
+const relic_gff_sstruct relic_ifo_deprecated_creature_struct = { "deprecated_creature", 0u, 1, 0u, NULL, "Element of the deprecated savegame Creature List; BioWare's Aurora spec gives neither its StructID nor its fields", 0u, NULL };
 
-const relic_gff_sstruct relic_ifo_player_struct = { "player", 48813u, 0, 0u, NULL, "Element of Mod_PlayerList: one player (savegame only); BioWare's Aurora spec says the Player struct needs a document of its own and does not describe it" };
+const relic_gff_sstruct relic_ifo_player_struct = { "player", 48813u, 0, 0u, NULL, "Element of Mod_PlayerList: one player (savegame only); BioWare's Aurora spec says the Player struct needs a document of its own and does not describe it", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_token_fields[] = {
-    { "Mod_TokensNumber", "mod_tokens_number", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Custom token number: the nCustomTokenNumber argument" },
-    { "Mod_TokensValue", "mod_tokens_value", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Custom token value: the sTokenValue argument" },
+    { "Mod_TokensNumber", "mod_tokens_number", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Custom token number: the nCustomTokenNumber argument", 0u, 0u, 0u, 0u },
+    { "Mod_TokensValue", "mod_tokens_value", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Custom token value: the sTokenValue argument", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_token_struct = { "token", 7u, 0, 2u, relic_ifo_token_fields, "Element of Mod_Tokens: one custom token set by SetCustomToken(int nCustomTokenNumber, string sTokenValue)" };
+const relic_gff_sstruct relic_ifo_token_struct = { "token", 7u, 0, 2u, relic_ifo_token_fields, "Element of Mod_Tokens: one custom token set by SetCustomToken(int nCustomTokenNumber, string sTokenValue)", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_map_data_fields[] = {
-    { "Mod_MapData", "mod_map_data", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Map data (no description in BioWare Aurora specs)" },
+    { "Mod_MapData", "mod_map_data", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Map data (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_map_data_struct = { "map_data", 0u, 0, 1u, relic_ifo_map_data_fields, "Element of a TURD's Mod_MapDataList" };
+const relic_gff_sstruct relic_ifo_map_data_struct = { "map_data", 0u, 0, 1u, relic_ifo_map_data_fields, "Element of a TURD's Mod_MapDataList", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_turd_reputation_fields[] = {
-    { "TURD_RepAmount", "turd_rep_amount", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Reputation with the faction (0-100)" },
+    { "TURD_RepAmount", "turd_rep_amount", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Reputation with the faction (0-100)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_turd_reputation_struct = { "turd_reputation", 43962u, 0, 1u, relic_ifo_turd_reputation_fields, "Element of TURD_RepList: the player's reputation with the faction whose index is this element's index" };
+const relic_gff_sstruct relic_ifo_turd_reputation_struct = { "turd_reputation", 43962u, 0, 1u, relic_ifo_turd_reputation_fields, "Element of TURD_RepList: the player's reputation with the faction whose index is this element's index", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_personal_reputation_fields[] = {
-    { "TURD_PR_Amount", "turd_pr_amount", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Reputation with the faction" },
-    { "TURD_PR_Day", "turd_pr_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day (no description in BioWare Aurora specs)" },
-    { "TURD_PR_Decays", "turd_pr_decays", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Boolean: whether the reputation decays" },
-    { "TURD_PR_Duration", "turd_pr_duration", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Duration, in seconds" },
-    { "TURD_PR_ObjId", "turd_pr_obj_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the creature that holds this personal reputation toward the player" },
-    { "TURD_PR_Time", "turd_pr_time", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Time (no description in BioWare Aurora specs)" },
+    { "TURD_PR_Amount", "turd_pr_amount", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Reputation with the faction", 0u, 0u, 0u, 0u },
+    { "TURD_PR_Day", "turd_pr_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "TURD_PR_Decays", "turd_pr_decays", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Boolean: whether the reputation decays", 0u, 0u, 0u, 0u },
+    { "TURD_PR_Duration", "turd_pr_duration", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Duration, in seconds", 0u, 0u, 0u, 0u },
+    { "TURD_PR_ObjId", "turd_pr_obj_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the creature that holds this personal reputation toward the player", 0u, 0u, 0u, 0u },
+    { "TURD_PR_Time", "turd_pr_time", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Time (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_personal_reputation_struct = { "personal_reputation", 47787u, 0, 6u, relic_ifo_personal_reputation_fields, "Personal Reputation: how one creature regards the player" };
+const relic_gff_sstruct relic_ifo_personal_reputation_struct = { "personal_reputation", 47787u, 0, 6u, relic_ifo_personal_reputation_fields, "Personal Reputation: how one creature regards the player", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_turd_fields[] = {
-    { "EffectList", "effect_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_struct, "Effects on the player (StructID 2, common Effect struct)" },
-    { "Mod_MapAreasData", "mod_map_areas_data", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Map areas data (no description in BioWare Aurora specs)" },
-    { "Mod_MapDataList", "mod_map_data_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_map_data_struct, "Map data (StructID 0)" },
-    { "ModMapNumAreas", "mod_map_num_areas", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of map areas (no description in BioWare Aurora specs)" },
-    { "TURD_AreaId", "turd_area_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the area in which the player logged out" },
-    { "TURD_CalendarDay", "turd_calendar_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day the TURD was generated" },
-    { "TURD_CommntyName", "turd_commnty_name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Player name with which the player logged into multiplayer" },
-    { "TURD_FirstName", "turd_first_name", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "First name of the player character" },
-    { "TURD_LastName", "turd_last_name", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Last name of the player character" },
-    { "TURD_OrientatX", "turd_orientat_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the player's orientation at logout" },
-    { "TURD_OrientatY", "turd_orientat_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the player's orientation at logout" },
-    { "TURD_OrientatZ", "turd_orientat_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z component of the player's orientation at logout" },
-    { "TURD_PersonalRep", "turd_personal_rep", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_personal_reputation_struct, "Personal reputations other creatures hold toward the player (StructID 47787)" },
-    { "TURD_PlayerID", "turd_player_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the player" },
-    { "TURD_PositionX", "turd_position_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x coordinate of the player at logout" },
-    { "TURD_PositionY", "turd_position_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y coordinate of the player at logout" },
-    { "TURD_PositionZ", "turd_position_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z coordinate of the player at logout" },
-    { "TURD_RepList", "turd_rep_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_turd_reputation_struct, "Reputation with each faction of the module, by faction index (StructID 43962)" },
-    { "TURD_TimeOfDay", "turd_time_of_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Time the TURD was generated" },
-    { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables stored on the character (StructID 0, common Variable struct)" },
+    { "EffectList", "effect_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_effect_struct, "Effects on the player (StructID 2, common Effect struct)", 0u, 0u, 0u, 0u },
+    { "Mod_MapAreasData", "mod_map_areas_data", 13u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Map areas data (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "Mod_MapDataList", "mod_map_data_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_map_data_struct, "Map data (StructID 0)", 0u, 0u, 0u, 0u },
+    { "ModMapNumAreas", "mod_map_num_areas", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Number of map areas (no description in BioWare Aurora specs)", 0u, 0u, 0u, 0u },
+    { "TURD_AreaId", "turd_area_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the area in which the player logged out", 0u, 0u, 0u, 0u },
+    { "TURD_CalendarDay", "turd_calendar_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Day the TURD was generated", 0u, 0u, 0u, 0u },
+    { "TURD_CommntyName", "turd_commnty_name", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Player name with which the player logged into multiplayer", 0u, 0u, 0u, 0u },
+    { "TURD_FirstName", "turd_first_name", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "First name of the player character", 0u, 0u, 0u, 0u },
+    { "TURD_LastName", "turd_last_name", 12u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Last name of the player character", 0u, 0u, 0u, 0u },
+    { "TURD_OrientatX", "turd_orientat_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x component of the player's orientation at logout", 0u, 0u, 0u, 0u },
+    { "TURD_OrientatY", "turd_orientat_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y component of the player's orientation at logout", 0u, 0u, 0u, 0u },
+    { "TURD_OrientatZ", "turd_orientat_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z component of the player's orientation at logout", 0u, 0u, 0u, 0u },
+    { "TURD_PersonalRep", "turd_personal_rep", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_personal_reputation_struct, "Personal reputations other creatures hold toward the player (StructID 47787)", 0u, 0u, 0u, 0u },
+    { "TURD_PlayerID", "turd_player_id", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectID of the player", 0u, 0u, 0u, 0u },
+    { "TURD_PositionX", "turd_position_x", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "x coordinate of the player at logout", 0u, 0u, 0u, 0u },
+    { "TURD_PositionY", "turd_position_y", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "y coordinate of the player at logout", 0u, 0u, 0u, 0u },
+    { "TURD_PositionZ", "turd_position_z", 8u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "z coordinate of the player at logout", 0u, 0u, 0u, 0u },
+    { "TURD_RepList", "turd_rep_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_turd_reputation_struct, "Reputation with each faction of the module, by faction index (StructID 43962)", 0u, 0u, 0u, 0u },
+    { "TURD_TimeOfDay", "turd_time_of_day", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Time the TURD was generated", 0u, 0u, 0u, 0u },
+    { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables stored on the character (StructID 0, common Variable struct)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_turd_struct = { "turd", 13634816u, 0, 20u, relic_ifo_turd_fields, "TURD (Temporary User Resource Data): the saved state of a player who logged out, restored when the same login and character name return (savegame only)" };
+const relic_gff_sstruct relic_ifo_turd_struct = { "turd", 13634816u, 0, 20u, relic_ifo_turd_fields, "TURD (Temporary User Resource Data): the saved state of a player who logged out, restored when the same login and character name return (savegame only)", 0u, NULL };
 
 const relic_gff_schema relic_ifo_schema = { "ifo", "IFO ", NULL, &relic_ifo_ifo_struct, "NWN module information: module properties, areas, scripts, haks; savegame state (IFO)" };

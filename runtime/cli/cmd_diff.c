@@ -15,14 +15,16 @@
 #include <sys/stat.h>
 
 #include "erf_cli.h"
+#include "gff_cli.h"
 #include "gff_text.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic diff A B\n"
+    fprintf(f, "usage: relic diff A B [--encoding cp1252|utf8|auto]\n"
                "Print the field-level differences between two GFF files, one per line by path:\n"
                "  ~ PATH: OLD -> NEW   changed   - PATH: OLD   only in A   + PATH: NEW   only in B\n"
                "Fields are matched by label, list elements by index; struct ids show as PATH/__struct_id.\n"
+               "Text is shown as UTF-8 from each file's encoding (auto: as relic get and set choose it).\n"
                "A GFF member of a container is named CONTAINER:MEMBER (module.mod:module.ifo).\n"
                "Exit status: 0 no differences, 1 differences, 2 invalid input or usage error.\n");
 }
@@ -124,7 +126,10 @@ static void format_value(const relic_gff_doc *d, relic_gff_encoding enc, uint32_
     case RELIC_GFF_FIELD_TYPE_FLOAT: relic_gff_get_float(d, f, &fl, &err); relic_buf_printf(o, "%.9g", fl); break;
     case RELIC_GFF_FIELD_TYPE_DOUBLE: relic_gff_get_double(d, f, &db, &err); relic_buf_printf(o, "%.17g", db); break;
     case RELIC_GFF_FIELD_TYPE_CEXOSTRING: relic_gff_get_string(d, f, &b, &err); put_text(o, b.data, b.size, enc); break;
-    case RELIC_GFF_FIELD_TYPE_RESREF: relic_gff_get_resref(d, f, &b, &err); put_text(o, b.data, b.size, enc); break;
+    case RELIC_GFF_FIELD_TYPE_RESREF: /* always windows-1252, as get, set and the JSON form */
+        relic_gff_get_resref(d, f, &b, &err);
+        put_text(o, b.data, b.size, RELIC_GFF_ENC_CP1252);
+        break;
     case RELIC_GFF_FIELD_TYPE_VOID:
         relic_gff_get_void(d, f, &b, &err);
         relic_buf_puts(o, "0x");
@@ -289,10 +294,19 @@ static void diff_struct(differ *df, uint32_t sa, uint32_t sb, int depth)
 
 int cmd_diff(int argc, char **argv)
 {
-    const char *args[2];
+    const char *args[2], *enc_name = NULL;
+    relic_gff_encoding enc;
     int n = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
+            enc_name = argv[++i];
+            if (cli_gff_encoding(enc_name, NULL, &enc)) {
+                fprintf(stderr, "relic diff: unknown encoding '%s' (cp1252, utf8, auto)\n", enc_name);
+                return 2;
+            }
+            continue;
+        }
         if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic diff: unknown option '%s'\n", argv[i]); return 2; }
         if (n == 2) { usage(stderr); return 2; }
         args[n++] = argv[i];
@@ -307,8 +321,8 @@ int cmd_diff(int argc, char **argv)
         memset(&df, 0, sizeof df);
         df.a = &sa.d;
         df.b = &sb.d;
-        df.ea = relic_gff_detect_encoding(&sa.d);
-        df.eb = relic_gff_detect_encoding(&sb.d);
+        cli_gff_encoding(enc_name, &sa.d, &df.ea); /* the same choice as get, set and dump */
+        cli_gff_encoding(enc_name, &sb.d, &df.eb);
         if (memcmp(relic_gff_file_type(&sa.d), relic_gff_file_type(&sb.d), 4) != 0) {
             printf("~ __file_type: \"%.4s\" -> \"%.4s\"\n", relic_gff_file_type(&sa.d), relic_gff_file_type(&sb.d));
             df.count++;

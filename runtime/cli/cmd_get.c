@@ -1,41 +1,28 @@
 /* cmd_get.c — `relic get FILE PATH`: print one value of a GFF file, found
  * by a path of labels and list indices ("Tile_List/3/Tile_ID"), read in
  * place through the zero-copy getters of runtime/formats/aurora/gff_access.c. Text is
- * printed as the bytes the file holds (the game's code page). */
+ * printed as UTF-8 from the file's encoding (--encoding, else auto), the
+ * form `relic set` takes back (runtime/cli/gff_encoding.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "gff_cli.h"
 #include "relic_gff.h"
 #include "erf_cli.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic get FILE PATH\n"
+    fprintf(f, "usage: relic get FILE PATH [--encoding cp1252|utf8|auto]\n"
                "Print one value of a GFF file (ARE, GIT, IFO, UTC, DLG, BIC, ...). PATH is labels and\n"
                "list indices separated by '/' (Mod_Name, Tile_List/3/Tile_ID); an empty PATH is the\n"
                "top-level struct. Locstrings print their StrRef and one line per language; a struct or\n"
-               "list prints what it holds.\n"
+               "list prints what it holds. Text is printed as UTF-8, read in the file's encoding (auto:\n"
+               "UTF-8 when all its text is, as NWN2 writes it, else cp1252; ResRefs always cp1252),\n"
+               "the form `relic set` stores back.\n"
                "Exit status: 0 success, 1 invalid file or no such field, 2 usage error.\n");
-}
-
-/* A text value as it is for a pipe or file (scripts want the bytes), with
- * control bytes other than newline and tab escaped on a terminal: a value
- * from the file must not drive the terminal. */
-static void put_value(const uint8_t *p, size_t n)
-{
-    static int tty = -1;
-    if (tty < 0) tty = isatty(STDOUT_FILENO);
-    if (!tty) {
-        fwrite(p, 1, n, stdout);
-        return;
-    }
-    for (size_t i = 0; i < n; i++) {
-        if ((p[i] < 0x20 && p[i] != '\n' && p[i] != '\t') || p[i] == 0x7F) printf("\\x%02x", p[i]);
-        else putchar(p[i]);
-    }
 }
 
 static void print_struct(const relic_gff_doc *d, uint32_t s)
@@ -52,7 +39,7 @@ static void print_struct(const relic_gff_doc *d, uint32_t s)
     printf("\n");
 }
 
-static int print_field(const relic_gff_doc *d, uint32_t f)
+static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding enc)
 {
     relic_error err;
     uint64_t u;
@@ -73,14 +60,17 @@ static int print_field(const relic_gff_doc *d, uint32_t f)
     case RELIC_GFF_FIELD_TYPE_FLOAT: relic_gff_get_float(d, f, &fl, &err); printf("%.9g\n", fl); break;
     case RELIC_GFF_FIELD_TYPE_DOUBLE: relic_gff_get_double(d, f, &db, &err); printf("%.17g\n", db); break;
     case RELIC_GFF_FIELD_TYPE_CEXOSTRING: relic_gff_get_string(d, f, &b, &err); goto text;
-    case RELIC_GFF_FIELD_TYPE_RESREF: relic_gff_get_resref(d, f, &b, &err); goto text;
+    case RELIC_GFF_FIELD_TYPE_RESREF:
+        relic_gff_get_resref(d, f, &b, &err);
+        enc = RELIC_GFF_ENC_CP1252;
+        goto text;
     case RELIC_GFF_FIELD_TYPE_VOID:
         relic_gff_get_void(d, f, &b, &err);
         for (size_t k = 0; k < b.size; k++) printf("%02x", b.data[k]);
         printf("\n");
         break;
     text:
-        put_value(b.data, b.size);
+        cli_gff_put_text(stdout, b.data, b.size, enc);
         printf("\n");
         break;
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
@@ -90,12 +80,9 @@ static int print_field(const relic_gff_doc *d, uint32_t f)
         for (uint32_t k = 0; k < ls.count; k++) {
             uint32_t id;
             relic_gff_locstring_next(&cur, &id, &b);
-            if (ls.count == 1 && ls.strref == RELIC_GFF_NONE) {
-                put_value(b.data, b.size);
-            } else {
-                printf("%" PRIu32 ": ", id);
-                put_value(b.data, b.size);
-            }
+            /* bare text only where `relic set` without --id puts it back */
+            if (ls.count != 1 || ls.strref != RELIC_GFF_NONE || id != 0) printf("%" PRIu32 ": ", id);
+            cli_gff_put_text(stdout, b.data, b.size, enc);
             printf("\n");
         }
         break;
@@ -112,10 +99,19 @@ static int print_field(const relic_gff_doc *d, uint32_t f)
 
 int cmd_get(int argc, char **argv)
 {
-    const char *args[2];
+    const char *args[2], *enc_name = NULL;
+    relic_gff_encoding enc;
     int n = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
+            enc_name = argv[++i];
+            if (cli_gff_encoding(enc_name, NULL, &enc)) {
+                fprintf(stderr, "relic get: unknown encoding '%s' (cp1252, utf8, auto)\n", enc_name);
+                return EXIT_USAGE;
+            }
+            continue;
+        }
         if (n == 2) { usage(stderr); return EXIT_USAGE; }
         args[n++] = argv[i];
     }
@@ -166,7 +162,8 @@ int cmd_get(int argc, char **argv)
     } else if (is_struct) {
         print_struct(&d, target);
     } else {
-        print_field(&d, target);
+        cli_gff_encoding(enc_name, &d, &enc);
+        print_field(&d, target, enc);
     }
 done:
     relic_arena_release(&a);

@@ -5,17 +5,19 @@
  * layout and every other byte. Any other value (CExoString, CResRef, VOID as
  * hex, a CExoLocString's substring N) changes sizes, so the file is read
  * into a tree, changed, written again in its own layout where that still
- * fits (the game's layout otherwise), validated, and replaced atomically.
+ * fits (its writer's layout family otherwise, gff_layout.c), validated, and
+ * replaced atomically.
  * Text comes from the command line as UTF-8 and is stored in the file's
  * encoding (xoreos-tools, src/aurora/language.cpp; neverwinter.nim, util.nim: windows-1252 for NWN1/KotOR, UTF-8 for
- * NWN2; relic_gff_detect_encoding, or --encoding).
+ * NWN2; relic_gff_detect_encoding, or --encoding), as `relic get` shows it
+ * (runtime/cli/gff_encoding.c), so set after get stores the same bytes.
  * The command says which of the two happened. On any error the input is
  * left as it was: values are parsed and range-checked before the first byte
  * is written. Sources: xoreos, src/aurora/gff3file.h, src/aurora/gff3file.cpp, gff3writer.cpp, src/aurora/erffile.cpp; neverwinter.nim, gff.nim, erf.nim; nwn-lib-d, gff.d for members. */
 #include <stdlib.h>
 
 #include "erf_cli.h"
-#include "gff_text.h"
+#include "gff_cli.h"
 
 /* relic_erf_archive_write with its scratch in a heap arena freed at once */
 static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
@@ -36,9 +38,9 @@ static void usage(FILE *f)
                "or 0x hex within the type's range; Orientation/Vector take 4/3 numbers separated by spaces\n"
                "or commas; these are patched in place. Strings and ResRefs take VALUE's bytes; VOID takes hex;\n"
                "a CExoLocString sets the text of StringID N (--id, default 0 = English, masculine); those\n"
-               "rewrite the file atomically in its own layout when it still fits, else the game's layout.\n"
+               "rewrite the file atomically in its own layout when it still fits, else its writer's layout family.\n"
                "Text (UTF-8 on the command line) is stored in the file's encoding: windows-1252, or UTF-8\n"
-               "when the file's text is UTF-8 (NWN2); --encoding overrides.\n"
+               "when the file's text is UTF-8 (NWN2); --encoding overrides; the same choice as relic get.\n"
                "Exit status: 0 success, 1 invalid file, bad value or no such field, 2 usage error.\n");
 }
 
@@ -63,30 +65,6 @@ static int hexval(int c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-/* value (UTF-8) as text in enc, in a; *n its length. NULL (message printed)
- * when it is not UTF-8 or has a character windows-1252 cannot hold. */
-static uint8_t *encode_text(const char *value, relic_gff_encoding enc, relic_arena *a, size_t *n, const char *label)
-{
-    const uint8_t *p = (const uint8_t *)value;
-    size_t len = strlen(value), k = 0;
-    uint8_t *out = relic_arena_alloc(a, len + 1, 1);
-    if (!out) return NULL;
-    for (size_t i = 0; i < len;) {
-        uint32_t cp;
-        size_t step = relic_utf8_next(p + i, len - i, &cp);
-        if (!step) { fprintf(stderr, "relic set: %s: the value is not valid UTF-8\n", label); return NULL; }
-        if (enc == RELIC_GFF_ENC_UTF8) memcpy(out + k, p + i, step), k += step;
-        else if (!relic_cp_to_cp1252(cp, out + k++)) {
-            fprintf(stderr, "relic set: %s: U+%04X has no windows-1252 byte (use --encoding utf8 for NWN2 text)\n", label,
-                    (unsigned)cp);
-            return NULL;
-        }
-        i += step;
-    }
-    *n = k;
-    return out;
-}
-
 /* Change a variable-size value of the tree. */
 static int set_tree_value(relic_gff_tfield *t, const char *value, uint32_t id, relic_gff_encoding enc, relic_arena *a,
                           const char *label)
@@ -94,17 +72,21 @@ static int set_tree_value(relic_gff_tfield *t, const char *value, uint32_t id, r
     size_t n = strlen(value);
     switch (t->type) {
     case RELIC_GFF_FIELD_TYPE_RESREF:
-        if (n > 32) { fprintf(stderr, "relic set: %s: a ResRef has at most 32 characters (16 in NWN1/KotOR)\n", label); return 1; }
-        for (size_t i = 0; i < n; i++)
-            if ((unsigned char)value[i] < 0x20 || (unsigned char)value[i] > 0x7E) {
-                fprintf(stderr, "relic set: %s: a ResRef is printable ASCII\n", label);
+        /* ResRefs are windows-1252 whatever the file's text encoding, as `relic get` shows them */
+        t->v.bytes.p = cli_gff_encode_text(value, RELIC_GFF_ENC_CP1252, a, &t->v.bytes.n, "set", label);
+        if (!t->v.bytes.p) return 1;
+        if (t->v.bytes.n > 32) {
+            fprintf(stderr, "relic set: %s: a ResRef has at most 32 characters (16 in NWN1/KotOR)\n", label);
+            return 1;
+        }
+        for (size_t i = 0; i < t->v.bytes.n; i++)
+            if (t->v.bytes.p[i] < 0x20 || t->v.bytes.p[i] == 0x7F) {
+                fprintf(stderr, "relic set: %s: a ResRef has no control characters\n", label);
                 return 1;
             }
-        t->v.bytes.p = (uint8_t *)relic_arena_strndup(a, value, n);
-        t->v.bytes.n = n;
-        return t->v.bytes.p == NULL;
+        return 0;
     case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
-        t->v.bytes.p = encode_text(value, enc, a, &t->v.bytes.n, label);
+        t->v.bytes.p = cli_gff_encode_text(value, enc, a, &t->v.bytes.n, "set", label);
         return t->v.bytes.p == NULL;
     case RELIC_GFF_FIELD_TYPE_VOID: {
         if (n % 2) { fprintf(stderr, "relic set: %s: VOID takes an even number of hex digits\n", label); return 1; }
@@ -120,7 +102,7 @@ static int set_tree_value(relic_gff_tfield *t, const char *value, uint32_t id, r
         return 0;
     }
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
-        uint8_t *text = encode_text(value, enc, a, &n, label);
+        uint8_t *text = cli_gff_encode_text(value, enc, a, &n, "set", label);
         if (!text) return 1;
         for (uint32_t i = 0; i < t->v.loc.count; i++)
             if (t->v.loc.s[i].string_id == id) { t->v.loc.s[i].text = text; t->v.loc.s[i].len = n; return 0; }
@@ -257,7 +239,7 @@ int cmd_set(int argc, char **argv)
     if (enc == RELIC_GFF_ENC_AUTO) enc = relic_gff_detect_encoding(&d);
     if (set_tree_value(tf, value, id, enc, &a, args[1])) goto out;
     relic_buf_init(&b, 0);
-    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &b, &fell_back, &err) != RELIC_OK) {
+    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &a, &b, &fell_back, &err) != RELIC_OK) {
         relic_error_print(stderr, file, &err);
     } else {
         relic_gff_doc chk;

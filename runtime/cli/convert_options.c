@@ -21,7 +21,8 @@ static convert_option options[] = {
     { "--max-height", 1, NULL, 0 },  /* PNG/TRR -> WTD: metres of the largest height */
     { "--threshold", 1, NULL, 0 },   /* -> WTD: drop wavelet coefficients of at most this magnitude */
     { "--encoding", 1, NULL, 0 },    /* GFF <-> JSON: text code page (cp1252, utf8, auto) */
-    { "--terrain", 0, NULL, 0 },     /* TRN/TRX -> OBJ: terrain and water instead of the walkmesh */
+    { "--terrain", 0, NULL, 0 },
+    { "--game", 1, NULL, 0 },        /* check --strict of a typed GFF: whose rules (nwn1, nwn2, kotor1, kotor2, auto) */     /* TRN/TRX -> OBJ: terrain and water instead of the walkmesh */
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 

@@ -71,7 +71,7 @@ static int write_tree(const relic_gff_tree *t, relic_gff_layout layout, const ch
     int rc;
     relic_buf_init(&out, 0);
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_gff_write_tree(t, layout, &out, NULL, &err) != RELIC_OK) {
+    if (relic_gff_write_tree(t, layout, &a, &out, NULL, &err) != RELIC_OK) {
         relic_error_print(stderr, out_path, &err);
         rc = 1;
     } else if (relic_gff_open(out.data, out.size, &a, NULL, NULL, &check, &err) != RELIC_OK) {
@@ -86,24 +86,27 @@ static int write_tree(const relic_gff_tree *t, relic_gff_layout layout, const ch
     return rc;
 }
 
-/* Which writer layout reproduces the file: "default", "post-order" or "other". */
-static const char *layout_of(const cli_input *in, const relic_gff_tree *t)
+/* Which family's layout reproduces the file, or "other". */
+static const char *layout_of(const cli_input *in, const relic_gff_tree *t, char *buf, size_t cap)
 {
-    static const struct { relic_gff_layout l; const char *name; } layouts[] = {
-        { RELIC_GFF_LAYOUT_DEFAULT, "default (game-written: pre-order, contiguous)" },
-        { RELIC_GFF_LAYOUT_POSTORDER, "post-order field-index blocks (some NWN1 tools)" },
-    };
-    for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++) {
+    for (size_t i = 0; i < relic_gff_family_count; i++) {
         relic_buf b;
         relic_error err;
+        relic_arena a;
         int same;
+        relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
         relic_buf_init(&b, 0);
-        same = relic_gff_write_tree(t, layouts[i].l, &b, NULL, &err) == RELIC_OK && b.size == in->map.bytes.size &&
-               memcmp(b.data, in->map.bytes.data, b.size) == 0;
+        same = relic_gff_write_tree(t, relic_gff_families[i].layout, &a, &b, NULL, &err) == RELIC_OK &&
+               b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
         relic_buf_free(&b);
-        if (same) return layouts[i].name;
+        relic_arena_release(&a);
+        if (same) {
+            snprintf(buf, cap, "%s (%s)", relic_gff_families[i].name, relic_gff_families[i].writers);
+            return buf;
+        }
     }
-    return "other (kept as is when re-written)";
+    snprintf(buf, cap, "other, closest family %s (kept as is when re-written)", relic_gff_family_of(t->family)->name);
+    return buf;
 }
 
 static int gff_info(const cli_input *in)
@@ -126,7 +129,8 @@ static int gff_info(const cli_input *in)
         if (per_type[ty]) printf(" %s=%u", relic_gff_type_name(ty), per_type[ty]);
     printf("\n  top-level fields: %u", (unsigned)relic_gff_struct_field_count(&d, 0));
     if (w.count) printf(" (%u duplicate labels)", w.count);
-    printf("\n  layout: %s\n", layout_of(in, &t));
+    char lbuf[256];
+    printf("\n  layout: %s\n", layout_of(in, &t, lbuf, sizeof lbuf));
     relic_arena_release(&a);
     return 0;
 }
@@ -191,7 +195,7 @@ static int gff_from_json(const cli_input *in, const char *out_path)
         relic_error_print(stdout, in->path, &err);
         rc = 1;
     } else {
-        rc = write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, out_path, in->path);
+        rc = write_tree(&t, t.family, out_path, in->path); /* the "__layout" family, bioware when absent */
     }
     relic_arena_release(&a);
     return rc;

@@ -1,7 +1,8 @@
 /* gff_strict.c — what `relic check --strict` adds for a typed GFF file
  * (ARE, GIT, GIC, IFO, ITP): the file against its typed schema
  * (runtime/formats/aurora/gff_schema.c), and for GIC/GIT the list correspondence with the
- * paired file of the same name beside it (BioWare Aurora specs, §4), when there is one. */
+ * paired file of the same name beside it (BioWare Aurora specs, §4), when there is one.
+ * The rules are those of the file's game (--game, else relic_gff_detect_game). */
 #include <string.h>
 
 #include "formats.h"
@@ -57,11 +58,31 @@ static unsigned check_pair(const relic_gff_schema *sc, const relic_gff_doc *a, c
     return n;
 }
 
+int cli_gff_game(const char *name, unsigned *out)
+{
+    static const struct { const char *name; unsigned game; } games[] = {
+        { "nwn1", RELIC_GFF_GAME_NWN1 }, { "nwn", RELIC_GFF_GAME_NWN1 }, { "nwn2", RELIC_GFF_GAME_NWN2 },
+        { "kotor1", RELIC_GFF_GAME_KOTOR1 }, { "kotor", RELIC_GFF_GAME_KOTOR1 }, { "kotor2", RELIC_GFF_GAME_KOTOR2 },
+        { "auto", RELIC_GFF_GAME_UNKNOWN },
+    };
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        if (strcmp(name, games[i].name) == 0) { *out = games[i].game; return 0; }
+    return -1;
+}
+
 unsigned cli_gff_strict(const char *path, const relic_gff_doc *d, relic_problems *pr)
 {
     const relic_gff_schema *sc = relic_gff_schema_for_type(relic_gff_file_type(d));
     if (!sc) return 0;
-    unsigned n = relic_gff_schema_check(sc, d, pr);
+    /* the game whose rules apply: --game, else what the file's fields say */
+    const char *name = cli_convert_option("--game");
+    unsigned game = RELIC_GFF_GAME_UNKNOWN;
+    if (name && cli_gff_game(name, &game) != 0) {
+        fprintf(stderr, "relic check: unknown --game '%s' (nwn1, nwn2, kotor1, kotor2, auto)\n", name);
+        game = RELIC_GFF_GAME_UNKNOWN;
+    }
+    if (game == RELIC_GFF_GAME_UNKNOWN) game = relic_gff_detect_game(d);
+    unsigned n = relic_gff_schema_check_game(sc, d, game, pr);
     char other[4096];
     if (sc->pairs && sibling(path, sc->pairs, other, sizeof other)) {
         n += check_pair(sc, d, other, 1, pr);

@@ -654,6 +654,15 @@ relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_en
              rs->enc == RELIC_GFF_ENC_AUTO))
             st = relic_fail(err, RELIC_E_RANGE, 0, "__encoding", "unknown text encoding (utf-8 or windows-1252)");
     }
+    if (st == RELIC_OK && root->kind == J_OBJ && (je = member(root, "__layout")) != NULL) {
+        /* the writer's layout family (gff_layout.c), what the GFF is written in */
+        char lname[24];
+        const relic_gff_family *fam = NULL;
+        if (je->kind != J_STR || !cstr(je, lname, sizeof lname) || !(fam = relic_gff_family_by_name(lname, strlen(lname))))
+            st = relic_fail(err, RELIC_E_RANGE, 0, "__layout", "unknown layout family (bioware or postorder)");
+        else
+            out->family = fam->layout;
+    }
     if (st == RELIC_OK) {
         uint8_t *type = NULL;
         size_t type_len = 0;

@@ -265,7 +265,7 @@ static int cmp_ignore_case(const uint8_t *a, size_t na, const uint8_t *b, size_t
 /* Struct layouts                                                         */
 /* ---------------------------------------------------------------------- */
 
-enum { K_FIELD, K_DATA_TYPE, K_STRUCT_ID, K_FIELD_ORDER, K_ENCODING };
+enum { K_FIELD, K_DATA_TYPE, K_STRUCT_ID, K_FIELD_ORDER, K_ENCODING, K_LAYOUT };
 
 /* One member of a struct's object, in printing order. */
 typedef struct slot {
@@ -294,6 +294,7 @@ typedef struct pstate {
     const relic_gff_doc *d;
     jout w;
     int utf8;
+    const relic_gff_family *family; /* NULL for the default family */
     relic_error *err;
     relic_arena *arena;  /* layouts, their text and every scratch array (the caller's) */
     layout **buckets;
@@ -401,13 +402,15 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     for (uint32_t i = 0; i < n; i++) in_order &= by[i]->pos == i;
 
     /* the members: fields and the "__" keys, merged in key order */
-    struct special { const char *name; int kind; } special[4];
+    struct special { const char *name; int kind; } special[5];
     int nspecial = 0;
     if (flags & F_ROOT) special[nspecial++] = (struct special){ "__data_type", K_DATA_TYPE };
     if (ps->utf8 && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__encoding", K_ENCODING };
     if (!in_order) special[nspecial++] = (struct special){ "__field_order", K_FIELD_ORDER };
+    /* the writer's layout family, when not the default one (gff_layout.c) */
+    if (ps->family && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__layout", K_LAYOUT };
     if (flags & F_HAS_ID) special[nspecial++] = (struct special){ "__struct_id", K_STRUCT_ID };
-    /* specials are already in key order: __data_type < __encoding < __field_order < __struct_id */
+    /* specials are already in key order: __data_type < __encoding < __field_order < __layout < __struct_id */
     uint32_t fi = 0, si = 0, ns = 0;
     uint8_t tmp[6 * 80 + 64];
     while (fi < n || si < (uint32_t)nspecial) {
@@ -445,6 +448,7 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
             k += escape_key((const uint8_t *)relic_gff_file_type(d), 4, 1, tmp + k);
             break;
         case K_ENCODING: k = (size_t)sprintf((char *)tmp, "\"__encoding\":\"utf-8\""); break;
+        case K_LAYOUT: k = (size_t)sprintf((char *)tmp, "\"__layout\":\"%s\"", ps->family->name); break;
         case K_STRUCT_ID: k = (size_t)sprintf((char *)tmp, "\"__struct_id\":"); break;
         default: { /* K_FIELD_ORDER: the keys in file order */
             size_t total = 20;
@@ -758,6 +762,8 @@ relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encod
     if (enc == RELIC_GFF_ENC_AUTO) enc = relic_gff_detect_encoding(d);
     ps->d = d;
     ps->utf8 = enc == RELIC_GFF_ENC_UTF8;
+    relic_gff_layout fam = relic_gff_detect_family(d);
+    ps->family = fam == RELIC_GFF_LAYOUT_DEFAULT ? NULL : relic_gff_family_of(fam);
     ps->err = err;
     ps->w.base = ps->w.p = stage;
     ps->w.end = stage + OUT_CAP;
@@ -797,7 +803,7 @@ relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encodi
     if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
     relic_buf_init(&bin, 0);
     relic_arena_init_heap(&scratch, 0);
-    st = relic_gff_write_tree(t, RELIC_GFF_LAYOUT_DEFAULT, &bin, NULL, err);
+    st = relic_gff_write_tree(t, t->family, &scratch, &bin, NULL, err);
     if (st == RELIC_OK) st = relic_gff_open(bin.data, bin.size, &scratch, NULL, NULL, &d, err);
     if (st == RELIC_OK) st = relic_gff_json_print_doc(&d, enc, out, err);
     relic_arena_release(&scratch);

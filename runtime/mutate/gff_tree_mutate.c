@@ -991,7 +991,7 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         relic_error werr;
         out->size = 0;
         out->failed = 0;
-        if (relic_gff_write_tree(&t, layout, out, NULL, &werr) != RELIC_OK || out->failed) continue;
+        if (relic_gff_write_tree(&t, layout, &w, out, NULL, &werr) != RELIC_OK || out->failed) continue;
         if (flags & RELIC_MUTATE_INVALID) spoil_header(&c, out);
         if (flags & RELIC_MUTATE_UNCHECKED) goto done;
         relic_gff_doc d;

@@ -195,7 +195,7 @@ static void corpus(double memcpy_mbs)
             relic_arena_init_heap(&ta, 0);
             relic_buf_init(&back, 0);
             if (relic_gff_json_read_tree((const char *)js[i].data, js[i].size, RELIC_GFF_ENC_AUTO, &ta, &t2, &err) == RELIC_OK)
-                relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &back, NULL, &err);
+                relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &ta, &back, NULL, &err);
             relic_buf_free(&back);
             relic_arena_release(&ta);
         }
@@ -231,7 +231,7 @@ int main(void)
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&gff, 0);
     make_tree(&a, n, &t);
-    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &gff, NULL, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &gff, NULL, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
     double mb = (double)gff.size / 1e6;
     printf("synthetic GIT: %u structs of 12 fields, %.1f MB (tree built and written in %.2f s)\n", n + 1, mb, now() - t0);
 
@@ -271,7 +271,7 @@ int main(void)
     double s = now();
     relic_buf_init(&back, 0);
     if (relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err) != RELIC_OK ||
-        relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &back, NULL, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+        relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &back, NULL, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
     double e = now() - s;
     printf("JSON -> GFF                  %6.0f MB/s of GFF  (%s)\n", mb / e,
            back.size == gff.size && memcmp(back.data, gff.data, gff.size) == 0 ? "byte-identical" : "DIFFERENT");

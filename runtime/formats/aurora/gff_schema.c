@@ -11,6 +11,9 @@
 #include "git.h"
 #include "ifo.h"
 #include "itp.h"
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "relic_gff_schema.h"
 
 static const relic_gff_schema *const typed_files[] = {
@@ -89,7 +92,36 @@ typedef struct walk {
     const relic_gff_doc *d;
     relic_problems *pr;
     char path[RELIC_ERROR_PATH_MAX];
+    unsigned game; /* relic_gff_game bits of the file; 0 unknown */
 } walk;
+
+/* Whether a rule of games (0: every game) applies to the walk's file. */
+static int applies(const walk *w, unsigned games)
+{
+    return games == 0 || (w->game & games) != 0;
+}
+
+/* A problem, its message ending with whose rule it broke and the file's game. */
+static void problem(walk *w, unsigned games, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static void problem(walk *w, unsigned games, relic_status code, uint64_t offset, const char *path, const char *fmt, ...)
+{
+    char msg[RELIC_ERROR_MESSAGE_MAX], rule[48], file[48];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!games && !w->game) { /* a rule of every game, the file's game unknown: nothing to add */
+        relic_problem(w->pr, code, offset, path, "%s", msg);
+        return;
+    }
+    relic_problem(w->pr, code, offset, path, "%s (%s rule; file: %s)", msg,
+                  games ? relic_gff_game_names(games, rule, sizeof rule) : "every game's",
+                  relic_gff_game_names(w->game, file, sizeof file));
+}
 
 /* Append "/seg" (or "seg" at the root) to w->path; returns the old length. */
 static size_t push(walk *w, const char *seg, size_t seglen)
@@ -122,25 +154,26 @@ static void check_integer(walk *w, const relic_gff_sfield *sf, uint32_t f, uint3
         uint64_t u;
         relic_gff_get_uint(w->d, f, &u, NULL);
         if (u > INT64_MAX) {
-            if (sf->has_range) relic_problem(w->pr, RELIC_E_RANGE, record_offset(w->d, f), w->path,
-                                             "%llu is outside %lld..%lld", (unsigned long long)u, (long long)sf->lo, (long long)sf->hi);
+            if (sf->has_range && applies(w, sf->range_games))
+                problem(w, sf->range_games, RELIC_E_RANGE, record_offset(w->d, f), w->path, "%llu is outside %lld..%lld",
+                        (unsigned long long)u, (long long)sf->lo, (long long)sf->hi);
             return;
         }
         v = (int64_t)u;
     }
-    if (sf->has_range && (v < sf->lo || v > sf->hi))
-        relic_problem(w->pr, RELIC_E_RANGE, record_offset(w->d, f), w->path, "%lld is outside %lld..%lld", (long long)v,
-                      (long long)sf->lo, (long long)sf->hi);
-    if (!sf->closed) return;
+    if (sf->has_range && applies(w, sf->range_games) && (v < sf->lo || v > sf->hi))
+        problem(w, sf->range_games, RELIC_E_RANGE, record_offset(w->d, f), w->path, "%lld is outside %lld..%lld",
+                (long long)v, (long long)sf->lo, (long long)sf->hi);
+    if (!sf->closed || !applies(w, sf->values_games)) return;
     if (sf->values == RELIC_GFF_VALUES_ENUM && !value_name(sf, v))
-        relic_problem(w->pr, RELIC_E_RANGE, record_offset(w->d, f), w->path, "%lld is not one of the documented values",
-                      (long long)v);
+        problem(w, sf->values_games, RELIC_E_RANGE, record_offset(w->d, f), w->path,
+                "%lld is not one of the documented values", (long long)v);
     if (sf->values == RELIC_GFF_VALUES_FLAGS) {
         uint64_t mask = 0;
         for (uint32_t i = 0; i < sf->nvalues; i++) mask |= (uint64_t)sf->value_list[i];
         if ((uint64_t)v & ~mask)
-            relic_problem(w->pr, RELIC_E_RANGE, record_offset(w->d, f), w->path,
-                          "0x%llX has bits outside the documented flags 0x%llX", (unsigned long long)v, (unsigned long long)mask);
+            problem(w, sf->values_games, RELIC_E_RANGE, record_offset(w->d, f), w->path,
+                    "0x%llX has bits outside the documented flags 0x%llX", (unsigned long long)v, (unsigned long long)mask);
     }
 }
 
@@ -151,8 +184,10 @@ static void check_field(walk *w, const relic_gff_sfield *sf, uint32_t f)
     const relic_gff_doc *d = w->d;
     uint32_t type = relic_gff_field_type_of(d, f);
     if (sf->type != RELIC_GFF_ANY && type != sf->type) {
-        relic_problem(w->pr, RELIC_E_LAYOUT, record_offset(d, f), w->path, "is a%s %s, documented as a%s %s",
-                      type == 5 ? "n" : "", relic_gff_type_name(type), sf->type == 5 ? "n" : "", relic_gff_type_name(sf->type));
+        /* a type some games write instead (the NWN1 toolset's BYTE Tile_AnimLoopN) */
+        if (sf->alt_games && type == sf->alt_type && (w->game & sf->alt_games)) return;
+        problem(w, 0, RELIC_E_LAYOUT, record_offset(d, f), w->path, "is a%s %s, documented as a%s %s",
+                type == 5 ? "n" : "", relic_gff_type_name(type), sf->type == 5 ? "n" : "", relic_gff_type_name(sf->type));
         return;
     }
     if (type <= RELIC_GFF_FIELD_TYPE_INT64) {
@@ -162,9 +197,9 @@ static void check_field(walk *w, const relic_gff_sfield *sf, uint32_t f)
         float x;
         if (type == RELIC_GFF_FIELD_TYPE_FLOAT) { relic_gff_get_float(d, f, &x, NULL); v = x; }
         else relic_gff_get_double(d, f, &v, NULL);
-        if (!(v >= (double)sf->lo && v <= (double)sf->hi))
-            relic_problem(w->pr, RELIC_E_RANGE, record_offset(d, f), w->path, "%g is outside %lld..%lld", v, (long long)sf->lo,
-                          (long long)sf->hi);
+        if (applies(w, sf->range_games) && !(v >= (double)sf->lo && v <= (double)sf->hi))
+            problem(w, sf->range_games, RELIC_E_RANGE, record_offset(d, f), w->path, "%g is outside %lld..%lld", v,
+                    (long long)sf->lo, (long long)sf->hi);
     } else if (type == RELIC_GFF_FIELD_TYPE_STRUCT && sf->of) {
         uint32_t child;
         relic_gff_get_struct(d, f, &child, NULL);
@@ -185,9 +220,28 @@ static void check_struct(walk *w, const relic_gff_sstruct *st, uint32_t s, uint6
 {
     const relic_gff_doc *d = w->d;
     uint32_t id = relic_gff_struct_id(d, s);
-    if (!st->id_any && id != st->id)
-        relic_problem(w->pr, RELIC_E_LAYOUT, offset, w->path[0] ? w->path : "(top-level struct)", "StructID %u, documented %u (%s)", (unsigned)id,
-                      (unsigned)st->id, st->name);
+    if (st->nids) {
+        /* per-game StructIDs: the file's game's (any game's when unknown) */
+        unsigned games = 0;
+        int known = 0, match = 0;
+        char ids[96];
+        size_t k = 0;
+        ids[0] = 0;
+        for (uint32_t i = 0; i < st->nids; i++)
+            if (!w->game || (st->ids[i].games & w->game)) {
+                known = 1;
+                games |= st->ids[i].games;
+                match |= st->ids[i].id == id;
+                if (k < sizeof ids)
+                    k += (size_t)snprintf(ids + k, sizeof ids - k, "%s%u", k ? " or " : "", (unsigned)st->ids[i].id);
+            }
+        if (known && !match)
+            problem(w, games, RELIC_E_LAYOUT, offset, w->path[0] ? w->path : "(top-level struct)",
+                    "StructID %u, documented %s (%s)", (unsigned)id, ids, st->name);
+    } else if (!st->id_any && id != st->id) {
+        problem(w, 0, RELIC_E_LAYOUT, offset, w->path[0] ? w->path : "(top-level struct)", "StructID %u, documented %u (%s)",
+                (unsigned)id, (unsigned)st->id, st->name);
+    }
     uint32_t n = relic_gff_struct_field_count(d, s);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t f = relic_gff_struct_field(d, s, i);
@@ -203,8 +257,14 @@ static void check_struct(walk *w, const relic_gff_sstruct *st, uint32_t s, uint6
 
 unsigned relic_gff_schema_check(const relic_gff_schema *sc, const relic_gff_doc *d, relic_problems *pr)
 {
+    return relic_gff_schema_check_game(sc, d, RELIC_GFF_GAME_UNKNOWN, pr);
+}
+
+unsigned relic_gff_schema_check_game(const relic_gff_schema *sc, const relic_gff_doc *d, unsigned game,
+                                     relic_problems *pr)
+{
     unsigned before = pr->count;
-    walk w = { d, pr, { 0 } };
+    walk w = { d, pr, { 0 }, game };
     check_struct(&w, sc->root, 0, (uint64_t)(d->v.structs - d->v.base));
     return pr->count - before;
 }

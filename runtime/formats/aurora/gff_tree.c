@@ -9,6 +9,7 @@ typedef struct tstate {
     const relic_gff_doc *d;
     relic_arena *a;
     relic_error *err;
+    uint32_t fields; /* fields built: those reached from the root */
 } tstate;
 
 static relic_status nomem(tstate *t)
@@ -40,6 +41,7 @@ static relic_status build_field(tstate *t, uint32_t f, relic_gff_tfield *tf)
     tf->src_index = f;
     tf->src_label = relic_gff_gff_field_label_index(fv);
     tf->src_data = raw;
+    t->fields++;
     switch (tf->type) {
     case RELIC_GFF_FIELD_TYPE_BYTE: tf->v.u = raw & 0xFFu; break;
     case RELIC_GFF_FIELD_TYPE_WORD: tf->v.u = raw & 0xFFFFu; break;
@@ -120,7 +122,7 @@ static relic_status build_struct(tstate *t, uint32_t s, relic_gff_tstruct **out)
 
 relic_status relic_gff_tree_from_doc(const relic_gff_doc *d, relic_arena *a, relic_gff_tree *out, relic_error *err)
 {
-    tstate t = { d, a, err };
+    tstate t = { d, a, err, 0 };
     memset(out, 0, sizeof *out);
     memcpy(out->file_type, d->v.header, 4);
     out->src_struct_count = d->struct_count;
@@ -136,5 +138,15 @@ relic_status relic_gff_tree_from_doc(const relic_gff_doc *d, relic_arena *a, rel
         memcpy(labels, d->v.labels, d->v.labels_count * 16);
         out->src_labels = (const char (*)[16])labels;
     }
-    return build_struct(&t, 0, &out->root);
+    /* the whole file, for a rewrite that keeps what nothing refers to */
+    uint8_t *file = relic_arena_alloc(a, d->v.size ? d->v.size : 1, 8);
+    if (!file) return nomem(&t);
+    memcpy(file, d->v.base, d->v.size);
+    out->src_file = file;
+    out->src_size = d->v.size;
+    out->src_reachable_structs = d->reachable;
+    out->family = relic_gff_detect_family(d);
+    relic_status st = build_struct(&t, 0, &out->root);
+    out->src_reachable_fields = t.fields;
+    return st;
 }

@@ -13,8 +13,6 @@
  * any file whose arrays have no gaps holding other bytes. The header and
  * the six arrays are written by the generated writer (relic_gff_write), so
  * every count and offset is recomputed from the arrays. */
-#include <stdlib.h>
-
 #include "relic_gff.h"
 
 /* Bytes a complex value takes in the field data; 0 for inline types. */
@@ -116,7 +114,7 @@ typedef struct wstate {
     relic_buf structs, fields, labels, data, fi, li, stack;
     uint32_t *hash;     /* open addressing: label index + 1, 0 = empty */
     size_t hash_mask;
-    int postorder;
+    const relic_gff_family *fam;
     relic_error *err;
 } wstate;
 
@@ -160,66 +158,98 @@ static uint32_t count_fields(const relic_gff_tstruct *s, uint32_t depth, relic_e
     return 1;
 }
 
-static void put_struct(wstate *w, const relic_gff_tstruct *s)
+/* Append field f's entry (label, value; a list's record reserved); child
+ * is a struct field's struct index. Returns the field's index. */
+static uint32_t put_entry(wstate *w, const relic_gff_tfield *f, uint32_t child)
 {
-    uint32_t si = (uint32_t)(w->structs.size / 12);
-    uint32_t fi_base = (uint32_t)(w->fields.size / 12);
-    uint8_t rec[12];
-    size_t fi_off = w->fi.size, stack_base = w->stack.size;
-    relic_store_u32le(rec, s->id);
-    relic_store_u32le(rec + 4, s->field_count == 0 ? RELIC_GFF_NONE : s->field_count == 1 ? fi_base : (uint32_t)fi_off);
-    relic_store_u32le(rec + 8, s->field_count);
-    relic_buf_append(&w->structs, rec, 12);
-    if (s->field_count > 1 && !w->postorder) relic_buf_extend(&w->fi, (size_t)s->field_count * 4);
-    for (uint32_t i = 0; i < s->field_count; i++) {
-        const relic_gff_tfield *f = &s->fields[i];
-        uint32_t fidx = (uint32_t)(w->fields.size / 12), data;
-        uint64_t vs = value_size(f);
-        size_t foff = w->fields.size;
-        if (s->field_count > 1) {
-            if (w->postorder) relic_buf_append(&w->stack, &fidx, 4);
-            else if (!w->fi.failed) relic_store_u32le(w->fi.data + fi_off + 4 * i, fidx);
-        }
-        relic_buf_extend(&w->fields, 12);
-        uint32_t label = label_index(w, f->label); /* first-use order: before the children */
-        if (vs) {
-            data = (uint32_t)w->data.size;
-            uint8_t *dst = relic_buf_extend(&w->data, (size_t)vs);
-            if (dst) encode_value(f, dst);
-        } else if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
-            data = (uint32_t)(w->structs.size / 12);
-            put_struct(w, f->v.child);
-        } else if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
-            size_t loff = w->li.size;
-            data = (uint32_t)loff;
-            relic_buf_extend(&w->li, 4 + 4 * f->v.list.count);
-            for (size_t k = 0; k < f->v.list.count; k++) {
-                uint32_t child = (uint32_t)(w->structs.size / 12);
-                if (!w->li.failed) relic_store_u32le(w->li.data + loff + 4 + 4 * k, child);
-                put_struct(w, f->v.list.items[k]);
-            }
-            if (!w->li.failed) relic_store_u32le(w->li.data + loff, (uint32_t)f->v.list.count);
-        } else {
-            data = inline_value(f);
-        }
-        if (!w->fields.failed) {
-            uint8_t *fr = w->fields.data + foff;
-            relic_store_u32le(fr, f->type);
-            relic_store_u32le(fr + 4, label);
-            relic_store_u32le(fr + 8, data);
-        }
+    uint32_t fidx = (uint32_t)(w->fields.size / 12), data;
+    uint64_t vs = value_size(f);
+    size_t foff = w->fields.size;
+    relic_buf_extend(&w->fields, 12);
+    uint32_t label = label_index(w, f->label); /* first-use order */
+    if (vs) {
+        data = (uint32_t)w->data.size;
+        uint8_t *dst = relic_buf_extend(&w->data, (size_t)vs);
+        if (dst) encode_value(f, dst);
+    } else if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+        data = child;
+    } else if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
+        data = (uint32_t)w->li.size;
+        uint8_t *rec = relic_buf_extend(&w->li, 4 + 4 * f->v.list.count);
+        if (rec) relic_store_u32le(rec, (uint32_t)f->v.list.count);
+    } else {
+        data = inline_value(f);
     }
-    if (s->field_count > 1 && w->postorder) {
-        fi_off = w->fi.size;
-        relic_buf_append(&w->fi, w->stack.data + stack_base, (size_t)s->field_count * 4);
-        w->stack.size = stack_base;
-        if (!w->structs.failed) relic_store_u32le(w->structs.data + (size_t)si * 12 + 4, (uint32_t)fi_off);
+    if (!w->fields.failed) {
+        uint8_t *fr = w->fields.data + foff;
+        relic_store_u32le(fr, f->type);
+        relic_store_u32le(fr + 4, label);
+        relic_store_u32le(fr + 8, data);
+    }
+    return fidx;
+}
+
+static void put_struct(wstate *w, const relic_gff_tstruct *s);
+
+/* The struct or list elements under field f, whose entry is at fidx. */
+static void put_children(wstate *w, const relic_gff_tfield *f, uint32_t fidx)
+{
+    if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+        put_struct(w, f->v.child);
+    } else if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
+        size_t loff = w->fields.failed ? 0 : relic_load_u32le(w->fields.data + (size_t)fidx * 12 + 8);
+        for (size_t k = 0; k < f->v.list.count; k++) {
+            uint32_t child = (uint32_t)(w->structs.size / 12);
+            if (!w->li.failed) relic_store_u32le(w->li.data + loff + 4 + 4 * k, child);
+            put_struct(w, f->v.list.items[k]);
+        }
     }
 }
 
+/* Append struct si's field-index block from the stack (the non-PRE placements). */
+static void flush_block(wstate *w, uint32_t si, size_t stack_base, uint32_t n)
+{
+    size_t fi_off = w->fi.size;
+    relic_buf_append(&w->fi, w->stack.data + stack_base, (size_t)n * 4);
+    w->stack.size = stack_base;
+    if (!w->structs.failed) relic_store_u32le(w->structs.data + (size_t)si * 12 + 4, (uint32_t)fi_off);
+}
+
+static void put_struct(wstate *w, const relic_gff_tstruct *s)
+{
+    const relic_gff_family *fam = w->fam;
+    uint32_t si = (uint32_t)(w->structs.size / 12), n = s->field_count;
+    uint8_t rec[12];
+    size_t fi_off = w->fi.size, stack_base = w->stack.size;
+    int pre = fam->fi_placement == RELIC_GFF_FI_PRE;
+    relic_store_u32le(rec, s->id);
+    relic_store_u32le(rec + 4, n == 0 ? fam->empty_struct_data : n == 1 ? 0 : (uint32_t)fi_off);
+    relic_store_u32le(rec + 8, n);
+    relic_buf_append(&w->structs, rec, 12);
+    if (n > 1 && pre) relic_buf_extend(&w->fi, (size_t)n * 4);
+    for (uint32_t i = 0; i < n; i++) {
+        const relic_gff_tfield *f = &s->fields[i];
+        uint32_t child = (uint32_t)(w->structs.size / 12), fidx;
+        int after = f->type == RELIC_GFF_FIELD_TYPE_STRUCT && fam->struct_entry_after_child;
+        if (after) put_struct(w, f->v.child);
+        fidx = put_entry(w, f, child);
+        if (n == 1) {
+            if (!w->structs.failed) relic_store_u32le(w->structs.data + (size_t)si * 12 + 4, fidx);
+        } else if (pre) {
+            if (!w->fi.failed) relic_store_u32le(w->fi.data + fi_off + 4 * i, fidx);
+        } else {
+            relic_buf_append(&w->stack, &fidx, 4);
+            if (i == n - 1 && fam->fi_placement == RELIC_GFF_FI_LAST_ENTRY) flush_block(w, si, stack_base, n);
+        }
+        if (!after) put_children(w, f, fidx);
+    }
+    if (n > 1 && fam->fi_placement == RELIC_GFF_FI_POST) flush_block(w, si, stack_base, n);
+}
+
 /* The header and six arrays through the generated writer. */
-static relic_status emit(const char file_type[4], relic_buf *structs, relic_buf *fields, relic_buf *labels,
-                         relic_buf *data, relic_buf *fi, relic_buf *li, relic_buf *out, relic_error *err)
+static relic_status emit(relic_arena *scratch, const char file_type[4], relic_buf *structs, relic_buf *fields,
+                         relic_buf *labels, relic_buf *data, relic_buf *fi, relic_buf *li, relic_buf *out,
+                         relic_error *err)
 {
     relic_gff_gff m;
     memset(&m, 0, sizeof m);
@@ -230,25 +260,21 @@ static relic_status emit(const char file_type[4], relic_buf *structs, relic_buf 
         return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "the GFF would be %llu bytes, above 4 GiB",
                           (unsigned long long)total);
     /* the model's arrays: little-endian records reinterpreted through the generated structs' decode */
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    relic_status st = RELIC_OK;
+    relic_arena *a = scratch;
     m.structs_count = structs->size / 12;
     m.fields_count = fields->size / 12;
     m.labels_count = labels->size / 16;
     m.field_data_count = data->size;
     m.field_indices_count = fi->size / 4;
     m.list_indices_count = li->size / 4;
-    m.structs = relic_arena_array(&a, m.structs_count + 1, sizeof *m.structs, 8);
-    m.fields = relic_arena_array(&a, m.fields_count + 1, sizeof *m.fields, 8);
-    m.labels = relic_arena_array(&a, m.labels_count + 1, sizeof *m.labels, 8);
-    m.field_indices = relic_arena_array(&a, m.field_indices_count + 1, 4, 8);
-    m.list_indices = relic_arena_array(&a, m.list_indices_count + 1, 4, 8);
+    m.structs = relic_arena_array(a, m.structs_count + 1, sizeof *m.structs, 8);
+    m.fields = relic_arena_array(a, m.fields_count + 1, sizeof *m.fields, 8);
+    m.labels = relic_arena_array(a, m.labels_count + 1, sizeof *m.labels, 8);
+    m.field_indices = relic_arena_array(a, m.field_indices_count + 1, 4, 8);
+    m.list_indices = relic_arena_array(a, m.list_indices_count + 1, 4, 8);
     m.field_data = data->data;
-    if (!m.structs || !m.fields || !m.labels || !m.field_indices || !m.list_indices) {
-        relic_arena_release(&a);
+    if (!m.structs || !m.fields || !m.labels || !m.field_indices || !m.list_indices)
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
-    }
     for (size_t i = 0; i < m.structs_count; i++) {
         const uint8_t *p = structs->data + 12 * i;
         m.structs[i].id = relic_load_u32le(p);
@@ -278,42 +304,33 @@ static relic_status emit(const char file_type[4], relic_buf *structs, relic_buf 
     m.header.field_count = (uint32_t)m.fields_count;
     m.header.label_count = (uint32_t)m.labels_count;
     m.header.field_data_count = (uint32_t)m.field_data_count;
-    st = relic_gff_write(&m, out, err);
-    relic_arena_release(&a);
-    return st;
+    return relic_gff_write(&m, out, err);
 }
 
-static relic_status write_sequential(const relic_gff_tree *t, int postorder, relic_buf *out, relic_error *err)
+static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_family *fam, relic_arena *scratch,
+                                     relic_buf *out, relic_error *err)
 {
     wstate w;
     uint64_t nfields = 0;
-    relic_status st;
     memset(&w, 0, sizeof w);
-    w.postorder = postorder;
+    w.fam = fam;
     w.err = err;
     if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
     if (!count_fields(t->root, 0, err, &nfields)) return err ? err->code : RELIC_E_ARGUMENT;
     if (nfields > UINT32_MAX / 12) return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "too many fields");
     size_t hsize = 16;
     while (hsize < nfields * 2) hsize *= 2;
-    relic_buf hb;
-    relic_buf_init(&hb, 0);
-    w.hash = (uint32_t *)(void *)relic_buf_extend(&hb, hsize * 4);
+    w.hash = relic_arena_array(scratch, hsize, 4, 4);
     w.hash_mask = hsize - 1;
+    if (!w.hash) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
+    memset(w.hash, 0, hsize * 4);
     relic_buf *bufs[] = { &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, &w.stack };
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_init(bufs[i], 0);
-    if (!w.hash) {
-        st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
-    } else {
-        put_struct(&w, t->root);
-        int failed = 0;
-        for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) failed |= bufs[i]->failed;
-        st = failed ? relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF")
-                    : emit(t->file_type, &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, out, err);
-    }
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_free(bufs[i]);
-    relic_buf_free(&hb);
-    return st;
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_init_arena(bufs[i], scratch, 0);
+    put_struct(&w, t->root);
+    int failed = 0;
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) failed |= bufs[i]->failed;
+    return failed ? relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF")
+                  : emit(scratch, t->file_type, &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, out, err);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -322,17 +339,21 @@ static relic_status write_sequential(const relic_gff_tree *t, int postorder, rel
 
 typedef struct kstate {
     const relic_gff_tree *t;
-    relic_buf structs, fields, data, fi, li;
-    relic_buf used_s, used_f, used_d, used_fi, used_li; /* one byte per slot: written */
+    uint8_t *structs, *fields, *data, *fi, *li; /* the source arrays, rewritten in place */
+    uint8_t *used_s, *used_f, *used_d, *used_fi, *used_li; /* one byte per slot: written */
+    size_t n_s, n_f, n_d, n_fi, n_li;                      /* slots of each */
+    uint32_t filled_s, filled_f;
+    uint8_t *value; /* scratch for one complex value */
+    relic_arena *scratch;
 } kstate;
 
 /* Claim n slots from index i of an array of count slots; 0 when out of range or taken. */
-static int claim(relic_buf *used, uint64_t i, uint64_t n)
+static int claim(uint8_t *used, size_t count, uint64_t i, uint64_t n)
 {
-    if (i > used->size || n > used->size - i) return 0;
+    if (i > count || n > count - i) return 0;
     for (uint64_t k = 0; k < n; k++)
-        if (used->data[i + k]) return 0;
-    memset(used->data + i, 1, (size_t)n);
+        if (used[i + k]) return 0;
+    memset(used + i, 1, (size_t)n);
     return 1;
 }
 
@@ -342,7 +363,8 @@ static int keep_field(kstate *k, const relic_gff_tfield *f, uint32_t depth)
 {
     const relic_gff_tree *t = k->t;
     uint32_t data;
-    if (!claim(&k->used_f, f->src_index, 1)) return 0;
+    if (!claim(k->used_f, k->n_f, f->src_index, 1)) return 0;
+    k->filled_f++;
     if (f->src_label >= t->src_label_count) return 0;
     char key[16] = { 0 };
     memcpy(key, f->label, strlen(f->label));
@@ -350,34 +372,36 @@ static int keep_field(kstate *k, const relic_gff_tfield *f, uint32_t depth)
     uint64_t vs = value_size(f);
     if (vs) {
         data = f->src_data;
-        if (data > k->data.size || vs > k->data.size - data) return 0;
+        if (data > k->n_d || vs > k->n_d - data) return 0;
         /* shared data (a dedup'ing writer) is fine when the bytes agree */
-        uint8_t tmp[64], *buf = vs <= sizeof tmp ? tmp : malloc((size_t)vs);
-        if (!buf) return 0;
-        encode_value(f, buf);
-        int ok = 1;
-        for (uint64_t i = 0; i < vs && ok; i++) {
-            if (k->used_d.data[data + i] && k->data.data[data + i] != buf[i]) ok = 0;
-            k->data.data[data + i] = buf[i];
-            k->used_d.data[data + i] = 1;
+        uint8_t tmp[64], *buf = tmp;
+        if (vs > sizeof tmp) {
+            /* the largest value fits in the field data, so one scratch block serves them all */
+            if (!k->value) k->value = relic_arena_alloc(k->scratch, k->n_d ? k->n_d : 1, 8);
+            if (!k->value) return 0;
+            buf = k->value;
         }
-        if (buf != tmp) free(buf);
-        if (!ok) return 0;
+        encode_value(f, buf);
+        for (uint64_t i = 0; i < vs; i++) {
+            if (k->used_d[data + i] && k->data[data + i] != buf[i]) return 0;
+            k->data[data + i] = buf[i];
+            k->used_d[data + i] = 1;
+        }
     } else if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
         data = f->v.child->src_index;
         if (!keep_struct(k, f->v.child, depth + 1)) return 0;
     } else if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
         data = f->src_data;
-        if (data % 4 || !claim(&k->used_li, data / 4, 1 + f->v.list.count)) return 0;
-        relic_store_u32le(k->li.data + data, (uint32_t)f->v.list.count);
+        if (data % 4 || !claim(k->used_li, k->n_li, data / 4, 1 + (uint64_t)f->v.list.count)) return 0;
+        relic_store_u32le(k->li + data, (uint32_t)f->v.list.count);
         for (size_t i = 0; i < f->v.list.count; i++) {
-            relic_store_u32le(k->li.data + data + 4 + 4 * i, f->v.list.items[i]->src_index);
+            relic_store_u32le(k->li + data + 4 + 4 * i, f->v.list.items[i]->src_index);
             if (!keep_struct(k, f->v.list.items[i], depth + 1)) return 0;
         }
     } else {
         data = inline_value(f);
     }
-    uint8_t *fr = k->fields.data + (size_t)f->src_index * 12;
+    uint8_t *fr = k->fields + (size_t)f->src_index * 12;
     relic_store_u32le(fr, f->type);
     relic_store_u32le(fr + 4, f->src_label);
     relic_store_u32le(fr + 8, data);
@@ -387,17 +411,18 @@ static int keep_field(kstate *k, const relic_gff_tfield *f, uint32_t depth)
 static int keep_struct(kstate *k, const relic_gff_tstruct *s, uint32_t depth)
 {
     uint32_t data;
-    if (depth > RELIC_GFF_MAX_DEPTH || !claim(&k->used_s, s->src_index, 1)) return 0;
+    if (depth > RELIC_GFF_MAX_DEPTH || !claim(k->used_s, k->n_s, s->src_index, 1)) return 0;
+    k->filled_s++;
     if (s->field_count == 0) {
         data = s->src_data;
     } else if (s->field_count == 1) {
         data = s->fields[0].src_index;
     } else {
         data = s->src_data;
-        if (data % 4 || !claim(&k->used_fi, data / 4, s->field_count)) return 0;
-        for (uint32_t i = 0; i < s->field_count; i++) relic_store_u32le(k->fi.data + data + 4 * i, s->fields[i].src_index);
+        if (data % 4 || !claim(k->used_fi, k->n_fi, data / 4, s->field_count)) return 0;
+        for (uint32_t i = 0; i < s->field_count; i++) relic_store_u32le(k->fi + data + 4 * i, s->fields[i].src_index);
     }
-    uint8_t *sr = k->structs.data + (size_t)s->src_index * 12;
+    uint8_t *sr = k->structs + (size_t)s->src_index * 12;
     relic_store_u32le(sr, s->id);
     relic_store_u32le(sr + 4, data);
     relic_store_u32le(sr + 8, s->field_count);
@@ -406,65 +431,69 @@ static int keep_struct(kstate *k, const relic_gff_tstruct *s, uint32_t depth)
     return 1;
 }
 
-/* 1 when written, 0 when the tree's positions do not make a consistent file. */
-static int write_keep(const relic_gff_tree *t, relic_buf *out, relic_error *err, relic_status *st)
+/* The source file's header word at byte off. */
+static uint32_t src_word(const relic_gff_tree *t, size_t off) { return relic_load_u32le(t->src_file + off); }
+
+/* 1 when written, 0 when the tree's positions do not make a consistent
+ * file. The source file is copied whole and its arrays rewritten where they
+ * lie, so what no struct or field refers to (unreferenced words, gaps
+ * between arrays, trailing bytes) comes back unchanged. */
+static int write_keep(const relic_gff_tree *t, relic_arena *scratch, relic_buf *out, relic_error *err,
+                      relic_status *st)
 {
     kstate k;
     memset(&k, 0, sizeof k);
     k.t = t;
-    relic_buf *bufs[] = { &k.structs, &k.fields, &k.data, &k.fi, &k.li, &k.used_s, &k.used_f, &k.used_d,
-                          &k.used_fi, &k.used_li };
-    size_t sizes[] = { (size_t)t->src_struct_count * 12, (size_t)t->src_field_count * 12, t->src_field_data_size,
-                       t->src_field_indices_size, t->src_list_indices_size, t->src_struct_count,
-                       t->src_field_count, t->src_field_data_size, t->src_field_indices_size / 4,
-                       t->src_list_indices_size / 4 };
-    int ok = t->root && t->src_struct_count && (t->src_labels || !t->src_label_count), failed = 0;
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
-        relic_buf_init(bufs[i], 0);
-        relic_buf_extend(bufs[i], sizes[i]);
-        failed |= bufs[i]->failed;
-    }
-    if (ok && !failed) ok = t->root->src_index == 0 && keep_struct(&k, t->root, 0);
-    /* every struct and field slot must be filled: a hole would be a new, unlabelled field */
-    for (size_t i = 0; ok && i < k.used_s.size; i++) ok = k.used_s.data[i];
-    for (size_t i = 0; ok && i < k.used_f.size; i++) ok = k.used_f.data[i];
-    if (ok && !failed) {
-        relic_buf labels;
-        memset(&labels, 0, sizeof labels);
-        labels.data = (uint8_t *)(uintptr_t)t->src_labels;
-        labels.size = (size_t)t->src_label_count * 16;
-        relic_buf tmp;
-        relic_buf_init(&tmp, 0);
-        *st = emit(t->file_type, &k.structs, &k.fields, &labels, &k.data, &k.fi, &k.li, &tmp, err);
-        if (*st == RELIC_OK) {
-            /* what KEEP made must be a valid file, else the default layout is used */
-            relic_arena a;
-            relic_gff_doc d;
-            relic_arena_init_heap(&a, 0);
-            if (relic_gff_open(tmp.data, tmp.size, &a, NULL, NULL, &d, NULL) != RELIC_OK) ok = 0;
-            else relic_buf_append(out, tmp.data, tmp.size);
-            relic_arena_release(&a);
-        }
-        relic_buf_free(&tmp);
-    } else if (failed) {
+    k.scratch = scratch;
+    if (!t->root || !t->src_file || t->src_size < RELIC_GFF_HEADER_SIZE || t->root->src_index != 0) return 0;
+    uint8_t *copy = relic_arena_alloc(scratch, t->src_size, 8);
+    k.n_s = t->src_struct_count;
+    k.n_f = t->src_field_count;
+    k.n_d = t->src_field_data_size;
+    k.n_fi = t->src_field_indices_size / 4;
+    k.n_li = t->src_list_indices_size / 4;
+    size_t used = k.n_s + k.n_f + k.n_d + k.n_fi + k.n_li;
+    uint8_t *flags = relic_arena_alloc(scratch, used ? used : 1, 1);
+    if (!copy || !flags) {
         *st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
-        ok = 1;
+        return 1;
     }
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_free(bufs[i]);
-    return ok;
+    memcpy(copy, t->src_file, t->src_size);
+    memset(flags, 0, used);
+    /* the header's offsets, as validated when the tree was read */
+    k.structs = copy + src_word(t, RELIC_GFF_HEADER_STRUCT_OFFSET_OFFSET);
+    k.fields = copy + src_word(t, RELIC_GFF_HEADER_FIELD_OFFSET_OFFSET);
+    k.data = copy + src_word(t, RELIC_GFF_HEADER_FIELD_DATA_OFFSET_OFFSET);
+    k.fi = copy + src_word(t, RELIC_GFF_HEADER_FIELD_INDICES_OFFSET_OFFSET);
+    k.li = copy + src_word(t, RELIC_GFF_HEADER_LIST_INDICES_OFFSET_OFFSET);
+    k.used_s = flags;
+    k.used_f = k.used_s + k.n_s;
+    k.used_d = k.used_f + k.n_f;
+    k.used_fi = k.used_d + k.n_d;
+    k.used_li = k.used_fi + k.n_fi;
+    if (!keep_struct(&k, t->root, 0)) return 0;
+    /* as many structs and fields as the source reached: none added, none dropped */
+    if (k.filled_s != t->src_reachable_structs || k.filled_f != t->src_reachable_fields) return 0;
+    /* what KEEP made must be a valid file, else the family's layout is used */
+    relic_gff_doc d;
+    if (relic_gff_open(copy, t->src_size, scratch, NULL, NULL, &d, NULL) != RELIC_OK) return 0;
+    relic_buf_append(out, copy, t->src_size);
+    *st = out->failed ? relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF") : RELIC_OK;
+    return 1;
 }
 
-relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layout, relic_buf *out, int *fell_back,
-                                  relic_error *err)
+relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layout, relic_arena *scratch,
+                                  relic_buf *out, int *fell_back, relic_error *err)
 {
     if (fell_back) *fell_back = 0;
+    if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
     if (layout == RELIC_GFF_LAYOUT_KEEP) {
         relic_status st = RELIC_OK;
         uint64_t n = 0;
-        if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
         if (!count_fields(t->root, 0, err, &n)) return err ? err->code : RELIC_E_ARGUMENT;
-        if (write_keep(t, out, err, &st)) return st;
+        if (write_keep(t, scratch, out, err, &st)) return st;
         if (fell_back) *fell_back = 1;
+        layout = t->family;
     }
-    return write_sequential(t, layout == RELIC_GFF_LAYOUT_POSTORDER, out, err);
+    return write_sequential(t, relic_gff_family_of(layout), scratch, out, err);
 }

@@ -201,46 +201,109 @@ struct relic_gff_tstruct {
     uint32_t src_data;  /**< DataOrDataOffset in the source file */
 };
 
-/** A whole GFF as a tree. The src_* members describe the source file's
- *  arrays (sizes, labels) for RELIC_GFF_LAYOUT_KEEP; zero for a new tree. */
+/** Field-array, struct and data layouts the writer can produce: the
+ *  layout families of known writers (relic_gff_families) and KEEP. */
+typedef enum relic_gff_layout {
+    /** What game-written files use (BioWare, *Aurora engine specifications*,
+     *  GFF §3; measured on BioWare's NWN2, KotOR and NWN1 game files, and
+     *  what nwn-lib-d and PyKotor write): sections in order from 56,
+     *  structs and fields in depth-first pre-order, labels in first-use
+     *  order, field data in field order without dedup, field-index blocks
+     *  in struct order, list records in pre-order, 0xFFFFFFFF for empty
+     *  structs. */
+    RELIC_GFF_LAYOUT_DEFAULT = 0,
+    /** As DEFAULT, but field-index blocks in struct completion (post-)order,
+     *  so the top-level struct's block comes last: the NWN1 toolset's
+     *  field-index placement, reone's and neverwinter.nim's writers. */
+    RELIC_GFF_LAYOUT_POSTORDER = 1,
+    /** Put every struct, field, label, datum and record where the tree's
+     *  src_* members say it was, over a copy of the source file, so that a
+     *  file read into a tree is written back byte for byte (unreferenced
+     *  words, gaps and trailing bytes included) and a change of a
+     *  fixed-size value changes only its bytes; falls back to the tree's
+     *  own family (and says so in *fell_back) when those positions do not
+     *  form a consistent file (a tree changed after reading, or a new one). */
+    RELIC_GFF_LAYOUT_KEEP = 2,
+    /** As DEFAULT, but a struct's field-index block appended as soon as its
+     *  last field's entry is (before that field's own sub-structs): the
+     *  NWN1 toolset (Aurora toolset .fac, .itp, .are files). */
+    RELIC_GFF_LAYOUT_NWN1_TOOLSET = 3,
+    /** As POSTORDER, and a Struct field's entry appended after its struct's
+     *  fields (neverwinter.nim's writer, nwn_gff). */
+    RELIC_GFF_LAYOUT_NIM = 4,
+    /** As DEFAULT, but an empty struct's DataOrDataOffset is 0 where BioWare
+     *  writes 0xFFFFFFFF (reone's writer). */
+    RELIC_GFF_LAYOUT_REONE = 5
+} relic_gff_layout;
+
+/** Where a writer puts a struct's field-index block (structs of 2+ fields). */
+typedef enum relic_gff_fi_placement {
+    RELIC_GFF_FI_PRE = 0,       /**< reserved when the struct is reached (struct order) */
+    RELIC_GFF_FI_POST = 1,      /**< appended when the struct and all below it are done */
+    RELIC_GFF_FI_LAST_ENTRY = 2 /**< appended after its last field's entry, before that field's children */
+} relic_gff_fi_placement;
+
+/** A layout family: the conventions of one group of writers, as data
+ *  (gff_layout.c). name is what the JSON form's root "__layout" key holds.
+ *  Common to all: sections in order from byte 56, structs numbered in
+ *  depth-first pre-order, labels in first-use order, field data in field
+ *  order without dedup, list records reserved when their field is written. */
+typedef struct relic_gff_family {
+    const char *name;                    /**< "bioware", "nwn1-toolset", ... */
+    relic_gff_layout layout;             /**< what relic_gff_write_tree is given to reproduce it */
+    relic_gff_fi_placement fi_placement; /**< field-index blocks */
+    int struct_entry_after_child;        /**< a Struct field's entry follows its struct's fields */
+    uint32_t empty_struct_data;          /**< DataOrDataOffset of a struct without fields */
+    const char *writers;                 /**< who writes files this way */
+} relic_gff_family;
+
+/** Every known family, the default ("bioware") first. */
+extern const relic_gff_family relic_gff_families[];
+extern const size_t relic_gff_family_count;
+/** The family named name (len bytes, exact), NULL when unknown. */
+const relic_gff_family *relic_gff_family_by_name(const char *name, size_t len);
+/** The family a layout reproduces (the default for KEEP). */
+const relic_gff_family *relic_gff_family_of(relic_gff_layout layout);
+/** The family whose layout a validated file follows, from three marks: an
+ *  empty struct's DataOrDataOffset, whether a Struct field's entry follows
+ *  its struct's fields, and where the top-level struct's field-index block
+ *  lies (first: reserved up front; last: post-order; between: after its
+ *  last entry). DEFAULT when no family has those marks. Linear in the
+ *  fields; no allocation. */
+relic_gff_layout relic_gff_detect_family(const relic_gff_doc *d);
+
+/** A whole GFF as a tree. The src_* members describe the source file (a
+ *  copy in the tree's arena: its arrays, labels and every byte) for
+ *  RELIC_GFF_LAYOUT_KEEP; zero for a new tree. family is the layout the
+ *  file's writer used (relic_gff_detect_family; DEFAULT for a new tree),
+ *  what KEEP falls back to. */
 typedef struct relic_gff_tree {
     char file_type[4];
     relic_gff_tstruct *root;
     uint32_t src_struct_count, src_field_count, src_label_count;
     uint32_t src_field_data_size, src_field_indices_size, src_list_indices_size;
     const char (*src_labels)[16]; /**< the source label array (src_label_count entries) */
+    const uint8_t *src_file;      /**< the whole source file (src_size bytes), NULL for a new tree */
+    size_t src_size;
+    uint32_t src_reachable_structs, src_reachable_fields; /**< reached from the root in the source */
+    relic_gff_layout family;      /**< DEFAULT or POSTORDER */
 } relic_gff_tree;
 
-/** Build the tree of a validated file; every string, blob and array is
- *  copied into a. Errors: RELIC_E_NOMEM. */
+/** Build the tree of a validated file; every string, blob and array, and
+ *  the whole file (for RELIC_GFF_LAYOUT_KEEP), is copied into a; family is
+ *  relic_gff_detect_family's. Errors: RELIC_E_NOMEM. */
 relic_status relic_gff_tree_from_doc(const relic_gff_doc *d, relic_arena *a, relic_gff_tree *out, relic_error *err);
 
-/** Field-array, struct and data layouts the writer can produce. */
-typedef enum relic_gff_layout {
-    /** What game-written files use (nwn-lib-d, gff.d; xoreos, gff3writer.cpp): sections in order
-     *  from 56, structs and fields in depth-first pre-order, labels in
-     *  first-use order, field data in field order without dedup,
-     *  field-index blocks in struct order, list records in pre-order,
-     *  0xFFFFFFFF for empty structs. */
-    RELIC_GFF_LAYOUT_DEFAULT = 0,
-    /** As DEFAULT, but field-index blocks in struct completion (post-)order,
-     *  as some NWN1 files and neverwinter.nim's writer have them. */
-    RELIC_GFF_LAYOUT_POSTORDER = 1,
-    /** Put every struct, field, label, datum and record where the tree's
-     *  src_* members say it was, so that a file read into a tree is written
-     *  back byte for byte whatever its writer's conventions; falls back to
-     *  DEFAULT (and says so in *fell_back) when those positions do not form
-     *  a consistent file (a tree changed after reading). */
-    RELIC_GFF_LAYOUT_KEEP = 2
-} relic_gff_layout;
-
 /** Serialise a tree, appending to out. The result always passes
- *  relic_gff_open. fell_back (may be NULL) is set to 1 when KEEP was asked
- *  and could not be honoured. Errors: RELIC_E_ARGUMENT (label longer than
- *  16, unknown type, NULL child, depth beyond RELIC_GFF_MAX_DEPTH),
- *  RELIC_E_LIMIT (a size above 4 GiB), RELIC_E_NOMEM. */
-relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layout, relic_buf *out,
-                                  int *fell_back, relic_error *err);
+ *  relic_gff_open. Every working byte comes from scratch (about three
+ *  times the output, plus the source file's size for KEEP; a buffer arena
+ *  never mallocs); out may itself grow in scratch. fell_back (may be NULL)
+ *  is set to 1 when KEEP was asked and could not be honoured. Errors:
+ *  RELIC_E_ARGUMENT (label longer than 16, unknown type, NULL child, depth
+ *  beyond RELIC_GFF_MAX_DEPTH), RELIC_E_LIMIT (a size above 4 GiB),
+ *  RELIC_E_NOMEM. */
+relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layout, relic_arena *scratch,
+                                  relic_buf *out, int *fell_back, relic_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* nwn_gff-compatible JSON (neverwinter.nim, gffjson.nim; xoreos-tools, src/xml/gff3dumper.cpp) */
@@ -280,7 +343,8 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d);
  *  earlier duplicates of a label (N = later duplicates) and for labels that
  *  start with "__"; "__substring_order" beside "type" when a locstring's
  *  substrings are not in key order; "__encoding":"utf-8" in the root when
- *  the text was read as UTF-8. Memory: a layout cache linear in the number
+ *  the text was read as UTF-8; "__layout":"<family>" in the root when the
+ *  file's layout family (relic_gff_detect_family) is not "bioware". Memory: a layout cache linear in the number
  *  of distinct struct layouts, and a 64 KiB staging buffer; out may be a
  *  sink buffer (streamed). Errors: RELIC_E_SYNTAX when text is not valid
  *  UTF-8 (path "List/3/Label", file offset); RELIC_E_UNSUPPORTED when a
@@ -299,7 +363,7 @@ relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding
 relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
                                          relic_arena *scratch, relic_error *err);
 
-/** The same for a tree: written (RELIC_GFF_LAYOUT_DEFAULT), validated and
+/** The same for a tree: written (in its family's layout), validated and
  *  printed as above. Errors: those of relic_gff_write_tree and
  *  relic_gff_json_print_doc. */
 relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
@@ -315,7 +379,8 @@ relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encodi
  *  (< 32). Exact. */
 size_t relic_gff_format_double(double v, char out[32]);
 
-/** Parse nwn_gff JSON into a tree in a (src_* set to none). Errors:
+/** Parse nwn_gff JSON into a tree in a (src_* set to none; family from
+ *  the root's "__layout", DEFAULT when absent). Errors:
  *  RELIC_E_SYNTAX (malformed JSON, with its offset), RELIC_E_RANGE (a value
  *  that does not fit its type), RELIC_E_ARGUMENT (missing or unknown
  *  members), each with the JSON path. */

@@ -14,6 +14,24 @@
 extern "C" {
 #endif
 
+/** The games a typed rule belongs to (bits; a rule with 0 holds for every
+ *  game). The schemas say `for nwn1 nwn2 kotor1 kotor2` after a range,
+ *  value set, `also TYPE` or `id N`. */
+typedef enum relic_gff_game {
+    RELIC_GFF_GAME_UNKNOWN = 0,
+    RELIC_GFF_GAME_NWN1 = 1,   /**< Neverwinter Nights (BioWare, 2002), its toolset */
+    RELIC_GFF_GAME_NWN2 = 2,   /**< Neverwinter Nights 2 (Obsidian, 2006), its toolset */
+    RELIC_GFF_GAME_KOTOR1 = 4, /**< Star Wars: Knights of the Old Republic (BioWare, 2003) */
+    RELIC_GFF_GAME_KOTOR2 = 8  /**< KotOR II: The Sith Lords (Obsidian, 2004) */
+} relic_gff_game;
+#define RELIC_GFF_GAME_KOTOR (RELIC_GFF_GAME_KOTOR1 | RELIC_GFF_GAME_KOTOR2)
+
+/** A StructID that some games write (struct `id N for GAMES`). */
+typedef struct relic_gff_sid {
+    uint32_t id;
+    uint8_t games; /**< relic_gff_game bits */
+} relic_gff_sid;
+
 /** The type of a field whose GFF type varies (a Variable's Value). */
 #define RELIC_GFF_ANY 18u
 
@@ -40,6 +58,10 @@ typedef struct relic_gff_sfield {
     uint32_t nvalues;
     const relic_gff_sstruct *of;    /**< struct of a struct field or of a list's elements */
     const char *doc;                /**< the BioWare spec's description */
+    uint8_t range_games;            /**< games lo..hi holds for (0: every game) */
+    uint8_t values_games;           /**< games the value set holds for (0: every game) */
+    uint8_t alt_type;               /**< a type alt_games also write (when alt_games) */
+    uint8_t alt_games;
 } relic_gff_sfield;
 
 /** One documented struct: its StructID and fields. */
@@ -50,6 +72,8 @@ struct relic_gff_sstruct {
     uint32_t field_count;
     const relic_gff_sfield *fields;
     const char *doc;
+    uint32_t nids;                  /**< per-game StructIDs (then id is the first of them) */
+    const relic_gff_sid *ids;
 };
 
 /** A typed file: its FileType and top-level struct. */
@@ -79,6 +103,23 @@ relic_status relic_gff_typed_get(const relic_gff_doc *d, uint32_t s, const char 
  *  or of a format name ("are"); NULL when relic has none. */
 const relic_gff_schema *relic_gff_schema_for_type(const char *file_type);
 const relic_gff_schema *relic_gff_schema_named(const char *format);
+
+/** The game that wrote a validated file, from fields and StructIDs only
+ *  one game writes (gff_game.c: KotOR's AlphaTest or CameraList, NWN2's
+ *  HasTerrain or TreeList, NWN1's Tile_List ...); RELIC_GFF_GAME_UNKNOWN
+ *  when nothing tells. Linear in the top-level struct's fields. */
+relic_gff_game relic_gff_detect_game(const relic_gff_doc *d);
+/** "NWN1", "NWN2", "KotOR", "KotOR 2", "NWN1 and NWN2", ... for a game mask;
+ *  "unknown game" for 0. Into out (at least 48 bytes); returns out. */
+const char *relic_gff_game_names(unsigned games, char *out, size_t cap);
+
+/** As relic_gff_schema_check, with the rules of game (bits; UNKNOWN: only
+ *  the rules of every game, and any game's StructIDs accepted): a rule
+ *  `for` other games is not applied, a type `also` written by game is
+ *  accepted, and each problem's message says whose rule it is ("(NWN1 and
+ *  NWN2 rule)"). */
+unsigned relic_gff_schema_check_game(const relic_gff_schema *sc, const relic_gff_doc *d, unsigned game,
+                                     relic_problems *pr);
 
 /** Compare a validated file with its typed schema (`relic check --strict`):
  *  from the root, every documented field that is present must have its
