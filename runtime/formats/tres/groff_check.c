@@ -94,15 +94,17 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
         else prev_name = NULL;
         p += SYMBOL_FIXED + len;
     }
-    if (!handles) {
+    if (!handles || !by_handle) {
         problem(&c, RELIC_E_NOMEM, 0, "symbols", "no memory to check %zu symbol handles", v->symbols_count);
     } else {
         if (relic_sort(handles, v->symbols_count, sizeof *handles, cmp_u32, scratch) != RELIC_OK) {
             problem(&c, RELIC_E_NOMEM, 0, "symbols", "no memory to sort %zu symbol handles", v->symbols_count);
             return c.count;
         }
-        if (by_handle && relic_sort(by_handle, v->symbols_count, sizeof *by_handle, cmp_u64, scratch) != RELIC_OK)
-            by_handle = NULL;
+        if (by_handle && relic_sort(by_handle, v->symbols_count, sizeof *by_handle, cmp_u64, scratch) != RELIC_OK) {
+            problem(&c, RELIC_E_NOMEM, 0, "symbols", "no memory to sort %zu symbol names", v->symbols_count);
+            return c.count;
+        }
         for (size_t i = 1; i < v->symbols_count; i++)
             if (handles[i] == handles[i - 1])
                 problem(&c, RELIC_E_LAYOUT, sym_start, "symbols", "symbol handle 0x%08X is used twice", handles[i]);
