@@ -36,7 +36,7 @@ static relic_status encode_scratch(relic_lzss_variant v, relic_lzss_level level,
 
 static const char *const corpus_dirs[] = { "../shared/corpus/grf", "../shared/corpus/scn", "../shared/corpus/pid" };
 
-/* Trespasser file formats, "SPZ": data 9D 77 EE F3 1A 40 74 F6 F0 FA F0 02. The seed's
+/* Trespasser file formats, "SPZ": data 9D 77 EE F3 1A 40 74 F6 F0 FA F0 02. The document's
  * table decodes each item (77; 6 x 77; 1A 40 74; 40 74 40; 40 40 40; 02),
  * 17 bytes; its one-line summary drops "74 40" (a typo there). */
 static const uint8_t seed_stream[] = { 0x9D, 0x77, 0xEE, 0xF3, 0x1A, 0x40, 0x74, 0xF6, 0xF0, 0xFA, 0xF0, 0x02 };

@@ -3,7 +3,7 @@
  * conversions of runtime/export/tpm_obj.c. The test vectors are the examples of
  * Trespasser file formats, "TPM - Models" (Remdul's draft, August 2007), typed from the
  * seed: Fileinfo, Instance, Material, Mesh, Skin and Bone "Example" blocks.
- * They must parse with the values the seed shows and round trip (read ->
+ * They must parse with the values the Trespasser file-formats document shows and round trip (read ->
  * write -> read gives an equal model, and the written text is a fixed
  * point). Error positions (FILE:LINE:COL) are checked for each kind of
  * mistake, and truncation and mutation sweeps must never crash (ASan and
@@ -101,7 +101,7 @@ static const char seed_bone[] =
 
 static const char *const seed_examples[6] = { seed_fileinfo, seed_instance, seed_material, seed_mesh, seed_skin, seed_bone };
 
-/* All six examples in one file, with comments as the seed's introduction
+/* All six examples in one file, with comments as the document's introduction
  * allows ("lines of text can also be 'commented out' by using double
  * slashes"). */
 static char *seed_file(size_t *n)

@@ -8,7 +8,7 @@
  * SPZ), Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp (texture IDs and mip-level keys), Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp (SPZ); Trespasser file formats, "PID
  * ENTRY" (bit depths, pixel layouts, transparency, mip levels until a side
  * is below 16) and "SWP" (non-pageable section first, 512-byte-wide pages).
- * Facts the game's source was not traced for (spec open question 9) follow
+ * Facts the game's source was not traced for (an open question of the reference implementations) follow
  * the community readers: rows are stored bottom-up (the first SWP row is
  * the bottom row of the image), bump-mapped pixels hold the palette index
  * in bits 10-15, and 16-bit colour pixels are B, G, R, A, 4 bits each from
