@@ -100,7 +100,7 @@ help:
 	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
 	@echo "make fuzz-seeds write the seeds of the generated fuzz targets (fuzz/corpus/gen_*/seed-*)"
 	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
-	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security-limits.md)"
+	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security.md, "Worst cases measured")"
 	@echo "make oss-fuzz-check  fuzz/oss-fuzz/build.sh with clang+libFuzzer, each target run on its seeds"
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
@@ -319,7 +319,7 @@ check-embed:
 
 # relic's NWN2 walkmesh bake against the toolset's TRX files (README "Bake report")
 
-# worst cases of each declared size: CPU time and peak RSS as the size grows (docs/security-limits.md)
+# worst cases of each declared size: CPU time and peak RSS as the size grows (docs/security.md, "Worst cases measured")
 bench-bombs: all
 	RELIC=$(BUILD)/relic sh tests/bench/bombs.sh
 

@@ -6,7 +6,7 @@
 # 1 s of CPU (user + system) and 64 MiB of peak RSS (GNU time), and either
 # refuse it with an error naming the field and byte offset (or line:column
 # for text) or accept it where the accept is documented (the limits and why
-# are in docs/security-limits.md).
+# are in docs/security.md, "Worst cases measured").
 # usage: RELIC=build/relic sh tests/bombs_cli_test.sh
 RELIC=${RELIC:-build/relic}
 TIME=${TIME_BIN:-/usr/bin/time}

@@ -3,7 +3,7 @@
 # (ASWM decompressed size, WTD grid side, TPM line length, TRN file of a
 # 1 GiB ASWM, GFF nesting depth) and record the CPU time (user + system) and
 # peak RSS of `relic check` (and `relic info` for WTD, which decodes the
-# grid) with GNU time. Prints a Markdown table (docs/security-limits.md).
+# grid) with GNU time. Prints a Markdown table (docs/security.md, "Worst cases measured").
 # BOMBS_FULL=1 adds the 16384^2 WTD grid decode (1 GiB, several seconds).
 # usage: RELIC=build/relic sh tests/bench/bombs.sh   (make bench-bombs)
 RELIC=${RELIC:-build/relic}
