@@ -145,15 +145,17 @@ $(LIB_ARCHIVES):
 	@rm -f $@
 	ar rcs $@ $^
 
-# shared libraries: every symbol resolved (--no-undefined), each linking only what it needs
+# shared libraries: every symbol resolved (--no-undefined), each linking only what it needs; a
+# sanitizer build leaves the sanitizer runtime to the program that loads it
+NO_UNDEFINED = $(if $(findstring -fsanitize,$(OPT) $(CFLAGS)),,-Wl,--no-undefined)
 $(BUILD)/librelic.so: $(call objs_of,$(CORE_SRCS))
-	$(CC) -shared -Wl,-soname,librelic.so.0 -Wl,--no-undefined $^ $(CORE_LIBS) -o $@
+	$(CC) -shared -Wl,-soname,librelic.so.0 $(NO_UNDEFINED) $^ $(CORE_LIBS) -o $@
 $(BUILD)/librelic-json.so: $(call objs_of,$(JSON_SRCS)) $(BUILD)/librelic.so
-	$(CC) -shared -Wl,-soname,librelic-json.so.0 -Wl,--no-undefined $(filter %.o,$^) -L$(BUILD) -lrelic $(JSON_LIBS) $(CORE_LIBS) -o $@
+	$(CC) -shared -Wl,-soname,librelic-json.so.0 $(NO_UNDEFINED) $(filter %.o,$^) -L$(BUILD) -lrelic $(JSON_LIBS) $(CORE_LIBS) -o $@
 $(BUILD)/librelic-export.so: $(call objs_of,$(EXPORT_SRCS)) $(BUILD)/librelic.so
-	$(CC) -shared -Wl,-soname,librelic-export.so.0 -Wl,--no-undefined $(filter %.o,$^) -L$(BUILD) -lrelic $(EXPORT_LIBS) $(CORE_LIBS) -o $@
+	$(CC) -shared -Wl,-soname,librelic-export.so.0 $(NO_UNDEFINED) $(filter %.o,$^) -L$(BUILD) -lrelic $(EXPORT_LIBS) $(CORE_LIBS) -o $@
 $(BUILD)/librelic-mutate.so: $(call objs_of,$(MUTATE_SRCS)) $(BUILD)/librelic.so
-	$(CC) -shared -Wl,-soname,librelic-mutate.so.0 -Wl,--no-undefined $(filter %.o,$^) -L$(BUILD) -lrelic $(CORE_LIBS) -o $@
+	$(CC) -shared -Wl,-soname,librelic-mutate.so.0 $(NO_UNDEFINED) $(filter %.o,$^) -L$(BUILD) -lrelic $(CORE_LIBS) -o $@
 
 $(BUILD)/relic: $(CLI_OBJS) $(LIB_ARCHIVES)
 	$(CC) $(CFLAGS) $(CLI_OBJS) $(LIB_ARCHIVES) $(LIBS) -o $@
