@@ -23,7 +23,7 @@ relic_status relic_sort(void *base, size_t n, size_t size, int (*cmp)(const void
 {
     if (n < 2 || size == 0) return RELIC_OK;
     if (n > (SIZE_MAX - size) / size) return RELIC_E_LIMIT;
-    uint8_t *buf = relic_arena_alloc(scratch, n * size + size, 1);
+    uint8_t *buf = relic_arena_alloc(scratch, n * size + size, 16); /* aligned for any element type */
     if (!buf) return RELIC_E_NOMEM;
     uint8_t *tmp = buf + n * size, *src = base, *dst = buf;
     for (size_t i = 0; i < n; i += RUN) insertion_sort(src + i * size, n - i < RUN ? n - i : RUN, size, cmp, tmp);
