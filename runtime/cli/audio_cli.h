@@ -19,4 +19,8 @@ int cli_audio_write_wav(const relic_audio_format *f, const uint8_t *data, size_t
  * memory (audio_stream.c); 0 on success. */
 int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const char *captions_path);
 
+/** relic_tpa_check with its scratch in a heap arena freed at once. */
+unsigned cli_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+                       void (*report)(void *ctx, const relic_error *err), void *ctx);
+
 #endif

@@ -9,17 +9,6 @@
 #include "relic_gen.h"
 #include "trn_cli.h"
 
-/* relic_trn_check_aswm_strict with its scratch in a heap arena freed at once */
-static unsigned strict_scratch(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_trn_report_fn report,
-                               void *ctx)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    unsigned problems = relic_trn_check_aswm_strict(w, path, max_reports, &a, report, ctx);
-    relic_arena_release(&a);
-    return problems;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: relic bake IN.trn|IN.trx OUT.trx [--keep-borders] [--level N]\n"
@@ -78,7 +67,7 @@ int cmd_bake(int argc, char **argv)
         goto out;
     }
     problems = relic_trn_check_aswm(&baked, "aswm", 20, count, &seen);
-    if (problems == 0) problems = strict_scratch(&baked, "aswm", 20, count, &seen);
+    if (problems == 0) problems = cli_trn_check_aswm_strict(&baked, "aswm", 20, count, &seen);
     if (problems) { fprintf(stderr, "relic bake: internal error: the baked walkmesh breaks %u rules\n", problems); goto out; }
     rc = cli_trn_write_model(&m, &a, out_path, in_path) ? EXIT_INVALID : EXIT_VALID;
     if (rc == EXIT_VALID)

@@ -23,17 +23,6 @@
 #include "erf_cli.h"
 #include "relic_json.h"
 
-/* relic_erf_archive_write with its scratch in a heap arena freed at once */
-static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
-                                      relic_error *err)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    relic_status st = relic_erf_archive_write(ar, layout, &a, out, fell_back, err);
-    relic_arena_release(&a);
-    return st;
-}
-
 /* ---------------------------------------------------------------------- */
 /* ls                                                                     */
 /* ---------------------------------------------------------------------- */
@@ -491,7 +480,7 @@ int cmd_pack(int argc, char **argv)
         relic_erf_archive back;
         relic_buf_init(&b, 0);
         relic_arena_init_heap(&chk, CLI_ARENA_LIMIT);
-        if (erf_write_scratch(&ar, used && !changed && !resized ? RELIC_ERF_LAYOUT_KEEP : RELIC_ERF_LAYOUT_PACKED, &b, &fell_back,
+        if (cli_erf_write(&ar, used && !changed && !resized ? RELIC_ERF_LAYOUT_KEEP : RELIC_ERF_LAYOUT_PACKED, &b, &fell_back,
                                     &err) != RELIC_OK) {
             relic_error_print(stderr, out_path, &err);
             rc = 1;

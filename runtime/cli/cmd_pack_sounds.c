@@ -20,17 +20,6 @@
 #include "relic_gen.h"
 #include "relic_json.h"
 
-/* relic_tpa_check with its scratch in a heap arena freed at once */
-static unsigned tpa_check_scratch(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
-                                  void (*report)(void *ctx, const relic_error *err), void *ctx)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    unsigned problems = relic_tpa_check(v, m, strict, &a, report, ctx);
-    relic_arena_release(&a);
-    return problems;
-}
-
 /* relic_adpcm_encode with its search scratch in a heap arena freed at once */
 static relic_status adpcm_encode_scratch(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
                                          relic_buf *out, relic_error *err)
@@ -491,7 +480,7 @@ int cmd_pack_sounds(int argc, char **argv)
         relic_error_print(stderr, out_path, &err);
         goto done;
     }
-    if (tpa_check_scratch(&v, &m, 0, print_problem, (void *)out_path) != 0) goto done;
+    if (cli_tpa_check(&v, &m, 0, print_problem, (void *)out_path) != 0) goto done;
     if (cli_write(out_path, out.data, out.size, NULL)) goto done;
     printf("%s: %zu identifiers, %zu samples, %zu collision records, %zu bytes\n", out_path, ns, nsamples,
            foley.collisions_count, out.size);

@@ -19,17 +19,6 @@
 #include "erf_cli.h"
 #include "gff_cli.h"
 
-/* relic_erf_archive_write with its scratch in a heap arena freed at once */
-static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
-                                      relic_error *err)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    relic_status st = relic_erf_archive_write(ar, layout, &a, out, fell_back, err);
-    relic_arena_release(&a);
-    return st;
-}
-
 static void usage(FILE *f)
 {
     fprintf(f, "usage: relic set FILE PATH VALUE [--id N] [--encoding cp1252|utf8|auto]\n"
@@ -253,7 +242,7 @@ int cmd_set(int argc, char **argv)
             /* the container again, with the member's new bytes */
             ar.entries[sp.member].data = b.data;
             ar.entries[sp.member].size = (uint32_t)b.size;
-            if (erf_write_scratch(&ar, RELIC_ERF_LAYOUT_KEEP, &whole, NULL, &err) != RELIC_OK) {
+            if (cli_erf_write(&ar, RELIC_ERF_LAYOUT_KEEP, &whole, NULL, &err) != RELIC_OK) {
                 relic_error_print(stderr, file, &err);
                 outb = NULL;
             } else {

@@ -25,4 +25,9 @@ const char *cli_erf_shown_name(const relic_erf_archive *ar, uint32_t i, char *ou
 int cli_extract_is_container(int argc, char **argv);
 int cmd_extract_container(int argc, char **argv);
 
+/** relic_erf_archive_write with its scratch in a heap arena freed at once
+ *  (the CLI may use the heap; the library takes the caller's arena). */
+relic_status cli_erf_write(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
+                           relic_error *err);
+
 #endif

@@ -12,17 +12,6 @@
 #include "relic_gen.h"
 #include "relic_json.h"
 
-/* relic_erf_archive_write with its scratch in a heap arena freed at once */
-static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
-                                      relic_error *err)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    relic_status st = relic_erf_archive_write(ar, layout, &a, out, fell_back, err);
-    relic_arena_release(&a);
-    return st;
-}
-
 static const char *const erf_extensions[] = { "erf", "mod", "hak", "sav", "nwm", "rim", NULL };
 
 int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar)
@@ -80,7 +69,7 @@ static const char *layout_of(const cli_input *in, const relic_erf_archive *ar)
     relic_buf b;
     relic_error err;
     relic_buf_init(&b, 0);
-    int same = erf_write_scratch(ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err) == RELIC_OK &&
+    int same = cli_erf_write(ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err) == RELIC_OK &&
                b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
     relic_buf_free(&b);
     return same ? "packed (tables, then data back to back in entry order)" : "its own (kept as is when re-written)";
@@ -280,7 +269,7 @@ static int erf_convert(const cli_input *in, const char *out_path, const char *ex
     if (cli_erf_open(in, &a, &ar) == 0) {
         if ((ar.kind == RELIC_ERF_KIND_RIM) != (strcmp(ext, "rim") == 0))
             fprintf(stderr, "relic: %s: cannot convert between RIM and ERF by rewriting; use relic extract and relic pack\n", in->path);
-        else if (erf_write_scratch(&ar, RELIC_ERF_LAYOUT_KEEP, &b, NULL, &err) != RELIC_OK)
+        else if (cli_erf_write(&ar, RELIC_ERF_LAYOUT_KEEP, &b, NULL, &err) != RELIC_OK)
             relic_error_print(stderr, out_path, &err);
         else
             rc = cli_write(out_path, b.data, b.size, in->path);

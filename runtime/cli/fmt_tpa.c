@@ -5,17 +5,6 @@
 
 #include "audio_cli.h"
 
-/* relic_tpa_check with its scratch in a heap arena freed at once */
-static unsigned tpa_check_scratch(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
-                                  void (*report)(void *ctx, const relic_error *err), void *ctx)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    unsigned problems = relic_tpa_check(v, m, strict, &a, report, ctx);
-    relic_arena_release(&a);
-    return problems;
-}
-
 static int validate(const cli_input *in, relic_tpa_view *v)
 {
     relic_error err;
@@ -109,7 +98,7 @@ static unsigned tpa_check(const cli_input *in, int strict)
     if (load_model(in, &a, &v, &m)) n = 1;
     else {
         report_ctx rc = { in->path };
-        n = tpa_check_scratch(&v, &m, strict, report, &rc);
+        n = cli_tpa_check(&v, &m, strict, report, &rc);
     }
     relic_arena_release(&a);
     return n;

@@ -10,17 +10,6 @@
 #include "relic_gen.h"
 #include "trn_cli.h"
 
-/* relic_trn_check_aswm_strict with its scratch in a heap arena freed at once */
-static unsigned strict_scratch(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_trn_report_fn report,
-                               void *ctx)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    unsigned problems = relic_trn_check_aswm_strict(w, path, max_reports, &a, report, ctx);
-    relic_arena_release(&a);
-    return problems;
-}
-
 #define TRN_MAX_REPORTS 50u
 
 typedef struct report_ctx { const char *path; } report_ctx;
@@ -188,7 +177,7 @@ static unsigned trn_check(const cli_input *in, int strict)
         }
         unsigned k = relic_trn_check_aswm(&w, path, TRN_MAX_REPORTS, report, &rc);
         /* the strict rules index freely: only on a walkmesh whose indices are in range */
-        if (strict && k == 0) k = strict_scratch(&w, path, TRN_MAX_REPORTS, report, &rc);
+        if (strict && k == 0) k = cli_trn_check_aswm_strict(&w, path, TRN_MAX_REPORTS, report, &rc);
         n += k;
     }
     n += relic_trn_check_terrain(&m, &a, report, &rc);

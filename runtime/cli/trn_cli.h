@@ -18,4 +18,8 @@ int cli_trn_write_model(relic_trn_trn *m, relic_arena *a, const char *out_path, 
 /* Write an SVG of w (with route when not NULL) to out_path. */
 int cli_trn_write_svg(const relic_trn_aswm *w, const relic_trn_route *route, const char *out_path, const char *in_path);
 
+/** relic_trn_check_aswm_strict with its scratch in a heap arena freed at once. */
+unsigned cli_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports,
+                                   relic_trn_report_fn report, void *ctx);
+
 #endif
