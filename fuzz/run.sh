@@ -47,6 +47,14 @@ run_one() {
     if ! "$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len" \
             -print_final_stats=1 $dict -artifact_prefix="$FUZZ_BUILD/$name-" $FUZZ_ARGS "$work" 2>"$FUZZ_BUILD/$name.log"; then
         tail -40 "$FUZZ_BUILD/$name.log"
+        # the cause and the input itself, so a CI log that keeps only its tail can reproduce it
+        grep -E '^(==[0-9]+==ERROR|SUMMARY|ERROR: libFuzzer)' "$FUZZ_BUILD/$name.log" | head -3 | sed "s/^/$name: /"
+        for a in "$FUZZ_BUILD/$name"-crash-* "$FUZZ_BUILD/$name"-timeout-* "$FUZZ_BUILD/$name"-oom-* "$FUZZ_BUILD/$name"-leak-* "$FUZZ_BUILD/$name"-slow-unit-*; do
+            [ -f "$a" ] || continue
+            sz=$(wc -c <"$a")
+            if [ "$sz" -le 4096 ]; then echo "$name: input $(basename "$a") ($sz bytes), base64: $(base64 -w0 "$a")"
+            else echo "$name: input $a ($sz bytes)"; fi
+        done
         echo crash >"$FUZZ_BUILD/$name.result"
     else
         grep -E 'stat::number_of_executed_units|Done' "$FUZZ_BUILD/$name.log" | tail -2
@@ -59,12 +67,15 @@ run_one() {
 if [ "$1" = --one ]; then run_one "$2"; exit 0; fi
 for bin in "$@"; do rm -f "$FUZZ_BUILD/$(basename "$bin").result"; done
 printf '%s\n' "$@" | xargs -P "${JOBS:-1}" -L 1 sh "$0" --one
-status=0; n=0; bad=0
+status=0; n=0; bad=0; failed=""
+# the passing targets' reports, then the failing ones' (their log tails last,
+# where a CI log that keeps only its tail still shows them)
 for bin in "$@"; do
     name=$(basename "$bin")
     n=$((n + 1))
-    cat "$FUZZ_BUILD/$name.report" 2>/dev/null
-    if [ "$(cat "$FUZZ_BUILD/$name.result" 2>/dev/null)" != ok ]; then status=1; bad=$((bad + 1)); fi
+    if [ "$(cat "$FUZZ_BUILD/$name.result" 2>/dev/null)" = ok ]; then cat "$FUZZ_BUILD/$name.report"
+    else status=1; bad=$((bad + 1)); failed="$failed $name"; fi
 done
-echo "fuzz: $((n - bad)) passed, $bad failed"
+for name in $failed; do cat "$FUZZ_BUILD/$name.report" 2>/dev/null || echo "== fuzz $name: no report"; done
+echo "fuzz: $((n - bad)) passed, $bad failed${failed:+ (failed:$failed; inputs kept as $FUZZ_BUILD/<target>-crash-*, -timeout-*, -oom-*, -leak-*)}"
 exit $status
