@@ -25,6 +25,8 @@ JSON_LIBS   = -lyajl
 EXPORT_LIBS = -lpng
 LIBS     = $(JSON_LIBS) $(EXPORT_LIBS) $(CORE_LIBS)
 FUZZ_SECONDS ?= 5
+# make test fuzzes from a fixed seed, so a pass or a failure repeats; make fuzz draws a new one
+FUZZ_SEED ?= 1
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION  = 0.1.0
 
@@ -172,8 +174,11 @@ CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
             tests/output_cli_test.sh tests/bombs_cli_test.sh tests/check_layers.sh
+# CORPUS_SWEEPS=0 skips the tests' per-file sweeps of ../shared/corpus: `make test`
+# runs them once, in the sanitizer pass
+CORPUS_SWEEPS ?= 1
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
-	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples JOBS=$(JOBS) sh tests/run_all.sh $(CLI_TESTS) $(TESTS)
+	@CORPUS_SWEEPS=$(CORPUS_SWEEPS) RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples JOBS=$(JOBS) sh tests/run_all.sh $(CLI_TESTS) $(TESTS)
 
 # Everything again under AddressSanitizer + UndefinedBehaviorSanitizer. The
 # library is compiled once for this and for the fuzz targets (FUZZ_BUILD):
@@ -213,7 +218,7 @@ endif
 check-fuzz fuzz: $(FUZZ_BINS)
 	@for d in fuzz/regressions/*/; do [ -d "$$d" ] || continue; t=$$(basename "$$d"); echo "== replay $$d"; \
 	  $(FUZZ_BUILD)/$$t "$$d"* >$(FUZZ_BUILD)/$$t.replay.log 2>&1 || { tail -30 $(FUZZ_BUILD)/$$t.replay.log; exit 1; }; done
-	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) JOBS=$(JOBS) sh fuzz/run.sh $(FUZZ_BINS)
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_BUILD=$(FUZZ_BUILD) JOBS=$(JOBS) FUZZ_ARGS="$(FUZZ_ARGS)" sh fuzz/run.sh $(FUZZ_BINS)
 
 # ---- the two commands of README.md ----
 # every stage notes its "N passed, M failed" (tests/stage.sh); the last line
@@ -222,7 +227,7 @@ STAGE = STAGES=$(BUILD)/test-stages sh tests/stage.sh
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@$(STAGE) --reset
-	@$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit
+	@$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit CORPUS_SWEEPS=0
 	@$(STAGE) schema-errors sh tests/schema_errors/run.sh $(BUILD)/relic-gen
 	@$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen
 	@$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen
@@ -230,7 +235,7 @@ test: deps
 	@$(STAGE) embed $(MAKE) --no-print-directory check-embed
 	@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan
 	@$(STAGE) regen $(MAKE) --no-print-directory check-regen
-	@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS)
+	@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_ARGS="-seed=$(FUZZ_SEED)"
 	@$(STAGE) --report
 
 demo: deps
