@@ -21,6 +21,6 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
 
 /** relic_tpa_check with its scratch in a heap arena freed at once. */
 unsigned cli_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
-                       void (*report)(void *ctx, const relic_error *err), void *ctx);
+                       relic_report_fn report, void *ctx);
 
 #endif

@@ -20,6 +20,6 @@ int cli_trn_write_svg(const relic_trn_aswm *w, const relic_trn_route *route, con
 
 /** relic_trn_check_aswm_strict with its scratch in a heap arena freed at once. */
 unsigned cli_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports,
-                                   relic_trn_report_fn report, void *ctx);
+                                   relic_report_fn report, void *ctx);
 
 #endif
