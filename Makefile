@@ -171,7 +171,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.sh tests/mutate_formats.sh tests/wtd_cli_test.sh \
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
-            tests/output_cli_test.sh tests/bombs_cli_test.sh tests/check_layers.sh
+            tests/output_cli_test.sh tests/bombs_cli_test.sh tests/errors_cli_test.sh tests/check_layers.sh
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
 	@RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples JOBS=$(JOBS) sh tests/run_all.sh $(CLI_TESTS) $(TESTS)
 

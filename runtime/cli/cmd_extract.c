@@ -38,14 +38,14 @@ static int load_names(const char *path, relic_arena *a, name_entry **out, size_t
     relic_mapping m;
     relic_error err;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &m, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(path, &err);
         return 1;
     }
     size_t lines = 1;
     for (size_t i = 0; i < m.bytes.size; i++) lines += m.bytes.data[i] == '\n';
     name_entry *e = relic_arena_array(a, lines, sizeof *e, 8);
     size_t n = 0;
-    if (!e) { relic_unmap(&m); fprintf(stderr, "relic: no memory for %zu names\n", lines); return 1; }
+    if (!e) { relic_unmap(&m); cli_errorf(path, 0, "no memory for %zu names", lines); return 1; }
     const char *p = (const char *)m.bytes.data, *end = p + m.bytes.size;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -95,7 +95,7 @@ static int add_captions(relic_buf *j, int *first, uint32_t id, int id_set, const
     int rc = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_audio_captions_parse(text, n, count, &a, &lines, &used, &err) != RELIC_OK) {
-        relic_error_print(stderr, in_path, &err);
+        cli_error(in_path, &err);
         rc = 1;
     } else {
         relic_buf_puts(j, *first ? "\n" : ",\n");
@@ -188,7 +188,7 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m,
     size_t ids = v->ids_count * RELIC_TPA_ID_ENTRY_SIZE, cols = v->collisions_count * RELIC_TPA_COLLISION_SIZE;
     uint8_t *t = relic_arena_alloc(a, RELIC_TPA_HEADER_SIZE + ids + cols, 4);
     if (!t) {
-        fprintf(stderr, "relic: %s: no memory for the bank's tables\n", in_path);
+        cli_errorf(in_path, 0, "no memory for the bank's tables");
         return 1;
     }
     memcpy(t, v->header, RELIC_TPA_HEADER_SIZE);
@@ -200,7 +200,7 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m,
     relic_tpa_view tv;
     if (relic_tpa_validate(t, RELIC_TPA_HEADER_SIZE + ids + cols, &tv, &err) != RELIC_OK ||
         relic_tpa_decode(&tv, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in_path, &err);
+        cli_error(in_path, &err);
         return 1;
     }
     for (size_t i = 0; i < m->ids_count; i++) {
@@ -220,8 +220,9 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m,
                  (uint64_t)h->caption_offset + 4 + relic_load_u32le(v->base + e->sample_offset + h->caption_offset) > e->sample_length)
             what = "header.caption_offset";
         if (what) {
-            printf("%s: ids[%zu].%s @0x%zx: the identifier's sample does not lie in the bank as its entry says "
-                   "(see relic check)\n", in_path, i, what, at);
+            char field[64];
+            snprintf(field, sizeof field, "ids[%zu].%s", i, what);
+            cli_problemf(in_path, at, field, "the identifier's sample does not lie in the bank as its entry says (see relic check)");
             return 1;
         }
     }
@@ -243,7 +244,7 @@ int cmd_extract(int argc, char **argv)
     }
     if (!in_path || !dir) { usage(stderr); return EXIT_USAGE; }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "relic: cannot create %s: %s\n", dir, strerror(errno));
+        cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
     }
     relic_arena a;
@@ -269,7 +270,7 @@ int cmd_extract(int argc, char **argv)
         relic_tpa_view v;
         relic_tpa_tpa m;
         if (relic_tpa_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK) {
-            relic_error_print(stdout, in_path, &err);
+            cli_report(stdout, in_path, &err);
             rc = 1;
         } else if (tpa_tables(&v, &a, &m, in_path)) {
             rc = 1;
@@ -299,7 +300,7 @@ int cmd_extract(int argc, char **argv)
                 fm.collisions = m.collisions;
                 fm.collisions_count = m.collisions_count;
                 if (relic_tpa_json_print(&fm, &foley, &err) != RELIC_OK) {
-                    fprintf(stderr, "relic: %s: %s\n", in_path, err.message);
+                    cli_error(in_path, &err);
                     rc = 1;
                 }
             }
@@ -307,7 +308,7 @@ int cmd_extract(int argc, char **argv)
     } else if (in.format == RELIC_FORMAT_CAU) {
         relic_cau_view v;
         if (relic_cau_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK) {
-            relic_error_print(stdout, in_path, &err);
+            cli_report(stdout, in_path, &err);
             rc = 1;
         } else {
             const relic_cau_sample_header *h = &v.values.header;
@@ -323,7 +324,7 @@ int cmd_extract(int argc, char **argv)
                                   v.values.caption_count, in_path);
         }
     } else {
-        fprintf(stderr, "relic extract: %s is not a TPA bank or CAU sample\n", in_path);
+        cli_errorf(in_path, 0, "not a TPA bank or CAU sample (detected: %s)", relic_format_name(in.format));
         rc = 1;
     }
     relic_buf_puts(&j, first ? "]}\n" : "\n]}\n");

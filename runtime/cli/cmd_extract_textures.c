@@ -70,14 +70,14 @@ static int load_names(const char *path, relic_arena *a, tex_name **out, size_t *
     if (cli_load(path, &in)) return 1;
     if (relic_groff_open(in.map.bytes.data, in.map.bytes.size, a, &b, &compressed, &err) != RELIC_OK ||
         relic_groff_validate(b.data, b.size, &v, &err) != RELIC_OK || relic_groff_decode(&v, a, &m, &err) != RELIC_OK) {
-        relic_error_print(stderr, path, &err);
+        cli_error(path, &err);
         cli_unload(&in);
         return 1;
     }
     size_t nb = 0;
     const char **bmp = relic_arena_array(a, m.symbols_count ? m.symbols_count : 1, sizeof *bmp, sizeof(void *));
     size_t *blen = relic_arena_array(a, m.symbols_count ? m.symbols_count : 1, sizeof *blen, sizeof(size_t));
-    if (!bmp || !blen) { cli_unload(&in); fprintf(stderr, "relic: no memory for the GRF names\n"); return 1; }
+    if (!bmp || !blen) { cli_unload(&in); cli_errorf(path, 0, "no memory for the GRF names"); return 1; }
     for (size_t k = 0; k < m.symbols_count; k++) {
         size_t n = m.symbols[k].name_count ? m.symbols[k].name_count - 1 : 0;
         if (n > 4 && (m.symbols[k].name[n - 4] == '.') &&
@@ -88,10 +88,10 @@ static int load_names(const char *path, relic_arena *a, tex_name **out, size_t *
     }
     size_t total = nb * (nb + 1), t = 0;
     tex_name *e = relic_arena_array(a, total ? total : 1, sizeof *e, 8);
-    if (!e) { cli_unload(&in); fprintf(stderr, "relic: no memory for %zu name pairs\n", total); return 1; }
+    if (!e) { cli_unload(&in); cli_errorf(path, 0, "no memory for %zu name pairs", total); return 1; }
     for (size_t i = 0; i < nb; i++) {
         const char *sn = short_name(a, bmp[i], blen[i]);
-        if (!sn) { cli_unload(&in); fprintf(stderr, "relic: no memory for the GRF names\n"); return 1; }
+        if (!sn) { cli_unload(&in); cli_errorf(path, 0, "no memory for the GRF names"); return 1; }
         e[t].id = relic_tres_texture_id(bmp[i], blen[i], NULL, 0, RELIC_TRES_DEFAULT_DIFFUSE);
         e[t++].name = sn;
         for (size_t j = 0; j < nb; j++) {
@@ -188,7 +188,7 @@ int cmd_extract_textures(int argc, char **argv)
     }
     if (!pid_path || !swp_path || !dir) { usage(stderr); return EXIT_USAGE; }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "relic: cannot create %s: %s\n", dir, strerror(errno));
+        cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
     }
     relic_arena a;
@@ -216,19 +216,19 @@ int cmd_extract_textures(int argc, char **argv)
     c.mips = mips;
     cli_batch_begin(); /* every PNG, or none */
     if (pid.format != RELIC_FORMAT_PID) {
-        fprintf(stderr, "relic extract: %s is not a PID texture directory\n", pid_path);
+        cli_errorf(pid_path, 0, "not a PID texture directory");
         rc = 1;
     } else if (relic_pid_validate(pid.map.bytes.data, pid.map.bytes.size, &v, &err) != RELIC_OK) {
-        relic_error_print(stdout, pid_path, &err);
+        cli_report(stdout, pid_path, &err);
         rc = 1;
     } else if (relic_swp_palettes_find(&v, &a, &c.pal, &err) != RELIC_OK ||
                !(c.rgba = relic_arena_array(&a, (size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE, 4, 16))) {
-        fprintf(stderr, "relic: no memory to decode textures\n");
+        cli_errorf(pid_path, 0, "no memory to decode textures");
         rc = 1;
     } else if (relic_swp_walk(&v, swp.map.bytes.data, swp.map.bytes.size, spz, SPZ_WINDOW_LIMIT, &a, one_raster, &c,
                               &err) != RELIC_OK) {
         /* offsets name the PID (raster fields) or, for pixels and the stream, the SWP/SPZ */
-        relic_error_print(stdout, strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid_path : swp_path, &err);
+        cli_report(stdout, strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid_path : swp_path, &err);
         rc = 1;
     }
     rc = cli_batch_end(!rc);

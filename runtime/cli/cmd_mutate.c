@@ -165,20 +165,19 @@ int cmd_mutate(int argc, char **argv)
         m->row = row;
         m->mutator = row ? cli_mutator_of(row) : NULL;
         if (row && invalid && row->no_invalid) {
-            fprintf(stderr, "relic mutate: %s: no invalid %s file exists (%s)\n", paths[i],
+            cli_errorf(paths[i], 0, "no invalid %s file exists (%s)",
                     row->ext ? row->ext : relic_format_name(m->in.format), row->no_invalid);
             status = EXIT_INVALID;
             goto out;
         }
         if (!m->mutator) {
-            fprintf(stderr, "relic mutate: %s: no structure-aware mutator for this file (detected: %s; it must pass its schema's validator)\n",
-                    paths[i], relic_format_name(m->in.format));
+            cli_errorf(paths[i], 0, "no structure-aware mutator for this file (detected: %s; it must pass its schema's validator)",
+                       relic_format_name(m->in.format));
             status = EXIT_INVALID;
             goto out;
         }
         if (!invalid && check_quietly(m->in.map.bytes.data, m->in.map.bytes.size, paths[i]) != 0) {
-            fprintf(stderr, "relic mutate: %s: fails `relic check`; valid-mode mutants start from a valid file (--invalid takes it)\n",
-                    paths[i]);
+            cli_errorf(paths[i], 0, "fails `relic check`; valid-mode mutants start from a valid file (--invalid takes it)");
             status = EXIT_INVALID;
             goto out;
         }
@@ -192,7 +191,7 @@ int cmd_mutate(int argc, char **argv)
             if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) *p = '_';
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "relic mutate: cannot create %s: %s\n", dir, strerror(errno));
+        cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         status = EXIT_INVALID;
         goto out;
     }
@@ -233,7 +232,7 @@ int cmd_mutate(int argc, char **argv)
             if (!dup) ok = 1;
         }
         if (!ok) {
-            fprintf(stderr, "relic mutate: %s: no %s mutant for output %lld in %d seeds\n", m->in.path,
+            cli_errorf(m->in.path, 0, "no %s mutant for output %lld in %d seeds",
                     invalid ? "invalid" : "valid", k, SEEDS_PER_OUTPUT);
             status = EXIT_INVALID;
             break;

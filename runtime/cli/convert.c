@@ -61,7 +61,7 @@ int cmd_convert(int argc, char **argv)
         rc = target->import(&in, out_path, ext);
     }
     if (rc >= 0) cli_convert_unused_options();
-    if (rc < 0) fprintf(stderr, "relic convert: no conversion from %s to .%s (see relic convert --help)\n", relic_format_name(in.format), ext);
+    if (rc < 0) cli_errorf(in_path, 0, "no conversion from %s to .%s (see relic convert --help)", relic_format_name(in.format), ext);
     cli_unload(&in);
     return rc == 0 ? EXIT_VALID : EXIT_INVALID;
 }

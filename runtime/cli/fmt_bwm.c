@@ -13,7 +13,7 @@ static int validate(const cli_input *in, relic_bwm_view *v)
 {
     relic_error err;
     if (relic_bwm_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     return 0;
@@ -26,7 +26,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_bwm_bwm *m)
     relic_error err;
     if (validate(in, &v)) return 1;
     if (relic_bwm_decode(&v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         return 1;
     }
     return 0;
@@ -41,12 +41,11 @@ static int write_model(const relic_bwm_bwm *m, const char *out_path, const char 
     int rc;
     relic_buf_init(&out, 0);
     if (relic_bwm_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         rc = 1;
     } else if (relic_bwm_validate(out.data, out.size, &check, &err) != RELIC_OK) {
         /* a writer's output always validates; if not, it is relic's bug: say so, write nothing */
-        fprintf(stderr, "relic: internal error: the written walkmesh does not validate: ");
-        relic_error_print(stderr, out_path, &err);
+        cli_error_in(out_path, "internal error: the written walkmesh does not validate", &err);
         rc = 1;
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
@@ -107,7 +106,7 @@ typedef struct report_ctx { const char *path; } report_ctx;
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
+    cli_report(stdout, c->path, err);
 }
 
 static unsigned bwm_check(const cli_input *in, int strict)
@@ -131,7 +130,7 @@ static int bwm_to_json(const cli_input *in, relic_buf *out)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &m)) rc = 1;
     else if (relic_bwm_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
+        if (!cli_json_write_failed(out)) cli_error(in->path, &err);
         rc = 1;
     }
     relic_arena_release(&a);
@@ -146,7 +145,7 @@ static int bwm_from_json(const cli_input *in, const char *out_path)
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_bwm_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         rc = 1;
     } else {
         rc = write_model(&m, out_path, in->path);
@@ -190,7 +189,7 @@ static int bwm_convert(const cli_input *in, const char *out_path, const char *ex
             st = relic_bwm_export_svg(&mesh, &t, title, &out, &err);
         }
         if (st != RELIC_OK) {
-            fprintf(stderr, "relic: cannot export %s: %s%s%s\n", out_path, err.path, err.path[0] ? ": " : "", err.message);
+            cli_error_in(out_path, "cannot export", &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, out.data, out.size, in->path);
@@ -215,10 +214,10 @@ static int bwm_import(const cli_input *in, const char *out_path, const char *ext
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_obj_parse(in->path, in->map.bytes.data, in->map.bytes.size, &a, &obj, &err) != RELIC_OK ||
         relic_obj_to_bwm(in->path, &obj, &a, &mesh, &walkable, &err) != RELIC_OK) {
-        fprintf(stderr, "%s\n", err.message);
+        cli_error(in->path, &err);
         rc = 1;
     } else if (relic_bwm_from_mesh(&mesh, type, &a, &m, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s: cannot build a walkmesh: %s\n", in->path, err.message);
+        cli_error_in(in->path, "cannot build a walkmesh", &err);
         rc = 1;
     } else {
         rc = write_model(&m, out_path, in->path);

@@ -10,7 +10,7 @@ static int validate(const cli_input *in, relic_cau_view *v)
 {
     relic_error err;
     if (relic_cau_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     return 0;
@@ -22,7 +22,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_cau_cau *m)
     relic_error err;
     if (validate(in, &v)) return 1;
     if (relic_cau_decode(&v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         return 1;
     }
     return 0;
@@ -36,11 +36,10 @@ int cli_cau_write_model(const relic_cau_cau *m, const char *out_path, const char
     int rc;
     relic_buf_init(&out, 0);
     if (relic_cau_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         rc = 1;
     } else if (relic_cau_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written sample does not validate: ");
-        relic_error_print(stderr, out_path, &err);
+        cli_error_in(out_path, "internal error: the written sample does not validate", &err);
         rc = 1;
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
@@ -92,7 +91,7 @@ static unsigned cau_check(const cli_input *in, int strict)
     relic_audio_format_of_cau(h, &f);
     if (relic_audio_check_data(&f, v.base + h->data_offset, h->data_size, &err) != RELIC_OK) {
         if (!strcmp(err.path, "data")) err.offset += h->data_offset;
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         problems++;
     }
     if (h->caption_offset) {
@@ -103,13 +102,14 @@ static unsigned cau_check(const cli_input *in, int strict)
         if (relic_audio_captions_parse(v.base + h->caption_offset + 8, v.values.caption_length - 4, v.values.caption_count,
                                        &a, &lines, &used, &err) != RELIC_OK) {
             err.offset += h->caption_offset + 8;
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             problems++;
         }
         relic_arena_release(&a);
     }
     if (strict && h->version > RELIC_AUDIO_CAU_VERSION) {
-        printf("%s: header.version @0x4: %u exceeds 110 (the game asserts <= 110)\n", in->path, h->version);
+        cli_problemf(in->path, RELIC_CAU_SAMPLE_HEADER_VERSION_OFFSET, "header.version", "%u exceeds %u (the game asserts <= %u)", h->version,
+                     RELIC_AUDIO_CAU_VERSION, RELIC_AUDIO_CAU_VERSION);
         problems++;
     }
     return problems;
@@ -124,7 +124,7 @@ static int cau_to_json(const cli_input *in, relic_buf *out)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &m)) rc = 1;
     else if (relic_cau_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
+        if (!cli_json_write_failed(out)) cli_error(in->path, &err);
         rc = 1;
     }
     relic_arena_release(&a);
@@ -139,7 +139,7 @@ static int cau_from_json(const cli_input *in, const char *out_path)
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_cau_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         rc = 1;
     } else {
         rc = cli_cau_write_model(&m, out_path, in->path);

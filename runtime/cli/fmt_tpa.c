@@ -9,7 +9,7 @@ static int validate(const cli_input *in, relic_tpa_view *v)
 {
     relic_error err;
     if (relic_tpa_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     return 0;
@@ -20,7 +20,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_tpa_view *v, re
     relic_error err;
     if (validate(in, v)) return 1;
     if (relic_tpa_decode(v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         return 1;
     }
     return 0;
@@ -34,11 +34,10 @@ static int write_model(const relic_tpa_tpa *m, const char *out_path, const char 
     int rc;
     relic_buf_init(&out, 0);
     if (relic_tpa_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         rc = 1;
     } else if (relic_tpa_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written bank does not validate: ");
-        relic_error_print(stderr, out_path, &err);
+        cli_error_in(out_path, "internal error: the written bank does not validate", &err);
         rc = 1;
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
@@ -85,7 +84,7 @@ typedef struct report_ctx { const char *path; } report_ctx;
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
+    cli_report(stdout, c->path, err);
 }
 
 static unsigned tpa_check(const cli_input *in, int strict)
@@ -114,7 +113,7 @@ static int tpa_to_json(const cli_input *in, relic_buf *out)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &v, &m)) rc = 1;
     else if (relic_tpa_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
+        if (!cli_json_write_failed(out)) cli_error(in->path, &err);
         rc = 1;
     }
     relic_arena_release(&a);
@@ -129,7 +128,7 @@ static int tpa_from_json(const cli_input *in, const char *out_path)
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_tpa_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         rc = 1;
     } else {
         rc = write_model(&m, out_path, in->path);

@@ -17,14 +17,14 @@ typedef struct report_ctx { const char *path; } report_ctx;
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
+    cli_report(stdout, c->path, err);
 }
 
 static int validate(const cli_input *in, relic_trn_view *v)
 {
     relic_error err;
     if (relic_trn_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     return 0;
@@ -36,7 +36,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_trn_trn *m)
     relic_error err;
     if (validate(in, &v)) return 1;
     if (relic_trn_decode(&v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         return 1;
     }
     return 0;
@@ -50,11 +50,10 @@ int cli_trn_write_model(relic_trn_trn *m, relic_arena *a, const char *out_path, 
     int rc;
     relic_buf_init(&out, 0);
     if (relic_trn_layout(m, a, &err) != RELIC_OK || relic_trn_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         rc = 1;
     } else if (relic_trn_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written TRN does not validate: ");
-        relic_error_print(stderr, out_path, &err);
+        cli_error_in(out_path, "internal error: the written TRN does not validate", &err);
         rc = 1;
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
@@ -95,7 +94,7 @@ static int trn_info(const cli_input *in)
         if (p->type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
         relic_trn_aswm w;
         if (relic_trn_aswm_read(p, CLI_TRN_ASWM_LIMIT, &a, &w, &err) != RELIC_OK) {
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             rc = 1;
             continue;
         }
@@ -123,13 +122,13 @@ int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_trn *m, rel
         if (m->packets[i].type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
         if (relic_trn_aswm_read(&m->packets[i], CLI_TRN_ASWM_LIMIT, a, w, &err) != RELIC_OK) {
             relic_gen_path_prefix(&err, "packets", (long long)i);
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             return 1;
         }
         *packet = i;
         return 0;
     }
-    fprintf(stderr, "relic: %s: no ASWM walkmesh packet\n", in->path);
+    cli_errorf(in->path, 0, "no ASWM walkmesh packet");
     return 1;
 }
 
@@ -140,7 +139,7 @@ int cli_trn_write_svg(const relic_trn_aswm *w, const relic_trn_route *route, con
     int rc;
     relic_buf_init(&out, 0);
     if (relic_trn_aswm_svg(w, route, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         rc = 1;
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
@@ -160,7 +159,7 @@ static unsigned trn_check(const cli_input *in, int strict)
     relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_trn_decode(&v, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         relic_arena_release(&a);
         return n + 1;
     }
@@ -171,7 +170,7 @@ static unsigned trn_check(const cli_input *in, int strict)
         snprintf(path, sizeof path, "packets[%zu].aswm", i);
         if (relic_trn_aswm_read(&m.packets[i], CLI_TRN_ASWM_LIMIT, &a, &w, &err) != RELIC_OK) {
             relic_gen_path_prefix(&err, "packets", (long long)i); /* offset: in the inflated walkmesh */
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             n++;
             continue;
         }
@@ -194,7 +193,7 @@ static int trn_to_json(const cli_input *in, relic_buf *out)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &m)) rc = 1;
     else if (relic_trn_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
+        if (!cli_json_write_failed(out)) cli_error(in->path, &err);
         rc = 1;
     }
     relic_arena_release(&a);
@@ -209,7 +208,7 @@ static int trn_from_json(const cli_input *in, const char *out_path)
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_trn_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         rc = 1;
     } else {
         rc = cli_trn_write_model(&m, &a, out_path, in->path);
@@ -239,7 +238,7 @@ static int trn_convert(const cli_input *in, const char *out_path, const char *ex
         if (load_model(in, &a, &m)) {
             rc = 1;
         } else if (relic_trn_terrain_obj(&m, &a, &out, &err) != RELIC_OK) {
-            relic_error_print(stderr, in->path, &err);
+            cli_error(in->path, &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, out.data, out.size, in->path);
@@ -254,7 +253,7 @@ static int trn_convert(const cli_input *in, const char *out_path, const char *ex
         relic_error err;
         relic_buf_init(&out, 0);
         if (relic_trn_aswm_obj(&w, &out, &err) != RELIC_OK) {
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, out.data, out.size, in->path);

@@ -16,7 +16,7 @@ static int load(const cli_input *in, relic_arena *a, relic_trr_points *p, FILE *
     relic_error err;
     relic_arena_init_heap(a, CLI_ARENA_LIMIT);
     if (relic_trr_parse(in->path, in->map.bytes.data, in->map.bytes.size, a, p, &err) != RELIC_OK) {
-        fprintf(to, "%s\n", err.message);
+        cli_report(to, in->path, &err);
         return 1;
     }
     return 0;
@@ -98,12 +98,12 @@ static int trr_convert(const cli_input *in, const char *out_path, const char *ex
             if (cli_max_height(&max_height)) {
                 /* printed */
             } else if (relic_trr_to_grid(&p, max_height, &a, &g, &err) != RELIC_OK) {
-                relic_error_print(stderr, in->path, &err);
+                cli_error(in->path, &err);
             } else {
                 rc = cli_wtd_write(g.heights, g.n, g.width, g.height, &g.mapping, out_path, in->path);
             }
         } else if (relic_trr_write(&p, &buf, &err) != RELIC_OK) {
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
         } else {
             rc = cli_write(out_path, buf.data, buf.size, in->path);
         }
