@@ -36,7 +36,7 @@ expect() {
     if [ $rc -eq 0 ]; then
         fail=$((fail + 1)); echo "FAIL: $name: exit status 0"; sed 's/^/    /' "$tmp/out"; return
     fi
-    if [ $rc -gt 2 ]; then
+    if [ $rc -gt 2 ] || grep -q "Sanitizer\|runtime error:" "$tmp/out"; then
         fail=$((fail + 1)); echo "FAIL: $name: exit status $rc (a crash?)"; sed 's/^/    /' "$tmp/out"; return
     fi
     if grep -F "$file" "$tmp/out" | grep -Eq "^[^ ]*: ([^ ]+ )?@0x[0-9a-f]+: "; then

@@ -7,8 +7,6 @@
 #include "formats.h"
 #include "relic_audio.h"
 
-/* Serialise a CAU model, check that it validates, write it atomically. */
-int cli_cau_write_model(const relic_cau_cau *m, const char *out_path, const char *in_path);
 /* Decode a sample's data and stream it to a WAV file in constant memory
  * (audio_stream.c); src is the mapping data lies in (its pages are handed
  * back as they are read; NULL when data is not in one). 0 on success. */

@@ -43,7 +43,7 @@ int cmd_check(int argc, char **argv)
         if (!f) {
             cli_problemf(argv[i], 0, NULL, "not a file relic can check (detected: %s)", relic_format_name(in.format));
             bad = 1;
-        } else if (f->check(&in, strict)) {
+        } else if (f->hooks->check(&in, strict)) {
             bad = 1;
         } else if (!quiet) {
             printf("%s: ok\n", argv[i]);

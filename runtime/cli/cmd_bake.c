@@ -78,7 +78,7 @@ int cmd_bake(int argc, char **argv)
     problems = relic_trn_check_aswm(&baked, "aswm", 20, count, &seen);
     if (problems == 0) problems = cli_trn_check_aswm_strict(&baked, "aswm", 20, count, &seen);
     if (problems) { cli_errorf(out_path, 0, "internal error: the baked walkmesh breaks %u rules", problems); goto out; }
-    rc = cli_trn_write_model(&m, &a, out_path, in_path) ? EXIT_INVALID : EXIT_VALID;
+    rc = cli_schema_write(&cli_format_trn, &m, &a, out_path, in_path) ? EXIT_INVALID : EXIT_VALID;
     if (rc == EXIT_VALID)
         printf("%s: %zu triangles in %u x %u tiles, %zu islands\n", out_path, baked.triangles_count, (unsigned)baked.grid_width,
                (unsigned)baked.grid_height, baked.islands_count);

@@ -106,7 +106,7 @@ static unsigned check_quietly(const uint8_t *data, size_t size, const char *name
     fflush(stdout);
     int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
     if (saved >= 0 && null >= 0) dup2(null, STDOUT_FILENO);
-    unsigned problems = f->check(&in, 0);
+    unsigned problems = f->hooks->check(&in, 0);
     fflush(stdout);
     if (saved >= 0) { dup2(saved, STDOUT_FILENO); close(saved); }
     if (null >= 0) close(null);

@@ -220,7 +220,7 @@ int cli_write_json(const cli_format *fmt, const cli_input *in, const char *out_p
     memset(&s, 0, sizeof s);
     s.out = &o;
     relic_buf_init_sink(&b, CLI_JSON_CHUNK, sink_to_out, &s);
-    int rc = fmt->to_json(in, &b);
+    int rc = cli_format_to_json(fmt, in, &b);
     if (rc == 0 && relic_buf_flush(&b) != 0) {
         if (!cli_json_write_failed(&b)) cli_errorf(out_path, 0, "cannot make the JSON output");
         rc = 1;

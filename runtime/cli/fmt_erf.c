@@ -12,7 +12,6 @@
 #include "relic_gen.h"
 #include "relic_json.h"
 
-static const char *const erf_extensions[] = { "erf", "mod", "hak", "sav", "nwm", "rim", NULL };
 
 int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar)
 {
@@ -263,11 +262,10 @@ static int erf_from_json(const cli_input *in, const char *out_path)
 }
 
 /* Re-write a container (same kind) in its own layout. */
-static int erf_convert(const cli_input *in, const char *out_path, const char *ext)
+static int erf_rewrite(const cli_input *in, const char *out_path)
 {
-    int known = 0;
-    for (int i = 0; erf_extensions[i]; i++) known |= strcmp(erf_extensions[i], ext) == 0;
-    if (!known) return -1;
+    char ext[16];
+    relic_path_extension(out_path, ext, sizeof ext);
     relic_arena a;
     relic_erf_archive ar;
     relic_buf b;
@@ -288,9 +286,8 @@ static int erf_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_erf = {
-    RELIC_FORMAT_ERF, "erf", erf_extensions,
-    erf_info, erf_check, erf_to_json, erf_from_json, erf_convert, NULL,
+const cli_hooks cli_erf_hooks = {
+    erf_info, erf_check, erf_to_json, erf_from_json, erf_rewrite, NULL, NULL,
     "  x.mod|x.erf|x.hak|x.sav|x.nwm|x.rim -> y.json  the header and entry list (relic extract/pack move the data)\n"
     "  x.mod -> y.mod                                 re-written, the container's own layout kept\n",
 };

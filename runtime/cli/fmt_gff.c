@@ -11,14 +11,6 @@
 #include "gff_cli.h"
 #include "relic_gff.h"
 
-/* Binary extensions of GFF resource types (xoreos, src/aurora/keyfile.cpp, biffile.cpp ResTypes and
- * the corpus); any of them converts to and from JSON. */
-static const char *const gff_extensions[] = {
-    "gff", "are", "git", "gic", "ifo", "bic", "utc", "uti", "utp", "utd", "ute", "utm", "uts", "utt", "utw",
-    "dlg", "jrl", "fac", "itp", "pth", "gui", "upe", "ult", "utr", "ptm", "ptt", "bti", "btc", "btd", "bte",
-    "btm", "btp", "btt", "bts", "btw", "res", NULL,
-};
-
 typedef struct warn_ctx {
     const char *path;
     unsigned count;
@@ -200,11 +192,9 @@ static int gff_from_json(const cli_input *in, const char *out_path)
     return rc;
 }
 
-static int gff_convert(const cli_input *in, const char *out_path, const char *ext)
+/* Re-written through the tree, the file's own layout kept. */
+static int gff_rewrite(const cli_input *in, const char *out_path)
 {
-    int known = 0;
-    for (int i = 0; gff_extensions[i]; i++) known |= strcmp(gff_extensions[i], ext) == 0;
-    if (!known) return -1;
     relic_arena a;
     relic_gff_tree t;
     int rc;
@@ -214,9 +204,8 @@ static int gff_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_gff = {
-    RELIC_FORMAT_GFF, "gff", gff_extensions,
-    gff_info, gff_check, gff_to_json, gff_from_json, gff_convert, NULL,
+const cli_hooks cli_gff_hooks = {
+    gff_info, gff_check, gff_to_json, gff_from_json, gff_rewrite, NULL, NULL,
     "  x.are|x.git|x.utc|... (any GFF) -> y.json      nwn_gff-compatible JSON (--encoding cp1252|utf8|auto:\n"
     "                                                   game text as UTF-8; auto = UTF-8 if NWN2's, else cp1252)\n"
     "  x.json -> y.are|y.git|y.utc|...                a GFF in the game's layout (byte for byte for\n"

@@ -48,7 +48,6 @@ static relic_status tpm_from_grf_scratch(const relic_grf_file *f, relic_buf *out
 #define CONTENT_BITS 31
 
 /* grf/scn plain; gr_/sc_ SZDD-compressed, named as COMPRESS.EXE names them */
-static const char *const groff_extensions[] = { "grf", "scn", "gr_", "sc_", NULL };
 
 /* The GROFF bytes of the input (decompressed from SZDD into a) and their view. */
 static int open_view(const cli_input *in, relic_arena *a, relic_groff_view *v, int *compressed)
@@ -338,9 +337,8 @@ static int groff_convert(const cli_input *in, const char *out_path, const char *
     return rc;
 }
 
-const cli_format cli_format_groff = {
-    RELIC_FORMAT_GROFF, "groff", groff_extensions,
-    groff_info, groff_check, groff_to_json, groff_from_json, groff_convert, NULL,
+const cli_hooks cli_groff_hooks = {
+    groff_info, groff_check, groff_to_json, groff_from_json, NULL, groff_convert, NULL,
     "  x.grf|x.scn|x.gr_ -> y.json|y.grf|y.scn|y.gr_   JSON (each section decoded by kind; a level's instances\n"
     "                                                   with their value-table properties), re-written GROFF;\n"
     "                                                   .gr_/.sc_ is SZDD-compressed (COMPRESS.EXE form),\n"

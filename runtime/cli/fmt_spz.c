@@ -15,7 +15,6 @@
 /* largest SWP compressed with RELIC_LZSS_BEST by the command (bytes) */
 #define SPZ_BEST_MAX ((size_t)256 << 20)
 
-static const char *const spz_extensions[] = { "spz", "swp", NULL };
 
 static int is_spz(const cli_input *in)
 {
@@ -88,20 +87,6 @@ static unsigned spz_check(const cli_input *in, int strict)
     return 0;
 }
 
-static int spz_to_json(const cli_input *in, relic_buf *out)
-{
-    (void)out;
-    cli_errorf(in->path, 0, "an SPZ/SWP has no JSON form (convert it to .swp or .spz)");
-    return 1;
-}
-
-static int spz_from_json(const cli_input *in, const char *out_path)
-{
-    (void)out_path;
-    cli_errorf(in->path, 0, "an SPZ/SWP is not made from JSON");
-    return 1;
-}
-
 static int spz_convert(const cli_input *in, const char *out_path, const char *ext)
 {
     relic_error err;
@@ -149,8 +134,7 @@ static int spz_convert(const cli_input *in, const char *out_path, const char *ex
     return -1;
 }
 
-const cli_format cli_format_spz = {
-    RELIC_FORMAT_SPZ, "spz", spz_extensions,
-    spz_info, spz_check, spz_to_json, spz_from_json, spz_convert, NULL,
+const cli_hooks cli_spz_hooks = {
+    spz_info, spz_check, NULL, NULL, NULL, spz_convert, NULL, /* no JSON form */
     "  x.spz -> y.swp, x.swp -> y.spz                   expand an SPZ (streaming), compress a SWP (best ratio)\n",
 };

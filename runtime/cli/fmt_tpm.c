@@ -11,7 +11,6 @@
 #include "obj.h"
 #include "relic_tpm.h"
 
-static const char *const tpm_extensions[] = { "tpm", NULL };
 
 static int load(const cli_input *in, relic_arena *a, relic_tpm_file *m, FILE *to)
 {
@@ -202,9 +201,8 @@ static int tpm_import(const cli_input *in, const char *out_path, const char *ext
     return rc;
 }
 
-const cli_format cli_format_tpm = {
-    RELIC_FORMAT_TPM, "tpm", tpm_extensions,
-    tpm_info, tpm_check, tpm_to_json, tpm_from_json, tpm_convert, tpm_import,
+const cli_hooks cli_tpm_hooks = {
+    tpm_info, tpm_check, tpm_to_json, tpm_from_json, NULL, tpm_convert, tpm_import,
     "  x.tpm -> y.obj|y.tpm|y.json                      TPM model text to OBJ, normalised TPM, JSON\n"
     "  x.obj -> y.tpm                                   an OBJ mesh as a TPM model (positions, UVs, normals,\n"
     "                                                   faces, materials)\n",

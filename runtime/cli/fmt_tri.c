@@ -8,7 +8,6 @@
 #include "relic_tri.h"
 #include "tres_text.h"
 
-static const char *const tri_extensions[] = { "tri", NULL };
 
 static int load(const cli_input *in, relic_arena *a, relic_tri_mesh *m, FILE *to)
 {
@@ -123,8 +122,7 @@ static int tri_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_tri = {
-    RELIC_FORMAT_TRI, "tri", tri_extensions,
-    tri_info, tri_check, tri_to_json, tri_from_json, tri_convert, NULL,
+const cli_hooks cli_tri_hooks = {
+    tri_info, tri_check, tri_to_json, tri_from_json, NULL, tri_convert, NULL,
     "  x.tri -> y.obj|y.tri|y.json                      TRI terrain triangulation text to OBJ, normalised TRI, JSON\n",
 };

@@ -9,7 +9,6 @@
 #include "terrain_cli.h"
 #include "tres_text.h"
 
-static const char *const trr_extensions[] = { "trr", NULL };
 
 static int load(const cli_input *in, relic_arena *a, relic_trr_points *p, FILE *to)
 {
@@ -113,9 +112,8 @@ static int trr_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_trr = {
-    RELIC_FORMAT_TRR, "trr", trr_extensions,
-    trr_info, trr_check, trr_to_json, trr_from_json, trr_convert, NULL,
+const cli_hooks cli_trr_hooks = {
+    trr_info, trr_check, trr_to_json, trr_from_json, NULL, trr_convert, NULL,
     "  x.trr -> y.wtd [--max-height M] [--threshold T]  TRR point cloud resampled onto a grid and encoded\n"
     "  x.trr -> y.trr|y.json                            normalised TRR text, JSON of the points\n",
 };

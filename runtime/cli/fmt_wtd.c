@@ -293,9 +293,8 @@ done:
     return rc;
 }
 
-const cli_format cli_format_wtd = {
-    RELIC_FORMAT_WTD, "wtd", relic_wtd_extensions,
-    wtd_info, wtd_check, wtd_to_json, wtd_from_json, wtd_convert, wtd_import,
+const cli_hooks cli_wtd_hooks = {
+    wtd_info, wtd_check, wtd_to_json, wtd_from_json, NULL, wtd_convert, wtd_import,
     "  x.wtd -> y.png [--relief]|y.obj|y.tri|y.json     16-bit heightmap or 8-bit shaded relief (north up), leaf\n"
     "                                                   triangulation (world metres), header + tree statistics JSON\n"
     "  x.wtd -> y.wtd [--threshold T]                   re-encode (T drops wavelet coefficients |w| <= T)\n"
