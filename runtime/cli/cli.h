@@ -111,9 +111,19 @@ int cmd_pack(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_pack_sounds(int argc, char **argv);
-/* `relic extract LEVEL.pid --swp ...` (cmd_extract_textures.c): 1 when argv has --swp */
-int cli_extract_is_textures(int argc, char **argv);
-int cmd_extract_textures(int argc, char **argv);
+/* The arguments of `relic extract`, parsed once (cmd_extract.c); the
+ * input is loaded once and handed with them to the extractor of its format. */
+typedef struct cli_extract_args {
+    const char *dir;      /* -C DIR; NULL when not given */
+    const char *names;    /* --names FILE */
+    const char *swp;      /* --swp LEVEL.swp|.spz */
+    int mips;             /* --mips */
+    char **members;       /* the arguments after the input (container members) */
+    int nmembers;
+} cli_extract_args;
+/* `relic extract LEVEL.pid --swp ...` on the loaded PID (cmd_extract_textures.c). */
+int cli_extract_textures(const cli_input *pid, const cli_extract_args *x);
+void cli_extract_textures_usage(FILE *f);
 int cmd_pack_textures(int argc, char **argv);
 
 #endif

@@ -88,66 +88,42 @@ static void safe_name(char *dst, size_t n, const char *name)
     if (dst[0] == '.' && k + 1 < n) { memmove(dst + 1, dst, k + 1); dst[0] = '_'; }
 }
 
-static void extract_usage(FILE *f)
+void cli_extract_container_usage(FILE *f)
 {
     fprintf(f, "usage: relic extract CONTAINER [MEMBER...] [-C DIR]\n"
                "Write the members of an ERF/MOD/HAK/SAV/NWM or RIM container (all of them, or those named as\n"
                "resref.ext) into DIR (default: the current directory) as DIR/resref.ext. Extracting all of\n"
                "them also writes DIR/" CLI_ERF_MANIFEST " (header and entry order), with which relic pack\n"
-               "rebuilds the container byte for byte. (For TPA banks and CAU samples: relic extract --help\n"
-               "with a .tpa argument, or see the README.)\n"
-               "Exit status: 0 success, 1 invalid container, missing member or failed write, 2 usage error.\n");
+               "rebuilds the container byte for byte.\n");
 }
 
-int cli_extract_is_container(int argc, char **argv)
+int cli_extract_container(const cli_input *in, const cli_extract_args *x)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-C") || !strcmp(argv[i], "--names")) { i++; continue; }
-        if (argv[i][0] == '-' && argv[i][1]) continue;
-        cli_input in;
-        if (cli_load(argv[i], &in)) return 0;
-        int is = in.format == RELIC_FORMAT_ERF;
-        cli_unload(&in);
-        return is;
+    const char *in_path = in->path, *dir = x->dir ? x->dir : ".";
+    int nmembers = x->nmembers;
+    if (x->names || x->swp || x->mips) {
+        fprintf(stderr, "relic extract: --names, --swp and --mips are not for containers\n");
+        cli_extract_container_usage(stderr);
+        return EXIT_USAGE;
     }
-    return 0;
-}
-
-int cmd_extract_container(int argc, char **argv)
-{
-    const char *in_path = NULL, *dir = ".";
-    int nmembers = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { extract_usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "-C") && i + 1 < argc) { dir = argv[++i]; continue; }
-        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic extract: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
-        if (!in_path) in_path = argv[i];
-        else nmembers++;
-    }
-    if (!in_path) { extract_usage(stderr); return EXIT_USAGE; }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
     }
-    cli_input in;
     relic_arena a;
     relic_erf_archive ar;
     char name[CLI_ERF_SHOWN_MAX], safe[RELIC_ERF_RESREF_MAX + 24], path[4096];
     int rc = 0;
     unsigned written = 0;
-    if (cli_load(in_path, &in)) return EXIT_INVALID;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (cli_erf_open(&in, &a, &ar)) rc = 1;
+    if (cli_erf_open(in, &a, &ar)) rc = 1;
     uint8_t *want = rc ? NULL : relic_arena_alloc(&a, ar.count + 1, 1);
     if (!rc && !want) rc = 1;
     /* which members: all, or those named (each must exist) */
-    int past_input = 0;
-    for (int i = 1; !rc && i < argc; i++) {
-        if (!strcmp(argv[i], "-C")) { i++; continue; }
-        if (!past_input) { past_input = 1; continue; }
+    for (int i = 0; !rc && i < nmembers; i++) {
         uint32_t k;
-        if (!relic_erf_find(&ar, argv[i], &k)) {
-            cli_errorf(in_path, 0, "no member '%s' (see relic ls)", argv[i]);
+        if (!relic_erf_find(&ar, x->members[i], &k)) {
+            cli_errorf(in_path, 0, "no member '%s' (see relic ls)", x->members[i]);
             rc = 1;
         } else {
             want[k] = 1;
@@ -178,7 +154,6 @@ int cmd_extract_container(int argc, char **argv)
     if (!rc) printf("%s: %u member%s in %s%s\n", in_path, written, written == 1 ? "" : "s", dir,
                     nmembers ? "" : " (and " CLI_ERF_MANIFEST ")");
     relic_arena_release(&a);
-    cli_unload(&in);
     return rc ? EXIT_INVALID : EXIT_VALID;
 }
 

@@ -1,4 +1,7 @@
-/* cmd_extract.c — `relic extract BANK.tpa -C DIR [--names FILE]`: one WAV
+/* cmd_extract.c — `relic extract IN ...`: the arguments parsed and IN mapped
+ * once, then the extractor of IN's format: containers (cmd_container.c),
+ * PID textures (cmd_extract_textures.c), or, here,
+ * `relic extract BANK.tpa -C DIR [--names FILE]`: one WAV
  * file per identifier of a TPA bank (or the one sample of a CAU), named by
  * sound ID (XXXXXXXX.wav) or, when a name list is given, by the name whose
  * sound hash (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) is the ID; plus captions.json with
@@ -14,6 +17,7 @@
 #include "audio_cli.h"
 #include "erf_cli.h"
 #include "relic_gen.h"
+#include "relic_groff.h"
 #include "relic_json.h"
 
 static void usage(FILE *f)
@@ -25,10 +29,7 @@ static void usage(FILE *f)
                "bank has a collision table, DIR/foley.json. `relic pack-sounds DIR OUT.tpa` rebuilds the\n"
                "bank from them. With --names, FILE lists sound\n"
                "names one per line (e.g. Anne/Anne001); a sample whose ID is a name's hash (lower case,\n"
-               "'\\' as '/', CRC-32) is written as DIR/<name>.wav ('/' and other unsafe characters as '_').\n"
-               "Containers (ERF/MOD/HAK/SAV/NWM/RIM): relic extract CONTAINER [MEMBER...] [-C DIR]; see\n"
-               "relic extract X.mod --help.\n"
-               "Exit status: 0 success, 1 invalid input or failed write, 2 usage error.\n");
+               "'\\' as '/', CRC-32) is written as DIR/<name>.wav ('/' and other unsafe characters as '_').\n");
 }
 
 typedef struct name_entry { uint32_t id; const char *name; } name_entry;
@@ -229,20 +230,11 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m,
     return 0;
 }
 
-int cmd_extract(int argc, char **argv)
+/* `relic extract BANK.tpa|CLIP.cau -C DIR [--names FILE]` on the loaded input. */
+static int extract_audio(cli_input *in, const cli_extract_args *x)
 {
-    const char *in_path = NULL, *dir = NULL, *names_path = NULL;
-    if (cli_extract_is_container(argc, argv)) return cmd_extract_container(argc, argv); /* ERF/MOD/HAK/SAV/NWM/RIM */
-    if (cli_extract_is_textures(argc, argv)) return cmd_extract_textures(argc, argv);   /* PID with --swp */
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--names") && i + 1 < argc) names_path = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic extract: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (!in_path) in_path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
-    }
-    if (!in_path || !dir) { usage(stderr); return EXIT_USAGE; }
+    const char *in_path = in->path, *dir = x->dir, *names_path = x->names;
+    if (!dir || x->swp || x->mips || x->nmembers) { usage(stderr); return EXIT_USAGE; }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
@@ -252,8 +244,7 @@ int cmd_extract(int argc, char **argv)
     name_entry *names = NULL;
     size_t nn = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    cli_input in;
-    if ((names_path && load_names(names_path, &a, &names, &nn)) || cli_load(in_path, &in)) {
+    if (names_path && load_names(names_path, &a, &names, &nn)) {
         relic_arena_release(&a);
         return EXIT_INVALID;
     }
@@ -266,10 +257,10 @@ int cmd_extract(int argc, char **argv)
     relic_buf_init(&foley, 0);
     relic_buf_puts(&j, "{\"format\": \"captions\", \"samples\": [");
     cli_batch_begin(); /* every file of the directory, or none */
-    if (in.format == RELIC_FORMAT_TPA) {
+    if (in->format == RELIC_FORMAT_TPA) {
         relic_tpa_view v;
         relic_tpa_tpa m;
-        if (relic_tpa_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK) {
+        if (relic_tpa_validate(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
             cli_report(stdout, in_path, &err);
             rc = 1;
         } else if (tpa_tables(&v, &a, &m, in_path)) {
@@ -282,7 +273,7 @@ int cmd_extract(int argc, char **argv)
                 relic_audio_format f;
                 relic_audio_format_of_tpa(&e->header, &f);
                 file_name(path, sizeof path, dir, e->sound_id, names, nn);
-                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, &in.map, path, in_path);
+                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, &in->map, path, in_path);
                 written += rc == 0;
                 add_sound(&snd, &m, v.base, i, path, names, nn);
                 if (!rc && e->header.caption_offset) {
@@ -305,9 +296,9 @@ int cmd_extract(int argc, char **argv)
                 }
             }
         }
-    } else if (in.format == RELIC_FORMAT_CAU) {
+    } else if (in->format == RELIC_FORMAT_CAU) {
         relic_cau_view v;
-        if (relic_cau_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK) {
+        if (relic_cau_validate(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
             cli_report(stdout, in_path, &err);
             rc = 1;
         } else {
@@ -317,15 +308,12 @@ int cmd_extract(int argc, char **argv)
             const char *base = strrchr(in_path, '/');
             base = base ? base + 1 : in_path;
             snprintf(path, sizeof path, "%s/%.*s.wav", dir, (int)(strrchr(base, '.') ? (size_t)(strrchr(base, '.') - base) : strlen(base)), base);
-            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, &in.map, path, in_path);
+            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, &in->map, path, in_path);
             written += rc == 0;
             if (!rc && h->caption_offset)
                 rc = add_captions(&j, &first, 0, 0, path, v.base + h->caption_offset + 8, v.values.caption_length - 4,
                                   v.values.caption_count, in_path);
         }
-    } else {
-        cli_errorf(in_path, 0, "not a TPA bank or CAU sample (detected: %s)", relic_format_name(in.format));
-        rc = 1;
     }
     relic_buf_puts(&j, first ? "]}\n" : "\n]}\n");
     if (!rc) {
@@ -342,7 +330,64 @@ int cmd_extract(int argc, char **argv)
     relic_buf_free(&j);
     relic_buf_free(&snd);
     relic_buf_free(&foley);
-    cli_unload(&in);
     relic_arena_release(&a);
     return rc ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* `relic extract IN ...`: the arguments parsed once, IN mapped once, then
+ * the extractor of IN's format. */
+int cmd_extract(int argc, char **argv)
+{
+    cli_extract_args x;
+    const char *in_path = NULL;
+    memset(&x, 0, sizeof x);
+    char **members = calloc((size_t)argc, sizeof *members);
+    if (!members) { fprintf(stderr, "relic extract: out of memory\n"); return EXIT_INVALID; }
+    x.members = members;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            putchar('\n');
+            cli_extract_container_usage(stdout);
+            putchar('\n');
+            cli_extract_textures_usage(stdout);
+            printf("\nExit status: 0 success, 1 invalid input, missing member or failed write, 2 usage error.\n");
+            free(members);
+            return EXIT_VALID;
+        }
+        if (!strcmp(argv[i], "-C") && i + 1 < argc) x.dir = argv[++i];
+        else if (!strcmp(argv[i], "--names") && i + 1 < argc) x.names = argv[++i];
+        else if (!strcmp(argv[i], "--swp") && i + 1 < argc) x.swp = argv[++i];
+        else if (!strcmp(argv[i], "--mips")) x.mips = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic extract: unknown option '%s' (see relic extract --help)\n", argv[i]);
+            free(members);
+            return EXIT_USAGE;
+        }
+        else if (!in_path) in_path = argv[i];
+        else members[x.nmembers++] = argv[i];
+    }
+    cli_input in;
+    int rc;
+    if (!in_path) {
+        usage(stderr);
+        rc = EXIT_USAGE;
+    } else if (cli_load(in_path, &in)) {
+        rc = EXIT_INVALID;
+    } else {
+        if (in.format == RELIC_FORMAT_ERF) {
+            rc = cli_extract_container(&in, &x);
+        } else if (in.format == RELIC_FORMAT_PID) {
+            rc = cli_extract_textures(&in, &x);
+        } else if (in.format == RELIC_FORMAT_TPA || in.format == RELIC_FORMAT_CAU) {
+            rc = extract_audio(&in, &x);
+        } else {
+            cli_errorf(in_path, 0, "not a container, sound bank, sample or texture directory (detected: %s)",
+                       relic_format_name(in.format));
+            rc = EXIT_INVALID;
+        }
+        cli_unload(&in);
+    }
+    free(members);
+    return rc;
 }

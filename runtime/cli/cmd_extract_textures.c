@@ -17,15 +17,14 @@
 /* the sliding window an SPZ may need (rasters span at most 1024 rows of 2 KiB) */
 #define SPZ_WINDOW_LIMIT ((uint64_t)256 << 20)
 
-static void usage(FILE *f)
+void cli_extract_textures_usage(FILE *f)
 {
     fprintf(f, "usage: relic extract LEVEL.pid --swp LEVEL.swp|LEVEL.spz -C DIR [--names LEVEL.grf] [--mips]\n"
                "Write each texture of a Trespasser texture directory as DIR/<texture ID>.png (RGBA; palette\n"
                "index 0 of transparent textures has alpha 0), or DIR/<ID>-<name>.png when --names gives a\n"
                "GRF whose texture and bump-map paths hash to the ID (diffuse 1.0). Bump-mapped textures also\n"
                "give DIR/<ID>.bump.png (R = azimuth x 4, G = elevation x 17). --mips adds every mip level as\n"
-               "DIR/<ID>.<W>x<H>.png. The pixels come from the SWP, or from the SPZ decoded as a stream.\n"
-               "Exit status: 0 success, 1 invalid input or failed write, 2 usage error.\n");
+               "DIR/<ID>.<W>x<H>.png. The pixels come from the SWP, or from the SPZ decoded as a stream.\n");
 }
 
 typedef struct tex_name {
@@ -165,28 +164,11 @@ static relic_status one_raster(void *vctx, size_t i, const uint8_t *swp, uint64_
     return st;
 }
 
-int cli_extract_is_textures(int argc, char **argv)
+int cli_extract_textures(const cli_input *pid, const cli_extract_args *x)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--swp")) return 1;
-    return 0;
-}
-
-int cmd_extract_textures(int argc, char **argv)
-{
-    const char *pid_path = NULL, *swp_path = NULL, *dir = NULL, *names_path = NULL;
-    int mips = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--swp") && i + 1 < argc) swp_path = argv[++i];
-        else if (!strcmp(argv[i], "--names") && i + 1 < argc) names_path = argv[++i];
-        else if (!strcmp(argv[i], "--mips")) mips = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic extract: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (!pid_path) pid_path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
-    }
-    if (!pid_path || !swp_path || !dir) { usage(stderr); return EXIT_USAGE; }
+    const char *pid_path = pid->path, *swp_path = x->swp, *dir = x->dir, *names_path = x->names;
+    int mips = x->mips;
+    if (!swp_path || !dir || x->nmembers) { cli_extract_textures_usage(stderr); return EXIT_USAGE; }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
@@ -194,16 +176,11 @@ int cmd_extract_textures(int argc, char **argv)
     relic_arena a;
     relic_error err;
     relic_pid_view v;
-    cli_input pid, swp;
+    cli_input swp;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     extract_ctx c;
     memset(&c, 0, sizeof c);
-    if ((names_path && load_names(names_path, &a, (tex_name **)&c.names, &c.nnames)) || cli_load(pid_path, &pid)) {
-        relic_arena_release(&a);
-        return EXIT_INVALID;
-    }
-    if (cli_load(swp_path, &swp)) {
-        cli_unload(&pid);
+    if ((names_path && load_names(names_path, &a, (tex_name **)&c.names, &c.nnames)) || cli_load(swp_path, &swp)) {
         relic_arena_release(&a);
         return EXIT_INVALID;
     }
@@ -215,10 +192,7 @@ int cmd_extract_textures(int argc, char **argv)
     c.pid_path = pid_path;
     c.mips = mips;
     cli_batch_begin(); /* every PNG, or none */
-    if (pid.format != RELIC_FORMAT_PID) {
-        cli_errorf(pid_path, 0, "not a PID texture directory");
-        rc = 1;
-    } else if (relic_pid_validate(pid.map.bytes.data, pid.map.bytes.size, &v, &err) != RELIC_OK) {
+    if (relic_pid_validate(pid->map.bytes.data, pid->map.bytes.size, &v, &err) != RELIC_OK) {
         cli_report(stdout, pid_path, &err);
         rc = 1;
     } else if (relic_swp_palettes_find(&v, &a, &c.pal, &err) != RELIC_OK ||
@@ -234,7 +208,6 @@ int cmd_extract_textures(int argc, char **argv)
     rc = cli_batch_end(!rc);
     if (!rc) printf("%s: %u PNG file%s in %s\n", pid_path, c.written, c.written == 1 ? "" : "s", dir);
     cli_unload(&swp);
-    cli_unload(&pid);
     relic_arena_release(&a);
     return rc ? EXIT_INVALID : EXIT_VALID;
 }
