@@ -105,6 +105,9 @@ expect "path area.trn" "$B/area.trn" "$RELIC" path "$B/area.trn" 0 0 1 1
 expect "foley bank.tpa" "$B/bank.tpa" "$RELIC" foley "$B/bank.tpa" --velocity 1
 expect "hash --names scene.scn" "$B/scene.scn" "$RELIC" hash --names "$B/scene.scn"
 expect "mutate room.wok" "$B/room.wok" "$RELIC" mutate "$B/room.wok" -n 1 -o "$tmp/m"
+# mutate names where the validator stopped, not only that it refused
+if grep -q "room.wok: header @0x0: header needs 136 bytes" "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: mutate room.wok: no validator error line"; sed 's/^/    /' "$tmp/out"; fi
 
 # the pack commands: a malformed file inside the directory they read
 mkdir -p "$tmp/pk" "$tmp/ps" "$tmp/pt"

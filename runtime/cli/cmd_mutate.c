@@ -77,8 +77,11 @@ typedef struct mut_input {
     char stem[128];
 } mut_input;
 
-static const cli_mutator *mutator_for(const cli_input *in)
+/* The mutator row whose validator takes in, or NULL; *why gets the first
+ * validator's rejection (code RELIC_OK when no row is for in's format). */
+static const cli_mutator *mutator_for(const cli_input *in, relic_error *why)
 {
+    relic_error_clear(why);
     const char *name = relic_format_name(in->format);
     char ext[16];
     relic_path_extension(in->path, ext, sizeof ext);
@@ -88,6 +91,7 @@ static const cli_mutator *mutator_for(const cli_input *in)
         relic_error err;
         const relic_mut_format *f = cli_mutator_of(&cli_mutators[i]);
         if (f->validate(in->map.bytes.data, in->map.bytes.size, &err) == RELIC_OK) return &cli_mutators[i];
+        if (why->code == RELIC_OK) *why = err;
     }
     return NULL;
 }
@@ -161,7 +165,8 @@ int cmd_mutate(int argc, char **argv)
         mut_input *m = &ins[i];
         if (cli_load(paths[i], &m->in)) { status = EXIT_INVALID; goto out; }
         loaded++;
-        const cli_mutator *row = mutator_for(&m->in);
+        relic_error why;
+        const cli_mutator *row = mutator_for(&m->in, &why);
         m->row = row;
         m->mutator = row ? cli_mutator_of(row) : NULL;
         if (row && invalid && row->no_invalid) {
@@ -171,6 +176,7 @@ int cmd_mutate(int argc, char **argv)
             goto out;
         }
         if (!m->mutator) {
+            if (why.code != RELIC_OK) cli_error(paths[i], &why); /* where its validator stopped */
             cli_errorf(paths[i], 0, "no structure-aware mutator for this file (detected: %s; it must pass its schema's validator)",
                        relic_format_name(m->in.format));
             status = EXIT_INVALID;

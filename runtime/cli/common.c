@@ -28,14 +28,17 @@ const char *cli_escape(char *out, size_t size, const char *name, size_t n)
 }
 
 /* The text readers (TPM, TRI, TRR, OBJ, JSON) start their messages with
- * "FILE:LINE:COL: "; the line names the file once, so that prefix becomes
- * "line L, column C: ". Returns 1 when msg had it. */
+ * "FILE:LINE:COL: " ("<text>:LINE:COL: " when given bytes without a name);
+ * the line names the file once, so that prefix becomes "line L, column C: ".
+ * Returns 1 when msg had it. */
 static int fold_text_position(const char *file, const char *msg, char *out, size_t size)
 {
+    static const char unnamed[] = "<text>";
     size_t n = strlen(file);
     unsigned line, col;
     int used = 0;
-    if (strncmp(msg, file, n) != 0 || msg[n] != ':') return 0;
+    if (strncmp(msg, unnamed, sizeof unnamed - 1) == 0 && msg[sizeof unnamed - 1] == ':') n = sizeof unnamed - 1;
+    else if (strncmp(msg, file, n) != 0 || msg[n] != ':') return 0;
     if (sscanf(msg + n + 1, "%u:%u: %n", &line, &col, &used) != 2 || used == 0) return 0;
     snprintf(out, size, "line %u, column %u: %s", line, col, msg + n + 1 + used);
     return 1;
