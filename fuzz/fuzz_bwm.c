@@ -31,7 +31,7 @@
 #include "fuzz_mutator.h"
 
 /* relic_bwm_check with its scratch in a heap arena freed at once */
-static unsigned bwm_check_scratch(const relic_bwm_view *v, int strict, relic_bwm_report_fn report, void *ctx)
+static unsigned bwm_check_scratch(const relic_bwm_view *v, int strict, relic_report_fn report, void *ctx)
 {
     relic_arena a;
     relic_arena_init_heap(&a, 0);

@@ -27,7 +27,7 @@
 #include "fuzz_mutator.h"
 
 /* relic_trn_check_aswm_strict with its scratch in a heap arena freed at once */
-static unsigned strict_scratch(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_trn_report_fn report,
+static unsigned strict_scratch(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_report_fn report,
                                void *ctx)
 {
     relic_arena a;

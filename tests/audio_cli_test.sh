@@ -215,7 +215,9 @@ if grep -q 'badstep.cau: .*@0x42a' "$tmp/err"; then ok; else bad "bad step index
 printf 'WBOR' > "$tmp/short.cau"
 expect_rc 1 "truncated cau" "$RELIC" check "$tmp/short.cau"
 if grep -q 'short.cau: .*@0x' "$tmp/out"; then ok; else bad "truncated cau: no FILE: field @0xOFFSET line"; fi
-expect_rc 2 "extract without -C" "$RELIC" extract x.tpa
+# (extract reads its input first: which options it needs depends on the format)
+expect_rc 2 "extract a sample without -C" "$RELIC" extract "$tmp/badstep.cau"
+expect_rc 1 "extract a missing file" "$RELIC" extract "$tmp/missing.tpa" -C "$tmp/none"
 expect_rc 2 "encode with an unknown option" "$RELIC" encode --bogus a.wav b.cau
 expect_rc 1 "encode from a non-sound file" "$RELIC" encode "$tmp/short.cau" "$tmp/z.cau"
 expect_rc 0 "extract --help" "$RELIC" extract --help

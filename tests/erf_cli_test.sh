@@ -134,7 +134,7 @@ printf 'x' >"$tmp/xy/x.txt"; printf 'y' >"$tmp/xy/y.txt"
 "$RELIC" pack "$tmp/xy" "$tmp/xy.erf" >/dev/null
 printf 'x' | dd of="$tmp/xy.erf" bs=1 seek=184 conv=notrunc 2>/dev/null # second key's ResRef: "x"
 expect_rc 0 "a container with a repeated name is valid" "$RELIC" check "$tmp/xy.erf"
-expect_out "$tmp/xy.erf: keys[1]: 'x.txt' is also entry 0 (the game loads one of them)" "check --strict reports it" \
+expect_out "$tmp/xy.erf: keys[1] @0xb8: 'x.txt' is also entry 0 (the game loads one of them)" "check --strict reports it" \
     "$RELIC" check --strict "$tmp/xy.erf"
 expect_rc 1 "extract refuses to overwrite one member with another" "$RELIC" extract "$tmp/xy.erf" -C "$tmp/xyd"
 expect_rc 2 "pack to an unknown extension" "$RELIC" pack "$tmp/src" "$tmp/p.zip"

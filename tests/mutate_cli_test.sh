@@ -106,7 +106,7 @@ if [ $? = 2 ]; then ok; else bad "mutate -n 0: exit status is not 2"; fi
 # a file with no mutator: an error, not a crash
 printf 'not a walkmesh' > "$tmp/junk.wok"
 "$RELIC" mutate "$tmp/junk.wok" -n 1 -o "$tmp/u" >"$tmp/log" 2>&1; rc=$?
-if [ $rc = 1 ] && grep -q 'relic mutate' "$tmp/log"; then ok; else bad "mutate of a junk file: exit $rc"; fi
+if [ $rc = 1 ] && grep -q 'junk.wok: @0x0: no structure-aware mutator' "$tmp/log"; then ok; else bad "mutate of a junk file: exit $rc"; cat "$tmp/log"; fi
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -121,7 +121,7 @@ printf '%-44.44s %-8s %-8s\n' "level.swp" "$acc/$N" "(none)"
 # valid mode refuses an input relic check rejects (and says so)
 printf 'not a triangle file\n' >"$tmp/junk.tri"
 "$RELIC" mutate "$tmp/junk.tri" -n 1 -o "$tmp/j" >"$tmp/log" 2>&1; rc=$?
-if [ $rc = 1 ] && grep -q 'relic mutate: ' "$tmp/log"; then ok; else bad "mutate of a broken TRI: exit $rc"; fi
+if [ $rc = 1 ] && grep -q 'junk.tri: @0x0: ' "$tmp/log"; then ok; else bad "mutate of a broken TRI: exit $rc"; cat "$tmp/log"; fi
 
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -23,7 +23,7 @@
 
 /* relic_tpa_check with its scratch in a heap arena freed at once */
 static unsigned tpa_check_scratch(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
-                                  void (*report)(void *ctx, const relic_error *err), void *ctx)
+                                  relic_report_fn report, void *ctx)
 {
     relic_arena a;
     relic_arena_init_heap(&a, 0);

@@ -87,13 +87,13 @@ else
     echo "note: $grf not found: the GRF -> TPM part is skipped"
 fi
 
-# errors: FILE:LINE:COL, exit 1
+# errors: FILE: @0xOFFSET: line L, column C: message, exit 1
 printf 'mesh "x"\n{\n v = (1,2,3)\n f = (1,1,2),(0,0,0),(0,0,0),0\n}\n' > "$tmp/bad.tpm"
 expect_rc 1 "face index past the vertices" "$RELIC" check "$tmp/bad.tpm"
-if grep -q "bad.tpm:4:11: vertex index 2 is past the 1 vertices" "$tmp/out"; then ok; else bad "error position"; cat "$tmp/out"; fi
+if grep -q "bad.tpm: @0x22: line 4, column 11: vertex index 2 is past the 1 vertices" "$tmp/out"; then ok; else bad "error position"; cat "$tmp/out"; fi
 printf 'mesh "x"\n{\n v = (1,2\n}\n' > "$tmp/bad2.tpm"
 expect_rc 1 "unterminated tuple" "$RELIC" info "$tmp/bad2.tpm"
-if grep -q "bad2.tpm:3:10: expected ','" "$tmp/out"; then ok; else bad "tuple error position"; cat "$tmp/out"; fi
+if grep -q "bad2.tpm: @0x14: line 3, column 10: expected ','" "$tmp/out"; then ok; else bad "tuple error position"; cat "$tmp/out"; fi
 printf 'mesh "x"\n{\n n = (0,0,2)\n}\n' > "$tmp/warn.tpm"
 expect_rc 1 "check --strict finds an unnormalised normal and no fileinfo" "$RELIC" check --strict "$tmp/warn.tpm"
 if grep -q "normal 1 has length 2" "$tmp/out" && grep -q "no fileinfo" "$tmp/out"; then ok; else bad "strict findings"; cat "$tmp/out"; fi

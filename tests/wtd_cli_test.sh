@@ -81,9 +81,9 @@ expect_rc 0 "TRR re-written" "$RELIC" convert "$tmp/p.trr" "$tmp/p6.trr"
 if cmp -s "$tmp/p.trr" "$tmp/p6.trr"; then ok; else bad "normalised TRR text differs"; fi
 expect_grep '"point_count": 9' "TRR JSON" "$RELIC" dump "$tmp/p.trr"
 printf '0 0 1\n1 0 x\n' > "$tmp/bad.trr"
-expect_grep "bad.trr:2:5: expected a coordinate, found 'x'" "a TRR error names line and column" "$RELIC" check "$tmp/bad.trr"
+expect_grep "bad.trr: @0xa: line 2, column 5: expected a coordinate, found 'x'" "a TRR error names line and column" "$RELIC" check "$tmp/bad.trr"
 expect_rc 1 "a bad TRR fails check" "$RELIC" check "$tmp/bad.trr"
 printf '1\n0 1 5\n3\n0 0 0\n1 0 0\n0 1 0\n' > "$tmp/bad.tri"
-expect_grep "bad.tri:2:5: vertex index 5 is not below the vertex count 3" "a TRI error names line and column" "$RELIC" check "$tmp/bad.tri"
+expect_grep "bad.tri: @0x6: line 2, column 5: vertex index 5 is not below the vertex count 3" "a TRI error names line and column" "$RELIC" check "$tmp/bad.tri"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

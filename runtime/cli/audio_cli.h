@@ -7,8 +7,6 @@
 #include "formats.h"
 #include "relic_audio.h"
 
-/* Serialise a CAU model, check that it validates, write it atomically. */
-int cli_cau_write_model(const relic_cau_cau *m, const char *out_path, const char *in_path);
 /* Decode a sample's data and stream it to a WAV file in constant memory
  * (audio_stream.c); src is the mapping data lies in (its pages are handed
  * back as they are read; NULL when data is not in one). 0 on success. */
@@ -21,6 +19,6 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
 
 /** relic_tpa_check with its scratch in a heap arena freed at once. */
 unsigned cli_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
-                       void (*report)(void *ctx, const relic_error *err), void *ctx);
+                       relic_report_fn report, void *ctx);
 
 #endif

@@ -50,16 +50,16 @@ static int stream_open(stream *s, const char *out_path, const char *in_path, con
     s->src = src;
     s->released = start;
     if (in_path && strcmp(out_path, in_path) == 0 && strcmp(out_path, "-") != 0) {
-        fprintf(stderr, "relic: refusing to overwrite the input file '%s'\n", out_path);
+        cli_errorf(out_path, 0, "refusing to overwrite the input file");
         return 1;
     }
     s->buf = malloc(STREAM_CHUNK);
     if (!s->buf) {
-        fprintf(stderr, "relic: %s: no memory for the output buffer\n", out_path);
+        cli_errorf(out_path, 0, "no memory for the output buffer");
         return 1;
     }
     if (relic_out_open(&s->out, out_path, in_path, &s->err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", s->err.message);
+        cli_error(out_path, &s->err);
         free(s->buf);
         s->buf = NULL;
         return 1;
@@ -70,7 +70,7 @@ static int stream_open(stream *s, const char *out_path, const char *in_path, con
 static int stream_write(stream *s, const void *p, size_t n)
 {
     if (relic_out_write(&s->out, p, n, &s->err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", s->err.message);
+        cli_error(s->out.path, &s->err);
         return 1;
     }
     return 0;
@@ -87,7 +87,7 @@ static int stream_close(stream *s, int rc)
         return rc;
     }
     if (relic_out_commit(&s->out, &s->err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", s->err.message);
+        cli_error(s->out.path, &s->err);
         return 1;
     }
     return 0;
@@ -108,13 +108,13 @@ int cli_audio_write_wav(const relic_audio_format *f, const uint8_t *data, size_t
     /* parameters only: block headers are checked as the decoder reaches them */
     if (relic_audio_check_data(&params, data, adpcm ? 0 : n, &err) != RELIC_OK) {
         if (!strcmp(err.path, "data")) err.offset += file_offset(src, data);
-        relic_error_print(stderr, in_path, &err);
+        cli_error(in_path, &err);
         return 1;
     }
     unsigned bits = adpcm ? 16 : f->bits;
     uint64_t frames = relic_audio_frames(f, n), bytes = frames * f->channels * (bits / 8u);
     if (relic_audio_wav_check_params(f->channels, f->sample_rate, bits, frames, &err) != RELIC_OK) {
-        relic_error_print(stderr, in_path, &err);
+        cli_error(in_path, &err);
         return 1;
     }
     stream s;
@@ -132,7 +132,8 @@ int cli_audio_write_wav(const relic_audio_format *f, const uint8_t *data, size_t
     } else {
         relic_adpcm_decoder *d = malloc(sizeof *d);
         if (!d || relic_adpcm_decoder_init(d, f->block_align, f->channels, RELIC_ADPCM_CLAMP, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: %s: %s\n", in_path, d ? err.message : "no memory for the decoder");
+            if (d) cli_error(in_path, &err);
+            else cli_errorf(in_path, 0, "no memory for the decoder");
             rc = 1;
         } else {
             d->next_in = data;
@@ -144,7 +145,7 @@ int cli_audio_write_wav(const relic_audio_format *f, const uint8_t *data, size_t
                 r = relic_adpcm_decoder_run(d, 1, &err);
                 if (r == RELIC_ADPCM_ERROR) {
                     err.offset += file_offset(src, data);
-                    relic_error_print(stderr, in_path, &err);
+                    cli_error(in_path, &err);
                     rc = 1;
                     break;
                 }
@@ -165,11 +166,11 @@ static int load_captions(const char *path, relic_arena *a, relic_audio_caption *
     relic_error err;
     int rc = 0;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &cm, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(path, &err);
         return 1;
     }
     if (relic_audio_captions_from_json((const char *)cm.bytes.data, cm.bytes.size, a, caps, n, &err) != RELIC_OK) {
-        relic_error_print(stderr, path, &err);
+        cli_error(path, &err);
         rc = 1;
     }
     relic_unmap(&cm);
@@ -188,7 +189,7 @@ static int cau_prefix(relic_cau_cau *m, relic_buf *out, const char *out_path)
     uint32_t data_size = head.header.data_size;
     head.header.data_size = 0;
     if (relic_cau_write(&head, out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         return 1;
     }
     relic_store_u32le(out->data + RELIC_CAU_SAMPLE_HEADER_DATA_SIZE_OFFSET, data_size);
@@ -212,20 +213,20 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
     relic_buf_init(&prefix, 0);
     if (captions_path && load_captions(captions_path, &a, &caps, &ncap)) goto done;
     if (relic_audio_wav_parse(in->map.bytes.data, in->map.bytes.size, &w, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         goto done;
     }
     unsigned bits = adpcm || w.is_float || w.bits != 8 ? 16 : 8;
     /* the header and captions of the sample, from a model holding no frames */
     if (relic_audio_cau_from_pcm(NULL, 0, w.channels, w.sample_rate, bits, adpcm, caps, ncap, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         goto done;
     }
     uint64_t data_size = adpcm ? relic_adpcm_encoded_size(w.frames, m.header.block_align, w.channels)
                                : w.frames * w.channels * (bits / 8u);
     uint64_t decoded = adpcm ? relic_adpcm_frames(data_size, m.header.block_align, w.channels) * w.channels * 2 : data_size;
     if (data_size > UINT32_MAX - 65536u || decoded > UINT32_MAX) {
-        fprintf(stderr, "relic: %s: %llu frames do not fit a CAU sample (4 GiB)\n", in->path,
+        cli_errorf(in->path, 0, "%llu frames do not fit a CAU sample (4 GiB)",
                 (unsigned long long)w.frames);
         goto done;
     }
@@ -239,10 +240,10 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
     int16_t *pcm = malloc(PCM_FRAMES * 2 * sizeof *pcm);
     relic_adpcm_encoder *e = adpcm ? malloc(sizeof *e) : NULL;
     if (!pcm || (adpcm && !e)) {
-        fprintf(stderr, "relic: %s: no memory for the encoder\n", in->path);
+        cli_errorf(in->path, 0, "no memory for the encoder");
         rc = 1;
     } else if (adpcm && relic_adpcm_encoder_init(e, m.header.block_align, w.channels, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         rc = 1;
     }
     const uint8_t *src = in->map.bytes.data + w.data_offset;
@@ -267,7 +268,7 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
                 e->avail_out = STREAM_CHUNK;
                 r = relic_adpcm_encoder_run(e, last, &err);
                 if (r == RELIC_ADPCM_ERROR) {
-                    relic_error_print(stderr, in->path, &err);
+                    cli_error(in->path, &err);
                     rc = 1;
                 } else {
                     rc = stream_write(&s, s.buf, STREAM_CHUNK - e->avail_out);

@@ -41,9 +41,9 @@ int cmd_check(int argc, char **argv)
         if (cli_load(argv[i], &in)) { bad = 1; continue; }
         const cli_format *f = cli_format_for(in.format);
         if (!f) {
-            printf("%s: @0x0: not a file relic can check (detected: %s)\n", argv[i], relic_format_name(in.format));
+            cli_problemf(argv[i], 0, NULL, "not a file relic can check (detected: %s)", relic_format_name(in.format));
             bad = 1;
-        } else if (f->check(&in, strict)) {
+        } else if (f->hooks->check(&in, strict)) {
             bad = 1;
         } else if (!quiet) {
             printf("%s: ok\n", argv[i]);

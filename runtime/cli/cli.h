@@ -21,7 +21,37 @@ typedef struct cli_input {
     relic_format format;
 } cli_input;
 
-/* Map path and detect its format; prints `relic: ...` and returns nonzero on failure. */
+/* The one error printer of the command. Every error about a file, whoever
+ * found it (the library or the command), comes out as one line
+ *     FILE: field.path @0xOFFSET: message
+ * (relic_error_print's form, the `relic check` line): the file, the field
+ * path when there is one, the byte offset (0x0 when the error is about the
+ * whole file) and the message. A text reader's "FILE:LINE:COL: " prefix is
+ * folded into "line L, column C: " after the offset, so the file is named
+ * once. cli_report prints to `to` (stdout for the problem lines of check
+ * and info, stderr otherwise); cli_error to stderr. */
+void cli_report(FILE *to, const char *file, const relic_error *err);
+void cli_error(const char *file, const relic_error *err);
+/* cli_error with "what: " before err's message (what the command was doing). */
+void cli_error_in(const char *file, const char *what, const relic_error *err);
+/* An error the command finds itself, at byte offset of file (0: the whole
+ * file); printf-style message. cli_problemf prints a problem line with a
+ * field path (NULL: none) to stdout, as check does. */
+void cli_errorf(const char *file, uint64_t offset, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+void cli_problemf(const char *file, uint64_t offset, const char *path, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+/* A report callback (relic_report_fn) printing each problem with
+ * cli_report to stdout; ctx is the file name. */
+void cli_report_problem(void *ctx, const relic_error *err);
+
+/* Map path and detect its format; prints the error (cli_error) and returns nonzero on failure. */
 int cli_load(const char *path, cli_input *in);
 void cli_unload(cli_input *in);
 
@@ -81,9 +111,19 @@ int cmd_pack(int argc, char **argv);
 int cmd_set(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_pack_sounds(int argc, char **argv);
-/* `relic extract LEVEL.pid --swp ...` (cmd_extract_textures.c): 1 when argv has --swp */
-int cli_extract_is_textures(int argc, char **argv);
-int cmd_extract_textures(int argc, char **argv);
+/* The arguments of `relic extract`, parsed once (cmd_extract.c); the
+ * input is loaded once and handed with them to the extractor of its format. */
+typedef struct cli_extract_args {
+    const char *dir;      /* -C DIR; NULL when not given */
+    const char *names;    /* --names FILE */
+    const char *swp;      /* --swp LEVEL.swp|.spz */
+    int mips;             /* --mips */
+    char **members;       /* the arguments after the input (container members) */
+    int nmembers;
+} cli_extract_args;
+/* `relic extract LEVEL.pid --swp ...` on the loaded PID (cmd_extract_textures.c). */
+int cli_extract_textures(const cli_input *pid, const cli_extract_args *x);
+void cli_extract_textures_usage(FILE *f);
 int cmd_pack_textures(int argc, char **argv);
 
 #endif

@@ -19,10 +19,17 @@ static void usage(FILE *f)
                "Exit status: 0 success, 1 invalid input or failed bake, 2 usage error.\n");
 }
 
+/* The walkmesh checked: its file, and the problems reported so far. */
+typedef struct checked {
+    const char *file;
+    unsigned seen;
+} checked;
+
 static void count(void *ctx, const relic_error *e)
 {
-    (*(unsigned *)ctx)++;
-    relic_error_print(stderr, "relic bake: baked walkmesh", e);
+    checked *c = ctx;
+    c->seen++;
+    cli_error(c->file, e);
 }
 
 int cmd_bake(int argc, char **argv)
@@ -46,7 +53,7 @@ int cmd_bake(int argc, char **argv)
     cli_input in;
     if (cli_load(in_path, &in)) return EXIT_INVALID;
     if (in.format != RELIC_FORMAT_TRN) {
-        fprintf(stderr, "relic bake: %s is not an NWN2 TRN/TRX file\n", in_path);
+        cli_errorf(in_path, 0, "not an NWN2 TRN/TRX file (detected: %s)", relic_format_name(in.format));
         cli_unload(&in);
         return EXIT_INVALID;
     }
@@ -58,18 +65,20 @@ int cmd_bake(int argc, char **argv)
     int rc = EXIT_INVALID;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (cli_trn_load_aswm(&in, &a, &m, &w, &packet)) goto out;
-    unsigned seen = 0, problems = relic_trn_check_aswm(&w, "aswm", 20, count, &seen);
-    if (problems) { fprintf(stderr, "relic bake: %s: the walkmesh is invalid; not baked\n", in_path); goto out; }
+    checked seen = { in_path, 0 };
+    unsigned problems = relic_trn_check_aswm(&w, "aswm", 20, count, &seen);
+    if (problems) { cli_errorf(in_path, 0, "the walkmesh is invalid; not baked"); goto out; }
     if (relic_trn_bake(&w, &opt, &a, &baked, &err) != RELIC_OK ||
         relic_trn_aswm_pack(&baked, level, &a, &m.packets[packet], &err) != RELIC_OK) {
         relic_gen_path_prefix(&err, "aswm", -1);
-        relic_error_print(stderr, in_path, &err);
+        cli_error(in_path, &err);
         goto out;
     }
+    seen.file = out_path; /* the baked walkmesh, before it is written */
     problems = relic_trn_check_aswm(&baked, "aswm", 20, count, &seen);
     if (problems == 0) problems = cli_trn_check_aswm_strict(&baked, "aswm", 20, count, &seen);
-    if (problems) { fprintf(stderr, "relic bake: internal error: the baked walkmesh breaks %u rules\n", problems); goto out; }
-    rc = cli_trn_write_model(&m, &a, out_path, in_path) ? EXIT_INVALID : EXIT_VALID;
+    if (problems) { cli_errorf(out_path, 0, "internal error: the baked walkmesh breaks %u rules", problems); goto out; }
+    rc = cli_schema_write(&cli_format_trn, &m, &a, out_path, in_path) ? EXIT_INVALID : EXIT_VALID;
     if (rc == EXIT_VALID)
         printf("%s: %zu triangles in %u x %u tiles, %zu islands\n", out_path, baked.triangles_count, (unsigned)baked.grid_width,
                (unsigned)baked.grid_height, baked.islands_count);

@@ -52,7 +52,7 @@ int cmd_ls(int argc, char **argv)
         if (cli_load(argv[i], &in)) { bad = 1; continue; }
         relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
         if (in.format != RELIC_FORMAT_ERF) {
-            fprintf(stderr, "relic ls: %s: not an ERF/MOD/HAK/SAV/NWM or RIM container (detected: %s)\n", argv[i],
+            cli_errorf(argv[i], 0, "not an ERF/MOD/HAK/SAV/NWM or RIM container (detected: %s)",
                     relic_format_name(in.format));
             bad = 1;
         } else if (cli_erf_open(&in, &a, &ar)) {
@@ -88,66 +88,42 @@ static void safe_name(char *dst, size_t n, const char *name)
     if (dst[0] == '.' && k + 1 < n) { memmove(dst + 1, dst, k + 1); dst[0] = '_'; }
 }
 
-static void extract_usage(FILE *f)
+void cli_extract_container_usage(FILE *f)
 {
     fprintf(f, "usage: relic extract CONTAINER [MEMBER...] [-C DIR]\n"
                "Write the members of an ERF/MOD/HAK/SAV/NWM or RIM container (all of them, or those named as\n"
                "resref.ext) into DIR (default: the current directory) as DIR/resref.ext. Extracting all of\n"
                "them also writes DIR/" CLI_ERF_MANIFEST " (header and entry order), with which relic pack\n"
-               "rebuilds the container byte for byte. (For TPA banks and CAU samples: relic extract --help\n"
-               "with a .tpa argument, or see the README.)\n"
-               "Exit status: 0 success, 1 invalid container, missing member or failed write, 2 usage error.\n");
+               "rebuilds the container byte for byte.\n");
 }
 
-int cli_extract_is_container(int argc, char **argv)
+int cli_extract_container(const cli_input *in, const cli_extract_args *x)
 {
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-C") || !strcmp(argv[i], "--names")) { i++; continue; }
-        if (argv[i][0] == '-' && argv[i][1]) continue;
-        cli_input in;
-        if (cli_load(argv[i], &in)) return 0;
-        int is = in.format == RELIC_FORMAT_ERF;
-        cli_unload(&in);
-        return is;
+    const char *in_path = in->path, *dir = x->dir ? x->dir : ".";
+    int nmembers = x->nmembers;
+    if (x->names || x->swp || x->mips) {
+        fprintf(stderr, "relic extract: --names, --swp and --mips are not for containers\n");
+        cli_extract_container_usage(stderr);
+        return EXIT_USAGE;
     }
-    return 0;
-}
-
-int cmd_extract_container(int argc, char **argv)
-{
-    const char *in_path = NULL, *dir = ".";
-    int nmembers = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { extract_usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "-C") && i + 1 < argc) { dir = argv[++i]; continue; }
-        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic extract: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
-        if (!in_path) in_path = argv[i];
-        else nmembers++;
-    }
-    if (!in_path) { extract_usage(stderr); return EXIT_USAGE; }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "relic: cannot create %s: %s\n", dir, strerror(errno));
+        cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
     }
-    cli_input in;
     relic_arena a;
     relic_erf_archive ar;
     char name[CLI_ERF_SHOWN_MAX], safe[RELIC_ERF_RESREF_MAX + 24], path[4096];
     int rc = 0;
     unsigned written = 0;
-    if (cli_load(in_path, &in)) return EXIT_INVALID;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (cli_erf_open(&in, &a, &ar)) rc = 1;
+    if (cli_erf_open(in, &a, &ar)) rc = 1;
     uint8_t *want = rc ? NULL : relic_arena_alloc(&a, ar.count + 1, 1);
     if (!rc && !want) rc = 1;
     /* which members: all, or those named (each must exist) */
-    int past_input = 0;
-    for (int i = 1; !rc && i < argc; i++) {
-        if (!strcmp(argv[i], "-C")) { i++; continue; }
-        if (!past_input) { past_input = 1; continue; }
+    for (int i = 0; !rc && i < nmembers; i++) {
         uint32_t k;
-        if (!relic_erf_find(&ar, argv[i], &k)) {
-            fprintf(stderr, "relic extract: %s: no member '%s' (see relic ls)\n", in_path, argv[i]);
+        if (!relic_erf_find(&ar, x->members[i], &k)) {
+            cli_errorf(in_path, 0, "no member '%s' (see relic ls)", x->members[i]);
             rc = 1;
         } else {
             want[k] = 1;
@@ -155,8 +131,8 @@ int cmd_extract_container(int argc, char **argv)
     }
     uint32_t d1, d2;
     if (!rc && cli_erf_duplicate(&ar, &a, &d1, &d2) && (!nmembers || (want[d1] && want[d2]))) {
-        fprintf(stderr, "relic extract: %s: entries %u and %u are both '%s'; a directory cannot hold both (nothing written)\n",
-                in_path, (unsigned)d1, (unsigned)d2, cli_erf_shown_name(&ar, d1, name, sizeof name));
+        cli_errorf(in_path, 0, "entries %u and %u are both '%s'; a directory cannot hold both (nothing written)",
+                (unsigned)d1, (unsigned)d2, cli_erf_shown_name(&ar, d1, name, sizeof name));
         rc = 1;
     }
     cli_batch_begin(); /* every member and the manifest, or none */
@@ -178,7 +154,6 @@ int cmd_extract_container(int argc, char **argv)
     if (!rc) printf("%s: %u member%s in %s%s\n", in_path, written, written == 1 ? "" : "s", dir,
                     nmembers ? "" : " (and " CLI_ERF_MANIFEST ")");
     relic_arena_release(&a);
-    cli_unload(&in);
     return rc ? EXIT_INVALID : EXIT_VALID;
 }
 
@@ -341,7 +316,7 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
     }
     rc = 0;
 done:
-    if (rc) fprintf(stderr, "relic pack: %s: %s%s%s\n", path, err.path, err.path[0] ? ": " : "", err.message);
+    if (rc) cli_error(path, &err);
     relic_unmap(&mp);
     return rc;
 }
@@ -352,7 +327,7 @@ static int add_directory(const char *dir, relic_erf_game game, pack_state *ps)
     DIR *d = opendir(dir);
     struct dirent *de;
     size_t first_new = ps->n;
-    if (!d) { fprintf(stderr, "relic pack: cannot open %s: %s\n", dir, strerror(errno)); return 1; }
+    if (!d) { cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno)); return 1; }
     while ((de = readdir(d))) {
         char path[4096];
         struct stat st;
@@ -366,13 +341,13 @@ static int add_directory(const char *dir, relic_erf_game game, pack_state *ps)
         size_t stem = dot ? (size_t)(dot - de->d_name) : strlen(de->d_name);
         uint32_t type;
         if (!dot || !relic_erf_type_from_extension(dot + 1, game, &type)) {
-            fprintf(stderr, "relic pack: %s: unknown resource type '%s' (use a known extension or a decimal type id)\n",
-                    path, dot ? dot + 1 : "");
+            cli_errorf(path, 0, "unknown resource type '%s' (use a known extension or a decimal type id)",
+                    dot ? dot + 1 : "");
             closedir(d);
             return 1;
         }
         if (stem > RELIC_ERF_RESREF_MAX || stem == 0) {
-            fprintf(stderr, "relic pack: %s: a ResRef has 1 to %d characters\n", path, RELIC_ERF_RESREF_MAX);
+            cli_errorf(path, 0, "a ResRef has 1 to %d characters", RELIC_ERF_RESREF_MAX);
             closedir(d);
             return 1;
         }
@@ -453,8 +428,8 @@ int cmd_pack(int argc, char **argv)
     for (size_t i = 0; !rc && i < ps.n; i++) {
         relic_error err;
         snprintf(path, sizeof path, "%s/%s", dir, ps.m[i].file);
-        if (relic_map_file(path, 0, &ps.m[i].map, &err) != RELIC_OK) { fprintf(stderr, "relic pack: %s\n", err.message); rc = 1; break; }
-        if (ps.m[i].map.bytes.size > UINT32_MAX) { fprintf(stderr, "relic pack: %s: larger than 4 GiB\n", path); rc = 1; break; }
+        if (relic_map_file(path, 0, &ps.m[i].map, &err) != RELIC_OK) { cli_error(path, &err); rc = 1; break; }
+        if (ps.m[i].map.bytes.size > UINT32_MAX) { cli_errorf(path, 0, "larger than 4 GiB"); rc = 1; break; }
         ps.m[i].e.data = ps.m[i].map.bytes.data;
         if (ps.m[i].listed && ps.m[i].e.size != ps.m[i].map.bytes.size) resized = 1;
         ps.m[i].e.size = (uint32_t)ps.m[i].map.bytes.size;
@@ -468,8 +443,8 @@ int cmd_pack(int argc, char **argv)
     }
     uint32_t d1, d2;
     if (!rc && cli_erf_duplicate(&ar, &ps.a, &d1, &d2)) {
-        fprintf(stderr, "relic pack: %s and %s give the same resource name (ResRefs are compared without case)\n",
-                ps.m[d1].file, ps.m[d2].file);
+        cli_errorf(dir, 0, "%s and %s give the same resource name (ResRefs are compared without case)", ps.m[d1].file,
+                   ps.m[d2].file);
         rc = 1;
     }
     if (!rc) {
@@ -482,11 +457,10 @@ int cmd_pack(int argc, char **argv)
         relic_arena_init_heap(&chk, CLI_ARENA_LIMIT);
         if (cli_erf_write(&ar, used && !changed && !resized ? RELIC_ERF_LAYOUT_KEEP : RELIC_ERF_LAYOUT_PACKED, &b, &fell_back,
                                     &err) != RELIC_OK) {
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
             rc = 1;
         } else if (relic_erf_open(b.data, b.size, &chk, &back, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: internal error: the packed container does not validate: ");
-            relic_error_print(stderr, out_path, &err);
+            cli_error_in(out_path, "internal error: the packed container does not validate", &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, b.data, b.size, NULL);

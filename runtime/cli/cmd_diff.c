@@ -58,18 +58,18 @@ static int open_side(const char *arg, side *s)
         relic_erf_archive ar;
         uint32_t k;
         if (cli_erf_open(&s->in, &s->a, &ar)) return 1;
-        if (!relic_erf_find(&ar, member, &k)) { fprintf(stderr, "relic diff: %s: no member '%s'\n", file, member); return 1; }
+        if (!relic_erf_find(&ar, member, &k)) { cli_errorf(file, 0, "no member '%s' (see relic ls)", member); return 1; }
         if (relic_erf_open_gff(&ar, k, &s->a, &s->d, &err) != RELIC_OK) {
-            relic_error_print(stderr, file, &err);
+            cli_error(file, &err);
             return 1;
         }
         return 0;
     } else if (s->in.format != RELIC_FORMAT_GFF || member) {
-        fprintf(stderr, "relic diff: %s: not a GFF file (detected: %s)\n", arg, relic_format_name(s->in.format));
+        cli_errorf(arg, 0, "not a GFF file (detected: %s)", relic_format_name(s->in.format));
         return 1;
     }
     if (relic_gff_open(p, n, &s->a, NULL, NULL, &s->d, &err) != RELIC_OK) {
-        relic_error_print(stderr, arg, &err);
+        cli_error(arg, &err);
         return 1;
     }
     return 0;

@@ -1,4 +1,7 @@
-/* cmd_extract.c — `relic extract BANK.tpa -C DIR [--names FILE]`: one WAV
+/* cmd_extract.c — `relic extract IN ...`: the arguments parsed and IN mapped
+ * once, then the extractor of IN's format: containers (cmd_container.c),
+ * PID textures (cmd_extract_textures.c), or, here,
+ * `relic extract BANK.tpa -C DIR [--names FILE]`: one WAV
  * file per identifier of a TPA bank (or the one sample of a CAU), named by
  * sound ID (XXXXXXXX.wav) or, when a name list is given, by the name whose
  * sound hash (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) is the ID; plus captions.json with
@@ -14,6 +17,7 @@
 #include "audio_cli.h"
 #include "erf_cli.h"
 #include "relic_gen.h"
+#include "relic_groff.h"
 #include "relic_json.h"
 
 static void usage(FILE *f)
@@ -25,10 +29,7 @@ static void usage(FILE *f)
                "bank has a collision table, DIR/foley.json. `relic pack-sounds DIR OUT.tpa` rebuilds the\n"
                "bank from them. With --names, FILE lists sound\n"
                "names one per line (e.g. Anne/Anne001); a sample whose ID is a name's hash (lower case,\n"
-               "'\\' as '/', CRC-32) is written as DIR/<name>.wav ('/' and other unsafe characters as '_').\n"
-               "Containers (ERF/MOD/HAK/SAV/NWM/RIM): relic extract CONTAINER [MEMBER...] [-C DIR]; see\n"
-               "relic extract X.mod --help.\n"
-               "Exit status: 0 success, 1 invalid input or failed write, 2 usage error.\n");
+               "'\\' as '/', CRC-32) is written as DIR/<name>.wav ('/' and other unsafe characters as '_').\n");
 }
 
 typedef struct name_entry { uint32_t id; const char *name; } name_entry;
@@ -38,14 +39,14 @@ static int load_names(const char *path, relic_arena *a, name_entry **out, size_t
     relic_mapping m;
     relic_error err;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &m, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(path, &err);
         return 1;
     }
     size_t lines = 1;
     for (size_t i = 0; i < m.bytes.size; i++) lines += m.bytes.data[i] == '\n';
     name_entry *e = relic_arena_array(a, lines, sizeof *e, 8);
     size_t n = 0;
-    if (!e) { relic_unmap(&m); fprintf(stderr, "relic: no memory for %zu names\n", lines); return 1; }
+    if (!e) { relic_unmap(&m); cli_errorf(path, 0, "no memory for %zu names", lines); return 1; }
     const char *p = (const char *)m.bytes.data, *end = p + m.bytes.size;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -95,7 +96,7 @@ static int add_captions(relic_buf *j, int *first, uint32_t id, int id_set, const
     int rc = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_audio_captions_parse(text, n, count, &a, &lines, &used, &err) != RELIC_OK) {
-        relic_error_print(stderr, in_path, &err);
+        cli_error(in_path, &err);
         rc = 1;
     } else {
         relic_buf_puts(j, *first ? "\n" : ",\n");
@@ -188,7 +189,7 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m,
     size_t ids = v->ids_count * RELIC_TPA_ID_ENTRY_SIZE, cols = v->collisions_count * RELIC_TPA_COLLISION_SIZE;
     uint8_t *t = relic_arena_alloc(a, RELIC_TPA_HEADER_SIZE + ids + cols, 4);
     if (!t) {
-        fprintf(stderr, "relic: %s: no memory for the bank's tables\n", in_path);
+        cli_errorf(in_path, 0, "no memory for the bank's tables");
         return 1;
     }
     memcpy(t, v->header, RELIC_TPA_HEADER_SIZE);
@@ -200,7 +201,7 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m,
     relic_tpa_view tv;
     if (relic_tpa_validate(t, RELIC_TPA_HEADER_SIZE + ids + cols, &tv, &err) != RELIC_OK ||
         relic_tpa_decode(&tv, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in_path, &err);
+        cli_error(in_path, &err);
         return 1;
     }
     for (size_t i = 0; i < m->ids_count; i++) {
@@ -220,30 +221,22 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m,
                  (uint64_t)h->caption_offset + 4 + relic_load_u32le(v->base + e->sample_offset + h->caption_offset) > e->sample_length)
             what = "header.caption_offset";
         if (what) {
-            printf("%s: ids[%zu].%s @0x%zx: the identifier's sample does not lie in the bank as its entry says "
-                   "(see relic check)\n", in_path, i, what, at);
+            char field[64];
+            snprintf(field, sizeof field, "ids[%zu].%s", i, what);
+            cli_problemf(in_path, at, field, "the identifier's sample does not lie in the bank as its entry says (see relic check)");
             return 1;
         }
     }
     return 0;
 }
 
-int cmd_extract(int argc, char **argv)
+/* `relic extract BANK.tpa|CLIP.cau -C DIR [--names FILE]` on the loaded input. */
+static int extract_audio(cli_input *in, const cli_extract_args *x)
 {
-    const char *in_path = NULL, *dir = NULL, *names_path = NULL;
-    if (cli_extract_is_container(argc, argv)) return cmd_extract_container(argc, argv); /* ERF/MOD/HAK/SAV/NWM/RIM */
-    if (cli_extract_is_textures(argc, argv)) return cmd_extract_textures(argc, argv);   /* PID with --swp */
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--names") && i + 1 < argc) names_path = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic extract: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (!in_path) in_path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
-    }
-    if (!in_path || !dir) { usage(stderr); return EXIT_USAGE; }
+    const char *in_path = in->path, *dir = x->dir, *names_path = x->names;
+    if (!dir || x->swp || x->mips || x->nmembers) { usage(stderr); return EXIT_USAGE; }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "relic: cannot create %s: %s\n", dir, strerror(errno));
+        cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
     }
     relic_arena a;
@@ -251,8 +244,7 @@ int cmd_extract(int argc, char **argv)
     name_entry *names = NULL;
     size_t nn = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    cli_input in;
-    if ((names_path && load_names(names_path, &a, &names, &nn)) || cli_load(in_path, &in)) {
+    if (names_path && load_names(names_path, &a, &names, &nn)) {
         relic_arena_release(&a);
         return EXIT_INVALID;
     }
@@ -265,11 +257,11 @@ int cmd_extract(int argc, char **argv)
     relic_buf_init(&foley, 0);
     relic_buf_puts(&j, "{\"format\": \"captions\", \"samples\": [");
     cli_batch_begin(); /* every file of the directory, or none */
-    if (in.format == RELIC_FORMAT_TPA) {
+    if (in->format == RELIC_FORMAT_TPA) {
         relic_tpa_view v;
         relic_tpa_tpa m;
-        if (relic_tpa_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK) {
-            relic_error_print(stdout, in_path, &err);
+        if (relic_tpa_validate(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
+            cli_report(stdout, in_path, &err);
             rc = 1;
         } else if (tpa_tables(&v, &a, &m, in_path)) {
             rc = 1;
@@ -281,7 +273,7 @@ int cmd_extract(int argc, char **argv)
                 relic_audio_format f;
                 relic_audio_format_of_tpa(&e->header, &f);
                 file_name(path, sizeof path, dir, e->sound_id, names, nn);
-                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, &in.map, path, in_path);
+                rc = cli_audio_write_wav(&f, s + e->header.data_offset, e->header.data_size, &in->map, path, in_path);
                 written += rc == 0;
                 add_sound(&snd, &m, v.base, i, path, names, nn);
                 if (!rc && e->header.caption_offset) {
@@ -299,15 +291,15 @@ int cmd_extract(int argc, char **argv)
                 fm.collisions = m.collisions;
                 fm.collisions_count = m.collisions_count;
                 if (relic_tpa_json_print(&fm, &foley, &err) != RELIC_OK) {
-                    fprintf(stderr, "relic: %s: %s\n", in_path, err.message);
+                    cli_error(in_path, &err);
                     rc = 1;
                 }
             }
         }
-    } else if (in.format == RELIC_FORMAT_CAU) {
+    } else if (in->format == RELIC_FORMAT_CAU) {
         relic_cau_view v;
-        if (relic_cau_validate(in.map.bytes.data, in.map.bytes.size, &v, &err) != RELIC_OK) {
-            relic_error_print(stdout, in_path, &err);
+        if (relic_cau_validate(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
+            cli_report(stdout, in_path, &err);
             rc = 1;
         } else {
             const relic_cau_sample_header *h = &v.values.header;
@@ -316,15 +308,12 @@ int cmd_extract(int argc, char **argv)
             const char *base = strrchr(in_path, '/');
             base = base ? base + 1 : in_path;
             snprintf(path, sizeof path, "%s/%.*s.wav", dir, (int)(strrchr(base, '.') ? (size_t)(strrchr(base, '.') - base) : strlen(base)), base);
-            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, &in.map, path, in_path);
+            rc = cli_audio_write_wav(&f, v.base + h->data_offset, h->data_size, &in->map, path, in_path);
             written += rc == 0;
             if (!rc && h->caption_offset)
                 rc = add_captions(&j, &first, 0, 0, path, v.base + h->caption_offset + 8, v.values.caption_length - 4,
                                   v.values.caption_count, in_path);
         }
-    } else {
-        fprintf(stderr, "relic extract: %s is not a TPA bank or CAU sample\n", in_path);
-        rc = 1;
     }
     relic_buf_puts(&j, first ? "]}\n" : "\n]}\n");
     if (!rc) {
@@ -341,7 +330,64 @@ int cmd_extract(int argc, char **argv)
     relic_buf_free(&j);
     relic_buf_free(&snd);
     relic_buf_free(&foley);
-    cli_unload(&in);
     relic_arena_release(&a);
     return rc ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* `relic extract IN ...`: the arguments parsed once, IN mapped once, then
+ * the extractor of IN's format. */
+int cmd_extract(int argc, char **argv)
+{
+    cli_extract_args x;
+    const char *in_path = NULL;
+    memset(&x, 0, sizeof x);
+    char **members = calloc((size_t)argc, sizeof *members);
+    if (!members) { fprintf(stderr, "relic extract: out of memory\n"); return EXIT_INVALID; }
+    x.members = members;
+    for (int i = 1; i < argc; i++) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            putchar('\n');
+            cli_extract_container_usage(stdout);
+            putchar('\n');
+            cli_extract_textures_usage(stdout);
+            printf("\nExit status: 0 success, 1 invalid input, missing member or failed write, 2 usage error.\n");
+            free(members);
+            return EXIT_VALID;
+        }
+        if (!strcmp(argv[i], "-C") && i + 1 < argc) x.dir = argv[++i];
+        else if (!strcmp(argv[i], "--names") && i + 1 < argc) x.names = argv[++i];
+        else if (!strcmp(argv[i], "--swp") && i + 1 < argc) x.swp = argv[++i];
+        else if (!strcmp(argv[i], "--mips")) x.mips = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic extract: unknown option '%s' (see relic extract --help)\n", argv[i]);
+            free(members);
+            return EXIT_USAGE;
+        }
+        else if (!in_path) in_path = argv[i];
+        else members[x.nmembers++] = argv[i];
+    }
+    cli_input in;
+    int rc;
+    if (!in_path) {
+        usage(stderr);
+        rc = EXIT_USAGE;
+    } else if (cli_load(in_path, &in)) {
+        rc = EXIT_INVALID;
+    } else {
+        if (in.format == RELIC_FORMAT_ERF) {
+            rc = cli_extract_container(&in, &x);
+        } else if (in.format == RELIC_FORMAT_PID) {
+            rc = cli_extract_textures(&in, &x);
+        } else if (in.format == RELIC_FORMAT_TPA || in.format == RELIC_FORMAT_CAU) {
+            rc = extract_audio(&in, &x);
+        } else {
+            cli_errorf(in_path, 0, "not a container, sound bank, sample or texture directory (detected: %s)",
+                       relic_format_name(in.format));
+            rc = EXIT_INVALID;
+        }
+        cli_unload(&in);
+    }
+    free(members);
+    return rc;
 }

@@ -17,15 +17,14 @@
 /* the sliding window an SPZ may need (rasters span at most 1024 rows of 2 KiB) */
 #define SPZ_WINDOW_LIMIT ((uint64_t)256 << 20)
 
-static void usage(FILE *f)
+void cli_extract_textures_usage(FILE *f)
 {
     fprintf(f, "usage: relic extract LEVEL.pid --swp LEVEL.swp|LEVEL.spz -C DIR [--names LEVEL.grf] [--mips]\n"
                "Write each texture of a Trespasser texture directory as DIR/<texture ID>.png (RGBA; palette\n"
                "index 0 of transparent textures has alpha 0), or DIR/<ID>-<name>.png when --names gives a\n"
                "GRF whose texture and bump-map paths hash to the ID (diffuse 1.0). Bump-mapped textures also\n"
                "give DIR/<ID>.bump.png (R = azimuth x 4, G = elevation x 17). --mips adds every mip level as\n"
-               "DIR/<ID>.<W>x<H>.png. The pixels come from the SWP, or from the SPZ decoded as a stream.\n"
-               "Exit status: 0 success, 1 invalid input or failed write, 2 usage error.\n");
+               "DIR/<ID>.<W>x<H>.png. The pixels come from the SWP, or from the SPZ decoded as a stream.\n");
 }
 
 typedef struct tex_name {
@@ -70,14 +69,14 @@ static int load_names(const char *path, relic_arena *a, tex_name **out, size_t *
     if (cli_load(path, &in)) return 1;
     if (relic_groff_open(in.map.bytes.data, in.map.bytes.size, a, &b, &compressed, &err) != RELIC_OK ||
         relic_groff_validate(b.data, b.size, &v, &err) != RELIC_OK || relic_groff_decode(&v, a, &m, &err) != RELIC_OK) {
-        relic_error_print(stderr, path, &err);
+        cli_error(path, &err);
         cli_unload(&in);
         return 1;
     }
     size_t nb = 0;
     const char **bmp = relic_arena_array(a, m.symbols_count ? m.symbols_count : 1, sizeof *bmp, sizeof(void *));
     size_t *blen = relic_arena_array(a, m.symbols_count ? m.symbols_count : 1, sizeof *blen, sizeof(size_t));
-    if (!bmp || !blen) { cli_unload(&in); fprintf(stderr, "relic: no memory for the GRF names\n"); return 1; }
+    if (!bmp || !blen) { cli_unload(&in); cli_errorf(path, 0, "no memory for the GRF names"); return 1; }
     for (size_t k = 0; k < m.symbols_count; k++) {
         size_t n = m.symbols[k].name_count ? m.symbols[k].name_count - 1 : 0;
         if (n > 4 && (m.symbols[k].name[n - 4] == '.') &&
@@ -88,10 +87,10 @@ static int load_names(const char *path, relic_arena *a, tex_name **out, size_t *
     }
     size_t total = nb * (nb + 1), t = 0;
     tex_name *e = relic_arena_array(a, total ? total : 1, sizeof *e, 8);
-    if (!e) { cli_unload(&in); fprintf(stderr, "relic: no memory for %zu name pairs\n", total); return 1; }
+    if (!e) { cli_unload(&in); cli_errorf(path, 0, "no memory for %zu name pairs", total); return 1; }
     for (size_t i = 0; i < nb; i++) {
         const char *sn = short_name(a, bmp[i], blen[i]);
-        if (!sn) { cli_unload(&in); fprintf(stderr, "relic: no memory for the GRF names\n"); return 1; }
+        if (!sn) { cli_unload(&in); cli_errorf(path, 0, "no memory for the GRF names"); return 1; }
         e[t].id = relic_tres_texture_id(bmp[i], blen[i], NULL, 0, RELIC_TRES_DEFAULT_DIFFUSE);
         e[t++].name = sn;
         for (size_t j = 0; j < nb; j++) {
@@ -165,45 +164,23 @@ static relic_status one_raster(void *vctx, size_t i, const uint8_t *swp, uint64_
     return st;
 }
 
-int cli_extract_is_textures(int argc, char **argv)
+int cli_extract_textures(const cli_input *pid, const cli_extract_args *x)
 {
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--swp")) return 1;
-    return 0;
-}
-
-int cmd_extract_textures(int argc, char **argv)
-{
-    const char *pid_path = NULL, *swp_path = NULL, *dir = NULL, *names_path = NULL;
-    int mips = 0;
-    for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "-C") && i + 1 < argc) dir = argv[++i];
-        else if (!strcmp(argv[i], "--swp") && i + 1 < argc) swp_path = argv[++i];
-        else if (!strcmp(argv[i], "--names") && i + 1 < argc) names_path = argv[++i];
-        else if (!strcmp(argv[i], "--mips")) mips = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic extract: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (!pid_path) pid_path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
-    }
-    if (!pid_path || !swp_path || !dir) { usage(stderr); return EXIT_USAGE; }
+    const char *pid_path = pid->path, *swp_path = x->swp, *dir = x->dir, *names_path = x->names;
+    int mips = x->mips;
+    if (!swp_path || !dir || x->nmembers) { cli_extract_textures_usage(stderr); return EXIT_USAGE; }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "relic: cannot create %s: %s\n", dir, strerror(errno));
+        cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
     }
     relic_arena a;
     relic_error err;
     relic_pid_view v;
-    cli_input pid, swp;
+    cli_input swp;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     extract_ctx c;
     memset(&c, 0, sizeof c);
-    if ((names_path && load_names(names_path, &a, (tex_name **)&c.names, &c.nnames)) || cli_load(pid_path, &pid)) {
-        relic_arena_release(&a);
-        return EXIT_INVALID;
-    }
-    if (cli_load(swp_path, &swp)) {
-        cli_unload(&pid);
+    if ((names_path && load_names(names_path, &a, (tex_name **)&c.names, &c.nnames)) || cli_load(swp_path, &swp)) {
         relic_arena_release(&a);
         return EXIT_INVALID;
     }
@@ -215,26 +192,22 @@ int cmd_extract_textures(int argc, char **argv)
     c.pid_path = pid_path;
     c.mips = mips;
     cli_batch_begin(); /* every PNG, or none */
-    if (pid.format != RELIC_FORMAT_PID) {
-        fprintf(stderr, "relic extract: %s is not a PID texture directory\n", pid_path);
-        rc = 1;
-    } else if (relic_pid_validate(pid.map.bytes.data, pid.map.bytes.size, &v, &err) != RELIC_OK) {
-        relic_error_print(stdout, pid_path, &err);
+    if (relic_pid_validate(pid->map.bytes.data, pid->map.bytes.size, &v, &err) != RELIC_OK) {
+        cli_report(stdout, pid_path, &err);
         rc = 1;
     } else if (relic_swp_palettes_find(&v, &a, &c.pal, &err) != RELIC_OK ||
                !(c.rgba = relic_arena_array(&a, (size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE, 4, 16))) {
-        fprintf(stderr, "relic: no memory to decode textures\n");
+        cli_errorf(pid_path, 0, "no memory to decode textures");
         rc = 1;
     } else if (relic_swp_walk(&v, swp.map.bytes.data, swp.map.bytes.size, spz, SPZ_WINDOW_LIMIT, &a, one_raster, &c,
                               &err) != RELIC_OK) {
         /* offsets name the PID (raster fields) or, for pixels and the stream, the SWP/SPZ */
-        relic_error_print(stdout, strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid_path : swp_path, &err);
+        cli_report(stdout, strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid_path : swp_path, &err);
         rc = 1;
     }
     rc = cli_batch_end(!rc);
     if (!rc) printf("%s: %u PNG file%s in %s\n", pid_path, c.written, c.written == 1 ? "" : "s", dir);
     cli_unload(&swp);
-    cli_unload(&pid);
     relic_arena_release(&a);
     return rc ? EXIT_INVALID : EXIT_VALID;
 }

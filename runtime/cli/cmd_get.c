@@ -137,27 +137,27 @@ int cmd_get(int argc, char **argv)
         snprintf(member, sizeof member, "%.*s", (int)(len < sizeof member ? len : sizeof member - 1), path);
         if (cli_erf_open(&in, &a, &ar)) { rc = EXIT_INVALID; goto done; }
         if (!relic_erf_find(&ar, member, &k)) {
-            fprintf(stderr, "relic get: %s: no member '%s' (see relic ls)\n", args[0], member);
+            cli_errorf(args[0], 0, "no member '%s' (see relic ls)", member);
             rc = EXIT_INVALID;
             goto done;
         }
         path = slash ? slash + 1 : "";
         if (relic_erf_open_gff(&ar, k, &a, &d, &err) != RELIC_OK) { /* errors at container offsets */
-            relic_error_print(stdout, args[0], &err);
+            cli_report(stdout, args[0], &err);
             rc = EXIT_INVALID;
             goto done;
         }
         gff = NULL;
     } else if (in.format != RELIC_FORMAT_GFF) {
-        fprintf(stderr, "relic get: %s: not a GFF file (detected: %s)\n", args[0], relic_format_name(in.format));
+        cli_errorf(args[0], 0, "not a GFF file (detected: %s)", relic_format_name(in.format));
         rc = EXIT_INVALID;
         goto done;
     }
     if (gff && relic_gff_open(gff, gff_size, &a, NULL, NULL, &d, &err) != RELIC_OK) {
-        relic_error_print(stdout, args[0], &err);
+        cli_report(stdout, args[0], &err);
         rc = EXIT_INVALID;
     } else if (relic_gff_resolve(&d, path, &target, &is_struct, &err) != RELIC_OK) {
-        fprintf(stderr, "relic get: %s: %s\n", args[0], err.message);
+        cli_error(args[0], &err);
         rc = EXIT_INVALID;
     } else if (is_struct) {
         print_struct(&d, target);

@@ -45,7 +45,7 @@ static int names_of(const char *path, int argc, char **argv, int first)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_groff_open(in.map.bytes.data, in.map.bytes.size, &a, &b, &compressed, &err) != RELIC_OK ||
         relic_groff_validate(b.data, b.size, &v, &err) != RELIC_OK || relic_groff_decode(&v, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stderr, path, &err);
+        cli_error(path, &err);
         rc = EXIT_INVALID;
     } else if (first >= argc) {
         for (size_t k = 0; k < m.symbols_count; k++) {

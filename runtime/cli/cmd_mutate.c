@@ -77,8 +77,11 @@ typedef struct mut_input {
     char stem[128];
 } mut_input;
 
-static const cli_mutator *mutator_for(const cli_input *in)
+/* The mutator row whose validator takes in, or NULL; *why gets the first
+ * validator's rejection (code RELIC_OK when no row is for in's format). */
+static const cli_mutator *mutator_for(const cli_input *in, relic_error *why)
 {
+    relic_error_clear(why);
     const char *name = relic_format_name(in->format);
     char ext[16];
     relic_path_extension(in->path, ext, sizeof ext);
@@ -88,6 +91,7 @@ static const cli_mutator *mutator_for(const cli_input *in)
         relic_error err;
         const relic_mut_format *f = cli_mutator_of(&cli_mutators[i]);
         if (f->validate(in->map.bytes.data, in->map.bytes.size, &err) == RELIC_OK) return &cli_mutators[i];
+        if (why->code == RELIC_OK) *why = err;
     }
     return NULL;
 }
@@ -106,7 +110,7 @@ static unsigned check_quietly(const uint8_t *data, size_t size, const char *name
     fflush(stdout);
     int saved = dup(STDOUT_FILENO), null = open("/dev/null", O_WRONLY);
     if (saved >= 0 && null >= 0) dup2(null, STDOUT_FILENO);
-    unsigned problems = f->check(&in, 0);
+    unsigned problems = f->hooks->check(&in, 0);
     fflush(stdout);
     if (saved >= 0) { dup2(saved, STDOUT_FILENO); close(saved); }
     if (null >= 0) close(null);
@@ -161,24 +165,25 @@ int cmd_mutate(int argc, char **argv)
         mut_input *m = &ins[i];
         if (cli_load(paths[i], &m->in)) { status = EXIT_INVALID; goto out; }
         loaded++;
-        const cli_mutator *row = mutator_for(&m->in);
+        relic_error why;
+        const cli_mutator *row = mutator_for(&m->in, &why);
         m->row = row;
         m->mutator = row ? cli_mutator_of(row) : NULL;
         if (row && invalid && row->no_invalid) {
-            fprintf(stderr, "relic mutate: %s: no invalid %s file exists (%s)\n", paths[i],
+            cli_errorf(paths[i], 0, "no invalid %s file exists (%s)",
                     row->ext ? row->ext : relic_format_name(m->in.format), row->no_invalid);
             status = EXIT_INVALID;
             goto out;
         }
         if (!m->mutator) {
-            fprintf(stderr, "relic mutate: %s: no structure-aware mutator for this file (detected: %s; it must pass its schema's validator)\n",
-                    paths[i], relic_format_name(m->in.format));
+            if (why.code != RELIC_OK) cli_error(paths[i], &why); /* where its validator stopped */
+            cli_errorf(paths[i], 0, "no structure-aware mutator for this file (detected: %s; it must pass its schema's validator)",
+                       relic_format_name(m->in.format));
             status = EXIT_INVALID;
             goto out;
         }
         if (!invalid && check_quietly(m->in.map.bytes.data, m->in.map.bytes.size, paths[i]) != 0) {
-            fprintf(stderr, "relic mutate: %s: fails `relic check`; valid-mode mutants start from a valid file (--invalid takes it)\n",
-                    paths[i]);
+            cli_errorf(paths[i], 0, "fails `relic check`; valid-mode mutants start from a valid file (--invalid takes it)");
             status = EXIT_INVALID;
             goto out;
         }
@@ -192,7 +197,7 @@ int cmd_mutate(int argc, char **argv)
             if (*p == '"' || *p == '\\' || (unsigned char)*p < 0x20) *p = '_';
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        fprintf(stderr, "relic mutate: cannot create %s: %s\n", dir, strerror(errno));
+        cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         status = EXIT_INVALID;
         goto out;
     }
@@ -233,7 +238,7 @@ int cmd_mutate(int argc, char **argv)
             if (!dup) ok = 1;
         }
         if (!ok) {
-            fprintf(stderr, "relic mutate: %s: no %s mutant for output %lld in %d seeds\n", m->in.path,
+            cli_errorf(m->in.path, 0, "no %s mutant for output %lld in %d seeds",
                     invalid ? "invalid" : "valid", k, SEEDS_PER_OUTPUT);
             status = EXIT_INVALID;
             break;

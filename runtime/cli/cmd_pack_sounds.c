@@ -84,7 +84,7 @@ static int read_file(const char *dir, const char *name, relic_mapping *m, int op
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (optional && access(path, F_OK) != 0) return -1;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, m, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(path, &err);
         return 1;
     }
     return 0;
@@ -235,7 +235,7 @@ static int load_sounds(const char *dir, relic_mapping *m, relic_arena *a, sound 
     if (st != RELIC_OK) {
         char path[4096];
         snprintf(path, sizeof path, "%s/sounds.json", dir);
-        relic_error_print(stderr, path, &err);
+        cli_error(path, &err);
         return 1;
     }
     return 0;
@@ -247,7 +247,7 @@ static int by_name(const void *x, const void *y) { return strcmp(*(char *const *
 static int scan_dir(const char *dir, relic_arena *a, sound **out, size_t *n)
 {
     DIR *d = opendir(dir);
-    if (!d) { fprintf(stderr, "relic: cannot read %s: %s\n", dir, strerror(errno)); return 1; }
+    if (!d) { cli_errorf(dir, 0, "cannot read the directory: %s", strerror(errno)); return 1; }
     size_t cap = 64, k = 0;
     char **names = malloc(cap * sizeof *names);
     struct dirent *de;
@@ -265,11 +265,11 @@ static int scan_dir(const char *dir, relic_arena *a, sound **out, size_t *n)
         if (!names[k - 1]) { rc = 1; break; }
     }
     closedir(d);
-    if (!names || rc) { free(names); fprintf(stderr, "relic: no memory for the file list of %s\n", dir); return 1; }
-    if (k == 0) { free(names); fprintf(stderr, "relic: %s holds no sounds.json and no .wav file\n", dir); return 1; }
+    if (!names || rc) { free(names); cli_errorf(dir, 0, "no memory for the file list"); return 1; }
+    if (k == 0) { free(names); cli_errorf(dir, 0, "holds no sounds.json and no .wav file"); return 1; }
     qsort(names, k, sizeof *names, by_name);
     sound *s = relic_arena_array(a, k, sizeof *s, _Alignof(sound));
-    if (!s) { free(names); fprintf(stderr, "relic: no memory\n"); return 1; }
+    if (!s) { free(names); cli_errorf(dir, 0, "no memory for the sounds"); return 1; }
     for (size_t i = 0; i < k; i++) {
         memset(&s[i], 0, sizeof s[i]);
         s[i].file = names[i];
@@ -327,7 +327,7 @@ static int load_captions(const char *dir, relic_mapping *m, relic_arena *a, capt
     if (st != RELIC_OK) {
         char path[4096];
         snprintf(path, sizeof path, "%s/captions.json", dir);
-        relic_error_print(stderr, path, &err);
+        cli_error(path, &err);
         return 1;
     }
     return 0;
@@ -347,7 +347,7 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
     uint32_t rate;
     int rc = 1;
     snprintf(path, sizeof path, "%s/%s", dir, s->file);
-    if (relic_map_file(path, 0, &m, &err) != RELIC_OK) { fprintf(stderr, "relic: %s\n", err.message); return 1; }
+    if (relic_map_file(path, 0, &m, &err) != RELIC_OK) { cli_error(path, &err); return 1; }
     relic_arena_init_heap(&tmp, CLI_ARENA_LIMIT);
     const caption_set *c = NULL;
     for (size_t i = 0; i < ncaps && !c; i++)
@@ -356,7 +356,7 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
     if (relic_audio_wav_read(m.bytes.data, m.bytes.size, &tmp, &pcm, &frames, &channels, &rate, &bits, &err) != RELIC_OK ||
         relic_audio_cau_from_pcm(pcm, frames, channels, rate, s->bits ? s->bits : bits, adpcm, c ? c->lines : NULL,
                                  c ? c->count : 0, a, out, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s: %s%s%s\n", path, err.path, err.path[0] ? ": " : "", err.message);
+        cli_error(path, &err);
         goto done;
     }
     relic_cau_sample_header *h = &out->header;
@@ -366,7 +366,8 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
         relic_buf_init(&b, 0);
         if (adpcm_encode_scratch(pcm, frames, channels, s->block_align, &b, &err) != RELIC_OK || b.size > UINT32_MAX ||
             !(out->data = relic_arena_alloc(a, b.size + 1, 1))) {
-            fprintf(stderr, "relic: %s: block_align %u: %s\n", path, s->block_align, b.size > UINT32_MAX ? "over 4 GiB" : err.message);
+            if (b.size > UINT32_MAX) cli_errorf(path, 0, "block_align %u: over 4 GiB", s->block_align);
+            else cli_error_in(path, "block_align", &err);
             relic_buf_free(&b);
             goto done;
         }
@@ -377,7 +378,7 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
         h->decoded_size = (uint32_t)(relic_adpcm_frames(b.size, s->block_align, channels) * channels * 2);
         relic_buf_free(&b);
     } else if (!adpcm && s->block_align) {
-        fprintf(stderr, "relic: %s: block_align %u for PCM (must be 0)\n", path, s->block_align);
+        cli_errorf(path, 0, "block_align %u for PCM (must be 0)", s->block_align);
         goto done;
     }
     if (s->has_slack && out->caption_count) {
@@ -385,7 +386,7 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
          * bytes relic_audio_captions_build appends */
         size_t lines = out->caption_text_count - RELIC_AUDIO_CAPTION_SLACK;
         uint8_t *t = relic_arena_alloc(a, lines + s->slack_len + 1, 1);
-        if (!t) { fprintf(stderr, "relic: %s: no memory\n", path); goto done; }
+        if (!t) { cli_errorf(path, 0, "no memory for the captions"); goto done; }
         memcpy(t, out->caption_text, lines);
         if (s->slack_len) memcpy(t + lines, s->slack, s->slack_len);
         out->caption_text = t;
@@ -403,7 +404,7 @@ done:
     return rc;
 }
 
-static void print_problem(void *ctx, const relic_error *e) { relic_error_print(stderr, ctx, e); }
+static void print_problem(void *ctx, const relic_error *e) { cli_error(ctx, e); }
 
 int cmd_pack_sounds(int argc, char **argv)
 {
@@ -440,13 +441,13 @@ int cmd_pack_sounds(int argc, char **argv)
     if (have == 0 && relic_tpa_json_read((const char *)fm.bytes.data, fm.bytes.size, &a, &foley, &err) != RELIC_OK) {
         char path[4096];
         snprintf(path, sizeof path, "%s/foley.json", dir);
-        relic_error_print(stderr, path, &err);
+        cli_error(path, &err);
         goto done;
     }
     /* one sample per sound that does not share another's */
     relic_cau_cau *samples = relic_arena_array(&a, ns ? ns : 1, sizeof *samples, _Alignof(relic_cau_cau));
     relic_tpa_pack_entry *ids = relic_arena_array(&a, ns ? ns : 1, sizeof *ids, _Alignof(relic_tpa_pack_entry));
-    if (!samples || !ids) { fprintf(stderr, "relic: no memory for %zu sounds\n", ns); goto done; }
+    if (!samples || !ids) { cli_errorf(dir, 0, "no memory for %zu sounds", ns); goto done; }
     size_t nsamples = 0;
     for (size_t i = 0; i < ns; i++) {
         if (snd[i].shared) continue;
@@ -462,8 +463,12 @@ int cmd_pack_sounds(int argc, char **argv)
         size_t j = 0;
         while (j < ns && !(snd[j].sound_id == snd[i].same_as && !snd[j].shared)) j++;
         if (j == ns) {
-            fprintf(stderr, "relic: %s/sounds.json: sounds[%zu].same_sample_as: 0x%08X is no sound stored with its own file\n", dir, i,
-                    snd[i].same_as);
+            char json[4096], field[64];
+            snprintf(json, sizeof json, "%s/sounds.json", dir);
+            snprintf(field, sizeof field, "sounds[%zu].same_sample_as", i);
+            relic_error e;
+            relic_fail(&e, RELIC_E_INDEX, 0, field, "0x%08X is no sound stored with its own file", snd[i].same_as);
+            cli_error(json, &e);
             goto done;
         }
         ids[i].sample = snd[j].sample;
@@ -472,12 +477,11 @@ int cmd_pack_sounds(int argc, char **argv)
     relic_tpa_view v;
     if (relic_tpa_pack(ids, ns, samples, nsamples, foley.collisions, foley.collisions_count, &a, &m, &err) != RELIC_OK ||
         relic_tpa_write(&m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         goto done;
     }
     if (relic_tpa_validate(out.data, out.size, &v, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the packed bank does not validate: ");
-        relic_error_print(stderr, out_path, &err);
+        cli_error_in(out_path, "internal error: the packed bank does not validate", &err);
         goto done;
     }
     if (cli_tpa_check(&v, &m, 0, print_problem, (void *)out_path) != 0) goto done;

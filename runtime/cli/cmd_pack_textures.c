@@ -76,13 +76,13 @@ static int read_png(const char *path, relic_arena *a, relic_image *im)
     relic_error err;
     relic_mapping m;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &m, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(path, &err);
         return 1;
     }
     relic_status st = relic_png_read_rgba(m.bytes.data, m.bytes.size, RELIC_SWP_MAX_SIDE, a, im, &err);
     relic_unmap(&m);
     if (st != RELIC_OK) {
-        relic_error_print(stderr, path, &err);
+        cli_error(path, &err);
         return 1;
     }
     return 0;
@@ -122,7 +122,7 @@ int cmd_pack_textures(int argc, char **argv)
         return EXIT_USAGE;
     }
     DIR *d = opendir(dir);
-    if (!d) { fprintf(stderr, "relic: cannot open directory %s: %s\n", dir, strerror(errno)); return EXIT_INVALID; }
+    if (!d) { cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno)); return EXIT_INVALID; }
     relic_arena a;
     relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
@@ -143,10 +143,10 @@ int cmd_pack_textures(int argc, char **argv)
         if (!(files[nfiles++] = relic_arena_strndup(&a, e->d_name, strlen(e->d_name)))) rc = 1;
     }
     closedir(d);
-    if (rc) fprintf(stderr, "relic: no memory for the file list of %s\n", dir);
+    if (rc) cli_errorf(dir, 0, "no memory for the file list");
     if (nfiles) qsort(files, nfiles, sizeof *files, by_name);
     relic_swp_texture *t = rc ? NULL : relic_arena_array(&a, nfiles ? nfiles : 1, sizeof *t, 8);
-    if (!rc && !t) { fprintf(stderr, "relic: no memory for %zu textures\n", nfiles); rc = 1; }
+    if (!rc && !t) { cli_errorf(dir, 0, "no memory for %zu textures", nfiles); rc = 1; }
     char path[4200];
     for (size_t i = 0; !rc && i < nfiles; i++) {
         size_t n = strlen(files[i]) - 4;
@@ -173,16 +173,21 @@ int cmd_pack_textures(int argc, char **argv)
     if (!rc && relic_swp_pack(t, nfiles, &a, &pid, &swp, &err) != RELIC_OK) {
         if (err.path[0] && !strncmp(err.path, "textures[", 9)) {
             size_t k = strtoul(err.path + 9, NULL, 10);
-            if (k < nfiles) fprintf(stderr, "relic: %s/%s: %s\n", dir, files[k], err.message);
-            else relic_error_print(stderr, dir, &err);
+            if (k < nfiles) {
+                snprintf(path, sizeof path, "%s/%s", dir, files[k]);
+                err.path[0] = '\0'; /* the file is the texture */
+                cli_error(path, &err);
+            } else {
+                cli_error(dir, &err);
+            }
         } else {
-            relic_error_print(stderr, dir, &err);
+            cli_error(dir, &err);
         }
         rc = 1;
     }
     if (!rc && (relic_pid_write(&pid, &pidbuf, &err) != RELIC_OK ||
                 relic_pid_validate(pidbuf.data, pidbuf.size, &check, &err) != RELIC_OK)) {
-        relic_error_print(stderr, pid_path, &err);
+        cli_error(pid_path, &err);
         rc = 1;
     }
     relic_arena sa; /* encoder scratch */
@@ -191,7 +196,7 @@ int cmd_pack_textures(int argc, char **argv)
                                   : RELIC_OK;
     relic_arena_release(&sa);
     if (est != RELIC_OK) {
-        relic_error_print(stderr, swp_path, &err);
+        cli_error(swp_path, &err);
         rc = 1;
     }
     if (!rc) {

@@ -49,21 +49,21 @@ int cmd_path(int argc, char **argv)
     int rc = EXIT_INVALID;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (in.format != RELIC_FORMAT_TRN) {
-        fprintf(stderr, "relic path: %s is not an NWN2 TRN/TRX file\n", args[0]);
+        cli_errorf(args[0], 0, "not an NWN2 TRN/TRX file (detected: %s)", relic_format_name(in.format));
         goto out;
     }
     if (cli_trn_load_aswm(&in, &a, &m, &w, &packet)) goto out;
     uint32_t from = relic_trn_triangle_at(&w, c[0], c[1]), to = relic_trn_triangle_at(&w, c[2], c[3]);
     if (from == 0xFFFFFFFFu || to == 0xFFFFFFFFu) {
-        fprintf(stderr, "relic path: (%g, %g) lies on no triangle\n", from == 0xFFFFFFFFu ? c[0] : c[2], from == 0xFFFFFFFFu ? c[1] : c[3]);
+        cli_errorf(args[0], 0, "(%g, %g) lies on no triangle of the walkmesh", from == 0xFFFFFFFFu ? c[0] : c[2], from == 0xFFFFFFFFu ? c[1] : c[3]);
         goto out;
     }
     if (relic_trn_check_aswm(&w, "aswm", 0, NULL, NULL) != 0) {
-        fprintf(stderr, "relic path: %s: the walkmesh breaks its rules (see relic check)\n", args[0]);
+        cli_errorf(args[0], 0, "the walkmesh breaks its rules (see relic check)");
         goto out;
     }
     if (relic_trn_route_find(&w, from, to, c[0], c[1], c[2], c[3], &a, &route, &err) != RELIC_OK) {
-        relic_error_print(stderr, args[0], &err);
+        cli_error(args[0], &err);
         goto out;
     }
     printf("route from triangle %u (island %u) to triangle %u (island %u): %zu triangles, length %.3f\n", (unsigned)from,

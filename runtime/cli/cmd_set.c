@@ -125,7 +125,7 @@ static int locate(const cli_input *in, relic_arena *a, relic_erf_archive *ar, gf
     sp->size = in->map.bytes.size;
     if (in->format == RELIC_FORMAT_GFF) return 0;
     if (in->format != RELIC_FORMAT_ERF) {
-        fprintf(stderr, "relic: %s: not a GFF file or a container (detected: %s)\n", in->path, relic_format_name(in->format));
+        cli_errorf(in->path, 0, "not a GFF file or a container (detected: %s)", relic_format_name(in->format));
         return 1;
     }
     if (cli_erf_open(in, a, ar)) return 1;
@@ -136,7 +136,7 @@ static int locate(const cli_input *in, relic_arena *a, relic_erf_archive *ar, gf
     memcpy(name, sp->path, len);
     name[len] = 0;
     if (!relic_erf_find(ar, name, &sp->member)) {
-        fprintf(stderr, "relic: %s: no member '%s' (see relic ls)\n", in->path, name);
+        cli_errorf(in->path, 0, "no member '%s' (see relic ls)", name);
         return 1;
     }
     sp->in_container = 1;
@@ -187,14 +187,14 @@ int cmd_set(int argc, char **argv)
     if (locate(&in, &a, &ar, &sp)) goto out;
     if (relic_gff_open(in.map.bytes.data + sp.offset, sp.size, &a, NULL, NULL, &d, &err) != RELIC_OK) {
         if (sp.in_container) relic_erf_open_gff(&ar, sp.member, &a, &d, &err); /* the error at container offsets */
-        relic_error_print(stdout, file, &err);
+        cli_report(stdout, file, &err);
         goto out;
     }
     if (relic_gff_resolve(&d, sp.path, &f, &is_struct, &err) != RELIC_OK) {
-        fprintf(stderr, "relic set: %s: %s\n", file, err.message);
+        cli_error(file, &err);
         goto out;
     }
-    if (is_struct) { fprintf(stderr, "relic set: %s: %s is a struct; name one of its fields\n", file, args[1]); goto out; }
+    if (is_struct) { cli_errorf(file, 0, "%s is a struct; name one of its fields", args[1]); goto out; }
     uint32_t type = relic_gff_field_type_of(&d, f);
     if (relic_gff_type_is_fixed(type)) {
         /* in place: map writable, validate those very bytes again, patch */
@@ -202,14 +202,14 @@ int cmd_set(int argc, char **argv)
         relic_gff_doc dw;
         uint32_t fw;
         cli_unload(&in);
-        if (relic_map_file_rw(file, &rw, &err) != RELIC_OK) { fprintf(stderr, "relic set: %s\n", err.message); goto out_nounload; }
+        if (relic_map_file_rw(file, &rw, &err) != RELIC_OK) { cli_error(file, &err); goto out_nounload; }
         uint8_t *w = (uint8_t *)(uintptr_t)rw.bytes.data;
         if (sp.offset + sp.size > rw.bytes.size ||
             relic_gff_open(w + sp.offset, sp.size, &a, NULL, NULL, &dw, &err) != RELIC_OK ||
             relic_gff_resolve(&dw, sp.path, &fw, &is_struct, &err) != RELIC_OK || fw != f) {
-            fprintf(stderr, "relic set: %s changed while it was being read; nothing written\n", file);
+            cli_errorf(file, 0, "changed while it was being read; nothing written");
         } else if (relic_gff_patch(w + sp.offset, &dw, fw, value, &err) != RELIC_OK) {
-            fprintf(stderr, "relic set: %s: %s: %s\n", file, args[1], err.message);
+            cli_error_in(file, args[1], &err);
         } else {
             printf("%s: %s = %s (%s, patched in place)\n", file, args[1], value, relic_gff_type_name(type));
             rc = EXIT_VALID;
@@ -222,35 +222,35 @@ int cmd_set(int argc, char **argv)
     relic_gff_tfield *tf;
     relic_buf b;
     int fell_back = 0;
-    if (relic_gff_tree_from_doc(&d, &a, &t, &err) != RELIC_OK) { relic_error_print(stderr, file, &err); goto out; }
+    if (relic_gff_tree_from_doc(&d, &a, &t, &err) != RELIC_OK) { cli_error(file, &err); goto out; }
     tf = find_src(t.root, f, 0);
-    if (!tf) { fprintf(stderr, "relic set: internal error: field %u not in the tree\n", (unsigned)f); goto out; }
+    if (!tf) { cli_errorf(file, 0, "internal error: field %u not in the tree", (unsigned)f); goto out; }
     if (enc == RELIC_GFF_ENC_AUTO) enc = relic_gff_detect_encoding(&d);
     if (set_tree_value(tf, value, id, enc, &a, args[1])) goto out;
     relic_buf_init(&b, 0);
     if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_KEEP, &a, &b, &fell_back, &err) != RELIC_OK) {
-        relic_error_print(stderr, file, &err);
+        cli_error(file, &err);
     } else {
         relic_gff_doc chk;
         relic_buf whole;
         relic_buf_init(&whole, 0);
         const relic_buf *outb = &b;
         if (relic_gff_open(b.data, b.size, &a, NULL, NULL, &chk, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: internal error: the rewritten GFF does not validate: %s\n", err.message);
+            cli_error_in(file, "internal error: the rewritten GFF does not validate", &err);
             outb = NULL;
         } else if (sp.in_container) {
             /* the container again, with the member's new bytes */
             ar.entries[sp.member].data = b.data;
             ar.entries[sp.member].size = (uint32_t)b.size;
             if (cli_erf_write(&ar, RELIC_ERF_LAYOUT_KEEP, &whole, NULL, &err) != RELIC_OK) {
-                relic_error_print(stderr, file, &err);
+                cli_error(file, &err);
                 outb = NULL;
             } else {
                 outb = &whole;
             }
         }
         if (outb && relic_write_file_atomic(file, outb->data, outb->size, NULL, &err) != RELIC_OK) {
-            fprintf(stderr, "relic set: %s\n", err.message);
+            cli_error(file, &err);
         } else if (outb) {
             printf("%s: %s = %s (%s, file rewritten: %s)\n", file, args[1], value, relic_gff_type_name(tf->type),
                    fell_back ? "the sizes changed, so in the game's default layout" : "its own layout kept");

@@ -1,5 +1,6 @@
 /* common.c — input loading, validation messages and atomic output for the
  * `relic` subcommands. */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,71 @@ const char *cli_escape(char *out, size_t size, const char *name, size_t n)
     return out;
 }
 
+/* The text readers (TPM, TRI, TRR, OBJ, JSON) start their messages with
+ * "FILE:LINE:COL: " ("<text>:LINE:COL: " when given bytes without a name);
+ * the line names the file once, so that prefix becomes "line L, column C: ".
+ * Returns 1 when msg had it. */
+static int fold_text_position(const char *file, const char *msg, char *out, size_t size)
+{
+    static const char unnamed[] = "<text>";
+    size_t n = strlen(file);
+    unsigned line, col;
+    int used = 0;
+    if (strncmp(msg, unnamed, sizeof unnamed - 1) == 0 && msg[sizeof unnamed - 1] == ':') n = sizeof unnamed - 1;
+    else if (strncmp(msg, file, n) != 0 || msg[n] != ':') return 0;
+    if (sscanf(msg + n + 1, "%u:%u: %n", &line, &col, &used) != 2 || used == 0) return 0;
+    snprintf(out, size, "line %u, column %u: %s", line, col, msg + n + 1 + used);
+    return 1;
+}
+
+void cli_report(FILE *to, const char *file, const relic_error *err)
+{
+    relic_error e = *err;
+    if (!file) file = "-";
+    char folded[RELIC_ERROR_MESSAGE_MAX];
+    if (fold_text_position(file, err->message, folded, sizeof folded)) memcpy(e.message, folded, sizeof e.message);
+    relic_error_print(to, file, &e);
+}
+
+void cli_error(const char *file, const relic_error *err) { cli_report(stderr, file, err); }
+
+void cli_error_in(const char *file, const char *what, const relic_error *err)
+{
+    relic_error e = *err;
+    /* what is short; the message keeps what fits after it */
+    snprintf(e.message, sizeof e.message, "%.64s: %.125s", what, err->message[0] ? err->message : relic_status_name(err->code));
+    cli_report(stderr, file, &e);
+}
+
+static void vreport(FILE *to, const char *file, uint64_t offset, const char *path, const char *fmt, va_list ap)
+{
+    relic_error e;
+    relic_error_clear(&e);
+    e.code = RELIC_E_ARGUMENT;
+    e.offset = offset;
+    if (path) snprintf(e.path, sizeof e.path, "%s", path);
+    vsnprintf(e.message, sizeof e.message, fmt, ap);
+    cli_report(to, file, &e);
+}
+
+void cli_errorf(const char *file, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(stderr, file, offset, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void cli_problemf(const char *file, uint64_t offset, const char *path, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport(stdout, file, offset, path, fmt, ap);
+    va_end(ap);
+}
+
+void cli_report_problem(void *ctx, const relic_error *err) { cli_report(stdout, ctx, err); }
+
 int cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
 
 int cli_load(const char *path, cli_input *in)
@@ -34,7 +100,7 @@ int cli_load(const char *path, cli_input *in)
     memset(in, 0, sizeof *in);
     in->path = path;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &in->map, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(path, &err);
         return 1;
     }
     in->format = relic_detect(in->map.bytes.data, in->map.bytes.size, path);
@@ -66,7 +132,7 @@ int cli_batch_end(int ok)
             relic_out_abort(&batch.outs[i]);
         } else if (relic_out_commit(&batch.outs[i], &err) != RELIC_OK) {
             /* a rename refused after the others went through: nothing left to undo safely */
-            fprintf(stderr, "relic: %s\n", err.message);
+            cli_error(batch.outs[i].path, &err);
             rc = 1;
         }
     }
@@ -80,12 +146,12 @@ int cli_write(const char *path, const void *data, size_t size, const char *input
     relic_error err;
     relic_out o;
     if (input && strcmp(path, input) == 0 && strcmp(path, "-") != 0) {
-        fprintf(stderr, "relic: refusing to overwrite the input file '%s'\n", path);
+        cli_errorf(path, 0, "refusing to overwrite the input file");
         return 1;
     }
     if (!batch.open) {
         if (relic_write_file_atomic(path, data, size, input, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: %s\n", err.message);
+            cli_error(path, &err);
             return 1;
         }
         return 0;
@@ -94,19 +160,19 @@ int cli_write(const char *path, const void *data, size_t size, const char *input
         size_t cap = batch.cap ? 2 * batch.cap : 16;
         relic_out *outs = realloc(batch.outs, cap * sizeof *outs);
         if (!outs) {
-            fprintf(stderr, "relic: cannot write '%s': out of memory\n", path);
+            cli_errorf(path, 0, "cannot write: out of memory");
             return 1;
         }
         batch.outs = outs;
         batch.cap = cap;
     }
     if (relic_out_open(&o, path, input, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(path, &err);
         return 1;
     }
     if (relic_out_write(&o, data, size, &err) != RELIC_OK || relic_out_prepare(&o, &err) != RELIC_OK) {
         relic_out_abort(&o);
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(path, &err);
         return 1;
     }
     batch.outs[batch.count++] = o;
@@ -132,7 +198,7 @@ int cli_json_write_failed(const relic_buf *out)
     if (out->sink != sink_to_out) return 0;
     cli_sink *s = out->sink_ctx;
     if (!s->failed) return 0;
-    if (!s->reported) fprintf(stderr, "relic: %s\n", s->err.message);
+    if (!s->reported) cli_error(s->out->path, &s->err);
     s->reported = 1;
     return 1;
 }
@@ -147,19 +213,19 @@ int cli_write_json(const cli_format *fmt, const cli_input *in, const char *out_p
     cli_sink s;
     relic_buf b;
     if (strcmp(out_path, in->path) == 0 && strcmp(out_path, "-") != 0) {
-        fprintf(stderr, "relic: refusing to overwrite the input file '%s'\n", out_path);
+        cli_errorf(out_path, 0, "refusing to overwrite the input file");
         return 1;
     }
     if (relic_out_open(&o, out_path, in->path, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(out_path, &err);
         return 1;
     }
     memset(&s, 0, sizeof s);
     s.out = &o;
     relic_buf_init_sink(&b, CLI_JSON_CHUNK, sink_to_out, &s);
-    int rc = fmt->to_json(in, &b);
+    int rc = cli_format_to_json(fmt, in, &b);
     if (rc == 0 && relic_buf_flush(&b) != 0) {
-        if (!cli_json_write_failed(&b)) fprintf(stderr, "relic: %s: cannot make the JSON output\n", out_path);
+        if (!cli_json_write_failed(&b)) cli_errorf(out_path, 0, "cannot make the JSON output");
         rc = 1;
     } else if (rc != 0) {
         cli_json_write_failed(&b); /* the real cause, when the printer saw only a failed buffer */
@@ -168,7 +234,7 @@ int cli_write_json(const cli_format *fmt, const cli_input *in, const char *out_p
     if (rc != 0) {
         relic_out_abort(&o);
     } else if (relic_out_commit(&o, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s\n", err.message);
+        cli_error(out_path, &err);
         rc = 1;
     }
     return rc;

@@ -4,25 +4,25 @@
  * the binary format OUT names; another format (OBJ) imported into it. */
 #include <string.h>
 
-#include "formats.h"
+#include "audio_cli.h"
 
 static void usage(FILE *f)
 {
     fprintf(f, "usage: relic convert IN OUT [--adpcm] [--captions FILE] [--relief] [--extent X0,Y0,X1,Y1] [--max-height M] [--threshold T] [--encoding cp1252|utf8|auto] [--terrain]\nConvert IN to the format OUT's extension names:\n");
-    for (int i = 0; cli_formats[i]; i++) fputs(cli_formats[i]->help, f);
+    for (int i = 0; cli_formats[i]; i++) fputs(cli_formats[i]->hooks->help, f);
     fprintf(f, "The output is written atomically; IN is never overwritten.\n"
                "Exit status: 0 success, 1 invalid input or failed conversion, 2 usage error.\n");
 }
 
 int cmd_convert(int argc, char **argv)
 {
-    const char *paths[2];
-    int n = 0, audio_options = 0;
+    const char *paths[2], *captions = NULL;
+    int n = 0, adpcm = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        /* WAV -> CAU options: the conversion is `relic encode` (cmd_encode.c) */
-        if (!strcmp(argv[i], "--adpcm")) { audio_options = 1; continue; }
-        if (!strcmp(argv[i], "--captions") && i + 1 < argc) { audio_options = 1; i++; continue; }
+        /* WAV -> CAU options: the conversion `relic encode` makes (cli_cau_from_wav) */
+        if (!strcmp(argv[i], "--adpcm")) { adpcm = 1; continue; }
+        if (!strcmp(argv[i], "--captions") && i + 1 < argc) { captions = argv[++i]; continue; }
         int taken = cli_convert_take_option(argc, argv, &i);
         if (taken < 0) { usage(stderr); return EXIT_USAGE; }
         if (taken) continue;
@@ -34,12 +34,10 @@ int cmd_convert(int argc, char **argv)
     const char *in_path = paths[0], *out_path = paths[1];
     char ext[16];
     relic_path_extension(out_path, ext, sizeof ext);
-    if (audio_options) {
-        if (strcmp(ext, "cau")) {
-            fprintf(stderr, "relic convert: --adpcm and --captions make a .cau sample from a WAV\n");
-            return EXIT_USAGE;
-        }
-        return cmd_encode(argc, argv);
+    int audio_options = adpcm || captions;
+    if (audio_options && strcmp(ext, "cau")) {
+        fprintf(stderr, "relic convert: --adpcm and --captions make a .cau sample from a WAV\n");
+        return EXIT_USAGE;
     }
     const cli_format *target = cli_format_for_ext(ext);
     if (!target && strcmp(ext, "json") && strcmp(ext, "obj") && strcmp(ext, "svg") && strcmp(ext, "png") && strcmp(ext, "wav")) {
@@ -49,19 +47,24 @@ int cmd_convert(int argc, char **argv)
     }
     cli_input in;
     if (cli_load(in_path, &in)) return EXIT_INVALID;
+    /* one dispatch on the input mapped once: its format and OUT's extension */
     const cli_format *source = cli_format_for(in.format);
     int rc = -1;
-    if (source && !strcmp(ext, "json")) {
+    if (audio_options) {
+        rc = cli_cau_from_wav(&in, out_path, adpcm, captions);
+    } else if (source && !strcmp(ext, "json")) {
         rc = cli_write_json(source, &in, out_path);
-    } else if (source) {
-        rc = source->convert(&in, out_path, ext);
+    } else if (source && cli_format_has_ext(source, ext) && (source->schema || source->hooks->rewrite)) {
+        rc = cli_format_rewrite(source, &in, out_path);
+    } else if (source && source->hooks->convert) {
+        rc = source->hooks->convert(&in, out_path, ext);
     } else if (in.format == RELIC_FORMAT_JSON && target) {
-        rc = target->from_json(&in, out_path);
-    } else if (target && target->import) {
-        rc = target->import(&in, out_path, ext);
+        rc = cli_format_from_json(target, &in, out_path);
+    } else if (target && target->hooks->import) {
+        rc = target->hooks->import(&in, out_path, ext);
     }
     if (rc >= 0) cli_convert_unused_options();
-    if (rc < 0) fprintf(stderr, "relic convert: no conversion from %s to .%s (see relic convert --help)\n", relic_format_name(in.format), ext);
+    if (rc < 0) cli_errorf(in_path, 0, "no conversion from %s to .%s (see relic convert --help)", relic_format_name(in.format), ext);
     cli_unload(&in);
     return rc == 0 ? EXIT_VALID : EXIT_INVALID;
 }

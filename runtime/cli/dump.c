@@ -29,7 +29,7 @@ int cmd_dump(int argc, char **argv)
     int rc = EXIT_VALID;
     const cli_format *f = cli_format_for(in.format);
     if (!f) {
-        fprintf(stderr, "relic dump: %s: not a format relic dumps (detected: %s)\n", in_path, relic_format_name(in.format));
+        cli_errorf(in_path, 0, "not a format relic dumps (detected: %s)", relic_format_name(in.format));
         rc = EXIT_INVALID;
     } else if (cli_write_json(f, &in, out_path)) {
         rc = EXIT_INVALID;

@@ -21,9 +21,9 @@ int cli_erf_duplicate(const relic_erf_archive *ar, relic_arena *a, uint32_t *fir
 #define CLI_ERF_SHOWN_MAX (4 * RELIC_ERF_RESREF_MAX + 16)
 /* Entry i's name (resref.ext) escaped for a terminal (cli_escape). Returns out. */
 const char *cli_erf_shown_name(const relic_erf_archive *ar, uint32_t i, char *out, size_t size);
-/* 1 when the command line of `relic extract` names a container (routes it here). */
-int cli_extract_is_container(int argc, char **argv);
-int cmd_extract_container(int argc, char **argv);
+/* `relic extract CONTAINER [MEMBER...] [-C DIR]` on the loaded input (cmd_container.c). */
+int cli_extract_container(const cli_input *in, const cli_extract_args *x);
+void cli_extract_container_usage(FILE *f);
 
 /** relic_erf_archive_write with its scratch in a heap arena freed at once
  *  (the CLI may use the heap; the library takes the caller's arena). */

@@ -1,7 +1,8 @@
 /* fmt_bwm.c — the `relic` command for KotOR BWM walkmeshes (.wok .pwk
  * .dwk): info, check (schema validator, then the table rules of
- * runtime/formats/kotor/bwm_model.c), JSON both ways, OBJ and SVG exports
- * (runtime/export/bwm_export.c) and OBJ import (runtime/export/obj_lexer.re). */
+ * runtime/formats/kotor/bwm_model.c), OBJ and SVG exports
+ * (runtime/export/bwm_export.c) and OBJ import (runtime/export/obj_lexer.re).
+ * JSON both ways and re-writing are the schema's (schema_io.c). */
 #include <float.h>
 #include <string.h>
 
@@ -9,57 +10,17 @@
 #include "formats.h"
 #include "obj.h"
 
-static int validate(const cli_input *in, relic_bwm_view *v)
-{
-    relic_error err;
-    if (relic_bwm_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
 /* Validate and decode into a (heap) arena the caller releases. */
 static int load_model(const cli_input *in, relic_arena *a, relic_bwm_bwm *m)
 {
-    relic_bwm_view v;
-    relic_error err;
-    if (validate(in, &v)) return 1;
-    if (relic_bwm_decode(&v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
-/* Serialise, check that the output validates, write atomically. */
-static int write_model(const relic_bwm_bwm *m, const char *out_path, const char *in_path)
-{
-    relic_buf out;
-    relic_error err;
-    relic_bwm_view check;
-    int rc;
-    relic_buf_init(&out, 0);
-    if (relic_bwm_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else if (relic_bwm_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        /* a writer's output always validates; if not, it is relic's bug: say so, write nothing */
-        fprintf(stderr, "relic: internal error: the written walkmesh does not validate: ");
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else {
-        rc = cli_write(out_path, out.data, out.size, in_path);
-    }
-    relic_buf_free(&out);
-    return rc;
+    return cli_schema_model(&cli_format_bwm, in, a, NULL, m);
 }
 
 static int bwm_info(const cli_input *in)
 {
     relic_bwm_view vv;
     const relic_bwm_view *v = &vv;
-    if (validate(in, &vv)) return 1;
+    if (cli_schema_view(&cli_format_bwm, in, &vv)) return 1;
     const relic_bwm_bwm *h = &v->values;
     char ext[8];
     relic_path_extension(in->path, ext, sizeof ext);
@@ -107,13 +68,13 @@ typedef struct report_ctx { const char *path; } report_ctx;
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
+    cli_report(stdout, c->path, err);
 }
 
 static unsigned bwm_check(const cli_input *in, int strict)
 {
     relic_bwm_view v;
-    if (validate(in, &v)) return 1;
+    if (cli_schema_view(&cli_format_bwm, in, &v)) return 1;
     report_ctx rc = { in->path };
     relic_arena scratch;
     relic_arena_init_heap(&scratch, 0);
@@ -122,43 +83,9 @@ static unsigned bwm_check(const cli_input *in, int strict)
     return problems;
 }
 
-static int bwm_to_json(const cli_input *in, relic_buf *out)
-{
-    relic_arena a;
-    relic_error err;
-    relic_bwm_bwm m;
-    int rc = 0;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_model(in, &a, &m)) rc = 1;
-    else if (relic_bwm_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
-        rc = 1;
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
-static int bwm_from_json(const cli_input *in, const char *out_path)
-{
-    relic_arena a;
-    relic_error err;
-    relic_bwm_bwm m;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_bwm_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        rc = 1;
-    } else {
-        rc = write_model(&m, out_path, in->path);
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
 static int bwm_convert(const cli_input *in, const char *out_path, const char *ext)
 {
-    int bwm = !strcmp(ext, "wok") || !strcmp(ext, "pwk") || !strcmp(ext, "dwk");
-    if (!bwm && strcmp(ext, "obj") && strcmp(ext, "svg")) return -1;
+    if (strcmp(ext, "obj") && strcmp(ext, "svg")) return -1;
     relic_arena a;
     relic_error err;
     relic_bwm_bwm m;
@@ -166,8 +93,6 @@ static int bwm_convert(const cli_input *in, const char *out_path, const char *ex
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &m)) {
         rc = 1;
-    } else if (bwm) {
-        rc = write_model(&m, out_path, in->path);
     } else {
         relic_bwm_mesh mesh;
         relic_buf out;
@@ -190,7 +115,7 @@ static int bwm_convert(const cli_input *in, const char *out_path, const char *ex
             st = relic_bwm_export_svg(&mesh, &t, title, &out, &err);
         }
         if (st != RELIC_OK) {
-            fprintf(stderr, "relic: cannot export %s: %s%s%s\n", out_path, err.path, err.path[0] ? ": " : "", err.message);
+            cli_error_in(out_path, "cannot export", &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, out.data, out.size, in->path);
@@ -215,21 +140,20 @@ static int bwm_import(const cli_input *in, const char *out_path, const char *ext
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_obj_parse(in->path, in->map.bytes.data, in->map.bytes.size, &a, &obj, &err) != RELIC_OK ||
         relic_obj_to_bwm(in->path, &obj, &a, &mesh, &walkable, &err) != RELIC_OK) {
-        fprintf(stderr, "%s\n", err.message);
+        cli_error(in->path, &err);
         rc = 1;
     } else if (relic_bwm_from_mesh(&mesh, type, &a, &m, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: %s: cannot build a walkmesh: %s\n", in->path, err.message);
+        cli_error_in(in->path, "cannot build a walkmesh", &err);
         rc = 1;
     } else {
-        rc = write_model(&m, out_path, in->path);
+        rc = cli_schema_write(&cli_format_bwm, &m, &a, out_path, in->path);
     }
     relic_arena_release(&a);
     return rc;
 }
 
-const cli_format cli_format_bwm = {
-    RELIC_FORMAT_BWM, "bwm", relic_bwm_extensions,
-    bwm_info, bwm_check, bwm_to_json, bwm_from_json, bwm_convert, bwm_import,
+const cli_hooks cli_bwm_hooks = {
+    bwm_info, bwm_check, NULL, NULL, NULL, bwm_convert, bwm_import,
     "  x.wok|x.pwk|x.dwk -> y.json|y.wok|y.obj|y.svg   JSON, re-written binary, Wavefront OBJ (a group\n"
     "                                                   per material), top-down SVG (materials, perimeters,\n"
     "                                                   transitions)\n"

@@ -1,53 +1,13 @@
 /* fmt_cau.c — the `relic` command for Trespasser CAU sound samples (.cau):
- * info, check (schema validator, caption lines, audio data, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/Audio/AudioADPCM.cpp), JSON both ways, CAU -> WAV (decoded with
+ * info, check (schema validator, caption lines, audio data, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/Audio/AudioADPCM.cpp), CAU -> WAV (decoded with
  * runtime/codec/adpcm.c, streamed out as WAV) and WAV -> CAU as PCM (the
- * `relic encode` command adds --adpcm and --captions). */
+ * `relic encode` command adds --adpcm and --captions). JSON both ways and
+ * re-writing are the schema's (schema_io.c). */
 #include <string.h>
 
 #include "audio_cli.h"
 
-static int validate(const cli_input *in, relic_cau_view *v)
-{
-    relic_error err;
-    if (relic_cau_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
-static int load_model(const cli_input *in, relic_arena *a, relic_cau_cau *m)
-{
-    relic_cau_view v;
-    relic_error err;
-    if (validate(in, &v)) return 1;
-    if (relic_cau_decode(&v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
-int cli_cau_write_model(const relic_cau_cau *m, const char *out_path, const char *in_path)
-{
-    relic_buf out;
-    relic_error err;
-    relic_cau_view check;
-    int rc;
-    relic_buf_init(&out, 0);
-    if (relic_cau_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else if (relic_cau_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written sample does not validate: ");
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else {
-        rc = cli_write(out_path, out.data, out.size, in_path);
-    }
-    relic_buf_free(&out);
-    return rc;
-}
+static int validate(const cli_input *in, relic_cau_view *v) { return cli_schema_view(&cli_format_cau, in, v); }
 
 static int cau_info(const cli_input *in)
 {
@@ -92,7 +52,7 @@ static unsigned cau_check(const cli_input *in, int strict)
     relic_audio_format_of_cau(h, &f);
     if (relic_audio_check_data(&f, v.base + h->data_offset, h->data_size, &err) != RELIC_OK) {
         if (!strcmp(err.path, "data")) err.offset += h->data_offset;
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         problems++;
     }
     if (h->caption_offset) {
@@ -103,70 +63,29 @@ static unsigned cau_check(const cli_input *in, int strict)
         if (relic_audio_captions_parse(v.base + h->caption_offset + 8, v.values.caption_length - 4, v.values.caption_count,
                                        &a, &lines, &used, &err) != RELIC_OK) {
             err.offset += h->caption_offset + 8;
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             problems++;
         }
         relic_arena_release(&a);
     }
     if (strict && h->version > RELIC_AUDIO_CAU_VERSION) {
-        printf("%s: header.version @0x4: %u exceeds 110 (the game asserts <= 110)\n", in->path, h->version);
+        cli_problemf(in->path, RELIC_CAU_SAMPLE_HEADER_VERSION_OFFSET, "header.version", "%u exceeds %u (the game asserts <= %u)", h->version,
+                     RELIC_AUDIO_CAU_VERSION, RELIC_AUDIO_CAU_VERSION);
         problems++;
     }
     return problems;
 }
 
-static int cau_to_json(const cli_input *in, relic_buf *out)
-{
-    relic_arena a;
-    relic_error err;
-    relic_cau_cau m;
-    int rc = 0;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_model(in, &a, &m)) rc = 1;
-    else if (relic_cau_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
-        rc = 1;
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
-static int cau_from_json(const cli_input *in, const char *out_path)
-{
-    relic_arena a;
-    relic_error err;
-    relic_cau_cau m;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_cau_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        rc = 1;
-    } else {
-        rc = cli_cau_write_model(&m, out_path, in->path);
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
 static int cau_convert(const cli_input *in, const char *out_path, const char *ext)
 {
-    if (strcmp(ext, "cau") && strcmp(ext, "wav")) return -1;
-    if (!strcmp(ext, "wav")) {
-        /* streamed from the view: the data are never copied */
-        relic_cau_view v;
-        if (validate(in, &v)) return 1;
-        relic_audio_format f;
-        relic_audio_format_of_cau(&v.values.header, &f);
-        return cli_audio_write_wav(&f, v.base + v.values.header.data_offset, v.values.header.data_size, &in->map,
-                                   out_path, in->path);
-    }
-    relic_arena a;
-    relic_cau_cau m;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    rc = load_model(in, &a, &m) ? 1 : cli_cau_write_model(&m, out_path, in->path);
-    relic_arena_release(&a);
-    return rc;
+    if (strcmp(ext, "wav")) return -1;
+    /* streamed from the view: the data are never copied */
+    relic_cau_view v;
+    if (validate(in, &v)) return 1;
+    relic_audio_format f;
+    relic_audio_format_of_cau(&v.values.header, &f);
+    return cli_audio_write_wav(&f, v.base + v.values.header.data_offset, v.values.header.data_size, &in->map, out_path,
+                               in->path);
 }
 
 static int cau_import(const cli_input *in, const char *out_path, const char *ext)
@@ -175,9 +94,8 @@ static int cau_import(const cli_input *in, const char *out_path, const char *ext
     return cli_cau_from_wav(in, out_path, 0, NULL);
 }
 
-const cli_format cli_format_cau = {
-    RELIC_FORMAT_CAU, "cau", relic_cau_extensions,
-    cau_info, cau_check, cau_to_json, cau_from_json, cau_convert, cau_import,
+const cli_hooks cli_cau_hooks = {
+    cau_info, cau_check, NULL, NULL, NULL, cau_convert, cau_import,
     "  x.cau -> y.json|y.cau|y.wav                      JSON, re-written sample, WAV (16-bit PCM decoded\n"
     "                                                   from IMA ADPCM, or the PCM as stored)\n"
     "  x.json -> y.cau                                  the sample again, byte for byte\n"

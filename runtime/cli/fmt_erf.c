@@ -12,13 +12,12 @@
 #include "relic_gen.h"
 #include "relic_json.h"
 
-static const char *const erf_extensions[] = { "erf", "mod", "hak", "sav", "nwm", "rim", NULL };
 
 int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar)
 {
     relic_error err;
     if (relic_erf_open(in->map.bytes.data, in->map.bytes.size, a, ar, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     return 0;
@@ -111,6 +110,13 @@ const char *cli_erf_shown_name(const relic_erf_archive *ar, uint32_t i, char *ou
     return cli_escape(out, size, raw, strlen(raw));
 }
 
+/* File offset of key (ERF) or entry (RIM) i: where a problem with it is reported. */
+static uint64_t key_offset(const relic_erf_archive *ar, uint32_t i)
+{
+    if (ar->kind == RELIC_ERF_KIND_RIM) return ar->rim.header.offset_to_entries + (uint64_t)RELIC_RIM_ENTRY_SIZE * i;
+    return ar->erf.header.offset_to_key_list + (ar->erf.header.file_version == RELIC_ERF_VERSION_V1_1 ? 40ull : 24ull) * i;
+}
+
 static unsigned erf_check(const cli_input *in, int strict)
 {
     relic_arena a;
@@ -126,7 +132,7 @@ static unsigned erf_check(const cli_input *in, int strict)
             relic_arena s;
             relic_arena_init_heap(&s, CLI_ARENA_LIMIT);
             if (relic_erf_open_gff(&ar, i, &s, &d, &err) != RELIC_OK) {
-                relic_error_print(stdout, in->path, &err);
+                cli_report(stdout, in->path, &err);
                 problems++;
             }
             relic_arena_release(&s);
@@ -136,27 +142,29 @@ static unsigned erf_check(const cli_input *in, int strict)
         if (why) {
             /* the resref is the key's (ERF) or entry's (RIM) first field */
             int rim = ar.kind == RELIC_ERF_KIND_RIM;
-            uint64_t key = rim ? ar.rim.header.offset_to_entries + (uint64_t)RELIC_RIM_ENTRY_SIZE * i
-                               : ar.erf.header.offset_to_key_list +
-                                     (ar.erf.header.file_version == RELIC_ERF_VERSION_V1_1 ? 40ull : 24ull) * i;
+            uint64_t key = key_offset(&ar, i);
             char shown[4 * RELIC_ERF_RESREF_MAX + 1];
-            printf("%s: %s[%u].resref @0x%llx: '%s': %s\n", in->path, rim ? "entries" : "keys", (unsigned)i,
-                   (unsigned long long)(key + bad), cli_escape(shown, sizeof shown, e->resref, strlen(e->resref)), why);
+            char field[48];
+            snprintf(field, sizeof field, "%s[%u].resref", rim ? "entries" : "keys", (unsigned)i);
+            cli_problemf(in->path, key + bad, field, "'%s': %s", cli_escape(shown, sizeof shown, e->resref, strlen(e->resref)), why);
             problems++;
         }
         if (strict && e->res_id != i) {
             /* xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim: ResID = the key's index in real files */
-            printf("%s: %s[%u].res_id: %u, not the entry's index (real files number them in order)\n", in->path,
-                   ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)i, (unsigned)e->res_id);
+            char field[48];
+            snprintf(field, sizeof field, "%s[%u].res_id", ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)i);
+            cli_problemf(in->path, key_offset(&ar, i), field, "%u, not the entry's index (real files number them in order)",
+                         (unsigned)e->res_id);
             problems++;
         }
     }
     uint32_t d1, d2;
     char name[CLI_ERF_SHOWN_MAX];
     if (strict && cli_erf_duplicate(&ar, &a, &d1, &d2)) {
-        printf("%s: %s[%u]: '%s' is also entry %u (the game loads one of them)\n", in->path,
-               ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)d2, cli_erf_shown_name(&ar, d2, name, sizeof name),
-               (unsigned)d1);
+        char field[48];
+        snprintf(field, sizeof field, "%s[%u]", ar.kind == RELIC_ERF_KIND_RIM ? "entries" : "keys", (unsigned)d2);
+        cli_problemf(in->path, key_offset(&ar, d2), field, "'%s' is also entry %u (the game loads one of them)",
+                     cli_erf_shown_name(&ar, d2, name, sizeof name), (unsigned)d1);
         problems++;
     }
     relic_arena_release(&a);
@@ -248,17 +256,16 @@ static int erf_to_json(const cli_input *in, relic_buf *out)
 static int erf_from_json(const cli_input *in, const char *out_path)
 {
     (void)out_path;
-    fprintf(stderr, "relic: %s: a container's JSON lists its members, not their bytes; put it in the members'\n"
-                    "directory as " CLI_ERF_MANIFEST " and run relic pack DIR OUT (relic extract writes both)\n", in->path);
+    cli_errorf(in->path, 0, "a container's JSON lists its members, not their bytes; put it in the members' "
+                            "directory as " CLI_ERF_MANIFEST " and run relic pack DIR OUT (relic extract writes both)");
     return 1;
 }
 
 /* Re-write a container (same kind) in its own layout. */
-static int erf_convert(const cli_input *in, const char *out_path, const char *ext)
+static int erf_rewrite(const cli_input *in, const char *out_path)
 {
-    int known = 0;
-    for (int i = 0; erf_extensions[i]; i++) known |= strcmp(erf_extensions[i], ext) == 0;
-    if (!known) return -1;
+    char ext[16];
+    relic_path_extension(out_path, ext, sizeof ext);
     relic_arena a;
     relic_erf_archive ar;
     relic_buf b;
@@ -268,9 +275,9 @@ static int erf_convert(const cli_input *in, const char *out_path, const char *ex
     relic_buf_init(&b, 0);
     if (cli_erf_open(in, &a, &ar) == 0) {
         if ((ar.kind == RELIC_ERF_KIND_RIM) != (strcmp(ext, "rim") == 0))
-            fprintf(stderr, "relic: %s: cannot convert between RIM and ERF by rewriting; use relic extract and relic pack\n", in->path);
+            cli_errorf(in->path, 0, "cannot convert between RIM and ERF by rewriting; use relic extract and relic pack");
         else if (cli_erf_write(&ar, RELIC_ERF_LAYOUT_KEEP, &b, NULL, &err) != RELIC_OK)
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
         else
             rc = cli_write(out_path, b.data, b.size, in->path);
     }
@@ -279,9 +286,8 @@ static int erf_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_erf = {
-    RELIC_FORMAT_ERF, "erf", erf_extensions,
-    erf_info, erf_check, erf_to_json, erf_from_json, erf_convert, NULL,
+const cli_hooks cli_erf_hooks = {
+    erf_info, erf_check, erf_to_json, erf_from_json, erf_rewrite, NULL, NULL,
     "  x.mod|x.erf|x.hak|x.sav|x.nwm|x.rim -> y.json  the header and entry list (relic extract/pack move the data)\n"
     "  x.mod -> y.mod                                 re-written, the container's own layout kept\n",
 };

@@ -11,14 +11,6 @@
 #include "gff_cli.h"
 #include "relic_gff.h"
 
-/* Binary extensions of GFF resource types (xoreos, src/aurora/keyfile.cpp, biffile.cpp ResTypes and
- * the corpus); any of them converts to and from JSON. */
-static const char *const gff_extensions[] = {
-    "gff", "are", "git", "gic", "ifo", "bic", "utc", "uti", "utp", "utd", "ute", "utm", "uts", "utt", "utw",
-    "dlg", "jrl", "fac", "itp", "pth", "gui", "upe", "ult", "utr", "ptm", "ptt", "bti", "btc", "btd", "bte",
-    "btm", "btp", "btt", "bts", "btw", "res", NULL,
-};
-
 typedef struct warn_ctx {
     const char *path;
     unsigned count;
@@ -34,7 +26,7 @@ static void on_warn(void *vctx, const relic_error *err)
         char msg[RELIC_ERROR_MESSAGE_MAX];
         snprintf(msg, sizeof msg, "warning: %.180s", err->message);
         memcpy(w.message, msg, sizeof w.message);
-        relic_error_print(stdout, c->path, &w);
+        cli_report(stdout, c->path, &w);
     }
 }
 
@@ -43,7 +35,7 @@ static int open_doc(const cli_input *in, relic_arena *a, relic_gff_doc *d, warn_
 {
     relic_error err;
     if (relic_gff_open(in->map.bytes.data, in->map.bytes.size, a, w ? on_warn : NULL, w, d, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     return 0;
@@ -55,7 +47,7 @@ static int load_tree(const cli_input *in, relic_arena *a, relic_gff_tree *t)
     relic_error err;
     if (open_doc(in, a, &d, NULL)) return 1;
     if (relic_gff_tree_from_doc(&d, a, t, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         return 1;
     }
     return 0;
@@ -72,11 +64,10 @@ static int write_tree(const relic_gff_tree *t, relic_gff_layout layout, const ch
     relic_buf_init(&out, 0);
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_gff_write_tree(t, layout, &a, &out, NULL, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         rc = 1;
     } else if (relic_gff_open(out.data, out.size, &a, NULL, NULL, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written GFF does not validate: ");
-        relic_error_print(stderr, out_path, &err);
+        cli_error_in(out_path, "internal error: the written GFF does not validate", &err);
         rc = 1;
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
@@ -174,7 +165,7 @@ static int gff_to_json(const cli_input *in, relic_buf *out)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (open_doc(in, &a, &d, NULL)) rc = 1;
     else if (relic_gff_json_print_doc(&d, enc, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) relic_error_print(stderr, in->path, &err);
+        if (!cli_json_write_failed(out)) cli_error(in->path, &err);
         rc = 1;
     }
     relic_arena_release(&a);
@@ -192,7 +183,7 @@ static int gff_from_json(const cli_input *in, const char *out_path)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_gff_json_read_tree((const char *)in->map.bytes.data, in->map.bytes.size, enc, &a, &t,
                                  &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         rc = 1;
     } else {
         rc = write_tree(&t, t.family, out_path, in->path); /* the "__layout" family, bioware when absent */
@@ -201,11 +192,9 @@ static int gff_from_json(const cli_input *in, const char *out_path)
     return rc;
 }
 
-static int gff_convert(const cli_input *in, const char *out_path, const char *ext)
+/* Re-written through the tree, the file's own layout kept. */
+static int gff_rewrite(const cli_input *in, const char *out_path)
 {
-    int known = 0;
-    for (int i = 0; gff_extensions[i]; i++) known |= strcmp(gff_extensions[i], ext) == 0;
-    if (!known) return -1;
     relic_arena a;
     relic_gff_tree t;
     int rc;
@@ -215,9 +204,8 @@ static int gff_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_gff = {
-    RELIC_FORMAT_GFF, "gff", gff_extensions,
-    gff_info, gff_check, gff_to_json, gff_from_json, gff_convert, NULL,
+const cli_hooks cli_gff_hooks = {
+    gff_info, gff_check, gff_to_json, gff_from_json, gff_rewrite, NULL, NULL,
     "  x.are|x.git|x.utc|... (any GFF) -> y.json      nwn_gff-compatible JSON (--encoding cp1252|utf8|auto:\n"
     "                                                   game text as UTF-8; auto = UTF-8 if NWN2's, else cp1252)\n"
     "  x.json -> y.are|y.git|y.utc|...                a GFF in the game's layout (byte for byte for\n"

@@ -48,7 +48,6 @@ static relic_status tpm_from_grf_scratch(const relic_grf_file *f, relic_buf *out
 #define CONTENT_BITS 31
 
 /* grf/scn plain; gr_/sc_ SZDD-compressed, named as COMPRESS.EXE names them */
-static const char *const groff_extensions[] = { "grf", "scn", "gr_", "sc_", NULL };
 
 /* The GROFF bytes of the input (decompressed from SZDD into a) and their view. */
 static int open_view(const cli_input *in, relic_arena *a, relic_groff_view *v, int *compressed)
@@ -57,7 +56,7 @@ static int open_view(const cli_input *in, relic_arena *a, relic_groff_view *v, i
     relic_bytes b;
     if (relic_groff_open(in->map.bytes.data, in->map.bytes.size, a, &b, compressed, &err) != RELIC_OK ||
         relic_groff_validate(b.data, b.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     return 0;
@@ -70,7 +69,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_groff_groff *m)
     int compressed;
     if (open_view(in, a, &v, &compressed)) return 1;
     if (relic_groff_decode(&v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         return 1;
     }
     return 0;
@@ -85,11 +84,10 @@ static int write_model(const relic_groff_groff *m, const char *out_path, const c
     int rc;
     relic_buf_init(&out, 0);
     if (relic_groff_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         rc = 1;
     } else if (relic_groff_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written GROFF does not validate: ");
-        relic_error_print(stderr, out_path, &err);
+        cli_error_in(out_path, "internal error: the written GROFF does not validate", &err);
         rc = 1;
     } else if (missing_char) {
         relic_buf z;
@@ -100,7 +98,7 @@ static int write_model(const relic_groff_groff *m, const char *out_path, const c
                                                        &sa, &z, &err);
         relic_arena_release(&sa);
         if (est != RELIC_OK) {
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, z.data, z.size, in_path);
@@ -182,7 +180,7 @@ static int groff_info(const cli_input *in)
         printf("\n");
     } else {
         printf("  a section does not decode: ");
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
     }
     relic_arena_release(&a);
     return rc;
@@ -193,7 +191,7 @@ typedef struct report_ctx { const char *path; } report_ctx;
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
+    cli_report(stdout, c->path, err);
 }
 
 static unsigned groff_check(const cli_input *in, int strict)
@@ -233,14 +231,13 @@ static int groff_to_json(const cli_input *in, relic_buf *out)
             /* not back to back: the container form keeps such files byte for byte */
             out->size = mark;
             out->failed = 0;
-            fprintf(stderr, "relic: %s: %s; sections' data as hex\n", in->path, err.message);
+            cli_error_in(in->path, "sections' data as hex", &err);
             if (relic_groff_json_print(&m, out, &err) != RELIC_OK) rc = 1;
         }
     } else {
-        relic_error_print(stderr, in->path, &err);
-        fprintf(stderr, "relic: %s: sections' data as hex\n", in->path);
+        cli_error_in(in->path, "sections' data as hex", &err);
         if (relic_groff_json_print(&m, out, &err) != RELIC_OK) {
-            if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
+            if (!cli_json_write_failed(out)) cli_error(in->path, &err);
             rc = 1;
         }
     }
@@ -256,7 +253,7 @@ static int groff_from_json(const cli_input *in, const char *out_path)
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_grf_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         rc = 1;
     } else {
         char ext[8];
@@ -289,7 +286,7 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
     if (!load_model(in, &a, &m)) {
         if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK ||
             grf_obj_scratch(&f, slash ? slash + 1 : mtl_path, &obj, &mtl, &err) != RELIC_OK)
-            relic_error_print(stderr, in->path, &err);
+            cli_error(in->path, &err);
         else {
             /* both files or neither: an OBJ without its MTL, or the reverse, is half a result */
             cli_batch_begin();
@@ -317,7 +314,7 @@ static int groff_to_tpm(const cli_input *in, const char *out_path)
     relic_buf_init(&tpm, 0);
     if (!load_model(in, &a, &m)) {
         if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK || tpm_from_grf_scratch(&f, &tpm, NULL, &err) != RELIC_OK)
-            relic_error_print(stderr, in->path, &err);
+            cli_error(in->path, &err);
         else
             rc = cli_write(out_path, tpm.data, tpm.size, in->path);
     }
@@ -340,9 +337,8 @@ static int groff_convert(const cli_input *in, const char *out_path, const char *
     return rc;
 }
 
-const cli_format cli_format_groff = {
-    RELIC_FORMAT_GROFF, "groff", groff_extensions,
-    groff_info, groff_check, groff_to_json, groff_from_json, groff_convert, NULL,
+const cli_hooks cli_groff_hooks = {
+    groff_info, groff_check, groff_to_json, groff_from_json, NULL, groff_convert, NULL,
     "  x.grf|x.scn|x.gr_ -> y.json|y.grf|y.scn|y.gr_   JSON (each section decoded by kind; a level's instances\n"
     "                                                   with their value-table properties), re-written GROFF;\n"
     "                                                   .gr_/.sc_ is SZDD-compressed (COMPRESS.EXE form),\n"

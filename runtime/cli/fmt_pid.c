@@ -1,59 +1,16 @@
 /* fmt_pid.c — the `relic` command for Trespasser PID texture directories
- * (.pid): info, check (schema validator, then runtime/formats/tres/pid_check.c), JSON
- * both ways and re-writing. Facts: Trespasser source, Lib/Loader/ImageLoader.cpp, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp; Trespasser file formats
+ * (.pid): info, check (schema validator, then runtime/formats/tres/pid_check.c); JSON
+ * both ways and re-writing are the schema's (schema_io.c). Facts: Trespasser source, Lib/Loader/ImageLoader.cpp, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp; Trespasser file formats
  * PID. */
 #include <string.h>
 
 #include "formats.h"
 #include "relic_groff.h"
 
-static int validate(const cli_input *in, relic_pid_view *v)
-{
-    relic_error err;
-    if (relic_pid_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
-static int load_model(const cli_input *in, relic_arena *a, relic_pid_pid *m)
-{
-    relic_pid_view v;
-    relic_error err;
-    if (validate(in, &v)) return 1;
-    if (relic_pid_decode(&v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
-static int write_model(const relic_pid_pid *m, const char *out_path, const char *in_path)
-{
-    relic_buf out;
-    relic_error err;
-    relic_pid_view check;
-    int rc;
-    relic_buf_init(&out, 0);
-    if (relic_pid_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else if (relic_pid_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written PID does not validate: ");
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else {
-        rc = cli_write(out_path, out.data, out.size, in_path);
-    }
-    relic_buf_free(&out);
-    return rc;
-}
-
 static int pid_info(const cli_input *in)
 {
     relic_pid_view v;
-    if (validate(in, &v)) return 1;
+    if (cli_schema_view(&cli_format_pid, in, &v)) return 1;
     const relic_pid_header *h = &v.values.header;
     size_t textures = 0, depth8 = 0, depth16 = 0, bump = 0, transparent = 0, occlusion = 0;
     uint64_t swp_end = 0;
@@ -82,13 +39,13 @@ typedef struct report_ctx { const char *path; } report_ctx;
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
+    cli_report(stdout, c->path, err);
 }
 
 static unsigned pid_check(const cli_input *in, int strict)
 {
     relic_pid_view v;
-    if (validate(in, &v)) return 1;
+    if (cli_schema_view(&cli_format_pid, in, &v)) return 1;
     relic_arena a;
     report_ctx rc = { in->path };
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
@@ -97,54 +54,8 @@ static unsigned pid_check(const cli_input *in, int strict)
     return n;
 }
 
-static int pid_to_json(const cli_input *in, relic_buf *out)
-{
-    relic_arena a;
-    relic_error err;
-    relic_pid_pid m;
-    int rc = 0;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_model(in, &a, &m)) rc = 1;
-    else if (relic_pid_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
-        rc = 1;
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
-static int pid_from_json(const cli_input *in, const char *out_path)
-{
-    relic_arena a;
-    relic_error err;
-    relic_pid_pid m;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_pid_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        rc = 1;
-    } else {
-        rc = write_model(&m, out_path, in->path);
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
-static int pid_convert(const cli_input *in, const char *out_path, const char *ext)
-{
-    if (strcmp(ext, "pid")) return -1;
-    relic_arena a;
-    relic_pid_pid m;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    rc = load_model(in, &a, &m) ? 1 : write_model(&m, out_path, in->path);
-    relic_arena_release(&a);
-    return rc;
-}
-
-const cli_format cli_format_pid = {
-    RELIC_FORMAT_PID, "pid", relic_pid_extensions,
-    pid_info, pid_check, pid_to_json, pid_from_json, pid_convert, NULL,
+const cli_hooks cli_pid_hooks = {
+    pid_info, pid_check, NULL, NULL, NULL, NULL, NULL,
     "  x.pid -> y.json|y.pid                            JSON (palettes, rasters, keys), re-written PID\n"
     "  x.json -> y.pid                                  the PID again, byte for byte\n",
 };

@@ -15,7 +15,6 @@
 /* largest SWP compressed with RELIC_LZSS_BEST by the command (bytes) */
 #define SPZ_BEST_MAX ((size_t)256 << 20)
 
-static const char *const spz_extensions[] = { "spz", "swp", NULL };
 
 static int is_spz(const cli_input *in)
 {
@@ -29,7 +28,7 @@ static int decode_spz(const cli_input *in, relic_out *out, uint64_t *produced, u
     relic_lzss_container c;
     relic_error err;
     if (relic_spz_header(in->map.bytes.data, in->map.bytes.size, &c, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     *declared = c.decoded_size;
@@ -46,11 +45,11 @@ static int decode_spz(const cli_input *in, relic_out *out, uint64_t *produced, u
         if (r == RELIC_LZSS_ERROR) {
             err.offset += c.stream_offset;
             snprintf(err.path, sizeof err.path, "spz.data");
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             return 1;
         }
         if (out && relic_out_write(out, chunk, sizeof chunk - d.avail_out, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: %s\n", err.message);
+            cli_error(out->path, &err);
             return 1;
         }
     } while (r != RELIC_LZSS_DONE);
@@ -82,25 +81,10 @@ static unsigned spz_check(const cli_input *in, int strict)
     uint32_t declared;
     if (decode_spz(in, NULL, &produced, &declared)) return 1;
     if (produced != declared) {
-        printf("%s: spz.size @0x0: declares %u bytes, the stream holds %llu\n", in->path, declared,
-               (unsigned long long)produced);
+        cli_problemf(in->path, 0, "spz.size", "declares %u bytes, the stream holds %llu", declared, (unsigned long long)produced);
         return 1;
     }
     return 0;
-}
-
-static int spz_to_json(const cli_input *in, relic_buf *out)
-{
-    (void)out;
-    fprintf(stderr, "relic: %s: an SPZ/SWP has no JSON form (convert it to .swp or .spz)\n", in->path);
-    return 1;
-}
-
-static int spz_from_json(const cli_input *in, const char *out_path)
-{
-    (void)out_path;
-    fprintf(stderr, "relic: %s: an SPZ/SWP is not made from JSON\n", in->path);
-    return 1;
 }
 
 static int spz_convert(const cli_input *in, const char *out_path, const char *ext)
@@ -111,7 +95,7 @@ static int spz_convert(const cli_input *in, const char *out_path, const char *ex
         uint64_t produced;
         uint32_t declared;
         if (relic_out_open(&out, out_path, in->path, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: %s\n", err.message);
+            cli_error(out_path, &err);
             return 1;
         }
         if (decode_spz(in, &out, &produced, &declared)) {
@@ -119,10 +103,10 @@ static int spz_convert(const cli_input *in, const char *out_path, const char *ex
             return 1;
         }
         if (produced != declared)
-            fprintf(stderr, "relic: warning: %s declares %u bytes and holds %llu (the game decodes to the end)\n",
-                    in->path, declared, (unsigned long long)produced);
+            cli_errorf(in->path, 0, "warning: declares %u bytes and holds %llu (the game decodes to the end)", declared,
+                       (unsigned long long)produced);
         if (relic_out_commit(&out, &err) != RELIC_OK) {
-            fprintf(stderr, "relic: %s\n", err.message);
+            cli_error(out_path, &err);
             return 1;
         }
         return 0;
@@ -139,7 +123,7 @@ static int spz_convert(const cli_input *in, const char *out_path, const char *ex
                                                        &sa, &z, &err);
         relic_arena_release(&sa);
         if (est != RELIC_OK) {
-            fprintf(stderr, "relic: %s: %s\n", in->path, err.message);
+            cli_error(in->path, &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, z.data, z.size, in->path);
@@ -150,8 +134,7 @@ static int spz_convert(const cli_input *in, const char *out_path, const char *ex
     return -1;
 }
 
-const cli_format cli_format_spz = {
-    RELIC_FORMAT_SPZ, "spz", spz_extensions,
-    spz_info, spz_check, spz_to_json, spz_from_json, spz_convert, NULL,
+const cli_hooks cli_spz_hooks = {
+    spz_info, spz_check, NULL, NULL, NULL, spz_convert, NULL, /* no JSON form */
     "  x.spz -> y.swp, x.swp -> y.spz                   expand an SPZ (streaming), compress a SWP (best ratio)\n",
 };

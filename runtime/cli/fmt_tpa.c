@@ -1,50 +1,13 @@
 /* fmt_tpa.c — the `relic` command for Trespasser TPA sound banks (.tpa):
  * info, check (schema validator, then the table rules of
- * runtime/formats/tres/tpa_check.c), JSON both ways and re-writing (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp). `relic extract` (cmd_extract.c) writes the samples as WAV. */
+ * runtime/formats/tres/tpa_check.c; JSON both ways and re-writing are the schema's, schema_io.c) (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp). `relic extract` (cmd_extract.c) writes the samples as WAV. */
 #include <string.h>
 
 #include "audio_cli.h"
 
-static int validate(const cli_input *in, relic_tpa_view *v)
-{
-    relic_error err;
-    if (relic_tpa_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
 static int load_model(const cli_input *in, relic_arena *a, relic_tpa_view *v, relic_tpa_tpa *m)
 {
-    relic_error err;
-    if (validate(in, v)) return 1;
-    if (relic_tpa_decode(v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
-static int write_model(const relic_tpa_tpa *m, const char *out_path, const char *in_path)
-{
-    relic_buf out;
-    relic_error err;
-    relic_tpa_view check;
-    int rc;
-    relic_buf_init(&out, 0);
-    if (relic_tpa_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else if (relic_tpa_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written bank does not validate: ");
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else {
-        rc = cli_write(out_path, out.data, out.size, in_path);
-    }
-    relic_buf_free(&out);
-    return rc;
+    return cli_schema_model(&cli_format_tpa, in, a, v, m);
 }
 
 static int tpa_info(const cli_input *in)
@@ -85,7 +48,7 @@ typedef struct report_ctx { const char *path; } report_ctx;
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
+    cli_report(stdout, c->path, err);
 }
 
 static unsigned tpa_check(const cli_input *in, int strict)
@@ -104,56 +67,8 @@ static unsigned tpa_check(const cli_input *in, int strict)
     return n;
 }
 
-static int tpa_to_json(const cli_input *in, relic_buf *out)
-{
-    relic_arena a;
-    relic_error err;
-    relic_tpa_view v;
-    relic_tpa_tpa m;
-    int rc = 0;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_model(in, &a, &v, &m)) rc = 1;
-    else if (relic_tpa_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
-        rc = 1;
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
-static int tpa_from_json(const cli_input *in, const char *out_path)
-{
-    relic_arena a;
-    relic_error err;
-    relic_tpa_tpa m;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_tpa_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        rc = 1;
-    } else {
-        rc = write_model(&m, out_path, in->path);
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
-static int tpa_convert(const cli_input *in, const char *out_path, const char *ext)
-{
-    if (strcmp(ext, "tpa")) return -1;
-    relic_arena a;
-    relic_tpa_view v;
-    relic_tpa_tpa m;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    rc = load_model(in, &a, &v, &m) ? 1 : write_model(&m, out_path, in->path);
-    relic_arena_release(&a);
-    return rc;
-}
-
-const cli_format cli_format_tpa = {
-    RELIC_FORMAT_TPA, "tpa", relic_tpa_extensions,
-    tpa_info, tpa_check, tpa_to_json, tpa_from_json, tpa_convert, NULL,
+const cli_hooks cli_tpa_hooks = {
+    tpa_info, tpa_check, NULL, NULL, NULL, NULL, NULL,
     "  x.tpa -> y.json|y.tpa                            JSON, re-written bank (relic extract: WAV files)\n"
     "  x.json -> y.tpa                                  the bank again, byte for byte\n",
 };

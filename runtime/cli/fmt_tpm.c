@@ -1,6 +1,6 @@
 /* fmt_tpm.c — the `relic` command for Trespasser Models text (.tpm, by
  * extension; Trespasser file formats, "TPM - Models", runtime/include/relic/relic_tpm.h): info (blocks,
- * geometry counts, bounds), check (the reader's errors as FILE:LINE:COL;
+ * geometry counts, bounds), check (the reader's errors with their line and column;
  * --strict adds the TPM document's advice: a fileinfo block with formatversion,
  * unit-length normals, degenerate faces, faces grouped by material), JSON,
  * convert to OBJ or to TPM again (normalised text), and OBJ -> TPM. */
@@ -11,14 +11,13 @@
 #include "obj.h"
 #include "relic_tpm.h"
 
-static const char *const tpm_extensions[] = { "tpm", NULL };
 
 static int load(const cli_input *in, relic_arena *a, relic_tpm_file *m, FILE *to)
 {
     relic_error err;
     relic_arena_init_heap(a, CLI_ARENA_LIMIT);
     if (relic_tpm_parse(in->path, in->map.bytes.data, in->map.bytes.size, a, m, &err) != RELIC_OK) {
-        fprintf(to, "%s\n", err.message);
+        cli_report(to, in->path, &err);
         return 1;
     }
     return 0;
@@ -83,7 +82,7 @@ static unsigned tpm_check(const cli_input *in, int strict)
         for (uint32_t i = 0; i < m.block_count; i++)
             if (m.blocks[i].kind == RELIC_TPM_FILEINFO) fi = &m.blocks[i];
         if (!fi || !relic_tpm_find(fi, "formatversion")) {
-            printf("%s: no fileinfo block with a formatversion (the one property a reader needs)\n", in->path);
+            cli_problemf(in->path, 0, NULL, "no fileinfo block with a formatversion (the one property a reader needs)");
             problems++;
         }
         for (uint32_t i = 0; i < m.block_count; i++) {
@@ -93,8 +92,9 @@ static unsigned tpm_check(const cli_input *in, int strict)
                 double len = sqrt((double)n[0] * n[0] + (double)n[1] * n[1] + (double)n[2] * n[2]);
                 if (fabs(len - 1.0) > 1e-3) {
                     if (problems < 20)
-                        printf("%s:%u: %s \"%s\": normal %u has length %g (normals should be normalised)\n", in->path, b->where.line,
-                               relic_tpm_kind_name(b->kind), b->name, j + 1, len);
+                        cli_problemf(in->path, b->where.offset, NULL,
+                                     "line %u: %s \"%s\": normal %u has length %g (normals should be normalised)", b->where.line,
+                                     relic_tpm_kind_name(b->kind), b->name, j + 1, len);
                     problems++;
                 }
             }
@@ -103,7 +103,8 @@ static unsigned tpm_check(const cli_input *in, int strict)
                 const uint32_t *v = b->faces[j].v;
                 if (v[0] == v[1] || v[1] == v[2] || v[0] == v[2]) {
                     if (problems < 20)
-                        printf("%s:%u: %s \"%s\": face %u repeats a vertex\n", in->path, b->where.line, relic_tpm_kind_name(b->kind), b->name, j + 1);
+                        cli_problemf(in->path, b->where.offset, NULL, "line %u: %s \"%s\": face %u repeats a vertex", b->where.line,
+                                     relic_tpm_kind_name(b->kind), b->name, j + 1);
                     problems++;
                 }
                 groups += j == 0 || b->faces[j].material != b->faces[j - 1].material;
@@ -117,8 +118,9 @@ static unsigned tpm_check(const cli_input *in, int strict)
             }
             if (groups > used) {
                 if (problems < 20)
-                    printf("%s:%u: %s \"%s\": faces of one material are not grouped (%u runs of %u materials)\n", in->path,
-                           b->where.line, relic_tpm_kind_name(b->kind), b->name, groups, used);
+                    cli_problemf(in->path, b->where.offset, NULL,
+                                 "line %u: %s \"%s\": faces of one material are not grouped (%u runs of %u materials)",
+                                 b->where.line, relic_tpm_kind_name(b->kind), b->name, groups, used);
                 problems++;
             }
         }
@@ -159,7 +161,7 @@ static int tpm_convert(const cli_input *in, const char *out_path, const char *ex
     relic_buf_init(&buf, 0);
     if (!load(in, &a, &m, stderr)) {
         if ((obj ? relic_tpm_to_obj(&m, &buf, &err) : relic_tpm_write(&m, &buf, &err)) != RELIC_OK)
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
         else
             rc = cli_write(out_path, buf.data, buf.size, in->path);
     }
@@ -188,9 +190,9 @@ static int tpm_import(const cli_input *in, const char *out_path, const char *ext
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     relic_buf_init(&buf, 0);
     if (relic_obj_parse(in->path, in->map.bytes.data, in->map.bytes.size, &a, &obj, &err) != RELIC_OK) {
-        fprintf(stderr, "%s\n", err.message);
+        cli_error(in->path, &err);
     } else if (relic_tpm_from_obj(&obj, name, &a, &m, &err) != RELIC_OK || relic_tpm_write(&m, &buf, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
     } else {
         rc = cli_write(out_path, buf.data, buf.size, in->path);
     }
@@ -199,9 +201,8 @@ static int tpm_import(const cli_input *in, const char *out_path, const char *ext
     return rc;
 }
 
-const cli_format cli_format_tpm = {
-    RELIC_FORMAT_TPM, "tpm", tpm_extensions,
-    tpm_info, tpm_check, tpm_to_json, tpm_from_json, tpm_convert, tpm_import,
+const cli_hooks cli_tpm_hooks = {
+    tpm_info, tpm_check, tpm_to_json, tpm_from_json, NULL, tpm_convert, tpm_import,
     "  x.tpm -> y.obj|y.tpm|y.json                      TPM model text to OBJ, normalised TPM, JSON\n"
     "  x.obj -> y.tpm                                   an OBJ mesh as a TPM model (positions, UVs, normals,\n"
     "                                                   faces, materials)\n",

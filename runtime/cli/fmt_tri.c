@@ -8,14 +8,13 @@
 #include "relic_tri.h"
 #include "tres_text.h"
 
-static const char *const tri_extensions[] = { "tri", NULL };
 
 static int load(const cli_input *in, relic_arena *a, relic_tri_mesh *m, FILE *to)
 {
     relic_error err;
     relic_arena_init_heap(a, CLI_ARENA_LIMIT);
     if (relic_tri_parse(in->path, in->map.bytes.data, in->map.bytes.size, a, m, &err) != RELIC_OK) {
-        fprintf(to, "%s\n", err.message);
+        cli_report(to, in->path, &err);
         return 1;
     }
     return 0;
@@ -58,7 +57,11 @@ static unsigned tri_check(const cli_input *in, int strict)
         for (uint32_t i = 0; i < m.triangle_count; i++) {
             const uint32_t *t = m.triangles[i];
             if (t[0] == t[1] || t[1] == t[2] || t[0] == t[2]) {
-                if (problems < 20) printf("%s: triangle %u (%u %u %u) repeats a vertex\n", in->path, i, t[0], t[1], t[2]);
+                if (problems < 20) {
+                    char field[32];
+                    snprintf(field, sizeof field, "triangles[%u]", i);
+                    cli_problemf(in->path, 0, field, "(%u %u %u) repeats a vertex", t[0], t[1], t[2]);
+                }
                 problems++;
             }
         }
@@ -110,7 +113,7 @@ static int tri_convert(const cli_input *in, const char *out_path, const char *ex
     relic_buf_init(&buf, 0);
     if (!load(in, &a, &m, stderr)) {
         if ((obj ? relic_tri_write_obj(&m, &buf, &err) : relic_tri_write(&m, &buf, &err)) != RELIC_OK)
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
         else
             rc = cli_write(out_path, buf.data, buf.size, in->path);
     }
@@ -119,8 +122,7 @@ static int tri_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_tri = {
-    RELIC_FORMAT_TRI, "tri", tri_extensions,
-    tri_info, tri_check, tri_to_json, tri_from_json, tri_convert, NULL,
+const cli_hooks cli_tri_hooks = {
+    tri_info, tri_check, tri_to_json, tri_from_json, NULL, tri_convert, NULL,
     "  x.tri -> y.obj|y.tri|y.json                      TRI terrain triangulation text to OBJ, normalised TRI, JSON\n",
 };

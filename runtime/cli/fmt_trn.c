@@ -2,8 +2,9 @@
  * check (schema validator, container rules, then the inflated ASWM's
  * validator and rules of runtime/formats/nwn2/trn_check.c; --strict adds
  * runtime/formats/nwn2/trn_check_strict.c; TRRN and WATR packets decoded by
- * runtime/formats/nwn2/trn_terrain.c), JSON both ways, re-writing, the walkmesh out to
- * OBJ and SVG, and (--terrain) the terrain and water out to OBJ. Facts:
+ * runtime/formats/nwn2/trn_terrain.c), the walkmesh out to OBJ and SVG, and
+ * (--terrain) the terrain and water out to OBJ; JSON both ways and re-writing
+ * are the schema's (schema_io.c, with relic_trn_layout before writing). Facts:
  * nwn-lib-d, trn.d, trn.d validate; NWN2DataLib, TrxFileReader.cpp; Charles, NWN2 TRN.ASWM packet structure, TRN.ASWM. */
 #include <string.h>
 
@@ -17,50 +18,14 @@ typedef struct report_ctx { const char *path; } report_ctx;
 static void report(void *vctx, const relic_error *err)
 {
     const report_ctx *c = vctx;
-    relic_error_print(stdout, c->path, err);
+    cli_report(stdout, c->path, err);
 }
 
-static int validate(const cli_input *in, relic_trn_view *v)
-{
-    relic_error err;
-    if (relic_trn_validate(in->map.bytes.data, in->map.bytes.size, v, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
+static int validate(const cli_input *in, relic_trn_view *v) { return cli_schema_view(&cli_format_trn, in, v); }
 
 static int load_model(const cli_input *in, relic_arena *a, relic_trn_trn *m)
 {
-    relic_trn_view v;
-    relic_error err;
-    if (validate(in, &v)) return 1;
-    if (relic_trn_decode(&v, a, m, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
-        return 1;
-    }
-    return 0;
-}
-
-int cli_trn_write_model(relic_trn_trn *m, relic_arena *a, const char *out_path, const char *in_path)
-{
-    relic_buf out;
-    relic_error err;
-    relic_trn_view check;
-    int rc;
-    relic_buf_init(&out, 0);
-    if (relic_trn_layout(m, a, &err) != RELIC_OK || relic_trn_write(m, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else if (relic_trn_validate(out.data, out.size, &check, &err) != RELIC_OK) {
-        fprintf(stderr, "relic: internal error: the written TRN does not validate: ");
-        relic_error_print(stderr, out_path, &err);
-        rc = 1;
-    } else {
-        rc = cli_write(out_path, out.data, out.size, in_path);
-    }
-    relic_buf_free(&out);
-    return rc;
+    return cli_schema_model(&cli_format_trn, in, a, NULL, m);
 }
 
 static int trn_info(const cli_input *in)
@@ -95,7 +60,7 @@ static int trn_info(const cli_input *in)
         if (p->type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
         relic_trn_aswm w;
         if (relic_trn_aswm_read(p, CLI_TRN_ASWM_LIMIT, &a, &w, &err) != RELIC_OK) {
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             rc = 1;
             continue;
         }
@@ -123,13 +88,13 @@ int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_trn *m, rel
         if (m->packets[i].type != RELIC_TRN_PACKET_TYPE_ASWM) continue;
         if (relic_trn_aswm_read(&m->packets[i], CLI_TRN_ASWM_LIMIT, a, w, &err) != RELIC_OK) {
             relic_gen_path_prefix(&err, "packets", (long long)i);
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             return 1;
         }
         *packet = i;
         return 0;
     }
-    fprintf(stderr, "relic: %s: no ASWM walkmesh packet\n", in->path);
+    cli_errorf(in->path, 0, "no ASWM walkmesh packet");
     return 1;
 }
 
@@ -140,7 +105,7 @@ int cli_trn_write_svg(const relic_trn_aswm *w, const relic_trn_route *route, con
     int rc;
     relic_buf_init(&out, 0);
     if (relic_trn_aswm_svg(w, route, &out, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
         rc = 1;
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
@@ -160,7 +125,7 @@ static unsigned trn_check(const cli_input *in, int strict)
     relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_trn_decode(&v, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         relic_arena_release(&a);
         return n + 1;
     }
@@ -171,7 +136,7 @@ static unsigned trn_check(const cli_input *in, int strict)
         snprintf(path, sizeof path, "packets[%zu].aswm", i);
         if (relic_trn_aswm_read(&m.packets[i], CLI_TRN_ASWM_LIMIT, &a, &w, &err) != RELIC_OK) {
             relic_gen_path_prefix(&err, "packets", (long long)i); /* offset: in the inflated walkmesh */
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             n++;
             continue;
         }
@@ -185,61 +150,25 @@ static unsigned trn_check(const cli_input *in, int strict)
     return n;
 }
 
-static int trn_to_json(const cli_input *in, relic_buf *out)
-{
-    relic_arena a;
-    relic_error err;
-    relic_trn_trn m;
-    int rc = 0;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_model(in, &a, &m)) rc = 1;
-    else if (relic_trn_json_print(&m, out, &err) != RELIC_OK) {
-        if (!cli_json_write_failed(out)) fprintf(stderr, "relic: %s\n", err.message);
-        rc = 1;
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
-static int trn_from_json(const cli_input *in, const char *out_path)
-{
-    relic_arena a;
-    relic_error err;
-    relic_trn_trn m;
-    int rc;
-    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (relic_trn_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
-        rc = 1;
-    } else {
-        rc = cli_trn_write_model(&m, &a, out_path, in->path);
-    }
-    relic_arena_release(&a);
-    return rc;
-}
-
 static int trn_convert(const cli_input *in, const char *out_path, const char *ext)
 {
     int walkmesh = !strcmp(ext, "obj") || !strcmp(ext, "svg");
     int terrain = cli_convert_option("--terrain") != NULL;
-    if (strcmp(ext, "trn") && strcmp(ext, "trx") && !walkmesh) return -1;
-    if (terrain && strcmp(ext, "obj")) return -1;
+    if (!walkmesh || (terrain && strcmp(ext, "obj"))) return -1;
     relic_arena a;
     relic_trn_trn m;
     relic_trn_aswm w;
     size_t packet;
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (!walkmesh) {
-        rc = load_model(in, &a, &m) ? 1 : cli_trn_write_model(&m, &a, out_path, in->path);
-    } else if (terrain) {
+    if (terrain) {
         relic_buf out;
         relic_error err;
         relic_buf_init(&out, 0);
         if (load_model(in, &a, &m)) {
             rc = 1;
         } else if (relic_trn_terrain_obj(&m, &a, &out, &err) != RELIC_OK) {
-            relic_error_print(stderr, in->path, &err);
+            cli_error(in->path, &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, out.data, out.size, in->path);
@@ -254,7 +183,7 @@ static int trn_convert(const cli_input *in, const char *out_path, const char *ex
         relic_error err;
         relic_buf_init(&out, 0);
         if (relic_trn_aswm_obj(&w, &out, &err) != RELIC_OK) {
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
             rc = 1;
         } else {
             rc = cli_write(out_path, out.data, out.size, in->path);
@@ -265,9 +194,8 @@ static int trn_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_trn = {
-    RELIC_FORMAT_TRN, "trn", relic_trn_extensions,
-    trn_info, trn_check, trn_to_json, trn_from_json, trn_convert, NULL,
+const cli_hooks cli_trn_hooks = {
+    trn_info, trn_check, NULL, NULL, NULL, trn_convert, NULL,
     "  x.trn|x.trx -> y.json|y.trn|y.trx              JSON (packets; ASWM kept as its zlib bytes), re-written file\n"
     "  x.json -> y.trn|y.trx                            the TRN/TRX again, byte for byte\n"
     "  x.trn|x.trx -> y.obj|y.svg                       walkmesh: OBJ (walkable/nonwalkable groups), SVG (tiles, islands)\n"

@@ -9,14 +9,13 @@
 #include "terrain_cli.h"
 #include "tres_text.h"
 
-static const char *const trr_extensions[] = { "trr", NULL };
 
 static int load(const cli_input *in, relic_arena *a, relic_trr_points *p, FILE *to)
 {
     relic_error err;
     relic_arena_init_heap(a, CLI_ARENA_LIMIT);
     if (relic_trr_parse(in->path, in->map.bytes.data, in->map.bytes.size, a, p, &err) != RELIC_OK) {
-        fprintf(to, "%s\n", err.message);
+        cli_report(to, in->path, &err);
         return 1;
     }
     return 0;
@@ -98,12 +97,12 @@ static int trr_convert(const cli_input *in, const char *out_path, const char *ex
             if (cli_max_height(&max_height)) {
                 /* printed */
             } else if (relic_trr_to_grid(&p, max_height, &a, &g, &err) != RELIC_OK) {
-                relic_error_print(stderr, in->path, &err);
+                cli_error(in->path, &err);
             } else {
                 rc = cli_wtd_write(g.heights, g.n, g.width, g.height, &g.mapping, out_path, in->path);
             }
         } else if (relic_trr_write(&p, &buf, &err) != RELIC_OK) {
-            relic_error_print(stderr, out_path, &err);
+            cli_error(out_path, &err);
         } else {
             rc = cli_write(out_path, buf.data, buf.size, in->path);
         }
@@ -113,9 +112,8 @@ static int trr_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
-const cli_format cli_format_trr = {
-    RELIC_FORMAT_TRR, "trr", trr_extensions,
-    trr_info, trr_check, trr_to_json, trr_from_json, trr_convert, NULL,
+const cli_hooks cli_trr_hooks = {
+    trr_info, trr_check, trr_to_json, trr_from_json, NULL, trr_convert, NULL,
     "  x.trr -> y.wtd [--max-height M] [--threshold T]  TRR point cloud resampled onto a grid and encoded\n"
     "  x.trr -> y.trr|y.json                            normalised TRR text, JSON of the points\n",
 };

@@ -21,7 +21,7 @@ static int load_terrain(const cli_input *in, relic_arena *a, relic_wtd_terrain *
 {
     relic_error err;
     if (relic_wtd_decode_terrain(in->map.bytes.data, in->map.bytes.size, a, t, &err) != RELIC_OK) {
-        relic_error_print(to, in->path, &err);
+        cli_report(to, in->path, &err);
         return 1;
     }
     return 0;
@@ -64,7 +64,7 @@ static unsigned wtd_check(const cli_input *in, int strict)
     memset(&t, 0, sizeof t);
     if (relic_wtd_read_header(in->map.bytes.data, in->map.bytes.size, &t.header, &lerr) != RELIC_OK ||
         relic_wtd_read_tree(in->map.bytes.data, in->map.bytes.size, &t.header, NULL, &t.stats, &lerr) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &lerr);
+        cli_report(stdout, in->path, &lerr);
         relic_arena_release(&a);
         return 1;
     }
@@ -75,7 +75,7 @@ static unsigned wtd_check(const cli_input *in, int strict)
             relic_fail(&err, RELIC_E_RANGE, relic_wtd_file_offset((uint64_t)RELIC_WTD_WTD_NODE_COUNT_OFFSET * 8),
                        "node_count", "%u, but the tree has %u significant nodes (the encoder writes 1 + 4 x that = %llu)",
                        t.header.node_count, t.stats.significant, (unsigned long long)expect_nodes);
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             problems++;
         }
         uint64_t words = (t.stats.end_bit + 31) / 32;
@@ -84,7 +84,7 @@ static unsigned wtd_check(const cli_input *in, int strict)
                        "file is %zu bytes, the tree ends in word %llu (the encoder writes %llu bytes)",
                        in->map.bytes.size, (unsigned long long)words,
                        (unsigned long long)(words * RELIC_WTD_WORD_BYTES));
-            relic_error_print(stdout, in->path, &err);
+            cli_report(stdout, in->path, &err);
             problems++;
         }
     }
@@ -103,7 +103,7 @@ static int wtd_to_json(const cli_input *in, relic_buf *out)
     if (relic_wtd_read_header(in->map.bytes.data, in->map.bytes.size, &h, &err) != RELIC_OK ||
         relic_wtd_read_tree(in->map.bytes.data, in->map.bytes.size, &h, NULL, &st, &err) != RELIC_OK ||
         relic_wtd_json_print(&h, &head, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         relic_buf_free(&head);
         return 1;
     }
@@ -111,7 +111,7 @@ static int wtd_to_json(const cli_input *in, relic_buf *out)
     while (end > 0 && head.data[end - 1] != '}') end--;
     if (end == 0 || head.failed) {
         relic_buf_free(&head);
-        fprintf(stderr, "%s: the header JSON could not be made\n", in->path);
+        cli_errorf(in->path, 0, "the header JSON could not be made");
         return 1;
     }
     end--; /* drop the closing brace, and the white space before it */
@@ -177,7 +177,7 @@ int cli_wtd_write(const int32_t *grid, uint32_t n, uint32_t w, uint32_t h, const
     relic_buf_init(&out, 0);
     int rc = 1;
     if (relic_wtd_encode(grid, n, m, &opt, &a, &out, &st, &err) != RELIC_OK) {
-        relic_error_print(stderr, out_path, &err);
+        cli_error(out_path, &err);
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
         if (rc == 0 && opt.threshold)
@@ -214,7 +214,7 @@ static int wtd_convert(const cli_input *in, const char *out_path, const char *ex
             st = relic_wtd_mesh_build(in->map.bytes.data, in->map.bytes.size, &t, &a, &mesh, &err);
             if (st == RELIC_OK) st = obj ? relic_tri_write_obj(&mesh, &buf, &err) : relic_tri_write(&mesh, &buf, &err);
         }
-        if (st != RELIC_OK) relic_error_print(stderr, out_path, &err);
+        if (st != RELIC_OK) cli_error(out_path, &err);
         else rc = cli_write(out_path, buf.data, buf.size, in->path);
     }
 done:
@@ -259,7 +259,7 @@ static int wtd_import(const cli_input *in, const char *out_path, const char *ext
     int rc = 1;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_wtd_png_read(in->map.bytes.data, in->map.bytes.size, &a, &hm, &err) != RELIC_OK) {
-        relic_error_print(stderr, in->path, &err);
+        cli_error(in->path, &err);
         goto done;
     }
     double x0 = 0, y0 = 0, res = 1, c2w = DEFAULT_COEF_TO_WORLD, max_height = 0;
@@ -277,11 +277,11 @@ static int wtd_import(const cli_input *in, const char *out_path, const char *ext
         c2w = max_height / (double)big;
     }
     if (hm.lossy)
-        fprintf(stderr, "%s: note: the heightmap's grey levels were scaled; heights are rounded back, not exact\n", in->path);
+        cli_errorf(in->path, 0, "note: the heightmap's grey levels were scaled; heights are rounded back, not exact");
     const uint32_t n = relic_wtd_grid_size(hm.width, hm.height);
     int32_t *grid = relic_arena_array(&a, (size_t)n * n, sizeof *grid, 4);
     if (!grid) {
-        fprintf(stderr, "%s: no memory for a %u x %u grid\n", in->path, n, n);
+        cli_errorf(in->path, 0, "no memory for a %u x %u grid", n, n);
         goto done;
     }
     relic_wtd_pad(hm.heights, hm.width, hm.height, grid, n);
@@ -293,9 +293,8 @@ done:
     return rc;
 }
 
-const cli_format cli_format_wtd = {
-    RELIC_FORMAT_WTD, "wtd", relic_wtd_extensions,
-    wtd_info, wtd_check, wtd_to_json, wtd_from_json, wtd_convert, wtd_import,
+const cli_hooks cli_wtd_hooks = {
+    wtd_info, wtd_check, wtd_to_json, wtd_from_json, NULL, wtd_convert, wtd_import,
     "  x.wtd -> y.png [--relief]|y.obj|y.tri|y.json     16-bit heightmap or 8-bit shaded relief (north up), leaf\n"
     "                                                   triangulation (world metres), header + tree statistics JSON\n"
     "  x.wtd -> y.wtd [--threshold T]                   re-encode (T drops wavelet coefficients |w| <= T)\n"

@@ -22,7 +22,7 @@ int cmd_info(int argc, char **argv)
         cli_input in;
         if (cli_load(argv[i], &in)) { bad = 1; continue; }
         const cli_format *f = cli_format_for(in.format);
-        if (f) bad |= f->info(&in) != 0;
+        if (f) bad |= f->hooks->info(&in) != 0;
         else printf("%s: %s (relic reads it only as an input to convert)\n", argv[i], relic_format_name(in.format));
         cli_unload(&in);
     }

@@ -16,7 +16,7 @@ relic_status cli_erf_write(const relic_erf_archive *ar, relic_erf_layout layout,
 }
 
 unsigned cli_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports,
-                                   relic_trn_report_fn report, void *ctx)
+                                   relic_report_fn report, void *ctx)
 {
     relic_arena a;
     relic_arena_init_heap(&a, 0);
@@ -26,7 +26,7 @@ unsigned cli_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, un
 }
 
 unsigned cli_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
-                       void (*report)(void *ctx, const relic_error *err), void *ctx)
+                       relic_report_fn report, void *ctx)
 {
     relic_arena a;
     relic_arena_init_heap(&a, 0);

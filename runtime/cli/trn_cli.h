@@ -13,13 +13,12 @@
  * (first) ASWM packet into w; *packet gets its index. Prints the error and
  * returns nonzero on failure. */
 int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_trn *m, relic_trn_aswm *w, size_t *packet);
-/* Lay out, serialise, re-validate and atomically write a TRN/TRX model. */
-int cli_trn_write_model(relic_trn_trn *m, relic_arena *a, const char *out_path, const char *in_path);
+
 /* Write an SVG of w (with route when not NULL) to out_path. */
 int cli_trn_write_svg(const relic_trn_aswm *w, const relic_trn_route *route, const char *out_path, const char *in_path);
 
 /** relic_trn_check_aswm_strict with its scratch in a heap arena freed at once. */
 unsigned cli_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports,
-                                   relic_trn_report_fn report, void *ctx);
+                                   relic_report_fn report, void *ctx);
 
 #endif

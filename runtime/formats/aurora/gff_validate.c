@@ -19,7 +19,7 @@ typedef struct vstate {
     uint8_t *struct_seen;  /* bitmap: struct reached from the root */
     uint8_t *field_seen;   /* bitmap: field used by a reached struct */
     uint32_t *label_stamp; /* per label: 1 + the last struct that used it */
-    relic_gff_warn_fn warn;
+    relic_report_fn warn;
     void *warn_ctx;
     relic_error *err;
     uint32_t max_depth, reachable;
@@ -277,7 +277,7 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
     return RELIC_OK;
 }
 
-relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scratch, relic_gff_warn_fn warn,
+relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scratch, relic_report_fn warn,
                             void *warn_ctx, relic_gff_doc *out, relic_error *err)
 {
     relic_status s;

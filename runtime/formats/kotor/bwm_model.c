@@ -17,7 +17,7 @@ _Static_assert(sizeof(relic_bwm_face) == 3 * sizeof(uint32_t), "face is three pa
 
 typedef struct checker {
     const relic_bwm_view *v;
-    relic_bwm_report_fn report;
+    relic_report_fn report;
     void *ctx;
     unsigned problems;
 } checker;
@@ -228,7 +228,7 @@ size_t relic_bwm_check_scratch_size(const relic_bwm_view *v, int strict)
     return need + sizeof(uint32_t);
 }
 
-unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scratch, relic_bwm_report_fn report, void *ctx)
+unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scratch, relic_report_fn report, void *ctx)
 {
     checker c = { v, report, ctx, 0 };
     uint32_t walkable = 0;

@@ -15,7 +15,7 @@
 #define TRN_NONE16 0xFFFFu
 #define TRN_NO_NODE 0xFFu
 
-unsigned relic_trn_check_container(const relic_trn_view *v, relic_trn_report_fn report, void *ctx)
+unsigned relic_trn_check_container(const relic_trn_view *v, relic_report_fn report, void *ctx)
 {
     unsigned problems = 0;
     relic_error e;
@@ -204,7 +204,7 @@ static void check_islands(aswm_ctx *c, const relic_trn_aswm *w)
 }
 
 unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigned max_reports,
-                              relic_trn_report_fn report, void *ctx)
+                              relic_report_fn report, void *ctx)
 {
     /* max_reports 0: count only */
     aswm_ctx c = { path, { max_reports ? report : NULL, ctx, 0, max_reports } };

@@ -142,7 +142,7 @@ static void check_islands(sctx *c, const relic_trn_aswm *w)
 }
 
 unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_arena *scratch,
-                                     relic_trn_report_fn report, void *ctx)
+                                     relic_report_fn report, void *ctx)
 {
     /* max_reports 0: count only */
     sctx c = { path, { max_reports ? report : NULL, ctx, 0, max_reports } };

@@ -103,7 +103,7 @@ relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *
     return RELIC_OK;
 }
 
-unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_trn_report_fn report, void *ctx)
+unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_report_fn report, void *ctx)
 {
     unsigned n = 0;
     for (size_t i = 0; i < m->packets_count; i++) {

@@ -90,7 +90,7 @@ typedef struct checker {
     const relic_groff_groff *m;
     const relic_grf_kind *kinds;
     void *const *models;
-    relic_grf_report report;
+    relic_report_fn report;
     void *ctx;
     unsigned problems;
     relic_grf_symbols symbols;
@@ -297,7 +297,7 @@ static void check_region(checker *c, size_t i, const relic_grf_value_table *vt)
                 value_table);
 }
 
-unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic_grf_report report, void *ctx)
+unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic_report_fn report, void *ctx)
 {
     relic_grf_layout l = relic_grf_layout_of(m);
     size_t n = m->sections_count;

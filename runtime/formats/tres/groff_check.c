@@ -56,7 +56,7 @@ static int has_handle(const uint32_t *sorted, size_t n, uint32_t h)
     return 0;
 }
 
-unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *scratch, relic_groff_report report,
+unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *scratch, relic_report_fn report,
                            void *ctx)
 {
     checker c = { report, ctx, 0, 0 };

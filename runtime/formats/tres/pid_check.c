@@ -16,7 +16,7 @@
 typedef relic_problems checker;
 #define problem relic_problem
 
-unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scratch, relic_groff_report report,
+unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scratch, relic_report_fn report,
                          void *ctx)
 {
     checker c = { report, ctx, 0, 0 };

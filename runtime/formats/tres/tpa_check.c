@@ -43,7 +43,7 @@ static long find_sample(const uint64_t *starts, size_t n, uint64_t offset)
 }
 
 unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict, relic_arena *scratch,
-                         void (*report)(void *ctx, const relic_error *err), void *ctx)
+                         relic_report_fn report, void *ctx)
 {
     checker c = { report, ctx, 0, 0 };
     char path[RELIC_ERROR_PATH_MAX + 32];

@@ -97,8 +97,14 @@ void relic_error_clear(relic_error *err);
  *  cannot drive the terminal. */
 void relic_error_print(FILE *out, const char *file, const relic_error *err);
 
-/** Receives each problem a rule check finds (the report callbacks of every
- *  format's check function have this type). */
+/** Receives each problem a rule check finds: the one report-callback type
+ *  of relic. Every format's check function (relic_bwm_check,
+ *  relic_groff_check, relic_pid_check, relic_grf_check, relic_tpa_check,
+ *  relic_trn_check_*) and relic_gff_open's non-fatal warnings call it once
+ *  per problem; relic_problems below wraps it for the code that finds them.
+ *  err->path is the field path and err->offset the byte offset in the
+ *  checked bytes (for a TRN's ASWM: inside the decompressed walkmesh);
+ *  err is valid only during the call. */
 typedef void (*relic_report_fn)(void *ctx, const relic_error *err);
 
 /** The problems of one rule check: counts every problem and hands the first

@@ -123,7 +123,7 @@ relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigne
  *  Calls report(ctx, err) per problem (report may be NULL)
  *  and returns the number of problems. */
 unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict, relic_arena *scratch,
-                         void (*report)(void *ctx, const relic_error *err), void *ctx);
+                         relic_report_fn report, void *ctx);
 
 /** A collision sound's transfer function evaluated at one velocity. */
 typedef struct relic_tpa_transfer_result {

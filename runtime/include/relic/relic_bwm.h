@@ -16,10 +16,6 @@
 extern "C" {
 #endif
 
-/** Called once per problem found by relic_bwm_check (err names the field
- *  path and byte offset). */
-typedef void (*relic_bwm_report_fn)(void *ctx, const relic_error *err);
-
 /** Rules between tables of a validated walkmesh (the schema has already
  *  checked every index against its array). Always: every float (the
  *  header's use positions and position, vertices, normals, distances, AABB
@@ -40,7 +36,7 @@ typedef void (*relic_bwm_report_fn)(void *ctx, const relic_error *err);
  *  scratch; nothing from the heap. When scratch runs out, a problem with
  *  code RELIC_E_NOMEM is reported and the check stops.
  *  Returns the number of problems reported (0 = valid). */
-unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scratch, relic_bwm_report_fn report, void *ctx);
+unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scratch, relic_report_fn report, void *ctx);
 
 /** Upper bound of the arena bytes relic_bwm_check(v, strict, ...) takes:
  *  5 bytes per AABB node, 1 (4 when strict) per face, plus a few. */

@@ -27,10 +27,6 @@ extern "C" {
 /* Validation and zero-copy access                                        */
 /* ---------------------------------------------------------------------- */
 
-/** Called for a problem that does not stop validation (a duplicate label in
- *  a struct, nwn-lib-d, gff.d; xoreos, gff3writer.cpp); err names the path and offset. */
-typedef void (*relic_gff_warn_fn)(void *ctx, const relic_error *err);
-
 /** A validated GFF file. Only relic_gff_open fills one; every getter below
  *  then reads the bytes in place without further bounds checks. */
 typedef struct relic_gff_doc {
@@ -57,7 +53,7 @@ typedef struct relic_gff_doc {
  *  RELIC_E_LIMIT (depth), RELIC_E_NOMEM (scratch), each naming the path
  *  (structs[3].fields[2] ...) and byte offset. */
 relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scratch,
-                            relic_gff_warn_fn warn, void *warn_ctx, relic_gff_doc *out,
+                            relic_report_fn warn, void *warn_ctx, relic_gff_doc *out,
                             relic_error *err);
 
 /** The 4-character FileType ("UTC "), not NUL-terminated. */

@@ -207,9 +207,6 @@ relic_status relic_grf_file_decode(const relic_groff_groff *m, relic_arena *a, r
  *  and append the whole file to out. */
 relic_status relic_grf_file_write(relic_grf_file *f, relic_arena *a, relic_buf *out, relic_error *err);
 
-/** Callback of relic_grf_check for each problem. */
-typedef relic_groff_report relic_grf_report;
-
 /** Validate every section of a validated container with its kind's schema,
  *  then the rules between sections (Trespasser source, Lib/Groff/GroffIO.cpp): region objects are object
  *  sections, instance names and material names are symbols, object parts
@@ -220,7 +217,7 @@ typedef relic_groff_report relic_grf_report;
  *  normals, wrap vertices; a mesh's points) is a finite number
  *  (sections[i].vertices[k].y, RELIC_E_RANGE). Errors are
  *  reported with offsets in the file. Returns the number of problems. */
-unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic_grf_report report, void *ctx);
+unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic_report_fn report, void *ctx);
 
 /** Whole-file JSON: the container (generated groff JSON without the data
  *  hex), the GROFF version, "contents" (per section: name, kind and the

@@ -27,9 +27,6 @@ extern "C" {
 /** Largest decompressed GRF relic accepts from an SZDD file (bytes). */
 #define RELIC_GROFF_MAX_DECOMPRESSED ((uint64_t)1 << 30)
 
-/** Callback of the rule checkers: one call per problem found. */
-typedef void (*relic_groff_report)(void *ctx, const relic_error *err);
-
 /** The GROFF bytes of a file: data itself when it is a plain GROFF, else
  *  the decompressed contents of an SZDD file (from arena a, at most
  *  RELIC_GROFF_MAX_DECOMPRESSED bytes); *compressed says which. Errors:
@@ -51,7 +48,7 @@ relic_status relic_groff_open(const uint8_t *data, size_t size, relic_arena *a, 
  *  from scratch (when that fails: one RELIC_E_NOMEM
  *  problem). Returns the number of problems (each reported with path and
  *  offset). */
-unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *scratch, relic_groff_report report,
+unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *scratch, relic_report_fn report,
                            void *ctx);
 
 /** Name of section i of a decoded model (the symbol its name handle refers
@@ -77,7 +74,7 @@ relic_status relic_groff_layout(relic_groff_groff *m, relic_error *err);
  *  palette's hash fold, top-level keys have the upper 32 bits 0, palette
  *  chunks are 16 + 4 x colours bytes. Uses 4 bytes per palette from
  *  scratch. Returns the number of problems. */
-unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scratch, relic_groff_report report,
+unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scratch, relic_report_fn report,
                          void *ctx);
 
 #ifdef __cplusplus

@@ -26,17 +26,12 @@ int relic_trn_detect(const uint8_t *data, size_t size);
 extern "C" {
 #endif
 
-/** Called once per problem found by the relic_trn_check_* functions (err
- *  names the field path and, for the container, the file byte offset; for
- *  the ASWM, the byte offset inside the decompressed walkmesh). */
-typedef void (*relic_trn_report_fn)(void *ctx, const relic_error *err);
-
 /** Container rules of a validated file (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp): each
  *  directory entry i holds packet i's FourCC and the file offset of its
  *  packet header (packets lie back to back after the directory, in
  *  directory order: the only layout the schema reads), and no bytes follow
  *  the last packet. Returns the number of problems reported. */
-unsigned relic_trn_check_container(const relic_trn_view *v, relic_trn_report_fn report, void *ctx);
+unsigned relic_trn_check_container(const relic_trn_view *v, relic_report_fn report, void *ctx);
 
 /** Refill the layout fields of a model so that relic_trn_write produces a
  *  consistent file: each packet's size from its payload (12 for TRWH, 12 +
@@ -65,7 +60,7 @@ relic_status relic_trn_layout(relic_trn_trn *m, relic_arena *a, relic_error *err
  *  field path. Returns the number of problems reported (at most
  *  max_reports are reported; counting goes on). */
 unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigned max_reports,
-                              relic_trn_report_fn report, void *ctx);
+                              relic_report_fn report, void *ctx);
 
 /* ---- ASWM writing (runtime/formats/nwn2/trn_aswm_write.c) ---- */
 
@@ -190,7 +185,7 @@ static inline relic_trn_vec3f_view relic_trn_aswm_view_vertex(const relic_trn_as
  *  problem says so (code RELIC_E_NOMEM) and the check stops. Returns the
  *  number of problems (at most max_reports reported). */
 unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_arena *scratch,
-                                     relic_trn_report_fn report, void *ctx);
+                                     relic_report_fn report, void *ctx);
 
 /* ---- baking (runtime/trn_bake*.c) ---- */
 
@@ -287,7 +282,7 @@ relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *
  *  that fails, its path prefixed packets[i].trrn / packets[i].watr and its
  *  offset inside the packet payload. Memory from a. Returns the number of
  *  problems reported. */
-unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_trn_report_fn report, void *ctx);
+unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_report_fn report, void *ctx);
 
 /** Wavefront OBJ of the terrain: a group terrain_<packet> per TRRN packet
  *  (v, vt from the vertex uv, vn; faces v/vt/vn in stored order) and a

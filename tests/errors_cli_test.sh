@@ -1,0 +1,123 @@
+#!/bin/sh
+# errors_cli_test.sh — every `relic` command that reads a file, fed a
+# malformed file of a format it accepts, prints its error as the one line
+# of the command (FILE: field @0xOFFSET: message): the line names the file
+# and carries an @0x byte offset, and the exit status is non-zero. The
+# malformed files are relic's own samples (tests/samples/make_format_samples.sh)
+# truncated or with a count corrupted, made here. Environment: RELIC (the
+# binary).
+RELIC=${RELIC:-build/relic}
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+S=$tmp/s
+B=$tmp/bad
+mkdir -p "$B"
+if ! RELIC=$RELIC sh tests/samples/make_format_samples.sh "$S" >"$tmp/make.log" 2>&1; then
+    cat "$tmp/make.log"
+    echo "0 passed, 1 failed"
+    exit 1
+fi
+
+# truncate IN OUT BYTES: the first BYTES bytes of IN
+truncate_to() { head -c "$3" "$1" >"$2"; }
+# poke FILE OFFSET: four 0xFF bytes over FILE at OFFSET (a count or offset
+# far past the end of the file)
+poke() { printf '\377\377\377\377' | dd of="$1" bs=1 seek="$2" conv=notrunc 2>/dev/null; }
+
+# expect NAME FILE CMD...: CMD fails (exit status not 0) and its output has
+# a line that starts with FILE and carries an @0x offset (FILE: ... @0xN: ...)
+expect() {
+    name=$1 file=$2
+    shift 2
+    "$@" >"$tmp/out" 2>&1
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        fail=$((fail + 1)); echo "FAIL: $name: exit status 0"; sed 's/^/    /' "$tmp/out"; return
+    fi
+    if [ $rc -gt 2 ] || grep -q "Sanitizer\|runtime error:" "$tmp/out"; then
+        fail=$((fail + 1)); echo "FAIL: $name: exit status $rc (a crash?)"; sed 's/^/    /' "$tmp/out"; return
+    fi
+    if grep -F "$file" "$tmp/out" | grep -Eq "^[^ ]*: ([^ ]+ )?@0x[0-9a-f]+: "; then
+        pass=$((pass + 1))
+    else
+        fail=$((fail + 1)); echo "FAIL: $name: no 'FILE: field @0xOFFSET: message' line naming $file"; sed 's/^/    /' "$tmp/out"
+    fi
+}
+
+# the malformed inputs: each format's sample truncated past its header
+truncate_to "$S/room.wok" "$B/room.wok" 100
+truncate_to "$S/module.ifo" "$B/module.ifo" 60
+truncate_to "$S/dog.utc" "$B/dog.utc" 60
+truncate_to "$S/pack.mod" "$B/pack.mod" 100
+truncate_to "$S/pack.rim" "$B/pack.rim" 100
+truncate_to "$S/area.trn" "$B/area.trn" 20
+truncate_to "$S/scene.scn" "$B/scene.scn" 40
+truncate_to "$S/empty.grf" "$B/empty.grf" 40
+truncate_to "$S/terrain.wtd" "$B/terrain.wtd" 30
+truncate_to "$S/level.pid" "$B/level.pid" 30
+truncate_to "$S/level.spz" "$B/level.spz" 3
+truncate_to "$S/tone.cau" "$B/tone.cau" 30
+truncate_to "$S/bank.tpa" "$B/bank.tpa" 40
+cp "$S/scene.sc_" "$B/scene.sc_"; poke "$B/scene.sc_" 10
+cp "$S/points.trr" "$B/points.trr"; printf '1 2 x\n' >>"$B/points.trr"
+printf '2 3\n0 0 0\n1 0 0\n0 1 0\n0 1 2\n' >"$B/terrain.tri"
+printf 'mesh "a" {\n  v = (1,2\n' >"$B/room.tpm"
+printf 'v 0 0 0\nv 1 0 0\nf 1 2 9\n' >"$B/room.obj"
+printf '{"__data_type":"UTC ","Str":{"type":"byte","value":' >"$B/dog.json"
+# a WAV whose fmt chunk claims more bytes than the file holds
+printf 'RIFF\044\000\000\000WAVEfmt \377\000\000\000\001\000' >"$B/tone.wav"
+
+# check, info, dump and convert on every format
+for f in room.wok module.ifo dog.utc pack.mod pack.rim area.trn scene.scn scene.sc_ empty.grf terrain.wtd \
+         level.pid level.spz tone.cau bank.tpa points.trr terrain.tri room.tpm; do
+    expect "check $f" "$B/$f" "$RELIC" check "$B/$f"
+    expect "check --strict $f" "$B/$f" "$RELIC" check --strict "$B/$f"
+    expect "info $f" "$B/$f" "$RELIC" info "$B/$f"
+    expect "dump $f" "$B/$f" "$RELIC" dump "$B/$f" -o "$tmp/out.json"
+done
+for f in room.wok module.ifo pack.mod area.trn scene.scn terrain.wtd level.pid tone.cau bank.tpa points.trr terrain.tri room.tpm; do
+    ext=${f##*.}
+    expect "convert $f -> json" "$B/$f" "$RELIC" convert "$B/$f" "$tmp/out.json"
+    expect "convert $f -> $ext" "$B/$f" "$RELIC" convert "$B/$f" "$tmp/out.$ext"
+done
+expect "convert room.wok -> obj" "$B/room.wok" "$RELIC" convert "$B/room.wok" "$tmp/out.obj"
+expect "convert terrain.wtd -> png" "$B/terrain.wtd" "$RELIC" convert "$B/terrain.wtd" "$tmp/out.png"
+expect "convert tone.cau -> wav" "$B/tone.cau" "$RELIC" convert "$B/tone.cau" "$tmp/out.wav"
+expect "convert level.spz -> swp" "$B/level.spz" "$RELIC" convert "$B/level.spz" "$tmp/out.swp"
+expect "convert dog.json -> utc" "$B/dog.json" "$RELIC" convert "$B/dog.json" "$tmp/out.utc"
+expect "convert room.obj -> wok" "$B/room.obj" "$RELIC" convert "$B/room.obj" "$tmp/out.wok"
+expect "convert tone.wav -> cau" "$B/tone.wav" "$RELIC" convert "$B/tone.wav" "$tmp/out.cau"
+expect "encode tone.wav" "$B/tone.wav" "$RELIC" encode "$B/tone.wav" "$tmp/out.cau"
+
+# the commands on one kind of file
+expect "ls pack.mod" "$B/pack.mod" "$RELIC" ls "$B/pack.mod"
+expect "extract pack.mod" "$B/pack.mod" "$RELIC" extract "$B/pack.mod" -C "$tmp/x1"
+expect "extract bank.tpa" "$B/bank.tpa" "$RELIC" extract "$B/bank.tpa" -C "$tmp/x2"
+expect "extract tone.cau" "$B/tone.cau" "$RELIC" extract "$B/tone.cau" -C "$tmp/x3"
+expect "extract level.pid --swp" "$B/level.pid" "$RELIC" extract "$B/level.pid" --swp "$S/level.swp" -C "$tmp/x4"
+expect "get module.ifo" "$B/module.ifo" "$RELIC" get "$B/module.ifo" Mod_Name
+expect "set module.ifo" "$B/module.ifo" "$RELIC" set "$B/module.ifo" Mod_XPScale 5
+expect "diff module.ifo" "$B/module.ifo" "$RELIC" diff "$B/module.ifo" "$S/module.ifo"
+expect "bake area.trn" "$B/area.trn" "$RELIC" bake "$B/area.trn" "$tmp/out.trx"
+expect "path area.trn" "$B/area.trn" "$RELIC" path "$B/area.trn" 0 0 1 1
+expect "foley bank.tpa" "$B/bank.tpa" "$RELIC" foley "$B/bank.tpa" --velocity 1
+expect "hash --names scene.scn" "$B/scene.scn" "$RELIC" hash --names "$B/scene.scn"
+expect "mutate room.wok" "$B/room.wok" "$RELIC" mutate "$B/room.wok" -n 1 -o "$tmp/m"
+# mutate names where the validator stopped, not only that it refused
+if grep -q "room.wok: header @0x0: header needs 136 bytes" "$tmp/out"; then pass=$((pass + 1)); else
+    fail=$((fail + 1)); echo "FAIL: mutate room.wok: no validator error line"; sed 's/^/    /' "$tmp/out"; fi
+
+# the pack commands: a malformed file inside the directory they read
+mkdir -p "$tmp/pk" "$tmp/ps" "$tmp/pt"
+cp "$S/module.ifo" "$tmp/pk/"
+printf '{"format":' >"$tmp/pk/.relic-container.json"
+expect "pack (bad manifest)" "$tmp/pk/.relic-container.json" "$RELIC" pack "$tmp/pk" "$tmp/out.mod"
+cp "$B/tone.wav" "$tmp/ps/0000BEEF.wav"
+expect "pack-sounds (bad WAV)" "$tmp/ps/0000BEEF.wav" "$RELIC" pack-sounds "$tmp/ps" "$tmp/out.tpa"
+printf '\211PNG\r\n\032\n\000\000' >"$tmp/pt/1.png"
+expect "pack-textures (bad PNG)" "$tmp/pt/1.png" "$RELIC" pack-textures "$tmp/pt" "$tmp/out.pid" "$tmp/out.swp"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
