@@ -78,7 +78,10 @@ static int write_all(int fd, const uint8_t *p, size_t n)
 static int stream_decode(void)
 {
     static uint8_t in[CHUNK], out[CHUNK];
-    relic_lzss_decoder d;
+    static uint8_t state[8192];
+    relic_arena a;
+    relic_arena_init_buffer(&a, state, sizeof state);
+    relic_stream d;
     relic_error err;
     uint8_t hdr[RELIC_SPZ_HEADER_SIZE];
     size_t got = 0;
@@ -88,13 +91,13 @@ static int stream_decode(void)
         got += (size_t)r;
     }
     uint32_t declared = relic_load_u32le(hdr);
-    relic_lzss_decoder_init(&d, RELIC_LZSS_SPZ);
+    if (relic_lzss_decode_init(&d, RELIC_LZSS_SPZ, &a, &err) != RELIC_OK) return 1;
     uint64_t sum = 0;
     double t0 = now();
     int at_end = 0;
-    relic_lzss_result res = RELIC_LZSS_NEED_INPUT;
-    while (res != RELIC_LZSS_DONE) {
-        if (res == RELIC_LZSS_NEED_INPUT) {
+    relic_stream_status res = RELIC_STREAM_NEED_INPUT;
+    while (res != RELIC_STREAM_DONE) {
+        if (res == RELIC_STREAM_NEED_INPUT) {
             ssize_t r = read(0, in, sizeof in);
             if (r < 0 && errno == EINTR) continue;
             if (r < 0) return 1;
@@ -104,8 +107,8 @@ static int stream_decode(void)
         }
         d.next_out = out;
         d.avail_out = sizeof out;
-        res = relic_lzss_decode(&d, at_end, &err);
-        if (res == RELIC_LZSS_ERROR) { fprintf(stderr, "stream decode: %s\n", err.message); return 1; }
+        res = relic_stream_run(&d, at_end ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
+        if (res == RELIC_STREAM_ERROR) { fprintf(stderr, "stream decode: %s\n", err.message); return 1; }
         sum += out[0];
     }
     double t = now() - t0;
@@ -334,20 +337,22 @@ int main(int argc, char **argv)
     {
         double best = 1e30;
         for (int run = 0; run < 3; run++) {
-            relic_lzss_decoder d;
-            static uint8_t chunk[CHUNK];
-            relic_lzss_decoder_init(&d, RELIC_LZSS_SPZ);
+            static uint8_t chunk[CHUNK], state[8192];
+            relic_arena a;
+            relic_arena_init_buffer(&a, state, sizeof state);
+            relic_stream d;
+            if (relic_lzss_decode_init(&d, RELIC_LZSS_SPZ, &a, &err) != RELIC_OK) return 1;
             d.next_in = fast.data;
             d.avail_in = fast.size;
             double a0 = now();
-            relic_lzss_result r;
+            relic_stream_status r;
             do {
                 d.next_out = chunk;
                 d.avail_out = sizeof chunk;
-                r = relic_lzss_decode(&d, 1, &err);
-            } while (r == RELIC_LZSS_NEED_OUTPUT);
+                r = relic_stream_run(&d, RELIC_STREAM_FINISH, &err);
+            } while (r == RELIC_STREAM_NEED_OUTPUT);
             double tt = now() - a0;
-            if (r != RELIC_LZSS_DONE || d.total_out != size) { fprintf(stderr, "streaming decode failed\n"); return 1; }
+            if (r != RELIC_STREAM_DONE || d.total_out != size) { fprintf(stderr, "streaming decode failed\n"); return 1; }
             if (tt < best) best = tt;
         }
         printf("%-30s %9s %12s %12.1f\n\n", "lzss streaming decode (64 KiB)", "", "", (double)size / best / MB);
