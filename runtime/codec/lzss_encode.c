@@ -466,7 +466,10 @@ static relic_stream_status enc_run(relic_stream *s, relic_stream_flush flush, re
         }
         if (z->level == RELIC_LZSS_BEST) {
             if (!z->final) return RELIC_STREAM_NEED_INPUT;
-            if (z->q.size) continue; /* the container header goes first */
+            if (z->q.size) { /* the container header goes first */
+                if (s->avail_out == 0) return RELIC_STREAM_NEED_OUTPUT;
+                continue;
+            }
             input whole = { z->all.data, 0, z->all.size, z->all.size + PAD, z->in.fill };
             z->e.out = &z->res;
             if (encode_best(&whole, z->a, &z->e, err) != RELIC_OK) return RELIC_STREAM_ERROR;
