@@ -1,4 +1,6 @@
-/* codec_zlib.c — zlib glue for codec regions: inflate capped by the declared
+/* codec_zlib.c — zlib glue: streaming inflate and deflate with relic's
+ * streaming contract (relic_stream.h) over zlib's own z_stream, and the
+ * one-call forms built on them: inflate capped by a codec region's declared
  * decoded size, deflate for writers. zlib does the work (a well-kept
  * library); this file only enforces relic's limits and error contract. */
 #include <zlib.h>
@@ -29,54 +31,34 @@ static void use_arena(z_stream *z, relic_arena *a)
 relic_status relic_codec_zlib_decode(const uint8_t *src, size_t n, uint8_t *dst, size_t dst_size, relic_arena *a,
                                      relic_error *err)
 {
-    if (!a) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no arena for zlib's state");
-    z_stream z;
-    use_arena(&z, a);
-    if (inflateInit(&z) != Z_OK) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot start zlib inflate: the arena is too small");
-    uint8_t spill;
-    size_t in_done = 0, out_done = 0;
-    int rc = Z_OK;
-    /* feed in chunks zlib's uInt can hold; the output is the caller's buffer */
-    while (rc == Z_OK) {
-        if (z.avail_in == 0 && in_done < n) {
-            size_t k = n - in_done > 0x40000000u ? 0x40000000u : n - in_done;
-            z.next_in = (Bytef *)(uintptr_t)(src + in_done);
-            z.avail_in = (uInt)k;
-            in_done += k;
+    relic_stream s;
+    memset(&s, 0, sizeof s);
+    relic_status st = relic_codec_zlib_decode_init(&s, a, err);
+    if (st != RELIC_OK) return st;
+    s.next_in = src;
+    s.avail_in = n;
+    s.next_out = dst;
+    s.avail_out = dst_size;
+    relic_stream_status r = relic_stream_run(&s, RELIC_STREAM_FINISH, err);
+    if (r == RELIC_STREAM_NEED_OUTPUT) {
+        /* one byte past the end: any output here means the stream is too long */
+        uint8_t spill;
+        s.next_out = &spill;
+        s.avail_out = 1;
+        r = relic_stream_run(&s, RELIC_STREAM_FINISH, err);
+        if (r != RELIC_STREAM_ERROR && s.total_out > dst_size) {
+            relic_stream_end(&s);
+            return relic_fail(err, RELIC_E_LAYOUT, s.total_in, "", "zlib stream holds more than the declared %zu bytes", dst_size);
         }
-        if (z.avail_out == 0) {
-            if (out_done < dst_size) {
-                size_t k = dst_size - out_done > 0x40000000u ? 0x40000000u : dst_size - out_done;
-                z.next_out = dst + out_done;
-                z.avail_out = (uInt)k;
-                out_done += k;
-            } else {
-                /* one byte past the end: any output here means the stream is too long */
-                z.next_out = &spill;
-                z.avail_out = 1;
-                out_done++;
-            }
-        }
-        rc = inflate(&z, Z_NO_FLUSH);
-        if (rc == Z_BUF_ERROR && z.avail_in == 0 && in_done == n) break;
-        if (rc == Z_OK && out_done > dst_size && z.avail_out == 0) { rc = Z_DATA_ERROR + 100; break; }
     }
-    uint64_t produced = z.total_out, consumed = z.total_in;
-    const char *msg = z.msg;
-    inflateEnd(&z);
-    if (rc == Z_DATA_ERROR + 100 || produced > dst_size)
-        return relic_fail(err, RELIC_E_LAYOUT, consumed, "", "zlib stream holds more than the declared %zu bytes", dst_size);
-    if (rc == Z_STREAM_END) {
-        if (produced != dst_size)
-            return relic_fail(err, RELIC_E_LAYOUT, consumed, "", "zlib stream holds %llu bytes, %zu declared", (unsigned long long)produced, dst_size);
-        if (consumed != n)
-            return relic_fail(err, RELIC_E_LAYOUT, consumed, "", "%llu bytes follow the end of the zlib stream", (unsigned long long)(n - consumed));
-        return RELIC_OK;
-    }
-    if (rc == Z_DATA_ERROR || rc == Z_NEED_DICT)
-        return relic_fail(err, RELIC_E_RANGE, consumed, "", "corrupt zlib data: %s", msg ? msg : "invalid stream");
-    if (rc == Z_MEM_ERROR) return relic_fail(err, RELIC_E_NOMEM, consumed, "", "zlib ran out of memory");
-    return relic_fail(err, RELIC_E_TRUNCATED, consumed, "", "zlib stream ends early after %llu of %zu bytes", (unsigned long long)produced, dst_size);
+    uint64_t produced = s.total_out, consumed = s.total_in;
+    relic_stream_end(&s);
+    if (r == RELIC_STREAM_ERROR) return err ? err->code : RELIC_E_RANGE;
+    if (produced != dst_size)
+        return relic_fail(err, RELIC_E_LAYOUT, consumed, "", "zlib stream holds %llu bytes, %zu declared", (unsigned long long)produced, dst_size);
+    if (consumed != n)
+        return relic_fail(err, RELIC_E_LAYOUT, consumed, "", "%llu bytes follow the end of the zlib stream", (unsigned long long)(n - consumed));
+    return RELIC_OK;
 }
 
 relic_status relic_codec_zlib_encode(const uint8_t *src, size_t n, int level, relic_arena *a, relic_buf *out,
