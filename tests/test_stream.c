@@ -155,12 +155,13 @@ static relic_status drive(relic_stream *s, const uint8_t *in, size_t n, chunking
             if (give > g) give = g;
             room = rnd() % 8 == 0 ? 0 : 1 + rnd() % 3000;
         }
-        uint8_t *o = relic_buf_extend(out, room + 1); /* + 1: a NULL pointer for room 0 is not the point here */
+        uint8_t *o = relic_buf_extend(out, room + 1);
         assert_non_null(o);
         out->size -= 1;
+        /* empty buffers as NULL, as callers may pass them */
         s->next_in = give ? in + in_at : NULL;
         s->avail_in = give;
-        s->next_out = o;
+        s->next_out = room ? o : NULL;
         s->avail_out = room;
         relic_stream_flush flush = in_at + give == n ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE;
         uint64_t tin = s->total_in, tout = s->total_out;

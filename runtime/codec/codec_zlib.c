@@ -87,22 +87,27 @@ static relic_stream_status zlib_run(relic_stream *s, relic_stream_flush flush, r
     zlib_state *st = s->state;
     z_stream *z = &st->z;
     const int inflating = st->level < 0;
+    uint8_t no_room;
     for (;;) {
         size_t give_in = s->avail_in < ZLIB_STEP ? s->avail_in : ZLIB_STEP;
         size_t give_out = s->avail_out < ZLIB_STEP ? s->avail_out : ZLIB_STEP;
         z->next_in = (Bytef *)(uintptr_t)s->next_in;
         z->avail_in = (uInt)give_in;
-        z->next_out = s->next_out;
+        z->next_out = give_out ? s->next_out : &no_room; /* zlib refuses a NULL next_out even with no room */
         z->avail_out = (uInt)give_out;
         int last = flush == RELIC_STREAM_FINISH && give_in == s->avail_in;
         int rc = inflating ? inflate(z, Z_NO_FLUSH) : deflate(z, last ? Z_FINISH : Z_NO_FLUSH);
         size_t used = give_in - z->avail_in, made = give_out - z->avail_out;
-        s->next_in += used;
-        s->avail_in -= used;
-        s->total_in += used;
-        s->next_out += made;
-        s->avail_out -= made;
-        s->total_out += made;
+        if (used) { /* (an empty buffer may be NULL: no arithmetic on it) */
+            s->next_in += used;
+            s->avail_in -= used;
+            s->total_in += used;
+        }
+        if (made) {
+            s->next_out += made;
+            s->avail_out -= made;
+            s->total_out += made;
+        }
         switch (rc) {
         case Z_STREAM_END:
             return RELIC_STREAM_DONE;

@@ -155,9 +155,11 @@ static relic_stream_status cdec_run(relic_stream *s, relic_stream_flush flush, r
     s->next_in = in->next_in;
     s->avail_in = in->avail_in;
     s->total_in = in->total_in;
-    s->next_out += made;
-    s->avail_out -= made;
-    s->total_out += made;
+    if (made) {
+        s->next_out += made;
+        s->avail_out -= made;
+        s->total_out += made;
+    }
     snprintf(path, sizeof path, "%s.data", field);
     if (r == RELIC_STREAM_ERROR) {
         if (err && !err->path[0]) snprintf(err->path, sizeof err->path, "%s", path);

@@ -70,7 +70,9 @@ relic_status relic_lzss_decode_init(relic_stream *s, relic_lzss_variant v, relic
 /** Decode a whole stream src[0..n) into exactly dst_size bytes of dst.
  *  Errors: RELIC_E_LAYOUT when the stream holds more than dst_size bytes,
  *  RELIC_E_TRUNCATED when it holds fewer or ends inside a match. Offsets are
- *  in src. Memory: none beyond dst (the output is its own history). */
+ *  in src. Memory: none beyond dst: the output is its own history, so this
+ *  one-call form needs no ring and is not built on the streaming decoder
+ *  (the bytes are the same: tests/test_stream.c). */
 relic_status relic_lzss_decode_buffer(relic_lzss_variant v, const uint8_t *src, size_t n, uint8_t *dst,
                                       size_t dst_size, relic_error *err);
 
@@ -109,8 +111,10 @@ typedef enum relic_lzss_level {
 #define RELIC_LZSS_MAX_INPUT ((uint64_t)INT32_MAX - 2u * RELIC_LZSS_MAX_MATCH)
 
 /** Encode src[0..n) as an LZSS stream of variant v, appended to out (no
- *  header). Scratch tables (hash chains or match tree, a few times n
- *  bytes) come from the caller's arena scratch; nothing is taken from the
+ *  header): the streaming encoder (relic_lzss_encode_init) driven over the
+ *  whole input, so both give the same bytes. Its state (window and match
+ *  finder; BEST: a copy of the input and the parse, about 4 bytes per input
+ *  byte) comes from the caller's arena scratch; nothing is taken from the
  *  heap. Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (level, NULL scratch),
  *  RELIC_E_LIMIT (n above RELIC_LZSS_MAX_INPUT). */
 relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, const uint8_t *src, size_t n,
