@@ -573,6 +573,15 @@ relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, con
         return relic_fail(err, RELIC_E_LIMIT, 0, "", "%zu bytes are more than the LZSS encoders take (%llu)", n,
                           (unsigned long long)RELIC_LZSS_MAX_INPUT);
     if (!scratch || !out) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no scratch arena or output buffer");
+    if (level == RELIC_LZSS_BEST) {
+        /* the stream's BEST gathers the input and then runs this same parse:
+         * with the whole input at hand, run it on src and skip both copies */
+        input whole = { src, 0, n, n + PAD, relic_lzss_fill(v) };
+        emitter e = { out, 0, 8, relic_lzss_start(v) };
+        relic_status st = encode_best(&whole, scratch, &e, err);
+        if (st == RELIC_OK && out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the LZSS output");
+        return st;
+    }
     relic_stream s;
     memset(&s, 0, sizeof s);
     relic_status st = relic_lzss_encode_init(&s, v, level, scratch, err);
