@@ -1,6 +1,6 @@
 /* lzss.c — LZSS decoders (SPZ and SZDD ring set-ups): the resumable
- * streaming decoder over the 4 KiB ring, and a one-shot decoder that uses
- * its output buffer as the history. Item format: relic_lzss.h; facts:
+ * streaming decoder over the 4 KiB ring (relic_stream.h's contract), and a
+ * one-shot decoder that uses its output buffer as the history. Item format: relic_lzss.h; facts:
  * Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp (the game's loop, ImageLoader.cpp 1110–1281),
  * Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, "SPZ" worked example (tests/test_lzss.c). */
 #include "relic_lzss.h"

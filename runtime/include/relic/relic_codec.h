@@ -2,7 +2,9 @@
  * (`bytes x[n] codec zlib(size) as STRUCT`). Each decodes a whole region
  * into a caller buffer of exactly the declared decoded size: a stream that
  * would produce more, or less, is rejected, so a file cannot make relic
- * allocate more than it declared (and the caller caps the declaration). */
+ * allocate more than it declared (and the caller caps the declaration).
+ * The zlib glue also streams both ways with the contract of every relic
+ * codec (relic_stream.h); its one-call forms are built on those streams. */
 #ifndef RELIC_CODEC_H
 #define RELIC_CODEC_H
 
