@@ -21,9 +21,10 @@
  *
  * Streaming (relic_stream.h): FAST and GREEDY code a position only when
  * LOOK bytes follow it in the window, or the input has ended, so every
- * decision sees the same bytes whatever the chunking, and the one-call
- * relic_lzss_encode is the stream driven over the whole input. BEST's
- * parse is global: it gathers the input and codes it at FINISH. */
+ * decision sees the same bytes whatever the chunking; the one-call
+ * relic_lzss_encode runs the same coding loops once over the caller's
+ * input in place. BEST's parse is global: the stream gathers the input and
+ * codes it at FINISH. */
 #include <stddef.h>
 
 #include "relic_lzss.h"
@@ -296,6 +297,7 @@ typedef struct lzss_enc {
     int final;          /* the input has ended: in.n is its length */
     int started;        /* the first step's set-up is done */
     int finished;       /* every item has been emitted */
+    int direct;         /* one-call form: in is the caller's whole input, e appends to the caller's buffer */
     size_t pos;         /* next input offset to code */
     unsigned len;       /* FAST: longest match at pos (found ahead) */
     size_t dist;
@@ -314,67 +316,91 @@ typedef struct lzss_enc {
 
 /* a position may be coded: LOOK bytes follow it, or the input has ended */
 static inline int ready(const lzss_enc *z, size_t pos) { return z->final || z->in.n - pos >= LOOK; }
-static inline int room(const lzss_enc *z) { return z->q.cap - z->q.size >= ITEM_MAX; }
 
+/* One past the last position that may be coded now. */
+static inline size_t ready_end(const lzss_enc *z)
+{
+    if (z->final) return z->in.n;
+    return z->in.n >= LOOK ? z->in.n - LOOK + 1 : 0;
+}
+
+/* Items that surely fit the output queue (each adds at most ITEM_MAX bytes). */
+static inline size_t item_budget(const lzss_enc *z)
+{
+    return z->direct ? SIZE_MAX : (z->q.cap - z->q.size) / ITEM_MAX;
+}
+
+/* The coding loops work on local copies of the window and the emitter: the
+ * queue's appends are calls the compiler cannot see through, and state in
+ * the arena would be reloaded after each of them. */
 static void greedy_steps(lzss_enc *z)
 {
-    const input *in = &z->in;
+    const input in = z->in;
     if (!z->started) {
         if (!ready(z, 0)) return;
-        bt_insert_fill(z->t, in);
+        bt_insert_fill(z->t, &in);
         z->started = 1;
     }
+    emitter e = z->e;
+    bt *t = z->t;
+    const size_t stop = ready_end(z) + PAD;
+    size_t budget = item_budget(z);
     size_t q = z->pos + PAD, dist = 0;
-    while (q < in->end && ready(z, q - PAD) && room(z)) {
-        unsigned len = bt_match(z->t, in, q, &dist);
+    for (; q < stop && budget; budget--) {
+        unsigned len = bt_match(t, &in, q, &dist);
         if (len == 0) {
-            emit_literal(&z->e, byte_at(in, q));
+            emit_literal(&e, byte_at(&in, q));
             q++;
             continue;
         }
-        emit_match(&z->e, q - PAD, dist, len);
+        emit_match(&e, q - PAD, dist, len);
         for (size_t k = 1; k < len; k++)
-            if (in->end - (q + k) >= RELIC_LZSS_MAX_MATCH) (void)bt_insert(z->t, in, q + k, &dist);
+            if (in.end - (q + k) >= RELIC_LZSS_MAX_MATCH) (void)bt_insert(t, &in, q + k, &dist);
         q += len;
     }
+    z->e = e;
     z->pos = q - PAD;
 }
 
 static void fast_steps(lzss_enc *z)
 {
-    const input *in = &z->in;
+    const input in = z->in;
     hc *h = z->h;
-    size_t n = in->n;
+    const size_t n = in.n;
     if (!z->started) {
         if (!ready(z, 0)) return;
-        z->len = n ? hc_find(h, in, 0, &z->dist) : 0;
+        z->len = n ? hc_find(h, &in, 0, &z->dist) : 0;
         z->started = 1;
     }
+    emitter e = z->e;
+    const size_t stop = ready_end(z);
+    size_t budget = item_budget(z);
     size_t i = z->pos, dist = z->dist, dist2 = 0;
     unsigned len = z->len;
-    while (i < n && ready(z, i) && room(z)) {
+    for (; i < stop && budget; budget--) {
         if (len == 0) {
-            emit_literal(&z->e, *at(in, i));
-            hc_insert(h, in, i);
+            emit_literal(&e, *at(&in, i));
+            hc_insert(h, &in, i);
             i++;
-            if (i < n) len = hc_find(h, in, i, &dist);
+            if (i < n) len = hc_find(h, &in, i, &dist);
             continue;
         }
         /* lazy: a longer match one byte on wins over this one */
-        hc_insert(h, in, i);
-        unsigned len2 = (len < RELIC_LZSS_MAX_MATCH && i + 1 < n) ? hc_find(h, in, i + 1, &dist2) : 0;
+        hc_insert(h, &in, i);
+        unsigned len2 = (len < RELIC_LZSS_MAX_MATCH && i + 1 < n) ? hc_find(h, &in, i + 1, &dist2) : 0;
         if (len2 > len) {
-            emit_literal(&z->e, *at(in, i));
+            emit_literal(&e, *at(&in, i));
             i++;
             len = len2;
             dist = dist2;
             continue;
         }
-        emit_match(&z->e, i, dist, len);
-        for (size_t k = 1; k < len; k++) hc_insert(h, in, i + k);
+        emit_match(&e, i, dist, len);
+        for (size_t k = 1; k < len; k++) hc_insert(h, &in, i + k);
         i += len;
-        len = i < n ? hc_find(h, in, i, &dist) : 0;
+        len = i < n ? hc_find(h, &in, i, &dist) : 0;
     }
+    z->e = e;
     z->pos = i;
     z->len = len;
     z->dist = dist;
@@ -489,7 +515,7 @@ static relic_stream_status enc_run(relic_stream *s, relic_stream_flush flush, re
             continue;
         }
         if (z->pos != before || z->started != was_started) continue;
-        if (!room(z)) {
+        if (item_budget(z) == 0) {
             if (s->avail_out == 0) return RELIC_STREAM_NEED_OUTPUT;
             continue;
         }
@@ -503,7 +529,7 @@ static const relic_stream_codec lzss_encode_codec = { "lzss encode", enc_run, NU
 
 /* Set up an encoder; expect is the container's declared size (UINT64_MAX when none). */
 static relic_status enc_init(relic_stream *s, relic_lzss_variant v, relic_lzss_level level, uint64_t expect,
-                             relic_arena *a, lzss_enc **out, relic_error *err)
+                             int direct, relic_arena *a, lzss_enc **out, relic_error *err)
 {
     if (level != RELIC_LZSS_FAST && level != RELIC_LZSS_GREEDY && level != RELIC_LZSS_BEST)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "unknown LZSS level %d", (int)level);
@@ -524,7 +550,7 @@ static relic_status enc_init(relic_stream *s, relic_lzss_variant v, relic_lzss_l
         relic_buf_init_arena(&z->all, a, 0);
         relic_buf_init_arena(&z->res, a, 0);
     } else {
-        z->win = relic_arena_alloc(a, WIN_SIZE, 16);
+        z->win = direct ? NULL : relic_arena_alloc(a, WIN_SIZE, 16);
         if (level == RELIC_LZSS_FAST) {
             z->h = relic_arena_alloc(a, sizeof *z->h, 8);
             if (z->h) {
@@ -535,7 +561,7 @@ static relic_status enc_init(relic_stream *s, relic_lzss_variant v, relic_lzss_l
             z->t = relic_arena_alloc(a, sizeof *z->t, 8);
             if (z->t) bt_reset(z->t);
         }
-        if (!z->win || (!z->h && !z->t)) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no arena room for the LZSS encoder's window and match finder");
+        if ((!direct && !z->win) || (!z->h && !z->t)) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no arena room for the LZSS encoder's window and match finder");
     }
     z->in.src = z->win;
     relic_stream_setup(s, &lzss_encode_codec, z);
@@ -547,7 +573,7 @@ relic_status relic_lzss_encode_init(relic_stream *s, relic_lzss_variant v, relic
                                     relic_error *err)
 {
     lzss_enc *z;
-    return enc_init(s, v, level, UINT64_MAX, a, &z, err);
+    return enc_init(s, v, level, UINT64_MAX, 0, a, &z, err);
 }
 
 relic_status relic_lzss_container_encode_init(relic_stream *s, relic_lzss_variant v, relic_lzss_level level,
@@ -557,7 +583,7 @@ relic_status relic_lzss_container_encode_init(relic_stream *s, relic_lzss_varian
         return relic_fail(err, RELIC_E_LIMIT, 0, "", "%llu bytes do not fit the container's 32-bit size",
                           (unsigned long long)size);
     lzss_enc *z;
-    relic_status st = enc_init(s, v, level, size, a, &z, err);
+    relic_status st = enc_init(s, v, level, size, 0, a, &z, err);
     if (st != RELIC_OK) return st;
     /* the header leads the output queue; the first item starts a new flag group after it */
     uint8_t h[RELIC_SZDD_HEADER_SIZE];
@@ -582,10 +608,21 @@ relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, con
         if (st == RELIC_OK && out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the LZSS output");
         return st;
     }
+    /* FAST, GREEDY: the stream's own coding loop, run once over the whole
+     * input in place (it has ended, so every position is ready) and
+     * appending to out: the stream's window and queue would only copy */
     relic_stream s;
-    memset(&s, 0, sizeof s);
-    relic_status st = relic_lzss_encode_init(&s, v, level, scratch, err);
-    if (st == RELIC_OK) st = relic_stream_to_buf(&s, src, n, out, err);
-    relic_stream_end(&s);
-    return st;
+    lzss_enc *z;
+    relic_status st = enc_init(&s, v, level, UINT64_MAX, 1, scratch, &z, err);
+    if (st != RELIC_OK) return st;
+    z->direct = 1;
+    z->final = 1;
+    z->in.src = src;
+    z->in.n = n;
+    z->in.end = n + PAD;
+    z->e.out = out;
+    if (level == RELIC_LZSS_FAST) fast_steps(z);
+    else greedy_steps(z);
+    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the LZSS output");
+    return RELIC_OK;
 }

@@ -111,11 +111,11 @@ typedef enum relic_lzss_level {
 #define RELIC_LZSS_MAX_INPUT ((uint64_t)INT32_MAX - 2u * RELIC_LZSS_MAX_MATCH)
 
 /** Encode src[0..n) as an LZSS stream of variant v, appended to out (no
- *  header): the streaming encoder (relic_lzss_encode_init) driven over the
- *  whole input, so both give the same bytes (BEST runs the stream's parse
- *  on src directly, saving the stream's copy of the input). Scratch
- *  (window and match finder; BEST: the parse, 3 bytes per input byte)
- *  comes from the caller's arena scratch; nothing is taken from the heap. Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (level, NULL scratch),
+ *  header): the streaming encoder's (relic_lzss_encode_init) own coding
+ *  loop, run once over src in place and appending to out, so both give the
+ *  same bytes without the stream's window and queue copies. Scratch (the
+ *  match finder; BEST: the parse, 3 bytes per input byte) comes from the
+ *  caller's arena scratch; nothing is taken from the heap. Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (level, NULL scratch),
  *  RELIC_E_LIMIT (n above RELIC_LZSS_MAX_INPUT). */
 relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, const uint8_t *src, size_t n,
                                relic_arena *scratch, relic_buf *out, relic_error *err);
