@@ -90,12 +90,14 @@ relic_status relic_lzss_container_encode(relic_lzss_variant v, relic_lzss_level 
                                          relic_error *err)
 {
     if (!out) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no output buffer");
-    relic_stream s;
-    memset(&s, 0, sizeof s);
-    relic_status st = relic_lzss_container_encode_init(&s, v, level, missing_char, n, scratch, err);
-    if (st == RELIC_OK) st = relic_stream_to_buf(&s, src, n, out, err);
-    relic_stream_end(&s);
-    return st;
+    if ((uint64_t)n > UINT32_MAX)
+        return relic_fail(err, RELIC_E_LIMIT, 0, "", "%zu bytes do not fit the container's 32-bit size", n);
+    /* the bytes of relic_lzss_container_encode_init's stream: its header, then
+     * relic_lzss_encode, the encoder's loops run in place */
+    uint8_t h[RELIC_SZDD_HEADER_SIZE];
+    relic_buf_append(out, h, relic_lzss_container_header(v, missing_char, (uint32_t)n, h));
+    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output");
+    return relic_lzss_encode(v, level, src, n, scratch, out, err);
 }
 
 /* ---- the streaming file decoder: header, then the LZSS stream ---- */
