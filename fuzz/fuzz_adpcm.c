@@ -52,35 +52,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == RELIC_OK && got != frames) abort();
     if (st != RELIC_OK && err.message[0] == 0) abort();
 
-    relic_adpcm_decoder *d = malloc(sizeof *d);
-    if (relic_adpcm_decoder_init(d, align, channels, flags, &err) == RELIC_OK) {
+    relic_arena sa; /* the streaming codecs' state */
+    relic_arena_init_heap(&sa, 0);
+    relic_stream ds, *d = &ds;
+    if (relic_adpcm_decode_init(d, align, channels, flags, &sa, &err) == RELIC_OK) {
         /* the stream speaks 16-bit LE bytes */
         size_t bcap = 2 * cap;
         uint8_t *streamed = malloc(bcap + 1), *whole_le = malloc(bcap + 1);
         for (size_t i = 0; i < cap; i++) relic_store_u16le(whole_le + 2 * i, (uint16_t)whole[i]);
         size_t in_at = 0, out_at = 0;
-        relic_adpcm_result r = RELIC_ADPCM_NEED_INPUT;
-        while (r != RELIC_ADPCM_DONE) {
+        relic_stream_status r = RELIC_STREAM_NEED_INPUT;
+        while (r != RELIC_STREAM_DONE) {
             size_t give = chunk_in < n - in_at ? chunk_in : n - in_at;
             size_t room = chunk_out < bcap + 1 - out_at ? chunk_out : bcap + 1 - out_at;
             d->next_in = in + in_at;
             d->avail_in = give;
             d->next_out = streamed + out_at;
             d->avail_out = room;
-            r = relic_adpcm_decoder_run(d, in_at + give == n, &err);
-            if (r == RELIC_ADPCM_ERROR) break;
+            r = relic_stream_run(d, in_at + give == n ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
+            if (r == RELIC_STREAM_ERROR) break;
             in_at += give - d->avail_in;
             out_at += room - d->avail_out;
-            if (give == d->avail_in && room == d->avail_out && r != RELIC_ADPCM_DONE) abort(); /* no progress */
+            if (give == d->avail_in && room == d->avail_out && r != RELIC_STREAM_DONE) abort(); /* no progress */
         }
-        if ((r != RELIC_ADPCM_ERROR) != (st == RELIC_OK)) abort();
-        if (r != RELIC_ADPCM_ERROR && (out_at != bcap || memcmp(streamed, whole_le, bcap) != 0)) abort();
+        if ((r != RELIC_STREAM_ERROR) != (st == RELIC_OK)) abort();
+        if (r != RELIC_STREAM_ERROR && (out_at != bcap || memcmp(streamed, whole_le, bcap) != 0)) abort();
         free(whole_le);
         free(streamed);
     } else if (st == RELIC_OK) {
         abort(); /* the whole-buffer decoder accepted parameters the stream refused */
     }
-    free(d);
+    relic_arena_release(&sa);
     free(whole);
 
     if (!fuzz_sampled(data, size, 8)) return 0;
@@ -98,26 +100,27 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (adpcm_encode_scratch(pcm, pcm_frames, channels, enc_align, &enc, &err) != RELIC_OK) abort();
     if (enc.size != relic_adpcm_encoded_size(pcm_frames, enc_align, channels)) abort();
     { /* the streaming encoder, fed and drained in the chunk sizes above, writes the same bytes */
-        relic_adpcm_encoder *e = malloc(sizeof *e);
+        relic_arena_init_heap(&sa, 0);
+        relic_stream es, *e = &es;
         uint8_t *sout = malloc(enc.size + 1);
         size_t pn = pcm_frames * channels * 2, in_at = 0, out_at = 0;
-        if (relic_adpcm_encoder_init(e, enc_align, channels, &err) != RELIC_OK) abort();
-        relic_adpcm_result r = RELIC_ADPCM_NEED_INPUT;
-        while (r != RELIC_ADPCM_DONE) {
+        if (relic_adpcm_encode_init(e, enc_align, channels, &sa, &err) != RELIC_OK) abort();
+        relic_stream_status r = RELIC_STREAM_NEED_INPUT;
+        while (r != RELIC_STREAM_DONE) {
             size_t give = chunk_in < pn - in_at ? chunk_in : pn - in_at;
             size_t room = chunk_out < enc.size + 1 - out_at ? chunk_out : enc.size + 1 - out_at;
             e->next_in = in + in_at;
             e->avail_in = give;
             e->next_out = sout + out_at;
             e->avail_out = room;
-            r = relic_adpcm_encoder_run(e, in_at + give == pn, &err);
-            if (r == RELIC_ADPCM_ERROR) abort();
+            r = relic_stream_run(e, in_at + give == pn ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
+            if (r == RELIC_STREAM_ERROR) abort();
             in_at += give - e->avail_in;
             out_at += room - e->avail_out;
         }
-        if (out_at != enc.size || memcmp(sout, enc.data, enc.size) != 0) abort();
+        if (out_at != enc.size || (enc.size && memcmp(sout, enc.data, enc.size) != 0)) abort();
         free(sout);
-        free(e);
+        relic_arena_release(&sa);
     }
     size_t cap2 = (size_t)relic_adpcm_frames(enc.size, enc_align, channels) * channels, got2;
     if (cap2 < pcm_frames * channels) abort();

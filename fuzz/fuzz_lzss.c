@@ -45,25 +45,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (relic_lzss_decoded_size(RELIC_LZSS_SPZ, data + 2, size - 2, &total, &err) == RELIC_OK && total < (1u << 22)) {
         uint8_t *a = malloc(total ? total : 1), *b = malloc(total ? total : 1);
         if (relic_lzss_decode_buffer(RELIC_LZSS_SPZ, data + 2, size - 2, a, total, &err) != RELIC_OK) abort();
-        relic_lzss_decoder d;
-        relic_lzss_decoder_init(&d, RELIC_LZSS_SPZ);
+        static uint8_t dmem[8192]; /* the decoder's state (its 4 KiB ring) */
+        relic_arena da;
+        relic_arena_init_buffer(&da, dmem, sizeof dmem);
+        relic_stream d;
+        if (relic_lzss_decode_init(&d, RELIC_LZSS_SPZ, &da, &err) != RELIC_OK) abort();
         size_t in = 2, out = 0, step = 1 + data[0] % 7;
-        relic_lzss_result r;
+        relic_stream_status r;
         if (total <= STREAM_SMALL_MAX) do {
             d.next_in = data + in;
             d.avail_in = size - in < step ? size - in : step;
             d.next_out = b + out;
             d.avail_out = total - out < step + 1 ? total - out : step + 1;
-            r = relic_lzss_decode(&d, in + d.avail_in == size, &err);
+            r = relic_stream_run(&d, in + d.avail_in == size ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
             in = (size_t)(d.next_in - data);
             out = (size_t)d.total_out;
-            if (r == RELIC_LZSS_ERROR) abort();
-            if (r == RELIC_LZSS_NEED_OUTPUT && out == total) abort();
-        } while (r != RELIC_LZSS_DONE);
+            if (r == RELIC_STREAM_ERROR) abort();
+            if (r == RELIC_STREAM_NEED_OUTPUT && out == total) abort();
+        } while (r != RELIC_STREAM_DONE);
         if (total <= STREAM_SMALL_MAX && (out != total || memcmp(a, b, total) != 0)) abort();
         /* ... and in larger uneven pieces, where whole flag groups take the fast
          * path with sources both in this call's output and in the ring */
-        relic_lzss_decoder_init(&d, RELIC_LZSS_SPZ);
+        relic_arena_init_buffer(&da, dmem, sizeof dmem);
+        if (relic_lzss_decode_init(&d, RELIC_LZSS_SPZ, &da, &err) != RELIC_OK) abort();
         memset(b, 0, total);
         in = 2;
         unsigned k = 0;
@@ -74,11 +78,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             d.avail_in = size - in < istep ? size - in : istep;
             d.next_out = b + d.total_out;
             d.avail_out = total - d.total_out < ostep ? total - d.total_out : ostep;
-            r = relic_lzss_decode(&d, in + d.avail_in == size, &err);
+            r = relic_stream_run(&d, in + d.avail_in == size ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
             in = (size_t)(d.next_in - data);
-            if (r == RELIC_LZSS_ERROR) abort();
-            if (r == RELIC_LZSS_NEED_OUTPUT && d.total_out == total) abort();
-        } while (r != RELIC_LZSS_DONE);
+            if (r == RELIC_STREAM_ERROR) abort();
+            if (r == RELIC_STREAM_NEED_OUTPUT && d.total_out == total) abort();
+        } while (r != RELIC_STREAM_DONE);
         if (d.total_out != total || memcmp(a, b, total) != 0) abort();
         free(a);
         free(b);

@@ -15,7 +15,7 @@ files=$(find runtime generated \( -name '*.[ch]' -o -name '*.re' \) ! -name '*_l
 find runtime generated -name '*.h' | awk -F/ '{ print $NF, $0 }' |
 awk '
 function layer(p) {
-    if (p ~ /^runtime\/include\/relic\/(relic|relic_gen)\.h$/) return "core"
+    if (p ~ /^runtime\/include\/relic\/(relic|relic_gen|relic_stream)\.h$/) return "core"
     if (p ~ /^runtime\/include\/relic\/(relic_codec|relic_lzss|relic_adpcm)\.h$/) return "codec"
     if (p ~ /^runtime\/include\/relic\/(relic_png|bwm_export|obj)\.h$/) return "export"
     if (p ~ /^runtime\/include\/relic\/relic_mutate/) return "mutate"

@@ -269,11 +269,13 @@ static void test_corpus_adpcm_decodes_to_the_measured_sizes(void **state)
 static size_t stream_decode(const uint8_t *in, size_t n, uint32_t A, unsigned ch, size_t give_max, size_t room_max,
                             uint8_t *out, size_t cap)
 {
-    relic_adpcm_decoder *d = malloc(sizeof *d);
+    relic_arena sa; /* the stream's state */
+    relic_arena_init_heap(&sa, 0);
+    relic_stream ds, *d = &ds;
     relic_error err;
-    assert_int_equal(relic_adpcm_decoder_init(d, A, ch, 0, &err), RELIC_OK);
+    assert_int_equal(relic_adpcm_decode_init(d, A, ch, 0, &sa, &err), RELIC_OK);
     size_t in_at = 0, out_at = 0;
-    relic_adpcm_result r;
+    relic_stream_status r;
     do {
         size_t give = give_max ? 1 + rnd() % give_max : n, room = room_max ? 1 + rnd() % room_max : cap + 1;
         if (give > n - in_at) give = n - in_at;
@@ -282,15 +284,15 @@ static size_t stream_decode(const uint8_t *in, size_t n, uint32_t A, unsigned ch
         d->avail_in = give;
         d->next_out = out + out_at;
         d->avail_out = room;
-        r = relic_adpcm_decoder_run(d, in_at + give == n, &err);
-        assert_true(r != RELIC_ADPCM_ERROR);
+        r = relic_stream_run(d, (in_at + give == n) ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
+        assert_true(r != RELIC_STREAM_ERROR);
         in_at += give - d->avail_in;
         out_at += room - d->avail_out;
-        assert_true(r == RELIC_ADPCM_DONE || d->avail_in == 0 || d->avail_out == 0);
-    } while (r != RELIC_ADPCM_DONE);
+        assert_true(r == RELIC_STREAM_DONE || d->avail_in == 0 || d->avail_out == 0);
+    } while (r != RELIC_STREAM_DONE);
     assert_int_equal(d->total_in, n);
     assert_int_equal(d->total_out, out_at);
-    free(d);
+    relic_arena_release(&sa);
     return out_at;
 }
 
@@ -298,11 +300,13 @@ static size_t stream_decode(const uint8_t *in, size_t n, uint32_t A, unsigned ch
 static size_t stream_encode(const uint8_t *in, size_t n, uint32_t A, unsigned ch, size_t give_max, size_t room_max,
                             uint8_t *out, size_t cap)
 {
-    relic_adpcm_encoder *e = malloc(sizeof *e);
+    relic_arena sa; /* the stream's state */
+    relic_arena_init_heap(&sa, 0);
+    relic_stream es, *e = &es;
     relic_error err;
-    assert_int_equal(relic_adpcm_encoder_init(e, A, ch, &err), RELIC_OK);
+    assert_int_equal(relic_adpcm_encode_init(e, A, ch, &sa, &err), RELIC_OK);
     size_t in_at = 0, out_at = 0;
-    relic_adpcm_result r;
+    relic_stream_status r;
     do {
         size_t give = give_max ? 1 + rnd() % give_max : n, room = room_max ? 1 + rnd() % room_max : cap + 1;
         if (give > n - in_at) give = n - in_at;
@@ -311,13 +315,13 @@ static size_t stream_encode(const uint8_t *in, size_t n, uint32_t A, unsigned ch
         e->avail_in = give;
         e->next_out = out + out_at;
         e->avail_out = room;
-        r = relic_adpcm_encoder_run(e, in_at + give == n, &err);
-        assert_true(r != RELIC_ADPCM_ERROR);
+        r = relic_stream_run(e, (in_at + give == n) ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
+        assert_true(r != RELIC_STREAM_ERROR);
         in_at += give - e->avail_in;
         out_at += room - e->avail_out;
-    } while (r != RELIC_ADPCM_DONE);
+    } while (r != RELIC_STREAM_DONE);
     assert_int_equal(e->total_in, n);
-    free(e);
+    relic_arena_release(&sa);
     return out_at;
 }
 
@@ -402,18 +406,20 @@ static void test_streaming_codecs_one_byte_at_a_time_equal_one_call(void **state
 static void test_streaming_encoder_rejects_input_ending_inside_a_frame(void **state)
 {
     (void)state;
-    relic_adpcm_encoder *e = malloc(sizeof *e);
+    relic_arena sa; /* the stream's state */
+    relic_arena_init_heap(&sa, 0);
+    relic_stream es, *e = &es;
     relic_error err;
     uint8_t in[7] = { 1, 2, 3, 4, 5, 6, 7 }, out[64];
-    assert_int_equal(relic_adpcm_encoder_init(e, 2056, 2, &err), RELIC_OK);
+    assert_int_equal(relic_adpcm_encode_init(e, 2056, 2, &sa, &err), RELIC_OK);
     e->next_in = in;
     e->avail_in = sizeof in;
     e->next_out = out;
     e->avail_out = sizeof out;
-    assert_int_equal(relic_adpcm_encoder_run(e, 1, &err), RELIC_ADPCM_ERROR);
+    assert_int_equal(relic_stream_run(e, RELIC_STREAM_FINISH, &err), RELIC_STREAM_ERROR);
     assert_int_equal(err.code, RELIC_E_TRUNCATED);
     assert_int_equal(err.offset, 7);
-    free(e);
+    relic_arena_release(&sa);
 }
 
 static void test_streaming_decoder_reports_bad_step_index_at_its_stream_offset(void **state)
@@ -422,11 +428,13 @@ static void test_streaming_decoder_reports_bad_step_index_at_its_stream_offset(v
     uint8_t in[3 * 1028];
     memset(in, 0, sizeof in);
     in[2 * 1028 + 2] = 89; /* third block's step index */
-    relic_adpcm_decoder *d = malloc(sizeof *d);
+    relic_arena sa; /* the stream's state */
+    relic_arena_init_heap(&sa, 0);
+    relic_stream ds, *d = &ds;
     relic_error err;
     uint8_t out[64];
-    assert_int_equal(relic_adpcm_decoder_init(d, 1028, 1, 0, &err), RELIC_OK);
-    relic_adpcm_result r;
+    assert_int_equal(relic_adpcm_decode_init(d, 1028, 1, 0, &sa, &err), RELIC_OK);
+    relic_stream_status r;
     size_t at = 0;
     do { /* 100-byte pieces, little output room: the held paths */
         size_t give = sizeof in - at < 100 ? sizeof in - at : 100;
@@ -434,13 +442,13 @@ static void test_streaming_decoder_reports_bad_step_index_at_its_stream_offset(v
         d->avail_in = give;
         d->next_out = out;
         d->avail_out = sizeof out;
-        r = relic_adpcm_decoder_run(d, at + give == sizeof in, &err);
+        r = relic_stream_run(d, (at + give == sizeof in) ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
         at += give - d->avail_in;
-    } while (r == RELIC_ADPCM_NEED_INPUT || r == RELIC_ADPCM_NEED_OUTPUT);
-    assert_int_equal(r, RELIC_ADPCM_ERROR);
+    } while (r == RELIC_STREAM_NEED_INPUT || r == RELIC_STREAM_NEED_OUTPUT);
+    assert_int_equal(r, RELIC_STREAM_ERROR);
     assert_int_equal(err.code, RELIC_E_RANGE);
     assert_int_equal(err.offset, 2 * 1028 + 2);
-    free(d);
+    relic_arena_release(&sa);
 }
 
 /* SNR floor of encode -> decode on 4 s of synthetic signal at 22050 Hz.

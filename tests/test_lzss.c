@@ -24,6 +24,16 @@
 #include "relic_lzss.h"
 
 /* relic_lzss_encode with its scratch tables in a heap arena freed at once */
+/* a streaming decoder whose state lives in a static arena buffer */
+static void decoder_init(relic_stream *d, relic_lzss_variant v)
+{
+    static uint8_t mem[8192];
+    static relic_arena a;
+    relic_error err;
+    relic_arena_init_buffer(&a, mem, sizeof mem);
+    assert_int_equal(relic_lzss_decode_init(d, v, &a, &err), RELIC_OK);
+}
+
 static relic_status encode_scratch(relic_lzss_variant v, relic_lzss_level level, const uint8_t *src, size_t n, relic_buf *out,
                                    relic_error *err)
 {
@@ -85,14 +95,14 @@ static size_t roundtrip(relic_lzss_variant v, relic_lzss_level level, const uint
     assert_int_equal(relic_lzss_decode_buffer(v, z.data, z.size, back, n, &err), RELIC_OK);
     assert_memory_equal(back, src, n);
     /* the streaming decoder agrees */
-    relic_lzss_decoder d;
-    relic_lzss_decoder_init(&d, v);
+    relic_stream d;
+    decoder_init(&d, v);
     memset(back, 0, n);
     d.next_in = z.data;
     d.avail_in = z.size;
     d.next_out = back;
     d.avail_out = n;
-    assert_int_equal(relic_lzss_decode(&d, 1, &err), RELIC_LZSS_DONE);
+    assert_int_equal(relic_stream_run(&d, RELIC_STREAM_FINISH, &err), RELIC_STREAM_DONE);
     assert_int_equal(d.total_out, n);
     assert_memory_equal(back, src, n);
     free(back);
@@ -232,20 +242,20 @@ static void test_streaming_one_byte_buffers(void **state)
     relic_error err;
     relic_buf_init(&z, 0);
     assert_int_equal(encode_scratch(RELIC_LZSS_SPZ, RELIC_LZSS_BEST, src, n, &z, &err), RELIC_OK);
-    relic_lzss_decoder d;
-    relic_lzss_decoder_init(&d, RELIC_LZSS_SPZ);
+    relic_stream d;
+    decoder_init(&d, RELIC_LZSS_SPZ);
     size_t in = 0, out = 0;
-    relic_lzss_result res;
+    relic_stream_status res;
     do {
         d.next_in = z.data + in;
         d.avail_in = in < z.size ? 1 : 0;
         d.next_out = back + out;
         d.avail_out = out < n ? 1 : 0;
-        res = relic_lzss_decode(&d, in >= z.size, &err);
+        res = relic_stream_run(&d, in >= z.size ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
         in += (size_t)(d.next_in - (z.data + in));
         out = (size_t)d.total_out;
-        assert_true(res != RELIC_LZSS_ERROR);
-    } while (res != RELIC_LZSS_DONE);
+        assert_true(res != RELIC_STREAM_ERROR);
+    } while (res != RELIC_STREAM_DONE);
     assert_int_equal(out, n);
     assert_memory_equal(back, src, n);
     relic_buf_free(&z);
@@ -270,10 +280,10 @@ static void test_streaming_uneven_buffers_use_the_ring_across_calls(void **state
         relic_error err;
         relic_buf_init(&z, 0);
         assert_int_equal(encode_scratch((relic_lzss_variant)v, RELIC_LZSS_FAST, src, n, &z, &err), RELIC_OK);
-        relic_lzss_decoder d;
-        relic_lzss_decoder_init(&d, (relic_lzss_variant)v);
+        relic_stream d;
+        decoder_init(&d, (relic_lzss_variant)v);
         size_t in = 0;
-        relic_lzss_result res;
+        relic_stream_status res;
         memset(back, 0, n);
         do {
             size_t ichunk = 17 + rnd() % 3000, ochunk = 150 + rnd() % 4850;
@@ -281,10 +291,10 @@ static void test_streaming_uneven_buffers_use_the_ring_across_calls(void **state
             d.avail_in = z.size - in < ichunk ? z.size - in : ichunk;
             d.next_out = back + d.total_out;
             d.avail_out = n - d.total_out < ochunk ? n - d.total_out : ochunk;
-            res = relic_lzss_decode(&d, in + d.avail_in == z.size, &err);
+            res = relic_stream_run(&d, in + d.avail_in == z.size ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
             in = (size_t)(d.next_in - z.data);
-            assert_true(res != RELIC_LZSS_ERROR);
-        } while (res != RELIC_LZSS_DONE);
+            assert_true(res != RELIC_STREAM_ERROR);
+        } while (res != RELIC_STREAM_DONE);
         assert_int_equal(d.total_out, n);
         assert_memory_equal(back, src, n);
         relic_buf_free(&z);
@@ -296,8 +306,15 @@ static void test_streaming_uneven_buffers_use_the_ring_across_calls(void **state
 static void test_decoder_memory_is_the_ring(void **state)
 {
     (void)state;
-    /* the whole state is the struct: ring plus a few words, no allocation */
-    assert_true(sizeof(relic_lzss_decoder) <= RELIC_LZSS_RING + 256);
+    /* the whole state is the ring plus a few words, from the caller's arena */
+    static uint8_t mem[RELIC_LZSS_RING + 256];
+    relic_arena a;
+    relic_arena_init_buffer(&a, mem, sizeof mem);
+    relic_stream s;
+    relic_error err;
+    assert_int_equal(relic_lzss_decode_init(&s, RELIC_LZSS_SPZ, &a, &err), RELIC_OK);
+    relic_arena_init_buffer(&a, mem, RELIC_LZSS_RING);
+    assert_int_equal(relic_lzss_decode_init(&s, RELIC_LZSS_SPZ, &a, &err), RELIC_E_NOMEM);
 }
 
 static void test_szdd_header_roundtrip(void **state)

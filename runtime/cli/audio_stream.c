@@ -130,30 +130,32 @@ int cli_audio_write_wav(const relic_audio_format *f, const uint8_t *data, size_t
             release_input(&s, data + at + k);
         }
     } else {
-        relic_adpcm_decoder *d = malloc(sizeof *d);
-        if (!d || relic_adpcm_decoder_init(d, f->block_align, f->channels, RELIC_ADPCM_CLAMP, &err) != RELIC_OK) {
-            if (d) cli_error(in_path, &err);
-            else cli_errorf(in_path, 0, "no memory for the decoder");
+        relic_arena da; /* the decoder's state */
+        relic_arena_init_heap(&da, 0);
+        relic_stream d;
+        if (relic_adpcm_decode_init(&d, f->block_align, f->channels, RELIC_ADPCM_CLAMP, &da, &err) != RELIC_OK) {
+            cli_error(in_path, &err);
             rc = 1;
         } else {
-            d->next_in = data;
-            d->avail_in = n; /* the whole mapped input: blocks go straight to the output buffer */
-            relic_adpcm_result r = RELIC_ADPCM_NEED_OUTPUT;
-            while (!rc && r != RELIC_ADPCM_DONE) {
-                d->next_out = s.buf;
-                d->avail_out = STREAM_CHUNK;
-                r = relic_adpcm_decoder_run(d, 1, &err);
-                if (r == RELIC_ADPCM_ERROR) {
+            d.next_in = data;
+            d.avail_in = n; /* the whole mapped input: blocks go straight to the output buffer */
+            relic_stream_status r = RELIC_STREAM_NEED_OUTPUT;
+            while (!rc && r != RELIC_STREAM_DONE) {
+                d.next_out = s.buf;
+                d.avail_out = STREAM_CHUNK;
+                r = relic_stream_run(&d, RELIC_STREAM_FINISH, &err);
+                if (r == RELIC_STREAM_ERROR) {
                     err.offset += file_offset(src, data);
                     cli_error(in_path, &err);
                     rc = 1;
                     break;
                 }
-                rc = stream_write(&s, s.buf, STREAM_CHUNK - d->avail_out);
-                release_input(&s, d->next_in);
+                rc = stream_write(&s, s.buf, STREAM_CHUNK - d.avail_out);
+                release_input(&s, d.next_in);
             }
+            relic_stream_end(&d);
         }
-        free(d);
+        relic_arena_release(&da);
     }
     if (!rc && (bytes & 1u)) rc = stream_write(&s, "", 1); /* RIFF pads an odd chunk */
     return stream_close(&s, rc);
@@ -238,11 +240,12 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
     if (stream_open(&s, out_path, in->path, &in->map, in->map.bytes.data)) goto done;
     rc = stream_write(&s, prefix.data, prefix.size);
     int16_t *pcm = malloc(PCM_FRAMES * 2 * sizeof *pcm);
-    relic_adpcm_encoder *e = adpcm ? malloc(sizeof *e) : NULL;
-    if (!pcm || (adpcm && !e)) {
+    relic_stream e; /* the encoder's state comes from a */
+    memset(&e, 0, sizeof e);
+    if (!pcm) {
         cli_errorf(in->path, 0, "no memory for the encoder");
         rc = 1;
-    } else if (adpcm && relic_adpcm_encoder_init(e, m.header.block_align, w.channels, &err) != RELIC_OK) {
+    } else if (adpcm && relic_adpcm_encode_init(&e, m.header.block_align, w.channels, &a, &err) != RELIC_OK) {
         cli_error(in->path, &err);
         rc = 1;
     }
@@ -260,26 +263,26 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
             uint8_t in_le[PCM_FRAMES * 2 * sizeof(int16_t)];
             for (size_t i = 0; i < values; i++) relic_store_u16le(in_le + 2 * i, (uint16_t)pcm[i]);
             int last = f0 + k == w.frames;
-            e->next_in = in_le;
-            e->avail_in = values * 2;
-            relic_adpcm_result r;
+            e.next_in = in_le;
+            e.avail_in = values * 2;
+            relic_stream_status r;
             do {
-                e->next_out = s.buf;
-                e->avail_out = STREAM_CHUNK;
-                r = relic_adpcm_encoder_run(e, last, &err);
-                if (r == RELIC_ADPCM_ERROR) {
+                e.next_out = s.buf;
+                e.avail_out = STREAM_CHUNK;
+                r = relic_stream_run(&e, last ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
+                if (r == RELIC_STREAM_ERROR) {
                     cli_error(in->path, &err);
                     rc = 1;
                 } else {
-                    rc = stream_write(&s, s.buf, STREAM_CHUNK - e->avail_out);
+                    rc = stream_write(&s, s.buf, STREAM_CHUNK - e.avail_out);
                 }
-            } while (!rc && r == RELIC_ADPCM_NEED_OUTPUT);
+            } while (!rc && r == RELIC_STREAM_NEED_OUTPUT);
             if (last) f0++; /* past the end: the loop's final round flushed the encoder */
         }
         f0 += k;
         release_input(&s, src + f0 * w.block_align);
     }
-    free(e);
+    relic_stream_end(&e);
     free(pcm);
     rc = stream_close(&s, rc);
 done:

@@ -32,17 +32,23 @@ static int decode_spz(const cli_input *in, relic_out *out, uint64_t *produced, u
         return 1;
     }
     *declared = c.decoded_size;
-    static relic_lzss_decoder d;   /* 4 KiB ring: kept off the stack */
+    static uint8_t state[8192]; /* the decoder's 4 KiB ring: kept off the stack */
     static uint8_t chunk[CHUNK];
-    relic_lzss_decoder_init(&d, RELIC_LZSS_SPZ);
+    relic_arena a;
+    relic_arena_init_buffer(&a, state, sizeof state);
+    relic_stream d;
+    if (relic_lzss_decode_init(&d, RELIC_LZSS_SPZ, &a, &err) != RELIC_OK) {
+        relic_error_print(stdout, in->path, &err);
+        return 1;
+    }
     d.next_in = in->map.bytes.data + c.stream_offset;
     d.avail_in = in->map.bytes.size - c.stream_offset;
-    relic_lzss_result r;
+    relic_stream_status r;
     do {
         d.next_out = chunk;
         d.avail_out = sizeof chunk;
-        r = relic_lzss_decode(&d, 1, &err);
-        if (r == RELIC_LZSS_ERROR) {
+        r = relic_stream_run(&d, RELIC_STREAM_FINISH, &err);
+        if (r == RELIC_STREAM_ERROR) {
             err.offset += c.stream_offset;
             snprintf(err.path, sizeof err.path, "spz.data");
             cli_report(stdout, in->path, &err);
@@ -52,7 +58,7 @@ static int decode_spz(const cli_input *in, relic_out *out, uint64_t *produced, u
             cli_error(out->path, &err);
             return 1;
         }
-    } while (r != RELIC_LZSS_DONE);
+    } while (r != RELIC_STREAM_DONE);
     *produced = d.total_out;
     return 0;
 }

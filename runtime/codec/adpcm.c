@@ -113,6 +113,13 @@ static relic_status read_header(const uint8_t *p, size_t at, chan *c, relic_erro
     return RELIC_OK;
 }
 
+/* For each (step index, nibble), index x 16 + nibble: the difference and
+ * the next step index x 16. */
+typedef struct relic_adpcm_table {
+    int32_t diff[(RELIC_ADPCM_MAX_STEP_INDEX + 1) * 16];
+    uint16_t next[(RELIC_ADPCM_MAX_STEP_INDEX + 1) * 16];
+} relic_adpcm_table;
+
 /* The decoder's inner loop runs on a table of (step index, nibble): the
  * difference and the next state (step index x 16), so a sample is two
  * loads, an add and a clamp. Built from the reference arithmetic above. */
@@ -256,106 +263,107 @@ relic_status relic_adpcm_decode(const uint8_t *in, size_t n, uint32_t block_alig
 /* Streaming decoder                                                      */
 /* ---------------------------------------------------------------------- */
 
-relic_status relic_adpcm_decoder_init(relic_adpcm_decoder *d, uint32_t block_align, unsigned channels,
-                                      unsigned flags, relic_error *err)
+/* The decoder's state. */
+typedef struct adpcm_dec {
+    uint32_t block_align;
+    unsigned channels;
+    unsigned flags;
+    size_t fill;               /* input bytes held in block[] */
+    size_t pend_pos, pend_len; /* decoded bytes in pcm[] not yet delivered */
+    relic_adpcm_table table;
+    uint8_t block[RELIC_ADPCM_MAX_BLOCK];
+    uint8_t pcm[2 * RELIC_ADPCM_MAX_BLOCK_SAMPLES];
+} adpcm_dec;
+
+_Static_assert(sizeof(adpcm_dec) <= RELIC_ADPCM_DECODE_MEMORY, "RELIC_ADPCM_DECODE_MEMORY is the decoder's state");
+
+static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, relic_error *err);
+static const relic_stream_codec adpcm_decode_codec = { "adpcm decode", dec_run, NULL };
+
+relic_status relic_adpcm_decode_init(relic_stream *s, uint32_t block_align, unsigned channels, unsigned flags,
+                                     relic_arena *a, relic_error *err)
 {
     relic_status st = relic_adpcm_check_params(block_align, channels, err);
     if (st != RELIC_OK) return st;
-    d->next_in = NULL;
-    d->avail_in = 0;
-    d->next_out = NULL;
-    d->avail_out = 0;
-    d->total_in = d->total_out = 0;
+    if (!a) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no arena for the ADPCM decoder");
+    adpcm_dec *d = relic_arena_alloc(a, sizeof *d, 16);
+    if (!d) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no arena room for the ADPCM decoder (%zu bytes)", sizeof *d);
     d->block_align = block_align;
     d->channels = channels;
     d->flags = flags;
     d->fill = d->pend_pos = d->pend_len = 0;
     build_table(&d->table);
+    relic_stream_setup(s, &adpcm_decode_codec, d);
     return RELIC_OK;
-}
-
-/* Hand held bytes to the caller's output; 1 when none are left. */
-static int deliver(const uint8_t *held, size_t *pos, size_t len, uint8_t **next_out, size_t *avail_out,
-                   uint64_t *total_out)
-{
-    size_t k = len - *pos;
-    if (k > *avail_out) k = *avail_out;
-    if (k) memcpy(*next_out, held + *pos, k);
-    *next_out += k;
-    *avail_out -= k;
-    *total_out += k;
-    *pos += k;
-    return *pos == len;
 }
 
 /* Decode a held or caller block of n bytes that started at input offset
  * `at` into pcm[], to be delivered. */
-static relic_adpcm_result decode_to_held(relic_adpcm_decoder *d, const uint8_t *blk, size_t n, uint64_t at,
-                                         relic_error *err)
+static relic_status decode_to_held(adpcm_dec *d, const uint8_t *blk, size_t n, uint64_t at, relic_error *err)
 {
     size_t frames;
     if (decode_block_le(blk, n, d->channels, d->flags, &d->table, d->pcm, &frames, err) != RELIC_OK) {
         if (err) err->offset += at;
-        return RELIC_ADPCM_ERROR;
+        return err ? err->code : RELIC_E_RANGE;
     }
     d->pend_pos = 0;
     d->pend_len = frames * d->channels * sizeof(int16_t);
-    return RELIC_ADPCM_NEED_INPUT; /* anything but an error */
+    return RELIC_OK;
 }
 
-relic_adpcm_result relic_adpcm_decoder_run(relic_adpcm_decoder *d, int at_end, relic_error *err)
+static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, relic_error *err)
 {
+    adpcm_dec *d = s->state;
     const size_t a = d->block_align;
     const size_t full = (size_t)relic_adpcm_block_frames(d->block_align, d->channels) * d->channels * sizeof(int16_t);
     for (;;) {
-        if (d->pend_pos < d->pend_len &&
-            !deliver(d->pcm, &d->pend_pos, d->pend_len, &d->next_out, &d->avail_out, &d->total_out))
-            return RELIC_ADPCM_NEED_OUTPUT;
+        if (d->pend_pos < d->pend_len && !relic_stream_deliver(s, d->pcm, &d->pend_pos, d->pend_len))
+            return RELIC_STREAM_NEED_OUTPUT;
         if (d->fill == 0) {
             /* whole blocks straight from the caller's input to its output */
-            while (d->avail_in >= a && d->avail_out >= full) {
+            while (s->avail_in >= a && s->avail_out >= full) {
                 size_t frames;
-                if (decode_block_le(d->next_in, a, d->channels, d->flags, &d->table, d->next_out, &frames, err) != RELIC_OK) {
-                    if (err) err->offset += d->total_in;
-                    return RELIC_ADPCM_ERROR;
+                if (decode_block_le(s->next_in, a, d->channels, d->flags, &d->table, s->next_out, &frames, err) != RELIC_OK) {
+                    if (err) err->offset += s->total_in;
+                    return RELIC_STREAM_ERROR;
                 }
-                d->next_in += a;
-                d->avail_in -= a;
-                d->total_in += a;
-                d->next_out += full;
-                d->avail_out -= full;
-                d->total_out += full;
+                s->next_in += a;
+                s->avail_in -= a;
+                s->total_in += a;
+                s->next_out += full;
+                s->avail_out -= full;
+                s->total_out += full;
             }
-            if (d->avail_in >= a) { /* a whole block but little room: hold its output */
-                if (decode_to_held(d, d->next_in, a, d->total_in, err) == RELIC_ADPCM_ERROR) return RELIC_ADPCM_ERROR;
-                d->next_in += a;
-                d->avail_in -= a;
-                d->total_in += a;
+            if (s->avail_in >= a) { /* a whole block but little room: hold its output */
+                if (decode_to_held(d, s->next_in, a, s->total_in, err) != RELIC_OK) return RELIC_STREAM_ERROR;
+                s->next_in += a;
+                s->avail_in -= a;
+                s->total_in += a;
                 continue;
             }
         }
-        if (d->avail_in > 0) { /* gather a block cut across calls */
+        if (s->avail_in > 0) { /* gather a block cut across calls */
             size_t k = a - d->fill;
-            if (k > d->avail_in) k = d->avail_in;
-            memcpy(d->block + d->fill, d->next_in, k);
+            if (k > s->avail_in) k = s->avail_in;
+            memcpy(d->block + d->fill, s->next_in, k);
             d->fill += k;
-            d->next_in += k;
-            d->avail_in -= k;
-            d->total_in += k;
+            s->next_in += k;
+            s->avail_in -= k;
+            s->total_in += k;
             if (d->fill == a) {
                 d->fill = 0;
-                if (decode_to_held(d, d->block, a, d->total_in - a, err) == RELIC_ADPCM_ERROR) return RELIC_ADPCM_ERROR;
+                if (decode_to_held(d, d->block, a, s->total_in - a, err) != RELIC_OK) return RELIC_STREAM_ERROR;
             }
             continue;
         }
-        if (!at_end) return RELIC_ADPCM_NEED_INPUT;
+        if (flush != RELIC_STREAM_FINISH) return RELIC_STREAM_NEED_INPUT;
         if (d->fill > 0) { /* the final short block */
             size_t n = d->fill;
             d->fill = 0;
-            if (decode_to_held(d, d->block, n, d->total_in - n, err) == RELIC_ADPCM_ERROR) return RELIC_ADPCM_ERROR;
+            if (decode_to_held(d, d->block, n, s->total_in - n, err) != RELIC_OK) return RELIC_STREAM_ERROR;
             continue;
         }
-        return RELIC_ADPCM_DONE;
+        return RELIC_STREAM_DONE;
     }
 }
 
@@ -530,26 +538,46 @@ relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned chan
 /* Streaming encoder                                                      */
 /* ---------------------------------------------------------------------- */
 
-relic_status relic_adpcm_encoder_init(relic_adpcm_encoder *e, uint32_t block_align, unsigned channels,
-                                      relic_error *err)
+/* The encoder's state. */
+typedef struct adpcm_enc {
+    uint32_t block_align;
+    unsigned channels;
+    uint32_t block_frames;     /* frames of a full block */
+    int32_t carry[2];          /* step index each channel ended the last block with */
+    size_t fill;               /* PCM bytes held in in[] */
+    size_t pend_pos, pend_len; /* encoded bytes in block[] not yet delivered */
+    uint8_t in[2 * RELIC_ADPCM_MAX_BLOCK_SAMPLES];
+    int16_t frames[RELIC_ADPCM_MAX_BLOCK_SAMPLES];
+    uint8_t block[RELIC_ADPCM_MAX_BLOCK];
+    int32_t t_pred[RELIC_ADPCM_MAX_BLOCK_SAMPLES + 1];
+    uint8_t t_index[RELIC_ADPCM_MAX_BLOCK_SAMPLES + 1];
+    uint64_t t_cum[RELIC_ADPCM_MAX_BLOCK_SAMPLES + 1];
+} adpcm_enc;
+
+_Static_assert(sizeof(adpcm_enc) <= RELIC_ADPCM_ENCODE_MEMORY, "RELIC_ADPCM_ENCODE_MEMORY is the encoder's state");
+
+static relic_stream_status enc_run(relic_stream *s, relic_stream_flush flush, relic_error *err);
+static const relic_stream_codec adpcm_encode_codec = { "adpcm encode", enc_run, NULL };
+
+relic_status relic_adpcm_encode_init(relic_stream *s, uint32_t block_align, unsigned channels, relic_arena *a,
+                                     relic_error *err)
 {
     relic_status st = relic_adpcm_check_params(block_align, channels, err);
     if (st != RELIC_OK) return st;
-    e->next_in = NULL;
-    e->avail_in = 0;
-    e->next_out = NULL;
-    e->avail_out = 0;
-    e->total_in = e->total_out = 0;
+    if (!a) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no arena for the ADPCM encoder");
+    adpcm_enc *e = relic_arena_alloc(a, sizeof *e, 16);
+    if (!e) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no arena room for the ADPCM encoder (%zu bytes)", sizeof *e);
     e->block_align = block_align;
     e->channels = channels;
     e->block_frames = relic_adpcm_block_frames(block_align, channels);
     e->carry[0] = e->carry[1] = 0;
     e->fill = e->pend_pos = e->pend_len = 0;
+    relic_stream_setup(s, &adpcm_encode_codec, e);
     return RELIC_OK;
 }
 
 /* Encode the m frames held in e->in (bytes) into e->block. */
-static void encode_held(relic_adpcm_encoder *e, size_t m)
+static void encode_held(adpcm_enc *e, size_t m)
 {
     for (size_t i = 0; i < m * e->channels; i++) e->frames[i] = (int16_t)relic_load_u16le(e->in + 2 * i);
     uint32_t bytes = m == e->block_frames ? e->block_align : block_bytes_for(m, e->channels);
@@ -560,35 +588,35 @@ static void encode_held(relic_adpcm_encoder *e, size_t m)
     e->fill = 0;
 }
 
-relic_adpcm_result relic_adpcm_encoder_run(relic_adpcm_encoder *e, int at_end, relic_error *err)
+static relic_stream_status enc_run(relic_stream *s, relic_stream_flush flush, relic_error *err)
 {
+    adpcm_enc *e = s->state;
     const size_t frame_bytes = (size_t)e->channels * sizeof(int16_t);
     const size_t need = (size_t)e->block_frames * frame_bytes;
     for (;;) {
-        if (e->pend_pos < e->pend_len &&
-            !deliver(e->block, &e->pend_pos, e->pend_len, &e->next_out, &e->avail_out, &e->total_out))
-            return RELIC_ADPCM_NEED_OUTPUT;
-        if (e->avail_in > 0) {
+        if (e->pend_pos < e->pend_len && !relic_stream_deliver(s, e->block, &e->pend_pos, e->pend_len))
+            return RELIC_STREAM_NEED_OUTPUT;
+        if (s->avail_in > 0) {
             size_t k = need - e->fill;
-            if (k > e->avail_in) k = e->avail_in;
-            memcpy(e->in + e->fill, e->next_in, k);
+            if (k > s->avail_in) k = s->avail_in;
+            memcpy(e->in + e->fill, s->next_in, k);
             e->fill += k;
-            e->next_in += k;
-            e->avail_in -= k;
-            e->total_in += k;
+            s->next_in += k;
+            s->avail_in -= k;
+            s->total_in += k;
             if (e->fill == need) encode_held(e, e->block_frames);
             continue;
         }
-        if (!at_end) return RELIC_ADPCM_NEED_INPUT;
+        if (flush != RELIC_STREAM_FINISH) return RELIC_STREAM_NEED_INPUT;
         if (e->fill > 0) { /* the final short block */
             if (e->fill % frame_bytes) {
-                relic_fail(err, RELIC_E_TRUNCATED, e->total_in, "pcm", "the input ends inside a frame (%zu of %zu bytes)",
+                relic_fail(err, RELIC_E_TRUNCATED, s->total_in, "pcm", "the input ends inside a frame (%zu of %zu bytes)",
                            e->fill % frame_bytes, frame_bytes);
-                return RELIC_ADPCM_ERROR;
+                return RELIC_STREAM_ERROR;
             }
             encode_held(e, e->fill / frame_bytes);
             continue;
         }
-        return RELIC_ADPCM_DONE;
+        return RELIC_STREAM_DONE;
     }
 }

@@ -1,6 +1,6 @@
 /* lzss.c — LZSS decoders (SPZ and SZDD ring set-ups): the resumable
- * streaming decoder over the 4 KiB ring, and a one-shot decoder that uses
- * its output buffer as the history. Item format: relic_lzss.h; facts:
+ * streaming decoder over the 4 KiB ring (relic_stream.h's contract), and a
+ * one-shot decoder that uses its output buffer as the history. Item format: relic_lzss.h; facts:
  * Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp (the game's loop, ImageLoader.cpp 1110–1281),
  * Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, "SPZ" worked example (tests/test_lzss.c). */
 #include "relic_lzss.h"
@@ -21,7 +21,18 @@ unsigned relic_lzss_start(relic_lzss_variant v)
 
 uint8_t relic_lzss_fill(relic_lzss_variant v) { return v == RELIC_LZSS_SZDD ? 0x20 : 0x00; }
 
-void relic_lzss_decoder_init(relic_lzss_decoder *d, relic_lzss_variant v)
+/* The decoder's state: the 4 KiB ring and where the item stream stands. */
+typedef struct lzss_dec {
+    unsigned flags;    /* remaining flag bits, with a marker bit above them; FLAGS_EMPTY = need a flag byte */
+    unsigned r;        /* ring write position */
+    unsigned copy_pos; /* pending match: next ring position to copy */
+    unsigned copy_len; /* pending match: bytes left to copy */
+    int have_b1;       /* first byte of a match read, second missing */
+    uint8_t b1;
+    uint8_t ring[RELIC_LZSS_RING];
+} lzss_dec;
+
+static void dec_reset(lzss_dec *d, relic_lzss_variant v)
 {
     memset(d, 0, sizeof *d);
     /* The game leaves SPZ ring bytes 4078..4095 uninitialised; no encoder
@@ -31,18 +42,32 @@ void relic_lzss_decoder_init(relic_lzss_decoder *d, relic_lzss_variant v)
     d->flags = FLAGS_EMPTY;
 }
 
+static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, relic_error *err);
+static const relic_stream_codec lzss_decode_codec = { "lzss decode", dec_run, NULL };
+
+relic_status relic_lzss_decode_init(relic_stream *s, relic_lzss_variant v, relic_arena *a, relic_error *err)
+{
+    lzss_dec *d = a ? relic_arena_alloc(a, sizeof *d, 16) : NULL;
+    if (!d) return relic_fail(err, a ? RELIC_E_NOMEM : RELIC_E_ARGUMENT, 0, "", "no arena room for the LZSS decoder (%zu bytes)", sizeof *d);
+    dec_reset(d, v);
+    relic_stream_setup(s, &lzss_decode_codec, d);
+    return RELIC_OK;
+}
+
 /* b - a for a <= b in one buffer; empty buffers may be NULL (no arithmetic on NULL) */
 static inline size_t span(const uint8_t *a, const uint8_t *b) { return a == b ? 0 : (size_t)(b - a); }
 
-relic_lzss_result relic_lzss_decode(relic_lzss_decoder *d, int at_end, relic_error *err)
+static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, relic_error *err)
 {
-    const uint8_t *in = d->next_in;
-    const uint8_t *in_end = d->avail_in ? in + d->avail_in : in;
-    uint8_t *out = d->next_out;
-    uint8_t *out_end = d->avail_out ? out + d->avail_out : out;
+    lzss_dec *d = s->state;
+    const int at_end = flush == RELIC_STREAM_FINISH;
+    const uint8_t *in = s->next_in;
+    const uint8_t *in_end = s->avail_in ? in + s->avail_in : in;
+    uint8_t *out = s->next_out;
+    uint8_t *out_end = s->avail_out ? out + s->avail_out : out;
     uint8_t *ring = d->ring;
     unsigned r = d->r, flags = d->flags;
-    relic_lzss_result res;
+    relic_stream_status res;
 
     for (;;) {
         if (d->copy_len) {
@@ -57,7 +82,7 @@ relic_lzss_result relic_lzss_decode(relic_lzss_decoder *d, int at_end, relic_err
             }
             d->copy_pos = p;
             d->copy_len = n;
-            if (n) { res = RELIC_LZSS_NEED_OUTPUT; break; }
+            if (n) { res = RELIC_STREAM_NEED_OUTPUT; break; }
         }
         if (d->have_b1) {
             if (in == in_end) goto input_end;
@@ -124,7 +149,7 @@ relic_lzss_result relic_lzss_decode(relic_lzss_decoder *d, int at_end, relic_err
         }
         if (in == in_end) goto input_end;
         if (flags & 1u) {
-            if (out == out_end) { res = RELIC_LZSS_NEED_OUTPUT; break; }
+            if (out == out_end) { res = RELIC_STREAM_NEED_OUTPUT; break; }
             uint8_t c = *in++;
             *out++ = c;
             ring[r] = c;
@@ -140,22 +165,22 @@ relic_lzss_result relic_lzss_decode(relic_lzss_decoder *d, int at_end, relic_err
 
 input_end:
     if (!at_end) {
-        res = RELIC_LZSS_NEED_INPUT;
+        res = RELIC_STREAM_NEED_INPUT;
     } else if (d->have_b1) {
-        relic_fail(err, RELIC_E_TRUNCATED, d->total_in + span(d->next_in, in), "",
+        relic_fail(err, RELIC_E_TRUNCATED, s->total_in + span(s->next_in, in), "",
                    "the LZSS stream ends inside a match (1 of its 2 bytes)");
-        res = RELIC_LZSS_ERROR;
+        res = RELIC_STREAM_ERROR;
     } else {
-        res = RELIC_LZSS_DONE;
+        res = RELIC_STREAM_DONE;
     }
 
 done:
-    d->total_in += span(d->next_in, in);
-    d->next_in = in;
-    d->avail_in = span(in, in_end);
-    d->total_out += span(d->next_out, out);
-    d->next_out = out;
-    d->avail_out = span(out, out_end);
+    s->total_in += span(s->next_in, in);
+    s->next_in = in;
+    s->avail_in = span(in, in_end);
+    s->total_out += span(s->next_out, out);
+    s->next_out = out;
+    s->avail_out = span(out, out_end);
     d->r = r;
     d->flags = flags;
     return res;
@@ -244,18 +269,20 @@ uint64_t relic_lzss_max_decoded_size(uint64_t n)
 relic_status relic_lzss_decoded_size(relic_lzss_variant v, const uint8_t *src, size_t n, uint64_t *size,
                                      relic_error *err)
 {
-    relic_lzss_decoder d;
+    lzss_dec d; /* on the stack: the dry run needs no arena */
+    relic_stream s;
     uint8_t sink[4096];
-    relic_lzss_decoder_init(&d, v);
-    d.next_in = src;
-    d.avail_in = n;
+    dec_reset(&d, v);
+    relic_stream_setup(&s, &lzss_decode_codec, &d);
+    s.next_in = src;
+    s.avail_in = n;
     for (;;) {
-        d.next_out = sink;
-        d.avail_out = sizeof sink;
-        relic_lzss_result res = relic_lzss_decode(&d, 1, err);
-        if (res == RELIC_LZSS_ERROR) return err ? err->code : RELIC_E_TRUNCATED;
-        if (res == RELIC_LZSS_DONE) break;
+        s.next_out = sink;
+        s.avail_out = sizeof sink;
+        relic_stream_status res = relic_stream_run(&s, RELIC_STREAM_FINISH, err);
+        if (res == RELIC_STREAM_ERROR) return err ? err->code : RELIC_E_TRUNCATED;
+        if (res == RELIC_STREAM_DONE) break;
     }
-    *size = d.total_out;
+    *size = s.total_out;
     return RELIC_OK;
 }

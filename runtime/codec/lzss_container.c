@@ -47,6 +47,7 @@ relic_status relic_lzss_container_decode(const uint8_t *data, size_t size, relic
                                          relic_arena *a, relic_bytes *out, relic_error *err)
 {
     relic_lzss_container c;
+    memset(&c, 0, sizeof c); /* gcc cannot see that the header readers fill it on success */
     relic_status st = v == RELIC_LZSS_SZDD ? relic_szdd_header(data, size, &c, err) : relic_spz_header(data, size, &c, err);
     if (st != RELIC_OK) return st;
     if (c.decoded_size > limit)
@@ -70,23 +71,129 @@ relic_status relic_lzss_container_decode(const uint8_t *data, size_t size, relic
     return RELIC_OK;
 }
 
+size_t relic_lzss_container_header(relic_lzss_variant v, uint8_t missing_char, uint32_t size,
+                                  uint8_t h[RELIC_SZDD_HEADER_SIZE])
+{
+    if (v == RELIC_LZSS_SZDD) {
+        memcpy(h, RELIC_SZDD_MAGIC, SZDD_MAGIC_SIZE);
+        h[SZDD_MODE_OFFSET] = RELIC_SZDD_MODE_A;
+        h[SZDD_MISSING_OFFSET] = missing_char;
+        relic_store_u32le(h + SZDD_SIZE_OFFSET, size);
+        return RELIC_SZDD_HEADER_SIZE;
+    }
+    relic_store_u32le(h, size);
+    return RELIC_SPZ_HEADER_SIZE;
+}
+
 relic_status relic_lzss_container_encode(relic_lzss_variant v, relic_lzss_level level, uint8_t missing_char,
                                          const uint8_t *src, size_t n, relic_arena *scratch, relic_buf *out,
                                          relic_error *err)
 {
+    if (!out) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no output buffer");
     if ((uint64_t)n > UINT32_MAX)
         return relic_fail(err, RELIC_E_LIMIT, 0, "", "%zu bytes do not fit the container's 32-bit size", n);
-    if (v == RELIC_LZSS_SZDD) {
-        uint8_t *h = relic_buf_extend(out, RELIC_SZDD_HEADER_SIZE);
-        if (!h) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output");
-        memcpy(h, RELIC_SZDD_MAGIC, SZDD_MAGIC_SIZE);
-        h[SZDD_MODE_OFFSET] = RELIC_SZDD_MODE_A;
-        h[SZDD_MISSING_OFFSET] = missing_char;
-        relic_store_u32le(h + SZDD_SIZE_OFFSET, (uint32_t)n);
-    } else {
-        uint8_t *h = relic_buf_extend(out, RELIC_SPZ_HEADER_SIZE);
-        if (!h) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output");
-        relic_store_u32le(h, (uint32_t)n);
-    }
+    /* the bytes of relic_lzss_container_encode_init's stream: its header, then
+     * relic_lzss_encode, the encoder's loops run in place */
+    uint8_t h[RELIC_SZDD_HEADER_SIZE];
+    relic_buf_append(out, h, relic_lzss_container_header(v, missing_char, (uint32_t)n, h));
+    if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output");
     return relic_lzss_encode(v, level, src, n, scratch, out, err);
+}
+
+/* ---- the streaming file decoder: header, then the LZSS stream ---- */
+
+typedef struct container_dec {
+    relic_lzss_variant v;
+    uint64_t limit;
+    uint8_t hdr[RELIC_SZDD_HEADER_SIZE];
+    size_t hdr_fill, hdr_size;
+    relic_lzss_container c;
+    relic_stream inner; /* the LZSS decoder, sharing the caller's buffers */
+} container_dec;
+
+static relic_stream_status cdec_run(relic_stream *s, relic_stream_flush flush, relic_error *err)
+{
+    container_dec *d = s->state;
+    const char *field = d->v == RELIC_LZSS_SZDD ? "szdd" : "spz";
+    char path[16];
+    while (d->hdr_fill < d->hdr_size) {
+        if (!s->avail_in) {
+            if (flush != RELIC_STREAM_FINISH) return RELIC_STREAM_NEED_INPUT;
+            /* the input ends inside the header: the header reader says so */
+            if (d->v == RELIC_LZSS_SZDD) relic_szdd_header(d->hdr, d->hdr_fill, &d->c, err);
+            else relic_spz_header(d->hdr, d->hdr_fill, &d->c, err);
+            return RELIC_STREAM_ERROR;
+        }
+        size_t k = d->hdr_size - d->hdr_fill;
+        if (k > s->avail_in) k = s->avail_in;
+        memcpy(d->hdr + d->hdr_fill, s->next_in, k);
+        d->hdr_fill += k;
+        s->next_in += k;
+        s->avail_in -= k;
+        s->total_in += k;
+        if (d->hdr_fill < d->hdr_size) continue;
+        relic_status st = d->v == RELIC_LZSS_SZDD ? relic_szdd_header(d->hdr, d->hdr_size, &d->c, err)
+                                                   : relic_spz_header(d->hdr, d->hdr_size, &d->c, err);
+        if (st != RELIC_OK) return RELIC_STREAM_ERROR;
+        if (d->c.decoded_size > d->limit) {
+            snprintf(path, sizeof path, "%s.size", field);
+            relic_fail(err, RELIC_E_LIMIT, d->c.stream_offset - 4, path, "declared size %u is above the limit of %llu bytes",
+                       d->c.decoded_size, (unsigned long long)d->limit);
+            return RELIC_STREAM_ERROR;
+        }
+    }
+    /* the LZSS stream, its output capped at the declared size */
+    uint64_t left = d->c.decoded_size - s->total_out;
+    relic_stream *in = &d->inner;
+    in->next_in = s->next_in;
+    in->avail_in = s->avail_in;
+    in->total_in = s->total_in;
+    in->next_out = s->next_out;
+    in->avail_out = s->avail_out < left ? s->avail_out : (size_t)left;
+    in->total_out = s->total_out;
+    size_t out_given = in->avail_out;
+    relic_stream_status r = relic_stream_run(in, flush, err);
+    size_t made = out_given - in->avail_out;
+    s->next_in = in->next_in;
+    s->avail_in = in->avail_in;
+    s->total_in = in->total_in;
+    if (made) {
+        s->next_out += made;
+        s->avail_out -= made;
+        s->total_out += made;
+    }
+    snprintf(path, sizeof path, "%s.data", field);
+    if (r == RELIC_STREAM_ERROR) {
+        if (err && !err->path[0]) snprintf(err->path, sizeof err->path, "%s", path);
+        return r;
+    }
+    if (r == RELIC_STREAM_NEED_OUTPUT && s->total_out == d->c.decoded_size) {
+        relic_fail(err, RELIC_E_LAYOUT, s->total_in, path, "the LZSS stream holds more than the declared %u bytes",
+                   d->c.decoded_size);
+        return RELIC_STREAM_ERROR;
+    }
+    if (r == RELIC_STREAM_DONE && s->total_out != d->c.decoded_size) {
+        relic_fail(err, RELIC_E_TRUNCATED, s->total_in, path, "the LZSS stream holds %llu bytes, %u declared",
+                   (unsigned long long)s->total_out, d->c.decoded_size);
+        return RELIC_STREAM_ERROR;
+    }
+    return r;
+}
+
+static const relic_stream_codec container_decode_codec = { "lzss file decode", cdec_run, NULL };
+
+relic_status relic_lzss_container_decode_init(relic_stream *s, relic_lzss_variant v, uint64_t limit, relic_arena *a,
+                                              relic_error *err)
+{
+    if (!a) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no arena for the LZSS file decoder");
+    container_dec *d = relic_arena_alloc(a, sizeof *d, 16);
+    if (!d) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no arena room for the LZSS file decoder");
+    memset(d, 0, sizeof *d);
+    d->v = v;
+    d->limit = limit;
+    d->hdr_size = v == RELIC_LZSS_SZDD ? RELIC_SZDD_HEADER_SIZE : RELIC_SPZ_HEADER_SIZE;
+    relic_status st = relic_lzss_decode_init(&d->inner, v, a, err);
+    if (st != RELIC_OK) return st;
+    relic_stream_setup(s, &container_decode_codec, d);
+    return RELIC_OK;
 }

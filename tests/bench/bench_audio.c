@@ -70,14 +70,17 @@ static int stream_child(uint32_t A, unsigned ch)
 {
     static uint8_t in[64 * 1024];
     static uint8_t out[16384];
-    static relic_adpcm_decoder d;
+    static uint8_t state[RELIC_ADPCM_DECODE_MEMORY];
+    relic_arena a;
+    relic_arena_init_buffer(&a, state, sizeof state);
+    relic_stream d;
     relic_error err;
     uint64_t produced = 0;
     int eof = 0;
-    relic_adpcm_result r = RELIC_ADPCM_NEED_INPUT;
-    if (relic_adpcm_decoder_init(&d, A, ch, 0, &err) != RELIC_OK) { fprintf(stderr, "init: %s\n", err.message); return 1; }
+    relic_stream_status r = RELIC_STREAM_NEED_INPUT;
+    if (relic_adpcm_decode_init(&d, A, ch, 0, &a, &err) != RELIC_OK) { fprintf(stderr, "init: %s\n", err.message); return 1; }
     double t0 = now();
-    while (r != RELIC_ADPCM_DONE) {
+    while (r != RELIC_STREAM_DONE) {
         if (d.avail_in == 0 && !eof) {
             ssize_t k = read(0, in, sizeof in);
             if (k < 0) { perror("read"); return 1; }
@@ -87,13 +90,13 @@ static int stream_child(uint32_t A, unsigned ch)
         }
         d.next_out = out;
         d.avail_out = sizeof out;
-        if ((r = relic_adpcm_decoder_run(&d, eof, &err)) == RELIC_ADPCM_ERROR) { fprintf(stderr, "decode: %s\n", err.message); return 1; }
+        if ((r = relic_stream_run(&d, eof ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err)) == RELIC_STREAM_ERROR) { fprintf(stderr, "decode: %s\n", err.message); return 1; }
         produced += sizeof out - d.avail_out;
     }
     double t = now() - t0;
     printf("streaming decode of %.2f GiB of ADPCM from a pipe (64 KiB reads, 16 KiB output buffer, decoder state %zu bytes): "
            "%.2f s, %.0f MB/s of output\n",
-           (double)d.total_in / (1u << 30), sizeof d, t, (double)produced / t / 1e6);
+           (double)d.total_in / (1u << 30), sizeof state, t, (double)produced / t / 1e6);
     fflush(stdout);
     return 0;
 }

@@ -73,9 +73,8 @@ relic_status relic_swp_walk(const relic_pid_view *v, const uint8_t *data, size_t
     uint8_t *win = relic_arena_alloc(a, (size_t)cap, 16);
     if (!win) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for a %llu-byte SWP window", (unsigned long long)cap);
 
-    relic_lzss_decoder *d = relic_arena_alloc(a, sizeof *d, 16);
-    if (!d) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the LZSS decoder");
-    relic_lzss_decoder_init(d, RELIC_LZSS_SPZ);
+    relic_stream ds, *d = &ds;
+    if ((st = relic_lzss_decode_init(d, RELIC_LZSS_SPZ, a, err)) != RELIC_OK) return st;
     d->next_in = data + c.stream_offset;
     d->avail_in = size - c.stream_offset;
     uint64_t base = 0;   /* SWP offset of win[0] */
@@ -93,13 +92,13 @@ relic_status relic_swp_walk(const relic_pid_view *v, const uint8_t *data, size_t
             }
             d->next_out = win + len;
             d->avail_out = (size_t)cap - len;
-            relic_lzss_result r = relic_lzss_decode(d, 1, err);
-            if (r == RELIC_LZSS_ERROR) {
+            relic_stream_status r = relic_stream_run(d, RELIC_STREAM_FINISH, err);
+            if (r == RELIC_STREAM_ERROR) {
                 if (err) err->offset += c.stream_offset;
                 return err ? err->code : RELIC_E_TRUNCATED;
             }
             len = (size_t)cap - d->avail_out;
-            if (r == RELIC_LZSS_DONE) done = 1;
+            if (r == RELIC_STREAM_DONE) done = 1;
         }
         if ((st = fn(ctx, s[k].raster, win, base, len, err)) != RELIC_OK) return st;
     }

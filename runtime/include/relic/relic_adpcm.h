@@ -7,16 +7,16 @@
  * by bit), not an exact multiply.
  *
  * Two interfaces: whole-buffer decode and encode (PCM as int16_t arrays),
- * and a streaming decoder and encoder with one contract, zlib's (caller
- * buffers of bytes, state struct set up once, need-input / need-output /
- * done / error), the contract of relic_lzss.h. PCM is signed 16-bit,
- * interleaved by channel. The streaming codecs allocate nothing; the
- * whole-buffer encoder grows its output relic_buf and one block of search
- * scratch. */
+ * and a streaming decoder and encoder with the contract every relic codec
+ * shares (relic_stream.h: zlib's shape). PCM is signed 16-bit, interleaved
+ * by channel. The streaming codecs take their state from the caller's arena
+ * at init and allocate nothing after; the whole-buffer encoder grows its
+ * output relic_buf and one block of search scratch. */
 #ifndef RELIC_ADPCM_H
 #define RELIC_ADPCM_H
 
 #include "relic.h"
+#include "relic_stream.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -93,104 +93,40 @@ relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned chan
                                 relic_arena *scratch, relic_buf *out, relic_error *err);
 
 /* ---------------------------------------------------------------------- */
-/* Streaming decoder and encoder: the contract of relic_lzss_decoder      */
-/* (zlib's z_stream shape). The caller sets next_in/avail_in and          */
-/* next_out/avail_out before each call; the codec consumes and produces   */
-/* what it can, advances the four fields and the totals, and says what    */
-/* it stopped on. Both buffers are bytes: PCM is signed 16-bit            */
-/* little-endian, interleaved by channel (the data of a 16-bit WAV).      */
-/* Memory: the state struct, set up once; nothing is allocated.           */
+/* Streaming decoder and encoder (relic_stream.h: zlib's z_stream shape,  */
+/* then relic_stream_run and relic_stream_end). Both buffers are bytes:   */
+/* PCM is signed 16-bit little-endian, interleaved by channel (the data   */
+/* of a 16-bit WAV). Memory: the state, from the caller's arena at init.  */
 /* ---------------------------------------------------------------------- */
 
-/** The decoder's table: for each (step index, nibble), index x 16 + nibble,
- *  the difference and the next step index x 16. Internal to the decoder;
- *  in the struct so that decoding needs no global state. */
-typedef struct relic_adpcm_table {
-    int32_t diff[(RELIC_ADPCM_MAX_STEP_INDEX + 1) * 16];
-    uint16_t next[(RELIC_ADPCM_MAX_STEP_INDEX + 1) * 16];
-} relic_adpcm_table;
+/** Arena bytes relic_adpcm_decode_init takes (one block of input and one of
+ *  output held for chunks cut across calls, and the decoder's table). */
+#define RELIC_ADPCM_DECODE_MEMORY ((size_t)72 * 1024)
+/** Arena bytes relic_adpcm_encode_init takes (one block of PCM, one of
+ *  output and the step-index search's trajectory). */
+#define RELIC_ADPCM_ENCODE_MEMORY ((size_t)300 * 1024)
 
-/** What a streaming call stopped on (the values of relic_lzss_result). */
-typedef enum relic_adpcm_result {
-    RELIC_ADPCM_ERROR = -1,      /**< err holds why */
-    RELIC_ADPCM_NEED_INPUT = 1,  /**< avail_in is 0: give more input, or call with at_end */
-    RELIC_ADPCM_NEED_OUTPUT = 2, /**< avail_out is 0: make room and call again */
-    RELIC_ADPCM_DONE = 3         /**< at_end was set and everything has been delivered */
-} relic_adpcm_result;
-
-/** Decoder state: ADPCM blocks in, 16-bit LE PCM out. Whole blocks go
+/** Start a streaming decoder on s: ADPCM blocks of block_align bytes in,
+ *  16-bit LE PCM out (flags as relic_adpcm_decode). Whole blocks go
  *  straight from next_in to next_out when both have room for one; a block
- *  cut across calls, or one whose output does not fit, is held in the
- *  struct (one block of input and one of output, about 41 KiB, and an 8 KiB
- *  table). */
-typedef struct relic_adpcm_decoder {
-    const uint8_t *next_in; /**< next input byte */
-    size_t avail_in;        /**< input bytes available at next_in */
-    uint8_t *next_out;      /**< next output byte */
-    size_t avail_out;       /**< free output bytes at next_out */
-    uint64_t total_in;      /**< input bytes consumed so far */
-    uint64_t total_out;     /**< output bytes produced so far */
-    /* internal */
-    uint32_t block_align;
-    unsigned channels;
-    unsigned flags;
-    size_t fill;               /* input bytes held in block[] */
-    size_t pend_pos, pend_len; /* decoded bytes in pcm[] not yet delivered */
-    relic_adpcm_table table;
-    uint8_t block[RELIC_ADPCM_MAX_BLOCK];
-    uint8_t pcm[2 * RELIC_ADPCM_MAX_BLOCK_SAMPLES];
-} relic_adpcm_decoder;
+ *  cut across calls is held. With RELIC_STREAM_FINISH a held short block is
+ *  decoded as the final one. Output equals relic_adpcm_decode's, whatever
+ *  the chunking. Run errors: RELIC_E_RANGE (path "step_index": a block
+ *  header's step index exceeds 88; offset = that byte's offset in the
+ *  input stream). Init errors: as relic_adpcm_check_params; RELIC_E_NOMEM,
+ *  RELIC_E_ARGUMENT (a is NULL). */
+relic_status relic_adpcm_decode_init(relic_stream *s, uint32_t block_align, unsigned channels, unsigned flags,
+                                     relic_arena *a, relic_error *err);
 
-/** Start a decoder of blocks of block_align bytes (flags as
- *  relic_adpcm_decode); the stream fields are zeroed. Errors as
- *  relic_adpcm_check_params. */
-relic_status relic_adpcm_decoder_init(relic_adpcm_decoder *d, uint32_t block_align, unsigned channels,
-                                      unsigned flags, relic_error *err);
-
-/** Decode as much as fits. at_end = 1 says no input follows what is in
- *  next_in/avail_in: a held short block is then decoded as the final one.
- *  Returns NEED_INPUT, NEED_OUTPUT, DONE, or ERROR (RELIC_E_RANGE: a block
- *  header's step index exceeds 88; offset = that byte's offset in the whole
- *  input stream). Output equals relic_adpcm_decode's, whatever the chunking. */
-relic_adpcm_result relic_adpcm_decoder_run(relic_adpcm_decoder *d, int at_end, relic_error *err);
-
-/** Encoder state: 16-bit LE PCM in, ADPCM blocks out, one block at a time
- *  (the step-index search needs the block's frames). Memory: one block of
- *  PCM, one block of output and the search's trajectory, inside the struct
- *  (about 290 KiB: allocate it, do not put it on a small stack). */
-typedef struct relic_adpcm_encoder {
-    const uint8_t *next_in; /**< next input byte */
-    size_t avail_in;        /**< input bytes available at next_in */
-    uint8_t *next_out;      /**< next output byte */
-    size_t avail_out;       /**< free output bytes at next_out */
-    uint64_t total_in;      /**< input bytes consumed so far */
-    uint64_t total_out;     /**< output bytes produced so far */
-    /* internal */
-    uint32_t block_align;
-    unsigned channels;
-    uint32_t block_frames;     /* frames of a full block */
-    int32_t carry[2];          /* step index each channel ended the last block with */
-    size_t fill;               /* PCM bytes held in in[] */
-    size_t pend_pos, pend_len; /* encoded bytes in block[] not yet delivered */
-    uint8_t in[2 * RELIC_ADPCM_MAX_BLOCK_SAMPLES];
-    int16_t frames[RELIC_ADPCM_MAX_BLOCK_SAMPLES];
-    uint8_t block[RELIC_ADPCM_MAX_BLOCK];
-    int32_t t_pred[RELIC_ADPCM_MAX_BLOCK_SAMPLES + 1];
-    uint8_t t_index[RELIC_ADPCM_MAX_BLOCK_SAMPLES + 1];
-    uint64_t t_cum[RELIC_ADPCM_MAX_BLOCK_SAMPLES + 1];
-} relic_adpcm_encoder;
-
-/** Start an encoder of blocks of block_align bytes; the stream fields are
- *  zeroed. Errors as relic_adpcm_check_params. */
-relic_status relic_adpcm_encoder_init(relic_adpcm_encoder *e, uint32_t block_align, unsigned channels,
-                                      relic_error *err);
-
-/** Encode as much as fits. at_end = 1 says no input follows: the frames
- *  held then make the short final block. Returns NEED_INPUT, NEED_OUTPUT,
- *  DONE, or ERROR (RELIC_E_TRUNCATED, path "pcm": the input ended inside a
- *  frame; offset = total_in). Output equals relic_adpcm_encode's, whatever
- *  the chunking. */
-relic_adpcm_result relic_adpcm_encoder_run(relic_adpcm_encoder *e, int at_end, relic_error *err);
+/** Start a streaming encoder on s: 16-bit LE PCM in, ADPCM blocks of
+ *  block_align bytes out, one block at a time (the step-index search needs
+ *  the block's frames); with RELIC_STREAM_FINISH the frames held make the
+ *  short final block. Output equals relic_adpcm_encode's, whatever the
+ *  chunking. Run errors: RELIC_E_TRUNCATED (path "pcm": the input ended
+ *  inside a frame; offset = total_in). Init errors: as
+ *  relic_adpcm_check_params; RELIC_E_NOMEM, RELIC_E_ARGUMENT. */
+relic_status relic_adpcm_encode_init(relic_stream *s, uint32_t block_align, unsigned channels, relic_arena *a,
+                                     relic_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,11 +2,14 @@
  * (`bytes x[n] codec zlib(size) as STRUCT`). Each decodes a whole region
  * into a caller buffer of exactly the declared decoded size: a stream that
  * would produce more, or less, is rejected, so a file cannot make relic
- * allocate more than it declared (and the caller caps the declaration). */
+ * allocate more than it declared (and the caller caps the declaration).
+ * The zlib glue also streams both ways with the contract of every relic
+ * codec (relic_stream.h); its one-call forms are built on those streams. */
 #ifndef RELIC_CODEC_H
 #define RELIC_CODEC_H
 
 #include "relic.h"
+#include "relic_stream.h"
 
 /** Largest decoded region a generated decoder accepts (bytes). */
 #define RELIC_CODEC_MAX_DECODED ((uint64_t)1 << 30)
@@ -28,6 +31,22 @@ relic_status relic_codec_zlib_decode(const uint8_t *src, size_t n, uint8_t *dst,
  *  RELIC_E_NOMEM, RELIC_E_ARGUMENT (bad level, a is NULL). */
 relic_status relic_codec_zlib_encode(const uint8_t *src, size_t n, int level, relic_arena *a, relic_buf *out,
                                      relic_error *err);
+
+/** Start a streaming inflate (RFC 1950) on s (relic_stream.h); zlib's
+ *  state and window (RELIC_CODEC_ZLIB_DECODE_SCRATCH) come from arena a
+ *  through z_stream's zalloc/zfree. DONE comes at the stream's end, with
+ *  any bytes after it left in avail_in; relic_stream_end releases zlib's
+ *  state. Run errors (offsets in the input): RELIC_E_RANGE (corrupt data,
+ *  zlib's message), RELIC_E_TRUNCATED (FINISH before the stream's end),
+ *  RELIC_E_NOMEM. Init errors: RELIC_E_ARGUMENT (a is NULL), RELIC_E_NOMEM. */
+relic_status relic_codec_zlib_decode_init(relic_stream *s, relic_arena *a, relic_error *err);
+
+/** Start a streaming deflate at level (0-9) on s; zlib's state
+ *  (RELIC_CODEC_ZLIB_ENCODE_SCRATCH) comes from arena a. For levels 1-9 the
+ *  bytes equal relic_codec_zlib_encode's whatever the chunking; level 0's
+ *  stored blocks follow the output room zlib is given. Errors: as
+ *  relic_codec_zlib_encode. */
+relic_status relic_codec_zlib_encode_init(relic_stream *s, int level, relic_arena *a, relic_error *err);
 
 /** Arena bytes zlib's inflate needs beyond the output (inflate_state plus
  *  the 32 KiB window, rounded up; zlib's zconf.h "memory usage" note). */

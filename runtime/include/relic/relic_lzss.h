@@ -15,14 +15,16 @@
  *   SZDD: ring filled with spaces (0x20), r starts at 4080 (4096 - 16).
  * A stream ends when its input ends, also in the middle of a flag group.
  *
- * Decoders are streaming in the zlib style: the caller owns both buffers,
- * the state (the 4 KiB ring and a few counters) lives in a struct, each call
- * consumes what it can, nothing is allocated. Encoders take the whole input
- * and append to a relic_buf. */
+ * Every codec here streams with the contract of relic_stream.h (zlib's
+ * z_stream shape: caller buffers, state set up once from the caller's arena,
+ * need-input / need-output / done / error): the decoder, the encoder and the
+ * SPZ and SZDD files around them. The one-call functions (whole buffer in,
+ * relic_buf or exact-size buffer out) give the same bytes. */
 #ifndef RELIC_LZSS_H
 #define RELIC_LZSS_H
 
 #include "relic.h"
+#include "relic_stream.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,47 +57,22 @@ uint8_t relic_lzss_fill(relic_lzss_variant v);
 /* Streaming decoder                                                      */
 /* ---------------------------------------------------------------------- */
 
-/** What a relic_lzss_decode call stopped on. */
-typedef enum relic_lzss_result {
-    RELIC_LZSS_ERROR = -1,      /**< err holds why (only a match cut by the end of input) */
-    RELIC_LZSS_NEED_INPUT = 1,  /**< avail_in is 0: give more input, or call with at_end */
-    RELIC_LZSS_NEED_OUTPUT = 2, /**< avail_out is 0: make room and call again */
-    RELIC_LZSS_DONE = 3         /**< at_end was set and the stream ended cleanly */
-} relic_lzss_result;
-
-/** Decoder state. The caller sets next_in/avail_in and next_out/avail_out
- *  before each call; the decoder advances them. Memory: this struct (the
- *  4096-byte ring plus counters), nothing else. */
-typedef struct relic_lzss_decoder {
-    const uint8_t *next_in;  /**< next input byte */
-    size_t avail_in;         /**< input bytes available at next_in */
-    uint8_t *next_out;       /**< next output byte */
-    size_t avail_out;        /**< free output bytes at next_out */
-    uint64_t total_in;       /**< input bytes consumed so far */
-    uint64_t total_out;      /**< bytes produced so far */
-    /* internal */
-    unsigned flags;          /* remaining flag bits, with a marker bit above them; 1 = need a flag byte */
-    unsigned r;              /* ring write position */
-    unsigned copy_pos;       /* pending match: next ring position to copy */
-    unsigned copy_len;       /* pending match: bytes left to copy */
-    int have_b1;             /* first byte of a match read, second missing */
-    uint8_t b1;
-    uint8_t ring[RELIC_LZSS_RING];
-} relic_lzss_decoder;
-
-/** Start decoding a stream of the given variant. */
-void relic_lzss_decoder_init(relic_lzss_decoder *d, relic_lzss_variant v);
-
-/** Decode as much as fits. at_end = 1 says no input follows what is in
- *  next_in/avail_in: the stream then ends when that input is used up.
- *  Returns NEED_INPUT, NEED_OUTPUT, DONE, or ERROR (RELIC_E_TRUNCATED: the
- *  input ends between the two bytes of a match; offset = total_in). */
-relic_lzss_result relic_lzss_decode(relic_lzss_decoder *d, int at_end, relic_error *err);
+/** Start a streaming decoder of the given variant on s (relic_stream.h:
+ *  then relic_stream_run, relic_stream_end). Memory: 4.1 KiB (the ring and
+ *  a few counters) from arena a, nothing else. The stream has no end
+ *  marker: it ends when the input does, so DONE comes with
+ *  RELIC_STREAM_FINISH once the input is used up. Run errors:
+ *  RELIC_E_TRUNCATED when the input ends between the two bytes of a match
+ *  (offset = total_in). Init errors: RELIC_E_NOMEM (arena full),
+ *  RELIC_E_ARGUMENT (a is NULL). */
+relic_status relic_lzss_decode_init(relic_stream *s, relic_lzss_variant v, relic_arena *a, relic_error *err);
 
 /** Decode a whole stream src[0..n) into exactly dst_size bytes of dst.
  *  Errors: RELIC_E_LAYOUT when the stream holds more than dst_size bytes,
  *  RELIC_E_TRUNCATED when it holds fewer or ends inside a match. Offsets are
- *  in src. Memory: none beyond dst (the output is its own history). */
+ *  in src. Memory: none beyond dst: the output is its own history, so this
+ *  one-call form needs no ring and is not built on the streaming decoder
+ *  (the bytes are the same: tests/test_stream.c). */
 relic_status relic_lzss_decode_buffer(relic_lzss_variant v, const uint8_t *src, size_t n, uint8_t *dst,
                                       size_t dst_size, relic_error *err);
 
@@ -105,7 +82,7 @@ relic_status relic_lzss_decode_buffer(relic_lzss_variant v, const uint8_t *src, 
 uint64_t relic_lzss_max_decoded_size(uint64_t n);
 
 /** Number of bytes a whole stream src[0..n) decodes to (a dry run with the
- *  ring only). Errors as relic_lzss_decode. */
+ *  ring only). Errors as the streaming decoder's. */
 relic_status relic_lzss_decoded_size(relic_lzss_variant v, const uint8_t *src, size_t n, uint64_t *size,
                                      relic_error *err);
 
@@ -134,12 +111,28 @@ typedef enum relic_lzss_level {
 #define RELIC_LZSS_MAX_INPUT ((uint64_t)INT32_MAX - 2u * RELIC_LZSS_MAX_MATCH)
 
 /** Encode src[0..n) as an LZSS stream of variant v, appended to out (no
- *  header). Scratch tables (hash chains or match tree, a few times n
- *  bytes) come from the caller's arena scratch; nothing is taken from the
- *  heap. Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (level, NULL scratch),
+ *  header): the streaming encoder's (relic_lzss_encode_init) own coding
+ *  loop, run once over src in place and appending to out, so both give the
+ *  same bytes without the stream's window and queue copies. Scratch (the
+ *  match finder; BEST: the parse, 3 bytes per input byte) comes from the
+ *  caller's arena scratch; nothing is taken from the heap. Errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT (level, NULL scratch),
  *  RELIC_E_LIMIT (n above RELIC_LZSS_MAX_INPUT). */
 relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, const uint8_t *src, size_t n,
                                relic_arena *scratch, relic_buf *out, relic_error *err);
+
+/** Start a streaming encoder of variant v at level on s (relic_stream.h).
+ *  Its output equals relic_lzss_encode's for the same input, whatever the
+ *  chunking. FAST and GREEDY run in fixed memory taken from arena a at
+ *  init: a 64 KiB input window (the 4 KiB of history matches may reach
+ *  plus lookahead), a 4 KiB output queue and the match finder (FAST about
+ *  80 KiB, GREEDY about 290 KiB). BEST's optimal parse needs the whole
+ *  input: it gathers the input in arena a (plus 3 bytes per input byte for
+ *  the parse) and produces its output after RELIC_STREAM_FINISH. Run
+ *  errors: RELIC_E_LIMIT (input above RELIC_LZSS_MAX_INPUT), RELIC_E_NOMEM
+ *  (BEST: the arena runs out), RELIC_E_ARGUMENT (input after FINISH).
+ *  Init errors: RELIC_E_ARGUMENT (level, a is NULL), RELIC_E_NOMEM. */
+relic_status relic_lzss_encode_init(relic_stream *s, relic_lzss_variant v, relic_lzss_level level, relic_arena *a,
+                                    relic_error *err);
 
 /* ---------------------------------------------------------------------- */
 /* Containers: SPZ (u32 size + stream) and SZDD (14-byte header + stream) */
@@ -179,6 +172,30 @@ relic_status relic_spz_header(const uint8_t *data, size_t size, relic_lzss_conta
  *  before anything is allocated. */
 relic_status relic_lzss_container_decode(const uint8_t *data, size_t size, relic_lzss_variant v, uint64_t limit,
                                          relic_arena *a, relic_bytes *out, relic_error *err);
+
+/** Start a streaming decoder of a whole SPZ (v = SPZ) or SZDD (v = SZDD)
+ *  file on s: header, then the LZSS stream, producing exactly the declared
+ *  size. Memory: about 4.2 KiB from arena a. Run errors (offsets in the
+ *  file): those of relic_szdd_header / relic_spz_header; RELIC_E_LIMIT
+ *  (declared size above limit); RELIC_E_LAYOUT (the stream holds more than
+ *  declared); RELIC_E_TRUNCATED (fewer, or it ends inside a match). Init
+ *  errors: RELIC_E_NOMEM, RELIC_E_ARGUMENT. */
+relic_status relic_lzss_container_decode_init(relic_stream *s, relic_lzss_variant v, uint64_t limit, relic_arena *a,
+                                              relic_error *err);
+
+/** Start a streaming encoder of a whole SPZ or SZDD file on s for an input
+ *  of exactly size bytes (the header, written first, declares it): the
+ *  bytes of relic_lzss_container_encode. Memory as relic_lzss_encode_init.
+ *  Run errors: RELIC_E_LAYOUT when the input's length differs from size
+ *  (offset = total_in), as relic_lzss_encode_init. Init errors:
+ *  RELIC_E_LIMIT (size above 4 GiB - 1), as relic_lzss_encode_init. */
+relic_status relic_lzss_container_encode_init(relic_stream *s, relic_lzss_variant v, relic_lzss_level level,
+                                              uint8_t missing_char, uint64_t size, relic_arena *a, relic_error *err);
+
+/** Write the header of an SPZ (4 bytes) or SZDD (14 bytes) file declaring
+ *  size decoded bytes into h; returns its length. */
+size_t relic_lzss_container_header(relic_lzss_variant v, uint8_t missing_char, uint32_t size,
+                                  uint8_t h[RELIC_SZDD_HEADER_SIZE]);
 
 /** Write a whole SPZ (v = SPZ) or SZDD (v = SZDD, missing_char) file for
  *  src[0..n) to out. Errors: RELIC_E_LIMIT (n above 4 GiB - 1), as
