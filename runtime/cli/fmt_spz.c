@@ -38,7 +38,7 @@ static int decode_spz(const cli_input *in, relic_out *out, uint64_t *produced, u
     relic_arena_init_buffer(&a, state, sizeof state);
     relic_stream d;
     if (relic_lzss_decode_init(&d, RELIC_LZSS_SPZ, &a, &err) != RELIC_OK) {
-        relic_error_print(stdout, in->path, &err);
+        cli_report(stdout, in->path, &err);
         return 1;
     }
     d.next_in = in->map.bytes.data + c.stream_offset;
