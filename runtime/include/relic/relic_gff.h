@@ -404,7 +404,10 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d);
  *  start with "__"; "__substring_order" beside "type" when a locstring's
  *  substrings are not in key order; "__encoding":"utf-8" in the root when
  *  the text was read as UTF-8; "__layout":"<family>" in the root when the
- *  file's layout family (relic_gff_detect_family) is not "bioware". Memory: a layout cache linear in the number
+ *  file's layout family (relic_gff_detect_family) is not "bioware", or
+ *  "__layout":{"family":"<family>","<kind>":[first,count,...],...} when its
+ *  records lie in an order the family does not write (relic_gff_order_of;
+ *  only the kinds that differ, relic_gff_order_names). Memory: a layout cache linear in the number
  *  of distinct struct layouts, and a 64 KiB staging buffer; out may be a
  *  sink buffer (streamed). Errors: RELIC_E_SYNTAX when text is not valid
  *  UTF-8 (path "List/3/Label", file offset); RELIC_E_UNSUPPORTED when a
@@ -440,10 +443,14 @@ relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encodi
 size_t relic_gff_format_double(double v, char out[32]);
 
 /** Parse nwn_gff JSON into a tree in a (src_* set to none; family from
- *  the root's "__layout", DEFAULT when absent). Errors:
+ *  the root's "__layout", DEFAULT when absent; order from a "__layout"
+ *  object, NULL otherwise). An order record is checked against the tree by
+ *  writing it once into a (about three times the GFF's size). Errors:
  *  RELIC_E_SYNTAX (malformed JSON, with its offset), RELIC_E_RANGE (a value
- *  that does not fit its type), RELIC_E_ARGUMENT (missing or unknown
- *  members), each with the JSON path. */
+ *  that does not fit its type, an unknown family), RELIC_E_ARGUMENT
+ *  (missing or unknown members; an order record's kind that is not a
+ *  permutation of the tree's records: path "__layout.<kind>"), each with
+ *  the JSON path. */
 relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
                                       relic_gff_tree *out, relic_error *err);
 
