@@ -54,29 +54,32 @@ static uint64_t value_bytes(const relic_gff_doc *d, uint32_t type, uint32_t off)
 }
 
 /* A walk of the file in the family's writing order. The counters number
- * the records as the writer would; the running offsets are where the
- * writer would put the next datum, block and list record. With the
- * arrays NULL it only notices whether the file differs; with them it
- * records, per writer number, the file's record (struct, field, the
- * field holding a datum or list, the struct of a block) and, per file
- * label, the writer's label number + 1. */
+ * the records as the writer would. With the arrays NULL it only notices
+ * whether the file differs: a struct or field index other than the
+ * writer's number, a label first used out of turn, a datum, block or list
+ * record at an offset not above the previous one (offsets rising in
+ * writing order are the writer's order; gaps are found, and left alone,
+ * by the second walk). With the arrays it records, per writer number, the
+ * file's record (struct, field, the field holding a datum or list, the
+ * struct of a block) and, per file label, the writer's label number + 1. */
 typedef struct walk {
     const relic_gff_doc *d;
     const relic_gff_family *fam;
     uint32_t ns, nf, nl, nd, nb, nli;
-    uint64_t d_pos, fi_pos, li_pos;
+    int64_t d_last, fi_last, li_last; /* offset of the previous datum, block, list record; -1 before the first */
     int differs;
     uint32_t *s_file, *f_file, *l_num, *d_field, *b_struct, *li_field;
 } walk;
 
 static uint32_t word(const uint8_t *p) { return relic_load_u32le(p); }
 
-static void walk_block(walk *w, uint32_t s, uint32_t n)
+static void walk_block(walk *w, uint32_t s)
 {
-    if (word(w->d->v.structs + 12 * (size_t)s + 4) != w->fi_pos) w->differs = 1;
+    int64_t off = word(w->d->v.structs + 12 * (size_t)s + 4);
+    if (off <= w->fi_last) w->differs = 1;
+    w->fi_last = off;
     if (w->b_struct) w->b_struct[w->nb] = s;
     w->nb++;
-    w->fi_pos += 4 * (uint64_t)n;
 }
 
 static void walk_entry(walk *w, uint32_t f)
@@ -94,15 +97,15 @@ static void walk_entry(walk *w, uint32_t f)
         w->differs = 1;
     }
     if (in_field_data(type)) {
-        if (data != w->d_pos) w->differs = 1;
+        if ((int64_t)data <= w->d_last) w->differs = 1;
+        w->d_last = data;
         if (w->d_field) w->d_field[w->nd] = f;
         w->nd++;
-        w->d_pos += value_bytes(w->d, type, data);
     } else if (type == RELIC_GFF_FIELD_TYPE_LIST) {
-        if (data != w->li_pos) w->differs = 1;
+        if ((int64_t)data <= w->li_last) w->differs = 1;
+        w->li_last = data;
         if (w->li_field) w->li_field[w->nli] = f;
         w->nli++;
-        w->li_pos += 4 + 4 * (uint64_t)word(w->d->v.list_indices + data);
     }
 }
 
@@ -115,7 +118,7 @@ static void walk_struct(walk *w, uint32_t s)
     if (s != w->ns) w->differs = 1;
     if (w->s_file) w->s_file[w->ns] = s;
     w->ns++;
-    if (n > 1 && fi == RELIC_GFF_FI_PRE) walk_block(w, s, n);
+    if (n > 1 && fi == RELIC_GFF_FI_PRE) walk_block(w, s);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t f = relic_gff_struct_field(d, s, i);
         const uint8_t *fp = d->v.fields + 12 * (size_t)f;
@@ -123,7 +126,7 @@ static void walk_struct(walk *w, uint32_t s)
         int after = type == RELIC_GFF_FIELD_TYPE_STRUCT && w->fam->struct_entry_after_child;
         if (after) walk_struct(w, data);
         walk_entry(w, f);
-        if (n > 1 && i == n - 1 && fi == RELIC_GFF_FI_LAST_ENTRY) walk_block(w, s, n);
+        if (n > 1 && i == n - 1 && fi == RELIC_GFF_FI_LAST_ENTRY) walk_block(w, s);
         if (after) continue;
         if (type == RELIC_GFF_FIELD_TYPE_STRUCT) {
             walk_struct(w, data);
@@ -133,7 +136,80 @@ static void walk_struct(walk *w, uint32_t s)
             for (uint32_t k = 0; k < count; k++) walk_struct(w, word(rec + 4 + 4 * (size_t)k));
         }
     }
-    if (n > 1 && fi == RELIC_GFF_FI_POST) walk_block(w, s, n);
+    if (n > 1 && fi == RELIC_GFF_FI_POST) walk_block(w, s);
+}
+
+/* Field types whose value lies in the field data, as a bit mask. */
+#define DATA_TYPES                                                                                                     \
+    (1u << RELIC_GFF_FIELD_TYPE_DWORD64 | 1u << RELIC_GFF_FIELD_TYPE_INT64 | 1u << RELIC_GFF_FIELD_TYPE_DOUBLE |         \
+     1u << RELIC_GFF_FIELD_TYPE_CEXOSTRING | 1u << RELIC_GFF_FIELD_TYPE_RESREF |                                       \
+     1u << RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING | 1u << RELIC_GFF_FIELD_TYPE_VOID |                                      \
+     1u << RELIC_GFF_FIELD_TYPE_ORIENTATION | 1u << RELIC_GFF_FIELD_TYPE_VECTOR)
+
+/* The first walk for the families whose Struct field entries come before
+ * their struct (all but neverwinter.nim's), where every JSON print runs it:
+ * the checks of walk_struct, with the recording left out, a stop at the
+ * first difference, and the counters in locals between descents (the
+ * byte loads could alias them). Returns 0 when the file differs. */
+static int quick_struct(walk *w, uint32_t s)
+{
+    const relic_gff_doc *d = w->d;
+    const uint8_t *sr = d->v.structs + 12 * (size_t)s;
+    uint32_t n = word(sr + 8), data = word(sr + 4);
+    relic_gff_fi_placement fi = w->fam->fi_placement;
+    if (s != w->ns++) return 0;
+    if (n > 1 && fi == RELIC_GFF_FI_PRE) {
+        if ((int64_t)data <= w->fi_last) return 0;
+        w->fi_last = data;
+    }
+    const uint8_t *fil = d->v.field_indices + (n > 1 ? data : 0), *fields = d->v.fields;
+    /* the block after the last entry (before its children) */
+    uint32_t block_at = n > 1 && fi == RELIC_GFF_FI_LAST_ENTRY ? n - 1 : UINT32_MAX;
+    uint32_t nf = w->nf, nl = w->nl;
+    int64_t d_last = w->d_last;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t f = n == 1 ? data : word(fil + 4 * (size_t)i);
+        const uint8_t *fp = fields + 12 * (size_t)f;
+        uint32_t type = word(fp), label = word(fp + 4), fd = word(fp + 8);
+        if (f != nf++) return 0;
+        if (label >= nl) {
+            if (label != nl) return 0;
+            nl++;
+        }
+        if (i == block_at) {
+            if ((int64_t)data <= w->fi_last) return 0;
+            w->fi_last = data;
+        }
+        if (DATA_TYPES >> type & 1) {
+            if ((int64_t)fd <= d_last) return 0;
+            d_last = fd;
+        } else if (type == RELIC_GFF_FIELD_TYPE_STRUCT || type == RELIC_GFF_FIELD_TYPE_LIST) {
+            w->nf = nf;
+            w->nl = nl;
+            w->d_last = d_last;
+            if (type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+                if (!quick_struct(w, fd)) return 0;
+            } else {
+                if ((int64_t)fd <= w->li_last) return 0;
+                w->li_last = fd;
+                const uint8_t *rec = d->v.list_indices + fd;
+                uint32_t count = word(rec);
+                for (uint32_t k = 0; k < count; k++)
+                    if (!quick_struct(w, word(rec + 4 + 4 * (size_t)k))) return 0;
+            }
+            nf = w->nf;
+            nl = w->nl;
+            d_last = w->d_last;
+        }
+    }
+    w->nf = nf;
+    w->nl = nl;
+    w->d_last = d_last;
+    if (n > 1 && fi == RELIC_GFF_FI_POST) {
+        if ((int64_t)data <= w->fi_last) return 0;
+        w->fi_last = data;
+    }
+    return 1;
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -198,6 +274,12 @@ relic_status relic_gff_order_of(const relic_gff_doc *d, relic_gff_layout family,
     memset(&w, 0, sizeof w);
     w.d = d;
     w.fam = relic_gff_family_of(family);
+    w.d_last = w.fi_last = w.li_last = -1;
+    if (!w.fam->struct_entry_after_child) {
+        if (quick_struct(&w, 0)) return RELIC_OK; /* the family's own order */
+        w.ns = w.nf = w.nl = 0;
+        w.d_last = w.fi_last = w.li_last = -1;
+    }
     walk_struct(&w, 0);
     /* the family's own order; or records no struct reaches, which no order can bring back */
     if (!w.differs || w.ns != d->struct_count || w.nf != d->field_count) return RELIC_OK;
@@ -217,7 +299,6 @@ relic_status relic_gff_order_of(const relic_gff_doc *d, relic_gff_layout family,
         !keys || !labels)
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory recording a GFF's order");
     w.ns = w.nf = w.nl = w.nd = w.nb = w.nli = 0;
-    w.d_pos = w.fi_pos = w.li_pos = 0;
     walk_struct(&w, 0);
 
     /* labels: each used, texts distinct (the writer keeps one label per text) */
