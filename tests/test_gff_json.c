@@ -7,7 +7,9 @@
  * out, each error naming its field); and on every real file
  * (../shared/corpus/gff, skipped when absent): the rules checked on the
  * printed JSON, GFF -> JSON -> GFF byte-identical for every file in the
- * default layout, JSON -> GFF -> JSON identical for all. */
+ * default layout or with an order record, JSON -> GFF -> JSON identical for
+ * all; and the order record on a file built here in an odd order, and
+ * malformed ones. */
 #include <dirent.h>
 #include <math.h>
 #include <setjmp.h>
@@ -719,7 +721,7 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
     DIR *dir = opendir(CORPUS_DIR);
     if (!dir) { print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS_DIR); return; }
     struct dirent *e;
-    int files = 0, default_layout = 0, utf8 = 0;
+    int files = 0, default_layout = 0, own_order = 0, utf8 = 0;
     rules r = { 0 };
     while ((e = readdir(dir))) {
         if (e->d_name[0] == '.' || strstr(e->d_name, CORRUPTED) || strcmp(e->d_name, "README.md") == 0) continue;
@@ -759,8 +761,17 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
         assert_int_equal(st, RELIC_OK);
         assert_int_equal(t2.family, t.family); /* carried by "__layout" */
         assert_int_equal(relic_gff_write_tree(&t2, t2.family, &a, &again, NULL, &err), RELIC_OK);
-        assert_int_equal(again.size, bin.size);
-        assert_memory_equal(again.data, bin.data, bin.size);
+        int ordered = relic_gff_order_used(t2.order);
+        if (ordered) {
+            /* records in the file's own order ("__layout" object): its bytes */
+            assert_false(is_default);
+            assert_int_equal(again.size, mp.bytes.size);
+            assert_memory_equal(again.data, mp.bytes.data, mp.bytes.size);
+            own_order++;
+        } else {
+            assert_int_equal(again.size, bin.size);
+            assert_memory_equal(again.data, bin.data, bin.size);
+        }
         if (is_default) {
             assert_int_equal(again.size, mp.bytes.size);
             assert_memory_equal(again.data, mp.bytes.data, mp.bytes.size);
@@ -774,7 +785,7 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
         /* the tree printer says the same */
         relic_buf_free(&js2);
         relic_buf_init(&js2, 0);
-        assert_int_equal(relic_gff_json_print_tree(&t, RELIC_GFF_ENC_AUTO, &js2, &err), RELIC_OK);
+        assert_int_equal(relic_gff_json_print_tree(ordered ? &t2 : &t, RELIC_GFF_ENC_AUTO, &js2, &err), RELIC_OK);
         assert_int_equal(js2.size, js.size);
         assert_memory_equal(js2.data, js.data, js.size);
         files++;
@@ -788,8 +799,9 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
     closedir(dir);
     print_message("%d real files: nwn_gff rules hold (%d objects, %d fields, %d floats as Nim prints them, %d locstrings, "
                   "%d voids, %d struct fields); %d in UTF-8; GFF -> JSON -> GFF byte-identical for all %d in their family's "
-                  "layout; JSON -> GFF -> JSON identical for all\n",
-                  files, r.objects, r.fields, r.floats, r.locs, r.voids, r.structs, utf8, default_layout);
+                  "layout and all %d in their own record order (\"__layout\" object); JSON -> GFF -> JSON identical "
+                  "for all\n",
+                  files, r.objects, r.fields, r.floats, r.locs, r.voids, r.structs, utf8, default_layout, own_order);
     assert_true(files == 0 || (default_layout > 0 && r.floats > 0));
 }
 
@@ -817,6 +829,155 @@ static void test_nwn2_file_is_read_as_utf8(void **state)
     relic_buf_free(&js);
     relic_arena_release(&a);
     relic_unmap(&mp);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Record order ("__layout" object)                                        */
+/* ---------------------------------------------------------------------- */
+
+/* A GFF put together by hand, every array in an order no family writes (as
+ * a tool that appends what it adds leaves a file): the root's "List" of two
+ * structs (ids 1, 2: "Tag" string, "Val" int) and "Name". BioWare's order
+ * would be structs root, E1, E2; fields List, Tag1, Val1, Tag2, Val2, Name;
+ * labels List, Tag, Val, Name; data Tag1, Tag2, Name; blocks root, E1, E2.
+ * Here: structs root, E2, E1; fields Name, List, Tag2, Val2, Tag1, Val1;
+ * labels Val, Tag, Name, List; data Name, Tag1, Tag2; blocks root (first,
+ * as BioWare's writers reserve it), E2, E1. */
+static size_t odd_order_gff(uint8_t *out)
+{
+    static const uint32_t structs[] = { 0xFFFFFFFFu, 0, 2, /* E2 */ 2, 8, 2, /* E1 */ 1, 16, 2 };
+    static const uint32_t fields[] = {
+        RELIC_GFF_FIELD_TYPE_CEXOSTRING, 2, 0,  /* Name "root" */
+        RELIC_GFF_FIELD_TYPE_LIST, 3, 0,        /* List */
+        RELIC_GFF_FIELD_TYPE_CEXOSTRING, 1, 17, /* E2 Tag "second" */
+        RELIC_GFF_FIELD_TYPE_INT, 0, 9,         /* E2 Val */
+        RELIC_GFF_FIELD_TYPE_CEXOSTRING, 1, 8,  /* E1 Tag "first" */
+        RELIC_GFF_FIELD_TYPE_INT, 0, 7,         /* E1 Val */
+    };
+    static const char labels[4][16] = { "Val", "Tag", "Name", "List" };
+    static const uint8_t data[] = "\4\0\0\0root" "\5\0\0\0first" "\6\0\0\0second";
+    static const uint32_t fi[] = { /* root: List, Name */ 1, 0, /* E2 */ 2, 3, /* E1 */ 4, 5 };
+    static const uint32_t li[] = { 2, 2, 1 }; /* E1 is struct 2, E2 struct 1 */
+    const struct { const void *p; size_t n, count; } arr[6] = {
+        { structs, sizeof structs, 3 }, { fields, sizeof fields, 6 }, { labels, sizeof labels, 4 },
+        { data, sizeof data - 1, sizeof data - 1 }, { fi, sizeof fi, sizeof fi }, { li, sizeof li, sizeof li },
+    };
+    size_t pos = 56;
+    memcpy(out, "UTI V3.2", 8);
+    for (int k = 0; k < 6; k++) {
+        const uint32_t *w = arr[k].p;
+        relic_store_u32le(out + 8 + 8 * k, (uint32_t)pos);
+        relic_store_u32le(out + 12 + 8 * k, (uint32_t)arr[k].count);
+        if (k == 2 || k == 3) memcpy(out + pos, arr[k].p, arr[k].n); /* bytes as they are */
+        else for (size_t i = 0; i < arr[k].n / 4; i++) relic_store_u32le(out + pos + 4 * i, w[i]);
+        pos += arr[k].n;
+    }
+    return pos;
+}
+
+/* The JSON of bytes (NUL-terminated, caller frees). */
+static char *print_bytes(const uint8_t *p, size_t n, relic_arena *a)
+{
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf b;
+    relic_buf_init(&b, 0);
+    assert_int_equal(relic_gff_open(p, n, a, NULL, NULL, &d, &err), RELIC_OK);
+    assert_int_equal(relic_gff_json_print_doc(&d, RELIC_GFF_ENC_AUTO, &b, &err), RELIC_OK);
+    relic_buf_append(&b, "", 1);
+    return (char *)b.data;
+}
+
+static void test_odd_record_order_round_trips_through_layout(void **state)
+{
+    (void)state;
+    uint8_t file[512];
+    size_t n = odd_order_gff(file);
+    relic_arena a;
+    relic_gff_tree t;
+    relic_gff_doc d;
+    relic_error err;
+    relic_buf plain, back;
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&plain, 0);
+    relic_buf_init(&back, 0);
+    /* a valid file, in no family's order: every kind differs from bioware's */
+    assert_int_equal(relic_gff_open(file, n, &a, NULL, NULL, &d, &err), RELIC_OK);
+    assert_int_equal(relic_gff_detect_family(&d), RELIC_GFF_LAYOUT_DEFAULT);
+    relic_gff_order o;
+    assert_int_equal(relic_gff_order_of(&d, RELIC_GFF_LAYOUT_DEFAULT, &a, &o, &err), RELIC_OK);
+    for (int k = 0; k < RELIC_GFF_ORDER_KINDS; k++)
+        if (k != RELIC_GFF_ORDER_LIST_INDICES) assert_true(o.nruns[k] > 0); /* one list: one order */
+    char *js = print_bytes(file, n, &a);
+    assert_non_null(strstr(js, "\"__layout\":{\"family\":\"bioware\",\"structs\":[0,1,2,1,1,1],"
+                               "\"fields\":[5,1,0,1,3,2,1,2],\"labels\":[2,1,1,1,3,1,0,1],"
+                               "\"field_data\":[2,1,0,2],\"field_indices\":[0,1,2,1,1,1]}"));
+    /* JSON -> GFF: the very bytes */
+    assert_int_equal(read(js, RELIC_GFF_ENC_AUTO, &a, &t, &err), RELIC_OK);
+    assert_true(relic_gff_order_used(t.order));
+    assert_int_equal(relic_gff_write_tree(&t, t.family, &a, &back, NULL, &err), RELIC_OK);
+    assert_int_equal(back.size, n);
+    assert_memory_equal(back.data, file, n);
+    /* without the record: the same content in bioware's order, a JSON without "__layout" */
+    t.order = NULL;
+    assert_int_equal(relic_gff_write_tree(&t, t.family, &a, &plain, NULL, &err), RELIC_OK);
+    assert_int_equal(plain.size, n);
+    assert_memory_not_equal(plain.data, file, n);
+    char *js2 = print_bytes(plain.data, plain.size, &a);
+    assert_null(strstr(js2, "__layout"));
+    const char *lay = strstr(js, "\"__layout\""), *end = strstr(lay, "},") + 2;
+    assert_int_equal(strlen(js2), strlen(js) - (size_t)(end - lay));
+    assert_memory_equal(js2, js, (size_t)(lay - js));
+    assert_string_equal(js2 + (lay - js), end);
+    free(js);
+    free(js2);
+    relic_buf_free(&plain);
+    relic_buf_free(&back);
+    relic_arena_release(&a);
+}
+
+/* A hostile order record: each error names the member, never a crash. */
+static void test_malformed_order_record_is_rejected_with_its_path(void **state)
+{
+    (void)state;
+    static const struct { const char *layout; relic_status code; const char *path; } cases[] = {
+        { "{\"family\":\"bioware\",\"structs\":[0,2,1,1]}", RELIC_E_ARGUMENT, "__layout.structs" },  /* 1 twice */
+        { "{\"family\":\"bioware\",\"structs\":[0,2]}", RELIC_E_ARGUMENT, "__layout.structs" },      /* too few */
+        { "{\"family\":\"bioware\",\"structs\":[1,2,0,1]}", RELIC_E_ARGUMENT, "__layout.structs" },  /* root moved */
+        { "{\"family\":\"bioware\",\"fields\":[0,5,9,1]}", RELIC_E_ARGUMENT, "__layout.fields" },    /* beyond */
+        { "{\"family\":\"bioware\",\"field_data\":[0,4294967295]}", RELIC_E_ARGUMENT, "__layout.field_data" },
+        { "{\"family\":\"bioware\",\"list_indices\":[4294967295,2]}", RELIC_E_ARGUMENT, "__layout.list_indices" },
+        { "{\"family\":\"bioware\",\"labels\":[0,\"x\"]}", RELIC_E_ARGUMENT, "__layout.labels[1]" },
+        { "{\"family\":\"bioware\",\"labels\":[-1,4]}", RELIC_E_RANGE, "__layout.labels[0]" },
+        { "{\"family\":\"bioware\",\"labels\":[0,4294967296]}", RELIC_E_RANGE, "__layout.labels[1]" },
+        { "{\"family\":\"bioware\",\"labels\":[0,1,2]}", RELIC_E_ARGUMENT, "__layout.labels" },
+        { "{\"family\":\"bioware\",\"labels\":[]}", RELIC_E_ARGUMENT, "__layout.labels" },
+        { "{\"family\":\"bioware\",\"labels\":{}}", RELIC_E_ARGUMENT, "__layout.labels" },
+        { "{\"family\":\"bioware\",\"order\":[0,4]}", RELIC_E_ARGUMENT, "__layout.order" },
+        { "{\"structs\":[0,3]}", RELIC_E_ARGUMENT, "__layout" },
+        { "{\"family\":\"pykotor\"}", RELIC_E_RANGE, "__layout.family" },
+        { "[0,3]", RELIC_E_RANGE, "__layout" },
+    };
+    uint8_t file[512];
+    size_t n = odd_order_gff(file);
+    relic_arena a;
+    relic_arena_init_heap(&a, 0);
+    char *js = print_bytes(file, n, &a);
+    const char *lay = strstr(js, "\"__layout\":") + 11, *end = strstr(lay, "},") + 1;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char bad[4096];
+        relic_gff_tree t;
+        relic_error err;
+        memset(&err, 0, sizeof err);
+        snprintf(bad, sizeof bad, "%.*s%s%s", (int)(lay - js), js, cases[i].layout, end);
+        relic_status st = read(bad, RELIC_GFF_ENC_AUTO, &a, &t, &err);
+        if (st != cases[i].code || strcmp(err.path, cases[i].path) != 0)
+            print_message("case %zu: %d at \"%s\": %s\n", i, (int)st, err.path, err.message);
+        assert_int_equal(st, cases[i].code);
+        assert_string_equal(err.path, cases[i].path);
+    }
+    free(js);
+    relic_arena_release(&a);
 }
 
 /* Hostile JSON: deep nesting is refused, not a stack overflow. */
@@ -858,6 +1019,8 @@ int main(void)
         cmocka_unit_test(test_corpus_json_follows_nwn_gff_and_round_trips),
         cmocka_unit_test(test_nwn2_file_is_read_as_utf8),
         cmocka_unit_test(test_deep_json_is_refused),
+        cmocka_unit_test(test_odd_record_order_round_trips_through_layout),
+        cmocka_unit_test(test_malformed_order_record_is_rejected_with_its_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -96,7 +96,32 @@ static const char *layout_of(const cli_input *in, const relic_gff_tree *t, char 
             return buf;
         }
     }
-    snprintf(buf, cap, "other, closest family %s (kept as is when re-written)", relic_gff_family_of(t->family)->name);
+    /* the family with the file's own record order (what the JSON's "__layout" object carries) */
+    relic_arena a;
+    relic_gff_doc d;
+    relic_gff_order o;
+    relic_gff_tree ordered = *t;
+    relic_buf b;
+    relic_error err;
+    int same = 0;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    relic_buf_init(&b, 0);
+    if (relic_gff_open(in->map.bytes.data, in->map.bytes.size, &a, NULL, NULL, &d, &err) == RELIC_OK &&
+        relic_gff_order_of(&d, t->family, &a, &o, &err) == RELIC_OK && relic_gff_order_used(&o)) {
+        ordered.order = &o;
+        same = relic_gff_write_tree(&ordered, t->family, &a, &b, NULL, &err) == RELIC_OK &&
+               b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
+    }
+    if (same) {
+        size_t k = (size_t)snprintf(buf, cap, "%s, records in the file's own order (", relic_gff_family_of(t->family)->name);
+        for (int i = 0, n = 0; i < RELIC_GFF_ORDER_KINDS && k < cap; i++)
+            if (o.nruns[i]) k += (size_t)snprintf(buf + k, cap - k, "%s%s", n++ ? ", " : "", relic_gff_order_names[i]);
+        if (k < cap) snprintf(buf + k, cap - k, "; the JSON's \"__layout\" records it)");
+    } else {
+        snprintf(buf, cap, "other, closest family %s (kept as is when re-written)", relic_gff_family_of(t->family)->name);
+    }
+    relic_buf_free(&b);
+    relic_arena_release(&a);
     return buf;
 }
 

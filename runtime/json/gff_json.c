@@ -608,6 +608,70 @@ static relic_status read_struct(rstate *rs, const jnode *obj, relic_gff_tstruct 
     return st;
 }
 
+/* The root's "__layout": a family's name, or an object of the family and
+ * the order record's runs ({"family":"bioware","structs":[0,1,5,9,...]}:
+ * (first, count) pairs per kind that differs from the family's order). */
+static relic_status read_layout(rstate *rs, const jnode *je, relic_gff_tree *out)
+{
+    const jnode *name = je;
+    relic_status st = RELIC_OK;
+    push(rs, "__layout", -1);
+    if (je->kind == J_OBJ) {
+        relic_gff_order *o = relic_arena_alloc(rs->a, sizeof *o, 8);
+        if (!o) st = fail(rs, RELIC_E_NOMEM, "out of memory");
+        name = NULL;
+        for (const jnode *m = je->u.first; m && st == RELIC_OK; m = m->next) {
+            if (m->klen == 6 && memcmp(m->key, "family", 6) == 0) { name = m; continue; }
+            int k = 0;
+            while (k < RELIC_GFF_ORDER_KINDS && !(strlen(relic_gff_order_names[k]) == m->klen &&
+                                                  memcmp(relic_gff_order_names[k], m->key, m->klen) == 0))
+                k++;
+            push_n(rs, m->key, m->klen, -1);
+            if (k == RELIC_GFF_ORDER_KINDS)
+                st = fail(rs, RELIC_E_ARGUMENT, "unknown member (family, structs, fields, labels, field_data, "
+                                                "field_indices or list_indices)");
+            else if (m->kind != J_ARR || m->len == 0 || m->len % 2)
+                st = fail(rs, RELIC_E_ARGUMENT, "expected a non-empty array of (first, count) pairs");
+            else if (o->nruns[k])
+                st = fail(rs, RELIC_E_ARGUMENT, "given twice");
+            uint32_t *r = st == RELIC_OK ? relic_arena_array(rs->a, m->len, 4, 4) : NULL;
+            if (st == RELIC_OK && !r) st = fail(rs, RELIC_E_NOMEM, "out of memory");
+            uint32_t i = 0;
+            for (const jnode *e = m->u.first; e && st == RELIC_OK; e = e->next, i++) {
+                int64_t v = 0;
+                push(rs, NULL, i);
+                st = get_int(rs, e, 0, UINT32_MAX, &v);
+                r[i] = (uint32_t)v;
+                pop(rs);
+            }
+            if (st == RELIC_OK) {
+                o->runs[k] = r;
+                o->nruns[k] = m->len / 2;
+            }
+            pop(rs);
+        }
+        if (st == RELIC_OK && !name) st = fail(rs, RELIC_E_ARGUMENT, "an object without its \"family\"");
+        out->order = o;
+    }
+    if (st == RELIC_OK) {
+        char lname[24], names[160];
+        size_t k = 0;
+        const relic_gff_family *fam = NULL;
+        if (name != je) push(rs, "family", -1);
+        if (name->kind != J_STR || !cstr(name, lname, sizeof lname) || !(fam = relic_gff_family_by_name(lname, strlen(lname)))) {
+            names[0] = 0;
+            for (size_t i = 0; i < relic_gff_family_count && k < sizeof names; i++)
+                k += (size_t)snprintf(names + k, sizeof names - k, "%s%s", i ? ", " : "", relic_gff_families[i].name);
+            st = fail(rs, RELIC_E_RANGE, "unknown layout family (%s)", names);
+        } else {
+            out->family = fam->layout;
+        }
+        if (name != je) pop(rs);
+    }
+    pop(rs);
+    return st;
+}
+
 /* Every byte comes from the caller's arena a: the document (kept there
  * until the caller releases it), yajl's own memory (relic_json_mem) and the
  * tree. */
@@ -654,15 +718,8 @@ relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_en
              rs->enc == RELIC_GFF_ENC_AUTO))
             st = relic_fail(err, RELIC_E_RANGE, 0, "__encoding", "unknown text encoding (utf-8 or windows-1252)");
     }
-    if (st == RELIC_OK && root->kind == J_OBJ && (je = member(root, "__layout")) != NULL) {
-        /* the writer's layout family (gff_layout.c), what the GFF is written in */
-        char lname[24];
-        const relic_gff_family *fam = NULL;
-        if (je->kind != J_STR || !cstr(je, lname, sizeof lname) || !(fam = relic_gff_family_by_name(lname, strlen(lname))))
-            st = relic_fail(err, RELIC_E_RANGE, 0, "__layout", "unknown layout family (bioware or postorder)");
-        else
-            out->family = fam->layout;
-    }
+    if (st == RELIC_OK && root->kind == J_OBJ && (je = member(root, "__layout")) != NULL)
+        st = read_layout(rs, je, out);
     if (st == RELIC_OK) {
         uint8_t *type = NULL;
         size_t type_len = 0;
@@ -674,6 +731,12 @@ relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_en
             memcpy(out->file_type, type, 4);
             st = read_struct(rs, root, &out->root, 0);
         }
+    }
+    if (st == RELIC_OK && relic_gff_order_used(out->order)) {
+        /* the order record against the tree: one trial write checks each kind is a permutation */
+        relic_buf trial;
+        relic_buf_init_arena(&trial, a, 0);
+        st = relic_gff_write_tree(out, out->family, a, &trial, NULL, err);
     }
     return st;
 }

@@ -294,7 +294,8 @@ typedef struct pstate {
     const relic_gff_doc *d;
     jout w;
     int utf8;
-    const relic_gff_family *family; /* NULL for the default family */
+    const uint8_t *layout_text; /* "__layout":..., NULL for the default family in its own order */
+    size_t layout_len;
     relic_error *err;
     relic_arena *arena;  /* layouts, their text and every scratch array (the caller's) */
     layout **buckets;
@@ -408,7 +409,7 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     if (ps->utf8 && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__encoding", K_ENCODING };
     if (!in_order) special[nspecial++] = (struct special){ "__field_order", K_FIELD_ORDER };
     /* the writer's layout family, when not the default one (gff_layout.c) */
-    if (ps->family && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__layout", K_LAYOUT };
+    if (ps->layout_text && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__layout", K_LAYOUT };
     if (flags & F_HAS_ID) special[nspecial++] = (struct special){ "__struct_id", K_STRUCT_ID };
     /* specials are already in key order: __data_type < __encoding < __field_order < __layout < __struct_id */
     uint32_t fi = 0, si = 0, ns = 0;
@@ -448,7 +449,10 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
             k += escape_key((const uint8_t *)relic_gff_file_type(d), 4, 1, tmp + k);
             break;
         case K_ENCODING: k = (size_t)sprintf((char *)tmp, "\"__encoding\":\"utf-8\""); break;
-        case K_LAYOUT: k = (size_t)sprintf((char *)tmp, "\"__layout\":\"%s\"", ps->family->name); break;
+        case K_LAYOUT:
+            sl->text = ps->layout_text;
+            sl->len = ps->layout_len;
+            continue;
         case K_STRUCT_ID: k = (size_t)sprintf((char *)tmp, "\"__struct_id\":"); break;
         default: { /* K_FIELD_ORDER: the keys in file order */
             size_t total = 20;
@@ -752,6 +756,43 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d)
     return non_ascii ? RELIC_GFF_ENC_UTF8 : RELIC_GFF_ENC_CP1252;
 }
 
+/* The root's "__layout" member: the family's name, or an object with it
+ * and the order record's runs of each kind that differs
+ * (relic_gff_order_of); nothing for the default family in its own order. */
+static relic_status layout_member(pstate *ps, relic_arena *a)
+{
+    relic_gff_layout fam = relic_gff_detect_family(ps->d);
+    relic_gff_order o;
+    relic_status st = relic_gff_order_of(ps->d, fam, a, &o, ps->err);
+    if (st != RELIC_OK) return st;
+    const char *name = relic_gff_family_of(fam)->name;
+    if (!relic_gff_order_used(&o)) {
+        if (fam == RELIC_GFF_LAYOUT_DEFAULT) return RELIC_OK;
+        size_t n = 16 + strlen(name);
+        char *t = relic_arena_alloc(a, n, 1);
+        if (!t) return nomem(ps);
+        ps->layout_len = (size_t)snprintf(t, n, "\"__layout\":\"%s\"", name);
+        ps->layout_text = (const uint8_t *)t;
+        return RELIC_OK;
+    }
+    size_t cap = 64 + strlen(name);
+    for (int k = 0; k < RELIC_GFF_ORDER_KINDS; k++) cap += 24 + 22 * (size_t)o.nruns[k];
+    char *t = relic_arena_alloc(a, cap, 1);
+    if (!t) return nomem(ps);
+    size_t n = (size_t)snprintf(t, cap, "\"__layout\":{\"family\":\"%s\"", name);
+    for (int k = 0; k < RELIC_GFF_ORDER_KINDS; k++) {
+        if (!o.nruns[k]) continue;
+        n += (size_t)snprintf(t + n, cap - n, ",\"%s\":[", relic_gff_order_names[k]);
+        for (uint32_t r = 0; r < 2 * o.nruns[k]; r++)
+            n += (size_t)snprintf(t + n, cap - n, "%s%u", r ? "," : "", (unsigned)o.runs[k][r]);
+        t[n++] = ']';
+    }
+    t[n++] = '}';
+    ps->layout_text = (const uint8_t *)t;
+    ps->layout_len = n;
+    return RELIC_OK;
+}
+
 relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
                                          relic_arena *scratch, relic_error *err)
 {
@@ -762,9 +803,8 @@ relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encod
     if (enc == RELIC_GFF_ENC_AUTO) enc = relic_gff_detect_encoding(d);
     ps->d = d;
     ps->utf8 = enc == RELIC_GFF_ENC_UTF8;
-    relic_gff_layout fam = relic_gff_detect_family(d);
-    ps->family = fam == RELIC_GFF_LAYOUT_DEFAULT ? NULL : relic_gff_family_of(fam);
     ps->err = err;
+    if ((st = layout_member(ps, scratch)) != RELIC_OK) return st;
     ps->w.base = ps->w.p = stage;
     ps->w.end = stage + OUT_CAP;
     ps->w.o = out;

@@ -13,6 +13,7 @@
  * any file whose arrays have no gaps holding other bytes. The header and
  * the six arrays are written by the generated writer (relic_gff_write), so
  * every count and offset is recomputed from the arrays. */
+#include "gff_order.h"
 #include "relic_gff.h"
 
 /* Bytes a complex value takes in the field data; 0 for inline types. */
@@ -307,8 +308,10 @@ static relic_status emit(relic_arena *scratch, const char file_type[4], relic_bu
     return relic_gff_write(&m, out, err);
 }
 
-static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_family *fam, relic_arena *scratch,
-                                     relic_buf *out, relic_error *err)
+/* In fam's layout; then, when order is not NULL, moved to its positions. */
+static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_family *fam,
+                                     const relic_gff_order *order, relic_arena *scratch, relic_buf *out,
+                                     relic_error *err)
 {
     wstate w;
     uint64_t nfields = 0;
@@ -329,8 +332,12 @@ static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_fa
     put_struct(&w, t->root);
     int failed = 0;
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) failed |= bufs[i]->failed;
-    return failed ? relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF")
-                  : emit(scratch, t->file_type, &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, out, err);
+    if (failed) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
+    if (relic_gff_order_used(order)) {
+        relic_status st = gff_order_apply(order, &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, scratch, err);
+        if (st != RELIC_OK) return st;
+    }
+    return emit(scratch, t->file_type, &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, out, err);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -495,5 +502,6 @@ relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layo
         if (fell_back) *fell_back = 1;
         layout = t->family;
     }
-    return write_sequential(t, relic_gff_family_of(layout), scratch, out, err);
+    /* the order record is relative to the tree's own family */
+    return write_sequential(t, relic_gff_family_of(layout), layout == t->family ? t->order : NULL, scratch, out, err);
 }

@@ -268,6 +268,56 @@ const relic_gff_family *relic_gff_family_of(relic_gff_layout layout);
  *  fields; no allocation. */
 relic_gff_layout relic_gff_detect_family(const relic_gff_doc *d);
 
+/** The kinds of records an order record can place: structs, fields,
+ *  labels, field-data values, field-index blocks (structs of 2+ fields),
+ *  list-index records (one per List field). */
+typedef enum relic_gff_order_kind {
+    RELIC_GFF_ORDER_STRUCTS = 0,
+    RELIC_GFF_ORDER_FIELDS,
+    RELIC_GFF_ORDER_LABELS,
+    RELIC_GFF_ORDER_FIELD_DATA,
+    RELIC_GFF_ORDER_FIELD_INDICES,
+    RELIC_GFF_ORDER_LIST_INDICES,
+    RELIC_GFF_ORDER_KINDS
+} relic_gff_order_kind;
+
+/** The JSON member name of each kind, inside the root "__layout" object:
+ *  "structs", "fields", "labels", "field_data", "field_indices",
+ *  "list_indices". */
+extern const char *const relic_gff_order_names[RELIC_GFF_ORDER_KINDS];
+
+/** Where a file puts its records when that is not where its layout family
+ *  would (a file edited by a tool that appends what it adds, PyKotor's GUI
+ *  trees). The format leaves the order of every array free (BioWare,
+ *  *Aurora engine specifications*, GFF §3). For each kind, the records of
+ *  the family's own layout are numbered 0..n-1 in the order the family's
+ *  writer emits them (relic_gff_write_tree: depth-first, fields in each
+ *  struct's order); the file's order is the sequence of those numbers from
+ *  the array's start, given as runs: nruns (first, count) pairs in runs,
+ *  run r standing for first, first+1, ..., first+count-1. nruns 0 means the
+ *  family's own order. The runs of a kind must list each of 0..n-1 exactly
+ *  once. */
+typedef struct relic_gff_order {
+    const uint32_t *runs[RELIC_GFF_ORDER_KINDS]; /**< 2 * nruns[k] numbers each */
+    uint32_t nruns[RELIC_GFF_ORDER_KINDS];
+} relic_gff_order;
+
+/** The order record of a validated file relative to family: all nruns 0
+ *  when the file's records are where the family's writer would put them,
+ *  or when no order record can reproduce the file (structs, fields or
+ *  labels no struct reaches, two labels of the same text, field data,
+ *  field-index or list-index bytes that no record or more than one refers
+ *  to: then the file cannot come back byte for byte from a tree at all).
+ *  Otherwise the kinds that differ. Runs come from scratch: nothing when
+ *  the file follows its family (one walk of the struct graph, no
+ *  allocation), else about 40 bytes per struct and field. Errors:
+ *  RELIC_E_NOMEM. */
+relic_status relic_gff_order_of(const relic_gff_doc *d, relic_gff_layout family, relic_arena *scratch,
+                                relic_gff_order *out, relic_error *err);
+
+/** 1 when some kind of o has runs (o may be NULL). */
+int relic_gff_order_used(const relic_gff_order *o);
+
 /** A whole GFF as a tree. The src_* members describe the source file (a
  *  copy in the tree's arena: its arrays, labels and every byte) for
  *  RELIC_GFF_LAYOUT_KEEP; zero for a new tree. family is the layout the
@@ -282,7 +332,11 @@ typedef struct relic_gff_tree {
     const uint8_t *src_file;      /**< the whole source file (src_size bytes), NULL for a new tree */
     size_t src_size;
     uint32_t src_reachable_structs, src_reachable_fields; /**< reached from the root in the source */
-    relic_gff_layout family;      /**< DEFAULT or POSTORDER */
+    relic_gff_layout family;      /**< the writer's layout family (DEFAULT for a new tree) */
+    /** Where the file put its records when its family would not (NULL:
+     *  the family's order); set by relic_gff_json_read_tree from the
+     *  "__layout" object, honoured by relic_gff_write_tree in t->family. */
+    const relic_gff_order *order;
 } relic_gff_tree;
 
 /** Build the tree of a validated file; every string, blob and array, and
@@ -294,10 +348,16 @@ relic_status relic_gff_tree_from_doc(const relic_gff_doc *d, relic_arena *a, rel
  *  relic_gff_open. Every working byte comes from scratch (about three
  *  times the output, plus the source file's size for KEEP; a buffer arena
  *  never mallocs); out may itself grow in scratch. fell_back (may be NULL)
- *  is set to 1 when KEEP was asked and could not be honoured. Errors:
+ *  is set to 1 when KEEP was asked and could not be honoured. In the
+ *  tree's own family (layout == t->family, or KEEP falling back to it),
+ *  t->order (when not NULL) then moves the family's records to the
+ *  positions it gives. Errors:
  *  RELIC_E_ARGUMENT (label longer than 16, unknown type, NULL child, depth
  *  beyond RELIC_GFF_MAX_DEPTH), RELIC_E_LIMIT (a size above 4 GiB),
- *  RELIC_E_NOMEM. */
+ *  RELIC_E_NOMEM; RELIC_E_ARGUMENT with path "__layout.<kind>" when
+ *  t->order's runs for that kind are not a permutation of the tree's
+ *  records (a count other than the tree's, a run beyond it, a number
+ *  listed twice). */
 relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layout, relic_arena *scratch,
                                   relic_buf *out, int *fell_back, relic_error *err);
 
@@ -340,7 +400,10 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d);
  *  start with "__"; "__substring_order" beside "type" when a locstring's
  *  substrings are not in key order; "__encoding":"utf-8" in the root when
  *  the text was read as UTF-8; "__layout":"<family>" in the root when the
- *  file's layout family (relic_gff_detect_family) is not "bioware". Memory: a layout cache linear in the number
+ *  file's layout family (relic_gff_detect_family) is not "bioware", or
+ *  "__layout":{"family":"<family>","<kind>":[first,count,...],...} when its
+ *  records lie in an order the family does not write (relic_gff_order_of;
+ *  only the kinds that differ, relic_gff_order_names). Memory: a layout cache linear in the number
  *  of distinct struct layouts, and a 64 KiB staging buffer; out may be a
  *  sink buffer (streamed). Errors: RELIC_E_SYNTAX when text is not valid
  *  UTF-8 (path "List/3/Label", file offset); RELIC_E_UNSUPPORTED when a
@@ -376,10 +439,14 @@ relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encodi
 size_t relic_gff_format_double(double v, char out[32]);
 
 /** Parse nwn_gff JSON into a tree in a (src_* set to none; family from
- *  the root's "__layout", DEFAULT when absent). Errors:
+ *  the root's "__layout", DEFAULT when absent; order from a "__layout"
+ *  object, NULL otherwise). An order record is checked against the tree by
+ *  writing it once into a (about three times the GFF's size). Errors:
  *  RELIC_E_SYNTAX (malformed JSON, with its offset), RELIC_E_RANGE (a value
- *  that does not fit its type), RELIC_E_ARGUMENT (missing or unknown
- *  members), each with the JSON path. */
+ *  that does not fit its type, an unknown family), RELIC_E_ARGUMENT
+ *  (missing or unknown members; an order record's kind that is not a
+ *  permutation of the tree's records: path "__layout.<kind>"), each with
+ *  the JSON path. */
 relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
                                       relic_gff_tree *out, relic_error *err);
 
