@@ -20,6 +20,11 @@ C=${CORPUS:-../shared/corpus}
 pass=0; fail=0; skip=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+if [ "${CORPUS_SWEEPS:-1}" = 0 ]; then
+    echo "SKIP: CORPUS_SWEEPS=0 (make test runs this sweep once, under the sanitizers)"
+    echo "0 passed, 0 failed"
+    exit 0
+fi
 if [ ! -d "$C/gff" ]; then
     echo "SKIP: no corpus at $C (the corpus checks need ../shared/corpus)"
     echo "0 passed, 0 failed"
@@ -63,7 +68,9 @@ for f in "$C"/gff/* "$tmp"/members/*/*; do
     ext=$(printf '%s' "${name##*.}" | tr 'A-Z' 'a-z')
     case "$ext" in json|md) continue ;; esac
     head -c 8 "$f" | grep -q 'V3\.2$' || continue    # GFF V3.2 only
-    "$RELIC" check "$f" >/dev/null 2>&1 || { echo "note: $name does not validate (not counted)"; continue; }
+    # check --strict first: a file that passes it validates (plain check only for the others)
+    "$RELIC" check --strict "$f" >"$tmp/strict" 2>&1; strict=$?
+    [ $strict = 0 ] || "$RELIC" check "$f" >/dev/null 2>&1 || { echo "note: $name does not validate (not counted)"; continue; }
     files=$((files + 1))
     # binary rewrite: the identity
     "$RELIC" convert "$f" "$tmp/rw.$ext" >/dev/null 2>&1 && cmp -s "$f" "$tmp/rw.$ext" && ok \
@@ -79,17 +86,17 @@ for f in "$C"/gff/* "$tmp"/members/*/*; do
         bad "GFF -> JSON -> GFF of $name: $(cmp "$f" "$tmp/y.$ext" 2>&1 | head -1)"
     fi
     # check --strict: only the listed defects fail
-    if "$RELIC" check --strict "$f" >"$tmp/strict" 2>&1; then
+    if [ $strict = 0 ]; then
         if why=$(listed "$DEFECTS" "$name"); then bad "$name passes --strict but is listed with: $why"; else ok; fi
     elif why=$(listed "$DEFECTS" "$name"); then
         ok
     else
         bad "check --strict $name: $(grep -v '^$' "$tmp/strict" | head -3 | tr '\n' ' ')"
     fi
-    # get -> set: up to 6 top-level fields of value types
+    # get -> set: up to 3 top-level fields of value types
     cp "$f" "$tmp/s.$ext"
     "$RELIC" get "$f" "" 2>/dev/null | tr ' ' '\n' | grep -E ':(byte|char|word|short|dword|int|dword64|int64|float|double|cexostring|resref|cexolocstring|vector|orientation)$' \
-        | head -6 >"$tmp/fields"
+        | head -3 >"$tmp/fields"
     while IFS= read -r fl; do
         label=${fl%:*}
         "$RELIC" get "$tmp/s.$ext" "$label" >"$tmp/v" 2>/dev/null || { bad "get $name $label"; continue; }

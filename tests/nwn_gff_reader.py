@@ -106,9 +106,9 @@ def main(paths):
             print(f"{p}: {line}")
         if problems:
             status = 1
-        elif kotor and status == 0:
+        elif kotor:
             print(f"{p}: holds {kotor[0]} ({len(kotor)} orientation/vector fields): nwn_gff has no such type")
-            status = 3
+            status = status or 3
     return status
 
 
