@@ -45,6 +45,12 @@
 #define LLVMFuzzerTestOneInput fuzz_erf_one
 #include "../fuzz/fuzz_erf.c"
 #undef LLVMFuzzerTestOneInput
+#undef FUZZ_MUTATORS
+#define count fuzz_trn_aswm_count /* a name fuzz_bwm.c also uses */
+#define LLVMFuzzerTestOneInput fuzz_trn_aswm_one
+#include "../fuzz/fuzz_trn_aswm.c"
+#undef LLVMFuzzerTestOneInput
+#undef count
 
 typedef int (*fuzz_entry)(const uint8_t *data, size_t size);
 
@@ -100,6 +106,12 @@ static void replays_fuzz_trr_regressions(void **state)
     assert_true(replay("fuzz/regressions/fuzz_trr", fuzz_trr_one) >= 1);
 }
 
+static void replays_fuzz_trn_aswm_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay("fuzz/regressions/fuzz_trn_aswm", fuzz_trn_aswm_one) >= 1);
+}
+
 static void replays_fuzz_bwm_regressions(void **state)
 {
     (void)state;
@@ -117,7 +129,7 @@ static void every_regression_directory_is_replayed(void **state)
 {
     (void)state;
     static const char *const known[] = { "fuzz_grf_sections", "fuzz_gff_typed", "fuzz_gff_json", "fuzz_trr",
-                                         "fuzz_bwm", "fuzz_erf" };
+                                         "fuzz_bwm", "fuzz_erf", "fuzz_trn_aswm" };
     DIR *d = opendir("fuzz/regressions");
     assert_non_null(d);
     struct dirent *e;
@@ -139,6 +151,7 @@ int main(void)
         cmocka_unit_test(replays_fuzz_trr_regressions),
         cmocka_unit_test(replays_fuzz_bwm_regressions),
         cmocka_unit_test(replays_fuzz_erf_regressions),
+        cmocka_unit_test(replays_fuzz_trn_aswm_regressions),
         cmocka_unit_test(every_regression_directory_is_replayed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
