@@ -9,10 +9,12 @@
  * heights (decode -> encode -> decode). Memory is capped by the arena (quad sizes up to 16384
  * would need 1 GiB), so large grids fail with RELIC_E_NOMEM.
  * Build and run: make fuzz (or build-fuzz/fuzz_wtd -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_wtd.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -59,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_arena a;
     relic_wtd_terrain t;
     relic_error err;
-    relic_arena_init_heap(&a, (size_t)16 << 20);
+    fuzz_scratch_arena(&a, 0, (size_t)16 << 20);
     relic_status st = relic_wtd_decode_terrain(data, size, &a, &t, &err);
     if (st != RELIC_OK && err.message[0] == 0) abort();
     if (st == RELIC_OK) {
