@@ -43,10 +43,14 @@
 #include "../fuzz/fuzz_bwm.c"
 #undef LLVMFuzzerTestOneInput
 #undef FUZZ_MUTATORS
+#undef FUZZ_STRUCTURED_TURN /* each structure-aware target sets its own share */
+#undef FUZZ_CROSSOVER_TURN
 #define LLVMFuzzerTestOneInput fuzz_erf_one
 #include "../fuzz/fuzz_erf.c"
 #undef LLVMFuzzerTestOneInput
 #undef FUZZ_MUTATORS
+#undef FUZZ_STRUCTURED_TURN
+#undef FUZZ_CROSSOVER_TURN
 #define count fuzz_trn_aswm_count /* a name fuzz_bwm.c also uses */
 #define LLVMFuzzerTestOneInput fuzz_trn_aswm_one
 #include "../fuzz/fuzz_trn_aswm.c"
