@@ -345,6 +345,9 @@ static relic_status nomem(pstate *ps)
 
 /* Sort the fields of a struct into nwn_gff's key order and lay out the
  * constant text of each member. n fields from key[] (label << 5 | type). */
+/* "__" keys a struct can have: __data_type, __encoding, __field_order, __layout, __struct_id */
+#define MAX_SPECIALS 5
+
 static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, uint32_t flags, uint64_t hash,
                                  layout **out)
 {
@@ -359,7 +362,9 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     L->flags = flags;
     L->hash = hash;
     L->key = arena_copy(a, key, (size_t)n * 8);
-    L->slots = relic_arena_array(a, (size_t)n + 4, sizeof *L->slots, 8);
+    /* the fields and up to MAX_SPECIALS "__" keys (n + 4 left no slot for the fifth, written
+     * past the array into the next arena allocation: fuzz_gff, regressions/fuzz_gff) */
+    L->slots = relic_arena_array(a, (size_t)n + MAX_SPECIALS, sizeof *L->slots, 8);
     if (!L->key || !L->slots) { st = nomem(ps); goto done; }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t l = (uint32_t)(key[i] >> 5);
@@ -402,7 +407,7 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     for (uint32_t i = 0; i < n; i++) in_order &= by[i]->pos == i;
 
     /* the members: fields and the "__" keys, merged in key order */
-    struct special { const char *name; int kind; } special[5];
+    struct special { const char *name; int kind; } special[MAX_SPECIALS];
     int nspecial = 0;
     if (flags & F_ROOT) special[nspecial++] = (struct special){ "__data_type", K_DATA_TYPE };
     if (ps->utf8 && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__encoding", K_ENCODING };
