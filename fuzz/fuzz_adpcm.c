@@ -7,9 +7,13 @@
  * whole-buffer and streaming encoders byte for byte; never a write
  * past the output (ASan); encode -> decode keeps every block's first frame
  * exactly and never triggers the game's mono overflow.
- * Speed (issue 18: 41 executions/s): the decoders read at most DATA_MAX
- * bytes (two blocks of the largest size, 8 KiB) and the encoder round trip
- * runs for one input in 8 (fuzz_sample.h).
+ * Speed (issue 18: 41 executions/s; perf: the encoder's search took 40% of
+ * the time at 1 in 8, page faults of fresh buffers most of the rest): the
+ * decoders read at most DATA_MAX bytes (two of the game's stereo blocks; a
+ * larger block is cut, which its own path handles), the streaming codecs'
+ * 16 KiB states are static, and the encoder round trip runs on at most
+ * ENCODE_FRAMES frames for one input in 128 (fuzz_sample.h: at 1 in 16 its
+ * search was still 44% of the time, ~12 us a frame under ASan).
  * Build and run: make fuzz (or build-fuzz/fuzz_adpcm -max_total_time=60). */
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +22,22 @@
 #include "fuzz_sample.h"
 
 /* the streaming decoder in byte-sized chunks makes a long input slow; every path is reached by then */
-#define DATA_MAX 16384u
+#define DATA_MAX 4096u
+/* the encoder works block by block: 512 frames (two blocks or more at the block sizes chosen
+ * below) reach every path; its search costs ~40 decodes of the same audio */
+#define ENCODE_FRAMES 512u
+#define ENCODE_ONE_IN 128u
 
-/* relic_adpcm_encode with its search scratch in a heap arena freed at once */
+/* relic_adpcm_encode with its search scratch in one static buffer reused by
+ * every run: a fresh heap arena per run spent its time in page faults
+ * (2 x 2041 frames need about 10 KB; 1 MiB leaves room) */
 static relic_status adpcm_encode_scratch(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
                                          relic_buf *out, relic_error *err)
 {
+    static _Alignas(64) uint8_t scratch[1u << 20];
     relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    relic_status st = relic_adpcm_encode(pcm, frames, channels, block_align, &a, out, err);
-    relic_arena_release(&a);
-    return st;
+    relic_arena_init_buffer(&a, scratch, sizeof scratch);
+    return relic_adpcm_encode(pcm, frames, channels, block_align, &a, out, err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -52,8 +61,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == RELIC_OK && got != frames) abort();
     if (st != RELIC_OK && err.message[0] == 0) abort();
 
-    relic_arena sa; /* the streaming codecs' state */
-    relic_arena_init_heap(&sa, 0);
+    /* the streaming codecs' state, in memory kept across runs (a fresh allocation per run cost
+     * page faults) */
+    static _Alignas(16) uint8_t state_mem[RELIC_ADPCM_ENCODE_MEMORY + 256];
+    relic_arena sa;
+    relic_arena_init_buffer(&sa, state_mem, sizeof state_mem);
     relic_stream ds, *d = &ds;
     if (relic_adpcm_decode_init(d, align, channels, flags, &sa, &err) == RELIC_OK) {
         /* the stream speaks 16-bit LE bytes */
@@ -82,17 +94,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (st == RELIC_OK) {
         abort(); /* the whole-buffer decoder accepted parameters the stream refused */
     }
-    relic_arena_release(&sa);
     free(whole);
 
-    if (!fuzz_sampled(data, size, 8)) return 0;
-    /* encoder: the input bytes as 16-bit PCM */
+    if (!fuzz_sampled(data, size, ENCODE_ONE_IN)) return 0;
+    /* encoder: the input bytes as 16-bit PCM (a whole 256 KiB input through its search kept the
+     * target at ~10 exec/s) */
     size_t pcm_frames = n / (2 * channels);
-    /* the encoder works block by block: 4096 frames (two or more blocks) reach every path, and a
-     * whole 256 KiB input through its search kept the target at ~10 exec/s */
-    if (pcm_frames > 4096) pcm_frames = 4096;
-    uint32_t enc_align = align < (channels == 1 ? 5u : 8u) ? (channels == 1 ? 1028u : 2056u) : align;
-    if (enc_align > 4096) enc_align = channels == 1 ? 1028u : 2056u; /* keep the pruned search fast */
+    if (pcm_frames > ENCODE_FRAMES) pcm_frames = ENCODE_FRAMES;
+    /* blocks of at most 257 frames, so ENCODE_FRAMES spans two or more (the game's 1028/2056-byte
+     * blocks are exercised by the decoders) */
+    uint32_t enc_align = align < (channels == 1 ? 5u : 8u) || align > 132u * channels ? 132u * channels : align;
     int16_t *pcm = malloc((pcm_frames * channels + 1) * sizeof *pcm);
     memcpy(pcm, in, pcm_frames * channels * 2);
     relic_buf enc;
@@ -100,7 +111,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (adpcm_encode_scratch(pcm, pcm_frames, channels, enc_align, &enc, &err) != RELIC_OK) abort();
     if (enc.size != relic_adpcm_encoded_size(pcm_frames, enc_align, channels)) abort();
     { /* the streaming encoder, fed and drained in the chunk sizes above, writes the same bytes */
-        relic_arena_init_heap(&sa, 0);
+        relic_arena_init_buffer(&sa, state_mem, sizeof state_mem);
         relic_stream es, *e = &es;
         uint8_t *sout = malloc(enc.size + 1);
         size_t pn = pcm_frames * channels * 2, in_at = 0, out_at = 0;
@@ -118,9 +129,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             in_at += give - e->avail_in;
             out_at += room - e->avail_out;
         }
-        if (out_at != enc.size || (enc.size && memcmp(sout, enc.data, enc.size) != 0)) abort();
+        if (out_at != enc.size || (enc.size && memcmp(sout, enc.data, enc.size) != 0)) abort(); /* no frames: enc.data NULL */
         free(sout);
-        relic_arena_release(&sa);
     }
     size_t cap2 = (size_t)relic_adpcm_frames(enc.size, enc_align, channels) * channels, got2;
     if (cap2 < pcm_frames * channels) abort();

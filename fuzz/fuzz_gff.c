@@ -14,10 +14,12 @@
  * and write it with relic_gff_write_tree; -DRELIC_NO_CUSTOM_MUTATOR leaves
  * libFuzzer's byte-level mutator.
  * Build and run: make fuzz (or build-fuzz/fuzz_gff -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_gff.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_gff_doc d, d2;
     relic_gff_tree t, t2;
     relic_error err;
-    relic_arena_init_heap(&a, (size_t)256 << 20);
+    fuzz_scratch_arena(&a, 0, (size_t)256 << 20);
     if (relic_gff_open(data, size, &a, NULL, NULL, &d, &err) != RELIC_OK) {
         if (err.message[0] == 0) abort();
         relic_arena_release(&a);

@@ -6,10 +6,12 @@
  * through relic_gff_typed_get. Oracles: the sanitizers; a problem always
  * carries a message and a path; a getter either succeeds or fills err.
  * Seeds: ../shared/corpus/gff. Build and run: make fuzz. */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_gff_schema.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -31,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_arena a;
     relic_gff_doc d;
     relic_error err;
-    relic_arena_init_heap(&a, (size_t)256 << 20);
+    fuzz_scratch_arena(&a, 0, (size_t)256 << 20);
     if (relic_gff_open(data, size, &a, NULL, NULL, &d, &err) == RELIC_OK) {
         for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++) {
             const relic_gff_schema *sc = relic_gff_schema_named(formats[k]);

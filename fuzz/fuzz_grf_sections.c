@@ -7,17 +7,19 @@
  * kind, the rest is its data; a section that decodes writes back its own
  * bytes, and so does its JSON. Every rejection carries a message. Build and
  * run: make fuzz (or build-fuzz/fuzz_grf_sections). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_grf.h"
+#include "fuzz_scratch.h"
 
 /* relic_grf_export_obj with its scratch in a heap arena freed at once */
 static relic_status grf_obj_scratch(const relic_grf_file *f, const char *mtl_name, relic_buf *obj, relic_buf *mtl,
                                     relic_error *err)
 {
     relic_arena a;
-    relic_arena_init_heap(&a, 0);
+    fuzz_scratch_arena(&a, 1, 0);
     relic_status st = relic_grf_export_obj(f, mtl_name, &a, obj, mtl, err);
     relic_arena_release(&a);
     return st;
@@ -95,7 +97,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     relic_arena a;
     if (size < 1) return 0;
-    relic_arena_init_heap(&a, 256u << 20);
+    fuzz_scratch_arena(&a, 0, 256u << 20);
     if (size >= 4 && relic_load_u32le(data) == RELIC_GROFF_MAGIC) whole_file(data, size, &a);
     else one_section(data, size, &a);
     relic_arena_release(&a);

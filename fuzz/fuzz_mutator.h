@@ -76,6 +76,17 @@ static size_t fuzz_structured(const uint8_t *d1, size_t n1, const uint8_t *d2, s
 #ifndef FUZZ_INVALID_SHARE
 #define FUZZ_INVALID_SHARE 4
 #endif
+/* Which mutator and cross-over calls try the structure-aware path: by
+ * default every cross-over and the calls FUZZ_BYTE_SHARE leaves. A target
+ * whose structure-aware calls are costly (fuzz_trn_aswm: inflating and
+ * re-packing walkmeshes, and libFuzzer chains up to five mutations per run)
+ * defines both to take a share from seed bits the other choices do not use. */
+#ifndef FUZZ_STRUCTURED_TURN
+#define FUZZ_STRUCTURED_TURN(seed) ((seed) % FUZZ_BYTE_SHARE != 0)
+#endif
+#ifndef FUZZ_CROSSOVER_TURN
+#define FUZZ_CROSSOVER_TURN(seed) 1
+#endif
 
 #ifdef FUZZ_TOKENS
 #ifndef FUZZ_TOKEN_SHARE
@@ -104,7 +115,7 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
         if (n || !size) return FUZZ_STACKED && seed % 8 == 3 ? LLVMFuzzerMutate(data, n, max_size) : n;
     }
 #endif
-    if (seed % FUZZ_BYTE_SHARE != 0) {
+    if (FUZZ_STRUCTURED_TURN(seed)) {
         unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % FUZZ_INVALID_SHARE == 1 ? RELIC_MUTATE_INVALID : 0u);
         size_t n = fuzz_structured(data, size, NULL, 0, seed, flags, data, max_size);
         if (n) return FUZZ_STACKED && seed % 8 == 3 ? LLVMFuzzerMutate(data, n, max_size) : n;
@@ -124,8 +135,9 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
         if (n) return n;
     }
 #endif
-    size_t n = fuzz_structured(data1, size1, data2, size2, seed, RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER,
-                               out, max_out_size);
+    size_t n = FUZZ_CROSSOVER_TURN(seed) ? fuzz_structured(data1, size1, data2, size2, seed,
+                                                           RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER, out, max_out_size)
+                                         : 0;
     if (n) return n;
     return relic_mutate_splice_bytes(data1, size1, data2, size2, out, max_out_size, seed);
 }

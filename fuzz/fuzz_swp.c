@@ -5,10 +5,12 @@
  * compressed with the fast LZSS encoder) visits the same rasters with the
  * same pixels and ends with the same status as the in-memory SWP walk.
  * Seeds: fuzz/corpus/fuzz_swp (a PID + SWP from `relic pack-textures`). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_swp.h"
+#include "fuzz_scratch.h"
 
 #define SWP_MAX (1u << 20)
 #define WINDOW_LIMIT ((uint64_t)32 << 20)
@@ -45,7 +47,7 @@ static relic_status walk(const relic_pid_view *v, const relic_swp_palettes *pal,
 {
     relic_arena a;
     relic_error err;
-    relic_arena_init_heap(&a, (size_t)64 << 20);
+    fuzz_scratch_arena(&a, 2, (size_t)64 << 20);
     ctx c = { v, pal, rgba, 0 };
     memset(&err, 0, sizeof err);
     relic_status st = relic_swp_walk(v, d, n, spz, WINDOW_LIMIT, &a, visit, &c, &err);
@@ -67,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_error err;
     if (relic_pid_validate(pid, pn, &v, &err) != RELIC_OK) return 0;
     relic_arena a;
-    relic_arena_init_heap(&a, (size_t)16 << 20);
+    fuzz_scratch_arena(&a, 0, (size_t)16 << 20);
     relic_swp_palettes pal;
     static uint8_t rgba[(size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE * 4];
     if (relic_swp_palettes_find(&v, &a, &pal, &err) == RELIC_OK) {
@@ -76,7 +78,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         relic_buf z;
         relic_buf_init(&z, 0);
         relic_arena sa; /* encoder scratch */
-        relic_arena_init_heap(&sa, 0);
+        fuzz_scratch_arena(&sa, 1, 0);
         relic_status est = relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, swp, sn, &sa, &z, &err);
         relic_arena_release(&sa);
         if (est == RELIC_OK) {

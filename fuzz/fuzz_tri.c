@@ -4,10 +4,12 @@
  * failure carries a "file:line:col" message, memory stays within the
  * arena, and what was read writes out and reads back to the same mesh.
  * Build and run: make fuzz (or build-fuzz/fuzz_tri -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_tri.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -22,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_arena a;
     relic_tri_mesh m, m2;
     relic_error err;
-    relic_arena_init_heap(&a, (size_t)64 << 20);
+    fuzz_scratch_arena(&a, 0, (size_t)64 << 20);
     relic_status st = relic_tri_parse("f.tri", data, size, &a, &m, &err);
     if (st != RELIC_OK && (err.message[0] == 0 || strncmp(err.message, "f.tri:", 6) != 0) && st != RELIC_E_NOMEM) abort();
     if (st == RELIC_OK) {

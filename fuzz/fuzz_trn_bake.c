@@ -7,17 +7,19 @@
  * passes relic_trn_check_aswm (and the strict rules when its input did),
  * and the baked walkmesh packs and reads back to the same bytes.
  * Build and run: make fuzz (or build-fuzz/fuzz_trn_bake -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../tests/trn_synth.h"
+#include "fuzz_scratch.h"
 
 /* relic_trn_check_aswm_strict with its scratch in a heap arena freed at once */
 static unsigned strict_scratch(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_report_fn report,
                                void *ctx)
 {
     relic_arena a;
-    relic_arena_init_heap(&a, 0);
+    fuzz_scratch_arena(&a, 1, 0);
     unsigned problems = relic_trn_check_aswm_strict(w, path, max_reports, &a, report, ctx);
     relic_arena_release(&a);
     return problems;
@@ -50,7 +52,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const uint8_t *ed = data + 4 + nbits;
     size_t ne = (size - 4 - nbits) / 6;
     relic_arena a;
-    relic_arena_init_heap(&a, (size_t)64 << 20);
+    fuzz_scratch_arena(&a, 0, (size_t)64 << 20);
     relic_trn_aswm w, baked;
     relic_error err;
     if (synth_area(&a, W, H, sub, walk_bit, &b, &w) != 0) abort();

@@ -5,10 +5,12 @@
  * was read writes out and reads back to the same points, and a grid made
  * from them has its heights within 16 bits of quantisation.
  * Build and run: make fuzz (or build-fuzz/fuzz_trr -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_trr.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_arena a;
     relic_trr_points p, p2;
     relic_error err;
-    relic_arena_init_heap(&a, (size_t)64 << 20);
+    fuzz_scratch_arena(&a, 0, (size_t)64 << 20);
     relic_status st = relic_trr_parse("f.trr", data, size, &a, &p, &err);
     if (st != RELIC_OK && err.message[0] == 0) abort();
     if (st == RELIC_OK) {

@@ -7,10 +7,12 @@
  * to within the reported maximum error when one is; the node count is 1 + 4
  * x significant nodes; the leaf triangulation builds.
  * Build and run: make fuzz (or build-fuzz/fuzz_wtd_encode -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_wtd.h"
+#include "fuzz_scratch.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -35,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_wtd_mapping m;
     relic_wtd_mapping_init(&m, n, -10, 20, 0.25, 0.01);
     relic_arena a;
-    relic_arena_init_heap(&a, (size_t)64 << 20);
+    fuzz_scratch_arena(&a, 0, (size_t)64 << 20);
     relic_buf out;
     relic_buf_init(&out, 0);
     relic_error err;

@@ -3,7 +3,8 @@
 # format (tests/bombs/make_bombs.py: zlib/ASWM, TRRN, LZSS/SPZ, SZDD, ADPCM,
 # WTD zerotree, TPM, TRI, TRR, GFF nesting, ERF, GROFF), each under 1 MB and
 # declaring far more than it holds. `relic check` must finish each in under
-# 1 s of CPU (user + system) and 64 MiB of peak RSS (GNU time), and either
+# 1 s of CPU (user + system) and 64 MiB of peak RSS (GNU time) (the WTD grid
+# bomb also through `relic info` and a PNG conversion), and either
 # refuse it with an error naming the field and byte offset (or line:column
 # for text) or accept it where the accept is documented (the limits and why
 # are in docs/security.md, "Worst cases measured").
@@ -28,17 +29,28 @@ mkdir "$tmp/s" "$tmp/b"
 RELIC=$RELIC sh tests/samples/make_format_samples.sh "$tmp/s" >/dev/null 2>&1 || { bad "make_format_samples.sh"; finish; }
 python3 tests/bombs/make_bombs.py "$tmp/s" "$tmp/b" || { bad "make_bombs.py"; finish; }
 
-# run NAME EXPECT: EXPECT is "error" (exit 1, a message with @0x or LINE:COL)
-# or "accept" (exit 0, "ok"): the documented accepts
+# run NAME EXPECT [COMMAND]: EXPECT is "error" (exit 1, a message with @0x or LINE:COL)
+# or "accept" (exit 0, "ok"): the documented accepts; "info" (exit 0, the
+# paragraph of relic info); "done" (exit 0: a conversion within the limits). COMMAND: check (default), info, or png (relic
+# convert NAME to a PNG).
 run() {
     f=$tmp/b/$1
     size=$(wc -c <"$f")
     if [ "$size" -ge 1048576 ]; then bad "$1: $size bytes, not under 1 MB"; return; fi
-    "$TIME" -f '%U %S %M' -o "$tmp/time" "$RELIC" check "$f" >"$tmp/out" 2>&1
+    pattern=${4:-}
+    case ${3:-check} in
+        png) set -- "$1" "$2" "$3" convert "$f" "$tmp/out.png" ;;
+        *) set -- "$1" "$2" "${3:-check}" "${3:-check}" "$f" ;;
+    esac
+    name="$1 ($3)"
+    expect=$2
+    shift 3
+    "$TIME" -f '%U %S %M' -o "$tmp/time" "$RELIC" "$@" >"$tmp/out" 2>&1
     rc=$?
-    set -- "$1" "$2" $(tail -1 "$tmp/time")
-    cpu=$(awk -v u="$3" -v s="$4" 'BEGIN { printf "%.2f", u + s }')
-    rss=$5
+    set -- $(tail -1 "$tmp/time")
+    cpu=$(awk -v u="$1" -v s="$2" 'BEGIN { printf "%.2f", u + s }')
+    rss=$3
+    set -- "$name" "$expect"
     what="$1 ($size bytes: ${cpu} s, $rss KB)"
     if awk -v c="$cpu" -v m="$CPU_MAX" 'BEGIN { exit !(c >= m) }'; then bad "$what: over $CPU_MAX s of CPU"; return; fi
     if [ "$rss" -ge "$RSS_MAX_KB" ]; then bad "$what: over $RSS_MAX_KB KB of peak RSS"; return; fi
@@ -49,6 +61,12 @@ run() {
         accept)
             if [ "$rc" = 0 ] && grep -q ': ok$' "$tmp/out"; then ok "$what: accepted (documented)"
             else bad "$what: exit $rc, expected ok: $(head -3 "$tmp/out")"; fi ;;
+        done)
+            if [ "$rc" = 0 ]; then ok "$what: done within the budget"
+            else bad "$what: exit $rc, expected success: $(head -3 "$tmp/out")"; fi ;;
+        info)
+            if [ "$rc" = 0 ] && grep -q "$pattern" "$tmp/out"; then ok "$what: $(grep -o "$pattern.*" "$tmp/out" | head -1 | cut -c1-60)"
+            else bad "$what: exit $rc, expected '$pattern': $(head -3 "$tmp/out")"; fi ;;
     esac
 }
 
@@ -60,6 +78,10 @@ run lzss_size.spz error      # SPZ declaring 4 GiB - 1: past the LZSS bound
 run szdd_size.gr_ error      # SZDD declaring 4 GiB - 1
 run adpcm_size.cau error     # ADPCM sample declaring 4 GiB of data
 run wtd_grid.wtd accept      # 16384^2 grid (1 GiB) declared by 412 bytes: check walks the tree only
+run wtd_grid.wtd info info 'heights not decoded' # info: header and tree, no grid over RELIC_WTD_DEFAULT_MAX_N
+run wtd_grid.wtd error png   # a PNG needs the grid: refused at mapping.quad_extents.size_x before allocating
+run wtd_grid2048.wtd done png # the largest grid decoded by default (16 MiB): heightmap PNG within the budget
+run wtd_grid2048.wtd info info 'heights -' # info decodes it for the height range
 run tpm_comment.tpm accept   # a 900 KB comment line: memory linear in the file
 run tri_count.tri error      # 2^32-1 triangles declared
 run trr_extent.trr accept    # points 10^6 m apart: check reads points; a grid is built only on convert (refused)

@@ -10,6 +10,7 @@
  * own (structure-aware mutators, which need libFuzzer, are compiled out:
  * RELIC_NO_CUSTOM_MUTATOR is defined before the first target). */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS of fuzz_trn_aswm.c */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,8 +43,25 @@
 #include "../fuzz/fuzz_bwm.c"
 #undef LLVMFuzzerTestOneInput
 #undef FUZZ_MUTATORS
+#undef FUZZ_STRUCTURED_TURN /* each structure-aware target sets its own share */
+#undef FUZZ_CROSSOVER_TURN
 #define LLVMFuzzerTestOneInput fuzz_erf_one
 #include "../fuzz/fuzz_erf.c"
+#undef LLVMFuzzerTestOneInput
+#undef FUZZ_MUTATORS
+#undef FUZZ_STRUCTURED_TURN
+#undef FUZZ_CROSSOVER_TURN
+#define count fuzz_trn_aswm_count /* a name fuzz_bwm.c also uses */
+#define LLVMFuzzerTestOneInput fuzz_trn_aswm_one
+#include "../fuzz/fuzz_trn_aswm.c"
+#undef LLVMFuzzerTestOneInput
+#undef count
+#define LLVMFuzzerTestOneInput fuzz_adpcm_one
+#include "../fuzz/fuzz_adpcm.c"
+#undef LLVMFuzzerTestOneInput
+#undef FUZZ_TREE_MUTATOR
+#define LLVMFuzzerTestOneInput fuzz_gff_one
+#include "../fuzz/fuzz_gff.c"
 #undef LLVMFuzzerTestOneInput
 
 typedef int (*fuzz_entry)(const uint8_t *data, size_t size);
@@ -100,6 +118,24 @@ static void replays_fuzz_trr_regressions(void **state)
     assert_true(replay("fuzz/regressions/fuzz_trr", fuzz_trr_one) >= 1);
 }
 
+static void replays_fuzz_trn_aswm_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay("fuzz/regressions/fuzz_trn_aswm", fuzz_trn_aswm_one) >= 1);
+}
+
+static void replays_fuzz_adpcm_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay("fuzz/regressions/fuzz_adpcm", fuzz_adpcm_one) >= 1);
+}
+
+static void replays_fuzz_gff_regressions(void **state)
+{
+    (void)state;
+    assert_true(replay("fuzz/regressions/fuzz_gff", fuzz_gff_one) >= 1);
+}
+
 static void replays_fuzz_bwm_regressions(void **state)
 {
     (void)state;
@@ -117,7 +153,7 @@ static void every_regression_directory_is_replayed(void **state)
 {
     (void)state;
     static const char *const known[] = { "fuzz_grf_sections", "fuzz_gff_typed", "fuzz_gff_json", "fuzz_trr",
-                                         "fuzz_bwm", "fuzz_erf" };
+                                         "fuzz_bwm", "fuzz_erf", "fuzz_trn_aswm", "fuzz_adpcm", "fuzz_gff" };
     DIR *d = opendir("fuzz/regressions");
     assert_non_null(d);
     struct dirent *e;
@@ -139,6 +175,9 @@ int main(void)
         cmocka_unit_test(replays_fuzz_trr_regressions),
         cmocka_unit_test(replays_fuzz_bwm_regressions),
         cmocka_unit_test(replays_fuzz_erf_regressions),
+        cmocka_unit_test(replays_fuzz_trn_aswm_regressions),
+        cmocka_unit_test(replays_fuzz_adpcm_regressions),
+        cmocka_unit_test(replays_fuzz_gff_regressions),
         cmocka_unit_test(every_regression_directory_is_replayed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

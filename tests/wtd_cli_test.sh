@@ -28,27 +28,36 @@ if [ -z "$wtd" ]; then
 else
     expect_rc 0 "check --strict the demo terrain" "$RELIC" check --strict "$wtd"
     expect_grep "grid 8192 x 8192" "info names the grid" "$RELIC" info "$wtd"
+    # its 8192 x 8192 grid (256 MiB) is over RELIC_WTD_DEFAULT_MAX_N: info leaves out the heights,
+    # a conversion is refused with the field and offset unless --max-grid raises the limit
+    expect_grep "heights not decoded: the grid is over 2048 x 2048" "info of a grid over the default" "$RELIC" info "$wtd"
+    expect_rc 1 "convert without --max-grid" "$RELIC" convert "$wtd" "$tmp/refused.png"
+    expect_grep "mapping.quad_extents.size_x @0xd: a 8192 x 8192 grid" "the refusal names the field" "$RELIC" convert "$wtd" "$tmp/refused.png"
+    expect_grep "convert with --max-grid 8192" "the refusal names the option" "$RELIC" convert "$wtd" "$tmp/refused.png"
+    if [ ! -e "$tmp/refused.png" ]; then ok; else bad "a refused conversion left its output"; fi
+    expect_grep "over the limit of 4096 x 4096" "--max-grid below the grid" "$RELIC" convert "$wtd" "$tmp/refused.png" --max-grid 4096
+    expect_grep "power of two" "--max-grid must be a power of two" "$RELIC" convert "$wtd" "$tmp/refused.png" --max-grid 3000
     expect_grep '"version": 1001' "dump prints the header" "$RELIC" dump "$wtd"
-    expect_rc 0 "convert to PNG" "$RELIC" convert "$wtd" "$tmp/pv.png"
+    expect_rc 0 "convert to PNG" "$RELIC" convert "$wtd" "$tmp/pv.png" --max-grid 8192
     # PNG signature, then IHDR: width 8192, height 8192, 16 bits, greyscale (type 0)
     sig=$(od -An -tx1 -N8 "$tmp/pv.png" | tr -d ' \n')
     ihdr=$(od -An -tx1 -j16 -N10 "$tmp/pv.png" | tr -d ' \n')
     if [ "$sig" = 89504e470d0a1a0a ] && [ "$ihdr" = 00002000000020001000 ]; then ok; else bad "PNG header $sig $ihdr"; fi
     # outputs: shaded relief (8-bit greyscale IHDR), leaf triangulation, JSON with tree statistics
-    expect_rc 0 "convert to a shaded relief" "$RELIC" convert "$wtd" "$tmp/relief.png" --relief
+    expect_rc 0 "convert to a shaded relief" "$RELIC" convert "$wtd" "$tmp/relief.png" --relief --max-grid 8192
     ihdr=$(od -An -tx1 -j16 -N10 "$tmp/relief.png" | tr -d ' \n')
     if [ "$ihdr" = 00002000000020000800 ]; then ok; else bad "relief PNG header $ihdr"; fi
-    expect_rc 0 "convert to OBJ" "$RELIC" convert "$wtd" "$tmp/pv.obj"
+    expect_rc 0 "convert to OBJ" "$RELIC" convert "$wtd" "$tmp/pv.obj" --max-grid 8192
     expect_grep "^f 1 2 " "the OBJ has 1-based faces" cat "$tmp/pv.obj"
-    expect_rc 0 "convert to TRI" "$RELIC" convert "$wtd" "$tmp/pv.tri"
+    expect_rc 0 "convert to TRI" "$RELIC" convert "$wtd" "$tmp/pv.tri" --max-grid 8192
     expect_grep "74222 triangles, 37176 vertices" "the TRI reads back" "$RELIC" info "$tmp/pv.tri"
     expect_rc 0 "check the TRI" "$RELIC" check --strict "$tmp/pv.tri"
     expect_rc 0 "TRI to OBJ" "$RELIC" convert "$tmp/pv.tri" "$tmp/tri.obj"
     expect_grep '"significant": 9307' "the JSON has tree statistics" "$RELIC" dump "$wtd"
     # re-encoding reproduces the file byte for byte; a threshold makes it smaller and reports its error
-    expect_rc 0 "re-encode" "$RELIC" convert "$wtd" "$tmp/again.wtd"
+    expect_rc 0 "re-encode" "$RELIC" convert "$wtd" "$tmp/again.wtd" --max-grid 8192
     if cmp -s "$wtd" "$tmp/again.wtd"; then ok; else bad "the re-encoded WTD differs from the original"; fi
-    expect_grep "dropped .* height error max" "a threshold reports its error" "$RELIC" convert "$wtd" "$tmp/small.wtd" --threshold 8
+    expect_grep "dropped .* height error max" "a threshold reports its error" "$RELIC" convert "$wtd" "$tmp/small.wtd" --threshold 8 --max-grid 8192
     if [ "$(wc -c < "$tmp/small.wtd")" -lt "$(wc -c < "$wtd")" ]; then ok; else bad "the threshold did not shrink the file"; fi
     expect_rc 0 "check the thresholded file" "$RELIC" check --strict "$tmp/small.wtd"
     head -c 4000 "$wtd" > "$tmp/cut.wtd"

@@ -44,7 +44,7 @@ for s in $srcs; do
 done
 for p in $pids; do wait "$p"; done
 ar rcs "$WORK/librelic-fuzz.a" "$obj"/*.o
-libs="-ljson-c -lyajl -lpng -lsndfile -lz -lm"
+libs="-lyajl -lpng -lz -lm" # as the Makefile's LIBS
 
 seeds_of() { # the directories fuzz/run.sh seeds a target with
     t=$1

@@ -1,5 +1,5 @@
 /* convert_options.c — options of `relic convert` that belong to particular
- * conversions (terrain: --relief, --extent, --max-height, --threshold;
+ * conversions (terrain: --relief, --extent, --max-height, --threshold, --max-grid;
  * GFF text: --encoding; `relic dump` takes them too).
  * convert.c hands every argument to cli_convert_take_option; a format's
  * convert or import reads them with cli_convert_option; options nobody read
@@ -20,6 +20,7 @@ static convert_option options[] = {
     { "--extent", 1, NULL, 0 },      /* PNG -> WTD: X0,Y0,X1,Y1 world rectangle of the picture */
     { "--max-height", 1, NULL, 0 },  /* PNG/TRR -> WTD: metres of the largest height */
     { "--threshold", 1, NULL, 0 },   /* -> WTD: drop wavelet coefficients of at most this magnitude */
+    { "--max-grid", 1, NULL, 0 },    /* WTD ->: largest grid side decoded (default RELIC_WTD_DEFAULT_MAX_N) */
     { "--encoding", 1, NULL, 0 },    /* GFF <-> JSON: text code page (cp1252, utf8, auto) */
     { "--terrain", 0, NULL, 0 },
     { "--game", 1, NULL, 0 },        /* check --strict of a typed GFF: whose rules (nwn1, nwn2, kotor1, kotor2, auto) */     /* TRN/TRX -> OBJ: terrain and water instead of the walkmesh */

@@ -16,23 +16,54 @@
 /* Quantised PNG heights without relic's chunk and without --max-height: 1/256 m per unit. */
 #define DEFAULT_COEF_TO_WORLD (1.0 / 256)
 
-/* Decode into arena a; prints the error (to `to`) and returns 1 on failure. */
-static int load_terrain(const cli_input *in, relic_arena *a, relic_wtd_terrain *t, FILE *to)
+/* The grid side a conversion may decode: --max-grid N (a power of two up to
+ * RELIC_WTD_MAX_N), else RELIC_WTD_DEFAULT_MAX_N, the bound that keeps any
+ * file under 1 MB within 1 s and 64 MiB (docs/security.md). 0 when
+ * --max-grid is malformed (printed). */
+static uint32_t max_grid(void)
+{
+    const char *s = cli_convert_option("--max-grid");
+    if (!s) return RELIC_WTD_DEFAULT_MAX_N;
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (end == s || *end || *s == '-' || v == 0 || v > RELIC_WTD_MAX_N || (v & (v - 1)) != 0) {
+        fprintf(stderr, "relic convert: --max-grid wants a power of two from 1 to %u, not '%s'\n", (unsigned)RELIC_WTD_MAX_N, s);
+        return 0;
+    }
+    return (uint32_t)v;
+}
+
+/* Decode into arena a with grids up to max_n on a side; prints the error
+ * (to `to`) and returns 1 on failure. */
+static int load_terrain(const cli_input *in, uint32_t max_n, relic_arena *a, relic_wtd_terrain *t, FILE *to)
 {
     relic_error err;
-    if (relic_wtd_decode_terrain(in->map.bytes.data, in->map.bytes.size, a, t, &err) != RELIC_OK) {
+    if (relic_wtd_decode_terrain_max(in->map.bytes.data, in->map.bytes.size, max_n, a, t, &err) != RELIC_OK) {
         cli_report(to, in->path, &err);
+        if (err.code == RELIC_E_LIMIT) fprintf(to, "%s: convert with --max-grid %u to decode it\n", in->path, t->header.mapping.quad_extents.size_x);
         return 1;
     }
     return 0;
 }
 
+/* Header and tree come from a walk linear in the file; the heights need the
+ * whole grid, so they are given only for grids within RELIC_WTD_DEFAULT_MAX_N. */
 static int wtd_info(const cli_input *in)
 {
     relic_arena a;
     relic_wtd_terrain t;
+    relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_terrain(in, &a, &t, stdout)) {
+    memset(&t, 0, sizeof t);
+    if (relic_wtd_read_header(in->map.bytes.data, in->map.bytes.size, &t.header, &err) != RELIC_OK ||
+        relic_wtd_read_tree(in->map.bytes.data, in->map.bytes.size, &t.header, NULL, &t.stats, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        relic_arena_release(&a);
+        return 1;
+    }
+    t.n = (uint32_t)t.header.mapping.quad_extents.size_x;
+    const int heights = t.n <= RELIC_WTD_DEFAULT_MAX_N;
+    if (heights && load_terrain(in, RELIC_WTD_DEFAULT_MAX_N, &a, &t, stdout)) {
         relic_arena_release(&a);
         return 1;
     }
@@ -43,8 +74,12 @@ static int wtd_info(const cli_input *in)
            m->quad_extents.start_x, m->quad_extents.start_y, (double)m->quad_to_world_x.scale,
            (double)m->quad_to_world_x.offset, (double)m->quad_to_world_x.offset + t.n * (double)m->quad_to_world_x.scale,
            (double)m->quad_to_world_y.offset, (double)m->quad_to_world_y.offset + t.n * (double)m->quad_to_world_y.scale);
-    printf("  heights %d..%d coefficient units = %.3f..%.3f m (%.9g m per unit); root coefficient %d\n", t.min, t.max,
-           relic_wtd_world_z(h, t.min), relic_wtd_world_z(h, t.max), (double)m->coef_to_world, h->root_coefficient);
+    if (heights)
+        printf("  heights %d..%d coefficient units = %.3f..%.3f m (%.9g m per unit); root coefficient %d\n", t.min, t.max,
+               relic_wtd_world_z(h, t.min), relic_wtd_world_z(h, t.max), (double)m->coef_to_world, h->root_coefficient);
+    else
+        printf("  heights not decoded: the grid is over %u x %u (relic convert --max-grid %u decodes it); %.9g m per unit; root coefficient %d\n",
+               (unsigned)RELIC_WTD_DEFAULT_MAX_N, (unsigned)RELIC_WTD_DEFAULT_MAX_N, t.n, (double)m->coef_to_world, h->root_coefficient);
     printf("  zerotree: %u nodes in the stream (%u significant, depth %u), %u non-zero coefficients, %llu bits; header: %u nodes, %u vertices\n",
            t.stats.nodes, t.stats.significant, t.stats.depth, t.stats.nonzero,
            (unsigned long long)(t.stats.end_bit - RELIC_WTD_TREE_BIT), h->node_count, h->vertex_count);
@@ -200,9 +235,11 @@ static int wtd_convert(const cli_input *in, const char *out_path, const char *ex
     relic_error err;
     relic_status st = RELIC_OK;
     int rc = 1;
+    const uint32_t max_n = max_grid();
+    if (!max_n) return 1;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     relic_buf_init(&buf, 0);
-    if (!load_terrain(in, &a, &t, stderr)) {
+    if (!load_terrain(in, max_n, &a, &t, stderr)) {
         if (wtd) {
             rc = cli_wtd_write(t.heights, t.n, t.n, t.n, &t.header.mapping, out_path, in->path);
             goto done;
@@ -298,6 +335,8 @@ const cli_hooks cli_wtd_hooks = {
     "  x.wtd -> y.png [--relief]|y.obj|y.tri|y.json     16-bit heightmap or 8-bit shaded relief (north up), leaf\n"
     "                                                   triangulation (world metres), header + tree statistics JSON\n"
     "  x.wtd -> y.wtd [--threshold T]                   re-encode (T drops wavelet coefficients |w| <= T)\n"
+    "  x.wtd -> ... --max-grid N                        decode grids up to N x N (default 2048: 16 MiB; the\n"
+    "                                                   Trespasser demo's pv.wtd needs 8192, 256 MiB)\n"
     "  x.png -> y.wtd [--extent X0,Y0,X1,Y1] [--max-height M] [--threshold T]\n"
     "                                                   greyscale heightmap (north up) to terrain\n",
 };

@@ -346,6 +346,9 @@ static relic_status nomem(pstate *ps)
 
 /* Sort the fields of a struct into nwn_gff's key order and lay out the
  * constant text of each member. n fields from key[] (label << 5 | type). */
+/* "__" keys a struct can have: __data_type, __encoding, __field_order, __layout, __struct_id */
+#define MAX_SPECIALS 5
+
 static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, uint32_t flags, uint64_t hash,
                                  layout **out)
 {
@@ -360,7 +363,9 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     L->flags = flags;
     L->hash = hash;
     L->key = arena_copy(a, key, (size_t)n * 8);
-    L->slots = relic_arena_array(a, (size_t)n + 4, sizeof *L->slots, 8);
+    /* the fields and up to MAX_SPECIALS "__" keys (n + 4 left no slot for the fifth, written
+     * past the array into the next arena allocation: fuzz_gff, regressions/fuzz_gff) */
+    L->slots = relic_arena_array(a, (size_t)n + MAX_SPECIALS, sizeof *L->slots, 8);
     if (!L->key || !L->slots) { st = nomem(ps); goto done; }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t l = (uint32_t)(key[i] >> 5);
@@ -403,7 +408,7 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     for (uint32_t i = 0; i < n; i++) in_order &= by[i]->pos == i;
 
     /* the members: fields and the "__" keys, merged in key order */
-    struct special { const char *name; int kind; } special[5];
+    struct special { const char *name; int kind; } special[MAX_SPECIALS];
     int nspecial = 0;
     if (flags & F_ROOT) special[nspecial++] = (struct special){ "__data_type", K_DATA_TYPE };
     if (ps->utf8 && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__encoding", K_ENCODING };
@@ -759,9 +764,8 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d)
 /* The root's "__layout" member: the family's name, or an object with it
  * and the order record's runs of each kind that differs
  * (relic_gff_order_of); nothing for the default family in its own order. */
-static relic_status layout_member(pstate *ps, relic_arena *a)
+static relic_status layout_member(pstate *ps, relic_gff_layout fam, relic_arena *a)
 {
-    relic_gff_layout fam = relic_gff_detect_family(ps->d);
     relic_gff_order o;
     relic_status st = relic_gff_order_of(ps->d, fam, a, &o, ps->err);
     if (st != RELIC_OK) return st;
@@ -793,8 +797,9 @@ static relic_status layout_member(pstate *ps, relic_arena *a)
     return RELIC_OK;
 }
 
-relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
-                                         relic_arena *scratch, relic_error *err)
+/* The JSON of d, naming layout family fam in "__layout" . */
+static relic_status print_doc_family(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_layout fam, relic_buf *out,
+                                     relic_arena *scratch, relic_error *err)
 {
     pstate *ps = relic_arena_alloc(scratch, sizeof *ps, _Alignof(pstate));
     uint8_t *stage = relic_arena_alloc(scratch, OUT_CAP, 8);
@@ -804,7 +809,7 @@ relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encod
     ps->d = d;
     ps->utf8 = enc == RELIC_GFF_ENC_UTF8;
     ps->err = err;
-    if ((st = layout_member(ps, scratch)) != RELIC_OK) return st;
+    if ((st = layout_member(ps, fam, scratch)) != RELIC_OK) return st;
     ps->w.base = ps->w.p = stage;
     ps->w.end = stage + OUT_CAP;
     ps->w.o = out;
@@ -820,6 +825,12 @@ relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encod
         if (out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
     }
     return st;
+}
+
+relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
+                                         relic_arena *scratch, relic_error *err)
+{
+    return print_doc_family(d, enc, relic_gff_detect_family(d), out, scratch, err);
 }
 
 relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
@@ -845,7 +856,10 @@ relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encodi
     relic_arena_init_heap(&scratch, 0);
     st = relic_gff_write_tree(t, t->family, &scratch, &bin, NULL, err);
     if (st == RELIC_OK) st = relic_gff_open(bin.data, bin.size, &scratch, NULL, NULL, &d, err);
-    if (st == RELIC_OK) st = relic_gff_json_print_doc(&d, enc, out, err);
+    /* the tree's family, not the one detected again from the bytes written in it: the
+     * detection is not idempotent (an NWN1-toolset tree whose top-level field-index block
+     * falls last reads back as post-order; fuzz_gff, regressions/fuzz_gff) */
+    if (st == RELIC_OK) st = print_doc_family(&d, enc, t->family, out, &scratch, err);
     relic_arena_release(&scratch);
     relic_buf_free(&bin);
     return st;

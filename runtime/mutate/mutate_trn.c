@@ -19,7 +19,8 @@
  * a whole struct when it meets one in a crossover.)
  * A walkmesh that changed is repaired where the layout ties arrays
  * together (below), serialised as version 0x6C and deflated again at zlib
- * level 1 (relic_trn_aswm_pack: counts recomputed) into every packet that holds
+ * level 1, or stored when that fits a bounded output (relic_trn_aswm_pack:
+ * counts recomputed; TRN_MUT_ZLIB_LEVEL below) into every packet that holds
  * its original compressed bytes; the packet's size changes and the
  * directory offsets of the packets after it move by as much, so any other
  * change the engine made to the container stays as it was made. Then the
@@ -59,8 +60,14 @@
 #define TRN_MUT_ASWM_MAX ((uint64_t)32 << 20)
 /* zlib level of a re-packed walkmesh: 1, not the toolset's 6 (a mutant
  * needs a valid stream, not the toolset's bytes; level 6 spent 60% of a
- * mutation's time deflating, measured on a 111 KB walkmesh). */
+ * mutation's time deflating, measured on a 111 KB walkmesh); 0 (stored
+ * blocks, a copy) when the caller bounds the output and the file with its
+ * walkmeshes stored would fit the bound: the fuzz target's case, where
+ * deflating and inflating again were a quarter of its time (issue 18). */
 #define TRN_MUT_ZLIB_LEVEL 1
+#define TRN_MUT_ZLIB_STORED 0
+/* stored deflate's overhead: 5 bytes a 65535-byte block, the zlib header and checksum */
+#define TRN_MUT_STORED_BYTES(n) ((n) + 5 * ((n) / 65535 + 1) + 6)
 /* Largest island count whose path table a repair rebuilds, and largest
  * tile grid a repair pads to. */
 #define TRN_MUT_ISLANDS_MAX 2048u
@@ -342,7 +349,17 @@ static relic_status trn_write(const void *model, relic_buf *out, relic_error *er
     relic_arena a;
     relic_arena_init_heap(&a, (size_t)1 << 30);
     relic_status st = RELIC_OK;
-    int copied = 0;
+    int copied = 0, level = TRN_MUT_ZLIB_LEVEL;
+    if (out->limit) {
+        /* the file as loaded with every walkmesh stored instead of deflated */
+        uint64_t stored = 0;
+        for (size_t k = 0; k < t.packets_count; k++) {
+            const relic_trn_packet *p = &t.packets[k];
+            stored += p->type == RELIC_TRN_PACKET_TYPE_ASWM ? TRN_MUT_STORED_BYTES((uint64_t)p->uncompressed_size) + 24u
+                                                           : (uint64_t)p->size + 8u;
+        }
+        if (stored + 12u + 8u * (uint64_t)t.directory_count <= out->limit) level = TRN_MUT_ZLIB_STORED;
+    }
     static const relic_trn_aswm none;
     if (!m->loaded && memcmp(&m->first, &none, sizeof none) != 0)
         st = relic_fail(err, RELIC_E_ARGUMENT, 0, "walkmeshes[0]", "this file has no walkmesh the mutator decoded");
@@ -370,7 +387,7 @@ static relic_status trn_write(const void *model, relic_buf *out, relic_error *er
             relic_gen_path_prefix(err, "walkmeshes", (long long)i);
             break;
         }
-        int n = repack(&w, TRN_MUT_ZLIB_LEVEL, m->aswm0[i], &t, &a, err);
+        int n = repack(&w, level, m->aswm0[i], &t, &a, err);
         if (n < 0) {
             relic_gen_path_prefix(err, "walkmeshes", (long long)i);
             st = err ? err->code : RELIC_E_ARGUMENT;

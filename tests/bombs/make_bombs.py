@@ -52,6 +52,10 @@ logical = bytearray(b[k ^ 3] for k in range(len(b)))
 for off in (14 + 8, 14 + 12):          # quad_extents.size_x, size_y (as the sample stores them)
     logical[off:off + 4] = struct.pack('<I', 16384)
 w('wtd_grid.wtd', bytes(logical[k ^ 3] for k in range(len(logical))))
+# ... and 2048 x 2048, the largest grid the command decodes by default (RELIC_WTD_DEFAULT_MAX_N)
+for off in (14 + 8, 14 + 12):
+    logical[off:off + 4] = struct.pack('<I', 2048)
+w('wtd_grid2048.wtd', bytes(logical[k ^ 3] for k in range(len(logical))))
 # TPM: one comment line of 900 KB (accepted: memory linear in the line)
 w('tpm_comment.tpm', b'//' + b'x' * 900000 + b'\n')
 # TRI: a 900 KB vertex count line and nothing behind it

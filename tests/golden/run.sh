@@ -61,7 +61,7 @@ done
 
 # The generated C must compile cleanly (hooks are only needed at link time).
 for src in golden/mini.c golden/mini_json.c golden/mini_mutate.c fuzz/gen_mini.c; do
-    if $CC -std=c11 -Wall -Wextra -Werror -c -Iruntime/include/relic -Iruntime/json -I"$tmp/golden" "$tmp/$src" -o "$tmp/out.o" 2>"$tmp/cc.log"; then
+    if $CC -std=c11 -Wall -Wextra -Werror -c -Iruntime/include/relic -Iruntime/json -Ifuzz -I"$tmp/golden" "$tmp/$src" -o "$tmp/out.o" 2>"$tmp/cc.log"; then
         echo "ok compile $(basename "$src")"
         pass=$((pass + 1))
     else

@@ -7,6 +7,7 @@
  * validate-once, read-in-place form for readers that only look (Charles, NWN2 TRN.ASWM packet structure
  * TRN.ASWM). The model decoder (relic_trn_packet_aswm_decode) and this
  * view accept the same walkmeshes (tests/test_trn_bake.c checks it). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -213,9 +214,10 @@ static relic_status rules_mesh(vc *c, const relic_trn_aswm_view *v)
 static relic_status rules_tiles(vc *c, const relic_trn_aswm_view *v)
 {
     char path[64];
-    if (!(v->tiles_width > 0.0f))
-        return relic_fail(c->err, RELIC_E_RANGE, v->triangles + 64ull * v->triangle_count + 4, "tiles_width", "%g is not positive",
-                          (double)v->tiles_width);
+    /* finite as well, as the model's rules want (trn_check.c): +infinity was accepted here only */
+    if (!(v->tiles_width > 0.0f) || !isfinite(v->tiles_width))
+        return relic_fail(c->err, RELIC_E_RANGE, v->triangles + 64ull * v->triangle_count + 4, "tiles_width",
+                          "%g is not a positive finite number", (double)v->tiles_width);
     uint64_t next = 0;
     for (size_t i = 0; i < v->tiles_count; i++) {
         uint64_t at = v->tile_at[i];

@@ -92,7 +92,7 @@ relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena
 /** Default `limit` of relic_trn_aswm_read for untrusted input: 16 MiB of
  *  decompressed walkmesh, four times the largest real one seen (4.3 MB, a
  *  3.9 MB NWN2 toolset TRX). With it no TRN under 1 MB takes more than
- *  1 s of CPU or 64 MiB of memory (docs/security-limits.md). */
+ *  1 s of CPU or 64 MiB of memory (docs/security.md). */
 #define RELIC_TRN_ASWM_DEFAULT_LIMIT ((uint64_t)16 << 20)
 
 /** Inflate and decode the walkmesh of ASWM packet p (version 0x6C, or

@@ -157,10 +157,12 @@ relic_status relic_wtd_decode_terrain(const uint8_t *data, size_t size, relic_ar
 /** Grid side for untrusted input (relic_wtd_decode_terrain_max): a 2048 x
  *  2048 grid is 16 MiB and synthesises in about 0.1 s, so no WTD file under
  *  1 MB takes more than 1 s of CPU or 64 MiB of memory to decode
- *  (docs/security-limits.md). A small file can declare any grid up to
- *  RELIC_WTD_MAX_N (an all-zero tree is 32 bytes): the Trespasser demo's
- *  52 KB pv.wtd declares 8192 x 8192 (256 MiB), so callers that decode
- *  real levels raise it knowingly. */
+ *  (docs/security.md, "Worst cases measured"). The zerotree cannot bound the
+ *  grid: its bits pay only for significant nodes, and an all-zero tree of 32
+ *  bytes declares any side up to RELIC_WTD_MAX_N, so the side itself is
+ *  limited. The Trespasser demo's 52 KB pv.wtd declares 8192 x 8192
+ *  (256 MiB): callers that decode real levels raise it knowingly (the
+ *  relic command: convert --max-grid 8192; its info then omits the heights). */
 #define RELIC_WTD_DEFAULT_MAX_N 2048u
 
 /** relic_wtd_decode_terrain refusing, before the grid is allocated, a grid
