@@ -58,7 +58,8 @@ int em_branch(gen_out *o, const gen_member *m, const char *local, const char *ro
 /* A fixed-size struct of little-endian numbers (no constants, derived or
  * placed fields), so its C layout may equal its file layout. */
 int em_struct_plain(const gen_struct *st);
-/* static inline plain_<struct>() predicates for the generated .c. */
-void em_plain_predicates(gen_schema *s, gen_out *o);
+/* A plain struct whose natural C layout is its file layout: arrays of it are
+ * copied with memcpy on a little-endian host (emit_reader.c asserts it). */
+int em_struct_memcpy(const gen_struct *st);
 
 #endif

@@ -248,25 +248,6 @@ int em_struct_plain(const gen_struct *st)
     return 1;
 }
 
-void em_plain_predicates(gen_schema *s, gen_out *o)
-{
-    const char *P = em_prefix(s);
-    out_puts(o, "/* Structs whose model layout is their file layout on this machine: arrays of\n"
-                " * them are copied with memcpy (the compiler folds each test to a constant). */\n");
-    for (int i = 0; i < s->nstructs; i++) {
-        const gen_struct *st = s->structs[i];
-        if (!em_struct_plain(st)) continue;
-        out_printf(o, "RELIC_GEN_UNUSED static inline int plain_%s(void)\n{\n#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n", st->name);
-        out_printf(o, "    return sizeof(%s_%s) == %lldu", P, st->name, (long long)st->fixed_size);
-        for (int k = 0; k < st->nmembers; k++) {
-            const gen_field *f = st->members[k].field;
-            out_printf(o, "\n        && offsetof(%s_%s, %s) == %lldu", P, st->name, f->name, (long long)f->fixed_offset);
-            if (f->stype) out_printf(o, " && plain_%s()", f->stype->name);
-        }
-        out_puts(o, ";\n#else\n    return 0;\n#endif\n}\n\n");
-    }
-}
-
 int em_branch(gen_out *o, const gen_member *m, const char *local, const char *root, em_body_fn body, void *ctx,
               const char *no_case)
 {

@@ -29,7 +29,6 @@ void emit_source(gen_schema *s, gen_out *o)
     out_puts(o, "NULL };\n\n");
     emit_detect_source(s, o);
     for (int i = 0; i < s->nenums; i++) em_enum_source(s, o, s->enums[i]);
-    em_plain_predicates(s, o);
     emit_reader(s, o);
     emit_codec_decoders(s, o);
     emit_writer(s, o);

@@ -196,764 +196,189 @@ int relic_erf_resource_type_from_name(const char *name, int64_t *value)
     return 0;
 }
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_resource(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_erf_resource) == 8u
-        && offsetof(relic_erf_resource, offset_to_resource) == 0u
-        && offsetof(relic_erf_resource, resource_size) == 4u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_erf_resource) == 8 && offsetof(relic_erf_resource, resource_size) == 4, "resource: C layout is file layout (arrays are copied with memcpy)");
 
-/* ---- validator and decoder ---- */
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-typedef struct relic_erf_vctx {
+typedef struct relic_erf_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_erf_erf *root;
-    relic_erf_view *view;
-} relic_erf_vctx;
+    relic_erf_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_erf_rctx;
 
-typedef struct relic_erf_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_erf_erf *root;
-    relic_arena *arena;
-} relic_erf_dctx;
+static relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m);
+static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m);
+static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m);
+static relic_status rd_resource(relic_erf_rctx *c, uint64_t pos, relic_erf_resource *m);
+static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m);
 
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_localized_string(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m);
-RELIC_GEN_UNUSED static inline relic_status dec_localized_string(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m);
-RELIC_GEN_UNUSED static inline relic_status val_key(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m);
-RELIC_GEN_UNUSED static inline relic_status dec_key(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m);
-RELIC_GEN_UNUSED static inline relic_status val_resource(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_resource *m);
-RELIC_GEN_UNUSED static inline relic_status dec_resource(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_resource *m);
-RELIC_GEN_UNUSED static inline relic_status val_erf(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_erf *m);
-RELIC_GEN_UNUSED static inline relic_status dec_erf(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_erf *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_header *m)
+static relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
-    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
-    uint64_t pos_language_count_ = 0, size_language_count_ = 0;
-    uint64_t pos_localized_string_size_ = 0, size_localized_string_size_ = 0;
-    uint64_t pos_entry_count_ = 0, size_entry_count_ = 0;
-    uint64_t pos_offset_to_localized_string_ = 0, size_offset_to_localized_string_ = 0;
-    uint64_t pos_offset_to_key_list_ = 0, size_offset_to_key_list_ = 0;
-    uint64_t pos_offset_to_resource_list_ = 0, size_offset_to_resource_list_ = 0;
-    uint64_t pos_build_year_ = 0, size_build_year_ = 0;
-    uint64_t pos_build_day_ = 0, size_build_day_ = 0;
-    uint64_t pos_description_str_ref_ = 0, size_description_str_ref_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    if (pos > c->size || c->size - pos < 160u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 160 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->file_type, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->file_version = relic_load_u32le(c->base + p_);
-        if (!relic_erf_version_known((int64_t)(m->file_version))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "file_version", -1, "%lld is not a known version", (long long)(m->file_version));
-        cur = p_ + bytes_;
-        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
-    }
-    { /* language_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->language_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_language_count_ = p_; size_language_count_ = bytes_; (void)pos_language_count_; (void)size_language_count_;
-    }
-    { /* localized_string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->localized_string_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_localized_string_size_ = p_; size_localized_string_size_ = bytes_; (void)pos_localized_string_size_; (void)size_localized_string_size_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->entry_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_entry_count_ = p_; size_entry_count_ = bytes_; (void)pos_entry_count_; (void)size_entry_count_;
-    }
-    { /* offset_to_localized_string */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_localized_string = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_localized_string_ = p_; size_offset_to_localized_string_ = bytes_; (void)pos_offset_to_localized_string_; (void)size_offset_to_localized_string_;
-    }
-    { /* offset_to_key_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_key_list = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_key_list_ = p_; size_offset_to_key_list_ = bytes_; (void)pos_offset_to_key_list_; (void)size_offset_to_key_list_;
-    }
-    { /* offset_to_resource_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_resource_list = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_resource_list_ = p_; size_offset_to_resource_list_ = bytes_; (void)pos_offset_to_resource_list_; (void)size_offset_to_resource_list_;
-    }
-    { /* build_year */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->build_year = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_build_year_ = p_; size_build_year_ = bytes_; (void)pos_build_year_; (void)size_build_year_;
-    }
-    { /* build_day */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->build_day = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_build_day_ = p_; size_build_day_ = bytes_; (void)pos_build_day_; (void)size_build_day_;
-    }
-    { /* description_str_ref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->description_str_ref = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_description_str_ref_ = p_; size_description_str_ref_ = bytes_; (void)pos_description_str_ref_; (void)size_description_str_ref_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 116u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->reserved, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 160u)) return relic_gen_short(c->err, pos, c->size, "", "header", 160u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->file_type, p + 0, 4);
+    m->file_version = relic_load_u32le(p + 4);
+    if (!relic_erf_version_known((int64_t)(m->file_version))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 4, "file_version", -1, "%lld is not a known version", (long long)(m->file_version));
+    m->language_count = relic_load_u32le(p + 8);
+    m->localized_string_size = relic_load_u32le(p + 12);
+    m->entry_count = relic_load_u32le(p + 16);
+    m->offset_to_localized_string = relic_load_u32le(p + 20);
+    m->offset_to_key_list = relic_load_u32le(p + 24);
+    m->offset_to_resource_list = relic_load_u32le(p + 28);
+    m->build_year = relic_load_u32le(p + 32);
+    m->build_day = relic_load_u32le(p + 36);
+    m->description_str_ref = relic_load_u32le(p + 40);
+    memcpy(m->reserved, p + 44, 116);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_header *m)
+static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
-    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
-    uint64_t pos_language_count_ = 0, size_language_count_ = 0;
-    uint64_t pos_localized_string_size_ = 0, size_localized_string_size_ = 0;
-    uint64_t pos_entry_count_ = 0, size_entry_count_ = 0;
-    uint64_t pos_offset_to_localized_string_ = 0, size_offset_to_localized_string_ = 0;
-    uint64_t pos_offset_to_key_list_ = 0, size_offset_to_key_list_ = 0;
-    uint64_t pos_offset_to_resource_list_ = 0, size_offset_to_resource_list_ = 0;
-    uint64_t pos_build_year_ = 0, size_build_year_ = 0;
-    uint64_t pos_build_day_ = 0, size_build_day_ = 0;
-    uint64_t pos_description_str_ref_ = 0, size_description_str_ref_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->file_type, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->file_version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
-    }
-    { /* language_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->language_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_language_count_ = p_; size_language_count_ = bytes_; (void)pos_language_count_; (void)size_language_count_;
-    }
-    { /* localized_string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->localized_string_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_localized_string_size_ = p_; size_localized_string_size_ = bytes_; (void)pos_localized_string_size_; (void)size_localized_string_size_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->entry_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_entry_count_ = p_; size_entry_count_ = bytes_; (void)pos_entry_count_; (void)size_entry_count_;
-    }
-    { /* offset_to_localized_string */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_localized_string = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_localized_string_ = p_; size_offset_to_localized_string_ = bytes_; (void)pos_offset_to_localized_string_; (void)size_offset_to_localized_string_;
-    }
-    { /* offset_to_key_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_key_list = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_key_list_ = p_; size_offset_to_key_list_ = bytes_; (void)pos_offset_to_key_list_; (void)size_offset_to_key_list_;
-    }
-    { /* offset_to_resource_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_resource_list = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_resource_list_ = p_; size_offset_to_resource_list_ = bytes_; (void)pos_offset_to_resource_list_; (void)size_offset_to_resource_list_;
-    }
-    { /* build_year */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->build_year = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_build_year_ = p_; size_build_year_ = bytes_; (void)pos_build_year_; (void)size_build_year_;
-    }
-    { /* build_day */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->build_day = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_build_day_ = p_; size_build_day_ = bytes_; (void)pos_build_day_; (void)size_build_day_;
-    }
-    { /* description_str_ref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->description_str_ref = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_description_str_ref_ = p_; size_description_str_ref_ = bytes_; (void)pos_description_str_ref_; (void)size_description_str_ref_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 116u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->reserved, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_localized_string(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_language_id_ = 0, size_language_id_ = 0;
-    uint64_t pos_string_size_ = 0, size_string_size_ = 0;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    { /* language_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "language_id", -1, "language_id needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->language_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_language_id_ = p_; size_language_id_ = bytes_; (void)pos_language_id_; (void)size_language_id_;
-    }
-    { /* string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "string_size", -1, "string_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->string_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_string_size_ = p_; size_string_size_ = bytes_; (void)pos_string_size_; (void)size_string_size_;
-    }
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "language_id", "language_id..string_size", 8u);
+    m->language_id = relic_load_u32le(c->base + pos);
+    m->string_size = relic_load_u32le(c->base + pos + 4);
+    cur = pos + 8;
     { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->string_size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "text", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "text", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->text_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->string_size), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
+        m->text_count = (size_t)n;
+        if (c->arena) {
+            if (!(m->text = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "text"))) return RELIC_E_NOMEM;
+            memcpy(m->text, c->base + cur, (size_t)n);
+        }
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_localized_string(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m)
+static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_language_id_ = 0, size_language_id_ = 0;
-    uint64_t pos_string_size_ = 0, size_string_size_ = 0;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    { /* language_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->language_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_language_id_ = p_; size_language_id_ = bytes_; (void)pos_language_id_; (void)size_language_id_;
-    }
-    { /* string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->string_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_string_size_ = p_; size_string_size_ = bytes_; (void)pos_string_size_; (void)size_string_size_;
-    }
-    { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->string_size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->text_count = (size_t)(n_ / 1u);
-        m->text = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "text", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->text, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_key(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_resref_ = 0, size_resref_ = 0;
-    uint64_t pos_res_id_ = 0, size_res_id_ = 0;
-    uint64_t pos_res_type_ = 0, size_res_type_ = 0;
-    uint64_t pos_unused_ = 0, size_unused_ = 0;
+    cur = pos;
     { /* resref */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870)))));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "resref", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "resref", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->resref_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_resref_ = p_; size_resref_ = bytes_; (void)pos_resref_; (void)size_resref_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), 1u, 1u, c->size, "resref", &n, &bytes)) != RELIC_OK) return st;
+        m->resref_count = (size_t)n;
+        if (c->arena) {
+            if (!(m->resref = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "resref"))) return RELIC_E_NOMEM;
+            memcpy(m->resref, c->base + cur, (size_t)n);
+        }
+        cur += bytes;
     }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "res_id", -1, "res_id needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->res_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_id_ = p_; size_res_id_ = bytes_; (void)pos_res_id_; (void)size_res_id_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "res_type", -1, "res_type needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->res_type = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_type_ = p_; size_res_type_ = bytes_; (void)pos_res_type_; (void)size_res_type_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unused", -1, "unused needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->unused = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unused_ = p_; size_unused_ = bytes_; (void)pos_unused_; (void)size_unused_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "res_id", "res_id..unused", 8u);
+    m->res_id = relic_load_u32le(c->base + cur);
+    m->res_type = relic_load_u16le(c->base + cur + 4);
+    m->unused = relic_load_u16le(c->base + cur + 6);
+    *size_out = cur + 8 - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_key(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m)
+static relic_status rd_resource(relic_erf_rctx *c, uint64_t pos, relic_erf_resource *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_resref_ = 0, size_resref_ = 0;
-    uint64_t pos_res_id_ = 0, size_res_id_ = 0;
-    uint64_t pos_res_type_ = 0, size_res_type_ = 0;
-    uint64_t pos_unused_ = 0, size_unused_ = 0;
-    { /* resref */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870)))));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->resref_count = (size_t)(n_ / 1u);
-        m->resref = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->resref) return relic_fail(c->err, RELIC_E_NOMEM, p_, "resref", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->resref, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_resref_ = p_; size_resref_ = bytes_; (void)pos_resref_; (void)size_resref_;
-    }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->res_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_id_ = p_; size_res_id_ = bytes_; (void)pos_res_id_; (void)size_res_id_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->res_type = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_type_ = p_; size_res_type_ = bytes_; (void)pos_res_type_; (void)size_res_type_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->unused = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unused_ = p_; size_unused_ = bytes_; (void)pos_unused_; (void)size_unused_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "resource", 8u);
+    const uint8_t *p = c->base + pos;
+    m->offset_to_resource = relic_load_u32le(p + 0);
+    m->resource_size = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_resource(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_resource *m)
+static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_offset_to_resource_ = 0, size_offset_to_resource_ = 0;
-    uint64_t pos_resource_size_ = 0, size_resource_size_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "resource needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* offset_to_resource */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_resource = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_resource_ = p_; size_offset_to_resource_ = bytes_; (void)pos_offset_to_resource_; (void)size_offset_to_resource_;
-    }
-    { /* resource_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->resource_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_resource_size_ = p_; size_resource_size_ = bytes_; (void)pos_resource_size_; (void)size_resource_size_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_resource(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_resource *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_offset_to_resource_ = 0, size_offset_to_resource_ = 0;
-    uint64_t pos_resource_size_ = 0, size_resource_size_ = 0;
-    { /* offset_to_resource */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_resource = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_resource_ = p_; size_offset_to_resource_ = bytes_; (void)pos_offset_to_resource_; (void)size_offset_to_resource_;
-    }
-    { /* resource_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->resource_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_resource_size_ = p_; size_resource_size_ = bytes_; (void)pos_resource_size_; (void)size_resource_size_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_erf(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_erf *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_localized_strings_ = 0, size_localized_strings_ = 0;
-    uint64_t pos_keys_ = 0, size_keys_ = 0;
-    uint64_t pos_resources_ = 0, size_resources_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 160u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 160 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    relic_status st;
+    uint64_t sz = 0;
+    uint64_t len_localized_strings = 0;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* localized_strings */
         const int64_t at_ = ((int64_t)m->header.offset_to_localized_string);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "localized_strings", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.language_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "localized_strings", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "localized_strings", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->localized_strings_count = (size_t)(n_ / 1u);
-        c->view->localized_strings = c->base + p_;
-        c->view->localized_strings_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_erf_localized_string e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_localized_string(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "localized_strings", (int64_t)k_); return st_; }
-            q_ += sz_;
+        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 160, "localized_strings", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
+        const uint64_t at = (uint64_t)at_;
+        const int64_t cnt = ((int64_t)m->header.language_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "localized_strings", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "localized_strings", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->localized_strings_count = (size_t)n;
+        if (c->view) { c->view->localized_strings = c->base + at; c->view->localized_strings_count = (size_t)n; }
+        if (c->arena && n && !(m->localized_strings = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string), at, "localized_strings"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = at, k = 0;
+            for (; k < n; k++) {
+                relic_erf_localized_string e_, *e = c->arena ? &m->localized_strings[k] : &e_;
+                if (!c->arena) memset(&e_, 0, sizeof e_);
+                if ((st = rd_localized_string(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - at;
         }
-        bytes_ = q_ - p_;
-        pos_localized_strings_ = p_; size_localized_strings_ = bytes_; (void)pos_localized_strings_; (void)size_localized_strings_;
+        len_localized_strings = bytes;
     }
     { /* keys */
         const int64_t at_ = ((int64_t)m->header.offset_to_key_list);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "keys", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "keys", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "keys", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->keys_count = (size_t)(n_ / 1u);
-        c->view->keys = c->base + p_;
-        c->view->keys_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_erf_key e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_key(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "keys", (int64_t)k_); return st_; }
-            q_ += sz_;
+        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 160, "keys", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
+        const uint64_t at = (uint64_t)at_;
+        const int64_t cnt = ((int64_t)m->header.entry_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "keys", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "keys", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        m->keys_count = (size_t)n;
+        if (c->view) { c->view->keys = c->base + at; c->view->keys_count = (size_t)n; }
+        if (c->arena && n && !(m->keys = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_key), _Alignof(relic_erf_key), at, "keys"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = at, k = 0;
+            for (; k < n; k++) {
+                relic_erf_key e_, *e = c->arena ? &m->keys[k] : &e_;
+                if (!c->arena) memset(&e_, 0, sizeof e_);
+                if ((st = rd_key(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        pos_keys_ = p_; size_keys_ = bytes_; (void)pos_keys_; (void)size_keys_;
     }
     { /* resources */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->resources_count = (size_t)(n_ / 1u);
-        c->view->resources = c->base + p_;
-        c->view->resources_count = (size_t)(n_ / 1u);
-        pos_resources_ = p_; size_resources_ = bytes_; (void)pos_resources_; (void)size_resources_;
-    }
-    if ((uint64_t)m->header.localized_string_size != size_localized_strings_) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.localized_string_size", "says size(localized_strings) = %llu but it is %llu", (unsigned long long)m->header.localized_string_size, (unsigned long long)size_localized_strings_);
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_erf(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_erf *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_localized_strings_ = 0, size_localized_strings_ = 0;
-    uint64_t pos_keys_ = 0, size_keys_ = 0;
-    uint64_t pos_resources_ = 0, size_resources_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 160u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* localized_strings */
-        const int64_t at_ = ((int64_t)m->header.offset_to_localized_string);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.language_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->localized_strings_count = (size_t)(n_ / 1u);
-        m->localized_strings = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string));
-        if (!m->localized_strings && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "localized_strings", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_localized_string(c, q_, &sz_, &m->localized_strings[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "localized_strings", (int64_t)k_); return st_; }
-            q_ += sz_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 160, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->resources_count = (size_t)n;
+        if (c->view) { c->view->resources = c->base + at; c->view->resources_count = (size_t)n; }
+        if (c->arena && n && !(m->resources = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
+        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->resources, c->base + at, (size_t)bytes); }
+        else if (c->arena) {
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = rd_resource(c, at + k * 8u, &m->resources[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
+            }
         }
-        bytes_ = q_ - p_;
-        pos_localized_strings_ = p_; size_localized_strings_ = bytes_; (void)pos_localized_strings_; (void)size_localized_strings_;
     }
-    { /* keys */
-        const int64_t at_ = ((int64_t)m->header.offset_to_key_list);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->keys_count = (size_t)(n_ / 1u);
-        m->keys = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_erf_key), _Alignof(relic_erf_key));
-        if (!m->keys && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "keys", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_key(c, q_, &sz_, &m->keys[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "keys", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        pos_keys_ = p_; size_keys_ = bytes_; (void)pos_keys_; (void)size_keys_;
-    }
-    { /* resources */
-        const int64_t at_ = ((int64_t)m->header.offset_to_resource_list);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->resources_count = (size_t)(n_ / 1u);
-        m->resources = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_erf_resource), _Alignof(relic_erf_resource));
-        if (!m->resources && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "resources", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_resource()) { if (n_) memcpy(m->resources, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_resource(c, q_, &sz_, &m->resources[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "resources", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_resources_ = p_; size_resources_ = bytes_; (void)pos_resources_; (void)size_resources_;
-    }
-    *size_out = cur - pos;
+    if ((uint64_t)m->header.localized_string_size != len_localized_strings) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.localized_string_size", "says size(localized_strings) = %llu but it is %llu", (unsigned long long)m->header.localized_string_size, (unsigned long long)len_localized_strings);
     return RELIC_OK;
 }
 
 relic_status relic_erf_validate(const uint8_t *data, size_t size, relic_erf_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_erf_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_erf(&c, 0, &sz, &out->values);
+    relic_erf_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_erf(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_erf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_erf_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_erf(&c, 0, &sz, out);
+    relic_erf_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_erf(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -967,356 +392,149 @@ typedef struct relic_erf_wctx {
     uint64_t at_resources, size_resources;
 } relic_erf_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_erf_wctx *c, const relic_erf_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_localized_string(const relic_erf_localized_string *m);
-RELIC_GEN_UNUSED static inline relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_key(const relic_erf_key *m);
-RELIC_GEN_UNUSED static inline relic_status put_resource(relic_erf_wctx *c, const relic_erf_resource *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m0, uint64_t pos, uint64_t *size_out);
+static void put_header(uint8_t *p, const relic_erf_header *m);
+static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m, uint64_t pos, uint64_t *size_out);
+static uint64_t sz_localized_string(const relic_erf_localized_string *m);
+static relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m, uint64_t pos, uint64_t *size_out);
+static uint64_t sz_key(const relic_erf_key *m);
+static void put_resource(uint8_t *p, const relic_erf_resource *m);
+static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t pos, uint64_t *size_out);
 
-static const relic_erf_erf *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_localized_string(const relic_erf_localized_string *m)
+static uint64_t sz_localized_string(const relic_erf_localized_string *m)
 {
-    const relic_erf_erf *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += 4u;
     t += ((uint64_t)m->text_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_erf_localized_string(const relic_erf_localized_string *a, size_t n)
+
+static uint64_t sum_erf_localized_string(const relic_erf_localized_string *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_localized_string(&a[i]);
     return t;
 }
 
-static const relic_erf_erf *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_key(const relic_erf_key *m)
+static uint64_t sz_key(const relic_erf_key *m)
 {
-    const relic_erf_erf *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += ((uint64_t)m->resref_count * 1u);
     t += 4u;
     t += 2u;
     t += 2u;
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_erf_key(const relic_erf_key *a, size_t n)
+
+static uint64_t sum_erf_key(const relic_erf_key *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_key(&a[i]);
     return t;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_erf_wctx *c, const relic_erf_header *m0, uint64_t pos, uint64_t *size_out)
+static void put_header(uint8_t *p, const relic_erf_header *m)
 {
-    relic_erf_header mm_ = *m0;
-    relic_erf_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->file_type, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->file_version);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* language_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->language_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* localized_string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->localized_string_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->entry_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset_to_localized_string */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_localized_string);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset_to_key_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_key_list);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset_to_resource_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_resource_list);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* build_year */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->build_year);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* build_day */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->build_day);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* description_str_ref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->description_str_ref);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 116u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->reserved, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, m->file_type, 4);
+    relic_store_u32le(p + 4, m->file_version);
+    relic_store_u32le(p + 8, m->language_count);
+    relic_store_u32le(p + 12, m->localized_string_size);
+    relic_store_u32le(p + 16, m->entry_count);
+    relic_store_u32le(p + 20, m->offset_to_localized_string);
+    relic_store_u32le(p + 24, m->offset_to_key_list);
+    relic_store_u32le(p + 28, m->offset_to_resource_list);
+    relic_store_u32le(p + 32, m->build_year);
+    relic_store_u32le(p + 36, m->build_day);
+    relic_store_u32le(p + 40, m->description_str_ref);
+    memcpy(p + 44, m->reserved, 116);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m0, uint64_t pos, uint64_t *size_out)
 {
-    relic_erf_localized_string mm_ = *m0;
-    relic_erf_localized_string *m = &mm_;
+    relic_erf_localized_string copy = *m0, *m = &copy; /* its derived fields are recomputed */
     uint64_t cur = pos;
-    (void)c; (void)m;
     { const uint64_t v_ = ((uint64_t)m->text_count * 1u);
       if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "string_size", "%llu does not fit u32", (unsigned long long)v_);
       m->string_size = (uint32_t)v_; }
-    { /* language_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->language_id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->string_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + pos, m->language_id);
+    relic_store_u32le(c->base + pos + 4, m->string_size);
+    cur = pos + 8;
     { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->string_size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "text", "has %llu elements but string_size = %lld", (unsigned long long)m->text_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->text_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->text, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        const int64_t cnt = ((int64_t)m->string_size);
+        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "text", "has %llu elements but string_size = %lld", (unsigned long long)m->text_count, (long long)cnt);
+        const uint64_t n = (uint64_t)m->text_count * 1u;
+        if (n) memcpy(c->base + cur, m->text, (size_t)n);
+        cur += n;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_erf_key mm_ = *m0;
-    relic_erf_key *m = &mm_;
     uint64_t cur = pos;
-    (void)c; (void)m;
+    cur = pos;
     { /* resref */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870)))));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->resref_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "resref", "has %llu elements but 16 + 16 * (header.file_version == 0x312E3156) = %lld", (unsigned long long)m->resref_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->resref_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->resref, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        const int64_t cnt = relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870)))));
+        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->resref_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "resref", "has %llu elements but 16 + 16 * (header.file_version == 0x312E3156) = %lld", (unsigned long long)m->resref_count, (long long)cnt);
+        const uint64_t n = (uint64_t)m->resref_count * 1u;
+        if (n) memcpy(c->base + cur, m->resref, (size_t)n);
+        cur += n;
     }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->res_id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->res_type);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->unused);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u32le(c->base + cur, m->res_id);
+    relic_store_u16le(c->base + cur + 4, m->res_type);
+    relic_store_u16le(c->base + cur + 6, m->unused);
+    *size_out = cur + 8 - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_resource(relic_erf_wctx *c, const relic_erf_resource *m0, uint64_t pos, uint64_t *size_out)
+static void put_resource(uint8_t *p, const relic_erf_resource *m)
 {
-    relic_erf_resource mm_ = *m0;
-    relic_erf_resource *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* offset_to_resource */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_resource);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* resource_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->resource_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->offset_to_resource);
+    relic_store_u32le(p + 4, m->resource_size);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_erf_erf mm_ = *m0;
-    relic_erf_erf *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    relic_status st;
+    uint64_t sz = 0;
+    put_header(c->base + pos, &m->header);
     { /* localized_strings */
-        const uint64_t p_ = c->at_localized_strings;
-        const int64_t cnt_ = ((int64_t)m->header.language_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->localized_strings_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "localized_strings", "has %llu elements but header.language_count = %lld", (unsigned long long)m->localized_strings_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->localized_strings_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_localized_string(c, &m->localized_strings[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "localized_strings", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = c->at_localized_strings;
+        const int64_t cnt = ((int64_t)m->header.language_count);
+        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->localized_strings_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "localized_strings", "has %llu elements but header.language_count = %lld", (unsigned long long)m->localized_strings_count, (long long)cnt);
+        const uint64_t n = (uint64_t)m->localized_strings_count * 1u;
+        {
+            uint64_t q = at;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_localized_string(c, &m->localized_strings[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        (void)bytes_;
     }
     { /* keys */
-        const uint64_t p_ = c->at_keys;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->keys_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "keys", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->keys_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->keys_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_key(c, &m->keys[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "keys", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = c->at_keys;
+        const int64_t cnt = ((int64_t)m->header.entry_count);
+        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->keys_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "keys", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->keys_count, (long long)cnt);
+        const uint64_t n = (uint64_t)m->keys_count * 1u;
+        {
+            uint64_t q = at;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_key(c, &m->keys[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        (void)bytes_;
     }
     { /* resources */
-        const uint64_t p_ = c->at_resources;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->resources_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "resources", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->resources_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->resources_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_resource()) { if (n_) memcpy(c->base + p_, m->resources, (size_t)(n_ * 8u)); bytes_ = n_ * 8u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_resource(c, &m->resources[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "resources", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at_resources;
+        const int64_t cnt = ((int64_t)m->header.entry_count);
+        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->resources_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "resources", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->resources_count, (long long)cnt);
+        const uint64_t n = (uint64_t)m->resources_count * 1u;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->resources, (size_t)(n * 8u)); }
+        else
+            for (uint64_t k = 0; k < n; k++) put_resource(c->base + at + k * 8, &m->resources[k]);
     }
-    *size_out = cur - pos;
+    *size_out = 160u;
     return RELIC_OK;
 }
 

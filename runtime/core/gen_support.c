@@ -68,3 +68,35 @@ relic_status (relic_gen_place)(relic_error *err, uint64_t cur, int64_t at, int64
     *n = k;
     return RELIC_OK;
 }
+
+relic_status (relic_gen_short)(relic_error *err, uint64_t pos, uint64_t total, const char *path, const char *what,
+                               uint64_t n)
+{
+    return relic_fail(err, RELIC_E_TRUNCATED, pos, path, "%s needs %llu bytes, %llu remain", what,
+                      (unsigned long long)n, (unsigned long long)(pos < total ? total - pos : 0));
+}
+
+relic_status relic_gen_span(relic_error *err, uint64_t pos, int64_t count, uint64_t per, uint64_t elem,
+                            uint64_t size, const char *name, uint64_t *n, uint64_t *bytes)
+{
+    *n = *bytes = 0;
+    if (count < 0)
+        return relic_gen_fail_at(err, RELIC_E_RANGE, pos, name, -1, "negative element count %lld", (long long)count);
+    const uint64_t k = (uint64_t)count * per;
+    if (!relic_gen_span_ok(pos, k, elem, size, bytes))
+        return relic_gen_fail_at(err, RELIC_E_TRUNCATED, pos, name, -1,
+                                 "%llu elements of %llu bytes need %llu bytes from 0x%llx, %llu remain",
+                                 (unsigned long long)k, (unsigned long long)elem, (unsigned long long)(k * elem),
+                                 (unsigned long long)pos, (unsigned long long)(pos < size ? size - pos : 0));
+    *n = k;
+    return RELIC_OK;
+}
+
+void *relic_gen_alloc(relic_arena *a, relic_error *err, uint64_t n, size_t size, size_t align, uint64_t pos,
+                      const char *name)
+{
+    if (n == 0) return NULL;
+    void *p = n <= SIZE_MAX ? relic_arena_array(a, (size_t)n, size, align) : NULL;
+    if (!p) relic_fail(err, RELIC_E_NOMEM, pos, name, "out of memory for %llu elements", (unsigned long long)n);
+    return p;
+}

@@ -83,6 +83,45 @@ relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t off
 #define relic_gen_fail_at(err, code, offset, ...) relic_fail_code((err), (code), (offset))
 #endif
 
+/* 1 when n bytes from pos lie inside an input of total bytes. */
+static inline int relic_gen_room(uint64_t total, uint64_t pos, uint64_t n) { return pos <= total && total - pos >= n; }
+
+/* Little-endian host: arrays whose C layout is their file layout (checked by
+ * a _Static_assert in the generated .c) are copied with memcpy. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RELIC_GEN_LE 1
+#else
+#define RELIC_GEN_LE 0
+#endif
+
+/* RELIC_E_TRUNCATED at pos, path `path`: "what needs n bytes, R remain". */
+relic_status relic_gen_short(relic_error *err, uint64_t pos, uint64_t total, const char *path, const char *what,
+                             uint64_t n);
+
+/* A counted array of count * per elements of elem bytes at pos (not placed
+ * by an offset): sets *n (elements) and *bytes, else fails naming `name`:
+ * RELIC_E_RANGE (negative count) or RELIC_E_TRUNCATED (past the end). */
+relic_status relic_gen_span(relic_error *err, uint64_t pos, int64_t count, uint64_t per, uint64_t elem,
+                            uint64_t size, const char *name, uint64_t *n, uint64_t *bytes);
+
+/* Decoding: room for n elements of size bytes in a; NULL when n is 0, and
+ * NULL with err filled (RELIC_E_NOMEM at pos, naming name) when a is full. */
+void *relic_gen_alloc(relic_arena *a, relic_error *err, uint64_t n, size_t size, size_t align, uint64_t pos,
+                      const char *name);
+
+#ifdef RELIC_NO_ERRMSG
+#define relic_gen_short(err, pos, ...) relic_fail_code((err), RELIC_E_TRUNCATED, (pos))
+#endif
+
+/* Prefix err's path with name[index] (index >= 0) or name, and return st:
+ * one line per nested call in the generated readers. */
+static inline relic_status relic_gen_nest(relic_error *err, relic_status st, const char *name, int64_t index)
+{
+    (void)name; (void)index;
+    relic_gen_path_prefix(err, name, index);
+    return st;
+}
+
 /* The shortest decimal text of v that strtof reads back to v (NUL-terminated
  * in out; returns its length). Finite values only. runtime/core/float_text.c. */
 size_t relic_f32_shortest(float v, char out[48]);
