@@ -234,12 +234,6 @@ void emit_header(gen_schema *s, gen_out *o)
         out_puts(o, "};\n\n");
     }
     for (int i = 0; i < n; i++)
-        if (order[i]->fixed_size >= 0) {
-            out_printf(o, "_Static_assert(%s_%s_SIZE == %lld, \"documented size of %s\");\n", UP, em_upper(order[i]->name),
-                       (long long)(order[i]->doc_size >= 0 ? order[i]->doc_size : order[i]->fixed_size), order[i]->name);
-        }
-    out_puts(o, "\n");
-    for (int i = 0; i < n; i++)
         if (order[i]->fixed_size >= 0) emit_view(s, o, order[i]);
     emit_root_view(s, o);
 

@@ -16,185 +16,29 @@ const relic_format_info relic_format_erf = {
     relic_erf_extensions, NULL, 0, relic_erf_detect,
 };
 
-const char *relic_erf_version_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(808333654): return "v1_0";
-    case INT64_C(825110870): return "v1_1";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item version_names[] = {
+    { 808333654, "v1_0" }, { 825110870, "v1_1" },
+};
+const char *relic_erf_version_name(int64_t value) { return relic_gen_enum_name(version_names, 2, value); }
+int relic_erf_version_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(version_names, 2, name, value); }
 
-int relic_erf_version_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "v1_0") == 0) { *value = INT64_C(808333654); return 1; }
-    if (strcmp(name, "v1_1") == 0) { *value = INT64_C(825110870); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_erf_resource_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "res";
-    case INT64_C(1): return "bmp";
-    case INT64_C(2): return "mve";
-    case INT64_C(3): return "tga";
-    case INT64_C(4): return "wav";
-    case INT64_C(6): return "plt";
-    case INT64_C(7): return "ini";
-    case INT64_C(8): return "bmu";
-    case INT64_C(9): return "mpg";
-    case INT64_C(10): return "txt";
-    case INT64_C(2000): return "plh";
-    case INT64_C(2001): return "tex";
-    case INT64_C(2002): return "mdl";
-    case INT64_C(2003): return "thg";
-    case INT64_C(2005): return "fnt";
-    case INT64_C(2007): return "lua";
-    case INT64_C(2008): return "slt";
-    case INT64_C(2009): return "nss";
-    case INT64_C(2010): return "ncs";
-    case INT64_C(2011): return "mod";
-    case INT64_C(2012): return "are";
-    case INT64_C(2013): return "set";
-    case INT64_C(2014): return "ifo";
-    case INT64_C(2015): return "bic";
-    case INT64_C(2016): return "wok";
-    case INT64_C(2017): return "_2da";
-    case INT64_C(2018): return "tlk";
-    case INT64_C(2022): return "txi";
-    case INT64_C(2023): return "git";
-    case INT64_C(2024): return "bti";
-    case INT64_C(2025): return "uti";
-    case INT64_C(2026): return "btc";
-    case INT64_C(2027): return "utc";
-    case INT64_C(2029): return "dlg";
-    case INT64_C(2030): return "itp";
-    case INT64_C(2031): return "btt";
-    case INT64_C(2032): return "utt";
-    case INT64_C(2033): return "dds";
-    case INT64_C(2034): return "bts";
-    case INT64_C(2035): return "uts";
-    case INT64_C(2036): return "ltr";
-    case INT64_C(2037): return "gff";
-    case INT64_C(2038): return "fac";
-    case INT64_C(2039): return "bte";
-    case INT64_C(2040): return "ute";
-    case INT64_C(2041): return "btd";
-    case INT64_C(2042): return "utd";
-    case INT64_C(2043): return "btp";
-    case INT64_C(2044): return "utp";
-    case INT64_C(2045): return "dft";
-    case INT64_C(2046): return "gic";
-    case INT64_C(2047): return "gui";
-    case INT64_C(2048): return "css";
-    case INT64_C(2049): return "ccs";
-    case INT64_C(2050): return "btm";
-    case INT64_C(2051): return "utm";
-    case INT64_C(2052): return "dwk";
-    case INT64_C(2053): return "pwk";
-    case INT64_C(2054): return "btg";
-    case INT64_C(2055): return "utg";
-    case INT64_C(2056): return "jrl";
-    case INT64_C(2057): return "sav";
-    case INT64_C(2058): return "utw";
-    case INT64_C(2059): return "_4pc";
-    case INT64_C(2060): return "ssf";
-    case INT64_C(2061): return "hak";
-    case INT64_C(2062): return "nwm";
-    case INT64_C(2063): return "bik";
-    case INT64_C(2064): return "ndb";
-    case INT64_C(2065): return "ptm";
-    case INT64_C(2066): return "ptt";
-    case INT64_C(9996): return "ids";
-    case INT64_C(9997): return "erf";
-    case INT64_C(9998): return "bif";
-    case INT64_C(9999): return "key";
-    default: return NULL;
-    }
-}
-
-int relic_erf_resource_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "res") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "bmp") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "mve") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "tga") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "wav") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "plt") == 0) { *value = INT64_C(6); return 1; }
-    if (strcmp(name, "ini") == 0) { *value = INT64_C(7); return 1; }
-    if (strcmp(name, "bmu") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "mpg") == 0) { *value = INT64_C(9); return 1; }
-    if (strcmp(name, "txt") == 0) { *value = INT64_C(10); return 1; }
-    if (strcmp(name, "plh") == 0) { *value = INT64_C(2000); return 1; }
-    if (strcmp(name, "tex") == 0) { *value = INT64_C(2001); return 1; }
-    if (strcmp(name, "mdl") == 0) { *value = INT64_C(2002); return 1; }
-    if (strcmp(name, "thg") == 0) { *value = INT64_C(2003); return 1; }
-    if (strcmp(name, "fnt") == 0) { *value = INT64_C(2005); return 1; }
-    if (strcmp(name, "lua") == 0) { *value = INT64_C(2007); return 1; }
-    if (strcmp(name, "slt") == 0) { *value = INT64_C(2008); return 1; }
-    if (strcmp(name, "nss") == 0) { *value = INT64_C(2009); return 1; }
-    if (strcmp(name, "ncs") == 0) { *value = INT64_C(2010); return 1; }
-    if (strcmp(name, "mod") == 0) { *value = INT64_C(2011); return 1; }
-    if (strcmp(name, "are") == 0) { *value = INT64_C(2012); return 1; }
-    if (strcmp(name, "set") == 0) { *value = INT64_C(2013); return 1; }
-    if (strcmp(name, "ifo") == 0) { *value = INT64_C(2014); return 1; }
-    if (strcmp(name, "bic") == 0) { *value = INT64_C(2015); return 1; }
-    if (strcmp(name, "wok") == 0) { *value = INT64_C(2016); return 1; }
-    if (strcmp(name, "_2da") == 0) { *value = INT64_C(2017); return 1; }
-    if (strcmp(name, "tlk") == 0) { *value = INT64_C(2018); return 1; }
-    if (strcmp(name, "txi") == 0) { *value = INT64_C(2022); return 1; }
-    if (strcmp(name, "git") == 0) { *value = INT64_C(2023); return 1; }
-    if (strcmp(name, "bti") == 0) { *value = INT64_C(2024); return 1; }
-    if (strcmp(name, "uti") == 0) { *value = INT64_C(2025); return 1; }
-    if (strcmp(name, "btc") == 0) { *value = INT64_C(2026); return 1; }
-    if (strcmp(name, "utc") == 0) { *value = INT64_C(2027); return 1; }
-    if (strcmp(name, "dlg") == 0) { *value = INT64_C(2029); return 1; }
-    if (strcmp(name, "itp") == 0) { *value = INT64_C(2030); return 1; }
-    if (strcmp(name, "btt") == 0) { *value = INT64_C(2031); return 1; }
-    if (strcmp(name, "utt") == 0) { *value = INT64_C(2032); return 1; }
-    if (strcmp(name, "dds") == 0) { *value = INT64_C(2033); return 1; }
-    if (strcmp(name, "bts") == 0) { *value = INT64_C(2034); return 1; }
-    if (strcmp(name, "uts") == 0) { *value = INT64_C(2035); return 1; }
-    if (strcmp(name, "ltr") == 0) { *value = INT64_C(2036); return 1; }
-    if (strcmp(name, "gff") == 0) { *value = INT64_C(2037); return 1; }
-    if (strcmp(name, "fac") == 0) { *value = INT64_C(2038); return 1; }
-    if (strcmp(name, "bte") == 0) { *value = INT64_C(2039); return 1; }
-    if (strcmp(name, "ute") == 0) { *value = INT64_C(2040); return 1; }
-    if (strcmp(name, "btd") == 0) { *value = INT64_C(2041); return 1; }
-    if (strcmp(name, "utd") == 0) { *value = INT64_C(2042); return 1; }
-    if (strcmp(name, "btp") == 0) { *value = INT64_C(2043); return 1; }
-    if (strcmp(name, "utp") == 0) { *value = INT64_C(2044); return 1; }
-    if (strcmp(name, "dft") == 0) { *value = INT64_C(2045); return 1; }
-    if (strcmp(name, "gic") == 0) { *value = INT64_C(2046); return 1; }
-    if (strcmp(name, "gui") == 0) { *value = INT64_C(2047); return 1; }
-    if (strcmp(name, "css") == 0) { *value = INT64_C(2048); return 1; }
-    if (strcmp(name, "ccs") == 0) { *value = INT64_C(2049); return 1; }
-    if (strcmp(name, "btm") == 0) { *value = INT64_C(2050); return 1; }
-    if (strcmp(name, "utm") == 0) { *value = INT64_C(2051); return 1; }
-    if (strcmp(name, "dwk") == 0) { *value = INT64_C(2052); return 1; }
-    if (strcmp(name, "pwk") == 0) { *value = INT64_C(2053); return 1; }
-    if (strcmp(name, "btg") == 0) { *value = INT64_C(2054); return 1; }
-    if (strcmp(name, "utg") == 0) { *value = INT64_C(2055); return 1; }
-    if (strcmp(name, "jrl") == 0) { *value = INT64_C(2056); return 1; }
-    if (strcmp(name, "sav") == 0) { *value = INT64_C(2057); return 1; }
-    if (strcmp(name, "utw") == 0) { *value = INT64_C(2058); return 1; }
-    if (strcmp(name, "_4pc") == 0) { *value = INT64_C(2059); return 1; }
-    if (strcmp(name, "ssf") == 0) { *value = INT64_C(2060); return 1; }
-    if (strcmp(name, "hak") == 0) { *value = INT64_C(2061); return 1; }
-    if (strcmp(name, "nwm") == 0) { *value = INT64_C(2062); return 1; }
-    if (strcmp(name, "bik") == 0) { *value = INT64_C(2063); return 1; }
-    if (strcmp(name, "ndb") == 0) { *value = INT64_C(2064); return 1; }
-    if (strcmp(name, "ptm") == 0) { *value = INT64_C(2065); return 1; }
-    if (strcmp(name, "ptt") == 0) { *value = INT64_C(2066); return 1; }
-    if (strcmp(name, "ids") == 0) { *value = INT64_C(9996); return 1; }
-    if (strcmp(name, "erf") == 0) { *value = INT64_C(9997); return 1; }
-    if (strcmp(name, "bif") == 0) { *value = INT64_C(9998); return 1; }
-    if (strcmp(name, "key") == 0) { *value = INT64_C(9999); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item resource_type_names[] = {
+    { 0, "res" }, { 1, "bmp" }, { 2, "mve" }, { 3, "tga" }, { 4, "wav" }, { 6, "plt" }, { 7, "ini" },
+    { 8, "bmu" }, { 9, "mpg" }, { 10, "txt" }, { 2000, "plh" }, { 2001, "tex" }, { 2002, "mdl" },
+    { 2003, "thg" }, { 2005, "fnt" }, { 2007, "lua" }, { 2008, "slt" }, { 2009, "nss" }, { 2010, "ncs" },
+    { 2011, "mod" }, { 2012, "are" }, { 2013, "set" }, { 2014, "ifo" }, { 2015, "bic" }, { 2016, "wok" },
+    { 2017, "_2da" }, { 2018, "tlk" }, { 2022, "txi" }, { 2023, "git" }, { 2024, "bti" }, { 2025, "uti" },
+    { 2026, "btc" }, { 2027, "utc" }, { 2029, "dlg" }, { 2030, "itp" }, { 2031, "btt" }, { 2032, "utt" },
+    { 2033, "dds" }, { 2034, "bts" }, { 2035, "uts" }, { 2036, "ltr" }, { 2037, "gff" }, { 2038, "fac" },
+    { 2039, "bte" }, { 2040, "ute" }, { 2041, "btd" }, { 2042, "utd" }, { 2043, "btp" }, { 2044, "utp" },
+    { 2045, "dft" }, { 2046, "gic" }, { 2047, "gui" }, { 2048, "css" }, { 2049, "ccs" }, { 2050, "btm" },
+    { 2051, "utm" }, { 2052, "dwk" }, { 2053, "pwk" }, { 2054, "btg" }, { 2055, "utg" }, { 2056, "jrl" },
+    { 2057, "sav" }, { 2058, "utw" }, { 2059, "_4pc" }, { 2060, "ssf" }, { 2061, "hak" }, { 2062, "nwm" },
+    { 2063, "bik" }, { 2064, "ndb" }, { 2065, "ptm" }, { 2066, "ptt" }, { 9996, "ids" }, { 9997, "erf" },
+    { 9998, "bif" }, { 9999, "key" },
+};
+const char *relic_erf_resource_type_name(int64_t value) { return relic_gen_enum_name(resource_type_names, 75, value); }
+int relic_erf_resource_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(resource_type_names, 75, name, value); }
 
 _Static_assert(sizeof(relic_erf_resource) == 8 && offsetof(relic_erf_resource, resource_size) == 4, "resource: C layout is file layout (arrays are copied with memcpy)");
 

@@ -291,10 +291,6 @@ struct relic_erf_erf {
     size_t resources_count; /**< number of elements in resources */
 };
 
-_Static_assert(RELIC_ERF_HEADER_SIZE == 160, "documented size of header");
-_Static_assert(RELIC_ERF_RESOURCE_SIZE == 8, "documented size of resource");
-_Static_assert(RELIC_ERF_ERF_SIZE == 160, "documented size of erf");
-
 /** Zero-copy view of a validated header (160 bytes in the file). */
 typedef struct relic_erf_header_view { const uint8_t *p; } relic_erf_header_view;
 #define RELIC_ERF_HEADER_FILE_TYPE_OFFSET 0

@@ -18,54 +18,14 @@ const relic_format_info relic_format_gff = {
     relic_gff_extensions, relic_gff_magic, 1, NULL,
 };
 
-const char *relic_gff_field_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "byte";
-    case INT64_C(1): return "char";
-    case INT64_C(2): return "word";
-    case INT64_C(3): return "short";
-    case INT64_C(4): return "dword";
-    case INT64_C(5): return "int";
-    case INT64_C(6): return "dword64";
-    case INT64_C(7): return "int64";
-    case INT64_C(8): return "float";
-    case INT64_C(9): return "double";
-    case INT64_C(10): return "cexostring";
-    case INT64_C(11): return "resref";
-    case INT64_C(12): return "cexolocstring";
-    case INT64_C(13): return "void";
-    case INT64_C(14): return "struct";
-    case INT64_C(15): return "list";
-    case INT64_C(16): return "orientation";
-    case INT64_C(17): return "vector";
-    default: return NULL;
-    }
-}
-
-int relic_gff_field_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "byte") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "char") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "word") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "short") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "dword") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "int") == 0) { *value = INT64_C(5); return 1; }
-    if (strcmp(name, "dword64") == 0) { *value = INT64_C(6); return 1; }
-    if (strcmp(name, "int64") == 0) { *value = INT64_C(7); return 1; }
-    if (strcmp(name, "float") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "double") == 0) { *value = INT64_C(9); return 1; }
-    if (strcmp(name, "cexostring") == 0) { *value = INT64_C(10); return 1; }
-    if (strcmp(name, "resref") == 0) { *value = INT64_C(11); return 1; }
-    if (strcmp(name, "cexolocstring") == 0) { *value = INT64_C(12); return 1; }
-    if (strcmp(name, "void") == 0) { *value = INT64_C(13); return 1; }
-    if (strcmp(name, "struct") == 0) { *value = INT64_C(14); return 1; }
-    if (strcmp(name, "list") == 0) { *value = INT64_C(15); return 1; }
-    if (strcmp(name, "orientation") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "vector") == 0) { *value = INT64_C(17); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item field_type_names[] = {
+    { 0, "byte" }, { 1, "char" }, { 2, "word" }, { 3, "short" }, { 4, "dword" }, { 5, "int" },
+    { 6, "dword64" }, { 7, "int64" }, { 8, "float" }, { 9, "double" }, { 10, "cexostring" }, { 11, "resref" },
+    { 12, "cexolocstring" }, { 13, "void" }, { 14, "struct" }, { 15, "list" }, { 16, "orientation" },
+    { 17, "vector" },
+};
+const char *relic_gff_field_type_name(int64_t value) { return relic_gen_enum_name(field_type_names, 18, value); }
+int relic_gff_field_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(field_type_names, 18, name, value); }
 
 _Static_assert(sizeof(relic_gff_gff_struct) == 12 && offsetof(relic_gff_gff_struct, data_or_data_offset) == 4 && offsetof(relic_gff_gff_struct, field_count) == 8, "gff_struct: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_gff_gff_field) == 12 && offsetof(relic_gff_gff_field, label_index) == 4 && offsetof(relic_gff_gff_field, data_or_data_offset) == 8, "gff_field: C layout is file layout (arrays are copied with memcpy)");

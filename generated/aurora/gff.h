@@ -159,12 +159,6 @@ struct relic_gff_gff {
     size_t list_indices_count; /**< number of elements in list_indices */
 };
 
-_Static_assert(RELIC_GFF_HEADER_SIZE == 56, "documented size of header");
-_Static_assert(RELIC_GFF_GFF_STRUCT_SIZE == 12, "documented size of gff_struct");
-_Static_assert(RELIC_GFF_GFF_FIELD_SIZE == 12, "documented size of gff_field");
-_Static_assert(RELIC_GFF_GFF_LABEL_SIZE == 16, "documented size of gff_label");
-_Static_assert(RELIC_GFF_GFF_SIZE == 56, "documented size of gff");
-
 /** Zero-copy view of a validated header (56 bytes in the file). */
 typedef struct relic_gff_header_view { const uint8_t *p; } relic_gff_header_view;
 #define RELIC_GFF_HEADER_FILE_TYPE_OFFSET 0

@@ -58,10 +58,6 @@ struct relic_rim_rim {
     size_t entries_count; /**< number of elements in entries */
 };
 
-_Static_assert(RELIC_RIM_HEADER_SIZE == 120, "documented size of header");
-_Static_assert(RELIC_RIM_ENTRY_SIZE == 32, "documented size of entry");
-_Static_assert(RELIC_RIM_RIM_SIZE == 120, "documented size of rim");
-
 /** Zero-copy view of a validated header (120 bytes in the file). */
 typedef struct relic_rim_header_view { const uint8_t *p; } relic_rim_header_view;
 #define RELIC_RIM_HEADER_FILE_TYPE_OFFSET 0

@@ -18,108 +18,27 @@ const relic_format_info relic_format_bwm = {
     relic_bwm_extensions, relic_bwm_magic, 1, NULL,
 };
 
-const char *relic_bwm_walkmesh_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "placeable_or_door";
-    case INT64_C(1): return "area";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item walkmesh_type_names[] = {
+    { 0, "placeable_or_door" }, { 1, "area" },
+};
+const char *relic_bwm_walkmesh_type_name(int64_t value) { return relic_gen_enum_name(walkmesh_type_names, 2, value); }
+int relic_bwm_walkmesh_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(walkmesh_type_names, 2, name, value); }
 
-int relic_bwm_walkmesh_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "placeable_or_door") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "area") == 0) { *value = INT64_C(1); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item surface_material_names[] = {
+    { 0, "undefined" }, { 1, "dirt" }, { 2, "obscuring" }, { 3, "grass" }, { 4, "stone" }, { 5, "wood" },
+    { 6, "water" }, { 7, "nonwalk" }, { 8, "transparent" }, { 9, "carpet" }, { 10, "metal" },
+    { 11, "puddles" }, { 12, "swamp" }, { 13, "mud" }, { 14, "leaves" }, { 15, "lava" },
+    { 16, "bottomless_pit" }, { 17, "deep_water" }, { 18, "door" }, { 19, "snow" }, { 20, "sand" },
+    { 21, "bare_bones" }, { 22, "stone_bridge" }, { 30, "trigger" },
+};
+const char *relic_bwm_surface_material_name(int64_t value) { return relic_gen_enum_name(surface_material_names, 24, value); }
+int relic_bwm_surface_material_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(surface_material_names, 24, name, value); }
 
-const char *relic_bwm_surface_material_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "undefined";
-    case INT64_C(1): return "dirt";
-    case INT64_C(2): return "obscuring";
-    case INT64_C(3): return "grass";
-    case INT64_C(4): return "stone";
-    case INT64_C(5): return "wood";
-    case INT64_C(6): return "water";
-    case INT64_C(7): return "nonwalk";
-    case INT64_C(8): return "transparent";
-    case INT64_C(9): return "carpet";
-    case INT64_C(10): return "metal";
-    case INT64_C(11): return "puddles";
-    case INT64_C(12): return "swamp";
-    case INT64_C(13): return "mud";
-    case INT64_C(14): return "leaves";
-    case INT64_C(15): return "lava";
-    case INT64_C(16): return "bottomless_pit";
-    case INT64_C(17): return "deep_water";
-    case INT64_C(18): return "door";
-    case INT64_C(19): return "snow";
-    case INT64_C(20): return "sand";
-    case INT64_C(21): return "bare_bones";
-    case INT64_C(22): return "stone_bridge";
-    case INT64_C(30): return "trigger";
-    default: return NULL;
-    }
-}
-
-int relic_bwm_surface_material_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "undefined") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "dirt") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "obscuring") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "grass") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "stone") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "wood") == 0) { *value = INT64_C(5); return 1; }
-    if (strcmp(name, "water") == 0) { *value = INT64_C(6); return 1; }
-    if (strcmp(name, "nonwalk") == 0) { *value = INT64_C(7); return 1; }
-    if (strcmp(name, "transparent") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "carpet") == 0) { *value = INT64_C(9); return 1; }
-    if (strcmp(name, "metal") == 0) { *value = INT64_C(10); return 1; }
-    if (strcmp(name, "puddles") == 0) { *value = INT64_C(11); return 1; }
-    if (strcmp(name, "swamp") == 0) { *value = INT64_C(12); return 1; }
-    if (strcmp(name, "mud") == 0) { *value = INT64_C(13); return 1; }
-    if (strcmp(name, "leaves") == 0) { *value = INT64_C(14); return 1; }
-    if (strcmp(name, "lava") == 0) { *value = INT64_C(15); return 1; }
-    if (strcmp(name, "bottomless_pit") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "deep_water") == 0) { *value = INT64_C(17); return 1; }
-    if (strcmp(name, "door") == 0) { *value = INT64_C(18); return 1; }
-    if (strcmp(name, "snow") == 0) { *value = INT64_C(19); return 1; }
-    if (strcmp(name, "sand") == 0) { *value = INT64_C(20); return 1; }
-    if (strcmp(name, "bare_bones") == 0) { *value = INT64_C(21); return 1; }
-    if (strcmp(name, "stone_bridge") == 0) { *value = INT64_C(22); return 1; }
-    if (strcmp(name, "trigger") == 0) { *value = INT64_C(30); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_bwm_aabb_plane_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "pos_x";
-    case INT64_C(2): return "pos_y";
-    case INT64_C(4): return "pos_z";
-    case INT64_C(8): return "neg_x";
-    case INT64_C(16): return "neg_y";
-    case INT64_C(32): return "neg_z";
-    default: return NULL;
-    }
-}
-
-int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "pos_x") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "pos_y") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "pos_z") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "neg_x") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "neg_y") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "neg_z") == 0) { *value = INT64_C(32); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item aabb_plane_names[] = {
+    { 1, "pos_x" }, { 2, "pos_y" }, { 4, "pos_z" }, { 8, "neg_x" }, { 16, "neg_y" }, { 32, "neg_z" },
+};
+const char *relic_bwm_aabb_plane_name(int64_t value) { return relic_gen_enum_name(aabb_plane_names, 6, value); }
+int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(aabb_plane_names, 6, name, value); }
 
 _Static_assert(sizeof(relic_bwm_vec3f) == 12 && offsetof(relic_bwm_vec3f, y) == 4 && offsetof(relic_bwm_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_bwm_face) == 12, "face: C layout is file layout (arrays are copied with memcpy)");

@@ -287,14 +287,6 @@ struct relic_bwm_bwm {
     size_t perimeters_count; /**< number of elements in perimeters */
 };
 
-_Static_assert(RELIC_BWM_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_BWM_HEADER_SIZE == 136, "documented size of header");
-_Static_assert(RELIC_BWM_FACE_SIZE == 12, "documented size of face");
-_Static_assert(RELIC_BWM_AABB_NODE_SIZE == 44, "documented size of aabb_node");
-_Static_assert(RELIC_BWM_ADJACENCY_SIZE == 12, "documented size of adjacency");
-_Static_assert(RELIC_BWM_EDGE_SIZE == 8, "documented size of edge");
-_Static_assert(RELIC_BWM_BWM_SIZE == 136, "documented size of bwm");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_bwm_vec3f_view { const uint8_t *p; } relic_bwm_vec3f_view;
 #define RELIC_BWM_VEC3F_X_OFFSET 0

@@ -16,65 +16,19 @@ const relic_format_info relic_format_trn = {
     relic_trn_extensions, NULL, 0, relic_trn_detect,
 };
 
-const char *relic_trn_packet_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1213682260): return "trwh";
-    case INT64_C(1314017876): return "trrn";
-    case INT64_C(1381253463): return "watr";
-    case INT64_C(1297568577): return "aswm";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item packet_type_names[] = {
+    { 1213682260, "trwh" }, { 1314017876, "trrn" }, { 1381253463, "watr" }, { 1297568577, "aswm" },
+};
+const char *relic_trn_packet_type_name(int64_t value) { return relic_gen_enum_name(packet_type_names, 4, value); }
+int relic_trn_packet_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(packet_type_names, 4, name, value); }
 
-int relic_trn_packet_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "trwh") == 0) { *value = INT64_C(1213682260); return 1; }
-    if (strcmp(name, "trrn") == 0) { *value = INT64_C(1314017876); return 1; }
-    if (strcmp(name, "watr") == 0) { *value = INT64_C(1381253463); return 1; }
-    if (strcmp(name, "aswm") == 0) { *value = INT64_C(1297568577); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_trn_triangle_flags_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "walkable";
-    case INT64_C(4): return "clockwise";
-    case INT64_C(8): return "dirt";
-    case INT64_C(16): return "grass";
-    case INT64_C(32): return "stone";
-    case INT64_C(64): return "wood";
-    case INT64_C(128): return "carpet";
-    case INT64_C(256): return "metal";
-    case INT64_C(512): return "swamp";
-    case INT64_C(1024): return "mud";
-    case INT64_C(2048): return "leaves";
-    case INT64_C(4096): return "water";
-    case INT64_C(8192): return "puddles";
-    default: return NULL;
-    }
-}
-
-int relic_trn_triangle_flags_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "walkable") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "clockwise") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "dirt") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "grass") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "stone") == 0) { *value = INT64_C(32); return 1; }
-    if (strcmp(name, "wood") == 0) { *value = INT64_C(64); return 1; }
-    if (strcmp(name, "carpet") == 0) { *value = INT64_C(128); return 1; }
-    if (strcmp(name, "metal") == 0) { *value = INT64_C(256); return 1; }
-    if (strcmp(name, "swamp") == 0) { *value = INT64_C(512); return 1; }
-    if (strcmp(name, "mud") == 0) { *value = INT64_C(1024); return 1; }
-    if (strcmp(name, "leaves") == 0) { *value = INT64_C(2048); return 1; }
-    if (strcmp(name, "water") == 0) { *value = INT64_C(4096); return 1; }
-    if (strcmp(name, "puddles") == 0) { *value = INT64_C(8192); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item triangle_flags_names[] = {
+    { 1, "walkable" }, { 4, "clockwise" }, { 8, "dirt" }, { 16, "grass" }, { 32, "stone" }, { 64, "wood" },
+    { 128, "carpet" }, { 256, "metal" }, { 512, "swamp" }, { 1024, "mud" }, { 2048, "leaves" },
+    { 4096, "water" }, { 8192, "puddles" },
+};
+const char *relic_trn_triangle_flags_name(int64_t value) { return relic_gen_enum_name(triangle_flags_names, 13, value); }
+int relic_trn_triangle_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(triangle_flags_names, 13, name, value); }
 
 _Static_assert(sizeof(relic_trn_directory_entry) == 8 && offsetof(relic_trn_directory_entry, offset) == 4, "directory_entry: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_trn_trwh) == 12 && offsetof(relic_trn_trwh, height) == 4 && offsetof(relic_trn_trwh, id) == 8, "trwh: C layout is file layout (arrays are copied with memcpy)");

@@ -318,14 +318,6 @@ struct relic_trn_aswm {
     size_t island_path_table_count; /**< number of elements in island_path_table */
 };
 
-_Static_assert(RELIC_TRN_HEADER_SIZE == 12, "documented size of header");
-_Static_assert(RELIC_TRN_DIRECTORY_ENTRY_SIZE == 8, "documented size of directory_entry");
-_Static_assert(RELIC_TRN_TRWH_SIZE == 12, "documented size of trwh");
-_Static_assert(RELIC_TRN_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_TRN_EDGE_SIZE == 16, "documented size of edge");
-_Static_assert(RELIC_TRN_TRIANGLE_SIZE == 64, "documented size of triangle");
-_Static_assert(RELIC_TRN_ISLAND_PATH_NODE_SIZE == 8, "documented size of island_path_node");
-
 /** Zero-copy view of a validated header (12 bytes in the file). */
 typedef struct relic_trn_header_view { const uint8_t *p; } relic_trn_header_view;
 #define RELIC_TRN_HEADER_MAGIC_OFFSET 0

@@ -118,12 +118,6 @@ struct relic_trrn_trrn {
     size_t grasses_count; /**< number of elements in grasses */
 };
 
-_Static_assert(RELIC_TRRN_TEXTURE_SIZE == 32, "documented size of texture");
-_Static_assert(RELIC_TRRN_RGB_SIZE == 12, "documented size of rgb");
-_Static_assert(RELIC_TRRN_TERRAIN_VERTEX_SIZE == 44, "documented size of terrain_vertex");
-_Static_assert(RELIC_TRRN_TERRAIN_TRIANGLE_SIZE == 6, "documented size of terrain_triangle");
-_Static_assert(RELIC_TRRN_GRASS_BLADE_SIZE == 36, "documented size of grass_blade");
-
 /** Zero-copy view of a validated texture (32 bytes in the file). */
 typedef struct relic_trrn_texture_view { const uint8_t *p; } relic_trrn_texture_view;
 #define RELIC_TRRN_TEXTURE_NAME_OFFSET 0

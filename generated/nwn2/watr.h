@@ -98,10 +98,6 @@ struct relic_watr_watr {
     uint32_t megatile_y;
 };
 
-_Static_assert(RELIC_WATR_WATER_WAVE_SIZE == 48, "documented size of water_wave");
-_Static_assert(RELIC_WATR_WATER_VERTEX_SIZE == 28, "documented size of water_vertex");
-_Static_assert(RELIC_WATR_WATER_TRIANGLE_SIZE == 6, "documented size of water_triangle");
-
 /** Zero-copy view of a validated water_wave (48 bytes in the file). */
 typedef struct relic_watr_water_wave_view { const uint8_t *p; } relic_watr_water_wave_view;
 #define RELIC_WATR_WATER_WAVE_NAME_OFFSET 0

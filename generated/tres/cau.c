@@ -18,24 +18,11 @@ const relic_format_info relic_format_cau = {
     relic_cau_extensions, relic_cau_magic, 1, NULL,
 };
 
-const char *relic_cau_compression_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "pcm";
-    case INT64_C(1): return "ima_adpcm";
-    case INT64_C(2): return "voice";
-    default: return NULL;
-    }
-}
-
-int relic_cau_compression_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "pcm") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "ima_adpcm") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "voice") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item compression_names[] = {
+    { 0, "pcm" }, { 1, "ima_adpcm" }, { 2, "voice" },
+};
+const char *relic_cau_compression_name(int64_t value) { return relic_gen_enum_name(compression_names, 3, value); }
+int relic_cau_compression_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(compression_names, 3, name, value); }
 
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */

@@ -96,8 +96,6 @@ struct relic_cau_cau {
     size_t trailing_count; /**< number of elements in trailing */
 };
 
-_Static_assert(RELIC_CAU_SAMPLE_HEADER_SIZE == 36, "documented size of sample_header");
-
 /** Zero-copy view of a validated sample_header (36 bytes in the file). */
 typedef struct relic_cau_sample_header_view { const uint8_t *p; } relic_cau_sample_header_view;
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_OFFSET 0

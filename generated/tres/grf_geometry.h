@@ -63,9 +63,6 @@ struct relic_grf_geometry_geometry {
     size_t wrap_vertices_count; /**< number of elements in wrap_vertices */
 };
 
-_Static_assert(RELIC_GRF_GEOMETRY_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_GRF_GEOMETRY_FACE_SIZE == 12, "documented size of face");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_grf_geometry_vec3f_view { const uint8_t *p; } relic_grf_geometry_vec3f_view;
 #define RELIC_GRF_GEOMETRY_VEC3F_X_OFFSET 0

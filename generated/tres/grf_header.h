@@ -24,8 +24,6 @@ struct relic_grf_header_header {
     uint32_t version;
 };
 
-_Static_assert(RELIC_GRF_HEADER_HEADER_SIZE == 8, "documented size of header");
-
 /** Zero-copy view of a validated header (8 bytes in the file). */
 typedef struct relic_grf_header_header_view { const uint8_t *p; } relic_grf_header_header_view;
 #define RELIC_GRF_HEADER_HEADER_MAGIC_OFFSET 0

@@ -50,9 +50,6 @@ struct relic_grf_mapping_mapping {
     size_t face_materials_count; /**< number of elements in face_materials */
 };
 
-_Static_assert(RELIC_GRF_MAPPING_UV_SIZE == 8, "documented size of uv");
-_Static_assert(RELIC_GRF_MAPPING_TEXTURE_FACE_SIZE == 12, "documented size of texture_face");
-
 /** Zero-copy view of a validated uv (8 bytes in the file). */
 typedef struct relic_grf_mapping_uv_view { const uint8_t *p; } relic_grf_mapping_uv_view;
 #define RELIC_GRF_MAPPING_UV_U_OFFSET 0

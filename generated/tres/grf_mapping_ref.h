@@ -22,8 +22,6 @@ struct relic_grf_mapping_ref_mapping_ref {
     uint32_t material;
 };
 
-_Static_assert(RELIC_GRF_MAPPING_REF_MAPPING_REF_SIZE == 4, "documented size of mapping_ref");
-
 /** Zero-copy view of a validated mapping_ref (4 bytes in the file). */
 typedef struct relic_grf_mapping_ref_mapping_ref_view { const uint8_t *p; } relic_grf_mapping_ref_mapping_ref_view;
 #define RELIC_GRF_MAPPING_REF_MAPPING_REF_MATERIAL_OFFSET 0

@@ -52,8 +52,6 @@ struct relic_grf_material_material {
     float bumpiness;
 };
 
-_Static_assert(RELIC_GRF_MATERIAL_RGB_SIZE == 12, "documented size of rgb");
-
 /** Zero-copy view of a validated rgb (12 bytes in the file). */
 typedef struct relic_grf_material_rgb_view { const uint8_t *p; } relic_grf_material_rgb_view;
 #define RELIC_GRF_MATERIAL_RGB_R_OFFSET 0

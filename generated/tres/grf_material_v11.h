@@ -40,7 +40,6 @@ struct relic_grf_material_v11_material {
     float bumpiness;
 };
 
-
 /** A validated grf_material_v11 file: the bytes, and where each top-level member lies.
  *  Only relic_grf_material_v11_validate() fills one; its accessors then need no checks. */
 typedef struct relic_grf_material_v11_view {

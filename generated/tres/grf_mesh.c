@@ -9,26 +9,11 @@
 
 const char *const relic_grf_mesh_extensions[] = { NULL };
 
-const char *relic_grf_mesh_polygon_flags_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "occlusion_only";
-    case INT64_C(2): return "cache";
-    case INT64_C(4): return "curved";
-    case INT64_C(8): return "hidden";
-    default: return NULL;
-    }
-}
-
-int relic_grf_mesh_polygon_flags_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "occlusion_only") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "cache") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "curved") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "hidden") == 0) { *value = INT64_C(8); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item polygon_flags_names[] = {
+    { 1, "occlusion_only" }, { 2, "cache" }, { 4, "curved" }, { 8, "hidden" },
+};
+const char *relic_grf_mesh_polygon_flags_name(int64_t value) { return relic_gen_enum_name(polygon_flags_names, 4, value); }
+int relic_grf_mesh_polygon_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(polygon_flags_names, 4, name, value); }
 
 _Static_assert(sizeof(relic_grf_mesh_vec3f) == 12 && offsetof(relic_grf_mesh_vec3f, y) == 4 && offsetof(relic_grf_mesh_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_grf_mesh_vertex) == 32 && offsetof(relic_grf_mesh_vertex, normal) == 4 && offsetof(relic_grf_mesh_vertex, u) == 16 && offsetof(relic_grf_mesh_vertex, v) == 20 && offsetof(relic_grf_mesh_vertex, scratch) == 24, "vertex: C layout is file layout (arrays are copied with memcpy)");

@@ -116,10 +116,6 @@ struct relic_grf_mesh_mesh {
     size_t wrap_points_count; /**< number of elements in wrap_points */
 };
 
-_Static_assert(RELIC_GRF_MESH_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_GRF_MESH_VERTEX_SIZE == 32, "documented size of vertex");
-_Static_assert(RELIC_GRF_MESH_POLYGON_SIZE == 40, "documented size of polygon");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_grf_mesh_vec3f_view { const uint8_t *p; } relic_grf_mesh_vec3f_view;
 #define RELIC_GRF_MESH_VEC3F_X_OFFSET 0

@@ -34,8 +34,6 @@ struct relic_grf_object_object {
     uint32_t special;
 };
 
-_Static_assert(RELIC_GRF_OBJECT_OBJECT_SIZE == 28, "documented size of object");
-
 /** Zero-copy view of a validated object (28 bytes in the file). */
 typedef struct relic_grf_object_object_view { const uint8_t *p; } relic_grf_object_object_view;
 #define RELIC_GRF_OBJECT_OBJECT_NAME_OFFSET 0

@@ -61,10 +61,6 @@ struct relic_grf_region_region {
     uint32_t value_table;
 };
 
-_Static_assert(RELIC_GRF_REGION_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_GRF_REGION_HANDLE_SIZE == 8, "documented size of handle");
-_Static_assert(RELIC_GRF_REGION_INSTANCE_SIZE == 44, "documented size of instance");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_grf_region_vec3f_view { const uint8_t *p; } relic_grf_region_vec3f_view;
 #define RELIC_GRF_REGION_VEC3F_X_OFFSET 0

@@ -49,9 +49,6 @@ struct relic_grf_region_v11_region {
     size_t instances_count; /**< number of elements in instances */
 };
 
-_Static_assert(RELIC_GRF_REGION_V11_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_GRF_REGION_V11_INSTANCE_SIZE == 36, "documented size of instance");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_grf_region_v11_vec3f_view { const uint8_t *p; } relic_grf_region_v11_vec3f_view;
 #define RELIC_GRF_REGION_V11_VEC3F_X_OFFSET 0

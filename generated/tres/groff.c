@@ -18,73 +18,21 @@ const relic_format_info relic_format_groff = {
     relic_groff_extensions, relic_groff_magic, 1, NULL,
 };
 
-const char *relic_groff_file_flags_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "references";
-    case INT64_C(2): return "relocation";
-    case INT64_C(4): return "has_sections";
-    case INT64_C(8): return "has_symbols";
-    case INT64_C(16): return "crc";
-    case INT64_C(32): return "log";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item file_flags_names[] = {
+    { 1, "references" }, { 2, "relocation" }, { 4, "has_sections" }, { 8, "has_symbols" }, { 16, "crc" },
+    { 32, "log" },
+};
+const char *relic_groff_file_flags_name(int64_t value) { return relic_gen_enum_name(file_flags_names, 6, value); }
+int relic_groff_file_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(file_flags_names, 6, name, value); }
 
-int relic_groff_file_flags_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "references") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "relocation") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "has_sections") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "has_symbols") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "crc") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "log") == 0) { *value = INT64_C(32); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_groff_content_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "header";
-    case INT64_C(2): return "region";
-    case INT64_C(4): return "object";
-    case INT64_C(8): return "geometry";
-    case INT64_C(16): return "mapping";
-    case INT64_C(32): return "material";
-    case INT64_C(64): return "bitmap";
-    case INT64_C(128): return "palette";
-    case INT64_C(256): return "physics";
-    case INT64_C(512): return "ai";
-    case INT64_C(1024): return "sound";
-    case INT64_C(2048): return "design";
-    case INT64_C(4096): return "trigger";
-    case INT64_C(8192): return "attributes";
-    case INT64_C(2147483648): return "special";
-    default: return NULL;
-    }
-}
-
-int relic_groff_content_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "header") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "region") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "object") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "geometry") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "mapping") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "material") == 0) { *value = INT64_C(32); return 1; }
-    if (strcmp(name, "bitmap") == 0) { *value = INT64_C(64); return 1; }
-    if (strcmp(name, "palette") == 0) { *value = INT64_C(128); return 1; }
-    if (strcmp(name, "physics") == 0) { *value = INT64_C(256); return 1; }
-    if (strcmp(name, "ai") == 0) { *value = INT64_C(512); return 1; }
-    if (strcmp(name, "sound") == 0) { *value = INT64_C(1024); return 1; }
-    if (strcmp(name, "design") == 0) { *value = INT64_C(2048); return 1; }
-    if (strcmp(name, "trigger") == 0) { *value = INT64_C(4096); return 1; }
-    if (strcmp(name, "attributes") == 0) { *value = INT64_C(8192); return 1; }
-    if (strcmp(name, "special") == 0) { *value = INT64_C(2147483648); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item content_names[] = {
+    { 1, "header" }, { 2, "region" }, { 4, "object" }, { 8, "geometry" }, { 16, "mapping" },
+    { 32, "material" }, { 64, "bitmap" }, { 128, "palette" }, { 256, "physics" }, { 512, "ai" },
+    { 1024, "sound" }, { 2048, "design" }, { 4096, "trigger" }, { 8192, "attributes" },
+    { INT64_C(2147483648), "special" },
+};
+const char *relic_groff_content_name(int64_t value) { return relic_gen_enum_name(content_names, 15, value); }
+int relic_groff_content_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(content_names, 15, name, value); }
 
 _Static_assert(sizeof(relic_groff_section) == 32 && offsetof(relic_groff_section, flags) == 4 && offsetof(relic_groff_section, data_offset) == 8 && offsetof(relic_groff_section, data_size) == 12 && offsetof(relic_groff_section, relocation_offset) == 16 && offsetof(relic_groff_section, relocation_count) == 20 && offsetof(relic_groff_section, content) == 24 && offsetof(relic_groff_section, handle) == 28, "section: C layout is file layout (arrays are copied with memcpy)");
 

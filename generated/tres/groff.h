@@ -158,9 +158,6 @@ struct relic_groff_groff {
     size_t symbols_count; /**< number of elements in symbols */
 };
 
-_Static_assert(RELIC_GROFF_HEADER_SIZE == 48, "documented size of header");
-_Static_assert(RELIC_GROFF_SECTION_SIZE == 32, "documented size of section");
-
 /** Zero-copy view of a validated header (48 bytes in the file). */
 typedef struct relic_groff_header_view { const uint8_t *p; } relic_groff_header_view;
 #define RELIC_GROFF_HEADER_MAGIC_OFFSET 0

@@ -113,11 +113,6 @@ struct relic_pid_pid {
     size_t rasters_count; /**< number of elements in rasters */
 };
 
-_Static_assert(RELIC_PID_HEADER_SIZE == 32, "documented size of header");
-_Static_assert(RELIC_PID_COLOUR_SIZE == 4, "documented size of colour");
-_Static_assert(RELIC_PID_RASTER_SIZE == 56, "documented size of raster");
-_Static_assert(RELIC_PID_PID_SIZE == 32, "documented size of pid");
-
 /** Zero-copy view of a validated header (32 bytes in the file). */
 typedef struct relic_pid_header_view { const uint8_t *p; } relic_pid_header_view;
 #define RELIC_PID_HEADER_VERSION_OFFSET 0

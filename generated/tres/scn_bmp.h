@@ -30,7 +30,6 @@ struct relic_scn_bmp_bmp {
     size_t rest_count; /**< number of elements in rest */
 };
 
-
 /** A validated scn_bmp file: the bytes, and where each top-level member lies.
  *  Only relic_scn_bmp_validate() fills one; its accessors then need no checks. */
 typedef struct relic_scn_bmp_view {

@@ -44,9 +44,6 @@ struct relic_scn_header_header {
     uint8_t slack[48];
 };
 
-_Static_assert(RELIC_SCN_HEADER_PATH_SIZE == 256, "documented size of path");
-_Static_assert(RELIC_SCN_HEADER_HEADER_SIZE == 1348, "documented size of header");
-
 /** Zero-copy view of a validated path (256 bytes in the file). */
 typedef struct relic_scn_header_path_view { const uint8_t *p; } relic_scn_header_path_view;
 #define RELIC_SCN_HEADER_PATH_TEXT_OFFSET 0

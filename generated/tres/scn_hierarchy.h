@@ -31,8 +31,6 @@ struct relic_scn_hierarchy_hierarchy {
     size_t nodes_count; /**< number of elements in nodes */
 };
 
-_Static_assert(RELIC_SCN_HIERARCHY_NODE_SIZE == 8, "documented size of node");
-
 /** Zero-copy view of a validated node (8 bytes in the file). */
 typedef struct relic_scn_hierarchy_node_view { const uint8_t *p; } relic_scn_hierarchy_node_view;
 #define RELIC_SCN_HIERARCHY_NODE_ID_OFFSET 0

@@ -47,10 +47,6 @@ struct relic_scn_instance_instance {
     uint32_t flags;
 };
 
-_Static_assert(RELIC_SCN_INSTANCE_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_SCN_INSTANCE_QUATERNION_SIZE == 16, "documented size of quaternion");
-_Static_assert(RELIC_SCN_INSTANCE_INSTANCE_SIZE == 36, "documented size of instance");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_scn_instance_vec3f_view { const uint8_t *p; } relic_scn_instance_vec3f_view;
 #define RELIC_SCN_INSTANCE_VEC3F_X_OFFSET 0

@@ -51,10 +51,6 @@ struct relic_scn_instance44_instance {
     uint32_t unknown2;
 };
 
-_Static_assert(RELIC_SCN_INSTANCE44_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_SCN_INSTANCE44_QUATERNION_SIZE == 16, "documented size of quaternion");
-_Static_assert(RELIC_SCN_INSTANCE44_INSTANCE_SIZE == 44, "documented size of instance");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_scn_instance44_vec3f_view { const uint8_t *p; } relic_scn_instance44_vec3f_view;
 #define RELIC_SCN_INSTANCE44_VEC3F_X_OFFSET 0

@@ -45,9 +45,6 @@ struct relic_scn_partitions_partitions {
     size_t entries_count; /**< number of elements in entries */
 };
 
-_Static_assert(RELIC_SCN_PARTITIONS_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_SCN_PARTITIONS_PARTITION_SIZE == 28, "documented size of partition");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_scn_partitions_vec3f_view { const uint8_t *p; } relic_scn_partitions_vec3f_view;
 #define RELIC_SCN_PARTITIONS_VEC3F_X_OFFSET 0

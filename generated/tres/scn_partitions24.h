@@ -43,9 +43,6 @@ struct relic_scn_partitions24_partitions {
     size_t entries_count; /**< number of elements in entries */
 };
 
-_Static_assert(RELIC_SCN_PARTITIONS24_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_SCN_PARTITIONS24_PARTITION_SIZE == 24, "documented size of partition");
-
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
 typedef struct relic_scn_partitions24_vec3f_view { const uint8_t *p; } relic_scn_partitions24_vec3f_view;
 #define RELIC_SCN_PARTITIONS24_VEC3F_X_OFFSET 0

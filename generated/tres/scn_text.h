@@ -22,7 +22,6 @@ struct relic_scn_text_text {
     size_t text_count; /**< number of elements in text */
 };
 
-
 /** A validated scn_text file: the bytes, and where each top-level member lies.
  *  Only relic_scn_text_validate() fills one; its accessors then need no checks. */
 typedef struct relic_scn_text_view {

@@ -16,43 +16,17 @@ const relic_format_info relic_format_tpa = {
     relic_tpa_extensions, NULL, 0, relic_tpa_detect,
 };
 
-const char *relic_tpa_compression_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "pcm";
-    case INT64_C(1): return "ima_adpcm";
-    case INT64_C(2): return "voice";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item compression_names[] = {
+    { 0, "pcm" }, { 1, "ima_adpcm" }, { 2, "voice" },
+};
+const char *relic_tpa_compression_name(int64_t value) { return relic_gen_enum_name(compression_names, 3, value); }
+int relic_tpa_compression_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(compression_names, 3, name, value); }
 
-int relic_tpa_compression_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "pcm") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "ima_adpcm") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "voice") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_tpa_collision_samples_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "impact_1";
-    case INT64_C(2): return "impact_2";
-    case INT64_C(128): return "slide";
-    default: return NULL;
-    }
-}
-
-int relic_tpa_collision_samples_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "impact_1") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "impact_2") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "slide") == 0) { *value = INT64_C(128); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item collision_samples_names[] = {
+    { 1, "impact_1" }, { 2, "impact_2" }, { 128, "slide" },
+};
+const char *relic_tpa_collision_samples_name(int64_t value) { return relic_gen_enum_name(collision_samples_names, 3, value); }
+int relic_tpa_collision_samples_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(collision_samples_names, 3, name, value); }
 
 _Static_assert(sizeof(relic_tpa_transfer_function) == 40 && offsetof(relic_tpa_transfer_function, volume_min) == 4 && offsetof(relic_tpa_transfer_function, volume_slope) == 8 && offsetof(relic_tpa_transfer_function, volume_intercept) == 12 && offsetof(relic_tpa_transfer_function, pitch_max) == 16 && offsetof(relic_tpa_transfer_function, pitch_min) == 20 && offsetof(relic_tpa_transfer_function, pitch_slope) == 24 && offsetof(relic_tpa_transfer_function, pitch_intercept) == 28 && offsetof(relic_tpa_transfer_function, attenuation) == 32 && offsetof(relic_tpa_transfer_function, min_velocity) == 36, "transfer_function: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_tpa_collision) == 152 && offsetof(relic_tpa_collision, material_high) == 4 && offsetof(relic_tpa_collision, samples) == 8 && offsetof(relic_tpa_collision, min_delay) == 12 && offsetof(relic_tpa_collision, last_used) == 16 && offsetof(relic_tpa_collision, impact_1) == 20 && offsetof(relic_tpa_collision, impact_2) == 24 && offsetof(relic_tpa_collision, slide) == 28 && offsetof(relic_tpa_collision, impact_1_tf) == 32 && offsetof(relic_tpa_collision, impact_2_tf) == 72 && offsetof(relic_tpa_collision, slide_tf) == 112, "collision: C layout is file layout (arrays are copied with memcpy)");

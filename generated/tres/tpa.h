@@ -213,12 +213,6 @@ struct relic_tpa_tpa {
     size_t collisions_count; /**< number of elements in collisions */
 };
 
-_Static_assert(RELIC_TPA_HEADER_SIZE == 24, "documented size of header");
-_Static_assert(RELIC_TPA_SAMPLE_HEADER_SIZE == 36, "documented size of sample_header");
-_Static_assert(RELIC_TPA_ID_ENTRY_SIZE == 56, "documented size of id_entry");
-_Static_assert(RELIC_TPA_TRANSFER_FUNCTION_SIZE == 40, "documented size of transfer_function");
-_Static_assert(RELIC_TPA_COLLISION_SIZE == 152, "documented size of collision");
-
 /** Zero-copy view of a validated header (24 bytes in the file). */
 typedef struct relic_tpa_header_view { const uint8_t *p; } relic_tpa_header_view;
 #define RELIC_TPA_HEADER_VERSION_OFFSET 0

@@ -95,12 +95,6 @@ struct relic_wtd_wtd {
     relic_wtd_mapping mapping;
 };
 
-_Static_assert(RELIC_WTD_QUAD_RECT_SIZE == 16, "documented size of quad_rect");
-_Static_assert(RELIC_WTD_WORLD_RECT_SIZE == 16, "documented size of world_rect");
-_Static_assert(RELIC_WTD_LINEAR_SIZE == 8, "documented size of linear");
-_Static_assert(RELIC_WTD_MAPPING_SIZE == 76, "documented size of mapping");
-_Static_assert(RELIC_WTD_WTD_SIZE == 90, "documented size of wtd");
-
 /** Zero-copy view of a validated quad_rect (16 bytes in the file). */
 typedef struct relic_wtd_quad_rect_view { const uint8_t *p; } relic_wtd_quad_rect_view;
 #define RELIC_WTD_QUAD_RECT_START_X_OFFSET 0

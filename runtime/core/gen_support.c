@@ -1,6 +1,7 @@
 /* gen_support.c — out-of-line helpers of relic_gen.h used by the generated
  * validators: error-path prefixing and overflow-safe span checks. */
 #include <stdarg.h>
+#include <string.h>
 
 #include "relic_gen.h"
 
@@ -99,4 +100,25 @@ void *relic_gen_alloc(relic_arena *a, relic_error *err, uint64_t n, size_t size,
     void *p = n <= SIZE_MAX ? relic_arena_array(a, (size_t)n, size, align) : NULL;
     if (!p) relic_fail(err, RELIC_E_NOMEM, pos, name, "out of memory for %llu elements", (unsigned long long)n);
     return p;
+}
+
+const char *relic_gen_enum_name(const relic_gen_enum_item *t, size_t n, int64_t value)
+{
+    if (n == 0) return NULL;
+    /* most tables are dense from their first value: one look */
+    uint64_t i = (uint64_t)value - (uint64_t)t[0].value;
+    if (i < n && t[i].value == value) return t[i].name;
+    for (size_t k = 0; k < n; k++)
+        if (t[k].value == value) return t[k].name;
+    return NULL;
+}
+
+int relic_gen_enum_value(const relic_gen_enum_item *t, size_t n, const char *name, int64_t *value)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(t[k].name, name) == 0) {
+            *value = t[k].value;
+            return 1;
+        }
+    return 0;
 }

@@ -122,6 +122,16 @@ static inline relic_status relic_gen_nest(relic_error *err, relic_status st, con
     return st;
 }
 
+/* One name of an enum or flags type, as the generated tables list them. */
+typedef struct relic_gen_enum_item {
+    int64_t value;
+    const char *name;
+} relic_gen_enum_item;
+/* The name of value in the n items of t, NULL when none has it. */
+const char *relic_gen_enum_name(const relic_gen_enum_item *t, size_t n, int64_t value);
+/* The value of name in the n items of t into *value: 1, or 0 when no item has it. */
+int relic_gen_enum_value(const relic_gen_enum_item *t, size_t n, const char *name, int64_t *value);
+
 /* The shortest decimal text of v that strtof reads back to v (NUL-terminated
  * in out; returns its length). Finite values only. runtime/core/float_text.c. */
 size_t relic_f32_shortest(float v, char out[48]);

@@ -9,66 +9,23 @@
 
 const char *const relic_mini_extensions[] = { "mni", "mini", NULL };
 
-const char *relic_mini_kind_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "empty";
-    case INT64_C(1): return "number";
-    case INT64_C(2): return "text";
-    case INT64_C(3): return "blob";
-    case INT64_C(4): return "packed";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item kind_names[] = {
+    { 0, "empty" }, { 1, "number" }, { 2, "text" }, { 3, "blob" }, { 4, "packed" },
+};
+const char *relic_mini_kind_name(int64_t value) { return relic_gen_enum_name(kind_names, 5, value); }
+int relic_mini_kind_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(kind_names, 5, name, value); }
 
-int relic_mini_kind_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "empty") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "number") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "text") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "blob") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "packed") == 0) { *value = INT64_C(4); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item color_names[] = {
+    { 0, "black" }, { 1, "white" }, { 2, "red" },
+};
+const char *relic_mini_color_name(int64_t value) { return relic_gen_enum_name(color_names, 3, value); }
+int relic_mini_color_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(color_names, 3, name, value); }
 
-const char *relic_mini_color_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "black";
-    case INT64_C(1): return "white";
-    case INT64_C(2): return "red";
-    default: return NULL;
-    }
-}
-
-int relic_mini_color_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "black") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "white") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "red") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_mini_attr_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "hidden";
-    case INT64_C(2): return "readonly";
-    case INT64_C(2147483648): return "archived";
-    default: return NULL;
-    }
-}
-
-int relic_mini_attr_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "hidden") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "readonly") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "archived") == 0) { *value = INT64_C(2147483648); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item attr_names[] = {
+    { 1, "hidden" }, { 2, "readonly" }, { INT64_C(2147483648), "archived" },
+};
+const char *relic_mini_attr_name(int64_t value) { return relic_gen_enum_name(attr_names, 3, value); }
+int relic_mini_attr_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(attr_names, 3, name, value); }
 
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */

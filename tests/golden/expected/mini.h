@@ -162,9 +162,6 @@ struct relic_mini_mini {
     size_t records_count; /**< number of elements in records */
 };
 
-_Static_assert(RELIC_MINI_POINT_SIZE == 4, "documented size of point");
-_Static_assert(RELIC_MINI_HEADER_SIZE == 44, "documented size of header");
-
 /** Zero-copy view of a validated point (4 bytes in the file). */
 typedef struct relic_mini_point_view { const uint8_t *p; } relic_mini_point_view;
 #define RELIC_MINI_POINT_X_OFFSET 0
