@@ -61,5 +61,8 @@ int em_struct_plain(const gen_struct *st);
 /* A plain struct whose natural C layout is its file layout: arrays of it are
  * copied with memcpy on a little-endian host (emit_reader.c asserts it). */
 int em_struct_memcpy(const gen_struct *st);
+/* Whether st is root or reached from it through member types (a codec
+ * target is not: the model holds its encoded bytes). */
+int em_reachable(const gen_struct *root, const gen_struct *st);
 
 #endif

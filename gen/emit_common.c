@@ -278,3 +278,16 @@ int em_branch(gen_out *o, const gen_member *m, const char *local, const char *ro
     out_puts(o, "    }\n");
     return 1;
 }
+
+static int reach(const gen_struct *from, const gen_struct *st, int depth)
+{
+    if (from == st) return 1;
+    if (depth > 64) return 0;
+    gen_field *fs[512];
+    int n = em_fields(from, fs, 512);
+    for (int i = 0; i < n; i++)
+        if (fs[i]->stype && fs[i]->stype != from && reach(fs[i]->stype, st, depth + 1)) return 1;
+    return 0;
+}
+
+int em_reachable(const gen_struct *root, const gen_struct *st) { return reach(root, st, 0); }

@@ -311,19 +311,6 @@ static void emit_fill_derived(wctx *w, const gen_struct *st, const char *holder,
     }
 }
 
-/* Structs the writer stores: reached from the root through member types
- * (a codec target is written as the encoded bytes the model holds). */
-static int written(const gen_struct *root, const gen_struct *st, int depth)
-{
-    if (root == st) return 1;
-    if (depth > 64) return 0;
-    gen_field *fs[512];
-    int n = em_fields(root, fs, 512);
-    for (int i = 0; i < n; i++)
-        if (fs[i]->stype && fs[i]->stype != root && written(fs[i]->stype, st, depth + 1)) return 1;
-    return 0;
-}
-
 void emit_writer(gen_schema *s, gen_out *o)
 {
     const char *P = em_prefix(s);
@@ -332,7 +319,7 @@ void emit_writer(gen_schema *s, gen_out *o)
     gen_struct *order[4096];
     int n = 0, all = em_struct_order(s, order);
     for (int i = 0; i < all; i++)
-        if (order[i]->used && written(root, order[i], 0)) order[n++] = order[i];
+        if (order[i]->used && em_reachable(root, order[i])) order[n++] = order[i];
     gen_field *rf[512];
     int nrf = em_fields(root, rf, 512);
 
