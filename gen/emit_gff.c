@@ -44,7 +44,7 @@ static void emit_accessor(gen_schema *s, gen_out *o, const gen_struct *st, const
 {
     gen_out doc = { 0 };
     if (f->doc) out_printf(&doc, "%s%s", f->doc, f->doc[strlen(f->doc) - 1] == '.' ? "" : ".");
-    out_printf(&doc, "%sGFF %s \"%s\"", f->doc ? "\n" : "", gen_gff_type_name(f->gff_type), f->label);
+    out_printf(&doc, "%sGFF %s \"%s\"", f->doc ? " " : "", gen_gff_type_name(f->gff_type), f->label);
     if (f->has_range) out_printf(&doc, ", range %lld..%lld", (long long)f->range_lo, (long long)f->range_hi);
     if (f->has_range) games_text(&doc, f->range_games);
     if (f->etype) out_printf(&doc, ", %s %s", f->etype->is_flags ? "flags" : "values", f->etype->name);
@@ -60,7 +60,7 @@ static void emit_accessor(gen_schema *s, gen_out *o, const gen_struct *st, const
     case GFF_T_CEXOSTRING: case GFF_T_RESREF: case GFF_T_VOID: out_puts(&doc, "; the bytes in place"); break;
     default: break;
     }
-    out_puts(&doc, ".\nErrors: RELIC_E_ARGUMENT when the field is absent or of another type.");
+    out_puts(&doc, ".");
     em_doc_comment(o, "", doc.data, f->source);
     free(doc.data);
     out_puts(o, "static inline relic_status ");
@@ -69,11 +69,11 @@ static void emit_accessor(gen_schema *s, gen_out *o, const gen_struct *st, const
     int t = f->gff_type;
     if (t == GFF_T_ORIENTATION || t == GFF_T_VECTOR) out_printf(o, "float out[%d]", t == GFF_T_ORIENTATION ? 4 : 3);
     else out_printf(o, "%s *out", out_ctype[t]);
-    out_puts(o, ", relic_error *err)\n{\n    return relic_gff_typed_get(d, ");
+    out_puts(o, ", relic_error *err) { return relic_gff_typed_get(d, ");
     out_puts(o, st->is_root ? "0" : "s");
     out_puts(o, ", ");
     em_cstring(o, f->label, (int)strlen(f->label));
-    out_printf(o, ", %du, out, err);\n}\n\n", t);
+    out_printf(o, ", %du, out, err); }\n", t);
 }
 
 void emit_gff_header(gen_schema *s, gen_out *o)
@@ -118,8 +118,10 @@ void emit_gff_header(gen_schema *s, gen_out *o)
     for (int i = 0; i < s->nstructs; i++) {
         const gen_struct *st = s->structs[i];
         if (st->external || !st->nmembers) continue;
-        out_printf(o, "/* ---- %s%s ---- */\n\n", st->name, st->is_root ? " (top level: no struct argument)" : "");
+        out_printf(o, "/* ---- %s%s. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */\n",
+                   st->name, st->is_root ? " (top level: no struct argument)" : "");
         for (int j = 0; j < st->nmembers; j++) emit_accessor(s, o, st, st->members[j].field);
+        out_puts(o, "\n");
     }
     out_printf(o, "#ifdef __cplusplus\n}\n#endif\n#endif /* %s */\n", guard);
 }

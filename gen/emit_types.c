@@ -24,6 +24,21 @@ void em_doc_comment(gen_out *o, const char *indent, const char *doc, const char 
     out_puts(o, " */\n");
 }
 
+/* A doc comment (doc, then "Source: source.") after a declaration, on its line. */
+static void doc_trailing(gen_out *o, const char *doc, const char *source)
+{
+    if (!doc && !source) return;
+    out_puts(o, " /**< ");
+    if (doc)
+        for (const char *c = doc; *c; c++) {
+            if (*c == '*' && c[1] == '/') out_puts(o, "* /");
+            else if (*c == '\n') out_puts(o, " ");
+            else out_printf(o, "%c", *c);
+        }
+    if (source) out_printf(o, "%sSource: %s.", doc ? " " : "", source);
+    out_puts(o, " */");
+}
+
 static void field_constraints(gen_out *o, const gen_field *f)
 {
     if (f->is_derived) { out_puts(o, " [derived: "); em_expr_text(o, f->init); out_puts(o, ", filled by the writer]"); }
@@ -41,23 +56,25 @@ static void emit_field_decl(gen_schema *s, gen_out *o, const gen_field *f)
     gen_out d = { 0 };
     if (f->doc) out_puts(&d, f->doc);
     field_constraints(&d, f);
-    if (d.size) em_doc_comment(o, "    ", d.data, f->source);
-    free(d.data);
     const char *ct = f->prim == P_CHAR ? "char" : em_elem_ctype(s, f);
     if (f->count || f->count_rest) {
         if (f->ndims) {
             out_printf(o, "    %s (*%s)", ct, f->name);
             for (int i = 0; i < f->ndims; i++) out_printf(o, "[%d]", f->dims[i]);
-            out_puts(o, ";\n");
+            out_puts(o, ";");
         } else {
-            out_printf(o, "    %s *%s;\n", ct, f->name);
+            out_printf(o, "    %s *%s;", ct, f->name);
         }
-        out_printf(o, "    size_t %s_count; /**< number of elements in %s */\n", f->name, f->name);
+        doc_trailing(o, d.size ? d.data : NULL, f->source);
+        out_printf(o, "\n    size_t %s_count; /**< number of elements in %s */\n", f->name, f->name);
     } else {
         out_printf(o, "    %s %s", ct, f->name);
         for (int i = 0; i < f->ndims; i++) out_printf(o, "[%d]", f->dims[i]);
-        out_puts(o, ";\n");
+        out_puts(o, ";");
+        doc_trailing(o, d.size ? d.data : NULL, f->source);
+        out_puts(o, "\n");
     }
+    free(d.data);
 }
 
 void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
@@ -68,9 +85,10 @@ void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
     em_doc_comment(o, "", e->doc, e->source);
     out_printf(o, "enum %s_%s {\n", P, e->name);
     for (int i = 0; i < e->nitems; i++) {
-        if (e->items[i].doc) em_doc_comment(o, "    ", e->items[i].doc, NULL);
-        out_printf(o, "    %s_%s = %lld%s,\n", up, em_upper(e->items[i].name), (long long)e->items[i].value,
+        out_printf(o, "    %s_%s = %lld%s,", up, em_upper(e->items[i].name), (long long)e->items[i].value,
                    e->items[i].value > 0x7FFFFFFF ? "u" : "");
+        doc_trailing(o, e->items[i].doc, NULL);
+        out_puts(o, "\n");
     }
     out_puts(o, "};\n");
     out_printf(o, "/** Name of a%s value as the schema spells it, NULL when it has none. */\n", e->is_flags ? " single flag" : "");
@@ -134,7 +152,6 @@ static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
         char pos[96];
         if (f->ndims) snprintf(pos, sizeof pos, "v.p + %lld + %lld * i", (long long)f->fixed_offset, (long long)es);
         else snprintf(pos, sizeof pos, "v.p + %lld", (long long)f->fixed_offset);
-        if (f->doc) em_doc_comment(o, "", f->doc, NULL);
         if (f->stype) {
             out_printf(o, "static inline %s_%s_view %s_%s_%s(%s_%s_view v%s) { %s_%s_view r = { %s }; return r; }\n",
                        P, f->stype->name, P, st->name, f->name, P, st->name, idx, P, f->stype->name, pos);

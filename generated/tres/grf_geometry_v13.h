@@ -28,36 +28,25 @@ struct relic_grf_geometry_v13_vec3f {
 #define RELIC_GRF_GEOMETRY_V13_FACE_SIZE 12
 /** A triangle: three indices into the vertices. Model form: plain C values. */
 struct relic_grf_geometry_v13_face {
-    /**  [check it < vertex_count] */
-    uint32_t v[3];
+    uint32_t v[3]; /**<  [check it < vertex_count] */
 };
 
 /** A plain geometry section (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
 struct relic_grf_geometry_v13_geometry {
-    /** Number of vertices [derived: count(vertices), filled by the writer] */
-    uint32_t vertex_count;
-    /** Number of triangles (also of face normals) [derived: count(faces), filled by the writer] */
-    uint32_t face_count;
-    /** Number of vertex normals (3 per triangle in known files: the normal of corner j of triangle k is at 3k+j) [derived: count(vertex_normals), filled by the writer] */
-    uint32_t vertex_normal_count;
-    /** Number of wrap vertices [derived: count(wrap_vertices), filled by the writer] */
-    uint32_t wrap_vertex_count;
-    /** Default colour, B, G, R as three u32 */
-    uint32_t colour[3];
-    /** Vertex positions, object space [count vertex_count] */
-    relic_grf_geometry_v13_vec3f *vertices;
+    uint32_t vertex_count; /**< Number of vertices [derived: count(vertices), filled by the writer] */
+    uint32_t face_count; /**< Number of triangles (also of face normals) [derived: count(faces), filled by the writer] */
+    uint32_t vertex_normal_count; /**< Number of vertex normals (3 per triangle in known files: the normal of corner j of triangle k is at 3k+j) [derived: count(vertex_normals), filled by the writer] */
+    uint32_t wrap_vertex_count; /**< Number of wrap vertices [derived: count(wrap_vertices), filled by the writer] */
+    uint32_t colour[3]; /**< Default colour, B, G, R as three u32 */
+    relic_grf_geometry_v13_vec3f *vertices; /**< Vertex positions, object space [count vertex_count] */
     size_t vertices_count; /**< number of elements in vertices */
-    /** Triangles [count face_count] */
-    relic_grf_geometry_v13_face *faces;
+    relic_grf_geometry_v13_face *faces; /**< Triangles [count face_count] */
     size_t faces_count; /**< number of elements in faces */
-    /** One normal per triangle [count face_count] */
-    relic_grf_geometry_v13_vec3f *face_normals;
+    relic_grf_geometry_v13_vec3f *face_normals; /**< One normal per triangle [count face_count] */
     size_t face_normals_count; /**< number of elements in face_normals */
-    /** Vertex normals [count vertex_normal_count] */
-    relic_grf_geometry_v13_vec3f *vertex_normals;
+    relic_grf_geometry_v13_vec3f *vertex_normals; /**< Vertex normals [count vertex_normal_count] */
     size_t vertex_normals_count; /**< number of elements in vertex_normals */
-    /** Wrap vertices: the convex hull points (physics bounding volume) [count wrap_vertex_count] */
-    relic_grf_geometry_v13_vec3f *wrap_vertices;
+    relic_grf_geometry_v13_vec3f *wrap_vertices; /**< Wrap vertices: the convex hull points (physics bounding volume) [count wrap_vertex_count] */
     size_t wrap_vertices_count; /**< number of elements in wrap_vertices */
 };
 

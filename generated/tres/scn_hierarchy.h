@@ -19,15 +19,13 @@ typedef struct relic_scn_hierarchy_hierarchy relic_scn_hierarchy_hierarchy;
 #define RELIC_SCN_HIERARCHY_NODE_SIZE 8
 /** A node: its id (hash of an instance name, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp, or of a partition) and its parent's id. Model form: plain C values. */
 struct relic_scn_hierarchy_node {
-    /**  [check it != 0] */
-    uint32_t id;
+    uint32_t id; /**<  [check it != 0] */
     uint32_t parent;
 };
 
 /** A hierarchy section: nodes to the end of the section. Model form: plain C values; its size in the file varies. */
 struct relic_scn_hierarchy_hierarchy {
-    /** Nodes; parent 0 = a root */
-    relic_scn_hierarchy_node *nodes;
+    relic_scn_hierarchy_node *nodes; /**< Nodes; parent 0 = a root */
     size_t nodes_count; /**< number of elements in nodes */
 };
 

@@ -37,14 +37,10 @@ struct relic_scn_instance_quaternion {
 #define RELIC_SCN_INSTANCE_INSTANCE_SIZE 36
 /** The state of one instance (Trespasser file formats, InstanceUpdateBlock). Model form: plain C values. */
 struct relic_scn_instance_instance {
-    /** Position, metres */
-    relic_scn_instance_vec3f position;
-    /** Orientation */
-    relic_scn_instance_quaternion rotation;
-    /** Scale */
-    float scale;
-    /** Flags (unknown; similar to the partition flags) */
-    uint32_t flags;
+    relic_scn_instance_vec3f position; /**< Position, metres */
+    relic_scn_instance_quaternion rotation; /**< Orientation */
+    float scale; /**< Scale */
+    uint32_t flags; /**< Flags (unknown; similar to the partition flags) */
 };
 
 /** Zero-copy view of a validated vec3f (12 bytes in the file). */
@@ -70,16 +66,12 @@ static inline float relic_scn_instance_quaternion_z(relic_scn_instance_quaternio
 /** Zero-copy view of a validated instance (36 bytes in the file). */
 typedef struct relic_scn_instance_instance_view { const uint8_t *p; } relic_scn_instance_instance_view;
 #define RELIC_SCN_INSTANCE_INSTANCE_POSITION_OFFSET 0
-/** Position, metres */
 static inline relic_scn_instance_vec3f_view relic_scn_instance_instance_position(relic_scn_instance_instance_view v) { relic_scn_instance_vec3f_view r = { v.p + 0 }; return r; }
 #define RELIC_SCN_INSTANCE_INSTANCE_ROTATION_OFFSET 12
-/** Orientation */
 static inline relic_scn_instance_quaternion_view relic_scn_instance_instance_rotation(relic_scn_instance_instance_view v) { relic_scn_instance_quaternion_view r = { v.p + 12 }; return r; }
 #define RELIC_SCN_INSTANCE_INSTANCE_SCALE_OFFSET 28
-/** Scale */
 static inline float relic_scn_instance_instance_scale(relic_scn_instance_instance_view v) { return relic_load_f32le(v.p + 28); }
 #define RELIC_SCN_INSTANCE_INSTANCE_FLAGS_OFFSET 32
-/** Flags (unknown; similar to the partition flags) */
 static inline uint32_t relic_scn_instance_instance_flags(relic_scn_instance_instance_view v) { return relic_load_u32le(v.p + 32); }
 
 /** A validated scn_instance file: the bytes, and where each top-level member lies.

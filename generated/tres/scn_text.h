@@ -17,8 +17,7 @@ typedef struct relic_scn_text_text relic_scn_text_text;
 
 /** A name section. Model form: plain C values; its size in the file varies. */
 struct relic_scn_text_text {
-    /** The name, NUL-terminated, and any bytes after it */
-    char *text;
+    char *text; /**< The name, NUL-terminated, and any bytes after it */
     size_t text_count; /**< number of elements in text */
 };
 
