@@ -44,6 +44,11 @@ void em_enum_source(gen_schema *s, gen_out *o, const gen_enum *e);
 /* Structs in an order where each comes after the structs it embeds. */
 int em_struct_order(gen_schema *s, gen_struct **out);
 
+/* Structs in an order where each comes after every struct its members name
+ * (callees first); needs_proto[i] is 1 for out[i] when a cycle requires a
+ * declaration ahead of the definitions. */
+int em_callee_order(gen_schema *s, gen_struct **out, int *needs_proto);
+
 /* Members flattened (fields inside if/switch included), in order. */
 int em_fields(const gen_struct *st, gen_field **out, int max);
 

@@ -291,3 +291,46 @@ static int reach(const gen_struct *from, const gen_struct *st, int depth)
 }
 
 int em_reachable(const gen_struct *root, const gen_struct *st) { return reach(root, st, 0); }
+
+typedef struct corder {
+    gen_schema *s;
+    gen_struct **out;
+    int *proto;
+    int state[4096]; /* 0 new, 1 in progress, 2 done */
+    int n;
+} corder;
+
+static int struct_index(const gen_schema *s, const gen_struct *st)
+{
+    for (int i = 0; i < s->nstructs; i++) if (s->structs[i] == st) return i;
+    return -1;
+}
+
+static void visit(corder *c, gen_struct *st)
+{
+    int i = struct_index(c->s, st);
+    if (i < 0 || c->state[i] == 2) return;
+    if (c->state[i] == 1) { c->proto[i] = 1; return; } /* a cycle: declare it first */
+    c->state[i] = 1;
+    gen_field *fs[512];
+    int nf = em_fields(st, fs, 512);
+    for (int k = 0; k < nf; k++) if (fs[k]->stype) visit(c, fs[k]->stype);
+    c->state[i] = 2;
+    c->out[c->n++] = st;
+}
+
+int em_callee_order(gen_schema *s, gen_struct **out, int *needs_proto)
+{
+    static corder c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.out = out;
+    c.proto = needs_proto;
+    for (int i = 0; i < s->nstructs; i++) needs_proto[i] = 0;
+    for (int i = 0; i < s->nstructs; i++) visit(&c, s->structs[i]);
+    /* report the flags in the order's positions */
+    int tmp[4096];
+    for (int i = 0; i < c.n; i++) tmp[i] = needs_proto[struct_index(s, out[i])];
+    for (int i = 0; i < c.n; i++) needs_proto[i] = tmp[i];
+    return c.n;
+}

@@ -665,18 +665,21 @@ void emit_reader(gen_schema *s, gen_out *o)
     const char *P = em_prefix(s);
     const char *R = s->format.root->name;
     gen_struct *order[4096];
-    int n = em_struct_order(s, order);
+    int proto[4096];
+    int n = em_callee_order(s, order, proto);
 
     emit_layout_asserts(s, o);
     out_printf(o, "\n/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */\n\n");
     out_printf(o, "typedef struct %s_rctx {\n    const uint8_t *base;\n    uint64_t size;\n    relic_error *err;\n    %s_%s *root;\n    %s_view *view;   /* validating: the root's arrays */\n    relic_arena *arena; /* decoding: where arrays are copied */\n} %s_rctx;\n\n",
                P, P, R, P, P);
+    int any = 0;
     for (int i = 0; i < n; i++) {
-        if (!order[i]->used) continue;
+        if (!order[i]->used || !proto[i]) continue;
         struct_sig(o, P, order[i]);
         out_puts(o, ";\n");
+        any = 1;
     }
-    out_puts(o, "\n");
+    if (any) out_puts(o, "\n");
     for (int i = 0; i < n; i++)
         if (order[i]->used) emit_struct_fn(s, o, order[i]);
     int var = s->format.root->fixed_size < 0;

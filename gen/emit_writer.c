@@ -317,9 +317,10 @@ void emit_writer(gen_schema *s, gen_out *o)
     gen_struct *root = s->format.root;
     const char *R = root->name;
     gen_struct *order[4096];
-    int n = 0, all = em_struct_order(s, order);
+    int proto[4096];
+    int n = 0, all = em_callee_order(s, order, proto);
     for (int i = 0; i < all; i++)
-        if (order[i]->used && em_reachable(root, order[i])) order[n++] = order[i];
+        if (order[i]->used && em_reachable(root, order[i])) { proto[n] = proto[i]; order[n++] = order[i]; }
     gen_field *rf[512];
     int nrf = em_fields(root, rf, 512);
 
@@ -331,12 +332,12 @@ void emit_writer(gen_schema *s, gen_out *o)
 
     for (int i = 0; i < n; i++) {
         const gen_struct *st = order[i];
-        if (!st->used) continue;
+        if (!st->used || !proto[i]) continue;
         if (simple_struct(st)) out_printf(o, "static void put_%s(uint8_t *p, const %s_%s *m);\n", st->name, P, st->name);
         else out_printf(o, "static relic_status put_%s(%s_wctx *c, const %s_%s *m, uint64_t pos, uint64_t *size_out);\n", st->name, P, P, st->name);
         if (st->fixed_size < 0) out_printf(o, "static uint64_t sz_%s(const %s_%s *m);\n", st->name, P, st->name);
+        out_puts(o, "\n");
     }
-    out_puts(o, "\n");
     /* sizes of variable structs and sums over arrays of them */
     int any_var = 0;
     for (int i = 0; i < n; i++) any_var |= order[i]->used && order[i]->fixed_size < 0;

@@ -53,12 +53,6 @@ typedef struct relic_erf_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_erf_rctx;
 
-static relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m);
-static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m);
-static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m);
-static relic_status rd_resource(relic_erf_rctx *c, uint64_t pos, relic_erf_resource *m);
-static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m);
-
 static relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m)
 {
     if (!relic_gen_room(c->size, pos, 160u)) return relic_gen_short(c->err, pos, c->size, "", "header", 160u);
@@ -235,14 +229,6 @@ typedef struct relic_erf_wctx {
     uint64_t at_keys, size_keys;
     uint64_t at_resources, size_resources;
 } relic_erf_wctx;
-
-static void put_header(uint8_t *p, const relic_erf_header *m);
-static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_localized_string(const relic_erf_localized_string *m);
-static relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_key(const relic_erf_key *m);
-static void put_resource(uint8_t *p, const relic_erf_resource *m);
-static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t pos, uint64_t *size_out);
 
 static uint64_t sz_localized_string(const relic_erf_localized_string *m)
 {

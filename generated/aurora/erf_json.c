@@ -6,12 +6,6 @@
 #include "relic_json_table.h"
 #include "erf.h"
 
-static const relic_jt_struct header_json;
-static const relic_jt_struct localized_string_json;
-static const relic_jt_struct key_json;
-static const relic_jt_struct resource_json;
-static const relic_jt_struct erf_json;
-
 static const relic_jt_field header_fields[] = {
     { "file_type", offsetof(relic_erf_header, file_type), RELIC_JT_CHAR, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL },
     { "file_version", offsetof(relic_erf_header, file_version), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_erf_version_name, relic_erf_version_from_name },

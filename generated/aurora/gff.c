@@ -42,12 +42,6 @@ typedef struct relic_gff_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_gff_rctx;
 
-static relic_status rd_header(relic_gff_rctx *c, uint64_t pos, relic_gff_header *m);
-static relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_struct *m);
-static relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_field *m);
-static relic_status rd_gff_label(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_label *m);
-static relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m);
-
 static relic_status rd_header(relic_gff_rctx *c, uint64_t pos, relic_gff_header *m)
 {
     if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "header", 56u);
@@ -214,12 +208,6 @@ typedef struct relic_gff_wctx {
     uint64_t at_field_indices, size_field_indices;
     uint64_t at_list_indices, size_list_indices;
 } relic_gff_wctx;
-
-static void put_header(uint8_t *p, const relic_gff_header *m);
-static void put_gff_struct(uint8_t *p, const relic_gff_gff_struct *m);
-static void put_gff_field(uint8_t *p, const relic_gff_gff_field *m);
-static void put_gff_label(uint8_t *p, const relic_gff_gff_label *m);
-static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t pos, uint64_t *size_out);
 
 static void put_header(uint8_t *p, const relic_gff_header *m)
 {

@@ -6,12 +6,6 @@
 #include "relic_json_table.h"
 #include "gff.h"
 
-static const relic_jt_struct header_json;
-static const relic_jt_struct gff_struct_json;
-static const relic_jt_struct gff_field_json;
-static const relic_jt_struct gff_label_json;
-static const relic_jt_struct gff_json;
-
 static const relic_jt_field header_fields[] = {
     { "file_type", offsetof(relic_gff_header, file_type), RELIC_JT_CHAR, 1, 0, 0, 4, 4, 0, NULL, NULL, NULL },
     { "file_version", offsetof(relic_gff_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },

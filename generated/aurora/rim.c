@@ -22,10 +22,6 @@ typedef struct relic_rim_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_rim_rctx;
 
-static relic_status rd_header(relic_rim_rctx *c, uint64_t pos, relic_rim_header *m);
-static relic_status rd_entry(relic_rim_rctx *c, uint64_t pos, relic_rim_entry *m);
-static relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_rim *m);
-
 static relic_status rd_header(relic_rim_rctx *c, uint64_t pos, relic_rim_header *m)
 {
     if (!relic_gen_room(c->size, pos, 120u)) return relic_gen_short(c->err, pos, c->size, "", "header", 120u);
@@ -105,10 +101,6 @@ typedef struct relic_rim_wctx {
     const relic_rim_rim *root;
     uint64_t at_entries, size_entries;
 } relic_rim_wctx;
-
-static void put_header(uint8_t *p, const relic_rim_header *m);
-static void put_entry(uint8_t *p, const relic_rim_entry *m);
-static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t pos, uint64_t *size_out);
 
 static void put_header(uint8_t *p, const relic_rim_header *m)
 {

@@ -6,10 +6,6 @@
 #include "relic_json_table.h"
 #include "rim.h"
 
-static const relic_jt_struct header_json;
-static const relic_jt_struct entry_json;
-static const relic_jt_struct rim_json;
-
 static const relic_jt_field header_fields[] = {
     { "file_type", offsetof(relic_rim_header, file_type), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
     { "file_version", offsetof(relic_rim_header, file_version), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },

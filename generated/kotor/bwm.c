@@ -57,14 +57,6 @@ typedef struct relic_bwm_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_bwm_rctx;
 
-static relic_status rd_vec3f(relic_bwm_rctx *c, uint64_t pos, relic_bwm_vec3f *m);
-static relic_status rd_header(relic_bwm_rctx *c, uint64_t pos, relic_bwm_header *m);
-static relic_status rd_face(relic_bwm_rctx *c, uint64_t pos, relic_bwm_face *m);
-static relic_status rd_aabb_node(relic_bwm_rctx *c, uint64_t pos, relic_bwm_aabb_node *m);
-static relic_status rd_adjacency(relic_bwm_rctx *c, uint64_t pos, relic_bwm_adjacency *m);
-static relic_status rd_edge(relic_bwm_rctx *c, uint64_t pos, relic_bwm_edge *m);
-static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m);
-
 static relic_status rd_vec3f(relic_bwm_rctx *c, uint64_t pos, relic_bwm_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
@@ -319,14 +311,6 @@ typedef struct relic_bwm_wctx {
     uint64_t at_edges, size_edges;
     uint64_t at_perimeters, size_perimeters;
 } relic_bwm_wctx;
-
-static void put_vec3f(uint8_t *p, const relic_bwm_vec3f *m);
-static void put_header(uint8_t *p, const relic_bwm_header *m);
-static void put_face(uint8_t *p, const relic_bwm_face *m);
-static void put_aabb_node(uint8_t *p, const relic_bwm_aabb_node *m);
-static void put_adjacency(uint8_t *p, const relic_bwm_adjacency *m);
-static void put_edge(uint8_t *p, const relic_bwm_edge *m);
-static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t pos, uint64_t *size_out);
 
 static void put_vec3f(uint8_t *p, const relic_bwm_vec3f *m)
 {

@@ -6,14 +6,6 @@
 #include "relic_json_table.h"
 #include "bwm.h"
 
-static const relic_jt_struct vec3f_json;
-static const relic_jt_struct header_json;
-static const relic_jt_struct face_json;
-static const relic_jt_struct aabb_node_json;
-static const relic_jt_struct adjacency_json;
-static const relic_jt_struct edge_json;
-static const relic_jt_struct bwm_json;
-
 static const relic_jt_field vec3f_fields[] = {
     { "x", offsetof(relic_bwm_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
     { "y", offsetof(relic_bwm_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

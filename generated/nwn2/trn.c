@@ -48,19 +48,6 @@ typedef struct relic_trn_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_trn_rctx;
 
-static relic_status rd_header(relic_trn_rctx *c, uint64_t pos, relic_trn_header *m);
-static relic_status rd_directory_entry(relic_trn_rctx *c, uint64_t pos, relic_trn_directory_entry *m);
-static relic_status rd_trwh(relic_trn_rctx *c, uint64_t pos, relic_trn_trwh *m);
-static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_packet *m);
-static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trn *m);
-static relic_status rd_vec3f(relic_trn_rctx *c, uint64_t pos, relic_trn_vec3f *m);
-static relic_status rd_edge(relic_trn_rctx *c, uint64_t pos, relic_trn_edge *m);
-static relic_status rd_triangle(relic_trn_rctx *c, uint64_t pos, relic_trn_triangle *m);
-static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_tile *m);
-static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island *m);
-static relic_status rd_island_path_node(relic_trn_rctx *c, uint64_t pos, relic_trn_island_path_node *m);
-static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_aswm *m);
-
 static relic_status rd_header(relic_trn_rctx *c, uint64_t pos, relic_trn_header *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "header", 12u);
@@ -550,14 +537,6 @@ typedef struct relic_trn_wctx {
     relic_error *err;
     const relic_trn_trn *root;
 } relic_trn_wctx;
-
-static void put_header(uint8_t *p, const relic_trn_header *m);
-static void put_directory_entry(uint8_t *p, const relic_trn_directory_entry *m);
-static void put_trwh(uint8_t *p, const relic_trn_trwh *m);
-static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_packet(const relic_trn_packet *m);
-static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_trn(const relic_trn_trn *m);
 
 static uint64_t sz_packet(const relic_trn_packet *m)
 {

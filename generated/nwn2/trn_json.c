@@ -6,12 +6,6 @@
 #include "relic_json_table.h"
 #include "trn.h"
 
-static const relic_jt_struct header_json;
-static const relic_jt_struct directory_entry_json;
-static const relic_jt_struct trwh_json;
-static const relic_jt_struct packet_json;
-static const relic_jt_struct trn_json;
-
 static const relic_jt_field header_fields[] = {
     { "magic", offsetof(relic_trn_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
     { "version_major", offsetof(relic_trn_header, version_major), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },

@@ -26,14 +26,6 @@ typedef struct relic_trrn_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_trrn_rctx;
 
-static relic_status rd_texture(relic_trrn_rctx *c, uint64_t pos, relic_trrn_texture *m);
-static relic_status rd_rgb(relic_trrn_rctx *c, uint64_t pos, relic_trrn_rgb *m);
-static relic_status rd_terrain_vertex(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_vertex *m);
-static relic_status rd_terrain_triangle(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_triangle *m);
-static relic_status rd_grass_blade(relic_trrn_rctx *c, uint64_t pos, relic_trrn_grass_blade *m);
-static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass *m);
-static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_trrn *m);
-
 static relic_status rd_texture(relic_trrn_rctx *c, uint64_t pos, relic_trrn_texture *m)
 {
     if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "texture", 32u);
@@ -244,16 +236,6 @@ typedef struct relic_trrn_wctx {
     relic_error *err;
     const relic_trrn_trrn *root;
 } relic_trrn_wctx;
-
-static void put_texture(uint8_t *p, const relic_trrn_texture *m);
-static void put_rgb(uint8_t *p, const relic_trrn_rgb *m);
-static void put_terrain_vertex(uint8_t *p, const relic_trrn_terrain_vertex *m);
-static void put_terrain_triangle(uint8_t *p, const relic_trrn_terrain_triangle *m);
-static void put_grass_blade(uint8_t *p, const relic_trrn_grass_blade *m);
-static relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_grass(const relic_trrn_grass *m);
-static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_trrn(const relic_trrn_trrn *m);
 
 static uint64_t sz_grass(const relic_trrn_grass *m)
 {

@@ -6,14 +6,6 @@
 #include "relic_json_table.h"
 #include "trrn.h"
 
-static const relic_jt_struct texture_json;
-static const relic_jt_struct rgb_json;
-static const relic_jt_struct terrain_vertex_json;
-static const relic_jt_struct terrain_triangle_json;
-static const relic_jt_struct grass_blade_json;
-static const relic_jt_struct grass_json;
-static const relic_jt_struct trrn_json;
-
 static const relic_jt_field texture_fields[] = {
     { "name", offsetof(relic_trrn_texture, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
 };

@@ -24,11 +24,6 @@ typedef struct relic_watr_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_watr_rctx;
 
-static relic_status rd_water_wave(relic_watr_rctx *c, uint64_t pos, relic_watr_water_wave *m);
-static relic_status rd_water_vertex(relic_watr_rctx *c, uint64_t pos, relic_watr_water_vertex *m);
-static relic_status rd_water_triangle(relic_watr_rctx *c, uint64_t pos, relic_watr_water_triangle *m);
-static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out, relic_watr_watr *m);
-
 static relic_status rd_water_wave(relic_watr_rctx *c, uint64_t pos, relic_watr_water_wave *m)
 {
     if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "", "water_wave", 48u);
@@ -178,12 +173,6 @@ typedef struct relic_watr_wctx {
     relic_error *err;
     const relic_watr_watr *root;
 } relic_watr_wctx;
-
-static void put_water_wave(uint8_t *p, const relic_watr_water_wave *m);
-static void put_water_vertex(uint8_t *p, const relic_watr_water_vertex *m);
-static void put_water_triangle(uint8_t *p, const relic_watr_water_triangle *m);
-static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_watr(const relic_watr_watr *m);
 
 static uint64_t sz_watr(const relic_watr_watr *m)
 {

@@ -6,11 +6,6 @@
 #include "relic_json_table.h"
 #include "watr.h"
 
-static const relic_jt_struct water_wave_json;
-static const relic_jt_struct water_vertex_json;
-static const relic_jt_struct water_triangle_json;
-static const relic_jt_struct watr_json;
-
 static const relic_jt_field water_wave_fields[] = {
     { "name", offsetof(relic_watr_water_wave, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
     { "direction", offsetof(relic_watr_water_wave, direction), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },

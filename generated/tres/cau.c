@@ -36,9 +36,6 @@ typedef struct relic_cau_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_cau_rctx;
 
-static relic_status rd_sample_header(relic_cau_rctx *c, uint64_t pos, relic_cau_sample_header *m);
-static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, relic_cau_cau *m);
-
 static relic_status rd_sample_header(relic_cau_rctx *c, uint64_t pos, relic_cau_sample_header *m)
 {
     if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "sample_header", 36u);
@@ -182,10 +179,6 @@ typedef struct relic_cau_wctx {
     relic_error *err;
     const relic_cau_cau *root;
 } relic_cau_wctx;
-
-static void put_sample_header(uint8_t *p, const relic_cau_sample_header *m);
-static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_cau(const relic_cau_cau *m);
 
 static uint64_t sz_cau(const relic_cau_cau *m)
 {

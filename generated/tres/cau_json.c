@@ -6,9 +6,6 @@
 #include "relic_json_table.h"
 #include "cau.h"
 
-static const relic_jt_struct sample_header_json;
-static const relic_jt_struct cau_json;
-
 static const relic_jt_field sample_header_fields[] = {
     { "magic", offsetof(relic_cau_sample_header, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 4, 4, 0, NULL, NULL, NULL },
     { "version", offsetof(relic_cau_sample_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

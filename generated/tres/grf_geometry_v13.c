@@ -23,10 +23,6 @@ typedef struct relic_grf_geometry_v13_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_geometry_v13_rctx;
 
-static relic_status rd_vec3f(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_vec3f *m);
-static relic_status rd_face(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_face *m);
-static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v13_geometry *m);
-
 static relic_status rd_vec3f(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
@@ -167,11 +163,6 @@ typedef struct relic_grf_geometry_v13_wctx {
     relic_error *err;
     const relic_grf_geometry_v13_geometry *root;
 } relic_grf_geometry_v13_wctx;
-
-static void put_vec3f(uint8_t *p, const relic_grf_geometry_v13_vec3f *m);
-static void put_face(uint8_t *p, const relic_grf_geometry_v13_face *m);
-static relic_status put_geometry(relic_grf_geometry_v13_wctx *c, const relic_grf_geometry_v13_geometry *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_geometry(const relic_grf_geometry_v13_geometry *m);
 
 static uint64_t sz_geometry(const relic_grf_geometry_v13_geometry *m)
 {

@@ -21,8 +21,6 @@ typedef struct relic_grf_header_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_header_rctx;
 
-static relic_status rd_header(relic_grf_header_rctx *c, uint64_t pos, relic_grf_header_header *m);
-
 static relic_status rd_header(relic_grf_header_rctx *c, uint64_t pos, relic_grf_header_header *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "magic", "magic..version", 8u);
@@ -63,8 +61,6 @@ typedef struct relic_grf_header_wctx {
     relic_error *err;
     const relic_grf_header_header *root;
 } relic_grf_header_wctx;
-
-static relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_header *m, uint64_t pos, uint64_t *size_out);
 
 static relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_header *m, uint64_t pos, uint64_t *size_out)
 {

@@ -6,8 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_header.h"
 
-static const relic_jt_struct header_json;
-
 static const relic_jt_field header_fields[] = {
     { "magic", offsetof(relic_grf_header_header, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
     { "version", offsetof(relic_grf_header_header, version), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

@@ -23,10 +23,6 @@ typedef struct relic_grf_mapping_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mapping_rctx;
 
-static relic_status rd_uv(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_uv *m);
-static relic_status rd_texture_face(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_texture_face *m);
-static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m);
-
 static relic_status rd_uv(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_uv *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "uv", 8u);
@@ -131,11 +127,6 @@ typedef struct relic_grf_mapping_wctx {
     relic_error *err;
     const relic_grf_mapping_mapping *root;
 } relic_grf_mapping_wctx;
-
-static void put_uv(uint8_t *p, const relic_grf_mapping_uv *m);
-static void put_texture_face(uint8_t *p, const relic_grf_mapping_texture_face *m);
-static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mapping_mapping *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_mapping(const relic_grf_mapping_mapping *m);
 
 static uint64_t sz_mapping(const relic_grf_mapping_mapping *m)
 {

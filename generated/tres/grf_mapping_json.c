@@ -6,10 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_mapping.h"
 
-static const relic_jt_struct uv_json;
-static const relic_jt_struct texture_face_json;
-static const relic_jt_struct mapping_json;
-
 static const relic_jt_field uv_fields[] = {
     { "u", offsetof(relic_grf_mapping_uv, u), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
     { "v", offsetof(relic_grf_mapping_uv, v), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

@@ -22,8 +22,6 @@ typedef struct relic_grf_mapping_ref_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mapping_ref_rctx;
 
-static relic_status rd_mapping_ref(relic_grf_mapping_ref_rctx *c, uint64_t pos, relic_grf_mapping_ref_mapping_ref *m);
-
 static relic_status rd_mapping_ref(relic_grf_mapping_ref_rctx *c, uint64_t pos, relic_grf_mapping_ref_mapping_ref *m)
 {
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "material", "material", 4u);
@@ -61,8 +59,6 @@ typedef struct relic_grf_mapping_ref_wctx {
     relic_error *err;
     const relic_grf_mapping_ref_mapping_ref *root;
 } relic_grf_mapping_ref_wctx;
-
-static relic_status put_mapping_ref(relic_grf_mapping_ref_wctx *c, const relic_grf_mapping_ref_mapping_ref *m, uint64_t pos, uint64_t *size_out);
 
 static relic_status put_mapping_ref(relic_grf_mapping_ref_wctx *c, const relic_grf_mapping_ref_mapping_ref *m, uint64_t pos, uint64_t *size_out)
 {

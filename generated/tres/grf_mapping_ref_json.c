@@ -6,8 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_mapping_ref.h"
 
-static const relic_jt_struct mapping_ref_json;
-
 static const relic_jt_field mapping_ref_fields[] = {
     { "material", offsetof(relic_grf_mapping_ref_mapping_ref, material), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };

@@ -22,9 +22,6 @@ typedef struct relic_grf_material_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_material_rctx;
 
-static relic_status rd_rgb(relic_grf_material_rctx *c, uint64_t pos, relic_grf_material_rgb *m);
-static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_material *m);
-
 static relic_status rd_rgb(relic_grf_material_rctx *c, uint64_t pos, relic_grf_material_rgb *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "rgb", 12u);
@@ -129,10 +126,6 @@ typedef struct relic_grf_material_wctx {
     relic_error *err;
     const relic_grf_material_material *root;
 } relic_grf_material_wctx;
-
-static void put_rgb(uint8_t *p, const relic_grf_material_rgb *m);
-static relic_status put_material(relic_grf_material_wctx *c, const relic_grf_material_material *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_material(const relic_grf_material_material *m);
 
 static uint64_t sz_material(const relic_grf_material_material *m)
 {

@@ -6,9 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_material.h"
 
-static const relic_jt_struct rgb_json;
-static const relic_jt_struct material_json;
-
 static const relic_jt_field rgb_fields[] = {
     { "r", offsetof(relic_grf_material_rgb, r), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
     { "g", offsetof(relic_grf_material_rgb, g), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

@@ -21,8 +21,6 @@ typedef struct relic_grf_material_v11_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_material_v11_rctx;
 
-static relic_status rd_material(relic_grf_material_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_material *m);
-
 static relic_status rd_material(relic_grf_material_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_material *m)
 {
     relic_status st;
@@ -103,9 +101,6 @@ typedef struct relic_grf_material_v11_wctx {
     relic_error *err;
     const relic_grf_material_v11_material *root;
 } relic_grf_material_v11_wctx;
-
-static relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf_material_v11_material *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_material(const relic_grf_material_v11_material *m);
 
 static uint64_t sz_material(const relic_grf_material_v11_material *m)
 {

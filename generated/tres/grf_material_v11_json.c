@@ -6,8 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_material_v11.h"
 
-static const relic_jt_struct material_json;
-
 static const relic_jt_field material_fields[] = {
     { "material_count", offsetof(relic_grf_material_v11_material, material_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
     { "texture", offsetof(relic_grf_material_v11_material, texture), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_grf_material_v11_material, texture_count), NULL, NULL, NULL },

@@ -29,11 +29,6 @@ typedef struct relic_grf_mesh_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mesh_rctx;
 
-static relic_status rd_vec3f(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vec3f *m);
-static relic_status rd_vertex(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vertex *m);
-static relic_status rd_polygon(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_polygon *m);
-static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m);
-
 static relic_status rd_vec3f(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
@@ -197,12 +192,6 @@ typedef struct relic_grf_mesh_wctx {
     relic_error *err;
     const relic_grf_mesh_mesh *root;
 } relic_grf_mesh_wctx;
-
-static void put_vec3f(uint8_t *p, const relic_grf_mesh_vec3f *m);
-static void put_vertex(uint8_t *p, const relic_grf_mesh_vertex *m);
-static void put_polygon(uint8_t *p, const relic_grf_mesh_polygon *m);
-static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_mesh(const relic_grf_mesh_mesh *m);
 
 static uint64_t sz_mesh(const relic_grf_mesh_mesh *m)
 {

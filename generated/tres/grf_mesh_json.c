@@ -6,11 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_mesh.h"
 
-static const relic_jt_struct vec3f_json;
-static const relic_jt_struct vertex_json;
-static const relic_jt_struct polygon_json;
-static const relic_jt_struct mesh_json;
-
 static const relic_jt_field vec3f_fields[] = {
     { "x", offsetof(relic_grf_mesh_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
     { "y", offsetof(relic_grf_mesh_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

@@ -22,8 +22,6 @@ typedef struct relic_grf_object_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_object_rctx;
 
-static relic_status rd_object(relic_grf_object_rctx *c, uint64_t pos, relic_grf_object_object *m);
-
 static relic_status rd_object(relic_grf_object_rctx *c, uint64_t pos, relic_grf_object_object *m)
 {
     if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "name", "name..special", 28u);
@@ -67,8 +65,6 @@ typedef struct relic_grf_object_wctx {
     relic_error *err;
     const relic_grf_object_object *root;
 } relic_grf_object_wctx;
-
-static relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_object *m, uint64_t pos, uint64_t *size_out);
 
 static relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_object *m, uint64_t pos, uint64_t *size_out)
 {

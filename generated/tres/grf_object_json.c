@@ -6,8 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_object.h"
 
-static const relic_jt_struct object_json;
-
 static const relic_jt_field object_fields[] = {
     { "name", offsetof(relic_grf_object_object, name), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
     { "geometry", offsetof(relic_grf_object_object, geometry), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

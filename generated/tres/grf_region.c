@@ -24,11 +24,6 @@ typedef struct relic_grf_region_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_region_rctx;
 
-static relic_status rd_vec3f(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_vec3f *m);
-static relic_status rd_handle(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_handle *m);
-static relic_status rd_instance(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_instance *m);
-static relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m);
-
 static relic_status rd_vec3f(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
@@ -121,12 +116,6 @@ typedef struct relic_grf_region_wctx {
     relic_error *err;
     const relic_grf_region_region *root;
 } relic_grf_region_wctx;
-
-static void put_vec3f(uint8_t *p, const relic_grf_region_vec3f *m);
-static void put_handle(uint8_t *p, const relic_grf_region_handle *m);
-static void put_instance(uint8_t *p, const relic_grf_region_instance *m);
-static relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_region *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_region(const relic_grf_region_region *m);
 
 static uint64_t sz_region(const relic_grf_region_region *m)
 {

@@ -23,10 +23,6 @@ typedef struct relic_grf_region_v11_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_region_v11_rctx;
 
-static relic_status rd_vec3f(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_vec3f *m);
-static relic_status rd_instance(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_instance *m);
-static relic_status rd_region(relic_grf_region_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_v11_region *m);
-
 static relic_status rd_vec3f(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
@@ -107,11 +103,6 @@ typedef struct relic_grf_region_v11_wctx {
     relic_error *err;
     const relic_grf_region_v11_region *root;
 } relic_grf_region_v11_wctx;
-
-static void put_vec3f(uint8_t *p, const relic_grf_region_v11_vec3f *m);
-static void put_instance(uint8_t *p, const relic_grf_region_v11_instance *m);
-static relic_status put_region(relic_grf_region_v11_wctx *c, const relic_grf_region_v11_region *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_region(const relic_grf_region_v11_region *m);
 
 static uint64_t sz_region(const relic_grf_region_v11_region *m)
 {

@@ -6,10 +6,6 @@
 #include "relic_json_table.h"
 #include "grf_region_v11.h"
 
-static const relic_jt_struct vec3f_json;
-static const relic_jt_struct instance_json;
-static const relic_jt_struct region_json;
-
 static const relic_jt_field vec3f_fields[] = {
     { "x", offsetof(relic_grf_region_v11_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
     { "y", offsetof(relic_grf_region_v11_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

@@ -47,11 +47,6 @@ typedef struct relic_groff_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_groff_rctx;
 
-static relic_status rd_header(relic_groff_rctx *c, uint64_t pos, relic_groff_header *m);
-static relic_status rd_section(relic_groff_rctx *c, uint64_t pos, relic_groff_section *m);
-static relic_status rd_symbol(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_symbol *m);
-static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_groff *m);
-
 static relic_status rd_header(relic_groff_rctx *c, uint64_t pos, relic_groff_header *m)
 {
     if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "", "header", 48u);
@@ -207,13 +202,6 @@ typedef struct relic_groff_wctx {
     const relic_groff_groff *root;
     uint64_t at_symbols, size_symbols;
 } relic_groff_wctx;
-
-static void put_header(uint8_t *p, const relic_groff_header *m);
-static void put_section(uint8_t *p, const relic_groff_section *m);
-static relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_symbol(const relic_groff_symbol *m);
-static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_groff(const relic_groff_groff *m);
 
 static uint64_t sz_symbol(const relic_groff_symbol *m)
 {

@@ -6,11 +6,6 @@
 #include "relic_json_table.h"
 #include "groff.h"
 
-static const relic_jt_struct header_json;
-static const relic_jt_struct section_json;
-static const relic_jt_struct symbol_json;
-static const relic_jt_struct groff_json;
-
 static const relic_jt_field header_fields[] = {
     { "magic", offsetof(relic_groff_header, magic), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
     { "file_size", offsetof(relic_groff_header, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

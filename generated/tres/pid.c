@@ -32,12 +32,6 @@ typedef struct relic_pid_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_pid_rctx;
 
-static relic_status rd_header(relic_pid_rctx *c, uint64_t pos, relic_pid_header *m);
-static relic_status rd_colour(relic_pid_rctx *c, uint64_t pos, relic_pid_colour *m);
-static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_out, relic_pid_palette *m);
-static relic_status rd_raster(relic_pid_rctx *c, uint64_t pos, relic_pid_raster *m);
-static relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_pid *m);
-
 static relic_status rd_header(relic_pid_rctx *c, uint64_t pos, relic_pid_header *m)
 {
     if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "header", 32u);
@@ -200,13 +194,6 @@ typedef struct relic_pid_wctx {
     uint64_t at_palettes, size_palettes;
     uint64_t at_rasters, size_rasters;
 } relic_pid_wctx;
-
-static void put_header(uint8_t *p, const relic_pid_header *m);
-static void put_colour(uint8_t *p, const relic_pid_colour *m);
-static relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_palette(const relic_pid_palette *m);
-static void put_raster(uint8_t *p, const relic_pid_raster *m);
-static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t pos, uint64_t *size_out);
 
 static uint64_t sz_palette(const relic_pid_palette *m)
 {

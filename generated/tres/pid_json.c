@@ -6,12 +6,6 @@
 #include "relic_json_table.h"
 #include "pid.h"
 
-static const relic_jt_struct header_json;
-static const relic_jt_struct colour_json;
-static const relic_jt_struct palette_json;
-static const relic_jt_struct raster_json;
-static const relic_jt_struct pid_json;
-
 static const relic_jt_field header_fields[] = {
     { "version", offsetof(relic_pid_header, version), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
     { "bump_depth", offsetof(relic_pid_header, bump_depth), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },

@@ -21,8 +21,6 @@ typedef struct relic_scn_bmp_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_bmp_rctx;
 
-static relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m);
-
 static relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m)
 {
     uint64_t cur = pos;
@@ -82,9 +80,6 @@ typedef struct relic_scn_bmp_wctx {
     relic_error *err;
     const relic_scn_bmp_bmp *root;
 } relic_scn_bmp_wctx;
-
-static relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_bmp *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_bmp(const relic_scn_bmp_bmp *m);
 
 static uint64_t sz_bmp(const relic_scn_bmp_bmp *m)
 {

@@ -6,8 +6,6 @@
 #include "relic_json_table.h"
 #include "scn_bmp.h"
 
-static const relic_jt_struct bmp_json;
-
 static const relic_jt_field bmp_fields[] = {
     { "magic", offsetof(relic_scn_bmp_bmp, magic), RELIC_JT_CHAR, 1, 0, RELIC_JT_OPTIONAL, 2, 2, 0, NULL, NULL, NULL },
     { "file_size", offsetof(relic_scn_bmp_bmp, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

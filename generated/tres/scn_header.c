@@ -23,9 +23,6 @@ typedef struct relic_scn_header_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_header_rctx;
 
-static relic_status rd_path(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_path *m);
-static relic_status rd_header(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_header *m);
-
 static relic_status rd_path(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_path *m)
 {
     if (!relic_gen_room(c->size, pos, 256u)) return relic_gen_short(c->err, pos, c->size, "", "path", 256u);
@@ -85,9 +82,6 @@ typedef struct relic_scn_header_wctx {
     relic_error *err;
     const relic_scn_header_header *root;
 } relic_scn_header_wctx;
-
-static void put_path(uint8_t *p, const relic_scn_header_path *m);
-static relic_status put_header(relic_scn_header_wctx *c, const relic_scn_header_header *m, uint64_t pos, uint64_t *size_out);
 
 static void put_path(uint8_t *p, const relic_scn_header_path *m)
 {

@@ -6,9 +6,6 @@
 #include "relic_json_table.h"
 #include "scn_header.h"
 
-static const relic_jt_struct path_json;
-static const relic_jt_struct header_json;
-
 static const relic_jt_field path_fields[] = {
     { "text", offsetof(relic_scn_header_path, text), RELIC_JT_CHAR, 1, 0, 0, 256, 256, 0, NULL, NULL, NULL },
 };

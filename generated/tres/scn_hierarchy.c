@@ -22,9 +22,6 @@ typedef struct relic_scn_hierarchy_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_hierarchy_rctx;
 
-static relic_status rd_node(relic_scn_hierarchy_rctx *c, uint64_t pos, relic_scn_hierarchy_node *m);
-static relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m);
-
 static relic_status rd_node(relic_scn_hierarchy_rctx *c, uint64_t pos, relic_scn_hierarchy_node *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "node", 8u);
@@ -91,10 +88,6 @@ typedef struct relic_scn_hierarchy_wctx {
     relic_error *err;
     const relic_scn_hierarchy_hierarchy *root;
 } relic_scn_hierarchy_wctx;
-
-static void put_node(uint8_t *p, const relic_scn_hierarchy_node *m);
-static relic_status put_hierarchy(relic_scn_hierarchy_wctx *c, const relic_scn_hierarchy_hierarchy *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_hierarchy(const relic_scn_hierarchy_hierarchy *m);
 
 static uint64_t sz_hierarchy(const relic_scn_hierarchy_hierarchy *m)
 {

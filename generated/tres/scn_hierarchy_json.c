@@ -6,9 +6,6 @@
 #include "relic_json_table.h"
 #include "scn_hierarchy.h"
 
-static const relic_jt_struct node_json;
-static const relic_jt_struct hierarchy_json;
-
 static const relic_jt_field node_fields[] = {
     { "id", offsetof(relic_scn_hierarchy_node, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
     { "parent", offsetof(relic_scn_hierarchy_node, parent), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

@@ -24,10 +24,6 @@ typedef struct relic_scn_instance_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_instance_rctx;
 
-static relic_status rd_vec3f(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_vec3f *m);
-static relic_status rd_quaternion(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_quaternion *m);
-static relic_status rd_instance(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_instance *m);
-
 static relic_status rd_vec3f(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
@@ -92,10 +88,6 @@ typedef struct relic_scn_instance_wctx {
     relic_error *err;
     const relic_scn_instance_instance *root;
 } relic_scn_instance_wctx;
-
-static void put_vec3f(uint8_t *p, const relic_scn_instance_vec3f *m);
-static void put_quaternion(uint8_t *p, const relic_scn_instance_quaternion *m);
-static relic_status put_instance(relic_scn_instance_wctx *c, const relic_scn_instance_instance *m, uint64_t pos, uint64_t *size_out);
 
 static void put_vec3f(uint8_t *p, const relic_scn_instance_vec3f *m)
 {

@@ -6,10 +6,6 @@
 #include "relic_json_table.h"
 #include "scn_instance.h"
 
-static const relic_jt_struct vec3f_json;
-static const relic_jt_struct quaternion_json;
-static const relic_jt_struct instance_json;
-
 static const relic_jt_field vec3f_fields[] = {
     { "x", offsetof(relic_scn_instance_vec3f, x), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
     { "y", offsetof(relic_scn_instance_vec3f, y), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },

@@ -23,10 +23,6 @@ typedef struct relic_scn_partitions_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_partitions_rctx;
 
-static relic_status rd_vec3f(relic_scn_partitions_rctx *c, uint64_t pos, relic_scn_partitions_vec3f *m);
-static relic_status rd_partition(relic_scn_partitions_rctx *c, uint64_t pos, relic_scn_partitions_partition *m);
-static relic_status rd_partitions(relic_scn_partitions_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partitions *m);
-
 static relic_status rd_vec3f(relic_scn_partitions_rctx *c, uint64_t pos, relic_scn_partitions_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
@@ -105,11 +101,6 @@ typedef struct relic_scn_partitions_wctx {
     relic_error *err;
     const relic_scn_partitions_partitions *root;
 } relic_scn_partitions_wctx;
-
-static void put_vec3f(uint8_t *p, const relic_scn_partitions_vec3f *m);
-static void put_partition(uint8_t *p, const relic_scn_partitions_partition *m);
-static relic_status put_partitions(relic_scn_partitions_wctx *c, const relic_scn_partitions_partitions *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_partitions(const relic_scn_partitions_partitions *m);
 
 static uint64_t sz_partitions(const relic_scn_partitions_partitions *m)
 {

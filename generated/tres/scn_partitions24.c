@@ -23,10 +23,6 @@ typedef struct relic_scn_partitions24_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_partitions24_rctx;
 
-static relic_status rd_vec3f(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_vec3f *m);
-static relic_status rd_partition(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_partition *m);
-static relic_status rd_partitions(relic_scn_partitions24_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions24_partitions *m);
-
 static relic_status rd_vec3f(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
@@ -103,11 +99,6 @@ typedef struct relic_scn_partitions24_wctx {
     relic_error *err;
     const relic_scn_partitions24_partitions *root;
 } relic_scn_partitions24_wctx;
-
-static void put_vec3f(uint8_t *p, const relic_scn_partitions24_vec3f *m);
-static void put_partition(uint8_t *p, const relic_scn_partitions24_partition *m);
-static relic_status put_partitions(relic_scn_partitions24_wctx *c, const relic_scn_partitions24_partitions *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_partitions(const relic_scn_partitions24_partitions *m);
 
 static uint64_t sz_partitions(const relic_scn_partitions24_partitions *m)
 {

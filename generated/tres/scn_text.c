@@ -21,8 +21,6 @@ typedef struct relic_scn_text_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_text_rctx;
 
-static relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m);
-
 static relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m)
 {
     uint64_t cur = pos;
@@ -74,9 +72,6 @@ typedef struct relic_scn_text_wctx {
     relic_error *err;
     const relic_scn_text_text *root;
 } relic_scn_text_wctx;
-
-static relic_status put_text(relic_scn_text_wctx *c, const relic_scn_text_text *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_text(const relic_scn_text_text *m);
 
 static uint64_t sz_text(const relic_scn_text_text *m)
 {

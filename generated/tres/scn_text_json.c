@@ -6,8 +6,6 @@
 #include "relic_json_table.h"
 #include "scn_text.h"
 
-static const relic_jt_struct text_json;
-
 static const relic_jt_field text_fields[] = {
     { "text", offsetof(relic_scn_text_text, text), RELIC_JT_CHAR, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_scn_text_text, text_count), NULL, NULL, NULL },
 };

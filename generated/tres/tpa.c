@@ -42,14 +42,6 @@ typedef struct relic_tpa_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_tpa_rctx;
 
-static relic_status rd_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_header *m);
-static relic_status rd_sample_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_sample_header *m);
-static relic_status rd_id_entry(relic_tpa_rctx *c, uint64_t pos, relic_tpa_id_entry *m);
-static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample *m);
-static relic_status rd_transfer_function(relic_tpa_rctx *c, uint64_t pos, relic_tpa_transfer_function *m);
-static relic_status rd_collision(relic_tpa_rctx *c, uint64_t pos, relic_tpa_collision *m);
-static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_tpa *m);
-
 static relic_status rd_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_header *m)
 {
     if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "", "header", 24u);
@@ -302,16 +294,6 @@ typedef struct relic_tpa_wctx {
     const relic_tpa_tpa *root;
     uint64_t at_collisions, size_collisions;
 } relic_tpa_wctx;
-
-static void put_header(uint8_t *p, const relic_tpa_header *m);
-static void put_sample_header(uint8_t *p, const relic_tpa_sample_header *m);
-static void put_id_entry(uint8_t *p, const relic_tpa_id_entry *m);
-static relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_sample(const relic_tpa_sample *m);
-static void put_transfer_function(uint8_t *p, const relic_tpa_transfer_function *m);
-static void put_collision(uint8_t *p, const relic_tpa_collision *m);
-static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_tpa(const relic_tpa_tpa *m);
 
 static uint64_t sz_sample(const relic_tpa_sample *m)
 {

@@ -6,14 +6,6 @@
 #include "relic_json_table.h"
 #include "tpa.h"
 
-static const relic_jt_struct header_json;
-static const relic_jt_struct sample_header_json;
-static const relic_jt_struct id_entry_json;
-static const relic_jt_struct sample_json;
-static const relic_jt_struct transfer_function_json;
-static const relic_jt_struct collision_json;
-static const relic_jt_struct tpa_json;
-
 static const relic_jt_field header_fields[] = {
     { "version", offsetof(relic_tpa_header, version), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
     { "sample_count", offsetof(relic_tpa_header, sample_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },

@@ -30,12 +30,6 @@ typedef struct relic_wtd_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_wtd_rctx;
 
-static relic_status rd_quad_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_quad_rect *m);
-static relic_status rd_world_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_world_rect *m);
-static relic_status rd_linear(relic_wtd_rctx *c, uint64_t pos, relic_wtd_linear *m);
-static relic_status rd_mapping(relic_wtd_rctx *c, uint64_t pos, relic_wtd_mapping *m);
-static relic_status rd_wtd(relic_wtd_rctx *c, uint64_t pos, relic_wtd_wtd *m);
-
 static relic_status rd_quad_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_quad_rect *m)
 {
     if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "quad_rect", 16u);
@@ -135,12 +129,6 @@ typedef struct relic_wtd_wctx {
     relic_error *err;
     const relic_wtd_wtd *root;
 } relic_wtd_wctx;
-
-static void put_quad_rect(uint8_t *p, const relic_wtd_quad_rect *m);
-static void put_world_rect(uint8_t *p, const relic_wtd_world_rect *m);
-static void put_linear(uint8_t *p, const relic_wtd_linear *m);
-static void put_mapping(uint8_t *p, const relic_wtd_mapping *m);
-static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_wtd *m, uint64_t pos, uint64_t *size_out);
 
 static void put_quad_rect(uint8_t *p, const relic_wtd_quad_rect *m)
 {

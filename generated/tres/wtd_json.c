@@ -6,12 +6,6 @@
 #include "relic_json_table.h"
 #include "wtd.h"
 
-static const relic_jt_struct quad_rect_json;
-static const relic_jt_struct world_rect_json;
-static const relic_jt_struct linear_json;
-static const relic_jt_struct mapping_json;
-static const relic_jt_struct wtd_json;
-
 static const relic_jt_field quad_rect_fields[] = {
     { "start_x", offsetof(relic_wtd_quad_rect, start_x), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
     { "start_y", offsetof(relic_wtd_quad_rect, start_y), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },

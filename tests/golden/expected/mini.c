@@ -39,11 +39,6 @@ typedef struct relic_mini_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_mini_rctx;
 
-static relic_status rd_point(relic_mini_rctx *c, uint64_t pos, relic_mini_point *m);
-static relic_status rd_header(relic_mini_rctx *c, uint64_t pos, relic_mini_header *m);
-static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m);
-static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m);
-
 static relic_status rd_point(relic_mini_rctx *c, uint64_t pos, relic_mini_point *m)
 {
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "", "point", 4u);
@@ -308,13 +303,6 @@ typedef struct relic_mini_wctx {
     uint64_t at_table, size_table;
     uint64_t at_records, size_records;
 } relic_mini_wctx;
-
-static void put_point(uint8_t *p, const relic_mini_point *m);
-static void put_header(uint8_t *p, const relic_mini_header *m);
-static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_record(const relic_mini_record *m);
-static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint64_t pos, uint64_t *size_out);
-static uint64_t sz_mini(const relic_mini_mini *m);
 
 static uint64_t sz_record(const relic_mini_record *m)
 {

@@ -6,11 +6,6 @@
 #include "relic_json_table.h"
 #include "mini.h"
 
-static const relic_jt_struct point_json;
-static const relic_jt_struct header_json;
-static const relic_jt_struct record_json;
-static const relic_jt_struct mini_json;
-
 static const relic_jt_field point_fields[] = {
     { "x", offsetof(relic_mini_point, x), RELIC_JT_INT, 2, 1, 0, 0, 0, 0, NULL, NULL, NULL },
     { "y", offsetof(relic_mini_point, y), RELIC_JT_INT, 2, 1, 0, 0, 0, 0, NULL, NULL, NULL },
