@@ -21,6 +21,18 @@ static uint64_t type_max(gen_prim p)
     return bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
 }
 
+/* Index of a root member placed with `at` among those members (c->at[], c->size[]). */
+static int placed_index(const gen_schema *s, const gen_field *f)
+{
+    gen_field *rf[512];
+    int n = em_fields(s->format.root, rf, 512), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (rf[i] == f) return k;
+        if (rf[i]->at) k++;
+    }
+    return -1;
+}
+
 /* C expression for the byte size of member f of model `m` (pointer). */
 static void member_size(gen_out *o, gen_schema *s, const gen_field *f, const char *m)
 {
@@ -143,15 +155,13 @@ static void emit_put_var(wctx *w, const gen_field *f)
     int var = f->count || f->count_rest;
     const char *p = f->at ? "at" : "cur";
     out_printf(o, "    { /* %s */\n", f->name);
-    if (f->at) out_printf(o, "        const uint64_t at = c->at_%s;\n", f->name);
+    if (f->at) out_printf(o, "        const uint64_t at = c->at[%d];\n", placed_index(s, f));
     if (f->count) {
         gen_out t = { 0 };
         em_expr_text(&t, f->count);
-        out_puts(o, "        const int64_t cnt = ");
+        out_printf(o, "        if ((st = relic_gen_count(c->err, %s, \"%s\", \"%s\", ", p, f->name, t.data);
         em_expr(o, f->count, "m->", "c->root->", "0");
-        out_puts(o, ";\n");
-        out_printf(o, "        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->%s_count) return relic_fail(c->err, RELIC_E_ARGUMENT, %s, \"%s\", \"has %%llu elements but %s = %%lld\", (unsigned long long)m->%s_count, (long long)cnt);\n",
-                   f->name, p, f->name, t.data, f->name);
+        out_printf(o, ", m->%s_count)) != RELIC_OK) return st;\n", f->name);
         free(t.data);
     }
     if (var) out_printf(o, "        const uint64_t n = (uint64_t)m->%s_count * %lldu;\n", f->name, (long long)per);
@@ -291,22 +301,21 @@ static void emit_fill_derived(wctx *w, const gen_struct *st, const char *holder,
              * file's own, e.g. 0 or the next free byte) is kept when it stays inside the
              * output; a changed file gets the array's real position. */
             if (t->at && (t->count || t->count_rest))
-                out_printf(&v, "(%s%s_count == 0 && (uint64_t)%s%s <= total_) ? (uint64_t)%s%s : c->at_%s",
-                           tgt, t->name, holder, f->name, holder, f->name, t->name);
-            else if (t->at) out_printf(&v, "c->at_%s", t->name);
+                out_printf(&v, "(%s%s_count == 0 && (uint64_t)%s%s <= total) ? (uint64_t)%s%s : c->at[%d]",
+                           tgt, t->name, holder, f->name, holder, f->name, placed_index(w->s, t));
+            else if (t->at) out_printf(&v, "c->at[%d]", placed_index(w->s, t));
             else if (t->fixed_offset >= 0 && t->owner && t->owner->is_root) out_printf(&v, "%lldu", (long long)t->fixed_offset);
             else gen_error(f->loc, "offset(%s): the writer can only place members with 'at' or at a fixed root offset", t->name);
             break;
         case FN_SIZE:
-            if (t->at) out_printf(&v, "c->size_%s", t->name);
+            if (t->at) out_printf(&v, "c->size[%d]", placed_index(w->s, t));
             else member_size(&v, w->s, t, tgt);
             break;
         }
         if (!v.data) continue;
-        out_printf(o, "    { const uint64_t v_ = %s;\n", v.data);
-        out_printf(o, "      if (v_ > %lluu) return relic_fail(c->err, RELIC_E_LIMIT, 0, \"%s\", \"%%llu does not fit %s\", (unsigned long long)v_);\n",
-                   (unsigned long long)type_max(f->prim), f->name, gen_prim_name(f->prim));
-        out_printf(o, "      %s%s = (%s)v_; }\n", holder, f->name, gen_prim_ctype(f->prim));
+        out_printf(o, "    if ((st = relic_gen_fits(c->err, d = %s, UINT64_C(%llu), \"%s\", \"%s\")) != RELIC_OK) return st;\n",
+                   v.data, (unsigned long long)type_max(f->prim), f->name, gen_prim_name(f->prim));
+        out_printf(o, "    %s%s = (%s)d;\n", holder, f->name, gen_prim_ctype(f->prim));
         free(v.data);
     }
 }
@@ -326,8 +335,14 @@ void emit_writer(gen_schema *s, gen_out *o)
 
     out_puts(o, "/* ---- writer ---- */\n\n");
     out_printf(o, "typedef struct %s_wctx {\n    uint8_t *base;\n    relic_error *err;\n    const %s_%s *root;\n", P, P, R);
-    for (int i = 0; i < nrf; i++)
-        if (rf[i]->at) out_printf(o, "    uint64_t at_%s, size_%s;\n", rf[i]->name, rf[i]->name);
+    int nplaced = 0;
+    for (int i = 0; i < nrf; i++) nplaced += rf[i]->at != NULL;
+    if (nplaced) {
+        out_printf(o, "    uint64_t at[%d], size[%d]; /* placed members:", nplaced, nplaced);
+        for (int i = 0, k = 0; i < nrf; i++)
+            if (rf[i]->at) out_printf(o, " %d %s", k++, rf[i]->name);
+        out_puts(o, " */\n");
+    }
     out_printf(o, "} %s_wctx;\n\n", P);
 
     for (int i = 0; i < n; i++) {
@@ -406,6 +421,7 @@ void emit_writer(gen_schema *s, gen_out *o)
         int uses_st = strstr(body.data, "(st = ") != NULL;
         if (uses_st) out_puts(o, "    relic_status st;\n");
         if (strstr(body.data, "&sz)")) out_puts(o, "    uint64_t sz = 0;\n");
+        if (strstr(body.data, ", d = ")) out_puts(o, "    uint64_t d;\n");
         int uses_cur = strstr(body.data, "cur") != NULL;
         if (uses_cur) out_puts(o, "    uint64_t cur = pos;\n");
         else if (!body.data || !strstr(body.data, "pos")) out_puts(o, "    (void)pos;\n");
@@ -417,67 +433,9 @@ void emit_writer(gen_schema *s, gen_out *o)
     }
 
     /* entry point */
-    wctx w = { s, o, root };
-    out_printf(o, "relic_status %s_write(const %s_%s *model, relic_buf *out, relic_error *err)\n{\n", P, P, R);
-    out_printf(o, "    relic_error scratch_;\n    if (!err) err = &scratch_;\n    relic_error_clear(err);\n");
-    out_printf(o, "    %s_%s mm_ = *model;\n    %s_%s *m = &mm_;\n", P, R, P, R);
-    out_printf(o, "    %s_wctx cc_ = { 0 };\n    %s_wctx *c = &cc_;\n    c->err = err;\n    c->root = m;\n", P, P);
-    if (root->fixed_size < 0) out_printf(o, "%s    uint64_t cur = sz_%s(m);\n    const uint64_t sz_root_seq_ = cur;\n    (void)sz_root_seq_;\n", root_read ? "    root_sz_ = m;\n" : "", R);
-    else out_printf(o, "    uint64_t cur = %lldu;\n", (long long)root->fixed_size);
-    for (int i = 0; i < nrf; i++) {
-        gen_field *f = rf[i];
-        if (!f->at) continue;
-        out_printf(o, "    c->at_%s = cur;\n    c->size_%s = ", f->name, f->name);
-        member_size(o, s, f, "m->");
-        out_printf(o, ";\n    if (cur + c->size_%s < cur) return relic_fail(err, RELIC_E_LIMIT, 0, \"%s\", \"too large\");\n    cur += c->size_%s;\n", f->name, f->name, f->name);
-    }
-    /* The model's own layout, when every non-empty placed member has an offset field
-     * and the spans neither overlap nor reach into the sequential part: a file with
-     * its tables in another order (or with zero gaps) is written back as it was. A
-     * changed or new model falls back to the contiguous layout above. */
-    {
-        int nplaced = 0;
-        for (int i = 0; i < nrf; i++) nplaced += rf[i]->at != NULL;
-        if (nplaced > 0) {
-            char seq[64];
-            if (root->fixed_size < 0) snprintf(seq, sizeof seq, "sz_root_seq_");
-            else snprintf(seq, sizeof seq, "%lldu", (long long)root->fixed_size);
-            out_printf(o, "    {\n        const uint64_t seq_ = %s;\n        uint64_t at_[%d], sz_[%d], end_ = seq_;\n        int keep_ = 1;\n",
-                       seq, nplaced, nplaced);
-            int k = 0;
-            for (int i = 0; i < nrf; i++) {
-                gen_field *f = rf[i];
-                if (!f->at) continue;
-                const gen_expr *e = f->at;
-                int held = e->kind == EX_NAME && e->ref && e->ref->is_derived && e->ref->init->func == FN_OFFSET && e->ref->init->ref == f;
-                if (held) {
-                    out_puts(o, "        at_[");
-                    out_printf(o, "%d] = (uint64_t)m->", k);
-                    for (int p = 0; p < e->npath; p++) out_printf(o, "%s%s", p ? "." : "", e->path[p]);
-                    out_printf(o, ";\n        sz_[%d] = c->size_%s;\n", k, f->name);
-                } else {
-                    out_printf(o, "        at_[%d] = 0;\n        sz_[%d] = c->size_%s;\n        if (sz_[%d]) keep_ = 0;\n", k, k, f->name, k);
-                }
-                k++;
-            }
-            out_printf(o, "        for (int i_ = 0; i_ < %d && keep_; i_++) {\n", nplaced);
-            out_puts(o, "            if (!sz_[i_]) continue;\n"
-                        "            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }\n"
-                        "            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];\n"
-                        "            for (int k_ = 0; k_ < i_; k_++)\n"
-                        "                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;\n"
-                        "        }\n        if (keep_) {\n");
-            k = 0;
-            for (int i = 0; i < nrf; i++) {
-                if (!rf[i]->at) continue;
-                out_printf(o, "            c->at_%s = sz_[%d] ? at_[%d] : end_;\n", rf[i]->name, k, k);
-                k++;
-            }
-            out_puts(o, "            cur = end_;\n        }\n    }\n");
-        }
-    }
-    out_puts(o, "    const uint64_t total_ = cur;\n    (void)total_;\n");
-    /* derived fields of the root and of its plain struct members */
+    wctx w = { s, NULL, root };
+    gen_out derived = { 0 };
+    w.o = &derived;
     emit_fill_derived(&w, root, "m->", "m->", 0);
     emit_fill_derived(&w, root, "m->", "m->", 1);
     for (int i = 0; i < nrf; i++)
@@ -486,11 +444,53 @@ void emit_writer(gen_schema *s, gen_out *o)
             snprintf(holder, sizeof holder, "m->%s.", rf[i]->name);
             emit_fill_derived(&w, rf[i]->stype, holder, "m->", 1);
         }
+    w.o = o;
+    out_printf(o, "relic_status %s_write(const %s_%s *model, relic_buf *out, relic_error *err)\n{\n", P, P, R);
+    out_printf(o, "    relic_error scratch;\n    if (!err) err = &scratch;\n    relic_error_clear(err);\n");
+    out_printf(o, "    %s_%s copy = *model, *m = &copy; /* its derived fields are recomputed */\n", P, R);
+    out_printf(o, "    %s_wctx cc = { 0 }, *c = &cc;\n    c->err = err;\n    c->root = m;\n    relic_status st;\n", P);
+    if (derived.size) out_puts(o, "    uint64_t d;\n");
+    if (root_read) out_puts(o, "    root_sz_ = m;\n");
+    char seq[64];
+    if (root->fixed_size < 0) snprintf(seq, sizeof seq, "sz_%s(m)", R);
+    else snprintf(seq, sizeof seq, "%lldu", (long long)root->fixed_size);
+    if (nplaced) {
+        /* The model's own layout when every non-empty placed member has an offset
+         * field and the spans neither overlap nor reach into the sequential part (a
+         * file with its tables in another order, or with gaps, is written back as it
+         * was); else the placed members follow the sequential part in schema order. */
+        for (int i = 0, k = 0; i < nrf; i++) {
+            if (!rf[i]->at) continue;
+            out_printf(o, "    c->size[%d] = ", k++);
+            member_size(o, s, rf[i], "m->");
+            out_puts(o, ";\n");
+        }
+        out_printf(o, "    const uint64_t held[%d] = {", nplaced);
+        for (int i = 0, k = 0; i < nrf; i++) {
+            gen_field *f = rf[i];
+            if (!f->at) continue;
+            const gen_expr *e = f->at;
+            int held = e->kind == EX_NAME && e->ref && e->ref->is_derived && e->ref->init->func == FN_OFFSET && e->ref->init->ref == f;
+            out_puts(o, k++ ? ",\n        " : "\n        ");
+            if (held) {
+                out_puts(o, "m->");
+                for (int p = 0; p < e->npath; p++) out_printf(o, "%s%s", p ? "." : "", e->path[p]);
+            } else {
+                out_puts(o, "RELIC_GEN_NOT_HELD");
+            }
+        }
+        out_puts(o, "\n    };\n    uint64_t cur;\n");
+        out_printf(o, "    if ((st = relic_gen_layout(err, %s, %d, held, c->size, c->at, &cur)) != RELIC_OK) return st;\n", seq, nplaced);
+    } else {
+        out_printf(o, "    const uint64_t cur = %s;\n", seq);
+    }
+    if (derived.size && strstr(derived.data, "total")) out_puts(o, "    const uint64_t total = cur;\n");
+    if (derived.size) out_puts(o, derived.data);
+    free(derived.data);
     out_puts(o, "    if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, \"\", \"output too large\");\n");
-    out_puts(o, "    const size_t start_ = out->size;\n");
-    out_puts(o, "    uint8_t *dst = relic_buf_extend(out, (size_t)cur);\n");
-    out_puts(o, "    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, \"\", \"cannot grow the output to %llu bytes\", (unsigned long long)cur);\n");
-    out_puts(o, "    c->base = dst;\n    uint64_t sz;\n");
-    out_printf(o, "    relic_status st = put_%s(c, m, 0, &sz);\n", R);
-    out_puts(o, "    if (st != RELIC_OK) out->size = start_;\n    return st;\n}\n\n");
+    out_puts(o, "    const size_t start = out->size;\n");
+    out_puts(o, "    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, \"\", \"cannot grow the output to %llu bytes\", (unsigned long long)cur);\n");
+    out_puts(o, "    uint64_t sz;\n");
+    out_printf(o, "    if ((st = put_%s(c, m, 0, &sz)) != RELIC_OK) out->size = start;\n", R);
+    out_puts(o, "    return st;\n}\n\n");
 }

@@ -225,9 +225,7 @@ typedef struct relic_erf_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_erf_erf *root;
-    uint64_t at_localized_strings, size_localized_strings;
-    uint64_t at_keys, size_keys;
-    uint64_t at_resources, size_resources;
+    uint64_t at[3], size[3]; /* placed members: 0 localized_strings 1 keys 2 resources */
 } relic_erf_wctx;
 
 static uint64_t sz_localized_string(const relic_erf_localized_string *m)
@@ -282,16 +280,16 @@ static void put_header(uint8_t *p, const relic_erf_header *m)
 static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_erf_localized_string copy = *m0, *m = &copy; /* its derived fields are recomputed */
+    relic_status st;
+    uint64_t d;
     uint64_t cur = pos;
-    { const uint64_t v_ = ((uint64_t)m->text_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "string_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->string_size = (uint32_t)v_; }
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->text_count * 1u), UINT64_C(4294967295), "string_size", "u32")) != RELIC_OK) return st;
+    m->string_size = (uint32_t)d;
     relic_store_u32le(c->base + pos, m->language_id);
     relic_store_u32le(c->base + pos + 4, m->string_size);
     cur = pos + 8;
     { /* text */
-        const int64_t cnt = ((int64_t)m->string_size);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "text", "has %llu elements but string_size = %lld", (unsigned long long)m->text_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "text", "string_size", ((int64_t)m->string_size), m->text_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->text_count * 1u;
         if (n) memcpy(c->base + cur, m->text, (size_t)n);
         cur += n;
@@ -302,11 +300,11 @@ static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_loca
 
 static relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     cur = pos;
     { /* resref */
-        const int64_t cnt = relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870)))));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->resref_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "resref", "has %llu elements but 16 + 16 * (header.file_version == 0x312E3156) = %lld", (unsigned long long)m->resref_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "resref", "16 + 16 * (header.file_version == 0x312E3156)", relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), m->resref_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->resref_count * 1u;
         if (n) memcpy(c->base + cur, m->resref, (size_t)n);
         cur += n;
@@ -330,9 +328,8 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
     uint64_t sz = 0;
     put_header(c->base + pos, &m->header);
     { /* localized_strings */
-        const uint64_t at = c->at_localized_strings;
-        const int64_t cnt = ((int64_t)m->header.language_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->localized_strings_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "localized_strings", "has %llu elements but header.language_count = %lld", (unsigned long long)m->localized_strings_count, (long long)cnt);
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "localized_strings", "header.language_count", ((int64_t)m->header.language_count), m->localized_strings_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->localized_strings_count * 1u;
         {
             uint64_t q = at;
@@ -343,9 +340,8 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
         }
     }
     { /* keys */
-        const uint64_t at = c->at_keys;
-        const int64_t cnt = ((int64_t)m->header.entry_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->keys_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "keys", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->keys_count, (long long)cnt);
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "keys", "header.entry_count", ((int64_t)m->header.entry_count), m->keys_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->keys_count * 1u;
         {
             uint64_t q = at;
@@ -356,9 +352,8 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
         }
     }
     { /* resources */
-        const uint64_t at = c->at_resources;
-        const int64_t cnt = ((int64_t)m->header.entry_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->resources_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "resources", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->resources_count, (long long)cnt);
+        const uint64_t at = c->at[2];
+        if ((st = relic_gen_count(c->err, at, "resources", "header.entry_count", ((int64_t)m->header.entry_count), m->resources_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->resources_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->resources, (size_t)(n * 8u)); }
         else
@@ -370,80 +365,43 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
 
 relic_status relic_erf_write(const relic_erf_erf *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_erf_erf mm_ = *model;
-    relic_erf_erf *m = &mm_;
-    relic_erf_wctx cc_ = { 0 };
-    relic_erf_wctx *c = &cc_;
+    relic_erf_erf copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_erf_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 160u;
-    c->at_localized_strings = cur;
-    c->size_localized_strings = sum_erf_localized_string(m->localized_strings, m->localized_strings_count);
-    if (cur + c->size_localized_strings < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "localized_strings", "too large");
-    cur += c->size_localized_strings;
-    c->at_keys = cur;
-    c->size_keys = sum_erf_key(m->keys, m->keys_count);
-    if (cur + c->size_keys < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "keys", "too large");
-    cur += c->size_keys;
-    c->at_resources = cur;
-    c->size_resources = ((uint64_t)m->resources_count * 8u);
-    if (cur + c->size_resources < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "resources", "too large");
-    cur += c->size_resources;
-    {
-        const uint64_t seq_ = 160u;
-        uint64_t at_[3], sz_[3], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.offset_to_localized_string;
-        sz_[0] = c->size_localized_strings;
-        at_[1] = (uint64_t)m->header.offset_to_key_list;
-        sz_[1] = c->size_keys;
-        at_[2] = (uint64_t)m->header.offset_to_resource_list;
-        sz_[2] = c->size_resources;
-        for (int i_ = 0; i_ < 3 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_localized_strings = sz_[0] ? at_[0] : end_;
-            c->at_keys = sz_[1] ? at_[1] : end_;
-            c->at_resources = sz_[2] ? at_[2] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->localized_strings_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "language_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.language_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_localized_strings;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "localized_string_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.localized_string_size = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->keys_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "entry_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.entry_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->localized_strings_count == 0 && (uint64_t)m->header.offset_to_localized_string <= total_) ? (uint64_t)m->header.offset_to_localized_string : c->at_localized_strings;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "offset_to_localized_string", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.offset_to_localized_string = (uint32_t)v_; }
-    { const uint64_t v_ = (m->keys_count == 0 && (uint64_t)m->header.offset_to_key_list <= total_) ? (uint64_t)m->header.offset_to_key_list : c->at_keys;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "offset_to_key_list", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.offset_to_key_list = (uint32_t)v_; }
-    { const uint64_t v_ = (m->resources_count == 0 && (uint64_t)m->header.offset_to_resource_list <= total_) ? (uint64_t)m->header.offset_to_resource_list : c->at_resources;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "offset_to_resource_list", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.offset_to_resource_list = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = sum_erf_localized_string(m->localized_strings, m->localized_strings_count);
+    c->size[1] = sum_erf_key(m->keys, m->keys_count);
+    c->size[2] = ((uint64_t)m->resources_count * 8u);
+    const uint64_t held[3] = {
+        m->header.offset_to_localized_string,
+        m->header.offset_to_key_list,
+        m->header.offset_to_resource_list
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 160u, 3, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->localized_strings_count, UINT64_C(4294967295), "language_count", "u32")) != RELIC_OK) return st;
+    m->header.language_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[0], UINT64_C(4294967295), "localized_string_size", "u32")) != RELIC_OK) return st;
+    m->header.localized_string_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->keys_count, UINT64_C(4294967295), "entry_count", "u32")) != RELIC_OK) return st;
+    m->header.entry_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->localized_strings_count == 0 && (uint64_t)m->header.offset_to_localized_string <= total) ? (uint64_t)m->header.offset_to_localized_string : c->at[0], UINT64_C(4294967295), "offset_to_localized_string", "u32")) != RELIC_OK) return st;
+    m->header.offset_to_localized_string = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->keys_count == 0 && (uint64_t)m->header.offset_to_key_list <= total) ? (uint64_t)m->header.offset_to_key_list : c->at[1], UINT64_C(4294967295), "offset_to_key_list", "u32")) != RELIC_OK) return st;
+    m->header.offset_to_key_list = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->resources_count == 0 && (uint64_t)m->header.offset_to_resource_list <= total) ? (uint64_t)m->header.offset_to_resource_list : c->at[2], UINT64_C(4294967295), "offset_to_resource_list", "u32")) != RELIC_OK) return st;
+    m->header.offset_to_resource_list = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_erf(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_erf(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

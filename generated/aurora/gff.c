@@ -201,12 +201,7 @@ typedef struct relic_gff_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_gff_gff *root;
-    uint64_t at_structs, size_structs;
-    uint64_t at_fields, size_fields;
-    uint64_t at_labels, size_labels;
-    uint64_t at_field_data, size_field_data;
-    uint64_t at_field_indices, size_field_indices;
-    uint64_t at_list_indices, size_list_indices;
+    uint64_t at[6], size[6]; /* placed members: 0 structs 1 fields 2 labels 3 field_data 4 field_indices 5 list_indices */
 } relic_gff_wctx;
 
 static void put_header(uint8_t *p, const relic_gff_header *m)
@@ -248,53 +243,48 @@ static void put_gff_label(uint8_t *p, const relic_gff_gff_label *m)
 
 static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     put_header(c->base + pos, &m->header);
     { /* structs */
-        const uint64_t at = c->at_structs;
-        const int64_t cnt = ((int64_t)m->header.struct_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->structs_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "structs", "has %llu elements but header.struct_count = %lld", (unsigned long long)m->structs_count, (long long)cnt);
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "structs", "header.struct_count", ((int64_t)m->header.struct_count), m->structs_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->structs_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->structs, (size_t)(n * 12u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_gff_struct(c->base + at + k * 12, &m->structs[k]);
     }
     { /* fields */
-        const uint64_t at = c->at_fields;
-        const int64_t cnt = ((int64_t)m->header.field_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->fields_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "fields", "has %llu elements but header.field_count = %lld", (unsigned long long)m->fields_count, (long long)cnt);
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "fields", "header.field_count", ((int64_t)m->header.field_count), m->fields_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->fields_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->fields, (size_t)(n * 12u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_gff_field(c->base + at + k * 12, &m->fields[k]);
     }
     { /* labels */
-        const uint64_t at = c->at_labels;
-        const int64_t cnt = ((int64_t)m->header.label_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->labels_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "labels", "has %llu elements but header.label_count = %lld", (unsigned long long)m->labels_count, (long long)cnt);
+        const uint64_t at = c->at[2];
+        if ((st = relic_gen_count(c->err, at, "labels", "header.label_count", ((int64_t)m->header.label_count), m->labels_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->labels_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->labels, (size_t)(n * 16u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_gff_label(c->base + at + k * 16, &m->labels[k]);
     }
     { /* field_data */
-        const uint64_t at = c->at_field_data;
-        const int64_t cnt = ((int64_t)m->header.field_data_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->field_data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "field_data", "has %llu elements but header.field_data_count = %lld", (unsigned long long)m->field_data_count, (long long)cnt);
+        const uint64_t at = c->at[3];
+        if ((st = relic_gen_count(c->err, at, "field_data", "header.field_data_count", ((int64_t)m->header.field_data_count), m->field_data_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->field_data_count * 1u;
         for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + at + k * 1, ((const uint8_t *)m->field_data)[k]);
     }
     { /* field_indices */
-        const uint64_t at = c->at_field_indices;
-        const int64_t cnt = relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->field_indices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "field_indices", "has %llu elements but header.field_indices_count / 4 = %lld", (unsigned long long)m->field_indices_count, (long long)cnt);
+        const uint64_t at = c->at[4];
+        if ((st = relic_gen_count(c->err, at, "field_indices", "header.field_indices_count / 4", relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), m->field_indices_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->field_indices_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->field_indices, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->field_indices)[k]);
     }
     { /* list_indices */
-        const uint64_t at = c->at_list_indices;
-        const int64_t cnt = relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->list_indices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "list_indices", "has %llu elements but header.list_indices_count / 4 = %lld", (unsigned long long)m->list_indices_count, (long long)cnt);
+        const uint64_t at = c->at[5];
+        if ((st = relic_gen_count(c->err, at, "list_indices", "header.list_indices_count / 4", relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), m->list_indices_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->list_indices_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->list_indices, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->list_indices)[k]);
@@ -305,119 +295,61 @@ static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t 
 
 relic_status relic_gff_write(const relic_gff_gff *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_gff_gff mm_ = *model;
-    relic_gff_gff *m = &mm_;
-    relic_gff_wctx cc_ = { 0 };
-    relic_gff_wctx *c = &cc_;
+    relic_gff_gff copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_gff_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 56u;
-    c->at_structs = cur;
-    c->size_structs = ((uint64_t)m->structs_count * 12u);
-    if (cur + c->size_structs < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "structs", "too large");
-    cur += c->size_structs;
-    c->at_fields = cur;
-    c->size_fields = ((uint64_t)m->fields_count * 12u);
-    if (cur + c->size_fields < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "fields", "too large");
-    cur += c->size_fields;
-    c->at_labels = cur;
-    c->size_labels = ((uint64_t)m->labels_count * 16u);
-    if (cur + c->size_labels < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "labels", "too large");
-    cur += c->size_labels;
-    c->at_field_data = cur;
-    c->size_field_data = ((uint64_t)m->field_data_count * 1u);
-    if (cur + c->size_field_data < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "field_data", "too large");
-    cur += c->size_field_data;
-    c->at_field_indices = cur;
-    c->size_field_indices = ((uint64_t)m->field_indices_count * 4u);
-    if (cur + c->size_field_indices < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "field_indices", "too large");
-    cur += c->size_field_indices;
-    c->at_list_indices = cur;
-    c->size_list_indices = ((uint64_t)m->list_indices_count * 4u);
-    if (cur + c->size_list_indices < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "list_indices", "too large");
-    cur += c->size_list_indices;
-    {
-        const uint64_t seq_ = 56u;
-        uint64_t at_[6], sz_[6], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.struct_offset;
-        sz_[0] = c->size_structs;
-        at_[1] = (uint64_t)m->header.field_offset;
-        sz_[1] = c->size_fields;
-        at_[2] = (uint64_t)m->header.label_offset;
-        sz_[2] = c->size_labels;
-        at_[3] = (uint64_t)m->header.field_data_offset;
-        sz_[3] = c->size_field_data;
-        at_[4] = (uint64_t)m->header.field_indices_offset;
-        sz_[4] = c->size_field_indices;
-        at_[5] = (uint64_t)m->header.list_indices_offset;
-        sz_[5] = c->size_list_indices;
-        for (int i_ = 0; i_ < 6 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_structs = sz_[0] ? at_[0] : end_;
-            c->at_fields = sz_[1] ? at_[1] : end_;
-            c->at_labels = sz_[2] ? at_[2] : end_;
-            c->at_field_data = sz_[3] ? at_[3] : end_;
-            c->at_field_indices = sz_[4] ? at_[4] : end_;
-            c->at_list_indices = sz_[5] ? at_[5] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (m->structs_count == 0 && (uint64_t)m->header.struct_offset <= total_) ? (uint64_t)m->header.struct_offset : c->at_structs;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "struct_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.struct_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->structs_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "struct_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.struct_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->fields_count == 0 && (uint64_t)m->header.field_offset <= total_) ? (uint64_t)m->header.field_offset : c->at_fields;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->fields_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->labels_count == 0 && (uint64_t)m->header.label_offset <= total_) ? (uint64_t)m->header.label_offset : c->at_labels;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "label_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.label_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->labels_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "label_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.label_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->field_data_count == 0 && (uint64_t)m->header.field_data_offset <= total_) ? (uint64_t)m->header.field_data_offset : c->at_field_data;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_data_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_data_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->field_data_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_data_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_data_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->field_indices_count == 0 && (uint64_t)m->header.field_indices_offset <= total_) ? (uint64_t)m->header.field_indices_offset : c->at_field_indices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_indices_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_indices_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_field_indices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_indices_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_indices_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->list_indices_count == 0 && (uint64_t)m->header.list_indices_offset <= total_) ? (uint64_t)m->header.list_indices_offset : c->at_list_indices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "list_indices_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.list_indices_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_list_indices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "list_indices_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.list_indices_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->structs_count * 12u);
+    c->size[1] = ((uint64_t)m->fields_count * 12u);
+    c->size[2] = ((uint64_t)m->labels_count * 16u);
+    c->size[3] = ((uint64_t)m->field_data_count * 1u);
+    c->size[4] = ((uint64_t)m->field_indices_count * 4u);
+    c->size[5] = ((uint64_t)m->list_indices_count * 4u);
+    const uint64_t held[6] = {
+        m->header.struct_offset,
+        m->header.field_offset,
+        m->header.label_offset,
+        m->header.field_data_offset,
+        m->header.field_indices_offset,
+        m->header.list_indices_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 56u, 6, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (m->structs_count == 0 && (uint64_t)m->header.struct_offset <= total) ? (uint64_t)m->header.struct_offset : c->at[0], UINT64_C(4294967295), "struct_offset", "u32")) != RELIC_OK) return st;
+    m->header.struct_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->structs_count, UINT64_C(4294967295), "struct_count", "u32")) != RELIC_OK) return st;
+    m->header.struct_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->fields_count == 0 && (uint64_t)m->header.field_offset <= total) ? (uint64_t)m->header.field_offset : c->at[1], UINT64_C(4294967295), "field_offset", "u32")) != RELIC_OK) return st;
+    m->header.field_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->fields_count, UINT64_C(4294967295), "field_count", "u32")) != RELIC_OK) return st;
+    m->header.field_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->labels_count == 0 && (uint64_t)m->header.label_offset <= total) ? (uint64_t)m->header.label_offset : c->at[2], UINT64_C(4294967295), "label_offset", "u32")) != RELIC_OK) return st;
+    m->header.label_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->labels_count, UINT64_C(4294967295), "label_count", "u32")) != RELIC_OK) return st;
+    m->header.label_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->field_data_count == 0 && (uint64_t)m->header.field_data_offset <= total) ? (uint64_t)m->header.field_data_offset : c->at[3], UINT64_C(4294967295), "field_data_offset", "u32")) != RELIC_OK) return st;
+    m->header.field_data_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->field_data_count, UINT64_C(4294967295), "field_data_count", "u32")) != RELIC_OK) return st;
+    m->header.field_data_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->field_indices_count == 0 && (uint64_t)m->header.field_indices_offset <= total) ? (uint64_t)m->header.field_indices_offset : c->at[4], UINT64_C(4294967295), "field_indices_offset", "u32")) != RELIC_OK) return st;
+    m->header.field_indices_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[4], UINT64_C(4294967295), "field_indices_count", "u32")) != RELIC_OK) return st;
+    m->header.field_indices_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->list_indices_count == 0 && (uint64_t)m->header.list_indices_offset <= total) ? (uint64_t)m->header.list_indices_offset : c->at[5], UINT64_C(4294967295), "list_indices_offset", "u32")) != RELIC_OK) return st;
+    m->header.list_indices_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[5], UINT64_C(4294967295), "list_indices_count", "u32")) != RELIC_OK) return st;
+    m->header.list_indices_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_gff(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_gff(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -99,7 +99,7 @@ typedef struct relic_rim_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_rim_rim *root;
-    uint64_t at_entries, size_entries;
+    uint64_t at[1], size[1]; /* placed members: 0 entries */
 } relic_rim_wctx;
 
 static void put_header(uint8_t *p, const relic_rim_header *m)
@@ -123,11 +123,11 @@ static void put_entry(uint8_t *p, const relic_rim_entry *m)
 
 static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     put_header(c->base + pos, &m->header);
     { /* entries */
-        const uint64_t at = c->at_entries;
-        const int64_t cnt = ((int64_t)m->header.entry_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->entries_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "entries", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->entries_count, (long long)cnt);
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "entries", "header.entry_count", ((int64_t)m->header.entry_count), m->entries_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->entries_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->entries, (size_t)(n * 32u)); }
         else
@@ -139,54 +139,31 @@ static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t 
 
 relic_status relic_rim_write(const relic_rim_rim *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_rim_rim mm_ = *model;
-    relic_rim_rim *m = &mm_;
-    relic_rim_wctx cc_ = { 0 };
-    relic_rim_wctx *c = &cc_;
+    relic_rim_rim copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_rim_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 120u;
-    c->at_entries = cur;
-    c->size_entries = ((uint64_t)m->entries_count * 32u);
-    if (cur + c->size_entries < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "entries", "too large");
-    cur += c->size_entries;
-    {
-        const uint64_t seq_ = 120u;
-        uint64_t at_[1], sz_[1], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.offset_to_entries;
-        sz_[0] = c->size_entries;
-        for (int i_ = 0; i_ < 1 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_entries = sz_[0] ? at_[0] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->entries_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "entry_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.entry_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->entries_count == 0 && (uint64_t)m->header.offset_to_entries <= total_) ? (uint64_t)m->header.offset_to_entries : c->at_entries;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "offset_to_entries", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.offset_to_entries = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->entries_count * 32u);
+    const uint64_t held[1] = {
+        m->header.offset_to_entries
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 120u, 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->entries_count, UINT64_C(4294967295), "entry_count", "u32")) != RELIC_OK) return st;
+    m->header.entry_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->entries_count == 0 && (uint64_t)m->header.offset_to_entries <= total) ? (uint64_t)m->header.offset_to_entries : c->at[0], UINT64_C(4294967295), "offset_to_entries", "u32")) != RELIC_OK) return st;
+    m->header.offset_to_entries = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_rim(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_rim(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -301,15 +301,7 @@ typedef struct relic_bwm_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_bwm_bwm *root;
-    uint64_t at_vertices, size_vertices;
-    uint64_t at_faces, size_faces;
-    uint64_t at_materials, size_materials;
-    uint64_t at_normals, size_normals;
-    uint64_t at_distances, size_distances;
-    uint64_t at_aabb, size_aabb;
-    uint64_t at_adjacency, size_adjacency;
-    uint64_t at_edges, size_edges;
-    uint64_t at_perimeters, size_perimeters;
+    uint64_t at[9], size[9]; /* placed members: 0 vertices 1 faces 2 materials 3 normals 4 distances 5 aabb 6 adjacency 7 edges 8 perimeters */
 } relic_bwm_wctx;
 
 static void put_vec3f(uint8_t *p, const relic_bwm_vec3f *m)
@@ -375,81 +367,73 @@ static void put_edge(uint8_t *p, const relic_bwm_edge *m)
 
 static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     put_header(c->base + pos, &m->header);
     { /* vertices */
-        const uint64_t at = c->at_vertices;
-        const int64_t cnt = ((int64_t)m->header.vertex_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "vertices", "has %llu elements but header.vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt);
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "vertices", "header.vertex_count", ((int64_t)m->header.vertex_count), m->vertices_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->vertices_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->vertices, (size_t)(n * 12u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->vertices[k]);
     }
     { /* faces */
-        const uint64_t at = c->at_faces;
-        const int64_t cnt = ((int64_t)m->header.face_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->faces_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "faces", "has %llu elements but header.face_count = %lld", (unsigned long long)m->faces_count, (long long)cnt);
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "faces", "header.face_count", ((int64_t)m->header.face_count), m->faces_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->faces_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->faces, (size_t)(n * 12u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_face(c->base + at + k * 12, &m->faces[k]);
     }
     { /* materials */
-        const uint64_t at = c->at_materials;
-        const int64_t cnt = ((int64_t)m->header.face_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->materials_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "materials", "has %llu elements but header.face_count = %lld", (unsigned long long)m->materials_count, (long long)cnt);
+        const uint64_t at = c->at[2];
+        if ((st = relic_gen_count(c->err, at, "materials", "header.face_count", ((int64_t)m->header.face_count), m->materials_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->materials_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->materials, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->materials)[k]);
     }
     { /* normals */
-        const uint64_t at = c->at_normals;
-        const int64_t cnt = ((int64_t)m->header.face_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->normals_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "normals", "has %llu elements but header.face_count = %lld", (unsigned long long)m->normals_count, (long long)cnt);
+        const uint64_t at = c->at[3];
+        if ((st = relic_gen_count(c->err, at, "normals", "header.face_count", ((int64_t)m->header.face_count), m->normals_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->normals_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->normals, (size_t)(n * 12u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->normals[k]);
     }
     { /* distances */
-        const uint64_t at = c->at_distances;
-        const int64_t cnt = ((int64_t)m->header.face_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->distances_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "distances", "has %llu elements but header.face_count = %lld", (unsigned long long)m->distances_count, (long long)cnt);
+        const uint64_t at = c->at[4];
+        if ((st = relic_gen_count(c->err, at, "distances", "header.face_count", ((int64_t)m->header.face_count), m->distances_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->distances_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->distances, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_f32le(c->base + at + k * 4, ((const float *)m->distances)[k]);
     }
     { /* aabb */
-        const uint64_t at = c->at_aabb;
-        const int64_t cnt = ((int64_t)m->header.aabb_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->aabb_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "aabb", "has %llu elements but header.aabb_count = %lld", (unsigned long long)m->aabb_count, (long long)cnt);
+        const uint64_t at = c->at[5];
+        if ((st = relic_gen_count(c->err, at, "aabb", "header.aabb_count", ((int64_t)m->header.aabb_count), m->aabb_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->aabb_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->aabb, (size_t)(n * 44u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_aabb_node(c->base + at + k * 44, &m->aabb[k]);
     }
     { /* adjacency */
-        const uint64_t at = c->at_adjacency;
-        const int64_t cnt = ((int64_t)m->header.adjacency_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->adjacency_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "adjacency", "has %llu elements but header.adjacency_count = %lld", (unsigned long long)m->adjacency_count, (long long)cnt);
+        const uint64_t at = c->at[6];
+        if ((st = relic_gen_count(c->err, at, "adjacency", "header.adjacency_count", ((int64_t)m->header.adjacency_count), m->adjacency_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->adjacency_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->adjacency, (size_t)(n * 12u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_adjacency(c->base + at + k * 12, &m->adjacency[k]);
     }
     { /* edges */
-        const uint64_t at = c->at_edges;
-        const int64_t cnt = ((int64_t)m->header.edge_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->edges_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "edges", "has %llu elements but header.edge_count = %lld", (unsigned long long)m->edges_count, (long long)cnt);
+        const uint64_t at = c->at[7];
+        if ((st = relic_gen_count(c->err, at, "edges", "header.edge_count", ((int64_t)m->header.edge_count), m->edges_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->edges_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->edges, (size_t)(n * 8u)); }
         else
             for (uint64_t k = 0; k < n; k++) put_edge(c->base + at + k * 8, &m->edges[k]);
     }
     { /* perimeters */
-        const uint64_t at = c->at_perimeters;
-        const int64_t cnt = ((int64_t)m->header.perimeter_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->perimeters_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "perimeters", "has %llu elements but header.perimeter_count = %lld", (unsigned long long)m->perimeters_count, (long long)cnt);
+        const uint64_t at = c->at[8];
+        if ((st = relic_gen_count(c->err, at, "perimeters", "header.perimeter_count", ((int64_t)m->header.perimeter_count), m->perimeters_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->perimeters_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->perimeters, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->perimeters)[k]);
@@ -460,149 +444,73 @@ static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t 
 
 relic_status relic_bwm_write(const relic_bwm_bwm *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_bwm_bwm mm_ = *model;
-    relic_bwm_bwm *m = &mm_;
-    relic_bwm_wctx cc_ = { 0 };
-    relic_bwm_wctx *c = &cc_;
+    relic_bwm_bwm copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_bwm_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 136u;
-    c->at_vertices = cur;
-    c->size_vertices = ((uint64_t)m->vertices_count * 12u);
-    if (cur + c->size_vertices < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "vertices", "too large");
-    cur += c->size_vertices;
-    c->at_faces = cur;
-    c->size_faces = ((uint64_t)m->faces_count * 12u);
-    if (cur + c->size_faces < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "faces", "too large");
-    cur += c->size_faces;
-    c->at_materials = cur;
-    c->size_materials = ((uint64_t)m->materials_count * 4u);
-    if (cur + c->size_materials < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "materials", "too large");
-    cur += c->size_materials;
-    c->at_normals = cur;
-    c->size_normals = ((uint64_t)m->normals_count * 12u);
-    if (cur + c->size_normals < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "normals", "too large");
-    cur += c->size_normals;
-    c->at_distances = cur;
-    c->size_distances = ((uint64_t)m->distances_count * 4u);
-    if (cur + c->size_distances < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "distances", "too large");
-    cur += c->size_distances;
-    c->at_aabb = cur;
-    c->size_aabb = ((uint64_t)m->aabb_count * 44u);
-    if (cur + c->size_aabb < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "aabb", "too large");
-    cur += c->size_aabb;
-    c->at_adjacency = cur;
-    c->size_adjacency = ((uint64_t)m->adjacency_count * 12u);
-    if (cur + c->size_adjacency < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "adjacency", "too large");
-    cur += c->size_adjacency;
-    c->at_edges = cur;
-    c->size_edges = ((uint64_t)m->edges_count * 8u);
-    if (cur + c->size_edges < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "edges", "too large");
-    cur += c->size_edges;
-    c->at_perimeters = cur;
-    c->size_perimeters = ((uint64_t)m->perimeters_count * 4u);
-    if (cur + c->size_perimeters < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "perimeters", "too large");
-    cur += c->size_perimeters;
-    {
-        const uint64_t seq_ = 136u;
-        uint64_t at_[9], sz_[9], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.vertex_offset;
-        sz_[0] = c->size_vertices;
-        at_[1] = (uint64_t)m->header.face_offset;
-        sz_[1] = c->size_faces;
-        at_[2] = (uint64_t)m->header.material_offset;
-        sz_[2] = c->size_materials;
-        at_[3] = (uint64_t)m->header.normal_offset;
-        sz_[3] = c->size_normals;
-        at_[4] = (uint64_t)m->header.distance_offset;
-        sz_[4] = c->size_distances;
-        at_[5] = (uint64_t)m->header.aabb_offset;
-        sz_[5] = c->size_aabb;
-        at_[6] = (uint64_t)m->header.adjacency_offset;
-        sz_[6] = c->size_adjacency;
-        at_[7] = (uint64_t)m->header.edge_offset;
-        sz_[7] = c->size_edges;
-        at_[8] = (uint64_t)m->header.perimeter_offset;
-        sz_[8] = c->size_perimeters;
-        for (int i_ = 0; i_ < 9 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_vertices = sz_[0] ? at_[0] : end_;
-            c->at_faces = sz_[1] ? at_[1] : end_;
-            c->at_materials = sz_[2] ? at_[2] : end_;
-            c->at_normals = sz_[3] ? at_[3] : end_;
-            c->at_distances = sz_[4] ? at_[4] : end_;
-            c->at_aabb = sz_[5] ? at_[5] : end_;
-            c->at_adjacency = sz_[6] ? at_[6] : end_;
-            c->at_edges = sz_[7] ? at_[7] : end_;
-            c->at_perimeters = sz_[8] ? at_[8] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->vertices_count == 0 && (uint64_t)m->header.vertex_offset <= total_) ? (uint64_t)m->header.vertex_offset : c->at_vertices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.vertex_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->faces_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "face_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.face_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->faces_count == 0 && (uint64_t)m->header.face_offset <= total_) ? (uint64_t)m->header.face_offset : c->at_faces;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "face_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.face_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (m->materials_count == 0 && (uint64_t)m->header.material_offset <= total_) ? (uint64_t)m->header.material_offset : c->at_materials;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "material_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.material_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (m->normals_count == 0 && (uint64_t)m->header.normal_offset <= total_) ? (uint64_t)m->header.normal_offset : c->at_normals;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "normal_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.normal_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (m->distances_count == 0 && (uint64_t)m->header.distance_offset <= total_) ? (uint64_t)m->header.distance_offset : c->at_distances;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "distance_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.distance_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->aabb_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "aabb_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.aabb_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->aabb_count == 0 && (uint64_t)m->header.aabb_offset <= total_) ? (uint64_t)m->header.aabb_offset : c->at_aabb;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "aabb_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.aabb_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->adjacency_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "adjacency_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.adjacency_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->adjacency_count == 0 && (uint64_t)m->header.adjacency_offset <= total_) ? (uint64_t)m->header.adjacency_offset : c->at_adjacency;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "adjacency_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.adjacency_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->edges_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "edge_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.edge_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->edges_count == 0 && (uint64_t)m->header.edge_offset <= total_) ? (uint64_t)m->header.edge_offset : c->at_edges;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "edge_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.edge_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->perimeters_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "perimeter_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.perimeter_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->perimeters_count == 0 && (uint64_t)m->header.perimeter_offset <= total_) ? (uint64_t)m->header.perimeter_offset : c->at_perimeters;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "perimeter_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.perimeter_offset = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->vertices_count * 12u);
+    c->size[1] = ((uint64_t)m->faces_count * 12u);
+    c->size[2] = ((uint64_t)m->materials_count * 4u);
+    c->size[3] = ((uint64_t)m->normals_count * 12u);
+    c->size[4] = ((uint64_t)m->distances_count * 4u);
+    c->size[5] = ((uint64_t)m->aabb_count * 44u);
+    c->size[6] = ((uint64_t)m->adjacency_count * 12u);
+    c->size[7] = ((uint64_t)m->edges_count * 8u);
+    c->size[8] = ((uint64_t)m->perimeters_count * 4u);
+    const uint64_t held[9] = {
+        m->header.vertex_offset,
+        m->header.face_offset,
+        m->header.material_offset,
+        m->header.normal_offset,
+        m->header.distance_offset,
+        m->header.aabb_offset,
+        m->header.adjacency_offset,
+        m->header.edge_offset,
+        m->header.perimeter_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 136u, 9, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->header.vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->vertices_count == 0 && (uint64_t)m->header.vertex_offset <= total) ? (uint64_t)m->header.vertex_offset : c->at[0], UINT64_C(4294967295), "vertex_offset", "u32")) != RELIC_OK) return st;
+    m->header.vertex_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->faces_count, UINT64_C(4294967295), "face_count", "u32")) != RELIC_OK) return st;
+    m->header.face_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->faces_count == 0 && (uint64_t)m->header.face_offset <= total) ? (uint64_t)m->header.face_offset : c->at[1], UINT64_C(4294967295), "face_offset", "u32")) != RELIC_OK) return st;
+    m->header.face_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->materials_count == 0 && (uint64_t)m->header.material_offset <= total) ? (uint64_t)m->header.material_offset : c->at[2], UINT64_C(4294967295), "material_offset", "u32")) != RELIC_OK) return st;
+    m->header.material_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->normals_count == 0 && (uint64_t)m->header.normal_offset <= total) ? (uint64_t)m->header.normal_offset : c->at[3], UINT64_C(4294967295), "normal_offset", "u32")) != RELIC_OK) return st;
+    m->header.normal_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->distances_count == 0 && (uint64_t)m->header.distance_offset <= total) ? (uint64_t)m->header.distance_offset : c->at[4], UINT64_C(4294967295), "distance_offset", "u32")) != RELIC_OK) return st;
+    m->header.distance_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->aabb_count, UINT64_C(4294967295), "aabb_count", "u32")) != RELIC_OK) return st;
+    m->header.aabb_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->aabb_count == 0 && (uint64_t)m->header.aabb_offset <= total) ? (uint64_t)m->header.aabb_offset : c->at[5], UINT64_C(4294967295), "aabb_offset", "u32")) != RELIC_OK) return st;
+    m->header.aabb_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->adjacency_count, UINT64_C(4294967295), "adjacency_count", "u32")) != RELIC_OK) return st;
+    m->header.adjacency_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->adjacency_count == 0 && (uint64_t)m->header.adjacency_offset <= total) ? (uint64_t)m->header.adjacency_offset : c->at[6], UINT64_C(4294967295), "adjacency_offset", "u32")) != RELIC_OK) return st;
+    m->header.adjacency_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->edges_count, UINT64_C(4294967295), "edge_count", "u32")) != RELIC_OK) return st;
+    m->header.edge_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->edges_count == 0 && (uint64_t)m->header.edge_offset <= total) ? (uint64_t)m->header.edge_offset : c->at[7], UINT64_C(4294967295), "edge_offset", "u32")) != RELIC_OK) return st;
+    m->header.edge_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->perimeters_count, UINT64_C(4294967295), "perimeter_count", "u32")) != RELIC_OK) return st;
+    m->header.perimeter_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->perimeters_count == 0 && (uint64_t)m->header.perimeter_offset <= total) ? (uint64_t)m->header.perimeter_offset : c->at[8], UINT64_C(4294967295), "perimeter_offset", "u32")) != RELIC_OK) return st;
+    m->header.perimeter_offset = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_bwm(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_bwm(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

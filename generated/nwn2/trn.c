@@ -603,10 +603,11 @@ static void put_trwh(uint8_t *p, const relic_trn_trwh *m)
 static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_trn_packet copy = *m0, *m = &copy; /* its derived fields are recomputed */
+    relic_status st;
+    uint64_t d;
     uint64_t cur = pos;
-    { const uint64_t v_ = ((uint64_t)m->aswm_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "compressed_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->compressed_size = (uint32_t)v_; }
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->aswm_count * 1u), UINT64_C(4294967295), "compressed_size", "u32")) != RELIC_OK) return st;
+    m->compressed_size = (uint32_t)d;
     relic_store_u32le(c->base + pos, m->type);
     relic_store_u32le(c->base + pos + 4, m->size);
     cur = pos + 8;
@@ -623,8 +624,7 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
     relic_store_u32le(c->base + cur + 8, m->uncompressed_size);
     cur = cur + 12;
     { /* aswm */
-        const int64_t cnt = ((int64_t)m->compressed_size);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->aswm_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "aswm", "has %llu elements but compressed_size = %lld", (unsigned long long)m->aswm_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "aswm", "compressed_size", ((int64_t)m->compressed_size), m->aswm_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->aswm_count * 1u;
         if (n) memcpy(c->base + cur, m->aswm, (size_t)n);
         cur += n;
@@ -633,8 +633,7 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
     default:
     {
     { /* data */
-        const int64_t cnt = ((int64_t)m->size);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "data", "has %llu elements but size = %lld", (unsigned long long)m->data_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "data", "size", ((int64_t)m->size), m->data_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->data_count * 1u;
         if (n) memcpy(c->base + cur, m->data, (size_t)n);
         cur += n;
@@ -653,8 +652,7 @@ static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t 
     put_header(c->base + pos, &m->header);
     cur = pos + 12;
     { /* directory */
-        const int64_t cnt = ((int64_t)m->header.packet_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->directory_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "directory", "has %llu elements but header.packet_count = %lld", (unsigned long long)m->directory_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "directory", "header.packet_count", ((int64_t)m->header.packet_count), m->directory_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->directory_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->directory, (size_t)(n * 8u)); }
         else
@@ -662,8 +660,7 @@ static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t 
         cur += n * 8u;
     }
     { /* packets */
-        const int64_t cnt = ((int64_t)m->header.packet_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->packets_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "packets", "has %llu elements but header.packet_count = %lld", (unsigned long long)m->packets_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "packets", "header.packet_count", ((int64_t)m->header.packet_count), m->packets_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->packets_count * 1u;
         {
             uint64_t q = cur;
@@ -680,31 +677,23 @@ static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t 
 
 relic_status relic_trn_write(const relic_trn_trn *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_trn_trn mm_ = *model;
-    relic_trn_trn *m = &mm_;
-    relic_trn_wctx cc_ = { 0 };
-    relic_trn_wctx *c = &cc_;
+    relic_trn_trn copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_trn_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_trn(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->directory_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "packet_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.packet_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_trn(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->directory_count, UINT64_C(4294967295), "packet_count", "u32")) != RELIC_OK) return st;
+    m->header.packet_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_trn(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_trn(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

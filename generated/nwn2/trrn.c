@@ -311,17 +311,17 @@ static void put_grass_blade(uint8_t *p, const relic_trrn_grass_blade *m)
 static relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_trrn_grass copy = *m0, *m = &copy; /* its derived fields are recomputed */
+    relic_status st;
+    uint64_t d;
     uint64_t cur = pos;
-    { const uint64_t v_ = (uint64_t)m->blades_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "blade_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->blade_count = (uint32_t)v_; }
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->blades_count, UINT64_C(4294967295), "blade_count", "u32")) != RELIC_OK) return st;
+    m->blade_count = (uint32_t)d;
     memcpy(c->base + pos, m->name, 32);
     memcpy(c->base + pos + 32, m->texture, 32);
     relic_store_u32le(c->base + pos + 64, m->blade_count);
     cur = pos + 68;
     { /* blades */
-        const int64_t cnt = ((int64_t)m->blade_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->blades_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "blades", "has %llu elements but blade_count = %lld", (unsigned long long)m->blades_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "blades", "blade_count", ((int64_t)m->blade_count), m->blades_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->blades_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->blades, (size_t)(n * 36u)); }
         else
@@ -346,8 +346,7 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     relic_store_u32le(c->base + pos + 396, m->triangle_count);
     cur = pos + 400;
     { /* vertices */
-        const int64_t cnt = ((int64_t)m->vertex_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->vertices_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 44u)); }
         else
@@ -355,8 +354,7 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
         cur += n * 44u;
     }
     { /* triangles */
-        const int64_t cnt = ((int64_t)m->triangle_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->triangles_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "triangles", "has %llu elements but triangle_count = %lld", (unsigned long long)m->triangles_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->triangles_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
         else
@@ -366,8 +364,7 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     relic_store_u32le(c->base + cur, m->dds_a_size);
     cur = cur + 4;
     { /* dds_a */
-        const int64_t cnt = ((int64_t)m->dds_a_size);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->dds_a_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "dds_a", "has %llu elements but dds_a_size = %lld", (unsigned long long)m->dds_a_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "dds_a", "dds_a_size", ((int64_t)m->dds_a_size), m->dds_a_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->dds_a_count * 1u;
         if (n) memcpy(c->base + cur, m->dds_a, (size_t)n);
         cur += n;
@@ -375,8 +372,7 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     relic_store_u32le(c->base + cur, m->dds_b_size);
     cur = cur + 4;
     { /* dds_b */
-        const int64_t cnt = ((int64_t)m->dds_b_size);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->dds_b_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "dds_b", "has %llu elements but dds_b_size = %lld", (unsigned long long)m->dds_b_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "dds_b", "dds_b_size", ((int64_t)m->dds_b_size), m->dds_b_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->dds_b_count * 1u;
         if (n) memcpy(c->base + cur, m->dds_b, (size_t)n);
         cur += n;
@@ -384,8 +380,7 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     relic_store_u32le(c->base + cur, m->grass_count);
     cur = cur + 4;
     { /* grasses */
-        const int64_t cnt = ((int64_t)m->grass_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->grasses_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "grasses", "has %llu elements but grass_count = %lld", (unsigned long long)m->grasses_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "grasses", "grass_count", ((int64_t)m->grass_count), m->grasses_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->grasses_count * 1u;
         {
             uint64_t q = cur;
@@ -402,43 +397,31 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
 
 relic_status relic_trrn_write(const relic_trrn_trrn *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_trrn_trrn mm_ = *model;
-    relic_trrn_trrn *m = &mm_;
-    relic_trrn_wctx cc_ = { 0 };
-    relic_trrn_wctx *c = &cc_;
+    relic_trrn_trrn copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_trrn_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_trrn(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->triangles_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "triangle_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->triangle_count = (uint32_t)v_; }
-    { const uint64_t v_ = ((uint64_t)m->dds_a_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "dds_a_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->dds_a_size = (uint32_t)v_; }
-    { const uint64_t v_ = ((uint64_t)m->dds_b_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "dds_b_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->dds_b_size = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->grasses_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "grass_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->grass_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_trrn(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->triangles_count, UINT64_C(4294967295), "triangle_count", "u32")) != RELIC_OK) return st;
+    m->triangle_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_a_count * 1u), UINT64_C(4294967295), "dds_a_size", "u32")) != RELIC_OK) return st;
+    m->dds_a_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_b_count * 1u), UINT64_C(4294967295), "dds_b_size", "u32")) != RELIC_OK) return st;
+    m->dds_b_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->grasses_count, UINT64_C(4294967295), "grass_count", "u32")) != RELIC_OK) return st;
+    m->grass_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_trrn(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_trrn(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

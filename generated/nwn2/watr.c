@@ -224,6 +224,7 @@ static void put_water_triangle(uint8_t *p, const relic_watr_water_triangle *m)
 
 static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     memcpy(c->base + pos, m->name, 32);
     memcpy(c->base + pos + 32, m->unknown, 96);
@@ -241,8 +242,7 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
     relic_store_u32le(c->base + pos + 324, m->triangle_count);
     cur = pos + 328;
     { /* vertices */
-        const int64_t cnt = ((int64_t)m->vertex_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->vertices_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 28u)); }
         else
@@ -250,8 +250,7 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
         cur += n * 28u;
     }
     { /* triangles */
-        const int64_t cnt = ((int64_t)m->triangle_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->triangles_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "triangles", "has %llu elements but triangle_count = %lld", (unsigned long long)m->triangles_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->triangles_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
         else
@@ -259,8 +258,7 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
         cur += n * 6u;
     }
     { /* triangle_flags */
-        const int64_t cnt = ((int64_t)m->triangle_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->triangle_flags_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "triangle_flags", "has %llu elements but triangle_count = %lld", (unsigned long long)m->triangle_flags_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "triangle_flags", "triangle_count", ((int64_t)m->triangle_count), m->triangle_flags_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->triangle_flags_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangle_flags, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->triangle_flags)[k]);
@@ -269,8 +267,7 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
     relic_store_u32le(c->base + cur, m->dds_size);
     cur = cur + 4;
     { /* dds */
-        const int64_t cnt = ((int64_t)m->dds_size);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->dds_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "dds", "has %llu elements but dds_size = %lld", (unsigned long long)m->dds_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "dds", "dds_size", ((int64_t)m->dds_size), m->dds_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->dds_count * 1u;
         if (n) memcpy(c->base + cur, m->dds, (size_t)n);
         cur += n;
@@ -283,37 +280,27 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
 
 relic_status relic_watr_write(const relic_watr_watr *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_watr_watr mm_ = *model;
-    relic_watr_watr *m = &mm_;
-    relic_watr_wctx cc_ = { 0 };
-    relic_watr_wctx *c = &cc_;
+    relic_watr_watr copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_watr_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_watr(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->triangles_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "triangle_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->triangle_count = (uint32_t)v_; }
-    { const uint64_t v_ = ((uint64_t)m->dds_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "dds_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->dds_size = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_watr(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->triangles_count, UINT64_C(4294967295), "triangle_count", "u32")) != RELIC_OK) return st;
+    m->triangle_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_count * 1u), UINT64_C(4294967295), "dds_size", "u32")) != RELIC_OK) return st;
+    m->dds_size = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_watr(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_watr(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

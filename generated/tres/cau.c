@@ -216,13 +216,13 @@ static void put_sample_header(uint8_t *p, const relic_cau_sample_header *m)
 
 static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     put_sample_header(c->base + pos, &m->header);
     cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
-        const int64_t cnt = relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->caption_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "caption_gap", "has %llu elements but header.caption_offset - 36 = %lld", (unsigned long long)m->caption_gap_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->caption_gap_count * 1u;
         if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
         cur += n;
@@ -231,31 +231,27 @@ static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t 
     relic_store_u32le(c->base + cur + 4, m->caption_count);
     cur = cur + 8;
     { /* caption_text */
-        const int64_t cnt = relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->caption_text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "caption_text", "has %llu elements but caption_length - 4 = %lld", (unsigned long long)m->caption_text_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->caption_text_count * 1u;
         if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
         cur += n;
     }
     { /* caption_data_gap */
-        const int64_t cnt = relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->caption_data_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "caption_data_gap", "has %llu elements but header.data_offset - header.caption_offset - 4 - caption_length = %lld", (unsigned long long)m->caption_data_gap_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->caption_data_gap_count * 1u;
         if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
         cur += n;
     }
     } else {
     { /* data_gap */
-        const int64_t cnt = relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->data_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "data_gap", "has %llu elements but header.data_offset - 36 = %lld", (unsigned long long)m->data_gap_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->data_gap_count * 1u;
         if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
         cur += n;
     }
     }
     { /* data */
-        const int64_t cnt = ((int64_t)m->header.data_size);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "data", "has %llu elements but header.data_size = %lld", (unsigned long long)m->data_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->data_count * 1u;
         if (n) memcpy(c->base + cur, m->data, (size_t)n);
         cur += n;
@@ -271,28 +267,20 @@ static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t 
 
 relic_status relic_cau_write(const relic_cau_cau *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_cau_cau mm_ = *model;
-    relic_cau_cau *m = &mm_;
-    relic_cau_wctx cc_ = { 0 };
-    relic_cau_wctx *c = &cc_;
+    relic_cau_cau copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_cau_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_cau(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = sz_cau(m);
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_cau(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_cau(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

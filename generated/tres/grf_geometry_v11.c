@@ -177,6 +177,7 @@ static void put_face(uint8_t *p, const relic_grf_geometry_v11_face *m)
 
 static relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf_geometry_v11_geometry *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->vertex_count);
     relic_store_u32le(c->base + pos + 4, m->face_count);
@@ -184,8 +185,7 @@ static relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf
     for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(c->base + pos + 12 + k * 4, ((const uint32_t *)m->colour)[k]);
     cur = pos + 24;
     { /* vertices */
-        const int64_t cnt = ((int64_t)m->vertex_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->vertices_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 12u)); }
         else
@@ -193,8 +193,7 @@ static relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf
         cur += n * 12u;
     }
     { /* faces */
-        const int64_t cnt = ((int64_t)m->face_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->faces_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "faces", "has %llu elements but face_count = %lld", (unsigned long long)m->faces_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "faces", "face_count", ((int64_t)m->face_count), m->faces_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->faces_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->faces, (size_t)(n * 12u)); }
         else
@@ -202,8 +201,7 @@ static relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf
         cur += n * 12u;
     }
     { /* face_normals */
-        const int64_t cnt = ((int64_t)m->face_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->face_normals_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "face_normals", "has %llu elements but face_count = %lld", (unsigned long long)m->face_normals_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "face_normals", "face_count", ((int64_t)m->face_count), m->face_normals_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->face_normals_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_normals, (size_t)(n * 12u)); }
         else
@@ -211,8 +209,7 @@ static relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf
         cur += n * 12u;
     }
     { /* vertex_normals */
-        const int64_t cnt = ((int64_t)m->vertex_normal_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->vertex_normals_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "vertex_normals", "has %llu elements but vertex_normal_count = %lld", (unsigned long long)m->vertex_normals_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "vertex_normals", "vertex_normal_count", ((int64_t)m->vertex_normal_count), m->vertex_normals_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->vertex_normals_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_normals, (size_t)(n * 12u)); }
         else
@@ -225,37 +222,27 @@ static relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf
 
 relic_status relic_grf_geometry_v11_write(const relic_grf_geometry_v11_geometry *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_geometry_v11_geometry mm_ = *model;
-    relic_grf_geometry_v11_geometry *m = &mm_;
-    relic_grf_geometry_v11_wctx cc_ = { 0 };
-    relic_grf_geometry_v11_wctx *c = &cc_;
+    relic_grf_geometry_v11_geometry copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_geometry_v11_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_geometry(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->faces_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "face_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->face_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->vertex_normals_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_normal_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_normal_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_geometry(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->faces_count, UINT64_C(4294967295), "face_count", "u32")) != RELIC_OK) return st;
+    m->face_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertex_normals_count, UINT64_C(4294967295), "vertex_normal_count", "u32")) != RELIC_OK) return st;
+    m->vertex_normal_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_geometry(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_geometry(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -153,14 +153,14 @@ static void put_texture_face(uint8_t *p, const relic_grf_mapping_texture_face *m
 
 static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mapping_mapping *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->material);
     relic_store_u32le(c->base + pos + 4, m->texture_vertex_count);
     relic_store_u32le(c->base + pos + 8, m->texture_face_count);
     cur = pos + 12;
     { /* texture_vertices */
-        const int64_t cnt = ((int64_t)m->texture_vertex_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->texture_vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "texture_vertices", "has %llu elements but texture_vertex_count = %lld", (unsigned long long)m->texture_vertices_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "texture_vertices", "texture_vertex_count", ((int64_t)m->texture_vertex_count), m->texture_vertices_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->texture_vertices_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_vertices, (size_t)(n * 8u)); }
         else
@@ -168,8 +168,7 @@ static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mappi
         cur += n * 8u;
     }
     { /* texture_faces */
-        const int64_t cnt = ((int64_t)m->texture_face_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->texture_faces_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "texture_faces", "has %llu elements but texture_face_count = %lld", (unsigned long long)m->texture_faces_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "texture_faces", "texture_face_count", ((int64_t)m->texture_face_count), m->texture_faces_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->texture_faces_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_faces, (size_t)(n * 12u)); }
         else
@@ -177,8 +176,7 @@ static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mappi
         cur += n * 12u;
     }
     { /* face_materials */
-        const int64_t cnt = ((int64_t)m->texture_face_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->face_materials_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "face_materials", "has %llu elements but texture_face_count = %lld", (unsigned long long)m->face_materials_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "face_materials", "texture_face_count", ((int64_t)m->texture_face_count), m->face_materials_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->face_materials_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_materials, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->face_materials)[k]);
@@ -190,34 +188,25 @@ static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mappi
 
 relic_status relic_grf_mapping_write(const relic_grf_mapping_mapping *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_mapping_mapping mm_ = *model;
-    relic_grf_mapping_mapping *m = &mm_;
-    relic_grf_mapping_wctx cc_ = { 0 };
-    relic_grf_mapping_wctx *c = &cc_;
+    relic_grf_mapping_mapping copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_mapping_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_mapping(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->texture_vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "texture_vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->texture_vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->texture_faces_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "texture_face_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->texture_face_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_mapping(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_vertices_count, UINT64_C(4294967295), "texture_vertex_count", "u32")) != RELIC_OK) return st;
+    m->texture_vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_faces_count, UINT64_C(4294967295), "texture_face_count", "u32")) != RELIC_OK) return st;
+    m->texture_face_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_mapping(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_mapping(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -119,28 +119,26 @@ static uint64_t sz_material(const relic_grf_material_v11_material *m)
 
 static relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf_material_v11_material *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->material_count);
     cur = pos + 4;
     { /* texture */
-        const int64_t cnt = ((int64_t)m->material_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->texture_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "texture", "has %llu elements but material_count = %lld", (unsigned long long)m->texture_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "texture", "material_count", ((int64_t)m->material_count), m->texture_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->texture_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->texture)[k]);
         cur += n * 4u;
     }
     { /* opacity */
-        const int64_t cnt = ((int64_t)m->material_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->opacity_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "opacity", "has %llu elements but material_count = %lld", (unsigned long long)m->opacity_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "opacity", "material_count", ((int64_t)m->material_count), m->opacity_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->opacity_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->opacity, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->opacity)[k]);
         cur += n * 4u;
     }
     { /* bump */
-        const int64_t cnt = ((int64_t)m->material_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->bump_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "bump", "has %llu elements but material_count = %lld", (unsigned long long)m->bump_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "bump", "material_count", ((int64_t)m->material_count), m->bump_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->bump_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->bump, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->bump)[k]);
@@ -157,31 +155,23 @@ static relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf
 
 relic_status relic_grf_material_v11_write(const relic_grf_material_v11_material *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_material_v11_material mm_ = *model;
-    relic_grf_material_v11_material *m = &mm_;
-    relic_grf_material_v11_wctx cc_ = { 0 };
-    relic_grf_material_v11_wctx *c = &cc_;
+    relic_grf_material_v11_material copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_material_v11_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_material(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->texture_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "material_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->material_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_material(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_count, UINT64_C(4294967295), "material_count", "u32")) != RELIC_OK) return st;
+    m->material_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_material(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_material(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

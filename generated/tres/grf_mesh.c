@@ -243,6 +243,7 @@ static void put_polygon(uint8_t *p, const relic_grf_mesh_polygon *m)
 
 static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->material);
     relic_store_u32le(c->base + pos + 4, m->needs_default_colour);
@@ -255,8 +256,7 @@ static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *
     relic_store_u32le(c->base + pos + 40, m->polygon_count);
     cur = pos + 44;
     { /* points */
-        const int64_t cnt = ((int64_t)m->point_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->points_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "points", "has %llu elements but point_count = %lld", (unsigned long long)m->points_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "points", "point_count", ((int64_t)m->point_count), m->points_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->points_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->points, (size_t)(n * 12u)); }
         else
@@ -264,8 +264,7 @@ static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *
         cur += n * 12u;
     }
     { /* vertices */
-        const int64_t cnt = ((int64_t)m->vertex_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->vertices_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 32u)); }
         else
@@ -273,23 +272,20 @@ static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *
         cur += n * 32u;
     }
     { /* vertex_pointers */
-        const int64_t cnt = ((int64_t)m->vertex_pointer_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->vertex_pointers_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "vertex_pointers", "has %llu elements but vertex_pointer_count = %lld", (unsigned long long)m->vertex_pointers_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "vertex_pointers", "vertex_pointer_count", ((int64_t)m->vertex_pointer_count), m->vertex_pointers_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->vertex_pointers_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_pointers, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->vertex_pointers)[k]);
         cur += n * 4u;
     }
     { /* polygons */
-        const int64_t cnt = ((int64_t)m->polygon_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->polygons_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "polygons", "has %llu elements but polygon_count = %lld", (unsigned long long)m->polygons_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "polygons", "polygon_count", ((int64_t)m->polygon_count), m->polygons_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->polygons_count * 1u;
         for (uint64_t k = 0; k < n; k++) put_polygon(c->base + cur + k * 40, &m->polygons[k]);
         cur += n * 40u;
     }
     { /* wrap_points */
-        const int64_t cnt = ((int64_t)m->wrap_point_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->wrap_points_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "wrap_points", "has %llu elements but wrap_point_count = %lld", (unsigned long long)m->wrap_points_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "wrap_points", "wrap_point_count", ((int64_t)m->wrap_point_count), m->wrap_points_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->wrap_points_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->wrap_points, (size_t)(n * 12u)); }
         else
@@ -302,43 +298,31 @@ static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *
 
 relic_status relic_grf_mesh_write(const relic_grf_mesh_mesh *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_mesh_mesh mm_ = *model;
-    relic_grf_mesh_mesh *m = &mm_;
-    relic_grf_mesh_wctx cc_ = { 0 };
-    relic_grf_mesh_wctx *c = &cc_;
+    relic_grf_mesh_mesh copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_mesh_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_mesh(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->points_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "point_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->point_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->vertex_pointers_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_pointer_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_pointer_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->wrap_points_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "wrap_point_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->wrap_point_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->polygons_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "polygon_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->polygon_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_mesh(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->points_count, UINT64_C(4294967295), "point_count", "u32")) != RELIC_OK) return st;
+    m->point_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertex_pointers_count, UINT64_C(4294967295), "vertex_pointer_count", "u32")) != RELIC_OK) return st;
+    m->vertex_pointer_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->wrap_points_count, UINT64_C(4294967295), "wrap_point_count", "u32")) != RELIC_OK) return st;
+    m->wrap_point_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->polygons_count, UINT64_C(4294967295), "polygon_count", "u32")) != RELIC_OK) return st;
+    m->polygon_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_mesh(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_mesh(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

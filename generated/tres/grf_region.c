@@ -151,12 +151,12 @@ static void put_instance(uint8_t *p, const relic_grf_region_instance *m)
 
 static relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_region *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->instance_count);
     cur = pos + 4;
     { /* instances */
-        const int64_t cnt = ((int64_t)m->instance_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->instances_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "instances", "has %llu elements but instance_count = %lld", (unsigned long long)m->instances_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "instances", "instance_count", ((int64_t)m->instance_count), m->instances_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->instances_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->instances, (size_t)(n * 44u)); }
         else
@@ -170,31 +170,23 @@ static relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_
 
 relic_status relic_grf_region_write(const relic_grf_region_region *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_region_region mm_ = *model;
-    relic_grf_region_region *m = &mm_;
-    relic_grf_region_wctx cc_ = { 0 };
-    relic_grf_region_wctx *c = &cc_;
+    relic_grf_region_region copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_region_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_region(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->instances_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "instance_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->instance_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_region(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->instances_count, UINT64_C(4294967295), "instance_count", "u32")) != RELIC_OK) return st;
+    m->instance_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_region(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_region(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

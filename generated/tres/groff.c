@@ -200,7 +200,7 @@ typedef struct relic_groff_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_groff_groff *root;
-    uint64_t at_symbols, size_symbols;
+    uint64_t at[1], size[1]; /* placed members: 0 symbols */
 } relic_groff_wctx;
 
 static uint64_t sz_symbol(const relic_groff_symbol *m)
@@ -259,17 +259,17 @@ static void put_section(uint8_t *p, const relic_groff_section *m)
 static relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m0, uint64_t pos, uint64_t *size_out)
 {
     relic_groff_symbol copy = *m0, *m = &copy; /* its derived fields are recomputed */
+    relic_status st;
+    uint64_t d;
     uint64_t cur = pos;
-    { const uint64_t v_ = ((uint64_t)m->name_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "name_length", "%llu does not fit u32", (unsigned long long)v_);
-      m->name_length = (uint32_t)v_; }
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->name_count * 1u), UINT64_C(4294967295), "name_length", "u32")) != RELIC_OK) return st;
+    m->name_length = (uint32_t)d;
     relic_store_u32le(c->base + pos, m->handle);
     relic_store_u32le(c->base + pos + 4, m->name_length);
     relic_store_u32le(c->base + pos + 8, m->reference_count);
     cur = pos + 12;
     { /* name */
-        const int64_t cnt = ((int64_t)m->name_length);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->name_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "name", "has %llu elements but name_length = %lld", (unsigned long long)m->name_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "name", "name_length", ((int64_t)m->name_length), m->name_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->name_count * 1u;
         if (n) memcpy(c->base + cur, m->name, (size_t)n);
         cur += n;
@@ -286,8 +286,7 @@ static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, u
     put_header(c->base + pos, &m->header);
     cur = pos + 48;
     { /* sections */
-        const int64_t cnt = ((int64_t)m->header.section_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->sections_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "sections", "has %llu elements but header.section_count = %lld", (unsigned long long)m->sections_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "sections", "header.section_count", ((int64_t)m->header.section_count), m->sections_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->sections_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->sections, (size_t)(n * 32u)); }
         else
@@ -295,16 +294,14 @@ static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, u
         cur += n * 32u;
     }
     { /* data */
-        const int64_t cnt = relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count)));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "data", "has %llu elements but header.symbol_table_offset - 48 - 32 * header.section_count = %lld", (unsigned long long)m->data_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "data", "header.symbol_table_offset - 48 - 32 * header.section_count", relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), m->data_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->data_count * 1u;
         if (n) memcpy(c->base + cur, m->data, (size_t)n);
         cur += n;
     }
     { /* symbols */
-        const uint64_t at = c->at_symbols;
-        const int64_t cnt = ((int64_t)m->header.symbol_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->symbols_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "symbols", "has %llu elements but header.symbol_count = %lld", (unsigned long long)m->symbols_count, (long long)cnt);
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "symbols", "header.symbol_count", ((int64_t)m->header.symbol_count), m->symbols_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->symbols_count * 1u;
         {
             uint64_t q = at;
@@ -320,62 +317,35 @@ static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, u
 
 relic_status relic_groff_write(const relic_groff_groff *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_groff_groff mm_ = *model;
-    relic_groff_groff *m = &mm_;
-    relic_groff_wctx cc_ = { 0 };
-    relic_groff_wctx *c = &cc_;
+    relic_groff_groff copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_groff_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_groff(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    c->at_symbols = cur;
-    c->size_symbols = sum_groff_symbol(m->symbols, m->symbols_count);
-    if (cur + c->size_symbols < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "symbols", "too large");
-    cur += c->size_symbols;
-    {
-        const uint64_t seq_ = sz_root_seq_;
-        uint64_t at_[1], sz_[1], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.symbol_table_offset;
-        sz_[0] = c->size_symbols;
-        for (int i_ = 0; i_ < 1 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_symbols = sz_[0] ? at_[0] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->sections_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "section_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.section_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->symbols_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "symbol_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.symbol_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_symbols;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "symbol_table_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.symbol_table_size = (uint32_t)v_; }
-    { const uint64_t v_ = (m->symbols_count == 0 && (uint64_t)m->header.symbol_table_offset <= total_) ? (uint64_t)m->header.symbol_table_offset : c->at_symbols;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "symbol_table_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.symbol_table_offset = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = sum_groff_symbol(m->symbols, m->symbols_count);
+    const uint64_t held[1] = {
+        m->header.symbol_table_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, sz_groff(m), 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->sections_count, UINT64_C(4294967295), "section_count", "u32")) != RELIC_OK) return st;
+    m->header.section_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->symbols_count, UINT64_C(4294967295), "symbol_count", "u32")) != RELIC_OK) return st;
+    m->header.symbol_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[0], UINT64_C(4294967295), "symbol_table_size", "u32")) != RELIC_OK) return st;
+    m->header.symbol_table_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->symbols_count == 0 && (uint64_t)m->header.symbol_table_offset <= total) ? (uint64_t)m->header.symbol_table_offset : c->at[0], UINT64_C(4294967295), "symbol_table_offset", "u32")) != RELIC_OK) return st;
+    m->header.symbol_table_offset = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_groff(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_groff(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -191,8 +191,7 @@ typedef struct relic_pid_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_pid_pid *root;
-    uint64_t at_palettes, size_palettes;
-    uint64_t at_rasters, size_rasters;
+    uint64_t at[2], size[2]; /* placed members: 0 palettes 1 rasters */
 } relic_pid_wctx;
 
 static uint64_t sz_palette(const relic_pid_palette *m)
@@ -235,14 +234,14 @@ static void put_colour(uint8_t *p, const relic_pid_colour *m)
 
 static relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     relic_store_u32le(c->base + pos, m->chunk_size);
     relic_store_u32le(c->base + pos + 4, m->colours_used);
     relic_store_u32le(c->base + pos + 8, m->hash);
     cur = pos + 12;
     { /* colours */
-        const int64_t cnt = ((int64_t)m->colours_used);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->colours_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "colours", "has %llu elements but colours_used = %lld", (unsigned long long)m->colours_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "colours", "colours_used", ((int64_t)m->colours_used), m->colours_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->colours_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->colours, (size_t)(n * 4u)); }
         else
@@ -250,8 +249,7 @@ static relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m, u
         cur += n * 4u;
     }
     { /* trailer */
-        const int64_t cnt = relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used)));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->trailer_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "trailer", "has %llu elements but chunk_size - 12 - 4 * colours_used = %lld", (unsigned long long)m->trailer_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "trailer", "chunk_size - 12 - 4 * colours_used", relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), m->trailer_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->trailer_count * 1u;
         if (n) memcpy(c->base + cur, m->trailer, (size_t)n);
         cur += n;
@@ -283,9 +281,8 @@ static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t 
     uint64_t sz = 0;
     put_header(c->base + pos, &m->header);
     { /* palettes */
-        const uint64_t at = c->at_palettes;
-        const int64_t cnt = ((int64_t)m->header.palette_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->palettes_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "palettes", "has %llu elements but header.palette_count = %lld", (unsigned long long)m->palettes_count, (long long)cnt);
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "palettes", "header.palette_count", ((int64_t)m->header.palette_count), m->palettes_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->palettes_count * 1u;
         {
             uint64_t q = at;
@@ -296,9 +293,8 @@ static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t 
         }
     }
     { /* rasters */
-        const uint64_t at = c->at_rasters;
-        const int64_t cnt = ((int64_t)m->header.raster_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->rasters_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "rasters", "has %llu elements but header.raster_count = %lld", (unsigned long long)m->rasters_count, (long long)cnt);
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "rasters", "header.raster_count", ((int64_t)m->header.raster_count), m->rasters_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->rasters_count * 1u;
         for (uint64_t k = 0; k < n; k++) put_raster(c->base + at + k * 56, &m->rasters[k]);
     }
@@ -308,67 +304,37 @@ static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t 
 
 relic_status relic_pid_write(const relic_pid_pid *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_pid_pid mm_ = *model;
-    relic_pid_pid *m = &mm_;
-    relic_pid_wctx cc_ = { 0 };
-    relic_pid_wctx *c = &cc_;
+    relic_pid_pid copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_pid_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 32u;
-    c->at_palettes = cur;
-    c->size_palettes = sum_pid_palette(m->palettes, m->palettes_count);
-    if (cur + c->size_palettes < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "palettes", "too large");
-    cur += c->size_palettes;
-    c->at_rasters = cur;
-    c->size_rasters = ((uint64_t)m->rasters_count * 56u);
-    if (cur + c->size_rasters < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "rasters", "too large");
-    cur += c->size_rasters;
-    {
-        const uint64_t seq_ = 32u;
-        uint64_t at_[2], sz_[2], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.palette_offset;
-        sz_[0] = c->size_palettes;
-        at_[1] = (uint64_t)m->header.raster_offset;
-        sz_[1] = c->size_rasters;
-        for (int i_ = 0; i_ < 2 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_palettes = sz_[0] ? at_[0] : end_;
-            c->at_rasters = sz_[1] ? at_[1] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (m->rasters_count == 0 && (uint64_t)m->header.raster_offset <= total_) ? (uint64_t)m->header.raster_offset : c->at_rasters;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "raster_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.raster_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->rasters_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "raster_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.raster_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->palettes_count == 0 && (uint64_t)m->header.palette_offset <= total_) ? (uint64_t)m->header.palette_offset : c->at_palettes;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "palette_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.palette_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->palettes_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "palette_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.palette_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = sum_pid_palette(m->palettes, m->palettes_count);
+    c->size[1] = ((uint64_t)m->rasters_count * 56u);
+    const uint64_t held[2] = {
+        m->header.palette_offset,
+        m->header.raster_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 32u, 2, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (m->rasters_count == 0 && (uint64_t)m->header.raster_offset <= total) ? (uint64_t)m->header.raster_offset : c->at[1], UINT64_C(4294967295), "raster_offset", "u32")) != RELIC_OK) return st;
+    m->header.raster_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->rasters_count, UINT64_C(4294967295), "raster_count", "u32")) != RELIC_OK) return st;
+    m->header.raster_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->palettes_count == 0 && (uint64_t)m->header.palette_offset <= total) ? (uint64_t)m->header.palette_offset : c->at[0], UINT64_C(4294967295), "palette_offset", "u32")) != RELIC_OK) return st;
+    m->header.palette_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->palettes_count, UINT64_C(4294967295), "palette_count", "u32")) != RELIC_OK) return st;
+    m->header.palette_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_pid(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_pid(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -111,28 +111,20 @@ static relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_bmp *m, u
 
 relic_status relic_scn_bmp_write(const relic_scn_bmp_bmp *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_scn_bmp_bmp mm_ = *model;
-    relic_scn_bmp_bmp *m = &mm_;
-    relic_scn_bmp_wctx cc_ = { 0 };
-    relic_scn_bmp_wctx *c = &cc_;
+    relic_scn_bmp_bmp copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_bmp_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_bmp(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = sz_bmp(m);
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_bmp(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_bmp(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

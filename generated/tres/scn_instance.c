@@ -116,26 +116,20 @@ static relic_status put_instance(relic_scn_instance_wctx *c, const relic_scn_ins
 
 relic_status relic_scn_instance_write(const relic_scn_instance_instance *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_scn_instance_instance mm_ = *model;
-    relic_scn_instance_instance *m = &mm_;
-    relic_scn_instance_wctx cc_ = { 0 };
-    relic_scn_instance_wctx *c = &cc_;
+    relic_scn_instance_instance copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_instance_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 36u;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = 36u;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_instance(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_instance(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -292,7 +292,7 @@ typedef struct relic_tpa_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_tpa_tpa *root;
-    uint64_t at_collisions, size_collisions;
+    uint64_t at[1], size[1]; /* placed members: 0 collisions */
 } relic_tpa_wctx;
 
 static uint64_t sz_sample(const relic_tpa_sample *m)
@@ -366,13 +366,13 @@ static void put_id_entry(uint8_t *p, const relic_tpa_id_entry *m)
 
 static relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     put_sample_header(c->base + pos, &m->header);
     cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
-        const int64_t cnt = relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->caption_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "caption_gap", "has %llu elements but header.caption_offset - 36 = %lld", (unsigned long long)m->caption_gap_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->caption_gap_count * 1u;
         if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
         cur += n;
@@ -381,31 +381,27 @@ static relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m, uin
     relic_store_u32le(c->base + cur + 4, m->caption_count);
     cur = cur + 8;
     { /* caption_text */
-        const int64_t cnt = relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->caption_text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "caption_text", "has %llu elements but caption_length - 4 = %lld", (unsigned long long)m->caption_text_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->caption_text_count * 1u;
         if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
         cur += n;
     }
     { /* caption_data_gap */
-        const int64_t cnt = relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->caption_data_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "caption_data_gap", "has %llu elements but header.data_offset - header.caption_offset - 4 - caption_length = %lld", (unsigned long long)m->caption_data_gap_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->caption_data_gap_count * 1u;
         if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
         cur += n;
     }
     } else {
     { /* data_gap */
-        const int64_t cnt = relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->data_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "data_gap", "has %llu elements but header.data_offset - 36 = %lld", (unsigned long long)m->data_gap_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->data_gap_count * 1u;
         if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
         cur += n;
     }
     }
     { /* data */
-        const int64_t cnt = ((int64_t)m->header.data_size);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "data", "has %llu elements but header.data_size = %lld", (unsigned long long)m->data_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->data_count * 1u;
         if (n) memcpy(c->base + cur, m->data, (size_t)n);
         cur += n;
@@ -451,15 +447,13 @@ static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t 
     put_header(c->base + pos, &m->header);
     cur = pos + 24;
     { /* ids */
-        const int64_t cnt = ((int64_t)m->header.id_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->ids_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "ids", "has %llu elements but header.id_count = %lld", (unsigned long long)m->ids_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "ids", "header.id_count", ((int64_t)m->header.id_count), m->ids_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->ids_count * 1u;
         for (uint64_t k = 0; k < n; k++) put_id_entry(c->base + cur + k * 56, &m->ids[k]);
         cur += n * 56u;
     }
     { /* samples */
-        const int64_t cnt = ((int64_t)m->header.sample_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->samples_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "samples", "has %llu elements but header.sample_count = %lld", (unsigned long long)m->samples_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "samples", "header.sample_count", ((int64_t)m->header.sample_count), m->samples_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->samples_count * 1u;
         {
             uint64_t q = cur;
@@ -471,9 +465,8 @@ static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t 
         }
     }
     { /* collisions */
-        const uint64_t at = c->at_collisions;
-        const int64_t cnt = ((int64_t)m->header.collision_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->collisions_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "collisions", "has %llu elements but header.collision_count = %lld", (unsigned long long)m->collisions_count, (long long)cnt);
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "collisions", "header.collision_count", ((int64_t)m->header.collision_count), m->collisions_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->collisions_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->collisions, (size_t)(n * 152u)); }
         else
@@ -485,65 +478,37 @@ static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t 
 
 relic_status relic_tpa_write(const relic_tpa_tpa *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_tpa_tpa mm_ = *model;
-    relic_tpa_tpa *m = &mm_;
-    relic_tpa_wctx cc_ = { 0 };
-    relic_tpa_wctx *c = &cc_;
+    relic_tpa_tpa copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_tpa_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_tpa(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    c->at_collisions = cur;
-    c->size_collisions = ((uint64_t)m->collisions_count * 152u);
-    if (cur + c->size_collisions < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "collisions", "too large");
-    cur += c->size_collisions;
-    {
-        const uint64_t seq_ = sz_root_seq_;
-        uint64_t at_[1], sz_[1], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.collision_offset;
-        sz_[0] = c->size_collisions;
-        for (int i_ = 0; i_ < 1 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_collisions = sz_[0] ? at_[0] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->samples_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "sample_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.sample_count = (uint32_t)v_; }
-    { const uint64_t v_ = 24u;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "id_table_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.id_table_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->collisions_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "collision_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.collision_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->collisions_count == 0 && (uint64_t)m->header.collision_offset <= total_) ? (uint64_t)m->header.collision_offset : c->at_collisions;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "collision_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.collision_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->ids_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "id_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.id_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->collisions_count * 152u);
+    const uint64_t held[1] = {
+        m->header.collision_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, sz_tpa(m), 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->samples_count, UINT64_C(4294967295), "sample_count", "u32")) != RELIC_OK) return st;
+    m->header.sample_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = 24u, UINT64_C(4294967295), "id_table_offset", "u32")) != RELIC_OK) return st;
+    m->header.id_table_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->collisions_count, UINT64_C(4294967295), "collision_count", "u32")) != RELIC_OK) return st;
+    m->header.collision_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->collisions_count == 0 && (uint64_t)m->header.collision_offset <= total) ? (uint64_t)m->header.collision_offset : c->at[0], UINT64_C(4294967295), "collision_offset", "u32")) != RELIC_OK) return st;
+    m->header.collision_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->ids_count, UINT64_C(4294967295), "id_count", "u32")) != RELIC_OK) return st;
+    m->header.id_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_tpa(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_tpa(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -122,3 +122,40 @@ int relic_gen_enum_value(const relic_gen_enum_item *t, size_t n, const char *nam
         }
     return 0;
 }
+
+relic_status relic_gen_fits(relic_error *err, uint64_t v, uint64_t max, const char *name, const char *type)
+{
+    if (v <= max) return RELIC_OK;
+    return relic_fail(err, RELIC_E_LIMIT, 0, name, "%llu does not fit %s", (unsigned long long)v, type);
+}
+
+relic_status relic_gen_count(relic_error *err, uint64_t pos, const char *name, const char *expr, int64_t value,
+                             size_t count)
+{
+    if (value >= 0 && (uint64_t)value == (uint64_t)count) return RELIC_OK;
+    return relic_fail(err, RELIC_E_ARGUMENT, pos, name, "has %llu elements but %s = %lld", (unsigned long long)count,
+                      expr, (long long)value);
+}
+
+relic_status relic_gen_layout(relic_error *err, uint64_t seq, size_t n, const uint64_t *held, const uint64_t *size,
+                              uint64_t *at, uint64_t *end)
+{
+    uint64_t cur = seq, last = seq;
+    int keep = 1;
+    for (size_t i = 0; i < n; i++) {
+        at[i] = cur;
+        if (cur + size[i] < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "", "placed member %zu: too large", i);
+        cur += size[i];
+        if (!size[i]) continue;
+        if (held[i] == RELIC_GEN_NOT_HELD || held[i] < seq || held[i] + size[i] < held[i]) { keep = 0; continue; }
+        if (held[i] + size[i] > last) last = held[i] + size[i];
+        for (size_t k = 0; k < i; k++)
+            if (size[k] && held[i] < held[k] + size[k] && held[k] < held[i] + size[i]) keep = 0;
+    }
+    if (keep) {
+        for (size_t i = 0; i < n; i++) at[i] = size[i] ? held[i] : last;
+        cur = last;
+    }
+    *end = cur;
+    return RELIC_OK;
+}

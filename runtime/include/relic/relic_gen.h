@@ -122,6 +122,24 @@ static inline relic_status relic_gen_nest(relic_error *err, relic_status st, con
     return st;
 }
 
+/* Writers: value v of a derived field `name` of schema type `type` (u32 ...)
+ * must be at most max, else RELIC_E_LIMIT "v does not fit type". */
+relic_status relic_gen_fits(relic_error *err, uint64_t v, uint64_t max, const char *name, const char *type);
+/* Writers: array `name` at pos holds count elements and the schema ties it to
+ * `expr` (text, for the message) = value; RELIC_E_ARGUMENT when they differ. */
+relic_status relic_gen_count(relic_error *err, uint64_t pos, const char *name, const char *expr, int64_t value,
+                             size_t count);
+/* Writers: where the n members placed with `at` go, after seq bytes of
+ * sequential members. held[i] is the offset the model holds for member i
+ * (RELIC_GEN_NOT_HELD when no field holds it), size[i] its byte size. When every
+ * non-empty member has one, none overlaps another or the sequential part, the
+ * model's layout is kept (a file is written back as it was; empty members go
+ * to the end); else the members follow each other in order from seq. at[i]
+ * gets each position, *end the output size. RELIC_E_LIMIT when it overflows. */
+#define RELIC_GEN_NOT_HELD UINT64_MAX
+relic_status relic_gen_layout(relic_error *err, uint64_t seq, size_t n, const uint64_t *held, const uint64_t *size,
+                              uint64_t *at, uint64_t *end);
+
 /* One name of an enum or flags type, as the generated tables list them. */
 typedef struct relic_gen_enum_item {
     int64_t value;

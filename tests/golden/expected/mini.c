@@ -300,8 +300,7 @@ typedef struct relic_mini_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_mini_mini *root;
-    uint64_t at_table, size_table;
-    uint64_t at_records, size_records;
+    uint64_t at[2], size[2]; /* placed members: 0 table 1 records */
 } relic_mini_wctx;
 
 static uint64_t sz_record(const relic_mini_record *m)
@@ -388,13 +387,13 @@ static void put_header(uint8_t *p, const relic_mini_header *m)
 
 static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, uint64_t pos, uint64_t *size_out)
 {
+    relic_status st;
     uint64_t cur = pos;
     relic_store_u8(c->base + pos, m->kind);
     relic_store_u8(c->base + pos + 1, m->name_len);
     cur = pos + 2;
     { /* name */
-        const int64_t cnt = ((int64_t)m->name_len);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->name_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "name", "has %llu elements but name_len = %lld", (unsigned long long)m->name_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "name", "name_len", ((int64_t)m->name_len), m->name_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->name_count * 1u;
         if (n) memcpy(c->base + cur, m->name, (size_t)n);
         cur += n;
@@ -418,8 +417,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     relic_store_u16le(c->base + cur, m->text_len);
     cur = cur + 2;
     { /* text */
-        const int64_t cnt = ((int64_t)m->text_len);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "text", "has %llu elements but text_len = %lld", (unsigned long long)m->text_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "text", "text_len", ((int64_t)m->text_len), m->text_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->text_count * 1u;
         if (n) memcpy(c->base + cur, m->text, (size_t)n);
         cur += n;
@@ -431,8 +429,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     relic_store_u16le(c->base + cur + 2, m->unpacked_len);
     cur = cur + 4;
     { /* packed */
-        const int64_t cnt = ((int64_t)m->packed_len);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->packed_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "packed", "has %llu elements but packed_len = %lld", (unsigned long long)m->packed_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "packed", "packed_len", ((int64_t)m->packed_len), m->packed_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->packed_count * 1u;
         if (n) memcpy(c->base + cur, m->packed, (size_t)n);
         cur += n;
@@ -443,8 +440,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     relic_store_u8(c->base + cur, m->blob_len);
     cur = cur + 1;
     { /* blob */
-        const int64_t cnt = ((int64_t)m->blob_len);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->blob_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "blob", "has %llu elements but blob_len = %lld", (unsigned long long)m->blob_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "blob", "blob_len", ((int64_t)m->blob_len), m->blob_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->blob_count * 1u;
         if (n) memcpy(c->base + cur, m->blob, (size_t)n);
         cur += n;
@@ -472,24 +468,21 @@ static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint6
     put_header(c->base + pos, &m->header);
     cur = pos + 44;
     { /* pairs */
-        const int64_t cnt = relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2));
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->pairs_count) return relic_fail(c->err, RELIC_E_ARGUMENT, cur, "pairs", "has %llu elements but header.pair_count * 2 = %lld", (unsigned long long)m->pairs_count, (long long)cnt);
+        if ((st = relic_gen_count(c->err, cur, "pairs", "header.pair_count * 2", relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), m->pairs_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->pairs_count * 1u;
         for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + cur + k * 1, ((const uint8_t *)m->pairs)[k]);
         cur += n * 1u;
     }
     { /* table */
-        const uint64_t at = c->at_table;
-        const int64_t cnt = ((int64_t)m->header.table_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->table_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "table", "has %llu elements but header.table_count = %lld", (unsigned long long)m->table_count, (long long)cnt);
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "table", "header.table_count", ((int64_t)m->header.table_count), m->table_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->table_count * 1u;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->table, (size_t)(n * 2u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u16le(c->base + at + k * 2, ((const uint16_t *)m->table)[k]);
     }
     { /* records */
-        const uint64_t at = c->at_records;
-        const int64_t cnt = ((int64_t)m->header.record_count);
-        if (cnt < 0 || (uint64_t)cnt != (uint64_t)m->records_count) return relic_fail(c->err, RELIC_E_ARGUMENT, at, "records", "has %llu elements but header.record_count = %lld", (unsigned long long)m->records_count, (long long)cnt);
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "records", "header.record_count", ((int64_t)m->header.record_count), m->records_count)) != RELIC_OK) return st;
         const uint64_t n = (uint64_t)m->records_count * 1u;
         {
             uint64_t q = at;
@@ -505,72 +498,39 @@ static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint6
 
 relic_status relic_mini_write(const relic_mini_mini *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_mini_mini mm_ = *model;
-    relic_mini_mini *m = &mm_;
-    relic_mini_wctx cc_ = { 0 };
-    relic_mini_wctx *c = &cc_;
+    relic_mini_mini copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_mini_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = sz_mini(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    c->at_table = cur;
-    c->size_table = ((uint64_t)m->table_count * 2u);
-    if (cur + c->size_table < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "table", "too large");
-    cur += c->size_table;
-    c->at_records = cur;
-    c->size_records = sum_mini_record(m->records, m->records_count);
-    if (cur + c->size_records < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "records", "too large");
-    cur += c->size_records;
-    {
-        const uint64_t seq_ = sz_root_seq_;
-        uint64_t at_[2], sz_[2], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.table_offset;
-        sz_[0] = c->size_table;
-        at_[1] = (uint64_t)m->header.record_offset;
-        sz_[1] = c->size_records;
-        for (int i_ = 0; i_ < 2 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_table = sz_[0] ? at_[0] : end_;
-            c->at_records = sz_[1] ? at_[1] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->records_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "record_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.record_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->records_count == 0 && (uint64_t)m->header.record_offset <= total_) ? (uint64_t)m->header.record_offset : c->at_records;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "record_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.record_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_records;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "records_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.records_size = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->table_count;
-      if (v_ > 65535u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "table_count", "%llu does not fit u16", (unsigned long long)v_);
-      m->header.table_count = (uint16_t)v_; }
-    { const uint64_t v_ = (m->table_count == 0 && (uint64_t)m->header.table_offset <= total_) ? (uint64_t)m->header.table_offset : c->at_table;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "table_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.table_offset = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->table_count * 2u);
+    c->size[1] = sum_mini_record(m->records, m->records_count);
+    const uint64_t held[2] = {
+        m->header.table_offset,
+        m->header.record_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, sz_mini(m), 2, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->records_count, UINT64_C(4294967295), "record_count", "u32")) != RELIC_OK) return st;
+    m->header.record_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->records_count == 0 && (uint64_t)m->header.record_offset <= total) ? (uint64_t)m->header.record_offset : c->at[1], UINT64_C(4294967295), "record_offset", "u32")) != RELIC_OK) return st;
+    m->header.record_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[1], UINT64_C(4294967295), "records_size", "u32")) != RELIC_OK) return st;
+    m->header.records_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->table_count, UINT64_C(65535), "table_count", "u16")) != RELIC_OK) return st;
+    m->header.table_count = (uint16_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->table_count == 0 && (uint64_t)m->header.table_offset <= total) ? (uint64_t)m->header.table_offset : c->at[0], UINT64_C(4294967295), "table_offset", "u32")) != RELIC_OK) return st;
+    m->header.table_offset = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_mini(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_mini(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 
