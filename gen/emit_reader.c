@@ -370,8 +370,8 @@ counted:;
     char at[160], dst[200];
     if (f->prim == P_CHAR || f->prim == P_BYTES) {
         if (var) {
-            out_printf(o, "        if (c->arena) {\n            if (!(m->%s = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, %s, \"%s\"))) return RELIC_E_NOMEM;\n", f->name, start, f->name);
-            out_printf(o, "            memcpy(m->%s, c->base + %s, (size_t)n);\n        }\n", f->name, start);
+            out_printf(o, "        if (c->arena && !(m->%s = relic_gen_dup(c->arena, c->err, c->base + %s, n, %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+                       f->name, start, start, f->name);
         } else {
             out_printf(o, "        memcpy(m->%s, c->base + %s, (size_t)n);\n", f->name, start);
         }
@@ -400,16 +400,17 @@ counted:;
             out_puts(o, "        }\n");
         } else {
             snprintf(dst, sizeof dst, "m->%s[k]", f->name);
-            out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_alloc(c->arena, c->err, n, sizeof(%s), _Alignof(%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
-                       f->name, ct, ct, start, f->name);
-            if (es > 1 && f->endian == EN_LITTLE)
-                out_printf(o, "        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->%s, c->base + %s, (size_t)bytes); }\n        else ", f->name, start);
-            else out_puts(o, "        ");
-            out_puts(o, "if (c->arena) for (uint64_t k = 0; k < n; k++) ");
-            load_scalar(o, f, dst, at);
-            out_puts(o, "\n");
+            /* bytes, or little-endian numbers on a little-endian host: one copy */
+            int copy = es == 1 || f->endian == EN_LITTLE;
+            out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s), _Alignof(%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+                       f->name, copy ? "copy" : "alloc", copy ? "c->base + " : "", copy ? start : "", copy ? ", " : "", ct, ct, start, f->name);
+            if (es > 1 || !copy) {
+                out_printf(o, "        if (c->arena%s) for (uint64_t k = 0; k < n; k++) ", copy ? " && !RELIC_GEN_LE" : "");
+                load_scalar(o, f, dst, at);
+                out_puts(o, "\n");
+            }
             if (value_checked(f)) {
-                out_printf(o, "        else for (uint64_t k = 0; k < n; k++) {\n            const %s v = ", ct);
+                out_printf(o, "        if (!c->arena) for (uint64_t k = 0; k < n; k++) {\n            const %s v = ", ct);
                 if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim)) out_printf(o, "(%s)", ct);
                 out_printf(o, "%s(%s);\n", em_load_fn(f), at);
                 char off[96];
@@ -428,14 +429,15 @@ counted:;
         } else {
             int need = em_struct_needs_check(f->stype);
             int walk = !fixed_elem && f->count_rest; /* `[..]` of variable elements: count what is walked */
+            int copy = var && em_struct_memcpy(f->stype);
             if (var)
-                out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_alloc(c->arena, c->err, n, sizeof(%s_%s), _Alignof(%s_%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
-                           f->name, P, T, P, T, start, f->name);
+                out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s_%s), _Alignof(%s_%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+                           f->name, copy ? "copy" : "alloc", copy ? "c->base + " : "", copy ? start : "", copy ? ", " : "", P, T, P, T, start, f->name);
             int decode_only = var && !need; /* nothing to check: the loop only copies */
             const char *ind = "        ";
-            if (var && em_struct_memcpy(f->stype)) {
-                out_printf(o, "        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->%s, c->base + %s, (size_t)bytes); }\n", f->name, start);
-                out_printf(o, "        else%s {\n", decode_only ? " if (c->arena)" : "");
+            if (copy) {
+                /* copied above on a little-endian host; else each element */
+                out_printf(o, "        if (%s) {\n", decode_only ? "c->arena && !RELIC_GEN_LE" : "!c->arena || !RELIC_GEN_LE");
                 ind = "            ";
             } else if (decode_only || !fixed_elem) {
                 out_printf(o, "        %s{\n", decode_only ? "if (c->arena) " : "");

@@ -85,10 +85,7 @@ static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->string_size), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
         m->text_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->text = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "text"))) return RELIC_E_NOMEM;
-            memcpy(m->text, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -104,10 +101,7 @@ static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, 
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), 1u, 1u, c->size, "resref", &n, &bytes)) != RELIC_OK) return st;
         m->resref_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->resref = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "resref"))) return RELIC_E_NOMEM;
-            memcpy(m->resref, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->resref = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "resref"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "res_id", "res_id..unused", 8u);
@@ -184,9 +178,8 @@ static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
         if ((st = relic_gen_place(c->err, pos + 160, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &at, &n, &bytes)) != RELIC_OK) return st;
         m->resources_count = (size_t)n;
         if (c->view) { c->view->resources = c->base + at; c->view->resources_count = (size_t)n; }
-        if (c->arena && n && !(m->resources = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->resources, c->base + at, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_resource(c, at + k * 8u, &m->resources[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
             }

@@ -59,9 +59,8 @@ static relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_rim *m)
         if ((st = relic_gen_place(c->err, pos + 120, ((int64_t)m->header.offset_to_entries), ((int64_t)m->header.entry_count), 1u, 32u, c->size, "entries", &at, &n, &bytes)) != RELIC_OK) return st;
         m->entries_count = (size_t)n;
         if (c->view) { c->view->entries = c->base + at; c->view->entries_count = (size_t)n; }
-        if (c->arena && n && !(m->entries = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), at, "entries"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->entries, c->base + at, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), at, "entries"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_entry(c, at + k * 32u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
             }

@@ -161,9 +161,8 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.vertex_offset), ((int64_t)m->header.vertex_count), 1u, 12u, c->size, "vertices", &at, &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->vertices, c->base + at, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
             }
@@ -174,9 +173,8 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.face_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "faces", &at, &n, &bytes)) != RELIC_OK) return st;
         m->faces_count = (size_t)n;
         if (c->view) { c->view->faces = c->base + at; c->view->faces_count = (size_t)n; }
-        if (c->arena && n && !(m->faces = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->faces, c->base + at, (size_t)bytes); }
-        else {
+        if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
+        if (!c->arena || !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 relic_bwm_face e_, *e = c->arena ? &m->faces[k] : &e_;
                 if ((st = rd_face(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
@@ -188,18 +186,16 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.material_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "materials", &at, &n, &bytes)) != RELIC_OK) return st;
         m->materials_count = (size_t)n;
         if (c->view) { c->view->materials = c->base + at; c->view->materials_count = (size_t)n; }
-        if (c->arena && n && !(m->materials = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), at, "materials"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->materials, c->base + at, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->materials[k] = relic_load_u32le(c->base + at + k * 4);
+        if (c->arena && n && !(m->materials = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "materials"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->materials[k] = relic_load_u32le(c->base + at + k * 4);
     }
     { /* normals */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.normal_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "normals", &at, &n, &bytes)) != RELIC_OK) return st;
         m->normals_count = (size_t)n;
         if (c->view) { c->view->normals = c->base + at; c->view->normals_count = (size_t)n; }
-        if (c->arena && n && !(m->normals = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "normals"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->normals, c->base + at, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "normals"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, at + k * 12u, &m->normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "normals", (int64_t)k);
             }
@@ -210,18 +206,16 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.distance_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "distances", &at, &n, &bytes)) != RELIC_OK) return st;
         m->distances_count = (size_t)n;
         if (c->view) { c->view->distances = c->base + at; c->view->distances_count = (size_t)n; }
-        if (c->arena && n && !(m->distances = relic_gen_alloc(c->arena, c->err, n, sizeof(float), _Alignof(float), at, "distances"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->distances, c->base + at, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + at + k * 4);
+        if (c->arena && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(float), _Alignof(float), at, "distances"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + at + k * 4);
     }
     { /* aabb */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.aabb_offset), ((int64_t)m->header.aabb_count), 1u, 44u, c->size, "aabb", &at, &n, &bytes)) != RELIC_OK) return st;
         m->aabb_count = (size_t)n;
         if (c->view) { c->view->aabb = c->base + at; c->view->aabb_count = (size_t)n; }
-        if (c->arena && n && !(m->aabb = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->aabb, c->base + at, (size_t)bytes); }
-        else {
+        if (c->arena && n && !(m->aabb = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
+        if (!c->arena || !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 relic_bwm_aabb_node e_, *e = c->arena ? &m->aabb[k] : &e_;
                 if ((st = rd_aabb_node(c, at + k * 44u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
@@ -233,9 +227,8 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.adjacency_offset), ((int64_t)m->header.adjacency_count), 1u, 12u, c->size, "adjacency", &at, &n, &bytes)) != RELIC_OK) return st;
         m->adjacency_count = (size_t)n;
         if (c->view) { c->view->adjacency = c->base + at; c->view->adjacency_count = (size_t)n; }
-        if (c->arena && n && !(m->adjacency = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->adjacency, c->base + at, (size_t)bytes); }
-        else {
+        if (c->arena && n && !(m->adjacency = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
+        if (!c->arena || !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 relic_bwm_adjacency e_, *e = c->arena ? &m->adjacency[k] : &e_;
                 if ((st = rd_adjacency(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
@@ -247,9 +240,8 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.edge_offset), ((int64_t)m->header.edge_count), 1u, 8u, c->size, "edges", &at, &n, &bytes)) != RELIC_OK) return st;
         m->edges_count = (size_t)n;
         if (c->view) { c->view->edges = c->base + at; c->view->edges_count = (size_t)n; }
-        if (c->arena && n && !(m->edges = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->edges, c->base + at, (size_t)bytes); }
-        else {
+        if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
+        if (!c->arena || !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 relic_bwm_edge e_, *e = c->arena ? &m->edges[k] : &e_;
                 if ((st = rd_edge(c, at + k * 8u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
@@ -261,10 +253,9 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.perimeter_offset), ((int64_t)m->header.perimeter_count), 1u, 4u, c->size, "perimeters", &at, &n, &bytes)) != RELIC_OK) return st;
         m->perimeters_count = (size_t)n;
         if (c->view) { c->view->perimeters = c->base + at; c->view->perimeters_count = (size_t)n; }
-        if (c->arena && n && !(m->perimeters = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), at, "perimeters"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->perimeters, c->base + at, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->perimeters[k] = relic_load_u32le(c->base + at + k * 4);
-        else for (uint64_t k = 0; k < n; k++) {
+        if (c->arena && n && !(m->perimeters = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "perimeters"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->perimeters[k] = relic_load_u32le(c->base + at + k * 4);
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
             const uint32_t v = relic_load_u32le(c->base + at + k * 4);
             { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, at + k * 4u, "perimeters", (int64_t)k, "%lld fails check it <= header.edge_count", (long long)it); }
         }

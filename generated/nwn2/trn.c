@@ -105,10 +105,7 @@ static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->compressed_size), 1u, 1u, c->size, "aswm", &n, &bytes)) != RELIC_OK) return st;
         m->aswm_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->aswm = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "aswm"))) return RELIC_E_NOMEM;
-            memcpy(m->aswm, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->aswm = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "aswm"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } break;
@@ -118,10 +115,7 @@ static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
         m->data_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->data = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "data"))) return RELIC_E_NOMEM;
-            memcpy(m->data, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } break;
@@ -145,9 +139,8 @@ static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.packet_count), 1u, 8u, c->size, "directory", &n, &bytes)) != RELIC_OK) return st;
         m->directory_count = (size_t)n;
         if (c->view) { c->view->directory = c->base + cur; c->view->directory_count = (size_t)n; }
-        if (c->arena && n && !(m->directory = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), cur, "directory"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->directory, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->directory = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), cur, "directory"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_directory_entry(c, cur + k * 8u, &m->directory[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "directory", (int64_t)k);
             }
@@ -232,9 +225,8 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertices_count), 1u, 12u, c->size, "own_vertices", &n, &bytes)) != RELIC_OK) return st;
         m->own_vertices_count = (size_t)n;
-        if (c->arena && n && !(m->own_vertices = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "own_vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->own_vertices, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->own_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "own_vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, cur + k * 12u, &m->own_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_vertices", (int64_t)k);
             }
@@ -245,9 +237,8 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edges_count), 1u, 16u, c->size, "own_edges", &n, &bytes)) != RELIC_OK) return st;
         m->own_edges_count = (size_t)n;
-        if (c->arena && n && !(m->own_edges = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "own_edges"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->own_edges, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->own_edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "own_edges"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_edge(c, cur + k * 16u, &m->own_edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_edges", (int64_t)k);
             }
@@ -267,25 +258,22 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->local_to_node_length), 1u, 1u, c->size, "local_to_node", &n, &bytes)) != RELIC_OK) return st;
         m->local_to_node_count = (size_t)n;
-        if (c->arena && n && !(m->local_to_node = relic_gen_alloc(c->arena, c->err, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "local_to_node"))) return RELIC_E_NOMEM;
-        if (c->arena) for (uint64_t k = 0; k < n; k++) m->local_to_node[k] = relic_load_u8(c->base + cur + k * 1);
+        if (c->arena && n && !(m->local_to_node = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "local_to_node"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     { /* node_to_local */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->node_to_local_length), 1u, 4u, c->size, "node_to_local", &n, &bytes)) != RELIC_OK) return st;
         m->node_to_local_count = (size_t)n;
-        if (c->arena && n && !(m->node_to_local = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "node_to_local"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->node_to_local, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->node_to_local[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->node_to_local = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "node_to_local"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->node_to_local[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* nodes */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->node_to_local_length), ((int64_t)m->node_to_local_length)), 1u, 1u, c->size, "nodes", &n, &bytes)) != RELIC_OK) return st;
         m->nodes_count = (size_t)n;
-        if (c->arena && n && !(m->nodes = relic_gen_alloc(c->arena, c->err, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "nodes"))) return RELIC_E_NOMEM;
-        if (c->arena) for (uint64_t k = 0; k < n; k++) m->nodes[k] = relic_load_u8(c->base + cur + k * 1);
+        if (c->arena && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "nodes"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "tile_flags", "tile_flags", 4u);
@@ -309,9 +297,8 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->adjacent_length), 1u, 4u, c->size, "adjacent", &n, &bytes)) != RELIC_OK) return st;
         m->adjacent_count = (size_t)n;
-        if (c->arena && n && !(m->adjacent = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "adjacent"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->adjacent, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->adjacent[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->adjacent = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "adjacent"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->adjacent[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "distances_length", "distances_length", 4u);
@@ -321,9 +308,8 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->distances_length), 1u, 4u, c->size, "distances", &n, &bytes)) != RELIC_OK) return st;
         m->distances_count = (size_t)n;
-        if (c->arena && n && !(m->distances = relic_gen_alloc(c->arena, c->err, n, sizeof(float), _Alignof(float), cur, "distances"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->distances, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(float), _Alignof(float), cur, "distances"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "exits_length", "exits_length", 4u);
@@ -333,9 +319,8 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->exits_length), 1u, 4u, c->size, "exit_triangles", &n, &bytes)) != RELIC_OK) return st;
         m->exit_triangles_count = (size_t)n;
-        if (c->arena && n && !(m->exit_triangles = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "exit_triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->exit_triangles, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->exit_triangles[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->exit_triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "exit_triangles"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->exit_triangles[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!(((int64_t)(((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->distances_length))) && ((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->exits_length))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "island", "check failed: adjacent_length == distances_length && adjacent_length == exits_length (the three island lists differ in length)");
@@ -373,9 +358,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
-        if (c->arena && n && !(m->vertices = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->vertices, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
             }
@@ -386,9 +370,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edge_count), 1u, 16u, c->size, "edges", &n, &bytes)) != RELIC_OK) return st;
         m->edges_count = (size_t)n;
-        if (c->arena && n && !(m->edges = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "edges"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->edges, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "edges"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_edge(c, cur + k * 16u, &m->edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
             }
@@ -399,9 +382,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 64u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
         m->triangles_count = (size_t)n;
-        if (c->arena && n && !(m->triangles = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->triangles, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_triangle(c, cur + k * 64u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
             }
@@ -462,9 +444,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count)), 1u, 8u, c->size, "island_path_table", &n, &bytes)) != RELIC_OK) return st;
         m->island_path_table_count = (size_t)n;
-        if (c->arena && n && !(m->island_path_table = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node), cur, "island_path_table"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->island_path_table, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->island_path_table = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node), cur, "island_path_table"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_island_path_node(c, cur + k * 8u, &m->island_path_table[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "island_path_table", (int64_t)k);
             }

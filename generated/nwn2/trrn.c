@@ -89,9 +89,8 @@ static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blade_count), 1u, 36u, c->size, "blades", &n, &bytes)) != RELIC_OK) return st;
         m->blades_count = (size_t)n;
-        if (c->arena && n && !(m->blades = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), cur, "blades"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->blades, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->blades = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), cur, "blades"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_grass_blade(c, cur + k * 36u, &m->blades[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "blades", (int64_t)k);
             }
@@ -125,9 +124,8 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 44u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->vertices, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_terrain_vertex(c, cur + k * 44u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
             }
@@ -139,9 +137,8 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
         m->triangles_count = (size_t)n;
         if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
-        if (c->arena && n && !(m->triangles = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->triangles, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_terrain_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
             }
@@ -156,10 +153,7 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_a_size), 1u, 1u, c->size, "dds_a", &n, &bytes)) != RELIC_OK) return st;
         m->dds_a_count = (size_t)n;
         if (c->view) { c->view->dds_a = c->base + cur; c->view->dds_a_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->dds_a = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "dds_a"))) return RELIC_E_NOMEM;
-            memcpy(m->dds_a, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->dds_a = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_a"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_b_size", "dds_b_size", 4u);
@@ -170,10 +164,7 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_b_size), 1u, 1u, c->size, "dds_b", &n, &bytes)) != RELIC_OK) return st;
         m->dds_b_count = (size_t)n;
         if (c->view) { c->view->dds_b = c->base + cur; c->view->dds_b_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->dds_b = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "dds_b"))) return RELIC_E_NOMEM;
-            memcpy(m->dds_b, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->dds_b = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_b"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "grass_count", "grass_count", 4u);

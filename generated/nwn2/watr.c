@@ -87,9 +87,8 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 28u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->vertices, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_water_vertex(c, cur + k * 28u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
             }
@@ -101,9 +100,8 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
         m->triangles_count = (size_t)n;
         if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
-        if (c->arena && n && !(m->triangles = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->triangles, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_water_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
             }
@@ -115,9 +113,8 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 4u, c->size, "triangle_flags", &n, &bytes)) != RELIC_OK) return st;
         m->triangle_flags_count = (size_t)n;
         if (c->view) { c->view->triangle_flags = c->base + cur; c->view->triangle_flags_count = (size_t)n; }
-        if (c->arena && n && !(m->triangle_flags = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "triangle_flags"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->triangle_flags, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->triangle_flags[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->triangle_flags = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "triangle_flags"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->triangle_flags[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_size", "dds_size", 4u);
@@ -128,10 +125,7 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_size), 1u, 1u, c->size, "dds", &n, &bytes)) != RELIC_OK) return st;
         m->dds_count = (size_t)n;
         if (c->view) { c->view->dds = c->base + cur; c->view->dds_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->dds = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "dds"))) return RELIC_E_NOMEM;
-            memcpy(m->dds, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->dds = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "megatile_x", "megatile_x..megatile_y", 8u);

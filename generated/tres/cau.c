@@ -74,10 +74,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &n, &bytes)) != RELIC_OK) return st;
         m->caption_gap_count = (size_t)n;
         if (c->view) { c->view->caption_gap = c->base + cur; c->view->caption_gap_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->caption_gap = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "caption_gap"))) return RELIC_E_NOMEM;
-            memcpy(m->caption_gap, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "caption_length", "caption_length..caption_count", 8u);
@@ -90,10 +87,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &n, &bytes)) != RELIC_OK) return st;
         m->caption_text_count = (size_t)n;
         if (c->view) { c->view->caption_text = c->base + cur; c->view->caption_text_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->caption_text = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "caption_text"))) return RELIC_E_NOMEM;
-            memcpy(m->caption_text, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
@@ -102,10 +96,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &n, &bytes)) != RELIC_OK) return st;
         m->caption_data_gap_count = (size_t)n;
         if (c->view) { c->view->caption_data_gap = c->base + cur; c->view->caption_data_gap_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->caption_data_gap = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
-            memcpy(m->caption_data_gap, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } else {
@@ -114,10 +105,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &n, &bytes)) != RELIC_OK) return st;
         m->data_gap_count = (size_t)n;
         if (c->view) { c->view->data_gap = c->base + cur; c->view->data_gap_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->data_gap = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "data_gap"))) return RELIC_E_NOMEM;
-            memcpy(m->data_gap, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     }
@@ -126,10 +114,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
         m->data_count = (size_t)n;
         if (c->view) { c->view->data = c->base + cur; c->view->data_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->data = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "data"))) return RELIC_E_NOMEM;
-            memcpy(m->data, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     { /* trailing */
@@ -137,10 +122,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         const uint64_t bytes = n * 1u;
         m->trailing_count = (size_t)n;
         if (c->view) { c->view->trailing = c->base + cur; c->view->trailing_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->trailing = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "trailing"))) return RELIC_E_NOMEM;
-            memcpy(m->trailing, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->trailing = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailing"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;

@@ -60,9 +60,8 @@ static relic_status rd_geometry(relic_grf_geometry_v11_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->vertices, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
             }
@@ -74,9 +73,8 @@ static relic_status rd_geometry(relic_grf_geometry_v11_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->face_count), 1u, 12u, c->size, "faces", &n, &bytes)) != RELIC_OK) return st;
         m->faces_count = (size_t)n;
         if (c->view) { c->view->faces = c->base + cur; c->view->faces_count = (size_t)n; }
-        if (c->arena && n && !(m->faces = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_geometry_v11_face), _Alignof(relic_grf_geometry_v11_face), cur, "faces"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->faces, c->base + cur, (size_t)bytes); }
-        else {
+        if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v11_face), _Alignof(relic_grf_geometry_v11_face), cur, "faces"))) return RELIC_E_NOMEM;
+        if (!c->arena || !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 relic_grf_geometry_v11_face e_, *e = c->arena ? &m->faces[k] : &e_;
                 if ((st = rd_face(c, cur + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
@@ -89,9 +87,8 @@ static relic_status rd_geometry(relic_grf_geometry_v11_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->face_count), 1u, 12u, c->size, "face_normals", &n, &bytes)) != RELIC_OK) return st;
         m->face_normals_count = (size_t)n;
         if (c->view) { c->view->face_normals = c->base + cur; c->view->face_normals_count = (size_t)n; }
-        if (c->arena && n && !(m->face_normals = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "face_normals"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->face_normals, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->face_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "face_normals"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, cur + k * 12u, &m->face_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "face_normals", (int64_t)k);
             }
@@ -103,9 +100,8 @@ static relic_status rd_geometry(relic_grf_geometry_v11_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_normal_count), 1u, 12u, c->size, "vertex_normals", &n, &bytes)) != RELIC_OK) return st;
         m->vertex_normals_count = (size_t)n;
         if (c->view) { c->view->vertex_normals = c->base + cur; c->view->vertex_normals_count = (size_t)n; }
-        if (c->arena && n && !(m->vertex_normals = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "vertex_normals"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->vertex_normals, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->vertex_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "vertex_normals"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, cur + k * 12u, &m->vertex_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertex_normals", (int64_t)k);
             }

@@ -57,9 +57,8 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_vertex_count), 1u, 8u, c->size, "texture_vertices", &n, &bytes)) != RELIC_OK) return st;
         m->texture_vertices_count = (size_t)n;
         if (c->view) { c->view->texture_vertices = c->base + cur; c->view->texture_vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->texture_vertices = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv), cur, "texture_vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->texture_vertices, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->texture_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv), cur, "texture_vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_uv(c, cur + k * 8u, &m->texture_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_vertices", (int64_t)k);
             }
@@ -71,9 +70,8 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_face_count), 1u, 12u, c->size, "texture_faces", &n, &bytes)) != RELIC_OK) return st;
         m->texture_faces_count = (size_t)n;
         if (c->view) { c->view->texture_faces = c->base + cur; c->view->texture_faces_count = (size_t)n; }
-        if (c->arena && n && !(m->texture_faces = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), cur, "texture_faces"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->texture_faces, c->base + cur, (size_t)bytes); }
-        else {
+        if (c->arena && n && !(m->texture_faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), cur, "texture_faces"))) return RELIC_E_NOMEM;
+        if (!c->arena || !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 relic_grf_mapping_texture_face e_, *e = c->arena ? &m->texture_faces[k] : &e_;
                 if ((st = rd_texture_face(c, cur + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
@@ -86,9 +84,8 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_face_count), 1u, 4u, c->size, "face_materials", &n, &bytes)) != RELIC_OK) return st;
         m->face_materials_count = (size_t)n;
         if (c->view) { c->view->face_materials = c->base + cur; c->view->face_materials_count = (size_t)n; }
-        if (c->arena && n && !(m->face_materials = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "face_materials"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->face_materials, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->face_materials[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->face_materials = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "face_materials"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->face_materials[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     *size_out = cur - pos;

@@ -45,9 +45,8 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "texture", &n, &bytes)) != RELIC_OK) return st;
         m->texture_count = (size_t)n;
         if (c->view) { c->view->texture = c->base + cur; c->view->texture_count = (size_t)n; }
-        if (c->arena && n && !(m->texture = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->texture, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->texture = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* opacity */
@@ -55,9 +54,8 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "opacity", &n, &bytes)) != RELIC_OK) return st;
         m->opacity_count = (size_t)n;
         if (c->view) { c->view->opacity = c->base + cur; c->view->opacity_count = (size_t)n; }
-        if (c->arena && n && !(m->opacity = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->opacity, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->opacity = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* bump */
@@ -65,9 +63,8 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "bump", &n, &bytes)) != RELIC_OK) return st;
         m->bump_count = (size_t)n;
         if (c->view) { c->view->bump = c->base + cur; c->view->bump_count = (size_t)n; }
-        if (c->arena && n && !(m->bump = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->bump, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->bump = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* colour */
@@ -75,9 +72,8 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 12u, c->size, "colour", &n, &bytes)) != RELIC_OK) return st;
         m->colour_count = (size_t)n;
         if (c->view) { c->view->colour = c->base + cur; c->view->colour_count = (size_t)n; }
-        if (c->arena && n && !(m->colour = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), cur, "colour"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->colour, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->colour = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), cur, "colour"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_rgb(c, cur + k * 12u, &m->colour[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colour", (int64_t)k);
             }

@@ -34,9 +34,8 @@ static relic_status rd_material(relic_grf_material_v11_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "texture", &n, &bytes)) != RELIC_OK) return st;
         m->texture_count = (size_t)n;
         if (c->view) { c->view->texture = c->base + cur; c->view->texture_count = (size_t)n; }
-        if (c->arena && n && !(m->texture = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->texture, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->texture = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* opacity */
@@ -44,9 +43,8 @@ static relic_status rd_material(relic_grf_material_v11_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "opacity", &n, &bytes)) != RELIC_OK) return st;
         m->opacity_count = (size_t)n;
         if (c->view) { c->view->opacity = c->base + cur; c->view->opacity_count = (size_t)n; }
-        if (c->arena && n && !(m->opacity = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->opacity, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->opacity = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* bump */
@@ -54,9 +52,8 @@ static relic_status rd_material(relic_grf_material_v11_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "bump", &n, &bytes)) != RELIC_OK) return st;
         m->bump_count = (size_t)n;
         if (c->view) { c->view->bump = c->base + cur; c->view->bump_count = (size_t)n; }
-        if (c->arena && n && !(m->bump = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->bump, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (c->arena && n && !(m->bump = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "ambient", "ambient..bumpiness", 20u);

@@ -92,9 +92,8 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->point_count), 1u, 12u, c->size, "points", &n, &bytes)) != RELIC_OK) return st;
         m->points_count = (size_t)n;
         if (c->view) { c->view->points = c->base + cur; c->view->points_count = (size_t)n; }
-        if (c->arena && n && !(m->points = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "points"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->points, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "points"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, cur + k * 12u, &m->points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "points", (int64_t)k);
             }
@@ -106,9 +105,8 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 32u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->vertices, c->base + cur, (size_t)bytes); }
-        else {
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (!c->arena || !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 relic_grf_mesh_vertex e_, *e = c->arena ? &m->vertices[k] : &e_;
                 if ((st = rd_vertex(c, cur + k * 32u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
@@ -121,10 +119,9 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_pointer_count), 1u, 4u, c->size, "vertex_pointers", &n, &bytes)) != RELIC_OK) return st;
         m->vertex_pointers_count = (size_t)n;
         if (c->view) { c->view->vertex_pointers = c->base + cur; c->view->vertex_pointers_count = (size_t)n; }
-        if (c->arena && n && !(m->vertex_pointers = relic_gen_alloc(c->arena, c->err, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "vertex_pointers"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->vertex_pointers, c->base + cur, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->vertex_pointers[k] = relic_load_u32le(c->base + cur + k * 4);
-        else for (uint64_t k = 0; k < n; k++) {
+        if (c->arena && n && !(m->vertex_pointers = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "vertex_pointers"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->vertex_pointers[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
             const uint32_t v = relic_load_u32le(c->base + cur + k * 4);
             { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < ((int64_t)m->vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, cur + k * 4u, "vertex_pointers", (int64_t)k, "%lld fails check it < vertex_count", (long long)it); }
         }
@@ -147,9 +144,8 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->wrap_point_count), 1u, 12u, c->size, "wrap_points", &n, &bytes)) != RELIC_OK) return st;
         m->wrap_points_count = (size_t)n;
         if (c->view) { c->view->wrap_points = c->base + cur; c->view->wrap_points_count = (size_t)n; }
-        if (c->arena && n && !(m->wrap_points = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "wrap_points"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->wrap_points, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->wrap_points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "wrap_points"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_points", (int64_t)k);
             }

@@ -69,9 +69,8 @@ static relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->instance_count), 1u, 44u, c->size, "instances", &n, &bytes)) != RELIC_OK) return st;
         m->instances_count = (size_t)n;
         if (c->view) { c->view->instances = c->base + cur; c->view->instances_count = (size_t)n; }
-        if (c->arena && n && !(m->instances = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_region_instance), _Alignof(relic_grf_region_instance), cur, "instances"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->instances, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_region_instance), _Alignof(relic_grf_region_instance), cur, "instances"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_instance(c, cur + k * 44u, &m->instances[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
             }

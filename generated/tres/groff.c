@@ -96,10 +96,7 @@ static relic_status rd_symbol(relic_groff_rctx *c, uint64_t pos, uint64_t *size_
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->name_length), 1u, 1u, c->size, "name", &n, &bytes)) != RELIC_OK) return st;
         m->name_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->name = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "name"))) return RELIC_E_NOMEM;
-            memcpy(m->name, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -120,9 +117,8 @@ static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_o
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.section_count), 1u, 32u, c->size, "sections", &n, &bytes)) != RELIC_OK) return st;
         m->sections_count = (size_t)n;
         if (c->view) { c->view->sections = c->base + cur; c->view->sections_count = (size_t)n; }
-        if (c->arena && n && !(m->sections = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_groff_section), _Alignof(relic_groff_section), cur, "sections"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->sections, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->sections = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_groff_section), _Alignof(relic_groff_section), cur, "sections"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_section(c, cur + k * 32u, &m->sections[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "sections", (int64_t)k);
             }
@@ -134,10 +130,7 @@ static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_o
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
         m->data_count = (size_t)n;
         if (c->view) { c->view->data = c->base + cur; c->view->data_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->data = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "data"))) return RELIC_E_NOMEM;
-            memcpy(m->data, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     { /* symbols */

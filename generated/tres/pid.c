@@ -75,9 +75,8 @@ static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->colours_used), 1u, 4u, c->size, "colours", &n, &bytes)) != RELIC_OK) return st;
         m->colours_count = (size_t)n;
-        if (c->arena && n && !(m->colours = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), cur, "colours"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->colours, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->colours = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), cur, "colours"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_colour(c, cur + k * 4u, &m->colours[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colours", (int64_t)k);
             }
@@ -88,10 +87,7 @@ static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), 1u, 1u, c->size, "trailer", &n, &bytes)) != RELIC_OK) return st;
         m->trailer_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->trailer = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "trailer"))) return RELIC_E_NOMEM;
-            memcpy(m->trailer, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->trailer = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailer"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;

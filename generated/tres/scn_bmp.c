@@ -38,10 +38,7 @@ static relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t bytes = n * 1u;
         m->rest_count = (size_t)n;
         if (c->view) { c->view->rest = c->base + cur; c->view->rest_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->rest = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "rest"))) return RELIC_E_NOMEM;
-            memcpy(m->rest, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->rest = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "rest"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;

@@ -42,9 +42,8 @@ static relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint
         const uint64_t bytes = n * 8u;
         m->nodes_count = (size_t)n;
         if (c->view) { c->view->nodes = c->base + cur; c->view->nodes_count = (size_t)n; }
-        if (c->arena && n && !(m->nodes = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), cur, "nodes"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->nodes, c->base + cur, (size_t)bytes); }
-        else {
+        if (c->arena && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), cur, "nodes"))) return RELIC_E_NOMEM;
+        if (!c->arena || !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 relic_scn_hierarchy_node e_, *e = c->arena ? &m->nodes[k] : &e_;
                 if ((st = rd_node(c, cur + k * 8u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);

@@ -56,9 +56,8 @@ static relic_status rd_partitions(relic_scn_partitions_rctx *c, uint64_t pos, ui
         const uint64_t bytes = n * 28u;
         m->entries_count = (size_t)n;
         if (c->view) { c->view->entries = c->base + cur; c->view->entries_count = (size_t)n; }
-        if (c->arena && n && !(m->entries = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), cur, "entries"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->entries, c->base + cur, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), cur, "entries"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_partition(c, cur + k * 28u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
             }

@@ -30,10 +30,7 @@ static relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size
         const uint64_t bytes = n * 1u;
         m->text_count = (size_t)n;
         if (c->view) { c->view->text = c->base + cur; c->view->text_count = (size_t)n; }
-        if (c->arena) {
-            if (!(m->text = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "text"))) return RELIC_E_NOMEM;
-            memcpy(m->text, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;

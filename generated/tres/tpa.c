@@ -106,10 +106,7 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &n, &bytes)) != RELIC_OK) return st;
         m->caption_gap_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->caption_gap = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "caption_gap"))) return RELIC_E_NOMEM;
-            memcpy(m->caption_gap, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "caption_length", "caption_length..caption_count", 8u);
@@ -121,10 +118,7 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &n, &bytes)) != RELIC_OK) return st;
         m->caption_text_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->caption_text = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "caption_text"))) return RELIC_E_NOMEM;
-            memcpy(m->caption_text, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
@@ -132,10 +126,7 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &n, &bytes)) != RELIC_OK) return st;
         m->caption_data_gap_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->caption_data_gap = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
-            memcpy(m->caption_data_gap, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } else {
@@ -143,10 +134,7 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &n, &bytes)) != RELIC_OK) return st;
         m->data_gap_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->data_gap = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "data_gap"))) return RELIC_E_NOMEM;
-            memcpy(m->data_gap, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     }
@@ -154,10 +142,7 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
         m->data_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->data = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "data"))) return RELIC_E_NOMEM;
-            memcpy(m->data, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -248,9 +233,8 @@ static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.collision_offset), ((int64_t)m->header.collision_count), 1u, 152u, c->size, "collisions", &at, &n, &bytes)) != RELIC_OK) return st;
         m->collisions_count = (size_t)n;
         if (c->view) { c->view->collisions = c->base + at; c->view->collisions_count = (size_t)n; }
-        if (c->arena && n && !(m->collisions = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), at, "collisions"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->collisions, c->base + at, (size_t)bytes); }
-        else if (c->arena) {
+        if (c->arena && n && !(m->collisions = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), at, "collisions"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) {
             for (uint64_t k = 0; k < n; k++) {
                 if ((st = rd_collision(c, at + k * 152u, &m->collisions[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "collisions", (int64_t)k);
             }

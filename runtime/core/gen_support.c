@@ -159,3 +159,23 @@ relic_status relic_gen_layout(relic_error *err, uint64_t seq, size_t n, const ui
     *end = cur;
     return RELIC_OK;
 }
+
+void *relic_gen_copy(relic_arena *a, relic_error *err, const uint8_t *src, uint64_t n, size_t size, size_t align,
+                     uint64_t pos, const char *name)
+{
+    void *p = relic_gen_alloc(a, err, n, size, align, pos, name);
+    if (p && RELIC_GEN_LE) memcpy(p, src, (size_t)n * size);
+    return p;
+}
+
+void *relic_gen_dup(relic_arena *a, relic_error *err, const uint8_t *src, uint64_t n, uint64_t pos, const char *name)
+{
+    char *p = n < SIZE_MAX ? relic_arena_alloc(a, (size_t)n + 1, 1) : NULL;
+    if (!p) {
+        relic_fail(err, RELIC_E_NOMEM, pos, name, "out of memory for %llu bytes", (unsigned long long)n);
+        return NULL;
+    }
+    memcpy(p, src, (size_t)n);
+    p[n] = 0;
+    return p;
+}

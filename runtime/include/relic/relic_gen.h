@@ -109,6 +109,15 @@ relic_status relic_gen_span(relic_error *err, uint64_t pos, int64_t count, uint6
 void *relic_gen_alloc(relic_arena *a, relic_error *err, uint64_t n, size_t size, size_t align, uint64_t pos,
                       const char *name);
 
+/* Decoding: relic_gen_alloc, then on a little-endian host the n elements
+ * copied from src (their file layout is their C layout); a big-endian host
+ * fills them element by element after. */
+void *relic_gen_copy(relic_arena *a, relic_error *err, const uint8_t *src, uint64_t n, size_t size, size_t align,
+                     uint64_t pos, const char *name);
+/* Decoding: n bytes from src as a NUL-terminated copy in a (counted strings
+ * and byte arrays); NULL with err filled (RELIC_E_NOMEM) when a is full. */
+void *relic_gen_dup(relic_arena *a, relic_error *err, const uint8_t *src, uint64_t n, uint64_t pos, const char *name);
+
 #ifdef RELIC_NO_ERRMSG
 #define relic_gen_short(err, pos, ...) relic_fail_code((err), RELIC_E_TRUNCATED, (pos))
 #endif

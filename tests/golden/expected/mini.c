@@ -87,10 +87,7 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->name_len), 1u, 1u, c->size, "name", &n, &bytes)) != RELIC_OK) return st;
         m->name_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->name = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "name"))) return RELIC_E_NOMEM;
-            memcpy(m->name, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "offsets", "offsets..weight", 20u);
@@ -119,10 +116,7 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->text_len), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
         m->text_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->text = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "text"))) return RELIC_E_NOMEM;
-            memcpy(m->text, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } break;
@@ -136,10 +130,7 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->packed_len), 1u, 1u, c->size, "packed", &n, &bytes)) != RELIC_OK) return st;
         m->packed_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->packed = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "packed"))) return RELIC_E_NOMEM;
-            memcpy(m->packed, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->packed = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "packed"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } break;
@@ -152,10 +143,7 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blob_len), 1u, 1u, c->size, "blob", &n, &bytes)) != RELIC_OK) return st;
         m->blob_count = (size_t)n;
-        if (c->arena) {
-            if (!(m->blob = relic_gen_alloc(c->arena, c->err, n + 1, 1, 1, cur, "blob"))) return RELIC_E_NOMEM;
-            memcpy(m->blob, c->base + cur, (size_t)n);
-        }
+        if (c->arena && !(m->blob = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "blob"))) return RELIC_E_NOMEM;
         if (!c->arena && (st = relic_hook_mini_blob(c->base + cur, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += cur; return relic_gen_nest(c->err, st, "blob", -1); }
         cur += bytes;
     }
@@ -192,8 +180,7 @@ static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), 1u, 1u, c->size, "pairs", &n, &bytes)) != RELIC_OK) return st;
         m->pairs_count = (size_t)n;
         if (c->view) { c->view->pairs = c->base + cur; c->view->pairs_count = (size_t)n; }
-        if (c->arena && n && !(m->pairs = relic_gen_alloc(c->arena, c->err, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "pairs"))) return RELIC_E_NOMEM;
-        if (c->arena) for (uint64_t k = 0; k < n; k++) m->pairs[k] = relic_load_u8(c->base + cur + k * 1);
+        if (c->arena && n && !(m->pairs = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "pairs"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.pair_count) <= INT64_C(16))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "mini", "check failed: header.pair_count <= 16 (at most 16 pairs)");
@@ -202,10 +189,9 @@ static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.table_offset), ((int64_t)m->header.table_count), 1u, 2u, c->size, "table", &at, &n, &bytes)) != RELIC_OK) return st;
         m->table_count = (size_t)n;
         if (c->view) { c->view->table = c->base + at; c->view->table_count = (size_t)n; }
-        if (c->arena && n && !(m->table = relic_gen_alloc(c->arena, c->err, n, sizeof(uint16_t), _Alignof(uint16_t), at, "table"))) return RELIC_E_NOMEM;
-        if (c->arena && RELIC_GEN_LE) { if (n) memcpy(m->table, c->base + at, (size_t)bytes); }
-        else if (c->arena) for (uint64_t k = 0; k < n; k++) m->table[k] = relic_load_u16le(c->base + at + k * 2);
-        else for (uint64_t k = 0; k < n; k++) {
+        if (c->arena && n && !(m->table = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint16_t), _Alignof(uint16_t), at, "table"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->table[k] = relic_load_u16le(c->base + at + k * 2);
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
             const uint16_t v = relic_load_u16le(c->base + at + k * 2);
             { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < INT64_C(1000))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at + k * 2u, "table", (int64_t)k, "%lld fails check it < 1000", (long long)it); }
         }
