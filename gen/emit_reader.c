@@ -434,44 +434,43 @@ counted:;
                 out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s_%s), _Alignof(%s_%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
                            f->name, copy ? "copy" : "alloc", copy ? "c->base + " : "", copy ? start : "", copy ? ", " : "", P, T, P, T, start, f->name);
             int decode_only = var && !need; /* nothing to check: the loop only copies */
-            const char *ind = "        ";
-            if (copy) {
-                /* copied above on a little-endian host; else each element */
-                out_printf(o, "        if (%s) {\n", decode_only ? "c->arena && !RELIC_GEN_LE" : "!c->arena || !RELIC_GEN_LE");
-                ind = "            ";
-            } else if (decode_only || !fixed_elem) {
-                out_printf(o, "        %s{\n", decode_only ? "if (c->arena) " : "");
-                ind = "            ";
-            }
             if (fixed_elem) {
-                out_printf(o, "%sfor (uint64_t k = 0; k < n; k++) {\n", ind);
+                /* copied above on a little-endian host; else element by element */
+                const char *cond = copy ? (decode_only ? "c->arena && !RELIC_GEN_LE" : "!c->arena || !RELIC_GEN_LE") : decode_only ? "c->arena" : NULL;
                 snprintf(at, sizeof at, "%s + k * %lldu", start, (long long)es);
+                if (cond) out_printf(o, "        if (%s) ", cond);
+                else out_puts(o, "        ");
+                if (var && !decode_only) {
+                    out_printf(o, "for (uint64_t k = 0; k < n; k++) {\n            %s_%s e_, *e = c->arena ? &m->%s[k] : &e_;\n", P, T, f->name);
+                    emit_struct_call(r, f, at, "e", "(int64_t)k", "            ");
+                    out_puts(o, "        }\n");
+                } else {
+                    if (var) snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
+                    else snprintf(dst, sizeof dst, "&((%s_%s *)m->%s)[k]", P, T, f->name);
+                    out_puts(o, "for (uint64_t k = 0; k < n; k++)\n");
+                    emit_struct_call(r, f, at, dst, "(int64_t)k", "            ");
+                }
             } else {
+                /* variable-size elements: walked one after the other */
                 r->uses_st = 1;
-                out_printf(o, "%suint64_t q = %s, k = 0;\n%sfor (; k < n; k++) {\n", ind, start, ind);
-                if (walk) out_printf(o, "%s    if (q >= c->size) break;\n", ind);
-                snprintf(at, sizeof at, "q");
+                out_printf(o, "        %s{\n            uint64_t q = %s, k = 0;\n            for (; k < n; k++) {\n", decode_only ? "if (c->arena) " : "", start);
+                if (walk) out_puts(o, "                if (q >= c->size) break;\n");
+                if (decode_only || !var) {
+                    snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
+                } else {
+                    out_printf(o, "                %s_%s e_, *e = c->arena ? &m->%s[k] : &e_;\n", P, T, f->name);
+                    out_puts(o, "                if (!c->arena) memset(&e_, 0, sizeof e_);\n");
+                    snprintf(dst, sizeof dst, "e");
+                }
+                emit_struct_call(r, f, "q", dst, "(int64_t)k", "                ");
+                out_puts(o, "                q += sz;\n            }\n");
+                if (need_bytes) out_printf(o, "            bytes = q - %s;\n", start);
+                if (walk) {
+                    out_printf(o, "            m->%s_count = (size_t)k;\n", f->name);
+                    if (r->is_root) out_printf(o, "            if (c->view) c->view->%s_count = (size_t)k;\n", f->name);
+                }
+                out_puts(o, "        }\n");
             }
-            if (decode_only) {
-                snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
-            } else if (var) {
-                out_printf(o, "%s    %s_%s e_, *e = c->arena ? &m->%s[k] : &e_;\n", ind, P, T, f->name);
-                if (!fixed_elem) out_printf(o, "%s    if (!c->arena) memset(&e_, 0, sizeof e_);\n", ind);
-                snprintf(dst, sizeof dst, "e");
-            } else {
-                snprintf(dst, sizeof dst, "&((%s_%s *)m->%s)[k]", P, T, f->name);
-            }
-            char ind2[32];
-            snprintf(ind2, sizeof ind2, "%s    ", ind);
-            emit_struct_call(r, f, at, dst, "(int64_t)k", ind2);
-            if (!fixed_elem) out_printf(o, "%s    q += sz;\n", ind);
-            out_printf(o, "%s}\n", ind);
-            if (!fixed_elem && need_bytes) out_printf(o, "%sbytes = q - %s;\n", ind, start);
-            if (walk) {
-                out_printf(o, "%sm->%s_count = (size_t)k;\n", ind, f->name);
-                if (r->is_root) out_printf(o, "%sif (c->view) c->view->%s_count = (size_t)k;\n", ind, f->name);
-            }
-            if (ind[8]) out_puts(o, "        }\n");
         }
     }
     emit_marks(r, f, "        ", start, "bytes");

@@ -91,9 +91,9 @@ void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
         out_puts(o, "\n");
     }
     out_puts(o, "};\n");
-    out_printf(o, "/** Name of a%s value as the schema spells it, NULL when it has none. */\n", e->is_flags ? " single flag" : "");
+    out_printf(o, "/** The name of a%s value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */\n",
+               e->is_flags ? " single flag" : "");
     out_printf(o, "const char *%s_%s_name(int64_t value);\n", P, e->name);
-    out_printf(o, "/** Value of a name (as %s_%s_name gives it); 0 when unknown. */\n", P, e->name);
     out_printf(o, "int %s_%s_from_name(const char *name, int64_t *value);\n", P, e->name);
     if (!e->is_flags) {
         /* inline, so a validator's enum check costs a compare, not a call */
@@ -103,10 +103,11 @@ void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
             if (e->items[i].value > hi) hi = e->items[i].value;
         }
         out_printf(o, "/** 1 when value is listed in %s. */\n", e->name);
-        out_printf(o, "static inline int %s_%s_known(int64_t value)\n{\n", P, e->name);
         if (e->nitems && (uint64_t)(hi - lo) == (uint64_t)(e->nitems - 1))
-            out_printf(o, "    return value >= INT64_C(%lld) && value <= INT64_C(%lld);\n}\n", (long long)lo, (long long)hi);
+            out_printf(o, "static inline int %s_%s_known(int64_t value) { return value >= INT64_C(%lld) && value <= INT64_C(%lld); }\n",
+                       P, e->name, (long long)lo, (long long)hi);
         else {
+            out_printf(o, "static inline int %s_%s_known(int64_t value)\n{\n", P, e->name);
             out_puts(o, "    switch (value) {\n");
             for (int i = 0; i < e->nitems; i++) out_printf(o, "    case INT64_C(%lld):\n", (long long)e->items[i].value);
             out_puts(o, e->nitems ? "        return 1;\n    default:\n        return 0;\n    }\n}\n" : "    default:\n        return 0;\n    }\n}\n");
@@ -124,8 +125,8 @@ void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
 static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
 {
     const char *P = em_prefix(s);
-    out_printf(o, "/** Zero-copy view of a validated %s (%lld bytes in the file). */\n", st->name, (long long)st->fixed_size);
-    out_printf(o, "typedef struct %s_%s_view { const uint8_t *p; } %s_%s_view;\n", P, st->name, P, st->name);
+    out_printf(o, "typedef struct %s_%s_view { const uint8_t *p; } %s_%s_view; /**< a validated %s (%lld bytes in the file), zero-copy */\n",
+               P, st->name, P, st->name, st->name, (long long)st->fixed_size);
     for (int i = 0; i < st->nmembers; i++) {
         const gen_member *m = &st->members[i];
         if (m->kind != M_FIELD) continue;

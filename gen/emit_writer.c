@@ -164,7 +164,8 @@ static void emit_put_var(wctx *w, const gen_field *f)
         out_printf(o, ", m->%s_count)) != RELIC_OK) return st;\n", f->name);
         free(t.data);
     }
-    if (var) out_printf(o, "        const uint64_t n = (uint64_t)m->%s_count * %lldu;\n", f->name, (long long)per);
+    if (var && per == 1) out_printf(o, "        const uint64_t n = m->%s_count;\n", f->name);
+    else if (var) out_printf(o, "        const uint64_t n = (uint64_t)m->%s_count * %lldu;\n", f->name, (long long)per);
     else out_printf(o, "        const uint64_t n = %lldu;\n", (long long)per);
     int need_bytes = !f->at;
     if (f->prim == P_CHAR || f->prim == P_BYTES) {
@@ -209,13 +210,14 @@ static void emit_put_var(wctx *w, const gen_field *f)
             else snprintf(elem, sizeof elem, "&((const %s_%s *)m->%s)[k]", P, T, f->name);
             const char *ind = "        ";
             if (var && em_struct_memcpy(f->stype)) {
-                out_printf(o, "        if (RELIC_GEN_LE) { if (n) memcpy(c->base + %s, m->%s, (size_t)(n * %lldu)); }\n        else\n", p, f->name, (long long)es);
-                ind = "            ";
+                out_printf(o, "        if (RELIC_GEN_LE) { if (n) memcpy(c->base + %s, m->%s, (size_t)(n * %lldu)); }\n        else ", p, f->name, (long long)es);
+                ind = "";
             }
             if (simple) {
                 out_printf(o, "%sfor (uint64_t k = 0; k < n; k++) put_%s(c->base + %s + k * %lld, %s);\n", ind, T, p, (long long)es, elem);
                 if (need_bytes) out_printf(o, "        cur += n * %lldu;\n", (long long)es);
             } else {
+                if (!*ind) ind = "        "; /* after "else " */
                 out_printf(o, "%s{\n%s    uint64_t q = %s;\n%s    for (uint64_t k = 0; k < n; k++) {\n", ind, ind, p, ind);
                 out_printf(o, "%s        if ((st = put_%s(c, %s, q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", (int64_t)k);\n", ind, T, elem, f->name);
                 out_printf(o, "%s        q += sz;\n%s    }\n", ind, ind);

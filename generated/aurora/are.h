@@ -18,15 +18,11 @@ enum relic_are_wind_power {
     RELIC_ARE_WIND_POWER_WEAK = 1, /**< Weak wind */
     RELIC_ARE_WIND_POWER_STRONG = 2, /**< Strong wind */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_are_wind_power_name(int64_t value);
-/** Value of a name (as relic_are_wind_power_name gives it); 0 when unknown. */
 int relic_are_wind_power_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in wind_power. */
-static inline int relic_are_wind_power_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_are_wind_power_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** Area terrain type flags: they affect hearing through walls, map exploration visibility and whether certain feats are active, not how the toolset presents the area Source: BioWare Aurora specs, AreaFile Table 2.1. */
 enum relic_are_are_flags {
@@ -34,9 +30,8 @@ enum relic_are_are_flags {
     RELIC_ARE_ARE_FLAGS_UNDERGROUND = 2, /**< Underground (aboveground if unset) */
     RELIC_ARE_ARE_FLAGS_NATURAL = 4, /**< Natural (urban if unset) */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_are_are_flags_name(int64_t value);
-/** Value of a name (as relic_are_are_flags_name gives it); 0 when unknown. */
 int relic_are_are_flags_from_name(const char *name, int64_t *value);
 #define RELIC_ARE_ARE_FLAGS_MASK 0x7u
 

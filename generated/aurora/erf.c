@@ -179,11 +179,8 @@ static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
         m->resources_count = (size_t)n;
         if (c->view) { c->view->resources = c->base + at; c->view->resources_count = (size_t)n; }
         if (c->arena && n && !(m->resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_resource(c, at + k * 8u, &m->resources[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_resource(c, at + k * 8u, &m->resources[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
     }
     if ((uint64_t)m->header.localized_string_size != len_localized_strings) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.localized_string_size", "says size(localized_strings) = %llu but it is %llu", (unsigned long long)m->header.localized_string_size, (unsigned long long)len_localized_strings);
     return RELIC_OK;
@@ -283,7 +280,7 @@ static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_loca
     cur = pos + 8;
     { /* text */
         if ((st = relic_gen_count(c->err, cur, "text", "string_size", ((int64_t)m->string_size), m->text_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->text_count * 1u;
+        const uint64_t n = m->text_count;
         if (n) memcpy(c->base + cur, m->text, (size_t)n);
         cur += n;
     }
@@ -298,7 +295,7 @@ static relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m, uint64_t 
     cur = pos;
     { /* resref */
         if ((st = relic_gen_count(c->err, cur, "resref", "16 + 16 * (header.file_version == 0x312E3156)", relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), m->resref_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->resref_count * 1u;
+        const uint64_t n = m->resref_count;
         if (n) memcpy(c->base + cur, m->resref, (size_t)n);
         cur += n;
     }
@@ -323,7 +320,7 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
     { /* localized_strings */
         const uint64_t at = c->at[0];
         if ((st = relic_gen_count(c->err, at, "localized_strings", "header.language_count", ((int64_t)m->header.language_count), m->localized_strings_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->localized_strings_count * 1u;
+        const uint64_t n = m->localized_strings_count;
         {
             uint64_t q = at;
             for (uint64_t k = 0; k < n; k++) {
@@ -335,7 +332,7 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
     { /* keys */
         const uint64_t at = c->at[1];
         if ((st = relic_gen_count(c->err, at, "keys", "header.entry_count", ((int64_t)m->header.entry_count), m->keys_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->keys_count * 1u;
+        const uint64_t n = m->keys_count;
         {
             uint64_t q = at;
             for (uint64_t k = 0; k < n; k++) {
@@ -347,10 +344,9 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
     { /* resources */
         const uint64_t at = c->at[2];
         if ((st = relic_gen_count(c->err, at, "resources", "header.entry_count", ((int64_t)m->header.entry_count), m->resources_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->resources_count * 1u;
+        const uint64_t n = m->resources_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->resources, (size_t)(n * 8u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_resource(c->base + at + k * 8, &m->resources[k]);
+        else for (uint64_t k = 0; k < n; k++) put_resource(c->base + at + k * 8, &m->resources[k]);
     }
     *size_out = 160u;
     return RELIC_OK;

@@ -23,9 +23,8 @@ enum relic_erf_version {
     RELIC_ERF_VERSION_V1_0 = 808333654, /**< "V1.0": NWN1 and KotOR, 16-character ResRefs */
     RELIC_ERF_VERSION_V1_1 = 825110870, /**< "V1.1": NWN2, 32-character ResRefs */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_erf_version_name(int64_t value);
-/** Value of a name (as relic_erf_version_name gives it); 0 when unknown. */
 int relic_erf_version_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in version. */
 static inline int relic_erf_version_known(int64_t value)
@@ -117,9 +116,8 @@ enum relic_erf_resource_type {
     RELIC_ERF_RESOURCE_TYPE_BIF = 9998,
     RELIC_ERF_RESOURCE_TYPE_KEY = 9999,
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_erf_resource_type_name(int64_t value);
-/** Value of a name (as relic_erf_resource_type_name gives it); 0 when unknown. */
 int relic_erf_resource_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in resource_type. */
 static inline int relic_erf_resource_type_known(int64_t value)
@@ -265,8 +263,7 @@ struct relic_erf_erf {
     size_t resources_count; /**< number of elements in resources */
 };
 
-/** Zero-copy view of a validated header (160 bytes in the file). */
-typedef struct relic_erf_header_view { const uint8_t *p; } relic_erf_header_view;
+typedef struct relic_erf_header_view { const uint8_t *p; } relic_erf_header_view; /**< a validated header (160 bytes in the file), zero-copy */
 #define RELIC_ERF_HEADER_FILE_TYPE_OFFSET 0
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_erf_header_file_type(relic_erf_header_view v) { return (const char *)(v.p + 0); }
@@ -294,15 +291,13 @@ static inline uint32_t relic_erf_header_description_str_ref(relic_erf_header_vie
 /** reserved: 116 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_erf_header_reserved(relic_erf_header_view v) { return (const uint8_t *)(v.p + 44); }
 
-/** Zero-copy view of a validated resource (8 bytes in the file). */
-typedef struct relic_erf_resource_view { const uint8_t *p; } relic_erf_resource_view;
+typedef struct relic_erf_resource_view { const uint8_t *p; } relic_erf_resource_view; /**< a validated resource (8 bytes in the file), zero-copy */
 #define RELIC_ERF_RESOURCE_OFFSET_TO_RESOURCE_OFFSET 0
 static inline uint32_t relic_erf_resource_offset_to_resource(relic_erf_resource_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_ERF_RESOURCE_RESOURCE_SIZE_OFFSET 4
 static inline uint32_t relic_erf_resource_resource_size(relic_erf_resource_view v) { return relic_load_u32le(v.p + 4); }
 
-/** Zero-copy view of a validated erf (160 bytes in the file). */
-typedef struct relic_erf_erf_view { const uint8_t *p; } relic_erf_erf_view;
+typedef struct relic_erf_erf_view { const uint8_t *p; } relic_erf_erf_view; /**< a validated erf (160 bytes in the file), zero-copy */
 #define RELIC_ERF_ERF_HEADER_OFFSET 0
 static inline relic_erf_header_view relic_erf_erf_header(relic_erf_erf_view v) { relic_erf_header_view r = { v.p + 0 }; return r; }
 

@@ -108,11 +108,9 @@ static relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m)
         m->structs_count = (size_t)n;
         if (c->view) { c->view->structs = c->base + at; c->view->structs_count = (size_t)n; }
         if (c->arena && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_struct), _Alignof(relic_gff_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_gff_gff_struct e_, *e = c->arena ? &m->structs[k] : &e_;
-                if ((st = rd_gff_struct(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_gff_gff_struct e_, *e = c->arena ? &m->structs[k] : &e_;
+            if ((st = rd_gff_struct(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
         }
     }
     { /* fields */
@@ -121,11 +119,9 @@ static relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m)
         m->fields_count = (size_t)n;
         if (c->view) { c->view->fields = c->base + at; c->view->fields_count = (size_t)n; }
         if (c->arena && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_field), _Alignof(relic_gff_gff_field), at, "fields"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_gff_gff_field e_, *e = c->arena ? &m->fields[k] : &e_;
-                if ((st = rd_gff_field(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_gff_gff_field e_, *e = c->arena ? &m->fields[k] : &e_;
+            if ((st = rd_gff_field(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
         }
     }
     { /* labels */
@@ -134,11 +130,8 @@ static relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m)
         m->labels_count = (size_t)n;
         if (c->view) { c->view->labels = c->base + at; c->view->labels_count = (size_t)n; }
         if (c->arena && n && !(m->labels = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_label), _Alignof(relic_gff_gff_label), at, "labels"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_gff_label(c, at + k * 16u, &m->labels[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "labels", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_gff_label(c, at + k * 16u, &m->labels[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "labels", (int64_t)k);
     }
     { /* field_data */
         uint64_t at, n, bytes;
@@ -242,44 +235,41 @@ static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t 
     { /* structs */
         const uint64_t at = c->at[0];
         if ((st = relic_gen_count(c->err, at, "structs", "header.struct_count", ((int64_t)m->header.struct_count), m->structs_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->structs_count * 1u;
+        const uint64_t n = m->structs_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->structs, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_gff_struct(c->base + at + k * 12, &m->structs[k]);
+        else for (uint64_t k = 0; k < n; k++) put_gff_struct(c->base + at + k * 12, &m->structs[k]);
     }
     { /* fields */
         const uint64_t at = c->at[1];
         if ((st = relic_gen_count(c->err, at, "fields", "header.field_count", ((int64_t)m->header.field_count), m->fields_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->fields_count * 1u;
+        const uint64_t n = m->fields_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->fields, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_gff_field(c->base + at + k * 12, &m->fields[k]);
+        else for (uint64_t k = 0; k < n; k++) put_gff_field(c->base + at + k * 12, &m->fields[k]);
     }
     { /* labels */
         const uint64_t at = c->at[2];
         if ((st = relic_gen_count(c->err, at, "labels", "header.label_count", ((int64_t)m->header.label_count), m->labels_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->labels_count * 1u;
+        const uint64_t n = m->labels_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->labels, (size_t)(n * 16u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_gff_label(c->base + at + k * 16, &m->labels[k]);
+        else for (uint64_t k = 0; k < n; k++) put_gff_label(c->base + at + k * 16, &m->labels[k]);
     }
     { /* field_data */
         const uint64_t at = c->at[3];
         if ((st = relic_gen_count(c->err, at, "field_data", "header.field_data_count", ((int64_t)m->header.field_data_count), m->field_data_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->field_data_count * 1u;
+        const uint64_t n = m->field_data_count;
         for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + at + k * 1, ((const uint8_t *)m->field_data)[k]);
     }
     { /* field_indices */
         const uint64_t at = c->at[4];
         if ((st = relic_gen_count(c->err, at, "field_indices", "header.field_indices_count / 4", relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), m->field_indices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->field_indices_count * 1u;
+        const uint64_t n = m->field_indices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->field_indices, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->field_indices)[k]);
     }
     { /* list_indices */
         const uint64_t at = c->at[5];
         if ((st = relic_gen_count(c->err, at, "list_indices", "header.list_indices_count / 4", relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), m->list_indices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->list_indices_count * 1u;
+        const uint64_t n = m->list_indices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->list_indices, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->list_indices)[k]);
     }

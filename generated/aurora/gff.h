@@ -39,15 +39,11 @@ enum relic_gff_field_type {
     RELIC_GFF_FIELD_TYPE_ORIENTATION = 16, /**< Orientation (KotOR): 4 x f32 in field data */
     RELIC_GFF_FIELD_TYPE_VECTOR = 17, /**< Vector (KotOR): 3 x f32 in field data */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_field_type_name(int64_t value);
-/** Value of a name (as relic_gff_field_type_name gives it); 0 when unknown. */
 int relic_gff_field_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in field_type. */
-static inline int relic_gff_field_type_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(17);
-}
+static inline int relic_gff_field_type_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(17); }
 
 typedef struct relic_gff_header relic_gff_header;
 typedef struct relic_gff_gff_struct relic_gff_gff_struct;
@@ -114,8 +110,7 @@ struct relic_gff_gff {
     size_t list_indices_count; /**< number of elements in list_indices */
 };
 
-/** Zero-copy view of a validated header (56 bytes in the file). */
-typedef struct relic_gff_header_view { const uint8_t *p; } relic_gff_header_view;
+typedef struct relic_gff_header_view { const uint8_t *p; } relic_gff_header_view; /**< a validated header (56 bytes in the file), zero-copy */
 #define RELIC_GFF_HEADER_FILE_TYPE_OFFSET 0
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_gff_header_file_type(relic_gff_header_view v) { return (const char *)(v.p + 0); }
@@ -149,8 +144,7 @@ static inline uint32_t relic_gff_header_list_indices_offset(relic_gff_header_vie
 #define RELIC_GFF_HEADER_LIST_INDICES_COUNT_OFFSET 52
 static inline uint32_t relic_gff_header_list_indices_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 52); }
 
-/** Zero-copy view of a validated gff_struct (12 bytes in the file). */
-typedef struct relic_gff_gff_struct_view { const uint8_t *p; } relic_gff_gff_struct_view;
+typedef struct relic_gff_gff_struct_view { const uint8_t *p; } relic_gff_gff_struct_view; /**< a validated gff_struct (12 bytes in the file), zero-copy */
 #define RELIC_GFF_GFF_STRUCT_ID_OFFSET 0
 static inline uint32_t relic_gff_gff_struct_id(relic_gff_gff_struct_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GFF_GFF_STRUCT_DATA_OR_DATA_OFFSET_OFFSET 4
@@ -158,8 +152,7 @@ static inline uint32_t relic_gff_gff_struct_data_or_data_offset(relic_gff_gff_st
 #define RELIC_GFF_GFF_STRUCT_FIELD_COUNT_OFFSET 8
 static inline uint32_t relic_gff_gff_struct_field_count(relic_gff_gff_struct_view v) { return relic_load_u32le(v.p + 8); }
 
-/** Zero-copy view of a validated gff_field (12 bytes in the file). */
-typedef struct relic_gff_gff_field_view { const uint8_t *p; } relic_gff_gff_field_view;
+typedef struct relic_gff_gff_field_view { const uint8_t *p; } relic_gff_gff_field_view; /**< a validated gff_field (12 bytes in the file), zero-copy */
 #define RELIC_GFF_GFF_FIELD_TYPE_OFFSET 0
 static inline uint32_t relic_gff_gff_field_type(relic_gff_gff_field_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GFF_GFF_FIELD_LABEL_INDEX_OFFSET 4
@@ -167,14 +160,12 @@ static inline uint32_t relic_gff_gff_field_label_index(relic_gff_gff_field_view 
 #define RELIC_GFF_GFF_FIELD_DATA_OR_DATA_OFFSET_OFFSET 8
 static inline uint32_t relic_gff_gff_field_data_or_data_offset(relic_gff_gff_field_view v) { return relic_load_u32le(v.p + 8); }
 
-/** Zero-copy view of a validated gff_label (16 bytes in the file). */
-typedef struct relic_gff_gff_label_view { const uint8_t *p; } relic_gff_gff_label_view;
+typedef struct relic_gff_gff_label_view { const uint8_t *p; } relic_gff_gff_label_view; /**< a validated gff_label (16 bytes in the file), zero-copy */
 #define RELIC_GFF_GFF_LABEL_NAME_OFFSET 0
 /** name: 16 bytes, not NUL-terminated. */
 static inline const char *relic_gff_gff_label_name(relic_gff_gff_label_view v) { return (const char *)(v.p + 0); }
 
-/** Zero-copy view of a validated gff (56 bytes in the file). */
-typedef struct relic_gff_gff_view { const uint8_t *p; } relic_gff_gff_view;
+typedef struct relic_gff_gff_view { const uint8_t *p; } relic_gff_gff_view; /**< a validated gff (56 bytes in the file), zero-copy */
 #define RELIC_GFF_GFF_HEADER_OFFSET 0
 static inline relic_gff_header_view relic_gff_gff_header(relic_gff_gff_view v) { relic_gff_header_view r = { v.p + 0 }; return r; }
 

@@ -17,15 +17,11 @@ enum relic_gff_common_variable_type {
     RELIC_GFF_COMMON_VARIABLE_TYPE_OBJECT = 4, /**< Value is a DWORD ObjectID (NWScript object) */
     RELIC_GFF_COMMON_VARIABLE_TYPE_LOCATION = 5, /**< Value is a Location Struct (NWScript location) */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_common_variable_type_name(int64_t value);
-/** Value of a name (as relic_gff_common_variable_type_name gives it); 0 when unknown. */
 int relic_gff_common_variable_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in variable_type. */
-static inline int relic_gff_common_variable_type_known(int64_t value)
-{
-    return value >= INT64_C(1) && value <= INT64_C(5);
-}
+static inline int relic_gff_common_variable_type_known(int64_t value) { return value >= INT64_C(1) && value <= INT64_C(5); }
 
 /** Event type ids and the EventData Struct each saves (the BioWare spec lists some of them) Source: BioWare Aurora specs, Common GFF Structs Table 5.2. */
 enum relic_gff_common_event_id {
@@ -55,15 +51,11 @@ enum relic_gff_common_event_id {
     RELIC_GFF_COMMON_EVENT_ID_SUMMON_CREATURE = 24, /**< SUMMON_CREATURE: EventData is a ScriptEvent, StructID 0xDDDD */
     RELIC_GFF_COMMON_EVENT_ID_ACQUIRE_ITEM = 25, /**< ACQUIRE_ITEM: no EventData */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_common_event_id_name(int64_t value);
-/** Value of a name (as relic_gff_common_event_id_name gives it); 0 when unknown. */
 int relic_gff_common_event_id_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in event_id. */
-static inline int relic_gff_common_event_id_known(int64_t value)
-{
-    return value >= INT64_C(1) && value <= INT64_C(25);
-}
+static inline int relic_gff_common_event_id_known(int64_t value) { return value >= INT64_C(1) && value <= INT64_C(25); }
 
 /** Action parameter types: the GFF type of the Parameter's Value field Source: BioWare Aurora specs, Common GFF Structs Table 6.3. */
 enum relic_gff_common_parameter_type {
@@ -73,15 +65,11 @@ enum relic_gff_common_parameter_type {
     RELIC_GFF_COMMON_PARAMETER_TYPE_STRING = 4, /**< Value is a CExoString */
     RELIC_GFF_COMMON_PARAMETER_TYPE_SCRIPT_SITUATION = 5, /**< Value is a ScriptSituation Struct, StructID 2 */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_common_parameter_type_name(int64_t value);
-/** Value of a name (as relic_gff_common_parameter_type_name gives it); 0 when unknown. */
 int relic_gff_common_parameter_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in parameter_type. */
-static inline int relic_gff_common_parameter_type_known(int64_t value)
-{
-    return value >= INT64_C(1) && value <= INT64_C(5);
-}
+static inline int relic_gff_common_parameter_type_known(int64_t value) { return value >= INT64_C(1) && value <= INT64_C(5); }
 
 /** Script stack element types: the GFF type of the element's Value field; 10-19 are game engine structures whose StructID is the type minus 10 Source: BioWare Aurora specs, Common GFF Structs Tables 7.3b, 7.3c. */
 enum relic_gff_common_stack_element_type {
@@ -95,9 +83,8 @@ enum relic_gff_common_stack_element_type {
     RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_SCRIPT_TALENT = 13, /**< Value is a ScriptTalent Struct (StructID 3) */
     RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_ITEM_PROPERTY = 14, /**< Value is an ItemProperty Struct (StructID 4), saved like an Effect */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_common_stack_element_type_name(int64_t value);
-/** Value of a name (as relic_gff_common_stack_element_type_name gives it); 0 when unknown. */
 int relic_gff_common_stack_element_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in stack_element_type. */
 static inline int relic_gff_common_stack_element_type_known(int64_t value)

@@ -19,15 +19,11 @@ enum relic_git_weather {
     RELIC_GIT_WEATHER_RAIN = 1, /**< Rain */
     RELIC_GIT_WEATHER_SNOW = 2, /**< Snow */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_git_weather_name(int64_t value);
-/** Value of a name (as relic_git_weather_name gives it); 0 when unknown. */
 int relic_git_weather_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in weather. */
-static inline int relic_git_weather_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_git_weather_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** GIT top-level struct: the lists of game object instances in the area, and (saved games) weather and variables (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, AreaFile Tables 3.1, 3.6. */
 extern const relic_gff_sstruct relic_git_git_struct;

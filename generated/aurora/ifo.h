@@ -18,9 +18,8 @@ enum relic_ifo_expansion_packs {
     RELIC_IFO_EXPANSION_PACKS_EXPANSION_1 = 1, /**< Expansion 1 required */
     RELIC_IFO_EXPANSION_PACKS_EXPANSION_2 = 2, /**< Expansion 2 required */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_ifo_expansion_packs_name(int64_t value);
-/** Value of a name (as relic_ifo_expansion_packs_name gives it); 0 when unknown. */
 int relic_ifo_expansion_packs_from_name(const char *name, int64_t *value);
 #define RELIC_IFO_EXPANSION_PACKS_MASK 0x3u
 

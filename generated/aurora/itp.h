@@ -25,9 +25,8 @@ enum relic_itp_palette_restype {
     RELIC_ITP_PALETTE_RESTYPE_UTM = 2051, /**< UTM: store blueprint (LocName) */
     RELIC_ITP_PALETTE_RESTYPE_UTW = 2058, /**< UTW: waypoint blueprint (LocalizedName) */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_itp_palette_restype_name(int64_t value);
-/** Value of a name (as relic_itp_palette_restype_name gives it); 0 when unknown. */
 int relic_itp_palette_restype_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in palette_restype. */
 static inline int relic_itp_palette_restype_known(int64_t value)
@@ -55,15 +54,11 @@ enum relic_itp_treenode_type {
     RELIC_ITP_TREENODE_TYPE_NWPALETTE_DISPLAY_NEVER = 1, /**< NWPALETTE_DISPLAY_NEVER: never shown */
     RELIC_ITP_TREENODE_TYPE_NWPALETTE_DISPLAY_CUSTOM = 2, /**< NWPALETTE_DISPLAY_CUSTOM: shown only in custom blueprint palettes and in the skeleton palette of the new-blueprint and palette-category dialogs */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_itp_treenode_type_name(int64_t value);
-/** Value of a name (as relic_itp_treenode_type_name gives it); 0 when unknown. */
 int relic_itp_treenode_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in treenode_type. */
-static inline int relic_itp_treenode_type_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_itp_treenode_type_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** ITP top-level struct. Skeleton palettes (blueprint: creaturepal.itp, ...; tileset: tcn01pal.itp, ...) have MAIN, NEXT_USEABLE_ID and RESTYPE (tileset ones also TILESETRESREF); standard (*palstd.itp) and custom (*palcus.itp) palettes have only MAIN (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, PaletteITP Tables 2.2.1, 2.3.1, 3.1.1, 3.2.1. */
 extern const relic_gff_sstruct relic_itp_itp_struct;

@@ -60,11 +60,8 @@ static relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_rim *m)
         m->entries_count = (size_t)n;
         if (c->view) { c->view->entries = c->base + at; c->view->entries_count = (size_t)n; }
         if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), at, "entries"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_entry(c, at + k * 32u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_entry(c, at + k * 32u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
     }
     return RELIC_OK;
 }
@@ -127,10 +124,9 @@ static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t 
     { /* entries */
         const uint64_t at = c->at[0];
         if ((st = relic_gen_count(c->err, at, "entries", "header.entry_count", ((int64_t)m->header.entry_count), m->entries_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->entries_count * 1u;
+        const uint64_t n = m->entries_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->entries, (size_t)(n * 32u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_entry(c->base + at + k * 32, &m->entries[k]);
+        else for (uint64_t k = 0; k < n; k++) put_entry(c->base + at + k * 32, &m->entries[k]);
     }
     *size_out = 120u;
     return RELIC_OK;

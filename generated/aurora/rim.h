@@ -46,8 +46,7 @@ struct relic_rim_rim {
     size_t entries_count; /**< number of elements in entries */
 };
 
-/** Zero-copy view of a validated header (120 bytes in the file). */
-typedef struct relic_rim_header_view { const uint8_t *p; } relic_rim_header_view;
+typedef struct relic_rim_header_view { const uint8_t *p; } relic_rim_header_view; /**< a validated header (120 bytes in the file), zero-copy */
 #define RELIC_RIM_HEADER_FILE_TYPE_OFFSET 0
 #define RELIC_RIM_HEADER_FILE_TYPE_VALUE "RIM "
 #define RELIC_RIM_HEADER_FILE_TYPE_LEN 4
@@ -68,8 +67,7 @@ static inline uint32_t relic_rim_header_offset_to_entries(relic_rim_header_view 
 /** reserved: 100 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_rim_header_reserved(relic_rim_header_view v) { return (const uint8_t *)(v.p + 20); }
 
-/** Zero-copy view of a validated entry (32 bytes in the file). */
-typedef struct relic_rim_entry_view { const uint8_t *p; } relic_rim_entry_view;
+typedef struct relic_rim_entry_view { const uint8_t *p; } relic_rim_entry_view; /**< a validated entry (32 bytes in the file), zero-copy */
 #define RELIC_RIM_ENTRY_RESREF_OFFSET 0
 /** resref: 16 bytes, not NUL-terminated. */
 static inline const char *relic_rim_entry_resref(relic_rim_entry_view v) { return (const char *)(v.p + 0); }
@@ -82,8 +80,7 @@ static inline uint32_t relic_rim_entry_offset(relic_rim_entry_view v) { return r
 #define RELIC_RIM_ENTRY_SIZE_OFFSET 28
 static inline uint32_t relic_rim_entry_size(relic_rim_entry_view v) { return relic_load_u32le(v.p + 28); }
 
-/** Zero-copy view of a validated rim (120 bytes in the file). */
-typedef struct relic_rim_rim_view { const uint8_t *p; } relic_rim_rim_view;
+typedef struct relic_rim_rim_view { const uint8_t *p; } relic_rim_rim_view; /**< a validated rim (120 bytes in the file), zero-copy */
 #define RELIC_RIM_RIM_HEADER_OFFSET 0
 static inline relic_rim_header_view relic_rim_rim_header(relic_rim_rim_view v) { relic_rim_header_view r = { v.p + 0 }; return r; }
 

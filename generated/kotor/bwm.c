@@ -162,11 +162,8 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
         if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
     }
     { /* faces */
         uint64_t at, n, bytes;
@@ -174,11 +171,9 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->faces_count = (size_t)n;
         if (c->view) { c->view->faces = c->base + at; c->view->faces_count = (size_t)n; }
         if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_bwm_face e_, *e = c->arena ? &m->faces[k] : &e_;
-                if ((st = rd_face(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_face e_, *e = c->arena ? &m->faces[k] : &e_;
+            if ((st = rd_face(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
         }
     }
     { /* materials */
@@ -195,11 +190,8 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->normals_count = (size_t)n;
         if (c->view) { c->view->normals = c->base + at; c->view->normals_count = (size_t)n; }
         if (c->arena && n && !(m->normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "normals"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, at + k * 12u, &m->normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "normals", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, at + k * 12u, &m->normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "normals", (int64_t)k);
     }
     { /* distances */
         uint64_t at, n, bytes;
@@ -215,11 +207,9 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->aabb_count = (size_t)n;
         if (c->view) { c->view->aabb = c->base + at; c->view->aabb_count = (size_t)n; }
         if (c->arena && n && !(m->aabb = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_bwm_aabb_node e_, *e = c->arena ? &m->aabb[k] : &e_;
-                if ((st = rd_aabb_node(c, at + k * 44u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_aabb_node e_, *e = c->arena ? &m->aabb[k] : &e_;
+            if ((st = rd_aabb_node(c, at + k * 44u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
         }
     }
     { /* adjacency */
@@ -228,11 +218,9 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->adjacency_count = (size_t)n;
         if (c->view) { c->view->adjacency = c->base + at; c->view->adjacency_count = (size_t)n; }
         if (c->arena && n && !(m->adjacency = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_bwm_adjacency e_, *e = c->arena ? &m->adjacency[k] : &e_;
-                if ((st = rd_adjacency(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_adjacency e_, *e = c->arena ? &m->adjacency[k] : &e_;
+            if ((st = rd_adjacency(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
         }
     }
     { /* edges */
@@ -241,11 +229,9 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->edges_count = (size_t)n;
         if (c->view) { c->view->edges = c->base + at; c->view->edges_count = (size_t)n; }
         if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_bwm_edge e_, *e = c->arena ? &m->edges[k] : &e_;
-                if ((st = rd_edge(c, at + k * 8u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_edge e_, *e = c->arena ? &m->edges[k] : &e_;
+            if ((st = rd_edge(c, at + k * 8u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
         }
     }
     { /* perimeters */
@@ -363,69 +349,63 @@ static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t 
     { /* vertices */
         const uint64_t at = c->at[0];
         if ((st = relic_gen_count(c->err, at, "vertices", "header.vertex_count", ((int64_t)m->header.vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->vertices_count * 1u;
+        const uint64_t n = m->vertices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->vertices, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->vertices[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->vertices[k]);
     }
     { /* faces */
         const uint64_t at = c->at[1];
         if ((st = relic_gen_count(c->err, at, "faces", "header.face_count", ((int64_t)m->header.face_count), m->faces_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->faces_count * 1u;
+        const uint64_t n = m->faces_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->faces, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_face(c->base + at + k * 12, &m->faces[k]);
+        else for (uint64_t k = 0; k < n; k++) put_face(c->base + at + k * 12, &m->faces[k]);
     }
     { /* materials */
         const uint64_t at = c->at[2];
         if ((st = relic_gen_count(c->err, at, "materials", "header.face_count", ((int64_t)m->header.face_count), m->materials_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->materials_count * 1u;
+        const uint64_t n = m->materials_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->materials, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->materials)[k]);
     }
     { /* normals */
         const uint64_t at = c->at[3];
         if ((st = relic_gen_count(c->err, at, "normals", "header.face_count", ((int64_t)m->header.face_count), m->normals_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->normals_count * 1u;
+        const uint64_t n = m->normals_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->normals, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->normals[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->normals[k]);
     }
     { /* distances */
         const uint64_t at = c->at[4];
         if ((st = relic_gen_count(c->err, at, "distances", "header.face_count", ((int64_t)m->header.face_count), m->distances_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->distances_count * 1u;
+        const uint64_t n = m->distances_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->distances, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_f32le(c->base + at + k * 4, ((const float *)m->distances)[k]);
     }
     { /* aabb */
         const uint64_t at = c->at[5];
         if ((st = relic_gen_count(c->err, at, "aabb", "header.aabb_count", ((int64_t)m->header.aabb_count), m->aabb_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->aabb_count * 1u;
+        const uint64_t n = m->aabb_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->aabb, (size_t)(n * 44u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_aabb_node(c->base + at + k * 44, &m->aabb[k]);
+        else for (uint64_t k = 0; k < n; k++) put_aabb_node(c->base + at + k * 44, &m->aabb[k]);
     }
     { /* adjacency */
         const uint64_t at = c->at[6];
         if ((st = relic_gen_count(c->err, at, "adjacency", "header.adjacency_count", ((int64_t)m->header.adjacency_count), m->adjacency_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->adjacency_count * 1u;
+        const uint64_t n = m->adjacency_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->adjacency, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_adjacency(c->base + at + k * 12, &m->adjacency[k]);
+        else for (uint64_t k = 0; k < n; k++) put_adjacency(c->base + at + k * 12, &m->adjacency[k]);
     }
     { /* edges */
         const uint64_t at = c->at[7];
         if ((st = relic_gen_count(c->err, at, "edges", "header.edge_count", ((int64_t)m->header.edge_count), m->edges_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->edges_count * 1u;
+        const uint64_t n = m->edges_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->edges, (size_t)(n * 8u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_edge(c->base + at + k * 8, &m->edges[k]);
+        else for (uint64_t k = 0; k < n; k++) put_edge(c->base + at + k * 8, &m->edges[k]);
     }
     { /* perimeters */
         const uint64_t at = c->at[8];
         if ((st = relic_gen_count(c->err, at, "perimeters", "header.perimeter_count", ((int64_t)m->header.perimeter_count), m->perimeters_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->perimeters_count * 1u;
+        const uint64_t n = m->perimeters_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->perimeters, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->perimeters)[k]);
     }

@@ -23,15 +23,11 @@ enum relic_bwm_walkmesh_type {
     RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR = 0, /**< PWK or DWK: collision of a placeable or door; no AABB tree, adjacency, edges or perimeters */
     RELIC_BWM_WALKMESH_TYPE_AREA = 1, /**< WOK: area walkmesh with AABB tree, adjacency, edges and perimeters */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_bwm_walkmesh_type_name(int64_t value);
-/** Value of a name (as relic_bwm_walkmesh_type_name gives it); 0 when unknown. */
 int relic_bwm_walkmesh_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in walkmesh_type. */
-static inline int relic_bwm_walkmesh_type_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(1);
-}
+static inline int relic_bwm_walkmesh_type_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(1); }
 
 /** Surface material: a row of surfacemat.2da (PyKotor, common/geometry.py; kotorblender, constants.py). Ids outside the table are allowed. */
 enum relic_bwm_surface_material {
@@ -60,9 +56,8 @@ enum relic_bwm_surface_material {
     RELIC_BWM_SURFACE_MATERIAL_STONE_BRIDGE = 22, /**< walkable */
     RELIC_BWM_SURFACE_MATERIAL_TRIGGER = 30, /**< PyKotor extension; walkable */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_bwm_surface_material_name(int64_t value);
-/** Value of a name (as relic_bwm_surface_material_name gives it); 0 when unknown. */
 int relic_bwm_surface_material_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in surface_material. */
 static inline int relic_bwm_surface_material_known(int64_t value)
@@ -107,9 +102,8 @@ enum relic_bwm_aabb_plane {
     RELIC_BWM_AABB_PLANE_NEG_Y = 16, /**< -Y */
     RELIC_BWM_AABB_PLANE_NEG_Z = 32, /**< -Z */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_bwm_aabb_plane_name(int64_t value);
-/** Value of a name (as relic_bwm_aabb_plane_name gives it); 0 when unknown. */
 int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value);
 #define RELIC_BWM_AABB_PLANE_MASK 0x3Fu
 
@@ -212,8 +206,7 @@ struct relic_bwm_bwm {
     size_t perimeters_count; /**< number of elements in perimeters */
 };
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_bwm_vec3f_view { const uint8_t *p; } relic_bwm_vec3f_view;
+typedef struct relic_bwm_vec3f_view { const uint8_t *p; } relic_bwm_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_BWM_VEC3F_X_OFFSET 0
 static inline float relic_bwm_vec3f_x(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_BWM_VEC3F_Y_OFFSET 4
@@ -221,8 +214,7 @@ static inline float relic_bwm_vec3f_y(relic_bwm_vec3f_view v) { return relic_loa
 #define RELIC_BWM_VEC3F_Z_OFFSET 8
 static inline float relic_bwm_vec3f_z(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated header (136 bytes in the file). */
-typedef struct relic_bwm_header_view { const uint8_t *p; } relic_bwm_header_view;
+typedef struct relic_bwm_header_view { const uint8_t *p; } relic_bwm_header_view; /**< a validated header (136 bytes in the file), zero-copy */
 #define RELIC_BWM_HEADER_MAGIC_OFFSET 0
 #define RELIC_BWM_HEADER_MAGIC_VALUE "BWM V1.0"
 #define RELIC_BWM_HEADER_MAGIC_LEN 8
@@ -273,13 +265,11 @@ static inline uint32_t relic_bwm_header_perimeter_count(relic_bwm_header_view v)
 #define RELIC_BWM_HEADER_PERIMETER_OFFSET_OFFSET 132
 static inline uint32_t relic_bwm_header_perimeter_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 132); }
 
-/** Zero-copy view of a validated face (12 bytes in the file). */
-typedef struct relic_bwm_face_view { const uint8_t *p; } relic_bwm_face_view;
+typedef struct relic_bwm_face_view { const uint8_t *p; } relic_bwm_face_view; /**< a validated face (12 bytes in the file), zero-copy */
 #define RELIC_BWM_FACE_V_OFFSET 0
 static inline uint32_t relic_bwm_face_v(relic_bwm_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 
-/** Zero-copy view of a validated aabb_node (44 bytes in the file). */
-typedef struct relic_bwm_aabb_node_view { const uint8_t *p; } relic_bwm_aabb_node_view;
+typedef struct relic_bwm_aabb_node_view { const uint8_t *p; } relic_bwm_aabb_node_view; /**< a validated aabb_node (44 bytes in the file), zero-copy */
 #define RELIC_BWM_AABB_NODE_BOX_MIN_OFFSET 0
 static inline relic_bwm_vec3f_view relic_bwm_aabb_node_box_min(relic_bwm_aabb_node_view v) { relic_bwm_vec3f_view r = { v.p + 0 }; return r; }
 #define RELIC_BWM_AABB_NODE_BOX_MAX_OFFSET 12
@@ -295,20 +285,17 @@ static inline uint32_t relic_bwm_aabb_node_child1(relic_bwm_aabb_node_view v) { 
 #define RELIC_BWM_AABB_NODE_CHILD2_OFFSET 40
 static inline uint32_t relic_bwm_aabb_node_child2(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 40); }
 
-/** Zero-copy view of a validated adjacency (12 bytes in the file). */
-typedef struct relic_bwm_adjacency_view { const uint8_t *p; } relic_bwm_adjacency_view;
+typedef struct relic_bwm_adjacency_view { const uint8_t *p; } relic_bwm_adjacency_view; /**< a validated adjacency (12 bytes in the file), zero-copy */
 #define RELIC_BWM_ADJACENCY_SIDE_OFFSET 0
 static inline int32_t relic_bwm_adjacency_side(relic_bwm_adjacency_view v, size_t i) { return (int32_t)relic_load_u32le(v.p + 0 + 4 * i); }
 
-/** Zero-copy view of a validated edge (8 bytes in the file). */
-typedef struct relic_bwm_edge_view { const uint8_t *p; } relic_bwm_edge_view;
+typedef struct relic_bwm_edge_view { const uint8_t *p; } relic_bwm_edge_view; /**< a validated edge (8 bytes in the file), zero-copy */
 #define RELIC_BWM_EDGE_EDGE_OFFSET 0
 static inline uint32_t relic_bwm_edge_edge(relic_bwm_edge_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_BWM_EDGE_TRANSITION_OFFSET 4
 static inline int32_t relic_bwm_edge_transition(relic_bwm_edge_view v) { return (int32_t)relic_load_u32le(v.p + 4); }
 
-/** Zero-copy view of a validated bwm (136 bytes in the file). */
-typedef struct relic_bwm_bwm_view { const uint8_t *p; } relic_bwm_bwm_view;
+typedef struct relic_bwm_bwm_view { const uint8_t *p; } relic_bwm_bwm_view; /**< a validated bwm (136 bytes in the file), zero-copy */
 #define RELIC_BWM_BWM_HEADER_OFFSET 0
 static inline relic_bwm_header_view relic_bwm_bwm_header(relic_bwm_bwm_view v) { relic_bwm_header_view r = { v.p + 0 }; return r; }
 

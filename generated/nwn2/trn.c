@@ -140,11 +140,8 @@ static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, 
         m->directory_count = (size_t)n;
         if (c->view) { c->view->directory = c->base + cur; c->view->directory_count = (size_t)n; }
         if (c->arena && n && !(m->directory = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), cur, "directory"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_directory_entry(c, cur + k * 8u, &m->directory[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "directory", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_directory_entry(c, cur + k * 8u, &m->directory[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "directory", (int64_t)k);
         cur += bytes;
     }
     { /* packets */
@@ -226,11 +223,8 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertices_count), 1u, 12u, c->size, "own_vertices", &n, &bytes)) != RELIC_OK) return st;
         m->own_vertices_count = (size_t)n;
         if (c->arena && n && !(m->own_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "own_vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, cur + k * 12u, &m->own_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_vertices", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->own_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_vertices", (int64_t)k);
         cur += bytes;
     }
     { /* own_edges */
@@ -238,11 +232,8 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edges_count), 1u, 16u, c->size, "own_edges", &n, &bytes)) != RELIC_OK) return st;
         m->own_edges_count = (size_t)n;
         if (c->arena && n && !(m->own_edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "own_edges"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_edge(c, cur + k * 16u, &m->own_edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_edges", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_edge(c, cur + k * 16u, &m->own_edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_edges", (int64_t)k);
         cur += bytes;
     }
     } else {
@@ -359,11 +350,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* edges */
@@ -371,11 +359,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edge_count), 1u, 16u, c->size, "edges", &n, &bytes)) != RELIC_OK) return st;
         m->edges_count = (size_t)n;
         if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "edges"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_edge(c, cur + k * 16u, &m->edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_edge(c, cur + k * 16u, &m->edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
         cur += bytes;
     }
     { /* triangles */
@@ -383,11 +368,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 64u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
         m->triangles_count = (size_t)n;
         if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_triangle(c, cur + k * 64u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_triangle(c, cur + k * 64u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 16u)) return relic_gen_short(c->err, cur, c->size, "tiles_flags", "tiles_flags..grid_width", 16u);
@@ -445,11 +427,8 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count)), 1u, 8u, c->size, "island_path_table", &n, &bytes)) != RELIC_OK) return st;
         m->island_path_table_count = (size_t)n;
         if (c->arena && n && !(m->island_path_table = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node), cur, "island_path_table"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_island_path_node(c, cur + k * 8u, &m->island_path_table[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "island_path_table", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_island_path_node(c, cur + k * 8u, &m->island_path_table[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "island_path_table", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -606,7 +585,7 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
     cur = cur + 12;
     { /* aswm */
         if ((st = relic_gen_count(c->err, cur, "aswm", "compressed_size", ((int64_t)m->compressed_size), m->aswm_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->aswm_count * 1u;
+        const uint64_t n = m->aswm_count;
         if (n) memcpy(c->base + cur, m->aswm, (size_t)n);
         cur += n;
     }
@@ -615,7 +594,7 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
     {
     { /* data */
         if ((st = relic_gen_count(c->err, cur, "data", "size", ((int64_t)m->size), m->data_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->data_count * 1u;
+        const uint64_t n = m->data_count;
         if (n) memcpy(c->base + cur, m->data, (size_t)n);
         cur += n;
     }
@@ -634,15 +613,14 @@ static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t 
     cur = pos + 12;
     { /* directory */
         if ((st = relic_gen_count(c->err, cur, "directory", "header.packet_count", ((int64_t)m->header.packet_count), m->directory_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->directory_count * 1u;
+        const uint64_t n = m->directory_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->directory, (size_t)(n * 8u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_directory_entry(c->base + cur + k * 8, &m->directory[k]);
+        else for (uint64_t k = 0; k < n; k++) put_directory_entry(c->base + cur + k * 8, &m->directory[k]);
         cur += n * 8u;
     }
     { /* packets */
         if ((st = relic_gen_count(c->err, cur, "packets", "header.packet_count", ((int64_t)m->header.packet_count), m->packets_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->packets_count * 1u;
+        const uint64_t n = m->packets_count;
         {
             uint64_t q = cur;
             for (uint64_t k = 0; k < n; k++) {

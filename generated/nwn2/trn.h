@@ -25,9 +25,8 @@ enum relic_trn_packet_type {
     RELIC_TRN_PACKET_TYPE_WATR = 1381253463, /**< WATR: water of one megatile */
     RELIC_TRN_PACKET_TYPE_ASWM = 1297568577, /**< ASWM: area surface walkmesh, zlib-compressed */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_trn_packet_type_name(int64_t value);
-/** Value of a name (as relic_trn_packet_type_name gives it); 0 when unknown. */
 int relic_trn_packet_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in packet_type. */
 static inline int relic_trn_packet_type_known(int64_t value)
@@ -59,9 +58,8 @@ enum relic_trn_triangle_flags {
     RELIC_TRN_TRIANGLE_FLAGS_WATER = 4096,
     RELIC_TRN_TRIANGLE_FLAGS_PUDDLES = 8192,
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_trn_triangle_flags_name(int64_t value);
-/** Value of a name (as relic_trn_triangle_flags_name gives it); 0 when unknown. */
 int relic_trn_triangle_flags_from_name(const char *name, int64_t *value);
 #define RELIC_TRN_TRIANGLE_FLAGS_MASK 0x3FFDu
 
@@ -234,8 +232,7 @@ struct relic_trn_aswm {
     size_t island_path_table_count; /**< number of elements in island_path_table */
 };
 
-/** Zero-copy view of a validated header (12 bytes in the file). */
-typedef struct relic_trn_header_view { const uint8_t *p; } relic_trn_header_view;
+typedef struct relic_trn_header_view { const uint8_t *p; } relic_trn_header_view; /**< a validated header (12 bytes in the file), zero-copy */
 #define RELIC_TRN_HEADER_MAGIC_OFFSET 0
 #define RELIC_TRN_HEADER_MAGIC_VALUE "NWN2"
 #define RELIC_TRN_HEADER_MAGIC_LEN 4
@@ -248,15 +245,13 @@ static inline uint16_t relic_trn_header_version_minor(relic_trn_header_view v) {
 #define RELIC_TRN_HEADER_PACKET_COUNT_OFFSET 8
 static inline uint32_t relic_trn_header_packet_count(relic_trn_header_view v) { return relic_load_u32le(v.p + 8); }
 
-/** Zero-copy view of a validated directory_entry (8 bytes in the file). */
-typedef struct relic_trn_directory_entry_view { const uint8_t *p; } relic_trn_directory_entry_view;
+typedef struct relic_trn_directory_entry_view { const uint8_t *p; } relic_trn_directory_entry_view; /**< a validated directory_entry (8 bytes in the file), zero-copy */
 #define RELIC_TRN_DIRECTORY_ENTRY_TYPE_OFFSET 0
 static inline uint32_t relic_trn_directory_entry_type(relic_trn_directory_entry_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TRN_DIRECTORY_ENTRY_OFFSET_OFFSET 4
 static inline uint32_t relic_trn_directory_entry_offset(relic_trn_directory_entry_view v) { return relic_load_u32le(v.p + 4); }
 
-/** Zero-copy view of a validated trwh (12 bytes in the file). */
-typedef struct relic_trn_trwh_view { const uint8_t *p; } relic_trn_trwh_view;
+typedef struct relic_trn_trwh_view { const uint8_t *p; } relic_trn_trwh_view; /**< a validated trwh (12 bytes in the file), zero-copy */
 #define RELIC_TRN_TRWH_WIDTH_OFFSET 0
 static inline uint32_t relic_trn_trwh_width(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TRN_TRWH_HEIGHT_OFFSET 4
@@ -264,8 +259,7 @@ static inline uint32_t relic_trn_trwh_height(relic_trn_trwh_view v) { return rel
 #define RELIC_TRN_TRWH_ID_OFFSET 8
 static inline uint32_t relic_trn_trwh_id(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 8); }
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_trn_vec3f_view { const uint8_t *p; } relic_trn_vec3f_view;
+typedef struct relic_trn_vec3f_view { const uint8_t *p; } relic_trn_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_TRN_VEC3F_X_OFFSET 0
 static inline float relic_trn_vec3f_x(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_TRN_VEC3F_Y_OFFSET 4
@@ -273,15 +267,13 @@ static inline float relic_trn_vec3f_y(relic_trn_vec3f_view v) { return relic_loa
 #define RELIC_TRN_VEC3F_Z_OFFSET 8
 static inline float relic_trn_vec3f_z(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated edge (16 bytes in the file). */
-typedef struct relic_trn_edge_view { const uint8_t *p; } relic_trn_edge_view;
+typedef struct relic_trn_edge_view { const uint8_t *p; } relic_trn_edge_view; /**< a validated edge (16 bytes in the file), zero-copy */
 #define RELIC_TRN_EDGE_VERTICES_OFFSET 0
 static inline uint32_t relic_trn_edge_vertices(relic_trn_edge_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 #define RELIC_TRN_EDGE_TRIANGLES_OFFSET 8
 static inline uint32_t relic_trn_edge_triangles(relic_trn_edge_view v, size_t i) { return relic_load_u32le(v.p + 8 + 4 * i); }
 
-/** Zero-copy view of a validated triangle (64 bytes in the file). */
-typedef struct relic_trn_triangle_view { const uint8_t *p; } relic_trn_triangle_view;
+typedef struct relic_trn_triangle_view { const uint8_t *p; } relic_trn_triangle_view; /**< a validated triangle (64 bytes in the file), zero-copy */
 #define RELIC_TRN_TRIANGLE_VERTICES_OFFSET 0
 static inline uint32_t relic_trn_triangle_vertices(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 #define RELIC_TRN_TRIANGLE_LINKED_EDGES_OFFSET 12
@@ -299,8 +291,7 @@ static inline uint16_t relic_trn_triangle_island(relic_trn_triangle_view v) { re
 #define RELIC_TRN_TRIANGLE_FLAGS_OFFSET 62
 static inline uint16_t relic_trn_triangle_flags(relic_trn_triangle_view v) { return relic_load_u16le(v.p + 62); }
 
-/** Zero-copy view of a validated island_path_node (8 bytes in the file). */
-typedef struct relic_trn_island_path_node_view { const uint8_t *p; } relic_trn_island_path_node_view;
+typedef struct relic_trn_island_path_node_view { const uint8_t *p; } relic_trn_island_path_node_view; /**< a validated island_path_node (8 bytes in the file), zero-copy */
 #define RELIC_TRN_ISLAND_PATH_NODE_NEXT_OFFSET 0
 static inline uint16_t relic_trn_island_path_node_next(relic_trn_island_path_node_view v) { return relic_load_u16le(v.p + 0); }
 #define RELIC_TRN_ISLAND_PATH_NODE_PADDING_OFFSET 2

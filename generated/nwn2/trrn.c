@@ -90,11 +90,8 @@ static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_ou
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blade_count), 1u, 36u, c->size, "blades", &n, &bytes)) != RELIC_OK) return st;
         m->blades_count = (size_t)n;
         if (c->arena && n && !(m->blades = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), cur, "blades"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_grass_blade(c, cur + k * 36u, &m->blades[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "blades", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_grass_blade(c, cur + k * 36u, &m->blades[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "blades", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -125,11 +122,8 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
         if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_terrain_vertex(c, cur + k * 44u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_terrain_vertex(c, cur + k * 44u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* triangles */
@@ -138,11 +132,8 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         m->triangles_count = (size_t)n;
         if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
         if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_terrain_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_terrain_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_a_size", "dds_a_size", 4u);
@@ -313,10 +304,9 @@ static relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m0, ui
     cur = pos + 68;
     { /* blades */
         if ((st = relic_gen_count(c->err, cur, "blades", "blade_count", ((int64_t)m->blade_count), m->blades_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->blades_count * 1u;
+        const uint64_t n = m->blades_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->blades, (size_t)(n * 36u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_grass_blade(c->base + cur + k * 36, &m->blades[k]);
+        else for (uint64_t k = 0; k < n; k++) put_grass_blade(c->base + cur + k * 36, &m->blades[k]);
         cur += n * 36u;
     }
     *size_out = cur - pos;
@@ -338,25 +328,23 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     cur = pos + 400;
     { /* vertices */
         if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->vertices_count * 1u;
+        const uint64_t n = m->vertices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 44u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_terrain_vertex(c->base + cur + k * 44, &m->vertices[k]);
+        else for (uint64_t k = 0; k < n; k++) put_terrain_vertex(c->base + cur + k * 44, &m->vertices[k]);
         cur += n * 44u;
     }
     { /* triangles */
         if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->triangles_count * 1u;
+        const uint64_t n = m->triangles_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_terrain_triangle(c->base + cur + k * 6, &m->triangles[k]);
+        else for (uint64_t k = 0; k < n; k++) put_terrain_triangle(c->base + cur + k * 6, &m->triangles[k]);
         cur += n * 6u;
     }
     relic_store_u32le(c->base + cur, m->dds_a_size);
     cur = cur + 4;
     { /* dds_a */
         if ((st = relic_gen_count(c->err, cur, "dds_a", "dds_a_size", ((int64_t)m->dds_a_size), m->dds_a_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->dds_a_count * 1u;
+        const uint64_t n = m->dds_a_count;
         if (n) memcpy(c->base + cur, m->dds_a, (size_t)n);
         cur += n;
     }
@@ -364,7 +352,7 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     cur = cur + 4;
     { /* dds_b */
         if ((st = relic_gen_count(c->err, cur, "dds_b", "dds_b_size", ((int64_t)m->dds_b_size), m->dds_b_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->dds_b_count * 1u;
+        const uint64_t n = m->dds_b_count;
         if (n) memcpy(c->base + cur, m->dds_b, (size_t)n);
         cur += n;
     }
@@ -372,7 +360,7 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     cur = cur + 4;
     { /* grasses */
         if ((st = relic_gen_count(c->err, cur, "grasses", "grass_count", ((int64_t)m->grass_count), m->grasses_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->grasses_count * 1u;
+        const uint64_t n = m->grasses_count;
         {
             uint64_t q = cur;
             for (uint64_t k = 0; k < n; k++) {

@@ -92,14 +92,12 @@ struct relic_trrn_trrn {
     size_t grasses_count; /**< number of elements in grasses */
 };
 
-/** Zero-copy view of a validated texture (32 bytes in the file). */
-typedef struct relic_trrn_texture_view { const uint8_t *p; } relic_trrn_texture_view;
+typedef struct relic_trrn_texture_view { const uint8_t *p; } relic_trrn_texture_view; /**< a validated texture (32 bytes in the file), zero-copy */
 #define RELIC_TRRN_TEXTURE_NAME_OFFSET 0
 /** name: 32 bytes, not NUL-terminated. */
 static inline const char *relic_trrn_texture_name(relic_trrn_texture_view v) { return (const char *)(v.p + 0); }
 
-/** Zero-copy view of a validated rgb (12 bytes in the file). */
-typedef struct relic_trrn_rgb_view { const uint8_t *p; } relic_trrn_rgb_view;
+typedef struct relic_trrn_rgb_view { const uint8_t *p; } relic_trrn_rgb_view; /**< a validated rgb (12 bytes in the file), zero-copy */
 #define RELIC_TRRN_RGB_R_OFFSET 0
 static inline float relic_trrn_rgb_r(relic_trrn_rgb_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_TRRN_RGB_G_OFFSET 4
@@ -107,8 +105,7 @@ static inline float relic_trrn_rgb_g(relic_trrn_rgb_view v) { return relic_load_
 #define RELIC_TRRN_RGB_B_OFFSET 8
 static inline float relic_trrn_rgb_b(relic_trrn_rgb_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated terrain_vertex (44 bytes in the file). */
-typedef struct relic_trrn_terrain_vertex_view { const uint8_t *p; } relic_trrn_terrain_vertex_view;
+typedef struct relic_trrn_terrain_vertex_view { const uint8_t *p; } relic_trrn_terrain_vertex_view; /**< a validated terrain_vertex (44 bytes in the file), zero-copy */
 #define RELIC_TRRN_TERRAIN_VERTEX_POSITION_OFFSET 0
 static inline float relic_trrn_terrain_vertex_position(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
 #define RELIC_TRRN_TERRAIN_VERTEX_NORMAL_OFFSET 12
@@ -120,8 +117,7 @@ static inline float relic_trrn_terrain_vertex_uv(relic_trrn_terrain_vertex_view 
 #define RELIC_TRRN_TERRAIN_VERTEX_UV2_OFFSET 36
 static inline float relic_trrn_terrain_vertex_uv2(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 36 + 4 * i); }
 
-/** Zero-copy view of a validated terrain_triangle (6 bytes in the file). */
-typedef struct relic_trrn_terrain_triangle_view { const uint8_t *p; } relic_trrn_terrain_triangle_view;
+typedef struct relic_trrn_terrain_triangle_view { const uint8_t *p; } relic_trrn_terrain_triangle_view; /**< a validated terrain_triangle (6 bytes in the file), zero-copy */
 #define RELIC_TRRN_TERRAIN_TRIANGLE_A_OFFSET 0
 static inline uint16_t relic_trrn_terrain_triangle_a(relic_trrn_terrain_triangle_view v) { return relic_load_u16le(v.p + 0); }
 #define RELIC_TRRN_TERRAIN_TRIANGLE_B_OFFSET 2
@@ -129,8 +125,7 @@ static inline uint16_t relic_trrn_terrain_triangle_b(relic_trrn_terrain_triangle
 #define RELIC_TRRN_TERRAIN_TRIANGLE_C_OFFSET 4
 static inline uint16_t relic_trrn_terrain_triangle_c(relic_trrn_terrain_triangle_view v) { return relic_load_u16le(v.p + 4); }
 
-/** Zero-copy view of a validated grass_blade (36 bytes in the file). */
-typedef struct relic_trrn_grass_blade_view { const uint8_t *p; } relic_trrn_grass_blade_view;
+typedef struct relic_trrn_grass_blade_view { const uint8_t *p; } relic_trrn_grass_blade_view; /**< a validated grass_blade (36 bytes in the file), zero-copy */
 #define RELIC_TRRN_GRASS_BLADE_POSITION_OFFSET 0
 static inline float relic_trrn_grass_blade_position(relic_trrn_grass_blade_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
 #define RELIC_TRRN_GRASS_BLADE_DIRECTION_OFFSET 12

@@ -88,11 +88,8 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
         if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_water_vertex(c, cur + k * 28u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_water_vertex(c, cur + k * 28u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* triangles */
@@ -101,11 +98,8 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         m->triangles_count = (size_t)n;
         if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
         if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_water_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_water_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
         cur += bytes;
     }
     { /* triangle_flags */
@@ -237,23 +231,21 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
     cur = pos + 328;
     { /* vertices */
         if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->vertices_count * 1u;
+        const uint64_t n = m->vertices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 28u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_water_vertex(c->base + cur + k * 28, &m->vertices[k]);
+        else for (uint64_t k = 0; k < n; k++) put_water_vertex(c->base + cur + k * 28, &m->vertices[k]);
         cur += n * 28u;
     }
     { /* triangles */
         if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->triangles_count * 1u;
+        const uint64_t n = m->triangles_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_water_triangle(c->base + cur + k * 6, &m->triangles[k]);
+        else for (uint64_t k = 0; k < n; k++) put_water_triangle(c->base + cur + k * 6, &m->triangles[k]);
         cur += n * 6u;
     }
     { /* triangle_flags */
         if ((st = relic_gen_count(c->err, cur, "triangle_flags", "triangle_count", ((int64_t)m->triangle_count), m->triangle_flags_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->triangle_flags_count * 1u;
+        const uint64_t n = m->triangle_flags_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangle_flags, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->triangle_flags)[k]);
         cur += n * 4u;
@@ -262,7 +254,7 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
     cur = cur + 4;
     { /* dds */
         if ((st = relic_gen_count(c->err, cur, "dds", "dds_size", ((int64_t)m->dds_size), m->dds_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->dds_count * 1u;
+        const uint64_t n = m->dds_count;
         if (n) memcpy(c->base + cur, m->dds, (size_t)n);
         cur += n;
     }

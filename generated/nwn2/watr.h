@@ -71,8 +71,7 @@ struct relic_watr_watr {
     uint32_t megatile_y; /**< Megatile position y */
 };
 
-/** Zero-copy view of a validated water_wave (48 bytes in the file). */
-typedef struct relic_watr_water_wave_view { const uint8_t *p; } relic_watr_water_wave_view;
+typedef struct relic_watr_water_wave_view { const uint8_t *p; } relic_watr_water_wave_view; /**< a validated water_wave (48 bytes in the file), zero-copy */
 #define RELIC_WATR_WATER_WAVE_NAME_OFFSET 0
 /** name: 32 bytes, not NUL-terminated. */
 static inline const char *relic_watr_water_wave_name(relic_watr_water_wave_view v) { return (const char *)(v.p + 0); }
@@ -83,8 +82,7 @@ static inline float relic_watr_water_wave_rate(relic_watr_water_wave_view v) { r
 #define RELIC_WATR_WATER_WAVE_ANGLE_OFFSET 44
 static inline float relic_watr_water_wave_angle(relic_watr_water_wave_view v) { return relic_load_f32le(v.p + 44); }
 
-/** Zero-copy view of a validated water_vertex (28 bytes in the file). */
-typedef struct relic_watr_water_vertex_view { const uint8_t *p; } relic_watr_water_vertex_view;
+typedef struct relic_watr_water_vertex_view { const uint8_t *p; } relic_watr_water_vertex_view; /**< a validated water_vertex (28 bytes in the file), zero-copy */
 #define RELIC_WATR_WATER_VERTEX_POSITION_OFFSET 0
 static inline float relic_watr_water_vertex_position(relic_watr_water_vertex_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
 #define RELIC_WATR_WATER_VERTEX_UV_SCALED_OFFSET 12
@@ -92,8 +90,7 @@ static inline float relic_watr_water_vertex_uv_scaled(relic_watr_water_vertex_vi
 #define RELIC_WATR_WATER_VERTEX_UV_OFFSET 20
 static inline float relic_watr_water_vertex_uv(relic_watr_water_vertex_view v, size_t i) { return relic_load_f32le(v.p + 20 + 4 * i); }
 
-/** Zero-copy view of a validated water_triangle (6 bytes in the file). */
-typedef struct relic_watr_water_triangle_view { const uint8_t *p; } relic_watr_water_triangle_view;
+typedef struct relic_watr_water_triangle_view { const uint8_t *p; } relic_watr_water_triangle_view; /**< a validated water_triangle (6 bytes in the file), zero-copy */
 #define RELIC_WATR_WATER_TRIANGLE_A_OFFSET 0
 static inline uint16_t relic_watr_water_triangle_a(relic_watr_water_triangle_view v) { return relic_load_u16le(v.p + 0); }
 #define RELIC_WATR_WATER_TRIANGLE_B_OFFSET 2

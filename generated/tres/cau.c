@@ -205,7 +205,7 @@ static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t 
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
         if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->caption_gap_count * 1u;
+        const uint64_t n = m->caption_gap_count;
         if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
         cur += n;
     }
@@ -214,32 +214,32 @@ static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t 
     cur = cur + 8;
     { /* caption_text */
         if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->caption_text_count * 1u;
+        const uint64_t n = m->caption_text_count;
         if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
         cur += n;
     }
     { /* caption_data_gap */
         if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->caption_data_gap_count * 1u;
+        const uint64_t n = m->caption_data_gap_count;
         if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
         cur += n;
     }
     } else {
     { /* data_gap */
         if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->data_gap_count * 1u;
+        const uint64_t n = m->data_gap_count;
         if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
         cur += n;
     }
     }
     { /* data */
         if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->data_count * 1u;
+        const uint64_t n = m->data_count;
         if (n) memcpy(c->base + cur, m->data, (size_t)n);
         cur += n;
     }
     { /* trailing */
-        const uint64_t n = (uint64_t)m->trailing_count * 1u;
+        const uint64_t n = m->trailing_count;
         if (n) memcpy(c->base + cur, m->trailing, (size_t)n);
         cur += n;
     }

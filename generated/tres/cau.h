@@ -24,15 +24,11 @@ enum relic_cau_compression {
     RELIC_CAU_COMPRESSION_IMA_ADPCM = 1, /**< IMA/DVI ADPCM in blocks of block_align bytes (Trespasser source, Lib/Audio/AudioADPCM.cpp) */
     RELIC_CAU_COMPRESSION_VOICE = 2, /**< voice codec; declared by the game, never implemented */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_cau_compression_name(int64_t value);
-/** Value of a name (as relic_cau_compression_name gives it); 0 when unknown. */
 int relic_cau_compression_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in compression. */
-static inline int relic_cau_compression_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_cau_compression_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 typedef struct relic_cau_sample_header relic_cau_sample_header;
 typedef struct relic_cau_cau relic_cau_cau;
@@ -73,8 +69,7 @@ struct relic_cau_cau {
     size_t trailing_count; /**< number of elements in trailing */
 };
 
-/** Zero-copy view of a validated sample_header (36 bytes in the file). */
-typedef struct relic_cau_sample_header_view { const uint8_t *p; } relic_cau_sample_header_view;
+typedef struct relic_cau_sample_header_view { const uint8_t *p; } relic_cau_sample_header_view; /**< a validated sample_header (36 bytes in the file), zero-copy */
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_OFFSET 0
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_VALUE "WBOR"
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN 4

@@ -51,8 +51,7 @@ struct relic_grf_geometry_geometry {
     size_t wrap_vertices_count; /**< number of elements in wrap_vertices */
 };
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_grf_geometry_vec3f_view { const uint8_t *p; } relic_grf_geometry_vec3f_view;
+typedef struct relic_grf_geometry_vec3f_view { const uint8_t *p; } relic_grf_geometry_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_GRF_GEOMETRY_VEC3F_X_OFFSET 0
 static inline float relic_grf_geometry_vec3f_x(relic_grf_geometry_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_GEOMETRY_VEC3F_Y_OFFSET 4
@@ -60,8 +59,7 @@ static inline float relic_grf_geometry_vec3f_y(relic_grf_geometry_vec3f_view v) 
 #define RELIC_GRF_GEOMETRY_VEC3F_Z_OFFSET 8
 static inline float relic_grf_geometry_vec3f_z(relic_grf_geometry_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated face (12 bytes in the file). */
-typedef struct relic_grf_geometry_face_view { const uint8_t *p; } relic_grf_geometry_face_view;
+typedef struct relic_grf_geometry_face_view { const uint8_t *p; } relic_grf_geometry_face_view; /**< a validated face (12 bytes in the file), zero-copy */
 #define RELIC_GRF_GEOMETRY_FACE_V_OFFSET 0
 static inline uint32_t relic_grf_geometry_face_v(relic_grf_geometry_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 

@@ -62,11 +62,8 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
         if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* faces */
@@ -75,11 +72,9 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         m->faces_count = (size_t)n;
         if (c->view) { c->view->faces = c->base + cur; c->view->faces_count = (size_t)n; }
         if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_face), _Alignof(relic_grf_geometry_v13_face), cur, "faces"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_grf_geometry_v13_face e_, *e = c->arena ? &m->faces[k] : &e_;
-                if ((st = rd_face(c, cur + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_geometry_v13_face e_, *e = c->arena ? &m->faces[k] : &e_;
+            if ((st = rd_face(c, cur + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
         }
         cur += bytes;
     }
@@ -89,11 +84,8 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         m->face_normals_count = (size_t)n;
         if (c->view) { c->view->face_normals = c->base + cur; c->view->face_normals_count = (size_t)n; }
         if (c->arena && n && !(m->face_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "face_normals"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, cur + k * 12u, &m->face_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "face_normals", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->face_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "face_normals", (int64_t)k);
         cur += bytes;
     }
     { /* vertex_normals */
@@ -102,11 +94,8 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         m->vertex_normals_count = (size_t)n;
         if (c->view) { c->view->vertex_normals = c->base + cur; c->view->vertex_normals_count = (size_t)n; }
         if (c->arena && n && !(m->vertex_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "vertex_normals"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, cur + k * 12u, &m->vertex_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertex_normals", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertex_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertex_normals", (int64_t)k);
         cur += bytes;
     }
     { /* wrap_vertices */
@@ -115,11 +104,8 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         m->wrap_vertices_count = (size_t)n;
         if (c->view) { c->view->wrap_vertices = c->base + cur; c->view->wrap_vertices_count = (size_t)n; }
         if (c->arena && n && !(m->wrap_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "wrap_vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_vertices", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_vertices", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -199,42 +185,37 @@ static relic_status put_geometry(relic_grf_geometry_v13_wctx *c, const relic_grf
     cur = pos + 28;
     { /* vertices */
         if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->vertices_count * 1u;
+        const uint64_t n = m->vertices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertices[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertices[k]);
         cur += n * 12u;
     }
     { /* faces */
         if ((st = relic_gen_count(c->err, cur, "faces", "face_count", ((int64_t)m->face_count), m->faces_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->faces_count * 1u;
+        const uint64_t n = m->faces_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->faces, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_face(c->base + cur + k * 12, &m->faces[k]);
+        else for (uint64_t k = 0; k < n; k++) put_face(c->base + cur + k * 12, &m->faces[k]);
         cur += n * 12u;
     }
     { /* face_normals */
         if ((st = relic_gen_count(c->err, cur, "face_normals", "face_count", ((int64_t)m->face_count), m->face_normals_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->face_normals_count * 1u;
+        const uint64_t n = m->face_normals_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_normals, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->face_normals[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->face_normals[k]);
         cur += n * 12u;
     }
     { /* vertex_normals */
         if ((st = relic_gen_count(c->err, cur, "vertex_normals", "vertex_normal_count", ((int64_t)m->vertex_normal_count), m->vertex_normals_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->vertex_normals_count * 1u;
+        const uint64_t n = m->vertex_normals_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_normals, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertex_normals[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertex_normals[k]);
         cur += n * 12u;
     }
     { /* wrap_vertices */
         if ((st = relic_gen_count(c->err, cur, "wrap_vertices", "wrap_vertex_count", ((int64_t)m->wrap_vertex_count), m->wrap_vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->wrap_vertices_count * 1u;
+        const uint64_t n = m->wrap_vertices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->wrap_vertices, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_vertices[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_vertices[k]);
         cur += n * 12u;
     }
     *size_out = cur - pos;

@@ -22,8 +22,7 @@ struct relic_grf_header_header {
     uint32_t version; /**< GROFF version 11..15 (current 15) in bits 0-30; bit 31 set = optimised GRF whose visible, joint-less objects have mesh-heap ("type 2") geometry [check (it & 0x7FFFFFFF) >= 11 && (it & 0x7FFFFFFF) <= 15] */
 };
 
-/** Zero-copy view of a validated header (8 bytes in the file). */
-typedef struct relic_grf_header_header_view { const uint8_t *p; } relic_grf_header_header_view;
+typedef struct relic_grf_header_header_view { const uint8_t *p; } relic_grf_header_header_view; /**< a validated header (8 bytes in the file), zero-copy */
 #define RELIC_GRF_HEADER_HEADER_MAGIC_OFFSET 0
 #define RELIC_GRF_HEADER_HEADER_MAGIC_VALUE 181320382
 static inline uint32_t relic_grf_header_header_magic(relic_grf_header_header_view v) { return relic_load_u32le(v.p + 0); }

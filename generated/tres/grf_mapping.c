@@ -58,11 +58,8 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         m->texture_vertices_count = (size_t)n;
         if (c->view) { c->view->texture_vertices = c->base + cur; c->view->texture_vertices_count = (size_t)n; }
         if (c->arena && n && !(m->texture_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv), cur, "texture_vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_uv(c, cur + k * 8u, &m->texture_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_vertices", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_uv(c, cur + k * 8u, &m->texture_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_vertices", (int64_t)k);
         cur += bytes;
     }
     { /* texture_faces */
@@ -71,11 +68,9 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         m->texture_faces_count = (size_t)n;
         if (c->view) { c->view->texture_faces = c->base + cur; c->view->texture_faces_count = (size_t)n; }
         if (c->arena && n && !(m->texture_faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), cur, "texture_faces"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_grf_mapping_texture_face e_, *e = c->arena ? &m->texture_faces[k] : &e_;
-                if ((st = rd_texture_face(c, cur + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_mapping_texture_face e_, *e = c->arena ? &m->texture_faces[k] : &e_;
+            if ((st = rd_texture_face(c, cur + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
         }
         cur += bytes;
     }
@@ -158,23 +153,21 @@ static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mappi
     cur = pos + 12;
     { /* texture_vertices */
         if ((st = relic_gen_count(c->err, cur, "texture_vertices", "texture_vertex_count", ((int64_t)m->texture_vertex_count), m->texture_vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->texture_vertices_count * 1u;
+        const uint64_t n = m->texture_vertices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_vertices, (size_t)(n * 8u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_uv(c->base + cur + k * 8, &m->texture_vertices[k]);
+        else for (uint64_t k = 0; k < n; k++) put_uv(c->base + cur + k * 8, &m->texture_vertices[k]);
         cur += n * 8u;
     }
     { /* texture_faces */
         if ((st = relic_gen_count(c->err, cur, "texture_faces", "texture_face_count", ((int64_t)m->texture_face_count), m->texture_faces_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->texture_faces_count * 1u;
+        const uint64_t n = m->texture_faces_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_faces, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_texture_face(c->base + cur + k * 12, &m->texture_faces[k]);
+        else for (uint64_t k = 0; k < n; k++) put_texture_face(c->base + cur + k * 12, &m->texture_faces[k]);
         cur += n * 12u;
     }
     { /* face_materials */
         if ((st = relic_gen_count(c->err, cur, "face_materials", "texture_face_count", ((int64_t)m->texture_face_count), m->face_materials_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->face_materials_count * 1u;
+        const uint64_t n = m->face_materials_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_materials, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->face_materials)[k]);
         cur += n * 4u;

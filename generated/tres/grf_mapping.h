@@ -43,15 +43,13 @@ struct relic_grf_mapping_mapping {
     size_t face_materials_count; /**< number of elements in face_materials */
 };
 
-/** Zero-copy view of a validated uv (8 bytes in the file). */
-typedef struct relic_grf_mapping_uv_view { const uint8_t *p; } relic_grf_mapping_uv_view;
+typedef struct relic_grf_mapping_uv_view { const uint8_t *p; } relic_grf_mapping_uv_view; /**< a validated uv (8 bytes in the file), zero-copy */
 #define RELIC_GRF_MAPPING_UV_U_OFFSET 0
 static inline float relic_grf_mapping_uv_u(relic_grf_mapping_uv_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_MAPPING_UV_V_OFFSET 4
 static inline float relic_grf_mapping_uv_v(relic_grf_mapping_uv_view v) { return relic_load_f32le(v.p + 4); }
 
-/** Zero-copy view of a validated texture_face (12 bytes in the file). */
-typedef struct relic_grf_mapping_texture_face_view { const uint8_t *p; } relic_grf_mapping_texture_face_view;
+typedef struct relic_grf_mapping_texture_face_view { const uint8_t *p; } relic_grf_mapping_texture_face_view; /**< a validated texture_face (12 bytes in the file), zero-copy */
 #define RELIC_GRF_MAPPING_TEXTURE_FACE_T_OFFSET 0
 static inline uint32_t relic_grf_mapping_texture_face_t(relic_grf_mapping_texture_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 

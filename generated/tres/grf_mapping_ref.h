@@ -21,8 +21,7 @@ struct relic_grf_mapping_ref_mapping_ref {
     uint32_t material; /**< Section handle of the .material section */
 };
 
-/** Zero-copy view of a validated mapping_ref (4 bytes in the file). */
-typedef struct relic_grf_mapping_ref_mapping_ref_view { const uint8_t *p; } relic_grf_mapping_ref_mapping_ref_view;
+typedef struct relic_grf_mapping_ref_mapping_ref_view { const uint8_t *p; } relic_grf_mapping_ref_mapping_ref_view; /**< a validated mapping_ref (4 bytes in the file), zero-copy */
 #define RELIC_GRF_MAPPING_REF_MAPPING_REF_MATERIAL_OFFSET 0
 static inline uint32_t relic_grf_mapping_ref_mapping_ref_material(relic_grf_mapping_ref_mapping_ref_view v) { return relic_load_u32le(v.p + 0); }
 

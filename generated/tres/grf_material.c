@@ -73,11 +73,8 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         m->colour_count = (size_t)n;
         if (c->view) { c->view->colour = c->base + cur; c->view->colour_count = (size_t)n; }
         if (c->arena && n && !(m->colour = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), cur, "colour"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_rgb(c, cur + k * 12u, &m->colour[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colour", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_rgb(c, cur + k * 12u, &m->colour[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colour", (int64_t)k);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "ambient", "ambient..bumpiness", 20u);
@@ -154,31 +151,30 @@ static relic_status put_material(relic_grf_material_wctx *c, const relic_grf_mat
     cur = pos + 4;
     { /* texture */
         if ((st = relic_gen_count(c->err, cur, "texture", "material_count", ((int64_t)m->material_count), m->texture_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->texture_count * 1u;
+        const uint64_t n = m->texture_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->texture)[k]);
         cur += n * 4u;
     }
     { /* opacity */
         if ((st = relic_gen_count(c->err, cur, "opacity", "material_count", ((int64_t)m->material_count), m->opacity_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->opacity_count * 1u;
+        const uint64_t n = m->opacity_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->opacity, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->opacity)[k]);
         cur += n * 4u;
     }
     { /* bump */
         if ((st = relic_gen_count(c->err, cur, "bump", "material_count", ((int64_t)m->material_count), m->bump_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->bump_count * 1u;
+        const uint64_t n = m->bump_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->bump, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->bump)[k]);
         cur += n * 4u;
     }
     { /* colour */
         if ((st = relic_gen_count(c->err, cur, "colour", "material_count", ((int64_t)m->material_count), m->colour_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->colour_count * 1u;
+        const uint64_t n = m->colour_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->colour, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_rgb(c->base + cur + k * 12, &m->colour[k]);
+        else for (uint64_t k = 0; k < n; k++) put_rgb(c->base + cur + k * 12, &m->colour[k]);
         cur += n * 12u;
     }
     relic_store_f32le(c->base + cur, m->ambient);

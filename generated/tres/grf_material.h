@@ -42,8 +42,7 @@ struct relic_grf_material_material {
     float bumpiness; /**< Bumpiness */
 };
 
-/** Zero-copy view of a validated rgb (12 bytes in the file). */
-typedef struct relic_grf_material_rgb_view { const uint8_t *p; } relic_grf_material_rgb_view;
+typedef struct relic_grf_material_rgb_view { const uint8_t *p; } relic_grf_material_rgb_view; /**< a validated rgb (12 bytes in the file), zero-copy */
 #define RELIC_GRF_MATERIAL_RGB_R_OFFSET 0
 static inline uint32_t relic_grf_material_rgb_r(relic_grf_material_rgb_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_MATERIAL_RGB_G_OFFSET 4

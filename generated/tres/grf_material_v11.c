@@ -122,21 +122,21 @@ static relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf
     cur = pos + 4;
     { /* texture */
         if ((st = relic_gen_count(c->err, cur, "texture", "material_count", ((int64_t)m->material_count), m->texture_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->texture_count * 1u;
+        const uint64_t n = m->texture_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->texture)[k]);
         cur += n * 4u;
     }
     { /* opacity */
         if ((st = relic_gen_count(c->err, cur, "opacity", "material_count", ((int64_t)m->material_count), m->opacity_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->opacity_count * 1u;
+        const uint64_t n = m->opacity_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->opacity, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->opacity)[k]);
         cur += n * 4u;
     }
     { /* bump */
         if ((st = relic_gen_count(c->err, cur, "bump", "material_count", ((int64_t)m->material_count), m->bump_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->bump_count * 1u;
+        const uint64_t n = m->bump_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->bump, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->bump)[k]);
         cur += n * 4u;

@@ -93,11 +93,8 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         m->points_count = (size_t)n;
         if (c->view) { c->view->points = c->base + cur; c->view->points_count = (size_t)n; }
         if (c->arena && n && !(m->points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "points"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, cur + k * 12u, &m->points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "points", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "points", (int64_t)k);
         cur += bytes;
     }
     { /* vertices */
@@ -106,11 +103,9 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
         if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_grf_mesh_vertex e_, *e = c->arena ? &m->vertices[k] : &e_;
-                if ((st = rd_vertex(c, cur + k * 32u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_mesh_vertex e_, *e = c->arena ? &m->vertices[k] : &e_;
+            if ((st = rd_vertex(c, cur + k * 32u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         }
         cur += bytes;
     }
@@ -145,11 +140,8 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         m->wrap_points_count = (size_t)n;
         if (c->view) { c->view->wrap_points = c->base + cur; c->view->wrap_points_count = (size_t)n; }
         if (c->arena && n && !(m->wrap_points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "wrap_points"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_points", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_points", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -253,39 +245,36 @@ static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *
     cur = pos + 44;
     { /* points */
         if ((st = relic_gen_count(c->err, cur, "points", "point_count", ((int64_t)m->point_count), m->points_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->points_count * 1u;
+        const uint64_t n = m->points_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->points, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->points[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->points[k]);
         cur += n * 12u;
     }
     { /* vertices */
         if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->vertices_count * 1u;
+        const uint64_t n = m->vertices_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 32u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vertex(c->base + cur + k * 32, &m->vertices[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vertex(c->base + cur + k * 32, &m->vertices[k]);
         cur += n * 32u;
     }
     { /* vertex_pointers */
         if ((st = relic_gen_count(c->err, cur, "vertex_pointers", "vertex_pointer_count", ((int64_t)m->vertex_pointer_count), m->vertex_pointers_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->vertex_pointers_count * 1u;
+        const uint64_t n = m->vertex_pointers_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_pointers, (size_t)(n * 4u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->vertex_pointers)[k]);
         cur += n * 4u;
     }
     { /* polygons */
         if ((st = relic_gen_count(c->err, cur, "polygons", "polygon_count", ((int64_t)m->polygon_count), m->polygons_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->polygons_count * 1u;
+        const uint64_t n = m->polygons_count;
         for (uint64_t k = 0; k < n; k++) put_polygon(c->base + cur + k * 40, &m->polygons[k]);
         cur += n * 40u;
     }
     { /* wrap_points */
         if ((st = relic_gen_count(c->err, cur, "wrap_points", "wrap_point_count", ((int64_t)m->wrap_point_count), m->wrap_points_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->wrap_points_count * 1u;
+        const uint64_t n = m->wrap_points_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->wrap_points, (size_t)(n * 12u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_points[k]);
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_points[k]);
         cur += n * 12u;
     }
     *size_out = cur - pos;

@@ -20,9 +20,8 @@ enum relic_grf_mesh_polygon_flags {
     RELIC_GRF_MESH_POLYGON_FLAGS_CURVED = 4, /**< curved (smooth-shaded: use the vertex normals) */
     RELIC_GRF_MESH_POLYGON_FLAGS_HIDDEN = 8, /**< hidden */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_grf_mesh_polygon_flags_name(int64_t value);
-/** Value of a name (as relic_grf_mesh_polygon_flags_name gives it); 0 when unknown. */
 int relic_grf_mesh_polygon_flags_from_name(const char *name, int64_t *value);
 #define RELIC_GRF_MESH_POLYGON_FLAGS_MASK 0xFu
 
@@ -85,8 +84,7 @@ struct relic_grf_mesh_mesh {
     size_t wrap_points_count; /**< number of elements in wrap_points */
 };
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_grf_mesh_vec3f_view { const uint8_t *p; } relic_grf_mesh_vec3f_view;
+typedef struct relic_grf_mesh_vec3f_view { const uint8_t *p; } relic_grf_mesh_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_GRF_MESH_VEC3F_X_OFFSET 0
 static inline float relic_grf_mesh_vec3f_x(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_MESH_VEC3F_Y_OFFSET 4
@@ -94,8 +92,7 @@ static inline float relic_grf_mesh_vec3f_y(relic_grf_mesh_vec3f_view v) { return
 #define RELIC_GRF_MESH_VEC3F_Z_OFFSET 8
 static inline float relic_grf_mesh_vec3f_z(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated vertex (32 bytes in the file). */
-typedef struct relic_grf_mesh_vertex_view { const uint8_t *p; } relic_grf_mesh_vertex_view;
+typedef struct relic_grf_mesh_vertex_view { const uint8_t *p; } relic_grf_mesh_vertex_view; /**< a validated vertex (32 bytes in the file), zero-copy */
 #define RELIC_GRF_MESH_VERTEX_POINT_OFFSET 0
 static inline uint32_t relic_grf_mesh_vertex_point(relic_grf_mesh_vertex_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_MESH_VERTEX_NORMAL_OFFSET 4
@@ -107,8 +104,7 @@ static inline float relic_grf_mesh_vertex_v(relic_grf_mesh_vertex_view v) { retu
 #define RELIC_GRF_MESH_VERTEX_SCRATCH_OFFSET 24
 static inline uint32_t relic_grf_mesh_vertex_scratch(relic_grf_mesh_vertex_view v, size_t i) { return relic_load_u32le(v.p + 24 + 4 * i); }
 
-/** Zero-copy view of a validated polygon (40 bytes in the file). */
-typedef struct relic_grf_mesh_polygon_view { const uint8_t *p; } relic_grf_mesh_polygon_view;
+typedef struct relic_grf_mesh_polygon_view { const uint8_t *p; } relic_grf_mesh_polygon_view; /**< a validated polygon (40 bytes in the file), zero-copy */
 #define RELIC_GRF_MESH_POLYGON_VERTEX_COUNT_OFFSET 0
 static inline uint32_t relic_grf_mesh_polygon_vertex_count(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_MESH_POLYGON_FIRST_OFFSET 4

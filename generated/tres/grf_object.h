@@ -27,8 +27,7 @@ struct relic_grf_object_object {
     uint32_t special; /**< Section handle of special data (0 in known files) */
 };
 
-/** Zero-copy view of a validated object (28 bytes in the file). */
-typedef struct relic_grf_object_object_view { const uint8_t *p; } relic_grf_object_object_view;
+typedef struct relic_grf_object_object_view { const uint8_t *p; } relic_grf_object_object_view; /**< a validated object (28 bytes in the file), zero-copy */
 #define RELIC_GRF_OBJECT_OBJECT_NAME_OFFSET 0
 static inline uint32_t relic_grf_object_object_name(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_OBJECT_OBJECT_GEOMETRY_OFFSET 4

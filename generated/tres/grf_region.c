@@ -70,11 +70,8 @@ static relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *
         m->instances_count = (size_t)n;
         if (c->view) { c->view->instances = c->base + cur; c->view->instances_count = (size_t)n; }
         if (c->arena && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_region_instance), _Alignof(relic_grf_region_instance), cur, "instances"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_instance(c, cur + k * 44u, &m->instances[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_instance(c, cur + k * 44u, &m->instances[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "value_table", "value_table", 4u);
@@ -156,10 +153,9 @@ static relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_
     cur = pos + 4;
     { /* instances */
         if ((st = relic_gen_count(c->err, cur, "instances", "instance_count", ((int64_t)m->instance_count), m->instances_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->instances_count * 1u;
+        const uint64_t n = m->instances_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->instances, (size_t)(n * 44u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_instance(c->base + cur + k * 44, &m->instances[k]);
+        else for (uint64_t k = 0; k < n; k++) put_instance(c->base + cur + k * 44, &m->instances[k]);
         cur += n * 44u;
     }
     relic_store_u32le(c->base + cur, m->value_table);

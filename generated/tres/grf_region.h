@@ -52,8 +52,7 @@ struct relic_grf_region_region {
     uint32_t value_table; /**< Section handle of the value table (0 = none) */
 };
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_grf_region_vec3f_view { const uint8_t *p; } relic_grf_region_vec3f_view;
+typedef struct relic_grf_region_vec3f_view { const uint8_t *p; } relic_grf_region_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_VEC3F_X_OFFSET 0
 static inline float relic_grf_region_vec3f_x(relic_grf_region_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_REGION_VEC3F_Y_OFFSET 4
@@ -61,15 +60,13 @@ static inline float relic_grf_region_vec3f_y(relic_grf_region_vec3f_view v) { re
 #define RELIC_GRF_REGION_VEC3F_Z_OFFSET 8
 static inline float relic_grf_region_vec3f_z(relic_grf_region_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated handle (8 bytes in the file). */
-typedef struct relic_grf_region_handle_view { const uint8_t *p; } relic_grf_region_handle_view;
+typedef struct relic_grf_region_handle_view { const uint8_t *p; } relic_grf_region_handle_view; /**< a validated handle (8 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_HANDLE_ID_OFFSET 0
 static inline uint32_t relic_grf_region_handle_id(relic_grf_region_handle_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_REGION_HANDLE_REFERENCES_OFFSET 4
 static inline uint32_t relic_grf_region_handle_references(relic_grf_region_handle_view v) { return relic_load_u32le(v.p + 4); }
 
-/** Zero-copy view of a validated instance (44 bytes in the file). */
-typedef struct relic_grf_region_instance_view { const uint8_t *p; } relic_grf_region_instance_view;
+typedef struct relic_grf_region_instance_view { const uint8_t *p; } relic_grf_region_instance_view; /**< a validated instance (44 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_INSTANCE_OBJECT_OFFSET 0
 static inline uint32_t relic_grf_region_instance_object(relic_grf_region_instance_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_REGION_INSTANCE_NAME_OFFSET 4

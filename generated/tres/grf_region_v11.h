@@ -42,8 +42,7 @@ struct relic_grf_region_v11_region {
     size_t instances_count; /**< number of elements in instances */
 };
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_grf_region_v11_vec3f_view { const uint8_t *p; } relic_grf_region_v11_vec3f_view;
+typedef struct relic_grf_region_v11_vec3f_view { const uint8_t *p; } relic_grf_region_v11_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_V11_VEC3F_X_OFFSET 0
 static inline float relic_grf_region_v11_vec3f_x(relic_grf_region_v11_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_REGION_V11_VEC3F_Y_OFFSET 4
@@ -51,8 +50,7 @@ static inline float relic_grf_region_v11_vec3f_y(relic_grf_region_v11_vec3f_view
 #define RELIC_GRF_REGION_V11_VEC3F_Z_OFFSET 8
 static inline float relic_grf_region_v11_vec3f_z(relic_grf_region_v11_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated instance (36 bytes in the file). */
-typedef struct relic_grf_region_v11_instance_view { const uint8_t *p; } relic_grf_region_v11_instance_view;
+typedef struct relic_grf_region_v11_instance_view { const uint8_t *p; } relic_grf_region_v11_instance_view; /**< a validated instance (36 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_V11_INSTANCE_OBJECT_OFFSET 0
 static inline uint32_t relic_grf_region_v11_instance_object(relic_grf_region_v11_instance_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_REGION_V11_INSTANCE_NAME_OFFSET 4

@@ -118,11 +118,8 @@ static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_o
         m->sections_count = (size_t)n;
         if (c->view) { c->view->sections = c->base + cur; c->view->sections_count = (size_t)n; }
         if (c->arena && n && !(m->sections = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_groff_section), _Alignof(relic_groff_section), cur, "sections"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_section(c, cur + k * 32u, &m->sections[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "sections", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_section(c, cur + k * 32u, &m->sections[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "sections", (int64_t)k);
         cur += bytes;
     }
     { /* data */
@@ -263,7 +260,7 @@ static relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m0
     cur = pos + 12;
     { /* name */
         if ((st = relic_gen_count(c->err, cur, "name", "name_length", ((int64_t)m->name_length), m->name_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->name_count * 1u;
+        const uint64_t n = m->name_count;
         if (n) memcpy(c->base + cur, m->name, (size_t)n);
         cur += n;
     }
@@ -280,22 +277,21 @@ static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, u
     cur = pos + 48;
     { /* sections */
         if ((st = relic_gen_count(c->err, cur, "sections", "header.section_count", ((int64_t)m->header.section_count), m->sections_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->sections_count * 1u;
+        const uint64_t n = m->sections_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->sections, (size_t)(n * 32u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_section(c->base + cur + k * 32, &m->sections[k]);
+        else for (uint64_t k = 0; k < n; k++) put_section(c->base + cur + k * 32, &m->sections[k]);
         cur += n * 32u;
     }
     { /* data */
         if ((st = relic_gen_count(c->err, cur, "data", "header.symbol_table_offset - 48 - 32 * header.section_count", relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), m->data_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->data_count * 1u;
+        const uint64_t n = m->data_count;
         if (n) memcpy(c->base + cur, m->data, (size_t)n);
         cur += n;
     }
     { /* symbols */
         const uint64_t at = c->at[0];
         if ((st = relic_gen_count(c->err, at, "symbols", "header.symbol_count", ((int64_t)m->header.symbol_count), m->symbols_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->symbols_count * 1u;
+        const uint64_t n = m->symbols_count;
         {
             uint64_t q = at;
             for (uint64_t k = 0; k < n; k++) {

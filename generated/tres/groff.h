@@ -27,9 +27,8 @@ enum relic_groff_file_flags {
     RELIC_GROFF_FILE_FLAGS_CRC = 16, /**< CRC (unused) */
     RELIC_GROFF_FILE_FLAGS_LOG = 32, /**< log */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_groff_file_flags_name(int64_t value);
-/** Value of a name (as relic_groff_file_flags_name gives it); 0 when unknown. */
 int relic_groff_file_flags_from_name(const char *name, int64_t *value);
 #define RELIC_GROFF_FILE_FLAGS_MASK 0x3Fu
 
@@ -51,9 +50,8 @@ enum relic_groff_content {
     RELIC_GROFF_CONTENT_ATTRIBUTES = 8192, /**< value table */
     RELIC_GROFF_CONTENT_SPECIAL = 2147483648u, /**< SCN/savegame section (updates data of the GRF) */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_groff_content_name(int64_t value);
-/** Value of a name (as relic_groff_content_name gives it); 0 when unknown. */
 int relic_groff_content_from_name(const char *name, int64_t *value);
 #define RELIC_GROFF_CONTENT_MASK 0x80003FFFu
 
@@ -111,8 +109,7 @@ struct relic_groff_groff {
     size_t symbols_count; /**< number of elements in symbols */
 };
 
-/** Zero-copy view of a validated header (48 bytes in the file). */
-typedef struct relic_groff_header_view { const uint8_t *p; } relic_groff_header_view;
+typedef struct relic_groff_header_view { const uint8_t *p; } relic_groff_header_view; /**< a validated header (48 bytes in the file), zero-copy */
 #define RELIC_GROFF_HEADER_MAGIC_OFFSET 0
 #define RELIC_GROFF_HEADER_MAGIC_VALUE 181320382
 static inline uint32_t relic_groff_header_magic(relic_groff_header_view v) { return relic_load_u32le(v.p + 0); }
@@ -138,8 +135,7 @@ static inline uint32_t relic_groff_header_reserved(relic_groff_header_view v, si
 #define RELIC_GROFF_HEADER_HEADER_CRC_OFFSET 44
 static inline uint32_t relic_groff_header_header_crc(relic_groff_header_view v) { return relic_load_u32le(v.p + 44); }
 
-/** Zero-copy view of a validated section (32 bytes in the file). */
-typedef struct relic_groff_section_view { const uint8_t *p; } relic_groff_section_view;
+typedef struct relic_groff_section_view { const uint8_t *p; } relic_groff_section_view; /**< a validated section (32 bytes in the file), zero-copy */
 #define RELIC_GROFF_SECTION_NAME_OFFSET 0
 static inline uint32_t relic_groff_section_name(relic_groff_section_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GROFF_SECTION_FLAGS_OFFSET 4

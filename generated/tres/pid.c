@@ -76,11 +76,8 @@ static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_o
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->colours_used), 1u, 4u, c->size, "colours", &n, &bytes)) != RELIC_OK) return st;
         m->colours_count = (size_t)n;
         if (c->arena && n && !(m->colours = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), cur, "colours"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_colour(c, cur + k * 4u, &m->colours[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colours", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_colour(c, cur + k * 4u, &m->colours[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colours", (int64_t)k);
         cur += bytes;
     }
     { /* trailer */
@@ -238,15 +235,14 @@ static relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m, u
     cur = pos + 12;
     { /* colours */
         if ((st = relic_gen_count(c->err, cur, "colours", "colours_used", ((int64_t)m->colours_used), m->colours_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->colours_count * 1u;
+        const uint64_t n = m->colours_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->colours, (size_t)(n * 4u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_colour(c->base + cur + k * 4, &m->colours[k]);
+        else for (uint64_t k = 0; k < n; k++) put_colour(c->base + cur + k * 4, &m->colours[k]);
         cur += n * 4u;
     }
     { /* trailer */
         if ((st = relic_gen_count(c->err, cur, "trailer", "chunk_size - 12 - 4 * colours_used", relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), m->trailer_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->trailer_count * 1u;
+        const uint64_t n = m->trailer_count;
         if (n) memcpy(c->base + cur, m->trailer, (size_t)n);
         cur += n;
     }
@@ -279,7 +275,7 @@ static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t 
     { /* palettes */
         const uint64_t at = c->at[0];
         if ((st = relic_gen_count(c->err, at, "palettes", "header.palette_count", ((int64_t)m->header.palette_count), m->palettes_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->palettes_count * 1u;
+        const uint64_t n = m->palettes_count;
         {
             uint64_t q = at;
             for (uint64_t k = 0; k < n; k++) {
@@ -291,7 +287,7 @@ static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t 
     { /* rasters */
         const uint64_t at = c->at[1];
         if ((st = relic_gen_count(c->err, at, "rasters", "header.raster_count", ((int64_t)m->header.raster_count), m->rasters_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->rasters_count * 1u;
+        const uint64_t n = m->rasters_count;
         for (uint64_t k = 0; k < n; k++) put_raster(c->base + at + k * 56, &m->rasters[k]);
     }
     *size_out = 32u;

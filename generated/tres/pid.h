@@ -85,8 +85,7 @@ struct relic_pid_pid {
     size_t rasters_count; /**< number of elements in rasters */
 };
 
-/** Zero-copy view of a validated header (32 bytes in the file). */
-typedef struct relic_pid_header_view { const uint8_t *p; } relic_pid_header_view;
+typedef struct relic_pid_header_view { const uint8_t *p; } relic_pid_header_view; /**< a validated header (32 bytes in the file), zero-copy */
 #define RELIC_PID_HEADER_VERSION_OFFSET 0
 #define RELIC_PID_HEADER_VERSION_VALUE 304
 static inline uint32_t relic_pid_header_version(relic_pid_header_view v) { return relic_load_u32le(v.p + 0); }
@@ -106,8 +105,7 @@ static inline uint32_t relic_pid_header_first_pageable(relic_pid_header_view v) 
 #define RELIC_PID_HEADER_NONPAGEABLE_SIZE_OFFSET 28
 static inline uint32_t relic_pid_header_nonpageable_size(relic_pid_header_view v) { return relic_load_u32le(v.p + 28); }
 
-/** Zero-copy view of a validated colour (4 bytes in the file). */
-typedef struct relic_pid_colour_view { const uint8_t *p; } relic_pid_colour_view;
+typedef struct relic_pid_colour_view { const uint8_t *p; } relic_pid_colour_view; /**< a validated colour (4 bytes in the file), zero-copy */
 #define RELIC_PID_COLOUR_B_OFFSET 0
 static inline uint8_t relic_pid_colour_b(relic_pid_colour_view v) { return relic_load_u8(v.p + 0); }
 #define RELIC_PID_COLOUR_G_OFFSET 1
@@ -117,8 +115,7 @@ static inline uint8_t relic_pid_colour_r(relic_pid_colour_view v) { return relic
 #define RELIC_PID_COLOUR_FLAGS_OFFSET 3
 static inline uint8_t relic_pid_colour_flags(relic_pid_colour_view v) { return relic_load_u8(v.p + 3); }
 
-/** Zero-copy view of a validated raster (56 bytes in the file). */
-typedef struct relic_pid_raster_view { const uint8_t *p; } relic_pid_raster_view;
+typedef struct relic_pid_raster_view { const uint8_t *p; } relic_pid_raster_view; /**< a validated raster (56 bytes in the file), zero-copy */
 #define RELIC_PID_RASTER_CHUNK_SIZE_OFFSET 0
 #define RELIC_PID_RASTER_CHUNK_SIZE_VALUE 56
 static inline uint32_t relic_pid_raster_chunk_size(relic_pid_raster_view v) { return relic_load_u32le(v.p + 0); }
@@ -147,8 +144,7 @@ static inline uint32_t relic_pid_raster_padding(relic_pid_raster_view v) { retur
 #define RELIC_PID_RASTER_KEY_OFFSET 48
 static inline uint64_t relic_pid_raster_key(relic_pid_raster_view v) { return relic_load_u64le(v.p + 48); }
 
-/** Zero-copy view of a validated pid (32 bytes in the file). */
-typedef struct relic_pid_pid_view { const uint8_t *p; } relic_pid_pid_view;
+typedef struct relic_pid_pid_view { const uint8_t *p; } relic_pid_pid_view; /**< a validated pid (32 bytes in the file), zero-copy */
 #define RELIC_PID_PID_HEADER_OFFSET 0
 static inline relic_pid_header_view relic_pid_pid_header(relic_pid_pid_view v) { relic_pid_header_view r = { v.p + 0 }; return r; }
 

@@ -98,7 +98,7 @@ static relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_bmp *m, u
     relic_store_u32le(c->base + pos + 10, m->pixel_offset);
     cur = pos + 14;
     { /* rest */
-        const uint64_t n = (uint64_t)m->rest_count * 1u;
+        const uint64_t n = m->rest_count;
         if (n) memcpy(c->base + cur, m->rest, (size_t)n);
         cur += n;
     }

@@ -35,14 +35,12 @@ struct relic_scn_header_header {
     uint8_t slack[48]; /**< Slack (0 in known files) */
 };
 
-/** Zero-copy view of a validated path (256 bytes in the file). */
-typedef struct relic_scn_header_path_view { const uint8_t *p; } relic_scn_header_path_view;
+typedef struct relic_scn_header_path_view { const uint8_t *p; } relic_scn_header_path_view; /**< a validated path (256 bytes in the file), zero-copy */
 #define RELIC_SCN_HEADER_PATH_TEXT_OFFSET 0
 /** text: 256 bytes, not NUL-terminated. */
 static inline const char *relic_scn_header_path_text(relic_scn_header_path_view v) { return (const char *)(v.p + 0); }
 
-/** Zero-copy view of a validated header (1348 bytes in the file). */
-typedef struct relic_scn_header_header_view { const uint8_t *p; } relic_scn_header_header_view;
+typedef struct relic_scn_header_header_view { const uint8_t *p; } relic_scn_header_header_view; /**< a validated header (1348 bytes in the file), zero-copy */
 #define RELIC_SCN_HEADER_HEADER_SAVE_VERSION_OFFSET 0
 static inline int32_t relic_scn_header_header_save_version(relic_scn_header_header_view v) { return (int32_t)relic_load_u32le(v.p + 0); }
 #define RELIC_SCN_HEADER_HEADER_GRF_OFFSET 4

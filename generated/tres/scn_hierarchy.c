@@ -43,11 +43,9 @@ static relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint
         m->nodes_count = (size_t)n;
         if (c->view) { c->view->nodes = c->base + cur; c->view->nodes_count = (size_t)n; }
         if (c->arena && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), cur, "nodes"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                relic_scn_hierarchy_node e_, *e = c->arena ? &m->nodes[k] : &e_;
-                if ((st = rd_node(c, cur + k * 8u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
-            }
+        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
+            relic_scn_hierarchy_node e_, *e = c->arena ? &m->nodes[k] : &e_;
+            if ((st = rd_node(c, cur + k * 8u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
         }
         cur += bytes;
     }
@@ -106,10 +104,9 @@ static relic_status put_hierarchy(relic_scn_hierarchy_wctx *c, const relic_scn_h
     uint64_t cur = pos;
     cur = pos;
     { /* nodes */
-        const uint64_t n = (uint64_t)m->nodes_count * 1u;
+        const uint64_t n = m->nodes_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->nodes, (size_t)(n * 8u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_node(c->base + cur + k * 8, &m->nodes[k]);
+        else for (uint64_t k = 0; k < n; k++) put_node(c->base + cur + k * 8, &m->nodes[k]);
         cur += n * 8u;
     }
     *size_out = cur - pos;

@@ -29,8 +29,7 @@ struct relic_scn_hierarchy_hierarchy {
     size_t nodes_count; /**< number of elements in nodes */
 };
 
-/** Zero-copy view of a validated node (8 bytes in the file). */
-typedef struct relic_scn_hierarchy_node_view { const uint8_t *p; } relic_scn_hierarchy_node_view;
+typedef struct relic_scn_hierarchy_node_view { const uint8_t *p; } relic_scn_hierarchy_node_view; /**< a validated node (8 bytes in the file), zero-copy */
 #define RELIC_SCN_HIERARCHY_NODE_ID_OFFSET 0
 static inline uint32_t relic_scn_hierarchy_node_id(relic_scn_hierarchy_node_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_SCN_HIERARCHY_NODE_PARENT_OFFSET 4

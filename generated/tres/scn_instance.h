@@ -43,8 +43,7 @@ struct relic_scn_instance_instance {
     uint32_t flags; /**< Flags (unknown; similar to the partition flags) */
 };
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_scn_instance_vec3f_view { const uint8_t *p; } relic_scn_instance_vec3f_view;
+typedef struct relic_scn_instance_vec3f_view { const uint8_t *p; } relic_scn_instance_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_SCN_INSTANCE_VEC3F_X_OFFSET 0
 static inline float relic_scn_instance_vec3f_x(relic_scn_instance_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_SCN_INSTANCE_VEC3F_Y_OFFSET 4
@@ -52,8 +51,7 @@ static inline float relic_scn_instance_vec3f_y(relic_scn_instance_vec3f_view v) 
 #define RELIC_SCN_INSTANCE_VEC3F_Z_OFFSET 8
 static inline float relic_scn_instance_vec3f_z(relic_scn_instance_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated quaternion (16 bytes in the file). */
-typedef struct relic_scn_instance_quaternion_view { const uint8_t *p; } relic_scn_instance_quaternion_view;
+typedef struct relic_scn_instance_quaternion_view { const uint8_t *p; } relic_scn_instance_quaternion_view; /**< a validated quaternion (16 bytes in the file), zero-copy */
 #define RELIC_SCN_INSTANCE_QUATERNION_W_OFFSET 0
 static inline float relic_scn_instance_quaternion_w(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_SCN_INSTANCE_QUATERNION_X_OFFSET 4
@@ -63,8 +61,7 @@ static inline float relic_scn_instance_quaternion_y(relic_scn_instance_quaternio
 #define RELIC_SCN_INSTANCE_QUATERNION_Z_OFFSET 12
 static inline float relic_scn_instance_quaternion_z(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 12); }
 
-/** Zero-copy view of a validated instance (36 bytes in the file). */
-typedef struct relic_scn_instance_instance_view { const uint8_t *p; } relic_scn_instance_instance_view;
+typedef struct relic_scn_instance_instance_view { const uint8_t *p; } relic_scn_instance_instance_view; /**< a validated instance (36 bytes in the file), zero-copy */
 #define RELIC_SCN_INSTANCE_INSTANCE_POSITION_OFFSET 0
 static inline relic_scn_instance_vec3f_view relic_scn_instance_instance_position(relic_scn_instance_instance_view v) { relic_scn_instance_vec3f_view r = { v.p + 0 }; return r; }
 #define RELIC_SCN_INSTANCE_INSTANCE_ROTATION_OFFSET 12

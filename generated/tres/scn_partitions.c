@@ -57,11 +57,8 @@ static relic_status rd_partitions(relic_scn_partitions_rctx *c, uint64_t pos, ui
         m->entries_count = (size_t)n;
         if (c->view) { c->view->entries = c->base + cur; c->view->entries_count = (size_t)n; }
         if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), cur, "entries"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_partition(c, cur + k * 28u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_partition(c, cur + k * 28u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -129,10 +126,9 @@ static relic_status put_partitions(relic_scn_partitions_wctx *c, const relic_scn
     relic_store_u8(c->base + pos, m->kind);
     cur = pos + 1;
     { /* entries */
-        const uint64_t n = (uint64_t)m->entries_count * 1u;
+        const uint64_t n = m->entries_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->entries, (size_t)(n * 28u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_partition(c->base + cur + k * 28, &m->entries[k]);
+        else for (uint64_t k = 0; k < n; k++) put_partition(c->base + cur + k * 28, &m->entries[k]);
         cur += n * 28u;
     }
     *size_out = cur - pos;

@@ -40,8 +40,7 @@ struct relic_scn_partitions_partitions {
     size_t entries_count; /**< number of elements in entries */
 };
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_scn_partitions_vec3f_view { const uint8_t *p; } relic_scn_partitions_vec3f_view;
+typedef struct relic_scn_partitions_vec3f_view { const uint8_t *p; } relic_scn_partitions_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_SCN_PARTITIONS_VEC3F_X_OFFSET 0
 static inline float relic_scn_partitions_vec3f_x(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_SCN_PARTITIONS_VEC3F_Y_OFFSET 4
@@ -49,8 +48,7 @@ static inline float relic_scn_partitions_vec3f_y(relic_scn_partitions_vec3f_view
 #define RELIC_SCN_PARTITIONS_VEC3F_Z_OFFSET 8
 static inline float relic_scn_partitions_vec3f_z(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated partition (28 bytes in the file). */
-typedef struct relic_scn_partitions_partition_view { const uint8_t *p; } relic_scn_partitions_partition_view;
+typedef struct relic_scn_partitions_partition_view { const uint8_t *p; } relic_scn_partitions_partition_view; /**< a validated partition (28 bytes in the file), zero-copy */
 #define RELIC_SCN_PARTITIONS_PARTITION_FLAGS_OFFSET 0
 static inline uint32_t relic_scn_partitions_partition_flags(relic_scn_partitions_partition_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_SCN_PARTITIONS_PARTITION_POSITION_OFFSET 4

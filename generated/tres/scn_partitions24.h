@@ -39,8 +39,7 @@ struct relic_scn_partitions24_partitions {
     size_t entries_count; /**< number of elements in entries */
 };
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_scn_partitions24_vec3f_view { const uint8_t *p; } relic_scn_partitions24_vec3f_view;
+typedef struct relic_scn_partitions24_vec3f_view { const uint8_t *p; } relic_scn_partitions24_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_SCN_PARTITIONS24_VEC3F_X_OFFSET 0
 static inline float relic_scn_partitions24_vec3f_x(relic_scn_partitions24_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_SCN_PARTITIONS24_VEC3F_Y_OFFSET 4
@@ -48,8 +47,7 @@ static inline float relic_scn_partitions24_vec3f_y(relic_scn_partitions24_vec3f_
 #define RELIC_SCN_PARTITIONS24_VEC3F_Z_OFFSET 8
 static inline float relic_scn_partitions24_vec3f_z(relic_scn_partitions24_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated partition (24 bytes in the file). */
-typedef struct relic_scn_partitions24_partition_view { const uint8_t *p; } relic_scn_partitions24_partition_view;
+typedef struct relic_scn_partitions24_partition_view { const uint8_t *p; } relic_scn_partitions24_partition_view; /**< a validated partition (24 bytes in the file), zero-copy */
 #define RELIC_SCN_PARTITIONS24_PARTITION_POSITION_OFFSET 0
 static inline relic_scn_partitions24_vec3f_view relic_scn_partitions24_partition_position(relic_scn_partitions24_partition_view v) { relic_scn_partitions24_vec3f_view r = { v.p + 0 }; return r; }
 #define RELIC_SCN_PARTITIONS24_PARTITION_SIZE_OFFSET 12

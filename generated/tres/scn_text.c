@@ -82,7 +82,7 @@ static relic_status put_text(relic_scn_text_wctx *c, const relic_scn_text_text *
     uint64_t cur = pos;
     cur = pos;
     { /* text */
-        const uint64_t n = (uint64_t)m->text_count * 1u;
+        const uint64_t n = m->text_count;
         if (n) memcpy(c->base + cur, m->text, (size_t)n);
         cur += n;
     }

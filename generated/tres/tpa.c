@@ -234,11 +234,8 @@ static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, 
         m->collisions_count = (size_t)n;
         if (c->view) { c->view->collisions = c->base + at; c->view->collisions_count = (size_t)n; }
         if (c->arena && n && !(m->collisions = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), at, "collisions"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) {
-            for (uint64_t k = 0; k < n; k++) {
-                if ((st = rd_collision(c, at + k * 152u, &m->collisions[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "collisions", (int64_t)k);
-            }
-        }
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_collision(c, at + k * 152u, &m->collisions[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "collisions", (int64_t)k);
     }
     if ((uint64_t)m->header.id_table_offset != at_ids) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.id_table_offset", "says offset(ids) = %llu but it is %llu", (unsigned long long)m->header.id_table_offset, (unsigned long long)at_ids);
     *size_out = cur - pos;
@@ -357,7 +354,7 @@ static relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m, uin
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
         if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->caption_gap_count * 1u;
+        const uint64_t n = m->caption_gap_count;
         if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
         cur += n;
     }
@@ -366,27 +363,27 @@ static relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m, uin
     cur = cur + 8;
     { /* caption_text */
         if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->caption_text_count * 1u;
+        const uint64_t n = m->caption_text_count;
         if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
         cur += n;
     }
     { /* caption_data_gap */
         if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->caption_data_gap_count * 1u;
+        const uint64_t n = m->caption_data_gap_count;
         if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
         cur += n;
     }
     } else {
     { /* data_gap */
         if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->data_gap_count * 1u;
+        const uint64_t n = m->data_gap_count;
         if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
         cur += n;
     }
     }
     { /* data */
         if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->data_count * 1u;
+        const uint64_t n = m->data_count;
         if (n) memcpy(c->base + cur, m->data, (size_t)n);
         cur += n;
     }
@@ -432,13 +429,13 @@ static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t 
     cur = pos + 24;
     { /* ids */
         if ((st = relic_gen_count(c->err, cur, "ids", "header.id_count", ((int64_t)m->header.id_count), m->ids_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->ids_count * 1u;
+        const uint64_t n = m->ids_count;
         for (uint64_t k = 0; k < n; k++) put_id_entry(c->base + cur + k * 56, &m->ids[k]);
         cur += n * 56u;
     }
     { /* samples */
         if ((st = relic_gen_count(c->err, cur, "samples", "header.sample_count", ((int64_t)m->header.sample_count), m->samples_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->samples_count * 1u;
+        const uint64_t n = m->samples_count;
         {
             uint64_t q = cur;
             for (uint64_t k = 0; k < n; k++) {
@@ -451,10 +448,9 @@ static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t 
     { /* collisions */
         const uint64_t at = c->at[0];
         if ((st = relic_gen_count(c->err, at, "collisions", "header.collision_count", ((int64_t)m->header.collision_count), m->collisions_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->collisions_count * 1u;
+        const uint64_t n = m->collisions_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->collisions, (size_t)(n * 152u)); }
-        else
-            for (uint64_t k = 0; k < n; k++) put_collision(c->base + at + k * 152, &m->collisions[k]);
+        else for (uint64_t k = 0; k < n; k++) put_collision(c->base + at + k * 152, &m->collisions[k]);
     }
     *size_out = cur - pos;
     return RELIC_OK;

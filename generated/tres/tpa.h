@@ -24,15 +24,11 @@ enum relic_tpa_compression {
     RELIC_TPA_COMPRESSION_IMA_ADPCM = 1, /**< IMA/DVI ADPCM in blocks of block_align bytes (Trespasser source, Lib/Audio/AudioADPCM.cpp) */
     RELIC_TPA_COMPRESSION_VOICE = 2, /**< voice codec; declared by the game, never implemented */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_tpa_compression_name(int64_t value);
-/** Value of a name (as relic_tpa_compression_name gives it); 0 when unknown. */
 int relic_tpa_compression_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in compression. */
-static inline int relic_tpa_compression_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_tpa_compression_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** Which sounds a collision record plays (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp): bits 0-1 the number of impact sounds (0-2), bit 7 a slide sound. */
 enum relic_tpa_collision_samples {
@@ -40,9 +36,8 @@ enum relic_tpa_collision_samples {
     RELIC_TPA_COLLISION_SAMPLES_IMPACT_2 = 2, /**< count bit 1 of the impact sounds */
     RELIC_TPA_COLLISION_SAMPLES_SLIDE = 128, /**< has a slide sound */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_tpa_collision_samples_name(int64_t value);
-/** Value of a name (as relic_tpa_collision_samples_name gives it); 0 when unknown. */
 int relic_tpa_collision_samples_from_name(const char *name, int64_t *value);
 #define RELIC_TPA_COLLISION_SAMPLES_MASK 0x83u
 
@@ -152,8 +147,7 @@ struct relic_tpa_tpa {
     size_t collisions_count; /**< number of elements in collisions */
 };
 
-/** Zero-copy view of a validated header (24 bytes in the file). */
-typedef struct relic_tpa_header_view { const uint8_t *p; } relic_tpa_header_view;
+typedef struct relic_tpa_header_view { const uint8_t *p; } relic_tpa_header_view; /**< a validated header (24 bytes in the file), zero-copy */
 #define RELIC_TPA_HEADER_VERSION_OFFSET 0
 #define RELIC_TPA_HEADER_VERSION_VALUE 336
 static inline uint32_t relic_tpa_header_version(relic_tpa_header_view v) { return relic_load_u32le(v.p + 0); }
@@ -168,8 +162,7 @@ static inline uint32_t relic_tpa_header_collision_offset(relic_tpa_header_view v
 #define RELIC_TPA_HEADER_ID_COUNT_OFFSET 20
 static inline uint32_t relic_tpa_header_id_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 20); }
 
-/** Zero-copy view of a validated sample_header (36 bytes in the file). */
-typedef struct relic_tpa_sample_header_view { const uint8_t *p; } relic_tpa_sample_header_view;
+typedef struct relic_tpa_sample_header_view { const uint8_t *p; } relic_tpa_sample_header_view; /**< a validated sample_header (36 bytes in the file), zero-copy */
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_OFFSET 0
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_VALUE "WBOR"
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_LEN 4
@@ -198,8 +191,7 @@ static inline uint8_t relic_tpa_sample_header_flags(relic_tpa_sample_header_view
 #define RELIC_TPA_SAMPLE_HEADER_CAPTION_OFFSET_OFFSET 32
 static inline uint32_t relic_tpa_sample_header_caption_offset(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 32); }
 
-/** Zero-copy view of a validated id_entry (56 bytes in the file). */
-typedef struct relic_tpa_id_entry_view { const uint8_t *p; } relic_tpa_id_entry_view;
+typedef struct relic_tpa_id_entry_view { const uint8_t *p; } relic_tpa_id_entry_view; /**< a validated id_entry (56 bytes in the file), zero-copy */
 #define RELIC_TPA_ID_ENTRY_SOUND_ID_OFFSET 0
 static inline uint32_t relic_tpa_id_entry_sound_id(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_OFFSET 4
@@ -213,8 +205,7 @@ static inline float relic_tpa_id_entry_master_volume(relic_tpa_id_entry_view v) 
 #define RELIC_TPA_ID_ENTRY_HEADER_OFFSET 20
 static inline relic_tpa_sample_header_view relic_tpa_id_entry_header(relic_tpa_id_entry_view v) { relic_tpa_sample_header_view r = { v.p + 20 }; return r; }
 
-/** Zero-copy view of a validated transfer_function (40 bytes in the file). */
-typedef struct relic_tpa_transfer_function_view { const uint8_t *p; } relic_tpa_transfer_function_view;
+typedef struct relic_tpa_transfer_function_view { const uint8_t *p; } relic_tpa_transfer_function_view; /**< a validated transfer_function (40 bytes in the file), zero-copy */
 #define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MAX_OFFSET 0
 static inline float relic_tpa_transfer_function_volume_max(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MIN_OFFSET 4
@@ -236,8 +227,7 @@ static inline float relic_tpa_transfer_function_attenuation(relic_tpa_transfer_f
 #define RELIC_TPA_TRANSFER_FUNCTION_MIN_VELOCITY_OFFSET 36
 static inline float relic_tpa_transfer_function_min_velocity(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 36); }
 
-/** Zero-copy view of a validated collision (152 bytes in the file). */
-typedef struct relic_tpa_collision_view { const uint8_t *p; } relic_tpa_collision_view;
+typedef struct relic_tpa_collision_view { const uint8_t *p; } relic_tpa_collision_view; /**< a validated collision (152 bytes in the file), zero-copy */
 #define RELIC_TPA_COLLISION_MATERIAL_LOW_OFFSET 0
 static inline uint32_t relic_tpa_collision_material_low(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TPA_COLLISION_MATERIAL_HIGH_OFFSET 4

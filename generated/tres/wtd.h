@@ -73,8 +73,7 @@ struct relic_wtd_wtd {
     relic_wtd_mapping mapping; /**< The 76-byte SMapping parameter block (little-endian fields) */
 };
 
-/** Zero-copy view of a validated quad_rect (16 bytes in the file). */
-typedef struct relic_wtd_quad_rect_view { const uint8_t *p; } relic_wtd_quad_rect_view;
+typedef struct relic_wtd_quad_rect_view { const uint8_t *p; } relic_wtd_quad_rect_view; /**< a validated quad_rect (16 bytes in the file), zero-copy */
 #define RELIC_WTD_QUAD_RECT_START_X_OFFSET 0
 static inline int32_t relic_wtd_quad_rect_start_x(relic_wtd_quad_rect_view v) { return (int32_t)relic_load_u32le(v.p + 0); }
 #define RELIC_WTD_QUAD_RECT_START_Y_OFFSET 4
@@ -84,8 +83,7 @@ static inline int32_t relic_wtd_quad_rect_size_x(relic_wtd_quad_rect_view v) { r
 #define RELIC_WTD_QUAD_RECT_SIZE_Y_OFFSET 12
 static inline int32_t relic_wtd_quad_rect_size_y(relic_wtd_quad_rect_view v) { return (int32_t)relic_load_u32le(v.p + 12); }
 
-/** Zero-copy view of a validated world_rect (16 bytes in the file). */
-typedef struct relic_wtd_world_rect_view { const uint8_t *p; } relic_wtd_world_rect_view;
+typedef struct relic_wtd_world_rect_view { const uint8_t *p; } relic_wtd_world_rect_view; /**< a validated world_rect (16 bytes in the file), zero-copy */
 #define RELIC_WTD_WORLD_RECT_START_X_OFFSET 0
 static inline float relic_wtd_world_rect_start_x(relic_wtd_world_rect_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_WTD_WORLD_RECT_START_Y_OFFSET 4
@@ -95,15 +93,13 @@ static inline float relic_wtd_world_rect_size_x(relic_wtd_world_rect_view v) { r
 #define RELIC_WTD_WORLD_RECT_SIZE_Y_OFFSET 12
 static inline float relic_wtd_world_rect_size_y(relic_wtd_world_rect_view v) { return relic_load_f32le(v.p + 12); }
 
-/** Zero-copy view of a validated linear (8 bytes in the file). */
-typedef struct relic_wtd_linear_view { const uint8_t *p; } relic_wtd_linear_view;
+typedef struct relic_wtd_linear_view { const uint8_t *p; } relic_wtd_linear_view; /**< a validated linear (8 bytes in the file), zero-copy */
 #define RELIC_WTD_LINEAR_SCALE_OFFSET 0
 static inline float relic_wtd_linear_scale(relic_wtd_linear_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_WTD_LINEAR_OFFSET_OFFSET 4
 static inline float relic_wtd_linear_offset(relic_wtd_linear_view v) { return relic_load_f32le(v.p + 4); }
 
-/** Zero-copy view of a validated mapping (76 bytes in the file). */
-typedef struct relic_wtd_mapping_view { const uint8_t *p; } relic_wtd_mapping_view;
+typedef struct relic_wtd_mapping_view { const uint8_t *p; } relic_wtd_mapping_view; /**< a validated mapping (76 bytes in the file), zero-copy */
 #define RELIC_WTD_MAPPING_QUAD_EXTENTS_OFFSET 0
 static inline relic_wtd_quad_rect_view relic_wtd_mapping_quad_extents(relic_wtd_mapping_view v) { relic_wtd_quad_rect_view r = { v.p + 0 }; return r; }
 #define RELIC_WTD_MAPPING_WORLD_EXTENTS_OFFSET 16
@@ -123,8 +119,7 @@ static inline float relic_wtd_mapping_coef_to_world(relic_wtd_mapping_view v) { 
 #define RELIC_WTD_MAPPING_COEF_TO_QUAD_OFFSET 72
 static inline float relic_wtd_mapping_coef_to_quad(relic_wtd_mapping_view v) { return relic_load_f32le(v.p + 72); }
 
-/** Zero-copy view of a validated wtd (90 bytes in the file). */
-typedef struct relic_wtd_wtd_view { const uint8_t *p; } relic_wtd_wtd_view;
+typedef struct relic_wtd_wtd_view { const uint8_t *p; } relic_wtd_wtd_view; /**< a validated wtd (90 bytes in the file), zero-copy */
 #define RELIC_WTD_WTD_VERSION_OFFSET 0
 #define RELIC_WTD_WTD_VERSION_VALUE 1001
 static inline uint16_t relic_wtd_wtd_version(relic_wtd_wtd_view v) { return relic_load_u16be(v.p + 0); }

@@ -380,7 +380,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     cur = pos + 2;
     { /* name */
         if ((st = relic_gen_count(c->err, cur, "name", "name_len", ((int64_t)m->name_len), m->name_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->name_count * 1u;
+        const uint64_t n = m->name_count;
         if (n) memcpy(c->base + cur, m->name, (size_t)n);
         cur += n;
     }
@@ -404,7 +404,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     cur = cur + 2;
     { /* text */
         if ((st = relic_gen_count(c->err, cur, "text", "text_len", ((int64_t)m->text_len), m->text_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->text_count * 1u;
+        const uint64_t n = m->text_count;
         if (n) memcpy(c->base + cur, m->text, (size_t)n);
         cur += n;
     }
@@ -416,7 +416,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     cur = cur + 4;
     { /* packed */
         if ((st = relic_gen_count(c->err, cur, "packed", "packed_len", ((int64_t)m->packed_len), m->packed_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->packed_count * 1u;
+        const uint64_t n = m->packed_count;
         if (n) memcpy(c->base + cur, m->packed, (size_t)n);
         cur += n;
     }
@@ -427,7 +427,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     cur = cur + 1;
     { /* blob */
         if ((st = relic_gen_count(c->err, cur, "blob", "blob_len", ((int64_t)m->blob_len), m->blob_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->blob_count * 1u;
+        const uint64_t n = m->blob_count;
         if (n) memcpy(c->base + cur, m->blob, (size_t)n);
         cur += n;
     }
@@ -455,21 +455,21 @@ static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint6
     cur = pos + 44;
     { /* pairs */
         if ((st = relic_gen_count(c->err, cur, "pairs", "header.pair_count * 2", relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), m->pairs_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->pairs_count * 1u;
+        const uint64_t n = m->pairs_count;
         for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + cur + k * 1, ((const uint8_t *)m->pairs)[k]);
         cur += n * 1u;
     }
     { /* table */
         const uint64_t at = c->at[0];
         if ((st = relic_gen_count(c->err, at, "table", "header.table_count", ((int64_t)m->header.table_count), m->table_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->table_count * 1u;
+        const uint64_t n = m->table_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->table, (size_t)(n * 2u)); }
         else for (uint64_t k = 0; k < n; k++) relic_store_u16le(c->base + at + k * 2, ((const uint16_t *)m->table)[k]);
     }
     { /* records */
         const uint64_t at = c->at[1];
         if ((st = relic_gen_count(c->err, at, "records", "header.record_count", ((int64_t)m->header.record_count), m->records_count)) != RELIC_OK) return st;
-        const uint64_t n = (uint64_t)m->records_count * 1u;
+        const uint64_t n = m->records_count;
         {
             uint64_t q = at;
             for (uint64_t k = 0; k < n; k++) {

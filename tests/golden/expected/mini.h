@@ -21,15 +21,11 @@ enum relic_mini_kind {
     RELIC_MINI_KIND_BLOB = 3, /**< opaque bytes, checked by a hook */
     RELIC_MINI_KIND_PACKED = 4, /**< a zlib-compressed point */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_mini_kind_name(int64_t value);
-/** Value of a name (as relic_mini_kind_name gives it); 0 when unknown. */
 int relic_mini_kind_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in kind. */
-static inline int relic_mini_kind_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(4);
-}
+static inline int relic_mini_kind_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(4); }
 
 /** Palette colour; values outside the list are allowed. */
 enum relic_mini_color {
@@ -37,15 +33,11 @@ enum relic_mini_color {
     RELIC_MINI_COLOR_WHITE = 1, /**< the default */
     RELIC_MINI_COLOR_RED = 2,
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_mini_color_name(int64_t value);
-/** Value of a name (as relic_mini_color_name gives it); 0 when unknown. */
 int relic_mini_color_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in color. */
-static inline int relic_mini_color_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_mini_color_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** Header attribute bits. */
 enum relic_mini_attr {
@@ -53,9 +45,8 @@ enum relic_mini_attr {
     RELIC_MINI_ATTR_READONLY = 2,
     RELIC_MINI_ATTR_ARCHIVED = 2147483648u, /**< the top bit */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_mini_attr_name(int64_t value);
-/** Value of a name (as relic_mini_attr_name gives it); 0 when unknown. */
 int relic_mini_attr_from_name(const char *name, int64_t *value);
 #define RELIC_MINI_ATTR_MASK 0x80000003u
 
@@ -125,15 +116,13 @@ struct relic_mini_mini {
     size_t records_count; /**< number of elements in records */
 };
 
-/** Zero-copy view of a validated point (4 bytes in the file). */
-typedef struct relic_mini_point_view { const uint8_t *p; } relic_mini_point_view;
+typedef struct relic_mini_point_view { const uint8_t *p; } relic_mini_point_view; /**< a validated point (4 bytes in the file), zero-copy */
 #define RELIC_MINI_POINT_X_OFFSET 0
 static inline int16_t relic_mini_point_x(relic_mini_point_view v) { return (int16_t)relic_load_u16be(v.p + 0); }
 #define RELIC_MINI_POINT_Y_OFFSET 2
 static inline int16_t relic_mini_point_y(relic_mini_point_view v) { return (int16_t)relic_load_u16be(v.p + 2); }
 
-/** Zero-copy view of a validated header (44 bytes in the file). */
-typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_view;
+typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_view; /**< a validated header (44 bytes in the file), zero-copy */
 #define RELIC_MINI_HEADER_MAGIC_OFFSET 0
 #define RELIC_MINI_HEADER_MAGIC_VALUE "MINI"
 #define RELIC_MINI_HEADER_MAGIC_LEN 4
