@@ -1,9 +1,9 @@
-/* emit_json.c — JSON printer and reader in generated/<family>/<format>_json.c.
- * The printer writes a model as JSON (struct members in schema order, enums by
- * name, fixed strings as Latin-1 JSON strings, f32/f64 in a form that reads
- * back to the same bits); the reader parses it back (yajl events into a document
- * in the caller's arena, runtime/json/json.c) into a model
- * in an arena, naming the JSON path of every error. */
+/* emit_json.c — generated/<family>/<format>_json.c: the JSON field tables of a
+ * format, one relic_jt_field row per member (and, for a struct with if/switch,
+ * a function saying which members its branches hold). runtime/json/gen_json.c
+ * prints and reads every format from them: struct members in schema order,
+ * enums by name, fixed strings as Latin-1 JSON strings, f32/f64 in a form that
+ * reads back to the same bits, the JSON path named in every error. */
 #include <stdlib.h>
 #include <string.h>
 

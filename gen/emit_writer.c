@@ -1,8 +1,10 @@
 /* emit_writer.c — the writer in generated/<family>/<format>.c: model ->
  * bytes. Sizes first (sz_<struct>), then the root's placed members laid out
- * contiguously after its sequential part, derived fields (count, offset,
- * size) recomputed, counts cross-checked against the arrays, and finally one
- * put_<struct> pass storing every value with the field's byte order. */
+ * (relic_gen_layout: the model's own layout when it is sound, else contiguous
+ * after the sequential part), derived fields (count, offset, size) recomputed,
+ * counts cross-checked against the arrays, and finally one put_<struct> pass
+ * storing every value with the field's byte order (a fixed struct with nothing
+ * to compute: void put_<struct>(p, m), one store per field). */
 #include <stdlib.h>
 #include <string.h>
 
