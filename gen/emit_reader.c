@@ -196,12 +196,13 @@ static void emit_struct_call(rctx *r, const gen_field *f, const char *at, const 
                              const char *ind)
 {
     r->uses_st = 1;
-    if (f->stype->fixed_size >= 0)
-        out_printf(r->o, "%sif ((st = rd_%s(c, %s, %s)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
-                   ind, f->stype->name, at, dst, f->name, idx);
+    const char *sz = f->stype->fixed_size >= 0 ? "" : "&sz, ";
+    if (!strcmp(dst, "e")) /* decoding into the model, validating into a local the compiler keeps in registers */
+        out_printf(r->o, "%sif ((st = c->arena ? rd_%s(c, %s, %s&m->%s[k]) : rd_%s(c, %s, %s&e)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
+                   ind, f->stype->name, at, sz, f->name, f->stype->name, at, sz, f->name, idx);
     else
-        out_printf(r->o, "%sif ((st = rd_%s(c, %s, &sz, %s)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
-                   ind, f->stype->name, at, dst, f->name, idx);
+        out_printf(r->o, "%sif ((st = rd_%s(c, %s, %s%s)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
+                   ind, f->stype->name, at, sz, dst, f->name, idx);
 }
 
 /* Scalars, fixed arrays and embedded structs at a known position. */
@@ -438,13 +439,16 @@ counted:;
                 /* copied above on a little-endian host; else element by element */
                 const char *cond = copy ? (decode_only ? "c->arena && !RELIC_GEN_LE" : "!c->arena || !RELIC_GEN_LE") : decode_only ? "c->arena" : NULL;
                 snprintf(at, sizeof at, "%s + k * %lldu", start, (long long)es);
-                if (cond) out_printf(o, "        if (%s) ", cond);
-                else out_puts(o, "        ");
                 if (var && !decode_only) {
-                    out_printf(o, "for (uint64_t k = 0; k < n; k++) {\n            %s_%s e_, *e = c->arena ? &m->%s[k] : &e_;\n", P, T, f->name);
-                    emit_struct_call(r, f, at, "e", "(int64_t)k", "            ");
-                    out_puts(o, "        }\n");
+                    /* two loops: validating into a local the compiler keeps in registers */
+                    out_printf(o, "        if (!c->arena) for (uint64_t k = 0; k < n; k++) {\n            %s_%s e;\n", P, T);
+                    emit_struct_call(r, f, at, "&e", "(int64_t)k", "            ");
+                    out_printf(o, "        } else %sfor (uint64_t k = 0; k < n; k++)\n", copy ? "if (!RELIC_GEN_LE) " : "");
+                    snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
+                    emit_struct_call(r, f, at, dst, "(int64_t)k", "            ");
                 } else {
+                    if (cond) out_printf(o, "        if (%s) ", cond);
+                    else out_puts(o, "        ");
                     if (var) snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
                     else snprintf(dst, sizeof dst, "&((%s_%s *)m->%s)[k]", P, T, f->name);
                     out_puts(o, "for (uint64_t k = 0; k < n; k++)\n");
@@ -458,8 +462,8 @@ counted:;
                 if (decode_only || !var) {
                     snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
                 } else {
-                    out_printf(o, "                %s_%s e_, *e = c->arena ? &m->%s[k] : &e_;\n", P, T, f->name);
-                    out_puts(o, "                if (!c->arena) memset(&e_, 0, sizeof e_);\n");
+                    out_printf(o, "                %s_%s e;\n", P, T);
+                    out_puts(o, "                if (!c->arena) memset(&e, 0, sizeof e);\n");
                     snprintf(dst, sizeof dst, "e");
                 }
                 emit_struct_call(r, f, "q", dst, "(int64_t)k", "                ");
@@ -592,8 +596,8 @@ static void derived_checks(rctx *r, gen_out *o)
 
 static void struct_sig(gen_out *o, const char *P, const gen_struct *st)
 {
-    if (st->fixed_size >= 0)
-        out_printf(o, "static relic_status rd_%s(%s_rctx *c, uint64_t pos, %s_%s *m)", st->name, P, P, st->name);
+    if (st->fixed_size >= 0) /* inline: called per element of an array */
+        out_printf(o, "%sstatic %srelic_status rd_%s(%s_rctx *c, uint64_t pos, %s_%s *m)", st->is_root ? "" : "RELIC_GEN_ALWAYS_INLINE ", st->is_root ? "" : "inline ", st->name, P, P, st->name);
     else
         out_printf(o, "static relic_status rd_%s(%s_rctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)", st->name, P, P, st->name);
 }

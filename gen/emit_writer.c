@@ -352,7 +352,7 @@ void emit_writer(gen_schema *s, gen_out *o)
     for (int i = 0; i < n; i++) {
         const gen_struct *st = order[i];
         if (!st->used || !proto[i]) continue;
-        if (simple_struct(st)) out_printf(o, "static void put_%s(uint8_t *p, const %s_%s *m);\n", st->name, P, st->name);
+        if (simple_struct(st)) out_printf(o, "static inline void put_%s(uint8_t *p, const %s_%s *m);\n", st->name, P, st->name);
         else out_printf(o, "static relic_status put_%s(%s_wctx *c, const %s_%s *m, uint64_t pos, uint64_t *size_out);\n", st->name, P, P, st->name);
         if (st->fixed_size < 0) out_printf(o, "static uint64_t sz_%s(const %s_%s *m);\n", st->name, P, st->name);
         out_puts(o, "\n");
@@ -398,7 +398,7 @@ void emit_writer(gen_schema *s, gen_out *o)
         if (!st->used) continue;
         wctx w = { s, o, st };
         if (simple_struct(st)) {
-            out_printf(o, "static void put_%s(uint8_t *p, const %s_%s *m)\n{\n", st->name, P, st->name);
+            out_printf(o, "static inline void put_%s(uint8_t *p, const %s_%s *m)\n{\n", st->name, P, st->name);
             for (int k = 0; k < st->nmembers; k++) {
                 if (st->members[k].kind != M_FIELD) continue;
                 const gen_field *f = st->members[k].field;

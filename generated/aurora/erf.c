@@ -53,7 +53,7 @@ typedef struct relic_erf_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_erf_rctx;
 
-static relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m)
 {
     if (!relic_gen_room(c->size, pos, 160u)) return relic_gen_short(c->err, pos, c->size, "", "header", 160u);
     const uint8_t *p = c->base + pos;
@@ -112,7 +112,7 @@ static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, 
     return RELIC_OK;
 }
 
-static relic_status rd_resource(relic_erf_rctx *c, uint64_t pos, relic_erf_resource *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_resource(relic_erf_rctx *c, uint64_t pos, relic_erf_resource *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "resource", 8u);
     const uint8_t *p = c->base + pos;
@@ -143,9 +143,9 @@ static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
-                relic_erf_localized_string e_, *e = c->arena ? &m->localized_strings[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_localized_string(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
+                relic_erf_localized_string e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_localized_string(c, q, &sz, &m->localized_strings[k]) : rd_localized_string(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
                 q += sz;
             }
             bytes = q - at;
@@ -166,9 +166,9 @@ static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
-                relic_erf_key e_, *e = c->arena ? &m->keys[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_key(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
+                relic_erf_key e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_key(c, q, &sz, &m->keys[k]) : rd_key(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
                 q += sz;
             }
         }
@@ -251,7 +251,7 @@ static uint64_t sum_erf_key(const relic_erf_key *a, size_t n)
     return t;
 }
 
-static void put_header(uint8_t *p, const relic_erf_header *m)
+static inline void put_header(uint8_t *p, const relic_erf_header *m)
 {
     memcpy(p + 0, m->file_type, 4);
     relic_store_u32le(p + 4, m->file_version);
@@ -306,7 +306,7 @@ static relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m, uint64_t 
     return RELIC_OK;
 }
 
-static void put_resource(uint8_t *p, const relic_erf_resource *m)
+static inline void put_resource(uint8_t *p, const relic_erf_resource *m)
 {
     relic_store_u32le(p + 0, m->offset_to_resource);
     relic_store_u32le(p + 4, m->resource_size);

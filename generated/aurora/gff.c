@@ -42,7 +42,7 @@ typedef struct relic_gff_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_gff_rctx;
 
-static relic_status rd_header(relic_gff_rctx *c, uint64_t pos, relic_gff_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_gff_rctx *c, uint64_t pos, relic_gff_header *m)
 {
     if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "header", 56u);
     const uint8_t *p = c->base + pos;
@@ -66,7 +66,7 @@ static relic_status rd_header(relic_gff_rctx *c, uint64_t pos, relic_gff_header 
     return RELIC_OK;
 }
 
-static relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_struct *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_struct *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "gff_struct", 12u);
     const uint8_t *p = c->base + pos;
@@ -77,7 +77,7 @@ static relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_gff
     return RELIC_OK;
 }
 
-static relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_field *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_field *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "gff_field", 12u);
     const uint8_t *p = c->base + pos;
@@ -89,7 +89,7 @@ static relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_
     return RELIC_OK;
 }
 
-static relic_status rd_gff_label(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_label *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_label(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_label *m)
 {
     if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "gff_label", 16u);
     const uint8_t *p = c->base + pos;
@@ -108,10 +108,11 @@ static relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m)
         m->structs_count = (size_t)n;
         if (c->view) { c->view->structs = c->base + at; c->view->structs_count = (size_t)n; }
         if (c->arena && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_struct), _Alignof(relic_gff_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_gff_gff_struct e_, *e = c->arena ? &m->structs[k] : &e_;
-            if ((st = rd_gff_struct(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_gff_gff_struct e;
+            if ((st = rd_gff_struct(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_gff_struct(c, at + k * 12u, &m->structs[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
     }
     { /* fields */
         uint64_t at, n, bytes;
@@ -119,10 +120,11 @@ static relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m)
         m->fields_count = (size_t)n;
         if (c->view) { c->view->fields = c->base + at; c->view->fields_count = (size_t)n; }
         if (c->arena && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_field), _Alignof(relic_gff_gff_field), at, "fields"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_gff_gff_field e_, *e = c->arena ? &m->fields[k] : &e_;
-            if ((st = rd_gff_field(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_gff_gff_field e;
+            if ((st = rd_gff_field(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_gff_field(c, at + k * 12u, &m->fields[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
     }
     { /* labels */
         uint64_t at, n, bytes;
@@ -191,7 +193,7 @@ typedef struct relic_gff_wctx {
     uint64_t at[6], size[6]; /* placed members: 0 structs 1 fields 2 labels 3 field_data 4 field_indices 5 list_indices */
 } relic_gff_wctx;
 
-static void put_header(uint8_t *p, const relic_gff_header *m)
+static inline void put_header(uint8_t *p, const relic_gff_header *m)
 {
     memcpy(p + 0, m->file_type, 4);
     memcpy(p + 4, "V3.2", 4);
@@ -209,21 +211,21 @@ static void put_header(uint8_t *p, const relic_gff_header *m)
     relic_store_u32le(p + 52, m->list_indices_count);
 }
 
-static void put_gff_struct(uint8_t *p, const relic_gff_gff_struct *m)
+static inline void put_gff_struct(uint8_t *p, const relic_gff_gff_struct *m)
 {
     relic_store_u32le(p + 0, m->id);
     relic_store_u32le(p + 4, m->data_or_data_offset);
     relic_store_u32le(p + 8, m->field_count);
 }
 
-static void put_gff_field(uint8_t *p, const relic_gff_gff_field *m)
+static inline void put_gff_field(uint8_t *p, const relic_gff_gff_field *m)
 {
     relic_store_u32le(p + 0, m->type);
     relic_store_u32le(p + 4, m->label_index);
     relic_store_u32le(p + 8, m->data_or_data_offset);
 }
 
-static void put_gff_label(uint8_t *p, const relic_gff_gff_label *m)
+static inline void put_gff_label(uint8_t *p, const relic_gff_gff_label *m)
 {
     memcpy(p + 0, m->name, 16);
 }

@@ -22,7 +22,7 @@ typedef struct relic_rim_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_rim_rctx;
 
-static relic_status rd_header(relic_rim_rctx *c, uint64_t pos, relic_rim_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_rim_rctx *c, uint64_t pos, relic_rim_header *m)
 {
     if (!relic_gen_room(c->size, pos, 120u)) return relic_gen_short(c->err, pos, c->size, "", "header", 120u);
     const uint8_t *p = c->base + pos;
@@ -37,7 +37,7 @@ static relic_status rd_header(relic_rim_rctx *c, uint64_t pos, relic_rim_header 
     return RELIC_OK;
 }
 
-static relic_status rd_entry(relic_rim_rctx *c, uint64_t pos, relic_rim_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_rim_rctx *c, uint64_t pos, relic_rim_entry *m)
 {
     if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "entry", 32u);
     const uint8_t *p = c->base + pos;
@@ -98,7 +98,7 @@ typedef struct relic_rim_wctx {
     uint64_t at[1], size[1]; /* placed members: 0 entries */
 } relic_rim_wctx;
 
-static void put_header(uint8_t *p, const relic_rim_header *m)
+static inline void put_header(uint8_t *p, const relic_rim_header *m)
 {
     memcpy(p + 0, "RIM ", 4);
     memcpy(p + 4, "V1.0", 4);
@@ -108,7 +108,7 @@ static void put_header(uint8_t *p, const relic_rim_header *m)
     memcpy(p + 20, m->reserved, 100);
 }
 
-static void put_entry(uint8_t *p, const relic_rim_entry *m)
+static inline void put_entry(uint8_t *p, const relic_rim_entry *m)
 {
     memcpy(p + 0, m->resref, 16);
     relic_store_u32le(p + 16, m->res_type);

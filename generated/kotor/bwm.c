@@ -57,7 +57,7 @@ typedef struct relic_bwm_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_bwm_rctx;
 
-static relic_status rd_vec3f(relic_bwm_rctx *c, uint64_t pos, relic_bwm_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_bwm_rctx *c, uint64_t pos, relic_bwm_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
@@ -67,7 +67,7 @@ static relic_status rd_vec3f(relic_bwm_rctx *c, uint64_t pos, relic_bwm_vec3f *m
     return RELIC_OK;
 }
 
-static relic_status rd_header(relic_bwm_rctx *c, uint64_t pos, relic_bwm_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_bwm_rctx *c, uint64_t pos, relic_bwm_header *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 136u)) return relic_gen_short(c->err, pos, c->size, "", "header", 136u);
@@ -100,7 +100,7 @@ static relic_status rd_header(relic_bwm_rctx *c, uint64_t pos, relic_bwm_header 
     return RELIC_OK;
 }
 
-static relic_status rd_face(relic_bwm_rctx *c, uint64_t pos, relic_bwm_face *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_bwm_rctx *c, uint64_t pos, relic_bwm_face *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "face", 12u);
     const uint8_t *p = c->base + pos;
@@ -111,7 +111,7 @@ static relic_status rd_face(relic_bwm_rctx *c, uint64_t pos, relic_bwm_face *m)
     return RELIC_OK;
 }
 
-static relic_status rd_aabb_node(relic_bwm_rctx *c, uint64_t pos, relic_bwm_aabb_node *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_aabb_node(relic_bwm_rctx *c, uint64_t pos, relic_bwm_aabb_node *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "aabb_node", 44u);
@@ -130,7 +130,7 @@ static relic_status rd_aabb_node(relic_bwm_rctx *c, uint64_t pos, relic_bwm_aabb
     return RELIC_OK;
 }
 
-static relic_status rd_adjacency(relic_bwm_rctx *c, uint64_t pos, relic_bwm_adjacency *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_adjacency(relic_bwm_rctx *c, uint64_t pos, relic_bwm_adjacency *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "adjacency", 12u);
     const uint8_t *p = c->base + pos;
@@ -141,7 +141,7 @@ static relic_status rd_adjacency(relic_bwm_rctx *c, uint64_t pos, relic_bwm_adja
     return RELIC_OK;
 }
 
-static relic_status rd_edge(relic_bwm_rctx *c, uint64_t pos, relic_bwm_edge *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_bwm_rctx *c, uint64_t pos, relic_bwm_edge *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "edge", 8u);
     const uint8_t *p = c->base + pos;
@@ -171,10 +171,11 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->faces_count = (size_t)n;
         if (c->view) { c->view->faces = c->base + at; c->view->faces_count = (size_t)n; }
         if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_bwm_face e_, *e = c->arena ? &m->faces[k] : &e_;
-            if ((st = rd_face(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_face e;
+            if ((st = rd_face(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_face(c, at + k * 12u, &m->faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
     }
     { /* materials */
         uint64_t at, n, bytes;
@@ -207,10 +208,11 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->aabb_count = (size_t)n;
         if (c->view) { c->view->aabb = c->base + at; c->view->aabb_count = (size_t)n; }
         if (c->arena && n && !(m->aabb = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_bwm_aabb_node e_, *e = c->arena ? &m->aabb[k] : &e_;
-            if ((st = rd_aabb_node(c, at + k * 44u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_aabb_node e;
+            if ((st = rd_aabb_node(c, at + k * 44u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_aabb_node(c, at + k * 44u, &m->aabb[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
     }
     { /* adjacency */
         uint64_t at, n, bytes;
@@ -218,10 +220,11 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->adjacency_count = (size_t)n;
         if (c->view) { c->view->adjacency = c->base + at; c->view->adjacency_count = (size_t)n; }
         if (c->arena && n && !(m->adjacency = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_bwm_adjacency e_, *e = c->arena ? &m->adjacency[k] : &e_;
-            if ((st = rd_adjacency(c, at + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_adjacency e;
+            if ((st = rd_adjacency(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_adjacency(c, at + k * 12u, &m->adjacency[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
     }
     { /* edges */
         uint64_t at, n, bytes;
@@ -229,10 +232,11 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
         m->edges_count = (size_t)n;
         if (c->view) { c->view->edges = c->base + at; c->view->edges_count = (size_t)n; }
         if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_bwm_edge e_, *e = c->arena ? &m->edges[k] : &e_;
-            if ((st = rd_edge(c, at + k * 8u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_edge e;
+            if ((st = rd_edge(c, at + k * 8u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_edge(c, at + k * 8u, &m->edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
     }
     { /* perimeters */
         uint64_t at, n, bytes;
@@ -281,14 +285,14 @@ typedef struct relic_bwm_wctx {
     uint64_t at[9], size[9]; /* placed members: 0 vertices 1 faces 2 materials 3 normals 4 distances 5 aabb 6 adjacency 7 edges 8 perimeters */
 } relic_bwm_wctx;
 
-static void put_vec3f(uint8_t *p, const relic_bwm_vec3f *m)
+static inline void put_vec3f(uint8_t *p, const relic_bwm_vec3f *m)
 {
     relic_store_f32le(p + 0, m->x);
     relic_store_f32le(p + 4, m->y);
     relic_store_f32le(p + 8, m->z);
 }
 
-static void put_header(uint8_t *p, const relic_bwm_header *m)
+static inline void put_header(uint8_t *p, const relic_bwm_header *m)
 {
     memcpy(p + 0, "BWM V1.0", 8);
     relic_store_u32le(p + 8, m->type);
@@ -315,12 +319,12 @@ static void put_header(uint8_t *p, const relic_bwm_header *m)
     relic_store_u32le(p + 132, m->perimeter_offset);
 }
 
-static void put_face(uint8_t *p, const relic_bwm_face *m)
+static inline void put_face(uint8_t *p, const relic_bwm_face *m)
 {
     for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, ((const uint32_t *)m->v)[k]);
 }
 
-static void put_aabb_node(uint8_t *p, const relic_bwm_aabb_node *m)
+static inline void put_aabb_node(uint8_t *p, const relic_bwm_aabb_node *m)
 {
     put_vec3f(p + 0, &m->box_min);
     put_vec3f(p + 12, &m->box_max);
@@ -331,12 +335,12 @@ static void put_aabb_node(uint8_t *p, const relic_bwm_aabb_node *m)
     relic_store_u32le(p + 40, m->child2);
 }
 
-static void put_adjacency(uint8_t *p, const relic_bwm_adjacency *m)
+static inline void put_adjacency(uint8_t *p, const relic_bwm_adjacency *m)
 {
     for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, (uint32_t)(((const int32_t *)m->side)[k]));
 }
 
-static void put_edge(uint8_t *p, const relic_bwm_edge *m)
+static inline void put_edge(uint8_t *p, const relic_bwm_edge *m)
 {
     relic_store_u32le(p + 0, m->edge);
     relic_store_u32le(p + 4, (uint32_t)(m->transition));

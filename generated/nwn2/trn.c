@@ -48,7 +48,7 @@ typedef struct relic_trn_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_trn_rctx;
 
-static relic_status rd_header(relic_trn_rctx *c, uint64_t pos, relic_trn_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_trn_rctx *c, uint64_t pos, relic_trn_header *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "header", 12u);
     const uint8_t *p = c->base + pos;
@@ -60,7 +60,7 @@ static relic_status rd_header(relic_trn_rctx *c, uint64_t pos, relic_trn_header 
     return RELIC_OK;
 }
 
-static relic_status rd_directory_entry(relic_trn_rctx *c, uint64_t pos, relic_trn_directory_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_directory_entry(relic_trn_rctx *c, uint64_t pos, relic_trn_directory_entry *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "directory_entry", 8u);
     const uint8_t *p = c->base + pos;
@@ -69,7 +69,7 @@ static relic_status rd_directory_entry(relic_trn_rctx *c, uint64_t pos, relic_tr
     return RELIC_OK;
 }
 
-static relic_status rd_trwh(relic_trn_rctx *c, uint64_t pos, relic_trn_trwh *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trwh(relic_trn_rctx *c, uint64_t pos, relic_trn_trwh *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "trwh", 12u);
     const uint8_t *p = c->base + pos;
@@ -156,9 +156,9 @@ static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, 
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
-                relic_trn_packet e_, *e = c->arena ? &m->packets[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_packet(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "packets", (int64_t)k);
+                relic_trn_packet e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_packet(c, q, &sz, &m->packets[k]) : rd_packet(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "packets", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -169,7 +169,7 @@ static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, 
     return RELIC_OK;
 }
 
-static relic_status rd_vec3f(relic_trn_rctx *c, uint64_t pos, relic_trn_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_trn_rctx *c, uint64_t pos, relic_trn_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
@@ -179,7 +179,7 @@ static relic_status rd_vec3f(relic_trn_rctx *c, uint64_t pos, relic_trn_vec3f *m
     return RELIC_OK;
 }
 
-static relic_status rd_edge(relic_trn_rctx *c, uint64_t pos, relic_trn_edge *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_trn_rctx *c, uint64_t pos, relic_trn_edge *m)
 {
     if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "edge", 16u);
     const uint8_t *p = c->base + pos;
@@ -188,7 +188,7 @@ static relic_status rd_edge(relic_trn_rctx *c, uint64_t pos, relic_trn_edge *m)
     return RELIC_OK;
 }
 
-static relic_status rd_triangle(relic_trn_rctx *c, uint64_t pos, relic_trn_triangle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_triangle(relic_trn_rctx *c, uint64_t pos, relic_trn_triangle *m)
 {
     if (!relic_gen_room(c->size, pos, 64u)) return relic_gen_short(c->err, pos, c->size, "", "triangle", 64u);
     const uint8_t *p = c->base + pos;
@@ -319,7 +319,7 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-static relic_status rd_island_path_node(relic_trn_rctx *c, uint64_t pos, relic_trn_island_path_node *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_island_path_node(relic_trn_rctx *c, uint64_t pos, relic_trn_island_path_node *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "island_path_node", 8u);
     const uint8_t *p = c->base + pos;
@@ -389,9 +389,9 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
-                relic_trn_tile e_, *e = c->arena ? &m->tiles[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_tile(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "tiles", (int64_t)k);
+                relic_trn_tile e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_tile(c, q, &sz, &m->tiles[k]) : rd_tile(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "tiles", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -413,9 +413,9 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
-                relic_trn_island e_, *e = c->arena ? &m->islands[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_island(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "islands", (int64_t)k);
+                relic_trn_island e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_island(c, q, &sz, &m->islands[k]) : rd_island(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "islands", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -539,7 +539,7 @@ static uint64_t sz_trn(const relic_trn_trn *m)
     return t;
 }
 
-static void put_header(uint8_t *p, const relic_trn_header *m)
+static inline void put_header(uint8_t *p, const relic_trn_header *m)
 {
     memcpy(p + 0, "NWN2", 4);
     relic_store_u16le(p + 4, m->version_major);
@@ -547,13 +547,13 @@ static void put_header(uint8_t *p, const relic_trn_header *m)
     relic_store_u32le(p + 8, m->packet_count);
 }
 
-static void put_directory_entry(uint8_t *p, const relic_trn_directory_entry *m)
+static inline void put_directory_entry(uint8_t *p, const relic_trn_directory_entry *m)
 {
     relic_store_u32le(p + 0, m->type);
     relic_store_u32le(p + 4, m->offset);
 }
 
-static void put_trwh(uint8_t *p, const relic_trn_trwh *m)
+static inline void put_trwh(uint8_t *p, const relic_trn_trwh *m)
 {
     relic_store_u32le(p + 0, m->width);
     relic_store_u32le(p + 4, m->height);

@@ -26,7 +26,7 @@ typedef struct relic_trrn_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_trrn_rctx;
 
-static relic_status rd_texture(relic_trrn_rctx *c, uint64_t pos, relic_trrn_texture *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture(relic_trrn_rctx *c, uint64_t pos, relic_trrn_texture *m)
 {
     if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "texture", 32u);
     const uint8_t *p = c->base + pos;
@@ -34,7 +34,7 @@ static relic_status rd_texture(relic_trrn_rctx *c, uint64_t pos, relic_trrn_text
     return RELIC_OK;
 }
 
-static relic_status rd_rgb(relic_trrn_rctx *c, uint64_t pos, relic_trrn_rgb *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_trrn_rctx *c, uint64_t pos, relic_trrn_rgb *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "rgb", 12u);
     const uint8_t *p = c->base + pos;
@@ -44,7 +44,7 @@ static relic_status rd_rgb(relic_trrn_rctx *c, uint64_t pos, relic_trrn_rgb *m)
     return RELIC_OK;
 }
 
-static relic_status rd_terrain_vertex(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_vertex(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_vertex *m)
 {
     if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "terrain_vertex", 44u);
     const uint8_t *p = c->base + pos;
@@ -56,7 +56,7 @@ static relic_status rd_terrain_vertex(relic_trrn_rctx *c, uint64_t pos, relic_tr
     return RELIC_OK;
 }
 
-static relic_status rd_terrain_triangle(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_triangle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_triangle(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_triangle *m)
 {
     if (!relic_gen_room(c->size, pos, 6u)) return relic_gen_short(c->err, pos, c->size, "", "terrain_triangle", 6u);
     const uint8_t *p = c->base + pos;
@@ -66,7 +66,7 @@ static relic_status rd_terrain_triangle(relic_trrn_rctx *c, uint64_t pos, relic_
     return RELIC_OK;
 }
 
-static relic_status rd_grass_blade(relic_trrn_rctx *c, uint64_t pos, relic_trrn_grass_blade *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_grass_blade(relic_trrn_rctx *c, uint64_t pos, relic_trrn_grass_blade *m)
 {
     if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "grass_blade", 36u);
     const uint8_t *p = c->base + pos;
@@ -173,9 +173,9 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
-                relic_trrn_grass e_, *e = c->arena ? &m->grasses[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_grass(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "grasses", (int64_t)k);
+                relic_trrn_grass e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_grass(c, q, &sz, &m->grasses[k]) : rd_grass(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "grasses", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -255,19 +255,19 @@ static uint64_t sz_trrn(const relic_trrn_trrn *m)
     return t;
 }
 
-static void put_texture(uint8_t *p, const relic_trrn_texture *m)
+static inline void put_texture(uint8_t *p, const relic_trrn_texture *m)
 {
     memcpy(p + 0, m->name, 32);
 }
 
-static void put_rgb(uint8_t *p, const relic_trrn_rgb *m)
+static inline void put_rgb(uint8_t *p, const relic_trrn_rgb *m)
 {
     relic_store_f32le(p + 0, m->r);
     relic_store_f32le(p + 4, m->g);
     relic_store_f32le(p + 8, m->b);
 }
 
-static void put_terrain_vertex(uint8_t *p, const relic_trrn_terrain_vertex *m)
+static inline void put_terrain_vertex(uint8_t *p, const relic_trrn_terrain_vertex *m)
 {
     for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 0 + k * 4, ((const float *)m->position)[k]);
     for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 12 + k * 4, ((const float *)m->normal)[k]);
@@ -276,14 +276,14 @@ static void put_terrain_vertex(uint8_t *p, const relic_trrn_terrain_vertex *m)
     for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 36 + k * 4, ((const float *)m->uv2)[k]);
 }
 
-static void put_terrain_triangle(uint8_t *p, const relic_trrn_terrain_triangle *m)
+static inline void put_terrain_triangle(uint8_t *p, const relic_trrn_terrain_triangle *m)
 {
     relic_store_u16le(p + 0, m->a);
     relic_store_u16le(p + 2, m->b);
     relic_store_u16le(p + 4, m->c);
 }
 
-static void put_grass_blade(uint8_t *p, const relic_trrn_grass_blade *m)
+static inline void put_grass_blade(uint8_t *p, const relic_trrn_grass_blade *m)
 {
     for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 0 + k * 4, ((const float *)m->position)[k]);
     for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 12 + k * 4, ((const float *)m->direction)[k]);

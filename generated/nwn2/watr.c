@@ -24,7 +24,7 @@ typedef struct relic_watr_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_watr_rctx;
 
-static relic_status rd_water_wave(relic_watr_rctx *c, uint64_t pos, relic_watr_water_wave *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_wave(relic_watr_rctx *c, uint64_t pos, relic_watr_water_wave *m)
 {
     if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "", "water_wave", 48u);
     const uint8_t *p = c->base + pos;
@@ -35,7 +35,7 @@ static relic_status rd_water_wave(relic_watr_rctx *c, uint64_t pos, relic_watr_w
     return RELIC_OK;
 }
 
-static relic_status rd_water_vertex(relic_watr_rctx *c, uint64_t pos, relic_watr_water_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_vertex(relic_watr_rctx *c, uint64_t pos, relic_watr_water_vertex *m)
 {
     if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "", "water_vertex", 28u);
     const uint8_t *p = c->base + pos;
@@ -45,7 +45,7 @@ static relic_status rd_water_vertex(relic_watr_rctx *c, uint64_t pos, relic_watr
     return RELIC_OK;
 }
 
-static relic_status rd_water_triangle(relic_watr_rctx *c, uint64_t pos, relic_watr_water_triangle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_triangle(relic_watr_rctx *c, uint64_t pos, relic_watr_water_triangle *m)
 {
     if (!relic_gen_room(c->size, pos, 6u)) return relic_gen_short(c->err, pos, c->size, "", "water_triangle", 6u);
     const uint8_t *p = c->base + pos;
@@ -188,7 +188,7 @@ static uint64_t sz_watr(const relic_watr_watr *m)
     return t;
 }
 
-static void put_water_wave(uint8_t *p, const relic_watr_water_wave *m)
+static inline void put_water_wave(uint8_t *p, const relic_watr_water_wave *m)
 {
     memcpy(p + 0, m->name, 32);
     for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 32 + k * 4, ((const float *)m->direction)[k]);
@@ -196,14 +196,14 @@ static void put_water_wave(uint8_t *p, const relic_watr_water_wave *m)
     relic_store_f32le(p + 44, m->angle);
 }
 
-static void put_water_vertex(uint8_t *p, const relic_watr_water_vertex *m)
+static inline void put_water_vertex(uint8_t *p, const relic_watr_water_vertex *m)
 {
     for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 0 + k * 4, ((const float *)m->position)[k]);
     for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 12 + k * 4, ((const float *)m->uv_scaled)[k]);
     for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 20 + k * 4, ((const float *)m->uv)[k]);
 }
 
-static void put_water_triangle(uint8_t *p, const relic_watr_water_triangle *m)
+static inline void put_water_triangle(uint8_t *p, const relic_watr_water_triangle *m)
 {
     relic_store_u16le(p + 0, m->a);
     relic_store_u16le(p + 2, m->b);

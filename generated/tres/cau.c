@@ -36,7 +36,7 @@ typedef struct relic_cau_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_cau_rctx;
 
-static relic_status rd_sample_header(relic_cau_rctx *c, uint64_t pos, relic_cau_sample_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_cau_rctx *c, uint64_t pos, relic_cau_sample_header *m)
 {
     if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "sample_header", 36u);
     const uint8_t *p = c->base + pos;
@@ -180,7 +180,7 @@ static uint64_t sz_cau(const relic_cau_cau *m)
     return t;
 }
 
-static void put_sample_header(uint8_t *p, const relic_cau_sample_header *m)
+static inline void put_sample_header(uint8_t *p, const relic_cau_sample_header *m)
 {
     memcpy(p + 0, "WBOR", 4);
     relic_store_u32le(p + 4, m->version);

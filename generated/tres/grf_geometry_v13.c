@@ -23,7 +23,7 @@ typedef struct relic_grf_geometry_v13_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_geometry_v13_rctx;
 
-static relic_status rd_vec3f(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
@@ -33,7 +33,7 @@ static relic_status rd_vec3f(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic
     return RELIC_OK;
 }
 
-static relic_status rd_face(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_face *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_face *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "face", 12u);
     const uint8_t *p = c->base + pos;
@@ -72,10 +72,11 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         m->faces_count = (size_t)n;
         if (c->view) { c->view->faces = c->base + cur; c->view->faces_count = (size_t)n; }
         if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_face), _Alignof(relic_grf_geometry_v13_face), cur, "faces"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_grf_geometry_v13_face e_, *e = c->arena ? &m->faces[k] : &e_;
-            if ((st = rd_face(c, cur + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_geometry_v13_face e;
+            if ((st = rd_face(c, cur + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_face(c, cur + k * 12u, &m->faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
         cur += bytes;
     }
     { /* face_normals */
@@ -161,14 +162,14 @@ static uint64_t sz_geometry(const relic_grf_geometry_v13_geometry *m)
     return t;
 }
 
-static void put_vec3f(uint8_t *p, const relic_grf_geometry_v13_vec3f *m)
+static inline void put_vec3f(uint8_t *p, const relic_grf_geometry_v13_vec3f *m)
 {
     relic_store_f32le(p + 0, m->x);
     relic_store_f32le(p + 4, m->y);
     relic_store_f32le(p + 8, m->z);
 }
 
-static void put_face(uint8_t *p, const relic_grf_geometry_v13_face *m)
+static inline void put_face(uint8_t *p, const relic_grf_geometry_v13_face *m)
 {
     for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, ((const uint32_t *)m->v)[k]);
 }

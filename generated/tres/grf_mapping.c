@@ -23,7 +23,7 @@ typedef struct relic_grf_mapping_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mapping_rctx;
 
-static relic_status rd_uv(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_uv *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_uv(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_uv *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "uv", 8u);
     const uint8_t *p = c->base + pos;
@@ -32,7 +32,7 @@ static relic_status rd_uv(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_map
     return RELIC_OK;
 }
 
-static relic_status rd_texture_face(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_texture_face *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture_face(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_texture_face *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "texture_face", 12u);
     const uint8_t *p = c->base + pos;
@@ -68,10 +68,11 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         m->texture_faces_count = (size_t)n;
         if (c->view) { c->view->texture_faces = c->base + cur; c->view->texture_faces_count = (size_t)n; }
         if (c->arena && n && !(m->texture_faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), cur, "texture_faces"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_grf_mapping_texture_face e_, *e = c->arena ? &m->texture_faces[k] : &e_;
-            if ((st = rd_texture_face(c, cur + k * 12u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_mapping_texture_face e;
+            if ((st = rd_texture_face(c, cur + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_texture_face(c, cur + k * 12u, &m->texture_faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
         cur += bytes;
     }
     { /* face_materials */
@@ -132,13 +133,13 @@ static uint64_t sz_mapping(const relic_grf_mapping_mapping *m)
     return t;
 }
 
-static void put_uv(uint8_t *p, const relic_grf_mapping_uv *m)
+static inline void put_uv(uint8_t *p, const relic_grf_mapping_uv *m)
 {
     relic_store_f32le(p + 0, m->u);
     relic_store_f32le(p + 4, m->v);
 }
 
-static void put_texture_face(uint8_t *p, const relic_grf_mapping_texture_face *m)
+static inline void put_texture_face(uint8_t *p, const relic_grf_mapping_texture_face *m)
 {
     for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, ((const uint32_t *)m->t)[k]);
 }

@@ -22,7 +22,7 @@ typedef struct relic_grf_material_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_material_rctx;
 
-static relic_status rd_rgb(relic_grf_material_rctx *c, uint64_t pos, relic_grf_material_rgb *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_grf_material_rctx *c, uint64_t pos, relic_grf_material_rgb *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "rgb", 12u);
     const uint8_t *p = c->base + pos;
@@ -136,7 +136,7 @@ static uint64_t sz_material(const relic_grf_material_material *m)
     return t;
 }
 
-static void put_rgb(uint8_t *p, const relic_grf_material_rgb *m)
+static inline void put_rgb(uint8_t *p, const relic_grf_material_rgb *m)
 {
     relic_store_u32le(p + 0, m->r);
     relic_store_u32le(p + 4, m->g);

@@ -29,7 +29,7 @@ typedef struct relic_grf_mesh_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mesh_rctx;
 
-static relic_status rd_vec3f(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
@@ -39,7 +39,7 @@ static relic_status rd_vec3f(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mes
     return RELIC_OK;
 }
 
-static relic_status rd_vertex(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vertex(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vertex *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "vertex", 32u);
@@ -53,7 +53,7 @@ static relic_status rd_vertex(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_me
     return RELIC_OK;
 }
 
-static relic_status rd_polygon(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_polygon *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_polygon(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_polygon *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 40u)) return relic_gen_short(c->err, pos, c->size, "", "polygon", 40u);
@@ -103,10 +103,11 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
         if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_grf_mesh_vertex e_, *e = c->arena ? &m->vertices[k] : &e_;
-            if ((st = rd_vertex(c, cur + k * 32u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_mesh_vertex e;
+            if ((st = rd_vertex(c, cur + k * 32u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vertex(c, cur + k * 32u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* vertex_pointers */
@@ -128,10 +129,11 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         m->polygons_count = (size_t)n;
         if (c->view) { c->view->polygons = c->base + cur; c->view->polygons_count = (size_t)n; }
         if (c->arena && n && !(m->polygons = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), cur, "polygons"))) return RELIC_E_NOMEM;
-        for (uint64_t k = 0; k < n; k++) {
-            relic_grf_mesh_polygon e_, *e = c->arena ? &m->polygons[k] : &e_;
-            if ((st = rd_polygon(c, cur + k * 40u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_mesh_polygon e;
+            if ((st = rd_polygon(c, cur + k * 40u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
+        } else for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_polygon(c, cur + k * 40u, &m->polygons[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
         cur += bytes;
     }
     { /* wrap_points */
@@ -201,14 +203,14 @@ static uint64_t sz_mesh(const relic_grf_mesh_mesh *m)
     return t;
 }
 
-static void put_vec3f(uint8_t *p, const relic_grf_mesh_vec3f *m)
+static inline void put_vec3f(uint8_t *p, const relic_grf_mesh_vec3f *m)
 {
     relic_store_f32le(p + 0, m->x);
     relic_store_f32le(p + 4, m->y);
     relic_store_f32le(p + 8, m->z);
 }
 
-static void put_vertex(uint8_t *p, const relic_grf_mesh_vertex *m)
+static inline void put_vertex(uint8_t *p, const relic_grf_mesh_vertex *m)
 {
     relic_store_u32le(p + 0, m->point);
     put_vec3f(p + 4, &m->normal);
@@ -217,7 +219,7 @@ static void put_vertex(uint8_t *p, const relic_grf_mesh_vertex *m)
     for (uint64_t k = 0; k < 2u; k++) relic_store_u32le(p + 24 + k * 4, ((const uint32_t *)m->scratch)[k]);
 }
 
-static void put_polygon(uint8_t *p, const relic_grf_mesh_polygon *m)
+static inline void put_polygon(uint8_t *p, const relic_grf_mesh_polygon *m)
 {
     relic_store_u32le(p + 0, m->vertex_count);
     relic_store_u32le(p + 4, m->first);

@@ -24,7 +24,7 @@ typedef struct relic_grf_region_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_region_rctx;
 
-static relic_status rd_vec3f(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
@@ -34,7 +34,7 @@ static relic_status rd_vec3f(relic_grf_region_rctx *c, uint64_t pos, relic_grf_r
     return RELIC_OK;
 }
 
-static relic_status rd_handle(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_handle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_handle(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_handle *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "handle", 8u);
     const uint8_t *p = c->base + pos;
@@ -43,7 +43,7 @@ static relic_status rd_handle(relic_grf_region_rctx *c, uint64_t pos, relic_grf_
     return RELIC_OK;
 }
 
-static relic_status rd_instance(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_instance *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_instance *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "instance", 44u);
@@ -122,20 +122,20 @@ static uint64_t sz_region(const relic_grf_region_region *m)
     return t;
 }
 
-static void put_vec3f(uint8_t *p, const relic_grf_region_vec3f *m)
+static inline void put_vec3f(uint8_t *p, const relic_grf_region_vec3f *m)
 {
     relic_store_f32le(p + 0, m->x);
     relic_store_f32le(p + 4, m->y);
     relic_store_f32le(p + 8, m->z);
 }
 
-static void put_handle(uint8_t *p, const relic_grf_region_handle *m)
+static inline void put_handle(uint8_t *p, const relic_grf_region_handle *m)
 {
     relic_store_u32le(p + 0, m->id);
     relic_store_u32le(p + 4, m->references);
 }
 
-static void put_instance(uint8_t *p, const relic_grf_region_instance *m)
+static inline void put_instance(uint8_t *p, const relic_grf_region_instance *m)
 {
     relic_store_u32le(p + 0, m->object);
     relic_store_u32le(p + 4, m->name);

@@ -23,7 +23,7 @@ typedef struct relic_grf_region_v11_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_region_v11_rctx;
 
-static relic_status rd_vec3f(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
@@ -33,7 +33,7 @@ static relic_status rd_vec3f(relic_grf_region_v11_rctx *c, uint64_t pos, relic_g
     return RELIC_OK;
 }
 
-static relic_status rd_instance(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_instance *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_instance *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "instance", 36u);
@@ -108,14 +108,14 @@ static uint64_t sz_region(const relic_grf_region_v11_region *m)
     return t;
 }
 
-static void put_vec3f(uint8_t *p, const relic_grf_region_v11_vec3f *m)
+static inline void put_vec3f(uint8_t *p, const relic_grf_region_v11_vec3f *m)
 {
     relic_store_f32le(p + 0, m->x);
     relic_store_f32le(p + 4, m->y);
     relic_store_f32le(p + 8, m->z);
 }
 
-static void put_instance(uint8_t *p, const relic_grf_region_v11_instance *m)
+static inline void put_instance(uint8_t *p, const relic_grf_region_v11_instance *m)
 {
     relic_store_u32le(p + 0, m->object);
     relic_store_u32le(p + 4, m->name);

@@ -47,7 +47,7 @@ typedef struct relic_groff_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_groff_rctx;
 
-static relic_status rd_header(relic_groff_rctx *c, uint64_t pos, relic_groff_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_groff_rctx *c, uint64_t pos, relic_groff_header *m)
 {
     if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "", "header", 48u);
     const uint8_t *p = c->base + pos;
@@ -67,7 +67,7 @@ static relic_status rd_header(relic_groff_rctx *c, uint64_t pos, relic_groff_hea
     return RELIC_OK;
 }
 
-static relic_status rd_section(relic_groff_rctx *c, uint64_t pos, relic_groff_section *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_section(relic_groff_rctx *c, uint64_t pos, relic_groff_section *m)
 {
     if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "section", 32u);
     const uint8_t *p = c->base + pos;
@@ -145,9 +145,9 @@ static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_o
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
-                relic_groff_symbol e_, *e = c->arena ? &m->symbols[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_symbol(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "symbols", (int64_t)k);
+                relic_groff_symbol e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_symbol(c, q, &sz, &m->symbols[k]) : rd_symbol(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "symbols", (int64_t)k);
                 q += sz;
             }
             bytes = q - at;
@@ -219,7 +219,7 @@ static uint64_t sz_groff(const relic_groff_groff *m)
     return t;
 }
 
-static void put_header(uint8_t *p, const relic_groff_header *m)
+static inline void put_header(uint8_t *p, const relic_groff_header *m)
 {
     relic_store_u32le(p + 0, (uint32_t)INT64_C(181320382));
     relic_store_u32le(p + 4, m->file_size);
@@ -234,7 +234,7 @@ static void put_header(uint8_t *p, const relic_groff_header *m)
     relic_store_u32le(p + 44, m->header_crc);
 }
 
-static void put_section(uint8_t *p, const relic_groff_section *m)
+static inline void put_section(uint8_t *p, const relic_groff_section *m)
 {
     relic_store_u32le(p + 0, m->name);
     relic_store_u32le(p + 4, m->flags);

@@ -32,7 +32,7 @@ typedef struct relic_pid_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_pid_rctx;
 
-static relic_status rd_header(relic_pid_rctx *c, uint64_t pos, relic_pid_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_pid_rctx *c, uint64_t pos, relic_pid_header *m)
 {
     if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "header", 32u);
     const uint8_t *p = c->base + pos;
@@ -49,7 +49,7 @@ static relic_status rd_header(relic_pid_rctx *c, uint64_t pos, relic_pid_header 
     return RELIC_OK;
 }
 
-static relic_status rd_colour(relic_pid_rctx *c, uint64_t pos, relic_pid_colour *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_colour(relic_pid_rctx *c, uint64_t pos, relic_pid_colour *m)
 {
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "", "colour", 4u);
     const uint8_t *p = c->base + pos;
@@ -91,7 +91,7 @@ static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_o
     return RELIC_OK;
 }
 
-static relic_status rd_raster(relic_pid_rctx *c, uint64_t pos, relic_pid_raster *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_raster(relic_pid_rctx *c, uint64_t pos, relic_pid_raster *m)
 {
     if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "raster", 56u);
     const uint8_t *p = c->base + pos;
@@ -134,9 +134,9 @@ static relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_pid *m)
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
-                relic_pid_palette e_, *e = c->arena ? &m->palettes[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_palette(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "palettes", (int64_t)k);
+                relic_pid_palette e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_palette(c, q, &sz, &m->palettes[k]) : rd_palette(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "palettes", (int64_t)k);
                 q += sz;
             }
         }
@@ -147,10 +147,11 @@ static relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_pid *m)
         m->rasters_count = (size_t)n;
         if (c->view) { c->view->rasters = c->base + at; c->view->rasters_count = (size_t)n; }
         if (c->arena && n && !(m->rasters = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), at, "rasters"))) return RELIC_E_NOMEM;
-        for (uint64_t k = 0; k < n; k++) {
-            relic_pid_raster e_, *e = c->arena ? &m->rasters[k] : &e_;
-            if ((st = rd_raster(c, at + k * 56u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_pid_raster e;
+            if ((st = rd_raster(c, at + k * 56u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
+        } else for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_raster(c, at + k * 56u, &m->rasters[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
     }
     return RELIC_OK;
 }
@@ -205,7 +206,7 @@ static uint64_t sum_pid_palette(const relic_pid_palette *a, size_t n)
     return t;
 }
 
-static void put_header(uint8_t *p, const relic_pid_header *m)
+static inline void put_header(uint8_t *p, const relic_pid_header *m)
 {
     relic_store_u32le(p + 0, (uint32_t)INT64_C(304));
     relic_store_u32le(p + 4, (uint32_t)INT64_C(16));
@@ -217,7 +218,7 @@ static void put_header(uint8_t *p, const relic_pid_header *m)
     relic_store_u32le(p + 28, m->nonpageable_size);
 }
 
-static void put_colour(uint8_t *p, const relic_pid_colour *m)
+static inline void put_colour(uint8_t *p, const relic_pid_colour *m)
 {
     relic_store_u8(p + 0, m->b);
     relic_store_u8(p + 1, m->g);
@@ -250,7 +251,7 @@ static relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m, u
     return RELIC_OK;
 }
 
-static void put_raster(uint8_t *p, const relic_pid_raster *m)
+static inline void put_raster(uint8_t *p, const relic_pid_raster *m)
 {
     relic_store_u32le(p + 0, (uint32_t)INT64_C(56));
     relic_store_u32le(p + 4, m->swp_offset);

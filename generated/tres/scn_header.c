@@ -23,7 +23,7 @@ typedef struct relic_scn_header_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_header_rctx;
 
-static relic_status rd_path(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_path *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_path(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_path *m)
 {
     if (!relic_gen_room(c->size, pos, 256u)) return relic_gen_short(c->err, pos, c->size, "", "path", 256u);
     const uint8_t *p = c->base + pos;
@@ -83,7 +83,7 @@ typedef struct relic_scn_header_wctx {
     const relic_scn_header_header *root;
 } relic_scn_header_wctx;
 
-static void put_path(uint8_t *p, const relic_scn_header_path *m)
+static inline void put_path(uint8_t *p, const relic_scn_header_path *m)
 {
     memcpy(p + 0, m->text, 256);
 }

@@ -22,7 +22,7 @@ typedef struct relic_scn_hierarchy_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_hierarchy_rctx;
 
-static relic_status rd_node(relic_scn_hierarchy_rctx *c, uint64_t pos, relic_scn_hierarchy_node *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_node(relic_scn_hierarchy_rctx *c, uint64_t pos, relic_scn_hierarchy_node *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "node", 8u);
     const uint8_t *p = c->base + pos;
@@ -43,10 +43,11 @@ static relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint
         m->nodes_count = (size_t)n;
         if (c->view) { c->view->nodes = c->base + cur; c->view->nodes_count = (size_t)n; }
         if (c->arena && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), cur, "nodes"))) return RELIC_E_NOMEM;
-        if (!c->arena || !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) {
-            relic_scn_hierarchy_node e_, *e = c->arena ? &m->nodes[k] : &e_;
-            if ((st = rd_node(c, cur + k * 8u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_scn_hierarchy_node e;
+            if ((st = rd_node(c, cur + k * 8u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_node(c, cur + k * 8u, &m->nodes[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -93,7 +94,7 @@ static uint64_t sz_hierarchy(const relic_scn_hierarchy_hierarchy *m)
     return t;
 }
 
-static void put_node(uint8_t *p, const relic_scn_hierarchy_node *m)
+static inline void put_node(uint8_t *p, const relic_scn_hierarchy_node *m)
 {
     relic_store_u32le(p + 0, m->id);
     relic_store_u32le(p + 4, m->parent);

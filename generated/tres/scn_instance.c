@@ -24,7 +24,7 @@ typedef struct relic_scn_instance_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_instance_rctx;
 
-static relic_status rd_vec3f(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
@@ -34,7 +34,7 @@ static relic_status rd_vec3f(relic_scn_instance_rctx *c, uint64_t pos, relic_scn
     return RELIC_OK;
 }
 
-static relic_status rd_quaternion(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_quaternion *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quaternion(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_quaternion *m)
 {
     if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "quaternion", 16u);
     const uint8_t *p = c->base + pos;
@@ -89,14 +89,14 @@ typedef struct relic_scn_instance_wctx {
     const relic_scn_instance_instance *root;
 } relic_scn_instance_wctx;
 
-static void put_vec3f(uint8_t *p, const relic_scn_instance_vec3f *m)
+static inline void put_vec3f(uint8_t *p, const relic_scn_instance_vec3f *m)
 {
     relic_store_f32le(p + 0, m->x);
     relic_store_f32le(p + 4, m->y);
     relic_store_f32le(p + 8, m->z);
 }
 
-static void put_quaternion(uint8_t *p, const relic_scn_instance_quaternion *m)
+static inline void put_quaternion(uint8_t *p, const relic_scn_instance_quaternion *m)
 {
     relic_store_f32le(p + 0, m->w);
     relic_store_f32le(p + 4, m->x);

@@ -23,7 +23,7 @@ typedef struct relic_scn_partitions24_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_partitions24_rctx;
 
-static relic_status rd_vec3f(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_vec3f *m)
 {
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
@@ -33,7 +33,7 @@ static relic_status rd_vec3f(relic_scn_partitions24_rctx *c, uint64_t pos, relic
     return RELIC_OK;
 }
 
-static relic_status rd_partition(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_partition *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partition(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_partition *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "", "partition", 24u);
@@ -104,14 +104,14 @@ static uint64_t sz_partitions(const relic_scn_partitions24_partitions *m)
     return t;
 }
 
-static void put_vec3f(uint8_t *p, const relic_scn_partitions24_vec3f *m)
+static inline void put_vec3f(uint8_t *p, const relic_scn_partitions24_vec3f *m)
 {
     relic_store_f32le(p + 0, m->x);
     relic_store_f32le(p + 4, m->y);
     relic_store_f32le(p + 8, m->z);
 }
 
-static void put_partition(uint8_t *p, const relic_scn_partitions24_partition *m)
+static inline void put_partition(uint8_t *p, const relic_scn_partitions24_partition *m)
 {
     put_vec3f(p + 0, &m->position);
     put_vec3f(p + 12, &m->size);

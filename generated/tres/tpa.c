@@ -42,7 +42,7 @@ typedef struct relic_tpa_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_tpa_rctx;
 
-static relic_status rd_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_header *m)
 {
     if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "", "header", 24u);
     const uint8_t *p = c->base + pos;
@@ -56,7 +56,7 @@ static relic_status rd_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_header 
     return RELIC_OK;
 }
 
-static relic_status rd_sample_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_sample_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_sample_header *m)
 {
     if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "sample_header", 36u);
     const uint8_t *p = c->base + pos;
@@ -80,7 +80,7 @@ static relic_status rd_sample_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_
     return RELIC_OK;
 }
 
-static relic_status rd_id_entry(relic_tpa_rctx *c, uint64_t pos, relic_tpa_id_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_id_entry(relic_tpa_rctx *c, uint64_t pos, relic_tpa_id_entry *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "id_entry", 56u);
@@ -149,7 +149,7 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-static relic_status rd_transfer_function(relic_tpa_rctx *c, uint64_t pos, relic_tpa_transfer_function *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_transfer_function(relic_tpa_rctx *c, uint64_t pos, relic_tpa_transfer_function *m)
 {
     if (!relic_gen_room(c->size, pos, 40u)) return relic_gen_short(c->err, pos, c->size, "", "transfer_function", 40u);
     const uint8_t *p = c->base + pos;
@@ -166,7 +166,7 @@ static relic_status rd_transfer_function(relic_tpa_rctx *c, uint64_t pos, relic_
     return RELIC_OK;
 }
 
-static relic_status rd_collision(relic_tpa_rctx *c, uint64_t pos, relic_tpa_collision *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_collision(relic_tpa_rctx *c, uint64_t pos, relic_tpa_collision *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 152u)) return relic_gen_short(c->err, pos, c->size, "", "collision", 152u);
@@ -200,10 +200,11 @@ static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, 
         m->ids_count = (size_t)n;
         if (c->view) { c->view->ids = c->base + cur; c->view->ids_count = (size_t)n; }
         if (c->arena && n && !(m->ids = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), cur, "ids"))) return RELIC_E_NOMEM;
-        for (uint64_t k = 0; k < n; k++) {
-            relic_tpa_id_entry e_, *e = c->arena ? &m->ids[k] : &e_;
-            if ((st = rd_id_entry(c, cur + k * 56u, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
-        }
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_tpa_id_entry e;
+            if ((st = rd_id_entry(c, cur + k * 56u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
+        } else for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_id_entry(c, cur + k * 56u, &m->ids[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
         at_ids = cur;
         cur += bytes;
     }
@@ -219,9 +220,9 @@ static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, 
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
-                relic_tpa_sample e_, *e = c->arena ? &m->samples[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_sample(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "samples", (int64_t)k);
+                relic_tpa_sample e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_sample(c, q, &sz, &m->samples[k]) : rd_sample(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "samples", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -309,7 +310,7 @@ static uint64_t sz_tpa(const relic_tpa_tpa *m)
     return t;
 }
 
-static void put_header(uint8_t *p, const relic_tpa_header *m)
+static inline void put_header(uint8_t *p, const relic_tpa_header *m)
 {
     relic_store_u32le(p + 0, (uint32_t)INT64_C(336));
     relic_store_u32le(p + 4, m->sample_count);
@@ -319,7 +320,7 @@ static void put_header(uint8_t *p, const relic_tpa_header *m)
     relic_store_u32le(p + 20, m->id_count);
 }
 
-static void put_sample_header(uint8_t *p, const relic_tpa_sample_header *m)
+static inline void put_sample_header(uint8_t *p, const relic_tpa_sample_header *m)
 {
     memcpy(p + 0, "WBOR", 4);
     relic_store_u32le(p + 4, m->version);
@@ -335,7 +336,7 @@ static void put_sample_header(uint8_t *p, const relic_tpa_sample_header *m)
     relic_store_u32le(p + 32, m->caption_offset);
 }
 
-static void put_id_entry(uint8_t *p, const relic_tpa_id_entry *m)
+static inline void put_id_entry(uint8_t *p, const relic_tpa_id_entry *m)
 {
     relic_store_u32le(p + 0, m->sound_id);
     relic_store_u32le(p + 4, m->sample_offset);
@@ -391,7 +392,7 @@ static relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m, uin
     return RELIC_OK;
 }
 
-static void put_transfer_function(uint8_t *p, const relic_tpa_transfer_function *m)
+static inline void put_transfer_function(uint8_t *p, const relic_tpa_transfer_function *m)
 {
     relic_store_f32le(p + 0, m->volume_max);
     relic_store_f32le(p + 4, m->volume_min);
@@ -405,7 +406,7 @@ static void put_transfer_function(uint8_t *p, const relic_tpa_transfer_function 
     relic_store_f32le(p + 36, m->min_velocity);
 }
 
-static void put_collision(uint8_t *p, const relic_tpa_collision *m)
+static inline void put_collision(uint8_t *p, const relic_tpa_collision *m)
 {
     relic_store_u32le(p + 0, m->material_low);
     relic_store_u32le(p + 4, m->material_high);

@@ -30,7 +30,7 @@ typedef struct relic_wtd_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_wtd_rctx;
 
-static relic_status rd_quad_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_quad_rect *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quad_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_quad_rect *m)
 {
     if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "quad_rect", 16u);
     const uint8_t *p = c->base + pos;
@@ -48,7 +48,7 @@ static relic_status rd_quad_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_quad
     return RELIC_OK;
 }
 
-static relic_status rd_world_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_world_rect *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_world_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_world_rect *m)
 {
     if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "world_rect", 16u);
     const uint8_t *p = c->base + pos;
@@ -59,7 +59,7 @@ static relic_status rd_world_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_wor
     return RELIC_OK;
 }
 
-static relic_status rd_linear(relic_wtd_rctx *c, uint64_t pos, relic_wtd_linear *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_linear(relic_wtd_rctx *c, uint64_t pos, relic_wtd_linear *m)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "linear", 8u);
     const uint8_t *p = c->base + pos;
@@ -68,7 +68,7 @@ static relic_status rd_linear(relic_wtd_rctx *c, uint64_t pos, relic_wtd_linear 
     return RELIC_OK;
 }
 
-static relic_status rd_mapping(relic_wtd_rctx *c, uint64_t pos, relic_wtd_mapping *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_wtd_rctx *c, uint64_t pos, relic_wtd_mapping *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 76u)) return relic_gen_short(c->err, pos, c->size, "", "mapping", 76u);
@@ -130,7 +130,7 @@ typedef struct relic_wtd_wctx {
     const relic_wtd_wtd *root;
 } relic_wtd_wctx;
 
-static void put_quad_rect(uint8_t *p, const relic_wtd_quad_rect *m)
+static inline void put_quad_rect(uint8_t *p, const relic_wtd_quad_rect *m)
 {
     relic_store_u32le(p + 0, (uint32_t)(m->start_x));
     relic_store_u32le(p + 4, (uint32_t)(m->start_y));
@@ -138,7 +138,7 @@ static void put_quad_rect(uint8_t *p, const relic_wtd_quad_rect *m)
     relic_store_u32le(p + 12, (uint32_t)(m->size_y));
 }
 
-static void put_world_rect(uint8_t *p, const relic_wtd_world_rect *m)
+static inline void put_world_rect(uint8_t *p, const relic_wtd_world_rect *m)
 {
     relic_store_f32le(p + 0, m->start_x);
     relic_store_f32le(p + 4, m->start_y);
@@ -146,13 +146,13 @@ static void put_world_rect(uint8_t *p, const relic_wtd_world_rect *m)
     relic_store_f32le(p + 12, m->size_y);
 }
 
-static void put_linear(uint8_t *p, const relic_wtd_linear *m)
+static inline void put_linear(uint8_t *p, const relic_wtd_linear *m)
 {
     relic_store_f32le(p + 0, m->scale);
     relic_store_f32le(p + 4, m->offset);
 }
 
-static void put_mapping(uint8_t *p, const relic_wtd_mapping *m)
+static inline void put_mapping(uint8_t *p, const relic_wtd_mapping *m)
 {
     put_quad_rect(p + 0, &m->quad_extents);
     put_world_rect(p + 16, &m->world_extents);

@@ -39,7 +39,7 @@ typedef struct relic_mini_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_mini_rctx;
 
-static relic_status rd_point(relic_mini_rctx *c, uint64_t pos, relic_mini_point *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_point(relic_mini_rctx *c, uint64_t pos, relic_mini_point *m)
 {
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "", "point", 4u);
     const uint8_t *p = c->base + pos;
@@ -48,7 +48,7 @@ static relic_status rd_point(relic_mini_rctx *c, uint64_t pos, relic_mini_point 
     return RELIC_OK;
 }
 
-static relic_status rd_header(relic_mini_rctx *c, uint64_t pos, relic_mini_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_mini_rctx *c, uint64_t pos, relic_mini_header *m)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "header", 44u);
@@ -211,9 +211,9 @@ static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
-                relic_mini_record e_, *e = c->arena ? &m->records[k] : &e_;
-                if (!c->arena) memset(&e_, 0, sizeof e_);
-                if ((st = rd_record(c, q, &sz, e)) != RELIC_OK) return relic_gen_nest(c->err, st, "records", (int64_t)k);
+                relic_mini_record e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_record(c, q, &sz, &m->records[k]) : rd_record(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "records", (int64_t)k);
                 q += sz;
             }
             bytes = q - at;
@@ -348,13 +348,13 @@ static uint64_t sz_mini(const relic_mini_mini *m)
     return t;
 }
 
-static void put_point(uint8_t *p, const relic_mini_point *m)
+static inline void put_point(uint8_t *p, const relic_mini_point *m)
 {
     relic_store_u16be(p + 0, (uint16_t)(m->x));
     relic_store_u16be(p + 2, (uint16_t)(m->y));
 }
 
-static void put_header(uint8_t *p, const relic_mini_header *m)
+static inline void put_header(uint8_t *p, const relic_mini_header *m)
 {
     memcpy(p + 0, "MINI", 4);
     relic_store_u16be(p + 4, (uint16_t)INT64_C(2));
