@@ -44,6 +44,11 @@ void em_enum_source(gen_schema *s, gen_out *o, const gen_enum *e);
 /* Structs in an order where each comes after the structs it embeds. */
 int em_struct_order(gen_schema *s, gen_struct **out);
 
+/* Structs in an order where each comes after every struct its members name
+ * (callees first); needs_proto[i] is 1 for out[i] when a cycle requires a
+ * declaration ahead of the definitions. */
+int em_callee_order(gen_schema *s, gen_struct **out, int *needs_proto);
+
 /* Members flattened (fields inside if/switch included), in order. */
 int em_fields(const gen_struct *st, gen_field **out, int max);
 
@@ -58,7 +63,11 @@ int em_branch(gen_out *o, const gen_member *m, const char *local, const char *ro
 /* A fixed-size struct of little-endian numbers (no constants, derived or
  * placed fields), so its C layout may equal its file layout. */
 int em_struct_plain(const gen_struct *st);
-/* static inline plain_<struct>() predicates for the generated .c. */
-void em_plain_predicates(gen_schema *s, gen_out *o);
+/* A plain struct whose natural C layout is its file layout: arrays of it are
+ * copied with memcpy on a little-endian host (emit_reader.c asserts it). */
+int em_struct_memcpy(const gen_struct *st);
+/* Whether st is root or reached from it through member types (a codec
+ * target is not: the model holds its encoded bytes). */
+int em_reachable(const gen_struct *root, const gen_struct *st);
 
 #endif

@@ -248,25 +248,6 @@ int em_struct_plain(const gen_struct *st)
     return 1;
 }
 
-void em_plain_predicates(gen_schema *s, gen_out *o)
-{
-    const char *P = em_prefix(s);
-    out_puts(o, "/* Structs whose model layout is their file layout on this machine: arrays of\n"
-                " * them are copied with memcpy (the compiler folds each test to a constant). */\n");
-    for (int i = 0; i < s->nstructs; i++) {
-        const gen_struct *st = s->structs[i];
-        if (!em_struct_plain(st)) continue;
-        out_printf(o, "RELIC_GEN_UNUSED static inline int plain_%s(void)\n{\n#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n", st->name);
-        out_printf(o, "    return sizeof(%s_%s) == %lldu", P, st->name, (long long)st->fixed_size);
-        for (int k = 0; k < st->nmembers; k++) {
-            const gen_field *f = st->members[k].field;
-            out_printf(o, "\n        && offsetof(%s_%s, %s) == %lldu", P, st->name, f->name, (long long)f->fixed_offset);
-            if (f->stype) out_printf(o, " && plain_%s()", f->stype->name);
-        }
-        out_puts(o, ";\n#else\n    return 0;\n#endif\n}\n\n");
-    }
-}
-
 int em_branch(gen_out *o, const gen_member *m, const char *local, const char *root, em_body_fn body, void *ctx,
               const char *no_case)
 {
@@ -296,4 +277,60 @@ int em_branch(gen_out *o, const gen_member *m, const char *local, const char *ro
     if (!has_default) out_printf(o, "    default: %s\n", no_case ? no_case : "break;");
     out_puts(o, "    }\n");
     return 1;
+}
+
+static int reach(const gen_struct *from, const gen_struct *st, int depth)
+{
+    if (from == st) return 1;
+    if (depth > 64) return 0;
+    gen_field *fs[512];
+    int n = em_fields(from, fs, 512);
+    for (int i = 0; i < n; i++)
+        if (fs[i]->stype && fs[i]->stype != from && reach(fs[i]->stype, st, depth + 1)) return 1;
+    return 0;
+}
+
+int em_reachable(const gen_struct *root, const gen_struct *st) { return reach(root, st, 0); }
+
+typedef struct corder {
+    gen_schema *s;
+    gen_struct **out;
+    int *proto;
+    int state[4096]; /* 0 new, 1 in progress, 2 done */
+    int n;
+} corder;
+
+static int struct_index(const gen_schema *s, const gen_struct *st)
+{
+    for (int i = 0; i < s->nstructs; i++) if (s->structs[i] == st) return i;
+    return -1;
+}
+
+static void visit(corder *c, gen_struct *st)
+{
+    int i = struct_index(c->s, st);
+    if (i < 0 || c->state[i] == 2) return;
+    if (c->state[i] == 1) { c->proto[i] = 1; return; } /* a cycle: declare it first */
+    c->state[i] = 1;
+    gen_field *fs[512];
+    int nf = em_fields(st, fs, 512);
+    for (int k = 0; k < nf; k++) if (fs[k]->stype) visit(c, fs[k]->stype);
+    c->state[i] = 2;
+    c->out[c->n++] = st;
+}
+
+int em_callee_order(gen_schema *s, gen_struct **out, int *needs_proto)
+{
+    static corder c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.out = out;
+    c.proto = needs_proto;
+    for (int i = 0; i < s->nstructs; i++) needs_proto[i] = 0;
+    for (int i = 0; i < s->nstructs; i++) visit(&c, s->structs[i]);
+    /* report the flags in the order's positions */
+    int tmp[4096];
+    for (int i = 0; i < c.n; i++) tmp[i] = needs_proto[struct_index(s, out[i])];
+    for (int i = 0; i < c.n; i++) needs_proto[i] = tmp[i];
+    return c.n;
 }

@@ -1,25 +1,30 @@
-/* emit_reader.c — the validator and the decoder in generated/<family>/<format>.c.
- * One function per struct and mode: val_<struct> checks everything once
- * (bounds with overflow-safe arithmetic, constants, enums, ranges, checks,
- * cross references) and fills the root view; dec_<struct> walks the same
- * layout over already-validated bytes, copying values into the model. */
+/* emit_reader.c — the reader in generated/<family>/<format>.c: one function
+ * per struct, rd_<struct>, that checks the bytes (bounds with overflow-safe
+ * arithmetic, constants, enums, ranges, checks, cross references) and fills
+ * the model. Validating (c->arena NULL) also points the root view at the
+ * root's arrays; decoding (c->arena set, over bytes already validated) also
+ * copies the arrays into the arena and skips the per-element checks.
+ * A run of fixed-size fields costs one bounds check, then one load per field. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
 
-enum { MODE_VAL, MODE_DEC };
-
 typedef struct rctx {
     gen_schema *s;
     gen_out *o;
     const gen_struct *st;
-    int mode;
     int is_root;
-    int fixed_checked; /* the struct's whole span was checked on entry */
+    int fixed;          /* fixed-size non-root struct: checked once on entry, loads from p */
+    /* where the next sequential field starts: base ("pos" or "cur") + k */
+    const char *base;
+    int64_t k;
+    int64_t checked_to; /* with base "pos" (or "cur" after a run check): bytes already bounds-checked */
+    int uses_cur, uses_st;
+    const gen_field *marked[64]; /* fields whose position or size a derived check reads */
+    int marked_at[64], marked_len[64];
+    int nmarked;
 } rctx;
-
-static const char *mname(int mode) { return mode == MODE_VAL ? "val" : "dec"; }
 
 static int has_name_ref(const gen_expr *e)
 {
@@ -28,242 +33,466 @@ static int has_name_ref(const gen_expr *e)
     return has_name_ref(e->a) || has_name_ref(e->b);
 }
 
-/* Checks on one scalar value held in C expression `val`; `idx` is the C
- * expression of the element index for the path, or NULL. */
-static void emit_value_checks(rctx *r, const gen_field *f, const char *val, const char *idx, const char *off)
+/* 1 (position) | 2 (size) when a derived check reads them, else 0. */
+static int is_marked(const rctx *r, const gen_field *f)
+{
+    for (int i = 0; i < r->nmarked; i++) if (r->marked[i] == f) return r->marked_at[i] | r->marked_len[i] << 1;
+    return 0;
+}
+
+static void mark(rctx *r, const gen_field *f, int len)
+{
+    int i = 0;
+    while (i < r->nmarked && r->marked[i] != f) i++;
+    if (i == 64) return;
+    if (i == r->nmarked) { r->marked[i] = f; r->marked_at[i] = r->marked_len[i] = 0; r->nmarked++; }
+    if (len) r->marked_len[i] = 1;
+    else r->marked_at[i] = 1;
+}
+
+/* "at_x = <at>; len_x = <len>;" for what a derived check reads of f. */
+static void emit_marks(rctx *r, const gen_field *f, const char *ind, const char *at, const char *len)
+{
+    int k = is_marked(r, f);
+    if (!k) return;
+    out_puts(r->o, ind);
+    if (k & 1) out_printf(r->o, "at_%s = %s;%s", f->name, at, k & 2 ? " " : "");
+    if (k & 2) out_printf(r->o, "len_%s = %s;", f->name, len);
+    out_puts(r->o, "\n");
+}
+
+/* The C expression of the current position (+ plus), in a buffer rotation. */
+static const char *here(const rctx *r, int64_t plus)
+{
+    static char bufs[8][64];
+    static int n;
+    char *b = bufs[n++ & 7];
+    int64_t k = r->k + plus;
+    if (k) snprintf(b, 64, "%s + %lld", r->base, (long long)k);
+    else snprintf(b, 64, "%s", r->base);
+    return b;
+}
+
+/* The address of the current position (+ plus). */
+static const char *addr(const rctx *r, int64_t plus)
+{
+    static char bufs[8][80];
+    static int n;
+    char *b = bufs[n++ & 7];
+    int64_t k = r->k + plus;
+    if (r->fixed) snprintf(b, 80, "p + %lld", (long long)k);
+    else snprintf(b, 80, "c->base + %s", here(r, plus));
+    return b;
+}
+
+/* Make the position a plain variable (before a branch or a variable-size field). */
+static void settle(rctx *r)
+{
+    if (!strcmp(r->base, "cur") && r->k == 0) return;
+    out_printf(r->o, "    cur = %s;\n", here(r, 0));
+    r->base = "cur";
+    r->k = 0;
+    r->checked_to = 0;
+    r->uses_cur = 1;
+}
+
+static void put_escaped(gen_out *o, const char *s, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        if (s[k] == '%') out_puts(o, "%%");
+        else if (s[k] == '"' || s[k] == '\\') out_printf(o, "\\%c", s[k]);
+        else out_printf(o, "%c", s[k]);
+    }
+}
+
+/* Checks on one scalar value held in C expression `val` at offset `off`;
+ * `idx` is the C expression of the element index for the path, or NULL. */
+static void emit_value_checks(rctx *r, const gen_field *f, const char *val, const char *idx, const char *off,
+                              const char *ind)
 {
     gen_out *o = r->o;
     const char *P = em_prefix(r->s);
     const char *ix = idx ? idx : "-1";
     if (f->init && f->init->kind == EX_INT)
-        out_printf(o, "        if ((int64_t)(%s) != INT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, %s, \"%s\", %s, \"expected %lld, found %%lld\", (long long)(%s));\n",
-                   val, (long long)f->init->ival, off, f->name, ix, (long long)f->init->ival, val);
+        out_printf(o, "%sif ((int64_t)(%s) != INT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, %s, \"%s\", %s, \"expected %lld, found %%lld\", (long long)(%s));\n",
+                   ind, val, (long long)f->init->ival, off, f->name, ix, (long long)f->init->ival, val);
     if (f->etype && !f->etype->open) {
         if (f->etype->is_flags)
-            out_printf(o, "        if (((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"unknown %s bits 0x%%llx\", (unsigned long long)((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK));\n",
-                       val, em_upper(P), em_upper(f->etype->name), off, f->name, ix, f->etype->name, val, em_upper(P), em_upper(f->etype->name));
+            out_printf(o, "%sif (((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"unknown %s bits 0x%%llx\", (unsigned long long)((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK));\n",
+                       ind, val, em_upper(P), em_upper(f->etype->name), off, f->name, ix, f->etype->name, val, em_upper(P), em_upper(f->etype->name));
         else
-            out_printf(o, "        if (!%s_%s_known((int64_t)(%s))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is not a known %s\", (long long)(%s));\n",
-                       P, f->etype->name, val, off, f->name, ix, f->etype->name, val);
+            out_printf(o, "%sif (!%s_%s_known((int64_t)(%s))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is not a known %s\", (long long)(%s));\n",
+                       ind, P, f->etype->name, val, off, f->name, ix, f->etype->name, val);
     }
     if (f->has_range) {
         if (gen_prim_is_float(f->prim))
-            out_printf(o, "        if (!((double)(%s) >= %lld.0 && (double)(%s) <= %lld.0)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%g is outside %lld..%lld\", (double)(%s));\n",
-                       val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
+            out_printf(o, "%sif (!((double)(%s) >= %lld.0 && (double)(%s) <= %lld.0)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%g is outside %lld..%lld\", (double)(%s));\n",
+                       ind, val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
         else if (f->range_lo <= 0 && !gen_prim_is_signed(f->prim))
             /* an unsigned value cannot be below 0: only the upper bound (avoids -Wtype-limits) */
-            out_printf(o, "        if ((uint64_t)(%s) > UINT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%llu is outside %lld..%lld\", (unsigned long long)(%s));\n",
-                       val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
+            out_printf(o, "%sif ((uint64_t)(%s) > UINT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%llu is outside %lld..%lld\", (unsigned long long)(%s));\n",
+                       ind, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
         else
-            out_printf(o, "        if ((int64_t)(%s) < INT64_C(%lld) || (int64_t)(%s) > INT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is outside %lld..%lld\", (long long)(%s));\n",
-                       val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
+            out_printf(o, "%sif ((int64_t)(%s) < INT64_C(%lld) || (int64_t)(%s) > INT64_C(%lld)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is outside %lld..%lld\", (long long)(%s));\n",
+                       ind, val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
     }
     if (f->check) {
         gen_out t = { 0 };
         em_expr_text(&t, f->check);
-        out_printf(o, "        { const int64_t it = (int64_t)(%s); if (!(", val);
+        out_printf(o, "%s{ const int64_t it = (int64_t)(%s); if (!(", ind, val);
         em_expr(o, f->check, "m->", "c->root->", "it");
         out_printf(o, ")) return relic_gen_fail_at(c->err, %s, %s, \"%s\", %s, \"%%lld fails check ", has_name_ref(f->check) ? "RELIC_E_INDEX" : "RELIC_E_RANGE", off, f->name, ix);
-        for (size_t k = 0; k < t.size; k++) {
-            if (t.data[k] == '%') out_puts(o, "%%");
-            else if (t.data[k] == '"' || t.data[k] == '\\') out_printf(o, "\\%c", t.data[k]);
-            else out_printf(o, "%c", t.data[k]);
-        }
+        put_escaped(o, t.data, t.size);
         out_puts(o, "\", (long long)it); }\n");
         free(t.data);
     }
 }
 
-static void emit_members(rctx *r, const gen_member *m, int n);
-static void members_body(void *ctx, const gen_member *m, int n) { emit_members(ctx, m, n); }
-
-static void emit_load_scalar(rctx *r, const gen_field *f, const char *dst, const char *at)
+static int value_checked(const gen_field *f)
 {
-    if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim))
-        out_printf(r->o, "%s = (%s)%s(%s);", dst, gen_prim_ctype(f->prim), em_load_fn(f), at);
-    else
-        out_printf(r->o, "%s = %s(%s);", dst, em_load_fn(f), at);
+    return (f->init && f->init->kind == EX_INT) || (f->etype && !f->etype->open) || f->has_range || f->check;
 }
 
-static void emit_field(rctx *r, const gen_field *f)
+static void emit_members(rctx *r, const gen_member *m, int n);
+
+static void load_scalar(gen_out *o, const gen_field *f, const char *dst, const char *at)
+{
+    if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim))
+        out_printf(o, "%s = (%s)%s(%s);", dst, gen_prim_ctype(f->prim), em_load_fn(f), at);
+    else
+        out_printf(o, "%s = %s(%s);", dst, em_load_fn(f), at);
+}
+
+/* Size in the file of a field that a run check can cover (fixed size, not
+ * placed, not a struct: a struct checks itself), else -1. */
+static int64_t run_size(const gen_field *f)
+{
+    if (f->at || f->count || f->count_rest || f->stype) return -1;
+    return em_elem_size(f) * em_fixed_elems(f);
+}
+
+/* One bounds check for the run of fixed-size fields starting at m[i]. */
+static void emit_run_check(rctx *r, const gen_member *m, int i, int n)
+{
+    int64_t total = 0;
+    int j = i;
+    for (; j < n && m[j].kind == M_FIELD; j++) {
+        int64_t sz = run_size(m[j].field);
+        if (sz < 0) break;
+        total += sz;
+    }
+    if (total == 0) return;
+    const gen_field *first = m[i].field, *last = m[j - 1].field;
+    char what[256];
+    if (first == last) snprintf(what, sizeof what, "%s", first->name);
+    else snprintf(what, sizeof what, "%s..%s", first->name, last->name);
+    out_printf(r->o, "    if (!relic_gen_room(c->size, %s, %lldu)) return relic_gen_short(c->err, %s, c->size, \"%s\", \"%s\", %lldu);\n",
+               here(r, 0), (long long)total, here(r, 0), first->name, what, (long long)total);
+    r->checked_to = r->k + total;
+}
+
+/* A struct-typed element at `at` into `dst`; size into sz when variable. */
+static void emit_struct_call(rctx *r, const gen_field *f, const char *at, const char *dst, const char *idx,
+                             const char *ind)
+{
+    r->uses_st = 1;
+    const char *sz = f->stype->fixed_size >= 0 ? "" : "&sz, ";
+    if (!strcmp(dst, "e")) /* decoding into the model, validating into a local the compiler keeps in registers */
+        out_printf(r->o, "%sif ((st = c->arena ? rd_%s(c, %s, %s&m->%s[k]) : rd_%s(c, %s, %s&e)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
+                   ind, f->stype->name, at, sz, f->name, f->stype->name, at, sz, f->name, idx);
+    else
+        out_printf(r->o, "%sif ((st = rd_%s(c, %s, %s%s)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
+                   ind, f->stype->name, at, sz, dst, f->name, idx);
+}
+
+/* Scalars, fixed arrays and embedded structs at a known position. */
+static void emit_fixed_field(rctx *r, const gen_field *f)
+{
+    gen_out *o = r->o;
+    char dst[200];
+    int64_t es = em_elem_size(f), per = em_fixed_elems(f);
+    if (f->prim == P_CHAR || f->prim == P_BYTES) {
+        out_printf(o, "    memcpy(m->%s, %s, %lld);\n", f->name, addr(r, 0), (long long)per);
+        if (f->const_str) {
+            gen_out t = { 0 };
+            em_cstring(&t, f->const_str, f->const_len);
+            out_printf(o, "    if (memcmp(m->%s, %s, %d) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, %s, \"%s\", -1, \"expected ",
+                       f->name, t.data, f->const_len, here(r, 0), f->name);
+            put_escaped(o, t.data, t.size);
+            out_puts(o, "\");\n");
+            free(t.data);
+        }
+        if (f->hook) {
+            out_printf(o, "    if (!c->arena && (st = relic_hook_%s(%s, %lld, c->err)) != RELIC_OK) { c->err->offset += %s; return relic_gen_nest(c->err, st, \"%s\", -1); }\n",
+                       f->hook, addr(r, 0), (long long)per, here(r, 0), f->name);
+            r->uses_st = 1;
+        }
+    } else if (f->stype) {
+        if (em_is_scalar(f)) {
+            snprintf(dst, sizeof dst, "&m->%s", f->name);
+            emit_struct_call(r, f, here(r, 0), dst, "-1", "    ");
+        } else {
+            out_printf(o, "    for (uint64_t k = 0; k < %lldu; k++)\n", (long long)per);
+            char at[96];
+            snprintf(at, sizeof at, "%s + k * %lldu", here(r, 0), (long long)es);
+            snprintf(dst, sizeof dst, "&((%s_%s *)m->%s)[k]", em_prefix(r->s), f->stype->name, f->name);
+            emit_struct_call(r, f, at, dst, "(int64_t)k", "        ");
+        }
+    } else if (em_is_scalar(f)) {
+        out_puts(o, "    ");
+        snprintf(dst, sizeof dst, "m->%s", f->name);
+        load_scalar(o, f, dst, addr(r, 0));
+        out_puts(o, "\n");
+        emit_value_checks(r, f, dst, NULL, here(r, 0), "    ");
+    } else {
+        char at[120];
+        snprintf(at, sizeof at, "%s + k * %lld", addr(r, 0), (long long)es);
+        snprintf(dst, sizeof dst, "((%s *)m->%s)[k]", gen_prim_ctype(f->prim), f->name);
+        int chk = value_checked(f);
+        out_printf(o, "    for (uint64_t k = 0; k < %lldu; k++)%s", (long long)per, chk ? " {\n        " : " ");
+        load_scalar(o, f, dst, at);
+        out_puts(o, "\n");
+        if (chk) {
+            char off[96];
+            snprintf(off, sizeof off, "%s + k * %lldu", here(r, 0), (long long)es);
+            emit_value_checks(r, f, dst, "(int64_t)k", off, "        ");
+            out_puts(o, "    }\n");
+        }
+    }
+}
+
+/* Whether arrays of st may be copied with memcpy on a little-endian host:
+ * plain, and its natural C layout is its file layout (asserted in the .c). */
+static int64_t natural_align(const gen_struct *st);
+static int64_t field_align(const gen_field *f)
+{
+    if (f->stype) return natural_align(f->stype);
+    if (f->prim == P_CHAR || f->prim == P_BYTES) return 1;
+    return gen_prim_size(f->prim);
+}
+static int64_t natural_align(const gen_struct *st)
+{
+    int64_t a = 1;
+    for (int i = 0; i < st->nmembers; i++) {
+        int64_t fa = field_align(st->members[i].field);
+        if (fa > a) a = fa;
+    }
+    return a;
+}
+int em_struct_memcpy(const gen_struct *st)
+{
+    if (!em_struct_plain(st)) return 0;
+    int64_t off = 0;
+    for (int i = 0; i < st->nmembers; i++) {
+        const gen_field *f = st->members[i].field;
+        int64_t a = field_align(f);
+        off = (off + a - 1) / a * a;
+        if (off != f->fixed_offset) return 0;
+        if (f->stype && !em_struct_memcpy(f->stype)) return 0;
+        off += em_elem_size(f) * em_fixed_elems(f);
+    }
+    int64_t a = natural_align(st);
+    return (off + a - 1) / a * a == st->fixed_size;
+}
+
+/* Counted, placed or rest-of-input arrays, variable-size structs, placed scalars. */
+static void emit_var_field(rctx *r, const gen_field *f)
 {
     gen_out *o = r->o;
     const char *P = em_prefix(r->s);
-    int V = r->mode == MODE_VAL;
-    int64_t es = em_elem_size(f);
-    int64_t per = em_fixed_elems(f);
+    int64_t es = em_elem_size(f), per = em_fixed_elems(f);
     int var = f->count || f->count_rest;
-
+    int seq = !f->at;
+    int need_bytes = seq || (is_marked(r, f) & 2);
+    int memcpy_path = var && ((!f->stype && f->prim != P_CHAR && f->prim != P_BYTES && es > 1 && f->endian == EN_LITTLE)
+                              || (f->stype && em_struct_memcpy(f->stype)));
+    if (seq) settle(r);
+    const char *start = seq ? "cur" : "at";
     out_printf(o, "    { /* %s */\n", f->name);
-    int covered = r->fixed_checked && !f->at && !f->count && !f->count_rest;
-    /* An offset-placed, counted array of fixed-size elements (BWM's nine
-     * tables, GFF's six arrays): its three checks are one call of
-     * relic_gen_place (gen_support.c), same errors, a tenth of the code. */
-    int placed = V && f->at && f->count && es > 0 && !covered;
-    if (placed) {
-        out_puts(o, "        uint64_t p_, n_, bytes_;\n        { const relic_status ps_ = relic_gen_place(c->err, cur, ");
-        em_expr(o, f->at, "m->", "c->root->", "0");
-        out_puts(o, ", ");
-        em_expr(o, f->count, "m->", "c->root->", "0");
-        out_printf(o, ", %lldu, %lldu, c->size, \"%s\", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }\n",
-                   (long long)per, (long long)es, f->name);
-    }
-    /* where */
-    if (placed) {
-    } else if (f->at) {
+    if (f->at) {
+        if (var && f->count && es > 0) {
+            out_puts(o, "        uint64_t at, n, bytes;\n        if ((st = relic_gen_place(c->err, ");
+            out_printf(o, "%s, ", here(r, 0));
+            em_expr(o, f->at, "m->", "c->root->", "0");
+            out_puts(o, ", ");
+            em_expr(o, f->count, "m->", "c->root->", "0");
+            out_printf(o, ", %lldu, %lldu, c->size, \"%s\", &at, &n, &bytes)) != RELIC_OK) return st;\n", (long long)per, (long long)es, f->name);
+            r->uses_st = 1;
+            goto counted;
+        }
         out_puts(o, "        const int64_t at_ = ");
         em_expr(o, f->at, "m->", "c->root->", "0");
-        out_puts(o, ";\n");
-        if (V) out_printf(o, "        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, \"%s\", -1, \"offset %%lld is outside the %%llu-byte input\", (long long)at_, (unsigned long long)c->size);\n", f->name);
-        out_puts(o, "        const uint64_t p_ = (uint64_t)at_;\n");
-    } else {
-        out_puts(o, "        const uint64_t p_ = cur;\n");
+        out_printf(o, ";\n        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, %s, \"%s\", -1, \"offset %%lld is outside the %%llu-byte input\", (long long)at_, (unsigned long long)c->size);\n",
+                   here(r, 0), f->name);
+        out_puts(o, "        const uint64_t at = (uint64_t)at_;\n");
     }
-    /* how many */
-    if (placed) {
-    } else if (f->count) {
-        out_puts(o, "        const int64_t cnt_ = ");
+    if (f->count && es > 0) {
+        out_puts(o, "        uint64_t n, bytes;\n        if ((st = relic_gen_span(c->err, ");
+        out_printf(o, "%s, ", start);
         em_expr(o, f->count, "m->", "c->root->", "0");
-        out_puts(o, ";\n");
-        if (V) out_printf(o, "        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, \"%s\", -1, \"negative element count %%lld\", (long long)cnt_);\n", f->name);
-        out_printf(o, "        const uint64_t n_ = (uint64_t)cnt_ * %lldu;\n", (long long)per);
+        out_printf(o, ", %lldu, %lldu, c->size, \"%s\", &n, &bytes)) != RELIC_OK) return st;\n", (long long)per, (long long)es, f->name);
+        r->uses_st = 1;
+    } else if (f->count) {
+        out_puts(o, "        const int64_t cnt = ");
+        em_expr(o, f->count, "m->", "c->root->", "0");
+        out_printf(o, ";\n        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", -1, \"negative element count %%lld\", (long long)cnt);\n", start, f->name);
+        out_printf(o, "        const uint64_t n = (uint64_t)cnt * %lldu;\n", (long long)per);
+        out_printf(o, "        if (n > c->size - (%s < c->size ? %s : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, %s, \"%s\", -1, \"%%llu variable-size elements cannot fit in the remaining bytes\", (unsigned long long)n);\n",
+                   start, start, start, f->name);
+        if (need_bytes) out_puts(o, "        uint64_t bytes = 0;\n");
     } else if (f->count_rest) {
-        if (es > 0) out_printf(o, "        const uint64_t n_ = (c->size - p_) / %lldu;\n", (long long)(es * per));
-        else out_puts(o, "        const uint64_t n_ = c->size - p_; /* upper bound; the walk stops at the end */\n");
-    } else {
-        out_printf(o, "        const uint64_t n_ = %lldu;\n        (void)n_;\n", (long long)per);
-    }
-    /* bounds */
-    if (placed) {
-    } else if (es > 0) {
-        out_puts(o, "        uint64_t bytes_;\n");
-        if (V && !covered && !var && per == 1)
-            out_printf(o, "        if (!relic_gen_span_ok(p_, n_, %lldu, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, \"%s\", -1, \"%s needs %lld bytes, %%llu remain\", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));\n",
-                       (long long)es, f->name, f->name, (long long)es);
-        else if (V && !covered)
-            out_printf(o, "        if (!relic_gen_span_ok(p_, n_, %lldu, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, \"%s\", -1, \"%%llu elements of %lld bytes need %%llu bytes from 0x%%llx, %%llu remain\", (unsigned long long)n_, (unsigned long long)n_ * %lldu, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));\n",
-                       (long long)es, f->name, (long long)es, (long long)es);
-        else out_printf(o, "        bytes_ = n_ * %lldu;%s\n", (long long)es, covered ? " /* inside the struct's checked span */" : "");
-    } else {
-        out_puts(o, "        uint64_t bytes_ = 0;\n");
-        if (V) out_printf(o, "        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, \"%s\", -1, \"%%llu variable-size elements cannot fit in the remaining bytes\", (unsigned long long)n_);\n", f->name);
-    }
-    if (var) out_printf(o, "        m->%s_count = (size_t)(n_ / %lldu);\n", f->name, (long long)per);
-    if (V && r->is_root && !(em_is_scalar(f) && !f->stype))
-        out_printf(o, "        c->view->%s = c->base + p_;%s\n", f->name, em_is_scalar(f) ? "" : "");
-    if (V && r->is_root && !em_is_scalar(f)) out_printf(o, "        c->view->%s_count = (size_t)(n_ / %lldu);\n", f->name, (long long)per);
-
-    char dstbuf[160];
-    if (f->prim == P_CHAR || f->prim == P_BYTES) {
-        if (!var) {
-            out_printf(o, "        memcpy(m->%s, c->base + p_, (size_t)n_);\n", f->name);
-            if (V && f->const_str) {
-                out_printf(o, "        if (memcmp(m->%s, ", f->name);
-                em_cstring(o, f->const_str, f->const_len);
-                out_printf(o, ", %d) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, \"%s\", -1, \"expected ", f->const_len, f->name);
-                gen_out t = { 0 };
-                em_cstring(&t, f->const_str, f->const_len);
-                for (size_t k = 0; k < t.size; k++) {
-                    if (t.data[k] == '"' || t.data[k] == '\\') out_printf(o, "\\%c", t.data[k]);
-                    else if (t.data[k] == '%') out_puts(o, "%%");
-                    else out_printf(o, "%c", t.data[k]);
-                }
-                free(t.data);
-                out_puts(o, "\");\n");
-            }
-        } else if (!V) {
-            out_printf(o, "        m->%s = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);\n", f->name);
-            out_printf(o, "        if (!m->%s) return relic_fail(c->err, RELIC_E_NOMEM, p_, \"%s\", \"out of memory for %%llu bytes\", (unsigned long long)n_);\n", f->name, f->name);
-            out_printf(o, "        memcpy(m->%s, c->base + p_, (size_t)n_);\n", f->name);
+        if (es > 0) {
+            out_printf(o, "        const uint64_t n = (%s < c->size ? c->size - %s : 0) / %lldu;\n", start, start, (long long)(es * per));
+            if (need_bytes || memcpy_path) out_printf(o, "        const uint64_t bytes = n * %lldu;\n", (long long)es);
+        } else {
+            out_printf(o, "        const uint64_t n = %s < c->size ? c->size - %s : 0; /* upper bound: the walk stops at the end */\n", start, start);
+            if (need_bytes) out_puts(o, "        uint64_t bytes = 0;\n");
         }
-        if (V && f->hook)
-            out_printf(o, "        { relic_status hs_ = relic_hook_%s(c->base + p_, (size_t)n_, c->err); if (hs_ != RELIC_OK) { c->err->offset += p_; relic_gen_path_prefix(c->err, \"%s\", -1); return hs_; } }\n", f->hook, f->name);
+    } else if (es > 0) {
+        /* a placed scalar, fixed array or fixed struct */
+        if (!em_is_scalar(f)) out_printf(o, "        const uint64_t n = %lldu;\n", (long long)per);
+        if (!f->stype)
+            out_printf(o, "        if (!relic_gen_room(c->size, at, %lldu)) return relic_gen_short(c->err, at, c->size, \"%s\", \"%s\", %lldu);\n",
+                       (long long)(es * per), f->name, f->name, (long long)(es * per));
+        if (need_bytes) out_printf(o, "        const uint64_t bytes = %lldu;\n", (long long)(es * per));
+    } else if (need_bytes) {
+        out_puts(o, "        uint64_t bytes = 0;\n");
+    }
+counted:;
+    char cnt[64];
+    if (per == 1) snprintf(cnt, sizeof cnt, "(size_t)n");
+    else snprintf(cnt, sizeof cnt, "(size_t)(n / %lldu)", (long long)per);
+    if (var) out_printf(o, "        m->%s_count = %s;\n", f->name, cnt);
+    if (r->is_root && !(em_is_scalar(f) && !f->stype)) {
+        out_printf(o, "        if (c->view) { c->view->%s = c->base + %s;", f->name, start);
+        if (!em_is_scalar(f)) out_printf(o, " c->view->%s_count = %s;", f->name, cnt);
+        out_puts(o, " }\n");
+    }
+    char at[160], dst[200];
+    if (f->prim == P_CHAR || f->prim == P_BYTES) {
+        if (var) {
+            out_printf(o, "        if (c->arena && !(m->%s = relic_gen_dup(c->arena, c->err, c->base + %s, n, %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+                       f->name, start, start, f->name);
+        } else {
+            out_printf(o, "        memcpy(m->%s, c->base + %s, (size_t)n);\n", f->name, start);
+        }
+        if (f->hook) {
+            out_printf(o, "        if (!c->arena && (st = relic_hook_%s(c->base + %s, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += %s; return relic_gen_nest(c->err, st, \"%s\", -1); }\n",
+                       f->hook, start, start, f->name);
+            r->uses_st = 1;
+        }
     } else if (!f->stype) {
         const char *ct = gen_prim_ctype(f->prim);
+        snprintf(at, sizeof at, "c->base + %s + k * %lld", start, (long long)es);
         if (em_is_scalar(f)) {
             out_puts(o, "        ");
-            snprintf(dstbuf, sizeof dstbuf, "m->%s", f->name);
-            emit_load_scalar(r, f, dstbuf, "c->base + p_");
+            snprintf(dst, sizeof dst, "m->%s", f->name);
+            load_scalar(o, f, dst, "c->base + at");
             out_puts(o, "\n");
-            if (V) { snprintf(dstbuf, sizeof dstbuf, "m->%s", f->name); emit_value_checks(r, f, dstbuf, NULL, "p_"); }
+            emit_value_checks(r, f, dst, NULL, "at", "        ");
         } else if (!var) {
-            out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n            ");
-            snprintf(dstbuf, sizeof dstbuf, "((%s *)m->%s)[k_]", ct, f->name);
-            emit_load_scalar(r, f, dstbuf, "c->base + p_ + k_ * " );
-            o->size -= 2; /* drop ");" to finish the address */
-            out_printf(o, "%lldu);\n", (long long)es);
-            if (V) {
-                char offb[64];
-                snprintf(offb, sizeof offb, "p_ + k_ * %lldu", (long long)es);
-                emit_value_checks(r, f, dstbuf, "(int64_t)k_", offb);
-            }
+            snprintf(dst, sizeof dst, "((%s *)m->%s)[k]", ct, f->name);
+            out_puts(o, "        for (uint64_t k = 0; k < n; k++) {\n            ");
+            load_scalar(o, f, dst, at);
+            out_puts(o, "\n");
+            char off[96];
+            snprintf(off, sizeof off, "%s + k * %lldu", start, (long long)es);
+            emit_value_checks(r, f, dst, "(int64_t)k", off, "            ");
             out_puts(o, "        }\n");
-        } else if (V) {
-            if (em_field_needs_check(f)) {
-                out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n            %s v_; ", ct);
-                char at[96];
-                snprintf(at, sizeof at, "c->base + p_ + k_ * %lldu", (long long)es);
-                emit_load_scalar(r, f, "v_", at);
+        } else {
+            snprintf(dst, sizeof dst, "m->%s[k]", f->name);
+            /* bytes, or little-endian numbers on a little-endian host: one copy */
+            int copy = es == 1 || f->endian == EN_LITTLE;
+            out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s), _Alignof(%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+                       f->name, copy ? "copy" : "alloc", copy ? "c->base + " : "", copy ? start : "", copy ? ", " : "", ct, ct, start, f->name);
+            if (es > 1 || !copy) {
+                out_printf(o, "        if (c->arena%s) for (uint64_t k = 0; k < n; k++) ", copy ? " && !RELIC_GEN_LE" : "");
+                load_scalar(o, f, dst, at);
                 out_puts(o, "\n");
-                char offb[64];
-                snprintf(offb, sizeof offb, "p_ + k_ * %lldu", (long long)es);
-                emit_value_checks(r, f, "v_", "(int64_t)k_", offb);
+            }
+            if (value_checked(f)) {
+                out_printf(o, "        if (!c->arena) for (uint64_t k = 0; k < n; k++) {\n            const %s v = ", ct);
+                if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim)) out_printf(o, "(%s)", ct);
+                out_printf(o, "%s(%s);\n", em_load_fn(f), at);
+                char off[96];
+                snprintf(off, sizeof off, "%s + k * %lldu", start, (long long)es);
+                emit_value_checks(r, f, "v", "(int64_t)k", off, "            ");
                 out_puts(o, "        }\n");
             }
-        } else {
-            out_printf(o, "        m->%s = relic_arena_array(c->arena, (size_t)n_, sizeof(%s), _Alignof(%s));\n", f->name, ct, ct);
-            out_printf(o, "        if (!m->%s && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, \"%s\", \"out of memory for %%llu elements\", (unsigned long long)n_);\n", f->name, f->name);
-            if (es > 1 && f->endian == EN_LITTLE)
-                out_printf(o, "#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__\n        if (n_) memcpy(m->%s, c->base + p_, (size_t)bytes_);\n#else\n", f->name);
-            out_printf(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) { ");
-            snprintf(dstbuf, sizeof dstbuf, "((%s *)m->%s)[k_]", ct, f->name);
-            char at[96];
-            snprintf(at, sizeof at, "c->base + p_ + k_ * %lldu", (long long)es);
-            emit_load_scalar(r, f, dstbuf, at);
-            out_puts(o, " }\n");
-            if (es > 1 && f->endian == EN_LITTLE) out_puts(o, "#endif\n");
         }
     } else {
-        /* struct-typed */
         const char *T = f->stype->name;
-        int need = V ? em_struct_needs_check(f->stype) : 1;
+        int fixed_elem = es > 0;
         if (em_is_scalar(f)) {
-            out_printf(o, "        uint64_t sz_ = 0; relic_status st_ = %s_%s(c, p_, &sz_, &m->%s);\n", mname(r->mode), T, f->name);
-            out_printf(o, "        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, \"%s\", -1); return st_; }\n", f->name);
-            if (es < 0) out_puts(o, "        bytes_ = sz_;\n");
-        } else if (need) {
-            if (var && !V) {
-                out_printf(o, "        m->%s = relic_arena_array(c->arena, (size_t)n_, sizeof(%s_%s), _Alignof(%s_%s));\n", f->name, P, T, P, T);
-                out_printf(o, "        if (!m->%s && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, \"%s\", \"out of memory for %%llu elements\", (unsigned long long)n_);\n", f->name, f->name);
+            snprintf(dst, sizeof dst, "&m->%s", f->name);
+            emit_struct_call(r, f, start, dst, "-1", "        ");
+            if (!fixed_elem && need_bytes) out_puts(o, "        bytes = sz;\n");
+        } else {
+            int need = em_struct_needs_check(f->stype);
+            int walk = !fixed_elem && f->count_rest; /* `[..]` of variable elements: count what is walked */
+            int copy = var && em_struct_memcpy(f->stype);
+            if (var)
+                out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s_%s), _Alignof(%s_%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+                           f->name, copy ? "copy" : "alloc", copy ? "c->base + " : "", copy ? start : "", copy ? ", " : "", P, T, P, T, start, f->name);
+            int decode_only = var && !need; /* nothing to check: the loop only copies */
+            if (fixed_elem) {
+                /* copied above on a little-endian host; else element by element */
+                const char *cond = copy ? (decode_only ? "c->arena && !RELIC_GEN_LE" : "!c->arena || !RELIC_GEN_LE") : decode_only ? "c->arena" : NULL;
+                snprintf(at, sizeof at, "%s + k * %lldu", start, (long long)es);
+                if (var && !decode_only) {
+                    /* two loops: validating into a local the compiler keeps in registers */
+                    out_printf(o, "        if (!c->arena) for (uint64_t k = 0; k < n; k++) {\n            %s_%s e;\n", P, T);
+                    emit_struct_call(r, f, at, "&e", "(int64_t)k", "            ");
+                    out_printf(o, "        } else %sfor (uint64_t k = 0; k < n; k++)\n", copy ? "if (!RELIC_GEN_LE) " : "");
+                    snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
+                    emit_struct_call(r, f, at, dst, "(int64_t)k", "            ");
+                } else {
+                    if (cond) out_printf(o, "        if (%s) ", cond);
+                    else out_puts(o, "        ");
+                    if (var) snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
+                    else snprintf(dst, sizeof dst, "&((%s_%s *)m->%s)[k]", P, T, f->name);
+                    out_puts(o, "for (uint64_t k = 0; k < n; k++)\n");
+                    emit_struct_call(r, f, at, dst, "(int64_t)k", "            ");
+                }
+            } else {
+                /* variable-size elements: walked one after the other */
+                r->uses_st = 1;
+                out_printf(o, "        %s{\n            uint64_t q = %s, k = 0;\n            for (; k < n; k++) {\n", decode_only ? "if (c->arena) " : "", start);
+                if (walk) out_puts(o, "                if (q >= c->size) break;\n");
+                if (decode_only || !var) {
+                    snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
+                } else {
+                    out_printf(o, "                %s_%s e;\n", P, T);
+                    out_puts(o, "                if (!c->arena) memset(&e, 0, sizeof e);\n");
+                    snprintf(dst, sizeof dst, "e");
+                }
+                emit_struct_call(r, f, "q", dst, "(int64_t)k", "                ");
+                out_puts(o, "                q += sz;\n            }\n");
+                if (need_bytes) out_printf(o, "            bytes = q - %s;\n", start);
+                if (walk) {
+                    out_printf(o, "            m->%s_count = (size_t)k;\n", f->name);
+                    if (r->is_root) out_printf(o, "            if (c->view) c->view->%s_count = (size_t)k;\n", f->name);
+                }
+                out_puts(o, "        }\n");
             }
-            int fast = !V && em_struct_plain(f->stype);
-            if (fast) {
-                if (var) out_printf(o, "        if (plain_%s()) { if (n_) memcpy(m->%s, c->base + p_, (size_t)bytes_); } else {\n", T, f->name);
-                else out_printf(o, "        if (plain_%s()) { memcpy(m->%s, c->base + p_, (size_t)bytes_); } else {\n", T, f->name);
-            }
-            int walk = es < 0 && f->count_rest; /* `[..]` of variable elements: count what is walked */
-            out_puts(o, "        uint64_t q_ = p_;\n");
-            if (walk) out_puts(o, "        uint64_t k_ = 0;\n        for (; k_ < n_; k_++) {\n            if (q_ >= c->size) break;\n");
-            else out_puts(o, "        for (uint64_t k_ = 0; k_ < n_; k_++) {\n");
-            if (V && var) out_printf(o, "            %s_%s e_; memset(&e_, 0, sizeof e_);\n", P, T);
-            char elem[256];
-            if (V && var) snprintf(elem, sizeof elem, "&e_");
-            else if (var) snprintf(elem, sizeof elem, "&m->%s[k_]", f->name);
-            else snprintf(elem, sizeof elem, "&((%s_%s *)m->%s)[k_]", P, T, f->name);
-            out_printf(o, "            uint64_t sz_ = 0; relic_status st_ = %s_%s(c, q_, &sz_, %s);\n", mname(r->mode), T, elem);
-            out_printf(o, "            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, \"%s\", (int64_t)k_); return st_; }\n", f->name);
-            out_puts(o, "            q_ += sz_;\n        }\n");
-            if (es < 0) out_puts(o, "        bytes_ = q_ - p_;\n");
-            if (walk) {
-                out_printf(o, "        m->%s_count = (size_t)k_;\n", f->name);
-                if (V && r->is_root) out_printf(o, "        c->view->%s_count = (size_t)k_;\n", f->name);
-            }
-            if (fast) out_puts(o, "        }\n");
         }
     }
-    if (!f->at) out_puts(o, "        cur = p_ + bytes_;\n");
-    out_printf(o, "        pos_%s_ = p_; size_%s_ = bytes_; (void)pos_%s_; (void)size_%s_;\n", f->name, f->name, f->name, f->name);
+    emit_marks(r, f, "        ", start, "bytes");
+    if (seq) out_puts(o, "        cur += bytes;\n");
     out_puts(o, "    }\n");
+}
+
+/* Whether f sits at a statically known position with a known size. */
+static int is_fixed_field(const gen_field *f)
+{
+    return !f->at && !f->count && !f->count_rest && em_elem_size(f) >= 0;
+}
+
+static void branch_body(void *ctx, const gen_member *m, int n)
+{
+    rctx *r = ctx;
+    emit_members(r, m, n);
+    settle(r);
 }
 
 static void emit_members(rctx *r, const gen_member *m, int n)
@@ -271,38 +500,49 @@ static void emit_members(rctx *r, const gen_member *m, int n)
     gen_out *o = r->o;
     for (int i = 0; i < n; i++) {
         switch (m[i].kind) {
-        case M_FIELD: emit_field(r, m[i].field); break;
-        case M_CHECK:
-            if (r->mode == MODE_VAL) {
-                gen_out t = { 0 };
-                em_expr_text(&t, m[i].cond);
-                out_puts(o, "    if (!(");
-                em_expr(o, m[i].cond, "m->", "c->root->", "0");
-                out_printf(o, ")) return relic_fail(c->err, RELIC_E_RANGE, pos, \"%s\", \"check failed: ", r->st->name);
-                for (size_t k = 0; k < t.size; k++) {
-                    if (t.data[k] == '"' || t.data[k] == '\\') out_printf(o, "\\%c", t.data[k]);
-                    else if (t.data[k] == '%') out_puts(o, "%%");
-                    else out_printf(o, "%c", t.data[k]);
-                }
-                if (m[i].doc) out_printf(o, " (%s)", m[i].doc);
-                out_puts(o, "\");\n");
-                free(t.data);
+        case M_FIELD: {
+            const gen_field *f = m[i].field;
+            if (!is_fixed_field(f)) { emit_var_field(r, f); break; }
+            if (r->k >= r->checked_to && run_size(f) >= 0) emit_run_check(r, m, i, n);
+            {
+                char len[32];
+                snprintf(len, sizeof len, "%lldu", (long long)(em_elem_size(f) * em_fixed_elems(f)));
+                emit_marks(r, f, "    ", here(r, 0), len);
             }
+            if (r->is_root && !(em_is_scalar(f) && !f->stype))
+            {
+                out_printf(o, "    if (c->view) { c->view->%s = c->base + %s;", f->name, here(r, 0));
+                if (!em_is_scalar(f)) out_printf(o, " c->view->%s_count = 1;", f->name);
+                out_puts(o, " }\n");
+            }
+            emit_fixed_field(r, f);
+            r->k += em_elem_size(f) * em_fixed_elems(f);
             break;
+        }
+        case M_CHECK: {
+            gen_out t = { 0 };
+            em_expr_text(&t, m[i].cond);
+            out_puts(o, "    if (!(");
+            em_expr(o, m[i].cond, "m->", "c->root->", "0");
+            out_printf(o, ")) return relic_fail(c->err, RELIC_E_RANGE, pos, \"%s\", \"check failed: ", r->st->name);
+            put_escaped(o, t.data, t.size);
+            if (m[i].doc) { out_puts(o, " ("); put_escaped(o, m[i].doc, strlen(m[i].doc)); out_puts(o, ")"); }
+            out_puts(o, "\");\n");
+            free(t.data);
+            break;
+        }
         case M_IF:
-            em_branch(o, &m[i], "m->", "c->root->", members_body, r, NULL);
+            settle(r);
+            em_branch(o, &m[i], "m->", "c->root->", branch_body, r, NULL);
             break;
         case M_SWITCH: {
+            settle(r);
             gen_out t = { 0 }, stmt = { 0 };
             em_expr_text(&t, m[i].cond);
-            if (r->mode == MODE_VAL) {
-                out_printf(&stmt, "return relic_fail(c->err, RELIC_E_RANGE, cur, \"%s\", \"no case for %s = %%lld\", (long long)(", r->st->name, t.data);
-                em_expr(&stmt, m[i].cond, "m->", "c->root->", "0");
-                out_puts(&stmt, "));");
-            } else {
-                out_puts(&stmt, "break;");
-            }
-            em_branch(o, &m[i], "m->", "c->root->", members_body, r, stmt.data);
+            out_printf(&stmt, "return relic_fail(c->err, RELIC_E_RANGE, cur, \"%s\", \"no case for %s = %%lld\", (long long)(", r->st->name, t.data);
+            em_expr(&stmt, m[i].cond, "m->", "c->root->", "0");
+            out_puts(&stmt, "));");
+            em_branch(o, &m[i], "m->", "c->root->", branch_body, r, stmt.data);
             free(t.data);
             free(stmt.data);
             break;
@@ -318,54 +558,111 @@ static void emit_derived_check(gen_out *o, const char *holder, const gen_field *
     const char *what = f->init->func == FN_COUNT ? "count" : f->init->func == FN_OFFSET ? "offset" : "size";
     char actual[160];
     if (f->init->func == FN_COUNT) snprintf(actual, sizeof actual, "(uint64_t)m->%s_count", t->name);
-    else if (f->init->func == FN_OFFSET) snprintf(actual, sizeof actual, "pos_%s_", t->name);
-    else snprintf(actual, sizeof actual, "size_%s_", t->name);
+    else if (f->init->func == FN_OFFSET) snprintf(actual, sizeof actual, "at_%s", t->name);
+    else snprintf(actual, sizeof actual, "len_%s", t->name);
     out_printf(o, "    if ((uint64_t)m->%s%s != %s) return relic_fail(c->err, RELIC_E_LAYOUT, pos, \"%s%s\", \"says %s(%s) = %%llu but it is %%llu\", (unsigned long long)m->%s%s, (unsigned long long)%s);\n",
                holder, f->name, actual, holder, f->name, what, t->name, holder, f->name, actual);
 }
 
-/* The struct's own derived fields naming its own members; in the root, also
- * those of its plain struct members that name root members. */
-static void emit_derived_checks(rctx *r, gen_field **fs, int n)
+/* Visit the derived checks of st: its own derived fields naming its own
+ * members; in the root, also those of its plain struct members naming root
+ * members. With o NULL, only mark the members whose position or size they read. */
+static void derived_checks(rctx *r, gen_out *o)
 {
-    for (int i = 0; i < n; i++) {
-        gen_field *f = fs[i];
-        if (f->is_derived && !f->used_in_layout && gen_find_field((gen_struct *)r->st, f->init->ref->name) == f->init->ref)
-            emit_derived_check(r->o, "", f, f->init->ref);
-    }
-    if (!r->is_root) return;
-    for (int i = 0; i < n; i++) {
-        if (!fs[i]->stype || !em_is_scalar(fs[i])) continue;
-        char holder[160];
-        snprintf(holder, sizeof holder, "%s.", fs[i]->name);
-        gen_field *gs[512];
-        int ng = em_fields(fs[i]->stype, gs, 512);
-        for (int k = 0; k < ng; k++)
-            if (gs[k]->is_derived && !gs[k]->used_in_layout && gs[k]->init->root_scope)
-                emit_derived_check(r->o, holder, gs[k], gs[k]->init->ref);
+    gen_field *fs[512];
+    int n = em_fields(r->st, fs, 512);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < n; i++) {
+            gen_field *gs[512], **list = fs;
+            int ng = n;
+            char holder[160] = "";
+            if (pass == 1) {
+                if (!r->is_root || !fs[i]->stype || !em_is_scalar(fs[i])) continue;
+                snprintf(holder, sizeof holder, "%s.", fs[i]->name);
+                ng = em_fields(fs[i]->stype, gs, 512);
+                list = gs;
+            }
+            for (int k = (pass == 0 ? i : 0); k < (pass == 0 ? i + 1 : ng); k++) {
+                gen_field *f = list[k];
+                if (!f->is_derived || f->used_in_layout) continue;
+                if (pass == 0 && gen_find_field((gen_struct *)r->st, f->init->ref->name) != f->init->ref) continue;
+                if (pass == 1 && !f->init->root_scope) continue;
+                if (o) emit_derived_check(o, holder, f, f->init->ref);
+                else if (f->init->func != FN_COUNT) mark(r, f->init->ref, f->init->func == FN_SIZE);
+            }
+        }
     }
 }
 
-static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st, int mode)
+static void struct_sig(gen_out *o, const char *P, const gen_struct *st)
+{
+    if (st->fixed_size >= 0) /* inline: called per element of an array */
+        out_printf(o, "%sstatic %srelic_status rd_%s(%s_rctx *c, uint64_t pos, %s_%s *m)", st->is_root ? "" : "RELIC_GEN_ALWAYS_INLINE ", st->is_root ? "" : "inline ", st->name, P, P, st->name);
+    else
+        out_printf(o, "static relic_status rd_%s(%s_rctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)", st->name, P, P, st->name);
+}
+
+static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
 {
     const char *P = em_prefix(s);
+    gen_out body = { 0 };
+    rctx r = { 0 };
+    r.s = s;
+    r.o = &body;
+    r.st = st;
+    r.is_root = st->is_root;
     /* A fixed-size struct checks its whole span once on entry, except the root,
      * whose first member then names itself in the error. */
-    int span_check = st->fixed_size >= 0 && mode == MODE_VAL && !st->is_root;
-    rctx r = { s, o, st, mode, st->is_root, span_check };
-    out_printf(o, "RELIC_GEN_UNUSED static inline relic_status %s_%s(%s_%sctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)\n{\n",
-               mname(mode), st->name, P, mode == MODE_VAL ? "v" : "d", P, st->name);
-    out_puts(o, "    uint64_t cur = pos;\n    (void)c;\n");
-    gen_field *fs[512];
-    int n = em_fields(st, fs, 512);
-    /* trailing _ on these locals: a field named "t" must not declare size_t */
-    for (int i = 0; i < n; i++) out_printf(o, "    uint64_t pos_%s_ = 0, size_%s_ = 0;\n", fs[i]->name, fs[i]->name);
-    if (span_check)
-        out_printf(o, "    if (pos > c->size || c->size - pos < %lldu) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, \"\", \"%s needs %lld bytes, %%llu remain\", (unsigned long long)(pos > c->size ? 0 : c->size - pos));\n",
+    r.fixed = st->fixed_size >= 0 && !st->is_root;
+    for (int i = 0; i < st->nmembers; i++)
+        if (st->members[i].kind == M_IF || st->members[i].kind == M_SWITCH || (st->members[i].kind == M_FIELD && !is_fixed_field(st->members[i].field))) r.fixed = 0;
+    r.base = "pos";
+    derived_checks(&r, NULL);
+    if (r.fixed) {
+        r.checked_to = st->fixed_size;
+        out_printf(&body, "    if (!relic_gen_room(c->size, pos, %lldu)) return relic_gen_short(c->err, pos, c->size, \"\", \"%s\", %lldu);\n",
                    (long long)st->fixed_size, st->name, (long long)st->fixed_size);
+        int loads = 0;
+        for (int i = 0; i < st->nmembers; i++)
+            if (st->members[i].kind == M_FIELD && !st->members[i].field->stype) loads = 1;
+        if (loads) out_puts(&body, "    const uint8_t *p = c->base + pos;\n");
+    }
     emit_members(&r, st->members, st->nmembers);
-    if (mode == MODE_VAL) emit_derived_checks(&r, fs, n);
-    out_puts(o, "    *size_out = cur - pos;\n    return RELIC_OK;\n}\n\n");
+    derived_checks(&r, &body);
+    if (st->fixed_size < 0) {
+        if (!strcmp(r.base, "cur")) { r.uses_cur = 1; out_printf(&body, "    *size_out = %s - pos;\n", here(&r, 0)); }
+        else out_printf(&body, "    *size_out = %lldu;\n", (long long)r.k);
+    }
+    out_puts(&body, "    return RELIC_OK;\n}\n\n");
+
+    struct_sig(o, P, st);
+    out_puts(o, "\n{\n");
+    int has_sz = strstr(body.data, "&sz,") != NULL;
+    if (r.uses_st || has_sz) out_printf(o, "    relic_status st;\n");
+    if (has_sz) out_puts(o, "    uint64_t sz = 0;\n");
+    if (r.uses_cur) out_puts(o, "    uint64_t cur = pos;\n");
+    for (int i = 0; i < r.nmarked; i++) {
+        if (r.marked_at[i]) out_printf(o, "    uint64_t at_%s = 0;\n", r.marked[i]->name);
+        if (r.marked_len[i]) out_printf(o, "    uint64_t len_%s = 0;\n", r.marked[i]->name);
+    }
+    out_puts(o, body.data);
+    free(body.data);
+}
+
+/* The C layout of each memcpy'd struct is its file layout: asserted. */
+static void emit_layout_asserts(gen_schema *s, gen_out *o)
+{
+    const char *P = em_prefix(s);
+    for (int i = 0; i < s->nstructs; i++) {
+        const gen_struct *st = s->structs[i];
+        if (!em_struct_memcpy(st)) continue;
+        out_printf(o, "_Static_assert(sizeof(%s_%s) == %lld", P, st->name, (long long)st->fixed_size);
+        for (int k = 0; k < st->nmembers; k++) {
+            const gen_field *f = st->members[k].field;
+            if (f->fixed_offset) out_printf(o, " && offsetof(%s_%s, %s) == %lld", P, st->name, f->name, (long long)f->fixed_offset);
+        }
+        out_printf(o, ", \"%s: C layout is file layout (arrays are copied with memcpy)\");\n", st->name);
+    }
 }
 
 void emit_reader(gen_schema *s, gen_out *o)
@@ -373,40 +670,46 @@ void emit_reader(gen_schema *s, gen_out *o)
     const char *P = em_prefix(s);
     const char *R = s->format.root->name;
     gen_struct *order[4096];
-    int n = em_struct_order(s, order);
+    int proto[4096];
+    int n = em_callee_order(s, order, proto);
 
-    out_printf(o, "/* ---- validator and decoder ---- */\n\n");
-    out_printf(o, "typedef struct %s_vctx {\n    const uint8_t *base;\n    uint64_t size;\n    relic_error *err;\n    %s_%s *root;\n    %s_view *view;\n} %s_vctx;\n\n", P, P, R, P, P);
-    out_printf(o, "typedef struct %s_dctx {\n    const uint8_t *base;\n    uint64_t size;\n    relic_error *err;\n    %s_%s *root;\n    relic_arena *arena;\n} %s_dctx;\n\n", P, P, R, P);
+    emit_layout_asserts(s, o);
+    out_printf(o, "\n/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */\n\n");
+    out_printf(o, "typedef struct %s_rctx {\n    const uint8_t *base;\n    uint64_t size;\n    relic_error *err;\n    %s_%s *root;\n    %s_view *view;   /* validating: the root's arrays */\n    relic_arena *arena; /* decoding: where arrays are copied */\n} %s_rctx;\n\n",
+               P, P, R, P, P);
+    int any = 0;
     for (int i = 0; i < n; i++) {
-        out_printf(o, "RELIC_GEN_UNUSED static inline relic_status val_%s(%s_vctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m);\n", order[i]->name, P, P, order[i]->name);
-        out_printf(o, "RELIC_GEN_UNUSED static inline relic_status dec_%s(%s_dctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m);\n", order[i]->name, P, P, order[i]->name);
+        if (!order[i]->used || !proto[i]) continue;
+        struct_sig(o, P, order[i]);
+        out_puts(o, ";\n");
+        any = 1;
     }
-    out_puts(o, "\n");
-    for (int i = 0; i < n; i++) {
-        emit_struct_fn(s, o, order[i], MODE_VAL);
-        emit_struct_fn(s, o, order[i], MODE_DEC);
-    }
+    if (any) out_puts(o, "\n");
+    for (int i = 0; i < n; i++)
+        if (order[i]->used) emit_struct_fn(s, o, order[i]);
+    int var = s->format.root->fixed_size < 0;
     out_printf(o,
         "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
-        "    relic_error scratch_;\n"
-        "    if (!err) err = &scratch_;\n"
+        "    relic_error scratch;\n"
+        "    if (!err) err = &scratch;\n"
         "    relic_error_clear(err);\n"
         "    memset(out, 0, sizeof *out);\n"
         "    out->base = data;\n    out->size = size;\n"
-        "    %s_vctx c = { data, size, err, &out->values, out };\n"
-        "    uint64_t sz;\n"
-        "    relic_status st = val_%s(&c, 0, &sz, &out->values);\n"
+        "    %s_rctx c = { data, size, err, &out->values, out, NULL };\n",
+        P, P, P);
+    if (var) out_puts(o, "    uint64_t sz;\n");
+    out_printf(o,
+        "    relic_status st = rd_%s(&c, 0, %s&out->values);\n"
         "    if (st != RELIC_OK) memset(out, 0, sizeof *out);\n"
-        "    return st;\n}\n\n", P, P, P, R);
+        "    return st;\n}\n\n", R, var ? "&sz, " : "");
     out_printf(o,
         "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err)\n{\n"
-        "    relic_error scratch_;\n"
-        "    if (!err) err = &scratch_;\n"
+        "    relic_error scratch;\n"
+        "    if (!err) err = &scratch;\n"
         "    memset(out, 0, sizeof *out);\n"
-        "    %s_dctx c = { v->base, v->size, err, out, a };\n"
-        "    uint64_t sz;\n"
-        "    return dec_%s(&c, 0, &sz, out);\n}\n\n", P, P, P, R, P, R);
+        "    %s_rctx c = { v->base, v->size, err, out, NULL, a };\n", P, P, P, R, P);
+    if (var) out_puts(o, "    uint64_t sz;\n");
+    out_printf(o, "    return rd_%s(&c, 0, %sout);\n}\n\n", R, var ? "&sz, " : "");
 }
 
 /* Decoders of codec regions: inflate into the arena, then validate and
@@ -421,30 +724,32 @@ void emit_codec_decoders(gen_schema *s, gen_out *o)
         for (int k = 0; k < n; k++) {
             gen_field *f = fs[k];
             if (!f->codec) continue;
-            const char *T = f->codec_stype->name;
+            const gen_struct *T = f->codec_stype;
             out_printf(o, "relic_status %s_%s_%s_decode(const %s_%s *m, relic_arena *a, %s_%s *out, relic_error *err)\n{\n",
-                       P, st->name, f->name, P, st->name, P, T);
-            out_puts(o, "    relic_error scratch_;\n    if (!err) err = &scratch_;\n    memset(out, 0, sizeof *out);\n");
-            out_puts(o, "    const int64_t size_ = ");
+                       P, st->name, f->name, P, st->name, P, T->name);
+            out_puts(o, "    relic_error scratch;\n    if (!err) err = &scratch;\n    memset(out, 0, sizeof *out);\n");
+            out_puts(o, "    const int64_t size = ");
             em_expr(o, f->codec_size, "m->", "m->", "0");
             out_puts(o, ";\n");
-            out_printf(o, "    if (size_ < 0 || (uint64_t)size_ > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, \"%s\", \"declared decoded size %%lld is outside 0..%%llu\", (long long)size_, (unsigned long long)RELIC_CODEC_MAX_DECODED);\n", f->name);
-            out_printf(o, "    if ((uint64_t)size_ > relic_codec_%s_max_decoded(m->%s_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, \"%s\", \"%%zu encoded bytes cannot hold the declared %%lld decoded bytes\", m->%s_count, (long long)size_);\n",
+            out_printf(o, "    if (size < 0 || (uint64_t)size > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, \"%s\", \"declared decoded size %%lld is outside 0..%%llu\", (long long)size, (unsigned long long)RELIC_CODEC_MAX_DECODED);\n", f->name);
+            out_printf(o, "    if ((uint64_t)size > relic_codec_%s_max_decoded(m->%s_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, \"%s\", \"%%zu encoded bytes cannot hold the declared %%lld decoded bytes\", m->%s_count, (long long)size);\n",
                        f->codec, f->name, f->name, f->name);
-            out_puts(o, "    uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);\n");
-            out_printf(o, "    if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, \"%s\", \"out of memory for %%lld decoded bytes\", (long long)size_);\n", f->name);
-            out_printf(o, "    relic_status st_ = relic_codec_%s_decode(m->%s, m->%s_count, buf_, (size_t)size_, a, err);\n", f->codec, f->name, f->name);
-            out_printf(o, "    if (st_ != RELIC_OK) { relic_gen_path_prefix(err, \"%s\", -1); return st_; }\n", f->name);
-            out_printf(o, "    return %s_%s_%s_decode_bytes(buf_, (size_t)size_, a, out, err);\n}\n\n", P, st->name, f->name);
-            out_printf(o, "relic_status %s_%s_%s_decode_bytes(const uint8_t *buf_, size_t size_, relic_arena *a, %s_%s *out, relic_error *err)\n{\n",
-                       P, st->name, f->name, P, T);
-            out_puts(o, "    relic_error scratch_;\n    if (!err) err = &scratch_;\n    memset(out, 0, sizeof *out);\n    relic_status st_;\n");
-            out_printf(o, "    %s_%s check_;\n    memset(&check_, 0, sizeof check_);\n", P, T);
-            out_printf(o, "    %s_vctx vc_ = { buf_, (uint64_t)size_, err, NULL, NULL };\n    uint64_t sz_ = 0;\n", P);
-            out_printf(o, "    if ((st_ = val_%s(&vc_, 0, &sz_, &check_)) != RELIC_OK) { relic_gen_path_prefix(err, \"%s\", -1); return st_; }\n", T, f->name);
-            out_printf(o, "    if (sz_ != (uint64_t)size_) return relic_fail(err, RELIC_E_LAYOUT, sz_, \"%s\", \"%%llu decoded bytes follow the %s\", (unsigned long long)((uint64_t)size_ - sz_));\n", f->name, T);
-            out_printf(o, "    %s_dctx dc_ = { buf_, (uint64_t)size_, err, NULL, a };\n", P);
-            out_printf(o, "    return dec_%s(&dc_, 0, &sz_, out);\n}\n\n", T);
+            out_puts(o, "    uint8_t *buf = relic_arena_alloc(a, (size_t)size, 16);\n");
+            out_printf(o, "    if (!buf) return relic_fail(err, RELIC_E_NOMEM, 0, \"%s\", \"out of memory for %%lld decoded bytes\", (long long)size);\n", f->name);
+            out_printf(o, "    relic_status st = relic_codec_%s_decode(m->%s, m->%s_count, buf, (size_t)size, a, err);\n", f->codec, f->name, f->name);
+            out_printf(o, "    if (st != RELIC_OK) return relic_gen_nest(err, st, \"%s\", -1);\n", f->name);
+            out_printf(o, "    return %s_%s_%s_decode_bytes(buf, (size_t)size, a, out, err);\n}\n\n", P, st->name, f->name);
+            out_printf(o, "relic_status %s_%s_%s_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, %s_%s *out, relic_error *err)\n{\n",
+                       P, st->name, f->name, P, T->name);
+            out_puts(o, "    relic_error scratch;\n    if (!err) err = &scratch;\n    memset(out, 0, sizeof *out);\n    relic_status st;\n");
+            out_printf(o, "    %s_rctx c = { buf, (uint64_t)size, err, NULL, NULL, NULL };\n", P);
+            int var = T->fixed_size < 0;
+            if (var) out_puts(o, "    uint64_t sz = 0;\n");
+            else out_printf(o, "    const uint64_t sz = %lldu;\n", (long long)T->fixed_size);
+            out_printf(o, "    if ((st = rd_%s(&c, 0, %sout)) != RELIC_OK) return relic_gen_nest(err, st, \"%s\", -1);\n", T->name, var ? "&sz, " : "", f->name);
+            out_printf(o, "    if (sz != (uint64_t)size) return relic_fail(err, RELIC_E_LAYOUT, sz, \"%s\", \"%%llu decoded bytes follow the %s\", (unsigned long long)((uint64_t)size - sz));\n", f->name, T->name);
+            out_puts(o, "    memset(out, 0, sizeof *out);\n    c.arena = a;\n");
+            out_printf(o, "    return rd_%s(&c, 0, %sout);\n}\n\n", T->name, var ? "&sz, " : "");
         }
     }
 }

@@ -5,17 +5,26 @@
 
 #include "emit.h"
 
+/* An enum's names as a {value, "name"} table and its two lookups as calls
+ * of the shared relic_gen_enum_name / relic_gen_enum_value (gen_support.c). */
 void em_enum_source(gen_schema *s, gen_out *o, const gen_enum *e)
 {
     const char *P = em_prefix(s);
-    out_printf(o, "const char *%s_%s_name(int64_t value)\n{\n    switch (value) {\n", P, e->name);
-    for (int i = 0; i < e->nitems; i++)
-        out_printf(o, "    case INT64_C(%lld): return \"%s\";\n", (long long)e->items[i].value, e->items[i].name);
-    out_puts(o, "    default: return NULL;\n    }\n}\n\n");
-    out_printf(o, "int %s_%s_from_name(const char *name, int64_t *value)\n{\n", P, e->name);
-    for (int i = 0; i < e->nitems; i++)
-        out_printf(o, "    if (strcmp(name, \"%s\") == 0) { *value = INT64_C(%lld); return 1; }\n", e->items[i].name, (long long)e->items[i].value);
-    out_puts(o, "    (void)name; (void)value;\n    return 0;\n}\n\n");
+    out_printf(o, "static const relic_gen_enum_item %s_names[] = {\n   ", e->name);
+    int col = 3;
+    for (int i = 0; i < e->nitems; i++) {
+        char item[160];
+        int64_t v = e->items[i].value;
+        int n = v >= -2147483647 && v <= 2147483647 ? snprintf(item, sizeof item, " { %lld, \"%s\" },", (long long)v, e->items[i].name)
+                                                    : snprintf(item, sizeof item, " { INT64_C(%lld), \"%s\" },", (long long)v, e->items[i].name);
+        if (col + n > 110) { out_puts(o, "\n   "); col = 3; }
+        out_puts(o, item);
+        col += n;
+    }
+    out_puts(o, "\n};\n");
+    out_printf(o, "const char *%s_%s_name(int64_t value) { return relic_gen_enum_name(%s_names, %d, value); }\n", P, e->name, e->name, e->nitems);
+    out_printf(o, "int %s_%s_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(%s_names, %d, name, value); }\n\n",
+               P, e->name, e->name, e->nitems);
 }
 
 void emit_source(gen_schema *s, gen_out *o)
@@ -29,7 +38,6 @@ void emit_source(gen_schema *s, gen_out *o)
     out_puts(o, "NULL };\n\n");
     emit_detect_source(s, o);
     for (int i = 0; i < s->nenums; i++) em_enum_source(s, o, s->enums[i]);
-    em_plain_predicates(s, o);
     emit_reader(s, o);
     emit_codec_decoders(s, o);
     emit_writer(s, o);

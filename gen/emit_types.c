@@ -24,6 +24,21 @@ void em_doc_comment(gen_out *o, const char *indent, const char *doc, const char 
     out_puts(o, " */\n");
 }
 
+/* A doc comment (doc, then "Source: source.") after a declaration, on its line. */
+static void doc_trailing(gen_out *o, const char *doc, const char *source)
+{
+    if (!doc && !source) return;
+    out_puts(o, " /**< ");
+    if (doc)
+        for (const char *c = doc; *c; c++) {
+            if (*c == '*' && c[1] == '/') out_puts(o, "* /");
+            else if (*c == '\n') out_puts(o, " ");
+            else out_printf(o, "%c", *c);
+        }
+    if (source) out_printf(o, "%sSource: %s.", doc ? " " : "", source);
+    out_puts(o, " */");
+}
+
 static void field_constraints(gen_out *o, const gen_field *f)
 {
     if (f->is_derived) { out_puts(o, " [derived: "); em_expr_text(o, f->init); out_puts(o, ", filled by the writer]"); }
@@ -41,23 +56,25 @@ static void emit_field_decl(gen_schema *s, gen_out *o, const gen_field *f)
     gen_out d = { 0 };
     if (f->doc) out_puts(&d, f->doc);
     field_constraints(&d, f);
-    if (d.size) em_doc_comment(o, "    ", d.data, f->source);
-    free(d.data);
     const char *ct = f->prim == P_CHAR ? "char" : em_elem_ctype(s, f);
     if (f->count || f->count_rest) {
         if (f->ndims) {
             out_printf(o, "    %s (*%s)", ct, f->name);
             for (int i = 0; i < f->ndims; i++) out_printf(o, "[%d]", f->dims[i]);
-            out_puts(o, ";\n");
+            out_puts(o, ";");
         } else {
-            out_printf(o, "    %s *%s;\n", ct, f->name);
+            out_printf(o, "    %s *%s;", ct, f->name);
         }
-        out_printf(o, "    size_t %s_count; /**< number of elements in %s */\n", f->name, f->name);
+        doc_trailing(o, d.size ? d.data : NULL, f->source);
+        out_printf(o, "\n    size_t %s_count; /**< number of elements in %s */\n", f->name, f->name);
     } else {
         out_printf(o, "    %s %s", ct, f->name);
         for (int i = 0; i < f->ndims; i++) out_printf(o, "[%d]", f->dims[i]);
-        out_puts(o, ";\n");
+        out_puts(o, ";");
+        doc_trailing(o, d.size ? d.data : NULL, f->source);
+        out_puts(o, "\n");
     }
+    free(d.data);
 }
 
 void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
@@ -68,14 +85,15 @@ void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
     em_doc_comment(o, "", e->doc, e->source);
     out_printf(o, "enum %s_%s {\n", P, e->name);
     for (int i = 0; i < e->nitems; i++) {
-        if (e->items[i].doc) em_doc_comment(o, "    ", e->items[i].doc, NULL);
-        out_printf(o, "    %s_%s = %lld%s,\n", up, em_upper(e->items[i].name), (long long)e->items[i].value,
+        out_printf(o, "    %s_%s = %lld%s,", up, em_upper(e->items[i].name), (long long)e->items[i].value,
                    e->items[i].value > 0x7FFFFFFF ? "u" : "");
+        doc_trailing(o, e->items[i].doc, NULL);
+        out_puts(o, "\n");
     }
     out_puts(o, "};\n");
-    out_printf(o, "/** Name of a%s value as the schema spells it, NULL when it has none. */\n", e->is_flags ? " single flag" : "");
+    out_printf(o, "/** The name of a%s value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */\n",
+               e->is_flags ? " single flag" : "");
     out_printf(o, "const char *%s_%s_name(int64_t value);\n", P, e->name);
-    out_printf(o, "/** Value of a name (as %s_%s_name gives it); 0 when unknown. */\n", P, e->name);
     out_printf(o, "int %s_%s_from_name(const char *name, int64_t *value);\n", P, e->name);
     if (!e->is_flags) {
         /* inline, so a validator's enum check costs a compare, not a call */
@@ -85,10 +103,11 @@ void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
             if (e->items[i].value > hi) hi = e->items[i].value;
         }
         out_printf(o, "/** 1 when value is listed in %s. */\n", e->name);
-        out_printf(o, "static inline int %s_%s_known(int64_t value)\n{\n", P, e->name);
         if (e->nitems && (uint64_t)(hi - lo) == (uint64_t)(e->nitems - 1))
-            out_printf(o, "    return value >= INT64_C(%lld) && value <= INT64_C(%lld);\n}\n", (long long)lo, (long long)hi);
+            out_printf(o, "static inline int %s_%s_known(int64_t value) { return value >= INT64_C(%lld) && value <= INT64_C(%lld); }\n",
+                       P, e->name, (long long)lo, (long long)hi);
         else {
+            out_printf(o, "static inline int %s_%s_known(int64_t value)\n{\n", P, e->name);
             out_puts(o, "    switch (value) {\n");
             for (int i = 0; i < e->nitems; i++) out_printf(o, "    case INT64_C(%lld):\n", (long long)e->items[i].value);
             out_puts(o, e->nitems ? "        return 1;\n    default:\n        return 0;\n    }\n}\n" : "    default:\n        return 0;\n    }\n}\n");
@@ -106,8 +125,8 @@ void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
 static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
 {
     const char *P = em_prefix(s);
-    out_printf(o, "/** Zero-copy view of a validated %s (%lld bytes in the file). */\n", st->name, (long long)st->fixed_size);
-    out_printf(o, "typedef struct %s_%s_view { const uint8_t *p; } %s_%s_view;\n", P, st->name, P, st->name);
+    out_printf(o, "typedef struct %s_%s_view { const uint8_t *p; } %s_%s_view; /**< a validated %s (%lld bytes in the file), zero-copy */\n",
+               P, st->name, P, st->name, st->name, (long long)st->fixed_size);
     for (int i = 0; i < st->nmembers; i++) {
         const gen_member *m = &st->members[i];
         if (m->kind != M_FIELD) continue;
@@ -134,7 +153,6 @@ static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
         char pos[96];
         if (f->ndims) snprintf(pos, sizeof pos, "v.p + %lld + %lld * i", (long long)f->fixed_offset, (long long)es);
         else snprintf(pos, sizeof pos, "v.p + %lld", (long long)f->fixed_offset);
-        if (f->doc) em_doc_comment(o, "", f->doc, NULL);
         if (f->stype) {
             out_printf(o, "static inline %s_%s_view %s_%s_%s(%s_%s_view v%s) { %s_%s_view r = { %s }; return r; }\n",
                        P, f->stype->name, P, st->name, f->name, P, st->name, idx, P, f->stype->name, pos);
@@ -233,12 +251,6 @@ void emit_header(gen_schema *s, gen_out *o)
         if (nf == 0) out_puts(o, "    char unused_;\n");
         out_puts(o, "};\n\n");
     }
-    for (int i = 0; i < n; i++)
-        if (order[i]->fixed_size >= 0) {
-            out_printf(o, "_Static_assert(%s_%s_SIZE == %lld, \"documented size of %s\");\n", UP, em_upper(order[i]->name),
-                       (long long)(order[i]->doc_size >= 0 ? order[i]->doc_size : order[i]->fixed_size), order[i]->name);
-        }
-    out_puts(o, "\n");
     for (int i = 0; i < n; i++)
         if (order[i]->fixed_size >= 0) emit_view(s, o, order[i]);
     emit_root_view(s, o);

@@ -3,45 +3,20 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "relic_gen.h"
 #include "are.h"
 
-const char *relic_are_wind_power_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "none";
-    case INT64_C(1): return "weak";
-    case INT64_C(2): return "strong";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item wind_power_names[] = {
+    { 0, "none" }, { 1, "weak" }, { 2, "strong" },
+};
+const char *relic_are_wind_power_name(int64_t value) { return relic_gen_enum_name(wind_power_names, 3, value); }
+int relic_are_wind_power_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(wind_power_names, 3, name, value); }
 
-int relic_are_wind_power_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "none") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "weak") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "strong") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_are_are_flags_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "interior";
-    case INT64_C(2): return "underground";
-    case INT64_C(4): return "natural";
-    default: return NULL;
-    }
-}
-
-int relic_are_are_flags_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "interior") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "underground") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "natural") == 0) { *value = INT64_C(4); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item are_flags_names[] = {
+    { 1, "interior" }, { 2, "underground" }, { 4, "natural" },
+};
+const char *relic_are_are_flags_name(int64_t value) { return relic_gen_enum_name(are_flags_names, 3, value); }
+int relic_are_are_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(are_flags_names, 3, name, value); }
 
 static const int64_t relic_are_are_flags_values[] = { INT64_C(1), INT64_C(2), INT64_C(4), };
 static const char *const relic_are_are_flags_names[] = { "interior", "underground", "natural", };

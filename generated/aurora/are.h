@@ -14,35 +14,24 @@ extern const relic_gff_schema relic_are_schema;
 
 /** Strength of the wind in an area Source: BioWare Aurora specs, AreaFile Table 2.1. */
 enum relic_are_wind_power {
-    /** No wind */
-    RELIC_ARE_WIND_POWER_NONE = 0,
-    /** Weak wind */
-    RELIC_ARE_WIND_POWER_WEAK = 1,
-    /** Strong wind */
-    RELIC_ARE_WIND_POWER_STRONG = 2,
+    RELIC_ARE_WIND_POWER_NONE = 0, /**< No wind */
+    RELIC_ARE_WIND_POWER_WEAK = 1, /**< Weak wind */
+    RELIC_ARE_WIND_POWER_STRONG = 2, /**< Strong wind */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_are_wind_power_name(int64_t value);
-/** Value of a name (as relic_are_wind_power_name gives it); 0 when unknown. */
 int relic_are_wind_power_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in wind_power. */
-static inline int relic_are_wind_power_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_are_wind_power_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** Area terrain type flags: they affect hearing through walls, map exploration visibility and whether certain feats are active, not how the toolset presents the area Source: BioWare Aurora specs, AreaFile Table 2.1. */
 enum relic_are_are_flags {
-    /** Interior (exterior if unset) */
-    RELIC_ARE_ARE_FLAGS_INTERIOR = 1,
-    /** Underground (aboveground if unset) */
-    RELIC_ARE_ARE_FLAGS_UNDERGROUND = 2,
-    /** Natural (urban if unset) */
-    RELIC_ARE_ARE_FLAGS_NATURAL = 4,
+    RELIC_ARE_ARE_FLAGS_INTERIOR = 1, /**< Interior (exterior if unset) */
+    RELIC_ARE_ARE_FLAGS_UNDERGROUND = 2, /**< Underground (aboveground if unset) */
+    RELIC_ARE_ARE_FLAGS_NATURAL = 4, /**< Natural (urban if unset) */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_are_are_flags_name(int64_t value);
-/** Value of a name (as relic_are_are_flags_name gives it); 0 when unknown. */
 int relic_are_are_flags_from_name(const char *name, int64_t *value);
 #define RELIC_ARE_ARE_FLAGS_MASK 0x7u
 
@@ -55,417 +44,111 @@ extern const relic_gff_sstruct relic_are_expansion_struct;
 /** AreaTile: which tile lies at one grid position of the area, its orientation and its lighting effects (StructID 1.) Source: BioWare Aurora specs AreaFile Table 2.5a. */
 extern const relic_gff_sstruct relic_are_tile_struct;
 
-/* ---- are (top level: no struct argument) ---- */
+/* ---- are (top level: no struct argument). Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Percent chance of lightning (0-100). GFF int "ChanceLightning", range 0..100. */
+static inline relic_status relic_are_chance_lightning(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "ChanceLightning", 5u, out, err); }
+/** Percent chance of rain (0-100); BioWare's Aurora spec spells the label ChangeRain, real files ChanceRain. GFF int "ChanceRain", range 0..100. */
+static inline relic_status relic_are_chance_rain(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "ChanceRain", 5u, out, err); }
+/** Percent chance of snow (0-100). GFF int "ChanceSnow", range 0..100. */
+static inline relic_status relic_are_chance_snow(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "ChanceSnow", 5u, out, err); }
+/** Module designer comments. GFF cexostring "Comments"; the bytes in place. */
+static inline relic_status relic_are_comments(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Comments", 10u, out, err); }
+/** Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas). GFF int "Creator_ID", range -1..-1 for nwn1 nwn2. */
+static inline relic_status relic_are_creator_id(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Creator_ID", 5u, out, err); }
+/** 1 if day/night transitions occur, 0 otherwise. GFF byte "DayNightCycle", range 0..1. */
+static inline relic_status relic_are_day_night_cycle(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "DayNightCycle", 0u, out, err); }
+/** Deprecated; unused. GFF list "Expansion_List", elements expansion. */
+static inline relic_status relic_are_expansion_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Expansion_List", 15u, out, err); }
+/** Area terrain type flags: 0x0001 interior, 0x0002 underground, 0x0004 natural. GFF dword "Flags", flags are_flags. */
+static inline relic_status relic_are_flags(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Flags", 4u, out, err); }
+/** Area size in the y (north-south) direction, in tiles. GFF int "Height". */
+static inline relic_status relic_are_height(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Height", 5u, out, err); }
+/** Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas). GFF int "ID", range -1..-1 for nwn1 nwn2. */
+static inline relic_status relic_are_id(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "ID", 5u, out, err); }
+/** 1 if the area is always night, 0 if always day; meaningful only if DayNightCycle is 0. GFF byte "IsNight", range 0..1. */
+static inline relic_status relic_are_is_night(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "IsNight", 0u, out, err); }
+/** Index into environment.2da (the lighting scheme chosen in the toolset; no further effect once the area properties are set). GFF byte "LightingScheme". */
+static inline relic_status relic_are_lighting_scheme(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "LightingScheme", 0u, out, err); }
+/** Index into loadscreens.2da: default loading screen for this area (a door or trigger with an area transition can override it); row 0 means random. GFF word "LoadScreenID". */
+static inline relic_status relic_are_load_screen_id(const relic_gff_doc *d, uint16_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "LoadScreenID", 2u, out, err); }
+/** Modifier to Listen skill checks made in the area. GFF int "ModListenCheck". */
+static inline relic_status relic_are_mod_listen_check(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "ModListenCheck", 5u, out, err); }
+/** Modifier to Spot skill checks made in the area. GFF int "ModSpotCheck". */
+static inline relic_status relic_are_mod_spot_check(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "ModSpotCheck", 5u, out, err); }
+/** Nighttime ambient light color (BGR: 0BGR, bytes R G B 0 on disk). GFF dword "MoonAmbientColor". */
+static inline relic_status relic_are_moon_ambient_color(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "MoonAmbientColor", 4u, out, err); }
+/** Nighttime diffuse light color (BGR); BioWare's Aurora spec spells the label MoodDiffuseColor, real files MoonDiffuseColor. GFF dword "MoonDiffuseColor". */
+static inline relic_status relic_are_moon_diffuse_color(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "MoonDiffuseColor", 4u, out, err); }
+/** Nighttime fog amount (0-15). GFF byte "MoonFogAmount", range 0..15. */
+static inline relic_status relic_are_moon_fog_amount(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "MoonFogAmount", 0u, out, err); }
+/** Nighttime fog color (BGR). GFF dword "MoonFogColor". */
+static inline relic_status relic_are_moon_fog_color(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "MoonFogColor", 4u, out, err); }
+/** 1 if shadows appear at night, 0 otherwise. GFF byte "MoonShadows", range 0..1. */
+static inline relic_status relic_are_moon_shadows(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "MoonShadows", 0u, out, err); }
+/** Name of the area in game and in the toolset's module contents tree; the game hides the text up to and including the first colon. GFF cexolocstring "Name". */
+static inline relic_status relic_are_name(const relic_gff_doc *d, relic_gff_locstring *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Name", 12u, out, err); }
+/** 1 if resting is not allowed, 0 otherwise. GFF byte "NoRest", range 0..1. */
+static inline relic_status relic_are_no_rest(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "NoRest", 0u, out, err); }
+/** OnEnter event script. GFF resref "OnEnter"; the bytes in place. */
+static inline relic_status relic_are_on_enter(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "OnEnter", 11u, out, err); }
+/** OnExit event script. GFF resref "OnExit"; the bytes in place. */
+static inline relic_status relic_are_on_exit(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "OnExit", 11u, out, err); }
+/** OnHeartbeat event script. GFF resref "OnHeartbeat"; the bytes in place. */
+static inline relic_status relic_are_on_heartbeat(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "OnHeartbeat", 11u, out, err); }
+/** OnUserDefined event script. GFF resref "OnUserDefined"; the bytes in place. */
+static inline relic_status relic_are_on_user_defined(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "OnUserDefined", 11u, out, err); }
+/** Index into pvpsettings.2da (the settings are hard-coded in the game; the 2DA only describes them). GFF byte "PlayerVsPlayer". */
+static inline relic_status relic_are_player_vs_player(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "PlayerVsPlayer", 0u, out, err); }
+/** Should be identical to the filename of the area. GFF resref "ResRef"; the bytes in place. */
+static inline relic_status relic_are_res_ref(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "ResRef", 11u, out, err); }
+/** Index into skyboxes.2da (0-255); 0 means no skybox. GFF byte "SkyBox", range 0..255. */
+static inline relic_status relic_are_sky_box(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "SkyBox", 0u, out, err); }
+/** Opacity of shadows (0-100 in NWN1 and NWN2); KotOR's shipped areas store 0-255 (205 in m13aa and the tat001, 001ebo test areas). GFF byte "ShadowOpacity", range 0..100 for nwn1 nwn2. */
+static inline relic_status relic_are_shadow_opacity(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "ShadowOpacity", 0u, out, err); }
+/** Daytime ambient light color (BGR). GFF dword "SunAmbientColor". */
+static inline relic_status relic_are_sun_ambient_color(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "SunAmbientColor", 4u, out, err); }
+/** Daytime diffuse light color (BGR). GFF dword "SunDiffuseColor". */
+static inline relic_status relic_are_sun_diffuse_color(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "SunDiffuseColor", 4u, out, err); }
+/** Daytime fog amount (0-15). GFF byte "SunFogAmount", range 0..15. */
+static inline relic_status relic_are_sun_fog_amount(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "SunFogAmount", 0u, out, err); }
+/** Daytime fog color (BGR). GFF dword "SunFogColor". */
+static inline relic_status relic_are_sun_fog_color(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "SunFogColor", 4u, out, err); }
+/** 1 if shadows appear during the day, 0 otherwise. GFF byte "SunShadows", range 0..1. */
+static inline relic_status relic_are_sun_shadows(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "SunShadows", 0u, out, err); }
+/** Tag of the area, used for scripting. GFF cexostring "Tag"; the bytes in place. */
+static inline relic_status relic_are_tag(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Tag", 10u, out, err); }
+/** AreaTiles of the area (StructID 1), row by row: tile i is at x = i % Width, y = i / Width. GFF list "Tile_List", elements tile. */
+static inline relic_status relic_are_tile_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Tile_List", 15u, out, err); }
+/** ResRef of the tileset (.SET) file used by the area; BioWare's Aurora spec spells the label TileSet, real files Tileset. GFF resref "Tileset"; the bytes in place. */
+static inline relic_status relic_are_tileset(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Tileset", 11u, out, err); }
+/** Revision number of the area: 1 when first saved, incremented on every save. GFF dword "Version". */
+static inline relic_status relic_are_version(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Version", 4u, out, err); }
+/** Area size in the x (west-east) direction, in tiles. GFF int "Width". */
+static inline relic_status relic_are_width(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Width", 5u, out, err); }
+/** Strength of the wind in the area: none, weak or strong (0-2). GFF int "WindPower", values wind_power. */
+static inline relic_status relic_are_wind_power(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "WindPower", 5u, out, err); }
 
-/** Percent chance of lightning (0-100).
- *  GFF int "ChanceLightning", range 0..100.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_chance_lightning(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "ChanceLightning", 5u, out, err);
-}
-
-/** Percent chance of rain (0-100); BioWare's Aurora spec spells the label ChangeRain, real files ChanceRain.
- *  GFF int "ChanceRain", range 0..100.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_chance_rain(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "ChanceRain", 5u, out, err);
-}
-
-/** Percent chance of snow (0-100).
- *  GFF int "ChanceSnow", range 0..100.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_chance_snow(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "ChanceSnow", 5u, out, err);
-}
-
-/** Module designer comments.
- *  GFF cexostring "Comments"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_comments(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Comments", 10u, out, err);
-}
-
-/** Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas).
- *  GFF int "Creator_ID", range -1..-1 for nwn1 nwn2.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_creator_id(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Creator_ID", 5u, out, err);
-}
-
-/** 1 if day/night transitions occur, 0 otherwise.
- *  GFF byte "DayNightCycle", range 0..1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_day_night_cycle(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "DayNightCycle", 0u, out, err);
-}
-
-/** Deprecated; unused.
- *  GFF list "Expansion_List", elements expansion.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_expansion_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Expansion_List", 15u, out, err);
-}
-
-/** Area terrain type flags: 0x0001 interior, 0x0002 underground, 0x0004 natural.
- *  GFF dword "Flags", flags are_flags.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_flags(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Flags", 4u, out, err);
-}
-
-/** Area size in the y (north-south) direction, in tiles.
- *  GFF int "Height".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_height(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Height", 5u, out, err);
-}
-
-/** Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas).
- *  GFF int "ID", range -1..-1 for nwn1 nwn2.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_id(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "ID", 5u, out, err);
-}
-
-/** 1 if the area is always night, 0 if always day; meaningful only if DayNightCycle is 0.
- *  GFF byte "IsNight", range 0..1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_is_night(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "IsNight", 0u, out, err);
-}
-
-/** Index into environment.2da (the lighting scheme chosen in the toolset; no further effect once the area properties are set).
- *  GFF byte "LightingScheme".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_lighting_scheme(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "LightingScheme", 0u, out, err);
-}
-
-/** Index into loadscreens.2da: default loading screen for this area (a door or trigger with an area transition can override it); row 0 means random.
- *  GFF word "LoadScreenID".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_load_screen_id(const relic_gff_doc *d, uint16_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "LoadScreenID", 2u, out, err);
-}
-
-/** Modifier to Listen skill checks made in the area.
- *  GFF int "ModListenCheck".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_mod_listen_check(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "ModListenCheck", 5u, out, err);
-}
-
-/** Modifier to Spot skill checks made in the area.
- *  GFF int "ModSpotCheck".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_mod_spot_check(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "ModSpotCheck", 5u, out, err);
-}
-
-/** Nighttime ambient light color (BGR: 0BGR, bytes R G B 0 on disk).
- *  GFF dword "MoonAmbientColor".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_moon_ambient_color(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "MoonAmbientColor", 4u, out, err);
-}
-
-/** Nighttime diffuse light color (BGR); BioWare's Aurora spec spells the label MoodDiffuseColor, real files MoonDiffuseColor.
- *  GFF dword "MoonDiffuseColor".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_moon_diffuse_color(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "MoonDiffuseColor", 4u, out, err);
-}
-
-/** Nighttime fog amount (0-15).
- *  GFF byte "MoonFogAmount", range 0..15.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_moon_fog_amount(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "MoonFogAmount", 0u, out, err);
-}
-
-/** Nighttime fog color (BGR).
- *  GFF dword "MoonFogColor".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_moon_fog_color(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "MoonFogColor", 4u, out, err);
-}
-
-/** 1 if shadows appear at night, 0 otherwise.
- *  GFF byte "MoonShadows", range 0..1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_moon_shadows(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "MoonShadows", 0u, out, err);
-}
-
-/** Name of the area in game and in the toolset's module contents tree; the game hides the text up to and including the first colon.
- *  GFF cexolocstring "Name".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_name(const relic_gff_doc *d, relic_gff_locstring *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Name", 12u, out, err);
-}
-
-/** 1 if resting is not allowed, 0 otherwise.
- *  GFF byte "NoRest", range 0..1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_no_rest(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "NoRest", 0u, out, err);
-}
-
-/** OnEnter event script.
- *  GFF resref "OnEnter"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_on_enter(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "OnEnter", 11u, out, err);
-}
-
-/** OnExit event script.
- *  GFF resref "OnExit"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_on_exit(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "OnExit", 11u, out, err);
-}
-
-/** OnHeartbeat event script.
- *  GFF resref "OnHeartbeat"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_on_heartbeat(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "OnHeartbeat", 11u, out, err);
-}
-
-/** OnUserDefined event script.
- *  GFF resref "OnUserDefined"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_on_user_defined(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "OnUserDefined", 11u, out, err);
-}
-
-/** Index into pvpsettings.2da (the settings are hard-coded in the game; the 2DA only describes them).
- *  GFF byte "PlayerVsPlayer".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_player_vs_player(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "PlayerVsPlayer", 0u, out, err);
-}
-
-/** Should be identical to the filename of the area.
- *  GFF resref "ResRef"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_res_ref(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "ResRef", 11u, out, err);
-}
-
-/** Index into skyboxes.2da (0-255); 0 means no skybox.
- *  GFF byte "SkyBox", range 0..255.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_sky_box(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "SkyBox", 0u, out, err);
-}
-
-/** Opacity of shadows (0-100 in NWN1 and NWN2); KotOR's shipped areas store 0-255 (205 in m13aa and the tat001, 001ebo test areas).
- *  GFF byte "ShadowOpacity", range 0..100 for nwn1 nwn2.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_shadow_opacity(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "ShadowOpacity", 0u, out, err);
-}
-
-/** Daytime ambient light color (BGR).
- *  GFF dword "SunAmbientColor".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_sun_ambient_color(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "SunAmbientColor", 4u, out, err);
-}
-
-/** Daytime diffuse light color (BGR).
- *  GFF dword "SunDiffuseColor".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_sun_diffuse_color(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "SunDiffuseColor", 4u, out, err);
-}
-
-/** Daytime fog amount (0-15).
- *  GFF byte "SunFogAmount", range 0..15.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_sun_fog_amount(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "SunFogAmount", 0u, out, err);
-}
-
-/** Daytime fog color (BGR).
- *  GFF dword "SunFogColor".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_sun_fog_color(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "SunFogColor", 4u, out, err);
-}
-
-/** 1 if shadows appear during the day, 0 otherwise.
- *  GFF byte "SunShadows", range 0..1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_sun_shadows(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "SunShadows", 0u, out, err);
-}
-
-/** Tag of the area, used for scripting.
- *  GFF cexostring "Tag"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tag(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Tag", 10u, out, err);
-}
-
-/** AreaTiles of the area (StructID 1), row by row: tile i is at x = i % Width, y = i / Width.
- *  GFF list "Tile_List", elements tile.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Tile_List", 15u, out, err);
-}
-
-/** ResRef of the tileset (.SET) file used by the area; BioWare's Aurora spec spells the label TileSet, real files Tileset.
- *  GFF resref "Tileset"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tileset(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Tileset", 11u, out, err);
-}
-
-/** Revision number of the area: 1 when first saved, incremented on every save.
- *  GFF dword "Version".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_version(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Version", 4u, out, err);
-}
-
-/** Area size in the x (west-east) direction, in tiles.
- *  GFF int "Width".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_width(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Width", 5u, out, err);
-}
-
-/** Strength of the wind in the area: none, weak or strong (0-2).
- *  GFF int "WindPower", values wind_power.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_wind_power(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "WindPower", 5u, out, err);
-}
-
-/* ---- tile ---- */
-
-/** 1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both).
- *  GFF int "Tile_AnimLoop1", range 0..1, also byte for nwn1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_anim_loop1(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_AnimLoop1", 5u, out, err);
-}
-
-/** 1 if the tile model's AnimLoop02 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both).
- *  GFF int "Tile_AnimLoop2", range 0..1, also byte for nwn1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_anim_loop2(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_AnimLoop2", 5u, out, err);
-}
-
-/** 1 if the tile model's AnimLoop03 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both).
- *  GFF int "Tile_AnimLoop3", range 0..1, also byte for nwn1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_anim_loop3(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_AnimLoop3", 5u, out, err);
-}
-
-/** Number of height transitions this tile is located at; never negative.
- *  GFF int "Tile_Height", range 0..2147483647.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_height(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_Height", 5u, out, err);
-}
-
-/** Index into the tileset file's list of tiles.
- *  GFF int "Tile_ID".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_id(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_ID", 5u, out, err);
-}
-
-/** Index into lightcolor.2da: color of mainlight 1; 0 if the tile has no such mainlight or it is off.
- *  GFF byte "Tile_MainLight1".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_main_light1(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_MainLight1", 0u, out, err);
-}
-
-/** Index into lightcolor.2da: color of mainlight 2; 0 if the tile has no such mainlight or it is off.
- *  GFF byte "Tile_MainLight2".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_main_light2(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_MainLight2", 0u, out, err);
-}
-
-/** Orientation of the tile model: 0 normal, 1 90, 2 180, 3 270 degrees counterclockwise.
- *  GFF int "Tile_Orientation", range 0..3.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_orientation(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_Orientation", 5u, out, err);
-}
-
-/** Sourcelight 1: 0 if off or absent, 1-15 the color and animation of the flame model spawned at the tile's sl1 node.
- *  GFF byte "Tile_SrcLight1", range 0..15.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_src_light1(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_SrcLight1", 0u, out, err);
-}
-
-/** Sourcelight 2: 0 if off or absent, 1-15 the color and animation of the flame model spawned at the tile's sl2 node.
- *  GFF byte "Tile_SrcLight2", range 0..15.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_are_tile_tile_src_light2(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Tile_SrcLight2", 0u, out, err);
-}
+/* ---- tile. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** 1 if the tile model's AnimLoop01 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both). GFF int "Tile_AnimLoop1", range 0..1, also byte for nwn1. */
+static inline relic_status relic_are_tile_tile_anim_loop1(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_AnimLoop1", 5u, out, err); }
+/** 1 if the tile model's AnimLoop02 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both). GFF int "Tile_AnimLoop2", range 0..1, also byte for nwn1. */
+static inline relic_status relic_are_tile_tile_anim_loop2(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_AnimLoop2", 5u, out, err); }
+/** 1 if the tile model's AnimLoop03 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both). GFF int "Tile_AnimLoop3", range 0..1, also byte for nwn1. */
+static inline relic_status relic_are_tile_tile_anim_loop3(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_AnimLoop3", 5u, out, err); }
+/** Number of height transitions this tile is located at; never negative. GFF int "Tile_Height", range 0..2147483647. */
+static inline relic_status relic_are_tile_tile_height(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_Height", 5u, out, err); }
+/** Index into the tileset file's list of tiles. GFF int "Tile_ID". */
+static inline relic_status relic_are_tile_tile_id(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_ID", 5u, out, err); }
+/** Index into lightcolor.2da: color of mainlight 1; 0 if the tile has no such mainlight or it is off. GFF byte "Tile_MainLight1". */
+static inline relic_status relic_are_tile_tile_main_light1(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_MainLight1", 0u, out, err); }
+/** Index into lightcolor.2da: color of mainlight 2; 0 if the tile has no such mainlight or it is off. GFF byte "Tile_MainLight2". */
+static inline relic_status relic_are_tile_tile_main_light2(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_MainLight2", 0u, out, err); }
+/** Orientation of the tile model: 0 normal, 1 90, 2 180, 3 270 degrees counterclockwise. GFF int "Tile_Orientation", range 0..3. */
+static inline relic_status relic_are_tile_tile_orientation(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_Orientation", 5u, out, err); }
+/** Sourcelight 1: 0 if off or absent, 1-15 the color and animation of the flame model spawned at the tile's sl1 node. GFF byte "Tile_SrcLight1", range 0..15. */
+static inline relic_status relic_are_tile_tile_src_light1(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_SrcLight1", 0u, out, err); }
+/** Sourcelight 2: 0 if off or absent, 1-15 the color and animation of the flame model spawned at the tile's sl2 node. GFF byte "Tile_SrcLight2", range 0..15. */
+static inline relic_status relic_are_tile_tile_src_light2(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Tile_SrcLight2", 0u, out, err); }
 
 #ifdef __cplusplus
 }

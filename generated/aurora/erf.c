@@ -16,944 +16,197 @@ const relic_format_info relic_format_erf = {
     relic_erf_extensions, NULL, 0, relic_erf_detect,
 };
 
-const char *relic_erf_version_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(808333654): return "v1_0";
-    case INT64_C(825110870): return "v1_1";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item version_names[] = {
+    { 808333654, "v1_0" }, { 825110870, "v1_1" },
+};
+const char *relic_erf_version_name(int64_t value) { return relic_gen_enum_name(version_names, 2, value); }
+int relic_erf_version_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(version_names, 2, name, value); }
 
-int relic_erf_version_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "v1_0") == 0) { *value = INT64_C(808333654); return 1; }
-    if (strcmp(name, "v1_1") == 0) { *value = INT64_C(825110870); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item resource_type_names[] = {
+    { 0, "res" }, { 1, "bmp" }, { 2, "mve" }, { 3, "tga" }, { 4, "wav" }, { 6, "plt" }, { 7, "ini" },
+    { 8, "bmu" }, { 9, "mpg" }, { 10, "txt" }, { 2000, "plh" }, { 2001, "tex" }, { 2002, "mdl" },
+    { 2003, "thg" }, { 2005, "fnt" }, { 2007, "lua" }, { 2008, "slt" }, { 2009, "nss" }, { 2010, "ncs" },
+    { 2011, "mod" }, { 2012, "are" }, { 2013, "set" }, { 2014, "ifo" }, { 2015, "bic" }, { 2016, "wok" },
+    { 2017, "_2da" }, { 2018, "tlk" }, { 2022, "txi" }, { 2023, "git" }, { 2024, "bti" }, { 2025, "uti" },
+    { 2026, "btc" }, { 2027, "utc" }, { 2029, "dlg" }, { 2030, "itp" }, { 2031, "btt" }, { 2032, "utt" },
+    { 2033, "dds" }, { 2034, "bts" }, { 2035, "uts" }, { 2036, "ltr" }, { 2037, "gff" }, { 2038, "fac" },
+    { 2039, "bte" }, { 2040, "ute" }, { 2041, "btd" }, { 2042, "utd" }, { 2043, "btp" }, { 2044, "utp" },
+    { 2045, "dft" }, { 2046, "gic" }, { 2047, "gui" }, { 2048, "css" }, { 2049, "ccs" }, { 2050, "btm" },
+    { 2051, "utm" }, { 2052, "dwk" }, { 2053, "pwk" }, { 2054, "btg" }, { 2055, "utg" }, { 2056, "jrl" },
+    { 2057, "sav" }, { 2058, "utw" }, { 2059, "_4pc" }, { 2060, "ssf" }, { 2061, "hak" }, { 2062, "nwm" },
+    { 2063, "bik" }, { 2064, "ndb" }, { 2065, "ptm" }, { 2066, "ptt" }, { 9996, "ids" }, { 9997, "erf" },
+    { 9998, "bif" }, { 9999, "key" },
+};
+const char *relic_erf_resource_type_name(int64_t value) { return relic_gen_enum_name(resource_type_names, 75, value); }
+int relic_erf_resource_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(resource_type_names, 75, name, value); }
 
-const char *relic_erf_resource_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "res";
-    case INT64_C(1): return "bmp";
-    case INT64_C(2): return "mve";
-    case INT64_C(3): return "tga";
-    case INT64_C(4): return "wav";
-    case INT64_C(6): return "plt";
-    case INT64_C(7): return "ini";
-    case INT64_C(8): return "bmu";
-    case INT64_C(9): return "mpg";
-    case INT64_C(10): return "txt";
-    case INT64_C(2000): return "plh";
-    case INT64_C(2001): return "tex";
-    case INT64_C(2002): return "mdl";
-    case INT64_C(2003): return "thg";
-    case INT64_C(2005): return "fnt";
-    case INT64_C(2007): return "lua";
-    case INT64_C(2008): return "slt";
-    case INT64_C(2009): return "nss";
-    case INT64_C(2010): return "ncs";
-    case INT64_C(2011): return "mod";
-    case INT64_C(2012): return "are";
-    case INT64_C(2013): return "set";
-    case INT64_C(2014): return "ifo";
-    case INT64_C(2015): return "bic";
-    case INT64_C(2016): return "wok";
-    case INT64_C(2017): return "_2da";
-    case INT64_C(2018): return "tlk";
-    case INT64_C(2022): return "txi";
-    case INT64_C(2023): return "git";
-    case INT64_C(2024): return "bti";
-    case INT64_C(2025): return "uti";
-    case INT64_C(2026): return "btc";
-    case INT64_C(2027): return "utc";
-    case INT64_C(2029): return "dlg";
-    case INT64_C(2030): return "itp";
-    case INT64_C(2031): return "btt";
-    case INT64_C(2032): return "utt";
-    case INT64_C(2033): return "dds";
-    case INT64_C(2034): return "bts";
-    case INT64_C(2035): return "uts";
-    case INT64_C(2036): return "ltr";
-    case INT64_C(2037): return "gff";
-    case INT64_C(2038): return "fac";
-    case INT64_C(2039): return "bte";
-    case INT64_C(2040): return "ute";
-    case INT64_C(2041): return "btd";
-    case INT64_C(2042): return "utd";
-    case INT64_C(2043): return "btp";
-    case INT64_C(2044): return "utp";
-    case INT64_C(2045): return "dft";
-    case INT64_C(2046): return "gic";
-    case INT64_C(2047): return "gui";
-    case INT64_C(2048): return "css";
-    case INT64_C(2049): return "ccs";
-    case INT64_C(2050): return "btm";
-    case INT64_C(2051): return "utm";
-    case INT64_C(2052): return "dwk";
-    case INT64_C(2053): return "pwk";
-    case INT64_C(2054): return "btg";
-    case INT64_C(2055): return "utg";
-    case INT64_C(2056): return "jrl";
-    case INT64_C(2057): return "sav";
-    case INT64_C(2058): return "utw";
-    case INT64_C(2059): return "_4pc";
-    case INT64_C(2060): return "ssf";
-    case INT64_C(2061): return "hak";
-    case INT64_C(2062): return "nwm";
-    case INT64_C(2063): return "bik";
-    case INT64_C(2064): return "ndb";
-    case INT64_C(2065): return "ptm";
-    case INT64_C(2066): return "ptt";
-    case INT64_C(9996): return "ids";
-    case INT64_C(9997): return "erf";
-    case INT64_C(9998): return "bif";
-    case INT64_C(9999): return "key";
-    default: return NULL;
-    }
-}
+_Static_assert(sizeof(relic_erf_resource) == 8 && offsetof(relic_erf_resource, resource_size) == 4, "resource: C layout is file layout (arrays are copied with memcpy)");
 
-int relic_erf_resource_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "res") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "bmp") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "mve") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "tga") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "wav") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "plt") == 0) { *value = INT64_C(6); return 1; }
-    if (strcmp(name, "ini") == 0) { *value = INT64_C(7); return 1; }
-    if (strcmp(name, "bmu") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "mpg") == 0) { *value = INT64_C(9); return 1; }
-    if (strcmp(name, "txt") == 0) { *value = INT64_C(10); return 1; }
-    if (strcmp(name, "plh") == 0) { *value = INT64_C(2000); return 1; }
-    if (strcmp(name, "tex") == 0) { *value = INT64_C(2001); return 1; }
-    if (strcmp(name, "mdl") == 0) { *value = INT64_C(2002); return 1; }
-    if (strcmp(name, "thg") == 0) { *value = INT64_C(2003); return 1; }
-    if (strcmp(name, "fnt") == 0) { *value = INT64_C(2005); return 1; }
-    if (strcmp(name, "lua") == 0) { *value = INT64_C(2007); return 1; }
-    if (strcmp(name, "slt") == 0) { *value = INT64_C(2008); return 1; }
-    if (strcmp(name, "nss") == 0) { *value = INT64_C(2009); return 1; }
-    if (strcmp(name, "ncs") == 0) { *value = INT64_C(2010); return 1; }
-    if (strcmp(name, "mod") == 0) { *value = INT64_C(2011); return 1; }
-    if (strcmp(name, "are") == 0) { *value = INT64_C(2012); return 1; }
-    if (strcmp(name, "set") == 0) { *value = INT64_C(2013); return 1; }
-    if (strcmp(name, "ifo") == 0) { *value = INT64_C(2014); return 1; }
-    if (strcmp(name, "bic") == 0) { *value = INT64_C(2015); return 1; }
-    if (strcmp(name, "wok") == 0) { *value = INT64_C(2016); return 1; }
-    if (strcmp(name, "_2da") == 0) { *value = INT64_C(2017); return 1; }
-    if (strcmp(name, "tlk") == 0) { *value = INT64_C(2018); return 1; }
-    if (strcmp(name, "txi") == 0) { *value = INT64_C(2022); return 1; }
-    if (strcmp(name, "git") == 0) { *value = INT64_C(2023); return 1; }
-    if (strcmp(name, "bti") == 0) { *value = INT64_C(2024); return 1; }
-    if (strcmp(name, "uti") == 0) { *value = INT64_C(2025); return 1; }
-    if (strcmp(name, "btc") == 0) { *value = INT64_C(2026); return 1; }
-    if (strcmp(name, "utc") == 0) { *value = INT64_C(2027); return 1; }
-    if (strcmp(name, "dlg") == 0) { *value = INT64_C(2029); return 1; }
-    if (strcmp(name, "itp") == 0) { *value = INT64_C(2030); return 1; }
-    if (strcmp(name, "btt") == 0) { *value = INT64_C(2031); return 1; }
-    if (strcmp(name, "utt") == 0) { *value = INT64_C(2032); return 1; }
-    if (strcmp(name, "dds") == 0) { *value = INT64_C(2033); return 1; }
-    if (strcmp(name, "bts") == 0) { *value = INT64_C(2034); return 1; }
-    if (strcmp(name, "uts") == 0) { *value = INT64_C(2035); return 1; }
-    if (strcmp(name, "ltr") == 0) { *value = INT64_C(2036); return 1; }
-    if (strcmp(name, "gff") == 0) { *value = INT64_C(2037); return 1; }
-    if (strcmp(name, "fac") == 0) { *value = INT64_C(2038); return 1; }
-    if (strcmp(name, "bte") == 0) { *value = INT64_C(2039); return 1; }
-    if (strcmp(name, "ute") == 0) { *value = INT64_C(2040); return 1; }
-    if (strcmp(name, "btd") == 0) { *value = INT64_C(2041); return 1; }
-    if (strcmp(name, "utd") == 0) { *value = INT64_C(2042); return 1; }
-    if (strcmp(name, "btp") == 0) { *value = INT64_C(2043); return 1; }
-    if (strcmp(name, "utp") == 0) { *value = INT64_C(2044); return 1; }
-    if (strcmp(name, "dft") == 0) { *value = INT64_C(2045); return 1; }
-    if (strcmp(name, "gic") == 0) { *value = INT64_C(2046); return 1; }
-    if (strcmp(name, "gui") == 0) { *value = INT64_C(2047); return 1; }
-    if (strcmp(name, "css") == 0) { *value = INT64_C(2048); return 1; }
-    if (strcmp(name, "ccs") == 0) { *value = INT64_C(2049); return 1; }
-    if (strcmp(name, "btm") == 0) { *value = INT64_C(2050); return 1; }
-    if (strcmp(name, "utm") == 0) { *value = INT64_C(2051); return 1; }
-    if (strcmp(name, "dwk") == 0) { *value = INT64_C(2052); return 1; }
-    if (strcmp(name, "pwk") == 0) { *value = INT64_C(2053); return 1; }
-    if (strcmp(name, "btg") == 0) { *value = INT64_C(2054); return 1; }
-    if (strcmp(name, "utg") == 0) { *value = INT64_C(2055); return 1; }
-    if (strcmp(name, "jrl") == 0) { *value = INT64_C(2056); return 1; }
-    if (strcmp(name, "sav") == 0) { *value = INT64_C(2057); return 1; }
-    if (strcmp(name, "utw") == 0) { *value = INT64_C(2058); return 1; }
-    if (strcmp(name, "_4pc") == 0) { *value = INT64_C(2059); return 1; }
-    if (strcmp(name, "ssf") == 0) { *value = INT64_C(2060); return 1; }
-    if (strcmp(name, "hak") == 0) { *value = INT64_C(2061); return 1; }
-    if (strcmp(name, "nwm") == 0) { *value = INT64_C(2062); return 1; }
-    if (strcmp(name, "bik") == 0) { *value = INT64_C(2063); return 1; }
-    if (strcmp(name, "ndb") == 0) { *value = INT64_C(2064); return 1; }
-    if (strcmp(name, "ptm") == 0) { *value = INT64_C(2065); return 1; }
-    if (strcmp(name, "ptt") == 0) { *value = INT64_C(2066); return 1; }
-    if (strcmp(name, "ids") == 0) { *value = INT64_C(9996); return 1; }
-    if (strcmp(name, "erf") == 0) { *value = INT64_C(9997); return 1; }
-    if (strcmp(name, "bif") == 0) { *value = INT64_C(9998); return 1; }
-    if (strcmp(name, "key") == 0) { *value = INT64_C(9999); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_resource(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_erf_resource) == 8u
-        && offsetof(relic_erf_resource, offset_to_resource) == 0u
-        && offsetof(relic_erf_resource, resource_size) == 4u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_erf_vctx {
+typedef struct relic_erf_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_erf_erf *root;
-    relic_erf_view *view;
-} relic_erf_vctx;
+    relic_erf_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_erf_rctx;
 
-typedef struct relic_erf_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_erf_erf *root;
-    relic_arena *arena;
-} relic_erf_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_localized_string(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m);
-RELIC_GEN_UNUSED static inline relic_status dec_localized_string(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m);
-RELIC_GEN_UNUSED static inline relic_status val_key(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m);
-RELIC_GEN_UNUSED static inline relic_status dec_key(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m);
-RELIC_GEN_UNUSED static inline relic_status val_resource(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_resource *m);
-RELIC_GEN_UNUSED static inline relic_status dec_resource(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_resource *m);
-RELIC_GEN_UNUSED static inline relic_status val_erf(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_erf *m);
-RELIC_GEN_UNUSED static inline relic_status dec_erf(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_erf *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
-    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
-    uint64_t pos_language_count_ = 0, size_language_count_ = 0;
-    uint64_t pos_localized_string_size_ = 0, size_localized_string_size_ = 0;
-    uint64_t pos_entry_count_ = 0, size_entry_count_ = 0;
-    uint64_t pos_offset_to_localized_string_ = 0, size_offset_to_localized_string_ = 0;
-    uint64_t pos_offset_to_key_list_ = 0, size_offset_to_key_list_ = 0;
-    uint64_t pos_offset_to_resource_list_ = 0, size_offset_to_resource_list_ = 0;
-    uint64_t pos_build_year_ = 0, size_build_year_ = 0;
-    uint64_t pos_build_day_ = 0, size_build_day_ = 0;
-    uint64_t pos_description_str_ref_ = 0, size_description_str_ref_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    if (pos > c->size || c->size - pos < 160u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 160 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->file_type, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->file_version = relic_load_u32le(c->base + p_);
-        if (!relic_erf_version_known((int64_t)(m->file_version))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "file_version", -1, "%lld is not a known version", (long long)(m->file_version));
-        cur = p_ + bytes_;
-        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
-    }
-    { /* language_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->language_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_language_count_ = p_; size_language_count_ = bytes_; (void)pos_language_count_; (void)size_language_count_;
-    }
-    { /* localized_string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->localized_string_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_localized_string_size_ = p_; size_localized_string_size_ = bytes_; (void)pos_localized_string_size_; (void)size_localized_string_size_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->entry_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_entry_count_ = p_; size_entry_count_ = bytes_; (void)pos_entry_count_; (void)size_entry_count_;
-    }
-    { /* offset_to_localized_string */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_localized_string = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_localized_string_ = p_; size_offset_to_localized_string_ = bytes_; (void)pos_offset_to_localized_string_; (void)size_offset_to_localized_string_;
-    }
-    { /* offset_to_key_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_key_list = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_key_list_ = p_; size_offset_to_key_list_ = bytes_; (void)pos_offset_to_key_list_; (void)size_offset_to_key_list_;
-    }
-    { /* offset_to_resource_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_resource_list = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_resource_list_ = p_; size_offset_to_resource_list_ = bytes_; (void)pos_offset_to_resource_list_; (void)size_offset_to_resource_list_;
-    }
-    { /* build_year */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->build_year = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_build_year_ = p_; size_build_year_ = bytes_; (void)pos_build_year_; (void)size_build_year_;
-    }
-    { /* build_day */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->build_day = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_build_day_ = p_; size_build_day_ = bytes_; (void)pos_build_day_; (void)size_build_day_;
-    }
-    { /* description_str_ref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->description_str_ref = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_description_str_ref_ = p_; size_description_str_ref_ = bytes_; (void)pos_description_str_ref_; (void)size_description_str_ref_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 116u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->reserved, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 160u)) return relic_gen_short(c->err, pos, c->size, "", "header", 160u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->file_type, p + 0, 4);
+    m->file_version = relic_load_u32le(p + 4);
+    if (!relic_erf_version_known((int64_t)(m->file_version))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 4, "file_version", -1, "%lld is not a known version", (long long)(m->file_version));
+    m->language_count = relic_load_u32le(p + 8);
+    m->localized_string_size = relic_load_u32le(p + 12);
+    m->entry_count = relic_load_u32le(p + 16);
+    m->offset_to_localized_string = relic_load_u32le(p + 20);
+    m->offset_to_key_list = relic_load_u32le(p + 24);
+    m->offset_to_resource_list = relic_load_u32le(p + 28);
+    m->build_year = relic_load_u32le(p + 32);
+    m->build_day = relic_load_u32le(p + 36);
+    m->description_str_ref = relic_load_u32le(p + 40);
+    memcpy(m->reserved, p + 44, 116);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_header *m)
+static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
-    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
-    uint64_t pos_language_count_ = 0, size_language_count_ = 0;
-    uint64_t pos_localized_string_size_ = 0, size_localized_string_size_ = 0;
-    uint64_t pos_entry_count_ = 0, size_entry_count_ = 0;
-    uint64_t pos_offset_to_localized_string_ = 0, size_offset_to_localized_string_ = 0;
-    uint64_t pos_offset_to_key_list_ = 0, size_offset_to_key_list_ = 0;
-    uint64_t pos_offset_to_resource_list_ = 0, size_offset_to_resource_list_ = 0;
-    uint64_t pos_build_year_ = 0, size_build_year_ = 0;
-    uint64_t pos_build_day_ = 0, size_build_day_ = 0;
-    uint64_t pos_description_str_ref_ = 0, size_description_str_ref_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->file_type, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->file_version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
-    }
-    { /* language_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->language_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_language_count_ = p_; size_language_count_ = bytes_; (void)pos_language_count_; (void)size_language_count_;
-    }
-    { /* localized_string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->localized_string_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_localized_string_size_ = p_; size_localized_string_size_ = bytes_; (void)pos_localized_string_size_; (void)size_localized_string_size_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->entry_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_entry_count_ = p_; size_entry_count_ = bytes_; (void)pos_entry_count_; (void)size_entry_count_;
-    }
-    { /* offset_to_localized_string */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_localized_string = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_localized_string_ = p_; size_offset_to_localized_string_ = bytes_; (void)pos_offset_to_localized_string_; (void)size_offset_to_localized_string_;
-    }
-    { /* offset_to_key_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_key_list = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_key_list_ = p_; size_offset_to_key_list_ = bytes_; (void)pos_offset_to_key_list_; (void)size_offset_to_key_list_;
-    }
-    { /* offset_to_resource_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_resource_list = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_resource_list_ = p_; size_offset_to_resource_list_ = bytes_; (void)pos_offset_to_resource_list_; (void)size_offset_to_resource_list_;
-    }
-    { /* build_year */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->build_year = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_build_year_ = p_; size_build_year_ = bytes_; (void)pos_build_year_; (void)size_build_year_;
-    }
-    { /* build_day */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->build_day = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_build_day_ = p_; size_build_day_ = bytes_; (void)pos_build_day_; (void)size_build_day_;
-    }
-    { /* description_str_ref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->description_str_ref = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_description_str_ref_ = p_; size_description_str_ref_ = bytes_; (void)pos_description_str_ref_; (void)size_description_str_ref_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 116u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->reserved, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_localized_string(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_language_id_ = 0, size_language_id_ = 0;
-    uint64_t pos_string_size_ = 0, size_string_size_ = 0;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    { /* language_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "language_id", -1, "language_id needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->language_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_language_id_ = p_; size_language_id_ = bytes_; (void)pos_language_id_; (void)size_language_id_;
-    }
-    { /* string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "string_size", -1, "string_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->string_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_string_size_ = p_; size_string_size_ = bytes_; (void)pos_string_size_; (void)size_string_size_;
-    }
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "language_id", "language_id..string_size", 8u);
+    m->language_id = relic_load_u32le(c->base + pos);
+    m->string_size = relic_load_u32le(c->base + pos + 4);
+    cur = pos + 8;
     { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->string_size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "text", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "text", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->text_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->string_size), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
+        m->text_count = (size_t)n;
+        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_localized_string(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m)
+static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_language_id_ = 0, size_language_id_ = 0;
-    uint64_t pos_string_size_ = 0, size_string_size_ = 0;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    { /* language_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->language_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_language_id_ = p_; size_language_id_ = bytes_; (void)pos_language_id_; (void)size_language_id_;
-    }
-    { /* string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->string_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_string_size_ = p_; size_string_size_ = bytes_; (void)pos_string_size_; (void)size_string_size_;
-    }
-    { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->string_size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->text_count = (size_t)(n_ / 1u);
-        m->text = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "text", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->text, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_key(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_resref_ = 0, size_resref_ = 0;
-    uint64_t pos_res_id_ = 0, size_res_id_ = 0;
-    uint64_t pos_res_type_ = 0, size_res_type_ = 0;
-    uint64_t pos_unused_ = 0, size_unused_ = 0;
+    cur = pos;
     { /* resref */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870)))));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "resref", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "resref", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->resref_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_resref_ = p_; size_resref_ = bytes_; (void)pos_resref_; (void)size_resref_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), 1u, 1u, c->size, "resref", &n, &bytes)) != RELIC_OK) return st;
+        m->resref_count = (size_t)n;
+        if (c->arena && !(m->resref = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "resref"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "res_id", -1, "res_id needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->res_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_id_ = p_; size_res_id_ = bytes_; (void)pos_res_id_; (void)size_res_id_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "res_type", -1, "res_type needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->res_type = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_type_ = p_; size_res_type_ = bytes_; (void)pos_res_type_; (void)size_res_type_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unused", -1, "unused needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->unused = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unused_ = p_; size_unused_ = bytes_; (void)pos_unused_; (void)size_unused_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "res_id", "res_id..unused", 8u);
+    m->res_id = relic_load_u32le(c->base + cur);
+    m->res_type = relic_load_u16le(c->base + cur + 4);
+    m->unused = relic_load_u16le(c->base + cur + 6);
+    *size_out = cur + 8 - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_key(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_resource(relic_erf_rctx *c, uint64_t pos, relic_erf_resource *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_resref_ = 0, size_resref_ = 0;
-    uint64_t pos_res_id_ = 0, size_res_id_ = 0;
-    uint64_t pos_res_type_ = 0, size_res_type_ = 0;
-    uint64_t pos_unused_ = 0, size_unused_ = 0;
-    { /* resref */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870)))));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->resref_count = (size_t)(n_ / 1u);
-        m->resref = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->resref) return relic_fail(c->err, RELIC_E_NOMEM, p_, "resref", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->resref, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_resref_ = p_; size_resref_ = bytes_; (void)pos_resref_; (void)size_resref_;
-    }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->res_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_id_ = p_; size_res_id_ = bytes_; (void)pos_res_id_; (void)size_res_id_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->res_type = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_type_ = p_; size_res_type_ = bytes_; (void)pos_res_type_; (void)size_res_type_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->unused = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unused_ = p_; size_unused_ = bytes_; (void)pos_unused_; (void)size_unused_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "resource", 8u);
+    const uint8_t *p = c->base + pos;
+    m->offset_to_resource = relic_load_u32le(p + 0);
+    m->resource_size = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_resource(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_resource *m)
+static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_offset_to_resource_ = 0, size_offset_to_resource_ = 0;
-    uint64_t pos_resource_size_ = 0, size_resource_size_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "resource needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* offset_to_resource */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_resource = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_resource_ = p_; size_offset_to_resource_ = bytes_; (void)pos_offset_to_resource_; (void)size_offset_to_resource_;
-    }
-    { /* resource_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->resource_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_resource_size_ = p_; size_resource_size_ = bytes_; (void)pos_resource_size_; (void)size_resource_size_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_resource(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_resource *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_offset_to_resource_ = 0, size_offset_to_resource_ = 0;
-    uint64_t pos_resource_size_ = 0, size_resource_size_ = 0;
-    { /* offset_to_resource */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_resource = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_resource_ = p_; size_offset_to_resource_ = bytes_; (void)pos_offset_to_resource_; (void)size_offset_to_resource_;
-    }
-    { /* resource_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->resource_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_resource_size_ = p_; size_resource_size_ = bytes_; (void)pos_resource_size_; (void)size_resource_size_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_erf(relic_erf_vctx *c, uint64_t pos, uint64_t *size_out, relic_erf_erf *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_localized_strings_ = 0, size_localized_strings_ = 0;
-    uint64_t pos_keys_ = 0, size_keys_ = 0;
-    uint64_t pos_resources_ = 0, size_resources_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 160u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 160 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    relic_status st;
+    uint64_t sz = 0;
+    uint64_t len_localized_strings = 0;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* localized_strings */
         const int64_t at_ = ((int64_t)m->header.offset_to_localized_string);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "localized_strings", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.language_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "localized_strings", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "localized_strings", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->localized_strings_count = (size_t)(n_ / 1u);
-        c->view->localized_strings = c->base + p_;
-        c->view->localized_strings_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_erf_localized_string e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_localized_string(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "localized_strings", (int64_t)k_); return st_; }
-            q_ += sz_;
+        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 160, "localized_strings", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
+        const uint64_t at = (uint64_t)at_;
+        const int64_t cnt = ((int64_t)m->header.language_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "localized_strings", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "localized_strings", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->localized_strings_count = (size_t)n;
+        if (c->view) { c->view->localized_strings = c->base + at; c->view->localized_strings_count = (size_t)n; }
+        if (c->arena && n && !(m->localized_strings = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string), at, "localized_strings"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = at, k = 0;
+            for (; k < n; k++) {
+                relic_erf_localized_string e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_localized_string(c, q, &sz, &m->localized_strings[k]) : rd_localized_string(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - at;
         }
-        bytes_ = q_ - p_;
-        pos_localized_strings_ = p_; size_localized_strings_ = bytes_; (void)pos_localized_strings_; (void)size_localized_strings_;
+        len_localized_strings = bytes;
     }
     { /* keys */
         const int64_t at_ = ((int64_t)m->header.offset_to_key_list);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "keys", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "keys", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "keys", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->keys_count = (size_t)(n_ / 1u);
-        c->view->keys = c->base + p_;
-        c->view->keys_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_erf_key e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_key(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "keys", (int64_t)k_); return st_; }
-            q_ += sz_;
+        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 160, "keys", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
+        const uint64_t at = (uint64_t)at_;
+        const int64_t cnt = ((int64_t)m->header.entry_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "keys", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "keys", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        m->keys_count = (size_t)n;
+        if (c->view) { c->view->keys = c->base + at; c->view->keys_count = (size_t)n; }
+        if (c->arena && n && !(m->keys = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_key), _Alignof(relic_erf_key), at, "keys"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = at, k = 0;
+            for (; k < n; k++) {
+                relic_erf_key e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_key(c, q, &sz, &m->keys[k]) : rd_key(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        pos_keys_ = p_; size_keys_ = bytes_; (void)pos_keys_; (void)size_keys_;
     }
     { /* resources */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->resources_count = (size_t)(n_ / 1u);
-        c->view->resources = c->base + p_;
-        c->view->resources_count = (size_t)(n_ / 1u);
-        pos_resources_ = p_; size_resources_ = bytes_; (void)pos_resources_; (void)size_resources_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 160, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->resources_count = (size_t)n;
+        if (c->view) { c->view->resources = c->base + at; c->view->resources_count = (size_t)n; }
+        if (c->arena && n && !(m->resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_resource(c, at + k * 8u, &m->resources[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
     }
-    if ((uint64_t)m->header.localized_string_size != size_localized_strings_) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.localized_string_size", "says size(localized_strings) = %llu but it is %llu", (unsigned long long)m->header.localized_string_size, (unsigned long long)size_localized_strings_);
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_erf(relic_erf_dctx *c, uint64_t pos, uint64_t *size_out, relic_erf_erf *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_localized_strings_ = 0, size_localized_strings_ = 0;
-    uint64_t pos_keys_ = 0, size_keys_ = 0;
-    uint64_t pos_resources_ = 0, size_resources_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 160u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* localized_strings */
-        const int64_t at_ = ((int64_t)m->header.offset_to_localized_string);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.language_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->localized_strings_count = (size_t)(n_ / 1u);
-        m->localized_strings = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string));
-        if (!m->localized_strings && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "localized_strings", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_localized_string(c, q_, &sz_, &m->localized_strings[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "localized_strings", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        pos_localized_strings_ = p_; size_localized_strings_ = bytes_; (void)pos_localized_strings_; (void)size_localized_strings_;
-    }
-    { /* keys */
-        const int64_t at_ = ((int64_t)m->header.offset_to_key_list);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->keys_count = (size_t)(n_ / 1u);
-        m->keys = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_erf_key), _Alignof(relic_erf_key));
-        if (!m->keys && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "keys", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_key(c, q_, &sz_, &m->keys[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "keys", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        pos_keys_ = p_; size_keys_ = bytes_; (void)pos_keys_; (void)size_keys_;
-    }
-    { /* resources */
-        const int64_t at_ = ((int64_t)m->header.offset_to_resource_list);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->resources_count = (size_t)(n_ / 1u);
-        m->resources = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_erf_resource), _Alignof(relic_erf_resource));
-        if (!m->resources && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "resources", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_resource()) { if (n_) memcpy(m->resources, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_resource(c, q_, &sz_, &m->resources[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "resources", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_resources_ = p_; size_resources_ = bytes_; (void)pos_resources_; (void)size_resources_;
-    }
-    *size_out = cur - pos;
+    if ((uint64_t)m->header.localized_string_size != len_localized_strings) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.localized_string_size", "says size(localized_strings) = %llu but it is %llu", (unsigned long long)m->header.localized_string_size, (unsigned long long)len_localized_strings);
     return RELIC_OK;
 }
 
 relic_status relic_erf_validate(const uint8_t *data, size_t size, relic_erf_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_erf_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_erf(&c, 0, &sz, &out->values);
+    relic_erf_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_erf(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_erf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_erf_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_erf(&c, 0, &sz, out);
+    relic_erf_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_erf(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -962,440 +215,182 @@ typedef struct relic_erf_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_erf_erf *root;
-    uint64_t at_localized_strings, size_localized_strings;
-    uint64_t at_keys, size_keys;
-    uint64_t at_resources, size_resources;
+    uint64_t at[3], size[3]; /* placed members: 0 localized_strings 1 keys 2 resources */
 } relic_erf_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_erf_wctx *c, const relic_erf_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_localized_string(const relic_erf_localized_string *m);
-RELIC_GEN_UNUSED static inline relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_key(const relic_erf_key *m);
-RELIC_GEN_UNUSED static inline relic_status put_resource(relic_erf_wctx *c, const relic_erf_resource *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m0, uint64_t pos, uint64_t *size_out);
-
-static const relic_erf_erf *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_localized_string(const relic_erf_localized_string *m)
+static uint64_t sz_localized_string(const relic_erf_localized_string *m)
 {
-    const relic_erf_erf *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += 4u;
     t += ((uint64_t)m->text_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_erf_localized_string(const relic_erf_localized_string *a, size_t n)
+
+static uint64_t sum_erf_localized_string(const relic_erf_localized_string *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_localized_string(&a[i]);
     return t;
 }
 
-static const relic_erf_erf *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_key(const relic_erf_key *m)
+static uint64_t sz_key(const relic_erf_key *m)
 {
-    const relic_erf_erf *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += ((uint64_t)m->resref_count * 1u);
     t += 4u;
     t += 2u;
     t += 2u;
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_erf_key(const relic_erf_key *a, size_t n)
+
+static uint64_t sum_erf_key(const relic_erf_key *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_key(&a[i]);
     return t;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_erf_wctx *c, const relic_erf_header *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_header(uint8_t *p, const relic_erf_header *m)
 {
-    relic_erf_header mm_ = *m0;
-    relic_erf_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->file_type, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->file_version);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* language_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->language_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* localized_string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->localized_string_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->entry_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset_to_localized_string */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_localized_string);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset_to_key_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_key_list);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset_to_resource_list */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_resource_list);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* build_year */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->build_year);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* build_day */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->build_day);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* description_str_ref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->description_str_ref);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 116u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->reserved, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, m->file_type, 4);
+    relic_store_u32le(p + 4, m->file_version);
+    relic_store_u32le(p + 8, m->language_count);
+    relic_store_u32le(p + 12, m->localized_string_size);
+    relic_store_u32le(p + 16, m->entry_count);
+    relic_store_u32le(p + 20, m->offset_to_localized_string);
+    relic_store_u32le(p + 24, m->offset_to_key_list);
+    relic_store_u32le(p + 28, m->offset_to_resource_list);
+    relic_store_u32le(p + 32, m->build_year);
+    relic_store_u32le(p + 36, m->build_day);
+    relic_store_u32le(p + 40, m->description_str_ref);
+    memcpy(p + 44, m->reserved, 116);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_localized_string(relic_erf_wctx *c, const relic_erf_localized_string *m0, uint64_t pos, uint64_t *size_out)
 {
-    relic_erf_localized_string mm_ = *m0;
-    relic_erf_localized_string *m = &mm_;
+    relic_erf_localized_string copy = *m0, *m = &copy; /* its derived fields are recomputed */
+    relic_status st;
+    uint64_t d;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { const uint64_t v_ = ((uint64_t)m->text_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "string_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->string_size = (uint32_t)v_; }
-    { /* language_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->language_id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* string_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->string_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->text_count * 1u), UINT64_C(4294967295), "string_size", "u32")) != RELIC_OK) return st;
+    m->string_size = (uint32_t)d;
+    relic_store_u32le(c->base + pos, m->language_id);
+    relic_store_u32le(c->base + pos + 4, m->string_size);
+    cur = pos + 8;
     { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->string_size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "text", "has %llu elements but string_size = %lld", (unsigned long long)m->text_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->text_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->text, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "text", "string_size", ((int64_t)m->string_size), m->text_count)) != RELIC_OK) return st;
+        const uint64_t n = m->text_count;
+        if (n) memcpy(c->base + cur, m->text, (size_t)n);
+        cur += n;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_key(relic_erf_wctx *c, const relic_erf_key *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_erf_key mm_ = *m0;
-    relic_erf_key *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
+    cur = pos;
     { /* resref */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870)))));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->resref_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "resref", "has %llu elements but 16 + 16 * (header.file_version == 0x312E3156) = %lld", (unsigned long long)m->resref_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->resref_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->resref, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "resref", "16 + 16 * (header.file_version == 0x312E3156)", relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), m->resref_count)) != RELIC_OK) return st;
+        const uint64_t n = m->resref_count;
+        if (n) memcpy(c->base + cur, m->resref, (size_t)n);
+        cur += n;
     }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->res_id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->res_type);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->unused);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u32le(c->base + cur, m->res_id);
+    relic_store_u16le(c->base + cur + 4, m->res_type);
+    relic_store_u16le(c->base + cur + 6, m->unused);
+    *size_out = cur + 8 - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_resource(relic_erf_wctx *c, const relic_erf_resource *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_resource(uint8_t *p, const relic_erf_resource *m)
 {
-    relic_erf_resource mm_ = *m0;
-    relic_erf_resource *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* offset_to_resource */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_resource);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* resource_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->resource_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->offset_to_resource);
+    relic_store_u32le(p + 4, m->resource_size);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_erf_erf mm_ = *m0;
-    relic_erf_erf *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    relic_status st;
+    uint64_t sz = 0;
+    put_header(c->base + pos, &m->header);
     { /* localized_strings */
-        const uint64_t p_ = c->at_localized_strings;
-        const int64_t cnt_ = ((int64_t)m->header.language_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->localized_strings_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "localized_strings", "has %llu elements but header.language_count = %lld", (unsigned long long)m->localized_strings_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->localized_strings_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_localized_string(c, &m->localized_strings[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "localized_strings", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "localized_strings", "header.language_count", ((int64_t)m->header.language_count), m->localized_strings_count)) != RELIC_OK) return st;
+        const uint64_t n = m->localized_strings_count;
+        {
+            uint64_t q = at;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_localized_string(c, &m->localized_strings[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        (void)bytes_;
     }
     { /* keys */
-        const uint64_t p_ = c->at_keys;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->keys_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "keys", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->keys_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->keys_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_key(c, &m->keys[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "keys", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "keys", "header.entry_count", ((int64_t)m->header.entry_count), m->keys_count)) != RELIC_OK) return st;
+        const uint64_t n = m->keys_count;
+        {
+            uint64_t q = at;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_key(c, &m->keys[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        (void)bytes_;
     }
     { /* resources */
-        const uint64_t p_ = c->at_resources;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->resources_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "resources", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->resources_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->resources_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_resource()) { if (n_) memcpy(c->base + p_, m->resources, (size_t)(n_ * 8u)); bytes_ = n_ * 8u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_resource(c, &m->resources[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "resources", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[2];
+        if ((st = relic_gen_count(c->err, at, "resources", "header.entry_count", ((int64_t)m->header.entry_count), m->resources_count)) != RELIC_OK) return st;
+        const uint64_t n = m->resources_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->resources, (size_t)(n * 8u)); }
+        else for (uint64_t k = 0; k < n; k++) put_resource(c->base + at + k * 8, &m->resources[k]);
     }
-    *size_out = cur - pos;
+    *size_out = 160u;
     return RELIC_OK;
 }
 
 relic_status relic_erf_write(const relic_erf_erf *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_erf_erf mm_ = *model;
-    relic_erf_erf *m = &mm_;
-    relic_erf_wctx cc_ = { 0 };
-    relic_erf_wctx *c = &cc_;
+    relic_erf_erf copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_erf_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 160u;
-    c->at_localized_strings = cur;
-    c->size_localized_strings = sum_erf_localized_string(m->localized_strings, m->localized_strings_count);
-    if (cur + c->size_localized_strings < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "localized_strings", "too large");
-    cur += c->size_localized_strings;
-    c->at_keys = cur;
-    c->size_keys = sum_erf_key(m->keys, m->keys_count);
-    if (cur + c->size_keys < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "keys", "too large");
-    cur += c->size_keys;
-    c->at_resources = cur;
-    c->size_resources = ((uint64_t)m->resources_count * 8u);
-    if (cur + c->size_resources < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "resources", "too large");
-    cur += c->size_resources;
-    {
-        const uint64_t seq_ = 160u;
-        uint64_t at_[3], sz_[3], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.offset_to_localized_string;
-        sz_[0] = c->size_localized_strings;
-        at_[1] = (uint64_t)m->header.offset_to_key_list;
-        sz_[1] = c->size_keys;
-        at_[2] = (uint64_t)m->header.offset_to_resource_list;
-        sz_[2] = c->size_resources;
-        for (int i_ = 0; i_ < 3 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_localized_strings = sz_[0] ? at_[0] : end_;
-            c->at_keys = sz_[1] ? at_[1] : end_;
-            c->at_resources = sz_[2] ? at_[2] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->localized_strings_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "language_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.language_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_localized_strings;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "localized_string_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.localized_string_size = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->keys_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "entry_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.entry_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->localized_strings_count == 0 && (uint64_t)m->header.offset_to_localized_string <= total_) ? (uint64_t)m->header.offset_to_localized_string : c->at_localized_strings;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "offset_to_localized_string", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.offset_to_localized_string = (uint32_t)v_; }
-    { const uint64_t v_ = (m->keys_count == 0 && (uint64_t)m->header.offset_to_key_list <= total_) ? (uint64_t)m->header.offset_to_key_list : c->at_keys;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "offset_to_key_list", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.offset_to_key_list = (uint32_t)v_; }
-    { const uint64_t v_ = (m->resources_count == 0 && (uint64_t)m->header.offset_to_resource_list <= total_) ? (uint64_t)m->header.offset_to_resource_list : c->at_resources;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "offset_to_resource_list", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.offset_to_resource_list = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = sum_erf_localized_string(m->localized_strings, m->localized_strings_count);
+    c->size[1] = sum_erf_key(m->keys, m->keys_count);
+    c->size[2] = ((uint64_t)m->resources_count * 8u);
+    const uint64_t held[3] = {
+        m->header.offset_to_localized_string,
+        m->header.offset_to_key_list,
+        m->header.offset_to_resource_list
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 160u, 3, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->localized_strings_count, UINT64_C(4294967295), "language_count", "u32")) != RELIC_OK) return st;
+    m->header.language_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[0], UINT64_C(4294967295), "localized_string_size", "u32")) != RELIC_OK) return st;
+    m->header.localized_string_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->keys_count, UINT64_C(4294967295), "entry_count", "u32")) != RELIC_OK) return st;
+    m->header.entry_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->localized_strings_count == 0 && (uint64_t)m->header.offset_to_localized_string <= total) ? (uint64_t)m->header.offset_to_localized_string : c->at[0], UINT64_C(4294967295), "offset_to_localized_string", "u32")) != RELIC_OK) return st;
+    m->header.offset_to_localized_string = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->keys_count == 0 && (uint64_t)m->header.offset_to_key_list <= total) ? (uint64_t)m->header.offset_to_key_list : c->at[1], UINT64_C(4294967295), "offset_to_key_list", "u32")) != RELIC_OK) return st;
+    m->header.offset_to_key_list = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->resources_count == 0 && (uint64_t)m->header.offset_to_resource_list <= total) ? (uint64_t)m->header.offset_to_resource_list : c->at[2], UINT64_C(4294967295), "offset_to_resource_list", "u32")) != RELIC_OK) return st;
+    m->header.offset_to_resource_list = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_erf(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_erf(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -20,14 +20,11 @@ extern const relic_format_info relic_format_erf;
 
 /** FileVersion, read as a little-endian u32 (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim). */
 enum relic_erf_version {
-    /** "V1.0": NWN1 and KotOR, 16-character ResRefs */
-    RELIC_ERF_VERSION_V1_0 = 808333654,
-    /** "V1.1": NWN2, 32-character ResRefs */
-    RELIC_ERF_VERSION_V1_1 = 825110870,
+    RELIC_ERF_VERSION_V1_0 = 808333654, /**< "V1.0": NWN1 and KotOR, 16-character ResRefs */
+    RELIC_ERF_VERSION_V1_1 = 825110870, /**< "V1.1": NWN2, 32-character ResRefs */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_erf_version_name(int64_t value);
-/** Value of a name (as relic_erf_version_name gives it); 0 when unknown. */
 int relic_erf_version_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in version. */
 static inline int relic_erf_version_known(int64_t value)
@@ -119,9 +116,8 @@ enum relic_erf_resource_type {
     RELIC_ERF_RESOURCE_TYPE_BIF = 9998,
     RELIC_ERF_RESOURCE_TYPE_KEY = 9999,
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_erf_resource_type_name(int64_t value);
-/** Value of a name (as relic_erf_resource_type_name gives it); 0 when unknown. */
 int relic_erf_resource_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in resource_type. */
 static inline int relic_erf_resource_type_known(int64_t value)
@@ -217,134 +213,91 @@ typedef struct relic_erf_erf relic_erf_erf;
 #define RELIC_ERF_HEADER_SIZE 160
 /** ERF header (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim). Model form: plain C values. */
 struct relic_erf_header {
-    /** FileType: "ERF ", "MOD ", "HAK ", "SAV " or "NWM " */
-    char file_type[4];
-    /** FileVersion: "V1.0" or "V1.1" [enum version] */
-    uint32_t file_version;
-    /** LanguageCount: number of localized description strings [derived: count(localized_strings), filled by the writer] */
-    uint32_t language_count;
-    /** LocalizedStringSize: byte size of the localized string list [derived: size(localized_strings), filled by the writer] */
-    uint32_t localized_string_size;
-    /** EntryCount: number of resources [derived: count(keys), filled by the writer] */
-    uint32_t entry_count;
-    /** OffsetToLocalizedString: 160 in real files (one KotOR ERF stores 0 when there are none) [derived: offset(localized_strings), filled by the writer] */
-    uint32_t offset_to_localized_string;
-    /** OffsetToKeyList: byte offset of the key list [derived: offset(keys), filled by the writer] */
-    uint32_t offset_to_key_list;
-    /** OffsetToResourceList: byte offset of the resource list [derived: offset(resources), filled by the writer] */
-    uint32_t offset_to_resource_list;
-    /** BuildYear: years since 1900 */
-    uint32_t build_year;
-    /** BuildDay: days since 1 January, 0-based */
-    uint32_t build_day;
-    /** DescriptionStrRef: TLK string of the description; 0 or 0xFFFFFFFF when none */
-    uint32_t description_str_ref;
-    /** Reserved; zero in real files */
-    uint8_t reserved[116];
+    char file_type[4]; /**< FileType: "ERF ", "MOD ", "HAK ", "SAV " or "NWM " */
+    uint32_t file_version; /**< FileVersion: "V1.0" or "V1.1" [enum version] */
+    uint32_t language_count; /**< LanguageCount: number of localized description strings [derived: count(localized_strings), filled by the writer] */
+    uint32_t localized_string_size; /**< LocalizedStringSize: byte size of the localized string list [derived: size(localized_strings), filled by the writer] */
+    uint32_t entry_count; /**< EntryCount: number of resources [derived: count(keys), filled by the writer] */
+    uint32_t offset_to_localized_string; /**< OffsetToLocalizedString: 160 in real files (one KotOR ERF stores 0 when there are none) [derived: offset(localized_strings), filled by the writer] */
+    uint32_t offset_to_key_list; /**< OffsetToKeyList: byte offset of the key list [derived: offset(keys), filled by the writer] */
+    uint32_t offset_to_resource_list; /**< OffsetToResourceList: byte offset of the resource list [derived: offset(resources), filled by the writer] */
+    uint32_t build_year; /**< BuildYear: years since 1900 */
+    uint32_t build_day; /**< BuildDay: days since 1 January, 0-based */
+    uint32_t description_str_ref; /**< DescriptionStrRef: TLK string of the description; 0 or 0xFFFFFFFF when none */
+    uint8_t reserved[116]; /**< Reserved; zero in real files */
 };
 
 /** One localized description string (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim): not NUL-terminated in .mod files, NUL-terminated in .erf/.hak by the spec, so its size is authoritative. Model form: plain C values; its size in the file varies. */
 struct relic_erf_localized_string {
-    /** Language id: language * 2 + gender */
-    uint32_t language_id;
-    /** Byte size of the text [derived: size(text), filled by the writer] */
-    uint32_t string_size;
-    /** Text in the game's code page [count string_size] */
-    uint8_t *text;
+    uint32_t language_id; /**< Language id: language * 2 + gender */
+    uint32_t string_size; /**< Byte size of the text [derived: size(text), filled by the writer] */
+    uint8_t *text; /**< Text in the game's code page [count string_size] */
     size_t text_count; /**< number of elements in text */
 };
 
 /** A key: the resource's name and type (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim); 24 bytes in V1.0, 40 in V1.1. Model form: plain C values; its size in the file varies. */
 struct relic_erf_key {
-    /** ResRef: lower-case name, NUL-padded, no terminator at full length (16 characters in V1.0, 32 in V1.1) [count 16 + 16 * (header.file_version == 0x312E3156)] */
-    char *resref;
+    char *resref; /**< ResRef: lower-case name, NUL-padded, no terminator at full length (16 characters in V1.0, 32 in V1.1) [count 16 + 16 * (header.file_version == 0x312E3156)] */
     size_t resref_count; /**< number of elements in resref */
-    /** ResID: the key's index in real files */
-    uint32_t res_id;
-    /** ResType: resource type id [enum resource_type] */
-    uint16_t res_type;
-    /** Unused; zero in real files */
-    uint16_t unused;
+    uint32_t res_id; /**< ResID: the key's index in real files */
+    uint16_t res_type; /**< ResType: resource type id [enum resource_type] */
+    uint16_t unused; /**< Unused; zero in real files */
 };
 
 #define RELIC_ERF_RESOURCE_SIZE 8
 /** A resource list entry, in key order (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim). Model form: plain C values. */
 struct relic_erf_resource {
-    /** Byte offset of the resource data from the start of the file */
-    uint32_t offset_to_resource;
-    /** Byte size of the resource data */
-    uint32_t resource_size;
+    uint32_t offset_to_resource; /**< Byte offset of the resource data from the start of the file */
+    uint32_t resource_size; /**< Byte size of the resource data */
 };
 
 #define RELIC_ERF_ERF_SIZE 160
 /** A whole ERF: header, then the three lists placed by its offsets; the resource data follow, placed by the resource list (checked by runtime/formats/aurora/erf_archive.c). Model form: plain C values. */
 struct relic_erf_erf {
     relic_erf_header header;
-    /** Localized description strings [count header.language_count] [at header.offset_to_localized_string] */
-    relic_erf_localized_string *localized_strings;
+    relic_erf_localized_string *localized_strings; /**< Localized description strings [count header.language_count] [at header.offset_to_localized_string] */
     size_t localized_strings_count; /**< number of elements in localized_strings */
-    /** Key list [count header.entry_count] [at header.offset_to_key_list] */
-    relic_erf_key *keys;
+    relic_erf_key *keys; /**< Key list [count header.entry_count] [at header.offset_to_key_list] */
     size_t keys_count; /**< number of elements in keys */
-    /** Resource list, one entry per key [count header.entry_count] [at header.offset_to_resource_list] */
-    relic_erf_resource *resources;
+    relic_erf_resource *resources; /**< Resource list, one entry per key [count header.entry_count] [at header.offset_to_resource_list] */
     size_t resources_count; /**< number of elements in resources */
 };
 
-_Static_assert(RELIC_ERF_HEADER_SIZE == 160, "documented size of header");
-_Static_assert(RELIC_ERF_RESOURCE_SIZE == 8, "documented size of resource");
-_Static_assert(RELIC_ERF_ERF_SIZE == 160, "documented size of erf");
-
-/** Zero-copy view of a validated header (160 bytes in the file). */
-typedef struct relic_erf_header_view { const uint8_t *p; } relic_erf_header_view;
+typedef struct relic_erf_header_view { const uint8_t *p; } relic_erf_header_view; /**< a validated header (160 bytes in the file), zero-copy */
 #define RELIC_ERF_HEADER_FILE_TYPE_OFFSET 0
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_erf_header_file_type(relic_erf_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_ERF_HEADER_FILE_VERSION_OFFSET 4
-/** FileVersion: "V1.0" or "V1.1" */
 static inline uint32_t relic_erf_header_file_version(relic_erf_header_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_ERF_HEADER_LANGUAGE_COUNT_OFFSET 8
-/** LanguageCount: number of localized description strings */
 static inline uint32_t relic_erf_header_language_count(relic_erf_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_ERF_HEADER_LOCALIZED_STRING_SIZE_OFFSET 12
-/** LocalizedStringSize: byte size of the localized string list */
 static inline uint32_t relic_erf_header_localized_string_size(relic_erf_header_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_ERF_HEADER_ENTRY_COUNT_OFFSET 16
-/** EntryCount: number of resources */
 static inline uint32_t relic_erf_header_entry_count(relic_erf_header_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_OFFSET 20
-/** OffsetToLocalizedString: 160 in real files (one KotOR ERF stores 0 when there are none) */
 static inline uint32_t relic_erf_header_offset_to_localized_string(relic_erf_header_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_ERF_HEADER_OFFSET_TO_KEY_LIST_OFFSET 24
-/** OffsetToKeyList: byte offset of the key list */
 static inline uint32_t relic_erf_header_offset_to_key_list(relic_erf_header_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_OFFSET 28
-/** OffsetToResourceList: byte offset of the resource list */
 static inline uint32_t relic_erf_header_offset_to_resource_list(relic_erf_header_view v) { return relic_load_u32le(v.p + 28); }
 #define RELIC_ERF_HEADER_BUILD_YEAR_OFFSET 32
-/** BuildYear: years since 1900 */
 static inline uint32_t relic_erf_header_build_year(relic_erf_header_view v) { return relic_load_u32le(v.p + 32); }
 #define RELIC_ERF_HEADER_BUILD_DAY_OFFSET 36
-/** BuildDay: days since 1 January, 0-based */
 static inline uint32_t relic_erf_header_build_day(relic_erf_header_view v) { return relic_load_u32le(v.p + 36); }
 #define RELIC_ERF_HEADER_DESCRIPTION_STR_REF_OFFSET 40
-/** DescriptionStrRef: TLK string of the description; 0 or 0xFFFFFFFF when none */
 static inline uint32_t relic_erf_header_description_str_ref(relic_erf_header_view v) { return relic_load_u32le(v.p + 40); }
 #define RELIC_ERF_HEADER_RESERVED_OFFSET 44
 /** reserved: 116 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_erf_header_reserved(relic_erf_header_view v) { return (const uint8_t *)(v.p + 44); }
 
-/** Zero-copy view of a validated resource (8 bytes in the file). */
-typedef struct relic_erf_resource_view { const uint8_t *p; } relic_erf_resource_view;
+typedef struct relic_erf_resource_view { const uint8_t *p; } relic_erf_resource_view; /**< a validated resource (8 bytes in the file), zero-copy */
 #define RELIC_ERF_RESOURCE_OFFSET_TO_RESOURCE_OFFSET 0
-/** Byte offset of the resource data from the start of the file */
 static inline uint32_t relic_erf_resource_offset_to_resource(relic_erf_resource_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_ERF_RESOURCE_RESOURCE_SIZE_OFFSET 4
-/** Byte size of the resource data */
 static inline uint32_t relic_erf_resource_resource_size(relic_erf_resource_view v) { return relic_load_u32le(v.p + 4); }
 
-/** Zero-copy view of a validated erf (160 bytes in the file). */
-typedef struct relic_erf_erf_view { const uint8_t *p; } relic_erf_erf_view;
+typedef struct relic_erf_erf_view { const uint8_t *p; } relic_erf_erf_view; /**< a validated erf (160 bytes in the file), zero-copy */
 #define RELIC_ERF_ERF_HEADER_OFFSET 0
 static inline relic_erf_header_view relic_erf_erf_header(relic_erf_erf_view v) { relic_erf_header_view r = { v.p + 0 }; return r; }
 

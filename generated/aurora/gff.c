@@ -18,901 +18,170 @@ const relic_format_info relic_format_gff = {
     relic_gff_extensions, relic_gff_magic, 1, NULL,
 };
 
-const char *relic_gff_field_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "byte";
-    case INT64_C(1): return "char";
-    case INT64_C(2): return "word";
-    case INT64_C(3): return "short";
-    case INT64_C(4): return "dword";
-    case INT64_C(5): return "int";
-    case INT64_C(6): return "dword64";
-    case INT64_C(7): return "int64";
-    case INT64_C(8): return "float";
-    case INT64_C(9): return "double";
-    case INT64_C(10): return "cexostring";
-    case INT64_C(11): return "resref";
-    case INT64_C(12): return "cexolocstring";
-    case INT64_C(13): return "void";
-    case INT64_C(14): return "struct";
-    case INT64_C(15): return "list";
-    case INT64_C(16): return "orientation";
-    case INT64_C(17): return "vector";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item field_type_names[] = {
+    { 0, "byte" }, { 1, "char" }, { 2, "word" }, { 3, "short" }, { 4, "dword" }, { 5, "int" },
+    { 6, "dword64" }, { 7, "int64" }, { 8, "float" }, { 9, "double" }, { 10, "cexostring" }, { 11, "resref" },
+    { 12, "cexolocstring" }, { 13, "void" }, { 14, "struct" }, { 15, "list" }, { 16, "orientation" },
+    { 17, "vector" },
+};
+const char *relic_gff_field_type_name(int64_t value) { return relic_gen_enum_name(field_type_names, 18, value); }
+int relic_gff_field_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(field_type_names, 18, name, value); }
 
-int relic_gff_field_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "byte") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "char") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "word") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "short") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "dword") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "int") == 0) { *value = INT64_C(5); return 1; }
-    if (strcmp(name, "dword64") == 0) { *value = INT64_C(6); return 1; }
-    if (strcmp(name, "int64") == 0) { *value = INT64_C(7); return 1; }
-    if (strcmp(name, "float") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "double") == 0) { *value = INT64_C(9); return 1; }
-    if (strcmp(name, "cexostring") == 0) { *value = INT64_C(10); return 1; }
-    if (strcmp(name, "resref") == 0) { *value = INT64_C(11); return 1; }
-    if (strcmp(name, "cexolocstring") == 0) { *value = INT64_C(12); return 1; }
-    if (strcmp(name, "void") == 0) { *value = INT64_C(13); return 1; }
-    if (strcmp(name, "struct") == 0) { *value = INT64_C(14); return 1; }
-    if (strcmp(name, "list") == 0) { *value = INT64_C(15); return 1; }
-    if (strcmp(name, "orientation") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "vector") == 0) { *value = INT64_C(17); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+_Static_assert(sizeof(relic_gff_gff_struct) == 12 && offsetof(relic_gff_gff_struct, data_or_data_offset) == 4 && offsetof(relic_gff_gff_struct, field_count) == 8, "gff_struct: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_gff_field) == 12 && offsetof(relic_gff_gff_field, label_index) == 4 && offsetof(relic_gff_gff_field, data_or_data_offset) == 8, "gff_field: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_gff_label) == 16, "gff_label: C layout is file layout (arrays are copied with memcpy)");
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_gff_struct(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_gff_gff_struct) == 12u
-        && offsetof(relic_gff_gff_struct, id) == 0u
-        && offsetof(relic_gff_gff_struct, data_or_data_offset) == 4u
-        && offsetof(relic_gff_gff_struct, field_count) == 8u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-RELIC_GEN_UNUSED static inline int plain_gff_field(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_gff_gff_field) == 12u
-        && offsetof(relic_gff_gff_field, type) == 0u
-        && offsetof(relic_gff_gff_field, label_index) == 4u
-        && offsetof(relic_gff_gff_field, data_or_data_offset) == 8u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_gff_label(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_gff_gff_label) == 16u
-        && offsetof(relic_gff_gff_label, name) == 0u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_gff_vctx {
+typedef struct relic_gff_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_gff_gff *root;
-    relic_gff_view *view;
-} relic_gff_vctx;
+    relic_gff_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_gff_rctx;
 
-typedef struct relic_gff_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_gff_gff *root;
-    relic_arena *arena;
-} relic_gff_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_struct *m);
-RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_struct *m);
-RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_field *m);
-RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_field *m);
-RELIC_GEN_UNUSED static inline relic_status val_gff_label(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_label *m);
-RELIC_GEN_UNUSED static inline relic_status dec_gff_label(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_label *m);
-RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff *m);
-RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_gff_rctx *c, uint64_t pos, relic_gff_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
-    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
-    uint64_t pos_struct_offset_ = 0, size_struct_offset_ = 0;
-    uint64_t pos_struct_count_ = 0, size_struct_count_ = 0;
-    uint64_t pos_field_offset_ = 0, size_field_offset_ = 0;
-    uint64_t pos_field_count_ = 0, size_field_count_ = 0;
-    uint64_t pos_label_offset_ = 0, size_label_offset_ = 0;
-    uint64_t pos_label_count_ = 0, size_label_count_ = 0;
-    uint64_t pos_field_data_offset_ = 0, size_field_data_offset_ = 0;
-    uint64_t pos_field_data_count_ = 0, size_field_data_count_ = 0;
-    uint64_t pos_field_indices_offset_ = 0, size_field_indices_offset_ = 0;
-    uint64_t pos_field_indices_count_ = 0, size_field_indices_count_ = 0;
-    uint64_t pos_list_indices_offset_ = 0, size_list_indices_offset_ = 0;
-    uint64_t pos_list_indices_count_ = 0, size_list_indices_count_ = 0;
-    if (pos > c->size || c->size - pos < 56u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 56 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->file_type, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->file_version, c->base + p_, (size_t)n_);
-        if (memcmp(m->file_version, "V3.2", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "file_version", -1, "expected \"V3.2\"");
-        cur = p_ + bytes_;
-        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
-    }
-    { /* struct_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->struct_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_struct_offset_ = p_; size_struct_offset_ = bytes_; (void)pos_struct_offset_; (void)size_struct_offset_;
-    }
-    { /* struct_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->struct_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_struct_count_ = p_; size_struct_count_ = bytes_; (void)pos_struct_count_; (void)size_struct_count_;
-    }
-    { /* field_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->field_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_offset_ = p_; size_field_offset_ = bytes_; (void)pos_field_offset_; (void)size_field_offset_;
-    }
-    { /* field_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->field_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_count_ = p_; size_field_count_ = bytes_; (void)pos_field_count_; (void)size_field_count_;
-    }
-    { /* label_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->label_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_label_offset_ = p_; size_label_offset_ = bytes_; (void)pos_label_offset_; (void)size_label_offset_;
-    }
-    { /* label_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->label_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_label_count_ = p_; size_label_count_ = bytes_; (void)pos_label_count_; (void)size_label_count_;
-    }
-    { /* field_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->field_data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_data_offset_ = p_; size_field_data_offset_ = bytes_; (void)pos_field_data_offset_; (void)size_field_data_offset_;
-    }
-    { /* field_data_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->field_data_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_data_count_ = p_; size_field_data_count_ = bytes_; (void)pos_field_data_count_; (void)size_field_data_count_;
-    }
-    { /* field_indices_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->field_indices_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_indices_offset_ = p_; size_field_indices_offset_ = bytes_; (void)pos_field_indices_offset_; (void)size_field_indices_offset_;
-    }
-    { /* field_indices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->field_indices_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_indices_count_ = p_; size_field_indices_count_ = bytes_; (void)pos_field_indices_count_; (void)size_field_indices_count_;
-    }
-    { /* list_indices_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->list_indices_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_list_indices_offset_ = p_; size_list_indices_offset_ = bytes_; (void)pos_list_indices_offset_; (void)size_list_indices_offset_;
-    }
-    { /* list_indices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->list_indices_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_list_indices_count_ = p_; size_list_indices_count_ = bytes_; (void)pos_list_indices_count_; (void)size_list_indices_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "header", 56u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->file_type, p + 0, 4);
+    memcpy(m->file_version, p + 4, 4);
+    if (memcmp(m->file_version, "V3.2", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 4, "file_version", -1, "expected \"V3.2\"");
+    m->struct_offset = relic_load_u32le(p + 8);
+    m->struct_count = relic_load_u32le(p + 12);
+    m->field_offset = relic_load_u32le(p + 16);
+    m->field_count = relic_load_u32le(p + 20);
+    m->label_offset = relic_load_u32le(p + 24);
+    m->label_count = relic_load_u32le(p + 28);
+    m->field_data_offset = relic_load_u32le(p + 32);
+    m->field_data_count = relic_load_u32le(p + 36);
+    m->field_indices_offset = relic_load_u32le(p + 40);
+    m->field_indices_count = relic_load_u32le(p + 44);
+    m->list_indices_offset = relic_load_u32le(p + 48);
+    m->list_indices_count = relic_load_u32le(p + 52);
     if (!(((int64_t)(relic_gen_mod(((int64_t)m->field_indices_count), INT64_C(4)) == INT64_C(0))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: field_indices_count %% 4 == 0 (the field-indices size is not a multiple of 4)");
     if (!(((int64_t)(relic_gen_mod(((int64_t)m->list_indices_count), INT64_C(4)) == INT64_C(0))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: list_indices_count %% 4 == 0 (the list-indices size is not a multiple of 4)");
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_struct *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
-    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
-    uint64_t pos_struct_offset_ = 0, size_struct_offset_ = 0;
-    uint64_t pos_struct_count_ = 0, size_struct_count_ = 0;
-    uint64_t pos_field_offset_ = 0, size_field_offset_ = 0;
-    uint64_t pos_field_count_ = 0, size_field_count_ = 0;
-    uint64_t pos_label_offset_ = 0, size_label_offset_ = 0;
-    uint64_t pos_label_count_ = 0, size_label_count_ = 0;
-    uint64_t pos_field_data_offset_ = 0, size_field_data_offset_ = 0;
-    uint64_t pos_field_data_count_ = 0, size_field_data_count_ = 0;
-    uint64_t pos_field_indices_offset_ = 0, size_field_indices_offset_ = 0;
-    uint64_t pos_field_indices_count_ = 0, size_field_indices_count_ = 0;
-    uint64_t pos_list_indices_offset_ = 0, size_list_indices_offset_ = 0;
-    uint64_t pos_list_indices_count_ = 0, size_list_indices_count_ = 0;
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->file_type, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->file_version, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
-    }
-    { /* struct_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->struct_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_struct_offset_ = p_; size_struct_offset_ = bytes_; (void)pos_struct_offset_; (void)size_struct_offset_;
-    }
-    { /* struct_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->struct_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_struct_count_ = p_; size_struct_count_ = bytes_; (void)pos_struct_count_; (void)size_struct_count_;
-    }
-    { /* field_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->field_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_offset_ = p_; size_field_offset_ = bytes_; (void)pos_field_offset_; (void)size_field_offset_;
-    }
-    { /* field_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->field_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_count_ = p_; size_field_count_ = bytes_; (void)pos_field_count_; (void)size_field_count_;
-    }
-    { /* label_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->label_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_label_offset_ = p_; size_label_offset_ = bytes_; (void)pos_label_offset_; (void)size_label_offset_;
-    }
-    { /* label_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->label_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_label_count_ = p_; size_label_count_ = bytes_; (void)pos_label_count_; (void)size_label_count_;
-    }
-    { /* field_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->field_data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_data_offset_ = p_; size_field_data_offset_ = bytes_; (void)pos_field_data_offset_; (void)size_field_data_offset_;
-    }
-    { /* field_data_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->field_data_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_data_count_ = p_; size_field_data_count_ = bytes_; (void)pos_field_data_count_; (void)size_field_data_count_;
-    }
-    { /* field_indices_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->field_indices_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_indices_offset_ = p_; size_field_indices_offset_ = bytes_; (void)pos_field_indices_offset_; (void)size_field_indices_offset_;
-    }
-    { /* field_indices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->field_indices_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_indices_count_ = p_; size_field_indices_count_ = bytes_; (void)pos_field_indices_count_; (void)size_field_indices_count_;
-    }
-    { /* list_indices_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->list_indices_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_list_indices_offset_ = p_; size_list_indices_offset_ = bytes_; (void)pos_list_indices_offset_; (void)size_list_indices_offset_;
-    }
-    { /* list_indices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->list_indices_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_list_indices_count_ = p_; size_list_indices_count_ = bytes_; (void)pos_list_indices_count_; (void)size_list_indices_count_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "gff_struct", 12u);
+    const uint8_t *p = c->base + pos;
+    m->id = relic_load_u32le(p + 0);
+    m->data_or_data_offset = relic_load_u32le(p + 4);
+    m->field_count = relic_load_u32le(p + 8);
+    { const int64_t it = (int64_t)(m->field_count); if (!(((int64_t)((it) <= ((int64_t)c->root->header.field_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 8, "field_count", -1, "%lld fails check it <= header.field_count", (long long)it); }
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_gff_struct(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_struct *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_field *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_id_ = 0, size_id_ = 0;
-    uint64_t pos_data_or_data_offset_ = 0, size_data_or_data_offset_ = 0;
-    uint64_t pos_field_count_ = 0, size_field_count_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "gff_struct needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
-    }
-    { /* data_or_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->data_or_data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_or_data_offset_ = p_; size_data_or_data_offset_ = bytes_; (void)pos_data_or_data_offset_; (void)size_data_or_data_offset_;
-    }
-    { /* field_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->field_count = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->field_count); if (!(((int64_t)((it) <= ((int64_t)c->root->header.field_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "field_count", -1, "%lld fails check it <= header.field_count", (long long)it); }
-        cur = p_ + bytes_;
-        pos_field_count_ = p_; size_field_count_ = bytes_; (void)pos_field_count_; (void)size_field_count_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "gff_field", 12u);
+    const uint8_t *p = c->base + pos;
+    m->type = relic_load_u32le(p + 0);
+    if (!relic_gff_field_type_known((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "type", -1, "%lld is not a known field_type", (long long)(m->type));
+    m->label_index = relic_load_u32le(p + 4);
+    { const int64_t it = (int64_t)(m->label_index); if (!(((int64_t)((it) < ((int64_t)c->root->header.label_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 4, "label_index", -1, "%lld fails check it < header.label_count", (long long)it); }
+    m->data_or_data_offset = relic_load_u32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_gff_struct(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_struct *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_label(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_label *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_id_ = 0, size_id_ = 0;
-    uint64_t pos_data_or_data_offset_ = 0, size_data_or_data_offset_ = 0;
-    uint64_t pos_field_count_ = 0, size_field_count_ = 0;
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
-    }
-    { /* data_or_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->data_or_data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_or_data_offset_ = p_; size_data_or_data_offset_ = bytes_; (void)pos_data_or_data_offset_; (void)size_data_or_data_offset_;
-    }
-    { /* field_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->field_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_field_count_ = p_; size_field_count_ = bytes_; (void)pos_field_count_; (void)size_field_count_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "gff_label", 16u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->name, p + 0, 16);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_gff_field(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_field *m)
+static relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_type_ = 0, size_type_ = 0;
-    uint64_t pos_label_index_ = 0, size_label_index_ = 0;
-    uint64_t pos_data_or_data_offset_ = 0, size_data_or_data_offset_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "gff_field needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->type = relic_load_u32le(c->base + p_);
-        if (!relic_gff_field_type_known((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "type", -1, "%lld is not a known field_type", (long long)(m->type));
-        cur = p_ + bytes_;
-        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
-    }
-    { /* label_index */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->label_index = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->label_index); if (!(((int64_t)((it) < ((int64_t)c->root->header.label_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "label_index", -1, "%lld fails check it < header.label_count", (long long)it); }
-        cur = p_ + bytes_;
-        pos_label_index_ = p_; size_label_index_ = bytes_; (void)pos_label_index_; (void)size_label_index_;
-    }
-    { /* data_or_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->data_or_data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_or_data_offset_ = p_; size_data_or_data_offset_ = bytes_; (void)pos_data_or_data_offset_; (void)size_data_or_data_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_gff_field(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_field *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_type_ = 0, size_type_ = 0;
-    uint64_t pos_label_index_ = 0, size_label_index_ = 0;
-    uint64_t pos_data_or_data_offset_ = 0, size_data_or_data_offset_ = 0;
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->type = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
-    }
-    { /* label_index */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->label_index = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_label_index_ = p_; size_label_index_ = bytes_; (void)pos_label_index_; (void)size_label_index_;
-    }
-    { /* data_or_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->data_or_data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_or_data_offset_ = p_; size_data_or_data_offset_ = bytes_; (void)pos_data_or_data_offset_; (void)size_data_or_data_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_gff_label(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_label *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "gff_label needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 16u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_gff_label(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff_label *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 16u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_gff(relic_gff_vctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_structs_ = 0, size_structs_ = 0;
-    uint64_t pos_fields_ = 0, size_fields_ = 0;
-    uint64_t pos_labels_ = 0, size_labels_ = 0;
-    uint64_t pos_field_data_ = 0, size_field_data_ = 0;
-    uint64_t pos_field_indices_ = 0, size_field_indices_ = 0;
-    uint64_t pos_list_indices_ = 0, size_list_indices_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 56u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 56 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    relic_status st;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* structs */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.struct_offset), ((int64_t)m->header.struct_count), 1u, 12u, c->size, "structs", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->structs_count = (size_t)(n_ / 1u);
-        c->view->structs = c->base + p_;
-        c->view->structs_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_gff_gff_struct e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_gff_struct(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "structs", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        pos_structs_ = p_; size_structs_ = bytes_; (void)pos_structs_; (void)size_structs_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.struct_offset), ((int64_t)m->header.struct_count), 1u, 12u, c->size, "structs", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->structs_count = (size_t)n;
+        if (c->view) { c->view->structs = c->base + at; c->view->structs_count = (size_t)n; }
+        if (c->arena && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_struct), _Alignof(relic_gff_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_gff_gff_struct e;
+            if ((st = rd_gff_struct(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_gff_struct(c, at + k * 12u, &m->structs[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
     }
     { /* fields */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->fields_count = (size_t)(n_ / 1u);
-        c->view->fields = c->base + p_;
-        c->view->fields_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_gff_gff_field e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_gff_field(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "fields", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        pos_fields_ = p_; size_fields_ = bytes_; (void)pos_fields_; (void)size_fields_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->fields_count = (size_t)n;
+        if (c->view) { c->view->fields = c->base + at; c->view->fields_count = (size_t)n; }
+        if (c->arena && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_field), _Alignof(relic_gff_gff_field), at, "fields"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_gff_gff_field e;
+            if ((st = rd_gff_field(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_gff_field(c, at + k * 12u, &m->fields[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
     }
     { /* labels */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->labels_count = (size_t)(n_ / 1u);
-        c->view->labels = c->base + p_;
-        c->view->labels_count = (size_t)(n_ / 1u);
-        pos_labels_ = p_; size_labels_ = bytes_; (void)pos_labels_; (void)size_labels_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->labels_count = (size_t)n;
+        if (c->view) { c->view->labels = c->base + at; c->view->labels_count = (size_t)n; }
+        if (c->arena && n && !(m->labels = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_label), _Alignof(relic_gff_gff_label), at, "labels"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_gff_label(c, at + k * 16u, &m->labels[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "labels", (int64_t)k);
     }
     { /* field_data */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_data_offset), ((int64_t)m->header.field_data_count), 1u, 1u, c->size, "field_data", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->field_data_count = (size_t)(n_ / 1u);
-        c->view->field_data = c->base + p_;
-        c->view->field_data_count = (size_t)(n_ / 1u);
-        pos_field_data_ = p_; size_field_data_ = bytes_; (void)pos_field_data_; (void)size_field_data_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_data_offset), ((int64_t)m->header.field_data_count), 1u, 1u, c->size, "field_data", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->field_data_count = (size_t)n;
+        if (c->view) { c->view->field_data = c->base + at; c->view->field_data_count = (size_t)n; }
+        if (c->arena && n && !(m->field_data = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint8_t), _Alignof(uint8_t), at, "field_data"))) return RELIC_E_NOMEM;
     }
     { /* field_indices */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.field_indices_offset), relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), 1u, 4u, c->size, "field_indices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->field_indices_count = (size_t)(n_ / 1u);
-        c->view->field_indices = c->base + p_;
-        c->view->field_indices_count = (size_t)(n_ / 1u);
-        pos_field_indices_ = p_; size_field_indices_ = bytes_; (void)pos_field_indices_; (void)size_field_indices_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_indices_offset), relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), 1u, 4u, c->size, "field_indices", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->field_indices_count = (size_t)n;
+        if (c->view) { c->view->field_indices = c->base + at; c->view->field_indices_count = (size_t)n; }
+        if (c->arena && n && !(m->field_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "field_indices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->field_indices[k] = relic_load_u32le(c->base + at + k * 4);
     }
     { /* list_indices */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.list_indices_offset), relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), 1u, 4u, c->size, "list_indices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->list_indices_count = (size_t)(n_ / 1u);
-        c->view->list_indices = c->base + p_;
-        c->view->list_indices_count = (size_t)(n_ / 1u);
-        pos_list_indices_ = p_; size_list_indices_ = bytes_; (void)pos_list_indices_; (void)size_list_indices_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.list_indices_offset), relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), 1u, 4u, c->size, "list_indices", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->list_indices_count = (size_t)n;
+        if (c->view) { c->view->list_indices = c->base + at; c->view->list_indices_count = (size_t)n; }
+        if (c->arena && n && !(m->list_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "list_indices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->list_indices[k] = relic_load_u32le(c->base + at + k * 4);
     }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_gff(relic_gff_dctx *c, uint64_t pos, uint64_t *size_out, relic_gff_gff *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_structs_ = 0, size_structs_ = 0;
-    uint64_t pos_fields_ = 0, size_fields_ = 0;
-    uint64_t pos_labels_ = 0, size_labels_ = 0;
-    uint64_t pos_field_data_ = 0, size_field_data_ = 0;
-    uint64_t pos_field_indices_ = 0, size_field_indices_ = 0;
-    uint64_t pos_list_indices_ = 0, size_list_indices_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 56u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* structs */
-        const int64_t at_ = ((int64_t)m->header.struct_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.struct_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->structs_count = (size_t)(n_ / 1u);
-        m->structs = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_gff_gff_struct), _Alignof(relic_gff_gff_struct));
-        if (!m->structs && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "structs", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_gff_struct()) { if (n_) memcpy(m->structs, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_gff_struct(c, q_, &sz_, &m->structs[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "structs", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_structs_ = p_; size_structs_ = bytes_; (void)pos_structs_; (void)size_structs_;
-    }
-    { /* fields */
-        const int64_t at_ = ((int64_t)m->header.field_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.field_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->fields_count = (size_t)(n_ / 1u);
-        m->fields = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_gff_gff_field), _Alignof(relic_gff_gff_field));
-        if (!m->fields && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "fields", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_gff_field()) { if (n_) memcpy(m->fields, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_gff_field(c, q_, &sz_, &m->fields[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "fields", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_fields_ = p_; size_fields_ = bytes_; (void)pos_fields_; (void)size_fields_;
-    }
-    { /* labels */
-        const int64_t at_ = ((int64_t)m->header.label_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.label_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 16u;
-        m->labels_count = (size_t)(n_ / 1u);
-        m->labels = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_gff_gff_label), _Alignof(relic_gff_gff_label));
-        if (!m->labels && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "labels", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_gff_label()) { if (n_) memcpy(m->labels, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_gff_label(c, q_, &sz_, &m->labels[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "labels", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_labels_ = p_; size_labels_ = bytes_; (void)pos_labels_; (void)size_labels_;
-    }
-    { /* field_data */
-        const int64_t at_ = ((int64_t)m->header.field_data_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.field_data_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->field_data_count = (size_t)(n_ / 1u);
-        m->field_data = relic_arena_array(c->arena, (size_t)n_, sizeof(uint8_t), _Alignof(uint8_t));
-        if (!m->field_data && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "field_data", "out of memory for %llu elements", (unsigned long long)n_);
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint8_t *)m->field_data)[k_] = relic_load_u8(c->base + p_ + k_ * 1u); }
-        pos_field_data_ = p_; size_field_data_ = bytes_; (void)pos_field_data_; (void)size_field_data_;
-    }
-    { /* field_indices */
-        const int64_t at_ = ((int64_t)m->header.field_indices_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->field_indices_count = (size_t)(n_ / 1u);
-        m->field_indices = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->field_indices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "field_indices", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->field_indices, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->field_indices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        pos_field_indices_ = p_; size_field_indices_ = bytes_; (void)pos_field_indices_; (void)size_field_indices_;
-    }
-    { /* list_indices */
-        const int64_t at_ = ((int64_t)m->header.list_indices_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->list_indices_count = (size_t)(n_ / 1u);
-        m->list_indices = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->list_indices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "list_indices", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->list_indices, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->list_indices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        pos_list_indices_ = p_; size_list_indices_ = bytes_; (void)pos_list_indices_; (void)size_list_indices_;
-    }
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_gff_validate(const uint8_t *data, size_t size, relic_gff_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_gff_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_gff(&c, 0, &sz, &out->values);
+    relic_gff_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_gff(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff_gff *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_gff_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_gff(&c, 0, &sz, out);
+    relic_gff_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_gff(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -921,481 +190,152 @@ typedef struct relic_gff_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_gff_gff *root;
-    uint64_t at_structs, size_structs;
-    uint64_t at_fields, size_fields;
-    uint64_t at_labels, size_labels;
-    uint64_t at_field_data, size_field_data;
-    uint64_t at_field_indices, size_field_indices;
-    uint64_t at_list_indices, size_list_indices;
+    uint64_t at[6], size[6]; /* placed members: 0 structs 1 fields 2 labels 3 field_data 4 field_indices 5 list_indices */
 } relic_gff_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_gff_wctx *c, const relic_gff_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_gff_struct(relic_gff_wctx *c, const relic_gff_gff_struct *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_gff_field(relic_gff_wctx *c, const relic_gff_gff_field *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_gff_label(relic_gff_wctx *c, const relic_gff_gff_label *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_gff_wctx *c, const relic_gff_header *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_header(uint8_t *p, const relic_gff_header *m)
 {
-    relic_gff_header mm_ = *m0;
-    relic_gff_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->file_type, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "V3.2", 4);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* struct_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->struct_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* struct_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->struct_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* field_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->field_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* field_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->field_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* label_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->label_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* label_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->label_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* field_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->field_data_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* field_data_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->field_data_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* field_indices_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->field_indices_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* field_indices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->field_indices_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* list_indices_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->list_indices_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* list_indices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->list_indices_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, m->file_type, 4);
+    memcpy(p + 4, "V3.2", 4);
+    relic_store_u32le(p + 8, m->struct_offset);
+    relic_store_u32le(p + 12, m->struct_count);
+    relic_store_u32le(p + 16, m->field_offset);
+    relic_store_u32le(p + 20, m->field_count);
+    relic_store_u32le(p + 24, m->label_offset);
+    relic_store_u32le(p + 28, m->label_count);
+    relic_store_u32le(p + 32, m->field_data_offset);
+    relic_store_u32le(p + 36, m->field_data_count);
+    relic_store_u32le(p + 40, m->field_indices_offset);
+    relic_store_u32le(p + 44, m->field_indices_count);
+    relic_store_u32le(p + 48, m->list_indices_offset);
+    relic_store_u32le(p + 52, m->list_indices_count);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_gff_struct(relic_gff_wctx *c, const relic_gff_gff_struct *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_gff_struct(uint8_t *p, const relic_gff_gff_struct *m)
 {
-    relic_gff_gff_struct mm_ = *m0;
-    relic_gff_gff_struct *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* data_or_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->data_or_data_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* field_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->field_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->id);
+    relic_store_u32le(p + 4, m->data_or_data_offset);
+    relic_store_u32le(p + 8, m->field_count);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_gff_field(relic_gff_wctx *c, const relic_gff_gff_field *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_gff_field(uint8_t *p, const relic_gff_gff_field *m)
 {
-    relic_gff_gff_field mm_ = *m0;
-    relic_gff_gff_field *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->type);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* label_index */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->label_index);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* data_or_data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->data_or_data_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->type);
+    relic_store_u32le(p + 4, m->label_index);
+    relic_store_u32le(p + 8, m->data_or_data_offset);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_gff_label(relic_gff_wctx *c, const relic_gff_gff_label *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_gff_label(uint8_t *p, const relic_gff_gff_label *m)
 {
-    relic_gff_gff_label mm_ = *m0;
-    relic_gff_gff_label *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 16u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, m->name, 16);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_gff_gff mm_ = *m0;
-    relic_gff_gff *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    relic_status st;
+    put_header(c->base + pos, &m->header);
     { /* structs */
-        const uint64_t p_ = c->at_structs;
-        const int64_t cnt_ = ((int64_t)m->header.struct_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->structs_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "structs", "has %llu elements but header.struct_count = %lld", (unsigned long long)m->structs_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->structs_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_gff_struct()) { if (n_) memcpy(c->base + p_, m->structs, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_gff_struct(c, &m->structs[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "structs", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "structs", "header.struct_count", ((int64_t)m->header.struct_count), m->structs_count)) != RELIC_OK) return st;
+        const uint64_t n = m->structs_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->structs, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_gff_struct(c->base + at + k * 12, &m->structs[k]);
     }
     { /* fields */
-        const uint64_t p_ = c->at_fields;
-        const int64_t cnt_ = ((int64_t)m->header.field_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->fields_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "fields", "has %llu elements but header.field_count = %lld", (unsigned long long)m->fields_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->fields_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_gff_field()) { if (n_) memcpy(c->base + p_, m->fields, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_gff_field(c, &m->fields[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "fields", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "fields", "header.field_count", ((int64_t)m->header.field_count), m->fields_count)) != RELIC_OK) return st;
+        const uint64_t n = m->fields_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->fields, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_gff_field(c->base + at + k * 12, &m->fields[k]);
     }
     { /* labels */
-        const uint64_t p_ = c->at_labels;
-        const int64_t cnt_ = ((int64_t)m->header.label_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->labels_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "labels", "has %llu elements but header.label_count = %lld", (unsigned long long)m->labels_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->labels_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_gff_label()) { if (n_) memcpy(c->base + p_, m->labels, (size_t)(n_ * 16u)); bytes_ = n_ * 16u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_gff_label(c, &m->labels[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "labels", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[2];
+        if ((st = relic_gen_count(c->err, at, "labels", "header.label_count", ((int64_t)m->header.label_count), m->labels_count)) != RELIC_OK) return st;
+        const uint64_t n = m->labels_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->labels, (size_t)(n * 16u)); }
+        else for (uint64_t k = 0; k < n; k++) put_gff_label(c->base + at + k * 16, &m->labels[k]);
     }
     { /* field_data */
-        const uint64_t p_ = c->at_field_data;
-        const int64_t cnt_ = ((int64_t)m->header.field_data_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->field_data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "field_data", "has %llu elements but header.field_data_count = %lld", (unsigned long long)m->field_data_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->field_data_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u8(c->base + p_ + k_ * 1u, ((const uint8_t *)m->field_data)[k_]); }
-        bytes_ = n_ * 1u;
-        (void)bytes_;
+        const uint64_t at = c->at[3];
+        if ((st = relic_gen_count(c->err, at, "field_data", "header.field_data_count", ((int64_t)m->header.field_data_count), m->field_data_count)) != RELIC_OK) return st;
+        const uint64_t n = m->field_data_count;
+        for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + at + k * 1, ((const uint8_t *)m->field_data)[k]);
     }
     { /* field_indices */
-        const uint64_t p_ = c->at_field_indices;
-        const int64_t cnt_ = relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->field_indices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "field_indices", "has %llu elements but header.field_indices_count / 4 = %lld", (unsigned long long)m->field_indices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->field_indices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->field_indices, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->field_indices)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        (void)bytes_;
+        const uint64_t at = c->at[4];
+        if ((st = relic_gen_count(c->err, at, "field_indices", "header.field_indices_count / 4", relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), m->field_indices_count)) != RELIC_OK) return st;
+        const uint64_t n = m->field_indices_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->field_indices, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->field_indices)[k]);
     }
     { /* list_indices */
-        const uint64_t p_ = c->at_list_indices;
-        const int64_t cnt_ = relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->list_indices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "list_indices", "has %llu elements but header.list_indices_count / 4 = %lld", (unsigned long long)m->list_indices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->list_indices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->list_indices, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->list_indices)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        (void)bytes_;
+        const uint64_t at = c->at[5];
+        if ((st = relic_gen_count(c->err, at, "list_indices", "header.list_indices_count / 4", relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), m->list_indices_count)) != RELIC_OK) return st;
+        const uint64_t n = m->list_indices_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->list_indices, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->list_indices)[k]);
     }
-    *size_out = cur - pos;
+    *size_out = 56u;
     return RELIC_OK;
 }
 
 relic_status relic_gff_write(const relic_gff_gff *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_gff_gff mm_ = *model;
-    relic_gff_gff *m = &mm_;
-    relic_gff_wctx cc_ = { 0 };
-    relic_gff_wctx *c = &cc_;
+    relic_gff_gff copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_gff_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 56u;
-    c->at_structs = cur;
-    c->size_structs = ((uint64_t)m->structs_count * 12u);
-    if (cur + c->size_structs < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "structs", "too large");
-    cur += c->size_structs;
-    c->at_fields = cur;
-    c->size_fields = ((uint64_t)m->fields_count * 12u);
-    if (cur + c->size_fields < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "fields", "too large");
-    cur += c->size_fields;
-    c->at_labels = cur;
-    c->size_labels = ((uint64_t)m->labels_count * 16u);
-    if (cur + c->size_labels < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "labels", "too large");
-    cur += c->size_labels;
-    c->at_field_data = cur;
-    c->size_field_data = ((uint64_t)m->field_data_count * 1u);
-    if (cur + c->size_field_data < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "field_data", "too large");
-    cur += c->size_field_data;
-    c->at_field_indices = cur;
-    c->size_field_indices = ((uint64_t)m->field_indices_count * 4u);
-    if (cur + c->size_field_indices < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "field_indices", "too large");
-    cur += c->size_field_indices;
-    c->at_list_indices = cur;
-    c->size_list_indices = ((uint64_t)m->list_indices_count * 4u);
-    if (cur + c->size_list_indices < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "list_indices", "too large");
-    cur += c->size_list_indices;
-    {
-        const uint64_t seq_ = 56u;
-        uint64_t at_[6], sz_[6], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.struct_offset;
-        sz_[0] = c->size_structs;
-        at_[1] = (uint64_t)m->header.field_offset;
-        sz_[1] = c->size_fields;
-        at_[2] = (uint64_t)m->header.label_offset;
-        sz_[2] = c->size_labels;
-        at_[3] = (uint64_t)m->header.field_data_offset;
-        sz_[3] = c->size_field_data;
-        at_[4] = (uint64_t)m->header.field_indices_offset;
-        sz_[4] = c->size_field_indices;
-        at_[5] = (uint64_t)m->header.list_indices_offset;
-        sz_[5] = c->size_list_indices;
-        for (int i_ = 0; i_ < 6 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_structs = sz_[0] ? at_[0] : end_;
-            c->at_fields = sz_[1] ? at_[1] : end_;
-            c->at_labels = sz_[2] ? at_[2] : end_;
-            c->at_field_data = sz_[3] ? at_[3] : end_;
-            c->at_field_indices = sz_[4] ? at_[4] : end_;
-            c->at_list_indices = sz_[5] ? at_[5] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (m->structs_count == 0 && (uint64_t)m->header.struct_offset <= total_) ? (uint64_t)m->header.struct_offset : c->at_structs;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "struct_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.struct_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->structs_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "struct_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.struct_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->fields_count == 0 && (uint64_t)m->header.field_offset <= total_) ? (uint64_t)m->header.field_offset : c->at_fields;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->fields_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->labels_count == 0 && (uint64_t)m->header.label_offset <= total_) ? (uint64_t)m->header.label_offset : c->at_labels;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "label_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.label_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->labels_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "label_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.label_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->field_data_count == 0 && (uint64_t)m->header.field_data_offset <= total_) ? (uint64_t)m->header.field_data_offset : c->at_field_data;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_data_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_data_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->field_data_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_data_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_data_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->field_indices_count == 0 && (uint64_t)m->header.field_indices_offset <= total_) ? (uint64_t)m->header.field_indices_offset : c->at_field_indices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_indices_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_indices_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_field_indices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "field_indices_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.field_indices_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->list_indices_count == 0 && (uint64_t)m->header.list_indices_offset <= total_) ? (uint64_t)m->header.list_indices_offset : c->at_list_indices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "list_indices_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.list_indices_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_list_indices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "list_indices_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.list_indices_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->structs_count * 12u);
+    c->size[1] = ((uint64_t)m->fields_count * 12u);
+    c->size[2] = ((uint64_t)m->labels_count * 16u);
+    c->size[3] = ((uint64_t)m->field_data_count * 1u);
+    c->size[4] = ((uint64_t)m->field_indices_count * 4u);
+    c->size[5] = ((uint64_t)m->list_indices_count * 4u);
+    const uint64_t held[6] = {
+        m->header.struct_offset,
+        m->header.field_offset,
+        m->header.label_offset,
+        m->header.field_data_offset,
+        m->header.field_indices_offset,
+        m->header.list_indices_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 56u, 6, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (m->structs_count == 0 && (uint64_t)m->header.struct_offset <= total) ? (uint64_t)m->header.struct_offset : c->at[0], UINT64_C(4294967295), "struct_offset", "u32")) != RELIC_OK) return st;
+    m->header.struct_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->structs_count, UINT64_C(4294967295), "struct_count", "u32")) != RELIC_OK) return st;
+    m->header.struct_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->fields_count == 0 && (uint64_t)m->header.field_offset <= total) ? (uint64_t)m->header.field_offset : c->at[1], UINT64_C(4294967295), "field_offset", "u32")) != RELIC_OK) return st;
+    m->header.field_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->fields_count, UINT64_C(4294967295), "field_count", "u32")) != RELIC_OK) return st;
+    m->header.field_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->labels_count == 0 && (uint64_t)m->header.label_offset <= total) ? (uint64_t)m->header.label_offset : c->at[2], UINT64_C(4294967295), "label_offset", "u32")) != RELIC_OK) return st;
+    m->header.label_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->labels_count, UINT64_C(4294967295), "label_count", "u32")) != RELIC_OK) return st;
+    m->header.label_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->field_data_count == 0 && (uint64_t)m->header.field_data_offset <= total) ? (uint64_t)m->header.field_data_offset : c->at[3], UINT64_C(4294967295), "field_data_offset", "u32")) != RELIC_OK) return st;
+    m->header.field_data_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->field_data_count, UINT64_C(4294967295), "field_data_count", "u32")) != RELIC_OK) return st;
+    m->header.field_data_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->field_indices_count == 0 && (uint64_t)m->header.field_indices_offset <= total) ? (uint64_t)m->header.field_indices_offset : c->at[4], UINT64_C(4294967295), "field_indices_offset", "u32")) != RELIC_OK) return st;
+    m->header.field_indices_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[4], UINT64_C(4294967295), "field_indices_count", "u32")) != RELIC_OK) return st;
+    m->header.field_indices_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->list_indices_count == 0 && (uint64_t)m->header.list_indices_offset <= total) ? (uint64_t)m->header.list_indices_offset : c->at[5], UINT64_C(4294967295), "list_indices_offset", "u32")) != RELIC_OK) return st;
+    m->header.list_indices_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[5], UINT64_C(4294967295), "list_indices_count", "u32")) != RELIC_OK) return st;
+    m->header.list_indices_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_gff(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_gff(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -20,52 +20,30 @@ extern const relic_format_info relic_format_gff;
 
 /** GFF field type ids (BioWare GFF spec table 3.4b; 16 and 17 are KotOR's; xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim). */
 enum relic_gff_field_type {
-    /** BYTE: unsigned 8-bit, inline */
-    RELIC_GFF_FIELD_TYPE_BYTE = 0,
-    /** CHAR: signed 8-bit, inline */
-    RELIC_GFF_FIELD_TYPE_CHAR = 1,
-    /** WORD: unsigned 16-bit, inline */
-    RELIC_GFF_FIELD_TYPE_WORD = 2,
-    /** SHORT: signed 16-bit, inline (real files sign-extend) */
-    RELIC_GFF_FIELD_TYPE_SHORT = 3,
-    /** DWORD: unsigned 32-bit, inline */
-    RELIC_GFF_FIELD_TYPE_DWORD = 4,
-    /** INT: signed 32-bit, inline */
-    RELIC_GFF_FIELD_TYPE_INT = 5,
-    /** DWORD64: unsigned 64-bit in field data */
-    RELIC_GFF_FIELD_TYPE_DWORD64 = 6,
-    /** INT64: signed 64-bit in field data */
-    RELIC_GFF_FIELD_TYPE_INT64 = 7,
-    /** FLOAT: IEEE single, inline */
-    RELIC_GFF_FIELD_TYPE_FLOAT = 8,
-    /** DOUBLE: IEEE double in field data */
-    RELIC_GFF_FIELD_TYPE_DOUBLE = 9,
-    /** CExoString: u32 length + bytes in field data */
-    RELIC_GFF_FIELD_TYPE_CEXOSTRING = 10,
-    /** CResRef: u8 length + bytes in field data (16 max in NWN1/KotOR, 32 in NWN2) */
-    RELIC_GFF_FIELD_TYPE_RESREF = 11,
-    /** CExoLocString: u32 total size, u32 StrRef, u32 count, substrings in field data */
-    RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING = 12,
-    /** VOID: u32 length + bytes in field data */
-    RELIC_GFF_FIELD_TYPE_VOID = 13,
-    /** Struct: the value is a struct index */
-    RELIC_GFF_FIELD_TYPE_STRUCT = 14,
-    /** List: the value is a byte offset into the list indices */
-    RELIC_GFF_FIELD_TYPE_LIST = 15,
-    /** Orientation (KotOR): 4 x f32 in field data */
-    RELIC_GFF_FIELD_TYPE_ORIENTATION = 16,
-    /** Vector (KotOR): 3 x f32 in field data */
-    RELIC_GFF_FIELD_TYPE_VECTOR = 17,
+    RELIC_GFF_FIELD_TYPE_BYTE = 0, /**< BYTE: unsigned 8-bit, inline */
+    RELIC_GFF_FIELD_TYPE_CHAR = 1, /**< CHAR: signed 8-bit, inline */
+    RELIC_GFF_FIELD_TYPE_WORD = 2, /**< WORD: unsigned 16-bit, inline */
+    RELIC_GFF_FIELD_TYPE_SHORT = 3, /**< SHORT: signed 16-bit, inline (real files sign-extend) */
+    RELIC_GFF_FIELD_TYPE_DWORD = 4, /**< DWORD: unsigned 32-bit, inline */
+    RELIC_GFF_FIELD_TYPE_INT = 5, /**< INT: signed 32-bit, inline */
+    RELIC_GFF_FIELD_TYPE_DWORD64 = 6, /**< DWORD64: unsigned 64-bit in field data */
+    RELIC_GFF_FIELD_TYPE_INT64 = 7, /**< INT64: signed 64-bit in field data */
+    RELIC_GFF_FIELD_TYPE_FLOAT = 8, /**< FLOAT: IEEE single, inline */
+    RELIC_GFF_FIELD_TYPE_DOUBLE = 9, /**< DOUBLE: IEEE double in field data */
+    RELIC_GFF_FIELD_TYPE_CEXOSTRING = 10, /**< CExoString: u32 length + bytes in field data */
+    RELIC_GFF_FIELD_TYPE_RESREF = 11, /**< CResRef: u8 length + bytes in field data (16 max in NWN1/KotOR, 32 in NWN2) */
+    RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING = 12, /**< CExoLocString: u32 total size, u32 StrRef, u32 count, substrings in field data */
+    RELIC_GFF_FIELD_TYPE_VOID = 13, /**< VOID: u32 length + bytes in field data */
+    RELIC_GFF_FIELD_TYPE_STRUCT = 14, /**< Struct: the value is a struct index */
+    RELIC_GFF_FIELD_TYPE_LIST = 15, /**< List: the value is a byte offset into the list indices */
+    RELIC_GFF_FIELD_TYPE_ORIENTATION = 16, /**< Orientation (KotOR): 4 x f32 in field data */
+    RELIC_GFF_FIELD_TYPE_VECTOR = 17, /**< Vector (KotOR): 3 x f32 in field data */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_field_type_name(int64_t value);
-/** Value of a name (as relic_gff_field_type_name gives it); 0 when unknown. */
 int relic_gff_field_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in field_type. */
-static inline int relic_gff_field_type_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(17);
-}
+static inline int relic_gff_field_type_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(17); }
 
 typedef struct relic_gff_header relic_gff_header;
 typedef struct relic_gff_gff_struct relic_gff_gff_struct;
@@ -76,97 +54,63 @@ typedef struct relic_gff_gff relic_gff_gff;
 #define RELIC_GFF_HEADER_SIZE 56
 /** GFF header: file type, version, and the offset and size of each of the six arrays (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim). Model form: plain C values. */
 struct relic_gff_header {
-    /** FileType: the resource type, by convention a 3-letter extension and a space ("UTC ") */
-    char file_type[4];
-    /** FileVersion: must be exactly "V3.2" [constant "V3.2"] */
-    char file_version[4];
-    /** StructOffset: byte offset of the struct array [derived: offset(structs), filled by the writer] */
-    uint32_t struct_offset;
-    /** StructCount: number of structs (struct 0 is the top-level struct) [derived: count(structs), filled by the writer] */
-    uint32_t struct_count;
-    /** FieldOffset: byte offset of the field array [derived: offset(fields), filled by the writer] */
-    uint32_t field_offset;
-    /** FieldCount: number of fields [derived: count(fields), filled by the writer] */
-    uint32_t field_count;
-    /** LabelOffset: byte offset of the label array [derived: offset(labels), filled by the writer] */
-    uint32_t label_offset;
-    /** LabelCount: number of labels [derived: count(labels), filled by the writer] */
-    uint32_t label_count;
-    /** FieldDataOffset: byte offset of the field data block [derived: offset(field_data), filled by the writer] */
-    uint32_t field_data_offset;
-    /** FieldDataCount: size of the field data block in bytes [derived: count(field_data), filled by the writer] */
-    uint32_t field_data_count;
-    /** FieldIndicesOffset: byte offset of the field-indices array [derived: offset(field_indices), filled by the writer] */
-    uint32_t field_indices_offset;
-    /** FieldIndicesCount: size of the field-indices array in bytes (4 per index) [derived: size(field_indices), filled by the writer] */
-    uint32_t field_indices_count;
-    /** ListIndicesOffset: byte offset of the list-indices array [derived: offset(list_indices), filled by the writer] */
-    uint32_t list_indices_offset;
-    /** ListIndicesCount: size of the list-indices array in bytes (4 per u32) [derived: size(list_indices), filled by the writer] */
-    uint32_t list_indices_count;
+    char file_type[4]; /**< FileType: the resource type, by convention a 3-letter extension and a space ("UTC ") */
+    char file_version[4]; /**< FileVersion: must be exactly "V3.2" [constant "V3.2"] */
+    uint32_t struct_offset; /**< StructOffset: byte offset of the struct array [derived: offset(structs), filled by the writer] */
+    uint32_t struct_count; /**< StructCount: number of structs (struct 0 is the top-level struct) [derived: count(structs), filled by the writer] */
+    uint32_t field_offset; /**< FieldOffset: byte offset of the field array [derived: offset(fields), filled by the writer] */
+    uint32_t field_count; /**< FieldCount: number of fields [derived: count(fields), filled by the writer] */
+    uint32_t label_offset; /**< LabelOffset: byte offset of the label array [derived: offset(labels), filled by the writer] */
+    uint32_t label_count; /**< LabelCount: number of labels [derived: count(labels), filled by the writer] */
+    uint32_t field_data_offset; /**< FieldDataOffset: byte offset of the field data block [derived: offset(field_data), filled by the writer] */
+    uint32_t field_data_count; /**< FieldDataCount: size of the field data block in bytes [derived: count(field_data), filled by the writer] */
+    uint32_t field_indices_offset; /**< FieldIndicesOffset: byte offset of the field-indices array [derived: offset(field_indices), filled by the writer] */
+    uint32_t field_indices_count; /**< FieldIndicesCount: size of the field-indices array in bytes (4 per index) [derived: size(field_indices), filled by the writer] */
+    uint32_t list_indices_offset; /**< ListIndicesOffset: byte offset of the list-indices array [derived: offset(list_indices), filled by the writer] */
+    uint32_t list_indices_count; /**< ListIndicesCount: size of the list-indices array in bytes (4 per u32) [derived: size(list_indices), filled by the writer] */
 };
 
 #define RELIC_GFF_GFF_STRUCT_SIZE 12
 /** A struct: its id, and where its fields are (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim). Model form: plain C values. */
 struct relic_gff_gff_struct {
-    /** Struct type id (programmer-defined; 0xFFFFFFFF for the top-level struct) */
-    uint32_t id;
-    /** One field: that field's index; several: byte offset into the field-indices array; none: ignored (real files store 0xFFFFFFFF) */
-    uint32_t data_or_data_offset;
-    /** Number of fields of this struct (at most the file's field count) [check it <= header.field_count] */
-    uint32_t field_count;
+    uint32_t id; /**< Struct type id (programmer-defined; 0xFFFFFFFF for the top-level struct) */
+    uint32_t data_or_data_offset; /**< One field: that field's index; several: byte offset into the field-indices array; none: ignored (real files store 0xFFFFFFFF) */
+    uint32_t field_count; /**< Number of fields of this struct (at most the file's field count) [check it <= header.field_count] */
 };
 
 #define RELIC_GFF_GFF_FIELD_SIZE 12
 /** A field: its type, its label, and its value or where the value is (xoreos, src/aurora/gff3file.cpp, src/aurora/gff3file.h; neverwinter.nim, gff.nim). Model form: plain C values. */
 struct relic_gff_gff_field {
-    /** Field type id 0-17 [enum field_type] */
-    uint32_t type;
-    /** Index into the label array [check it < header.label_count] */
-    uint32_t label_index;
-    /** Inline value (types 0-5 and 8, low bytes first), byte offset into field data (6, 7, 9-13, 16, 17), struct index (14), or byte offset into the list indices (15) */
-    uint32_t data_or_data_offset;
+    uint32_t type; /**< Field type id 0-17 [enum field_type] */
+    uint32_t label_index; /**< Index into the label array [check it < header.label_count] */
+    uint32_t data_or_data_offset; /**< Inline value (types 0-5 and 8, low bytes first), byte offset into field data (6, 7, 9-13, 16, 17), struct index (14), or byte offset into the list indices (15) */
 };
 
 #define RELIC_GFF_GFF_LABEL_SIZE 16
 /** A field label: up to 16 ASCII characters, NUL-padded, no terminator at full length. Model form: plain C values. */
 struct relic_gff_gff_label {
-    /** Label text */
-    char name[16];
+    char name[16]; /**< Label text */
 };
 
 #define RELIC_GFF_GFF_SIZE 56
 /** A whole GFF file: the header and six arrays placed by its offsets. Real files lay them out contiguously in this order from byte 56 (nwn-lib-d, gff.d; xoreos, gff3writer.cpp). Model form: plain C values. */
 struct relic_gff_gff {
     relic_gff_header header;
-    /** Structs; struct 0 is the top-level struct [count header.struct_count] [at header.struct_offset] */
-    relic_gff_gff_struct *structs;
+    relic_gff_gff_struct *structs; /**< Structs; struct 0 is the top-level struct [count header.struct_count] [at header.struct_offset] */
     size_t structs_count; /**< number of elements in structs */
-    /** Fields [count header.field_count] [at header.field_offset] */
-    relic_gff_gff_field *fields;
+    relic_gff_gff_field *fields; /**< Fields [count header.field_count] [at header.field_offset] */
     size_t fields_count; /**< number of elements in fields */
-    /** Labels, unique, in first-use order [count header.label_count] [at header.label_offset] */
-    relic_gff_gff_label *labels;
+    relic_gff_gff_label *labels; /**< Labels, unique, in first-use order [count header.label_count] [at header.label_offset] */
     size_t labels_count; /**< number of elements in labels */
-    /** Field data: values of the complex types [count header.field_data_count] [at header.field_data_offset] */
-    uint8_t *field_data;
+    uint8_t *field_data; /**< Field data: values of the complex types [count header.field_data_count] [at header.field_data_offset] */
     size_t field_data_count; /**< number of elements in field_data */
-    /** Field indices: runs of field indices of the structs with more than one field [count header.field_indices_count / 4] [at header.field_indices_offset] */
-    uint32_t *field_indices;
+    uint32_t *field_indices; /**< Field indices: runs of field indices of the structs with more than one field [count header.field_indices_count / 4] [at header.field_indices_offset] */
     size_t field_indices_count; /**< number of elements in field_indices */
-    /** List indices: records of {count, count struct indices} [count header.list_indices_count / 4] [at header.list_indices_offset] */
-    uint32_t *list_indices;
+    uint32_t *list_indices; /**< List indices: records of {count, count struct indices} [count header.list_indices_count / 4] [at header.list_indices_offset] */
     size_t list_indices_count; /**< number of elements in list_indices */
 };
 
-_Static_assert(RELIC_GFF_HEADER_SIZE == 56, "documented size of header");
-_Static_assert(RELIC_GFF_GFF_STRUCT_SIZE == 12, "documented size of gff_struct");
-_Static_assert(RELIC_GFF_GFF_FIELD_SIZE == 12, "documented size of gff_field");
-_Static_assert(RELIC_GFF_GFF_LABEL_SIZE == 16, "documented size of gff_label");
-_Static_assert(RELIC_GFF_GFF_SIZE == 56, "documented size of gff");
-
-/** Zero-copy view of a validated header (56 bytes in the file). */
-typedef struct relic_gff_header_view { const uint8_t *p; } relic_gff_header_view;
+typedef struct relic_gff_header_view { const uint8_t *p; } relic_gff_header_view; /**< a validated header (56 bytes in the file), zero-copy */
 #define RELIC_GFF_HEADER_FILE_TYPE_OFFSET 0
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_gff_header_file_type(relic_gff_header_view v) { return (const char *)(v.p + 0); }
@@ -176,74 +120,52 @@ static inline const char *relic_gff_header_file_type(relic_gff_header_view v) { 
 /** file_version: 4 bytes, not NUL-terminated. */
 static inline const char *relic_gff_header_file_version(relic_gff_header_view v) { return (const char *)(v.p + 4); }
 #define RELIC_GFF_HEADER_STRUCT_OFFSET_OFFSET 8
-/** StructOffset: byte offset of the struct array */
 static inline uint32_t relic_gff_header_struct_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_GFF_HEADER_STRUCT_COUNT_OFFSET 12
-/** StructCount: number of structs (struct 0 is the top-level struct) */
 static inline uint32_t relic_gff_header_struct_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_GFF_HEADER_FIELD_OFFSET_OFFSET 16
-/** FieldOffset: byte offset of the field array */
 static inline uint32_t relic_gff_header_field_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_GFF_HEADER_FIELD_COUNT_OFFSET 20
-/** FieldCount: number of fields */
 static inline uint32_t relic_gff_header_field_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_GFF_HEADER_LABEL_OFFSET_OFFSET 24
-/** LabelOffset: byte offset of the label array */
 static inline uint32_t relic_gff_header_label_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_GFF_HEADER_LABEL_COUNT_OFFSET 28
-/** LabelCount: number of labels */
 static inline uint32_t relic_gff_header_label_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 28); }
 #define RELIC_GFF_HEADER_FIELD_DATA_OFFSET_OFFSET 32
-/** FieldDataOffset: byte offset of the field data block */
 static inline uint32_t relic_gff_header_field_data_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 32); }
 #define RELIC_GFF_HEADER_FIELD_DATA_COUNT_OFFSET 36
-/** FieldDataCount: size of the field data block in bytes */
 static inline uint32_t relic_gff_header_field_data_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 36); }
 #define RELIC_GFF_HEADER_FIELD_INDICES_OFFSET_OFFSET 40
-/** FieldIndicesOffset: byte offset of the field-indices array */
 static inline uint32_t relic_gff_header_field_indices_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 40); }
 #define RELIC_GFF_HEADER_FIELD_INDICES_COUNT_OFFSET 44
-/** FieldIndicesCount: size of the field-indices array in bytes (4 per index) */
 static inline uint32_t relic_gff_header_field_indices_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 44); }
 #define RELIC_GFF_HEADER_LIST_INDICES_OFFSET_OFFSET 48
-/** ListIndicesOffset: byte offset of the list-indices array */
 static inline uint32_t relic_gff_header_list_indices_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 48); }
 #define RELIC_GFF_HEADER_LIST_INDICES_COUNT_OFFSET 52
-/** ListIndicesCount: size of the list-indices array in bytes (4 per u32) */
 static inline uint32_t relic_gff_header_list_indices_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 52); }
 
-/** Zero-copy view of a validated gff_struct (12 bytes in the file). */
-typedef struct relic_gff_gff_struct_view { const uint8_t *p; } relic_gff_gff_struct_view;
+typedef struct relic_gff_gff_struct_view { const uint8_t *p; } relic_gff_gff_struct_view; /**< a validated gff_struct (12 bytes in the file), zero-copy */
 #define RELIC_GFF_GFF_STRUCT_ID_OFFSET 0
-/** Struct type id (programmer-defined; 0xFFFFFFFF for the top-level struct) */
 static inline uint32_t relic_gff_gff_struct_id(relic_gff_gff_struct_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GFF_GFF_STRUCT_DATA_OR_DATA_OFFSET_OFFSET 4
-/** One field: that field's index; several: byte offset into the field-indices array; none: ignored (real files store 0xFFFFFFFF) */
 static inline uint32_t relic_gff_gff_struct_data_or_data_offset(relic_gff_gff_struct_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_GFF_GFF_STRUCT_FIELD_COUNT_OFFSET 8
-/** Number of fields of this struct (at most the file's field count) */
 static inline uint32_t relic_gff_gff_struct_field_count(relic_gff_gff_struct_view v) { return relic_load_u32le(v.p + 8); }
 
-/** Zero-copy view of a validated gff_field (12 bytes in the file). */
-typedef struct relic_gff_gff_field_view { const uint8_t *p; } relic_gff_gff_field_view;
+typedef struct relic_gff_gff_field_view { const uint8_t *p; } relic_gff_gff_field_view; /**< a validated gff_field (12 bytes in the file), zero-copy */
 #define RELIC_GFF_GFF_FIELD_TYPE_OFFSET 0
-/** Field type id 0-17 */
 static inline uint32_t relic_gff_gff_field_type(relic_gff_gff_field_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GFF_GFF_FIELD_LABEL_INDEX_OFFSET 4
-/** Index into the label array */
 static inline uint32_t relic_gff_gff_field_label_index(relic_gff_gff_field_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_GFF_GFF_FIELD_DATA_OR_DATA_OFFSET_OFFSET 8
-/** Inline value (types 0-5 and 8, low bytes first), byte offset into field data (6, 7, 9-13, 16, 17), struct index (14), or byte offset into the list indices (15) */
 static inline uint32_t relic_gff_gff_field_data_or_data_offset(relic_gff_gff_field_view v) { return relic_load_u32le(v.p + 8); }
 
-/** Zero-copy view of a validated gff_label (16 bytes in the file). */
-typedef struct relic_gff_gff_label_view { const uint8_t *p; } relic_gff_gff_label_view;
+typedef struct relic_gff_gff_label_view { const uint8_t *p; } relic_gff_gff_label_view; /**< a validated gff_label (16 bytes in the file), zero-copy */
 #define RELIC_GFF_GFF_LABEL_NAME_OFFSET 0
 /** name: 16 bytes, not NUL-terminated. */
 static inline const char *relic_gff_gff_label_name(relic_gff_gff_label_view v) { return (const char *)(v.p + 0); }
 
-/** Zero-copy view of a validated gff (56 bytes in the file). */
-typedef struct relic_gff_gff_view { const uint8_t *p; } relic_gff_gff_view;
+typedef struct relic_gff_gff_view { const uint8_t *p; } relic_gff_gff_view; /**< a validated gff (56 bytes in the file), zero-copy */
 #define RELIC_GFF_GFF_HEADER_OFFSET 0
 static inline relic_gff_header_view relic_gff_gff_header(relic_gff_gff_view v) { relic_gff_header_view r = { v.p + 0 }; return r; }
 

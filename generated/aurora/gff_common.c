@@ -3,147 +3,40 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "relic_gen.h"
 #include "gff_common.h"
 
-const char *relic_gff_common_variable_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "int";
-    case INT64_C(2): return "float";
-    case INT64_C(3): return "string";
-    case INT64_C(4): return "object";
-    case INT64_C(5): return "location";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item variable_type_names[] = {
+    { 1, "int" }, { 2, "float" }, { 3, "string" }, { 4, "object" }, { 5, "location" },
+};
+const char *relic_gff_common_variable_type_name(int64_t value) { return relic_gen_enum_name(variable_type_names, 5, value); }
+int relic_gff_common_variable_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(variable_type_names, 5, name, value); }
 
-int relic_gff_common_variable_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "int") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "float") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "string") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "object") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "location") == 0) { *value = INT64_C(5); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item event_id_names[] = {
+    { 1, "timed_event" }, { 2, "entered_trigger" }, { 3, "left_trigger" }, { 4, "remove_from_area" },
+    { 5, "apply_effect" }, { 6, "close_object" }, { 7, "open_object" }, { 8, "spell_impact" },
+    { 9, "play_animation" }, { 10, "signal_event" }, { 11, "destroy_object" }, { 12, "unlock_object" },
+    { 13, "lock_object" }, { 14, "remove_effect" }, { 15, "on_melee_attacked" },
+    { 16, "decrement_stacksize" }, { 17, "spawn_body_bag" }, { 18, "forced_action" },
+    { 19, "item_on_hit_spell_impact" }, { 20, "broadcast_aoo" }, { 21, "broadcast_safe_projectile" },
+    { 22, "feedback_message" }, { 23, "ability_effect_applied" }, { 24, "summon_creature" },
+    { 25, "acquire_item" },
+};
+const char *relic_gff_common_event_id_name(int64_t value) { return relic_gen_enum_name(event_id_names, 25, value); }
+int relic_gff_common_event_id_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(event_id_names, 25, name, value); }
 
-const char *relic_gff_common_event_id_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "timed_event";
-    case INT64_C(2): return "entered_trigger";
-    case INT64_C(3): return "left_trigger";
-    case INT64_C(4): return "remove_from_area";
-    case INT64_C(5): return "apply_effect";
-    case INT64_C(6): return "close_object";
-    case INT64_C(7): return "open_object";
-    case INT64_C(8): return "spell_impact";
-    case INT64_C(9): return "play_animation";
-    case INT64_C(10): return "signal_event";
-    case INT64_C(11): return "destroy_object";
-    case INT64_C(12): return "unlock_object";
-    case INT64_C(13): return "lock_object";
-    case INT64_C(14): return "remove_effect";
-    case INT64_C(15): return "on_melee_attacked";
-    case INT64_C(16): return "decrement_stacksize";
-    case INT64_C(17): return "spawn_body_bag";
-    case INT64_C(18): return "forced_action";
-    case INT64_C(19): return "item_on_hit_spell_impact";
-    case INT64_C(20): return "broadcast_aoo";
-    case INT64_C(21): return "broadcast_safe_projectile";
-    case INT64_C(22): return "feedback_message";
-    case INT64_C(23): return "ability_effect_applied";
-    case INT64_C(24): return "summon_creature";
-    case INT64_C(25): return "acquire_item";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item parameter_type_names[] = {
+    { 1, "integer" }, { 2, "floating_point" }, { 3, "object_id" }, { 4, "string" }, { 5, "script_situation" },
+};
+const char *relic_gff_common_parameter_type_name(int64_t value) { return relic_gen_enum_name(parameter_type_names, 5, value); }
+int relic_gff_common_parameter_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(parameter_type_names, 5, name, value); }
 
-int relic_gff_common_event_id_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "timed_event") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "entered_trigger") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "left_trigger") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "remove_from_area") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "apply_effect") == 0) { *value = INT64_C(5); return 1; }
-    if (strcmp(name, "close_object") == 0) { *value = INT64_C(6); return 1; }
-    if (strcmp(name, "open_object") == 0) { *value = INT64_C(7); return 1; }
-    if (strcmp(name, "spell_impact") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "play_animation") == 0) { *value = INT64_C(9); return 1; }
-    if (strcmp(name, "signal_event") == 0) { *value = INT64_C(10); return 1; }
-    if (strcmp(name, "destroy_object") == 0) { *value = INT64_C(11); return 1; }
-    if (strcmp(name, "unlock_object") == 0) { *value = INT64_C(12); return 1; }
-    if (strcmp(name, "lock_object") == 0) { *value = INT64_C(13); return 1; }
-    if (strcmp(name, "remove_effect") == 0) { *value = INT64_C(14); return 1; }
-    if (strcmp(name, "on_melee_attacked") == 0) { *value = INT64_C(15); return 1; }
-    if (strcmp(name, "decrement_stacksize") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "spawn_body_bag") == 0) { *value = INT64_C(17); return 1; }
-    if (strcmp(name, "forced_action") == 0) { *value = INT64_C(18); return 1; }
-    if (strcmp(name, "item_on_hit_spell_impact") == 0) { *value = INT64_C(19); return 1; }
-    if (strcmp(name, "broadcast_aoo") == 0) { *value = INT64_C(20); return 1; }
-    if (strcmp(name, "broadcast_safe_projectile") == 0) { *value = INT64_C(21); return 1; }
-    if (strcmp(name, "feedback_message") == 0) { *value = INT64_C(22); return 1; }
-    if (strcmp(name, "ability_effect_applied") == 0) { *value = INT64_C(23); return 1; }
-    if (strcmp(name, "summon_creature") == 0) { *value = INT64_C(24); return 1; }
-    if (strcmp(name, "acquire_item") == 0) { *value = INT64_C(25); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_gff_common_parameter_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "integer";
-    case INT64_C(2): return "floating_point";
-    case INT64_C(3): return "object_id";
-    case INT64_C(4): return "string";
-    case INT64_C(5): return "script_situation";
-    default: return NULL;
-    }
-}
-
-int relic_gff_common_parameter_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "integer") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "floating_point") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "object_id") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "string") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "script_situation") == 0) { *value = INT64_C(5); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_gff_common_stack_element_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(3): return "integer";
-    case INT64_C(4): return "floating_point";
-    case INT64_C(5): return "string";
-    case INT64_C(6): return "object_id";
-    case INT64_C(10): return "effect";
-    case INT64_C(11): return "script_event";
-    case INT64_C(12): return "script_location";
-    case INT64_C(13): return "script_talent";
-    case INT64_C(14): return "item_property";
-    default: return NULL;
-    }
-}
-
-int relic_gff_common_stack_element_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "integer") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "floating_point") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "string") == 0) { *value = INT64_C(5); return 1; }
-    if (strcmp(name, "object_id") == 0) { *value = INT64_C(6); return 1; }
-    if (strcmp(name, "effect") == 0) { *value = INT64_C(10); return 1; }
-    if (strcmp(name, "script_event") == 0) { *value = INT64_C(11); return 1; }
-    if (strcmp(name, "script_location") == 0) { *value = INT64_C(12); return 1; }
-    if (strcmp(name, "script_talent") == 0) { *value = INT64_C(13); return 1; }
-    if (strcmp(name, "item_property") == 0) { *value = INT64_C(14); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item stack_element_type_names[] = {
+    { 3, "integer" }, { 4, "floating_point" }, { 5, "string" }, { 6, "object_id" }, { 10, "effect" },
+    { 11, "script_event" }, { 12, "script_location" }, { 13, "script_talent" }, { 14, "item_property" },
+};
+const char *relic_gff_common_stack_element_type_name(int64_t value) { return relic_gen_enum_name(stack_element_type_names, 9, value); }
+int relic_gff_common_stack_element_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(stack_element_type_names, 9, name, value); }
 
 static const relic_gff_sfield relic_gff_common_location_fields[] = {
     { "Area", "area", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ObjectId of the area containing the location", 0u, 0u, 0u, 0u },

@@ -11,137 +11,80 @@ extern "C" {
 
 /** Variable data type ids: the GFF type of the Variable's Value field Source: BioWare Aurora specs, Common GFF Structs Table 3.2. */
 enum relic_gff_common_variable_type {
-    /** Value is an INT (NWScript int) */
-    RELIC_GFF_COMMON_VARIABLE_TYPE_INT = 1,
-    /** Value is a FLOAT (NWScript float) */
-    RELIC_GFF_COMMON_VARIABLE_TYPE_FLOAT = 2,
-    /** Value is a CExoString (NWScript string) */
-    RELIC_GFF_COMMON_VARIABLE_TYPE_STRING = 3,
-    /** Value is a DWORD ObjectID (NWScript object) */
-    RELIC_GFF_COMMON_VARIABLE_TYPE_OBJECT = 4,
-    /** Value is a Location Struct (NWScript location) */
-    RELIC_GFF_COMMON_VARIABLE_TYPE_LOCATION = 5,
+    RELIC_GFF_COMMON_VARIABLE_TYPE_INT = 1, /**< Value is an INT (NWScript int) */
+    RELIC_GFF_COMMON_VARIABLE_TYPE_FLOAT = 2, /**< Value is a FLOAT (NWScript float) */
+    RELIC_GFF_COMMON_VARIABLE_TYPE_STRING = 3, /**< Value is a CExoString (NWScript string) */
+    RELIC_GFF_COMMON_VARIABLE_TYPE_OBJECT = 4, /**< Value is a DWORD ObjectID (NWScript object) */
+    RELIC_GFF_COMMON_VARIABLE_TYPE_LOCATION = 5, /**< Value is a Location Struct (NWScript location) */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_common_variable_type_name(int64_t value);
-/** Value of a name (as relic_gff_common_variable_type_name gives it); 0 when unknown. */
 int relic_gff_common_variable_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in variable_type. */
-static inline int relic_gff_common_variable_type_known(int64_t value)
-{
-    return value >= INT64_C(1) && value <= INT64_C(5);
-}
+static inline int relic_gff_common_variable_type_known(int64_t value) { return value >= INT64_C(1) && value <= INT64_C(5); }
 
 /** Event type ids and the EventData Struct each saves (the BioWare spec lists some of them) Source: BioWare Aurora specs, Common GFF Structs Table 5.2. */
 enum relic_gff_common_event_id {
-    /** TIMED_EVENT: EventData is a ScriptSituation, StructID 0x7777 */
-    RELIC_GFF_COMMON_EVENT_ID_TIMED_EVENT = 1,
-    /** ENTERED_TRIGGER: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_ENTERED_TRIGGER = 2,
-    /** LEFT_TRIGGER: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_LEFT_TRIGGER = 3,
-    /** REMOVE_FROM_AREA: EventData StructID 0x9999 with one BYTE Value */
-    RELIC_GFF_COMMON_EVENT_ID_REMOVE_FROM_AREA = 4,
-    /** APPLY_EFFECT: EventData is an Effect, StructID 0x1111 */
-    RELIC_GFF_COMMON_EVENT_ID_APPLY_EFFECT = 5,
-    /** CLOSE_OBJECT: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_CLOSE_OBJECT = 6,
-    /** OPEN_OBJECT: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_OPEN_OBJECT = 7,
-    /** SPELL_IMPACT: EventData is a SpellScriptData Struct, StructID 0x6666 */
-    RELIC_GFF_COMMON_EVENT_ID_SPELL_IMPACT = 8,
-    /** PLAY_ANIMATION: EventData StructID 0x3333 with one INT Value */
-    RELIC_GFF_COMMON_EVENT_ID_PLAY_ANIMATION = 9,
-    /** SIGNAL_EVENT: EventData is a ScriptEvent, StructID 0x4444 */
-    RELIC_GFF_COMMON_EVENT_ID_SIGNAL_EVENT = 10,
-    /** DESTROY_OBJECT: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_DESTROY_OBJECT = 11,
-    /** UNLOCK_OBJECT: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_UNLOCK_OBJECT = 12,
-    /** LOCK_OBJECT: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_LOCK_OBJECT = 13,
-    /** REMOVE_EFFECT: EventData is an Effect, StructID 0x1111 */
-    RELIC_GFF_COMMON_EVENT_ID_REMOVE_EFFECT = 14,
-    /** ON_MELEE_ATTACKED: EventData is a CombatAttackData Struct, StructID 0x2222 */
-    RELIC_GFF_COMMON_EVENT_ID_ON_MELEE_ATTACKED = 15,
-    /** DECREMENT_STACKSIZE: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_DECREMENT_STACKSIZE = 16,
-    /** SPAWN_BODY_BAG: EventData is a BodyBagInfo Struct, StructID 0x5555 */
-    RELIC_GFF_COMMON_EVENT_ID_SPAWN_BODY_BAG = 17,
-    /** FORCED_ACTION: EventData is a ForcedAction Struct, StructID 0x8888 */
-    RELIC_GFF_COMMON_EVENT_ID_FORCED_ACTION = 18,
-    /** ITEM_ON_HIT_SPELL_IMPACT: EventData is a SpellScriptData Struct, StructID 0x6666 */
-    RELIC_GFF_COMMON_EVENT_ID_ITEM_ON_HIT_SPELL_IMPACT = 19,
-    /** BROADCAST_AOO: EventData StructID 0xAAAA with one DWORD Value */
-    RELIC_GFF_COMMON_EVENT_ID_BROADCAST_AOO = 20,
-    /** BROADCAST_SAFE_PROJECTILE: EventData is a CombatAttackData Struct, StructID 0x2222 */
-    RELIC_GFF_COMMON_EVENT_ID_BROADCAST_SAFE_PROJECTILE = 21,
-    /** FEEDBACK_MESSAGE: EventData is a ClientMessageData Struct, StructID 0xCCCC */
-    RELIC_GFF_COMMON_EVENT_ID_FEEDBACK_MESSAGE = 22,
-    /** ABILITY_EFFECT_APPLIED: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_ABILITY_EFFECT_APPLIED = 23,
-    /** SUMMON_CREATURE: EventData is a ScriptEvent, StructID 0xDDDD */
-    RELIC_GFF_COMMON_EVENT_ID_SUMMON_CREATURE = 24,
-    /** ACQUIRE_ITEM: no EventData */
-    RELIC_GFF_COMMON_EVENT_ID_ACQUIRE_ITEM = 25,
+    RELIC_GFF_COMMON_EVENT_ID_TIMED_EVENT = 1, /**< TIMED_EVENT: EventData is a ScriptSituation, StructID 0x7777 */
+    RELIC_GFF_COMMON_EVENT_ID_ENTERED_TRIGGER = 2, /**< ENTERED_TRIGGER: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_LEFT_TRIGGER = 3, /**< LEFT_TRIGGER: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_REMOVE_FROM_AREA = 4, /**< REMOVE_FROM_AREA: EventData StructID 0x9999 with one BYTE Value */
+    RELIC_GFF_COMMON_EVENT_ID_APPLY_EFFECT = 5, /**< APPLY_EFFECT: EventData is an Effect, StructID 0x1111 */
+    RELIC_GFF_COMMON_EVENT_ID_CLOSE_OBJECT = 6, /**< CLOSE_OBJECT: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_OPEN_OBJECT = 7, /**< OPEN_OBJECT: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_SPELL_IMPACT = 8, /**< SPELL_IMPACT: EventData is a SpellScriptData Struct, StructID 0x6666 */
+    RELIC_GFF_COMMON_EVENT_ID_PLAY_ANIMATION = 9, /**< PLAY_ANIMATION: EventData StructID 0x3333 with one INT Value */
+    RELIC_GFF_COMMON_EVENT_ID_SIGNAL_EVENT = 10, /**< SIGNAL_EVENT: EventData is a ScriptEvent, StructID 0x4444 */
+    RELIC_GFF_COMMON_EVENT_ID_DESTROY_OBJECT = 11, /**< DESTROY_OBJECT: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_UNLOCK_OBJECT = 12, /**< UNLOCK_OBJECT: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_LOCK_OBJECT = 13, /**< LOCK_OBJECT: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_REMOVE_EFFECT = 14, /**< REMOVE_EFFECT: EventData is an Effect, StructID 0x1111 */
+    RELIC_GFF_COMMON_EVENT_ID_ON_MELEE_ATTACKED = 15, /**< ON_MELEE_ATTACKED: EventData is a CombatAttackData Struct, StructID 0x2222 */
+    RELIC_GFF_COMMON_EVENT_ID_DECREMENT_STACKSIZE = 16, /**< DECREMENT_STACKSIZE: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_SPAWN_BODY_BAG = 17, /**< SPAWN_BODY_BAG: EventData is a BodyBagInfo Struct, StructID 0x5555 */
+    RELIC_GFF_COMMON_EVENT_ID_FORCED_ACTION = 18, /**< FORCED_ACTION: EventData is a ForcedAction Struct, StructID 0x8888 */
+    RELIC_GFF_COMMON_EVENT_ID_ITEM_ON_HIT_SPELL_IMPACT = 19, /**< ITEM_ON_HIT_SPELL_IMPACT: EventData is a SpellScriptData Struct, StructID 0x6666 */
+    RELIC_GFF_COMMON_EVENT_ID_BROADCAST_AOO = 20, /**< BROADCAST_AOO: EventData StructID 0xAAAA with one DWORD Value */
+    RELIC_GFF_COMMON_EVENT_ID_BROADCAST_SAFE_PROJECTILE = 21, /**< BROADCAST_SAFE_PROJECTILE: EventData is a CombatAttackData Struct, StructID 0x2222 */
+    RELIC_GFF_COMMON_EVENT_ID_FEEDBACK_MESSAGE = 22, /**< FEEDBACK_MESSAGE: EventData is a ClientMessageData Struct, StructID 0xCCCC */
+    RELIC_GFF_COMMON_EVENT_ID_ABILITY_EFFECT_APPLIED = 23, /**< ABILITY_EFFECT_APPLIED: no EventData */
+    RELIC_GFF_COMMON_EVENT_ID_SUMMON_CREATURE = 24, /**< SUMMON_CREATURE: EventData is a ScriptEvent, StructID 0xDDDD */
+    RELIC_GFF_COMMON_EVENT_ID_ACQUIRE_ITEM = 25, /**< ACQUIRE_ITEM: no EventData */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_common_event_id_name(int64_t value);
-/** Value of a name (as relic_gff_common_event_id_name gives it); 0 when unknown. */
 int relic_gff_common_event_id_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in event_id. */
-static inline int relic_gff_common_event_id_known(int64_t value)
-{
-    return value >= INT64_C(1) && value <= INT64_C(25);
-}
+static inline int relic_gff_common_event_id_known(int64_t value) { return value >= INT64_C(1) && value <= INT64_C(25); }
 
 /** Action parameter types: the GFF type of the Parameter's Value field Source: BioWare Aurora specs, Common GFF Structs Table 6.3. */
 enum relic_gff_common_parameter_type {
-    /** Value is an INT */
-    RELIC_GFF_COMMON_PARAMETER_TYPE_INTEGER = 1,
-    /** Value is a FLOAT */
-    RELIC_GFF_COMMON_PARAMETER_TYPE_FLOATING_POINT = 2,
-    /** Value is a DWORD object ID */
-    RELIC_GFF_COMMON_PARAMETER_TYPE_OBJECT_ID = 3,
-    /** Value is a CExoString */
-    RELIC_GFF_COMMON_PARAMETER_TYPE_STRING = 4,
-    /** Value is a ScriptSituation Struct, StructID 2 */
-    RELIC_GFF_COMMON_PARAMETER_TYPE_SCRIPT_SITUATION = 5,
+    RELIC_GFF_COMMON_PARAMETER_TYPE_INTEGER = 1, /**< Value is an INT */
+    RELIC_GFF_COMMON_PARAMETER_TYPE_FLOATING_POINT = 2, /**< Value is a FLOAT */
+    RELIC_GFF_COMMON_PARAMETER_TYPE_OBJECT_ID = 3, /**< Value is a DWORD object ID */
+    RELIC_GFF_COMMON_PARAMETER_TYPE_STRING = 4, /**< Value is a CExoString */
+    RELIC_GFF_COMMON_PARAMETER_TYPE_SCRIPT_SITUATION = 5, /**< Value is a ScriptSituation Struct, StructID 2 */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_common_parameter_type_name(int64_t value);
-/** Value of a name (as relic_gff_common_parameter_type_name gives it); 0 when unknown. */
 int relic_gff_common_parameter_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in parameter_type. */
-static inline int relic_gff_common_parameter_type_known(int64_t value)
-{
-    return value >= INT64_C(1) && value <= INT64_C(5);
-}
+static inline int relic_gff_common_parameter_type_known(int64_t value) { return value >= INT64_C(1) && value <= INT64_C(5); }
 
 /** Script stack element types: the GFF type of the element's Value field; 10-19 are game engine structures whose StructID is the type minus 10 Source: BioWare Aurora specs, Common GFF Structs Tables 7.3b, 7.3c. */
 enum relic_gff_common_stack_element_type {
-    /** Value is an INT */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_INTEGER = 3,
-    /** Value is a FLOAT */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_FLOATING_POINT = 4,
-    /** Value is a CExoString */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_STRING = 5,
-    /** Value is a DWORD object ID */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_OBJECT_ID = 6,
-    /** Value is an Effect Struct (StructID 0) */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_EFFECT = 10,
-    /** Value is a ScriptEvent Struct (StructID 1) */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_SCRIPT_EVENT = 11,
-    /** Value is a ScriptLocation Struct (StructID 2) */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_SCRIPT_LOCATION = 12,
-    /** Value is a ScriptTalent Struct (StructID 3) */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_SCRIPT_TALENT = 13,
-    /** Value is an ItemProperty Struct (StructID 4), saved like an Effect */
-    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_ITEM_PROPERTY = 14,
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_INTEGER = 3, /**< Value is an INT */
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_FLOATING_POINT = 4, /**< Value is a FLOAT */
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_STRING = 5, /**< Value is a CExoString */
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_OBJECT_ID = 6, /**< Value is a DWORD object ID */
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_EFFECT = 10, /**< Value is an Effect Struct (StructID 0) */
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_SCRIPT_EVENT = 11, /**< Value is a ScriptEvent Struct (StructID 1) */
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_SCRIPT_LOCATION = 12, /**< Value is a ScriptLocation Struct (StructID 2) */
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_SCRIPT_TALENT = 13, /**< Value is a ScriptTalent Struct (StructID 3) */
+    RELIC_GFF_COMMON_STACK_ELEMENT_TYPE_ITEM_PROPERTY = 14, /**< Value is an ItemProperty Struct (StructID 4), saved like an Effect */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_gff_common_stack_element_type_name(int64_t value);
-/** Value of a name (as relic_gff_common_stack_element_type_name gives it); 0 when unknown. */
 int relic_gff_common_stack_element_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in stack_element_type. */
 static inline int relic_gff_common_stack_element_type_known(int64_t value)
@@ -231,683 +174,209 @@ extern const relic_gff_sstruct relic_gff_common_script_location_struct;
 /** ScriptTalent: a talent on the script stack (stack element type 13) (StructID 3.) Source: BioWare Aurora specs, Common GFF Structs Table 7.6. */
 extern const relic_gff_sstruct relic_gff_common_script_talent_struct;
 
-/* ---- location ---- */
-
-/** ObjectId of the area containing the location.
- *  GFF dword "Area".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_location_area(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Area", 4u, out, err);
-}
-
-/** x component of the direction vector in which the location faces.
- *  GFF float "OrientationX".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_location_orientation_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "OrientationX", 8u, out, err);
-}
-
-/** y component of the direction vector in which the location faces.
- *  GFF float "OrientationY".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_location_orientation_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "OrientationY", 8u, out, err);
-}
-
-/** z component of the direction vector in which the location faces.
- *  GFF float "OrientationZ".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_location_orientation_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "OrientationZ", 8u, out, err);
-}
-
-/** x coordinate of the location.
- *  GFF float "PositionX".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_location_position_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "PositionX", 8u, out, err);
-}
-
-/** y coordinate of the location.
- *  GFF float "PositionY".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_location_position_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "PositionY", 8u, out, err);
-}
-
-/** z coordinate of the location.
- *  GFF float "PositionZ".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_location_position_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "PositionZ", 8u, out, err);
-}
-
-/* ---- variable ---- */
-
-/** Name of the variable as set by the SetGlobalInt(), SetGlobalString(), etc. scripting functions and read by the corresponding GetGlobal*() functions.
- *  GFF cexostring "Name"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_variable_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Name", 10u, out, err);
-}
-
-/** Data type of Value: 1 INT, 2 FLOAT, 3 CExoString, 4 DWORD object, 5 Location Struct (Table 3.2).
- *  GFF dword "Type", values variable_type.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_variable_type(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Type", 4u, out, err);
-}
-
-/** The value of the variable; its GFF type depends on Type (Table 3.2).
- *  GFF any "Value"; the type varies: *out is the field index (relic_gff_field_type_of).
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_variable_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 18u, out, err);
-}
-
-/* ---- effect_float_param ---- */
-
-/** Float parameter of the effect.
- *  GFF float "Value".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_float_param_value(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 8u, out, err);
-}
-
-/* ---- effect_int_param ---- */
-
-/** Int parameter of the effect.
- *  GFF int "Value".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_int_param_value(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 5u, out, err);
-}
-
-/* ---- effect_object_param ---- */
-
-/** ObjectID parameter of the effect.
- *  GFF dword "Value".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_object_param_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 4u, out, err);
-}
-
-/* ---- effect_string_param ---- */
-
-/** String parameter of the effect.
- *  GFF cexostring "Value"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_string_param_value(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 10u, out, err);
-}
-
-/* ---- effect ---- */
-
-/** ObjectID of the effect's creator.
- *  GFF dword "CreatorId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_creator_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "CreatorId", 4u, out, err);
-}
-
-/** Duration of the effect.
- *  GFF float "Duration".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_duration(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Duration", 8u, out, err);
-}
-
-/** Day the effect expires.
- *  GFF dword "ExpireDay".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_expire_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ExpireDay", 4u, out, err);
-}
-
-/** Time the effect expires.
- *  GFF dword "ExpireTime".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_expire_time(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ExpireTime", 4u, out, err);
-}
-
-/** Float parameters of the effect (StructID 4, one FLOAT Value each).
- *  GFF list "FloatList", elements effect_float_param.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_float_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "FloatList", 15u, out, err);
-}
-
-/** Int parameters of the effect (StructID 3, one INT Value each).
- *  GFF list "IntList", elements effect_int_param.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_int_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "IntList", 15u, out, err);
-}
-
-/** Bool: is the effect exposed to scripting?.
- *  GFF int "IsExposed".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_is_exposed(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "IsExposed", 5u, out, err);
-}
-
-/** Bool: does the effect show its icon?.
- *  GFF int "IsIconShown".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_is_icon_shown(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "IsIconShown", 5u, out, err);
-}
-
-/** Number of integer parameters (no description in BioWare Aurora specs).
- *  GFF int "NumIntegers".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_num_integers(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "NumIntegers", 5u, out, err);
-}
-
-/** ObjectID parameters of the effect (StructID 6, one DWORD Value each).
- *  GFF list "ObjectList", elements effect_object_param.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_object_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ObjectList", 15u, out, err);
-}
-
-/** Bool: skip this effect on load instead of adding it?.
- *  GFF byte "SkipOnLoad".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_skip_on_load(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "SkipOnLoad", 0u, out, err);
-}
-
-/** Spell id of the effect (no description in BioWare Aurora specs).
- *  GFF dword "SpellId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_spell_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "SpellId", 4u, out, err);
-}
-
-/** String parameters of the effect (StructID 5, one CExoString Value each).
- *  GFF list "StringList", elements effect_string_param.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_string_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "StringList", 15u, out, err);
-}
-
-/** The effect sub-type.
- *  GFF word "SubType".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_sub_type(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "SubType", 2u, out, err);
-}
-
-/** The type of the effect.
- *  GFF word "Type".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_effect_type(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Type", 2u, out, err);
-}
-
-/* ---- event_data_byte ---- */
-
-/** The event's single BYTE parameter (no further description in BioWare Aurora specs).
- *  GFF byte "Value".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_data_byte_value(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 0u, out, err);
-}
-
-/* ---- event_data_int ---- */
-
-/** The event's single INT parameter (no further description in BioWare Aurora specs).
- *  GFF int "Value".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_data_int_value(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 5u, out, err);
-}
-
-/* ---- event_data_dword ---- */
-
-/** The event's single DWORD parameter (no further description in BioWare Aurora specs).
- *  GFF dword "Value".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_data_dword_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 4u, out, err);
-}
-
-/* ---- event ---- */
-
-/** ObjectID of the actor object.
- *  GFF dword "CallerId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_caller_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "CallerId", 4u, out, err);
-}
-
-/** Game day the event should fire.
- *  GFF dword "Day".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Day", 4u, out, err);
-}
-
-/** Struct whose kind and StructID depend on EventId (Table 5.2); absent for some EventIds.
- *  GFF any "EventData"; the type varies: *out is the field index (relic_gff_field_type_of).
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_event_data(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "EventData", 18u, out, err);
-}
-
-/** ID of the event type (Table 5.2).
- *  GFF dword "EventId", values event_id.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_event_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "EventId", 4u, out, err);
-}
-
-/** ObjectID the event is acting on.
- *  GFF dword "ObjectId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_object_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ObjectId", 4u, out, err);
-}
-
-/** Game time the event should fire.
- *  GFF dword "Time".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_event_time(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Time", 4u, out, err);
-}
-
-/* ---- action_parameter ---- */
-
-/** Data type of Value (Table 6.3).
- *  GFF dword "Type", values parameter_type.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_action_parameter_type(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Type", 4u, out, err);
-}
-
-/** The value of the parameter; its GFF type depends on Type (Table 6.3).
- *  GFF any "Value"; the type varies: *out is the field index (relic_gff_field_type_of).
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_action_parameter_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 18u, out, err);
-}
-
-/* ---- action ---- */
-
-/** Action id (no description in BioWare Aurora specs).
- *  GFF dword "ActionId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_action_action_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ActionId", 4u, out, err);
-}
-
-/** Group action id (no description in BioWare Aurora specs).
- *  GFF word "GroupActionId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_action_group_action_id(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "GroupActionId", 2u, out, err);
-}
-
-/** Number of elements in the Paramaters list.
- *  GFF word "NumParams".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_action_num_params(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "NumParams", 2u, out, err);
-}
-
-/** Parameters of the action (StructID 1); absent when NumParams is 0. The label really is spelled "Paramaters".
- *  GFF list "Paramaters", elements action_parameter.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_action_paramaters(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Paramaters", 15u, out, err);
-}
-
-/* ---- stack_element ---- */
-
-/** Field type of Value (Table 7.3b).
- *  GFF char "Type", values stack_element_type.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_stack_element_type(const relic_gff_doc *d, uint32_t s, int8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Type", 1u, out, err);
-}
-
-/** The value of the element; its GFF type depends on Type (Table 7.3b).
- *  GFF any "Value"; the type varies: *out is the field index (relic_gff_field_type_of).
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_stack_element_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Value", 18u, out, err);
-}
-
-/* ---- script_stack ---- */
-
-/** Base pointer (no description in BioWare Aurora specs).
- *  GFF int "BasePointer".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_stack_base_pointer(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "BasePointer", 5u, out, err);
-}
-
-/** Stack pointer: the Stack list has this many elements.
- *  GFF int "StackPointer".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_stack_stack_pointer(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "StackPointer", 5u, out, err);
-}
-
-/** Total size (no description in BioWare Aurora specs).
- *  GFF int "TotalSize".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_stack_total_size(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TotalSize", 5u, out, err);
-}
-
-/** Stack elements, as many as StackPointer; each element's StructID is its index.
- *  GFF list "Stack", elements stack_element.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_stack_stack(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Stack", 15u, out, err);
-}
-
-/* ---- script_situation ---- */
-
-/** Size of Code in bytes (no description in BioWare Aurora specs).
- *  GFF int "CodeSize".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_situation_code_size(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "CodeSize", 5u, out, err);
-}
-
-/** Code (no description in BioWare Aurora specs).
- *  GFF void "Code"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_situation_code(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Code", 13u, out, err);
-}
-
-/** Instruction pointer (no description in BioWare Aurora specs).
- *  GFF int "InstructionPtr".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_situation_instruction_ptr(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "InstructionPtr", 5u, out, err);
-}
-
-/** Secondary pointer (no description in BioWare Aurora specs).
- *  GFF int "SecondaryPtr".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_situation_secondary_ptr(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "SecondaryPtr", 5u, out, err);
-}
-
-/** Name (BioWare's Aurora spec gives the type as String).
- *  GFF cexostring "Name"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_situation_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Name", 10u, out, err);
-}
-
-/** Stack size (no description in BioWare Aurora specs).
- *  GFF int "StackSize".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_situation_stack_size(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "StackSize", 5u, out, err);
-}
-
-/** Stack structure (StructID 0).
- *  GFF struct "Stack", struct script_stack; *out is the struct index.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_situation_stack(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Stack", 14u, out, err);
-}
-
-/* ---- script_event_int ---- */
-
-/** Int parameter of the event.
- *  GFF int "Parameter".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_int_parameter(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Parameter", 5u, out, err);
-}
-
-/* ---- script_event_float ---- */
-
-/** Float parameter of the event.
- *  GFF float "Parameter".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_float_parameter(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Parameter", 8u, out, err);
-}
-
-/* ---- script_event_string ---- */
-
-/** String parameter of the event.
- *  GFF cexostring "Parameter"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_string_parameter(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Parameter", 10u, out, err);
-}
-
-/* ---- script_event_object ---- */
-
-/** ObjectID parameter of the event.
- *  GFF dword "Parameter".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_object_parameter(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Parameter", 4u, out, err);
-}
-
-/* ---- script_event ---- */
-
-/** Event type (no description in BioWare Aurora specs).
- *  GFF word "EventType".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_event_type(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "EventType", 2u, out, err);
-}
-
-/** Int parameters (StructID 105, one INT Parameter each).
- *  GFF list "IntList", elements script_event_int.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_int_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "IntList", 15u, out, err);
-}
-
-/** Float parameters (StructID 105, one FLOAT Parameter each).
- *  GFF list "FloatList", elements script_event_float.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_float_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "FloatList", 15u, out, err);
-}
-
-/** String parameters (StructID 105, one CExoString Parameter each).
- *  GFF list "StringList", elements script_event_string.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_string_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "StringList", 15u, out, err);
-}
-
-/** ObjectID parameters (StructID 105, one DWORD Parameter each).
- *  GFF list "ObjectList", elements script_event_object.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_event_object_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ObjectList", 15u, out, err);
-}
-
-/* ---- script_location ---- */
-
-/** ObjectID of the area.
- *  GFF dword "Area".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_location_area(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Area", 4u, out, err);
-}
-
-/** x component of the orientation vector.
- *  GFF float "OrientationX".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_location_orientation_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "OrientationX", 8u, out, err);
-}
-
-/** y component of the orientation vector.
- *  GFF float "OrientationY".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_location_orientation_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "OrientationY", 8u, out, err);
-}
-
-/** z component of the orientation vector.
- *  GFF float "OrientationZ".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_location_orientation_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "OrientationZ", 8u, out, err);
-}
-
-/** x component of the position vector.
- *  GFF float "PositionX".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_location_position_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "PositionX", 8u, out, err);
-}
-
-/** y component of the position vector.
- *  GFF float "PositionY".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_location_position_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "PositionY", 8u, out, err);
-}
-
-/** z component of the position vector.
- *  GFF float "PositionZ".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_location_position_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "PositionZ", 8u, out, err);
-}
-
-/* ---- script_talent ---- */
-
-/** Talent ID (no description in BioWare Aurora specs).
- *  GFF int "ID".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_talent_id(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ID", 5u, out, err);
-}
-
-/** Talent type (no description in BioWare Aurora specs).
- *  GFF int "Type".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_talent_type(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Type", 5u, out, err);
-}
-
-/** Multiclass (no description in BioWare Aurora specs).
- *  GFF byte "MultiClass".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_talent_multi_class(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "MultiClass", 0u, out, err);
-}
-
-/** Object ID of the item.
- *  GFF dword "Item".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_talent_item(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Item", 4u, out, err);
-}
-
-/** Caster level (no description in BioWare Aurora specs).
- *  GFF byte "CasterLevel".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_talent_caster_level(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "CasterLevel", 0u, out, err);
-}
-
-/** Meta type (no description in BioWare Aurora specs).
- *  GFF byte "MetaType".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gff_common_script_talent_meta_type(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "MetaType", 0u, out, err);
-}
+/* ---- location. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** ObjectId of the area containing the location. GFF dword "Area". */
+static inline relic_status relic_gff_common_location_area(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Area", 4u, out, err); }
+/** x component of the direction vector in which the location faces. GFF float "OrientationX". */
+static inline relic_status relic_gff_common_location_orientation_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "OrientationX", 8u, out, err); }
+/** y component of the direction vector in which the location faces. GFF float "OrientationY". */
+static inline relic_status relic_gff_common_location_orientation_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "OrientationY", 8u, out, err); }
+/** z component of the direction vector in which the location faces. GFF float "OrientationZ". */
+static inline relic_status relic_gff_common_location_orientation_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "OrientationZ", 8u, out, err); }
+/** x coordinate of the location. GFF float "PositionX". */
+static inline relic_status relic_gff_common_location_position_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "PositionX", 8u, out, err); }
+/** y coordinate of the location. GFF float "PositionY". */
+static inline relic_status relic_gff_common_location_position_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "PositionY", 8u, out, err); }
+/** z coordinate of the location. GFF float "PositionZ". */
+static inline relic_status relic_gff_common_location_position_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "PositionZ", 8u, out, err); }
+
+/* ---- variable. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Name of the variable as set by the SetGlobalInt(), SetGlobalString(), etc. scripting functions and read by the corresponding GetGlobal*() functions. GFF cexostring "Name"; the bytes in place. */
+static inline relic_status relic_gff_common_variable_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Name", 10u, out, err); }
+/** Data type of Value: 1 INT, 2 FLOAT, 3 CExoString, 4 DWORD object, 5 Location Struct (Table 3.2). GFF dword "Type", values variable_type. */
+static inline relic_status relic_gff_common_variable_type(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Type", 4u, out, err); }
+/** The value of the variable; its GFF type depends on Type (Table 3.2). GFF any "Value"; the type varies: *out is the field index (relic_gff_field_type_of). */
+static inline relic_status relic_gff_common_variable_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 18u, out, err); }
+
+/* ---- effect_float_param. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Float parameter of the effect. GFF float "Value". */
+static inline relic_status relic_gff_common_effect_float_param_value(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 8u, out, err); }
+
+/* ---- effect_int_param. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Int parameter of the effect. GFF int "Value". */
+static inline relic_status relic_gff_common_effect_int_param_value(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 5u, out, err); }
+
+/* ---- effect_object_param. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** ObjectID parameter of the effect. GFF dword "Value". */
+static inline relic_status relic_gff_common_effect_object_param_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 4u, out, err); }
+
+/* ---- effect_string_param. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** String parameter of the effect. GFF cexostring "Value"; the bytes in place. */
+static inline relic_status relic_gff_common_effect_string_param_value(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 10u, out, err); }
+
+/* ---- effect. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** ObjectID of the effect's creator. GFF dword "CreatorId". */
+static inline relic_status relic_gff_common_effect_creator_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "CreatorId", 4u, out, err); }
+/** Duration of the effect. GFF float "Duration". */
+static inline relic_status relic_gff_common_effect_duration(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "Duration", 8u, out, err); }
+/** Day the effect expires. GFF dword "ExpireDay". */
+static inline relic_status relic_gff_common_effect_expire_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "ExpireDay", 4u, out, err); }
+/** Time the effect expires. GFF dword "ExpireTime". */
+static inline relic_status relic_gff_common_effect_expire_time(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "ExpireTime", 4u, out, err); }
+/** Float parameters of the effect (StructID 4, one FLOAT Value each). GFF list "FloatList", elements effect_float_param. */
+static inline relic_status relic_gff_common_effect_float_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "FloatList", 15u, out, err); }
+/** Int parameters of the effect (StructID 3, one INT Value each). GFF list "IntList", elements effect_int_param. */
+static inline relic_status relic_gff_common_effect_int_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "IntList", 15u, out, err); }
+/** Bool: is the effect exposed to scripting?. GFF int "IsExposed". */
+static inline relic_status relic_gff_common_effect_is_exposed(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "IsExposed", 5u, out, err); }
+/** Bool: does the effect show its icon?. GFF int "IsIconShown". */
+static inline relic_status relic_gff_common_effect_is_icon_shown(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "IsIconShown", 5u, out, err); }
+/** Number of integer parameters (no description in BioWare Aurora specs). GFF int "NumIntegers". */
+static inline relic_status relic_gff_common_effect_num_integers(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "NumIntegers", 5u, out, err); }
+/** ObjectID parameters of the effect (StructID 6, one DWORD Value each). GFF list "ObjectList", elements effect_object_param. */
+static inline relic_status relic_gff_common_effect_object_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "ObjectList", 15u, out, err); }
+/** Bool: skip this effect on load instead of adding it?. GFF byte "SkipOnLoad". */
+static inline relic_status relic_gff_common_effect_skip_on_load(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "SkipOnLoad", 0u, out, err); }
+/** Spell id of the effect (no description in BioWare Aurora specs). GFF dword "SpellId". */
+static inline relic_status relic_gff_common_effect_spell_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "SpellId", 4u, out, err); }
+/** String parameters of the effect (StructID 5, one CExoString Value each). GFF list "StringList", elements effect_string_param. */
+static inline relic_status relic_gff_common_effect_string_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "StringList", 15u, out, err); }
+/** The effect sub-type. GFF word "SubType". */
+static inline relic_status relic_gff_common_effect_sub_type(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "SubType", 2u, out, err); }
+/** The type of the effect. GFF word "Type". */
+static inline relic_status relic_gff_common_effect_type(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Type", 2u, out, err); }
+
+/* ---- event_data_byte. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** The event's single BYTE parameter (no further description in BioWare Aurora specs). GFF byte "Value". */
+static inline relic_status relic_gff_common_event_data_byte_value(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 0u, out, err); }
+
+/* ---- event_data_int. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** The event's single INT parameter (no further description in BioWare Aurora specs). GFF int "Value". */
+static inline relic_status relic_gff_common_event_data_int_value(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 5u, out, err); }
+
+/* ---- event_data_dword. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** The event's single DWORD parameter (no further description in BioWare Aurora specs). GFF dword "Value". */
+static inline relic_status relic_gff_common_event_data_dword_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 4u, out, err); }
+
+/* ---- event. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** ObjectID of the actor object. GFF dword "CallerId". */
+static inline relic_status relic_gff_common_event_caller_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "CallerId", 4u, out, err); }
+/** Game day the event should fire. GFF dword "Day". */
+static inline relic_status relic_gff_common_event_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Day", 4u, out, err); }
+/** Struct whose kind and StructID depend on EventId (Table 5.2); absent for some EventIds. GFF any "EventData"; the type varies: *out is the field index (relic_gff_field_type_of). */
+static inline relic_status relic_gff_common_event_event_data(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "EventData", 18u, out, err); }
+/** ID of the event type (Table 5.2). GFF dword "EventId", values event_id. */
+static inline relic_status relic_gff_common_event_event_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "EventId", 4u, out, err); }
+/** ObjectID the event is acting on. GFF dword "ObjectId". */
+static inline relic_status relic_gff_common_event_object_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "ObjectId", 4u, out, err); }
+/** Game time the event should fire. GFF dword "Time". */
+static inline relic_status relic_gff_common_event_time(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Time", 4u, out, err); }
+
+/* ---- action_parameter. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Data type of Value (Table 6.3). GFF dword "Type", values parameter_type. */
+static inline relic_status relic_gff_common_action_parameter_type(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Type", 4u, out, err); }
+/** The value of the parameter; its GFF type depends on Type (Table 6.3). GFF any "Value"; the type varies: *out is the field index (relic_gff_field_type_of). */
+static inline relic_status relic_gff_common_action_parameter_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 18u, out, err); }
+
+/* ---- action. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Action id (no description in BioWare Aurora specs). GFF dword "ActionId". */
+static inline relic_status relic_gff_common_action_action_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "ActionId", 4u, out, err); }
+/** Group action id (no description in BioWare Aurora specs). GFF word "GroupActionId". */
+static inline relic_status relic_gff_common_action_group_action_id(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "GroupActionId", 2u, out, err); }
+/** Number of elements in the Paramaters list. GFF word "NumParams". */
+static inline relic_status relic_gff_common_action_num_params(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "NumParams", 2u, out, err); }
+/** Parameters of the action (StructID 1); absent when NumParams is 0. The label really is spelled "Paramaters". GFF list "Paramaters", elements action_parameter. */
+static inline relic_status relic_gff_common_action_paramaters(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "Paramaters", 15u, out, err); }
+
+/* ---- stack_element. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Field type of Value (Table 7.3b). GFF char "Type", values stack_element_type. */
+static inline relic_status relic_gff_common_stack_element_type(const relic_gff_doc *d, uint32_t s, int8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Type", 1u, out, err); }
+/** The value of the element; its GFF type depends on Type (Table 7.3b). GFF any "Value"; the type varies: *out is the field index (relic_gff_field_type_of). */
+static inline relic_status relic_gff_common_stack_element_value(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Value", 18u, out, err); }
+
+/* ---- script_stack. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Base pointer (no description in BioWare Aurora specs). GFF int "BasePointer". */
+static inline relic_status relic_gff_common_script_stack_base_pointer(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "BasePointer", 5u, out, err); }
+/** Stack pointer: the Stack list has this many elements. GFF int "StackPointer". */
+static inline relic_status relic_gff_common_script_stack_stack_pointer(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "StackPointer", 5u, out, err); }
+/** Total size (no description in BioWare Aurora specs). GFF int "TotalSize". */
+static inline relic_status relic_gff_common_script_stack_total_size(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TotalSize", 5u, out, err); }
+/** Stack elements, as many as StackPointer; each element's StructID is its index. GFF list "Stack", elements stack_element. */
+static inline relic_status relic_gff_common_script_stack_stack(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "Stack", 15u, out, err); }
+
+/* ---- script_situation. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Size of Code in bytes (no description in BioWare Aurora specs). GFF int "CodeSize". */
+static inline relic_status relic_gff_common_script_situation_code_size(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "CodeSize", 5u, out, err); }
+/** Code (no description in BioWare Aurora specs). GFF void "Code"; the bytes in place. */
+static inline relic_status relic_gff_common_script_situation_code(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Code", 13u, out, err); }
+/** Instruction pointer (no description in BioWare Aurora specs). GFF int "InstructionPtr". */
+static inline relic_status relic_gff_common_script_situation_instruction_ptr(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "InstructionPtr", 5u, out, err); }
+/** Secondary pointer (no description in BioWare Aurora specs). GFF int "SecondaryPtr". */
+static inline relic_status relic_gff_common_script_situation_secondary_ptr(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "SecondaryPtr", 5u, out, err); }
+/** Name (BioWare's Aurora spec gives the type as String). GFF cexostring "Name"; the bytes in place. */
+static inline relic_status relic_gff_common_script_situation_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Name", 10u, out, err); }
+/** Stack size (no description in BioWare Aurora specs). GFF int "StackSize". */
+static inline relic_status relic_gff_common_script_situation_stack_size(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "StackSize", 5u, out, err); }
+/** Stack structure (StructID 0). GFF struct "Stack", struct script_stack; *out is the struct index. */
+static inline relic_status relic_gff_common_script_situation_stack(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Stack", 14u, out, err); }
+
+/* ---- script_event_int. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Int parameter of the event. GFF int "Parameter". */
+static inline relic_status relic_gff_common_script_event_int_parameter(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Parameter", 5u, out, err); }
+
+/* ---- script_event_float. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Float parameter of the event. GFF float "Parameter". */
+static inline relic_status relic_gff_common_script_event_float_parameter(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "Parameter", 8u, out, err); }
+
+/* ---- script_event_string. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** String parameter of the event. GFF cexostring "Parameter"; the bytes in place. */
+static inline relic_status relic_gff_common_script_event_string_parameter(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Parameter", 10u, out, err); }
+
+/* ---- script_event_object. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** ObjectID parameter of the event. GFF dword "Parameter". */
+static inline relic_status relic_gff_common_script_event_object_parameter(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Parameter", 4u, out, err); }
+
+/* ---- script_event. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Event type (no description in BioWare Aurora specs). GFF word "EventType". */
+static inline relic_status relic_gff_common_script_event_event_type(const relic_gff_doc *d, uint32_t s, uint16_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "EventType", 2u, out, err); }
+/** Int parameters (StructID 105, one INT Parameter each). GFF list "IntList", elements script_event_int. */
+static inline relic_status relic_gff_common_script_event_int_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "IntList", 15u, out, err); }
+/** Float parameters (StructID 105, one FLOAT Parameter each). GFF list "FloatList", elements script_event_float. */
+static inline relic_status relic_gff_common_script_event_float_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "FloatList", 15u, out, err); }
+/** String parameters (StructID 105, one CExoString Parameter each). GFF list "StringList", elements script_event_string. */
+static inline relic_status relic_gff_common_script_event_string_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "StringList", 15u, out, err); }
+/** ObjectID parameters (StructID 105, one DWORD Parameter each). GFF list "ObjectList", elements script_event_object. */
+static inline relic_status relic_gff_common_script_event_object_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "ObjectList", 15u, out, err); }
+
+/* ---- script_location. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** ObjectID of the area. GFF dword "Area". */
+static inline relic_status relic_gff_common_script_location_area(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Area", 4u, out, err); }
+/** x component of the orientation vector. GFF float "OrientationX". */
+static inline relic_status relic_gff_common_script_location_orientation_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "OrientationX", 8u, out, err); }
+/** y component of the orientation vector. GFF float "OrientationY". */
+static inline relic_status relic_gff_common_script_location_orientation_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "OrientationY", 8u, out, err); }
+/** z component of the orientation vector. GFF float "OrientationZ". */
+static inline relic_status relic_gff_common_script_location_orientation_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "OrientationZ", 8u, out, err); }
+/** x component of the position vector. GFF float "PositionX". */
+static inline relic_status relic_gff_common_script_location_position_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "PositionX", 8u, out, err); }
+/** y component of the position vector. GFF float "PositionY". */
+static inline relic_status relic_gff_common_script_location_position_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "PositionY", 8u, out, err); }
+/** z component of the position vector. GFF float "PositionZ". */
+static inline relic_status relic_gff_common_script_location_position_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "PositionZ", 8u, out, err); }
+
+/* ---- script_talent. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Talent ID (no description in BioWare Aurora specs). GFF int "ID". */
+static inline relic_status relic_gff_common_script_talent_id(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "ID", 5u, out, err); }
+/** Talent type (no description in BioWare Aurora specs). GFF int "Type". */
+static inline relic_status relic_gff_common_script_talent_type(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Type", 5u, out, err); }
+/** Multiclass (no description in BioWare Aurora specs). GFF byte "MultiClass". */
+static inline relic_status relic_gff_common_script_talent_multi_class(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "MultiClass", 0u, out, err); }
+/** Object ID of the item. GFF dword "Item". */
+static inline relic_status relic_gff_common_script_talent_item(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Item", 4u, out, err); }
+/** Caster level (no description in BioWare Aurora specs). GFF byte "CasterLevel". */
+static inline relic_status relic_gff_common_script_talent_caster_level(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "CasterLevel", 0u, out, err); }
+/** Meta type (no description in BioWare Aurora specs). GFF byte "MetaType". */
+static inline relic_status relic_gff_common_script_talent_meta_type(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "MetaType", 0u, out, err); }
 
 #ifdef __cplusplus
 }

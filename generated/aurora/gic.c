@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "relic_gen.h"
 #include "gic.h"
 
 static const relic_gff_sfield relic_gic_gic_fields[] = {

@@ -42,169 +42,61 @@ extern const relic_gff_sstruct relic_gic_trigger_comment_struct;
 /** Comment on one waypoint instance (StructID 5 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_waypoint_comment_struct;
 
-/* ---- gic (top level: no struct argument) ---- */
+/* ---- gic (top level: no struct argument). Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Comments of the creature instances (StructID 4). GFF list "Creature List", elements creature_comment. */
+static inline relic_status relic_gic_creature_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Creature List", 15u, out, err); }
+/** Comments of the door instances (StructID 8). GFF list "Door List", elements door_comment. */
+static inline relic_status relic_gic_door_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Door List", 15u, out, err); }
+/** Comments of the encounter instances (StructID 7). GFF list "Encounter List", elements encounter_comment. */
+static inline relic_status relic_gic_encounter_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Encounter List", 15u, out, err); }
+/** Comments of the item instances (StructID 0). GFF list "List", elements item_comment. */
+static inline relic_status relic_gic_item_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "List", 15u, out, err); }
+/** Comments of the placeable instances (StructID 9). GFF list "Placeable List", elements placeable_comment. */
+static inline relic_status relic_gic_placeable_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Placeable List", 15u, out, err); }
+/** Comments of the sound instances (StructID 6). GFF list "SoundList", elements sound_comment. */
+static inline relic_status relic_gic_sound_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "SoundList", 15u, out, err); }
+/** Comments of the store instances (StructID 11). GFF list "StoreList", elements store_comment. */
+static inline relic_status relic_gic_store_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "StoreList", 15u, out, err); }
+/** Comments of the trigger instances (StructID 1). GFF list "TriggerList", elements trigger_comment. */
+static inline relic_status relic_gic_trigger_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "TriggerList", 15u, out, err); }
+/** Comments of the waypoint instances (StructID 5). GFF list "WaypointList", elements waypoint_comment. */
+static inline relic_status relic_gic_waypoint_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "WaypointList", 15u, out, err); }
 
-/** Comments of the creature instances (StructID 4).
- *  GFF list "Creature List", elements creature_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_creature_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Creature List", 15u, out, err);
-}
+/* ---- creature_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_creature_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
-/** Comments of the door instances (StructID 8).
- *  GFF list "Door List", elements door_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_door_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Door List", 15u, out, err);
-}
+/* ---- door_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_door_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
-/** Comments of the encounter instances (StructID 7).
- *  GFF list "Encounter List", elements encounter_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_encounter_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Encounter List", 15u, out, err);
-}
+/* ---- encounter_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_encounter_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
-/** Comments of the item instances (StructID 0).
- *  GFF list "List", elements item_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_item_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "List", 15u, out, err);
-}
+/* ---- item_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_item_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
-/** Comments of the placeable instances (StructID 9).
- *  GFF list "Placeable List", elements placeable_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_placeable_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Placeable List", 15u, out, err);
-}
+/* ---- placeable_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_placeable_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
-/** Comments of the sound instances (StructID 6).
- *  GFF list "SoundList", elements sound_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_sound_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "SoundList", 15u, out, err);
-}
+/* ---- sound_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_sound_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
-/** Comments of the store instances (StructID 11).
- *  GFF list "StoreList", elements store_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_store_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "StoreList", 15u, out, err);
-}
+/* ---- store_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_store_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
-/** Comments of the trigger instances (StructID 1).
- *  GFF list "TriggerList", elements trigger_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_trigger_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "TriggerList", 15u, out, err);
-}
+/* ---- trigger_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_trigger_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
-/** Comments of the waypoint instances (StructID 5).
- *  GFF list "WaypointList", elements waypoint_comment.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_waypoint_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "WaypointList", 15u, out, err);
-}
-
-/* ---- creature_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_creature_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
-
-/* ---- door_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_door_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
-
-/* ---- encounter_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_encounter_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
-
-/* ---- item_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_item_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
-
-/* ---- placeable_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_placeable_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
-
-/* ---- sound_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_sound_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
-
-/* ---- store_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_store_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
-
-/* ---- trigger_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_trigger_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
-
-/* ---- waypoint_comment ---- */
-
-/** Module designer's comment.
- *  GFF cexostring "Comment"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_gic_waypoint_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Comment", 10u, out, err);
-}
+/* ---- waypoint_comment. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Module designer's comment. GFF cexostring "Comment"; the bytes in place. */
+static inline relic_status relic_gic_waypoint_comment_comment(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Comment", 10u, out, err); }
 
 #ifdef __cplusplus
 }

@@ -3,26 +3,14 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "relic_gen.h"
 #include "git.h"
 
-const char *relic_git_weather_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "clear";
-    case INT64_C(1): return "rain";
-    case INT64_C(2): return "snow";
-    default: return NULL;
-    }
-}
-
-int relic_git_weather_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "clear") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "rain") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "snow") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item weather_names[] = {
+    { 0, "clear" }, { 1, "rain" }, { 2, "snow" },
+};
+const char *relic_git_weather_name(int64_t value) { return relic_gen_enum_name(weather_names, 3, value); }
+int relic_git_weather_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(weather_names, 3, name, value); }
 
 static const int64_t relic_git_git_current_weather_values[] = { INT64_C(0), INT64_C(1), INT64_C(2), };
 static const char *const relic_git_git_current_weather_names[] = { "clear", "rain", "snow", };

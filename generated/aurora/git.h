@@ -15,22 +15,15 @@ extern const relic_gff_schema relic_git_schema;
 
 /** Weather conditions of an area Source: BioWare Aurora specs, AreaFile Table 3.6. */
 enum relic_git_weather {
-    /** Clear */
-    RELIC_GIT_WEATHER_CLEAR = 0,
-    /** Rain */
-    RELIC_GIT_WEATHER_RAIN = 1,
-    /** Snow */
-    RELIC_GIT_WEATHER_SNOW = 2,
+    RELIC_GIT_WEATHER_CLEAR = 0, /**< Clear */
+    RELIC_GIT_WEATHER_RAIN = 1, /**< Rain */
+    RELIC_GIT_WEATHER_SNOW = 2, /**< Snow */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_git_weather_name(int64_t value);
-/** Value of a name (as relic_git_weather_name gives it); 0 when unknown. */
 int relic_git_weather_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in weather. */
-static inline int relic_git_weather_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_git_weather_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** GIT top-level struct: the lists of game object instances in the area, and (saved games) weather and variables (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, AreaFile Tables 3.1, 3.6. */
 extern const relic_gff_sstruct relic_git_git_struct;
@@ -68,193 +61,55 @@ extern const relic_gff_sstruct relic_git_waypoint_struct;
 /** Area effect (savegame only): its fields are not described by BioWare Aurora specs (StructID 13.) Source: BioWare Aurora specs, AreaFile Table 3.6. */
 extern const relic_gff_sstruct relic_git_area_effect_struct;
 
-/* ---- git (top level: no struct argument) ---- */
+/* ---- git (top level: no struct argument). Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Dynamic area properties (StructID 100). GFF struct "AreaProperties", struct area_properties; *out is the struct index. */
+static inline relic_status relic_git_area_properties(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "AreaProperties", 14u, out, err); }
+/** Creature instances (StructID 4). GFF list "Creature List", elements creature. */
+static inline relic_status relic_git_creature_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Creature List", 15u, out, err); }
+/** Door instances (StructID 8). GFF list "Door List", elements door. */
+static inline relic_status relic_git_door_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Door List", 15u, out, err); }
+/** Encounter instances (StructID 7). GFF list "Encounter List", elements encounter. */
+static inline relic_status relic_git_encounter_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Encounter List", 15u, out, err); }
+/** Item instances (StructID 0). GFF list "List", elements item. */
+static inline relic_status relic_git_item_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "List", 15u, out, err); }
+/** Placeable instances (StructID 9). GFF list "Placeable List", elements placeable. */
+static inline relic_status relic_git_placeable_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Placeable List", 15u, out, err); }
+/** Sound instances (StructID 6). GFF list "SoundList", elements sound. */
+static inline relic_status relic_git_sound_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "SoundList", 15u, out, err); }
+/** Store instances (StructID 11). GFF list "StoreList", elements store. */
+static inline relic_status relic_git_store_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "StoreList", 15u, out, err); }
+/** Trigger instances (StructID 1). GFF list "TriggerList", elements trigger. */
+static inline relic_status relic_git_trigger_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "TriggerList", 15u, out, err); }
+/** Waypoint instances (StructID 5). GFF list "WaypointList", elements waypoint. */
+static inline relic_status relic_git_waypoint_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "WaypointList", 15u, out, err); }
+/** Area effects (StructID 13); savegame only. GFF list "AreaEffectList", elements area_effect. */
+static inline relic_status relic_git_area_effect_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "AreaEffectList", 15u, out, err); }
+/** Weather conditions currently in the area: 0 clear, 1 rain, 2 snow; savegame only. GFF byte "CurrentWeather", values weather. */
+static inline relic_status relic_git_current_weather(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "CurrentWeather", 0u, out, err); }
+/** Variables stored on the area (StructID 0, common Variable struct); savegame only. GFF list "VarTable", elements variable. */
+static inline relic_status relic_git_var_table(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "VarTable", 15u, out, err); }
+/** 1 if the weather given by CurrentWeather is starting, 0 otherwise; savegame only. GFF byte "WeatherStarted", range 0..1. */
+static inline relic_status relic_git_weather_started(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "WeatherStarted", 0u, out, err); }
 
-/** Dynamic area properties (StructID 100).
- *  GFF struct "AreaProperties", struct area_properties; *out is the struct index.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "AreaProperties", 14u, out, err);
-}
-
-/** Creature instances (StructID 4).
- *  GFF list "Creature List", elements creature.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_creature_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Creature List", 15u, out, err);
-}
-
-/** Door instances (StructID 8).
- *  GFF list "Door List", elements door.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_door_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Door List", 15u, out, err);
-}
-
-/** Encounter instances (StructID 7).
- *  GFF list "Encounter List", elements encounter.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_encounter_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Encounter List", 15u, out, err);
-}
-
-/** Item instances (StructID 0).
- *  GFF list "List", elements item.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_item_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "List", 15u, out, err);
-}
-
-/** Placeable instances (StructID 9).
- *  GFF list "Placeable List", elements placeable.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_placeable_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Placeable List", 15u, out, err);
-}
-
-/** Sound instances (StructID 6).
- *  GFF list "SoundList", elements sound.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_sound_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "SoundList", 15u, out, err);
-}
-
-/** Store instances (StructID 11).
- *  GFF list "StoreList", elements store.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_store_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "StoreList", 15u, out, err);
-}
-
-/** Trigger instances (StructID 1).
- *  GFF list "TriggerList", elements trigger.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_trigger_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "TriggerList", 15u, out, err);
-}
-
-/** Waypoint instances (StructID 5).
- *  GFF list "WaypointList", elements waypoint.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_waypoint_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "WaypointList", 15u, out, err);
-}
-
-/** Area effects (StructID 13); savegame only.
- *  GFF list "AreaEffectList", elements area_effect.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_effect_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "AreaEffectList", 15u, out, err);
-}
-
-/** Weather conditions currently in the area: 0 clear, 1 rain, 2 snow; savegame only.
- *  GFF byte "CurrentWeather", values weather.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_current_weather(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "CurrentWeather", 0u, out, err);
-}
-
-/** Variables stored on the area (StructID 0, common Variable struct); savegame only.
- *  GFF list "VarTable", elements variable.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_var_table(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "VarTable", 15u, out, err);
-}
-
-/** 1 if the weather given by CurrentWeather is starting, 0 otherwise; savegame only.
- *  GFF byte "WeatherStarted", range 0..1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_weather_started(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "WeatherStarted", 0u, out, err);
-}
-
-/* ---- area_properties ---- */
-
-/** Ambient sound played during daytime: index into ambientsound.2da.
- *  GFF int "AmbientSndDay".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_ambient_snd_day(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "AmbientSndDay", 5u, out, err);
-}
-
-/** Volume of the ambient sound during the day (0-127).
- *  GFF int "AmbientSndDayVol", range 0..127.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_ambient_snd_day_vol(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "AmbientSndDayVol", 5u, out, err);
-}
-
-/** Ambient sound played at night: index into ambientsound.2da.
- *  GFF int "AmbientSndNight".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_ambient_snd_night(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "AmbientSndNight", 5u, out, err);
-}
-
-/** Volume of the ambient sound at night (0-127).
- *  GFF int "AmbientSndNitVol", range 0..127.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_ambient_snd_nit_vol(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "AmbientSndNitVol", 5u, out, err);
-}
-
-/** Environmental audio effects for positional sound instances in the area: index into soundeax.2da.
- *  GFF int "EnvAudio".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_env_audio(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "EnvAudio", 5u, out, err);
-}
-
-/** Battle music: index into ambientmusic.2da, only rows whose Resource starts with mus_bat_.
- *  GFF int "MusicBattle".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_music_battle(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "MusicBattle", 5u, out, err);
-}
-
-/** Daytime music: index into ambientmusic.2da.
- *  GFF int "MusicDay".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_music_day(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "MusicDay", 5u, out, err);
-}
-
-/** Music delay; BioWare's Aurora spec describes it as an index into ambientmusic.2da.
- *  GFF int "MusicDelay".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_music_delay(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "MusicDelay", 5u, out, err);
-}
-
-/** Nighttime music: index into ambientmusic.2da.
- *  GFF int "MusicNight".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_git_area_properties_music_night(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "MusicNight", 5u, out, err);
-}
+/* ---- area_properties. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Ambient sound played during daytime: index into ambientsound.2da. GFF int "AmbientSndDay". */
+static inline relic_status relic_git_area_properties_ambient_snd_day(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "AmbientSndDay", 5u, out, err); }
+/** Volume of the ambient sound during the day (0-127). GFF int "AmbientSndDayVol", range 0..127. */
+static inline relic_status relic_git_area_properties_ambient_snd_day_vol(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "AmbientSndDayVol", 5u, out, err); }
+/** Ambient sound played at night: index into ambientsound.2da. GFF int "AmbientSndNight". */
+static inline relic_status relic_git_area_properties_ambient_snd_night(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "AmbientSndNight", 5u, out, err); }
+/** Volume of the ambient sound at night (0-127). GFF int "AmbientSndNitVol", range 0..127. */
+static inline relic_status relic_git_area_properties_ambient_snd_nit_vol(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "AmbientSndNitVol", 5u, out, err); }
+/** Environmental audio effects for positional sound instances in the area: index into soundeax.2da. GFF int "EnvAudio". */
+static inline relic_status relic_git_area_properties_env_audio(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "EnvAudio", 5u, out, err); }
+/** Battle music: index into ambientmusic.2da, only rows whose Resource starts with mus_bat_. GFF int "MusicBattle". */
+static inline relic_status relic_git_area_properties_music_battle(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "MusicBattle", 5u, out, err); }
+/** Daytime music: index into ambientmusic.2da. GFF int "MusicDay". */
+static inline relic_status relic_git_area_properties_music_day(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "MusicDay", 5u, out, err); }
+/** Music delay; BioWare's Aurora spec describes it as an index into ambientmusic.2da. GFF int "MusicDelay". */
+static inline relic_status relic_git_area_properties_music_delay(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "MusicDelay", 5u, out, err); }
+/** Nighttime music: index into ambientmusic.2da. GFF int "MusicNight". */
+static inline relic_status relic_git_area_properties_music_night(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "MusicNight", 5u, out, err); }
 
 #ifdef __cplusplus
 }

@@ -3,24 +3,14 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "relic_gen.h"
 #include "ifo.h"
 
-const char *relic_ifo_expansion_packs_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "expansion_1";
-    case INT64_C(2): return "expansion_2";
-    default: return NULL;
-    }
-}
-
-int relic_ifo_expansion_packs_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "expansion_1") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "expansion_2") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item expansion_packs_names[] = {
+    { 1, "expansion_1" }, { 2, "expansion_2" },
+};
+const char *relic_ifo_expansion_packs_name(int64_t value) { return relic_gen_enum_name(expansion_packs_names, 2, value); }
+int relic_ifo_expansion_packs_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(expansion_packs_names, 2, name, value); }
 
 static const int64_t relic_ifo_ifo_expansion_pack_values[] = { INT64_C(1), INT64_C(2), };
 static const char *const relic_ifo_ifo_expansion_pack_names[] = { "expansion_1", "expansion_2", };

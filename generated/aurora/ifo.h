@@ -15,14 +15,11 @@ extern const relic_gff_schema relic_ifo_schema;
 
 /** Expansion packs a module requires: bit 0 expansion 1, bit 1 expansion 2, etc. Source: BioWare Aurora specs, IFO Table 2.1. */
 enum relic_ifo_expansion_packs {
-    /** Expansion 1 required */
-    RELIC_IFO_EXPANSION_PACKS_EXPANSION_1 = 1,
-    /** Expansion 2 required */
-    RELIC_IFO_EXPANSION_PACKS_EXPANSION_2 = 2,
+    RELIC_IFO_EXPANSION_PACKS_EXPANSION_1 = 1, /**< Expansion 1 required */
+    RELIC_IFO_EXPANSION_PACKS_EXPANSION_2 = 2, /**< Expansion 2 required */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_ifo_expansion_packs_name(int64_t value);
-/** Value of a name (as relic_ifo_expansion_packs_name gives it); 0 when unknown. */
 int relic_ifo_expansion_packs_from_name(const char *name, int64_t *value);
 #define RELIC_IFO_EXPANSION_PACKS_MASK 0x3u
 
@@ -68,791 +65,215 @@ extern const relic_gff_sstruct relic_ifo_personal_reputation_struct;
 /** TURD (Temporary User Resource Data): the saved state of a player who logged out, restored when the same login and character name return (savegame only) (StructID 13634816.) Source: BioWare Aurora specs, IFO Table 4.4a. */
 extern const relic_gff_sstruct relic_ifo_turd_struct;
 
-/* ---- ifo (top level: no struct argument) ---- */
-
-/** Bit flags of the expansion packs required to run the module (bit 0 expansion 1, bit 1 expansion 2, ...); a bit once set is never unset.
- *  GFF word "Expansion_Pack", flags expansion_packs.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_expansion_pack(const relic_gff_doc *d, uint16_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Expansion_Pack", 2u, out, err);
-}
-
-/** Areas in the module (StructID 6); BioWare's Aurora spec spells the label Mod_Area_List, real files Mod_Area_list.
- *  GFF list "Mod_Area_list", elements area.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_area_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Area_list", 15u, out, err);
-}
-
-/** Scripts the game should cache (StructID 9).
- *  GFF list "Mod_CacheNSSList", elements cached_script.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_cache_nss_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_CacheNSSList", 15u, out, err);
-}
-
-/** Deprecated; unused. Always 2.
- *  GFF int "Mod_Creator_ID", range 2..2.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_creator_id(const relic_gff_doc *d, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Creator_ID", 5u, out, err);
-}
-
-/** Name of the module's custom TLK file, without the .tlk extension (in the tlk folder; StrRefs with bit 0x01000000 set refer to it).
- *  GFF cexostring "Mod_CustomTlk"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_custom_tlk(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_CustomTlk", 10u, out, err);
-}
-
-/** Deprecated; unused. BioWare's Aurora spec spells the label Mod_CutsceneList, real files Mod_CutSceneList.
- *  GFF list "Mod_CutSceneList", elements cutscene.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_cut_scene_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_CutSceneList", 15u, out, err);
-}
-
-/** Game hour at which dawn begins (0-23); lighting moves from night to day colors over one game hour.
- *  GFF byte "Mod_DawnHour", range 0..23.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_dawn_hour(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_DawnHour", 0u, out, err);
-}
-
-/** Description of the module.
- *  GFF cexolocstring "Mod_Description".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_description(const relic_gff_doc *d, relic_gff_locstring *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Description", 12u, out, err);
-}
-
-/** Game hour at which dusk begins (0-23); lighting moves from day to night colors over one game hour.
- *  GFF byte "Mod_DuskHour", range 0..23.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_dusk_hour(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_DuskHour", 0u, out, err);
-}
-
-/** The module's starting area.
- *  GFF resref "Mod_Entry_Area"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_entry_area(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Entry_Area", 11u, out, err);
-}
-
-/** x component of the start location's direction, a unit vector: the cosine of the bearing counterclockwise from the +x axis.
- *  GFF float "Mod_Entry_Dir_X".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_entry_dir_x(const relic_gff_doc *d, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Entry_Dir_X", 8u, out, err);
-}
-
-/** y component of the start location's direction, a unit vector: the sine of the bearing counterclockwise from the +x axis.
- *  GFF float "Mod_Entry_Dir_Y".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_entry_dir_y(const relic_gff_doc *d, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Entry_Dir_Y", 8u, out, err);
-}
-
-/** x coordinate of the start location in the starting area (should be on a walkable spot).
- *  GFF float "Mod_Entry_X".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_entry_x(const relic_gff_doc *d, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Entry_X", 8u, out, err);
-}
-
-/** y coordinate of the start location in the starting area.
- *  GFF float "Mod_Entry_Y".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_entry_y(const relic_gff_doc *d, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Entry_Y", 8u, out, err);
-}
-
-/** z coordinate of the start location in the starting area.
- *  GFF float "Mod_Entry_Z".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_entry_z(const relic_gff_doc *d, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Entry_Z", 8u, out, err);
-}
-
-/** Deprecated; unused.
- *  GFF list "Mod_Expan_List", elements expansion.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_expan_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Expan_List", 15u, out, err);
-}
-
-/** Deprecated; unused.
- *  GFF list "Mod_GVar_List", elements global_variable.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_g_var_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_GVar_List", 15u, out, err);
-}
-
-/** (Obsolete) Hak file of the module, without the .hak extension; used only when Mod_HakList does not exist.
- *  GFF cexostring "Mod_Hak"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_hak(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Hak", 10u, out, err);
-}
-
-/** Hak files of the module (StructID 8), highest priority first.
- *  GFF list "Mod_HakList", elements hak.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_hak_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_HakList", 15u, out, err);
-}
-
-/** Arbitrary 16-byte id generated when the toolset creates the module, never modified afterwards; the game saves 32 bytes; other applications may write zeros.
- *  GFF void "Mod_ID"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_id(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_ID", 13u, out, err);
-}
-
-/** 1 for saved games, 0 for modules saved by the toolset.
- *  GFF byte "Mod_IsSaveGame", range 0..1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_is_save_game(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_IsSaveGame", 0u, out, err);
-}
-
-/** Minimum game version needed to run the module, n.nn ("1.26"); only increases; "1.22" when absent.
- *  GFF cexostring "Mod_MinGameVer"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_min_game_ver(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_MinGameVer", 10u, out, err);
-}
-
-/** Real-time minutes per game hour (1-255).
- *  GFF byte "Mod_MinPerHour", range 1..255.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_min_per_hour(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_MinPerHour", 0u, out, err);
-}
-
-/** Name of the module.
- *  GFF cexolocstring "Mod_Name".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_name(const relic_gff_doc *d, relic_gff_locstring *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Name", 12u, out, err);
-}
-
-/** OnAcquireItem event script.
- *  GFF resref "Mod_OnAcquirItem"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_acquir_item(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnAcquirItem", 11u, out, err);
-}
-
-/** OnActivateItem event script.
- *  GFF resref "Mod_OnActvtItem"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_actvt_item(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnActvtItem", 11u, out, err);
-}
-
-/** OnClientEnter event script.
- *  GFF resref "Mod_OnClientEntr"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_client_entr(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnClientEntr", 11u, out, err);
-}
-
-/** OnClientLeave event script.
- *  GFF resref "Mod_OnClientLeav"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_client_leav(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnClientLeav", 11u, out, err);
-}
-
-/** OnCutsceneAbort event script.
- *  GFF resref "Mod_OnCutsnAbort"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_cutsn_abort(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnCutsnAbort", 11u, out, err);
-}
-
-/** OnHeartbeat event script.
- *  GFF resref "Mod_OnHeartbeat"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_heartbeat(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnHeartbeat", 11u, out, err);
-}
-
-/** OnModuleLoad event script.
- *  GFF resref "Mod_OnModLoad"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_mod_load(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnModLoad", 11u, out, err);
-}
-
-/** OnModuleStart event script; deprecated.
- *  GFF resref "Mod_OnModStart"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_mod_start(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnModStart", 11u, out, err);
-}
-
-/** OnPlayerDeath event script.
- *  GFF resref "Mod_OnPlrDeath"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_plr_death(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnPlrDeath", 11u, out, err);
-}
-
-/** OnPlayerDying event script.
- *  GFF resref "Mod_OnPlrDying"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_plr_dying(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnPlrDying", 11u, out, err);
-}
-
-/** OnPlayerEquipItem event script.
- *  GFF resref "Mod_OnPlrEqItm"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_plr_eq_itm(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnPlrEqItm", 11u, out, err);
-}
-
-/** OnPlayerLevelUp event script.
- *  GFF resref "Mod_OnPlrLvlUp"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_plr_lvl_up(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnPlrLvlUp", 11u, out, err);
-}
-
-/** OnPlayerRest event script.
- *  GFF resref "Mod_OnPlrRest"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_plr_rest(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnPlrRest", 11u, out, err);
-}
-
-/** OnPlayerUnEquipItem event script.
- *  GFF resref "Mod_OnPlrUnEqItm"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_plr_un_eq_itm(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnPlrUnEqItm", 11u, out, err);
-}
-
-/** OnPlayerRespawn event script.
- *  GFF resref "Mod_OnSpawnBtnDn"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_spawn_btn_dn(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnSpawnBtnDn", 11u, out, err);
-}
-
-/** OnUnAcquireItem event script; BioWare's Aurora spec spells the label Mod_OnUnAcreItem, real files Mod_OnUnAqreItem.
- *  GFF resref "Mod_OnUnAqreItem"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_un_aqre_item(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnUnAqreItem", 11u, out, err);
-}
-
-/** OnUserDefined event script.
- *  GFF resref "Mod_OnUsrDefined"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_on_usr_defined(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_OnUsrDefined", 11u, out, err);
-}
-
-/** Starting day (1-31).
- *  GFF byte "Mod_StartDay", range 1..31.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_start_day(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_StartDay", 0u, out, err);
-}
-
-/** Starting hour (0-23).
- *  GFF byte "Mod_StartHour", range 0..23.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_start_hour(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_StartHour", 0u, out, err);
-}
-
-/** Starting month (1-24, as BioWare's Aurora spec states).
- *  GFF byte "Mod_StartMonth", range 1..24.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_start_month(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_StartMonth", 0u, out, err);
-}
-
-/** Movie in the movies folder played when the module starts.
- *  GFF resref "Mod_StartMovie"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_start_movie(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_StartMovie", 11u, out, err);
-}
-
-/** Starting year.
- *  GFF dword "Mod_StartYear".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_start_year(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_StartYear", 4u, out, err);
-}
-
-/** The module's tag.
- *  GFF cexostring "Mod_Tag"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_tag(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Tag", 10u, out, err);
-}
-
-/** Module version. Always 3.
- *  GFF dword "Mod_Version", range 3..3.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_version(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Version", 4u, out, err);
-}
-
-/** Percentage by which all XP gained through killing creatures is multiplied.
- *  GFF byte "Mod_XPScale".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_xp_scale(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_XPScale", 0u, out, err);
-}
-
-/** Deprecated; unused; savegame only.
- *  GFF list "Creature List", elements deprecated_creature.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_creature_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Creature List", 15u, out, err);
-}
-
-/** Game events queued when the module was saved (StructID 0xABCD, common Event struct); savegame only.
- *  GFF list "EventQueue", elements event.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_event_queue(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "EventQueue", 15u, out, err);
-}
-
-/** ID to use for the next Effect; savegame only.
- *  GFF dword64 "Mod_Effect_NxtId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_effect_nxt_id(const relic_gff_doc *d, uint64_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Effect_NxtId", 6u, out, err);
-}
-
-/** 1 if the game was saved from a NWM file, 0 from a MOD file; savegame only.
- *  GFF byte "Mod_IsNWMFile", range 0..1.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_is_nwm_file(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_IsNWMFile", 0u, out, err);
-}
-
-/** Id to give the next character created; savegame only.
- *  GFF dword "Mod_NextCharId0".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_next_char_id0(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_NextCharId0", 4u, out, err);
-}
-
-/** Second word of the next character id (no description in BioWare Aurora specs); savegame only.
- *  GFF dword "Mod_NextCharId1".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_next_char_id1(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_NextCharId1", 4u, out, err);
-}
-
-/** Id to give the next object created; savegame only.
- *  GFF dword "Mod_NextObjId0".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_next_obj_id0(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_NextObjId0", 4u, out, err);
-}
-
-/** Second word of the next object id (no description in BioWare Aurora specs); savegame only.
- *  GFF dword "Mod_NextObjId1".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_next_obj_id1(const relic_gff_doc *d, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_NextObjId1", 4u, out, err);
-}
-
-/** Filename of the nwm module the game was saved from; savegame only.
- *  GFF cexostring "Mod_NWMResName"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_nwm_res_name(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_NWMResName", 10u, out, err);
-}
-
-/** Players in the module (StructID 48813); savegame only.
- *  GFF list "Mod_PlayerList", elements player.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_player_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_PlayerList", 15u, out, err);
-}
-
-/** Custom tokens set by SetCustomToken() (StructID 7); savegame only.
- *  GFF list "Mod_Tokens", elements token.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_tokens(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_Tokens", 15u, out, err);
-}
-
-/** Temporary User Resource Data of players who left the game (StructID 13634816); savegame only.
- *  GFF list "Mod_TURDList", elements turd.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_mod_turd_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "Mod_TURDList", 15u, out, err);
-}
-
-/** Variables of the module and their values (StructID 0, common Variable struct); savegame only. BioWare Aurora specs, Table 2.2 spells the label Mod_VarTable, its §4.5 and real files VarTable.
- *  GFF list "VarTable", elements variable.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_var_table(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "VarTable", 15u, out, err);
-}
-
-/* ---- area ---- */
-
-/** ResRef of the area; the module holds an ARE, a GIT and a GIC with this ResRef. BioWare's Aurora spec spells the label AreaName, real files Area_Name.
- *  GFF resref "Area_Name"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_area_area_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Area_Name", 11u, out, err);
-}
-
-/** ObjectID of the area; savegame only (not saved by the toolset).
- *  GFF dword "ObjectId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_area_object_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ObjectId", 4u, out, err);
-}
-
-/* ---- cached_script ---- */
-
-/** ResRef of the script (an NSS source and its NCS compiled form).
- *  GFF resref "ResRef"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_cached_script_res_ref(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ResRef", 11u, out, err);
-}
-
-/* ---- hak ---- */
-
-/** Filename of the hak pak, without the .hak extension.
- *  GFF cexostring "Mod_Hak"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_hak_mod_hak(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Mod_Hak", 10u, out, err);
-}
-
-/* ---- token ---- */
-
-/** Custom token number: the nCustomTokenNumber argument.
- *  GFF dword "Mod_TokensNumber".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_token_mod_tokens_number(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Mod_TokensNumber", 4u, out, err);
-}
-
-/** Custom token value: the sTokenValue argument.
- *  GFF cexostring "Mod_TokensValue"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_token_mod_tokens_value(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Mod_TokensValue", 10u, out, err);
-}
-
-/* ---- map_data ---- */
-
-/** Map data (no description in BioWare Aurora specs).
- *  GFF void "Mod_MapData"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_map_data_mod_map_data(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Mod_MapData", 13u, out, err);
-}
-
-/* ---- turd_reputation ---- */
-
-/** Reputation with the faction (0-100).
- *  GFF int "TURD_RepAmount", range 0..100.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_reputation_turd_rep_amount(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_RepAmount", 5u, out, err);
-}
-
-/* ---- personal_reputation ---- */
-
-/** Reputation with the faction.
- *  GFF int "TURD_PR_Amount".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_personal_reputation_turd_pr_amount(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PR_Amount", 5u, out, err);
-}
-
-/** Day (no description in BioWare Aurora specs).
- *  GFF dword "TURD_PR_Day".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_personal_reputation_turd_pr_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PR_Day", 4u, out, err);
-}
-
-/** Boolean: whether the reputation decays.
- *  GFF byte "TURD_PR_Decays".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_personal_reputation_turd_pr_decays(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PR_Decays", 0u, out, err);
-}
-
-/** Duration, in seconds.
- *  GFF int "TURD_PR_Duration".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_personal_reputation_turd_pr_duration(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PR_Duration", 5u, out, err);
-}
-
-/** ObjectID of the creature that holds this personal reputation toward the player.
- *  GFF dword "TURD_PR_ObjId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_personal_reputation_turd_pr_obj_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PR_ObjId", 4u, out, err);
-}
-
-/** Time (no description in BioWare Aurora specs).
- *  GFF dword "TURD_PR_Time".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_personal_reputation_turd_pr_time(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PR_Time", 4u, out, err);
-}
-
-/* ---- turd ---- */
-
-/** Effects on the player (StructID 2, common Effect struct).
- *  GFF list "EffectList", elements effect.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_effect_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "EffectList", 15u, out, err);
-}
-
-/** Map areas data (no description in BioWare Aurora specs).
- *  GFF void "Mod_MapAreasData"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_mod_map_areas_data(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Mod_MapAreasData", 13u, out, err);
-}
-
-/** Map data (StructID 0).
- *  GFF list "Mod_MapDataList", elements map_data.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_mod_map_data_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "Mod_MapDataList", 15u, out, err);
-}
-
-/** Number of map areas (no description in BioWare Aurora specs).
- *  GFF int "ModMapNumAreas".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_mod_map_num_areas(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ModMapNumAreas", 5u, out, err);
-}
-
-/** ObjectID of the area in which the player logged out.
- *  GFF dword "TURD_AreaId".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_area_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_AreaId", 4u, out, err);
-}
-
-/** Day the TURD was generated.
- *  GFF dword "TURD_CalendarDay".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_calendar_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_CalendarDay", 4u, out, err);
-}
-
-/** Player name with which the player logged into multiplayer.
- *  GFF cexostring "TURD_CommntyName"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_commnty_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_CommntyName", 10u, out, err);
-}
-
-/** First name of the player character.
- *  GFF cexolocstring "TURD_FirstName".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_first_name(const relic_gff_doc *d, uint32_t s, relic_gff_locstring *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_FirstName", 12u, out, err);
-}
-
-/** Last name of the player character.
- *  GFF cexolocstring "TURD_LastName".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_last_name(const relic_gff_doc *d, uint32_t s, relic_gff_locstring *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_LastName", 12u, out, err);
-}
-
-/** x component of the player's orientation at logout.
- *  GFF float "TURD_OrientatX".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_orientat_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_OrientatX", 8u, out, err);
-}
-
-/** y component of the player's orientation at logout.
- *  GFF float "TURD_OrientatY".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_orientat_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_OrientatY", 8u, out, err);
-}
-
-/** z component of the player's orientation at logout.
- *  GFF float "TURD_OrientatZ".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_orientat_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_OrientatZ", 8u, out, err);
-}
-
-/** Personal reputations other creatures hold toward the player (StructID 47787).
- *  GFF list "TURD_PersonalRep", elements personal_reputation.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_personal_rep(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PersonalRep", 15u, out, err);
-}
-
-/** ObjectID of the player.
- *  GFF dword "TURD_PlayerID".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_player_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PlayerID", 4u, out, err);
-}
-
-/** x coordinate of the player at logout.
- *  GFF float "TURD_PositionX".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_position_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PositionX", 8u, out, err);
-}
-
-/** y coordinate of the player at logout.
- *  GFF float "TURD_PositionY".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_position_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PositionY", 8u, out, err);
-}
-
-/** z coordinate of the player at logout.
- *  GFF float "TURD_PositionZ".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_position_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_PositionZ", 8u, out, err);
-}
-
-/** Reputation with each faction of the module, by faction index (StructID 43962).
- *  GFF list "TURD_RepList", elements turd_reputation.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_rep_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_RepList", 15u, out, err);
-}
-
-/** Time the TURD was generated.
- *  GFF dword "TURD_TimeOfDay".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_turd_time_of_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TURD_TimeOfDay", 4u, out, err);
-}
-
-/** Variables stored on the character (StructID 0, common Variable struct).
- *  GFF list "VarTable", elements variable.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_ifo_turd_var_table(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "VarTable", 15u, out, err);
-}
+/* ---- ifo (top level: no struct argument). Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Bit flags of the expansion packs required to run the module (bit 0 expansion 1, bit 1 expansion 2, ...); a bit once set is never unset. GFF word "Expansion_Pack", flags expansion_packs. */
+static inline relic_status relic_ifo_expansion_pack(const relic_gff_doc *d, uint16_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Expansion_Pack", 2u, out, err); }
+/** Areas in the module (StructID 6); BioWare's Aurora spec spells the label Mod_Area_List, real files Mod_Area_list. GFF list "Mod_Area_list", elements area. */
+static inline relic_status relic_ifo_mod_area_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Area_list", 15u, out, err); }
+/** Scripts the game should cache (StructID 9). GFF list "Mod_CacheNSSList", elements cached_script. */
+static inline relic_status relic_ifo_mod_cache_nss_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_CacheNSSList", 15u, out, err); }
+/** Deprecated; unused. Always 2. GFF int "Mod_Creator_ID", range 2..2. */
+static inline relic_status relic_ifo_mod_creator_id(const relic_gff_doc *d, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Creator_ID", 5u, out, err); }
+/** Name of the module's custom TLK file, without the .tlk extension (in the tlk folder; StrRefs with bit 0x01000000 set refer to it). GFF cexostring "Mod_CustomTlk"; the bytes in place. */
+static inline relic_status relic_ifo_mod_custom_tlk(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_CustomTlk", 10u, out, err); }
+/** Deprecated; unused. BioWare's Aurora spec spells the label Mod_CutsceneList, real files Mod_CutSceneList. GFF list "Mod_CutSceneList", elements cutscene. */
+static inline relic_status relic_ifo_mod_cut_scene_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_CutSceneList", 15u, out, err); }
+/** Game hour at which dawn begins (0-23); lighting moves from night to day colors over one game hour. GFF byte "Mod_DawnHour", range 0..23. */
+static inline relic_status relic_ifo_mod_dawn_hour(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_DawnHour", 0u, out, err); }
+/** Description of the module. GFF cexolocstring "Mod_Description". */
+static inline relic_status relic_ifo_mod_description(const relic_gff_doc *d, relic_gff_locstring *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Description", 12u, out, err); }
+/** Game hour at which dusk begins (0-23); lighting moves from day to night colors over one game hour. GFF byte "Mod_DuskHour", range 0..23. */
+static inline relic_status relic_ifo_mod_dusk_hour(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_DuskHour", 0u, out, err); }
+/** The module's starting area. GFF resref "Mod_Entry_Area"; the bytes in place. */
+static inline relic_status relic_ifo_mod_entry_area(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Entry_Area", 11u, out, err); }
+/** x component of the start location's direction, a unit vector: the cosine of the bearing counterclockwise from the +x axis. GFF float "Mod_Entry_Dir_X". */
+static inline relic_status relic_ifo_mod_entry_dir_x(const relic_gff_doc *d, float *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Entry_Dir_X", 8u, out, err); }
+/** y component of the start location's direction, a unit vector: the sine of the bearing counterclockwise from the +x axis. GFF float "Mod_Entry_Dir_Y". */
+static inline relic_status relic_ifo_mod_entry_dir_y(const relic_gff_doc *d, float *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Entry_Dir_Y", 8u, out, err); }
+/** x coordinate of the start location in the starting area (should be on a walkable spot). GFF float "Mod_Entry_X". */
+static inline relic_status relic_ifo_mod_entry_x(const relic_gff_doc *d, float *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Entry_X", 8u, out, err); }
+/** y coordinate of the start location in the starting area. GFF float "Mod_Entry_Y". */
+static inline relic_status relic_ifo_mod_entry_y(const relic_gff_doc *d, float *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Entry_Y", 8u, out, err); }
+/** z coordinate of the start location in the starting area. GFF float "Mod_Entry_Z". */
+static inline relic_status relic_ifo_mod_entry_z(const relic_gff_doc *d, float *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Entry_Z", 8u, out, err); }
+/** Deprecated; unused. GFF list "Mod_Expan_List", elements expansion. */
+static inline relic_status relic_ifo_mod_expan_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Expan_List", 15u, out, err); }
+/** Deprecated; unused. GFF list "Mod_GVar_List", elements global_variable. */
+static inline relic_status relic_ifo_mod_g_var_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_GVar_List", 15u, out, err); }
+/** (Obsolete) Hak file of the module, without the .hak extension; used only when Mod_HakList does not exist. GFF cexostring "Mod_Hak"; the bytes in place. */
+static inline relic_status relic_ifo_mod_hak(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Hak", 10u, out, err); }
+/** Hak files of the module (StructID 8), highest priority first. GFF list "Mod_HakList", elements hak. */
+static inline relic_status relic_ifo_mod_hak_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_HakList", 15u, out, err); }
+/** Arbitrary 16-byte id generated when the toolset creates the module, never modified afterwards; the game saves 32 bytes; other applications may write zeros. GFF void "Mod_ID"; the bytes in place. */
+static inline relic_status relic_ifo_mod_id(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_ID", 13u, out, err); }
+/** 1 for saved games, 0 for modules saved by the toolset. GFF byte "Mod_IsSaveGame", range 0..1. */
+static inline relic_status relic_ifo_mod_is_save_game(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_IsSaveGame", 0u, out, err); }
+/** Minimum game version needed to run the module, n.nn ("1.26"); only increases; "1.22" when absent. GFF cexostring "Mod_MinGameVer"; the bytes in place. */
+static inline relic_status relic_ifo_mod_min_game_ver(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_MinGameVer", 10u, out, err); }
+/** Real-time minutes per game hour (1-255). GFF byte "Mod_MinPerHour", range 1..255. */
+static inline relic_status relic_ifo_mod_min_per_hour(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_MinPerHour", 0u, out, err); }
+/** Name of the module. GFF cexolocstring "Mod_Name". */
+static inline relic_status relic_ifo_mod_name(const relic_gff_doc *d, relic_gff_locstring *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Name", 12u, out, err); }
+/** OnAcquireItem event script. GFF resref "Mod_OnAcquirItem"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_acquir_item(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnAcquirItem", 11u, out, err); }
+/** OnActivateItem event script. GFF resref "Mod_OnActvtItem"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_actvt_item(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnActvtItem", 11u, out, err); }
+/** OnClientEnter event script. GFF resref "Mod_OnClientEntr"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_client_entr(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnClientEntr", 11u, out, err); }
+/** OnClientLeave event script. GFF resref "Mod_OnClientLeav"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_client_leav(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnClientLeav", 11u, out, err); }
+/** OnCutsceneAbort event script. GFF resref "Mod_OnCutsnAbort"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_cutsn_abort(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnCutsnAbort", 11u, out, err); }
+/** OnHeartbeat event script. GFF resref "Mod_OnHeartbeat"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_heartbeat(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnHeartbeat", 11u, out, err); }
+/** OnModuleLoad event script. GFF resref "Mod_OnModLoad"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_mod_load(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnModLoad", 11u, out, err); }
+/** OnModuleStart event script; deprecated. GFF resref "Mod_OnModStart"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_mod_start(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnModStart", 11u, out, err); }
+/** OnPlayerDeath event script. GFF resref "Mod_OnPlrDeath"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_plr_death(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnPlrDeath", 11u, out, err); }
+/** OnPlayerDying event script. GFF resref "Mod_OnPlrDying"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_plr_dying(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnPlrDying", 11u, out, err); }
+/** OnPlayerEquipItem event script. GFF resref "Mod_OnPlrEqItm"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_plr_eq_itm(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnPlrEqItm", 11u, out, err); }
+/** OnPlayerLevelUp event script. GFF resref "Mod_OnPlrLvlUp"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_plr_lvl_up(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnPlrLvlUp", 11u, out, err); }
+/** OnPlayerRest event script. GFF resref "Mod_OnPlrRest"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_plr_rest(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnPlrRest", 11u, out, err); }
+/** OnPlayerUnEquipItem event script. GFF resref "Mod_OnPlrUnEqItm"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_plr_un_eq_itm(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnPlrUnEqItm", 11u, out, err); }
+/** OnPlayerRespawn event script. GFF resref "Mod_OnSpawnBtnDn"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_spawn_btn_dn(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnSpawnBtnDn", 11u, out, err); }
+/** OnUnAcquireItem event script; BioWare's Aurora spec spells the label Mod_OnUnAcreItem, real files Mod_OnUnAqreItem. GFF resref "Mod_OnUnAqreItem"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_un_aqre_item(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnUnAqreItem", 11u, out, err); }
+/** OnUserDefined event script. GFF resref "Mod_OnUsrDefined"; the bytes in place. */
+static inline relic_status relic_ifo_mod_on_usr_defined(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_OnUsrDefined", 11u, out, err); }
+/** Starting day (1-31). GFF byte "Mod_StartDay", range 1..31. */
+static inline relic_status relic_ifo_mod_start_day(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_StartDay", 0u, out, err); }
+/** Starting hour (0-23). GFF byte "Mod_StartHour", range 0..23. */
+static inline relic_status relic_ifo_mod_start_hour(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_StartHour", 0u, out, err); }
+/** Starting month (1-24, as BioWare's Aurora spec states). GFF byte "Mod_StartMonth", range 1..24. */
+static inline relic_status relic_ifo_mod_start_month(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_StartMonth", 0u, out, err); }
+/** Movie in the movies folder played when the module starts. GFF resref "Mod_StartMovie"; the bytes in place. */
+static inline relic_status relic_ifo_mod_start_movie(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_StartMovie", 11u, out, err); }
+/** Starting year. GFF dword "Mod_StartYear". */
+static inline relic_status relic_ifo_mod_start_year(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_StartYear", 4u, out, err); }
+/** The module's tag. GFF cexostring "Mod_Tag"; the bytes in place. */
+static inline relic_status relic_ifo_mod_tag(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Tag", 10u, out, err); }
+/** Module version. Always 3. GFF dword "Mod_Version", range 3..3. */
+static inline relic_status relic_ifo_mod_version(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Version", 4u, out, err); }
+/** Percentage by which all XP gained through killing creatures is multiplied. GFF byte "Mod_XPScale". */
+static inline relic_status relic_ifo_mod_xp_scale(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_XPScale", 0u, out, err); }
+/** Deprecated; unused; savegame only. GFF list "Creature List", elements deprecated_creature. */
+static inline relic_status relic_ifo_creature_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Creature List", 15u, out, err); }
+/** Game events queued when the module was saved (StructID 0xABCD, common Event struct); savegame only. GFF list "EventQueue", elements event. */
+static inline relic_status relic_ifo_event_queue(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "EventQueue", 15u, out, err); }
+/** ID to use for the next Effect; savegame only. GFF dword64 "Mod_Effect_NxtId". */
+static inline relic_status relic_ifo_mod_effect_nxt_id(const relic_gff_doc *d, uint64_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Effect_NxtId", 6u, out, err); }
+/** 1 if the game was saved from a NWM file, 0 from a MOD file; savegame only. GFF byte "Mod_IsNWMFile", range 0..1. */
+static inline relic_status relic_ifo_mod_is_nwm_file(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_IsNWMFile", 0u, out, err); }
+/** Id to give the next character created; savegame only. GFF dword "Mod_NextCharId0". */
+static inline relic_status relic_ifo_mod_next_char_id0(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_NextCharId0", 4u, out, err); }
+/** Second word of the next character id (no description in BioWare Aurora specs); savegame only. GFF dword "Mod_NextCharId1". */
+static inline relic_status relic_ifo_mod_next_char_id1(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_NextCharId1", 4u, out, err); }
+/** Id to give the next object created; savegame only. GFF dword "Mod_NextObjId0". */
+static inline relic_status relic_ifo_mod_next_obj_id0(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_NextObjId0", 4u, out, err); }
+/** Second word of the next object id (no description in BioWare Aurora specs); savegame only. GFF dword "Mod_NextObjId1". */
+static inline relic_status relic_ifo_mod_next_obj_id1(const relic_gff_doc *d, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_NextObjId1", 4u, out, err); }
+/** Filename of the nwm module the game was saved from; savegame only. GFF cexostring "Mod_NWMResName"; the bytes in place. */
+static inline relic_status relic_ifo_mod_nwm_res_name(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_NWMResName", 10u, out, err); }
+/** Players in the module (StructID 48813); savegame only. GFF list "Mod_PlayerList", elements player. */
+static inline relic_status relic_ifo_mod_player_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_PlayerList", 15u, out, err); }
+/** Custom tokens set by SetCustomToken() (StructID 7); savegame only. GFF list "Mod_Tokens", elements token. */
+static inline relic_status relic_ifo_mod_tokens(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_Tokens", 15u, out, err); }
+/** Temporary User Resource Data of players who left the game (StructID 13634816); savegame only. GFF list "Mod_TURDList", elements turd. */
+static inline relic_status relic_ifo_mod_turd_list(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "Mod_TURDList", 15u, out, err); }
+/** Variables of the module and their values (StructID 0, common Variable struct); savegame only. BioWare Aurora specs, Table 2.2 spells the label Mod_VarTable, its §4.5 and real files VarTable. GFF list "VarTable", elements variable. */
+static inline relic_status relic_ifo_var_table(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "VarTable", 15u, out, err); }
+
+/* ---- area. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** ResRef of the area; the module holds an ARE, a GIT and a GIC with this ResRef. BioWare's Aurora spec spells the label AreaName, real files Area_Name. GFF resref "Area_Name"; the bytes in place. */
+static inline relic_status relic_ifo_area_area_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Area_Name", 11u, out, err); }
+/** ObjectID of the area; savegame only (not saved by the toolset). GFF dword "ObjectId". */
+static inline relic_status relic_ifo_area_object_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "ObjectId", 4u, out, err); }
+
+/* ---- cached_script. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** ResRef of the script (an NSS source and its NCS compiled form). GFF resref "ResRef"; the bytes in place. */
+static inline relic_status relic_ifo_cached_script_res_ref(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "ResRef", 11u, out, err); }
+
+/* ---- hak. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Filename of the hak pak, without the .hak extension. GFF cexostring "Mod_Hak"; the bytes in place. */
+static inline relic_status relic_ifo_hak_mod_hak(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Mod_Hak", 10u, out, err); }
+
+/* ---- token. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Custom token number: the nCustomTokenNumber argument. GFF dword "Mod_TokensNumber". */
+static inline relic_status relic_ifo_token_mod_tokens_number(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "Mod_TokensNumber", 4u, out, err); }
+/** Custom token value: the sTokenValue argument. GFF cexostring "Mod_TokensValue"; the bytes in place. */
+static inline relic_status relic_ifo_token_mod_tokens_value(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Mod_TokensValue", 10u, out, err); }
+
+/* ---- map_data. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Map data (no description in BioWare Aurora specs). GFF void "Mod_MapData"; the bytes in place. */
+static inline relic_status relic_ifo_map_data_mod_map_data(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Mod_MapData", 13u, out, err); }
+
+/* ---- turd_reputation. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Reputation with the faction (0-100). GFF int "TURD_RepAmount", range 0..100. */
+static inline relic_status relic_ifo_turd_reputation_turd_rep_amount(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_RepAmount", 5u, out, err); }
+
+/* ---- personal_reputation. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Reputation with the faction. GFF int "TURD_PR_Amount". */
+static inline relic_status relic_ifo_personal_reputation_turd_pr_amount(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PR_Amount", 5u, out, err); }
+/** Day (no description in BioWare Aurora specs). GFF dword "TURD_PR_Day". */
+static inline relic_status relic_ifo_personal_reputation_turd_pr_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PR_Day", 4u, out, err); }
+/** Boolean: whether the reputation decays. GFF byte "TURD_PR_Decays". */
+static inline relic_status relic_ifo_personal_reputation_turd_pr_decays(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PR_Decays", 0u, out, err); }
+/** Duration, in seconds. GFF int "TURD_PR_Duration". */
+static inline relic_status relic_ifo_personal_reputation_turd_pr_duration(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PR_Duration", 5u, out, err); }
+/** ObjectID of the creature that holds this personal reputation toward the player. GFF dword "TURD_PR_ObjId". */
+static inline relic_status relic_ifo_personal_reputation_turd_pr_obj_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PR_ObjId", 4u, out, err); }
+/** Time (no description in BioWare Aurora specs). GFF dword "TURD_PR_Time". */
+static inline relic_status relic_ifo_personal_reputation_turd_pr_time(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PR_Time", 4u, out, err); }
+
+/* ---- turd. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Effects on the player (StructID 2, common Effect struct). GFF list "EffectList", elements effect. */
+static inline relic_status relic_ifo_turd_effect_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "EffectList", 15u, out, err); }
+/** Map areas data (no description in BioWare Aurora specs). GFF void "Mod_MapAreasData"; the bytes in place. */
+static inline relic_status relic_ifo_turd_mod_map_areas_data(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "Mod_MapAreasData", 13u, out, err); }
+/** Map data (StructID 0). GFF list "Mod_MapDataList", elements map_data. */
+static inline relic_status relic_ifo_turd_mod_map_data_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "Mod_MapDataList", 15u, out, err); }
+/** Number of map areas (no description in BioWare Aurora specs). GFF int "ModMapNumAreas". */
+static inline relic_status relic_ifo_turd_mod_map_num_areas(const relic_gff_doc *d, uint32_t s, int32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "ModMapNumAreas", 5u, out, err); }
+/** ObjectID of the area in which the player logged out. GFF dword "TURD_AreaId". */
+static inline relic_status relic_ifo_turd_turd_area_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_AreaId", 4u, out, err); }
+/** Day the TURD was generated. GFF dword "TURD_CalendarDay". */
+static inline relic_status relic_ifo_turd_turd_calendar_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_CalendarDay", 4u, out, err); }
+/** Player name with which the player logged into multiplayer. GFF cexostring "TURD_CommntyName"; the bytes in place. */
+static inline relic_status relic_ifo_turd_turd_commnty_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_CommntyName", 10u, out, err); }
+/** First name of the player character. GFF cexolocstring "TURD_FirstName". */
+static inline relic_status relic_ifo_turd_turd_first_name(const relic_gff_doc *d, uint32_t s, relic_gff_locstring *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_FirstName", 12u, out, err); }
+/** Last name of the player character. GFF cexolocstring "TURD_LastName". */
+static inline relic_status relic_ifo_turd_turd_last_name(const relic_gff_doc *d, uint32_t s, relic_gff_locstring *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_LastName", 12u, out, err); }
+/** x component of the player's orientation at logout. GFF float "TURD_OrientatX". */
+static inline relic_status relic_ifo_turd_turd_orientat_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_OrientatX", 8u, out, err); }
+/** y component of the player's orientation at logout. GFF float "TURD_OrientatY". */
+static inline relic_status relic_ifo_turd_turd_orientat_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_OrientatY", 8u, out, err); }
+/** z component of the player's orientation at logout. GFF float "TURD_OrientatZ". */
+static inline relic_status relic_ifo_turd_turd_orientat_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_OrientatZ", 8u, out, err); }
+/** Personal reputations other creatures hold toward the player (StructID 47787). GFF list "TURD_PersonalRep", elements personal_reputation. */
+static inline relic_status relic_ifo_turd_turd_personal_rep(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PersonalRep", 15u, out, err); }
+/** ObjectID of the player. GFF dword "TURD_PlayerID". */
+static inline relic_status relic_ifo_turd_turd_player_id(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PlayerID", 4u, out, err); }
+/** x coordinate of the player at logout. GFF float "TURD_PositionX". */
+static inline relic_status relic_ifo_turd_turd_position_x(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PositionX", 8u, out, err); }
+/** y coordinate of the player at logout. GFF float "TURD_PositionY". */
+static inline relic_status relic_ifo_turd_turd_position_y(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PositionY", 8u, out, err); }
+/** z coordinate of the player at logout. GFF float "TURD_PositionZ". */
+static inline relic_status relic_ifo_turd_turd_position_z(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_PositionZ", 8u, out, err); }
+/** Reputation with each faction of the module, by faction index (StructID 43962). GFF list "TURD_RepList", elements turd_reputation. */
+static inline relic_status relic_ifo_turd_turd_rep_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_RepList", 15u, out, err); }
+/** Time the TURD was generated. GFF dword "TURD_TimeOfDay". */
+static inline relic_status relic_ifo_turd_turd_time_of_day(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TURD_TimeOfDay", 4u, out, err); }
+/** Variables stored on the character (StructID 0, common Variable struct). GFF list "VarTable", elements variable. */
+static inline relic_status relic_ifo_turd_var_table(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "VarTable", 15u, out, err); }
 
 #ifdef __cplusplus
 }

@@ -3,59 +3,21 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "relic_gen.h"
 #include "itp.h"
 
-const char *relic_itp_palette_restype_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(2013): return "set";
-    case INT64_C(2025): return "uti";
-    case INT64_C(2027): return "utc";
-    case INT64_C(2032): return "utt";
-    case INT64_C(2035): return "uts";
-    case INT64_C(2040): return "ute";
-    case INT64_C(2042): return "utd";
-    case INT64_C(2044): return "utp";
-    case INT64_C(2051): return "utm";
-    case INT64_C(2058): return "utw";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item palette_restype_names[] = {
+    { 2013, "set" }, { 2025, "uti" }, { 2027, "utc" }, { 2032, "utt" }, { 2035, "uts" }, { 2040, "ute" },
+    { 2042, "utd" }, { 2044, "utp" }, { 2051, "utm" }, { 2058, "utw" },
+};
+const char *relic_itp_palette_restype_name(int64_t value) { return relic_gen_enum_name(palette_restype_names, 10, value); }
+int relic_itp_palette_restype_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(palette_restype_names, 10, name, value); }
 
-int relic_itp_palette_restype_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "set") == 0) { *value = INT64_C(2013); return 1; }
-    if (strcmp(name, "uti") == 0) { *value = INT64_C(2025); return 1; }
-    if (strcmp(name, "utc") == 0) { *value = INT64_C(2027); return 1; }
-    if (strcmp(name, "utt") == 0) { *value = INT64_C(2032); return 1; }
-    if (strcmp(name, "uts") == 0) { *value = INT64_C(2035); return 1; }
-    if (strcmp(name, "ute") == 0) { *value = INT64_C(2040); return 1; }
-    if (strcmp(name, "utd") == 0) { *value = INT64_C(2042); return 1; }
-    if (strcmp(name, "utp") == 0) { *value = INT64_C(2044); return 1; }
-    if (strcmp(name, "utm") == 0) { *value = INT64_C(2051); return 1; }
-    if (strcmp(name, "utw") == 0) { *value = INT64_C(2058); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-const char *relic_itp_treenode_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "display_if_not_empty";
-    case INT64_C(1): return "nwpalette_display_never";
-    case INT64_C(2): return "nwpalette_display_custom";
-    default: return NULL;
-    }
-}
-
-int relic_itp_treenode_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "display_if_not_empty") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "nwpalette_display_never") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "nwpalette_display_custom") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item treenode_type_names[] = {
+    { 0, "display_if_not_empty" }, { 1, "nwpalette_display_never" }, { 2, "nwpalette_display_custom" },
+};
+const char *relic_itp_treenode_type_name(int64_t value) { return relic_gen_enum_name(treenode_type_names, 3, value); }
+int relic_itp_treenode_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(treenode_type_names, 3, name, value); }
 
 static const int64_t relic_itp_itp_restype_values[] = { INT64_C(2013), INT64_C(2025), INT64_C(2027), INT64_C(2032), INT64_C(2035), INT64_C(2040), INT64_C(2042), INT64_C(2044), INT64_C(2051), INT64_C(2058), };
 static const char *const relic_itp_itp_restype_names[] = { "set", "uti", "utc", "utt", "uts", "ute", "utd", "utp", "utm", "utw", };

@@ -14,30 +14,19 @@ extern const relic_gff_schema relic_itp_schema;
 
 /** Resource types named by palettes: the .set type of tileset palettes and the blueprint types Source: BioWare Aurora specs, PaletteITP Tables 2.3.4, 3.1.1. */
 enum relic_itp_palette_restype {
-    /** SET: tileset (skeleton tileset palettes) */
-    RELIC_ITP_PALETTE_RESTYPE_SET = 2013,
-    /** UTI: item blueprint (localized name field LocalizedName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTI = 2025,
-    /** UTC: creature blueprint (FirstName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTC = 2027,
-    /** UTT: trigger blueprint (LocalizedName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTT = 2032,
-    /** UTS: sound blueprint (LocName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTS = 2035,
-    /** UTE: encounter blueprint (LocalizedName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTE = 2040,
-    /** UTD: door blueprint (LocName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTD = 2042,
-    /** UTP: placeable blueprint (LocName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTP = 2044,
-    /** UTM: store blueprint (LocName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTM = 2051,
-    /** UTW: waypoint blueprint (LocalizedName) */
-    RELIC_ITP_PALETTE_RESTYPE_UTW = 2058,
+    RELIC_ITP_PALETTE_RESTYPE_SET = 2013, /**< SET: tileset (skeleton tileset palettes) */
+    RELIC_ITP_PALETTE_RESTYPE_UTI = 2025, /**< UTI: item blueprint (localized name field LocalizedName) */
+    RELIC_ITP_PALETTE_RESTYPE_UTC = 2027, /**< UTC: creature blueprint (FirstName) */
+    RELIC_ITP_PALETTE_RESTYPE_UTT = 2032, /**< UTT: trigger blueprint (LocalizedName) */
+    RELIC_ITP_PALETTE_RESTYPE_UTS = 2035, /**< UTS: sound blueprint (LocName) */
+    RELIC_ITP_PALETTE_RESTYPE_UTE = 2040, /**< UTE: encounter blueprint (LocalizedName) */
+    RELIC_ITP_PALETTE_RESTYPE_UTD = 2042, /**< UTD: door blueprint (LocName) */
+    RELIC_ITP_PALETTE_RESTYPE_UTP = 2044, /**< UTP: placeable blueprint (LocName) */
+    RELIC_ITP_PALETTE_RESTYPE_UTM = 2051, /**< UTM: store blueprint (LocName) */
+    RELIC_ITP_PALETTE_RESTYPE_UTW = 2058, /**< UTW: waypoint blueprint (LocalizedName) */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_itp_palette_restype_name(int64_t value);
-/** Value of a name (as relic_itp_palette_restype_name gives it); 0 when unknown. */
 int relic_itp_palette_restype_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in palette_restype. */
 static inline int relic_itp_palette_restype_known(int64_t value)
@@ -61,22 +50,15 @@ static inline int relic_itp_palette_restype_known(int64_t value)
 
 /** How the toolset displays a skeleton palette tree node Source: BioWare Aurora specs, PaletteITP Table 2.2.3. */
 enum relic_itp_treenode_type {
-    /** DISPLAY_IF_NOT_EMPTY: shown only if the node has child nodes */
-    RELIC_ITP_TREENODE_TYPE_DISPLAY_IF_NOT_EMPTY = 0,
-    /** NWPALETTE_DISPLAY_NEVER: never shown */
-    RELIC_ITP_TREENODE_TYPE_NWPALETTE_DISPLAY_NEVER = 1,
-    /** NWPALETTE_DISPLAY_CUSTOM: shown only in custom blueprint palettes and in the skeleton palette of the new-blueprint and palette-category dialogs */
-    RELIC_ITP_TREENODE_TYPE_NWPALETTE_DISPLAY_CUSTOM = 2,
+    RELIC_ITP_TREENODE_TYPE_DISPLAY_IF_NOT_EMPTY = 0, /**< DISPLAY_IF_NOT_EMPTY: shown only if the node has child nodes */
+    RELIC_ITP_TREENODE_TYPE_NWPALETTE_DISPLAY_NEVER = 1, /**< NWPALETTE_DISPLAY_NEVER: never shown */
+    RELIC_ITP_TREENODE_TYPE_NWPALETTE_DISPLAY_CUSTOM = 2, /**< NWPALETTE_DISPLAY_CUSTOM: shown only in custom blueprint palettes and in the skeleton palette of the new-blueprint and palette-category dialogs */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_itp_treenode_type_name(int64_t value);
-/** Value of a name (as relic_itp_treenode_type_name gives it); 0 when unknown. */
 int relic_itp_treenode_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in treenode_type. */
-static inline int relic_itp_treenode_type_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_itp_treenode_type_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** ITP top-level struct. Skeleton palettes (blueprint: creaturepal.itp, ...; tileset: tcn01pal.itp, ...) have MAIN, NEXT_USEABLE_ID and RESTYPE (tileset ones also TILESETRESREF); standard (*palstd.itp) and custom (*palcus.itp) palettes have only MAIN (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, PaletteITP Tables 2.2.1, 2.3.1, 3.1.1, 3.2.1. */
 extern const relic_gff_sstruct relic_itp_itp_struct;
@@ -84,113 +66,35 @@ extern const relic_gff_sstruct relic_itp_itp_struct;
 /** Palette tree node, any kind. Branch: LIST of branches or categories. Category: ID, LIST of blueprints (tileset: of leaves). Blueprint: RESREF, NAME or STRREF; a creature blueprint adds CR and FACTION. Skeleton nodes: DELETE_ME, STRREF, optional TYPE. StructID 1 in skeleton palettes, 0 in standard ones (StructID varies.) Source: BioWare Aurora specs, PaletteITP Tables 2.2.2a-c, 2.3.2a-c, 2.3.3a-b, 3.1.2, 3.2.2, 3.2.3. */
 extern const relic_gff_sstruct relic_itp_treenode_struct;
 
-/* ---- itp (top level: no struct argument) ---- */
+/* ---- itp (top level: no struct argument). Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Top-level tree nodes: StructID 1 in skeleton palettes (branches or categories; in tileset palettes the categories), StructID 0 in standard and custom blueprint palettes. GFF list "MAIN", elements treenode. */
+static inline relic_status relic_itp_main(const relic_gff_doc *d, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, 0, "MAIN", 15u, out, err); }
+/** Skeleton palettes only: the ID to give the next new palette category, incremented after each (always 3 in skeleton tileset palettes). GFF byte "NEXT_USEABLE_ID". */
+static inline relic_status relic_itp_next_useable_id(const relic_gff_doc *d, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "NEXT_USEABLE_ID", 0u, out, err); }
+/** Skeleton palettes only: ResType of the blueprints scanned to build the standard palette; always 2013 (.set) in skeleton tileset palettes. GFF word "RESTYPE", values palette_restype. */
+static inline relic_status relic_itp_restype(const relic_gff_doc *d, uint16_t *out, relic_error *err) { return relic_gff_typed_get(d, 0, "RESTYPE", 2u, out, err); }
+/** Skeleton tileset palettes only: ResRef of the tileset .set file, the only field that differs between them. GFF resref "TILESETRESREF"; the bytes in place. */
+static inline relic_status relic_itp_tilesetresref(const relic_gff_doc *d, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, 0, "TILESETRESREF", 11u, out, err); }
 
-/** Top-level tree nodes: StructID 1 in skeleton palettes (branches or categories; in tileset palettes the categories), StructID 0 in standard and custom blueprint palettes.
- *  GFF list "MAIN", elements treenode.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_main(const relic_gff_doc *d, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "MAIN", 15u, out, err);
-}
-
-/** Skeleton palettes only: the ID to give the next new palette category, incremented after each (always 3 in skeleton tileset palettes).
- *  GFF byte "NEXT_USEABLE_ID".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_next_useable_id(const relic_gff_doc *d, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "NEXT_USEABLE_ID", 0u, out, err);
-}
-
-/** Skeleton palettes only: ResType of the blueprints scanned to build the standard palette; always 2013 (.set) in skeleton tileset palettes.
- *  GFF word "RESTYPE", values palette_restype.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_restype(const relic_gff_doc *d, uint16_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "RESTYPE", 2u, out, err);
-}
-
-/** Skeleton tileset palettes only: ResRef of the tileset .set file, the only field that differs between them.
- *  GFF resref "TILESETRESREF"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_tilesetresref(const relic_gff_doc *d, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, 0, "TILESETRESREF", 11u, out, err);
-}
-
-/* ---- treenode ---- */
-
-/** Skeleton palettes: text of the StrRef for the person editing the palette, no effect in the toolset (renamed NAME when STRREF is 0xFFFFFFFF in a generated standard palette).
- *  GFF cexostring "DELETE_ME"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_delete_me(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "DELETE_ME", 10u, out, err);
-}
-
-/** StrRef of the text displayed for the node; overrides NAME when both are present.
- *  GFF dword "STRREF".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_strref(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "STRREF", 4u, out, err);
-}
-
-/** Skeleton palettes: how the toolset displays the node (0-2); usually omitted, then the node is always displayed.
- *  GFF byte "TYPE", values treenode_type.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_type(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "TYPE", 0u, out, err);
-}
-
-/** Child nodes. Branch: branches or categories (StructID 1 in skeletons); category: blueprints; tileset category: leaves.
- *  GFF list "LIST", elements treenode.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "LIST", 15u, out, err);
-}
-
-/** Category: palette node ID, matched against the PaletteID of blueprints. Tileset category: 0 features, 1 groups, 2 terrain.
- *  GFF byte "ID".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_id(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "ID", 0u, out, err);
-}
-
-/** Text displayed for the node when it has no STRREF (ignored for branches, categories and tileset categories).
- *  GFF cexostring "NAME"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "NAME", 10u, out, err);
-}
-
-/** Blueprint: ResRef of the blueprint. Tileset leaf: model of the feature tile, first model of the group, or lower-case terrain or crosser name (eraser and raiselower are special).
- *  GFF resref "RESREF"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_resref(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "RESREF", 11u, out, err);
-}
-
-/** Creature blueprint: challenge rating.
- *  GFF float "CR".
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_cr(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "CR", 8u, out, err);
-}
-
-/** Creature blueprint: name of the creature's faction.
- *  GFF cexostring "FACTION"; the bytes in place.
- *  Errors: RELIC_E_ARGUMENT when the field is absent or of another type. */
-static inline relic_status relic_itp_treenode_faction(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err)
-{
-    return relic_gff_typed_get(d, s, "FACTION", 10u, out, err);
-}
+/* ---- treenode. Each accessor fails with RELIC_E_ARGUMENT when its field is absent or of another type. ---- */
+/** Skeleton palettes: text of the StrRef for the person editing the palette, no effect in the toolset (renamed NAME when STRREF is 0xFFFFFFFF in a generated standard palette). GFF cexostring "DELETE_ME"; the bytes in place. */
+static inline relic_status relic_itp_treenode_delete_me(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "DELETE_ME", 10u, out, err); }
+/** StrRef of the text displayed for the node; overrides NAME when both are present. GFF dword "STRREF". */
+static inline relic_status relic_itp_treenode_strref(const relic_gff_doc *d, uint32_t s, uint32_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "STRREF", 4u, out, err); }
+/** Skeleton palettes: how the toolset displays the node (0-2); usually omitted, then the node is always displayed. GFF byte "TYPE", values treenode_type. */
+static inline relic_status relic_itp_treenode_type(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "TYPE", 0u, out, err); }
+/** Child nodes. Branch: branches or categories (StructID 1 in skeletons); category: blueprints; tileset category: leaves. GFF list "LIST", elements treenode. */
+static inline relic_status relic_itp_treenode_list(const relic_gff_doc *d, uint32_t s, relic_gff_list *out, relic_error *err) { return relic_gff_typed_get(d, s, "LIST", 15u, out, err); }
+/** Category: palette node ID, matched against the PaletteID of blueprints. Tileset category: 0 features, 1 groups, 2 terrain. GFF byte "ID". */
+static inline relic_status relic_itp_treenode_id(const relic_gff_doc *d, uint32_t s, uint8_t *out, relic_error *err) { return relic_gff_typed_get(d, s, "ID", 0u, out, err); }
+/** Text displayed for the node when it has no STRREF (ignored for branches, categories and tileset categories). GFF cexostring "NAME"; the bytes in place. */
+static inline relic_status relic_itp_treenode_name(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "NAME", 10u, out, err); }
+/** Blueprint: ResRef of the blueprint. Tileset leaf: model of the feature tile, first model of the group, or lower-case terrain or crosser name (eraser and raiselower are special). GFF resref "RESREF"; the bytes in place. */
+static inline relic_status relic_itp_treenode_resref(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "RESREF", 11u, out, err); }
+/** Creature blueprint: challenge rating. GFF float "CR". */
+static inline relic_status relic_itp_treenode_cr(const relic_gff_doc *d, uint32_t s, float *out, relic_error *err) { return relic_gff_typed_get(d, s, "CR", 8u, out, err); }
+/** Creature blueprint: name of the creature's faction. GFF cexostring "FACTION"; the bytes in place. */
+static inline relic_status relic_itp_treenode_faction(const relic_gff_doc *d, uint32_t s, relic_bytes *out, relic_error *err) { return relic_gff_typed_get(d, s, "FACTION", 10u, out, err); }
 
 #ifdef __cplusplus
 }

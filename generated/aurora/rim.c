@@ -9,419 +9,84 @@
 
 const char *const relic_rim_extensions[] = { "rim", NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_entry(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_rim_entry) == 32u
-        && offsetof(relic_rim_entry, resref) == 0u
-        && offsetof(relic_rim_entry, res_type) == 16u
-        && offsetof(relic_rim_entry, res_id) == 20u
-        && offsetof(relic_rim_entry, offset) == 24u
-        && offsetof(relic_rim_entry, size) == 28u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_rim_entry) == 32 && offsetof(relic_rim_entry, res_type) == 16 && offsetof(relic_rim_entry, res_id) == 20 && offsetof(relic_rim_entry, offset) == 24 && offsetof(relic_rim_entry, size) == 28, "entry: C layout is file layout (arrays are copied with memcpy)");
 
-/* ---- validator and decoder ---- */
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-typedef struct relic_rim_vctx {
+typedef struct relic_rim_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_rim_rim *root;
-    relic_rim_view *view;
-} relic_rim_vctx;
+    relic_rim_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_rim_rctx;
 
-typedef struct relic_rim_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_rim_rim *root;
-    relic_arena *arena;
-} relic_rim_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_rim_vctx *c, uint64_t pos, uint64_t *size_out, relic_rim_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_rim_dctx *c, uint64_t pos, uint64_t *size_out, relic_rim_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_entry(relic_rim_vctx *c, uint64_t pos, uint64_t *size_out, relic_rim_entry *m);
-RELIC_GEN_UNUSED static inline relic_status dec_entry(relic_rim_dctx *c, uint64_t pos, uint64_t *size_out, relic_rim_entry *m);
-RELIC_GEN_UNUSED static inline relic_status val_rim(relic_rim_vctx *c, uint64_t pos, uint64_t *size_out, relic_rim_rim *m);
-RELIC_GEN_UNUSED static inline relic_status dec_rim(relic_rim_dctx *c, uint64_t pos, uint64_t *size_out, relic_rim_rim *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_rim_vctx *c, uint64_t pos, uint64_t *size_out, relic_rim_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_rim_rctx *c, uint64_t pos, relic_rim_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
-    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
-    uint64_t pos_reserved_0_ = 0, size_reserved_0_ = 0;
-    uint64_t pos_entry_count_ = 0, size_entry_count_ = 0;
-    uint64_t pos_offset_to_entries_ = 0, size_offset_to_entries_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    if (pos > c->size || c->size - pos < 120u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 120 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->file_type, c->base + p_, (size_t)n_);
-        if (memcmp(m->file_type, "RIM ", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "file_type", -1, "expected \"RIM \"");
-        cur = p_ + bytes_;
-        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->file_version, c->base + p_, (size_t)n_);
-        if (memcmp(m->file_version, "V1.0", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "file_version", -1, "expected \"V1.0\"");
-        cur = p_ + bytes_;
-        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
-    }
-    { /* reserved_0 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->reserved_0 = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_reserved_0_ = p_; size_reserved_0_ = bytes_; (void)pos_reserved_0_; (void)size_reserved_0_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->entry_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_entry_count_ = p_; size_entry_count_ = bytes_; (void)pos_entry_count_; (void)size_entry_count_;
-    }
-    { /* offset_to_entries */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset_to_entries = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_entries_ = p_; size_offset_to_entries_ = bytes_; (void)pos_offset_to_entries_; (void)size_offset_to_entries_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 100u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->reserved, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 120u)) return relic_gen_short(c->err, pos, c->size, "", "header", 120u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->file_type, p + 0, 4);
+    if (memcmp(m->file_type, "RIM ", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "file_type", -1, "expected \"RIM \"");
+    memcpy(m->file_version, p + 4, 4);
+    if (memcmp(m->file_version, "V1.0", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 4, "file_version", -1, "expected \"V1.0\"");
+    m->reserved_0 = relic_load_u32le(p + 8);
+    m->entry_count = relic_load_u32le(p + 12);
+    m->offset_to_entries = relic_load_u32le(p + 16);
+    memcpy(m->reserved, p + 20, 100);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_rim_dctx *c, uint64_t pos, uint64_t *size_out, relic_rim_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_rim_rctx *c, uint64_t pos, relic_rim_entry *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_file_type_ = 0, size_file_type_ = 0;
-    uint64_t pos_file_version_ = 0, size_file_version_ = 0;
-    uint64_t pos_reserved_0_ = 0, size_reserved_0_ = 0;
-    uint64_t pos_entry_count_ = 0, size_entry_count_ = 0;
-    uint64_t pos_offset_to_entries_ = 0, size_offset_to_entries_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->file_type, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_type_ = p_; size_file_type_ = bytes_; (void)pos_file_type_; (void)size_file_type_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->file_version, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_file_version_ = p_; size_file_version_ = bytes_; (void)pos_file_version_; (void)size_file_version_;
-    }
-    { /* reserved_0 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->reserved_0 = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_reserved_0_ = p_; size_reserved_0_ = bytes_; (void)pos_reserved_0_; (void)size_reserved_0_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->entry_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_entry_count_ = p_; size_entry_count_ = bytes_; (void)pos_entry_count_; (void)size_entry_count_;
-    }
-    { /* offset_to_entries */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset_to_entries = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_to_entries_ = p_; size_offset_to_entries_ = bytes_; (void)pos_offset_to_entries_; (void)size_offset_to_entries_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 100u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->reserved, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "entry", 32u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->resref, p + 0, 16);
+    m->res_type = relic_load_u32le(p + 16);
+    m->res_id = relic_load_u32le(p + 20);
+    m->offset = relic_load_u32le(p + 24);
+    m->size = relic_load_u32le(p + 28);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_entry(relic_rim_vctx *c, uint64_t pos, uint64_t *size_out, relic_rim_entry *m)
+static relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_rim *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_resref_ = 0, size_resref_ = 0;
-    uint64_t pos_res_type_ = 0, size_res_type_ = 0;
-    uint64_t pos_res_id_ = 0, size_res_id_ = 0;
-    uint64_t pos_offset_ = 0, size_offset_ = 0;
-    uint64_t pos_size_ = 0, size_size_ = 0;
-    if (pos > c->size || c->size - pos < 32u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "entry needs 32 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* resref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 16u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->resref, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_resref_ = p_; size_resref_ = bytes_; (void)pos_resref_; (void)size_resref_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->res_type = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_type_ = p_; size_res_type_ = bytes_; (void)pos_res_type_; (void)size_res_type_;
-    }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->res_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_id_ = p_; size_res_id_ = bytes_; (void)pos_res_id_; (void)size_res_id_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_ = p_; size_size_ = bytes_; (void)pos_size_; (void)size_size_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_entry(relic_rim_dctx *c, uint64_t pos, uint64_t *size_out, relic_rim_entry *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_resref_ = 0, size_resref_ = 0;
-    uint64_t pos_res_type_ = 0, size_res_type_ = 0;
-    uint64_t pos_res_id_ = 0, size_res_id_ = 0;
-    uint64_t pos_offset_ = 0, size_offset_ = 0;
-    uint64_t pos_size_ = 0, size_size_ = 0;
-    { /* resref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 16u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->resref, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_resref_ = p_; size_resref_ = bytes_; (void)pos_resref_; (void)size_resref_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->res_type = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_type_ = p_; size_res_type_ = bytes_; (void)pos_res_type_; (void)size_res_type_;
-    }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->res_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_res_id_ = p_; size_res_id_ = bytes_; (void)pos_res_id_; (void)size_res_id_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_ = p_; size_size_ = bytes_; (void)pos_size_; (void)size_size_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_rim(relic_rim_vctx *c, uint64_t pos, uint64_t *size_out, relic_rim_rim *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_entries_ = 0, size_entries_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 120u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 120 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    relic_status st;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* entries */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.offset_to_entries), ((int64_t)m->header.entry_count), 1u, 32u, c->size, "entries", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->entries_count = (size_t)(n_ / 1u);
-        c->view->entries = c->base + p_;
-        c->view->entries_count = (size_t)(n_ / 1u);
-        pos_entries_ = p_; size_entries_ = bytes_; (void)pos_entries_; (void)size_entries_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 120, ((int64_t)m->header.offset_to_entries), ((int64_t)m->header.entry_count), 1u, 32u, c->size, "entries", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->entries_count = (size_t)n;
+        if (c->view) { c->view->entries = c->base + at; c->view->entries_count = (size_t)n; }
+        if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), at, "entries"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_entry(c, at + k * 32u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
     }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_rim(relic_rim_dctx *c, uint64_t pos, uint64_t *size_out, relic_rim_rim *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_entries_ = 0, size_entries_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 120u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* entries */
-        const int64_t at_ = ((int64_t)m->header.offset_to_entries);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 32u;
-        m->entries_count = (size_t)(n_ / 1u);
-        m->entries = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_rim_entry), _Alignof(relic_rim_entry));
-        if (!m->entries && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "entries", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_entry()) { if (n_) memcpy(m->entries, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_entry(c, q_, &sz_, &m->entries[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "entries", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_entries_ = p_; size_entries_ = bytes_; (void)pos_entries_; (void)size_entries_;
-    }
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_rim_validate(const uint8_t *data, size_t size, relic_rim_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_rim_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_rim(&c, 0, &sz, &out->values);
+    relic_rim_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_rim(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim_rim *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_rim_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_rim(&c, 0, &sz, out);
+    relic_rim_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_rim(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -430,220 +95,70 @@ typedef struct relic_rim_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_rim_rim *root;
-    uint64_t at_entries, size_entries;
+    uint64_t at[1], size[1]; /* placed members: 0 entries */
 } relic_rim_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_rim_wctx *c, const relic_rim_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_entry(relic_rim_wctx *c, const relic_rim_entry *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_rim_wctx *c, const relic_rim_header *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_header(uint8_t *p, const relic_rim_header *m)
 {
-    relic_rim_header mm_ = *m0;
-    relic_rim_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* file_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "RIM ", 4);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* file_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "V1.0", 4);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* reserved_0 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->reserved_0);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* entry_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->entry_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset_to_entries */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset_to_entries);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 100u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->reserved, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, "RIM ", 4);
+    memcpy(p + 4, "V1.0", 4);
+    relic_store_u32le(p + 8, m->reserved_0);
+    relic_store_u32le(p + 12, m->entry_count);
+    relic_store_u32le(p + 16, m->offset_to_entries);
+    memcpy(p + 20, m->reserved, 100);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_entry(relic_rim_wctx *c, const relic_rim_entry *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_entry(uint8_t *p, const relic_rim_entry *m)
 {
-    relic_rim_entry mm_ = *m0;
-    relic_rim_entry *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* resref */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 16u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->resref, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* res_type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->res_type);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* res_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->res_id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, m->resref, 16);
+    relic_store_u32le(p + 16, m->res_type);
+    relic_store_u32le(p + 20, m->res_id);
+    relic_store_u32le(p + 24, m->offset);
+    relic_store_u32le(p + 28, m->size);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_rim_rim mm_ = *m0;
-    relic_rim_rim *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    relic_status st;
+    put_header(c->base + pos, &m->header);
     { /* entries */
-        const uint64_t p_ = c->at_entries;
-        const int64_t cnt_ = ((int64_t)m->header.entry_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->entries_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "entries", "has %llu elements but header.entry_count = %lld", (unsigned long long)m->entries_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->entries_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_entry()) { if (n_) memcpy(c->base + p_, m->entries, (size_t)(n_ * 32u)); bytes_ = n_ * 32u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_entry(c, &m->entries[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "entries", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "entries", "header.entry_count", ((int64_t)m->header.entry_count), m->entries_count)) != RELIC_OK) return st;
+        const uint64_t n = m->entries_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->entries, (size_t)(n * 32u)); }
+        else for (uint64_t k = 0; k < n; k++) put_entry(c->base + at + k * 32, &m->entries[k]);
     }
-    *size_out = cur - pos;
+    *size_out = 120u;
     return RELIC_OK;
 }
 
 relic_status relic_rim_write(const relic_rim_rim *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_rim_rim mm_ = *model;
-    relic_rim_rim *m = &mm_;
-    relic_rim_wctx cc_ = { 0 };
-    relic_rim_wctx *c = &cc_;
+    relic_rim_rim copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_rim_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 120u;
-    c->at_entries = cur;
-    c->size_entries = ((uint64_t)m->entries_count * 32u);
-    if (cur + c->size_entries < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "entries", "too large");
-    cur += c->size_entries;
-    {
-        const uint64_t seq_ = 120u;
-        uint64_t at_[1], sz_[1], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.offset_to_entries;
-        sz_[0] = c->size_entries;
-        for (int i_ = 0; i_ < 1 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_entries = sz_[0] ? at_[0] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->entries_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "entry_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.entry_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->entries_count == 0 && (uint64_t)m->header.offset_to_entries <= total_) ? (uint64_t)m->header.offset_to_entries : c->at_entries;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "offset_to_entries", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.offset_to_entries = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->entries_count * 32u);
+    const uint64_t held[1] = {
+        m->header.offset_to_entries
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 120u, 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->entries_count, UINT64_C(4294967295), "entry_count", "u32")) != RELIC_OK) return st;
+    m->header.entry_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->entries_count == 0 && (uint64_t)m->header.offset_to_entries <= total) ? (uint64_t)m->header.offset_to_entries : c->at[0], UINT64_C(4294967295), "offset_to_entries", "u32")) != RELIC_OK) return st;
+    m->header.offset_to_entries = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_rim(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_rim(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

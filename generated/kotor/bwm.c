@@ -18,1507 +18,262 @@ const relic_format_info relic_format_bwm = {
     relic_bwm_extensions, relic_bwm_magic, 1, NULL,
 };
 
-const char *relic_bwm_walkmesh_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "placeable_or_door";
-    case INT64_C(1): return "area";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item walkmesh_type_names[] = {
+    { 0, "placeable_or_door" }, { 1, "area" },
+};
+const char *relic_bwm_walkmesh_type_name(int64_t value) { return relic_gen_enum_name(walkmesh_type_names, 2, value); }
+int relic_bwm_walkmesh_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(walkmesh_type_names, 2, name, value); }
 
-int relic_bwm_walkmesh_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "placeable_or_door") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "area") == 0) { *value = INT64_C(1); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item surface_material_names[] = {
+    { 0, "undefined" }, { 1, "dirt" }, { 2, "obscuring" }, { 3, "grass" }, { 4, "stone" }, { 5, "wood" },
+    { 6, "water" }, { 7, "nonwalk" }, { 8, "transparent" }, { 9, "carpet" }, { 10, "metal" },
+    { 11, "puddles" }, { 12, "swamp" }, { 13, "mud" }, { 14, "leaves" }, { 15, "lava" },
+    { 16, "bottomless_pit" }, { 17, "deep_water" }, { 18, "door" }, { 19, "snow" }, { 20, "sand" },
+    { 21, "bare_bones" }, { 22, "stone_bridge" }, { 30, "trigger" },
+};
+const char *relic_bwm_surface_material_name(int64_t value) { return relic_gen_enum_name(surface_material_names, 24, value); }
+int relic_bwm_surface_material_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(surface_material_names, 24, name, value); }
 
-const char *relic_bwm_surface_material_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "undefined";
-    case INT64_C(1): return "dirt";
-    case INT64_C(2): return "obscuring";
-    case INT64_C(3): return "grass";
-    case INT64_C(4): return "stone";
-    case INT64_C(5): return "wood";
-    case INT64_C(6): return "water";
-    case INT64_C(7): return "nonwalk";
-    case INT64_C(8): return "transparent";
-    case INT64_C(9): return "carpet";
-    case INT64_C(10): return "metal";
-    case INT64_C(11): return "puddles";
-    case INT64_C(12): return "swamp";
-    case INT64_C(13): return "mud";
-    case INT64_C(14): return "leaves";
-    case INT64_C(15): return "lava";
-    case INT64_C(16): return "bottomless_pit";
-    case INT64_C(17): return "deep_water";
-    case INT64_C(18): return "door";
-    case INT64_C(19): return "snow";
-    case INT64_C(20): return "sand";
-    case INT64_C(21): return "bare_bones";
-    case INT64_C(22): return "stone_bridge";
-    case INT64_C(30): return "trigger";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item aabb_plane_names[] = {
+    { 1, "pos_x" }, { 2, "pos_y" }, { 4, "pos_z" }, { 8, "neg_x" }, { 16, "neg_y" }, { 32, "neg_z" },
+};
+const char *relic_bwm_aabb_plane_name(int64_t value) { return relic_gen_enum_name(aabb_plane_names, 6, value); }
+int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(aabb_plane_names, 6, name, value); }
 
-int relic_bwm_surface_material_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "undefined") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "dirt") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "obscuring") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "grass") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "stone") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "wood") == 0) { *value = INT64_C(5); return 1; }
-    if (strcmp(name, "water") == 0) { *value = INT64_C(6); return 1; }
-    if (strcmp(name, "nonwalk") == 0) { *value = INT64_C(7); return 1; }
-    if (strcmp(name, "transparent") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "carpet") == 0) { *value = INT64_C(9); return 1; }
-    if (strcmp(name, "metal") == 0) { *value = INT64_C(10); return 1; }
-    if (strcmp(name, "puddles") == 0) { *value = INT64_C(11); return 1; }
-    if (strcmp(name, "swamp") == 0) { *value = INT64_C(12); return 1; }
-    if (strcmp(name, "mud") == 0) { *value = INT64_C(13); return 1; }
-    if (strcmp(name, "leaves") == 0) { *value = INT64_C(14); return 1; }
-    if (strcmp(name, "lava") == 0) { *value = INT64_C(15); return 1; }
-    if (strcmp(name, "bottomless_pit") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "deep_water") == 0) { *value = INT64_C(17); return 1; }
-    if (strcmp(name, "door") == 0) { *value = INT64_C(18); return 1; }
-    if (strcmp(name, "snow") == 0) { *value = INT64_C(19); return 1; }
-    if (strcmp(name, "sand") == 0) { *value = INT64_C(20); return 1; }
-    if (strcmp(name, "bare_bones") == 0) { *value = INT64_C(21); return 1; }
-    if (strcmp(name, "stone_bridge") == 0) { *value = INT64_C(22); return 1; }
-    if (strcmp(name, "trigger") == 0) { *value = INT64_C(30); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+_Static_assert(sizeof(relic_bwm_vec3f) == 12 && offsetof(relic_bwm_vec3f, y) == 4 && offsetof(relic_bwm_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_bwm_face) == 12, "face: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_bwm_aabb_node) == 44 && offsetof(relic_bwm_aabb_node, box_max) == 12 && offsetof(relic_bwm_aabb_node, face) == 24 && offsetof(relic_bwm_aabb_node, unknown) == 28 && offsetof(relic_bwm_aabb_node, most_significant_plane) == 32 && offsetof(relic_bwm_aabb_node, child1) == 36 && offsetof(relic_bwm_aabb_node, child2) == 40, "aabb_node: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_bwm_adjacency) == 12, "adjacency: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_bwm_edge) == 8 && offsetof(relic_bwm_edge, transition) == 4, "edge: C layout is file layout (arrays are copied with memcpy)");
 
-const char *relic_bwm_aabb_plane_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "pos_x";
-    case INT64_C(2): return "pos_y";
-    case INT64_C(4): return "pos_z";
-    case INT64_C(8): return "neg_x";
-    case INT64_C(16): return "neg_y";
-    case INT64_C(32): return "neg_z";
-    default: return NULL;
-    }
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "pos_x") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "pos_y") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "pos_z") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "neg_x") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "neg_y") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "neg_z") == 0) { *value = INT64_C(32); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_vec3f(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_bwm_vec3f) == 12u
-        && offsetof(relic_bwm_vec3f, x) == 0u
-        && offsetof(relic_bwm_vec3f, y) == 4u
-        && offsetof(relic_bwm_vec3f, z) == 8u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_face(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_bwm_face) == 12u
-        && offsetof(relic_bwm_face, v) == 0u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_aabb_node(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_bwm_aabb_node) == 44u
-        && offsetof(relic_bwm_aabb_node, box_min) == 0u && plain_vec3f()
-        && offsetof(relic_bwm_aabb_node, box_max) == 12u && plain_vec3f()
-        && offsetof(relic_bwm_aabb_node, face) == 24u
-        && offsetof(relic_bwm_aabb_node, unknown) == 28u
-        && offsetof(relic_bwm_aabb_node, most_significant_plane) == 32u
-        && offsetof(relic_bwm_aabb_node, child1) == 36u
-        && offsetof(relic_bwm_aabb_node, child2) == 40u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_adjacency(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_bwm_adjacency) == 12u
-        && offsetof(relic_bwm_adjacency, side) == 0u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_edge(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_bwm_edge) == 8u
-        && offsetof(relic_bwm_edge, edge) == 0u
-        && offsetof(relic_bwm_edge, transition) == 4u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_bwm_vctx {
+typedef struct relic_bwm_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_bwm_bwm *root;
-    relic_bwm_view *view;
-} relic_bwm_vctx;
+    relic_bwm_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_bwm_rctx;
 
-typedef struct relic_bwm_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_bwm_bwm *root;
-    relic_arena *arena;
-} relic_bwm_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_face(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m);
-RELIC_GEN_UNUSED static inline relic_status dec_face(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m);
-RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m);
-RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m);
-RELIC_GEN_UNUSED static inline relic_status val_adjacency(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m);
-RELIC_GEN_UNUSED static inline relic_status dec_adjacency(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m);
-RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m);
-RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m);
-RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m);
-RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_bwm_rctx *c, uint64_t pos, relic_bwm_vec3f *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
+    const uint8_t *p = c->base + pos;
+    m->x = relic_load_f32le(p + 0);
+    m->y = relic_load_f32le(p + 4);
+    m->z = relic_load_f32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_bwm_rctx *c, uint64_t pos, relic_bwm_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 136u)) return relic_gen_short(c->err, pos, c->size, "", "header", 136u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->magic, p + 0, 8);
+    if (memcmp(m->magic, "BWM V1.0", 8) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"BWM V1.0\"");
+    m->type = relic_load_u32le(p + 8);
+    if (!relic_bwm_walkmesh_type_known((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "type", -1, "%lld is not a known walkmesh_type", (long long)(m->type));
+    if ((st = rd_vec3f(c, pos + 12, &m->relative_use_position_1)) != RELIC_OK) return relic_gen_nest(c->err, st, "relative_use_position_1", -1);
+    if ((st = rd_vec3f(c, pos + 24, &m->relative_use_position_2)) != RELIC_OK) return relic_gen_nest(c->err, st, "relative_use_position_2", -1);
+    if ((st = rd_vec3f(c, pos + 36, &m->absolute_use_position_1)) != RELIC_OK) return relic_gen_nest(c->err, st, "absolute_use_position_1", -1);
+    if ((st = rd_vec3f(c, pos + 48, &m->absolute_use_position_2)) != RELIC_OK) return relic_gen_nest(c->err, st, "absolute_use_position_2", -1);
+    if ((st = rd_vec3f(c, pos + 60, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    m->vertex_count = relic_load_u32le(p + 72);
+    m->vertex_offset = relic_load_u32le(p + 76);
+    m->face_count = relic_load_u32le(p + 80);
+    m->face_offset = relic_load_u32le(p + 84);
+    m->material_offset = relic_load_u32le(p + 88);
+    m->normal_offset = relic_load_u32le(p + 92);
+    m->distance_offset = relic_load_u32le(p + 96);
+    m->aabb_count = relic_load_u32le(p + 100);
+    m->aabb_offset = relic_load_u32le(p + 104);
+    m->unknown = relic_load_u32le(p + 108);
+    m->adjacency_count = relic_load_u32le(p + 112);
+    m->adjacency_offset = relic_load_u32le(p + 116);
+    m->edge_count = relic_load_u32le(p + 120);
+    m->edge_offset = relic_load_u32le(p + 124);
+    m->perimeter_count = relic_load_u32le(p + 128);
+    m->perimeter_offset = relic_load_u32le(p + 132);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_bwm_rctx *c, uint64_t pos, relic_bwm_face *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_type_ = 0, size_type_ = 0;
-    uint64_t pos_relative_use_position_1_ = 0, size_relative_use_position_1_ = 0;
-    uint64_t pos_relative_use_position_2_ = 0, size_relative_use_position_2_ = 0;
-    uint64_t pos_absolute_use_position_1_ = 0, size_absolute_use_position_1_ = 0;
-    uint64_t pos_absolute_use_position_2_ = 0, size_absolute_use_position_2_ = 0;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_vertex_offset_ = 0, size_vertex_offset_ = 0;
-    uint64_t pos_face_count_ = 0, size_face_count_ = 0;
-    uint64_t pos_face_offset_ = 0, size_face_offset_ = 0;
-    uint64_t pos_material_offset_ = 0, size_material_offset_ = 0;
-    uint64_t pos_normal_offset_ = 0, size_normal_offset_ = 0;
-    uint64_t pos_distance_offset_ = 0, size_distance_offset_ = 0;
-    uint64_t pos_aabb_count_ = 0, size_aabb_count_ = 0;
-    uint64_t pos_aabb_offset_ = 0, size_aabb_offset_ = 0;
-    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
-    uint64_t pos_adjacency_count_ = 0, size_adjacency_count_ = 0;
-    uint64_t pos_adjacency_offset_ = 0, size_adjacency_offset_ = 0;
-    uint64_t pos_edge_count_ = 0, size_edge_count_ = 0;
-    uint64_t pos_edge_offset_ = 0, size_edge_offset_ = 0;
-    uint64_t pos_perimeter_count_ = 0, size_perimeter_count_ = 0;
-    uint64_t pos_perimeter_offset_ = 0, size_perimeter_offset_ = 0;
-    if (pos > c->size || c->size - pos < 136u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 136 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 8u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        if (memcmp(m->magic, "BWM V1.0", 8) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"BWM V1.0\"");
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "face", 12u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 3u; k++) {
+        ((uint32_t *)m->v)[k] = relic_load_u32le(p + 0 + k * 4);
+        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k]); if (!(((int64_t)((it) < ((int64_t)c->root->header.vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + k * 4u, "v", (int64_t)k, "%lld fails check it < header.vertex_count", (long long)it); }
     }
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->type = relic_load_u32le(c->base + p_);
-        if (!relic_bwm_walkmesh_type_known((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "type", -1, "%lld is not a known walkmesh_type", (long long)(m->type));
-        cur = p_ + bytes_;
-        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
-    }
-    { /* relative_use_position_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->relative_use_position_1);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_1", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_relative_use_position_1_ = p_; size_relative_use_position_1_ = bytes_; (void)pos_relative_use_position_1_; (void)size_relative_use_position_1_;
-    }
-    { /* relative_use_position_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->relative_use_position_2);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_2", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_relative_use_position_2_ = p_; size_relative_use_position_2_ = bytes_; (void)pos_relative_use_position_2_; (void)size_relative_use_position_2_;
-    }
-    { /* absolute_use_position_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->absolute_use_position_1);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_1", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_absolute_use_position_1_ = p_; size_absolute_use_position_1_ = bytes_; (void)pos_absolute_use_position_1_; (void)size_absolute_use_position_1_;
-    }
-    { /* absolute_use_position_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->absolute_use_position_2);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_2", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_absolute_use_position_2_ = p_; size_absolute_use_position_2_ = bytes_; (void)pos_absolute_use_position_2_; (void)size_absolute_use_position_2_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->position);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* vertex_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->vertex_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_offset_ = p_; size_vertex_offset_ = bytes_; (void)pos_vertex_offset_; (void)size_vertex_offset_;
-    }
-    { /* face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->face_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_face_count_ = p_; size_face_count_ = bytes_; (void)pos_face_count_; (void)size_face_count_;
-    }
-    { /* face_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->face_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_face_offset_ = p_; size_face_offset_ = bytes_; (void)pos_face_offset_; (void)size_face_offset_;
-    }
-    { /* material_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->material_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_offset_ = p_; size_material_offset_ = bytes_; (void)pos_material_offset_; (void)size_material_offset_;
-    }
-    { /* normal_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->normal_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_normal_offset_ = p_; size_normal_offset_ = bytes_; (void)pos_normal_offset_; (void)size_normal_offset_;
-    }
-    { /* distance_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->distance_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_distance_offset_ = p_; size_distance_offset_ = bytes_; (void)pos_distance_offset_; (void)size_distance_offset_;
-    }
-    { /* aabb_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->aabb_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_aabb_count_ = p_; size_aabb_count_ = bytes_; (void)pos_aabb_count_; (void)size_aabb_count_;
-    }
-    { /* aabb_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->aabb_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_aabb_offset_ = p_; size_aabb_offset_ = bytes_; (void)pos_aabb_offset_; (void)size_aabb_offset_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->unknown = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
-    }
-    { /* adjacency_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->adjacency_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_adjacency_count_ = p_; size_adjacency_count_ = bytes_; (void)pos_adjacency_count_; (void)size_adjacency_count_;
-    }
-    { /* adjacency_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->adjacency_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_adjacency_offset_ = p_; size_adjacency_offset_ = bytes_; (void)pos_adjacency_offset_; (void)size_adjacency_offset_;
-    }
-    { /* edge_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->edge_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edge_count_ = p_; size_edge_count_ = bytes_; (void)pos_edge_count_; (void)size_edge_count_;
-    }
-    { /* edge_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->edge_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edge_offset_ = p_; size_edge_offset_ = bytes_; (void)pos_edge_offset_; (void)size_edge_offset_;
-    }
-    { /* perimeter_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->perimeter_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_perimeter_count_ = p_; size_perimeter_count_ = bytes_; (void)pos_perimeter_count_; (void)size_perimeter_count_;
-    }
-    { /* perimeter_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->perimeter_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_perimeter_offset_ = p_; size_perimeter_offset_ = bytes_; (void)pos_perimeter_offset_; (void)size_perimeter_offset_;
-    }
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_aabb_node(relic_bwm_rctx *c, uint64_t pos, relic_bwm_aabb_node *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_type_ = 0, size_type_ = 0;
-    uint64_t pos_relative_use_position_1_ = 0, size_relative_use_position_1_ = 0;
-    uint64_t pos_relative_use_position_2_ = 0, size_relative_use_position_2_ = 0;
-    uint64_t pos_absolute_use_position_1_ = 0, size_absolute_use_position_1_ = 0;
-    uint64_t pos_absolute_use_position_2_ = 0, size_absolute_use_position_2_ = 0;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_vertex_offset_ = 0, size_vertex_offset_ = 0;
-    uint64_t pos_face_count_ = 0, size_face_count_ = 0;
-    uint64_t pos_face_offset_ = 0, size_face_offset_ = 0;
-    uint64_t pos_material_offset_ = 0, size_material_offset_ = 0;
-    uint64_t pos_normal_offset_ = 0, size_normal_offset_ = 0;
-    uint64_t pos_distance_offset_ = 0, size_distance_offset_ = 0;
-    uint64_t pos_aabb_count_ = 0, size_aabb_count_ = 0;
-    uint64_t pos_aabb_offset_ = 0, size_aabb_offset_ = 0;
-    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
-    uint64_t pos_adjacency_count_ = 0, size_adjacency_count_ = 0;
-    uint64_t pos_adjacency_offset_ = 0, size_adjacency_offset_ = 0;
-    uint64_t pos_edge_count_ = 0, size_edge_count_ = 0;
-    uint64_t pos_edge_offset_ = 0, size_edge_offset_ = 0;
-    uint64_t pos_perimeter_count_ = 0, size_perimeter_count_ = 0;
-    uint64_t pos_perimeter_offset_ = 0, size_perimeter_offset_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 8u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->type = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
-    }
-    { /* relative_use_position_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->relative_use_position_1);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_1", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_relative_use_position_1_ = p_; size_relative_use_position_1_ = bytes_; (void)pos_relative_use_position_1_; (void)size_relative_use_position_1_;
-    }
-    { /* relative_use_position_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->relative_use_position_2);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_2", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_relative_use_position_2_ = p_; size_relative_use_position_2_ = bytes_; (void)pos_relative_use_position_2_; (void)size_relative_use_position_2_;
-    }
-    { /* absolute_use_position_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->absolute_use_position_1);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_1", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_absolute_use_position_1_ = p_; size_absolute_use_position_1_ = bytes_; (void)pos_absolute_use_position_1_; (void)size_absolute_use_position_1_;
-    }
-    { /* absolute_use_position_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->absolute_use_position_2);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_2", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_absolute_use_position_2_ = p_; size_absolute_use_position_2_ = bytes_; (void)pos_absolute_use_position_2_; (void)size_absolute_use_position_2_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->position);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* vertex_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_offset_ = p_; size_vertex_offset_ = bytes_; (void)pos_vertex_offset_; (void)size_vertex_offset_;
-    }
-    { /* face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->face_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_face_count_ = p_; size_face_count_ = bytes_; (void)pos_face_count_; (void)size_face_count_;
-    }
-    { /* face_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->face_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_face_offset_ = p_; size_face_offset_ = bytes_; (void)pos_face_offset_; (void)size_face_offset_;
-    }
-    { /* material_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->material_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_offset_ = p_; size_material_offset_ = bytes_; (void)pos_material_offset_; (void)size_material_offset_;
-    }
-    { /* normal_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->normal_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_normal_offset_ = p_; size_normal_offset_ = bytes_; (void)pos_normal_offset_; (void)size_normal_offset_;
-    }
-    { /* distance_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->distance_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_distance_offset_ = p_; size_distance_offset_ = bytes_; (void)pos_distance_offset_; (void)size_distance_offset_;
-    }
-    { /* aabb_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->aabb_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_aabb_count_ = p_; size_aabb_count_ = bytes_; (void)pos_aabb_count_; (void)size_aabb_count_;
-    }
-    { /* aabb_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->aabb_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_aabb_offset_ = p_; size_aabb_offset_ = bytes_; (void)pos_aabb_offset_; (void)size_aabb_offset_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->unknown = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
-    }
-    { /* adjacency_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->adjacency_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_adjacency_count_ = p_; size_adjacency_count_ = bytes_; (void)pos_adjacency_count_; (void)size_adjacency_count_;
-    }
-    { /* adjacency_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->adjacency_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_adjacency_offset_ = p_; size_adjacency_offset_ = bytes_; (void)pos_adjacency_offset_; (void)size_adjacency_offset_;
-    }
-    { /* edge_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->edge_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edge_count_ = p_; size_edge_count_ = bytes_; (void)pos_edge_count_; (void)size_edge_count_;
-    }
-    { /* edge_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->edge_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edge_offset_ = p_; size_edge_offset_ = bytes_; (void)pos_edge_offset_; (void)size_edge_offset_;
-    }
-    { /* perimeter_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->perimeter_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_perimeter_count_ = p_; size_perimeter_count_ = bytes_; (void)pos_perimeter_count_; (void)size_perimeter_count_;
-    }
-    { /* perimeter_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->perimeter_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_perimeter_offset_ = p_; size_perimeter_offset_ = bytes_; (void)pos_perimeter_offset_; (void)size_perimeter_offset_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "aabb_node", 44u);
+    const uint8_t *p = c->base + pos;
+    if ((st = rd_vec3f(c, pos, &m->box_min)) != RELIC_OK) return relic_gen_nest(c->err, st, "box_min", -1);
+    if ((st = rd_vec3f(c, pos + 12, &m->box_max)) != RELIC_OK) return relic_gen_nest(c->err, st, "box_max", -1);
+    m->face = (int32_t)relic_load_u32le(p + 24);
+    { const int64_t it = (int64_t)(m->face); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < ((int64_t)c->root->header.face_count))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 24, "face", -1, "%lld fails check it == -1 || it >= 0 && it < header.face_count", (long long)it); }
+    m->unknown = relic_load_u32le(p + 28);
+    m->most_significant_plane = relic_load_u32le(p + 32);
+    if (((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 32, "most_significant_plane", -1, "unknown aabb_plane bits 0x%llx", (unsigned long long)((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK));
+    m->child1 = relic_load_u32le(p + 36);
+    { const int64_t it = (int64_t)(m->child1); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 36, "child1", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
+    m->child2 = relic_load_u32le(p + 40);
+    { const int64_t it = (int64_t)(m->child2); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 40, "child2", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_face(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_adjacency(relic_bwm_rctx *c, uint64_t pos, relic_bwm_adjacency *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_v_ = 0, size_v_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "face needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->v)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k_]); if (!(((int64_t)((it) < ((int64_t)c->root->header.vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "v", (int64_t)k_, "%lld fails check it < header.vertex_count", (long long)it); }
-        }
-        cur = p_ + bytes_;
-        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "adjacency", 12u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 3u; k++) {
+        ((int32_t *)m->side)[k] = (int32_t)relic_load_u32le(p + 0 + k * 4);
+        { const int64_t it = (int64_t)(((int32_t *)m->side)[k]); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + k * 4u, "side", (int64_t)k, "%lld fails check it == -1 || it >= 0 && it < header.adjacency_count * 3", (long long)it); }
     }
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_face(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_face *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_bwm_rctx *c, uint64_t pos, relic_bwm_edge *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_v_ = 0, size_v_ = 0;
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->v)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "edge", 8u);
+    const uint8_t *p = c->base + pos;
+    m->edge = relic_load_u32le(p + 0);
+    { const int64_t it = (int64_t)(m->edge); if (!(((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos, "edge", -1, "%lld fails check it < header.adjacency_count * 3", (long long)it); }
+    m->transition = (int32_t)relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_aabb_node(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m)
+static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_box_min_ = 0, size_box_min_ = 0;
-    uint64_t pos_box_max_ = 0, size_box_max_ = 0;
-    uint64_t pos_face_ = 0, size_face_ = 0;
-    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
-    uint64_t pos_most_significant_plane_ = 0, size_most_significant_plane_ = 0;
-    uint64_t pos_child1_ = 0, size_child1_ = 0;
-    uint64_t pos_child2_ = 0, size_child2_ = 0;
-    if (pos > c->size || c->size - pos < 44u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "aabb_node needs 44 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* box_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->box_min);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_min", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_box_min_ = p_; size_box_min_ = bytes_; (void)pos_box_min_; (void)size_box_min_;
-    }
-    { /* box_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->box_max);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_max", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_box_max_ = p_; size_box_max_ = bytes_; (void)pos_box_max_; (void)size_box_max_;
-    }
-    { /* face */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->face = (int32_t)relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->face); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < ((int64_t)c->root->header.face_count))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "face", -1, "%lld fails check it == -1 || it >= 0 && it < header.face_count", (long long)it); }
-        cur = p_ + bytes_;
-        pos_face_ = p_; size_face_ = bytes_; (void)pos_face_; (void)size_face_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->unknown = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
-    }
-    { /* most_significant_plane */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->most_significant_plane = relic_load_u32le(c->base + p_);
-        if (((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "most_significant_plane", -1, "unknown aabb_plane bits 0x%llx", (unsigned long long)((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK));
-        cur = p_ + bytes_;
-        pos_most_significant_plane_ = p_; size_most_significant_plane_ = bytes_; (void)pos_most_significant_plane_; (void)size_most_significant_plane_;
-    }
-    { /* child1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->child1 = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->child1); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "child1", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
-        cur = p_ + bytes_;
-        pos_child1_ = p_; size_child1_ = bytes_; (void)pos_child1_; (void)size_child1_;
-    }
-    { /* child2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->child2 = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->child2); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "child2", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
-        cur = p_ + bytes_;
-        pos_child2_ = p_; size_child2_ = bytes_; (void)pos_child2_; (void)size_child2_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_aabb_node(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_aabb_node *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_box_min_ = 0, size_box_min_ = 0;
-    uint64_t pos_box_max_ = 0, size_box_max_ = 0;
-    uint64_t pos_face_ = 0, size_face_ = 0;
-    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
-    uint64_t pos_most_significant_plane_ = 0, size_most_significant_plane_ = 0;
-    uint64_t pos_child1_ = 0, size_child1_ = 0;
-    uint64_t pos_child2_ = 0, size_child2_ = 0;
-    { /* box_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->box_min);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_min", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_box_min_ = p_; size_box_min_ = bytes_; (void)pos_box_min_; (void)size_box_min_;
-    }
-    { /* box_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->box_max);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_max", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_box_max_ = p_; size_box_max_ = bytes_; (void)pos_box_max_; (void)size_box_max_;
-    }
-    { /* face */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->face = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_face_ = p_; size_face_ = bytes_; (void)pos_face_; (void)size_face_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->unknown = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
-    }
-    { /* most_significant_plane */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->most_significant_plane = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_most_significant_plane_ = p_; size_most_significant_plane_ = bytes_; (void)pos_most_significant_plane_; (void)size_most_significant_plane_;
-    }
-    { /* child1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->child1 = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_child1_ = p_; size_child1_ = bytes_; (void)pos_child1_; (void)size_child1_;
-    }
-    { /* child2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->child2 = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_child2_ = p_; size_child2_ = bytes_; (void)pos_child2_; (void)size_child2_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_adjacency(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_side_ = 0, size_side_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "adjacency needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* side */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((int32_t *)m->side)[k_] = (int32_t)relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(((int32_t *)m->side)[k_]); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "side", (int64_t)k_, "%lld fails check it == -1 || it >= 0 && it < header.adjacency_count * 3", (long long)it); }
-        }
-        cur = p_ + bytes_;
-        pos_side_ = p_; size_side_ = bytes_; (void)pos_side_; (void)size_side_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_adjacency(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_adjacency *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_side_ = 0, size_side_ = 0;
-    { /* side */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((int32_t *)m->side)[k_] = (int32_t)relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_side_ = p_; size_side_ = bytes_; (void)pos_side_; (void)size_side_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_edge(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_edge_ = 0, size_edge_ = 0;
-    uint64_t pos_transition_ = 0, size_transition_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "edge needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* edge */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->edge = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->edge); if (!(((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "edge", -1, "%lld fails check it < header.adjacency_count * 3", (long long)it); }
-        cur = p_ + bytes_;
-        pos_edge_ = p_; size_edge_ = bytes_; (void)pos_edge_; (void)size_edge_;
-    }
-    { /* transition */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->transition = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_transition_ = p_; size_transition_ = bytes_; (void)pos_transition_; (void)size_transition_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_edge *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_edge_ = 0, size_edge_ = 0;
-    uint64_t pos_transition_ = 0, size_transition_ = 0;
-    { /* edge */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->edge = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edge_ = p_; size_edge_ = bytes_; (void)pos_edge_; (void)size_edge_;
-    }
-    { /* transition */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->transition = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_transition_ = p_; size_transition_ = bytes_; (void)pos_transition_; (void)size_transition_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_bwm(relic_bwm_vctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_faces_ = 0, size_faces_ = 0;
-    uint64_t pos_materials_ = 0, size_materials_ = 0;
-    uint64_t pos_normals_ = 0, size_normals_ = 0;
-    uint64_t pos_distances_ = 0, size_distances_ = 0;
-    uint64_t pos_aabb_ = 0, size_aabb_ = 0;
-    uint64_t pos_adjacency_ = 0, size_adjacency_ = 0;
-    uint64_t pos_edges_ = 0, size_edges_ = 0;
-    uint64_t pos_perimeters_ = 0, size_perimeters_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 136u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 136 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    relic_status st;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* vertices */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.vertex_offset), ((int64_t)m->header.vertex_count), 1u, 12u, c->size, "vertices", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->vertices_count = (size_t)(n_ / 1u);
-        c->view->vertices = c->base + p_;
-        c->view->vertices_count = (size_t)(n_ / 1u);
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.vertex_offset), ((int64_t)m->header.vertex_count), 1u, 12u, c->size, "vertices", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->vertices_count = (size_t)n;
+        if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
     }
     { /* faces */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.face_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "faces", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->faces_count = (size_t)(n_ / 1u);
-        c->view->faces = c->base + p_;
-        c->view->faces_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_bwm_face e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_face(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        pos_faces_ = p_; size_faces_ = bytes_; (void)pos_faces_; (void)size_faces_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.face_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "faces", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->faces_count = (size_t)n;
+        if (c->view) { c->view->faces = c->base + at; c->view->faces_count = (size_t)n; }
+        if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_face e;
+            if ((st = rd_face(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_face(c, at + k * 12u, &m->faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
     }
     { /* materials */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.material_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "materials", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->materials_count = (size_t)(n_ / 1u);
-        c->view->materials = c->base + p_;
-        c->view->materials_count = (size_t)(n_ / 1u);
-        pos_materials_ = p_; size_materials_ = bytes_; (void)pos_materials_; (void)size_materials_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.material_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "materials", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->materials_count = (size_t)n;
+        if (c->view) { c->view->materials = c->base + at; c->view->materials_count = (size_t)n; }
+        if (c->arena && n && !(m->materials = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "materials"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->materials[k] = relic_load_u32le(c->base + at + k * 4);
     }
     { /* normals */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.normal_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "normals", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->normals_count = (size_t)(n_ / 1u);
-        c->view->normals = c->base + p_;
-        c->view->normals_count = (size_t)(n_ / 1u);
-        pos_normals_ = p_; size_normals_ = bytes_; (void)pos_normals_; (void)size_normals_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.normal_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "normals", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->normals_count = (size_t)n;
+        if (c->view) { c->view->normals = c->base + at; c->view->normals_count = (size_t)n; }
+        if (c->arena && n && !(m->normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "normals"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, at + k * 12u, &m->normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "normals", (int64_t)k);
     }
     { /* distances */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.distance_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "distances", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->distances_count = (size_t)(n_ / 1u);
-        c->view->distances = c->base + p_;
-        c->view->distances_count = (size_t)(n_ / 1u);
-        pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.distance_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "distances", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->distances_count = (size_t)n;
+        if (c->view) { c->view->distances = c->base + at; c->view->distances_count = (size_t)n; }
+        if (c->arena && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(float), _Alignof(float), at, "distances"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + at + k * 4);
     }
     { /* aabb */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.aabb_offset), ((int64_t)m->header.aabb_count), 1u, 44u, c->size, "aabb", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->aabb_count = (size_t)(n_ / 1u);
-        c->view->aabb = c->base + p_;
-        c->view->aabb_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_bwm_aabb_node e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_aabb_node(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "aabb", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        pos_aabb_ = p_; size_aabb_ = bytes_; (void)pos_aabb_; (void)size_aabb_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.aabb_offset), ((int64_t)m->header.aabb_count), 1u, 44u, c->size, "aabb", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->aabb_count = (size_t)n;
+        if (c->view) { c->view->aabb = c->base + at; c->view->aabb_count = (size_t)n; }
+        if (c->arena && n && !(m->aabb = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_aabb_node e;
+            if ((st = rd_aabb_node(c, at + k * 44u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_aabb_node(c, at + k * 44u, &m->aabb[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
     }
     { /* adjacency */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.adjacency_offset), ((int64_t)m->header.adjacency_count), 1u, 12u, c->size, "adjacency", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->adjacency_count = (size_t)(n_ / 1u);
-        c->view->adjacency = c->base + p_;
-        c->view->adjacency_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_bwm_adjacency e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_adjacency(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "adjacency", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        pos_adjacency_ = p_; size_adjacency_ = bytes_; (void)pos_adjacency_; (void)size_adjacency_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.adjacency_offset), ((int64_t)m->header.adjacency_count), 1u, 12u, c->size, "adjacency", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->adjacency_count = (size_t)n;
+        if (c->view) { c->view->adjacency = c->base + at; c->view->adjacency_count = (size_t)n; }
+        if (c->arena && n && !(m->adjacency = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_adjacency e;
+            if ((st = rd_adjacency(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_adjacency(c, at + k * 12u, &m->adjacency[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
     }
     { /* edges */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.edge_offset), ((int64_t)m->header.edge_count), 1u, 8u, c->size, "edges", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->edges_count = (size_t)(n_ / 1u);
-        c->view->edges = c->base + p_;
-        c->view->edges_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_bwm_edge e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_edge(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "edges", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.edge_offset), ((int64_t)m->header.edge_count), 1u, 8u, c->size, "edges", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->edges_count = (size_t)n;
+        if (c->view) { c->view->edges = c->base + at; c->view->edges_count = (size_t)n; }
+        if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_bwm_edge e;
+            if ((st = rd_edge(c, at + k * 8u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_edge(c, at + k * 8u, &m->edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
     }
     { /* perimeters */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.perimeter_offset), ((int64_t)m->header.perimeter_count), 1u, 4u, c->size, "perimeters", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->perimeters_count = (size_t)(n_ / 1u);
-        c->view->perimeters = c->base + p_;
-        c->view->perimeters_count = (size_t)(n_ / 1u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint32_t v_; v_ = relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(v_); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "perimeters", (int64_t)k_, "%lld fails check it <= header.edge_count", (long long)it); }
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.perimeter_offset), ((int64_t)m->header.perimeter_count), 1u, 4u, c->size, "perimeters", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->perimeters_count = (size_t)n;
+        if (c->view) { c->view->perimeters = c->base + at; c->view->perimeters_count = (size_t)n; }
+        if (c->arena && n && !(m->perimeters = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "perimeters"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->perimeters[k] = relic_load_u32le(c->base + at + k * 4);
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            const uint32_t v = relic_load_u32le(c->base + at + k * 4);
+            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, at + k * 4u, "perimeters", (int64_t)k, "%lld fails check it <= header.edge_count", (long long)it); }
         }
-        pos_perimeters_ = p_; size_perimeters_ = bytes_; (void)pos_perimeters_; (void)size_perimeters_;
     }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_bwm(relic_bwm_dctx *c, uint64_t pos, uint64_t *size_out, relic_bwm_bwm *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_faces_ = 0, size_faces_ = 0;
-    uint64_t pos_materials_ = 0, size_materials_ = 0;
-    uint64_t pos_normals_ = 0, size_normals_ = 0;
-    uint64_t pos_distances_ = 0, size_distances_ = 0;
-    uint64_t pos_aabb_ = 0, size_aabb_ = 0;
-    uint64_t pos_adjacency_ = 0, size_adjacency_ = 0;
-    uint64_t pos_edges_ = 0, size_edges_ = 0;
-    uint64_t pos_perimeters_ = 0, size_perimeters_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 136u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* vertices */
-        const int64_t at_ = ((int64_t)m->header.vertex_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.vertex_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->vertices_count = (size_t)(n_ / 1u);
-        m->vertices = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f));
-        if (!m->vertices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "vertices", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->vertices, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->vertices[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* faces */
-        const int64_t at_ = ((int64_t)m->header.face_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->faces_count = (size_t)(n_ / 1u);
-        m->faces = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_bwm_face), _Alignof(relic_bwm_face));
-        if (!m->faces && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "faces", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_face()) { if (n_) memcpy(m->faces, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_face(c, q_, &sz_, &m->faces[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_faces_ = p_; size_faces_ = bytes_; (void)pos_faces_; (void)size_faces_;
-    }
-    { /* materials */
-        const int64_t at_ = ((int64_t)m->header.material_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->materials_count = (size_t)(n_ / 1u);
-        m->materials = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->materials && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "materials", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->materials, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->materials)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        pos_materials_ = p_; size_materials_ = bytes_; (void)pos_materials_; (void)size_materials_;
-    }
-    { /* normals */
-        const int64_t at_ = ((int64_t)m->header.normal_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->normals_count = (size_t)(n_ / 1u);
-        m->normals = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f));
-        if (!m->normals && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "normals", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->normals, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->normals[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "normals", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_normals_ = p_; size_normals_ = bytes_; (void)pos_normals_; (void)size_normals_;
-    }
-    { /* distances */
-        const int64_t at_ = ((int64_t)m->header.distance_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->distances_count = (size_t)(n_ / 1u);
-        m->distances = relic_arena_array(c->arena, (size_t)n_, sizeof(float), _Alignof(float));
-        if (!m->distances && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "distances", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->distances, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((float *)m->distances)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u); }
-#endif
-        pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
-    }
-    { /* aabb */
-        const int64_t at_ = ((int64_t)m->header.aabb_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.aabb_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 44u;
-        m->aabb_count = (size_t)(n_ / 1u);
-        m->aabb = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node));
-        if (!m->aabb && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "aabb", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_aabb_node()) { if (n_) memcpy(m->aabb, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_aabb_node(c, q_, &sz_, &m->aabb[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "aabb", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_aabb_ = p_; size_aabb_ = bytes_; (void)pos_aabb_; (void)size_aabb_;
-    }
-    { /* adjacency */
-        const int64_t at_ = ((int64_t)m->header.adjacency_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.adjacency_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->adjacency_count = (size_t)(n_ / 1u);
-        m->adjacency = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency));
-        if (!m->adjacency && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "adjacency", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_adjacency()) { if (n_) memcpy(m->adjacency, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_adjacency(c, q_, &sz_, &m->adjacency[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "adjacency", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_adjacency_ = p_; size_adjacency_ = bytes_; (void)pos_adjacency_; (void)size_adjacency_;
-    }
-    { /* edges */
-        const int64_t at_ = ((int64_t)m->header.edge_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.edge_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->edges_count = (size_t)(n_ / 1u);
-        m->edges = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge));
-        if (!m->edges && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "edges", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_edge()) { if (n_) memcpy(m->edges, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_edge(c, q_, &sz_, &m->edges[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "edges", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
-    }
-    { /* perimeters */
-        const int64_t at_ = ((int64_t)m->header.perimeter_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.perimeter_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->perimeters_count = (size_t)(n_ / 1u);
-        m->perimeters = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->perimeters && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "perimeters", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->perimeters, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->perimeters)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        pos_perimeters_ = p_; size_perimeters_ = bytes_; (void)pos_perimeters_; (void)size_perimeters_;
-    }
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_bwm_validate(const uint8_t *data, size_t size, relic_bwm_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_bwm_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_bwm(&c, 0, &sz, &out->values);
+    relic_bwm_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_bwm(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_bwm *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_bwm_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_bwm(&c, 0, &sz, out);
+    relic_bwm_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_bwm(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -1527,741 +282,210 @@ typedef struct relic_bwm_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_bwm_bwm *root;
-    uint64_t at_vertices, size_vertices;
-    uint64_t at_faces, size_faces;
-    uint64_t at_materials, size_materials;
-    uint64_t at_normals, size_normals;
-    uint64_t at_distances, size_distances;
-    uint64_t at_aabb, size_aabb;
-    uint64_t at_adjacency, size_adjacency;
-    uint64_t at_edges, size_edges;
-    uint64_t at_perimeters, size_perimeters;
+    uint64_t at[9], size[9]; /* placed members: 0 vertices 1 faces 2 materials 3 normals 4 distances 5 aabb 6 adjacency 7 edges 8 perimeters */
 } relic_bwm_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_bwm_wctx *c, const relic_bwm_vec3f *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_bwm_wctx *c, const relic_bwm_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_face(relic_bwm_wctx *c, const relic_bwm_face *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_aabb_node(relic_bwm_wctx *c, const relic_bwm_aabb_node *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_adjacency(relic_bwm_wctx *c, const relic_bwm_adjacency *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_edge(relic_bwm_wctx *c, const relic_bwm_edge *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_bwm_wctx *c, const relic_bwm_vec3f *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_vec3f(uint8_t *p, const relic_bwm_vec3f *m)
 {
-    relic_bwm_vec3f mm_ = *m0;
-    relic_bwm_vec3f *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->z);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_f32le(p + 0, m->x);
+    relic_store_f32le(p + 4, m->y);
+    relic_store_f32le(p + 8, m->z);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_bwm_wctx *c, const relic_bwm_header *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_header(uint8_t *p, const relic_bwm_header *m)
 {
-    relic_bwm_header mm_ = *m0;
-    relic_bwm_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 8u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "BWM V1.0", 8);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->type);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* relative_use_position_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->relative_use_position_1, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_1", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* relative_use_position_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->relative_use_position_2, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "relative_use_position_2", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* absolute_use_position_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->absolute_use_position_1, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_1", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* absolute_use_position_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->absolute_use_position_2, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "absolute_use_position_2", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->position, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* vertex_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->face_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* face_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->face_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* material_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->material_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* normal_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->normal_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* distance_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->distance_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* aabb_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->aabb_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* aabb_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->aabb_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->unknown);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* adjacency_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->adjacency_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* adjacency_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->adjacency_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* edge_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->edge_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* edge_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->edge_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* perimeter_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->perimeter_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* perimeter_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->perimeter_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, "BWM V1.0", 8);
+    relic_store_u32le(p + 8, m->type);
+    put_vec3f(p + 12, &m->relative_use_position_1);
+    put_vec3f(p + 24, &m->relative_use_position_2);
+    put_vec3f(p + 36, &m->absolute_use_position_1);
+    put_vec3f(p + 48, &m->absolute_use_position_2);
+    put_vec3f(p + 60, &m->position);
+    relic_store_u32le(p + 72, m->vertex_count);
+    relic_store_u32le(p + 76, m->vertex_offset);
+    relic_store_u32le(p + 80, m->face_count);
+    relic_store_u32le(p + 84, m->face_offset);
+    relic_store_u32le(p + 88, m->material_offset);
+    relic_store_u32le(p + 92, m->normal_offset);
+    relic_store_u32le(p + 96, m->distance_offset);
+    relic_store_u32le(p + 100, m->aabb_count);
+    relic_store_u32le(p + 104, m->aabb_offset);
+    relic_store_u32le(p + 108, m->unknown);
+    relic_store_u32le(p + 112, m->adjacency_count);
+    relic_store_u32le(p + 116, m->adjacency_offset);
+    relic_store_u32le(p + 120, m->edge_count);
+    relic_store_u32le(p + 124, m->edge_offset);
+    relic_store_u32le(p + 128, m->perimeter_count);
+    relic_store_u32le(p + 132, m->perimeter_offset);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_face(relic_bwm_wctx *c, const relic_bwm_face *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_face(uint8_t *p, const relic_bwm_face *m)
 {
-    relic_bwm_face mm_ = *m0;
-    relic_bwm_face *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->v)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, ((const uint32_t *)m->v)[k]);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_aabb_node(relic_bwm_wctx *c, const relic_bwm_aabb_node *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_aabb_node(uint8_t *p, const relic_bwm_aabb_node *m)
 {
-    relic_bwm_aabb_node mm_ = *m0;
-    relic_bwm_aabb_node *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* box_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->box_min, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_min", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* box_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->box_max, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "box_max", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* face */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->face));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->unknown);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* most_significant_plane */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->most_significant_plane);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* child1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->child1);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* child2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->child2);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    put_vec3f(p + 0, &m->box_min);
+    put_vec3f(p + 12, &m->box_max);
+    relic_store_u32le(p + 24, (uint32_t)(m->face));
+    relic_store_u32le(p + 28, m->unknown);
+    relic_store_u32le(p + 32, m->most_significant_plane);
+    relic_store_u32le(p + 36, m->child1);
+    relic_store_u32le(p + 40, m->child2);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_adjacency(relic_bwm_wctx *c, const relic_bwm_adjacency *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_adjacency(uint8_t *p, const relic_bwm_adjacency *m)
 {
-    relic_bwm_adjacency mm_ = *m0;
-    relic_bwm_adjacency *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* side */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, (uint32_t)(((const int32_t *)m->side)[k_])); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, (uint32_t)(((const int32_t *)m->side)[k]));
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_edge(relic_bwm_wctx *c, const relic_bwm_edge *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_edge(uint8_t *p, const relic_bwm_edge *m)
 {
-    relic_bwm_edge mm_ = *m0;
-    relic_bwm_edge *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* edge */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->edge);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* transition */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->transition));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->edge);
+    relic_store_u32le(p + 4, (uint32_t)(m->transition));
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_bwm_bwm mm_ = *m0;
-    relic_bwm_bwm *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    relic_status st;
+    put_header(c->base + pos, &m->header);
     { /* vertices */
-        const uint64_t p_ = c->at_vertices;
-        const int64_t cnt_ = ((int64_t)m->header.vertex_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "vertices", "has %llu elements but header.vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->vertices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->vertices, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->vertices[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "vertices", "header.vertex_count", ((int64_t)m->header.vertex_count), m->vertices_count)) != RELIC_OK) return st;
+        const uint64_t n = m->vertices_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->vertices, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->vertices[k]);
     }
     { /* faces */
-        const uint64_t p_ = c->at_faces;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->faces_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "faces", "has %llu elements but header.face_count = %lld", (unsigned long long)m->faces_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->faces_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_face()) { if (n_) memcpy(c->base + p_, m->faces, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_face(c, &m->faces[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "faces", "header.face_count", ((int64_t)m->header.face_count), m->faces_count)) != RELIC_OK) return st;
+        const uint64_t n = m->faces_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->faces, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_face(c->base + at + k * 12, &m->faces[k]);
     }
     { /* materials */
-        const uint64_t p_ = c->at_materials;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->materials_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "materials", "has %llu elements but header.face_count = %lld", (unsigned long long)m->materials_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->materials_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->materials, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->materials)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        (void)bytes_;
+        const uint64_t at = c->at[2];
+        if ((st = relic_gen_count(c->err, at, "materials", "header.face_count", ((int64_t)m->header.face_count), m->materials_count)) != RELIC_OK) return st;
+        const uint64_t n = m->materials_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->materials, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->materials)[k]);
     }
     { /* normals */
-        const uint64_t p_ = c->at_normals;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->normals_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "normals", "has %llu elements but header.face_count = %lld", (unsigned long long)m->normals_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->normals_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->normals, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->normals[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "normals", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[3];
+        if ((st = relic_gen_count(c->err, at, "normals", "header.face_count", ((int64_t)m->header.face_count), m->normals_count)) != RELIC_OK) return st;
+        const uint64_t n = m->normals_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->normals, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + at + k * 12, &m->normals[k]);
     }
     { /* distances */
-        const uint64_t p_ = c->at_distances;
-        const int64_t cnt_ = ((int64_t)m->header.face_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->distances_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "distances", "has %llu elements but header.face_count = %lld", (unsigned long long)m->distances_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->distances_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->distances, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->distances)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        (void)bytes_;
+        const uint64_t at = c->at[4];
+        if ((st = relic_gen_count(c->err, at, "distances", "header.face_count", ((int64_t)m->header.face_count), m->distances_count)) != RELIC_OK) return st;
+        const uint64_t n = m->distances_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->distances, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_f32le(c->base + at + k * 4, ((const float *)m->distances)[k]);
     }
     { /* aabb */
-        const uint64_t p_ = c->at_aabb;
-        const int64_t cnt_ = ((int64_t)m->header.aabb_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->aabb_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "aabb", "has %llu elements but header.aabb_count = %lld", (unsigned long long)m->aabb_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->aabb_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_aabb_node()) { if (n_) memcpy(c->base + p_, m->aabb, (size_t)(n_ * 44u)); bytes_ = n_ * 44u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_aabb_node(c, &m->aabb[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "aabb", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[5];
+        if ((st = relic_gen_count(c->err, at, "aabb", "header.aabb_count", ((int64_t)m->header.aabb_count), m->aabb_count)) != RELIC_OK) return st;
+        const uint64_t n = m->aabb_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->aabb, (size_t)(n * 44u)); }
+        else for (uint64_t k = 0; k < n; k++) put_aabb_node(c->base + at + k * 44, &m->aabb[k]);
     }
     { /* adjacency */
-        const uint64_t p_ = c->at_adjacency;
-        const int64_t cnt_ = ((int64_t)m->header.adjacency_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->adjacency_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "adjacency", "has %llu elements but header.adjacency_count = %lld", (unsigned long long)m->adjacency_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->adjacency_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_adjacency()) { if (n_) memcpy(c->base + p_, m->adjacency, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_adjacency(c, &m->adjacency[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "adjacency", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[6];
+        if ((st = relic_gen_count(c->err, at, "adjacency", "header.adjacency_count", ((int64_t)m->header.adjacency_count), m->adjacency_count)) != RELIC_OK) return st;
+        const uint64_t n = m->adjacency_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->adjacency, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_adjacency(c->base + at + k * 12, &m->adjacency[k]);
     }
     { /* edges */
-        const uint64_t p_ = c->at_edges;
-        const int64_t cnt_ = ((int64_t)m->header.edge_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->edges_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "edges", "has %llu elements but header.edge_count = %lld", (unsigned long long)m->edges_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->edges_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_edge()) { if (n_) memcpy(c->base + p_, m->edges, (size_t)(n_ * 8u)); bytes_ = n_ * 8u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_edge(c, &m->edges[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "edges", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[7];
+        if ((st = relic_gen_count(c->err, at, "edges", "header.edge_count", ((int64_t)m->header.edge_count), m->edges_count)) != RELIC_OK) return st;
+        const uint64_t n = m->edges_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->edges, (size_t)(n * 8u)); }
+        else for (uint64_t k = 0; k < n; k++) put_edge(c->base + at + k * 8, &m->edges[k]);
     }
     { /* perimeters */
-        const uint64_t p_ = c->at_perimeters;
-        const int64_t cnt_ = ((int64_t)m->header.perimeter_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->perimeters_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "perimeters", "has %llu elements but header.perimeter_count = %lld", (unsigned long long)m->perimeters_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->perimeters_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->perimeters, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->perimeters)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        (void)bytes_;
+        const uint64_t at = c->at[8];
+        if ((st = relic_gen_count(c->err, at, "perimeters", "header.perimeter_count", ((int64_t)m->header.perimeter_count), m->perimeters_count)) != RELIC_OK) return st;
+        const uint64_t n = m->perimeters_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->perimeters, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + at + k * 4, ((const uint32_t *)m->perimeters)[k]);
     }
-    *size_out = cur - pos;
+    *size_out = 136u;
     return RELIC_OK;
 }
 
 relic_status relic_bwm_write(const relic_bwm_bwm *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_bwm_bwm mm_ = *model;
-    relic_bwm_bwm *m = &mm_;
-    relic_bwm_wctx cc_ = { 0 };
-    relic_bwm_wctx *c = &cc_;
+    relic_bwm_bwm copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_bwm_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 136u;
-    c->at_vertices = cur;
-    c->size_vertices = ((uint64_t)m->vertices_count * 12u);
-    if (cur + c->size_vertices < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "vertices", "too large");
-    cur += c->size_vertices;
-    c->at_faces = cur;
-    c->size_faces = ((uint64_t)m->faces_count * 12u);
-    if (cur + c->size_faces < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "faces", "too large");
-    cur += c->size_faces;
-    c->at_materials = cur;
-    c->size_materials = ((uint64_t)m->materials_count * 4u);
-    if (cur + c->size_materials < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "materials", "too large");
-    cur += c->size_materials;
-    c->at_normals = cur;
-    c->size_normals = ((uint64_t)m->normals_count * 12u);
-    if (cur + c->size_normals < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "normals", "too large");
-    cur += c->size_normals;
-    c->at_distances = cur;
-    c->size_distances = ((uint64_t)m->distances_count * 4u);
-    if (cur + c->size_distances < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "distances", "too large");
-    cur += c->size_distances;
-    c->at_aabb = cur;
-    c->size_aabb = ((uint64_t)m->aabb_count * 44u);
-    if (cur + c->size_aabb < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "aabb", "too large");
-    cur += c->size_aabb;
-    c->at_adjacency = cur;
-    c->size_adjacency = ((uint64_t)m->adjacency_count * 12u);
-    if (cur + c->size_adjacency < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "adjacency", "too large");
-    cur += c->size_adjacency;
-    c->at_edges = cur;
-    c->size_edges = ((uint64_t)m->edges_count * 8u);
-    if (cur + c->size_edges < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "edges", "too large");
-    cur += c->size_edges;
-    c->at_perimeters = cur;
-    c->size_perimeters = ((uint64_t)m->perimeters_count * 4u);
-    if (cur + c->size_perimeters < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "perimeters", "too large");
-    cur += c->size_perimeters;
-    {
-        const uint64_t seq_ = 136u;
-        uint64_t at_[9], sz_[9], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.vertex_offset;
-        sz_[0] = c->size_vertices;
-        at_[1] = (uint64_t)m->header.face_offset;
-        sz_[1] = c->size_faces;
-        at_[2] = (uint64_t)m->header.material_offset;
-        sz_[2] = c->size_materials;
-        at_[3] = (uint64_t)m->header.normal_offset;
-        sz_[3] = c->size_normals;
-        at_[4] = (uint64_t)m->header.distance_offset;
-        sz_[4] = c->size_distances;
-        at_[5] = (uint64_t)m->header.aabb_offset;
-        sz_[5] = c->size_aabb;
-        at_[6] = (uint64_t)m->header.adjacency_offset;
-        sz_[6] = c->size_adjacency;
-        at_[7] = (uint64_t)m->header.edge_offset;
-        sz_[7] = c->size_edges;
-        at_[8] = (uint64_t)m->header.perimeter_offset;
-        sz_[8] = c->size_perimeters;
-        for (int i_ = 0; i_ < 9 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_vertices = sz_[0] ? at_[0] : end_;
-            c->at_faces = sz_[1] ? at_[1] : end_;
-            c->at_materials = sz_[2] ? at_[2] : end_;
-            c->at_normals = sz_[3] ? at_[3] : end_;
-            c->at_distances = sz_[4] ? at_[4] : end_;
-            c->at_aabb = sz_[5] ? at_[5] : end_;
-            c->at_adjacency = sz_[6] ? at_[6] : end_;
-            c->at_edges = sz_[7] ? at_[7] : end_;
-            c->at_perimeters = sz_[8] ? at_[8] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->vertices_count == 0 && (uint64_t)m->header.vertex_offset <= total_) ? (uint64_t)m->header.vertex_offset : c->at_vertices;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.vertex_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->faces_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "face_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.face_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->faces_count == 0 && (uint64_t)m->header.face_offset <= total_) ? (uint64_t)m->header.face_offset : c->at_faces;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "face_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.face_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (m->materials_count == 0 && (uint64_t)m->header.material_offset <= total_) ? (uint64_t)m->header.material_offset : c->at_materials;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "material_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.material_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (m->normals_count == 0 && (uint64_t)m->header.normal_offset <= total_) ? (uint64_t)m->header.normal_offset : c->at_normals;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "normal_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.normal_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (m->distances_count == 0 && (uint64_t)m->header.distance_offset <= total_) ? (uint64_t)m->header.distance_offset : c->at_distances;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "distance_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.distance_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->aabb_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "aabb_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.aabb_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->aabb_count == 0 && (uint64_t)m->header.aabb_offset <= total_) ? (uint64_t)m->header.aabb_offset : c->at_aabb;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "aabb_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.aabb_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->adjacency_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "adjacency_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.adjacency_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->adjacency_count == 0 && (uint64_t)m->header.adjacency_offset <= total_) ? (uint64_t)m->header.adjacency_offset : c->at_adjacency;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "adjacency_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.adjacency_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->edges_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "edge_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.edge_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->edges_count == 0 && (uint64_t)m->header.edge_offset <= total_) ? (uint64_t)m->header.edge_offset : c->at_edges;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "edge_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.edge_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->perimeters_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "perimeter_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.perimeter_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->perimeters_count == 0 && (uint64_t)m->header.perimeter_offset <= total_) ? (uint64_t)m->header.perimeter_offset : c->at_perimeters;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "perimeter_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.perimeter_offset = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->vertices_count * 12u);
+    c->size[1] = ((uint64_t)m->faces_count * 12u);
+    c->size[2] = ((uint64_t)m->materials_count * 4u);
+    c->size[3] = ((uint64_t)m->normals_count * 12u);
+    c->size[4] = ((uint64_t)m->distances_count * 4u);
+    c->size[5] = ((uint64_t)m->aabb_count * 44u);
+    c->size[6] = ((uint64_t)m->adjacency_count * 12u);
+    c->size[7] = ((uint64_t)m->edges_count * 8u);
+    c->size[8] = ((uint64_t)m->perimeters_count * 4u);
+    const uint64_t held[9] = {
+        m->header.vertex_offset,
+        m->header.face_offset,
+        m->header.material_offset,
+        m->header.normal_offset,
+        m->header.distance_offset,
+        m->header.aabb_offset,
+        m->header.adjacency_offset,
+        m->header.edge_offset,
+        m->header.perimeter_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 136u, 9, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->header.vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->vertices_count == 0 && (uint64_t)m->header.vertex_offset <= total) ? (uint64_t)m->header.vertex_offset : c->at[0], UINT64_C(4294967295), "vertex_offset", "u32")) != RELIC_OK) return st;
+    m->header.vertex_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->faces_count, UINT64_C(4294967295), "face_count", "u32")) != RELIC_OK) return st;
+    m->header.face_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->faces_count == 0 && (uint64_t)m->header.face_offset <= total) ? (uint64_t)m->header.face_offset : c->at[1], UINT64_C(4294967295), "face_offset", "u32")) != RELIC_OK) return st;
+    m->header.face_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->materials_count == 0 && (uint64_t)m->header.material_offset <= total) ? (uint64_t)m->header.material_offset : c->at[2], UINT64_C(4294967295), "material_offset", "u32")) != RELIC_OK) return st;
+    m->header.material_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->normals_count == 0 && (uint64_t)m->header.normal_offset <= total) ? (uint64_t)m->header.normal_offset : c->at[3], UINT64_C(4294967295), "normal_offset", "u32")) != RELIC_OK) return st;
+    m->header.normal_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->distances_count == 0 && (uint64_t)m->header.distance_offset <= total) ? (uint64_t)m->header.distance_offset : c->at[4], UINT64_C(4294967295), "distance_offset", "u32")) != RELIC_OK) return st;
+    m->header.distance_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->aabb_count, UINT64_C(4294967295), "aabb_count", "u32")) != RELIC_OK) return st;
+    m->header.aabb_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->aabb_count == 0 && (uint64_t)m->header.aabb_offset <= total) ? (uint64_t)m->header.aabb_offset : c->at[5], UINT64_C(4294967295), "aabb_offset", "u32")) != RELIC_OK) return st;
+    m->header.aabb_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->adjacency_count, UINT64_C(4294967295), "adjacency_count", "u32")) != RELIC_OK) return st;
+    m->header.adjacency_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->adjacency_count == 0 && (uint64_t)m->header.adjacency_offset <= total) ? (uint64_t)m->header.adjacency_offset : c->at[6], UINT64_C(4294967295), "adjacency_offset", "u32")) != RELIC_OK) return st;
+    m->header.adjacency_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->edges_count, UINT64_C(4294967295), "edge_count", "u32")) != RELIC_OK) return st;
+    m->header.edge_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->edges_count == 0 && (uint64_t)m->header.edge_offset <= total) ? (uint64_t)m->header.edge_offset : c->at[7], UINT64_C(4294967295), "edge_offset", "u32")) != RELIC_OK) return st;
+    m->header.edge_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->perimeters_count, UINT64_C(4294967295), "perimeter_count", "u32")) != RELIC_OK) return st;
+    m->header.perimeter_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->perimeters_count == 0 && (uint64_t)m->header.perimeter_offset <= total) ? (uint64_t)m->header.perimeter_offset : c->at[8], UINT64_C(4294967295), "perimeter_offset", "u32")) != RELIC_OK) return st;
+    m->header.perimeter_offset = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_bwm(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_bwm(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -20,75 +20,44 @@ extern const relic_format_info relic_format_bwm;
 
 /** What the walkmesh belongs to (PyKotor wiki, KotOR BWM file format, Walkmesh Properties). */
 enum relic_bwm_walkmesh_type {
-    /** PWK or DWK: collision of a placeable or door; no AABB tree, adjacency, edges or perimeters */
-    RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR = 0,
-    /** WOK: area walkmesh with AABB tree, adjacency, edges and perimeters */
-    RELIC_BWM_WALKMESH_TYPE_AREA = 1,
+    RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR = 0, /**< PWK or DWK: collision of a placeable or door; no AABB tree, adjacency, edges or perimeters */
+    RELIC_BWM_WALKMESH_TYPE_AREA = 1, /**< WOK: area walkmesh with AABB tree, adjacency, edges and perimeters */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_bwm_walkmesh_type_name(int64_t value);
-/** Value of a name (as relic_bwm_walkmesh_type_name gives it); 0 when unknown. */
 int relic_bwm_walkmesh_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in walkmesh_type. */
-static inline int relic_bwm_walkmesh_type_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(1);
-}
+static inline int relic_bwm_walkmesh_type_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(1); }
 
 /** Surface material: a row of surfacemat.2da (PyKotor, common/geometry.py; kotorblender, constants.py). Ids outside the table are allowed. */
 enum relic_bwm_surface_material {
-    /** NotDefined; not walkable */
-    RELIC_BWM_SURFACE_MATERIAL_UNDEFINED = 0,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_DIRT = 1,
-    /** not walkable */
-    RELIC_BWM_SURFACE_MATERIAL_OBSCURING = 2,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_GRASS = 3,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_STONE = 4,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_WOOD = 5,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_WATER = 6,
-    /** not walkable */
-    RELIC_BWM_SURFACE_MATERIAL_NONWALK = 7,
-    /** not walkable */
-    RELIC_BWM_SURFACE_MATERIAL_TRANSPARENT = 8,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_CARPET = 9,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_METAL = 10,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_PUDDLES = 11,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_SWAMP = 12,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_MUD = 13,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_LEAVES = 14,
-    /** not walkable */
-    RELIC_BWM_SURFACE_MATERIAL_LAVA = 15,
-    /** walkable in the sample files' sense (PyKotor, common/geometry.py; kotorblender, constants.py table) */
-    RELIC_BWM_SURFACE_MATERIAL_BOTTOMLESS_PIT = 16,
-    /** not walkable */
-    RELIC_BWM_SURFACE_MATERIAL_DEEP_WATER = 17,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_DOOR = 18,
-    /** kotorblender Snow, PyKotor NonWalkGrass; not walkable */
-    RELIC_BWM_SURFACE_MATERIAL_SNOW = 19,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_SAND = 20,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_BARE_BONES = 21,
-    /** walkable */
-    RELIC_BWM_SURFACE_MATERIAL_STONE_BRIDGE = 22,
-    /** PyKotor extension; walkable */
-    RELIC_BWM_SURFACE_MATERIAL_TRIGGER = 30,
+    RELIC_BWM_SURFACE_MATERIAL_UNDEFINED = 0, /**< NotDefined; not walkable */
+    RELIC_BWM_SURFACE_MATERIAL_DIRT = 1, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_OBSCURING = 2, /**< not walkable */
+    RELIC_BWM_SURFACE_MATERIAL_GRASS = 3, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_STONE = 4, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_WOOD = 5, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_WATER = 6, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_NONWALK = 7, /**< not walkable */
+    RELIC_BWM_SURFACE_MATERIAL_TRANSPARENT = 8, /**< not walkable */
+    RELIC_BWM_SURFACE_MATERIAL_CARPET = 9, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_METAL = 10, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_PUDDLES = 11, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_SWAMP = 12, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_MUD = 13, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_LEAVES = 14, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_LAVA = 15, /**< not walkable */
+    RELIC_BWM_SURFACE_MATERIAL_BOTTOMLESS_PIT = 16, /**< walkable in the sample files' sense (PyKotor, common/geometry.py; kotorblender, constants.py table) */
+    RELIC_BWM_SURFACE_MATERIAL_DEEP_WATER = 17, /**< not walkable */
+    RELIC_BWM_SURFACE_MATERIAL_DOOR = 18, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_SNOW = 19, /**< kotorblender Snow, PyKotor NonWalkGrass; not walkable */
+    RELIC_BWM_SURFACE_MATERIAL_SAND = 20, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_BARE_BONES = 21, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_STONE_BRIDGE = 22, /**< walkable */
+    RELIC_BWM_SURFACE_MATERIAL_TRIGGER = 30, /**< PyKotor extension; walkable */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_bwm_surface_material_name(int64_t value);
-/** Value of a name (as relic_bwm_surface_material_name gives it); 0 when unknown. */
 int relic_bwm_surface_material_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in surface_material. */
 static inline int relic_bwm_surface_material_known(int64_t value)
@@ -126,22 +95,15 @@ static inline int relic_bwm_surface_material_known(int64_t value)
 
 /** Most significant plane of an AABB node (kotorblender, aabb.py; PyKotor, io_bwm.py, kotorblender constants). 0 on leaves. */
 enum relic_bwm_aabb_plane {
-    /** +X */
-    RELIC_BWM_AABB_PLANE_POS_X = 1,
-    /** +Y */
-    RELIC_BWM_AABB_PLANE_POS_Y = 2,
-    /** +Z */
-    RELIC_BWM_AABB_PLANE_POS_Z = 4,
-    /** -X */
-    RELIC_BWM_AABB_PLANE_NEG_X = 8,
-    /** -Y */
-    RELIC_BWM_AABB_PLANE_NEG_Y = 16,
-    /** -Z */
-    RELIC_BWM_AABB_PLANE_NEG_Z = 32,
+    RELIC_BWM_AABB_PLANE_POS_X = 1, /**< +X */
+    RELIC_BWM_AABB_PLANE_POS_Y = 2, /**< +Y */
+    RELIC_BWM_AABB_PLANE_POS_Z = 4, /**< +Z */
+    RELIC_BWM_AABB_PLANE_NEG_X = 8, /**< -X */
+    RELIC_BWM_AABB_PLANE_NEG_Y = 16, /**< -Y */
+    RELIC_BWM_AABB_PLANE_NEG_Z = 32, /**< -Z */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_bwm_aabb_plane_name(int64_t value);
-/** Value of a name (as relic_bwm_aabb_plane_name gives it); 0 when unknown. */
 int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value);
 #define RELIC_BWM_AABB_PLANE_MASK 0x3Fu
 
@@ -164,139 +126,87 @@ struct relic_bwm_vec3f {
 #define RELIC_BWM_HEADER_SIZE 136
 /** BWM file header (PyKotor wiki, KotOR BWM file format, File header, Walkmesh properties, Data table offsets; PyKotor, io_bwm.py; xoreos, walkmeshloader.cpp). Model form: plain C values. */
 struct relic_bwm_header {
-    /** File type and version; must be exactly "BWM V1.0" [constant "BWM V1.0"] */
-    char magic[8];
-    /** 0 = PWK/DWK, 1 = WOK [enum walkmesh_type] */
-    uint32_t type;
-    /** Relative use hook 1 (metres, walkmesh space) */
-    relic_bwm_vec3f relative_use_position_1;
-    /** Relative use hook 2 (metres, walkmesh space) */
-    relic_bwm_vec3f relative_use_position_2;
-    /** Absolute use hook 1 (metres, world space) */
-    relic_bwm_vec3f absolute_use_position_1;
-    /** Absolute use hook 2 (metres, world space) */
-    relic_bwm_vec3f absolute_use_position_2;
-    /** Walkmesh position offset (metres, world space) */
-    relic_bwm_vec3f position;
-    /** Number of vertices [derived: count(vertices), filled by the writer] */
-    uint32_t vertex_count;
-    /** Byte offset of the vertex array [derived: offset(vertices), filled by the writer] */
-    uint32_t vertex_offset;
-    /** Number of faces [derived: count(faces), filled by the writer] */
-    uint32_t face_count;
-    /** Byte offset of the face vertex-index array [derived: offset(faces), filled by the writer] */
-    uint32_t face_offset;
-    /** Byte offset of the material array (one per face) [derived: offset(materials), filled by the writer] */
-    uint32_t material_offset;
-    /** Byte offset of the face normal array (one per face) [derived: offset(normals), filled by the writer] */
-    uint32_t normal_offset;
-    /** Byte offset of the planar distance array (one per face) [derived: offset(distances), filled by the writer] */
-    uint32_t distance_offset;
-    /** Number of AABB nodes (WOK only; 0 for PWK/DWK) [derived: count(aabb), filled by the writer] */
-    uint32_t aabb_count;
-    /** Byte offset of the AABB node array [derived: offset(aabb), filled by the writer] */
-    uint32_t aabb_offset;
-    /** Unknown; 0 in every real file and written as 0 by every known writer */
-    uint32_t unknown;
-    /** Number of adjacency rows = number of walkable faces (WOK only) [derived: count(adjacency), filled by the writer] */
-    uint32_t adjacency_count;
-    /** Byte offset of the adjacency array [derived: offset(adjacency), filled by the writer] */
-    uint32_t adjacency_offset;
-    /** Number of perimeter edges (WOK only) [derived: count(edges), filled by the writer] */
-    uint32_t edge_count;
-    /** Byte offset of the edge array [derived: offset(edges), filled by the writer] */
-    uint32_t edge_offset;
-    /** Number of perimeter loops (WOK only) [derived: count(perimeters), filled by the writer] */
-    uint32_t perimeter_count;
-    /** Byte offset of the perimeter array [derived: offset(perimeters), filled by the writer] */
-    uint32_t perimeter_offset;
+    char magic[8]; /**< File type and version; must be exactly "BWM V1.0" [constant "BWM V1.0"] */
+    uint32_t type; /**< 0 = PWK/DWK, 1 = WOK [enum walkmesh_type] */
+    relic_bwm_vec3f relative_use_position_1; /**< Relative use hook 1 (metres, walkmesh space) */
+    relic_bwm_vec3f relative_use_position_2; /**< Relative use hook 2 (metres, walkmesh space) */
+    relic_bwm_vec3f absolute_use_position_1; /**< Absolute use hook 1 (metres, world space) */
+    relic_bwm_vec3f absolute_use_position_2; /**< Absolute use hook 2 (metres, world space) */
+    relic_bwm_vec3f position; /**< Walkmesh position offset (metres, world space) */
+    uint32_t vertex_count; /**< Number of vertices [derived: count(vertices), filled by the writer] */
+    uint32_t vertex_offset; /**< Byte offset of the vertex array [derived: offset(vertices), filled by the writer] */
+    uint32_t face_count; /**< Number of faces [derived: count(faces), filled by the writer] */
+    uint32_t face_offset; /**< Byte offset of the face vertex-index array [derived: offset(faces), filled by the writer] */
+    uint32_t material_offset; /**< Byte offset of the material array (one per face) [derived: offset(materials), filled by the writer] */
+    uint32_t normal_offset; /**< Byte offset of the face normal array (one per face) [derived: offset(normals), filled by the writer] */
+    uint32_t distance_offset; /**< Byte offset of the planar distance array (one per face) [derived: offset(distances), filled by the writer] */
+    uint32_t aabb_count; /**< Number of AABB nodes (WOK only; 0 for PWK/DWK) [derived: count(aabb), filled by the writer] */
+    uint32_t aabb_offset; /**< Byte offset of the AABB node array [derived: offset(aabb), filled by the writer] */
+    uint32_t unknown; /**< Unknown; 0 in every real file and written as 0 by every known writer */
+    uint32_t adjacency_count; /**< Number of adjacency rows = number of walkable faces (WOK only) [derived: count(adjacency), filled by the writer] */
+    uint32_t adjacency_offset; /**< Byte offset of the adjacency array [derived: offset(adjacency), filled by the writer] */
+    uint32_t edge_count; /**< Number of perimeter edges (WOK only) [derived: count(edges), filled by the writer] */
+    uint32_t edge_offset; /**< Byte offset of the edge array [derived: offset(edges), filled by the writer] */
+    uint32_t perimeter_count; /**< Number of perimeter loops (WOK only) [derived: count(perimeters), filled by the writer] */
+    uint32_t perimeter_offset; /**< Byte offset of the perimeter array [derived: offset(perimeters), filled by the writer] */
 };
 
 #define RELIC_BWM_FACE_SIZE 12
 /** A triangle: three 0-based vertex indices; side k runs v[k] to v[(k+1)%3] (PyKotor wiki, KotOR BWM file format, Faces). Model form: plain C values. */
 struct relic_bwm_face {
-    /** Vertex indices [check it < header.vertex_count] */
-    uint32_t v[3];
+    uint32_t v[3]; /**< Vertex indices [check it < header.vertex_count] */
 };
 
 #define RELIC_BWM_AABB_NODE_SIZE 44
 /** AABB tree node, pre-order, root first (PyKotor wiki, KotOR BWM file format, AABB Tree; kotorblender, aabb.py; PyKotor, io_bwm.py). Model form: plain C values. */
 struct relic_bwm_aabb_node {
-    /** Box minimum corner (metres) */
-    relic_bwm_vec3f box_min;
-    /** Box maximum corner (metres) */
-    relic_bwm_vec3f box_max;
-    /** Face index of a leaf; -1 for an internal node [check it == -1 || it >= 0 && it < header.face_count] */
-    int32_t face;
-    /** Unknown; 4 in every real file */
-    uint32_t unknown;
-    /** Split plane flag; 0 on leaves [flags aabb_plane] */
-    uint32_t most_significant_plane;
-    /** Left child node index, 0xFFFFFFFF for none [check it == 0xFFFFFFFF || it < header.aabb_count] */
-    uint32_t child1;
-    /** Right child node index, 0xFFFFFFFF for none [check it == 0xFFFFFFFF || it < header.aabb_count] */
-    uint32_t child2;
+    relic_bwm_vec3f box_min; /**< Box minimum corner (metres) */
+    relic_bwm_vec3f box_max; /**< Box maximum corner (metres) */
+    int32_t face; /**< Face index of a leaf; -1 for an internal node [check it == -1 || it >= 0 && it < header.face_count] */
+    uint32_t unknown; /**< Unknown; 4 in every real file */
+    uint32_t most_significant_plane; /**< Split plane flag; 0 on leaves [flags aabb_plane] */
+    uint32_t child1; /**< Left child node index, 0xFFFFFFFF for none [check it == 0xFFFFFFFF || it < header.aabb_count] */
+    uint32_t child2; /**< Right child node index, 0xFFFFFFFF for none [check it == 0xFFFFFFFF || it < header.aabb_count] */
 };
 
 #define RELIC_BWM_ADJACENCY_SIZE 12
 /** Neighbours of one walkable face: per side, 3*face+side of the walkable face sharing it, or -1 (PyKotor wiki, KotOR BWM file format, Walkable adjacencies). Model form: plain C values. */
 struct relic_bwm_adjacency {
-    /** Adjacent walkable face*3+side, -1 for none [check it == -1 || it >= 0 && it < header.adjacency_count * 3] */
-    int32_t side[3];
+    int32_t side[3]; /**< Adjacent walkable face*3+side, -1 for none [check it == -1 || it >= 0 && it < header.adjacency_count * 3] */
 };
 
 #define RELIC_BWM_EDGE_SIZE 8
 /** A perimeter edge: a walkable face side with no walkable neighbour (PyKotor wiki, KotOR BWM file format, Edges; PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py). Model form: plain C values. */
 struct relic_bwm_edge {
-    /** Edge id: 3*face+side [check it < header.adjacency_count * 3] */
-    uint32_t edge;
-    /** Index of the LYT room this edge leads to, -1 for none */
-    int32_t transition;
+    uint32_t edge; /**< Edge id: 3*face+side [check it < header.adjacency_count * 3] */
+    int32_t transition; /**< Index of the LYT room this edge leads to, -1 for none */
 };
 
 #define RELIC_BWM_BWM_SIZE 136
 /** A whole BWM file: the header, then nine arrays placed by the header's offsets. Writers lay them out contiguously after the header in this order, as every real file does (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py). Model form: plain C values. */
 struct relic_bwm_bwm {
     relic_bwm_header header;
-    /** Vertex positions (metres, world space) [count header.vertex_count] [at header.vertex_offset] */
-    relic_bwm_vec3f *vertices;
+    relic_bwm_vec3f *vertices; /**< Vertex positions (metres, world space) [count header.vertex_count] [at header.vertex_offset] */
     size_t vertices_count; /**< number of elements in vertices */
-    /** Faces, walkable first [count header.face_count] [at header.face_offset] */
-    relic_bwm_face *faces;
+    relic_bwm_face *faces; /**< Faces, walkable first [count header.face_count] [at header.face_offset] */
     size_t faces_count; /**< number of elements in faces */
-    /** Surface material per face [enum surface_material] [count header.face_count] [at header.material_offset] */
-    uint32_t *materials;
+    uint32_t *materials; /**< Surface material per face [enum surface_material] [count header.face_count] [at header.material_offset] */
     size_t materials_count; /**< number of elements in materials */
-    /** Unit face normals [count header.face_count] [at header.normal_offset] */
-    relic_bwm_vec3f *normals;
+    relic_bwm_vec3f *normals; /**< Unit face normals [count header.face_count] [at header.normal_offset] */
     size_t normals_count; /**< number of elements in normals */
-    /** Planar distance per face: -(normal . v0) [count header.face_count] [at header.distance_offset] */
-    float *distances;
+    float *distances; /**< Planar distance per face: -(normal . v0) [count header.face_count] [at header.distance_offset] */
     size_t distances_count; /**< number of elements in distances */
-    /** AABB tree nodes (WOK) [count header.aabb_count] [at header.aabb_offset] */
-    relic_bwm_aabb_node *aabb;
+    relic_bwm_aabb_node *aabb; /**< AABB tree nodes (WOK) [count header.aabb_count] [at header.aabb_offset] */
     size_t aabb_count; /**< number of elements in aabb */
-    /** Adjacency rows, one per walkable face (WOK) [count header.adjacency_count] [at header.adjacency_offset] */
-    relic_bwm_adjacency *adjacency;
+    relic_bwm_adjacency *adjacency; /**< Adjacency rows, one per walkable face (WOK) [count header.adjacency_count] [at header.adjacency_offset] */
     size_t adjacency_count; /**< number of elements in adjacency */
-    /** Perimeter edges (WOK) [count header.edge_count] [at header.edge_offset] */
-    relic_bwm_edge *edges;
+    relic_bwm_edge *edges; /**< Perimeter edges (WOK) [count header.edge_count] [at header.edge_offset] */
     size_t edges_count; /**< number of elements in edges */
-    /** Cumulative edge count at the end of each perimeter loop (WOK) [check it <= header.edge_count] [count header.perimeter_count] [at header.perimeter_offset] */
-    uint32_t *perimeters;
+    uint32_t *perimeters; /**< Cumulative edge count at the end of each perimeter loop (WOK) [check it <= header.edge_count] [count header.perimeter_count] [at header.perimeter_offset] */
     size_t perimeters_count; /**< number of elements in perimeters */
 };
 
-_Static_assert(RELIC_BWM_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_BWM_HEADER_SIZE == 136, "documented size of header");
-_Static_assert(RELIC_BWM_FACE_SIZE == 12, "documented size of face");
-_Static_assert(RELIC_BWM_AABB_NODE_SIZE == 44, "documented size of aabb_node");
-_Static_assert(RELIC_BWM_ADJACENCY_SIZE == 12, "documented size of adjacency");
-_Static_assert(RELIC_BWM_EDGE_SIZE == 8, "documented size of edge");
-_Static_assert(RELIC_BWM_BWM_SIZE == 136, "documented size of bwm");
-
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_bwm_vec3f_view { const uint8_t *p; } relic_bwm_vec3f_view;
+typedef struct relic_bwm_vec3f_view { const uint8_t *p; } relic_bwm_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_BWM_VEC3F_X_OFFSET 0
 static inline float relic_bwm_vec3f_x(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_BWM_VEC3F_Y_OFFSET 4
@@ -304,127 +214,88 @@ static inline float relic_bwm_vec3f_y(relic_bwm_vec3f_view v) { return relic_loa
 #define RELIC_BWM_VEC3F_Z_OFFSET 8
 static inline float relic_bwm_vec3f_z(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated header (136 bytes in the file). */
-typedef struct relic_bwm_header_view { const uint8_t *p; } relic_bwm_header_view;
+typedef struct relic_bwm_header_view { const uint8_t *p; } relic_bwm_header_view; /**< a validated header (136 bytes in the file), zero-copy */
 #define RELIC_BWM_HEADER_MAGIC_OFFSET 0
 #define RELIC_BWM_HEADER_MAGIC_VALUE "BWM V1.0"
 #define RELIC_BWM_HEADER_MAGIC_LEN 8
 /** magic: 8 bytes, not NUL-terminated. */
 static inline const char *relic_bwm_header_magic(relic_bwm_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_BWM_HEADER_TYPE_OFFSET 8
-/** 0 = PWK/DWK, 1 = WOK */
 static inline uint32_t relic_bwm_header_type(relic_bwm_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_OFFSET 12
-/** Relative use hook 1 (metres, walkmesh space) */
 static inline relic_bwm_vec3f_view relic_bwm_header_relative_use_position_1(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 12 }; return r; }
 #define RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_OFFSET 24
-/** Relative use hook 2 (metres, walkmesh space) */
 static inline relic_bwm_vec3f_view relic_bwm_header_relative_use_position_2(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 24 }; return r; }
 #define RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_OFFSET 36
-/** Absolute use hook 1 (metres, world space) */
 static inline relic_bwm_vec3f_view relic_bwm_header_absolute_use_position_1(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 36 }; return r; }
 #define RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_OFFSET 48
-/** Absolute use hook 2 (metres, world space) */
 static inline relic_bwm_vec3f_view relic_bwm_header_absolute_use_position_2(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 48 }; return r; }
 #define RELIC_BWM_HEADER_POSITION_OFFSET 60
-/** Walkmesh position offset (metres, world space) */
 static inline relic_bwm_vec3f_view relic_bwm_header_position(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 60 }; return r; }
 #define RELIC_BWM_HEADER_VERTEX_COUNT_OFFSET 72
-/** Number of vertices */
 static inline uint32_t relic_bwm_header_vertex_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 72); }
 #define RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET 76
-/** Byte offset of the vertex array */
 static inline uint32_t relic_bwm_header_vertex_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 76); }
 #define RELIC_BWM_HEADER_FACE_COUNT_OFFSET 80
-/** Number of faces */
 static inline uint32_t relic_bwm_header_face_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 80); }
 #define RELIC_BWM_HEADER_FACE_OFFSET_OFFSET 84
-/** Byte offset of the face vertex-index array */
 static inline uint32_t relic_bwm_header_face_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 84); }
 #define RELIC_BWM_HEADER_MATERIAL_OFFSET_OFFSET 88
-/** Byte offset of the material array (one per face) */
 static inline uint32_t relic_bwm_header_material_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 88); }
 #define RELIC_BWM_HEADER_NORMAL_OFFSET_OFFSET 92
-/** Byte offset of the face normal array (one per face) */
 static inline uint32_t relic_bwm_header_normal_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 92); }
 #define RELIC_BWM_HEADER_DISTANCE_OFFSET_OFFSET 96
-/** Byte offset of the planar distance array (one per face) */
 static inline uint32_t relic_bwm_header_distance_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 96); }
 #define RELIC_BWM_HEADER_AABB_COUNT_OFFSET 100
-/** Number of AABB nodes (WOK only; 0 for PWK/DWK) */
 static inline uint32_t relic_bwm_header_aabb_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 100); }
 #define RELIC_BWM_HEADER_AABB_OFFSET_OFFSET 104
-/** Byte offset of the AABB node array */
 static inline uint32_t relic_bwm_header_aabb_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 104); }
 #define RELIC_BWM_HEADER_UNKNOWN_OFFSET 108
-/** Unknown; 0 in every real file and written as 0 by every known writer */
 static inline uint32_t relic_bwm_header_unknown(relic_bwm_header_view v) { return relic_load_u32le(v.p + 108); }
 #define RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET 112
-/** Number of adjacency rows = number of walkable faces (WOK only) */
 static inline uint32_t relic_bwm_header_adjacency_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 112); }
 #define RELIC_BWM_HEADER_ADJACENCY_OFFSET_OFFSET 116
-/** Byte offset of the adjacency array */
 static inline uint32_t relic_bwm_header_adjacency_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 116); }
 #define RELIC_BWM_HEADER_EDGE_COUNT_OFFSET 120
-/** Number of perimeter edges (WOK only) */
 static inline uint32_t relic_bwm_header_edge_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 120); }
 #define RELIC_BWM_HEADER_EDGE_OFFSET_OFFSET 124
-/** Byte offset of the edge array */
 static inline uint32_t relic_bwm_header_edge_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 124); }
 #define RELIC_BWM_HEADER_PERIMETER_COUNT_OFFSET 128
-/** Number of perimeter loops (WOK only) */
 static inline uint32_t relic_bwm_header_perimeter_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 128); }
 #define RELIC_BWM_HEADER_PERIMETER_OFFSET_OFFSET 132
-/** Byte offset of the perimeter array */
 static inline uint32_t relic_bwm_header_perimeter_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 132); }
 
-/** Zero-copy view of a validated face (12 bytes in the file). */
-typedef struct relic_bwm_face_view { const uint8_t *p; } relic_bwm_face_view;
+typedef struct relic_bwm_face_view { const uint8_t *p; } relic_bwm_face_view; /**< a validated face (12 bytes in the file), zero-copy */
 #define RELIC_BWM_FACE_V_OFFSET 0
-/** Vertex indices */
 static inline uint32_t relic_bwm_face_v(relic_bwm_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 
-/** Zero-copy view of a validated aabb_node (44 bytes in the file). */
-typedef struct relic_bwm_aabb_node_view { const uint8_t *p; } relic_bwm_aabb_node_view;
+typedef struct relic_bwm_aabb_node_view { const uint8_t *p; } relic_bwm_aabb_node_view; /**< a validated aabb_node (44 bytes in the file), zero-copy */
 #define RELIC_BWM_AABB_NODE_BOX_MIN_OFFSET 0
-/** Box minimum corner (metres) */
 static inline relic_bwm_vec3f_view relic_bwm_aabb_node_box_min(relic_bwm_aabb_node_view v) { relic_bwm_vec3f_view r = { v.p + 0 }; return r; }
 #define RELIC_BWM_AABB_NODE_BOX_MAX_OFFSET 12
-/** Box maximum corner (metres) */
 static inline relic_bwm_vec3f_view relic_bwm_aabb_node_box_max(relic_bwm_aabb_node_view v) { relic_bwm_vec3f_view r = { v.p + 12 }; return r; }
 #define RELIC_BWM_AABB_NODE_FACE_OFFSET 24
-/** Face index of a leaf; -1 for an internal node */
 static inline int32_t relic_bwm_aabb_node_face(relic_bwm_aabb_node_view v) { return (int32_t)relic_load_u32le(v.p + 24); }
 #define RELIC_BWM_AABB_NODE_UNKNOWN_OFFSET 28
-/** Unknown; 4 in every real file */
 static inline uint32_t relic_bwm_aabb_node_unknown(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 28); }
 #define RELIC_BWM_AABB_NODE_MOST_SIGNIFICANT_PLANE_OFFSET 32
-/** Split plane flag; 0 on leaves */
 static inline uint32_t relic_bwm_aabb_node_most_significant_plane(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 32); }
 #define RELIC_BWM_AABB_NODE_CHILD1_OFFSET 36
-/** Left child node index, 0xFFFFFFFF for none */
 static inline uint32_t relic_bwm_aabb_node_child1(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 36); }
 #define RELIC_BWM_AABB_NODE_CHILD2_OFFSET 40
-/** Right child node index, 0xFFFFFFFF for none */
 static inline uint32_t relic_bwm_aabb_node_child2(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 40); }
 
-/** Zero-copy view of a validated adjacency (12 bytes in the file). */
-typedef struct relic_bwm_adjacency_view { const uint8_t *p; } relic_bwm_adjacency_view;
+typedef struct relic_bwm_adjacency_view { const uint8_t *p; } relic_bwm_adjacency_view; /**< a validated adjacency (12 bytes in the file), zero-copy */
 #define RELIC_BWM_ADJACENCY_SIDE_OFFSET 0
-/** Adjacent walkable face*3+side, -1 for none */
 static inline int32_t relic_bwm_adjacency_side(relic_bwm_adjacency_view v, size_t i) { return (int32_t)relic_load_u32le(v.p + 0 + 4 * i); }
 
-/** Zero-copy view of a validated edge (8 bytes in the file). */
-typedef struct relic_bwm_edge_view { const uint8_t *p; } relic_bwm_edge_view;
+typedef struct relic_bwm_edge_view { const uint8_t *p; } relic_bwm_edge_view; /**< a validated edge (8 bytes in the file), zero-copy */
 #define RELIC_BWM_EDGE_EDGE_OFFSET 0
-/** Edge id: 3*face+side */
 static inline uint32_t relic_bwm_edge_edge(relic_bwm_edge_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_BWM_EDGE_TRANSITION_OFFSET 4
-/** Index of the LYT room this edge leads to, -1 for none */
 static inline int32_t relic_bwm_edge_transition(relic_bwm_edge_view v) { return (int32_t)relic_load_u32le(v.p + 4); }
 
-/** Zero-copy view of a validated bwm (136 bytes in the file). */
-typedef struct relic_bwm_bwm_view { const uint8_t *p; } relic_bwm_bwm_view;
+typedef struct relic_bwm_bwm_view { const uint8_t *p; } relic_bwm_bwm_view; /**< a validated bwm (136 bytes in the file), zero-copy */
 #define RELIC_BWM_BWM_HEADER_OFFSET 0
 static inline relic_bwm_header_view relic_bwm_bwm_header(relic_bwm_bwm_view v) { relic_bwm_header_view r = { v.p + 0 }; return r; }
 

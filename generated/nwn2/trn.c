@@ -16,540 +16,107 @@ const relic_format_info relic_format_trn = {
     relic_trn_extensions, NULL, 0, relic_trn_detect,
 };
 
-const char *relic_trn_packet_type_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1213682260): return "trwh";
-    case INT64_C(1314017876): return "trrn";
-    case INT64_C(1381253463): return "watr";
-    case INT64_C(1297568577): return "aswm";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item packet_type_names[] = {
+    { 1213682260, "trwh" }, { 1314017876, "trrn" }, { 1381253463, "watr" }, { 1297568577, "aswm" },
+};
+const char *relic_trn_packet_type_name(int64_t value) { return relic_gen_enum_name(packet_type_names, 4, value); }
+int relic_trn_packet_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(packet_type_names, 4, name, value); }
 
-int relic_trn_packet_type_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "trwh") == 0) { *value = INT64_C(1213682260); return 1; }
-    if (strcmp(name, "trrn") == 0) { *value = INT64_C(1314017876); return 1; }
-    if (strcmp(name, "watr") == 0) { *value = INT64_C(1381253463); return 1; }
-    if (strcmp(name, "aswm") == 0) { *value = INT64_C(1297568577); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item triangle_flags_names[] = {
+    { 1, "walkable" }, { 4, "clockwise" }, { 8, "dirt" }, { 16, "grass" }, { 32, "stone" }, { 64, "wood" },
+    { 128, "carpet" }, { 256, "metal" }, { 512, "swamp" }, { 1024, "mud" }, { 2048, "leaves" },
+    { 4096, "water" }, { 8192, "puddles" },
+};
+const char *relic_trn_triangle_flags_name(int64_t value) { return relic_gen_enum_name(triangle_flags_names, 13, value); }
+int relic_trn_triangle_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(triangle_flags_names, 13, name, value); }
 
-const char *relic_trn_triangle_flags_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "walkable";
-    case INT64_C(4): return "clockwise";
-    case INT64_C(8): return "dirt";
-    case INT64_C(16): return "grass";
-    case INT64_C(32): return "stone";
-    case INT64_C(64): return "wood";
-    case INT64_C(128): return "carpet";
-    case INT64_C(256): return "metal";
-    case INT64_C(512): return "swamp";
-    case INT64_C(1024): return "mud";
-    case INT64_C(2048): return "leaves";
-    case INT64_C(4096): return "water";
-    case INT64_C(8192): return "puddles";
-    default: return NULL;
-    }
-}
+_Static_assert(sizeof(relic_trn_directory_entry) == 8 && offsetof(relic_trn_directory_entry, offset) == 4, "directory_entry: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trn_trwh) == 12 && offsetof(relic_trn_trwh, height) == 4 && offsetof(relic_trn_trwh, id) == 8, "trwh: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trn_vec3f) == 12 && offsetof(relic_trn_vec3f, y) == 4 && offsetof(relic_trn_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trn_edge) == 16 && offsetof(relic_trn_edge, triangles) == 8, "edge: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trn_triangle) == 64 && offsetof(relic_trn_triangle, linked_edges) == 12 && offsetof(relic_trn_triangle, linked_triangles) == 24 && offsetof(relic_trn_triangle, center) == 36 && offsetof(relic_trn_triangle, normal) == 44 && offsetof(relic_trn_triangle, d) == 56 && offsetof(relic_trn_triangle, island) == 60 && offsetof(relic_trn_triangle, flags) == 62, "triangle: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trn_island_path_node) == 8 && offsetof(relic_trn_island_path_node, padding) == 2 && offsetof(relic_trn_island_path_node, weight) == 4, "island_path_node: C layout is file layout (arrays are copied with memcpy)");
 
-int relic_trn_triangle_flags_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "walkable") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "clockwise") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "dirt") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "grass") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "stone") == 0) { *value = INT64_C(32); return 1; }
-    if (strcmp(name, "wood") == 0) { *value = INT64_C(64); return 1; }
-    if (strcmp(name, "carpet") == 0) { *value = INT64_C(128); return 1; }
-    if (strcmp(name, "metal") == 0) { *value = INT64_C(256); return 1; }
-    if (strcmp(name, "swamp") == 0) { *value = INT64_C(512); return 1; }
-    if (strcmp(name, "mud") == 0) { *value = INT64_C(1024); return 1; }
-    if (strcmp(name, "leaves") == 0) { *value = INT64_C(2048); return 1; }
-    if (strcmp(name, "water") == 0) { *value = INT64_C(4096); return 1; }
-    if (strcmp(name, "puddles") == 0) { *value = INT64_C(8192); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_directory_entry(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trn_directory_entry) == 8u
-        && offsetof(relic_trn_directory_entry, type) == 0u
-        && offsetof(relic_trn_directory_entry, offset) == 4u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_trwh(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trn_trwh) == 12u
-        && offsetof(relic_trn_trwh, width) == 0u
-        && offsetof(relic_trn_trwh, height) == 4u
-        && offsetof(relic_trn_trwh, id) == 8u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_vec3f(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trn_vec3f) == 12u
-        && offsetof(relic_trn_vec3f, x) == 0u
-        && offsetof(relic_trn_vec3f, y) == 4u
-        && offsetof(relic_trn_vec3f, z) == 8u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_edge(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trn_edge) == 16u
-        && offsetof(relic_trn_edge, vertices) == 0u
-        && offsetof(relic_trn_edge, triangles) == 8u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_triangle(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trn_triangle) == 64u
-        && offsetof(relic_trn_triangle, vertices) == 0u
-        && offsetof(relic_trn_triangle, linked_edges) == 12u
-        && offsetof(relic_trn_triangle, linked_triangles) == 24u
-        && offsetof(relic_trn_triangle, center) == 36u
-        && offsetof(relic_trn_triangle, normal) == 44u
-        && offsetof(relic_trn_triangle, d) == 56u
-        && offsetof(relic_trn_triangle, island) == 60u
-        && offsetof(relic_trn_triangle, flags) == 62u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_island_path_node(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trn_island_path_node) == 8u
-        && offsetof(relic_trn_island_path_node, next) == 0u
-        && offsetof(relic_trn_island_path_node, padding) == 2u
-        && offsetof(relic_trn_island_path_node, weight) == 4u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_trn_vctx {
+typedef struct relic_trn_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_trn_trn *root;
-    relic_trn_view *view;
-} relic_trn_vctx;
+    relic_trn_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_trn_rctx;
 
-typedef struct relic_trn_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_trn_trn *root;
-    relic_arena *arena;
-} relic_trn_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_directory_entry(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_directory_entry *m);
-RELIC_GEN_UNUSED static inline relic_status dec_directory_entry(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_directory_entry *m);
-RELIC_GEN_UNUSED static inline relic_status val_trwh(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trwh *m);
-RELIC_GEN_UNUSED static inline relic_status dec_trwh(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trwh *m);
-RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_packet *m);
-RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_packet *m);
-RELIC_GEN_UNUSED static inline relic_status val_trn(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trn *m);
-RELIC_GEN_UNUSED static inline relic_status dec_trn(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trn *m);
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status val_edge(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_edge *m);
-RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_edge *m);
-RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_tile *m);
-RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_tile *m);
-RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island *m);
-RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island *m);
-RELIC_GEN_UNUSED static inline relic_status val_island_path_node(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island_path_node *m);
-RELIC_GEN_UNUSED static inline relic_status dec_island_path_node(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island_path_node *m);
-RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_aswm *m);
-RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_aswm *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_trn_rctx *c, uint64_t pos, relic_trn_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_major_ = 0, size_version_major_ = 0;
-    uint64_t pos_version_minor_ = 0, size_version_minor_ = 0;
-    uint64_t pos_packet_count_ = 0, size_packet_count_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        if (memcmp(m->magic, "NWN2", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"NWN2\"");
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version_major */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->version_major = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_major_ = p_; size_version_major_ = bytes_; (void)pos_version_major_; (void)size_version_major_;
-    }
-    { /* version_minor */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->version_minor = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_minor_ = p_; size_version_minor_ = bytes_; (void)pos_version_minor_; (void)size_version_minor_;
-    }
-    { /* packet_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->packet_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_packet_count_ = p_; size_packet_count_ = bytes_; (void)pos_packet_count_; (void)size_packet_count_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "header", 12u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->magic, p + 0, 4);
+    if (memcmp(m->magic, "NWN2", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"NWN2\"");
+    m->version_major = relic_load_u16le(p + 4);
+    m->version_minor = relic_load_u16le(p + 6);
+    m->packet_count = relic_load_u32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_directory_entry(relic_trn_rctx *c, uint64_t pos, relic_trn_directory_entry *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_major_ = 0, size_version_major_ = 0;
-    uint64_t pos_version_minor_ = 0, size_version_minor_ = 0;
-    uint64_t pos_packet_count_ = 0, size_packet_count_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version_major */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->version_major = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_major_ = p_; size_version_major_ = bytes_; (void)pos_version_major_; (void)size_version_major_;
-    }
-    { /* version_minor */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->version_minor = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_minor_ = p_; size_version_minor_ = bytes_; (void)pos_version_minor_; (void)size_version_minor_;
-    }
-    { /* packet_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->packet_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_packet_count_ = p_; size_packet_count_ = bytes_; (void)pos_packet_count_; (void)size_packet_count_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "directory_entry", 8u);
+    const uint8_t *p = c->base + pos;
+    m->type = relic_load_u32le(p + 0);
+    m->offset = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_directory_entry(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_directory_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trwh(relic_trn_rctx *c, uint64_t pos, relic_trn_trwh *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_type_ = 0, size_type_ = 0;
-    uint64_t pos_offset_ = 0, size_offset_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "directory_entry needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->type = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "trwh", 12u);
+    const uint8_t *p = c->base + pos;
+    m->width = relic_load_u32le(p + 0);
+    m->height = relic_load_u32le(p + 4);
+    m->id = relic_load_u32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_directory_entry(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_directory_entry *m)
+static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_packet *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_type_ = 0, size_type_ = 0;
-    uint64_t pos_offset_ = 0, size_offset_ = 0;
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->type = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_trwh(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trwh *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_width_ = 0, size_width_ = 0;
-    uint64_t pos_height_ = 0, size_height_ = 0;
-    uint64_t pos_id_ = 0, size_id_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "trwh needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->width = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_width_ = p_; size_width_ = bytes_; (void)pos_width_; (void)size_width_;
-    }
-    { /* height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->height = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_height_ = p_; size_height_ = bytes_; (void)pos_height_; (void)size_height_;
-    }
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_trwh(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trwh *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_width_ = 0, size_width_ = 0;
-    uint64_t pos_height_ = 0, size_height_ = 0;
-    uint64_t pos_id_ = 0, size_id_ = 0;
-    { /* width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->width = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_width_ = p_; size_width_ = bytes_; (void)pos_width_; (void)size_width_;
-    }
-    { /* height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->height = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_height_ = p_; size_height_ = bytes_; (void)pos_height_; (void)size_height_;
-    }
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_packet *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_type_ = 0, size_type_ = 0;
-    uint64_t pos_size_ = 0, size_size_ = 0;
-    uint64_t pos_trwh_ = 0, size_trwh_ = 0;
-    uint64_t pos_comp_magic_ = 0, size_comp_magic_ = 0;
-    uint64_t pos_compressed_size_ = 0, size_compressed_size_ = 0;
-    uint64_t pos_uncompressed_size_ = 0, size_uncompressed_size_ = 0;
-    uint64_t pos_aswm_ = 0, size_aswm_ = 0;
-    uint64_t pos_data_ = 0, size_data_ = 0;
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "type", -1, "type needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->type = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "size", -1, "size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_ = p_; size_size_ = bytes_; (void)pos_size_; (void)size_size_;
-    }
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "type", "type..size", 8u);
+    m->type = relic_load_u32le(c->base + pos);
+    m->size = relic_load_u32le(c->base + pos + 4);
+    cur = pos + 8;
     switch (((int64_t)m->type)) {
     case INT64_C(1213682260):
     {
-    { /* trwh */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "trwh", -1, "trwh needs 12 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        uint64_t sz_ = 0; relic_status st_ = val_trwh(c, p_, &sz_, &m->trwh);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "trwh", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_trwh_ = p_; size_trwh_ = bytes_; (void)pos_trwh_; (void)size_trwh_;
-    }
+    if ((st = rd_trwh(c, cur, &m->trwh)) != RELIC_OK) return relic_gen_nest(c->err, st, "trwh", -1);
+    cur = cur + 12;
     } break;
     case INT64_C(1297568577):
     {
-    { /* comp_magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "comp_magic", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        memcpy(m->comp_magic, c->base + p_, (size_t)n_);
-        if (memcmp(m->comp_magic, "COMP", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "comp_magic", -1, "expected \"COMP\"");
-        cur = p_ + bytes_;
-        pos_comp_magic_ = p_; size_comp_magic_ = bytes_; (void)pos_comp_magic_; (void)size_comp_magic_;
-    }
-    { /* compressed_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "compressed_size", -1, "compressed_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->compressed_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_compressed_size_ = p_; size_compressed_size_ = bytes_; (void)pos_compressed_size_; (void)size_compressed_size_;
-    }
-    { /* uncompressed_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "uncompressed_size", -1, "uncompressed_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->uncompressed_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_uncompressed_size_ = p_; size_uncompressed_size_ = bytes_; (void)pos_uncompressed_size_; (void)size_uncompressed_size_;
-    }
+    if (!relic_gen_room(c->size, cur, 12u)) return relic_gen_short(c->err, cur, c->size, "comp_magic", "comp_magic..uncompressed_size", 12u);
+    memcpy(m->comp_magic, c->base + cur, 4);
+    if (memcmp(m->comp_magic, "COMP", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, cur, "comp_magic", -1, "expected \"COMP\"");
+    m->compressed_size = relic_load_u32le(c->base + cur + 4);
+    m->uncompressed_size = relic_load_u32le(c->base + cur + 8);
+    cur = cur + 12;
     { /* aswm */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->compressed_size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "aswm", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "aswm", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->aswm_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_aswm_ = p_; size_aswm_ = bytes_; (void)pos_aswm_; (void)size_aswm_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->compressed_size), 1u, 1u, c->size, "aswm", &n, &bytes)) != RELIC_OK) return st;
+        m->aswm_count = (size_t)n;
+        if (c->arena && !(m->aswm = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "aswm"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     } break;
     default:
     {
     { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->data_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
+        m->data_count = (size_t)n;
+        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     } break;
     }
@@ -559,1916 +126,310 @@ RELIC_GEN_UNUSED static inline relic_status val_packet(relic_trn_vctx *c, uint64
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_packet(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_packet *m)
+static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trn *m)
 {
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_type_ = 0, size_type_ = 0;
-    uint64_t pos_size_ = 0, size_size_ = 0;
-    uint64_t pos_trwh_ = 0, size_trwh_ = 0;
-    uint64_t pos_comp_magic_ = 0, size_comp_magic_ = 0;
-    uint64_t pos_compressed_size_ = 0, size_compressed_size_ = 0;
-    uint64_t pos_uncompressed_size_ = 0, size_uncompressed_size_ = 0;
-    uint64_t pos_aswm_ = 0, size_aswm_ = 0;
-    uint64_t pos_data_ = 0, size_data_ = 0;
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->type = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_type_ = p_; size_type_ = bytes_; (void)pos_type_; (void)size_type_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_ = p_; size_size_ = bytes_; (void)pos_size_; (void)size_size_;
-    }
-    switch (((int64_t)m->type)) {
-    case INT64_C(1213682260):
-    {
-    { /* trwh */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_trwh(c, p_, &sz_, &m->trwh);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "trwh", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_trwh_ = p_; size_trwh_ = bytes_; (void)pos_trwh_; (void)size_trwh_;
-    }
-    } break;
-    case INT64_C(1297568577):
-    {
-    { /* comp_magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->comp_magic, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_comp_magic_ = p_; size_comp_magic_ = bytes_; (void)pos_comp_magic_; (void)size_comp_magic_;
-    }
-    { /* compressed_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->compressed_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_compressed_size_ = p_; size_compressed_size_ = bytes_; (void)pos_compressed_size_; (void)size_compressed_size_;
-    }
-    { /* uncompressed_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->uncompressed_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_uncompressed_size_ = p_; size_uncompressed_size_ = bytes_; (void)pos_uncompressed_size_; (void)size_uncompressed_size_;
-    }
-    { /* aswm */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->compressed_size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->aswm_count = (size_t)(n_ / 1u);
-        m->aswm = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->aswm) return relic_fail(c->err, RELIC_E_NOMEM, p_, "aswm", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->aswm, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_aswm_ = p_; size_aswm_ = bytes_; (void)pos_aswm_; (void)size_aswm_;
-    }
-    } break;
-    default:
-    {
-    { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->data_count = (size_t)(n_ / 1u);
-        m->data = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->data) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->data, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
-    }
-    } break;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_trn(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trn *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_directory_ = 0, size_directory_ = 0;
-    uint64_t pos_packets_ = 0, size_packets_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 12 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    cur = pos + 12;
     { /* directory */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.packet_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "directory", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "directory", -1, "%llu elements of 8 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 8u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->directory_count = (size_t)(n_ / 1u);
-        c->view->directory = c->base + p_;
-        c->view->directory_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_directory_ = p_; size_directory_ = bytes_; (void)pos_directory_; (void)size_directory_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.packet_count), 1u, 8u, c->size, "directory", &n, &bytes)) != RELIC_OK) return st;
+        m->directory_count = (size_t)n;
+        if (c->view) { c->view->directory = c->base + cur; c->view->directory_count = (size_t)n; }
+        if (c->arena && n && !(m->directory = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), cur, "directory"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_directory_entry(c, cur + k * 8u, &m->directory[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "directory", (int64_t)k);
+        cur += bytes;
     }
     { /* packets */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.packet_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "packets", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "packets", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->packets_count = (size_t)(n_ / 1u);
-        c->view->packets = c->base + p_;
-        c->view->packets_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_trn_packet e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_packet(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "packets", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const int64_t cnt = ((int64_t)m->header.packet_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "packets", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "packets", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->packets_count = (size_t)n;
+        if (c->view) { c->view->packets = c->base + cur; c->view->packets_count = (size_t)n; }
+        if (c->arena && n && !(m->packets = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_packet), _Alignof(relic_trn_packet), cur, "packets"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = cur, k = 0;
+            for (; k < n; k++) {
+                relic_trn_packet e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_packet(c, q, &sz, &m->packets[k]) : rd_packet(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "packets", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - cur;
         }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_packets_ = p_; size_packets_ = bytes_; (void)pos_packets_; (void)size_packets_;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_trn(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trn *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_trn_rctx *c, uint64_t pos, relic_trn_vec3f *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_directory_ = 0, size_directory_ = 0;
-    uint64_t pos_packets_ = 0, size_packets_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* directory */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.packet_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->directory_count = (size_t)(n_ / 1u);
-        m->directory = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry));
-        if (!m->directory && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "directory", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_directory_entry()) { if (n_) memcpy(m->directory, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_directory_entry(c, q_, &sz_, &m->directory[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "directory", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_directory_ = p_; size_directory_ = bytes_; (void)pos_directory_; (void)size_directory_;
-    }
-    { /* packets */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.packet_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->packets_count = (size_t)(n_ / 1u);
-        m->packets = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_packet), _Alignof(relic_trn_packet));
-        if (!m->packets && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "packets", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_packet(c, q_, &sz_, &m->packets[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "packets", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_packets_ = p_; size_packets_ = bytes_; (void)pos_packets_; (void)size_packets_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
+    const uint8_t *p = c->base + pos;
+    m->x = relic_load_f32le(p + 0);
+    m->y = relic_load_f32le(p + 4);
+    m->z = relic_load_f32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_trn_rctx *c, uint64_t pos, relic_trn_edge *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "edge", 16u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->vertices)[k] = relic_load_u32le(p + 0 + k * 4);
+    for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->triangles)[k] = relic_load_u32le(p + 8 + k * 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_triangle(relic_trn_rctx *c, uint64_t pos, relic_trn_triangle *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 64u)) return relic_gen_short(c->err, pos, c->size, "", "triangle", 64u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->vertices)[k] = relic_load_u32le(p + 0 + k * 4);
+    for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->linked_edges)[k] = relic_load_u32le(p + 12 + k * 4);
+    for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->linked_triangles)[k] = relic_load_u32le(p + 24 + k * 4);
+    for (uint64_t k = 0; k < 2u; k++) ((float *)m->center)[k] = relic_load_f32le(p + 36 + k * 4);
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->normal)[k] = relic_load_f32le(p + 44 + k * 4);
+    m->d = relic_load_f32le(p + 56);
+    m->island = relic_load_u16le(p + 60);
+    m->flags = relic_load_u16le(p + 62);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_edge(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_edge *m)
+static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_tile *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
-    if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "edge needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->vertices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* triangles */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_edge(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_edge *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->vertices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* triangles */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_triangle(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_triangle *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_linked_edges_ = 0, size_linked_edges_ = 0;
-    uint64_t pos_linked_triangles_ = 0, size_linked_triangles_ = 0;
-    uint64_t pos_center_ = 0, size_center_ = 0;
-    uint64_t pos_normal_ = 0, size_normal_ = 0;
-    uint64_t pos_d_ = 0, size_d_ = 0;
-    uint64_t pos_island_ = 0, size_island_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    if (pos > c->size || c->size - pos < 64u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "triangle needs 64 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->vertices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* linked_edges */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->linked_edges)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_linked_edges_ = p_; size_linked_edges_ = bytes_; (void)pos_linked_edges_; (void)size_linked_edges_;
-    }
-    { /* linked_triangles */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->linked_triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_linked_triangles_ = p_; size_linked_triangles_ = bytes_; (void)pos_linked_triangles_; (void)size_linked_triangles_;
-    }
-    { /* center */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->center)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_center_ = p_; size_center_ = bytes_; (void)pos_center_; (void)size_center_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->normal)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
-    }
-    { /* d */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->d = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_d_ = p_; size_d_ = bytes_; (void)pos_d_; (void)size_d_;
-    }
-    { /* island */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->island = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_island_ = p_; size_island_ = bytes_; (void)pos_island_; (void)size_island_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->flags = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_triangle(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_triangle *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_linked_edges_ = 0, size_linked_edges_ = 0;
-    uint64_t pos_linked_triangles_ = 0, size_linked_triangles_ = 0;
-    uint64_t pos_center_ = 0, size_center_ = 0;
-    uint64_t pos_normal_ = 0, size_normal_ = 0;
-    uint64_t pos_d_ = 0, size_d_ = 0;
-    uint64_t pos_island_ = 0, size_island_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->vertices)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* linked_edges */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->linked_edges)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_linked_edges_ = p_; size_linked_edges_ = bytes_; (void)pos_linked_edges_; (void)size_linked_edges_;
-    }
-    { /* linked_triangles */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->linked_triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_linked_triangles_ = p_; size_linked_triangles_ = bytes_; (void)pos_linked_triangles_; (void)size_linked_triangles_;
-    }
-    { /* center */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->center)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_center_ = p_; size_center_ = bytes_; (void)pos_center_; (void)size_center_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->normal)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
-    }
-    { /* d */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->d = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_d_ = p_; size_d_ = bytes_; (void)pos_d_; (void)size_d_;
-    }
-    { /* island */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->island = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_island_ = p_; size_island_ = bytes_; (void)pos_island_; (void)size_island_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->flags = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_tile(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_tile *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_owns_data_ = 0, size_owns_data_ = 0;
-    uint64_t pos_vertices_count_ = 0, size_vertices_count_ = 0;
-    uint64_t pos_edges_count_ = 0, size_edges_count_ = 0;
-    uint64_t pos_triangles_count_ = 0, size_triangles_count_ = 0;
-    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
-    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
-    uint64_t pos_triangles_offset_ = 0, size_triangles_offset_ = 0;
-    uint64_t pos_own_vertices_ = 0, size_own_vertices_ = 0;
-    uint64_t pos_own_edges_ = 0, size_own_edges_ = 0;
-    uint64_t pos_path_flags_ = 0, size_path_flags_ = 0;
-    uint64_t pos_local_to_node_length_ = 0, size_local_to_node_length_ = 0;
-    uint64_t pos_node_to_local_length_ = 0, size_node_to_local_length_ = 0;
-    uint64_t pos_rle_table_size_ = 0, size_rle_table_size_ = 0;
-    uint64_t pos_local_to_node_ = 0, size_local_to_node_ = 0;
-    uint64_t pos_node_to_local_ = 0, size_node_to_local_ = 0;
-    uint64_t pos_nodes_ = 0, size_nodes_ = 0;
-    uint64_t pos_tile_flags_ = 0, size_tile_flags_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* owns_data */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "owns_data", -1, "owns_data needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->owns_data = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_owns_data_ = p_; size_owns_data_ = bytes_; (void)pos_owns_data_; (void)size_owns_data_;
-    }
-    { /* vertices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices_count", -1, "vertices_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertices_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertices_count_ = p_; size_vertices_count_ = bytes_; (void)pos_vertices_count_; (void)size_vertices_count_;
-    }
-    { /* edges_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edges_count", -1, "edges_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->edges_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edges_count_ = p_; size_edges_count_ = bytes_; (void)pos_edges_count_; (void)size_edges_count_;
-    }
-    { /* triangles_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangles_count", -1, "triangles_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangles_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangles_count_ = p_; size_triangles_count_ = bytes_; (void)pos_triangles_count_; (void)size_triangles_count_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "size_x", -1, "size_x needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->size_x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "size_y", -1, "size_y needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->size_y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
-    }
-    { /* triangles_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangles_offset", -1, "triangles_offset needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangles_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangles_offset_ = p_; size_triangles_offset_ = bytes_; (void)pos_triangles_offset_; (void)size_triangles_offset_;
-    }
+    if (!relic_gen_room(c->size, pos, 57u)) return relic_gen_short(c->err, pos, c->size, "name", "name..triangles_offset", 57u);
+    memcpy(m->name, c->base + pos, 32);
+    m->owns_data = relic_load_u8(c->base + pos + 32);
+    m->vertices_count = relic_load_u32le(c->base + pos + 33);
+    m->edges_count = relic_load_u32le(c->base + pos + 37);
+    m->triangles_count = relic_load_u32le(c->base + pos + 41);
+    m->size_x = relic_load_f32le(c->base + pos + 45);
+    m->size_y = relic_load_f32le(c->base + pos + 49);
+    m->triangles_offset = relic_load_u32le(c->base + pos + 53);
+    cur = pos + 57;
     if (((int64_t)(((int64_t)m->owns_data) != INT64_C(0)))) {
     { /* own_vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertices_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "own_vertices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "own_vertices", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->own_vertices_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_own_vertices_ = p_; size_own_vertices_ = bytes_; (void)pos_own_vertices_; (void)size_own_vertices_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertices_count), 1u, 12u, c->size, "own_vertices", &n, &bytes)) != RELIC_OK) return st;
+        m->own_vertices_count = (size_t)n;
+        if (c->arena && n && !(m->own_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "own_vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->own_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_vertices", (int64_t)k);
+        cur += bytes;
     }
     { /* own_edges */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->edges_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "own_edges", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 16u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "own_edges", -1, "%llu elements of 16 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 16u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->own_edges_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_own_edges_ = p_; size_own_edges_ = bytes_; (void)pos_own_edges_; (void)size_own_edges_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edges_count), 1u, 16u, c->size, "own_edges", &n, &bytes)) != RELIC_OK) return st;
+        m->own_edges_count = (size_t)n;
+        if (c->arena && n && !(m->own_edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "own_edges"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_edge(c, cur + k * 16u, &m->own_edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_edges", (int64_t)k);
+        cur += bytes;
     }
     } else {
     }
-    { /* path_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "path_flags", -1, "path_flags needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->path_flags = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->path_flags); if (!(((int64_t)(((int64_t)((it) & INT64_C(3))) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "path_flags", -1, "%lld fails check (it & 3) == 0", (long long)it); }
-        cur = p_ + bytes_;
-        pos_path_flags_ = p_; size_path_flags_ = bytes_; (void)pos_path_flags_; (void)size_path_flags_;
-    }
-    { /* local_to_node_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "local_to_node_length", -1, "local_to_node_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->local_to_node_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_local_to_node_length_ = p_; size_local_to_node_length_ = bytes_; (void)pos_local_to_node_length_; (void)size_local_to_node_length_;
-    }
-    { /* node_to_local_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "node_to_local_length", -1, "node_to_local_length needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->node_to_local_length = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_node_to_local_length_ = p_; size_node_to_local_length_ = bytes_; (void)pos_node_to_local_length_; (void)size_node_to_local_length_;
-    }
-    { /* rle_table_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "rle_table_size", -1, "rle_table_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->rle_table_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_rle_table_size_ = p_; size_rle_table_size_ = bytes_; (void)pos_rle_table_size_; (void)size_rle_table_size_;
-    }
+    if (!relic_gen_room(c->size, cur, 13u)) return relic_gen_short(c->err, cur, c->size, "path_flags", "path_flags..rle_table_size", 13u);
+    m->path_flags = relic_load_u32le(c->base + cur);
+    { const int64_t it = (int64_t)(m->path_flags); if (!(((int64_t)(((int64_t)((it) & INT64_C(3))) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "path_flags", -1, "%lld fails check (it & 3) == 0", (long long)it); }
+    m->local_to_node_length = relic_load_u32le(c->base + cur + 4);
+    m->node_to_local_length = relic_load_u8(c->base + cur + 8);
+    m->rle_table_size = relic_load_u32le(c->base + cur + 9);
+    cur = cur + 13;
     { /* local_to_node */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->local_to_node_length);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "local_to_node", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "local_to_node", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->local_to_node_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_local_to_node_ = p_; size_local_to_node_ = bytes_; (void)pos_local_to_node_; (void)size_local_to_node_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->local_to_node_length), 1u, 1u, c->size, "local_to_node", &n, &bytes)) != RELIC_OK) return st;
+        m->local_to_node_count = (size_t)n;
+        if (c->arena && n && !(m->local_to_node = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "local_to_node"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     { /* node_to_local */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->node_to_local_length);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "node_to_local", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "node_to_local", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->node_to_local_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_node_to_local_ = p_; size_node_to_local_ = bytes_; (void)pos_node_to_local_; (void)size_node_to_local_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->node_to_local_length), 1u, 4u, c->size, "node_to_local", &n, &bytes)) != RELIC_OK) return st;
+        m->node_to_local_count = (size_t)n;
+        if (c->arena && n && !(m->node_to_local = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "node_to_local"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->node_to_local[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
     { /* nodes */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->node_to_local_length), ((int64_t)m->node_to_local_length));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "nodes", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "nodes", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->nodes_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_nodes_ = p_; size_nodes_ = bytes_; (void)pos_nodes_; (void)size_nodes_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->node_to_local_length), ((int64_t)m->node_to_local_length)), 1u, 1u, c->size, "nodes", &n, &bytes)) != RELIC_OK) return st;
+        m->nodes_count = (size_t)n;
+        if (c->arena && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "nodes"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
-    { /* tile_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tile_flags", -1, "tile_flags needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->tile_flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tile_flags_ = p_; size_tile_flags_ = bytes_; (void)pos_tile_flags_; (void)size_tile_flags_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "tile_flags", "tile_flags", 4u);
+    m->tile_flags = relic_load_u32le(c->base + cur);
+    *size_out = cur + 4 - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_tile(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_tile *m)
+static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_owns_data_ = 0, size_owns_data_ = 0;
-    uint64_t pos_vertices_count_ = 0, size_vertices_count_ = 0;
-    uint64_t pos_edges_count_ = 0, size_edges_count_ = 0;
-    uint64_t pos_triangles_count_ = 0, size_triangles_count_ = 0;
-    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
-    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
-    uint64_t pos_triangles_offset_ = 0, size_triangles_offset_ = 0;
-    uint64_t pos_own_vertices_ = 0, size_own_vertices_ = 0;
-    uint64_t pos_own_edges_ = 0, size_own_edges_ = 0;
-    uint64_t pos_path_flags_ = 0, size_path_flags_ = 0;
-    uint64_t pos_local_to_node_length_ = 0, size_local_to_node_length_ = 0;
-    uint64_t pos_node_to_local_length_ = 0, size_node_to_local_length_ = 0;
-    uint64_t pos_rle_table_size_ = 0, size_rle_table_size_ = 0;
-    uint64_t pos_local_to_node_ = 0, size_local_to_node_ = 0;
-    uint64_t pos_node_to_local_ = 0, size_node_to_local_ = 0;
-    uint64_t pos_nodes_ = 0, size_nodes_ = 0;
-    uint64_t pos_tile_flags_ = 0, size_tile_flags_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* owns_data */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->owns_data = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_owns_data_ = p_; size_owns_data_ = bytes_; (void)pos_owns_data_; (void)size_owns_data_;
-    }
-    { /* vertices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertices_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertices_count_ = p_; size_vertices_count_ = bytes_; (void)pos_vertices_count_; (void)size_vertices_count_;
-    }
-    { /* edges_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->edges_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edges_count_ = p_; size_edges_count_ = bytes_; (void)pos_edges_count_; (void)size_edges_count_;
-    }
-    { /* triangles_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->triangles_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangles_count_ = p_; size_triangles_count_ = bytes_; (void)pos_triangles_count_; (void)size_triangles_count_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->size_x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->size_y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
-    }
-    { /* triangles_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->triangles_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangles_offset_ = p_; size_triangles_offset_ = bytes_; (void)pos_triangles_offset_; (void)size_triangles_offset_;
-    }
-    if (((int64_t)(((int64_t)m->owns_data) != INT64_C(0)))) {
-    { /* own_vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertices_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->own_vertices_count = (size_t)(n_ / 1u);
-        m->own_vertices = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f));
-        if (!m->own_vertices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "own_vertices", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->own_vertices, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->own_vertices[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "own_vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_own_vertices_ = p_; size_own_vertices_ = bytes_; (void)pos_own_vertices_; (void)size_own_vertices_;
-    }
-    { /* own_edges */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->edges_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 16u;
-        m->own_edges_count = (size_t)(n_ / 1u);
-        m->own_edges = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_edge), _Alignof(relic_trn_edge));
-        if (!m->own_edges && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "own_edges", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_edge()) { if (n_) memcpy(m->own_edges, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_edge(c, q_, &sz_, &m->own_edges[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "own_edges", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_own_edges_ = p_; size_own_edges_ = bytes_; (void)pos_own_edges_; (void)size_own_edges_;
-    }
-    } else {
-    }
-    { /* path_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->path_flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_path_flags_ = p_; size_path_flags_ = bytes_; (void)pos_path_flags_; (void)size_path_flags_;
-    }
-    { /* local_to_node_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->local_to_node_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_local_to_node_length_ = p_; size_local_to_node_length_ = bytes_; (void)pos_local_to_node_length_; (void)size_local_to_node_length_;
-    }
-    { /* node_to_local_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->node_to_local_length = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_node_to_local_length_ = p_; size_node_to_local_length_ = bytes_; (void)pos_node_to_local_length_; (void)size_node_to_local_length_;
-    }
-    { /* rle_table_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->rle_table_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_rle_table_size_ = p_; size_rle_table_size_ = bytes_; (void)pos_rle_table_size_; (void)size_rle_table_size_;
-    }
-    { /* local_to_node */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->local_to_node_length);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->local_to_node_count = (size_t)(n_ / 1u);
-        m->local_to_node = relic_arena_array(c->arena, (size_t)n_, sizeof(uint8_t), _Alignof(uint8_t));
-        if (!m->local_to_node && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "local_to_node", "out of memory for %llu elements", (unsigned long long)n_);
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint8_t *)m->local_to_node)[k_] = relic_load_u8(c->base + p_ + k_ * 1u); }
-        cur = p_ + bytes_;
-        pos_local_to_node_ = p_; size_local_to_node_ = bytes_; (void)pos_local_to_node_; (void)size_local_to_node_;
-    }
-    { /* node_to_local */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->node_to_local_length);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->node_to_local_count = (size_t)(n_ / 1u);
-        m->node_to_local = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->node_to_local && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "node_to_local", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->node_to_local, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->node_to_local)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_node_to_local_ = p_; size_node_to_local_ = bytes_; (void)pos_node_to_local_; (void)size_node_to_local_;
-    }
-    { /* nodes */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->node_to_local_length), ((int64_t)m->node_to_local_length));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->nodes_count = (size_t)(n_ / 1u);
-        m->nodes = relic_arena_array(c->arena, (size_t)n_, sizeof(uint8_t), _Alignof(uint8_t));
-        if (!m->nodes && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "nodes", "out of memory for %llu elements", (unsigned long long)n_);
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint8_t *)m->nodes)[k_] = relic_load_u8(c->base + p_ + k_ * 1u); }
-        cur = p_ + bytes_;
-        pos_nodes_ = p_; size_nodes_ = bytes_; (void)pos_nodes_; (void)size_nodes_;
-    }
-    { /* tile_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->tile_flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tile_flags_ = p_; size_tile_flags_ = bytes_; (void)pos_tile_flags_; (void)size_tile_flags_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_island(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_index_ = 0, size_index_ = 0;
-    uint64_t pos_tile_ = 0, size_tile_ = 0;
-    uint64_t pos_center_ = 0, size_center_ = 0;
-    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
-    uint64_t pos_adjacent_length_ = 0, size_adjacent_length_ = 0;
-    uint64_t pos_adjacent_ = 0, size_adjacent_ = 0;
-    uint64_t pos_distances_length_ = 0, size_distances_length_ = 0;
-    uint64_t pos_distances_ = 0, size_distances_ = 0;
-    uint64_t pos_exits_length_ = 0, size_exits_length_ = 0;
-    uint64_t pos_exit_triangles_ = 0, size_exit_triangles_ = 0;
-    { /* index */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "index", -1, "index needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->index = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_index_ = p_; size_index_ = bytes_; (void)pos_index_; (void)size_index_;
-    }
-    { /* tile */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tile", -1, "tile needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->tile = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tile_ = p_; size_tile_ = bytes_; (void)pos_tile_; (void)size_tile_;
-    }
-    { /* center */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "center", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->center)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_center_ = p_; size_center_ = bytes_; (void)pos_center_; (void)size_center_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangle_count", -1, "triangle_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangle_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
-    }
-    { /* adjacent_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacent_length", -1, "adjacent_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->adjacent_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_adjacent_length_ = p_; size_adjacent_length_ = bytes_; (void)pos_adjacent_length_; (void)size_adjacent_length_;
-    }
+    if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "index", "index..adjacent_length", 28u);
+    m->index = relic_load_u32le(c->base + pos);
+    m->tile = relic_load_u32le(c->base + pos + 4);
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->center)[k] = relic_load_f32le(c->base + pos + 8 + k * 4);
+    m->triangle_count = relic_load_u32le(c->base + pos + 20);
+    m->adjacent_length = relic_load_u32le(c->base + pos + 24);
+    cur = pos + 28;
     { /* adjacent */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->adjacent_length);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "adjacent", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "adjacent", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->adjacent_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_adjacent_ = p_; size_adjacent_ = bytes_; (void)pos_adjacent_; (void)size_adjacent_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->adjacent_length), 1u, 4u, c->size, "adjacent", &n, &bytes)) != RELIC_OK) return st;
+        m->adjacent_count = (size_t)n;
+        if (c->arena && n && !(m->adjacent = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "adjacent"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->adjacent[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
-    { /* distances_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "distances_length", -1, "distances_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->distances_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_distances_length_ = p_; size_distances_length_ = bytes_; (void)pos_distances_length_; (void)size_distances_length_;
-    }
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "distances_length", "distances_length", 4u);
+    m->distances_length = relic_load_u32le(c->base + cur);
+    cur = cur + 4;
     { /* distances */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->distances_length);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "distances", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "distances", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->distances_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->distances_length), 1u, 4u, c->size, "distances", &n, &bytes)) != RELIC_OK) return st;
+        m->distances_count = (size_t)n;
+        if (c->arena && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(float), _Alignof(float), cur, "distances"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + cur + k * 4);
+        cur += bytes;
     }
-    { /* exits_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "exits_length", -1, "exits_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->exits_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_exits_length_ = p_; size_exits_length_ = bytes_; (void)pos_exits_length_; (void)size_exits_length_;
-    }
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "exits_length", "exits_length", 4u);
+    m->exits_length = relic_load_u32le(c->base + cur);
+    cur = cur + 4;
     { /* exit_triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->exits_length);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "exit_triangles", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "exit_triangles", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->exit_triangles_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_exit_triangles_ = p_; size_exit_triangles_ = bytes_; (void)pos_exit_triangles_; (void)size_exit_triangles_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->exits_length), 1u, 4u, c->size, "exit_triangles", &n, &bytes)) != RELIC_OK) return st;
+        m->exit_triangles_count = (size_t)n;
+        if (c->arena && n && !(m->exit_triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "exit_triangles"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->exit_triangles[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
     if (!(((int64_t)(((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->distances_length))) && ((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->exits_length))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "island", "check failed: adjacent_length == distances_length && adjacent_length == exits_length (the three island lists differ in length)");
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_island(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_island_path_node(relic_trn_rctx *c, uint64_t pos, relic_trn_island_path_node *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_index_ = 0, size_index_ = 0;
-    uint64_t pos_tile_ = 0, size_tile_ = 0;
-    uint64_t pos_center_ = 0, size_center_ = 0;
-    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
-    uint64_t pos_adjacent_length_ = 0, size_adjacent_length_ = 0;
-    uint64_t pos_adjacent_ = 0, size_adjacent_ = 0;
-    uint64_t pos_distances_length_ = 0, size_distances_length_ = 0;
-    uint64_t pos_distances_ = 0, size_distances_ = 0;
-    uint64_t pos_exits_length_ = 0, size_exits_length_ = 0;
-    uint64_t pos_exit_triangles_ = 0, size_exit_triangles_ = 0;
-    { /* index */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->index = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_index_ = p_; size_index_ = bytes_; (void)pos_index_; (void)size_index_;
-    }
-    { /* tile */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->tile = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tile_ = p_; size_tile_ = bytes_; (void)pos_tile_; (void)size_tile_;
-    }
-    { /* center */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->center)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_center_ = p_; size_center_ = bytes_; (void)pos_center_; (void)size_center_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->triangle_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
-    }
-    { /* adjacent_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->adjacent_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_adjacent_length_ = p_; size_adjacent_length_ = bytes_; (void)pos_adjacent_length_; (void)size_adjacent_length_;
-    }
-    { /* adjacent */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->adjacent_length);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->adjacent_count = (size_t)(n_ / 1u);
-        m->adjacent = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->adjacent && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "adjacent", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->adjacent, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->adjacent)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_adjacent_ = p_; size_adjacent_ = bytes_; (void)pos_adjacent_; (void)size_adjacent_;
-    }
-    { /* distances_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->distances_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_distances_length_ = p_; size_distances_length_ = bytes_; (void)pos_distances_length_; (void)size_distances_length_;
-    }
-    { /* distances */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->distances_length);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->distances_count = (size_t)(n_ / 1u);
-        m->distances = relic_arena_array(c->arena, (size_t)n_, sizeof(float), _Alignof(float));
-        if (!m->distances && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "distances", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->distances, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((float *)m->distances)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_distances_ = p_; size_distances_ = bytes_; (void)pos_distances_; (void)size_distances_;
-    }
-    { /* exits_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->exits_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_exits_length_ = p_; size_exits_length_ = bytes_; (void)pos_exits_length_; (void)size_exits_length_;
-    }
-    { /* exit_triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->exits_length);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->exit_triangles_count = (size_t)(n_ / 1u);
-        m->exit_triangles = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->exit_triangles && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "exit_triangles", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->exit_triangles, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->exit_triangles)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_exit_triangles_ = p_; size_exit_triangles_ = bytes_; (void)pos_exit_triangles_; (void)size_exit_triangles_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "island_path_node", 8u);
+    const uint8_t *p = c->base + pos;
+    m->next = relic_load_u16le(p + 0);
+    m->padding = relic_load_u16le(p + 2);
+    m->weight = relic_load_f32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_island_path_node(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island_path_node *m)
+static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_aswm *m)
 {
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_next_ = 0, size_next_ = 0;
-    uint64_t pos_padding_ = 0, size_padding_ = 0;
-    uint64_t pos_weight_ = 0, size_weight_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "island_path_node needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* next */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->next = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_next_ = p_; size_next_ = bytes_; (void)pos_next_; (void)size_next_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->padding = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
-    }
-    { /* weight */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->weight = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_weight_ = p_; size_weight_ = bytes_; (void)pos_weight_; (void)size_weight_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_island_path_node(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island_path_node *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_next_ = 0, size_next_ = 0;
-    uint64_t pos_padding_ = 0, size_padding_ = 0;
-    uint64_t pos_weight_ = 0, size_weight_ = 0;
-    { /* next */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->next = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_next_ = p_; size_next_ = bytes_; (void)pos_next_; (void)size_next_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->padding = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
-    }
-    { /* weight */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->weight = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_weight_ = p_; size_weight_ = bytes_; (void)pos_weight_; (void)size_weight_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_aswm(relic_trn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trn_aswm *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_owns_data_ = 0, size_owns_data_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_edge_count_ = 0, size_edge_count_ = 0;
-    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
-    uint64_t pos_unknown_b_ = 0, size_unknown_b_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_edges_ = 0, size_edges_ = 0;
-    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
-    uint64_t pos_tiles_flags_ = 0, size_tiles_flags_ = 0;
-    uint64_t pos_tiles_width_ = 0, size_tiles_width_ = 0;
-    uint64_t pos_grid_height_ = 0, size_grid_height_ = 0;
-    uint64_t pos_grid_width_ = 0, size_grid_width_ = 0;
-    uint64_t pos_tiles_ = 0, size_tiles_ = 0;
-    uint64_t pos_tiles_border_size_ = 0, size_tiles_border_size_ = 0;
-    uint64_t pos_island_count_ = 0, size_island_count_ = 0;
-    uint64_t pos_islands_ = 0, size_islands_ = 0;
-    uint64_t pos_island_path_table_ = 0, size_island_path_table_ = 0;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "version", -1, "version needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->version = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->version) != INT64_C(108)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 108, found %lld", (long long)(m->version));
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* owns_data */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "owns_data", -1, "owns_data needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->owns_data = relic_load_u8(c->base + p_);
-        if ((int64_t)(m->owns_data) != INT64_C(1)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "owns_data", -1, "expected 1, found %lld", (long long)(m->owns_data));
-        cur = p_ + bytes_;
-        pos_owns_data_ = p_; size_owns_data_ = bytes_; (void)pos_owns_data_; (void)size_owns_data_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* edge_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edge_count", -1, "edge_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->edge_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edge_count_ = p_; size_edge_count_ = bytes_; (void)pos_edge_count_; (void)size_edge_count_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangle_count", -1, "triangle_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangle_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
-    }
-    { /* unknown_b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unknown_b", -1, "unknown_b needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->unknown_b = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unknown_b_ = p_; size_unknown_b_ = bytes_; (void)pos_unknown_b_; (void)size_unknown_b_;
-    }
+    if (!relic_gen_room(c->size, pos, 53u)) return relic_gen_short(c->err, pos, c->size, "version", "version..unknown_b", 53u);
+    m->version = relic_load_u32le(c->base + pos);
+    if ((int64_t)(m->version) != INT64_C(108)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "version", -1, "expected 108, found %lld", (long long)(m->version));
+    memcpy(m->name, c->base + pos + 4, 32);
+    m->owns_data = relic_load_u8(c->base + pos + 36);
+    if ((int64_t)(m->owns_data) != INT64_C(1)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 36, "owns_data", -1, "expected 1, found %lld", (long long)(m->owns_data));
+    m->vertex_count = relic_load_u32le(c->base + pos + 37);
+    m->edge_count = relic_load_u32le(c->base + pos + 41);
+    m->triangle_count = relic_load_u32le(c->base + pos + 45);
+    m->unknown_b = relic_load_u32le(c->base + pos + 49);
+    cur = pos + 53;
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertices_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
+        m->vertices_count = (size_t)n;
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        cur += bytes;
     }
     { /* edges */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->edge_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "edges", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 16u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "edges", -1, "%llu elements of 16 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 16u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->edges_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edge_count), 1u, 16u, c->size, "edges", &n, &bytes)) != RELIC_OK) return st;
+        m->edges_count = (size_t)n;
+        if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "edges"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_edge(c, cur + k * 16u, &m->edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+        cur += bytes;
     }
     { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "triangles", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 64u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangles", -1, "%llu elements of 64 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 64u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangles_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 64u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
+        m->triangles_count = (size_t)n;
+        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_triangle(c, cur + k * 64u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
+        cur += bytes;
     }
-    { /* tiles_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tiles_flags", -1, "tiles_flags needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->tiles_flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tiles_flags_ = p_; size_tiles_flags_ = bytes_; (void)pos_tiles_flags_; (void)size_tiles_flags_;
-    }
-    { /* tiles_width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tiles_width", -1, "tiles_width needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->tiles_width = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tiles_width_ = p_; size_tiles_width_ = bytes_; (void)pos_tiles_width_; (void)size_tiles_width_;
-    }
-    { /* grid_height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "grid_height", -1, "grid_height needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->grid_height = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_grid_height_ = p_; size_grid_height_ = bytes_; (void)pos_grid_height_; (void)size_grid_height_;
-    }
-    { /* grid_width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "grid_width", -1, "grid_width needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->grid_width = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_grid_width_ = p_; size_grid_width_ = bytes_; (void)pos_grid_width_; (void)size_grid_width_;
-    }
+    if (!relic_gen_room(c->size, cur, 16u)) return relic_gen_short(c->err, cur, c->size, "tiles_flags", "tiles_flags..grid_width", 16u);
+    m->tiles_flags = relic_load_u32le(c->base + cur);
+    m->tiles_width = relic_load_f32le(c->base + cur + 4);
+    m->grid_height = relic_load_u32le(c->base + cur + 8);
+    m->grid_width = relic_load_u32le(c->base + cur + 12);
+    cur = cur + 16;
     { /* tiles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->grid_height), ((int64_t)m->grid_width));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "tiles", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "tiles", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->tiles_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_trn_tile e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_tile(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "tiles", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const int64_t cnt = relic_gen_mul(((int64_t)m->grid_height), ((int64_t)m->grid_width));
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "tiles", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "tiles", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->tiles_count = (size_t)n;
+        if (c->arena && n && !(m->tiles = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_tile), _Alignof(relic_trn_tile), cur, "tiles"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = cur, k = 0;
+            for (; k < n; k++) {
+                relic_trn_tile e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_tile(c, q, &sz, &m->tiles[k]) : rd_tile(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "tiles", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - cur;
         }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_tiles_ = p_; size_tiles_ = bytes_; (void)pos_tiles_; (void)size_tiles_;
+        cur += bytes;
     }
-    { /* tiles_border_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "tiles_border_size", -1, "tiles_border_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->tiles_border_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tiles_border_size_ = p_; size_tiles_border_size_ = bytes_; (void)pos_tiles_border_size_; (void)size_tiles_border_size_;
-    }
-    { /* island_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "island_count", -1, "island_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->island_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_island_count_ = p_; size_island_count_ = bytes_; (void)pos_island_count_; (void)size_island_count_;
-    }
+    if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "tiles_border_size", "tiles_border_size..island_count", 8u);
+    m->tiles_border_size = relic_load_u32le(c->base + cur);
+    m->island_count = relic_load_u32le(c->base + cur + 4);
+    cur = cur + 8;
     { /* islands */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->island_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "islands", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "islands", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->islands_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_trn_island e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_island(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "islands", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const int64_t cnt = ((int64_t)m->island_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "islands", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "islands", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->islands_count = (size_t)n;
+        if (c->arena && n && !(m->islands = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_island), _Alignof(relic_trn_island), cur, "islands"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = cur, k = 0;
+            for (; k < n; k++) {
+                relic_trn_island e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_island(c, q, &sz, &m->islands[k]) : rd_island(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "islands", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - cur;
         }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_islands_ = p_; size_islands_ = bytes_; (void)pos_islands_; (void)size_islands_;
+        cur += bytes;
     }
     { /* island_path_table */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "island_path_table", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "island_path_table", -1, "%llu elements of 8 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 8u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->island_path_table_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_island_path_table_ = p_; size_island_path_table_ = bytes_; (void)pos_island_path_table_; (void)size_island_path_table_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trn_aswm *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_owns_data_ = 0, size_owns_data_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_edge_count_ = 0, size_edge_count_ = 0;
-    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
-    uint64_t pos_unknown_b_ = 0, size_unknown_b_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_edges_ = 0, size_edges_ = 0;
-    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
-    uint64_t pos_tiles_flags_ = 0, size_tiles_flags_ = 0;
-    uint64_t pos_tiles_width_ = 0, size_tiles_width_ = 0;
-    uint64_t pos_grid_height_ = 0, size_grid_height_ = 0;
-    uint64_t pos_grid_width_ = 0, size_grid_width_ = 0;
-    uint64_t pos_tiles_ = 0, size_tiles_ = 0;
-    uint64_t pos_tiles_border_size_ = 0, size_tiles_border_size_ = 0;
-    uint64_t pos_island_count_ = 0, size_island_count_ = 0;
-    uint64_t pos_islands_ = 0, size_islands_ = 0;
-    uint64_t pos_island_path_table_ = 0, size_island_path_table_ = 0;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* owns_data */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->owns_data = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_owns_data_ = p_; size_owns_data_ = bytes_; (void)pos_owns_data_; (void)size_owns_data_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* edge_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->edge_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_edge_count_ = p_; size_edge_count_ = bytes_; (void)pos_edge_count_; (void)size_edge_count_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->triangle_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
-    }
-    { /* unknown_b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->unknown_b = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unknown_b_ = p_; size_unknown_b_ = bytes_; (void)pos_unknown_b_; (void)size_unknown_b_;
-    }
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->vertices_count = (size_t)(n_ / 1u);
-        m->vertices = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f));
-        if (!m->vertices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "vertices", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->vertices, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->vertices[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* edges */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->edge_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 16u;
-        m->edges_count = (size_t)(n_ / 1u);
-        m->edges = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_edge), _Alignof(relic_trn_edge));
-        if (!m->edges && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "edges", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_edge()) { if (n_) memcpy(m->edges, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_edge(c, q_, &sz_, &m->edges[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "edges", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_edges_ = p_; size_edges_ = bytes_; (void)pos_edges_; (void)size_edges_;
-    }
-    { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 64u;
-        m->triangles_count = (size_t)(n_ / 1u);
-        m->triangles = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle));
-        if (!m->triangles && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "triangles", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_triangle()) { if (n_) memcpy(m->triangles, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_triangle(c, q_, &sz_, &m->triangles[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "triangles", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
-    }
-    { /* tiles_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->tiles_flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tiles_flags_ = p_; size_tiles_flags_ = bytes_; (void)pos_tiles_flags_; (void)size_tiles_flags_;
-    }
-    { /* tiles_width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->tiles_width = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tiles_width_ = p_; size_tiles_width_ = bytes_; (void)pos_tiles_width_; (void)size_tiles_width_;
-    }
-    { /* grid_height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->grid_height = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_grid_height_ = p_; size_grid_height_ = bytes_; (void)pos_grid_height_; (void)size_grid_height_;
-    }
-    { /* grid_width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->grid_width = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_grid_width_ = p_; size_grid_width_ = bytes_; (void)pos_grid_width_; (void)size_grid_width_;
-    }
-    { /* tiles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->grid_height), ((int64_t)m->grid_width));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->tiles_count = (size_t)(n_ / 1u);
-        m->tiles = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_tile), _Alignof(relic_trn_tile));
-        if (!m->tiles && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "tiles", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_tile(c, q_, &sz_, &m->tiles[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "tiles", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_tiles_ = p_; size_tiles_ = bytes_; (void)pos_tiles_; (void)size_tiles_;
-    }
-    { /* tiles_border_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->tiles_border_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_tiles_border_size_ = p_; size_tiles_border_size_ = bytes_; (void)pos_tiles_border_size_; (void)size_tiles_border_size_;
-    }
-    { /* island_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->island_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_island_count_ = p_; size_island_count_ = bytes_; (void)pos_island_count_; (void)size_island_count_;
-    }
-    { /* islands */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->island_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->islands_count = (size_t)(n_ / 1u);
-        m->islands = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_island), _Alignof(relic_trn_island));
-        if (!m->islands && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "islands", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_island(c, q_, &sz_, &m->islands[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "islands", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_islands_ = p_; size_islands_ = bytes_; (void)pos_islands_; (void)size_islands_;
-    }
-    { /* island_path_table */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->island_path_table_count = (size_t)(n_ / 1u);
-        m->island_path_table = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node));
-        if (!m->island_path_table && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "island_path_table", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_island_path_node()) { if (n_) memcpy(m->island_path_table, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_island_path_node(c, q_, &sz_, &m->island_path_table[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "island_path_table", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_island_path_table_ = p_; size_island_path_table_ = bytes_; (void)pos_island_path_table_; (void)size_island_path_table_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count)), 1u, 8u, c->size, "island_path_table", &n, &bytes)) != RELIC_OK) return st;
+        m->island_path_table_count = (size_t)n;
+        if (c->arena && n && !(m->island_path_table = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node), cur, "island_path_table"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_island_path_node(c, cur + k * 8u, &m->island_path_table[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "island_path_table", (int64_t)k);
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -2476,58 +437,57 @@ RELIC_GEN_UNUSED static inline relic_status dec_aswm(relic_trn_dctx *c, uint64_t
 
 relic_status relic_trn_validate(const uint8_t *data, size_t size, relic_trn_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_trn_vctx c = { data, size, err, &out->values, out };
+    relic_trn_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_trn(&c, 0, &sz, &out->values);
+    relic_status st = rd_trn(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_trn *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_trn_dctx c = { v->base, v->size, err, out, a };
+    relic_trn_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_trn(&c, 0, &sz, out);
+    return rd_trn(&c, 0, &sz, out);
 }
 
 relic_status relic_trn_packet_aswm_decode(const relic_trn_packet *m, relic_arena *a, relic_trn_aswm *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    const int64_t size_ = ((int64_t)m->uncompressed_size);
-    if (size_ < 0 || (uint64_t)size_ > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, "aswm", "declared decoded size %lld is outside 0..%llu", (long long)size_, (unsigned long long)RELIC_CODEC_MAX_DECODED);
-    if ((uint64_t)size_ > relic_codec_zlib_max_decoded(m->aswm_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, "aswm", "%zu encoded bytes cannot hold the declared %lld decoded bytes", m->aswm_count, (long long)size_);
-    uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);
-    if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, "aswm", "out of memory for %lld decoded bytes", (long long)size_);
-    relic_status st_ = relic_codec_zlib_decode(m->aswm, m->aswm_count, buf_, (size_t)size_, a, err);
-    if (st_ != RELIC_OK) { relic_gen_path_prefix(err, "aswm", -1); return st_; }
-    return relic_trn_packet_aswm_decode_bytes(buf_, (size_t)size_, a, out, err);
+    const int64_t size = ((int64_t)m->uncompressed_size);
+    if (size < 0 || (uint64_t)size > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, "aswm", "declared decoded size %lld is outside 0..%llu", (long long)size, (unsigned long long)RELIC_CODEC_MAX_DECODED);
+    if ((uint64_t)size > relic_codec_zlib_max_decoded(m->aswm_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, "aswm", "%zu encoded bytes cannot hold the declared %lld decoded bytes", m->aswm_count, (long long)size);
+    uint8_t *buf = relic_arena_alloc(a, (size_t)size, 16);
+    if (!buf) return relic_fail(err, RELIC_E_NOMEM, 0, "aswm", "out of memory for %lld decoded bytes", (long long)size);
+    relic_status st = relic_codec_zlib_decode(m->aswm, m->aswm_count, buf, (size_t)size, a, err);
+    if (st != RELIC_OK) return relic_gen_nest(err, st, "aswm", -1);
+    return relic_trn_packet_aswm_decode_bytes(buf, (size_t)size, a, out, err);
 }
 
-relic_status relic_trn_packet_aswm_decode_bytes(const uint8_t *buf_, size_t size_, relic_arena *a, relic_trn_aswm *out, relic_error *err)
+relic_status relic_trn_packet_aswm_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, relic_trn_aswm *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_status st_;
-    relic_trn_aswm check_;
-    memset(&check_, 0, sizeof check_);
-    relic_trn_vctx vc_ = { buf_, (uint64_t)size_, err, NULL, NULL };
-    uint64_t sz_ = 0;
-    if ((st_ = val_aswm(&vc_, 0, &sz_, &check_)) != RELIC_OK) { relic_gen_path_prefix(err, "aswm", -1); return st_; }
-    if (sz_ != (uint64_t)size_) return relic_fail(err, RELIC_E_LAYOUT, sz_, "aswm", "%llu decoded bytes follow the aswm", (unsigned long long)((uint64_t)size_ - sz_));
-    relic_trn_dctx dc_ = { buf_, (uint64_t)size_, err, NULL, a };
-    return dec_aswm(&dc_, 0, &sz_, out);
+    relic_status st;
+    relic_trn_rctx c = { buf, (uint64_t)size, err, NULL, NULL, NULL };
+    uint64_t sz = 0;
+    if ((st = rd_aswm(&c, 0, &sz, out)) != RELIC_OK) return relic_gen_nest(err, st, "aswm", -1);
+    if (sz != (uint64_t)size) return relic_fail(err, RELIC_E_LAYOUT, sz, "aswm", "%llu decoded bytes follow the aswm", (unsigned long long)((uint64_t)size - sz));
+    memset(out, 0, sizeof *out);
+    c.arena = a;
+    return rd_aswm(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -2538,30 +498,9 @@ typedef struct relic_trn_wctx {
     const relic_trn_trn *root;
 } relic_trn_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_trn_wctx *c, const relic_trn_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_directory_entry(relic_trn_wctx *c, const relic_trn_directory_entry *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_trwh(relic_trn_wctx *c, const relic_trn_trwh *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_packet(const relic_trn_packet *m);
-RELIC_GEN_UNUSED static inline relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_trn(const relic_trn_trn *m);
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_trn_wctx *c, const relic_trn_vec3f *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_edge(relic_trn_wctx *c, const relic_trn_edge *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_triangle(relic_trn_wctx *c, const relic_trn_triangle *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_tile(relic_trn_wctx *c, const relic_trn_tile *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_tile(const relic_trn_tile *m);
-RELIC_GEN_UNUSED static inline relic_status put_island(relic_trn_wctx *c, const relic_trn_island *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_island(const relic_trn_island *m);
-RELIC_GEN_UNUSED static inline relic_status put_island_path_node(relic_trn_wctx *c, const relic_trn_island_path_node *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_aswm(relic_trn_wctx *c, const relic_trn_aswm *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_aswm(const relic_trn_aswm *m);
-
-static const relic_trn_trn *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_packet(const relic_trn_packet *m)
+static uint64_t sz_packet(const relic_trn_packet *m)
 {
-    const relic_trn_trn *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += 4u;
     switch (((int64_t)m->type)) {
@@ -2583,330 +522,81 @@ RELIC_GEN_UNUSED static inline uint64_t sz_packet(const relic_trn_packet *m)
     }
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_trn_packet(const relic_trn_packet *a, size_t n)
+
+static uint64_t sum_trn_packet(const relic_trn_packet *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_packet(&a[i]);
     return t;
 }
 
-static const relic_trn_trn *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_trn(const relic_trn_trn *m)
+static uint64_t sz_trn(const relic_trn_trn *m)
 {
-    const relic_trn_trn *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 12u;
     t += ((uint64_t)m->directory_count * 8u);
     t += sum_trn_packet(m->packets, m->packets_count);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_trn_trn(const relic_trn_trn *a, size_t n)
+
+static inline void put_header(uint8_t *p, const relic_trn_header *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_trn(&a[i]);
-    return t;
+    memcpy(p + 0, "NWN2", 4);
+    relic_store_u16le(p + 4, m->version_major);
+    relic_store_u16le(p + 6, m->version_minor);
+    relic_store_u32le(p + 8, m->packet_count);
 }
 
-static const relic_trn_trn *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_tile(const relic_trn_tile *m)
+static inline void put_directory_entry(uint8_t *p, const relic_trn_directory_entry *m)
 {
-    const relic_trn_trn *root_ = root_sz_;
-    uint64_t t = 0;
-    (void)root_;
-    t += 32u;
-    t += 1u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    if (((int64_t)(((int64_t)m->owns_data) != INT64_C(0)))) {
-    t += ((uint64_t)m->own_vertices_count * 12u);
-    t += ((uint64_t)m->own_edges_count * 16u);
-    } else {
-    }
-    t += 4u;
-    t += 4u;
-    t += 1u;
-    t += 4u;
-    t += ((uint64_t)m->local_to_node_count * 1u);
-    t += ((uint64_t)m->node_to_local_count * 4u);
-    t += ((uint64_t)m->nodes_count * 1u);
-    t += 4u;
-    return t;
-}
-RELIC_GEN_UNUSED static inline uint64_t sum_trn_tile(const relic_trn_tile *a, size_t n)
-{
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_tile(&a[i]);
-    return t;
+    relic_store_u32le(p + 0, m->type);
+    relic_store_u32le(p + 4, m->offset);
 }
 
-static const relic_trn_trn *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_island(const relic_trn_island *m)
+static inline void put_trwh(uint8_t *p, const relic_trn_trwh *m)
 {
-    const relic_trn_trn *root_ = root_sz_;
-    uint64_t t = 0;
-    (void)root_;
-    t += 4u;
-    t += 4u;
-    t += 12u;
-    t += 4u;
-    t += 4u;
-    t += ((uint64_t)m->adjacent_count * 4u);
-    t += 4u;
-    t += ((uint64_t)m->distances_count * 4u);
-    t += 4u;
-    t += ((uint64_t)m->exit_triangles_count * 4u);
-    return t;
-}
-RELIC_GEN_UNUSED static inline uint64_t sum_trn_island(const relic_trn_island *a, size_t n)
-{
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_island(&a[i]);
-    return t;
+    relic_store_u32le(p + 0, m->width);
+    relic_store_u32le(p + 4, m->height);
+    relic_store_u32le(p + 8, m->id);
 }
 
-static const relic_trn_trn *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_aswm(const relic_trn_aswm *m)
+static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, uint64_t pos, uint64_t *size_out)
 {
-    const relic_trn_trn *root_ = root_sz_;
-    uint64_t t = 0;
-    (void)root_;
-    t += 4u;
-    t += 32u;
-    t += 1u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += ((uint64_t)m->vertices_count * 12u);
-    t += ((uint64_t)m->edges_count * 16u);
-    t += ((uint64_t)m->triangles_count * 64u);
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += sum_trn_tile(m->tiles, m->tiles_count);
-    t += 4u;
-    t += 4u;
-    t += sum_trn_island(m->islands, m->islands_count);
-    t += ((uint64_t)m->island_path_table_count * 8u);
-    return t;
-}
-RELIC_GEN_UNUSED static inline uint64_t sum_trn_aswm(const relic_trn_aswm *a, size_t n)
-{
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_aswm(&a[i]);
-    return t;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_trn_wctx *c, const relic_trn_header *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_header mm_ = *m0;
-    relic_trn_header *m = &mm_;
+    relic_trn_packet copy = *m0, *m = &copy; /* its derived fields are recomputed */
+    relic_status st;
+    uint64_t d;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "NWN2", 4);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* version_major */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->version_major);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* version_minor */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->version_minor);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* packet_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->packet_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_directory_entry(relic_trn_wctx *c, const relic_trn_directory_entry *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_directory_entry mm_ = *m0;
-    relic_trn_directory_entry *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->type);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_trwh(relic_trn_wctx *c, const relic_trn_trwh *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_trwh mm_ = *m0;
-    relic_trn_trwh *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->width);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->height);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_packet mm_ = *m0;
-    relic_trn_packet *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { const uint64_t v_ = ((uint64_t)m->aswm_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "compressed_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->compressed_size = (uint32_t)v_; }
-    { /* type */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->type);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->aswm_count * 1u), UINT64_C(4294967295), "compressed_size", "u32")) != RELIC_OK) return st;
+    m->compressed_size = (uint32_t)d;
+    relic_store_u32le(c->base + pos, m->type);
+    relic_store_u32le(c->base + pos + 4, m->size);
+    cur = pos + 8;
     switch (((int64_t)m->type)) {
     case INT64_C(1213682260):
     {
-    { /* trwh */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_trwh(c, &m->trwh, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "trwh", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    put_trwh(c->base + cur, &m->trwh);
+    cur += 12;
     } break;
     case INT64_C(1297568577):
     {
-    { /* comp_magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "COMP", 4);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* compressed_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->compressed_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* uncompressed_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->uncompressed_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    memcpy(c->base + cur, "COMP", 4);
+    relic_store_u32le(c->base + cur + 4, m->compressed_size);
+    relic_store_u32le(c->base + cur + 8, m->uncompressed_size);
+    cur = cur + 12;
     { /* aswm */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->compressed_size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->aswm_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "aswm", "has %llu elements but compressed_size = %lld", (unsigned long long)m->aswm_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->aswm_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->aswm, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "aswm", "compressed_size", ((int64_t)m->compressed_size), m->aswm_count)) != RELIC_OK) return st;
+        const uint64_t n = m->aswm_count;
+        if (n) memcpy(c->base + cur, m->aswm, (size_t)n);
+        cur += n;
     }
     } break;
     default:
     {
     { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "data", "has %llu elements but size = %lld", (unsigned long long)m->data_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->data_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->data, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "data", "size", ((int64_t)m->size), m->data_count)) != RELIC_OK) return st;
+        const uint64_t n = m->data_count;
+        if (n) memcpy(c->base + cur, m->data, (size_t)n);
+        cur += n;
     }
     } break;
     }
@@ -2914,827 +604,31 @@ RELIC_GEN_UNUSED static inline relic_status put_packet(relic_trn_wctx *c, const 
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_trn_trn mm_ = *m0;
-    relic_trn_trn *m = &mm_;
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    put_header(c->base + pos, &m->header);
+    cur = pos + 12;
     { /* directory */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.packet_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->directory_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "directory", "has %llu elements but header.packet_count = %lld", (unsigned long long)m->directory_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->directory_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_directory_entry()) { if (n_) memcpy(c->base + p_, m->directory, (size_t)(n_ * 8u)); bytes_ = n_ * 8u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_directory_entry(c, &m->directory[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "directory", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "directory", "header.packet_count", ((int64_t)m->header.packet_count), m->directory_count)) != RELIC_OK) return st;
+        const uint64_t n = m->directory_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->directory, (size_t)(n * 8u)); }
+        else for (uint64_t k = 0; k < n; k++) put_directory_entry(c->base + cur + k * 8, &m->directory[k]);
+        cur += n * 8u;
     }
     { /* packets */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.packet_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->packets_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "packets", "has %llu elements but header.packet_count = %lld", (unsigned long long)m->packets_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->packets_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_packet(c, &m->packets[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "packets", (int64_t)k_); return st_; }
-            q_ += sz_;
+        if ((st = relic_gen_count(c->err, cur, "packets", "header.packet_count", ((int64_t)m->header.packet_count), m->packets_count)) != RELIC_OK) return st;
+        const uint64_t n = m->packets_count;
+        {
+            uint64_t q = cur;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_packet(c, &m->packets[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "packets", (int64_t)k);
+                q += sz;
+            }
+            cur = q;
         }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_trn_wctx *c, const relic_trn_vec3f *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_vec3f mm_ = *m0;
-    relic_trn_vec3f *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->z);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_edge(relic_trn_wctx *c, const relic_trn_edge *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_edge mm_ = *m0;
-    relic_trn_edge *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->vertices)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* triangles */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->triangles)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_triangle(relic_trn_wctx *c, const relic_trn_triangle *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_triangle mm_ = *m0;
-    relic_trn_triangle *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->vertices)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* linked_edges */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->linked_edges)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* linked_triangles */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->linked_triangles)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* center */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->center)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->normal)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* d */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->d);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* island */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->island);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->flags);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_tile(relic_trn_wctx *c, const relic_trn_tile *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_tile mm_ = *m0;
-    relic_trn_tile *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { const uint64_t v_ = (uint64_t)m->local_to_node_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "local_to_node_length", "%llu does not fit u32", (unsigned long long)v_);
-      m->local_to_node_length = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->node_to_local_count;
-      if (v_ > 255u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "node_to_local_length", "%llu does not fit u8", (unsigned long long)v_);
-      m->node_to_local_length = (uint8_t)v_; }
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* owns_data */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->owns_data);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* vertices_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertices_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* edges_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->edges_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* triangles_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->triangles_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->size_x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->size_y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* triangles_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->triangles_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    if (((int64_t)(((int64_t)m->owns_data) != INT64_C(0)))) {
-    { /* own_vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertices_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->own_vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "own_vertices", "has %llu elements but vertices_count = %lld", (unsigned long long)m->own_vertices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->own_vertices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->own_vertices, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->own_vertices[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "own_vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    { /* own_edges */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->edges_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->own_edges_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "own_edges", "has %llu elements but edges_count = %lld", (unsigned long long)m->own_edges_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->own_edges_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_edge()) { if (n_) memcpy(c->base + p_, m->own_edges, (size_t)(n_ * 16u)); bytes_ = n_ * 16u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_edge(c, &m->own_edges[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "own_edges", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    } else {
-    }
-    { /* path_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->path_flags);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* local_to_node_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->local_to_node_length);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* node_to_local_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->node_to_local_length);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* rle_table_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->rle_table_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* local_to_node */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->local_to_node_length);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->local_to_node_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "local_to_node", "has %llu elements but local_to_node_length = %lld", (unsigned long long)m->local_to_node_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->local_to_node_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u8(c->base + p_ + k_ * 1u, ((const uint8_t *)m->local_to_node)[k_]); }
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* node_to_local */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->node_to_local_length);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->node_to_local_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "node_to_local", "has %llu elements but node_to_local_length = %lld", (unsigned long long)m->node_to_local_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->node_to_local_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->node_to_local, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->node_to_local)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* nodes */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->node_to_local_length), ((int64_t)m->node_to_local_length));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->nodes_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "nodes", "has %llu elements but node_to_local_length * node_to_local_length = %lld", (unsigned long long)m->nodes_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->nodes_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u8(c->base + p_ + k_ * 1u, ((const uint8_t *)m->nodes)[k_]); }
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* tile_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->tile_flags);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_island(relic_trn_wctx *c, const relic_trn_island *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_island mm_ = *m0;
-    relic_trn_island *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { const uint64_t v_ = (uint64_t)m->adjacent_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "adjacent_length", "%llu does not fit u32", (unsigned long long)v_);
-      m->adjacent_length = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->distances_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "distances_length", "%llu does not fit u32", (unsigned long long)v_);
-      m->distances_length = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->exit_triangles_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "exits_length", "%llu does not fit u32", (unsigned long long)v_);
-      m->exits_length = (uint32_t)v_; }
-    { /* index */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->index);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* tile */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->tile);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* center */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->center)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->triangle_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* adjacent_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->adjacent_length);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* adjacent */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->adjacent_length);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->adjacent_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "adjacent", "has %llu elements but adjacent_length = %lld", (unsigned long long)m->adjacent_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->adjacent_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->adjacent, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->adjacent)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* distances_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->distances_length);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* distances */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->distances_length);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->distances_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "distances", "has %llu elements but distances_length = %lld", (unsigned long long)m->distances_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->distances_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->distances, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->distances)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* exits_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->exits_length);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* exit_triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->exits_length);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->exit_triangles_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "exit_triangles", "has %llu elements but exits_length = %lld", (unsigned long long)m->exit_triangles_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->exit_triangles_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->exit_triangles, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->exit_triangles)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_island_path_node(relic_trn_wctx *c, const relic_trn_island_path_node *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_island_path_node mm_ = *m0;
-    relic_trn_island_path_node *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* next */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->next);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->padding);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* weight */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->weight);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_aswm(relic_trn_wctx *c, const relic_trn_aswm *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trn_aswm mm_ = *m0;
-    relic_trn_aswm *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->edges_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "edge_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->edge_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->triangles_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "triangle_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->triangle_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->islands_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "island_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->island_count = (uint32_t)v_; }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)INT64_C(108));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* owns_data */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, (uint8_t)INT64_C(1));
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* edge_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->edge_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->triangle_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* unknown_b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->unknown_b);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->vertices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->vertices, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->vertices[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    { /* edges */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->edge_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->edges_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "edges", "has %llu elements but edge_count = %lld", (unsigned long long)m->edges_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->edges_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_edge()) { if (n_) memcpy(c->base + p_, m->edges, (size_t)(n_ * 16u)); bytes_ = n_ * 16u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_edge(c, &m->edges[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "edges", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->triangles_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "triangles", "has %llu elements but triangle_count = %lld", (unsigned long long)m->triangles_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->triangles_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_triangle()) { if (n_) memcpy(c->base + p_, m->triangles, (size_t)(n_ * 64u)); bytes_ = n_ * 64u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_triangle(c, &m->triangles[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "triangles", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    { /* tiles_flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->tiles_flags);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* tiles_width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->tiles_width);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* grid_height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->grid_height);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* grid_width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->grid_width);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* tiles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->grid_height), ((int64_t)m->grid_width));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->tiles_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "tiles", "has %llu elements but grid_height * grid_width = %lld", (unsigned long long)m->tiles_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->tiles_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_tile(c, &m->tiles[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "tiles", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-    }
-    { /* tiles_border_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->tiles_border_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* island_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->island_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* islands */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->island_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->islands_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "islands", "has %llu elements but island_count = %lld", (unsigned long long)m->islands_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->islands_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_island(c, &m->islands[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "islands", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-    }
-    { /* island_path_table */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->island_path_table_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "island_path_table", "has %llu elements but island_count * island_count = %lld", (unsigned long long)m->island_path_table_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->island_path_table_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_island_path_node()) { if (n_) memcpy(c->base + p_, m->island_path_table, (size_t)(n_ * 8u)); bytes_ = n_ * 8u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_island_path_node(c, &m->island_path_table[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "island_path_table", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -3742,32 +636,23 @@ RELIC_GEN_UNUSED static inline relic_status put_aswm(relic_trn_wctx *c, const re
 
 relic_status relic_trn_write(const relic_trn_trn *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_trn_trn mm_ = *model;
-    relic_trn_trn *m = &mm_;
-    relic_trn_wctx cc_ = { 0 };
-    relic_trn_wctx *c = &cc_;
+    relic_trn_trn copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_trn_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_trn(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->directory_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "packet_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.packet_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_trn(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->directory_count, UINT64_C(4294967295), "packet_count", "u32")) != RELIC_OK) return st;
+    m->header.packet_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_trn(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_trn(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

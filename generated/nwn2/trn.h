@@ -20,18 +20,13 @@ extern const relic_format_info relic_format_trn;
 
 /** Packet FourCC, read as a little-endian u32 (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Other values are kept as opaque packets. */
 enum relic_trn_packet_type {
-    /** TRWH: terrain width and height */
-    RELIC_TRN_PACKET_TYPE_TRWH = 1213682260,
-    /** TRRN: one terrain megatile */
-    RELIC_TRN_PACKET_TYPE_TRRN = 1314017876,
-    /** WATR: water of one megatile */
-    RELIC_TRN_PACKET_TYPE_WATR = 1381253463,
-    /** ASWM: area surface walkmesh, zlib-compressed */
-    RELIC_TRN_PACKET_TYPE_ASWM = 1297568577,
+    RELIC_TRN_PACKET_TYPE_TRWH = 1213682260, /**< TRWH: terrain width and height */
+    RELIC_TRN_PACKET_TYPE_TRRN = 1314017876, /**< TRRN: one terrain megatile */
+    RELIC_TRN_PACKET_TYPE_WATR = 1381253463, /**< WATR: water of one megatile */
+    RELIC_TRN_PACKET_TYPE_ASWM = 1297568577, /**< ASWM: area surface walkmesh, zlib-compressed */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_trn_packet_type_name(int64_t value);
-/** Value of a name (as relic_trn_packet_type_name gives it); 0 when unknown. */
 int relic_trn_packet_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in packet_type. */
 static inline int relic_trn_packet_type_known(int64_t value)
@@ -50,8 +45,7 @@ static inline int relic_trn_packet_type_known(int64_t value)
 /** Triangle flags (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp; nwn-lib-d Triangle.Flags, SKY SurfaceMeshFlags). Bit 0x0002 is unnamed. */
 enum relic_trn_triangle_flags {
     RELIC_TRN_TRIANGLE_FLAGS_WALKABLE = 1,
-    /** Vertices wound clockwise */
-    RELIC_TRN_TRIANGLE_FLAGS_CLOCKWISE = 4,
+    RELIC_TRN_TRIANGLE_FLAGS_CLOCKWISE = 4, /**< Vertices wound clockwise */
     RELIC_TRN_TRIANGLE_FLAGS_DIRT = 8,
     RELIC_TRN_TRIANGLE_FLAGS_GRASS = 16,
     RELIC_TRN_TRIANGLE_FLAGS_STONE = 32,
@@ -64,9 +58,8 @@ enum relic_trn_triangle_flags {
     RELIC_TRN_TRIANGLE_FLAGS_WATER = 4096,
     RELIC_TRN_TRIANGLE_FLAGS_PUDDLES = 8192,
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_trn_triangle_flags_name(int64_t value);
-/** Value of a name (as relic_trn_triangle_flags_name gives it); 0 when unknown. */
 int relic_trn_triangle_flags_from_name(const char *name, int64_t *value);
 #define RELIC_TRN_TRIANGLE_FLAGS_MASK 0x3FFDu
 
@@ -86,66 +79,47 @@ typedef struct relic_trn_aswm relic_trn_aswm;
 #define RELIC_TRN_HEADER_SIZE 12
 /** File header (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values. */
 struct relic_trn_header {
-    /** File type [constant "NWN2"] */
-    char magic[4];
-    /** Version word 1: 2 in every known TRN/TRX */
-    uint16_t version_major;
-    /** Version word 2: 3 in every known TRN/TRX */
-    uint16_t version_minor;
-    /** Number of packets [derived: count(directory), filled by the writer] */
-    uint32_t packet_count;
+    char magic[4]; /**< File type [constant "NWN2"] */
+    uint16_t version_major; /**< Version word 1: 2 in every known TRN/TRX */
+    uint16_t version_minor; /**< Version word 2: 3 in every known TRN/TRX */
+    uint32_t packet_count; /**< Number of packets [derived: count(directory), filled by the writer] */
 };
 
 #define RELIC_TRN_DIRECTORY_ENTRY_SIZE 8
 /** Packet directory entry (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values. */
 struct relic_trn_directory_entry {
-    /** Packet FourCC; equals the packet's own [enum packet_type] */
-    uint32_t type;
-    /** Absolute file offset of the packet header */
-    uint32_t offset;
+    uint32_t type; /**< Packet FourCC; equals the packet's own [enum packet_type] */
+    uint32_t offset; /**< Absolute file offset of the packet header */
 };
 
 #define RELIC_TRN_TRWH_SIZE 12
 /** TRWH payload: terrain size (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values. */
 struct relic_trn_trwh {
-    /** Width (nwn-lib-d: megatiles) */
-    uint32_t width;
-    /** Height (same unit) */
-    uint32_t height;
-    /** Unknown id; nwn-lib-d's optimize sets it to 0 */
-    uint32_t id;
+    uint32_t width; /**< Width (nwn-lib-d: megatiles) */
+    uint32_t height; /**< Height (same unit) */
+    uint32_t id; /**< Unknown id; nwn-lib-d's optimize sets it to 0 */
 };
 
 /** A packet: FourCC, payload size, payload (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values; its size in the file varies. */
 struct relic_trn_packet {
-    /** Packet FourCC [enum packet_type] */
-    uint32_t type;
-    /** Payload byte size (8-byte packet header excluded) */
-    uint32_t size;
-    /** Terrain size */
-    relic_trn_trwh trwh;
-    /** ASWM compression sub-header (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp) [constant "COMP"] */
-    char comp_magic[4];
-    /** Byte size of the zlib stream [derived: size(aswm), filled by the writer] */
-    uint32_t compressed_size;
-    /** Byte size of the walkmesh after inflating */
-    uint32_t uncompressed_size;
-    /** Walkmesh: RFC 1950 zlib stream [count compressed_size] */
-    uint8_t *aswm;
+    uint32_t type; /**< Packet FourCC [enum packet_type] */
+    uint32_t size; /**< Payload byte size (8-byte packet header excluded) */
+    relic_trn_trwh trwh; /**< Terrain size */
+    char comp_magic[4]; /**< ASWM compression sub-header (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp) [constant "COMP"] */
+    uint32_t compressed_size; /**< Byte size of the zlib stream [derived: size(aswm), filled by the writer] */
+    uint32_t uncompressed_size; /**< Byte size of the walkmesh after inflating */
+    uint8_t *aswm; /**< Walkmesh: RFC 1950 zlib stream [count compressed_size] */
     size_t aswm_count; /**< number of elements in aswm */
-    /** Payload kept as is (TRRN, WATR and unknown packets) [count size] */
-    uint8_t *data;
+    uint8_t *data; /**< Payload kept as is (TRRN, WATR and unknown packets) [count size] */
     size_t data_count; /**< number of elements in data */
 };
 
 /** A whole TRN/TRX file: header, packet directory, packets back to back in directory order. Model form: plain C values; its size in the file varies. */
 struct relic_trn_trn {
     relic_trn_header header;
-    /** Packet directory [count header.packet_count] */
-    relic_trn_directory_entry *directory;
+    relic_trn_directory_entry *directory; /**< Packet directory [count header.packet_count] */
     size_t directory_count; /**< number of elements in directory */
-    /** Packets, in directory order [count header.packet_count] */
-    relic_trn_packet *packets;
+    relic_trn_packet *packets; /**< Packets, in directory order [count header.packet_count] */
     size_t packets_count; /**< number of elements in packets */
 };
 
@@ -160,212 +134,132 @@ struct relic_trn_vec3f {
 #define RELIC_TRN_EDGE_SIZE 16
 /** Edge: two vertices and the (at most two) triangles sharing it (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Edge). Model form: plain C values. */
 struct relic_trn_edge {
-    /** Vertex indices */
-    uint32_t vertices[2];
-    /** Triangles sharing the edge, 0xFFFFFFFF for none */
-    uint32_t triangles[2];
+    uint32_t vertices[2]; /**< Vertex indices */
+    uint32_t triangles[2]; /**< Triangles sharing the edge, 0xFFFFFFFF for none */
 };
 
 #define RELIC_TRN_TRIANGLE_SIZE 64
 /** Triangle (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Triangle). Model form: plain C values. */
 struct relic_trn_triangle {
-    /** Vertex indices */
-    uint32_t vertices[3];
-    /** Edge indices */
-    uint32_t linked_edges[3];
-    /** Neighbour through linked_edges[i], 0xFFFFFFFF for none */
-    uint32_t linked_triangles[3];
-    /** Mean of the vertices' x and y */
-    float center[2];
-    /** Plane normal */
-    float normal[3];
-    /** Plane term: d = -(normal . v0) */
-    float d;
-    /** Island index, 0xFFFF for none */
-    uint16_t island;
-    /** Walkable, winding and footstep flags [flags triangle_flags] */
-    uint16_t flags;
+    uint32_t vertices[3]; /**< Vertex indices */
+    uint32_t linked_edges[3]; /**< Edge indices */
+    uint32_t linked_triangles[3]; /**< Neighbour through linked_edges[i], 0xFFFFFFFF for none */
+    float center[2]; /**< Mean of the vertices' x and y */
+    float normal[3]; /**< Plane normal */
+    float d; /**< Plane term: d = -(normal . v0) */
+    uint16_t island; /**< Island index, 0xFFFF for none */
+    uint16_t flags; /**< Walkable, winding and footstep flags [flags triangle_flags] */
 };
 
 /** Tile record with its path table (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Tile record, v0x6C). Model form: plain C values; its size in the file varies. */
 struct relic_trn_tile {
-    /** Name (garbage or zeros in game files) */
-    char name[32];
-    /** 0 in game files; when set, vertices and edges follow (nwn-lib-d) */
-    uint8_t owns_data;
-    /** Distinct vertices used by the tile's triangles */
-    uint32_t vertices_count;
-    /** Distinct edges used by the tile's triangles */
-    uint32_t edges_count;
-    /** Triangles of the tile (walkable and not) */
-    uint32_t triangles_count;
-    /** Size x (nwn-lib-d: always 0?) */
-    float size_x;
-    /** Size y */
-    float size_y;
-    /** Index of the tile's first triangle */
-    uint32_t triangles_offset;
-    /** Tile's own vertices (never in game files) [count vertices_count] */
-    relic_trn_vec3f *own_vertices;
+    char name[32]; /**< Name (garbage or zeros in game files) */
+    uint8_t owns_data; /**< 0 in game files; when set, vertices and edges follow (nwn-lib-d) */
+    uint32_t vertices_count; /**< Distinct vertices used by the tile's triangles */
+    uint32_t edges_count; /**< Distinct edges used by the tile's triangles */
+    uint32_t triangles_count; /**< Triangles of the tile (walkable and not) */
+    float size_x; /**< Size x (nwn-lib-d: always 0?) */
+    float size_y; /**< Size y */
+    uint32_t triangles_offset; /**< Index of the tile's first triangle */
+    relic_trn_vec3f *own_vertices; /**< Tile's own vertices (never in game files) [count vertices_count] */
     size_t own_vertices_count; /**< number of elements in own_vertices */
-    /** Tile's own edges (never in game files) [count edges_count] */
-    relic_trn_edge *own_edges;
+    relic_trn_edge *own_edges; /**< Tile's own edges (never in game files) [count edges_count] */
     size_t own_edges_count; /**< number of elements in own_edges */
-    /** Path table flags: 1 RLE, 2 zlib; compressed tables are refused (as by every reader) [check (it & 3) == 0] */
-    uint32_t path_flags;
-    /** Length of local_to_node: 0 or triangles_count [derived: count(local_to_node), filled by the writer] */
-    uint32_t local_to_node_length;
-    /** Number of walkable triangles (nodes) [derived: count(node_to_local), filled by the writer] */
-    uint8_t node_to_local_length;
-    /** RLE table size; 0 in practice */
-    uint32_t rle_table_size;
-    /** Node number of each local triangle, 0xFF when not walkable [count local_to_node_length] */
-    uint8_t *local_to_node;
+    uint32_t path_flags; /**< Path table flags: 1 RLE, 2 zlib; compressed tables are refused (as by every reader) [check (it & 3) == 0] */
+    uint32_t local_to_node_length; /**< Length of local_to_node: 0 or triangles_count [derived: count(local_to_node), filled by the writer] */
+    uint8_t node_to_local_length; /**< Number of walkable triangles (nodes) [derived: count(node_to_local), filled by the writer] */
+    uint32_t rle_table_size; /**< RLE table size; 0 in practice */
+    uint8_t *local_to_node; /**< Node number of each local triangle, 0xFF when not walkable [count local_to_node_length] */
     size_t local_to_node_count; /**< number of elements in local_to_node */
-    /** Local triangle index of each node [count node_to_local_length] */
-    uint32_t *node_to_local;
+    uint32_t *node_to_local; /**< Local triangle index of each node [count node_to_local_length] */
     size_t node_to_local_count; /**< number of elements in node_to_local */
-    /** Next step from row node to column node: NTL index in bits 0-6, 0x80 line of sight, 0xFF none [count node_to_local_length * node_to_local_length] */
-    uint8_t *nodes;
+    uint8_t *nodes; /**< Next step from row node to column node: NTL index in bits 0-6, 0x80 line of sight, 0xFF none [count node_to_local_length * node_to_local_length] */
     size_t nodes_count; /**< number of elements in nodes */
-    /** Tile flags (same value as tiles_flags) */
-    uint32_t tile_flags;
+    uint32_t tile_flags; /**< Tile flags (same value as tiles_flags) */
 };
 
 /** Island record (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Island record). Model form: plain C values; its size in the file varies. */
 struct relic_trn_island {
-    /** Position in the island array */
-    uint32_t index;
-    /** Tile index */
-    uint32_t tile;
-    /** Centre */
-    float center[3];
-    /** Triangles in the island */
-    uint32_t triangle_count;
-    /** Number of adjacent islands [derived: count(adjacent), filled by the writer] */
-    uint32_t adjacent_length;
-    /** Adjacent island indices [count adjacent_length] */
-    uint32_t *adjacent;
+    uint32_t index; /**< Position in the island array */
+    uint32_t tile; /**< Tile index */
+    float center[3]; /**< Centre */
+    uint32_t triangle_count; /**< Triangles in the island */
+    uint32_t adjacent_length; /**< Number of adjacent islands [derived: count(adjacent), filled by the writer] */
+    uint32_t *adjacent; /**< Adjacent island indices [count adjacent_length] */
     size_t adjacent_count; /**< number of elements in adjacent */
-    /** Number of distances (equals adjacent_length) [derived: count(distances), filled by the writer] */
-    uint32_t distances_length;
-    /** Distance to each adjacent island [count distances_length] */
-    float *distances;
+    uint32_t distances_length; /**< Number of distances (equals adjacent_length) [derived: count(distances), filled by the writer] */
+    float *distances; /**< Distance to each adjacent island [count distances_length] */
     size_t distances_count; /**< number of elements in distances */
-    /** Number of exit triangles (equals adjacent_length) [derived: count(exit_triangles), filled by the writer] */
-    uint32_t exits_length;
-    /** A triangle of this island next to each adjacent island [count exits_length] */
-    uint32_t *exit_triangles;
+    uint32_t exits_length; /**< Number of exit triangles (equals adjacent_length) [derived: count(exit_triangles), filled by the writer] */
+    uint32_t *exit_triangles; /**< A triangle of this island next to each adjacent island [count exits_length] */
     size_t exit_triangles_count; /**< number of elements in exit_triangles */
 };
 
 #define RELIC_TRN_ISLAND_PATH_NODE_SIZE 8
 /** Island path table entry (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Island path node). Model form: plain C values. */
 struct relic_trn_island_path_node {
-    /** Next island, 0xFFFF for none */
-    uint16_t next;
-    /** Padding (garbage in game files) */
-    uint16_t padding;
-    /** Weight */
-    float weight;
+    uint16_t next; /**< Next island, 0xFFFF for none */
+    uint16_t padding; /**< Padding (garbage in game files) */
+    float weight; /**< Weight */
 };
 
 /** Decompressed ASWM walkmesh, version 0x6C (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Index ranges and the tile and island rules are checked by runtime/formats/nwn2/trn_check.c: names in a codec target's nested structs cannot reach this struct's counts. Model form: plain C values; its size in the file varies. */
 struct relic_trn_aswm {
-    /** ASWM version; 0x6C is the toolset's (0x69-0x6B are not read yet) [constant 108] */
-    uint32_t version;
-    /** Name; nwn-lib-d: probably useless */
-    char name[32];
-    /** Always 1 [constant 1] */
-    uint8_t owns_data;
-    /** Number of vertices [derived: count(vertices), filled by the writer] */
-    uint32_t vertex_count;
-    /** Number of edges [derived: count(edges), filled by the writer] */
-    uint32_t edge_count;
-    /** Number of triangles [derived: count(triangles), filled by the writer] */
-    uint32_t triangle_count;
-    /** Unknown (SKY FaceOffset); 0 in practice */
-    uint32_t unknown_b;
-    /** Vertex positions [count vertex_count] */
-    relic_trn_vec3f *vertices;
+    uint32_t version; /**< ASWM version; 0x6C is the toolset's (0x69-0x6B are not read yet) [constant 108] */
+    char name[32]; /**< Name; nwn-lib-d: probably useless */
+    uint8_t owns_data; /**< Always 1 [constant 1] */
+    uint32_t vertex_count; /**< Number of vertices [derived: count(vertices), filled by the writer] */
+    uint32_t edge_count; /**< Number of edges [derived: count(edges), filled by the writer] */
+    uint32_t triangle_count; /**< Number of triangles [derived: count(triangles), filled by the writer] */
+    uint32_t unknown_b; /**< Unknown (SKY FaceOffset); 0 in practice */
+    relic_trn_vec3f *vertices; /**< Vertex positions [count vertex_count] */
     size_t vertices_count; /**< number of elements in vertices */
-    /** Edges [count edge_count] */
-    relic_trn_edge *edges;
+    relic_trn_edge *edges; /**< Edges [count edge_count] */
     size_t edges_count; /**< number of elements in edges */
-    /** Triangles [count triangle_count] */
-    relic_trn_triangle *triangles;
+    relic_trn_triangle *triangles; /**< Triangles [count triangle_count] */
     size_t triangles_count; /**< number of elements in triangles */
-    /** 31 in TRX, 15 in TRN files */
-    uint32_t tiles_flags;
-    /** Tile side, normally 10.0 */
-    float tiles_width;
-    /** Tile rows */
-    uint32_t grid_height;
-    /** Tile columns */
-    uint32_t grid_width;
-    /** Tiles, row-major (y outer, x inner) [count grid_height * grid_width] */
-    relic_trn_tile *tiles;
+    uint32_t tiles_flags; /**< 31 in TRX, 15 in TRN files */
+    float tiles_width; /**< Tile side, normally 10.0 */
+    uint32_t grid_height; /**< Tile rows */
+    uint32_t grid_width; /**< Tile columns */
+    relic_trn_tile *tiles; /**< Tiles, row-major (y outer, x inner) [count grid_height * grid_width] */
     size_t tiles_count; /**< number of elements in tiles */
-    /** Unwalkable border width, in tiles */
-    uint32_t tiles_border_size;
-    /** Number of islands [derived: count(islands), filled by the writer] */
-    uint32_t island_count;
-    /** Islands [count island_count] */
-    relic_trn_island *islands;
+    uint32_t tiles_border_size; /**< Unwalkable border width, in tiles */
+    uint32_t island_count; /**< Number of islands [derived: count(islands), filled by the writer] */
+    relic_trn_island *islands; /**< Islands [count island_count] */
     size_t islands_count; /**< number of elements in islands */
-    /** Next island from row to column [count island_count * island_count] */
-    relic_trn_island_path_node *island_path_table;
+    relic_trn_island_path_node *island_path_table; /**< Next island from row to column [count island_count * island_count] */
     size_t island_path_table_count; /**< number of elements in island_path_table */
 };
 
-_Static_assert(RELIC_TRN_HEADER_SIZE == 12, "documented size of header");
-_Static_assert(RELIC_TRN_DIRECTORY_ENTRY_SIZE == 8, "documented size of directory_entry");
-_Static_assert(RELIC_TRN_TRWH_SIZE == 12, "documented size of trwh");
-_Static_assert(RELIC_TRN_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_TRN_EDGE_SIZE == 16, "documented size of edge");
-_Static_assert(RELIC_TRN_TRIANGLE_SIZE == 64, "documented size of triangle");
-_Static_assert(RELIC_TRN_ISLAND_PATH_NODE_SIZE == 8, "documented size of island_path_node");
-
-/** Zero-copy view of a validated header (12 bytes in the file). */
-typedef struct relic_trn_header_view { const uint8_t *p; } relic_trn_header_view;
+typedef struct relic_trn_header_view { const uint8_t *p; } relic_trn_header_view; /**< a validated header (12 bytes in the file), zero-copy */
 #define RELIC_TRN_HEADER_MAGIC_OFFSET 0
 #define RELIC_TRN_HEADER_MAGIC_VALUE "NWN2"
 #define RELIC_TRN_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_trn_header_magic(relic_trn_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_TRN_HEADER_VERSION_MAJOR_OFFSET 4
-/** Version word 1: 2 in every known TRN/TRX */
 static inline uint16_t relic_trn_header_version_major(relic_trn_header_view v) { return relic_load_u16le(v.p + 4); }
 #define RELIC_TRN_HEADER_VERSION_MINOR_OFFSET 6
-/** Version word 2: 3 in every known TRN/TRX */
 static inline uint16_t relic_trn_header_version_minor(relic_trn_header_view v) { return relic_load_u16le(v.p + 6); }
 #define RELIC_TRN_HEADER_PACKET_COUNT_OFFSET 8
-/** Number of packets */
 static inline uint32_t relic_trn_header_packet_count(relic_trn_header_view v) { return relic_load_u32le(v.p + 8); }
 
-/** Zero-copy view of a validated directory_entry (8 bytes in the file). */
-typedef struct relic_trn_directory_entry_view { const uint8_t *p; } relic_trn_directory_entry_view;
+typedef struct relic_trn_directory_entry_view { const uint8_t *p; } relic_trn_directory_entry_view; /**< a validated directory_entry (8 bytes in the file), zero-copy */
 #define RELIC_TRN_DIRECTORY_ENTRY_TYPE_OFFSET 0
-/** Packet FourCC; equals the packet's own */
 static inline uint32_t relic_trn_directory_entry_type(relic_trn_directory_entry_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TRN_DIRECTORY_ENTRY_OFFSET_OFFSET 4
-/** Absolute file offset of the packet header */
 static inline uint32_t relic_trn_directory_entry_offset(relic_trn_directory_entry_view v) { return relic_load_u32le(v.p + 4); }
 
-/** Zero-copy view of a validated trwh (12 bytes in the file). */
-typedef struct relic_trn_trwh_view { const uint8_t *p; } relic_trn_trwh_view;
+typedef struct relic_trn_trwh_view { const uint8_t *p; } relic_trn_trwh_view; /**< a validated trwh (12 bytes in the file), zero-copy */
 #define RELIC_TRN_TRWH_WIDTH_OFFSET 0
-/** Width (nwn-lib-d: megatiles) */
 static inline uint32_t relic_trn_trwh_width(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TRN_TRWH_HEIGHT_OFFSET 4
-/** Height (same unit) */
 static inline uint32_t relic_trn_trwh_height(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_TRN_TRWH_ID_OFFSET 8
-/** Unknown id; nwn-lib-d's optimize sets it to 0 */
 static inline uint32_t relic_trn_trwh_id(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 8); }
 
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_trn_vec3f_view { const uint8_t *p; } relic_trn_vec3f_view;
+typedef struct relic_trn_vec3f_view { const uint8_t *p; } relic_trn_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_TRN_VEC3F_X_OFFSET 0
 static inline float relic_trn_vec3f_x(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_TRN_VEC3F_Y_OFFSET 4
@@ -373,52 +267,36 @@ static inline float relic_trn_vec3f_y(relic_trn_vec3f_view v) { return relic_loa
 #define RELIC_TRN_VEC3F_Z_OFFSET 8
 static inline float relic_trn_vec3f_z(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated edge (16 bytes in the file). */
-typedef struct relic_trn_edge_view { const uint8_t *p; } relic_trn_edge_view;
+typedef struct relic_trn_edge_view { const uint8_t *p; } relic_trn_edge_view; /**< a validated edge (16 bytes in the file), zero-copy */
 #define RELIC_TRN_EDGE_VERTICES_OFFSET 0
-/** Vertex indices */
 static inline uint32_t relic_trn_edge_vertices(relic_trn_edge_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 #define RELIC_TRN_EDGE_TRIANGLES_OFFSET 8
-/** Triangles sharing the edge, 0xFFFFFFFF for none */
 static inline uint32_t relic_trn_edge_triangles(relic_trn_edge_view v, size_t i) { return relic_load_u32le(v.p + 8 + 4 * i); }
 
-/** Zero-copy view of a validated triangle (64 bytes in the file). */
-typedef struct relic_trn_triangle_view { const uint8_t *p; } relic_trn_triangle_view;
+typedef struct relic_trn_triangle_view { const uint8_t *p; } relic_trn_triangle_view; /**< a validated triangle (64 bytes in the file), zero-copy */
 #define RELIC_TRN_TRIANGLE_VERTICES_OFFSET 0
-/** Vertex indices */
 static inline uint32_t relic_trn_triangle_vertices(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 #define RELIC_TRN_TRIANGLE_LINKED_EDGES_OFFSET 12
-/** Edge indices */
 static inline uint32_t relic_trn_triangle_linked_edges(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 12 + 4 * i); }
 #define RELIC_TRN_TRIANGLE_LINKED_TRIANGLES_OFFSET 24
-/** Neighbour through linked_edges[i], 0xFFFFFFFF for none */
 static inline uint32_t relic_trn_triangle_linked_triangles(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 24 + 4 * i); }
 #define RELIC_TRN_TRIANGLE_CENTER_OFFSET 36
-/** Mean of the vertices' x and y */
 static inline float relic_trn_triangle_center(relic_trn_triangle_view v, size_t i) { return relic_load_f32le(v.p + 36 + 4 * i); }
 #define RELIC_TRN_TRIANGLE_NORMAL_OFFSET 44
-/** Plane normal */
 static inline float relic_trn_triangle_normal(relic_trn_triangle_view v, size_t i) { return relic_load_f32le(v.p + 44 + 4 * i); }
 #define RELIC_TRN_TRIANGLE_D_OFFSET 56
-/** Plane term: d = -(normal . v0) */
 static inline float relic_trn_triangle_d(relic_trn_triangle_view v) { return relic_load_f32le(v.p + 56); }
 #define RELIC_TRN_TRIANGLE_ISLAND_OFFSET 60
-/** Island index, 0xFFFF for none */
 static inline uint16_t relic_trn_triangle_island(relic_trn_triangle_view v) { return relic_load_u16le(v.p + 60); }
 #define RELIC_TRN_TRIANGLE_FLAGS_OFFSET 62
-/** Walkable, winding and footstep flags */
 static inline uint16_t relic_trn_triangle_flags(relic_trn_triangle_view v) { return relic_load_u16le(v.p + 62); }
 
-/** Zero-copy view of a validated island_path_node (8 bytes in the file). */
-typedef struct relic_trn_island_path_node_view { const uint8_t *p; } relic_trn_island_path_node_view;
+typedef struct relic_trn_island_path_node_view { const uint8_t *p; } relic_trn_island_path_node_view; /**< a validated island_path_node (8 bytes in the file), zero-copy */
 #define RELIC_TRN_ISLAND_PATH_NODE_NEXT_OFFSET 0
-/** Next island, 0xFFFF for none */
 static inline uint16_t relic_trn_island_path_node_next(relic_trn_island_path_node_view v) { return relic_load_u16le(v.p + 0); }
 #define RELIC_TRN_ISLAND_PATH_NODE_PADDING_OFFSET 2
-/** Padding (garbage in game files) */
 static inline uint16_t relic_trn_island_path_node_padding(relic_trn_island_path_node_view v) { return relic_load_u16le(v.p + 2); }
 #define RELIC_TRN_ISLAND_PATH_NODE_WEIGHT_OFFSET 4
-/** Weight */
 static inline float relic_trn_island_path_node_weight(relic_trn_island_path_node_view v) { return relic_load_f32le(v.p + 4); }
 
 /** A validated trn file: the bytes, and where each top-level member lies.

@@ -9,1035 +9,178 @@
 
 const char *const relic_trrn_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_texture(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trrn_texture) == 32u
-        && offsetof(relic_trrn_texture, name) == 0u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_trrn_texture) == 32, "texture: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trrn_rgb) == 12 && offsetof(relic_trrn_rgb, g) == 4 && offsetof(relic_trrn_rgb, b) == 8, "rgb: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trrn_terrain_vertex) == 44 && offsetof(relic_trrn_terrain_vertex, normal) == 12 && offsetof(relic_trrn_terrain_vertex, tint) == 24 && offsetof(relic_trrn_terrain_vertex, uv) == 28 && offsetof(relic_trrn_terrain_vertex, uv2) == 36, "terrain_vertex: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trrn_terrain_triangle) == 6 && offsetof(relic_trrn_terrain_triangle, b) == 2 && offsetof(relic_trrn_terrain_triangle, c) == 4, "terrain_triangle: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_trrn_grass_blade) == 36 && offsetof(relic_trrn_grass_blade, direction) == 12 && offsetof(relic_trrn_grass_blade, dimension) == 24, "grass_blade: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_rgb(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trrn_rgb) == 12u
-        && offsetof(relic_trrn_rgb, r) == 0u
-        && offsetof(relic_trrn_rgb, g) == 4u
-        && offsetof(relic_trrn_rgb, b) == 8u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-RELIC_GEN_UNUSED static inline int plain_terrain_vertex(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trrn_terrain_vertex) == 44u
-        && offsetof(relic_trrn_terrain_vertex, position) == 0u
-        && offsetof(relic_trrn_terrain_vertex, normal) == 12u
-        && offsetof(relic_trrn_terrain_vertex, tint) == 24u
-        && offsetof(relic_trrn_terrain_vertex, uv) == 28u
-        && offsetof(relic_trrn_terrain_vertex, uv2) == 36u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_terrain_triangle(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trrn_terrain_triangle) == 6u
-        && offsetof(relic_trrn_terrain_triangle, a) == 0u
-        && offsetof(relic_trrn_terrain_triangle, b) == 2u
-        && offsetof(relic_trrn_terrain_triangle, c) == 4u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_grass_blade(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_trrn_grass_blade) == 36u
-        && offsetof(relic_trrn_grass_blade, position) == 0u
-        && offsetof(relic_trrn_grass_blade, direction) == 12u
-        && offsetof(relic_trrn_grass_blade, dimension) == 24u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_trrn_vctx {
+typedef struct relic_trrn_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_trrn_trrn *root;
-    relic_trrn_view *view;
-} relic_trrn_vctx;
+    relic_trrn_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_trrn_rctx;
 
-typedef struct relic_trrn_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_trrn_trrn *root;
-    relic_arena *arena;
-} relic_trrn_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_texture(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_texture *m);
-RELIC_GEN_UNUSED static inline relic_status dec_texture(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_texture *m);
-RELIC_GEN_UNUSED static inline relic_status val_rgb(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_rgb *m);
-RELIC_GEN_UNUSED static inline relic_status dec_rgb(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_rgb *m);
-RELIC_GEN_UNUSED static inline relic_status val_terrain_vertex(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_terrain_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status dec_terrain_vertex(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_terrain_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status val_terrain_triangle(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_terrain_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status dec_terrain_triangle(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_terrain_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status val_grass_blade(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass_blade *m);
-RELIC_GEN_UNUSED static inline relic_status dec_grass_blade(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass_blade *m);
-RELIC_GEN_UNUSED static inline relic_status val_grass(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass *m);
-RELIC_GEN_UNUSED static inline relic_status dec_grass(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass *m);
-RELIC_GEN_UNUSED static inline relic_status val_trrn(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_trrn *m);
-RELIC_GEN_UNUSED static inline relic_status dec_trrn(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_trrn *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_texture(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_texture *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture(relic_trrn_rctx *c, uint64_t pos, relic_trrn_texture *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    if (pos > c->size || c->size - pos < 32u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "texture needs 32 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "texture", 32u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->name, p + 0, 32);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_texture(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_texture *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_trrn_rctx *c, uint64_t pos, relic_trrn_rgb *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "rgb", 12u);
+    const uint8_t *p = c->base + pos;
+    m->r = relic_load_f32le(p + 0);
+    m->g = relic_load_f32le(p + 4);
+    m->b = relic_load_f32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_rgb(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_rgb *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_vertex(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_vertex *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_r_ = 0, size_r_ = 0;
-    uint64_t pos_g_ = 0, size_g_ = 0;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "rgb needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->r = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_r_ = p_; size_r_ = bytes_; (void)pos_r_; (void)size_r_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->g = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_g_ = p_; size_g_ = bytes_; (void)pos_g_; (void)size_g_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->b = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "terrain_vertex", 44u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->position)[k] = relic_load_f32le(p + 0 + k * 4);
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->normal)[k] = relic_load_f32le(p + 12 + k * 4);
+    for (uint64_t k = 0; k < 4u; k++) ((uint8_t *)m->tint)[k] = relic_load_u8(p + 24 + k * 1);
+    for (uint64_t k = 0; k < 2u; k++) ((float *)m->uv)[k] = relic_load_f32le(p + 28 + k * 4);
+    for (uint64_t k = 0; k < 2u; k++) ((float *)m->uv2)[k] = relic_load_f32le(p + 36 + k * 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_rgb(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_rgb *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_triangle(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_triangle *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_r_ = 0, size_r_ = 0;
-    uint64_t pos_g_ = 0, size_g_ = 0;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->r = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_r_ = p_; size_r_ = bytes_; (void)pos_r_; (void)size_r_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->g = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_g_ = p_; size_g_ = bytes_; (void)pos_g_; (void)size_g_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->b = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 6u)) return relic_gen_short(c->err, pos, c->size, "", "terrain_triangle", 6u);
+    const uint8_t *p = c->base + pos;
+    m->a = relic_load_u16le(p + 0);
+    m->b = relic_load_u16le(p + 2);
+    m->c = relic_load_u16le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_terrain_vertex(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_terrain_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_grass_blade(relic_trrn_rctx *c, uint64_t pos, relic_trrn_grass_blade *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_normal_ = 0, size_normal_ = 0;
-    uint64_t pos_tint_ = 0, size_tint_ = 0;
-    uint64_t pos_uv_ = 0, size_uv_ = 0;
-    uint64_t pos_uv2_ = 0, size_uv2_ = 0;
-    if (pos > c->size || c->size - pos < 44u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "terrain_vertex needs 44 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->position)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->normal)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
-    }
-    { /* tint */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint8_t *)m->tint)[k_] = relic_load_u8(c->base + p_ + k_ * 1u);
-        }
-        cur = p_ + bytes_;
-        pos_tint_ = p_; size_tint_ = bytes_; (void)pos_tint_; (void)size_tint_;
-    }
-    { /* uv */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv_ = p_; size_uv_ = bytes_; (void)pos_uv_; (void)size_uv_;
-    }
-    { /* uv2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv2)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv2_ = p_; size_uv2_ = bytes_; (void)pos_uv2_; (void)size_uv2_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "grass_blade", 36u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->position)[k] = relic_load_f32le(p + 0 + k * 4);
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->direction)[k] = relic_load_f32le(p + 12 + k * 4);
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->dimension)[k] = relic_load_f32le(p + 24 + k * 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_terrain_vertex(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_terrain_vertex *m)
+static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_normal_ = 0, size_normal_ = 0;
-    uint64_t pos_tint_ = 0, size_tint_ = 0;
-    uint64_t pos_uv_ = 0, size_uv_ = 0;
-    uint64_t pos_uv2_ = 0, size_uv2_ = 0;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->position)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->normal)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
-    }
-    { /* tint */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint8_t *)m->tint)[k_] = relic_load_u8(c->base + p_ + k_ * 1u);
-        }
-        cur = p_ + bytes_;
-        pos_tint_ = p_; size_tint_ = bytes_; (void)pos_tint_; (void)size_tint_;
-    }
-    { /* uv */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv_ = p_; size_uv_ = bytes_; (void)pos_uv_; (void)size_uv_;
-    }
-    { /* uv2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv2)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv2_ = p_; size_uv2_ = bytes_; (void)pos_uv2_; (void)size_uv2_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_terrain_triangle(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_terrain_triangle *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_a_ = 0, size_a_ = 0;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    uint64_t pos_c_ = 0, size_c_ = 0;
-    if (pos > c->size || c->size - pos < 6u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "terrain_triangle needs 6 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* a */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->a = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_a_ = p_; size_a_ = bytes_; (void)pos_a_; (void)size_a_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->b = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    { /* c */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->c = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_c_ = p_; size_c_ = bytes_; (void)pos_c_; (void)size_c_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_terrain_triangle(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_terrain_triangle *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_a_ = 0, size_a_ = 0;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    uint64_t pos_c_ = 0, size_c_ = 0;
-    { /* a */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->a = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_a_ = p_; size_a_ = bytes_; (void)pos_a_; (void)size_a_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->b = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    { /* c */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->c = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_c_ = p_; size_c_ = bytes_; (void)pos_c_; (void)size_c_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_grass_blade(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass_blade *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_direction_ = 0, size_direction_ = 0;
-    uint64_t pos_dimension_ = 0, size_dimension_ = 0;
-    if (pos > c->size || c->size - pos < 36u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "grass_blade needs 36 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->position)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* direction */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->direction)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_direction_ = p_; size_direction_ = bytes_; (void)pos_direction_; (void)size_direction_;
-    }
-    { /* dimension */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->dimension)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_dimension_ = p_; size_dimension_ = bytes_; (void)pos_dimension_; (void)size_dimension_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_grass_blade(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass_blade *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_direction_ = 0, size_direction_ = 0;
-    uint64_t pos_dimension_ = 0, size_dimension_ = 0;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->position)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* direction */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->direction)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_direction_ = p_; size_direction_ = bytes_; (void)pos_direction_; (void)size_direction_;
-    }
-    { /* dimension */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->dimension)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_dimension_ = p_; size_dimension_ = bytes_; (void)pos_dimension_; (void)size_dimension_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_grass(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_texture_ = 0, size_texture_ = 0;
-    uint64_t pos_blade_count_ = 0, size_blade_count_ = 0;
-    uint64_t pos_blades_ = 0, size_blades_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* texture */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "texture", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        memcpy(m->texture, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_texture_ = p_; size_texture_ = bytes_; (void)pos_texture_; (void)size_texture_;
-    }
-    { /* blade_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "blade_count", -1, "blade_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->blade_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_blade_count_ = p_; size_blade_count_ = bytes_; (void)pos_blade_count_; (void)size_blade_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 68u)) return relic_gen_short(c->err, pos, c->size, "name", "name..blade_count", 68u);
+    memcpy(m->name, c->base + pos, 32);
+    memcpy(m->texture, c->base + pos + 32, 32);
+    m->blade_count = relic_load_u32le(c->base + pos + 64);
+    cur = pos + 68;
     { /* blades */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->blade_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "blades", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 36u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "blades", -1, "%llu elements of 36 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 36u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->blades_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_blades_ = p_; size_blades_ = bytes_; (void)pos_blades_; (void)size_blades_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blade_count), 1u, 36u, c->size, "blades", &n, &bytes)) != RELIC_OK) return st;
+        m->blades_count = (size_t)n;
+        if (c->arena && n && !(m->blades = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), cur, "blades"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_grass_blade(c, cur + k * 36u, &m->blades[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "blades", (int64_t)k);
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_grass(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass *m)
+static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_trrn *m)
 {
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_texture_ = 0, size_texture_ = 0;
-    uint64_t pos_blade_count_ = 0, size_blade_count_ = 0;
-    uint64_t pos_blades_ = 0, size_blades_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* texture */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->texture, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_texture_ = p_; size_texture_ = bytes_; (void)pos_texture_; (void)size_texture_;
-    }
-    { /* blade_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->blade_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_blade_count_ = p_; size_blade_count_ = bytes_; (void)pos_blade_count_; (void)size_blade_count_;
-    }
-    { /* blades */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->blade_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 36u;
-        m->blades_count = (size_t)(n_ / 1u);
-        m->blades = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade));
-        if (!m->blades && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "blades", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_grass_blade()) { if (n_) memcpy(m->blades, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_grass_blade(c, q_, &sz_, &m->blades[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "blades", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_blades_ = p_; size_blades_ = bytes_; (void)pos_blades_; (void)size_blades_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_trrn(relic_trrn_vctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_trrn *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_textures_ = 0, size_textures_ = 0;
-    uint64_t pos_texture_colors_ = 0, size_texture_colors_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
-    uint64_t pos_dds_a_size_ = 0, size_dds_a_size_ = 0;
-    uint64_t pos_dds_a_ = 0, size_dds_a_ = 0;
-    uint64_t pos_dds_b_size_ = 0, size_dds_b_size_ = 0;
-    uint64_t pos_dds_b_ = 0, size_dds_b_ = 0;
-    uint64_t pos_grass_count_ = 0, size_grass_count_ = 0;
-    uint64_t pos_grasses_ = 0, size_grasses_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 128u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->name = c->base + p_;
-        c->view->name_count = (size_t)(n_ / 128u);
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* textures */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 6u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 32u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "textures", -1, "%llu elements of 32 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 32u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->textures = c->base + p_;
-        c->view->textures_count = (size_t)(n_ / 6u);
-        cur = p_ + bytes_;
-        pos_textures_ = p_; size_textures_ = bytes_; (void)pos_textures_; (void)size_textures_;
-    }
-    { /* texture_colors */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 6u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "texture_colors", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->texture_colors = c->base + p_;
-        c->view->texture_colors_count = (size_t)(n_ / 6u);
-        cur = p_ + bytes_;
-        pos_texture_colors_ = p_; size_texture_colors_ = bytes_; (void)pos_texture_colors_; (void)size_texture_colors_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangle_count", -1, "triangle_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangle_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 128u)) return relic_gen_short(c->err, pos, c->size, "name", "name", 128u);
+    if (c->view) { c->view->name = c->base + pos; c->view->name_count = 1; }
+    memcpy(m->name, c->base + pos, 128);
+    if (c->view) { c->view->textures = c->base + pos + 128; c->view->textures_count = 1; }
+    for (uint64_t k = 0; k < 6u; k++)
+        if ((st = rd_texture(c, pos + 128 + k * 32u, &((relic_trrn_texture *)m->textures)[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "textures", (int64_t)k);
+    if (c->view) { c->view->texture_colors = c->base + pos + 320; c->view->texture_colors_count = 1; }
+    for (uint64_t k = 0; k < 6u; k++)
+        if ((st = rd_rgb(c, pos + 320 + k * 12u, &((relic_trrn_rgb *)m->texture_colors)[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_colors", (int64_t)k);
+    if (!relic_gen_room(c->size, pos + 392, 8u)) return relic_gen_short(c->err, pos + 392, c->size, "vertex_count", "vertex_count..triangle_count", 8u);
+    m->vertex_count = relic_load_u32le(c->base + pos + 392);
+    m->triangle_count = relic_load_u32le(c->base + pos + 396);
+    cur = pos + 400;
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 44u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 44 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 44u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertices_count = (size_t)(n_ / 1u);
-        c->view->vertices = c->base + p_;
-        c->view->vertices_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 44u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
+        m->vertices_count = (size_t)n;
+        if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_terrain_vertex(c, cur + k * 44u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        cur += bytes;
     }
     { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "triangles", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 6u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangles", -1, "%llu elements of 6 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 6u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangles_count = (size_t)(n_ / 1u);
-        c->view->triangles = c->base + p_;
-        c->view->triangles_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
+        m->triangles_count = (size_t)n;
+        if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
+        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_terrain_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
+        cur += bytes;
     }
-    { /* dds_a_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "dds_a_size", -1, "dds_a_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->dds_a_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_dds_a_size_ = p_; size_dds_a_size_ = bytes_; (void)pos_dds_a_size_; (void)size_dds_a_size_;
-    }
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_a_size", "dds_a_size", 4u);
+    m->dds_a_size = relic_load_u32le(c->base + cur);
+    cur = cur + 4;
     { /* dds_a */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_a_size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "dds_a", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "dds_a", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->dds_a_count = (size_t)(n_ / 1u);
-        c->view->dds_a = c->base + p_;
-        c->view->dds_a_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_dds_a_ = p_; size_dds_a_ = bytes_; (void)pos_dds_a_; (void)size_dds_a_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_a_size), 1u, 1u, c->size, "dds_a", &n, &bytes)) != RELIC_OK) return st;
+        m->dds_a_count = (size_t)n;
+        if (c->view) { c->view->dds_a = c->base + cur; c->view->dds_a_count = (size_t)n; }
+        if (c->arena && !(m->dds_a = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_a"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
-    { /* dds_b_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "dds_b_size", -1, "dds_b_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->dds_b_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_dds_b_size_ = p_; size_dds_b_size_ = bytes_; (void)pos_dds_b_size_; (void)size_dds_b_size_;
-    }
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_b_size", "dds_b_size", 4u);
+    m->dds_b_size = relic_load_u32le(c->base + cur);
+    cur = cur + 4;
     { /* dds_b */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_b_size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "dds_b", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "dds_b", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->dds_b_count = (size_t)(n_ / 1u);
-        c->view->dds_b = c->base + p_;
-        c->view->dds_b_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_dds_b_ = p_; size_dds_b_ = bytes_; (void)pos_dds_b_; (void)size_dds_b_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_b_size), 1u, 1u, c->size, "dds_b", &n, &bytes)) != RELIC_OK) return st;
+        m->dds_b_count = (size_t)n;
+        if (c->view) { c->view->dds_b = c->base + cur; c->view->dds_b_count = (size_t)n; }
+        if (c->arena && !(m->dds_b = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_b"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
-    { /* grass_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "grass_count", -1, "grass_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->grass_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_grass_count_ = p_; size_grass_count_ = bytes_; (void)pos_grass_count_; (void)size_grass_count_;
-    }
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "grass_count", "grass_count", 4u);
+    m->grass_count = relic_load_u32le(c->base + cur);
+    cur = cur + 4;
     { /* grasses */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->grass_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "grasses", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "grasses", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->grasses_count = (size_t)(n_ / 1u);
-        c->view->grasses = c->base + p_;
-        c->view->grasses_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_trrn_grass e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_grass(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "grasses", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const int64_t cnt = ((int64_t)m->grass_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "grasses", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "grasses", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->grasses_count = (size_t)n;
+        if (c->view) { c->view->grasses = c->base + cur; c->view->grasses_count = (size_t)n; }
+        if (c->arena && n && !(m->grasses = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass), cur, "grasses"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = cur, k = 0;
+            for (; k < n; k++) {
+                relic_trrn_grass e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_grass(c, q, &sz, &m->grasses[k]) : rd_grass(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "grasses", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - cur;
         }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_grasses_ = p_; size_grasses_ = bytes_; (void)pos_grasses_; (void)size_grasses_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_trrn(relic_trrn_dctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_trrn *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_textures_ = 0, size_textures_ = 0;
-    uint64_t pos_texture_colors_ = 0, size_texture_colors_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
-    uint64_t pos_dds_a_size_ = 0, size_dds_a_size_ = 0;
-    uint64_t pos_dds_a_ = 0, size_dds_a_ = 0;
-    uint64_t pos_dds_b_size_ = 0, size_dds_b_size_ = 0;
-    uint64_t pos_dds_b_ = 0, size_dds_b_ = 0;
-    uint64_t pos_grass_count_ = 0, size_grass_count_ = 0;
-    uint64_t pos_grasses_ = 0, size_grasses_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 128u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* textures */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 6u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 32u;
-        if (plain_texture()) { memcpy(m->textures, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_texture(c, q_, &sz_, &((relic_trrn_texture *)m->textures)[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "textures", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_textures_ = p_; size_textures_ = bytes_; (void)pos_textures_; (void)size_textures_;
-    }
-    { /* texture_colors */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 6u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        if (plain_rgb()) { memcpy(m->texture_colors, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_rgb(c, q_, &sz_, &((relic_trrn_rgb *)m->texture_colors)[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "texture_colors", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_texture_colors_ = p_; size_texture_colors_ = bytes_; (void)pos_texture_colors_; (void)size_texture_colors_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->triangle_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
-    }
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 44u;
-        m->vertices_count = (size_t)(n_ / 1u);
-        m->vertices = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex));
-        if (!m->vertices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "vertices", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_terrain_vertex()) { if (n_) memcpy(m->vertices, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_terrain_vertex(c, q_, &sz_, &m->vertices[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 6u;
-        m->triangles_count = (size_t)(n_ / 1u);
-        m->triangles = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle));
-        if (!m->triangles && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "triangles", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_terrain_triangle()) { if (n_) memcpy(m->triangles, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_terrain_triangle(c, q_, &sz_, &m->triangles[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "triangles", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
-    }
-    { /* dds_a_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->dds_a_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_dds_a_size_ = p_; size_dds_a_size_ = bytes_; (void)pos_dds_a_size_; (void)size_dds_a_size_;
-    }
-    { /* dds_a */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_a_size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->dds_a_count = (size_t)(n_ / 1u);
-        m->dds_a = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->dds_a) return relic_fail(c->err, RELIC_E_NOMEM, p_, "dds_a", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->dds_a, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_dds_a_ = p_; size_dds_a_ = bytes_; (void)pos_dds_a_; (void)size_dds_a_;
-    }
-    { /* dds_b_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->dds_b_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_dds_b_size_ = p_; size_dds_b_size_ = bytes_; (void)pos_dds_b_size_; (void)size_dds_b_size_;
-    }
-    { /* dds_b */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_b_size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->dds_b_count = (size_t)(n_ / 1u);
-        m->dds_b = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->dds_b) return relic_fail(c->err, RELIC_E_NOMEM, p_, "dds_b", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->dds_b, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_dds_b_ = p_; size_dds_b_ = bytes_; (void)pos_dds_b_; (void)size_dds_b_;
-    }
-    { /* grass_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->grass_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_grass_count_ = p_; size_grass_count_ = bytes_; (void)pos_grass_count_; (void)size_grass_count_;
-    }
-    { /* grasses */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->grass_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->grasses_count = (size_t)(n_ / 1u);
-        m->grasses = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass));
-        if (!m->grasses && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "grasses", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_grass(c, q_, &sz_, &m->grasses[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "grasses", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_grasses_ = p_; size_grasses_ = bytes_; (void)pos_grasses_; (void)size_grasses_;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1045,27 +188,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_trrn(relic_trrn_dctx *c, uint64_
 
 relic_status relic_trrn_validate(const uint8_t *data, size_t size, relic_trrn_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_trrn_vctx c = { data, size, err, &out->values, out };
+    relic_trrn_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_trrn(&c, 0, &sz, &out->values);
+    relic_status st = rd_trrn(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_trrn_trrn *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_trrn_dctx c = { v->base, v->size, err, out, a };
+    relic_trrn_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_trrn(&c, 0, &sz, out);
+    return rd_trrn(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -1076,41 +219,26 @@ typedef struct relic_trrn_wctx {
     const relic_trrn_trrn *root;
 } relic_trrn_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_texture(relic_trrn_wctx *c, const relic_trrn_texture *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_rgb(relic_trrn_wctx *c, const relic_trrn_rgb *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_terrain_vertex(relic_trrn_wctx *c, const relic_trrn_terrain_vertex *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_terrain_triangle(relic_trrn_wctx *c, const relic_trrn_terrain_triangle *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_grass_blade(relic_trrn_wctx *c, const relic_trrn_grass_blade *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_grass(const relic_trrn_grass *m);
-RELIC_GEN_UNUSED static inline relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_trrn(const relic_trrn_trrn *m);
-
-static const relic_trrn_trrn *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_grass(const relic_trrn_grass *m)
+static uint64_t sz_grass(const relic_trrn_grass *m)
 {
-    const relic_trrn_trrn *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 32u;
     t += 32u;
     t += 4u;
     t += ((uint64_t)m->blades_count * 36u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_trrn_grass(const relic_trrn_grass *a, size_t n)
+
+static uint64_t sum_trrn_grass(const relic_trrn_grass *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_grass(&a[i]);
     return t;
 }
 
-static const relic_trrn_trrn *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_trrn(const relic_trrn_trrn *m)
+static uint64_t sz_trrn(const relic_trrn_trrn *m)
 {
-    const relic_trrn_trrn *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 128u;
     t += 192u;
     t += 72u;
@@ -1126,427 +254,121 @@ RELIC_GEN_UNUSED static inline uint64_t sz_trrn(const relic_trrn_trrn *m)
     t += sum_trrn_grass(m->grasses, m->grasses_count);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_trrn_trrn(const relic_trrn_trrn *a, size_t n)
+
+static inline void put_texture(uint8_t *p, const relic_trrn_texture *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_trrn(&a[i]);
-    return t;
+    memcpy(p + 0, m->name, 32);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_texture(relic_trrn_wctx *c, const relic_trrn_texture *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_rgb(uint8_t *p, const relic_trrn_rgb *m)
 {
-    relic_trrn_texture mm_ = *m0;
-    relic_trrn_texture *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_f32le(p + 0, m->r);
+    relic_store_f32le(p + 4, m->g);
+    relic_store_f32le(p + 8, m->b);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_rgb(relic_trrn_wctx *c, const relic_trrn_rgb *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_terrain_vertex(uint8_t *p, const relic_trrn_terrain_vertex *m)
 {
-    relic_trrn_rgb mm_ = *m0;
-    relic_trrn_rgb *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->r);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->g);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->b);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 0 + k * 4, ((const float *)m->position)[k]);
+    for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 12 + k * 4, ((const float *)m->normal)[k]);
+    for (uint64_t k = 0; k < 4u; k++) relic_store_u8(p + 24 + k * 1, ((const uint8_t *)m->tint)[k]);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 28 + k * 4, ((const float *)m->uv)[k]);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 36 + k * 4, ((const float *)m->uv2)[k]);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_terrain_vertex(relic_trrn_wctx *c, const relic_trrn_terrain_vertex *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_terrain_triangle(uint8_t *p, const relic_trrn_terrain_triangle *m)
 {
-    relic_trrn_terrain_vertex mm_ = *m0;
-    relic_trrn_terrain_vertex *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->position)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->normal)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* tint */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u8(c->base + p_ + k_ * 1u, ((const uint8_t *)m->tint)[k_]); }
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* uv */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->uv)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* uv2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->uv2)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u16le(p + 0, m->a);
+    relic_store_u16le(p + 2, m->b);
+    relic_store_u16le(p + 4, m->c);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_terrain_triangle(relic_trrn_wctx *c, const relic_trrn_terrain_triangle *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_grass_blade(uint8_t *p, const relic_trrn_grass_blade *m)
 {
-    relic_trrn_terrain_triangle mm_ = *m0;
-    relic_trrn_terrain_triangle *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* a */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->a);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->b);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* c */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->c);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 0 + k * 4, ((const float *)m->position)[k]);
+    for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 12 + k * 4, ((const float *)m->direction)[k]);
+    for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 24 + k * 4, ((const float *)m->dimension)[k]);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_grass_blade(relic_trrn_wctx *c, const relic_trrn_grass_blade *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m0, uint64_t pos, uint64_t *size_out)
 {
-    relic_trrn_grass_blade mm_ = *m0;
-    relic_trrn_grass_blade *m = &mm_;
+    relic_trrn_grass copy = *m0, *m = &copy; /* its derived fields are recomputed */
+    relic_status st;
+    uint64_t d;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->position)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* direction */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->direction)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* dimension */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->dimension)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_trrn_grass mm_ = *m0;
-    relic_trrn_grass *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { const uint64_t v_ = (uint64_t)m->blades_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "blade_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->blade_count = (uint32_t)v_; }
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* texture */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->texture, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* blade_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->blade_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->blades_count, UINT64_C(4294967295), "blade_count", "u32")) != RELIC_OK) return st;
+    m->blade_count = (uint32_t)d;
+    memcpy(c->base + pos, m->name, 32);
+    memcpy(c->base + pos + 32, m->texture, 32);
+    relic_store_u32le(c->base + pos + 64, m->blade_count);
+    cur = pos + 68;
     { /* blades */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->blade_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->blades_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "blades", "has %llu elements but blade_count = %lld", (unsigned long long)m->blades_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->blades_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_grass_blade()) { if (n_) memcpy(c->base + p_, m->blades, (size_t)(n_ * 36u)); bytes_ = n_ * 36u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_grass_blade(c, &m->blades[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "blades", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "blades", "blade_count", ((int64_t)m->blade_count), m->blades_count)) != RELIC_OK) return st;
+        const uint64_t n = m->blades_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->blades, (size_t)(n * 36u)); }
+        else for (uint64_t k = 0; k < n; k++) put_grass_blade(c->base + cur + k * 36, &m->blades[k]);
+        cur += n * 36u;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_trrn_trrn mm_ = *m0;
-    relic_trrn_trrn *m = &mm_;
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 128u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* textures */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 6u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_texture()) { if (n_) memcpy(c->base + p_, m->textures, (size_t)(n_ * 32u)); bytes_ = n_ * 32u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_texture(c, &((const relic_trrn_texture *)m->textures)[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "textures", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    { /* texture_colors */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 6u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_rgb()) { if (n_) memcpy(c->base + p_, m->texture_colors, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_rgb(c, &((const relic_trrn_rgb *)m->texture_colors)[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "texture_colors", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->triangle_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    memcpy(c->base + pos, m->name, 128);
+    for (uint64_t k = 0; k < 6u; k++)
+        put_texture(c->base + pos + 128 + k * 32, &((const relic_trrn_texture *)m->textures)[k]);
+    for (uint64_t k = 0; k < 6u; k++)
+        put_rgb(c->base + pos + 320 + k * 12, &((const relic_trrn_rgb *)m->texture_colors)[k]);
+    relic_store_u32le(c->base + pos + 392, m->vertex_count);
+    relic_store_u32le(c->base + pos + 396, m->triangle_count);
+    cur = pos + 400;
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->vertices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_terrain_vertex()) { if (n_) memcpy(c->base + p_, m->vertices, (size_t)(n_ * 44u)); bytes_ = n_ * 44u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_terrain_vertex(c, &m->vertices[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
+        const uint64_t n = m->vertices_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 44u)); }
+        else for (uint64_t k = 0; k < n; k++) put_terrain_vertex(c->base + cur + k * 44, &m->vertices[k]);
+        cur += n * 44u;
     }
     { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->triangles_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "triangles", "has %llu elements but triangle_count = %lld", (unsigned long long)m->triangles_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->triangles_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_terrain_triangle()) { if (n_) memcpy(c->base + p_, m->triangles, (size_t)(n_ * 6u)); bytes_ = n_ * 6u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_terrain_triangle(c, &m->triangles[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "triangles", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
+        const uint64_t n = m->triangles_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
+        else for (uint64_t k = 0; k < n; k++) put_terrain_triangle(c->base + cur + k * 6, &m->triangles[k]);
+        cur += n * 6u;
     }
-    { /* dds_a_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->dds_a_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + cur, m->dds_a_size);
+    cur = cur + 4;
     { /* dds_a */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_a_size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->dds_a_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "dds_a", "has %llu elements but dds_a_size = %lld", (unsigned long long)m->dds_a_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->dds_a_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->dds_a, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "dds_a", "dds_a_size", ((int64_t)m->dds_a_size), m->dds_a_count)) != RELIC_OK) return st;
+        const uint64_t n = m->dds_a_count;
+        if (n) memcpy(c->base + cur, m->dds_a, (size_t)n);
+        cur += n;
     }
-    { /* dds_b_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->dds_b_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + cur, m->dds_b_size);
+    cur = cur + 4;
     { /* dds_b */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_b_size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->dds_b_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "dds_b", "has %llu elements but dds_b_size = %lld", (unsigned long long)m->dds_b_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->dds_b_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->dds_b, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "dds_b", "dds_b_size", ((int64_t)m->dds_b_size), m->dds_b_count)) != RELIC_OK) return st;
+        const uint64_t n = m->dds_b_count;
+        if (n) memcpy(c->base + cur, m->dds_b, (size_t)n);
+        cur += n;
     }
-    { /* grass_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->grass_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + cur, m->grass_count);
+    cur = cur + 4;
     { /* grasses */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->grass_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->grasses_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "grasses", "has %llu elements but grass_count = %lld", (unsigned long long)m->grasses_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->grasses_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_grass(c, &m->grasses[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "grasses", (int64_t)k_); return st_; }
-            q_ += sz_;
+        if ((st = relic_gen_count(c->err, cur, "grasses", "grass_count", ((int64_t)m->grass_count), m->grasses_count)) != RELIC_OK) return st;
+        const uint64_t n = m->grasses_count;
+        {
+            uint64_t q = cur;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_grass(c, &m->grasses[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "grasses", (int64_t)k);
+                q += sz;
+            }
+            cur = q;
         }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1554,44 +376,31 @@ RELIC_GEN_UNUSED static inline relic_status put_trrn(relic_trrn_wctx *c, const r
 
 relic_status relic_trrn_write(const relic_trrn_trrn *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_trrn_trrn mm_ = *model;
-    relic_trrn_trrn *m = &mm_;
-    relic_trrn_wctx cc_ = { 0 };
-    relic_trrn_wctx *c = &cc_;
+    relic_trrn_trrn copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_trrn_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_trrn(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->triangles_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "triangle_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->triangle_count = (uint32_t)v_; }
-    { const uint64_t v_ = ((uint64_t)m->dds_a_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "dds_a_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->dds_a_size = (uint32_t)v_; }
-    { const uint64_t v_ = ((uint64_t)m->dds_b_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "dds_b_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->dds_b_size = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->grasses_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "grass_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->grass_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_trrn(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->triangles_count, UINT64_C(4294967295), "triangle_count", "u32")) != RELIC_OK) return st;
+    m->triangle_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_a_count * 1u), UINT64_C(4294967295), "dds_a_size", "u32")) != RELIC_OK) return st;
+    m->dds_a_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_b_count * 1u), UINT64_C(4294967295), "dds_b_size", "u32")) != RELIC_OK) return st;
+    m->dds_b_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->grasses_count, UINT64_C(4294967295), "grass_count", "u32")) != RELIC_OK) return st;
+    m->grass_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_trrn(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_trrn(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

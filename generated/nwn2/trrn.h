@@ -24,8 +24,7 @@ typedef struct relic_trrn_trrn relic_trrn_trrn;
 #define RELIC_TRRN_TEXTURE_SIZE 32
 /** Texture layer name. Model form: plain C values. */
 struct relic_trrn_texture {
-    /** Texture name (NUL padded) */
-    char name[32];
+    char name[32]; /**< Texture name (NUL padded) */
 };
 
 #define RELIC_TRRN_RGB_SIZE 12
@@ -39,16 +38,11 @@ struct relic_trrn_rgb {
 #define RELIC_TRRN_TERRAIN_VERTEX_SIZE 44
 /** Terrain vertex (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Vertex). Model form: plain C values. */
 struct relic_trrn_terrain_vertex {
-    /** Position x, y, z */
-    float position[3];
-    /** Normal */
-    float normal[3];
-    /** Tint colour, BGRA order (Skywing TerrainVertex) */
-    uint8_t tint[4];
-    /** Texture coordinates (Skywing XY10, range 0..10) */
-    float uv[2];
-    /** Weights / second coordinates (range 0..1); named differently by each source */
-    float uv2[2];
+    float position[3]; /**< Position x, y, z */
+    float normal[3]; /**< Normal */
+    uint8_t tint[4]; /**< Tint colour, BGRA order (Skywing TerrainVertex) */
+    float uv[2]; /**< Texture coordinates (Skywing XY10, range 0..10) */
+    float uv2[2]; /**< Weights / second coordinates (range 0..1); named differently by each source */
 };
 
 #define RELIC_TRRN_TERRAIN_TRIANGLE_SIZE 6
@@ -62,76 +56,48 @@ struct relic_trrn_terrain_triangle {
 #define RELIC_TRRN_GRASS_BLADE_SIZE 36
 /** Grass blade (Skywing TerrainGrassBlade, nwn-lib-d Grass.Blade). Model form: plain C values. */
 struct relic_trrn_grass_blade {
-    /** Position */
-    float position[3];
-    /** Direction */
-    float direction[3];
-    /** Dimension / uv */
-    float dimension[3];
+    float position[3]; /**< Position */
+    float direction[3]; /**< Direction */
+    float dimension[3]; /**< Dimension / uv */
 };
 
 /** Grass entry (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values; its size in the file varies. */
 struct relic_trrn_grass {
-    /** Grass name */
-    char name[32];
-    /** Grass texture */
-    char texture[32];
-    /** Number of blades [derived: count(blades), filled by the writer] */
-    uint32_t blade_count;
-    /** Blades [count blade_count] */
-    relic_trrn_grass_blade *blades;
+    char name[32]; /**< Grass name */
+    char texture[32]; /**< Grass texture */
+    uint32_t blade_count; /**< Number of blades [derived: count(blades), filled by the writer] */
+    relic_trrn_grass_blade *blades; /**< Blades [count blade_count] */
     size_t blades_count; /**< number of elements in blades */
 };
 
 /** TRRN payload: one terrain megatile (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Triangle indices below vertex_count and no NaN position are checked by runtime/formats/nwn2/trn_terrain.c. Model form: plain C values; its size in the file varies. */
 struct relic_trrn_trrn {
-    /** Name; Tanita: NNNNNN<map>00x00y (nwn-lib-d: holds other data too) */
-    char name[128];
-    /** The six texture layers */
-    relic_trrn_texture textures[6];
-    /** RGB of each texture layer */
-    relic_trrn_rgb texture_colors[6];
-    /** Number of vertices (625 in toolset files, Tanita) [derived: count(vertices), filled by the writer] */
-    uint32_t vertex_count;
-    /** Number of triangles (1152 in toolset files, Tanita) [derived: count(triangles), filled by the writer] */
-    uint32_t triangle_count;
-    /** Vertices [count vertex_count] */
-    relic_trrn_terrain_vertex *vertices;
+    char name[128]; /**< Name; Tanita: NNNNNN<map>00x00y (nwn-lib-d: holds other data too) */
+    relic_trrn_texture textures[6]; /**< The six texture layers */
+    relic_trrn_rgb texture_colors[6]; /**< RGB of each texture layer */
+    uint32_t vertex_count; /**< Number of vertices (625 in toolset files, Tanita) [derived: count(vertices), filled by the writer] */
+    uint32_t triangle_count; /**< Number of triangles (1152 in toolset files, Tanita) [derived: count(triangles), filled by the writer] */
+    relic_trrn_terrain_vertex *vertices; /**< Vertices [count vertex_count] */
     size_t vertices_count; /**< number of elements in vertices */
-    /** Triangles [count triangle_count] */
-    relic_trrn_terrain_triangle *triangles;
+    relic_trrn_terrain_triangle *triangles; /**< Triangles [count triangle_count] */
     size_t triangles_count; /**< number of elements in triangles */
-    /** Byte size of the first blend map [derived: size(dds_a), filled by the writer] */
-    uint32_t dds_a_size;
-    /** 32-bit DDS: R, G, B, A are the weights of textures 0-3 [count dds_a_size] */
-    uint8_t *dds_a;
+    uint32_t dds_a_size; /**< Byte size of the first blend map [derived: size(dds_a), filled by the writer] */
+    uint8_t *dds_a; /**< 32-bit DDS: R, G, B, A are the weights of textures 0-3 [count dds_a_size] */
     size_t dds_a_count; /**< number of elements in dds_a */
-    /** Byte size of the second blend map [derived: size(dds_b), filled by the writer] */
-    uint32_t dds_b_size;
-    /** 32-bit DDS: R, G are the weights of textures 4 and 5 [count dds_b_size] */
-    uint8_t *dds_b;
+    uint32_t dds_b_size; /**< Byte size of the second blend map [derived: size(dds_b), filled by the writer] */
+    uint8_t *dds_b; /**< 32-bit DDS: R, G are the weights of textures 4 and 5 [count dds_b_size] */
     size_t dds_b_count; /**< number of elements in dds_b */
-    /** Number of grass entries [derived: count(grasses), filled by the writer] */
-    uint32_t grass_count;
-    /** Grass [count grass_count] */
-    relic_trrn_grass *grasses;
+    uint32_t grass_count; /**< Number of grass entries [derived: count(grasses), filled by the writer] */
+    relic_trrn_grass *grasses; /**< Grass [count grass_count] */
     size_t grasses_count; /**< number of elements in grasses */
 };
 
-_Static_assert(RELIC_TRRN_TEXTURE_SIZE == 32, "documented size of texture");
-_Static_assert(RELIC_TRRN_RGB_SIZE == 12, "documented size of rgb");
-_Static_assert(RELIC_TRRN_TERRAIN_VERTEX_SIZE == 44, "documented size of terrain_vertex");
-_Static_assert(RELIC_TRRN_TERRAIN_TRIANGLE_SIZE == 6, "documented size of terrain_triangle");
-_Static_assert(RELIC_TRRN_GRASS_BLADE_SIZE == 36, "documented size of grass_blade");
-
-/** Zero-copy view of a validated texture (32 bytes in the file). */
-typedef struct relic_trrn_texture_view { const uint8_t *p; } relic_trrn_texture_view;
+typedef struct relic_trrn_texture_view { const uint8_t *p; } relic_trrn_texture_view; /**< a validated texture (32 bytes in the file), zero-copy */
 #define RELIC_TRRN_TEXTURE_NAME_OFFSET 0
 /** name: 32 bytes, not NUL-terminated. */
 static inline const char *relic_trrn_texture_name(relic_trrn_texture_view v) { return (const char *)(v.p + 0); }
 
-/** Zero-copy view of a validated rgb (12 bytes in the file). */
-typedef struct relic_trrn_rgb_view { const uint8_t *p; } relic_trrn_rgb_view;
+typedef struct relic_trrn_rgb_view { const uint8_t *p; } relic_trrn_rgb_view; /**< a validated rgb (12 bytes in the file), zero-copy */
 #define RELIC_TRRN_RGB_R_OFFSET 0
 static inline float relic_trrn_rgb_r(relic_trrn_rgb_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_TRRN_RGB_G_OFFSET 4
@@ -139,26 +105,19 @@ static inline float relic_trrn_rgb_g(relic_trrn_rgb_view v) { return relic_load_
 #define RELIC_TRRN_RGB_B_OFFSET 8
 static inline float relic_trrn_rgb_b(relic_trrn_rgb_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated terrain_vertex (44 bytes in the file). */
-typedef struct relic_trrn_terrain_vertex_view { const uint8_t *p; } relic_trrn_terrain_vertex_view;
+typedef struct relic_trrn_terrain_vertex_view { const uint8_t *p; } relic_trrn_terrain_vertex_view; /**< a validated terrain_vertex (44 bytes in the file), zero-copy */
 #define RELIC_TRRN_TERRAIN_VERTEX_POSITION_OFFSET 0
-/** Position x, y, z */
 static inline float relic_trrn_terrain_vertex_position(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
 #define RELIC_TRRN_TERRAIN_VERTEX_NORMAL_OFFSET 12
-/** Normal */
 static inline float relic_trrn_terrain_vertex_normal(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 12 + 4 * i); }
 #define RELIC_TRRN_TERRAIN_VERTEX_TINT_OFFSET 24
-/** Tint colour, BGRA order (Skywing TerrainVertex) */
 static inline uint8_t relic_trrn_terrain_vertex_tint(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_u8(v.p + 24 + 1 * i); }
 #define RELIC_TRRN_TERRAIN_VERTEX_UV_OFFSET 28
-/** Texture coordinates (Skywing XY10, range 0..10) */
 static inline float relic_trrn_terrain_vertex_uv(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 28 + 4 * i); }
 #define RELIC_TRRN_TERRAIN_VERTEX_UV2_OFFSET 36
-/** Weights / second coordinates (range 0..1); named differently by each source */
 static inline float relic_trrn_terrain_vertex_uv2(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 36 + 4 * i); }
 
-/** Zero-copy view of a validated terrain_triangle (6 bytes in the file). */
-typedef struct relic_trrn_terrain_triangle_view { const uint8_t *p; } relic_trrn_terrain_triangle_view;
+typedef struct relic_trrn_terrain_triangle_view { const uint8_t *p; } relic_trrn_terrain_triangle_view; /**< a validated terrain_triangle (6 bytes in the file), zero-copy */
 #define RELIC_TRRN_TERRAIN_TRIANGLE_A_OFFSET 0
 static inline uint16_t relic_trrn_terrain_triangle_a(relic_trrn_terrain_triangle_view v) { return relic_load_u16le(v.p + 0); }
 #define RELIC_TRRN_TERRAIN_TRIANGLE_B_OFFSET 2
@@ -166,16 +125,12 @@ static inline uint16_t relic_trrn_terrain_triangle_b(relic_trrn_terrain_triangle
 #define RELIC_TRRN_TERRAIN_TRIANGLE_C_OFFSET 4
 static inline uint16_t relic_trrn_terrain_triangle_c(relic_trrn_terrain_triangle_view v) { return relic_load_u16le(v.p + 4); }
 
-/** Zero-copy view of a validated grass_blade (36 bytes in the file). */
-typedef struct relic_trrn_grass_blade_view { const uint8_t *p; } relic_trrn_grass_blade_view;
+typedef struct relic_trrn_grass_blade_view { const uint8_t *p; } relic_trrn_grass_blade_view; /**< a validated grass_blade (36 bytes in the file), zero-copy */
 #define RELIC_TRRN_GRASS_BLADE_POSITION_OFFSET 0
-/** Position */
 static inline float relic_trrn_grass_blade_position(relic_trrn_grass_blade_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
 #define RELIC_TRRN_GRASS_BLADE_DIRECTION_OFFSET 12
-/** Direction */
 static inline float relic_trrn_grass_blade_direction(relic_trrn_grass_blade_view v, size_t i) { return relic_load_f32le(v.p + 12 + 4 * i); }
 #define RELIC_TRRN_GRASS_BLADE_DIMENSION_OFFSET 24
-/** Dimension / uv */
 static inline float relic_trrn_grass_blade_dimension(relic_trrn_grass_blade_view v, size_t i) { return relic_load_f32le(v.p + 24 + 4 * i); }
 
 /** A validated trrn file: the bytes, and where each top-level member lies.

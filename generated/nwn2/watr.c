@@ -9,910 +9,149 @@
 
 const char *const relic_watr_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_water_wave(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_watr_water_wave) == 48u
-        && offsetof(relic_watr_water_wave, name) == 0u
-        && offsetof(relic_watr_water_wave, direction) == 32u
-        && offsetof(relic_watr_water_wave, rate) == 40u
-        && offsetof(relic_watr_water_wave, angle) == 44u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_watr_water_wave) == 48 && offsetof(relic_watr_water_wave, direction) == 32 && offsetof(relic_watr_water_wave, rate) == 40 && offsetof(relic_watr_water_wave, angle) == 44, "water_wave: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_watr_water_vertex) == 28 && offsetof(relic_watr_water_vertex, uv_scaled) == 12 && offsetof(relic_watr_water_vertex, uv) == 20, "water_vertex: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_watr_water_triangle) == 6 && offsetof(relic_watr_water_triangle, b) == 2 && offsetof(relic_watr_water_triangle, c) == 4, "water_triangle: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_water_vertex(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_watr_water_vertex) == 28u
-        && offsetof(relic_watr_water_vertex, position) == 0u
-        && offsetof(relic_watr_water_vertex, uv_scaled) == 12u
-        && offsetof(relic_watr_water_vertex, uv) == 20u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-RELIC_GEN_UNUSED static inline int plain_water_triangle(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_watr_water_triangle) == 6u
-        && offsetof(relic_watr_water_triangle, a) == 0u
-        && offsetof(relic_watr_water_triangle, b) == 2u
-        && offsetof(relic_watr_water_triangle, c) == 4u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_watr_vctx {
+typedef struct relic_watr_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_watr_watr *root;
-    relic_watr_view *view;
-} relic_watr_vctx;
+    relic_watr_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_watr_rctx;
 
-typedef struct relic_watr_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_watr_watr *root;
-    relic_arena *arena;
-} relic_watr_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_water_wave(relic_watr_vctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_wave *m);
-RELIC_GEN_UNUSED static inline relic_status dec_water_wave(relic_watr_dctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_wave *m);
-RELIC_GEN_UNUSED static inline relic_status val_water_vertex(relic_watr_vctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status dec_water_vertex(relic_watr_dctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status val_water_triangle(relic_watr_vctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status dec_water_triangle(relic_watr_dctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_triangle *m);
-RELIC_GEN_UNUSED static inline relic_status val_watr(relic_watr_vctx *c, uint64_t pos, uint64_t *size_out, relic_watr_watr *m);
-RELIC_GEN_UNUSED static inline relic_status dec_watr(relic_watr_dctx *c, uint64_t pos, uint64_t *size_out, relic_watr_watr *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_water_wave(relic_watr_vctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_wave *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_wave(relic_watr_rctx *c, uint64_t pos, relic_watr_water_wave *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_direction_ = 0, size_direction_ = 0;
-    uint64_t pos_rate_ = 0, size_rate_ = 0;
-    uint64_t pos_angle_ = 0, size_angle_ = 0;
-    if (pos > c->size || c->size - pos < 48u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "water_wave needs 48 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* direction */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->direction)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_direction_ = p_; size_direction_ = bytes_; (void)pos_direction_; (void)size_direction_;
-    }
-    { /* rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->rate = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_rate_ = p_; size_rate_ = bytes_; (void)pos_rate_; (void)size_rate_;
-    }
-    { /* angle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->angle = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_angle_ = p_; size_angle_ = bytes_; (void)pos_angle_; (void)size_angle_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "", "water_wave", 48u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->name, p + 0, 32);
+    for (uint64_t k = 0; k < 2u; k++) ((float *)m->direction)[k] = relic_load_f32le(p + 32 + k * 4);
+    m->rate = relic_load_f32le(p + 40);
+    m->angle = relic_load_f32le(p + 44);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_water_wave(relic_watr_dctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_wave *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_vertex(relic_watr_rctx *c, uint64_t pos, relic_watr_water_vertex *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_direction_ = 0, size_direction_ = 0;
-    uint64_t pos_rate_ = 0, size_rate_ = 0;
-    uint64_t pos_angle_ = 0, size_angle_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* direction */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->direction)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_direction_ = p_; size_direction_ = bytes_; (void)pos_direction_; (void)size_direction_;
-    }
-    { /* rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->rate = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_rate_ = p_; size_rate_ = bytes_; (void)pos_rate_; (void)size_rate_;
-    }
-    { /* angle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->angle = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_angle_ = p_; size_angle_ = bytes_; (void)pos_angle_; (void)size_angle_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "", "water_vertex", 28u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->position)[k] = relic_load_f32le(p + 0 + k * 4);
+    for (uint64_t k = 0; k < 2u; k++) ((float *)m->uv_scaled)[k] = relic_load_f32le(p + 12 + k * 4);
+    for (uint64_t k = 0; k < 2u; k++) ((float *)m->uv)[k] = relic_load_f32le(p + 20 + k * 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_water_vertex(relic_watr_vctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_triangle(relic_watr_rctx *c, uint64_t pos, relic_watr_water_triangle *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_uv_scaled_ = 0, size_uv_scaled_ = 0;
-    uint64_t pos_uv_ = 0, size_uv_ = 0;
-    if (pos > c->size || c->size - pos < 28u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "water_vertex needs 28 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->position)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* uv_scaled */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv_scaled)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv_scaled_ = p_; size_uv_scaled_ = bytes_; (void)pos_uv_scaled_; (void)size_uv_scaled_;
-    }
-    { /* uv */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv_ = p_; size_uv_ = bytes_; (void)pos_uv_; (void)size_uv_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 6u)) return relic_gen_short(c->err, pos, c->size, "", "water_triangle", 6u);
+    const uint8_t *p = c->base + pos;
+    m->a = relic_load_u16le(p + 0);
+    m->b = relic_load_u16le(p + 2);
+    m->c = relic_load_u16le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_water_vertex(relic_watr_dctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_vertex *m)
+static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out, relic_watr_watr *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_uv_scaled_ = 0, size_uv_scaled_ = 0;
-    uint64_t pos_uv_ = 0, size_uv_ = 0;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->position)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* uv_scaled */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv_scaled)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv_scaled_ = p_; size_uv_scaled_ = bytes_; (void)pos_uv_scaled_; (void)size_uv_scaled_;
-    }
-    { /* uv */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv_ = p_; size_uv_ = bytes_; (void)pos_uv_; (void)size_uv_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_water_triangle(relic_watr_vctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_triangle *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_a_ = 0, size_a_ = 0;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    uint64_t pos_c_ = 0, size_c_ = 0;
-    if (pos > c->size || c->size - pos < 6u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "water_triangle needs 6 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* a */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->a = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_a_ = p_; size_a_ = bytes_; (void)pos_a_; (void)size_a_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->b = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    { /* c */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->c = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_c_ = p_; size_c_ = bytes_; (void)pos_c_; (void)size_c_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_water_triangle(relic_watr_dctx *c, uint64_t pos, uint64_t *size_out, relic_watr_water_triangle *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_a_ = 0, size_a_ = 0;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    uint64_t pos_c_ = 0, size_c_ = 0;
-    { /* a */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->a = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_a_ = p_; size_a_ = bytes_; (void)pos_a_; (void)size_a_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->b = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    { /* c */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->c = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_c_ = p_; size_c_ = bytes_; (void)pos_c_; (void)size_c_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_watr(relic_watr_vctx *c, uint64_t pos, uint64_t *size_out, relic_watr_watr *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
-    uint64_t pos_color_ = 0, size_color_ = 0;
-    uint64_t pos_ripple_ = 0, size_ripple_ = 0;
-    uint64_t pos_smoothness_ = 0, size_smoothness_ = 0;
-    uint64_t pos_reflection_bias_ = 0, size_reflection_bias_ = 0;
-    uint64_t pos_reflection_power_ = 0, size_reflection_power_ = 0;
-    uint64_t pos_specular_power_ = 0, size_specular_power_ = 0;
-    uint64_t pos_specular_coefficient_ = 0, size_specular_coefficient_ = 0;
-    uint64_t pos_waves_ = 0, size_waves_ = 0;
-    uint64_t pos_uv_offset_ = 0, size_uv_offset_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
-    uint64_t pos_triangle_flags_ = 0, size_triangle_flags_ = 0;
-    uint64_t pos_dds_size_ = 0, size_dds_size_ = 0;
-    uint64_t pos_dds_ = 0, size_dds_ = 0;
-    uint64_t pos_megatile_x_ = 0, size_megatile_x_ = 0;
-    uint64_t pos_megatile_y_ = 0, size_megatile_y_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->name = c->base + p_;
-        c->view->name_count = (size_t)(n_ / 32u);
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 96u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unknown", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->unknown = c->base + p_;
-        c->view->unknown_count = (size_t)(n_ / 96u);
-        memcpy(m->unknown, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
-    }
-    { /* color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "color", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->color = c->base + p_;
-        c->view->color_count = (size_t)(n_ / 3u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->color)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_color_ = p_; size_color_ = bytes_; (void)pos_color_; (void)size_color_;
-    }
-    { /* ripple */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "ripple", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->ripple = c->base + p_;
-        c->view->ripple_count = (size_t)(n_ / 2u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->ripple)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_ripple_ = p_; size_ripple_ = bytes_; (void)pos_ripple_; (void)size_ripple_;
-    }
-    { /* smoothness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "smoothness", -1, "smoothness needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->smoothness = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_smoothness_ = p_; size_smoothness_ = bytes_; (void)pos_smoothness_; (void)size_smoothness_;
-    }
-    { /* reflection_bias */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "reflection_bias", -1, "reflection_bias needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->reflection_bias = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_reflection_bias_ = p_; size_reflection_bias_ = bytes_; (void)pos_reflection_bias_; (void)size_reflection_bias_;
-    }
-    { /* reflection_power */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "reflection_power", -1, "reflection_power needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->reflection_power = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_reflection_power_ = p_; size_reflection_power_ = bytes_; (void)pos_reflection_power_; (void)size_reflection_power_;
-    }
-    { /* specular_power */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "specular_power", -1, "specular_power needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->specular_power = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_specular_power_ = p_; size_specular_power_ = bytes_; (void)pos_specular_power_; (void)size_specular_power_;
-    }
-    { /* specular_coefficient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "specular_coefficient", -1, "specular_coefficient needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->specular_coefficient = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_specular_coefficient_ = p_; size_specular_coefficient_ = bytes_; (void)pos_specular_coefficient_; (void)size_specular_coefficient_;
-    }
-    { /* waves */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 48u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "waves", -1, "%llu elements of 48 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 48u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->waves = c->base + p_;
-        c->view->waves_count = (size_t)(n_ / 3u);
-        cur = p_ + bytes_;
-        pos_waves_ = p_; size_waves_ = bytes_; (void)pos_waves_; (void)size_waves_;
-    }
-    { /* uv_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "uv_offset", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->uv_offset = c->base + p_;
-        c->view->uv_offset_count = (size_t)(n_ / 2u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv_offset)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv_offset_ = p_; size_uv_offset_ = bytes_; (void)pos_uv_offset_; (void)size_uv_offset_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangle_count", -1, "triangle_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangle_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 168u)) return relic_gen_short(c->err, pos, c->size, "name", "name..specular_coefficient", 168u);
+    if (c->view) { c->view->name = c->base + pos; c->view->name_count = 1; }
+    memcpy(m->name, c->base + pos, 32);
+    if (c->view) { c->view->unknown = c->base + pos + 32; c->view->unknown_count = 1; }
+    memcpy(m->unknown, c->base + pos + 32, 96);
+    if (c->view) { c->view->color = c->base + pos + 128; c->view->color_count = 1; }
+    for (uint64_t k = 0; k < 3u; k++) ((float *)m->color)[k] = relic_load_f32le(c->base + pos + 128 + k * 4);
+    if (c->view) { c->view->ripple = c->base + pos + 140; c->view->ripple_count = 1; }
+    for (uint64_t k = 0; k < 2u; k++) ((float *)m->ripple)[k] = relic_load_f32le(c->base + pos + 140 + k * 4);
+    m->smoothness = relic_load_f32le(c->base + pos + 148);
+    m->reflection_bias = relic_load_f32le(c->base + pos + 152);
+    m->reflection_power = relic_load_f32le(c->base + pos + 156);
+    m->specular_power = relic_load_f32le(c->base + pos + 160);
+    m->specular_coefficient = relic_load_f32le(c->base + pos + 164);
+    if (c->view) { c->view->waves = c->base + pos + 168; c->view->waves_count = 1; }
+    for (uint64_t k = 0; k < 3u; k++)
+        if ((st = rd_water_wave(c, pos + 168 + k * 48u, &((relic_watr_water_wave *)m->waves)[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "waves", (int64_t)k);
+    if (!relic_gen_room(c->size, pos + 312, 16u)) return relic_gen_short(c->err, pos + 312, c->size, "uv_offset", "uv_offset..triangle_count", 16u);
+    if (c->view) { c->view->uv_offset = c->base + pos + 312; c->view->uv_offset_count = 1; }
+    for (uint64_t k = 0; k < 2u; k++) ((float *)m->uv_offset)[k] = relic_load_f32le(c->base + pos + 312 + k * 4);
+    m->vertex_count = relic_load_u32le(c->base + pos + 320);
+    m->triangle_count = relic_load_u32le(c->base + pos + 324);
+    cur = pos + 328;
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 28u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 28 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 28u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertices_count = (size_t)(n_ / 1u);
-        c->view->vertices = c->base + p_;
-        c->view->vertices_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 28u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
+        m->vertices_count = (size_t)n;
+        if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_water_vertex(c, cur + k * 28u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        cur += bytes;
     }
     { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "triangles", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 6u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangles", -1, "%llu elements of 6 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 6u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangles_count = (size_t)(n_ / 1u);
-        c->view->triangles = c->base + p_;
-        c->view->triangles_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
+        m->triangles_count = (size_t)n;
+        if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
+        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_water_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
+        cur += bytes;
     }
     { /* triangle_flags */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "triangle_flags", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "triangle_flags", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->triangle_flags_count = (size_t)(n_ / 1u);
-        c->view->triangle_flags = c->base + p_;
-        c->view->triangle_flags_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_triangle_flags_ = p_; size_triangle_flags_ = bytes_; (void)pos_triangle_flags_; (void)size_triangle_flags_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 4u, c->size, "triangle_flags", &n, &bytes)) != RELIC_OK) return st;
+        m->triangle_flags_count = (size_t)n;
+        if (c->view) { c->view->triangle_flags = c->base + cur; c->view->triangle_flags_count = (size_t)n; }
+        if (c->arena && n && !(m->triangle_flags = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "triangle_flags"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->triangle_flags[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
-    { /* dds_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "dds_size", -1, "dds_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->dds_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_dds_size_ = p_; size_dds_size_ = bytes_; (void)pos_dds_size_; (void)size_dds_size_;
-    }
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_size", "dds_size", 4u);
+    m->dds_size = relic_load_u32le(c->base + cur);
+    cur = cur + 4;
     { /* dds */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "dds", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "dds", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->dds_count = (size_t)(n_ / 1u);
-        c->view->dds = c->base + p_;
-        c->view->dds_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_dds_ = p_; size_dds_ = bytes_; (void)pos_dds_; (void)size_dds_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_size), 1u, 1u, c->size, "dds", &n, &bytes)) != RELIC_OK) return st;
+        m->dds_count = (size_t)n;
+        if (c->view) { c->view->dds = c->base + cur; c->view->dds_count = (size_t)n; }
+        if (c->arena && !(m->dds = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
-    { /* megatile_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "megatile_x", -1, "megatile_x needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->megatile_x = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_megatile_x_ = p_; size_megatile_x_ = bytes_; (void)pos_megatile_x_; (void)size_megatile_x_;
-    }
-    { /* megatile_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "megatile_y", -1, "megatile_y needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->megatile_y = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_megatile_y_ = p_; size_megatile_y_ = bytes_; (void)pos_megatile_y_; (void)size_megatile_y_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_watr(relic_watr_dctx *c, uint64_t pos, uint64_t *size_out, relic_watr_watr *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_unknown_ = 0, size_unknown_ = 0;
-    uint64_t pos_color_ = 0, size_color_ = 0;
-    uint64_t pos_ripple_ = 0, size_ripple_ = 0;
-    uint64_t pos_smoothness_ = 0, size_smoothness_ = 0;
-    uint64_t pos_reflection_bias_ = 0, size_reflection_bias_ = 0;
-    uint64_t pos_reflection_power_ = 0, size_reflection_power_ = 0;
-    uint64_t pos_specular_power_ = 0, size_specular_power_ = 0;
-    uint64_t pos_specular_coefficient_ = 0, size_specular_coefficient_ = 0;
-    uint64_t pos_waves_ = 0, size_waves_ = 0;
-    uint64_t pos_uv_offset_ = 0, size_uv_offset_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_triangle_count_ = 0, size_triangle_count_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_triangles_ = 0, size_triangles_ = 0;
-    uint64_t pos_triangle_flags_ = 0, size_triangle_flags_ = 0;
-    uint64_t pos_dds_size_ = 0, size_dds_size_ = 0;
-    uint64_t pos_dds_ = 0, size_dds_ = 0;
-    uint64_t pos_megatile_x_ = 0, size_megatile_x_ = 0;
-    uint64_t pos_megatile_y_ = 0, size_megatile_y_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 96u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->unknown, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_unknown_ = p_; size_unknown_ = bytes_; (void)pos_unknown_; (void)size_unknown_;
-    }
-    { /* color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->color)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_color_ = p_; size_color_ = bytes_; (void)pos_color_; (void)size_color_;
-    }
-    { /* ripple */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->ripple)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_ripple_ = p_; size_ripple_ = bytes_; (void)pos_ripple_; (void)size_ripple_;
-    }
-    { /* smoothness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->smoothness = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_smoothness_ = p_; size_smoothness_ = bytes_; (void)pos_smoothness_; (void)size_smoothness_;
-    }
-    { /* reflection_bias */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->reflection_bias = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_reflection_bias_ = p_; size_reflection_bias_ = bytes_; (void)pos_reflection_bias_; (void)size_reflection_bias_;
-    }
-    { /* reflection_power */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->reflection_power = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_reflection_power_ = p_; size_reflection_power_ = bytes_; (void)pos_reflection_power_; (void)size_reflection_power_;
-    }
-    { /* specular_power */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->specular_power = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_specular_power_ = p_; size_specular_power_ = bytes_; (void)pos_specular_power_; (void)size_specular_power_;
-    }
-    { /* specular_coefficient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->specular_coefficient = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_specular_coefficient_ = p_; size_specular_coefficient_ = bytes_; (void)pos_specular_coefficient_; (void)size_specular_coefficient_;
-    }
-    { /* waves */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 48u;
-        if (plain_water_wave()) { memcpy(m->waves, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_water_wave(c, q_, &sz_, &((relic_watr_water_wave *)m->waves)[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "waves", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_waves_ = p_; size_waves_ = bytes_; (void)pos_waves_; (void)size_waves_;
-    }
-    { /* uv_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((float *)m->uv_offset)[k_] = relic_load_f32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_uv_offset_ = p_; size_uv_offset_ = bytes_; (void)pos_uv_offset_; (void)size_uv_offset_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->triangle_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_triangle_count_ = p_; size_triangle_count_ = bytes_; (void)pos_triangle_count_; (void)size_triangle_count_;
-    }
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 28u;
-        m->vertices_count = (size_t)(n_ / 1u);
-        m->vertices = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex));
-        if (!m->vertices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "vertices", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_water_vertex()) { if (n_) memcpy(m->vertices, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_water_vertex(c, q_, &sz_, &m->vertices[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 6u;
-        m->triangles_count = (size_t)(n_ / 1u);
-        m->triangles = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle));
-        if (!m->triangles && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "triangles", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_water_triangle()) { if (n_) memcpy(m->triangles, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_water_triangle(c, q_, &sz_, &m->triangles[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "triangles", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_triangles_ = p_; size_triangles_ = bytes_; (void)pos_triangles_; (void)size_triangles_;
-    }
-    { /* triangle_flags */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->triangle_flags_count = (size_t)(n_ / 1u);
-        m->triangle_flags = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->triangle_flags && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "triangle_flags", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->triangle_flags, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->triangle_flags)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_triangle_flags_ = p_; size_triangle_flags_ = bytes_; (void)pos_triangle_flags_; (void)size_triangle_flags_;
-    }
-    { /* dds_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->dds_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_dds_size_ = p_; size_dds_size_ = bytes_; (void)pos_dds_size_; (void)size_dds_size_;
-    }
-    { /* dds */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->dds_count = (size_t)(n_ / 1u);
-        m->dds = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->dds) return relic_fail(c->err, RELIC_E_NOMEM, p_, "dds", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->dds, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_dds_ = p_; size_dds_ = bytes_; (void)pos_dds_; (void)size_dds_;
-    }
-    { /* megatile_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->megatile_x = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_megatile_x_ = p_; size_megatile_x_ = bytes_; (void)pos_megatile_x_; (void)size_megatile_x_;
-    }
-    { /* megatile_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->megatile_y = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_megatile_y_ = p_; size_megatile_y_ = bytes_; (void)pos_megatile_y_; (void)size_megatile_y_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "megatile_x", "megatile_x..megatile_y", 8u);
+    m->megatile_x = relic_load_u32le(c->base + cur);
+    m->megatile_y = relic_load_u32le(c->base + cur + 4);
+    *size_out = cur + 8 - pos;
     return RELIC_OK;
 }
 
 relic_status relic_watr_validate(const uint8_t *data, size_t size, relic_watr_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_watr_vctx c = { data, size, err, &out->values, out };
+    relic_watr_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_watr(&c, 0, &sz, &out->values);
+    relic_status st = rd_watr(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_watr_watr *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_watr_dctx c = { v->base, v->size, err, out, a };
+    relic_watr_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_watr(&c, 0, &sz, out);
+    return rd_watr(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -923,18 +162,9 @@ typedef struct relic_watr_wctx {
     const relic_watr_watr *root;
 } relic_watr_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_water_wave(relic_watr_wctx *c, const relic_watr_water_wave *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_water_vertex(relic_watr_wctx *c, const relic_watr_water_vertex *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_water_triangle(relic_watr_wctx *c, const relic_watr_water_triangle *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_watr(const relic_watr_watr *m);
-
-static const relic_watr_watr *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_watr(const relic_watr_watr *m)
+static uint64_t sz_watr(const relic_watr_watr *m)
 {
-    const relic_watr_watr *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 32u;
     t += 96u;
     t += 12u;
@@ -957,393 +187,106 @@ RELIC_GEN_UNUSED static inline uint64_t sz_watr(const relic_watr_watr *m)
     t += 4u;
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_watr_watr(const relic_watr_watr *a, size_t n)
+
+static inline void put_water_wave(uint8_t *p, const relic_watr_water_wave *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_watr(&a[i]);
-    return t;
+    memcpy(p + 0, m->name, 32);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 32 + k * 4, ((const float *)m->direction)[k]);
+    relic_store_f32le(p + 40, m->rate);
+    relic_store_f32le(p + 44, m->angle);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_water_wave(relic_watr_wctx *c, const relic_watr_water_wave *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_water_vertex(uint8_t *p, const relic_watr_water_vertex *m)
 {
-    relic_watr_water_wave mm_ = *m0;
-    relic_watr_water_wave *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* direction */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->direction)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->rate);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* angle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->angle);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(p + 0 + k * 4, ((const float *)m->position)[k]);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 12 + k * 4, ((const float *)m->uv_scaled)[k]);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(p + 20 + k * 4, ((const float *)m->uv)[k]);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_water_vertex(relic_watr_wctx *c, const relic_watr_water_vertex *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_water_triangle(uint8_t *p, const relic_watr_water_triangle *m)
 {
-    relic_watr_water_vertex mm_ = *m0;
-    relic_watr_water_vertex *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->position)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* uv_scaled */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->uv_scaled)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* uv */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->uv)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u16le(p + 0, m->a);
+    relic_store_u16le(p + 2, m->b);
+    relic_store_u16le(p + 4, m->c);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_water_triangle(relic_watr_wctx *c, const relic_watr_water_triangle *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_watr_water_triangle mm_ = *m0;
-    relic_watr_water_triangle *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* a */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->a);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->b);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* c */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->c);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_watr_watr mm_ = *m0;
-    relic_watr_watr *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 32u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* unknown */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 96u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->unknown, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->color)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* ripple */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->ripple)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* smoothness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->smoothness);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* reflection_bias */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->reflection_bias);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* reflection_power */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->reflection_power);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* specular_power */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->specular_power);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* specular_coefficient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->specular_coefficient);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* waves */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_water_wave()) { if (n_) memcpy(c->base + p_, m->waves, (size_t)(n_ * 48u)); bytes_ = n_ * 48u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_water_wave(c, &((const relic_watr_water_wave *)m->waves)[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "waves", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    { /* uv_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_f32le(c->base + p_ + k_ * 4u, ((const float *)m->uv_offset)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* triangle_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->triangle_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    memcpy(c->base + pos, m->name, 32);
+    memcpy(c->base + pos + 32, m->unknown, 96);
+    for (uint64_t k = 0; k < 3u; k++) relic_store_f32le(c->base + pos + 128 + k * 4, ((const float *)m->color)[k]);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(c->base + pos + 140 + k * 4, ((const float *)m->ripple)[k]);
+    relic_store_f32le(c->base + pos + 148, m->smoothness);
+    relic_store_f32le(c->base + pos + 152, m->reflection_bias);
+    relic_store_f32le(c->base + pos + 156, m->reflection_power);
+    relic_store_f32le(c->base + pos + 160, m->specular_power);
+    relic_store_f32le(c->base + pos + 164, m->specular_coefficient);
+    for (uint64_t k = 0; k < 3u; k++)
+        put_water_wave(c->base + pos + 168 + k * 48, &((const relic_watr_water_wave *)m->waves)[k]);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_f32le(c->base + pos + 312 + k * 4, ((const float *)m->uv_offset)[k]);
+    relic_store_u32le(c->base + pos + 320, m->vertex_count);
+    relic_store_u32le(c->base + pos + 324, m->triangle_count);
+    cur = pos + 328;
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->vertices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_water_vertex()) { if (n_) memcpy(c->base + p_, m->vertices, (size_t)(n_ * 28u)); bytes_ = n_ * 28u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_water_vertex(c, &m->vertices[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
+        const uint64_t n = m->vertices_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 28u)); }
+        else for (uint64_t k = 0; k < n; k++) put_water_vertex(c->base + cur + k * 28, &m->vertices[k]);
+        cur += n * 28u;
     }
     { /* triangles */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->triangles_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "triangles", "has %llu elements but triangle_count = %lld", (unsigned long long)m->triangles_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->triangles_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_water_triangle()) { if (n_) memcpy(c->base + p_, m->triangles, (size_t)(n_ * 6u)); bytes_ = n_ * 6u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_water_triangle(c, &m->triangles[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "triangles", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "triangles", "triangle_count", ((int64_t)m->triangle_count), m->triangles_count)) != RELIC_OK) return st;
+        const uint64_t n = m->triangles_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangles, (size_t)(n * 6u)); }
+        else for (uint64_t k = 0; k < n; k++) put_water_triangle(c->base + cur + k * 6, &m->triangles[k]);
+        cur += n * 6u;
     }
     { /* triangle_flags */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->triangle_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->triangle_flags_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "triangle_flags", "has %llu elements but triangle_count = %lld", (unsigned long long)m->triangle_flags_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->triangle_flags_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->triangle_flags, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->triangle_flags)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "triangle_flags", "triangle_count", ((int64_t)m->triangle_count), m->triangle_flags_count)) != RELIC_OK) return st;
+        const uint64_t n = m->triangle_flags_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->triangle_flags, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->triangle_flags)[k]);
+        cur += n * 4u;
     }
-    { /* dds_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->dds_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + cur, m->dds_size);
+    cur = cur + 4;
     { /* dds */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->dds_size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->dds_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "dds", "has %llu elements but dds_size = %lld", (unsigned long long)m->dds_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->dds_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->dds, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "dds", "dds_size", ((int64_t)m->dds_size), m->dds_count)) != RELIC_OK) return st;
+        const uint64_t n = m->dds_count;
+        if (n) memcpy(c->base + cur, m->dds, (size_t)n);
+        cur += n;
     }
-    { /* megatile_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->megatile_x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* megatile_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->megatile_y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u32le(c->base + cur, m->megatile_x);
+    relic_store_u32le(c->base + cur + 4, m->megatile_y);
+    *size_out = cur + 8 - pos;
     return RELIC_OK;
 }
 
 relic_status relic_watr_write(const relic_watr_watr *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_watr_watr mm_ = *model;
-    relic_watr_watr *m = &mm_;
-    relic_watr_wctx cc_ = { 0 };
-    relic_watr_wctx *c = &cc_;
+    relic_watr_watr copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_watr_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_watr(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->triangles_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "triangle_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->triangle_count = (uint32_t)v_; }
-    { const uint64_t v_ = ((uint64_t)m->dds_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "dds_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->dds_size = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_watr(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->triangles_count, UINT64_C(4294967295), "triangle_count", "u32")) != RELIC_OK) return st;
+    m->triangle_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->dds_count * 1u), UINT64_C(4294967295), "dds_size", "u32")) != RELIC_OK) return st;
+    m->dds_size = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_watr(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_watr(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

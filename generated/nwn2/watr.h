@@ -21,25 +21,18 @@ typedef struct relic_watr_watr relic_watr_watr;
 #define RELIC_WATR_WATER_WAVE_SIZE 48
 /** Wave layer (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp offset 168). Model form: plain C values. */
 struct relic_watr_water_wave {
-    /** Texture name */
-    char name[32];
-    /** Direction x, y */
-    float direction[2];
-    /** Rate */
-    float rate;
-    /** Angle (nwn-lib-d: radians) */
-    float angle;
+    char name[32]; /**< Texture name */
+    float direction[2]; /**< Direction x, y */
+    float rate; /**< Rate */
+    float angle; /**< Angle (nwn-lib-d: radians) */
 };
 
 #define RELIC_WATR_WATER_VERTEX_SIZE 28
 /** Water vertex (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values. */
 struct relic_watr_water_vertex {
-    /** Position */
-    float position[3];
-    /** Texture coordinates x5 */
-    float uv_scaled[2];
-    /** Texture coordinates */
-    float uv[2];
+    float position[3]; /**< Position */
+    float uv_scaled[2]; /**< Texture coordinates x5 */
+    float uv[2]; /**< Texture coordinates */
 };
 
 #define RELIC_WATR_WATER_TRIANGLE_SIZE 6
@@ -52,85 +45,52 @@ struct relic_watr_water_triangle {
 
 /** WATR payload (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Triangle indices below vertex_count are checked by runtime/formats/nwn2/trn_terrain.c. Model form: plain C values; its size in the file varies. */
 struct relic_watr_watr {
-    /** Name (the game writes an empty string followed by garbage) */
-    char name[32];
-    /** Unknown (nwn-lib-d optimize zeroes it) */
-    uint8_t unknown[96];
-    /** Colour RGB */
-    float color[3];
-    /** Ripple x, y */
-    float ripple[2];
-    /** Smoothness */
-    float smoothness;
-    /** Reflection bias */
-    float reflection_bias;
-    /** Reflection power */
-    float reflection_power;
-    /** Specular power (Tanita: always 180) */
-    float specular_power;
-    /** Specular coefficient (Tanita: always 0.5) */
-    float specular_coefficient;
-    /** Three wave layers */
-    relic_watr_water_wave waves[3];
-    /** UV offset (megatile coordinate / 8) */
-    float uv_offset[2];
-    /** Number of vertices [derived: count(vertices), filled by the writer] */
-    uint32_t vertex_count;
-    /** Number of triangles [derived: count(triangles), filled by the writer] */
-    uint32_t triangle_count;
-    /** Vertices [count vertex_count] */
-    relic_watr_water_vertex *vertices;
+    char name[32]; /**< Name (the game writes an empty string followed by garbage) */
+    uint8_t unknown[96]; /**< Unknown (nwn-lib-d optimize zeroes it) */
+    float color[3]; /**< Colour RGB */
+    float ripple[2]; /**< Ripple x, y */
+    float smoothness; /**< Smoothness */
+    float reflection_bias; /**< Reflection bias */
+    float reflection_power; /**< Reflection power */
+    float specular_power; /**< Specular power (Tanita: always 180) */
+    float specular_coefficient; /**< Specular coefficient (Tanita: always 0.5) */
+    relic_watr_water_wave waves[3]; /**< Three wave layers */
+    float uv_offset[2]; /**< UV offset (megatile coordinate / 8) */
+    uint32_t vertex_count; /**< Number of vertices [derived: count(vertices), filled by the writer] */
+    uint32_t triangle_count; /**< Number of triangles [derived: count(triangles), filled by the writer] */
+    relic_watr_water_vertex *vertices; /**< Vertices [count vertex_count] */
     size_t vertices_count; /**< number of elements in vertices */
-    /** Triangles [count triangle_count] */
-    relic_watr_water_triangle *triangles;
+    relic_watr_water_triangle *triangles; /**< Triangles [count triangle_count] */
     size_t triangles_count; /**< number of elements in triangles */
-    /** Per triangle: 0 has water, 1 no water [count triangle_count] */
-    uint32_t *triangle_flags;
+    uint32_t *triangle_flags; /**< Per triangle: 0 has water, 1 no water [count triangle_count] */
     size_t triangle_flags_count; /**< number of elements in triangle_flags */
-    /** Byte size of the water mask [derived: size(dds), filled by the writer] */
-    uint32_t dds_size;
-    /** DDS water mask (nwn-lib-d: 128x128, 255 = water) [count dds_size] */
-    uint8_t *dds;
+    uint32_t dds_size; /**< Byte size of the water mask [derived: size(dds), filled by the writer] */
+    uint8_t *dds; /**< DDS water mask (nwn-lib-d: 128x128, 255 = water) [count dds_size] */
     size_t dds_count; /**< number of elements in dds */
-    /** Megatile position x */
-    uint32_t megatile_x;
-    /** Megatile position y */
-    uint32_t megatile_y;
+    uint32_t megatile_x; /**< Megatile position x */
+    uint32_t megatile_y; /**< Megatile position y */
 };
 
-_Static_assert(RELIC_WATR_WATER_WAVE_SIZE == 48, "documented size of water_wave");
-_Static_assert(RELIC_WATR_WATER_VERTEX_SIZE == 28, "documented size of water_vertex");
-_Static_assert(RELIC_WATR_WATER_TRIANGLE_SIZE == 6, "documented size of water_triangle");
-
-/** Zero-copy view of a validated water_wave (48 bytes in the file). */
-typedef struct relic_watr_water_wave_view { const uint8_t *p; } relic_watr_water_wave_view;
+typedef struct relic_watr_water_wave_view { const uint8_t *p; } relic_watr_water_wave_view; /**< a validated water_wave (48 bytes in the file), zero-copy */
 #define RELIC_WATR_WATER_WAVE_NAME_OFFSET 0
 /** name: 32 bytes, not NUL-terminated. */
 static inline const char *relic_watr_water_wave_name(relic_watr_water_wave_view v) { return (const char *)(v.p + 0); }
 #define RELIC_WATR_WATER_WAVE_DIRECTION_OFFSET 32
-/** Direction x, y */
 static inline float relic_watr_water_wave_direction(relic_watr_water_wave_view v, size_t i) { return relic_load_f32le(v.p + 32 + 4 * i); }
 #define RELIC_WATR_WATER_WAVE_RATE_OFFSET 40
-/** Rate */
 static inline float relic_watr_water_wave_rate(relic_watr_water_wave_view v) { return relic_load_f32le(v.p + 40); }
 #define RELIC_WATR_WATER_WAVE_ANGLE_OFFSET 44
-/** Angle (nwn-lib-d: radians) */
 static inline float relic_watr_water_wave_angle(relic_watr_water_wave_view v) { return relic_load_f32le(v.p + 44); }
 
-/** Zero-copy view of a validated water_vertex (28 bytes in the file). */
-typedef struct relic_watr_water_vertex_view { const uint8_t *p; } relic_watr_water_vertex_view;
+typedef struct relic_watr_water_vertex_view { const uint8_t *p; } relic_watr_water_vertex_view; /**< a validated water_vertex (28 bytes in the file), zero-copy */
 #define RELIC_WATR_WATER_VERTEX_POSITION_OFFSET 0
-/** Position */
 static inline float relic_watr_water_vertex_position(relic_watr_water_vertex_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
 #define RELIC_WATR_WATER_VERTEX_UV_SCALED_OFFSET 12
-/** Texture coordinates x5 */
 static inline float relic_watr_water_vertex_uv_scaled(relic_watr_water_vertex_view v, size_t i) { return relic_load_f32le(v.p + 12 + 4 * i); }
 #define RELIC_WATR_WATER_VERTEX_UV_OFFSET 20
-/** Texture coordinates */
 static inline float relic_watr_water_vertex_uv(relic_watr_water_vertex_view v, size_t i) { return relic_load_f32le(v.p + 20 + 4 * i); }
 
-/** Zero-copy view of a validated water_triangle (6 bytes in the file). */
-typedef struct relic_watr_water_triangle_view { const uint8_t *p; } relic_watr_water_triangle_view;
+typedef struct relic_watr_water_triangle_view { const uint8_t *p; } relic_watr_water_triangle_view; /**< a validated water_triangle (6 bytes in the file), zero-copy */
 #define RELIC_WATR_WATER_TRIANGLE_A_OFFSET 0
 static inline uint16_t relic_watr_water_triangle_a(relic_watr_water_triangle_view v) { return relic_load_u16le(v.p + 0); }
 #define RELIC_WATR_WATER_TRIANGLE_B_OFFSET 2

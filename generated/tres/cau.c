@@ -18,590 +18,112 @@ const relic_format_info relic_format_cau = {
     relic_cau_extensions, relic_cau_magic, 1, NULL,
 };
 
-const char *relic_cau_compression_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "pcm";
-    case INT64_C(1): return "ima_adpcm";
-    case INT64_C(2): return "voice";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item compression_names[] = {
+    { 0, "pcm" }, { 1, "ima_adpcm" }, { 2, "voice" },
+};
+const char *relic_cau_compression_name(int64_t value) { return relic_gen_enum_name(compression_names, 3, value); }
+int relic_cau_compression_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(compression_names, 3, name, value); }
 
-int relic_cau_compression_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "pcm") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "ima_adpcm") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "voice") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-/* ---- validator and decoder ---- */
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-typedef struct relic_cau_vctx {
+typedef struct relic_cau_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_cau_cau *root;
-    relic_cau_view *view;
-} relic_cau_vctx;
+    relic_cau_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_cau_rctx;
 
-typedef struct relic_cau_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_cau_cau *root;
-    relic_arena *arena;
-} relic_cau_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c, uint64_t pos, uint64_t *size_out, relic_cau_sample_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c, uint64_t pos, uint64_t *size_out, relic_cau_sample_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t pos, uint64_t *size_out, relic_cau_cau *m);
-RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t pos, uint64_t *size_out, relic_cau_cau *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_cau_vctx *c, uint64_t pos, uint64_t *size_out, relic_cau_sample_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_cau_rctx *c, uint64_t pos, relic_cau_sample_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
-    uint64_t pos_block_align_ = 0, size_block_align_ = 0;
-    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
-    uint64_t pos_decoded_size_ = 0, size_decoded_size_ = 0;
-    uint64_t pos_sample_rate_ = 0, size_sample_rate_ = 0;
-    uint64_t pos_bits_ = 0, size_bits_ = 0;
-    uint64_t pos_channels_ = 0, size_channels_ = 0;
-    uint64_t pos_compression_ = 0, size_compression_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_caption_offset_ = 0, size_caption_offset_ = 0;
-    if (pos > c->size || c->size - pos < 36u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "sample_header needs 36 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        if (memcmp(m->magic, "WBOR", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"WBOR\"");
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->data_offset = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data_offset", -1, "%lld fails check it >= 36", (long long)it); }
-        cur = p_ + bytes_;
-        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
-    }
-    { /* block_align */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->block_align = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_block_align_ = p_; size_block_align_ = bytes_; (void)pos_block_align_; (void)size_block_align_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->data_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
-    }
-    { /* decoded_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->decoded_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_decoded_size_ = p_; size_decoded_size_ = bytes_; (void)pos_decoded_size_; (void)size_decoded_size_;
-    }
-    { /* sample_rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->sample_rate = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_rate_ = p_; size_sample_rate_ = bytes_; (void)pos_sample_rate_; (void)size_sample_rate_;
-    }
-    { /* bits */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->bits = relic_load_u8(c->base + p_);
-        { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "bits", -1, "%lld fails check it == 8 || it == 16", (long long)it); }
-        cur = p_ + bytes_;
-        pos_bits_ = p_; size_bits_ = bytes_; (void)pos_bits_; (void)size_bits_;
-    }
-    { /* channels */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->channels = relic_load_u8(c->base + p_);
-        if ((int64_t)(m->channels) < INT64_C(1) || (int64_t)(m->channels) > INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "channels", -1, "%lld is outside 1..2", (long long)(m->channels));
-        cur = p_ + bytes_;
-        pos_channels_ = p_; size_channels_ = bytes_; (void)pos_channels_; (void)size_channels_;
-    }
-    { /* compression */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->compression = relic_load_u8(c->base + p_);
-        if (!relic_cau_compression_known((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
-        cur = p_ + bytes_;
-        pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->flags = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* caption_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->caption_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_offset_ = p_; size_caption_offset_ = bytes_; (void)pos_caption_offset_; (void)size_caption_offset_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "sample_header", 36u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->magic, p + 0, 4);
+    if (memcmp(m->magic, "WBOR", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"WBOR\"");
+    m->version = relic_load_u32le(p + 4);
+    m->data_offset = relic_load_u32le(p + 8);
+    { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "data_offset", -1, "%lld fails check it >= 36", (long long)it); }
+    m->block_align = relic_load_u32le(p + 12);
+    m->data_size = relic_load_u32le(p + 16);
+    m->decoded_size = relic_load_u32le(p + 20);
+    m->sample_rate = relic_load_u32le(p + 24);
+    m->bits = relic_load_u8(p + 28);
+    { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 28, "bits", -1, "%lld fails check it == 8 || it == 16", (long long)it); }
+    m->channels = relic_load_u8(p + 29);
+    if ((int64_t)(m->channels) < INT64_C(1) || (int64_t)(m->channels) > INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 29, "channels", -1, "%lld is outside 1..2", (long long)(m->channels));
+    m->compression = relic_load_u8(p + 30);
+    if (!relic_cau_compression_known((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 30, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
+    m->flags = relic_load_u8(p + 31);
+    m->caption_offset = relic_load_u32le(p + 32);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_cau_dctx *c, uint64_t pos, uint64_t *size_out, relic_cau_sample_header *m)
+static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, relic_cau_cau *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
-    uint64_t pos_block_align_ = 0, size_block_align_ = 0;
-    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
-    uint64_t pos_decoded_size_ = 0, size_decoded_size_ = 0;
-    uint64_t pos_sample_rate_ = 0, size_sample_rate_ = 0;
-    uint64_t pos_bits_ = 0, size_bits_ = 0;
-    uint64_t pos_channels_ = 0, size_channels_ = 0;
-    uint64_t pos_compression_ = 0, size_compression_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_caption_offset_ = 0, size_caption_offset_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
-    }
-    { /* block_align */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->block_align = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_block_align_ = p_; size_block_align_ = bytes_; (void)pos_block_align_; (void)size_block_align_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->data_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
-    }
-    { /* decoded_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->decoded_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_decoded_size_ = p_; size_decoded_size_ = bytes_; (void)pos_decoded_size_; (void)size_decoded_size_;
-    }
-    { /* sample_rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->sample_rate = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_rate_ = p_; size_sample_rate_ = bytes_; (void)pos_sample_rate_; (void)size_sample_rate_;
-    }
-    { /* bits */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->bits = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bits_ = p_; size_bits_ = bytes_; (void)pos_bits_; (void)size_bits_;
-    }
-    { /* channels */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->channels = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_channels_ = p_; size_channels_ = bytes_; (void)pos_channels_; (void)size_channels_;
-    }
-    { /* compression */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->compression = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->flags = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* caption_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->caption_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_offset_ = p_; size_caption_offset_ = bytes_; (void)pos_caption_offset_; (void)size_caption_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_cau(relic_cau_vctx *c, uint64_t pos, uint64_t *size_out, relic_cau_cau *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_caption_gap_ = 0, size_caption_gap_ = 0;
-    uint64_t pos_caption_length_ = 0, size_caption_length_ = 0;
-    uint64_t pos_caption_count_ = 0, size_caption_count_ = 0;
-    uint64_t pos_caption_text_ = 0, size_caption_text_ = 0;
-    uint64_t pos_caption_data_gap_ = 0, size_caption_data_gap_ = 0;
-    uint64_t pos_data_gap_ = 0, size_data_gap_ = 0;
-    uint64_t pos_data_ = 0, size_data_ = 0;
-    uint64_t pos_trailing_ = 0, size_trailing_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 36u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 36 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_sample_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_sample_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     if (!(((int64_t)(((int64_t)m->header.caption_offset) >= INT64_C(36))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.caption_offset >= 36 (the caption block starts after the header)");
     { /* caption_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_gap", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_gap_count = (size_t)(n_ / 1u);
-        c->view->caption_gap = c->base + p_;
-        c->view->caption_gap_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_caption_gap_ = p_; size_caption_gap_ = bytes_; (void)pos_caption_gap_; (void)size_caption_gap_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &n, &bytes)) != RELIC_OK) return st;
+        m->caption_gap_count = (size_t)n;
+        if (c->view) { c->view->caption_gap = c->base + cur; c->view->caption_gap_count = (size_t)n; }
+        if (c->arena && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
-    { /* caption_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_length", -1, "caption_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_length = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_length", -1, "%lld fails check it >= 4", (long long)it); }
-        cur = p_ + bytes_;
-        pos_caption_length_ = p_; size_caption_length_ = bytes_; (void)pos_caption_length_; (void)size_caption_length_;
-    }
-    { /* caption_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_count", -1, "caption_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_count_ = p_; size_caption_count_ = bytes_; (void)pos_caption_count_; (void)size_caption_count_;
-    }
+    if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "caption_length", "caption_length..caption_count", 8u);
+    m->caption_length = relic_load_u32le(c->base + cur);
+    { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "caption_length", -1, "%lld fails check it >= 4", (long long)it); }
+    m->caption_count = relic_load_u32le(c->base + cur + 4);
+    cur = cur + 8;
     { /* caption_text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_text", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_text", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_text_count = (size_t)(n_ / 1u);
-        c->view->caption_text = c->base + p_;
-        c->view->caption_text_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_caption_text_ = p_; size_caption_text_ = bytes_; (void)pos_caption_text_; (void)size_caption_text_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &n, &bytes)) != RELIC_OK) return st;
+        m->caption_text_count = (size_t)n;
+        if (c->view) { c->view->caption_text = c->base + cur; c->view->caption_text_count = (size_t)n; }
+        if (c->arena && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
     { /* caption_data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_data_gap", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_data_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_data_gap_count = (size_t)(n_ / 1u);
-        c->view->caption_data_gap = c->base + p_;
-        c->view->caption_data_gap_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_caption_data_gap_ = p_; size_caption_data_gap_ = bytes_; (void)pos_caption_data_gap_; (void)size_caption_data_gap_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &n, &bytes)) != RELIC_OK) return st;
+        m->caption_data_gap_count = (size_t)n;
+        if (c->view) { c->view->caption_data_gap = c->base + cur; c->view->caption_data_gap_count = (size_t)n; }
+        if (c->arena && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     } else {
     { /* data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data_gap", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->data_gap_count = (size_t)(n_ / 1u);
-        c->view->data_gap = c->base + p_;
-        c->view->data_gap_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_data_gap_ = p_; size_data_gap_ = bytes_; (void)pos_data_gap_; (void)size_data_gap_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &n, &bytes)) != RELIC_OK) return st;
+        m->data_gap_count = (size_t)n;
+        if (c->view) { c->view->data_gap = c->base + cur; c->view->data_gap_count = (size_t)n; }
+        if (c->arena && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     }
     { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.data_size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->data_count = (size_t)(n_ / 1u);
-        c->view->data = c->base + p_;
-        c->view->data_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
+        m->data_count = (size_t)n;
+        if (c->view) { c->view->data = c->base + cur; c->view->data_count = (size_t)n; }
+        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     { /* trailing */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "trailing", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->trailing_count = (size_t)(n_ / 1u);
-        c->view->trailing = c->base + p_;
-        c->view->trailing_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_trailing_ = p_; size_trailing_ = bytes_; (void)pos_trailing_; (void)size_trailing_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t pos, uint64_t *size_out, relic_cau_cau *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_caption_gap_ = 0, size_caption_gap_ = 0;
-    uint64_t pos_caption_length_ = 0, size_caption_length_ = 0;
-    uint64_t pos_caption_count_ = 0, size_caption_count_ = 0;
-    uint64_t pos_caption_text_ = 0, size_caption_text_ = 0;
-    uint64_t pos_caption_data_gap_ = 0, size_caption_data_gap_ = 0;
-    uint64_t pos_data_gap_ = 0, size_data_gap_ = 0;
-    uint64_t pos_data_ = 0, size_data_ = 0;
-    uint64_t pos_trailing_ = 0, size_trailing_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 36u;
-        uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
-    { /* caption_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->caption_gap_count = (size_t)(n_ / 1u);
-        m->caption_gap = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->caption_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_gap", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->caption_gap, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_caption_gap_ = p_; size_caption_gap_ = bytes_; (void)pos_caption_gap_; (void)size_caption_gap_;
-    }
-    { /* caption_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->caption_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_length_ = p_; size_caption_length_ = bytes_; (void)pos_caption_length_; (void)size_caption_length_;
-    }
-    { /* caption_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->caption_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_count_ = p_; size_caption_count_ = bytes_; (void)pos_caption_count_; (void)size_caption_count_;
-    }
-    { /* caption_text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->caption_text_count = (size_t)(n_ / 1u);
-        m->caption_text = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->caption_text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_text", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->caption_text, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_caption_text_ = p_; size_caption_text_ = bytes_; (void)pos_caption_text_; (void)size_caption_text_;
-    }
-    { /* caption_data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->caption_data_gap_count = (size_t)(n_ / 1u);
-        m->caption_data_gap = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->caption_data_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_data_gap", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->caption_data_gap, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_caption_data_gap_ = p_; size_caption_data_gap_ = bytes_; (void)pos_caption_data_gap_; (void)size_caption_data_gap_;
-    }
-    } else {
-    { /* data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->data_gap_count = (size_t)(n_ / 1u);
-        m->data_gap = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->data_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data_gap", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->data_gap, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_data_gap_ = p_; size_data_gap_ = bytes_; (void)pos_data_gap_; (void)size_data_gap_;
-    }
-    }
-    { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.data_size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->data_count = (size_t)(n_ / 1u);
-        m->data = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->data) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->data, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
-    }
-    { /* trailing */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->trailing_count = (size_t)(n_ / 1u);
-        m->trailing = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->trailing) return relic_fail(c->err, RELIC_E_NOMEM, p_, "trailing", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->trailing, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_trailing_ = p_; size_trailing_ = bytes_; (void)pos_trailing_; (void)size_trailing_;
+        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 1u;
+        const uint64_t bytes = n * 1u;
+        m->trailing_count = (size_t)n;
+        if (c->view) { c->view->trailing = c->base + cur; c->view->trailing_count = (size_t)n; }
+        if (c->arena && !(m->trailing = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailing"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -609,27 +131,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_cau(relic_cau_dctx *c, uint64_t 
 
 relic_status relic_cau_validate(const uint8_t *data, size_t size, relic_cau_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_cau_vctx c = { data, size, err, &out->values, out };
+    relic_cau_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_cau(&c, 0, &sz, &out->values);
+    relic_status st = rd_cau(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau_cau *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_cau_dctx c = { v->base, v->size, err, out, a };
+    relic_cau_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_cau(&c, 0, &sz, out);
+    return rd_cau(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -640,16 +162,9 @@ typedef struct relic_cau_wctx {
     const relic_cau_cau *root;
 } relic_cau_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_sample_header(relic_cau_wctx *c, const relic_cau_sample_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_cau(const relic_cau_cau *m);
-
-static const relic_cau_cau *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_cau(const relic_cau_cau *m)
+static uint64_t sz_cau(const relic_cau_cau *m)
 {
-    const relic_cau_cau *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 36u;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     t += ((uint64_t)m->caption_gap_count * 1u);
@@ -664,230 +179,69 @@ RELIC_GEN_UNUSED static inline uint64_t sz_cau(const relic_cau_cau *m)
     t += ((uint64_t)m->trailing_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_cau_cau(const relic_cau_cau *a, size_t n)
+
+static inline void put_sample_header(uint8_t *p, const relic_cau_sample_header *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_cau(&a[i]);
-    return t;
+    memcpy(p + 0, "WBOR", 4);
+    relic_store_u32le(p + 4, m->version);
+    relic_store_u32le(p + 8, m->data_offset);
+    relic_store_u32le(p + 12, m->block_align);
+    relic_store_u32le(p + 16, m->data_size);
+    relic_store_u32le(p + 20, m->decoded_size);
+    relic_store_u32le(p + 24, m->sample_rate);
+    relic_store_u8(p + 28, m->bits);
+    relic_store_u8(p + 29, m->channels);
+    relic_store_u8(p + 30, m->compression);
+    relic_store_u8(p + 31, m->flags);
+    relic_store_u32le(p + 32, m->caption_offset);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_sample_header(relic_cau_wctx *c, const relic_cau_sample_header *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_cau_sample_header mm_ = *m0;
-    relic_cau_sample_header *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "WBOR", 4);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->version);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->data_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* block_align */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->block_align);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->data_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* decoded_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->decoded_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* sample_rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->sample_rate);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* bits */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->bits);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* channels */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->channels);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* compression */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->compression);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->flags);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* caption_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->caption_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_cau_cau mm_ = *m0;
-    relic_cau_cau *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_sample_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    put_sample_header(c->base + pos, &m->header);
+    cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->caption_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "caption_gap", "has %llu elements but header.caption_offset - 36 = %lld", (unsigned long long)m->caption_gap_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->caption_gap_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->caption_gap, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
+        const uint64_t n = m->caption_gap_count;
+        if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
+        cur += n;
     }
-    { /* caption_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->caption_length);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* caption_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->caption_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + cur, m->caption_length);
+    relic_store_u32le(c->base + cur + 4, m->caption_count);
+    cur = cur + 8;
     { /* caption_text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->caption_text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "caption_text", "has %llu elements but caption_length - 4 = %lld", (unsigned long long)m->caption_text_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->caption_text_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->caption_text, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
+        const uint64_t n = m->caption_text_count;
+        if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
+        cur += n;
     }
     { /* caption_data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->caption_data_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "caption_data_gap", "has %llu elements but header.data_offset - header.caption_offset - 4 - caption_length = %lld", (unsigned long long)m->caption_data_gap_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->caption_data_gap_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->caption_data_gap, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
+        const uint64_t n = m->caption_data_gap_count;
+        if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
+        cur += n;
     }
     } else {
     { /* data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->data_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "data_gap", "has %llu elements but header.data_offset - 36 = %lld", (unsigned long long)m->data_gap_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->data_gap_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->data_gap, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
+        const uint64_t n = m->data_gap_count;
+        if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
+        cur += n;
     }
     }
     { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.data_size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "data", "has %llu elements but header.data_size = %lld", (unsigned long long)m->data_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->data_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->data, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
+        const uint64_t n = m->data_count;
+        if (n) memcpy(c->base + cur, m->data, (size_t)n);
+        cur += n;
     }
     { /* trailing */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (uint64_t)m->trailing_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->trailing, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        const uint64_t n = m->trailing_count;
+        if (n) memcpy(c->base + cur, m->trailing, (size_t)n);
+        cur += n;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -895,29 +249,20 @@ RELIC_GEN_UNUSED static inline relic_status put_cau(relic_cau_wctx *c, const rel
 
 relic_status relic_cau_write(const relic_cau_cau *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_cau_cau mm_ = *model;
-    relic_cau_cau *m = &mm_;
-    relic_cau_wctx cc_ = { 0 };
-    relic_cau_wctx *c = &cc_;
+    relic_cau_cau copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_cau_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_cau(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = sz_cau(m);
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_cau(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_cau(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -20,22 +20,15 @@ extern const relic_format_info relic_format_cau;
 
 /** How the audio data are stored (Trespasser source, Lib/Audio/AudioLoad.cpp). */
 enum relic_cau_compression {
-    /** raw interleaved samples: 16-bit signed or 8-bit unsigned */
-    RELIC_CAU_COMPRESSION_PCM = 0,
-    /** IMA/DVI ADPCM in blocks of block_align bytes (Trespasser source, Lib/Audio/AudioADPCM.cpp) */
-    RELIC_CAU_COMPRESSION_IMA_ADPCM = 1,
-    /** voice codec; declared by the game, never implemented */
-    RELIC_CAU_COMPRESSION_VOICE = 2,
+    RELIC_CAU_COMPRESSION_PCM = 0, /**< raw interleaved samples: 16-bit signed or 8-bit unsigned */
+    RELIC_CAU_COMPRESSION_IMA_ADPCM = 1, /**< IMA/DVI ADPCM in blocks of block_align bytes (Trespasser source, Lib/Audio/AudioADPCM.cpp) */
+    RELIC_CAU_COMPRESSION_VOICE = 2, /**< voice codec; declared by the game, never implemented */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_cau_compression_name(int64_t value);
-/** Value of a name (as relic_cau_compression_name gives it); 0 when unknown. */
 int relic_cau_compression_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in compression. */
-static inline int relic_cau_compression_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_cau_compression_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 typedef struct relic_cau_sample_header relic_cau_sample_header;
 typedef struct relic_cau_cau relic_cau_cau;
@@ -43,100 +36,66 @@ typedef struct relic_cau_cau relic_cau_cau;
 #define RELIC_CAU_SAMPLE_HEADER_SIZE 36
 /** CAU sample header (Trespasser source, Lib/Audio/AudioLoad.cpp; Trespasser file formats, Sample Header). Model form: plain C values. */
 struct relic_cau_sample_header {
-    /** Magic; the game writes the multi-character constant 'ROBW' [constant "WBOR"] */
-    char magic[4];
-    /** Version x100; 110 in every known file (subtitles exist from 110) */
-    uint32_t version;
-    /** Offset from the sample start to the audio data [check it >= 36] */
-    uint32_t data_offset;
-    /** ADPCM block size in bytes including the channel headers (1028 mono, 2056 stereo); 0 for PCM */
-    uint32_t block_align;
-    /** Size of the audio data in bytes */
-    uint32_t data_size;
-    /** Decoded size in bytes (16-bit PCM for ADPCM); the real encoder stores 2-4 bytes more than decodable (Trespasser source, Lib/Audio/AudioLoad.cpp) */
-    uint32_t decoded_size;
-    /** Sample rate in Hz */
-    uint32_t sample_rate;
-    /** Bits per decoded sample: 8 or 16 [check it == 8 || it == 16] */
-    uint8_t bits;
-    /** 1 mono, 2 stereo [range 1..2] */
-    uint8_t channels;
-    /** Storage of the audio data [enum compression] */
-    uint8_t compression;
-    /** Unused by the loader; 0 in every known file */
-    uint8_t flags;
-    /** Offset from the sample start to the caption block; 0 = no captions (36 when present) */
-    uint32_t caption_offset;
+    char magic[4]; /**< Magic; the game writes the multi-character constant 'ROBW' [constant "WBOR"] */
+    uint32_t version; /**< Version x100; 110 in every known file (subtitles exist from 110) */
+    uint32_t data_offset; /**< Offset from the sample start to the audio data [check it >= 36] */
+    uint32_t block_align; /**< ADPCM block size in bytes including the channel headers (1028 mono, 2056 stereo); 0 for PCM */
+    uint32_t data_size; /**< Size of the audio data in bytes */
+    uint32_t decoded_size; /**< Decoded size in bytes (16-bit PCM for ADPCM); the real encoder stores 2-4 bytes more than decodable (Trespasser source, Lib/Audio/AudioLoad.cpp) */
+    uint32_t sample_rate; /**< Sample rate in Hz */
+    uint8_t bits; /**< Bits per decoded sample: 8 or 16 [check it == 8 || it == 16] */
+    uint8_t channels; /**< 1 mono, 2 stereo [range 1..2] */
+    uint8_t compression; /**< Storage of the audio data [enum compression] */
+    uint8_t flags; /**< Unused by the loader; 0 in every known file */
+    uint32_t caption_offset; /**< Offset from the sample start to the caption block; 0 = no captions (36 when present) */
 };
 
 /** A CAU sample: header, caption block when caption_offset is nonzero, audio data (Trespasser source, Lib/Audio/AudioLoad.cpp). The caption text holds per line a u32 duration in units of 0.2 s and a NUL-terminated string; the real files end it with 4 slack bytes. Model form: plain C values; its size in the file varies. */
 struct relic_cau_cau {
     relic_cau_sample_header header;
-    /** Bytes between the header and the caption block (none in real files) [count header.caption_offset - 36] */
-    uint8_t *caption_gap;
+    uint8_t *caption_gap; /**< Bytes between the header and the caption block (none in real files) [count header.caption_offset - 36] */
     size_t caption_gap_count; /**< number of elements in caption_gap */
-    /** Caption block length, not counting this u32 [check it >= 4] */
-    uint32_t caption_length;
-    /** Number of caption lines */
-    uint32_t caption_count;
-    /** Caption lines (u32 duration in 0.2 s, NUL-terminated text) and slack bytes [count caption_length - 4] */
-    uint8_t *caption_text;
+    uint32_t caption_length; /**< Caption block length, not counting this u32 [check it >= 4] */
+    uint32_t caption_count; /**< Number of caption lines */
+    uint8_t *caption_text; /**< Caption lines (u32 duration in 0.2 s, NUL-terminated text) and slack bytes [count caption_length - 4] */
     size_t caption_text_count; /**< number of elements in caption_text */
-    /** Bytes between the caption block and the audio data (none in real files) [count header.data_offset - header.caption_offset - 4 - caption_length] */
-    uint8_t *caption_data_gap;
+    uint8_t *caption_data_gap; /**< Bytes between the caption block and the audio data (none in real files) [count header.data_offset - header.caption_offset - 4 - caption_length] */
     size_t caption_data_gap_count; /**< number of elements in caption_data_gap */
-    /** Bytes between the header and the audio data (none in real files) [count header.data_offset - 36] */
-    uint8_t *data_gap;
+    uint8_t *data_gap; /**< Bytes between the header and the audio data (none in real files) [count header.data_offset - 36] */
     size_t data_gap_count; /**< number of elements in data_gap */
-    /** Audio data: PCM samples or IMA ADPCM blocks [count header.data_size] */
-    uint8_t *data;
+    uint8_t *data; /**< Audio data: PCM samples or IMA ADPCM blocks [count header.data_size] */
     size_t data_count; /**< number of elements in data */
-    /** Bytes after the audio data (none in real files); kept for a byte-exact round trip */
-    uint8_t *trailing;
+    uint8_t *trailing; /**< Bytes after the audio data (none in real files); kept for a byte-exact round trip */
     size_t trailing_count; /**< number of elements in trailing */
 };
 
-_Static_assert(RELIC_CAU_SAMPLE_HEADER_SIZE == 36, "documented size of sample_header");
-
-/** Zero-copy view of a validated sample_header (36 bytes in the file). */
-typedef struct relic_cau_sample_header_view { const uint8_t *p; } relic_cau_sample_header_view;
+typedef struct relic_cau_sample_header_view { const uint8_t *p; } relic_cau_sample_header_view; /**< a validated sample_header (36 bytes in the file), zero-copy */
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_OFFSET 0
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_VALUE "WBOR"
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_cau_sample_header_magic(relic_cau_sample_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_CAU_SAMPLE_HEADER_VERSION_OFFSET 4
-/** Version x100; 110 in every known file (subtitles exist from 110) */
 static inline uint32_t relic_cau_sample_header_version(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_CAU_SAMPLE_HEADER_DATA_OFFSET_OFFSET 8
-/** Offset from the sample start to the audio data */
 static inline uint32_t relic_cau_sample_header_data_offset(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_CAU_SAMPLE_HEADER_BLOCK_ALIGN_OFFSET 12
-/** ADPCM block size in bytes including the channel headers (1028 mono, 2056 stereo); 0 for PCM */
 static inline uint32_t relic_cau_sample_header_block_align(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_CAU_SAMPLE_HEADER_DATA_SIZE_OFFSET 16
-/** Size of the audio data in bytes */
 static inline uint32_t relic_cau_sample_header_data_size(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_CAU_SAMPLE_HEADER_DECODED_SIZE_OFFSET 20
-/** Decoded size in bytes (16-bit PCM for ADPCM); the real encoder stores 2-4 bytes more than decodable (Trespasser source, Lib/Audio/AudioLoad.cpp) */
 static inline uint32_t relic_cau_sample_header_decoded_size(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_CAU_SAMPLE_HEADER_SAMPLE_RATE_OFFSET 24
-/** Sample rate in Hz */
 static inline uint32_t relic_cau_sample_header_sample_rate(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_CAU_SAMPLE_HEADER_BITS_OFFSET 28
-/** Bits per decoded sample: 8 or 16 */
 static inline uint8_t relic_cau_sample_header_bits(relic_cau_sample_header_view v) { return relic_load_u8(v.p + 28); }
 #define RELIC_CAU_SAMPLE_HEADER_CHANNELS_OFFSET 29
-/** 1 mono, 2 stereo */
 static inline uint8_t relic_cau_sample_header_channels(relic_cau_sample_header_view v) { return relic_load_u8(v.p + 29); }
 #define RELIC_CAU_SAMPLE_HEADER_COMPRESSION_OFFSET 30
-/** Storage of the audio data */
 static inline uint8_t relic_cau_sample_header_compression(relic_cau_sample_header_view v) { return relic_load_u8(v.p + 30); }
 #define RELIC_CAU_SAMPLE_HEADER_FLAGS_OFFSET 31
-/** Unused by the loader; 0 in every known file */
 static inline uint8_t relic_cau_sample_header_flags(relic_cau_sample_header_view v) { return relic_load_u8(v.p + 31); }
 #define RELIC_CAU_SAMPLE_HEADER_CAPTION_OFFSET_OFFSET 32
-/** Offset from the sample start to the caption block; 0 = no captions (36 when present) */
 static inline uint32_t relic_cau_sample_header_caption_offset(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 32); }
 
 /** A validated cau file: the bytes, and where each top-level member lies.

@@ -9,434 +9,94 @@
 
 const char *const relic_grf_geometry_v11_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_vec3f(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_geometry_v11_vec3f) == 12u
-        && offsetof(relic_grf_geometry_v11_vec3f, x) == 0u
-        && offsetof(relic_grf_geometry_v11_vec3f, y) == 4u
-        && offsetof(relic_grf_geometry_v11_vec3f, z) == 8u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_grf_geometry_v11_vec3f) == 12 && offsetof(relic_grf_geometry_v11_vec3f, y) == 4 && offsetof(relic_grf_geometry_v11_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_grf_geometry_v11_face) == 12, "face: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_face(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_geometry_v11_face) == 12u
-        && offsetof(relic_grf_geometry_v11_face, v) == 0u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* ---- validator and decoder ---- */
-
-typedef struct relic_grf_geometry_v11_vctx {
+typedef struct relic_grf_geometry_v11_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_geometry_v11_geometry *root;
-    relic_grf_geometry_v11_view *view;
-} relic_grf_geometry_v11_vctx;
+    relic_grf_geometry_v11_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_geometry_v11_rctx;
 
-typedef struct relic_grf_geometry_v11_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_geometry_v11_geometry *root;
-    relic_arena *arena;
-} relic_grf_geometry_v11_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_grf_geometry_v11_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_grf_geometry_v11_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status val_face(relic_grf_geometry_v11_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_face *m);
-RELIC_GEN_UNUSED static inline relic_status dec_face(relic_grf_geometry_v11_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_face *m);
-RELIC_GEN_UNUSED static inline relic_status val_geometry(relic_grf_geometry_v11_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_geometry *m);
-RELIC_GEN_UNUSED static inline relic_status dec_geometry(relic_grf_geometry_v11_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_geometry *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_grf_geometry_v11_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_geometry_v11_rctx *c, uint64_t pos, relic_grf_geometry_v11_vec3f *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
+    const uint8_t *p = c->base + pos;
+    m->x = relic_load_f32le(p + 0);
+    m->y = relic_load_f32le(p + 4);
+    m->z = relic_load_f32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_grf_geometry_v11_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_grf_geometry_v11_rctx *c, uint64_t pos, relic_grf_geometry_v11_face *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "face", 12u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 3u; k++) {
+        ((uint32_t *)m->v)[k] = relic_load_u32le(p + 0 + k * 4);
+        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k]); if (!(((int64_t)((it) < ((int64_t)c->root->vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + k * 4u, "v", (int64_t)k, "%lld fails check it < vertex_count", (long long)it); }
     }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_face(relic_grf_geometry_v11_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_face *m)
+static relic_status rd_geometry(relic_grf_geometry_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_geometry *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_v_ = 0, size_v_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "face needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->v)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k_]); if (!(((int64_t)((it) < ((int64_t)c->root->vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "v", (int64_t)k_, "%lld fails check it < vertex_count", (long long)it); }
-        }
-        cur = p_ + bytes_;
-        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_face(relic_grf_geometry_v11_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_face *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_v_ = 0, size_v_ = 0;
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->v)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_geometry(relic_grf_geometry_v11_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_geometry *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_face_count_ = 0, size_face_count_ = 0;
-    uint64_t pos_vertex_normal_count_ = 0, size_vertex_normal_count_ = 0;
-    uint64_t pos_colour_ = 0, size_colour_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_faces_ = 0, size_faces_ = 0;
-    uint64_t pos_face_normals_ = 0, size_face_normals_ = 0;
-    uint64_t pos_vertex_normals_ = 0, size_vertex_normals_ = 0;
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "face_count", -1, "face_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->face_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_face_count_ = p_; size_face_count_ = bytes_; (void)pos_face_count_; (void)size_face_count_;
-    }
-    { /* vertex_normal_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_normal_count", -1, "vertex_normal_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_normal_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_normal_count_ = p_; size_vertex_normal_count_ = bytes_; (void)pos_vertex_normal_count_; (void)size_vertex_normal_count_;
-    }
-    { /* colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "colour", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->colour = c->base + p_;
-        c->view->colour_count = (size_t)(n_ / 3u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->colour)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_colour_ = p_; size_colour_ = bytes_; (void)pos_colour_; (void)size_colour_;
-    }
+    if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "vertex_count", "vertex_count..colour", 24u);
+    m->vertex_count = relic_load_u32le(c->base + pos);
+    m->face_count = relic_load_u32le(c->base + pos + 4);
+    m->vertex_normal_count = relic_load_u32le(c->base + pos + 8);
+    if (c->view) { c->view->colour = c->base + pos + 12; c->view->colour_count = 1; }
+    for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->colour)[k] = relic_load_u32le(c->base + pos + 12 + k * 4);
+    cur = pos + 24;
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertices_count = (size_t)(n_ / 1u);
-        c->view->vertices = c->base + p_;
-        c->view->vertices_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
+        m->vertices_count = (size_t)n;
+        if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        cur += bytes;
     }
     { /* faces */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->face_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "faces", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "faces", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->faces_count = (size_t)(n_ / 1u);
-        c->view->faces = c->base + p_;
-        c->view->faces_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_grf_geometry_v11_face e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_face(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        cur = p_ + bytes_;
-        pos_faces_ = p_; size_faces_ = bytes_; (void)pos_faces_; (void)size_faces_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->face_count), 1u, 12u, c->size, "faces", &n, &bytes)) != RELIC_OK) return st;
+        m->faces_count = (size_t)n;
+        if (c->view) { c->view->faces = c->base + cur; c->view->faces_count = (size_t)n; }
+        if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v11_face), _Alignof(relic_grf_geometry_v11_face), cur, "faces"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_geometry_v11_face e;
+            if ((st = rd_face(c, cur + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_face(c, cur + k * 12u, &m->faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+        cur += bytes;
     }
     { /* face_normals */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->face_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "face_normals", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "face_normals", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->face_normals_count = (size_t)(n_ / 1u);
-        c->view->face_normals = c->base + p_;
-        c->view->face_normals_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_face_normals_ = p_; size_face_normals_ = bytes_; (void)pos_face_normals_; (void)size_face_normals_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->face_count), 1u, 12u, c->size, "face_normals", &n, &bytes)) != RELIC_OK) return st;
+        m->face_normals_count = (size_t)n;
+        if (c->view) { c->view->face_normals = c->base + cur; c->view->face_normals_count = (size_t)n; }
+        if (c->arena && n && !(m->face_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "face_normals"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->face_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "face_normals", (int64_t)k);
+        cur += bytes;
     }
     { /* vertex_normals */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_normal_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertex_normals", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_normals", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_normals_count = (size_t)(n_ / 1u);
-        c->view->vertex_normals = c->base + p_;
-        c->view->vertex_normals_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_vertex_normals_ = p_; size_vertex_normals_ = bytes_; (void)pos_vertex_normals_; (void)size_vertex_normals_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_geometry(relic_grf_geometry_v11_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v11_geometry *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_face_count_ = 0, size_face_count_ = 0;
-    uint64_t pos_vertex_normal_count_ = 0, size_vertex_normal_count_ = 0;
-    uint64_t pos_colour_ = 0, size_colour_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_faces_ = 0, size_faces_ = 0;
-    uint64_t pos_face_normals_ = 0, size_face_normals_ = 0;
-    uint64_t pos_vertex_normals_ = 0, size_vertex_normals_ = 0;
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->face_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_face_count_ = p_; size_face_count_ = bytes_; (void)pos_face_count_; (void)size_face_count_;
-    }
-    { /* vertex_normal_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_normal_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_normal_count_ = p_; size_vertex_normal_count_ = bytes_; (void)pos_vertex_normal_count_; (void)size_vertex_normal_count_;
-    }
-    { /* colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->colour)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_colour_ = p_; size_colour_ = bytes_; (void)pos_colour_; (void)size_colour_;
-    }
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->vertices_count = (size_t)(n_ / 1u);
-        m->vertices = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f));
-        if (!m->vertices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "vertices", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->vertices, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->vertices[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* faces */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->face_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->faces_count = (size_t)(n_ / 1u);
-        m->faces = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_geometry_v11_face), _Alignof(relic_grf_geometry_v11_face));
-        if (!m->faces && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "faces", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_face()) { if (n_) memcpy(m->faces, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_face(c, q_, &sz_, &m->faces[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_faces_ = p_; size_faces_ = bytes_; (void)pos_faces_; (void)size_faces_;
-    }
-    { /* face_normals */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->face_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->face_normals_count = (size_t)(n_ / 1u);
-        m->face_normals = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f));
-        if (!m->face_normals && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "face_normals", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->face_normals, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->face_normals[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "face_normals", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_face_normals_ = p_; size_face_normals_ = bytes_; (void)pos_face_normals_; (void)size_face_normals_;
-    }
-    { /* vertex_normals */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_normal_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->vertex_normals_count = (size_t)(n_ / 1u);
-        m->vertex_normals = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f));
-        if (!m->vertex_normals && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "vertex_normals", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->vertex_normals, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->vertex_normals[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertex_normals", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_vertex_normals_ = p_; size_vertex_normals_ = bytes_; (void)pos_vertex_normals_; (void)size_vertex_normals_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_normal_count), 1u, 12u, c->size, "vertex_normals", &n, &bytes)) != RELIC_OK) return st;
+        m->vertex_normals_count = (size_t)n;
+        if (c->view) { c->view->vertex_normals = c->base + cur; c->view->vertex_normals_count = (size_t)n; }
+        if (c->arena && n && !(m->vertex_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v11_vec3f), _Alignof(relic_grf_geometry_v11_vec3f), cur, "vertex_normals"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertex_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertex_normals", (int64_t)k);
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -444,27 +104,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_geometry(relic_grf_geometry_v11_
 
 relic_status relic_grf_geometry_v11_validate(const uint8_t *data, size_t size, relic_grf_geometry_v11_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_geometry_v11_vctx c = { data, size, err, &out->values, out };
+    relic_grf_geometry_v11_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_geometry(&c, 0, &sz, &out->values);
+    relic_status st = rd_geometry(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_geometry_v11_decode(const relic_grf_geometry_v11_view *v, relic_arena *a, relic_grf_geometry_v11_geometry *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_geometry_v11_dctx c = { v->base, v->size, err, out, a };
+    relic_grf_geometry_v11_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_geometry(&c, 0, &sz, out);
+    return rd_geometry(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -475,17 +135,9 @@ typedef struct relic_grf_geometry_v11_wctx {
     const relic_grf_geometry_v11_geometry *root;
 } relic_grf_geometry_v11_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_grf_geometry_v11_wctx *c, const relic_grf_geometry_v11_vec3f *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_face(relic_grf_geometry_v11_wctx *c, const relic_grf_geometry_v11_face *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf_geometry_v11_geometry *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_geometry(const relic_grf_geometry_v11_geometry *m);
-
-static const relic_grf_geometry_v11_geometry *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_geometry(const relic_grf_geometry_v11_geometry *m)
+static uint64_t sz_geometry(const relic_grf_geometry_v11_geometry *m)
 {
-    const relic_grf_geometry_v11_geometry *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += 4u;
     t += 4u;
@@ -496,186 +148,55 @@ RELIC_GEN_UNUSED static inline uint64_t sz_geometry(const relic_grf_geometry_v11
     t += ((uint64_t)m->vertex_normals_count * 12u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_grf_geometry_v11_geometry(const relic_grf_geometry_v11_geometry *a, size_t n)
+
+static inline void put_vec3f(uint8_t *p, const relic_grf_geometry_v11_vec3f *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_geometry(&a[i]);
-    return t;
+    relic_store_f32le(p + 0, m->x);
+    relic_store_f32le(p + 4, m->y);
+    relic_store_f32le(p + 8, m->z);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_grf_geometry_v11_wctx *c, const relic_grf_geometry_v11_vec3f *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_face(uint8_t *p, const relic_grf_geometry_v11_face *m)
 {
-    relic_grf_geometry_v11_vec3f mm_ = *m0;
-    relic_grf_geometry_v11_vec3f *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->z);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, ((const uint32_t *)m->v)[k]);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_face(relic_grf_geometry_v11_wctx *c, const relic_grf_geometry_v11_face *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf_geometry_v11_geometry *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_geometry_v11_face mm_ = *m0;
-    relic_grf_geometry_v11_face *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->v)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_geometry(relic_grf_geometry_v11_wctx *c, const relic_grf_geometry_v11_geometry *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_grf_geometry_v11_geometry mm_ = *m0;
-    relic_grf_geometry_v11_geometry *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->face_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* vertex_normal_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_normal_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->colour)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + pos, m->vertex_count);
+    relic_store_u32le(c->base + pos + 4, m->face_count);
+    relic_store_u32le(c->base + pos + 8, m->vertex_normal_count);
+    for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(c->base + pos + 12 + k * 4, ((const uint32_t *)m->colour)[k]);
+    cur = pos + 24;
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->vertices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->vertices, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->vertices[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
+        const uint64_t n = m->vertices_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertices[k]);
+        cur += n * 12u;
     }
     { /* faces */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->face_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->faces_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "faces", "has %llu elements but face_count = %lld", (unsigned long long)m->faces_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->faces_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_face()) { if (n_) memcpy(c->base + p_, m->faces, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_face(c, &m->faces[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "faces", "face_count", ((int64_t)m->face_count), m->faces_count)) != RELIC_OK) return st;
+        const uint64_t n = m->faces_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->faces, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_face(c->base + cur + k * 12, &m->faces[k]);
+        cur += n * 12u;
     }
     { /* face_normals */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->face_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->face_normals_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "face_normals", "has %llu elements but face_count = %lld", (unsigned long long)m->face_normals_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->face_normals_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->face_normals, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->face_normals[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "face_normals", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "face_normals", "face_count", ((int64_t)m->face_count), m->face_normals_count)) != RELIC_OK) return st;
+        const uint64_t n = m->face_normals_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_normals, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->face_normals[k]);
+        cur += n * 12u;
     }
     { /* vertex_normals */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_normal_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->vertex_normals_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "vertex_normals", "has %llu elements but vertex_normal_count = %lld", (unsigned long long)m->vertex_normals_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->vertex_normals_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->vertex_normals, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->vertex_normals[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertex_normals", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "vertex_normals", "vertex_normal_count", ((int64_t)m->vertex_normal_count), m->vertex_normals_count)) != RELIC_OK) return st;
+        const uint64_t n = m->vertex_normals_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_normals, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->vertex_normals[k]);
+        cur += n * 12u;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -683,38 +204,27 @@ RELIC_GEN_UNUSED static inline relic_status put_geometry(relic_grf_geometry_v11_
 
 relic_status relic_grf_geometry_v11_write(const relic_grf_geometry_v11_geometry *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_geometry_v11_geometry mm_ = *model;
-    relic_grf_geometry_v11_geometry *m = &mm_;
-    relic_grf_geometry_v11_wctx cc_ = { 0 };
-    relic_grf_geometry_v11_wctx *c = &cc_;
+    relic_grf_geometry_v11_geometry copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_geometry_v11_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_geometry(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->faces_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "face_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->face_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->vertex_normals_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_normal_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_normal_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_geometry(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->faces_count, UINT64_C(4294967295), "face_count", "u32")) != RELIC_OK) return st;
+    m->face_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertex_normals_count, UINT64_C(4294967295), "vertex_normal_count", "u32")) != RELIC_OK) return st;
+    m->vertex_normal_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_geometry(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_geometry(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -28,44 +28,29 @@ struct relic_grf_geometry_v13_vec3f {
 #define RELIC_GRF_GEOMETRY_V13_FACE_SIZE 12
 /** A triangle: three indices into the vertices. Model form: plain C values. */
 struct relic_grf_geometry_v13_face {
-    /**  [check it < vertex_count] */
-    uint32_t v[3];
+    uint32_t v[3]; /**<  [check it < vertex_count] */
 };
 
 /** A plain geometry section (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
 struct relic_grf_geometry_v13_geometry {
-    /** Number of vertices [derived: count(vertices), filled by the writer] */
-    uint32_t vertex_count;
-    /** Number of triangles (also of face normals) [derived: count(faces), filled by the writer] */
-    uint32_t face_count;
-    /** Number of vertex normals (3 per triangle in known files: the normal of corner j of triangle k is at 3k+j) [derived: count(vertex_normals), filled by the writer] */
-    uint32_t vertex_normal_count;
-    /** Number of wrap vertices [derived: count(wrap_vertices), filled by the writer] */
-    uint32_t wrap_vertex_count;
-    /** Default colour, B, G, R as three u32 */
-    uint32_t colour[3];
-    /** Vertex positions, object space [count vertex_count] */
-    relic_grf_geometry_v13_vec3f *vertices;
+    uint32_t vertex_count; /**< Number of vertices [derived: count(vertices), filled by the writer] */
+    uint32_t face_count; /**< Number of triangles (also of face normals) [derived: count(faces), filled by the writer] */
+    uint32_t vertex_normal_count; /**< Number of vertex normals (3 per triangle in known files: the normal of corner j of triangle k is at 3k+j) [derived: count(vertex_normals), filled by the writer] */
+    uint32_t wrap_vertex_count; /**< Number of wrap vertices [derived: count(wrap_vertices), filled by the writer] */
+    uint32_t colour[3]; /**< Default colour, B, G, R as three u32 */
+    relic_grf_geometry_v13_vec3f *vertices; /**< Vertex positions, object space [count vertex_count] */
     size_t vertices_count; /**< number of elements in vertices */
-    /** Triangles [count face_count] */
-    relic_grf_geometry_v13_face *faces;
+    relic_grf_geometry_v13_face *faces; /**< Triangles [count face_count] */
     size_t faces_count; /**< number of elements in faces */
-    /** One normal per triangle [count face_count] */
-    relic_grf_geometry_v13_vec3f *face_normals;
+    relic_grf_geometry_v13_vec3f *face_normals; /**< One normal per triangle [count face_count] */
     size_t face_normals_count; /**< number of elements in face_normals */
-    /** Vertex normals [count vertex_normal_count] */
-    relic_grf_geometry_v13_vec3f *vertex_normals;
+    relic_grf_geometry_v13_vec3f *vertex_normals; /**< Vertex normals [count vertex_normal_count] */
     size_t vertex_normals_count; /**< number of elements in vertex_normals */
-    /** Wrap vertices: the convex hull points (physics bounding volume) [count wrap_vertex_count] */
-    relic_grf_geometry_v13_vec3f *wrap_vertices;
+    relic_grf_geometry_v13_vec3f *wrap_vertices; /**< Wrap vertices: the convex hull points (physics bounding volume) [count wrap_vertex_count] */
     size_t wrap_vertices_count; /**< number of elements in wrap_vertices */
 };
 
-_Static_assert(RELIC_GRF_GEOMETRY_V13_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_GRF_GEOMETRY_V13_FACE_SIZE == 12, "documented size of face");
-
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_grf_geometry_v13_vec3f_view { const uint8_t *p; } relic_grf_geometry_v13_vec3f_view;
+typedef struct relic_grf_geometry_v13_vec3f_view { const uint8_t *p; } relic_grf_geometry_v13_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_GRF_GEOMETRY_V13_VEC3F_X_OFFSET 0
 static inline float relic_grf_geometry_v13_vec3f_x(relic_grf_geometry_v13_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_GEOMETRY_V13_VEC3F_Y_OFFSET 4
@@ -73,8 +58,7 @@ static inline float relic_grf_geometry_v13_vec3f_y(relic_grf_geometry_v13_vec3f_
 #define RELIC_GRF_GEOMETRY_V13_VEC3F_Z_OFFSET 8
 static inline float relic_grf_geometry_v13_vec3f_z(relic_grf_geometry_v13_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated face (12 bytes in the file). */
-typedef struct relic_grf_geometry_v13_face_view { const uint8_t *p; } relic_grf_geometry_v13_face_view;
+typedef struct relic_grf_geometry_v13_face_view { const uint8_t *p; } relic_grf_geometry_v13_face_view; /**< a validated face (12 bytes in the file), zero-copy */
 #define RELIC_GRF_GEOMETRY_V13_FACE_V_OFFSET 0
 static inline uint32_t relic_grf_geometry_v13_face_v(relic_grf_geometry_v13_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 

@@ -9,114 +9,49 @@
 
 const char *const relic_grf_header_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-/* ---- validator and decoder ---- */
 
-typedef struct relic_grf_header_vctx {
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
+
+typedef struct relic_grf_header_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_header_header *root;
-    relic_grf_header_view *view;
-} relic_grf_header_vctx;
+    relic_grf_header_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_header_rctx;
 
-typedef struct relic_grf_header_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_header_header *root;
-    relic_arena *arena;
-} relic_grf_header_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_grf_header_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_header_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_grf_header_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_header_header *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_grf_header_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_header_header *m)
+static relic_status rd_header(relic_grf_header_rctx *c, uint64_t pos, relic_grf_header_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "magic", -1, "magic needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->magic = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->magic) != INT64_C(181320382)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected 181320382, found %lld", (long long)(m->magic));
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "version", -1, "version needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->version = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->version); if (!(((int64_t)(((int64_t)(((int64_t)((it) & INT64_C(2147483647))) >= INT64_C(11))) && ((int64_t)(((int64_t)((it) & INT64_C(2147483647))) <= INT64_C(15))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "version", -1, "%lld fails check (it & 0x7FFFFFFF) >= 11 && (it & 0x7FFFFFFF) <= 15", (long long)it); }
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_grf_header_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_header_header *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->magic = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "magic", "magic..version", 8u);
+    m->magic = relic_load_u32le(c->base + pos);
+    if ((int64_t)(m->magic) != INT64_C(181320382)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected 181320382, found %lld", (long long)(m->magic));
+    m->version = relic_load_u32le(c->base + pos + 4);
+    { const int64_t it = (int64_t)(m->version); if (!(((int64_t)(((int64_t)(((int64_t)((it) & INT64_C(2147483647))) >= INT64_C(11))) && ((int64_t)(((int64_t)((it) & INT64_C(2147483647))) <= INT64_C(15))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 4, "version", -1, "%lld fails check (it & 0x7FFFFFFF) >= 11 && (it & 0x7FFFFFFF) <= 15", (long long)it); }
     return RELIC_OK;
 }
 
 relic_status relic_grf_header_validate(const uint8_t *data, size_t size, relic_grf_header_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_header_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_header(&c, 0, &sz, &out->values);
+    relic_grf_header_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_header(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_header_decode(const relic_grf_header_view *v, relic_arena *a, relic_grf_header_header *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_header_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_header(&c, 0, &sz, out);
+    relic_grf_header_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_header(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -127,58 +62,30 @@ typedef struct relic_grf_header_wctx {
     const relic_grf_header_header *root;
 } relic_grf_header_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_header *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_header *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_header *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_header_header mm_ = *m0;
-    relic_grf_header_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)INT64_C(181320382));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->version);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u32le(c->base + pos, (uint32_t)INT64_C(181320382));
+    relic_store_u32le(c->base + pos + 4, m->version);
+    *size_out = 8u;
     return RELIC_OK;
 }
 
 relic_status relic_grf_header_write(const relic_grf_header_header *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_header_header mm_ = *model;
-    relic_grf_header_header *m = &mm_;
-    relic_grf_header_wctx cc_ = { 0 };
-    relic_grf_header_wctx *c = &cc_;
+    relic_grf_header_header copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_header_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 8u;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = 8u;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_header(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_header(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

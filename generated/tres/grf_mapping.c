@@ -9,345 +9,80 @@
 
 const char *const relic_grf_mapping_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_uv(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_mapping_uv) == 8u
-        && offsetof(relic_grf_mapping_uv, u) == 0u
-        && offsetof(relic_grf_mapping_uv, v) == 4u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_grf_mapping_uv) == 8 && offsetof(relic_grf_mapping_uv, v) == 4, "uv: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_grf_mapping_texture_face) == 12, "texture_face: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_texture_face(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_mapping_texture_face) == 12u
-        && offsetof(relic_grf_mapping_texture_face, t) == 0u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* ---- validator and decoder ---- */
-
-typedef struct relic_grf_mapping_vctx {
+typedef struct relic_grf_mapping_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_mapping_mapping *root;
-    relic_grf_mapping_view *view;
-} relic_grf_mapping_vctx;
+    relic_grf_mapping_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_mapping_rctx;
 
-typedef struct relic_grf_mapping_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_mapping_mapping *root;
-    relic_arena *arena;
-} relic_grf_mapping_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_uv(relic_grf_mapping_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_uv *m);
-RELIC_GEN_UNUSED static inline relic_status dec_uv(relic_grf_mapping_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_uv *m);
-RELIC_GEN_UNUSED static inline relic_status val_texture_face(relic_grf_mapping_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_texture_face *m);
-RELIC_GEN_UNUSED static inline relic_status dec_texture_face(relic_grf_mapping_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_texture_face *m);
-RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_grf_mapping_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m);
-RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_grf_mapping_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_uv(relic_grf_mapping_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_uv *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_uv(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_uv *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_u_ = 0, size_u_ = 0;
-    uint64_t pos_v_ = 0, size_v_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "uv needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* u */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->u = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_u_ = p_; size_u_ = bytes_; (void)pos_u_; (void)size_u_;
-    }
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->v = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "uv", 8u);
+    const uint8_t *p = c->base + pos;
+    m->u = relic_load_f32le(p + 0);
+    m->v = relic_load_f32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_uv(relic_grf_mapping_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_uv *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture_face(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_texture_face *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_u_ = 0, size_u_ = 0;
-    uint64_t pos_v_ = 0, size_v_ = 0;
-    { /* u */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->u = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_u_ = p_; size_u_ = bytes_; (void)pos_u_; (void)size_u_;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "texture_face", 12u);
+    const uint8_t *p = c->base + pos;
+    for (uint64_t k = 0; k < 3u; k++) {
+        ((uint32_t *)m->t)[k] = relic_load_u32le(p + 0 + k * 4);
+        { const int64_t it = (int64_t)(((uint32_t *)m->t)[k]); if (!(((int64_t)(((int64_t)((it) < ((int64_t)c->root->texture_vertex_count))) || ((int64_t)(((int64_t)c->root->texture_vertex_count) == INT64_C(0))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + k * 4u, "t", (int64_t)k, "%lld fails check it < texture_vertex_count || texture_vertex_count == 0", (long long)it); }
     }
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->v = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
-    }
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_texture_face(relic_grf_mapping_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_texture_face *m)
+static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_t_ = 0, size_t_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "texture_face needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* t */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->t)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(((uint32_t *)m->t)[k_]); if (!(((int64_t)(((int64_t)((it) < ((int64_t)c->root->texture_vertex_count))) || ((int64_t)(((int64_t)c->root->texture_vertex_count) == INT64_C(0))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "t", (int64_t)k_, "%lld fails check it < texture_vertex_count || texture_vertex_count == 0", (long long)it); }
-        }
-        cur = p_ + bytes_;
-        pos_t_ = p_; size_t_ = bytes_; (void)pos_t_; (void)size_t_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_texture_face(relic_grf_mapping_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_texture_face *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_t_ = 0, size_t_ = 0;
-    { /* t */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->t)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_t_ = p_; size_t_ = bytes_; (void)pos_t_; (void)size_t_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_grf_mapping_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_ = 0, size_material_ = 0;
-    uint64_t pos_texture_vertex_count_ = 0, size_texture_vertex_count_ = 0;
-    uint64_t pos_texture_face_count_ = 0, size_texture_face_count_ = 0;
-    uint64_t pos_texture_vertices_ = 0, size_texture_vertices_ = 0;
-    uint64_t pos_texture_faces_ = 0, size_texture_faces_ = 0;
-    uint64_t pos_face_materials_ = 0, size_face_materials_ = 0;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "material", -1, "material needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->material = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_ = p_; size_material_ = bytes_; (void)pos_material_; (void)size_material_;
-    }
-    { /* texture_vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "texture_vertex_count", -1, "texture_vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->texture_vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_texture_vertex_count_ = p_; size_texture_vertex_count_ = bytes_; (void)pos_texture_vertex_count_; (void)size_texture_vertex_count_;
-    }
-    { /* texture_face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "texture_face_count", -1, "texture_face_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->texture_face_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_texture_face_count_ = p_; size_texture_face_count_ = bytes_; (void)pos_texture_face_count_; (void)size_texture_face_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "material", "material..texture_face_count", 12u);
+    m->material = relic_load_u32le(c->base + pos);
+    m->texture_vertex_count = relic_load_u32le(c->base + pos + 4);
+    m->texture_face_count = relic_load_u32le(c->base + pos + 8);
+    cur = pos + 12;
     { /* texture_vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_vertex_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "texture_vertices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "texture_vertices", -1, "%llu elements of 8 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 8u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->texture_vertices_count = (size_t)(n_ / 1u);
-        c->view->texture_vertices = c->base + p_;
-        c->view->texture_vertices_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_texture_vertices_ = p_; size_texture_vertices_ = bytes_; (void)pos_texture_vertices_; (void)size_texture_vertices_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_vertex_count), 1u, 8u, c->size, "texture_vertices", &n, &bytes)) != RELIC_OK) return st;
+        m->texture_vertices_count = (size_t)n;
+        if (c->view) { c->view->texture_vertices = c->base + cur; c->view->texture_vertices_count = (size_t)n; }
+        if (c->arena && n && !(m->texture_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv), cur, "texture_vertices"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_uv(c, cur + k * 8u, &m->texture_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_vertices", (int64_t)k);
+        cur += bytes;
     }
     { /* texture_faces */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_face_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "texture_faces", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "texture_faces", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->texture_faces_count = (size_t)(n_ / 1u);
-        c->view->texture_faces = c->base + p_;
-        c->view->texture_faces_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_grf_mapping_texture_face e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_texture_face(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "texture_faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        cur = p_ + bytes_;
-        pos_texture_faces_ = p_; size_texture_faces_ = bytes_; (void)pos_texture_faces_; (void)size_texture_faces_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_face_count), 1u, 12u, c->size, "texture_faces", &n, &bytes)) != RELIC_OK) return st;
+        m->texture_faces_count = (size_t)n;
+        if (c->view) { c->view->texture_faces = c->base + cur; c->view->texture_faces_count = (size_t)n; }
+        if (c->arena && n && !(m->texture_faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), cur, "texture_faces"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_mapping_texture_face e;
+            if ((st = rd_texture_face(c, cur + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_texture_face(c, cur + k * 12u, &m->texture_faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
+        cur += bytes;
     }
     { /* face_materials */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_face_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "face_materials", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "face_materials", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->face_materials_count = (size_t)(n_ / 1u);
-        c->view->face_materials = c->base + p_;
-        c->view->face_materials_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_face_materials_ = p_; size_face_materials_ = bytes_; (void)pos_face_materials_; (void)size_face_materials_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_grf_mapping_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_ = 0, size_material_ = 0;
-    uint64_t pos_texture_vertex_count_ = 0, size_texture_vertex_count_ = 0;
-    uint64_t pos_texture_face_count_ = 0, size_texture_face_count_ = 0;
-    uint64_t pos_texture_vertices_ = 0, size_texture_vertices_ = 0;
-    uint64_t pos_texture_faces_ = 0, size_texture_faces_ = 0;
-    uint64_t pos_face_materials_ = 0, size_face_materials_ = 0;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->material = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_ = p_; size_material_ = bytes_; (void)pos_material_; (void)size_material_;
-    }
-    { /* texture_vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->texture_vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_texture_vertex_count_ = p_; size_texture_vertex_count_ = bytes_; (void)pos_texture_vertex_count_; (void)size_texture_vertex_count_;
-    }
-    { /* texture_face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->texture_face_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_texture_face_count_ = p_; size_texture_face_count_ = bytes_; (void)pos_texture_face_count_; (void)size_texture_face_count_;
-    }
-    { /* texture_vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_vertex_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->texture_vertices_count = (size_t)(n_ / 1u);
-        m->texture_vertices = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv));
-        if (!m->texture_vertices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "texture_vertices", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_uv()) { if (n_) memcpy(m->texture_vertices, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_uv(c, q_, &sz_, &m->texture_vertices[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "texture_vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_texture_vertices_ = p_; size_texture_vertices_ = bytes_; (void)pos_texture_vertices_; (void)size_texture_vertices_;
-    }
-    { /* texture_faces */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_face_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->texture_faces_count = (size_t)(n_ / 1u);
-        m->texture_faces = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face));
-        if (!m->texture_faces && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "texture_faces", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_texture_face()) { if (n_) memcpy(m->texture_faces, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_texture_face(c, q_, &sz_, &m->texture_faces[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "texture_faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_texture_faces_ = p_; size_texture_faces_ = bytes_; (void)pos_texture_faces_; (void)size_texture_faces_;
-    }
-    { /* face_materials */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_face_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->face_materials_count = (size_t)(n_ / 1u);
-        m->face_materials = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->face_materials && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "face_materials", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->face_materials, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->face_materials)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_face_materials_ = p_; size_face_materials_ = bytes_; (void)pos_face_materials_; (void)size_face_materials_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_face_count), 1u, 4u, c->size, "face_materials", &n, &bytes)) != RELIC_OK) return st;
+        m->face_materials_count = (size_t)n;
+        if (c->view) { c->view->face_materials = c->base + cur; c->view->face_materials_count = (size_t)n; }
+        if (c->arena && n && !(m->face_materials = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "face_materials"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->face_materials[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -355,27 +90,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_grf_mapping_dctx *
 
 relic_status relic_grf_mapping_validate(const uint8_t *data, size_t size, relic_grf_mapping_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_mapping_vctx c = { data, size, err, &out->values, out };
+    relic_grf_mapping_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_mapping(&c, 0, &sz, &out->values);
+    relic_status st = rd_mapping(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_mapping_decode(const relic_grf_mapping_view *v, relic_arena *a, relic_grf_mapping_mapping *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_mapping_dctx c = { v->base, v->size, err, out, a };
+    relic_grf_mapping_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_mapping(&c, 0, &sz, out);
+    return rd_mapping(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -386,17 +121,9 @@ typedef struct relic_grf_mapping_wctx {
     const relic_grf_mapping_mapping *root;
 } relic_grf_mapping_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_uv(relic_grf_mapping_wctx *c, const relic_grf_mapping_uv *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_texture_face(relic_grf_mapping_wctx *c, const relic_grf_mapping_texture_face *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mapping_mapping *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_mapping(const relic_grf_mapping_mapping *m);
-
-static const relic_grf_mapping_mapping *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_mapping(const relic_grf_mapping_mapping *m)
+static uint64_t sz_mapping(const relic_grf_mapping_mapping *m)
 {
-    const relic_grf_mapping_mapping *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += 4u;
     t += 4u;
@@ -405,145 +132,46 @@ RELIC_GEN_UNUSED static inline uint64_t sz_mapping(const relic_grf_mapping_mappi
     t += ((uint64_t)m->face_materials_count * 4u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_grf_mapping_mapping(const relic_grf_mapping_mapping *a, size_t n)
+
+static inline void put_uv(uint8_t *p, const relic_grf_mapping_uv *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_mapping(&a[i]);
-    return t;
+    relic_store_f32le(p + 0, m->u);
+    relic_store_f32le(p + 4, m->v);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_uv(relic_grf_mapping_wctx *c, const relic_grf_mapping_uv *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_texture_face(uint8_t *p, const relic_grf_mapping_texture_face *m)
 {
-    relic_grf_mapping_uv mm_ = *m0;
-    relic_grf_mapping_uv *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* u */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->u);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->v);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    for (uint64_t k = 0; k < 3u; k++) relic_store_u32le(p + 0 + k * 4, ((const uint32_t *)m->t)[k]);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_texture_face(relic_grf_mapping_wctx *c, const relic_grf_mapping_texture_face *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mapping_mapping *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_mapping_texture_face mm_ = *m0;
-    relic_grf_mapping_texture_face *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* t */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->t)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mapping_mapping *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_grf_mapping_mapping mm_ = *m0;
-    relic_grf_mapping_mapping *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->material);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* texture_vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->texture_vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* texture_face_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->texture_face_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + pos, m->material);
+    relic_store_u32le(c->base + pos + 4, m->texture_vertex_count);
+    relic_store_u32le(c->base + pos + 8, m->texture_face_count);
+    cur = pos + 12;
     { /* texture_vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_vertex_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->texture_vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "texture_vertices", "has %llu elements but texture_vertex_count = %lld", (unsigned long long)m->texture_vertices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->texture_vertices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_uv()) { if (n_) memcpy(c->base + p_, m->texture_vertices, (size_t)(n_ * 8u)); bytes_ = n_ * 8u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_uv(c, &m->texture_vertices[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "texture_vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "texture_vertices", "texture_vertex_count", ((int64_t)m->texture_vertex_count), m->texture_vertices_count)) != RELIC_OK) return st;
+        const uint64_t n = m->texture_vertices_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_vertices, (size_t)(n * 8u)); }
+        else for (uint64_t k = 0; k < n; k++) put_uv(c->base + cur + k * 8, &m->texture_vertices[k]);
+        cur += n * 8u;
     }
     { /* texture_faces */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_face_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->texture_faces_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "texture_faces", "has %llu elements but texture_face_count = %lld", (unsigned long long)m->texture_faces_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->texture_faces_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_texture_face()) { if (n_) memcpy(c->base + p_, m->texture_faces, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_texture_face(c, &m->texture_faces[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "texture_faces", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "texture_faces", "texture_face_count", ((int64_t)m->texture_face_count), m->texture_faces_count)) != RELIC_OK) return st;
+        const uint64_t n = m->texture_faces_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture_faces, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_texture_face(c->base + cur + k * 12, &m->texture_faces[k]);
+        cur += n * 12u;
     }
     { /* face_materials */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->texture_face_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->face_materials_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "face_materials", "has %llu elements but texture_face_count = %lld", (unsigned long long)m->face_materials_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->face_materials_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->face_materials, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->face_materials)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "face_materials", "texture_face_count", ((int64_t)m->texture_face_count), m->face_materials_count)) != RELIC_OK) return st;
+        const uint64_t n = m->face_materials_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->face_materials, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->face_materials)[k]);
+        cur += n * 4u;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -551,35 +179,25 @@ RELIC_GEN_UNUSED static inline relic_status put_mapping(relic_grf_mapping_wctx *
 
 relic_status relic_grf_mapping_write(const relic_grf_mapping_mapping *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_mapping_mapping mm_ = *model;
-    relic_grf_mapping_mapping *m = &mm_;
-    relic_grf_mapping_wctx cc_ = { 0 };
-    relic_grf_mapping_wctx *c = &cc_;
+    relic_grf_mapping_mapping copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_mapping_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_mapping(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->texture_vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "texture_vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->texture_vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->texture_faces_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "texture_face_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->texture_face_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_mapping(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_vertices_count, UINT64_C(4294967295), "texture_vertex_count", "u32")) != RELIC_OK) return st;
+    m->texture_vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_faces_count, UINT64_C(4294967295), "texture_face_count", "u32")) != RELIC_OK) return st;
+    m->texture_face_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_mapping(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_mapping(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -27,41 +27,29 @@ struct relic_grf_mapping_uv {
 #define RELIC_GRF_MAPPING_TEXTURE_FACE_SIZE 12
 /** Texture indices of the three corners of a triangle (all 0 when there are no texture vertices). Model form: plain C values. */
 struct relic_grf_mapping_texture_face {
-    /**  [check it < texture_vertex_count || texture_vertex_count == 0] */
-    uint32_t t[3];
+    uint32_t t[3]; /**<  [check it < texture_vertex_count || texture_vertex_count == 0] */
 };
 
 /** A mapping section (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
 struct relic_grf_mapping_mapping {
-    /** Section handle of the .material section */
-    uint32_t material;
-    /** Number of texture vertices (0 when untextured) [derived: count(texture_vertices), filled by the writer] */
-    uint32_t texture_vertex_count;
-    /** Number of texture triangles: the geometry's triangle count [derived: count(texture_faces), filled by the writer] */
-    uint32_t texture_face_count;
-    /** Texture coordinates [count texture_vertex_count] */
-    relic_grf_mapping_uv *texture_vertices;
+    uint32_t material; /**< Section handle of the .material section */
+    uint32_t texture_vertex_count; /**< Number of texture vertices (0 when untextured) [derived: count(texture_vertices), filled by the writer] */
+    uint32_t texture_face_count; /**< Number of texture triangles: the geometry's triangle count [derived: count(texture_faces), filled by the writer] */
+    relic_grf_mapping_uv *texture_vertices; /**< Texture coordinates [count texture_vertex_count] */
     size_t texture_vertices_count; /**< number of elements in texture_vertices */
-    /** Texture coordinates of each triangle's corners: corner j of triangle i is texture_vertices[texture_faces[i][j]] [count texture_face_count] */
-    relic_grf_mapping_texture_face *texture_faces;
+    relic_grf_mapping_texture_face *texture_faces; /**< Texture coordinates of each triangle's corners: corner j of triangle i is texture_vertices[texture_faces[i][j]] [count texture_face_count] */
     size_t texture_faces_count; /**< number of elements in texture_faces */
-    /** Per-triangle material index into the .material lists [count texture_face_count] */
-    uint32_t *face_materials;
+    uint32_t *face_materials; /**< Per-triangle material index into the .material lists [count texture_face_count] */
     size_t face_materials_count; /**< number of elements in face_materials */
 };
 
-_Static_assert(RELIC_GRF_MAPPING_UV_SIZE == 8, "documented size of uv");
-_Static_assert(RELIC_GRF_MAPPING_TEXTURE_FACE_SIZE == 12, "documented size of texture_face");
-
-/** Zero-copy view of a validated uv (8 bytes in the file). */
-typedef struct relic_grf_mapping_uv_view { const uint8_t *p; } relic_grf_mapping_uv_view;
+typedef struct relic_grf_mapping_uv_view { const uint8_t *p; } relic_grf_mapping_uv_view; /**< a validated uv (8 bytes in the file), zero-copy */
 #define RELIC_GRF_MAPPING_UV_U_OFFSET 0
 static inline float relic_grf_mapping_uv_u(relic_grf_mapping_uv_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_MAPPING_UV_V_OFFSET 4
 static inline float relic_grf_mapping_uv_v(relic_grf_mapping_uv_view v) { return relic_load_f32le(v.p + 4); }
 
-/** Zero-copy view of a validated texture_face (12 bytes in the file). */
-typedef struct relic_grf_mapping_texture_face_view { const uint8_t *p; } relic_grf_mapping_texture_face_view;
+typedef struct relic_grf_mapping_texture_face_view { const uint8_t *p; } relic_grf_mapping_texture_face_view; /**< a validated texture_face (12 bytes in the file), zero-copy */
 #define RELIC_GRF_MAPPING_TEXTURE_FACE_T_OFFSET 0
 static inline uint32_t relic_grf_mapping_texture_face_t(relic_grf_mapping_texture_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 

@@ -9,100 +9,47 @@
 
 const char *const relic_grf_mapping_ref_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_mapping_ref(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_mapping_ref_mapping_ref) == 4u
-        && offsetof(relic_grf_mapping_ref_mapping_ref, material) == 0u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_grf_mapping_ref_mapping_ref) == 4, "mapping_ref: C layout is file layout (arrays are copied with memcpy)");
 
-/* ---- validator and decoder ---- */
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-typedef struct relic_grf_mapping_ref_vctx {
+typedef struct relic_grf_mapping_ref_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_mapping_ref_mapping_ref *root;
-    relic_grf_mapping_ref_view *view;
-} relic_grf_mapping_ref_vctx;
+    relic_grf_mapping_ref_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_mapping_ref_rctx;
 
-typedef struct relic_grf_mapping_ref_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_mapping_ref_mapping_ref *root;
-    relic_arena *arena;
-} relic_grf_mapping_ref_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_mapping_ref(relic_grf_mapping_ref_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_ref_mapping_ref *m);
-RELIC_GEN_UNUSED static inline relic_status dec_mapping_ref(relic_grf_mapping_ref_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_ref_mapping_ref *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_mapping_ref(relic_grf_mapping_ref_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_ref_mapping_ref *m)
+static relic_status rd_mapping_ref(relic_grf_mapping_ref_rctx *c, uint64_t pos, relic_grf_mapping_ref_mapping_ref *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_ = 0, size_material_ = 0;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "material", -1, "material needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->material = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_ = p_; size_material_ = bytes_; (void)pos_material_; (void)size_material_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_mapping_ref(relic_grf_mapping_ref_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_ref_mapping_ref *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_ = 0, size_material_ = 0;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->material = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_ = p_; size_material_ = bytes_; (void)pos_material_; (void)size_material_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "material", "material", 4u);
+    m->material = relic_load_u32le(c->base + pos);
     return RELIC_OK;
 }
 
 relic_status relic_grf_mapping_ref_validate(const uint8_t *data, size_t size, relic_grf_mapping_ref_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_mapping_ref_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_mapping_ref(&c, 0, &sz, &out->values);
+    relic_grf_mapping_ref_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_mapping_ref(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_mapping_ref_decode(const relic_grf_mapping_ref_view *v, relic_arena *a, relic_grf_mapping_ref_mapping_ref *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_mapping_ref_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_mapping_ref(&c, 0, &sz, out);
+    relic_grf_mapping_ref_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_mapping_ref(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -113,49 +60,29 @@ typedef struct relic_grf_mapping_ref_wctx {
     const relic_grf_mapping_ref_mapping_ref *root;
 } relic_grf_mapping_ref_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_mapping_ref(relic_grf_mapping_ref_wctx *c, const relic_grf_mapping_ref_mapping_ref *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_mapping_ref(relic_grf_mapping_ref_wctx *c, const relic_grf_mapping_ref_mapping_ref *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_mapping_ref(relic_grf_mapping_ref_wctx *c, const relic_grf_mapping_ref_mapping_ref *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_mapping_ref_mapping_ref mm_ = *m0;
-    relic_grf_mapping_ref_mapping_ref *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->material);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u32le(c->base + pos, m->material);
+    *size_out = 4u;
     return RELIC_OK;
 }
 
 relic_status relic_grf_mapping_ref_write(const relic_grf_mapping_ref_mapping_ref *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_mapping_ref_mapping_ref mm_ = *model;
-    relic_grf_mapping_ref_mapping_ref *m = &mm_;
-    relic_grf_mapping_ref_wctx cc_ = { 0 };
-    relic_grf_mapping_ref_wctx *c = &cc_;
+    relic_grf_mapping_ref_mapping_ref copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_mapping_ref_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 4u;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = 4u;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_mapping_ref(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_mapping_ref(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -18,16 +18,11 @@ typedef struct relic_grf_mapping_ref_mapping_ref relic_grf_mapping_ref_mapping_r
 #define RELIC_GRF_MAPPING_REF_MAPPING_REF_SIZE 4
 /** A 4-byte mapping section. Model form: plain C values. */
 struct relic_grf_mapping_ref_mapping_ref {
-    /** Section handle of the .material section */
-    uint32_t material;
+    uint32_t material; /**< Section handle of the .material section */
 };
 
-_Static_assert(RELIC_GRF_MAPPING_REF_MAPPING_REF_SIZE == 4, "documented size of mapping_ref");
-
-/** Zero-copy view of a validated mapping_ref (4 bytes in the file). */
-typedef struct relic_grf_mapping_ref_mapping_ref_view { const uint8_t *p; } relic_grf_mapping_ref_mapping_ref_view;
+typedef struct relic_grf_mapping_ref_mapping_ref_view { const uint8_t *p; } relic_grf_mapping_ref_mapping_ref_view; /**< a validated mapping_ref (4 bytes in the file), zero-copy */
 #define RELIC_GRF_MAPPING_REF_MAPPING_REF_MATERIAL_OFFSET 0
-/** Section handle of the .material section */
 static inline uint32_t relic_grf_mapping_ref_mapping_ref_material(relic_grf_mapping_ref_mapping_ref_view v) { return relic_load_u32le(v.p + 0); }
 
 /** A validated grf_mapping_ref file: the bytes, and where each top-level member lies.

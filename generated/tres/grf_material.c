@@ -9,429 +9,107 @@
 
 const char *const relic_grf_material_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_rgb(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_material_rgb) == 12u
-        && offsetof(relic_grf_material_rgb, r) == 0u
-        && offsetof(relic_grf_material_rgb, g) == 4u
-        && offsetof(relic_grf_material_rgb, b) == 8u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_grf_material_rgb) == 12 && offsetof(relic_grf_material_rgb, g) == 4 && offsetof(relic_grf_material_rgb, b) == 8, "rgb: C layout is file layout (arrays are copied with memcpy)");
 
-/* ---- validator and decoder ---- */
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-typedef struct relic_grf_material_vctx {
+typedef struct relic_grf_material_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_material_material *root;
-    relic_grf_material_view *view;
-} relic_grf_material_vctx;
+    relic_grf_material_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_material_rctx;
 
-typedef struct relic_grf_material_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_material_material *root;
-    relic_arena *arena;
-} relic_grf_material_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_rgb(relic_grf_material_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_rgb *m);
-RELIC_GEN_UNUSED static inline relic_status dec_rgb(relic_grf_material_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_rgb *m);
-RELIC_GEN_UNUSED static inline relic_status val_material(relic_grf_material_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_material *m);
-RELIC_GEN_UNUSED static inline relic_status dec_material(relic_grf_material_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_material *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_rgb(relic_grf_material_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_rgb *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_grf_material_rctx *c, uint64_t pos, relic_grf_material_rgb *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_r_ = 0, size_r_ = 0;
-    uint64_t pos_g_ = 0, size_g_ = 0;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "rgb needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->r = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_r_ = p_; size_r_ = bytes_; (void)pos_r_; (void)size_r_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->g = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_g_ = p_; size_g_ = bytes_; (void)pos_g_; (void)size_g_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->b = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "rgb", 12u);
+    const uint8_t *p = c->base + pos;
+    m->r = relic_load_u32le(p + 0);
+    m->g = relic_load_u32le(p + 4);
+    m->b = relic_load_u32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_rgb(relic_grf_material_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_rgb *m)
+static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_material *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_r_ = 0, size_r_ = 0;
-    uint64_t pos_g_ = 0, size_g_ = 0;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->r = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_r_ = p_; size_r_ = bytes_; (void)pos_r_; (void)size_r_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->g = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_g_ = p_; size_g_ = bytes_; (void)pos_g_; (void)size_g_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->b = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_material(relic_grf_material_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_material *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_count_ = 0, size_material_count_ = 0;
-    uint64_t pos_texture_ = 0, size_texture_ = 0;
-    uint64_t pos_opacity_ = 0, size_opacity_ = 0;
-    uint64_t pos_bump_ = 0, size_bump_ = 0;
-    uint64_t pos_colour_ = 0, size_colour_ = 0;
-    uint64_t pos_ambient_ = 0, size_ambient_ = 0;
-    uint64_t pos_diffuse_ = 0, size_diffuse_ = 0;
-    uint64_t pos_specular_ = 0, size_specular_ = 0;
-    uint64_t pos_opacity_value_ = 0, size_opacity_value_ = 0;
-    uint64_t pos_bumpiness_ = 0, size_bumpiness_ = 0;
-    { /* material_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "material_count", -1, "material_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->material_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_count_ = p_; size_material_count_ = bytes_; (void)pos_material_count_; (void)size_material_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "material_count", "material_count", 4u);
+    m->material_count = relic_load_u32le(c->base + pos);
     if (!(((int64_t)(((int64_t)m->material_count) >= INT64_C(1))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "material", "check failed: material_count >= 1 (a material section has at least one material)");
+    cur = pos + 4;
     { /* texture */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "texture", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "texture", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->texture_count = (size_t)(n_ / 1u);
-        c->view->texture = c->base + p_;
-        c->view->texture_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_texture_ = p_; size_texture_ = bytes_; (void)pos_texture_; (void)size_texture_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "texture", &n, &bytes)) != RELIC_OK) return st;
+        m->texture_count = (size_t)n;
+        if (c->view) { c->view->texture = c->base + cur; c->view->texture_count = (size_t)n; }
+        if (c->arena && n && !(m->texture = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
     { /* opacity */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "opacity", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "opacity", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->opacity_count = (size_t)(n_ / 1u);
-        c->view->opacity = c->base + p_;
-        c->view->opacity_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_opacity_ = p_; size_opacity_ = bytes_; (void)pos_opacity_; (void)size_opacity_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "opacity", &n, &bytes)) != RELIC_OK) return st;
+        m->opacity_count = (size_t)n;
+        if (c->view) { c->view->opacity = c->base + cur; c->view->opacity_count = (size_t)n; }
+        if (c->arena && n && !(m->opacity = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
     { /* bump */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "bump", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "bump", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->bump_count = (size_t)(n_ / 1u);
-        c->view->bump = c->base + p_;
-        c->view->bump_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_bump_ = p_; size_bump_ = bytes_; (void)pos_bump_; (void)size_bump_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "bump", &n, &bytes)) != RELIC_OK) return st;
+        m->bump_count = (size_t)n;
+        if (c->view) { c->view->bump = c->base + cur; c->view->bump_count = (size_t)n; }
+        if (c->arena && n && !(m->bump = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
     { /* colour */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "colour", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "colour", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->colour_count = (size_t)(n_ / 1u);
-        c->view->colour = c->base + p_;
-        c->view->colour_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_colour_ = p_; size_colour_ = bytes_; (void)pos_colour_; (void)size_colour_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 12u, c->size, "colour", &n, &bytes)) != RELIC_OK) return st;
+        m->colour_count = (size_t)n;
+        if (c->view) { c->view->colour = c->base + cur; c->view->colour_count = (size_t)n; }
+        if (c->arena && n && !(m->colour = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), cur, "colour"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_rgb(c, cur + k * 12u, &m->colour[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colour", (int64_t)k);
+        cur += bytes;
     }
-    { /* ambient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "ambient", -1, "ambient needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->ambient = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_ambient_ = p_; size_ambient_ = bytes_; (void)pos_ambient_; (void)size_ambient_;
-    }
-    { /* diffuse */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "diffuse", -1, "diffuse needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->diffuse = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_diffuse_ = p_; size_diffuse_ = bytes_; (void)pos_diffuse_; (void)size_diffuse_;
-    }
-    { /* specular */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "specular", -1, "specular needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->specular = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_specular_ = p_; size_specular_ = bytes_; (void)pos_specular_; (void)size_specular_;
-    }
-    { /* opacity_value */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "opacity_value", -1, "opacity_value needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->opacity_value = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_opacity_value_ = p_; size_opacity_value_ = bytes_; (void)pos_opacity_value_; (void)size_opacity_value_;
-    }
-    { /* bumpiness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "bumpiness", -1, "bumpiness needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->bumpiness = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bumpiness_ = p_; size_bumpiness_ = bytes_; (void)pos_bumpiness_; (void)size_bumpiness_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_material(relic_grf_material_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_material *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_count_ = 0, size_material_count_ = 0;
-    uint64_t pos_texture_ = 0, size_texture_ = 0;
-    uint64_t pos_opacity_ = 0, size_opacity_ = 0;
-    uint64_t pos_bump_ = 0, size_bump_ = 0;
-    uint64_t pos_colour_ = 0, size_colour_ = 0;
-    uint64_t pos_ambient_ = 0, size_ambient_ = 0;
-    uint64_t pos_diffuse_ = 0, size_diffuse_ = 0;
-    uint64_t pos_specular_ = 0, size_specular_ = 0;
-    uint64_t pos_opacity_value_ = 0, size_opacity_value_ = 0;
-    uint64_t pos_bumpiness_ = 0, size_bumpiness_ = 0;
-    { /* material_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->material_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_count_ = p_; size_material_count_ = bytes_; (void)pos_material_count_; (void)size_material_count_;
-    }
-    { /* texture */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->texture_count = (size_t)(n_ / 1u);
-        m->texture = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->texture && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "texture", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->texture, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->texture)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_texture_ = p_; size_texture_ = bytes_; (void)pos_texture_; (void)size_texture_;
-    }
-    { /* opacity */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->opacity_count = (size_t)(n_ / 1u);
-        m->opacity = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->opacity && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "opacity", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->opacity, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->opacity)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_opacity_ = p_; size_opacity_ = bytes_; (void)pos_opacity_; (void)size_opacity_;
-    }
-    { /* bump */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->bump_count = (size_t)(n_ / 1u);
-        m->bump = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->bump && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "bump", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->bump, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->bump)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_bump_ = p_; size_bump_ = bytes_; (void)pos_bump_; (void)size_bump_;
-    }
-    { /* colour */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->colour_count = (size_t)(n_ / 1u);
-        m->colour = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb));
-        if (!m->colour && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "colour", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_rgb()) { if (n_) memcpy(m->colour, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_rgb(c, q_, &sz_, &m->colour[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "colour", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_colour_ = p_; size_colour_ = bytes_; (void)pos_colour_; (void)size_colour_;
-    }
-    { /* ambient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->ambient = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_ambient_ = p_; size_ambient_ = bytes_; (void)pos_ambient_; (void)size_ambient_;
-    }
-    { /* diffuse */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->diffuse = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_diffuse_ = p_; size_diffuse_ = bytes_; (void)pos_diffuse_; (void)size_diffuse_;
-    }
-    { /* specular */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->specular = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_specular_ = p_; size_specular_ = bytes_; (void)pos_specular_; (void)size_specular_;
-    }
-    { /* opacity_value */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->opacity_value = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_opacity_value_ = p_; size_opacity_value_ = bytes_; (void)pos_opacity_value_; (void)size_opacity_value_;
-    }
-    { /* bumpiness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->bumpiness = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bumpiness_ = p_; size_bumpiness_ = bytes_; (void)pos_bumpiness_; (void)size_bumpiness_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "ambient", "ambient..bumpiness", 20u);
+    m->ambient = relic_load_f32le(c->base + cur);
+    m->diffuse = relic_load_f32le(c->base + cur + 4);
+    m->specular = relic_load_f32le(c->base + cur + 8);
+    m->opacity_value = relic_load_f32le(c->base + cur + 12);
+    m->bumpiness = relic_load_f32le(c->base + cur + 16);
+    *size_out = cur + 20 - pos;
     return RELIC_OK;
 }
 
 relic_status relic_grf_material_validate(const uint8_t *data, size_t size, relic_grf_material_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_material_vctx c = { data, size, err, &out->values, out };
+    relic_grf_material_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_material(&c, 0, &sz, &out->values);
+    relic_status st = rd_material(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_material_decode(const relic_grf_material_view *v, relic_arena *a, relic_grf_material_material *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_material_dctx c = { v->base, v->size, err, out, a };
+    relic_grf_material_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_material(&c, 0, &sz, out);
+    return rd_material(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -442,16 +120,9 @@ typedef struct relic_grf_material_wctx {
     const relic_grf_material_material *root;
 } relic_grf_material_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_rgb(relic_grf_material_wctx *c, const relic_grf_material_rgb *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_material(relic_grf_material_wctx *c, const relic_grf_material_material *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_material(const relic_grf_material_material *m);
-
-static const relic_grf_material_material *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_material(const relic_grf_material_material *m)
+static uint64_t sz_material(const relic_grf_material_material *m)
 {
-    const relic_grf_material_material *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += ((uint64_t)m->texture_count * 4u);
     t += ((uint64_t)m->opacity_count * 4u);
@@ -464,206 +135,76 @@ RELIC_GEN_UNUSED static inline uint64_t sz_material(const relic_grf_material_mat
     t += 4u;
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_grf_material_material(const relic_grf_material_material *a, size_t n)
+
+static inline void put_rgb(uint8_t *p, const relic_grf_material_rgb *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_material(&a[i]);
-    return t;
+    relic_store_u32le(p + 0, m->r);
+    relic_store_u32le(p + 4, m->g);
+    relic_store_u32le(p + 8, m->b);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_rgb(relic_grf_material_wctx *c, const relic_grf_material_rgb *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_material(relic_grf_material_wctx *c, const relic_grf_material_material *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_material_rgb mm_ = *m0;
-    relic_grf_material_rgb *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->r);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->g);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->b);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_material(relic_grf_material_wctx *c, const relic_grf_material_material *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_grf_material_material mm_ = *m0;
-    relic_grf_material_material *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* material_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->material_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + pos, m->material_count);
+    cur = pos + 4;
     { /* texture */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->texture_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "texture", "has %llu elements but material_count = %lld", (unsigned long long)m->texture_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->texture_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->texture, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->texture)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "texture", "material_count", ((int64_t)m->material_count), m->texture_count)) != RELIC_OK) return st;
+        const uint64_t n = m->texture_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->texture)[k]);
+        cur += n * 4u;
     }
     { /* opacity */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->opacity_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "opacity", "has %llu elements but material_count = %lld", (unsigned long long)m->opacity_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->opacity_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->opacity, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->opacity)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "opacity", "material_count", ((int64_t)m->material_count), m->opacity_count)) != RELIC_OK) return st;
+        const uint64_t n = m->opacity_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->opacity, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->opacity)[k]);
+        cur += n * 4u;
     }
     { /* bump */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->bump_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "bump", "has %llu elements but material_count = %lld", (unsigned long long)m->bump_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->bump_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->bump, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->bump)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "bump", "material_count", ((int64_t)m->material_count), m->bump_count)) != RELIC_OK) return st;
+        const uint64_t n = m->bump_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->bump, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->bump)[k]);
+        cur += n * 4u;
     }
     { /* colour */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->colour_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "colour", "has %llu elements but material_count = %lld", (unsigned long long)m->colour_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->colour_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_rgb()) { if (n_) memcpy(c->base + p_, m->colour, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_rgb(c, &m->colour[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "colour", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "colour", "material_count", ((int64_t)m->material_count), m->colour_count)) != RELIC_OK) return st;
+        const uint64_t n = m->colour_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->colour, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_rgb(c->base + cur + k * 12, &m->colour[k]);
+        cur += n * 12u;
     }
-    { /* ambient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->ambient);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* diffuse */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->diffuse);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* specular */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->specular);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* opacity_value */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->opacity_value);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* bumpiness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->bumpiness);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_f32le(c->base + cur, m->ambient);
+    relic_store_f32le(c->base + cur + 4, m->diffuse);
+    relic_store_f32le(c->base + cur + 8, m->specular);
+    relic_store_f32le(c->base + cur + 12, m->opacity_value);
+    relic_store_f32le(c->base + cur + 16, m->bumpiness);
+    *size_out = cur + 20 - pos;
     return RELIC_OK;
 }
 
 relic_status relic_grf_material_write(const relic_grf_material_material *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_material_material mm_ = *model;
-    relic_grf_material_material *m = &mm_;
-    relic_grf_material_wctx cc_ = { 0 };
-    relic_grf_material_wctx *c = &cc_;
+    relic_grf_material_material copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_material_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_material(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->texture_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "material_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->material_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_material(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_count, UINT64_C(4294967295), "material_count", "u32")) != RELIC_OK) return st;
+    m->material_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_material(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_material(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -26,36 +26,23 @@ struct relic_grf_material_rgb {
 
 /** A material section: n materials, then lighting (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
 struct relic_grf_material_material {
-    /** Number of materials n (at least 1) [derived: count(texture), filled by the writer] */
-    uint32_t material_count;
-    /** Texture map name symbol handles (the empty name = no texture); full authoring paths [count material_count] */
-    uint32_t *texture;
+    uint32_t material_count; /**< Number of materials n (at least 1) [derived: count(texture), filled by the writer] */
+    uint32_t *texture; /**< Texture map name symbol handles (the empty name = no texture); full authoring paths [count material_count] */
     size_t texture_count; /**< number of elements in texture */
-    /** Opacity map name symbol handles [count material_count] */
-    uint32_t *opacity;
+    uint32_t *opacity; /**< Opacity map name symbol handles [count material_count] */
     size_t opacity_count; /**< number of elements in opacity */
-    /** Bump map name symbol handles [count material_count] */
-    uint32_t *bump;
+    uint32_t *bump; /**< Bump map name symbol handles [count material_count] */
     size_t bump_count; /**< number of elements in bump */
-    /** Flat colours, used when the texture name is empty [count material_count] */
-    relic_grf_material_rgb *colour;
+    relic_grf_material_rgb *colour; /**< Flat colours, used when the texture name is empty [count material_count] */
     size_t colour_count; /**< number of elements in colour */
-    /** Ambient */
-    float ambient;
-    /** Diffuse reflectance (its bytes continue the texture-ID hash, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
-    float diffuse;
-    /** Specular */
-    float specular;
-    /** Opacity */
-    float opacity_value;
-    /** Bumpiness */
-    float bumpiness;
+    float ambient; /**< Ambient */
+    float diffuse; /**< Diffuse reflectance (its bytes continue the texture-ID hash, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
+    float specular; /**< Specular */
+    float opacity_value; /**< Opacity */
+    float bumpiness; /**< Bumpiness */
 };
 
-_Static_assert(RELIC_GRF_MATERIAL_RGB_SIZE == 12, "documented size of rgb");
-
-/** Zero-copy view of a validated rgb (12 bytes in the file). */
-typedef struct relic_grf_material_rgb_view { const uint8_t *p; } relic_grf_material_rgb_view;
+typedef struct relic_grf_material_rgb_view { const uint8_t *p; } relic_grf_material_rgb_view; /**< a validated rgb (12 bytes in the file), zero-copy */
 #define RELIC_GRF_MATERIAL_RGB_R_OFFSET 0
 static inline uint32_t relic_grf_material_rgb_r(relic_grf_material_rgb_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_MATERIAL_RGB_G_OFFSET 4

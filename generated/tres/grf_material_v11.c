@@ -9,297 +9,86 @@
 
 const char *const relic_grf_material_v11_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-/* ---- validator and decoder ---- */
 
-typedef struct relic_grf_material_v11_vctx {
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
+
+typedef struct relic_grf_material_v11_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_material_v11_material *root;
-    relic_grf_material_v11_view *view;
-} relic_grf_material_v11_vctx;
+    relic_grf_material_v11_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_material_v11_rctx;
 
-typedef struct relic_grf_material_v11_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_material_v11_material *root;
-    relic_arena *arena;
-} relic_grf_material_v11_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_material(relic_grf_material_v11_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_material *m);
-RELIC_GEN_UNUSED static inline relic_status dec_material(relic_grf_material_v11_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_material *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_material(relic_grf_material_v11_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_material *m)
+static relic_status rd_material(relic_grf_material_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_material *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_count_ = 0, size_material_count_ = 0;
-    uint64_t pos_texture_ = 0, size_texture_ = 0;
-    uint64_t pos_opacity_ = 0, size_opacity_ = 0;
-    uint64_t pos_bump_ = 0, size_bump_ = 0;
-    uint64_t pos_ambient_ = 0, size_ambient_ = 0;
-    uint64_t pos_diffuse_ = 0, size_diffuse_ = 0;
-    uint64_t pos_specular_ = 0, size_specular_ = 0;
-    uint64_t pos_opacity_value_ = 0, size_opacity_value_ = 0;
-    uint64_t pos_bumpiness_ = 0, size_bumpiness_ = 0;
-    { /* material_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "material_count", -1, "material_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->material_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_count_ = p_; size_material_count_ = bytes_; (void)pos_material_count_; (void)size_material_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "material_count", "material_count", 4u);
+    m->material_count = relic_load_u32le(c->base + pos);
     if (!(((int64_t)(((int64_t)m->material_count) >= INT64_C(1))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "material", "check failed: material_count >= 1 (a material section has at least one material)");
+    cur = pos + 4;
     { /* texture */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "texture", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "texture", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->texture_count = (size_t)(n_ / 1u);
-        c->view->texture = c->base + p_;
-        c->view->texture_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_texture_ = p_; size_texture_ = bytes_; (void)pos_texture_; (void)size_texture_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "texture", &n, &bytes)) != RELIC_OK) return st;
+        m->texture_count = (size_t)n;
+        if (c->view) { c->view->texture = c->base + cur; c->view->texture_count = (size_t)n; }
+        if (c->arena && n && !(m->texture = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
     { /* opacity */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "opacity", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "opacity", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->opacity_count = (size_t)(n_ / 1u);
-        c->view->opacity = c->base + p_;
-        c->view->opacity_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_opacity_ = p_; size_opacity_ = bytes_; (void)pos_opacity_; (void)size_opacity_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "opacity", &n, &bytes)) != RELIC_OK) return st;
+        m->opacity_count = (size_t)n;
+        if (c->view) { c->view->opacity = c->base + cur; c->view->opacity_count = (size_t)n; }
+        if (c->arena && n && !(m->opacity = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
     { /* bump */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "bump", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "bump", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->bump_count = (size_t)(n_ / 1u);
-        c->view->bump = c->base + p_;
-        c->view->bump_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_bump_ = p_; size_bump_ = bytes_; (void)pos_bump_; (void)size_bump_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "bump", &n, &bytes)) != RELIC_OK) return st;
+        m->bump_count = (size_t)n;
+        if (c->view) { c->view->bump = c->base + cur; c->view->bump_count = (size_t)n; }
+        if (c->arena && n && !(m->bump = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
+        cur += bytes;
     }
-    { /* ambient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "ambient", -1, "ambient needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->ambient = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_ambient_ = p_; size_ambient_ = bytes_; (void)pos_ambient_; (void)size_ambient_;
-    }
-    { /* diffuse */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "diffuse", -1, "diffuse needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->diffuse = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_diffuse_ = p_; size_diffuse_ = bytes_; (void)pos_diffuse_; (void)size_diffuse_;
-    }
-    { /* specular */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "specular", -1, "specular needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->specular = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_specular_ = p_; size_specular_ = bytes_; (void)pos_specular_; (void)size_specular_;
-    }
-    { /* opacity_value */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "opacity_value", -1, "opacity_value needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->opacity_value = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_opacity_value_ = p_; size_opacity_value_ = bytes_; (void)pos_opacity_value_; (void)size_opacity_value_;
-    }
-    { /* bumpiness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "bumpiness", -1, "bumpiness needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->bumpiness = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bumpiness_ = p_; size_bumpiness_ = bytes_; (void)pos_bumpiness_; (void)size_bumpiness_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_material(relic_grf_material_v11_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_v11_material *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_count_ = 0, size_material_count_ = 0;
-    uint64_t pos_texture_ = 0, size_texture_ = 0;
-    uint64_t pos_opacity_ = 0, size_opacity_ = 0;
-    uint64_t pos_bump_ = 0, size_bump_ = 0;
-    uint64_t pos_ambient_ = 0, size_ambient_ = 0;
-    uint64_t pos_diffuse_ = 0, size_diffuse_ = 0;
-    uint64_t pos_specular_ = 0, size_specular_ = 0;
-    uint64_t pos_opacity_value_ = 0, size_opacity_value_ = 0;
-    uint64_t pos_bumpiness_ = 0, size_bumpiness_ = 0;
-    { /* material_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->material_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_count_ = p_; size_material_count_ = bytes_; (void)pos_material_count_; (void)size_material_count_;
-    }
-    { /* texture */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->texture_count = (size_t)(n_ / 1u);
-        m->texture = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->texture && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "texture", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->texture, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->texture)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_texture_ = p_; size_texture_ = bytes_; (void)pos_texture_; (void)size_texture_;
-    }
-    { /* opacity */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->opacity_count = (size_t)(n_ / 1u);
-        m->opacity = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->opacity && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "opacity", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->opacity, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->opacity)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_opacity_ = p_; size_opacity_ = bytes_; (void)pos_opacity_; (void)size_opacity_;
-    }
-    { /* bump */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->bump_count = (size_t)(n_ / 1u);
-        m->bump = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->bump && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "bump", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->bump, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->bump)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_bump_ = p_; size_bump_ = bytes_; (void)pos_bump_; (void)size_bump_;
-    }
-    { /* ambient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->ambient = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_ambient_ = p_; size_ambient_ = bytes_; (void)pos_ambient_; (void)size_ambient_;
-    }
-    { /* diffuse */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->diffuse = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_diffuse_ = p_; size_diffuse_ = bytes_; (void)pos_diffuse_; (void)size_diffuse_;
-    }
-    { /* specular */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->specular = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_specular_ = p_; size_specular_ = bytes_; (void)pos_specular_; (void)size_specular_;
-    }
-    { /* opacity_value */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->opacity_value = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_opacity_value_ = p_; size_opacity_value_ = bytes_; (void)pos_opacity_value_; (void)size_opacity_value_;
-    }
-    { /* bumpiness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->bumpiness = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bumpiness_ = p_; size_bumpiness_ = bytes_; (void)pos_bumpiness_; (void)size_bumpiness_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "ambient", "ambient..bumpiness", 20u);
+    m->ambient = relic_load_f32le(c->base + cur);
+    m->diffuse = relic_load_f32le(c->base + cur + 4);
+    m->specular = relic_load_f32le(c->base + cur + 8);
+    m->opacity_value = relic_load_f32le(c->base + cur + 12);
+    m->bumpiness = relic_load_f32le(c->base + cur + 16);
+    *size_out = cur + 20 - pos;
     return RELIC_OK;
 }
 
 relic_status relic_grf_material_v11_validate(const uint8_t *data, size_t size, relic_grf_material_v11_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_material_v11_vctx c = { data, size, err, &out->values, out };
+    relic_grf_material_v11_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_material(&c, 0, &sz, &out->values);
+    relic_status st = rd_material(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_material_v11_decode(const relic_grf_material_v11_view *v, relic_arena *a, relic_grf_material_v11_material *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_material_v11_dctx c = { v->base, v->size, err, out, a };
+    relic_grf_material_v11_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_material(&c, 0, &sz, out);
+    return rd_material(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -310,15 +99,9 @@ typedef struct relic_grf_material_v11_wctx {
     const relic_grf_material_v11_material *root;
 } relic_grf_material_v11_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf_material_v11_material *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_material(const relic_grf_material_v11_material *m);
-
-static const relic_grf_material_v11_material *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_material(const relic_grf_material_v11_material *m)
+static uint64_t sz_material(const relic_grf_material_v11_material *m)
 {
-    const relic_grf_material_v11_material *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += ((uint64_t)m->texture_count * 4u);
     t += ((uint64_t)m->opacity_count * 4u);
@@ -330,150 +113,62 @@ RELIC_GEN_UNUSED static inline uint64_t sz_material(const relic_grf_material_v11
     t += 4u;
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_grf_material_v11_material(const relic_grf_material_v11_material *a, size_t n)
-{
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_material(&a[i]);
-    return t;
-}
 
-RELIC_GEN_UNUSED static inline relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf_material_v11_material *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_material(relic_grf_material_v11_wctx *c, const relic_grf_material_v11_material *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_material_v11_material mm_ = *m0;
-    relic_grf_material_v11_material *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* material_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->material_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + pos, m->material_count);
+    cur = pos + 4;
     { /* texture */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->texture_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "texture", "has %llu elements but material_count = %lld", (unsigned long long)m->texture_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->texture_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->texture, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->texture)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "texture", "material_count", ((int64_t)m->material_count), m->texture_count)) != RELIC_OK) return st;
+        const uint64_t n = m->texture_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->texture, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->texture)[k]);
+        cur += n * 4u;
     }
     { /* opacity */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->opacity_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "opacity", "has %llu elements but material_count = %lld", (unsigned long long)m->opacity_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->opacity_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->opacity, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->opacity)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "opacity", "material_count", ((int64_t)m->material_count), m->opacity_count)) != RELIC_OK) return st;
+        const uint64_t n = m->opacity_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->opacity, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->opacity)[k]);
+        cur += n * 4u;
     }
     { /* bump */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->material_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->bump_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "bump", "has %llu elements but material_count = %lld", (unsigned long long)m->bump_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->bump_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->bump, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->bump)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "bump", "material_count", ((int64_t)m->material_count), m->bump_count)) != RELIC_OK) return st;
+        const uint64_t n = m->bump_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->bump, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->bump)[k]);
+        cur += n * 4u;
     }
-    { /* ambient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->ambient);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* diffuse */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->diffuse);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* specular */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->specular);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* opacity_value */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->opacity_value);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* bumpiness */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->bumpiness);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_f32le(c->base + cur, m->ambient);
+    relic_store_f32le(c->base + cur + 4, m->diffuse);
+    relic_store_f32le(c->base + cur + 8, m->specular);
+    relic_store_f32le(c->base + cur + 12, m->opacity_value);
+    relic_store_f32le(c->base + cur + 16, m->bumpiness);
+    *size_out = cur + 20 - pos;
     return RELIC_OK;
 }
 
 relic_status relic_grf_material_v11_write(const relic_grf_material_v11_material *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_material_v11_material mm_ = *model;
-    relic_grf_material_v11_material *m = &mm_;
-    relic_grf_material_v11_wctx cc_ = { 0 };
-    relic_grf_material_v11_wctx *c = &cc_;
+    relic_grf_material_v11_material copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_material_v11_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_material(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->texture_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "material_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->material_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_material(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->texture_count, UINT64_C(4294967295), "material_count", "u32")) != RELIC_OK) return st;
+    m->material_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_material(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_material(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

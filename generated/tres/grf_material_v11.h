@@ -17,29 +17,19 @@ typedef struct relic_grf_material_v11_material relic_grf_material_v11_material;
 
 /** A material section: n materials, then lighting (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
 struct relic_grf_material_v11_material {
-    /** Number of materials n (at least 1) [derived: count(texture), filled by the writer] */
-    uint32_t material_count;
-    /** Texture map name symbol handles (the empty name = no texture); full authoring paths [count material_count] */
-    uint32_t *texture;
+    uint32_t material_count; /**< Number of materials n (at least 1) [derived: count(texture), filled by the writer] */
+    uint32_t *texture; /**< Texture map name symbol handles (the empty name = no texture); full authoring paths [count material_count] */
     size_t texture_count; /**< number of elements in texture */
-    /** Opacity map name symbol handles [count material_count] */
-    uint32_t *opacity;
+    uint32_t *opacity; /**< Opacity map name symbol handles [count material_count] */
     size_t opacity_count; /**< number of elements in opacity */
-    /** Bump map name symbol handles [count material_count] */
-    uint32_t *bump;
+    uint32_t *bump; /**< Bump map name symbol handles [count material_count] */
     size_t bump_count; /**< number of elements in bump */
-    /** Ambient */
-    float ambient;
-    /** Diffuse reflectance (its bytes continue the texture-ID hash, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
-    float diffuse;
-    /** Specular */
-    float specular;
-    /** Opacity */
-    float opacity_value;
-    /** Bumpiness */
-    float bumpiness;
+    float ambient; /**< Ambient */
+    float diffuse; /**< Diffuse reflectance (its bytes continue the texture-ID hash, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
+    float specular; /**< Specular */
+    float opacity_value; /**< Opacity */
+    float bumpiness; /**< Bumpiness */
 };
-
 
 /** A validated grf_material_v11 file: the bytes, and where each top-level member lies.
  *  Only relic_grf_material_v11_validate() fills one; its accessors then need no checks. */

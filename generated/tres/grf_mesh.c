@@ -9,895 +9,142 @@
 
 const char *const relic_grf_mesh_extensions[] = { NULL };
 
-const char *relic_grf_mesh_polygon_flags_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "occlusion_only";
-    case INT64_C(2): return "cache";
-    case INT64_C(4): return "curved";
-    case INT64_C(8): return "hidden";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item polygon_flags_names[] = {
+    { 1, "occlusion_only" }, { 2, "cache" }, { 4, "curved" }, { 8, "hidden" },
+};
+const char *relic_grf_mesh_polygon_flags_name(int64_t value) { return relic_gen_enum_name(polygon_flags_names, 4, value); }
+int relic_grf_mesh_polygon_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(polygon_flags_names, 4, name, value); }
 
-int relic_grf_mesh_polygon_flags_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "occlusion_only") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "cache") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "curved") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "hidden") == 0) { *value = INT64_C(8); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+_Static_assert(sizeof(relic_grf_mesh_vec3f) == 12 && offsetof(relic_grf_mesh_vec3f, y) == 4 && offsetof(relic_grf_mesh_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_grf_mesh_vertex) == 32 && offsetof(relic_grf_mesh_vertex, normal) == 4 && offsetof(relic_grf_mesh_vertex, u) == 16 && offsetof(relic_grf_mesh_vertex, v) == 20 && offsetof(relic_grf_mesh_vertex, scratch) == 24, "vertex: C layout is file layout (arrays are copied with memcpy)");
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_vec3f(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_mesh_vec3f) == 12u
-        && offsetof(relic_grf_mesh_vec3f, x) == 0u
-        && offsetof(relic_grf_mesh_vec3f, y) == 4u
-        && offsetof(relic_grf_mesh_vec3f, z) == 8u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-RELIC_GEN_UNUSED static inline int plain_vertex(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_mesh_vertex) == 32u
-        && offsetof(relic_grf_mesh_vertex, point) == 0u
-        && offsetof(relic_grf_mesh_vertex, normal) == 4u && plain_vec3f()
-        && offsetof(relic_grf_mesh_vertex, u) == 16u
-        && offsetof(relic_grf_mesh_vertex, v) == 20u
-        && offsetof(relic_grf_mesh_vertex, scratch) == 24u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_grf_mesh_vctx {
+typedef struct relic_grf_mesh_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_mesh_mesh *root;
-    relic_grf_mesh_view *view;
-} relic_grf_mesh_vctx;
+    relic_grf_mesh_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_mesh_rctx;
 
-typedef struct relic_grf_mesh_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_mesh_mesh *root;
-    relic_arena *arena;
-} relic_grf_mesh_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_grf_mesh_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_grf_mesh_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status val_vertex(relic_grf_mesh_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status dec_vertex(relic_grf_mesh_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_vertex *m);
-RELIC_GEN_UNUSED static inline relic_status val_polygon(relic_grf_mesh_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_polygon *m);
-RELIC_GEN_UNUSED static inline relic_status dec_polygon(relic_grf_mesh_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_polygon *m);
-RELIC_GEN_UNUSED static inline relic_status val_mesh(relic_grf_mesh_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m);
-RELIC_GEN_UNUSED static inline relic_status dec_mesh(relic_grf_mesh_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_grf_mesh_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vec3f *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
+    const uint8_t *p = c->base + pos;
+    m->x = relic_load_f32le(p + 0);
+    m->y = relic_load_f32le(p + 4);
+    m->z = relic_load_f32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_grf_mesh_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vertex(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vertex *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "vertex", 32u);
+    const uint8_t *p = c->base + pos;
+    m->point = relic_load_u32le(p + 0);
+    { const int64_t it = (int64_t)(m->point); if (!(((int64_t)((it) < ((int64_t)c->root->point_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos, "point", -1, "%lld fails check it < point_count", (long long)it); }
+    if ((st = rd_vec3f(c, pos + 4, &m->normal)) != RELIC_OK) return relic_gen_nest(c->err, st, "normal", -1);
+    m->u = relic_load_f32le(p + 16);
+    m->v = relic_load_f32le(p + 20);
+    for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->scratch)[k] = relic_load_u32le(p + 24 + k * 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_vertex(relic_grf_mesh_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_polygon(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_polygon *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_point_ = 0, size_point_ = 0;
-    uint64_t pos_normal_ = 0, size_normal_ = 0;
-    uint64_t pos_u_ = 0, size_u_ = 0;
-    uint64_t pos_v_ = 0, size_v_ = 0;
-    uint64_t pos_scratch_ = 0, size_scratch_ = 0;
-    if (pos > c->size || c->size - pos < 32u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vertex needs 32 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* point */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->point = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->point); if (!(((int64_t)((it) < ((int64_t)c->root->point_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "point", -1, "%lld fails check it < point_count", (long long)it); }
-        cur = p_ + bytes_;
-        pos_point_ = p_; size_point_ = bytes_; (void)pos_point_; (void)size_point_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->normal);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "normal", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
-    }
-    { /* u */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->u = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_u_ = p_; size_u_ = bytes_; (void)pos_u_; (void)size_u_;
-    }
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->v = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
-    }
-    { /* scratch */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->scratch)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_scratch_ = p_; size_scratch_ = bytes_; (void)pos_scratch_; (void)size_scratch_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_vertex(relic_grf_mesh_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_vertex *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_point_ = 0, size_point_ = 0;
-    uint64_t pos_normal_ = 0, size_normal_ = 0;
-    uint64_t pos_u_ = 0, size_u_ = 0;
-    uint64_t pos_v_ = 0, size_v_ = 0;
-    uint64_t pos_scratch_ = 0, size_scratch_ = 0;
-    { /* point */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->point = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_point_ = p_; size_point_ = bytes_; (void)pos_point_; (void)size_point_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->normal);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "normal", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
-    }
-    { /* u */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->u = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_u_ = p_; size_u_ = bytes_; (void)pos_u_; (void)size_u_;
-    }
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->v = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_v_ = p_; size_v_ = bytes_; (void)pos_v_; (void)size_v_;
-    }
-    { /* scratch */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->scratch)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_scratch_ = p_; size_scratch_ = bytes_; (void)pos_scratch_; (void)size_scratch_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_polygon(relic_grf_mesh_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_polygon *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_first_ = 0, size_first_ = 0;
-    uint64_t pos_normal_ = 0, size_normal_ = 0;
-    uint64_t pos_d_ = 0, size_d_ = 0;
-    uint64_t pos_surface_ = 0, size_surface_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_unused_ = 0, size_unused_ = 0;
-    uint64_t pos_area_ = 0, size_area_ = 0;
-    if (pos > c->size || c->size - pos < 40u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "polygon needs 40 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* first */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->first = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_first_ = p_; size_first_ = bytes_; (void)pos_first_; (void)size_first_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->normal);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "normal", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
-    }
-    { /* d */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->d = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_d_ = p_; size_d_ = bytes_; (void)pos_d_; (void)size_d_;
-    }
-    { /* surface */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->surface = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_surface_ = p_; size_surface_ = bytes_; (void)pos_surface_; (void)size_surface_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->unused = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unused_ = p_; size_unused_ = bytes_; (void)pos_unused_; (void)size_unused_;
-    }
-    { /* area */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->area = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_area_ = p_; size_area_ = bytes_; (void)pos_area_; (void)size_area_;
-    }
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 40u)) return relic_gen_short(c->err, pos, c->size, "", "polygon", 40u);
+    const uint8_t *p = c->base + pos;
+    m->vertex_count = relic_load_u32le(p + 0);
+    m->first = relic_load_u32le(p + 4);
+    if ((st = rd_vec3f(c, pos + 8, &m->normal)) != RELIC_OK) return relic_gen_nest(c->err, st, "normal", -1);
+    m->d = relic_load_f32le(p + 20);
+    m->surface = relic_load_u32le(p + 24);
+    m->flags = relic_load_u32le(p + 28);
+    m->unused = relic_load_u32le(p + 32);
+    m->area = relic_load_f32le(p + 36);
     if (!(((int64_t)(((int64_t)(((int64_t)m->first) <= ((int64_t)c->root->vertex_pointer_count))) && ((int64_t)(((int64_t)m->vertex_count) <= relic_gen_sub(((int64_t)c->root->vertex_pointer_count), ((int64_t)m->first)))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "polygon", "check failed: first <= vertex_pointer_count && vertex_count <= vertex_pointer_count - first (corners lie outside the vertex-pointer array)");
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_polygon(relic_grf_mesh_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_polygon *m)
+static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_first_ = 0, size_first_ = 0;
-    uint64_t pos_normal_ = 0, size_normal_ = 0;
-    uint64_t pos_d_ = 0, size_d_ = 0;
-    uint64_t pos_surface_ = 0, size_surface_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_unused_ = 0, size_unused_ = 0;
-    uint64_t pos_area_ = 0, size_area_ = 0;
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* first */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->first = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_first_ = p_; size_first_ = bytes_; (void)pos_first_; (void)size_first_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->normal);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "normal", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_normal_ = p_; size_normal_ = bytes_; (void)pos_normal_; (void)size_normal_;
-    }
-    { /* d */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->d = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_d_ = p_; size_d_ = bytes_; (void)pos_d_; (void)size_d_;
-    }
-    { /* surface */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->surface = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_surface_ = p_; size_surface_ = bytes_; (void)pos_surface_; (void)size_surface_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->unused = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unused_ = p_; size_unused_ = bytes_; (void)pos_unused_; (void)size_unused_;
-    }
-    { /* area */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->area = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_area_ = p_; size_area_ = bytes_; (void)pos_area_; (void)size_area_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_mesh(relic_grf_mesh_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_ = 0, size_material_ = 0;
-    uint64_t pos_needs_default_colour_ = 0, size_needs_default_colour_ = 0;
-    uint64_t pos_default_colour_ = 0, size_default_colour_ = 0;
-    uint64_t pos_pivot_ = 0, size_pivot_ = 0;
-    uint64_t pos_point_count_ = 0, size_point_count_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_vertex_pointer_count_ = 0, size_vertex_pointer_count_ = 0;
-    uint64_t pos_wrap_point_count_ = 0, size_wrap_point_count_ = 0;
-    uint64_t pos_polygon_count_ = 0, size_polygon_count_ = 0;
-    uint64_t pos_points_ = 0, size_points_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_vertex_pointers_ = 0, size_vertex_pointers_ = 0;
-    uint64_t pos_polygons_ = 0, size_polygons_ = 0;
-    uint64_t pos_wrap_points_ = 0, size_wrap_points_ = 0;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "material", -1, "material needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->material = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_ = p_; size_material_ = bytes_; (void)pos_material_; (void)size_material_;
-    }
-    { /* needs_default_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "needs_default_colour", -1, "needs_default_colour needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->needs_default_colour = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_needs_default_colour_ = p_; size_needs_default_colour_ = bytes_; (void)pos_needs_default_colour_; (void)size_needs_default_colour_;
-    }
-    { /* default_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "default_colour", -1, "default_colour needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->default_colour = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_default_colour_ = p_; size_default_colour_ = bytes_; (void)pos_default_colour_; (void)size_default_colour_;
-    }
-    { /* pivot */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "pivot", -1, "pivot needs 12 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->pivot = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->pivot);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "pivot", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_pivot_ = p_; size_pivot_ = bytes_; (void)pos_pivot_; (void)size_pivot_;
-    }
-    { /* point_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "point_count", -1, "point_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->point_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_point_count_ = p_; size_point_count_ = bytes_; (void)pos_point_count_; (void)size_point_count_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* vertex_pointer_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_pointer_count", -1, "vertex_pointer_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_pointer_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_pointer_count_ = p_; size_vertex_pointer_count_ = bytes_; (void)pos_vertex_pointer_count_; (void)size_vertex_pointer_count_;
-    }
-    { /* wrap_point_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "wrap_point_count", -1, "wrap_point_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->wrap_point_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_wrap_point_count_ = p_; size_wrap_point_count_ = bytes_; (void)pos_wrap_point_count_; (void)size_wrap_point_count_;
-    }
-    { /* polygon_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "polygon_count", -1, "polygon_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->polygon_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_polygon_count_ = p_; size_polygon_count_ = bytes_; (void)pos_polygon_count_; (void)size_polygon_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "material", "material..default_colour", 12u);
+    m->material = relic_load_u32le(c->base + pos);
+    m->needs_default_colour = relic_load_u32le(c->base + pos + 4);
+    m->default_colour = relic_load_u32le(c->base + pos + 8);
+    if (c->view) { c->view->pivot = c->base + pos + 12; }
+    if ((st = rd_vec3f(c, pos + 12, &m->pivot)) != RELIC_OK) return relic_gen_nest(c->err, st, "pivot", -1);
+    if (!relic_gen_room(c->size, pos + 24, 20u)) return relic_gen_short(c->err, pos + 24, c->size, "point_count", "point_count..polygon_count", 20u);
+    m->point_count = relic_load_u32le(c->base + pos + 24);
+    m->vertex_count = relic_load_u32le(c->base + pos + 28);
+    m->vertex_pointer_count = relic_load_u32le(c->base + pos + 32);
+    m->wrap_point_count = relic_load_u32le(c->base + pos + 36);
+    m->polygon_count = relic_load_u32le(c->base + pos + 40);
+    cur = pos + 44;
     { /* points */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->point_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "points", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "points", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->points_count = (size_t)(n_ / 1u);
-        c->view->points = c->base + p_;
-        c->view->points_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_points_ = p_; size_points_ = bytes_; (void)pos_points_; (void)size_points_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->point_count), 1u, 12u, c->size, "points", &n, &bytes)) != RELIC_OK) return st;
+        m->points_count = (size_t)n;
+        if (c->view) { c->view->points = c->base + cur; c->view->points_count = (size_t)n; }
+        if (c->arena && n && !(m->points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "points"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "points", (int64_t)k);
+        cur += bytes;
     }
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertices", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 32u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertices", -1, "%llu elements of 32 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 32u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertices_count = (size_t)(n_ / 1u);
-        c->view->vertices = c->base + p_;
-        c->view->vertices_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_grf_mesh_vertex e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_vertex(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 32u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
+        m->vertices_count = (size_t)n;
+        if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
+        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_mesh_vertex e;
+            if ((st = rd_vertex(c, cur + k * 32u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vertex(c, cur + k * 32u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        cur += bytes;
     }
     { /* vertex_pointers */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_pointer_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "vertex_pointers", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_pointers", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_pointers_count = (size_t)(n_ / 1u);
-        c->view->vertex_pointers = c->base + p_;
-        c->view->vertex_pointers_count = (size_t)(n_ / 1u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint32_t v_; v_ = relic_load_u32le(c->base + p_ + k_ * 4u);
-        { const int64_t it = (int64_t)(v_); if (!(((int64_t)((it) < ((int64_t)m->vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_ + k_ * 4u, "vertex_pointers", (int64_t)k_, "%lld fails check it < vertex_count", (long long)it); }
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_pointer_count), 1u, 4u, c->size, "vertex_pointers", &n, &bytes)) != RELIC_OK) return st;
+        m->vertex_pointers_count = (size_t)n;
+        if (c->view) { c->view->vertex_pointers = c->base + cur; c->view->vertex_pointers_count = (size_t)n; }
+        if (c->arena && n && !(m->vertex_pointers = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "vertex_pointers"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->vertex_pointers[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            const uint32_t v = relic_load_u32le(c->base + cur + k * 4);
+            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < ((int64_t)m->vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, cur + k * 4u, "vertex_pointers", (int64_t)k, "%lld fails check it < vertex_count", (long long)it); }
         }
-        cur = p_ + bytes_;
-        pos_vertex_pointers_ = p_; size_vertex_pointers_ = bytes_; (void)pos_vertex_pointers_; (void)size_vertex_pointers_;
+        cur += bytes;
     }
     { /* polygons */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->polygon_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "polygons", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 40u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "polygons", -1, "%llu elements of 40 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 40u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->polygons_count = (size_t)(n_ / 1u);
-        c->view->polygons = c->base + p_;
-        c->view->polygons_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_grf_mesh_polygon e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_polygon(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "polygons", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        cur = p_ + bytes_;
-        pos_polygons_ = p_; size_polygons_ = bytes_; (void)pos_polygons_; (void)size_polygons_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->polygon_count), 1u, 40u, c->size, "polygons", &n, &bytes)) != RELIC_OK) return st;
+        m->polygons_count = (size_t)n;
+        if (c->view) { c->view->polygons = c->base + cur; c->view->polygons_count = (size_t)n; }
+        if (c->arena && n && !(m->polygons = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), cur, "polygons"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_grf_mesh_polygon e;
+            if ((st = rd_polygon(c, cur + k * 40u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
+        } else for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_polygon(c, cur + k * 40u, &m->polygons[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
+        cur += bytes;
     }
     { /* wrap_points */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->wrap_point_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "wrap_points", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "wrap_points", -1, "%llu elements of 12 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 12u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->wrap_points_count = (size_t)(n_ / 1u);
-        c->view->wrap_points = c->base + p_;
-        c->view->wrap_points_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_wrap_points_ = p_; size_wrap_points_ = bytes_; (void)pos_wrap_points_; (void)size_wrap_points_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_mesh(relic_grf_mesh_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_ = 0, size_material_ = 0;
-    uint64_t pos_needs_default_colour_ = 0, size_needs_default_colour_ = 0;
-    uint64_t pos_default_colour_ = 0, size_default_colour_ = 0;
-    uint64_t pos_pivot_ = 0, size_pivot_ = 0;
-    uint64_t pos_point_count_ = 0, size_point_count_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_vertex_pointer_count_ = 0, size_vertex_pointer_count_ = 0;
-    uint64_t pos_wrap_point_count_ = 0, size_wrap_point_count_ = 0;
-    uint64_t pos_polygon_count_ = 0, size_polygon_count_ = 0;
-    uint64_t pos_points_ = 0, size_points_ = 0;
-    uint64_t pos_vertices_ = 0, size_vertices_ = 0;
-    uint64_t pos_vertex_pointers_ = 0, size_vertex_pointers_ = 0;
-    uint64_t pos_polygons_ = 0, size_polygons_ = 0;
-    uint64_t pos_wrap_points_ = 0, size_wrap_points_ = 0;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->material = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_ = p_; size_material_ = bytes_; (void)pos_material_; (void)size_material_;
-    }
-    { /* needs_default_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->needs_default_colour = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_needs_default_colour_ = p_; size_needs_default_colour_ = bytes_; (void)pos_needs_default_colour_; (void)size_needs_default_colour_;
-    }
-    { /* default_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->default_colour = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_default_colour_ = p_; size_default_colour_ = bytes_; (void)pos_default_colour_; (void)size_default_colour_;
-    }
-    { /* pivot */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->pivot);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "pivot", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_pivot_ = p_; size_pivot_ = bytes_; (void)pos_pivot_; (void)size_pivot_;
-    }
-    { /* point_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->point_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_point_count_ = p_; size_point_count_ = bytes_; (void)pos_point_count_; (void)size_point_count_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* vertex_pointer_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_pointer_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_pointer_count_ = p_; size_vertex_pointer_count_ = bytes_; (void)pos_vertex_pointer_count_; (void)size_vertex_pointer_count_;
-    }
-    { /* wrap_point_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->wrap_point_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_wrap_point_count_ = p_; size_wrap_point_count_ = bytes_; (void)pos_wrap_point_count_; (void)size_wrap_point_count_;
-    }
-    { /* polygon_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->polygon_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_polygon_count_ = p_; size_polygon_count_ = bytes_; (void)pos_polygon_count_; (void)size_polygon_count_;
-    }
-    { /* points */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->point_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->points_count = (size_t)(n_ / 1u);
-        m->points = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f));
-        if (!m->points && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "points", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->points, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->points[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "points", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_points_ = p_; size_points_ = bytes_; (void)pos_points_; (void)size_points_;
-    }
-    { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 32u;
-        m->vertices_count = (size_t)(n_ / 1u);
-        m->vertices = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex));
-        if (!m->vertices && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "vertices", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vertex()) { if (n_) memcpy(m->vertices, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vertex(c, q_, &sz_, &m->vertices[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_vertices_ = p_; size_vertices_ = bytes_; (void)pos_vertices_; (void)size_vertices_;
-    }
-    { /* vertex_pointers */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_pointer_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_pointers_count = (size_t)(n_ / 1u);
-        m->vertex_pointers = relic_arena_array(c->arena, (size_t)n_, sizeof(uint32_t), _Alignof(uint32_t));
-        if (!m->vertex_pointers && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "vertex_pointers", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->vertex_pointers, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint32_t *)m->vertex_pointers)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u); }
-#endif
-        cur = p_ + bytes_;
-        pos_vertex_pointers_ = p_; size_vertex_pointers_ = bytes_; (void)pos_vertex_pointers_; (void)size_vertex_pointers_;
-    }
-    { /* polygons */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->polygon_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 40u;
-        m->polygons_count = (size_t)(n_ / 1u);
-        m->polygons = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon));
-        if (!m->polygons && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "polygons", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_polygon(c, q_, &sz_, &m->polygons[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "polygons", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        cur = p_ + bytes_;
-        pos_polygons_ = p_; size_polygons_ = bytes_; (void)pos_polygons_; (void)size_polygons_;
-    }
-    { /* wrap_points */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->wrap_point_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        m->wrap_points_count = (size_t)(n_ / 1u);
-        m->wrap_points = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f));
-        if (!m->wrap_points && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "wrap_points", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_vec3f()) { if (n_) memcpy(m->wrap_points, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, q_, &sz_, &m->wrap_points[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "wrap_points", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_wrap_points_ = p_; size_wrap_points_ = bytes_; (void)pos_wrap_points_; (void)size_wrap_points_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->wrap_point_count), 1u, 12u, c->size, "wrap_points", &n, &bytes)) != RELIC_OK) return st;
+        m->wrap_points_count = (size_t)n;
+        if (c->view) { c->view->wrap_points = c->base + cur; c->view->wrap_points_count = (size_t)n; }
+        if (c->arena && n && !(m->wrap_points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "wrap_points"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_points", (int64_t)k);
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -905,27 +152,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_mesh(relic_grf_mesh_dctx *c, uin
 
 relic_status relic_grf_mesh_validate(const uint8_t *data, size_t size, relic_grf_mesh_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_mesh_vctx c = { data, size, err, &out->values, out };
+    relic_grf_mesh_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_mesh(&c, 0, &sz, &out->values);
+    relic_status st = rd_mesh(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_mesh_decode(const relic_grf_mesh_view *v, relic_arena *a, relic_grf_mesh_mesh *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_mesh_dctx c = { v->base, v->size, err, out, a };
+    relic_grf_mesh_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_mesh(&c, 0, &sz, out);
+    return rd_mesh(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -936,18 +183,9 @@ typedef struct relic_grf_mesh_wctx {
     const relic_grf_mesh_mesh *root;
 } relic_grf_mesh_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_grf_mesh_wctx *c, const relic_grf_mesh_vec3f *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_vertex(relic_grf_mesh_wctx *c, const relic_grf_mesh_vertex *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_polygon(relic_grf_mesh_wctx *c, const relic_grf_mesh_polygon *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_mesh(const relic_grf_mesh_mesh *m);
-
-static const relic_grf_mesh_mesh *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_mesh(const relic_grf_mesh_mesh *m)
+static uint64_t sz_mesh(const relic_grf_mesh_mesh *m)
 {
-    const relic_grf_mesh_mesh *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += 4u;
     t += 4u;
@@ -964,362 +202,82 @@ RELIC_GEN_UNUSED static inline uint64_t sz_mesh(const relic_grf_mesh_mesh *m)
     t += ((uint64_t)m->wrap_points_count * 12u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_grf_mesh_mesh(const relic_grf_mesh_mesh *a, size_t n)
+
+static inline void put_vec3f(uint8_t *p, const relic_grf_mesh_vec3f *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_mesh(&a[i]);
-    return t;
+    relic_store_f32le(p + 0, m->x);
+    relic_store_f32le(p + 4, m->y);
+    relic_store_f32le(p + 8, m->z);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_grf_mesh_wctx *c, const relic_grf_mesh_vec3f *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_vertex(uint8_t *p, const relic_grf_mesh_vertex *m)
 {
-    relic_grf_mesh_vec3f mm_ = *m0;
-    relic_grf_mesh_vec3f *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->z);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->point);
+    put_vec3f(p + 4, &m->normal);
+    relic_store_f32le(p + 16, m->u);
+    relic_store_f32le(p + 20, m->v);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_u32le(p + 24 + k * 4, ((const uint32_t *)m->scratch)[k]);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_vertex(relic_grf_mesh_wctx *c, const relic_grf_mesh_vertex *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_polygon(uint8_t *p, const relic_grf_mesh_polygon *m)
 {
-    relic_grf_mesh_vertex mm_ = *m0;
-    relic_grf_mesh_vertex *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* point */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->point);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->normal, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "normal", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* u */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->u);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* v */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->v);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* scratch */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->scratch)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->vertex_count);
+    relic_store_u32le(p + 4, m->first);
+    put_vec3f(p + 8, &m->normal);
+    relic_store_f32le(p + 20, m->d);
+    relic_store_u32le(p + 24, m->surface);
+    relic_store_u32le(p + 28, m->flags);
+    relic_store_u32le(p + 32, m->unused);
+    relic_store_f32le(p + 36, m->area);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_polygon(relic_grf_mesh_wctx *c, const relic_grf_mesh_polygon *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_mesh_polygon mm_ = *m0;
-    relic_grf_mesh_polygon *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* first */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->first);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* normal */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->normal, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "normal", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* d */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->d);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* surface */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->surface);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->flags);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* unused */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->unused);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* area */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->area);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_grf_mesh_mesh mm_ = *m0;
-    relic_grf_mesh_mesh *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* material */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->material);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* needs_default_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->needs_default_colour);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* default_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->default_colour);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* pivot */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->pivot, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "pivot", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* point_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->point_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* vertex_pointer_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->vertex_pointer_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* wrap_point_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->wrap_point_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* polygon_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->polygon_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + pos, m->material);
+    relic_store_u32le(c->base + pos + 4, m->needs_default_colour);
+    relic_store_u32le(c->base + pos + 8, m->default_colour);
+    put_vec3f(c->base + pos + 12, &m->pivot);
+    relic_store_u32le(c->base + pos + 24, m->point_count);
+    relic_store_u32le(c->base + pos + 28, m->vertex_count);
+    relic_store_u32le(c->base + pos + 32, m->vertex_pointer_count);
+    relic_store_u32le(c->base + pos + 36, m->wrap_point_count);
+    relic_store_u32le(c->base + pos + 40, m->polygon_count);
+    cur = pos + 44;
     { /* points */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->point_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->points_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "points", "has %llu elements but point_count = %lld", (unsigned long long)m->points_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->points_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->points, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->points[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "points", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "points", "point_count", ((int64_t)m->point_count), m->points_count)) != RELIC_OK) return st;
+        const uint64_t n = m->points_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->points, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->points[k]);
+        cur += n * 12u;
     }
     { /* vertices */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->vertices_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "vertices", "has %llu elements but vertex_count = %lld", (unsigned long long)m->vertices_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->vertices_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vertex()) { if (n_) memcpy(c->base + p_, m->vertices, (size_t)(n_ * 32u)); bytes_ = n_ * 32u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vertex(c, &m->vertices[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "vertices", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "vertices", "vertex_count", ((int64_t)m->vertex_count), m->vertices_count)) != RELIC_OK) return st;
+        const uint64_t n = m->vertices_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertices, (size_t)(n * 32u)); }
+        else for (uint64_t k = 0; k < n; k++) put_vertex(c->base + cur + k * 32, &m->vertices[k]);
+        cur += n * 32u;
     }
     { /* vertex_pointers */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->vertex_pointer_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->vertex_pointers_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "vertex_pointers", "has %llu elements but vertex_pointer_count = %lld", (unsigned long long)m->vertex_pointers_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->vertex_pointers_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->vertex_pointers, (size_t)(n_ * 4u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->vertex_pointers)[k_]); }
-#endif
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "vertex_pointers", "vertex_pointer_count", ((int64_t)m->vertex_pointer_count), m->vertex_pointers_count)) != RELIC_OK) return st;
+        const uint64_t n = m->vertex_pointers_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->vertex_pointers, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u32le(c->base + cur + k * 4, ((const uint32_t *)m->vertex_pointers)[k]);
+        cur += n * 4u;
     }
     { /* polygons */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->polygon_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->polygons_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "polygons", "has %llu elements but polygon_count = %lld", (unsigned long long)m->polygons_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->polygons_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_polygon(c, &m->polygons[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "polygons", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "polygons", "polygon_count", ((int64_t)m->polygon_count), m->polygons_count)) != RELIC_OK) return st;
+        const uint64_t n = m->polygons_count;
+        for (uint64_t k = 0; k < n; k++) put_polygon(c->base + cur + k * 40, &m->polygons[k]);
+        cur += n * 40u;
     }
     { /* wrap_points */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->wrap_point_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->wrap_points_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "wrap_points", "has %llu elements but wrap_point_count = %lld", (unsigned long long)m->wrap_points_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->wrap_points_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_vec3f()) { if (n_) memcpy(c->base + p_, m->wrap_points, (size_t)(n_ * 12u)); bytes_ = n_ * 12u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_vec3f(c, &m->wrap_points[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "wrap_points", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "wrap_points", "wrap_point_count", ((int64_t)m->wrap_point_count), m->wrap_points_count)) != RELIC_OK) return st;
+        const uint64_t n = m->wrap_points_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->wrap_points, (size_t)(n * 12u)); }
+        else for (uint64_t k = 0; k < n; k++) put_vec3f(c->base + cur + k * 12, &m->wrap_points[k]);
+        cur += n * 12u;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1327,44 +285,31 @@ RELIC_GEN_UNUSED static inline relic_status put_mesh(relic_grf_mesh_wctx *c, con
 
 relic_status relic_grf_mesh_write(const relic_grf_mesh_mesh *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_mesh_mesh mm_ = *model;
-    relic_grf_mesh_mesh *m = &mm_;
-    relic_grf_mesh_wctx cc_ = { 0 };
-    relic_grf_mesh_wctx *c = &cc_;
+    relic_grf_mesh_mesh copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_mesh_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_mesh(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->points_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "point_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->point_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->vertices_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->vertex_pointers_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "vertex_pointer_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->vertex_pointer_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->wrap_points_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "wrap_point_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->wrap_point_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->polygons_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "polygon_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->polygon_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_mesh(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->points_count, UINT64_C(4294967295), "point_count", "u32")) != RELIC_OK) return st;
+    m->point_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertices_count, UINT64_C(4294967295), "vertex_count", "u32")) != RELIC_OK) return st;
+    m->vertex_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->vertex_pointers_count, UINT64_C(4294967295), "vertex_pointer_count", "u32")) != RELIC_OK) return st;
+    m->vertex_pointer_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->wrap_points_count, UINT64_C(4294967295), "wrap_point_count", "u32")) != RELIC_OK) return st;
+    m->wrap_point_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->polygons_count, UINT64_C(4294967295), "polygon_count", "u32")) != RELIC_OK) return st;
+    m->polygon_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_mesh(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_mesh(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

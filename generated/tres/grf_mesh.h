@@ -15,18 +15,13 @@ extern const char *const relic_grf_mesh_extensions[];
 
 /** Polygon bit flags (Trespasser source, Lib/Groff/GroffIO.cpp). */
 enum relic_grf_mesh_polygon_flags {
-    /** used for occlusion only */
-    RELIC_GRF_MESH_POLYGON_FLAGS_OCCLUSION_ONLY = 1,
-    /** cache */
-    RELIC_GRF_MESH_POLYGON_FLAGS_CACHE = 2,
-    /** curved (smooth-shaded: use the vertex normals) */
-    RELIC_GRF_MESH_POLYGON_FLAGS_CURVED = 4,
-    /** hidden */
-    RELIC_GRF_MESH_POLYGON_FLAGS_HIDDEN = 8,
+    RELIC_GRF_MESH_POLYGON_FLAGS_OCCLUSION_ONLY = 1, /**< used for occlusion only */
+    RELIC_GRF_MESH_POLYGON_FLAGS_CACHE = 2, /**< cache */
+    RELIC_GRF_MESH_POLYGON_FLAGS_CURVED = 4, /**< curved (smooth-shaded: use the vertex normals) */
+    RELIC_GRF_MESH_POLYGON_FLAGS_HIDDEN = 8, /**< hidden */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_grf_mesh_polygon_flags_name(int64_t value);
-/** Value of a name (as relic_grf_mesh_polygon_flags_name gives it); 0 when unknown. */
 int relic_grf_mesh_polygon_flags_from_name(const char *name, int64_t *value);
 #define RELIC_GRF_MESH_POLYGON_FLAGS_MASK 0xFu
 
@@ -46,82 +41,50 @@ struct relic_grf_mesh_vec3f {
 #define RELIC_GRF_MESH_VERTEX_SIZE 32
 /** A mesh vertex: a point with its normal and texture coordinates (Trespasser source, Lib/Groff/GroffIO.cpp; Trespasser file formats, TexNorm). Model form: plain C values. */
 struct relic_grf_mesh_vertex {
-    /** Index into the points [check it < point_count] */
-    uint32_t point;
-    /** Vertex normal */
-    relic_grf_mesh_vec3f normal;
-    /** Texture coordinate u */
-    float u;
-    /** Texture coordinate v */
-    float v;
-    /** Per-vertex scratch words of the loader (1, 0 in the Trespasser file-formats document's files) */
-    uint32_t scratch[2];
+    uint32_t point; /**< Index into the points [check it < point_count] */
+    relic_grf_mesh_vec3f normal; /**< Vertex normal */
+    float u; /**< Texture coordinate u */
+    float v; /**< Texture coordinate v */
+    uint32_t scratch[2]; /**< Per-vertex scratch words of the loader (1, 0 in the Trespasser file-formats document's files) */
 };
 
 #define RELIC_GRF_MESH_POLYGON_SIZE 40
 /** A polygon of the mesh (Trespasser source, Lib/Groff/GroffIO.cpp; Trespasser file formats, FaceInfo). Model form: plain C values. */
 struct relic_grf_mesh_polygon {
-    /** Number of corners */
-    uint32_t vertex_count;
-    /** Index of its first corner in the vertex-pointer array; the others follow */
-    uint32_t first;
-    /** Plane normal */
-    relic_grf_mesh_vec3f normal;
-    /** Plane distance: -(p . n) for a point p on the polygon */
-    float d;
-    /** Material index into the .material lists */
-    uint32_t surface;
-    /** Bit flags [flags polygon_flags] */
-    uint32_t flags;
-    /** Pointer word of the loader (0) */
-    uint32_t unused;
-    /** World area (the Trespasser file-formats document's files: varies per object) */
-    float area;
+    uint32_t vertex_count; /**< Number of corners */
+    uint32_t first; /**< Index of its first corner in the vertex-pointer array; the others follow */
+    relic_grf_mesh_vec3f normal; /**< Plane normal */
+    float d; /**< Plane distance: -(p . n) for a point p on the polygon */
+    uint32_t surface; /**< Material index into the .material lists */
+    uint32_t flags; /**< Bit flags [flags polygon_flags] */
+    uint32_t unused; /**< Pointer word of the loader (0) */
+    float area; /**< World area (the Trespasser file-formats document's files: varies per object) */
 };
 
 /** An optimised geometry section: header (44 bytes), then points, vertices, vertex pointers, polygons, wrap points. Model form: plain C values; its size in the file varies. */
 struct relic_grf_mesh_mesh {
-    /** Section handle of the .material section (0 = none) */
-    uint32_t material;
-    /** 1 when the object has no material and uses default_colour, else 0 */
-    uint32_t needs_default_colour;
-    /** Default colour: bytes B, G, R, x */
-    uint32_t default_colour;
-    /** Pivot offset */
-    relic_grf_mesh_vec3f pivot;
-    /** Number of points [derived: count(points), filled by the writer] */
-    uint32_t point_count;
-    /** Number of vertices [derived: count(vertices), filled by the writer] */
-    uint32_t vertex_count;
-    /** Number of vertex-pointer entries [derived: count(vertex_pointers), filled by the writer] */
-    uint32_t vertex_pointer_count;
-    /** Number of wrap points [derived: count(wrap_points), filled by the writer] */
-    uint32_t wrap_point_count;
-    /** Number of polygons [derived: count(polygons), filled by the writer] */
-    uint32_t polygon_count;
-    /** Points (positions), object space [count point_count] */
-    relic_grf_mesh_vec3f *points;
+    uint32_t material; /**< Section handle of the .material section (0 = none) */
+    uint32_t needs_default_colour; /**< 1 when the object has no material and uses default_colour, else 0 */
+    uint32_t default_colour; /**< Default colour: bytes B, G, R, x */
+    relic_grf_mesh_vec3f pivot; /**< Pivot offset */
+    uint32_t point_count; /**< Number of points [derived: count(points), filled by the writer] */
+    uint32_t vertex_count; /**< Number of vertices [derived: count(vertices), filled by the writer] */
+    uint32_t vertex_pointer_count; /**< Number of vertex-pointer entries [derived: count(vertex_pointers), filled by the writer] */
+    uint32_t wrap_point_count; /**< Number of wrap points [derived: count(wrap_points), filled by the writer] */
+    uint32_t polygon_count; /**< Number of polygons [derived: count(polygons), filled by the writer] */
+    relic_grf_mesh_vec3f *points; /**< Points (positions), object space [count point_count] */
     size_t points_count; /**< number of elements in points */
-    /** Vertices [count vertex_count] */
-    relic_grf_mesh_vertex *vertices;
+    relic_grf_mesh_vertex *vertices; /**< Vertices [count vertex_count] */
     size_t vertices_count; /**< number of elements in vertices */
-    /** Polygon corners: vertex indices, each polygon's run consecutive [check it < vertex_count] [count vertex_pointer_count] */
-    uint32_t *vertex_pointers;
+    uint32_t *vertex_pointers; /**< Polygon corners: vertex indices, each polygon's run consecutive [check it < vertex_count] [count vertex_pointer_count] */
     size_t vertex_pointers_count; /**< number of elements in vertex_pointers */
-    /** Polygons [count polygon_count] */
-    relic_grf_mesh_polygon *polygons;
+    relic_grf_mesh_polygon *polygons; /**< Polygons [count polygon_count] */
     size_t polygons_count; /**< number of elements in polygons */
-    /** Wrap points: the convex hull (physics bounding volume) [count wrap_point_count] */
-    relic_grf_mesh_vec3f *wrap_points;
+    relic_grf_mesh_vec3f *wrap_points; /**< Wrap points: the convex hull (physics bounding volume) [count wrap_point_count] */
     size_t wrap_points_count; /**< number of elements in wrap_points */
 };
 
-_Static_assert(RELIC_GRF_MESH_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_GRF_MESH_VERTEX_SIZE == 32, "documented size of vertex");
-_Static_assert(RELIC_GRF_MESH_POLYGON_SIZE == 40, "documented size of polygon");
-
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_grf_mesh_vec3f_view { const uint8_t *p; } relic_grf_mesh_vec3f_view;
+typedef struct relic_grf_mesh_vec3f_view { const uint8_t *p; } relic_grf_mesh_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_GRF_MESH_VEC3F_X_OFFSET 0
 static inline float relic_grf_mesh_vec3f_x(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_MESH_VEC3F_Y_OFFSET 4
@@ -129,49 +92,34 @@ static inline float relic_grf_mesh_vec3f_y(relic_grf_mesh_vec3f_view v) { return
 #define RELIC_GRF_MESH_VEC3F_Z_OFFSET 8
 static inline float relic_grf_mesh_vec3f_z(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated vertex (32 bytes in the file). */
-typedef struct relic_grf_mesh_vertex_view { const uint8_t *p; } relic_grf_mesh_vertex_view;
+typedef struct relic_grf_mesh_vertex_view { const uint8_t *p; } relic_grf_mesh_vertex_view; /**< a validated vertex (32 bytes in the file), zero-copy */
 #define RELIC_GRF_MESH_VERTEX_POINT_OFFSET 0
-/** Index into the points */
 static inline uint32_t relic_grf_mesh_vertex_point(relic_grf_mesh_vertex_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_MESH_VERTEX_NORMAL_OFFSET 4
-/** Vertex normal */
 static inline relic_grf_mesh_vec3f_view relic_grf_mesh_vertex_normal(relic_grf_mesh_vertex_view v) { relic_grf_mesh_vec3f_view r = { v.p + 4 }; return r; }
 #define RELIC_GRF_MESH_VERTEX_U_OFFSET 16
-/** Texture coordinate u */
 static inline float relic_grf_mesh_vertex_u(relic_grf_mesh_vertex_view v) { return relic_load_f32le(v.p + 16); }
 #define RELIC_GRF_MESH_VERTEX_V_OFFSET 20
-/** Texture coordinate v */
 static inline float relic_grf_mesh_vertex_v(relic_grf_mesh_vertex_view v) { return relic_load_f32le(v.p + 20); }
 #define RELIC_GRF_MESH_VERTEX_SCRATCH_OFFSET 24
-/** Per-vertex scratch words of the loader (1, 0 in the Trespasser file-formats document's files) */
 static inline uint32_t relic_grf_mesh_vertex_scratch(relic_grf_mesh_vertex_view v, size_t i) { return relic_load_u32le(v.p + 24 + 4 * i); }
 
-/** Zero-copy view of a validated polygon (40 bytes in the file). */
-typedef struct relic_grf_mesh_polygon_view { const uint8_t *p; } relic_grf_mesh_polygon_view;
+typedef struct relic_grf_mesh_polygon_view { const uint8_t *p; } relic_grf_mesh_polygon_view; /**< a validated polygon (40 bytes in the file), zero-copy */
 #define RELIC_GRF_MESH_POLYGON_VERTEX_COUNT_OFFSET 0
-/** Number of corners */
 static inline uint32_t relic_grf_mesh_polygon_vertex_count(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_MESH_POLYGON_FIRST_OFFSET 4
-/** Index of its first corner in the vertex-pointer array; the others follow */
 static inline uint32_t relic_grf_mesh_polygon_first(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_GRF_MESH_POLYGON_NORMAL_OFFSET 8
-/** Plane normal */
 static inline relic_grf_mesh_vec3f_view relic_grf_mesh_polygon_normal(relic_grf_mesh_polygon_view v) { relic_grf_mesh_vec3f_view r = { v.p + 8 }; return r; }
 #define RELIC_GRF_MESH_POLYGON_D_OFFSET 20
-/** Plane distance: -(p . n) for a point p on the polygon */
 static inline float relic_grf_mesh_polygon_d(relic_grf_mesh_polygon_view v) { return relic_load_f32le(v.p + 20); }
 #define RELIC_GRF_MESH_POLYGON_SURFACE_OFFSET 24
-/** Material index into the .material lists */
 static inline uint32_t relic_grf_mesh_polygon_surface(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_GRF_MESH_POLYGON_FLAGS_OFFSET 28
-/** Bit flags */
 static inline uint32_t relic_grf_mesh_polygon_flags(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 28); }
 #define RELIC_GRF_MESH_POLYGON_UNUSED_OFFSET 32
-/** Pointer word of the loader (0) */
 static inline uint32_t relic_grf_mesh_polygon_unused(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 32); }
 #define RELIC_GRF_MESH_POLYGON_AREA_OFFSET 36
-/** World area (the Trespasser file-formats document's files: varies per object) */
 static inline float relic_grf_mesh_polygon_area(relic_grf_mesh_polygon_view v) { return relic_load_f32le(v.p + 36); }
 
 /** A validated grf_mesh file: the bytes, and where each top-level member lies.

@@ -9,238 +9,53 @@
 
 const char *const relic_grf_object_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_object(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_object_object) == 28u
-        && offsetof(relic_grf_object_object, name) == 0u
-        && offsetof(relic_grf_object_object, geometry) == 4u
-        && offsetof(relic_grf_object_object, mapping) == 8u
-        && offsetof(relic_grf_object_object, physics) == 12u
-        && offsetof(relic_grf_object_object, ai) == 16u
-        && offsetof(relic_grf_object_object, sound) == 20u
-        && offsetof(relic_grf_object_object, special) == 24u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_grf_object_object) == 28 && offsetof(relic_grf_object_object, geometry) == 4 && offsetof(relic_grf_object_object, mapping) == 8 && offsetof(relic_grf_object_object, physics) == 12 && offsetof(relic_grf_object_object, ai) == 16 && offsetof(relic_grf_object_object, sound) == 20 && offsetof(relic_grf_object_object, special) == 24, "object: C layout is file layout (arrays are copied with memcpy)");
 
-/* ---- validator and decoder ---- */
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-typedef struct relic_grf_object_vctx {
+typedef struct relic_grf_object_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_object_object *root;
-    relic_grf_object_view *view;
-} relic_grf_object_vctx;
+    relic_grf_object_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_object_rctx;
 
-typedef struct relic_grf_object_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_object_object *root;
-    relic_arena *arena;
-} relic_grf_object_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_object(relic_grf_object_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_object_object *m);
-RELIC_GEN_UNUSED static inline relic_status dec_object(relic_grf_object_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_object_object *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_object(relic_grf_object_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_object_object *m)
+static relic_status rd_object(relic_grf_object_rctx *c, uint64_t pos, relic_grf_object_object *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_geometry_ = 0, size_geometry_ = 0;
-    uint64_t pos_mapping_ = 0, size_mapping_ = 0;
-    uint64_t pos_physics_ = 0, size_physics_ = 0;
-    uint64_t pos_ai_ = 0, size_ai_ = 0;
-    uint64_t pos_sound_ = 0, size_sound_ = 0;
-    uint64_t pos_special_ = 0, size_special_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "name needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->name = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* geometry */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "geometry", -1, "geometry needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->geometry = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_geometry_ = p_; size_geometry_ = bytes_; (void)pos_geometry_; (void)size_geometry_;
-    }
-    { /* mapping */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "mapping", -1, "mapping needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->mapping = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_mapping_ = p_; size_mapping_ = bytes_; (void)pos_mapping_; (void)size_mapping_;
-    }
-    { /* physics */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "physics", -1, "physics needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->physics = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_physics_ = p_; size_physics_ = bytes_; (void)pos_physics_; (void)size_physics_;
-    }
-    { /* ai */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "ai", -1, "ai needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->ai = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_ai_ = p_; size_ai_ = bytes_; (void)pos_ai_; (void)size_ai_;
-    }
-    { /* sound */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "sound", -1, "sound needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->sound = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sound_ = p_; size_sound_ = bytes_; (void)pos_sound_; (void)size_sound_;
-    }
-    { /* special */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "special", -1, "special needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->special = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_special_ = p_; size_special_ = bytes_; (void)pos_special_; (void)size_special_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_object(relic_grf_object_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_object_object *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_geometry_ = 0, size_geometry_ = 0;
-    uint64_t pos_mapping_ = 0, size_mapping_ = 0;
-    uint64_t pos_physics_ = 0, size_physics_ = 0;
-    uint64_t pos_ai_ = 0, size_ai_ = 0;
-    uint64_t pos_sound_ = 0, size_sound_ = 0;
-    uint64_t pos_special_ = 0, size_special_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->name = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* geometry */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->geometry = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_geometry_ = p_; size_geometry_ = bytes_; (void)pos_geometry_; (void)size_geometry_;
-    }
-    { /* mapping */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->mapping = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_mapping_ = p_; size_mapping_ = bytes_; (void)pos_mapping_; (void)size_mapping_;
-    }
-    { /* physics */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->physics = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_physics_ = p_; size_physics_ = bytes_; (void)pos_physics_; (void)size_physics_;
-    }
-    { /* ai */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->ai = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_ai_ = p_; size_ai_ = bytes_; (void)pos_ai_; (void)size_ai_;
-    }
-    { /* sound */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->sound = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sound_ = p_; size_sound_ = bytes_; (void)pos_sound_; (void)size_sound_;
-    }
-    { /* special */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->special = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_special_ = p_; size_special_ = bytes_; (void)pos_special_; (void)size_special_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "name", "name..special", 28u);
+    m->name = relic_load_u32le(c->base + pos);
+    m->geometry = relic_load_u32le(c->base + pos + 4);
+    m->mapping = relic_load_u32le(c->base + pos + 8);
+    m->physics = relic_load_u32le(c->base + pos + 12);
+    m->ai = relic_load_u32le(c->base + pos + 16);
+    m->sound = relic_load_u32le(c->base + pos + 20);
+    m->special = relic_load_u32le(c->base + pos + 24);
     return RELIC_OK;
 }
 
 relic_status relic_grf_object_validate(const uint8_t *data, size_t size, relic_grf_object_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_object_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_object(&c, 0, &sz, &out->values);
+    relic_grf_object_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_object(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_object_decode(const relic_grf_object_view *v, relic_arena *a, relic_grf_object_object *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_object_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_object(&c, 0, &sz, out);
+    relic_grf_object_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_object(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -251,103 +66,35 @@ typedef struct relic_grf_object_wctx {
     const relic_grf_object_object *root;
 } relic_grf_object_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_object *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_object *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_object *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_object_object mm_ = *m0;
-    relic_grf_object_object *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->name);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* geometry */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->geometry);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* mapping */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->mapping);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* physics */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->physics);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* ai */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->ai);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* sound */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->sound);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* special */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->special);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u32le(c->base + pos, m->name);
+    relic_store_u32le(c->base + pos + 4, m->geometry);
+    relic_store_u32le(c->base + pos + 8, m->mapping);
+    relic_store_u32le(c->base + pos + 12, m->physics);
+    relic_store_u32le(c->base + pos + 16, m->ai);
+    relic_store_u32le(c->base + pos + 20, m->sound);
+    relic_store_u32le(c->base + pos + 24, m->special);
+    *size_out = 28u;
     return RELIC_OK;
 }
 
 relic_status relic_grf_object_write(const relic_grf_object_object *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_object_object mm_ = *model;
-    relic_grf_object_object *m = &mm_;
-    relic_grf_object_wctx cc_ = { 0 };
-    relic_grf_object_wctx *c = &cc_;
+    relic_grf_object_object copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_object_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 28u;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = 28u;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_object(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_object(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -9,490 +9,100 @@
 
 const char *const relic_grf_region_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_vec3f(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_region_vec3f) == 12u
-        && offsetof(relic_grf_region_vec3f, x) == 0u
-        && offsetof(relic_grf_region_vec3f, y) == 4u
-        && offsetof(relic_grf_region_vec3f, z) == 8u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_grf_region_vec3f) == 12 && offsetof(relic_grf_region_vec3f, y) == 4 && offsetof(relic_grf_region_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_grf_region_handle) == 8 && offsetof(relic_grf_region_handle, references) == 4, "handle: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_grf_region_instance) == 44 && offsetof(relic_grf_region_instance, name) == 4 && offsetof(relic_grf_region_instance, position) == 8 && offsetof(relic_grf_region_instance, rotation) == 20 && offsetof(relic_grf_region_instance, scale) == 32 && offsetof(relic_grf_region_instance, values) == 36, "instance: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_handle(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_region_handle) == 8u
-        && offsetof(relic_grf_region_handle, id) == 0u
-        && offsetof(relic_grf_region_handle, references) == 4u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-RELIC_GEN_UNUSED static inline int plain_instance(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_grf_region_instance) == 44u
-        && offsetof(relic_grf_region_instance, object) == 0u
-        && offsetof(relic_grf_region_instance, name) == 4u
-        && offsetof(relic_grf_region_instance, position) == 8u && plain_vec3f()
-        && offsetof(relic_grf_region_instance, rotation) == 20u && plain_vec3f()
-        && offsetof(relic_grf_region_instance, scale) == 32u
-        && offsetof(relic_grf_region_instance, values) == 36u && plain_handle();
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_grf_region_vctx {
+typedef struct relic_grf_region_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_grf_region_region *root;
-    relic_grf_region_view *view;
-} relic_grf_region_vctx;
+    relic_grf_region_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_grf_region_rctx;
 
-typedef struct relic_grf_region_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_grf_region_region *root;
-    relic_arena *arena;
-} relic_grf_region_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_grf_region_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_grf_region_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status val_handle(relic_grf_region_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_handle *m);
-RELIC_GEN_UNUSED static inline relic_status dec_handle(relic_grf_region_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_handle *m);
-RELIC_GEN_UNUSED static inline relic_status val_instance(relic_grf_region_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_instance *m);
-RELIC_GEN_UNUSED static inline relic_status dec_instance(relic_grf_region_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_instance *m);
-RELIC_GEN_UNUSED static inline relic_status val_region(relic_grf_region_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m);
-RELIC_GEN_UNUSED static inline relic_status dec_region(relic_grf_region_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_grf_region_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_vec3f *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
+    const uint8_t *p = c->base + pos;
+    m->x = relic_load_f32le(p + 0);
+    m->y = relic_load_f32le(p + 4);
+    m->z = relic_load_f32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_grf_region_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_handle(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_handle *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "handle", 8u);
+    const uint8_t *p = c->base + pos;
+    m->id = relic_load_u32le(p + 0);
+    m->references = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_handle(relic_grf_region_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_handle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_instance *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_id_ = 0, size_id_ = 0;
-    uint64_t pos_references_ = 0, size_references_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "handle needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
-    }
-    { /* references */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->references = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_references_ = p_; size_references_ = bytes_; (void)pos_references_; (void)size_references_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "instance", 44u);
+    const uint8_t *p = c->base + pos;
+    m->object = relic_load_u32le(p + 0);
+    m->name = relic_load_u32le(p + 4);
+    if ((st = rd_vec3f(c, pos + 8, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    if ((st = rd_vec3f(c, pos + 20, &m->rotation)) != RELIC_OK) return relic_gen_nest(c->err, st, "rotation", -1);
+    m->scale = relic_load_f32le(p + 32);
+    if ((st = rd_handle(c, pos + 36, &m->values)) != RELIC_OK) return relic_gen_nest(c->err, st, "values", -1);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_handle(relic_grf_region_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_handle *m)
+static relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_id_ = 0, size_id_ = 0;
-    uint64_t pos_references_ = 0, size_references_ = 0;
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
-    }
-    { /* references */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->references = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_references_ = p_; size_references_ = bytes_; (void)pos_references_; (void)size_references_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_instance(relic_grf_region_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_instance *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_object_ = 0, size_object_ = 0;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_rotation_ = 0, size_rotation_ = 0;
-    uint64_t pos_scale_ = 0, size_scale_ = 0;
-    uint64_t pos_values_ = 0, size_values_ = 0;
-    if (pos > c->size || c->size - pos < 44u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "instance needs 44 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* object */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->object = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_object_ = p_; size_object_ = bytes_; (void)pos_object_; (void)size_object_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->name = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->position);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* rotation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->rotation);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rotation", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_rotation_ = p_; size_rotation_ = bytes_; (void)pos_rotation_; (void)size_rotation_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->scale = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
-    }
-    { /* values */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_handle(c, p_, &sz_, &m->values);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "values", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_values_ = p_; size_values_ = bytes_; (void)pos_values_; (void)size_values_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_instance(relic_grf_region_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_instance *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_object_ = 0, size_object_ = 0;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_rotation_ = 0, size_rotation_ = 0;
-    uint64_t pos_scale_ = 0, size_scale_ = 0;
-    uint64_t pos_values_ = 0, size_values_ = 0;
-    { /* object */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->object = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_object_ = p_; size_object_ = bytes_; (void)pos_object_; (void)size_object_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->name = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->position);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* rotation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->rotation);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rotation", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_rotation_ = p_; size_rotation_ = bytes_; (void)pos_rotation_; (void)size_rotation_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->scale = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
-    }
-    { /* values */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        uint64_t sz_ = 0; relic_status st_ = dec_handle(c, p_, &sz_, &m->values);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "values", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_values_ = p_; size_values_ = bytes_; (void)pos_values_; (void)size_values_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_region(relic_grf_region_vctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_instance_count_ = 0, size_instance_count_ = 0;
-    uint64_t pos_instances_ = 0, size_instances_ = 0;
-    uint64_t pos_value_table_ = 0, size_value_table_ = 0;
-    { /* instance_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "instance_count", -1, "instance_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->instance_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_instance_count_ = p_; size_instance_count_ = bytes_; (void)pos_instance_count_; (void)size_instance_count_;
-    }
+    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "instance_count", "instance_count", 4u);
+    m->instance_count = relic_load_u32le(c->base + pos);
+    cur = pos + 4;
     { /* instances */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->instance_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "instances", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 44u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "instances", -1, "%llu elements of 44 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 44u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->instances_count = (size_t)(n_ / 1u);
-        c->view->instances = c->base + p_;
-        c->view->instances_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_instances_ = p_; size_instances_ = bytes_; (void)pos_instances_; (void)size_instances_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->instance_count), 1u, 44u, c->size, "instances", &n, &bytes)) != RELIC_OK) return st;
+        m->instances_count = (size_t)n;
+        if (c->view) { c->view->instances = c->base + cur; c->view->instances_count = (size_t)n; }
+        if (c->arena && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_region_instance), _Alignof(relic_grf_region_instance), cur, "instances"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_instance(c, cur + k * 44u, &m->instances[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
+        cur += bytes;
     }
-    { /* value_table */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "value_table", -1, "value_table needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->value_table = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_value_table_ = p_; size_value_table_ = bytes_; (void)pos_value_table_; (void)size_value_table_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_region(relic_grf_region_dctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_instance_count_ = 0, size_instance_count_ = 0;
-    uint64_t pos_instances_ = 0, size_instances_ = 0;
-    uint64_t pos_value_table_ = 0, size_value_table_ = 0;
-    { /* instance_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->instance_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_instance_count_ = p_; size_instance_count_ = bytes_; (void)pos_instance_count_; (void)size_instance_count_;
-    }
-    { /* instances */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->instance_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 44u;
-        m->instances_count = (size_t)(n_ / 1u);
-        m->instances = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_grf_region_instance), _Alignof(relic_grf_region_instance));
-        if (!m->instances && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "instances", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_instance()) { if (n_) memcpy(m->instances, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_instance(c, q_, &sz_, &m->instances[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "instances", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_instances_ = p_; size_instances_ = bytes_; (void)pos_instances_; (void)size_instances_;
-    }
-    { /* value_table */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->value_table = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_value_table_ = p_; size_value_table_ = bytes_; (void)pos_value_table_; (void)size_value_table_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "value_table", "value_table", 4u);
+    m->value_table = relic_load_u32le(c->base + cur);
+    *size_out = cur + 4 - pos;
     return RELIC_OK;
 }
 
 relic_status relic_grf_region_validate(const uint8_t *data, size_t size, relic_grf_region_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_grf_region_vctx c = { data, size, err, &out->values, out };
+    relic_grf_region_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_region(&c, 0, &sz, &out->values);
+    relic_status st = rd_region(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_region_decode(const relic_grf_region_view *v, relic_arena *a, relic_grf_region_region *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_grf_region_dctx c = { v->base, v->size, err, out, a };
+    relic_grf_region_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_region(&c, 0, &sz, out);
+    return rd_region(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -503,234 +113,75 @@ typedef struct relic_grf_region_wctx {
     const relic_grf_region_region *root;
 } relic_grf_region_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_grf_region_wctx *c, const relic_grf_region_vec3f *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_handle(relic_grf_region_wctx *c, const relic_grf_region_handle *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_instance(relic_grf_region_wctx *c, const relic_grf_region_instance *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_region *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_region(const relic_grf_region_region *m);
-
-static const relic_grf_region_region *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_region(const relic_grf_region_region *m)
+static uint64_t sz_region(const relic_grf_region_region *m)
 {
-    const relic_grf_region_region *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += ((uint64_t)m->instances_count * 44u);
     t += 4u;
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_grf_region_region(const relic_grf_region_region *a, size_t n)
+
+static inline void put_vec3f(uint8_t *p, const relic_grf_region_vec3f *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_region(&a[i]);
-    return t;
+    relic_store_f32le(p + 0, m->x);
+    relic_store_f32le(p + 4, m->y);
+    relic_store_f32le(p + 8, m->z);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_grf_region_wctx *c, const relic_grf_region_vec3f *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_handle(uint8_t *p, const relic_grf_region_handle *m)
 {
-    relic_grf_region_vec3f mm_ = *m0;
-    relic_grf_region_vec3f *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->z);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->id);
+    relic_store_u32le(p + 4, m->references);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_handle(relic_grf_region_wctx *c, const relic_grf_region_handle *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_instance(uint8_t *p, const relic_grf_region_instance *m)
 {
-    relic_grf_region_handle mm_ = *m0;
-    relic_grf_region_handle *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* references */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->references);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->object);
+    relic_store_u32le(p + 4, m->name);
+    put_vec3f(p + 8, &m->position);
+    put_vec3f(p + 20, &m->rotation);
+    relic_store_f32le(p + 32, m->scale);
+    put_handle(p + 36, &m->values);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_instance(relic_grf_region_wctx *c, const relic_grf_region_instance *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_region *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_grf_region_instance mm_ = *m0;
-    relic_grf_region_instance *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* object */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->object);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->name);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->position, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* rotation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->rotation, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rotation", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->scale);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* values */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_handle(c, &m->values, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "values", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_region *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_grf_region_region mm_ = *m0;
-    relic_grf_region_region *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* instance_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->instance_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + pos, m->instance_count);
+    cur = pos + 4;
     { /* instances */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->instance_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->instances_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "instances", "has %llu elements but instance_count = %lld", (unsigned long long)m->instances_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->instances_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_instance()) { if (n_) memcpy(c->base + p_, m->instances, (size_t)(n_ * 44u)); bytes_ = n_ * 44u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_instance(c, &m->instances[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "instances", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "instances", "instance_count", ((int64_t)m->instance_count), m->instances_count)) != RELIC_OK) return st;
+        const uint64_t n = m->instances_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->instances, (size_t)(n * 44u)); }
+        else for (uint64_t k = 0; k < n; k++) put_instance(c->base + cur + k * 44, &m->instances[k]);
+        cur += n * 44u;
     }
-    { /* value_table */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->value_table);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u32le(c->base + cur, m->value_table);
+    *size_out = cur + 4 - pos;
     return RELIC_OK;
 }
 
 relic_status relic_grf_region_write(const relic_grf_region_region *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_grf_region_region mm_ = *model;
-    relic_grf_region_region *m = &mm_;
-    relic_grf_region_wctx cc_ = { 0 };
-    relic_grf_region_wctx *c = &cc_;
+    relic_grf_region_region copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_grf_region_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_region(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->instances_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "instance_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->instance_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    const uint64_t cur = sz_region(m);
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->instances_count, UINT64_C(4294967295), "instance_count", "u32")) != RELIC_OK) return st;
+    m->instance_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_region(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_region(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -36,37 +36,23 @@ struct relic_grf_region_handle {
 #define RELIC_GRF_REGION_INSTANCE_SIZE 44
 /** A region record: one instance of an object (Trespasser source, Lib/Groff/GroffIO.cpp; Trespasser file formats, REGION ENTRY). Model form: plain C values. */
 struct relic_grf_region_instance {
-    /** Section handle (0x80000000 + directory index) of the object (model) section */
-    uint32_t object;
-    /** Symbol handle of the instance name (unique per level) */
-    uint32_t name;
-    /** Position in the level, metres */
-    relic_grf_region_vec3f position;
-    /** Orientation as Euler angles in radians, applied x then y then z going object to world (Trespasser file formats, REGION ENTRY) */
-    relic_grf_region_vec3f rotation;
-    /** Uniform scale */
-    float scale;
-    /** Value-table handle of the object record listing this instance's properties; (0, 0) = none */
-    relic_grf_region_handle values;
+    uint32_t object; /**< Section handle (0x80000000 + directory index) of the object (model) section */
+    uint32_t name; /**< Symbol handle of the instance name (unique per level) */
+    relic_grf_region_vec3f position; /**< Position in the level, metres */
+    relic_grf_region_vec3f rotation; /**< Orientation as Euler angles in radians, applied x then y then z going object to world (Trespasser file formats, REGION ENTRY) */
+    float scale; /**< Uniform scale */
+    relic_grf_region_handle values; /**< Value-table handle of the object record listing this instance's properties; (0, 0) = none */
 };
 
 /** The .region section: record count, the records, the value-table section handle. Model form: plain C values; its size in the file varies. */
 struct relic_grf_region_region {
-    /** Number of instances [derived: count(instances), filled by the writer] */
-    uint32_t instance_count;
-    /** The instances [count instance_count] */
-    relic_grf_region_instance *instances;
+    uint32_t instance_count; /**< Number of instances [derived: count(instances), filled by the writer] */
+    relic_grf_region_instance *instances; /**< The instances [count instance_count] */
     size_t instances_count; /**< number of elements in instances */
-    /** Section handle of the value table (0 = none) */
-    uint32_t value_table;
+    uint32_t value_table; /**< Section handle of the value table (0 = none) */
 };
 
-_Static_assert(RELIC_GRF_REGION_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_GRF_REGION_HANDLE_SIZE == 8, "documented size of handle");
-_Static_assert(RELIC_GRF_REGION_INSTANCE_SIZE == 44, "documented size of instance");
-
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_grf_region_vec3f_view { const uint8_t *p; } relic_grf_region_vec3f_view;
+typedef struct relic_grf_region_vec3f_view { const uint8_t *p; } relic_grf_region_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_VEC3F_X_OFFSET 0
 static inline float relic_grf_region_vec3f_x(relic_grf_region_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_REGION_VEC3F_Y_OFFSET 4
@@ -74,32 +60,24 @@ static inline float relic_grf_region_vec3f_y(relic_grf_region_vec3f_view v) { re
 #define RELIC_GRF_REGION_VEC3F_Z_OFFSET 8
 static inline float relic_grf_region_vec3f_z(relic_grf_region_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated handle (8 bytes in the file). */
-typedef struct relic_grf_region_handle_view { const uint8_t *p; } relic_grf_region_handle_view;
+typedef struct relic_grf_region_handle_view { const uint8_t *p; } relic_grf_region_handle_view; /**< a validated handle (8 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_HANDLE_ID_OFFSET 0
 static inline uint32_t relic_grf_region_handle_id(relic_grf_region_handle_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_REGION_HANDLE_REFERENCES_OFFSET 4
 static inline uint32_t relic_grf_region_handle_references(relic_grf_region_handle_view v) { return relic_load_u32le(v.p + 4); }
 
-/** Zero-copy view of a validated instance (44 bytes in the file). */
-typedef struct relic_grf_region_instance_view { const uint8_t *p; } relic_grf_region_instance_view;
+typedef struct relic_grf_region_instance_view { const uint8_t *p; } relic_grf_region_instance_view; /**< a validated instance (44 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_INSTANCE_OBJECT_OFFSET 0
-/** Section handle (0x80000000 + directory index) of the object (model) section */
 static inline uint32_t relic_grf_region_instance_object(relic_grf_region_instance_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_REGION_INSTANCE_NAME_OFFSET 4
-/** Symbol handle of the instance name (unique per level) */
 static inline uint32_t relic_grf_region_instance_name(relic_grf_region_instance_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_GRF_REGION_INSTANCE_POSITION_OFFSET 8
-/** Position in the level, metres */
 static inline relic_grf_region_vec3f_view relic_grf_region_instance_position(relic_grf_region_instance_view v) { relic_grf_region_vec3f_view r = { v.p + 8 }; return r; }
 #define RELIC_GRF_REGION_INSTANCE_ROTATION_OFFSET 20
-/** Orientation as Euler angles in radians, applied x then y then z going object to world (Trespasser file formats, REGION ENTRY) */
 static inline relic_grf_region_vec3f_view relic_grf_region_instance_rotation(relic_grf_region_instance_view v) { relic_grf_region_vec3f_view r = { v.p + 20 }; return r; }
 #define RELIC_GRF_REGION_INSTANCE_SCALE_OFFSET 32
-/** Uniform scale */
 static inline float relic_grf_region_instance_scale(relic_grf_region_instance_view v) { return relic_load_f32le(v.p + 32); }
 #define RELIC_GRF_REGION_INSTANCE_VALUES_OFFSET 36
-/** Value-table handle of the object record listing this instance's properties; (0, 0) = none */
 static inline relic_grf_region_handle_view relic_grf_region_instance_values(relic_grf_region_instance_view v) { relic_grf_region_handle_view r = { v.p + 36 }; return r; }
 
 /** A validated grf_region file: the bytes, and where each top-level member lies.

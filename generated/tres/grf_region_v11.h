@@ -28,32 +28,21 @@ struct relic_grf_region_v11_vec3f {
 #define RELIC_GRF_REGION_V11_INSTANCE_SIZE 36
 /** A version-11 region record (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values. */
 struct relic_grf_region_v11_instance {
-    /** Section handle of the object (model) section */
-    uint32_t object;
-    /** Symbol handle of the instance name */
-    uint32_t name;
-    /** Position in the level, metres */
-    relic_grf_region_v11_vec3f position;
-    /** Orientation as Euler angles in radians, applied x then y then z going object to world (Trespasser file formats, REGION ENTRY) */
-    relic_grf_region_v11_vec3f rotation;
-    /** Uniform scale */
-    float scale;
+    uint32_t object; /**< Section handle of the object (model) section */
+    uint32_t name; /**< Symbol handle of the instance name */
+    relic_grf_region_v11_vec3f position; /**< Position in the level, metres */
+    relic_grf_region_v11_vec3f rotation; /**< Orientation as Euler angles in radians, applied x then y then z going object to world (Trespasser file formats, REGION ENTRY) */
+    float scale; /**< Uniform scale */
 };
 
 /** The version-11 .region section: record count and records. Model form: plain C values; its size in the file varies. */
 struct relic_grf_region_v11_region {
-    /** Number of instances [derived: count(instances), filled by the writer] */
-    uint32_t instance_count;
-    /** The instances [count instance_count] */
-    relic_grf_region_v11_instance *instances;
+    uint32_t instance_count; /**< Number of instances [derived: count(instances), filled by the writer] */
+    relic_grf_region_v11_instance *instances; /**< The instances [count instance_count] */
     size_t instances_count; /**< number of elements in instances */
 };
 
-_Static_assert(RELIC_GRF_REGION_V11_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_GRF_REGION_V11_INSTANCE_SIZE == 36, "documented size of instance");
-
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_grf_region_v11_vec3f_view { const uint8_t *p; } relic_grf_region_v11_vec3f_view;
+typedef struct relic_grf_region_v11_vec3f_view { const uint8_t *p; } relic_grf_region_v11_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_V11_VEC3F_X_OFFSET 0
 static inline float relic_grf_region_v11_vec3f_x(relic_grf_region_v11_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_GRF_REGION_V11_VEC3F_Y_OFFSET 4
@@ -61,22 +50,16 @@ static inline float relic_grf_region_v11_vec3f_y(relic_grf_region_v11_vec3f_view
 #define RELIC_GRF_REGION_V11_VEC3F_Z_OFFSET 8
 static inline float relic_grf_region_v11_vec3f_z(relic_grf_region_v11_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated instance (36 bytes in the file). */
-typedef struct relic_grf_region_v11_instance_view { const uint8_t *p; } relic_grf_region_v11_instance_view;
+typedef struct relic_grf_region_v11_instance_view { const uint8_t *p; } relic_grf_region_v11_instance_view; /**< a validated instance (36 bytes in the file), zero-copy */
 #define RELIC_GRF_REGION_V11_INSTANCE_OBJECT_OFFSET 0
-/** Section handle of the object (model) section */
 static inline uint32_t relic_grf_region_v11_instance_object(relic_grf_region_v11_instance_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GRF_REGION_V11_INSTANCE_NAME_OFFSET 4
-/** Symbol handle of the instance name */
 static inline uint32_t relic_grf_region_v11_instance_name(relic_grf_region_v11_instance_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_GRF_REGION_V11_INSTANCE_POSITION_OFFSET 8
-/** Position in the level, metres */
 static inline relic_grf_region_v11_vec3f_view relic_grf_region_v11_instance_position(relic_grf_region_v11_instance_view v) { relic_grf_region_v11_vec3f_view r = { v.p + 8 }; return r; }
 #define RELIC_GRF_REGION_V11_INSTANCE_ROTATION_OFFSET 20
-/** Orientation as Euler angles in radians, applied x then y then z going object to world (Trespasser file formats, REGION ENTRY) */
 static inline relic_grf_region_v11_vec3f_view relic_grf_region_v11_instance_rotation(relic_grf_region_v11_instance_view v) { relic_grf_region_v11_vec3f_view r = { v.p + 20 }; return r; }
 #define RELIC_GRF_REGION_V11_INSTANCE_SCALE_OFFSET 32
-/** Uniform scale */
 static inline float relic_grf_region_v11_instance_scale(relic_grf_region_v11_instance_view v) { return relic_load_f32le(v.p + 32); }
 
 /** A validated grf_region_v11 file: the bytes, and where each top-level member lies.

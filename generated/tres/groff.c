@@ -18,857 +18,170 @@ const relic_format_info relic_format_groff = {
     relic_groff_extensions, relic_groff_magic, 1, NULL,
 };
 
-const char *relic_groff_file_flags_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "references";
-    case INT64_C(2): return "relocation";
-    case INT64_C(4): return "has_sections";
-    case INT64_C(8): return "has_symbols";
-    case INT64_C(16): return "crc";
-    case INT64_C(32): return "log";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item file_flags_names[] = {
+    { 1, "references" }, { 2, "relocation" }, { 4, "has_sections" }, { 8, "has_symbols" }, { 16, "crc" },
+    { 32, "log" },
+};
+const char *relic_groff_file_flags_name(int64_t value) { return relic_gen_enum_name(file_flags_names, 6, value); }
+int relic_groff_file_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(file_flags_names, 6, name, value); }
 
-int relic_groff_file_flags_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "references") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "relocation") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "has_sections") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "has_symbols") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "crc") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "log") == 0) { *value = INT64_C(32); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item content_names[] = {
+    { 1, "header" }, { 2, "region" }, { 4, "object" }, { 8, "geometry" }, { 16, "mapping" },
+    { 32, "material" }, { 64, "bitmap" }, { 128, "palette" }, { 256, "physics" }, { 512, "ai" },
+    { 1024, "sound" }, { 2048, "design" }, { 4096, "trigger" }, { 8192, "attributes" },
+    { INT64_C(2147483648), "special" },
+};
+const char *relic_groff_content_name(int64_t value) { return relic_gen_enum_name(content_names, 15, value); }
+int relic_groff_content_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(content_names, 15, name, value); }
 
-const char *relic_groff_content_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "header";
-    case INT64_C(2): return "region";
-    case INT64_C(4): return "object";
-    case INT64_C(8): return "geometry";
-    case INT64_C(16): return "mapping";
-    case INT64_C(32): return "material";
-    case INT64_C(64): return "bitmap";
-    case INT64_C(128): return "palette";
-    case INT64_C(256): return "physics";
-    case INT64_C(512): return "ai";
-    case INT64_C(1024): return "sound";
-    case INT64_C(2048): return "design";
-    case INT64_C(4096): return "trigger";
-    case INT64_C(8192): return "attributes";
-    case INT64_C(2147483648): return "special";
-    default: return NULL;
-    }
-}
+_Static_assert(sizeof(relic_groff_section) == 32 && offsetof(relic_groff_section, flags) == 4 && offsetof(relic_groff_section, data_offset) == 8 && offsetof(relic_groff_section, data_size) == 12 && offsetof(relic_groff_section, relocation_offset) == 16 && offsetof(relic_groff_section, relocation_count) == 20 && offsetof(relic_groff_section, content) == 24 && offsetof(relic_groff_section, handle) == 28, "section: C layout is file layout (arrays are copied with memcpy)");
 
-int relic_groff_content_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "header") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "region") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "object") == 0) { *value = INT64_C(4); return 1; }
-    if (strcmp(name, "geometry") == 0) { *value = INT64_C(8); return 1; }
-    if (strcmp(name, "mapping") == 0) { *value = INT64_C(16); return 1; }
-    if (strcmp(name, "material") == 0) { *value = INT64_C(32); return 1; }
-    if (strcmp(name, "bitmap") == 0) { *value = INT64_C(64); return 1; }
-    if (strcmp(name, "palette") == 0) { *value = INT64_C(128); return 1; }
-    if (strcmp(name, "physics") == 0) { *value = INT64_C(256); return 1; }
-    if (strcmp(name, "ai") == 0) { *value = INT64_C(512); return 1; }
-    if (strcmp(name, "sound") == 0) { *value = INT64_C(1024); return 1; }
-    if (strcmp(name, "design") == 0) { *value = INT64_C(2048); return 1; }
-    if (strcmp(name, "trigger") == 0) { *value = INT64_C(4096); return 1; }
-    if (strcmp(name, "attributes") == 0) { *value = INT64_C(8192); return 1; }
-    if (strcmp(name, "special") == 0) { *value = INT64_C(2147483648); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_section(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_groff_section) == 32u
-        && offsetof(relic_groff_section, name) == 0u
-        && offsetof(relic_groff_section, flags) == 4u
-        && offsetof(relic_groff_section, data_offset) == 8u
-        && offsetof(relic_groff_section, data_size) == 12u
-        && offsetof(relic_groff_section, relocation_offset) == 16u
-        && offsetof(relic_groff_section, relocation_count) == 20u
-        && offsetof(relic_groff_section, content) == 24u
-        && offsetof(relic_groff_section, handle) == 28u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_groff_vctx {
+typedef struct relic_groff_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_groff_groff *root;
-    relic_groff_view *view;
-} relic_groff_vctx;
+    relic_groff_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_groff_rctx;
 
-typedef struct relic_groff_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_groff_groff *root;
-    relic_arena *arena;
-} relic_groff_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint64_t pos, uint64_t *size_out, relic_groff_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint64_t pos, uint64_t *size_out, relic_groff_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uint64_t pos, uint64_t *size_out, relic_groff_section *m);
-RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uint64_t pos, uint64_t *size_out, relic_groff_section *m);
-RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint64_t pos, uint64_t *size_out, relic_groff_symbol *m);
-RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint64_t pos, uint64_t *size_out, relic_groff_symbol *m);
-RELIC_GEN_UNUSED static inline relic_status val_groff(relic_groff_vctx *c, uint64_t pos, uint64_t *size_out, relic_groff_groff *m);
-RELIC_GEN_UNUSED static inline relic_status dec_groff(relic_groff_dctx *c, uint64_t pos, uint64_t *size_out, relic_groff_groff *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_groff_vctx *c, uint64_t pos, uint64_t *size_out, relic_groff_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_groff_rctx *c, uint64_t pos, relic_groff_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_file_size_ = 0, size_file_size_ = 0;
-    uint64_t pos_section_count_ = 0, size_section_count_ = 0;
-    uint64_t pos_symbol_count_ = 0, size_symbol_count_ = 0;
-    uint64_t pos_symbol_table_size_ = 0, size_symbol_table_size_ = 0;
-    uint64_t pos_symbol_table_offset_ = 0, size_symbol_table_offset_ = 0;
-    uint64_t pos_timestamp_ = 0, size_timestamp_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    uint64_t pos_header_crc_ = 0, size_header_crc_ = 0;
-    if (pos > c->size || c->size - pos < 48u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 48 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->magic = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->magic) != INT64_C(181320382)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected 181320382, found %lld", (long long)(m->magic));
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* file_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->file_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_file_size_ = p_; size_file_size_ = bytes_; (void)pos_file_size_; (void)size_file_size_;
-    }
-    { /* section_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->section_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_section_count_ = p_; size_section_count_ = bytes_; (void)pos_section_count_; (void)size_section_count_;
-    }
-    { /* symbol_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->symbol_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_symbol_count_ = p_; size_symbol_count_ = bytes_; (void)pos_symbol_count_; (void)size_symbol_count_;
-    }
-    { /* symbol_table_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->symbol_table_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_symbol_table_size_ = p_; size_symbol_table_size_ = bytes_; (void)pos_symbol_table_size_; (void)size_symbol_table_size_;
-    }
-    { /* symbol_table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->symbol_table_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_symbol_table_offset_ = p_; size_symbol_table_offset_ = bytes_; (void)pos_symbol_table_offset_; (void)size_symbol_table_offset_;
-    }
-    { /* timestamp */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->timestamp = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_timestamp_ = p_; size_timestamp_ = bytes_; (void)pos_timestamp_; (void)size_timestamp_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->version = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->version) != INT64_C(10)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 10, found %lld", (long long)(m->version));
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->reserved)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    { /* header_crc */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->header_crc = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_header_crc_ = p_; size_header_crc_ = bytes_; (void)pos_header_crc_; (void)size_header_crc_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "", "header", 48u);
+    const uint8_t *p = c->base + pos;
+    m->magic = relic_load_u32le(p + 0);
+    if ((int64_t)(m->magic) != INT64_C(181320382)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected 181320382, found %lld", (long long)(m->magic));
+    m->file_size = relic_load_u32le(p + 4);
+    m->section_count = relic_load_u32le(p + 8);
+    m->symbol_count = relic_load_u32le(p + 12);
+    m->symbol_table_size = relic_load_u32le(p + 16);
+    m->symbol_table_offset = relic_load_u32le(p + 20);
+    m->timestamp = relic_load_u32le(p + 24);
+    m->flags = relic_load_u32le(p + 28);
+    m->version = relic_load_u32le(p + 32);
+    if ((int64_t)(m->version) != INT64_C(10)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 32, "version", -1, "expected 10, found %lld", (long long)(m->version));
+    for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->reserved)[k] = relic_load_u32le(p + 36 + k * 4);
+    m->header_crc = relic_load_u32le(p + 44);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_groff_dctx *c, uint64_t pos, uint64_t *size_out, relic_groff_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_section(relic_groff_rctx *c, uint64_t pos, relic_groff_section *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_file_size_ = 0, size_file_size_ = 0;
-    uint64_t pos_section_count_ = 0, size_section_count_ = 0;
-    uint64_t pos_symbol_count_ = 0, size_symbol_count_ = 0;
-    uint64_t pos_symbol_table_size_ = 0, size_symbol_table_size_ = 0;
-    uint64_t pos_symbol_table_offset_ = 0, size_symbol_table_offset_ = 0;
-    uint64_t pos_timestamp_ = 0, size_timestamp_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    uint64_t pos_header_crc_ = 0, size_header_crc_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->magic = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* file_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->file_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_file_size_ = p_; size_file_size_ = bytes_; (void)pos_file_size_; (void)size_file_size_;
-    }
-    { /* section_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->section_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_section_count_ = p_; size_section_count_ = bytes_; (void)pos_section_count_; (void)size_section_count_;
-    }
-    { /* symbol_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->symbol_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_symbol_count_ = p_; size_symbol_count_ = bytes_; (void)pos_symbol_count_; (void)size_symbol_count_;
-    }
-    { /* symbol_table_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->symbol_table_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_symbol_table_size_ = p_; size_symbol_table_size_ = bytes_; (void)pos_symbol_table_size_; (void)size_symbol_table_size_;
-    }
-    { /* symbol_table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->symbol_table_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_symbol_table_offset_ = p_; size_symbol_table_offset_ = bytes_; (void)pos_symbol_table_offset_; (void)size_symbol_table_offset_;
-    }
-    { /* timestamp */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->timestamp = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_timestamp_ = p_; size_timestamp_ = bytes_; (void)pos_timestamp_; (void)size_timestamp_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint32_t *)m->reserved)[k_] = relic_load_u32le(c->base + p_ + k_ * 4u);
-        }
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    { /* header_crc */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->header_crc = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_header_crc_ = p_; size_header_crc_ = bytes_; (void)pos_header_crc_; (void)size_header_crc_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "section", 32u);
+    const uint8_t *p = c->base + pos;
+    m->name = relic_load_u32le(p + 0);
+    m->flags = relic_load_u32le(p + 4);
+    m->data_offset = relic_load_u32le(p + 8);
+    m->data_size = relic_load_u32le(p + 12);
+    m->relocation_offset = relic_load_u32le(p + 16);
+    m->relocation_count = relic_load_u32le(p + 20);
+    m->content = relic_load_u32le(p + 24);
+    m->handle = relic_load_u32le(p + 28);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_section(relic_groff_vctx *c, uint64_t pos, uint64_t *size_out, relic_groff_section *m)
+static relic_status rd_symbol(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_symbol *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
-    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
-    uint64_t pos_relocation_offset_ = 0, size_relocation_offset_ = 0;
-    uint64_t pos_relocation_count_ = 0, size_relocation_count_ = 0;
-    uint64_t pos_content_ = 0, size_content_ = 0;
-    uint64_t pos_handle_ = 0, size_handle_ = 0;
-    if (pos > c->size || c->size - pos < 32u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "section needs 32 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "handle", "handle..reference_count", 12u);
+    m->handle = relic_load_u32le(c->base + pos);
+    { const int64_t it = (int64_t)(m->handle); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "handle", -1, "%lld fails check it != 0", (long long)it); }
+    m->name_length = relic_load_u32le(c->base + pos + 4);
+    m->reference_count = relic_load_u32le(c->base + pos + 8);
+    cur = pos + 12;
     { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->name = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->data_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
-    }
-    { /* relocation_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->relocation_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_relocation_offset_ = p_; size_relocation_offset_ = bytes_; (void)pos_relocation_offset_; (void)size_relocation_offset_;
-    }
-    { /* relocation_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->relocation_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_relocation_count_ = p_; size_relocation_count_ = bytes_; (void)pos_relocation_count_; (void)size_relocation_count_;
-    }
-    { /* content */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->content = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_content_ = p_; size_content_ = bytes_; (void)pos_content_; (void)size_content_;
-    }
-    { /* handle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->handle = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_handle_ = p_; size_handle_ = bytes_; (void)pos_handle_; (void)size_handle_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->name_length), 1u, 1u, c->size, "name", &n, &bytes)) != RELIC_OK) return st;
+        m->name_count = (size_t)n;
+        if (c->arena && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_section(relic_groff_dctx *c, uint64_t pos, uint64_t *size_out, relic_groff_section *m)
+static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_groff *m)
 {
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
-    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
-    uint64_t pos_relocation_offset_ = 0, size_relocation_offset_ = 0;
-    uint64_t pos_relocation_count_ = 0, size_relocation_count_ = 0;
-    uint64_t pos_content_ = 0, size_content_ = 0;
-    uint64_t pos_handle_ = 0, size_handle_ = 0;
-    { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->name = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->data_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
-    }
-    { /* relocation_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->relocation_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_relocation_offset_ = p_; size_relocation_offset_ = bytes_; (void)pos_relocation_offset_; (void)size_relocation_offset_;
-    }
-    { /* relocation_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->relocation_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_relocation_count_ = p_; size_relocation_count_ = bytes_; (void)pos_relocation_count_; (void)size_relocation_count_;
-    }
-    { /* content */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->content = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_content_ = p_; size_content_ = bytes_; (void)pos_content_; (void)size_content_;
-    }
-    { /* handle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->handle = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_handle_ = p_; size_handle_ = bytes_; (void)pos_handle_; (void)size_handle_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_symbol(relic_groff_vctx *c, uint64_t pos, uint64_t *size_out, relic_groff_symbol *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_handle_ = 0, size_handle_ = 0;
-    uint64_t pos_name_length_ = 0, size_name_length_ = 0;
-    uint64_t pos_reference_count_ = 0, size_reference_count_ = 0;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    { /* handle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "handle", -1, "handle needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->handle = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->handle); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "handle", -1, "%lld fails check it != 0", (long long)it); }
-        cur = p_ + bytes_;
-        pos_handle_ = p_; size_handle_ = bytes_; (void)pos_handle_; (void)size_handle_;
-    }
-    { /* name_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name_length", -1, "name_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->name_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_length_ = p_; size_name_length_ = bytes_; (void)pos_name_length_; (void)size_name_length_;
-    }
-    { /* reference_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "reference_count", -1, "reference_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->reference_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_reference_count_ = p_; size_reference_count_ = bytes_; (void)pos_reference_count_; (void)size_reference_count_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->name_length);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "name", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->name_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_symbol(relic_groff_dctx *c, uint64_t pos, uint64_t *size_out, relic_groff_symbol *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_handle_ = 0, size_handle_ = 0;
-    uint64_t pos_name_length_ = 0, size_name_length_ = 0;
-    uint64_t pos_reference_count_ = 0, size_reference_count_ = 0;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    { /* handle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->handle = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_handle_ = p_; size_handle_ = bytes_; (void)pos_handle_; (void)size_handle_;
-    }
-    { /* name_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->name_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_length_ = p_; size_name_length_ = bytes_; (void)pos_name_length_; (void)size_name_length_;
-    }
-    { /* reference_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->reference_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_reference_count_ = p_; size_reference_count_ = bytes_; (void)pos_reference_count_; (void)size_reference_count_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->name_length);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->name_count = (size_t)(n_ / 1u);
-        m->name = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->name) return relic_fail(c->err, RELIC_E_NOMEM, p_, "name", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_groff(relic_groff_vctx *c, uint64_t pos, uint64_t *size_out, relic_groff_groff *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_sections_ = 0, size_sections_ = 0;
-    uint64_t pos_data_ = 0, size_data_ = 0;
-    uint64_t pos_symbols_ = 0, size_symbols_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 48u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 48 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    uint64_t len_symbols = 0;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    cur = pos + 48;
     { /* sections */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.section_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "sections", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 32u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "sections", -1, "%llu elements of 32 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 32u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->sections_count = (size_t)(n_ / 1u);
-        c->view->sections = c->base + p_;
-        c->view->sections_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_sections_ = p_; size_sections_ = bytes_; (void)pos_sections_; (void)size_sections_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.section_count), 1u, 32u, c->size, "sections", &n, &bytes)) != RELIC_OK) return st;
+        m->sections_count = (size_t)n;
+        if (c->view) { c->view->sections = c->base + cur; c->view->sections_count = (size_t)n; }
+        if (c->arena && n && !(m->sections = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_groff_section), _Alignof(relic_groff_section), cur, "sections"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_section(c, cur + k * 32u, &m->sections[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "sections", (int64_t)k);
+        cur += bytes;
     }
     { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count)));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->data_count = (size_t)(n_ / 1u);
-        c->view->data = c->base + p_;
-        c->view->data_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
+        m->data_count = (size_t)n;
+        if (c->view) { c->view->data = c->base + cur; c->view->data_count = (size_t)n; }
+        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     { /* symbols */
         const int64_t at_ = ((int64_t)m->header.symbol_table_offset);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "symbols", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.symbol_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "symbols", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "symbols", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->symbols_count = (size_t)(n_ / 1u);
-        c->view->symbols = c->base + p_;
-        c->view->symbols_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_groff_symbol e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_symbol(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "symbols", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = (uint64_t)at_;
+        const int64_t cnt = ((int64_t)m->header.symbol_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "symbols", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "symbols", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->symbols_count = (size_t)n;
+        if (c->view) { c->view->symbols = c->base + at; c->view->symbols_count = (size_t)n; }
+        if (c->arena && n && !(m->symbols = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol), at, "symbols"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = at, k = 0;
+            for (; k < n; k++) {
+                relic_groff_symbol e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_symbol(c, q, &sz, &m->symbols[k]) : rd_symbol(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "symbols", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - at;
         }
-        bytes_ = q_ - p_;
-        pos_symbols_ = p_; size_symbols_ = bytes_; (void)pos_symbols_; (void)size_symbols_;
+        len_symbols = bytes;
     }
-    if ((uint64_t)m->header.symbol_table_size != size_symbols_) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.symbol_table_size", "says size(symbols) = %llu but it is %llu", (unsigned long long)m->header.symbol_table_size, (unsigned long long)size_symbols_);
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_groff(relic_groff_dctx *c, uint64_t pos, uint64_t *size_out, relic_groff_groff *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_sections_ = 0, size_sections_ = 0;
-    uint64_t pos_data_ = 0, size_data_ = 0;
-    uint64_t pos_symbols_ = 0, size_symbols_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 48u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* sections */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.section_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 32u;
-        m->sections_count = (size_t)(n_ / 1u);
-        m->sections = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_groff_section), _Alignof(relic_groff_section));
-        if (!m->sections && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "sections", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_section()) { if (n_) memcpy(m->sections, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_section(c, q_, &sz_, &m->sections[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "sections", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_sections_ = p_; size_sections_ = bytes_; (void)pos_sections_; (void)size_sections_;
-    }
-    { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count)));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->data_count = (size_t)(n_ / 1u);
-        m->data = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->data) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->data, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
-    }
-    { /* symbols */
-        const int64_t at_ = ((int64_t)m->header.symbol_table_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.symbol_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->symbols_count = (size_t)(n_ / 1u);
-        m->symbols = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol));
-        if (!m->symbols && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "symbols", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_symbol(c, q_, &sz_, &m->symbols[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "symbols", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        pos_symbols_ = p_; size_symbols_ = bytes_; (void)pos_symbols_; (void)size_symbols_;
-    }
+    if ((uint64_t)m->header.symbol_table_size != len_symbols) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.symbol_table_size", "says size(symbols) = %llu but it is %llu", (unsigned long long)m->header.symbol_table_size, (unsigned long long)len_symbols);
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_groff_validate(const uint8_t *data, size_t size, relic_groff_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_groff_vctx c = { data, size, err, &out->values, out };
+    relic_groff_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_groff(&c, 0, &sz, &out->values);
+    relic_status st = rd_groff(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_groff *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_groff_dctx c = { v->base, v->size, err, out, a };
+    relic_groff_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_groff(&c, 0, &sz, out);
+    return rd_groff(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -877,356 +190,115 @@ typedef struct relic_groff_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_groff_groff *root;
-    uint64_t at_symbols, size_symbols;
+    uint64_t at[1], size[1]; /* placed members: 0 symbols */
 } relic_groff_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_groff_wctx *c, const relic_groff_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_section(relic_groff_wctx *c, const relic_groff_section *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_symbol(const relic_groff_symbol *m);
-RELIC_GEN_UNUSED static inline relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_groff(const relic_groff_groff *m);
-
-static const relic_groff_groff *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_symbol(const relic_groff_symbol *m)
+static uint64_t sz_symbol(const relic_groff_symbol *m)
 {
-    const relic_groff_groff *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += 4u;
     t += 4u;
     t += ((uint64_t)m->name_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_groff_symbol(const relic_groff_symbol *a, size_t n)
+
+static uint64_t sum_groff_symbol(const relic_groff_symbol *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_symbol(&a[i]);
     return t;
 }
 
-static const relic_groff_groff *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_groff(const relic_groff_groff *m)
+static uint64_t sz_groff(const relic_groff_groff *m)
 {
-    const relic_groff_groff *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 48u;
     t += ((uint64_t)m->sections_count * 32u);
     t += ((uint64_t)m->data_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_groff_groff(const relic_groff_groff *a, size_t n)
+
+static inline void put_header(uint8_t *p, const relic_groff_header *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_groff(&a[i]);
-    return t;
+    relic_store_u32le(p + 0, (uint32_t)INT64_C(181320382));
+    relic_store_u32le(p + 4, m->file_size);
+    relic_store_u32le(p + 8, m->section_count);
+    relic_store_u32le(p + 12, m->symbol_count);
+    relic_store_u32le(p + 16, m->symbol_table_size);
+    relic_store_u32le(p + 20, m->symbol_table_offset);
+    relic_store_u32le(p + 24, m->timestamp);
+    relic_store_u32le(p + 28, m->flags);
+    relic_store_u32le(p + 32, (uint32_t)INT64_C(10));
+    for (uint64_t k = 0; k < 2u; k++) relic_store_u32le(p + 36 + k * 4, ((const uint32_t *)m->reserved)[k]);
+    relic_store_u32le(p + 44, m->header_crc);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_groff_wctx *c, const relic_groff_header *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_section(uint8_t *p, const relic_groff_section *m)
 {
-    relic_groff_header mm_ = *m0;
-    relic_groff_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)INT64_C(181320382));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* file_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->file_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* section_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->section_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* symbol_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->symbol_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* symbol_table_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->symbol_table_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* symbol_table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->symbol_table_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* timestamp */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->timestamp);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->flags);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)INT64_C(10));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u32le(c->base + p_ + k_ * 4u, ((const uint32_t *)m->reserved)[k_]); }
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* header_crc */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->header_crc);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->name);
+    relic_store_u32le(p + 4, m->flags);
+    relic_store_u32le(p + 8, m->data_offset);
+    relic_store_u32le(p + 12, m->data_size);
+    relic_store_u32le(p + 16, m->relocation_offset);
+    relic_store_u32le(p + 20, m->relocation_count);
+    relic_store_u32le(p + 24, m->content);
+    relic_store_u32le(p + 28, m->handle);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_section(relic_groff_wctx *c, const relic_groff_section *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m0, uint64_t pos, uint64_t *size_out)
 {
-    relic_groff_section mm_ = *m0;
-    relic_groff_section *m = &mm_;
+    relic_groff_symbol copy = *m0, *m = &copy; /* its derived fields are recomputed */
+    relic_status st;
+    uint64_t d;
     uint64_t cur = pos;
-    (void)c; (void)m;
+    if ((st = relic_gen_fits(c->err, d = ((uint64_t)m->name_count * 1u), UINT64_C(4294967295), "name_length", "u32")) != RELIC_OK) return st;
+    m->name_length = (uint32_t)d;
+    relic_store_u32le(c->base + pos, m->handle);
+    relic_store_u32le(c->base + pos + 4, m->name_length);
+    relic_store_u32le(c->base + pos + 8, m->reference_count);
+    cur = pos + 12;
     { /* name */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->name);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->flags);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->data_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->data_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* relocation_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->relocation_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* relocation_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->relocation_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* content */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->content);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* handle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->handle);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "name", "name_length", ((int64_t)m->name_length), m->name_count)) != RELIC_OK) return st;
+        const uint64_t n = m->name_count;
+        if (n) memcpy(c->base + cur, m->name, (size_t)n);
+        cur += n;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_groff_symbol mm_ = *m0;
-    relic_groff_symbol *m = &mm_;
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { const uint64_t v_ = ((uint64_t)m->name_count * 1u);
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "name_length", "%llu does not fit u32", (unsigned long long)v_);
-      m->name_length = (uint32_t)v_; }
-    { /* handle */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->handle);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* name_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->name_length);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* reference_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->reference_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->name_length);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->name_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "name", "has %llu elements but name_length = %lld", (unsigned long long)m->name_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->name_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_groff_groff mm_ = *m0;
-    relic_groff_groff *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    put_header(c->base + pos, &m->header);
+    cur = pos + 48;
     { /* sections */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.section_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->sections_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "sections", "has %llu elements but header.section_count = %lld", (unsigned long long)m->sections_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->sections_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_section()) { if (n_) memcpy(c->base + p_, m->sections, (size_t)(n_ * 32u)); bytes_ = n_ * 32u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_section(c, &m->sections[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "sections", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "sections", "header.section_count", ((int64_t)m->header.section_count), m->sections_count)) != RELIC_OK) return st;
+        const uint64_t n = m->sections_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->sections, (size_t)(n * 32u)); }
+        else for (uint64_t k = 0; k < n; k++) put_section(c->base + cur + k * 32, &m->sections[k]);
+        cur += n * 32u;
     }
     { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count)));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "data", "has %llu elements but header.symbol_table_offset - 48 - 32 * header.section_count = %lld", (unsigned long long)m->data_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->data_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->data, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "data", "header.symbol_table_offset - 48 - 32 * header.section_count", relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), m->data_count)) != RELIC_OK) return st;
+        const uint64_t n = m->data_count;
+        if (n) memcpy(c->base + cur, m->data, (size_t)n);
+        cur += n;
     }
     { /* symbols */
-        const uint64_t p_ = c->at_symbols;
-        const int64_t cnt_ = ((int64_t)m->header.symbol_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->symbols_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "symbols", "has %llu elements but header.symbol_count = %lld", (unsigned long long)m->symbols_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->symbols_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_symbol(c, &m->symbols[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "symbols", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "symbols", "header.symbol_count", ((int64_t)m->header.symbol_count), m->symbols_count)) != RELIC_OK) return st;
+        const uint64_t n = m->symbols_count;
+        {
+            uint64_t q = at;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_symbol(c, &m->symbols[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "symbols", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        (void)bytes_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1234,63 +306,35 @@ RELIC_GEN_UNUSED static inline relic_status put_groff(relic_groff_wctx *c, const
 
 relic_status relic_groff_write(const relic_groff_groff *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_groff_groff mm_ = *model;
-    relic_groff_groff *m = &mm_;
-    relic_groff_wctx cc_ = { 0 };
-    relic_groff_wctx *c = &cc_;
+    relic_groff_groff copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_groff_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_groff(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    c->at_symbols = cur;
-    c->size_symbols = sum_groff_symbol(m->symbols, m->symbols_count);
-    if (cur + c->size_symbols < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "symbols", "too large");
-    cur += c->size_symbols;
-    {
-        const uint64_t seq_ = sz_root_seq_;
-        uint64_t at_[1], sz_[1], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.symbol_table_offset;
-        sz_[0] = c->size_symbols;
-        for (int i_ = 0; i_ < 1 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_symbols = sz_[0] ? at_[0] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->sections_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "section_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.section_count = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->symbols_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "symbol_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.symbol_count = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_symbols;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "symbol_table_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.symbol_table_size = (uint32_t)v_; }
-    { const uint64_t v_ = (m->symbols_count == 0 && (uint64_t)m->header.symbol_table_offset <= total_) ? (uint64_t)m->header.symbol_table_offset : c->at_symbols;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "symbol_table_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.symbol_table_offset = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = sum_groff_symbol(m->symbols, m->symbols_count);
+    const uint64_t held[1] = {
+        m->header.symbol_table_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, sz_groff(m), 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->sections_count, UINT64_C(4294967295), "section_count", "u32")) != RELIC_OK) return st;
+    m->header.section_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->symbols_count, UINT64_C(4294967295), "symbol_count", "u32")) != RELIC_OK) return st;
+    m->header.symbol_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[0], UINT64_C(4294967295), "symbol_table_size", "u32")) != RELIC_OK) return st;
+    m->header.symbol_table_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->symbols_count == 0 && (uint64_t)m->header.symbol_table_offset <= total) ? (uint64_t)m->header.symbol_table_offset : c->at[0], UINT64_C(4294967295), "symbol_table_offset", "u32")) != RELIC_OK) return st;
+    m->header.symbol_table_offset = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_groff(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_groff(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -20,61 +20,38 @@ extern const relic_format_info relic_format_groff;
 
 /** Container flags (FileIO.hpp). Real files have 0x0C. */
 enum relic_groff_file_flags {
-    /** references */
-    RELIC_GROFF_FILE_FLAGS_REFERENCES = 1,
-    /** relocation (unimplemented) */
-    RELIC_GROFF_FILE_FLAGS_RELOCATION = 2,
-    /** the file has sections */
-    RELIC_GROFF_FILE_FLAGS_HAS_SECTIONS = 4,
-    /** the file has a symbol table */
-    RELIC_GROFF_FILE_FLAGS_HAS_SYMBOLS = 8,
-    /** CRC (unused) */
-    RELIC_GROFF_FILE_FLAGS_CRC = 16,
-    /** log */
-    RELIC_GROFF_FILE_FLAGS_LOG = 32,
+    RELIC_GROFF_FILE_FLAGS_REFERENCES = 1, /**< references */
+    RELIC_GROFF_FILE_FLAGS_RELOCATION = 2, /**< relocation (unimplemented) */
+    RELIC_GROFF_FILE_FLAGS_HAS_SECTIONS = 4, /**< the file has sections */
+    RELIC_GROFF_FILE_FLAGS_HAS_SYMBOLS = 8, /**< the file has a symbol table */
+    RELIC_GROFF_FILE_FLAGS_CRC = 16, /**< CRC (unused) */
+    RELIC_GROFF_FILE_FLAGS_LOG = 32, /**< log */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_groff_file_flags_name(int64_t value);
-/** Value of a name (as relic_groff_file_flags_name gives it); 0 when unknown. */
 int relic_groff_file_flags_from_name(const char *name, int64_t *value);
 #define RELIC_GROFF_FILE_FLAGS_MASK 0x3Fu
 
 /** Section user flags: what a section holds (Trespasser source, Lib/Groff/Groff.hpp, Groff.hpp 110–124). */
 enum relic_groff_content {
-    /** .header */
-    RELIC_GROFF_CONTENT_HEADER = 1,
-    /** .region: the instances */
-    RELIC_GROFF_CONTENT_REGION = 2,
-    /** an object (model) */
-    RELIC_GROFF_CONTENT_OBJECT = 4,
-    /** .geometry */
-    RELIC_GROFF_CONTENT_GEOMETRY = 8,
-    /** .mapping */
-    RELIC_GROFF_CONTENT_MAPPING = 16,
-    /** .material */
-    RELIC_GROFF_CONTENT_MATERIAL = 32,
-    /** bitmap */
-    RELIC_GROFF_CONTENT_BITMAP = 64,
-    /** palette */
-    RELIC_GROFF_CONTENT_PALETTE = 128,
-    /** physics */
-    RELIC_GROFF_CONTENT_PHYSICS = 256,
-    /** AI */
-    RELIC_GROFF_CONTENT_AI = 512,
-    /** sound */
-    RELIC_GROFF_CONTENT_SOUND = 1024,
-    /** design */
-    RELIC_GROFF_CONTENT_DESIGN = 2048,
-    /** trigger */
-    RELIC_GROFF_CONTENT_TRIGGER = 4096,
-    /** value table */
-    RELIC_GROFF_CONTENT_ATTRIBUTES = 8192,
-    /** SCN/savegame section (updates data of the GRF) */
-    RELIC_GROFF_CONTENT_SPECIAL = 2147483648u,
+    RELIC_GROFF_CONTENT_HEADER = 1, /**< .header */
+    RELIC_GROFF_CONTENT_REGION = 2, /**< .region: the instances */
+    RELIC_GROFF_CONTENT_OBJECT = 4, /**< an object (model) */
+    RELIC_GROFF_CONTENT_GEOMETRY = 8, /**< .geometry */
+    RELIC_GROFF_CONTENT_MAPPING = 16, /**< .mapping */
+    RELIC_GROFF_CONTENT_MATERIAL = 32, /**< .material */
+    RELIC_GROFF_CONTENT_BITMAP = 64, /**< bitmap */
+    RELIC_GROFF_CONTENT_PALETTE = 128, /**< palette */
+    RELIC_GROFF_CONTENT_PHYSICS = 256, /**< physics */
+    RELIC_GROFF_CONTENT_AI = 512, /**< AI */
+    RELIC_GROFF_CONTENT_SOUND = 1024, /**< sound */
+    RELIC_GROFF_CONTENT_DESIGN = 2048, /**< design */
+    RELIC_GROFF_CONTENT_TRIGGER = 4096, /**< trigger */
+    RELIC_GROFF_CONTENT_ATTRIBUTES = 8192, /**< value table */
+    RELIC_GROFF_CONTENT_SPECIAL = 2147483648u, /**< SCN/savegame section (updates data of the GRF) */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_groff_content_name(int64_t value);
-/** Value of a name (as relic_groff_content_name gives it); 0 when unknown. */
 int relic_groff_content_from_name(const char *name, int64_t *value);
 #define RELIC_GROFF_CONTENT_MASK 0x80003FFFu
 
@@ -86,144 +63,94 @@ typedef struct relic_groff_groff relic_groff_groff;
 #define RELIC_GROFF_HEADER_SIZE 48
 /** GROFF file header (Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, HEADER). Model form: plain C values. */
 struct relic_groff_header {
-    /** Magic, bytes BE BA CE 0A [constant 181320382] */
-    uint32_t magic;
-    /** Size of the whole file in bytes */
-    uint32_t file_size;
-    /** Number of section directory entries [derived: count(sections), filled by the writer] */
-    uint32_t section_count;
-    /** Number of symbol (name) table entries [derived: count(symbols), filled by the writer] */
-    uint32_t symbol_count;
-    /** Byte size of the symbol table [derived: size(symbols), filled by the writer] */
-    uint32_t symbol_table_size;
-    /** Byte offset of the symbol table (after the section data) [derived: offset(symbols), filled by the writer] */
-    uint32_t symbol_table_offset;
-    /** Timestamp; 0 in every known file */
-    uint32_t timestamp;
-    /** Container flags; 0x0C (has sections, has symbols) in every known file [flags file_flags] */
-    uint32_t flags;
-    /** Container version [constant 10] */
-    uint32_t version;
-    /** Reserved; 0 */
-    uint32_t reserved[2];
-    /** Header CRC; 0 (unused) */
-    uint32_t header_crc;
+    uint32_t magic; /**< Magic, bytes BE BA CE 0A [constant 181320382] */
+    uint32_t file_size; /**< Size of the whole file in bytes */
+    uint32_t section_count; /**< Number of section directory entries [derived: count(sections), filled by the writer] */
+    uint32_t symbol_count; /**< Number of symbol (name) table entries [derived: count(symbols), filled by the writer] */
+    uint32_t symbol_table_size; /**< Byte size of the symbol table [derived: size(symbols), filled by the writer] */
+    uint32_t symbol_table_offset; /**< Byte offset of the symbol table (after the section data) [derived: offset(symbols), filled by the writer] */
+    uint32_t timestamp; /**< Timestamp; 0 in every known file */
+    uint32_t flags; /**< Container flags; 0x0C (has sections, has symbols) in every known file [flags file_flags] */
+    uint32_t version; /**< Container version [constant 10] */
+    uint32_t reserved[2]; /**< Reserved; 0 */
+    uint32_t header_crc; /**< Header CRC; 0 (unused) */
 };
 
 #define RELIC_GROFF_SECTION_SIZE 32
 /** A section directory entry (Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, DATA DIRECTORY ENTRY). Model form: plain C values. */
 struct relic_groff_section {
-    /** Symbol handle of the section's name (several sections may share a name) */
-    uint32_t name;
-    /** Section flags; 0 */
-    uint32_t flags;
-    /** Byte offset of the section's data in the file */
-    uint32_t data_offset;
-    /** Byte size of the section's data */
-    uint32_t data_size;
-    /** Relocation offset; 0 (relocation is unimplemented) */
-    uint32_t relocation_offset;
-    /** Relocation count; 0 */
-    uint32_t relocation_count;
-    /** User flags: the content type [flags content] */
-    uint32_t content;
-    /** Section handle: 0x80000000 + index in this directory */
-    uint32_t handle;
+    uint32_t name; /**< Symbol handle of the section's name (several sections may share a name) */
+    uint32_t flags; /**< Section flags; 0 */
+    uint32_t data_offset; /**< Byte offset of the section's data in the file */
+    uint32_t data_size; /**< Byte size of the section's data */
+    uint32_t relocation_offset; /**< Relocation offset; 0 (relocation is unimplemented) */
+    uint32_t relocation_count; /**< Relocation count; 0 */
+    uint32_t content; /**< User flags: the content type [flags content] */
+    uint32_t handle; /**< Section handle: 0x80000000 + index in this directory */
 };
 
 /** A symbol table entry: a name and the handle that refers to it (Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, NAME TABLE). Model form: plain C values; its size in the file varies. */
 struct relic_groff_symbol {
-    /** Symbol handle: any unique non-zero value [check it != 0] */
-    uint32_t handle;
-    /** Length of the name including its NUL [derived: size(name), filled by the writer] */
-    uint32_t name_length;
-    /** How many times the name is referenced */
-    uint32_t reference_count;
-    /** The name with its terminating NUL [count name_length] */
-    char *name;
+    uint32_t handle; /**< Symbol handle: any unique non-zero value [check it != 0] */
+    uint32_t name_length; /**< Length of the name including its NUL [derived: size(name), filled by the writer] */
+    uint32_t reference_count; /**< How many times the name is referenced */
+    char *name; /**< The name with its terminating NUL [count name_length] */
     size_t name_count; /**< number of elements in name */
 };
 
 /** A whole GROFF file: header, section directory, the sections' data back to back, then the symbol table sorted by name. Model form: plain C values; its size in the file varies. */
 struct relic_groff_groff {
     relic_groff_header header;
-    /** Section directory [count header.section_count] */
-    relic_groff_section *sections;
+    relic_groff_section *sections; /**< Section directory [count header.section_count] */
     size_t sections_count; /**< number of elements in sections */
-    /** Every section's data, back to back in directory order (opaque here; see runtime/formats/tres/groff_check.c) [count header.symbol_table_offset - 48 - 32 * header.section_count] */
-    uint8_t *data;
+    uint8_t *data; /**< Every section's data, back to back in directory order (opaque here; see runtime/formats/tres/groff_check.c) [count header.symbol_table_offset - 48 - 32 * header.section_count] */
     size_t data_count; /**< number of elements in data */
-    /** Symbol table, sorted by name (strcmp) [count header.symbol_count] [at header.symbol_table_offset] */
-    relic_groff_symbol *symbols;
+    relic_groff_symbol *symbols; /**< Symbol table, sorted by name (strcmp) [count header.symbol_count] [at header.symbol_table_offset] */
     size_t symbols_count; /**< number of elements in symbols */
 };
 
-_Static_assert(RELIC_GROFF_HEADER_SIZE == 48, "documented size of header");
-_Static_assert(RELIC_GROFF_SECTION_SIZE == 32, "documented size of section");
-
-/** Zero-copy view of a validated header (48 bytes in the file). */
-typedef struct relic_groff_header_view { const uint8_t *p; } relic_groff_header_view;
+typedef struct relic_groff_header_view { const uint8_t *p; } relic_groff_header_view; /**< a validated header (48 bytes in the file), zero-copy */
 #define RELIC_GROFF_HEADER_MAGIC_OFFSET 0
 #define RELIC_GROFF_HEADER_MAGIC_VALUE 181320382
-/** Magic, bytes BE BA CE 0A */
 static inline uint32_t relic_groff_header_magic(relic_groff_header_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GROFF_HEADER_FILE_SIZE_OFFSET 4
-/** Size of the whole file in bytes */
 static inline uint32_t relic_groff_header_file_size(relic_groff_header_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_GROFF_HEADER_SECTION_COUNT_OFFSET 8
-/** Number of section directory entries */
 static inline uint32_t relic_groff_header_section_count(relic_groff_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_GROFF_HEADER_SYMBOL_COUNT_OFFSET 12
-/** Number of symbol (name) table entries */
 static inline uint32_t relic_groff_header_symbol_count(relic_groff_header_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_GROFF_HEADER_SYMBOL_TABLE_SIZE_OFFSET 16
-/** Byte size of the symbol table */
 static inline uint32_t relic_groff_header_symbol_table_size(relic_groff_header_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_GROFF_HEADER_SYMBOL_TABLE_OFFSET_OFFSET 20
-/** Byte offset of the symbol table (after the section data) */
 static inline uint32_t relic_groff_header_symbol_table_offset(relic_groff_header_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_GROFF_HEADER_TIMESTAMP_OFFSET 24
-/** Timestamp; 0 in every known file */
 static inline uint32_t relic_groff_header_timestamp(relic_groff_header_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_GROFF_HEADER_FLAGS_OFFSET 28
-/** Container flags; 0x0C (has sections, has symbols) in every known file */
 static inline uint32_t relic_groff_header_flags(relic_groff_header_view v) { return relic_load_u32le(v.p + 28); }
 #define RELIC_GROFF_HEADER_VERSION_OFFSET 32
 #define RELIC_GROFF_HEADER_VERSION_VALUE 10
-/** Container version */
 static inline uint32_t relic_groff_header_version(relic_groff_header_view v) { return relic_load_u32le(v.p + 32); }
 #define RELIC_GROFF_HEADER_RESERVED_OFFSET 36
-/** Reserved; 0 */
 static inline uint32_t relic_groff_header_reserved(relic_groff_header_view v, size_t i) { return relic_load_u32le(v.p + 36 + 4 * i); }
 #define RELIC_GROFF_HEADER_HEADER_CRC_OFFSET 44
-/** Header CRC; 0 (unused) */
 static inline uint32_t relic_groff_header_header_crc(relic_groff_header_view v) { return relic_load_u32le(v.p + 44); }
 
-/** Zero-copy view of a validated section (32 bytes in the file). */
-typedef struct relic_groff_section_view { const uint8_t *p; } relic_groff_section_view;
+typedef struct relic_groff_section_view { const uint8_t *p; } relic_groff_section_view; /**< a validated section (32 bytes in the file), zero-copy */
 #define RELIC_GROFF_SECTION_NAME_OFFSET 0
-/** Symbol handle of the section's name (several sections may share a name) */
 static inline uint32_t relic_groff_section_name(relic_groff_section_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_GROFF_SECTION_FLAGS_OFFSET 4
-/** Section flags; 0 */
 static inline uint32_t relic_groff_section_flags(relic_groff_section_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_GROFF_SECTION_DATA_OFFSET_OFFSET 8
-/** Byte offset of the section's data in the file */
 static inline uint32_t relic_groff_section_data_offset(relic_groff_section_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_GROFF_SECTION_DATA_SIZE_OFFSET 12
-/** Byte size of the section's data */
 static inline uint32_t relic_groff_section_data_size(relic_groff_section_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_GROFF_SECTION_RELOCATION_OFFSET_OFFSET 16
-/** Relocation offset; 0 (relocation is unimplemented) */
 static inline uint32_t relic_groff_section_relocation_offset(relic_groff_section_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_GROFF_SECTION_RELOCATION_COUNT_OFFSET 20
-/** Relocation count; 0 */
 static inline uint32_t relic_groff_section_relocation_count(relic_groff_section_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_GROFF_SECTION_CONTENT_OFFSET 24
-/** User flags: the content type */
 static inline uint32_t relic_groff_section_content(relic_groff_section_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_GROFF_SECTION_HANDLE_OFFSET 28
-/** Section handle: 0x80000000 + index in this directory */
 static inline uint32_t relic_groff_section_handle(relic_groff_section_view v) { return relic_load_u32le(v.p + 28); }
 
 /** A validated groff file: the bytes, and where each top-level member lies.

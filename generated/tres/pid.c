@@ -19,939 +19,164 @@ const relic_format_info relic_format_pid = {
     relic_pid_extensions, relic_pid_magic, 2, NULL,
 };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_colour(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_pid_colour) == 4u
-        && offsetof(relic_pid_colour, b) == 0u
-        && offsetof(relic_pid_colour, g) == 1u
-        && offsetof(relic_pid_colour, r) == 2u
-        && offsetof(relic_pid_colour, flags) == 3u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_pid_colour) == 4 && offsetof(relic_pid_colour, g) == 1 && offsetof(relic_pid_colour, r) == 2 && offsetof(relic_pid_colour, flags) == 3, "colour: C layout is file layout (arrays are copied with memcpy)");
 
-/* ---- validator and decoder ---- */
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-typedef struct relic_pid_vctx {
+typedef struct relic_pid_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_pid_pid *root;
-    relic_pid_view *view;
-} relic_pid_vctx;
+    relic_pid_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_pid_rctx;
 
-typedef struct relic_pid_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_pid_pid *root;
-    relic_arena *arena;
-} relic_pid_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_colour *m);
-RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_colour *m);
-RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_palette *m);
-RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_palette *m);
-RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_raster *m);
-RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_raster *m);
-RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_pid *m);
-RELIC_GEN_UNUSED static inline relic_status dec_pid(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_pid *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_pid_rctx *c, uint64_t pos, relic_pid_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_bump_depth_ = 0, size_bump_depth_ = 0;
-    uint64_t pos_raster_offset_ = 0, size_raster_offset_ = 0;
-    uint64_t pos_raster_count_ = 0, size_raster_count_ = 0;
-    uint64_t pos_palette_offset_ = 0, size_palette_offset_ = 0;
-    uint64_t pos_palette_count_ = 0, size_palette_count_ = 0;
-    uint64_t pos_first_pageable_ = 0, size_first_pageable_ = 0;
-    uint64_t pos_nonpageable_size_ = 0, size_nonpageable_size_ = 0;
-    if (pos > c->size || c->size - pos < 32u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 32 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->version = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->version) != INT64_C(304)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 304, found %lld", (long long)(m->version));
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* bump_depth */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->bump_depth = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->bump_depth) != INT64_C(16)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "bump_depth", -1, "expected 16, found %lld", (long long)(m->bump_depth));
-        cur = p_ + bytes_;
-        pos_bump_depth_ = p_; size_bump_depth_ = bytes_; (void)pos_bump_depth_; (void)size_bump_depth_;
-    }
-    { /* raster_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->raster_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_raster_offset_ = p_; size_raster_offset_ = bytes_; (void)pos_raster_offset_; (void)size_raster_offset_;
-    }
-    { /* raster_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->raster_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_raster_count_ = p_; size_raster_count_ = bytes_; (void)pos_raster_count_; (void)size_raster_count_;
-    }
-    { /* palette_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->palette_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_palette_offset_ = p_; size_palette_offset_ = bytes_; (void)pos_palette_offset_; (void)size_palette_offset_;
-    }
-    { /* palette_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->palette_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_palette_count_ = p_; size_palette_count_ = bytes_; (void)pos_palette_count_; (void)size_palette_count_;
-    }
-    { /* first_pageable */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->first_pageable = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_first_pageable_ = p_; size_first_pageable_ = bytes_; (void)pos_first_pageable_; (void)size_first_pageable_;
-    }
-    { /* nonpageable_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->nonpageable_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_nonpageable_size_ = p_; size_nonpageable_size_ = bytes_; (void)pos_nonpageable_size_; (void)size_nonpageable_size_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "header", 32u);
+    const uint8_t *p = c->base + pos;
+    m->version = relic_load_u32le(p + 0);
+    if ((int64_t)(m->version) != INT64_C(304)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "version", -1, "expected 304, found %lld", (long long)(m->version));
+    m->bump_depth = relic_load_u32le(p + 4);
+    if ((int64_t)(m->bump_depth) != INT64_C(16)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 4, "bump_depth", -1, "expected 16, found %lld", (long long)(m->bump_depth));
+    m->raster_offset = relic_load_u32le(p + 8);
+    m->raster_count = relic_load_u32le(p + 12);
+    m->palette_offset = relic_load_u32le(p + 16);
+    m->palette_count = relic_load_u32le(p + 20);
+    m->first_pageable = relic_load_u32le(p + 24);
+    m->nonpageable_size = relic_load_u32le(p + 28);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_colour(relic_pid_rctx *c, uint64_t pos, relic_pid_colour *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_bump_depth_ = 0, size_bump_depth_ = 0;
-    uint64_t pos_raster_offset_ = 0, size_raster_offset_ = 0;
-    uint64_t pos_raster_count_ = 0, size_raster_count_ = 0;
-    uint64_t pos_palette_offset_ = 0, size_palette_offset_ = 0;
-    uint64_t pos_palette_count_ = 0, size_palette_count_ = 0;
-    uint64_t pos_first_pageable_ = 0, size_first_pageable_ = 0;
-    uint64_t pos_nonpageable_size_ = 0, size_nonpageable_size_ = 0;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* bump_depth */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->bump_depth = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bump_depth_ = p_; size_bump_depth_ = bytes_; (void)pos_bump_depth_; (void)size_bump_depth_;
-    }
-    { /* raster_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->raster_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_raster_offset_ = p_; size_raster_offset_ = bytes_; (void)pos_raster_offset_; (void)size_raster_offset_;
-    }
-    { /* raster_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->raster_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_raster_count_ = p_; size_raster_count_ = bytes_; (void)pos_raster_count_; (void)size_raster_count_;
-    }
-    { /* palette_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->palette_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_palette_offset_ = p_; size_palette_offset_ = bytes_; (void)pos_palette_offset_; (void)size_palette_offset_;
-    }
-    { /* palette_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->palette_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_palette_count_ = p_; size_palette_count_ = bytes_; (void)pos_palette_count_; (void)size_palette_count_;
-    }
-    { /* first_pageable */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->first_pageable = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_first_pageable_ = p_; size_first_pageable_ = bytes_; (void)pos_first_pageable_; (void)size_first_pageable_;
-    }
-    { /* nonpageable_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->nonpageable_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_nonpageable_size_ = p_; size_nonpageable_size_ = bytes_; (void)pos_nonpageable_size_; (void)size_nonpageable_size_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "", "colour", 4u);
+    const uint8_t *p = c->base + pos;
+    m->b = relic_load_u8(p + 0);
+    m->g = relic_load_u8(p + 1);
+    m->r = relic_load_u8(p + 2);
+    m->flags = relic_load_u8(p + 3);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_colour(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_colour *m)
+static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_out, relic_pid_palette *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    uint64_t pos_g_ = 0, size_g_ = 0;
-    uint64_t pos_r_ = 0, size_r_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    if (pos > c->size || c->size - pos < 4u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "colour needs 4 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->b = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->g = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_g_ = p_; size_g_ = bytes_; (void)pos_g_; (void)size_g_;
-    }
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->r = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_r_ = p_; size_r_ = bytes_; (void)pos_r_; (void)size_r_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->flags = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_colour(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_colour *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_b_ = 0, size_b_ = 0;
-    uint64_t pos_g_ = 0, size_g_ = 0;
-    uint64_t pos_r_ = 0, size_r_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->b = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_b_ = p_; size_b_ = bytes_; (void)pos_b_; (void)size_b_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->g = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_g_ = p_; size_g_ = bytes_; (void)pos_g_; (void)size_g_;
-    }
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->r = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_r_ = p_; size_r_ = bytes_; (void)pos_r_; (void)size_r_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->flags = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_palette(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_palette *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_chunk_size_ = 0, size_chunk_size_ = 0;
-    uint64_t pos_colours_used_ = 0, size_colours_used_ = 0;
-    uint64_t pos_hash_ = 0, size_hash_ = 0;
-    uint64_t pos_colours_ = 0, size_colours_ = 0;
-    uint64_t pos_trailer_ = 0, size_trailer_ = 0;
-    { /* chunk_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "chunk_size", -1, "chunk_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->chunk_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_chunk_size_ = p_; size_chunk_size_ = bytes_; (void)pos_chunk_size_; (void)size_chunk_size_;
-    }
-    { /* colours_used */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "colours_used", -1, "colours_used needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->colours_used = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_colours_used_ = p_; size_colours_used_ = bytes_; (void)pos_colours_used_; (void)size_colours_used_;
-    }
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "chunk_size", "chunk_size..colours_used", 8u);
+    m->chunk_size = relic_load_u32le(c->base + pos);
+    m->colours_used = relic_load_u32le(c->base + pos + 4);
     if (!(((int64_t)(((int64_t)m->chunk_size) >= relic_gen_add(INT64_C(12), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "palette", "check failed: chunk_size >= 12 + 4 * colours_used (chunk_size is smaller than the colours it holds)");
-    { /* hash */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "hash", -1, "hash needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->hash = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_hash_ = p_; size_hash_ = bytes_; (void)pos_hash_; (void)size_hash_;
-    }
+    if (!relic_gen_room(c->size, pos + 8, 4u)) return relic_gen_short(c->err, pos + 8, c->size, "hash", "hash", 4u);
+    m->hash = relic_load_u32le(c->base + pos + 8);
+    cur = pos + 12;
     { /* colours */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->colours_used);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "colours", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "colours", -1, "%llu elements of 4 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 4u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->colours_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_colours_ = p_; size_colours_ = bytes_; (void)pos_colours_; (void)size_colours_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->colours_used), 1u, 4u, c->size, "colours", &n, &bytes)) != RELIC_OK) return st;
+        m->colours_count = (size_t)n;
+        if (c->arena && n && !(m->colours = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), cur, "colours"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_colour(c, cur + k * 4u, &m->colours[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colours", (int64_t)k);
+        cur += bytes;
     }
     { /* trailer */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used)));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "trailer", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "trailer", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->trailer_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_trailer_ = p_; size_trailer_ = bytes_; (void)pos_trailer_; (void)size_trailer_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), 1u, 1u, c->size, "trailer", &n, &bytes)) != RELIC_OK) return st;
+        m->trailer_count = (size_t)n;
+        if (c->arena && !(m->trailer = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailer"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_palette(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_palette *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_raster(relic_pid_rctx *c, uint64_t pos, relic_pid_raster *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_chunk_size_ = 0, size_chunk_size_ = 0;
-    uint64_t pos_colours_used_ = 0, size_colours_used_ = 0;
-    uint64_t pos_hash_ = 0, size_hash_ = 0;
-    uint64_t pos_colours_ = 0, size_colours_ = 0;
-    uint64_t pos_trailer_ = 0, size_trailer_ = 0;
-    { /* chunk_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->chunk_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_chunk_size_ = p_; size_chunk_size_ = bytes_; (void)pos_chunk_size_; (void)size_chunk_size_;
-    }
-    { /* colours_used */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->colours_used = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_colours_used_ = p_; size_colours_used_ = bytes_; (void)pos_colours_used_; (void)size_colours_used_;
-    }
-    { /* hash */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->hash = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_hash_ = p_; size_hash_ = bytes_; (void)pos_hash_; (void)size_hash_;
-    }
-    { /* colours */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->colours_used);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->colours_count = (size_t)(n_ / 1u);
-        m->colours = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_pid_colour), _Alignof(relic_pid_colour));
-        if (!m->colours && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "colours", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_colour()) { if (n_) memcpy(m->colours, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_colour(c, q_, &sz_, &m->colours[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "colours", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_colours_ = p_; size_colours_ = bytes_; (void)pos_colours_; (void)size_colours_;
-    }
-    { /* trailer */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used)));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->trailer_count = (size_t)(n_ / 1u);
-        m->trailer = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->trailer) return relic_fail(c->err, RELIC_E_NOMEM, p_, "trailer", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->trailer, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_trailer_ = p_; size_trailer_ = bytes_; (void)pos_trailer_; (void)size_trailer_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "raster", 56u);
+    const uint8_t *p = c->base + pos;
+    m->chunk_size = relic_load_u32le(p + 0);
+    if ((int64_t)(m->chunk_size) != INT64_C(56)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "chunk_size", -1, "expected 56, found %lld", (long long)(m->chunk_size));
+    m->swp_offset = relic_load_u32le(p + 4);
+    m->width = relic_load_u32le(p + 8);
+    m->height = relic_load_u32le(p + 12);
+    m->stride = relic_load_u32le(p + 16);
+    m->bits_per_pixel = relic_load_u32le(p + 20);
+    if ((int64_t)(m->bits_per_pixel) < INT64_C(8) || (int64_t)(m->bits_per_pixel) > INT64_C(16)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 20, "bits_per_pixel", -1, "%lld is outside 8..16", (long long)(m->bits_per_pixel));
+    m->constant_colour = relic_load_u32le(p + 24);
+    m->transparent = (int32_t)relic_load_u32le(p + 28);
+    m->bump_map = (int32_t)relic_load_u32le(p + 32);
+    m->occlusion = (int32_t)relic_load_u32le(p + 36);
+    m->palette = relic_load_u32le(p + 40);
+    { const int64_t it = (int64_t)(m->palette); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.palette_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 40, "palette", -1, "%lld fails check it == 0xFFFFFFFF || it < header.palette_count", (long long)it); }
+    m->padding = relic_load_u32le(p + 44);
+    m->key = relic_load_u64le(p + 48);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_raster(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_raster *m)
+static relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_pid *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_chunk_size_ = 0, size_chunk_size_ = 0;
-    uint64_t pos_swp_offset_ = 0, size_swp_offset_ = 0;
-    uint64_t pos_width_ = 0, size_width_ = 0;
-    uint64_t pos_height_ = 0, size_height_ = 0;
-    uint64_t pos_stride_ = 0, size_stride_ = 0;
-    uint64_t pos_bits_per_pixel_ = 0, size_bits_per_pixel_ = 0;
-    uint64_t pos_constant_colour_ = 0, size_constant_colour_ = 0;
-    uint64_t pos_transparent_ = 0, size_transparent_ = 0;
-    uint64_t pos_bump_map_ = 0, size_bump_map_ = 0;
-    uint64_t pos_occlusion_ = 0, size_occlusion_ = 0;
-    uint64_t pos_palette_ = 0, size_palette_ = 0;
-    uint64_t pos_padding_ = 0, size_padding_ = 0;
-    uint64_t pos_key_ = 0, size_key_ = 0;
-    if (pos > c->size || c->size - pos < 56u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "raster needs 56 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* chunk_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->chunk_size = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->chunk_size) != INT64_C(56)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "chunk_size", -1, "expected 56, found %lld", (long long)(m->chunk_size));
-        cur = p_ + bytes_;
-        pos_chunk_size_ = p_; size_chunk_size_ = bytes_; (void)pos_chunk_size_; (void)size_chunk_size_;
-    }
-    { /* swp_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->swp_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_swp_offset_ = p_; size_swp_offset_ = bytes_; (void)pos_swp_offset_; (void)size_swp_offset_;
-    }
-    { /* width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->width = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_width_ = p_; size_width_ = bytes_; (void)pos_width_; (void)size_width_;
-    }
-    { /* height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->height = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_height_ = p_; size_height_ = bytes_; (void)pos_height_; (void)size_height_;
-    }
-    { /* stride */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->stride = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_stride_ = p_; size_stride_ = bytes_; (void)pos_stride_; (void)size_stride_;
-    }
-    { /* bits_per_pixel */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->bits_per_pixel = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->bits_per_pixel) < INT64_C(8) || (int64_t)(m->bits_per_pixel) > INT64_C(16)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "bits_per_pixel", -1, "%lld is outside 8..16", (long long)(m->bits_per_pixel));
-        cur = p_ + bytes_;
-        pos_bits_per_pixel_ = p_; size_bits_per_pixel_ = bytes_; (void)pos_bits_per_pixel_; (void)size_bits_per_pixel_;
-    }
-    { /* constant_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->constant_colour = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_constant_colour_ = p_; size_constant_colour_ = bytes_; (void)pos_constant_colour_; (void)size_constant_colour_;
-    }
-    { /* transparent */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->transparent = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_transparent_ = p_; size_transparent_ = bytes_; (void)pos_transparent_; (void)size_transparent_;
-    }
-    { /* bump_map */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->bump_map = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bump_map_ = p_; size_bump_map_ = bytes_; (void)pos_bump_map_; (void)size_bump_map_;
-    }
-    { /* occlusion */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->occlusion = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_occlusion_ = p_; size_occlusion_ = bytes_; (void)pos_occlusion_; (void)size_occlusion_;
-    }
-    { /* palette */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->palette = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->palette); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.palette_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, p_, "palette", -1, "%lld fails check it == 0xFFFFFFFF || it < header.palette_count", (long long)it); }
-        cur = p_ + bytes_;
-        pos_palette_ = p_; size_palette_ = bytes_; (void)pos_palette_; (void)size_palette_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->padding = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
-    }
-    { /* key */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u; /* inside the struct's checked span */
-        m->key = relic_load_u64le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_key_ = p_; size_key_ = bytes_; (void)pos_key_; (void)size_key_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_raster(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_raster *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_chunk_size_ = 0, size_chunk_size_ = 0;
-    uint64_t pos_swp_offset_ = 0, size_swp_offset_ = 0;
-    uint64_t pos_width_ = 0, size_width_ = 0;
-    uint64_t pos_height_ = 0, size_height_ = 0;
-    uint64_t pos_stride_ = 0, size_stride_ = 0;
-    uint64_t pos_bits_per_pixel_ = 0, size_bits_per_pixel_ = 0;
-    uint64_t pos_constant_colour_ = 0, size_constant_colour_ = 0;
-    uint64_t pos_transparent_ = 0, size_transparent_ = 0;
-    uint64_t pos_bump_map_ = 0, size_bump_map_ = 0;
-    uint64_t pos_occlusion_ = 0, size_occlusion_ = 0;
-    uint64_t pos_palette_ = 0, size_palette_ = 0;
-    uint64_t pos_padding_ = 0, size_padding_ = 0;
-    uint64_t pos_key_ = 0, size_key_ = 0;
-    { /* chunk_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->chunk_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_chunk_size_ = p_; size_chunk_size_ = bytes_; (void)pos_chunk_size_; (void)size_chunk_size_;
-    }
-    { /* swp_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->swp_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_swp_offset_ = p_; size_swp_offset_ = bytes_; (void)pos_swp_offset_; (void)size_swp_offset_;
-    }
-    { /* width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->width = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_width_ = p_; size_width_ = bytes_; (void)pos_width_; (void)size_width_;
-    }
-    { /* height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->height = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_height_ = p_; size_height_ = bytes_; (void)pos_height_; (void)size_height_;
-    }
-    { /* stride */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->stride = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_stride_ = p_; size_stride_ = bytes_; (void)pos_stride_; (void)size_stride_;
-    }
-    { /* bits_per_pixel */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->bits_per_pixel = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bits_per_pixel_ = p_; size_bits_per_pixel_ = bytes_; (void)pos_bits_per_pixel_; (void)size_bits_per_pixel_;
-    }
-    { /* constant_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->constant_colour = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_constant_colour_ = p_; size_constant_colour_ = bytes_; (void)pos_constant_colour_; (void)size_constant_colour_;
-    }
-    { /* transparent */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->transparent = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_transparent_ = p_; size_transparent_ = bytes_; (void)pos_transparent_; (void)size_transparent_;
-    }
-    { /* bump_map */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->bump_map = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bump_map_ = p_; size_bump_map_ = bytes_; (void)pos_bump_map_; (void)size_bump_map_;
-    }
-    { /* occlusion */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->occlusion = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_occlusion_ = p_; size_occlusion_ = bytes_; (void)pos_occlusion_; (void)size_occlusion_;
-    }
-    { /* palette */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->palette = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_palette_ = p_; size_palette_ = bytes_; (void)pos_palette_; (void)size_palette_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->padding = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
-    }
-    { /* key */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->key = relic_load_u64le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_key_ = p_; size_key_ = bytes_; (void)pos_key_; (void)size_key_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_pid(relic_pid_vctx *c, uint64_t pos, uint64_t *size_out, relic_pid_pid *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_palettes_ = 0, size_palettes_ = 0;
-    uint64_t pos_rasters_ = 0, size_rasters_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 32u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 32 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    relic_status st;
+    uint64_t sz = 0;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* palettes */
         const int64_t at_ = ((int64_t)m->header.palette_offset);
-        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "palettes", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.palette_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "palettes", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "palettes", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->palettes_count = (size_t)(n_ / 1u);
-        c->view->palettes = c->base + p_;
-        c->view->palettes_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_pid_palette e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_palette(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "palettes", (int64_t)k_); return st_; }
-            q_ += sz_;
+        if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 32, "palettes", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
+        const uint64_t at = (uint64_t)at_;
+        const int64_t cnt = ((int64_t)m->header.palette_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "palettes", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "palettes", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        m->palettes_count = (size_t)n;
+        if (c->view) { c->view->palettes = c->base + at; c->view->palettes_count = (size_t)n; }
+        if (c->arena && n && !(m->palettes = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_palette), _Alignof(relic_pid_palette), at, "palettes"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = at, k = 0;
+            for (; k < n; k++) {
+                relic_pid_palette e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_palette(c, q, &sz, &m->palettes[k]) : rd_palette(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "palettes", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        pos_palettes_ = p_; size_palettes_ = bytes_; (void)pos_palettes_; (void)size_palettes_;
     }
     { /* rasters */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.raster_offset), ((int64_t)m->header.raster_count), 1u, 56u, c->size, "rasters", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->rasters_count = (size_t)(n_ / 1u);
-        c->view->rasters = c->base + p_;
-        c->view->rasters_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_pid_raster e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_raster(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rasters", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        pos_rasters_ = p_; size_rasters_ = bytes_; (void)pos_rasters_; (void)size_rasters_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, pos + 32, ((int64_t)m->header.raster_offset), ((int64_t)m->header.raster_count), 1u, 56u, c->size, "rasters", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->rasters_count = (size_t)n;
+        if (c->view) { c->view->rasters = c->base + at; c->view->rasters_count = (size_t)n; }
+        if (c->arena && n && !(m->rasters = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), at, "rasters"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_pid_raster e;
+            if ((st = rd_raster(c, at + k * 56u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
+        } else for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_raster(c, at + k * 56u, &m->rasters[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
     }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_pid(relic_pid_dctx *c, uint64_t pos, uint64_t *size_out, relic_pid_pid *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_palettes_ = 0, size_palettes_ = 0;
-    uint64_t pos_rasters_ = 0, size_rasters_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 32u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* palettes */
-        const int64_t at_ = ((int64_t)m->header.palette_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.palette_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->palettes_count = (size_t)(n_ / 1u);
-        m->palettes = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_pid_palette), _Alignof(relic_pid_palette));
-        if (!m->palettes && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "palettes", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_palette(c, q_, &sz_, &m->palettes[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "palettes", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        pos_palettes_ = p_; size_palettes_ = bytes_; (void)pos_palettes_; (void)size_palettes_;
-    }
-    { /* rasters */
-        const int64_t at_ = ((int64_t)m->header.raster_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.raster_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 56u;
-        m->rasters_count = (size_t)(n_ / 1u);
-        m->rasters = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_pid_raster), _Alignof(relic_pid_raster));
-        if (!m->rasters && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "rasters", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_raster(c, q_, &sz_, &m->rasters[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rasters", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        pos_rasters_ = p_; size_rasters_ = bytes_; (void)pos_rasters_; (void)size_rasters_;
-    }
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_pid_validate(const uint8_t *data, size_t size, relic_pid_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_pid_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_pid(&c, 0, &sz, &out->values);
+    relic_pid_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_pid(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_pid *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_pid_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_pid(&c, 0, &sz, out);
+    relic_pid_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_pid(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -960,23 +185,12 @@ typedef struct relic_pid_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_pid_pid *root;
-    uint64_t at_palettes, size_palettes;
-    uint64_t at_rasters, size_rasters;
+    uint64_t at[2], size[2]; /* placed members: 0 palettes 1 rasters */
 } relic_pid_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_pid_wctx *c, const relic_pid_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_colour(relic_pid_wctx *c, const relic_pid_colour *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_palette(const relic_pid_palette *m);
-RELIC_GEN_UNUSED static inline relic_status put_raster(relic_pid_wctx *c, const relic_pid_raster *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m0, uint64_t pos, uint64_t *size_out);
-
-static const relic_pid_pid *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_palette(const relic_pid_palette *m)
+static uint64_t sz_palette(const relic_pid_palette *m)
 {
-    const relic_pid_pid *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 4u;
     t += 4u;
     t += 4u;
@@ -984,451 +198,136 @@ RELIC_GEN_UNUSED static inline uint64_t sz_palette(const relic_pid_palette *m)
     t += ((uint64_t)m->trailer_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_pid_palette(const relic_pid_palette *a, size_t n)
+
+static uint64_t sum_pid_palette(const relic_pid_palette *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_palette(&a[i]);
     return t;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_pid_wctx *c, const relic_pid_header *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_header(uint8_t *p, const relic_pid_header *m)
 {
-    relic_pid_header mm_ = *m0;
-    relic_pid_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)INT64_C(304));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* bump_depth */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)INT64_C(16));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* raster_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->raster_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* raster_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->raster_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* palette_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->palette_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* palette_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->palette_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* first_pageable */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->first_pageable);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* nonpageable_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->nonpageable_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, (uint32_t)INT64_C(304));
+    relic_store_u32le(p + 4, (uint32_t)INT64_C(16));
+    relic_store_u32le(p + 8, m->raster_offset);
+    relic_store_u32le(p + 12, m->raster_count);
+    relic_store_u32le(p + 16, m->palette_offset);
+    relic_store_u32le(p + 20, m->palette_count);
+    relic_store_u32le(p + 24, m->first_pageable);
+    relic_store_u32le(p + 28, m->nonpageable_size);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_colour(relic_pid_wctx *c, const relic_pid_colour *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_colour(uint8_t *p, const relic_pid_colour *m)
 {
-    relic_pid_colour mm_ = *m0;
-    relic_pid_colour *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* b */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->b);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* g */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->g);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* r */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->r);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->flags);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u8(p + 0, m->b);
+    relic_store_u8(p + 1, m->g);
+    relic_store_u8(p + 2, m->r);
+    relic_store_u8(p + 3, m->flags);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_palette(relic_pid_wctx *c, const relic_pid_palette *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_pid_palette mm_ = *m0;
-    relic_pid_palette *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* chunk_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->chunk_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* colours_used */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->colours_used);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* hash */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->hash);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + pos, m->chunk_size);
+    relic_store_u32le(c->base + pos + 4, m->colours_used);
+    relic_store_u32le(c->base + pos + 8, m->hash);
+    cur = pos + 12;
     { /* colours */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->colours_used);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->colours_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "colours", "has %llu elements but colours_used = %lld", (unsigned long long)m->colours_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->colours_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_colour()) { if (n_) memcpy(c->base + p_, m->colours, (size_t)(n_ * 4u)); bytes_ = n_ * 4u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_colour(c, &m->colours[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "colours", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "colours", "colours_used", ((int64_t)m->colours_used), m->colours_count)) != RELIC_OK) return st;
+        const uint64_t n = m->colours_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->colours, (size_t)(n * 4u)); }
+        else for (uint64_t k = 0; k < n; k++) put_colour(c->base + cur + k * 4, &m->colours[k]);
+        cur += n * 4u;
     }
     { /* trailer */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used)));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->trailer_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "trailer", "has %llu elements but chunk_size - 12 - 4 * colours_used = %lld", (unsigned long long)m->trailer_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->trailer_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->trailer, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "trailer", "chunk_size - 12 - 4 * colours_used", relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), m->trailer_count)) != RELIC_OK) return st;
+        const uint64_t n = m->trailer_count;
+        if (n) memcpy(c->base + cur, m->trailer, (size_t)n);
+        cur += n;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_raster(relic_pid_wctx *c, const relic_pid_raster *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_raster(uint8_t *p, const relic_pid_raster *m)
 {
-    relic_pid_raster mm_ = *m0;
-    relic_pid_raster *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* chunk_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)INT64_C(56));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* swp_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->swp_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* width */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->width);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* height */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->height);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* stride */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->stride);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* bits_per_pixel */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->bits_per_pixel);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* constant_colour */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->constant_colour);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* transparent */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->transparent));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* bump_map */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->bump_map));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* occlusion */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->occlusion));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* palette */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->palette);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->padding);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* key */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u64le(c->base + p_, m->key);
-        bytes_ = n_ * 8u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, (uint32_t)INT64_C(56));
+    relic_store_u32le(p + 4, m->swp_offset);
+    relic_store_u32le(p + 8, m->width);
+    relic_store_u32le(p + 12, m->height);
+    relic_store_u32le(p + 16, m->stride);
+    relic_store_u32le(p + 20, m->bits_per_pixel);
+    relic_store_u32le(p + 24, m->constant_colour);
+    relic_store_u32le(p + 28, (uint32_t)(m->transparent));
+    relic_store_u32le(p + 32, (uint32_t)(m->bump_map));
+    relic_store_u32le(p + 36, (uint32_t)(m->occlusion));
+    relic_store_u32le(p + 40, m->palette);
+    relic_store_u32le(p + 44, m->padding);
+    relic_store_u64le(p + 48, m->key);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_pid_pid mm_ = *m0;
-    relic_pid_pid *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    relic_status st;
+    uint64_t sz = 0;
+    put_header(c->base + pos, &m->header);
     { /* palettes */
-        const uint64_t p_ = c->at_palettes;
-        const int64_t cnt_ = ((int64_t)m->header.palette_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->palettes_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "palettes", "has %llu elements but header.palette_count = %lld", (unsigned long long)m->palettes_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->palettes_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_palette(c, &m->palettes[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "palettes", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "palettes", "header.palette_count", ((int64_t)m->header.palette_count), m->palettes_count)) != RELIC_OK) return st;
+        const uint64_t n = m->palettes_count;
+        {
+            uint64_t q = at;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_palette(c, &m->palettes[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "palettes", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        (void)bytes_;
     }
     { /* rasters */
-        const uint64_t p_ = c->at_rasters;
-        const int64_t cnt_ = ((int64_t)m->header.raster_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->rasters_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "rasters", "has %llu elements but header.raster_count = %lld", (unsigned long long)m->rasters_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->rasters_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_raster(c, &m->rasters[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rasters", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        (void)bytes_;
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "rasters", "header.raster_count", ((int64_t)m->header.raster_count), m->rasters_count)) != RELIC_OK) return st;
+        const uint64_t n = m->rasters_count;
+        for (uint64_t k = 0; k < n; k++) put_raster(c->base + at + k * 56, &m->rasters[k]);
     }
-    *size_out = cur - pos;
+    *size_out = 32u;
     return RELIC_OK;
 }
 
 relic_status relic_pid_write(const relic_pid_pid *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_pid_pid mm_ = *model;
-    relic_pid_pid *m = &mm_;
-    relic_pid_wctx cc_ = { 0 };
-    relic_pid_wctx *c = &cc_;
+    relic_pid_pid copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_pid_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 32u;
-    c->at_palettes = cur;
-    c->size_palettes = sum_pid_palette(m->palettes, m->palettes_count);
-    if (cur + c->size_palettes < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "palettes", "too large");
-    cur += c->size_palettes;
-    c->at_rasters = cur;
-    c->size_rasters = ((uint64_t)m->rasters_count * 56u);
-    if (cur + c->size_rasters < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "rasters", "too large");
-    cur += c->size_rasters;
-    {
-        const uint64_t seq_ = 32u;
-        uint64_t at_[2], sz_[2], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.palette_offset;
-        sz_[0] = c->size_palettes;
-        at_[1] = (uint64_t)m->header.raster_offset;
-        sz_[1] = c->size_rasters;
-        for (int i_ = 0; i_ < 2 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_palettes = sz_[0] ? at_[0] : end_;
-            c->at_rasters = sz_[1] ? at_[1] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (m->rasters_count == 0 && (uint64_t)m->header.raster_offset <= total_) ? (uint64_t)m->header.raster_offset : c->at_rasters;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "raster_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.raster_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->rasters_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "raster_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.raster_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->palettes_count == 0 && (uint64_t)m->header.palette_offset <= total_) ? (uint64_t)m->header.palette_offset : c->at_palettes;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "palette_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.palette_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->palettes_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "palette_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.palette_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = sum_pid_palette(m->palettes, m->palettes_count);
+    c->size[1] = ((uint64_t)m->rasters_count * 56u);
+    const uint64_t held[2] = {
+        m->header.palette_offset,
+        m->header.raster_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, 32u, 2, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (m->rasters_count == 0 && (uint64_t)m->header.raster_offset <= total) ? (uint64_t)m->header.raster_offset : c->at[1], UINT64_C(4294967295), "raster_offset", "u32")) != RELIC_OK) return st;
+    m->header.raster_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->rasters_count, UINT64_C(4294967295), "raster_count", "u32")) != RELIC_OK) return st;
+    m->header.raster_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->palettes_count == 0 && (uint64_t)m->header.palette_offset <= total) ? (uint64_t)m->header.palette_offset : c->at[0], UINT64_C(4294967295), "palette_offset", "u32")) != RELIC_OK) return st;
+    m->header.palette_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->palettes_count, UINT64_C(4294967295), "palette_count", "u32")) != RELIC_OK) return st;
+    m->header.palette_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_pid(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_pid(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -27,22 +27,14 @@ typedef struct relic_pid_pid relic_pid_pid;
 #define RELIC_PID_HEADER_SIZE 32
 /** PID header (Trespasser source, Lib/Loader/ImageLoader.cpp; Trespasser file formats, HEADER). Model form: plain C values. */
 struct relic_pid_header {
-    /** Version 0x130 (the -130 of the file names) [constant 304] */
-    uint32_t version;
-    /** Bump-map bit depth; 16 in the shipped build (buildver.hpp 343) [constant 16] */
-    uint32_t bump_depth;
-    /** Byte offset of the first raster chunk [derived: offset(rasters), filled by the writer] */
-    uint32_t raster_offset;
-    /** Number of raster chunks [derived: count(rasters), filled by the writer] */
-    uint32_t raster_count;
-    /** Byte offset of the first palette chunk (32) [derived: offset(palettes), filled by the writer] */
-    uint32_t palette_offset;
-    /** Number of palette chunks [derived: count(palettes), filled by the writer] */
-    uint32_t palette_count;
-    /** First pageable byte in the SWP: rasters from here are paged in on demand */
-    uint32_t first_pageable;
-    /** Bytes of the SWP loaded at level start and kept (below first_pageable) */
-    uint32_t nonpageable_size;
+    uint32_t version; /**< Version 0x130 (the -130 of the file names) [constant 304] */
+    uint32_t bump_depth; /**< Bump-map bit depth; 16 in the shipped build (buildver.hpp 343) [constant 16] */
+    uint32_t raster_offset; /**< Byte offset of the first raster chunk [derived: offset(rasters), filled by the writer] */
+    uint32_t raster_count; /**< Number of raster chunks [derived: count(rasters), filled by the writer] */
+    uint32_t palette_offset; /**< Byte offset of the first palette chunk (32) [derived: offset(palettes), filled by the writer] */
+    uint32_t palette_count; /**< Number of palette chunks [derived: count(palettes), filled by the writer] */
+    uint32_t first_pageable; /**< First pageable byte in the SWP: rasters from here are paged in on demand */
+    uint32_t nonpageable_size; /**< Bytes of the SWP loaded at level start and kept (below first_pageable) */
 };
 
 #define RELIC_PID_COLOUR_SIZE 4
@@ -56,99 +48,64 @@ struct relic_pid_colour {
 
 /** A palette chunk (Trespasser source, Lib/Loader/ImageLoader.cpp; Trespasser file formats, PALETTE BLOCK). Readers advance by chunk_size. Model form: plain C values; its size in the file varies. */
 struct relic_pid_palette {
-    /** Byte size of this chunk: 16 + 4 x colours_used in every known file (one entry more than the colours) */
-    uint32_t chunk_size;
-    /** Number of colours */
-    uint32_t colours_used;
-    /** Palette hash; its 12-bit fold is in the keys of mip levels (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
-    uint32_t hash;
-    /** The colours [count colours_used] */
-    relic_pid_colour *colours;
+    uint32_t chunk_size; /**< Byte size of this chunk: 16 + 4 x colours_used in every known file (one entry more than the colours) */
+    uint32_t colours_used; /**< Number of colours */
+    uint32_t hash; /**< Palette hash; its 12-bit fold is in the keys of mip levels (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
+    relic_pid_colour *colours; /**< The colours [count colours_used] */
     size_t colours_count; /**< number of elements in colours */
-    /** Bytes after the colours up to chunk_size (4 in every known file) [count chunk_size - 12 - 4 * colours_used] */
-    uint8_t *trailer;
+    uint8_t *trailer; /**< Bytes after the colours up to chunk_size (4 in every known file) [count chunk_size - 12 - 4 * colours_used] */
     size_t trailer_count; /**< number of elements in trailer */
 };
 
 #define RELIC_PID_RASTER_SIZE 56
 /** A raster chunk: one texture or mip level (Trespasser source, Lib/Loader/ImageLoader.cpp; Trespasser file formats, PID ENTRY). Model form: plain C values. */
 struct relic_pid_raster {
-    /** Byte size of this chunk [constant 56] */
-    uint32_t chunk_size;
-    /** Byte offset of the pixels in the SWP */
-    uint32_t swp_offset;
-    /** Width in pixels */
-    uint32_t width;
-    /** Height in pixels */
-    uint32_t height;
-    /** Bytes per row in the SWP */
-    uint32_t stride;
-    /** 8: palette indices; 16: B,G,R,A 4 bits each, or bump-mapped (palette index in bits 10-15) [range 8..16] */
-    uint32_t bits_per_pixel;
-    /** Representative colour B,G,R,flags (Trespasser file formats, DefaultColor) */
-    uint32_t constant_colour;
-    /** Non-zero: palette index 0 is transparent (1 bump-mapped, 8 otherwise) */
-    int32_t transparent;
-    /** Non-zero: the pixels are bump-mapped (16: palettised bump map, 1: curved) */
-    int32_t bump_map;
-    /** Non-zero (0x02000000): an occlusion texture, used for culling, never drawn */
-    int32_t occlusion;
-    /** Palette chunk index, 0xFFFFFFFF for 16-bit colour rasters [check it == 0xFFFFFFFF || it < header.palette_count] */
-    uint32_t palette;
-    /** Alignment padding before the 64-bit key; left-over memory in real files, kept as is */
-    uint32_t padding;
-    /** Bits 0-31 texture ID; mip levels add width (32-41), height (42-51) and the palette-hash fold (52-63) (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
-    uint64_t key;
+    uint32_t chunk_size; /**< Byte size of this chunk [constant 56] */
+    uint32_t swp_offset; /**< Byte offset of the pixels in the SWP */
+    uint32_t width; /**< Width in pixels */
+    uint32_t height; /**< Height in pixels */
+    uint32_t stride; /**< Bytes per row in the SWP */
+    uint32_t bits_per_pixel; /**< 8: palette indices; 16: B,G,R,A 4 bits each, or bump-mapped (palette index in bits 10-15) [range 8..16] */
+    uint32_t constant_colour; /**< Representative colour B,G,R,flags (Trespasser file formats, DefaultColor) */
+    int32_t transparent; /**< Non-zero: palette index 0 is transparent (1 bump-mapped, 8 otherwise) */
+    int32_t bump_map; /**< Non-zero: the pixels are bump-mapped (16: palettised bump map, 1: curved) */
+    int32_t occlusion; /**< Non-zero (0x02000000): an occlusion texture, used for culling, never drawn */
+    uint32_t palette; /**< Palette chunk index, 0xFFFFFFFF for 16-bit colour rasters [check it == 0xFFFFFFFF || it < header.palette_count] */
+    uint32_t padding; /**< Alignment padding before the 64-bit key; left-over memory in real files, kept as is */
+    uint64_t key; /**< Bits 0-31 texture ID; mip levels add width (32-41), height (42-51) and the palette-hash fold (52-63) (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
 };
 
 #define RELIC_PID_PID_SIZE 32
 /** A whole PID: header, palette chunks, raster chunks. Model form: plain C values. */
 struct relic_pid_pid {
     relic_pid_header header;
-    /** Palette chunks [count header.palette_count] [at header.palette_offset] */
-    relic_pid_palette *palettes;
+    relic_pid_palette *palettes; /**< Palette chunks [count header.palette_count] [at header.palette_offset] */
     size_t palettes_count; /**< number of elements in palettes */
-    /** Raster chunks, one per texture or mip level [count header.raster_count] [at header.raster_offset] */
-    relic_pid_raster *rasters;
+    relic_pid_raster *rasters; /**< Raster chunks, one per texture or mip level [count header.raster_count] [at header.raster_offset] */
     size_t rasters_count; /**< number of elements in rasters */
 };
 
-_Static_assert(RELIC_PID_HEADER_SIZE == 32, "documented size of header");
-_Static_assert(RELIC_PID_COLOUR_SIZE == 4, "documented size of colour");
-_Static_assert(RELIC_PID_RASTER_SIZE == 56, "documented size of raster");
-_Static_assert(RELIC_PID_PID_SIZE == 32, "documented size of pid");
-
-/** Zero-copy view of a validated header (32 bytes in the file). */
-typedef struct relic_pid_header_view { const uint8_t *p; } relic_pid_header_view;
+typedef struct relic_pid_header_view { const uint8_t *p; } relic_pid_header_view; /**< a validated header (32 bytes in the file), zero-copy */
 #define RELIC_PID_HEADER_VERSION_OFFSET 0
 #define RELIC_PID_HEADER_VERSION_VALUE 304
-/** Version 0x130 (the -130 of the file names) */
 static inline uint32_t relic_pid_header_version(relic_pid_header_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_PID_HEADER_BUMP_DEPTH_OFFSET 4
 #define RELIC_PID_HEADER_BUMP_DEPTH_VALUE 16
-/** Bump-map bit depth; 16 in the shipped build (buildver.hpp 343) */
 static inline uint32_t relic_pid_header_bump_depth(relic_pid_header_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_PID_HEADER_RASTER_OFFSET_OFFSET 8
-/** Byte offset of the first raster chunk */
 static inline uint32_t relic_pid_header_raster_offset(relic_pid_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_PID_HEADER_RASTER_COUNT_OFFSET 12
-/** Number of raster chunks */
 static inline uint32_t relic_pid_header_raster_count(relic_pid_header_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_PID_HEADER_PALETTE_OFFSET_OFFSET 16
-/** Byte offset of the first palette chunk (32) */
 static inline uint32_t relic_pid_header_palette_offset(relic_pid_header_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_PID_HEADER_PALETTE_COUNT_OFFSET 20
-/** Number of palette chunks */
 static inline uint32_t relic_pid_header_palette_count(relic_pid_header_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_PID_HEADER_FIRST_PAGEABLE_OFFSET 24
-/** First pageable byte in the SWP: rasters from here are paged in on demand */
 static inline uint32_t relic_pid_header_first_pageable(relic_pid_header_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_PID_HEADER_NONPAGEABLE_SIZE_OFFSET 28
-/** Bytes of the SWP loaded at level start and kept (below first_pageable) */
 static inline uint32_t relic_pid_header_nonpageable_size(relic_pid_header_view v) { return relic_load_u32le(v.p + 28); }
 
-/** Zero-copy view of a validated colour (4 bytes in the file). */
-typedef struct relic_pid_colour_view { const uint8_t *p; } relic_pid_colour_view;
+typedef struct relic_pid_colour_view { const uint8_t *p; } relic_pid_colour_view; /**< a validated colour (4 bytes in the file), zero-copy */
 #define RELIC_PID_COLOUR_B_OFFSET 0
 static inline uint8_t relic_pid_colour_b(relic_pid_colour_view v) { return relic_load_u8(v.p + 0); }
 #define RELIC_PID_COLOUR_G_OFFSET 1
@@ -158,51 +115,36 @@ static inline uint8_t relic_pid_colour_r(relic_pid_colour_view v) { return relic
 #define RELIC_PID_COLOUR_FLAGS_OFFSET 3
 static inline uint8_t relic_pid_colour_flags(relic_pid_colour_view v) { return relic_load_u8(v.p + 3); }
 
-/** Zero-copy view of a validated raster (56 bytes in the file). */
-typedef struct relic_pid_raster_view { const uint8_t *p; } relic_pid_raster_view;
+typedef struct relic_pid_raster_view { const uint8_t *p; } relic_pid_raster_view; /**< a validated raster (56 bytes in the file), zero-copy */
 #define RELIC_PID_RASTER_CHUNK_SIZE_OFFSET 0
 #define RELIC_PID_RASTER_CHUNK_SIZE_VALUE 56
-/** Byte size of this chunk */
 static inline uint32_t relic_pid_raster_chunk_size(relic_pid_raster_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_PID_RASTER_SWP_OFFSET_OFFSET 4
-/** Byte offset of the pixels in the SWP */
 static inline uint32_t relic_pid_raster_swp_offset(relic_pid_raster_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_PID_RASTER_WIDTH_OFFSET 8
-/** Width in pixels */
 static inline uint32_t relic_pid_raster_width(relic_pid_raster_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_PID_RASTER_HEIGHT_OFFSET 12
-/** Height in pixels */
 static inline uint32_t relic_pid_raster_height(relic_pid_raster_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_PID_RASTER_STRIDE_OFFSET 16
-/** Bytes per row in the SWP */
 static inline uint32_t relic_pid_raster_stride(relic_pid_raster_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_PID_RASTER_BITS_PER_PIXEL_OFFSET 20
-/** 8: palette indices; 16: B,G,R,A 4 bits each, or bump-mapped (palette index in bits 10-15) */
 static inline uint32_t relic_pid_raster_bits_per_pixel(relic_pid_raster_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_PID_RASTER_CONSTANT_COLOUR_OFFSET 24
-/** Representative colour B,G,R,flags (Trespasser file formats, DefaultColor) */
 static inline uint32_t relic_pid_raster_constant_colour(relic_pid_raster_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_PID_RASTER_TRANSPARENT_OFFSET 28
-/** Non-zero: palette index 0 is transparent (1 bump-mapped, 8 otherwise) */
 static inline int32_t relic_pid_raster_transparent(relic_pid_raster_view v) { return (int32_t)relic_load_u32le(v.p + 28); }
 #define RELIC_PID_RASTER_BUMP_MAP_OFFSET 32
-/** Non-zero: the pixels are bump-mapped (16: palettised bump map, 1: curved) */
 static inline int32_t relic_pid_raster_bump_map(relic_pid_raster_view v) { return (int32_t)relic_load_u32le(v.p + 32); }
 #define RELIC_PID_RASTER_OCCLUSION_OFFSET 36
-/** Non-zero (0x02000000): an occlusion texture, used for culling, never drawn */
 static inline int32_t relic_pid_raster_occlusion(relic_pid_raster_view v) { return (int32_t)relic_load_u32le(v.p + 36); }
 #define RELIC_PID_RASTER_PALETTE_OFFSET 40
-/** Palette chunk index, 0xFFFFFFFF for 16-bit colour rasters */
 static inline uint32_t relic_pid_raster_palette(relic_pid_raster_view v) { return relic_load_u32le(v.p + 40); }
 #define RELIC_PID_RASTER_PADDING_OFFSET 44
-/** Alignment padding before the 64-bit key; left-over memory in real files, kept as is */
 static inline uint32_t relic_pid_raster_padding(relic_pid_raster_view v) { return relic_load_u32le(v.p + 44); }
 #define RELIC_PID_RASTER_KEY_OFFSET 48
-/** Bits 0-31 texture ID; mip levels add width (32-41), height (42-51) and the palette-hash fold (52-63) (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
 static inline uint64_t relic_pid_raster_key(relic_pid_raster_view v) { return relic_load_u64le(v.p + 48); }
 
-/** Zero-copy view of a validated pid (32 bytes in the file). */
-typedef struct relic_pid_pid_view { const uint8_t *p; } relic_pid_pid_view;
+typedef struct relic_pid_pid_view { const uint8_t *p; } relic_pid_pid_view; /**< a validated pid (32 bytes in the file), zero-copy */
 #define RELIC_PID_PID_HEADER_OFFSET 0
 static inline relic_pid_header_view relic_pid_pid_header(relic_pid_pid_view v) { relic_pid_header_view r = { v.p + 0 }; return r; }
 

@@ -9,162 +9,37 @@
 
 const char *const relic_scn_bmp_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-/* ---- validator and decoder ---- */
 
-typedef struct relic_scn_bmp_vctx {
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
+
+typedef struct relic_scn_bmp_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_scn_bmp_bmp *root;
-    relic_scn_bmp_view *view;
-} relic_scn_bmp_vctx;
+    relic_scn_bmp_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_scn_bmp_rctx;
 
-typedef struct relic_scn_bmp_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_scn_bmp_bmp *root;
-    relic_arena *arena;
-} relic_scn_bmp_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_bmp(relic_scn_bmp_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m);
-RELIC_GEN_UNUSED static inline relic_status dec_bmp(relic_scn_bmp_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_bmp(relic_scn_bmp_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m)
+static relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m)
 {
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_file_size_ = 0, size_file_size_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    uint64_t pos_pixel_offset_ = 0, size_pixel_offset_ = 0;
-    uint64_t pos_rest_ = 0, size_rest_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "magic", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->magic = c->base + p_;
-        c->view->magic_count = (size_t)(n_ / 2u);
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        if (memcmp(m->magic, "BM", 2) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"BM\"");
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* file_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "file_size", -1, "file_size needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->file_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_file_size_ = p_; size_file_size_ = bytes_; (void)pos_file_size_; (void)size_file_size_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "reserved", -1, "%llu elements of 2 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 2u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->reserved = c->base + p_;
-        c->view->reserved_count = (size_t)(n_ / 2u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint16_t *)m->reserved)[k_] = relic_load_u16le(c->base + p_ + k_ * 2u);
-        }
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    { /* pixel_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "pixel_offset", -1, "pixel_offset needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->pixel_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pixel_offset_ = p_; size_pixel_offset_ = bytes_; (void)pos_pixel_offset_; (void)size_pixel_offset_;
-    }
+    if (!relic_gen_room(c->size, pos, 14u)) return relic_gen_short(c->err, pos, c->size, "magic", "magic..pixel_offset", 14u);
+    if (c->view) { c->view->magic = c->base + pos; c->view->magic_count = 1; }
+    memcpy(m->magic, c->base + pos, 2);
+    if (memcmp(m->magic, "BM", 2) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"BM\"");
+    m->file_size = relic_load_u32le(c->base + pos + 2);
+    if (c->view) { c->view->reserved = c->base + pos + 6; c->view->reserved_count = 1; }
+    for (uint64_t k = 0; k < 2u; k++) ((uint16_t *)m->reserved)[k] = relic_load_u16le(c->base + pos + 6 + k * 2);
+    m->pixel_offset = relic_load_u32le(c->base + pos + 10);
+    cur = pos + 14;
     { /* rest */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "rest", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->rest_count = (size_t)(n_ / 1u);
-        c->view->rest = c->base + p_;
-        c->view->rest_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_rest_ = p_; size_rest_ = bytes_; (void)pos_rest_; (void)size_rest_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_bmp(relic_scn_bmp_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_file_size_ = 0, size_file_size_ = 0;
-    uint64_t pos_reserved_ = 0, size_reserved_ = 0;
-    uint64_t pos_pixel_offset_ = 0, size_pixel_offset_ = 0;
-    uint64_t pos_rest_ = 0, size_rest_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* file_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->file_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_file_size_ = p_; size_file_size_ = bytes_; (void)pos_file_size_; (void)size_file_size_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint16_t *)m->reserved)[k_] = relic_load_u16le(c->base + p_ + k_ * 2u);
-        }
-        cur = p_ + bytes_;
-        pos_reserved_ = p_; size_reserved_ = bytes_; (void)pos_reserved_; (void)size_reserved_;
-    }
-    { /* pixel_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->pixel_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pixel_offset_ = p_; size_pixel_offset_ = bytes_; (void)pos_pixel_offset_; (void)size_pixel_offset_;
-    }
-    { /* rest */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->rest_count = (size_t)(n_ / 1u);
-        m->rest = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->rest) return relic_fail(c->err, RELIC_E_NOMEM, p_, "rest", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->rest, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_rest_ = p_; size_rest_ = bytes_; (void)pos_rest_; (void)size_rest_;
+        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 1u;
+        const uint64_t bytes = n * 1u;
+        m->rest_count = (size_t)n;
+        if (c->view) { c->view->rest = c->base + cur; c->view->rest_count = (size_t)n; }
+        if (c->arena && !(m->rest = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "rest"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -172,27 +47,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_bmp(relic_scn_bmp_dctx *c, uint6
 
 relic_status relic_scn_bmp_validate(const uint8_t *data, size_t size, relic_scn_bmp_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_scn_bmp_vctx c = { data, size, err, &out->values, out };
+    relic_scn_bmp_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_bmp(&c, 0, &sz, &out->values);
+    relic_status st = rd_bmp(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_bmp_decode(const relic_scn_bmp_view *v, relic_arena *a, relic_scn_bmp_bmp *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_scn_bmp_dctx c = { v->base, v->size, err, out, a };
+    relic_scn_bmp_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_bmp(&c, 0, &sz, out);
+    return rd_bmp(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -203,15 +78,9 @@ typedef struct relic_scn_bmp_wctx {
     const relic_scn_bmp_bmp *root;
 } relic_scn_bmp_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_bmp *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_bmp(const relic_scn_bmp_bmp *m);
-
-static const relic_scn_bmp_bmp *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_bmp(const relic_scn_bmp_bmp *m)
+static uint64_t sz_bmp(const relic_scn_bmp_bmp *m)
 {
-    const relic_scn_bmp_bmp *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 2u;
     t += 4u;
     t += 4u;
@@ -219,63 +88,19 @@ RELIC_GEN_UNUSED static inline uint64_t sz_bmp(const relic_scn_bmp_bmp *m)
     t += ((uint64_t)m->rest_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_scn_bmp_bmp(const relic_scn_bmp_bmp *a, size_t n)
-{
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_bmp(&a[i]);
-    return t;
-}
 
-RELIC_GEN_UNUSED static inline relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_bmp *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_bmp *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_scn_bmp_bmp mm_ = *m0;
-    relic_scn_bmp_bmp *m = &mm_;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "BM", 2);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* file_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->file_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* reserved */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 2u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u16le(c->base + p_ + k_ * 2u, ((const uint16_t *)m->reserved)[k_]); }
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* pixel_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->pixel_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    memcpy(c->base + pos, "BM", 2);
+    relic_store_u32le(c->base + pos + 2, m->file_size);
+    for (uint64_t k = 0; k < 2u; k++) relic_store_u16le(c->base + pos + 6 + k * 2, ((const uint16_t *)m->reserved)[k]);
+    relic_store_u32le(c->base + pos + 10, m->pixel_offset);
+    cur = pos + 14;
     { /* rest */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (uint64_t)m->rest_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->rest, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        const uint64_t n = m->rest_count;
+        if (n) memcpy(c->base + cur, m->rest, (size_t)n);
+        cur += n;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -283,29 +108,20 @@ RELIC_GEN_UNUSED static inline relic_status put_bmp(relic_scn_bmp_wctx *c, const
 
 relic_status relic_scn_bmp_write(const relic_scn_bmp_bmp *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_scn_bmp_bmp mm_ = *model;
-    relic_scn_bmp_bmp *m = &mm_;
-    relic_scn_bmp_wctx cc_ = { 0 };
-    relic_scn_bmp_wctx *c = &cc_;
+    relic_scn_bmp_bmp copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_bmp_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_bmp(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = sz_bmp(m);
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_bmp(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_bmp(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

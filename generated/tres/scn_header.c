@@ -9,329 +9,70 @@
 
 const char *const relic_scn_header_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_path(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_scn_header_path) == 256u
-        && offsetof(relic_scn_header_path, text) == 0u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_scn_header_path) == 256, "path: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_scn_header_header) == 1348 && offsetof(relic_scn_header_header, grf) == 4 && offsetof(relic_scn_header_header, brief) == 1284 && offsetof(relic_scn_header_header, padding) == 1285 && offsetof(relic_scn_header_header, game_time) == 1288 && offsetof(relic_scn_header_header, animal_version) == 1292 && offsetof(relic_scn_header_header, real_time) == 1296 && offsetof(relic_scn_header_header, slack) == 1300, "header: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_header(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_scn_header_header) == 1348u
-        && offsetof(relic_scn_header_header, save_version) == 0u
-        && offsetof(relic_scn_header_header, grf) == 4u && plain_path()
-        && offsetof(relic_scn_header_header, brief) == 1284u
-        && offsetof(relic_scn_header_header, padding) == 1285u
-        && offsetof(relic_scn_header_header, game_time) == 1288u
-        && offsetof(relic_scn_header_header, animal_version) == 1292u
-        && offsetof(relic_scn_header_header, real_time) == 1296u
-        && offsetof(relic_scn_header_header, slack) == 1300u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* ---- validator and decoder ---- */
-
-typedef struct relic_scn_header_vctx {
+typedef struct relic_scn_header_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_scn_header_header *root;
-    relic_scn_header_view *view;
-} relic_scn_header_vctx;
+    relic_scn_header_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_scn_header_rctx;
 
-typedef struct relic_scn_header_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_scn_header_header *root;
-    relic_arena *arena;
-} relic_scn_header_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_path(relic_scn_header_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_header_path *m);
-RELIC_GEN_UNUSED static inline relic_status dec_path(relic_scn_header_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_header_path *m);
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_scn_header_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_header_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_scn_header_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_header_header *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_path(relic_scn_header_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_header_path *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_path(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_path *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    if (pos > c->size || c->size - pos < 256u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "path needs 256 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* text */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 256u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->text, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 256u)) return relic_gen_short(c->err, pos, c->size, "", "path", 256u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->text, p + 0, 256);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_path(relic_scn_header_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_header_path *m)
+static relic_status rd_header(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    { /* text */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 256u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->text, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_scn_header_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_header_header *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_save_version_ = 0, size_save_version_ = 0;
-    uint64_t pos_grf_ = 0, size_grf_ = 0;
-    uint64_t pos_brief_ = 0, size_brief_ = 0;
-    uint64_t pos_padding_ = 0, size_padding_ = 0;
-    uint64_t pos_game_time_ = 0, size_game_time_ = 0;
-    uint64_t pos_animal_version_ = 0, size_animal_version_ = 0;
-    uint64_t pos_real_time_ = 0, size_real_time_ = 0;
-    uint64_t pos_slack_ = 0, size_slack_ = 0;
-    { /* save_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "save_version", -1, "save_version needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->save_version = (int32_t)relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->save_version) < INT64_C(7) || (int64_t)(m->save_version) > INT64_C(22)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "save_version", -1, "%lld is outside 7..22", (long long)(m->save_version));
-        cur = p_ + bytes_;
-        pos_save_version_ = p_; size_save_version_ = bytes_; (void)pos_save_version_; (void)size_save_version_;
-    }
-    { /* grf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 5u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 256u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "grf", -1, "%llu elements of 256 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 256u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->grf = c->base + p_;
-        c->view->grf_count = (size_t)(n_ / 5u);
-        cur = p_ + bytes_;
-        pos_grf_ = p_; size_grf_ = bytes_; (void)pos_grf_; (void)size_grf_;
-    }
-    { /* brief */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "brief", -1, "brief needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->brief = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_brief_ = p_; size_brief_ = bytes_; (void)pos_brief_; (void)size_brief_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "padding", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->padding = c->base + p_;
-        c->view->padding_count = (size_t)(n_ / 3u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint8_t *)m->padding)[k_] = relic_load_u8(c->base + p_ + k_ * 1u);
-        }
-        cur = p_ + bytes_;
-        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
-    }
-    { /* game_time */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "game_time", -1, "game_time needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->game_time = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_game_time_ = p_; size_game_time_ = bytes_; (void)pos_game_time_; (void)size_game_time_;
-    }
-    { /* animal_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "animal_version", -1, "animal_version needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->animal_version = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_animal_version_ = p_; size_animal_version_ = bytes_; (void)pos_animal_version_; (void)size_animal_version_;
-    }
-    { /* real_time */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "real_time", -1, "real_time needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->real_time = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_real_time_ = p_; size_real_time_ = bytes_; (void)pos_real_time_; (void)size_real_time_;
-    }
-    { /* slack */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 48u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "slack", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->slack = c->base + p_;
-        c->view->slack_count = (size_t)(n_ / 48u);
-        memcpy(m->slack, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_slack_ = p_; size_slack_ = bytes_; (void)pos_slack_; (void)size_slack_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_scn_header_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_header_header *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_save_version_ = 0, size_save_version_ = 0;
-    uint64_t pos_grf_ = 0, size_grf_ = 0;
-    uint64_t pos_brief_ = 0, size_brief_ = 0;
-    uint64_t pos_padding_ = 0, size_padding_ = 0;
-    uint64_t pos_game_time_ = 0, size_game_time_ = 0;
-    uint64_t pos_animal_version_ = 0, size_animal_version_ = 0;
-    uint64_t pos_real_time_ = 0, size_real_time_ = 0;
-    uint64_t pos_slack_ = 0, size_slack_ = 0;
-    { /* save_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->save_version = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_save_version_ = p_; size_save_version_ = bytes_; (void)pos_save_version_; (void)size_save_version_;
-    }
-    { /* grf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 5u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 256u;
-        if (plain_path()) { memcpy(m->grf, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_path(c, q_, &sz_, &((relic_scn_header_path *)m->grf)[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "grf", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_grf_ = p_; size_grf_ = bytes_; (void)pos_grf_; (void)size_grf_;
-    }
-    { /* brief */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->brief = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_brief_ = p_; size_brief_ = bytes_; (void)pos_brief_; (void)size_brief_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint8_t *)m->padding)[k_] = relic_load_u8(c->base + p_ + k_ * 1u);
-        }
-        cur = p_ + bytes_;
-        pos_padding_ = p_; size_padding_ = bytes_; (void)pos_padding_; (void)size_padding_;
-    }
-    { /* game_time */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->game_time = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_game_time_ = p_; size_game_time_ = bytes_; (void)pos_game_time_; (void)size_game_time_;
-    }
-    { /* animal_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->animal_version = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_animal_version_ = p_; size_animal_version_ = bytes_; (void)pos_animal_version_; (void)size_animal_version_;
-    }
-    { /* real_time */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->real_time = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_real_time_ = p_; size_real_time_ = bytes_; (void)pos_real_time_; (void)size_real_time_;
-    }
-    { /* slack */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 48u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->slack, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_slack_ = p_; size_slack_ = bytes_; (void)pos_slack_; (void)size_slack_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "save_version", "save_version", 4u);
+    m->save_version = (int32_t)relic_load_u32le(c->base + pos);
+    if ((int64_t)(m->save_version) < INT64_C(7) || (int64_t)(m->save_version) > INT64_C(22)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "save_version", -1, "%lld is outside 7..22", (long long)(m->save_version));
+    if (c->view) { c->view->grf = c->base + pos + 4; c->view->grf_count = 1; }
+    for (uint64_t k = 0; k < 5u; k++)
+        if ((st = rd_path(c, pos + 4 + k * 256u, &((relic_scn_header_path *)m->grf)[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "grf", (int64_t)k);
+    if (!relic_gen_room(c->size, pos + 1284, 64u)) return relic_gen_short(c->err, pos + 1284, c->size, "brief", "brief..slack", 64u);
+    m->brief = relic_load_u8(c->base + pos + 1284);
+    if (c->view) { c->view->padding = c->base + pos + 1285; c->view->padding_count = 1; }
+    for (uint64_t k = 0; k < 3u; k++) ((uint8_t *)m->padding)[k] = relic_load_u8(c->base + pos + 1285 + k * 1);
+    m->game_time = relic_load_f32le(c->base + pos + 1288);
+    m->animal_version = (int32_t)relic_load_u32le(c->base + pos + 1292);
+    m->real_time = relic_load_f32le(c->base + pos + 1296);
+    if (c->view) { c->view->slack = c->base + pos + 1300; c->view->slack_count = 1; }
+    memcpy(m->slack, c->base + pos + 1300, 48);
     return RELIC_OK;
 }
 
 relic_status relic_scn_header_validate(const uint8_t *data, size_t size, relic_scn_header_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_scn_header_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_header(&c, 0, &sz, &out->values);
+    relic_scn_header_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_header(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_header_decode(const relic_scn_header_view *v, relic_arena *a, relic_scn_header_header *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_scn_header_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_header(&c, 0, &sz, out);
+    relic_scn_header_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_header(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -342,140 +83,42 @@ typedef struct relic_scn_header_wctx {
     const relic_scn_header_header *root;
 } relic_scn_header_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_path(relic_scn_header_wctx *c, const relic_scn_header_path *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_scn_header_wctx *c, const relic_scn_header_header *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_path(relic_scn_header_wctx *c, const relic_scn_header_path *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_path(uint8_t *p, const relic_scn_header_path *m)
 {
-    relic_scn_header_path mm_ = *m0;
-    relic_scn_header_path *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* text */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 256u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->text, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, m->text, 256);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_scn_header_wctx *c, const relic_scn_header_header *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_header(relic_scn_header_wctx *c, const relic_scn_header_header *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_scn_header_header mm_ = *m0;
-    relic_scn_header_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* save_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->save_version));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* grf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 5u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_path()) { if (n_) memcpy(c->base + p_, m->grf, (size_t)(n_ * 256u)); bytes_ = n_ * 256u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_path(c, &((const relic_scn_header_path *)m->grf)[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "grf", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
-    }
-    { /* brief */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->brief);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* padding */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 3u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u8(c->base + p_ + k_ * 1u, ((const uint8_t *)m->padding)[k_]); }
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* game_time */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->game_time);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* animal_version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->animal_version));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* real_time */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->real_time);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* slack */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 48u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, m->slack, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u32le(c->base + pos, (uint32_t)(m->save_version));
+    for (uint64_t k = 0; k < 5u; k++)
+        put_path(c->base + pos + 4 + k * 256, &((const relic_scn_header_path *)m->grf)[k]);
+    relic_store_u8(c->base + pos + 1284, m->brief);
+    for (uint64_t k = 0; k < 3u; k++) relic_store_u8(c->base + pos + 1285 + k * 1, ((const uint8_t *)m->padding)[k]);
+    relic_store_f32le(c->base + pos + 1288, m->game_time);
+    relic_store_u32le(c->base + pos + 1292, (uint32_t)(m->animal_version));
+    relic_store_f32le(c->base + pos + 1296, m->real_time);
+    memcpy(c->base + pos + 1300, m->slack, 48);
+    *size_out = 1348u;
     return RELIC_OK;
 }
 
 relic_status relic_scn_header_write(const relic_scn_header_header *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_scn_header_header mm_ = *model;
-    relic_scn_header_header *m = &mm_;
-    relic_scn_header_wctx cc_ = { 0 };
-    relic_scn_header_wctx *c = &cc_;
+    relic_scn_header_header copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_header_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 1348u;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = 1348u;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_header(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_header(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -19,62 +19,41 @@ typedef struct relic_scn_header_header relic_scn_header_header;
 #define RELIC_SCN_HEADER_PATH_SIZE 256
 /** A NUL-padded GRF path (the game leaves uninitialised bytes in unused ones). Model form: plain C values. */
 struct relic_scn_header_path {
-    /** Full path of a GRF; the file name part selects the level */
-    char text[256];
+    char text[256]; /**< Full path of a GRF; the file name part selects the level */
 };
 
 #define RELIC_SCN_HEADER_HEADER_SIZE 1348
 /** The Header section (Trespasser source, Lib/Loader/SaveFile.cpp). Model form: plain C values. */
 struct relic_scn_header_header {
-    /** Save version (the loader accepts 7..22; known files have 11, 17, 21, 22) [range 7..22] */
-    int32_t save_version;
-    /** GRF paths; the first is the level */
-    relic_scn_header_path grf[5];
-    /** Brief flag */
-    uint8_t brief;
-    /** Padding */
-    uint8_t padding[3];
-    /** Game time, seconds */
-    float game_time;
-    /** Animal version */
-    int32_t animal_version;
-    /** Real time, seconds */
-    float real_time;
-    /** Slack (0 in known files) */
-    uint8_t slack[48];
+    int32_t save_version; /**< Save version (the loader accepts 7..22; known files have 11, 17, 21, 22) [range 7..22] */
+    relic_scn_header_path grf[5]; /**< GRF paths; the first is the level */
+    uint8_t brief; /**< Brief flag */
+    uint8_t padding[3]; /**< Padding */
+    float game_time; /**< Game time, seconds */
+    int32_t animal_version; /**< Animal version */
+    float real_time; /**< Real time, seconds */
+    uint8_t slack[48]; /**< Slack (0 in known files) */
 };
 
-_Static_assert(RELIC_SCN_HEADER_PATH_SIZE == 256, "documented size of path");
-_Static_assert(RELIC_SCN_HEADER_HEADER_SIZE == 1348, "documented size of header");
-
-/** Zero-copy view of a validated path (256 bytes in the file). */
-typedef struct relic_scn_header_path_view { const uint8_t *p; } relic_scn_header_path_view;
+typedef struct relic_scn_header_path_view { const uint8_t *p; } relic_scn_header_path_view; /**< a validated path (256 bytes in the file), zero-copy */
 #define RELIC_SCN_HEADER_PATH_TEXT_OFFSET 0
 /** text: 256 bytes, not NUL-terminated. */
 static inline const char *relic_scn_header_path_text(relic_scn_header_path_view v) { return (const char *)(v.p + 0); }
 
-/** Zero-copy view of a validated header (1348 bytes in the file). */
-typedef struct relic_scn_header_header_view { const uint8_t *p; } relic_scn_header_header_view;
+typedef struct relic_scn_header_header_view { const uint8_t *p; } relic_scn_header_header_view; /**< a validated header (1348 bytes in the file), zero-copy */
 #define RELIC_SCN_HEADER_HEADER_SAVE_VERSION_OFFSET 0
-/** Save version (the loader accepts 7..22; known files have 11, 17, 21, 22) */
 static inline int32_t relic_scn_header_header_save_version(relic_scn_header_header_view v) { return (int32_t)relic_load_u32le(v.p + 0); }
 #define RELIC_SCN_HEADER_HEADER_GRF_OFFSET 4
-/** GRF paths; the first is the level */
 static inline relic_scn_header_path_view relic_scn_header_header_grf(relic_scn_header_header_view v, size_t i) { relic_scn_header_path_view r = { v.p + 4 + 256 * i }; return r; }
 #define RELIC_SCN_HEADER_HEADER_BRIEF_OFFSET 1284
-/** Brief flag */
 static inline uint8_t relic_scn_header_header_brief(relic_scn_header_header_view v) { return relic_load_u8(v.p + 1284); }
 #define RELIC_SCN_HEADER_HEADER_PADDING_OFFSET 1285
-/** Padding */
 static inline uint8_t relic_scn_header_header_padding(relic_scn_header_header_view v, size_t i) { return relic_load_u8(v.p + 1285 + 1 * i); }
 #define RELIC_SCN_HEADER_HEADER_GAME_TIME_OFFSET 1288
-/** Game time, seconds */
 static inline float relic_scn_header_header_game_time(relic_scn_header_header_view v) { return relic_load_f32le(v.p + 1288); }
 #define RELIC_SCN_HEADER_HEADER_ANIMAL_VERSION_OFFSET 1292
-/** Animal version */
 static inline int32_t relic_scn_header_header_animal_version(relic_scn_header_header_view v) { return (int32_t)relic_load_u32le(v.p + 1292); }
 #define RELIC_SCN_HEADER_HEADER_REAL_TIME_OFFSET 1296
-/** Real time, seconds */
 static inline float relic_scn_header_header_real_time(relic_scn_header_header_view v) { return relic_load_f32le(v.p + 1296); }
 #define RELIC_SCN_HEADER_HEADER_SLACK_OFFSET 1300
 /** slack: 48 bytes, not NUL-terminated. */

@@ -9,154 +9,46 @@
 
 const char *const relic_scn_hierarchy_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_node(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_scn_hierarchy_node) == 8u
-        && offsetof(relic_scn_hierarchy_node, id) == 0u
-        && offsetof(relic_scn_hierarchy_node, parent) == 4u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_scn_hierarchy_node) == 8 && offsetof(relic_scn_hierarchy_node, parent) == 4, "node: C layout is file layout (arrays are copied with memcpy)");
 
-/* ---- validator and decoder ---- */
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-typedef struct relic_scn_hierarchy_vctx {
+typedef struct relic_scn_hierarchy_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_scn_hierarchy_hierarchy *root;
-    relic_scn_hierarchy_view *view;
-} relic_scn_hierarchy_vctx;
+    relic_scn_hierarchy_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_scn_hierarchy_rctx;
 
-typedef struct relic_scn_hierarchy_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_scn_hierarchy_hierarchy *root;
-    relic_arena *arena;
-} relic_scn_hierarchy_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_node(relic_scn_hierarchy_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_node *m);
-RELIC_GEN_UNUSED static inline relic_status dec_node(relic_scn_hierarchy_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_node *m);
-RELIC_GEN_UNUSED static inline relic_status val_hierarchy(relic_scn_hierarchy_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m);
-RELIC_GEN_UNUSED static inline relic_status dec_hierarchy(relic_scn_hierarchy_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_node(relic_scn_hierarchy_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_node *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_node(relic_scn_hierarchy_rctx *c, uint64_t pos, relic_scn_hierarchy_node *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_id_ = 0, size_id_ = 0;
-    uint64_t pos_parent_ = 0, size_parent_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "node needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->id = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->id); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "id", -1, "%lld fails check it != 0", (long long)it); }
-        cur = p_ + bytes_;
-        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
-    }
-    { /* parent */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->parent = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_parent_ = p_; size_parent_ = bytes_; (void)pos_parent_; (void)size_parent_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "node", 8u);
+    const uint8_t *p = c->base + pos;
+    m->id = relic_load_u32le(p + 0);
+    { const int64_t it = (int64_t)(m->id); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "id", -1, "%lld fails check it != 0", (long long)it); }
+    m->parent = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_node(relic_scn_hierarchy_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_node *m)
+static relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_id_ = 0, size_id_ = 0;
-    uint64_t pos_parent_ = 0, size_parent_ = 0;
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_ = p_; size_id_ = bytes_; (void)pos_id_; (void)size_id_;
-    }
-    { /* parent */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->parent = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_parent_ = p_; size_parent_ = bytes_; (void)pos_parent_; (void)size_parent_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_hierarchy(relic_scn_hierarchy_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_nodes_ = 0, size_nodes_ = 0;
+    cur = pos;
     { /* nodes */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 8u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "nodes", -1, "%llu elements of 8 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 8u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->nodes_count = (size_t)(n_ / 1u);
-        c->view->nodes = c->base + p_;
-        c->view->nodes_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_scn_hierarchy_node e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_node(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "nodes", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        cur = p_ + bytes_;
-        pos_nodes_ = p_; size_nodes_ = bytes_; (void)pos_nodes_; (void)size_nodes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_hierarchy(relic_scn_hierarchy_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_nodes_ = 0, size_nodes_ = 0;
-    { /* nodes */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 8u;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->nodes_count = (size_t)(n_ / 1u);
-        m->nodes = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node));
-        if (!m->nodes && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "nodes", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_node()) { if (n_) memcpy(m->nodes, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_node(c, q_, &sz_, &m->nodes[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "nodes", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_nodes_ = p_; size_nodes_ = bytes_; (void)pos_nodes_; (void)size_nodes_;
+        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 8u;
+        const uint64_t bytes = n * 8u;
+        m->nodes_count = (size_t)n;
+        if (c->view) { c->view->nodes = c->base + cur; c->view->nodes_count = (size_t)n; }
+        if (c->arena && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), cur, "nodes"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_scn_hierarchy_node e;
+            if ((st = rd_node(c, cur + k * 8u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
+        } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_node(c, cur + k * 8u, &m->nodes[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -164,27 +56,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_hierarchy(relic_scn_hierarchy_dc
 
 relic_status relic_scn_hierarchy_validate(const uint8_t *data, size_t size, relic_scn_hierarchy_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_scn_hierarchy_vctx c = { data, size, err, &out->values, out };
+    relic_scn_hierarchy_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_hierarchy(&c, 0, &sz, &out->values);
+    relic_status st = rd_hierarchy(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_hierarchy_decode(const relic_scn_hierarchy_view *v, relic_arena *a, relic_scn_hierarchy_hierarchy *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_scn_hierarchy_dctx c = { v->base, v->size, err, out, a };
+    relic_scn_hierarchy_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_hierarchy(&c, 0, &sz, out);
+    return rd_hierarchy(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -195,76 +87,28 @@ typedef struct relic_scn_hierarchy_wctx {
     const relic_scn_hierarchy_hierarchy *root;
 } relic_scn_hierarchy_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_node(relic_scn_hierarchy_wctx *c, const relic_scn_hierarchy_node *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_hierarchy(relic_scn_hierarchy_wctx *c, const relic_scn_hierarchy_hierarchy *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_hierarchy(const relic_scn_hierarchy_hierarchy *m);
-
-static const relic_scn_hierarchy_hierarchy *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_hierarchy(const relic_scn_hierarchy_hierarchy *m)
+static uint64_t sz_hierarchy(const relic_scn_hierarchy_hierarchy *m)
 {
-    const relic_scn_hierarchy_hierarchy *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += ((uint64_t)m->nodes_count * 8u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_scn_hierarchy_hierarchy(const relic_scn_hierarchy_hierarchy *a, size_t n)
+
+static inline void put_node(uint8_t *p, const relic_scn_hierarchy_node *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_hierarchy(&a[i]);
-    return t;
+    relic_store_u32le(p + 0, m->id);
+    relic_store_u32le(p + 4, m->parent);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_node(relic_scn_hierarchy_wctx *c, const relic_scn_hierarchy_node *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_hierarchy(relic_scn_hierarchy_wctx *c, const relic_scn_hierarchy_hierarchy *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_scn_hierarchy_node mm_ = *m0;
-    relic_scn_hierarchy_node *m = &mm_;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* parent */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->parent);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_hierarchy(relic_scn_hierarchy_wctx *c, const relic_scn_hierarchy_hierarchy *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_scn_hierarchy_hierarchy mm_ = *m0;
-    relic_scn_hierarchy_hierarchy *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
+    cur = pos;
     { /* nodes */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (uint64_t)m->nodes_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_node()) { if (n_) memcpy(c->base + p_, m->nodes, (size_t)(n_ * 8u)); bytes_ = n_ * 8u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_node(c, &m->nodes[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "nodes", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        const uint64_t n = m->nodes_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->nodes, (size_t)(n * 8u)); }
+        else for (uint64_t k = 0; k < n; k++) put_node(c->base + cur + k * 8, &m->nodes[k]);
+        cur += n * 8u;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -272,29 +116,20 @@ RELIC_GEN_UNUSED static inline relic_status put_hierarchy(relic_scn_hierarchy_wc
 
 relic_status relic_scn_hierarchy_write(const relic_scn_hierarchy_hierarchy *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_scn_hierarchy_hierarchy mm_ = *model;
-    relic_scn_hierarchy_hierarchy *m = &mm_;
-    relic_scn_hierarchy_wctx cc_ = { 0 };
-    relic_scn_hierarchy_wctx *c = &cc_;
+    relic_scn_hierarchy_hierarchy copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_hierarchy_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_hierarchy(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = sz_hierarchy(m);
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_hierarchy(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_hierarchy(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

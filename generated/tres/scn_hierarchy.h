@@ -19,22 +19,17 @@ typedef struct relic_scn_hierarchy_hierarchy relic_scn_hierarchy_hierarchy;
 #define RELIC_SCN_HIERARCHY_NODE_SIZE 8
 /** A node: its id (hash of an instance name, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp, or of a partition) and its parent's id. Model form: plain C values. */
 struct relic_scn_hierarchy_node {
-    /**  [check it != 0] */
-    uint32_t id;
+    uint32_t id; /**<  [check it != 0] */
     uint32_t parent;
 };
 
 /** A hierarchy section: nodes to the end of the section. Model form: plain C values; its size in the file varies. */
 struct relic_scn_hierarchy_hierarchy {
-    /** Nodes; parent 0 = a root */
-    relic_scn_hierarchy_node *nodes;
+    relic_scn_hierarchy_node *nodes; /**< Nodes; parent 0 = a root */
     size_t nodes_count; /**< number of elements in nodes */
 };
 
-_Static_assert(RELIC_SCN_HIERARCHY_NODE_SIZE == 8, "documented size of node");
-
-/** Zero-copy view of a validated node (8 bytes in the file). */
-typedef struct relic_scn_hierarchy_node_view { const uint8_t *p; } relic_scn_hierarchy_node_view;
+typedef struct relic_scn_hierarchy_node_view { const uint8_t *p; } relic_scn_hierarchy_node_view; /**< a validated node (8 bytes in the file), zero-copy */
 #define RELIC_SCN_HIERARCHY_NODE_ID_OFFSET 0
 static inline uint32_t relic_scn_hierarchy_node_id(relic_scn_hierarchy_node_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_SCN_HIERARCHY_NODE_PARENT_OFFSET 4

@@ -9,392 +9,76 @@
 
 const char *const relic_scn_instance_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_vec3f(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_scn_instance_vec3f) == 12u
-        && offsetof(relic_scn_instance_vec3f, x) == 0u
-        && offsetof(relic_scn_instance_vec3f, y) == 4u
-        && offsetof(relic_scn_instance_vec3f, z) == 8u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_scn_instance_vec3f) == 12 && offsetof(relic_scn_instance_vec3f, y) == 4 && offsetof(relic_scn_instance_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_scn_instance_quaternion) == 16 && offsetof(relic_scn_instance_quaternion, x) == 4 && offsetof(relic_scn_instance_quaternion, y) == 8 && offsetof(relic_scn_instance_quaternion, z) == 12, "quaternion: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_scn_instance_instance) == 36 && offsetof(relic_scn_instance_instance, rotation) == 12 && offsetof(relic_scn_instance_instance, scale) == 28 && offsetof(relic_scn_instance_instance, flags) == 32, "instance: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_quaternion(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_scn_instance_quaternion) == 16u
-        && offsetof(relic_scn_instance_quaternion, w) == 0u
-        && offsetof(relic_scn_instance_quaternion, x) == 4u
-        && offsetof(relic_scn_instance_quaternion, y) == 8u
-        && offsetof(relic_scn_instance_quaternion, z) == 12u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-RELIC_GEN_UNUSED static inline int plain_instance(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_scn_instance_instance) == 36u
-        && offsetof(relic_scn_instance_instance, position) == 0u && plain_vec3f()
-        && offsetof(relic_scn_instance_instance, rotation) == 12u && plain_quaternion()
-        && offsetof(relic_scn_instance_instance, scale) == 28u
-        && offsetof(relic_scn_instance_instance, flags) == 32u;
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_scn_instance_vctx {
+typedef struct relic_scn_instance_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_scn_instance_instance *root;
-    relic_scn_instance_view *view;
-} relic_scn_instance_vctx;
+    relic_scn_instance_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_scn_instance_rctx;
 
-typedef struct relic_scn_instance_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_scn_instance_instance *root;
-    relic_arena *arena;
-} relic_scn_instance_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_scn_instance_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_scn_instance_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status val_quaternion(relic_scn_instance_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_quaternion *m);
-RELIC_GEN_UNUSED static inline relic_status dec_quaternion(relic_scn_instance_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_quaternion *m);
-RELIC_GEN_UNUSED static inline relic_status val_instance(relic_scn_instance_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_instance *m);
-RELIC_GEN_UNUSED static inline relic_status dec_instance(relic_scn_instance_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_instance *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_scn_instance_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_vec3f *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
+    const uint8_t *p = c->base + pos;
+    m->x = relic_load_f32le(p + 0);
+    m->y = relic_load_f32le(p + 4);
+    m->z = relic_load_f32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_scn_instance_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quaternion(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_quaternion *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "quaternion", 16u);
+    const uint8_t *p = c->base + pos;
+    m->w = relic_load_f32le(p + 0);
+    m->x = relic_load_f32le(p + 4);
+    m->y = relic_load_f32le(p + 8);
+    m->z = relic_load_f32le(p + 12);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_quaternion(relic_scn_instance_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_quaternion *m)
+static relic_status rd_instance(relic_scn_instance_rctx *c, uint64_t pos, relic_scn_instance_instance *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_w_ = 0, size_w_ = 0;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "quaternion needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* w */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->w = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_w_ = p_; size_w_ = bytes_; (void)pos_w_; (void)size_w_;
-    }
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_quaternion(relic_scn_instance_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_quaternion *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_w_ = 0, size_w_ = 0;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    { /* w */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->w = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_w_ = p_; size_w_ = bytes_; (void)pos_w_; (void)size_w_;
-    }
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_instance(relic_scn_instance_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_instance *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_rotation_ = 0, size_rotation_ = 0;
-    uint64_t pos_scale_ = 0, size_scale_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 12u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "position", -1, "position needs 12 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->position = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->position);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* rotation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 16u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "rotation", -1, "rotation needs 16 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->rotation = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_quaternion(c, p_, &sz_, &m->rotation);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rotation", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_rotation_ = p_; size_rotation_ = bytes_; (void)pos_rotation_; (void)size_rotation_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "scale", -1, "scale needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->scale = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "flags", -1, "flags needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_instance(relic_scn_instance_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_instance_instance *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_rotation_ = 0, size_rotation_ = 0;
-    uint64_t pos_scale_ = 0, size_scale_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->position);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* rotation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 16u;
-        uint64_t sz_ = 0; relic_status st_ = dec_quaternion(c, p_, &sz_, &m->rotation);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rotation", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_rotation_ = p_; size_rotation_ = bytes_; (void)pos_rotation_; (void)size_rotation_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->scale = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (c->view) { c->view->position = c->base + pos; }
+    if ((st = rd_vec3f(c, pos, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    if (c->view) { c->view->rotation = c->base + pos + 12; }
+    if ((st = rd_quaternion(c, pos + 12, &m->rotation)) != RELIC_OK) return relic_gen_nest(c->err, st, "rotation", -1);
+    if (!relic_gen_room(c->size, pos + 28, 8u)) return relic_gen_short(c->err, pos + 28, c->size, "scale", "scale..flags", 8u);
+    m->scale = relic_load_f32le(c->base + pos + 28);
+    m->flags = relic_load_u32le(c->base + pos + 32);
     return RELIC_OK;
 }
 
 relic_status relic_scn_instance_validate(const uint8_t *data, size_t size, relic_scn_instance_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_scn_instance_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_instance(&c, 0, &sz, &out->values);
+    relic_scn_instance_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_instance(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_instance_decode(const relic_scn_instance_view *v, relic_arena *a, relic_scn_instance_instance *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_scn_instance_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_instance(&c, 0, &sz, out);
+    relic_scn_instance_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_instance(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -405,161 +89,47 @@ typedef struct relic_scn_instance_wctx {
     const relic_scn_instance_instance *root;
 } relic_scn_instance_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_scn_instance_wctx *c, const relic_scn_instance_vec3f *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_quaternion(relic_scn_instance_wctx *c, const relic_scn_instance_quaternion *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_instance(relic_scn_instance_wctx *c, const relic_scn_instance_instance *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_scn_instance_wctx *c, const relic_scn_instance_vec3f *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_vec3f(uint8_t *p, const relic_scn_instance_vec3f *m)
 {
-    relic_scn_instance_vec3f mm_ = *m0;
-    relic_scn_instance_vec3f *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->z);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_f32le(p + 0, m->x);
+    relic_store_f32le(p + 4, m->y);
+    relic_store_f32le(p + 8, m->z);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_quaternion(relic_scn_instance_wctx *c, const relic_scn_instance_quaternion *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_quaternion(uint8_t *p, const relic_scn_instance_quaternion *m)
 {
-    relic_scn_instance_quaternion mm_ = *m0;
-    relic_scn_instance_quaternion *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* w */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->w);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->z);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_f32le(p + 0, m->w);
+    relic_store_f32le(p + 4, m->x);
+    relic_store_f32le(p + 8, m->y);
+    relic_store_f32le(p + 12, m->z);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_instance(relic_scn_instance_wctx *c, const relic_scn_instance_instance *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_instance(relic_scn_instance_wctx *c, const relic_scn_instance_instance *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_scn_instance_instance mm_ = *m0;
-    relic_scn_instance_instance *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->position, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* rotation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_quaternion(c, &m->rotation, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "rotation", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->scale);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->flags);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    put_vec3f(c->base + pos, &m->position);
+    put_quaternion(c->base + pos + 12, &m->rotation);
+    relic_store_f32le(c->base + pos + 28, m->scale);
+    relic_store_u32le(c->base + pos + 32, m->flags);
+    *size_out = 36u;
     return RELIC_OK;
 }
 
 relic_status relic_scn_instance_write(const relic_scn_instance_instance *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_scn_instance_instance mm_ = *model;
-    relic_scn_instance_instance *m = &mm_;
-    relic_scn_instance_wctx cc_ = { 0 };
-    relic_scn_instance_wctx *c = &cc_;
+    relic_scn_instance_instance copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_instance_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 36u;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = 36u;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_instance(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_instance(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

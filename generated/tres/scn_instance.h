@@ -37,22 +37,13 @@ struct relic_scn_instance_quaternion {
 #define RELIC_SCN_INSTANCE_INSTANCE_SIZE 36
 /** The state of one instance (Trespasser file formats, InstanceUpdateBlock). Model form: plain C values. */
 struct relic_scn_instance_instance {
-    /** Position, metres */
-    relic_scn_instance_vec3f position;
-    /** Orientation */
-    relic_scn_instance_quaternion rotation;
-    /** Scale */
-    float scale;
-    /** Flags (unknown; similar to the partition flags) */
-    uint32_t flags;
+    relic_scn_instance_vec3f position; /**< Position, metres */
+    relic_scn_instance_quaternion rotation; /**< Orientation */
+    float scale; /**< Scale */
+    uint32_t flags; /**< Flags (unknown; similar to the partition flags) */
 };
 
-_Static_assert(RELIC_SCN_INSTANCE_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_SCN_INSTANCE_QUATERNION_SIZE == 16, "documented size of quaternion");
-_Static_assert(RELIC_SCN_INSTANCE_INSTANCE_SIZE == 36, "documented size of instance");
-
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_scn_instance_vec3f_view { const uint8_t *p; } relic_scn_instance_vec3f_view;
+typedef struct relic_scn_instance_vec3f_view { const uint8_t *p; } relic_scn_instance_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_SCN_INSTANCE_VEC3F_X_OFFSET 0
 static inline float relic_scn_instance_vec3f_x(relic_scn_instance_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_SCN_INSTANCE_VEC3F_Y_OFFSET 4
@@ -60,8 +51,7 @@ static inline float relic_scn_instance_vec3f_y(relic_scn_instance_vec3f_view v) 
 #define RELIC_SCN_INSTANCE_VEC3F_Z_OFFSET 8
 static inline float relic_scn_instance_vec3f_z(relic_scn_instance_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated quaternion (16 bytes in the file). */
-typedef struct relic_scn_instance_quaternion_view { const uint8_t *p; } relic_scn_instance_quaternion_view;
+typedef struct relic_scn_instance_quaternion_view { const uint8_t *p; } relic_scn_instance_quaternion_view; /**< a validated quaternion (16 bytes in the file), zero-copy */
 #define RELIC_SCN_INSTANCE_QUATERNION_W_OFFSET 0
 static inline float relic_scn_instance_quaternion_w(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_SCN_INSTANCE_QUATERNION_X_OFFSET 4
@@ -71,19 +61,14 @@ static inline float relic_scn_instance_quaternion_y(relic_scn_instance_quaternio
 #define RELIC_SCN_INSTANCE_QUATERNION_Z_OFFSET 12
 static inline float relic_scn_instance_quaternion_z(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 12); }
 
-/** Zero-copy view of a validated instance (36 bytes in the file). */
-typedef struct relic_scn_instance_instance_view { const uint8_t *p; } relic_scn_instance_instance_view;
+typedef struct relic_scn_instance_instance_view { const uint8_t *p; } relic_scn_instance_instance_view; /**< a validated instance (36 bytes in the file), zero-copy */
 #define RELIC_SCN_INSTANCE_INSTANCE_POSITION_OFFSET 0
-/** Position, metres */
 static inline relic_scn_instance_vec3f_view relic_scn_instance_instance_position(relic_scn_instance_instance_view v) { relic_scn_instance_vec3f_view r = { v.p + 0 }; return r; }
 #define RELIC_SCN_INSTANCE_INSTANCE_ROTATION_OFFSET 12
-/** Orientation */
 static inline relic_scn_instance_quaternion_view relic_scn_instance_instance_rotation(relic_scn_instance_instance_view v) { relic_scn_instance_quaternion_view r = { v.p + 12 }; return r; }
 #define RELIC_SCN_INSTANCE_INSTANCE_SCALE_OFFSET 28
-/** Scale */
 static inline float relic_scn_instance_instance_scale(relic_scn_instance_instance_view v) { return relic_load_f32le(v.p + 28); }
 #define RELIC_SCN_INSTANCE_INSTANCE_FLAGS_OFFSET 32
-/** Flags (unknown; similar to the partition flags) */
 static inline uint32_t relic_scn_instance_instance_flags(relic_scn_instance_instance_view v) { return relic_load_u32le(v.p + 32); }
 
 /** A validated scn_instance file: the bytes, and where each top-level member lies.

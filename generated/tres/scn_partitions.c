@@ -9,292 +9,57 @@
 
 const char *const relic_scn_partitions_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_vec3f(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_scn_partitions_vec3f) == 12u
-        && offsetof(relic_scn_partitions_vec3f, x) == 0u
-        && offsetof(relic_scn_partitions_vec3f, y) == 4u
-        && offsetof(relic_scn_partitions_vec3f, z) == 8u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_scn_partitions_vec3f) == 12 && offsetof(relic_scn_partitions_vec3f, y) == 4 && offsetof(relic_scn_partitions_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_scn_partitions_partition) == 28 && offsetof(relic_scn_partitions_partition, position) == 4 && offsetof(relic_scn_partitions_partition, size) == 16, "partition: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_partition(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_scn_partitions_partition) == 28u
-        && offsetof(relic_scn_partitions_partition, flags) == 0u
-        && offsetof(relic_scn_partitions_partition, position) == 4u && plain_vec3f()
-        && offsetof(relic_scn_partitions_partition, size) == 16u && plain_vec3f();
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* ---- validator and decoder ---- */
-
-typedef struct relic_scn_partitions_vctx {
+typedef struct relic_scn_partitions_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_scn_partitions_partitions *root;
-    relic_scn_partitions_view *view;
-} relic_scn_partitions_vctx;
+    relic_scn_partitions_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_scn_partitions_rctx;
 
-typedef struct relic_scn_partitions_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_scn_partitions_partitions *root;
-    relic_arena *arena;
-} relic_scn_partitions_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_scn_partitions_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_scn_partitions_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_vec3f *m);
-RELIC_GEN_UNUSED static inline relic_status val_partition(relic_scn_partitions_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partition *m);
-RELIC_GEN_UNUSED static inline relic_status dec_partition(relic_scn_partitions_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partition *m);
-RELIC_GEN_UNUSED static inline relic_status val_partitions(relic_scn_partitions_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partitions *m);
-RELIC_GEN_UNUSED static inline relic_status dec_partitions(relic_scn_partitions_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partitions *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_vec3f(relic_scn_partitions_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_partitions_rctx *c, uint64_t pos, relic_scn_partitions_vec3f *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    if (pos > c->size || c->size - pos < 12u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "vec3f needs 12 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
+    const uint8_t *p = c->base + pos;
+    m->x = relic_load_f32le(p + 0);
+    m->y = relic_load_f32le(p + 4);
+    m->z = relic_load_f32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_vec3f(relic_scn_partitions_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partition(relic_scn_partitions_rctx *c, uint64_t pos, relic_scn_partitions_partition *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    uint64_t pos_z_ = 0, size_z_ = 0;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->z = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_z_ = p_; size_z_ = bytes_; (void)pos_z_; (void)size_z_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "", "partition", 28u);
+    const uint8_t *p = c->base + pos;
+    m->flags = relic_load_u32le(p + 0);
+    if ((st = rd_vec3f(c, pos + 4, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    if ((st = rd_vec3f(c, pos + 16, &m->size)) != RELIC_OK) return relic_gen_nest(c->err, st, "size", -1);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_partition(relic_scn_partitions_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partition *m)
+static relic_status rd_partitions(relic_scn_partitions_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partitions *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_size_ = 0, size_size_ = 0;
-    if (pos > c->size || c->size - pos < 28u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "partition needs 28 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->position);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_vec3f(c, p_, &sz_, &m->size);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "size", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_size_ = p_; size_size_ = bytes_; (void)pos_size_; (void)size_size_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_partition(relic_scn_partitions_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partition *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_position_ = 0, size_position_ = 0;
-    uint64_t pos_size_ = 0, size_size_ = 0;
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->flags = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->position);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_position_ = p_; size_position_ = bytes_; (void)pos_position_; (void)size_position_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 12u;
-        uint64_t sz_ = 0; relic_status st_ = dec_vec3f(c, p_, &sz_, &m->size);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "size", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_size_ = p_; size_size_ = bytes_; (void)pos_size_; (void)size_size_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_partitions(relic_scn_partitions_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partitions *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_kind_ = 0, size_kind_ = 0;
-    uint64_t pos_entries_ = 0, size_entries_ = 0;
-    { /* kind */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "kind", -1, "kind needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->kind = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_kind_ = p_; size_kind_ = bytes_; (void)pos_kind_; (void)size_kind_;
-    }
+    if (!relic_gen_room(c->size, pos, 1u)) return relic_gen_short(c->err, pos, c->size, "kind", "kind", 1u);
+    m->kind = relic_load_u8(c->base + pos);
+    cur = pos + 1;
     { /* entries */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 28u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 28u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "entries", -1, "%llu elements of 28 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 28u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->entries_count = (size_t)(n_ / 1u);
-        c->view->entries = c->base + p_;
-        c->view->entries_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_entries_ = p_; size_entries_ = bytes_; (void)pos_entries_; (void)size_entries_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_partitions(relic_scn_partitions_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions_partitions *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_kind_ = 0, size_kind_ = 0;
-    uint64_t pos_entries_ = 0, size_entries_ = 0;
-    { /* kind */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->kind = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_kind_ = p_; size_kind_ = bytes_; (void)pos_kind_; (void)size_kind_;
-    }
-    { /* entries */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 28u;
-        uint64_t bytes_;
-        bytes_ = n_ * 28u;
-        m->entries_count = (size_t)(n_ / 1u);
-        m->entries = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition));
-        if (!m->entries && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "entries", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_partition()) { if (n_) memcpy(m->entries, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_partition(c, q_, &sz_, &m->entries[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "entries", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        cur = p_ + bytes_;
-        pos_entries_ = p_; size_entries_ = bytes_; (void)pos_entries_; (void)size_entries_;
+        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 28u;
+        const uint64_t bytes = n * 28u;
+        m->entries_count = (size_t)n;
+        if (c->view) { c->view->entries = c->base + cur; c->view->entries_count = (size_t)n; }
+        if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_partitions_partition), _Alignof(relic_scn_partitions_partition), cur, "entries"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_partition(c, cur + k * 28u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -302,27 +67,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_partitions(relic_scn_partitions_
 
 relic_status relic_scn_partitions_validate(const uint8_t *data, size_t size, relic_scn_partitions_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_scn_partitions_vctx c = { data, size, err, &out->values, out };
+    relic_scn_partitions_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_partitions(&c, 0, &sz, &out->values);
+    relic_status st = rd_partitions(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_partitions_decode(const relic_scn_partitions_view *v, relic_arena *a, relic_scn_partitions_partitions *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_scn_partitions_dctx c = { v->base, v->size, err, out, a };
+    relic_scn_partitions_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_partitions(&c, 0, &sz, out);
+    return rd_partitions(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -333,133 +98,38 @@ typedef struct relic_scn_partitions_wctx {
     const relic_scn_partitions_partitions *root;
 } relic_scn_partitions_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_scn_partitions_wctx *c, const relic_scn_partitions_vec3f *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_partition(relic_scn_partitions_wctx *c, const relic_scn_partitions_partition *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_partitions(relic_scn_partitions_wctx *c, const relic_scn_partitions_partitions *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_partitions(const relic_scn_partitions_partitions *m);
-
-static const relic_scn_partitions_partitions *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_partitions(const relic_scn_partitions_partitions *m)
+static uint64_t sz_partitions(const relic_scn_partitions_partitions *m)
 {
-    const relic_scn_partitions_partitions *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 1u;
     t += ((uint64_t)m->entries_count * 28u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_scn_partitions_partitions(const relic_scn_partitions_partitions *a, size_t n)
+
+static inline void put_vec3f(uint8_t *p, const relic_scn_partitions_vec3f *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_partitions(&a[i]);
-    return t;
+    relic_store_f32le(p + 0, m->x);
+    relic_store_f32le(p + 4, m->y);
+    relic_store_f32le(p + 8, m->z);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_vec3f(relic_scn_partitions_wctx *c, const relic_scn_partitions_vec3f *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_partition(uint8_t *p, const relic_scn_partitions_partition *m)
 {
-    relic_scn_partitions_vec3f mm_ = *m0;
-    relic_scn_partitions_vec3f *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* z */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->z);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->flags);
+    put_vec3f(p + 4, &m->position);
+    put_vec3f(p + 16, &m->size);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_partition(relic_scn_partitions_wctx *c, const relic_scn_partitions_partition *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_partitions(relic_scn_partitions_wctx *c, const relic_scn_partitions_partitions *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_scn_partitions_partition mm_ = *m0;
-    relic_scn_partitions_partition *m = &mm_;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->flags);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* position */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->position, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "position", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_vec3f(c, &m->size, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "size", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_partitions(relic_scn_partitions_wctx *c, const relic_scn_partitions_partitions *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_scn_partitions_partitions mm_ = *m0;
-    relic_scn_partitions_partitions *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* kind */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->kind);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u8(c->base + pos, m->kind);
+    cur = pos + 1;
     { /* entries */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (uint64_t)m->entries_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_partition()) { if (n_) memcpy(c->base + p_, m->entries, (size_t)(n_ * 28u)); bytes_ = n_ * 28u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_partition(c, &m->entries[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "entries", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        cur = p_ + bytes_;
+        const uint64_t n = m->entries_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + cur, m->entries, (size_t)(n * 28u)); }
+        else for (uint64_t k = 0; k < n; k++) put_partition(c->base + cur + k * 28, &m->entries[k]);
+        cur += n * 28u;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -467,29 +137,20 @@ RELIC_GEN_UNUSED static inline relic_status put_partitions(relic_scn_partitions_
 
 relic_status relic_scn_partitions_write(const relic_scn_partitions_partitions *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_scn_partitions_partitions mm_ = *model;
-    relic_scn_partitions_partitions *m = &mm_;
-    relic_scn_partitions_wctx cc_ = { 0 };
-    relic_scn_partitions_wctx *c = &cc_;
+    relic_scn_partitions_partitions copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_partitions_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_partitions(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = sz_partitions(m);
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_partitions(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_partitions(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -28,28 +28,19 @@ struct relic_scn_partitions_vec3f {
 #define RELIC_SCN_PARTITIONS_PARTITION_SIZE 28
 /** A partition box (Trespasser file formats, PartitionEntry). Its node id in the hierarchies is hash(position bytes) + hash(size bytes). Model form: plain C values. */
 struct relic_scn_partitions_partition {
-    /** Flags (0x1110 in the demo) */
-    uint32_t flags;
-    /** Centre of the box */
-    relic_scn_partitions_vec3f position;
-    /** Half the box's side lengths */
-    relic_scn_partitions_vec3f size;
+    uint32_t flags; /**< Flags (0x1110 in the demo) */
+    relic_scn_partitions_vec3f position; /**< Centre of the box */
+    relic_scn_partitions_vec3f size; /**< Half the box's side lengths */
 };
 
 /** The Partitions section: a leading byte, then boxes to the end of the section. Model form: plain C values; its size in the file varies. */
 struct relic_scn_partitions_partitions {
-    /** Leading byte (1 in every known file) */
-    uint8_t kind;
-    /** Partition boxes */
-    relic_scn_partitions_partition *entries;
+    uint8_t kind; /**< Leading byte (1 in every known file) */
+    relic_scn_partitions_partition *entries; /**< Partition boxes */
     size_t entries_count; /**< number of elements in entries */
 };
 
-_Static_assert(RELIC_SCN_PARTITIONS_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_SCN_PARTITIONS_PARTITION_SIZE == 28, "documented size of partition");
-
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_scn_partitions_vec3f_view { const uint8_t *p; } relic_scn_partitions_vec3f_view;
+typedef struct relic_scn_partitions_vec3f_view { const uint8_t *p; } relic_scn_partitions_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_SCN_PARTITIONS_VEC3F_X_OFFSET 0
 static inline float relic_scn_partitions_vec3f_x(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_SCN_PARTITIONS_VEC3F_Y_OFFSET 4
@@ -57,16 +48,12 @@ static inline float relic_scn_partitions_vec3f_y(relic_scn_partitions_vec3f_view
 #define RELIC_SCN_PARTITIONS_VEC3F_Z_OFFSET 8
 static inline float relic_scn_partitions_vec3f_z(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated partition (28 bytes in the file). */
-typedef struct relic_scn_partitions_partition_view { const uint8_t *p; } relic_scn_partitions_partition_view;
+typedef struct relic_scn_partitions_partition_view { const uint8_t *p; } relic_scn_partitions_partition_view; /**< a validated partition (28 bytes in the file), zero-copy */
 #define RELIC_SCN_PARTITIONS_PARTITION_FLAGS_OFFSET 0
-/** Flags (0x1110 in the demo) */
 static inline uint32_t relic_scn_partitions_partition_flags(relic_scn_partitions_partition_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_SCN_PARTITIONS_PARTITION_POSITION_OFFSET 4
-/** Centre of the box */
 static inline relic_scn_partitions_vec3f_view relic_scn_partitions_partition_position(relic_scn_partitions_partition_view v) { relic_scn_partitions_vec3f_view r = { v.p + 4 }; return r; }
 #define RELIC_SCN_PARTITIONS_PARTITION_SIZE_OFFSET 16
-/** Half the box's side lengths */
 static inline relic_scn_partitions_vec3f_view relic_scn_partitions_partition_size(relic_scn_partitions_partition_view v) { relic_scn_partitions_vec3f_view r = { v.p + 16 }; return r; }
 
 /** A validated scn_partitions file: the bytes, and where each top-level member lies.

@@ -28,26 +28,18 @@ struct relic_scn_partitions24_vec3f {
 #define RELIC_SCN_PARTITIONS24_PARTITION_SIZE 24
 /** A partition box without flags (Trespasser file formats, PartitionEntry, TestScnNght form). Model form: plain C values. */
 struct relic_scn_partitions24_partition {
-    /** Centre of the box */
-    relic_scn_partitions24_vec3f position;
-    /** Half the box's side lengths */
-    relic_scn_partitions24_vec3f size;
+    relic_scn_partitions24_vec3f position; /**< Centre of the box */
+    relic_scn_partitions24_vec3f size; /**< Half the box's side lengths */
 };
 
 /** The Partitions section: a leading byte, then boxes to the end of the section. Model form: plain C values; its size in the file varies. */
 struct relic_scn_partitions24_partitions {
-    /** Leading byte */
-    uint8_t kind;
-    /** Partition boxes */
-    relic_scn_partitions24_partition *entries;
+    uint8_t kind; /**< Leading byte */
+    relic_scn_partitions24_partition *entries; /**< Partition boxes */
     size_t entries_count; /**< number of elements in entries */
 };
 
-_Static_assert(RELIC_SCN_PARTITIONS24_VEC3F_SIZE == 12, "documented size of vec3f");
-_Static_assert(RELIC_SCN_PARTITIONS24_PARTITION_SIZE == 24, "documented size of partition");
-
-/** Zero-copy view of a validated vec3f (12 bytes in the file). */
-typedef struct relic_scn_partitions24_vec3f_view { const uint8_t *p; } relic_scn_partitions24_vec3f_view;
+typedef struct relic_scn_partitions24_vec3f_view { const uint8_t *p; } relic_scn_partitions24_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
 #define RELIC_SCN_PARTITIONS24_VEC3F_X_OFFSET 0
 static inline float relic_scn_partitions24_vec3f_x(relic_scn_partitions24_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_SCN_PARTITIONS24_VEC3F_Y_OFFSET 4
@@ -55,13 +47,10 @@ static inline float relic_scn_partitions24_vec3f_y(relic_scn_partitions24_vec3f_
 #define RELIC_SCN_PARTITIONS24_VEC3F_Z_OFFSET 8
 static inline float relic_scn_partitions24_vec3f_z(relic_scn_partitions24_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
-/** Zero-copy view of a validated partition (24 bytes in the file). */
-typedef struct relic_scn_partitions24_partition_view { const uint8_t *p; } relic_scn_partitions24_partition_view;
+typedef struct relic_scn_partitions24_partition_view { const uint8_t *p; } relic_scn_partitions24_partition_view; /**< a validated partition (24 bytes in the file), zero-copy */
 #define RELIC_SCN_PARTITIONS24_PARTITION_POSITION_OFFSET 0
-/** Centre of the box */
 static inline relic_scn_partitions24_vec3f_view relic_scn_partitions24_partition_position(relic_scn_partitions24_partition_view v) { relic_scn_partitions24_vec3f_view r = { v.p + 0 }; return r; }
 #define RELIC_SCN_PARTITIONS24_PARTITION_SIZE_OFFSET 12
-/** Half the box's side lengths */
 static inline relic_scn_partitions24_vec3f_view relic_scn_partitions24_partition_size(relic_scn_partitions24_partition_view v) { relic_scn_partitions24_vec3f_view r = { v.p + 12 }; return r; }
 
 /** A validated scn_partitions24 file: the bytes, and where each top-level member lies.

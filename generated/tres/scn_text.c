@@ -9,65 +9,29 @@
 
 const char *const relic_scn_text_extensions[] = { NULL };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-/* ---- validator and decoder ---- */
 
-typedef struct relic_scn_text_vctx {
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
+
+typedef struct relic_scn_text_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_scn_text_text *root;
-    relic_scn_text_view *view;
-} relic_scn_text_vctx;
+    relic_scn_text_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_scn_text_rctx;
 
-typedef struct relic_scn_text_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_scn_text_text *root;
-    relic_arena *arena;
-} relic_scn_text_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_text(relic_scn_text_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m);
-RELIC_GEN_UNUSED static inline relic_status dec_text(relic_scn_text_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_text(relic_scn_text_vctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m)
+static relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m)
 {
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_text_ = 0, size_text_ = 0;
+    cur = pos;
     { /* text */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "text", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->text_count = (size_t)(n_ / 1u);
-        c->view->text = c->base + p_;
-        c->view->text_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_text(relic_scn_text_dctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    { /* text */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (c->size - p_) / 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->text_count = (size_t)(n_ / 1u);
-        m->text = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "text", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->text, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
+        const uint64_t n = (cur < c->size ? c->size - cur : 0) / 1u;
+        const uint64_t bytes = n * 1u;
+        m->text_count = (size_t)n;
+        if (c->view) { c->view->text = c->base + cur; c->view->text_count = (size_t)n; }
+        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -75,27 +39,27 @@ RELIC_GEN_UNUSED static inline relic_status dec_text(relic_scn_text_dctx *c, uin
 
 relic_status relic_scn_text_validate(const uint8_t *data, size_t size, relic_scn_text_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_scn_text_vctx c = { data, size, err, &out->values, out };
+    relic_scn_text_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_text(&c, 0, &sz, &out->values);
+    relic_status st = rd_text(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_text_decode(const relic_scn_text_view *v, relic_arena *a, relic_scn_text_text *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_scn_text_dctx c = { v->base, v->size, err, out, a };
+    relic_scn_text_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_text(&c, 0, &sz, out);
+    return rd_text(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -106,39 +70,21 @@ typedef struct relic_scn_text_wctx {
     const relic_scn_text_text *root;
 } relic_scn_text_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_text(relic_scn_text_wctx *c, const relic_scn_text_text *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_text(const relic_scn_text_text *m);
-
-static const relic_scn_text_text *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_text(const relic_scn_text_text *m)
+static uint64_t sz_text(const relic_scn_text_text *m)
 {
-    const relic_scn_text_text *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += ((uint64_t)m->text_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_scn_text_text(const relic_scn_text_text *a, size_t n)
-{
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_text(&a[i]);
-    return t;
-}
 
-RELIC_GEN_UNUSED static inline relic_status put_text(relic_scn_text_wctx *c, const relic_scn_text_text *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_text(relic_scn_text_wctx *c, const relic_scn_text_text *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_scn_text_text mm_ = *m0;
-    relic_scn_text_text *m = &mm_;
     uint64_t cur = pos;
-    (void)c; (void)m;
+    cur = pos;
     { /* text */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = (uint64_t)m->text_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->text, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        const uint64_t n = m->text_count;
+        if (n) memcpy(c->base + cur, m->text, (size_t)n);
+        cur += n;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -146,29 +92,20 @@ RELIC_GEN_UNUSED static inline relic_status put_text(relic_scn_text_wctx *c, con
 
 relic_status relic_scn_text_write(const relic_scn_text_text *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_scn_text_text mm_ = *model;
-    relic_scn_text_text *m = &mm_;
-    relic_scn_text_wctx cc_ = { 0 };
-    relic_scn_text_wctx *c = &cc_;
+    relic_scn_text_text copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_scn_text_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_text(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = sz_text(m);
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_text(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_text(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

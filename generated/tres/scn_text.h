@@ -17,11 +17,9 @@ typedef struct relic_scn_text_text relic_scn_text_text;
 
 /** A name section. Model form: plain C values; its size in the file varies. */
 struct relic_scn_text_text {
-    /** The name, NUL-terminated, and any bytes after it */
-    char *text;
+    char *text; /**< The name, NUL-terminated, and any bytes after it */
     size_t text_count; /**< number of elements in text */
 };
-
 
 /** A validated scn_text file: the bytes, and where each top-level member lies.
  *  Only relic_scn_text_validate() fills one; its accessors then need no checks. */

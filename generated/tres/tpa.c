@@ -16,1606 +16,256 @@ const relic_format_info relic_format_tpa = {
     relic_tpa_extensions, NULL, 0, relic_tpa_detect,
 };
 
-const char *relic_tpa_compression_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "pcm";
-    case INT64_C(1): return "ima_adpcm";
-    case INT64_C(2): return "voice";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item compression_names[] = {
+    { 0, "pcm" }, { 1, "ima_adpcm" }, { 2, "voice" },
+};
+const char *relic_tpa_compression_name(int64_t value) { return relic_gen_enum_name(compression_names, 3, value); }
+int relic_tpa_compression_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(compression_names, 3, name, value); }
 
-int relic_tpa_compression_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "pcm") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "ima_adpcm") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "voice") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item collision_samples_names[] = {
+    { 1, "impact_1" }, { 2, "impact_2" }, { 128, "slide" },
+};
+const char *relic_tpa_collision_samples_name(int64_t value) { return relic_gen_enum_name(collision_samples_names, 3, value); }
+int relic_tpa_collision_samples_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(collision_samples_names, 3, name, value); }
 
-const char *relic_tpa_collision_samples_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "impact_1";
-    case INT64_C(2): return "impact_2";
-    case INT64_C(128): return "slide";
-    default: return NULL;
-    }
-}
+_Static_assert(sizeof(relic_tpa_transfer_function) == 40 && offsetof(relic_tpa_transfer_function, volume_min) == 4 && offsetof(relic_tpa_transfer_function, volume_slope) == 8 && offsetof(relic_tpa_transfer_function, volume_intercept) == 12 && offsetof(relic_tpa_transfer_function, pitch_max) == 16 && offsetof(relic_tpa_transfer_function, pitch_min) == 20 && offsetof(relic_tpa_transfer_function, pitch_slope) == 24 && offsetof(relic_tpa_transfer_function, pitch_intercept) == 28 && offsetof(relic_tpa_transfer_function, attenuation) == 32 && offsetof(relic_tpa_transfer_function, min_velocity) == 36, "transfer_function: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_tpa_collision) == 152 && offsetof(relic_tpa_collision, material_high) == 4 && offsetof(relic_tpa_collision, samples) == 8 && offsetof(relic_tpa_collision, min_delay) == 12 && offsetof(relic_tpa_collision, last_used) == 16 && offsetof(relic_tpa_collision, impact_1) == 20 && offsetof(relic_tpa_collision, impact_2) == 24 && offsetof(relic_tpa_collision, slide) == 28 && offsetof(relic_tpa_collision, impact_1_tf) == 32 && offsetof(relic_tpa_collision, impact_2_tf) == 72 && offsetof(relic_tpa_collision, slide_tf) == 112, "collision: C layout is file layout (arrays are copied with memcpy)");
 
-int relic_tpa_collision_samples_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "impact_1") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "impact_2") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "slide") == 0) { *value = INT64_C(128); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_transfer_function(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_tpa_transfer_function) == 40u
-        && offsetof(relic_tpa_transfer_function, volume_max) == 0u
-        && offsetof(relic_tpa_transfer_function, volume_min) == 4u
-        && offsetof(relic_tpa_transfer_function, volume_slope) == 8u
-        && offsetof(relic_tpa_transfer_function, volume_intercept) == 12u
-        && offsetof(relic_tpa_transfer_function, pitch_max) == 16u
-        && offsetof(relic_tpa_transfer_function, pitch_min) == 20u
-        && offsetof(relic_tpa_transfer_function, pitch_slope) == 24u
-        && offsetof(relic_tpa_transfer_function, pitch_intercept) == 28u
-        && offsetof(relic_tpa_transfer_function, attenuation) == 32u
-        && offsetof(relic_tpa_transfer_function, min_velocity) == 36u;
-#else
-    return 0;
-#endif
-}
-
-RELIC_GEN_UNUSED static inline int plain_collision(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_tpa_collision) == 152u
-        && offsetof(relic_tpa_collision, material_low) == 0u
-        && offsetof(relic_tpa_collision, material_high) == 4u
-        && offsetof(relic_tpa_collision, samples) == 8u
-        && offsetof(relic_tpa_collision, min_delay) == 12u
-        && offsetof(relic_tpa_collision, last_used) == 16u
-        && offsetof(relic_tpa_collision, impact_1) == 20u
-        && offsetof(relic_tpa_collision, impact_2) == 24u
-        && offsetof(relic_tpa_collision, slide) == 28u
-        && offsetof(relic_tpa_collision, impact_1_tf) == 32u && plain_transfer_function()
-        && offsetof(relic_tpa_collision, impact_2_tf) == 72u && plain_transfer_function()
-        && offsetof(relic_tpa_collision, slide_tf) == 112u && plain_transfer_function();
-#else
-    return 0;
-#endif
-}
-
-/* ---- validator and decoder ---- */
-
-typedef struct relic_tpa_vctx {
+typedef struct relic_tpa_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_tpa_tpa *root;
-    relic_tpa_view *view;
-} relic_tpa_vctx;
+    relic_tpa_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_tpa_rctx;
 
-typedef struct relic_tpa_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_tpa_tpa *root;
-    relic_arena *arena;
-} relic_tpa_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_id_entry *m);
-RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_id_entry *m);
-RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample *m);
-RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample *m);
-RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_transfer_function *m);
-RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_transfer_function *m);
-RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_collision *m);
-RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_collision *m);
-RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_tpa *m);
-RELIC_GEN_UNUSED static inline relic_status dec_tpa(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_tpa *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_sample_count_ = 0, size_sample_count_ = 0;
-    uint64_t pos_id_table_offset_ = 0, size_id_table_offset_ = 0;
-    uint64_t pos_collision_count_ = 0, size_collision_count_ = 0;
-    uint64_t pos_collision_offset_ = 0, size_collision_offset_ = 0;
-    uint64_t pos_id_count_ = 0, size_id_count_ = 0;
-    if (pos > c->size || c->size - pos < 24u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 24 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->version = relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->version) != INT64_C(336)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 336, found %lld", (long long)(m->version));
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* sample_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->sample_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_count_ = p_; size_sample_count_ = bytes_; (void)pos_sample_count_; (void)size_sample_count_;
-    }
-    { /* id_table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->id_table_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_table_offset_ = p_; size_id_table_offset_ = bytes_; (void)pos_id_table_offset_; (void)size_id_table_offset_;
-    }
-    { /* collision_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->collision_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_collision_count_ = p_; size_collision_count_ = bytes_; (void)pos_collision_count_; (void)size_collision_count_;
-    }
-    { /* collision_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->collision_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_collision_offset_ = p_; size_collision_offset_ = bytes_; (void)pos_collision_offset_; (void)size_collision_offset_;
-    }
-    { /* id_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->id_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_count_ = p_; size_id_count_ = bytes_; (void)pos_id_count_; (void)size_id_count_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "", "header", 24u);
+    const uint8_t *p = c->base + pos;
+    m->version = relic_load_u32le(p + 0);
+    if ((int64_t)(m->version) != INT64_C(336)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "version", -1, "expected 336, found %lld", (long long)(m->version));
+    m->sample_count = relic_load_u32le(p + 4);
+    m->id_table_offset = relic_load_u32le(p + 8);
+    m->collision_count = relic_load_u32le(p + 12);
+    m->collision_offset = relic_load_u32le(p + 16);
+    m->id_count = relic_load_u32le(p + 20);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_sample_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_sample_count_ = 0, size_sample_count_ = 0;
-    uint64_t pos_id_table_offset_ = 0, size_id_table_offset_ = 0;
-    uint64_t pos_collision_count_ = 0, size_collision_count_ = 0;
-    uint64_t pos_collision_offset_ = 0, size_collision_offset_ = 0;
-    uint64_t pos_id_count_ = 0, size_id_count_ = 0;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* sample_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->sample_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_count_ = p_; size_sample_count_ = bytes_; (void)pos_sample_count_; (void)size_sample_count_;
-    }
-    { /* id_table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->id_table_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_table_offset_ = p_; size_id_table_offset_ = bytes_; (void)pos_id_table_offset_; (void)size_id_table_offset_;
-    }
-    { /* collision_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->collision_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_collision_count_ = p_; size_collision_count_ = bytes_; (void)pos_collision_count_; (void)size_collision_count_;
-    }
-    { /* collision_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->collision_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_collision_offset_ = p_; size_collision_offset_ = bytes_; (void)pos_collision_offset_; (void)size_collision_offset_;
-    }
-    { /* id_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->id_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_id_count_ = p_; size_id_count_ = bytes_; (void)pos_id_count_; (void)size_id_count_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "sample_header", 36u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->magic, p + 0, 4);
+    if (memcmp(m->magic, "WBOR", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"WBOR\"");
+    m->version = relic_load_u32le(p + 4);
+    m->data_offset = relic_load_u32le(p + 8);
+    { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "data_offset", -1, "%lld fails check it >= 36", (long long)it); }
+    m->block_align = relic_load_u32le(p + 12);
+    m->data_size = relic_load_u32le(p + 16);
+    m->decoded_size = relic_load_u32le(p + 20);
+    m->sample_rate = relic_load_u32le(p + 24);
+    m->bits = relic_load_u8(p + 28);
+    { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 28, "bits", -1, "%lld fails check it == 8 || it == 16", (long long)it); }
+    m->channels = relic_load_u8(p + 29);
+    if ((int64_t)(m->channels) < INT64_C(1) || (int64_t)(m->channels) > INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 29, "channels", -1, "%lld is outside 1..2", (long long)(m->channels));
+    m->compression = relic_load_u8(p + 30);
+    if (!relic_tpa_compression_known((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 30, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
+    m->flags = relic_load_u8(p + 31);
+    m->caption_offset = relic_load_u32le(p + 32);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_sample_header(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_id_entry(relic_tpa_rctx *c, uint64_t pos, relic_tpa_id_entry *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
-    uint64_t pos_block_align_ = 0, size_block_align_ = 0;
-    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
-    uint64_t pos_decoded_size_ = 0, size_decoded_size_ = 0;
-    uint64_t pos_sample_rate_ = 0, size_sample_rate_ = 0;
-    uint64_t pos_bits_ = 0, size_bits_ = 0;
-    uint64_t pos_channels_ = 0, size_channels_ = 0;
-    uint64_t pos_compression_ = 0, size_compression_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_caption_offset_ = 0, size_caption_offset_ = 0;
-    if (pos > c->size || c->size - pos < 36u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "sample_header needs 36 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        if (memcmp(m->magic, "WBOR", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"WBOR\"");
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->data_offset = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data_offset", -1, "%lld fails check it >= 36", (long long)it); }
-        cur = p_ + bytes_;
-        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
-    }
-    { /* block_align */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->block_align = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_block_align_ = p_; size_block_align_ = bytes_; (void)pos_block_align_; (void)size_block_align_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->data_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
-    }
-    { /* decoded_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->decoded_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_decoded_size_ = p_; size_decoded_size_ = bytes_; (void)pos_decoded_size_; (void)size_decoded_size_;
-    }
-    { /* sample_rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->sample_rate = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_rate_ = p_; size_sample_rate_ = bytes_; (void)pos_sample_rate_; (void)size_sample_rate_;
-    }
-    { /* bits */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->bits = relic_load_u8(c->base + p_);
-        { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "bits", -1, "%lld fails check it == 8 || it == 16", (long long)it); }
-        cur = p_ + bytes_;
-        pos_bits_ = p_; size_bits_ = bytes_; (void)pos_bits_; (void)size_bits_;
-    }
-    { /* channels */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->channels = relic_load_u8(c->base + p_);
-        if ((int64_t)(m->channels) < INT64_C(1) || (int64_t)(m->channels) > INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "channels", -1, "%lld is outside 1..2", (long long)(m->channels));
-        cur = p_ + bytes_;
-        pos_channels_ = p_; size_channels_ = bytes_; (void)pos_channels_; (void)size_channels_;
-    }
-    { /* compression */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->compression = relic_load_u8(c->base + p_);
-        if (!relic_tpa_compression_known((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
-        cur = p_ + bytes_;
-        pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        m->flags = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* caption_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->caption_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_offset_ = p_; size_caption_offset_ = bytes_; (void)pos_caption_offset_; (void)size_caption_offset_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "id_entry", 56u);
+    const uint8_t *p = c->base + pos;
+    m->sound_id = relic_load_u32le(p + 0);
+    m->sample_offset = relic_load_u32le(p + 4);
+    m->sample_length = relic_load_u32le(p + 8);
+    m->attenuation = relic_load_f32le(p + 12);
+    m->master_volume = relic_load_f32le(p + 16);
+    if ((st = rd_sample_header(c, pos + 20, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_sample_header(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample_header *m)
+static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_data_offset_ = 0, size_data_offset_ = 0;
-    uint64_t pos_block_align_ = 0, size_block_align_ = 0;
-    uint64_t pos_data_size_ = 0, size_data_size_ = 0;
-    uint64_t pos_decoded_size_ = 0, size_decoded_size_ = 0;
-    uint64_t pos_sample_rate_ = 0, size_sample_rate_ = 0;
-    uint64_t pos_bits_ = 0, size_bits_ = 0;
-    uint64_t pos_channels_ = 0, size_channels_ = 0;
-    uint64_t pos_compression_ = 0, size_compression_ = 0;
-    uint64_t pos_flags_ = 0, size_flags_ = 0;
-    uint64_t pos_caption_offset_ = 0, size_caption_offset_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->version = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->data_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_offset_ = p_; size_data_offset_ = bytes_; (void)pos_data_offset_; (void)size_data_offset_;
-    }
-    { /* block_align */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->block_align = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_block_align_ = p_; size_block_align_ = bytes_; (void)pos_block_align_; (void)size_block_align_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->data_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_data_size_ = p_; size_data_size_ = bytes_; (void)pos_data_size_; (void)size_data_size_;
-    }
-    { /* decoded_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->decoded_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_decoded_size_ = p_; size_decoded_size_ = bytes_; (void)pos_decoded_size_; (void)size_decoded_size_;
-    }
-    { /* sample_rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->sample_rate = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_rate_ = p_; size_sample_rate_ = bytes_; (void)pos_sample_rate_; (void)size_sample_rate_;
-    }
-    { /* bits */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->bits = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_bits_ = p_; size_bits_ = bytes_; (void)pos_bits_; (void)size_bits_;
-    }
-    { /* channels */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->channels = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_channels_ = p_; size_channels_ = bytes_; (void)pos_channels_; (void)size_channels_;
-    }
-    { /* compression */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->compression = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_compression_ = p_; size_compression_ = bytes_; (void)pos_compression_; (void)size_compression_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->flags = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_flags_ = p_; size_flags_ = bytes_; (void)pos_flags_; (void)size_flags_;
-    }
-    { /* caption_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->caption_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_offset_ = p_; size_caption_offset_ = bytes_; (void)pos_caption_offset_; (void)size_caption_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_id_entry(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_id_entry *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_sound_id_ = 0, size_sound_id_ = 0;
-    uint64_t pos_sample_offset_ = 0, size_sample_offset_ = 0;
-    uint64_t pos_sample_length_ = 0, size_sample_length_ = 0;
-    uint64_t pos_attenuation_ = 0, size_attenuation_ = 0;
-    uint64_t pos_master_volume_ = 0, size_master_volume_ = 0;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    if (pos > c->size || c->size - pos < 56u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "id_entry needs 56 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* sound_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->sound_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sound_id_ = p_; size_sound_id_ = bytes_; (void)pos_sound_id_; (void)size_sound_id_;
-    }
-    { /* sample_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->sample_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_offset_ = p_; size_sample_offset_ = bytes_; (void)pos_sample_offset_; (void)size_sample_offset_;
-    }
-    { /* sample_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->sample_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_length_ = p_; size_sample_length_ = bytes_; (void)pos_sample_length_; (void)size_sample_length_;
-    }
-    { /* attenuation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->attenuation = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_attenuation_ = p_; size_attenuation_ = bytes_; (void)pos_attenuation_; (void)size_attenuation_;
-    }
-    { /* master_volume */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->master_volume = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_master_volume_ = p_; size_master_volume_ = bytes_; (void)pos_master_volume_; (void)size_master_volume_;
-    }
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 36u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_sample_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_id_entry(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_id_entry *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_sound_id_ = 0, size_sound_id_ = 0;
-    uint64_t pos_sample_offset_ = 0, size_sample_offset_ = 0;
-    uint64_t pos_sample_length_ = 0, size_sample_length_ = 0;
-    uint64_t pos_attenuation_ = 0, size_attenuation_ = 0;
-    uint64_t pos_master_volume_ = 0, size_master_volume_ = 0;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    { /* sound_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->sound_id = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sound_id_ = p_; size_sound_id_ = bytes_; (void)pos_sound_id_; (void)size_sound_id_;
-    }
-    { /* sample_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->sample_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_offset_ = p_; size_sample_offset_ = bytes_; (void)pos_sample_offset_; (void)size_sample_offset_;
-    }
-    { /* sample_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->sample_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_sample_length_ = p_; size_sample_length_ = bytes_; (void)pos_sample_length_; (void)size_sample_length_;
-    }
-    { /* attenuation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->attenuation = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_attenuation_ = p_; size_attenuation_ = bytes_; (void)pos_attenuation_; (void)size_attenuation_;
-    }
-    { /* master_volume */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->master_volume = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_master_volume_ = p_; size_master_volume_ = bytes_; (void)pos_master_volume_; (void)size_master_volume_;
-    }
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 36u;
-        uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_sample(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_caption_gap_ = 0, size_caption_gap_ = 0;
-    uint64_t pos_caption_length_ = 0, size_caption_length_ = 0;
-    uint64_t pos_caption_count_ = 0, size_caption_count_ = 0;
-    uint64_t pos_caption_text_ = 0, size_caption_text_ = 0;
-    uint64_t pos_caption_data_gap_ = 0, size_caption_data_gap_ = 0;
-    uint64_t pos_data_gap_ = 0, size_data_gap_ = 0;
-    uint64_t pos_data_ = 0, size_data_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 36u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 36 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        uint64_t sz_ = 0; relic_status st_ = val_sample_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    if ((st = rd_sample_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     if (!(((int64_t)(((int64_t)m->header.caption_offset) >= INT64_C(36))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.caption_offset >= 36 (the caption block starts after the header)");
     { /* caption_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_gap", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_gap_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_caption_gap_ = p_; size_caption_gap_ = bytes_; (void)pos_caption_gap_; (void)size_caption_gap_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &n, &bytes)) != RELIC_OK) return st;
+        m->caption_gap_count = (size_t)n;
+        if (c->arena && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
-    { /* caption_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_length", -1, "caption_length needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_length = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_length", -1, "%lld fails check it >= 4", (long long)it); }
-        cur = p_ + bytes_;
-        pos_caption_length_ = p_; size_caption_length_ = bytes_; (void)pos_caption_length_; (void)size_caption_length_;
-    }
-    { /* caption_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_count", -1, "caption_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_count_ = p_; size_caption_count_ = bytes_; (void)pos_caption_count_; (void)size_caption_count_;
-    }
+    if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "caption_length", "caption_length..caption_count", 8u);
+    m->caption_length = relic_load_u32le(c->base + cur);
+    { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "caption_length", -1, "%lld fails check it >= 4", (long long)it); }
+    m->caption_count = relic_load_u32le(c->base + cur + 4);
+    cur = cur + 8;
     { /* caption_text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_text", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_text", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_text_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_caption_text_ = p_; size_caption_text_ = bytes_; (void)pos_caption_text_; (void)size_caption_text_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &n, &bytes)) != RELIC_OK) return st;
+        m->caption_text_count = (size_t)n;
+        if (c->arena && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
     { /* caption_data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "caption_data_gap", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "caption_data_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->caption_data_gap_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_caption_data_gap_ = p_; size_caption_data_gap_ = bytes_; (void)pos_caption_data_gap_; (void)size_caption_data_gap_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &n, &bytes)) != RELIC_OK) return st;
+        m->caption_data_gap_count = (size_t)n;
+        if (c->arena && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     } else {
     { /* data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data_gap", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data_gap", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->data_gap_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_data_gap_ = p_; size_data_gap_ = bytes_; (void)pos_data_gap_; (void)size_data_gap_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &n, &bytes)) != RELIC_OK) return st;
+        m->data_gap_count = (size_t)n;
+        if (c->arena && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     }
     { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.data_size);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "data", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "data", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->data_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
+        m->data_count = (size_t)n;
+        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_sample(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_transfer_function(relic_tpa_rctx *c, uint64_t pos, relic_tpa_transfer_function *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_caption_gap_ = 0, size_caption_gap_ = 0;
-    uint64_t pos_caption_length_ = 0, size_caption_length_ = 0;
-    uint64_t pos_caption_count_ = 0, size_caption_count_ = 0;
-    uint64_t pos_caption_text_ = 0, size_caption_text_ = 0;
-    uint64_t pos_caption_data_gap_ = 0, size_caption_data_gap_ = 0;
-    uint64_t pos_data_gap_ = 0, size_data_gap_ = 0;
-    uint64_t pos_data_ = 0, size_data_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 36u;
-        uint64_t sz_ = 0; relic_status st_ = dec_sample_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
-    { /* caption_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->caption_gap_count = (size_t)(n_ / 1u);
-        m->caption_gap = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->caption_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_gap", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->caption_gap, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_caption_gap_ = p_; size_caption_gap_ = bytes_; (void)pos_caption_gap_; (void)size_caption_gap_;
-    }
-    { /* caption_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->caption_length = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_length_ = p_; size_caption_length_ = bytes_; (void)pos_caption_length_; (void)size_caption_length_;
-    }
-    { /* caption_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->caption_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_caption_count_ = p_; size_caption_count_ = bytes_; (void)pos_caption_count_; (void)size_caption_count_;
-    }
-    { /* caption_text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->caption_text_count = (size_t)(n_ / 1u);
-        m->caption_text = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->caption_text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_text", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->caption_text, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_caption_text_ = p_; size_caption_text_ = bytes_; (void)pos_caption_text_; (void)size_caption_text_;
-    }
-    { /* caption_data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->caption_data_gap_count = (size_t)(n_ / 1u);
-        m->caption_data_gap = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->caption_data_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "caption_data_gap", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->caption_data_gap, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_caption_data_gap_ = p_; size_caption_data_gap_ = bytes_; (void)pos_caption_data_gap_; (void)size_caption_data_gap_;
-    }
-    } else {
-    { /* data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->data_gap_count = (size_t)(n_ / 1u);
-        m->data_gap = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->data_gap) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data_gap", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->data_gap, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_data_gap_ = p_; size_data_gap_ = bytes_; (void)pos_data_gap_; (void)size_data_gap_;
-    }
-    }
-    { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.data_size);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->data_count = (size_t)(n_ / 1u);
-        m->data = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->data) return relic_fail(c->err, RELIC_E_NOMEM, p_, "data", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->data, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_data_ = p_; size_data_ = bytes_; (void)pos_data_; (void)size_data_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 40u)) return relic_gen_short(c->err, pos, c->size, "", "transfer_function", 40u);
+    const uint8_t *p = c->base + pos;
+    m->volume_max = relic_load_f32le(p + 0);
+    m->volume_min = relic_load_f32le(p + 4);
+    m->volume_slope = relic_load_f32le(p + 8);
+    m->volume_intercept = relic_load_f32le(p + 12);
+    m->pitch_max = relic_load_f32le(p + 16);
+    m->pitch_min = relic_load_f32le(p + 20);
+    m->pitch_slope = relic_load_f32le(p + 24);
+    m->pitch_intercept = relic_load_f32le(p + 28);
+    m->attenuation = relic_load_f32le(p + 32);
+    m->min_velocity = relic_load_f32le(p + 36);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_transfer_function(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_transfer_function *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_collision(relic_tpa_rctx *c, uint64_t pos, relic_tpa_collision *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_volume_max_ = 0, size_volume_max_ = 0;
-    uint64_t pos_volume_min_ = 0, size_volume_min_ = 0;
-    uint64_t pos_volume_slope_ = 0, size_volume_slope_ = 0;
-    uint64_t pos_volume_intercept_ = 0, size_volume_intercept_ = 0;
-    uint64_t pos_pitch_max_ = 0, size_pitch_max_ = 0;
-    uint64_t pos_pitch_min_ = 0, size_pitch_min_ = 0;
-    uint64_t pos_pitch_slope_ = 0, size_pitch_slope_ = 0;
-    uint64_t pos_pitch_intercept_ = 0, size_pitch_intercept_ = 0;
-    uint64_t pos_attenuation_ = 0, size_attenuation_ = 0;
-    uint64_t pos_min_velocity_ = 0, size_min_velocity_ = 0;
-    if (pos > c->size || c->size - pos < 40u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "transfer_function needs 40 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* volume_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->volume_max = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_volume_max_ = p_; size_volume_max_ = bytes_; (void)pos_volume_max_; (void)size_volume_max_;
-    }
-    { /* volume_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->volume_min = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_volume_min_ = p_; size_volume_min_ = bytes_; (void)pos_volume_min_; (void)size_volume_min_;
-    }
-    { /* volume_slope */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->volume_slope = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_volume_slope_ = p_; size_volume_slope_ = bytes_; (void)pos_volume_slope_; (void)size_volume_slope_;
-    }
-    { /* volume_intercept */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->volume_intercept = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_volume_intercept_ = p_; size_volume_intercept_ = bytes_; (void)pos_volume_intercept_; (void)size_volume_intercept_;
-    }
-    { /* pitch_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->pitch_max = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pitch_max_ = p_; size_pitch_max_ = bytes_; (void)pos_pitch_max_; (void)size_pitch_max_;
-    }
-    { /* pitch_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->pitch_min = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pitch_min_ = p_; size_pitch_min_ = bytes_; (void)pos_pitch_min_; (void)size_pitch_min_;
-    }
-    { /* pitch_slope */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->pitch_slope = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pitch_slope_ = p_; size_pitch_slope_ = bytes_; (void)pos_pitch_slope_; (void)size_pitch_slope_;
-    }
-    { /* pitch_intercept */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->pitch_intercept = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pitch_intercept_ = p_; size_pitch_intercept_ = bytes_; (void)pos_pitch_intercept_; (void)size_pitch_intercept_;
-    }
-    { /* attenuation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->attenuation = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_attenuation_ = p_; size_attenuation_ = bytes_; (void)pos_attenuation_; (void)size_attenuation_;
-    }
-    { /* min_velocity */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->min_velocity = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_min_velocity_ = p_; size_min_velocity_ = bytes_; (void)pos_min_velocity_; (void)size_min_velocity_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 152u)) return relic_gen_short(c->err, pos, c->size, "", "collision", 152u);
+    const uint8_t *p = c->base + pos;
+    m->material_low = relic_load_u32le(p + 0);
+    m->material_high = relic_load_u32le(p + 4);
+    m->samples = relic_load_u32le(p + 8);
+    m->min_delay = relic_load_f32le(p + 12);
+    m->last_used = relic_load_f32le(p + 16);
+    m->impact_1 = relic_load_u32le(p + 20);
+    m->impact_2 = relic_load_u32le(p + 24);
+    m->slide = relic_load_u32le(p + 28);
+    if ((st = rd_transfer_function(c, pos + 32, &m->impact_1_tf)) != RELIC_OK) return relic_gen_nest(c->err, st, "impact_1_tf", -1);
+    if ((st = rd_transfer_function(c, pos + 72, &m->impact_2_tf)) != RELIC_OK) return relic_gen_nest(c->err, st, "impact_2_tf", -1);
+    if ((st = rd_transfer_function(c, pos + 112, &m->slide_tf)) != RELIC_OK) return relic_gen_nest(c->err, st, "slide_tf", -1);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_transfer_function(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_transfer_function *m)
+static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_tpa *m)
 {
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_volume_max_ = 0, size_volume_max_ = 0;
-    uint64_t pos_volume_min_ = 0, size_volume_min_ = 0;
-    uint64_t pos_volume_slope_ = 0, size_volume_slope_ = 0;
-    uint64_t pos_volume_intercept_ = 0, size_volume_intercept_ = 0;
-    uint64_t pos_pitch_max_ = 0, size_pitch_max_ = 0;
-    uint64_t pos_pitch_min_ = 0, size_pitch_min_ = 0;
-    uint64_t pos_pitch_slope_ = 0, size_pitch_slope_ = 0;
-    uint64_t pos_pitch_intercept_ = 0, size_pitch_intercept_ = 0;
-    uint64_t pos_attenuation_ = 0, size_attenuation_ = 0;
-    uint64_t pos_min_velocity_ = 0, size_min_velocity_ = 0;
-    { /* volume_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->volume_max = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_volume_max_ = p_; size_volume_max_ = bytes_; (void)pos_volume_max_; (void)size_volume_max_;
-    }
-    { /* volume_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->volume_min = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_volume_min_ = p_; size_volume_min_ = bytes_; (void)pos_volume_min_; (void)size_volume_min_;
-    }
-    { /* volume_slope */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->volume_slope = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_volume_slope_ = p_; size_volume_slope_ = bytes_; (void)pos_volume_slope_; (void)size_volume_slope_;
-    }
-    { /* volume_intercept */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->volume_intercept = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_volume_intercept_ = p_; size_volume_intercept_ = bytes_; (void)pos_volume_intercept_; (void)size_volume_intercept_;
-    }
-    { /* pitch_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->pitch_max = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pitch_max_ = p_; size_pitch_max_ = bytes_; (void)pos_pitch_max_; (void)size_pitch_max_;
-    }
-    { /* pitch_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->pitch_min = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pitch_min_ = p_; size_pitch_min_ = bytes_; (void)pos_pitch_min_; (void)size_pitch_min_;
-    }
-    { /* pitch_slope */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->pitch_slope = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pitch_slope_ = p_; size_pitch_slope_ = bytes_; (void)pos_pitch_slope_; (void)size_pitch_slope_;
-    }
-    { /* pitch_intercept */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->pitch_intercept = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pitch_intercept_ = p_; size_pitch_intercept_ = bytes_; (void)pos_pitch_intercept_; (void)size_pitch_intercept_;
-    }
-    { /* attenuation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->attenuation = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_attenuation_ = p_; size_attenuation_ = bytes_; (void)pos_attenuation_; (void)size_attenuation_;
-    }
-    { /* min_velocity */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->min_velocity = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_min_velocity_ = p_; size_min_velocity_ = bytes_; (void)pos_min_velocity_; (void)size_min_velocity_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_collision(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_collision *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_low_ = 0, size_material_low_ = 0;
-    uint64_t pos_material_high_ = 0, size_material_high_ = 0;
-    uint64_t pos_samples_ = 0, size_samples_ = 0;
-    uint64_t pos_min_delay_ = 0, size_min_delay_ = 0;
-    uint64_t pos_last_used_ = 0, size_last_used_ = 0;
-    uint64_t pos_impact_1_ = 0, size_impact_1_ = 0;
-    uint64_t pos_impact_2_ = 0, size_impact_2_ = 0;
-    uint64_t pos_slide_ = 0, size_slide_ = 0;
-    uint64_t pos_impact_1_tf_ = 0, size_impact_1_tf_ = 0;
-    uint64_t pos_impact_2_tf_ = 0, size_impact_2_tf_ = 0;
-    uint64_t pos_slide_tf_ = 0, size_slide_tf_ = 0;
-    if (pos > c->size || c->size - pos < 152u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "collision needs 152 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* material_low */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->material_low = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_low_ = p_; size_material_low_ = bytes_; (void)pos_material_low_; (void)size_material_low_;
-    }
-    { /* material_high */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->material_high = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_high_ = p_; size_material_high_ = bytes_; (void)pos_material_high_; (void)size_material_high_;
-    }
-    { /* samples */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->samples = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
-    }
-    { /* min_delay */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->min_delay = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_min_delay_ = p_; size_min_delay_ = bytes_; (void)pos_min_delay_; (void)size_min_delay_;
-    }
-    { /* last_used */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->last_used = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_last_used_ = p_; size_last_used_ = bytes_; (void)pos_last_used_; (void)size_last_used_;
-    }
-    { /* impact_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->impact_1 = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_impact_1_ = p_; size_impact_1_ = bytes_; (void)pos_impact_1_; (void)size_impact_1_;
-    }
-    { /* impact_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->impact_2 = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_impact_2_ = p_; size_impact_2_ = bytes_; (void)pos_impact_2_; (void)size_impact_2_;
-    }
-    { /* slide */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->slide = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_slide_ = p_; size_slide_ = bytes_; (void)pos_slide_; (void)size_slide_;
-    }
-    { /* impact_1_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 40u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->impact_1_tf);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_1_tf", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_impact_1_tf_ = p_; size_impact_1_tf_ = bytes_; (void)pos_impact_1_tf_; (void)size_impact_1_tf_;
-    }
-    { /* impact_2_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 40u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->impact_2_tf);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_2_tf", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_impact_2_tf_ = p_; size_impact_2_tf_ = bytes_; (void)pos_impact_2_tf_; (void)size_impact_2_tf_;
-    }
-    { /* slide_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 40u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_transfer_function(c, p_, &sz_, &m->slide_tf);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "slide_tf", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_slide_tf_ = p_; size_slide_tf_ = bytes_; (void)pos_slide_tf_; (void)size_slide_tf_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_collision(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_collision *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_material_low_ = 0, size_material_low_ = 0;
-    uint64_t pos_material_high_ = 0, size_material_high_ = 0;
-    uint64_t pos_samples_ = 0, size_samples_ = 0;
-    uint64_t pos_min_delay_ = 0, size_min_delay_ = 0;
-    uint64_t pos_last_used_ = 0, size_last_used_ = 0;
-    uint64_t pos_impact_1_ = 0, size_impact_1_ = 0;
-    uint64_t pos_impact_2_ = 0, size_impact_2_ = 0;
-    uint64_t pos_slide_ = 0, size_slide_ = 0;
-    uint64_t pos_impact_1_tf_ = 0, size_impact_1_tf_ = 0;
-    uint64_t pos_impact_2_tf_ = 0, size_impact_2_tf_ = 0;
-    uint64_t pos_slide_tf_ = 0, size_slide_tf_ = 0;
-    { /* material_low */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->material_low = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_low_ = p_; size_material_low_ = bytes_; (void)pos_material_low_; (void)size_material_low_;
-    }
-    { /* material_high */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->material_high = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_material_high_ = p_; size_material_high_ = bytes_; (void)pos_material_high_; (void)size_material_high_;
-    }
-    { /* samples */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->samples = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
-    }
-    { /* min_delay */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->min_delay = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_min_delay_ = p_; size_min_delay_ = bytes_; (void)pos_min_delay_; (void)size_min_delay_;
-    }
-    { /* last_used */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->last_used = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_last_used_ = p_; size_last_used_ = bytes_; (void)pos_last_used_; (void)size_last_used_;
-    }
-    { /* impact_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->impact_1 = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_impact_1_ = p_; size_impact_1_ = bytes_; (void)pos_impact_1_; (void)size_impact_1_;
-    }
-    { /* impact_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->impact_2 = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_impact_2_ = p_; size_impact_2_ = bytes_; (void)pos_impact_2_; (void)size_impact_2_;
-    }
-    { /* slide */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->slide = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_slide_ = p_; size_slide_ = bytes_; (void)pos_slide_; (void)size_slide_;
-    }
-    { /* impact_1_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 40u;
-        uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->impact_1_tf);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_1_tf", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_impact_1_tf_ = p_; size_impact_1_tf_ = bytes_; (void)pos_impact_1_tf_; (void)size_impact_1_tf_;
-    }
-    { /* impact_2_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 40u;
-        uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->impact_2_tf);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_2_tf", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_impact_2_tf_ = p_; size_impact_2_tf_ = bytes_; (void)pos_impact_2_tf_; (void)size_impact_2_tf_;
-    }
-    { /* slide_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 40u;
-        uint64_t sz_ = 0; relic_status st_ = dec_transfer_function(c, p_, &sz_, &m->slide_tf);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "slide_tf", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_slide_tf_ = p_; size_slide_tf_ = bytes_; (void)pos_slide_tf_; (void)size_slide_tf_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_tpa(relic_tpa_vctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_tpa *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_ids_ = 0, size_ids_ = 0;
-    uint64_t pos_samples_ = 0, size_samples_ = 0;
-    uint64_t pos_collisions_ = 0, size_collisions_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 24u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 24 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    uint64_t at_ids = 0;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    cur = pos + 24;
     { /* ids */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.id_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "ids", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 56u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "ids", -1, "%llu elements of 56 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 56u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->ids_count = (size_t)(n_ / 1u);
-        c->view->ids = c->base + p_;
-        c->view->ids_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_tpa_id_entry e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_id_entry(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "ids", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        cur = p_ + bytes_;
-        pos_ids_ = p_; size_ids_ = bytes_; (void)pos_ids_; (void)size_ids_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.id_count), 1u, 56u, c->size, "ids", &n, &bytes)) != RELIC_OK) return st;
+        m->ids_count = (size_t)n;
+        if (c->view) { c->view->ids = c->base + cur; c->view->ids_count = (size_t)n; }
+        if (c->arena && n && !(m->ids = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), cur, "ids"))) return RELIC_E_NOMEM;
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            relic_tpa_id_entry e;
+            if ((st = rd_id_entry(c, cur + k * 56u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
+        } else for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_id_entry(c, cur + k * 56u, &m->ids[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
+        at_ids = cur;
+        cur += bytes;
     }
     { /* samples */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.sample_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "samples", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "samples", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->samples_count = (size_t)(n_ / 1u);
-        c->view->samples = c->base + p_;
-        c->view->samples_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_tpa_sample e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_sample(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "samples", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const int64_t cnt = ((int64_t)m->header.sample_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "samples", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "samples", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->samples_count = (size_t)n;
+        if (c->view) { c->view->samples = c->base + cur; c->view->samples_count = (size_t)n; }
+        if (c->arena && n && !(m->samples = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample), cur, "samples"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = cur, k = 0;
+            for (; k < n; k++) {
+                relic_tpa_sample e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_sample(c, q, &sz, &m->samples[k]) : rd_sample(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "samples", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - cur;
         }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
+        cur += bytes;
     }
     { /* collisions */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.collision_offset), ((int64_t)m->header.collision_count), 1u, 152u, c->size, "collisions", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->collisions_count = (size_t)(n_ / 1u);
-        c->view->collisions = c->base + p_;
-        c->view->collisions_count = (size_t)(n_ / 1u);
-        pos_collisions_ = p_; size_collisions_ = bytes_; (void)pos_collisions_; (void)size_collisions_;
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.collision_offset), ((int64_t)m->header.collision_count), 1u, 152u, c->size, "collisions", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->collisions_count = (size_t)n;
+        if (c->view) { c->view->collisions = c->base + at; c->view->collisions_count = (size_t)n; }
+        if (c->arena && n && !(m->collisions = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), at, "collisions"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_collision(c, at + k * 152u, &m->collisions[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "collisions", (int64_t)k);
     }
-    if ((uint64_t)m->header.id_table_offset != pos_ids_) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.id_table_offset", "says offset(ids) = %llu but it is %llu", (unsigned long long)m->header.id_table_offset, (unsigned long long)pos_ids_);
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_tpa(relic_tpa_dctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_tpa *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_ids_ = 0, size_ids_ = 0;
-    uint64_t pos_samples_ = 0, size_samples_ = 0;
-    uint64_t pos_collisions_ = 0, size_collisions_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 24u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* ids */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.id_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 56u;
-        m->ids_count = (size_t)(n_ / 1u);
-        m->ids = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry));
-        if (!m->ids && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "ids", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_id_entry(c, q_, &sz_, &m->ids[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "ids", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        cur = p_ + bytes_;
-        pos_ids_ = p_; size_ids_ = bytes_; (void)pos_ids_; (void)size_ids_;
-    }
-    { /* samples */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.sample_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->samples_count = (size_t)(n_ / 1u);
-        m->samples = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample));
-        if (!m->samples && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "samples", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_sample(c, q_, &sz_, &m->samples[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "samples", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
-        pos_samples_ = p_; size_samples_ = bytes_; (void)pos_samples_; (void)size_samples_;
-    }
-    { /* collisions */
-        const int64_t at_ = ((int64_t)m->header.collision_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.collision_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 152u;
-        m->collisions_count = (size_t)(n_ / 1u);
-        m->collisions = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision));
-        if (!m->collisions && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "collisions", "out of memory for %llu elements", (unsigned long long)n_);
-        if (plain_collision()) { if (n_) memcpy(m->collisions, c->base + p_, (size_t)bytes_); } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_collision(c, q_, &sz_, &m->collisions[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "collisions", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        }
-        pos_collisions_ = p_; size_collisions_ = bytes_; (void)pos_collisions_; (void)size_collisions_;
-    }
+    if ((uint64_t)m->header.id_table_offset != at_ids) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.id_table_offset", "says offset(ids) = %llu but it is %llu", (unsigned long long)m->header.id_table_offset, (unsigned long long)at_ids);
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_tpa_validate(const uint8_t *data, size_t size, relic_tpa_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_tpa_vctx c = { data, size, err, &out->values, out };
+    relic_tpa_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_tpa(&c, 0, &sz, &out->values);
+    relic_status st = rd_tpa(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_tpa_dctx c = { v->base, v->size, err, out, a };
+    relic_tpa_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_tpa(&c, 0, &sz, out);
+    return rd_tpa(&c, 0, &sz, out);
 }
 
 /* ---- writer ---- */
@@ -1624,25 +274,12 @@ typedef struct relic_tpa_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_tpa_tpa *root;
-    uint64_t at_collisions, size_collisions;
+    uint64_t at[1], size[1]; /* placed members: 0 collisions */
 } relic_tpa_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_tpa_wctx *c, const relic_tpa_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_sample_header(relic_tpa_wctx *c, const relic_tpa_sample_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_id_entry(relic_tpa_wctx *c, const relic_tpa_id_entry *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_sample(const relic_tpa_sample *m);
-RELIC_GEN_UNUSED static inline relic_status put_transfer_function(relic_tpa_wctx *c, const relic_tpa_transfer_function *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_collision(relic_tpa_wctx *c, const relic_tpa_collision *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_tpa(const relic_tpa_tpa *m);
-
-static const relic_tpa_tpa *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_sample(const relic_tpa_sample *m)
+static uint64_t sz_sample(const relic_tpa_sample *m)
 {
-    const relic_tpa_tpa *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 36u;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     t += ((uint64_t)m->caption_gap_count * 1u);
@@ -1656,648 +293,165 @@ RELIC_GEN_UNUSED static inline uint64_t sz_sample(const relic_tpa_sample *m)
     t += ((uint64_t)m->data_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_tpa_sample(const relic_tpa_sample *a, size_t n)
+
+static uint64_t sum_tpa_sample(const relic_tpa_sample *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_sample(&a[i]);
     return t;
 }
 
-static const relic_tpa_tpa *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_tpa(const relic_tpa_tpa *m)
+static uint64_t sz_tpa(const relic_tpa_tpa *m)
 {
-    const relic_tpa_tpa *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 24u;
     t += ((uint64_t)m->ids_count * 56u);
     t += sum_tpa_sample(m->samples, m->samples_count);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_tpa_tpa(const relic_tpa_tpa *a, size_t n)
+
+static inline void put_header(uint8_t *p, const relic_tpa_header *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_tpa(&a[i]);
-    return t;
+    relic_store_u32le(p + 0, (uint32_t)INT64_C(336));
+    relic_store_u32le(p + 4, m->sample_count);
+    relic_store_u32le(p + 8, m->id_table_offset);
+    relic_store_u32le(p + 12, m->collision_count);
+    relic_store_u32le(p + 16, m->collision_offset);
+    relic_store_u32le(p + 20, m->id_count);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_tpa_wctx *c, const relic_tpa_header *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_sample_header(uint8_t *p, const relic_tpa_sample_header *m)
 {
-    relic_tpa_header mm_ = *m0;
-    relic_tpa_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)INT64_C(336));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* sample_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->sample_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* id_table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->id_table_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* collision_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->collision_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* collision_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->collision_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* id_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->id_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, "WBOR", 4);
+    relic_store_u32le(p + 4, m->version);
+    relic_store_u32le(p + 8, m->data_offset);
+    relic_store_u32le(p + 12, m->block_align);
+    relic_store_u32le(p + 16, m->data_size);
+    relic_store_u32le(p + 20, m->decoded_size);
+    relic_store_u32le(p + 24, m->sample_rate);
+    relic_store_u8(p + 28, m->bits);
+    relic_store_u8(p + 29, m->channels);
+    relic_store_u8(p + 30, m->compression);
+    relic_store_u8(p + 31, m->flags);
+    relic_store_u32le(p + 32, m->caption_offset);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_sample_header(relic_tpa_wctx *c, const relic_tpa_sample_header *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_id_entry(uint8_t *p, const relic_tpa_id_entry *m)
 {
-    relic_tpa_sample_header mm_ = *m0;
-    relic_tpa_sample_header *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "WBOR", 4);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->version);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* data_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->data_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* block_align */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->block_align);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* data_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->data_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* decoded_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->decoded_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* sample_rate */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->sample_rate);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* bits */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->bits);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* channels */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->channels);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* compression */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->compression);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* flags */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->flags);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* caption_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->caption_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->sound_id);
+    relic_store_u32le(p + 4, m->sample_offset);
+    relic_store_u32le(p + 8, m->sample_length);
+    relic_store_f32le(p + 12, m->attenuation);
+    relic_store_f32le(p + 16, m->master_volume);
+    put_sample_header(p + 20, &m->header);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_id_entry(relic_tpa_wctx *c, const relic_tpa_id_entry *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_tpa_id_entry mm_ = *m0;
-    relic_tpa_id_entry *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* sound_id */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->sound_id);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* sample_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->sample_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* sample_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->sample_length);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* attenuation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->attenuation);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* master_volume */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->master_volume);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_sample_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_sample(relic_tpa_wctx *c, const relic_tpa_sample *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_tpa_sample mm_ = *m0;
-    relic_tpa_sample *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_sample_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    put_sample_header(c->base + pos, &m->header);
+    cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     { /* caption_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->caption_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "caption_gap", "has %llu elements but header.caption_offset - 36 = %lld", (unsigned long long)m->caption_gap_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->caption_gap_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->caption_gap, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "caption_gap", "header.caption_offset - 36", relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), m->caption_gap_count)) != RELIC_OK) return st;
+        const uint64_t n = m->caption_gap_count;
+        if (n) memcpy(c->base + cur, m->caption_gap, (size_t)n);
+        cur += n;
     }
-    { /* caption_length */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->caption_length);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* caption_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->caption_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + cur, m->caption_length);
+    relic_store_u32le(c->base + cur + 4, m->caption_count);
+    cur = cur + 8;
     { /* caption_text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->caption_length), INT64_C(4));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->caption_text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "caption_text", "has %llu elements but caption_length - 4 = %lld", (unsigned long long)m->caption_text_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->caption_text_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->caption_text, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "caption_text", "caption_length - 4", relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), m->caption_text_count)) != RELIC_OK) return st;
+        const uint64_t n = m->caption_text_count;
+        if (n) memcpy(c->base + cur, m->caption_text, (size_t)n);
+        cur += n;
     }
     { /* caption_data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->caption_data_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "caption_data_gap", "has %llu elements but header.data_offset - header.caption_offset - 4 - caption_length = %lld", (unsigned long long)m->caption_data_gap_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->caption_data_gap_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->caption_data_gap, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "caption_data_gap", "header.data_offset - header.caption_offset - 4 - caption_length", relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), m->caption_data_gap_count)) != RELIC_OK) return st;
+        const uint64_t n = m->caption_data_gap_count;
+        if (n) memcpy(c->base + cur, m->caption_data_gap, (size_t)n);
+        cur += n;
     }
     } else {
     { /* data_gap */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->data_gap_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "data_gap", "has %llu elements but header.data_offset - 36 = %lld", (unsigned long long)m->data_gap_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->data_gap_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->data_gap, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "data_gap", "header.data_offset - 36", relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), m->data_gap_count)) != RELIC_OK) return st;
+        const uint64_t n = m->data_gap_count;
+        if (n) memcpy(c->base + cur, m->data_gap, (size_t)n);
+        cur += n;
     }
     }
     { /* data */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.data_size);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->data_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "data", "has %llu elements but header.data_size = %lld", (unsigned long long)m->data_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->data_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->data, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "data", "header.data_size", ((int64_t)m->header.data_size), m->data_count)) != RELIC_OK) return st;
+        const uint64_t n = m->data_count;
+        if (n) memcpy(c->base + cur, m->data, (size_t)n);
+        cur += n;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_transfer_function(relic_tpa_wctx *c, const relic_tpa_transfer_function *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_transfer_function(uint8_t *p, const relic_tpa_transfer_function *m)
 {
-    relic_tpa_transfer_function mm_ = *m0;
-    relic_tpa_transfer_function *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* volume_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->volume_max);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* volume_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->volume_min);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* volume_slope */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->volume_slope);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* volume_intercept */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->volume_intercept);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* pitch_max */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->pitch_max);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* pitch_min */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->pitch_min);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* pitch_slope */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->pitch_slope);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* pitch_intercept */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->pitch_intercept);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* attenuation */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->attenuation);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* min_velocity */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->min_velocity);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_f32le(p + 0, m->volume_max);
+    relic_store_f32le(p + 4, m->volume_min);
+    relic_store_f32le(p + 8, m->volume_slope);
+    relic_store_f32le(p + 12, m->volume_intercept);
+    relic_store_f32le(p + 16, m->pitch_max);
+    relic_store_f32le(p + 20, m->pitch_min);
+    relic_store_f32le(p + 24, m->pitch_slope);
+    relic_store_f32le(p + 28, m->pitch_intercept);
+    relic_store_f32le(p + 32, m->attenuation);
+    relic_store_f32le(p + 36, m->min_velocity);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_collision(relic_tpa_wctx *c, const relic_tpa_collision *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_collision(uint8_t *p, const relic_tpa_collision *m)
 {
-    relic_tpa_collision mm_ = *m0;
-    relic_tpa_collision *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* material_low */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->material_low);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* material_high */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->material_high);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* samples */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->samples);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* min_delay */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->min_delay);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* last_used */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->last_used);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* impact_1 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->impact_1);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* impact_2 */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->impact_2);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* slide */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->slide);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* impact_1_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_transfer_function(c, &m->impact_1_tf, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_1_tf", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* impact_2_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_transfer_function(c, &m->impact_2_tf, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "impact_2_tf", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* slide_tf */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_transfer_function(c, &m->slide_tf, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "slide_tf", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, m->material_low);
+    relic_store_u32le(p + 4, m->material_high);
+    relic_store_u32le(p + 8, m->samples);
+    relic_store_f32le(p + 12, m->min_delay);
+    relic_store_f32le(p + 16, m->last_used);
+    relic_store_u32le(p + 20, m->impact_1);
+    relic_store_u32le(p + 24, m->impact_2);
+    relic_store_u32le(p + 28, m->slide);
+    put_transfer_function(p + 32, &m->impact_1_tf);
+    put_transfer_function(p + 72, &m->impact_2_tf);
+    put_transfer_function(p + 112, &m->slide_tf);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_tpa_tpa mm_ = *m0;
-    relic_tpa_tpa *m = &mm_;
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    put_header(c->base + pos, &m->header);
+    cur = pos + 24;
     { /* ids */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.id_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->ids_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "ids", "has %llu elements but header.id_count = %lld", (unsigned long long)m->ids_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->ids_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_id_entry(c, &m->ids[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "ids", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "ids", "header.id_count", ((int64_t)m->header.id_count), m->ids_count)) != RELIC_OK) return st;
+        const uint64_t n = m->ids_count;
+        for (uint64_t k = 0; k < n; k++) put_id_entry(c->base + cur + k * 56, &m->ids[k]);
+        cur += n * 56u;
     }
     { /* samples */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->header.sample_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->samples_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "samples", "has %llu elements but header.sample_count = %lld", (unsigned long long)m->samples_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->samples_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_sample(c, &m->samples[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "samples", (int64_t)k_); return st_; }
-            q_ += sz_;
+        if ((st = relic_gen_count(c->err, cur, "samples", "header.sample_count", ((int64_t)m->header.sample_count), m->samples_count)) != RELIC_OK) return st;
+        const uint64_t n = m->samples_count;
+        {
+            uint64_t q = cur;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_sample(c, &m->samples[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "samples", (int64_t)k);
+                q += sz;
+            }
+            cur = q;
         }
-        bytes_ = q_ - p_;
-        cur = p_ + bytes_;
     }
     { /* collisions */
-        const uint64_t p_ = c->at_collisions;
-        const int64_t cnt_ = ((int64_t)m->header.collision_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->collisions_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "collisions", "has %llu elements but header.collision_count = %lld", (unsigned long long)m->collisions_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->collisions_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (plain_collision()) { if (n_) memcpy(c->base + p_, m->collisions, (size_t)(n_ * 152u)); bytes_ = n_ * 152u; } else {
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_collision(c, &m->collisions[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "collisions", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        }
-        (void)bytes_;
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "collisions", "header.collision_count", ((int64_t)m->header.collision_count), m->collisions_count)) != RELIC_OK) return st;
+        const uint64_t n = m->collisions_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->collisions, (size_t)(n * 152u)); }
+        else for (uint64_t k = 0; k < n; k++) put_collision(c->base + at + k * 152, &m->collisions[k]);
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -2305,66 +459,37 @@ RELIC_GEN_UNUSED static inline relic_status put_tpa(relic_tpa_wctx *c, const rel
 
 relic_status relic_tpa_write(const relic_tpa_tpa *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_tpa_tpa mm_ = *model;
-    relic_tpa_tpa *m = &mm_;
-    relic_tpa_wctx cc_ = { 0 };
-    relic_tpa_wctx *c = &cc_;
+    relic_tpa_tpa copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_tpa_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_tpa(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    c->at_collisions = cur;
-    c->size_collisions = ((uint64_t)m->collisions_count * 152u);
-    if (cur + c->size_collisions < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "collisions", "too large");
-    cur += c->size_collisions;
-    {
-        const uint64_t seq_ = sz_root_seq_;
-        uint64_t at_[1], sz_[1], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.collision_offset;
-        sz_[0] = c->size_collisions;
-        for (int i_ = 0; i_ < 1 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_collisions = sz_[0] ? at_[0] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->samples_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "sample_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.sample_count = (uint32_t)v_; }
-    { const uint64_t v_ = 24u;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "id_table_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.id_table_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->collisions_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "collision_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.collision_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->collisions_count == 0 && (uint64_t)m->header.collision_offset <= total_) ? (uint64_t)m->header.collision_offset : c->at_collisions;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "collision_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.collision_offset = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->ids_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "id_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.id_count = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->collisions_count * 152u);
+    const uint64_t held[1] = {
+        m->header.collision_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, sz_tpa(m), 1, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->samples_count, UINT64_C(4294967295), "sample_count", "u32")) != RELIC_OK) return st;
+    m->header.sample_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = 24u, UINT64_C(4294967295), "id_table_offset", "u32")) != RELIC_OK) return st;
+    m->header.id_table_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->collisions_count, UINT64_C(4294967295), "collision_count", "u32")) != RELIC_OK) return st;
+    m->header.collision_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->collisions_count == 0 && (uint64_t)m->header.collision_offset <= total) ? (uint64_t)m->header.collision_offset : c->at[0], UINT64_C(4294967295), "collision_offset", "u32")) != RELIC_OK) return st;
+    m->header.collision_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->ids_count, UINT64_C(4294967295), "id_count", "u32")) != RELIC_OK) return st;
+    m->header.id_count = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_tpa(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_tpa(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -20,35 +20,24 @@ extern const relic_format_info relic_format_tpa;
 
 /** How the audio data are stored (Trespasser source, Lib/Audio/AudioLoad.cpp). */
 enum relic_tpa_compression {
-    /** raw interleaved samples: 16-bit signed or 8-bit unsigned */
-    RELIC_TPA_COMPRESSION_PCM = 0,
-    /** IMA/DVI ADPCM in blocks of block_align bytes (Trespasser source, Lib/Audio/AudioADPCM.cpp) */
-    RELIC_TPA_COMPRESSION_IMA_ADPCM = 1,
-    /** voice codec; declared by the game, never implemented */
-    RELIC_TPA_COMPRESSION_VOICE = 2,
+    RELIC_TPA_COMPRESSION_PCM = 0, /**< raw interleaved samples: 16-bit signed or 8-bit unsigned */
+    RELIC_TPA_COMPRESSION_IMA_ADPCM = 1, /**< IMA/DVI ADPCM in blocks of block_align bytes (Trespasser source, Lib/Audio/AudioADPCM.cpp) */
+    RELIC_TPA_COMPRESSION_VOICE = 2, /**< voice codec; declared by the game, never implemented */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_tpa_compression_name(int64_t value);
-/** Value of a name (as relic_tpa_compression_name gives it); 0 when unknown. */
 int relic_tpa_compression_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in compression. */
-static inline int relic_tpa_compression_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_tpa_compression_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** Which sounds a collision record plays (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp): bits 0-1 the number of impact sounds (0-2), bit 7 a slide sound. */
 enum relic_tpa_collision_samples {
-    /** count bit 0 of the impact sounds */
-    RELIC_TPA_COLLISION_SAMPLES_IMPACT_1 = 1,
-    /** count bit 1 of the impact sounds */
-    RELIC_TPA_COLLISION_SAMPLES_IMPACT_2 = 2,
-    /** has a slide sound */
-    RELIC_TPA_COLLISION_SAMPLES_SLIDE = 128,
+    RELIC_TPA_COLLISION_SAMPLES_IMPACT_1 = 1, /**< count bit 0 of the impact sounds */
+    RELIC_TPA_COLLISION_SAMPLES_IMPACT_2 = 2, /**< count bit 1 of the impact sounds */
+    RELIC_TPA_COLLISION_SAMPLES_SLIDE = 128, /**< has a slide sound */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_tpa_collision_samples_name(int64_t value);
-/** Value of a name (as relic_tpa_collision_samples_name gives it); 0 when unknown. */
 int relic_tpa_collision_samples_from_name(const char *name, int64_t *value);
 #define RELIC_TPA_COLLISION_SAMPLES_MASK 0x83u
 
@@ -63,313 +52,203 @@ typedef struct relic_tpa_tpa relic_tpa_tpa;
 #define RELIC_TPA_HEADER_SIZE 24
 /** TPA header (Trespasser source, Lib/Audio/AudioLoader.hpp; Trespasser file formats, HEADER, whose 'version' at 0x08 is the table offset). Model form: plain C values. */
 struct relic_tpa_header {
-    /** Pack version; the game accepts only 0x150 [constant 336] */
-    uint32_t version;
-    /** Number of distinct CAU samples stored [derived: count(samples), filled by the writer] */
-    uint32_t sample_count;
-    /** Offset of the identifier table (24) [derived: offset(ids), filled by the writer] */
-    uint32_t id_table_offset;
-    /** Number of collision (Foley) records; nonzero only in Effects.tpa [derived: count(collisions), filled by the writer] */
-    uint32_t collision_count;
-    /** Offset of the collision table: the end of the sample data (the file size when there are none) [derived: offset(collisions), filled by the writer] */
-    uint32_t collision_offset;
-    /** Number of identifiers (>= sample_count: identifiers may share a sample) [derived: count(ids), filled by the writer] */
-    uint32_t id_count;
+    uint32_t version; /**< Pack version; the game accepts only 0x150 [constant 336] */
+    uint32_t sample_count; /**< Number of distinct CAU samples stored [derived: count(samples), filled by the writer] */
+    uint32_t id_table_offset; /**< Offset of the identifier table (24) [derived: offset(ids), filled by the writer] */
+    uint32_t collision_count; /**< Number of collision (Foley) records; nonzero only in Effects.tpa [derived: count(collisions), filled by the writer] */
+    uint32_t collision_offset; /**< Offset of the collision table: the end of the sample data (the file size when there are none) [derived: offset(collisions), filled by the writer] */
+    uint32_t id_count; /**< Number of identifiers (>= sample_count: identifiers may share a sample) [derived: count(ids), filled by the writer] */
 };
 
 #define RELIC_TPA_SAMPLE_HEADER_SIZE 36
 /** CAU sample header (Trespasser source, Lib/Audio/AudioLoad.cpp; Trespasser file formats, Sample Header). Model form: plain C values. */
 struct relic_tpa_sample_header {
-    /** Magic; the game writes the multi-character constant 'ROBW' [constant "WBOR"] */
-    char magic[4];
-    /** Version x100; 110 in every known file (subtitles exist from 110) */
-    uint32_t version;
-    /** Offset from the sample start to the audio data [check it >= 36] */
-    uint32_t data_offset;
-    /** ADPCM block size in bytes including the channel headers (1028 mono, 2056 stereo); 0 for PCM */
-    uint32_t block_align;
-    /** Size of the audio data in bytes */
-    uint32_t data_size;
-    /** Decoded size in bytes (16-bit PCM for ADPCM); the real encoder stores 2-4 bytes more than decodable (Trespasser source, Lib/Audio/AudioLoad.cpp) */
-    uint32_t decoded_size;
-    /** Sample rate in Hz */
-    uint32_t sample_rate;
-    /** Bits per decoded sample: 8 or 16 [check it == 8 || it == 16] */
-    uint8_t bits;
-    /** 1 mono, 2 stereo [range 1..2] */
-    uint8_t channels;
-    /** Storage of the audio data [enum compression] */
-    uint8_t compression;
-    /** Unused by the loader; 0 in every known file */
-    uint8_t flags;
-    /** Offset from the sample start to the caption block; 0 = no captions (36 when present) */
-    uint32_t caption_offset;
+    char magic[4]; /**< Magic; the game writes the multi-character constant 'ROBW' [constant "WBOR"] */
+    uint32_t version; /**< Version x100; 110 in every known file (subtitles exist from 110) */
+    uint32_t data_offset; /**< Offset from the sample start to the audio data [check it >= 36] */
+    uint32_t block_align; /**< ADPCM block size in bytes including the channel headers (1028 mono, 2056 stereo); 0 for PCM */
+    uint32_t data_size; /**< Size of the audio data in bytes */
+    uint32_t decoded_size; /**< Decoded size in bytes (16-bit PCM for ADPCM); the real encoder stores 2-4 bytes more than decodable (Trespasser source, Lib/Audio/AudioLoad.cpp) */
+    uint32_t sample_rate; /**< Sample rate in Hz */
+    uint8_t bits; /**< Bits per decoded sample: 8 or 16 [check it == 8 || it == 16] */
+    uint8_t channels; /**< 1 mono, 2 stereo [range 1..2] */
+    uint8_t compression; /**< Storage of the audio data [enum compression] */
+    uint8_t flags; /**< Unused by the loader; 0 in every known file */
+    uint32_t caption_offset; /**< Offset from the sample start to the caption block; 0 = no captions (36 when present) */
 };
 
 #define RELIC_TPA_ID_ENTRY_SIZE 56
 /** Identifier table entry (Trespasser source, Lib/Audio/AudioLoad.cpp; Trespasser file formats, ID HEADER + Sample Header). Model form: plain C values. */
 struct relic_tpa_id_entry {
-    /** Sound ID: CRC-32 of the lower-cased identifier with '\' as '/' (Trespasser source, Lib/Std/Hash.cpp); 0xF0A07BD9 = "missing" */
-    uint32_t sound_id;
-    /** Absolute file offset of the CAU sample */
-    uint32_t sample_offset;
-    /** Length of the CAU sample in bytes */
-    uint32_t sample_length;
-    /** Attenuation in dB per metre (>= 0) */
-    float attenuation;
-    /** Master volume in dB (<= 0) */
-    float master_volume;
-    /** Copy of the sample's CAU header */
-    relic_tpa_sample_header header;
+    uint32_t sound_id; /**< Sound ID: CRC-32 of the lower-cased identifier with '\' as '/' (Trespasser source, Lib/Std/Hash.cpp); 0xF0A07BD9 = "missing" */
+    uint32_t sample_offset; /**< Absolute file offset of the CAU sample */
+    uint32_t sample_length; /**< Length of the CAU sample in bytes */
+    float attenuation; /**< Attenuation in dB per metre (>= 0) */
+    float master_volume; /**< Master volume in dB (<= 0) */
+    relic_tpa_sample_header header; /**< Copy of the sample's CAU header */
 };
 
 /** A CAU sample stored in the bank (Trespasser source, Lib/Audio/AudioLoad.cpp): header, caption block when caption_offset is nonzero, audio data. Model form: plain C values; its size in the file varies. */
 struct relic_tpa_sample {
     relic_tpa_sample_header header;
-    /** Bytes between the header and the caption block (none in real files) [count header.caption_offset - 36] */
-    uint8_t *caption_gap;
+    uint8_t *caption_gap; /**< Bytes between the header and the caption block (none in real files) [count header.caption_offset - 36] */
     size_t caption_gap_count; /**< number of elements in caption_gap */
-    /** Caption block length, not counting this u32 [check it >= 4] */
-    uint32_t caption_length;
-    /** Number of caption lines */
-    uint32_t caption_count;
-    /** Caption lines (u32 duration in 0.2 s, NUL-terminated text) and slack bytes [count caption_length - 4] */
-    uint8_t *caption_text;
+    uint32_t caption_length; /**< Caption block length, not counting this u32 [check it >= 4] */
+    uint32_t caption_count; /**< Number of caption lines */
+    uint8_t *caption_text; /**< Caption lines (u32 duration in 0.2 s, NUL-terminated text) and slack bytes [count caption_length - 4] */
     size_t caption_text_count; /**< number of elements in caption_text */
-    /** Bytes between the caption block and the audio data (none in real files) [count header.data_offset - header.caption_offset - 4 - caption_length] */
-    uint8_t *caption_data_gap;
+    uint8_t *caption_data_gap; /**< Bytes between the caption block and the audio data (none in real files) [count header.data_offset - header.caption_offset - 4 - caption_length] */
     size_t caption_data_gap_count; /**< number of elements in caption_data_gap */
-    /** Bytes between the header and the audio data (none in real files) [count header.data_offset - 36] */
-    uint8_t *data_gap;
+    uint8_t *data_gap; /**< Bytes between the header and the audio data (none in real files) [count header.data_offset - 36] */
     size_t data_gap_count; /**< number of elements in data_gap */
-    /** Audio data: PCM samples or IMA ADPCM blocks [count header.data_size] */
-    uint8_t *data;
+    uint8_t *data; /**< Audio data: PCM samples or IMA ADPCM blocks [count header.data_size] */
     size_t data_count; /**< number of elements in data */
 };
 
 #define RELIC_TPA_TRANSFER_FUNCTION_SIZE 40
 /** Volume and pitch of a collision sound as functions of the impact velocity (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; SoundDefs.hpp): value = slope x velocity + intercept, clamped to [min, max]. Model form: plain C values. */
 struct relic_tpa_transfer_function {
-    /** Maximum volume */
-    float volume_max;
-    /** Minimum volume */
-    float volume_min;
-    /** Volume per unit of velocity */
-    float volume_slope;
-    /** Volume at velocity 0 */
-    float volume_intercept;
-    /** Maximum pitch (-1..1) */
-    float pitch_max;
-    /** Minimum pitch (-1..1) */
-    float pitch_min;
-    /** Pitch per unit of velocity */
-    float pitch_slope;
-    /** Pitch at velocity 0 */
-    float pitch_intercept;
-    /** Attenuation in dB per metre */
-    float attenuation;
-    /** Minimum velocity that plays the sound (0..1) */
-    float min_velocity;
+    float volume_max; /**< Maximum volume */
+    float volume_min; /**< Minimum volume */
+    float volume_slope; /**< Volume per unit of velocity */
+    float volume_intercept; /**< Volume at velocity 0 */
+    float pitch_max; /**< Maximum pitch (-1..1) */
+    float pitch_min; /**< Minimum pitch (-1..1) */
+    float pitch_slope; /**< Pitch per unit of velocity */
+    float pitch_intercept; /**< Pitch at velocity 0 */
+    float attenuation; /**< Attenuation in dB per metre */
+    float min_velocity; /**< Minimum velocity that plays the sound (0..1) */
 };
 
 #define RELIC_TPA_COLLISION_SIZE 152
 /** Collision (Foley) record (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; Trespasser file formats, FOLEY TABLE ENTRY, which says 154 bytes). Model form: plain C values. */
 struct relic_tpa_collision {
-    /** The smaller of the two sound-material hashes (Trespasser source, Lib/Std/Hash.cpp) */
-    uint32_t material_low;
-    /** The larger of the two sound-material hashes (both equal when one material is 0) */
-    uint32_t material_high;
-    /** Bits 0-1: impact sound count (0-2); bit 7: has a slide sound; never 0 [flags collision_samples] */
-    uint32_t samples;
-    /** Minimum time between plays in seconds (>= 0) */
-    float min_delay;
-    /** Time last used; written as 0 */
-    float last_used;
-    /** Sound ID of the first impact sound */
-    uint32_t impact_1;
-    /** Sound ID of the second impact sound */
-    uint32_t impact_2;
-    /** Sound ID of the slide sound */
-    uint32_t slide;
-    /** Transfer function of impact_1 */
-    relic_tpa_transfer_function impact_1_tf;
-    /** Transfer function of impact_2 */
-    relic_tpa_transfer_function impact_2_tf;
-    /** Transfer function of slide */
-    relic_tpa_transfer_function slide_tf;
+    uint32_t material_low; /**< The smaller of the two sound-material hashes (Trespasser source, Lib/Std/Hash.cpp) */
+    uint32_t material_high; /**< The larger of the two sound-material hashes (both equal when one material is 0) */
+    uint32_t samples; /**< Bits 0-1: impact sound count (0-2); bit 7: has a slide sound; never 0 [flags collision_samples] */
+    float min_delay; /**< Minimum time between plays in seconds (>= 0) */
+    float last_used; /**< Time last used; written as 0 */
+    uint32_t impact_1; /**< Sound ID of the first impact sound */
+    uint32_t impact_2; /**< Sound ID of the second impact sound */
+    uint32_t slide; /**< Sound ID of the slide sound */
+    relic_tpa_transfer_function impact_1_tf; /**< Transfer function of impact_1 */
+    relic_tpa_transfer_function impact_2_tf; /**< Transfer function of impact_2 */
+    relic_tpa_transfer_function slide_tf; /**< Transfer function of slide */
 };
 
 /** A whole TPA bank: header, identifier table, the distinct samples back to back, then the collision table at the header's offset (Trespasser source, Lib/Audio/AudioLoad.cpp: the writer's layout). Model form: plain C values; its size in the file varies. */
 struct relic_tpa_tpa {
     relic_tpa_header header;
-    /** Identifier table, directly after the header [count header.id_count] */
-    relic_tpa_id_entry *ids;
+    relic_tpa_id_entry *ids; /**< Identifier table, directly after the header [count header.id_count] */
     size_t ids_count; /**< number of elements in ids */
-    /** Distinct CAU samples back to back, in the order identifiers first name them [count header.sample_count] */
-    relic_tpa_sample *samples;
+    relic_tpa_sample *samples; /**< Distinct CAU samples back to back, in the order identifiers first name them [count header.sample_count] */
     size_t samples_count; /**< number of elements in samples */
-    /** Collision records (Effects.tpa) [count header.collision_count] [at header.collision_offset] */
-    relic_tpa_collision *collisions;
+    relic_tpa_collision *collisions; /**< Collision records (Effects.tpa) [count header.collision_count] [at header.collision_offset] */
     size_t collisions_count; /**< number of elements in collisions */
 };
 
-_Static_assert(RELIC_TPA_HEADER_SIZE == 24, "documented size of header");
-_Static_assert(RELIC_TPA_SAMPLE_HEADER_SIZE == 36, "documented size of sample_header");
-_Static_assert(RELIC_TPA_ID_ENTRY_SIZE == 56, "documented size of id_entry");
-_Static_assert(RELIC_TPA_TRANSFER_FUNCTION_SIZE == 40, "documented size of transfer_function");
-_Static_assert(RELIC_TPA_COLLISION_SIZE == 152, "documented size of collision");
-
-/** Zero-copy view of a validated header (24 bytes in the file). */
-typedef struct relic_tpa_header_view { const uint8_t *p; } relic_tpa_header_view;
+typedef struct relic_tpa_header_view { const uint8_t *p; } relic_tpa_header_view; /**< a validated header (24 bytes in the file), zero-copy */
 #define RELIC_TPA_HEADER_VERSION_OFFSET 0
 #define RELIC_TPA_HEADER_VERSION_VALUE 336
-/** Pack version; the game accepts only 0x150 */
 static inline uint32_t relic_tpa_header_version(relic_tpa_header_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TPA_HEADER_SAMPLE_COUNT_OFFSET 4
-/** Number of distinct CAU samples stored */
 static inline uint32_t relic_tpa_header_sample_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_TPA_HEADER_ID_TABLE_OFFSET_OFFSET 8
-/** Offset of the identifier table (24) */
 static inline uint32_t relic_tpa_header_id_table_offset(relic_tpa_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_TPA_HEADER_COLLISION_COUNT_OFFSET 12
-/** Number of collision (Foley) records; nonzero only in Effects.tpa */
 static inline uint32_t relic_tpa_header_collision_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_TPA_HEADER_COLLISION_OFFSET_OFFSET 16
-/** Offset of the collision table: the end of the sample data (the file size when there are none) */
 static inline uint32_t relic_tpa_header_collision_offset(relic_tpa_header_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_TPA_HEADER_ID_COUNT_OFFSET 20
-/** Number of identifiers (>= sample_count: identifiers may share a sample) */
 static inline uint32_t relic_tpa_header_id_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 20); }
 
-/** Zero-copy view of a validated sample_header (36 bytes in the file). */
-typedef struct relic_tpa_sample_header_view { const uint8_t *p; } relic_tpa_sample_header_view;
+typedef struct relic_tpa_sample_header_view { const uint8_t *p; } relic_tpa_sample_header_view; /**< a validated sample_header (36 bytes in the file), zero-copy */
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_OFFSET 0
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_VALUE "WBOR"
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_tpa_sample_header_magic(relic_tpa_sample_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_TPA_SAMPLE_HEADER_VERSION_OFFSET 4
-/** Version x100; 110 in every known file (subtitles exist from 110) */
 static inline uint32_t relic_tpa_sample_header_version(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_TPA_SAMPLE_HEADER_DATA_OFFSET_OFFSET 8
-/** Offset from the sample start to the audio data */
 static inline uint32_t relic_tpa_sample_header_data_offset(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_TPA_SAMPLE_HEADER_BLOCK_ALIGN_OFFSET 12
-/** ADPCM block size in bytes including the channel headers (1028 mono, 2056 stereo); 0 for PCM */
 static inline uint32_t relic_tpa_sample_header_block_align(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 12); }
 #define RELIC_TPA_SAMPLE_HEADER_DATA_SIZE_OFFSET 16
-/** Size of the audio data in bytes */
 static inline uint32_t relic_tpa_sample_header_data_size(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 16); }
 #define RELIC_TPA_SAMPLE_HEADER_DECODED_SIZE_OFFSET 20
-/** Decoded size in bytes (16-bit PCM for ADPCM); the real encoder stores 2-4 bytes more than decodable (Trespasser source, Lib/Audio/AudioLoad.cpp) */
 static inline uint32_t relic_tpa_sample_header_decoded_size(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_TPA_SAMPLE_HEADER_SAMPLE_RATE_OFFSET 24
-/** Sample rate in Hz */
 static inline uint32_t relic_tpa_sample_header_sample_rate(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_TPA_SAMPLE_HEADER_BITS_OFFSET 28
-/** Bits per decoded sample: 8 or 16 */
 static inline uint8_t relic_tpa_sample_header_bits(relic_tpa_sample_header_view v) { return relic_load_u8(v.p + 28); }
 #define RELIC_TPA_SAMPLE_HEADER_CHANNELS_OFFSET 29
-/** 1 mono, 2 stereo */
 static inline uint8_t relic_tpa_sample_header_channels(relic_tpa_sample_header_view v) { return relic_load_u8(v.p + 29); }
 #define RELIC_TPA_SAMPLE_HEADER_COMPRESSION_OFFSET 30
-/** Storage of the audio data */
 static inline uint8_t relic_tpa_sample_header_compression(relic_tpa_sample_header_view v) { return relic_load_u8(v.p + 30); }
 #define RELIC_TPA_SAMPLE_HEADER_FLAGS_OFFSET 31
-/** Unused by the loader; 0 in every known file */
 static inline uint8_t relic_tpa_sample_header_flags(relic_tpa_sample_header_view v) { return relic_load_u8(v.p + 31); }
 #define RELIC_TPA_SAMPLE_HEADER_CAPTION_OFFSET_OFFSET 32
-/** Offset from the sample start to the caption block; 0 = no captions (36 when present) */
 static inline uint32_t relic_tpa_sample_header_caption_offset(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 32); }
 
-/** Zero-copy view of a validated id_entry (56 bytes in the file). */
-typedef struct relic_tpa_id_entry_view { const uint8_t *p; } relic_tpa_id_entry_view;
+typedef struct relic_tpa_id_entry_view { const uint8_t *p; } relic_tpa_id_entry_view; /**< a validated id_entry (56 bytes in the file), zero-copy */
 #define RELIC_TPA_ID_ENTRY_SOUND_ID_OFFSET 0
-/** Sound ID: CRC-32 of the lower-cased identifier with '\' as '/' (Trespasser source, Lib/Std/Hash.cpp); 0xF0A07BD9 = "missing" */
 static inline uint32_t relic_tpa_id_entry_sound_id(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_OFFSET 4
-/** Absolute file offset of the CAU sample */
 static inline uint32_t relic_tpa_id_entry_sample_offset(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_TPA_ID_ENTRY_SAMPLE_LENGTH_OFFSET 8
-/** Length of the CAU sample in bytes */
 static inline uint32_t relic_tpa_id_entry_sample_length(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_TPA_ID_ENTRY_ATTENUATION_OFFSET 12
-/** Attenuation in dB per metre (>= 0) */
 static inline float relic_tpa_id_entry_attenuation(relic_tpa_id_entry_view v) { return relic_load_f32le(v.p + 12); }
 #define RELIC_TPA_ID_ENTRY_MASTER_VOLUME_OFFSET 16
-/** Master volume in dB (<= 0) */
 static inline float relic_tpa_id_entry_master_volume(relic_tpa_id_entry_view v) { return relic_load_f32le(v.p + 16); }
 #define RELIC_TPA_ID_ENTRY_HEADER_OFFSET 20
-/** Copy of the sample's CAU header */
 static inline relic_tpa_sample_header_view relic_tpa_id_entry_header(relic_tpa_id_entry_view v) { relic_tpa_sample_header_view r = { v.p + 20 }; return r; }
 
-/** Zero-copy view of a validated transfer_function (40 bytes in the file). */
-typedef struct relic_tpa_transfer_function_view { const uint8_t *p; } relic_tpa_transfer_function_view;
+typedef struct relic_tpa_transfer_function_view { const uint8_t *p; } relic_tpa_transfer_function_view; /**< a validated transfer_function (40 bytes in the file), zero-copy */
 #define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MAX_OFFSET 0
-/** Maximum volume */
 static inline float relic_tpa_transfer_function_volume_max(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 0); }
 #define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MIN_OFFSET 4
-/** Minimum volume */
 static inline float relic_tpa_transfer_function_volume_min(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 4); }
 #define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_SLOPE_OFFSET 8
-/** Volume per unit of velocity */
 static inline float relic_tpa_transfer_function_volume_slope(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 8); }
 #define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_INTERCEPT_OFFSET 12
-/** Volume at velocity 0 */
 static inline float relic_tpa_transfer_function_volume_intercept(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 12); }
 #define RELIC_TPA_TRANSFER_FUNCTION_PITCH_MAX_OFFSET 16
-/** Maximum pitch (-1..1) */
 static inline float relic_tpa_transfer_function_pitch_max(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 16); }
 #define RELIC_TPA_TRANSFER_FUNCTION_PITCH_MIN_OFFSET 20
-/** Minimum pitch (-1..1) */
 static inline float relic_tpa_transfer_function_pitch_min(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 20); }
 #define RELIC_TPA_TRANSFER_FUNCTION_PITCH_SLOPE_OFFSET 24
-/** Pitch per unit of velocity */
 static inline float relic_tpa_transfer_function_pitch_slope(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 24); }
 #define RELIC_TPA_TRANSFER_FUNCTION_PITCH_INTERCEPT_OFFSET 28
-/** Pitch at velocity 0 */
 static inline float relic_tpa_transfer_function_pitch_intercept(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 28); }
 #define RELIC_TPA_TRANSFER_FUNCTION_ATTENUATION_OFFSET 32
-/** Attenuation in dB per metre */
 static inline float relic_tpa_transfer_function_attenuation(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 32); }
 #define RELIC_TPA_TRANSFER_FUNCTION_MIN_VELOCITY_OFFSET 36
-/** Minimum velocity that plays the sound (0..1) */
 static inline float relic_tpa_transfer_function_min_velocity(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 36); }
 
-/** Zero-copy view of a validated collision (152 bytes in the file). */
-typedef struct relic_tpa_collision_view { const uint8_t *p; } relic_tpa_collision_view;
+typedef struct relic_tpa_collision_view { const uint8_t *p; } relic_tpa_collision_view; /**< a validated collision (152 bytes in the file), zero-copy */
 #define RELIC_TPA_COLLISION_MATERIAL_LOW_OFFSET 0
-/** The smaller of the two sound-material hashes (Trespasser source, Lib/Std/Hash.cpp) */
 static inline uint32_t relic_tpa_collision_material_low(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_TPA_COLLISION_MATERIAL_HIGH_OFFSET 4
-/** The larger of the two sound-material hashes (both equal when one material is 0) */
 static inline uint32_t relic_tpa_collision_material_high(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 4); }
 #define RELIC_TPA_COLLISION_SAMPLES_OFFSET 8
-/** Bits 0-1: impact sound count (0-2); bit 7: has a slide sound; never 0 */
 static inline uint32_t relic_tpa_collision_samples(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_TPA_COLLISION_MIN_DELAY_OFFSET 12
-/** Minimum time between plays in seconds (>= 0) */
 static inline float relic_tpa_collision_min_delay(relic_tpa_collision_view v) { return relic_load_f32le(v.p + 12); }
 #define RELIC_TPA_COLLISION_LAST_USED_OFFSET 16
-/** Time last used; written as 0 */
 static inline float relic_tpa_collision_last_used(relic_tpa_collision_view v) { return relic_load_f32le(v.p + 16); }
 #define RELIC_TPA_COLLISION_IMPACT_1_OFFSET 20
-/** Sound ID of the first impact sound */
 static inline uint32_t relic_tpa_collision_impact_1(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 20); }
 #define RELIC_TPA_COLLISION_IMPACT_2_OFFSET 24
-/** Sound ID of the second impact sound */
 static inline uint32_t relic_tpa_collision_impact_2(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_TPA_COLLISION_SLIDE_OFFSET 28
-/** Sound ID of the slide sound */
 static inline uint32_t relic_tpa_collision_slide(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 28); }
 #define RELIC_TPA_COLLISION_IMPACT_1_TF_OFFSET 32
-/** Transfer function of impact_1 */
 static inline relic_tpa_transfer_function_view relic_tpa_collision_impact_1_tf(relic_tpa_collision_view v) { relic_tpa_transfer_function_view r = { v.p + 32 }; return r; }
 #define RELIC_TPA_COLLISION_IMPACT_2_TF_OFFSET 72
-/** Transfer function of impact_2 */
 static inline relic_tpa_transfer_function_view relic_tpa_collision_impact_2_tf(relic_tpa_collision_view v) { relic_tpa_transfer_function_view r = { v.p + 72 }; return r; }
 #define RELIC_TPA_COLLISION_SLIDE_TF_OFFSET 112
-/** Transfer function of slide */
 static inline relic_tpa_transfer_function_view relic_tpa_collision_slide_tf(relic_tpa_collision_view v) { relic_tpa_transfer_function_view r = { v.p + 112 }; return r; }
 
 /** A validated tpa file: the bytes, and where each top-level member lies.

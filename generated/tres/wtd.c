@@ -16,719 +16,110 @@ const relic_format_info relic_format_wtd = {
     relic_wtd_extensions, NULL, 0, relic_wtd_detect,
 };
 
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-RELIC_GEN_UNUSED static inline int plain_world_rect(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_wtd_world_rect) == 16u
-        && offsetof(relic_wtd_world_rect, start_x) == 0u
-        && offsetof(relic_wtd_world_rect, start_y) == 4u
-        && offsetof(relic_wtd_world_rect, size_x) == 8u
-        && offsetof(relic_wtd_world_rect, size_y) == 12u;
-#else
-    return 0;
-#endif
-}
+_Static_assert(sizeof(relic_wtd_world_rect) == 16 && offsetof(relic_wtd_world_rect, start_y) == 4 && offsetof(relic_wtd_world_rect, size_x) == 8 && offsetof(relic_wtd_world_rect, size_y) == 12, "world_rect: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_wtd_linear) == 8 && offsetof(relic_wtd_linear, offset) == 4, "linear: C layout is file layout (arrays are copied with memcpy)");
 
-RELIC_GEN_UNUSED static inline int plain_linear(void)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    return sizeof(relic_wtd_linear) == 8u
-        && offsetof(relic_wtd_linear, scale) == 0u
-        && offsetof(relic_wtd_linear, offset) == 4u;
-#else
-    return 0;
-#endif
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-/* ---- validator and decoder ---- */
-
-typedef struct relic_wtd_vctx {
+typedef struct relic_wtd_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_wtd_wtd *root;
-    relic_wtd_view *view;
-} relic_wtd_vctx;
+    relic_wtd_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_wtd_rctx;
 
-typedef struct relic_wtd_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_wtd_wtd *root;
-    relic_arena *arena;
-} relic_wtd_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_quad_rect(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_quad_rect *m);
-RELIC_GEN_UNUSED static inline relic_status dec_quad_rect(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_quad_rect *m);
-RELIC_GEN_UNUSED static inline relic_status val_world_rect(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_world_rect *m);
-RELIC_GEN_UNUSED static inline relic_status dec_world_rect(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_world_rect *m);
-RELIC_GEN_UNUSED static inline relic_status val_linear(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_linear *m);
-RELIC_GEN_UNUSED static inline relic_status dec_linear(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_linear *m);
-RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_mapping *m);
-RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_mapping *m);
-RELIC_GEN_UNUSED static inline relic_status val_wtd(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_wtd *m);
-RELIC_GEN_UNUSED static inline relic_status dec_wtd(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_wtd *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_quad_rect(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_quad_rect *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quad_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_quad_rect *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_start_x_ = 0, size_start_x_ = 0;
-    uint64_t pos_start_y_ = 0, size_start_y_ = 0;
-    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
-    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
-    if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "quad_rect needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* start_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->start_x = (int32_t)relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->start_x) < INT64_C(0) || (int64_t)(m->start_x) > INT64_C(65535)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "start_x", -1, "%lld is outside 0..65535", (long long)(m->start_x));
-        cur = p_ + bytes_;
-        pos_start_x_ = p_; size_start_x_ = bytes_; (void)pos_start_x_; (void)size_start_x_;
-    }
-    { /* start_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->start_y = (int32_t)relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->start_y) < INT64_C(0) || (int64_t)(m->start_y) > INT64_C(65535)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "start_y", -1, "%lld is outside 0..65535", (long long)(m->start_y));
-        cur = p_ + bytes_;
-        pos_start_y_ = p_; size_start_y_ = bytes_; (void)pos_start_y_; (void)size_start_y_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->size_x = (int32_t)relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->size_x) < INT64_C(1) || (int64_t)(m->size_x) > INT64_C(16384)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "size_x", -1, "%lld is outside 1..16384", (long long)(m->size_x));
-        { const int64_t it = (int64_t)(m->size_x); if (!(((int64_t)(((int64_t)((it) & relic_gen_sub((it), INT64_C(1)))) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "size_x", -1, "%lld fails check (it & it - 1) == 0", (long long)it); }
-        cur = p_ + bytes_;
-        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->size_y = (int32_t)relic_load_u32le(c->base + p_);
-        if ((int64_t)(m->size_y) < INT64_C(1) || (int64_t)(m->size_y) > INT64_C(16384)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "size_y", -1, "%lld is outside 1..16384", (long long)(m->size_y));
-        cur = p_ + bytes_;
-        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
-    }
+    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "quad_rect", 16u);
+    const uint8_t *p = c->base + pos;
+    m->start_x = (int32_t)relic_load_u32le(p + 0);
+    if ((int64_t)(m->start_x) < INT64_C(0) || (int64_t)(m->start_x) > INT64_C(65535)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "start_x", -1, "%lld is outside 0..65535", (long long)(m->start_x));
+    m->start_y = (int32_t)relic_load_u32le(p + 4);
+    if ((int64_t)(m->start_y) < INT64_C(0) || (int64_t)(m->start_y) > INT64_C(65535)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 4, "start_y", -1, "%lld is outside 0..65535", (long long)(m->start_y));
+    m->size_x = (int32_t)relic_load_u32le(p + 8);
+    if ((int64_t)(m->size_x) < INT64_C(1) || (int64_t)(m->size_x) > INT64_C(16384)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "size_x", -1, "%lld is outside 1..16384", (long long)(m->size_x));
+    { const int64_t it = (int64_t)(m->size_x); if (!(((int64_t)(((int64_t)((it) & relic_gen_sub((it), INT64_C(1)))) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "size_x", -1, "%lld fails check (it & it - 1) == 0", (long long)it); }
+    m->size_y = (int32_t)relic_load_u32le(p + 12);
+    if ((int64_t)(m->size_y) < INT64_C(1) || (int64_t)(m->size_y) > INT64_C(16384)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 12, "size_y", -1, "%lld is outside 1..16384", (long long)(m->size_y));
     if (!(((int64_t)(((int64_t)m->size_y) == ((int64_t)m->size_x))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "quad_rect", "check failed: size_y == size_x (the quad extents are not square (size_y != size_x))");
     if (!(((int64_t)(((int64_t)(relic_gen_add(((int64_t)m->start_x), ((int64_t)m->size_x)) <= INT64_C(65536))) && ((int64_t)(relic_gen_add(((int64_t)m->start_y), ((int64_t)m->size_y)) <= INT64_C(65536))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "quad_rect", "check failed: start_x + size_x <= 0x10000 && start_y + size_y <= 0x10000 (the quad extents pass the 16-bit vertex coordinate range)");
-    *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_quad_rect(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_quad_rect *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_world_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_world_rect *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_start_x_ = 0, size_start_x_ = 0;
-    uint64_t pos_start_y_ = 0, size_start_y_ = 0;
-    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
-    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
-    { /* start_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->start_x = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_start_x_ = p_; size_start_x_ = bytes_; (void)pos_start_x_; (void)size_start_x_;
-    }
-    { /* start_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->start_y = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_start_y_ = p_; size_start_y_ = bytes_; (void)pos_start_y_; (void)size_start_y_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->size_x = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->size_y = (int32_t)relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "world_rect", 16u);
+    const uint8_t *p = c->base + pos;
+    m->start_x = relic_load_f32le(p + 0);
+    m->start_y = relic_load_f32le(p + 4);
+    m->size_x = relic_load_f32le(p + 8);
+    m->size_y = relic_load_f32le(p + 12);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_world_rect(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_world_rect *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_linear(relic_wtd_rctx *c, uint64_t pos, relic_wtd_linear *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_start_x_ = 0, size_start_x_ = 0;
-    uint64_t pos_start_y_ = 0, size_start_y_ = 0;
-    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
-    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
-    if (pos > c->size || c->size - pos < 16u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "world_rect needs 16 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* start_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->start_x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_start_x_ = p_; size_start_x_ = bytes_; (void)pos_start_x_; (void)size_start_x_;
-    }
-    { /* start_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->start_y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_start_y_ = p_; size_start_y_ = bytes_; (void)pos_start_y_; (void)size_start_y_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->size_x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->size_y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "linear", 8u);
+    const uint8_t *p = c->base + pos;
+    m->scale = relic_load_f32le(p + 0);
+    m->offset = relic_load_f32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_world_rect(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_world_rect *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_wtd_rctx *c, uint64_t pos, relic_wtd_mapping *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_start_x_ = 0, size_start_x_ = 0;
-    uint64_t pos_start_y_ = 0, size_start_y_ = 0;
-    uint64_t pos_size_x_ = 0, size_size_x_ = 0;
-    uint64_t pos_size_y_ = 0, size_size_y_ = 0;
-    { /* start_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->start_x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_start_x_ = p_; size_start_x_ = bytes_; (void)pos_start_x_; (void)size_start_x_;
-    }
-    { /* start_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->start_y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_start_y_ = p_; size_start_y_ = bytes_; (void)pos_start_y_; (void)size_start_y_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->size_x = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_x_ = p_; size_size_x_ = bytes_; (void)pos_size_x_; (void)size_size_x_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->size_y = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_size_y_ = p_; size_size_y_ = bytes_; (void)pos_size_y_; (void)size_size_y_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 76u)) return relic_gen_short(c->err, pos, c->size, "", "mapping", 76u);
+    const uint8_t *p = c->base + pos;
+    if ((st = rd_quad_rect(c, pos, &m->quad_extents)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_extents", -1);
+    if ((st = rd_world_rect(c, pos + 16, &m->world_extents)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_extents", -1);
+    if ((st = rd_linear(c, pos + 32, &m->quad_to_world_x)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_to_world_x", -1);
+    if ((st = rd_linear(c, pos + 40, &m->quad_to_world_y)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_to_world_y", -1);
+    if ((st = rd_linear(c, pos + 48, &m->world_to_quad_x)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_to_quad_x", -1);
+    if ((st = rd_linear(c, pos + 56, &m->world_to_quad_y)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_to_quad_y", -1);
+    m->world_to_coef = relic_load_f32le(p + 64);
+    m->coef_to_world = relic_load_f32le(p + 68);
+    m->coef_to_quad = relic_load_f32le(p + 72);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_linear(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_linear *m)
+static relic_status rd_wtd(relic_wtd_rctx *c, uint64_t pos, relic_wtd_wtd *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_scale_ = 0, size_scale_ = 0;
-    uint64_t pos_offset_ = 0, size_offset_ = 0;
-    if (pos > c->size || c->size - pos < 8u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "linear needs 8 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->scale = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->offset = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_linear(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_linear *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_scale_ = 0, size_scale_ = 0;
-    uint64_t pos_offset_ = 0, size_offset_ = 0;
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->scale = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->offset = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_offset_ = p_; size_offset_ = bytes_; (void)pos_offset_; (void)size_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_mapping(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_mapping *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_quad_extents_ = 0, size_quad_extents_ = 0;
-    uint64_t pos_world_extents_ = 0, size_world_extents_ = 0;
-    uint64_t pos_quad_to_world_x_ = 0, size_quad_to_world_x_ = 0;
-    uint64_t pos_quad_to_world_y_ = 0, size_quad_to_world_y_ = 0;
-    uint64_t pos_world_to_quad_x_ = 0, size_world_to_quad_x_ = 0;
-    uint64_t pos_world_to_quad_y_ = 0, size_world_to_quad_y_ = 0;
-    uint64_t pos_world_to_coef_ = 0, size_world_to_coef_ = 0;
-    uint64_t pos_coef_to_world_ = 0, size_coef_to_world_ = 0;
-    uint64_t pos_coef_to_quad_ = 0, size_coef_to_quad_ = 0;
-    if (pos > c->size || c->size - pos < 76u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "mapping needs 76 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* quad_extents */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 16u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_quad_rect(c, p_, &sz_, &m->quad_extents);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_extents", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_quad_extents_ = p_; size_quad_extents_ = bytes_; (void)pos_quad_extents_; (void)size_quad_extents_;
-    }
-    { /* world_extents */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 16u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_world_rect(c, p_, &sz_, &m->world_extents);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_extents", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_world_extents_ = p_; size_world_extents_ = bytes_; (void)pos_world_extents_; (void)size_world_extents_;
-    }
-    { /* quad_to_world_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_linear(c, p_, &sz_, &m->quad_to_world_x);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_x", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_quad_to_world_x_ = p_; size_quad_to_world_x_ = bytes_; (void)pos_quad_to_world_x_; (void)size_quad_to_world_x_;
-    }
-    { /* quad_to_world_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_linear(c, p_, &sz_, &m->quad_to_world_y);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_y", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_quad_to_world_y_ = p_; size_quad_to_world_y_ = bytes_; (void)pos_quad_to_world_y_; (void)size_quad_to_world_y_;
-    }
-    { /* world_to_quad_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_linear(c, p_, &sz_, &m->world_to_quad_x);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_x", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_world_to_quad_x_ = p_; size_world_to_quad_x_ = bytes_; (void)pos_world_to_quad_x_; (void)size_world_to_quad_x_;
-    }
-    { /* world_to_quad_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_linear(c, p_, &sz_, &m->world_to_quad_y);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_y", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_world_to_quad_y_ = p_; size_world_to_quad_y_ = bytes_; (void)pos_world_to_quad_y_; (void)size_world_to_quad_y_;
-    }
-    { /* world_to_coef */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->world_to_coef = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_world_to_coef_ = p_; size_world_to_coef_ = bytes_; (void)pos_world_to_coef_; (void)size_world_to_coef_;
-    }
-    { /* coef_to_world */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->coef_to_world = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_coef_to_world_ = p_; size_coef_to_world_ = bytes_; (void)pos_coef_to_world_; (void)size_coef_to_world_;
-    }
-    { /* coef_to_quad */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->coef_to_quad = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_coef_to_quad_ = p_; size_coef_to_quad_ = bytes_; (void)pos_coef_to_quad_; (void)size_coef_to_quad_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_mapping(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_mapping *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_quad_extents_ = 0, size_quad_extents_ = 0;
-    uint64_t pos_world_extents_ = 0, size_world_extents_ = 0;
-    uint64_t pos_quad_to_world_x_ = 0, size_quad_to_world_x_ = 0;
-    uint64_t pos_quad_to_world_y_ = 0, size_quad_to_world_y_ = 0;
-    uint64_t pos_world_to_quad_x_ = 0, size_world_to_quad_x_ = 0;
-    uint64_t pos_world_to_quad_y_ = 0, size_world_to_quad_y_ = 0;
-    uint64_t pos_world_to_coef_ = 0, size_world_to_coef_ = 0;
-    uint64_t pos_coef_to_world_ = 0, size_coef_to_world_ = 0;
-    uint64_t pos_coef_to_quad_ = 0, size_coef_to_quad_ = 0;
-    { /* quad_extents */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 16u;
-        uint64_t sz_ = 0; relic_status st_ = dec_quad_rect(c, p_, &sz_, &m->quad_extents);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_extents", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_quad_extents_ = p_; size_quad_extents_ = bytes_; (void)pos_quad_extents_; (void)size_quad_extents_;
-    }
-    { /* world_extents */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 16u;
-        uint64_t sz_ = 0; relic_status st_ = dec_world_rect(c, p_, &sz_, &m->world_extents);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_extents", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_world_extents_ = p_; size_world_extents_ = bytes_; (void)pos_world_extents_; (void)size_world_extents_;
-    }
-    { /* quad_to_world_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        uint64_t sz_ = 0; relic_status st_ = dec_linear(c, p_, &sz_, &m->quad_to_world_x);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_x", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_quad_to_world_x_ = p_; size_quad_to_world_x_ = bytes_; (void)pos_quad_to_world_x_; (void)size_quad_to_world_x_;
-    }
-    { /* quad_to_world_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        uint64_t sz_ = 0; relic_status st_ = dec_linear(c, p_, &sz_, &m->quad_to_world_y);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_y", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_quad_to_world_y_ = p_; size_quad_to_world_y_ = bytes_; (void)pos_quad_to_world_y_; (void)size_quad_to_world_y_;
-    }
-    { /* world_to_quad_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        uint64_t sz_ = 0; relic_status st_ = dec_linear(c, p_, &sz_, &m->world_to_quad_x);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_x", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_world_to_quad_x_ = p_; size_world_to_quad_x_ = bytes_; (void)pos_world_to_quad_x_; (void)size_world_to_quad_x_;
-    }
-    { /* world_to_quad_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        uint64_t sz_ = 0; relic_status st_ = dec_linear(c, p_, &sz_, &m->world_to_quad_y);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_y", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_world_to_quad_y_ = p_; size_world_to_quad_y_ = bytes_; (void)pos_world_to_quad_y_; (void)size_world_to_quad_y_;
-    }
-    { /* world_to_coef */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->world_to_coef = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_world_to_coef_ = p_; size_world_to_coef_ = bytes_; (void)pos_world_to_coef_; (void)size_world_to_coef_;
-    }
-    { /* coef_to_world */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->coef_to_world = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_coef_to_world_ = p_; size_coef_to_world_ = bytes_; (void)pos_coef_to_world_; (void)size_coef_to_world_;
-    }
-    { /* coef_to_quad */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->coef_to_quad = relic_load_f32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_coef_to_quad_ = p_; size_coef_to_quad_ = bytes_; (void)pos_coef_to_quad_; (void)size_coef_to_quad_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_wtd(relic_wtd_vctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_wtd *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_node_count_ = 0, size_node_count_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_root_coefficient_ = 0, size_root_coefficient_ = 0;
-    uint64_t pos_mapping_ = 0, size_mapping_ = 0;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "version", -1, "version needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->version = relic_load_u16be(c->base + p_);
-        if ((int64_t)(m->version) != INT64_C(1001)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 1001, found %lld", (long long)(m->version));
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* node_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "node_count", -1, "node_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->node_count = relic_load_u32be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_node_count_ = p_; size_node_count_ = bytes_; (void)pos_node_count_; (void)size_node_count_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "vertex_count", -1, "vertex_count needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->vertex_count = relic_load_u32be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* root_coefficient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "root_coefficient", -1, "root_coefficient needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->root_coefficient = (int32_t)relic_load_u32be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_root_coefficient_ = p_; size_root_coefficient_ = bytes_; (void)pos_root_coefficient_; (void)size_root_coefficient_;
-    }
-    { /* mapping */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 76u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "mapping", -1, "mapping needs 76 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->mapping = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_mapping(c, p_, &sz_, &m->mapping);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "mapping", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_mapping_ = p_; size_mapping_ = bytes_; (void)pos_mapping_; (void)size_mapping_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_wtd(relic_wtd_dctx *c, uint64_t pos, uint64_t *size_out, relic_wtd_wtd *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_node_count_ = 0, size_node_count_ = 0;
-    uint64_t pos_vertex_count_ = 0, size_vertex_count_ = 0;
-    uint64_t pos_root_coefficient_ = 0, size_root_coefficient_ = 0;
-    uint64_t pos_mapping_ = 0, size_mapping_ = 0;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->version = relic_load_u16be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* node_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->node_count = relic_load_u32be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_node_count_ = p_; size_node_count_ = bytes_; (void)pos_node_count_; (void)size_node_count_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->vertex_count = relic_load_u32be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_vertex_count_ = p_; size_vertex_count_ = bytes_; (void)pos_vertex_count_; (void)size_vertex_count_;
-    }
-    { /* root_coefficient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->root_coefficient = (int32_t)relic_load_u32be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_root_coefficient_ = p_; size_root_coefficient_ = bytes_; (void)pos_root_coefficient_; (void)size_root_coefficient_;
-    }
-    { /* mapping */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 76u;
-        uint64_t sz_ = 0; relic_status st_ = dec_mapping(c, p_, &sz_, &m->mapping);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "mapping", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_mapping_ = p_; size_mapping_ = bytes_; (void)pos_mapping_; (void)size_mapping_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 14u)) return relic_gen_short(c->err, pos, c->size, "version", "version..root_coefficient", 14u);
+    m->version = relic_load_u16be(c->base + pos);
+    if ((int64_t)(m->version) != INT64_C(1001)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "version", -1, "expected 1001, found %lld", (long long)(m->version));
+    m->node_count = relic_load_u32be(c->base + pos + 2);
+    m->vertex_count = relic_load_u32be(c->base + pos + 6);
+    m->root_coefficient = (int32_t)relic_load_u32be(c->base + pos + 10);
+    if (c->view) { c->view->mapping = c->base + pos + 14; }
+    if ((st = rd_mapping(c, pos + 14, &m->mapping)) != RELIC_OK) return relic_gen_nest(c->err, st, "mapping", -1);
     return RELIC_OK;
 }
 
 relic_status relic_wtd_validate(const uint8_t *data, size_t size, relic_wtd_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_wtd_vctx c = { data, size, err, &out->values, out };
-    uint64_t sz;
-    relic_status st = val_wtd(&c, 0, &sz, &out->values);
+    relic_wtd_rctx c = { data, size, err, &out->values, out, NULL };
+    relic_status st = rd_wtd(&c, 0, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd_wtd *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_wtd_dctx c = { v->base, v->size, err, out, a };
-    uint64_t sz;
-    return dec_wtd(&c, 0, &sz, out);
+    relic_wtd_rctx c = { v->base, v->size, err, out, NULL, a };
+    return rd_wtd(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -739,300 +130,68 @@ typedef struct relic_wtd_wctx {
     const relic_wtd_wtd *root;
 } relic_wtd_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_quad_rect(relic_wtd_wctx *c, const relic_wtd_quad_rect *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_world_rect(relic_wtd_wctx *c, const relic_wtd_world_rect *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_linear(relic_wtd_wctx *c, const relic_wtd_linear *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_mapping(relic_wtd_wctx *c, const relic_wtd_mapping *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_wtd *m0, uint64_t pos, uint64_t *size_out);
-
-RELIC_GEN_UNUSED static inline relic_status put_quad_rect(relic_wtd_wctx *c, const relic_wtd_quad_rect *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_quad_rect(uint8_t *p, const relic_wtd_quad_rect *m)
 {
-    relic_wtd_quad_rect mm_ = *m0;
-    relic_wtd_quad_rect *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* start_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->start_x));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* start_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->start_y));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->size_x));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, (uint32_t)(m->size_y));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_u32le(p + 0, (uint32_t)(m->start_x));
+    relic_store_u32le(p + 4, (uint32_t)(m->start_y));
+    relic_store_u32le(p + 8, (uint32_t)(m->size_x));
+    relic_store_u32le(p + 12, (uint32_t)(m->size_y));
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_world_rect(relic_wtd_wctx *c, const relic_wtd_world_rect *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_world_rect(uint8_t *p, const relic_wtd_world_rect *m)
 {
-    relic_wtd_world_rect mm_ = *m0;
-    relic_wtd_world_rect *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* start_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->start_x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* start_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->start_y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* size_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->size_x);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* size_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->size_y);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_f32le(p + 0, m->start_x);
+    relic_store_f32le(p + 4, m->start_y);
+    relic_store_f32le(p + 8, m->size_x);
+    relic_store_f32le(p + 12, m->size_y);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_linear(relic_wtd_wctx *c, const relic_wtd_linear *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_linear(uint8_t *p, const relic_wtd_linear *m)
 {
-    relic_wtd_linear mm_ = *m0;
-    relic_wtd_linear *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->scale);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    relic_store_f32le(p + 0, m->scale);
+    relic_store_f32le(p + 4, m->offset);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_mapping(relic_wtd_wctx *c, const relic_wtd_mapping *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_mapping(uint8_t *p, const relic_wtd_mapping *m)
 {
-    relic_wtd_mapping mm_ = *m0;
-    relic_wtd_mapping *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* quad_extents */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_quad_rect(c, &m->quad_extents, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_extents", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* world_extents */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_world_rect(c, &m->world_extents, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_extents", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* quad_to_world_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_linear(c, &m->quad_to_world_x, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_x", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* quad_to_world_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_linear(c, &m->quad_to_world_y, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "quad_to_world_y", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* world_to_quad_x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_linear(c, &m->world_to_quad_x, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_x", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* world_to_quad_y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_linear(c, &m->world_to_quad_y, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "world_to_quad_y", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* world_to_coef */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->world_to_coef);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* coef_to_world */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->coef_to_world);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* coef_to_quad */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32le(c->base + p_, m->coef_to_quad);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    put_quad_rect(p + 0, &m->quad_extents);
+    put_world_rect(p + 16, &m->world_extents);
+    put_linear(p + 32, &m->quad_to_world_x);
+    put_linear(p + 40, &m->quad_to_world_y);
+    put_linear(p + 48, &m->world_to_quad_x);
+    put_linear(p + 56, &m->world_to_quad_y);
+    relic_store_f32le(p + 64, m->world_to_coef);
+    relic_store_f32le(p + 68, m->coef_to_world);
+    relic_store_f32le(p + 72, m->coef_to_quad);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_wtd *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_wtd *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_wtd_wtd mm_ = *m0;
-    relic_wtd_wtd *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16be(c->base + p_, (uint16_t)INT64_C(1001));
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* node_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32be(c->base + p_, m->node_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* vertex_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32be(c->base + p_, m->vertex_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* root_coefficient */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32be(c->base + p_, (uint32_t)(m->root_coefficient));
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* mapping */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_mapping(c, &m->mapping, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "mapping", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
+    relic_store_u16be(c->base + pos, (uint16_t)INT64_C(1001));
+    relic_store_u32be(c->base + pos + 2, m->node_count);
+    relic_store_u32be(c->base + pos + 6, m->vertex_count);
+    relic_store_u32be(c->base + pos + 10, (uint32_t)(m->root_coefficient));
+    put_mapping(c->base + pos + 14, &m->mapping);
+    *size_out = 90u;
     return RELIC_OK;
 }
 
 relic_status relic_wtd_write(const relic_wtd_wtd *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_wtd_wtd mm_ = *model;
-    relic_wtd_wtd *m = &mm_;
-    relic_wtd_wctx cc_ = { 0 };
-    relic_wtd_wctx *c = &cc_;
+    relic_wtd_wtd copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_wtd_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    uint64_t cur = 90u;
-    const uint64_t total_ = cur;
-    (void)total_;
+    relic_status st;
+    const uint64_t cur = 90u;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_wtd(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_wtd(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

@@ -1,6 +1,7 @@
 /* gen_support.c — out-of-line helpers of relic_gen.h used by the generated
  * validators: error-path prefixing and overflow-safe span checks. */
 #include <stdarg.h>
+#include <string.h>
 
 #include "relic_gen.h"
 
@@ -67,4 +68,114 @@ relic_status (relic_gen_place)(relic_error *err, uint64_t cur, int64_t at, int64
     *pos = p;
     *n = k;
     return RELIC_OK;
+}
+
+relic_status (relic_gen_short)(relic_error *err, uint64_t pos, uint64_t total, const char *path, const char *what,
+                               uint64_t n)
+{
+    return relic_fail(err, RELIC_E_TRUNCATED, pos, path, "%s needs %llu bytes, %llu remain", what,
+                      (unsigned long long)n, (unsigned long long)(pos < total ? total - pos : 0));
+}
+
+relic_status relic_gen_span(relic_error *err, uint64_t pos, int64_t count, uint64_t per, uint64_t elem,
+                            uint64_t size, const char *name, uint64_t *n, uint64_t *bytes)
+{
+    *n = *bytes = 0;
+    if (count < 0)
+        return relic_gen_fail_at(err, RELIC_E_RANGE, pos, name, -1, "negative element count %lld", (long long)count);
+    const uint64_t k = (uint64_t)count * per;
+    if (!relic_gen_span_ok(pos, k, elem, size, bytes))
+        return relic_gen_fail_at(err, RELIC_E_TRUNCATED, pos, name, -1,
+                                 "%llu elements of %llu bytes need %llu bytes from 0x%llx, %llu remain",
+                                 (unsigned long long)k, (unsigned long long)elem, (unsigned long long)(k * elem),
+                                 (unsigned long long)pos, (unsigned long long)(pos < size ? size - pos : 0));
+    *n = k;
+    return RELIC_OK;
+}
+
+void *relic_gen_alloc(relic_arena *a, relic_error *err, uint64_t n, size_t size, size_t align, uint64_t pos,
+                      const char *name)
+{
+    if (n == 0) return NULL;
+    void *p = n <= SIZE_MAX ? relic_arena_array(a, (size_t)n, size, align) : NULL;
+    if (!p) relic_fail(err, RELIC_E_NOMEM, pos, name, "out of memory for %llu elements", (unsigned long long)n);
+    return p;
+}
+
+const char *relic_gen_enum_name(const relic_gen_enum_item *t, size_t n, int64_t value)
+{
+    if (n == 0) return NULL;
+    /* most tables are dense from their first value: one look */
+    uint64_t i = (uint64_t)value - (uint64_t)t[0].value;
+    if (i < n && t[i].value == value) return t[i].name;
+    for (size_t k = 0; k < n; k++)
+        if (t[k].value == value) return t[k].name;
+    return NULL;
+}
+
+int relic_gen_enum_value(const relic_gen_enum_item *t, size_t n, const char *name, int64_t *value)
+{
+    for (size_t k = 0; k < n; k++)
+        if (strcmp(t[k].name, name) == 0) {
+            *value = t[k].value;
+            return 1;
+        }
+    return 0;
+}
+
+relic_status relic_gen_fits(relic_error *err, uint64_t v, uint64_t max, const char *name, const char *type)
+{
+    if (v <= max) return RELIC_OK;
+    return relic_fail(err, RELIC_E_LIMIT, 0, name, "%llu does not fit %s", (unsigned long long)v, type);
+}
+
+relic_status relic_gen_count(relic_error *err, uint64_t pos, const char *name, const char *expr, int64_t value,
+                             size_t count)
+{
+    if (value >= 0 && (uint64_t)value == (uint64_t)count) return RELIC_OK;
+    return relic_fail(err, RELIC_E_ARGUMENT, pos, name, "has %llu elements but %s = %lld", (unsigned long long)count,
+                      expr, (long long)value);
+}
+
+relic_status relic_gen_layout(relic_error *err, uint64_t seq, size_t n, const uint64_t *held, const uint64_t *size,
+                              uint64_t *at, uint64_t *end)
+{
+    uint64_t cur = seq, last = seq;
+    int keep = 1;
+    for (size_t i = 0; i < n; i++) {
+        at[i] = cur;
+        if (cur + size[i] < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "", "placed member %zu: too large", i);
+        cur += size[i];
+        if (!size[i]) continue;
+        if (held[i] == RELIC_GEN_NOT_HELD || held[i] < seq || held[i] + size[i] < held[i]) { keep = 0; continue; }
+        if (held[i] + size[i] > last) last = held[i] + size[i];
+        for (size_t k = 0; k < i; k++)
+            if (size[k] && held[i] < held[k] + size[k] && held[k] < held[i] + size[i]) keep = 0;
+    }
+    if (keep) {
+        for (size_t i = 0; i < n; i++) at[i] = size[i] ? held[i] : last;
+        cur = last;
+    }
+    *end = cur;
+    return RELIC_OK;
+}
+
+void *relic_gen_copy(relic_arena *a, relic_error *err, const uint8_t *src, uint64_t n, size_t size, size_t align,
+                     uint64_t pos, const char *name)
+{
+    void *p = relic_gen_alloc(a, err, n, size, align, pos, name);
+    if (p && RELIC_GEN_LE) memcpy(p, src, (size_t)n * size);
+    return p;
+}
+
+void *relic_gen_dup(relic_arena *a, relic_error *err, const uint8_t *src, uint64_t n, uint64_t pos, const char *name)
+{
+    char *p = n < SIZE_MAX ? relic_arena_alloc(a, (size_t)n + 1, 1) : NULL;
+    if (!p) {
+        relic_fail(err, RELIC_E_NOMEM, pos, name, "out of memory for %llu bytes", (unsigned long long)n);
+        return NULL;
+    }
+    memcpy(p, src, (size_t)n);
+    p[n] = 0;
+    return p;
 }

@@ -83,6 +83,82 @@ relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t off
 #define relic_gen_fail_at(err, code, offset, ...) relic_fail_code((err), (code), (offset))
 #endif
 
+/* 1 when n bytes from pos lie inside an input of total bytes. */
+static inline int relic_gen_room(uint64_t total, uint64_t pos, uint64_t n) { return pos <= total && total - pos >= n; }
+
+/* Little-endian host: arrays whose C layout is their file layout (checked by
+ * a _Static_assert in the generated .c) are copied with memcpy. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define RELIC_GEN_LE 1
+#else
+#define RELIC_GEN_LE 0
+#endif
+
+/* RELIC_E_TRUNCATED at pos, path `path`: "what needs n bytes, R remain". */
+relic_status relic_gen_short(relic_error *err, uint64_t pos, uint64_t total, const char *path, const char *what,
+                             uint64_t n);
+
+/* A counted array of count * per elements of elem bytes at pos (not placed
+ * by an offset): sets *n (elements) and *bytes, else fails naming `name`:
+ * RELIC_E_RANGE (negative count) or RELIC_E_TRUNCATED (past the end). */
+relic_status relic_gen_span(relic_error *err, uint64_t pos, int64_t count, uint64_t per, uint64_t elem,
+                            uint64_t size, const char *name, uint64_t *n, uint64_t *bytes);
+
+/* Decoding: room for n elements of size bytes in a; NULL when n is 0, and
+ * NULL with err filled (RELIC_E_NOMEM at pos, naming name) when a is full. */
+void *relic_gen_alloc(relic_arena *a, relic_error *err, uint64_t n, size_t size, size_t align, uint64_t pos,
+                      const char *name);
+
+/* Decoding: relic_gen_alloc, then on a little-endian host the n elements
+ * copied from src (their file layout is their C layout); a big-endian host
+ * fills them element by element after. */
+void *relic_gen_copy(relic_arena *a, relic_error *err, const uint8_t *src, uint64_t n, size_t size, size_t align,
+                     uint64_t pos, const char *name);
+/* Decoding: n bytes from src as a NUL-terminated copy in a (counted strings
+ * and byte arrays); NULL with err filled (RELIC_E_NOMEM) when a is full. */
+void *relic_gen_dup(relic_arena *a, relic_error *err, const uint8_t *src, uint64_t n, uint64_t pos, const char *name);
+
+#ifdef RELIC_NO_ERRMSG
+#define relic_gen_short(err, pos, ...) relic_fail_code((err), RELIC_E_TRUNCATED, (pos))
+#endif
+
+/* Prefix err's path with name[index] (index >= 0) or name, and return st:
+ * one line per nested call in the generated readers. */
+static inline relic_status relic_gen_nest(relic_error *err, relic_status st, const char *name, int64_t index)
+{
+    (void)name; (void)index;
+    relic_gen_path_prefix(err, name, index);
+    return st;
+}
+
+/* Writers: value v of a derived field `name` of schema type `type` (u32 ...)
+ * must be at most max, else RELIC_E_LIMIT "v does not fit type". */
+relic_status relic_gen_fits(relic_error *err, uint64_t v, uint64_t max, const char *name, const char *type);
+/* Writers: array `name` at pos holds count elements and the schema ties it to
+ * `expr` (text, for the message) = value; RELIC_E_ARGUMENT when they differ. */
+relic_status relic_gen_count(relic_error *err, uint64_t pos, const char *name, const char *expr, int64_t value,
+                             size_t count);
+/* Writers: where the n members placed with `at` go, after seq bytes of
+ * sequential members. held[i] is the offset the model holds for member i
+ * (RELIC_GEN_NOT_HELD when no field holds it), size[i] its byte size. When every
+ * non-empty member has one, none overlaps another or the sequential part, the
+ * model's layout is kept (a file is written back as it was; empty members go
+ * to the end); else the members follow each other in order from seq. at[i]
+ * gets each position, *end the output size. RELIC_E_LIMIT when it overflows. */
+#define RELIC_GEN_NOT_HELD UINT64_MAX
+relic_status relic_gen_layout(relic_error *err, uint64_t seq, size_t n, const uint64_t *held, const uint64_t *size,
+                              uint64_t *at, uint64_t *end);
+
+/* One name of an enum or flags type, as the generated tables list them. */
+typedef struct relic_gen_enum_item {
+    int64_t value;
+    const char *name;
+} relic_gen_enum_item;
+/* The name of value in the n items of t, NULL when none has it. */
+const char *relic_gen_enum_name(const relic_gen_enum_item *t, size_t n, int64_t value);
+/* The value of name in the n items of t into *value: 1, or 0 when no item has it. */
+int relic_gen_enum_value(const relic_gen_enum_item *t, size_t n, const char *name, int64_t *value);
+
 /* The shortest decimal text of v that strtof reads back to v (NUL-terminated
  * in out; returns its length). Finite values only. runtime/core/float_text.c. */
 size_t relic_f32_shortest(float v, char out[48]);

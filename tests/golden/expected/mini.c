@@ -9,1125 +9,275 @@
 
 const char *const relic_mini_extensions[] = { "mni", "mini", NULL };
 
-const char *relic_mini_kind_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "empty";
-    case INT64_C(1): return "number";
-    case INT64_C(2): return "text";
-    case INT64_C(3): return "blob";
-    case INT64_C(4): return "packed";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item kind_names[] = {
+    { 0, "empty" }, { 1, "number" }, { 2, "text" }, { 3, "blob" }, { 4, "packed" },
+};
+const char *relic_mini_kind_name(int64_t value) { return relic_gen_enum_name(kind_names, 5, value); }
+int relic_mini_kind_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(kind_names, 5, name, value); }
 
-int relic_mini_kind_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "empty") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "number") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "text") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "blob") == 0) { *value = INT64_C(3); return 1; }
-    if (strcmp(name, "packed") == 0) { *value = INT64_C(4); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
+static const relic_gen_enum_item color_names[] = {
+    { 0, "black" }, { 1, "white" }, { 2, "red" },
+};
+const char *relic_mini_color_name(int64_t value) { return relic_gen_enum_name(color_names, 3, value); }
+int relic_mini_color_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(color_names, 3, name, value); }
 
-const char *relic_mini_color_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(0): return "black";
-    case INT64_C(1): return "white";
-    case INT64_C(2): return "red";
-    default: return NULL;
-    }
-}
+static const relic_gen_enum_item attr_names[] = {
+    { 1, "hidden" }, { 2, "readonly" }, { INT64_C(2147483648), "archived" },
+};
+const char *relic_mini_attr_name(int64_t value) { return relic_gen_enum_name(attr_names, 3, value); }
+int relic_mini_attr_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(attr_names, 3, name, value); }
 
-int relic_mini_color_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "black") == 0) { *value = INT64_C(0); return 1; }
-    if (strcmp(name, "white") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "red") == 0) { *value = INT64_C(2); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
 
-const char *relic_mini_attr_name(int64_t value)
-{
-    switch (value) {
-    case INT64_C(1): return "hidden";
-    case INT64_C(2): return "readonly";
-    case INT64_C(2147483648): return "archived";
-    default: return NULL;
-    }
-}
+/* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
-int relic_mini_attr_from_name(const char *name, int64_t *value)
-{
-    if (strcmp(name, "hidden") == 0) { *value = INT64_C(1); return 1; }
-    if (strcmp(name, "readonly") == 0) { *value = INT64_C(2); return 1; }
-    if (strcmp(name, "archived") == 0) { *value = INT64_C(2147483648); return 1; }
-    (void)name; (void)value;
-    return 0;
-}
-
-/* Structs whose model layout is their file layout on this machine: arrays of
- * them are copied with memcpy (the compiler folds each test to a constant). */
-/* ---- validator and decoder ---- */
-
-typedef struct relic_mini_vctx {
+typedef struct relic_mini_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
     relic_mini_mini *root;
-    relic_mini_view *view;
-} relic_mini_vctx;
+    relic_mini_view *view;   /* validating: the root's arrays */
+    relic_arena *arena; /* decoding: where arrays are copied */
+} relic_mini_rctx;
 
-typedef struct relic_mini_dctx {
-    const uint8_t *base;
-    uint64_t size;
-    relic_error *err;
-    relic_mini_mini *root;
-    relic_arena *arena;
-} relic_mini_dctx;
-
-RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m);
-RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m);
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m);
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m);
-RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m);
-RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m);
-RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m);
-RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m);
-
-RELIC_GEN_UNUSED static inline relic_status val_point(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_point(relic_mini_rctx *c, uint64_t pos, relic_mini_point *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    if (pos > c->size || c->size - pos < 4u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "point needs 4 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->x = (int16_t)relic_load_u16be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->y = (int16_t)relic_load_u16be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    *size_out = cur - pos;
+    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "", "point", 4u);
+    const uint8_t *p = c->base + pos;
+    m->x = (int16_t)relic_load_u16be(p + 0);
+    m->y = (int16_t)relic_load_u16be(p + 2);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_point(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_point *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_mini_rctx *c, uint64_t pos, relic_mini_header *m)
 {
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_x_ = 0, size_x_ = 0;
-    uint64_t pos_y_ = 0, size_y_ = 0;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->x = (int16_t)relic_load_u16be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_x_ = p_; size_x_ = bytes_; (void)pos_x_; (void)size_x_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->y = (int16_t)relic_load_u16be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_y_ = p_; size_y_ = bytes_; (void)pos_y_; (void)size_y_;
-    }
-    *size_out = cur - pos;
+    relic_status st;
+    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "header", 44u);
+    const uint8_t *p = c->base + pos;
+    memcpy(m->magic, p + 0, 4);
+    if (memcmp(m->magic, "MINI", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"MINI\"");
+    m->version = relic_load_u16be(p + 4);
+    if ((int64_t)(m->version) != INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 4, "version", -1, "expected 2, found %lld", (long long)(m->version));
+    m->level = relic_load_u16le(p + 6);
+    if ((uint64_t)(m->level) > UINT64_C(1000)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 6, "level", -1, "%llu is outside 0..1000", (unsigned long long)(m->level));
+    m->attributes = relic_load_u32le(p + 8);
+    if (((uint64_t)(m->attributes) & ~(uint64_t)RELIC_MINI_ATTR_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "attributes", -1, "unknown attr bits 0x%llx", (unsigned long long)((uint64_t)(m->attributes) & ~(uint64_t)RELIC_MINI_ATTR_MASK));
+    if ((st = rd_point(c, pos + 12, &m->origin)) != RELIC_OK) return relic_gen_nest(c->err, st, "origin", -1);
+    for (uint64_t k = 0; k < 4u; k++) ((uint8_t *)m->palette)[k] = relic_load_u8(p + 16 + k * 1);
+    m->scale = relic_load_f32be(p + 20);
+    if (!((double)(m->scale) >= 0.0 && (double)(m->scale) <= 10.0)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 20, "scale", -1, "%g is outside 0..10", (double)(m->scale));
+    m->record_count = relic_load_u32le(p + 24);
+    m->record_offset = relic_load_u32le(p + 28);
+    m->records_size = relic_load_u32le(p + 32);
+    m->table_count = relic_load_u16le(p + 36);
+    m->pair_count = relic_load_u16le(p + 38);
+    m->table_offset = relic_load_u32le(p + 40);
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status val_header(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m)
+static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m)
 {
+    relic_status st;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_level_ = 0, size_level_ = 0;
-    uint64_t pos_attributes_ = 0, size_attributes_ = 0;
-    uint64_t pos_origin_ = 0, size_origin_ = 0;
-    uint64_t pos_palette_ = 0, size_palette_ = 0;
-    uint64_t pos_scale_ = 0, size_scale_ = 0;
-    uint64_t pos_record_count_ = 0, size_record_count_ = 0;
-    uint64_t pos_record_offset_ = 0, size_record_offset_ = 0;
-    uint64_t pos_records_size_ = 0, size_records_size_ = 0;
-    uint64_t pos_table_count_ = 0, size_table_count_ = 0;
-    uint64_t pos_pair_count_ = 0, size_pair_count_ = 0;
-    uint64_t pos_table_offset_ = 0, size_table_offset_ = 0;
-    if (pos > c->size || c->size - pos < 44u) return relic_fail(c->err, RELIC_E_TRUNCATED, pos, "", "header needs 44 bytes, %llu remain", (unsigned long long)(pos > c->size ? 0 : c->size - pos));
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        if (memcmp(m->magic, "MINI", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "magic", -1, "expected \"MINI\"");
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->version = relic_load_u16be(c->base + p_);
-        if ((int64_t)(m->version) != INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, p_, "version", -1, "expected 2, found %lld", (long long)(m->version));
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* level */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->level = relic_load_u16le(c->base + p_);
-        if ((uint64_t)(m->level) > UINT64_C(1000)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "level", -1, "%llu is outside 0..1000", (unsigned long long)(m->level));
-        cur = p_ + bytes_;
-        pos_level_ = p_; size_level_ = bytes_; (void)pos_level_; (void)size_level_;
-    }
-    { /* attributes */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->attributes = relic_load_u32le(c->base + p_);
-        if (((uint64_t)(m->attributes) & ~(uint64_t)RELIC_MINI_ATTR_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "attributes", -1, "unknown attr bits 0x%llx", (unsigned long long)((uint64_t)(m->attributes) & ~(uint64_t)RELIC_MINI_ATTR_MASK));
-        cur = p_ + bytes_;
-        pos_attributes_ = p_; size_attributes_ = bytes_; (void)pos_attributes_; (void)size_attributes_;
-    }
-    { /* origin */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        uint64_t sz_ = 0; relic_status st_ = val_point(c, p_, &sz_, &m->origin);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "origin", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_origin_ = p_; size_origin_ = bytes_; (void)pos_origin_; (void)size_origin_;
-    }
-    { /* palette */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u; /* inside the struct's checked span */
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint8_t *)m->palette)[k_] = relic_load_u8(c->base + p_ + k_ * 1u);
-        }
-        cur = p_ + bytes_;
-        pos_palette_ = p_; size_palette_ = bytes_; (void)pos_palette_; (void)size_palette_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->scale = relic_load_f32be(c->base + p_);
-        if (!((double)(m->scale) >= 0.0 && (double)(m->scale) <= 10.0)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "scale", -1, "%g is outside 0..10", (double)(m->scale));
-        cur = p_ + bytes_;
-        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
-    }
-    { /* record_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->record_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_record_count_ = p_; size_record_count_ = bytes_; (void)pos_record_count_; (void)size_record_count_;
-    }
-    { /* record_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->record_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_record_offset_ = p_; size_record_offset_ = bytes_; (void)pos_record_offset_; (void)size_record_offset_;
-    }
-    { /* records_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->records_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_records_size_ = p_; size_records_size_ = bytes_; (void)pos_records_size_; (void)size_records_size_;
-    }
-    { /* table_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->table_count = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_table_count_ = p_; size_table_count_ = bytes_; (void)pos_table_count_; (void)size_table_count_;
-    }
-    { /* pair_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u; /* inside the struct's checked span */
-        m->pair_count = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pair_count_ = p_; size_pair_count_ = bytes_; (void)pos_pair_count_; (void)size_pair_count_;
-    }
-    { /* table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u; /* inside the struct's checked span */
-        m->table_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_table_offset_ = p_; size_table_offset_ = bytes_; (void)pos_table_offset_; (void)size_table_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_header(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_header *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_magic_ = 0, size_magic_ = 0;
-    uint64_t pos_version_ = 0, size_version_ = 0;
-    uint64_t pos_level_ = 0, size_level_ = 0;
-    uint64_t pos_attributes_ = 0, size_attributes_ = 0;
-    uint64_t pos_origin_ = 0, size_origin_ = 0;
-    uint64_t pos_palette_ = 0, size_palette_ = 0;
-    uint64_t pos_scale_ = 0, size_scale_ = 0;
-    uint64_t pos_record_count_ = 0, size_record_count_ = 0;
-    uint64_t pos_record_offset_ = 0, size_record_offset_ = 0;
-    uint64_t pos_records_size_ = 0, size_records_size_ = 0;
-    uint64_t pos_table_count_ = 0, size_table_count_ = 0;
-    uint64_t pos_pair_count_ = 0, size_pair_count_ = 0;
-    uint64_t pos_table_offset_ = 0, size_table_offset_ = 0;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        memcpy(m->magic, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_magic_ = p_; size_magic_ = bytes_; (void)pos_magic_; (void)size_magic_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->version = relic_load_u16be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_version_ = p_; size_version_ = bytes_; (void)pos_version_; (void)size_version_;
-    }
-    { /* level */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->level = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_level_ = p_; size_level_ = bytes_; (void)pos_level_; (void)size_level_;
-    }
-    { /* attributes */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->attributes = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_attributes_ = p_; size_attributes_ = bytes_; (void)pos_attributes_; (void)size_attributes_;
-    }
-    { /* origin */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        uint64_t sz_ = 0; relic_status st_ = dec_point(c, p_, &sz_, &m->origin);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "origin", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_origin_ = p_; size_origin_ = bytes_; (void)pos_origin_; (void)size_origin_;
-    }
-    { /* palette */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((uint8_t *)m->palette)[k_] = relic_load_u8(c->base + p_ + k_ * 1u);
-        }
-        cur = p_ + bytes_;
-        pos_palette_ = p_; size_palette_ = bytes_; (void)pos_palette_; (void)size_palette_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->scale = relic_load_f32be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_scale_ = p_; size_scale_ = bytes_; (void)pos_scale_; (void)size_scale_;
-    }
-    { /* record_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->record_count = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_record_count_ = p_; size_record_count_ = bytes_; (void)pos_record_count_; (void)size_record_count_;
-    }
-    { /* record_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->record_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_record_offset_ = p_; size_record_offset_ = bytes_; (void)pos_record_offset_; (void)size_record_offset_;
-    }
-    { /* records_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->records_size = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_records_size_ = p_; size_records_size_ = bytes_; (void)pos_records_size_; (void)size_records_size_;
-    }
-    { /* table_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->table_count = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_table_count_ = p_; size_table_count_ = bytes_; (void)pos_table_count_; (void)size_table_count_;
-    }
-    { /* pair_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->pair_count = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_pair_count_ = p_; size_pair_count_ = bytes_; (void)pos_pair_count_; (void)size_pair_count_;
-    }
-    { /* table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->table_offset = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_table_offset_ = p_; size_table_offset_ = bytes_; (void)pos_table_offset_; (void)size_table_offset_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_record(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_kind_ = 0, size_kind_ = 0;
-    uint64_t pos_name_len_ = 0, size_name_len_ = 0;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_offsets_ = 0, size_offsets_ = 0;
-    uint64_t pos_stamp_ = 0, size_stamp_ = 0;
-    uint64_t pos_weight_ = 0, size_weight_ = 0;
-    uint64_t pos_number_ = 0, size_number_ = 0;
-    uint64_t pos_text_len_ = 0, size_text_len_ = 0;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    uint64_t pos_packed_len_ = 0, size_packed_len_ = 0;
-    uint64_t pos_unpacked_len_ = 0, size_unpacked_len_ = 0;
-    uint64_t pos_packed_ = 0, size_packed_ = 0;
-    uint64_t pos_blob_len_ = 0, size_blob_len_ = 0;
-    uint64_t pos_blob_ = 0, size_blob_ = 0;
-    uint64_t pos_has_color_ = 0, size_has_color_ = 0;
-    uint64_t pos_color_ = 0, size_color_ = 0;
-    uint64_t pos_gray_ = 0, size_gray_ = 0;
-    { /* kind */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "kind", -1, "kind needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->kind = relic_load_u8(c->base + p_);
-        if (!relic_mini_kind_known((int64_t)(m->kind))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "kind", -1, "%lld is not a known kind", (long long)(m->kind));
-        cur = p_ + bytes_;
-        pos_kind_ = p_; size_kind_ = bytes_; (void)pos_kind_; (void)size_kind_;
-    }
-    { /* name_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name_len", -1, "name_len needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->name_len = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_len_ = p_; size_name_len_ = bytes_; (void)pos_name_len_; (void)size_name_len_;
-    }
+    if (!relic_gen_room(c->size, pos, 2u)) return relic_gen_short(c->err, pos, c->size, "kind", "kind..name_len", 2u);
+    m->kind = relic_load_u8(c->base + pos);
+    if (!relic_mini_kind_known((int64_t)(m->kind))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "kind", -1, "%lld is not a known kind", (long long)(m->kind));
+    m->name_len = relic_load_u8(c->base + pos + 1);
+    cur = pos + 2;
     { /* name */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->name_len);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "name", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "name", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->name_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->name_len), 1u, 1u, c->size, "name", &n, &bytes)) != RELIC_OK) return st;
+        m->name_count = (size_t)n;
+        if (c->arena && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
-    { /* offsets */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "offsets", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((int8_t *)m->offsets)[k_] = (int8_t)relic_load_i8(c->base + p_ + k_ * 1u);
-        }
-        cur = p_ + bytes_;
-        pos_offsets_ = p_; size_offsets_ = bytes_; (void)pos_offsets_; (void)size_offsets_;
-    }
-    { /* stamp */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "stamp", -1, "stamp needs 8 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->stamp = relic_load_u64be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_stamp_ = p_; size_stamp_ = bytes_; (void)pos_stamp_; (void)size_stamp_;
-    }
-    { /* weight */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 8u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "weight", -1, "weight needs 8 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->weight = relic_load_f64le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_weight_ = p_; size_weight_ = bytes_; (void)pos_weight_; (void)size_weight_;
-    }
+    if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "offsets", "offsets..weight", 20u);
+    for (uint64_t k = 0; k < 4u; k++) ((int8_t *)m->offsets)[k] = (int8_t)relic_load_i8(c->base + cur + k * 1);
+    m->stamp = relic_load_u64be(c->base + cur + 4);
+    m->weight = relic_load_f64le(c->base + cur + 12);
+    cur = cur + 20;
     switch (((int64_t)m->kind)) {
     case INT64_C(0):
     {
     } break;
     case INT64_C(1):
     {
-    { /* number */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 4u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "number", -1, "number needs 4 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->number = relic_load_u32le(c->base + p_);
-        { const int64_t it = (int64_t)(m->number); if (!(((int64_t)((it) != INT64_C(3735928559))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "number", -1, "%lld fails check it != 0xDEADBEEF", (long long)it); }
-        cur = p_ + bytes_;
-        pos_number_ = p_; size_number_ = bytes_; (void)pos_number_; (void)size_number_;
-    }
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "number", "number", 4u);
+    m->number = relic_load_u32le(c->base + cur);
+    { const int64_t it = (int64_t)(m->number); if (!(((int64_t)((it) != INT64_C(3735928559))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "number", -1, "%lld fails check it != 0xDEADBEEF", (long long)it); }
+    cur = cur + 4;
     } break;
     case INT64_C(2):
     case INT64_C(5):
     {
-    { /* text_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "text_len", -1, "text_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->text_len = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_text_len_ = p_; size_text_len_ = bytes_; (void)pos_text_len_; (void)size_text_len_;
-    }
+    if (!relic_gen_room(c->size, cur, 2u)) return relic_gen_short(c->err, cur, c->size, "text_len", "text_len", 2u);
+    m->text_len = relic_load_u16le(c->base + cur);
+    cur = cur + 2;
     { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->text_len);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "text", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "text", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->text_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->text_len), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
+        m->text_count = (size_t)n;
+        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     } break;
     case INT64_C(4):
     {
-    { /* packed_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "packed_len", -1, "packed_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->packed_len = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_packed_len_ = p_; size_packed_len_ = bytes_; (void)pos_packed_len_; (void)size_packed_len_;
-    }
-    { /* unpacked_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "unpacked_len", -1, "unpacked_len needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->unpacked_len = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unpacked_len_ = p_; size_unpacked_len_ = bytes_; (void)pos_unpacked_len_; (void)size_unpacked_len_;
-    }
+    if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "packed_len", "packed_len..unpacked_len", 4u);
+    m->packed_len = relic_load_u16le(c->base + cur);
+    m->unpacked_len = relic_load_u16le(c->base + cur + 2);
+    cur = cur + 4;
     { /* packed */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->packed_len);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "packed", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "packed", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->packed_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_packed_ = p_; size_packed_ = bytes_; (void)pos_packed_; (void)size_packed_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->packed_len), 1u, 1u, c->size, "packed", &n, &bytes)) != RELIC_OK) return st;
+        m->packed_count = (size_t)n;
+        if (c->arena && !(m->packed = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "packed"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     } break;
     default:
     {
-    { /* blob_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "blob_len", -1, "blob_len needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->blob_len = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_blob_len_ = p_; size_blob_len_ = bytes_; (void)pos_blob_len_; (void)size_blob_len_;
-    }
+    if (!relic_gen_room(c->size, cur, 1u)) return relic_gen_short(c->err, cur, c->size, "blob_len", "blob_len", 1u);
+    m->blob_len = relic_load_u8(c->base + cur);
+    cur = cur + 1;
     { /* blob */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->blob_len);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "blob", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "blob", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->blob_count = (size_t)(n_ / 1u);
-        { relic_status hs_ = relic_hook_mini_blob(c->base + p_, (size_t)n_, c->err); if (hs_ != RELIC_OK) { c->err->offset += p_; relic_gen_path_prefix(c->err, "blob", -1); return hs_; } }
-        cur = p_ + bytes_;
-        pos_blob_ = p_; size_blob_ = bytes_; (void)pos_blob_; (void)size_blob_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blob_len), 1u, 1u, c->size, "blob", &n, &bytes)) != RELIC_OK) return st;
+        m->blob_count = (size_t)n;
+        if (c->arena && !(m->blob = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "blob"))) return RELIC_E_NOMEM;
+        if (!c->arena && (st = relic_hook_mini_blob(c->base + cur, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += cur; return relic_gen_nest(c->err, st, "blob", -1); }
+        cur += bytes;
     }
     } break;
     }
-    { /* has_color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "has_color", -1, "has_color needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->has_color = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_has_color_ = p_; size_has_color_ = bytes_; (void)pos_has_color_; (void)size_has_color_;
-    }
+    if (!relic_gen_room(c->size, cur, 1u)) return relic_gen_short(c->err, cur, c->size, "has_color", "has_color", 1u);
+    m->has_color = relic_load_u8(c->base + cur);
+    cur = cur + 1;
     if (((int64_t)(((int64_t)m->has_color) != INT64_C(0)))) {
-    { /* color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 2u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "color", -1, "color needs 2 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->color = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_color_ = p_; size_color_ = bytes_; (void)pos_color_; (void)size_color_;
-    }
+    if (!relic_gen_room(c->size, cur, 2u)) return relic_gen_short(c->err, cur, c->size, "color", "color", 2u);
+    m->color = relic_load_u16le(c->base + cur);
+    cur = cur + 2;
     } else {
-    { /* gray */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "gray", -1, "gray needs 1 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->gray = relic_load_u8(c->base + p_);
-        if ((uint64_t)(m->gray) > UINT64_C(100)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "gray", -1, "%llu is outside 0..100", (unsigned long long)(m->gray));
-        cur = p_ + bytes_;
-        pos_gray_ = p_; size_gray_ = bytes_; (void)pos_gray_; (void)size_gray_;
-    }
+    if (!relic_gen_room(c->size, cur, 1u)) return relic_gen_short(c->err, cur, c->size, "gray", "gray", 1u);
+    m->gray = relic_load_u8(c->base + cur);
+    if ((uint64_t)(m->gray) > UINT64_C(100)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "gray", -1, "%llu is outside 0..100", (unsigned long long)(m->gray));
+    cur = cur + 1;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status dec_record(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m)
+static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m)
 {
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_kind_ = 0, size_kind_ = 0;
-    uint64_t pos_name_len_ = 0, size_name_len_ = 0;
-    uint64_t pos_name_ = 0, size_name_ = 0;
-    uint64_t pos_offsets_ = 0, size_offsets_ = 0;
-    uint64_t pos_stamp_ = 0, size_stamp_ = 0;
-    uint64_t pos_weight_ = 0, size_weight_ = 0;
-    uint64_t pos_number_ = 0, size_number_ = 0;
-    uint64_t pos_text_len_ = 0, size_text_len_ = 0;
-    uint64_t pos_text_ = 0, size_text_ = 0;
-    uint64_t pos_packed_len_ = 0, size_packed_len_ = 0;
-    uint64_t pos_unpacked_len_ = 0, size_unpacked_len_ = 0;
-    uint64_t pos_packed_ = 0, size_packed_ = 0;
-    uint64_t pos_blob_len_ = 0, size_blob_len_ = 0;
-    uint64_t pos_blob_ = 0, size_blob_ = 0;
-    uint64_t pos_has_color_ = 0, size_has_color_ = 0;
-    uint64_t pos_color_ = 0, size_color_ = 0;
-    uint64_t pos_gray_ = 0, size_gray_ = 0;
-    { /* kind */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->kind = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_kind_ = p_; size_kind_ = bytes_; (void)pos_kind_; (void)size_kind_;
-    }
-    { /* name_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->name_len = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_name_len_ = p_; size_name_len_ = bytes_; (void)pos_name_len_; (void)size_name_len_;
-    }
-    { /* name */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->name_len);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->name_count = (size_t)(n_ / 1u);
-        m->name = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->name) return relic_fail(c->err, RELIC_E_NOMEM, p_, "name", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->name, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_name_ = p_; size_name_ = bytes_; (void)pos_name_; (void)size_name_;
-    }
-    { /* offsets */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            ((int8_t *)m->offsets)[k_] = (int8_t)relic_load_i8(c->base + p_ + k_ * 1u);
-        }
-        cur = p_ + bytes_;
-        pos_offsets_ = p_; size_offsets_ = bytes_; (void)pos_offsets_; (void)size_offsets_;
-    }
-    { /* stamp */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->stamp = relic_load_u64be(c->base + p_);
-        cur = p_ + bytes_;
-        pos_stamp_ = p_; size_stamp_ = bytes_; (void)pos_stamp_; (void)size_stamp_;
-    }
-    { /* weight */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 8u;
-        m->weight = relic_load_f64le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_weight_ = p_; size_weight_ = bytes_; (void)pos_weight_; (void)size_weight_;
-    }
-    switch (((int64_t)m->kind)) {
-    case INT64_C(0):
-    {
-    } break;
-    case INT64_C(1):
-    {
-    { /* number */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 4u;
-        m->number = relic_load_u32le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_number_ = p_; size_number_ = bytes_; (void)pos_number_; (void)size_number_;
-    }
-    } break;
-    case INT64_C(2):
-    case INT64_C(5):
-    {
-    { /* text_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->text_len = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_text_len_ = p_; size_text_len_ = bytes_; (void)pos_text_len_; (void)size_text_len_;
-    }
-    { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->text_len);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->text_count = (size_t)(n_ / 1u);
-        m->text = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->text) return relic_fail(c->err, RELIC_E_NOMEM, p_, "text", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->text, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_text_ = p_; size_text_ = bytes_; (void)pos_text_; (void)size_text_;
-    }
-    } break;
-    case INT64_C(4):
-    {
-    { /* packed_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->packed_len = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_packed_len_ = p_; size_packed_len_ = bytes_; (void)pos_packed_len_; (void)size_packed_len_;
-    }
-    { /* unpacked_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->unpacked_len = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_unpacked_len_ = p_; size_unpacked_len_ = bytes_; (void)pos_unpacked_len_; (void)size_unpacked_len_;
-    }
-    { /* packed */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->packed_len);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->packed_count = (size_t)(n_ / 1u);
-        m->packed = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->packed) return relic_fail(c->err, RELIC_E_NOMEM, p_, "packed", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->packed, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_packed_ = p_; size_packed_ = bytes_; (void)pos_packed_; (void)size_packed_;
-    }
-    } break;
-    default:
-    {
-    { /* blob_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->blob_len = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_blob_len_ = p_; size_blob_len_ = bytes_; (void)pos_blob_len_; (void)size_blob_len_;
-    }
-    { /* blob */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->blob_len);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->blob_count = (size_t)(n_ / 1u);
-        m->blob = relic_arena_alloc(c->arena, (size_t)n_ + 1, 1);
-        if (!m->blob) return relic_fail(c->err, RELIC_E_NOMEM, p_, "blob", "out of memory for %llu bytes", (unsigned long long)n_);
-        memcpy(m->blob, c->base + p_, (size_t)n_);
-        cur = p_ + bytes_;
-        pos_blob_ = p_; size_blob_ = bytes_; (void)pos_blob_; (void)size_blob_;
-    }
-    } break;
-    }
-    { /* has_color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->has_color = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_has_color_ = p_; size_has_color_ = bytes_; (void)pos_has_color_; (void)size_has_color_;
-    }
-    if (((int64_t)(((int64_t)m->has_color) != INT64_C(0)))) {
-    { /* color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->color = relic_load_u16le(c->base + p_);
-        cur = p_ + bytes_;
-        pos_color_ = p_; size_color_ = bytes_; (void)pos_color_; (void)size_color_;
-    }
-    } else {
-    { /* gray */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->gray = relic_load_u8(c->base + p_);
-        cur = p_ + bytes_;
-        pos_gray_ = p_; size_gray_ = bytes_; (void)pos_gray_; (void)size_gray_;
-    }
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status val_mini(relic_mini_vctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_pairs_ = 0, size_pairs_ = 0;
-    uint64_t pos_table_ = 0, size_table_ = 0;
-    uint64_t pos_records_ = 0, size_records_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 44u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "header", -1, "header needs 44 bytes, %llu remain", (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        c->view->header = c->base + p_;
-        uint64_t sz_ = 0; relic_status st_ = val_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
+    uint64_t len_records = 0;
+    if (c->view) { c->view->header = c->base + pos; }
+    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    cur = pos + 44;
     { /* pairs */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2));
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "pairs", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        if (!relic_gen_span_ok(p_, n_, 1u, c->size, &bytes_)) return relic_gen_fail_at(c->err, RELIC_E_TRUNCATED, p_, "pairs", -1, "%llu elements of 1 bytes need %llu bytes from 0x%llx, %llu remain", (unsigned long long)n_, (unsigned long long)n_ * 1u, (unsigned long long)p_, (unsigned long long)(p_ < c->size ? c->size - p_ : 0));
-        m->pairs_count = (size_t)(n_ / 1u);
-        c->view->pairs = c->base + p_;
-        c->view->pairs_count = (size_t)(n_ / 1u);
-        cur = p_ + bytes_;
-        pos_pairs_ = p_; size_pairs_ = bytes_; (void)pos_pairs_; (void)size_pairs_;
+        uint64_t n, bytes;
+        if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), 1u, 1u, c->size, "pairs", &n, &bytes)) != RELIC_OK) return st;
+        m->pairs_count = (size_t)n;
+        if (c->view) { c->view->pairs = c->base + cur; c->view->pairs_count = (size_t)n; }
+        if (c->arena && n && !(m->pairs = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "pairs"))) return RELIC_E_NOMEM;
+        cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.pair_count) <= INT64_C(16))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "mini", "check failed: header.pair_count <= 16 (at most 16 pairs)");
     { /* table */
-        uint64_t p_, n_, bytes_;
-        { const relic_status ps_ = relic_gen_place(c->err, cur, ((int64_t)m->header.table_offset), ((int64_t)m->header.table_count), 1u, 2u, c->size, "table", &p_, &n_, &bytes_); if (ps_ != RELIC_OK) return ps_; }
-        m->table_count = (size_t)(n_ / 1u);
-        c->view->table = c->base + p_;
-        c->view->table_count = (size_t)(n_ / 1u);
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint16_t v_; v_ = relic_load_u16le(c->base + p_ + k_ * 2u);
-        { const int64_t it = (int64_t)(v_); if (!(((int64_t)((it) < INT64_C(1000))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_ + k_ * 2u, "table", (int64_t)k_, "%lld fails check it < 1000", (long long)it); }
+        uint64_t at, n, bytes;
+        if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.table_offset), ((int64_t)m->header.table_count), 1u, 2u, c->size, "table", &at, &n, &bytes)) != RELIC_OK) return st;
+        m->table_count = (size_t)n;
+        if (c->view) { c->view->table = c->base + at; c->view->table_count = (size_t)n; }
+        if (c->arena && n && !(m->table = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint16_t), _Alignof(uint16_t), at, "table"))) return RELIC_E_NOMEM;
+        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->table[k] = relic_load_u16le(c->base + at + k * 2);
+        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+            const uint16_t v = relic_load_u16le(c->base + at + k * 2);
+            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < INT64_C(1000))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at + k * 2u, "table", (int64_t)k, "%lld fails check it < 1000", (long long)it); }
         }
-        pos_table_ = p_; size_table_ = bytes_; (void)pos_table_; (void)size_table_;
     }
     { /* records */
         const int64_t at_ = ((int64_t)m->header.record_offset);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, cur, "records", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.record_count);
-        if (cnt_ < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, p_, "records", -1, "negative element count %lld", (long long)cnt_);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        if (n_ > c->size - (p_ < c->size ? p_ : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, p_, "records", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n_);
-        m->records_count = (size_t)(n_ / 1u);
-        c->view->records = c->base + p_;
-        c->view->records_count = (size_t)(n_ / 1u);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            relic_mini_record e_; memset(&e_, 0, sizeof e_);
-            uint64_t sz_ = 0; relic_status st_ = val_record(c, q_, &sz_, &e_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "records", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = (uint64_t)at_;
+        const int64_t cnt = ((int64_t)m->header.record_count);
+        if (cnt < 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at, "records", -1, "negative element count %lld", (long long)cnt);
+        const uint64_t n = (uint64_t)cnt * 1u;
+        if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "records", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
+        uint64_t bytes = 0;
+        m->records_count = (size_t)n;
+        if (c->view) { c->view->records = c->base + at; c->view->records_count = (size_t)n; }
+        if (c->arena && n && !(m->records = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_mini_record), _Alignof(relic_mini_record), at, "records"))) return RELIC_E_NOMEM;
+        {
+            uint64_t q = at, k = 0;
+            for (; k < n; k++) {
+                relic_mini_record e;
+                if (!c->arena) memset(&e, 0, sizeof e);
+                if ((st = c->arena ? rd_record(c, q, &sz, &m->records[k]) : rd_record(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "records", (int64_t)k);
+                q += sz;
+            }
+            bytes = q - at;
         }
-        bytes_ = q_ - p_;
-        pos_records_ = p_; size_records_ = bytes_; (void)pos_records_; (void)size_records_;
+        len_records = bytes;
     }
-    if ((uint64_t)m->header.records_size != size_records_) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.records_size", "says size(records) = %llu but it is %llu", (unsigned long long)m->header.records_size, (unsigned long long)size_records_);
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status dec_mini(relic_mini_dctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m)
-{
-    uint64_t cur = pos;
-    (void)c;
-    uint64_t pos_header_ = 0, size_header_ = 0;
-    uint64_t pos_pairs_ = 0, size_pairs_ = 0;
-    uint64_t pos_table_ = 0, size_table_ = 0;
-    uint64_t pos_records_ = 0, size_records_ = 0;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        (void)n_;
-        uint64_t bytes_;
-        bytes_ = n_ * 44u;
-        uint64_t sz_ = 0; relic_status st_ = dec_header(c, p_, &sz_, &m->header);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-        pos_header_ = p_; size_header_ = bytes_; (void)pos_header_; (void)size_header_;
-    }
-    { /* pairs */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2));
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 1u;
-        m->pairs_count = (size_t)(n_ / 1u);
-        m->pairs = relic_arena_array(c->arena, (size_t)n_, sizeof(uint8_t), _Alignof(uint8_t));
-        if (!m->pairs && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "pairs", "out of memory for %llu elements", (unsigned long long)n_);
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint8_t *)m->pairs)[k_] = relic_load_u8(c->base + p_ + k_ * 1u); }
-        cur = p_ + bytes_;
-        pos_pairs_ = p_; size_pairs_ = bytes_; (void)pos_pairs_; (void)size_pairs_;
-    }
-    { /* table */
-        const int64_t at_ = ((int64_t)m->header.table_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.table_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_;
-        bytes_ = n_ * 2u;
-        m->table_count = (size_t)(n_ / 1u);
-        m->table = relic_arena_array(c->arena, (size_t)n_, sizeof(uint16_t), _Alignof(uint16_t));
-        if (!m->table && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "table", "out of memory for %llu elements", (unsigned long long)n_);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(m->table, c->base + p_, (size_t)bytes_);
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { ((uint16_t *)m->table)[k_] = relic_load_u16le(c->base + p_ + k_ * 2u); }
-#endif
-        pos_table_ = p_; size_table_ = bytes_; (void)pos_table_; (void)size_table_;
-    }
-    { /* records */
-        const int64_t at_ = ((int64_t)m->header.record_offset);
-        const uint64_t p_ = (uint64_t)at_;
-        const int64_t cnt_ = ((int64_t)m->header.record_count);
-        const uint64_t n_ = (uint64_t)cnt_ * 1u;
-        uint64_t bytes_ = 0;
-        m->records_count = (size_t)(n_ / 1u);
-        m->records = relic_arena_array(c->arena, (size_t)n_, sizeof(relic_mini_record), _Alignof(relic_mini_record));
-        if (!m->records && n_) return relic_fail(c->err, RELIC_E_NOMEM, p_, "records", "out of memory for %llu elements", (unsigned long long)n_);
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0; relic_status st_ = dec_record(c, q_, &sz_, &m->records[k_]);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "records", (int64_t)k_); return st_; }
-            q_ += sz_;
-        }
-        bytes_ = q_ - p_;
-        pos_records_ = p_; size_records_ = bytes_; (void)pos_records_; (void)size_records_;
-    }
+    if ((uint64_t)m->header.records_size != len_records) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.records_size", "says size(records) = %llu but it is %llu", (unsigned long long)m->header.records_size, (unsigned long long)len_records);
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
 relic_status relic_mini_validate(const uint8_t *data, size_t size, relic_mini_view *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
-    relic_mini_vctx c = { data, size, err, &out->values, out };
+    relic_mini_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = val_mini(&c, 0, &sz, &out->values);
+    relic_status st = rd_mini(&c, 0, &sz, &out->values);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_mini *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_mini_dctx c = { v->base, v->size, err, out, a };
+    relic_mini_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return dec_mini(&c, 0, &sz, out);
+    return rd_mini(&c, 0, &sz, out);
 }
 
 relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_arena *a, relic_mini_point *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    const int64_t size_ = ((int64_t)m->unpacked_len);
-    if (size_ < 0 || (uint64_t)size_ > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, "packed", "declared decoded size %lld is outside 0..%llu", (long long)size_, (unsigned long long)RELIC_CODEC_MAX_DECODED);
-    if ((uint64_t)size_ > relic_codec_zlib_max_decoded(m->packed_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, "packed", "%zu encoded bytes cannot hold the declared %lld decoded bytes", m->packed_count, (long long)size_);
-    uint8_t *buf_ = relic_arena_alloc(a, (size_t)size_, 16);
-    if (!buf_) return relic_fail(err, RELIC_E_NOMEM, 0, "packed", "out of memory for %lld decoded bytes", (long long)size_);
-    relic_status st_ = relic_codec_zlib_decode(m->packed, m->packed_count, buf_, (size_t)size_, a, err);
-    if (st_ != RELIC_OK) { relic_gen_path_prefix(err, "packed", -1); return st_; }
-    return relic_mini_record_packed_decode_bytes(buf_, (size_t)size_, a, out, err);
+    const int64_t size = ((int64_t)m->unpacked_len);
+    if (size < 0 || (uint64_t)size > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, "packed", "declared decoded size %lld is outside 0..%llu", (long long)size, (unsigned long long)RELIC_CODEC_MAX_DECODED);
+    if ((uint64_t)size > relic_codec_zlib_max_decoded(m->packed_count)) return relic_fail(err, RELIC_E_LAYOUT, 0, "packed", "%zu encoded bytes cannot hold the declared %lld decoded bytes", m->packed_count, (long long)size);
+    uint8_t *buf = relic_arena_alloc(a, (size_t)size, 16);
+    if (!buf) return relic_fail(err, RELIC_E_NOMEM, 0, "packed", "out of memory for %lld decoded bytes", (long long)size);
+    relic_status st = relic_codec_zlib_decode(m->packed, m->packed_count, buf, (size_t)size, a, err);
+    if (st != RELIC_OK) return relic_gen_nest(err, st, "packed", -1);
+    return relic_mini_record_packed_decode_bytes(buf, (size_t)size, a, out, err);
 }
 
-relic_status relic_mini_record_packed_decode_bytes(const uint8_t *buf_, size_t size_, relic_arena *a, relic_mini_point *out, relic_error *err)
+relic_status relic_mini_record_packed_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, relic_mini_point *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    relic_status st_;
-    relic_mini_point check_;
-    memset(&check_, 0, sizeof check_);
-    relic_mini_vctx vc_ = { buf_, (uint64_t)size_, err, NULL, NULL };
-    uint64_t sz_ = 0;
-    if ((st_ = val_point(&vc_, 0, &sz_, &check_)) != RELIC_OK) { relic_gen_path_prefix(err, "packed", -1); return st_; }
-    if (sz_ != (uint64_t)size_) return relic_fail(err, RELIC_E_LAYOUT, sz_, "packed", "%llu decoded bytes follow the point", (unsigned long long)((uint64_t)size_ - sz_));
-    relic_mini_dctx dc_ = { buf_, (uint64_t)size_, err, NULL, a };
-    return dec_point(&dc_, 0, &sz_, out);
+    relic_status st;
+    relic_mini_rctx c = { buf, (uint64_t)size, err, NULL, NULL, NULL };
+    const uint64_t sz = 4u;
+    if ((st = rd_point(&c, 0, out)) != RELIC_OK) return relic_gen_nest(err, st, "packed", -1);
+    if (sz != (uint64_t)size) return relic_fail(err, RELIC_E_LAYOUT, sz, "packed", "%llu decoded bytes follow the point", (unsigned long long)((uint64_t)size - sz));
+    memset(out, 0, sizeof *out);
+    c.arena = a;
+    return rd_point(&c, 0, out);
 }
 
 /* ---- writer ---- */
@@ -1136,23 +286,12 @@ typedef struct relic_mini_wctx {
     uint8_t *base;
     relic_error *err;
     const relic_mini_mini *root;
-    uint64_t at_table, size_table;
-    uint64_t at_records, size_records;
+    uint64_t at[2], size[2]; /* placed members: 0 table 1 records */
 } relic_mini_wctx;
 
-RELIC_GEN_UNUSED static inline relic_status put_point(relic_mini_wctx *c, const relic_mini_point *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_mini_wctx *c, const relic_mini_header *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_record(const relic_mini_record *m);
-RELIC_GEN_UNUSED static inline relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m0, uint64_t pos, uint64_t *size_out);
-RELIC_GEN_UNUSED static inline uint64_t sz_mini(const relic_mini_mini *m);
-
-static const relic_mini_mini *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_record(const relic_mini_record *m)
+static uint64_t sz_record(const relic_mini_record *m)
 {
-    const relic_mini_mini *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 1u;
     t += 1u;
     t += ((uint64_t)m->name_count * 1u);
@@ -1193,434 +332,151 @@ RELIC_GEN_UNUSED static inline uint64_t sz_record(const relic_mini_record *m)
     }
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_mini_record(const relic_mini_record *a, size_t n)
+
+static uint64_t sum_mini_record(const relic_mini_record *a, size_t n)
 {
     uint64_t t = 0;
     for (size_t i = 0; i < n; i++) t += sz_record(&a[i]);
     return t;
 }
 
-static const relic_mini_mini *root_sz_;
-RELIC_GEN_UNUSED static inline uint64_t sz_mini(const relic_mini_mini *m)
+static uint64_t sz_mini(const relic_mini_mini *m)
 {
-    const relic_mini_mini *root_ = root_sz_;
     uint64_t t = 0;
-    (void)root_;
     t += 44u;
     t += ((uint64_t)m->pairs_count * 1u);
     return t;
 }
-RELIC_GEN_UNUSED static inline uint64_t sum_mini_mini(const relic_mini_mini *a, size_t n)
+
+static inline void put_point(uint8_t *p, const relic_mini_point *m)
 {
-    uint64_t t = 0;
-    for (size_t i = 0; i < n; i++) t += sz_mini(&a[i]);
-    return t;
+    relic_store_u16be(p + 0, (uint16_t)(m->x));
+    relic_store_u16be(p + 2, (uint16_t)(m->y));
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_point(relic_mini_wctx *c, const relic_mini_point *m0, uint64_t pos, uint64_t *size_out)
+static inline void put_header(uint8_t *p, const relic_mini_header *m)
 {
-    relic_mini_point mm_ = *m0;
-    relic_mini_point *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* x */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16be(c->base + p_, (uint16_t)(m->x));
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* y */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16be(c->base + p_, (uint16_t)(m->y));
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
+    memcpy(p + 0, "MINI", 4);
+    relic_store_u16be(p + 4, (uint16_t)INT64_C(2));
+    relic_store_u16le(p + 6, m->level);
+    relic_store_u32le(p + 8, m->attributes);
+    put_point(p + 12, &m->origin);
+    for (uint64_t k = 0; k < 4u; k++) relic_store_u8(p + 16 + k * 1, ((const uint8_t *)m->palette)[k]);
+    relic_store_f32be(p + 20, m->scale);
+    relic_store_u32le(p + 24, m->record_count);
+    relic_store_u32le(p + 28, m->record_offset);
+    relic_store_u32le(p + 32, m->records_size);
+    relic_store_u16le(p + 36, m->table_count);
+    relic_store_u16le(p + 38, m->pair_count);
+    relic_store_u32le(p + 40, m->table_offset);
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_header(relic_mini_wctx *c, const relic_mini_header *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_mini_header mm_ = *m0;
-    relic_mini_header *m = &mm_;
+    relic_status st;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* magic */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        memcpy(c->base + p_, "MINI", 4);
-        bytes_ = n_;
-        cur = p_ + bytes_;
-    }
-    { /* version */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16be(c->base + p_, (uint16_t)INT64_C(2));
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* level */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->level);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* attributes */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->attributes);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* origin */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_point(c, &m->origin, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "origin", -1); return st_; }
-        cur = p_ + bytes_;
-    }
-    { /* palette */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u8(c->base + p_ + k_ * 1u, ((const uint8_t *)m->palette)[k_]); }
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* scale */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f32be(c->base + p_, m->scale);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* record_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->record_count);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* record_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->record_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* records_size */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->records_size);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    { /* table_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->table_count);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* pair_count */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->pair_count);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* table_offset */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->table_offset);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
-    *size_out = cur - pos;
-    return RELIC_OK;
-}
-
-RELIC_GEN_UNUSED static inline relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m0, uint64_t pos, uint64_t *size_out)
-{
-    relic_mini_record mm_ = *m0;
-    relic_mini_record *m = &mm_;
-    uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* kind */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->kind);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* name_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->name_len);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u8(c->base + pos, m->kind);
+    relic_store_u8(c->base + pos + 1, m->name_len);
+    cur = pos + 2;
     { /* name */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->name_len);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->name_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "name", "has %llu elements but name_len = %lld", (unsigned long long)m->name_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->name_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->name, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "name", "name_len", ((int64_t)m->name_len), m->name_count)) != RELIC_OK) return st;
+        const uint64_t n = m->name_count;
+        if (n) memcpy(c->base + cur, m->name, (size_t)n);
+        cur += n;
     }
-    { /* offsets */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 4u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_i8(c->base + p_ + k_ * 1u, (uint8_t)(((const int8_t *)m->offsets)[k_])); }
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
-    { /* stamp */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u64be(c->base + p_, m->stamp);
-        bytes_ = n_ * 8u;
-        cur = p_ + bytes_;
-    }
-    { /* weight */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_f64le(c->base + p_, m->weight);
-        bytes_ = n_ * 8u;
-        cur = p_ + bytes_;
-    }
+    for (uint64_t k = 0; k < 4u; k++) relic_store_i8(c->base + cur + k * 1, (uint8_t)(((const int8_t *)m->offsets)[k]));
+    relic_store_u64be(c->base + cur + 4, m->stamp);
+    relic_store_f64le(c->base + cur + 12, m->weight);
+    cur = cur + 20;
     switch (((int64_t)m->kind)) {
     case INT64_C(0):
     {
     } break;
     case INT64_C(1):
     {
-    { /* number */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u32le(c->base + p_, m->number);
-        bytes_ = n_ * 4u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u32le(c->base + cur, m->number);
+    cur += 4;
     } break;
     case INT64_C(2):
     case INT64_C(5):
     {
-    { /* text_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->text_len);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u16le(c->base + cur, m->text_len);
+    cur = cur + 2;
     { /* text */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->text_len);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->text_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "text", "has %llu elements but text_len = %lld", (unsigned long long)m->text_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->text_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->text, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "text", "text_len", ((int64_t)m->text_len), m->text_count)) != RELIC_OK) return st;
+        const uint64_t n = m->text_count;
+        if (n) memcpy(c->base + cur, m->text, (size_t)n);
+        cur += n;
     }
     } break;
     case INT64_C(4):
     {
-    { /* packed_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->packed_len);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
-    { /* unpacked_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->unpacked_len);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u16le(c->base + cur, m->packed_len);
+    relic_store_u16le(c->base + cur + 2, m->unpacked_len);
+    cur = cur + 4;
     { /* packed */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->packed_len);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->packed_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "packed", "has %llu elements but packed_len = %lld", (unsigned long long)m->packed_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->packed_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->packed, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "packed", "packed_len", ((int64_t)m->packed_len), m->packed_count)) != RELIC_OK) return st;
+        const uint64_t n = m->packed_count;
+        if (n) memcpy(c->base + cur, m->packed, (size_t)n);
+        cur += n;
     }
     } break;
     default:
     {
-    { /* blob_len */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->blob_len);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u8(c->base + cur, m->blob_len);
+    cur = cur + 1;
     { /* blob */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = ((int64_t)m->blob_len);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->blob_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "blob", "has %llu elements but blob_len = %lld", (unsigned long long)m->blob_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->blob_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        if (n_) memcpy(c->base + p_, m->blob, (size_t)n_);
-        bytes_ = n_;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "blob", "blob_len", ((int64_t)m->blob_len), m->blob_count)) != RELIC_OK) return st;
+        const uint64_t n = m->blob_count;
+        if (n) memcpy(c->base + cur, m->blob, (size_t)n);
+        cur += n;
     }
     } break;
     }
-    { /* has_color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->has_color);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u8(c->base + cur, m->has_color);
+    cur = cur + 1;
     if (((int64_t)(((int64_t)m->has_color) != INT64_C(0)))) {
-    { /* color */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u16le(c->base + p_, m->color);
-        bytes_ = n_ * 2u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u16le(c->base + cur, m->color);
+    cur += 2;
     } else {
-    { /* gray */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_store_u8(c->base + p_, m->gray);
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
-    }
+    relic_store_u8(c->base + cur, m->gray);
+    cur += 1;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_UNUSED static inline relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m0, uint64_t pos, uint64_t *size_out)
+static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint64_t pos, uint64_t *size_out)
 {
-    relic_mini_mini mm_ = *m0;
-    relic_mini_mini *m = &mm_;
+    relic_status st;
+    uint64_t sz = 0;
     uint64_t cur = pos;
-    (void)c; (void)m;
-    { /* header */
-        const uint64_t p_ = cur;
-        const uint64_t n_ = 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        relic_status st_ = put_header(c, &m->header, p_, &bytes_);
-        if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "header", -1); return st_; }
-        cur = p_ + bytes_;
-    }
+    put_header(c->base + pos, &m->header);
+    cur = pos + 44;
     { /* pairs */
-        const uint64_t p_ = cur;
-        const int64_t cnt_ = relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2));
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->pairs_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "pairs", "has %llu elements but header.pair_count * 2 = %lld", (unsigned long long)m->pairs_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->pairs_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u8(c->base + p_ + k_ * 1u, ((const uint8_t *)m->pairs)[k_]); }
-        bytes_ = n_ * 1u;
-        cur = p_ + bytes_;
+        if ((st = relic_gen_count(c->err, cur, "pairs", "header.pair_count * 2", relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), m->pairs_count)) != RELIC_OK) return st;
+        const uint64_t n = m->pairs_count;
+        for (uint64_t k = 0; k < n; k++) relic_store_u8(c->base + cur + k * 1, ((const uint8_t *)m->pairs)[k]);
+        cur += n * 1u;
     }
     { /* table */
-        const uint64_t p_ = c->at_table;
-        const int64_t cnt_ = ((int64_t)m->header.table_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->table_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "table", "has %llu elements but header.table_count = %lld", (unsigned long long)m->table_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->table_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (n_) memcpy(c->base + p_, m->table, (size_t)(n_ * 2u));
-#else
-        for (uint64_t k_ = 0; k_ < n_; k_++) { relic_store_u16le(c->base + p_ + k_ * 2u, ((const uint16_t *)m->table)[k_]); }
-#endif
-        bytes_ = n_ * 2u;
-        (void)bytes_;
+        const uint64_t at = c->at[0];
+        if ((st = relic_gen_count(c->err, at, "table", "header.table_count", ((int64_t)m->header.table_count), m->table_count)) != RELIC_OK) return st;
+        const uint64_t n = m->table_count;
+        if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->table, (size_t)(n * 2u)); }
+        else for (uint64_t k = 0; k < n; k++) relic_store_u16le(c->base + at + k * 2, ((const uint16_t *)m->table)[k]);
     }
     { /* records */
-        const uint64_t p_ = c->at_records;
-        const int64_t cnt_ = ((int64_t)m->header.record_count);
-        if (cnt_ < 0 || (uint64_t)cnt_ != (uint64_t)m->records_count) return relic_fail(c->err, RELIC_E_ARGUMENT, p_, "records", "has %llu elements but header.record_count = %lld", (unsigned long long)m->records_count, (long long)cnt_);
-        const uint64_t n_ = (uint64_t)m->records_count * 1u;
-        uint64_t bytes_ = 0;
-        (void)n_;
-        uint64_t q_ = p_;
-        for (uint64_t k_ = 0; k_ < n_; k_++) {
-            uint64_t sz_ = 0;
-            relic_status st_ = put_record(c, &m->records[k_], q_, &sz_);
-            if (st_ != RELIC_OK) { relic_gen_path_prefix(c->err, "records", (int64_t)k_); return st_; }
-            q_ += sz_;
+        const uint64_t at = c->at[1];
+        if ((st = relic_gen_count(c->err, at, "records", "header.record_count", ((int64_t)m->header.record_count), m->records_count)) != RELIC_OK) return st;
+        const uint64_t n = m->records_count;
+        {
+            uint64_t q = at;
+            for (uint64_t k = 0; k < n; k++) {
+                if ((st = put_record(c, &m->records[k], q, &sz)) != RELIC_OK) return relic_gen_nest(c->err, st, "records", (int64_t)k);
+                q += sz;
+            }
         }
-        bytes_ = q_ - p_;
-        (void)bytes_;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -1628,73 +484,39 @@ RELIC_GEN_UNUSED static inline relic_status put_mini(relic_mini_wctx *c, const r
 
 relic_status relic_mini_write(const relic_mini_mini *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch_;
-    if (!err) err = &scratch_;
+    relic_error scratch;
+    if (!err) err = &scratch;
     relic_error_clear(err);
-    relic_mini_mini mm_ = *model;
-    relic_mini_mini *m = &mm_;
-    relic_mini_wctx cc_ = { 0 };
-    relic_mini_wctx *c = &cc_;
+    relic_mini_mini copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_mini_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;
-    root_sz_ = m;
-    uint64_t cur = sz_mini(m);
-    const uint64_t sz_root_seq_ = cur;
-    (void)sz_root_seq_;
-    c->at_table = cur;
-    c->size_table = ((uint64_t)m->table_count * 2u);
-    if (cur + c->size_table < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "table", "too large");
-    cur += c->size_table;
-    c->at_records = cur;
-    c->size_records = sum_mini_record(m->records, m->records_count);
-    if (cur + c->size_records < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "records", "too large");
-    cur += c->size_records;
-    {
-        const uint64_t seq_ = sz_root_seq_;
-        uint64_t at_[2], sz_[2], end_ = seq_;
-        int keep_ = 1;
-        at_[0] = (uint64_t)m->header.table_offset;
-        sz_[0] = c->size_table;
-        at_[1] = (uint64_t)m->header.record_offset;
-        sz_[1] = c->size_records;
-        for (int i_ = 0; i_ < 2 && keep_; i_++) {
-            if (!sz_[i_]) continue;
-            if (at_[i_] < seq_ || at_[i_] + sz_[i_] < at_[i_]) { keep_ = 0; break; }
-            if (at_[i_] + sz_[i_] > end_) end_ = at_[i_] + sz_[i_];
-            for (int k_ = 0; k_ < i_; k_++)
-                if (sz_[k_] && at_[i_] < at_[k_] + sz_[k_] && at_[k_] < at_[i_] + sz_[i_]) keep_ = 0;
-        }
-        if (keep_) {
-            c->at_table = sz_[0] ? at_[0] : end_;
-            c->at_records = sz_[1] ? at_[1] : end_;
-            cur = end_;
-        }
-    }
-    const uint64_t total_ = cur;
-    (void)total_;
-    { const uint64_t v_ = (uint64_t)m->records_count;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "record_count", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.record_count = (uint32_t)v_; }
-    { const uint64_t v_ = (m->records_count == 0 && (uint64_t)m->header.record_offset <= total_) ? (uint64_t)m->header.record_offset : c->at_records;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "record_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.record_offset = (uint32_t)v_; }
-    { const uint64_t v_ = c->size_records;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "records_size", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.records_size = (uint32_t)v_; }
-    { const uint64_t v_ = (uint64_t)m->table_count;
-      if (v_ > 65535u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "table_count", "%llu does not fit u16", (unsigned long long)v_);
-      m->header.table_count = (uint16_t)v_; }
-    { const uint64_t v_ = (m->table_count == 0 && (uint64_t)m->header.table_offset <= total_) ? (uint64_t)m->header.table_offset : c->at_table;
-      if (v_ > 4294967295u) return relic_fail(c->err, RELIC_E_LIMIT, 0, "table_offset", "%llu does not fit u32", (unsigned long long)v_);
-      m->header.table_offset = (uint32_t)v_; }
+    relic_status st;
+    uint64_t d;
+    c->size[0] = ((uint64_t)m->table_count * 2u);
+    c->size[1] = sum_mini_record(m->records, m->records_count);
+    const uint64_t held[2] = {
+        m->header.table_offset,
+        m->header.record_offset
+    };
+    uint64_t cur;
+    if ((st = relic_gen_layout(err, sz_mini(m), 2, held, c->size, c->at, &cur)) != RELIC_OK) return st;
+    const uint64_t total = cur;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->records_count, UINT64_C(4294967295), "record_count", "u32")) != RELIC_OK) return st;
+    m->header.record_count = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->records_count == 0 && (uint64_t)m->header.record_offset <= total) ? (uint64_t)m->header.record_offset : c->at[1], UINT64_C(4294967295), "record_offset", "u32")) != RELIC_OK) return st;
+    m->header.record_offset = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = c->size[1], UINT64_C(4294967295), "records_size", "u32")) != RELIC_OK) return st;
+    m->header.records_size = (uint32_t)d;
+    if ((st = relic_gen_fits(c->err, d = (uint64_t)m->table_count, UINT64_C(65535), "table_count", "u16")) != RELIC_OK) return st;
+    m->header.table_count = (uint16_t)d;
+    if ((st = relic_gen_fits(c->err, d = (m->table_count == 0 && (uint64_t)m->header.table_offset <= total) ? (uint64_t)m->header.table_offset : c->at[0], UINT64_C(4294967295), "table_offset", "u32")) != RELIC_OK) return st;
+    m->header.table_offset = (uint32_t)d;
     if (cur > (uint64_t)SIZE_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "", "output too large");
-    const size_t start_ = out->size;
-    uint8_t *dst = relic_buf_extend(out, (size_t)cur);
-    if (!dst) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
-    c->base = dst;
+    const size_t start = out->size;
+    if (!(c->base = relic_buf_extend(out, (size_t)cur))) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output to %llu bytes", (unsigned long long)cur);
     uint64_t sz;
-    relic_status st = put_mini(c, m, 0, &sz);
-    if (st != RELIC_OK) out->size = start_;
+    if ((st = put_mini(c, m, 0, &sz)) != RELIC_OK) out->size = start;
     return st;
 }
 

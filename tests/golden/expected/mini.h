@@ -15,55 +15,38 @@ extern const char *const relic_mini_extensions[];
 
 /** What a record's payload holds. */
 enum relic_mini_kind {
-    /** no payload */
-    RELIC_MINI_KIND_EMPTY = 0,
-    /** one 32-bit number */
-    RELIC_MINI_KIND_NUMBER = 1,
-    /** a length-prefixed string */
-    RELIC_MINI_KIND_TEXT = 2,
-    /** opaque bytes, checked by a hook */
-    RELIC_MINI_KIND_BLOB = 3,
-    /** a zlib-compressed point */
-    RELIC_MINI_KIND_PACKED = 4,
+    RELIC_MINI_KIND_EMPTY = 0, /**< no payload */
+    RELIC_MINI_KIND_NUMBER = 1, /**< one 32-bit number */
+    RELIC_MINI_KIND_TEXT = 2, /**< a length-prefixed string */
+    RELIC_MINI_KIND_BLOB = 3, /**< opaque bytes, checked by a hook */
+    RELIC_MINI_KIND_PACKED = 4, /**< a zlib-compressed point */
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_mini_kind_name(int64_t value);
-/** Value of a name (as relic_mini_kind_name gives it); 0 when unknown. */
 int relic_mini_kind_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in kind. */
-static inline int relic_mini_kind_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(4);
-}
+static inline int relic_mini_kind_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(4); }
 
 /** Palette colour; values outside the list are allowed. */
 enum relic_mini_color {
     RELIC_MINI_COLOR_BLACK = 0,
-    /** the default */
-    RELIC_MINI_COLOR_WHITE = 1,
+    RELIC_MINI_COLOR_WHITE = 1, /**< the default */
     RELIC_MINI_COLOR_RED = 2,
 };
-/** Name of a value as the schema spells it, NULL when it has none. */
+/** The name of a value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_mini_color_name(int64_t value);
-/** Value of a name (as relic_mini_color_name gives it); 0 when unknown. */
 int relic_mini_color_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in color. */
-static inline int relic_mini_color_known(int64_t value)
-{
-    return value >= INT64_C(0) && value <= INT64_C(2);
-}
+static inline int relic_mini_color_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** Header attribute bits. */
 enum relic_mini_attr {
-    /** not listed */
-    RELIC_MINI_ATTR_HIDDEN = 1,
+    RELIC_MINI_ATTR_HIDDEN = 1, /**< not listed */
     RELIC_MINI_ATTR_READONLY = 2,
-    /** the top bit */
-    RELIC_MINI_ATTR_ARCHIVED = 2147483648u,
+    RELIC_MINI_ATTR_ARCHIVED = 2147483648u, /**< the top bit */
 };
-/** Name of a single flag value as the schema spells it, NULL when it has none. */
+/** The name of a single flag value as the schema spells it (NULL when it has none); the value of a name into *value (0 when unknown, else 1). */
 const char *relic_mini_attr_name(int64_t value);
-/** Value of a name (as relic_mini_attr_name gives it); 0 when unknown. */
 int relic_mini_attr_from_name(const char *name, int64_t *value);
 #define RELIC_MINI_ATTR_MASK 0x80000003u
 
@@ -82,98 +65,64 @@ struct relic_mini_point {
 #define RELIC_MINI_HEADER_SIZE 44
 /** Mini header: signature, settings and the table of contents. Model form: plain C values. Source: made up. */
 struct relic_mini_header {
-    /** File signature [constant "MINI"] */
-    char magic[4];
-    /** Format version (big-endian) [constant 2] */
-    uint16_t version;
-    /** A little-endian setting with a documented range [range 0..1000] */
-    uint16_t level;
-    /** Attribute bits [flags attr] */
-    uint32_t attributes;
-    /** Origin of the drawing */
-    relic_mini_point origin;
-    /** Four palette slots */
-    uint8_t palette[4];
-    /** Scale factor (big-endian float) [range 0..10] */
-    float scale;
-    /** Number of records [derived: count(records), filled by the writer] */
-    uint32_t record_count;
-    /** Byte offset of the records [derived: offset(records), filled by the writer] */
-    uint32_t record_offset;
-    /** Byte size of all records [derived: size(records), filled by the writer] */
-    uint32_t records_size;
-    /** Number of table entries [derived: count(table), filled by the writer] */
-    uint16_t table_count;
-    /** Number of pairs; the pair array holds two bytes per pair */
-    uint16_t pair_count;
-    /** Byte offset of the table [derived: offset(table), filled by the writer] */
-    uint32_t table_offset;
+    char magic[4]; /**< File signature [constant "MINI"] */
+    uint16_t version; /**< Format version (big-endian) [constant 2] */
+    uint16_t level; /**< A little-endian setting with a documented range [range 0..1000] */
+    uint32_t attributes; /**< Attribute bits [flags attr] */
+    relic_mini_point origin; /**< Origin of the drawing */
+    uint8_t palette[4]; /**< Four palette slots */
+    float scale; /**< Scale factor (big-endian float) [range 0..10] */
+    uint32_t record_count; /**< Number of records [derived: count(records), filled by the writer] */
+    uint32_t record_offset; /**< Byte offset of the records [derived: offset(records), filled by the writer] */
+    uint32_t records_size; /**< Byte size of all records [derived: size(records), filled by the writer] */
+    uint16_t table_count; /**< Number of table entries [derived: count(table), filled by the writer] */
+    uint16_t pair_count; /**< Number of pairs; the pair array holds two bytes per pair */
+    uint32_t table_offset; /**< Byte offset of the table [derived: offset(table), filled by the writer] */
 };
 
 /** One record: a kind, a name, then a payload chosen by the kind. Model form: plain C values; its size in the file varies. */
 struct relic_mini_record {
-    /** Payload kind [enum kind] */
-    uint8_t kind;
-    /** Length of name */
-    uint8_t name_len;
-    /** Record name, not NUL-terminated [count name_len] Source: made up. */
-    char *name;
+    uint8_t kind; /**< Payload kind [enum kind] */
+    uint8_t name_len; /**< Length of name */
+    char *name; /**< Record name, not NUL-terminated [count name_len] Source: made up. */
     size_t name_count; /**< number of elements in name */
-    /** A 2x2 matrix of signed bytes */
-    int8_t offsets[2][2];
-    /** Big-endian 64-bit time stamp */
-    uint64_t stamp;
-    /** Little-endian double */
-    double weight;
-    /** A number, never 0xDEADBEEF [check it != 0xDEADBEEF] */
-    uint32_t number;
+    int8_t offsets[2][2]; /**< A 2x2 matrix of signed bytes */
+    uint64_t stamp; /**< Big-endian 64-bit time stamp */
+    double weight; /**< Little-endian double */
+    uint32_t number; /**< A number, never 0xDEADBEEF [check it != 0xDEADBEEF] */
     uint16_t text_len;
-    /**  [count text_len] */
-    char *text;
+    char *text; /**<  [count text_len] */
     size_t text_count; /**< number of elements in text */
     uint16_t packed_len;
     uint16_t unpacked_len;
-    /** zlib stream of one point [count packed_len] */
-    uint8_t *packed;
+    uint8_t *packed; /**< zlib stream of one point [count packed_len] */
     size_t packed_count; /**< number of elements in packed */
     uint8_t blob_len;
-    /** Opaque bytes | checked by hand [count blob_len] */
-    uint8_t *blob;
+    uint8_t *blob; /**< Opaque bytes | checked by hand [count blob_len] */
     size_t blob_count; /**< number of elements in blob */
-    /** Nonzero when a colour follows, else a grey level */
-    uint8_t has_color;
-    /**  [enum color] */
-    uint16_t color;
-    /** Grey level in percent [range 0..100] */
-    uint8_t gray;
+    uint8_t has_color; /**< Nonzero when a colour follows, else a grey level */
+    uint16_t color; /**<  [enum color] */
+    uint8_t gray; /**< Grey level in percent [range 0..100] */
 };
 
 /** A whole mini file: header, pairs, then a table and records placed by the header. Model form: plain C values; its size in the file varies. */
 struct relic_mini_mini {
     relic_mini_header header;
-    /** Two bytes per pair [count header.pair_count * 2] */
-    uint8_t *pairs;
+    uint8_t *pairs; /**< Two bytes per pair [count header.pair_count * 2] */
     size_t pairs_count; /**< number of elements in pairs */
-    /** Table entries, each below 1000 [check it < 1000] [count header.table_count] [at header.table_offset] */
-    uint16_t *table;
+    uint16_t *table; /**< Table entries, each below 1000 [check it < 1000] [count header.table_count] [at header.table_offset] */
     size_t table_count; /**< number of elements in table */
-    /** The records [count header.record_count] [at header.record_offset] */
-    relic_mini_record *records;
+    relic_mini_record *records; /**< The records [count header.record_count] [at header.record_offset] */
     size_t records_count; /**< number of elements in records */
 };
 
-_Static_assert(RELIC_MINI_POINT_SIZE == 4, "documented size of point");
-_Static_assert(RELIC_MINI_HEADER_SIZE == 44, "documented size of header");
-
-/** Zero-copy view of a validated point (4 bytes in the file). */
-typedef struct relic_mini_point_view { const uint8_t *p; } relic_mini_point_view;
+typedef struct relic_mini_point_view { const uint8_t *p; } relic_mini_point_view; /**< a validated point (4 bytes in the file), zero-copy */
 #define RELIC_MINI_POINT_X_OFFSET 0
 static inline int16_t relic_mini_point_x(relic_mini_point_view v) { return (int16_t)relic_load_u16be(v.p + 0); }
 #define RELIC_MINI_POINT_Y_OFFSET 2
 static inline int16_t relic_mini_point_y(relic_mini_point_view v) { return (int16_t)relic_load_u16be(v.p + 2); }
 
-/** Zero-copy view of a validated header (44 bytes in the file). */
-typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_view;
+typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_view; /**< a validated header (44 bytes in the file), zero-copy */
 #define RELIC_MINI_HEADER_MAGIC_OFFSET 0
 #define RELIC_MINI_HEADER_MAGIC_VALUE "MINI"
 #define RELIC_MINI_HEADER_MAGIC_LEN 4
@@ -181,40 +130,28 @@ typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_vi
 static inline const char *relic_mini_header_magic(relic_mini_header_view v) { return (const char *)(v.p + 0); }
 #define RELIC_MINI_HEADER_VERSION_OFFSET 4
 #define RELIC_MINI_HEADER_VERSION_VALUE 2
-/** Format version (big-endian) */
 static inline uint16_t relic_mini_header_version(relic_mini_header_view v) { return relic_load_u16be(v.p + 4); }
 #define RELIC_MINI_HEADER_LEVEL_OFFSET 6
-/** A little-endian setting with a documented range */
 static inline uint16_t relic_mini_header_level(relic_mini_header_view v) { return relic_load_u16le(v.p + 6); }
 #define RELIC_MINI_HEADER_ATTRIBUTES_OFFSET 8
-/** Attribute bits */
 static inline uint32_t relic_mini_header_attributes(relic_mini_header_view v) { return relic_load_u32le(v.p + 8); }
 #define RELIC_MINI_HEADER_ORIGIN_OFFSET 12
-/** Origin of the drawing */
 static inline relic_mini_point_view relic_mini_header_origin(relic_mini_header_view v) { relic_mini_point_view r = { v.p + 12 }; return r; }
 #define RELIC_MINI_HEADER_PALETTE_OFFSET 16
-/** Four palette slots */
 static inline uint8_t relic_mini_header_palette(relic_mini_header_view v, size_t i) { return relic_load_u8(v.p + 16 + 1 * i); }
 #define RELIC_MINI_HEADER_SCALE_OFFSET 20
-/** Scale factor (big-endian float) */
 static inline float relic_mini_header_scale(relic_mini_header_view v) { return relic_load_f32be(v.p + 20); }
 #define RELIC_MINI_HEADER_RECORD_COUNT_OFFSET 24
-/** Number of records */
 static inline uint32_t relic_mini_header_record_count(relic_mini_header_view v) { return relic_load_u32le(v.p + 24); }
 #define RELIC_MINI_HEADER_RECORD_OFFSET_OFFSET 28
-/** Byte offset of the records */
 static inline uint32_t relic_mini_header_record_offset(relic_mini_header_view v) { return relic_load_u32le(v.p + 28); }
 #define RELIC_MINI_HEADER_RECORDS_SIZE_OFFSET 32
-/** Byte size of all records */
 static inline uint32_t relic_mini_header_records_size(relic_mini_header_view v) { return relic_load_u32le(v.p + 32); }
 #define RELIC_MINI_HEADER_TABLE_COUNT_OFFSET 36
-/** Number of table entries */
 static inline uint16_t relic_mini_header_table_count(relic_mini_header_view v) { return relic_load_u16le(v.p + 36); }
 #define RELIC_MINI_HEADER_PAIR_COUNT_OFFSET 38
-/** Number of pairs; the pair array holds two bytes per pair */
 static inline uint16_t relic_mini_header_pair_count(relic_mini_header_view v) { return relic_load_u16le(v.p + 38); }
 #define RELIC_MINI_HEADER_TABLE_OFFSET_OFFSET 40
-/** Byte offset of the table */
 static inline uint32_t relic_mini_header_table_offset(relic_mini_header_view v) { return relic_load_u32le(v.p + 40); }
 
 /** A validated mini file: the bytes, and where each top-level member lies.

@@ -1,0 +1,76 @@
+/* relic_json_table.h — JSON printing and reading of generated models from
+ * field tables: relic-gen writes one relic_jt_field row per struct member
+ * (generated/<family>/<format>_json.c) and runtime/json/gen_json.c walks
+ * them. The JSON shape is that of docs/cli.md: an object per struct (a
+ * `tuple` struct as an array), members in schema order, enums by name,
+ * fixed strings as Latin-1 strings, bytes as hex, floats in a form that
+ * reads back to the same bits. Not part of the public API. */
+#ifndef RELIC_JSON_TABLE_H
+#define RELIC_JSON_TABLE_H
+
+#include "relic_json.h"
+
+/** What one member holds. */
+enum relic_jt_kind {
+    RELIC_JT_INT,    /**< integers of `size` bytes, signed when `sgn` */
+    RELIC_JT_ENUM,   /**< integers printed by name (name_of), read by name or number */
+    RELIC_JT_F32,
+    RELIC_JT_F64,
+    RELIC_JT_CHAR,   /**< a string: char[n] (NUL-padded) or counted char * */
+    RELIC_JT_BYTES,  /**< hex digits: uint8_t[n] or counted uint8_t * */
+    RELIC_JT_STRUCT, /**< nested struct(s) described by sub */
+};
+
+/** Member flags. */
+enum {
+    RELIC_JT_COUNTED = 1,  /**< a pointer with a size_t count at count_off */
+    RELIC_JT_OPTIONAL = 2, /**< may be absent when reading (derived or constant) */
+};
+
+typedef struct relic_jt_struct relic_jt_struct;
+
+/** One member: its JSON (and C) name, where it is in the model, and what it holds.
+ *  n: elements of the fixed dimensions (0 for a scalar); dim0: the outer fixed
+ *  dimension (the JSON array length of a fixed array). */
+typedef struct relic_jt_field {
+    const char *name;
+    uint32_t offset;
+    uint8_t kind;
+    uint8_t size;
+    uint8_t sgn;
+    uint8_t flags;
+    uint32_t n;
+    uint32_t dim0;
+    uint32_t count_off;
+    const relic_jt_struct *sub;
+    const char *(*name_of)(int64_t value);
+    int (*from_name)(const char *name, int64_t *value);
+} relic_jt_field;
+
+/** One struct: its members, its C size and alignment, whether it prints as
+ *  an array (tuple), the format name printed first (root only), and which
+ *  members a branch of the schema holds (has; NULL when all are present). */
+struct relic_jt_struct {
+    const relic_jt_field *fields;
+    uint32_t nfields;
+    uint32_t size, align;
+    int tuple;
+    const char *format;
+    int (*has)(const void *m, const void *root, size_t field);
+};
+
+/** Print model m (a struct of type t; root the whole model) at depth. */
+void relic_jt_print(relic_buf *o, const relic_jt_struct *t, const void *m, const void *root, int depth);
+/** Read JSON value obj into model m (zeroed by the caller; root the whole model
+ *  being read), arrays from r->arena. Errors name the JSON path. */
+relic_status relic_jt_read(relic_jr *r, const relic_jt_struct *t, const relic_jv *obj, void *m, const void *root);
+
+/** The whole document: print root model m and a newline; RELIC_E_NOMEM when
+ *  out could not grow. */
+relic_status relic_jt_print_doc(const relic_jt_struct *t, const void *m, relic_buf *out, relic_error *err);
+/** Parse text and read it into root model out (t->size bytes, zeroed first)
+ *  with arrays in a; its "format" member, when present, must be t->format. */
+relic_status relic_jt_read_doc(const relic_jt_struct *t, const char *text, size_t len, relic_arena *a, void *out,
+                               relic_error *err);
+
+#endif
