@@ -3,7 +3,8 @@
 # script printing "N passed, M failed"), up to $JOBS at a time (default: all
 # cores), then print each test's output in the order given, a table of the
 # tests run (passed, failed, seconds) and the totals as one line:
-# "tests: N passed, M failed". Exit status 1 when any test failed.
+# "tests: N passed, M failed" (also into the file $TESTS_TABLE when set, for
+# make test's closing summary). Exit status 1 when any test failed.
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 
 # one test: its output, exit code and wall seconds into $dir/<index>.*
@@ -32,7 +33,7 @@ i=0
 for t in "$@"; do i=$((i + 1)); printf '%s %s\n' "$i" "$t"; done |
     xargs -P "$jobs" -L 1 sh "$0" --one "$dir"
 
-passed=0; failed=0; status=0; i=0
+passed=0; failed=0; status=0; i=0; names=""
 table=""
 for t in "$@"; do
     i=$((i + 1))
@@ -51,12 +52,15 @@ for t in "$@"; do
         status=1
         [ "$f" = 0 ] && f=1
     fi
+    [ "$f" = 0 ] || names="$names ${t##*/}"
     passed=$((passed + p)); failed=$((failed + f))
     table="$table$(printf '%6s %6s %5ss  %s' "$p" "$f" "$(cat "$dir/$i.sec" 2>/dev/null)" "$t")
 "
 done
+{
 echo "== tests run ($jobs at a time)"
 printf '%6s %6s %6s  %s\n' passed failed time test
 printf '%s' "$table"
-echo "tests: $passed passed, $failed failed"
+echo "tests: $passed passed, $failed failed${names:+ (failed:$names)}"
+} | if [ -n "$TESTS_TABLE" ]; then tee "$TESTS_TABLE"; else cat; fi
 exit $status
