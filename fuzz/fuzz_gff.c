@@ -63,11 +63,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == RELIC_E_UNSUPPORTED) goto done; /* duplicate StringIDs in a locstring: no JSON form */
     if (st != RELIC_OK) abort();
     {
-        /* printed from the file's bytes, the same text as from the tree */
+        /* printed from the file's bytes, the same text as from the tree, unless the file's
+         * records are in an order of their own: the JSON of the file records it in "__layout",
+         * a tree does not carry it (relic_gff_tree_from_doc) */
         relic_buf direct;
         relic_buf_init(&direct, 0);
+        relic_gff_order order;
+        if (relic_gff_order_of(&d, t.family, &a, &order, &err) != RELIC_OK) abort();
         if (relic_gff_json_print_doc(&d, RELIC_GFF_ENC_CP1252, &direct, &err) != RELIC_OK) abort();
-        if (direct.size != json.size || memcmp(direct.data, json.data, json.size) != 0) abort();
+        if (!relic_gff_order_used(&order) && (direct.size != json.size || memcmp(direct.data, json.data, json.size) != 0)) abort();
         relic_buf_free(&direct);
         /* auto: whatever encoding it picks reads back */
         relic_buf_init(&direct, 0);
