@@ -27,6 +27,8 @@ LIBS     = $(JSON_LIBS) $(EXPORT_LIBS) $(CORE_LIBS)
 FUZZ_SECONDS ?= 5
 # make test fuzzes from a fixed seed, so a pass or a failure repeats; make fuzz draws a new one
 FUZZ_SEED ?= 1
+# seconds per target in make test's fuzz stage (each first runs its whole seed corpus)
+TEST_FUZZ_SECONDS ?= 3
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 VERSION  = 0.1.0
 
@@ -174,8 +176,10 @@ CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
             tests/output_cli_test.sh tests/bombs_cli_test.sh tests/errors_cli_test.sh tests/check_layers.sh
-# CORPUS_SWEEPS=0 skips the tests' per-file sweeps of ../shared/corpus: `make test`
-# runs them once, in the sanitizer pass
+# CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
+# relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
+# pass, where a process costs a tenth of an instrumented one (the library's
+# in-process corpus tests run in both passes)
 CORPUS_SWEEPS ?= 1
 check-unit: all $(TESTS) $(BUILD)/tests/make_samples
 	@TESTS_TABLE=$(BUILD)/tests-run CORPUS_SWEEPS=$(CORPUS_SWEEPS) RELIC=$(BUILD)/relic MAKE_SAMPLES=$(BUILD)/tests/make_samples JOBS=$(JOBS) sh tests/run_all.sh $(CLI_TESTS) $(TESTS)
@@ -184,11 +188,11 @@ check-unit: all $(TESTS) $(BUILD)/tests/make_samples
 # library is compiled once for this and for the fuzz targets (FUZZ_BUILD):
 # coverage instrumentation (fuzzer-no-link) costs the tests little and saves
 # a third compile of every source.
-SAN_FLAGS   = -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_FLAGS   = -gline-tables-only -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_CFLAGS = $(SAN_FLAGS)
 SAN_MAKE    = $(MAKE) --no-print-directory CC=$(CLANG) BUILD=$(FUZZ_BUILD) OPT="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link"
 check-asan:
-	@$(SAN_MAKE) check-unit
+	@$(SAN_MAKE) check-unit CORPUS_SWEEPS=$(CORPUS_SWEEPS)
 
 # make regen must leave generated/ exactly as committed.
 check-regen: $(BUILD)/relic-gen
@@ -228,15 +232,15 @@ STAGE = STAGES=$(BUILD)/test-stages sh tests/stage.sh
 test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@$(STAGE) --reset; rm -f $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run
-	-@$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit CORPUS_SWEEPS=0
+	-@$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit
 	-@$(STAGE) schema-errors sh tests/schema_errors/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) install env BUILD=$(BUILD) sh tests/install_test.sh
 	-@$(STAGE) embed $(MAKE) --no-print-directory check-embed
-	-@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan
+	-@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan CORPUS_SWEEPS=0
 	-@$(STAGE) regen $(MAKE) --no-print-directory check-regen
-	-@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_ARGS="-seed=$(FUZZ_SEED)"
+	-@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) FUZZ_ARGS="-seed=$(FUZZ_SEED)"
 	@# the tests each pass ran, then the stages
 	@for t in $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run; do [ -f $$t ] && { echo "== $$t"; cat $$t; }; done; true
 	@$(STAGE) --report

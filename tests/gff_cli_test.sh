@@ -84,7 +84,7 @@ if [ -d $C ]; then
     expect_rc 0 "a duplicate label is a warning" "$RELIC" check $C/CromFr__nwn-lib-d__unittest__krogar.bic
     expect_rc 1 "a duplicate label fails --strict" "$RELIC" check --strict $C/CromFr__nwn-lib-d__unittest__krogar.bic
     if [ "${CORPUS_SWEEPS:-1}" = 0 ]; then
-        echo "note: CORPUS_SWEEPS=0: the per-file sweep of $C is skipped (make test runs it once, under the sanitizers)"
+        echo "note: CORPUS_SWEEPS=0: the per-file sweep of $C is skipped (make test runs it once, in the plain pass)"
     else
     # every file: its dump (read by nwn_gff's rules below, all at once), the dump back to the
     # format and out again unchanged, and byte for byte when relic info names its layout
