@@ -11,15 +11,17 @@
  * the time at 1 in 8, page faults of fresh buffers most of the rest): the
  * decoders read at most DATA_MAX bytes (two of the game's stereo blocks; a
  * larger block is cut, which its own path handles), the streaming codecs'
- * 16 KiB states are static, and the encoder round trip runs on at most
+ * states live in fuzz_scratch.h's arena, and the encoder round trip runs on at most
  * ENCODE_FRAMES frames for one input in 128 (fuzz_sample.h: at 1 in 16 its
  * search was still 44% of the time, ~12 us a frame under ASan).
  * Build and run: make fuzz (or build-fuzz/fuzz_adpcm -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */
 #include <stdlib.h>
 #include <string.h>
 
 #include "relic_adpcm.h"
 #include "fuzz_sample.h"
+#include "fuzz_scratch.h"
 
 /* the streaming decoder in byte-sized chunks makes a long input slow; every path is reached by then */
 #define DATA_MAX 4096u
@@ -61,11 +63,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st == RELIC_OK && got != frames) abort();
     if (st != RELIC_OK && err.message[0] == 0) abort();
 
-    /* the streaming codecs' state, in memory kept across runs (a fresh allocation per run cost
-     * page faults) */
-    static _Alignas(16) uint8_t state_mem[RELIC_ADPCM_ENCODE_MEMORY + 256];
-    relic_arena sa;
-    relic_arena_init_buffer(&sa, state_mem, sizeof state_mem);
+    relic_arena sa; /* the streaming codecs' state (fuzz_scratch.h: mapped once, reused every run) */
+    fuzz_scratch_arena(&sa, 0, 0);
     relic_stream ds, *d = &ds;
     if (relic_adpcm_decode_init(d, align, channels, flags, &sa, &err) == RELIC_OK) {
         /* the stream speaks 16-bit LE bytes */
@@ -111,7 +110,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (adpcm_encode_scratch(pcm, pcm_frames, channels, enc_align, &enc, &err) != RELIC_OK) abort();
     if (enc.size != relic_adpcm_encoded_size(pcm_frames, enc_align, channels)) abort();
     { /* the streaming encoder, fed and drained in the chunk sizes above, writes the same bytes */
-        relic_arena_init_buffer(&sa, state_mem, sizeof state_mem);
+        fuzz_scratch_arena(&sa, 0, 0);
         relic_stream es, *e = &es;
         uint8_t *sout = malloc(enc.size + 1);
         size_t pn = pcm_frames * channels * 2, in_at = 0, out_at = 0;

@@ -37,7 +37,7 @@
 #define FUZZ_STACKED 1
 #include "fuzz_mutator.h"
 
-/* relic_bwm_check with its scratch in a heap arena freed at once */
+/* relic_bwm_check with its scratch in fuzz_scratch.h's arena (mapped once, reused every run) */
 static unsigned bwm_check_scratch(const relic_bwm_view *v, int strict, relic_report_fn report, void *ctx)
 {
     relic_arena a;

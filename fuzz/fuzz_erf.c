@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FUZZ_CROSSOVER_TURN(seed) (((seed) >> 5) % 2 == 0)
 #include "fuzz_mutator.h"
 
-/* relic_erf_archive_write with its scratch in a heap arena freed at once */
+/* relic_erf_archive_write with its scratch in fuzz_scratch.h's arena (mapped once, reused every run) */
 static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
                                       relic_error *err)
 {

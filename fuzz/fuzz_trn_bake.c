@@ -14,7 +14,7 @@
 #include "../tests/trn_synth.h"
 #include "fuzz_scratch.h"
 
-/* relic_trn_check_aswm_strict with its scratch in a heap arena freed at once */
+/* relic_trn_check_aswm_strict with its scratch in fuzz_scratch.h's arena (mapped once, reused every run) */
 static unsigned strict_scratch(const relic_trn_aswm *w, const char *path, unsigned max_reports, relic_report_fn report,
                                void *ctx)
 {
