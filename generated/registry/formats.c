@@ -3,6 +3,10 @@
  * (make FORMATS=...) defines RELIC_FORMATS_SUBSET and RELIC_WITH_<FORMAT> for those it holds. */
 #include "relic.h"
 
+#if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_BIF
+#define RELIC_HAS_BIF 1
+extern const relic_format_info relic_format_bif;
+#endif
 #if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_ERF
 #define RELIC_HAS_ERF 1
 extern const relic_format_info relic_format_erf;
@@ -10,6 +14,14 @@ extern const relic_format_info relic_format_erf;
 #if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_GFF
 #define RELIC_HAS_GFF 1
 extern const relic_format_info relic_format_gff;
+#endif
+#if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_KEY
+#define RELIC_HAS_KEY 1
+extern const relic_format_info relic_format_key;
+#endif
+#if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_TLK
+#define RELIC_HAS_TLK 1
+extern const relic_format_info relic_format_tlk;
 #endif
 #if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_BWM
 #define RELIC_HAS_BWM 1
@@ -41,11 +53,20 @@ extern const relic_format_info relic_format_wtd;
 #endif
 
 const relic_format_info *const relic_formats[] = {
+#ifdef RELIC_HAS_BIF
+    &relic_format_bif,
+#endif
 #ifdef RELIC_HAS_ERF
     &relic_format_erf,
 #endif
 #ifdef RELIC_HAS_GFF
     &relic_format_gff,
+#endif
+#ifdef RELIC_HAS_KEY
+    &relic_format_key,
+#endif
+#ifdef RELIC_HAS_TLK
+    &relic_format_tlk,
 #endif
 #ifdef RELIC_HAS_BWM
     &relic_format_bwm,

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "erf_cli.h"
+#include "key_cli.h"
 #include "relic_json.h"
 
 /* ---------------------------------------------------------------------- */
@@ -31,7 +32,9 @@ static void ls_usage(FILE *f)
 {
     fprintf(f, "usage: relic ls CONTAINER...\n"
                "List the resources of ERF/MOD/HAK/SAV/NWM and RIM containers: name (resref.ext), type id,\n"
-               "size and offset in bytes, one per line in table order.\n"
+               "size and offset in bytes, one per line in table order. A KEY (chitin.key): every key with\n"
+               "its BIF, index and size (the BIFs found beside the KEY; '-' when absent); a BIF: index, ID,\n"
+               "type, size and offset of each resource, those past the end of the file marked.\n"
                "Exit status: 0 success, 1 invalid container, 2 usage error.\n");
 }
 
@@ -51,8 +54,11 @@ int cmd_ls(int argc, char **argv)
         char name[CLI_ERF_SHOWN_MAX];
         if (cli_load(argv[i], &in)) { bad = 1; continue; }
         relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-        if (in.format != RELIC_FORMAT_ERF) {
-            cli_errorf(argv[i], 0, "not an ERF/MOD/HAK/SAV/NWM or RIM container (detected: %s)",
+        if (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF) { /* fmt_key.c */
+            if (n > 1) printf("%s:\n", argv[i]);
+            bad |= in.format == RELIC_FORMAT_KEY ? cli_key_ls(&in) : cli_bif_ls(&in);
+        } else if (in.format != RELIC_FORMAT_ERF) {
+            cli_errorf(argv[i], 0, "not an ERF/MOD/HAK/SAV/NWM, RIM, KEY or BIF container (detected: %s)",
                     relic_format_name(in.format));
             bad = 1;
         } else if (cli_erf_open(&in, &a, &ar)) {

@@ -16,6 +16,7 @@
 
 #include "audio_cli.h"
 #include "erf_cli.h"
+#include "key_cli.h"
 #include "relic_gen.h"
 #include "relic_groff.h"
 #include "relic_json.h"
@@ -350,6 +351,8 @@ int cmd_extract(int argc, char **argv)
             putchar('\n');
             cli_extract_container_usage(stdout);
             putchar('\n');
+            cli_key_extract_usage(stdout);
+            putchar('\n');
             cli_extract_textures_usage(stdout);
             printf("\nExit status: 0 success, 1 invalid input, missing member or failed write, 2 usage error.\n");
             free(members);
@@ -377,6 +380,8 @@ int cmd_extract(int argc, char **argv)
     } else {
         if (in.format == RELIC_FORMAT_ERF) {
             rc = cli_extract_container(&in, &x);
+        } else if (in.format == RELIC_FORMAT_KEY) {
+            rc = cli_key_extract(&in, &x);
         } else if (in.format == RELIC_FORMAT_PID) {
             rc = cli_extract_textures(&in, &x);
         } else if (in.format == RELIC_FORMAT_TPA || in.format == RELIC_FORMAT_CAU) {

@@ -12,6 +12,7 @@
 #include "audio_cli.h"
 #include "erf_cli.h"
 #include "formats.h"
+#include "key_cli.h"
 #include "relic_gff.h"
 #include "relic_groff.h"
 #include "relic_swp.h"
@@ -24,6 +25,9 @@ CLI_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_bwm, NULL, "walkmesh");
 CLI_SCHEMA_OPS(cau, relic_cau_view, relic_cau_cau, NULL, "sample");
 CLI_SCHEMA_OPS(pid, relic_pid_view, relic_pid_pid, NULL, "PID");
 CLI_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_tpa, NULL, "bank");
+CLI_SCHEMA_OPS(key, relic_key_view, relic_key_key, NULL, "KEY");
+CLI_SCHEMA_OPS(bif, relic_bif_view, relic_bif_bif, NULL, "BIF");
+CLI_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_tlk, NULL, "talk table");
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
 static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_trn *)m, a, e); }
@@ -48,6 +52,9 @@ const cli_format cli_format_cau = { RELIC_FORMAT_CAU, "cau", relic_cau_extension
 const cli_format cli_format_trn = { RELIC_FORMAT_TRN, "trn", relic_trn_extensions, &trn_schema, &cli_trn_hooks };
 const cli_format cli_format_tpa = { RELIC_FORMAT_TPA, "tpa", relic_tpa_extensions, &tpa_schema, &cli_tpa_hooks };
 const cli_format cli_format_pid = { RELIC_FORMAT_PID, "pid", relic_pid_extensions, &pid_schema, &cli_pid_hooks };
+const cli_format cli_format_key = { RELIC_FORMAT_KEY, "key", relic_key_extensions, &key_schema, &cli_key_hooks };
+const cli_format cli_format_bif = { RELIC_FORMAT_BIF, "bif", relic_bif_extensions, &bif_schema, &cli_bif_hooks };
+const cli_format cli_format_tlk = { RELIC_FORMAT_TLK, "tlk", relic_tlk_extensions, &tlk_schema, &cli_tlk_hooks };
 /* GFF reads through relic_gff_open and the tree, GROFF through its SZDD
  * unwrapping and the section decoders, ERF/RIM through the archive: their
  * steps are hooks, not the schema's */
@@ -63,7 +70,8 @@ static const cli_format tpm_format = { RELIC_FORMAT_TPM, "tpm", tpm_extensions, 
 
 const cli_format *const cli_formats[] = {
     &cli_format_bwm, &cli_format_tpa, &cli_format_cau, &gff_format, &groff_format, &cli_format_pid, &spz_format,
-    &cli_format_trn, &wtd_format, &tri_format, &trr_format, &tpm_format, &erf_format, NULL,
+    &cli_format_trn, &wtd_format, &tri_format, &trr_format, &tpm_format, &erf_format, &cli_format_key, &cli_format_bif,
+    &cli_format_tlk, NULL,
 };
 
 const cli_format *cli_format_for(relic_format f)

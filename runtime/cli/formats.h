@@ -86,11 +86,13 @@ const cli_format *cli_format_for_ext(const char *ext);
 extern const cli_format *const cli_formats[];
 
 /* The schema formats, whose hooks call the schema's steps. */
-extern const cli_format cli_format_bwm, cli_format_cau, cli_format_pid, cli_format_tpa, cli_format_trn;
+extern const cli_format cli_format_bwm, cli_format_cau, cli_format_pid, cli_format_tpa, cli_format_trn, cli_format_key,
+    cli_format_bif, cli_format_tlk;
 
 /* The hand-written halves (fmt_<name>.c). */
 extern const cli_hooks cli_bwm_hooks, cli_tpa_hooks, cli_cau_hooks, cli_gff_hooks, cli_groff_hooks, cli_pid_hooks,
-    cli_spz_hooks, cli_trn_hooks, cli_wtd_hooks, cli_tri_hooks, cli_trr_hooks, cli_tpm_hooks, cli_erf_hooks;
+    cli_spz_hooks, cli_trn_hooks, cli_wtd_hooks, cli_tri_hooks, cli_trr_hooks, cli_tpm_hooks, cli_erf_hooks, cli_key_hooks, cli_bif_hooks,
+    cli_tlk_hooks;
 
 /* schema_io.c: the load / validate / write / JSON steps every schema format
  * shares. Each prints its error (validation problems to standard output, as

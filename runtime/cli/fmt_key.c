@@ -1,0 +1,501 @@
+/* fmt_key.c — the `relic` command for BioWare KEY V1 (chitin.key) and BIF
+ * V1 (data\*.bif): info, check (the KEY's tables, then each BIF found beside
+ * it as the game finds it, then every resource through its own format), ls
+ * (every key with its BIF), extract (by name, type or glob), and the
+ * lookup `relic get --install` uses. JSON both ways and re-writing a KEY are
+ * the schema's (schema_io.c); a BIF's JSON lists its table, not its data.
+ * Sources: BioWare, "Key and BIF File Formats"; xoreos, src/aurora/keyfile.cpp,
+ * biffile.cpp (names relative to the game directory, '\' as separator,
+ * case-insensitive); neverwinter.nim, key.nim. */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "erf_cli.h"
+#include "key_cli.h"
+
+/* a + sep + b into out (n bytes); 1 when it did not fit. */
+static int join(char *out, size_t n, const char *a, char sep, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la + 1 + lb + 1 > n) return 1;
+    memcpy(out, a, la);
+    out[la] = sep;
+    memcpy(out + la + 1, b, lb + 1);
+    return 0;
+}
+
+int cli_find_nocase(const char *dir, const char *rel, char *out, size_t n)
+{
+    char cur[4096], part[256];
+    snprintf(cur, sizeof cur, "%s", dir && *dir ? dir : ".");
+    while (*rel == '/') rel++;
+    while (*rel) {
+        const char *slash = strchr(rel, '/');
+        size_t len = slash ? (size_t)(slash - rel) : strlen(rel);
+        if (len == 0 || len >= sizeof part) return 1;
+        memcpy(part, rel, len);
+        part[len] = 0;
+        rel += len + (slash ? 1 : 0);
+        char next[4096];
+        struct stat st;
+        if (join(next, sizeof next, cur, '/', part)) return 1;
+        if (stat(next, &st) != 0) { /* not as spelled: the first entry equal without regard to case */
+            DIR *d = opendir(cur);
+            struct dirent *e;
+            int found = 0;
+            if (!d) return 1;
+            while (!found && (e = readdir(d)) != NULL)
+                if (strcasecmp(e->d_name, part) == 0) found = !join(next, sizeof next, cur, '/', e->d_name);
+            closedir(d);
+            if (!found) return 1;
+        }
+        snprintf(cur, sizeof cur, "%s", next);
+    }
+    snprintf(out, n, "%s", cur);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* A KEY with its BIFs                                                    */
+/* ---------------------------------------------------------------------- */
+
+typedef struct bif_slot {
+    int state;            /* 0 not tried, 1 open, -1 missing, -2 invalid */
+    cli_input in;
+    relic_bif_bif bif;
+    char path[4096];      /* where it was found */
+} bif_slot;
+
+typedef struct key_set {
+    const cli_input *in;
+    relic_arena a;
+    relic_key_key key;
+    bif_slot *bifs;
+    char dir[4096];
+} key_set;
+
+static int key_set_open(key_set *s, const cli_input *in)
+{
+    relic_error err;
+    memset(s, 0, sizeof *s);
+    s->in = in;
+    relic_arena_init_heap(&s->a, CLI_ARENA_LIMIT);
+    if (relic_key_open(in->map.bytes.data, in->map.bytes.size, &s->a, &s->key, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        relic_arena_release(&s->a);
+        return 1;
+    }
+    s->bifs = relic_arena_array(&s->a, s->key.files_count ? s->key.files_count : 1, sizeof *s->bifs, 8);
+    if (!s->bifs) { relic_arena_release(&s->a); cli_errorf(in->path, 0, "out of memory"); return 1; }
+    /* BIF names are relative to the game directory, which holds the KEY */
+    snprintf(s->dir, sizeof s->dir, "%s", in->path);
+    char *slash = strrchr(s->dir, '/');
+    if (slash) *slash = 0; else snprintf(s->dir, sizeof s->dir, ".");
+    return 0;
+}
+
+static void key_set_close(key_set *s)
+{
+    for (size_t i = 0; i < s->key.files_count; i++)
+        if (s->bifs[i].state == 1 || s->bifs[i].state == -2) cli_unload(&s->bifs[i].in);
+    relic_arena_release(&s->a);
+}
+
+/* BIF i, opened on first use (tables only: resources are checked one by
+ * one). quiet: no message when it is missing. */
+static bif_slot *key_set_bif(key_set *s, uint32_t i, int quiet)
+{
+    bif_slot *b = &s->bifs[i];
+    char rel[1024];
+    relic_error err;
+    if (b->state) return b;
+    relic_key_bif_path(&s->key, i, rel, sizeof rel);
+    if (cli_find_nocase(s->dir, rel, b->path, sizeof b->path)) {
+        b->state = -1;
+        if (join(b->path, sizeof b->path, s->dir, '/', rel)) snprintf(b->path, sizeof b->path, "%s", rel);
+        if (!quiet) cli_errorf(s->in->path, 0, "files[%u]: BIF '%s' not found beside the KEY", (unsigned)i, b->path);
+        return b;
+    }
+    if (cli_load(b->path, &b->in)) { b->state = -1; return b; }
+    if (relic_bif_open_tables(b->in.map.bytes.data, b->in.map.bytes.size, &s->a, &b->bif, &err) != RELIC_OK) {
+        cli_report(stdout, b->path, &err);
+        b->state = -2;
+        return b;
+    }
+    b->state = 1;
+    return b;
+}
+
+/* Key k's bytes in its BIF, or an error (printed when loud). */
+static int key_set_member(key_set *s, uint32_t k, const uint8_t **data, uint32_t *size, int loud)
+{
+    uint32_t id = s->key.keys[k].res_id;
+    bif_slot *b = key_set_bif(s, RELIC_KEY_BIF_INDEX(id), !loud);
+    relic_error err;
+    if (b->state != 1) return 1;
+    if (relic_bif_resource(&b->bif, b->in.map.bytes.data, b->in.map.bytes.size, RELIC_KEY_RES_INDEX(id), data, size,
+                           &err) != RELIC_OK) {
+        if (loud) cli_report(stdout, b->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* info, check                                                            */
+/* ---------------------------------------------------------------------- */
+
+static int key_info(const cli_input *in)
+{
+    key_set s;
+    char rel[1024];
+    if (key_set_open(&s, in)) return 1;
+    const relic_key_header *h = &s.key.header;
+    printf("%s: BioWare KEY V1, built %u, day %u; %u BIFs, %u keys\n", in->path, (unsigned)h->build_year + 1900,
+           (unsigned)h->build_day, (unsigned)h->bif_count, (unsigned)h->key_count);
+    uint32_t *per = calloc(s.key.files_count + 1, sizeof *per);
+    for (uint32_t k = 0; per && k < s.key.keys_count; k++) per[RELIC_KEY_BIF_INDEX(s.key.keys[k].res_id)]++;
+    for (uint32_t i = 0; i < s.key.files_count; i++) {
+        bif_slot *b = key_set_bif(&s, i, 1);
+        printf("  %-28s %6u keys, %10u bytes%s\n", relic_key_bif_path(&s.key, i, rel, sizeof rel), per ? per[i] : 0,
+               (unsigned)s.key.files[i].file_size, b->state == 1 ? "" : b->state == -1 ? " (not found)" : " (invalid)");
+    }
+    free(per);
+    key_set_close(&s);
+    return 0;
+}
+
+/* A member's bytes through its own format's check; NULL format: not checked. */
+static unsigned check_member(const char *shown, const uint8_t *data, size_t size, int strict, unsigned *checked)
+{
+    cli_input m;
+    memset(&m, 0, sizeof m);
+    m.path = shown;
+    m.map.bytes.data = data;
+    m.map.bytes.size = size;
+    m.format = relic_detect(data, size, shown);
+    const cli_format *f = cli_format_for(m.format);
+    if (!f || !f->hooks->check) return 0;
+    (*checked)++;
+    return f->hooks->check(&m, strict);
+}
+
+static unsigned key_check(const cli_input *in, int strict)
+{
+    key_set s;
+    unsigned problems = 0, checked = 0, missing = 0;
+    char name[64], shown[4096];
+    if (key_set_open(&s, in)) return 1;
+    relic_problems pr = { cli_report_problem, (void *)0, 0, 0 };
+    for (uint32_t i = 0; i < s.key.files_count; i++) {
+        bif_slot *b = key_set_bif(&s, i, !strict);
+        if (b->state == -1) { missing++; problems += strict; continue; }
+        if (b->state == -2) { problems++; continue; }
+        pr.ctx = b->path;
+        relic_arena scratch;
+        relic_arena_init_heap(&scratch, CLI_ARENA_LIMIT);
+        problems += relic_bif_check_data(&b->bif, b->in.map.bytes.size, &scratch, &pr);
+        relic_arena_release(&scratch);
+    }
+    for (uint32_t k = 0; k < s.key.keys_count; k++) {
+        uint32_t id = s.key.keys[k].res_id, bi = RELIC_KEY_BIF_INDEX(id), ri = RELIC_KEY_RES_INDEX(id);
+        bif_slot *b = &s.bifs[bi];
+        const uint8_t *data;
+        uint32_t size;
+        char field[48];
+        if (b->state != 1) continue;
+        snprintf(field, sizeof field, "keys[%u].res_id", (unsigned)k);
+        uint64_t at = s.key.header.offset_to_key_table + (uint64_t)RELIC_KEY_KEY_ENTRY_SIZE * k;
+        if (ri >= b->bif.variable_resources_count) {
+            cli_problemf(in->path, at + RELIC_KEY_KEY_ENTRY_RES_ID_OFFSET, field, "resource index %u >= %zu resources of %s",
+                         (unsigned)ri, b->bif.variable_resources_count, b->path);
+            problems++;
+            continue;
+        }
+        if (b->bif.variable_resources[ri].res_type != s.key.keys[k].res_type) {
+            /* xoreos trusts the BIF's type and warns */
+            snprintf(field, sizeof field, "keys[%u].res_type", (unsigned)k);
+            cli_problemf(in->path, at + RELIC_KEY_KEY_ENTRY_RES_TYPE_OFFSET, field, "type %u, but the BIF says %u",
+                         (unsigned)s.key.keys[k].res_type, (unsigned)b->bif.variable_resources[ri].res_type);
+            problems++;
+        }
+        if (key_set_member(&s, k, &data, &size, 0)) continue; /* reported by the BIF's data check */
+        relic_key_entry_name(&s.key, k, name, sizeof name);
+        if (join(shown, sizeof shown, b->path, ':', name)) continue;
+        problems += check_member(shown, data, size, strict, &checked);
+    }
+    if (missing) fprintf(stderr, "%s: %u of %zu BIFs not found beside the KEY (their members not checked)\n", in->path,
+                         missing, s.key.files_count);
+    fprintf(stderr, "%s: %u members checked through their formats\n", in->path, checked);
+    key_set_close(&s);
+    return problems;
+}
+
+static int bif_info(const cli_input *in)
+{
+    relic_arena a;
+    relic_bif_bif b;
+    relic_error err;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        relic_arena_release(&a);
+        return 1;
+    }
+    uint64_t data = 0;
+    unsigned past = 0;
+    for (size_t i = 0; i < b.variable_resources_count; i++) {
+        data += b.variable_resources[i].file_size;
+        past += (uint64_t)b.variable_resources[i].offset + b.variable_resources[i].file_size > in->map.bytes.size;
+    }
+    printf("%s: BioWare BIF V1, %zu resources, %llu bytes of data\n", in->path, b.variable_resources_count,
+           (unsigned long long)data);
+    if (past) printf("  %u resources pass the end of the file (%zu bytes): see relic check\n", past, in->map.bytes.size);
+    relic_arena_release(&a);
+    return 0;
+}
+
+static unsigned bif_check(const cli_input *in, int strict)
+{
+    relic_arena a;
+    relic_bif_bif b;
+    relic_error err;
+    unsigned problems, checked = 0;
+    char name[64], shown[4096];
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        relic_arena_release(&a);
+        return 1;
+    }
+    relic_problems pr = { cli_report_problem, (void *)in->path, 0, 0 };
+    problems = relic_bif_check_data(&b, in->map.bytes.size, &a, &pr);
+    for (uint32_t i = 0; i < b.variable_resources_count; i++) {
+        const uint8_t *data;
+        uint32_t size;
+        if (relic_bif_resource(&b, in->map.bytes.data, in->map.bytes.size, i, &data, &size, &err) != RELIC_OK) continue;
+        const char *ext = relic_erf_type_extension(b.variable_resources[i].res_type, RELIC_ERF_GAME_KOTOR);
+        if (ext) snprintf(name, sizeof name, "%u.%s", (unsigned)i, ext);
+        else snprintf(name, sizeof name, "%u.%u", (unsigned)i, (unsigned)b.variable_resources[i].res_type);
+        if (join(shown, sizeof shown, in->path, ':', name)) continue;
+        problems += check_member(shown, data, size, strict, &checked);
+    }
+    relic_arena_release(&a);
+    return problems;
+}
+
+/* A BIF's JSON is its table (the schema's form); its data need the BIF. */
+static int bif_from_json(const cli_input *in, const char *out_path)
+{
+    (void)out_path;
+    cli_errorf(in->path, 0, "a BIF's JSON lists its resources, not their bytes: it cannot be turned back into a BIF");
+    return 1;
+}
+
+/* Re-write a BIF: its table by the generated writer (offsets kept), its
+ * data copied to where the table places them. */
+static int bif_rewrite(const cli_input *in, const char *out_path)
+{
+    relic_arena a;
+    relic_bif_bif b;
+    relic_error err;
+    relic_buf o;
+    int rc = 1;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    relic_buf_init(&o, 0);
+    if (relic_bif_open(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+    } else if (relic_bif_write(&b, &o, &err) != RELIC_OK) {
+        cli_error(out_path, &err);
+    } else {
+        uint64_t end = o.size;
+        for (size_t i = 0; i < b.variable_resources_count; i++) {
+            uint64_t e = (uint64_t)b.variable_resources[i].offset + b.variable_resources[i].file_size;
+            if (e > end) end = e;
+        }
+        size_t had = o.size;
+        uint8_t *p = relic_buf_extend(&o, (size_t)(end - had));
+        if (p) {
+            memset(p, 0, (size_t)(end - had));
+            for (size_t i = 0; i < b.variable_resources_count; i++)
+                memcpy(o.data + b.variable_resources[i].offset, in->map.bytes.data + b.variable_resources[i].offset,
+                       b.variable_resources[i].file_size);
+            rc = cli_write(out_path, o.data, o.size, in->path);
+        } else {
+            cli_errorf(out_path, 0, "out of memory");
+        }
+    }
+    relic_buf_free(&o);
+    relic_arena_release(&a);
+    return rc;
+}
+
+const cli_hooks cli_key_hooks = {
+    key_info, key_check, NULL, NULL, NULL, NULL, NULL,
+    "  x.key -> y.json|y.key                            JSON (header, BIF list, keys), re-written KEY\n"
+    "  x.json -> y.key                                  the KEY again, byte for byte\n",
+};
+
+const cli_hooks cli_bif_hooks = {
+    bif_info, bif_check, NULL, bif_from_json, bif_rewrite, NULL, NULL,
+    "  x.bif -> y.json|y.bif                            the resource table as JSON, re-written BIF\n",
+};
+
+/* ---------------------------------------------------------------------- */
+/* ls                                                                     */
+/* ---------------------------------------------------------------------- */
+
+int cli_key_ls(const cli_input *in)
+{
+    key_set s;
+    char name[64], shown[256], rel[1024];
+    if (key_set_open(&s, in)) return 1;
+    printf("%-23s %5s %-24s %7s %10s\n", "name", "type", "bif", "index", "size");
+    for (uint32_t k = 0; k < s.key.keys_count; k++) {
+        uint32_t id = s.key.keys[k].res_id;
+        const uint8_t *data;
+        uint32_t size;
+        relic_key_entry_name(&s.key, k, name, sizeof name);
+        relic_key_bif_path(&s.key, RELIC_KEY_BIF_INDEX(id), rel, sizeof rel);
+        printf("%-23s %5u %-24s %7u ", cli_escape(shown, sizeof shown, name, strlen(name)),
+               (unsigned)s.key.keys[k].res_type, rel, (unsigned)RELIC_KEY_RES_INDEX(id));
+        if (key_set_member(&s, k, &data, &size, 0) == 0) printf("%10u\n", (unsigned)size);
+        else printf("%10s\n", "-");
+    }
+    key_set_close(&s);
+    return 0;
+}
+
+int cli_bif_ls(const cli_input *in)
+{
+    relic_arena a;
+    relic_bif_bif b;
+    relic_error err;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        relic_arena_release(&a);
+        return 1;
+    }
+    printf("%7s %-10s %5s %10s %10s\n", "index", "id", "type", "size", "offset");
+    for (size_t i = 0; i < b.variable_resources_count; i++) {
+        const relic_bif_variable_resource *r = &b.variable_resources[i];
+        int past = (uint64_t)r->offset + r->file_size > in->map.bytes.size;
+        printf("%7zu 0x%08x %5u %10u %10u%s\n", i, (unsigned)r->id, (unsigned)r->res_type, (unsigned)r->file_size,
+               (unsigned)r->offset, past ? "  (past the end of the file)" : "");
+    }
+    relic_arena_release(&a);
+    return 0;
+}
+
+/* ---------------------------------------------------------------------- */
+/* extract                                                                */
+/* ---------------------------------------------------------------------- */
+
+void cli_key_extract_usage(FILE *f)
+{
+    fprintf(f, "usage: relic extract chitin.key [NAME|TYPE|GLOB...] [-C DIR]\n"
+               "Write resources of a KEY's BIFs (found beside the KEY, names matched without regard to\n"
+               "case, as the game does) into DIR (default: the current directory) as DIR/resref.ext:\n"
+               "all of them, or those named (m10aa.wok), of a type (wok), or matching a glob (m10*.wok).\n");
+}
+
+static void lower(char *s) { for (; *s; s++) if (*s >= 'A' && *s <= 'Z') *s = (char)(*s + 32); }
+
+/* Does key k's name match argument arg (a name, a type, or a glob)? */
+static int key_matches(const relic_key_key *key, uint32_t k, const char *arg)
+{
+    char name[64], pat[256];
+    uint32_t type;
+    relic_key_entry_name(key, k, name, sizeof name);
+    lower(name);
+    snprintf(pat, sizeof pat, "%s", arg[0] == '.' ? arg + 1 : arg);
+    lower(pat);
+    if (!strchr(pat, '.') && !strpbrk(pat, "*?[") && relic_erf_type_from_extension(pat, RELIC_ERF_GAME_KOTOR, &type))
+        return key->keys[k].res_type == type;
+    return fnmatch(pat, name, 0) == 0;
+}
+
+int cli_key_extract(const cli_input *in, const cli_extract_args *x)
+{
+    const char *dir = x->dir ? x->dir : ".";
+    key_set s;
+    char name[64], path[4096];
+    int rc = 0;
+    unsigned written = 0, missing = 0;
+    if (x->names || x->swp || x->mips) {
+        fprintf(stderr, "relic extract: --names, --swp and --mips are not for KEY files\n");
+        return EXIT_USAGE;
+    }
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
+        return EXIT_INVALID;
+    }
+    if (key_set_open(&s, in)) return EXIT_INVALID;
+    uint8_t *want = relic_arena_alloc(&s.a, s.key.keys_count + 1, 1);
+    if (!want) { key_set_close(&s); return EXIT_INVALID; }
+    for (int i = 0; i < x->nmembers; i++) {
+        unsigned hits = 0;
+        for (uint32_t k = 0; k < s.key.keys_count; k++)
+            if (key_matches(&s.key, k, x->members[i])) { want[k] = 1; hits++; }
+        if (!hits) { cli_errorf(in->path, 0, "no key matches '%s' (see relic ls)", x->members[i]); rc = 1; }
+    }
+    cli_batch_begin(); /* every member or none */
+    for (uint32_t k = 0; !rc && k < s.key.keys_count; k++) {
+        const uint8_t *data;
+        uint32_t size;
+        if (x->nmembers && !want[k]) continue;
+        if (key_set_member(&s, k, &data, &size, 1)) {
+            if (s.bifs[RELIC_KEY_BIF_INDEX(s.key.keys[k].res_id)].state == -1 && !x->nmembers) { missing++; continue; }
+            rc = 1;
+            break;
+        }
+        relic_key_entry_name(&s.key, k, name, sizeof name);
+        lower(name);
+        for (char *c = name; *c; c++) /* a file name: what the ResRef holds, separators and oddities as '_' */
+            if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.')) *c = '_';
+        if (join(path, sizeof path, dir, '/', name)) { cli_errorf(dir, 0, "path too long"); rc = 1; break; }
+        rc = cli_write(path, data, size, in->path);
+        written += rc == 0;
+    }
+    rc = cli_batch_end(!rc);
+    if (!rc) printf("%s: %u member%s in %s%s\n", in->path, written, written == 1 ? "" : "s", dir,
+                    missing ? " (members of BIFs not found were skipped)" : "");
+    key_set_close(&s);
+    return rc ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* ---------------------------------------------------------------------- */
+/* lookup for get --install                                               */
+/* ---------------------------------------------------------------------- */
+
+int cli_key_lookup(const char *key_path, const char *name, uint8_t **data, size_t *size)
+{
+    cli_input in;
+    key_set s;
+    uint32_t k, n;
+    const uint8_t *p;
+    int rc = 1;
+    if (cli_load(key_path, &in)) return -1;
+    if (key_set_open(&s, &in)) { cli_unload(&in); return -1; }
+    if (relic_key_find(&s.key, name, &k)) {
+        if (key_set_member(&s, k, &p, &n, 1)) {
+            rc = -1;
+        } else if ((*data = malloc(n ? n : 1)) != NULL) {
+            memcpy(*data, p, n);
+            *size = n;
+            rc = 0;
+        } else {
+            rc = -1;
+        }
+    }
+    key_set_close(&s);
+    cli_unload(&in);
+    return rc;
+}

@@ -1,0 +1,90 @@
+/* fmt_tlk.c — the `relic` command for talk tables (TLK V3.0, dialog.tlk):
+ * info, check (the schema's checks, then every entry's text inside the
+ * file), and the talk table behind --tlk, which shows a GFF locstring's
+ * StrRef as its text in `relic get`, `dump` and `diff`. JSON both ways and
+ * re-writing are the schema's (schema_io.c); `relic get dialog.tlk 12345`
+ * is in cmd_get.c. Sources: BioWare, "Talk Table File Format"; xoreos,
+ * src/aurora/talktable_tlk.cpp; neverwinter.nim, tlk.nim. */
+#include <string.h>
+
+#include "key_cli.h"
+
+const cli_tlk *cli_tlk_current;
+
+int cli_tlk_load(const char *path, cli_tlk *t)
+{
+    relic_error err;
+    memset(t, 0, sizeof *t);
+    if (cli_load(path, &t->in)) return 1;
+    if (relic_tlk_open(t->in.map.bytes.data, t->in.map.bytes.size, &t->view, &err) != RELIC_OK) {
+        cli_error(path, &err);
+        cli_unload(&t->in);
+        return 1;
+    }
+    t->loaded = 1;
+    return 0;
+}
+
+void cli_tlk_unload(cli_tlk *t)
+{
+    if (t->loaded) cli_unload(&t->in);
+    t->loaded = 0;
+}
+
+void cli_tlk_put(FILE *f, const cli_tlk *t, uint32_t strref)
+{
+    const char *text;
+    size_t n;
+    relic_tlk_text(&t->view, strref, &text, &n);
+    fwrite(text, 1, n, f);
+}
+
+static const char *language_name(uint32_t id)
+{
+    const char *s = relic_tlk_language_name(id);
+    return s ? s : "unknown";
+}
+
+static int tlk_info(const cli_input *in)
+{
+    relic_tlk_view v;
+    relic_error err;
+    if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        return 1;
+    }
+    size_t with_text = 0, with_sound = 0;
+    uint64_t bytes = 0;
+    for (size_t i = 0; i < v.entries_count; i++) {
+        relic_tlk_entry_view e = relic_tlk_entries_at(&v, i);
+        uint32_t fl = relic_tlk_entry_flags(e);
+        if ((fl & RELIC_TLK_STRING_FLAGS_TEXT_PRESENT) && relic_tlk_entry_string_size(e)) {
+            with_text++;
+            bytes += relic_tlk_entry_string_size(e);
+        }
+        with_sound += (fl & RELIC_TLK_STRING_FLAGS_SND_PRESENT) != 0;
+    }
+    printf("%s: BioWare talk table TLK V3.0, language %u (%s)\n", in->path, (unsigned)v.values.header.language_id,
+           language_name(v.values.header.language_id));
+    printf("  %zu strings (%zu with text, %llu bytes; %zu with a sound)\n", v.entries_count, with_text,
+           (unsigned long long)bytes, with_sound);
+    return 0;
+}
+
+static unsigned tlk_check(const cli_input *in, int strict)
+{
+    relic_tlk_view v;
+    relic_error err;
+    (void)strict;
+    if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+const cli_hooks cli_tlk_hooks = {
+    tlk_info, tlk_check, NULL, NULL, NULL, NULL, NULL,
+    "  x.tlk -> y.json|y.tlk                            JSON (header, entries, text), re-written talk table\n"
+    "  x.json -> y.tlk                                  the talk table again, byte for byte\n",
+};

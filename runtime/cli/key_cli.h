@@ -1,0 +1,43 @@
+/* key_cli.h — what the KEY/BIF and TLK parts of the command share
+ * (fmt_key.c, fmt_tlk.c, cmd_container.c, cmd_extract.c, cmd_get.c,
+ * cmd_diff.c): a KEY opened with its BIFs found beside it as the game finds
+ * them, and a talk table for showing StrRefs as text. */
+#ifndef RELIC_CLI_KEY_H
+#define RELIC_CLI_KEY_H
+
+#include "formats.h"
+#include "relic_key.h"
+#include "relic_tlk.h"
+
+/* `relic ls` of a KEY (every key with its BIF) or a BIF (every resource,
+ * those past the end marked). 0 success, 1 invalid. */
+int cli_key_ls(const cli_input *in);
+int cli_bif_ls(const cli_input *in);
+/* `relic extract KEY [MEMBER|TYPE|GLOB...] [-C DIR]` on the loaded KEY. */
+int cli_key_extract(const cli_input *in, const cli_extract_args *x);
+void cli_key_extract_usage(FILE *f);
+/* The bytes of resource name ("resref.ext") through the KEY at key_path
+ * (its BIFs beside it): a heap copy in *data (free it), size in *size.
+ * 0 found, 1 not listed, -1 error (printed). */
+int cli_key_lookup(const char *key_path, const char *name, uint8_t **data, size_t *size);
+/* path of rel (a relative path, '/' separated) under dir, matching each
+ * component without regard to case as the game's file lookup does on
+ * Windows; 0 when it exists (out filled), else 1. */
+int cli_find_nocase(const char *dir, const char *rel, char *out, size_t n);
+
+/* A talk table loaded for --tlk: mapped and validated. */
+typedef struct cli_tlk {
+    cli_input in;
+    relic_tlk_view view;
+    int loaded;
+} cli_tlk;
+/* Load path as a talk table into t; 0 success (errors printed). */
+int cli_tlk_load(const char *path, cli_tlk *t);
+void cli_tlk_unload(cli_tlk *t);
+/* The talk table given by --tlk, or NULL: set by cmd_get, cmd_dump and
+ * cmd_diff for the GFF printers. */
+extern const cli_tlk *cli_tlk_current;
+/* Print StrRef's text to f as one JSON-safe-free line ("" when none). */
+void cli_tlk_put(FILE *f, const cli_tlk *t, uint32_t strref);
+
+#endif

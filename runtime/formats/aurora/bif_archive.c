@@ -1,0 +1,120 @@
+/* bif_archive.c — open a BIF V1: the generated validator checks the header
+ * and places the variable resource table; this file places each resource's
+ * bytes by its entry and checks them (inside the file, not in the header or
+ * table, no two overlapping), reporting every problem for `relic check` of a
+ * BIF whose data are cut off, and hands out a resource in place.
+ * Sources: BioWare, "Key and BIF File Formats" 3.2; xoreos,
+ * src/aurora/biffile.cpp (resources indexed by position); neverwinter.nim,
+ * key.nim. */
+#include "relic_key.h"
+
+relic_status relic_bif_open_tables(const uint8_t *data, size_t size, relic_arena *a, relic_bif_bif *out,
+                                   relic_error *err)
+{
+    relic_bif_view v;
+    relic_status st = relic_bif_validate(data, size, &v, err);
+    if (st != RELIC_OK) return st;
+    return relic_bif_decode(&v, a, out, err);
+}
+
+/* Entries sorted by offset, to find overlaps in n log n. */
+typedef struct placed { uint64_t start, end; uint32_t index; } placed;
+
+static int by_start(const void *a, const void *b)
+{
+    const placed *x = a, *y = b;
+    return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->index > y->index) - (x->index < y->index);
+}
+
+static uint64_t entry_at(const relic_bif_bif *b, uint32_t i)
+{
+    return (uint64_t)b->header.variable_table_offset + (uint64_t)RELIC_BIF_VARIABLE_RESOURCE_SIZE * i;
+}
+
+/* Forwards the first problem into err for relic_bif_open. */
+static void keep_first(void *ctx, const relic_error *e)
+{
+    relic_error *first = ctx;
+    if (first->code == RELIC_OK) *first = *e;
+}
+
+unsigned relic_bif_check_data(const relic_bif_bif *b, size_t size, relic_arena *scratch, relic_problems *p)
+{
+    char path[48];
+    unsigned before = p->count;
+    uint64_t table_start = b->header.variable_table_offset;
+    uint64_t table_end = entry_at(b, (uint32_t)b->variable_resources_count);
+    size_t np = 0;
+    placed *pl = relic_arena_array(scratch, b->variable_resources_count ? b->variable_resources_count : 1, sizeof *pl, 8);
+    if (!pl) {
+        relic_problem(p, RELIC_E_NOMEM, 0, NULL, "out of memory for %zu entries", b->variable_resources_count);
+        return p->count - before;
+    }
+    for (uint32_t i = 0; i < b->variable_resources_count; i++) {
+        const relic_bif_variable_resource *r = &b->variable_resources[i];
+        uint64_t end = (uint64_t)r->offset + r->file_size;
+        snprintf(path, sizeof path, "variable_resources[%u]", (unsigned)i);
+        if (end > size) {
+            relic_problem(p, RELIC_E_TRUNCATED, entry_at(b, i), path, "data 0x%x+0x%x pass the end of the file (0x%zx bytes)",
+                          (unsigned)r->offset, (unsigned)r->file_size, size);
+            continue;
+        }
+        if (r->file_size == 0) continue;
+        if (r->offset < table_end && end > (r->offset < table_start ? 0 : table_start)) {
+            relic_problem(p, RELIC_E_LAYOUT, entry_at(b, i), path, "data 0x%x+0x%x overlap the header or table (0x0..0x%llx)",
+                          (unsigned)r->offset, (unsigned)r->file_size, (unsigned long long)table_end);
+            continue;
+        }
+        pl[np].start = r->offset;
+        pl[np].end = end;
+        pl[np].index = i;
+        np++;
+    }
+    if (relic_sort(pl, np, sizeof *pl, by_start, scratch) != RELIC_OK) {
+        relic_problem(p, RELIC_E_NOMEM, 0, NULL, "out of memory sorting %zu entries", np);
+        return p->count - before;
+    }
+    uint64_t reach = 0;
+    uint32_t reach_index = 0;
+    for (size_t k = 0; k < np; k++) {
+        if (k && pl[k].start < reach) {
+            snprintf(path, sizeof path, "variable_resources[%u]", (unsigned)pl[k].index);
+            relic_problem(p, RELIC_E_LAYOUT, entry_at(b, pl[k].index), path,
+                          "data 0x%llx..0x%llx overlap those of variable_resources[%u]", (unsigned long long)pl[k].start,
+                          (unsigned long long)pl[k].end, (unsigned)reach_index);
+        }
+        if (pl[k].end > reach) { reach = pl[k].end; reach_index = pl[k].index; }
+    }
+    return p->count - before;
+}
+
+relic_status relic_bif_open(const uint8_t *data, size_t size, relic_arena *a, relic_bif_bif *out, relic_error *err)
+{
+    relic_status st = relic_bif_open_tables(data, size, a, out, err);
+    if (st != RELIC_OK) return st;
+    relic_error first;
+    relic_error_clear(&first);
+    relic_problems p = { keep_first, &first, 0, 1 };
+    relic_bif_check_data(out, size, a, &p);
+    if (p.count == 0) return RELIC_OK;
+    if (err) *err = first;
+    return first.code;
+}
+
+relic_status relic_bif_resource(const relic_bif_bif *b, const uint8_t *data, size_t size, uint32_t index,
+                                const uint8_t **out, uint32_t *out_size, relic_error *err)
+{
+    char path[48];
+    snprintf(path, sizeof path, "variable_resources[%u]", (unsigned)index);
+    if (index >= b->variable_resources_count)
+        return relic_fail(err, RELIC_E_INDEX, RELIC_BIF_HEADER_VARIABLE_RESOURCE_COUNT_OFFSET, path,
+                          "resource index %u >= VariableResourceCount %zu", (unsigned)index, b->variable_resources_count);
+    const relic_bif_variable_resource *r = &b->variable_resources[index];
+    if ((uint64_t)r->offset + r->file_size > size)
+        return relic_fail(err, RELIC_E_TRUNCATED, entry_at(b, index), path,
+                          "data 0x%x+0x%x pass the end of the file (0x%zx bytes)", (unsigned)r->offset,
+                          (unsigned)r->file_size, size);
+    *out = data + r->offset;
+    *out_size = r->file_size;
+    return RELIC_OK;
+}
