@@ -169,7 +169,7 @@ int cli_extract_container(const cli_input *in, const cli_extract_args *x)
 
 static void pack_usage(FILE *f)
 {
-    fprintf(f, "usage: relic pack DIR OUT.mod|.erf|.hak|.sav|.nwm|.rim [--nwn2]\n"
+    fprintf(f, "usage: relic pack DIR OUT.mod|.erf|.hak|.sav|.nwm|.rim|.key [--nwn2]\n"
                "Build a container from the files of DIR; the container type is OUT's extension. With\n"
                "DIR/" CLI_ERF_MANIFEST " (written by relic extract) its header, member order and layout\n"
                "are used, so an extracted container packs back byte for byte; files not listed there\n"
@@ -179,6 +179,8 @@ static void pack_usage(FILE *f)
                "decimal type id), in order of ResRef, then type id; ResID = index; header, strings, keys,\n"
                "resource list, then the data back to back, as real files are laid out.\n"
                "ERF V1.0 (NWN1/KotOR, 16-character ResRefs) unless --nwn2 (V1.1, 32 characters); build date from SOURCE_DATE_EPOCH, else today.\n"
+               "OUT.key: the files (resref.ext, sorted) into one BIF, OUT's directory/data/OUT-name.bif,\n"
+               "and a KEY V1 indexing it, laid out as the games' chitin.key and BIFs are.\n"
                "Exit status: 0 success, 1 failure, 2 usage error.\n");
 }
 
@@ -394,6 +396,7 @@ int cmd_pack(int argc, char **argv)
     if (!dir || !out_path) { pack_usage(stderr); return EXIT_USAGE; }
     char ext[8], ft[4];
     relic_path_extension(out_path, ext, sizeof ext);
+    if (!strcmp(ext, "key")) return cli_key_pack(dir, out_path); /* a KEY and its BIF: fmt_key.c */
     static const char *const kinds[] = { "erf", "mod", "hak", "sav", "nwm", "rim" };
     int k = -1;
     for (int i = 0; i < 6; i++) if (!strcmp(ext, kinds[i])) k = i;

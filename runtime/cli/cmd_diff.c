@@ -17,15 +17,17 @@
 #include "erf_cli.h"
 #include "gff_cli.h"
 #include "gff_text.h"
+#include "key_cli.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic diff A B [--encoding cp1252|utf8|auto]\n"
+    fprintf(f, "usage: relic diff A B [--encoding cp1252|utf8|auto] [--tlk dialog.tlk]\n"
                "Print the field-level differences between two GFF files, one per line by path:\n"
                "  ~ PATH: OLD -> NEW   changed   - PATH: OLD   only in A   + PATH: NEW   only in B\n"
                "Fields are matched by label, list elements by index; struct ids show as PATH/__struct_id.\n"
                "Text is shown as UTF-8 from each file's encoding (auto: as relic get and set choose it).\n"
                "A GFF member of a container is named CONTAINER:MEMBER (module.mod:module.ifo).\n"
+               "--tlk T: a locstring's StrRef is followed by its text in talk table T (strref 13 \"Paladins\").\n"
                "Exit status: 0 no differences, 1 differences, 2 invalid input or usage error.\n");
 }
 
@@ -139,7 +141,16 @@ static void format_value(const relic_gff_doc *d, relic_gff_encoding enc, uint32_
         relic_gff_get_locstring(d, f, &ls, &err);
         const uint8_t *cur = ls.first;
         relic_buf_puts(o, "{");
-        if (ls.strref != RELIC_GFF_NONE) relic_buf_printf(o, "strref %" PRIu32 "%s", ls.strref, ls.count ? ", " : "");
+        if (ls.strref != RELIC_GFF_NONE) {
+            const char *tt;
+            size_t tn;
+            relic_buf_printf(o, "strref %" PRIu32, ls.strref);
+            if (cli_tlk_current && cli_tlk_strref_text((void *)cli_tlk_current, ls.strref, &tt, &tn)) { /* --tlk */
+                relic_buf_puts(o, " ");
+                put_text(o, (const uint8_t *)tt, tn, RELIC_GFF_ENC_UTF8);
+            }
+            relic_buf_puts(o, ls.count ? ", " : "");
+        }
         for (uint32_t k = 0; k < ls.count; k++) {
             uint32_t id;
             relic_gff_locstring_next(&cur, &id, &b);
@@ -296,9 +307,11 @@ int cmd_diff(int argc, char **argv)
 {
     const char *args[2], *enc_name = NULL;
     relic_gff_encoding enc;
-    int n = 0;
+    cli_tlk tlk = { 0 };
+    int n = 0, t;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if ((t = cli_tlk_option(argc, argv, &i, &tlk)) != 0) { if (t < 0) return 2; continue; }
         if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
             enc_name = argv[++i];
             if (cli_gff_encoding(enc_name, NULL, &enc)) {
@@ -332,5 +345,7 @@ int cmd_diff(int argc, char **argv)
     }
     close_side(&sa);
     close_side(&sb);
+    cli_tlk_unload(&tlk);
+    cli_tlk_current = NULL;
     return rc;
 }

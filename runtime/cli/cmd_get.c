@@ -12,16 +12,25 @@
 #include "gff_cli.h"
 #include "relic_gff.h"
 #include "erf_cli.h"
+#include "key_cli.h"
+#include <stdlib.h>
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic get FILE PATH [--encoding cp1252|utf8|auto]\n"
+    fprintf(f, "usage: relic get FILE PATH [--encoding cp1252|utf8|auto] [--tlk dialog.tlk]\n"
+               "       relic get dialog.tlk STRREF\n"
+               "       relic get --install DIR RESREF.EXT [PATH]\n"
                "Print one value of a GFF file (ARE, GIT, IFO, UTC, DLG, BIC, ...). PATH is labels and\n"
                "list indices separated by '/' (Mod_Name, Tile_List/3/Tile_ID); an empty PATH is the\n"
                "top-level struct. Locstrings print their StrRef and one line per language; a struct or\n"
                "list prints what it holds. Text is printed as UTF-8, read in the file's encoding (auto:\n"
                "UTF-8 when all its text is, as NWN2 writes it, else cp1252; ResRefs always cp1252),\n"
-               "the form `relic set` stores back.\n"
+               "the form `relic set` stores back. --tlk shows a locstring's StrRef as its text in the\n"
+               "talk table (a line \"tlk: TEXT\" after \"strref N\").\n"
+               "A talk table (TLK V3.0) and a StrRef: that string's text.\n"
+               "--install DIR: the resource looked up in the game's order (DIR/override, then the\n"
+               "containers of DIR/modules in name order, then DIR/chitin.key's BIFs); its bytes are\n"
+               "written to standard output (its source to standard error), or with PATH one GFF value.\n"
                "Exit status: 0 success, 1 invalid file or no such field, 2 usage error.\n");
 }
 
@@ -77,6 +86,11 @@ static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding en
         relic_gff_get_locstring(d, f, &ls, &err);
         const uint8_t *cur = ls.first;
         if (ls.strref != RELIC_GFF_NONE) printf("strref %" PRIu32 "\n", ls.strref);
+        if (ls.strref != RELIC_GFF_NONE && cli_tlk_current) { /* --tlk */
+            printf("tlk: ");
+            if (!cli_tlk_put(stdout, cli_tlk_current, ls.strref)) printf("(not in the talk table)");
+            printf("\n");
+        }
         for (uint32_t k = 0; k < ls.count; k++) {
             uint32_t id;
             relic_gff_locstring_next(&cur, &id, &b);
@@ -97,13 +111,17 @@ static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding en
     return 0;
 }
 
+static int get_main(const char **args, int n, const char *enc_name, const char *install);
+
 int cmd_get(int argc, char **argv)
 {
-    const char *args[2], *enc_name = NULL;
+    const char *args[2], *enc_name = NULL, *tlk_path = NULL, *install = NULL;
     relic_gff_encoding enc;
     int n = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (strcmp(argv[i], "--tlk") == 0 && i + 1 < argc) { tlk_path = argv[++i]; continue; }
+        if (strcmp(argv[i], "--install") == 0 && i + 1 < argc) { install = argv[++i]; continue; }
         if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
             enc_name = argv[++i];
             if (cli_gff_encoding(enc_name, NULL, &enc)) {
@@ -115,9 +133,73 @@ int cmd_get(int argc, char **argv)
         if (n == 2) { usage(stderr); return EXIT_USAGE; }
         args[n++] = argv[i];
     }
-    if (n != 2) { usage(stderr); return EXIT_USAGE; }
+    if (n != 2 && !(install && n == 1)) { usage(stderr); return EXIT_USAGE; }
+    cli_tlk tlk;
+    if (tlk_path) {
+        if (cli_tlk_load(tlk_path, &tlk)) return EXIT_INVALID;
+        cli_tlk_current = &tlk;
+    }
+    int grc = get_main(args, n, enc_name, install);
+    if (tlk_path) cli_tlk_unload(&tlk);
+    cli_tlk_current = NULL;
+    return grc;
+}
+
+/* The text of a StrRef of a talk table: `relic get dialog.tlk 12345`. */
+static int get_tlk_text(const cli_input *in, const char *arg)
+{
+    relic_tlk_view v;
+    relic_error err;
+    char *end;
+    unsigned long long ref = strtoull(arg, &end, 0);
+    if (!*arg || *end || ref > UINT32_MAX) { cli_errorf(in->path, 0, "'%s' is not a StrRef (a number)", arg); return EXIT_USAGE; }
+    if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        return EXIT_INVALID;
+    }
+    if (ref >= v.entries_count) {
+        cli_errorf(in->path, 0, "StrRef %llu is past the %zu strings of the table", ref, v.entries_count);
+        return EXIT_INVALID;
+    }
+    cli_tlk t = { *in, v, 1 };
+    cli_tlk_put(stdout, &t, (uint32_t)ref);
+    printf("\n");
+    return EXIT_VALID;
+}
+
+static int get_main(const char **args, int n, const char *enc_name, const char *install)
+{
+    relic_gff_encoding enc;
     cli_input in;
-    if (cli_load(args[0], &in)) return EXIT_INVALID;
+    uint8_t *found = NULL;
+    size_t found_size = 0;
+    if (install) {
+        /* the resource from the install; args[0] its name, args[1] the GFF path */
+        char where[4096];
+        int lr = cli_install_lookup(install, args[0], &found, &found_size, where, sizeof where);
+        if (lr) {
+            if (lr > 0) cli_errorf(install, 0, "no resource '%s' in override/, modules/ or chitin.key", args[0]);
+            return EXIT_INVALID;
+        }
+        fprintf(stderr, "%s: from %s\n", args[0], where);
+        if (n == 1) {
+            int bad = fwrite(found, 1, found_size, stdout) != found_size || fflush(stdout) != 0;
+            free(found);
+            return bad ? EXIT_INVALID : EXIT_VALID;
+        }
+        memset(&in, 0, sizeof in);
+        in.path = args[0];
+        in.map.bytes.data = found;
+        in.map.bytes.size = found_size;
+        in.format = relic_detect(found, found_size, args[0]);
+    } else if (cli_load(args[0], &in)) {
+        return EXIT_INVALID;
+    }
+    if (in.format == RELIC_FORMAT_TLK) {
+        int trc = get_tlk_text(&in, args[1]);
+        if (found) free(found); else cli_unload(&in);
+        return trc;
+    }
     relic_arena a;
     relic_gff_doc d;
     relic_error err;
@@ -167,6 +249,6 @@ int cmd_get(int argc, char **argv)
     }
 done:
     relic_arena_release(&a);
-    cli_unload(&in);
+    if (found) free(found); else cli_unload(&in);
     return rc;
 }

@@ -2,30 +2,35 @@
 #include <string.h>
 
 #include "formats.h"
+#include "key_cli.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic dump FILE [-o OUT] [--encoding cp1252|utf8|auto]\n"
+    fprintf(f, "usage: relic dump FILE [-o OUT] [--encoding cp1252|utf8|auto] [--tlk dialog.tlk]\n"
                "Print the file as JSON (the form `relic convert x.json y.<ext>` reads back byte for byte).\n"
                "  -o OUT   write to OUT (atomically) instead of standard output\n"
                "  --encoding E  GFF text code page (default auto: UTF-8 when all text is UTF-8, as NWN2 writes it; else cp1252)\n"
+               "  --tlk T  GFF: beside each locstring with a StrRef, \"__tlk\": its text in talk table T (read back: ignored)\n"
                "Exit status: 0 success, 1 invalid input or write failure, 2 usage error.\n");
 }
 
 int cmd_dump(int argc, char **argv)
 {
     const char *in_path = NULL, *out_path = "-";
+    cli_tlk tlk = { 0 };
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        int t;
+        if (cli_is_help(argv[i])) { usage(stdout); cli_tlk_unload(&tlk); return EXIT_VALID; }
+        else if ((t = cli_tlk_option(argc, argv, &i, &tlk)) != 0) { if (t < 0) return EXIT_INVALID; }
         else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out_path = argv[++i];
         else if (strncmp(argv[i], "--encoding", 10) == 0) { if (cli_convert_take_option(argc, argv, &i) != 1) { usage(stderr); return EXIT_USAGE; } }
         else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic dump: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
         else if (!in_path) in_path = argv[i];
         else { usage(stderr); return EXIT_USAGE; }
     }
-    if (!in_path) { usage(stderr); return EXIT_USAGE; }
+    if (!in_path) { usage(stderr); cli_tlk_unload(&tlk); return EXIT_USAGE; }
     cli_input in;
-    if (cli_load(in_path, &in)) return EXIT_INVALID;
+    if (cli_load(in_path, &in)) { cli_tlk_unload(&tlk); return EXIT_INVALID; }
     int rc = EXIT_VALID;
     const cli_format *f = cli_format_for(in.format);
     if (!f) {
@@ -35,5 +40,7 @@ int cmd_dump(int argc, char **argv)
         rc = EXIT_INVALID;
     }
     cli_unload(&in);
+    cli_tlk_unload(&tlk);
+    cli_tlk_current = NULL;
     return rc;
 }

@@ -9,6 +9,7 @@
 
 #include "formats.h"
 #include "gff_cli.h"
+#include "key_cli.h"
 #include "relic_gff.h"
 
 typedef struct warn_ctx {
@@ -189,7 +190,8 @@ static int gff_to_json(const cli_input *in, relic_buf *out)
     if (text_encoding(&enc)) return 1;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (open_doc(in, &a, &d, NULL)) rc = 1;
-    else if (relic_gff_json_print_doc(&d, enc, out, &err) != RELIC_OK) {
+    else if ((cli_tlk_current ? relic_gff_json_print_doc_strrefs(&d, enc, cli_tlk_strref_text, (void *)cli_tlk_current, out, &err)
+                              : relic_gff_json_print_doc(&d, enc, out, &err)) != RELIC_OK) { /* --tlk: fmt_tlk.c */
         if (!cli_json_write_failed(out)) cli_error(in->path, &err);
         rc = 1;
     }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "erf_cli.h"
 #include "key_cli.h"
@@ -497,5 +498,205 @@ int cli_key_lookup(const char *key_path, const char *name, uint8_t **data, size_
     }
     key_set_close(&s);
     cli_unload(&in);
+    return rc;
+}
+
+/* ---------------------------------------------------------------------- */
+/* pack DIR OUT.key                                                       */
+/* ---------------------------------------------------------------------- */
+
+typedef struct pack_file { char name[256]; char resref[RELIC_KEY_RESREF_MAX + 1]; uint32_t type; relic_mapping map; } pack_file;
+
+static int by_resref_type(const void *x, const void *y)
+{
+    const pack_file *a = x, *b = y;
+    int c = strcmp(a->resref, b->resref);
+    return c ? c : (a->type > b->type) - (a->type < b->type);
+}
+
+int cli_key_pack(const char *dir, const char *out_path)
+{
+    DIR *d = opendir(dir);
+    struct dirent *de;
+    pack_file *files = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 0;
+    char path[4096], base[256], bif_rel[300], bif_path[4096], outdir[4096];
+    relic_error err;
+    if (!d) { cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno)); return EXIT_INVALID; }
+    while (!rc && (de = readdir(d)) != NULL) {
+        struct stat st;
+        if (de->d_name[0] == '.' || join(path, sizeof path, dir, '/', de->d_name)) continue;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        const char *dot = strrchr(de->d_name, '.');
+        size_t stem = dot ? (size_t)(dot - de->d_name) : 0;
+        uint32_t type;
+        if (!dot || !relic_erf_type_from_extension(dot + 1, RELIC_ERF_GAME_KOTOR, &type) || type > UINT16_MAX) {
+            cli_errorf(path, 0, "unknown resource type '%s' (use a known extension or a decimal type id)", dot ? dot + 1 : "");
+            rc = 1;
+            break;
+        }
+        if (stem == 0 || stem > RELIC_KEY_RESREF_MAX || strlen(de->d_name) >= sizeof files->name) {
+            cli_errorf(path, 0, "a KEY's ResRef has 1 to %d characters", RELIC_KEY_RESREF_MAX);
+            rc = 1;
+            break;
+        }
+        if (n == cap) {
+            pack_file *m = realloc(files, (cap = cap ? cap * 2 : 64) * sizeof *files);
+            if (!m) { rc = 1; break; }
+            files = m;
+        }
+        memset(&files[n], 0, sizeof files[n]);
+        memcpy(files[n].name, de->d_name, strlen(de->d_name) + 1);
+        for (size_t k = 0; k < stem; k++)
+            files[n].resref[k] = (char)(de->d_name[k] >= 'A' && de->d_name[k] <= 'Z' ? de->d_name[k] + 32 : de->d_name[k]);
+        files[n].type = type;
+        n++;
+    }
+    closedir(d);
+    if (!rc) qsort(files, n, sizeof *files, by_resref_type);
+    relic_bif_member *bm = calloc(n + 1, sizeof *bm);
+    relic_key_member *km = calloc(n + 1, sizeof *km);
+    size_t mapped = 0;
+    if (!bm || !km) rc = 1;
+    for (size_t i = 0; !rc && i < n; i++, mapped++) {
+        if (join(path, sizeof path, dir, '/', files[i].name) ||
+            relic_map_file(path, CLI_MAX_PIPE_INPUT, &files[i].map, &err) != RELIC_OK) { cli_error(path, &err); rc = 1; break; }
+        if (files[i].map.bytes.size > UINT32_MAX) { cli_errorf(path, 0, "over 4 GiB"); rc = 1; break; }
+        bm[i].res_type = files[i].type;
+        bm[i].data = files[i].map.bytes.data;
+        bm[i].size = (uint32_t)files[i].map.bytes.size;
+        km[i].resref = files[i].resref;
+        km[i].res_type = (uint16_t)files[i].type;
+        km[i].bif = 0;
+        km[i].index = (uint32_t)i;
+    }
+    /* one BIF, data/<KEY's name>.bif beside the KEY, as the game's BIFs lie */
+    const char *slash = strrchr(out_path, '/');
+    snprintf(outdir, sizeof outdir, "%.*s", slash ? (int)(slash - out_path) : 1, slash ? out_path : ".");
+    snprintf(base, sizeof base, "%s", slash ? slash + 1 : out_path);
+    char *dot = strrchr(base, '.');
+    if (dot) *dot = 0;
+    snprintf(bif_rel, sizeof bif_rel, "data/%s.bif", base);
+    if (!rc && join(path, sizeof path, outdir, '/', "data")) rc = 1;
+    if (!rc && mkdir(path, 0777) != 0 && errno != EEXIST) { cli_errorf(path, 0, "cannot create the directory: %s", strerror(errno)); rc = 1; }
+    if (!rc && join(bif_path, sizeof bif_path, outdir, '/', bif_rel)) rc = 1;
+    relic_arena a;
+    relic_buf bif, key;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    relic_buf_init(&bif, 0);
+    relic_buf_init(&key, 0);
+    if (!rc) {
+        const char *names[1] = { bif_rel };
+        uint32_t sizes[1];
+        const char *sde = getenv("SOURCE_DATE_EPOCH");
+        time_t t = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        if (relic_bif_write_members(bm, (uint32_t)n, 0, &a, &bif, &err) != RELIC_OK) { cli_error(bif_path, &err); rc = 1; }
+        sizes[0] = (uint32_t)bif.size;
+        if (!rc && relic_key_write_index(names, sizes, 1, km, (uint32_t)n, (uint32_t)tm.tm_year, (uint32_t)tm.tm_yday, &a,
+                                         &key, &err) != RELIC_OK) { cli_error(out_path, &err); rc = 1; }
+    }
+    if (!rc) {
+        cli_batch_begin(); /* both files or neither */
+        rc = cli_write(bif_path, bif.data, bif.size, NULL) || cli_write(out_path, key.data, key.size, NULL);
+        rc = cli_batch_end(!rc);
+        if (!rc) printf("%s: %zu resources, in %s\n", out_path, n, bif_path);
+    }
+    for (size_t i = 0; i < mapped; i++) relic_unmap(&files[i].map);
+    relic_buf_free(&bif);
+    relic_buf_free(&key);
+    relic_arena_release(&a);
+    free(files);
+    free(bm);
+    free(km);
+    return rc ? EXIT_INVALID : EXIT_VALID;
+}
+
+/* ---------------------------------------------------------------------- */
+/* lookup in a game install for get --install                             */
+/* ---------------------------------------------------------------------- */
+
+static int by_string(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* The first module container (modules/NAME.mod .erf .hak .rim, in name order)
+ * holding name. 0 found, 1 not, -1 error. */
+static int modules_lookup(const char *dir, const char *name, uint8_t **data, size_t *size, char *where, size_t where_n)
+{
+    char mdir[4096], path[4096];
+    if (cli_find_nocase(dir, "modules", mdir, sizeof mdir)) return 1;
+    DIR *d = opendir(mdir);
+    struct dirent *de;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = 1;
+    if (!d) return 1;
+    while ((de = readdir(d)) != NULL) {
+        char ext[8];
+        relic_path_extension(de->d_name, ext, sizeof ext);
+        if (strcmp(ext, "mod") && strcmp(ext, "erf") && strcmp(ext, "hak") && strcmp(ext, "rim")) continue;
+        if (n == cap) {
+            char **m = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof *names);
+            if (!m) break;
+            names = m;
+        }
+        if ((names[n] = malloc(strlen(de->d_name) + 1)) == NULL) break;
+        memcpy(names[n], de->d_name, strlen(de->d_name) + 1);
+        n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, by_string);
+    for (size_t i = 0; rc == 1 && i < n; i++) {
+        cli_input in;
+        relic_arena a;
+        relic_erf_archive ar;
+        relic_error err;
+        uint32_t k;
+        if (join(path, sizeof path, mdir, '/', names[i]) || cli_load(path, &in)) continue;
+        relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+        if (relic_erf_open(in.map.bytes.data, in.map.bytes.size, &a, &ar, &err) != RELIC_OK) {
+            fprintf(stderr, "relic get: note: %s skipped: ", path);
+            cli_error(path, &err);
+        } else if (relic_erf_find(&ar, name, &k)) {
+            *size = ar.entries[k].size;
+            if ((*data = malloc(*size ? *size : 1)) != NULL) {
+                memcpy(*data, ar.entries[k].data, *size);
+                snprintf(where, where_n, "%s", path);
+                rc = 0;
+            } else {
+                rc = -1;
+            }
+        }
+        relic_arena_release(&a);
+        cli_unload(&in);
+    }
+    for (size_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+    return rc;
+}
+
+int cli_install_lookup(const char *dir, const char *name, uint8_t **data, size_t *size, char *where, size_t where_n)
+{
+    char rel[300], path[4096];
+    int rc;
+    /* 1. override/ (PyKotor's order for KotOR; the brief's for every game) */
+    snprintf(rel, sizeof rel, "override/%s", name);
+    if (!strchr(name, '/') && cli_find_nocase(dir, rel, path, sizeof path) == 0) {
+        cli_input in;
+        if (cli_load(path, &in)) return -1;
+        *size = in.map.bytes.size;
+        *data = malloc(*size ? *size : 1);
+        if (*data) memcpy(*data, in.map.bytes.data, *size);
+        cli_unload(&in);
+        snprintf(where, where_n, "%s", path);
+        return *data ? 0 : -1;
+    }
+    /* 2. the modules' containers */
+    if ((rc = modules_lookup(dir, name, data, size, where, where_n)) != 1) return rc;
+    /* 3. chitin.key's BIFs */
+    if (cli_find_nocase(dir, "chitin.key", path, sizeof path)) return 1;
+    rc = cli_key_lookup(path, name, data, size);
+    if (rc == 0) snprintf(where, where_n, "%s", path);
     return rc;
 }

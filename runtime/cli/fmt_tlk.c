@@ -7,6 +7,7 @@
  * src/aurora/talktable_tlk.cpp; neverwinter.nim, tlk.nim. */
 #include <string.h>
 
+#include "gff_cli.h"
 #include "key_cli.h"
 
 const cli_tlk *cli_tlk_current;
@@ -31,12 +32,29 @@ void cli_tlk_unload(cli_tlk *t)
     t->loaded = 0;
 }
 
-void cli_tlk_put(FILE *f, const cli_tlk *t, uint32_t strref)
+int cli_tlk_strref_text(void *ctx, uint32_t strref, const char **text, size_t *n)
+{
+    return relic_tlk_text(&((const cli_tlk *)ctx)->view, strref, text, n);
+}
+
+int cli_tlk_option(int argc, char **argv, int *i, cli_tlk *t)
+{
+    if (strcmp(argv[*i], "--tlk") != 0) return 0;
+    if (*i + 1 >= argc) { fprintf(stderr, "relic: --tlk needs a talk table (dialog.tlk)\n"); return -1; }
+    if (t->loaded) cli_tlk_unload(t);
+    if (cli_tlk_load(argv[++*i], t)) return -1;
+    cli_tlk_current = t;
+    return 1;
+}
+
+int cli_tlk_put(FILE *f, const cli_tlk *t, uint32_t strref)
 {
     const char *text;
     size_t n;
-    relic_tlk_text(&t->view, strref, &text, &n);
-    fwrite(text, 1, n, f);
+    if (!relic_tlk_text(&t->view, strref, &text, &n)) return 0;
+    /* UTF-8 as NWN2 writes it; bytes that are not UTF-8 (NWN1, KotOR) as cp1252 */
+    cli_gff_put_text(f, (const uint8_t *)text, n, RELIC_GFF_ENC_UTF8);
+    return 1;
 }
 
 static const char *language_name(uint32_t id)

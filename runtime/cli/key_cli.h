@@ -16,6 +16,10 @@ int cli_bif_ls(const cli_input *in);
 /* `relic extract KEY [MEMBER|TYPE|GLOB...] [-C DIR]` on the loaded KEY. */
 int cli_key_extract(const cli_input *in, const cli_extract_args *x);
 void cli_key_extract_usage(FILE *f);
+/* `relic pack DIR OUT.key`: the directory's files (resref.ext, sorted by
+ * ResRef then type) into one BIF, OUT's directory/data/OUT-name.bif, and
+ * the KEY indexing it. */
+int cli_key_pack(const char *dir, const char *out_path);
 /* The bytes of resource name ("resref.ext") through the KEY at key_path
  * (its BIFs beside it): a heap copy in *data (free it), size in *size.
  * 0 found, 1 not listed, -1 error (printed). */
@@ -37,7 +41,18 @@ void cli_tlk_unload(cli_tlk *t);
 /* The talk table given by --tlk, or NULL: set by cmd_get, cmd_dump and
  * cmd_diff for the GFF printers. */
 extern const cli_tlk *cli_tlk_current;
-/* Print StrRef's text to f as one JSON-safe-free line ("" when none). */
-void cli_tlk_put(FILE *f, const cli_tlk *t, uint32_t strref);
+/* relic_gff_strref_text_fn over a cli_tlk (ctx). */
+int cli_tlk_strref_text(void *ctx, uint32_t strref, const char **text, size_t *n);
+/* --tlk FILE at argv[*i] (advancing *i): loads it into t and sets
+ * cli_tlk_current. 1 taken, 0 not --tlk, -1 failed (printed). */
+int cli_tlk_option(int argc, char **argv, int *i, cli_tlk *t);
+/* Print StrRef's text to f as UTF-8; 0 (nothing printed) when the table has no such entry. */
+int cli_tlk_put(FILE *f, const cli_tlk *t, uint32_t strref);
+
+/* `relic get --install DIR NAME`: resource NAME ("resref.ext") looked up
+ * in the game's order (DIR/override, then DIR/modules' containers, then
+ * DIR/chitin.key's BIFs), a heap copy of its bytes in *data (free it).
+ * 0 found (*where names the source), 1 not found, -1 error (printed). */
+int cli_install_lookup(const char *dir, const char *name, uint8_t **data, size_t *size, char *where, size_t where_n);
 
 #endif

@@ -305,6 +305,8 @@ typedef struct pstate {
     struct sub { uint32_t id; uint32_t pos; const uint8_t *text; uint32_t len; char dec[11]; uint8_t declen; } *subs;
     size_t scap;
     struct { uint32_t field; int64_t index; } path[RELIC_GFF_MAX_DEPTH + 2];
+    relic_gff_strref_text_fn strref_text; /* "__tlk" beside a StrRef's locstring, NULL: none */
+    void *strref_ctx;
 } pstate;
 
 /* One field while a layout is built. */
@@ -517,6 +519,23 @@ static int sub_cmp(const void *a, const void *b)
     return c ? c : (x->pos < y->pos ? -1 : x->pos > y->pos);
 }
 
+/* "__tlk":"text", (a StrRef's text from the talk table, for people; the
+ * reader skips it): UTF-8 as NWN2 writes it, else cp1252 (NWN1, KotOR). */
+static void put_tlk(jout *w, const char *text, size_t n)
+{
+    const uint8_t *t = (const uint8_t *)text;
+    int utf8 = 1;
+    for (size_t i = 0; i < n && utf8;) {
+        uint32_t cp;
+        size_t l = t[i] < 0x80 ? 1 : relic_utf8_next(t + i, n - i, &cp);
+        if (!l) utf8 = 0;
+        i += l;
+    }
+    OUT_LIT(w, "\"__tlk\":");
+    put_text(w, t, n, utf8);
+    out_char(w, ',');
+}
+
 static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p, uint32_t depth)
 {
     jout *w = &ps->w;
@@ -543,6 +562,9 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
         if (i && sub_cmp(&ps->subs[i - 1], s) >= 0) sorted = 0;
         if (i && ps->subs[i - 1].id == s->id) sorted = 0; /* a repeat: found below */
     }
+    const char *tt = NULL;
+    size_t tn = 0;
+    if (ps->strref_text && strref != RELIC_GFF_NONE && !ps->strref_text(ps->strref_ctx, strref, &tt, &tn)) tt = NULL;
     if (!sorted) {
         qsort(ps->subs, count, sizeof *ps->subs, sub_cmp);
         for (uint32_t i = 1; i < count; i++)
@@ -555,6 +577,7 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
             }
         /* the file order, for the way back: each substring's StringID */
         out_bytes(w, sl->text, sl->keylen);
+        if (tt) put_tlk(w, tt, tn);
         OUT_LIT(w, "\"__substring_order\":[");
         uint32_t *order = relic_arena_array(ps->arena, count, sizeof *order, 4);
         if (!order) return nomem(ps);
@@ -564,6 +587,10 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
             out_u64(w, order[i]);
         }
         OUT_LIT(w, "],");
+        out_bytes(w, sl->text + sl->keylen, sl->len - sl->keylen);
+    } else if (tt) {
+        out_bytes(w, sl->text, sl->keylen);
+        put_tlk(w, tt, tn);
         out_bytes(w, sl->text + sl->keylen, sl->len - sl->keylen);
     } else {
         out_bytes(w, sl->text, sl->len);
@@ -799,12 +826,14 @@ static relic_status layout_member(pstate *ps, relic_gff_layout fam, relic_arena 
 
 /* The JSON of d, naming layout family fam in "__layout" . */
 static relic_status print_doc_family(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_layout fam, relic_buf *out,
-                                     relic_arena *scratch, relic_error *err)
+                                     relic_arena *scratch, relic_gff_strref_text_fn fn, void *ctx, relic_error *err)
 {
     pstate *ps = relic_arena_alloc(scratch, sizeof *ps, _Alignof(pstate));
     uint8_t *stage = relic_arena_alloc(scratch, OUT_CAP, 8);
     relic_status st;
     if (!ps || !stage) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
+    ps->strref_text = fn;
+    ps->strref_ctx = ctx;
     if (enc == RELIC_GFF_ENC_AUTO) enc = relic_gff_detect_encoding(d);
     ps->d = d;
     ps->utf8 = enc == RELIC_GFF_ENC_UTF8;
@@ -830,7 +859,17 @@ static relic_status print_doc_family(const relic_gff_doc *d, relic_gff_encoding 
 relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
                                          relic_arena *scratch, relic_error *err)
 {
-    return print_doc_family(d, enc, relic_gff_detect_family(d), out, scratch, err);
+    return print_doc_family(d, enc, relic_gff_detect_family(d), out, scratch, NULL, NULL, err);
+}
+
+relic_status relic_gff_json_print_doc_strrefs(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_strref_text_fn fn,
+                                              void *ctx, relic_buf *out, relic_error *err)
+{
+    relic_arena scratch;
+    relic_arena_init_heap(&scratch, 0);
+    relic_status st = print_doc_family(d, enc, relic_gff_detect_family(d), out, &scratch, fn, ctx, err);
+    relic_arena_release(&scratch);
+    return st;
 }
 
 relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
@@ -859,7 +898,7 @@ relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encodi
     /* the tree's family, not the one detected again from the bytes written in it: the
      * detection is not idempotent (an NWN1-toolset tree whose top-level field-index block
      * falls last reads back as post-order; fuzz_gff, regressions/fuzz_gff) */
-    if (st == RELIC_OK) st = print_doc_family(&d, enc, t->family, out, &scratch, err);
+    if (st == RELIC_OK) st = print_doc_family(&d, enc, t->family, out, &scratch, NULL, NULL, err);
     relic_arena_release(&scratch);
     relic_buf_free(&bin);
     return st;

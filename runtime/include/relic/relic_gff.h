@@ -422,6 +422,19 @@ relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding
 relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
                                          relic_arena *scratch, relic_error *err);
 
+/** The text of a StrRef (from a talk table: relic_tlk_text fits), for
+ *  showing locstrings to people: 1 and *text, *n (bytes, UTF-8 or cp1252)
+ *  when known, else 0. */
+typedef int (*relic_gff_strref_text_fn)(void *ctx, uint32_t strref, const char **text, size_t *n);
+
+/** relic_gff_json_print_doc, with "__tlk": the text fn gives for the StrRef
+ *  of every locstring that has one, beside its "type" (for people: the JSON
+ *  reader skips it, so the output still converts back byte for byte).
+ *  BioWare, "Talk Table File Format" 3 (StrRefs). Scratch from the heap.
+ *  Errors: as relic_gff_json_print_doc. */
+relic_status relic_gff_json_print_doc_strrefs(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_strref_text_fn fn,
+                                              void *ctx, relic_buf *out, relic_error *err);
+
 /** The same for a tree: written (in its family's layout), validated and
  *  printed as above. Errors: those of relic_gff_write_tree and
  *  relic_gff_json_print_doc. */
