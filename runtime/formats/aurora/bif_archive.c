@@ -60,9 +60,10 @@ unsigned relic_bif_check_data(const relic_bif_bif *b, size_t size, relic_arena *
             continue;
         }
         if (r->file_size == 0) continue;
-        if (r->offset < table_end && end > (r->offset < table_start ? 0 : table_start)) {
-            relic_problem(p, RELIC_E_LAYOUT, entry_at(b, i), path, "data 0x%x+0x%x overlap the header or table (0x0..0x%llx)",
-                          (unsigned)r->offset, (unsigned)r->file_size, (unsigned long long)table_end);
+        if (r->offset < RELIC_BIF_HEADER_SIZE || (r->offset < table_end && end > table_start)) {
+            relic_problem(p, RELIC_E_LAYOUT, entry_at(b, i), path, "data 0x%x+0x%x overlap the header (0x0..0x%x) or table (0x%llx..0x%llx)",
+                          (unsigned)r->offset, (unsigned)r->file_size, (unsigned)RELIC_BIF_HEADER_SIZE,
+                          (unsigned long long)table_start, (unsigned long long)table_end);
             continue;
         }
         pl[np].start = r->offset;

@@ -68,8 +68,8 @@ int relic_key_find(const relic_key_key *k, const char *name, uint32_t *index);
 /** Validate a BIF and decode its table into out (arrays from a): the
  *  generated checks (magic, FixedResourceCount 0, the table inside the
  *  file), then every resource's data: inside the file
- *  ("variable_resources[378] @0x17B0: data 0x2052D1+0x1C0 pass the end of
- *  the file (0x19000 bytes)"), not inside the header or table, and not
+ *  ("variable_resources[378] @0x17b4: data 0x... pass the end of the file
+ *  (0x19000 bytes)"), not inside the header or table, and not
  *  overlapping another resource (empty ones may lie anywhere). Errors:
  *  RELIC_E_TRUNCATED, RELIC_E_MAGIC, RELIC_E_RANGE, RELIC_E_LAYOUT,
  *  RELIC_E_NOMEM, naming the table entry and its byte offset. */
