@@ -104,6 +104,9 @@ if [ -n "$tlkf" ]; then
     T="$C/tlk/$tlkf"
     expect_out "Prêtre" "get dialog.tlk 4" "$RELIC" get "$T" 4
     expect_rc 1 "a StrRef past the table" "$RELIC" get "$T" 55
+    expect_rc 0 "ls of a talk table" "$RELIC" ls "$T"
+    grep -q "^      4     1                  Prêtre$" "$tmp/out" && ok || bad "ls lists StrRef 4: $(sed -n 6p "$tmp/out")"
+    [ "$(($(wc -l <"$tmp/out") - 1))" = 55 ] && ok || bad "ls: one line per string (line breaks escaped)"
     expect_out "strref 13
 tlk: Paladins
 0: Test module" "get --tlk shows the StrRef's text" "$RELIC" get "$tmp/src/module.ifo" Mod_Name --tlk "$T"

@@ -34,7 +34,8 @@ static void ls_usage(FILE *f)
                "List the resources of ERF/MOD/HAK/SAV/NWM and RIM containers: name (resref.ext), type id,\n"
                "size and offset in bytes, one per line in table order. A KEY (chitin.key): every key with\n"
                "its BIF, index and size (the BIFs found beside the KEY; '-' when absent); a BIF: index, ID,\n"
-               "type, size and offset of each resource, those past the end of the file marked.\n"
+               "type, size and offset of each resource, those past the end of the file marked; a talk\n"
+               "table (TLK): every StrRef with its flags, sound and text.\n"
                "Exit status: 0 success, 1 invalid container, 2 usage error.\n");
 }
 
@@ -57,6 +58,9 @@ int cmd_ls(int argc, char **argv)
         if (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF) { /* fmt_key.c */
             if (n > 1) printf("%s:\n", argv[i]);
             bad |= in.format == RELIC_FORMAT_KEY ? cli_key_ls(&in) : cli_bif_ls(&in);
+        } else if (in.format == RELIC_FORMAT_TLK) { /* fmt_tlk.c */
+            if (n > 1) printf("%s:\n", argv[i]);
+            bad |= cli_tlk_ls(&in);
         } else if (in.format != RELIC_FORMAT_ERF) {
             cli_errorf(argv[i], 0, "not an ERF/MOD/HAK/SAV/NWM, RIM, KEY or BIF container (detected: %s)",
                     relic_format_name(in.format));

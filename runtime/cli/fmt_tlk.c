@@ -5,6 +5,7 @@
  * re-writing are the schema's (schema_io.c); `relic get dialog.tlk 12345`
  * is in cmd_get.c. Sources: BioWare, "Talk Table File Format"; xoreos,
  * src/aurora/talktable_tlk.cpp; neverwinter.nim, tlk.nim. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gff_cli.h"
@@ -106,3 +107,30 @@ const cli_hooks cli_tlk_hooks = {
     "  x.tlk -> y.json|y.tlk                            JSON (header, entries, text), re-written talk table\n"
     "  x.json -> y.tlk                                  the talk table again, byte for byte\n",
 };
+
+int cli_tlk_ls(const cli_input *in)
+{
+    relic_tlk_view v;
+    relic_error err;
+    if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        return 1;
+    }
+    printf("%7s %5s %-16s %s\n", "strref", "flags", "sound", "text");
+    for (size_t i = 0; i < v.entries_count; i++) {
+        relic_tlk_entry_view e = relic_tlk_entries_at(&v, i);
+        const char *text;
+        size_t n;
+        char sound[4 * 16 + 1], *shown;
+        const char *snd = relic_tlk_entry_sound_res_ref(e);
+        size_t sn = 0;
+        while (sn < 16 && snd[sn]) sn++;
+        relic_tlk_text(&v, (uint32_t)i, &text, &n);
+        shown = malloc(4 * n + 1); /* control bytes (line breaks) as escapes: one line per string */
+        if (!shown) return 1;
+        printf("%7zu %5u %-16s %s\n", i, (unsigned)relic_tlk_entry_flags(e), cli_escape(sound, sizeof sound, snd, sn),
+               cli_escape(shown, 4 * n + 1, text, n));
+        free(shown);
+    }
+    return 0;
+}

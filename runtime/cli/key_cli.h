@@ -13,6 +13,9 @@
  * those past the end marked). 0 success, 1 invalid. */
 int cli_key_ls(const cli_input *in);
 int cli_bif_ls(const cli_input *in);
+/* `relic ls dialog.tlk`: every StrRef with its flags, sound and text (control
+ * bytes escaped: one line each). 0 success, 1 invalid. */
+int cli_tlk_ls(const cli_input *in);
 /* `relic extract KEY [MEMBER|TYPE|GLOB...] [-C DIR]` on the loaded KEY. */
 int cli_key_extract(const cli_input *in, const cli_extract_args *x);
 void cli_key_extract_usage(FILE *f);
