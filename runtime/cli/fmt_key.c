@@ -181,6 +181,8 @@ static unsigned check_member(const char *shown, const uint8_t *data, size_t size
     m.map.bytes.data = data;
     m.map.bytes.size = size;
     m.format = relic_detect(data, size, shown);
+    /* a KEY or BIF inside a BIF could name the BIF it lies in: not followed */
+    if (m.format == RELIC_FORMAT_KEY || m.format == RELIC_FORMAT_BIF) return 0;
     const cli_format *f = cli_format_for(m.format);
     if (!f || !f->hooks->check) return 0;
     (*checked)++;
