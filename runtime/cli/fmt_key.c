@@ -556,7 +556,7 @@ int cli_key_pack(const char *dir, const char *out_path)
         n++;
     }
     closedir(d);
-    if (!rc) qsort(files, n, sizeof *files, by_resref_type);
+    if (!rc && n) qsort(files, n, sizeof *files, by_resref_type);
     relic_bif_member *bm = calloc(n + 1, sizeof *bm);
     relic_key_member *km = calloc(n + 1, sizeof *km);
     size_t mapped = 0;
@@ -648,7 +648,7 @@ static int modules_lookup(const char *dir, const char *name, uint8_t **data, siz
         n++;
     }
     closedir(d);
-    qsort(names, n, sizeof *names, by_string);
+    if (n) qsort(names, n, sizeof *names, by_string);
     for (size_t i = 0; rc == 1 && i < n; i++) {
         cli_input in;
         relic_arena a;
