@@ -33,6 +33,7 @@ run_one() {
         gen_trn*|fuzz_trn_aswm) cp ../shared/corpus/trn/* ../shared/corpus/trx/* "$work"/ 2>/dev/null ;;
         fuzz_gff|fuzz_gff_typed|gen_gff) [ -d ../shared/corpus/gff ] && cp ../shared/corpus/gff/* "$work"/ 2>/dev/null ;;
         fuzz_erf|gen_erf|gen_rim) [ -d ../shared/corpus/other ] && cp ../shared/corpus/other/* "$work"/ 2>/dev/null ;;
+        fuzz_keybif|gen_key|gen_bif|gen_tlk) cp ../shared/corpus/key/* ../shared/corpus/bif/* ../shared/corpus/tlk/* "$work"/ 2>/dev/null ;;
     esac
     dict=""
     [ -f "fuzz/$name.dict" ] && dict="-dict=fuzz/$name.dict"

@@ -347,6 +347,12 @@ static void test_corrupted_key_is_rejected_with_path_and_offset(void **state)
     assert_int_equal(err.offset, keys + 2 * 22 + 3);
     d[keys + 2 * 22 + 3] = '_';
 
+    relic_store_u32le(d + 16, 24); /* an Infinity Engine KEY's table offset */
+    assert_int_equal(open_key(d, p.key.size, &err), RELIC_E_LAYOUT);
+    assert_string_equal(err.path, "header.offset_to_file_table");
+    assert_int_equal(err.offset, 16);
+    relic_store_u32le(d + 16, 64);
+
     memcpy(d, "KEY V2  ", 8);
     assert_int_equal(open_key(d, p.key.size, &err), RELIC_E_MAGIC);
     memcpy(d, "KEY V1  ", 8);

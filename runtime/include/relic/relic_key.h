@@ -34,7 +34,9 @@ extern "C" {
 #define RELIC_KEY_RESREF_MAX 16
 
 /** Validate a KEY and decode its tables into out (arrays from a): the
- *  generated checks (magic, counts and offsets inside the file), then for
+ *  generated checks (magic, counts and offsets inside the file), the file
+ *  table right after the 64-byte header (as in every real KEY; an Infinity
+ *  Engine KEY, 24-byte header, is refused), then for
  *  every file entry a name of at least one byte inside the name table
  *  ("files[3].filename_offset @0x5C: ...") made of safe path components
  *  (no control characters, no '.' or '..' component), and for every key a
