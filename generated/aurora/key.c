@@ -47,6 +47,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_key_rctx *c, 
     m->build_year = relic_load_u32le(p + 24);
     m->build_day = relic_load_u32le(p + 28);
     memcpy(m->reserved, p + 32, 32);
+    if (!(((int64_t)(((int64_t)m->offset_to_file_table) == INT64_C(64))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: offset_to_file_table == 64 (the file table follows the 64-byte header in every KEY (an Infinity Engine KEY, 24-byte header, has it at 24))");
+    if (!(((int64_t)(((int64_t)m->offset_to_key_table) >= relic_gen_add(((int64_t)m->offset_to_file_table), relic_gen_mul(INT64_C(12), ((int64_t)m->bif_count))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: offset_to_key_table >= offset_to_file_table + 12 * bif_count (the key table lies after the file table and the names)");
     return RELIC_OK;
 }
 

@@ -43,15 +43,6 @@ relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, re
     if (st != RELIC_OK) return st;
     if ((st = relic_key_decode(&v, a, out, err)) != RELIC_OK) return st;
     const relic_key_header *h = &out->header;
-    /* Every real KEY has its file table right after the header, and the
-     * name table after it, which is what the writer lays out (so a KEY that
-     * opens is written back readable); Infinity Engine's look-alike
-     * "KEY V1  " has a 24-byte header and puts its table at 24 (xoreos
-     * refuses it too). */
-    if (h->offset_to_file_table != RELIC_KEY_HEADER_SIZE)
-        return relic_fail(err, RELIC_E_LAYOUT, RELIC_KEY_HEADER_OFFSET_TO_FILE_TABLE_OFFSET, "header.offset_to_file_table",
-                          "file table at 0x%x, not right after the 64-byte header (an Infinity Engine KEY?)",
-                          (unsigned)h->offset_to_file_table);
     uint64_t names_at = (uint64_t)h->offset_to_file_table + (uint64_t)RELIC_KEY_FILE_SIZE * h->bif_count;
     char path[48];
     for (uint32_t i = 0; i < h->bif_count; i++) {
