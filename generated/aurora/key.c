@@ -19,7 +19,7 @@ const relic_format_info relic_format_key = {
     relic_key_extensions, relic_key_magic, 2, NULL,
 };
 
-_Static_assert(sizeof(relic_key_file) == 12 && offsetof(relic_key_file, filename_offset) == 4 && offsetof(relic_key_file, filename_size) == 8 && offsetof(relic_key_file, drives) == 10, "file: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_key_bif_entry) == 12 && offsetof(relic_key_bif_entry, filename_offset) == 4 && offsetof(relic_key_bif_entry, filename_size) == 8 && offsetof(relic_key_bif_entry, drives) == 10, "bif_entry: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -52,9 +52,9 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_key_rctx *c, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_file(relic_key_rctx *c, uint64_t pos, relic_key_file *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bif_entry(relic_key_rctx *c, uint64_t pos, relic_key_bif_entry *m)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "file", 12u);
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "bif_entry", 12u);
     const uint8_t *p = c->base + pos;
     m->file_size = relic_load_u32le(p + 0);
     m->filename_offset = relic_load_u32le(p + 4);
@@ -83,9 +83,9 @@ static relic_status rd_key(relic_key_rctx *c, uint64_t pos, relic_key_key *m)
         if ((st = relic_gen_place(c->err, pos + 64, ((int64_t)m->header.offset_to_file_table), ((int64_t)m->header.bif_count), 1u, 12u, c->size, "files", &at, &n, &bytes)) != RELIC_OK) return st;
         m->files_count = (size_t)n;
         if (c->view) { c->view->files = c->base + at; c->view->files_count = (size_t)n; }
-        if (c->arena && n && !(m->files = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_key_file), _Alignof(relic_key_file), at, "files"))) return RELIC_E_NOMEM;
+        if (c->arena && n && !(m->files = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), at, "files"))) return RELIC_E_NOMEM;
         if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_file(c, at + k * 12u, &m->files[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "files", (int64_t)k);
+            if ((st = rd_bif_entry(c, at + k * 12u, &m->files[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "files", (int64_t)k);
     }
     { /* filenames */
         uint64_t at, n, bytes;
@@ -151,7 +151,7 @@ static inline void put_header(uint8_t *p, const relic_key_header *m)
     memcpy(p + 32, m->reserved, 32);
 }
 
-static inline void put_file(uint8_t *p, const relic_key_file *m)
+static inline void put_bif_entry(uint8_t *p, const relic_key_bif_entry *m)
 {
     relic_store_u32le(p + 0, m->file_size);
     relic_store_u32le(p + 4, m->filename_offset);
@@ -175,7 +175,7 @@ static relic_status put_key(relic_key_wctx *c, const relic_key_key *m, uint64_t 
         if ((st = relic_gen_count(c->err, at, "files", "header.bif_count", ((int64_t)m->header.bif_count), m->files_count)) != RELIC_OK) return st;
         const uint64_t n = m->files_count;
         if (RELIC_GEN_LE) { if (n) memcpy(c->base + at, m->files, (size_t)(n * 12u)); }
-        else for (uint64_t k = 0; k < n; k++) put_file(c->base + at + k * 12, &m->files[k]);
+        else for (uint64_t k = 0; k < n; k++) put_bif_entry(c->base + at + k * 12, &m->files[k]);
     }
     { /* filenames */
         const uint64_t at = c->at[1];

@@ -19,7 +19,7 @@ extern const relic_format_info relic_format_key;
 #define RELIC_FORMAT_KEY (&relic_format_key)
 
 typedef struct relic_key_header relic_key_header;
-typedef struct relic_key_file relic_key_file;
+typedef struct relic_key_bif_entry relic_key_bif_entry;
 typedef struct relic_key_key_entry relic_key_key_entry;
 typedef struct relic_key_key relic_key_key;
 
@@ -37,9 +37,9 @@ struct relic_key_header {
     uint8_t reserved[32]; /**< Reserved: not zero in NWN1's chitin.key (left-over memory), kept as read */
 };
 
-#define RELIC_KEY_FILE_SIZE 12
+#define RELIC_KEY_BIF_ENTRY_SIZE 12
 /** A file table entry: one BIF (BioWare Key and BIF File Formats, 2.2). Model form: plain C values. */
-struct relic_key_file {
+struct relic_key_bif_entry {
     uint32_t file_size; /**< FileSize: byte size of the BIF (advisory: neverwinter.nim's writer does not store it) */
     uint32_t filename_offset; /**< FilenameOffset: absolute offset of the name in the file name table */
     uint16_t filename_size; /**< FilenameSize: bytes of the name, counting its trailing NUL in real files (PyKotor does; the BioWare text and neverwinter.nim's writer do not) */
@@ -58,7 +58,7 @@ struct relic_key_key_entry {
 /** A whole KEY: header, file table, the BIF file names, key table. Model form: plain C values. */
 struct relic_key_key {
     relic_key_header header;
-    relic_key_file *files; /**< File table, one entry per BIF [count header.bif_count] [at header.offset_to_file_table] */
+    relic_key_bif_entry *files; /**< File table, one entry per BIF [count header.bif_count] [at header.offset_to_file_table] */
     size_t files_count; /**< number of elements in files */
     uint8_t *filenames; /**< File name table: the BIF names the file entries point into (data\2da.bif and a NUL) [count header.offset_to_key_table - header.offset_to_file_table - 12 * header.bif_count] [at header.offset_to_file_table + 12 * header.bif_count] */
     size_t filenames_count; /**< number of elements in filenames */
@@ -93,15 +93,15 @@ static inline uint32_t relic_key_header_build_day(relic_key_header_view v) { ret
 /** reserved: 32 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_key_header_reserved(relic_key_header_view v) { return (const uint8_t *)(v.p + 32); }
 
-typedef struct relic_key_file_view { const uint8_t *p; } relic_key_file_view; /**< a validated file (12 bytes in the file), zero-copy */
-#define RELIC_KEY_FILE_FILE_SIZE_OFFSET 0
-static inline uint32_t relic_key_file_file_size(relic_key_file_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_KEY_FILE_FILENAME_OFFSET_OFFSET 4
-static inline uint32_t relic_key_file_filename_offset(relic_key_file_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_KEY_FILE_FILENAME_SIZE_OFFSET 8
-static inline uint16_t relic_key_file_filename_size(relic_key_file_view v) { return relic_load_u16le(v.p + 8); }
-#define RELIC_KEY_FILE_DRIVES_OFFSET 10
-static inline uint16_t relic_key_file_drives(relic_key_file_view v) { return relic_load_u16le(v.p + 10); }
+typedef struct relic_key_bif_entry_view { const uint8_t *p; } relic_key_bif_entry_view; /**< a validated bif_entry (12 bytes in the file), zero-copy */
+#define RELIC_KEY_BIF_ENTRY_FILE_SIZE_OFFSET 0
+static inline uint32_t relic_key_bif_entry_file_size(relic_key_bif_entry_view v) { return relic_load_u32le(v.p + 0); }
+#define RELIC_KEY_BIF_ENTRY_FILENAME_OFFSET_OFFSET 4
+static inline uint32_t relic_key_bif_entry_filename_offset(relic_key_bif_entry_view v) { return relic_load_u32le(v.p + 4); }
+#define RELIC_KEY_BIF_ENTRY_FILENAME_SIZE_OFFSET 8
+static inline uint16_t relic_key_bif_entry_filename_size(relic_key_bif_entry_view v) { return relic_load_u16le(v.p + 8); }
+#define RELIC_KEY_BIF_ENTRY_DRIVES_OFFSET 10
+static inline uint16_t relic_key_bif_entry_drives(relic_key_bif_entry_view v) { return relic_load_u16le(v.p + 10); }
 
 typedef struct relic_key_key_entry_view { const uint8_t *p; } relic_key_key_entry_view; /**< a validated key_entry (22 bytes in the file), zero-copy */
 #define RELIC_KEY_KEY_ENTRY_RESREF_OFFSET 0
@@ -133,7 +133,7 @@ typedef struct relic_key_view {
 
 static inline relic_key_header_view relic_key_view_header(const relic_key_view *v) { relic_key_header_view r = { v->header }; return r; }
 /** Element i (< files_count) of files. */
-static inline relic_key_file_view relic_key_files_at(const relic_key_view *v, size_t i) { relic_key_file_view r = { v->files + 12 * i }; return r; }
+static inline relic_key_bif_entry_view relic_key_files_at(const relic_key_view *v, size_t i) { relic_key_bif_entry_view r = { v->files + 12 * i }; return r; }
 /** Element i (< keys_count) of keys. */
 static inline relic_key_key_entry_view relic_key_keys_at(const relic_key_view *v, size_t i) { relic_key_key_entry_view r = { v->keys + 22 * i }; return r; }
 

@@ -19,13 +19,13 @@ static const relic_jt_field header_fields[] = {
 };
 static const relic_jt_struct header_json = { header_fields, 9, sizeof(relic_key_header), _Alignof(relic_key_header), 0, NULL, NULL };
 
-static const relic_jt_field file_fields[] = {
-    { "file_size", offsetof(relic_key_file, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "filename_offset", offsetof(relic_key_file, filename_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "filename_size", offsetof(relic_key_file, filename_size), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "drives", offsetof(relic_key_file, drives), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+static const relic_jt_field bif_entry_fields[] = {
+    { "file_size", offsetof(relic_key_bif_entry, file_size), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "filename_offset", offsetof(relic_key_bif_entry, filename_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "filename_size", offsetof(relic_key_bif_entry, filename_size), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "drives", offsetof(relic_key_bif_entry, drives), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct file_json = { file_fields, 4, sizeof(relic_key_file), _Alignof(relic_key_file), 0, NULL, NULL };
+static const relic_jt_struct bif_entry_json = { bif_entry_fields, 4, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), 0, NULL, NULL };
 
 static const relic_jt_field key_entry_fields[] = {
     { "resref", offsetof(relic_key_key_entry, resref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
@@ -36,7 +36,7 @@ static const relic_jt_struct key_entry_json = { key_entry_fields, 3, sizeof(reli
 
 static const relic_jt_field key_fields[] = {
     { "header", offsetof(relic_key_key, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "files", offsetof(relic_key_key, files), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_key, files_count), &file_json, NULL, NULL },
+    { "files", offsetof(relic_key_key, files), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_key, files_count), &bif_entry_json, NULL, NULL },
     { "filenames", offsetof(relic_key_key, filenames), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_key, filenames_count), NULL, NULL, NULL },
     { "keys", offsetof(relic_key_key, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_key, keys_count), &key_entry_json, NULL, NULL },
 };

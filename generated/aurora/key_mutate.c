@@ -23,11 +23,11 @@ static const relic_mut_field fields_header[] = {
     { "reserved", RELIC_MUT_BYTES, 0, 1, -1, -1, 32u, offsetof(relic_key_header, reserved), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
-static const relic_mut_field fields_file[] = {
-    { "file_size", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_key_file, file_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "filename_offset", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_key_file, filename_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "filename_size", RELIC_MUT_INT, 0, 2, -1, -1, 1u, offsetof(relic_key_file, filename_size), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
-    { "drives", RELIC_MUT_INT, 0, 2, -1, -1, 1u, offsetof(relic_key_file, drives), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
+static const relic_mut_field fields_bif_entry[] = {
+    { "file_size", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_key_bif_entry, file_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "filename_offset", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_key_bif_entry, filename_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "filename_size", RELIC_MUT_INT, 0, 2, -1, -1, 1u, offsetof(relic_key_bif_entry, filename_size), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
+    { "drives", RELIC_MUT_INT, 0, 2, -1, -1, 1u, offsetof(relic_key_bif_entry, drives), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_field fields_key_entry[] = {
@@ -38,14 +38,14 @@ static const relic_mut_field fields_key_entry[] = {
 
 static const relic_mut_field fields_key[] = {
     { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_key_key, header), 0, sizeof(relic_key_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "files", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_key_key, files), offsetof(relic_key_key, files_count), sizeof(relic_key_file), NULL, 0, 0, 0, 0, 0, 0 },
+    { "files", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_key_key, files), offsetof(relic_key_key, files_count), sizeof(relic_key_bif_entry), NULL, 0, 0, 0, 0, 0, 0 },
     { "filenames", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 2, 1u, offsetof(relic_key_key, filenames), offsetof(relic_key_key, filenames_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
     { "keys", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 3, 1u, offsetof(relic_key_key, keys), offsetof(relic_key_key, keys_count), sizeof(relic_key_key_entry), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "header", sizeof(relic_key_header), fields_header, 9 },
-    { "file", sizeof(relic_key_file), fields_file, 4 },
+    { "bif_entry", sizeof(relic_key_bif_entry), fields_bif_entry, 4 },
     { "key_entry", sizeof(relic_key_key_entry), fields_key_entry, 3 },
     { "key", sizeof(relic_key_key), fields_key, 4 },
 };

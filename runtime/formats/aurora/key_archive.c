@@ -12,7 +12,7 @@
 #include "relic_key.h"
 
 /* The bytes of a stored BIF name: up to the first NUL (real files count a
- * NUL in FilenameSize, the BioWare text and Torlack do not). */
+ * NUL in FilenameSize, as PyKotor does; neverwinter.nim's writer does not). */
 static size_t name_length(const uint8_t *p, size_t n)
 {
     const uint8_t *z = memchr(p, 0, n);
@@ -43,16 +43,16 @@ relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, re
     if (st != RELIC_OK) return st;
     if ((st = relic_key_decode(&v, a, out, err)) != RELIC_OK) return st;
     const relic_key_header *h = &out->header;
-    uint64_t names_at = (uint64_t)h->offset_to_file_table + (uint64_t)RELIC_KEY_FILE_SIZE * h->bif_count;
+    uint64_t names_at = (uint64_t)h->offset_to_file_table + (uint64_t)RELIC_KEY_BIF_ENTRY_SIZE * h->bif_count;
     char path[48];
     for (uint32_t i = 0; i < h->bif_count; i++) {
-        const relic_key_file *f = &out->files[i];
-        uint64_t at = h->offset_to_file_table + (uint64_t)RELIC_KEY_FILE_SIZE * i;
+        const relic_key_bif_entry *f = &out->files[i];
+        uint64_t at = h->offset_to_file_table + (uint64_t)RELIC_KEY_BIF_ENTRY_SIZE * i;
         uint64_t end = (uint64_t)f->filename_offset + f->filename_size;
         size_t k;
         if (f->filename_size == 0 || f->filename_offset < names_at || end > names_at + out->filenames_count) {
             snprintf(path, sizeof path, "files[%u].filename_offset", (unsigned)i);
-            return relic_fail(err, RELIC_E_LAYOUT, at + RELIC_KEY_FILE_FILENAME_OFFSET_OFFSET, path,
+            return relic_fail(err, RELIC_E_LAYOUT, at + RELIC_KEY_BIF_ENTRY_FILENAME_OFFSET_OFFSET, path,
                               "name 0x%x+0x%x is empty or outside the name table (0x%llx..0x%llx)",
                               (unsigned)f->filename_offset, (unsigned)f->filename_size, (unsigned long long)names_at,
                               (unsigned long long)(names_at + out->filenames_count));
@@ -87,8 +87,8 @@ const char *relic_key_bif_path(const relic_key_key *k, uint32_t bif, char *buf, 
     if (!n) return buf;
     buf[0] = 0;
     if (bif >= k->files_count) return buf;
-    const relic_key_file *f = &k->files[bif];
-    uint64_t names_at = (uint64_t)k->header.offset_to_file_table + (uint64_t)RELIC_KEY_FILE_SIZE * k->files_count;
+    const relic_key_bif_entry *f = &k->files[bif];
+    uint64_t names_at = (uint64_t)k->header.offset_to_file_table + (uint64_t)RELIC_KEY_BIF_ENTRY_SIZE * k->files_count;
     if (f->filename_offset < names_at || (uint64_t)f->filename_offset + f->filename_size > names_at + k->filenames_count)
         return buf;
     const uint8_t *p = k->filenames + (f->filename_offset - names_at);

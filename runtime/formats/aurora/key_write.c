@@ -72,7 +72,7 @@ relic_status relic_key_write_index(const char *const *bif_paths, const uint32_t 
     m.keys_count = nkeys;
     m.header.build_year = year;
     m.header.build_day = day;
-    uint64_t at = RELIC_KEY_HEADER_SIZE + (uint64_t)RELIC_KEY_FILE_SIZE * nbifs, o = 0;
+    uint64_t at = RELIC_KEY_HEADER_SIZE + (uint64_t)RELIC_KEY_BIF_ENTRY_SIZE * nbifs, o = 0;
     for (uint32_t i = 0; i < nbifs; i++) {
         size_t len = strlen(bif_paths[i]);
         if (at + o > UINT32_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "name table beyond 4 GiB");
