@@ -106,7 +106,7 @@ help:
 	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
 	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security.md, "Worst cases measured")"
 	@echo "make oss-fuzz-check  fuzz/oss-fuzz/build.sh with clang+libFuzzer, each target run on its seeds"
-	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
+	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic, relic-gen (+ relic-gen.pc)"
 
 # ---- dependencies (Debian 12) ----
 DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3
@@ -237,6 +237,7 @@ test: deps
 	-@$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) install env BUILD=$(BUILD) sh tests/install_test.sh
+	-@$(STAGE) out-of-tree env BUILD=$(BUILD) sh tests/outoftree_test.sh
 	-@$(STAGE) embed $(MAKE) --no-print-directory check-embed
 	-@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan CORPUS_SWEEPS=0
 	-@$(STAGE) regen $(MAKE) --no-print-directory check-regen
@@ -351,10 +352,17 @@ print-libs:
 	@echo $(LIBS)
 
 # ---- install ----
+# relic-gen, the headers generated code includes (relic_gen.h, relic_json.h,
+# relic_json_table.h, relic_mutate.h) and relic-gen.pc: a user's own schema
+# generated and built outside this tree (docs/adding-a-format.md, tests/outoftree_test.sh)
+GEN_RUNTIME_HEADERS = runtime/json/relic_json.h runtime/json/relic_json_table.h
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/relic $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/share/licenses/relic
-	install -m 644 runtime/include/relic/*.h $(wildcard generated/*/*.h) $(DESTDIR)$(PREFIX)/include/relic/
+	  $(DESTDIR)$(PREFIX)/share/licenses/relic $(DESTDIR)$(PREFIX)/share/doc/relic
+	install -m 644 runtime/include/relic/*.h $(GEN_RUNTIME_HEADERS) $(wildcard generated/*/*.h) $(DESTDIR)$(PREFIX)/include/relic/
+	install -m 755 $(BUILD)/relic-gen $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 gen/SCHEMA.md $(DESTDIR)$(PREFIX)/share/doc/relic/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/pkgconfig/relic-gen.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/relic-gen.pc
 	for l in $(LIBNAMES); do \
 	  install -m 644 $(BUILD)/lib$$l.a $(DESTDIR)$(PREFIX)/lib/ && \
 	  install -m 755 $(BUILD)/lib$$l.so $(DESTDIR)$(PREFIX)/lib/lib$$l.so.$(VERSION) && \
