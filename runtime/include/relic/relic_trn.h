@@ -252,8 +252,11 @@ relic_status relic_trn_route_find(const relic_trn_aswm *w, uint32_t from, uint32
  *  from +z). Appends to out; errors: RELIC_E_NOMEM. */
 relic_status relic_trn_aswm_obj(const relic_trn_aswm *w, relic_buf *out, relic_error *err);
 
-/** SVG top-down picture (north up, 1 unit = scale px): tile grid, walkable
- *  triangles filled with a colour per island, non-walkable triangles grey,
+/** SVG top-down picture (north up, the area scaled to 1000 px): a title
+ *  with the counts, walkable triangles filled with a colour per island,
+ *  non-walkable triangles grey, the tile grid with column and row labels
+ *  (tile (x, y) covers [x*w, (x+1)*w) x [y*w, (y+1)*w): nwn-lib-d, trn.d),
+ *  a scale bar in metres, a legend of the fills with their triangle counts,
  *  and the route when route is not NULL. Appends to out; errors:
  *  RELIC_E_NOMEM. */
 relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *route, relic_buf *out, relic_error *err);
