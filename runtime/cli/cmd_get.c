@@ -5,6 +5,7 @@
  * form `relic set` takes back (runtime/cli/gff_encoding.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -15,13 +16,14 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic get FILE PATH [--encoding cp1252|utf8|auto]\n"
+    fprintf(f, "usage: relic get FILE PATH [--id N] [--encoding cp1252|utf8|auto]\n"
                "Print one value of a GFF file (ARE, GIT, IFO, UTC, DLG, BIC, ...). PATH is labels and\n"
                "list indices separated by '/' (Mod_Name, Tile_List/3/Tile_ID); an empty PATH is the\n"
                "top-level struct. Locstrings print their StrRef and one line per language; a struct or\n"
                "list prints what it holds. Text is printed as UTF-8, read in the file's encoding (auto:\n"
                "UTF-8 when all its text is, as NWN2 writes it, else cp1252; ResRefs always cp1252),\n"
-               "the form `relic set` stores back.\n"
+               "the form `relic set` stores back. --id N prints only the text of a locstring's StringID N,\n"
+               "bare, so `relic set F P --id N \"$(relic get F P --id N)\"` keeps every language.\n"
                "Exit status: 0 success, 1 invalid file or no such field, 2 usage error.\n");
 }
 
@@ -39,7 +41,10 @@ static void print_struct(const relic_gff_doc *d, uint32_t s)
     printf("\n");
 }
 
-static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding enc)
+/* NO_ID: every language of a locstring; else only StringID id, bare */
+#define NO_ID UINT32_MAX
+
+static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding enc, uint32_t only_id)
 {
     relic_error err;
     uint64_t u;
@@ -76,15 +81,23 @@ static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding en
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
         relic_gff_get_locstring(d, f, &ls, &err);
         const uint8_t *cur = ls.first;
-        if (ls.strref != RELIC_GFF_NONE) printf("strref %" PRIu32 "\n", ls.strref);
+        if (ls.strref != RELIC_GFF_NONE && only_id == NO_ID) printf("strref %" PRIu32 "\n", ls.strref);
+        int found = 0;
         for (uint32_t k = 0; k < ls.count; k++) {
             uint32_t id;
             relic_gff_locstring_next(&cur, &id, &b);
+            if (only_id != NO_ID) {
+                if (id != only_id || found++) continue;
+                cli_gff_put_text(stdout, b.data, b.size, enc);
+                printf("\n");
+                continue;
+            }
             /* bare text only where `relic set` without --id puts it back */
             if (ls.count != 1 || ls.strref != RELIC_GFF_NONE || id != 0) printf("%" PRIu32 ": ", id);
             cli_gff_put_text(stdout, b.data, b.size, enc);
             printf("\n");
         }
+        if (only_id != NO_ID && !found) return 1;
         break;
     }
     case RELIC_GFF_FIELD_TYPE_STRUCT: relic_gff_get_struct(d, f, &s, &err); print_struct(d, s); break;
@@ -101,9 +114,20 @@ int cmd_get(int argc, char **argv)
 {
     const char *args[2], *enc_name = NULL;
     relic_gff_encoding enc;
+    uint32_t only_id = NO_ID;
     int n = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (strcmp(argv[i], "--id") == 0 && i + 1 < argc) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end || v >= NO_ID) {
+                fprintf(stderr, "relic get: --id takes a StringID (0, 1, 2, ...), not '%s'\n", argv[i]);
+                return EXIT_USAGE;
+            }
+            only_id = (uint32_t)v;
+            continue;
+        }
         if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
             enc_name = argv[++i];
             if (cli_gff_encoding(enc_name, NULL, &enc)) {
@@ -161,9 +185,16 @@ int cmd_get(int argc, char **argv)
         rc = EXIT_INVALID;
     } else if (is_struct) {
         print_struct(&d, target);
+    } else if (only_id != NO_ID && relic_gff_field_type_of(&d, target) != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
+        cli_errorf(args[0], 0, "%s: --id applies to a CExoLocString, not a %s", path,
+                   relic_gff_type_name(relic_gff_field_type_of(&d, target)));
+        rc = EXIT_INVALID;
     } else {
         cli_gff_encoding(enc_name, &d, &enc);
-        print_field(&d, target, enc);
+        if (print_field(&d, target, enc, only_id)) {
+            cli_errorf(args[0], 0, "%s has no text of StringID %" PRIu32, path, only_id);
+            rc = EXIT_INVALID;
+        }
     }
 done:
     relic_arena_release(&a);
