@@ -98,7 +98,7 @@ all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/re
 help:
 	@echo "make            build the four libraries (librelic, -json, -export, -mutate; .a and .so), relic and relic-gen into $(BUILD)/"
 	@echo "make deps       install missing Debian packages (apt-get as root; else print the command)"
-	@echo "make demo       build and run relic on tests/samples (and ../shared/corpus when present) into out/"
+	@echo "make demo       relic on every format: samples it makes and ../shared/corpus (when present): info, check, JSON round trip, pictures and exports into out/, a table per format"
 	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run"
 	@echo "make regen      regenerate generated/, generated/docs and fuzz/gen_* from schema/"
 	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
@@ -175,7 +175,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.sh tests/mutate_formats.sh tests/wtd_cli_test.sh \
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
-            tests/output_cli_test.sh tests/outputs_cli_test.sh tests/bombs_cli_test.sh tests/errors_cli_test.sh tests/check_layers.sh
+            tests/output_cli_test.sh tests/outputs_cli_test.sh tests/demo_cli_test.sh tests/bombs_cli_test.sh tests/errors_cli_test.sh tests/check_layers.sh
 # CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
 # relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
 # pass, where a process costs a tenth of an instrumented one (the library's
