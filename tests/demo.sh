@@ -44,10 +44,10 @@ format_of() {
 }
 
 # run: a relic command whose failure is logged, not fatal; a file with
-# nothing to draw (a TRN without a walkmesh, a GROFF that is no level) is no failure
+# nothing to draw (a TRN without a walkmesh or terrain, a GROFF that is no level) is no failure
 run() {
     if "$RELIC" "$@" >"$tmp/out" 2>&1; then return 0; fi
-    grep -qE 'no ASWM walkmesh packet|no .region section' "$tmp/out" && return 1
+    grep -qE 'no ASWM walkmesh packet|no .region section|no TRRN packet' "$tmp/out" && return 1
     { echo "relic $*"; sed 's/^/    /' "$tmp/out" | head -3; } >>"$log"
     return 1
 }
@@ -78,7 +78,7 @@ one() { # source path
     # the picture or export
     case "$fmt" in
     bwm) run convert "$f" "$dir/$n.svg"; run convert "$f" "$dir/$n.obj" ;;
-    trn) run convert "$f" "$dir/$n.svg"; run convert "$f" "$dir/$n.obj" ;;
+    trn) run convert "$f" "$dir/$n.svg"; run convert "$f" "$dir/$n.obj"; run convert "$f" "$dir/$n.terrain.preview.png" ;;
     wtd)
         if run convert "$f" "$dir/$n.preview.png" --preview; then run convert "$f" "$dir/$n.png"
         elif [ "${DEMO_FULL:-0}" = 1 ]; then run convert "$f" "$dir/$n.preview.png" --preview --max-grid 8192

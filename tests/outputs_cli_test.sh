@@ -38,6 +38,9 @@ if [ "$(png_kind "$tmp/r.png")" = "8 0" ]; then ok; else bad "relief PNG kind $(
 expect_rc 0 "WTD -> colour preview" "$RELIC" convert "$tmp/s/terrain.wtd" "$tmp/p.png" --preview
 if [ "$(png_kind "$tmp/p.png")" = "8 6" ]; then ok; else bad "preview PNG kind $(png_kind "$tmp/p.png")"; fi
 expect_grep "preview" "convert --help names --preview" "$RELIC" convert --help
+expect_rc 1 "a TRN without terrain has no preview" "$RELIC" convert "$tmp/s/area.trn" "$tmp/a.png" --preview
+expect_grep "no TRRN packet" "the TRN preview says why" cat "$tmp/err"
+expect_rc 1 "--max-grid of a TRN preview must be a number" "$RELIC" convert "$tmp/s/area.trn" "$tmp/a.png" --max-grid x
 expect_grep "does not apply" "--preview on a conversion without a heightmap is reported" "$RELIC" convert "$tmp/s/room.wok" "$tmp/w.svg" --preview
 
 # ---- the NWN2 walkmesh SVG ----

@@ -2,7 +2,8 @@
  * SVG's title, legend, scale bar and tile labels (runtime/export/trn_export.c),
  * the relief pictures of a height grid, grey and colour (runtime/export/relief.c),
  * and the GRF level's MTL naming only texture files the caller has
- * (relic_grf_export_obj_textured, runtime/export/grf_obj.c).
+ * (relic_grf_export_obj_textured, runtime/export/grf_obj.c), and the NWN2
+ * terrain's colour preview (runtime/export/trn_terrain_png.c).
  * Real files: ../shared/corpus/grf (skipped, saying so, when absent). */
 #include <math.h>
 #include <setjmp.h>
@@ -176,6 +177,67 @@ static void test_grey_relief_is_one_channel_and_empty_grid_is_refused(void **sta
     relic_arena_release(&a);
 }
 
+/* ---- the NWN2 terrain preview ---- */
+
+#define TN 9 /* vertices a side: 8 x 8 cells of 10 m */
+
+static void test_trn_terrain_preview_rasterises_the_megatile(void **state)
+{
+    (void)state;
+    relic_arena a;
+    relic_error err;
+    relic_buf payload, png;
+    png_image img;
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&payload, 0), relic_buf_init(&png, 0);
+    relic_trrn_trrn t;
+    memset(&t, 0, sizeof t);
+    relic_trrn_terrain_vertex v[TN * TN];
+    relic_trrn_terrain_triangle tri[(TN - 1) * (TN - 1) * 2];
+    memset(v, 0, sizeof v);
+    for (int y = 0; y < TN; y++)
+        for (int x = 0; x < TN; x++) {
+            relic_trrn_terrain_vertex *p = &v[y * TN + x];
+            p->position[0] = 10.0f * x, p->position[1] = 10.0f * y;
+            /* a hill in the north-east corner */
+            p->position[2] = (float)(40.0 * exp(-((x - 6) * (x - 6) + (y - 6) * (y - 6)) / 4.0));
+            p->normal[2] = 1;
+        }
+    size_t k = 0;
+    for (int y = 0; y + 1 < TN; y++)
+        for (int x = 0; x + 1 < TN; x++) {
+            uint16_t i = (uint16_t)(y * TN + x);
+            tri[k++] = (relic_trrn_terrain_triangle){ i, (uint16_t)(i + 1), (uint16_t)(i + TN + 1) };
+            tri[k++] = (relic_trrn_terrain_triangle){ i, (uint16_t)(i + TN + 1), (uint16_t)(i + TN) };
+        }
+    t.vertices = v, t.vertices_count = TN * TN, t.triangles = tri, t.triangles_count = k;
+    assert_int_equal(relic_trrn_write(&t, &payload, &err), RELIC_OK);
+    relic_trn_packet packets[2];
+    memset(packets, 0, sizeof packets);
+    packets[0].type = RELIC_TRN_PACKET_TYPE_TRWH;
+    packets[1].type = RELIC_TRN_PACKET_TYPE_TRRN;
+    packets[1].data = payload.data, packets[1].data_count = payload.size, packets[1].size = (uint32_t)payload.size;
+    relic_trn_trn m;
+    memset(&m, 0, sizeof m);
+    m.packets = packets, m.packets_count = 2;
+    assert_int_equal(relic_trn_terrain_preview_png(&m, 64, &a, &png, &err), RELIC_OK);
+    uint8_t *px = decode_rgba(&png, &img);
+    /* a square 80 m extent: 64 x 64 points */
+    assert_int_equal(img.width, 64);
+    assert_int_equal(img.height, 64);
+    /* the hilltop (60 m, 60 m: north-east, near the top right of a north-up picture) is whiter than the low south-west */
+    const uint8_t *top = px + ((size_t)(63 - 48) * 64 + 48) * 4, *low = px + ((size_t)(63 - 2) * 64 + 2) * 4;
+    assert_true(top[2] > low[2] + 60);
+    assert_true(low[1] > low[0] && low[1] > low[2]);
+    free(px);
+    /* a TRN without terrain says so */
+    m.packets_count = 1;
+    assert_int_equal(relic_trn_terrain_preview_png(&m, 64, &a, &png, &err), RELIC_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "no TRRN packet"));
+    relic_buf_free(&payload), relic_buf_free(&png);
+    relic_arena_release(&a);
+}
+
 /* ---- the textured GRF level ---- */
 
 #define DEMO_GRF "../shared/corpus/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf"
@@ -235,6 +297,7 @@ int main(void)
         cmocka_unit_test(test_colour_relief_lights_slopes_facing_north_west),
         cmocka_unit_test(test_colour_relief_tints_lowlands_green_and_peaks_white),
         cmocka_unit_test(test_grey_relief_is_one_channel_and_empty_grid_is_refused),
+        cmocka_unit_test(test_trn_terrain_preview_rasterises_the_megatile),
         cmocka_unit_test(test_grf_mtl_names_only_the_texture_files_the_caller_has),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,7 +17,7 @@ typedef struct convert_option {
 
 static convert_option options[] = {
     { "--relief", 0, NULL, 0 },      /* WTD -> PNG: 8-bit grey shaded relief */
-    { "--preview", 0, NULL, 0 },     /* WTD -> PNG: 8-bit colour relief (hypsometric tint x hill shading) */
+    { "--preview", 0, NULL, 0 },     /* WTD, TRN -> PNG: 8-bit colour relief (hypsometric tint x hill shading) */
     { "--extent", 1, NULL, 0 },      /* PNG -> WTD: X0,Y0,X1,Y1 world rectangle of the picture */
     { "--max-height", 1, NULL, 0 },  /* PNG/TRR -> WTD: metres of the largest height */
     { "--threshold", 1, NULL, 0 },   /* -> WTD: drop wavelet coefficients of at most this magnitude */

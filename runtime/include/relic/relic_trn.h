@@ -296,6 +296,21 @@ unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_r
  *  WATR packet, RELIC_E_NOMEM. */
 relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic_buf *out, relic_error *err);
 
+/** The terrain (every TRRN megatile) as the colour relief preview
+ *  (relic_relief_png, RELIC_RELIEF_COLOUR: hypsometric tint times hill
+ *  shading, north up), an 8-bit RGBA PNG appended to out. TRRN vertices are
+ *  free positions (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp), so the
+ *  triangles are rasterised onto a square-celled grid over their x, y
+ *  extent, at most max_side points on the longer side, heights interpolated
+ *  in each triangle (millimetre steps); points no triangle covers take the
+ *  lowest height. Non-finite vertices are skipped. Memory (the decoded
+ *  megatiles and the grid, 5 bytes a point) from a. Errors: those of
+ *  relic_trn_trrn_read (path packets[i].trrn), RELIC_E_UNSUPPORTED (no TRRN
+ *  packet, or no area), RELIC_E_RANGE (heights beyond 1000 km),
+ *  RELIC_E_NOMEM, RELIC_E_IO. */
+relic_status relic_trn_terrain_preview_png(const relic_trn_trn *m, uint32_t max_side, relic_arena *a, relic_buf *out,
+                                           relic_error *err);
+
 #ifdef __cplusplus
 }
 #endif
