@@ -238,6 +238,42 @@ static void test_trn_terrain_preview_rasterises_the_megatile(void **state)
     relic_arena_release(&a);
 }
 
+/* A file of triangles piled on each other is refused before the work grows past the grid. */
+static void test_trn_terrain_preview_refuses_piled_up_triangles(void **state)
+{
+    (void)state;
+    relic_arena a;
+    relic_error err;
+    relic_buf payload, png;
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&payload, 0), relic_buf_init(&png, 0);
+    relic_trrn_trrn t;
+    memset(&t, 0, sizeof t);
+    relic_trrn_terrain_vertex v[3];
+    memset(v, 0, sizeof v);
+    v[1].position[0] = 100, v[2].position[1] = 100, v[2].position[2] = 5;
+    enum { PILE = 200 }; /* each one's box is the whole grid: 200 > the 64 allowed per point */
+    relic_trrn_terrain_triangle tri[PILE];
+    for (int i = 0; i < PILE; i++) tri[i] = (relic_trrn_terrain_triangle){ 0, 1, 2 };
+    t.vertices = v, t.vertices_count = 3, t.triangles = tri, t.triangles_count = PILE;
+    assert_int_equal(relic_trrn_write(&t, &payload, &err), RELIC_OK);
+    relic_trn_packet p;
+    memset(&p, 0, sizeof p);
+    p.type = RELIC_TRN_PACKET_TYPE_TRRN, p.data = payload.data, p.data_count = payload.size, p.size = (uint32_t)payload.size;
+    relic_trn_trn m;
+    memset(&m, 0, sizeof m);
+    m.packets = &p, m.packets_count = 1;
+    assert_int_equal(relic_trn_terrain_preview_png(&m, 32, &a, &png, &err), RELIC_E_LIMIT);
+    /* one of them alone is a picture */
+    t.triangles_count = 1;
+    payload.size = 0;
+    assert_int_equal(relic_trrn_write(&t, &payload, &err), RELIC_OK);
+    p.data = payload.data, p.data_count = payload.size, p.size = (uint32_t)payload.size;
+    assert_int_equal(relic_trn_terrain_preview_png(&m, 32, &a, &png, &err), RELIC_OK);
+    relic_buf_free(&payload), relic_buf_free(&png);
+    relic_arena_release(&a);
+}
+
 /* ---- the textured GRF level ---- */
 
 #define DEMO_GRF "../shared/corpus/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf"
@@ -298,6 +334,7 @@ int main(void)
         cmocka_unit_test(test_colour_relief_tints_lowlands_green_and_peaks_white),
         cmocka_unit_test(test_grey_relief_is_one_channel_and_empty_grid_is_refused),
         cmocka_unit_test(test_trn_terrain_preview_rasterises_the_megatile),
+        cmocka_unit_test(test_trn_terrain_preview_refuses_piled_up_triangles),
         cmocka_unit_test(test_grf_mtl_names_only_the_texture_files_the_caller_has),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

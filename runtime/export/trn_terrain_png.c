@@ -14,6 +14,10 @@
 #define GRID_Z_SCALE 0.001
 /* a grid point on a triangle's edge belongs to it (both neighbours draw it) */
 #define INSIDE_EPS 1e-9
+/* grid points visited, at most this many per grid point: a terrain's triangles
+ * tile the plane (about 2 per point), so only overlapping ones reach it, and
+ * the time stays bounded whatever the file holds */
+#define RASTER_BUDGET_PER_POINT 64.0
 
 typedef struct grid {
     uint32_t w, h;
@@ -24,15 +28,18 @@ typedef struct grid {
 
 static int finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
 
-static void raster(grid *g, const float *a, const float *b, const float *c)
+/* Draws one triangle; returns the grid points its box holds (the work done). */
+static double raster(grid *g, const float *a, const float *b, const float *c, double budget)
 {
     const double ax = (a[0] - g->x0) / g->step, ay = (a[1] - g->y0) / g->step;
     const double bx = (b[0] - g->x0) / g->step, by = (b[1] - g->y0) / g->step;
     const double cx = (c[0] - g->x0) / g->step, cy = (c[1] - g->y0) / g->step;
     const double det = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
-    if (!(fabs(det) > 0)) return;
+    if (!(fabs(det) > 0)) return 0;
     double lo_x = fmax(0, ceil(fmin(ax, fmin(bx, cx)))), hi_x = fmin(g->w - 1, floor(fmax(ax, fmax(bx, cx))));
     double lo_y = fmax(0, ceil(fmin(ay, fmin(by, cy)))), hi_y = fmin(g->h - 1, floor(fmax(ay, fmax(by, cy))));
+    double work = hi_x < lo_x || hi_y < lo_y ? 0 : (hi_x - lo_x + 1) * (hi_y - lo_y + 1);
+    if (work > budget) return work;
     for (double y = lo_y; y <= hi_y; y++)
         for (double x = lo_x; x <= hi_x; x++) {
             double u = ((x - ax) * (cy - ay) - (cx - ax) * (y - ay)) / det;
@@ -43,6 +50,7 @@ static void raster(grid *g, const float *a, const float *b, const float *c)
             g->z[i] = (int32_t)lround(z / GRID_Z_SCALE);
             g->set[i] = 1;
         }
+    return work;
 }
 
 relic_status relic_trn_terrain_preview_png(const relic_trn_trn *m, uint32_t max_side, relic_arena *a, relic_buf *out,
@@ -85,12 +93,16 @@ relic_status relic_trn_terrain_preview_png(const relic_trn_trn *m, uint32_t max_
     g.set = relic_arena_array(a, (size_t)g.w * g.h, 1, 1);
     if (!g.z || !g.set) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for a %u x %u grid", g.w, g.h);
     for (size_t i = 0; i < (size_t)g.w * g.h; i++) g.z[i] = 0, g.set[i] = 0;
+    double budget = RASTER_BUDGET_PER_POINT * g.w * g.h;
     for (size_t t = 0; t < n; t++)
         for (size_t k = 0; k < tiles[t].triangles_count; k++) {
             const relic_trrn_terrain_triangle *tr = &tiles[t].triangles[k];
             const float *p0 = tiles[t].vertices[tr->a].position, *p1 = tiles[t].vertices[tr->b].position,
                         *p2 = tiles[t].vertices[tr->c].position;
-            if (finite3(p0) && finite3(p1) && finite3(p2)) raster(&g, p0, p1, p2);
+            if (!finite3(p0) || !finite3(p1) || !finite3(p2)) continue;
+            if ((budget -= raster(&g, p0, p1, p2, budget)) < 0)
+                return relic_fail(err, RELIC_E_LIMIT, 0, "packets", "the terrain's triangles overlap more than %g times over the %u x %u grid",
+                                  RASTER_BUDGET_PER_POINT, g.w, g.h);
         }
     /* points no triangle covers: the lowest height */
     int32_t zlo = (int32_t)lround(minz / GRID_Z_SCALE), zhi = (int32_t)lround(maxz / GRID_Z_SCALE);

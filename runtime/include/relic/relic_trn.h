@@ -307,7 +307,8 @@ relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic
  *  megatiles and the grid, 5 bytes a point) from a. Errors: those of
  *  relic_trn_trrn_read (path packets[i].trrn), RELIC_E_UNSUPPORTED (no TRRN
  *  packet, or no area), RELIC_E_RANGE (heights beyond 1000 km),
- *  RELIC_E_NOMEM, RELIC_E_IO. */
+ *  RELIC_E_LIMIT (triangles overlapping more than 64 deep on average: the
+ *  time stays linear in the grid), RELIC_E_NOMEM, RELIC_E_IO. */
 relic_status relic_trn_terrain_preview_png(const relic_trn_trn *m, uint32_t max_side, relic_arena *a, relic_buf *out,
                                            relic_error *err);
 
