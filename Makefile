@@ -98,7 +98,7 @@ all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/re
 help:
 	@echo "make            build the four libraries (librelic, -json, -export, -mutate; .a and .so), relic and relic-gen into $(BUILD)/"
 	@echo "make deps       install missing Debian packages (apt-get as root; else print the command)"
-	@echo "make demo       build and run relic on tests/samples (and ../shared/corpus when present) into out/"
+	@echo "make demo       relic on every format: samples it makes and ../shared/corpus (when present): info, check, JSON round trip, pictures and exports into out/, a table per format"
 	@echo "make test       deps, build, unit/round-trip tests, ASan+UBSan rerun, regen check, short fuzz run"
 	@echo "make regen      regenerate generated/, generated/docs and fuzz/gen_* from schema/"
 	@echo "make fuzz       run every fuzz target for FUZZ_SECONDS (default 5)"
@@ -106,7 +106,7 @@ help:
 	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
 	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security.md, "Worst cases measured")"
 	@echo "make oss-fuzz-check  fuzz/oss-fuzz/build.sh with clang+libFuzzer, each target run on its seeds"
-	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
+	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic, relic-gen (+ relic-gen.pc)"
 
 # ---- dependencies (Debian 12) ----
 DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3
@@ -175,8 +175,8 @@ $(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.sh tests/mutate_formats.sh tests/wtd_cli_test.sh \
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
-            tests/output_cli_test.sh tests/bombs_cli_test.sh tests/errors_cli_test.sh tests/keybif_cli_test.sh \
-            tests/check_layers.sh
+            tests/output_cli_test.sh tests/outputs_cli_test.sh tests/demo_cli_test.sh tests/bombs_cli_test.sh \
+            tests/errors_cli_test.sh tests/keybif_cli_test.sh tests/check_layers.sh
 # CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
 # relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
 # pass, where a process costs a tenth of an instrumented one (the library's
@@ -238,6 +238,7 @@ test: deps
 	-@$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) install env BUILD=$(BUILD) sh tests/install_test.sh
+	-@$(STAGE) out-of-tree env BUILD=$(BUILD) sh tests/outoftree_test.sh
 	-@$(STAGE) embed $(MAKE) --no-print-directory check-embed
 	-@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan CORPUS_SWEEPS=0
 	-@$(STAGE) regen $(MAKE) --no-print-directory check-regen
@@ -352,10 +353,17 @@ print-libs:
 	@echo $(LIBS)
 
 # ---- install ----
+# relic-gen, the headers generated code includes (relic_gen.h, relic_json.h,
+# relic_json_table.h, relic_mutate.h) and relic-gen.pc: a user's own schema
+# generated and built outside this tree (docs/adding-a-format.md, tests/outoftree_test.sh)
+GEN_RUNTIME_HEADERS = runtime/json/relic_json.h runtime/json/relic_json_table.h
 install: all
 	install -d $(DESTDIR)$(PREFIX)/include/relic $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/share/licenses/relic
-	install -m 644 runtime/include/relic/*.h $(wildcard generated/*/*.h) $(DESTDIR)$(PREFIX)/include/relic/
+	  $(DESTDIR)$(PREFIX)/share/licenses/relic $(DESTDIR)$(PREFIX)/share/doc/relic
+	install -m 644 runtime/include/relic/*.h $(GEN_RUNTIME_HEADERS) $(wildcard generated/*/*.h) $(DESTDIR)$(PREFIX)/include/relic/
+	install -m 755 $(BUILD)/relic-gen $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 gen/SCHEMA.md $(DESTDIR)$(PREFIX)/share/doc/relic/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/pkgconfig/relic-gen.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/relic-gen.pc
 	for l in $(LIBNAMES); do \
 	  install -m 644 $(BUILD)/lib$$l.a $(DESTDIR)$(PREFIX)/lib/ && \
 	  install -m 755 $(BUILD)/lib$$l.so $(DESTDIR)$(PREFIX)/lib/lib$$l.so.$(VERSION) && \

@@ -124,6 +124,16 @@ typedef struct cli_extract_args {
 /* `relic extract LEVEL.pid --swp ...` on the loaded PID (cmd_extract_textures.c). */
 int cli_extract_textures(const cli_input *pid, const cli_extract_args *x);
 void cli_extract_textures_usage(FILE *f);
+/* The textures a GRF level names (its .bmp symbols hashed to texture IDs),
+ * decoded from PID + SWP/SPZ and written as DIR/<name>.png into the open
+ * batch (cli_batch_begin), each name once; *stems lists the names written
+ * (arena a). Returns 0, or 1 after printing the error. */
+int cli_level_textures(const char *pid_path, const char *swp_path, const char *grf_path, const char *dir, relic_arena *a,
+                       const char ***stems, size_t *count);
+/* The file stem cli_level_textures gives a texture path ("Map\\demo\\Blaht2.bmp" -> "Blaht2"), in arena a. */
+const char *cli_level_texture_name(relic_arena *a, const char *texture);
+/* 1 when name is one of the n stems. */
+int cli_level_texture_stem(const char *const *stems, size_t n, const char *name);
 int cmd_pack_textures(int argc, char **argv);
 
 #endif

@@ -114,6 +114,11 @@ typedef struct extract_ctx {
     int mips;
     uint8_t *rgba;
     unsigned written;
+    /* level mode (cli_level_textures): named top levels only, as DIR/<name>.png, each name once */
+    int level;
+    relic_arena *a;
+    const char **stems;
+    size_t nstems, cap;
 } extract_ctx;
 
 static const char *name_of(const extract_ctx *c, uint32_t id)
@@ -138,6 +143,29 @@ static relic_status write_png(extract_ctx *c, const char *path, uint32_t w, uint
     return st;
 }
 
+/* Level mode: the first texture of each name, top level only; bump angles are not a colour texture. */
+static relic_status level_raster(extract_ctx *c, size_t i, const char *name, const uint8_t *swp, uint64_t base,
+                                 size_t size, relic_error *err)
+{
+    if (!name || cli_level_texture_stem(c->stems, c->nstems, name)) return RELIC_OK;
+    if (c->nstems == c->cap) {
+        size_t cap = c->cap ? 2 * c->cap : 64;
+        const char **grown = relic_arena_array(c->a, cap, sizeof *grown, sizeof(void *));
+        if (!grown) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the texture names");
+        if (c->nstems) memcpy(grown, c->stems, c->nstems * sizeof *grown);
+        c->stems = grown;
+        c->cap = cap;
+    }
+    relic_pid_raster_view r = relic_pid_rasters_at(c->v, i);
+    char path[4200];
+    relic_status st = relic_swp_raster_rgba(c->v, &c->pal, i, swp, base, size, c->rgba, err);
+    if (st != RELIC_OK) return st;
+    snprintf(path, sizeof path, "%s/%s.png", c->dir, name);
+    if ((st = write_png(c, path, relic_pid_raster_width(r), relic_pid_raster_height(r), err)) == RELIC_OK)
+        c->stems[c->nstems++] = name;
+    return st;
+}
+
 static relic_status one_raster(void *vctx, size_t i, const uint8_t *swp, uint64_t base, size_t size, relic_error *err)
 {
     extract_ctx *c = vctx;
@@ -148,6 +176,7 @@ static relic_status one_raster(void *vctx, size_t i, const uint8_t *swp, uint64_
     uint32_t id = (uint32_t)key, w = relic_pid_raster_width(r), h = relic_pid_raster_height(r);
     char stem[4096], path[4200];
     const char *name = name_of(c, id);
+    if (c->level) return level_raster(c, i, name, swp, base, size, err);
     if (mip) snprintf(stem, sizeof stem, "%s/%08X.%ux%u", c->dir, id, w, h);
     else if (name) snprintf(stem, sizeof stem, "%s/%08X-%s", c->dir, id, name);
     else snprintf(stem, sizeof stem, "%s/%08X", c->dir, id);
@@ -164,6 +193,66 @@ static relic_status one_raster(void *vctx, size_t i, const uint8_t *swp, uint64_
     return st;
 }
 
+/* Validate the PID, then every raster of the SWP/SPZ through one_raster. */
+static int walk_textures(extract_ctx *c, relic_pid_view *v, const cli_input *pid, const cli_input *swp, int spz,
+                         relic_arena *a)
+{
+    relic_error err;
+    c->v = v;
+    if (relic_pid_validate(pid->map.bytes.data, pid->map.bytes.size, v, &err) != RELIC_OK) {
+        cli_report(stdout, pid->path, &err);
+        return 1;
+    }
+    if (relic_swp_palettes_find(c->v, a, &c->pal, &err) != RELIC_OK ||
+        !(c->rgba = relic_arena_array(a, (size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE, 4, 16))) {
+        cli_errorf(pid->path, 0, "no memory to decode textures");
+        return 1;
+    }
+    if (relic_swp_walk(c->v, swp->map.bytes.data, swp->map.bytes.size, spz, SPZ_WINDOW_LIMIT, a, one_raster, c, &err) !=
+        RELIC_OK) {
+        /* offsets name the PID (raster fields) or, for pixels and the stream, the SWP/SPZ */
+        cli_report(stdout, strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid->path : swp->path, &err);
+        return 1;
+    }
+    return 0;
+}
+
+int cli_level_texture_stem(const char *const *stems, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(stems[i], name)) return 1;
+    return 0;
+}
+
+const char *cli_level_texture_name(relic_arena *a, const char *texture)
+{
+    return short_name(a, texture, strlen(texture));
+}
+
+int cli_level_textures(const char *pid_path, const char *swp_path, const char *grf_path, const char *dir, relic_arena *a,
+                       const char ***stems, size_t *count)
+{
+    extract_ctx c;
+    relic_pid_view v;
+    cli_input pid, swp;
+    char ext[16];
+    memset(&c, 0, sizeof c);
+    c.v = &v;
+    c.dir = dir;
+    c.pid_path = pid_path;
+    c.level = 1;
+    c.a = a;
+    if (load_names(grf_path, a, (tex_name **)&c.names, &c.nnames)) return 1;
+    if (cli_load(pid_path, &pid)) return 1;
+    if (cli_load(swp_path, &swp)) { cli_unload(&pid); return 1; }
+    int rc = walk_textures(&c, &v, &pid, &swp, !strcmp(relic_path_extension(swp_path, ext, sizeof ext), "spz"), a);
+    cli_unload(&swp);
+    cli_unload(&pid);
+    *stems = c.stems;
+    *count = c.nstems;
+    return rc;
+}
+
 int cli_extract_textures(const cli_input *pid, const cli_extract_args *x)
 {
     const char *pid_path = pid->path, *swp_path = x->swp, *dir = x->dir, *names_path = x->names;
@@ -174,7 +263,6 @@ int cli_extract_textures(const cli_input *pid, const cli_extract_args *x)
         return EXIT_INVALID;
     }
     relic_arena a;
-    relic_error err;
     relic_pid_view v;
     cli_input swp;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
@@ -192,19 +280,7 @@ int cli_extract_textures(const cli_input *pid, const cli_extract_args *x)
     c.pid_path = pid_path;
     c.mips = mips;
     cli_batch_begin(); /* every PNG, or none */
-    if (relic_pid_validate(pid->map.bytes.data, pid->map.bytes.size, &v, &err) != RELIC_OK) {
-        cli_report(stdout, pid_path, &err);
-        rc = 1;
-    } else if (relic_swp_palettes_find(&v, &a, &c.pal, &err) != RELIC_OK ||
-               !(c.rgba = relic_arena_array(&a, (size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE, 4, 16))) {
-        cli_errorf(pid_path, 0, "no memory to decode textures");
-        rc = 1;
-    } else if (relic_swp_walk(&v, swp.map.bytes.data, swp.map.bytes.size, spz, SPZ_WINDOW_LIMIT, &a, one_raster, &c,
-                              &err) != RELIC_OK) {
-        /* offsets name the PID (raster fields) or, for pixels and the stream, the SWP/SPZ */
-        cli_report(stdout, strncmp(err.path, "rasters[", 8) == 0 && !strstr(err.path, "pixels") ? pid_path : swp_path, &err);
-        rc = 1;
-    }
+    rc = walk_textures(&c, &v, pid, &swp, spz, &a);
     rc = cli_batch_end(!rc);
     if (!rc) printf("%s: %u PNG file%s in %s\n", pid_path, c.written, c.written == 1 ? "" : "s", dir);
     cli_unload(&swp);

@@ -17,7 +17,7 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic get FILE PATH [--encoding cp1252|utf8|auto] [--tlk dialog.tlk]\n"
+    fprintf(f, "usage: relic get FILE PATH [--id N] [--encoding cp1252|utf8|auto] [--tlk dialog.tlk]\n"
                "       relic get dialog.tlk STRREF\n"
                "       relic get --install DIR RESREF.EXT [PATH]\n"
                "Print one value of a GFF file (ARE, GIT, IFO, UTC, DLG, BIC, ...). PATH is labels and\n"
@@ -26,7 +26,9 @@ static void usage(FILE *f)
                "list prints what it holds. Text is printed as UTF-8, read in the file's encoding (auto:\n"
                "UTF-8 when all its text is, as NWN2 writes it, else cp1252; ResRefs always cp1252),\n"
                "the form `relic set` stores back. --tlk shows a locstring's StrRef as its text in the\n"
-               "talk table (a line \"tlk: TEXT\" after \"strref N\").\n"
+               "talk table (a line \"tlk: TEXT\" after \"strref N\"). --id N prints only the text of a\n"
+               "locstring's StringID N, bare, so `relic set F P --id N \"$(relic get F P --id N)\"` keeps\n"
+               "every language.\n"
                "A talk table (TLK V3.0) and a StrRef: that string's text.\n"
                "--install DIR: the resource looked up in the game's order (DIR/override, then the\n"
                "containers of DIR/modules in name order, then DIR/chitin.key's BIFs); its bytes are\n"
@@ -48,7 +50,10 @@ static void print_struct(const relic_gff_doc *d, uint32_t s)
     printf("\n");
 }
 
-static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding enc)
+/* NO_ID: every language of a locstring; else only StringID id, bare */
+#define NO_ID UINT32_MAX
+
+static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding enc, uint32_t only_id)
 {
     relic_error err;
     uint64_t u;
@@ -85,20 +90,28 @@ static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding en
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
         relic_gff_get_locstring(d, f, &ls, &err);
         const uint8_t *cur = ls.first;
-        if (ls.strref != RELIC_GFF_NONE) printf("strref %" PRIu32 "\n", ls.strref);
-        if (ls.strref != RELIC_GFF_NONE && cli_tlk_current) { /* --tlk */
+        if (ls.strref != RELIC_GFF_NONE && only_id == NO_ID) printf("strref %" PRIu32 "\n", ls.strref);
+        if (ls.strref != RELIC_GFF_NONE && only_id == NO_ID && cli_tlk_current) { /* --tlk */
             printf("tlk: ");
             if (!cli_tlk_put(stdout, cli_tlk_current, ls.strref)) printf("(not in the talk table)");
             printf("\n");
         }
+        int found = 0;
         for (uint32_t k = 0; k < ls.count; k++) {
             uint32_t id;
             relic_gff_locstring_next(&cur, &id, &b);
+            if (only_id != NO_ID) {
+                if (id != only_id || found++) continue;
+                cli_gff_put_text(stdout, b.data, b.size, enc);
+                printf("\n");
+                continue;
+            }
             /* bare text only where `relic set` without --id puts it back */
             if (ls.count != 1 || ls.strref != RELIC_GFF_NONE || id != 0) printf("%" PRIu32 ": ", id);
             cli_gff_put_text(stdout, b.data, b.size, enc);
             printf("\n");
         }
+        if (only_id != NO_ID && !found) return 1;
         break;
     }
     case RELIC_GFF_FIELD_TYPE_STRUCT: relic_gff_get_struct(d, f, &s, &err); print_struct(d, s); break;
@@ -111,15 +124,26 @@ static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding en
     return 0;
 }
 
-static int get_main(const char **args, int n, const char *enc_name, const char *install);
+static int get_main(const char **args, int n, const char *enc_name, const char *install, uint32_t only_id);
 
 int cmd_get(int argc, char **argv)
 {
     const char *args[2], *enc_name = NULL, *tlk_path = NULL, *install = NULL;
     relic_gff_encoding enc;
+    uint32_t only_id = NO_ID;
     int n = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (strcmp(argv[i], "--id") == 0 && i + 1 < argc) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 10);
+            if (*argv[i] < '0' || *argv[i] > '9' || *end || v >= NO_ID) {
+                fprintf(stderr, "relic get: --id takes a StringID (0, 1, 2, ...), not '%s'\n", argv[i]);
+                return EXIT_USAGE;
+            }
+            only_id = (uint32_t)v;
+            continue;
+        }
         if (strcmp(argv[i], "--tlk") == 0 && i + 1 < argc) { tlk_path = argv[++i]; continue; }
         if (strcmp(argv[i], "--install") == 0 && i + 1 < argc) { install = argv[++i]; continue; }
         if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
@@ -139,7 +163,7 @@ int cmd_get(int argc, char **argv)
         if (cli_tlk_load(tlk_path, &tlk)) return EXIT_INVALID;
         cli_tlk_current = &tlk;
     }
-    int grc = get_main(args, n, enc_name, install);
+    int grc = get_main(args, n, enc_name, install, only_id);
     if (tlk_path) cli_tlk_unload(&tlk);
     cli_tlk_current = NULL;
     return grc;
@@ -167,7 +191,7 @@ static int get_tlk_text(const cli_input *in, const char *arg)
     return EXIT_VALID;
 }
 
-static int get_main(const char **args, int n, const char *enc_name, const char *install)
+static int get_main(const char **args, int n, const char *enc_name, const char *install, uint32_t only_id)
 {
     relic_gff_encoding enc;
     cli_input in;
@@ -243,9 +267,16 @@ static int get_main(const char **args, int n, const char *enc_name, const char *
         rc = EXIT_INVALID;
     } else if (is_struct) {
         print_struct(&d, target);
+    } else if (only_id != NO_ID && relic_gff_field_type_of(&d, target) != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
+        cli_errorf(args[0], 0, "%s: --id applies to a CExoLocString, not a %s", path,
+                   relic_gff_type_name(relic_gff_field_type_of(&d, target)));
+        rc = EXIT_INVALID;
     } else {
         cli_gff_encoding(enc_name, &d, &enc);
-        print_field(&d, target, enc);
+        if (print_field(&d, target, enc, only_id)) {
+            cli_errorf(args[0], 0, "%s has no text of StringID %" PRIu32, path, only_id);
+            rc = EXIT_INVALID;
+        }
     }
 done:
     relic_arena_release(&a);

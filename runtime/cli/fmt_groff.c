@@ -16,13 +16,30 @@
 #include "relic_lzss.h"
 #include "relic_tres_names.h"
 
-/* relic_grf_export_obj with its scratch in a heap arena freed at once */
-static relic_status grf_obj_scratch(const relic_grf_file *f, const char *mtl_name, relic_buf *obj, relic_buf *mtl,
-                                    relic_error *err)
+/* The textures written beside the OBJ (cli_level_textures), for map_Kd. */
+typedef struct level_textures {
+    relic_arena *a;
+    const char **stems;
+    size_t count;
+} level_textures;
+
+static const char *texture_file(void *ctx, const char *texture)
+{
+    level_textures *t = ctx;
+    const char *name = cli_level_texture_name(t->a, texture);
+    if (!name || !cli_level_texture_stem(t->stems, t->count, name)) return NULL;
+    char *file = relic_arena_alloc(t->a, strlen(name) + 5, 1);
+    if (file) sprintf(file, "%s.png", name);
+    return file;
+}
+
+/* relic_grf_export_obj(_textured) with its scratch in a heap arena freed at once */
+static relic_status grf_obj_scratch(const relic_grf_file *f, const char *mtl_name, level_textures *tex, relic_buf *obj,
+                                    relic_buf *mtl, relic_error *err)
 {
     relic_arena a;
     relic_arena_init_heap(&a, 0);
-    relic_status st = relic_grf_export_obj(f, mtl_name, &a, obj, mtl, err);
+    relic_status st = relic_grf_export_obj_textured(f, mtl_name, tex ? texture_file : NULL, tex, &a, obj, mtl, err);
     relic_arena_release(&a);
     return st;
 }
@@ -263,7 +280,9 @@ static int groff_from_json(const cli_input *in, const char *out_path)
     return rc;
 }
 
-/* The level as OBJ at out_path and MTL beside it (same name, .mtl). */
+/* The level as OBJ at out_path and MTL beside it (same name, .mtl); with
+ * --textures PID --swp SWP|SPZ, the textures its materials name as PNG
+ * files in the same directory. All files or none. */
 static int groff_to_obj(const cli_input *in, const char *out_path)
 {
     relic_arena a;
@@ -272,32 +291,47 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
     relic_error err;
     relic_buf obj, mtl;
     int rc = 1;
+    const char *pid_path = cli_convert_option("--textures"), *swp_path = cli_convert_option("--swp");
+    if (!pid_path != !swp_path) {
+        cli_errorf(in->path, 0, "--textures LEVEL.pid and --swp LEVEL.swp|LEVEL.spz go together");
+        return 1;
+    }
     size_t n = strlen(out_path);
-    char *mtl_path = malloc(n + 5);
-    if (!mtl_path) return 1;
+    char *mtl_path = malloc(n + 5), *dir = malloc(n + 2);
+    if (!mtl_path || !dir) { free(mtl_path); free(dir); return 1; }
     memcpy(mtl_path, out_path, n + 1);
     char *dot = strrchr(mtl_path, '.'), *slash = strrchr(mtl_path, '/');
     if (dot && (!slash || dot > slash)) strcpy(dot, ".mtl");
     else strcat(mtl_path, ".mtl");
     slash = strrchr(mtl_path, '/');
+    /* the textures' directory: the OBJ's */
+    if (slash) memcpy(dir, mtl_path, (size_t)(slash - mtl_path)), dir[slash - mtl_path] = 0;
+    else strcpy(dir, ".");
+    if (slash && slash == mtl_path) strcpy(dir, "/");
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     relic_buf_init(&obj, 0);
     relic_buf_init(&mtl, 0);
+    level_textures tex = { &a, NULL, 0 };
+    /* every file or none: an OBJ without its MTL or textures, or the reverse, is half a result */
+    cli_batch_begin();
     if (!load_model(in, &a, &m)) {
-        if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK ||
-            grf_obj_scratch(&f, slash ? slash + 1 : mtl_path, &obj, &mtl, &err) != RELIC_OK)
+        if (relic_grf_file_decode(&m, &a, &f, &err) != RELIC_OK) {
             cli_error(in->path, &err);
-        else {
-            /* both files or neither: an OBJ without its MTL, or the reverse, is half a result */
-            cli_batch_begin();
+        } else if (pid_path && cli_level_textures(pid_path, swp_path, in->path, dir, &a, &tex.stems, &tex.count)) {
+            /* reported */
+        } else if (grf_obj_scratch(&f, slash ? slash + 1 : mtl_path, pid_path ? &tex : NULL, &obj, &mtl, &err) != RELIC_OK) {
+            cli_error(in->path, &err);
+        } else {
             rc = cli_write(mtl_path, mtl.data, mtl.size, in->path) || cli_write(out_path, obj.data, obj.size, in->path);
-            rc = cli_batch_end(!rc);
         }
     }
+    rc = cli_batch_end(!rc);
+    if (!rc && pid_path) printf("%s: %zu texture%s as PNG beside %s\n", in->path, tex.count, tex.count == 1 ? "" : "s", out_path);
     relic_buf_free(&obj);
     relic_buf_free(&mtl);
     relic_arena_release(&a);
     free(mtl_path);
+    free(dir);
     return rc;
 }
 
@@ -344,7 +378,8 @@ const cli_hooks cli_groff_hooks = {
     "                                                   .gr_/.sc_ is SZDD-compressed (COMPRESS.EXE form),\n"
     "                                                   read transparently wherever a GROFF is\n"
     "  x.json -> y.grf|y.scn|y.gr_|y.sc_                the GROFF again, byte for byte\n"
-    "  x.grf -> y.obj                                   the level: every instance placed, with y.mtl\n"
+    "  x.grf -> y.obj [--textures x.pid --swp x.spz]    the level: every instance placed, with y.mtl; the\n"
+    "                                                   textures it names as PNG beside it (from PID + SWP/SPZ)\n"
     "  x.grf -> y.tpm                                   the level's models as TPM meshes (object space, UVs,\n"
     "                                                   normals, materials) and its instances\n",
 };

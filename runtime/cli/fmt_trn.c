@@ -6,6 +6,7 @@
  * (--terrain) the terrain and water out to OBJ; JSON both ways and re-writing
  * are the schema's (schema_io.c, with relic_trn_layout before writing). Facts:
  * nwn-lib-d, trn.d, trn.d validate; NWN2DataLib, TrxFileReader.cpp; Charles, NWN2 TRN.ASWM packet structure, TRN.ASWM. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "relic_gen.h"
@@ -150,8 +151,40 @@ static unsigned trn_check(const cli_input *in, int strict)
     return n;
 }
 
+/* Longer side of the terrain picture, points (--max-grid N changes it). */
+#define TRN_PREVIEW_SIDE 1024u
+#define TRN_PREVIEW_MAX_SIDE 8192u
+
+/* The terrain's colour relief (relic_trn_terrain_preview_png), --preview or not: a TRN has no exact heightmap. */
+static int trn_to_png(const cli_input *in, const char *out_path)
+{
+    const char *side_arg = cli_convert_option("--max-grid");
+    char *end = NULL;
+    unsigned long side = side_arg ? strtoul(side_arg, &end, 10) : TRN_PREVIEW_SIDE;
+    (void)cli_convert_option("--preview");
+    if ((side_arg && (*end || !*side_arg)) || side < 2 || side > TRN_PREVIEW_MAX_SIDE) {
+        cli_errorf(in->path, 0, "--max-grid: the picture side must be 2..%u points", TRN_PREVIEW_MAX_SIDE);
+        return 1;
+    }
+    relic_arena a;
+    relic_trn_trn m;
+    relic_buf out;
+    relic_error err;
+    int rc = 1;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    relic_buf_init(&out, 0);
+    if (!load_model(in, &a, &m)) {
+        if (relic_trn_terrain_preview_png(&m, (uint32_t)side, &a, &out, &err) != RELIC_OK) cli_error(in->path, &err);
+        else rc = cli_write(out_path, out.data, out.size, in->path);
+    }
+    relic_buf_free(&out);
+    relic_arena_release(&a);
+    return rc;
+}
+
 static int trn_convert(const cli_input *in, const char *out_path, const char *ext)
 {
+    if (!strcmp(ext, "png")) return trn_to_png(in, out_path);
     int walkmesh = !strcmp(ext, "obj") || !strcmp(ext, "svg");
     int terrain = cli_convert_option("--terrain") != NULL;
     if (!walkmesh || (terrain && strcmp(ext, "obj"))) return -1;
@@ -199,5 +232,7 @@ const cli_hooks cli_trn_hooks = {
     "  x.trn|x.trx -> y.json|y.trn|y.trx              JSON (packets; ASWM kept as its zlib bytes), re-written file\n"
     "  x.json -> y.trn|y.trx                            the TRN/TRX again, byte for byte\n"
     "  x.trn|x.trx -> y.obj|y.svg                       walkmesh: OBJ (walkable/nonwalkable groups), SVG (tiles, islands)\n"
-    "  x.trn|x.trx -> y.obj --terrain                   terrain (TRRN megatiles) and water (WATR) as OBJ groups\n",
+    "  x.trn|x.trx -> y.obj --terrain                   terrain (TRRN megatiles) and water (WATR) as OBJ groups\n"
+    "  x.trn|x.trx -> y.png [--preview] [--max-grid N]  the terrain's colour relief (triangles rasterised onto\n"
+    "                                                   at most N points a side, default 1024)\n",
 };

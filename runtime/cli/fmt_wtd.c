@@ -245,7 +245,10 @@ static int wtd_convert(const cli_input *in, const char *out_path, const char *ex
             goto done;
         }
         if (png) {
-            st = cli_convert_option("--relief") ? relic_wtd_relief_png(&t, &a, &buf, &err) : relic_wtd_png(&t, &a, &buf, &err);
+            /* --preview: colour relief; --relief: grey; else the exact 16-bit heightmap */
+            st = cli_convert_option("--preview") ? relic_wtd_preview_png(&t, &a, &buf, &err)
+                 : cli_convert_option("--relief") ? relic_wtd_relief_png(&t, &a, &buf, &err)
+                                                  : relic_wtd_png(&t, &a, &buf, &err);
         } else {
             relic_wtd_mesh mesh;
             st = relic_wtd_mesh_build(in->map.bytes.data, in->map.bytes.size, &t, &a, &mesh, &err);
@@ -332,7 +335,9 @@ done:
 
 const cli_hooks cli_wtd_hooks = {
     wtd_info, wtd_check, wtd_to_json, wtd_from_json, NULL, wtd_convert, wtd_import,
-    "  x.wtd -> y.png [--relief]|y.obj|y.tri|y.json     16-bit heightmap or 8-bit shaded relief (north up), leaf\n"
+    "  x.wtd -> y.png [--preview|--relief]|y.obj|y.tri|y.json\n"
+    "                                                   16-bit heightmap, --preview colour relief (tint x hill\n"
+    "                                                   shading) or --relief grey shaded relief (north up), leaf\n"
     "                                                   triangulation (world metres), header + tree statistics JSON\n"
     "  x.wtd -> y.wtd [--threshold T]                   re-encode (T drops wavelet coefficients |w| <= T)\n"
     "  x.wtd -> ... --max-grid N                        decode grids up to N x N (default 2048: 16 MiB; the\n"

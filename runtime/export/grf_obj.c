@@ -46,6 +46,8 @@ typedef struct exporter {
     relic_grf_symbols symbols;
     const uint32_t *last_list; /* the material list and index of the current name */
     uint32_t last_index;
+    relic_grf_texture_file_fn texture_file; /* NULL: map_Kd names the texture's own file */
+    void *texture_ctx;
 } exporter;
 
 void relic_grf_euler_matrix(const float rot[3], double m[3][3])
@@ -194,7 +196,12 @@ static void use_material(exporter *e, const material_ref *mr, uint32_t k)
         memcpy(e->names[e->names_count++], name, NAME_MAX_LEN);
         relic_buf_printf(e->mtl, "newmtl %s\nKd %.4f %.4f %.4f\n", name, (rgb[0] & 0xFF) / 255.0,
                          (rgb[1] & 0xFF) / 255.0, (rgb[2] & 0xFF) / 255.0);
-        if (tex && *tex) relic_buf_printf(e->mtl, "# texture %s\nmap_Kd %s\n", tex, base_name(tex));
+        if (tex && *tex) {
+            /* the caller's file for it (textures written beside the OBJ), or none: no map_Kd naming a missing file */
+            const char *file = e->texture_file ? e->texture_file(e->texture_ctx, tex) : base_name(tex);
+            if (file) relic_buf_printf(e->mtl, "# texture %s\nmap_Kd %s\n", tex, file);
+            else relic_buf_printf(e->mtl, "# texture %s (not in the texture directory)\n", tex);
+        }
         relic_buf_puts(e->mtl, "\n");
     }
     relic_buf_printf(e->obj, "usemtl %s\n", name);
@@ -326,8 +333,15 @@ static relic_status export_instance(exporter *e, size_t k, uint32_t object, uint
 relic_status relic_grf_export_obj(const relic_grf_file *f, const char *mtl_name, relic_arena *scratch, relic_buf *obj,
                                   relic_buf *mtl, relic_error *err)
 {
+    return relic_grf_export_obj_textured(f, mtl_name, NULL, NULL, scratch, obj, mtl, err);
+}
+
+relic_status relic_grf_export_obj_textured(const relic_grf_file *f, const char *mtl_name,
+                                           relic_grf_texture_file_fn texture_file, void *ctx, relic_arena *scratch,
+                                           relic_buf *obj, relic_buf *mtl, relic_error *err)
+{
     relic_status st = RELIC_OK;
-    exporter e = { f, obj, mtl, 0, 0, 0, NULL, 0, 0, scratch, NULL, { NULL, 0 }, NULL, 0 };
+    exporter e = { f, obj, mtl, 0, 0, 0, NULL, 0, 0, scratch, NULL, { NULL, 0 }, NULL, 0, texture_file, ctx };
     const relic_grf_region_region *r = NULL;
     const relic_grf_region_v11_region *r11 = NULL;
     for (size_t i = 0; i < f->container.sections_count && !r && !r11; i++) {

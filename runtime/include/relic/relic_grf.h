@@ -254,6 +254,22 @@ void relic_grf_euler_matrix(const float rot[3], double m[3][3]);
 relic_status relic_grf_export_obj(const relic_grf_file *f, const char *mtl_name, relic_arena *scratch, relic_buf *obj, relic_buf *mtl,
                                   relic_error *err);
 
+/** The file a material's map_Kd names for texture (the GRF's texture path,
+ *  such as "Map\\demo\\Blaht2.bmp"), or NULL when there is none: the MTL
+ *  then keeps the texture as a comment, so it never names a missing file.
+ *  The string is copied at once. */
+typedef const char *(*relic_grf_texture_file_fn)(void *ctx, const char *texture);
+
+/** relic_grf_export_obj with the caller naming each texture's file
+ *  (texture_file(ctx, path), see relic_grf_texture_file_fn): the form for
+ *  textures converted beside the OBJ (`relic convert LEVEL.grf y.obj
+ *  --textures LEVEL.pid --swp LEVEL.spz` writes them as PNG). texture_file
+ *  NULL is relic_grf_export_obj: map_Kd names the texture path's file name.
+ *  Errors: those of relic_grf_export_obj. */
+relic_status relic_grf_export_obj_textured(const relic_grf_file *f, const char *mtl_name,
+                                           relic_grf_texture_file_fn texture_file, void *ctx, relic_arena *scratch,
+                                           relic_buf *obj, relic_buf *mtl, relic_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -252,8 +252,11 @@ relic_status relic_trn_route_find(const relic_trn_aswm *w, uint32_t from, uint32
  *  from +z). Appends to out; errors: RELIC_E_NOMEM. */
 relic_status relic_trn_aswm_obj(const relic_trn_aswm *w, relic_buf *out, relic_error *err);
 
-/** SVG top-down picture (north up, 1 unit = scale px): tile grid, walkable
- *  triangles filled with a colour per island, non-walkable triangles grey,
+/** SVG top-down picture (north up, the area scaled to 1000 px): a title
+ *  with the counts, walkable triangles filled with a colour per island,
+ *  non-walkable triangles grey, the tile grid with column and row labels
+ *  (tile (x, y) covers [x*w, (x+1)*w) x [y*w, (y+1)*w): nwn-lib-d, trn.d),
+ *  a scale bar in metres, a legend of the fills with their triangle counts,
  *  and the route when route is not NULL. Appends to out; errors:
  *  RELIC_E_NOMEM. */
 relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *route, relic_buf *out, relic_error *err);
@@ -292,6 +295,22 @@ unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_r
  *  packets[i].trrn / .watr), RELIC_E_UNSUPPORTED when m holds no TRRN or
  *  WATR packet, RELIC_E_NOMEM. */
 relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic_buf *out, relic_error *err);
+
+/** The terrain (every TRRN megatile) as the colour relief preview
+ *  (relic_relief_png, RELIC_RELIEF_COLOUR: hypsometric tint times hill
+ *  shading, north up), an 8-bit RGBA PNG appended to out. TRRN vertices are
+ *  free positions (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp), so the
+ *  triangles are rasterised onto a square-celled grid over their x, y
+ *  extent, at most max_side points on the longer side, heights interpolated
+ *  in each triangle (millimetre steps); points no triangle covers take the
+ *  lowest height. Non-finite vertices are skipped. Memory (the decoded
+ *  megatiles and the grid, 5 bytes a point) from a. Errors: those of
+ *  relic_trn_trrn_read (path packets[i].trrn), RELIC_E_UNSUPPORTED (no TRRN
+ *  packet, or no area), RELIC_E_RANGE (heights beyond 1000 km),
+ *  RELIC_E_LIMIT (triangles overlapping more than 64 deep on average: the
+ *  time stays linear in the grid), RELIC_E_NOMEM, RELIC_E_IO. */
+relic_status relic_trn_terrain_preview_png(const relic_trn_trn *m, uint32_t max_side, relic_arena *a, relic_buf *out,
+                                           relic_error *err);
 
 #ifdef __cplusplus
 }
