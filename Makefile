@@ -35,7 +35,7 @@ VERSION  = 0.1.0
 SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
 GEN_SRCS     = gen/lexer.c gen/parser.c gen/sema.c gen/util.c gen/emit_common.c gen/emit_types.c \
                gen/emit_source.c gen/emit_reader.c gen/emit_writer.c gen/emit_json.c gen/emit_docs.c \
-               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_detect.c gen/emit_gff.c gen/sema_gff.c gen/report.c gen/main.c
+               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_detect.c gen/emit_gff.c gen/emit_python.c gen/sema_gff.c gen/report.c gen/main.c
 LEXERS       = $(wildcard runtime/*/*_lexer.re runtime/*/*/*_lexer.re)
 RE2C_OUT     = gen/lexer.c $(LEXERS:.re=.c)
 layer_srcs   = $(sort $(filter-out $(RE2C_OUT),$(wildcard $(addsuffix /*.c,$(1)))) $(patsubst %.re,%.c,$(filter $(addsuffix /%,$(1)),$(LEXERS))))
@@ -127,7 +127,7 @@ $(BUILD)/relic-gen: $(GEN_SRCS) gen/ast.h gen/emit.h gen/lexer.h
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Igen $(GEN_SRCS) -o $@
 
 regen: $(BUILD)/relic-gen
-	$(BUILD)/relic-gen -o generated --docs generated/docs --fuzz fuzz $(SCHEMAS)
+	$(BUILD)/relic-gen -o generated --docs generated/docs --fuzz fuzz --python python/relic/_gen $(SCHEMAS)
 	@# what changed for users of the bindings, for each schema edited since the last commit
 	@# (the old one beside the old versions of its family, for `use`)
 	@if git rev-parse --git-dir >/dev/null 2>&1; then for s in $(SCHEMAS); do \
@@ -197,9 +197,9 @@ check-asan:
 # make regen must leave generated/ exactly as committed.
 check-regen: $(BUILD)/relic-gen
 	@tmp=$$(mktemp -d); \
-	$(BUILD)/relic-gen -o $$tmp/generated --docs $$tmp/generated/docs --fuzz $$tmp/fuzz $(SCHEMAS) || exit 1; \
+	$(BUILD)/relic-gen -o $$tmp/generated --docs $$tmp/generated/docs --fuzz $$tmp/fuzz --python $$tmp/python/relic/_gen $(SCHEMAS) || exit 1; \
 	ok=0; bad=0; \
-	for f in $$(cd $$tmp && find generated fuzz -type f); do \
+	for f in $$(cd $$tmp && find generated fuzz python -type f); do \
 	  if cmp -s $$tmp/$$f $$f; then ok=$$((ok + 1)); else echo "regen: $$f is out of date (run make regen)"; bad=$$((bad + 1)); fi; done; \
 	rm -rf $$tmp; \
 	if [ $$bad = 0 ]; then echo "regen: generated/ is up to date"; fi; \
