@@ -111,8 +111,9 @@ class View:
     def __getitem__(self, name):
         return self._root[name]
 
-    def keys(self):
-        return self._root.keys()
+    def fields(self):
+        """The root struct's field names, in file order."""
+        return self._root._fields()
 
     def to_json(self):
         """relic's JSON text of the file (what `relic dump` prints)."""
@@ -185,7 +186,10 @@ def open(src, format=None):
             _raise(path, problems)
         g._doc = _json.loads(out)
         return g
-    return _VIEWS.get(fmt, View)(fmt, buf, mem, path, _walker(fmt))
+    layout = fmt
+    if fmt == 'erf' and bytes(mem[:4]) == b'RIM ':
+        layout = 'rim'  # RIM archives share ERF's detection and checks, not its layout
+    return _VIEWS.get(fmt, View)(fmt, buf, mem, path, _walker(layout))
 
 
 def _numeric(v):

@@ -89,7 +89,8 @@ class Node:
     def __contains__(self, name):
         return name in self.__dict__ and not name.startswith('_')
 
-    def keys(self):
+    def _fields(self):
+        """The field names in file order (a method name no schema field takes)."""
         return list(self._names)
 
     def __repr__(self):

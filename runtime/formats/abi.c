@@ -16,6 +16,8 @@
 #include "relic_gen.h"
 #include "relic_gff.h"
 #include "relic_trn.h"
+#include "relic_erf.h"
+#include "relic_wtd.h"
 #include "cau.h"
 #include "erf.h"
 #include "groff.h"
@@ -101,11 +103,44 @@ static unsigned check_gff(const uint8_t *data, size_t size, relic_arena *a, abi_
         return relic_##F##_validate(data, size, &v, &err) != RELIC_OK ? one(c, &err) : 0;   \
     }
 VALIDATOR_ONLY(cau)
-VALIDATOR_ONLY(erf)
 VALIDATOR_ONLY(groff)
 VALIDATOR_ONLY(pid)
 VALIDATOR_ONLY(tpa)
-VALIDATOR_ONLY(wtd)
+
+/* 1 when a member's bytes start like a GFF ("XXX V3.2"). */
+static int member_is_gff(const relic_erf_entry *e)
+{
+    return e->size >= RELIC_GFF_HEADER_SIZE &&
+           memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
+}
+
+/* ERF and RIM: the archive, then each GFF member's tree rules. */
+static unsigned check_erf(const uint8_t *data, size_t size, relic_arena *a, abi_ctx *c)
+{
+    relic_erf_archive ar;
+    relic_error err;
+    unsigned n = 0;
+    if (relic_erf_open(data, size, a, &ar, &err) != RELIC_OK) return one(c, &err);
+    for (uint32_t i = 0; i < ar.count; i++) {
+        relic_gff_doc d;
+        if (member_is_gff(&ar.entries[i]) && relic_erf_open_gff(&ar, i, a, &d, &err) != RELIC_OK)
+            n += one(c, &err);
+    }
+    return n;
+}
+
+/* WTD: the parameter block (every version relic reads) and the zerotree. */
+static unsigned check_wtd(const uint8_t *data, size_t size, relic_arena *a, abi_ctx *c)
+{
+    relic_wtd_wtd h;
+    relic_wtd_tree_stats stats;
+    relic_error err;
+    (void)a;
+    if (relic_wtd_read_header(data, size, &h, &err) != RELIC_OK ||
+        relic_wtd_read_tree(data, size, &h, NULL, &stats, &err) != RELIC_OK)
+        return one(c, &err);
+    return 0;
+}
 
 static const struct {
     const char *name;
