@@ -5,6 +5,9 @@ CC      ?= cc
 CLANG   ?= clang
 RE2C    ?= re2c
 PREFIX  ?= /usr/local
+# where Debian's python3 looks: /usr/lib/python3/dist-packages, else <prefix>/lib/python3.N/dist-packages
+PYVER ?= $(shell /usr/bin/python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null || echo python3)
+PYTHON_DIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/$(PYVER)/dist-packages)
 BUILD   ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -109,7 +112,7 @@ help:
 	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3 python3-numpy python3-pytest
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \
@@ -175,7 +178,8 @@ $(BUILD)/tests/%: tests/%.c $(LIB_ARCHIVES)
 CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.sh tests/mutate_formats.sh tests/wtd_cli_test.sh \
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
-            tests/output_cli_test.sh tests/bombs_cli_test.sh tests/errors_cli_test.sh tests/check_layers.sh
+            tests/output_cli_test.sh tests/bombs_cli_test.sh tests/errors_cli_test.sh tests/check_layers.sh \
+            tests/python_test.sh
 # CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
 # relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
 # pass, where a process costs a tenth of an instrumented one (the library's
@@ -363,6 +367,19 @@ install: all
 	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/pkgconfig/$$l.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$l.pc || exit 1; done
 	install -m 755 $(BUILD)/relic $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/licenses/relic/
+	@# the Python package where Debian's python3 looks (docs/python.md)
+	install -d $(DESTDIR)$(PYTHON_DIR)/relic/_gen
+	install -m 644 python/relic/*.py $(DESTDIR)$(PYTHON_DIR)/relic/
+	install -m 644 python/relic/_gen/*.py $(DESTDIR)$(PYTHON_DIR)/relic/_gen/
+
+# Blender (Debian's blender 3.4, system Python) imports a corpus WOK and TRX through the Python
+# package, builds meshes, writes the walkmesh back and checks it; not in make deps: installing
+# blender takes about 3 minutes and 0.8 GB (docs/python.md)
+.PHONY: test-blender
+test-blender: all
+	@if command -v blender >/dev/null 2>&1; then \
+	  RELIC=$(BUILD)/relic RELIC_LIB=$(BUILD) PYTHONPATH=python blender -b --factory-startup --python-exit-code 1 --python tests/blender/import_walkmesh.py; \
+	else echo "test-blender: blender not installed (apt-get install -y blender): skipped"; fi
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out $(RE2C_OUT)

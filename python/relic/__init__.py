@@ -125,9 +125,17 @@ class View:
         return out.decode('utf-8')
 
     def decode(self):
-        """A Model: plain Python objects (dicts, lists, NumPy arrays) that
-        relic.write turns back into a file through the C writer."""
-        return Model.from_json(self.to_json())
+        """A Model: plain Python objects (dicts, lists; each top-level array
+        the view holds as a plain ndarray becomes a writable NumPy array of
+        the same dtype) that relic.write turns back into a file through the
+        C writer."""
+        m = Model.from_json(self.to_json())
+        for k, v in list(m.items()):
+            view = self._root.__dict__.get(k)
+            if isinstance(view, np.ndarray) and view.dtype.names is None and isinstance(v, list) and \
+                    all(_numeric(x) or isinstance(x, list) for x in v):
+                m[k] = np.array(v, dtype=view.dtype.newbyteorder('=')).reshape((-1,) + view.shape[1:])
+        return m
 
     def __repr__(self):
         return '<relic %s %s>' % (self.format, self.path or '(bytes)')
@@ -196,20 +204,6 @@ def _numeric(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _to_arrays(v):
-    """Lists of numbers (or of equal-length lists of numbers) become arrays."""
-    if isinstance(v, dict):
-        return {k: _to_arrays(x) for k, x in v.items()}
-    if isinstance(v, list) and v:
-        if all(_numeric(x) for x in v):
-            return np.array(v, dtype=np.float64 if any(isinstance(x, float) for x in v) else np.int64)
-        if all(isinstance(x, list) and x and all(_numeric(y) for y in x) for x in v) and len({len(x) for x in v}) == 1:
-            flat = [y for x in v for y in x]
-            return np.array(v, dtype=np.float64 if any(isinstance(y, float) for y in flat) else np.int64)
-        return [_to_arrays(x) for x in v]
-    return v
-
-
 def _to_plain(v):
     if isinstance(v, np.ndarray):
         return v.tolist()
@@ -227,14 +221,16 @@ def _to_plain(v):
 class Model(dict):
     """A decoded file as plain Python values (relic's JSON form; numeric
     arrays as NumPy arrays): change it, then save(path) or relic.write(model).
-    Counts, offsets and sizes are the writer's: they need no update."""
+    Counts and sizes are the writer's: they need no update. Offsets the
+    model holds are kept as the file's layout (so that an unchanged model
+    writes its input back byte for byte); delete one (del m.header['...'])
+    to have the writer place that array itself."""
 
     __getattr__ = dict.__getitem__
 
     @classmethod
     def from_json(cls, text):
-        d = _json.loads(text)
-        return cls({k: _to_arrays(v) if k != 'format' else v for k, v in d.items()})
+        return cls(_json.loads(text))
 
     def to_json(self):
         return _json.dumps(_to_plain(dict(self)))

@@ -21,7 +21,7 @@ def _candidates():
     if env:
         yield os.path.dirname(env) if env.endswith('.so') else env
     yield os.path.normpath(os.path.join(_here, '..', '..', 'build'))
-    yield os.path.normpath(os.path.join(_here, '..', '..', '..', '..'))  # <prefix>/lib/python3/dist-packages/relic
+    yield os.path.normpath(os.path.join(_here, '..', '..', '..'))  # <prefix>/lib/python3*/dist-packages/relic -> <prefix>/lib
 
 
 def _load():
