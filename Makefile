@@ -109,7 +109,8 @@ help:
 	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
 	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security.md, "Worst cases measured")"
 	@echo "make oss-fuzz-check  fuzz/oss-fuzz/build.sh with clang+libFuzzer, each target run on its seeds"
-	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
+	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic, the Python package (PYTHON_DIR)"
+	@echo "make test-blender  Blender 3.4 imports a corpus WOK and TRX through the Python package (needs blender)"
 
 # ---- dependencies (Debian 12) ----
 DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3 python3-numpy python3-pytest
@@ -282,6 +283,8 @@ bench: deps
 	$(BUILD)/bench/bench_mutate
 	$(BUILD)/bench/bench_wtd
 	$(BUILD)/bench/bench_tpm
+	@if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then RELIC_LIB=$(BUILD) /usr/bin/python3 tests/bench/bench_python.py $(BUILD)/relic; \
+	else echo "bench_python: /usr/bin/python3 without numpy: skipped"; fi
 	@$(MAKE) --no-print-directory footprint
 	@if command -v $(CLANG) >/dev/null 2>&1; then $(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS) >/dev/null && \
 	  FUZZ_BUILD=$(FUZZ_BUILD) sh tests/bench/bench_fuzz.sh $(FUZZ_BINS); \

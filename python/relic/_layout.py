@@ -8,10 +8,13 @@ dtypes from the schema, or plain (N, k) arrays for tuple structs such as
 vec3f); variable-size structs become Node objects; a zlib region is inflated
 once and its decoded struct viewed the same way over the inflated bytes.
 """
+import math as _math
 import struct as _struct
 import zlib
 
 import numpy as np
+
+_prod = _math.prod
 
 
 class Field:
@@ -154,7 +157,7 @@ class Walker:
                     size = st.size
                 else:
                     shape = ((n,) if n is not None else ()) + f.dims
-                    count = int(np.prod(shape)) if shape else 1
+                    count = _prod(shape) if shape else 1
                     if st.homogeneous:
                         val = np.ndarray(shape + (st.homogeneous[1],), st.homogeneous[0], buf, p)
                     else:
@@ -170,7 +173,7 @@ class Walker:
                         q = self._members(st.members, buf, mem, q, end, node, R)
                         items.append(node)
                 else:
-                    for _ in range(count * (int(np.prod(f.dims)) if f.dims else 1)):
+                    for _ in range(count * (_prod(f.dims) if f.dims else 1)):
                         node = Node(st.name)
                         q = self._members(st.members, buf, mem, q, end, node, R)
                         items.append(node)
@@ -184,7 +187,7 @@ class Walker:
             else:
                 shape = ((n,) if n is not None else ()) + f.dims
                 val = np.ndarray(shape, f.fmt, buf, p)
-                size = int(np.prod(shape)) * width
+                size = _prod(shape) * width
         else:
             itemsize = np.dtype(f.fmt).itemsize
             if f.rest:
@@ -200,7 +203,7 @@ class Walker:
             else:
                 shape = ((n,) if n is not None else ()) + f.dims
                 val = np.ndarray(shape, f.fmt, buf, p)
-                size = int(np.prod(shape)) * itemsize
+                size = _prod(shape) * itemsize
             if f.codec == 'zlib':
                 L._set(f.name + '_bytes', val)
                 raw = zlib.decompress(mem[p:p + size])
