@@ -23,7 +23,8 @@ from . import _lib
 from ._gen import MODULES as _MODULES
 from ._layout import Node, Walker
 
-__all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'schema']
+__all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
+           'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples']
 
 
 class FormatError(ValueError):
@@ -254,3 +255,7 @@ def write(model, path=None):
     if path is not None:
         _atomic_write(path, data)
     return data
+
+
+from .algorithms import (audio_samples, bwm_build, bwm_rebuild, trn_bake, trn_path,  # noqa: E402
+                         wtd_encode, wtd_heights)

@@ -92,3 +92,35 @@ def to_json(fmt, address, size):
 def from_json(fmt, text):
     buf = ctypes.create_string_buffer(text, len(text))
     return _run(json.relic_abi_from_json, fmt, ctypes.addressof(buf), len(text))
+
+
+# ---- format algorithms (relic_abi.h, runtime/formats/abi_algo.c) ----
+_P, _S = ctypes.c_void_p, ctypes.c_size_t
+_SIG = {
+    'relic_abi_bwm_build': [ctypes.c_uint32, _P, ctypes.c_uint32, _P, _P, ctypes.c_uint32],
+    'relic_abi_bwm_rebuild': [_P, _S, ctypes.c_uint],
+    'relic_abi_trn_bake': [_P, _S, ctypes.c_int, ctypes.c_int],
+    'relic_abi_trn_path': [_P, _S, ctypes.c_double, ctypes.c_double, ctypes.c_double, ctypes.c_double],
+    'relic_abi_wtd_heights': [_P, _S, ctypes.c_uint32],
+    'relic_abi_wtd_encode': [_P, _S, _P, ctypes.c_uint32, ctypes.c_uint32],
+    'relic_abi_audio_pcm': [ctypes.c_char_p, _P, _S, ctypes.c_uint32],
+}
+# what follows the sink in each signature, before the problem callback
+_AFTER = {'relic_abi_trn_path': [ctypes.POINTER(ctypes.c_double)],
+          'relic_abi_wtd_heights': [ctypes.POINTER(ctypes.c_uint32)],
+          'relic_abi_audio_pcm': [ctypes.POINTER(ctypes.c_uint32)]}
+for _name, _args in _SIG.items():
+    _f = getattr(core, _name)
+    _f.restype = ctypes.c_int
+    _f.argtypes = _args + [SINK, ctypes.c_void_p] + _AFTER.get(_name, []) + [PROBLEM, ctypes.c_void_p]
+
+
+def call(name, *args, extra=()):
+    """(problems count, output bytes or None, problems) of an algorithm entry point."""
+    out = []
+
+    def sink(_user, data, n):
+        out.append(ctypes.string_at(data, n))
+    problems, cb = _collector()
+    n = getattr(core, name)(*args, SINK(sink), None, *extra, cb, None)
+    return n, (out[0] if out else None), problems

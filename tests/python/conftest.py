@@ -29,3 +29,13 @@ def corpus_files(*dirs):
 
 def relic_cmd(*args, check=True):
     return subprocess.run([RELIC, *args], capture_output=True, check=check)
+
+
+@pytest.fixture(scope='session')
+def samples(tmp_path_factory):
+    """The small files tests/samples/make_format_samples.sh makes with relic
+    (WTD, CAU, TPA, ...): a directory path."""
+    d = tmp_path_factory.mktemp('samples') / 's'
+    subprocess.run(['sh', os.path.join(ROOT, 'tests', 'samples', 'make_format_samples.sh'), str(d)],
+                   env=dict(os.environ, RELIC=RELIC), capture_output=True, check=True, cwd=ROOT)
+    return d

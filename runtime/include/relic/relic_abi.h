@@ -2,8 +2,8 @@
  * ctypes, other FFIs): no static inline accessors, no structs, only bytes,
  * format names and plain problem values. The Python package
  * (python/relic/) is the first user. Detection and checks are in librelic
- * (runtime/formats/abi.c); JSON and writing in librelic-json
- * (runtime/json/abi_json.c). */
+ * (runtime/formats/abi.c), format algorithms too (runtime/formats/abi_algo.c);
+ * JSON and writing in librelic-json (runtime/json/abi_json.c). */
 #ifndef RELIC_ABI_H
 #define RELIC_ABI_H
 
@@ -55,6 +55,67 @@ int relic_abi_to_json(const char *format, const uint8_t *data, size_t size, reli
  *  validate), or -1 for a format without this entry point. */
 int relic_abi_from_json(const char *format, const char *json, size_t size, relic_abi_sink_fn sink, void *sink_user,
                         relic_abi_problem_fn fn, void *user);
+
+/* ---- format algorithms (runtime/formats/abi_algo.c, librelic) ----
+ * Each returns 0 and hands its result to sink, or returns the number of
+ * problems sent to fn (input that does not validate, or the step's error
+ * with its code, path and offset). Scratch: a heap arena of at most 1 GiB,
+ * released before return. */
+
+/** A complete KotOR BWM walkmesh of type (0 placeable/door, 1 area) from
+ *  geometry: vertex_count x 3 float32 vertices (metres), face_count x 3
+ *  uint32 vertex indices and face_count uint32 surface materials; faces are
+ *  reordered walkable first (stable), then normals, planar distances and,
+ *  for an area, adjacency, perimeter edges and loops and the AABB tree are
+ *  built, written and checked (validator and table rules). Source: PyKotor
+ *  wiki, KotOR BWM file format, Derived data; kotorblender, aabb.py. */
+int relic_abi_bwm_build(uint32_t type, const float *vertices, uint32_t vertex_count, const uint32_t *faces,
+                        const uint32_t *materials, uint32_t face_count, relic_abi_sink_fn sink, void *sink_user,
+                        relic_abi_problem_fn fn, void *user);
+
+/** A BWM file (data, size bytes) with the derived tables named by what
+ *  (RELIC_BWM_REBUILD_* bits of relic_bwm.h: 1 planes, 2 adjacency, 4 edges
+ *  and perimeters, transitions kept by edge id, 8 AABB tree) recomputed
+ *  from its vertices, faces and materials; written and checked. */
+int relic_abi_bwm_rebuild(const uint8_t *data, size_t size, unsigned what, relic_abi_sink_fn sink, void *sink_user,
+                          relic_abi_problem_fn fn, void *user);
+
+/** `relic bake`: the NWN2 TRN/TRX file's ASWM walkmesh baked (border tiles
+ *  removed unless keep_borders, triangles by tile, tile path tables,
+ *  islands and the island path table), packed at zlib level (-1: the
+ *  toolset's 6), the other packets kept; the result passes the ASWM rules,
+ *  strict ones included, and the validator. Source: nwn-lib-d, trn.d bake. */
+int relic_abi_trn_bake(const uint8_t *data, size_t size, int keep_borders, int level, relic_abi_sink_fn sink,
+                       void *sink_user, relic_abi_problem_fn fn, void *user);
+
+/** `relic path`: the route over a baked TRX's tables from the triangle under
+ *  (x1, y1) to the one under (x2, y2) (metres): sink receives its triangle
+ *  indices (uint32, in order), *length its length in metres. Errors:
+ *  RELIC_E_RANGE (no triangle there), RELIC_E_UNSUPPORTED (no route). Source:
+ *  nwn-lib-d, trn.d; NWN2DataLib, AreaSurfaceMesh.h. */
+int relic_abi_trn_path(const uint8_t *data, size_t size, double x1, double y1, double x2, double y2,
+                       relic_abi_sink_fn sink, void *sink_user, double *length, relic_abi_problem_fn fn, void *user);
+
+/** A Trespasser WTD terrain decoded (zerotree, inverse wavelet): sink
+ *  receives n x n int32 quantised heights (index y * n + x), *n the side;
+ *  a side above max_n (0: RELIC_WTD_DEFAULT_MAX_N) is refused with
+ *  RELIC_E_LIMIT before the grid is allocated. Source: Trespasser source,
+ *  Lib/GeomDBase/WaveletDataFormat.cpp. */
+int relic_abi_wtd_heights(const uint8_t *data, size_t size, uint32_t max_n, relic_abi_sink_fn sink, void *sink_user,
+                          uint32_t *n, relic_abi_problem_fn fn, void *user);
+
+/** A WTD file of n x n int32 heights with the parameter block of the WTD
+ *  file like (its quad size must be n); wavelet coefficients with
+ *  |w| <= threshold dropped (0: lossless, decoding gives heights back). */
+int relic_abi_wtd_encode(const uint8_t *like, size_t like_size, const int32_t *heights, uint32_t n, uint32_t threshold,
+                         relic_abi_sink_fn sink, void *sink_user, relic_abi_problem_fn fn, void *user);
+
+/** A Trespasser sample decoded to interleaved int16 PCM (8-bit PCM as
+ *  (x - 128) << 8; IMA ADPCM decoded): format "cau" (the file's sample) or
+ *  "tpa" (sample index of the bank). info receives sample rate (Hz),
+ *  channels and frames. Source: Trespasser source, Lib/Audio/AudioLoad.cpp. */
+int relic_abi_audio_pcm(const char *format, const uint8_t *data, size_t size, uint32_t index, relic_abi_sink_fn sink,
+                        void *sink_user, uint32_t info[3], relic_abi_problem_fn fn, void *user);
 
 #ifdef __cplusplus
 }
