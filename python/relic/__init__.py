@@ -24,7 +24,7 @@ from ._gen import MODULES as _MODULES
 from ._layout import Node, Walker
 
 __all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
-           'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples']
+           'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples', 'textures']
 
 
 class FormatError(ValueError):
@@ -257,5 +257,5 @@ def write(model, path=None):
     return data
 
 
-from .algorithms import (audio_samples, bwm_build, bwm_rebuild, trn_bake, trn_path,  # noqa: E402
+from .algorithms import (audio_samples, bwm_build, bwm_rebuild, textures, trn_bake, trn_path,  # noqa: E402
                          wtd_encode, wtd_heights)

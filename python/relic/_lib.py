@@ -124,3 +124,19 @@ def call(name, *args, extra=()):
     problems, cb = _collector()
     n = getattr(core, name)(*args, SINK(sink), None, *extra, cb, None)
     return n, (out[0] if out else None), problems
+
+RASTER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_uint32,
+                          ctypes.POINTER(ctypes.c_uint8))
+core.relic_abi_swp_rasters.restype = ctypes.c_int
+core.relic_abi_swp_rasters.argtypes = [_P, _S, _P, _S, ctypes.c_int, RASTER, ctypes.c_void_p, PROBLEM, ctypes.c_void_p]
+
+
+def swp_rasters(pid, swp, spz):
+    """(problems count, [(index, key, width, height, rgba bytes)], problems)."""
+    out = []
+
+    def on_raster(_user, index, key, w, h, rgba):
+        out.append((index, key, w, h, ctypes.string_at(rgba, w * h * 4)))
+    problems, cb = _collector()
+    n = core.relic_abi_swp_rasters(pid, len(pid), swp, len(swp), int(spz), RASTER(on_raster), None, cb, None)
+    return n, out, problems

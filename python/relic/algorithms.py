@@ -4,6 +4,7 @@ path queries, WTD heights both ways, Trespasser samples as int16 PCM.
 Every function takes a path, bytes or an open view; invalid input raises
 relic.FormatError as relic.open does."""
 import ctypes
+import os
 
 import numpy as np
 
@@ -101,3 +102,19 @@ def audio_samples(src, index=0):
     info = (ctypes.c_uint32 * 3)()
     out = _run('relic_abi_audio_pcm', fmt.encode(), data, len(data), int(index), extra=(info,))
     return np.frombuffer(out, np.int16).reshape(-1, max(1, info[1])), info[0]
+
+
+def textures(pid, swp, spz=None):
+    """The texture rasters of a Trespasser PID directory, pixels from its
+    SWP swap file or LZSS-compressed SPZ (spz None: by the name's extension;
+    bytes are an SWP unless spz=True): a list of (key, image)
+    with key the texture id (mip level in the high bits) and image an
+    (height, width, 4) uint8 RGBA array, top row first."""
+    from . import FormatError
+    p, s = _bytes(pid), _bytes(swp)
+    if spz is None:
+        spz = isinstance(swp, (str, os.PathLike)) and os.fspath(swp).lower().endswith('.spz')
+    n, rasters, problems = _lib.swp_rasters(p, s, spz)
+    if n:
+        raise FormatError('<input>', problems)
+    return [(key, np.frombuffer(rgba, np.uint8).reshape(h, w, 4)) for _, key, w, h, rgba in rasters]

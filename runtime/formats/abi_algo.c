@@ -12,9 +12,11 @@
 #include "relic_audio.h"
 #include "relic_bwm.h"
 #include "relic_gen.h"
+#include "relic_swp.h"
 #include "relic_trn.h"
 #include "relic_wtd.h"
 #include "cau.h"
+#include "pid.h"
 #include "tpa.h"
 
 #define ABI_ARENA_LIMIT ((size_t)1 << 30)
@@ -222,4 +224,40 @@ int relic_abi_audio_pcm(const char *format, const uint8_t *data, size_t size, ui
         relic_buf_append(&c.out, pcm, frames * f.channels * sizeof *pcm);
     }
     return call_end(&c, bad, sink, sink_user);
+}
+
+/* the SPZ decoder's window bound, as `relic extract` uses it */
+#define ABI_SPZ_WINDOW_LIMIT ((uint64_t)256 << 20)
+
+typedef struct raster_ctx {
+    const relic_pid_view *v;
+    relic_swp_palettes pal;
+    uint8_t *rgba;
+    relic_abi_raster_fn fn;
+    void *user;
+} raster_ctx;
+
+static relic_status one_raster(void *vctx, size_t i, const uint8_t *swp, uint64_t base, size_t size, relic_error *err)
+{
+    raster_ctx *c = vctx;
+    relic_pid_raster_view r = relic_pid_rasters_at(c->v, i);
+    uint32_t w = relic_pid_raster_width(r), h = relic_pid_raster_height(r);
+    relic_status st = relic_swp_raster_rgba(c->v, &c->pal, i, swp, base, size, c->rgba, err);
+    if (st == RELIC_OK && c->fn) c->fn(c->user, (uint32_t)i, relic_pid_raster_key(r), w, h, c->rgba);
+    return st;
+}
+
+int relic_abi_swp_rasters(const uint8_t *pid, size_t pid_size, const uint8_t *swp, size_t swp_size, int spz,
+                          relic_abi_raster_fn raster, void *raster_user, relic_abi_problem_fn fn, void *user)
+{
+    abi_call c;
+    call_begin(&c, fn, user);
+    relic_pid_view v;
+    raster_ctx r = { &v, { 0 }, NULL, raster, raster_user };
+    int bad = relic_pid_validate(pid, pid_size, &v, &c.err) != RELIC_OK ||
+              relic_swp_palettes_find(&v, &c.a, &r.pal, &c.err) != RELIC_OK;
+    if (!bad && !(r.rgba = relic_arena_array(&c.a, (size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE, 4, 16)))
+        bad = relic_fail(&c.err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
+    bad = bad || relic_swp_walk(&v, swp, swp_size, spz != 0, ABI_SPZ_WINDOW_LIMIT, &c.a, one_raster, &r, &c.err) != RELIC_OK;
+    return call_end(&c, bad, NULL, NULL);
 }

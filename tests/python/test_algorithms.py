@@ -105,3 +105,20 @@ def test_cau_and_tpa_samples_equal_the_wav_relic_writes(samples, tmp_path):
     assert np.array_equal(np.frombuffer(data[at:at + pcm.nbytes], '<i2').reshape(pcm.shape), pcm)
     bank, rate = relic.audio_samples(str(samples / 'bank.tpa'), 0)
     assert bank.dtype == np.int16 and len(bank) > 0
+
+
+def test_textures_from_swp_and_spz_agree_with_the_pid(samples):
+    pid = relic.open(str(samples / 'level.pid'))
+    from_swp = relic.textures(str(samples / 'level.pid'), str(samples / 'level.swp'))
+    from_spz = relic.textures(str(samples / 'level.pid'), (samples / 'level.spz').read_bytes(), spz=True)
+    assert len(from_swp) == len(pid.rasters) == len(from_spz)
+    by_key = {int(r['key']): r for r in pid.rasters}
+    for (k1, a1), (k2, a2) in zip(from_swp, from_spz):
+        assert k1 == k2 and np.array_equal(a1, a2) and a1.dtype == np.uint8
+        assert a1.shape == (by_key[k1]['height'], by_key[k1]['width'], 4)
+
+
+def test_textures_refuse_a_short_swp(samples):
+    with pytest.raises(relic.FormatError) as e:
+        relic.textures(str(samples / 'level.pid'), (samples / 'level.swp').read_bytes()[:100])
+    assert e.value.path.startswith('rasters')

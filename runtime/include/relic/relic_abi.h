@@ -117,6 +117,23 @@ int relic_abi_wtd_encode(const uint8_t *like, size_t like_size, const int32_t *h
 int relic_abi_audio_pcm(const char *format, const uint8_t *data, size_t size, uint32_t index, relic_abi_sink_fn sink,
                         void *sink_user, uint32_t info[3], relic_abi_problem_fn fn, void *user);
 
+/** One decoded texture raster: its index in the PID directory, its key
+ *  (texture id, mip level in the high bits), width, height and
+ *  width x height x 4 RGBA bytes, top row first (they live only during
+ *  the call). */
+typedef void (*relic_abi_raster_fn)(void *user, uint32_t index, uint64_t key, uint32_t width, uint32_t height,
+                                    const uint8_t *rgba);
+
+/** The texture rasters of a Trespasser PID directory decoded from their
+ *  SWP swap file (spz 0) or its LZSS-compressed SPZ (spz 1, streamed
+ *  through a window of at most 256 MiB), each handed to raster in SWP
+ *  order. Errors: the PID's validator, the raster checks (RELIC_E_RANGE,
+ *  RELIC_E_INDEX with the pixel's path), RELIC_E_TRUNCATED, RELIC_E_LIMIT.
+ *  Source: Trespasser source, Lib/Loader/ImageLoader.cpp; Trespasser file
+ *  formats, PID ENTRY and SWP. */
+int relic_abi_swp_rasters(const uint8_t *pid, size_t pid_size, const uint8_t *swp, size_t swp_size, int spz,
+                          relic_abi_raster_fn raster, void *raster_user, relic_abi_problem_fn fn, void *user);
+
 #ifdef __cplusplus
 }
 #endif
