@@ -248,6 +248,41 @@ static void emit_enum(gen_out *o, const gen_enum *e)
     if (e->nitems == 0) out_puts(o, "    pass\n");
 }
 
+/* A typed GFF schema: per struct, each label's nwn_gff type, documented
+ * range (when it holds for every game), enum class and struct type, for
+ * relic.gff's typed accessors. */
+static void emit_gff_fields(gen_out *o, gen_schema *s)
+{
+    if (s->format.gff_type) out_printf(o, "\nGFF_TYPE = '%s'\nROOT = '%s'\n", s->format.gff_type, s->format.root_name);
+    out_puts(o, "\n# struct -> label -> (nwn_gff type, (lo, hi) or None, enum or None, struct type or None, doc)\nFIELDS = {}\n");
+    for (int i = 0; i < s->nstructs; i++) {
+        const gen_struct *st = s->structs[i];
+        if (st->external) continue;
+        gen_field *fs[512];
+        int n = em_fields(st, fs, 512);
+        out_printf(o, "FIELDS['%s'] = {\n", st->name);
+        for (int k = 0; k < n; k++) {
+            const gen_field *f = fs[k];
+            if (!f->label) continue;
+            out_printf(o, "    ");
+            py_string(o, f->label);
+            out_printf(o, ": ('%s', ", gen_gff_type_name(f->gff_type));
+            if (f->has_range && !f->range_games) out_printf(o, "(%lld, %lld)", (long long)f->range_lo, (long long)f->range_hi);
+            else out_puts(o, "None");
+            out_puts(o, ", ");
+            if (f->etype && !f->enum_games && !f->etype->external) py_class_name(o, f->etype->name);
+            else out_puts(o, "None");
+            out_puts(o, ", ");
+            if (f->type_name) out_printf(o, "'%s'", f->type_name);
+            else out_puts(o, "None");
+            out_puts(o, ", ");
+            py_string(o, f->doc);
+            out_puts(o, "),\n");
+        }
+        out_puts(o, "}\n");
+    }
+}
+
 void emit_python(gen_schema *s, gen_out *o)
 {
     const gen_format *fm = &s->format;
@@ -262,7 +297,7 @@ void emit_python(gen_schema *s, gen_out *o)
     out_puts(o, ")\n");
     for (int i = 0; i < s->nenums; i++)
         if (!s->enums[i]->external) emit_enum(o, s->enums[i]);
-    if (fm->is_gff) return; /* typed GFF: enums only; the tree API reads the file */
+    if (fm->is_gff) { emit_gff_fields(o, s); return; } /* the tree API (relic.gff) reads the file */
 
     gen_struct *order[512];
     int n = em_struct_order(s, order);

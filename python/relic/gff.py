@@ -119,6 +119,10 @@ class Gff:
     def decode(self):
         return self
 
+    def typed(self):
+        """The root read with the file type's typed schema (relic.gff.Typed)."""
+        return typed(self)
+
     def to_bytes(self):
         from . import _write_json
         return _write_json('gff', self.to_json().encode())
@@ -133,3 +137,71 @@ def from_json(text):
     if isinstance(text, bytes):
         text = text.decode()
     return Gff(_json.loads(text))
+
+
+def _typed_modules():
+    """The generated typed-GFF modules (FIELDS tables) by file type, and the common one."""
+    import importlib
+    from ._gen import MODULES
+    by_type, common = {}, {}
+    for name in MODULES.values():
+        m = importlib.import_module('relic._gen.' + name)
+        if hasattr(m, 'FIELDS'):
+            if getattr(m, 'GFF_TYPE', None):
+                by_type[m.GFF_TYPE] = m
+            else:
+                common.update(m.FIELDS)
+    return by_type, common
+
+
+class Typed:
+    """A GFF struct read with its typed schema (ARE, GIT, GIC, IFO, ITP):
+    values by label with enums and flags wrapped, lists and structs typed in
+    turn, documented ranges checked by set, docs by label."""
+
+    def __init__(self, struct, fields, name):
+        self.struct, self._all, self.name = struct, fields, name
+        self.fields = fields.get(name, {})
+
+    def __getitem__(self, label):
+        v = self.struct[label]
+        spec = self.fields.get(label)
+        if spec is None:
+            return v
+        _type, _range, enum, stype, _doc = spec
+        if enum is not None and isinstance(v, int):
+            try:
+                return enum(v)
+            except ValueError:
+                return v
+        if stype is not None and isinstance(v, list):
+            return [Typed(s, self._all, stype) for s in v]
+        if stype is not None and isinstance(v, Struct):
+            return Typed(v, self._all, stype)
+        return v
+
+    def set(self, label, value):
+        """Set a field; a value outside the documented range raises ValueError."""
+        spec = self.fields.get(label)
+        if spec and spec[1] is not None and isinstance(value, int) and not spec[1][0] <= value <= spec[1][1]:
+            raise ValueError('%s.%s: %d is outside %d..%d (%s)' % (self.name, label, value, spec[1][0], spec[1][1], spec[4]))
+        self.struct.set(label, int(value) if isinstance(value, int) else value,
+                        type=None if label in self.struct else (spec[0] if spec else None))
+
+    __setitem__ = set
+
+    def doc(self, label):
+        return self.fields[label][4]
+
+    def __repr__(self):
+        return '<typed %s: %s>' % (self.name, ', '.join(self.struct.labels()))
+
+
+def typed(g):
+    """The root of g read with its typed schema (ARE, GIT, GIC, IFO, ITP
+    files); KeyError for other file types."""
+    by_type, common = _typed_modules()
+    m = by_type[g.file_type]
+    fields = dict(common)
+    fields.update(m.FIELDS)
+    return Typed(g.root, fields, m.ROOT)

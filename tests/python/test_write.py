@@ -91,3 +91,16 @@ def test_gff_locstring_and_new_field(tmp_path):
     g.save(out)
     back = relic.open(str(out)).root
     assert back[names[0]][0] == 'relic test' and back['RelicTest'] == 7
+
+
+def test_typed_gff_wraps_enums_and_checks_ranges(tmp_path):
+    are = [p.values[0] for p in corpus_files('gff') if p.values[0] and p.values[0].lower().endswith('.are')]
+    if not are:
+        pytest.skip('../shared/corpus absent: corpus part skipped')
+    g = relic.open(are[0])
+    t = g.typed()
+    assert isinstance(t['Flags'], relic.schema('are').AreFlags)
+    with pytest.raises(ValueError):
+        t.set('ChanceRain', 101)  # documented 0..100
+    t.set('ChanceRain', 42)
+    assert relic.open(g.to_bytes()).root['ChanceRain'] == 42

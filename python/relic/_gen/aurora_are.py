@@ -27,3 +27,66 @@ class AreFlags(enum.IntFlag):
     INTERIOR = 1  # Interior (exterior if unset)
     UNDERGROUND = 2  # Underground (aboveground if unset)
     NATURAL = 4  # Natural (urban if unset)
+
+GFF_TYPE = 'ARE '
+ROOT = 'are'
+
+# struct -> label -> (nwn_gff type, (lo, hi) or None, enum or None, struct type or None, doc)
+FIELDS = {}
+FIELDS['are'] = {
+    'ChanceLightning': ('int', (0, 100), None, None, 'Percent chance of lightning (0-100)'),
+    'ChanceRain': ('int', (0, 100), None, None, 'Percent chance of rain (0-100); BioWare\'s Aurora spec spells the label ChangeRain, real files ChanceRain'),
+    'ChanceSnow': ('int', (0, 100), None, None, 'Percent chance of snow (0-100)'),
+    'Comments': ('cexostring', None, None, None, 'Module designer comments'),
+    'Creator_ID': ('int', None, None, None, 'Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR\'s own areas store 0 (PyKotor test and shipped module areas)'),
+    'DayNightCycle': ('byte', (0, 1), None, None, '1 if day/night transitions occur, 0 otherwise'),
+    'Expansion_List': ('list', None, None, 'expansion', 'Deprecated; unused'),
+    'Flags': ('dword', None, AreFlags, None, 'Area terrain type flags: 0x0001 interior, 0x0002 underground, 0x0004 natural'),
+    'Height': ('int', None, None, None, 'Area size in the y (north-south) direction, in tiles'),
+    'ID': ('int', None, None, None, 'Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR\'s own areas store 0 (PyKotor test and shipped module areas)'),
+    'IsNight': ('byte', (0, 1), None, None, '1 if the area is always night, 0 if always day; meaningful only if DayNightCycle is 0'),
+    'LightingScheme': ('byte', None, None, None, 'Index into environment.2da (the lighting scheme chosen in the toolset; no further effect once the area properties are set)'),
+    'LoadScreenID': ('word', None, None, None, 'Index into loadscreens.2da: default loading screen for this area (a door or trigger with an area transition can override it); row 0 means random'),
+    'ModListenCheck': ('int', None, None, None, 'Modifier to Listen skill checks made in the area'),
+    'ModSpotCheck': ('int', None, None, None, 'Modifier to Spot skill checks made in the area'),
+    'MoonAmbientColor': ('dword', None, None, None, 'Nighttime ambient light color (BGR: 0BGR, bytes R G B 0 on disk)'),
+    'MoonDiffuseColor': ('dword', None, None, None, 'Nighttime diffuse light color (BGR); BioWare\'s Aurora spec spells the label MoodDiffuseColor, real files MoonDiffuseColor'),
+    'MoonFogAmount': ('byte', (0, 15), None, None, 'Nighttime fog amount (0-15)'),
+    'MoonFogColor': ('dword', None, None, None, 'Nighttime fog color (BGR)'),
+    'MoonShadows': ('byte', (0, 1), None, None, '1 if shadows appear at night, 0 otherwise'),
+    'Name': ('cexolocstring', None, None, None, 'Name of the area in game and in the toolset\'s module contents tree; the game hides the text up to and including the first colon'),
+    'NoRest': ('byte', (0, 1), None, None, '1 if resting is not allowed, 0 otherwise'),
+    'OnEnter': ('resref', None, None, None, 'OnEnter event script'),
+    'OnExit': ('resref', None, None, None, 'OnExit event script'),
+    'OnHeartbeat': ('resref', None, None, None, 'OnHeartbeat event script'),
+    'OnUserDefined': ('resref', None, None, None, 'OnUserDefined event script'),
+    'PlayerVsPlayer': ('byte', None, None, None, 'Index into pvpsettings.2da (the settings are hard-coded in the game; the 2DA only describes them)'),
+    'ResRef': ('resref', None, None, None, 'Should be identical to the filename of the area'),
+    'SkyBox': ('byte', (0, 255), None, None, 'Index into skyboxes.2da (0-255); 0 means no skybox'),
+    'ShadowOpacity': ('byte', None, None, None, 'Opacity of shadows (0-100 in NWN1 and NWN2); KotOR\'s shipped areas store 0-255 (205 in m13aa and the tat001, 001ebo test areas)'),
+    'SunAmbientColor': ('dword', None, None, None, 'Daytime ambient light color (BGR)'),
+    'SunDiffuseColor': ('dword', None, None, None, 'Daytime diffuse light color (BGR)'),
+    'SunFogAmount': ('byte', (0, 15), None, None, 'Daytime fog amount (0-15)'),
+    'SunFogColor': ('dword', None, None, None, 'Daytime fog color (BGR)'),
+    'SunShadows': ('byte', (0, 1), None, None, '1 if shadows appear during the day, 0 otherwise'),
+    'Tag': ('cexostring', None, None, None, 'Tag of the area, used for scripting'),
+    'Tile_List': ('list', None, None, 'tile', 'AreaTiles of the area (StructID 1), row by row: tile i is at x = i % Width, y = i / Width'),
+    'Tileset': ('resref', None, None, None, 'ResRef of the tileset (.SET) file used by the area; BioWare\'s Aurora spec spells the label TileSet, real files Tileset'),
+    'Version': ('dword', None, None, None, 'Revision number of the area: 1 when first saved, incremented on every save'),
+    'Width': ('int', None, None, None, 'Area size in the x (west-east) direction, in tiles'),
+    'WindPower': ('int', None, WindPower, None, 'Strength of the wind in the area: none, weak or strong (0-2)'),
+}
+FIELDS['expansion'] = {
+}
+FIELDS['tile'] = {
+    'Tile_AnimLoop1': ('int', (0, 1), None, None, '1 if the tile model\'s AnimLoop01 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both)'),
+    'Tile_AnimLoop2': ('int', (0, 1), None, None, '1 if the tile model\'s AnimLoop02 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both)'),
+    'Tile_AnimLoop3': ('int', (0, 1), None, None, '1 if the tile model\'s AnimLoop03 animation plays, 0 if not (0 when the model has no such animation). The NWN1 toolset stores it as a BYTE (its own area files: the NWN1 rule accepts both)'),
+    'Tile_Height': ('int', (0, 2147483647), None, None, 'Number of height transitions this tile is located at; never negative'),
+    'Tile_ID': ('int', None, None, None, 'Index into the tileset file\'s list of tiles'),
+    'Tile_MainLight1': ('byte', None, None, None, 'Index into lightcolor.2da: color of mainlight 1; 0 if the tile has no such mainlight or it is off'),
+    'Tile_MainLight2': ('byte', None, None, None, 'Index into lightcolor.2da: color of mainlight 2; 0 if the tile has no such mainlight or it is off'),
+    'Tile_Orientation': ('int', (0, 3), None, None, 'Orientation of the tile model: 0 normal, 1 90, 2 180, 3 270 degrees counterclockwise'),
+    'Tile_SrcLight1': ('byte', (0, 15), None, None, 'Sourcelight 1: 0 if off or absent, 1-15 the color and animation of the flame model spawned at the tile\'s sl1 node'),
+    'Tile_SrcLight2': ('byte', (0, 15), None, None, 'Sourcelight 2: 0 if off or absent, 1-15 the color and animation of the flame model spawned at the tile\'s sl2 node'),
+}

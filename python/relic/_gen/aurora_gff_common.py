@@ -75,3 +75,131 @@ class StackElementType(enum.IntEnum):
     SCRIPT_LOCATION = 12  # Value is a ScriptLocation Struct (StructID 2)
     SCRIPT_TALENT = 13  # Value is a ScriptTalent Struct (StructID 3)
     ITEM_PROPERTY = 14  # Value is an ItemProperty Struct (StructID 4), saved like an Effect
+
+# struct -> label -> (nwn_gff type, (lo, hi) or None, enum or None, struct type or None, doc)
+FIELDS = {}
+FIELDS['location'] = {
+    'Area': ('dword', None, None, None, 'ObjectId of the area containing the location'),
+    'OrientationX': ('float', None, None, None, 'x component of the direction vector in which the location faces'),
+    'OrientationY': ('float', None, None, None, 'y component of the direction vector in which the location faces'),
+    'OrientationZ': ('float', None, None, None, 'z component of the direction vector in which the location faces'),
+    'PositionX': ('float', None, None, None, 'x coordinate of the location'),
+    'PositionY': ('float', None, None, None, 'y coordinate of the location'),
+    'PositionZ': ('float', None, None, None, 'z coordinate of the location'),
+}
+FIELDS['variable'] = {
+    'Name': ('cexostring', None, None, None, 'Name of the variable as set by the SetGlobalInt(), SetGlobalString(), etc. scripting functions and read by the corresponding GetGlobal*() functions'),
+    'Type': ('dword', None, VariableType, None, 'Data type of Value: 1 INT, 2 FLOAT, 3 CExoString, 4 DWORD object, 5 Location Struct (Table 3.2)'),
+    'Value': ('any', None, None, None, 'The value of the variable; its GFF type depends on Type (Table 3.2)'),
+}
+FIELDS['effect_float_param'] = {
+    'Value': ('float', None, None, None, 'Float parameter of the effect'),
+}
+FIELDS['effect_int_param'] = {
+    'Value': ('int', None, None, None, 'Int parameter of the effect'),
+}
+FIELDS['effect_object_param'] = {
+    'Value': ('dword', None, None, None, 'ObjectID parameter of the effect'),
+}
+FIELDS['effect_string_param'] = {
+    'Value': ('cexostring', None, None, None, 'String parameter of the effect'),
+}
+FIELDS['effect'] = {
+    'CreatorId': ('dword', None, None, None, 'ObjectID of the effect\'s creator'),
+    'Duration': ('float', None, None, None, 'Duration of the effect'),
+    'ExpireDay': ('dword', None, None, None, 'Day the effect expires'),
+    'ExpireTime': ('dword', None, None, None, 'Time the effect expires'),
+    'FloatList': ('list', None, None, 'effect_float_param', 'Float parameters of the effect (StructID 4, one FLOAT Value each)'),
+    'IntList': ('list', None, None, 'effect_int_param', 'Int parameters of the effect (StructID 3, one INT Value each)'),
+    'IsExposed': ('int', None, None, None, 'Bool: is the effect exposed to scripting?'),
+    'IsIconShown': ('int', None, None, None, 'Bool: does the effect show its icon?'),
+    'NumIntegers': ('int', None, None, None, 'Number of integer parameters (no description in BioWare Aurora specs)'),
+    'ObjectList': ('list', None, None, 'effect_object_param', 'ObjectID parameters of the effect (StructID 6, one DWORD Value each)'),
+    'SkipOnLoad': ('byte', None, None, None, 'Bool: skip this effect on load instead of adding it?'),
+    'SpellId': ('dword', None, None, None, 'Spell id of the effect (no description in BioWare Aurora specs)'),
+    'StringList': ('list', None, None, 'effect_string_param', 'String parameters of the effect (StructID 5, one CExoString Value each)'),
+    'SubType': ('word', None, None, None, 'The effect sub-type'),
+    'Type': ('word', None, None, None, 'The type of the effect'),
+}
+FIELDS['event_data_byte'] = {
+    'Value': ('byte', None, None, None, 'The event\'s single BYTE parameter (no further description in BioWare Aurora specs)'),
+}
+FIELDS['event_data_int'] = {
+    'Value': ('int', None, None, None, 'The event\'s single INT parameter (no further description in BioWare Aurora specs)'),
+}
+FIELDS['event_data_dword'] = {
+    'Value': ('dword', None, None, None, 'The event\'s single DWORD parameter (no further description in BioWare Aurora specs)'),
+}
+FIELDS['event'] = {
+    'CallerId': ('dword', None, None, None, 'ObjectID of the actor object'),
+    'Day': ('dword', None, None, None, 'Game day the event should fire'),
+    'EventData': ('any', None, None, None, 'Struct whose kind and StructID depend on EventId (Table 5.2); absent for some EventIds'),
+    'EventId': ('dword', None, EventId, None, 'ID of the event type (Table 5.2)'),
+    'ObjectId': ('dword', None, None, None, 'ObjectID the event is acting on'),
+    'Time': ('dword', None, None, None, 'Game time the event should fire'),
+}
+FIELDS['action_parameter'] = {
+    'Type': ('dword', None, ParameterType, None, 'Data type of Value (Table 6.3)'),
+    'Value': ('any', None, None, None, 'The value of the parameter; its GFF type depends on Type (Table 6.3)'),
+}
+FIELDS['action'] = {
+    'ActionId': ('dword', None, None, None, 'Action id (no description in BioWare Aurora specs)'),
+    'GroupActionId': ('word', None, None, None, 'Group action id (no description in BioWare Aurora specs)'),
+    'NumParams': ('word', None, None, None, 'Number of elements in the Paramaters list'),
+    'Paramaters': ('list', None, None, 'action_parameter', 'Parameters of the action (StructID 1); absent when NumParams is 0. The label really is spelled "Paramaters"'),
+}
+FIELDS['stack_element'] = {
+    'Type': ('char', None, StackElementType, None, 'Field type of Value (Table 7.3b)'),
+    'Value': ('any', None, None, None, 'The value of the element; its GFF type depends on Type (Table 7.3b)'),
+}
+FIELDS['script_stack'] = {
+    'BasePointer': ('int', None, None, None, 'Base pointer (no description in BioWare Aurora specs)'),
+    'StackPointer': ('int', None, None, None, 'Stack pointer: the Stack list has this many elements'),
+    'TotalSize': ('int', None, None, None, 'Total size (no description in BioWare Aurora specs)'),
+    'Stack': ('list', None, None, 'stack_element', 'Stack elements, as many as StackPointer; each element\'s StructID is its index'),
+}
+FIELDS['script_situation'] = {
+    'CodeSize': ('int', None, None, None, 'Size of Code in bytes (no description in BioWare Aurora specs)'),
+    'Code': ('void', None, None, None, 'Code (no description in BioWare Aurora specs)'),
+    'InstructionPtr': ('int', None, None, None, 'Instruction pointer (no description in BioWare Aurora specs)'),
+    'SecondaryPtr': ('int', None, None, None, 'Secondary pointer (no description in BioWare Aurora specs)'),
+    'Name': ('cexostring', None, None, None, 'Name (BioWare\'s Aurora spec gives the type as String)'),
+    'StackSize': ('int', None, None, None, 'Stack size (no description in BioWare Aurora specs)'),
+    'Stack': ('struct', None, None, 'script_stack', 'Stack structure (StructID 0)'),
+}
+FIELDS['script_event_int'] = {
+    'Parameter': ('int', None, None, None, 'Int parameter of the event'),
+}
+FIELDS['script_event_float'] = {
+    'Parameter': ('float', None, None, None, 'Float parameter of the event'),
+}
+FIELDS['script_event_string'] = {
+    'Parameter': ('cexostring', None, None, None, 'String parameter of the event'),
+}
+FIELDS['script_event_object'] = {
+    'Parameter': ('dword', None, None, None, 'ObjectID parameter of the event'),
+}
+FIELDS['script_event'] = {
+    'EventType': ('word', None, None, None, 'Event type (no description in BioWare Aurora specs)'),
+    'IntList': ('list', None, None, 'script_event_int', 'Int parameters (StructID 105, one INT Parameter each)'),
+    'FloatList': ('list', None, None, 'script_event_float', 'Float parameters (StructID 105, one FLOAT Parameter each)'),
+    'StringList': ('list', None, None, 'script_event_string', 'String parameters (StructID 105, one CExoString Parameter each)'),
+    'ObjectList': ('list', None, None, 'script_event_object', 'ObjectID parameters (StructID 105, one DWORD Parameter each)'),
+}
+FIELDS['script_location'] = {
+    'Area': ('dword', None, None, None, 'ObjectID of the area'),
+    'OrientationX': ('float', None, None, None, 'x component of the orientation vector'),
+    'OrientationY': ('float', None, None, None, 'y component of the orientation vector'),
+    'OrientationZ': ('float', None, None, None, 'z component of the orientation vector'),
+    'PositionX': ('float', None, None, None, 'x component of the position vector'),
+    'PositionY': ('float', None, None, None, 'y component of the position vector'),
+    'PositionZ': ('float', None, None, None, 'z component of the position vector'),
+}
+FIELDS['script_talent'] = {
+    'ID': ('int', None, None, None, 'Talent ID (no description in BioWare Aurora specs)'),
+    'Type': ('int', None, None, None, 'Talent type (no description in BioWare Aurora specs)'),
+    'MultiClass': ('byte', None, None, None, 'Multiclass (no description in BioWare Aurora specs)'),
+    'Item': ('dword', None, None, None, 'Object ID of the item'),
+    'CasterLevel': ('byte', None, None, None, 'Caster level (no description in BioWare Aurora specs)'),
+    'MetaType': ('byte', None, None, None, 'Meta type (no description in BioWare Aurora specs)'),
+}

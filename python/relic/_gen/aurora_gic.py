@@ -11,3 +11,47 @@ from .._layout import Field, Format, If, Struct, Switch
 
 NAME = 'gic'
 EXTENSIONS = ('gic', )
+
+GFF_TYPE = 'GIC '
+ROOT = 'gic'
+
+# struct -> label -> (nwn_gff type, (lo, hi) or None, enum or None, struct type or None, doc)
+FIELDS = {}
+FIELDS['gic'] = {
+    'Creature List': ('list', None, None, 'creature_comment', 'Comments of the creature instances (StructID 4)'),
+    'Door List': ('list', None, None, 'door_comment', 'Comments of the door instances (StructID 8)'),
+    'Encounter List': ('list', None, None, 'encounter_comment', 'Comments of the encounter instances (StructID 7)'),
+    'List': ('list', None, None, 'item_comment', 'Comments of the item instances (StructID 0)'),
+    'Placeable List': ('list', None, None, 'placeable_comment', 'Comments of the placeable instances (StructID 9)'),
+    'SoundList': ('list', None, None, 'sound_comment', 'Comments of the sound instances (StructID 6)'),
+    'StoreList': ('list', None, None, 'store_comment', 'Comments of the store instances (StructID 11)'),
+    'TriggerList': ('list', None, None, 'trigger_comment', 'Comments of the trigger instances (StructID 1)'),
+    'WaypointList': ('list', None, None, 'waypoint_comment', 'Comments of the waypoint instances (StructID 5)'),
+}
+FIELDS['creature_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}
+FIELDS['door_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}
+FIELDS['encounter_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}
+FIELDS['item_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}
+FIELDS['placeable_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}
+FIELDS['sound_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}
+FIELDS['store_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}
+FIELDS['trigger_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}
+FIELDS['waypoint_comment'] = {
+    'Comment': ('cexostring', None, None, None, 'Module designer\'s comment'),
+}

@@ -19,3 +19,56 @@ class Weather(enum.IntEnum):
     CLEAR = 0  # Clear
     RAIN = 1  # Rain
     SNOW = 2  # Snow
+
+GFF_TYPE = 'GIT '
+ROOT = 'git'
+
+# struct -> label -> (nwn_gff type, (lo, hi) or None, enum or None, struct type or None, doc)
+FIELDS = {}
+FIELDS['git'] = {
+    'AreaProperties': ('struct', None, None, 'area_properties', 'Dynamic area properties (StructID 100)'),
+    'Creature List': ('list', None, None, 'creature', 'Creature instances (StructID 4)'),
+    'Door List': ('list', None, None, 'door', 'Door instances (StructID 8)'),
+    'Encounter List': ('list', None, None, 'encounter', 'Encounter instances (StructID 7)'),
+    'List': ('list', None, None, 'item', 'Item instances (StructID 0)'),
+    'Placeable List': ('list', None, None, 'placeable', 'Placeable instances (StructID 9)'),
+    'SoundList': ('list', None, None, 'sound', 'Sound instances (StructID 6)'),
+    'StoreList': ('list', None, None, 'store', 'Store instances (StructID 11)'),
+    'TriggerList': ('list', None, None, 'trigger', 'Trigger instances (StructID 1)'),
+    'WaypointList': ('list', None, None, 'waypoint', 'Waypoint instances (StructID 5)'),
+    'AreaEffectList': ('list', None, None, 'area_effect', 'Area effects (StructID 13); savegame only'),
+    'CurrentWeather': ('byte', None, Weather, None, 'Weather conditions currently in the area: 0 clear, 1 rain, 2 snow; savegame only'),
+    'VarTable': ('list', None, None, 'variable', 'Variables stored on the area (StructID 0, common Variable struct); savegame only'),
+    'WeatherStarted': ('byte', (0, 1), None, None, '1 if the weather given by CurrentWeather is starting, 0 otherwise; savegame only'),
+}
+FIELDS['area_properties'] = {
+    'AmbientSndDay': ('int', None, None, None, 'Ambient sound played during daytime: index into ambientsound.2da'),
+    'AmbientSndDayVol': ('int', (0, 127), None, None, 'Volume of the ambient sound during the day (0-127)'),
+    'AmbientSndNight': ('int', None, None, None, 'Ambient sound played at night: index into ambientsound.2da'),
+    'AmbientSndNitVol': ('int', (0, 127), None, None, 'Volume of the ambient sound at night (0-127)'),
+    'EnvAudio': ('int', None, None, None, 'Environmental audio effects for positional sound instances in the area: index into soundeax.2da'),
+    'MusicBattle': ('int', None, None, None, 'Battle music: index into ambientmusic.2da, only rows whose Resource starts with mus_bat_'),
+    'MusicDay': ('int', None, None, None, 'Daytime music: index into ambientmusic.2da'),
+    'MusicDelay': ('int', None, None, None, 'Music delay; BioWare\'s Aurora spec describes it as an index into ambientmusic.2da'),
+    'MusicNight': ('int', None, None, None, 'Nighttime music: index into ambientmusic.2da'),
+}
+FIELDS['creature'] = {
+}
+FIELDS['door'] = {
+}
+FIELDS['encounter'] = {
+}
+FIELDS['item'] = {
+}
+FIELDS['placeable'] = {
+}
+FIELDS['sound'] = {
+}
+FIELDS['store'] = {
+}
+FIELDS['trigger'] = {
+}
+FIELDS['waypoint'] = {
+}
+FIELDS['area_effect'] = {
+}

@@ -18,3 +18,133 @@ class ExpansionPacks(enum.IntFlag):
 
     EXPANSION_1 = 1  # Expansion 1 required
     EXPANSION_2 = 2  # Expansion 2 required
+
+GFF_TYPE = 'IFO '
+ROOT = 'ifo'
+
+# struct -> label -> (nwn_gff type, (lo, hi) or None, enum or None, struct type or None, doc)
+FIELDS = {}
+FIELDS['ifo'] = {
+    'Expansion_Pack': ('word', None, ExpansionPacks, None, 'Bit flags of the expansion packs required to run the module (bit 0 expansion 1, bit 1 expansion 2, ...); a bit once set is never unset'),
+    'Mod_Area_list': ('list', None, None, 'area', 'Areas in the module (StructID 6); BioWare\'s Aurora spec spells the label Mod_Area_List, real files Mod_Area_list'),
+    'Mod_CacheNSSList': ('list', None, None, 'cached_script', 'Scripts the game should cache (StructID 9)'),
+    'Mod_Creator_ID': ('int', (2, 2), None, None, 'Deprecated; unused. Always 2'),
+    'Mod_CustomTlk': ('cexostring', None, None, None, 'Name of the module\'s custom TLK file, without the .tlk extension (in the tlk folder; StrRefs with bit 0x01000000 set refer to it)'),
+    'Mod_CutSceneList': ('list', None, None, 'cutscene', 'Deprecated; unused. BioWare\'s Aurora spec spells the label Mod_CutsceneList, real files Mod_CutSceneList'),
+    'Mod_DawnHour': ('byte', (0, 23), None, None, 'Game hour at which dawn begins (0-23); lighting moves from night to day colors over one game hour'),
+    'Mod_Description': ('cexolocstring', None, None, None, 'Description of the module'),
+    'Mod_DuskHour': ('byte', (0, 23), None, None, 'Game hour at which dusk begins (0-23); lighting moves from day to night colors over one game hour'),
+    'Mod_Entry_Area': ('resref', None, None, None, 'The module\'s starting area'),
+    'Mod_Entry_Dir_X': ('float', None, None, None, 'x component of the start location\'s direction, a unit vector: the cosine of the bearing counterclockwise from the +x axis'),
+    'Mod_Entry_Dir_Y': ('float', None, None, None, 'y component of the start location\'s direction, a unit vector: the sine of the bearing counterclockwise from the +x axis'),
+    'Mod_Entry_X': ('float', None, None, None, 'x coordinate of the start location in the starting area (should be on a walkable spot)'),
+    'Mod_Entry_Y': ('float', None, None, None, 'y coordinate of the start location in the starting area'),
+    'Mod_Entry_Z': ('float', None, None, None, 'z coordinate of the start location in the starting area'),
+    'Mod_Expan_List': ('list', None, None, 'expansion', 'Deprecated; unused'),
+    'Mod_GVar_List': ('list', None, None, 'global_variable', 'Deprecated; unused'),
+    'Mod_Hak': ('cexostring', None, None, None, '(Obsolete) Hak file of the module, without the .hak extension; used only when Mod_HakList does not exist'),
+    'Mod_HakList': ('list', None, None, 'hak', 'Hak files of the module (StructID 8), highest priority first'),
+    'Mod_ID': ('void', None, None, None, 'Arbitrary 16-byte id generated when the toolset creates the module, never modified afterwards; the game saves 32 bytes; other applications may write zeros'),
+    'Mod_IsSaveGame': ('byte', (0, 1), None, None, '1 for saved games, 0 for modules saved by the toolset'),
+    'Mod_MinGameVer': ('cexostring', None, None, None, 'Minimum game version needed to run the module, n.nn ("1.26"); only increases; "1.22" when absent'),
+    'Mod_MinPerHour': ('byte', (1, 255), None, None, 'Real-time minutes per game hour (1-255)'),
+    'Mod_Name': ('cexolocstring', None, None, None, 'Name of the module'),
+    'Mod_OnAcquirItem': ('resref', None, None, None, 'OnAcquireItem event script'),
+    'Mod_OnActvtItem': ('resref', None, None, None, 'OnActivateItem event script'),
+    'Mod_OnClientEntr': ('resref', None, None, None, 'OnClientEnter event script'),
+    'Mod_OnClientLeav': ('resref', None, None, None, 'OnClientLeave event script'),
+    'Mod_OnCutsnAbort': ('resref', None, None, None, 'OnCutsceneAbort event script'),
+    'Mod_OnHeartbeat': ('resref', None, None, None, 'OnHeartbeat event script'),
+    'Mod_OnModLoad': ('resref', None, None, None, 'OnModuleLoad event script'),
+    'Mod_OnModStart': ('resref', None, None, None, 'OnModuleStart event script; deprecated'),
+    'Mod_OnPlrDeath': ('resref', None, None, None, 'OnPlayerDeath event script'),
+    'Mod_OnPlrDying': ('resref', None, None, None, 'OnPlayerDying event script'),
+    'Mod_OnPlrEqItm': ('resref', None, None, None, 'OnPlayerEquipItem event script'),
+    'Mod_OnPlrLvlUp': ('resref', None, None, None, 'OnPlayerLevelUp event script'),
+    'Mod_OnPlrRest': ('resref', None, None, None, 'OnPlayerRest event script'),
+    'Mod_OnPlrUnEqItm': ('resref', None, None, None, 'OnPlayerUnEquipItem event script'),
+    'Mod_OnSpawnBtnDn': ('resref', None, None, None, 'OnPlayerRespawn event script'),
+    'Mod_OnUnAqreItem': ('resref', None, None, None, 'OnUnAcquireItem event script; BioWare\'s Aurora spec spells the label Mod_OnUnAcreItem, real files Mod_OnUnAqreItem'),
+    'Mod_OnUsrDefined': ('resref', None, None, None, 'OnUserDefined event script'),
+    'Mod_StartDay': ('byte', (1, 31), None, None, 'Starting day (1-31)'),
+    'Mod_StartHour': ('byte', (0, 23), None, None, 'Starting hour (0-23)'),
+    'Mod_StartMonth': ('byte', (1, 24), None, None, 'Starting month (1-24, as BioWare\'s Aurora spec states)'),
+    'Mod_StartMovie': ('resref', None, None, None, 'Movie in the movies folder played when the module starts'),
+    'Mod_StartYear': ('dword', None, None, None, 'Starting year'),
+    'Mod_Tag': ('cexostring', None, None, None, 'The module\'s tag'),
+    'Mod_Version': ('dword', (3, 3), None, None, 'Module version. Always 3'),
+    'Mod_XPScale': ('byte', None, None, None, 'Percentage by which all XP gained through killing creatures is multiplied'),
+    'Creature List': ('list', None, None, 'deprecated_creature', 'Deprecated; unused; savegame only'),
+    'EventQueue': ('list', None, None, 'event', 'Game events queued when the module was saved (StructID 0xABCD, common Event struct); savegame only'),
+    'Mod_Effect_NxtId': ('dword64', None, None, None, 'ID to use for the next Effect; savegame only'),
+    'Mod_IsNWMFile': ('byte', (0, 1), None, None, '1 if the game was saved from a NWM file, 0 from a MOD file; savegame only'),
+    'Mod_NextCharId0': ('dword', None, None, None, 'Id to give the next character created; savegame only'),
+    'Mod_NextCharId1': ('dword', None, None, None, 'Second word of the next character id (no description in BioWare Aurora specs); savegame only'),
+    'Mod_NextObjId0': ('dword', None, None, None, 'Id to give the next object created; savegame only'),
+    'Mod_NextObjId1': ('dword', None, None, None, 'Second word of the next object id (no description in BioWare Aurora specs); savegame only'),
+    'Mod_NWMResName': ('cexostring', None, None, None, 'Filename of the nwm module the game was saved from; savegame only'),
+    'Mod_PlayerList': ('list', None, None, 'player', 'Players in the module (StructID 48813); savegame only'),
+    'Mod_Tokens': ('list', None, None, 'token', 'Custom tokens set by SetCustomToken() (StructID 7); savegame only'),
+    'Mod_TURDList': ('list', None, None, 'turd', 'Temporary User Resource Data of players who left the game (StructID 13634816); savegame only'),
+    'VarTable': ('list', None, None, 'variable', 'Variables of the module and their values (StructID 0, common Variable struct); savegame only. BioWare Aurora specs, Table 2.2 spells the label Mod_VarTable, its \xc2\xa74.5 and real files VarTable'),
+}
+FIELDS['area'] = {
+    'Area_Name': ('resref', None, None, None, 'ResRef of the area; the module holds an ARE, a GIT and a GIC with this ResRef. BioWare\'s Aurora spec spells the label AreaName, real files Area_Name'),
+    'ObjectId': ('dword', None, None, None, 'ObjectID of the area; savegame only (not saved by the toolset)'),
+}
+FIELDS['cached_script'] = {
+    'ResRef': ('resref', None, None, None, 'ResRef of the script (an NSS source and its NCS compiled form)'),
+}
+FIELDS['hak'] = {
+    'Mod_Hak': ('cexostring', None, None, None, 'Filename of the hak pak, without the .hak extension'),
+}
+FIELDS['cutscene'] = {
+}
+FIELDS['expansion'] = {
+}
+FIELDS['global_variable'] = {
+}
+FIELDS['deprecated_creature'] = {
+}
+FIELDS['player'] = {
+}
+FIELDS['token'] = {
+    'Mod_TokensNumber': ('dword', None, None, None, 'Custom token number: the nCustomTokenNumber argument'),
+    'Mod_TokensValue': ('cexostring', None, None, None, 'Custom token value: the sTokenValue argument'),
+}
+FIELDS['map_data'] = {
+    'Mod_MapData': ('void', None, None, None, 'Map data (no description in BioWare Aurora specs)'),
+}
+FIELDS['turd_reputation'] = {
+    'TURD_RepAmount': ('int', (0, 100), None, None, 'Reputation with the faction (0-100)'),
+}
+FIELDS['personal_reputation'] = {
+    'TURD_PR_Amount': ('int', None, None, None, 'Reputation with the faction'),
+    'TURD_PR_Day': ('dword', None, None, None, 'Day (no description in BioWare Aurora specs)'),
+    'TURD_PR_Decays': ('byte', None, None, None, 'Boolean: whether the reputation decays'),
+    'TURD_PR_Duration': ('int', None, None, None, 'Duration, in seconds'),
+    'TURD_PR_ObjId': ('dword', None, None, None, 'ObjectID of the creature that holds this personal reputation toward the player'),
+    'TURD_PR_Time': ('dword', None, None, None, 'Time (no description in BioWare Aurora specs)'),
+}
+FIELDS['turd'] = {
+    'EffectList': ('list', None, None, 'effect', 'Effects on the player (StructID 2, common Effect struct)'),
+    'Mod_MapAreasData': ('void', None, None, None, 'Map areas data (no description in BioWare Aurora specs)'),
+    'Mod_MapDataList': ('list', None, None, 'map_data', 'Map data (StructID 0)'),
+    'ModMapNumAreas': ('int', None, None, None, 'Number of map areas (no description in BioWare Aurora specs)'),
+    'TURD_AreaId': ('dword', None, None, None, 'ObjectID of the area in which the player logged out'),
+    'TURD_CalendarDay': ('dword', None, None, None, 'Day the TURD was generated'),
+    'TURD_CommntyName': ('cexostring', None, None, None, 'Player name with which the player logged into multiplayer'),
+    'TURD_FirstName': ('cexolocstring', None, None, None, 'First name of the player character'),
+    'TURD_LastName': ('cexolocstring', None, None, None, 'Last name of the player character'),
+    'TURD_OrientatX': ('float', None, None, None, 'x component of the player\'s orientation at logout'),
+    'TURD_OrientatY': ('float', None, None, None, 'y component of the player\'s orientation at logout'),
+    'TURD_OrientatZ': ('float', None, None, None, 'z component of the player\'s orientation at logout'),
+    'TURD_PersonalRep': ('list', None, None, 'personal_reputation', 'Personal reputations other creatures hold toward the player (StructID 47787)'),
+    'TURD_PlayerID': ('dword', None, None, None, 'ObjectID of the player'),
+    'TURD_PositionX': ('float', None, None, None, 'x coordinate of the player at logout'),
+    'TURD_PositionY': ('float', None, None, None, 'y coordinate of the player at logout'),
+    'TURD_PositionZ': ('float', None, None, None, 'z coordinate of the player at logout'),
+    'TURD_RepList': ('list', None, None, 'turd_reputation', 'Reputation with each faction of the module, by faction index (StructID 43962)'),
+    'TURD_TimeOfDay': ('dword', None, None, None, 'Time the TURD was generated'),
+    'VarTable': ('list', None, None, 'variable', 'Variables stored on the character (StructID 0, common Variable struct)'),
+}

@@ -34,3 +34,26 @@ class TreenodeType(enum.IntEnum):
     DISPLAY_IF_NOT_EMPTY = 0  # DISPLAY_IF_NOT_EMPTY: shown only if the node has child nodes
     NWPALETTE_DISPLAY_NEVER = 1  # NWPALETTE_DISPLAY_NEVER: never shown
     NWPALETTE_DISPLAY_CUSTOM = 2  # NWPALETTE_DISPLAY_CUSTOM: shown only in custom blueprint palettes and in the skeleton palette of the new-blueprint and palette-category dialogs
+
+GFF_TYPE = 'ITP '
+ROOT = 'itp'
+
+# struct -> label -> (nwn_gff type, (lo, hi) or None, enum or None, struct type or None, doc)
+FIELDS = {}
+FIELDS['itp'] = {
+    'MAIN': ('list', None, None, 'treenode', 'Top-level tree nodes: StructID 1 in skeleton palettes (branches or categories; in tileset palettes the categories), StructID 0 in standard and custom blueprint palettes'),
+    'NEXT_USEABLE_ID': ('byte', None, None, None, 'Skeleton palettes only: the ID to give the next new palette category, incremented after each (always 3 in skeleton tileset palettes)'),
+    'RESTYPE': ('word', None, PaletteRestype, None, 'Skeleton palettes only: ResType of the blueprints scanned to build the standard palette; always 2013 (.set) in skeleton tileset palettes'),
+    'TILESETRESREF': ('resref', None, None, None, 'Skeleton tileset palettes only: ResRef of the tileset .set file, the only field that differs between them'),
+}
+FIELDS['treenode'] = {
+    'DELETE_ME': ('cexostring', None, None, None, 'Skeleton palettes: text of the StrRef for the person editing the palette, no effect in the toolset (renamed NAME when STRREF is 0xFFFFFFFF in a generated standard palette)'),
+    'STRREF': ('dword', None, None, None, 'StrRef of the text displayed for the node; overrides NAME when both are present'),
+    'TYPE': ('byte', None, TreenodeType, None, 'Skeleton palettes: how the toolset displays the node (0-2); usually omitted, then the node is always displayed'),
+    'LIST': ('list', None, None, 'treenode', 'Child nodes. Branch: branches or categories (StructID 1 in skeletons); category: blueprints; tileset category: leaves'),
+    'ID': ('byte', None, None, None, 'Category: palette node ID, matched against the PaletteID of blueprints. Tileset category: 0 features, 1 groups, 2 terrain'),
+    'NAME': ('cexostring', None, None, None, 'Text displayed for the node when it has no STRREF (ignored for branches, categories and tileset categories)'),
+    'RESREF': ('resref', None, None, None, 'Blueprint: ResRef of the blueprint. Tileset leaf: model of the feature tile, first model of the group, or lower-case terrain or crosser name (eraser and raiselower are special)'),
+    'CR': ('float', None, None, None, 'Creature blueprint: challenge rating'),
+    'FACTION': ('cexostring', None, None, None, 'Creature blueprint: name of the creature\'s faction'),
+}
