@@ -24,7 +24,7 @@ from ._gen import MODULES as _MODULES
 from ._layout import Node, Walker
 
 __all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
-           'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples', 'textures']
+           'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples', 'textures', 'trn_replace_aswm']
 
 
 class FormatError(ValueError):
@@ -161,6 +161,19 @@ class Terrain(View):
                 return p.aswm
         return None
 
+    def aswm_copy(self):
+        """A writable copy of the walkmesh: the same views over a private
+        copy of the inflated bytes (fixed-size fields may be changed in
+        place: vertices, triangle flags, ...); relic.trn_replace_aswm
+        writes it back into the file."""
+        w = self.aswm
+        if w is None:
+            return None
+        raw = bytearray(w._inflated.tobytes())
+        node = _walker('trn').view_struct('aswm', np.frombuffer(raw, np.uint8), memoryview(raw))
+        node.__dict__['_inflated'] = np.frombuffer(raw, np.uint8)
+        return node
+
 
 _VIEWS = {'bwm': Walkmesh, 'trn': Terrain}
 _WALKERS = {}
@@ -258,4 +271,4 @@ def write(model, path=None):
 
 
 from .algorithms import (audio_samples, bwm_build, bwm_rebuild, textures, trn_bake, trn_path,  # noqa: E402
-                         wtd_encode, wtd_heights)
+                         trn_replace_aswm, wtd_encode, wtd_heights)

@@ -101,6 +101,7 @@ _SIG = {
     'relic_abi_bwm_rebuild': [_P, _S, ctypes.c_uint],
     'relic_abi_trn_bake': [_P, _S, ctypes.c_int, ctypes.c_int],
     'relic_abi_trn_path': [_P, _S, ctypes.c_double, ctypes.c_double, ctypes.c_double, ctypes.c_double],
+    'relic_abi_trn_replace_aswm': [_P, _S, _P, _S, ctypes.c_int],
     'relic_abi_wtd_heights': [_P, _S, ctypes.c_uint32],
     'relic_abi_wtd_encode': [_P, _S, _P, ctypes.c_uint32, ctypes.c_uint32],
     'relic_abi_audio_pcm': [ctypes.c_char_p, _P, _S, ctypes.c_uint32],

@@ -64,6 +64,16 @@ def trn_bake(src, keep_borders=False, level=-1):
     return _run('relic_abi_trn_bake', data, len(data), int(bool(keep_borders)), int(level))
 
 
+def trn_replace_aswm(src, aswm, level=-1):
+    """The TRN/TRX (bytes) with its walkmesh replaced by aswm: a writable
+    copy from Terrain.aswm_copy() (changed in place) or the decompressed
+    ASWM bytes; checked by the ASWM rules, packed with zlib at level (-1:
+    the toolset's 6: an unchanged walkmesh gives the file back)."""
+    data = _bytes(src)
+    raw = aswm._inflated.tobytes() if hasattr(aswm, '_inflated') else bytes(aswm)
+    return _run('relic_abi_trn_replace_aswm', data, len(data), raw, len(raw), int(level))
+
+
 def trn_path(src, x1, y1, x2, y2):
     """`relic path`: (triangle indices as a uint32 array, length in metres)
     of the route over a baked TRX's tables between two points."""

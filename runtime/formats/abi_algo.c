@@ -134,6 +134,27 @@ int relic_abi_trn_bake(const uint8_t *data, size_t size, int keep_borders, int l
     return call_end(&c, bad, sink, sink_user);
 }
 
+int relic_abi_trn_replace_aswm(const uint8_t *data, size_t size, const uint8_t *aswm, size_t aswm_size, int level,
+                               relic_abi_sink_fn sink, void *sink_user, relic_abi_problem_fn fn, void *user)
+{
+    abi_call c;
+    call_begin(&c, fn, user);
+    relic_trn_trn m;
+    relic_trn_aswm old, w;
+    relic_trn_view check;
+    size_t packet = 0;
+    int bad = trn_load(&c, data, size, &m, &old, &packet);
+    if (!bad && relic_trn_packet_aswm_decode_bytes(aswm, aswm_size, &c.a, &w, &c.err) != RELIC_OK) {
+        relic_gen_path_prefix(&c.err, "aswm", -1); /* offset: in the given walkmesh */
+        bad = 1;
+    }
+    bad = bad || relic_trn_check_aswm(&w, "aswm", ABI_MAX_REPORTS, report, &c) != 0 ||
+          relic_trn_aswm_pack(&w, level < 0 ? RELIC_TRN_ASWM_ZLIB_LEVEL : level, &c.a, &m.packets[packet], &c.err) != RELIC_OK ||
+          relic_trn_layout(&m, &c.a, &c.err) != RELIC_OK || relic_trn_write(&m, &c.out, &c.err) != RELIC_OK ||
+          (!c.out.failed && relic_trn_validate(c.out.data, c.out.size, &check, &c.err) != RELIC_OK);
+    return call_end(&c, bad, sink, sink_user);
+}
+
 int relic_abi_trn_path(const uint8_t *data, size_t size, double x1, double y1, double x2, double y2,
                        relic_abi_sink_fn sink, void *sink_user, double *length, relic_abi_problem_fn fn, void *user)
 {

@@ -122,3 +122,24 @@ def test_textures_refuse_a_short_swp(samples):
     with pytest.raises(relic.FormatError) as e:
         relic.textures(str(samples / 'level.pid'), (samples / 'level.swp').read_bytes()[:100])
     assert e.value.path.startswith('rasters')
+
+
+@pytest.mark.parametrize('path', corpus_files('trx')[:6])
+def test_unchanged_walkmesh_copy_writes_the_trx_back(path):
+    assert relic.trn_replace_aswm(path, relic.open(path).aswm_copy()) == open(path, 'rb').read()
+
+
+@pytest.mark.parametrize('path', corpus_files('trx')[:1])
+def test_edited_walkmesh_is_written_and_checked(path, tmp_path):
+    t = relic.open(path)
+    w = t.aswm_copy()
+    assert w.vertices.flags.writeable and not t.aswm.vertices.flags.writeable
+    w.vertices[:, 2] += 1.5
+    out = tmp_path / 'up.trx'
+    out.write_bytes(relic.trn_replace_aswm(path, w))
+    assert np.allclose(relic.open(str(out)).aswm.vertices[:, 2], t.aswm.vertices[:, 2] + 1.5)
+    assert relic_cmd('check', str(out)).returncode == 0
+    w.triangles['vertices'][0, 0] = 10**7
+    with pytest.raises(relic.FormatError) as e:
+        relic.trn_replace_aswm(path, w)
+    assert e.value.path == 'aswm.triangles[0].vertices[0]'

@@ -88,6 +88,15 @@ int relic_abi_bwm_rebuild(const uint8_t *data, size_t size, unsigned what, relic
 int relic_abi_trn_bake(const uint8_t *data, size_t size, int keep_borders, int level, relic_abi_sink_fn sink,
                        void *sink_user, relic_abi_problem_fn fn, void *user);
 
+/** The NWN2 TRN/TRX file with the walkmesh of its first ASWM packet
+ *  replaced by aswm (aswm_size bytes of a decompressed ASWM, version 0x6C,
+ *  as relic_trn_aswm_read inflates it), packed at zlib level (-1: the
+ *  toolset's 6, which gives an unchanged walkmesh's bytes back), the other
+ *  packets kept. The walkmesh must decode (errors with their offset in aswm)
+ *  and pass the ASWM rules (problems name the field under "aswm", offset 0). */
+int relic_abi_trn_replace_aswm(const uint8_t *data, size_t size, const uint8_t *aswm, size_t aswm_size, int level,
+                               relic_abi_sink_fn sink, void *sink_user, relic_abi_problem_fn fn, void *user);
+
 /** `relic path`: the route over a baked TRX's tables from the triangle under
  *  (x1, y1) to the one under (x2, y2) (metres): sink receives its triangle
  *  indices (uint32, in order), *length its length in metres. Errors:
