@@ -5,6 +5,9 @@ CC      ?= cc
 CLANG   ?= clang
 RE2C    ?= re2c
 PREFIX  ?= /usr/local
+# where Debian's python3 looks: /usr/lib/python3/dist-packages, else <prefix>/lib/python3.N/dist-packages
+PYVER ?= $(shell /usr/bin/python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])' 2>/dev/null || echo python3)
+PYTHON_DIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/$(PYVER)/dist-packages)
 BUILD   ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -35,7 +38,7 @@ VERSION  = 0.1.0
 SCHEMAS      = $(sort $(wildcard schema/*/*.schema))
 GEN_SRCS     = gen/lexer.c gen/parser.c gen/sema.c gen/util.c gen/emit_common.c gen/emit_types.c \
                gen/emit_source.c gen/emit_reader.c gen/emit_writer.c gen/emit_json.c gen/emit_docs.c \
-               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_detect.c gen/emit_gff.c gen/sema_gff.c gen/report.c gen/main.c
+               gen/emit_fuzz.c gen/emit_mutate.c gen/emit_detect.c gen/emit_gff.c gen/emit_python.c gen/sema_gff.c gen/report.c gen/main.c
 LEXERS       = $(wildcard runtime/*/*_lexer.re runtime/*/*/*_lexer.re)
 RE2C_OUT     = gen/lexer.c $(LEXERS:.re=.c)
 layer_srcs   = $(sort $(filter-out $(RE2C_OUT),$(wildcard $(addsuffix /*.c,$(1)))) $(patsubst %.re,%.c,$(filter $(addsuffix /%,$(1)),$(LEXERS))))
@@ -106,10 +109,11 @@ help:
 	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
 	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security.md, "Worst cases measured")"
 	@echo "make oss-fuzz-check  fuzz/oss-fuzz/build.sh with clang+libFuzzer, each target run on its seeds"
-	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic, relic-gen (+ relic-gen.pc)"
+	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic, relic-gen (+ relic-gen.pc), the Python package (PYTHON_DIR)"
+	@echo "make test-blender  Blender 3.4 imports a corpus WOK and TRX through the Python package (needs blender)"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3 python3-numpy python3-pytest
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \
@@ -127,7 +131,7 @@ $(BUILD)/relic-gen: $(GEN_SRCS) gen/ast.h gen/emit.h gen/lexer.h
 	$(CC) $(CSTD) $(WARN) $(CFLAGS) -Igen $(GEN_SRCS) -o $@
 
 regen: $(BUILD)/relic-gen
-	$(BUILD)/relic-gen -o generated --docs generated/docs --fuzz fuzz $(SCHEMAS)
+	$(BUILD)/relic-gen -o generated --docs generated/docs --fuzz fuzz --python python/relic/_gen $(SCHEMAS)
 	@# what changed for users of the bindings, for each schema edited since the last commit
 	@# (the old one beside the old versions of its family, for `use`)
 	@if git rev-parse --git-dir >/dev/null 2>&1; then for s in $(SCHEMAS); do \
@@ -176,7 +180,7 @@ CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
             tests/output_cli_test.sh tests/outputs_cli_test.sh tests/demo_cli_test.sh tests/bombs_cli_test.sh \
-            tests/errors_cli_test.sh tests/keybif_cli_test.sh tests/check_layers.sh
+            tests/errors_cli_test.sh tests/keybif_cli_test.sh tests/check_layers.sh tests/python_test.sh
 # CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
 # relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
 # pass, where a process costs a tenth of an instrumented one (the library's
@@ -198,9 +202,9 @@ check-asan:
 # make regen must leave generated/ exactly as committed.
 check-regen: $(BUILD)/relic-gen
 	@tmp=$$(mktemp -d); \
-	$(BUILD)/relic-gen -o $$tmp/generated --docs $$tmp/generated/docs --fuzz $$tmp/fuzz $(SCHEMAS) || exit 1; \
+	$(BUILD)/relic-gen -o $$tmp/generated --docs $$tmp/generated/docs --fuzz $$tmp/fuzz --python $$tmp/python/relic/_gen $(SCHEMAS) || exit 1; \
 	ok=0; bad=0; \
-	for f in $$(cd $$tmp && find generated fuzz -type f); do \
+	for f in $$(cd $$tmp && find generated fuzz python -type f); do \
 	  if cmp -s $$tmp/$$f $$f; then ok=$$((ok + 1)); else echo "regen: $$f is out of date (run make regen)"; bad=$$((bad + 1)); fi; done; \
 	rm -rf $$tmp; \
 	if [ $$bad = 0 ]; then echo "regen: generated/ is up to date"; fi; \
@@ -240,6 +244,7 @@ test: deps
 	-@$(STAGE) install env BUILD=$(BUILD) sh tests/install_test.sh
 	-@$(STAGE) out-of-tree env BUILD=$(BUILD) sh tests/outoftree_test.sh
 	-@$(STAGE) embed $(MAKE) --no-print-directory check-embed
+	-@$(STAGE) blender $(MAKE) --no-print-directory test-blender
 	-@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan CORPUS_SWEEPS=0
 	-@$(STAGE) regen $(MAKE) --no-print-directory check-regen
 	-@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) FUZZ_ARGS="-seed=$(FUZZ_SEED)"
@@ -280,6 +285,8 @@ bench: deps
 	$(BUILD)/bench/bench_mutate
 	$(BUILD)/bench/bench_wtd
 	$(BUILD)/bench/bench_tpm
+	@if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then RELIC_LIB=$(BUILD) /usr/bin/python3 tests/bench/bench_python.py $(BUILD)/relic; \
+	else echo "bench_python: /usr/bin/python3 without numpy: skipped"; fi
 	@$(MAKE) --no-print-directory footprint
 	@if command -v $(CLANG) >/dev/null 2>&1; then $(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS) >/dev/null && \
 	  FUZZ_BUILD=$(FUZZ_BUILD) sh tests/bench/bench_fuzz.sh $(FUZZ_BINS); \
@@ -372,6 +379,20 @@ install: all
 	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/pkgconfig/$$l.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$l.pc || exit 1; done
 	install -m 755 $(BUILD)/relic $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/licenses/relic/
+	@# the Python package where Debian's python3 looks (docs/python.md)
+	install -d $(DESTDIR)$(PYTHON_DIR)/relic/_gen
+	install -m 644 python/relic/*.py $(DESTDIR)$(PYTHON_DIR)/relic/
+	install -m 644 python/relic/_gen/*.py $(DESTDIR)$(PYTHON_DIR)/relic/_gen/
+
+# Blender (Debian's blender 3.4, system Python) imports a corpus WOK and TRX through the Python
+# package, builds meshes, writes the walkmesh back and checks it; make test runs it when blender is
+# installed; not in make deps: installing blender took 176 s and 0.8 GB here (docs/python.md)
+.PHONY: test-blender
+test-blender: all
+	@if command -v blender >/dev/null 2>&1; then \
+	  RELIC=$(BUILD)/relic RELIC_LIB=$(BUILD) PYTHONPATH=python blender -b --factory-startup --python-exit-code 1 \
+	    --python-use-system-env --python tests/blender/import_walkmesh.py; \
+	else echo "test-blender: blender not installed (apt-get install -y blender): skipped"; echo "0 passed, 0 failed"; fi
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) out $(RE2C_OUT)

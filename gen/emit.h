@@ -70,4 +70,9 @@ int em_struct_memcpy(const gen_struct *st);
  * target is not: the model holds its encoded bytes). */
 int em_reachable(const gen_struct *root, const gen_struct *st);
 
+/* python/relic/_gen/<family>_<format>.py: enums, dtypes and member lists for
+ * the Python package (gen/emit_python.c); and the package index of them. */
+void emit_python(gen_schema *s, gen_out *o);
+void emit_python_index(gen_schema **ss, int n, gen_out *o);
+
 #endif

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "ast.h"
+#include "emit.h"
 
 static void usage(FILE *f)
 {
@@ -17,6 +18,7 @@ static void usage(FILE *f)
         "  -o DIR         generated C goes to DIR/<family>/ (default: generated)\n"
         "  --docs DIR     Markdown references go to DIR (default: generated/docs)\n"
         "  --fuzz DIR     libFuzzer targets go to DIR (default: fuzz)\n"
+        "  --python DIR   Python modules go to DIR/<family>_<format>.py (none without it)\n"
         "  --check        parse and check only; write nothing\n"
         "  --report OLD NEW  print what changes from schema OLD to NEW for users of the\n"
         "                 bindings (types, fields, offsets, sizes, C symbols, JSON keys)\n"
@@ -114,7 +116,7 @@ static int report(const char *old_path, const char *new_path)
 
 int main(int argc, char **argv)
 {
-    const char *outdir = "generated", *docsdir = "generated/docs", *fuzzdir = "fuzz";
+    const char *outdir = "generated", *docsdir = "generated/docs", *fuzzdir = "fuzz", *pydir = NULL;
     int check_only = 0, nschemas = 0, failed = 0;
     const char *schemas[256];
     for (int i = 1; i < argc; i++) {
@@ -122,19 +124,28 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-o") && i + 1 < argc) outdir = argv[++i];
         else if (!strcmp(argv[i], "--docs") && i + 1 < argc) docsdir = argv[++i];
         else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc) fuzzdir = argv[++i];
+        else if (!strcmp(argv[i], "--python") && i + 1 < argc) pydir = argv[++i];
         else if (!strcmp(argv[i], "--check")) check_only = 1;
         else if (!strcmp(argv[i], "--report") && i + 2 < argc) return report(argv[i + 1], argv[i + 2]);
         else if (argv[i][0] == '-') { fprintf(stderr, "relic-gen: unknown option '%s'\n", argv[i]); usage(stderr); return 2; }
         else if (nschemas < 256) schemas[nschemas++] = argv[i];
     }
     if (nschemas == 0) { usage(stderr); return 2; }
-    gen_schema *detected[256];
-    int ndetected = 0;
+    gen_schema *detected[256], *all[256];
+    int ndetected = 0, nall = 0;
     for (int i = 0; i < nschemas; i++) {
         gen_schema *s = gen_parse_file(schemas[i]);
         if (!s || gen_check(s) != 0) { failed = 1; continue; }
         s->family = family_of(schemas[i]);
         if (check_only) continue;
+        if (pydir) {
+            gen_out py = { 0 };
+            char name[300];
+            emit_python(s, &py);
+            snprintf(name, sizeof name, "%s_%s.py", s->family, s->format.name);
+            failed |= write_if_changed(pydir, name, &py) != 0;
+            all[nall++] = s;
+        }
         if (s->format.is_gff) { failed |= emit_gff(s, outdir, docsdir); continue; }
         gen_out h = { 0 }, c = { 0 }, j = { 0 }, d = { 0 }, z = { 0 }, mh = { 0 }, mc = { 0 }, dict = { 0 };
         emit_header(s, &h);
@@ -161,6 +172,11 @@ int main(int argc, char **argv)
         emit_detect_registry(detected, ndetected, &r);
         snprintf(dir, sizeof dir, "%s/registry", outdir);
         failed |= write_if_changed(dir, "formats.c", &r) != 0;
+    }
+    if (!check_only && !failed && pydir) {
+        gen_out r = { 0 };
+        emit_python_index(all, nall, &r);
+        failed |= write_if_changed(pydir, "__init__.py", &r) != 0;
     }
     return failed ? 1 : 0;
 }

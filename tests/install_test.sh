@@ -32,6 +32,13 @@ if ${CC:-cc} -std=c11 -Wall -Wextra -Werror "$tmp/ex.c" $(pkg-config --cflags re
 else
     fail=$((fail + 1)); echo "FAIL: the README example does not link with pkg-config --static:"; cat "$tmp/cc_static.log"
 fi
+# the Python package (README's lines) with Debian's python3, libraries from the prefix
+if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then
+    pydir=$(ls -d "$tmp"/usr/lib/python3*/dist-packages 2>/dev/null | head -1); top=$PWD
+    check test "$(cd "$tmp" && env -u RELIC_LIB PYTHONPATH="$pydir" /usr/bin/python3 -c "import relic; w = relic.open('$top/tests/samples/room.wok'); print(w.vertices.shape, w.faces.dtype)")" = "(35, 3) uint32"
+else
+    echo "install_test: /usr/bin/python3 without numpy: the Python package's check skipped"
+fi
 # librelic.so needs libc, libm and zlib only (plus the vdso and the loader)
 extra=$(ldd "${BUILD:-build}/librelic.so" | awk '{print $1}' | grep -Ev '^(linux-vdso\.so\..*|linux-gate\.so\..*|/.*ld-linux.*|libc\.so\..*|libm\.so\..*|libz\.so\..*)$')
 check test -z "$extra"

@@ -1,0 +1,144 @@
+/* abi_json.c — the JSON half of relic_abi.h (librelic-json): a file to its
+ * JSON form and back through the format's C writer, for foreign callers
+ * (python/relic/: decode() and write()). The same steps as `relic dump` and
+ * `relic convert x.json y.wok`: validate, decode, print; or read, lay out,
+ * write, validate the output again. Memory: one heap arena per call,
+ * released before return; output goes to the caller's sink. */
+#include <string.h>
+
+#include "relic.h"
+#include "relic_abi.h"
+#include "relic_bwm.h"
+#include "relic_gff.h"
+#include "relic_json.h"
+#include "relic_trn.h"
+#include "cau.h"
+#include "pid.h"
+#include "tpa.h"
+
+#define ABI_ARENA_LIMIT ((size_t)1 << 30)
+
+static int problem(relic_abi_problem_fn fn, void *user, const relic_error *err)
+{
+    if (fn) fn(user, (int)err->code, err->offset, err->path, err->message[0] ? err->message : relic_status_name(err->code));
+    return 1;
+}
+
+/* A schema format's steps, type-erased over its view and model. */
+typedef struct abi_schema {
+    const char *name;
+    size_t view_size, model_size;
+    relic_status (*validate)(const uint8_t *, size_t, void *, relic_error *);
+    relic_status (*decode)(const void *, relic_arena *, void *, relic_error *);
+    relic_status (*layout)(void *, relic_arena *, relic_error *);
+    relic_status (*write)(const void *, relic_buf *, relic_error *);
+    relic_status (*json_print)(const void *, relic_buf *, relic_error *);
+    relic_status (*json_read)(const char *, size_t, relic_arena *, void *, relic_error *);
+} abi_schema;
+
+#define ABI_OPS(F, V, M)                                                                                            \
+    static relic_status F##_validate_(const uint8_t *d, size_t n, void *v, relic_error *e)                         \
+    { return relic_##F##_validate(d, n, (V *)v, e); }                                                               \
+    static relic_status F##_decode_(const void *v, relic_arena *a, void *m, relic_error *e)                        \
+    { return relic_##F##_decode((const V *)v, a, (M *)m, e); }                                                      \
+    static relic_status F##_write_(const void *m, relic_buf *o, relic_error *e)                                    \
+    { return relic_##F##_write((const M *)m, o, e); }                                                               \
+    static relic_status F##_json_print_(const void *m, relic_buf *o, relic_error *e)                               \
+    { return relic_##F##_json_print((const M *)m, o, e); }                                                          \
+    static relic_status F##_json_read_(const char *t, size_t n, relic_arena *a, void *m, relic_error *e)           \
+    { return relic_##F##_json_read(t, n, a, (M *)m, e); }
+
+ABI_OPS(bwm, relic_bwm_view, relic_bwm_bwm)
+ABI_OPS(trn, relic_trn_view, relic_trn_trn)
+ABI_OPS(cau, relic_cau_view, relic_cau_cau)
+ABI_OPS(pid, relic_pid_view, relic_pid_pid)
+ABI_OPS(tpa, relic_tpa_view, relic_tpa_tpa)
+
+/* TRN: packet sizes and directory offsets are laid out before writing */
+static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_trn *)m, a, e); }
+
+#define ABI_ROW(F, V, M, L) { #F, sizeof(V), sizeof(M), F##_validate_, F##_decode_, L, F##_write_, F##_json_print_, F##_json_read_ }
+static const abi_schema schemas[] = {
+    ABI_ROW(bwm, relic_bwm_view, relic_bwm_bwm, NULL),
+    ABI_ROW(trn, relic_trn_view, relic_trn_trn, trn_layout_),
+    ABI_ROW(cau, relic_cau_view, relic_cau_cau, NULL),
+    ABI_ROW(pid, relic_pid_view, relic_pid_pid, NULL),
+    ABI_ROW(tpa, relic_tpa_view, relic_tpa_tpa, NULL),
+};
+
+static const abi_schema *schema_of(const char *format)
+{
+    for (size_t i = 0; format && i < sizeof schemas / sizeof schemas[0]; i++)
+        if (strcmp(schemas[i].name, format) == 0) return &schemas[i];
+    return NULL;
+}
+
+static int gff_to_json(const uint8_t *data, size_t size, relic_arena *a, relic_buf *out, relic_error *err)
+{
+    relic_gff_doc d;
+    if (relic_gff_open(data, size, a, NULL, NULL, &d, err) != RELIC_OK) return 1;
+    return relic_gff_json_print_doc(&d, RELIC_GFF_ENC_AUTO, out, err) != RELIC_OK;
+}
+
+static int gff_from_json(const char *json, size_t size, relic_arena *a, relic_buf *out, relic_error *err)
+{
+    relic_gff_tree t;
+    relic_gff_doc check;
+    if (relic_gff_json_read_tree(json, size, RELIC_GFF_ENC_AUTO, a, &t, err) != RELIC_OK) return 1;
+    /* the "__layout" family of the JSON (bioware when absent), as relic convert writes it */
+    if (relic_gff_write_tree(&t, t.family, a, out, NULL, err) != RELIC_OK) return 1;
+    return relic_gff_open(out->data, out->size, a, NULL, NULL, &check, err) != RELIC_OK;
+}
+
+static int schema_to_json(const abi_schema *s, const uint8_t *data, size_t size, relic_arena *a, relic_buf *out,
+                          relic_error *err)
+{
+    void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
+    if (!v || !m) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
+    return s->validate(data, size, v, err) != RELIC_OK || s->decode(v, a, m, err) != RELIC_OK ||
+           s->json_print(m, out, err) != RELIC_OK;
+}
+
+static int schema_from_json(const abi_schema *s, const char *json, size_t size, relic_arena *a, relic_buf *out,
+                            relic_error *err)
+{
+    void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
+    if (!v || !m) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
+    return s->json_read(json, size, a, m, err) != RELIC_OK || (s->layout && s->layout(m, a, err) != RELIC_OK) ||
+           s->write(m, out, err) != RELIC_OK || s->validate(out->data, out->size, v, err) != RELIC_OK;
+}
+
+/* One call: arena, output buffer in it, the step, then the sink. */
+static int run(const char *format, const void *in, size_t size, int to_json, relic_abi_sink_fn sink, void *sink_user,
+               relic_abi_problem_fn fn, void *user)
+{
+    const abi_schema *s = schema_of(format);
+    int gff = format && strcmp(format, "gff") == 0;
+    if (!s && !gff) return -1;
+    relic_arena a;
+    relic_buf out;
+    relic_error err;
+    relic_error_clear(&err);
+    relic_arena_init_heap(&a, ABI_ARENA_LIMIT);
+    relic_buf_init_arena(&out, &a, 0);
+    int bad;
+    if (gff) bad = to_json ? gff_to_json(in, size, &a, &out, &err) : gff_from_json(in, size, &a, &out, &err);
+    else bad = to_json ? schema_to_json(s, in, size, &a, &out, &err) : schema_from_json(s, in, size, &a, &out, &err);
+    if (!bad && out.failed) bad = relic_fail(&err, RELIC_E_NOMEM, 0, NULL, "output does not fit in memory") != RELIC_OK;
+    if (bad) problem(fn, user, &err);
+    else if (sink) sink(sink_user, out.data, out.size);
+    relic_arena_release(&a);
+    return bad;
+}
+
+int relic_abi_to_json(const char *format, const uint8_t *data, size_t size, relic_abi_sink_fn sink, void *sink_user,
+                      relic_abi_problem_fn fn, void *user)
+{
+    return run(format, data, size, 1, sink, sink_user, fn, user);
+}
+
+int relic_abi_from_json(const char *format, const char *json, size_t size, relic_abi_sink_fn sink, void *sink_user,
+                        relic_abi_problem_fn fn, void *user)
+{
+    return run(format, json, size, 0, sink, sink_user, fn, user);
+}

@@ -1,0 +1,23 @@
+#!/bin/sh
+# python_test.sh — the Python package's pytest suite (tests/python/) with
+# Debian's python3, NumPy and pytest, against the libraries in build/ and
+# $RELIC; skipped, saying so, when python3-numpy or python3-pytest is missing.
+# Last line: "N passed, M failed".
+PY=${PYTHON:-/usr/bin/python3}
+here=$(cd "$(dirname "$0")/.." && pwd)
+RELIC=${RELIC:-build/relic}
+case $RELIC in /*) ;; *) RELIC=$here/$RELIC ;; esac
+if ! "$PY" -c 'import numpy, pytest' 2>/dev/null; then
+    echo "python_test: $PY lacks numpy or pytest (apt-get install python3-numpy python3-pytest): skipped"
+    echo "0 passed, 0 failed"
+    exit 0
+fi
+out=$(cd "$here" && RELIC=$RELIC RELIC_LIB=${RELIC_LIB:-$(dirname "$RELIC")} "$PY" -m pytest -q -p no:cacheprovider tests/python 2>&1)
+status=$?
+echo "$out" | tail -15
+passed=$(echo "$out" | tail -1 | grep -o '[0-9]* passed' | grep -o '[0-9]*')
+failed=$(echo "$out" | tail -1 | grep -o '[0-9]* \(failed\|error\)' | grep -o '[0-9]*' | paste -sd+ | bc 2>/dev/null)
+[ -n "$failed" ] || failed=0
+[ $status = 0 ] || [ "$failed" != 0 ] || failed=1
+echo "${passed:-0} passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,171 @@
+/* test_abi.c — the plain exported entry points of relic_abi.h (the Python
+ * package's way into librelic): detection, checks reported as code / offset
+ * / path / message, JSON both ways through the C writers, and the format
+ * algorithms, on tests/samples/room.wok (run from the repository root). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "relic.h"
+#include "relic_abi.h"
+
+#define ROOM "tests/samples/room.wok"
+
+typedef struct problems {
+    int count;
+    int code;
+    uint64_t offset;
+    char path[128];
+    char message[256];
+} problems;
+
+static void on_problem(void *user, int code, uint64_t offset, const char *path, const char *message)
+{
+    problems *p = user;
+    if (p->count++ == 0) {
+        p->code = code;
+        p->offset = offset;
+        snprintf(p->path, sizeof p->path, "%s", path);
+        snprintf(p->message, sizeof p->message, "%s", message);
+    }
+}
+
+typedef struct sink {
+    uint8_t *data;
+    size_t size;
+} sink;
+
+static void on_output(void *user, const uint8_t *data, size_t size)
+{
+    sink *s = user;
+    free(s->data);
+    s->data = malloc(size ? size : 1);
+    assert_non_null(s->data);
+    memcpy(s->data, data, size);
+    s->size = size;
+}
+
+static uint8_t *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *d = malloc((size_t)n);
+    assert_non_null(d);
+    assert_int_equal(fread(d, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return d;
+}
+
+static void detect_names_the_format(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *d = slurp(ROOM, &n);
+    assert_string_equal(relic_abi_detect(d, n, "room.wok"), "bwm");
+    assert_string_equal(relic_abi_detect(d, n, NULL), "bwm");
+    assert_null(relic_abi_detect((const uint8_t *)"nothing", 7, "x.unknown"));
+    free(d);
+}
+
+static void a_valid_file_has_no_problem(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *d = slurp(ROOM, &n);
+    problems p = { 0 };
+    assert_int_equal(relic_abi_check("bwm", d, n, on_problem, &p), 0);
+    assert_int_equal(p.count, 0);
+    assert_int_equal(relic_abi_check("no-such-format", d, n, on_problem, &p), -1);
+    free(d);
+}
+
+static void a_bad_index_is_reported_with_path_and_offset(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *d = slurp(ROOM, &n);
+    const uint32_t face_offset = 556, bad = 999; /* room.wok's faces start at 556 */
+    memcpy(d + face_offset, &bad, 4);
+    problems p = { 0 };
+    assert_true(relic_abi_check("bwm", d, n, on_problem, &p) >= 1);
+    assert_int_equal(p.code, RELIC_E_INDEX);
+    assert_int_equal(p.offset, face_offset);
+    assert_string_equal(p.path, "faces[0].v[0]");
+    free(d);
+}
+
+static void a_truncated_file_is_a_problem_not_a_crash(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *d = slurp(ROOM, &n);
+    for (size_t k = 0; k < n; k += 97) {
+        problems p = { 0 };
+        assert_true(relic_abi_check("bwm", d, k, on_problem, &p) >= 1);
+        assert_true(p.count >= 1);
+    }
+    free(d);
+}
+
+static void json_both_ways_gives_the_input_back(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *d = slurp(ROOM, &n);
+    sink j = { 0 }, back = { 0 };
+    problems p = { 0 };
+    assert_int_equal(relic_abi_to_json("bwm", d, n, on_output, &j, on_problem, &p), 0);
+    assert_true(j.size > 0 && j.data[0] == '{');
+    assert_int_equal(relic_abi_from_json("bwm", (const char *)j.data, j.size, on_output, &back, on_problem, &p), 0);
+    assert_int_equal(back.size, n);
+    assert_memory_equal(back.data, d, n);
+    assert_int_equal(relic_abi_from_json("bwm", "{\"format\":", 10, on_output, &back, on_problem, &p), 1);
+    assert_int_equal(p.count, 1);
+    free(j.data);
+    free(back.data);
+    free(d);
+}
+
+static void build_from_geometry_validates(void **state)
+{
+    (void)state;
+    const float v[4][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 1, 1, 0 }, { 0, 1, 0 } };
+    const uint32_t f[2][3] = { { 0, 1, 2 }, { 0, 2, 3 } };
+    const uint32_t m[2] = { 7, 4 }; /* non-walkable first: the builder puts the walkable face first */
+    sink out = { 0 };
+    problems p = { 0 };
+    assert_int_equal(relic_abi_bwm_build(1, &v[0][0], 4, &f[0][0], m, 2, on_output, &out, on_problem, &p), 0);
+    assert_int_equal(relic_abi_check("bwm", out.data, out.size, on_problem, &p), 0);
+    sink again = { 0 };
+    assert_int_equal(relic_abi_bwm_rebuild(out.data, out.size, 15, on_output, &again, on_problem, &p), 0);
+    assert_int_equal(again.size, out.size);
+    assert_memory_equal(again.data, out.data, out.size);
+    const uint32_t bad[2][3] = { { 0, 1, 9 }, { 0, 2, 3 } };
+    assert_true(relic_abi_bwm_build(1, &v[0][0], 4, &bad[0][0], m, 2, on_output, &out, on_problem, &p) >= 1);
+    assert_int_equal(p.code, RELIC_E_INDEX);
+    free(out.data);
+    free(again.data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(detect_names_the_format),
+        cmocka_unit_test(a_valid_file_has_no_problem),
+        cmocka_unit_test(a_bad_index_is_reported_with_path_and_offset),
+        cmocka_unit_test(a_truncated_file_is_a_problem_not_a_crash),
+        cmocka_unit_test(json_both_ways_gives_the_input_back),
+        cmocka_unit_test(build_from_geometry_validates),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
