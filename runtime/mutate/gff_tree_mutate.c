@@ -990,12 +990,25 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         relic_error werr;
         out->size = 0;
         out->failed = 0;
-        if (relic_gff_write_tree(&t, layout, scratch, out, NULL, &werr) != RELIC_OK || out->failed) continue;
+        relic_status ws = relic_gff_write_tree(&t, layout, scratch, out, NULL, &werr);
+        if (ws == RELIC_E_NOMEM && !out->failed) {
+            /* scratch, not out, ran out: no smaller try instead (relic_mutate.h) */
+            if (err) *err = werr;
+            st = ws;
+            goto done;
+        }
+        if (ws != RELIC_OK || out->failed) continue;
         if (flags & RELIC_MUTATE_INVALID) spoil_header(&c, out);
         if (flags & RELIC_MUTATE_UNCHECKED) goto done;
         relic_gff_doc d;
         relic_error verr;
-        int ok = relic_gff_open(out->data, out->size, scratch, NULL, NULL, &d, &verr) == RELIC_OK;
+        relic_status vs = relic_gff_open(out->data, out->size, scratch, NULL, NULL, &d, &verr);
+        if (vs == RELIC_E_NOMEM) {
+            if (err) *err = verr;
+            st = vs;
+            goto done;
+        }
+        int ok = vs == RELIC_OK;
         if (flags & RELIC_MUTATE_INVALID) {
             if (!ok) goto done;
         } else if (ok && (out->size != n || memcmp(out->data, in, n) != 0)) {

@@ -619,25 +619,34 @@ relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n
             done += mutate_struct(&c, &f->structs[f->root], model, model2, path, sizeof path, 0);
             if (c.failed) break;
         }
-        if (c.failed) { st = RELIC_E_NOMEM; continue; }
+        /* scratch ran out: another try would only be a smaller one, so
+         * the result would depend on the arena's size; say so instead */
+        if (c.failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "the scratch arena ran out (%s mutator)", f->name);
         if (!done && !patch) continue;
         out->size = 0;
         out->failed = 0;
         relic_error we;
         st = f->write(model, out, scratch, &we);
-        if (st != RELIC_OK) { st = st == RELIC_E_NOMEM ? st : RELIC_E_LIMIT; continue; }
+        if (st == RELIC_E_NOMEM && !out->failed) {
+            if (err) *err = we;
+            return st;
+        }
+        if (st != RELIC_OK) { st = RELIC_E_LIMIT; continue; }
         if (patch && !patch_output(&c, out)) continue;
         if (out->size == n && memcmp(out->data, in, n) == 0) continue;
         if (flags & RELIC_MUTATE_UNCHECKED) return RELIC_OK;
         relic_error ve;
         relic_status vs = f->validate(out->data, out->size, scratch, &ve);
+        if (vs == RELIC_E_NOMEM) {
+            if (err) *err = ve;
+            return vs;
+        }
         if ((vs == RELIC_OK) != invalid_mode(&c)) return RELIC_OK;
-        st = vs == RELIC_E_NOMEM ? vs : RELIC_E_LIMIT;
+        st = RELIC_E_LIMIT;
     }
     res->nlog = 0;
-    return relic_fail(err, st == RELIC_E_NOMEM ? RELIC_E_NOMEM : RELIC_E_LIMIT, 0, "",
-                      "no %s mutant of this %s file in %d tries%s", invalid_mode(&c) ? "invalid" : "valid", f->name,
-                      MAX_TRIES, st == RELIC_E_NOMEM ? " (the scratch arena ran out)" : "");
+    return relic_fail(err, RELIC_E_LIMIT, 0, "", "no %s mutant of this %s file in %d tries",
+                      invalid_mode(&c) ? "invalid" : "valid", f->name, MAX_TRIES);
 }
 
 size_t relic_mutate_splice_bytes(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_t *out, size_t max,

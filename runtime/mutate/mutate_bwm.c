@@ -55,6 +55,7 @@ typedef struct bctx {
     uint64_t rng;
     relic_mutate_result *res;
     relic_arena *a;
+    int nomem; /* an allocation failed: the call ends with RELIC_E_NOMEM */
 } bctx;
 
 static uint64_t below(bctx *c, uint64_t n) { return n ? relic_mutate_rand(&c->rng) % n : 0; }
@@ -150,7 +151,10 @@ static int crop(bctx *c, geo *g, uint32_t want, const char *what)
     uint8_t *keep = relic_arena_array(c->a, g->nf, 1, 1), *vmark = relic_arena_array(c->a, g->nv, 1, 1);
     uint32_t *remap = relic_arena_array(c->a, g->nv, sizeof *remap, 4);
     float (*moved)[3] = relic_arena_array(c->a, g->nv, sizeof *moved, 4);
-    if (!keep || !vmark || !remap || !moved) return 0;
+    if (!keep || !vmark || !remap || !moved) {
+        c->nomem = 1;
+        return 0;
+    }
     memset(keep, 0, g->nf);
     memset(vmark, 0, g->nv);
     uint32_t start = (uint32_t)below(c, g->nf), have = 1;
@@ -605,19 +609,23 @@ static int relayout(bctx *c, relic_buf *out, int invalid)
 
 /* ---- the mutator ---- */
 
-static void noop_report(void *ctx, const relic_error *e) { (void)ctx; (void)e; }
+static void nomem_report(void *ctx, const relic_error *e)
+{
+    if (e->code == RELIC_E_NOMEM) *(int *)ctx = 1;
+}
 
 /* What `relic check` does for a .wok/.pwk/.dwk: the schema validator, then
- * the table rules (not strict). */
+ * the table rules (not strict). 1 valid, 0 not, -1 scratch ran out. */
 static int walkmesh_ok(const uint8_t *p, size_t n, relic_arena *scratch)
 {
     relic_bwm_view v;
     relic_error e;
     if (relic_bwm_validate(p, n, &v, &e) != RELIC_OK) return 0;
     mut_mark mk = mut_arena_mark(scratch);
-    int ok = relic_bwm_check(&v, 0, scratch, noop_report, NULL) == 0;
+    int nomem = 0;
+    int ok = relic_bwm_check(&v, 0, scratch, nomem_report, &nomem) == 0;
     mut_arena_rewind(scratch, mk);
-    return ok;
+    return nomem ? -1 : ok;
 }
 
 relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
@@ -675,15 +683,22 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
             const uint8_t *src = in;
             size_t nsrc = n;
             if (cropped) {
-                if (model_of(&c, &g, &mm, &we) != RELIC_OK || relic_bwm_write(&mm, &mid, &we) != RELIC_OK || mid.failed)
-                    continue;
+                relic_status ms = model_of(&c, &g, &mm, &we);
+                if (ms == RELIC_OK && (relic_bwm_write(&mm, &mid, &we) != RELIC_OK || mid.failed)) ms = RELIC_E_NOMEM;
+                if (ms == RELIC_E_NOMEM || c.nomem) break;
+                if (ms != RELIC_OK) continue;
                 src = mid.data;
                 nsrc = mid.size;
             }
             out->size = 0;
             out->failed = 0;
-            made = relic_mutate(&relic_bwm_mutator, src, nsrc, have2 ? in2 : NULL, have2 ? n2 : 0, c.rng,
-                                flags | RELIC_MUTATE_UNCHECKED, scratch, out, &inner, &we) == RELIC_OK;
+            relic_status is = relic_mutate(&relic_bwm_mutator, src, nsrc, have2 ? in2 : NULL, have2 ? n2 : 0, c.rng,
+                                           flags | RELIC_MUTATE_UNCHECKED, scratch, out, &inner, &we);
+            if (is == RELIC_E_NOMEM) {
+                c.nomem = 1;
+                break;
+            }
+            made = is == RELIC_OK;
             for (int k = 0; made && k < inner.nlog && res->nlog < RELIC_MUTATE_MAX_LOG; k++)
                 res->log[res->nlog++] = inner.log[k];
         } else {
@@ -695,7 +710,12 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
             /* the invalid mode then breaks a table rule of the rebuilt
              * walkmesh, or (one in 3) moves a table past the file's end */
             int moved = invalid && below(&c, 3) == 0;
-            if (model_of(&c, &g, &mm, &we) != RELIC_OK || (invalid && !moved && !break_rule(&c, &mm))) continue;
+            relic_status ms = c.nomem ? RELIC_E_NOMEM : model_of(&c, &g, &mm, &we);
+            if (ms == RELIC_E_NOMEM) {
+                c.nomem = 1;
+                break;
+            }
+            if (ms != RELIC_OK || (invalid && !moved && !break_rule(&c, &mm))) continue;
             out->size = 0;
             out->failed = 0;
             made = relic_bwm_write(&mm, out, &we) == RELIC_OK && !out->failed && (!moved || relayout(&c, out, 1));
@@ -704,9 +724,15 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         if (made && !invalid && below(&c, 6) == 0) relayout(&c, out, 0);
         if (!made) continue;
         if (out->size == n && memcmp(out->data, in, n) == 0) continue;
-        if (!checked || walkmesh_ok(out->data, out->size, scratch) != invalid) return RELIC_OK;
+        int ok = checked ? walkmesh_ok(out->data, out->size, scratch) : 0;
+        if (ok < 0) {
+            c.nomem = 1;
+            break;
+        }
+        if (!checked || ok != invalid) return RELIC_OK;
     }
     res->nlog = 0;
+    if (c.nomem) return relic_fail(err, RELIC_E_NOMEM, 0, "", "the scratch arena ran out (walkmesh mutator)");
     out->size = 0;
     if (st != RELIC_OK) return st;
     return relic_fail(err, RELIC_E_LIMIT, 0, "", "no %s mutant of this walkmesh in %d tries",

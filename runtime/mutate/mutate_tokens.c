@@ -130,6 +130,7 @@ typedef struct mt {
     uint8_t *alt;        /* whole-text rewrites (line ends everywhere) */
     size_t alt_cap;
     relic_arena *a;      /* the caller's scratch: every buffer above */
+    int nomem;           /* a buffer could not grow: the call fails */
 } mt;
 
 /* A buffer of `bytes` in the arena holding the first `keep` bytes of old:
@@ -138,6 +139,7 @@ typedef struct mt {
 static void *regrow(mt *c, const void *old, size_t keep, size_t bytes)
 {
     void *p = relic_arena_alloc(c->a, bytes ? bytes : 1, 16);
+    if (!p) c->nomem = 1;
     if (p && keep) memcpy(p, old, keep);
     return p;
 }
@@ -877,6 +879,7 @@ relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, 
                 op = pick_op(c);
                 ok = ops[op].fn(c, &sp);
             }
+            if (c->nomem) { st = RELIC_E_NOMEM; break; }
             if (!ok) continue;
             if (log && log->nlog < RELIC_MUTATE_TOKENS_MAX_LOG)
                 log_change(c, &sp, ops[op].name, &log->log[log->nlog++]);

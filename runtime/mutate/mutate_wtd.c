@@ -97,19 +97,21 @@ static relic_status wtd_validate(const uint8_t *data, size_t size, relic_arena *
 }
 
 /* The coefficients and heights of a small grid whose tree decodes; m->n
- * stays 0 (no grid: the opaque path only) otherwise. */
-static void load_grid(const uint8_t *data, size_t size, relic_arena *a, wtd_model *m)
+ * stays 0 (no grid: the opaque path only) otherwise. 0 when a ran out (a
+ * smaller arena must not quietly give another mutant). */
+static int load_grid(const uint8_t *data, size_t size, relic_arena *a, wtd_model *m)
 {
     const relic_wtd_quad_rect *q = &m->header.mapping.quad_extents;
-    if (q->size_x != q->size_y || q->size_x < 1 || (uint32_t)q->size_x > WTD_GRID_MAX) return;
+    if (q->size_x != q->size_y || q->size_x < 1 || (uint32_t)q->size_x > WTD_GRID_MAX) return 1;
     uint32_t n = (uint32_t)q->size_x;
     size_t nn = (size_t)n * n;
     int32_t *coef = relic_arena_array(a, nn, sizeof *coef, _Alignof(int32_t));
     int32_t *heights = relic_arena_array(a, nn, sizeof *heights, _Alignof(int32_t));
-    if (!coef || !heights) return;
+    if (!coef || !heights) return 0;
     memset(coef, 0, nn * sizeof *coef);
     relic_error e;
-    if (relic_wtd_read_tree(data, size, &m->header, coef, NULL, &e) != RELIC_OK) return;
+    relic_status st = relic_wtd_read_tree(data, size, &m->header, coef, NULL, &e);
+    if (st != RELIC_OK) return st != RELIC_E_NOMEM;
     memcpy(heights, coef, nn * sizeof *heights);
     relic_wtd_synthesise(heights, n);
     m->coef = coef;
@@ -119,6 +121,7 @@ static void load_grid(const uint8_t *data, size_t size, relic_arena *a, wtd_mode
     m->coef0 = coef;
     m->heights0 = heights;
     m->n = n;
+    return 1;
 }
 
 /* The header and parameter block are validated here; the whole terrain
@@ -142,7 +145,7 @@ static relic_status wtd_load(const uint8_t *data, size_t size, relic_arena *a, v
     m->header0 = m->header;
     m->tree0 = m->tree;
     m->tree0_count = m->tree_count;
-    load_grid(data, size, a, m);
+    if (!load_grid(data, size, a, m)) return relic_fail(err, RELIC_E_NOMEM, 0, "coefficients", "no memory for the grid");
     *model = m;
     return RELIC_OK;
 }

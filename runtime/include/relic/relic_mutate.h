@@ -151,7 +151,11 @@ enum {
  *  ("Memory") for the hand-written ones. Errors: RELIC_E_ARGUMENT (NULL
  *  f, in, out or scratch); the validator's error when in does not
  *  validate; RELIC_E_LIMIT when no try gave a suitable output;
- *  RELIC_E_NOMEM when scratch ran out. res (may be NULL) gets the log. */
+ *  RELIC_E_NOMEM as soon as scratch runs out (in any try: the call does
+ *  not fall back to smaller mutants, so its result does not depend on the
+ *  arena's size; a writer's RELIC_E_NOMEM with out->failed set is out's
+ *  limit instead, and that try is dropped). res (may be NULL) gets the
+ *  log. */
 relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n, const uint8_t *in2, size_t n2,
                           uint64_t seed, unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,
                           relic_error *err);
