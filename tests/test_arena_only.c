@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -1008,6 +1009,53 @@ static void test_codec_and_text_mutators_use_only_the_arena(void **state)
     run_mutator("mutate_tokens trr", "synthetic 4 points", mutate_tokens_case, t2, sizeof trr - 1, NULL, 0, 0);
 }
 
+/* ---- relic_map_file_arena on a pipe (read, not mapped) ---- */
+
+/* A pipe holding n bytes of p, its write end closed; the read end's
+ * /dev/fd path in path. */
+static int pipe_with(const uint8_t *p, size_t n, char *path, size_t cap)
+{
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    assert_int_equal(write(fd[1], p, n), (ssize_t)n);
+    close(fd[1]);
+    snprintf(path, cap, "/dev/fd/%d", fd[0]);
+    return fd[0];
+}
+
+static void test_map_file_reads_a_pipe_into_the_arena(void **state)
+{
+    (void)state;
+    uint8_t data[20000];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 7 + 3);
+    char path[64];
+    relic_arena a;
+    relic_mapping m;
+    relic_error e;
+    int fd = pipe_with(data, sizeof data, path, sizeof path);
+    relic_arena_init_buffer(&a, big, BIG_ARENA);
+    heap_guard_arm();
+    relic_status st = relic_map_file_arena(path, 0, &a, &m, &e);
+    unsigned long calls = heap_guard_disarm();
+    close(fd);
+    assert_int_equal(st, RELIC_OK);
+    assert_int_equal(calls, 0);
+    assert_int_equal(m.bytes.size, sizeof data);
+    assert_memory_equal(m.bytes.data, data, sizeof data);
+    assert_true(m.bytes.data >= big && m.bytes.data < big + BIG_ARENA);
+    relic_unmap(&m);
+    size_t used = a.used;
+    fd = pipe_with(data, sizeof data, path, sizeof path);
+    relic_arena_init_buffer(&a, big, used - 1);
+    heap_guard_arm();
+    st = relic_map_file_arena(path, 0, &a, &m, &e);
+    calls = heap_guard_disarm();
+    close(fd);
+    assert_int_equal(st, RELIC_E_NOMEM);
+    assert_int_equal(calls, 0);
+    print_message("arena: %-28s %-44.44s %10zu bytes\n", "map_file_arena (pipe)", "20000 bytes", used);
+}
+
 /* ---- relic_sort (what replaces qsort, which mallocs past 1 KiB) ---- */
 
 typedef struct keyed { uint32_t key, order; } keyed;
@@ -1059,6 +1107,7 @@ int main(void)
         cmocka_unit_test(test_groff_grf_scn_pid_use_only_the_arena),
         cmocka_unit_test(test_wtd_uses_only_the_arena),
         cmocka_unit_test(test_text_formats_use_only_the_arena),
+        cmocka_unit_test(test_map_file_reads_a_pipe_into_the_arena),
         cmocka_unit_test(test_bwm_and_gff_mutators_use_only_the_arena),
         cmocka_unit_test(test_container_mutators_use_only_the_arena),
         cmocka_unit_test(test_codec_and_text_mutators_use_only_the_arena),

@@ -844,23 +844,32 @@ relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding
     return st;
 }
 
-relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
-                                       relic_error *err)
+relic_status relic_gff_json_print_tree_in(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
+                                          relic_arena *scratch, relic_error *err)
 {
     relic_buf bin;
-    relic_arena scratch;
     relic_gff_doc d;
     relic_status st;
     if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
-    relic_buf_init(&bin, 0);
-    relic_arena_init_heap(&scratch, 0);
-    st = relic_gff_write_tree(t, t->family, &scratch, &bin, NULL, err);
-    if (st == RELIC_OK) st = relic_gff_open(bin.data, bin.size, &scratch, NULL, NULL, &d, err);
+    if (!scratch) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "no scratch arena");
+    relic_buf_init_arena(&bin, scratch, 0);
+    st = relic_gff_write_tree(t, t->family, scratch, &bin, NULL, err);
+    if (st == RELIC_OK && bin.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing the GFF");
+    if (st == RELIC_OK) st = relic_gff_open(bin.data, bin.size, scratch, NULL, NULL, &d, err);
     /* the tree's family, not the one detected again from the bytes written in it: the
      * detection is not idempotent (an NWN1-toolset tree whose top-level field-index block
      * falls last reads back as post-order; fuzz_gff, regressions/fuzz_gff) */
-    if (st == RELIC_OK) st = print_doc_family(&d, enc, t->family, out, &scratch, err);
+    if (st == RELIC_OK) st = print_doc_family(&d, enc, t->family, out, scratch, err);
+    return st;
+}
+
+relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
+                                       relic_error *err)
+{
+    if (out->arena) return relic_gff_json_print_tree_in(t, enc, out, out->arena, err);
+    relic_arena scratch;
+    relic_arena_init_heap(&scratch, 0);
+    relic_status st = relic_gff_json_print_tree_in(t, enc, out, &scratch, err);
     relic_arena_release(&scratch);
-    relic_buf_free(&bin);
     return st;
 }
