@@ -211,6 +211,33 @@ relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, 
                                  uint64_t seed, unsigned flags, relic_arena *scratch, uint8_t *out, size_t max,
                                  size_t *out_size, relic_token_log *log, relic_error *err);
 
+/** The name relic_mutate_buffer uses for format, or (format NULL or "")
+ *  for what relic_detect finds in data[0..size): one of bwm, gff, erf,
+ *  rim, trn, wtd, groff, tpa, cau, pid, spz, swp, tpm, tri, trr; NULL when
+ *  relic has no mutator for it. */
+const char *relic_mutate_buffer_format(const char *format, const uint8_t *data, size_t size);
+
+/** One structure-aware mutation of data[0..size) in place, for a fuzzer
+ *  that is not relic's (mutate_any.c): call it from your own
+ *  LLVMFuzzerCustomMutator (data, size, max = MaxSize, seed = Seed) or an
+ *  AFL++ custom mutator (fuzz/afl/relic_afl.c does). format names the
+ *  format (relic_mutate_buffer_format's names; NULL: detected from data).
+ *  The seed picks the mutator (GFF and BWM: the tree mutator three calls in
+ *  four, else the tables; TPM, TRI, TRR: the token mutator one call in
+ *  four; ERF, TRN, GROFF: the container mutator, then the plain tables),
+ *  the invalid mode one call in four, and, when data2[0..size2) is given
+ *  (another input of the format; may be NULL), a crossover one call in
+ *  two. Outputs are not validated: the target judges them. Memory: the
+ *  output (max + 1 bytes) and every mutator byte from scratch, rewound
+ *  before returning (relic_mutate's needs plus max; 64 MiB is ample for
+ *  inputs up to 1 MiB). Returns the new size (at most max), or 0 when no
+ *  mutant came (unknown format, an input the format's reader rejects, a
+ *  mutant larger than max, scratch too small): then fall back to a
+ *  byte-level mutation, as LLVMFuzzerMutate. Deterministic for (data,
+ *  data2, seed). */
+size_t relic_mutate_buffer(const char *format, uint8_t *data, size_t size, size_t max, const uint8_t *data2,
+                           size_t size2, unsigned seed, relic_arena *scratch);
+
 #ifdef __cplusplus
 }
 #endif
