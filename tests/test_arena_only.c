@@ -904,6 +904,21 @@ static void test_bwm_and_gff_mutators_use_only_the_arena(void **state)
     run_mutator("bwm_mutate", "room.wok", mutate_bwm_case, r, rn, NULL, 0, 0);
     run_mutator("bwm_mutate invalid", "room.wok", mutate_bwm_case, r, rn, NULL, 0, RELIC_MUTATE_INVALID);
     run_mutator("bwm_mutate crossover", "room.wok + crate.pwk", mutate_bwm_case, r, rn, c, cn, RELIC_MUTATE_CROSSOVER);
+    /* the entry point for other fuzzers: detected format, in place, no heap */
+    static uint8_t buf[1 << 16];
+    int made = 0;
+    assert_string_equal(relic_mutate_buffer_format(NULL, r, rn), "bwm");
+    for (unsigned seed = 1; seed <= 16; seed++) {
+        relic_arena a;
+        memcpy(buf, r, rn);
+        relic_arena_init_buffer(&a, big, MUT_SCRATCH);
+        heap_guard_arm();
+        size_t got = relic_mutate_buffer(NULL, buf, rn, sizeof buf, c, cn, seed, &a);
+        assert_int_equal(heap_guard_disarm(), 0);
+        assert_true(got <= sizeof buf);
+        made += got > 0 && (got != rn || memcmp(buf, r, rn) != 0);
+    }
+    assert_true(made >= 12);
     relic_unmap(&room);
     relic_unmap(&crate);
     if (map_or_skip(CORPUS "/gff/seedhartha__reone__limbo__modules__m01aa__m01aa.git", &gff)) {

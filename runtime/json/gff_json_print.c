@@ -380,7 +380,8 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     }
     /* duplicates: equal labels are adjacent in exact order; each earlier one
      * is keyed "__dupN__Label", N = the later duplicates */
-    if (n > 1) qsort(by, n, sizeof *by, lf_exact_cmp);
+    /* relic_sort: stable like glibc's qsort, its buffer from the arena (qsort mallocs past 1 KiB) */
+    if (n > 1 && relic_sort(by, n, sizeof *by, lf_exact_cmp, a) != RELIC_OK) { st = nomem(ps); goto done; }
     for (uint32_t i = 0; i < n; i++) {
         lfield *f = by[i];
         uint32_t later = 0;
@@ -403,7 +404,7 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
         f->nlen = k;
     }
     /* key order; equal keys (ignoring case) keep file order, as Nim's stable sort */
-    if (n > 1) qsort(by, n, sizeof *by, lf_key_cmp);
+    if (n > 1 && relic_sort(by, n, sizeof *by, lf_key_cmp, a) != RELIC_OK) { st = nomem(ps); goto done; }
     int in_order = 1;
     for (uint32_t i = 0; i < n; i++) in_order &= by[i]->pos == i;
 
@@ -544,7 +545,7 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
         if (i && ps->subs[i - 1].id == s->id) sorted = 0; /* a repeat: found below */
     }
     if (!sorted) {
-        qsort(ps->subs, count, sizeof *ps->subs, sub_cmp);
+        if (relic_sort(ps->subs, count, sizeof *ps->subs, sub_cmp, ps->arena) != RELIC_OK) return nomem(ps);
         for (uint32_t i = 1; i < count; i++)
             if (ps->subs[i].id == ps->subs[i - 1].id) {
                 char path[RELIC_ERROR_PATH_MAX];
