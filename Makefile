@@ -96,7 +96,7 @@ TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 .PHONY: bench-bombs oss-fuzz-check print-libs all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
 
-all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen
+all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen $(BUILD)/librelic-afl.so
 
 help:
 	@echo "make            build the four libraries (librelic, -json, -export, -mutate; .a and .so), relic and relic-gen into $(BUILD)/"
@@ -113,7 +113,7 @@ help:
 	@echo "make test-blender  Blender 3.4 imports a corpus WOK and TRX through the Python package (needs blender)"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3 python3-numpy python3-pytest
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3 python3-numpy python3-pytest afl++
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \
@@ -165,6 +165,11 @@ $(BUILD)/librelic-export.so: $(call objs_of,$(EXPORT_SRCS)) $(BUILD)/librelic.so
 $(BUILD)/librelic-mutate.so: $(call objs_of,$(MUTATE_SRCS)) $(BUILD)/librelic.so
 	$(CC) -shared -Wl,-soname,librelic-mutate.so.0 $(NO_UNDEFINED) $(filter %.o,$^) -L$(BUILD) -lrelic $(CORE_LIBS) -o $@
 
+# the AFL++ custom mutator library (fuzz/afl/relic_afl.c, docs/fuzzing.md): librelic-mutate
+# and librelic linked in, so AFL_CUSTOM_MUTATOR_LIBRARY needs no other relic library
+$(BUILD)/librelic-afl.so: fuzz/afl/relic_afl.c $(call objs_of,$(MUTATE_SRCS)) $(call objs_of,$(CORE_SRCS))
+	$(CC) $(ALL_CFLAGS) $(CPPFLAGS) -shared $(NO_UNDEFINED) $^ $(CORE_LIBS) -o $@
+
 $(BUILD)/relic: $(CLI_OBJS) $(LIB_ARCHIVES)
 	$(CC) $(CFLAGS) $(CLI_OBJS) $(LIB_ARCHIVES) $(LIBS) -o $@
 
@@ -180,7 +185,7 @@ CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
             tests/output_cli_test.sh tests/outputs_cli_test.sh tests/demo_cli_test.sh tests/bombs_cli_test.sh \
-            tests/errors_cli_test.sh tests/keybif_cli_test.sh tests/check_layers.sh tests/python_test.sh
+            tests/errors_cli_test.sh tests/keybif_cli_test.sh tests/check_layers.sh tests/python_test.sh tests/afl_test.sh
 # CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
 # relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
 # pass, where a process costs a tenth of an instrumented one (the library's

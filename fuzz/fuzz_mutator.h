@@ -22,6 +22,9 @@
  * numbers, keyword case, blanks and line ends, comments, strings, lines
  * moved or taken from the other input), which also takes inputs the
  * reader rejects.
+ * The mutators' memory is fuzz_scratch.h's mapped arenas
+ * (fuzz_mutator_arenas): no heap arena per call (a target includes this
+ * after defining _DEFAULT_SOURCE).
  * Compiled out with -DRELIC_NO_CUSTOM_MUTATOR (libFuzzer's byte level). */
 #ifndef RELIC_FUZZ_MUTATOR_H
 #define RELIC_FUZZ_MUTATOR_H
@@ -29,6 +32,7 @@
 #ifndef RELIC_NO_CUSTOM_MUTATOR
 #include <string.h>
 
+#include "fuzz_scratch.h"
 #include "relic_mutate_formats.h"
 
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
@@ -51,17 +55,17 @@ static size_t fuzz_structured(const uint8_t *d1, size_t n1, const uint8_t *d2, s
     size_t count = sizeof fuzz_mutators / sizeof fuzz_mutators[0];
 #endif
     for (size_t k = 0; k < count; k++) {
+        relic_arena scratch, out_arena;
         relic_buf b;
         relic_error err;
-        relic_buf_init(&b, max);
+        fuzz_mutator_arenas(&scratch, &out_arena, &b, max);
 #ifdef FUZZ_TREE_MUTATOR
-        relic_status st = FUZZ_TREE_MUTATOR(d1, n1, d2, n2, seed, flags, &b, NULL, &err);
+        relic_status st = FUZZ_TREE_MUTATOR(d1, n1, d2, n2, seed, flags, &scratch, &b, NULL, &err);
 #else
-        relic_status st = relic_mutate(fuzz_mutators[k](), d1, n1, d2, n2, seed, flags, &b, NULL, &err);
+        relic_status st = relic_mutate(fuzz_mutators[k](), d1, n1, d2, n2, seed, flags, &scratch, &b, NULL, &err);
 #endif
         size_t n = st == RELIC_OK && b.size <= max && b.size ? b.size : 0;
         if (n) memcpy(out, b.data, n);
-        relic_buf_free(&b);
         if (n) return n;
     }
     return 0;
@@ -99,7 +103,10 @@ static size_t fuzz_tokens(const uint8_t *d1, size_t n1, const uint8_t *d2, size_
 {
     size_t n = 0;
     relic_error err;
-    if (relic_mutate_tokens(&FUZZ_TOKENS, d1, n1, d2, n2, seed, flags, out, max, &n, NULL, &err) != RELIC_OK) return 0;
+    relic_arena scratch;
+    fuzz_scratch_arena(&scratch, 4, 0);
+    if (relic_mutate_tokens(&FUZZ_TOKENS, d1, n1, d2, n2, seed, flags, &scratch, out, max, &n, NULL, &err) != RELIC_OK)
+        return 0;
     return n;
 }
 /* Whether this call goes to the token mutator: FUZZ_TOKEN_SHARE in 8,

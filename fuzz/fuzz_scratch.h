@@ -15,8 +15,9 @@
 
 #include "relic.h"
 
-/* independent arenas a run may hold at once, and the bytes of each */
-#define FUZZ_SCRATCH_SLOTS 4u
+/* independent arenas a run may hold at once, and the bytes of each; the
+ * last two are the custom mutators' (fuzz_mutator_arenas) */
+#define FUZZ_SCRATCH_SLOTS 6u
 #define FUZZ_SCRATCH_BYTES ((size_t)64 << 20)
 
 /* Arena a over slot `slot` (0..FUZZ_SCRATCH_SLOTS-1), empty, at most limit
@@ -33,6 +34,17 @@ static inline void fuzz_scratch_arena(relic_arena *a, unsigned slot, size_t limi
     if (slot >= FUZZ_SCRATCH_SLOTS) abort();
     relic_arena_init_buffer(a, base + slot * FUZZ_SCRATCH_BYTES,
                             limit && limit < FUZZ_SCRATCH_BYTES ? limit : FUZZ_SCRATCH_BYTES);
+}
+
+/* The custom mutators' memory (relic_mutate and the other mutators take a
+ * scratch arena): scratch over slot 4, and out, growing in slot 5 up to
+ * max bytes, so a mutation calls no malloc. The mutator runs between two
+ * runs of the target, never inside one, but has slots of its own anyway. */
+static inline void fuzz_mutator_arenas(relic_arena *scratch, relic_arena *out_arena, relic_buf *out, size_t max)
+{
+    fuzz_scratch_arena(scratch, 4, 0);
+    fuzz_scratch_arena(out_arena, 5, 0);
+    relic_buf_init_arena(out, out_arena, max);
 }
 
 #endif

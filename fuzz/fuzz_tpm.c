@@ -4,6 +4,7 @@
  * input; every accepted model writes, and the written text reads back to an
  * equal model (read -> write -> read identity) whose text is the same again.
  * Build and run: make fuzz (or build-fuzz/fuzz_tpm -max_total_time=60). */
+#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h, through fuzz_mutator.h) */
 #include <stdlib.h>
 #include <string.h>
 

@@ -237,13 +237,15 @@ void emit_mutate(gen_schema *s, gen_out *o)
         "    return %s_decode(&v, a, m, err);\n"
         "}\n\n", P, P, M, P);
     out_printf(o,
-        "static relic_status mut_write(const void *model, relic_buf *out, relic_error *err)\n"
+        "static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)\n"
         "{\n"
+        "    (void)scratch;\n"
         "    return %s_write((const %s *)model, out, err);\n"
         "}\n\n", P, M);
     out_printf(o,
-        "static relic_status mut_validate(const uint8_t *data, size_t size, relic_error *err)\n"
+        "static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)\n"
         "{\n"
+        "    (void)scratch;\n"
         "    %s_view v;\n"
         "    return %s_validate(data, size, &v, err);\n"
         "}\n\n", P, P);

@@ -62,6 +62,7 @@
 #include "trrn_mutate.h"
 #include "watr_mutate.h"
 #include "wtd_mutate.h"
+#include "mutate_scratch.h"
 
 /* One row per schema (its fuzz target is fuzz/gen_<name>.c). */
 static const relic_mut_format *const formats[] = {
@@ -99,7 +100,7 @@ static int validates(const relic_mut_format *f, const void *model, relic_buf *ou
     relic_error err;
     out->size = 0;
     out->failed = 0;
-    return f->write(model, out, &err) == RELIC_OK && f->validate(out->data, out->size, &err) == RELIC_OK;
+    return f->write(model, out, test_scratch(), &err) == RELIC_OK && f->validate(out->data, out->size, test_scratch(), &err) == RELIC_OK;
 }
 
 /* Enums to their first item, ranges to their low end, in the fixed part of
@@ -240,7 +241,7 @@ static int add_mutant(seeds *s, const char *dir, const relic_mut_format *f, cons
     relic_error err;
     int r = 0;
     relic_buf_init(&out, 0);
-    if (relic_mutate(f, p, n, NULL, 0, 0x5EED0000u + k, 0, &out, NULL, &err) == RELIC_OK) r = add(s, dir, out.data, out.size);
+    if (relic_mutate(f, p, n, NULL, 0, 0x5EED0000u + k, 0, test_scratch(), &out, NULL, &err) == RELIC_OK) r = add(s, dir, out.data, out.size);
     relic_buf_free(&out);
     return r;
 }
@@ -292,7 +293,7 @@ int main(int argc, char **argv)
             relic_mapping map;
             relic_error err;
             if (relic_map_file(argv[k], 0, &map, &err) != RELIC_OK) continue;
-            if (map.bytes.size <= SEED_MAX_BYTES && f->validate(map.bytes.data, map.bytes.size, &err) == RELIC_OK) {
+            if (map.bytes.size <= SEED_MAX_BYTES && f->validate(map.bytes.data, map.bytes.size, test_scratch(), &err) == RELIC_OK) {
                 uint8_t *copy = relic_arena_alloc(&a, map.bytes.size ? map.bytes.size : 1, 16);
                 int r = copy ? add(&s, dir, map.bytes.data, map.bytes.size) : 0;
                 if (r < 0) status = 1;

@@ -13,7 +13,8 @@
  * Inputs: tests/samples/room.wok (the project's own) and synthetic data
  * always; one real file per other format from the corpus when the corpus
  * directory exists (that part is skipped, saying so, when it does not).
- * JSON and GFF writing belong to other test files. */
+ * JSON and GFF writing belong to other test files. The mutators of
+ * librelic-mutate have cases of their own (high-water mark: see there). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,12 +23,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "heap_guard.h"
 
 #include "bwm.h"
+#include "bwm_mutate.h"
+#include "cau_mutate.h"
+#include "gff_mutate.h"
+#include "groff_mutate.h"
+#include "pid_mutate.h"
+#include "tpa_mutate.h"
 #include "cau.h"
 #include "pid.h"
 #include "relic.h"
@@ -40,6 +48,7 @@
 #include "relic_groff.h"
 #include "relic_grf.h"
 #include "relic_lzss.h"
+#include "relic_mutate_formats.h"
 #include "relic_tpm.h"
 #include "relic_tri.h"
 #include "relic_trn.h"
@@ -750,6 +759,318 @@ static void test_text_formats_use_only_the_arena(void **state)
     run_case("tpm parse+write", "synthetic material", tpm_case, (const uint8_t *)tpm, sizeof tpm - 1);
 }
 
+/* ---- librelic-mutate: every mutator from the caller's arena ----
+ *
+ * A mutator rewinds its scratch arena between tries, so arena.used at the
+ * end is not what it needed. The need is found by bisection instead: the
+ * smallest scratch the call succeeds with (the same mutant as with 64 MiB:
+ * a mutator does not fall back to a smaller mutant when scratch runs out),
+ * and with one byte less the call must fail with RELIC_E_NOMEM, both with
+ * no heap call. The output grows in an arena of its own. */
+
+#define MUT_SCRATCH ((size_t)64 << 20)
+#define MUT_OUT_AT ((size_t)128 << 20)
+#define MUT_OUT ((size_t)64 << 20)
+
+typedef relic_status (*mut_fn)(const uint8_t *d, size_t n, const uint8_t *d2, size_t n2, uint64_t seed, unsigned flags,
+                               relic_arena *scratch, relic_buf *out);
+
+static const relic_mut_format *mut_cur; /* the table mutate_table_case runs */
+
+static relic_status mutate_table_case(const uint8_t *d, size_t n, const uint8_t *d2, size_t n2, uint64_t seed,
+                                      unsigned flags, relic_arena *scratch, relic_buf *out)
+{
+    relic_error e;
+    return relic_mutate(mut_cur, d, n, d2, n2, seed, flags, scratch, out, NULL, &e);
+}
+static relic_status mutate_bwm_case(const uint8_t *d, size_t n, const uint8_t *d2, size_t n2, uint64_t seed,
+                                    unsigned flags, relic_arena *scratch, relic_buf *out)
+{
+    relic_error e;
+    return relic_bwm_mutate(d, n, d2, n2, seed, flags, scratch, out, NULL, &e);
+}
+static relic_status mutate_gff_case(const uint8_t *d, size_t n, const uint8_t *d2, size_t n2, uint64_t seed,
+                                    unsigned flags, relic_arena *scratch, relic_buf *out)
+{
+    relic_error e;
+    return relic_gff_mutate(d, n, d2, n2, seed, flags, scratch, out, NULL, &e);
+}
+static const relic_token_vocab *tok_cur;
+static relic_status mutate_tokens_case(const uint8_t *d, size_t n, const uint8_t *d2, size_t n2, uint64_t seed,
+                                       unsigned flags, relic_arena *scratch, relic_buf *out)
+{
+    relic_error e;
+    size_t max = n + n2 + 4096, size = 0;
+    uint8_t *o = relic_buf_extend(out, max);
+    if (!o) return RELIC_E_ARGUMENT; /* out's arena: not what is measured */
+    relic_status st = relic_mutate_tokens(tok_cur, d, n, d2, n2, seed, flags, scratch, o, max, &size, NULL, &e);
+    out->size = size;
+    return st;
+}
+
+/* One call with scratch over big[0, limit); the status, the heap calls in
+ * *calls and a digest of the output in *digest. */
+static relic_status mut_once(mut_fn fn, const uint8_t *d, size_t n, const uint8_t *d2, size_t n2, uint64_t seed,
+                             unsigned flags, size_t limit, unsigned long *calls, uint64_t *digest)
+{
+    relic_arena a, oa;
+    relic_buf out;
+    relic_arena_init_buffer(&a, big, limit);
+    relic_arena_init_buffer(&oa, big + MUT_OUT_AT, MUT_OUT);
+    relic_buf_init_arena(&out, &oa, 0);
+    heap_guard_arm();
+    relic_status st = fn(d, n, d2, n2, seed, flags, &a, &out);
+    *calls = heap_guard_disarm();
+    uint64_t h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < out.size; i++) h = (h ^ out.data[i]) * 1099511628211ull;
+    *digest = h ^ out.size;
+    return st;
+}
+
+static void run_mutator(const char *name, const char *input, mut_fn fn, const uint8_t *d, size_t n, const uint8_t *d2,
+                        size_t n2, unsigned flags)
+{
+    size_t worst = 0;
+    for (uint64_t seed = 1; seed <= 2; seed++) {
+        unsigned long calls;
+        uint64_t want, got;
+        relic_status st = mut_once(fn, d, n, d2, n2, seed, flags, MUT_SCRATCH, &calls, &want);
+        if (st != RELIC_OK || calls != 0)
+            print_message("%s on %s seed %llu: status %d, %lu heap calls\n", name, input, (unsigned long long)seed,
+                          (int)st, calls);
+        assert_int_equal(calls, 0);
+        /* RELIC_E_LIMIT: no suitable mutant of this input for this seed (not a memory matter) */
+        if (st == RELIC_E_LIMIT) continue;
+        assert_int_equal(st, RELIC_OK);
+        size_t lo = 0, hi = MUT_SCRATCH; /* fails with lo bytes, succeeds with hi */
+        while (hi - lo > 1) {
+            size_t mid = lo + (hi - lo) / 2;
+            st = mut_once(fn, d, n, d2, n2, seed, flags, mid, &calls, &got);
+            assert_int_equal(calls, 0);
+            if (st == RELIC_OK) hi = mid;
+            else lo = mid;
+        }
+        assert_int_equal(mut_once(fn, d, n, d2, n2, seed, flags, hi, &calls, &got), RELIC_OK);
+        assert_true(got == want);
+        st = mut_once(fn, d, n, d2, n2, seed, flags, hi - 1, &calls, &got);
+        if (st != RELIC_E_NOMEM || calls != 0)
+            print_message("%s on %s seed %llu with %zu bytes: status %d, %lu heap calls\n", name, input,
+                          (unsigned long long)seed, hi - 1, (int)st, calls);
+        assert_int_equal(st, RELIC_E_NOMEM);
+        assert_int_equal(calls, 0);
+        if (hi > worst) worst = hi;
+    }
+    print_message("arena: %-28s %-44.44s %10zu bytes\n", name, input, worst);
+}
+
+/* Map path (outside the guard); NULL, saying so, when it is absent. */
+static int map_or_skip(const char *path, relic_mapping *m)
+{
+    relic_error err;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        print_message("note: %s not found: its mutator cases are skipped\n", path);
+        return 0;
+    }
+    fclose(f);
+    assert_int_equal(relic_map_file(path, 0, m, &err), RELIC_OK);
+    return 1;
+}
+
+static void table_on_file(const char *name, const relic_mut_format *f, const char *path, unsigned flags)
+{
+    relic_mapping m;
+    if (!map_or_skip(path, &m)) return;
+    mut_cur = f;
+    const char *base = strrchr(path, '/');
+    run_mutator(name, base ? base + 1 : path, mutate_table_case, m.bytes.data, m.bytes.size, NULL, 0, flags);
+    relic_unmap(&m);
+}
+
+static void test_bwm_and_gff_mutators_use_only_the_arena(void **state)
+{
+    (void)state;
+    relic_mapping room, crate, gff, gff2;
+    relic_error err;
+    assert_int_equal(relic_map_file(ROOM_WOK, 0, &room, &err), RELIC_OK);
+    assert_int_equal(relic_map_file("tests/samples/crate.pwk", 0, &crate, &err), RELIC_OK);
+    const uint8_t *r = room.bytes.data, *c = crate.bytes.data;
+    size_t rn = room.bytes.size, cn = crate.bytes.size;
+    mut_cur = &relic_bwm_mutator;
+    run_mutator("mutate bwm tables", "room.wok", mutate_table_case, r, rn, NULL, 0, 0);
+    run_mutator("mutate bwm tables invalid", "room.wok", mutate_table_case, r, rn, NULL, 0, RELIC_MUTATE_INVALID);
+    run_mutator("mutate bwm tables crossover", "room.wok + crate.pwk", mutate_table_case, r, rn, c, cn,
+                RELIC_MUTATE_CROSSOVER);
+    run_mutator("bwm_mutate", "room.wok", mutate_bwm_case, r, rn, NULL, 0, 0);
+    run_mutator("bwm_mutate invalid", "room.wok", mutate_bwm_case, r, rn, NULL, 0, RELIC_MUTATE_INVALID);
+    run_mutator("bwm_mutate crossover", "room.wok + crate.pwk", mutate_bwm_case, r, rn, c, cn, RELIC_MUTATE_CROSSOVER);
+    /* the entry point for other fuzzers: detected format, in place, no heap */
+    static uint8_t buf[1 << 16];
+    int made = 0;
+    assert_string_equal(relic_mutate_buffer_format(NULL, r, rn), "bwm");
+    for (unsigned seed = 1; seed <= 16; seed++) {
+        relic_arena a;
+        memcpy(buf, r, rn);
+        relic_arena_init_buffer(&a, big, MUT_SCRATCH);
+        heap_guard_arm();
+        size_t got = relic_mutate_buffer(NULL, buf, rn, sizeof buf, c, cn, seed, &a);
+        assert_int_equal(heap_guard_disarm(), 0);
+        assert_true(got <= sizeof buf);
+        made += got > 0 && (got != rn || memcmp(buf, r, rn) != 0);
+    }
+    assert_true(made >= 12);
+    relic_unmap(&room);
+    relic_unmap(&crate);
+    if (map_or_skip(CORPUS "/gff/seedhartha__reone__limbo__modules__m01aa__m01aa.git", &gff)) {
+        if (map_or_skip(CORPUS "/gff/CromFr__nwn-lib-d__unittest__TestImportExportTRN.git", &gff2)) {
+            const uint8_t *g = gff.bytes.data, *g2 = gff2.bytes.data;
+            size_t gn = gff.bytes.size, gn2 = gff2.bytes.size;
+            run_mutator("gff_mutate", "m01aa.git", mutate_gff_case, g, gn, NULL, 0, 0);
+            run_mutator("gff_mutate invalid", "m01aa.git", mutate_gff_case, g, gn, NULL, 0, RELIC_MUTATE_INVALID);
+            run_mutator("gff_mutate crossover", "m01aa.git + TestImportExportTRN.git", mutate_gff_case, g, gn, g2, gn2,
+                        RELIC_MUTATE_CROSSOVER);
+            mut_cur = &relic_gff_mutator;
+            run_mutator("mutate gff tables", "TestImportExportTRN.git", mutate_table_case, g2, gn2, NULL, 0, 0);
+            relic_unmap(&gff2);
+        }
+        relic_unmap(&gff);
+    }
+}
+
+static void test_container_mutators_use_only_the_arena(void **state)
+{
+    (void)state;
+    table_on_file("mutate erf", relic_mutator_erf(), CORPUS "/other/NickHugi__PyKotor__tests__files__test.erf", 0);
+    table_on_file("mutate rim", relic_mutator_rim(), CORPUS "/other/NickHugi__PyKotor__tests__files__test.rim", 0);
+    table_on_file("mutate trn walkmeshes", relic_mutator_trn_aswm(),
+                  CORPUS "/trx/Kaedrin__nwn2cc__NWN2_WIP__Source__DB_Beta_23__abandoned_house.trx", 0);
+    table_on_file("mutate trn walkmeshes invalid", relic_mutator_trn_aswm(),
+                  CORPUS "/trx/Kaedrin__nwn2cc__NWN2_WIP__Source__DB_Beta_23__abandoned_house.trx", RELIC_MUTATE_INVALID);
+    table_on_file("mutate tpa", &relic_tpa_mutator,
+                  CORPUS "/tpa/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__Menu.tpa", 0);
+    table_on_file("mutate cau", &relic_cau_mutator,
+                  CORPUS "/cau/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Tools__Anne004.cau", 0);
+    table_on_file("mutate pid", &relic_pid_mutator,
+                  CORPUS "/pid/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo-130.pid", 0);
+    table_on_file("mutate groff (scn)", &relic_groff_mutator,
+                  CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__SlideTest.scn", 0);
+}
+
+/* SPZ, SWP and SZDD GROFF (made here: an LZSS stream of known bytes, and an
+ * SZDD of the smallest GROFF scene of the corpus), WTD (a 32 x 32 terrain),
+ * the text formats' tables and their token mutator. */
+static void test_codec_and_text_mutators_use_only_the_arena(void **state)
+{
+    (void)state;
+    relic_arena a;
+    relic_buf spz, szdd, wtd;
+    relic_error e;
+    uint8_t raw[3000];
+    for (size_t i = 0; i < sizeof raw; i++) raw[i] = (uint8_t)(i % 251 < 64 ? i % 7 : i * 31);
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(&spz, 0);
+    assert_int_equal(relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, raw, sizeof raw, &a, &spz, &e),
+                     RELIC_OK);
+    run_mutator("mutate spz", "synthetic 3000 bytes", (mut_cur = relic_mutator_spz(), mutate_table_case), spz.data,
+                spz.size, NULL, 0, 0);
+    run_mutator("mutate spz invalid", "synthetic 3000 bytes", mutate_table_case, spz.data, spz.size, NULL, 0,
+                RELIC_MUTATE_INVALID);
+    mut_cur = relic_mutator_swp();
+    run_mutator("mutate swp", "synthetic 3000 bytes", mutate_table_case, raw, sizeof raw, NULL, 0, 0);
+    relic_mapping scn;
+    if (map_or_skip(CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__SlideTest.scn", &scn)) {
+        relic_buf_init(&szdd, 0);
+        assert_int_equal(relic_lzss_container_encode(RELIC_LZSS_SZDD, RELIC_LZSS_FAST, 'n', scn.bytes.data,
+                                                     scn.bytes.size, &a, &szdd, &e),
+                         RELIC_OK);
+        mut_cur = relic_mutator_groff_szdd();
+        run_mutator("mutate groff szdd", "SlideTest.scn, SZDD", mutate_table_case, szdd.data, szdd.size, NULL, 0, 0);
+        relic_buf_free(&szdd);
+        relic_unmap(&scn);
+    }
+    enum { N = 32 };
+    static int32_t h[N * N];
+    relic_wtd_mapping m;
+    for (int y = 0; y < N; y++)
+        for (int x = 0; x < N; x++) h[y * N + x] = (int32_t)(80 * sin(x * 0.3) * cos(y * 0.2));
+    relic_wtd_mapping_init(&m, N, 0, 0, 1, 0.01);
+    relic_buf_init(&wtd, 0);
+    assert_int_equal(relic_wtd_encode(h, N, &m, NULL, &a, &wtd, NULL, &e), RELIC_OK);
+    mut_cur = relic_mutator_wtd();
+    run_mutator("mutate wtd", "synthetic 32 x 32", mutate_table_case, wtd.data, wtd.size, NULL, 0, 0);
+    run_mutator("mutate wtd invalid", "synthetic 32 x 32", mutate_table_case, wtd.data, wtd.size, NULL, 0,
+                RELIC_MUTATE_INVALID);
+    relic_buf_free(&wtd);
+    relic_buf_free(&spz);
+    relic_arena_release(&a);
+
+    static const char tri[] = "2\n0 1 2\n0 2 3\n4\n0 0 0\n1 0 0\n1 1 0\n0 1 0.5\n";
+    static const char trr[] = "0 0 1.5\n4 0 2\n0 4 2.5\n4 4 3\n";
+    static const char tpm[] = "mesh \"Plane01\"\n{\n m = \"wood04\"\n v = (-1.0,-0.5,0.0)\n v = (1.0,-0.5,0.0)\n"
+                              " v = (-1.0,0.5,0.0)\n t = (0.0,0.0)\n n = (0.0,0.0,1.0)\n f = (3,1,2),(1,1,1),(1,1,1),1\n}\n";
+    const uint8_t *t1 = (const uint8_t *)tri, *t2 = (const uint8_t *)trr, *t3 = (const uint8_t *)tpm;
+    mut_cur = relic_mutator_tri();
+    run_mutator("mutate tri", "synthetic 2 triangles", mutate_table_case, t1, sizeof tri - 1, NULL, 0, 0);
+    mut_cur = relic_mutator_trr();
+    run_mutator("mutate trr", "synthetic 4 points", mutate_table_case, t2, sizeof trr - 1, NULL, 0, 0);
+    mut_cur = relic_mutator_tpm();
+    run_mutator("mutate tpm", "synthetic mesh", mutate_table_case, t3, sizeof tpm - 1, NULL, 0, 0);
+    tok_cur = &relic_tokens_tpm;
+    run_mutator("mutate_tokens tpm", "synthetic mesh", mutate_tokens_case, t3, sizeof tpm - 1, t1,
+                sizeof tri - 1, RELIC_MUTATE_CROSSOVER);
+    tok_cur = &relic_tokens_tri;
+    run_mutator("mutate_tokens tri", "synthetic 2 triangles", mutate_tokens_case, t1, sizeof tri - 1, NULL, 0, 0);
+    tok_cur = &relic_tokens_trr;
+    run_mutator("mutate_tokens trr", "synthetic 4 points", mutate_tokens_case, t2, sizeof trr - 1, NULL, 0, 0);
+}
+
+/* ---- relic_map_file_arena on a pipe (read, not mapped) ---- */
+
+/* A pipe holding n bytes of p, its write end closed; the read end's
+ * /dev/fd path in path. */
+static int pipe_with(const uint8_t *p, size_t n, char *path, size_t cap)
+{
+    int fd[2];
+    assert_int_equal(pipe(fd), 0);
+    assert_int_equal(write(fd[1], p, n), (ssize_t)n);
+    close(fd[1]);
+    snprintf(path, cap, "/dev/fd/%d", fd[0]);
+    return fd[0];
+}
+
+static void test_map_file_reads_a_pipe_into_the_arena(void **state)
+{
+    (void)state;
+    uint8_t data[20000];
+    for (size_t i = 0; i < sizeof data; i++) data[i] = (uint8_t)(i * 7 + 3);
+    char path[64];
+    relic_arena a;
+    relic_mapping m;
+    relic_error e;
+    int fd = pipe_with(data, sizeof data, path, sizeof path);
+    relic_arena_init_buffer(&a, big, BIG_ARENA);
+    heap_guard_arm();
+    relic_status st = relic_map_file_arena(path, 0, &a, &m, &e);
+    unsigned long calls = heap_guard_disarm();
+    close(fd);
+    assert_int_equal(st, RELIC_OK);
+    assert_int_equal(calls, 0);
+    assert_int_equal(m.bytes.size, sizeof data);
+    assert_memory_equal(m.bytes.data, data, sizeof data);
+    assert_true(m.bytes.data >= big && m.bytes.data < big + BIG_ARENA);
+    relic_unmap(&m);
+    size_t used = a.used;
+    fd = pipe_with(data, sizeof data, path, sizeof path);
+    relic_arena_init_buffer(&a, big, used - 1);
+    heap_guard_arm();
+    st = relic_map_file_arena(path, 0, &a, &m, &e);
+    calls = heap_guard_disarm();
+    close(fd);
+    assert_int_equal(st, RELIC_E_NOMEM);
+    assert_int_equal(calls, 0);
+    print_message("arena: %-28s %-44.44s %10zu bytes\n", "map_file_arena (pipe)", "20000 bytes", used);
+}
+
 /* ---- relic_sort (what replaces qsort, which mallocs past 1 KiB) ---- */
 
 typedef struct keyed { uint32_t key, order; } keyed;
@@ -801,6 +1122,10 @@ int main(void)
         cmocka_unit_test(test_groff_grf_scn_pid_use_only_the_arena),
         cmocka_unit_test(test_wtd_uses_only_the_arena),
         cmocka_unit_test(test_text_formats_use_only_the_arena),
+        cmocka_unit_test(test_map_file_reads_a_pipe_into_the_arena),
+        cmocka_unit_test(test_bwm_and_gff_mutators_use_only_the_arena),
+        cmocka_unit_test(test_container_mutators_use_only_the_arena),
+        cmocka_unit_test(test_codec_and_text_mutators_use_only_the_arena),
     };
     big = malloc(BIG_ARENA);
     if (!big) return 1;

@@ -27,6 +27,7 @@
 #include "relic_gff_schema.h"
 #include "gff_schema_mutate.h"
 #include "relic_mutate_formats.h"
+#include "mutate_scratch.h"
 
 #define CORPUS_DIR "../shared/corpus/gff"
 
@@ -366,7 +367,7 @@ static void test_tree_mutator_makes_typed_departures_for_typed_files_only(void *
             relic_gff_doc d;
             relic_gff_tree t;
             relic_buf_init(&out, 0);
-            assert_int_equal(relic_gff_mutate(x.bytes.data, x.bytes.size, NULL, 0, seed, 0, &out, NULL, &err), RELIC_OK);
+            assert_int_equal(relic_gff_mutate(x.bytes.data, x.bytes.size, NULL, 0, seed, 0, test_scratch(), &out, NULL, &err), RELIC_OK);
             relic_arena_init_heap(&a, (size_t)64 << 20);
             assert_int_equal(relic_gff_open(out.data, out.size, &a, NULL, NULL, &d, &err), RELIC_OK);
             assert_int_equal(relic_gff_tree_from_doc(&d, &a, &t, &err), RELIC_OK);
@@ -403,7 +404,7 @@ static void test_tree_mutator_adds_typed_fields_to_an_empty_struct(void **state)
         relic_arena a;
         relic_gff_doc d;
         relic_buf_init(&out, 0);
-        assert_int_equal(relic_gff_mutate(x.bytes.data, x.bytes.size, NULL, 0, seed, 0, &out, NULL, &err), RELIC_OK);
+        assert_int_equal(relic_gff_mutate(x.bytes.data, x.bytes.size, NULL, 0, seed, 0, test_scratch(), &out, NULL, &err), RELIC_OK);
         relic_arena_init_heap(&a, (size_t)16 << 20);
         assert_int_equal(relic_gff_open(out.data, out.size, &a, NULL, NULL, &d, &err), RELIC_OK);
         grown += relic_gff_struct_field_count(&d, 0) > 0;

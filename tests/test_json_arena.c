@@ -254,6 +254,18 @@ static relic_status gff_doc_print(void *ctx, relic_buf *out, relic_error *err)
     return relic_gff_json_print_doc_in(ctx, RELIC_GFF_ENC_AUTO, out, &scratch, err);
 }
 
+/* A tree printed (relic_gff_json_print_tree: written, opened, printed) with
+ * its scratch from out's arena, or, for a fixed buffer, from the arena
+ * relic_gff_json_print_tree_in is given. */
+static relic_status gff_tree_print(void *ctx, relic_buf *out, relic_error *err)
+{
+    static uint8_t scratch_mem[(size_t)4 << 20];
+    if (out->arena) return relic_gff_json_print_tree(ctx, RELIC_GFF_ENC_AUTO, out, err);
+    relic_arena scratch;
+    relic_arena_init_buffer(&scratch, scratch_mem, sizeof scratch_mem);
+    return relic_gff_json_print_tree_in(ctx, RELIC_GFF_ENC_AUTO, out, &scratch, err);
+}
+
 static relic_status gff_tree_read(void *ctx, const char *text, size_t len, relic_arena *a, relic_error *err)
 {
     relic_gff_tree scratch;
@@ -289,6 +301,17 @@ static void test_gff_nwn_json(void **state)
             assert_int_equal(relic_gff_json_print_tree(&t, RELIC_GFF_ENC_AUTO, &again, &err), RELIC_OK);
             assert_int_equal(again.size, js.size);
             assert_memory_equal(again.data, js.data, js.size);
+            /* the tree printer too, its tree apart from mem (which check_print reuses) */
+            relic_gff_tree t2;
+            relic_arena ta;
+            relic_arena_init_heap(&ta, 0);
+            assert_int_equal(relic_gff_json_read_tree((const char *)js.data, js.size, RELIC_GFF_ENC_AUTO, &ta, &t2, &err),
+                             RELIC_OK);
+            char *tree_text = check_print(path, gff_tree_print, &t2, &len);
+            assert_int_equal(len, js.size);
+            assert_memory_equal(tree_text, js.data, len);
+            free(tree_text);
+            relic_arena_release(&ta);
             done++;
         }
         relic_buf_free(&js);
@@ -311,7 +334,14 @@ static void test_heap_guard_counts(void **state)
 
 /* A whole GROFF file with its sections decoded (grf_json.c), from the
  * gen_groff seeds whose sections lie back to back. */
-static relic_status grf_file_print(void *ctx, relic_buf *out, relic_error *err) { return relic_grf_json_print(ctx, out, err); }
+static relic_status grf_file_print(void *ctx, relic_buf *out, relic_error *err)
+{
+    static uint8_t scratch_mem[(size_t)4 << 20];
+    if (out->arena) return relic_grf_json_print(ctx, out, err);
+    relic_arena scratch;
+    relic_arena_init_buffer(&scratch, scratch_mem, sizeof scratch_mem);
+    return relic_grf_json_print_in(ctx, out, &scratch, err);
+}
 static relic_status grf_file_read(void *ctx, const char *text, size_t len, relic_arena *a, relic_error *err)
 {
     relic_groff_groff scratch;
@@ -338,26 +368,11 @@ static void test_grf_file(void **state)
         relic_buf_init(&js, 0);
         if (relic_groff_validate(bytes, size, &v, &err) == RELIC_OK && relic_groff_decode(&v, &heap, &m, &err) == RELIC_OK &&
             relic_grf_file_decode(&m, &heap, &f, &err) == RELIC_OK && relic_grf_json_print(&f, &js, &err) == RELIC_OK) {
-            /* a fixed buffer gives the printer no arena: only the arena buffer is checked */
-            relic_arena a;
-            relic_buf b;
-            relic_arena_init_buffer(&a, mem, MEM_SIZE);
-            relic_buf_init_arena(&b, &a, 0);
-            heap_guard_arm();
-            relic_status st = grf_file_print(&f, &b, &err);
-            unsigned long calls = heap_guard_disarm();
-            assert_int_equal(st, RELIC_OK);
-            assert_int_equal(calls, 0);
-            assert_int_equal(b.size, js.size);
-            assert_memory_equal(b.data, js.data, js.size);
-            size_t used = a.used;
-            relic_arena_init_buffer(&a, mem, used - 1);
-            relic_buf_init_arena(&b, &a, 0);
-            heap_guard_arm();
-            st = grf_file_print(&f, &b, &err);
-            calls = heap_guard_disarm();
-            assert_int_equal(st, RELIC_E_NOMEM);
-            assert_int_equal(calls, 0);
+            /* an arena buffer (scratch from its arena) and a fixed one (relic_grf_json_print_in) */
+            char *text = check_print(path, grf_file_print, &f, &len);
+            assert_int_equal(len, js.size);
+            assert_memory_equal(text, js.data, len);
+            free(text);
             len = js.size;
             check_read(path, grf_file_read, &back, (const char *)js.data, len);
             done++;

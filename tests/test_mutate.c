@@ -17,6 +17,7 @@
 #include "bwm_mutate.h"
 #include "relic.h"
 #include "relic_bwm.h"
+#include "mutate_scratch.h"
 
 #define SEEDS 40
 
@@ -44,7 +45,7 @@ static relic_status mutate(const relic_mapping *a, const relic_mapping *b, uint6
 {
     relic_error err;
     return relic_mutate(&relic_bwm_mutator, a->bytes.data, a->bytes.size, b ? b->bytes.data : NULL,
-                        b ? b->bytes.size : 0, seed, flags, out, res, &err);
+                        b ? b->bytes.size : 0, seed, flags, test_scratch(), out, res, &err);
 }
 
 static void same_seed_gives_same_bytes(void **state)
@@ -163,7 +164,7 @@ static void input_that_does_not_validate_gets_the_validator_error(void **state)
     relic_buf out;
     relic_buf_init(&out, 0);
     relic_error err;
-    relic_status st = relic_mutate(&relic_bwm_mutator, junk, sizeof junk, NULL, 0, 1, 0, &out, NULL, &err);
+    relic_status st = relic_mutate(&relic_bwm_mutator, junk, sizeof junk, NULL, 0, 1, 0, test_scratch(), &out, NULL, &err);
     assert_int_not_equal(st, RELIC_OK);
     assert_int_equal(err.code, st);
     assert_true(err.message[0] != 0);

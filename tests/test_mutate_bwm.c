@@ -19,6 +19,7 @@
 
 #include "relic_bwm.h"
 #include "relic_mutate_formats.h"
+#include "mutate_scratch.h"
 
 /* relic_bwm_check with its scratch in a heap arena freed at once */
 static unsigned bwm_check_scratch(const relic_bwm_view *v, int strict, relic_report_fn report, void *ctx)
@@ -115,7 +116,7 @@ static relic_buf mutant(const relic_buf *in, const relic_buf *in2, uint64_t seed
     relic_buf out;
     relic_error err;
     relic_buf_init(&out, 0);
-    assert_int_equal(relic_bwm_mutate(in->data, in->size, in2 ? in2->data : NULL, in2 ? in2->size : 0, seed, flags, &out,
+    assert_int_equal(relic_bwm_mutate(in->data, in->size, in2 ? in2->data : NULL, in2 ? in2->size : 0, seed, flags, test_scratch(), &out,
                                       res, &err), RELIC_OK);
     return out;
 }
@@ -138,8 +139,8 @@ static void test_same_seed_same_bytes(void **state)
             relic_buf_init(&a, 0);
             relic_buf_init(&b, 0);
             unsigned f = flags ? RELIC_MUTATE_INVALID : 0;
-            assert_int_equal(relic_bwm_mutate(big_wok.data, big_wok.size, small_wok.data, small_wok.size, s, f, &a, NULL, &err), RELIC_OK);
-            assert_int_equal(relic_bwm_mutate(big_wok.data, big_wok.size, small_wok.data, small_wok.size, s, f, &b, NULL, &err), RELIC_OK);
+            assert_int_equal(relic_bwm_mutate(big_wok.data, big_wok.size, small_wok.data, small_wok.size, s, f, test_scratch(), &a, NULL, &err), RELIC_OK);
+            assert_int_equal(relic_bwm_mutate(big_wok.data, big_wok.size, small_wok.data, small_wok.size, s, f, test_scratch(), &b, NULL, &err), RELIC_OK);
             assert_int_equal(a.size, b.size);
             assert_memory_equal(a.data, b.data, a.size);
             relic_buf_free(&a);
@@ -320,7 +321,7 @@ static void test_crossover_splices_faces(void **state)
     relic_error err;
     relic_buf_init(&out, 0);
     const uint8_t junk[] = "not a walkmesh";
-    assert_int_not_equal(relic_bwm_mutate(crate_pwk.data, crate_pwk.size, junk, sizeof junk, 1, RELIC_MUTATE_CROSSOVER, &out,
+    assert_int_not_equal(relic_bwm_mutate(crate_pwk.data, crate_pwk.size, junk, sizeof junk, 1, RELIC_MUTATE_CROSSOVER, test_scratch(), &out,
                                           NULL, &err), RELIC_OK);
     relic_buf_free(&out);
 }
@@ -335,7 +336,7 @@ static void test_unchecked_outputs_never_crash_the_readers(void **state)
         relic_error err;
         relic_buf_init(&out, 0);
         unsigned flags = RELIC_MUTATE_UNCHECKED | (s % 4 == 1 ? RELIC_MUTATE_INVALID : 0u);
-        if (relic_bwm_mutate(small_wok.data, small_wok.size, big_wok.data, big_wok.size, s, flags, &out, NULL, &err) == RELIC_OK) {
+        if (relic_bwm_mutate(small_wok.data, small_wok.size, big_wok.data, big_wok.size, s, flags, test_scratch(), &out, NULL, &err) == RELIC_OK) {
             relic_bwm_view v;
             if (relic_bwm_validate(out.data, out.size, &v, &err) == RELIC_OK) {
                 (void)bwm_check_scratch(&v, 1, NULL, NULL);
@@ -358,7 +359,7 @@ static void test_a_file_that_is_not_a_walkmesh_is_refused(void **state)
     relic_buf_init(&out, 0);
     relic_buf cut = small_wok;
     cut.size = 100; /* inside the header */
-    assert_int_not_equal(relic_bwm_mutate(cut.data, cut.size, NULL, 0, 1, 0, &out, NULL, &err), RELIC_OK);
+    assert_int_not_equal(relic_bwm_mutate(cut.data, cut.size, NULL, 0, 1, 0, test_scratch(), &out, NULL, &err), RELIC_OK);
     assert_true(err.message[0] != 0);
     assert_int_equal(out.size, 0);
     relic_buf_free(&out);

@@ -27,6 +27,7 @@
 #include "relic_tri.h"
 #include "relic_trr.h"
 #include "relic_wtd.h"
+#include "mutate_scratch.h"
 
 #define SEEDS 40
 
@@ -161,9 +162,9 @@ static void gff_same_seed_gives_same_bytes(void **state)
         relic_error err;
         relic_buf_init(&x, 0);
         relic_buf_init(&y, 0);
-        assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, gff_b.data, gff_b.size, seed, 0, &x, NULL, &err),
+        assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, gff_b.data, gff_b.size, seed, 0, test_scratch(), &x, NULL, &err),
                          RELIC_OK);
-        assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, gff_b.data, gff_b.size, seed, 0, &y, NULL, &err),
+        assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, gff_b.data, gff_b.size, seed, 0, test_scratch(), &y, NULL, &err),
                          RELIC_OK);
         assert_int_equal(x.size, y.size);
         assert_memory_equal(x.data, y.data, x.size);
@@ -182,7 +183,7 @@ static void gff_valid_mutants_open_differ_and_log(void **state)
         relic_error err;
         relic_mutate_result res;
         relic_buf_init(&x, 0);
-        assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, NULL, 0, seed, 0, &x, &res, &err), RELIC_OK);
+        assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, NULL, 0, seed, 0, test_scratch(), &x, &res, &err), RELIC_OK);
         assert_true(gff_opens(x.data, x.size));
         assert_true(x.size != gff_a.size || memcmp(x.data, gff_a.data, x.size) != 0);
         assert_true(res.nlog >= 1);
@@ -202,7 +203,7 @@ static void gff_invalid_mutants_are_rejected(void **state)
         relic_error err;
         relic_mutate_result res;
         relic_buf_init(&x, 0);
-        assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, NULL, 0, seed, RELIC_MUTATE_INVALID, &x, &res, &err),
+        assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, NULL, 0, seed, RELIC_MUTATE_INVALID, test_scratch(), &x, &res, &err),
                          RELIC_OK);
         assert_false(gff_opens(x.data, x.size));
         assert_string_equal(res.log[res.nlog - 1].op, "stale");
@@ -222,7 +223,7 @@ static void gff_crossover_splices_from_the_second_input(void **state)
         relic_mutate_result res;
         relic_buf_init(&x, 0);
         assert_int_equal(relic_gff_mutate(gff_a.data, gff_a.size, gff_b.data, gff_b.size, seed, RELIC_MUTATE_CROSSOVER,
-                                          &x, &res, &err),
+                                          test_scratch(), &x, &res, &err),
                          RELIC_OK);
         assert_true(gff_opens(x.data, x.size));
         assert_memory_equal(x.data, "UTC ", 4);
@@ -240,9 +241,9 @@ static void gff_rejects_what_does_not_validate(void **state)
     relic_buf x;
     relic_error err;
     relic_buf_init(&x, 0);
-    assert_int_not_equal(relic_gff_mutate(gff_a.data, 40, NULL, 0, 1, 0, &x, NULL, &err), RELIC_OK);
+    assert_int_not_equal(relic_gff_mutate(gff_a.data, 40, NULL, 0, 1, 0, test_scratch(), &x, NULL, &err), RELIC_OK);
     assert_true(err.message[0] != 0);
-    assert_int_not_equal(relic_gff_mutate(gff_a.data, gff_a.size, gff_a.data, 40, 1, RELIC_MUTATE_CROSSOVER, &x, NULL,
+    assert_int_not_equal(relic_gff_mutate(gff_a.data, gff_a.size, gff_a.data, 40, 1, RELIC_MUTATE_CROSSOVER, test_scratch(), &x, NULL,
                                           &err),
                          RELIC_OK);
     relic_buf_free(&x);
@@ -281,7 +282,7 @@ static void hostile_sweep(const uint8_t *p, size_t n, relic_status (*mut)(const 
 static relic_status gff_mut(const uint8_t *p, size_t n, const uint8_t *p2, size_t n2, uint64_t seed, unsigned flags,
                             relic_buf *out, relic_error *err)
 {
-    return relic_gff_mutate(p, n, p2, n2, seed, flags, out, NULL, err);
+    return relic_gff_mutate(p, n, p2, n2, seed, flags, test_scratch(), out, NULL, err);
 }
 
 static void gff_hostile_inputs_do_not_crash(void **state)
@@ -313,7 +314,7 @@ static void gff_corpus_mutants_open(void **state)
             for (uint64_t seed = 0; seed < 4; seed++) {
                 relic_buf x;
                 relic_buf_init(&x, 0);
-                relic_status st = relic_gff_mutate(map.bytes.data, map.bytes.size, gff_b.data, gff_b.size, seed, 0, &x,
+                relic_status st = relic_gff_mutate(map.bytes.data, map.bytes.size, gff_b.data, gff_b.size, seed, 0, test_scratch(), &x,
                                                    NULL, &err);
                 assert_true(st == RELIC_OK || st == RELIC_E_LIMIT);
                 if (st == RELIC_OK) assert_true(gff_opens(x.data, x.size));
@@ -343,12 +344,12 @@ static const relic_mut_format *cur;
 static int cur_valid(const uint8_t *p, size_t n)
 {
     relic_error err;
-    return cur->validate(p, n, &err) == RELIC_OK;
+    return cur->validate(p, n, test_scratch(), &err) == RELIC_OK;
 }
 static relic_status cur_mut(const uint8_t *p, size_t n, const uint8_t *p2, size_t n2, uint64_t seed, unsigned flags,
                             relic_buf *out, relic_error *err)
 {
-    return relic_mutate(cur, p, n, p2, n2, seed, flags, out, NULL, err);
+    return relic_mutate(cur, p, n, p2, n2, seed, flags, test_scratch(), out, NULL, err);
 }
 
 /* Deterministic, valid outputs read back and differ, invalid ones do not
@@ -357,27 +358,27 @@ static void check_format(const relic_mut_format *f, const uint8_t *a, size_t na,
                          int has_invalid)
 {
     relic_error err;
-    assert_int_equal(f->validate(a, na, &err), RELIC_OK);
+    assert_int_equal(f->validate(a, na, test_scratch(), &err), RELIC_OK);
     for (uint64_t seed = 0; seed < SEEDS; seed++) {
         relic_buf x, y;
         relic_buf_init(&x, 0);
         relic_buf_init(&y, 0);
-        assert_int_equal(relic_mutate(f, a, na, b, nb, seed, 0, &x, NULL, &err), RELIC_OK);
-        assert_int_equal(relic_mutate(f, a, na, b, nb, seed, 0, &y, NULL, &err), RELIC_OK);
+        assert_int_equal(relic_mutate(f, a, na, b, nb, seed, 0, test_scratch(), &x, NULL, &err), RELIC_OK);
+        assert_int_equal(relic_mutate(f, a, na, b, nb, seed, 0, test_scratch(), &y, NULL, &err), RELIC_OK);
         assert_int_equal(x.size, y.size);
         assert_memory_equal(x.data, y.data, x.size);
-        assert_int_equal(f->validate(x.data, x.size, &err), RELIC_OK);
+        assert_int_equal(f->validate(x.data, x.size, test_scratch(), &err), RELIC_OK);
         assert_true(x.size != na || memcmp(x.data, a, na) != 0);
         relic_buf_free(&y);
         if (has_invalid) {
             relic_buf_init(&y, 0);
-            if (relic_mutate(f, a, na, NULL, 0, seed, RELIC_MUTATE_INVALID, &y, NULL, &err) == RELIC_OK)
-                assert_int_not_equal(f->validate(y.data, y.size, &err), RELIC_OK);
+            if (relic_mutate(f, a, na, NULL, 0, seed, RELIC_MUTATE_INVALID, test_scratch(), &y, NULL, &err) == RELIC_OK)
+                assert_int_not_equal(f->validate(y.data, y.size, test_scratch(), &err), RELIC_OK);
             relic_buf_free(&y);
         }
         relic_buf_init(&y, 0);
-        if (relic_mutate(f, a, na, b, nb, seed, RELIC_MUTATE_CROSSOVER, &y, NULL, &err) == RELIC_OK)
-            assert_int_equal(f->validate(y.data, y.size, &err), RELIC_OK);
+        if (relic_mutate(f, a, na, b, nb, seed, RELIC_MUTATE_CROSSOVER, test_scratch(), &y, NULL, &err) == RELIC_OK)
+            assert_int_equal(f->validate(y.data, y.size, test_scratch(), &err), RELIC_OK);
         relic_buf_free(&y);
         relic_buf_free(&x);
     }
@@ -471,10 +472,10 @@ static void wtd_coefficient_mutants_decode_and_differ(void **state)
         relic_mutate_result r;
         relic_buf_init(&x, 0);
         relic_buf_init(&y, 0);
-        assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, &x, &r, &err), RELIC_OK);
+        assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, test_scratch(), &x, &r, &err), RELIC_OK);
         if (wtd_touched_grid(&r)) {
             touched++;
-            assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, &y, NULL, &err),
+            assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, test_scratch(), &y, NULL, &err),
                              RELIC_OK);
             assert_int_equal(x.size, y.size);
             assert_memory_equal(x.data, y.data, x.size);
@@ -521,7 +522,7 @@ static void wtd_large_grid_keeps_opaque_tree(void **state)
         relic_buf x;
         relic_mutate_result r;
         relic_buf_init(&x, 0);
-        assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, &x, &r, &err), RELIC_OK);
+        assert_int_equal(relic_mutate(relic_mutator_wtd(), a.data, a.size, NULL, 0, seed, 0, test_scratch(), &x, &r, &err), RELIC_OK);
         assert_false(wtd_touched_grid(&r));
         relic_buf_free(&x);
     }

@@ -22,6 +22,7 @@
 #include "relic_tpm.h"
 #include "relic_tri.h"
 #include "relic_trr.h"
+#include "mutate_scratch.h"
 
 #define SEEDS 400
 #define OUT_MAX 65536
@@ -47,7 +48,7 @@ static size_t mutate(const relic_token_vocab *v, const char *in, const char *in2
     size_t n = (size_t)-1;
     relic_error err;
     assert_int_equal(relic_mutate_tokens(v, u8(in), strlen(in), in2 ? u8(in2) : NULL, in2 ? strlen(in2) : 0, seed,
-                                         flags, out, max, &n, log, &err),
+                                         flags, test_scratch(), out, max, &n, log, &err),
                      RELIC_OK);
     assert_true(n <= max);
     return n;
@@ -140,7 +141,7 @@ static void output_may_overwrite_the_input(void **state)
         size_t n0 = strlen(tpm_a), n = 0, nref = mutate(&relic_tokens_tpm, tpm_a, NULL, s, 0, ref, OUT_MAX, NULL);
         relic_error err;
         memcpy(buf, tpm_a, n0);
-        assert_int_equal(relic_mutate_tokens(&relic_tokens_tpm, buf, n0, NULL, 0, s, 0, buf, OUT_MAX, &n, NULL, &err),
+        assert_int_equal(relic_mutate_tokens(&relic_tokens_tpm, buf, n0, NULL, 0, s, 0, test_scratch(), buf, OUT_MAX, &n, NULL, &err),
                          RELIC_OK);
         assert_int_equal(n, nref);
         assert_memory_equal(buf, ref, n);
@@ -257,7 +258,7 @@ static void truncated_and_garbage_inputs_never_crash(void **state)
         for (unsigned cut = 0; cut < 64; cut++) {
             size_t n = len * cut / 64, m = 0;
             relic_error err;
-            assert_int_equal(relic_mutate_tokens(cases[k].v, u8(cases[k].in), n, u8(tpm_b), cut % 7, cut, 0, o,
+            assert_int_equal(relic_mutate_tokens(cases[k].v, u8(cases[k].in), n, u8(tpm_b), cut % 7, cut, 0, test_scratch(), o,
                                                  sizeof o, &m, NULL, &err), RELIC_OK);
             assert_true(m <= sizeof o);
         }
@@ -273,7 +274,7 @@ static void truncated_and_garbage_inputs_never_crash(void **state)
         }
         relic_token_log log;
         assert_int_equal(relic_mutate_tokens(&relic_tokens_tpm, junk, len, junk, len / 2, s,
-                                             s % 3 ? 0 : RELIC_MUTATE_CROSSOVER, o, 200, &m, &log, &err), RELIC_OK);
+                                             s % 3 ? 0 : RELIC_MUTATE_CROSSOVER, test_scratch(), o, 200, &m, &log, &err), RELIC_OK);
         assert_true(m <= 200);
     }
 }
@@ -284,10 +285,10 @@ static void empty_input_and_null_arguments(void **state)
     uint8_t o[256];
     size_t n = 99;
     relic_error err;
-    assert_int_equal(relic_mutate_tokens(&relic_tokens_tpm, NULL, 0, NULL, 0, 1, 0, o, sizeof o, &n, NULL, &err), RELIC_OK);
+    assert_int_equal(relic_mutate_tokens(&relic_tokens_tpm, NULL, 0, NULL, 0, 1, 0, test_scratch(), o, sizeof o, &n, NULL, &err), RELIC_OK);
     assert_true(n <= sizeof o);
-    assert_int_equal(relic_mutate_tokens(NULL, u8("x"), 1, NULL, 0, 1, 0, o, sizeof o, &n, NULL, &err), RELIC_E_ARGUMENT);
-    assert_int_equal(relic_mutate_tokens(&relic_tokens_tpm, NULL, 3, NULL, 0, 1, 0, o, sizeof o, &n, NULL, &err),
+    assert_int_equal(relic_mutate_tokens(NULL, u8("x"), 1, NULL, 0, 1, 0, test_scratch(), o, sizeof o, &n, NULL, &err), RELIC_E_ARGUMENT);
+    assert_int_equal(relic_mutate_tokens(&relic_tokens_tpm, NULL, 3, NULL, 0, 1, 0, test_scratch(), o, sizeof o, &n, NULL, &err),
                      RELIC_E_ARGUMENT);
 }
 

@@ -26,6 +26,7 @@
 #include "relic_mutate_formats.h"
 #include "relic_trn.h"
 #include "trn_synth.h"
+#include "mutate_scratch.h"
 
 #define SEEDS 24u
 
@@ -162,7 +163,7 @@ static unsigned walkmesh_changes(const uint8_t *in, size_t n, unsigned seeds)
         relic_buf out;
         relic_error err;
         relic_buf_init(&out, 0);
-        assert_int_equal(relic_mutate(f, in, n, NULL, 0, seed, 0, &out, NULL, &err), RELIC_OK);
+        assert_int_equal(relic_mutate(f, in, n, NULL, 0, seed, 0, test_scratch(), &out, NULL, &err), RELIC_OK);
         assert_true(checker_ok(out.data, out.size));
         assert_true(out.size != n || memcmp(out.data, in, n) != 0);
         size_t rs = 0;
@@ -187,8 +188,8 @@ static void same_seed_gives_same_bytes(void **state)
             relic_error err;
             relic_buf_init(&x, 0);
             relic_buf_init(&y, 0);
-            assert_int_equal(relic_mutate(f, file_a.data, file_a.size, NULL, 0, seed, flags, &x, NULL, &err), RELIC_OK);
-            assert_int_equal(relic_mutate(f, file_a.data, file_a.size, NULL, 0, seed, flags, &y, NULL, &err), RELIC_OK);
+            assert_int_equal(relic_mutate(f, file_a.data, file_a.size, NULL, 0, seed, flags, test_scratch(), &x, NULL, &err), RELIC_OK);
+            assert_int_equal(relic_mutate(f, file_a.data, file_a.size, NULL, 0, seed, flags, test_scratch(), &y, NULL, &err), RELIC_OK);
             assert_int_equal(x.size, y.size);
             assert_memory_equal(x.data, y.data, x.size);
             relic_buf_free(&x);
@@ -217,7 +218,7 @@ static void walkmesh_arrays_are_resized(void **state)
         relic_error err;
         relic_mutate_result r;
         relic_buf_init(&out, 0);
-        assert_int_equal(relic_mutate(f, file_a.data, file_a.size, NULL, 0, seed, 0, &out, &r, &err), RELIC_OK);
+        assert_int_equal(relic_mutate(f, file_a.data, file_a.size, NULL, 0, seed, 0, test_scratch(), &out, &r, &err), RELIC_OK);
         for (int k = 0; k < r.nlog; k++)
             if (strncmp(r.log[k].path, "walkmeshes[0].", 14) == 0 &&
                 (strcmp(r.log[k].op, "grow") == 0 || strcmp(r.log[k].op, "shrink") == 0 ||
@@ -241,10 +242,10 @@ static void invalid_mutants_are_rejected(void **state)
         relic_error err;
         relic_mutate_result r;
         relic_buf_init(&out, 0);
-        assert_int_equal(relic_mutate(f, file_a.data, file_a.size, NULL, 0, seed, RELIC_MUTATE_INVALID, &out, &r, &err),
+        assert_int_equal(relic_mutate(f, file_a.data, file_a.size, NULL, 0, seed, RELIC_MUTATE_INVALID, test_scratch(), &out, &r, &err),
                          RELIC_OK);
         assert_false(checker_ok(out.data, out.size));
-        assert_int_not_equal(f->validate(out.data, out.size, &err), RELIC_OK);
+        assert_int_not_equal(f->validate(out.data, out.size, test_scratch(), &err), RELIC_OK);
         assert_true(err.message[0] != 0);
         for (int k = 0; k < r.nlog; k++) walk += strncmp(r.log[k].path, "walkmeshes", 10) == 0;
         relic_buf_free(&out);
@@ -269,7 +270,7 @@ static void crossover_takes_from_the_second_file(void **state)
         relic_error err;
         relic_mutate_result r;
         relic_buf_init(&out, 0);
-        if (relic_mutate(f, file_a.data, file_a.size, file_b.data, file_b.size, seed, RELIC_MUTATE_CROSSOVER, &out, &r,
+        if (relic_mutate(f, file_a.data, file_a.size, file_b.data, file_b.size, seed, RELIC_MUTATE_CROSSOVER, test_scratch(), &out, &r,
                          &err) == RELIC_OK) {
             made++;
             assert_true(checker_ok(out.data, out.size));
@@ -302,7 +303,7 @@ static void unchecked_mutants_and_bad_inputs_are_safe(void **state)
         relic_error err;
         unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % 4 == 1 ? RELIC_MUTATE_INVALID : 0u);
         relic_buf_init(&out, 0);
-        if (relic_mutate(f, file_a.data, file_a.size, file_b.data, file_b.size, seed, flags, &out, NULL, &err) ==
+        if (relic_mutate(f, file_a.data, file_a.size, file_b.data, file_b.size, seed, flags, test_scratch(), &out, NULL, &err) ==
             RELIC_OK)
             (void)checker_ok(out.data, out.size);
         relic_buf_free(&out);
@@ -311,7 +312,7 @@ static void unchecked_mutants_and_bad_inputs_are_safe(void **state)
         relic_buf out;
         relic_error err;
         relic_buf_init(&out, 0);
-        assert_int_not_equal(relic_mutate(f, file_a.data, cut, NULL, 0, 1, 0, &out, NULL, &err), RELIC_OK);
+        assert_int_not_equal(relic_mutate(f, file_a.data, cut, NULL, 0, 1, 0, test_scratch(), &out, NULL, &err), RELIC_OK);
         assert_true(err.message[0] != 0);
         relic_buf_free(&out);
     }
@@ -370,13 +371,13 @@ static void corpus_trx_mutants(void **state)
         for (uint64_t seed = 0; seed < 4; seed++) {
             relic_buf out;
             relic_buf_init(&out, 0);
-            assert_int_equal(relic_mutate(f, p, size, NULL, 0, seed, RELIC_MUTATE_INVALID, &out, NULL, &err), RELIC_OK);
+            assert_int_equal(relic_mutate(f, p, size, NULL, 0, seed, RELIC_MUTATE_INVALID, test_scratch(), &out, NULL, &err), RELIC_OK);
             assert_false(checker_ok(out.data, out.size));
             relic_buf_free(&out);
             if (n == 2) {
                 relic_buf_init(&out, 0);
                 const relic_mapping *o = &maps[1 - i];
-                if (relic_mutate(f, p, size, o->bytes.data, o->bytes.size, seed, RELIC_MUTATE_CROSSOVER, &out, NULL,
+                if (relic_mutate(f, p, size, o->bytes.data, o->bytes.size, seed, RELIC_MUTATE_CROSSOVER, test_scratch(), &out, NULL,
                                  &err) == RELIC_OK)
                     assert_true(checker_ok(out.data, out.size));
                 relic_buf_free(&out);

@@ -89,13 +89,15 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     return relic_gff_decode(&v, a, m, err);
 }
 
-static relic_status mut_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     return relic_gff_write((const relic_gff_gff *)model, out, err);
 }
 
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     relic_gff_view v;
     return relic_gff_validate(data, size, &v, err);
 }

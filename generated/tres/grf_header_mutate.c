@@ -35,13 +35,15 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     return relic_grf_header_decode(&v, a, m, err);
 }
 
-static relic_status mut_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     return relic_grf_header_write((const relic_grf_header_header *)model, out, err);
 }
 
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     relic_grf_header_view v;
     return relic_grf_header_validate(data, size, &v, err);
 }

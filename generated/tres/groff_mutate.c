@@ -79,13 +79,15 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     return relic_groff_decode(&v, a, m, err);
 }
 
-static relic_status mut_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     return relic_groff_write((const relic_groff_groff *)model, out, err);
 }
 
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     relic_groff_view v;
     return relic_groff_validate(data, size, &v, err);
 }

@@ -45,8 +45,8 @@ static void usage(FILE *f)
  * edits logged as "line L col C" paths in res. The mode is not the
  * mutator's to keep: the caller's `relic check` picks the outputs. */
 static relic_status token_mutant(const relic_token_vocab *v, const uint8_t *in, size_t n, const uint8_t *in2,
-                                 size_t n2, uint64_t seed, unsigned flags, relic_buf *out, relic_mutate_result *res,
-                                 relic_error *err)
+                                 size_t n2, uint64_t seed, unsigned flags, relic_arena *scratch, relic_buf *out,
+                                 relic_mutate_result *res, relic_error *err)
 {
     /* the edits add at most a few lines (the vocabulary's, or the second input's) */
     size_t max = n + n2 + 4096, size = 0;
@@ -54,8 +54,8 @@ static relic_status token_mutant(const relic_token_vocab *v, const uint8_t *in, 
     out->failed = 0;
     if (!relic_buf_extend(out, max)) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for a mutant of %zu bytes", max);
     relic_token_log log;
-    relic_status st = relic_mutate_tokens(v, in, n, in2, n2, seed, flags & RELIC_MUTATE_CROSSOVER, out->data, max, &size,
-                                          &log, err);
+    relic_status st = relic_mutate_tokens(v, in, n, in2, n2, seed, flags & RELIC_MUTATE_CROSSOVER, scratch, out->data,
+                                          max, &size, &log, err);
     out->size = st == RELIC_OK ? size : 0;
     memset(res, 0, sizeof *res);
     res->attempts = 1;
@@ -90,7 +90,11 @@ static const cli_mutator *mutator_for(const cli_input *in, relic_error *why)
         if (cli_mutators[i].ext && strcmp(cli_mutators[i].ext, ext) != 0) continue;
         relic_error err;
         const relic_mut_format *f = cli_mutator_of(&cli_mutators[i]);
-        if (f->validate(in->map.bytes.data, in->map.bytes.size, &err) == RELIC_OK) return &cli_mutators[i];
+        relic_arena scratch;
+        relic_arena_init_heap(&scratch, 0);
+        relic_status st = f->validate(in->map.bytes.data, in->map.bytes.size, &scratch, &err);
+        relic_arena_release(&scratch);
+        if (st == RELIC_OK) return &cli_mutators[i];
         if (why->code == RELIC_OK) *why = err;
     }
     return NULL;
@@ -220,13 +224,18 @@ int cmd_mutate(int argc, char **argv)
             const uint8_t *in2 = m2 ? m2->in.map.bytes.data : NULL;
             size_t n2 = m2 ? m2->in.map.bytes.size : 0;
             unsigned flags = invalid ? RELIC_MUTATE_INVALID : 0u;
+            /* the mutators' memory: a heap arena per try, given back at once */
+            relic_arena scratch;
+            relic_arena_init_heap(&scratch, 0);
             relic_status st = m->row->tokens && k % 4 == 2
                 ? token_mutant(m->row->tokens, m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags,
-                               &out, &res, &err)
+                               &scratch, &out, &res, &err)
                 : m->row->tree && k % 4 != 3
-                ? m->row->tree(m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags, &out, &res, &err)
-                : relic_mutate(m->mutator, m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags, &out,
-                               &res, &err);
+                ? m->row->tree(m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags, &scratch, &out,
+                               &res, &err)
+                : relic_mutate(m->mutator, m->in.map.bytes.data, m->in.map.bytes.size, in2, n2, used_seed, flags,
+                               &scratch, &out, &res, &err);
+            relic_arena_release(&scratch);
             if (st != RELIC_OK) continue;
             /* what `relic check` says is what the mode promises */
             if ((check_quietly(out.data, out.size, name) == 0) == invalid) continue;

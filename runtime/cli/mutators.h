@@ -31,7 +31,7 @@ typedef struct cli_mutator {
     const char *no_invalid;
     const char *ext;
     relic_status (*tree)(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed, unsigned flags,
-                         relic_buf *out, relic_mutate_result *res, relic_error *err);
+                         relic_arena *scratch, relic_buf *out, relic_mutate_result *res, relic_error *err);
     const relic_token_vocab *tokens;
 } cli_mutator;
 

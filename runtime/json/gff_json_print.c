@@ -382,7 +382,8 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     }
     /* duplicates: equal labels are adjacent in exact order; each earlier one
      * is keyed "__dupN__Label", N = the later duplicates */
-    if (n > 1) qsort(by, n, sizeof *by, lf_exact_cmp);
+    /* relic_sort: stable like glibc's qsort, its buffer from the arena (qsort mallocs past 1 KiB) */
+    if (n > 1 && relic_sort(by, n, sizeof *by, lf_exact_cmp, a) != RELIC_OK) { st = nomem(ps); goto done; }
     for (uint32_t i = 0; i < n; i++) {
         lfield *f = by[i];
         uint32_t later = 0;
@@ -405,7 +406,7 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
         f->nlen = k;
     }
     /* key order; equal keys (ignoring case) keep file order, as Nim's stable sort */
-    if (n > 1) qsort(by, n, sizeof *by, lf_key_cmp);
+    if (n > 1 && relic_sort(by, n, sizeof *by, lf_key_cmp, a) != RELIC_OK) { st = nomem(ps); goto done; }
     int in_order = 1;
     for (uint32_t i = 0; i < n; i++) in_order &= by[i]->pos == i;
 
@@ -566,7 +567,7 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
     size_t tn = 0;
     if (ps->strref_text && strref != RELIC_GFF_NONE && !ps->strref_text(ps->strref_ctx, strref, &tt, &tn)) tt = NULL;
     if (!sorted) {
-        qsort(ps->subs, count, sizeof *ps->subs, sub_cmp);
+        if (relic_sort(ps->subs, count, sizeof *ps->subs, sub_cmp, ps->arena) != RELIC_OK) return nomem(ps);
         for (uint32_t i = 1; i < count; i++)
             if (ps->subs[i].id == ps->subs[i - 1].id) {
                 char path[RELIC_ERROR_PATH_MAX];
@@ -865,6 +866,7 @@ relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encod
 relic_status relic_gff_json_print_doc_strrefs(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_strref_text_fn fn,
                                               void *ctx, relic_buf *out, relic_error *err)
 {
+    if (out->arena) return print_doc_family(d, enc, relic_gff_detect_family(d), out, out->arena, fn, ctx, err);
     relic_arena scratch;
     relic_arena_init_heap(&scratch, 0);
     relic_status st = print_doc_family(d, enc, relic_gff_detect_family(d), out, &scratch, fn, ctx, err);
@@ -883,23 +885,32 @@ relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding
     return st;
 }
 
-relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
-                                       relic_error *err)
+relic_status relic_gff_json_print_tree_in(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
+                                          relic_arena *scratch, relic_error *err)
 {
     relic_buf bin;
-    relic_arena scratch;
     relic_gff_doc d;
     relic_status st;
     if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
-    relic_buf_init(&bin, 0);
-    relic_arena_init_heap(&scratch, 0);
-    st = relic_gff_write_tree(t, t->family, &scratch, &bin, NULL, err);
-    if (st == RELIC_OK) st = relic_gff_open(bin.data, bin.size, &scratch, NULL, NULL, &d, err);
+    if (!scratch) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "no scratch arena");
+    relic_buf_init_arena(&bin, scratch, 0);
+    st = relic_gff_write_tree(t, t->family, scratch, &bin, NULL, err);
+    if (st == RELIC_OK && bin.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing the GFF");
+    if (st == RELIC_OK) st = relic_gff_open(bin.data, bin.size, scratch, NULL, NULL, &d, err);
     /* the tree's family, not the one detected again from the bytes written in it: the
      * detection is not idempotent (an NWN1-toolset tree whose top-level field-index block
      * falls last reads back as post-order; fuzz_gff, regressions/fuzz_gff) */
-    if (st == RELIC_OK) st = print_doc_family(&d, enc, t->family, out, &scratch, NULL, NULL, err);
+    if (st == RELIC_OK) st = print_doc_family(&d, enc, t->family, out, scratch, NULL, NULL, err);
+    return st;
+}
+
+relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
+                                       relic_error *err)
+{
+    if (out->arena) return relic_gff_json_print_tree_in(t, enc, out, out->arena, err);
+    relic_arena scratch;
+    relic_arena_init_heap(&scratch, 0);
+    relic_status st = relic_gff_json_print_tree_in(t, enc, out, &scratch, err);
     relic_arena_release(&scratch);
-    relic_buf_free(&bin);
     return st;
 }

@@ -125,8 +125,9 @@ static void print_instances(relic_buf *o, const relic_grf_file *f, const relic_g
     relic_buf_puts(o, "]");
 }
 
-relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic_error *err)
+relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    if (!scratch) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no scratch arena");
     const relic_groff_groff *m = &f->container;
     if (!back_to_back(m))
         return relic_fail(err, RELIC_E_UNSUPPORTED, 0, "sections",
@@ -136,9 +137,7 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     relic_status st;
     bare.data = NULL;
     bare.data_count = 0;
-    /* with out in an arena, the scratch is that arena's too: no heap */
-    if (out->arena) relic_buf_init_arena(&tmp, out->arena, 0);
-    else relic_buf_init(&tmp, 0);
+    relic_buf_init_arena(&tmp, scratch, 0);
     st = relic_groff_json_print(&bare, &tmp, err);
     if (st) {
         relic_buf_free(&tmp);
@@ -152,13 +151,8 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     }
     relic_buf_append(out, tmp.data, end - 1);
     relic_buf_free(&tmp);
-    relic_arena heap_scratch, *scratch = out->arena ? out->arena : &heap_scratch;
     relic_grf_symbols sy;
-    relic_arena_init_heap(&heap_scratch, 0);
-    if ((st = relic_grf_symbols_index(m, scratch, &sy, err))) {
-        relic_arena_release(&heap_scratch);
-        return st;
-    }
+    if ((st = relic_grf_symbols_index(m, scratch, &sy, err))) return st;
     relic_buf_printf(out, ",\n \"grf_version\": %u, \"optimised\": %s,\n \"contents\": [", f->layout.version,
                      f->layout.optimised ? "true" : "false");
     for (size_t i = 0; i < m->sections_count; i++) {
@@ -170,10 +164,7 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
         if (f->models[i]) {
             relic_buf_puts(out, "\"value\": ");
             st = relic_grf_section_json_print(f->kinds[i], f->models[i], out, err);
-            if (st) {
-                relic_arena_release(&heap_scratch);
-                return st;
-            }
+            if (st) return st;
         } else {
             relic_bytes b = relic_groff_model_section_data(m, i);
             relic_buf_puts(out, "\"hex\": ");
@@ -183,10 +174,20 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     }
     relic_buf_puts(out, "]");
     print_instances(out, f, &sy);
-    relic_arena_release(&heap_scratch);
     relic_buf_puts(out, "}\n");
     if (out->failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "output buffer could not grow");
     return RELIC_OK;
+}
+
+relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic_error *err)
+{
+    /* with out in an arena, the scratch is that arena's too: no heap */
+    if (out->arena) return relic_grf_json_print_in(f, out, out->arena, err);
+    relic_arena scratch;
+    relic_arena_init_heap(&scratch, 0);
+    relic_status st = relic_grf_json_print_in(f, out, &scratch, err);
+    relic_arena_release(&scratch);
+    return st;
 }
 
 static relic_status read_contents(relic_jr *r, const relic_jv *contents, relic_groff_groff *m, relic_buf *data)

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "gff_schema_mutate.h"
+#include "mutate_arena.h"
 #include "relic_gff.h"
 #include "relic_mutate_formats.h"
 
@@ -903,21 +904,20 @@ static relic_status open_tree(const uint8_t *p, size_t n, relic_arena *a, relic_
 }
 
 relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
-                              unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err)
+                              unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,
+                              relic_error *err)
 {
     relic_mutate_result local;
     if (!res) res = &local;
     memset(res, 0, sizeof *res);
+    if ((!in && n) || !scratch || !out || out->arena == scratch)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_gff_mutate needs an input, a scratch arena and an "
+                                                          "output that does not grow in it");
     out->size = 0;
     out->failed = 0;
-    size_t limit = ((size_t)64 << 20) + 16 * (n + n2);
-    relic_arena a, scratch, w;
-    int w_live = 0;
-    relic_arena_init_heap(&a, limit);
-    relic_arena_init_heap(&scratch, limit);
     gctx c;
     memset(&c, 0, sizeof c);
-    c.a = &a;
+    c.a = scratch;
     c.res = res;
     relic_status st = RELIC_OK;
     relic_gff_tree t2;
@@ -925,8 +925,8 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
      * to GFF_MUT_COPY_BUDGET fields per change (beyond: not indexed) */
     c.max = n / 12 + 3 * GFF_MUT_COPY_BUDGET + 64 < GFF_MUT_MAX_NODES ? (uint32_t)(n / 12) + 3 * GFF_MUT_COPY_BUDGET + 64
                                                                         : GFF_MUT_MAX_NODES;
-    c.nodes = relic_arena_array(&a, c.max, sizeof *c.nodes, 8);
-    c.fields = relic_arena_array(&a, c.max, sizeof *c.fields, 8);
+    c.nodes = relic_arena_array(scratch, c.max, sizeof *c.nodes, 8);
+    c.fields = relic_arena_array(scratch, c.max, sizeof *c.fields, 8);
     if (!c.nodes || !c.fields) {
         st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory for the GFF mutator's index");
         goto done;
@@ -934,17 +934,18 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
     /* check the input once; the tries reload it from the bytes */
     {
         relic_gff_doc d;
-        relic_arena_release(&scratch);
-        relic_arena_init_heap(&scratch, limit);
-        if ((st = relic_gff_open(in, n, &scratch, NULL, NULL, &d, err)) != RELIC_OK) goto done;
-        c.sc = relic_gff_schema_for_type(relic_gff_file_type(&d));
+        mut_mark mk = mut_arena_mark(scratch);
+        st = relic_gff_open(in, n, scratch, NULL, NULL, &d, err);
+        if (st == RELIC_OK) c.sc = relic_gff_schema_for_type(relic_gff_file_type(&d));
+        mut_arena_rewind(scratch, mk);
+        if (st != RELIC_OK) goto done;
     }
     if (in2) {
         relic_error err2;
-        st = open_tree(in2, n2, &a, &t2, &err2);
+        st = open_tree(in2, n2, scratch, &t2, &err2);
         if (st == RELIC_OK) {
             uint32_t dmax = n2 / 12 + 64 < GFF_MUT_MAX_NODES ? (uint32_t)(n2 / 12) + 64 : GFF_MUT_MAX_NODES;
-            c.donor = relic_arena_array(&a, dmax, sizeof *c.donor, 8);
+            c.donor = relic_arena_array(scratch, dmax, sizeof *c.donor, 8);
             if (!c.donor) {
                 st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory for the second input's index");
                 goto done;
@@ -956,18 +957,16 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         }
         st = RELIC_OK;
     }
+    /* each try builds its tree and copies in the memory the last one used */
+    mut_mark start = mut_arena_mark(scratch);
     for (unsigned attempt = 0; attempt < GFF_MUT_TRIES; attempt++) {
         res->attempts = attempt + 1;
         res->nlog = 0;
         c.rng = seed * 0x9E3779B97F4A7C15ull + attempt;
         c.nomem = 0;
-        /* each try builds its tree and copies in a fresh arena */
-        if (w_live) relic_arena_release(&w);
-        relic_arena_init_heap(&w, limit);
-        w_live = 1;
-        c.a = &w;
+        mut_arena_rewind(scratch, start);
         relic_gff_tree t;
-        if ((st = open_tree(in, n, &w, &t, err)) != RELIC_OK) goto done;
+        if ((st = open_tree(in, n, scratch, &t, err)) != RELIC_OK) goto done;
         int changes = 1 + (int)below(&c, 3), made = 0;
         /* large files are first made smaller: every try above 4 x
          * GFF_MUT_SMALL, one in 2 above GFF_MUT_SMALL (they execute slowly) */
@@ -991,14 +990,25 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         relic_error werr;
         out->size = 0;
         out->failed = 0;
-        if (relic_gff_write_tree(&t, layout, &w, out, NULL, &werr) != RELIC_OK || out->failed) continue;
+        relic_status ws = relic_gff_write_tree(&t, layout, scratch, out, NULL, &werr);
+        if (ws == RELIC_E_NOMEM && !out->failed) {
+            /* scratch, not out, ran out: no smaller try instead (relic_mutate.h) */
+            if (err) *err = werr;
+            st = ws;
+            goto done;
+        }
+        if (ws != RELIC_OK || out->failed) continue;
         if (flags & RELIC_MUTATE_INVALID) spoil_header(&c, out);
         if (flags & RELIC_MUTATE_UNCHECKED) goto done;
         relic_gff_doc d;
         relic_error verr;
-        relic_arena_release(&scratch);
-        relic_arena_init_heap(&scratch, limit);
-        int ok = relic_gff_open(out->data, out->size, &scratch, NULL, NULL, &d, &verr) == RELIC_OK;
+        relic_status vs = relic_gff_open(out->data, out->size, scratch, NULL, NULL, &d, &verr);
+        if (vs == RELIC_E_NOMEM) {
+            if (err) *err = verr;
+            st = vs;
+            goto done;
+        }
+        int ok = vs == RELIC_OK;
         if (flags & RELIC_MUTATE_INVALID) {
             if (!ok) goto done;
         } else if (ok && (out->size != n || memcmp(out->data, in, n) != 0)) {
@@ -1008,8 +1018,5 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
     out->size = 0;
     st = relic_fail(err, RELIC_E_LIMIT, 0, NULL, "no suitable GFF mutant in %d tries", GFF_MUT_TRIES);
 done:
-    if (w_live) relic_arena_release(&w);
-    relic_arena_release(&scratch);
-    relic_arena_release(&a);
     return st;
 }

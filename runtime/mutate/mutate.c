@@ -16,6 +16,7 @@
 
 #include "relic_gen.h"
 #include "relic_mutate.h"
+#include "mutate_arena.h"
 
 #define MAX_TRIES 64
 #define MAX_DEPTH 16
@@ -577,35 +578,36 @@ static int patch_output(mctx *c, relic_buf *out)
 }
 
 relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n, const uint8_t *in2, size_t n2,
-                          uint64_t seed, unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err)
+                          uint64_t seed, unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,
+                          relic_error *err)
 {
     relic_mutate_result local;
     if (!res) res = &local;
     res->nlog = 0;
     res->attempts = 0;
+    if (!f || (!in && n) || !scratch || !out || out->arena == scratch)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "relic_mutate needs a format, an input, a scratch arena and an "
+                                                        "output that does not grow in it");
     mctx c = { 0 };
     c.f = f;
     c.rng = seed ^ 0x72656C69636D7574ull; /* "relicmut" */
     c.flags = flags;
     c.res = res;
-    relic_arena arena;
-    /* a model is a few times its file; the second input adds as much again */
-    relic_arena_init_heap(&arena, ((n + n2) * 16 > (size_t)256 << 20) ? (n + n2) * 16 : (size_t)256 << 20);
-    c.a = &arena;
+    c.a = scratch;
+    /* every try starts from the input again, in memory the last one used */
+    mut_mark start = mut_arena_mark(scratch);
     relic_status st = RELIC_E_LIMIT;
     for (unsigned attempt = 0; attempt < MAX_TRIES; attempt++) {
         res->attempts = attempt + 1;
         res->nlog = 0;
-        relic_arena_release(&arena);
+        mut_arena_rewind(scratch, start);
         void *model = NULL, *model2 = NULL;
-        st = f->load(in, n, &arena, &model, err);
-        if (st != RELIC_OK) { relic_arena_release(&arena); return st; }
+        st = f->load(in, n, scratch, &model, err);
+        if (st != RELIC_OK) return st;
         relic_error e2;
-        if (in2 && f->load(in2, n2, &arena, &model2, &e2) != RELIC_OK) model2 = NULL;
-        if ((flags & RELIC_MUTATE_CROSSOVER) && !model2) {
-            relic_arena_release(&arena);
+        if (in2 && f->load(in2, n2, scratch, &model2, &e2) != RELIC_OK) model2 = NULL;
+        if ((flags & RELIC_MUTATE_CROSSOVER) && !model2)
             return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "crossover needs a second input that validates");
-        }
         c.root = model;
         c.root2 = model2;
         c.failed = 0;
@@ -617,26 +619,34 @@ relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n
             done += mutate_struct(&c, &f->structs[f->root], model, model2, path, sizeof path, 0);
             if (c.failed) break;
         }
-        if (c.failed) { st = RELIC_E_NOMEM; continue; }
+        /* scratch ran out: another try would only be a smaller one, so
+         * the result would depend on the arena's size; say so instead */
+        if (c.failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "the scratch arena ran out (%s mutator)", f->name);
         if (!done && !patch) continue;
         out->size = 0;
         out->failed = 0;
         relic_error we;
-        st = f->write(model, out, &we);
+        st = f->write(model, out, scratch, &we);
+        if (st == RELIC_E_NOMEM && !out->failed) {
+            if (err) *err = we;
+            return st;
+        }
         if (st != RELIC_OK) { st = RELIC_E_LIMIT; continue; }
         if (patch && !patch_output(&c, out)) continue;
         if (out->size == n && memcmp(out->data, in, n) == 0) continue;
-        if (flags & RELIC_MUTATE_UNCHECKED) { relic_arena_release(&arena); return RELIC_OK; }
+        if (flags & RELIC_MUTATE_UNCHECKED) return RELIC_OK;
         relic_error ve;
-        relic_status vs = f->validate(out->data, out->size, &ve);
-        if ((vs == RELIC_OK) != invalid_mode(&c)) { relic_arena_release(&arena); return RELIC_OK; }
+        relic_status vs = f->validate(out->data, out->size, scratch, &ve);
+        if (vs == RELIC_E_NOMEM) {
+            if (err) *err = ve;
+            return vs;
+        }
+        if ((vs == RELIC_OK) != invalid_mode(&c)) return RELIC_OK;
         st = RELIC_E_LIMIT;
     }
-    relic_arena_release(&arena);
     res->nlog = 0;
-    return relic_fail(err, st == RELIC_E_NOMEM ? RELIC_E_NOMEM : RELIC_E_LIMIT, 0, "",
-                      "no %s mutant of this %s file in %d tries", invalid_mode(&c) ? "invalid" : "valid", f->name,
-                      MAX_TRIES);
+    return relic_fail(err, RELIC_E_LIMIT, 0, "", "no %s mutant of this %s file in %d tries",
+                      invalid_mode(&c) ? "invalid" : "valid", f->name, MAX_TRIES);
 }
 
 size_t relic_mutate_splice_bytes(const uint8_t *a, size_t na, const uint8_t *b, size_t nb, uint8_t *out, size_t max,

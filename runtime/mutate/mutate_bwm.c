@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "bwm_mutate.h"
+#include "mutate_arena.h"
 #include "relic_bwm.h"
 #include "relic_mutate_formats.h"
 
@@ -54,6 +55,7 @@ typedef struct bctx {
     uint64_t rng;
     relic_mutate_result *res;
     relic_arena *a;
+    int nomem; /* an allocation failed: the call ends with RELIC_E_NOMEM */
 } bctx;
 
 static uint64_t below(bctx *c, uint64_t n) { return n ? relic_mutate_rand(&c->rng) % n : 0; }
@@ -149,7 +151,10 @@ static int crop(bctx *c, geo *g, uint32_t want, const char *what)
     uint8_t *keep = relic_arena_array(c->a, g->nf, 1, 1), *vmark = relic_arena_array(c->a, g->nv, 1, 1);
     uint32_t *remap = relic_arena_array(c->a, g->nv, sizeof *remap, 4);
     float (*moved)[3] = relic_arena_array(c->a, g->nv, sizeof *moved, 4);
-    if (!keep || !vmark || !remap || !moved) return 0;
+    if (!keep || !vmark || !remap || !moved) {
+        c->nomem = 1;
+        return 0;
+    }
     memset(keep, 0, g->nf);
     memset(vmark, 0, g->nv);
     uint32_t start = (uint32_t)below(c, g->nf), have = 1;
@@ -604,39 +609,43 @@ static int relayout(bctx *c, relic_buf *out, int invalid)
 
 /* ---- the mutator ---- */
 
-static void noop_report(void *ctx, const relic_error *e) { (void)ctx; (void)e; }
+static void nomem_report(void *ctx, const relic_error *e)
+{
+    if (e->code == RELIC_E_NOMEM) *(int *)ctx = 1;
+}
 
 /* What `relic check` does for a .wok/.pwk/.dwk: the schema validator, then
- * the table rules (not strict). */
-static int walkmesh_ok(const uint8_t *p, size_t n)
+ * the table rules (not strict). 1 valid, 0 not, -1 scratch ran out. */
+static int walkmesh_ok(const uint8_t *p, size_t n, relic_arena *scratch)
 {
     relic_bwm_view v;
     relic_error e;
     if (relic_bwm_validate(p, n, &v, &e) != RELIC_OK) return 0;
-    relic_arena scratch;
-    relic_arena_init_heap(&scratch, 0);
-    int ok = relic_bwm_check(&v, 0, &scratch, noop_report, NULL) == 0;
-    relic_arena_release(&scratch);
-    return ok;
+    mut_mark mk = mut_arena_mark(scratch);
+    int nomem = 0;
+    int ok = relic_bwm_check(&v, 0, scratch, nomem_report, &nomem) == 0;
+    mut_arena_rewind(scratch, mk);
+    return nomem ? -1 : ok;
 }
 
 relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
-                              unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err)
+                              unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,
+                              relic_error *err)
 {
     relic_mutate_result local;
     if (!res) res = &local;
     memset(res, 0, sizeof *res);
+    if ((!in && n) || !scratch || !out || out->arena == scratch)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "relic_bwm_mutate needs an input, a scratch arena and an "
+                                                        "output that does not grow in it");
     out->size = 0;
     out->failed = 0;
-    size_t limit = ((size_t)64 << 20) + 32 * (n + n2);
-    relic_arena a;
-    relic_arena_init_heap(&a, limit);
     relic_bwm_bwm m, m2;
-    relic_status st = load(in, n, &a, &m, err);
+    relic_status st = load(in, n, scratch, &m, err);
     int have2 = 0;
     if (st == RELIC_OK && in2) {
         relic_error e2;
-        have2 = load(in2, n2, &a, &m2, &e2) == RELIC_OK;
+        have2 = load(in2, n2, scratch, &m2, &e2) == RELIC_OK;
         if (!have2 && (flags & RELIC_MUTATE_CROSSOVER)) {
             if (err) *err = e2;
             st = e2.code;
@@ -644,24 +653,20 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
     } else if (st == RELIC_OK && (flags & RELIC_MUTATE_CROSSOVER)) {
         st = relic_fail(err, RELIC_E_ARGUMENT, 0, "", "crossover needs a second walkmesh");
     }
-    if (st != RELIC_OK) {
-        relic_arena_release(&a);
-        return st;
-    }
+    if (st != RELIC_OK) return st;
     int invalid = (flags & RELIC_MUTATE_INVALID) != 0, checked = !(flags & RELIC_MUTATE_UNCHECKED);
     bctx c = { 0 };
     c.res = res;
+    /* each try from the input, in the memory the last one used */
+    mut_mark start = mut_arena_mark(scratch);
+    c.a = scratch;
     for (unsigned attempt = 0; attempt < BWM_MUT_TRIES; attempt++) {
-        /* each try from the input, in a fresh arena */
-        relic_arena w;
-        relic_arena_init_heap(&w, limit);
-        c.a = &w;
+        mut_arena_rewind(scratch, start);
         c.rng = seed * 0x9E3779B97F4A7C15ull + attempt;
         res->attempts = attempt + 1;
         res->nlog = 0;
         geo g;
-        if (!geo_of(&m, &w, &g)) {
-            relic_arena_release(&w);
+        if (!geo_of(&m, scratch, &g)) {
             st = relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the walkmesh mutator");
             break;
         }
@@ -673,24 +678,27 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         if (below(&c, 4) == 0 && !(flags & RELIC_MUTATE_CROSSOVER)) {
             /* the generated mutator's table-level changes, on the cropped walkmesh */
             relic_buf mid;
-            relic_buf_init(&mid, 0);
+            relic_buf_init_arena(&mid, scratch, 0);
             relic_mutate_result inner;
             const uint8_t *src = in;
             size_t nsrc = n;
             if (cropped) {
-                if (model_of(&c, &g, &mm, &we) != RELIC_OK || relic_bwm_write(&mm, &mid, &we) != RELIC_OK) {
-                    relic_buf_free(&mid);
-                    relic_arena_release(&w);
-                    continue;
-                }
+                relic_status ms = model_of(&c, &g, &mm, &we);
+                if (ms == RELIC_OK && (relic_bwm_write(&mm, &mid, &we) != RELIC_OK || mid.failed)) ms = RELIC_E_NOMEM;
+                if (ms == RELIC_E_NOMEM || c.nomem) break;
+                if (ms != RELIC_OK) continue;
                 src = mid.data;
                 nsrc = mid.size;
             }
             out->size = 0;
             out->failed = 0;
-            made = relic_mutate(&relic_bwm_mutator, src, nsrc, have2 ? in2 : NULL, have2 ? n2 : 0, c.rng,
-                                flags | RELIC_MUTATE_UNCHECKED, out, &inner, &we) == RELIC_OK;
-            relic_buf_free(&mid);
+            relic_status is = relic_mutate(&relic_bwm_mutator, src, nsrc, have2 ? in2 : NULL, have2 ? n2 : 0, c.rng,
+                                           flags | RELIC_MUTATE_UNCHECKED, scratch, out, &inner, &we);
+            if (is == RELIC_E_NOMEM) {
+                c.nomem = 1;
+                break;
+            }
+            made = is == RELIC_OK;
             for (int k = 0; made && k < inner.nlog && res->nlog < RELIC_MUTATE_MAX_LOG; k++)
                 res->log[res->nlog++] = inner.log[k];
         } else {
@@ -698,33 +706,33 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
             if ((flags & RELIC_MUTATE_CROSSOVER) || (have2 && below(&c, 8) == 0)) made += op_splice(&c, &g, have2 ? &m2 : NULL);
             for (int k = made; k < changes; k++)
                 made += geo_ops[below(&c, sizeof geo_ops / sizeof geo_ops[0])](&c, &g);
-            if (!made && !cropped) {
-                relic_arena_release(&w);
-                continue;
-            }
+            if (!made && !cropped) continue;
             /* the invalid mode then breaks a table rule of the rebuilt
              * walkmesh, or (one in 3) moves a table past the file's end */
             int moved = invalid && below(&c, 3) == 0;
-            if (model_of(&c, &g, &mm, &we) != RELIC_OK || (invalid && !moved && !break_rule(&c, &mm))) {
-                relic_arena_release(&w);
-                continue;
+            relic_status ms = c.nomem ? RELIC_E_NOMEM : model_of(&c, &g, &mm, &we);
+            if (ms == RELIC_E_NOMEM) {
+                c.nomem = 1;
+                break;
             }
+            if (ms != RELIC_OK || (invalid && !moved && !break_rule(&c, &mm))) continue;
             out->size = 0;
             out->failed = 0;
             made = relic_bwm_write(&mm, out, &we) == RELIC_OK && !out->failed && (!moved || relayout(&c, out, 1));
         }
         /* one valid output in 6 gets an empty table's offset moved */
         if (made && !invalid && below(&c, 6) == 0) relayout(&c, out, 0);
-        relic_arena_release(&w);
         if (!made) continue;
         if (out->size == n && memcmp(out->data, in, n) == 0) continue;
-        if (!checked || walkmesh_ok(out->data, out->size) != invalid) {
-            relic_arena_release(&a);
-            return RELIC_OK;
+        int ok = checked ? walkmesh_ok(out->data, out->size, scratch) : 0;
+        if (ok < 0) {
+            c.nomem = 1;
+            break;
         }
+        if (!checked || ok != invalid) return RELIC_OK;
     }
-    relic_arena_release(&a);
     res->nlog = 0;
+    if (c.nomem) return relic_fail(err, RELIC_E_NOMEM, 0, "", "the scratch arena ran out (walkmesh mutator)");
     out->size = 0;
     if (st != RELIC_OK) return st;
     return relic_fail(err, RELIC_E_LIMIT, 0, "", "no %s mutant of this walkmesh in %d tries",

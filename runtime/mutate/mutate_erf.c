@@ -11,24 +11,13 @@
  * the input's own layout kept where the entries still fit, else packed),
  * so every resource keeps its bytes: entry i's data are the input's bytes
  * at its (possibly mutated) offset and size, cut at the end of the file. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "erf_mutate.h"
+#include "mutate_arena.h"
 #include "relic_mutate_formats.h"
 #include "relic_erf.h"
 #include "rim_mutate.h"
-
-/* relic_erf_archive_write with its scratch in a heap arena freed at once */
-static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_layout layout, relic_buf *out, int *fell_back,
-                                      relic_error *err)
-{
-    relic_arena a;
-    relic_arena_init_heap(&a, 0);
-    relic_status st = relic_erf_archive_write(ar, layout, &a, out, fell_back, err);
-    relic_arena_release(&a);
-    return st;
-}
 
 /* The model the generated tables walk comes first, so the mutator sees a
  * plain relic_erf_erf / relic_rim_rim; the container's bytes follow. */
@@ -55,29 +44,30 @@ static relic_status open_kind(const uint8_t *data, size_t size, relic_erf_kind k
     return st;
 }
 
-static relic_status validate_kind(const uint8_t *data, size_t size, relic_erf_kind kind, relic_error *err)
+/* The container check, its archive in scratch (given back afterwards). */
+static relic_status validate_kind(const uint8_t *data, size_t size, relic_erf_kind kind, relic_arena *scratch,
+                                  relic_error *err)
 {
-    relic_arena a;
     relic_erf_archive ar;
-    relic_arena_init_heap(&a, (size_t)256 << 20);
-    relic_status st = open_kind(data, size, kind, &a, &ar, err);
-    relic_arena_release(&a);
+    mut_mark m = mut_arena_mark(scratch);
+    relic_status st = open_kind(data, size, kind, scratch, &ar, err);
+    mut_arena_rewind(scratch, m);
     return st;
 }
 
-static relic_status erf_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status erf_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
-    return validate_kind(data, size, RELIC_ERF_KIND_ERF, err);
+    return validate_kind(data, size, RELIC_ERF_KIND_ERF, scratch, err);
 }
 
-static relic_status rim_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status rim_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
-    return validate_kind(data, size, RELIC_ERF_KIND_RIM, err);
+    return validate_kind(data, size, RELIC_ERF_KIND_RIM, scratch, err);
 }
 
 static relic_status erf_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
 {
-    relic_status st = erf_validate(data, size, err);
+    relic_status st = erf_validate(data, size, a, err);
     if (st != RELIC_OK) return st;
     relic_erf_view v;
     if ((st = relic_erf_validate(data, size, &v, err)) != RELIC_OK) return st;
@@ -92,7 +82,7 @@ static relic_status erf_load(const uint8_t *data, size_t size, relic_arena *a, v
 
 static relic_status rim_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
 {
-    relic_status st = rim_validate(data, size, err);
+    relic_status st = rim_validate(data, size, a, err);
     if (st != RELIC_OK) return st;
     relic_rim_view v;
     if ((st = relic_rim_validate(data, size, &v, err)) != RELIC_OK) return st;
@@ -123,12 +113,16 @@ static void resref(char *dst, const char *src, size_t n)
     dst[k] = 0;
 }
 
-static relic_status write_archive(relic_erf_archive *ar, relic_buf *out, relic_error *err)
+/* The container writer, its entry table and scratch from scratch. */
+static relic_status write_archive(relic_erf_archive *ar, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
-    return erf_write_scratch(ar, RELIC_ERF_LAYOUT_KEEP, out, NULL, err);
+    mut_mark m = mut_arena_mark(scratch);
+    relic_status st = relic_erf_archive_write(ar, RELIC_ERF_LAYOUT_KEEP, scratch, out, NULL, err);
+    mut_arena_rewind(scratch, m);
+    return st;
 }
 
-static relic_status erf_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status erf_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     const erf_model *m = model;
     if (m->erf.keys_count != m->erf.resources_count || m->erf.keys_count > UINT32_MAX)
@@ -139,7 +133,8 @@ static relic_status erf_write(const void *model, relic_buf *out, relic_error *er
     ar.erf = m->erf;
     ar.count = (uint32_t)m->erf.keys_count;
     ar.file_size = m->size;
-    ar.entries = calloc(ar.count ? ar.count : 1, sizeof *ar.entries);
+    mut_mark mk = mut_arena_mark(scratch);
+    ar.entries = relic_arena_array(scratch, ar.count ? ar.count : 1, sizeof *ar.entries, 16);
     if (!ar.entries) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for %u entries", (unsigned)ar.count);
     for (uint32_t i = 0; i < ar.count; i++) {
         const relic_erf_key *k = &m->erf.keys[i];
@@ -150,12 +145,12 @@ static relic_status erf_write(const void *model, relic_buf *out, relic_error *er
         e->unused = k->unused;
         place(e, m->file, m->size, m->erf.resources[i].offset_to_resource, m->erf.resources[i].resource_size);
     }
-    relic_status st = write_archive(&ar, out, err);
-    free(ar.entries);
+    relic_status st = write_archive(&ar, out, scratch, err);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 
-static relic_status rim_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status rim_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     const rim_model *m = model;
     if (m->rim.entries_count > UINT32_MAX) return relic_fail(err, RELIC_E_LIMIT, 0, "entries", "too many entries");
@@ -165,7 +160,8 @@ static relic_status rim_write(const void *model, relic_buf *out, relic_error *er
     ar.rim = m->rim;
     ar.count = (uint32_t)m->rim.entries_count;
     ar.file_size = m->size;
-    ar.entries = calloc(ar.count ? ar.count : 1, sizeof *ar.entries);
+    mut_mark mk = mut_arena_mark(scratch);
+    ar.entries = relic_arena_array(scratch, ar.count ? ar.count : 1, sizeof *ar.entries, 16);
     if (!ar.entries) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for %u entries", (unsigned)ar.count);
     for (uint32_t i = 0; i < ar.count; i++) {
         const relic_rim_entry *r = &m->rim.entries[i];
@@ -175,8 +171,8 @@ static relic_status rim_write(const void *model, relic_buf *out, relic_error *er
         e->res_id = r->res_id;
         place(e, m->file, m->size, r->offset, r->size);
     }
-    relic_status st = write_archive(&ar, out, err);
-    free(ar.entries);
+    relic_status st = write_archive(&ar, out, scratch, err);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 

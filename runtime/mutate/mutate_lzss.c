@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "groff_mutate.h"
+#include "mutate_arena.h"
 #include "relic_mutate_formats.h"
 #include "relic_lzss.h"
 
@@ -41,13 +42,12 @@ static const relic_mut_patch spz_patches[] = {
     { "spz.size", 0u, 4, 0, RELIC_MUT_PATCH_DERIVED },
 };
 
-static relic_status spz_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status spz_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
-    relic_arena a;
     relic_bytes b;
-    relic_arena_init_heap(&a, LZSS_MUTATE_LIMIT + 4096);
-    relic_status st = relic_lzss_container_decode(data, size, RELIC_LZSS_SPZ, LZSS_MUTATE_LIMIT, &a, &b, err);
-    relic_arena_release(&a);
+    mut_mark m = mut_arena_mark(scratch);
+    relic_status st = relic_lzss_container_decode(data, size, RELIC_LZSS_SPZ, LZSS_MUTATE_LIMIT, scratch, &b, err);
+    mut_arena_rewind(scratch, m);
     return st;
 }
 
@@ -64,13 +64,12 @@ static relic_status spz_load(const uint8_t *data, size_t size, relic_arena *a, v
     return RELIC_OK;
 }
 
-static relic_status spz_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status spz_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     const bytes_model *m = model;
-    relic_arena sa; /* encoder scratch: the mutator interface passes no arena */
-    relic_arena_init_heap(&sa, 0);
-    relic_status st = relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, m->data, m->size, &sa, out, err);
-    relic_arena_release(&sa);
+    mut_mark mk = mut_arena_mark(scratch);
+    relic_status st = relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, m->data, m->size, scratch, out, err);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 
@@ -82,16 +81,17 @@ const relic_mut_format *relic_mutator_spz(void)
 
 /* ---- SWP ---- */
 
-static relic_status swp_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status swp_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
     (void)data;
+    (void)scratch;
     if (size > LZSS_MUTATE_LIMIT) return relic_fail(err, RELIC_E_LIMIT, 0, "", "%zu bytes: larger than this mutator takes", size);
     return RELIC_OK;
 }
 
 static relic_status swp_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
 {
-    relic_status st = swp_validate(data, size, err);
+    relic_status st = swp_validate(data, size, a, err);
     if (st != RELIC_OK) return st;
     bytes_model *m = relic_arena_alloc(a, sizeof *m, 16);
     uint8_t *copy = relic_arena_alloc(a, size ? size : 1, 16);
@@ -103,8 +103,9 @@ static relic_status swp_load(const uint8_t *data, size_t size, relic_arena *a, v
     return RELIC_OK;
 }
 
-static relic_status swp_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status swp_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     const bytes_model *m = model;
     relic_buf_append(out, m->data, m->size);
     return out->failed ? relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for %zu bytes", m->size) : RELIC_OK;
@@ -140,15 +141,14 @@ static relic_status szdd_inner(const uint8_t *data, size_t size, relic_arena *a,
     return relic_lzss_container_decode(data, size, RELIC_LZSS_SZDD, LZSS_MUTATE_LIMIT, a, groff, err);
 }
 
-static relic_status szdd_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status szdd_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
-    relic_arena a;
     relic_bytes g;
     uint8_t missing;
-    relic_arena_init_heap(&a, LZSS_MUTATE_LIMIT + 4096);
-    relic_status st = szdd_inner(data, size, &a, &g, &missing, err);
-    if (st == RELIC_OK) st = relic_groff_mutator.validate(g.data, g.size, err);
-    relic_arena_release(&a);
+    mut_mark m = mut_arena_mark(scratch);
+    relic_status st = szdd_inner(data, size, scratch, &g, &missing, err);
+    if (st == RELIC_OK) st = relic_groff_mutator.validate(g.data, g.size, scratch, err);
+    mut_arena_rewind(scratch, m);
     return st;
 }
 
@@ -170,20 +170,19 @@ static relic_status szdd_load(const uint8_t *data, size_t size, relic_arena *a, 
     return RELIC_OK;
 }
 
-static relic_status szdd_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status szdd_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     relic_buf g;
     szdd_extra x;
     memcpy(&x, (const uint8_t *)model + root_size(), sizeof x);
-    relic_buf_init(&g, 0);
-    relic_status st = relic_groff_mutator.write(model, &g, err);
-    if (st == RELIC_OK) {
-        relic_arena sa; /* encoder scratch: the mutator interface passes no arena */
-        relic_arena_init_heap(&sa, 0);
-        st = relic_lzss_container_encode(RELIC_LZSS_SZDD, RELIC_LZSS_FAST, x.missing_char, g.data, g.size, &sa, out, err);
-        relic_arena_release(&sa);
-    }
-    relic_buf_free(&g);
+    mut_mark m = mut_arena_mark(scratch);
+    relic_buf_init_arena(&g, scratch, 0);
+    relic_status st = relic_groff_mutator.write(model, &g, scratch, err);
+    if (st == RELIC_OK && g.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the GROFF bytes");
+    if (st == RELIC_OK)
+        st = relic_lzss_container_encode(RELIC_LZSS_SZDD, RELIC_LZSS_FAST, x.missing_char, g.data, g.size, scratch, out,
+                                         err);
+    mut_arena_rewind(scratch, m);
     return st;
 }
 

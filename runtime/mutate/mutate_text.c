@@ -16,12 +16,11 @@
  * block keyword). */
 #include <string.h>
 
+#include "mutate_arena.h"
 #include "relic_mutate_formats.h"
 #include "relic_tpm.h"
 #include "relic_tri.h"
 #include "relic_trr.h"
-
-#define TEXT_ARENA ((size_t)1 << 30)
 
 /* The first byte of the text: the invalid mode's stale value. */
 static const relic_mut_patch first_byte[] = {
@@ -45,13 +44,12 @@ static const relic_mut_field tri_fields[] = {
 };
 static const relic_mut_struct tri_structs[] = { { "tri", sizeof(tri_model), tri_fields, 2 } };
 
-static relic_status tri_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status tri_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
-    relic_arena a;
     relic_tri_mesh m;
-    relic_arena_init_heap(&a, TEXT_ARENA);
-    relic_status st = relic_tri_parse(NULL, data, size, &a, &m, err);
-    relic_arena_release(&a);
+    mut_mark mk = mut_arena_mark(scratch);
+    relic_status st = relic_tri_parse(NULL, data, size, scratch, &m, err);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 
@@ -70,8 +68,9 @@ static relic_status tri_load(const uint8_t *data, size_t size, relic_arena *a, v
     return RELIC_OK;
 }
 
-static relic_status tri_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status tri_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     const tri_model *m = model;
     if (m->vertex_count > RELIC_TRI_MAX_COUNT || m->triangle_count > RELIC_TRI_MAX_COUNT)
         return relic_fail(err, RELIC_E_LIMIT, 0, "", "more than %u vertices or triangles", (unsigned)RELIC_TRI_MAX_COUNT);
@@ -98,13 +97,12 @@ static const relic_mut_field trr_fields[] = {
 };
 static const relic_mut_struct trr_structs[] = { { "trr", sizeof(trr_model), trr_fields, 1 } };
 
-static relic_status trr_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status trr_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
-    relic_arena a;
     relic_trr_points p;
-    relic_arena_init_heap(&a, TEXT_ARENA);
-    relic_status st = relic_trr_parse(NULL, data, size, &a, &p, err);
-    relic_arena_release(&a);
+    mut_mark mk = mut_arena_mark(scratch);
+    relic_status st = relic_trr_parse(NULL, data, size, scratch, &p, err);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 
@@ -121,8 +119,9 @@ static relic_status trr_load(const uint8_t *data, size_t size, relic_arena *a, v
     return RELIC_OK;
 }
 
-static relic_status trr_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status trr_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     const trr_model *m = model;
     relic_trr_points p = { m->points, m->count };
     return relic_trr_write(&p, out, err);
@@ -199,13 +198,12 @@ static const relic_mut_struct tpm_structs[] = {
     { "tpm", sizeof(tpm_model), tpm_file_fields, 1 },
 };
 
-static relic_status tpm_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status tpm_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
-    relic_arena a;
     relic_tpm_file f;
-    relic_arena_init_heap(&a, TEXT_ARENA);
-    relic_status st = relic_tpm_parse(NULL, data, size, &a, &f, err);
-    relic_arena_release(&a);
+    mut_mark mk = mut_arena_mark(scratch);
+    relic_status st = relic_tpm_parse(NULL, data, size, scratch, &f, err);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 
@@ -248,15 +246,14 @@ static relic_status tpm_load(const uint8_t *data, size_t size, relic_arena *a, v
     return RELIC_OK;
 }
 
-static relic_status tpm_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status tpm_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     const tpm_model *m = model;
     if (m->block_count > RELIC_TPM_MAX_ELEMENTS)
         return relic_fail(err, RELIC_E_LIMIT, 0, "blocks", "%zu blocks", m->block_count);
-    relic_arena a;
-    relic_arena_init_heap(&a, TEXT_ARENA);
+    mut_mark mk = mut_arena_mark(scratch);
     relic_tpm_file f = { NULL, (uint32_t)m->block_count, m->comments, m->comment_count };
-    f.blocks = relic_arena_array(&a, m->block_count ? m->block_count : 1, sizeof *f.blocks, 16);
+    f.blocks = relic_arena_array(scratch, m->block_count ? m->block_count : 1, sizeof *f.blocks, 16);
     relic_status st = f.blocks ? RELIC_OK : relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the blocks");
     for (size_t i = 0; st == RELIC_OK && i < m->block_count; i++) {
         const tpm_mblock *o = &m->blocks[i];
@@ -281,7 +278,7 @@ static relic_status tpm_write(const void *model, relic_buf *out, relic_error *er
         b->prop_count = (uint32_t)o->prop_count;
     }
     if (st == RELIC_OK) st = relic_tpm_write(&f, out, err);
-    relic_arena_release(&a);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 

@@ -16,9 +16,9 @@
  * splice); the text is split again before the next change. Deterministic
  * for (input, second input, seed, flags); never more than max bytes out. */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "mutate_arena.h"
 #include "relic_mutate_formats.h"
 
 /* ---- vocabularies ---- */
@@ -129,7 +129,20 @@ typedef struct mt {
     uint8_t scratch[SCRATCH];
     uint8_t *alt;        /* whole-text rewrites (line ends everywhere) */
     size_t alt_cap;
+    relic_arena *a;      /* the caller's scratch: every buffer above */
+    int nomem;           /* a buffer could not grow: the call fails */
 } mt;
+
+/* A buffer of `bytes` in the arena holding the first `keep` bytes of old:
+ * the arena's realloc (the old copy stays until relic_mutate_tokens
+ * rewinds the arena at its end; buffers double, so at most as much again). */
+static void *regrow(mt *c, const void *old, size_t keep, size_t bytes)
+{
+    void *p = relic_arena_alloc(c->a, bytes ? bytes : 1, 16);
+    if (!p) c->nomem = 1;
+    if (p && keep) memcpy(p, old, keep);
+    return p;
+}
 
 /* The mutators' splitmix64 (relic_mutate.h): deterministic for a seed. */
 static size_t below(mt *c, size_t n) { return n ? (size_t)(relic_mutate_rand(&c->rng) % n) : 0; }
@@ -210,7 +223,7 @@ static int tokenize(mt *c)
     for (size_t at = 0; at < c->size;) {
         if (c->ntok == c->tok_cap) {
             size_t nc = c->tok_cap ? c->tok_cap * 2 : 256;
-            tok *t = realloc(c->toks, nc * sizeof *t);
+            tok *t = nc <= SIZE_MAX / sizeof *t ? regrow(c, c->toks, c->ntok * sizeof *t, nc * sizeof *t) : NULL;
             if (!t) return 0;
             c->toks = t;
             c->tok_cap = nc;
@@ -600,7 +613,7 @@ static int op_space(mt *c, splice *sp)
         const char *eol = pick(c, line_ends, 3);
         size_t el = strlen(eol), need = c->size + c->nkind[TK_EOL] * el;
         if (need > c->alt_cap) {
-            uint8_t *a = realloc(c->alt, need);
+            uint8_t *a = regrow(c, NULL, 0, need);
             if (!a) return 0;
             c->alt = a;
             c->alt_cap = need;
@@ -775,7 +788,7 @@ static int apply(mt *c, const splice *sp)
     if (need > c->cap) {
         size_t nc = c->cap * 2 > need ? c->cap * 2 : need;
         if (nc > c->max) nc = c->max;
-        uint8_t *t = realloc(c->text, nc ? nc : 1);
+        uint8_t *t = regrow(c, c->text, c->size, nc);
         if (!t) return 0;
         c->text = t;
         c->cap = nc;
@@ -820,16 +833,18 @@ static void log_change(mt *c, const splice *sp, const char *op, relic_token_edit
 }
 
 relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, size_t n, const uint8_t *in2, size_t n2,
-                                 uint64_t seed, unsigned flags, uint8_t *out, size_t max, size_t *out_size,
-                                 relic_token_log *log, relic_error *err)
+                                 uint64_t seed, unsigned flags, relic_arena *scratch, uint8_t *out, size_t max,
+                                 size_t *out_size, relic_token_log *log, relic_error *err)
 {
-    if (!v || (!in && n) || (!in2 && n2) || !out_size || (!out && max))
+    if (!v || (!in && n) || (!in2 && n2) || !out_size || (!out && max) || !scratch)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "relic_mutate_tokens: NULL argument");
     if (log) log->nlog = 0;
     if ((n < max ? n : max) > UINT32_MAX || n2 > UINT32_MAX)
         return relic_fail(err, RELIC_E_LIMIT, 0, "", "relic_mutate_tokens: texts of 4 GiB or more are not split");
-    mt *c = calloc(1, sizeof *c);
+    mut_mark mk = mut_arena_mark(scratch);
+    mt *c = relic_arena_alloc(scratch, sizeof *c, 16);
     if (!c) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the token mutator");
+    c->a = scratch;
     c->v = v;
     c->rng = seed;
     c->max = max;
@@ -838,7 +853,7 @@ relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, 
     size_t n0 = n < max ? n : max;
     relic_status st = RELIC_OK;
     c->cap = n0 + 64 < max ? n0 + 64 : max;
-    if (!(c->text = malloc(c->cap ? c->cap : 1))) st = RELIC_E_NOMEM;
+    if (!(c->text = regrow(c, NULL, 0, c->cap))) st = RELIC_E_NOMEM;
     /* a change that leaves the text as it was (a respelling to the same
      * bytes) is tried again, a bounded number of times */
     for (int attempt = 0; attempt < 8 && st == RELIC_OK; attempt++) {
@@ -864,6 +879,7 @@ relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, 
                 op = pick_op(c);
                 ok = ops[op].fn(c, &sp);
             }
+            if (c->nomem) { st = RELIC_E_NOMEM; break; }
             if (!ok) continue;
             if (log && log->nlog < RELIC_MUTATE_TOKENS_MAX_LOG)
                 log_change(c, &sp, ops[op].name, &log->log[log->nlog++]);
@@ -877,9 +893,6 @@ relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, 
     } else {
         relic_fail(err, st, 0, "", "no memory for the token mutator");
     }
-    free(c->text);
-    free(c->toks);
-    free(c->alt);
-    free(c);
+    mut_arena_rewind(scratch, mk);
     return st;
 }

@@ -49,6 +49,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mutate_arena.h"
 #include "relic_gen.h"
 #include "relic_mutate_formats.h"
 #include "relic_trn.h"
@@ -125,7 +126,7 @@ static void keep_first(void *ctx, const relic_error *e)
     if (f->n++ == 0) f->err = *e;
 }
 
-static relic_status trn_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status trn_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
     relic_trn_view v;
     relic_status st = relic_trn_validate(data, size, &v, err);
@@ -133,11 +134,10 @@ static relic_status trn_validate(const uint8_t *data, size_t size, relic_error *
     first_problem fp;
     memset(&fp, 0, sizeof fp);
     relic_trn_check_container(&v, keep_first, &fp);
-    relic_arena a;
     relic_trn_trn m;
-    relic_arena_init_heap(&a, (size_t)4 << 30);
-    if (!fp.n && (st = relic_trn_decode(&v, &a, &m, err)) != RELIC_OK) {
-        relic_arena_release(&a);
+    mut_mark mk = mut_arena_mark(scratch);
+    if (!fp.n && (st = relic_trn_decode(&v, scratch, &m, err)) != RELIC_OK) {
+        mut_arena_rewind(scratch, mk);
         return st;
     }
     for (size_t i = 0; !fp.n && i < m.packets_count; i++) {
@@ -145,15 +145,15 @@ static relic_status trn_validate(const uint8_t *data, size_t size, relic_error *
         relic_trn_aswm w;
         char path[64];
         snprintf(path, sizeof path, "packets[%zu].aswm", i);
-        if ((st = relic_trn_aswm_read(&m.packets[i], TRN_CHECK_ASWM_LIMIT, &a, &w, err)) != RELIC_OK) {
+        if ((st = relic_trn_aswm_read(&m.packets[i], TRN_CHECK_ASWM_LIMIT, scratch, &w, err)) != RELIC_OK) {
             relic_gen_path_prefix(err, "packets", (long long)i);
-            relic_arena_release(&a);
+            mut_arena_rewind(scratch, mk);
             return st;
         }
         relic_trn_check_aswm(&w, path, 1, keep_first, &fp);
     }
-    if (!fp.n) relic_trn_check_terrain(&m, &a, keep_first, &fp);
-    relic_arena_release(&a);
+    if (!fp.n) relic_trn_check_terrain(&m, scratch, keep_first, &fp);
+    mut_arena_rewind(scratch, mk);
     if (!fp.n) return RELIC_OK;
     if (err) *err = fp.err;
     return fp.err.code != RELIC_OK ? fp.err.code : RELIC_E_RANGE;
@@ -342,12 +342,11 @@ static int repack(const relic_trn_aswm *w, int level, const uint8_t *orig, relic
     return done;
 }
 
-static relic_status trn_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status trn_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     const trn_model *m = model;
     relic_trn_trn t = m->trn;
-    relic_arena a;
-    relic_arena_init_heap(&a, (size_t)1 << 30);
+    mut_mark mk = mut_arena_mark(scratch);
     relic_status st = RELIC_OK;
     int copied = 0, level = TRN_MUT_ZLIB_LEVEL;
     if (out->limit) {
@@ -368,8 +367,8 @@ static relic_status trn_write(const void *model, relic_buf *out, relic_error *er
         if (memcmp(cur, &m->walkmeshes0[i], sizeof *cur) == 0) continue;
         if (!copied) {
             /* private packet and directory arrays: the model stays as it is */
-            relic_trn_packet *p = relic_arena_array(&a, t.packets_count + 1, sizeof *p, 16);
-            relic_trn_directory_entry *d = relic_arena_array(&a, t.directory_count + 1, sizeof *d, 16);
+            relic_trn_packet *p = relic_arena_array(scratch, t.packets_count + 1, sizeof *p, 16);
+            relic_trn_directory_entry *d = relic_arena_array(scratch, t.directory_count + 1, sizeof *d, 16);
             if (!p || !d) {
                 st = relic_fail(err, RELIC_E_NOMEM, 0, "packets", "no memory");
                 break;
@@ -383,11 +382,11 @@ static relic_status trn_write(const void *model, relic_buf *out, relic_error *er
         relic_trn_aswm w = *cur;
         char path[48];
         snprintf(path, sizeof path, "walkmeshes[%zu]", i);
-        if ((st = repair_islands(&w, &a, err)) != RELIC_OK || (st = repair_tiles(&w, &a, err)) != RELIC_OK) {
+        if ((st = repair_islands(&w, scratch, err)) != RELIC_OK || (st = repair_tiles(&w, scratch, err)) != RELIC_OK) {
             relic_gen_path_prefix(err, "walkmeshes", (long long)i);
             break;
         }
-        int n = repack(&w, level, m->aswm0[i], &t, &a, err);
+        int n = repack(&w, level, m->aswm0[i], &t, scratch, err);
         if (n < 0) {
             relic_gen_path_prefix(err, "walkmeshes", (long long)i);
             st = err ? err->code : RELIC_E_ARGUMENT;
@@ -398,7 +397,7 @@ static relic_status trn_write(const void *model, relic_buf *out, relic_error *er
         }
     }
     if (st == RELIC_OK) st = relic_trn_write(&t, out, err);
-    relic_arena_release(&a);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 

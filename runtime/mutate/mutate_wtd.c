@@ -33,6 +33,7 @@
  * whole zerotree decoded and synthesised (relic_wtd_decode_terrain). */
 #include <string.h>
 
+#include "mutate_arena.h"
 #include "relic_mutate_formats.h"
 #include "relic_wtd.h"
 #include "wtd_mutate.h"
@@ -86,30 +87,31 @@ static const relic_mut_patch patches[] = {
 /* Largest terrain file handled (the game indexes fewer than 2^27 bits). */
 #define WTD_MUTATE_MAX ((size_t)RELIC_WTD_GAME_MAX_BITS / 8)
 
-static relic_status wtd_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status wtd_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
-    relic_arena a;
     relic_wtd_terrain t;
-    relic_arena_init_heap(&a, (size_t)1 << 30);
-    relic_status st = relic_wtd_decode_terrain(data, size, &a, &t, err);
-    relic_arena_release(&a);
+    mut_mark mk = mut_arena_mark(scratch);
+    relic_status st = relic_wtd_decode_terrain(data, size, scratch, &t, err);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 
 /* The coefficients and heights of a small grid whose tree decodes; m->n
- * stays 0 (no grid: the opaque path only) otherwise. */
-static void load_grid(const uint8_t *data, size_t size, relic_arena *a, wtd_model *m)
+ * stays 0 (no grid: the opaque path only) otherwise. 0 when a ran out (a
+ * smaller arena must not quietly give another mutant). */
+static int load_grid(const uint8_t *data, size_t size, relic_arena *a, wtd_model *m)
 {
     const relic_wtd_quad_rect *q = &m->header.mapping.quad_extents;
-    if (q->size_x != q->size_y || q->size_x < 1 || (uint32_t)q->size_x > WTD_GRID_MAX) return;
+    if (q->size_x != q->size_y || q->size_x < 1 || (uint32_t)q->size_x > WTD_GRID_MAX) return 1;
     uint32_t n = (uint32_t)q->size_x;
     size_t nn = (size_t)n * n;
     int32_t *coef = relic_arena_array(a, nn, sizeof *coef, _Alignof(int32_t));
     int32_t *heights = relic_arena_array(a, nn, sizeof *heights, _Alignof(int32_t));
-    if (!coef || !heights) return;
+    if (!coef || !heights) return 0;
     memset(coef, 0, nn * sizeof *coef);
     relic_error e;
-    if (relic_wtd_read_tree(data, size, &m->header, coef, NULL, &e) != RELIC_OK) return;
+    relic_status st = relic_wtd_read_tree(data, size, &m->header, coef, NULL, &e);
+    if (st != RELIC_OK) return st != RELIC_E_NOMEM;
     memcpy(heights, coef, nn * sizeof *heights);
     relic_wtd_synthesise(heights, n);
     m->coef = coef;
@@ -119,6 +121,7 @@ static void load_grid(const uint8_t *data, size_t size, relic_arena *a, wtd_mode
     m->coef0 = coef;
     m->heights0 = heights;
     m->n = n;
+    return 1;
 }
 
 /* The header and parameter block are validated here; the whole terrain
@@ -142,7 +145,7 @@ static relic_status wtd_load(const uint8_t *data, size_t size, relic_arena *a, v
     m->header0 = m->header;
     m->tree0 = m->tree;
     m->tree0_count = m->tree_count;
-    load_grid(data, size, a, m);
+    if (!load_grid(data, size, a, m)) return relic_fail(err, RELIC_E_NOMEM, 0, "coefficients", "no memory for the grid");
     *model = m;
     return RELIC_OK;
 }
@@ -186,7 +189,7 @@ static void regrid(const int32_t *src, size_t count, uint32_t n, int32_t *g, uin
 /* Re-encode the tree of a model whose grid changed (see the file comment)
  * and append the file to out. */
 static relic_status write_grid(const wtd_model *m, int from_coef, int size_from_header, relic_buf *out,
-                               relic_error *err)
+                               relic_arena *scratch, relic_error *err)
 {
     const int32_t *src = from_coef ? m->coef : m->heights;
     size_t count = from_coef ? m->coef_count : m->heights_count;
@@ -199,18 +202,21 @@ static relic_status write_grid(const wtd_model *m, int from_coef, int size_from_
         map.world_extents.size_x = (float)s * map.quad_to_world_x.scale;
         map.world_extents.size_y = (float)s * map.quad_to_world_y.scale;
     }
-    relic_arena a;
-    relic_arena_init_heap(&a, (size_t)64 << 20);
+    mut_mark mk = mut_arena_mark(scratch);
     relic_buf enc, h;
-    relic_buf_init(&enc, 0);
-    relic_buf_init(&h, 0);
     relic_status st = RELIC_OK;
-    int32_t *g = relic_arena_array(&a, (size_t)s * s, sizeof *g, _Alignof(int32_t));
+    int32_t *g = relic_arena_array(scratch, (size_t)s * s, sizeof *g, _Alignof(int32_t));
     if (!g) st = relic_fail(err, RELIC_E_NOMEM, 0, "grid", "no memory for a %u x %u grid", s, s);
     if (st == RELIC_OK) {
         regrid(src, count, m->n, g, s);
-        st = from_coef ? relic_wtd_encode_tree(g, s, &map, &a, &enc, NULL, err)
-                       : relic_wtd_encode(g, s, &map, NULL, &a, &enc, NULL, err);
+        /* the header after the tree, so the tree's buffer grows in place */
+        relic_buf_init_arena(&enc, scratch, 0);
+        st = from_coef ? relic_wtd_encode_tree(g, s, &map, scratch, &enc, NULL, err)
+                       : relic_wtd_encode(g, s, &map, NULL, scratch, &enc, NULL, err);
+        if (st == RELIC_OK && enc.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "tree", "no memory for the tree");
+    }
+    if (st == RELIC_OK) {
+        relic_buf_init_arena(&h, scratch, 0);
     }
     /* The encoder writes the counts it made and the root scaling value; a
      * header value the engine changed is kept. */
@@ -224,6 +230,7 @@ static relic_status write_grid(const wtd_model *m, int from_coef, int size_from_
         hdr.mapping = map;
         st = relic_wtd_write(&hdr, &h, err);
     }
+    if (st == RELIC_OK && h.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "header", "no memory for the header");
     if (st == RELIC_OK && h.size != RELIC_WTD_WTD_SIZE)
         st = relic_fail(err, RELIC_E_LAYOUT, 0, "header", "the header wrote %zu bytes", h.size);
     if (st == RELIC_OK && enc.size > WTD_MUTATE_MAX)
@@ -233,18 +240,18 @@ static relic_status write_grid(const wtd_model *m, int from_coef, int size_from_
         relic_buf_append(out, enc.data, enc.size);
         if (out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for %zu bytes", enc.size);
     }
-    relic_buf_free(&h);
-    relic_buf_free(&enc);
-    relic_arena_release(&a);
+    mut_arena_rewind(scratch, mk);
     return st;
 }
 
 /* The header by the generated writer and the opaque tree bytes after it. */
 static relic_status write_opaque(const wtd_model *m, relic_buf *out, relic_error *err)
 {
+    uint8_t hb[RELIC_WTD_WTD_SIZE + 1]; /* the header's bytes (+1: relic_buf_init_fixed) */
     relic_buf h;
-    relic_buf_init(&h, 0);
+    relic_buf_init_fixed(&h, hb, sizeof hb);
     relic_status st = relic_wtd_write(&m->header, &h, err);
+    if (st == RELIC_OK && h.failed) st = relic_fail(err, RELIC_E_LAYOUT, 0, "header", "the header outgrew its bytes");
     if (st == RELIC_OK && h.size != RELIC_WTD_WTD_SIZE)
         st = relic_fail(err, RELIC_E_LAYOUT, 0, "header", "the header wrote %zu bytes", h.size);
     size_t n = RELIC_WTD_WTD_SIZE + m->tree_count;
@@ -262,7 +269,6 @@ static relic_status write_opaque(const wtd_model *m, relic_buf *out, relic_error
                 out->data[base + (k ^ 3)] = b;
             }
     }
-    relic_buf_free(&h);
     return st;
 }
 
@@ -306,7 +312,7 @@ static void square_quad(wtd_model *m)
 /* Re-encode when the grid or (to a size the grid path handles) the quad
  * size changed; refuse combinations whose changes one output cannot carry
  * (the engine then tries another mutation), so the log stays true. */
-static relic_status wtd_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status wtd_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     wtd_model copy = *(const wtd_model *)model;
     const wtd_model *m = &copy;
@@ -326,7 +332,7 @@ static relic_status wtd_write(const void *model, relic_buf *out, relic_error *er
     const int tree_ch = m->tree != m->tree0 || m->tree_count != m->tree0_count;
     if ((coef_ch && heights_ch) || tree_ch)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, "tree", "the tree bytes and the grid changed together");
-    return write_grid(m, coef_ch, size_ch, out, err);
+    return write_grid(m, coef_ch, size_ch, out, scratch, err);
 }
 
 const relic_mut_format *relic_mutator_wtd(void)

@@ -24,6 +24,7 @@
 #include "relic_mutate_formats.h"
 #include "tpa_mutate.h"
 #include "trn_mutate.h"
+#include "../mutate_scratch.h"
 
 static double now(void)
 {
@@ -57,7 +58,7 @@ static void bench_with(const char *name, const relic_mut_format *f, tree_mutator
         do {
             for (int i = 0; i < 8; i++)
                 if ((tree ? tree(m.bytes.data, m.bytes.size, NULL, 0, seed++, modes[k], &out, NULL, &err)
-                          : relic_mutate(f, m.bytes.data, m.bytes.size, NULL, 0, seed++, modes[k], &out, NULL, &err)) == RELIC_OK)
+                          : relic_mutate(f, m.bytes.data, m.bytes.size, NULL, 0, seed++, modes[k], test_scratch(), &out, NULL, &err)) == RELIC_OK)
                     done++;
                 else
                     failed++;

@@ -131,7 +131,9 @@ static uint32_t label_index(wstate *w, const char *label)
         if (e == 0) {
             uint32_t idx = (uint32_t)(w->labels.size / 16);
             relic_buf_append(&w->labels, key, 16);
-            w->hash[slot] = idx + 1;
+            /* out of memory: no entry pointing past the labels (the write
+             * then fails on labels.failed) */
+            if (!w->labels.failed) w->hash[slot] = idx + 1;
             return idx;
         }
         if (memcmp(w->labels.data + (size_t)(e - 1) * 16, key, 16) == 0) return e - 1;

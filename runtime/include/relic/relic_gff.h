@@ -440,6 +440,16 @@ relic_status relic_gff_json_print_doc_strrefs(const relic_gff_doc *d, relic_gff_
  *  relic_gff_json_print_doc. */
 relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
                                        relic_error *err);
+/** relic_gff_json_print_tree with the written bytes, their index and the
+ *  printer's scratch all from scratch: no heap call when out is over caller
+ *  memory or in an arena (relic_gff_json_print_tree takes out's own arena
+ *  for an arena buffer, a heap arena otherwise). Needs about the written
+ *  file's size three times plus relic_gff_json_print_doc_in's scratch;
+ *  the bytes stay allocated until the caller releases the arena. Errors:
+ *  as relic_gff_json_print_tree; RELIC_E_ARGUMENT when scratch is NULL;
+ *  RELIC_E_NOMEM when scratch or out runs out. */
+relic_status relic_gff_json_print_tree_in(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
+                                          relic_arena *scratch, relic_error *err);
 
 /** A float or double as nwn_gff prints it (neverwinter.nim stores a FLOAT
  *  in a JSON float, i.e. as f64; Nim prints an f64 as its shortest

@@ -227,6 +227,13 @@ unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic
  *  lie back to back in directory order (else RELIC_E_UNSUPPORTED: use the
  *  plain groff JSON). */
 relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic_error *err);
+/** relic_grf_json_print with its scratch (the container's JSON, the symbol
+ *  index) from scratch: no heap call when out is over caller memory or in
+ *  an arena (relic_grf_json_print takes out's own arena for an arena
+ *  buffer, a heap arena otherwise). Errors: as relic_grf_json_print;
+ *  RELIC_E_ARGUMENT when scratch is NULL; RELIC_E_NOMEM when scratch or
+ *  out runs out. */
+relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, relic_arena *scratch, relic_error *err);
 
 /** Read the whole-file JSON back into a container model (sections encoded
  *  from "contents", laid out back to back). Errors: those of the readers,

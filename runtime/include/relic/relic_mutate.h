@@ -89,12 +89,15 @@ typedef struct relic_mut_format {
     uint32_t root;                 /**< index of the root struct */
     const relic_mut_patch *patches;
     uint32_t npatches;
-    /** Validate and decode data into a model allocated from a. */
+    /** Validate and decode data into a model allocated from a (any
+     *  scratch the check needs comes from a too). */
     relic_status (*load)(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err);
-    /** The generated writer. */
-    relic_status (*write)(const void *model, relic_buf *out, relic_error *err);
-    /** The generated validator. */
-    relic_status (*validate)(const uint8_t *data, size_t size, relic_error *err);
+    /** The generated writer; a hand-written one takes its scratch from
+     *  scratch (the mutator's arena; out may grow in it as well). */
+    relic_status (*write)(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err);
+    /** The generated validator; a hand-written check that needs memory
+     *  takes it from scratch, which relic_mutate rewinds afterwards. */
+    relic_status (*validate)(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err);
 } relic_mut_format;
 
 /** One change: field path, operation, value before and after (text). */
@@ -137,11 +140,25 @@ enum {
  *  (cleared first). Default mode: the output validates and differs from
  *  the input. RELIC_MUTATE_INVALID: the output is rejected by the validator.
  *  in2 (may be NULL) is a second file of the format to splice structs from.
- *  Tries up to 64 mutations, each from the original input. Errors: the
- *  validator's error when in does not validate; RELIC_E_LIMIT when no try
- *  gave a suitable output; RELIC_E_NOMEM. res (may be NULL) gets the log. */
+ *  Tries up to 64 mutations, each from the original input.
+ *  Memory: every byte the mutator needs (the decoded models, the changed
+ *  arrays, the hand-written formats' scratch) comes from scratch, which is
+ *  rewound between tries, so a buffer arena is reused try after try (a heap
+ *  arena may keep a block per try until the caller releases it); what it
+ *  held is garbage afterwards. out is the caller's (an arena or fixed
+ *  buffer keeps the call heap-free; it must not grow in scratch). About 16
+ *  times n + n2 is ample for the generated formats; see docs/fuzzing.md
+ *  ("Memory") for the hand-written ones. Errors: RELIC_E_ARGUMENT (NULL
+ *  f, in, out or scratch); the validator's error when in does not
+ *  validate; RELIC_E_LIMIT when no try gave a suitable output;
+ *  RELIC_E_NOMEM as soon as scratch runs out (in any try: the call does
+ *  not fall back to smaller mutants, so its result does not depend on the
+ *  arena's size; a writer's RELIC_E_NOMEM with out->failed set is out's
+ *  limit instead, and that try is dropped). res (may be NULL) gets the
+ *  log. */
 relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n, const uint8_t *in2, size_t n2,
-                          uint64_t seed, unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
+                          uint64_t seed, unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,
+                          relic_error *err);
 
 /** The byte-level cross-over the fuzz targets fall back to when an input
  *  does not parse: a prefix of a (length chosen by seed) followed by a

@@ -71,6 +71,9 @@ const relic_mut_format *relic_mutator_groff_szdd(void);
  *  and checked, terrain and water packets). Built once. */
 const relic_mut_format *relic_mutator_trn_aswm(void);
 
+/* Memory of the three entry points below: as relic_mutate's (scratch gives
+ * every byte, rewound between tries; out is the caller's). */
+
 /** Mutate the GFF V3.2 file in[0..n) through its tree (gff_tree_mutate.c,
  *  relic_gff_tree): 1-3 changes, each one of: a field's value set to a
  *  boundary value of its type (integers 0, 1, -1, min, max, old +- 1;
@@ -102,7 +105,8 @@ const relic_mut_format *relic_mutator_trn_aswm(void);
  *  tries gave no suitable output; RELIC_E_NOMEM. res (may be NULL) gets the
  *  log (field path such as Creature_List[2].Tag, operation, values). */
 relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
-                              unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
+                              unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,
+                              relic_error *err);
 
 /** Mutate the KotOR BWM walkmesh in[0..n) (.wok/.pwk/.dwk) through its
  *  geometry (mutate_bwm.c; PyKotor wiki, KotOR BWM file format, PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py): 1-3 changes, each
@@ -138,7 +142,8 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
  *  suitable output; RELIC_E_NOMEM. res (may be NULL) gets the log (paths
  *  such as vertices[3].z, faces[7], materials[2]). */
 relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, size_t n2, uint64_t seed,
-                              unsigned flags, relic_buf *out, relic_mutate_result *res, relic_error *err);
+                              unsigned flags, relic_arena *scratch, relic_buf *out, relic_mutate_result *res,
+                              relic_error *err);
 /** A text format's vocabulary for relic_mutate_tokens (mutate_tokens.c):
  *  keywords and property names (words, also tried in other letter cases),
  *  punctuation tokens, and whole lines typical of the format (some broken
@@ -197,11 +202,41 @@ typedef struct relic_token_log {
  *  in2's from a line start. The input need not be valid. The result (at
  *  most max bytes) goes to out, which may be in itself; *out_size gets its
  *  length. Deterministic for (in, in2, seed, flags). log (may be NULL) gets
- *  the changes. Errors: RELIC_E_ARGUMENT (NULL arguments), RELIC_E_LIMIT
- *  (a text of 4 GiB or more), RELIC_E_NOMEM. */
+ *  the changes. Memory: the token list and the text being edited come from
+ *  scratch (about 40 bytes per token plus twice the text and max; what it
+ *  held is garbage afterwards). Errors: RELIC_E_ARGUMENT (NULL arguments),
+ *  RELIC_E_LIMIT (a text of 4 GiB or more), RELIC_E_NOMEM (scratch ran
+ *  out). */
 relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, size_t n, const uint8_t *in2, size_t n2,
-                                 uint64_t seed, unsigned flags, uint8_t *out, size_t max, size_t *out_size,
-                                 relic_token_log *log, relic_error *err);
+                                 uint64_t seed, unsigned flags, relic_arena *scratch, uint8_t *out, size_t max,
+                                 size_t *out_size, relic_token_log *log, relic_error *err);
+
+/** The name relic_mutate_buffer uses for format, or (format NULL or "")
+ *  for what relic_detect finds in data[0..size): one of bwm, gff, erf,
+ *  rim, trn, wtd, groff, tpa, cau, pid, spz, swp, tpm, tri, trr; NULL when
+ *  relic has no mutator for it. */
+const char *relic_mutate_buffer_format(const char *format, const uint8_t *data, size_t size);
+
+/** One structure-aware mutation of data[0..size) in place, for a fuzzer
+ *  that is not relic's (mutate_any.c): call it from your own
+ *  LLVMFuzzerCustomMutator (data, size, max = MaxSize, seed = Seed) or an
+ *  AFL++ custom mutator (fuzz/afl/relic_afl.c does). format names the
+ *  format (relic_mutate_buffer_format's names; NULL: detected from data).
+ *  The seed picks the mutator (GFF and BWM: the tree mutator three calls in
+ *  four, else the tables; TPM, TRI, TRR: the token mutator one call in
+ *  four; ERF, TRN, GROFF: the container mutator, then the plain tables),
+ *  the invalid mode one call in four, and, when data2[0..size2) is given
+ *  (another input of the format; may be NULL), a crossover one call in
+ *  two. Outputs are not validated: the target judges them. Memory: the
+ *  output (max + 1 bytes) and every mutator byte from scratch, rewound
+ *  before returning (relic_mutate's needs plus max; 64 MiB is ample for
+ *  inputs up to 1 MiB). Returns the new size (at most max), or 0 when no
+ *  mutant came (unknown format, an input the format's reader rejects, a
+ *  mutant larger than max, scratch too small): then fall back to a
+ *  byte-level mutation, as LLVMFuzzerMutate. Deterministic for (data,
+ *  data2, seed). */
+size_t relic_mutate_buffer(const char *format, uint8_t *data, size_t size, size_t max, const uint8_t *data2,
+                           size_t size2, unsigned seed, relic_arena *scratch);
 
 #ifdef __cplusplus
 }
