@@ -300,7 +300,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm $(BUILD)/bench/bench_lzss $(BUILD)/bench/bench_audio $(BUILD)/bench/bench_gff $(BUILD)/bench/bench_trn $(BUILD)/bench/bench_grf $(BUILD)/bench/bench_mutate $(BUILD)/bench/bench_wtd $(BUILD)/bench/bench_tpm
 	$(BUILD)/bench/bench_bwm
 	$(BUILD)/bench/bench_lzss
-	RELIC=$(BUILD)/relic $(BUILD)/bench/bench_audio
+	$(BENCH_ENV) $(BUILD)/bench/bench_audio
 	$(BUILD)/bench/bench_gff
 	$(BUILD)/bench/bench_trn
 	$(BUILD)/bench/bench_grf
