@@ -299,10 +299,10 @@ bench: deps
 	$(BENCH_ENV) sh tests/bench/terrain.sh
 	$(BENCH_ENV) sh tests/bench/bake.sh
 	@$(MAKE) --no-print-directory all $(BUILD)/bench/bench_bwm $(BUILD)/bench/bench_lzss $(BUILD)/bench/bench_audio $(BUILD)/bench/bench_gff $(BUILD)/bench/bench_trn $(BUILD)/bench/bench_grf $(BUILD)/bench/bench_mutate $(BUILD)/bench/bench_wtd $(BUILD)/bench/bench_tpm
-	$(BUILD)/bench/bench_bwm
+	$(BENCH_ENV) $(BUILD)/bench/bench_bwm
 	$(BUILD)/bench/bench_lzss
 	$(BENCH_ENV) $(BUILD)/bench/bench_audio
-	$(BUILD)/bench/bench_gff
+	$(BENCH_ENV) $(BUILD)/bench/bench_gff
 	$(BUILD)/bench/bench_trn
 	$(BUILD)/bench/bench_grf
 	$(BUILD)/bench/bench_mutate

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_rows.h"
 #include "relic_audio.h"
 
 /* relic_adpcm_encode with its search scratch in a heap arena freed at once */
@@ -350,17 +351,6 @@ static void alternating_median(char *const *const argvs[], int k, int rounds, do
     }
 }
 
-/* A row of make bench's closing table (tests/bench/rows.sh has the columns). */
-static void bench_row(const char *work, const char *input, const char *relic, const char *peer, const char *ratio,
-                      const char *target, int pass)
-{
-    const char *path = getenv("BENCH_ROWS");
-    FILE *f = path ? fopen(path, "a") : NULL;
-    if (!f) return;
-    fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", work, input, relic, peer, ratio, target, pass ? "pass" : "FAIL");
-    fclose(f);
-}
-
 /* 1 when file a from byte skip_a on equals file b, and both hold n bytes there. */
 static int same_bytes(const char *a, long skip_a, const char *b, uint64_t *n)
 {
@@ -488,7 +478,7 @@ static void big_clip(const char *dir, unsigned ch)
         snprintf(rel, sizeof rel, "%.3f s CPU, peak %.1f MiB", t_relic, rss_relic);
         snprintf(pr, sizeof pr, "%s %.3f s", peer == t_sox ? "sox" : "ffmpeg", peer);
         snprintf(ratio, sizeof ratio, "%.2fx faster", peer / t_relic);
-        bench_row(work, input, rel, pr, ratio, ">= 2x faster, <= 8 MiB", peer / t_relic >= 2.0 && rss_relic <= 8.0 && same);
+        bench_row(work, input, rel, pr, ratio, ">= 2x faster, <= 8 MiB", peer / t_relic >= 2.0 && rss_relic <= 8.0 && same ? 1 : 0);
     }
     unlink(cau);
     unlink(wav);
