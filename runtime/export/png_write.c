@@ -16,6 +16,16 @@ static void sink_flush(png_structp png) { (void)png; }
 relic_status relic_png_write(const relic_png_image *img, relic_png_row_fn fill, void *ctx, uint8_t *scratch,
                              relic_buf *out, relic_error *err)
 {
+    return relic_png_write_opts(img, NULL, fill, ctx, scratch, out, err);
+}
+
+relic_status relic_png_write_opts(const relic_png_image *img, const relic_png_options *opts, relic_png_row_fn fill,
+                                  void *ctx, uint8_t *scratch, relic_buf *out, relic_error *err)
+{
+    static const int filters[] = { PNG_ALL_FILTERS, PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP, PNG_FILTER_PAETH };
+    if (opts && ((unsigned)opts->filter >= sizeof filters / sizeof filters[0] || opts->level < 0 || opts->level > 9))
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "PNG filter %d / zlib level %d out of range", (int)opts->filter,
+                          opts->level);
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
@@ -31,6 +41,10 @@ relic_status relic_png_write(const relic_png_image *img, relic_png_row_fn fill, 
     png_set_IHDR(png, info, img->width, img->height, img->bit_depth,
                  img->channels == 4 ? PNG_COLOR_TYPE_RGB_ALPHA : PNG_COLOR_TYPE_GRAY, PNG_INTERLACE_NONE,
                  PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (opts) {
+        png_set_filter(png, PNG_FILTER_TYPE_BASE, filters[opts->filter]);
+        if (opts->level) png_set_compression_level(png, opts->level);
+    }
     if (img->text_key && img->text) {
         png_text txt;
         memset(&txt, 0, sizeof txt);

@@ -39,5 +39,6 @@ relic_status relic_wtd_png(const relic_wtd_terrain *t, relic_arena *a, relic_buf
              (double)m->quad_to_world_x.scale);
     const relic_png_image img = { n, n, 16, 1, "relic-wtd", text };
     heightmap_rows rows = { t, scale };
-    return relic_png_write(&img, heightmap_row, &rows, row, out, err);
+    const relic_png_options opts = RELIC_PNG_HEIGHTMAP_OPTIONS;
+    return relic_png_write_opts(&img, &opts, heightmap_row, &rows, row, out, err);
 }

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_rows.h"
 #include "relic_audio.h"
 
 /* relic_adpcm_encode with its search scratch in a heap arena freed at once */
@@ -322,18 +323,32 @@ static int run_child(char *const argv[], double *cpu, double *rss_mib)
     return 0;
 }
 
-/* Best (least) CPU of `runs` runs and the largest peak RSS; 0 when it could not run. */
-static double best_cpu(char *const argv[], int runs, double *rss_mib)
+static int cmp_double(const void *a, const void *b)
 {
-    double best = 0;
-    *rss_mib = 0;
-    for (int r = 0; r < runs; r++) {
-        double cpu, rss;
-        if (run_child(argv, &cpu, &rss) != 0) return 0;
-        if (best == 0 || cpu < best) best = cpu;
-        if (rss > *rss_mib) *rss_mib = rss;
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The commands argvs[0..k) run in turn, `rounds` times (alternating, so a
+ * change of machine load falls on every command alike): each one's median
+ * CPU seconds in t[] (0 when it could not run) and largest peak RSS. */
+#define MAX_ROUNDS 9
+static void alternating_median(char *const *const argvs[], int k, int rounds, double t[], double rss_mib[])
+{
+    double runs[3][MAX_ROUNDS];
+    int ok[3] = { 1, 1, 1 };
+    for (int c = 0; c < k; c++) rss_mib[c] = 0;
+    for (int r = 0; r < rounds; r++)
+        for (int c = 0; c < k; c++) {
+            double cpu, rss;
+            if (!ok[c] || run_child(argvs[c], &cpu, &rss) != 0) { ok[c] = 0; continue; }
+            runs[c][r] = cpu;
+            if (rss > rss_mib[c]) rss_mib[c] = rss;
+        }
+    for (int c = 0; c < k; c++) {
+        qsort(runs[c], (size_t)rounds, sizeof runs[c][0], cmp_double);
+        t[c] = ok[c] ? runs[c][rounds / 2] : 0;
     }
-    return best;
 }
 
 /* 1 when file a from byte skip_a on equals file b, and both hold n bytes there. */
@@ -434,24 +449,36 @@ static void big_clip(const char *dir, unsigned ch)
     char *relic_argv[] = { (char *)relic, "convert", cau, out, NULL };
     char *sox_argv[] = { "sox", wav, "-t", "raw", "-e", "signed", "-b", "16", "-L", raw, NULL };
     char *ff_argv[] = { "ffmpeg", "-loglevel", "error", "-y", "-i", wav, "-f", "s16le", raw, NULL };
-    double rss_relic, rss_sox = 0, rss_ff = 0;
-    double t_relic = best_cpu(relic_argv, 5, &rss_relic);
+    /* sox last in each round: its raw output is compared below */
+    char *const *const argvs[3] = { relic_argv, ff_argv, sox_argv };
+    double t[3], rss[3];
+    alternating_median(argvs, 3, 5, t, rss);
+    const double t_relic = t[0], t_ff = t[1], t_sox = t[2], rss_relic = rss[0], rss_ff = rss[1], rss_sox = rss[2];
     printf("  %-8s %10.3f %9.2f MiB %10.0f\n", "relic", t_relic, rss_relic, t_relic > 0 ? out_mb / t_relic : 0);
-    double t_ff = best_cpu(ff_argv, 5, &rss_ff);
     if (t_ff > 0) printf("  %-8s %10.3f %9.2f MiB %10.0f\n", "ffmpeg", t_ff, rss_ff, out_mb / t_ff);
     else printf("  ffmpeg   not installed or failed: skipped\n");
-    double t_sox = best_cpu(sox_argv, 5, &rss_sox); /* last: its raw output is compared below */
     if (t_sox > 0) printf("  %-8s %10.3f %9.2f MiB %10.0f\n", "sox", t_sox, rss_sox, out_mb / t_sox);
     else printf("  sox      not installed or failed: skipped\n");
     double peer = t_sox > 0 && (t_ff == 0 || t_sox < t_ff) ? t_sox : t_ff;
     if (t_relic > 0 && peer > 0)
         printf("  faster peer / relic (CPU): %.2fx (target >= 2x: %s); relic peak RSS %.2f MiB (target <= 8 MiB: %s)\n",
                peer / t_relic, peer / t_relic >= 2.0 ? "met" : "NOT met", rss_relic, rss_relic <= 8.0 ? "met" : "NOT met");
+    int same = 0;
     if (t_sox > 0 && t_relic > 0) {
         uint64_t n;
-        int same = same_bytes(out, RELIC_WAV_HEADER_SIZE, raw, &n);
+        same = same_bytes(out, RELIC_WAV_HEADER_SIZE, raw, &n);
         printf("  relic's WAV data %s sox's output sample for sample (%llu bytes)\n", same ? "equal" : "DIFFER from",
                (unsigned long long)n);
+    }
+    if (t_relic > 0 && peer > 0) {
+        char work[96], input[160], rel[64], pr[96], ratio[32];
+        snprintf(work, sizeof work, "IMA ADPCM decode command (%s), equal to sox: %s", ch == 1 ? "mono" : "stereo",
+                 same ? "yes" : "NO");
+        snprintf(input, sizeof input, "%.1f MB of a corpus clip's blocks (%.1f MB out)", in_mb, out_mb);
+        snprintf(rel, sizeof rel, "%.3f s CPU, peak %.1f MiB", t_relic, rss_relic);
+        snprintf(pr, sizeof pr, "%s %.3f s", peer == t_sox ? "sox" : "ffmpeg", peer);
+        snprintf(ratio, sizeof ratio, "%.2fx faster", peer / t_relic);
+        bench_row(work, input, rel, pr, ratio, ">= 2x faster, <= 8 MiB", peer / t_relic >= 2.0 && rss_relic <= 8.0 && same ? 1 : 0);
     }
     unlink(cau);
     unlink(wav);
@@ -468,7 +495,7 @@ static void big_commands(void)
         if (fscanf(statm, "%ld %ld", &size, &pages) != 2) pages = 0;
         fclose(statm);
     }
-    printf("whole commands, CPU time of the child (user + sys, getrusage via wait4), best of 5; peak RSS the largest\n"
+    printf("whole commands, CPU time of the child (user + sys, getrusage via wait4), median of 5 alternating rounds; peak RSS the largest\n"
            "(a forked child starts from this process's %.1f MiB resident, a floor of the figures):\n",
            pages * (double)sysconf(_SC_PAGESIZE) / (1 << 20));
     big_clip(dir, 2);

@@ -52,12 +52,26 @@ relic_status relic_wtd_decode_terrain_max(const uint8_t *data, size_t size, uint
     relic_wtd_synthesise(g, n);
     out->n = n;
     out->heights = g;
-    int32_t lo = g[0], hi = g[0];
-    for (size_t i = 1; i < (size_t)n * n; i++) {
-        if (g[i] < lo) lo = g[i];
-        if (g[i] > hi) hi = g[i];
+    /* the height range: branch-free over 8 lanes, so the compiler keeps it
+     * in vector registers (a branchy scan took a fifth of the decode) */
+    int32_t lo[8], hi[8];
+    for (int k = 0; k < 8; k++) lo[k] = hi[k] = g[0];
+    const size_t cells = (size_t)n * n, whole = cells & ~(size_t)7;
+    for (size_t i = 0; i < whole; i += 8)
+        for (int k = 0; k < 8; k++) {
+            const int32_t v = g[i + k];
+            lo[k] = v < lo[k] ? v : lo[k];
+            hi[k] = v > hi[k] ? v : hi[k];
+        }
+    for (size_t i = whole; i < cells; i++) {
+        lo[0] = g[i] < lo[0] ? g[i] : lo[0];
+        hi[0] = g[i] > hi[0] ? g[i] : hi[0];
     }
-    out->min = lo;
-    out->max = hi;
+    for (int k = 1; k < 8; k++) {
+        lo[0] = lo[k] < lo[0] ? lo[k] : lo[0];
+        hi[0] = hi[k] > hi[0] ? hi[k] : hi[0];
+    }
+    out->min = lo[0];
+    out->max = hi[0];
     return RELIC_OK;
 }
