@@ -54,18 +54,16 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
 size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)
 {
     if (seed % 8 != 0) {
+        relic_arena scratch, out_arena;
         relic_buf out;
         relic_error err;
-        relic_buf_init(&out, max_size);
+        fuzz_mutator_arenas(&scratch, &out_arena, &out, max_size);
         unsigned flags = RELIC_MUTATE_UNCHECKED | (seed % 4 == 1 ? RELIC_MUTATE_INVALID : 0u);
-        if (relic_mutate(&relic_tlk_mutator, data, size, NULL, 0, seed, flags, &out, NULL, &err) == RELIC_OK &&
+        if (relic_mutate(&relic_tlk_mutator, data, size, NULL, 0, seed, flags, &scratch, &out, NULL, &err) == RELIC_OK &&
             out.size <= max_size) {
-            size_t n = out.size;
-            memcpy(data, out.data, n);
-            relic_buf_free(&out);
-            return n;
+            memcpy(data, out.data, out.size);
+            return out.size;
         }
-        relic_buf_free(&out);
     }
     return LLVMFuzzerMutate(data, size, max_size);
 }
@@ -75,18 +73,16 @@ size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsi
 size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,
                                  uint8_t *out, size_t max_out_size, unsigned int seed)
 {
+    relic_arena scratch, out_arena;
     relic_buf b;
     relic_error err;
-    relic_buf_init(&b, max_out_size);
+    fuzz_mutator_arenas(&scratch, &out_arena, &b, max_out_size);
     if (relic_mutate(&relic_tlk_mutator, data1, size1, data2, size2, seed,
-                     RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER, &b, NULL, &err) == RELIC_OK &&
+                     RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER, &scratch, &b, NULL, &err) == RELIC_OK &&
         b.size <= max_out_size) {
-        size_t n = b.size;
-        memcpy(out, b.data, n);
-        relic_buf_free(&b);
-        return n;
+        memcpy(out, b.data, b.size);
+        return b.size;
     }
-    relic_buf_free(&b);
     return relic_mutate_splice_bytes(data1, size1, data2, size2, out, max_out_size, seed);
 }
 #endif

@@ -53,13 +53,15 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     return relic_bif_decode(&v, a, m, err);
 }
 
-static relic_status mut_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     return relic_bif_write((const relic_bif_bif *)model, out, err);
 }
 
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     relic_bif_view v;
     return relic_bif_validate(data, size, &v, err);
 }

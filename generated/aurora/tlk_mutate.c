@@ -59,13 +59,15 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     return relic_tlk_decode(&v, a, m, err);
 }
 
-static relic_status mut_write(const void *model, relic_buf *out, relic_error *err)
+static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     return relic_tlk_write((const relic_tlk_tlk *)model, out, err);
 }
 
-static relic_status mut_validate(const uint8_t *data, size_t size, relic_error *err)
+static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
+    (void)scratch;
     relic_tlk_view v;
     return relic_tlk_validate(data, size, &v, err);
 }

@@ -3,6 +3,7 @@
 
 MODULES = {
     'are': 'aurora_are',
+    'bif': 'aurora_bif',
     'erf': 'aurora_erf',
     'gff': 'aurora_gff',
     'gff_common': 'aurora_gff_common',
@@ -10,7 +11,9 @@ MODULES = {
     'git': 'aurora_git',
     'ifo': 'aurora_ifo',
     'itp': 'aurora_itp',
+    'key': 'aurora_key',
     'rim': 'aurora_rim',
+    'tlk': 'aurora_tlk',
     'bwm': 'kotor_bwm',
     'trn': 'nwn2_trn',
     'trrn': 'nwn2_trrn',
