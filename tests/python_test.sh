@@ -16,7 +16,7 @@ out=$(cd "$here" && RELIC=$RELIC RELIC_LIB=${RELIC_LIB:-$(dirname "$RELIC")} "$P
 status=$?
 echo "$out" | tail -15
 passed=$(echo "$out" | tail -1 | grep -o '[0-9]* passed' | grep -o '[0-9]*')
-failed=$(echo "$out" | tail -1 | grep -o '[0-9]* \(failed\|error\)' | grep -o '[0-9]*' | paste -sd+ | bc 2>/dev/null)
+failed=$(echo "$out" | tail -1 | grep -o '[0-9]* \(failed\|error\)' | awk '{ n += $1 } END { print n + 0 }')
 [ -n "$failed" ] || failed=0
 [ $status = 0 ] || [ "$failed" != 0 ] || failed=1
 echo "${passed:-0} passed, $failed failed"

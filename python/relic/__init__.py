@@ -11,6 +11,7 @@ The layouts (dtypes, enums, flags, counts and placements) are generated from
 relic's schemas into relic._gen; librelic.so does detection, validation and
 writing (relic_abi.h).
 """
+import builtins as _builtins
 import enum as _enum
 import importlib
 import json as _json
@@ -21,7 +22,7 @@ import numpy as np
 
 from . import _lib
 from ._gen import MODULES as _MODULES
-from ._layout import Node, Walker
+from ._layout import Walker
 
 __all__ = ['open', 'write', 'FormatError', 'View', 'Model', 'schema', 'bwm_build', 'bwm_rebuild', 'trn_bake',
            'trn_path', 'wtd_heights', 'wtd_encode', 'audio_samples', 'textures', 'trn_replace_aswm']
@@ -56,7 +57,8 @@ def _map(src):
     """(uint8 ndarray over the bytes, memoryview, path): a read-only mapping of
     a file, or the caller's bytes as they are."""
     if isinstance(src, (bytes, bytearray, memoryview)):
-        mem = memoryview(src).cast('B')
+        # read-only even over a bytearray: views never write into what was validated
+        mem = memoryview(src).cast('B').toreadonly()
         return np.frombuffer(mem, np.uint8), mem, None
     path = _os.fspath(src)
     with _builtin_open(path, 'rb') as f:
@@ -68,8 +70,7 @@ def _map(src):
     return np.frombuffer(mem, np.uint8), mem, path
 
 
-import builtins as _builtins  # noqa: E402
-_builtin_open = _builtins.open
+_builtin_open = _builtins.open  # relic.open shadows it in this module
 
 
 def _raise(path, problems):

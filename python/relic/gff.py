@@ -12,8 +12,6 @@ lists it); nwn_gff's JSON form (neverwinter.nim).
 """
 import json as _json
 
-from . import _lib
-
 
 class LocString:
     """A CExoLocString: strref (-1 for none) and the strings by language id

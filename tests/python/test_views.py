@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import relic
-from conftest import CORPUS, SAMPLES, corpus_files, relic_cmd
+from conftest import SAMPLES, corpus_files, relic_cmd
 
 
 def dump(path):
@@ -45,6 +45,8 @@ def test_views_over_bytes_share_the_caller_buffer():
     data = open(os.path.join(SAMPLES, 'room.wok'), 'rb').read()
     w = relic.open(data)
     assert np.shares_memory(w.faces, np.frombuffer(data, np.uint8))
+    w = relic.open(bytearray(data))  # a mutable buffer is still viewed read-only
+    assert not w.faces.flags.writeable
 
 
 def test_generated_enums_and_flags():

@@ -3,7 +3,6 @@ back byte for byte (or exactly what `relic convert` makes from relic's JSON
 where that is not the input), edits are laid out again and validate; the GFF
 tree API."""
 import os
-import subprocess
 
 import numpy as np
 import pytest
