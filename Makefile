@@ -162,7 +162,7 @@ $(BUILD)/librelic-mutate.so: $(call objs_of,$(MUTATE_SRCS)) $(BUILD)/librelic.so
 	$(CC) -shared -Wl,-soname,librelic-mutate.so.0 $(NO_UNDEFINED) $(filter %.o,$^) -L$(BUILD) -lrelic $(CORE_LIBS) -o $@
 
 $(BUILD)/relic: $(CLI_OBJS) $(LIB_ARCHIVES)
-	$(CC) $(CFLAGS) $(CLI_OBJS) $(LIB_ARCHIVES) $(LIBS) -o $@
+	$(CC) $(CFLAGS) $(CLI_OBJS) $(LIB_ARCHIVES) $(LIBS) -pthread -o $@
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
