@@ -278,6 +278,7 @@ bench: deps
 	$(BUILD)/bench/bench_mutate
 	$(BUILD)/bench/bench_wtd
 	$(BUILD)/bench/bench_tpm
+	RELIC=$(BUILD)/relic BENCH_INSTALL=$(BUILD)/bench/install sh tests/bench/bench_batch.sh
 	@$(MAKE) --no-print-directory footprint
 	@if command -v $(CLANG) >/dev/null 2>&1; then $(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS) >/dev/null && \
 	  FUZZ_BUILD=$(FUZZ_BUILD) sh tests/bench/bench_fuzz.sh $(FUZZ_BINS); \

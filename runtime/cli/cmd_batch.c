@@ -8,6 +8,9 @@
  * whole lines of files checked, nothing after. The library is called as for
  * one file: the threads, the walk and the heap are the command's. */
 #define _POSIX_C_SOURCE 200809L
+#if defined(__GLIBC__) || defined(__linux__)
+#include <malloc.h>
+#endif
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -22,6 +25,10 @@
 #include "walk.h"
 
 #define BATCH_MAX_JOBS 256
+/* items a thread takes at once */
+#define BATCH_CHUNK 64
+/* heap kept by glibc between files instead of trimmed (bytes) */
+#define BATCH_HEAP_KEEP (64 << 20)
 /* the exit status of a command stopped by SIGINT, as shells report it */
 #define EXIT_INTERRUPTED 130
 #define MIB (1024.0 * 1024.0)
@@ -41,7 +48,8 @@ typedef struct batch {
     atomic_size_t next;     /* the next item a worker takes */
     int strict;
     pthread_mutex_t mu;
-    pthread_cond_t cv;      /* a result is done */
+    pthread_cond_t cv;      /* the result the main thread waits for is done */
+    atomic_size_t waiting_for; /* 1 + the index the main thread sleeps on, 0 when it does not */
 } batch;
 
 typedef struct worker {
@@ -67,7 +75,7 @@ static void check_item(batch *b, size_t i, relic_arena *arena)
         memset(&in, 0, sizeof in);
         in.path = it->name;
         in.map.bytes = it->bytes;
-        in.format = relic_detect(it->bytes.data, it->bytes.size, it->name);
+        in.format = it->detected ? it->format : relic_detect(it->bytes.data, it->bytes.size, it->name);
     }
     if (loaded) {
         cli_check_one(&in, it->container, b->strict, 1, r);
@@ -77,20 +85,39 @@ static void check_item(batch *b, size_t i, relic_arena *arena)
     r->seconds = cli_now() - t0;
 }
 
+/* Mark item i done, waking the main thread when it sleeps on exactly i:
+ * a signal per file costs more than checking a small one. */
+static void finish(batch *b, size_t i)
+{
+    atomic_store(&b->done[i], 1);
+    if (atomic_load(&b->waiting_for) == i + 1) {
+        pthread_mutex_lock(&b->mu);
+        pthread_cond_signal(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+    }
+}
+
+/* Take the next run of BATCH_CHUNK items: one atomic step per run, and each
+ * thread on its own stretch of a container (its own pages and cache lines). */
+static int take(batch *b, size_t *first, size_t *end)
+{
+    size_t i = atomic_fetch_add(&b->next, BATCH_CHUNK);
+    if (i >= b->walk.count) return 0;
+    *first = i;
+    *end = i + BATCH_CHUNK < b->walk.count ? i + BATCH_CHUNK : b->walk.count;
+    return 1;
+}
+
 static void *work(void *arg)
 {
     worker *w = arg;
     batch *b = w->b;
-    for (;;) {
-        if (atomic_load(&interrupted)) break;
-        size_t i = atomic_fetch_add(&b->next, 1);
-        if (i >= b->walk.count) break;
-        check_item(b, i, &w->arena);
-        pthread_mutex_lock(&b->mu);
-        atomic_store(&b->done[i], 1);
-        pthread_cond_signal(&b->cv);
-        pthread_mutex_unlock(&b->mu);
-    }
+    size_t i, end;
+    while (!atomic_load(&interrupted) && take(b, &i, &end))
+        for (; i < end && !atomic_load(&interrupted); i++) {
+            check_item(b, i, &w->arena);
+            finish(b, i);
+        }
     return NULL;
 }
 
@@ -215,6 +242,12 @@ int cli_check_tree(int argc, char **argv)
         return EXIT_USAGE;
     }
 
+#if defined(M_TRIM_THRESHOLD) && defined(M_MMAP_THRESHOLD)
+    /* every file's check takes and frees its scratch arenas: keep the heap
+     * grown rather than give it back to the system (brk, munmap) per file */
+    mallopt(M_TRIM_THRESHOLD, BATCH_HEAP_KEEP);
+    mallopt(M_MMAP_THRESHOLD, BATCH_HEAP_KEEP);
+#endif
     batch b;
     memset(&b, 0, sizeof b);
     b.strict = strict;
@@ -256,21 +289,19 @@ int cli_check_tree(int argc, char **argv)
     sigaddset(&block, SIGINT);
     pthread_sigmask(SIG_BLOCK, &block, &old_mask);
     double t0 = cli_now();
-    int started = 0;
-    for (int k = 0; k < jobs && (size_t)k < (n ? n : 1); k++) {
+    /* slot 0 is the main thread's: it prints, and checks the next file
+     * itself whenever the one to print next is not done; 1..jobs-1 are threads */
+    int started = 1;
+    relic_arena_init_heap(&ws[0].arena, 0);
+    ws[0].b = &b;
+    for (int k = 1; k < jobs && (size_t)k < n; k++) {
         ws[k].b = &b;
         relic_arena_init_heap(&ws[k].arena, 0);
         ws[k].started = pthread_create(&ws[k].thread, NULL, work, &ws[k]) == 0;
+        if (!ws[k].started) relic_arena_release(&ws[k].arena);
         started += ws[k].started;
     }
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
-    if (!started) {
-        /* no thread could start: the main thread does the work */
-        relic_arena_init_heap(&ws[0].arena, 0);
-        ws[0].b = &b;
-        work(&ws[0]);
-        started = 1;
-    }
 
     cli_progress prog;
     cli_progress_begin(&prog, "check", "files", n, b.walk.bytes, quiet);
@@ -280,7 +311,16 @@ int cli_check_tree(int argc, char **argv)
     uint64_t done_bytes = 0;
     int bad = walk_errors != 0, write_failed = 0;
     while (printed < n && !atomic_load(&interrupted)) {
+        size_t i, end;
+        if (!atomic_load(&b.done[printed]) && take(&b, &i, &end)) {
+            for (; i < end && !atomic_load(&interrupted); i++) {
+                check_item(&b, i, &ws[0].arena);
+                finish(&b, i);
+            }
+            continue;
+        }
         pthread_mutex_lock(&b.mu);
+        atomic_store(&b.waiting_for, printed + 1);
         while (!atomic_load(&b.done[printed]) && !atomic_load(&interrupted)) {
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
@@ -288,6 +328,7 @@ int cli_check_tree(int argc, char **argv)
             if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
             pthread_cond_timedwait(&b.cv, &b.mu, &until);
         }
+        atomic_store(&b.waiting_for, 0);
         pthread_mutex_unlock(&b.mu);
         /* print every result done in order, then redraw */
         while (printed < n && atomic_load(&b.done[printed])) {
@@ -309,7 +350,7 @@ int cli_check_tree(int argc, char **argv)
         fflush(stdout);
         cli_progress_update(&prog, printed, done_bytes);
     }
-    for (int k = 0; k < jobs; k++)
+    for (int k = 1; k < jobs; k++)
         if (ws[k].started) pthread_join(ws[k].thread, NULL);
     double wall = cli_now() - t0;
     cli_progress_end(&prog);

@@ -45,6 +45,9 @@ const cli_command *cli_command_named(const char *name)
     return NULL;
 }
 
+/* extensions shown per format (GFF has 36) */
+#define HELP_MAX_EXTENSIONS 6
+
 /* Every format relic reads, from the formats table: "name (.ext .ext)". */
 static void formats_text(FILE *f)
 {
@@ -52,9 +55,11 @@ static void formats_text(FILE *f)
     for (int i = 0; cli_formats[i]; i++) {
         char item[160];
         int n = snprintf(item, sizeof item, "%s (", cli_formats[i]->name);
-        for (int k = 0; cli_formats[i]->extensions[k] && k < 6 && n < (int)sizeof item - 16; k++)
+        int count = 0;
+        while (cli_formats[i]->extensions[count]) count++;
+        for (int k = 0; k < count && k < HELP_MAX_EXTENSIONS && n < (int)sizeof item - 16; k++)
             n += snprintf(item + n, sizeof item - (size_t)n, "%s.%s", k ? " " : "", cli_formats[i]->extensions[k]);
-        if (cli_formats[i]->extensions[0] && cli_formats[i]->extensions[6]) n += snprintf(item + n, sizeof item - (size_t)n, " ...");
+        if (count > HELP_MAX_EXTENSIONS) n += snprintf(item + n, sizeof item - (size_t)n, " ...");
         snprintf(item + n, sizeof item - (size_t)n, ")%s", cli_formats[i + 1] ? "," : ".");
         size_t len = strlen(item);
         if (col && col + 1 + (int)len > 94) { fputc('\n', f); col = 0; }

@@ -126,7 +126,15 @@ static void add_members(cli_walk *w, size_t at, const cli_container_kind *kind)
         m->size = mb.size;
         m->depth = depth + 1;
         m->parent = w->items[at].name;
-        const cli_container_kind *inner = cli_container_kind_for(relic_detect(mb.data, mb.size, m->name));
+        /* a member's bytes are left for its worker to touch (page faults on
+         * all cores, not here): containers inside are found by their type
+         * (the name's extension), then confirmed by their magic */
+        const cli_container_kind *inner = cli_container_kind_for(relic_detect(NULL, 0, m->name));
+        if (inner) {
+            m->format = relic_detect(mb.data, mb.size, m->name);
+            m->detected = 1;
+            inner = cli_container_kind_for(m->format);
+        }
         if (inner && m->depth < CLI_WALK_MAX_DEPTH) {
             m->container = inner;
             add_members(w, mi, inner);
@@ -146,7 +154,9 @@ static void add_file(cli_walk *w, const char *path)
     it->path = it->name;
     if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &map, &err) != RELIC_OK) return; /* its worker reports it */
     it->size = map.bytes.size;
-    const cli_container_kind *kind = cli_container_kind_for(relic_detect(map.bytes.data, map.bytes.size, path));
+    it->format = relic_detect(map.bytes.data, map.bytes.size, path);
+    it->detected = 1;
+    const cli_container_kind *kind = cli_container_kind_for(it->format);
     if (!kind && strcmp(path, "-") == 0 && !keep_map(w, &map)) {
         /* standard input is read once: its bytes stay for the worker */
         it->path = NULL;

@@ -42,6 +42,8 @@ typedef struct cli_walk_item {
     relic_bytes bytes;    /* a member's (or a container's) bytes, valid until cli_walk_free */
     uint64_t size;        /* bytes of the file or member */
     const cli_container_kind *container; /* non-NULL: a container; its tables are what is checked */
+    relic_format format;  /* relic_detect's answer when detected is set */
+    int detected;         /* 0: a member not looked at yet (its worker detects it) */
     unsigned depth;       /* 0 for a file of the tree, n for a member n containers deep */
     const char *parent;   /* a member's container (its name), NULL for a file of the tree */
 } cli_walk_item;
