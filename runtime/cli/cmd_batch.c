@@ -248,6 +248,13 @@ int cli_check_tree(int argc, char **argv)
     mallopt(M_TRIM_THRESHOLD, BATCH_HEAP_KEEP);
     mallopt(M_MMAP_THRESHOLD, BATCH_HEAP_KEEP);
 #endif
+    /* from here a Ctrl-C stops cleanly (during the walk too): SIGINT
+     * reaches the main thread only, the workers block it */
+    struct sigaction sa, old_sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sa);
     batch b;
     memset(&b, 0, sizeof b);
     b.strict = strict;
@@ -261,6 +268,7 @@ int cli_check_tree(int argc, char **argv)
     }
     if (b.walk.out_of_memory) {
         fprintf(stderr, "relic check: out of memory while walking the tree\n");
+        sigaction(SIGINT, &old_sa, NULL);
         cli_walk_free(&b.walk);
         return EXIT_INVALID;
     }
@@ -272,18 +280,13 @@ int cli_check_tree(int argc, char **argv)
     if (!b.res || !b.done || !ws || !rows) {
         fprintf(stderr, "relic check: out of memory for %zu results\n", n);
         free(b.res); free((void *)b.done); free(ws); free(rows);
+        sigaction(SIGINT, &old_sa, NULL);
         cli_walk_free(&b.walk);
         return EXIT_INVALID;
     }
     pthread_mutex_init(&b.mu, NULL);
     pthread_cond_init(&b.cv, NULL);
 
-    /* SIGINT reaches the main thread only: the workers block it */
-    struct sigaction sa, old_sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_sigint;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_sa);
     sigset_t block, old_mask;
     sigemptyset(&block);
     sigaddset(&block, SIGINT);

@@ -70,7 +70,7 @@ void cli_check_one(const cli_input *in, const cli_container_kind *container_kind
     const cli_format *f = cli_format_for(in->format);
     r->format = container_kind ? container_kind->name : relic_format_name(in->format);
     r->size = in->map.bytes.size;
-    r->checked = container_kind || f || !skip_unknown;
+    r->checked = container_kind || f;
     if (container_kind) {
         n = container_kind->check_tables(in, strict);
     } else if (f) {
