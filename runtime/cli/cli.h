@@ -97,6 +97,11 @@ int cli_convert_unused_options(void);
  * this before it is printed, so a file cannot drive the terminal. */
 const char *cli_escape(char *out, size_t size, const char *name, size_t n);
 
+/* s[0..n) as a JSON string: UTF-8 kept, control bytes escaped, a byte
+ * that is not part of valid UTF-8 as its Latin-1 character (\u00XX), so any
+ * name or message gives valid JSON (problems.c). The --json outputs use it. */
+void cli_json_text(relic_buf *o, const char *s, size_t n);
+
 /* 1 when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);
 

@@ -187,7 +187,7 @@ static void check_usage(FILE *f)
         "Check every file under each ROOT (a directory, walked in name order, or a file) and every\n"
         "member of every container found (ERF/MOD/HAK/SAV/NWM/RIM, and containers inside them), on N\n"
         "threads (default: every core). One line per problem, FILE: field.path @0xOFFSET: message,\n"
-        "where a member is named CONTAINER/resref.ext and its offsets are inside the member; then a\n"
+        "where a member is named CONTAINER:resref.ext and its offsets are inside the member; then a\n"
         "table per format: files, ok, problems, bytes, time. Files of formats relic does not check\n"
         "are counted, not checked.\n"
         "  -j N       worker threads (1..%d)\n"
@@ -387,7 +387,7 @@ static void info_usage(FILE *f)
     fprintf(f,
         "usage: relic info -r [--json] ROOT...\n"
         "Describe every file under each ROOT (walked in name order) and every member of every\n"
-        "container found, as relic info does one file; a member is named CONTAINER/resref.ext.\n"
+        "container found, as relic info does one file; a member is named CONTAINER:resref.ext.\n"
         "  --json     one JSON object per file and member (NDJSON, the keys of relic info --json)\n"
         "Exit status: 0 when every file was read, 1 when any was invalid, 2 on usage errors.\n");
 }

@@ -44,7 +44,7 @@ static void ls_json(relic_buf *o, const char *path, const relic_erf_archive *ar)
 {
     char name[RELIC_ERF_RESREF_MAX + 16];
     relic_buf_puts(o, "{\"file\": ");
-    relic_json_string(o, path, strlen(path));
+    cli_json_text(o, path, strlen(path));
     relic_buf_puts(o, ar->kind == RELIC_ERF_KIND_RIM ? ", \"format\": \"rim\", \"members\": [" : ", \"format\": \"erf\", \"members\": [");
     for (uint32_t k = 0; k < ar->count; k++) {
         const relic_erf_entry *e = &ar->entries[k];

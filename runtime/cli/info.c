@@ -44,7 +44,7 @@ static int info_text(const cli_format *f, const cli_input *in, char **text)
     return rc;
 }
 
-static void json_text(relic_buf *o, const char *s, size_t n) { relic_json_string(o, s, n); }
+static void json_text(relic_buf *o, const char *s, size_t n) { cli_json_text(o, s, n); }
 
 int cli_info_json(const cli_input *in, const char *container, relic_buf *o)
 {

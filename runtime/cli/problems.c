@@ -35,7 +35,35 @@ void cli_problems_print(const cli_problems *p)
     for (const cli_problem *n = p->first; n; n = n->next) cli_report(stdout, n->file, &n->err);
 }
 
-static void json_text(relic_buf *o, const char *s) { relic_json_string(o, s, strlen(s)); }
+/* Length of the valid UTF-8 sequence at p[0..n) (1..4), 0 when invalid. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+    size_t len = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : 0;
+    if (!len || len > n) return 0;
+    for (size_t k = 1; k < len; k++)
+        if ((p[k] & 0xC0) != 0x80) return 0;
+    if (len == 3 && ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0))) return 0; /* overlong, surrogate */
+    if (len == 4 && ((p[0] == 0xF0 && p[1] < 0x90) || (p[0] == 0xF4 && p[1] >= 0x90))) return 0;
+    return len;
+}
+
+void cli_json_text(relic_buf *o, const char *s, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    relic_buf_puts(o, "\"");
+    for (size_t i = 0; i < n;) {
+        unsigned char c = p[i];
+        size_t len;
+        if (c == '"' || c == '\\') { char e[3] = { '\\', (char)c, 0 }; relic_buf_puts(o, e); i++; }
+        else if (c < 0x20 || c == 0x7F) { relic_buf_printf(o, "\\u%04x", c); i++; }
+        else if (c < 0x80) { relic_buf_append(o, p + i, 1); i++; }
+        else if ((len = utf8_len(p + i, n - i)) != 0) { relic_buf_append(o, p + i, len); i += len; }
+        else { relic_buf_printf(o, "\\u%04x", c); i++; } /* a byte that is not UTF-8: as its Latin-1 character */
+    }
+    relic_buf_puts(o, "\"");
+}
+
+static void json_text(relic_buf *o, const char *s) { cli_json_text(o, s, strlen(s)); }
 
 void cli_problems_json(relic_buf *o, const cli_problems *p)
 {

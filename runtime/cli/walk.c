@@ -116,7 +116,7 @@ static void add_members(cli_walk *w, size_t at, const cli_container_kind *kind)
         char *full = malloc(plen + 1 + mlen + 1);
         if (!full) { w->out_of_memory = 1; return; }
         memcpy(full, parent, plen);
-        full[plen] = '/';
+        full[plen] = ':'; /* CONTAINER:MEMBER, as relic diff names a member */
         memcpy(full + plen + 1, member, mlen + 1);
         cli_walk_item *m = push(w, full, plen + 1 + mlen);
         free(full);

@@ -37,7 +37,7 @@ const cli_container_kind *cli_container_kind_for(relic_format f);
 
 /* One file or member to check. */
 typedef struct cli_walk_item {
-    const char *name;     /* as printed: the path, or CONTAINER/member for a member */
+    const char *name;     /* as printed: the path, or CONTAINER:member for a member */
     const char *path;     /* a loose file the worker maps itself; NULL for a member or a container */
     relic_bytes bytes;    /* a member's (or a container's) bytes, valid until cli_walk_free */
     uint64_t size;        /* bytes of the file or member */
