@@ -93,7 +93,7 @@ TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 .PHONY: bench-bombs oss-fuzz-check print-libs all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
 
-all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen
+all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen $(BUILD)/relic.1
 
 help:
 	@echo "make            build the four libraries (librelic, -json, -export, -mutate; .a and .so), relic and relic-gen into $(BUILD)/"
@@ -106,7 +106,7 @@ help:
 	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
 	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security.md, "Worst cases measured")"
 	@echo "make oss-fuzz-check  fuzz/oss-fuzz/build.sh with clang+libFuzzer, each target run on its seeds"
-	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic"
+	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic, its man page and bash completion"
 
 # ---- dependencies (Debian 12) ----
 DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3
@@ -164,6 +164,10 @@ $(BUILD)/librelic-mutate.so: $(call objs_of,$(MUTATE_SRCS)) $(BUILD)/librelic.so
 $(BUILD)/relic: $(CLI_OBJS) $(LIB_ARCHIVES)
 	$(CC) $(CFLAGS) $(CLI_OBJS) $(LIB_ARCHIVES) $(LIBS) -pthread -o $@
 
+# the man page: printed by relic itself from the text of its --help (runtime/cli/help.c)
+$(BUILD)/relic.1: $(BUILD)/relic
+	$(BUILD)/relic help --man > $@.tmp && mv $@.tmp $@
+
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
 # ---- tests ----
@@ -176,7 +180,7 @@ CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
             tests/output_cli_test.sh tests/bombs_cli_test.sh tests/errors_cli_test.sh tests/check_layers.sh \
-            tests/batch_cli_test.sh
+            tests/batch_cli_test.sh tests/json_cli_test.sh
 # CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
 # relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
 # pass, where a process costs a tenth of an instrumented one (the library's
@@ -364,6 +368,9 @@ install: all
 	  ln -sf lib$$l.so.0 $(DESTDIR)$(PREFIX)/lib/lib$$l.so && \
 	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/pkgconfig/$$l.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$l.pc || exit 1; done
 	install -m 755 $(BUILD)/relic $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 $(BUILD)/relic.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 contrib/relic.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/relic
 	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/licenses/relic/
 
 clean:

@@ -2,7 +2,7 @@
 # batch_cli_test.sh — `relic check -r` and `relic info -r` over a small tree:
 # the per-format table matches checking every file and every extracted
 # container member one by one; the output is the same on 1 and 2 threads
-# (walk order); a bad member is named CONTAINER/member; --json is one valid
+# (walk order); a bad member is named CONTAINER:member; --json is one valid
 # JSON object per file and member; the progress line shows on a terminal
 # (script(1) gives a pty) and never when standard error is a pipe or with -q;
 # exit status 0 clean, 1 problems, 2 usage; an interrupt leaves only whole lines.
@@ -28,7 +28,7 @@ SOURCE_DATE_EPOCH=0 "$RELIC" pack "$tmp/moddir" "$t/broken/withbad.mod" >/dev/nu
 # ---- exit status and the problem lines ----
 "$RELIC" check -r -j 2 "$t" >"$tmp/r2" 2>"$tmp/r2.err"; rc=$?
 [ "$rc" = 1 ] && ok || bad "check -r on a tree with broken files: exit $rc, expected 1"
-grep -q "^$t/broken/withbad.mod/bad.ifo: " "$tmp/r2" && ok || bad "a broken member is named CONTAINER/member"
+grep -q "^$t/broken/withbad.mod:bad.ifo: " "$tmp/r2" && ok || bad "a broken member is named CONTAINER:member"
 [ ! -s "$tmp/r2.err" ] && ok || { bad "check -r wrote to standard error when piped"; head -3 "$tmp/r2.err"; }
 "$RELIC" check -r -j 1 "$t" >"$tmp/r1" 2>/dev/null
 # the table's time column differs run to run; everything else is in walk order
@@ -94,7 +94,7 @@ assert len(objs) == total, (len(objs), total)
 for o in objs:
     assert set(o) >= {"file", "format", "size", "checked", "ok", "problems", "time_ms"}, o
     for p in o["problems"]: assert set(p) == {"path", "offset", "message"}, p
-bad = [o for o in objs if o["file"].endswith("withbad.mod/bad.ifo")]
+bad = [o for o in objs if o["file"].endswith("withbad.mod:bad.ifo")]
 assert bad and not bad[0]["ok"] and bad[0]["container"].endswith("withbad.mod"), bad
 PY
 grep -q "^total" "$tmp/j.err" && ok || bad "check -r --json puts the table on standard error"
@@ -102,11 +102,11 @@ grep -q "^total" "$tmp/j.err" && ok || bad "check -r --json puts the table on st
 python3 -c "
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
-assert any(o['file'].endswith('pack.mod/module.ifo') and o['format'] == 'gff' and o['ok'] for o in objs), objs[:3]
+assert any(o['file'].endswith('pack.mod:module.ifo') and o['format'] == 'gff' and o['ok'] for o in objs), objs[:3]
 assert all({'file', 'format', 'size', 'ok', 'summary', 'details', 'problems'} <= set(o) for o in objs)
 " "$tmp/ij" && ok || bad "info -r --json lines"
 "$RELIC" info -r "$t/pack.mod" >"$tmp/info" 2>&1
-grep -q "^$t/pack.mod/module.ifo: BioWare GFF" "$tmp/info" && ok || bad "info -r describes the members"
+grep -q "^$t/pack.mod:module.ifo: BioWare GFF" "$tmp/info" && ok || bad "info -r describes the members"
 
 # ---- progress: on a terminal only ----
 if command -v script >/dev/null 2>&1; then
