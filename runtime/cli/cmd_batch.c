@@ -308,6 +308,7 @@ int cli_check_tree(int argc, char **argv)
 
     cli_progress prog;
     cli_progress_begin(&prog, "check", "files", n, b.walk.bytes, quiet);
+    cli_progress_silence();
     relic_buf out;
     relic_buf_init(&out, 0);
     size_t nrows = 0, printed = 0;

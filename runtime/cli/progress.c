@@ -2,6 +2,7 @@
  * only on a terminal, as xoreos-tools and neverwinter.nim's tools do, so
  * scripts and pipes get nothing but the results. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -20,7 +21,12 @@ double cli_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-int cli_progress_wanted(int quiet) { return !quiet && isatty(STDERR_FILENO); }
+/* set by `check -r`: its workers run single-file steps that must not each draw a line */
+static atomic_int silenced;
+
+void cli_progress_silence(void) { atomic_store(&silenced, 1); }
+
+int cli_progress_wanted(int quiet) { return !quiet && !atomic_load(&silenced) && isatty(STDERR_FILENO); }
 
 static void start(cli_progress *p, const char *what, const char *unit, int quiet)
 {

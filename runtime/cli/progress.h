@@ -34,6 +34,10 @@ double cli_now(void);
 /* 1 when a progress line would be shown (stderr a terminal) and quiet is 0. */
 int cli_progress_wanted(int quiet);
 
+/* No progress line from now on, from any thread (`check -r`, whose own
+ * line covers the single-file steps its workers run). */
+void cli_progress_silence(void);
+
 /* Counted work of total units (total_bytes bytes, 0: not shown). */
 void cli_progress_begin(cli_progress *p, const char *what, const char *unit, uint64_t total, uint64_t total_bytes, int quiet);
 /* done units and done_bytes so far; redrawn at most ten times a second. */
