@@ -16,8 +16,10 @@
 /* ---- the container descriptors ---------------------------------------- */
 
 /* ERF V1.0/V1.1 (.erf .mod .hak .sav .nwm) and RIM V1.0 through relic_erf_open. */
-static int erf_open(const uint8_t *data, size_t size, relic_arena *a, const void **handle, relic_error *err)
+static int erf_open(const char *name, const uint8_t *data, size_t size, relic_arena *a, const void **handle,
+                    relic_error *err)
 {
+    (void)name;
     relic_erf_archive *ar = relic_arena_alloc(a, sizeof *ar, _Alignof(relic_erf_archive));
     if (!ar) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory for the container's tables"), 1;
     if (relic_erf_open(data, size, a, ar, err) != RELIC_OK) return 1;
@@ -105,7 +107,7 @@ static void add_members(cli_walk *w, size_t at, const cli_container_kind *kind)
     const char *parent = it->name;
     relic_bytes bytes = it->bytes;
     /* a container that does not open is checked, and its check says why */
-    if (kind->open(bytes.data, bytes.size, &w->arena, &h, &err)) return;
+    if (kind->open(parent, bytes.data, bytes.size, &w->arena, &h, &err)) return;
     uint32_t n = kind->count(h);
     size_t plen = strlen(parent);
     for (uint32_t i = 0; i < n; i++) {

@@ -20,8 +20,11 @@ typedef struct cli_container_kind {
     const char *name;      /* short name, as in relic_format_name ("erf") */
     relic_format format;   /* what relic_detect says for it */
     /* Open the container's bytes (tables in a, which outlives the walk):
-     * 0, or 1 with err filled (the container's check then reports it). */
-    int (*open)(const uint8_t *data, size_t size, relic_arena *a, const void **handle, relic_error *err);
+     * 0, or 1 with err filled (the container's check then reports it).
+     * name is the container as printed: a file's path (a KEY finds its
+     * BIF files from it), or CONTAINER:member for one inside another. */
+    int (*open)(const char *name, const uint8_t *data, size_t size, relic_arena *a, const void **handle,
+                relic_error *err);
     uint32_t (*count)(const void *handle);
     /* Member i: its name ("resref.ext", escaped for a terminal) into name,
      * its bytes (in place in the container's bytes) into bytes. */
