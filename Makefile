@@ -96,7 +96,7 @@ TESTS     = $(patsubst tests/%.c,$(BUILD)/tests/%,$(TEST_SRCS))
 
 .PHONY: bench-bombs oss-fuzz-check print-libs all help deps demo test check-unit check-asan check-regen check-fuzz regen fuzz fuzz-seeds bench bake-report install clean samples
 
-all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen $(BUILD)/librelic-afl.so
+all: $(foreach l,$(LIBNAMES),$(BUILD)/lib$(l).a $(BUILD)/lib$(l).so) $(BUILD)/relic $(BUILD)/relic-gen $(BUILD)/librelic-afl.so $(BUILD)/relic.1
 
 help:
 	@echo "make            build the four libraries (librelic, -json, -export, -mutate; .a and .so), relic and relic-gen into $(BUILD)/"
@@ -109,7 +109,7 @@ help:
 	@echo "make bench      benchmarks (results go in docs/benchmarks.md by hand)"
 	@echo "make bench-bombs  CPU and peak RSS as each declared size grows (docs/security.md, "Worst cases measured")"
 	@echo "make oss-fuzz-check  fuzz/oss-fuzz/build.sh with clang+libFuzzer, each target run on its seeds"
-	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic, relic-gen (+ relic-gen.pc), the Python package (PYTHON_DIR)"
+	@echo "make install    PREFIX=$(PREFIX): headers, libraries, relic.pc, relic, its man page and bash completion, relic-gen (+ relic-gen.pc), the Python package (PYTHON_DIR)"
 	@echo "make test-blender  Blender 3.4 imports a corpus WOK and TRX through the Python package (needs blender)"
 
 # ---- dependencies (Debian 12) ----
@@ -185,7 +185,11 @@ RELIC_LDFLAGS =
 RELIC_LDLIBS  = $(LIBS)
 endif
 $(BUILD)/relic: $(CLI_OBJS) $(LIB_ARCHIVES)
-	$(CC) $(CFLAGS) $(RELIC_LDFLAGS) $(CLI_OBJS) $(LIB_ARCHIVES) $(RELIC_LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(RELIC_LDFLAGS) $(CLI_OBJS) $(LIB_ARCHIVES) $(RELIC_LDLIBS) -pthread -o $@
+
+# the man page: printed by relic itself from the text of its --help (runtime/cli/help.c)
+$(BUILD)/relic.1: $(BUILD)/relic
+	$(BUILD)/relic help --man > $@.tmp && mv $@.tmp $@
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
@@ -199,7 +203,8 @@ CLI_TESTS = tests/gff_cli_test.sh tests/gff_corpus_test.sh tests/audio_cli_test.
             tests/mutate_cli_test.sh tests/cli_test.sh tests/grf_cli_test.sh tests/tres_cli_test.sh \
             tests/textures_cli_test.sh tests/erf_cli_test.sh tests/tpm_cli_test.sh tests/trn_cli_test.sh \
             tests/output_cli_test.sh tests/outputs_cli_test.sh tests/demo_cli_test.sh tests/bombs_cli_test.sh \
-            tests/errors_cli_test.sh tests/keybif_cli_test.sh tests/check_layers.sh tests/python_test.sh tests/afl_test.sh
+            tests/errors_cli_test.sh tests/keybif_cli_test.sh tests/check_layers.sh tests/python_test.sh tests/afl_test.sh \
+            tests/batch_cli_test.sh tests/json_cli_test.sh
 # CORPUS_SWEEPS=0 skips the shell tests' sweeps of ../shared/corpus (thousands of
 # relic processes, and 8192^2 terrains): `make test` runs them once, in the plain
 # pass, where a process costs a tenth of an instrumented one (the library's
@@ -323,6 +328,7 @@ bench: deps
 	$(BUILD)/bench/bench_tpm
 	@if /usr/bin/python3 -c 'import numpy' 2>/dev/null; then RELIC_LIB=$(BUILD) /usr/bin/python3 tests/bench/bench_python.py $(BUILD)/relic; \
 	else echo "bench_python: /usr/bin/python3 without numpy: skipped"; fi
+	RELIC=$(BUILD)/relic BENCH_INSTALL=$(BUILD)/bench/install sh tests/bench/bench_batch.sh
 	@$(MAKE) --no-print-directory footprint
 	@if command -v $(CLANG) >/dev/null 2>&1; then $(MAKE) --no-print-directory -j$(JOBS) $(FUZZ_BINS) >/dev/null && \
 	  FUZZ_BUILD=$(FUZZ_BUILD) sh tests/bench/bench_fuzz.sh $(FUZZ_BINS); \
@@ -415,6 +421,9 @@ install: all
 	  ln -sf lib$$l.so.0 $(DESTDIR)$(PREFIX)/lib/lib$$l.so && \
 	  sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g' runtime/pkgconfig/$$l.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/$$l.pc || exit 1; done
 	install -m 755 $(BUILD)/relic $(DESTDIR)$(PREFIX)/bin/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 $(BUILD)/relic.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 contrib/relic.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/relic
 	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/licenses/relic/
 	@# the Python package where Debian's python3 looks (docs/python.md)
 	install -d $(DESTDIR)$(PYTHON_DIR)/relic/_gen

@@ -8,7 +8,8 @@ trap 'rm -rf "$tmp"' EXIT
 pass=0; fail=0
 check() { if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $*"; fi; }
 make -s install BUILD="${BUILD:-build}" PREFIX="$tmp/usr" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; echo "0 passed, 1 failed"; exit 1; }
-for f in include/relic/relic.h include/relic/bwm.h include/relic/relic_bwm.h lib/librelic.a lib/librelic.so lib/pkgconfig/relic.pc bin/relic; do
+for f in include/relic/relic.h include/relic/bwm.h include/relic/relic_bwm.h lib/librelic.a lib/librelic.so lib/pkgconfig/relic.pc bin/relic \
+         share/man/man1/relic.1 share/bash-completion/completions/relic; do
     check test -e "$tmp/usr/$f"
 done
 # the README example, verbatim: the ```c block that starts with "/* count walkable faces"

@@ -31,6 +31,12 @@ typedef struct cli_input {
  * once. cli_report prints to `to` (stdout for the problem lines of check
  * and info, stderr otherwise); cli_error to stderr. */
 void cli_report(FILE *to, const char *file, const relic_error *err);
+/* Send every line cli_report (and so cli_error, cli_errorf, cli_problemf)
+ * would print from the calling thread to fn instead, with the message's
+ * text position already folded; fn NULL prints again. Thread-local: each
+ * worker of `relic check -r` (cmd_batch.c) keeps its own file's problems. */
+typedef void (*cli_report_sink_fn)(void *ctx, const char *file, const relic_error *err);
+void cli_report_capture(cli_report_sink_fn fn, void *ctx);
 void cli_error(const char *file, const relic_error *err);
 /* cli_error with "what: " before err's message (what the command was doing). */
 void cli_error_in(const char *file, const char *what, const relic_error *err);
@@ -91,8 +97,18 @@ int cli_convert_unused_options(void);
  * this before it is printed, so a file cannot drive the terminal. */
 const char *cli_escape(char *out, size_t size, const char *name, size_t n);
 
+/* s[0..n) as a JSON string: UTF-8 kept, control bytes escaped, a byte
+ * that is not part of valid UTF-8 as its Latin-1 character (\u00XX), so any
+ * name or message gives valid JSON (problems.c). The --json outputs use it. */
+void cli_json_text(relic_buf *o, const char *s, size_t n);
+
 /* 1 when argv[i] is -h or --help. */
 int cli_is_help(const char *arg);
+
+/* `relic convert IN OUT` (convert.c): to the format named by to (an
+ * extension, "json", "obj"; NULL: OUT's extension); OUT "-" is standard
+ * output and then needs to. Returns the exit status. */
+int cli_convert_to(const char *in_path, const char *out_path, const char *to, int adpcm, const char *captions);
 
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);

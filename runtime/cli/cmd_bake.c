@@ -8,6 +8,7 @@
 
 #include "relic_gen.h"
 #include "trn_cli.h"
+#include "progress.h"
 
 static void usage(FILE *f)
 {
@@ -68,8 +69,14 @@ int cmd_bake(int argc, char **argv)
     checked seen = { in_path, 0 };
     unsigned problems = relic_trn_check_aswm(&w, "aswm", 20, count, &seen);
     if (problems) { cli_errorf(in_path, 0, "the walkmesh is invalid; not baked"); goto out; }
-    if (relic_trn_bake(&w, &opt, &a, &baked, &err) != RELIC_OK ||
-        relic_trn_aswm_pack(&baked, level, &a, &m.packets[packet], &err) != RELIC_OK) {
+    cli_progress tick;
+    char what[96];
+    snprintf(what, sizeof what, "bake: %.80s", in_path);
+    cli_progress_tick_begin(&tick, what, 0);
+    relic_status baked_st = relic_trn_bake(&w, &opt, &a, &baked, &err);
+    if (baked_st == RELIC_OK) baked_st = relic_trn_aswm_pack(&baked, level, &a, &m.packets[packet], &err);
+    cli_progress_end(&tick);
+    if (baked_st != RELIC_OK) {
         relic_gen_path_prefix(&err, "aswm", -1);
         cli_error(in_path, &err);
         goto out;

@@ -17,11 +17,13 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "erf_cli.h"
 #include "key_cli.h"
+#include "relic_gen.h"
 #include "relic_json.h"
 
 /* ---------------------------------------------------------------------- */
@@ -30,20 +32,46 @@
 
 static void ls_usage(FILE *f)
 {
-    fprintf(f, "usage: relic ls CONTAINER...\n"
+    fprintf(f, "usage: relic ls [--json] CONTAINER...\n"
                "List the resources of ERF/MOD/HAK/SAV/NWM and RIM containers: name (resref.ext), type id,\n"
                "size and offset in bytes, one per line in table order. A KEY (chitin.key): every key with\n"
                "its BIF, index and size (the BIFs found beside the KEY; '-' when absent); a BIF: index, ID,\n"
                "type, size and offset of each resource, those past the end of the file marked; a talk\n"
                "table (TLK): every StrRef with its flags, sound and text.\n"
+               "  --json   one JSON object per container: file, format, members [{name, resref, type, id,\n"
+               "           offset, size}] (docs/cli.md; ERF/RIM only)\n"
                "Exit status: 0 success, 1 invalid container, 2 usage error.\n");
+}
+
+/* `ls --json`: one line per container. */
+static void ls_json(relic_buf *o, const char *path, const relic_erf_archive *ar)
+{
+    char name[RELIC_ERF_RESREF_MAX + 16];
+    relic_buf_puts(o, "{\"file\": ");
+    cli_json_text(o, path, strlen(path));
+    relic_buf_puts(o, ar->kind == RELIC_ERF_KIND_RIM ? ", \"format\": \"rim\", \"members\": [" : ", \"format\": \"erf\", \"members\": [");
+    for (uint32_t k = 0; k < ar->count; k++) {
+        const relic_erf_entry *e = &ar->entries[k];
+        relic_erf_entry_name(ar, k, name, sizeof name);
+        relic_buf_puts(o, k ? ", {\"name\": " : "{\"name\": ");
+        relic_json_string(o, name, strlen(name));
+        relic_buf_puts(o, ", \"resref\": ");
+        relic_json_string(o, e->resref, strlen(e->resref));
+        relic_buf_puts(o, ", \"type\": "); relic_json_u64(o, e->res_type);
+        relic_buf_puts(o, ", \"id\": "); relic_json_u64(o, e->res_id);
+        relic_buf_puts(o, ", \"offset\": "); relic_json_u64(o, e->offset);
+        relic_buf_puts(o, ", \"size\": "); relic_json_u64(o, e->size);
+        relic_buf_puts(o, "}");
+    }
+    relic_buf_puts(o, "]}\n");
 }
 
 int cmd_ls(int argc, char **argv)
 {
-    int n = 0, bad = 0;
+    int n = 0, bad = 0, json = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { ls_usage(stdout); return EXIT_VALID; }
+        if (!strcmp(argv[i], "--json")) { json = 1; continue; }
         if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic ls: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
         n++;
     }
@@ -53,6 +81,7 @@ int cmd_ls(int argc, char **argv)
         relic_arena a;
         relic_erf_archive ar;
         char name[CLI_ERF_SHOWN_MAX];
+        if (!strcmp(argv[i], "--json")) continue;
         if (cli_load(argv[i], &in)) { bad = 1; continue; }
         relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
         if (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF) { /* fmt_key.c */
@@ -67,6 +96,12 @@ int cmd_ls(int argc, char **argv)
             bad = 1;
         } else if (cli_erf_open(&in, &a, &ar)) {
             bad = 1;
+        } else if (json) {
+            relic_buf o;
+            relic_buf_init(&o, 0);
+            ls_json(&o, argv[i], &ar);
+            if (o.failed || fwrite(o.data, 1, o.size, stdout) != o.size) bad = 1;
+            relic_buf_free(&o);
         } else {
             if (n > 1) printf("%s:\n", argv[i]);
             printf("%-37s %5s %10s %10s\n", "name", "type", "size", "offset");

@@ -18,16 +18,18 @@
 #include "gff_cli.h"
 #include "gff_text.h"
 #include "key_cli.h"
+#include "relic_gen.h"
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: relic diff A B [--encoding cp1252|utf8|auto] [--tlk dialog.tlk]\n"
+    fprintf(f, "usage: relic diff A B [--json] [--encoding cp1252|utf8|auto] [--tlk dialog.tlk]\n"
                "Print the field-level differences between two GFF files, one per line by path:\n"
                "  ~ PATH: OLD -> NEW   changed   - PATH: OLD   only in A   + PATH: NEW   only in B\n"
                "Fields are matched by label, list elements by index; struct ids show as PATH/__struct_id.\n"
                "Text is shown as UTF-8 from each file's encoding (auto: as relic get and set choose it).\n"
                "A GFF member of a container is named CONTAINER:MEMBER (module.mod:module.ifo).\n"
                "--tlk T: a locstring's StrRef is followed by its text in talk table T (strref 13 \"Paladins\").\n"
+               "  --json   one JSON object: a, b, same, changes [{op (~ - +), path, a, b}] (docs/cli.md)\n"
                "Exit status: 0 no differences, 1 differences, 2 invalid input or usage error.\n");
 }
 
@@ -178,7 +180,32 @@ typedef struct differ {
     unsigned count;
     char path[4096];
     size_t plen;
+    relic_buf *json;           /* --json: the changes array being written, else NULL */
 } differ;
+
+/* One difference at path (suffix appended after a '/' when non-NULL): the
+ * text line "MARK PATH: A -> B" (either side absent for + and -), or with
+ * --json an element {"op", "path", "a", "b"} of the changes array. */
+static void emit(differ *df, char mark, const char *suffix, const char *a, size_t alen, const char *b, size_t blen)
+{
+    char path[sizeof df->path + 32];
+    snprintf(path, sizeof path, "%s%s%s", df->path, suffix && df->plen ? "/" : "", suffix ? suffix : "");
+    if (df->json) {
+        char op[2] = { mark, 0 };
+        relic_buf *o = df->json;
+        relic_buf_puts(o, df->count ? ", {\"op\": " : "{\"op\": ");
+        cli_json_text(o, op, 1);
+        relic_buf_puts(o, ", \"path\": ");
+        cli_json_text(o, path, strlen(path));
+        if (a) { relic_buf_puts(o, ", \"a\": "); cli_json_text(o, a, alen); }
+        if (b) { relic_buf_puts(o, ", \"b\": "); cli_json_text(o, b, blen); }
+        relic_buf_puts(o, "}");
+    } else {
+        printf("%c %s: %.*s%s%.*s\n", mark, path, a ? (int)alen : 0, a ? a : "", a && b ? " -> " : "", b ? (int)blen : 0,
+               b ? b : "");
+    }
+    df->count++;
+}
 
 static size_t push(differ *df, const char *s, size_t n)
 {
@@ -195,16 +222,14 @@ static void pop(differ *df, size_t old) { df->plen = old; df->path[old] = 0; }
 
 static void line(differ *df, char mark, const relic_gff_doc *d1, uint32_t f1, const relic_gff_doc *d2, uint32_t f2)
 {
-    relic_buf o;
-    relic_buf_init(&o, 0);
-    relic_buf_printf(&o, "%c %s: ", mark, df->path);
-    if (d1) format_value(d1, df->ea, f1, &o);
-    if (d1 && d2) relic_buf_puts(&o, " -> ");
-    if (d2) format_value(d2, df->eb, f2, &o);
-    relic_buf_puts(&o, "\n");
-    fwrite(o.data, 1, o.size, stdout);
-    relic_buf_free(&o);
-    df->count++;
+    relic_buf va, vb;
+    relic_buf_init(&va, 0);
+    relic_buf_init(&vb, 0);
+    if (d1) format_value(d1, df->ea, f1, &va);
+    if (d2) format_value(d2, df->eb, f2, &vb);
+    emit(df, mark, NULL, d1 ? (const char *)va.data : NULL, va.size, d2 ? (const char *)vb.data : NULL, vb.size);
+    relic_buf_free(&va);
+    relic_buf_free(&vb);
 }
 
 static void diff_struct(differ *df, uint32_t sa, uint32_t sb, int depth);
@@ -215,16 +240,16 @@ static void diff_field(differ *df, uint32_t fa, uint32_t fb, int depth)
     relic_error err;
     uint32_t ta = relic_gff_field_type_of(a, fa), tb = relic_gff_field_type_of(b, fb);
     if (ta != tb) {
-        relic_buf o;
-        relic_buf_init(&o, 0);
-        relic_buf_printf(&o, "~ %s: %s ", df->path, relic_gff_type_name(ta));
-        format_value(a, df->ea, fa, &o);
-        relic_buf_printf(&o, " -> %s ", relic_gff_type_name(tb));
-        format_value(b, df->eb, fb, &o);
-        relic_buf_puts(&o, "\n");
-        fwrite(o.data, 1, o.size, stdout);
-        relic_buf_free(&o);
-        df->count++;
+        relic_buf va, vb;
+        relic_buf_init(&va, 0);
+        relic_buf_init(&vb, 0);
+        relic_buf_printf(&va, "%s ", relic_gff_type_name(ta));
+        format_value(a, df->ea, fa, &va);
+        relic_buf_printf(&vb, "%s ", relic_gff_type_name(tb));
+        format_value(b, df->eb, fb, &vb);
+        emit(df, '~', NULL, (const char *)va.data, va.size, (const char *)vb.data, vb.size);
+        relic_buf_free(&va);
+        relic_buf_free(&vb);
         return;
     }
     if (ta == RELIC_GFF_FIELD_TYPE_STRUCT) {
@@ -246,9 +271,10 @@ static void diff_field(differ *df, uint32_t fa, uint32_t fb, int depth)
             else {
                 uint32_t s = i < la.count ? relic_gff_list_at(&la, i) : relic_gff_list_at(&lb, i);
                 const relic_gff_doc *d = i < la.count ? a : b;
-                printf("%c %s: struct (%u fields)\n", i < la.count ? '-' : '+', df->path,
-                       (unsigned)relic_gff_struct_field_count(d, s));
-                df->count++;
+                char v[48];
+                int vn = snprintf(v, sizeof v, "struct (%u fields)", (unsigned)relic_gff_struct_field_count(d, s));
+                if (i < la.count) emit(df, '-', NULL, v, (size_t)vn, NULL, 0);
+                else emit(df, '+', NULL, NULL, 0, v, (size_t)vn);
             }
             pop(df, old);
         }
@@ -269,9 +295,10 @@ static void diff_struct(differ *df, uint32_t sa, uint32_t sb, int depth)
     const relic_gff_doc *a = df->a, *b = df->b;
     if (depth > RELIC_GFF_MAX_DEPTH) return; /* validation bounds the depth; this keeps the recursion obviously bounded */
     if (relic_gff_struct_id(a, sa) != relic_gff_struct_id(b, sb)) {
-        printf("~ %s%s__struct_id: %" PRIu32 " -> %" PRIu32 "\n", df->path, df->plen ? "/" : "", relic_gff_struct_id(a, sa),
-               relic_gff_struct_id(b, sb));
-        df->count++;
+        char va[16], vb[16];
+        int na_ = snprintf(va, sizeof va, "%" PRIu32, relic_gff_struct_id(a, sa));
+        int nb_ = snprintf(vb, sizeof vb, "%" PRIu32, relic_gff_struct_id(b, sb));
+        emit(df, '~', "__struct_id", va, (size_t)na_, vb, (size_t)nb_);
     }
     uint32_t na = relic_gff_struct_field_count(a, sa), nb = relic_gff_struct_field_count(b, sb);
     for (uint32_t i = 0; i < na; i++) {
@@ -308,10 +335,11 @@ int cmd_diff(int argc, char **argv)
     const char *args[2], *enc_name = NULL;
     relic_gff_encoding enc;
     cli_tlk tlk = { 0 };
-    int n = 0, t;
+    int n = 0, t, json = 0;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
         if ((t = cli_tlk_option(argc, argv, &i, &tlk)) != 0) { if (t < 0) return 2; continue; }
+        if (strcmp(argv[i], "--json") == 0) { json = 1; continue; }
         if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
             enc_name = argv[++i];
             if (cli_gff_encoding(enc_name, NULL, &enc)) {
@@ -331,17 +359,37 @@ int cmd_diff(int argc, char **argv)
     int rc = 2;
     if (open_side(args[0], &sa) == 0 && open_side(args[1], &sb) == 0) {
         differ df;
+        relic_buf jo;
         memset(&df, 0, sizeof df);
+        relic_buf_init(&jo, 0);
+        if (json) df.json = &jo;
         df.a = &sa.d;
         df.b = &sb.d;
         cli_gff_encoding(enc_name, &sa.d, &df.ea); /* the same choice as get, set and dump */
         cli_gff_encoding(enc_name, &sb.d, &df.eb);
         if (memcmp(relic_gff_file_type(&sa.d), relic_gff_file_type(&sb.d), 4) != 0) {
-            printf("~ __file_type: \"%.4s\" -> \"%.4s\"\n", relic_gff_file_type(&sa.d), relic_gff_file_type(&sb.d));
-            df.count++;
+            char va[8], vb[8];
+            snprintf(va, sizeof va, "\"%.4s\"", relic_gff_file_type(&sa.d));
+            snprintf(vb, sizeof vb, "\"%.4s\"", relic_gff_file_type(&sb.d));
+            emit(&df, '~', "__file_type", va, strlen(va), vb, strlen(vb));
         }
         diff_struct(&df, 0, 0, 0);
         rc = df.count ? 1 : 0;
+        if (json) {
+            /* {"a": A, "b": B, "same": bool, "changes": [...]} on one line */
+            relic_buf o;
+            relic_buf_init(&o, 0);
+            relic_buf_puts(&o, "{\"a\": ");
+            cli_json_text(&o, args[0], strlen(args[0]));
+            relic_buf_puts(&o, ", \"b\": ");
+            cli_json_text(&o, args[1], strlen(args[1]));
+            relic_buf_puts(&o, df.count ? ", \"same\": false, \"changes\": [" : ", \"same\": true, \"changes\": [");
+            relic_buf_append(&o, jo.data, jo.size);
+            relic_buf_puts(&o, "]}\n");
+            if (o.failed || jo.failed || fwrite(o.data, 1, o.size, stdout) != o.size) rc = 2;
+            relic_buf_free(&o);
+        }
+        relic_buf_free(&jo);
     }
     close_side(&sa);
     close_side(&sb);

@@ -19,7 +19,7 @@
 static void hash_usage(FILE *f)
 {
     fprintf(f,
-        "usage: relic hash [--object|--sound|--texture [--bump PATH] [--diffuse F]] NAME...\n"
+        "usage: relic hash [--json] [--object|--sound|--texture [--bump PATH] [--diffuse F]] NAME...\n"
         "Trespasser's string hash (CRC-32) of each NAME, as 8 upper-case hex digits.\n"
         "  --object   raw name, case kept: instance handles; SCN sections are named by it\n"
         "             (relic hash --object Player -> 9FB57F53); the default\n"
@@ -28,8 +28,26 @@ static void hash_usage(FILE *f)
         "             normalised as --sound, then the diffuse value (--diffuse, default 1.0)\n"
         "usage: relic hash --names LEVEL.grf [HEX...]\n"
         "  every name of a GRF (or SCN) with its object hash, or the names whose hash is one\n"
-        "  of the HEX values (SCN section names): \"HASH NAME\" lines; exit 1 when one is unknown\n");
+        "  of the HEX values (SCN section names): \"HASH NAME\" lines; exit 1 when one is unknown\n"
+        "  --json     one JSON object per line: name, kind (object, sound, texture), hash (8 hex\n"
+        "             digits), value (the number); --names: hash, name (null when unknown) (docs/cli.md)\n");
 }
+
+/* One --json line. */
+static void hash_json(const char *name, size_t n, const char *kind, uint32_t h)
+{
+    relic_buf o;
+    relic_buf_init(&o, 0);
+    relic_buf_puts(&o, "{\"name\": ");
+    if (name) cli_json_text(&o, name, n);
+    else relic_buf_puts(&o, "null");
+    if (kind) { relic_buf_puts(&o, ", \"kind\": \""); relic_buf_puts(&o, kind); relic_buf_puts(&o, "\""); }
+    relic_buf_printf(&o, ", \"hash\": \"%08X\", \"value\": %u}\n", (unsigned)h, (unsigned)h);
+    if (!o.failed) fwrite(o.data, 1, o.size, stdout);
+    relic_buf_free(&o);
+}
+
+static int json_out;
 
 /* `relic hash --names GROFF [HEX...]` */
 static int names_of(const char *path, int argc, char **argv, int first)
@@ -50,7 +68,9 @@ static int names_of(const char *path, int argc, char **argv, int first)
     } else if (first >= argc) {
         for (size_t k = 0; k < m.symbols_count; k++) {
             size_t n = m.symbols[k].name_count ? m.symbols[k].name_count - 1 : 0;
-            printf("%08X %.*s\n", (unsigned)relic_tres_object_hash(m.symbols[k].name, n), (int)n, m.symbols[k].name);
+            uint32_t h = relic_tres_object_hash(m.symbols[k].name, n);
+            if (json_out) hash_json(m.symbols[k].name, n, NULL, h);
+            else printf("%08X %.*s\n", (unsigned)h, (int)n, m.symbols[k].name);
         }
     } else {
         for (int i = first; i < argc; i++) {
@@ -64,12 +84,14 @@ static int names_of(const char *path, int argc, char **argv, int first)
             for (size_t k = 0; k < m.symbols_count && !found; k++) {
                 size_t n = m.symbols[k].name_count ? m.symbols[k].name_count - 1 : 0;
                 if (relic_tres_object_hash(m.symbols[k].name, n) == h) {
-                    printf("%08X %.*s\n", (unsigned)h, (int)n, m.symbols[k].name);
+                    if (json_out) hash_json(m.symbols[k].name, n, NULL, h);
+                    else printf("%08X %.*s\n", (unsigned)h, (int)n, m.symbols[k].name);
                     found = 1;
                 }
             }
             if (!found) {
-                printf("%08X ?\n", (unsigned)h);
+                if (json_out) hash_json(NULL, 0, NULL, h);
+                else printf("%08X ?\n", (unsigned)h);
                 rc = EXIT_INVALID;
             }
         }
@@ -81,6 +103,14 @@ static int names_of(const char *path, int argc, char **argv, int first)
 
 int cmd_hash(int argc, char **argv)
 {
+    /* --json anywhere: taken out before the rest is read */
+    int kept = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) { while (i < argc) argv[kept++] = argv[i++]; break; }
+        if (!strcmp(argv[i], "--json")) json_out = 1;
+        else argv[kept++] = argv[i];
+    }
+    argc = kept;
     if (argc >= 2 && !strcmp(argv[1], "--names")) {
         if (argc < 3) { hash_usage(stderr); return EXIT_USAGE; }
         return names_of(argv[2], argc, argv, 3);
@@ -130,7 +160,8 @@ int cmd_hash(int argc, char **argv)
         if (mode == OBJECT) h = relic_tres_object_hash(a, n);
         else if (mode == SOUND) h = relic_tres_sound_hash(a, n);
         else h = relic_tres_texture_id(a, n, bump, bump ? strlen(bump) : 0, diffuse);
-        printf("%08X\n", (unsigned)h);
+        if (json_out) hash_json(a, n, mode == OBJECT ? "object" : mode == SOUND ? "sound" : "texture", h);
+        else printf("%08X\n", (unsigned)h);
     }
     return EXIT_VALID;
 }

@@ -19,6 +19,7 @@
 #include "audio_cli.h"
 #include "relic_gen.h"
 #include "relic_json.h"
+#include "progress.h"
 
 /* relic_adpcm_encode with its search scratch in a heap arena freed at once */
 static relic_status adpcm_encode_scratch(const int16_t *pcm, size_t frames, unsigned channels, uint32_t block_align,
@@ -449,11 +450,18 @@ int cmd_pack_sounds(int argc, char **argv)
     relic_tpa_pack_entry *ids = relic_arena_array(&a, ns ? ns : 1, sizeof *ids, _Alignof(relic_tpa_pack_entry));
     if (!samples || !ids) { cli_errorf(dir, 0, "no memory for %zu sounds", ns); goto done; }
     size_t nsamples = 0;
-    for (size_t i = 0; i < ns; i++) {
+    cli_progress tick;
+    char what[96];
+    snprintf(what, sizeof what, "pack-sounds: %.80s", dir);
+    cli_progress_tick_begin(&tick, what, 0);
+    int failed = 0;
+    for (size_t i = 0; i < ns && !failed; i++) {
         if (snd[i].shared) continue;
-        if (build_sample(dir, &snd[i], adpcm, caps, ncaps, &a, &samples[nsamples])) goto done;
-        snd[i].sample = nsamples++;
+        failed = build_sample(dir, &snd[i], adpcm, caps, ncaps, &a, &samples[nsamples]);
+        if (!failed) snd[i].sample = nsamples++;
     }
+    cli_progress_end(&tick);
+    if (failed) goto done;
     for (size_t i = 0; i < ns; i++) {
         ids[i].sound_id = snd[i].sound_id;
         ids[i].attenuation = snd[i].attenuation;

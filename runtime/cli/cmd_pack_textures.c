@@ -14,6 +14,7 @@
 #include "cli.h"
 #include "relic_swp.h"
 #include "relic_tres_names.h"
+#include "progress.h"
 
 #define ID_DIGITS 8
 #define MAX_OCCLUSION 64
@@ -148,6 +149,10 @@ int cmd_pack_textures(int argc, char **argv)
     relic_swp_texture *t = rc ? NULL : relic_arena_array(&a, nfiles ? nfiles : 1, sizeof *t, 8);
     if (!rc && !t) { cli_errorf(dir, 0, "no memory for %zu textures", nfiles); rc = 1; }
     char path[4200];
+    cli_progress tick;
+    char what[96];
+    snprintf(what, sizeof what, "pack-textures: %.80s", dir);
+    cli_progress_tick_begin(&tick, what, 0);
     for (size_t i = 0; !rc && i < nfiles; i++) {
         size_t n = strlen(files[i]) - 4;
         memset(&t[i], 0, sizeof t[i]);
@@ -170,7 +175,9 @@ int cmd_pack_textures(int argc, char **argv)
     relic_buf_init(&pidbuf, 0);
     relic_buf_init(&spzbuf, 0);
     relic_pid_view check;
-    if (!rc && relic_swp_pack(t, nfiles, &a, &pid, &swp, &err) != RELIC_OK) {
+    relic_status packed = rc ? RELIC_OK : relic_swp_pack(t, nfiles, &a, &pid, &swp, &err);
+    cli_progress_end(&tick);
+    if (!rc && packed != RELIC_OK) {
         if (err.path[0] && !strncmp(err.path, "textures[", 9)) {
             size_t k = strtoul(err.path + 9, NULL, 10);
             if (k < nfiles) {

@@ -44,12 +44,27 @@ static int fold_text_position(const char *file, const char *msg, char *out, size
     return 1;
 }
 
+/* The capture of this thread (cli_report_capture): a batch worker keeps
+ * its file's problems to be printed in order by the main thread. */
+static _Thread_local cli_report_sink_fn capture_fn;
+static _Thread_local void *capture_ctx;
+
+void cli_report_capture(cli_report_sink_fn fn, void *ctx)
+{
+    capture_fn = fn;
+    capture_ctx = ctx;
+}
+
 void cli_report(FILE *to, const char *file, const relic_error *err)
 {
     relic_error e = *err;
     if (!file) file = "-";
     char folded[RELIC_ERROR_MESSAGE_MAX];
     if (fold_text_position(file, err->message, folded, sizeof folded)) memcpy(e.message, folded, sizeof e.message);
+    if (capture_fn) {
+        capture_fn(capture_ctx, file, &e);
+        return;
+    }
     relic_error_print(to, file, &e);
 }
 

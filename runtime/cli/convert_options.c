@@ -59,7 +59,8 @@ const char *cli_convert_option(const char *name)
 {
     for (size_t k = 0; k < OPTION_COUNT; k++)
         if (!strcmp(options[k].name, name)) {
-            options[k].used = 1;
+            /* written once: `check -r` reads the options first, its workers then only read */
+            if (!options[k].used) options[k].used = 1;
             return options[k].value;
         }
     return NULL;

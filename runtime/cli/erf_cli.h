@@ -12,6 +12,10 @@
 
 /* Open in as a container into ar (tables in a); prints the error. 0 on success. */
 int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar);
+/* `relic check` of the container alone: its tables and names (and with
+ * strict its ids and duplicates), not its members; problems printed, their
+ * number returned. `relic check -r` checks each member on its own. */
+unsigned cli_erf_check_tables(const cli_input *in, int strict);
 /* The JSON listing of ar appended to o; 0 on success. */
 int cli_erf_json(const relic_erf_archive *ar, relic_buf *o);
 /* Two entries with the same name (ResRef compared case-insensitively, and

@@ -12,6 +12,7 @@
 
 #include "relic_tri.h"
 #include "terrain_cli.h"
+#include "progress.h"
 
 /* Quantised PNG heights without relic's chunk and without --max-height: 1/256 m per unit. */
 #define DEFAULT_COEF_TO_WORLD (1.0 / 256)
@@ -38,7 +39,13 @@ static uint32_t max_grid(void)
 static int load_terrain(const cli_input *in, uint32_t max_n, relic_arena *a, relic_wtd_terrain *t, FILE *to)
 {
     relic_error err;
-    if (relic_wtd_decode_terrain_max(in->map.bytes.data, in->map.bytes.size, max_n, a, t, &err) != RELIC_OK) {
+    cli_progress tick;
+    char what[96];
+    snprintf(what, sizeof what, "decoding %.80s", in->path);
+    cli_progress_tick_begin(&tick, what, 0);
+    relic_status st = relic_wtd_decode_terrain_max(in->map.bytes.data, in->map.bytes.size, max_n, a, t, &err);
+    cli_progress_end(&tick);
+    if (st != RELIC_OK) {
         cli_report(to, in->path, &err);
         if (err.code == RELIC_E_LIMIT) fprintf(to, "%s: convert with --max-grid %u to decode it\n", in->path, t->header.mapping.quad_extents.size_x);
         return 1;
@@ -211,7 +218,13 @@ int cli_wtd_write(const int32_t *grid, uint32_t n, uint32_t w, uint32_t h, const
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     relic_buf_init(&out, 0);
     int rc = 1;
-    if (relic_wtd_encode(grid, n, m, &opt, &a, &out, &st, &err) != RELIC_OK) {
+    cli_progress tick;
+    char what[96];
+    snprintf(what, sizeof what, "encoding %.80s", out_path);
+    cli_progress_tick_begin(&tick, what, 0);
+    relic_status est = relic_wtd_encode(grid, n, m, &opt, &a, &out, &st, &err);
+    cli_progress_end(&tick);
+    if (est != RELIC_OK) {
         cli_error(out_path, &err);
     } else {
         rc = cli_write(out_path, out.data, out.size, in_path);
