@@ -250,6 +250,8 @@ static int wtd_convert(const cli_input *in, const char *out_path, const char *ex
     int rc = 1;
     const uint32_t max_n = max_grid();
     if (!max_n) return 1;
+    /* read before decoding, so a refused grid is not also reported as an ignored option */
+    const int preview = png && cli_convert_option("--preview"), relief = png && cli_convert_option("--relief");
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     relic_buf_init(&buf, 0);
     if (!load_terrain(in, max_n, &a, &t, stderr)) {
@@ -259,9 +261,9 @@ static int wtd_convert(const cli_input *in, const char *out_path, const char *ex
         }
         if (png) {
             /* --preview: colour relief; --relief: grey; else the exact 16-bit heightmap */
-            st = cli_convert_option("--preview") ? relic_wtd_preview_png(&t, &a, &buf, &err)
-                 : cli_convert_option("--relief") ? relic_wtd_relief_png(&t, &a, &buf, &err)
-                                                  : relic_wtd_png(&t, &a, &buf, &err);
+            st = preview  ? relic_wtd_preview_png(&t, &a, &buf, &err)
+                 : relief ? relic_wtd_relief_png(&t, &a, &buf, &err)
+                          : relic_wtd_png(&t, &a, &buf, &err);
         } else {
             relic_wtd_mesh mesh;
             st = relic_wtd_mesh_build(in->map.bytes.data, in->map.bytes.size, &t, &a, &mesh, &err);
