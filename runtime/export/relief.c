@@ -87,5 +87,7 @@ relic_status relic_relief_png(const relic_relief_grid *g, relic_relief_style sty
     if (!row) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory for a PNG row");
     const relic_png_image img = { g->width, g->height, 8, channels, NULL, NULL };
     relief_rows rows = { g, style, (double)g->max - (double)g->min };
-    return relic_png_write(&img, relief_row, &rows, row, out, err);
+    /* the filter and level measured for height grids (docs/benchmarks.md, "Terrain") */
+    const relic_png_options opts = RELIC_PNG_HEIGHTMAP_OPTIONS;
+    return relic_png_write_opts(&img, &opts, relief_row, &rows, row, out, err);
 }
