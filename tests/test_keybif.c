@@ -422,6 +422,24 @@ static void test_corrupted_tlk_is_rejected_with_path_and_offset(void **state)
     assert_int_equal(err.offset, 16);
 }
 
+/* gen_key's find (fuzz/corpus/gen_key/regression-name-table-negative): the
+ * file and key tables at 0, so the name table's length was negative and the
+ * model read from it could not be written again. The header's checks refuse it. */
+static void test_tables_over_the_header_are_refused(void **state)
+{
+    (void)state;
+    static const uint8_t bytes[] = {
+        0x4b, 0x45, 0x59, 0x20, 0x56, 0x31, 0x20, 0x20, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x67, 0x5f, 0x6c, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x77, 0x6f, 0x72,
+    };
+    relic_key_view v;
+    relic_error err;
+    assert_int_equal(relic_key_validate(bytes, sizeof bytes, &v, &err), RELIC_E_RANGE);
+    assert_non_null(strstr(err.message, "offset_to_file_table == 64"));
+}
+
 static void test_every_prefix_of_a_written_file_is_refused_without_a_crash(void **state)
 {
     (void)state;
@@ -455,6 +473,7 @@ int main(void)
         cmocka_unit_test(test_corrupted_key_is_rejected_with_path_and_offset),
         cmocka_unit_test(test_corrupted_bif_is_rejected_with_path_and_offset),
         cmocka_unit_test(test_corrupted_tlk_is_rejected_with_path_and_offset),
+        cmocka_unit_test(test_tables_over_the_header_are_refused),
         cmocka_unit_test(test_every_prefix_of_a_written_file_is_refused_without_a_crash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
