@@ -272,6 +272,7 @@ test: deps
 	-@$(STAGE) asan $(MAKE) --no-print-directory -j$(JOBS) check-asan CORPUS_SWEEPS=0
 	-@$(STAGE) regen $(MAKE) --no-print-directory check-regen
 	-@$(STAGE) fuzz $(MAKE) --no-print-directory -j$(JOBS) check-fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) FUZZ_ARGS="-seed=$(FUZZ_SEED)"
+	-@$(STAGE) oss-fuzz $(MAKE) --no-print-directory oss-fuzz-check
 	@# the tests each pass ran, then the stages
 	@for t in $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run; do [ -f $$t ] && { echo "== $$t"; cat $$t; }; done; true
 	@$(STAGE) --report

@@ -48,6 +48,9 @@ mkdir -p "$tmp/in"
 # AFL++ sees coverage by (a 48-face room keeps every loop in one bucket)
 cp tests/samples/crate.pwk tests/samples/door0.dwk "$tmp/in/"
 
+# without the sanitizer options the test runner sets (the reader is not
+# sanitized, and afl-fuzz refuses ASAN_OPTIONS without abort_on_error=1)
+env -u ASAN_OPTIONS -u UBSAN_OPTIONS -u MSAN_OPTIONS -u LSAN_OPTIONS \
 AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 \
 AFL_CUSTOM_MUTATOR_LIBRARY="$lib" AFL_CUSTOM_MUTATOR_ONLY=1 RELIC_AFL_FORMAT=bwm \
     timeout $((secs + 60)) afl-fuzz -V "$secs" -E "$execs_max" -i "$tmp/in" -o "$tmp/out" -- "$tmp/reader" @@ >"$tmp/afl.log" 2>&1

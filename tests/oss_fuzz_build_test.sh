@@ -4,8 +4,10 @@
 # OUT, SRC, WORK in a scratch directory), then check that every fuzz/*.c
 # target was built with its seed corpus, dictionary and options, and run
 # each for about a second on its unzipped seed corpus.
-# Slow (the library compiled again with coverage instrumentation, ~58
-# links): `make oss-fuzz-check`, not part of `make test`.
+# The library compiled again with coverage instrumentation, ~58 links, then
+# 1 s per target: 4 min 4 s (2 min 41 s user) on this 2-core machine at a
+# load average of 2.5. `make oss-fuzz-check`, and the oss-fuzz stage of
+# `make test`.
 # usage: sh tests/oss_fuzz_build_test.sh
 pass=0
 fail=0
