@@ -248,6 +248,24 @@ int em_struct_plain(const gen_struct *st)
     return 1;
 }
 
+/* "case V:" labels for n values, several to a line (at most about 100
+ * columns); INT64_C only where a value does not fit an int. The last line
+ * ends with `tail` instead of a newline. */
+void em_case_labels(gen_out *o, const int64_t *v, int n, const char *tail)
+{
+    int col = 0;
+    for (int i = 0; i < n; i++) {
+        char l[64];
+        if (v[i] >= -2147483647 && v[i] <= 2147483647) snprintf(l, sizeof l, "case %lld:", (long long)v[i]);
+        else snprintf(l, sizeof l, "case INT64_C(%lld):", (long long)v[i]);
+        int len = (int)strlen(l);
+        if (col && col + 1 + len > 100) { out_puts(o, "\n"); col = 0; }
+        out_printf(o, "%s%s", col ? " " : "    ", l);
+        col += (col ? 1 : 4) + len;
+    }
+    out_printf(o, "%s", tail);
+}
+
 int em_branch(gen_out *o, const gen_member *m, const char *local, const char *root, em_body_fn body, void *ctx,
               const char *no_case)
 {
@@ -268,9 +286,8 @@ int em_branch(gen_out *o, const gen_member *m, const char *local, const char *ro
     out_puts(o, ") {\n");
     for (int k = 0; k < m->ncases; k++) {
         const gen_case *cs = &m->cases[k];
-        if (cs->nvalues == 0) { out_puts(o, "    default:\n"); has_default = 1; }
-        for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
-        out_puts(o, "    {\n");
+        if (cs->nvalues == 0) { out_puts(o, "    default: {\n"); has_default = 1; }
+        else em_case_labels(o, cs->values, cs->nvalues, " {\n");
         body(ctx, cs->members, cs->nmembers);
         out_puts(o, "    } break;\n");
     }

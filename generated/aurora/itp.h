@@ -32,16 +32,8 @@ int relic_itp_palette_restype_from_name(const char *name, int64_t *value);
 static inline int relic_itp_palette_restype_known(int64_t value)
 {
     switch (value) {
-    case INT64_C(2013):
-    case INT64_C(2025):
-    case INT64_C(2027):
-    case INT64_C(2032):
-    case INT64_C(2035):
-    case INT64_C(2040):
-    case INT64_C(2042):
-    case INT64_C(2044):
-    case INT64_C(2051):
-    case INT64_C(2058):
+    case 2013: case 2025: case 2027: case 2032: case 2035: case 2040: case 2042: case 2044:
+    case 2051: case 2058:
         return 1;
     default:
         return 0;

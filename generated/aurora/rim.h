@@ -13,75 +13,66 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_rim_extensions[];
 
-typedef struct relic_rim_header relic_rim_header;
-typedef struct relic_rim_entry relic_rim_entry;
-typedef struct relic_rim_rim relic_rim_rim;
-
 #define RELIC_RIM_HEADER_SIZE 120
 /** RIM header. Model form: plain C values. */
-struct relic_rim_header {
+typedef struct relic_rim_header {
     char file_type[4]; /**< FileType [constant "RIM "] */
     char file_version[4]; /**< FileVersion [constant "V1.0"] */
     uint32_t reserved_0; /**< Unknown; zero in real files */
     uint32_t entry_count; /**< Number of resources [derived: count(entries), filled by the writer] */
     uint32_t offset_to_entries; /**< Byte offset of the entry table (120 in real files) [derived: offset(entries), filled by the writer] */
     uint8_t reserved[100]; /**< Reserved; zero in real files */
-};
+} relic_rim_header;
 
 #define RELIC_RIM_ENTRY_SIZE 32
 /** One resource: name, type, id and where its bytes are. Model form: plain C values. */
-struct relic_rim_entry {
+typedef struct relic_rim_entry {
     char resref[16]; /**< ResRef: lower-case name, NUL-padded */
     uint32_t res_type; /**< ResType: resource type id (runtime/formats/aurora/erf_types.c, KotOR ids) */
     uint32_t res_id; /**< ResID: the entry's index in real files */
     uint32_t offset; /**< Byte offset of the resource data from the start of the file */
     uint32_t size; /**< Byte size of the resource data */
-};
+} relic_rim_entry;
 
 #define RELIC_RIM_RIM_SIZE 120
 /** A whole RIM: header and entry table; the resource data follow (checked by runtime/formats/aurora/erf_archive.c). Model form: plain C values. */
-struct relic_rim_rim {
+typedef struct relic_rim_rim {
     relic_rim_header header;
     relic_rim_entry *entries; /**< Entry table [count header.entry_count] [at header.offset_to_entries] */
     size_t entries_count; /**< number of elements in entries */
-};
+} relic_rim_rim;
 
 typedef struct relic_rim_header_view { const uint8_t *p; } relic_rim_header_view; /**< a validated header (120 bytes in the file), zero-copy */
-#define RELIC_RIM_HEADER_FILE_TYPE_OFFSET 0
+enum { RELIC_RIM_HEADER_FILE_TYPE_OFFSET = 0, RELIC_RIM_HEADER_FILE_VERSION_OFFSET = 4,
+       RELIC_RIM_HEADER_RESERVED_0_OFFSET = 8, RELIC_RIM_HEADER_ENTRY_COUNT_OFFSET = 12,
+       RELIC_RIM_HEADER_OFFSET_TO_ENTRIES_OFFSET = 16, RELIC_RIM_HEADER_RESERVED_OFFSET = 20, }; /**< byte positions of the fields of header */
 #define RELIC_RIM_HEADER_FILE_TYPE_VALUE "RIM "
 #define RELIC_RIM_HEADER_FILE_TYPE_LEN 4
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_rim_header_file_type(relic_rim_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_RIM_HEADER_FILE_VERSION_OFFSET 4
 #define RELIC_RIM_HEADER_FILE_VERSION_VALUE "V1.0"
 #define RELIC_RIM_HEADER_FILE_VERSION_LEN 4
 /** file_version: 4 bytes, not NUL-terminated. */
 static inline const char *relic_rim_header_file_version(relic_rim_header_view v) { return (const char *)(v.p + 4); }
-#define RELIC_RIM_HEADER_RESERVED_0_OFFSET 8
 static inline uint32_t relic_rim_header_reserved_0(relic_rim_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_RIM_HEADER_ENTRY_COUNT_OFFSET 12
 static inline uint32_t relic_rim_header_entry_count(relic_rim_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_RIM_HEADER_OFFSET_TO_ENTRIES_OFFSET 16
 static inline uint32_t relic_rim_header_offset_to_entries(relic_rim_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_RIM_HEADER_RESERVED_OFFSET 20
 /** reserved: 100 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_rim_header_reserved(relic_rim_header_view v) { return (const uint8_t *)(v.p + 20); }
 
 typedef struct relic_rim_entry_view { const uint8_t *p; } relic_rim_entry_view; /**< a validated entry (32 bytes in the file), zero-copy */
-#define RELIC_RIM_ENTRY_RESREF_OFFSET 0
+enum { RELIC_RIM_ENTRY_RESREF_OFFSET = 0, RELIC_RIM_ENTRY_RES_TYPE_OFFSET = 16,
+       RELIC_RIM_ENTRY_RES_ID_OFFSET = 20, RELIC_RIM_ENTRY_OFFSET_OFFSET = 24,
+       RELIC_RIM_ENTRY_SIZE_OFFSET = 28, }; /**< byte positions of the fields of entry */
 /** resref: 16 bytes, not NUL-terminated. */
 static inline const char *relic_rim_entry_resref(relic_rim_entry_view v) { return (const char *)(v.p + 0); }
-#define RELIC_RIM_ENTRY_RES_TYPE_OFFSET 16
 static inline uint32_t relic_rim_entry_res_type(relic_rim_entry_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_RIM_ENTRY_RES_ID_OFFSET 20
 static inline uint32_t relic_rim_entry_res_id(relic_rim_entry_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_RIM_ENTRY_OFFSET_OFFSET 24
 static inline uint32_t relic_rim_entry_offset(relic_rim_entry_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_RIM_ENTRY_SIZE_OFFSET 28
 static inline uint32_t relic_rim_entry_size(relic_rim_entry_view v) { return relic_load_u32le(v.p + 28); }
 
 typedef struct relic_rim_rim_view { const uint8_t *p; } relic_rim_rim_view; /**< a validated rim (120 bytes in the file), zero-copy */
-#define RELIC_RIM_RIM_HEADER_OFFSET 0
+enum { RELIC_RIM_RIM_HEADER_OFFSET = 0, }; /**< byte positions of the fields of rim */
 static inline relic_rim_header_view relic_rim_rim_header(relic_rim_rim_view v) { relic_rim_header_view r = { v.p + 0 }; return r; }
 
 /** A validated rim file: the bytes, and where each top-level member lies.
@@ -96,8 +87,7 @@ typedef struct relic_rim_view {
 } relic_rim_view;
 
 static inline relic_rim_header_view relic_rim_view_header(const relic_rim_view *v) { relic_rim_header_view r = { v->header }; return r; }
-/** Element i (< entries_count) of entries. */
-static inline relic_rim_entry_view relic_rim_entries_at(const relic_rim_view *v, size_t i) { relic_rim_entry_view r = { v->entries + 32 * i }; return r; }
+static inline relic_rim_entry_view relic_rim_entries_at(const relic_rim_view *v, size_t i) { relic_rim_entry_view r = { v->entries + 32 * i }; return r; } /**< element i (< entries_count) */
 
 /** Validate size bytes at data as a whole rim file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
