@@ -138,7 +138,7 @@ static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
         const gen_member *m = &st->members[i];
         if (m->kind != M_FIELD || m->field->fixed_offset < 0) continue;
         char c[256];
-        int len = snprintf(c, sizeof c, "%s_%s_%s_OFFSET = %lld,", em_upper(P), em_upper(st->name), em_upper(m->field->name),
+        int len = snprintf(c, sizeof c, "%s_%s_%s_POS = %lld,", em_upper(P), em_upper(st->name), em_upper(m->field->name),
                            (long long)m->field->fixed_offset);
         if (!col) { out_puts(o, "enum {"); col = 6; }
         else if (col + 1 + len > 110) { out_puts(o, "\n      "); col = 6; }

@@ -49,7 +49,7 @@ typedef struct relic_erf_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_erf_erf *root;
+    relic_erf_file *root;
     relic_erf_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_erf_rctx;
@@ -123,7 +123,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_resource(relic_erf_rctx *c
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -202,7 +202,7 @@ relic_status relic_erf_validate(const uint8_t *data, size_t size, relic_erf_view
     return st;
 }
 
-relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_erf *out, relic_error *err)
+relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -215,7 +215,7 @@ relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf
 typedef struct relic_erf_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_erf_erf *root;
+    const relic_erf_file *root;
     uint64_t at[3], size[3]; /* placed members: 0 localized_strings 1 keys 2 resources */
 } relic_erf_wctx;
 
@@ -310,7 +310,7 @@ static inline void put_resource(uint8_t *p, const relic_erf_resource *m)
     relic_store_u32le(p + 4, m->resource_size);
 }
 
-static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_erf(relic_erf_wctx *c, const relic_erf_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -350,11 +350,11 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_erf_write(const relic_erf_erf *model, relic_buf *out, relic_error *err)
+relic_status relic_erf_write(const relic_erf_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_erf_erf copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_erf_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_erf_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

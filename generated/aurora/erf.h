@@ -178,9 +178,9 @@ typedef struct relic_erf_resource {
     uint32_t resource_size; /**< Byte size of the resource data */
 } relic_erf_resource;
 
-#define RELIC_ERF_ERF_SIZE 160
+#define RELIC_ERF_FILE_SIZE 160
 /** A whole ERF: header, then the three lists placed by its offsets; the resource data follow, placed by the resource list (checked by runtime/formats/aurora/erf_archive.c). Model form: plain C values. */
-typedef struct relic_erf_erf {
+typedef struct relic_erf_file {
     relic_erf_header header;
     relic_erf_localized_string *localized_strings; /**< Localized description strings [count header.language_count] [at header.offset_to_localized_string] */
     size_t localized_strings_count; /**< number of elements in localized_strings */
@@ -188,15 +188,15 @@ typedef struct relic_erf_erf {
     size_t keys_count; /**< number of elements in keys */
     relic_erf_resource *resources; /**< Resource list, one entry per key [count header.entry_count] [at header.offset_to_resource_list] */
     size_t resources_count; /**< number of elements in resources */
-} relic_erf_erf;
+} relic_erf_file;
 
 typedef struct relic_erf_header_view { const uint8_t *p; } relic_erf_header_view; /**< a validated header (160 bytes in the file), zero-copy */
-enum { RELIC_ERF_HEADER_FILE_TYPE_OFFSET = 0, RELIC_ERF_HEADER_FILE_VERSION_OFFSET = 4,
-       RELIC_ERF_HEADER_LANGUAGE_COUNT_OFFSET = 8, RELIC_ERF_HEADER_LOCALIZED_STRING_SIZE_OFFSET = 12,
-       RELIC_ERF_HEADER_ENTRY_COUNT_OFFSET = 16, RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_OFFSET = 20,
-       RELIC_ERF_HEADER_OFFSET_TO_KEY_LIST_OFFSET = 24, RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_OFFSET = 28,
-       RELIC_ERF_HEADER_BUILD_YEAR_OFFSET = 32, RELIC_ERF_HEADER_BUILD_DAY_OFFSET = 36,
-       RELIC_ERF_HEADER_DESCRIPTION_STR_REF_OFFSET = 40, RELIC_ERF_HEADER_RESERVED_OFFSET = 44, }; /**< byte positions of the fields of header */
+enum { RELIC_ERF_HEADER_FILE_TYPE_POS = 0, RELIC_ERF_HEADER_FILE_VERSION_POS = 4,
+       RELIC_ERF_HEADER_LANGUAGE_COUNT_POS = 8, RELIC_ERF_HEADER_LOCALIZED_STRING_SIZE_POS = 12,
+       RELIC_ERF_HEADER_ENTRY_COUNT_POS = 16, RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_POS = 20,
+       RELIC_ERF_HEADER_OFFSET_TO_KEY_LIST_POS = 24, RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_POS = 28,
+       RELIC_ERF_HEADER_BUILD_YEAR_POS = 32, RELIC_ERF_HEADER_BUILD_DAY_POS = 36,
+       RELIC_ERF_HEADER_DESCRIPTION_STR_REF_POS = 40, RELIC_ERF_HEADER_RESERVED_POS = 44, }; /**< byte positions of the fields of header */
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_erf_header_file_type(relic_erf_header_view v) { return (const char *)(v.p + 0); }
 static inline uint32_t relic_erf_header_file_version(relic_erf_header_view v) { return relic_load_u32le(v.p + 4); }
@@ -213,20 +213,20 @@ static inline uint32_t relic_erf_header_description_str_ref(relic_erf_header_vie
 static inline const uint8_t *relic_erf_header_reserved(relic_erf_header_view v) { return (const uint8_t *)(v.p + 44); }
 
 typedef struct relic_erf_resource_view { const uint8_t *p; } relic_erf_resource_view; /**< a validated resource (8 bytes in the file), zero-copy */
-enum { RELIC_ERF_RESOURCE_OFFSET_TO_RESOURCE_OFFSET = 0, RELIC_ERF_RESOURCE_RESOURCE_SIZE_OFFSET = 4, }; /**< byte positions of the fields of resource */
+enum { RELIC_ERF_RESOURCE_OFFSET_TO_RESOURCE_POS = 0, RELIC_ERF_RESOURCE_RESOURCE_SIZE_POS = 4, }; /**< byte positions of the fields of resource */
 static inline uint32_t relic_erf_resource_offset_to_resource(relic_erf_resource_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_erf_resource_resource_size(relic_erf_resource_view v) { return relic_load_u32le(v.p + 4); }
 
-typedef struct relic_erf_erf_view { const uint8_t *p; } relic_erf_erf_view; /**< a validated erf (160 bytes in the file), zero-copy */
-enum { RELIC_ERF_ERF_HEADER_OFFSET = 0, }; /**< byte positions of the fields of erf */
-static inline relic_erf_header_view relic_erf_erf_header(relic_erf_erf_view v) { relic_erf_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_erf_file_view { const uint8_t *p; } relic_erf_file_view; /**< a validated erf (160 bytes in the file), zero-copy */
+enum { RELIC_ERF_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of erf */
+static inline relic_erf_header_view relic_erf_file_header(relic_erf_file_view v) { relic_erf_header_view r = { v.p + 0 }; return r; }
 
 /** A validated erf file: the bytes, and where each top-level member lies.
  *  Only relic_erf_validate() fills one; its accessors then need no checks. */
 typedef struct relic_erf_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_erf_erf values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_erf_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *localized_strings; /**< start of localized_strings in base, NULL when absent */
     size_t localized_strings_count; /**< elements of localized_strings */
@@ -248,23 +248,23 @@ relic_status relic_erf_validate(const uint8_t *data, size_t size, relic_erf_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_erf *out, relic_error *err);
+relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_erf_write(const relic_erf_erf *m, relic_buf *out, relic_error *err);
+relic_status relic_erf_write(const relic_erf_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_erf_json_print(const relic_erf_erf *m, relic_buf *out, relic_error *err);
+relic_status relic_erf_json_print(const relic_erf_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_erf_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_erf *out, relic_error *err);
+relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

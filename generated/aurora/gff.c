@@ -28,9 +28,9 @@ const char *relic_gff_field_type_name(int64_t value) { return relic_gen_enum_nam
 int relic_gff_field_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(field_type_names, 18, name, value); }
 
 _Static_assert(sizeof(relic_gff_header) == 56 && offsetof(relic_gff_header, file_version) == 4 && offsetof(relic_gff_header, struct_offset) == 8 && offsetof(relic_gff_header, struct_count) == 12 && offsetof(relic_gff_header, field_offset) == 16 && offsetof(relic_gff_header, field_count) == 20 && offsetof(relic_gff_header, label_offset) == 24 && offsetof(relic_gff_header, label_count) == 28 && offsetof(relic_gff_header, field_data_offset) == 32 && offsetof(relic_gff_header, field_data_count) == 36 && offsetof(relic_gff_header, field_indices_offset) == 40 && offsetof(relic_gff_header, field_indices_count) == 44 && offsetof(relic_gff_header, list_indices_offset) == 48 && offsetof(relic_gff_header, list_indices_count) == 52, "header: C layout is file layout (arrays are copied with memcpy)");
-_Static_assert(sizeof(relic_gff_gff_struct) == 12 && offsetof(relic_gff_gff_struct, data_or_data_offset) == 4 && offsetof(relic_gff_gff_struct, field_count) == 8, "gff_struct: C layout is file layout (arrays are copied with memcpy)");
-_Static_assert(sizeof(relic_gff_gff_field) == 12 && offsetof(relic_gff_gff_field, label_index) == 4 && offsetof(relic_gff_gff_field, data_or_data_offset) == 8, "gff_field: C layout is file layout (arrays are copied with memcpy)");
-_Static_assert(sizeof(relic_gff_gff_label) == 16, "gff_label: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_struct) == 12 && offsetof(relic_gff_struct, data_or_data_offset) == 4 && offsetof(relic_gff_struct, field_count) == 8, "gff_struct: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_field) == 12 && offsetof(relic_gff_field, label_index) == 4 && offsetof(relic_gff_field, data_or_data_offset) == 8, "gff_field: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_label) == 16, "gff_label: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -38,7 +38,7 @@ typedef struct relic_gff_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_gff_gff *root;
+    relic_gff_file *root;
     relic_gff_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_gff_rctx;
@@ -69,7 +69,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_gff_rctx *c, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_struct *m, RELIC_GEN_UNUSED const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_struct *m, RELIC_GEN_UNUSED const int dec)
 {
     const uint8_t *p = c->base + pos;
     m->id = relic_load_u32le(p + 0);
@@ -79,7 +79,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_struct(relic_gff_rctx 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_field *m, RELIC_GEN_UNUSED const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_field *m, RELIC_GEN_UNUSED const int dec)
 {
     const uint8_t *p = c->base + pos;
     m->type = relic_load_u32le(p + 0);
@@ -90,14 +90,14 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_field(relic_gff_rctx *
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_label(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_label *m, RELIC_GEN_UNUSED const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_label(relic_gff_rctx *c, uint64_t pos, relic_gff_label *m, RELIC_GEN_UNUSED const int dec)
 {
     const uint8_t *p = c->base + pos;
     memcpy(m->name, p + 0, 16);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_file *m, const int dec)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 56u);
@@ -108,9 +108,9 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uin
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.struct_offset), ((int64_t)m->header.struct_count), 1u, 12u, c->size, "structs", &at, &n, &bytes)) != RELIC_OK) return st;
         m->structs_count = (size_t)n;
         if (c->view) { c->view->structs = c->base + at; c->view->structs_count = (size_t)n; }
-        if (dec && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_struct), _Alignof(relic_gff_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
         if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_gff_gff_struct e;
+            relic_gff_struct e;
             if ((st = rd_gff_struct(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
             if ((st = rd_gff_struct(c, at + k * 12u, &m->structs[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
@@ -120,9 +120,9 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uin
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &at, &n, &bytes)) != RELIC_OK) return st;
         m->fields_count = (size_t)n;
         if (c->view) { c->view->fields = c->base + at; c->view->fields_count = (size_t)n; }
-        if (dec && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_field), _Alignof(relic_gff_gff_field), at, "fields"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_field), _Alignof(relic_gff_field), at, "fields"))) return RELIC_E_NOMEM;
         if (!dec) for (uint64_t k = 0; k < n; k++) {
-            relic_gff_gff_field e;
+            relic_gff_field e;
             if ((st = rd_gff_field(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
             if ((st = rd_gff_field(c, at + k * 12u, &m->fields[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
@@ -132,7 +132,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uin
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &at, &n, &bytes)) != RELIC_OK) return st;
         m->labels_count = (size_t)n;
         if (c->view) { c->view->labels = c->base + at; c->view->labels_count = (size_t)n; }
-        if (dec && n && !(m->labels = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_label), _Alignof(relic_gff_gff_label), at, "labels"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->labels = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_label), _Alignof(relic_gff_label), at, "labels"))) return RELIC_E_NOMEM;
         if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
             if ((st = rd_gff_label(c, at + k * 16u, &m->labels[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "labels", (int64_t)k);
     }
@@ -175,7 +175,7 @@ relic_status relic_gff_validate(const uint8_t *data, size_t size, relic_gff_view
     return st;
 }
 
-relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff_gff *out, relic_error *err)
+relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -188,7 +188,7 @@ relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff
 typedef struct relic_gff_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_gff_gff *root;
+    const relic_gff_file *root;
     uint64_t at[6], size[6]; /* placed members: 0 structs 1 fields 2 labels 3 field_data 4 field_indices 5 list_indices */
 } relic_gff_wctx;
 
@@ -210,26 +210,26 @@ static inline void put_header(uint8_t *p, const relic_gff_header *m)
     relic_store_u32le(p + 52, m->list_indices_count);
 }
 
-static inline void put_gff_struct(uint8_t *p, const relic_gff_gff_struct *m)
+static inline void put_gff_struct(uint8_t *p, const relic_gff_struct *m)
 {
     relic_store_u32le(p + 0, m->id);
     relic_store_u32le(p + 4, m->data_or_data_offset);
     relic_store_u32le(p + 8, m->field_count);
 }
 
-static inline void put_gff_field(uint8_t *p, const relic_gff_gff_field *m)
+static inline void put_gff_field(uint8_t *p, const relic_gff_field *m)
 {
     relic_store_u32le(p + 0, m->type);
     relic_store_u32le(p + 4, m->label_index);
     relic_store_u32le(p + 8, m->data_or_data_offset);
 }
 
-static inline void put_gff_label(uint8_t *p, const relic_gff_gff_label *m)
+static inline void put_gff_label(uint8_t *p, const relic_gff_label *m)
 {
     memcpy(p + 0, m->name, 16);
 }
 
-static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_gff(relic_gff_wctx *c, const relic_gff_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     put_header(c->base + pos, &m->header);
@@ -278,11 +278,11 @@ static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_gff_write(const relic_gff_gff *model, relic_buf *out, relic_error *err)
+relic_status relic_gff_write(const relic_gff_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_gff_gff copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_gff_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_gff_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

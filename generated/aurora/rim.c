@@ -18,7 +18,7 @@ typedef struct relic_rim_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_rim_rim *root;
+    relic_rim_file *root;
     relic_rim_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_rim_rctx;
@@ -48,7 +48,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_rim_rctx *c, u
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_rim *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_file *m, const int dec)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 120u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 120u);
@@ -79,7 +79,7 @@ relic_status relic_rim_validate(const uint8_t *data, size_t size, relic_rim_view
     return st;
 }
 
-relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim_rim *out, relic_error *err)
+relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -92,7 +92,7 @@ relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim
 typedef struct relic_rim_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_rim_rim *root;
+    const relic_rim_file *root;
     uint64_t at[1], size[1]; /* placed members: 0 entries */
 } relic_rim_wctx;
 
@@ -115,7 +115,7 @@ static inline void put_entry(uint8_t *p, const relic_rim_entry *m)
     relic_store_u32le(p + 28, m->size);
 }
 
-static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_rim(relic_rim_wctx *c, const relic_rim_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     put_header(c->base + pos, &m->header);
@@ -130,11 +130,11 @@ static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_rim_write(const relic_rim_rim *model, relic_buf *out, relic_error *err)
+relic_status relic_rim_write(const relic_rim_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_rim_rim copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_rim_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_rim_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

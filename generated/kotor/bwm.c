@@ -53,7 +53,7 @@ typedef struct relic_bwm_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_bwm_bwm *root;
+    relic_bwm_file *root;
     relic_bwm_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_bwm_rctx;
@@ -149,7 +149,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_bwm_rctx *c, ui
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_file *m, const int dec)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 136u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 136u);
@@ -265,7 +265,7 @@ relic_status relic_bwm_validate(const uint8_t *data, size_t size, relic_bwm_view
     return st;
 }
 
-relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_bwm *out, relic_error *err)
+relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -278,7 +278,7 @@ relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm
 typedef struct relic_bwm_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_bwm_bwm *root;
+    const relic_bwm_file *root;
     uint64_t at[9], size[9]; /* placed members: 0 vertices 1 faces 2 materials 3 normals 4 distances 5 aabb 6 adjacency 7 edges 8 perimeters */
 } relic_bwm_wctx;
 
@@ -343,7 +343,7 @@ static inline void put_edge(uint8_t *p, const relic_bwm_edge *m)
     relic_store_u32le(p + 4, (uint32_t)(m->transition));
 }
 
-static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     put_header(c->base + pos, &m->header);
@@ -414,11 +414,11 @@ static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_bwm_write(const relic_bwm_bwm *model, relic_buf *out, relic_error *err)
+relic_status relic_bwm_write(const relic_bwm_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_bwm_bwm copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_bwm_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_bwm_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -153,9 +153,9 @@ typedef struct relic_bwm_edge {
     int32_t transition; /**< Index of the LYT room this edge leads to, -1 for none */
 } relic_bwm_edge;
 
-#define RELIC_BWM_BWM_SIZE 136
+#define RELIC_BWM_FILE_SIZE 136
 /** A whole BWM file: the header, then nine arrays placed by the header's offsets. Writers lay them out contiguously after the header in this order, as every real file does (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py). Model form: plain C values. */
-typedef struct relic_bwm_bwm {
+typedef struct relic_bwm_file {
     relic_bwm_header header;
     relic_bwm_vec3f *vertices; /**< Vertex positions (metres, world space) [count header.vertex_count] [at header.vertex_offset] */
     size_t vertices_count; /**< number of elements in vertices */
@@ -175,28 +175,27 @@ typedef struct relic_bwm_bwm {
     size_t edges_count; /**< number of elements in edges */
     uint32_t *perimeters; /**< Cumulative edge count at the end of each perimeter loop (WOK) [check it <= header.edge_count] [count header.perimeter_count] [at header.perimeter_offset] */
     size_t perimeters_count; /**< number of elements in perimeters */
-} relic_bwm_bwm;
+} relic_bwm_file;
 
 typedef struct relic_bwm_vec3f_view { const uint8_t *p; } relic_bwm_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-enum { RELIC_BWM_VEC3F_X_OFFSET = 0, RELIC_BWM_VEC3F_Y_OFFSET = 4, RELIC_BWM_VEC3F_Z_OFFSET = 8, }; /**< byte positions of the fields of vec3f */
+enum { RELIC_BWM_VEC3F_X_POS = 0, RELIC_BWM_VEC3F_Y_POS = 4, RELIC_BWM_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_bwm_vec3f_x(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_bwm_vec3f_y(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_bwm_vec3f_z(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_bwm_header_view { const uint8_t *p; } relic_bwm_header_view; /**< a validated header (136 bytes in the file), zero-copy */
-enum { RELIC_BWM_HEADER_MAGIC_OFFSET = 0, RELIC_BWM_HEADER_TYPE_OFFSET = 8,
-       RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_OFFSET = 12,
-       RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_OFFSET = 24,
-       RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_OFFSET = 36,
-       RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_OFFSET = 48, RELIC_BWM_HEADER_POSITION_OFFSET = 60,
-       RELIC_BWM_HEADER_VERTEX_COUNT_OFFSET = 72, RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET = 76,
-       RELIC_BWM_HEADER_FACE_COUNT_OFFSET = 80, RELIC_BWM_HEADER_FACE_OFFSET_OFFSET = 84,
-       RELIC_BWM_HEADER_MATERIAL_OFFSET_OFFSET = 88, RELIC_BWM_HEADER_NORMAL_OFFSET_OFFSET = 92,
-       RELIC_BWM_HEADER_DISTANCE_OFFSET_OFFSET = 96, RELIC_BWM_HEADER_AABB_COUNT_OFFSET = 100,
-       RELIC_BWM_HEADER_AABB_OFFSET_OFFSET = 104, RELIC_BWM_HEADER_UNKNOWN_OFFSET = 108,
-       RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET = 112, RELIC_BWM_HEADER_ADJACENCY_OFFSET_OFFSET = 116,
-       RELIC_BWM_HEADER_EDGE_COUNT_OFFSET = 120, RELIC_BWM_HEADER_EDGE_OFFSET_OFFSET = 124,
-       RELIC_BWM_HEADER_PERIMETER_COUNT_OFFSET = 128, RELIC_BWM_HEADER_PERIMETER_OFFSET_OFFSET = 132, }; /**< byte positions of the fields of header */
+enum { RELIC_BWM_HEADER_MAGIC_POS = 0, RELIC_BWM_HEADER_TYPE_POS = 8,
+       RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_POS = 12, RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_POS = 24,
+       RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_POS = 36, RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_POS = 48,
+       RELIC_BWM_HEADER_POSITION_POS = 60, RELIC_BWM_HEADER_VERTEX_COUNT_POS = 72,
+       RELIC_BWM_HEADER_VERTEX_OFFSET_POS = 76, RELIC_BWM_HEADER_FACE_COUNT_POS = 80,
+       RELIC_BWM_HEADER_FACE_OFFSET_POS = 84, RELIC_BWM_HEADER_MATERIAL_OFFSET_POS = 88,
+       RELIC_BWM_HEADER_NORMAL_OFFSET_POS = 92, RELIC_BWM_HEADER_DISTANCE_OFFSET_POS = 96,
+       RELIC_BWM_HEADER_AABB_COUNT_POS = 100, RELIC_BWM_HEADER_AABB_OFFSET_POS = 104,
+       RELIC_BWM_HEADER_UNKNOWN_POS = 108, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS = 112,
+       RELIC_BWM_HEADER_ADJACENCY_OFFSET_POS = 116, RELIC_BWM_HEADER_EDGE_COUNT_POS = 120,
+       RELIC_BWM_HEADER_EDGE_OFFSET_POS = 124, RELIC_BWM_HEADER_PERIMETER_COUNT_POS = 128,
+       RELIC_BWM_HEADER_PERIMETER_OFFSET_POS = 132, }; /**< byte positions of the fields of header */
 #define RELIC_BWM_HEADER_MAGIC_VALUE "BWM V1.0"
 #define RELIC_BWM_HEADER_MAGIC_LEN 8
 /** magic: 8 bytes, not NUL-terminated. */
@@ -225,14 +224,14 @@ static inline uint32_t relic_bwm_header_perimeter_count(relic_bwm_header_view v)
 static inline uint32_t relic_bwm_header_perimeter_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 132); }
 
 typedef struct relic_bwm_face_view { const uint8_t *p; } relic_bwm_face_view; /**< a validated face (12 bytes in the file), zero-copy */
-enum { RELIC_BWM_FACE_V_OFFSET = 0, }; /**< byte positions of the fields of face */
+enum { RELIC_BWM_FACE_V_POS = 0, }; /**< byte positions of the fields of face */
 static inline uint32_t relic_bwm_face_v(relic_bwm_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 
 typedef struct relic_bwm_aabb_node_view { const uint8_t *p; } relic_bwm_aabb_node_view; /**< a validated aabb_node (44 bytes in the file), zero-copy */
-enum { RELIC_BWM_AABB_NODE_BOX_MIN_OFFSET = 0, RELIC_BWM_AABB_NODE_BOX_MAX_OFFSET = 12,
-       RELIC_BWM_AABB_NODE_FACE_OFFSET = 24, RELIC_BWM_AABB_NODE_UNKNOWN_OFFSET = 28,
-       RELIC_BWM_AABB_NODE_MOST_SIGNIFICANT_PLANE_OFFSET = 32, RELIC_BWM_AABB_NODE_CHILD1_OFFSET = 36,
-       RELIC_BWM_AABB_NODE_CHILD2_OFFSET = 40, }; /**< byte positions of the fields of aabb_node */
+enum { RELIC_BWM_AABB_NODE_BOX_MIN_POS = 0, RELIC_BWM_AABB_NODE_BOX_MAX_POS = 12,
+       RELIC_BWM_AABB_NODE_FACE_POS = 24, RELIC_BWM_AABB_NODE_UNKNOWN_POS = 28,
+       RELIC_BWM_AABB_NODE_MOST_SIGNIFICANT_PLANE_POS = 32, RELIC_BWM_AABB_NODE_CHILD1_POS = 36,
+       RELIC_BWM_AABB_NODE_CHILD2_POS = 40, }; /**< byte positions of the fields of aabb_node */
 static inline relic_bwm_vec3f_view relic_bwm_aabb_node_box_min(relic_bwm_aabb_node_view v) { relic_bwm_vec3f_view r = { v.p + 0 }; return r; }
 static inline relic_bwm_vec3f_view relic_bwm_aabb_node_box_max(relic_bwm_aabb_node_view v) { relic_bwm_vec3f_view r = { v.p + 12 }; return r; }
 static inline int32_t relic_bwm_aabb_node_face(relic_bwm_aabb_node_view v) { return (int32_t)relic_load_u32le(v.p + 24); }
@@ -242,24 +241,24 @@ static inline uint32_t relic_bwm_aabb_node_child1(relic_bwm_aabb_node_view v) { 
 static inline uint32_t relic_bwm_aabb_node_child2(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 40); }
 
 typedef struct relic_bwm_adjacency_view { const uint8_t *p; } relic_bwm_adjacency_view; /**< a validated adjacency (12 bytes in the file), zero-copy */
-enum { RELIC_BWM_ADJACENCY_SIDE_OFFSET = 0, }; /**< byte positions of the fields of adjacency */
+enum { RELIC_BWM_ADJACENCY_SIDE_POS = 0, }; /**< byte positions of the fields of adjacency */
 static inline int32_t relic_bwm_adjacency_side(relic_bwm_adjacency_view v, size_t i) { return (int32_t)relic_load_u32le(v.p + 0 + 4 * i); }
 
 typedef struct relic_bwm_edge_view { const uint8_t *p; } relic_bwm_edge_view; /**< a validated edge (8 bytes in the file), zero-copy */
-enum { RELIC_BWM_EDGE_EDGE_OFFSET = 0, RELIC_BWM_EDGE_TRANSITION_OFFSET = 4, }; /**< byte positions of the fields of edge */
+enum { RELIC_BWM_EDGE_EDGE_POS = 0, RELIC_BWM_EDGE_TRANSITION_POS = 4, }; /**< byte positions of the fields of edge */
 static inline uint32_t relic_bwm_edge_edge(relic_bwm_edge_view v) { return relic_load_u32le(v.p + 0); }
 static inline int32_t relic_bwm_edge_transition(relic_bwm_edge_view v) { return (int32_t)relic_load_u32le(v.p + 4); }
 
-typedef struct relic_bwm_bwm_view { const uint8_t *p; } relic_bwm_bwm_view; /**< a validated bwm (136 bytes in the file), zero-copy */
-enum { RELIC_BWM_BWM_HEADER_OFFSET = 0, }; /**< byte positions of the fields of bwm */
-static inline relic_bwm_header_view relic_bwm_bwm_header(relic_bwm_bwm_view v) { relic_bwm_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_bwm_file_view { const uint8_t *p; } relic_bwm_file_view; /**< a validated bwm (136 bytes in the file), zero-copy */
+enum { RELIC_BWM_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of bwm */
+static inline relic_bwm_header_view relic_bwm_file_header(relic_bwm_file_view v) { relic_bwm_header_view r = { v.p + 0 }; return r; }
 
 /** A validated bwm file: the bytes, and where each top-level member lies.
  *  Only relic_bwm_validate() fills one; its accessors then need no checks. */
 typedef struct relic_bwm_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_bwm_bwm values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_bwm_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *vertices; /**< start of vertices in base, NULL when absent */
     size_t vertices_count; /**< elements of vertices */
@@ -301,23 +300,23 @@ relic_status relic_bwm_validate(const uint8_t *data, size_t size, relic_bwm_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_bwm *out, relic_error *err);
+relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_bwm_write(const relic_bwm_bwm *m, relic_buf *out, relic_error *err);
+relic_status relic_bwm_write(const relic_bwm_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_bwm_json_print(const relic_bwm_bwm *m, relic_buf *out, relic_error *err);
+relic_status relic_bwm_json_print(const relic_bwm_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_bwm_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_bwm *out, relic_error *err);
+relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -44,7 +44,7 @@ typedef struct relic_trn_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_trn_trn *root;
+    relic_trn_file *root;
     relic_trn_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_trn_rctx;
@@ -122,7 +122,7 @@ static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trn *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -445,7 +445,7 @@ relic_status relic_trn_validate(const uint8_t *data, size_t size, relic_trn_view
     return st;
 }
 
-relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_trn *out, relic_error *err)
+relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -487,7 +487,7 @@ relic_status relic_trn_packet_aswm_decode_bytes(const uint8_t *buf, size_t size,
 typedef struct relic_trn_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_trn_trn *root;
+    const relic_trn_file *root;
 } relic_trn_wctx;
 
 static uint64_t sz_packet(const relic_trn_packet *m)
@@ -516,7 +516,7 @@ static uint64_t sum_trn_packet(const relic_trn_packet *a, size_t n)
     return t;
 }
 
-static uint64_t sz_trn(const relic_trn_trn *m)
+static uint64_t sz_trn(const relic_trn_file *m)
 {
     uint64_t t = 0;
     t += 12u;
@@ -587,7 +587,7 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
     return RELIC_OK;
 }
 
-static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_trn(relic_trn_wctx *c, const relic_trn_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -617,11 +617,11 @@ static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_trn_write(const relic_trn_trn *model, relic_buf *out, relic_error *err)
+relic_status relic_trn_write(const relic_trn_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_trn_trn copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_trn_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_trn_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -99,13 +99,13 @@ typedef struct relic_trn_packet {
 } relic_trn_packet;
 
 /** A whole TRN/TRX file: header, packet directory, packets back to back in directory order. Model form: plain C values; its size in the file varies. */
-typedef struct relic_trn_trn {
+typedef struct relic_trn_file {
     relic_trn_header header;
     relic_trn_directory_entry *directory; /**< Packet directory [count header.packet_count] */
     size_t directory_count; /**< number of elements in directory */
     relic_trn_packet *packets; /**< Packets, in directory order [count header.packet_count] */
     size_t packets_count; /**< number of elements in packets */
-} relic_trn_trn;
+} relic_trn_file;
 
 #define RELIC_TRN_VEC3F_SIZE 12
 /** Three 32-bit floats x, y, z. Model form: plain C values. */
@@ -217,8 +217,8 @@ typedef struct relic_trn_aswm {
 } relic_trn_aswm;
 
 typedef struct relic_trn_header_view { const uint8_t *p; } relic_trn_header_view; /**< a validated header (12 bytes in the file), zero-copy */
-enum { RELIC_TRN_HEADER_MAGIC_OFFSET = 0, RELIC_TRN_HEADER_VERSION_MAJOR_OFFSET = 4,
-       RELIC_TRN_HEADER_VERSION_MINOR_OFFSET = 6, RELIC_TRN_HEADER_PACKET_COUNT_OFFSET = 8, }; /**< byte positions of the fields of header */
+enum { RELIC_TRN_HEADER_MAGIC_POS = 0, RELIC_TRN_HEADER_VERSION_MAJOR_POS = 4,
+       RELIC_TRN_HEADER_VERSION_MINOR_POS = 6, RELIC_TRN_HEADER_PACKET_COUNT_POS = 8, }; /**< byte positions of the fields of header */
 #define RELIC_TRN_HEADER_MAGIC_VALUE "NWN2"
 #define RELIC_TRN_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
@@ -228,32 +228,32 @@ static inline uint16_t relic_trn_header_version_minor(relic_trn_header_view v) {
 static inline uint32_t relic_trn_header_packet_count(relic_trn_header_view v) { return relic_load_u32le(v.p + 8); }
 
 typedef struct relic_trn_directory_entry_view { const uint8_t *p; } relic_trn_directory_entry_view; /**< a validated directory_entry (8 bytes in the file), zero-copy */
-enum { RELIC_TRN_DIRECTORY_ENTRY_TYPE_OFFSET = 0, RELIC_TRN_DIRECTORY_ENTRY_OFFSET_OFFSET = 4, }; /**< byte positions of the fields of directory_entry */
+enum { RELIC_TRN_DIRECTORY_ENTRY_TYPE_POS = 0, RELIC_TRN_DIRECTORY_ENTRY_OFFSET_POS = 4, }; /**< byte positions of the fields of directory_entry */
 static inline uint32_t relic_trn_directory_entry_type(relic_trn_directory_entry_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_trn_directory_entry_offset(relic_trn_directory_entry_view v) { return relic_load_u32le(v.p + 4); }
 
 typedef struct relic_trn_trwh_view { const uint8_t *p; } relic_trn_trwh_view; /**< a validated trwh (12 bytes in the file), zero-copy */
-enum { RELIC_TRN_TRWH_WIDTH_OFFSET = 0, RELIC_TRN_TRWH_HEIGHT_OFFSET = 4, RELIC_TRN_TRWH_ID_OFFSET = 8, }; /**< byte positions of the fields of trwh */
+enum { RELIC_TRN_TRWH_WIDTH_POS = 0, RELIC_TRN_TRWH_HEIGHT_POS = 4, RELIC_TRN_TRWH_ID_POS = 8, }; /**< byte positions of the fields of trwh */
 static inline uint32_t relic_trn_trwh_width(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_trn_trwh_height(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 4); }
 static inline uint32_t relic_trn_trwh_id(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 8); }
 
 typedef struct relic_trn_vec3f_view { const uint8_t *p; } relic_trn_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-enum { RELIC_TRN_VEC3F_X_OFFSET = 0, RELIC_TRN_VEC3F_Y_OFFSET = 4, RELIC_TRN_VEC3F_Z_OFFSET = 8, }; /**< byte positions of the fields of vec3f */
+enum { RELIC_TRN_VEC3F_X_POS = 0, RELIC_TRN_VEC3F_Y_POS = 4, RELIC_TRN_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_trn_vec3f_x(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_trn_vec3f_y(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_trn_vec3f_z(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_trn_edge_view { const uint8_t *p; } relic_trn_edge_view; /**< a validated edge (16 bytes in the file), zero-copy */
-enum { RELIC_TRN_EDGE_VERTICES_OFFSET = 0, RELIC_TRN_EDGE_TRIANGLES_OFFSET = 8, }; /**< byte positions of the fields of edge */
+enum { RELIC_TRN_EDGE_VERTICES_POS = 0, RELIC_TRN_EDGE_TRIANGLES_POS = 8, }; /**< byte positions of the fields of edge */
 static inline uint32_t relic_trn_edge_vertices(relic_trn_edge_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 static inline uint32_t relic_trn_edge_triangles(relic_trn_edge_view v, size_t i) { return relic_load_u32le(v.p + 8 + 4 * i); }
 
 typedef struct relic_trn_triangle_view { const uint8_t *p; } relic_trn_triangle_view; /**< a validated triangle (64 bytes in the file), zero-copy */
-enum { RELIC_TRN_TRIANGLE_VERTICES_OFFSET = 0, RELIC_TRN_TRIANGLE_LINKED_EDGES_OFFSET = 12,
-       RELIC_TRN_TRIANGLE_LINKED_TRIANGLES_OFFSET = 24, RELIC_TRN_TRIANGLE_CENTER_OFFSET = 36,
-       RELIC_TRN_TRIANGLE_NORMAL_OFFSET = 44, RELIC_TRN_TRIANGLE_D_OFFSET = 56,
-       RELIC_TRN_TRIANGLE_ISLAND_OFFSET = 60, RELIC_TRN_TRIANGLE_FLAGS_OFFSET = 62, }; /**< byte positions of the fields of triangle */
+enum { RELIC_TRN_TRIANGLE_VERTICES_POS = 0, RELIC_TRN_TRIANGLE_LINKED_EDGES_POS = 12,
+       RELIC_TRN_TRIANGLE_LINKED_TRIANGLES_POS = 24, RELIC_TRN_TRIANGLE_CENTER_POS = 36,
+       RELIC_TRN_TRIANGLE_NORMAL_POS = 44, RELIC_TRN_TRIANGLE_D_POS = 56, RELIC_TRN_TRIANGLE_ISLAND_POS = 60,
+       RELIC_TRN_TRIANGLE_FLAGS_POS = 62, }; /**< byte positions of the fields of triangle */
 static inline uint32_t relic_trn_triangle_vertices(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 static inline uint32_t relic_trn_triangle_linked_edges(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 12 + 4 * i); }
 static inline uint32_t relic_trn_triangle_linked_triangles(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 24 + 4 * i); }
@@ -264,8 +264,8 @@ static inline uint16_t relic_trn_triangle_island(relic_trn_triangle_view v) { re
 static inline uint16_t relic_trn_triangle_flags(relic_trn_triangle_view v) { return relic_load_u16le(v.p + 62); }
 
 typedef struct relic_trn_island_path_node_view { const uint8_t *p; } relic_trn_island_path_node_view; /**< a validated island_path_node (8 bytes in the file), zero-copy */
-enum { RELIC_TRN_ISLAND_PATH_NODE_NEXT_OFFSET = 0, RELIC_TRN_ISLAND_PATH_NODE_PADDING_OFFSET = 2,
-       RELIC_TRN_ISLAND_PATH_NODE_WEIGHT_OFFSET = 4, }; /**< byte positions of the fields of island_path_node */
+enum { RELIC_TRN_ISLAND_PATH_NODE_NEXT_POS = 0, RELIC_TRN_ISLAND_PATH_NODE_PADDING_POS = 2,
+       RELIC_TRN_ISLAND_PATH_NODE_WEIGHT_POS = 4, }; /**< byte positions of the fields of island_path_node */
 static inline uint16_t relic_trn_island_path_node_next(relic_trn_island_path_node_view v) { return relic_load_u16le(v.p + 0); }
 static inline uint16_t relic_trn_island_path_node_padding(relic_trn_island_path_node_view v) { return relic_load_u16le(v.p + 2); }
 static inline float relic_trn_island_path_node_weight(relic_trn_island_path_node_view v) { return relic_load_f32le(v.p + 4); }
@@ -275,7 +275,7 @@ static inline float relic_trn_island_path_node_weight(relic_trn_island_path_node
 typedef struct relic_trn_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_trn_trn values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_trn_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *directory; /**< start of directory in base, NULL when absent */
     size_t directory_count; /**< elements of directory */
@@ -295,23 +295,23 @@ relic_status relic_trn_validate(const uint8_t *data, size_t size, relic_trn_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_trn *out, relic_error *err);
+relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_trn_write(const relic_trn_trn *m, relic_buf *out, relic_error *err);
+relic_status relic_trn_write(const relic_trn_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_trn_json_print(const relic_trn_trn *m, relic_buf *out, relic_error *err);
+relic_status relic_trn_json_print(const relic_trn_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_trn_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_trn *out, relic_error *err);
+relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_file *out, relic_error *err);
 
 /** Decode packet.aswm (zlib codec, uncompressed_size decoded bytes) and parse it as a aswm in arena a.
  *  The file keeps the encoded bytes (m->aswm), so the writer reproduces them exactly.

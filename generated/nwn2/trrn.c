@@ -21,7 +21,7 @@ typedef struct relic_trrn_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_trrn_trrn *root;
+    relic_trrn_file *root;
     relic_trrn_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_trrn_rctx;
@@ -93,7 +93,7 @@ static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_trrn *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -197,7 +197,7 @@ relic_status relic_trrn_validate(const uint8_t *data, size_t size, relic_trrn_vi
     return st;
 }
 
-relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_trrn_trrn *out, relic_error *err)
+relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_trrn_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -211,7 +211,7 @@ relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_t
 typedef struct relic_trrn_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_trrn_trrn *root;
+    const relic_trrn_file *root;
 } relic_trrn_wctx;
 
 static uint64_t sz_grass(const relic_trrn_grass *m)
@@ -229,7 +229,7 @@ static uint64_t sum_trrn_grass(const relic_trrn_grass *a, size_t n)
     return t;
 }
 
-static uint64_t sz_trrn(const relic_trrn_trrn *m)
+static uint64_t sz_trrn(const relic_trrn_file *m)
 {
     uint64_t t = 0;
     t += 400u;
@@ -302,7 +302,7 @@ static relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m0, ui
     return RELIC_OK;
 }
 
-static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -363,11 +363,11 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     return RELIC_OK;
 }
 
-relic_status relic_trrn_write(const relic_trrn_trrn *model, relic_buf *out, relic_error *err)
+relic_status relic_trrn_write(const relic_trrn_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_trrn_trrn copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_trrn_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_trrn_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

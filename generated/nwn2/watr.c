@@ -19,7 +19,7 @@ typedef struct relic_watr_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_watr_watr *root;
+    relic_watr_file *root;
     relic_watr_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_watr_rctx;
@@ -52,7 +52,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_triangle(relic_watr_
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out, relic_watr_watr *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out, relic_watr_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -141,7 +141,7 @@ relic_status relic_watr_validate(const uint8_t *data, size_t size, relic_watr_vi
     return st;
 }
 
-relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_watr_watr *out, relic_error *err)
+relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_watr_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -155,10 +155,10 @@ relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_w
 typedef struct relic_watr_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_watr_watr *root;
+    const relic_watr_file *root;
 } relic_watr_wctx;
 
-static uint64_t sz_watr(const relic_watr_watr *m)
+static uint64_t sz_watr(const relic_watr_file *m)
 {
     uint64_t t = 0;
     t += 328u;
@@ -193,7 +193,7 @@ static inline void put_water_triangle(uint8_t *p, const relic_watr_water_triangl
     relic_store_u16le(p + 4, m->c);
 }
 
-static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_watr(relic_watr_wctx *c, const relic_watr_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -247,11 +247,11 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
     return RELIC_OK;
 }
 
-relic_status relic_watr_write(const relic_watr_watr *model, relic_buf *out, relic_error *err)
+relic_status relic_watr_write(const relic_watr_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_watr_watr copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_watr_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_watr_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

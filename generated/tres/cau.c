@@ -32,7 +32,7 @@ typedef struct relic_cau_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_cau_cau *root;
+    relic_cau_file *root;
     relic_cau_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_cau_rctx;
@@ -63,7 +63,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_cau_rc
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, relic_cau_cau *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, relic_cau_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -147,7 +147,7 @@ relic_status relic_cau_validate(const uint8_t *data, size_t size, relic_cau_view
     return st;
 }
 
-relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau_cau *out, relic_error *err)
+relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -161,10 +161,10 @@ relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau
 typedef struct relic_cau_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_cau_cau *root;
+    const relic_cau_file *root;
 } relic_cau_wctx;
 
-static uint64_t sz_cau(const relic_cau_cau *m)
+static uint64_t sz_cau(const relic_cau_file *m)
 {
     uint64_t t = 0;
     t += 36u;
@@ -197,7 +197,7 @@ static inline void put_sample_header(uint8_t *p, const relic_cau_sample_header *
     relic_store_u32le(p + 32, m->caption_offset);
 }
 
-static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_cau(relic_cau_wctx *c, const relic_cau_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -248,11 +248,11 @@ static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_cau_write(const relic_cau_cau *model, relic_buf *out, relic_error *err)
+relic_status relic_cau_write(const relic_cau_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_cau_cau copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_cau_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_cau_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

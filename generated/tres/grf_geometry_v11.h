@@ -44,14 +44,14 @@ typedef struct relic_grf_geometry_v11_geometry {
 } relic_grf_geometry_v11_geometry;
 
 typedef struct relic_grf_geometry_v11_vec3f_view { const uint8_t *p; } relic_grf_geometry_v11_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-enum { RELIC_GRF_GEOMETRY_V11_VEC3F_X_OFFSET = 0, RELIC_GRF_GEOMETRY_V11_VEC3F_Y_OFFSET = 4,
-       RELIC_GRF_GEOMETRY_V11_VEC3F_Z_OFFSET = 8, }; /**< byte positions of the fields of vec3f */
+enum { RELIC_GRF_GEOMETRY_V11_VEC3F_X_POS = 0, RELIC_GRF_GEOMETRY_V11_VEC3F_Y_POS = 4,
+       RELIC_GRF_GEOMETRY_V11_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_grf_geometry_v11_vec3f_x(relic_grf_geometry_v11_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_grf_geometry_v11_vec3f_y(relic_grf_geometry_v11_vec3f_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_grf_geometry_v11_vec3f_z(relic_grf_geometry_v11_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_grf_geometry_v11_face_view { const uint8_t *p; } relic_grf_geometry_v11_face_view; /**< a validated face (12 bytes in the file), zero-copy */
-enum { RELIC_GRF_GEOMETRY_V11_FACE_V_OFFSET = 0, }; /**< byte positions of the fields of face */
+enum { RELIC_GRF_GEOMETRY_V11_FACE_V_POS = 0, }; /**< byte positions of the fields of face */
 static inline uint32_t relic_grf_geometry_v11_face_v(relic_grf_geometry_v11_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 
 /** A validated grf_geometry_v11 file: the bytes, and where each top-level member lies.

@@ -21,7 +21,7 @@ typedef struct relic_grf_header_header {
 } relic_grf_header_header;
 
 typedef struct relic_grf_header_header_view { const uint8_t *p; } relic_grf_header_header_view; /**< a validated header (8 bytes in the file), zero-copy */
-enum { RELIC_GRF_HEADER_HEADER_MAGIC_OFFSET = 0, RELIC_GRF_HEADER_HEADER_VERSION_OFFSET = 4, }; /**< byte positions of the fields of header */
+enum { RELIC_GRF_HEADER_HEADER_MAGIC_POS = 0, RELIC_GRF_HEADER_HEADER_VERSION_POS = 4, }; /**< byte positions of the fields of header */
 #define RELIC_GRF_HEADER_HEADER_MAGIC_VALUE 181320382
 static inline uint32_t relic_grf_header_header_magic(relic_grf_header_header_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_grf_header_header_version(relic_grf_header_header_view v) { return relic_load_u32le(v.p + 4); }

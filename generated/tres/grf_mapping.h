@@ -40,12 +40,12 @@ typedef struct relic_grf_mapping_mapping {
 } relic_grf_mapping_mapping;
 
 typedef struct relic_grf_mapping_uv_view { const uint8_t *p; } relic_grf_mapping_uv_view; /**< a validated uv (8 bytes in the file), zero-copy */
-enum { RELIC_GRF_MAPPING_UV_U_OFFSET = 0, RELIC_GRF_MAPPING_UV_V_OFFSET = 4, }; /**< byte positions of the fields of uv */
+enum { RELIC_GRF_MAPPING_UV_U_POS = 0, RELIC_GRF_MAPPING_UV_V_POS = 4, }; /**< byte positions of the fields of uv */
 static inline float relic_grf_mapping_uv_u(relic_grf_mapping_uv_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_grf_mapping_uv_v(relic_grf_mapping_uv_view v) { return relic_load_f32le(v.p + 4); }
 
 typedef struct relic_grf_mapping_texture_face_view { const uint8_t *p; } relic_grf_mapping_texture_face_view; /**< a validated texture_face (12 bytes in the file), zero-copy */
-enum { RELIC_GRF_MAPPING_TEXTURE_FACE_T_OFFSET = 0, }; /**< byte positions of the fields of texture_face */
+enum { RELIC_GRF_MAPPING_TEXTURE_FACE_T_POS = 0, }; /**< byte positions of the fields of texture_face */
 static inline uint32_t relic_grf_mapping_texture_face_t(relic_grf_mapping_texture_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 
 /** A validated grf_mapping file: the bytes, and where each top-level member lies.

@@ -20,7 +20,7 @@ typedef struct relic_grf_mapping_ref_mapping_ref {
 } relic_grf_mapping_ref_mapping_ref;
 
 typedef struct relic_grf_mapping_ref_mapping_ref_view { const uint8_t *p; } relic_grf_mapping_ref_mapping_ref_view; /**< a validated mapping_ref (4 bytes in the file), zero-copy */
-enum { RELIC_GRF_MAPPING_REF_MAPPING_REF_MATERIAL_OFFSET = 0, }; /**< byte positions of the fields of mapping_ref */
+enum { RELIC_GRF_MAPPING_REF_MAPPING_REF_MATERIAL_POS = 0, }; /**< byte positions of the fields of mapping_ref */
 static inline uint32_t relic_grf_mapping_ref_mapping_ref_material(relic_grf_mapping_ref_mapping_ref_view v) { return relic_load_u32le(v.p + 0); }
 
 /** A validated grf_mapping_ref file: the bytes, and where each top-level member lies.

@@ -40,8 +40,7 @@ typedef struct relic_grf_material_material {
 } relic_grf_material_material;
 
 typedef struct relic_grf_material_rgb_view { const uint8_t *p; } relic_grf_material_rgb_view; /**< a validated rgb (12 bytes in the file), zero-copy */
-enum { RELIC_GRF_MATERIAL_RGB_R_OFFSET = 0, RELIC_GRF_MATERIAL_RGB_G_OFFSET = 4,
-       RELIC_GRF_MATERIAL_RGB_B_OFFSET = 8, }; /**< byte positions of the fields of rgb */
+enum { RELIC_GRF_MATERIAL_RGB_R_POS = 0, RELIC_GRF_MATERIAL_RGB_G_POS = 4, RELIC_GRF_MATERIAL_RGB_B_POS = 8, }; /**< byte positions of the fields of rgb */
 static inline uint32_t relic_grf_material_rgb_r(relic_grf_material_rgb_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_grf_material_rgb_g(relic_grf_material_rgb_view v) { return relic_load_u32le(v.p + 4); }
 static inline uint32_t relic_grf_material_rgb_b(relic_grf_material_rgb_view v) { return relic_load_u32le(v.p + 8); }

@@ -80,16 +80,15 @@ typedef struct relic_grf_mesh_mesh {
 } relic_grf_mesh_mesh;
 
 typedef struct relic_grf_mesh_vec3f_view { const uint8_t *p; } relic_grf_mesh_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-enum { RELIC_GRF_MESH_VEC3F_X_OFFSET = 0, RELIC_GRF_MESH_VEC3F_Y_OFFSET = 4,
-       RELIC_GRF_MESH_VEC3F_Z_OFFSET = 8, }; /**< byte positions of the fields of vec3f */
+enum { RELIC_GRF_MESH_VEC3F_X_POS = 0, RELIC_GRF_MESH_VEC3F_Y_POS = 4, RELIC_GRF_MESH_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_grf_mesh_vec3f_x(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_grf_mesh_vec3f_y(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_grf_mesh_vec3f_z(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_grf_mesh_vertex_view { const uint8_t *p; } relic_grf_mesh_vertex_view; /**< a validated vertex (32 bytes in the file), zero-copy */
-enum { RELIC_GRF_MESH_VERTEX_POINT_OFFSET = 0, RELIC_GRF_MESH_VERTEX_NORMAL_OFFSET = 4,
-       RELIC_GRF_MESH_VERTEX_U_OFFSET = 16, RELIC_GRF_MESH_VERTEX_V_OFFSET = 20,
-       RELIC_GRF_MESH_VERTEX_SCRATCH_OFFSET = 24, }; /**< byte positions of the fields of vertex */
+enum { RELIC_GRF_MESH_VERTEX_POINT_POS = 0, RELIC_GRF_MESH_VERTEX_NORMAL_POS = 4,
+       RELIC_GRF_MESH_VERTEX_U_POS = 16, RELIC_GRF_MESH_VERTEX_V_POS = 20,
+       RELIC_GRF_MESH_VERTEX_SCRATCH_POS = 24, }; /**< byte positions of the fields of vertex */
 static inline uint32_t relic_grf_mesh_vertex_point(relic_grf_mesh_vertex_view v) { return relic_load_u32le(v.p + 0); }
 static inline relic_grf_mesh_vec3f_view relic_grf_mesh_vertex_normal(relic_grf_mesh_vertex_view v) { relic_grf_mesh_vec3f_view r = { v.p + 4 }; return r; }
 static inline float relic_grf_mesh_vertex_u(relic_grf_mesh_vertex_view v) { return relic_load_f32le(v.p + 16); }
@@ -97,10 +96,10 @@ static inline float relic_grf_mesh_vertex_v(relic_grf_mesh_vertex_view v) { retu
 static inline uint32_t relic_grf_mesh_vertex_scratch(relic_grf_mesh_vertex_view v, size_t i) { return relic_load_u32le(v.p + 24 + 4 * i); }
 
 typedef struct relic_grf_mesh_polygon_view { const uint8_t *p; } relic_grf_mesh_polygon_view; /**< a validated polygon (40 bytes in the file), zero-copy */
-enum { RELIC_GRF_MESH_POLYGON_VERTEX_COUNT_OFFSET = 0, RELIC_GRF_MESH_POLYGON_FIRST_OFFSET = 4,
-       RELIC_GRF_MESH_POLYGON_NORMAL_OFFSET = 8, RELIC_GRF_MESH_POLYGON_D_OFFSET = 20,
-       RELIC_GRF_MESH_POLYGON_SURFACE_OFFSET = 24, RELIC_GRF_MESH_POLYGON_FLAGS_OFFSET = 28,
-       RELIC_GRF_MESH_POLYGON_UNUSED_OFFSET = 32, RELIC_GRF_MESH_POLYGON_AREA_OFFSET = 36, }; /**< byte positions of the fields of polygon */
+enum { RELIC_GRF_MESH_POLYGON_VERTEX_COUNT_POS = 0, RELIC_GRF_MESH_POLYGON_FIRST_POS = 4,
+       RELIC_GRF_MESH_POLYGON_NORMAL_POS = 8, RELIC_GRF_MESH_POLYGON_D_POS = 20,
+       RELIC_GRF_MESH_POLYGON_SURFACE_POS = 24, RELIC_GRF_MESH_POLYGON_FLAGS_POS = 28,
+       RELIC_GRF_MESH_POLYGON_UNUSED_POS = 32, RELIC_GRF_MESH_POLYGON_AREA_POS = 36, }; /**< byte positions of the fields of polygon */
 static inline uint32_t relic_grf_mesh_polygon_vertex_count(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_grf_mesh_polygon_first(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 4); }
 static inline relic_grf_mesh_vec3f_view relic_grf_mesh_polygon_normal(relic_grf_mesh_polygon_view v) { relic_grf_mesh_vec3f_view r = { v.p + 8 }; return r; }

@@ -26,10 +26,10 @@ typedef struct relic_grf_object_object {
 } relic_grf_object_object;
 
 typedef struct relic_grf_object_object_view { const uint8_t *p; } relic_grf_object_object_view; /**< a validated object (28 bytes in the file), zero-copy */
-enum { RELIC_GRF_OBJECT_OBJECT_NAME_OFFSET = 0, RELIC_GRF_OBJECT_OBJECT_GEOMETRY_OFFSET = 4,
-       RELIC_GRF_OBJECT_OBJECT_MAPPING_OFFSET = 8, RELIC_GRF_OBJECT_OBJECT_PHYSICS_OFFSET = 12,
-       RELIC_GRF_OBJECT_OBJECT_AI_OFFSET = 16, RELIC_GRF_OBJECT_OBJECT_SOUND_OFFSET = 20,
-       RELIC_GRF_OBJECT_OBJECT_SPECIAL_OFFSET = 24, }; /**< byte positions of the fields of object */
+enum { RELIC_GRF_OBJECT_OBJECT_NAME_POS = 0, RELIC_GRF_OBJECT_OBJECT_GEOMETRY_POS = 4,
+       RELIC_GRF_OBJECT_OBJECT_MAPPING_POS = 8, RELIC_GRF_OBJECT_OBJECT_PHYSICS_POS = 12,
+       RELIC_GRF_OBJECT_OBJECT_AI_POS = 16, RELIC_GRF_OBJECT_OBJECT_SOUND_POS = 20,
+       RELIC_GRF_OBJECT_OBJECT_SPECIAL_POS = 24, }; /**< byte positions of the fields of object */
 static inline uint32_t relic_grf_object_object_name(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_grf_object_object_geometry(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 4); }
 static inline uint32_t relic_grf_object_object_mapping(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 8); }

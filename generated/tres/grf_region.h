@@ -48,21 +48,20 @@ typedef struct relic_grf_region_region {
 } relic_grf_region_region;
 
 typedef struct relic_grf_region_vec3f_view { const uint8_t *p; } relic_grf_region_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-enum { RELIC_GRF_REGION_VEC3F_X_OFFSET = 0, RELIC_GRF_REGION_VEC3F_Y_OFFSET = 4,
-       RELIC_GRF_REGION_VEC3F_Z_OFFSET = 8, }; /**< byte positions of the fields of vec3f */
+enum { RELIC_GRF_REGION_VEC3F_X_POS = 0, RELIC_GRF_REGION_VEC3F_Y_POS = 4, RELIC_GRF_REGION_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_grf_region_vec3f_x(relic_grf_region_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_grf_region_vec3f_y(relic_grf_region_vec3f_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_grf_region_vec3f_z(relic_grf_region_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_grf_region_handle_view { const uint8_t *p; } relic_grf_region_handle_view; /**< a validated handle (8 bytes in the file), zero-copy */
-enum { RELIC_GRF_REGION_HANDLE_ID_OFFSET = 0, RELIC_GRF_REGION_HANDLE_REFERENCES_OFFSET = 4, }; /**< byte positions of the fields of handle */
+enum { RELIC_GRF_REGION_HANDLE_ID_POS = 0, RELIC_GRF_REGION_HANDLE_REFERENCES_POS = 4, }; /**< byte positions of the fields of handle */
 static inline uint32_t relic_grf_region_handle_id(relic_grf_region_handle_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_grf_region_handle_references(relic_grf_region_handle_view v) { return relic_load_u32le(v.p + 4); }
 
 typedef struct relic_grf_region_instance_view { const uint8_t *p; } relic_grf_region_instance_view; /**< a validated instance (44 bytes in the file), zero-copy */
-enum { RELIC_GRF_REGION_INSTANCE_OBJECT_OFFSET = 0, RELIC_GRF_REGION_INSTANCE_NAME_OFFSET = 4,
-       RELIC_GRF_REGION_INSTANCE_POSITION_OFFSET = 8, RELIC_GRF_REGION_INSTANCE_ROTATION_OFFSET = 20,
-       RELIC_GRF_REGION_INSTANCE_SCALE_OFFSET = 32, RELIC_GRF_REGION_INSTANCE_VALUES_OFFSET = 36, }; /**< byte positions of the fields of instance */
+enum { RELIC_GRF_REGION_INSTANCE_OBJECT_POS = 0, RELIC_GRF_REGION_INSTANCE_NAME_POS = 4,
+       RELIC_GRF_REGION_INSTANCE_POSITION_POS = 8, RELIC_GRF_REGION_INSTANCE_ROTATION_POS = 20,
+       RELIC_GRF_REGION_INSTANCE_SCALE_POS = 32, RELIC_GRF_REGION_INSTANCE_VALUES_POS = 36, }; /**< byte positions of the fields of instance */
 static inline uint32_t relic_grf_region_instance_object(relic_grf_region_instance_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_grf_region_instance_name(relic_grf_region_instance_view v) { return relic_load_u32le(v.p + 4); }
 static inline relic_grf_region_vec3f_view relic_grf_region_instance_position(relic_grf_region_instance_view v) { relic_grf_region_vec3f_view r = { v.p + 8 }; return r; }

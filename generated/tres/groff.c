@@ -43,7 +43,7 @@ typedef struct relic_groff_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_groff_groff *root;
+    relic_groff_file *root;
     relic_groff_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_groff_rctx;
@@ -108,7 +108,7 @@ static relic_status rd_symbol(relic_groff_rctx *c, uint64_t pos, uint64_t *size_
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_groff *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -179,7 +179,7 @@ relic_status relic_groff_validate(const uint8_t *data, size_t size, relic_groff_
     return st;
 }
 
-relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_groff *out, relic_error *err)
+relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -193,7 +193,7 @@ relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic
 typedef struct relic_groff_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_groff_groff *root;
+    const relic_groff_file *root;
     uint64_t at[1], size[1]; /* placed members: 0 symbols */
 } relic_groff_wctx;
 
@@ -212,7 +212,7 @@ static uint64_t sum_groff_symbol(const relic_groff_symbol *a, size_t n)
     return t;
 }
 
-static uint64_t sz_groff(const relic_groff_groff *m)
+static uint64_t sz_groff(const relic_groff_file *m)
 {
     uint64_t t = 0;
     t += 48u;
@@ -270,7 +270,7 @@ static relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m0
     return RELIC_OK;
 }
 
-static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_groff(relic_groff_wctx *c, const relic_groff_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -306,11 +306,11 @@ static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, u
     return RELIC_OK;
 }
 
-relic_status relic_groff_write(const relic_groff_groff *model, relic_buf *out, relic_error *err)
+relic_status relic_groff_write(const relic_groff_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_groff_groff copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_groff_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_groff_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

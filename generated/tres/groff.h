@@ -94,7 +94,7 @@ typedef struct relic_groff_symbol {
 } relic_groff_symbol;
 
 /** A whole GROFF file: header, section directory, the sections' data back to back, then the symbol table sorted by name. Model form: plain C values; its size in the file varies. */
-typedef struct relic_groff_groff {
+typedef struct relic_groff_file {
     relic_groff_header header;
     relic_groff_section *sections; /**< Section directory [count header.section_count] */
     size_t sections_count; /**< number of elements in sections */
@@ -102,15 +102,15 @@ typedef struct relic_groff_groff {
     size_t data_count; /**< number of elements in data */
     relic_groff_symbol *symbols; /**< Symbol table, sorted by name (strcmp) [count header.symbol_count] [at header.symbol_table_offset] */
     size_t symbols_count; /**< number of elements in symbols */
-} relic_groff_groff;
+} relic_groff_file;
 
 typedef struct relic_groff_header_view { const uint8_t *p; } relic_groff_header_view; /**< a validated header (48 bytes in the file), zero-copy */
-enum { RELIC_GROFF_HEADER_MAGIC_OFFSET = 0, RELIC_GROFF_HEADER_FILE_SIZE_OFFSET = 4,
-       RELIC_GROFF_HEADER_SECTION_COUNT_OFFSET = 8, RELIC_GROFF_HEADER_SYMBOL_COUNT_OFFSET = 12,
-       RELIC_GROFF_HEADER_SYMBOL_TABLE_SIZE_OFFSET = 16, RELIC_GROFF_HEADER_SYMBOL_TABLE_OFFSET_OFFSET = 20,
-       RELIC_GROFF_HEADER_TIMESTAMP_OFFSET = 24, RELIC_GROFF_HEADER_FLAGS_OFFSET = 28,
-       RELIC_GROFF_HEADER_VERSION_OFFSET = 32, RELIC_GROFF_HEADER_RESERVED_OFFSET = 36,
-       RELIC_GROFF_HEADER_HEADER_CRC_OFFSET = 44, }; /**< byte positions of the fields of header */
+enum { RELIC_GROFF_HEADER_MAGIC_POS = 0, RELIC_GROFF_HEADER_FILE_SIZE_POS = 4,
+       RELIC_GROFF_HEADER_SECTION_COUNT_POS = 8, RELIC_GROFF_HEADER_SYMBOL_COUNT_POS = 12,
+       RELIC_GROFF_HEADER_SYMBOL_TABLE_SIZE_POS = 16, RELIC_GROFF_HEADER_SYMBOL_TABLE_OFFSET_POS = 20,
+       RELIC_GROFF_HEADER_TIMESTAMP_POS = 24, RELIC_GROFF_HEADER_FLAGS_POS = 28,
+       RELIC_GROFF_HEADER_VERSION_POS = 32, RELIC_GROFF_HEADER_RESERVED_POS = 36,
+       RELIC_GROFF_HEADER_HEADER_CRC_POS = 44, }; /**< byte positions of the fields of header */
 #define RELIC_GROFF_HEADER_MAGIC_VALUE 181320382
 static inline uint32_t relic_groff_header_magic(relic_groff_header_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_groff_header_file_size(relic_groff_header_view v) { return relic_load_u32le(v.p + 4); }
@@ -126,10 +126,10 @@ static inline uint32_t relic_groff_header_reserved(relic_groff_header_view v, si
 static inline uint32_t relic_groff_header_header_crc(relic_groff_header_view v) { return relic_load_u32le(v.p + 44); }
 
 typedef struct relic_groff_section_view { const uint8_t *p; } relic_groff_section_view; /**< a validated section (32 bytes in the file), zero-copy */
-enum { RELIC_GROFF_SECTION_NAME_OFFSET = 0, RELIC_GROFF_SECTION_FLAGS_OFFSET = 4,
-       RELIC_GROFF_SECTION_DATA_OFFSET_OFFSET = 8, RELIC_GROFF_SECTION_DATA_SIZE_OFFSET = 12,
-       RELIC_GROFF_SECTION_RELOCATION_OFFSET_OFFSET = 16, RELIC_GROFF_SECTION_RELOCATION_COUNT_OFFSET = 20,
-       RELIC_GROFF_SECTION_CONTENT_OFFSET = 24, RELIC_GROFF_SECTION_HANDLE_OFFSET = 28, }; /**< byte positions of the fields of section */
+enum { RELIC_GROFF_SECTION_NAME_POS = 0, RELIC_GROFF_SECTION_FLAGS_POS = 4,
+       RELIC_GROFF_SECTION_DATA_OFFSET_POS = 8, RELIC_GROFF_SECTION_DATA_SIZE_POS = 12,
+       RELIC_GROFF_SECTION_RELOCATION_OFFSET_POS = 16, RELIC_GROFF_SECTION_RELOCATION_COUNT_POS = 20,
+       RELIC_GROFF_SECTION_CONTENT_POS = 24, RELIC_GROFF_SECTION_HANDLE_POS = 28, }; /**< byte positions of the fields of section */
 static inline uint32_t relic_groff_section_name(relic_groff_section_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_groff_section_flags(relic_groff_section_view v) { return relic_load_u32le(v.p + 4); }
 static inline uint32_t relic_groff_section_data_offset(relic_groff_section_view v) { return relic_load_u32le(v.p + 8); }
@@ -144,7 +144,7 @@ static inline uint32_t relic_groff_section_handle(relic_groff_section_view v) { 
 typedef struct relic_groff_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_groff_groff values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_groff_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *sections; /**< start of sections in base, NULL when absent */
     size_t sections_count; /**< elements of sections */
@@ -166,23 +166,23 @@ relic_status relic_groff_validate(const uint8_t *data, size_t size, relic_groff_
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_groff *out, relic_error *err);
+relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_groff_write(const relic_groff_groff *m, relic_buf *out, relic_error *err);
+relic_status relic_groff_write(const relic_groff_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_groff_json_print(const relic_groff_groff *m, relic_buf *out, relic_error *err);
+relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_groff_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_groff *out, relic_error *err);
+relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

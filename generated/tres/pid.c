@@ -29,7 +29,7 @@ typedef struct relic_pid_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_pid_pid *root;
+    relic_pid_file *root;
     relic_pid_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_pid_rctx;
@@ -119,7 +119,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_raster(relic_pid_rctx *c, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_pid *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -175,7 +175,7 @@ relic_status relic_pid_validate(const uint8_t *data, size_t size, relic_pid_view
     return st;
 }
 
-relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_pid *out, relic_error *err)
+relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -188,7 +188,7 @@ relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid
 typedef struct relic_pid_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_pid_pid *root;
+    const relic_pid_file *root;
     uint64_t at[2], size[2]; /* placed members: 0 palettes 1 rasters */
 } relic_pid_wctx;
 
@@ -270,7 +270,7 @@ static inline void put_raster(uint8_t *p, const relic_pid_raster *m)
     relic_store_u64le(p + 48, m->key);
 }
 
-static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_pid(relic_pid_wctx *c, const relic_pid_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -297,11 +297,11 @@ static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_pid_write(const relic_pid_pid *model, relic_buf *out, relic_error *err)
+relic_status relic_pid_write(const relic_pid_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_pid_pid copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_pid_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_pid_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -69,21 +69,21 @@ typedef struct relic_pid_raster {
     uint64_t key; /**< Bits 0-31 texture ID; mip levels add width (32-41), height (42-51) and the palette-hash fold (52-63) (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
 } relic_pid_raster;
 
-#define RELIC_PID_PID_SIZE 32
+#define RELIC_PID_FILE_SIZE 32
 /** A whole PID: header, palette chunks, raster chunks. Model form: plain C values. */
-typedef struct relic_pid_pid {
+typedef struct relic_pid_file {
     relic_pid_header header;
     relic_pid_palette *palettes; /**< Palette chunks [count header.palette_count] [at header.palette_offset] */
     size_t palettes_count; /**< number of elements in palettes */
     relic_pid_raster *rasters; /**< Raster chunks, one per texture or mip level [count header.raster_count] [at header.raster_offset] */
     size_t rasters_count; /**< number of elements in rasters */
-} relic_pid_pid;
+} relic_pid_file;
 
 typedef struct relic_pid_header_view { const uint8_t *p; } relic_pid_header_view; /**< a validated header (32 bytes in the file), zero-copy */
-enum { RELIC_PID_HEADER_VERSION_OFFSET = 0, RELIC_PID_HEADER_BUMP_DEPTH_OFFSET = 4,
-       RELIC_PID_HEADER_RASTER_OFFSET_OFFSET = 8, RELIC_PID_HEADER_RASTER_COUNT_OFFSET = 12,
-       RELIC_PID_HEADER_PALETTE_OFFSET_OFFSET = 16, RELIC_PID_HEADER_PALETTE_COUNT_OFFSET = 20,
-       RELIC_PID_HEADER_FIRST_PAGEABLE_OFFSET = 24, RELIC_PID_HEADER_NONPAGEABLE_SIZE_OFFSET = 28, }; /**< byte positions of the fields of header */
+enum { RELIC_PID_HEADER_VERSION_POS = 0, RELIC_PID_HEADER_BUMP_DEPTH_POS = 4,
+       RELIC_PID_HEADER_RASTER_OFFSET_POS = 8, RELIC_PID_HEADER_RASTER_COUNT_POS = 12,
+       RELIC_PID_HEADER_PALETTE_OFFSET_POS = 16, RELIC_PID_HEADER_PALETTE_COUNT_POS = 20,
+       RELIC_PID_HEADER_FIRST_PAGEABLE_POS = 24, RELIC_PID_HEADER_NONPAGEABLE_SIZE_POS = 28, }; /**< byte positions of the fields of header */
 #define RELIC_PID_HEADER_VERSION_VALUE 304
 static inline uint32_t relic_pid_header_version(relic_pid_header_view v) { return relic_load_u32le(v.p + 0); }
 #define RELIC_PID_HEADER_BUMP_DEPTH_VALUE 16
@@ -96,21 +96,20 @@ static inline uint32_t relic_pid_header_first_pageable(relic_pid_header_view v) 
 static inline uint32_t relic_pid_header_nonpageable_size(relic_pid_header_view v) { return relic_load_u32le(v.p + 28); }
 
 typedef struct relic_pid_colour_view { const uint8_t *p; } relic_pid_colour_view; /**< a validated colour (4 bytes in the file), zero-copy */
-enum { RELIC_PID_COLOUR_B_OFFSET = 0, RELIC_PID_COLOUR_G_OFFSET = 1, RELIC_PID_COLOUR_R_OFFSET = 2,
-       RELIC_PID_COLOUR_FLAGS_OFFSET = 3, }; /**< byte positions of the fields of colour */
+enum { RELIC_PID_COLOUR_B_POS = 0, RELIC_PID_COLOUR_G_POS = 1, RELIC_PID_COLOUR_R_POS = 2,
+       RELIC_PID_COLOUR_FLAGS_POS = 3, }; /**< byte positions of the fields of colour */
 static inline uint8_t relic_pid_colour_b(relic_pid_colour_view v) { return relic_load_u8(v.p + 0); }
 static inline uint8_t relic_pid_colour_g(relic_pid_colour_view v) { return relic_load_u8(v.p + 1); }
 static inline uint8_t relic_pid_colour_r(relic_pid_colour_view v) { return relic_load_u8(v.p + 2); }
 static inline uint8_t relic_pid_colour_flags(relic_pid_colour_view v) { return relic_load_u8(v.p + 3); }
 
 typedef struct relic_pid_raster_view { const uint8_t *p; } relic_pid_raster_view; /**< a validated raster (56 bytes in the file), zero-copy */
-enum { RELIC_PID_RASTER_CHUNK_SIZE_OFFSET = 0, RELIC_PID_RASTER_SWP_OFFSET_OFFSET = 4,
-       RELIC_PID_RASTER_WIDTH_OFFSET = 8, RELIC_PID_RASTER_HEIGHT_OFFSET = 12,
-       RELIC_PID_RASTER_STRIDE_OFFSET = 16, RELIC_PID_RASTER_BITS_PER_PIXEL_OFFSET = 20,
-       RELIC_PID_RASTER_CONSTANT_COLOUR_OFFSET = 24, RELIC_PID_RASTER_TRANSPARENT_OFFSET = 28,
-       RELIC_PID_RASTER_BUMP_MAP_OFFSET = 32, RELIC_PID_RASTER_OCCLUSION_OFFSET = 36,
-       RELIC_PID_RASTER_PALETTE_OFFSET = 40, RELIC_PID_RASTER_PADDING_OFFSET = 44,
-       RELIC_PID_RASTER_KEY_OFFSET = 48, }; /**< byte positions of the fields of raster */
+enum { RELIC_PID_RASTER_CHUNK_SIZE_POS = 0, RELIC_PID_RASTER_SWP_OFFSET_POS = 4,
+       RELIC_PID_RASTER_WIDTH_POS = 8, RELIC_PID_RASTER_HEIGHT_POS = 12, RELIC_PID_RASTER_STRIDE_POS = 16,
+       RELIC_PID_RASTER_BITS_PER_PIXEL_POS = 20, RELIC_PID_RASTER_CONSTANT_COLOUR_POS = 24,
+       RELIC_PID_RASTER_TRANSPARENT_POS = 28, RELIC_PID_RASTER_BUMP_MAP_POS = 32,
+       RELIC_PID_RASTER_OCCLUSION_POS = 36, RELIC_PID_RASTER_PALETTE_POS = 40,
+       RELIC_PID_RASTER_PADDING_POS = 44, RELIC_PID_RASTER_KEY_POS = 48, }; /**< byte positions of the fields of raster */
 #define RELIC_PID_RASTER_CHUNK_SIZE_VALUE 56
 static inline uint32_t relic_pid_raster_chunk_size(relic_pid_raster_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_pid_raster_swp_offset(relic_pid_raster_view v) { return relic_load_u32le(v.p + 4); }
@@ -126,16 +125,16 @@ static inline uint32_t relic_pid_raster_palette(relic_pid_raster_view v) { retur
 static inline uint32_t relic_pid_raster_padding(relic_pid_raster_view v) { return relic_load_u32le(v.p + 44); }
 static inline uint64_t relic_pid_raster_key(relic_pid_raster_view v) { return relic_load_u64le(v.p + 48); }
 
-typedef struct relic_pid_pid_view { const uint8_t *p; } relic_pid_pid_view; /**< a validated pid (32 bytes in the file), zero-copy */
-enum { RELIC_PID_PID_HEADER_OFFSET = 0, }; /**< byte positions of the fields of pid */
-static inline relic_pid_header_view relic_pid_pid_header(relic_pid_pid_view v) { relic_pid_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_pid_file_view { const uint8_t *p; } relic_pid_file_view; /**< a validated pid (32 bytes in the file), zero-copy */
+enum { RELIC_PID_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of pid */
+static inline relic_pid_header_view relic_pid_file_header(relic_pid_file_view v) { relic_pid_header_view r = { v.p + 0 }; return r; }
 
 /** A validated pid file: the bytes, and where each top-level member lies.
  *  Only relic_pid_validate() fills one; its accessors then need no checks. */
 typedef struct relic_pid_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_pid_pid values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_pid_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *palettes; /**< start of palettes in base, NULL when absent */
     size_t palettes_count; /**< elements of palettes */
@@ -155,23 +154,23 @@ relic_status relic_pid_validate(const uint8_t *data, size_t size, relic_pid_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_pid *out, relic_error *err);
+relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_pid_write(const relic_pid_pid *m, relic_buf *out, relic_error *err);
+relic_status relic_pid_write(const relic_pid_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_pid_json_print(const relic_pid_pid *m, relic_buf *out, relic_error *err);
+relic_status relic_pid_json_print(const relic_pid_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_pid_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_pid *out, relic_error *err);
+relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -33,15 +33,15 @@ typedef struct relic_scn_header_header {
 } relic_scn_header_header;
 
 typedef struct relic_scn_header_path_view { const uint8_t *p; } relic_scn_header_path_view; /**< a validated path (256 bytes in the file), zero-copy */
-enum { RELIC_SCN_HEADER_PATH_TEXT_OFFSET = 0, }; /**< byte positions of the fields of path */
+enum { RELIC_SCN_HEADER_PATH_TEXT_POS = 0, }; /**< byte positions of the fields of path */
 /** text: 256 bytes, not NUL-terminated. */
 static inline const char *relic_scn_header_path_text(relic_scn_header_path_view v) { return (const char *)(v.p + 0); }
 
 typedef struct relic_scn_header_header_view { const uint8_t *p; } relic_scn_header_header_view; /**< a validated header (1348 bytes in the file), zero-copy */
-enum { RELIC_SCN_HEADER_HEADER_SAVE_VERSION_OFFSET = 0, RELIC_SCN_HEADER_HEADER_GRF_OFFSET = 4,
-       RELIC_SCN_HEADER_HEADER_BRIEF_OFFSET = 1284, RELIC_SCN_HEADER_HEADER_PADDING_OFFSET = 1285,
-       RELIC_SCN_HEADER_HEADER_GAME_TIME_OFFSET = 1288, RELIC_SCN_HEADER_HEADER_ANIMAL_VERSION_OFFSET = 1292,
-       RELIC_SCN_HEADER_HEADER_REAL_TIME_OFFSET = 1296, RELIC_SCN_HEADER_HEADER_SLACK_OFFSET = 1300, }; /**< byte positions of the fields of header */
+enum { RELIC_SCN_HEADER_HEADER_SAVE_VERSION_POS = 0, RELIC_SCN_HEADER_HEADER_GRF_POS = 4,
+       RELIC_SCN_HEADER_HEADER_BRIEF_POS = 1284, RELIC_SCN_HEADER_HEADER_PADDING_POS = 1285,
+       RELIC_SCN_HEADER_HEADER_GAME_TIME_POS = 1288, RELIC_SCN_HEADER_HEADER_ANIMAL_VERSION_POS = 1292,
+       RELIC_SCN_HEADER_HEADER_REAL_TIME_POS = 1296, RELIC_SCN_HEADER_HEADER_SLACK_POS = 1300, }; /**< byte positions of the fields of header */
 static inline int32_t relic_scn_header_header_save_version(relic_scn_header_header_view v) { return (int32_t)relic_load_u32le(v.p + 0); }
 static inline relic_scn_header_path_view relic_scn_header_header_grf(relic_scn_header_header_view v, size_t i) { relic_scn_header_path_view r = { v.p + 4 + 256 * i }; return r; }
 static inline uint8_t relic_scn_header_header_brief(relic_scn_header_header_view v) { return relic_load_u8(v.p + 1284); }

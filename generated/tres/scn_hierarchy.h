@@ -27,7 +27,7 @@ typedef struct relic_scn_hierarchy_hierarchy {
 } relic_scn_hierarchy_hierarchy;
 
 typedef struct relic_scn_hierarchy_node_view { const uint8_t *p; } relic_scn_hierarchy_node_view; /**< a validated node (8 bytes in the file), zero-copy */
-enum { RELIC_SCN_HIERARCHY_NODE_ID_OFFSET = 0, RELIC_SCN_HIERARCHY_NODE_PARENT_OFFSET = 4, }; /**< byte positions of the fields of node */
+enum { RELIC_SCN_HIERARCHY_NODE_ID_POS = 0, RELIC_SCN_HIERARCHY_NODE_PARENT_POS = 4, }; /**< byte positions of the fields of node */
 static inline uint32_t relic_scn_hierarchy_node_id(relic_scn_hierarchy_node_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_scn_hierarchy_node_parent(relic_scn_hierarchy_node_view v) { return relic_load_u32le(v.p + 4); }
 

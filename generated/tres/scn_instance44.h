@@ -42,24 +42,24 @@ typedef struct relic_scn_instance44_instance {
 } relic_scn_instance44_instance;
 
 typedef struct relic_scn_instance44_vec3f_view { const uint8_t *p; } relic_scn_instance44_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-enum { RELIC_SCN_INSTANCE44_VEC3F_X_OFFSET = 0, RELIC_SCN_INSTANCE44_VEC3F_Y_OFFSET = 4,
-       RELIC_SCN_INSTANCE44_VEC3F_Z_OFFSET = 8, }; /**< byte positions of the fields of vec3f */
+enum { RELIC_SCN_INSTANCE44_VEC3F_X_POS = 0, RELIC_SCN_INSTANCE44_VEC3F_Y_POS = 4,
+       RELIC_SCN_INSTANCE44_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_scn_instance44_vec3f_x(relic_scn_instance44_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_scn_instance44_vec3f_y(relic_scn_instance44_vec3f_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_scn_instance44_vec3f_z(relic_scn_instance44_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_scn_instance44_quaternion_view { const uint8_t *p; } relic_scn_instance44_quaternion_view; /**< a validated quaternion (16 bytes in the file), zero-copy */
-enum { RELIC_SCN_INSTANCE44_QUATERNION_W_OFFSET = 0, RELIC_SCN_INSTANCE44_QUATERNION_X_OFFSET = 4,
-       RELIC_SCN_INSTANCE44_QUATERNION_Y_OFFSET = 8, RELIC_SCN_INSTANCE44_QUATERNION_Z_OFFSET = 12, }; /**< byte positions of the fields of quaternion */
+enum { RELIC_SCN_INSTANCE44_QUATERNION_W_POS = 0, RELIC_SCN_INSTANCE44_QUATERNION_X_POS = 4,
+       RELIC_SCN_INSTANCE44_QUATERNION_Y_POS = 8, RELIC_SCN_INSTANCE44_QUATERNION_Z_POS = 12, }; /**< byte positions of the fields of quaternion */
 static inline float relic_scn_instance44_quaternion_w(relic_scn_instance44_quaternion_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_scn_instance44_quaternion_x(relic_scn_instance44_quaternion_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_scn_instance44_quaternion_y(relic_scn_instance44_quaternion_view v) { return relic_load_f32le(v.p + 8); }
 static inline float relic_scn_instance44_quaternion_z(relic_scn_instance44_quaternion_view v) { return relic_load_f32le(v.p + 12); }
 
 typedef struct relic_scn_instance44_instance_view { const uint8_t *p; } relic_scn_instance44_instance_view; /**< a validated instance (44 bytes in the file), zero-copy */
-enum { RELIC_SCN_INSTANCE44_INSTANCE_POSITION_OFFSET = 0, RELIC_SCN_INSTANCE44_INSTANCE_ROTATION_OFFSET = 12,
-       RELIC_SCN_INSTANCE44_INSTANCE_SCALE_OFFSET = 28, RELIC_SCN_INSTANCE44_INSTANCE_FLAGS_OFFSET = 32,
-       RELIC_SCN_INSTANCE44_INSTANCE_UNKNOWN1_OFFSET = 36, RELIC_SCN_INSTANCE44_INSTANCE_UNKNOWN2_OFFSET = 40, }; /**< byte positions of the fields of instance */
+enum { RELIC_SCN_INSTANCE44_INSTANCE_POSITION_POS = 0, RELIC_SCN_INSTANCE44_INSTANCE_ROTATION_POS = 12,
+       RELIC_SCN_INSTANCE44_INSTANCE_SCALE_POS = 28, RELIC_SCN_INSTANCE44_INSTANCE_FLAGS_POS = 32,
+       RELIC_SCN_INSTANCE44_INSTANCE_UNKNOWN1_POS = 36, RELIC_SCN_INSTANCE44_INSTANCE_UNKNOWN2_POS = 40, }; /**< byte positions of the fields of instance */
 static inline relic_scn_instance44_vec3f_view relic_scn_instance44_instance_position(relic_scn_instance44_instance_view v) { relic_scn_instance44_vec3f_view r = { v.p + 0 }; return r; }
 static inline relic_scn_instance44_quaternion_view relic_scn_instance44_instance_rotation(relic_scn_instance44_instance_view v) { relic_scn_instance44_quaternion_view r = { v.p + 12 }; return r; }
 static inline float relic_scn_instance44_instance_scale(relic_scn_instance44_instance_view v) { return relic_load_f32le(v.p + 28); }

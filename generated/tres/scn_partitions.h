@@ -37,15 +37,15 @@ typedef struct relic_scn_partitions_partitions {
 } relic_scn_partitions_partitions;
 
 typedef struct relic_scn_partitions_vec3f_view { const uint8_t *p; } relic_scn_partitions_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-enum { RELIC_SCN_PARTITIONS_VEC3F_X_OFFSET = 0, RELIC_SCN_PARTITIONS_VEC3F_Y_OFFSET = 4,
-       RELIC_SCN_PARTITIONS_VEC3F_Z_OFFSET = 8, }; /**< byte positions of the fields of vec3f */
+enum { RELIC_SCN_PARTITIONS_VEC3F_X_POS = 0, RELIC_SCN_PARTITIONS_VEC3F_Y_POS = 4,
+       RELIC_SCN_PARTITIONS_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_scn_partitions_vec3f_x(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_scn_partitions_vec3f_y(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_scn_partitions_vec3f_z(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_scn_partitions_partition_view { const uint8_t *p; } relic_scn_partitions_partition_view; /**< a validated partition (28 bytes in the file), zero-copy */
-enum { RELIC_SCN_PARTITIONS_PARTITION_FLAGS_OFFSET = 0, RELIC_SCN_PARTITIONS_PARTITION_POSITION_OFFSET = 4,
-       RELIC_SCN_PARTITIONS_PARTITION_SIZE_OFFSET = 16, }; /**< byte positions of the fields of partition */
+enum { RELIC_SCN_PARTITIONS_PARTITION_FLAGS_POS = 0, RELIC_SCN_PARTITIONS_PARTITION_POSITION_POS = 4,
+       RELIC_SCN_PARTITIONS_PARTITION_SIZE_POS = 16, }; /**< byte positions of the fields of partition */
 static inline uint32_t relic_scn_partitions_partition_flags(relic_scn_partitions_partition_view v) { return relic_load_u32le(v.p + 0); }
 static inline relic_scn_partitions_vec3f_view relic_scn_partitions_partition_position(relic_scn_partitions_partition_view v) { relic_scn_partitions_vec3f_view r = { v.p + 4 }; return r; }
 static inline relic_scn_partitions_vec3f_view relic_scn_partitions_partition_size(relic_scn_partitions_partition_view v) { relic_scn_partitions_vec3f_view r = { v.p + 16 }; return r; }

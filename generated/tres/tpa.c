@@ -40,7 +40,7 @@ typedef struct relic_tpa_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_tpa_tpa *root;
+    relic_tpa_file *root;
     relic_tpa_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_tpa_rctx;
@@ -193,7 +193,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_collision(relic_tpa_rctx *
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_tpa *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -266,7 +266,7 @@ relic_status relic_tpa_validate(const uint8_t *data, size_t size, relic_tpa_view
     return st;
 }
 
-relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *out, relic_error *err)
+relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -280,7 +280,7 @@ relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa
 typedef struct relic_tpa_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_tpa_tpa *root;
+    const relic_tpa_file *root;
     uint64_t at[1], size[1]; /* placed members: 0 collisions */
 } relic_tpa_wctx;
 
@@ -307,7 +307,7 @@ static uint64_t sum_tpa_sample(const relic_tpa_sample *a, size_t n)
     return t;
 }
 
-static uint64_t sz_tpa(const relic_tpa_tpa *m)
+static uint64_t sz_tpa(const relic_tpa_file *m)
 {
     uint64_t t = 0;
     t += 24u;
@@ -427,7 +427,7 @@ static inline void put_collision(uint8_t *p, const relic_tpa_collision *m)
     put_transfer_function(p + 112, &m->slide_tf);
 }
 
-static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -463,11 +463,11 @@ static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_tpa_write(const relic_tpa_tpa *model, relic_buf *out, relic_error *err)
+relic_status relic_tpa_write(const relic_tpa_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_tpa_tpa copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_tpa_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_tpa_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -129,7 +129,7 @@ typedef struct relic_tpa_collision {
 } relic_tpa_collision;
 
 /** A whole TPA bank: header, identifier table, the distinct samples back to back, then the collision table at the header's offset (Trespasser source, Lib/Audio/AudioLoad.cpp: the writer's layout). Model form: plain C values; its size in the file varies. */
-typedef struct relic_tpa_tpa {
+typedef struct relic_tpa_file {
     relic_tpa_header header;
     relic_tpa_id_entry *ids; /**< Identifier table, directly after the header [count header.id_count] */
     size_t ids_count; /**< number of elements in ids */
@@ -137,12 +137,12 @@ typedef struct relic_tpa_tpa {
     size_t samples_count; /**< number of elements in samples */
     relic_tpa_collision *collisions; /**< Collision records (Effects.tpa) [count header.collision_count] [at header.collision_offset] */
     size_t collisions_count; /**< number of elements in collisions */
-} relic_tpa_tpa;
+} relic_tpa_file;
 
 typedef struct relic_tpa_header_view { const uint8_t *p; } relic_tpa_header_view; /**< a validated header (24 bytes in the file), zero-copy */
-enum { RELIC_TPA_HEADER_VERSION_OFFSET = 0, RELIC_TPA_HEADER_SAMPLE_COUNT_OFFSET = 4,
-       RELIC_TPA_HEADER_ID_TABLE_OFFSET_OFFSET = 8, RELIC_TPA_HEADER_COLLISION_COUNT_OFFSET = 12,
-       RELIC_TPA_HEADER_COLLISION_OFFSET_OFFSET = 16, RELIC_TPA_HEADER_ID_COUNT_OFFSET = 20, }; /**< byte positions of the fields of header */
+enum { RELIC_TPA_HEADER_VERSION_POS = 0, RELIC_TPA_HEADER_SAMPLE_COUNT_POS = 4,
+       RELIC_TPA_HEADER_ID_TABLE_OFFSET_POS = 8, RELIC_TPA_HEADER_COLLISION_COUNT_POS = 12,
+       RELIC_TPA_HEADER_COLLISION_OFFSET_POS = 16, RELIC_TPA_HEADER_ID_COUNT_POS = 20, }; /**< byte positions of the fields of header */
 #define RELIC_TPA_HEADER_VERSION_VALUE 336
 static inline uint32_t relic_tpa_header_version(relic_tpa_header_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_tpa_header_sample_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 4); }
@@ -152,12 +152,12 @@ static inline uint32_t relic_tpa_header_collision_offset(relic_tpa_header_view v
 static inline uint32_t relic_tpa_header_id_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 20); }
 
 typedef struct relic_tpa_sample_header_view { const uint8_t *p; } relic_tpa_sample_header_view; /**< a validated sample_header (36 bytes in the file), zero-copy */
-enum { RELIC_TPA_SAMPLE_HEADER_MAGIC_OFFSET = 0, RELIC_TPA_SAMPLE_HEADER_VERSION_OFFSET = 4,
-       RELIC_TPA_SAMPLE_HEADER_DATA_OFFSET_OFFSET = 8, RELIC_TPA_SAMPLE_HEADER_BLOCK_ALIGN_OFFSET = 12,
-       RELIC_TPA_SAMPLE_HEADER_DATA_SIZE_OFFSET = 16, RELIC_TPA_SAMPLE_HEADER_DECODED_SIZE_OFFSET = 20,
-       RELIC_TPA_SAMPLE_HEADER_SAMPLE_RATE_OFFSET = 24, RELIC_TPA_SAMPLE_HEADER_BITS_OFFSET = 28,
-       RELIC_TPA_SAMPLE_HEADER_CHANNELS_OFFSET = 29, RELIC_TPA_SAMPLE_HEADER_COMPRESSION_OFFSET = 30,
-       RELIC_TPA_SAMPLE_HEADER_FLAGS_OFFSET = 31, RELIC_TPA_SAMPLE_HEADER_CAPTION_OFFSET_OFFSET = 32, }; /**< byte positions of the fields of sample_header */
+enum { RELIC_TPA_SAMPLE_HEADER_MAGIC_POS = 0, RELIC_TPA_SAMPLE_HEADER_VERSION_POS = 4,
+       RELIC_TPA_SAMPLE_HEADER_DATA_OFFSET_POS = 8, RELIC_TPA_SAMPLE_HEADER_BLOCK_ALIGN_POS = 12,
+       RELIC_TPA_SAMPLE_HEADER_DATA_SIZE_POS = 16, RELIC_TPA_SAMPLE_HEADER_DECODED_SIZE_POS = 20,
+       RELIC_TPA_SAMPLE_HEADER_SAMPLE_RATE_POS = 24, RELIC_TPA_SAMPLE_HEADER_BITS_POS = 28,
+       RELIC_TPA_SAMPLE_HEADER_CHANNELS_POS = 29, RELIC_TPA_SAMPLE_HEADER_COMPRESSION_POS = 30,
+       RELIC_TPA_SAMPLE_HEADER_FLAGS_POS = 31, RELIC_TPA_SAMPLE_HEADER_CAPTION_OFFSET_POS = 32, }; /**< byte positions of the fields of sample_header */
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_VALUE "WBOR"
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
@@ -175,9 +175,9 @@ static inline uint8_t relic_tpa_sample_header_flags(relic_tpa_sample_header_view
 static inline uint32_t relic_tpa_sample_header_caption_offset(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 32); }
 
 typedef struct relic_tpa_id_entry_view { const uint8_t *p; } relic_tpa_id_entry_view; /**< a validated id_entry (56 bytes in the file), zero-copy */
-enum { RELIC_TPA_ID_ENTRY_SOUND_ID_OFFSET = 0, RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_OFFSET = 4,
-       RELIC_TPA_ID_ENTRY_SAMPLE_LENGTH_OFFSET = 8, RELIC_TPA_ID_ENTRY_ATTENUATION_OFFSET = 12,
-       RELIC_TPA_ID_ENTRY_MASTER_VOLUME_OFFSET = 16, RELIC_TPA_ID_ENTRY_HEADER_OFFSET = 20, }; /**< byte positions of the fields of id_entry */
+enum { RELIC_TPA_ID_ENTRY_SOUND_ID_POS = 0, RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_POS = 4,
+       RELIC_TPA_ID_ENTRY_SAMPLE_LENGTH_POS = 8, RELIC_TPA_ID_ENTRY_ATTENUATION_POS = 12,
+       RELIC_TPA_ID_ENTRY_MASTER_VOLUME_POS = 16, RELIC_TPA_ID_ENTRY_HEADER_POS = 20, }; /**< byte positions of the fields of id_entry */
 static inline uint32_t relic_tpa_id_entry_sound_id(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_tpa_id_entry_sample_offset(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 4); }
 static inline uint32_t relic_tpa_id_entry_sample_length(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 8); }
@@ -186,14 +186,12 @@ static inline float relic_tpa_id_entry_master_volume(relic_tpa_id_entry_view v) 
 static inline relic_tpa_sample_header_view relic_tpa_id_entry_header(relic_tpa_id_entry_view v) { relic_tpa_sample_header_view r = { v.p + 20 }; return r; }
 
 typedef struct relic_tpa_transfer_function_view { const uint8_t *p; } relic_tpa_transfer_function_view; /**< a validated transfer_function (40 bytes in the file), zero-copy */
-enum { RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MAX_OFFSET = 0, RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MIN_OFFSET = 4,
-       RELIC_TPA_TRANSFER_FUNCTION_VOLUME_SLOPE_OFFSET = 8,
-       RELIC_TPA_TRANSFER_FUNCTION_VOLUME_INTERCEPT_OFFSET = 12,
-       RELIC_TPA_TRANSFER_FUNCTION_PITCH_MAX_OFFSET = 16, RELIC_TPA_TRANSFER_FUNCTION_PITCH_MIN_OFFSET = 20,
-       RELIC_TPA_TRANSFER_FUNCTION_PITCH_SLOPE_OFFSET = 24,
-       RELIC_TPA_TRANSFER_FUNCTION_PITCH_INTERCEPT_OFFSET = 28,
-       RELIC_TPA_TRANSFER_FUNCTION_ATTENUATION_OFFSET = 32,
-       RELIC_TPA_TRANSFER_FUNCTION_MIN_VELOCITY_OFFSET = 36, }; /**< byte positions of the fields of transfer_function */
+enum { RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MAX_POS = 0, RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MIN_POS = 4,
+       RELIC_TPA_TRANSFER_FUNCTION_VOLUME_SLOPE_POS = 8,
+       RELIC_TPA_TRANSFER_FUNCTION_VOLUME_INTERCEPT_POS = 12, RELIC_TPA_TRANSFER_FUNCTION_PITCH_MAX_POS = 16,
+       RELIC_TPA_TRANSFER_FUNCTION_PITCH_MIN_POS = 20, RELIC_TPA_TRANSFER_FUNCTION_PITCH_SLOPE_POS = 24,
+       RELIC_TPA_TRANSFER_FUNCTION_PITCH_INTERCEPT_POS = 28, RELIC_TPA_TRANSFER_FUNCTION_ATTENUATION_POS = 32,
+       RELIC_TPA_TRANSFER_FUNCTION_MIN_VELOCITY_POS = 36, }; /**< byte positions of the fields of transfer_function */
 static inline float relic_tpa_transfer_function_volume_max(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 0); }
 static inline float relic_tpa_transfer_function_volume_min(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 4); }
 static inline float relic_tpa_transfer_function_volume_slope(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 8); }
@@ -206,12 +204,12 @@ static inline float relic_tpa_transfer_function_attenuation(relic_tpa_transfer_f
 static inline float relic_tpa_transfer_function_min_velocity(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 36); }
 
 typedef struct relic_tpa_collision_view { const uint8_t *p; } relic_tpa_collision_view; /**< a validated collision (152 bytes in the file), zero-copy */
-enum { RELIC_TPA_COLLISION_MATERIAL_LOW_OFFSET = 0, RELIC_TPA_COLLISION_MATERIAL_HIGH_OFFSET = 4,
-       RELIC_TPA_COLLISION_SAMPLES_OFFSET = 8, RELIC_TPA_COLLISION_MIN_DELAY_OFFSET = 12,
-       RELIC_TPA_COLLISION_LAST_USED_OFFSET = 16, RELIC_TPA_COLLISION_IMPACT_1_OFFSET = 20,
-       RELIC_TPA_COLLISION_IMPACT_2_OFFSET = 24, RELIC_TPA_COLLISION_SLIDE_OFFSET = 28,
-       RELIC_TPA_COLLISION_IMPACT_1_TF_OFFSET = 32, RELIC_TPA_COLLISION_IMPACT_2_TF_OFFSET = 72,
-       RELIC_TPA_COLLISION_SLIDE_TF_OFFSET = 112, }; /**< byte positions of the fields of collision */
+enum { RELIC_TPA_COLLISION_MATERIAL_LOW_POS = 0, RELIC_TPA_COLLISION_MATERIAL_HIGH_POS = 4,
+       RELIC_TPA_COLLISION_SAMPLES_POS = 8, RELIC_TPA_COLLISION_MIN_DELAY_POS = 12,
+       RELIC_TPA_COLLISION_LAST_USED_POS = 16, RELIC_TPA_COLLISION_IMPACT_1_POS = 20,
+       RELIC_TPA_COLLISION_IMPACT_2_POS = 24, RELIC_TPA_COLLISION_SLIDE_POS = 28,
+       RELIC_TPA_COLLISION_IMPACT_1_TF_POS = 32, RELIC_TPA_COLLISION_IMPACT_2_TF_POS = 72,
+       RELIC_TPA_COLLISION_SLIDE_TF_POS = 112, }; /**< byte positions of the fields of collision */
 static inline uint32_t relic_tpa_collision_material_low(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 0); }
 static inline uint32_t relic_tpa_collision_material_high(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 4); }
 static inline uint32_t relic_tpa_collision_samples(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 8); }
@@ -229,7 +227,7 @@ static inline relic_tpa_transfer_function_view relic_tpa_collision_slide_tf(reli
 typedef struct relic_tpa_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_tpa_tpa values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_tpa_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *ids; /**< start of ids in base, NULL when absent */
     size_t ids_count; /**< elements of ids */
@@ -252,23 +250,23 @@ relic_status relic_tpa_validate(const uint8_t *data, size_t size, relic_tpa_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *out, relic_error *err);
+relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_tpa_write(const relic_tpa_tpa *m, relic_buf *out, relic_error *err);
+relic_status relic_tpa_write(const relic_tpa_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_tpa_json_print(const relic_tpa_tpa *m, relic_buf *out, relic_error *err);
+relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_tpa_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_tpa *out, relic_error *err);
+relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -27,7 +27,7 @@ typedef struct relic_wtd_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_wtd_wtd *root;
+    relic_wtd_file *root;
     relic_wtd_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_wtd_rctx;
@@ -86,7 +86,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_wtd_rctx *c,
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_wtd(relic_wtd_rctx *c, uint64_t pos, relic_wtd_wtd *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_wtd(relic_wtd_rctx *c, uint64_t pos, relic_wtd_file *m, const int dec)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 14u)) return relic_gen_short(c->err, pos, c->size, "version", "version..root_coefficient", 14u);
@@ -114,7 +114,7 @@ relic_status relic_wtd_validate(const uint8_t *data, size_t size, relic_wtd_view
     return st;
 }
 
-relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd_wtd *out, relic_error *err)
+relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -127,7 +127,7 @@ relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd
 typedef struct relic_wtd_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_wtd_wtd *root;
+    const relic_wtd_file *root;
 } relic_wtd_wctx;
 
 static inline void put_quad_rect(uint8_t *p, const relic_wtd_quad_rect *m)
@@ -165,7 +165,7 @@ static inline void put_mapping(uint8_t *p, const relic_wtd_mapping *m)
     relic_store_f32le(p + 72, m->coef_to_quad);
 }
 
-static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_wtd *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_store_u16be(c->base + pos, (uint16_t)INT64_C(1001));
     relic_store_u32be(c->base + pos + 2, m->node_count);
@@ -176,11 +176,11 @@ static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_wtd *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_wtd_write(const relic_wtd_wtd *model, relic_buf *out, relic_error *err)
+relic_status relic_wtd_write(const relic_wtd_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_wtd_wtd copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_wtd_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_wtd_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -34,7 +34,7 @@ typedef struct relic_mini_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_mini_mini *root;
+    relic_mini_file *root;
     relic_mini_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_mini_rctx;
@@ -158,7 +158,7 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m, const int dec)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -232,7 +232,7 @@ relic_status relic_mini_validate(const uint8_t *data, size_t size, relic_mini_vi
     return st;
 }
 
-relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_mini *out, relic_error *err)
+relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_file *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
@@ -275,7 +275,7 @@ relic_status relic_mini_record_packed_decode_bytes(const uint8_t *buf, size_t si
 typedef struct relic_mini_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_mini_mini *root;
+    const relic_mini_file *root;
     uint64_t at[2], size[2]; /* placed members: 0 table 1 records */
 } relic_mini_wctx;
 
@@ -320,7 +320,7 @@ static uint64_t sum_mini_record(const relic_mini_record *a, size_t n)
     return t;
 }
 
-static uint64_t sz_mini(const relic_mini_mini *m)
+static uint64_t sz_mini(const relic_mini_file *m)
 {
     uint64_t t = 0;
     t += 44u;
@@ -420,7 +420,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     return RELIC_OK;
 }
 
-static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_mini(relic_mini_wctx *c, const relic_mini_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -456,11 +456,11 @@ static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint6
     return RELIC_OK;
 }
 
-relic_status relic_mini_write(const relic_mini_mini *model, relic_buf *out, relic_error *err)
+relic_status relic_mini_write(const relic_mini_file *model, relic_buf *out, relic_error *err)
 {
     RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_mini_mini copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_mini_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_mini_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

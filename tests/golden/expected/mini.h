@@ -101,7 +101,7 @@ typedef struct relic_mini_record {
 } relic_mini_record;
 
 /** A whole mini file: header, pairs, then a table and records placed by the header. Model form: plain C values; its size in the file varies. */
-typedef struct relic_mini_mini {
+typedef struct relic_mini_file {
     relic_mini_header header;
     uint8_t *pairs; /**< Two bytes per pair [count header.pair_count * 2] */
     size_t pairs_count; /**< number of elements in pairs */
@@ -109,21 +109,20 @@ typedef struct relic_mini_mini {
     size_t table_count; /**< number of elements in table */
     relic_mini_record *records; /**< The records [count header.record_count] [at header.record_offset] */
     size_t records_count; /**< number of elements in records */
-} relic_mini_mini;
+} relic_mini_file;
 
 typedef struct relic_mini_point_view { const uint8_t *p; } relic_mini_point_view; /**< a validated point (4 bytes in the file), zero-copy */
-enum { RELIC_MINI_POINT_X_OFFSET = 0, RELIC_MINI_POINT_Y_OFFSET = 2, }; /**< byte positions of the fields of point */
+enum { RELIC_MINI_POINT_X_POS = 0, RELIC_MINI_POINT_Y_POS = 2, }; /**< byte positions of the fields of point */
 static inline int16_t relic_mini_point_x(relic_mini_point_view v) { return (int16_t)relic_load_u16be(v.p + 0); }
 static inline int16_t relic_mini_point_y(relic_mini_point_view v) { return (int16_t)relic_load_u16be(v.p + 2); }
 
 typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_view; /**< a validated header (44 bytes in the file), zero-copy */
-enum { RELIC_MINI_HEADER_MAGIC_OFFSET = 0, RELIC_MINI_HEADER_VERSION_OFFSET = 4,
-       RELIC_MINI_HEADER_LEVEL_OFFSET = 6, RELIC_MINI_HEADER_ATTRIBUTES_OFFSET = 8,
-       RELIC_MINI_HEADER_ORIGIN_OFFSET = 12, RELIC_MINI_HEADER_PALETTE_OFFSET = 16,
-       RELIC_MINI_HEADER_SCALE_OFFSET = 20, RELIC_MINI_HEADER_RECORD_COUNT_OFFSET = 24,
-       RELIC_MINI_HEADER_RECORD_OFFSET_OFFSET = 28, RELIC_MINI_HEADER_RECORDS_SIZE_OFFSET = 32,
-       RELIC_MINI_HEADER_TABLE_COUNT_OFFSET = 36, RELIC_MINI_HEADER_PAIR_COUNT_OFFSET = 38,
-       RELIC_MINI_HEADER_TABLE_OFFSET_OFFSET = 40, }; /**< byte positions of the fields of header */
+enum { RELIC_MINI_HEADER_MAGIC_POS = 0, RELIC_MINI_HEADER_VERSION_POS = 4, RELIC_MINI_HEADER_LEVEL_POS = 6,
+       RELIC_MINI_HEADER_ATTRIBUTES_POS = 8, RELIC_MINI_HEADER_ORIGIN_POS = 12,
+       RELIC_MINI_HEADER_PALETTE_POS = 16, RELIC_MINI_HEADER_SCALE_POS = 20,
+       RELIC_MINI_HEADER_RECORD_COUNT_POS = 24, RELIC_MINI_HEADER_RECORD_OFFSET_POS = 28,
+       RELIC_MINI_HEADER_RECORDS_SIZE_POS = 32, RELIC_MINI_HEADER_TABLE_COUNT_POS = 36,
+       RELIC_MINI_HEADER_PAIR_COUNT_POS = 38, RELIC_MINI_HEADER_TABLE_OFFSET_POS = 40, }; /**< byte positions of the fields of header */
 #define RELIC_MINI_HEADER_MAGIC_VALUE "MINI"
 #define RELIC_MINI_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
@@ -147,7 +146,7 @@ static inline uint32_t relic_mini_header_table_offset(relic_mini_header_view v) 
 typedef struct relic_mini_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_mini_mini values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_mini_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *pairs; /**< start of pairs in base, NULL when absent */
     size_t pairs_count; /**< elements of pairs */
@@ -170,23 +169,23 @@ relic_status relic_mini_validate(const uint8_t *data, size_t size, relic_mini_vi
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_mini *out, relic_error *err);
+relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_mini_write(const relic_mini_mini *m, relic_buf *out, relic_error *err);
+relic_status relic_mini_write(const relic_mini_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_mini_json_print(const relic_mini_mini *m, relic_buf *out, relic_error *err);
+relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_mini_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_mini *out, relic_error *err);
+relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_file *out, relic_error *err);
 
 /** Decode record.packed (zlib codec, unpacked_len decoded bytes) and parse it as a point in arena a.
  *  The file keeps the encoded bytes (m->packed), so the writer reproduces them exactly.
