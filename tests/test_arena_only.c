@@ -134,7 +134,7 @@ static relic_status bwm_validate_case(const uint8_t *d, size_t n, relic_arena *a
 static relic_status bwm_decode_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_bwm_view v;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error e;
     relic_status st = relic_bwm_validate(d, n, &v, &e);
     return st ? st : relic_bwm_decode(&v, a, &m, &e);
@@ -154,7 +154,7 @@ static relic_status bwm_strict_case(const uint8_t *d, size_t n, relic_arena *a) 
 static relic_status bwm_rebuild_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_bwm_view v;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error e;
     relic_status st = relic_bwm_validate(d, n, &v, &e);
     if (!st) st = relic_bwm_decode(&v, a, &m, &e);
@@ -166,7 +166,7 @@ static relic_status bwm_rebuild_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status bwm_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_bwm_view v;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_bwm_validate(d, n, &v, &e);
@@ -245,7 +245,7 @@ static void test_erf_and_rim_use_only_the_arena(void **state)
 /* ---- TRN / TRX ---- */
 
 /* validate, decode, then inflate the ASWM packet */
-static relic_status trn_aswm(const uint8_t *d, size_t n, relic_arena *a, relic_trn_trn *m, relic_trn_aswm *w)
+static relic_status trn_aswm(const uint8_t *d, size_t n, relic_arena *a, relic_trn_file *m, relic_trn_aswm *w)
 {
     relic_trn_view v;
     relic_error e;
@@ -259,21 +259,21 @@ static relic_status trn_aswm(const uint8_t *d, size_t n, relic_arena *a, relic_t
 static relic_status trn_decode_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error e;
     relic_status st = relic_trn_validate(d, n, &v, &e);
     return st ? st : relic_trn_decode(&v, a, &m, &e);
 }
 static relic_status trn_inflate_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     return trn_aswm(d, n, a, &m, &w);
 }
 static void count_trn(void *ctx, const relic_error *e) { keep_code(ctx, e); }
 static relic_status trn_check_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     first_code f = { 0, 0 };
     relic_status st = trn_aswm(d, n, a, &m, &w);
@@ -283,7 +283,7 @@ static relic_status trn_check_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status trn_strict_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     first_code f = { 0, 0 };
     relic_status st = trn_aswm(d, n, a, &m, &w);
@@ -294,7 +294,7 @@ static relic_status trn_strict_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status trn_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_trn_validate(d, n, &v, &e);
@@ -305,7 +305,7 @@ static relic_status trn_write_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status trn_pack_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     relic_trn_packet p;
     relic_error e;
@@ -315,7 +315,7 @@ static relic_status trn_pack_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status trn_bake_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w, baked;
     relic_error e;
     relic_status st = trn_aswm(d, n, a, &m, &w);
@@ -324,7 +324,7 @@ static relic_status trn_bake_case(const uint8_t *d, size_t n, relic_arena *a)
 /* a route between the first and last walkable triangles of the baked mesh */
 static relic_status trn_path_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w, baked;
     relic_trn_route r;
     relic_error e;
@@ -406,7 +406,7 @@ static relic_status adpcm_roundtrip_case(const uint8_t *d, size_t n, relic_arena
 }
 static relic_status cau_from_pcm_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_cau_cau m;
+    relic_cau_file m;
     relic_buf out;
     relic_error e;
     relic_audio_caption cap[1];
@@ -442,7 +442,7 @@ static void keep_tpa(void *ctx, const relic_error *e) { keep_code(ctx, e); }
 static relic_status tpa_decode_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_error e;
     relic_status st = relic_tpa_validate(d, n, &v, &e);
     return st ? st : relic_tpa_decode(&v, a, &m, &e);
@@ -450,7 +450,7 @@ static relic_status tpa_decode_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status tpa_check_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_error e;
     first_code f = { 0, 0 };
     relic_status st = relic_tpa_validate(d, n, &v, &e);
@@ -462,7 +462,7 @@ static relic_status tpa_check_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status tpa_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_tpa_validate(d, n, &v, &e);
@@ -477,7 +477,7 @@ static const named_case tpa_cases[] = {
 static relic_status cau_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_cau_view v;
-    relic_cau_cau m;
+    relic_cau_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_cau_validate(d, n, &v, &e);
@@ -500,7 +500,7 @@ static void test_tpa_and_cau_use_only_the_arena(void **state)
 static relic_status terrain_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error e;
     first_code f = { 0, 0 };
     relic_status st = relic_trn_validate(d, n, &v, &e);
@@ -520,7 +520,7 @@ static void test_trrn_and_watr_use_only_the_arena(void **state)
 /* ---- GROFF / GRF / SCN / PID ---- */
 
 static void keep_groff(void *ctx, const relic_error *e) { keep_code(ctx, e); }
-static relic_status groff_model(const uint8_t *d, size_t n, relic_arena *a, relic_groff_groff *m)
+static relic_status groff_model(const uint8_t *d, size_t n, relic_arena *a, relic_groff_file *m)
 {
     relic_bytes b;
     relic_groff_view v;
@@ -545,7 +545,7 @@ static relic_status groff_check_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status grf_sections_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error e;
     relic_status st = groff_model(d, n, a, &m);
@@ -553,7 +553,7 @@ static relic_status grf_sections_case(const uint8_t *d, size_t n, relic_arena *a
 }
 static relic_status grf_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error e;
     relic_buf out;
@@ -566,7 +566,7 @@ static relic_status grf_write_case(const uint8_t *d, size_t n, relic_arena *a)
 /* librelic-export: a level as OBJ and as TPM text */
 static relic_status grf_obj_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error e;
     relic_buf obj, mtl;
@@ -580,7 +580,7 @@ static relic_status grf_obj_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status grf_tpm_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error e;
     relic_buf out;
@@ -608,7 +608,7 @@ static relic_status pid_check_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status pid_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_pid_view v;
-    relic_pid_pid m;
+    relic_pid_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_pid_validate(d, n, &v, &e);

@@ -151,7 +151,7 @@ static void format_value(const relic_gff_doc *d, relic_gff_encoding enc, uint32_
     }
     case RELIC_GFF_FIELD_TYPE_STRUCT:
         relic_gff_get_struct(d, f, &s, &err);
-        relic_buf_printf(o, "struct (%u fields)", (unsigned)relic_gff_struct_field_count(d, s));
+        relic_buf_printf(o, "struct (%u fields)", (unsigned)relic_gff_doc_struct_field_count(d, s));
         break;
     case RELIC_GFF_FIELD_TYPE_LIST: relic_gff_get_list(d, f, &l, &err); relic_buf_printf(o, "list of %u", (unsigned)l.count); break;
     case RELIC_GFF_FIELD_TYPE_ORIENTATION:
@@ -236,7 +236,7 @@ static void diff_field(differ *df, uint32_t fa, uint32_t fb, int depth)
                 uint32_t s = i < la.count ? relic_gff_list_at(&la, i) : relic_gff_list_at(&lb, i);
                 const relic_gff_doc *d = i < la.count ? a : b;
                 printf("%c %s: struct (%u fields)\n", i < la.count ? '-' : '+', df->path,
-                       (unsigned)relic_gff_struct_field_count(d, s));
+                       (unsigned)relic_gff_doc_struct_field_count(d, s));
                 df->count++;
             }
             pop(df, old);
@@ -257,12 +257,12 @@ static void diff_struct(differ *df, uint32_t sa, uint32_t sb, int depth)
 {
     const relic_gff_doc *a = df->a, *b = df->b;
     if (depth > RELIC_GFF_MAX_DEPTH) return; /* validation bounds the depth; this keeps the recursion obviously bounded */
-    if (relic_gff_struct_id(a, sa) != relic_gff_struct_id(b, sb)) {
-        printf("~ %s%s__struct_id: %" PRIu32 " -> %" PRIu32 "\n", df->path, df->plen ? "/" : "", relic_gff_struct_id(a, sa),
-               relic_gff_struct_id(b, sb));
+    if (relic_gff_doc_struct_id(a, sa) != relic_gff_doc_struct_id(b, sb)) {
+        printf("~ %s%s__struct_id: %" PRIu32 " -> %" PRIu32 "\n", df->path, df->plen ? "/" : "", relic_gff_doc_struct_id(a, sa),
+               relic_gff_doc_struct_id(b, sb));
         df->count++;
     }
-    uint32_t na = relic_gff_struct_field_count(a, sa), nb = relic_gff_struct_field_count(b, sb);
+    uint32_t na = relic_gff_doc_struct_field_count(a, sa), nb = relic_gff_doc_struct_field_count(b, sb);
     for (uint32_t i = 0; i < na; i++) {
         size_t len;
         char label[17];
