@@ -77,7 +77,7 @@ static void print_problem(void *ctx, const relic_error *e)
 
 static int limited(relic_status st) { return st == RELIC_E_NOMEM || st == RELIC_E_LIMIT; }
 
-static void rebuild_oracle(const relic_bwm_bwm *model, relic_arena *a);
+static void rebuild_oracle(const relic_bwm_file *model, relic_arena *a);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -96,7 +96,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf out, text;
     relic_buf_init(&out, 0);
     relic_buf_init(&text, 0);
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     if ((st = relic_bwm_decode(&v, &a, &m, &err)) != RELIC_OK) {
         if (!limited(st)) oracle_failed("a validated walkmesh does not decode", &err);
         goto done;
@@ -131,9 +131,9 @@ done:
 
 /* Rebuild every derived table of a copy of model, write, validate, check
  * strictly; rebuild the result again: the same bytes. */
-static void rebuild_oracle(const relic_bwm_bwm *model, relic_arena *a)
+static void rebuild_oracle(const relic_bwm_file *model, relic_arena *a)
 {
-    relic_bwm_bwm r = *model;
+    relic_bwm_file r = *model;
     relic_error err;
     relic_buf first, second;
     relic_buf_init(&first, 0);
@@ -150,7 +150,7 @@ static void rebuild_oracle(const relic_bwm_bwm *model, relic_arena *a)
         bwm_check_scratch(&v, 1, print_problem, NULL);
         oracle_failed("a rebuilt walkmesh breaks a strict table rule", NULL);
     }
-    relic_bwm_bwm again;
+    relic_bwm_file again;
     if ((st = relic_bwm_decode(&v, a, &again, &err)) == RELIC_OK) st = relic_bwm_rebuild(&again, RELIC_BWM_REBUILD_ALL, a, &err);
     if (st == RELIC_OK) st = relic_bwm_write(&again, &second, &err);
     if (st != RELIC_OK) {

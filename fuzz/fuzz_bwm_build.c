@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_bwm_mesh mesh = { (const float (*)[3])v, nv, (const uint32_t (*)[3])f, mat, nf };
     relic_arena a;
     relic_error err;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_arena_init_heap(&a, 256u << 20);
     uint32_t type = data[0] & 0x80 ? RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR : RELIC_BWM_WALKMESH_TYPE_AREA;
     if (relic_bwm_from_mesh(&mesh, type, &a, &m, &err) != RELIC_OK) {
@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf_init(&js, 0);
     relic_buf_init(&back, 0);
     relic_bwm_view view;
-    relic_bwm_bwm m2;
+    relic_bwm_file m2;
     if (relic_bwm_write(&m, &out, &err) != RELIC_OK || relic_bwm_validate(out.data, out.size, &view, &err) != RELIC_OK) {
         relic_error_print(stderr, "write/validate", &err);
         abort();

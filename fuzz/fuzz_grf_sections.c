@@ -69,7 +69,7 @@ static void one_section(const uint8_t *data, size_t size, relic_arena *a)
 static void whole_file(const uint8_t *data, size_t size, relic_arena *a)
 {
     relic_groff_view v;
-    relic_groff_groff m, back;
+    relic_groff_file m, back;
     relic_grf_file f;
     relic_error err;
     if (relic_groff_validate(data, size, &v, &err) != RELIC_OK) return;

@@ -21,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         relic_groff_view v;
         if (relic_groff_validate(b.data, b.size, &v, &err) == RELIC_OK) {
             (void)relic_groff_check(&v, 1, &a, NULL, NULL);
-            relic_groff_groff m;
+            relic_groff_file m;
             if (relic_groff_decode(&v, &a, &m, &err) != RELIC_OK) abort();
             /* layout needs the sections' sizes to add up to the data region */
             uint64_t total = 0;

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void fuzz_key(const uint8_t *data, size_t size)
 {
     relic_arena a;
-    relic_key_key k, back;
+    relic_key_file k, back;
     relic_error err;
     relic_buf out;
     char name[64], path[256];
@@ -55,7 +55,7 @@ static void fuzz_key(const uint8_t *data, size_t size)
 static void fuzz_bif(const uint8_t *data, size_t size)
 {
     relic_arena a, s;
-    relic_bif_bif b, back;
+    relic_bif_file b, back;
     relic_error err;
     relic_buf out;
     fuzz_scratch_arena(&a, 1, 0);
@@ -92,7 +92,7 @@ static void fuzz_tlk(const uint8_t *data, size_t size)
 {
     relic_arena a;
     relic_tlk_view v, back;
-    relic_tlk_tlk t;
+    relic_tlk_file t;
     relic_error err;
     relic_buf out;
     const char *x, *y;

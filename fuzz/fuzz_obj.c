@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     if (mesh.face_count <= 20000) {
-        relic_bwm_bwm m;
+        relic_bwm_file m;
         relic_buf out;
         relic_bwm_view v;
         relic_buf_init(&out, 0);

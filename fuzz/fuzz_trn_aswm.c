@@ -73,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     map_buffers();
     if (size >= 4 && memcmp(data, "NWN2", 4) == 0) {
         relic_arena a;
-        relic_trn_trn m;
+        relic_trn_file m;
         relic_arena_init_buffer(&a, trn_mem, TRN_MEM);
         if (relic_trn_validate(data, size, &tv, &err) == RELIC_OK && relic_trn_decode(&tv, &a, &m, &err) == RELIC_OK)
             for (size_t i = 0; i < m.packets_count; i++) {

@@ -116,7 +116,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf_init(&second, 0);
     relic_buf_init(&json, 0);
     relic_buf_init(&third, 0);
-    relic_gff_gff model, again, from_json;
+    relic_gff_file model, again, from_json;
     relic_gff_view view2;
 
     /* 2. decode, write, and the written bytes validate */

@@ -255,6 +255,8 @@ typedef struct gen_out {
 void out_printf(gen_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void out_puts(gen_out *o, const char *s);
 
+/* Rewrite o's C identifiers of structs named as (or after) the format: relic_bwm_bwm -> relic_bwm_file (emit_common.c). */
+void em_c_names(const gen_schema *s, gen_out *o);
 void emit_header(gen_schema *s, gen_out *o);   /* generated/<family>/<fmt>.h: types, views, validator, decls */
 void emit_source(gen_schema *s, gen_out *o);   /* generated/<family>/<fmt>.c: enum tables, then the three below */
 void emit_reader(gen_schema *s, gen_out *o);   /* validator and decoder */

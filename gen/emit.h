@@ -22,6 +22,8 @@ const char *em_load_fn(const gen_field *f);
 const char *em_store_fn(const gen_field *f);
 /* Whether validating a struct needs a per-element pass (checks, enums, ...). */
 int em_struct_needs_check(const gen_struct *st);
+/* "case V:" labels for the n values v, packed several to a line; `tail` ends the last. */
+void em_case_labels(gen_out *o, const int64_t *v, int n, const char *tail);
 int em_field_needs_check(const gen_field *f);
 
 /* Emit a C expression (int64_t) for e. local: how to reach the current

@@ -1,5 +1,6 @@
 /* emit_common.c — naming and expression code shared by all emitters. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -248,6 +249,24 @@ int em_struct_plain(const gen_struct *st)
     return 1;
 }
 
+/* "case V:" labels for n values, several to a line (at most about 100
+ * columns); INT64_C only where a value does not fit an int. The last line
+ * ends with `tail` instead of a newline. */
+void em_case_labels(gen_out *o, const int64_t *v, int n, const char *tail)
+{
+    int col = 0;
+    for (int i = 0; i < n; i++) {
+        char l[64];
+        if (v[i] >= -2147483647 && v[i] <= 2147483647) snprintf(l, sizeof l, "case %lld:", (long long)v[i]);
+        else snprintf(l, sizeof l, "case INT64_C(%lld):", (long long)v[i]);
+        int len = (int)strlen(l);
+        if (col && col + 1 + len > 100) { out_puts(o, "\n"); col = 0; }
+        out_printf(o, "%s%s", col ? " " : "    ", l);
+        col += (col ? 1 : 4) + len;
+    }
+    out_printf(o, "%s", tail);
+}
+
 int em_branch(gen_out *o, const gen_member *m, const char *local, const char *root, em_body_fn body, void *ctx,
               const char *no_case)
 {
@@ -268,9 +287,8 @@ int em_branch(gen_out *o, const gen_member *m, const char *local, const char *ro
     out_puts(o, ") {\n");
     for (int k = 0; k < m->ncases; k++) {
         const gen_case *cs = &m->cases[k];
-        if (cs->nvalues == 0) { out_puts(o, "    default:\n"); has_default = 1; }
-        for (int v = 0; v < cs->nvalues; v++) out_printf(o, "    case INT64_C(%lld):\n", (long long)cs->values[v]);
-        out_puts(o, "    {\n");
+        if (cs->nvalues == 0) { out_puts(o, "    default: {\n"); has_default = 1; }
+        else em_case_labels(o, cs->values, cs->nvalues, " {\n");
         body(ctx, cs->members, cs->nmembers);
         out_puts(o, "    } break;\n");
     }
@@ -333,4 +351,49 @@ int em_callee_order(gen_schema *s, gen_struct **out, int *needs_proto)
     for (int i = 0; i < c.n; i++) tmp[i] = needs_proto[struct_index(s, out[i])];
     for (int i = 0; i < c.n; i++) needs_proto[i] = tmp[i];
     return c.n;
+}
+
+/* C names without stutter: a struct named as its format is `file` in C
+ * (relic_bwm_bwm -> relic_bwm_file), one whose name starts with the format's
+ * drops the repeat (relic_gff_gff_struct -> relic_gff_struct), upper case
+ * alike. Rewrites whole identifiers of a generated text, so the emitters keep
+ * naming structs as the schema does (paths, JSON and docs keep those names). */
+void em_c_names(const gen_schema *s, gen_out *o)
+{
+    char from[64][160], to[64][160];
+    int n = 0;
+    const char *F = s->format.name;
+    size_t fl = strlen(F);
+    for (int i = 0; i < s->nstructs && n < 62; i++) {
+        const char *S = s->structs[i]->name;
+        const char *rest = !strcmp(S, F) ? "file" : !strncmp(S, F, fl) && S[fl] == '_' ? S + fl + 1 : NULL;
+        if (!rest) continue;
+        snprintf(from[n], sizeof from[n], "relic_%s_%s", F, S);
+        snprintf(to[n], sizeof to[n], "relic_%s_%s", F, rest);
+        snprintf(from[n + 1], sizeof from[n + 1], "%s", em_upper(from[n]));
+        snprintf(to[n + 1], sizeof to[n + 1], "%s", em_upper(to[n]));
+        n += 2;
+    }
+    if (!n || !o->data) return;
+    gen_out r = { 0 };
+    const char *p = o->data, *end = o->data + o->size;
+#define IDENT(c) ((c) == '_' || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9'))
+    while (p < end) {
+        if (p > o->data && IDENT(p[-1])) { out_printf(&r, "%c", *p++); continue; }
+        int best = -1;
+        size_t bl = 0;
+        for (int k = 0; k < n; k++) {
+            size_t l = strlen(from[k]);
+            if (l > bl && (size_t)(end - p) >= l && !memcmp(p, from[k], l) && (p + l == end || p[l] == '_' || !IDENT(p[l]))) {
+                best = k;
+                bl = l;
+            }
+        }
+        if (best < 0) { out_printf(&r, "%c", *p++); continue; }
+        out_puts(&r, to[best]);
+        p += bl;
+    }
+#undef IDENT
+    free(o->data);
+    *o = r;
 }

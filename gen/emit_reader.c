@@ -1,10 +1,11 @@
 /* emit_reader.c — the reader in generated/<family>/<format>.c: one function
  * per struct, rd_<struct>, that checks the bytes (bounds with overflow-safe
  * arithmetic, constants, enums, ranges, checks, cross references) and fills
- * the model. Validating (c->arena NULL) also points the root view at the
- * root's arrays; decoding (c->arena set, over bytes already validated) also
+ * the model. Validating (dec 0) also points the root view at the
+ * root's arrays; decoding (dec 1, over bytes already validated) also
  * copies the arrays into the arena and skips the per-element checks.
- * A run of fixed-size fields costs one bounds check, then one load per field. */
+ * A run of fixed-size fields costs one bounds check, then one load per field;
+ * a fixed-size struct is checked by its caller (once for a whole array). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,7 @@ typedef struct rctx {
     int64_t k;
     int64_t checked_to; /* with base "pos" (or "cur" after a run check): bytes already bounds-checked */
     int uses_cur, uses_st;
+    int phase;          /* 0 load and check; in a struct copied whole: 1 loads only (big-endian host), 2 checks only */
     const gen_field *marked[64]; /* fields whose position or size a derived check reads */
     int marked_at[64], marked_len[64];
     int nmarked;
@@ -96,10 +98,11 @@ static void settle(rctx *r)
     r->uses_cur = 1;
 }
 
-static void put_escaped(gen_out *o, const char *s, size_t n)
+/* s as the inside of a C string literal; a printf format (fmt) doubles its %. */
+static void put_literal(gen_out *o, const char *s, size_t n, int fmt)
 {
     for (size_t k = 0; k < n; k++) {
-        if (s[k] == '%') out_puts(o, "%%");
+        if (s[k] == '%' && fmt) out_puts(o, "%%");
         else if (s[k] == '"' || s[k] == '\\') out_printf(o, "\\%c", s[k]);
         else out_printf(o, "%c", s[k]);
     }
@@ -121,8 +124,8 @@ static void emit_value_checks(rctx *r, const gen_field *f, const char *val, cons
             out_printf(o, "%sif (((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"unknown %s bits 0x%%llx\", (unsigned long long)((uint64_t)(%s) & ~(uint64_t)%s_%s_MASK));\n",
                        ind, val, em_upper(P), em_upper(f->etype->name), off, f->name, ix, f->etype->name, val, em_upper(P), em_upper(f->etype->name));
         else
-            out_printf(o, "%sif (!%s_%s_known((int64_t)(%s))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, %s, \"%s\", %s, \"%%lld is not a known %s\", (long long)(%s));\n",
-                       ind, P, f->etype->name, val, off, f->name, ix, f->etype->name, val);
+            out_printf(o, "%sif (!%s_%s_known((int64_t)(%s))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, %s, \"%s\", %s, (int64_t)(%s), \"is not a known %s\");\n",
+                       ind, P, f->etype->name, val, off, f->name, ix, val, f->etype->name);
     }
     if (f->has_range) {
         if (gen_prim_is_float(f->prim))
@@ -141,9 +144,9 @@ static void emit_value_checks(rctx *r, const gen_field *f, const char *val, cons
         em_expr_text(&t, f->check);
         out_printf(o, "%s{ const int64_t it = (int64_t)(%s); if (!(", ind, val);
         em_expr(o, f->check, "m->", "c->root->", "it");
-        out_printf(o, ")) return relic_gen_fail_at(c->err, %s, %s, \"%s\", %s, \"%%lld fails check ", has_name_ref(f->check) ? "RELIC_E_INDEX" : "RELIC_E_RANGE", off, f->name, ix);
-        put_escaped(o, t.data, t.size);
-        out_puts(o, "\", (long long)it); }\n");
+        out_printf(o, ")) return relic_gen_fail_check(c->err, %s, %s, \"%s\", %s, it, \"fails check ", has_name_ref(f->check) ? "RELIC_E_INDEX" : "RELIC_E_RANGE", off, f->name, ix);
+        put_literal(o, t.data, t.size, 0);
+        out_puts(o, "\"); }\n");
         free(t.data);
     }
 }
@@ -164,27 +167,31 @@ static void load_scalar(gen_out *o, const gen_field *f, const char *dst, const c
 }
 
 /* Size in the file of a field that a run check can cover (fixed size, not
- * placed, not a struct: a struct checks itself), else -1. */
+ * placed), else -1. */
 static int64_t run_size(const gen_field *f)
 {
-    if (f->at || f->count || f->count_rest || f->stype) return -1;
+    if (f->at || f->count || f->count_rest) return -1;
     return em_elem_size(f) * em_fixed_elems(f);
 }
 
-/* One bounds check for the run of fixed-size fields starting at m[i]. */
+/* One bounds check for the run of fixed-size fields starting at m[i]. A
+ * struct-typed field is a run of its own, named after its type: fixed-size
+ * struct readers trust their caller for the room (one check per array). */
 static void emit_run_check(rctx *r, const gen_member *m, int i, int n)
 {
     int64_t total = 0;
     int j = i;
     for (; j < n && m[j].kind == M_FIELD; j++) {
         int64_t sz = run_size(m[j].field);
-        if (sz < 0) break;
+        if (sz < 0 || (j > i && m[j].field->stype)) break;
         total += sz;
+        if (m[j].field->stype) { j++; break; }
     }
     if (total == 0) return;
     const gen_field *first = m[i].field, *last = m[j - 1].field;
     char what[256];
-    if (first == last) snprintf(what, sizeof what, "%s", first->name);
+    if (first->stype && em_is_scalar(first)) snprintf(what, sizeof what, "%s", first->stype->name);
+    else if (first == last) snprintf(what, sizeof what, "%s", first->name);
     else snprintf(what, sizeof what, "%s..%s", first->name, last->name);
     out_printf(r->o, "    if (!relic_gen_room(c->size, %s, %lldu)) return relic_gen_short(c->err, %s, c->size, \"%s\", \"%s\", %lldu);\n",
                here(r, 0), (long long)total, here(r, 0), first->name, what, (long long)total);
@@ -198,10 +205,10 @@ static void emit_struct_call(rctx *r, const gen_field *f, const char *at, const 
     r->uses_st = 1;
     const char *sz = f->stype->fixed_size >= 0 ? "" : "&sz, ";
     if (!strcmp(dst, "e")) /* decoding into the model, validating into a local the compiler keeps in registers */
-        out_printf(r->o, "%sif ((st = c->arena ? rd_%s(c, %s, %s&m->%s[k]) : rd_%s(c, %s, %s&e)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
+        out_printf(r->o, "%sif ((st = dec ? rd_%s(c, %s, %s&m->%s[k], 1) : rd_%s(c, %s, %s&e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
                    ind, f->stype->name, at, sz, f->name, f->stype->name, at, sz, f->name, idx);
     else
-        out_printf(r->o, "%sif ((st = rd_%s(c, %s, %s%s)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
+        out_printf(r->o, "%sif ((st = rd_%s(c, %s, %s%s, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, \"%s\", %s);\n",
                    ind, f->stype->name, at, sz, dst, f->name, idx);
 }
 
@@ -211,23 +218,25 @@ static void emit_fixed_field(rctx *r, const gen_field *f)
     gen_out *o = r->o;
     char dst[200];
     int64_t es = em_elem_size(f), per = em_fixed_elems(f);
+    const int load = r->phase != 2, check = r->phase != 1;
     if (f->prim == P_CHAR || f->prim == P_BYTES) {
-        out_printf(o, "    memcpy(m->%s, %s, %lld);\n", f->name, addr(r, 0), (long long)per);
-        if (f->const_str) {
+        if (load) out_printf(o, "    memcpy(m->%s, %s, %lld);\n", f->name, addr(r, 0), (long long)per);
+        if (check && f->const_str) {
             gen_out t = { 0 };
             em_cstring(&t, f->const_str, f->const_len);
             out_printf(o, "    if (memcmp(m->%s, %s, %d) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, %s, \"%s\", -1, \"expected ",
                        f->name, t.data, f->const_len, here(r, 0), f->name);
-            put_escaped(o, t.data, t.size);
+            put_literal(o, t.data, t.size, 1);
             out_puts(o, "\");\n");
             free(t.data);
         }
-        if (f->hook) {
-            out_printf(o, "    if (!c->arena && (st = relic_hook_%s(%s, %lld, c->err)) != RELIC_OK) { c->err->offset += %s; return relic_gen_nest(c->err, st, \"%s\", -1); }\n",
+        if (check && f->hook) {
+            out_printf(o, "    if (!dec && (st = relic_hook_%s(%s, %lld, c->err)) != RELIC_OK) { c->err->offset += %s; return relic_gen_nest(c->err, st, \"%s\", -1); }\n",
                        f->hook, addr(r, 0), (long long)per, here(r, 0), f->name);
             r->uses_st = 1;
         }
     } else if (f->stype) {
+        if (r->phase && (r->phase == 2) != em_struct_needs_check(f->stype)) return; /* called once: where it checks */
         if (em_is_scalar(f)) {
             snprintf(dst, sizeof dst, "&m->%s", f->name);
             emit_struct_call(r, f, here(r, 0), dst, "-1", "    ");
@@ -239,19 +248,17 @@ static void emit_fixed_field(rctx *r, const gen_field *f)
             emit_struct_call(r, f, at, dst, "(int64_t)k", "        ");
         }
     } else if (em_is_scalar(f)) {
-        out_puts(o, "    ");
         snprintf(dst, sizeof dst, "m->%s", f->name);
-        load_scalar(o, f, dst, addr(r, 0));
-        out_puts(o, "\n");
-        emit_value_checks(r, f, dst, NULL, here(r, 0), "    ");
+        if (load) { out_puts(o, "    "); load_scalar(o, f, dst, addr(r, 0)); out_puts(o, "\n"); }
+        if (check) emit_value_checks(r, f, dst, NULL, here(r, 0), "    ");
     } else {
         char at[120];
         snprintf(at, sizeof at, "%s + k * %lld", addr(r, 0), (long long)es);
         snprintf(dst, sizeof dst, "((%s *)m->%s)[k]", gen_prim_ctype(f->prim), f->name);
-        int chk = value_checked(f);
+        int chk = check && value_checked(f);
+        if (!load && !chk) return;
         out_printf(o, "    for (uint64_t k = 0; k < %lldu; k++)%s", (long long)per, chk ? " {\n        " : " ");
-        load_scalar(o, f, dst, at);
-        out_puts(o, "\n");
+        if (load) { load_scalar(o, f, dst, at); out_puts(o, "\n"); }
         if (chk) {
             char off[96];
             snprintf(off, sizeof off, "%s + k * %lldu", here(r, 0), (long long)es);
@@ -261,8 +268,10 @@ static void emit_fixed_field(rctx *r, const gen_field *f)
     }
 }
 
-/* Whether arrays of st may be copied with memcpy on a little-endian host:
- * plain, and its natural C layout is its file layout (asserted in the .c). */
+/* Whether st's natural C layout is its file layout on a little-endian host
+ * (asserted in the .c): a fixed-size struct of little-endian fields. Such a
+ * struct is read with one memcpy; arrays of it, when it is also plain (no
+ * constant or derived field), are copied whole. */
 static int64_t natural_align(const gen_struct *st);
 static int64_t field_align(const gen_field *f)
 {
@@ -274,25 +283,33 @@ static int64_t natural_align(const gen_struct *st)
 {
     int64_t a = 1;
     for (int i = 0; i < st->nmembers; i++) {
+        if (st->members[i].kind != M_FIELD) continue;
         int64_t fa = field_align(st->members[i].field);
         if (fa > a) a = fa;
     }
     return a;
 }
-int em_struct_memcpy(const gen_struct *st)
+static int layout_is_c(const gen_struct *st)
 {
-    if (!em_struct_plain(st)) return 0;
+    if (st->fixed_size < 0) return 0;
     int64_t off = 0;
     for (int i = 0; i < st->nmembers; i++) {
+        if (st->members[i].kind == M_CHECK) continue;
+        if (st->members[i].kind != M_FIELD) return 0;
         const gen_field *f = st->members[i].field;
+        if (f->at || f->count || f->count_rest || f->codec) return 0;
+        if (f->stype ? !layout_is_c(f->stype) : gen_prim_size(f->prim) > 1 && f->endian != EN_LITTLE) return 0;
         int64_t a = field_align(f);
         off = (off + a - 1) / a * a;
         if (off != f->fixed_offset) return 0;
-        if (f->stype && !em_struct_memcpy(f->stype)) return 0;
         off += em_elem_size(f) * em_fixed_elems(f);
     }
     int64_t a = natural_align(st);
     return (off + a - 1) / a * a == st->fixed_size;
+}
+int em_struct_memcpy(const gen_struct *st)
+{
+    return em_struct_plain(st) && layout_is_c(st);
 }
 
 /* Counted, placed or rest-of-input arrays, variable-size structs, placed scalars. */
@@ -371,13 +388,13 @@ counted:;
     char at[160], dst[200];
     if (f->prim == P_CHAR || f->prim == P_BYTES) {
         if (var) {
-            out_printf(o, "        if (c->arena && !(m->%s = relic_gen_dup(c->arena, c->err, c->base + %s, n, %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+            out_printf(o, "        if (dec && !(m->%s = relic_gen_dup(c->arena, c->err, c->base + %s, n, %s, \"%s\"))) return RELIC_E_NOMEM;\n",
                        f->name, start, start, f->name);
         } else {
             out_printf(o, "        memcpy(m->%s, c->base + %s, (size_t)n);\n", f->name, start);
         }
         if (f->hook) {
-            out_printf(o, "        if (!c->arena && (st = relic_hook_%s(c->base + %s, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += %s; return relic_gen_nest(c->err, st, \"%s\", -1); }\n",
+            out_printf(o, "        if (!dec && (st = relic_hook_%s(c->base + %s, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += %s; return relic_gen_nest(c->err, st, \"%s\", -1); }\n",
                        f->hook, start, start, f->name);
             r->uses_st = 1;
         }
@@ -403,15 +420,15 @@ counted:;
             snprintf(dst, sizeof dst, "m->%s[k]", f->name);
             /* bytes, or little-endian numbers on a little-endian host: one copy */
             int copy = es == 1 || f->endian == EN_LITTLE;
-            out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s), _Alignof(%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+            out_printf(o, "        if (dec && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s), _Alignof(%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
                        f->name, copy ? "copy" : "alloc", copy ? "c->base + " : "", copy ? start : "", copy ? ", " : "", ct, ct, start, f->name);
             if (es > 1 || !copy) {
-                out_printf(o, "        if (c->arena%s) for (uint64_t k = 0; k < n; k++) ", copy ? " && !RELIC_GEN_LE" : "");
+                out_printf(o, "        if (dec%s) for (uint64_t k = 0; k < n; k++) ", copy ? " && !RELIC_GEN_LE" : "");
                 load_scalar(o, f, dst, at);
                 out_puts(o, "\n");
             }
             if (value_checked(f)) {
-                out_printf(o, "        if (!c->arena) for (uint64_t k = 0; k < n; k++) {\n            const %s v = ", ct);
+                out_printf(o, "        if (!dec) for (uint64_t k = 0; k < n; k++) {\n            const %s v = ", ct);
                 if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim)) out_printf(o, "(%s)", ct);
                 out_printf(o, "%s(%s);\n", em_load_fn(f), at);
                 char off[96];
@@ -432,16 +449,16 @@ counted:;
             int walk = !fixed_elem && f->count_rest; /* `[..]` of variable elements: count what is walked */
             int copy = var && em_struct_memcpy(f->stype);
             if (var)
-                out_printf(o, "        if (c->arena && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s_%s), _Alignof(%s_%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
+                out_printf(o, "        if (dec && n && !(m->%s = relic_gen_%s(c->arena, c->err, %s%s%sn, sizeof(%s_%s), _Alignof(%s_%s), %s, \"%s\"))) return RELIC_E_NOMEM;\n",
                            f->name, copy ? "copy" : "alloc", copy ? "c->base + " : "", copy ? start : "", copy ? ", " : "", P, T, P, T, start, f->name);
             int decode_only = var && !need; /* nothing to check: the loop only copies */
             if (fixed_elem) {
                 /* copied above on a little-endian host; else element by element */
-                const char *cond = copy ? (decode_only ? "c->arena && !RELIC_GEN_LE" : "!c->arena || !RELIC_GEN_LE") : decode_only ? "c->arena" : NULL;
+                const char *cond = copy ? (decode_only ? "dec && !RELIC_GEN_LE" : "!dec || !RELIC_GEN_LE") : decode_only ? "dec" : NULL;
                 snprintf(at, sizeof at, "%s + k * %lldu", start, (long long)es);
                 if (var && !decode_only) {
                     /* two loops: validating into a local the compiler keeps in registers */
-                    out_printf(o, "        if (!c->arena) for (uint64_t k = 0; k < n; k++) {\n            %s_%s e;\n", P, T);
+                    out_printf(o, "        if (!dec) for (uint64_t k = 0; k < n; k++) {\n            %s_%s e;\n", P, T);
                     emit_struct_call(r, f, at, "&e", "(int64_t)k", "            ");
                     out_printf(o, "        } else %sfor (uint64_t k = 0; k < n; k++)\n", copy ? "if (!RELIC_GEN_LE) " : "");
                     snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
@@ -457,13 +474,13 @@ counted:;
             } else {
                 /* variable-size elements: walked one after the other */
                 r->uses_st = 1;
-                out_printf(o, "        %s{\n            uint64_t q = %s, k = 0;\n            for (; k < n; k++) {\n", decode_only ? "if (c->arena) " : "", start);
+                out_printf(o, "        %s{\n            uint64_t q = %s, k = 0;\n            for (; k < n; k++) {\n", decode_only ? "if (dec) " : "", start);
                 if (walk) out_puts(o, "                if (q >= c->size) break;\n");
                 if (decode_only || !var) {
                     snprintf(dst, sizeof dst, "&m->%s[k]", f->name);
                 } else {
                     out_printf(o, "                %s_%s e;\n", P, T);
-                    out_puts(o, "                if (!c->arena) memset(&e, 0, sizeof e);\n");
+                    out_puts(o, "                if (!dec) memset(&e, 0, sizeof e);\n");
                     snprintf(dst, sizeof dst, "e");
                 }
                 emit_struct_call(r, f, "q", dst, "(int64_t)k", "                ");
@@ -507,7 +524,7 @@ static void emit_members(rctx *r, const gen_member *m, int n)
             {
                 char len[32];
                 snprintf(len, sizeof len, "%lldu", (long long)(em_elem_size(f) * em_fixed_elems(f)));
-                emit_marks(r, f, "    ", here(r, 0), len);
+                if (r->phase != 1) emit_marks(r, f, "    ", here(r, 0), len);
             }
             if (r->is_root && !(em_is_scalar(f) && !f->stype))
             {
@@ -520,13 +537,14 @@ static void emit_members(rctx *r, const gen_member *m, int n)
             break;
         }
         case M_CHECK: {
+            if (r->phase == 1) break;
             gen_out t = { 0 };
             em_expr_text(&t, m[i].cond);
             out_puts(o, "    if (!(");
             em_expr(o, m[i].cond, "m->", "c->root->", "0");
             out_printf(o, ")) return relic_fail(c->err, RELIC_E_RANGE, pos, \"%s\", \"check failed: ", r->st->name);
-            put_escaped(o, t.data, t.size);
-            if (m[i].doc) { out_puts(o, " ("); put_escaped(o, m[i].doc, strlen(m[i].doc)); out_puts(o, ")"); }
+            put_literal(o, t.data, t.size, 1);
+            if (m[i].doc) { out_puts(o, " ("); put_literal(o, m[i].doc, strlen(m[i].doc), 1); out_puts(o, ")"); }
             out_puts(o, "\");\n");
             free(t.data);
             break;
@@ -594,12 +612,26 @@ static void derived_checks(rctx *r, gen_out *o)
     }
 }
 
-static void struct_sig(gen_out *o, const char *P, const gen_struct *st)
+/* Each reader takes dec: 0 validates, 1 decodes bytes already validated. The
+ * root and fixed-size structs are inlined into their callers, where dec is a
+ * constant: validate keeps no decode path and decode no check, from one source. */
+static void struct_sig(gen_out *o, const char *P, const gen_struct *st, int dec_unused)
 {
-    if (st->fixed_size >= 0) /* inline: called per element of an array */
-        out_printf(o, "%sstatic %srelic_status rd_%s(%s_rctx *c, uint64_t pos, %s_%s *m)", st->is_root ? "" : "RELIC_GEN_ALWAYS_INLINE ", st->is_root ? "" : "inline ", st->name, P, P, st->name);
-    else
-        out_printf(o, "static relic_status rd_%s(%s_rctx *c, uint64_t pos, uint64_t *size_out, %s_%s *m)", st->name, P, P, st->name);
+    int inl = st->fixed_size >= 0 || st->is_root;
+    out_printf(o, "%sstatic %srelic_status rd_%s(%s_rctx *c, uint64_t pos, %s%s_%s *m, %sconst int dec)",
+               inl ? "RELIC_GEN_ALWAYS_INLINE " : "", inl ? "inline " : "", st->name, P,
+               st->fixed_size >= 0 ? "" : "uint64_t *size_out, ", P, st->name, dec_unused ? "RELIC_GEN_UNUSED " : "");
+}
+
+/* Whether the C text s uses the identifier dec. */
+static int uses_dec(const char *s)
+{
+    for (const char *q = s; (q = strstr(q, "dec")) != NULL; q += 3) {
+        int before = q > s && (q[-1] == '_' || (q[-1] >= 'a' && q[-1] <= 'z') || (q[-1] >= '0' && q[-1] <= '9'));
+        int after = q[3] == '_' || (q[3] >= 'a' && q[3] <= 'z') || (q[3] >= '0' && q[3] <= '9');
+        if (!before && !after) return 1;
+    }
+    return 0;
 }
 
 static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
@@ -611,7 +643,7 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
     r.o = &body;
     r.st = st;
     r.is_root = st->is_root;
-    /* A fixed-size struct checks its whole span once on entry, except the root,
+    /* A fixed-size struct's span is checked by its caller, except the root's,
      * whose first member then names itself in the error. */
     r.fixed = st->fixed_size >= 0 && !st->is_root;
     for (int i = 0; i < st->nmembers; i++)
@@ -619,13 +651,32 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
     r.base = "pos";
     derived_checks(&r, NULL);
     if (r.fixed) {
-        r.checked_to = st->fixed_size;
-        out_printf(&body, "    if (!relic_gen_room(c->size, pos, %lldu)) return relic_gen_short(c->err, pos, c->size, \"\", \"%s\", %lldu);\n",
-                   (long long)st->fixed_size, st->name, (long long)st->fixed_size);
-        int loads = 0;
+        r.checked_to = st->fixed_size; /* by the caller */
+        int loads = layout_is_c(st) && st->nmembers >= 8;
         for (int i = 0; i < st->nmembers; i++)
             if (st->members[i].kind == M_FIELD && !st->members[i].field->stype) loads = 1;
         if (loads) out_puts(&body, "    const uint8_t *p = c->base + pos;\n");
+    }
+    if (r.fixed && layout_is_c(st) && st->nmembers >= 8) {
+        /* many fields: one copy on a little-endian host, field by field on
+         * another; then the checks (fewer fields: loads and checks in one pass) */
+        gen_out loads = { 0 };
+        r.o = &loads;
+        r.phase = 1;
+        emit_members(&r, st->members, st->nmembers);
+        out_printf(&body, "    if (RELIC_GEN_LE) memcpy(m, p, %lldu);\n", (long long)st->fixed_size);
+        if (loads.size) {
+            out_puts(&body, "    else {\n");
+            for (char *line = loads.data, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+                nl = strchr(line, '\n');
+                out_printf(&body, "    %.*s\n", (int)(nl ? nl - line : (long)strlen(line)), line);
+            }
+            out_puts(&body, "    }\n");
+        }
+        free(loads.data);
+        r.o = &body;
+        r.phase = 2;
+        r.k = 0;
     }
     emit_members(&r, st->members, st->nmembers);
     derived_checks(&r, &body);
@@ -635,7 +686,7 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
     }
     out_puts(&body, "    return RELIC_OK;\n}\n\n");
 
-    struct_sig(o, P, st);
+    struct_sig(o, P, st, !uses_dec(body.data));
     out_puts(o, "\n{\n");
     int has_sz = strstr(body.data, "&sz,") != NULL;
     if (r.uses_st || has_sz) out_printf(o, "    relic_status st;\n");
@@ -655,11 +706,11 @@ static void emit_layout_asserts(gen_schema *s, gen_out *o)
     const char *P = em_prefix(s);
     for (int i = 0; i < s->nstructs; i++) {
         const gen_struct *st = s->structs[i];
-        if (!em_struct_memcpy(st)) continue;
+        if (!layout_is_c(st) || (st->is_root && !em_struct_memcpy(st))) continue;
         out_printf(o, "_Static_assert(sizeof(%s_%s) == %lld", P, st->name, (long long)st->fixed_size);
         for (int k = 0; k < st->nmembers; k++) {
             const gen_field *f = st->members[k].field;
-            if (f->fixed_offset) out_printf(o, " && offsetof(%s_%s, %s) == %lld", P, st->name, f->name, (long long)f->fixed_offset);
+            if (f && f->fixed_offset) out_printf(o, " && offsetof(%s_%s, %s) == %lld", P, st->name, f->name, (long long)f->fixed_offset);
         }
         out_printf(o, ", \"%s: C layout is file layout (arrays are copied with memcpy)\");\n", st->name);
     }
@@ -680,7 +731,7 @@ void emit_reader(gen_schema *s, gen_out *o)
     int any = 0;
     for (int i = 0; i < n; i++) {
         if (!order[i]->used || !proto[i]) continue;
-        struct_sig(o, P, order[i]);
+        struct_sig(o, P, order[i], 0);
         out_puts(o, ";\n");
         any = 1;
     }
@@ -690,8 +741,7 @@ void emit_reader(gen_schema *s, gen_out *o)
     int var = s->format.root->fixed_size < 0;
     out_printf(o,
         "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
-        "    relic_error scratch;\n"
-        "    if (!err) err = &scratch;\n"
+        "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"
         "    relic_error_clear(err);\n"
         "    memset(out, 0, sizeof *out);\n"
         "    out->base = data;\n    out->size = size;\n"
@@ -699,17 +749,16 @@ void emit_reader(gen_schema *s, gen_out *o)
         P, P, P);
     if (var) out_puts(o, "    uint64_t sz;\n");
     out_printf(o,
-        "    relic_status st = rd_%s(&c, 0, %s&out->values);\n"
+        "    relic_status st = rd_%s(&c, 0, %s&out->values, 0);\n"
         "    if (st != RELIC_OK) memset(out, 0, sizeof *out);\n"
         "    return st;\n}\n\n", R, var ? "&sz, " : "");
     out_printf(o,
         "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err)\n{\n"
-        "    relic_error scratch;\n"
-        "    if (!err) err = &scratch;\n"
+        "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"
         "    memset(out, 0, sizeof *out);\n"
         "    %s_rctx c = { v->base, v->size, err, out, NULL, a };\n", P, P, P, R, P);
     if (var) out_puts(o, "    uint64_t sz;\n");
-    out_printf(o, "    return rd_%s(&c, 0, %sout);\n}\n\n", R, var ? "&sz, " : "");
+    out_printf(o, "    return rd_%s(&c, 0, %sout, 1);\n}\n\n", R, var ? "&sz, " : "");
 }
 
 /* Decoders of codec regions: inflate into the arena, then validate and
@@ -727,7 +776,7 @@ void emit_codec_decoders(gen_schema *s, gen_out *o)
             const gen_struct *T = f->codec_stype;
             out_printf(o, "relic_status %s_%s_%s_decode(const %s_%s *m, relic_arena *a, %s_%s *out, relic_error *err)\n{\n",
                        P, st->name, f->name, P, st->name, P, T->name);
-            out_puts(o, "    relic_error scratch;\n    if (!err) err = &scratch;\n    memset(out, 0, sizeof *out);\n");
+            out_puts(o, "    RELIC_GEN_ERR_OR_SCRATCH(err);\n    memset(out, 0, sizeof *out);\n");
             out_puts(o, "    const int64_t size = ");
             em_expr(o, f->codec_size, "m->", "m->", "0");
             out_puts(o, ";\n");
@@ -741,15 +790,16 @@ void emit_codec_decoders(gen_schema *s, gen_out *o)
             out_printf(o, "    return %s_%s_%s_decode_bytes(buf, (size_t)size, a, out, err);\n}\n\n", P, st->name, f->name);
             out_printf(o, "relic_status %s_%s_%s_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, %s_%s *out, relic_error *err)\n{\n",
                        P, st->name, f->name, P, T->name);
-            out_puts(o, "    relic_error scratch;\n    if (!err) err = &scratch;\n    memset(out, 0, sizeof *out);\n    relic_status st;\n");
+            out_puts(o, "    RELIC_GEN_ERR_OR_SCRATCH(err);\n    memset(out, 0, sizeof *out);\n    relic_status st;\n");
             out_printf(o, "    %s_rctx c = { buf, (uint64_t)size, err, NULL, NULL, NULL };\n", P);
             int var = T->fixed_size < 0;
             if (var) out_puts(o, "    uint64_t sz = 0;\n");
-            else out_printf(o, "    const uint64_t sz = %lldu;\n", (long long)T->fixed_size);
-            out_printf(o, "    if ((st = rd_%s(&c, 0, %sout)) != RELIC_OK) return relic_gen_nest(err, st, \"%s\", -1);\n", T->name, var ? "&sz, " : "", f->name);
+            else out_printf(o, "    const uint64_t sz = %lldu;\n    if (!relic_gen_room(c.size, 0, sz)) return relic_gen_nest(err, relic_gen_short(err, 0, c.size, \"\", \"%s\", sz), \"%s\", -1);\n",
+                            (long long)T->fixed_size, T->name, f->name);
+            out_printf(o, "    if ((st = rd_%s(&c, 0, %sout, 0)) != RELIC_OK) return relic_gen_nest(err, st, \"%s\", -1);\n", T->name, var ? "&sz, " : "", f->name);
             out_printf(o, "    if (sz != (uint64_t)size) return relic_fail(err, RELIC_E_LAYOUT, sz, \"%s\", \"%%llu decoded bytes follow the %s\", (unsigned long long)((uint64_t)size - sz));\n", f->name, T->name);
             out_puts(o, "    memset(out, 0, sizeof *out);\n    c.arena = a;\n");
-            out_printf(o, "    return rd_%s(&c, 0, %sout);\n}\n\n", T->name, var ? "&sz, " : "");
+            out_printf(o, "    return rd_%s(&c, 0, %sout, 1);\n}\n\n", T->name, var ? "&sz, " : "");
         }
     }
 }

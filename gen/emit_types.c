@@ -109,8 +109,13 @@ void em_enum_decl(gen_schema *s, gen_out *o, const gen_enum *e)
         else {
             out_printf(o, "static inline int %s_%s_known(int64_t value)\n{\n", P, e->name);
             out_puts(o, "    switch (value) {\n");
-            for (int i = 0; i < e->nitems; i++) out_printf(o, "    case INT64_C(%lld):\n", (long long)e->items[i].value);
-            out_puts(o, e->nitems ? "        return 1;\n    default:\n        return 0;\n    }\n}\n" : "    default:\n        return 0;\n    }\n}\n");
+            int nv = e->nitems;
+            int64_t *vals = malloc(sizeof *vals * (size_t)(nv ? nv : 1));
+            if (!vals) abort();
+            for (int i = 0; i < nv; i++) vals[i] = e->items[i].value;
+            em_case_labels(o, vals, nv, nv ? "\n        return 1;\n" : "");
+            free(vals);
+            out_puts(o, "    default:\n        return 0;\n    }\n}\n");
         }
     }
     if (e->is_flags) {
@@ -127,12 +132,25 @@ static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
     const char *P = em_prefix(s);
     out_printf(o, "typedef struct %s_%s_view { const uint8_t *p; } %s_%s_view; /**< a validated %s (%lld bytes in the file), zero-copy */\n",
                P, st->name, P, st->name, st->name, (long long)st->fixed_size);
+    /* the fields' byte positions in the file, several to a line */
+    int col = 0;
+    for (int i = 0; i < st->nmembers; i++) {
+        const gen_member *m = &st->members[i];
+        if (m->kind != M_FIELD || m->field->fixed_offset < 0) continue;
+        char c[256];
+        int len = snprintf(c, sizeof c, "%s_%s_%s_POS = %lld,", em_upper(P), em_upper(st->name), em_upper(m->field->name),
+                           (long long)m->field->fixed_offset);
+        if (!col) { out_puts(o, "enum {"); col = 6; }
+        else if (col + 1 + len > 110) { out_puts(o, "\n      "); col = 6; }
+        out_printf(o, " %s", c);
+        col += 1 + len;
+    }
+    if (col) out_printf(o, " }; /**< byte positions of the fields of %s */\n", st->name);
     for (int i = 0; i < st->nmembers; i++) {
         const gen_member *m = &st->members[i];
         if (m->kind != M_FIELD) continue;
         const gen_field *f = m->field;
         if (f->fixed_offset < 0) continue;
-        out_printf(o, "#define %s_%s_%s_OFFSET %lld\n", em_upper(P), em_upper(st->name), em_upper(f->name), (long long)f->fixed_offset);
         if (f->init && f->init->kind == EX_INT)
             out_printf(o, "#define %s_%s_%s_VALUE %lld%s\n", em_upper(P), em_upper(st->name), em_upper(f->name),
                        (long long)f->init->ival, f->init->ival > 0x7FFFFFFF ? "ll" : "");
@@ -198,17 +216,15 @@ static void emit_root_view(gen_schema *s, gen_out *o)
         }
         if (per != 1 && !f->count && !f->count_rest) continue;
         if (f->stype) {
-            out_printf(o, "/** Element i (< %s_count) of %s. */\n", f->name, f->name);
-            out_printf(o, "static inline %s_%s_view %s_%s_at(const %s_view *v, size_t i) { %s_%s_view r = { v->%s + %lld * i }; return r; }\n",
-                       P, f->stype->name, P, f->name, P, P, f->stype->name, f->name, (long long)(es * per));
+            out_printf(o, "static inline %s_%s_view %s_%s_at(const %s_view *v, size_t i) { %s_%s_view r = { v->%s + %lld * i }; return r; } /**< element i (< %s_count) */\n",
+                       P, f->stype->name, P, f->name, P, P, f->stype->name, f->name, (long long)(es * per), f->name);
         } else if (per == 1) {
-            out_printf(o, "/** Element i (< %s_count) of %s. */\n", f->name, f->name);
             if (gen_prim_is_signed(f->prim) && !gen_prim_is_float(f->prim))
-                out_printf(o, "static inline %s %s_%s_at(const %s_view *v, size_t i) { return (%s)%s(v->%s + %lld * i); }\n",
-                           gen_prim_ctype(f->prim), P, f->name, P, gen_prim_ctype(f->prim), em_load_fn(f), f->name, (long long)es);
+                out_printf(o, "static inline %s %s_%s_at(const %s_view *v, size_t i) { return (%s)%s(v->%s + %lld * i); } /**< element i (< %s_count) */\n",
+                           gen_prim_ctype(f->prim), P, f->name, P, gen_prim_ctype(f->prim), em_load_fn(f), f->name, (long long)es, f->name);
             else
-                out_printf(o, "static inline %s %s_%s_at(const %s_view *v, size_t i) { return %s(v->%s + %lld * i); }\n",
-                           gen_prim_ctype(f->prim), P, f->name, P, em_load_fn(f), f->name, (long long)es);
+                out_printf(o, "static inline %s %s_%s_at(const %s_view *v, size_t i) { return %s(v->%s + %lld * i); } /**< element i (< %s_count) */\n",
+                           gen_prim_ctype(f->prim), P, f->name, P, em_load_fn(f), f->name, (long long)es, f->name);
         }
     }
     out_puts(o, "\n");
@@ -233,23 +249,40 @@ void emit_header(gen_schema *s, gen_out *o)
 
     for (int i = 0; i < s->nenums; i++) em_enum_decl(s, o, s->enums[i]);
 
-    for (int i = 0; i < s->nstructs; i++)
-        out_printf(o, "typedef struct %s_%s %s_%s;\n", P, s->structs[i]->name, P, s->structs[i]->name);
-    out_puts(o, "\n");
+    /* A struct is typedef'd where it is defined, unless a struct defined
+     * earlier (or itself) points to it, or it is not defined here. */
+    char fwd[4096] = { 0 };
+    for (int i = 0; i < s->nstructs && i < 4096; i++) {
+        int at = -1;
+        for (int k = 0; k < n; k++) if (order[k] == s->structs[i]) at = k;
+        if (at < 0) fwd[i] = 1;
+        for (int k = 0; k <= at && !fwd[i]; k++) {
+            gen_field *fs[512];
+            int nf = em_fields(order[k], fs, 512);
+            for (int j = 0; j < nf; j++) if (fs[j]->stype == s->structs[i]) { fwd[i] = k < at || k == at; break; }
+        }
+    }
+    int any = 0;
+    for (int i = 0; i < s->nstructs && i < 4096; i++)
+        if (fwd[i]) { out_printf(o, "typedef struct %s_%s %s_%s;\n", P, s->structs[i]->name, P, s->structs[i]->name); any = 1; }
+    if (any) out_puts(o, "\n");
     for (int i = 0; i < n; i++) {
         gen_struct *st = order[i];
+        int typedefd = 0;
+        for (int k = 0; k < s->nstructs && k < 4096; k++) if (s->structs[k] == st) typedefd = fwd[k];
         if (st->fixed_size >= 0) out_printf(o, "#define %s_%s_SIZE %lld\n", UP, em_upper(st->name), (long long)st->fixed_size);
         gen_out d = { 0 };
         if (st->doc) out_puts(&d, st->doc);
         out_printf(&d, " Model form: plain C values%s.", st->fixed_size >= 0 ? "" : "; its size in the file varies");
         em_doc_comment(o, "", d.data, st->source);
         free(d.data);
-        out_printf(o, "struct %s_%s {\n", P, st->name);
+        out_printf(o, "%sstruct %s_%s {\n", typedefd ? "" : "typedef ", P, st->name);
         gen_field *fs[512];
         int nf = em_fields(st, fs, 512);
         for (int k = 0; k < nf; k++) emit_field_decl(s, o, fs[k]);
         if (nf == 0) out_puts(o, "    char unused_;\n");
-        out_puts(o, "};\n\n");
+        if (typedefd) out_puts(o, "};\n\n");
+        else out_printf(o, "} %s_%s;\n\n", P, st->name);
     }
     for (int i = 0; i < n; i++)
         if (order[i]->fixed_size >= 0) emit_view(s, o, order[i]);

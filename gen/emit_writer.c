@@ -58,16 +58,24 @@ static void sz_body(void *ctx, const gen_member *m, int n) { emit_sz_members(ctx
 static void emit_sz_members(wctx *w, const gen_member *m, int n)
 {
     gen_out *o = w->o;
+    int64_t fixed = 0; /* a run of fixed-size members: one addition */
     for (int i = 0; i < n; i++) {
         if (m[i].kind == M_FIELD) {
-            if (m[i].field->at) continue;
+            const gen_field *f = m[i].field;
+            if (f->at) continue;
+            if (!f->count && !f->count_rest && em_elem_size(f) >= 0) { fixed += em_elem_size(f) * em_fixed_elems(f); continue; }
+            if (fixed) out_printf(o, "    t += %lldu;\n", (long long)fixed);
+            fixed = 0;
             out_puts(o, "    t += ");
-            member_size(o, w->s, m[i].field, "m->");
+            member_size(o, w->s, f, "m->");
             out_puts(o, ";\n");
-        } else {
+        } else if (m[i].kind != M_CHECK) {
+            if (fixed) out_printf(o, "    t += %lldu;\n", (long long)fixed);
+            fixed = 0;
             em_branch(o, &m[i], "m->", "root_->", sz_body, w, NULL);
         }
     }
+    if (fixed) out_printf(o, "    t += %lldu;\n", (long long)fixed);
 }
 
 static void emit_store_scalar(gen_out *o, const gen_field *f, const char *at, const char *val)
@@ -450,7 +458,7 @@ void emit_writer(gen_schema *s, gen_out *o)
         }
     w.o = o;
     out_printf(o, "relic_status %s_write(const %s_%s *model, relic_buf *out, relic_error *err)\n{\n", P, P, R);
-    out_printf(o, "    relic_error scratch;\n    if (!err) err = &scratch;\n    relic_error_clear(err);\n");
+    out_printf(o, "    RELIC_GEN_ERR_OR_SCRATCH(err);\n    relic_error_clear(err);\n");
     out_printf(o, "    %s_%s copy = *model, *m = &copy; /* its derived fields are recomputed */\n", P, R);
     out_printf(o, "    %s_wctx cc = { 0 }, *c = &cc;\n    c->err = err;\n    c->root = m;\n    relic_status st;\n", P);
     if (derived.size) out_puts(o, "    uint64_t d;\n");

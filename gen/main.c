@@ -69,9 +69,10 @@ static int write_if_changed(const char *dir, const char *name, const gen_out *o)
 }
 
 /* write_if_changed of dir/<pattern with %s = the format name>; 1 on failure. */
-static int put(const char *dir, const char *pattern, const gen_schema *s, const gen_out *o)
+static int put(const char *dir, const char *pattern, const gen_schema *s, gen_out *o)
 {
     char name[300];
+    em_c_names(s, o);
     snprintf(name, sizeof name, pattern, s->format.name);
     return write_if_changed(dir, name, o) != 0;
 }
@@ -110,6 +111,7 @@ static int report(const char *old_path, const char *new_path)
     n->family = family_of(new_path);
     gen_out out = { 0 };
     gen_report(o, n, &out);
+    em_c_names(n, &out);
     fwrite(out.data, 1, out.size, stdout);
     return 0;
 }

@@ -87,7 +87,7 @@ static void field_symbols(const report *r, int new_side, const gen_struct *st, c
     snprintf(sup, sizeof sup, "%s", em_upper(st->name));
     size_t k = (size_t)snprintf(b, n, "model member %s_%s.%s", p, st->name, f->name);
     if (st->fixed_size >= 0 && !f->at && k < n)
-        k += (size_t)snprintf(b + k, n - k, ", accessor %s_%s_%s(), %s_%s_%s_OFFSET", p, st->name, f->name, up, sup,
+        k += (size_t)snprintf(b + k, n - k, ", accessor %s_%s_%s(), %s_%s_%s_POS", p, st->name, f->name, up, sup,
                               em_upper(f->name));
     if (k < n) snprintf(b + k, n - k, "; JSON key \"%s\"%s", f->name, st->tuple ? " (tuple position)" : "");
 }
@@ -175,7 +175,7 @@ static void compare_fields(report *r, const gen_struct *os, const gen_struct *ns
         }
         if (a->fixed_offset != b->fixed_offset) {
             if (a->fixed_offset >= 0 && b->fixed_offset >= 0)
-                line(r, "struct %s: field %s: offset %lld -> %lld (%s_%s_%s_OFFSET)", S, F, (long long)a->fixed_offset,
+                line(r, "struct %s: field %s: offset %lld -> %lld (%s_%s_%s_POS)", S, F, (long long)a->fixed_offset,
                      (long long)b->fixed_offset, em_upper(r->newp), em_upper(S), em_upper(F));
             else
                 line(r, "struct %s: field %s: offset %s -> %s", S, F,

@@ -34,7 +34,7 @@ static int load(const char *path, area *ar)
 {
     relic_error err;
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     if (relic_map_file(path, 0, &ar->map, &err) != RELIC_OK) return -1;
     relic_arena_init_heap(&ar->arena, (size_t)2 << 30);
     if (relic_trn_validate(ar->map.bytes.data, ar->map.bytes.size, &v, &err) != RELIC_OK ||

@@ -143,7 +143,7 @@ static relic_status bwm_validate_case(const uint8_t *d, size_t n, relic_arena *a
 static relic_status bwm_decode_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_bwm_view v;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error e;
     relic_status st = relic_bwm_validate(d, n, &v, &e);
     return st ? st : relic_bwm_decode(&v, a, &m, &e);
@@ -163,7 +163,7 @@ static relic_status bwm_strict_case(const uint8_t *d, size_t n, relic_arena *a) 
 static relic_status bwm_rebuild_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_bwm_view v;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error e;
     relic_status st = relic_bwm_validate(d, n, &v, &e);
     if (!st) st = relic_bwm_decode(&v, a, &m, &e);
@@ -175,7 +175,7 @@ static relic_status bwm_rebuild_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status bwm_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_bwm_view v;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_bwm_validate(d, n, &v, &e);
@@ -254,7 +254,7 @@ static void test_erf_and_rim_use_only_the_arena(void **state)
 /* ---- TRN / TRX ---- */
 
 /* validate, decode, then inflate the ASWM packet */
-static relic_status trn_aswm(const uint8_t *d, size_t n, relic_arena *a, relic_trn_trn *m, relic_trn_aswm *w)
+static relic_status trn_aswm(const uint8_t *d, size_t n, relic_arena *a, relic_trn_file *m, relic_trn_aswm *w)
 {
     relic_trn_view v;
     relic_error e;
@@ -268,21 +268,21 @@ static relic_status trn_aswm(const uint8_t *d, size_t n, relic_arena *a, relic_t
 static relic_status trn_decode_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error e;
     relic_status st = relic_trn_validate(d, n, &v, &e);
     return st ? st : relic_trn_decode(&v, a, &m, &e);
 }
 static relic_status trn_inflate_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     return trn_aswm(d, n, a, &m, &w);
 }
 static void count_trn(void *ctx, const relic_error *e) { keep_code(ctx, e); }
 static relic_status trn_check_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     first_code f = { 0, 0 };
     relic_status st = trn_aswm(d, n, a, &m, &w);
@@ -292,7 +292,7 @@ static relic_status trn_check_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status trn_strict_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     first_code f = { 0, 0 };
     relic_status st = trn_aswm(d, n, a, &m, &w);
@@ -303,7 +303,7 @@ static relic_status trn_strict_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status trn_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_trn_validate(d, n, &v, &e);
@@ -314,7 +314,7 @@ static relic_status trn_write_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status trn_pack_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     relic_trn_packet p;
     relic_error e;
@@ -324,7 +324,7 @@ static relic_status trn_pack_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status trn_bake_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w, baked;
     relic_error e;
     relic_status st = trn_aswm(d, n, a, &m, &w);
@@ -333,7 +333,7 @@ static relic_status trn_bake_case(const uint8_t *d, size_t n, relic_arena *a)
 /* a route between the first and last walkable triangles of the baked mesh */
 static relic_status trn_path_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w, baked;
     relic_trn_route r;
     relic_error e;
@@ -415,7 +415,7 @@ static relic_status adpcm_roundtrip_case(const uint8_t *d, size_t n, relic_arena
 }
 static relic_status cau_from_pcm_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_cau_cau m;
+    relic_cau_file m;
     relic_buf out;
     relic_error e;
     relic_audio_caption cap[1];
@@ -451,7 +451,7 @@ static void keep_tpa(void *ctx, const relic_error *e) { keep_code(ctx, e); }
 static relic_status tpa_decode_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_error e;
     relic_status st = relic_tpa_validate(d, n, &v, &e);
     return st ? st : relic_tpa_decode(&v, a, &m, &e);
@@ -459,7 +459,7 @@ static relic_status tpa_decode_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status tpa_check_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_error e;
     first_code f = { 0, 0 };
     relic_status st = relic_tpa_validate(d, n, &v, &e);
@@ -471,7 +471,7 @@ static relic_status tpa_check_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status tpa_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_tpa_validate(d, n, &v, &e);
@@ -486,7 +486,7 @@ static const named_case tpa_cases[] = {
 static relic_status cau_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_cau_view v;
-    relic_cau_cau m;
+    relic_cau_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_cau_validate(d, n, &v, &e);
@@ -509,7 +509,7 @@ static void test_tpa_and_cau_use_only_the_arena(void **state)
 static relic_status terrain_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error e;
     first_code f = { 0, 0 };
     relic_status st = relic_trn_validate(d, n, &v, &e);
@@ -529,7 +529,7 @@ static void test_trrn_and_watr_use_only_the_arena(void **state)
 /* ---- GROFF / GRF / SCN / PID ---- */
 
 static void keep_groff(void *ctx, const relic_error *e) { keep_code(ctx, e); }
-static relic_status groff_model(const uint8_t *d, size_t n, relic_arena *a, relic_groff_groff *m)
+static relic_status groff_model(const uint8_t *d, size_t n, relic_arena *a, relic_groff_file *m)
 {
     relic_bytes b;
     relic_groff_view v;
@@ -554,7 +554,7 @@ static relic_status groff_check_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status grf_sections_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error e;
     relic_status st = groff_model(d, n, a, &m);
@@ -562,7 +562,7 @@ static relic_status grf_sections_case(const uint8_t *d, size_t n, relic_arena *a
 }
 static relic_status grf_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error e;
     relic_buf out;
@@ -575,7 +575,7 @@ static relic_status grf_write_case(const uint8_t *d, size_t n, relic_arena *a)
 /* librelic-export: a level as OBJ and as TPM text */
 static relic_status grf_obj_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error e;
     relic_buf obj, mtl;
@@ -589,7 +589,7 @@ static relic_status grf_obj_case(const uint8_t *d, size_t n, relic_arena *a)
 }
 static relic_status grf_tpm_case(const uint8_t *d, size_t n, relic_arena *a)
 {
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error e;
     relic_buf out;
@@ -617,7 +617,7 @@ static relic_status pid_check_case(const uint8_t *d, size_t n, relic_arena *a)
 static relic_status pid_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_pid_view v;
-    relic_pid_pid m;
+    relic_pid_file m;
     relic_error e;
     relic_buf out;
     relic_status st = relic_pid_validate(d, n, &v, &e);

@@ -22,7 +22,7 @@
 #include "relic_audio.h"
 
 /* relic_tpa_check with its scratch in a heap arena freed at once */
-static unsigned tpa_check_scratch(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+static unsigned tpa_check_scratch(const relic_tpa_view *v, const relic_tpa_file *m, int strict,
                                   relic_report_fn report, void *ctx)
 {
     relic_arena a;
@@ -544,7 +544,7 @@ static void test_reencoding_corpus_adpcm_gives_the_same_bytes(void **state)
         assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
         relic_cau_view cv;
         relic_tpa_view tv;
-        relic_tpa_tpa m;
+        relic_tpa_file m;
         if (relic_cau_validate(mp.bytes.data, mp.bytes.size, &cv, &err) == RELIC_OK) {
             const relic_cau_sample_header *h = &cv.values.header;
             if (h->compression == RELIC_CAU_COMPRESSION_IMA_ADPCM) {
@@ -673,7 +673,7 @@ static void test_decode_equals_sox_on_every_adpcm_sample(void **state)
         relic_mapping mp;
         relic_error err;
         relic_tpa_view v;
-        relic_tpa_tpa m;
+        relic_tpa_file m;
         relic_arena a;
         relic_arena_init_heap(&a, 0);
         assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
@@ -836,7 +836,7 @@ static void cau_round_trip(const uint8_t *data, size_t n)
 {
     relic_cau_view v;
     relic_error err;
-    relic_cau_cau m, back;
+    relic_cau_file m, back;
     relic_arena a;
     relic_buf out, json, again;
     relic_arena_init_heap(&a, 0);
@@ -866,7 +866,7 @@ static void tpa_round_trip(const uint8_t *data, size_t n)
 {
     relic_tpa_view v;
     relic_error err;
-    relic_tpa_tpa m, back;
+    relic_tpa_file m, back;
     relic_arena a;
     relic_buf out, json, again;
     int problems = 0;
@@ -921,7 +921,7 @@ static void test_corpus_tpa_validate_keep_the_rules_and_round_trip(void **state)
 }
 
 /* A bank's samples as CAU models and its identifiers as pack entries. */
-static void unpack(const relic_tpa_tpa *m, relic_arena *a, relic_cau_cau **cau, relic_tpa_pack_entry **ids)
+static void unpack(const relic_tpa_file *m, relic_arena *a, relic_cau_file **cau, relic_tpa_pack_entry **ids)
 {
     *cau = relic_arena_array(a, m->samples_count + 1, sizeof **cau, 8);
     *ids = relic_arena_array(a, m->ids_count + 1, sizeof **ids, 8);
@@ -929,7 +929,7 @@ static void unpack(const relic_tpa_tpa *m, relic_arena *a, relic_cau_cau **cau, 
     assert_non_null(*ids);
     for (size_t k = 0; k < m->samples_count; k++) {
         const relic_tpa_sample *s = &m->samples[k];
-        relic_cau_cau *c = &(*cau)[k];
+        relic_cau_file *c = &(*cau)[k];
         memset(c, 0, sizeof *c);
         memcpy(&c->header, &s->header, sizeof c->header); /* same layout in both schemas */
         c->caption_length = s->caption_length;
@@ -958,10 +958,10 @@ static void test_packing_a_corpus_bank_s_identifiers_and_samples_gives_its_bytes
         relic_mapping mp;
         relic_error err;
         relic_tpa_view v;
-        relic_tpa_tpa m, packed;
+        relic_tpa_file m, packed;
         relic_arena a;
         relic_buf out;
-        relic_cau_cau *cau;
+        relic_cau_file *cau;
         relic_tpa_pack_entry *ids;
         relic_arena_init_heap(&a, 0);
         relic_buf_init(&out, 0);
@@ -972,7 +972,7 @@ static void test_packing_a_corpus_bank_s_identifiers_and_samples_gives_its_bytes
         /* the samples handed over in reverse order: the packer stores them
          * in the order identifiers first name them, as the game's writer */
         for (size_t k = 0; k < m.samples_count / 2; k++) {
-            relic_cau_cau t = cau[k];
+            relic_cau_file t = cau[k];
             cau[k] = cau[m.samples_count - 1 - k];
             cau[m.samples_count - 1 - k] = t;
         }
@@ -994,7 +994,7 @@ static void test_pack_shares_one_sample_between_identifiers_and_keeps_collisions
     relic_arena a;
     relic_error err;
     relic_buf out;
-    relic_cau_cau c[2];
+    relic_cau_file c[2];
     int16_t pcm[3000];
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&out, 0);
@@ -1006,7 +1006,7 @@ static void test_pack_shares_one_sample_between_identifiers_and_keeps_collisions
     memset(&col, 0, sizeof col);
     col.samples = 0x01;
     col.impact_1 = 0x20;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     assert_int_equal(relic_tpa_pack(ids, 3, c, 2, &col, 1, &a, &m, &err), RELIC_OK);
     assert_int_equal(m.samples_count, 2);
     /* sample 1 is named first, so it is stored first */
@@ -1028,9 +1028,9 @@ static void test_pack_rejects_repeated_ids_unnamed_samples_and_bad_indices(void 
     (void)state;
     relic_arena a;
     relic_error err;
-    relic_cau_cau c[2];
+    relic_cau_file c[2];
     int16_t pcm[200] = { 0 };
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_arena_init_heap(&a, 0);
     assert_int_equal(relic_audio_cau_from_pcm(pcm, 100, 1, 22050, 16, 0, NULL, 0, &a, &c[0], &err), RELIC_OK);
     c[1] = c[0];
@@ -1115,7 +1115,7 @@ static void test_cau_from_pcm_builds_valid_samples(void **state)
         for (unsigned ch = 1; ch <= 2; ch++) {
             relic_arena a;
             relic_error err;
-            relic_cau_cau m;
+            relic_cau_file m;
             relic_buf out;
             relic_arena_init_heap(&a, 0);
             relic_buf_init(&out, 0);
@@ -1328,13 +1328,13 @@ static void test_wav_errors_name_the_field_and_offset(void **state)
  * an ADPCM sample with captions, a PCM one, one collision record. */
 static void build_bank(relic_arena *a, relic_buf *out)
 {
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_error err;
     memset(&m, 0, sizeof m);
     int16_t pcm[4000];
     make_signal(0, 1, 4000, pcm);
     relic_audio_caption cap[1] = { { 5, "Hi", 2 } };
-    relic_cau_cau c[2];
+    relic_cau_file c[2];
     assert_int_equal(relic_audio_cau_from_pcm(pcm, 4000, 1, 22050, 16, 1, cap, 1, a, &c[0], &err), RELIC_OK);
     assert_int_equal(relic_audio_cau_from_pcm(pcm, 500, 1, 11025, 8, 0, NULL, 0, a, &c[1], &err), RELIC_OK);
     m.samples = relic_arena_array(a, 2, sizeof *m.samples, 8);
@@ -1389,7 +1389,7 @@ static void test_identifier_pointing_inside_a_sample_is_a_layout_problem(void **
     relic_buf out;
     relic_error err;
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     int problems = 0;
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&out, 0);
@@ -1469,7 +1469,7 @@ static void exercise(const uint8_t *p, size_t n, unsigned *accepted)
     relic_tpa_view tv;
     relic_cau_view cv;
     if (relic_tpa_validate(p, n, &tv, &err) == RELIC_OK) {
-        relic_tpa_tpa m;
+        relic_tpa_file m;
         (*accepted)++;
         if (relic_tpa_decode(&tv, &a, &m, &err) == RELIC_OK) {
             tpa_check_scratch(&tv, &m, 1, NULL, NULL);
@@ -1485,7 +1485,7 @@ static void exercise(const uint8_t *p, size_t n, unsigned *accepted)
             }
         }
     } else if (relic_cau_validate(p, n, &cv, &err) == RELIC_OK) {
-        relic_cau_cau m;
+        relic_cau_file m;
         (*accepted)++;
         if (relic_cau_decode(&cv, &a, &m, &err) == RELIC_OK) {
             relic_audio_format f;

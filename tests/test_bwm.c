@@ -113,7 +113,7 @@ static void test_round_trips_are_byte_exact(void **state)
         relic_error err;
         relic_bwm_view v;
         relic_arena a;
-        relic_bwm_bwm m, m2;
+        relic_bwm_file m, m2;
         relic_buf bin, json, bin2;
         relic_arena_init_heap(&a, 0);
         relic_buf_init(&bin, 0);
@@ -147,7 +147,7 @@ static relic_buf make_wok(void)
     static const uint32_t mats[2] = { 4, 4 };
     relic_bwm_mesh mesh = { verts, 4, faces, mats, 2 };
     relic_arena a;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error err;
     relic_buf b;
     relic_arena_init_heap(&a, 0);
@@ -181,7 +181,7 @@ static void test_face_vertex_index_out_of_range_names_the_element(void **state)
     (void)state;
     relic_buf b = make_wok();
     relic_error err;
-    uint32_t face_off = relic_load_u32le(b.data + RELIC_BWM_HEADER_FACE_OFFSET_OFFSET);
+    uint32_t face_off = relic_load_u32le(b.data + RELIC_BWM_HEADER_FACE_OFFSET_POS);
     relic_store_u32le(b.data + face_off + 12 + 8, 99); /* faces[1].v[2] */
     assert_int_equal(validate(&b, &err), RELIC_E_INDEX);
     assert_string_equal(err.path, "faces[1].v[2]");
@@ -210,7 +210,7 @@ static void test_offset_past_end_is_a_layout_error(void **state)
     (void)state;
     relic_buf b = make_wok();
     relic_error err;
-    relic_store_u32le(b.data + RELIC_BWM_HEADER_AABB_OFFSET_OFFSET, 0xFFFFFFF0u);
+    relic_store_u32le(b.data + RELIC_BWM_HEADER_AABB_OFFSET_POS, 0xFFFFFFF0u);
     assert_int_equal(validate(&b, &err), RELIC_E_LAYOUT);
     assert_string_equal(err.path, "aabb");
     relic_buf_free(&b);
@@ -221,7 +221,7 @@ static void test_huge_count_cannot_overflow(void **state)
     (void)state;
     relic_buf b = make_wok();
     relic_error err;
-    relic_store_u32le(b.data + RELIC_BWM_HEADER_FACE_COUNT_OFFSET, 0xFFFFFFFFu);
+    relic_store_u32le(b.data + RELIC_BWM_HEADER_FACE_COUNT_POS, 0xFFFFFFFFu);
     assert_int_equal(validate(&b, &err), RELIC_E_TRUNCATED);
     assert_string_equal(err.path, "faces");
     relic_buf_free(&b);
@@ -232,7 +232,7 @@ static void test_unknown_walkmesh_type_is_a_range_error(void **state)
     (void)state;
     relic_buf b = make_wok();
     relic_error err;
-    relic_store_u32le(b.data + RELIC_BWM_HEADER_TYPE_OFFSET, 7);
+    relic_store_u32le(b.data + RELIC_BWM_HEADER_TYPE_POS, 7);
     assert_int_equal(validate(&b, &err), RELIC_E_RANGE);
     assert_string_equal(err.path, "header.type");
     assert_int_equal(err.offset, 8);
@@ -244,8 +244,8 @@ static void test_aabb_child_out_of_range_is_an_index_error(void **state)
     (void)state;
     relic_buf b = make_wok();
     relic_error err;
-    uint32_t aabb_off = relic_load_u32le(b.data + RELIC_BWM_HEADER_AABB_OFFSET_OFFSET);
-    relic_store_u32le(b.data + aabb_off + RELIC_BWM_AABB_NODE_CHILD2_OFFSET, 3); /* 3 nodes: 0..2 */
+    uint32_t aabb_off = relic_load_u32le(b.data + RELIC_BWM_HEADER_AABB_OFFSET_POS);
+    relic_store_u32le(b.data + aabb_off + RELIC_BWM_AABB_NODE_CHILD2_POS, 3); /* 3 nodes: 0..2 */
     assert_int_equal(validate(&b, &err), RELIC_E_INDEX);
     assert_string_equal(err.path, "aabb[0].child2");
     relic_buf_free(&b);
@@ -257,7 +257,7 @@ static void test_walkable_after_nonwalkable_breaks_the_rules(void **state)
     relic_buf b = make_wok();
     relic_error err;
     relic_bwm_view v;
-    uint32_t mat_off = relic_load_u32le(b.data + RELIC_BWM_HEADER_MATERIAL_OFFSET_OFFSET);
+    uint32_t mat_off = relic_load_u32le(b.data + RELIC_BWM_HEADER_MATERIAL_OFFSET_POS);
     relic_store_u32le(b.data + mat_off, RELIC_BWM_SURFACE_MATERIAL_NONWALK);
     assert_int_equal(relic_bwm_validate(b.data, b.size, &v, &err), RELIC_OK);
     int problems = 0;
@@ -275,7 +275,7 @@ static void test_more_adjacency_rows_than_faces_breaks_the_rules(void **state)
     (void)state;
     relic_bwm_vec3f vert = { 0, 0, 0 };
     relic_bwm_adjacency row = { { -1, -1, -1 } };
-    relic_bwm_bwm m = { 0 };
+    relic_bwm_file m = { 0 };
     memcpy(m.header.magic, "BWM V1.0", 8);
     m.header.type = RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR;
     m.vertices = &vert;
@@ -291,7 +291,7 @@ static void test_more_adjacency_rows_than_faces_breaks_the_rules(void **state)
     relic_error first = { 0 };
     assert_int_equal(bwm_check_scratch(&v, 0, keep_first, &first), 1);
     assert_string_equal(first.path, "header.adjacency_count");
-    assert_int_equal(first.offset, RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET);
+    assert_int_equal(first.offset, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS);
     /* one row for one face is fine */
     uint32_t face[3] = { 0, 0, 0 }, mat = RELIC_BWM_SURFACE_MATERIAL_NONWALK;
     m.faces = (relic_bwm_face *)(void *)face;
@@ -322,7 +322,7 @@ static void test_empty_table_offsets_round_trip(void **state)
     static const uint32_t mats[1] = { RELIC_BWM_SURFACE_MATERIAL_NONWALK };
     relic_bwm_mesh mesh = { verts, 3, faces, mats, 1 };
     relic_arena a;
-    relic_bwm_bwm m, d;
+    relic_bwm_file m, d;
     relic_error err;
     relic_buf b, again;
     relic_bwm_view v;
@@ -330,9 +330,9 @@ static void test_empty_table_offsets_round_trip(void **state)
     relic_buf_init(&b, 0);
     assert_int_equal(relic_bwm_from_mesh(&mesh, RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR, &a, &m, &err), RELIC_OK);
     assert_int_equal(relic_bwm_write(&m, &b, &err), RELIC_OK);
-    assert_int_equal(relic_load_u32le(b.data + RELIC_BWM_HEADER_AABB_OFFSET_OFFSET), 0); /* a new model writes 0 */
-    const size_t offs[4] = { RELIC_BWM_HEADER_AABB_OFFSET_OFFSET, RELIC_BWM_HEADER_ADJACENCY_OFFSET_OFFSET,
-                             RELIC_BWM_HEADER_EDGE_OFFSET_OFFSET, RELIC_BWM_HEADER_PERIMETER_OFFSET_OFFSET };
+    assert_int_equal(relic_load_u32le(b.data + RELIC_BWM_HEADER_AABB_OFFSET_POS), 0); /* a new model writes 0 */
+    const size_t offs[4] = { RELIC_BWM_HEADER_AABB_OFFSET_POS, RELIC_BWM_HEADER_ADJACENCY_OFFSET_POS,
+                             RELIC_BWM_HEADER_EDGE_OFFSET_POS, RELIC_BWM_HEADER_PERIMETER_OFFSET_POS };
     for (int style = 0; style < 2; style++) {
         for (int k = 0; k < 4; k++) relic_store_u32le(b.data + offs[k], style ? (uint32_t)b.size : 0);
         assert_int_equal(relic_bwm_validate(b.data, b.size, &v, &err), RELIC_OK);
@@ -356,17 +356,17 @@ static void test_other_table_order_round_trips(void **state)
     relic_error err;
     relic_bwm_view v;
     relic_arena a;
-    relic_bwm_bwm d;
+    relic_bwm_file d;
     relic_arena_init_heap(&a, 0);
     /* move the vertex array to the end of the file, 16 bytes past it */
-    uint32_t voff = relic_load_u32le(b.data + RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET);
-    uint32_t vsize = 12 * relic_load_u32le(b.data + RELIC_BWM_HEADER_VERTEX_COUNT_OFFSET);
+    uint32_t voff = relic_load_u32le(b.data + RELIC_BWM_HEADER_VERTEX_OFFSET_POS);
+    uint32_t vsize = 12 * relic_load_u32le(b.data + RELIC_BWM_HEADER_VERTEX_COUNT_POS);
     relic_buf_init(&moved, 0);
     relic_buf_append(&moved, b.data, b.size);
     uint8_t *tail = relic_buf_extend(&moved, 16 + vsize);
     memcpy(tail + 16, b.data + voff, vsize);
     memset(moved.data + voff, 0, vsize);
-    relic_store_u32le(moved.data + RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET, (uint32_t)(b.size + 16));
+    relic_store_u32le(moved.data + RELIC_BWM_HEADER_VERTEX_OFFSET_POS, (uint32_t)(b.size + 16));
     assert_int_equal(relic_bwm_validate(moved.data, moved.size, &v, &err), RELIC_OK);
     assert_int_equal(relic_bwm_decode(&v, &a, &d, &err), RELIC_OK);
     relic_buf again;
@@ -384,7 +384,7 @@ static void test_other_table_order_round_trips(void **state)
     relic_buf_init(&again, 0);
     assert_int_equal(relic_bwm_write(&d, &again, &err), RELIC_OK);
     assert_int_equal(relic_bwm_validate(again.data, again.size, &v, &err), RELIC_OK);
-    assert_int_equal(relic_load_u32le(again.data + RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET), RELIC_BWM_HEADER_SIZE);
+    assert_int_equal(relic_load_u32le(again.data + RELIC_BWM_HEADER_VERTEX_OFFSET_POS), RELIC_BWM_HEADER_SIZE);
     relic_buf_free(&again);
     relic_buf_free(&moved);
     relic_buf_free(&b);
@@ -403,7 +403,7 @@ static void exercise(const uint8_t *p, size_t n, unsigned *accepted)
     }
     (*accepted)++;
     relic_arena a;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_buf b;
     relic_arena_init_heap(&a, 64u << 20);
     relic_buf_init(&b, 0);

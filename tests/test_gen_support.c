@@ -57,6 +57,39 @@ static void short_names_the_path_offset_and_what_remains(void **state)
     assert_non_null(strstr(err.message, "needs 136 bytes, 6 remain"));
 }
 
+static void fail_check_names_the_element_value_and_check(void **state)
+{
+    (void)state;
+    relic_error err;
+    relic_error_clear(&err);
+    assert_int_equal(relic_gen_fail_check(&err, RELIC_E_INDEX, 0x40, "v", 2, 999, "fails check it < header.vertex_count"),
+                     RELIC_E_INDEX);
+    assert_int_equal(err.offset, 0x40);
+    assert_string_equal(err.path, "v[2]");
+    assert_string_equal(err.message, "999 fails check it < header.vertex_count");
+    assert_int_equal(relic_gen_fail_check(&err, RELIC_E_RANGE, 8, "type", -1, -7, "is not a known walkmesh_type"),
+                     RELIC_E_RANGE);
+    assert_string_equal(err.path, "type");
+    assert_string_equal(err.message, "-7 is not a known walkmesh_type");
+    assert_int_equal(relic_gen_fail_check(NULL, RELIC_E_RANGE, 8, "type", -1, 1, "x"), RELIC_E_RANGE);
+}
+
+static void place_says_what_remains_of_a_short_array(void **state)
+{
+    (void)state;
+    relic_error err;
+    uint64_t at, n, bytes;
+    assert_int_equal(relic_gen_place(&err, 136, 140, 3, 1, 12, 160, "vertices", &at, &n, &bytes), RELIC_E_TRUNCATED);
+    assert_int_equal(err.offset, 140);
+    assert_string_equal(err.path, "vertices");
+    assert_string_equal(err.message, "3 elements of 12 bytes, 20 bytes remain");
+    assert_int_equal(relic_gen_place(&err, 136, 200, 1, 1, 12, 160, "vertices", &at, &n, &bytes), RELIC_E_LAYOUT);
+    assert_int_equal(err.offset, 136);
+    assert_int_equal(relic_gen_place(&err, 136, 140, 1, 1, 12, 160, "vertices", &at, &n, &bytes), RELIC_OK);
+    assert_int_equal(at, 140);
+    assert_int_equal(bytes, 12);
+}
+
 static void span_rejects_negative_counts_and_overflow(void **state)
 {
     (void)state;
@@ -153,6 +186,8 @@ int main(void)
         cmocka_unit_test(enum_value_reads_names_back),
         cmocka_unit_test(room_rejects_spans_past_the_end_without_overflow),
         cmocka_unit_test(short_names_the_path_offset_and_what_remains),
+        cmocka_unit_test(fail_check_names_the_element_value_and_check),
+        cmocka_unit_test(place_says_what_remains_of_a_short_array),
         cmocka_unit_test(span_rejects_negative_counts_and_overflow),
         cmocka_unit_test(copy_and_dup_take_from_the_arena),
         cmocka_unit_test(fits_and_count_name_the_field),

@@ -284,7 +284,7 @@ static void test_duplicate_label_is_a_warning_and_last_wins(void **state)
     assert_int_equal(relic_gff_open(mp.bytes.data, mp.bytes.size, &a, count_warning, &warnings, &d, &err), RELIC_OK);
     assert_int_equal(warnings, 1);
     assert_true(relic_gff_find(&d, 0, "Tintable", &f));
-    uint32_t n = relic_gff_struct_field_count(&d, 0), last = 0;
+    uint32_t n = relic_gff_doc_struct_field_count(&d, 0), last = 0;
     for (uint32_t i = 0; i < n; i++) {
         size_t len;
         uint32_t fi = relic_gff_struct_field(&d, 0, i);
@@ -403,7 +403,7 @@ static void test_every_field_type_reads_back(void **state)
     FIND("Word"); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 65535);
     FIND("Short"); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, -11);
     /* stored sign-extended as game files do (xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim) */
-    assert_int_equal(relic_gff_gff_field_data_or_data_offset(relic_gff_fields_at(&d.v, f)), 0xFFFFFFF5u);
+    assert_int_equal(relic_gff_field_data_or_data_offset(relic_gff_fields_at(&d.v, f)), 0xFFFFFFF5u);
     FIND("Dword"); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 4000000000u);
     FIND("Int"); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, INT32_MIN);
     FIND("Dword64"); relic_gff_get_uint(&d, f, &u, &err); assert_true(u == UINT64_MAX);
@@ -427,9 +427,9 @@ static void test_every_field_type_reads_back(void **state)
     FIND("Void"); assert_int_equal(relic_gff_get_void(&d, f, &by, &err), RELIC_OK);
     assert_int_equal(by.size, 5); assert_memory_equal(by.data, sample_blob, 5);
     FIND("Empty"); assert_int_equal(relic_gff_get_struct(&d, f, &s, &err), RELIC_OK);
-    assert_int_equal(relic_gff_struct_id(&d, s), 7); assert_int_equal(relic_gff_struct_field_count(&d, s), 0);
+    assert_int_equal(relic_gff_doc_struct_id(&d, s), 7); assert_int_equal(relic_gff_doc_struct_field_count(&d, s), 0);
     /* an empty struct stores 0xFFFFFFFF (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim) */
-    assert_int_equal(relic_gff_gff_struct_data_or_data_offset(relic_gff_structs_at(&d.v, s)), RELIC_GFF_NONE);
+    assert_int_equal(relic_gff_struct_data_or_data_offset(relic_gff_structs_at(&d.v, s)), RELIC_GFF_NONE);
     FIND("List"); assert_int_equal(relic_gff_get_list(&d, f, &l, &err), RELIC_OK);
     assert_int_equal(l.count, 2);
     assert_true(relic_gff_find(&d, relic_gff_list_at(&l, 1), "Index", &f));

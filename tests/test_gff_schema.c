@@ -103,7 +103,7 @@ static void test_typed_accessors_read_documented_fields(void **state)
     assert_int_equal(relic_are_height(&x.d, &h, &err), RELIC_OK);
     assert_int_equal(w * h, 2);
     assert_int_equal(relic_are_flags(&x.d, &flags, &err), RELIC_OK);
-    assert_int_equal(flags, RELIC_ARE_ARE_FLAGS_INTERIOR | RELIC_ARE_ARE_FLAGS_NATURAL);
+    assert_int_equal(flags, RELIC_ARE_FILE_FLAGS_INTERIOR | RELIC_ARE_FILE_FLAGS_NATURAL);
     assert_int_equal(relic_are_tile_list(&x.d, &tiles, &err), RELIC_OK);
     assert_int_equal(tiles.count, 2);
     assert_int_equal(relic_are_tile_tile_id(&x.d, relic_gff_list_at(&tiles, 1), &id, &err), RELIC_OK);
@@ -407,7 +407,7 @@ static void test_tree_mutator_adds_typed_fields_to_an_empty_struct(void **state)
         assert_int_equal(relic_gff_mutate(x.bytes.data, x.bytes.size, NULL, 0, seed, 0, test_scratch(), &out, NULL, &err), RELIC_OK);
         relic_arena_init_heap(&a, (size_t)16 << 20);
         assert_int_equal(relic_gff_open(out.data, out.size, &a, NULL, NULL, &d, &err), RELIC_OK);
-        grown += relic_gff_struct_field_count(&d, 0) > 0;
+        grown += relic_gff_doc_struct_field_count(&d, 0) > 0;
         relic_arena_release(&a);
         relic_buf_free(&out);
     }

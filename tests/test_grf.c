@@ -57,7 +57,7 @@ static const char *const scn_files[] = {
 typedef struct loaded {
     relic_mapping map;
     relic_arena arena;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
 } loaded;
 
@@ -185,7 +185,7 @@ static void json_round_trip(const char *path)
     loaded l;
     relic_error err;
     relic_buf json, out;
-    relic_groff_groff back;
+    relic_groff_file back;
     if (!load(path, &l)) return;
     relic_buf_init(&json, 0);
     relic_buf_init(&out, 0);
@@ -498,7 +498,7 @@ static void savegame_section_names_select_their_kinds(void **state)
                                    { .handle = 4, .name = n3, .name_count = sizeof n3 } };
     uint8_t data[4 + 4 + 6 + 36] = { 'a', 0, 0, 0, 'b', 0, 0, 0, 'B', 'M' };
     uint32_t sizes[4] = { 4, 4, 6, 36 };
-    relic_groff_groff m;
+    relic_groff_file m;
     memset(&m, 0, sizeof m);
     m.sections = secs;
     m.sections_count = 4;
@@ -531,7 +531,7 @@ static void partitions_with_24_byte_entries_select_their_own_layout(void **state
     relic_groff_section secs[2] = { { .name = 1, .content = RELIC_GROFF_CONTENT_SPECIAL, .data_size = 1 + 2 * 24 },
                                     { .name = 2, .content = RELIC_GROFF_CONTENT_SPECIAL, .data_size = 1 + 2 * 28 } };
     uint8_t data[1 + 2 * 24 + 1 + 2 * 28] = { 1 };
-    relic_groff_groff m = { .sections = secs, .sections_count = 2, .symbols = syms, .symbols_count = 2, .data = data,
+    relic_groff_file m = { .sections = secs, .sections_count = 2, .symbols = syms, .symbols_count = 2, .data = data,
                             .data_count = sizeof data };
     relic_error err;
     relic_arena a;
@@ -686,7 +686,7 @@ static void test_nan_vertex_in_a_geometry_section_is_reported_with_its_offset(vo
     relic_unmap(&map);
     relic_arena a;
     relic_groff_view v;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_arena_init_heap(&a, 0);
     assert_int_equal(relic_groff_validate(copy, n, &v, &err), RELIC_OK);
     assert_int_equal(relic_groff_decode(&v, &a, &m, &err), RELIC_OK);

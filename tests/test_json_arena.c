@@ -209,10 +209,10 @@ static uint8_t *read_file(const char *path, size_t *size)
         assert_true(done > 0);                                                                               \
     }
 
-GEN_FORMAT(bwm, relic_bwm_bwm)
-GEN_FORMAT(cau, relic_cau_cau)
-GEN_FORMAT(erf, relic_erf_erf)
-GEN_FORMAT(gff, relic_gff_gff)
+GEN_FORMAT(bwm, relic_bwm_file)
+GEN_FORMAT(cau, relic_cau_file)
+GEN_FORMAT(erf, relic_erf_file)
+GEN_FORMAT(gff, relic_gff_file)
 GEN_FORMAT(grf_geometry, relic_grf_geometry_geometry)
 GEN_FORMAT(grf_geometry_v11, relic_grf_geometry_v11_geometry)
 GEN_FORMAT(grf_geometry_v13, relic_grf_geometry_v13_geometry)
@@ -225,9 +225,9 @@ GEN_FORMAT(grf_mesh, relic_grf_mesh_mesh)
 GEN_FORMAT(grf_object, relic_grf_object_object)
 GEN_FORMAT(grf_region, relic_grf_region_region)
 GEN_FORMAT(grf_region_v11, relic_grf_region_v11_region)
-GEN_FORMAT(groff, relic_groff_groff)
-GEN_FORMAT(pid, relic_pid_pid)
-GEN_FORMAT(rim, relic_rim_rim)
+GEN_FORMAT(groff, relic_groff_file)
+GEN_FORMAT(pid, relic_pid_file)
+GEN_FORMAT(rim, relic_rim_file)
 GEN_FORMAT(scn_bmp, relic_scn_bmp_bmp)
 GEN_FORMAT(scn_header, relic_scn_header_header)
 GEN_FORMAT(scn_hierarchy, relic_scn_hierarchy_hierarchy)
@@ -236,11 +236,11 @@ GEN_FORMAT(scn_instance44, relic_scn_instance44_instance)
 GEN_FORMAT(scn_partitions, relic_scn_partitions_partitions)
 GEN_FORMAT(scn_partitions24, relic_scn_partitions24_partitions)
 GEN_FORMAT(scn_text, relic_scn_text_text)
-GEN_FORMAT(tpa, relic_tpa_tpa)
-GEN_FORMAT(trn, relic_trn_trn)
-GEN_FORMAT(trrn, relic_trrn_trrn)
-GEN_FORMAT(watr, relic_watr_watr)
-GEN_FORMAT(wtd, relic_wtd_wtd)
+GEN_FORMAT(tpa, relic_tpa_file)
+GEN_FORMAT(trn, relic_trn_file)
+GEN_FORMAT(trrn, relic_trrn_file)
+GEN_FORMAT(watr, relic_watr_file)
+GEN_FORMAT(wtd, relic_wtd_file)
 
 /* nwn_gff's JSON form of GFF (gff_json_print.c, gff_json.c). The printer
  * takes its scratch from out's arena, or, for a fixed buffer, from the
@@ -344,8 +344,8 @@ static relic_status grf_file_print(void *ctx, relic_buf *out, relic_error *err)
 }
 static relic_status grf_file_read(void *ctx, const char *text, size_t len, relic_arena *a, relic_error *err)
 {
-    relic_groff_groff scratch;
-    return relic_grf_json_read(text, len, a, ctx ? (relic_groff_groff *)ctx : &scratch, err);
+    relic_groff_file scratch;
+    return relic_grf_json_read(text, len, a, ctx ? (relic_groff_file *)ctx : &scratch, err);
 }
 
 static void test_grf_file(void **state)
@@ -360,7 +360,7 @@ static void test_grf_file(void **state)
         if (!bytes) continue;
         relic_arena heap;
         relic_groff_view v;
-        relic_groff_groff m, back;
+        relic_groff_file m, back;
         relic_grf_file f;
         relic_error err;
         relic_buf js;

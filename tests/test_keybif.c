@@ -66,7 +66,7 @@ static void test_real_chitin_key_lists_every_key_and_round_trips(void **state)
     relic_mapping m;
     char path[512], buf[64];
     relic_arena a;
-    relic_key_key k;
+    relic_key_file k;
     relic_error err;
     relic_buf out;
     uint32_t i;
@@ -100,7 +100,7 @@ static void test_real_bif_cut_after_its_table_reports_each_resource_past_the_end
     relic_mapping m;
     char path[512];
     relic_arena a;
-    relic_bif_bif b;
+    relic_bif_file b;
     relic_error err;
     const uint8_t *p;
     uint32_t n;
@@ -138,7 +138,7 @@ static void test_real_talk_tables_round_trip_and_give_their_text(void **state)
     int seen = 0;
     for (int nth = 0; map_corpus("tlk", ".tlk", nth, &m, path, sizeof path); nth++, seen++) {
         relic_tlk_view v;
-        relic_tlk_tlk t;
+        relic_tlk_file t;
         relic_arena a;
         relic_error err;
         relic_buf out;
@@ -229,8 +229,8 @@ static void test_written_pair_reads_back_every_resource_and_round_trips(void **s
     (void)state;
     pair p;
     relic_arena a;
-    relic_key_key k;
-    relic_bif_bif b;
+    relic_key_file k;
+    relic_bif_file b;
     relic_error err;
     relic_buf out;
     char buf[64];
@@ -278,8 +278,8 @@ static void test_opening_allocates_only_from_the_callers_arena(void **state)
     (void)state;
     pair p;
     relic_arena a;
-    relic_key_key k;
-    relic_bif_bif b;
+    relic_key_file k;
+    relic_bif_file b;
     relic_tlk_view v;
     relic_error err;
     make_pair(&p);
@@ -303,7 +303,7 @@ static void test_opening_allocates_only_from_the_callers_arena(void **state)
 static relic_status open_key(const uint8_t *d, size_t n, relic_error *err)
 {
     relic_arena a;
-    relic_key_key k;
+    relic_key_file k;
     relic_arena_init_buffer(&a, memory, sizeof memory);
     return relic_key_open(d, n, &a, &k, err);
 }
@@ -311,7 +311,7 @@ static relic_status open_key(const uint8_t *d, size_t n, relic_error *err)
 static relic_status open_bif(const uint8_t *d, size_t n, relic_error *err)
 {
     relic_arena a;
-    relic_bif_bif b;
+    relic_bif_file b;
     relic_arena_init_buffer(&a, memory, sizeof memory);
     return relic_bif_open(d, n, &a, &b, err);
 }

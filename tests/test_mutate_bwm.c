@@ -65,7 +65,7 @@ static relic_buf grid(uint32_t n, float z, uint32_t type, uint32_t scatter)
     relic_bwm_mesh mesh = { (const float (*)[3])v, nv, (const uint32_t (*)[3])f, mat, nf };
     relic_arena a;
     relic_arena_init_heap(&a, (size_t)64 << 20);
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error err;
     relic_buf out;
     relic_buf_init(&out, 0);
@@ -201,7 +201,7 @@ static void test_large_walkmeshes_are_cropped(void **state)
 }
 
 /* Face i of m as its three corner positions, sorted (order-free). */
-static void corners(const relic_bwm_bwm *m, size_t i, float out[9])
+static void corners(const relic_bwm_file *m, size_t i, float out[9])
 {
     for (int k = 0; k < 3; k++) {
         const relic_bwm_vec3f *v = &m->vertices[m->faces[i].v[k]];
@@ -229,7 +229,7 @@ static void test_a_crop_keeps_faces_where_they_were(void **state)
     relic_arena_init_heap(&a, (size_t)64 << 20);
     relic_bwm_view v;
     relic_error err;
-    relic_bwm_bwm in;
+    relic_bwm_file in;
     assert_int_equal(relic_bwm_validate(big_wok.data, big_wok.size, &v, &err), RELIC_OK);
     assert_int_equal(relic_bwm_decode(&v, &a, &in, &err), RELIC_OK);
     unsigned checked = 0;
@@ -242,7 +242,7 @@ static void test_a_crop_keeps_faces_where_they_were(void **state)
                      strstr(res.log[i].path, "transition") != NULL || strcmp(res.log[i].path, "header.type") == 0 ||
                      (strncmp(res.log[i].path, "faces[", 6) == 0 &&
                       (strcmp(res.log[i].op, "swap") == 0 || strcmp(res.log[i].op, "flip") == 0));
-        relic_bwm_bwm m;
+        relic_bwm_file m;
         if (still && relic_bwm_validate(out.data, out.size, &v, &err) == RELIC_OK &&
             relic_bwm_decode(&v, &a, &m, &err) == RELIC_OK) {
             for (size_t i = 0; i < m.faces_count; i++) {
@@ -342,7 +342,7 @@ static void test_unchecked_outputs_never_crash_the_readers(void **state)
                 (void)bwm_check_scratch(&v, 1, NULL, NULL);
                 relic_arena a;
                 relic_arena_init_heap(&a, (size_t)64 << 20);
-                relic_bwm_bwm m;
+                relic_bwm_file m;
                 if (relic_bwm_decode(&v, &a, &m, &err) == RELIC_OK) (void)relic_bwm_rebuild(&m, RELIC_BWM_REBUILD_ALL, &a, &err);
                 relic_arena_release(&a);
             }

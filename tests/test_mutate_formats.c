@@ -437,7 +437,7 @@ static void wtd_mutants(void **state)
 /* The wavelet coefficients of a WTD file (n x n into *coef, malloc'd). */
 static uint32_t wtd_coefficients(const uint8_t *p, size_t size, int32_t **coef)
 {
-    relic_wtd_wtd h;
+    relic_wtd_file h;
     relic_error err;
     assert_int_equal(relic_wtd_read_header(p, size, &h, &err), RELIC_OK);
     uint32_t n = (uint32_t)h.mapping.quad_extents.size_x;

@@ -55,7 +55,7 @@ static void make_trx(uint32_t W, uint32_t H, uint32_t sub, synth_walkable_fn fn,
     relic_arena_init_heap(&a, (size_t)64 << 20);
     assert_int_equal(synth_area(&a, W, H, sub, fn, NULL, &w), 0);
     assert_int_equal(relic_trn_bake(&w, NULL, &a, &baked, &err), RELIC_OK);
-    relic_trn_trn m;
+    relic_trn_file m;
     memset(&m, 0, sizeof m);
     memcpy(m.header.magic, "NWN2", 4);
     m.header.version_major = 2;
@@ -107,7 +107,7 @@ static int checker_ok(const uint8_t *p, size_t n)
     unsigned problems = 0;
     if (relic_trn_check_container(&v, count_problem, &problems)) return 0;
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_arena_init_heap(&a, (size_t)1 << 30);
     int ok = relic_trn_decode(&v, &a, &m, &err) == RELIC_OK;
     for (size_t i = 0; ok && i < m.packets_count; i++) {
@@ -129,7 +129,7 @@ static uint8_t *first_walkmesh(const uint8_t *p, size_t n, size_t *size)
     relic_trn_view v;
     relic_error err;
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     uint8_t *raw = NULL;
     if (relic_trn_validate(p, n, &v, &err) != RELIC_OK) return NULL;
     relic_arena_init_heap(&a, (size_t)256 << 20);

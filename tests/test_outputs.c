@@ -190,7 +190,7 @@ static void test_trn_terrain_preview_rasterises_the_megatile(void **state)
     png_image img;
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&payload, 0), relic_buf_init(&png, 0);
-    relic_trrn_trrn t;
+    relic_trrn_file t;
     memset(&t, 0, sizeof t);
     relic_trrn_terrain_vertex v[TN * TN];
     relic_trrn_terrain_triangle tri[(TN - 1) * (TN - 1) * 2];
@@ -217,7 +217,7 @@ static void test_trn_terrain_preview_rasterises_the_megatile(void **state)
     packets[0].type = RELIC_TRN_PACKET_TYPE_TRWH;
     packets[1].type = RELIC_TRN_PACKET_TYPE_TRRN;
     packets[1].data = payload.data, packets[1].data_count = payload.size, packets[1].size = (uint32_t)payload.size;
-    relic_trn_trn m;
+    relic_trn_file m;
     memset(&m, 0, sizeof m);
     m.packets = packets, m.packets_count = 2;
     assert_int_equal(relic_trn_terrain_preview_png(&m, 64, &a, &png, &err), RELIC_OK);
@@ -247,7 +247,7 @@ static void test_trn_terrain_preview_refuses_piled_up_triangles(void **state)
     relic_buf payload, png;
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&payload, 0), relic_buf_init(&png, 0);
-    relic_trrn_trrn t;
+    relic_trrn_file t;
     memset(&t, 0, sizeof t);
     relic_trrn_terrain_vertex v[3];
     memset(v, 0, sizeof v);
@@ -260,7 +260,7 @@ static void test_trn_terrain_preview_refuses_piled_up_triangles(void **state)
     relic_trn_packet p;
     memset(&p, 0, sizeof p);
     p.type = RELIC_TRN_PACKET_TYPE_TRRN, p.data = payload.data, p.data_count = payload.size, p.size = (uint32_t)payload.size;
-    relic_trn_trn m;
+    relic_trn_file m;
     memset(&m, 0, sizeof m);
     m.packets = &p, m.packets_count = 1;
     assert_int_equal(relic_trn_terrain_preview_png(&m, 32, &a, &png, &err), RELIC_E_LIMIT);
@@ -293,7 +293,7 @@ static void test_grf_mtl_names_only_the_texture_files_the_caller_has(void **stat
     relic_arena a;
     relic_error err;
     relic_groff_view v;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
         print_message("note: %s not found: this real-file test is skipped\n", DEMO_GRF);

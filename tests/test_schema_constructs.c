@@ -34,9 +34,9 @@ static uint8_t pairs[4] = { 1, 2, 3, 4 };
 static uint8_t packed[64];
 
 /* A model with one record of each payload kind. */
-static relic_mini_mini make_model(relic_mini_record *r)
+static relic_mini_file make_model(relic_mini_record *r)
 {
-    relic_mini_mini m;
+    relic_mini_file m;
     memset(&m, 0, sizeof m);
     memcpy(m.header.magic, "MINI", 4);
     m.header.version = 2;
@@ -87,7 +87,7 @@ static relic_mini_mini make_model(relic_mini_record *r)
     return m;
 }
 
-static relic_buf write_ok(const relic_mini_mini *m)
+static relic_buf write_ok(const relic_mini_file *m)
 {
     relic_buf b;
     relic_error err;
@@ -102,7 +102,7 @@ static void test_writer_fills_derived_fields_and_byte_order(void **state)
 {
     (void)state;
     relic_mini_record r[5];
-    relic_mini_mini m = make_model(r);
+    relic_mini_file m = make_model(r);
     relic_buf b = write_ok(&m);
     const uint8_t *h = b.data;
     assert_memory_equal(h, "MINI", 4);
@@ -125,12 +125,12 @@ static void test_binary_and_json_round_trips(void **state)
 {
     (void)state;
     relic_mini_record r[5];
-    relic_mini_mini m = make_model(r);
+    relic_mini_file m = make_model(r);
     relic_buf b = write_ok(&m);
     relic_mini_view v;
     relic_error err;
     relic_arena a;
-    relic_mini_mini d, j;
+    relic_mini_file d, j;
     relic_arena_init_heap(&a, 0);
     relic_status st = relic_mini_validate(b.data, b.size, &v, &err);
     if (st != RELIC_OK) relic_error_print(stderr, "mini", &err);
@@ -168,7 +168,7 @@ static void test_codec_region_decodes_to_its_struct(void **state)
 {
     (void)state;
     relic_mini_record r[5];
-    relic_mini_mini m = make_model(r);
+    relic_mini_file m = make_model(r);
     relic_arena a;
     relic_error err;
     relic_mini_point p;
@@ -199,7 +199,7 @@ static void test_range_check_and_hook_errors_name_the_field(void **state)
 {
     (void)state;
     relic_mini_record r[5];
-    relic_mini_mini m = make_model(r);
+    relic_mini_file m = make_model(r);
     relic_error err;
     relic_buf b = write_ok(&m);
     relic_store_u16le(b.data + 6, 1001); /* level in 0..1000 */
@@ -234,7 +234,7 @@ static void test_constants_enums_and_struct_checks(void **state)
 {
     (void)state;
     relic_mini_record r[5];
-    relic_mini_mini m = make_model(r);
+    relic_mini_file m = make_model(r);
     relic_error err;
     relic_buf b = write_ok(&m);
     b.data[5] = 3; /* u16be version = 2 */
@@ -265,7 +265,7 @@ static void test_writer_rejects_counts_that_disagree(void **state)
 {
     (void)state;
     relic_mini_record r[5];
-    relic_mini_mini m = make_model(r);
+    relic_mini_file m = make_model(r);
     relic_buf b;
     relic_error err;
     relic_buf_init(&b, 0);
@@ -280,7 +280,7 @@ static void test_mutated_files_never_crash(void **state)
 {
     (void)state;
     relic_mini_record r[5];
-    relic_mini_mini m = make_model(r);
+    relic_mini_file m = make_model(r);
     relic_buf b = write_ok(&m);
     uint64_t seed = 12345;
     unsigned accepted = 0;
@@ -294,7 +294,7 @@ static void test_mutated_files_never_crash(void **state)
         relic_error err;
         if (relic_mini_validate(copy, len, &v, &err) == RELIC_OK) {
             relic_arena a;
-            relic_mini_mini d;
+            relic_mini_file d;
             relic_buf out;
             relic_arena_init_heap(&a, 1 << 24);
             relic_buf_init(&out, 0);

@@ -132,7 +132,7 @@ typedef struct packed {
 static void pack(packed *pk, const relic_swp_texture *t, size_t n)
 {
     relic_error err;
-    relic_pid_pid model;
+    relic_pid_file model;
     relic_arena_init_heap(&pk->arena, 0);
     relic_buf_init(&pk->pid, 0);
     relic_buf_init(&pk->swp, 0);
@@ -553,7 +553,7 @@ static void test_pack_rejects_bad_inputs_naming_the_texture(void **state)
     relic_swp_texture mismatch = { 1, a, &small, 0 };
     relic_arena ar;
     relic_buf swp;
-    relic_pid_pid m;
+    relic_pid_file m;
     relic_error err;
     relic_arena_init_heap(&ar, 0);
     relic_buf_init(&swp, 0);

@@ -91,7 +91,7 @@ static void demo_grf_models_become_tpm_meshes_with_their_counts(void **state)
     relic_mapping map;
     relic_error err;
     relic_groff_view v;
-    relic_groff_groff gm;
+    relic_groff_file gm;
     relic_grf_file f;
     relic_arena a;
     if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
@@ -196,7 +196,7 @@ static void mutated_levels_convert_or_are_refused(void **state)
         copy[at] ^= (uint8_t)(1u << (seed >> 29));
         relic_arena a;
         relic_groff_view v;
-        relic_groff_groff gm;
+        relic_groff_file gm;
         relic_grf_file f;
         relic_arena_init_heap(&a, 0);
         if (relic_groff_validate(copy, n, &v, &err) == RELIC_OK && relic_groff_decode(&v, &a, &gm, &err) == RELIC_OK &&

@@ -153,7 +153,7 @@ static void test_real_groff_files_roundtrip_binary_and_json(void **state)
         relic_mapping mp;
         relic_error err;
         relic_groff_view v;
-        relic_groff_groff m, m2;
+        relic_groff_file m, m2;
         relic_arena a;
         relic_buf b, j, b2;
         assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
@@ -181,7 +181,7 @@ static void test_real_groff_files_roundtrip_binary_and_json(void **state)
 }
 
 /* Decode a file into a model (arena a); 0 when the file is absent. */
-static int load_groff(const char *path, relic_arena *a, relic_groff_groff *m, relic_mapping *mp)
+static int load_groff(const char *path, relic_arena *a, relic_groff_file *m, relic_mapping *mp)
 {
     relic_error err;
     relic_groff_view v;
@@ -196,7 +196,7 @@ static void test_scn_section_names_are_hashes_of_grf_names(void **state)
 {
     (void)state;
     relic_arena a;
-    relic_groff_groff grf, scn;
+    relic_groff_file grf, scn;
     relic_mapping m1, m2;
     relic_arena_init_heap(&a, 0);
     if (load_groff(DEMO_GRF, &a, &grf, &m1) && load_groff(DEMO_SCN, &a, &scn, &m2)) {
@@ -226,7 +226,7 @@ static void test_pid_texture_ids_are_hashes_of_grf_materials(void **state)
 {
     (void)state;
     relic_arena a;
-    relic_groff_groff grf;
+    relic_groff_file grf;
     relic_mapping m1, m2;
     relic_error err;
     relic_pid_view pv;
@@ -305,7 +305,7 @@ static void test_layout_after_edit_gives_a_valid_file(void **state)
 {
     (void)state;
     relic_arena a;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_mapping mp;
     relic_error err;
     relic_arena_init_heap(&a, 0);
@@ -365,7 +365,7 @@ static void test_real_pid_validates_keeps_rules_and_roundtrips(void **state)
     relic_mapping mp;
     relic_error err;
     relic_pid_view v;
-    relic_pid_pid m, m2;
+    relic_pid_file m, m2;
     relic_arena a;
     relic_buf b, j, b2;
     assert_int_equal(relic_map_file(DEMO_PID, 0, &mp, &err), RELIC_OK);

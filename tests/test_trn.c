@@ -73,7 +73,7 @@ static void nan_problem(void *ctx, const relic_error *e)
 }
 
 /* The first ASWM packet of a model, or NULL. */
-static const relic_trn_packet *aswm_packet(const relic_trn_trn *m)
+static const relic_trn_packet *aswm_packet(const relic_trn_file *m)
 {
     for (size_t i = 0; i < m->packets_count; i++)
         if (m->packets[i].type == RELIC_TRN_PACKET_TYPE_ASWM) return &m->packets[i];
@@ -91,7 +91,7 @@ static void test_real_files_validate_and_their_aswm_decodes(void **state)
         relic_error err;
         relic_trn_view v;
         relic_arena a;
-        relic_trn_trn m;
+        relic_trn_file m;
         relic_trn_aswm w;
         int problems = 0;
         assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
@@ -126,7 +126,7 @@ static void test_round_trips_are_byte_exact(void **state)
         relic_error err;
         relic_trn_view v;
         relic_arena a;
-        relic_trn_trn m, m2;
+        relic_trn_file m, m2;
         relic_buf out, json, out2;
         assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
         assert_int_equal(relic_trn_validate(mp.bytes.data, mp.bytes.size, &v, &err), RELIC_OK);
@@ -256,7 +256,7 @@ static void test_layout_refills_directory_and_sizes(void **state)
     relic_trn_view v;
     relic_error err;
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_buf out;
     uint8_t extra[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
     assert_int_equal(relic_trn_validate(b, n, &v, &err), RELIC_OK);
@@ -288,7 +288,7 @@ static void test_broken_aswm_rules_are_reported(void **state)
     relic_error err;
     relic_trn_view v;
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     int problems;
     assert_int_equal(relic_map_file(fl.paths[fl.n - 1], 0, &mp, &err), RELIC_OK);
@@ -348,7 +348,7 @@ static void exercise(const uint8_t *p, size_t n, unsigned *accepted)
     (*accepted)++;
     relic_trn_check_container(&v, count_problem, &problems);
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_arena_init_heap(&a, (size_t)256 << 20);
     if (relic_trn_decode(&v, &a, &m, &err) == RELIC_OK) {
         for (size_t i = 0; i < m.packets_count; i++) {

@@ -78,7 +78,7 @@ static const char *base_name(const char *p) { const char *s = strrchr(p, '/'); r
 typedef struct loaded {
     relic_mapping map;
     relic_arena arena;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_packet *packet;
     relic_trn_aswm w;
 } loaded;

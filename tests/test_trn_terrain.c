@@ -29,7 +29,7 @@ static uint8_t dds_b[8] = { 'D', 'D', 'S', ' ', 9, 9, 9, 9 };
 static relic_trrn_grass_blade blades[3];
 static relic_trrn_grass grasses[2];
 
-static void make_trrn(relic_trrn_trrn *t)
+static void make_trrn(relic_trrn_file *t)
 {
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "000001testarea00x00y");
@@ -89,7 +89,7 @@ static relic_watr_water_triangle wt[2] = { { 0, 1, 2 }, { 2, 1, 0 } };
 static uint32_t wflags[2] = { 0, 1 };
 static uint8_t wdds[12] = { 'D', 'D', 'S', ' ', 255, 0, 255, 0, 1, 2, 3, 4 };
 
-static void make_watr(relic_watr_watr *w)
+static void make_watr(relic_watr_file *w)
 {
     memset(w, 0, sizeof *w);
     snprintf(w->name, sizeof w->name, "water");
@@ -123,7 +123,7 @@ static void make_watr(relic_watr_watr *w)
 
 static void trrn_bytes(relic_buf *out)
 {
-    relic_trrn_trrn t;
+    relic_trrn_file t;
     relic_error err;
     make_trrn(&t);
     relic_buf_init(out, 0);
@@ -132,7 +132,7 @@ static void trrn_bytes(relic_buf *out)
 
 static void watr_bytes(relic_buf *out)
 {
-    relic_watr_watr w;
+    relic_watr_file w;
     relic_error err;
     make_watr(&w);
     relic_buf_init(out, 0);
@@ -146,7 +146,7 @@ static void container_bytes(relic_arena *a, relic_buf *out)
     relic_error err;
     trrn_bytes(&tr);
     watr_bytes(&wa);
-    relic_trn_trn m;
+    relic_trn_file m;
     memset(&m, 0, sizeof m);
     memcpy(m.header.magic, "NWN2", 4);
     m.header.version_major = 2;
@@ -188,7 +188,7 @@ static void test_synthetic_trrn_decodes_to_what_was_written(void **state)
     relic_buf b;
     relic_arena a;
     relic_error err;
-    relic_trrn_trrn t;
+    relic_trrn_file t;
     trrn_bytes(&b);
     /* 128 + 6*32 + 6*12 + 8 + 4*44 + 2*6 + 4+16 + 4+8 + 4 + (68+36) + (68+72) */
     assert_int_equal(b.size, 128 + 192 + 72 + 8 + 176 + 12 + 20 + 12 + 4 + 104 + 140);
@@ -222,7 +222,7 @@ static void test_synthetic_watr_decodes_to_what_was_written(void **state)
     relic_buf b, again;
     relic_arena a;
     relic_error err;
-    relic_watr_watr w;
+    relic_watr_file w;
     watr_bytes(&b);
     assert_int_equal(b.size, 328 + 3 * 28 + 2 * 6 + 2 * 4 + 4 + 12 + 8);
     relic_arena_init_heap(&a, 1 << 20);
@@ -248,7 +248,7 @@ static void test_trrn_json_round_trip_is_byte_exact(void **state)
     relic_buf b, json, again;
     relic_arena a;
     relic_error err;
-    relic_trrn_trrn t, t2;
+    relic_trrn_file t, t2;
     trrn_bytes(&b);
     relic_arena_init_heap(&a, 1 << 20);
     assert_int_equal(relic_trn_trrn_read(b.data, b.size, &a, &t, &err), RELIC_OK);
@@ -271,8 +271,8 @@ static void test_trailing_byte_after_trrn_is_a_layout_error(void **state)
     relic_buf b;
     relic_arena a;
     relic_error err;
-    relic_trrn_trrn t;
-    relic_watr_watr w;
+    relic_trrn_file t;
+    relic_watr_file w;
     trrn_bytes(&b);
     relic_buf_append(&b, "\0", 1);
     relic_arena_init_heap(&a, 1 << 20);
@@ -293,8 +293,8 @@ static void test_triangle_index_past_vertices_is_an_index_error(void **state)
     relic_buf b;
     relic_arena a;
     relic_error err;
-    relic_trrn_trrn t;
-    relic_watr_watr w;
+    relic_trrn_file t;
+    relic_watr_file w;
     make_trrn(&t);
     tt[1].b = 4;
     relic_buf_init(&b, 0);
@@ -322,7 +322,7 @@ static void test_nan_vertex_position_is_a_range_error(void **state)
     relic_buf b;
     relic_arena a;
     relic_error err;
-    relic_trrn_trrn t;
+    relic_trrn_file t;
     make_trrn(&t);
     tv[2].position[1] = NAN;
     relic_buf_init(&b, 0);
@@ -340,7 +340,7 @@ static void test_infinite_vertex_position_and_normal_are_range_errors(void **sta
     relic_buf b;
     relic_arena a;
     relic_error err;
-    relic_trrn_trrn t;
+    relic_trrn_file t;
     make_trrn(&t);
     tv[1].position[0] = -INFINITY;
     relic_buf_init(&b, 0);
@@ -374,7 +374,7 @@ static void test_nan_water_vertex_is_a_range_error(void **state)
     relic_buf b;
     relic_arena a;
     relic_error err;
-    relic_watr_watr w;
+    relic_watr_file w;
     make_watr(&w);
     wv[2].position[2] = NAN;
     relic_buf_init(&b, 0);
@@ -396,7 +396,7 @@ static void test_container_with_terrain_checks_and_round_trips(void **state)
     relic_buf b, again;
     relic_error err;
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_arena_init_heap(&a, 1 << 20);
     container_bytes(&a, &b);
     assert_int_equal(relic_trn_validate(b.data, b.size, &v, &err), RELIC_OK);
@@ -438,7 +438,7 @@ static void test_terrain_obj_has_megatile_and_water_groups(void **state)
     relic_buf b, obj;
     relic_error err;
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_arena_init_heap(&a, 1 << 20);
     container_bytes(&a, &b);
     assert_int_equal(relic_trn_validate(b.data, b.size, &v, &err), RELIC_OK);
@@ -473,14 +473,14 @@ static void test_truncated_payloads_are_rejected(void **state)
     watr_bytes(&wa);
     relic_arena_init_heap(&a, 1 << 20);
     for (size_t cut = 0; cut < tr.size; cut++) {
-        relic_trrn_trrn t;
+        relic_trrn_file t;
         uint8_t *copy = malloc(cut + 1);
         memcpy(copy, tr.data, cut);
         assert_int_not_equal(relic_trn_trrn_read(copy, cut, &a, &t, &err), RELIC_OK);
         free(copy);
     }
     for (size_t cut = 0; cut < wa.size; cut++) {
-        relic_watr_watr w;
+        relic_watr_file w;
         uint8_t *copy = malloc(cut + 1);
         memcpy(copy, wa.data, cut);
         assert_int_not_equal(relic_trn_watr_read(copy, cut, &a, &w, &err), RELIC_OK);
@@ -508,7 +508,7 @@ static void test_mutated_terrain_files_never_crash(void **state)
         relic_arena m_arena;
         relic_arena_init_heap(&m_arena, 1 << 22);
         relic_trn_view v;
-        relic_trn_trn m;
+        relic_trn_file m;
         relic_error err;
         relic_buf obj;
         relic_buf_init(&obj, 0);
@@ -548,14 +548,14 @@ static void test_real_watr_packets_decode_and_round_trip(void **state)
             relic_error err;
             relic_arena a;
             relic_trn_view v;
-            relic_trn_trn m;
+            relic_trn_file m;
             assert_int_equal(relic_map_file(path, 0, &mp, &err), RELIC_OK);
             relic_arena_init_heap(&a, (size_t)1 << 30);
             assert_int_equal(relic_trn_validate(mp.bytes.data, mp.bytes.size, &v, &err), RELIC_OK);
             assert_int_equal(relic_trn_decode(&v, &a, &m, &err), RELIC_OK);
             for (size_t i = 0; i < m.packets_count; i++) {
                 if (m.packets[i].type != RELIC_TRN_PACKET_TYPE_WATR) continue;
-                relic_watr_watr w;
+                relic_watr_file w;
                 relic_buf out;
                 if (relic_trn_watr_read(m.packets[i].data, m.packets[i].data_count, &a, &w, &err) != RELIC_OK)
                     fail_msg("%s packets[%zu]: %s @0x%llx: %s", path, i, err.path, (unsigned long long)err.offset, err.message);

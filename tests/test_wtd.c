@@ -505,7 +505,7 @@ static void test_corpus_terrain_decodes_and_keeps_the_encoder_rules(void **state
 /* Header and tree only (no N x N grid), so sweeps over the 8192 x 8192 corpus stay fast. */
 static relic_status check_only(const uint8_t *f, size_t size, relic_error *err)
 {
-    relic_wtd_wtd h;
+    relic_wtd_file h;
     relic_status st = relic_wtd_read_header(f, size, &h, err);
     return st != RELIC_OK ? st : relic_wtd_read_tree(f, size, &h, NULL, NULL, err);
 }

@@ -423,7 +423,7 @@ static void test_corpus_coefficients_and_bytes_are_reproduced(void **state)
     size_t size;
     uint8_t *f = read_all(CORPUS_WTD, &size);
     if (!f) { print_message("note: %s not found: this test is skipped\n", CORPUS_WTD); return; }
-    relic_wtd_wtd h;
+    relic_wtd_file h;
     relic_error err;
     assert_int_equal(relic_wtd_read_header(f, size, &h, &err), RELIC_OK);
     const uint32_t n = (uint32_t)h.mapping.quad_extents.size_x;

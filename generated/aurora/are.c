@@ -15,14 +15,14 @@ int relic_are_wind_power_from_name(const char *name, int64_t *value) { return re
 static const relic_gen_enum_item are_flags_names[] = {
     { 1, "interior" }, { 2, "underground" }, { 4, "natural" },
 };
-const char *relic_are_are_flags_name(int64_t value) { return relic_gen_enum_name(are_flags_names, 3, value); }
-int relic_are_are_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(are_flags_names, 3, name, value); }
+const char *relic_are_file_flags_name(int64_t value) { return relic_gen_enum_name(are_flags_names, 3, value); }
+int relic_are_file_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(are_flags_names, 3, name, value); }
 
-static const int64_t relic_are_are_flags_values[] = { INT64_C(1), INT64_C(2), INT64_C(4), };
-static const char *const relic_are_are_flags_names[] = { "interior", "underground", "natural", };
-static const int64_t relic_are_are_wind_power_values[] = { INT64_C(0), INT64_C(1), INT64_C(2), };
-static const char *const relic_are_are_wind_power_names[] = { "none", "weak", "strong", };
-static const relic_gff_sfield relic_are_are_fields[] = {
+static const int64_t relic_are_file_flags_values[] = { INT64_C(1), INT64_C(2), INT64_C(4), };
+static const char *const relic_are_file_flags_names[] = { "interior", "underground", "natural", };
+static const int64_t relic_are_file_wind_power_values[] = { INT64_C(0), INT64_C(1), INT64_C(2), };
+static const char *const relic_are_file_wind_power_names[] = { "none", "weak", "strong", };
+static const relic_gff_sfield relic_are_file_fields[] = {
     { "ChanceLightning", "chance_lightning", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Percent chance of lightning (0-100)", 0u, 0u, 0u, 0u },
     { "ChanceRain", "chance_rain", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Percent chance of rain (0-100); BioWare's Aurora spec spells the label ChangeRain, real files ChanceRain", 0u, 0u, 0u, 0u },
     { "ChanceSnow", "chance_snow", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(100), NULL, NULL, 0u, NULL, "Percent chance of snow (0-100)", 0u, 0u, 0u, 0u },
@@ -30,7 +30,7 @@ static const relic_gff_sfield relic_are_are_fields[] = {
     { "Creator_ID", "creator_id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(-1), INT64_C(-1), NULL, NULL, 0u, NULL, "Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas)", 3u, 0u, 0u, 0u },
     { "DayNightCycle", "day_night_cycle", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if day/night transitions occur, 0 otherwise", 0u, 0u, 0u, 0u },
     { "Expansion_List", "expansion_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_are_expansion_struct, "Deprecated; unused", 0u, 0u, 0u, 0u },
-    { "Flags", "flags", 4u, 0, RELIC_GFF_VALUES_FLAGS, 1, INT64_C(0), INT64_C(0), relic_are_are_flags_values, relic_are_are_flags_names, 3u, NULL, "Area terrain type flags: 0x0001 interior, 0x0002 underground, 0x0004 natural", 0u, 0u, 0u, 0u },
+    { "Flags", "flags", 4u, 0, RELIC_GFF_VALUES_FLAGS, 1, INT64_C(0), INT64_C(0), relic_are_file_flags_values, relic_are_file_flags_names, 3u, NULL, "Area terrain type flags: 0x0001 interior, 0x0002 underground, 0x0004 natural", 0u, 0u, 0u, 0u },
     { "Height", "height", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Area size in the y (north-south) direction, in tiles", 0u, 0u, 0u, 0u },
     { "ID", "id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(-1), INT64_C(-1), NULL, NULL, 0u, NULL, "Deprecated; unused. Always -1 in NWN1 and NWN2; KotOR's own areas store 0 (PyKotor test and shipped module areas)", 3u, 0u, 0u, 0u },
     { "IsNight", "is_night", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the area is always night, 0 if always day; meaningful only if DayNightCycle is 0", 0u, 0u, 0u, 0u },
@@ -63,9 +63,9 @@ static const relic_gff_sfield relic_are_are_fields[] = {
     { "Tileset", "tileset", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the tileset (.SET) file used by the area; BioWare's Aurora spec spells the label TileSet, real files Tileset", 0u, 0u, 0u, 0u },
     { "Version", "version", 4u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Revision number of the area: 1 when first saved, incremented on every save", 0u, 0u, 0u, 0u },
     { "Width", "width", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Area size in the x (west-east) direction, in tiles", 0u, 0u, 0u, 0u },
-    { "WindPower", "wind_power", 5u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_are_are_wind_power_values, relic_are_are_wind_power_names, 3u, NULL, "Strength of the wind in the area: none, weak or strong (0-2)", 0u, 0u, 0u, 0u },
+    { "WindPower", "wind_power", 5u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_are_file_wind_power_values, relic_are_file_wind_power_names, 3u, NULL, "Strength of the wind in the area: none, weak or strong (0-2)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_are_are_struct = { "are", 4294967295u, 0, 41u, relic_are_are_fields, "ARE top-level struct: static area properties (not modifiable by scripting) and the tile layout", 0u, NULL };
+const relic_gff_sstruct relic_are_file_struct = { "are", 4294967295u, 0, 41u, relic_are_file_fields, "ARE top-level struct: static area properties (not modifiable by scripting) and the tile layout", 0u, NULL };
 
 const relic_gff_sstruct relic_are_expansion_struct = { "expansion", 0u, 1, 0u, NULL, "Element of the deprecated Expansion_List; BioWare's Aurora spec gives neither its StructID nor its fields", 0u, NULL };
 
@@ -83,4 +83,4 @@ static const relic_gff_sfield relic_are_tile_fields[] = {
 };
 const relic_gff_sstruct relic_are_tile_struct = { "tile", 1u, 0, 10u, relic_are_tile_fields, "AreaTile: which tile lies at one grid position of the area, its orientation and its lighting effects", 0u, NULL };
 
-const relic_gff_schema relic_are_schema = { "are", "ARE ", NULL, &relic_are_are_struct, "NWN area: static properties and tile layout (ARE)" };
+const relic_gff_schema relic_are_schema = { "are", "ARE ", NULL, &relic_are_file_struct, "NWN area: static properties and tile layout (ARE)" };

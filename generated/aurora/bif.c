@@ -19,6 +19,7 @@ const relic_format_info relic_format_bif = {
     relic_bif_extensions, relic_bif_magic, 2, NULL,
 };
 
+_Static_assert(sizeof(relic_bif_header) == 20 && offsetof(relic_bif_header, file_version) == 4 && offsetof(relic_bif_header, variable_resource_count) == 8 && offsetof(relic_bif_header, fixed_resource_count) == 12 && offsetof(relic_bif_header, variable_table_offset) == 16, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_bif_variable_resource) == 16 && offsetof(relic_bif_variable_resource, offset) == 4 && offsetof(relic_bif_variable_resource, file_size) == 8 && offsetof(relic_bif_variable_resource, res_type) == 12, "variable_resource: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
@@ -27,14 +28,13 @@ typedef struct relic_bif_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_bif_bif *root;
+    relic_bif_file *root;
     relic_bif_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_bif_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_bif_rctx *c, uint64_t pos, relic_bif_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_bif_rctx *c, uint64_t pos, relic_bif_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 20u)) return relic_gen_short(c->err, pos, c->size, "", "header", 20u);
     const uint8_t *p = c->base + pos;
     memcpy(m->file_type, p + 0, 4);
     if (memcmp(m->file_type, "BIFF", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "file_type", -1, "expected \"BIFF\"");
@@ -42,14 +42,13 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_bif_rctx *c, 
     if (memcmp(m->file_version, "V1  ", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 4, "file_version", -1, "expected \"V1  \"");
     m->variable_resource_count = relic_load_u32le(p + 8);
     m->fixed_resource_count = relic_load_u32le(p + 12);
-    { const int64_t it = (int64_t)(m->fixed_resource_count); if (!(((int64_t)((it) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 12, "fixed_resource_count", -1, "%lld fails check it == 0", (long long)it); }
+    { const int64_t it = (int64_t)(m->fixed_resource_count); if (!(((int64_t)((it) == INT64_C(0))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 12, "fixed_resource_count", -1, it, "fails check it == 0"); }
     m->variable_table_offset = relic_load_u32le(p + 16);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_variable_resource(relic_bif_rctx *c, uint64_t pos, relic_bif_variable_resource *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_variable_resource(relic_bif_rctx *c, uint64_t pos, relic_bif_variable_resource *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "variable_resource", 16u);
     const uint8_t *p = c->base + pos;
     m->id = relic_load_u32le(p + 0);
     m->offset = relic_load_u32le(p + 4);
@@ -58,44 +57,43 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_variable_resource(relic_bi
     return RELIC_OK;
 }
 
-static relic_status rd_bif(relic_bif_rctx *c, uint64_t pos, relic_bif_bif *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bif(relic_bif_rctx *c, uint64_t pos, relic_bif_file *m, const int dec)
 {
     relic_status st;
+    if (!relic_gen_room(c->size, pos, 20u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 20u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* variable_resources */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 20, ((int64_t)m->header.variable_table_offset), ((int64_t)m->header.variable_resource_count), 1u, 16u, c->size, "variable_resources", &at, &n, &bytes)) != RELIC_OK) return st;
         m->variable_resources_count = (size_t)n;
         if (c->view) { c->view->variable_resources = c->base + at; c->view->variable_resources_count = (size_t)n; }
-        if (c->arena && n && !(m->variable_resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), at, "variable_resources"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_variable_resource(c, at + k * 16u, &m->variable_resources[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "variable_resources", (int64_t)k);
+        if (dec && n && !(m->variable_resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), at, "variable_resources"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_variable_resource(c, at + k * 16u, &m->variable_resources[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "variable_resources", (int64_t)k);
     }
     return RELIC_OK;
 }
 
 relic_status relic_bif_validate(const uint8_t *data, size_t size, relic_bif_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_bif_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_bif(&c, 0, &out->values);
+    relic_status st = rd_bif(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_bif_decode(const relic_bif_view *v, relic_arena *a, relic_bif_bif *out, relic_error *err)
+relic_status relic_bif_decode(const relic_bif_view *v, relic_arena *a, relic_bif_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_bif_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_bif(&c, 0, out);
+    return rd_bif(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -103,7 +101,7 @@ relic_status relic_bif_decode(const relic_bif_view *v, relic_arena *a, relic_bif
 typedef struct relic_bif_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_bif_bif *root;
+    const relic_bif_file *root;
     uint64_t at[1], size[1]; /* placed members: 0 variable_resources */
 } relic_bif_wctx;
 
@@ -124,7 +122,7 @@ static inline void put_variable_resource(uint8_t *p, const relic_bif_variable_re
     relic_store_u32le(p + 12, m->res_type);
 }
 
-static relic_status put_bif(relic_bif_wctx *c, const relic_bif_bif *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_bif(relic_bif_wctx *c, const relic_bif_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     put_header(c->base + pos, &m->header);
@@ -139,12 +137,11 @@ static relic_status put_bif(relic_bif_wctx *c, const relic_bif_bif *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_bif_write(const relic_bif_bif *model, relic_buf *out, relic_error *err)
+relic_status relic_bif_write(const relic_bif_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_bif_bif copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_bif_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_bif_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -18,83 +18,74 @@ extern const char *const relic_bif_extensions[];
 extern const relic_format_info relic_format_bif;
 #define RELIC_FORMAT_BIF (&relic_format_bif)
 
-typedef struct relic_bif_header relic_bif_header;
-typedef struct relic_bif_variable_resource relic_bif_variable_resource;
-typedef struct relic_bif_bif relic_bif_bif;
-
 #define RELIC_BIF_HEADER_SIZE 20
 /** BIF header (BioWare Key and BIF File Formats, 3.1). Model form: plain C values. */
-struct relic_bif_header {
+typedef struct relic_bif_header {
     char file_type[4]; /**< FileType [constant "BIFF"] */
     char file_version[4]; /**< FileVersion (two spaces) [constant "V1  "] */
     uint32_t variable_resource_count; /**< VariableResourceCount: entries in the variable resource table [derived: count(variable_resources), filled by the writer] */
     uint32_t fixed_resource_count; /**< FixedResourceCount: 0 (fixed resources are specified but no game or reader uses them: xoreos, neverwinter.nim and PyKotor reject them) [check it == 0] */
     uint32_t variable_table_offset; /**< VariableTableOffset: 20 in every known file [derived: offset(variable_resources), filled by the writer] */
-};
+} relic_bif_header;
 
 #define RELIC_BIF_VARIABLE_RESOURCE_SIZE 16
 /** A variable resource table entry (BioWare Key and BIF File Formats, 3.2). Model form: plain C values. */
-struct relic_bif_variable_resource {
+typedef struct relic_bif_variable_resource {
     uint32_t id; /**< ID: the low 20 bits are the entry's index; NWN1's CD BIFs repeat the index in the upper 12 bits, patch BIFs put 0 there (the engine ignores them) */
     uint32_t offset; /**< Offset: absolute byte offset of the resource data */
     uint32_t file_size; /**< FileSize: byte size of the resource data */
     uint32_t res_type; /**< ResourceType: resource type id (u16 in the KEY) */
-};
+} relic_bif_variable_resource;
 
-#define RELIC_BIF_BIF_SIZE 20
+#define RELIC_BIF_FILE_SIZE 20
 /** A whole BIF: header and variable resource table; the data follow (checked by runtime/formats/aurora/bif_archive.c). Model form: plain C values. */
-struct relic_bif_bif {
+typedef struct relic_bif_file {
     relic_bif_header header;
     relic_bif_variable_resource *variable_resources; /**< Variable resource table [count header.variable_resource_count] [at header.variable_table_offset] */
     size_t variable_resources_count; /**< number of elements in variable_resources */
-};
+} relic_bif_file;
 
 typedef struct relic_bif_header_view { const uint8_t *p; } relic_bif_header_view; /**< a validated header (20 bytes in the file), zero-copy */
-#define RELIC_BIF_HEADER_FILE_TYPE_OFFSET 0
+enum { RELIC_BIF_HEADER_FILE_TYPE_POS = 0, RELIC_BIF_HEADER_FILE_VERSION_POS = 4,
+       RELIC_BIF_HEADER_VARIABLE_RESOURCE_COUNT_POS = 8, RELIC_BIF_HEADER_FIXED_RESOURCE_COUNT_POS = 12,
+       RELIC_BIF_HEADER_VARIABLE_TABLE_OFFSET_POS = 16, }; /**< byte positions of the fields of header */
 #define RELIC_BIF_HEADER_FILE_TYPE_VALUE "BIFF"
 #define RELIC_BIF_HEADER_FILE_TYPE_LEN 4
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_bif_header_file_type(relic_bif_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_BIF_HEADER_FILE_VERSION_OFFSET 4
 #define RELIC_BIF_HEADER_FILE_VERSION_VALUE "V1  "
 #define RELIC_BIF_HEADER_FILE_VERSION_LEN 4
 /** file_version: 4 bytes, not NUL-terminated. */
 static inline const char *relic_bif_header_file_version(relic_bif_header_view v) { return (const char *)(v.p + 4); }
-#define RELIC_BIF_HEADER_VARIABLE_RESOURCE_COUNT_OFFSET 8
 static inline uint32_t relic_bif_header_variable_resource_count(relic_bif_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_BIF_HEADER_FIXED_RESOURCE_COUNT_OFFSET 12
 static inline uint32_t relic_bif_header_fixed_resource_count(relic_bif_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_BIF_HEADER_VARIABLE_TABLE_OFFSET_OFFSET 16
 static inline uint32_t relic_bif_header_variable_table_offset(relic_bif_header_view v) { return relic_load_u32le(v.p + 16); }
 
 typedef struct relic_bif_variable_resource_view { const uint8_t *p; } relic_bif_variable_resource_view; /**< a validated variable_resource (16 bytes in the file), zero-copy */
-#define RELIC_BIF_VARIABLE_RESOURCE_ID_OFFSET 0
+enum { RELIC_BIF_VARIABLE_RESOURCE_ID_POS = 0, RELIC_BIF_VARIABLE_RESOURCE_OFFSET_POS = 4,
+       RELIC_BIF_VARIABLE_RESOURCE_FILE_SIZE_POS = 8, RELIC_BIF_VARIABLE_RESOURCE_RES_TYPE_POS = 12, }; /**< byte positions of the fields of variable_resource */
 static inline uint32_t relic_bif_variable_resource_id(relic_bif_variable_resource_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_BIF_VARIABLE_RESOURCE_OFFSET_OFFSET 4
 static inline uint32_t relic_bif_variable_resource_offset(relic_bif_variable_resource_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_BIF_VARIABLE_RESOURCE_FILE_SIZE_OFFSET 8
 static inline uint32_t relic_bif_variable_resource_file_size(relic_bif_variable_resource_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_BIF_VARIABLE_RESOURCE_RES_TYPE_OFFSET 12
 static inline uint32_t relic_bif_variable_resource_res_type(relic_bif_variable_resource_view v) { return relic_load_u32le(v.p + 12); }
 
-typedef struct relic_bif_bif_view { const uint8_t *p; } relic_bif_bif_view; /**< a validated bif (20 bytes in the file), zero-copy */
-#define RELIC_BIF_BIF_HEADER_OFFSET 0
-static inline relic_bif_header_view relic_bif_bif_header(relic_bif_bif_view v) { relic_bif_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_bif_file_view { const uint8_t *p; } relic_bif_file_view; /**< a validated bif (20 bytes in the file), zero-copy */
+enum { RELIC_BIF_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of bif */
+static inline relic_bif_header_view relic_bif_file_header(relic_bif_file_view v) { relic_bif_header_view r = { v.p + 0 }; return r; }
 
 /** A validated bif file: the bytes, and where each top-level member lies.
  *  Only relic_bif_validate() fills one; its accessors then need no checks. */
 typedef struct relic_bif_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_bif_bif values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_bif_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *variable_resources; /**< start of variable_resources in base, NULL when absent */
     size_t variable_resources_count; /**< elements of variable_resources */
 } relic_bif_view;
 
 static inline relic_bif_header_view relic_bif_view_header(const relic_bif_view *v) { relic_bif_header_view r = { v->header }; return r; }
-/** Element i (< variable_resources_count) of variable_resources. */
-static inline relic_bif_variable_resource_view relic_bif_variable_resources_at(const relic_bif_view *v, size_t i) { relic_bif_variable_resource_view r = { v->variable_resources + 16 * i }; return r; }
+static inline relic_bif_variable_resource_view relic_bif_variable_resources_at(const relic_bif_view *v, size_t i) { relic_bif_variable_resource_view r = { v->variable_resources + 16 * i }; return r; } /**< element i (< variable_resources_count) */
 
 /** Validate size bytes at data as a whole bif file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -105,23 +96,23 @@ relic_status relic_bif_validate(const uint8_t *data, size_t size, relic_bif_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_bif_decode(const relic_bif_view *v, relic_arena *a, relic_bif_bif *out, relic_error *err);
+relic_status relic_bif_decode(const relic_bif_view *v, relic_arena *a, relic_bif_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_bif_write(const relic_bif_bif *m, relic_buf *out, relic_error *err);
+relic_status relic_bif_write(const relic_bif_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_bif_json_print(const relic_bif_bif *m, relic_buf *out, relic_error *err);
+relic_status relic_bif_json_print(const relic_bif_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_bif_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, relic_bif_bif *out, relic_error *err);
+relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, relic_bif_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

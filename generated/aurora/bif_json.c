@@ -24,17 +24,17 @@ static const relic_jt_field variable_resource_fields[] = {
 static const relic_jt_struct variable_resource_json = { variable_resource_fields, 4, sizeof(relic_bif_variable_resource), _Alignof(relic_bif_variable_resource), 0, NULL, NULL };
 
 static const relic_jt_field bif_fields[] = {
-    { "header", offsetof(relic_bif_bif, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "variable_resources", offsetof(relic_bif_bif, variable_resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bif_bif, variable_resources_count), &variable_resource_json, NULL, NULL },
+    { "header", offsetof(relic_bif_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "variable_resources", offsetof(relic_bif_file, variable_resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bif_file, variable_resources_count), &variable_resource_json, NULL, NULL },
 };
-static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_bif), _Alignof(relic_bif_bif), 0, "bif", NULL };
+static const relic_jt_struct bif_json = { bif_fields, 2, sizeof(relic_bif_file), _Alignof(relic_bif_file), 0, "bif", NULL };
 
-relic_status relic_bif_json_print(const relic_bif_bif *m, relic_buf *out, relic_error *err)
+relic_status relic_bif_json_print(const relic_bif_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&bif_json, m, out, err);
 }
 
-relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, relic_bif_bif *out, relic_error *err)
+relic_status relic_bif_json_read(const char *text, size_t len, relic_arena *a, relic_bif_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&bif_json, text, len, a, out, err);
 }

@@ -27,14 +27,14 @@ static const relic_mut_field fields_variable_resource[] = {
 };
 
 static const relic_mut_field fields_bif[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_bif_bif, header), 0, sizeof(relic_bif_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "variable_resources", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_bif_bif, variable_resources), offsetof(relic_bif_bif, variable_resources_count), sizeof(relic_bif_variable_resource), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_bif_file, header), 0, sizeof(relic_bif_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "variable_resources", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_bif_file, variable_resources), offsetof(relic_bif_file, variable_resources_count), sizeof(relic_bif_variable_resource), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "header", sizeof(relic_bif_header), fields_header, 5 },
     { "variable_resource", sizeof(relic_bif_variable_resource), fields_variable_resource, 4 },
-    { "bif", sizeof(relic_bif_bif), fields_bif, 2 },
+    { "bif", sizeof(relic_bif_file), fields_bif, 2 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -47,7 +47,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_bif_view v;
     relic_status st = relic_bif_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_bif_bif *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_bif_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_bif_decode(&v, a, m, err);
@@ -56,7 +56,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_bif_write((const relic_bif_bif *)model, out, err);
+    return relic_bif_write((const relic_bif_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -40,6 +40,7 @@ static const relic_gen_enum_item resource_type_names[] = {
 const char *relic_erf_resource_type_name(int64_t value) { return relic_gen_enum_name(resource_type_names, 75, value); }
 int relic_erf_resource_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(resource_type_names, 75, name, value); }
 
+_Static_assert(sizeof(relic_erf_header) == 160 && offsetof(relic_erf_header, file_version) == 4 && offsetof(relic_erf_header, language_count) == 8 && offsetof(relic_erf_header, localized_string_size) == 12 && offsetof(relic_erf_header, entry_count) == 16 && offsetof(relic_erf_header, offset_to_localized_string) == 20 && offsetof(relic_erf_header, offset_to_key_list) == 24 && offsetof(relic_erf_header, offset_to_resource_list) == 28 && offsetof(relic_erf_header, build_year) == 32 && offsetof(relic_erf_header, build_day) == 36 && offsetof(relic_erf_header, description_str_ref) == 40 && offsetof(relic_erf_header, reserved) == 44, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_erf_resource) == 8 && offsetof(relic_erf_resource, resource_size) == 4, "resource: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
@@ -48,32 +49,34 @@ typedef struct relic_erf_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_erf_erf *root;
+    relic_erf_file *root;
     relic_erf_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_erf_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_erf_rctx *c, uint64_t pos, relic_erf_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 160u)) return relic_gen_short(c->err, pos, c->size, "", "header", 160u);
     const uint8_t *p = c->base + pos;
-    memcpy(m->file_type, p + 0, 4);
-    m->file_version = relic_load_u32le(p + 4);
-    if (!relic_erf_version_known((int64_t)(m->file_version))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 4, "file_version", -1, "%lld is not a known version", (long long)(m->file_version));
-    m->language_count = relic_load_u32le(p + 8);
-    m->localized_string_size = relic_load_u32le(p + 12);
-    m->entry_count = relic_load_u32le(p + 16);
-    m->offset_to_localized_string = relic_load_u32le(p + 20);
-    m->offset_to_key_list = relic_load_u32le(p + 24);
-    m->offset_to_resource_list = relic_load_u32le(p + 28);
-    m->build_year = relic_load_u32le(p + 32);
-    m->build_day = relic_load_u32le(p + 36);
-    m->description_str_ref = relic_load_u32le(p + 40);
-    memcpy(m->reserved, p + 44, 116);
+    if (RELIC_GEN_LE) memcpy(m, p, 160u);
+    else {
+        memcpy(m->file_type, p + 0, 4);
+        m->file_version = relic_load_u32le(p + 4);
+        m->language_count = relic_load_u32le(p + 8);
+        m->localized_string_size = relic_load_u32le(p + 12);
+        m->entry_count = relic_load_u32le(p + 16);
+        m->offset_to_localized_string = relic_load_u32le(p + 20);
+        m->offset_to_key_list = relic_load_u32le(p + 24);
+        m->offset_to_resource_list = relic_load_u32le(p + 28);
+        m->build_year = relic_load_u32le(p + 32);
+        m->build_day = relic_load_u32le(p + 36);
+        m->description_str_ref = relic_load_u32le(p + 40);
+        memcpy(m->reserved, p + 44, 116);
+    }
+    if (!relic_erf_version_known((int64_t)(m->file_version))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 4, "file_version", -1, (int64_t)(m->file_version), "is not a known version");
     return RELIC_OK;
 }
 
-static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m)
+static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_localized_string *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -85,14 +88,14 @@ static relic_status rd_localized_string(relic_erf_rctx *c, uint64_t pos, uint64_
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->string_size), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
         m->text_count = (size_t)n;
-        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
+        if (dec && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m)
+static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, relic_erf_key *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -101,7 +104,7 @@ static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, 
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_add(INT64_C(16), relic_gen_mul(INT64_C(16), ((int64_t)(((int64_t)c->root->header.file_version) == INT64_C(825110870))))), 1u, 1u, c->size, "resref", &n, &bytes)) != RELIC_OK) return st;
         m->resref_count = (size_t)n;
-        if (c->arena && !(m->resref = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "resref"))) return RELIC_E_NOMEM;
+        if (dec && !(m->resref = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "resref"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "res_id", "res_id..unused", 8u);
@@ -112,22 +115,22 @@ static relic_status rd_key(relic_erf_rctx *c, uint64_t pos, uint64_t *size_out, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_resource(relic_erf_rctx *c, uint64_t pos, relic_erf_resource *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_resource(relic_erf_rctx *c, uint64_t pos, relic_erf_resource *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "resource", 8u);
     const uint8_t *p = c->base + pos;
     m->offset_to_resource = relic_load_u32le(p + 0);
     m->resource_size = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
     uint64_t len_localized_strings = 0;
+    if (!relic_gen_room(c->size, pos, 160u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 160u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* localized_strings */
         const int64_t at_ = ((int64_t)m->header.offset_to_localized_string);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 160, "localized_strings", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
@@ -139,13 +142,13 @@ static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
         uint64_t bytes = 0;
         m->localized_strings_count = (size_t)n;
         if (c->view) { c->view->localized_strings = c->base + at; c->view->localized_strings_count = (size_t)n; }
-        if (c->arena && n && !(m->localized_strings = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string), at, "localized_strings"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->localized_strings = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_localized_string), _Alignof(relic_erf_localized_string), at, "localized_strings"))) return RELIC_E_NOMEM;
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
                 relic_erf_localized_string e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_localized_string(c, q, &sz, &m->localized_strings[k]) : rd_localized_string(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_localized_string(c, q, &sz, &m->localized_strings[k], 1) : rd_localized_string(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "localized_strings", (int64_t)k);
                 q += sz;
             }
             bytes = q - at;
@@ -162,13 +165,13 @@ static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
         if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "keys", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
         m->keys_count = (size_t)n;
         if (c->view) { c->view->keys = c->base + at; c->view->keys_count = (size_t)n; }
-        if (c->arena && n && !(m->keys = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_key), _Alignof(relic_erf_key), at, "keys"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->keys = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_erf_key), _Alignof(relic_erf_key), at, "keys"))) return RELIC_E_NOMEM;
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
                 relic_erf_key e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_key(c, q, &sz, &m->keys[k]) : rd_key(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_key(c, q, &sz, &m->keys[k], 1) : rd_key(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
                 q += sz;
             }
         }
@@ -178,9 +181,9 @@ static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
         if ((st = relic_gen_place(c->err, pos + 160, ((int64_t)m->header.offset_to_resource_list), ((int64_t)m->header.entry_count), 1u, 8u, c->size, "resources", &at, &n, &bytes)) != RELIC_OK) return st;
         m->resources_count = (size_t)n;
         if (c->view) { c->view->resources = c->base + at; c->view->resources_count = (size_t)n; }
-        if (c->arena && n && !(m->resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_resource(c, at + k * 8u, &m->resources[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
+        if (dec && n && !(m->resources = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), at, "resources"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_resource(c, at + k * 8u, &m->resources[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "resources", (int64_t)k);
     }
     if ((uint64_t)m->header.localized_string_size != len_localized_strings) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.localized_string_size", "says size(localized_strings) = %llu but it is %llu", (unsigned long long)m->header.localized_string_size, (unsigned long long)len_localized_strings);
     return RELIC_OK;
@@ -188,25 +191,23 @@ static relic_status rd_erf(relic_erf_rctx *c, uint64_t pos, relic_erf_erf *m)
 
 relic_status relic_erf_validate(const uint8_t *data, size_t size, relic_erf_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_erf_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_erf(&c, 0, &out->values);
+    relic_status st = rd_erf(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_erf *out, relic_error *err)
+relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_erf_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_erf(&c, 0, out);
+    return rd_erf(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -214,15 +215,14 @@ relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf
 typedef struct relic_erf_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_erf_erf *root;
+    const relic_erf_file *root;
     uint64_t at[3], size[3]; /* placed members: 0 localized_strings 1 keys 2 resources */
 } relic_erf_wctx;
 
 static uint64_t sz_localized_string(const relic_erf_localized_string *m)
 {
     uint64_t t = 0;
-    t += 4u;
-    t += 4u;
+    t += 8u;
     t += ((uint64_t)m->text_count * 1u);
     return t;
 }
@@ -238,9 +238,7 @@ static uint64_t sz_key(const relic_erf_key *m)
 {
     uint64_t t = 0;
     t += ((uint64_t)m->resref_count * 1u);
-    t += 4u;
-    t += 2u;
-    t += 2u;
+    t += 8u;
     return t;
 }
 
@@ -312,7 +310,7 @@ static inline void put_resource(uint8_t *p, const relic_erf_resource *m)
     relic_store_u32le(p + 4, m->resource_size);
 }
 
-static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_erf(relic_erf_wctx *c, const relic_erf_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -352,12 +350,11 @@ static relic_status put_erf(relic_erf_wctx *c, const relic_erf_erf *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_erf_write(const relic_erf_erf *model, relic_buf *out, relic_error *err)
+relic_status relic_erf_write(const relic_erf_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_erf_erf copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_erf_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_erf_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -30,8 +30,7 @@ int relic_erf_version_from_name(const char *name, int64_t *value);
 static inline int relic_erf_version_known(int64_t value)
 {
     switch (value) {
-    case INT64_C(808333654):
-    case INT64_C(825110870):
+    case 808333654: case 825110870:
         return 1;
     default:
         return 0;
@@ -123,96 +122,24 @@ int relic_erf_resource_type_from_name(const char *name, int64_t *value);
 static inline int relic_erf_resource_type_known(int64_t value)
 {
     switch (value) {
-    case INT64_C(0):
-    case INT64_C(1):
-    case INT64_C(2):
-    case INT64_C(3):
-    case INT64_C(4):
-    case INT64_C(6):
-    case INT64_C(7):
-    case INT64_C(8):
-    case INT64_C(9):
-    case INT64_C(10):
-    case INT64_C(2000):
-    case INT64_C(2001):
-    case INT64_C(2002):
-    case INT64_C(2003):
-    case INT64_C(2005):
-    case INT64_C(2007):
-    case INT64_C(2008):
-    case INT64_C(2009):
-    case INT64_C(2010):
-    case INT64_C(2011):
-    case INT64_C(2012):
-    case INT64_C(2013):
-    case INT64_C(2014):
-    case INT64_C(2015):
-    case INT64_C(2016):
-    case INT64_C(2017):
-    case INT64_C(2018):
-    case INT64_C(2022):
-    case INT64_C(2023):
-    case INT64_C(2024):
-    case INT64_C(2025):
-    case INT64_C(2026):
-    case INT64_C(2027):
-    case INT64_C(2029):
-    case INT64_C(2030):
-    case INT64_C(2031):
-    case INT64_C(2032):
-    case INT64_C(2033):
-    case INT64_C(2034):
-    case INT64_C(2035):
-    case INT64_C(2036):
-    case INT64_C(2037):
-    case INT64_C(2038):
-    case INT64_C(2039):
-    case INT64_C(2040):
-    case INT64_C(2041):
-    case INT64_C(2042):
-    case INT64_C(2043):
-    case INT64_C(2044):
-    case INT64_C(2045):
-    case INT64_C(2046):
-    case INT64_C(2047):
-    case INT64_C(2048):
-    case INT64_C(2049):
-    case INT64_C(2050):
-    case INT64_C(2051):
-    case INT64_C(2052):
-    case INT64_C(2053):
-    case INT64_C(2054):
-    case INT64_C(2055):
-    case INT64_C(2056):
-    case INT64_C(2057):
-    case INT64_C(2058):
-    case INT64_C(2059):
-    case INT64_C(2060):
-    case INT64_C(2061):
-    case INT64_C(2062):
-    case INT64_C(2063):
-    case INT64_C(2064):
-    case INT64_C(2065):
-    case INT64_C(2066):
-    case INT64_C(9996):
-    case INT64_C(9997):
-    case INT64_C(9998):
-    case INT64_C(9999):
+    case 0: case 1: case 2: case 3: case 4: case 6: case 7: case 8: case 9: case 10: case 2000:
+    case 2001: case 2002: case 2003: case 2005: case 2007: case 2008: case 2009: case 2010:
+    case 2011: case 2012: case 2013: case 2014: case 2015: case 2016: case 2017: case 2018:
+    case 2022: case 2023: case 2024: case 2025: case 2026: case 2027: case 2029: case 2030:
+    case 2031: case 2032: case 2033: case 2034: case 2035: case 2036: case 2037: case 2038:
+    case 2039: case 2040: case 2041: case 2042: case 2043: case 2044: case 2045: case 2046:
+    case 2047: case 2048: case 2049: case 2050: case 2051: case 2052: case 2053: case 2054:
+    case 2055: case 2056: case 2057: case 2058: case 2059: case 2060: case 2061: case 2062:
+    case 2063: case 2064: case 2065: case 2066: case 9996: case 9997: case 9998: case 9999:
         return 1;
     default:
         return 0;
     }
 }
 
-typedef struct relic_erf_header relic_erf_header;
-typedef struct relic_erf_localized_string relic_erf_localized_string;
-typedef struct relic_erf_key relic_erf_key;
-typedef struct relic_erf_resource relic_erf_resource;
-typedef struct relic_erf_erf relic_erf_erf;
-
 #define RELIC_ERF_HEADER_SIZE 160
 /** ERF header (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim). Model form: plain C values. */
-struct relic_erf_header {
+typedef struct relic_erf_header {
     char file_type[4]; /**< FileType: "ERF ", "MOD ", "HAK ", "SAV " or "NWM " */
     uint32_t file_version; /**< FileVersion: "V1.0" or "V1.1" [enum version] */
     uint32_t language_count; /**< LanguageCount: number of localized description strings [derived: count(localized_strings), filled by the writer] */
@@ -225,35 +152,35 @@ struct relic_erf_header {
     uint32_t build_day; /**< BuildDay: days since 1 January, 0-based */
     uint32_t description_str_ref; /**< DescriptionStrRef: TLK string of the description; 0 or 0xFFFFFFFF when none */
     uint8_t reserved[116]; /**< Reserved; zero in real files */
-};
+} relic_erf_header;
 
 /** One localized description string (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim): not NUL-terminated in .mod files, NUL-terminated in .erf/.hak by the spec, so its size is authoritative. Model form: plain C values; its size in the file varies. */
-struct relic_erf_localized_string {
+typedef struct relic_erf_localized_string {
     uint32_t language_id; /**< Language id: language * 2 + gender */
     uint32_t string_size; /**< Byte size of the text [derived: size(text), filled by the writer] */
     uint8_t *text; /**< Text in the game's code page [count string_size] */
     size_t text_count; /**< number of elements in text */
-};
+} relic_erf_localized_string;
 
 /** A key: the resource's name and type (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim); 24 bytes in V1.0, 40 in V1.1. Model form: plain C values; its size in the file varies. */
-struct relic_erf_key {
+typedef struct relic_erf_key {
     char *resref; /**< ResRef: lower-case name, NUL-padded, no terminator at full length (16 characters in V1.0, 32 in V1.1) [count 16 + 16 * (header.file_version == 0x312E3156)] */
     size_t resref_count; /**< number of elements in resref */
     uint32_t res_id; /**< ResID: the key's index in real files */
     uint16_t res_type; /**< ResType: resource type id [enum resource_type] */
     uint16_t unused; /**< Unused; zero in real files */
-};
+} relic_erf_key;
 
 #define RELIC_ERF_RESOURCE_SIZE 8
 /** A resource list entry, in key order (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim). Model form: plain C values. */
-struct relic_erf_resource {
+typedef struct relic_erf_resource {
     uint32_t offset_to_resource; /**< Byte offset of the resource data from the start of the file */
     uint32_t resource_size; /**< Byte size of the resource data */
-};
+} relic_erf_resource;
 
-#define RELIC_ERF_ERF_SIZE 160
+#define RELIC_ERF_FILE_SIZE 160
 /** A whole ERF: header, then the three lists placed by its offsets; the resource data follow, placed by the resource list (checked by runtime/formats/aurora/erf_archive.c). Model form: plain C values. */
-struct relic_erf_erf {
+typedef struct relic_erf_file {
     relic_erf_header header;
     relic_erf_localized_string *localized_strings; /**< Localized description strings [count header.language_count] [at header.offset_to_localized_string] */
     size_t localized_strings_count; /**< number of elements in localized_strings */
@@ -261,52 +188,45 @@ struct relic_erf_erf {
     size_t keys_count; /**< number of elements in keys */
     relic_erf_resource *resources; /**< Resource list, one entry per key [count header.entry_count] [at header.offset_to_resource_list] */
     size_t resources_count; /**< number of elements in resources */
-};
+} relic_erf_file;
 
 typedef struct relic_erf_header_view { const uint8_t *p; } relic_erf_header_view; /**< a validated header (160 bytes in the file), zero-copy */
-#define RELIC_ERF_HEADER_FILE_TYPE_OFFSET 0
+enum { RELIC_ERF_HEADER_FILE_TYPE_POS = 0, RELIC_ERF_HEADER_FILE_VERSION_POS = 4,
+       RELIC_ERF_HEADER_LANGUAGE_COUNT_POS = 8, RELIC_ERF_HEADER_LOCALIZED_STRING_SIZE_POS = 12,
+       RELIC_ERF_HEADER_ENTRY_COUNT_POS = 16, RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_POS = 20,
+       RELIC_ERF_HEADER_OFFSET_TO_KEY_LIST_POS = 24, RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_POS = 28,
+       RELIC_ERF_HEADER_BUILD_YEAR_POS = 32, RELIC_ERF_HEADER_BUILD_DAY_POS = 36,
+       RELIC_ERF_HEADER_DESCRIPTION_STR_REF_POS = 40, RELIC_ERF_HEADER_RESERVED_POS = 44, }; /**< byte positions of the fields of header */
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_erf_header_file_type(relic_erf_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_ERF_HEADER_FILE_VERSION_OFFSET 4
 static inline uint32_t relic_erf_header_file_version(relic_erf_header_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_ERF_HEADER_LANGUAGE_COUNT_OFFSET 8
 static inline uint32_t relic_erf_header_language_count(relic_erf_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_ERF_HEADER_LOCALIZED_STRING_SIZE_OFFSET 12
 static inline uint32_t relic_erf_header_localized_string_size(relic_erf_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_ERF_HEADER_ENTRY_COUNT_OFFSET 16
 static inline uint32_t relic_erf_header_entry_count(relic_erf_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_OFFSET 20
 static inline uint32_t relic_erf_header_offset_to_localized_string(relic_erf_header_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_ERF_HEADER_OFFSET_TO_KEY_LIST_OFFSET 24
 static inline uint32_t relic_erf_header_offset_to_key_list(relic_erf_header_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_OFFSET 28
 static inline uint32_t relic_erf_header_offset_to_resource_list(relic_erf_header_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_ERF_HEADER_BUILD_YEAR_OFFSET 32
 static inline uint32_t relic_erf_header_build_year(relic_erf_header_view v) { return relic_load_u32le(v.p + 32); }
-#define RELIC_ERF_HEADER_BUILD_DAY_OFFSET 36
 static inline uint32_t relic_erf_header_build_day(relic_erf_header_view v) { return relic_load_u32le(v.p + 36); }
-#define RELIC_ERF_HEADER_DESCRIPTION_STR_REF_OFFSET 40
 static inline uint32_t relic_erf_header_description_str_ref(relic_erf_header_view v) { return relic_load_u32le(v.p + 40); }
-#define RELIC_ERF_HEADER_RESERVED_OFFSET 44
 /** reserved: 116 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_erf_header_reserved(relic_erf_header_view v) { return (const uint8_t *)(v.p + 44); }
 
 typedef struct relic_erf_resource_view { const uint8_t *p; } relic_erf_resource_view; /**< a validated resource (8 bytes in the file), zero-copy */
-#define RELIC_ERF_RESOURCE_OFFSET_TO_RESOURCE_OFFSET 0
+enum { RELIC_ERF_RESOURCE_OFFSET_TO_RESOURCE_POS = 0, RELIC_ERF_RESOURCE_RESOURCE_SIZE_POS = 4, }; /**< byte positions of the fields of resource */
 static inline uint32_t relic_erf_resource_offset_to_resource(relic_erf_resource_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_ERF_RESOURCE_RESOURCE_SIZE_OFFSET 4
 static inline uint32_t relic_erf_resource_resource_size(relic_erf_resource_view v) { return relic_load_u32le(v.p + 4); }
 
-typedef struct relic_erf_erf_view { const uint8_t *p; } relic_erf_erf_view; /**< a validated erf (160 bytes in the file), zero-copy */
-#define RELIC_ERF_ERF_HEADER_OFFSET 0
-static inline relic_erf_header_view relic_erf_erf_header(relic_erf_erf_view v) { relic_erf_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_erf_file_view { const uint8_t *p; } relic_erf_file_view; /**< a validated erf (160 bytes in the file), zero-copy */
+enum { RELIC_ERF_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of erf */
+static inline relic_erf_header_view relic_erf_file_header(relic_erf_file_view v) { relic_erf_header_view r = { v.p + 0 }; return r; }
 
 /** A validated erf file: the bytes, and where each top-level member lies.
  *  Only relic_erf_validate() fills one; its accessors then need no checks. */
 typedef struct relic_erf_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_erf_erf values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_erf_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *localized_strings; /**< start of localized_strings in base, NULL when absent */
     size_t localized_strings_count; /**< elements of localized_strings */
@@ -317,8 +237,7 @@ typedef struct relic_erf_view {
 } relic_erf_view;
 
 static inline relic_erf_header_view relic_erf_view_header(const relic_erf_view *v) { relic_erf_header_view r = { v->header }; return r; }
-/** Element i (< resources_count) of resources. */
-static inline relic_erf_resource_view relic_erf_resources_at(const relic_erf_view *v, size_t i) { relic_erf_resource_view r = { v->resources + 8 * i }; return r; }
+static inline relic_erf_resource_view relic_erf_resources_at(const relic_erf_view *v, size_t i) { relic_erf_resource_view r = { v->resources + 8 * i }; return r; } /**< element i (< resources_count) */
 
 /** Validate size bytes at data as a whole erf file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -329,23 +248,23 @@ relic_status relic_erf_validate(const uint8_t *data, size_t size, relic_erf_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_erf *out, relic_error *err);
+relic_status relic_erf_decode(const relic_erf_view *v, relic_arena *a, relic_erf_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_erf_write(const relic_erf_erf *m, relic_buf *out, relic_error *err);
+relic_status relic_erf_write(const relic_erf_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_erf_json_print(const relic_erf_erf *m, relic_buf *out, relic_error *err);
+relic_status relic_erf_json_print(const relic_erf_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_erf_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_erf *out, relic_error *err);
+relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

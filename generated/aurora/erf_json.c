@@ -44,19 +44,19 @@ static const relic_jt_field resource_fields[] = {
 static const relic_jt_struct resource_json = { resource_fields, 2, sizeof(relic_erf_resource), _Alignof(relic_erf_resource), 0, NULL, NULL };
 
 static const relic_jt_field erf_fields[] = {
-    { "header", offsetof(relic_erf_erf, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "localized_strings", offsetof(relic_erf_erf, localized_strings), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_erf, localized_strings_count), &localized_string_json, NULL, NULL },
-    { "keys", offsetof(relic_erf_erf, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_erf, keys_count), &key_json, NULL, NULL },
-    { "resources", offsetof(relic_erf_erf, resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_erf, resources_count), &resource_json, NULL, NULL },
+    { "header", offsetof(relic_erf_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "localized_strings", offsetof(relic_erf_file, localized_strings), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, localized_strings_count), &localized_string_json, NULL, NULL },
+    { "keys", offsetof(relic_erf_file, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, keys_count), &key_json, NULL, NULL },
+    { "resources", offsetof(relic_erf_file, resources), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_erf_file, resources_count), &resource_json, NULL, NULL },
 };
-static const relic_jt_struct erf_json = { erf_fields, 4, sizeof(relic_erf_erf), _Alignof(relic_erf_erf), 0, "erf", NULL };
+static const relic_jt_struct erf_json = { erf_fields, 4, sizeof(relic_erf_file), _Alignof(relic_erf_file), 0, "erf", NULL };
 
-relic_status relic_erf_json_print(const relic_erf_erf *m, relic_buf *out, relic_error *err)
+relic_status relic_erf_json_print(const relic_erf_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&erf_json, m, out, err);
 }
 
-relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_erf *out, relic_error *err)
+relic_status relic_erf_json_read(const char *text, size_t len, relic_arena *a, relic_erf_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&erf_json, text, len, a, out, err);
 }

@@ -47,10 +47,10 @@ static const relic_mut_field fields_resource[] = {
 };
 
 static const relic_mut_field fields_erf[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_erf_erf, header), 0, sizeof(relic_erf_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "localized_strings", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_erf_erf, localized_strings), offsetof(relic_erf_erf, localized_strings_count), sizeof(relic_erf_localized_string), NULL, 0, 0, 0, 0, 0, 0 },
-    { "keys", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 2, 1u, offsetof(relic_erf_erf, keys), offsetof(relic_erf_erf, keys_count), sizeof(relic_erf_key), NULL, 0, 0, 0, 0, 0, 0 },
-    { "resources", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 2, 1u, offsetof(relic_erf_erf, resources), offsetof(relic_erf_erf, resources_count), sizeof(relic_erf_resource), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_erf_file, header), 0, sizeof(relic_erf_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "localized_strings", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_erf_file, localized_strings), offsetof(relic_erf_file, localized_strings_count), sizeof(relic_erf_localized_string), NULL, 0, 0, 0, 0, 0, 0 },
+    { "keys", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 2, 1u, offsetof(relic_erf_file, keys), offsetof(relic_erf_file, keys_count), sizeof(relic_erf_key), NULL, 0, 0, 0, 0, 0, 0 },
+    { "resources", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 2, 1u, offsetof(relic_erf_file, resources), offsetof(relic_erf_file, resources_count), sizeof(relic_erf_resource), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
@@ -58,7 +58,7 @@ static const relic_mut_struct structs[] = {
     { "localized_string", sizeof(relic_erf_localized_string), fields_localized_string, 3 },
     { "key", sizeof(relic_erf_key), fields_key, 4 },
     { "resource", sizeof(relic_erf_resource), fields_resource, 2 },
-    { "erf", sizeof(relic_erf_erf), fields_erf, 4 },
+    { "erf", sizeof(relic_erf_file), fields_erf, 4 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -75,7 +75,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_erf_view v;
     relic_status st = relic_erf_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_erf_erf *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_erf_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_erf_decode(&v, a, m, err);
@@ -84,7 +84,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_erf_write((const relic_erf_erf *)model, out, err);
+    return relic_erf_write((const relic_erf_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

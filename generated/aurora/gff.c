@@ -27,9 +27,10 @@ static const relic_gen_enum_item field_type_names[] = {
 const char *relic_gff_field_type_name(int64_t value) { return relic_gen_enum_name(field_type_names, 18, value); }
 int relic_gff_field_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(field_type_names, 18, name, value); }
 
-_Static_assert(sizeof(relic_gff_gff_struct) == 12 && offsetof(relic_gff_gff_struct, data_or_data_offset) == 4 && offsetof(relic_gff_gff_struct, field_count) == 8, "gff_struct: C layout is file layout (arrays are copied with memcpy)");
-_Static_assert(sizeof(relic_gff_gff_field) == 12 && offsetof(relic_gff_gff_field, label_index) == 4 && offsetof(relic_gff_gff_field, data_or_data_offset) == 8, "gff_field: C layout is file layout (arrays are copied with memcpy)");
-_Static_assert(sizeof(relic_gff_gff_label) == 16, "gff_label: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_header) == 56 && offsetof(relic_gff_header, file_version) == 4 && offsetof(relic_gff_header, struct_offset) == 8 && offsetof(relic_gff_header, struct_count) == 12 && offsetof(relic_gff_header, field_offset) == 16 && offsetof(relic_gff_header, field_count) == 20 && offsetof(relic_gff_header, label_offset) == 24 && offsetof(relic_gff_header, label_count) == 28 && offsetof(relic_gff_header, field_data_offset) == 32 && offsetof(relic_gff_header, field_data_count) == 36 && offsetof(relic_gff_header, field_indices_offset) == 40 && offsetof(relic_gff_header, field_indices_count) == 44 && offsetof(relic_gff_header, list_indices_offset) == 48 && offsetof(relic_gff_header, list_indices_count) == 52, "header: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_struct) == 12 && offsetof(relic_gff_struct, data_or_data_offset) == 4 && offsetof(relic_gff_struct, field_count) == 8, "gff_struct: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_field) == 12 && offsetof(relic_gff_field, label_index) == 4 && offsetof(relic_gff_field, data_or_data_offset) == 8, "gff_field: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_gff_label) == 16, "gff_label: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -37,151 +38,149 @@ typedef struct relic_gff_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_gff_gff *root;
+    relic_gff_file *root;
     relic_gff_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_gff_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_gff_rctx *c, uint64_t pos, relic_gff_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_gff_rctx *c, uint64_t pos, relic_gff_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "header", 56u);
     const uint8_t *p = c->base + pos;
-    memcpy(m->file_type, p + 0, 4);
-    memcpy(m->file_version, p + 4, 4);
+    if (RELIC_GEN_LE) memcpy(m, p, 56u);
+    else {
+        memcpy(m->file_type, p + 0, 4);
+        memcpy(m->file_version, p + 4, 4);
+        m->struct_offset = relic_load_u32le(p + 8);
+        m->struct_count = relic_load_u32le(p + 12);
+        m->field_offset = relic_load_u32le(p + 16);
+        m->field_count = relic_load_u32le(p + 20);
+        m->label_offset = relic_load_u32le(p + 24);
+        m->label_count = relic_load_u32le(p + 28);
+        m->field_data_offset = relic_load_u32le(p + 32);
+        m->field_data_count = relic_load_u32le(p + 36);
+        m->field_indices_offset = relic_load_u32le(p + 40);
+        m->field_indices_count = relic_load_u32le(p + 44);
+        m->list_indices_offset = relic_load_u32le(p + 48);
+        m->list_indices_count = relic_load_u32le(p + 52);
+    }
     if (memcmp(m->file_version, "V3.2", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 4, "file_version", -1, "expected \"V3.2\"");
-    m->struct_offset = relic_load_u32le(p + 8);
-    m->struct_count = relic_load_u32le(p + 12);
-    m->field_offset = relic_load_u32le(p + 16);
-    m->field_count = relic_load_u32le(p + 20);
-    m->label_offset = relic_load_u32le(p + 24);
-    m->label_count = relic_load_u32le(p + 28);
-    m->field_data_offset = relic_load_u32le(p + 32);
-    m->field_data_count = relic_load_u32le(p + 36);
-    m->field_indices_offset = relic_load_u32le(p + 40);
-    m->field_indices_count = relic_load_u32le(p + 44);
-    m->list_indices_offset = relic_load_u32le(p + 48);
-    m->list_indices_count = relic_load_u32le(p + 52);
     if (!(((int64_t)(relic_gen_mod(((int64_t)m->field_indices_count), INT64_C(4)) == INT64_C(0))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: field_indices_count %% 4 == 0 (the field-indices size is not a multiple of 4)");
     if (!(((int64_t)(relic_gen_mod(((int64_t)m->list_indices_count), INT64_C(4)) == INT64_C(0))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: list_indices_count %% 4 == 0 (the list-indices size is not a multiple of 4)");
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_struct *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_struct(relic_gff_rctx *c, uint64_t pos, relic_gff_struct *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "gff_struct", 12u);
     const uint8_t *p = c->base + pos;
     m->id = relic_load_u32le(p + 0);
     m->data_or_data_offset = relic_load_u32le(p + 4);
     m->field_count = relic_load_u32le(p + 8);
-    { const int64_t it = (int64_t)(m->field_count); if (!(((int64_t)((it) <= ((int64_t)c->root->header.field_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 8, "field_count", -1, "%lld fails check it <= header.field_count", (long long)it); }
+    { const int64_t it = (int64_t)(m->field_count); if (!(((int64_t)((it) <= ((int64_t)c->root->header.field_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + 8, "field_count", -1, it, "fails check it <= header.field_count"); }
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_field *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_field(relic_gff_rctx *c, uint64_t pos, relic_gff_field *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "gff_field", 12u);
     const uint8_t *p = c->base + pos;
     m->type = relic_load_u32le(p + 0);
-    if (!relic_gff_field_type_known((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "type", -1, "%lld is not a known field_type", (long long)(m->type));
+    if (!relic_gff_field_type_known((int64_t)(m->type))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos, "type", -1, (int64_t)(m->type), "is not a known field_type");
     m->label_index = relic_load_u32le(p + 4);
-    { const int64_t it = (int64_t)(m->label_index); if (!(((int64_t)((it) < ((int64_t)c->root->header.label_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 4, "label_index", -1, "%lld fails check it < header.label_count", (long long)it); }
+    { const int64_t it = (int64_t)(m->label_index); if (!(((int64_t)((it) < ((int64_t)c->root->header.label_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + 4, "label_index", -1, it, "fails check it < header.label_count"); }
     m->data_or_data_offset = relic_load_u32le(p + 8);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_label(relic_gff_rctx *c, uint64_t pos, relic_gff_gff_label *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff_label(relic_gff_rctx *c, uint64_t pos, relic_gff_label *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "gff_label", 16u);
     const uint8_t *p = c->base + pos;
     memcpy(m->name, p + 0, 16);
     return RELIC_OK;
 }
 
-static relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_gff *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_gff(relic_gff_rctx *c, uint64_t pos, relic_gff_file *m, const int dec)
 {
     relic_status st;
+    if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 56u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* structs */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.struct_offset), ((int64_t)m->header.struct_count), 1u, 12u, c->size, "structs", &at, &n, &bytes)) != RELIC_OK) return st;
         m->structs_count = (size_t)n;
         if (c->view) { c->view->structs = c->base + at; c->view->structs_count = (size_t)n; }
-        if (c->arena && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_struct), _Alignof(relic_gff_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
-            relic_gff_gff_struct e;
-            if ((st = rd_gff_struct(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
+        if (dec && n && !(m->structs = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), at, "structs"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
+            relic_gff_struct e;
+            if ((st = rd_gff_struct(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_gff_struct(c, at + k * 12u, &m->structs[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
+            if ((st = rd_gff_struct(c, at + k * 12u, &m->structs[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "structs", (int64_t)k);
     }
     { /* fields */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_offset), ((int64_t)m->header.field_count), 1u, 12u, c->size, "fields", &at, &n, &bytes)) != RELIC_OK) return st;
         m->fields_count = (size_t)n;
         if (c->view) { c->view->fields = c->base + at; c->view->fields_count = (size_t)n; }
-        if (c->arena && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_field), _Alignof(relic_gff_gff_field), at, "fields"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
-            relic_gff_gff_field e;
-            if ((st = rd_gff_field(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
+        if (dec && n && !(m->fields = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_field), _Alignof(relic_gff_field), at, "fields"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
+            relic_gff_field e;
+            if ((st = rd_gff_field(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_gff_field(c, at + k * 12u, &m->fields[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
+            if ((st = rd_gff_field(c, at + k * 12u, &m->fields[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "fields", (int64_t)k);
     }
     { /* labels */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.label_offset), ((int64_t)m->header.label_count), 1u, 16u, c->size, "labels", &at, &n, &bytes)) != RELIC_OK) return st;
         m->labels_count = (size_t)n;
         if (c->view) { c->view->labels = c->base + at; c->view->labels_count = (size_t)n; }
-        if (c->arena && n && !(m->labels = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_gff_label), _Alignof(relic_gff_gff_label), at, "labels"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_gff_label(c, at + k * 16u, &m->labels[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "labels", (int64_t)k);
+        if (dec && n && !(m->labels = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_gff_label), _Alignof(relic_gff_label), at, "labels"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_gff_label(c, at + k * 16u, &m->labels[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "labels", (int64_t)k);
     }
     { /* field_data */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_data_offset), ((int64_t)m->header.field_data_count), 1u, 1u, c->size, "field_data", &at, &n, &bytes)) != RELIC_OK) return st;
         m->field_data_count = (size_t)n;
         if (c->view) { c->view->field_data = c->base + at; c->view->field_data_count = (size_t)n; }
-        if (c->arena && n && !(m->field_data = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint8_t), _Alignof(uint8_t), at, "field_data"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->field_data = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint8_t), _Alignof(uint8_t), at, "field_data"))) return RELIC_E_NOMEM;
     }
     { /* field_indices */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.field_indices_offset), relic_gen_div(((int64_t)m->header.field_indices_count), INT64_C(4)), 1u, 4u, c->size, "field_indices", &at, &n, &bytes)) != RELIC_OK) return st;
         m->field_indices_count = (size_t)n;
         if (c->view) { c->view->field_indices = c->base + at; c->view->field_indices_count = (size_t)n; }
-        if (c->arena && n && !(m->field_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "field_indices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->field_indices[k] = relic_load_u32le(c->base + at + k * 4);
+        if (dec && n && !(m->field_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "field_indices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->field_indices[k] = relic_load_u32le(c->base + at + k * 4);
     }
     { /* list_indices */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 56, ((int64_t)m->header.list_indices_offset), relic_gen_div(((int64_t)m->header.list_indices_count), INT64_C(4)), 1u, 4u, c->size, "list_indices", &at, &n, &bytes)) != RELIC_OK) return st;
         m->list_indices_count = (size_t)n;
         if (c->view) { c->view->list_indices = c->base + at; c->view->list_indices_count = (size_t)n; }
-        if (c->arena && n && !(m->list_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "list_indices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->list_indices[k] = relic_load_u32le(c->base + at + k * 4);
+        if (dec && n && !(m->list_indices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "list_indices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->list_indices[k] = relic_load_u32le(c->base + at + k * 4);
     }
     return RELIC_OK;
 }
 
 relic_status relic_gff_validate(const uint8_t *data, size_t size, relic_gff_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_gff_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_gff(&c, 0, &out->values);
+    relic_status st = rd_gff(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff_gff *out, relic_error *err)
+relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_gff_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_gff(&c, 0, out);
+    return rd_gff(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -189,7 +188,7 @@ relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff
 typedef struct relic_gff_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_gff_gff *root;
+    const relic_gff_file *root;
     uint64_t at[6], size[6]; /* placed members: 0 structs 1 fields 2 labels 3 field_data 4 field_indices 5 list_indices */
 } relic_gff_wctx;
 
@@ -211,26 +210,26 @@ static inline void put_header(uint8_t *p, const relic_gff_header *m)
     relic_store_u32le(p + 52, m->list_indices_count);
 }
 
-static inline void put_gff_struct(uint8_t *p, const relic_gff_gff_struct *m)
+static inline void put_gff_struct(uint8_t *p, const relic_gff_struct *m)
 {
     relic_store_u32le(p + 0, m->id);
     relic_store_u32le(p + 4, m->data_or_data_offset);
     relic_store_u32le(p + 8, m->field_count);
 }
 
-static inline void put_gff_field(uint8_t *p, const relic_gff_gff_field *m)
+static inline void put_gff_field(uint8_t *p, const relic_gff_field *m)
 {
     relic_store_u32le(p + 0, m->type);
     relic_store_u32le(p + 4, m->label_index);
     relic_store_u32le(p + 8, m->data_or_data_offset);
 }
 
-static inline void put_gff_label(uint8_t *p, const relic_gff_gff_label *m)
+static inline void put_gff_label(uint8_t *p, const relic_gff_label *m)
 {
     memcpy(p + 0, m->name, 16);
 }
 
-static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_gff(relic_gff_wctx *c, const relic_gff_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     put_header(c->base + pos, &m->header);
@@ -279,12 +278,11 @@ static relic_status put_gff(relic_gff_wctx *c, const relic_gff_gff *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_gff_write(const relic_gff_gff *model, relic_buf *out, relic_error *err)
+relic_status relic_gff_write(const relic_gff_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_gff_gff copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_gff_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_gff_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

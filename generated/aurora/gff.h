@@ -45,15 +45,9 @@ int relic_gff_field_type_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in field_type. */
 static inline int relic_gff_field_type_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(17); }
 
-typedef struct relic_gff_header relic_gff_header;
-typedef struct relic_gff_gff_struct relic_gff_gff_struct;
-typedef struct relic_gff_gff_field relic_gff_gff_field;
-typedef struct relic_gff_gff_label relic_gff_gff_label;
-typedef struct relic_gff_gff relic_gff_gff;
-
 #define RELIC_GFF_HEADER_SIZE 56
 /** GFF header: file type, version, and the offset and size of each of the six arrays (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim). Model form: plain C values. */
-struct relic_gff_header {
+typedef struct relic_gff_header {
     char file_type[4]; /**< FileType: the resource type, by convention a 3-letter extension and a space ("UTC ") */
     char file_version[4]; /**< FileVersion: must be exactly "V3.2" [constant "V3.2"] */
     uint32_t struct_offset; /**< StructOffset: byte offset of the struct array [derived: offset(structs), filled by the writer] */
@@ -68,39 +62,39 @@ struct relic_gff_header {
     uint32_t field_indices_count; /**< FieldIndicesCount: size of the field-indices array in bytes (4 per index) [derived: size(field_indices), filled by the writer] */
     uint32_t list_indices_offset; /**< ListIndicesOffset: byte offset of the list-indices array [derived: offset(list_indices), filled by the writer] */
     uint32_t list_indices_count; /**< ListIndicesCount: size of the list-indices array in bytes (4 per u32) [derived: size(list_indices), filled by the writer] */
-};
+} relic_gff_header;
 
-#define RELIC_GFF_GFF_STRUCT_SIZE 12
+#define RELIC_GFF_STRUCT_SIZE 12
 /** A struct: its id, and where its fields are (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim). Model form: plain C values. */
-struct relic_gff_gff_struct {
+typedef struct relic_gff_struct {
     uint32_t id; /**< Struct type id (programmer-defined; 0xFFFFFFFF for the top-level struct) */
     uint32_t data_or_data_offset; /**< One field: that field's index; several: byte offset into the field-indices array; none: ignored (real files store 0xFFFFFFFF) */
     uint32_t field_count; /**< Number of fields of this struct (at most the file's field count) [check it <= header.field_count] */
-};
+} relic_gff_struct;
 
-#define RELIC_GFF_GFF_FIELD_SIZE 12
+#define RELIC_GFF_FIELD_SIZE 12
 /** A field: its type, its label, and its value or where the value is (xoreos, src/aurora/gff3file.cpp, src/aurora/gff3file.h; neverwinter.nim, gff.nim). Model form: plain C values. */
-struct relic_gff_gff_field {
+typedef struct relic_gff_field {
     uint32_t type; /**< Field type id 0-17 [enum field_type] */
     uint32_t label_index; /**< Index into the label array [check it < header.label_count] */
     uint32_t data_or_data_offset; /**< Inline value (types 0-5 and 8, low bytes first), byte offset into field data (6, 7, 9-13, 16, 17), struct index (14), or byte offset into the list indices (15) */
-};
+} relic_gff_field;
 
-#define RELIC_GFF_GFF_LABEL_SIZE 16
+#define RELIC_GFF_LABEL_SIZE 16
 /** A field label: up to 16 ASCII characters, NUL-padded, no terminator at full length. Model form: plain C values. */
-struct relic_gff_gff_label {
+typedef struct relic_gff_label {
     char name[16]; /**< Label text */
-};
+} relic_gff_label;
 
-#define RELIC_GFF_GFF_SIZE 56
+#define RELIC_GFF_FILE_SIZE 56
 /** A whole GFF file: the header and six arrays placed by its offsets. Real files lay them out contiguously in this order from byte 56 (nwn-lib-d, gff.d; xoreos, gff3writer.cpp). Model form: plain C values. */
-struct relic_gff_gff {
+typedef struct relic_gff_file {
     relic_gff_header header;
-    relic_gff_gff_struct *structs; /**< Structs; struct 0 is the top-level struct [count header.struct_count] [at header.struct_offset] */
+    relic_gff_struct *structs; /**< Structs; struct 0 is the top-level struct [count header.struct_count] [at header.struct_offset] */
     size_t structs_count; /**< number of elements in structs */
-    relic_gff_gff_field *fields; /**< Fields [count header.field_count] [at header.field_offset] */
+    relic_gff_field *fields; /**< Fields [count header.field_count] [at header.field_offset] */
     size_t fields_count; /**< number of elements in fields */
-    relic_gff_gff_label *labels; /**< Labels, unique, in first-use order [count header.label_count] [at header.label_offset] */
+    relic_gff_label *labels; /**< Labels, unique, in first-use order [count header.label_count] [at header.label_offset] */
     size_t labels_count; /**< number of elements in labels */
     uint8_t *field_data; /**< Field data: values of the complex types [count header.field_data_count] [at header.field_data_offset] */
     size_t field_data_count; /**< number of elements in field_data */
@@ -108,73 +102,64 @@ struct relic_gff_gff {
     size_t field_indices_count; /**< number of elements in field_indices */
     uint32_t *list_indices; /**< List indices: records of {count, count struct indices} [count header.list_indices_count / 4] [at header.list_indices_offset] */
     size_t list_indices_count; /**< number of elements in list_indices */
-};
+} relic_gff_file;
 
 typedef struct relic_gff_header_view { const uint8_t *p; } relic_gff_header_view; /**< a validated header (56 bytes in the file), zero-copy */
-#define RELIC_GFF_HEADER_FILE_TYPE_OFFSET 0
+enum { RELIC_GFF_HEADER_FILE_TYPE_POS = 0, RELIC_GFF_HEADER_FILE_VERSION_POS = 4,
+       RELIC_GFF_HEADER_STRUCT_OFFSET_POS = 8, RELIC_GFF_HEADER_STRUCT_COUNT_POS = 12,
+       RELIC_GFF_HEADER_FIELD_OFFSET_POS = 16, RELIC_GFF_HEADER_FIELD_COUNT_POS = 20,
+       RELIC_GFF_HEADER_LABEL_OFFSET_POS = 24, RELIC_GFF_HEADER_LABEL_COUNT_POS = 28,
+       RELIC_GFF_HEADER_FIELD_DATA_OFFSET_POS = 32, RELIC_GFF_HEADER_FIELD_DATA_COUNT_POS = 36,
+       RELIC_GFF_HEADER_FIELD_INDICES_OFFSET_POS = 40, RELIC_GFF_HEADER_FIELD_INDICES_COUNT_POS = 44,
+       RELIC_GFF_HEADER_LIST_INDICES_OFFSET_POS = 48, RELIC_GFF_HEADER_LIST_INDICES_COUNT_POS = 52, }; /**< byte positions of the fields of header */
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_gff_header_file_type(relic_gff_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_GFF_HEADER_FILE_VERSION_OFFSET 4
 #define RELIC_GFF_HEADER_FILE_VERSION_VALUE "V3.2"
 #define RELIC_GFF_HEADER_FILE_VERSION_LEN 4
 /** file_version: 4 bytes, not NUL-terminated. */
 static inline const char *relic_gff_header_file_version(relic_gff_header_view v) { return (const char *)(v.p + 4); }
-#define RELIC_GFF_HEADER_STRUCT_OFFSET_OFFSET 8
 static inline uint32_t relic_gff_header_struct_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_GFF_HEADER_STRUCT_COUNT_OFFSET 12
 static inline uint32_t relic_gff_header_struct_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_GFF_HEADER_FIELD_OFFSET_OFFSET 16
 static inline uint32_t relic_gff_header_field_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_GFF_HEADER_FIELD_COUNT_OFFSET 20
 static inline uint32_t relic_gff_header_field_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_GFF_HEADER_LABEL_OFFSET_OFFSET 24
 static inline uint32_t relic_gff_header_label_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_GFF_HEADER_LABEL_COUNT_OFFSET 28
 static inline uint32_t relic_gff_header_label_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_GFF_HEADER_FIELD_DATA_OFFSET_OFFSET 32
 static inline uint32_t relic_gff_header_field_data_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 32); }
-#define RELIC_GFF_HEADER_FIELD_DATA_COUNT_OFFSET 36
 static inline uint32_t relic_gff_header_field_data_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 36); }
-#define RELIC_GFF_HEADER_FIELD_INDICES_OFFSET_OFFSET 40
 static inline uint32_t relic_gff_header_field_indices_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 40); }
-#define RELIC_GFF_HEADER_FIELD_INDICES_COUNT_OFFSET 44
 static inline uint32_t relic_gff_header_field_indices_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 44); }
-#define RELIC_GFF_HEADER_LIST_INDICES_OFFSET_OFFSET 48
 static inline uint32_t relic_gff_header_list_indices_offset(relic_gff_header_view v) { return relic_load_u32le(v.p + 48); }
-#define RELIC_GFF_HEADER_LIST_INDICES_COUNT_OFFSET 52
 static inline uint32_t relic_gff_header_list_indices_count(relic_gff_header_view v) { return relic_load_u32le(v.p + 52); }
 
-typedef struct relic_gff_gff_struct_view { const uint8_t *p; } relic_gff_gff_struct_view; /**< a validated gff_struct (12 bytes in the file), zero-copy */
-#define RELIC_GFF_GFF_STRUCT_ID_OFFSET 0
-static inline uint32_t relic_gff_gff_struct_id(relic_gff_gff_struct_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GFF_GFF_STRUCT_DATA_OR_DATA_OFFSET_OFFSET 4
-static inline uint32_t relic_gff_gff_struct_data_or_data_offset(relic_gff_gff_struct_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_GFF_GFF_STRUCT_FIELD_COUNT_OFFSET 8
-static inline uint32_t relic_gff_gff_struct_field_count(relic_gff_gff_struct_view v) { return relic_load_u32le(v.p + 8); }
+typedef struct relic_gff_struct_view { const uint8_t *p; } relic_gff_struct_view; /**< a validated gff_struct (12 bytes in the file), zero-copy */
+enum { RELIC_GFF_STRUCT_ID_POS = 0, RELIC_GFF_STRUCT_DATA_OR_DATA_OFFSET_POS = 4,
+       RELIC_GFF_STRUCT_FIELD_COUNT_POS = 8, }; /**< byte positions of the fields of gff_struct */
+static inline uint32_t relic_gff_struct_id(relic_gff_struct_view v) { return relic_load_u32le(v.p + 0); }
+static inline uint32_t relic_gff_struct_data_or_data_offset(relic_gff_struct_view v) { return relic_load_u32le(v.p + 4); }
+static inline uint32_t relic_gff_struct_field_count(relic_gff_struct_view v) { return relic_load_u32le(v.p + 8); }
 
-typedef struct relic_gff_gff_field_view { const uint8_t *p; } relic_gff_gff_field_view; /**< a validated gff_field (12 bytes in the file), zero-copy */
-#define RELIC_GFF_GFF_FIELD_TYPE_OFFSET 0
-static inline uint32_t relic_gff_gff_field_type(relic_gff_gff_field_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GFF_GFF_FIELD_LABEL_INDEX_OFFSET 4
-static inline uint32_t relic_gff_gff_field_label_index(relic_gff_gff_field_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_GFF_GFF_FIELD_DATA_OR_DATA_OFFSET_OFFSET 8
-static inline uint32_t relic_gff_gff_field_data_or_data_offset(relic_gff_gff_field_view v) { return relic_load_u32le(v.p + 8); }
+typedef struct relic_gff_field_view { const uint8_t *p; } relic_gff_field_view; /**< a validated gff_field (12 bytes in the file), zero-copy */
+enum { RELIC_GFF_FIELD_TYPE_POS = 0, RELIC_GFF_FIELD_LABEL_INDEX_POS = 4,
+       RELIC_GFF_FIELD_DATA_OR_DATA_OFFSET_POS = 8, }; /**< byte positions of the fields of gff_field */
+static inline uint32_t relic_gff_field_type(relic_gff_field_view v) { return relic_load_u32le(v.p + 0); }
+static inline uint32_t relic_gff_field_label_index(relic_gff_field_view v) { return relic_load_u32le(v.p + 4); }
+static inline uint32_t relic_gff_field_data_or_data_offset(relic_gff_field_view v) { return relic_load_u32le(v.p + 8); }
 
-typedef struct relic_gff_gff_label_view { const uint8_t *p; } relic_gff_gff_label_view; /**< a validated gff_label (16 bytes in the file), zero-copy */
-#define RELIC_GFF_GFF_LABEL_NAME_OFFSET 0
+typedef struct relic_gff_label_view { const uint8_t *p; } relic_gff_label_view; /**< a validated gff_label (16 bytes in the file), zero-copy */
+enum { RELIC_GFF_LABEL_NAME_POS = 0, }; /**< byte positions of the fields of gff_label */
 /** name: 16 bytes, not NUL-terminated. */
-static inline const char *relic_gff_gff_label_name(relic_gff_gff_label_view v) { return (const char *)(v.p + 0); }
+static inline const char *relic_gff_label_name(relic_gff_label_view v) { return (const char *)(v.p + 0); }
 
-typedef struct relic_gff_gff_view { const uint8_t *p; } relic_gff_gff_view; /**< a validated gff (56 bytes in the file), zero-copy */
-#define RELIC_GFF_GFF_HEADER_OFFSET 0
-static inline relic_gff_header_view relic_gff_gff_header(relic_gff_gff_view v) { relic_gff_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_gff_file_view { const uint8_t *p; } relic_gff_file_view; /**< a validated gff (56 bytes in the file), zero-copy */
+enum { RELIC_GFF_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of gff */
+static inline relic_gff_header_view relic_gff_file_header(relic_gff_file_view v) { relic_gff_header_view r = { v.p + 0 }; return r; }
 
 /** A validated gff file: the bytes, and where each top-level member lies.
  *  Only relic_gff_validate() fills one; its accessors then need no checks. */
 typedef struct relic_gff_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_gff_gff values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_gff_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *structs; /**< start of structs in base, NULL when absent */
     size_t structs_count; /**< elements of structs */
@@ -191,18 +176,12 @@ typedef struct relic_gff_view {
 } relic_gff_view;
 
 static inline relic_gff_header_view relic_gff_view_header(const relic_gff_view *v) { relic_gff_header_view r = { v->header }; return r; }
-/** Element i (< structs_count) of structs. */
-static inline relic_gff_gff_struct_view relic_gff_structs_at(const relic_gff_view *v, size_t i) { relic_gff_gff_struct_view r = { v->structs + 12 * i }; return r; }
-/** Element i (< fields_count) of fields. */
-static inline relic_gff_gff_field_view relic_gff_fields_at(const relic_gff_view *v, size_t i) { relic_gff_gff_field_view r = { v->fields + 12 * i }; return r; }
-/** Element i (< labels_count) of labels. */
-static inline relic_gff_gff_label_view relic_gff_labels_at(const relic_gff_view *v, size_t i) { relic_gff_gff_label_view r = { v->labels + 16 * i }; return r; }
-/** Element i (< field_data_count) of field_data. */
-static inline uint8_t relic_gff_field_data_at(const relic_gff_view *v, size_t i) { return relic_load_u8(v->field_data + 1 * i); }
-/** Element i (< field_indices_count) of field_indices. */
-static inline uint32_t relic_gff_field_indices_at(const relic_gff_view *v, size_t i) { return relic_load_u32le(v->field_indices + 4 * i); }
-/** Element i (< list_indices_count) of list_indices. */
-static inline uint32_t relic_gff_list_indices_at(const relic_gff_view *v, size_t i) { return relic_load_u32le(v->list_indices + 4 * i); }
+static inline relic_gff_struct_view relic_gff_structs_at(const relic_gff_view *v, size_t i) { relic_gff_struct_view r = { v->structs + 12 * i }; return r; } /**< element i (< structs_count) */
+static inline relic_gff_field_view relic_gff_fields_at(const relic_gff_view *v, size_t i) { relic_gff_field_view r = { v->fields + 12 * i }; return r; } /**< element i (< fields_count) */
+static inline relic_gff_label_view relic_gff_labels_at(const relic_gff_view *v, size_t i) { relic_gff_label_view r = { v->labels + 16 * i }; return r; } /**< element i (< labels_count) */
+static inline uint8_t relic_gff_field_data_at(const relic_gff_view *v, size_t i) { return relic_load_u8(v->field_data + 1 * i); } /**< element i (< field_data_count) */
+static inline uint32_t relic_gff_field_indices_at(const relic_gff_view *v, size_t i) { return relic_load_u32le(v->field_indices + 4 * i); } /**< element i (< field_indices_count) */
+static inline uint32_t relic_gff_list_indices_at(const relic_gff_view *v, size_t i) { return relic_load_u32le(v->list_indices + 4 * i); } /**< element i (< list_indices_count) */
 
 /** Validate size bytes at data as a whole gff file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -213,23 +192,23 @@ relic_status relic_gff_validate(const uint8_t *data, size_t size, relic_gff_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff_gff *out, relic_error *err);
+relic_status relic_gff_decode(const relic_gff_view *v, relic_arena *a, relic_gff_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_gff_write(const relic_gff_gff *m, relic_buf *out, relic_error *err);
+relic_status relic_gff_write(const relic_gff_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_gff_json_print(const relic_gff_gff *m, relic_buf *out, relic_error *err);
+relic_status relic_gff_json_print(const relic_gff_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_gff_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_gff *out, relic_error *err);
+relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

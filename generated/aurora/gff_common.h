@@ -90,15 +90,7 @@ int relic_gff_common_stack_element_type_from_name(const char *name, int64_t *val
 static inline int relic_gff_common_stack_element_type_known(int64_t value)
 {
     switch (value) {
-    case INT64_C(3):
-    case INT64_C(4):
-    case INT64_C(5):
-    case INT64_C(6):
-    case INT64_C(10):
-    case INT64_C(11):
-    case INT64_C(12):
-    case INT64_C(13):
-    case INT64_C(14):
+    case 3: case 4: case 5: case 6: case 10: case 11: case 12: case 13: case 14:
         return 1;
     default:
         return 0;

@@ -25,41 +25,41 @@ static const relic_jt_field header_fields[] = {
 static const relic_jt_struct header_json = { header_fields, 14, sizeof(relic_gff_header), _Alignof(relic_gff_header), 0, NULL, NULL };
 
 static const relic_jt_field gff_struct_fields[] = {
-    { "id", offsetof(relic_gff_gff_struct, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_or_data_offset", offsetof(relic_gff_gff_struct, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "field_count", offsetof(relic_gff_gff_struct, field_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "id", offsetof(relic_gff_struct, id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "data_or_data_offset", offsetof(relic_gff_struct, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "field_count", offsetof(relic_gff_struct, field_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct gff_struct_json = { gff_struct_fields, 3, sizeof(relic_gff_gff_struct), _Alignof(relic_gff_gff_struct), 0, NULL, NULL };
+static const relic_jt_struct gff_struct_json = { gff_struct_fields, 3, sizeof(relic_gff_struct), _Alignof(relic_gff_struct), 0, NULL, NULL };
 
 static const relic_jt_field gff_field_fields[] = {
-    { "type", offsetof(relic_gff_gff_field, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_gff_field_type_name, relic_gff_field_type_from_name },
-    { "label_index", offsetof(relic_gff_gff_field, label_index), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "data_or_data_offset", offsetof(relic_gff_gff_field, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "type", offsetof(relic_gff_field, type), RELIC_JT_ENUM, 4, 0, 0, 0, 0, 0, NULL, relic_gff_field_type_name, relic_gff_field_type_from_name },
+    { "label_index", offsetof(relic_gff_field, label_index), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "data_or_data_offset", offsetof(relic_gff_field, data_or_data_offset), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct gff_field_json = { gff_field_fields, 3, sizeof(relic_gff_gff_field), _Alignof(relic_gff_gff_field), 0, NULL, NULL };
+static const relic_jt_struct gff_field_json = { gff_field_fields, 3, sizeof(relic_gff_field), _Alignof(relic_gff_field), 0, NULL, NULL };
 
 static const relic_jt_field gff_label_fields[] = {
-    { "name", offsetof(relic_gff_gff_label, name), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
+    { "name", offsetof(relic_gff_label, name), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct gff_label_json = { gff_label_fields, 1, sizeof(relic_gff_gff_label), _Alignof(relic_gff_gff_label), 0, NULL, NULL };
+static const relic_jt_struct gff_label_json = { gff_label_fields, 1, sizeof(relic_gff_label), _Alignof(relic_gff_label), 0, NULL, NULL };
 
 static const relic_jt_field gff_fields[] = {
-    { "header", offsetof(relic_gff_gff, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "structs", offsetof(relic_gff_gff, structs), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_gff, structs_count), &gff_struct_json, NULL, NULL },
-    { "fields", offsetof(relic_gff_gff, fields), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_gff, fields_count), &gff_field_json, NULL, NULL },
-    { "labels", offsetof(relic_gff_gff, labels), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_gff, labels_count), &gff_label_json, NULL, NULL },
-    { "field_data", offsetof(relic_gff_gff, field_data), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_gff, field_data_count), NULL, NULL, NULL },
-    { "field_indices", offsetof(relic_gff_gff, field_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_gff, field_indices_count), NULL, NULL, NULL },
-    { "list_indices", offsetof(relic_gff_gff, list_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_gff, list_indices_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_gff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "structs", offsetof(relic_gff_file, structs), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, structs_count), &gff_struct_json, NULL, NULL },
+    { "fields", offsetof(relic_gff_file, fields), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, fields_count), &gff_field_json, NULL, NULL },
+    { "labels", offsetof(relic_gff_file, labels), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, labels_count), &gff_label_json, NULL, NULL },
+    { "field_data", offsetof(relic_gff_file, field_data), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, field_data_count), NULL, NULL, NULL },
+    { "field_indices", offsetof(relic_gff_file, field_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, field_indices_count), NULL, NULL, NULL },
+    { "list_indices", offsetof(relic_gff_file, list_indices), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_gff_file, list_indices_count), NULL, NULL, NULL },
 };
-static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_gff), _Alignof(relic_gff_gff), 0, "gff", NULL };
+static const relic_jt_struct gff_json = { gff_fields, 7, sizeof(relic_gff_file), _Alignof(relic_gff_file), 0, "gff", NULL };
 
-relic_status relic_gff_json_print(const relic_gff_gff *m, relic_buf *out, relic_error *err)
+relic_status relic_gff_json_print(const relic_gff_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&gff_json, m, out, err);
 }
 
-relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_gff *out, relic_error *err)
+relic_status relic_gff_json_read(const char *text, size_t len, relic_arena *a, relic_gff_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&gff_json, text, len, a, out, err);
 }

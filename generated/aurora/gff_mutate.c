@@ -30,37 +30,37 @@ static const relic_mut_field fields_header[] = {
 };
 
 static const relic_mut_field fields_gff_struct[] = {
-    { "id", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_gff_gff_struct, id), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "data_or_data_offset", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_gff_gff_struct, data_or_data_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "field_count", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_gff_gff_struct, field_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "id", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_gff_struct, id), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "data_or_data_offset", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_gff_struct, data_or_data_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "field_count", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_gff_struct, field_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_field fields_gff_field[] = {
-    { "type", RELIC_MUT_INT, 0 | RELIC_MUTF_ENUM | RELIC_MUTF_CLOSED, 4, -1, -1, 1u, offsetof(relic_gff_gff_field, type), 0, 4, values_field_type, 18, 0, 0, 0, 0, 0 },
-    { "label_index", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_gff_gff_field, label_index), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "data_or_data_offset", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_gff_gff_field, data_or_data_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "type", RELIC_MUT_INT, 0 | RELIC_MUTF_ENUM | RELIC_MUTF_CLOSED, 4, -1, -1, 1u, offsetof(relic_gff_field, type), 0, 4, values_field_type, 18, 0, 0, 0, 0, 0 },
+    { "label_index", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_gff_field, label_index), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "data_or_data_offset", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_gff_field, data_or_data_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_field fields_gff_label[] = {
-    { "name", RELIC_MUT_CHAR, 0, 1, -1, -1, 16u, offsetof(relic_gff_gff_label, name), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "name", RELIC_MUT_CHAR, 0, 1, -1, -1, 16u, offsetof(relic_gff_label, name), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_field fields_gff[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_gff_gff, header), 0, sizeof(relic_gff_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "structs", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_gff_gff, structs), offsetof(relic_gff_gff, structs_count), sizeof(relic_gff_gff_struct), NULL, 0, 0, 0, 0, 0, 0 },
-    { "fields", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 2, 1u, offsetof(relic_gff_gff, fields), offsetof(relic_gff_gff, fields_count), sizeof(relic_gff_gff_field), NULL, 0, 0, 0, 0, 0, 0 },
-    { "labels", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 3, 1u, offsetof(relic_gff_gff, labels), offsetof(relic_gff_gff, labels_count), sizeof(relic_gff_gff_label), NULL, 0, 0, 0, 0, 0, 0 },
-    { "field_data", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 4, 1u, offsetof(relic_gff_gff, field_data), offsetof(relic_gff_gff, field_data_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "field_indices", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 5, 1u, offsetof(relic_gff_gff, field_indices), offsetof(relic_gff_gff, field_indices_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "list_indices", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 6, 1u, offsetof(relic_gff_gff, list_indices), offsetof(relic_gff_gff, list_indices_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_gff_file, header), 0, sizeof(relic_gff_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "structs", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_gff_file, structs), offsetof(relic_gff_file, structs_count), sizeof(relic_gff_struct), NULL, 0, 0, 0, 0, 0, 0 },
+    { "fields", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 2, 1u, offsetof(relic_gff_file, fields), offsetof(relic_gff_file, fields_count), sizeof(relic_gff_field), NULL, 0, 0, 0, 0, 0, 0 },
+    { "labels", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 3, 1u, offsetof(relic_gff_file, labels), offsetof(relic_gff_file, labels_count), sizeof(relic_gff_label), NULL, 0, 0, 0, 0, 0, 0 },
+    { "field_data", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 4, 1u, offsetof(relic_gff_file, field_data), offsetof(relic_gff_file, field_data_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "field_indices", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 5, 1u, offsetof(relic_gff_file, field_indices), offsetof(relic_gff_file, field_indices_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "list_indices", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 6, 1u, offsetof(relic_gff_file, list_indices), offsetof(relic_gff_file, list_indices_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "header", sizeof(relic_gff_header), fields_header, 14 },
-    { "gff_struct", sizeof(relic_gff_gff_struct), fields_gff_struct, 3 },
-    { "gff_field", sizeof(relic_gff_gff_field), fields_gff_field, 3 },
-    { "gff_label", sizeof(relic_gff_gff_label), fields_gff_label, 1 },
-    { "gff", sizeof(relic_gff_gff), fields_gff, 7 },
+    { "gff_struct", sizeof(relic_gff_struct), fields_gff_struct, 3 },
+    { "gff_field", sizeof(relic_gff_field), fields_gff_field, 3 },
+    { "gff_label", sizeof(relic_gff_label), fields_gff_label, 1 },
+    { "gff", sizeof(relic_gff_file), fields_gff, 7 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -83,7 +83,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_gff_view v;
     relic_status st = relic_gff_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_gff_gff *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_gff_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_gff_decode(&v, a, m, err);
@@ -92,7 +92,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_gff_write((const relic_gff_gff *)model, out, err);
+    return relic_gff_write((const relic_gff_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -6,7 +6,7 @@
 #include "relic_gen.h"
 #include "gic.h"
 
-static const relic_gff_sfield relic_gic_gic_fields[] = {
+static const relic_gff_sfield relic_gic_file_fields[] = {
     { "Creature List", "creature_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_creature_comment_struct, "Comments of the creature instances (StructID 4)", 0u, 0u, 0u, 0u },
     { "Door List", "door_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_door_comment_struct, "Comments of the door instances (StructID 8)", 0u, 0u, 0u, 0u },
     { "Encounter List", "encounter_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_encounter_comment_struct, "Comments of the encounter instances (StructID 7)", 0u, 0u, 0u, 0u },
@@ -17,7 +17,7 @@ static const relic_gff_sfield relic_gic_gic_fields[] = {
     { "TriggerList", "trigger_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_trigger_comment_struct, "Comments of the trigger instances (StructID 1)", 0u, 0u, 0u, 0u },
     { "WaypointList", "waypoint_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gic_waypoint_comment_struct, "Comments of the waypoint instances (StructID 5)", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_gic_gic_struct = { "gic", 4294967295u, 0, 9u, relic_gic_gic_fields, "GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2's toolset gives every comment element StructID 0 (the NWN2 rule)", 0u, NULL };
+const relic_gff_sstruct relic_gic_file_struct = { "gic", 4294967295u, 0, 9u, relic_gic_file_fields, "GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2's toolset gives every comment element StructID 0 (the NWN2 rule)", 0u, NULL };
 
 static const relic_gff_sfield relic_gic_creature_comment_fields[] = {
     { "Comment", "comment", 10u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Module designer's comment", 0u, 0u, 0u, 0u },
@@ -73,4 +73,4 @@ static const relic_gff_sfield relic_gic_waypoint_comment_fields[] = {
 static const relic_gff_sid relic_gic_waypoint_comment_ids[] = { { 5u, 1u }, { 0u, 2u }, };
 const relic_gff_sstruct relic_gic_waypoint_comment_struct = { "waypoint_comment", 5u, 0, 1u, relic_gic_waypoint_comment_fields, "Comment on one waypoint instance", 2u, relic_gic_waypoint_comment_ids };
 
-const relic_gff_schema relic_gic_schema = { "gic", "GIC ", "git", &relic_gic_gic_struct, "NWN area: toolset comments on the object instances of the GIT (GIC)" };
+const relic_gff_schema relic_gic_schema = { "gic", "GIC ", "git", &relic_gic_file_struct, "NWN area: toolset comments on the object instances of the GIT (GIC)" };

@@ -13,7 +13,7 @@ extern "C" {
 extern const relic_gff_schema relic_gic_schema;
 
 /** GIC top-level struct: one Comment list per GIT instance list, element for element. NWN2's toolset gives every comment element StructID 0 (the NWN2 rule) (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs AreaFile Table 4.1. */
-extern const relic_gff_sstruct relic_gic_gic_struct;
+extern const relic_gff_sstruct relic_gic_file_struct;
 
 /** Comment on one creature instance (StructID 4 for nwn1; 0 for nwn2.) Source: BioWare Aurora specs AreaFile Table 4.2. */
 extern const relic_gff_sstruct relic_gic_creature_comment_struct;

@@ -12,9 +12,9 @@ static const relic_gen_enum_item weather_names[] = {
 const char *relic_git_weather_name(int64_t value) { return relic_gen_enum_name(weather_names, 3, value); }
 int relic_git_weather_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(weather_names, 3, name, value); }
 
-static const int64_t relic_git_git_current_weather_values[] = { INT64_C(0), INT64_C(1), INT64_C(2), };
-static const char *const relic_git_git_current_weather_names[] = { "clear", "rain", "snow", };
-static const relic_gff_sfield relic_git_git_fields[] = {
+static const int64_t relic_git_file_current_weather_values[] = { INT64_C(0), INT64_C(1), INT64_C(2), };
+static const char *const relic_git_file_current_weather_names[] = { "clear", "rain", "snow", };
+static const relic_gff_sfield relic_git_file_fields[] = {
     { "AreaProperties", "area_properties", 14u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_area_properties_struct, "Dynamic area properties (StructID 100)", 0u, 0u, 0u, 0u },
     { "Creature List", "creature_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_creature_struct, "Creature instances (StructID 4)", 0u, 0u, 0u, 0u },
     { "Door List", "door_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_door_struct, "Door instances (StructID 8)", 0u, 0u, 0u, 0u },
@@ -26,11 +26,11 @@ static const relic_gff_sfield relic_git_git_fields[] = {
     { "TriggerList", "trigger_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_trigger_struct, "Trigger instances (StructID 1)", 0u, 0u, 0u, 0u },
     { "WaypointList", "waypoint_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_waypoint_struct, "Waypoint instances (StructID 5)", 0u, 0u, 0u, 0u },
     { "AreaEffectList", "area_effect_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_git_area_effect_struct, "Area effects (StructID 13); savegame only", 0u, 0u, 0u, 0u },
-    { "CurrentWeather", "current_weather", 0u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_git_git_current_weather_values, relic_git_git_current_weather_names, 3u, NULL, "Weather conditions currently in the area: 0 clear, 1 rain, 2 snow; savegame only", 0u, 0u, 0u, 0u },
+    { "CurrentWeather", "current_weather", 0u, 0, RELIC_GFF_VALUES_ENUM, 1, INT64_C(0), INT64_C(0), relic_git_file_current_weather_values, relic_git_file_current_weather_names, 3u, NULL, "Weather conditions currently in the area: 0 clear, 1 rain, 2 snow; savegame only", 0u, 0u, 0u, 0u },
     { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables stored on the area (StructID 0, common Variable struct); savegame only", 0u, 0u, 0u, 0u },
     { "WeatherStarted", "weather_started", 0u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(1), NULL, NULL, 0u, NULL, "1 if the weather given by CurrentWeather is starting, 0 otherwise; savegame only", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_git_git_struct = { "git", 4294967295u, 0, 14u, relic_git_git_fields, "GIT top-level struct: the lists of game object instances in the area, and (saved games) weather and variables", 0u, NULL };
+const relic_gff_sstruct relic_git_file_struct = { "git", 4294967295u, 0, 14u, relic_git_file_fields, "GIT top-level struct: the lists of game object instances in the area, and (saved games) weather and variables", 0u, NULL };
 
 static const relic_gff_sfield relic_git_area_properties_fields[] = {
     { "AmbientSndDay", "ambient_snd_day", 5u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Ambient sound played during daytime: index into ambientsound.2da", 0u, 0u, 0u, 0u },
@@ -66,4 +66,4 @@ const relic_gff_sstruct relic_git_waypoint_struct = { "waypoint", 5u, 0, 0u, NUL
 
 const relic_gff_sstruct relic_git_area_effect_struct = { "area_effect", 13u, 0, 0u, NULL, "Area effect (savegame only): its fields are not described by BioWare Aurora specs", 0u, NULL };
 
-const relic_gff_schema relic_git_schema = { "git", "GIT ", NULL, &relic_git_git_struct, "NWN area: game object instances and dynamic area properties (GIT)" };
+const relic_gff_schema relic_git_schema = { "git", "GIT ", NULL, &relic_git_file_struct, "NWN area: game object instances and dynamic area properties (GIT)" };

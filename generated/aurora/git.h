@@ -26,7 +26,7 @@ int relic_git_weather_from_name(const char *name, int64_t *value);
 static inline int relic_git_weather_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** GIT top-level struct: the lists of game object instances in the area, and (saved games) weather and variables (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, AreaFile Tables 3.1, 3.6. */
-extern const relic_gff_sstruct relic_git_git_struct;
+extern const relic_gff_sstruct relic_git_file_struct;
 
 /** Dynamic area properties: ambient sound, music and environmental audio, changeable by scripting. StructID 100 in NWN1; NWN2's toolset writes 0 (nwn-lib-d's and the NWN2 modules' GITs); KotOR files have 100, 0 (PyKotor's KotOR GITs) or 14 (a shipped KotOR patch) (StructID 100 for nwn1 kotor1 kotor2; 0 for nwn2 kotor1 kotor2; 14 for kotor1 kotor2.) Source: BioWare Aurora specs AreaFile Table 3.2. */
 extern const relic_gff_sstruct relic_git_area_properties_struct;

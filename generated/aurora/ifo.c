@@ -12,10 +12,10 @@ static const relic_gen_enum_item expansion_packs_names[] = {
 const char *relic_ifo_expansion_packs_name(int64_t value) { return relic_gen_enum_name(expansion_packs_names, 2, value); }
 int relic_ifo_expansion_packs_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(expansion_packs_names, 2, name, value); }
 
-static const int64_t relic_ifo_ifo_expansion_pack_values[] = { INT64_C(1), INT64_C(2), };
-static const char *const relic_ifo_ifo_expansion_pack_names[] = { "expansion_1", "expansion_2", };
-static const relic_gff_sfield relic_ifo_ifo_fields[] = {
-    { "Expansion_Pack", "expansion_pack", 2u, 0, RELIC_GFF_VALUES_FLAGS, 0, INT64_C(0), INT64_C(0), relic_ifo_ifo_expansion_pack_values, relic_ifo_ifo_expansion_pack_names, 2u, NULL, "Bit flags of the expansion packs required to run the module (bit 0 expansion 1, bit 1 expansion 2, ...); a bit once set is never unset", 0u, 0u, 0u, 0u },
+static const int64_t relic_ifo_file_expansion_pack_values[] = { INT64_C(1), INT64_C(2), };
+static const char *const relic_ifo_file_expansion_pack_names[] = { "expansion_1", "expansion_2", };
+static const relic_gff_sfield relic_ifo_file_fields[] = {
+    { "Expansion_Pack", "expansion_pack", 2u, 0, RELIC_GFF_VALUES_FLAGS, 0, INT64_C(0), INT64_C(0), relic_ifo_file_expansion_pack_values, relic_ifo_file_expansion_pack_names, 2u, NULL, "Bit flags of the expansion packs required to run the module (bit 0 expansion 1, bit 1 expansion 2, ...); a bit once set is never unset", 0u, 0u, 0u, 0u },
     { "Mod_Area_list", "mod_area_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_area_struct, "Areas in the module (StructID 6); BioWare's Aurora spec spells the label Mod_Area_List, real files Mod_Area_list", 0u, 0u, 0u, 0u },
     { "Mod_CacheNSSList", "mod_cache_nss_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_cached_script_struct, "Scripts the game should cache (StructID 9)", 0u, 0u, 0u, 0u },
     { "Mod_Creator_ID", "mod_creator_id", 5u, 1, RELIC_GFF_VALUES_NONE, 0, INT64_C(2), INT64_C(2), NULL, NULL, 0u, NULL, "Deprecated; unused. Always 2", 0u, 0u, 0u, 0u },
@@ -78,7 +78,7 @@ static const relic_gff_sfield relic_ifo_ifo_fields[] = {
     { "Mod_TURDList", "mod_turd_list", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_ifo_turd_struct, "Temporary User Resource Data of players who left the game (StructID 13634816); savegame only", 0u, 0u, 0u, 0u },
     { "VarTable", "var_table", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_gff_common_variable_struct, "Variables of the module and their values (StructID 0, common Variable struct); savegame only. BioWare Aurora specs, Table 2.2 spells the label Mod_VarTable, its \302\2474.5 and real files VarTable", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_ifo_ifo_struct = { "ifo", 4294967295u, 0, 62u, relic_ifo_ifo_fields, "IFO top-level struct: fields written by the toolset (Table 2.1) and fields the game adds to saved games (Table 2.2)", 0u, NULL };
+const relic_gff_sstruct relic_ifo_file_struct = { "ifo", 4294967295u, 0, 62u, relic_ifo_file_fields, "IFO top-level struct: fields written by the toolset (Table 2.1) and fields the game adds to saved games (Table 2.2)", 0u, NULL };
 
 static const relic_gff_sfield relic_ifo_area_fields[] = {
     { "Area_Name", "area_name", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "ResRef of the area; the module holds an ARE, a GIT and a GIC with this ResRef. BioWare's Aurora spec spells the label AreaName, real files Area_Name", 0u, 0u, 0u, 0u },
@@ -156,4 +156,4 @@ static const relic_gff_sfield relic_ifo_turd_fields[] = {
 };
 const relic_gff_sstruct relic_ifo_turd_struct = { "turd", 13634816u, 0, 20u, relic_ifo_turd_fields, "TURD (Temporary User Resource Data): the saved state of a player who logged out, restored when the same login and character name return (savegame only)", 0u, NULL };
 
-const relic_gff_schema relic_ifo_schema = { "ifo", "IFO ", NULL, &relic_ifo_ifo_struct, "NWN module information: module properties, areas, scripts, haks; savegame state (IFO)" };
+const relic_gff_schema relic_ifo_schema = { "ifo", "IFO ", NULL, &relic_ifo_file_struct, "NWN module information: module properties, areas, scripts, haks; savegame state (IFO)" };

@@ -24,7 +24,7 @@ int relic_ifo_expansion_packs_from_name(const char *name, int64_t *value);
 #define RELIC_IFO_EXPANSION_PACKS_MASK 0x3u
 
 /** IFO top-level struct: fields written by the toolset (Table 2.1) and fields the game adds to saved games (Table 2.2) (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, IFO Tables 2.1, 2.2. */
-extern const relic_gff_sstruct relic_ifo_ifo_struct;
+extern const relic_gff_sstruct relic_ifo_file_struct;
 
 /** Element of Mod_Area_list: one area of the module (StructID 6.) Source: BioWare Aurora specs, IFO Table 3.1. */
 extern const relic_gff_sstruct relic_ifo_area_struct;

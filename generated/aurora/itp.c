@@ -19,15 +19,15 @@ static const relic_gen_enum_item treenode_type_names[] = {
 const char *relic_itp_treenode_type_name(int64_t value) { return relic_gen_enum_name(treenode_type_names, 3, value); }
 int relic_itp_treenode_type_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(treenode_type_names, 3, name, value); }
 
-static const int64_t relic_itp_itp_restype_values[] = { INT64_C(2013), INT64_C(2025), INT64_C(2027), INT64_C(2032), INT64_C(2035), INT64_C(2040), INT64_C(2042), INT64_C(2044), INT64_C(2051), INT64_C(2058), };
-static const char *const relic_itp_itp_restype_names[] = { "set", "uti", "utc", "utt", "uts", "ute", "utd", "utp", "utm", "utw", };
-static const relic_gff_sfield relic_itp_itp_fields[] = {
+static const int64_t relic_itp_file_restype_values[] = { INT64_C(2013), INT64_C(2025), INT64_C(2027), INT64_C(2032), INT64_C(2035), INT64_C(2040), INT64_C(2042), INT64_C(2044), INT64_C(2051), INT64_C(2058), };
+static const char *const relic_itp_file_restype_names[] = { "set", "uti", "utc", "utt", "uts", "ute", "utd", "utp", "utm", "utw", };
+static const relic_gff_sfield relic_itp_file_fields[] = {
     { "MAIN", "main", 15u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, &relic_itp_treenode_struct, "Top-level tree nodes: StructID 1 in skeleton palettes (branches or categories; in tileset palettes the categories), StructID 0 in standard and custom blueprint palettes", 0u, 0u, 0u, 0u },
     { "NEXT_USEABLE_ID", "next_useable_id", 0u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Skeleton palettes only: the ID to give the next new palette category, incremented after each (always 3 in skeleton tileset palettes)", 0u, 0u, 0u, 0u },
-    { "RESTYPE", "restype", 2u, 0, RELIC_GFF_VALUES_ENUM, 0, INT64_C(0), INT64_C(0), relic_itp_itp_restype_values, relic_itp_itp_restype_names, 10u, NULL, "Skeleton palettes only: ResType of the blueprints scanned to build the standard palette; always 2013 (.set) in skeleton tileset palettes", 0u, 0u, 0u, 0u },
+    { "RESTYPE", "restype", 2u, 0, RELIC_GFF_VALUES_ENUM, 0, INT64_C(0), INT64_C(0), relic_itp_file_restype_values, relic_itp_file_restype_names, 10u, NULL, "Skeleton palettes only: ResType of the blueprints scanned to build the standard palette; always 2013 (.set) in skeleton tileset palettes", 0u, 0u, 0u, 0u },
     { "TILESETRESREF", "tilesetresref", 11u, 0, RELIC_GFF_VALUES_NONE, 0, INT64_C(0), INT64_C(0), NULL, NULL, 0u, NULL, "Skeleton tileset palettes only: ResRef of the tileset .set file, the only field that differs between them", 0u, 0u, 0u, 0u },
 };
-const relic_gff_sstruct relic_itp_itp_struct = { "itp", 4294967295u, 0, 4u, relic_itp_itp_fields, "ITP top-level struct. Skeleton palettes (blueprint: creaturepal.itp, ...; tileset: tcn01pal.itp, ...) have MAIN, NEXT_USEABLE_ID and RESTYPE (tileset ones also TILESETRESREF); standard (*palstd.itp) and custom (*palcus.itp) palettes have only MAIN", 0u, NULL };
+const relic_gff_sstruct relic_itp_file_struct = { "itp", 4294967295u, 0, 4u, relic_itp_file_fields, "ITP top-level struct. Skeleton palettes (blueprint: creaturepal.itp, ...; tileset: tcn01pal.itp, ...) have MAIN, NEXT_USEABLE_ID and RESTYPE (tileset ones also TILESETRESREF); standard (*palstd.itp) and custom (*palcus.itp) palettes have only MAIN", 0u, NULL };
 
 static const int64_t relic_itp_treenode_type_values[] = { INT64_C(0), INT64_C(1), INT64_C(2), };
 static const char *const relic_itp_treenode_type_names[] = { "display_if_not_empty", "nwpalette_display_never", "nwpalette_display_custom", };
@@ -44,4 +44,4 @@ static const relic_gff_sfield relic_itp_treenode_fields[] = {
 };
 const relic_gff_sstruct relic_itp_treenode_struct = { "treenode", 0u, 1, 9u, relic_itp_treenode_fields, "Palette tree node, any kind. Branch: LIST of branches or categories. Category: ID, LIST of blueprints (tileset: of leaves). Blueprint: RESREF, NAME or STRREF; a creature blueprint adds CR and FACTION. Skeleton nodes: DELETE_ME, STRREF, optional TYPE. StructID 1 in skeleton palettes, 0 in standard ones", 0u, NULL };
 
-const relic_gff_schema relic_itp_schema = { "itp", "ITP ", NULL, &relic_itp_itp_struct, "NWN palette: tree of blueprints or tileset tiles for the toolset and DM client (ITP)" };
+const relic_gff_schema relic_itp_schema = { "itp", "ITP ", NULL, &relic_itp_file_struct, "NWN palette: tree of blueprints or tileset tiles for the toolset and DM client (ITP)" };

@@ -32,16 +32,8 @@ int relic_itp_palette_restype_from_name(const char *name, int64_t *value);
 static inline int relic_itp_palette_restype_known(int64_t value)
 {
     switch (value) {
-    case INT64_C(2013):
-    case INT64_C(2025):
-    case INT64_C(2027):
-    case INT64_C(2032):
-    case INT64_C(2035):
-    case INT64_C(2040):
-    case INT64_C(2042):
-    case INT64_C(2044):
-    case INT64_C(2051):
-    case INT64_C(2058):
+    case 2013: case 2025: case 2027: case 2032: case 2035: case 2040: case 2042: case 2044:
+    case 2051: case 2058:
         return 1;
     default:
         return 0;
@@ -61,7 +53,7 @@ int relic_itp_treenode_type_from_name(const char *name, int64_t *value);
 static inline int relic_itp_treenode_type_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
 /** ITP top-level struct. Skeleton palettes (blueprint: creaturepal.itp, ...; tileset: tcn01pal.itp, ...) have MAIN, NEXT_USEABLE_ID and RESTYPE (tileset ones also TILESETRESREF); standard (*palstd.itp) and custom (*palcus.itp) palettes have only MAIN (StructID 0xFFFFFFFF: the top-level struct.) Source: BioWare Aurora specs, PaletteITP Tables 2.2.1, 2.3.1, 3.1.1, 3.2.1. */
-extern const relic_gff_sstruct relic_itp_itp_struct;
+extern const relic_gff_sstruct relic_itp_file_struct;
 
 /** Palette tree node, any kind. Branch: LIST of branches or categories. Category: ID, LIST of blueprints (tileset: of leaves). Blueprint: RESREF, NAME or STRREF; a creature blueprint adds CR and FACTION. Skeleton nodes: DELETE_ME, STRREF, optional TYPE. StructID 1 in skeleton palettes, 0 in standard ones (StructID varies.) Source: BioWare Aurora specs, PaletteITP Tables 2.2.2a-c, 2.3.2a-c, 2.3.3a-b, 3.1.2, 3.2.2, 3.2.3. */
 extern const relic_gff_sstruct relic_itp_treenode_struct;

@@ -19,6 +19,7 @@ const relic_format_info relic_format_key = {
     relic_key_extensions, relic_key_magic, 2, NULL,
 };
 
+_Static_assert(sizeof(relic_key_header) == 64 && offsetof(relic_key_header, file_version) == 4 && offsetof(relic_key_header, bif_count) == 8 && offsetof(relic_key_header, key_count) == 12 && offsetof(relic_key_header, offset_to_file_table) == 16 && offsetof(relic_key_header, offset_to_key_table) == 20 && offsetof(relic_key_header, build_year) == 24 && offsetof(relic_key_header, build_day) == 28 && offsetof(relic_key_header, reserved) == 32, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_key_bif_entry) == 12 && offsetof(relic_key_bif_entry, filename_offset) == 4 && offsetof(relic_key_bif_entry, filename_size) == 8 && offsetof(relic_key_bif_entry, drives) == 10, "bif_entry: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
@@ -27,34 +28,35 @@ typedef struct relic_key_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_key_key *root;
+    relic_key_file *root;
     relic_key_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_key_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_key_rctx *c, uint64_t pos, relic_key_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_key_rctx *c, uint64_t pos, relic_key_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 64u)) return relic_gen_short(c->err, pos, c->size, "", "header", 64u);
     const uint8_t *p = c->base + pos;
-    memcpy(m->file_type, p + 0, 4);
+    if (RELIC_GEN_LE) memcpy(m, p, 64u);
+    else {
+        memcpy(m->file_type, p + 0, 4);
+        memcpy(m->file_version, p + 4, 4);
+        m->bif_count = relic_load_u32le(p + 8);
+        m->key_count = relic_load_u32le(p + 12);
+        m->offset_to_file_table = relic_load_u32le(p + 16);
+        m->offset_to_key_table = relic_load_u32le(p + 20);
+        m->build_year = relic_load_u32le(p + 24);
+        m->build_day = relic_load_u32le(p + 28);
+        memcpy(m->reserved, p + 32, 32);
+    }
     if (memcmp(m->file_type, "KEY ", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "file_type", -1, "expected \"KEY \"");
-    memcpy(m->file_version, p + 4, 4);
     if (memcmp(m->file_version, "V1  ", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 4, "file_version", -1, "expected \"V1  \"");
-    m->bif_count = relic_load_u32le(p + 8);
-    m->key_count = relic_load_u32le(p + 12);
-    m->offset_to_file_table = relic_load_u32le(p + 16);
-    m->offset_to_key_table = relic_load_u32le(p + 20);
-    m->build_year = relic_load_u32le(p + 24);
-    m->build_day = relic_load_u32le(p + 28);
-    memcpy(m->reserved, p + 32, 32);
     if (!(((int64_t)(((int64_t)m->offset_to_file_table) == INT64_C(64))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: offset_to_file_table == 64 (the file table follows the 64-byte header in every KEY (an Infinity Engine KEY, 24-byte header, has it at 24))");
     if (!(((int64_t)(((int64_t)m->offset_to_key_table) >= relic_gen_add(((int64_t)m->offset_to_file_table), relic_gen_mul(INT64_C(12), ((int64_t)m->bif_count))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "header", "check failed: offset_to_key_table >= offset_to_file_table + 12 * bif_count (the key table lies after the file table and the names)");
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bif_entry(relic_key_rctx *c, uint64_t pos, relic_key_bif_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bif_entry(relic_key_rctx *c, uint64_t pos, relic_key_bif_entry *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "bif_entry", 12u);
     const uint8_t *p = c->base + pos;
     m->file_size = relic_load_u32le(p + 0);
     m->filename_offset = relic_load_u32le(p + 4);
@@ -63,9 +65,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bif_entry(relic_key_rctx *
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_key_entry(relic_key_rctx *c, uint64_t pos, relic_key_key_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_key_entry(relic_key_rctx *c, uint64_t pos, relic_key_entry *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 22u)) return relic_gen_short(c->err, pos, c->size, "", "key_entry", 22u);
     const uint8_t *p = c->base + pos;
     memcpy(m->resref, p + 0, 16);
     m->res_type = relic_load_u16le(p + 16);
@@ -73,60 +74,59 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_key_entry(relic_key_rctx *
     return RELIC_OK;
 }
 
-static relic_status rd_key(relic_key_rctx *c, uint64_t pos, relic_key_key *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_key(relic_key_rctx *c, uint64_t pos, relic_key_file *m, const int dec)
 {
     relic_status st;
+    if (!relic_gen_room(c->size, pos, 64u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 64u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* files */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 64, ((int64_t)m->header.offset_to_file_table), ((int64_t)m->header.bif_count), 1u, 12u, c->size, "files", &at, &n, &bytes)) != RELIC_OK) return st;
         m->files_count = (size_t)n;
         if (c->view) { c->view->files = c->base + at; c->view->files_count = (size_t)n; }
-        if (c->arena && n && !(m->files = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), at, "files"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_bif_entry(c, at + k * 12u, &m->files[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "files", (int64_t)k);
+        if (dec && n && !(m->files = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), at, "files"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_bif_entry(c, at + k * 12u, &m->files[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "files", (int64_t)k);
     }
     { /* filenames */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 64, relic_gen_add(((int64_t)m->header.offset_to_file_table), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count))), relic_gen_sub(relic_gen_sub(((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.offset_to_file_table)), relic_gen_mul(INT64_C(12), ((int64_t)m->header.bif_count))), 1u, 1u, c->size, "filenames", &at, &n, &bytes)) != RELIC_OK) return st;
         m->filenames_count = (size_t)n;
         if (c->view) { c->view->filenames = c->base + at; c->view->filenames_count = (size_t)n; }
-        if (c->arena && !(m->filenames = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "filenames"))) return RELIC_E_NOMEM;
+        if (dec && !(m->filenames = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "filenames"))) return RELIC_E_NOMEM;
     }
     { /* keys */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 64, ((int64_t)m->header.offset_to_key_table), ((int64_t)m->header.key_count), 1u, 22u, c->size, "keys", &at, &n, &bytes)) != RELIC_OK) return st;
         m->keys_count = (size_t)n;
         if (c->view) { c->view->keys = c->base + at; c->view->keys_count = (size_t)n; }
-        if (c->arena && n && !(m->keys = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_key_key_entry), _Alignof(relic_key_key_entry), at, "keys"))) return RELIC_E_NOMEM;
-        if (c->arena) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_key_entry(c, at + k * 22u, &m->keys[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
+        if (dec && n && !(m->keys = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_key_entry), _Alignof(relic_key_entry), at, "keys"))) return RELIC_E_NOMEM;
+        if (dec) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_key_entry(c, at + k * 22u, &m->keys[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "keys", (int64_t)k);
     }
     return RELIC_OK;
 }
 
 relic_status relic_key_validate(const uint8_t *data, size_t size, relic_key_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_key_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_key(&c, 0, &out->values);
+    relic_status st = rd_key(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_key_decode(const relic_key_view *v, relic_arena *a, relic_key_key *out, relic_error *err)
+relic_status relic_key_decode(const relic_key_view *v, relic_arena *a, relic_key_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_key_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_key(&c, 0, out);
+    return rd_key(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -134,7 +134,7 @@ relic_status relic_key_decode(const relic_key_view *v, relic_arena *a, relic_key
 typedef struct relic_key_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_key_key *root;
+    const relic_key_file *root;
     uint64_t at[3], size[3]; /* placed members: 0 files 1 filenames 2 keys */
 } relic_key_wctx;
 
@@ -159,14 +159,14 @@ static inline void put_bif_entry(uint8_t *p, const relic_key_bif_entry *m)
     relic_store_u16le(p + 10, m->drives);
 }
 
-static inline void put_key_entry(uint8_t *p, const relic_key_key_entry *m)
+static inline void put_key_entry(uint8_t *p, const relic_key_entry *m)
 {
     memcpy(p + 0, m->resref, 16);
     relic_store_u16le(p + 16, m->res_type);
     relic_store_u32le(p + 18, m->res_id);
 }
 
-static relic_status put_key(relic_key_wctx *c, const relic_key_key *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_key(relic_key_wctx *c, const relic_key_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     put_header(c->base + pos, &m->header);
@@ -193,12 +193,11 @@ static relic_status put_key(relic_key_wctx *c, const relic_key_key *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_key_write(const relic_key_key *model, relic_buf *out, relic_error *err)
+relic_status relic_key_write(const relic_key_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_key_key copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_key_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_key_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

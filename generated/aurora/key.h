@@ -18,14 +18,9 @@ extern const char *const relic_key_extensions[];
 extern const relic_format_info relic_format_key;
 #define RELIC_FORMAT_KEY (&relic_format_key)
 
-typedef struct relic_key_header relic_key_header;
-typedef struct relic_key_bif_entry relic_key_bif_entry;
-typedef struct relic_key_key_entry relic_key_key_entry;
-typedef struct relic_key_key relic_key_key;
-
 #define RELIC_KEY_HEADER_SIZE 64
 /** KEY header (BioWare Key and BIF File Formats, 2.1). Model form: plain C values. */
-struct relic_key_header {
+typedef struct relic_key_header {
     char file_type[4]; /**< FileType [constant "KEY "] */
     char file_version[4]; /**< FileVersion (two spaces) [constant "V1  "] */
     uint32_t bif_count; /**< BIFCount: entries in the file table [derived: count(files), filled by the writer] */
@@ -35,93 +30,86 @@ struct relic_key_header {
     uint32_t build_year; /**< BuildYear: years since 1900 */
     uint32_t build_day; /**< BuildDay: days since 1 January */
     uint8_t reserved[32]; /**< Reserved: not zero in NWN1's chitin.key (left-over memory), kept as read */
-};
+} relic_key_header;
 
 #define RELIC_KEY_BIF_ENTRY_SIZE 12
 /** A file table entry: one BIF (BioWare Key and BIF File Formats, 2.2). Model form: plain C values. */
-struct relic_key_bif_entry {
+typedef struct relic_key_bif_entry {
     uint32_t file_size; /**< FileSize: byte size of the BIF (advisory: neverwinter.nim's writer does not store it) */
     uint32_t filename_offset; /**< FilenameOffset: absolute offset of the name in the file name table */
     uint16_t filename_size; /**< FilenameSize: bytes of the name, counting its trailing NUL in real files (PyKotor does; the BioWare text and neverwinter.nim's writer do not) */
     uint16_t drives; /**< Drives: bit 0 = the install directory; 1 in NWN1 and KotOR I, 0 in KotOR II */
-};
+} relic_key_bif_entry;
 
-#define RELIC_KEY_KEY_ENTRY_SIZE 22
+#define RELIC_KEY_ENTRY_SIZE 22
 /** A key table entry: one resource (BioWare Key and BIF File Formats, 2.3). Model form: plain C values. */
-struct relic_key_key_entry {
+typedef struct relic_key_entry {
     char resref[16]; /**< ResRef: NUL-padded; a 16-character name has no NUL */
     uint16_t res_type; /**< ResourceType: resource type id (relic_erf_type_extension) */
     uint32_t res_id; /**< ResID: BIF index << 20 | index of the resource in that BIF */
-};
+} relic_key_entry;
 
-#define RELIC_KEY_KEY_SIZE 64
+#define RELIC_KEY_FILE_SIZE 64
 /** A whole KEY: header, file table, the BIF file names, key table. Model form: plain C values. */
-struct relic_key_key {
+typedef struct relic_key_file {
     relic_key_header header;
     relic_key_bif_entry *files; /**< File table, one entry per BIF [count header.bif_count] [at header.offset_to_file_table] */
     size_t files_count; /**< number of elements in files */
     uint8_t *filenames; /**< File name table: the BIF names the file entries point into (data\2da.bif and a NUL) [count header.offset_to_key_table - header.offset_to_file_table - 12 * header.bif_count] [at header.offset_to_file_table + 12 * header.bif_count] */
     size_t filenames_count; /**< number of elements in filenames */
-    relic_key_key_entry *keys; /**< Key table [count header.key_count] [at header.offset_to_key_table] */
+    relic_key_entry *keys; /**< Key table [count header.key_count] [at header.offset_to_key_table] */
     size_t keys_count; /**< number of elements in keys */
-};
+} relic_key_file;
 
 typedef struct relic_key_header_view { const uint8_t *p; } relic_key_header_view; /**< a validated header (64 bytes in the file), zero-copy */
-#define RELIC_KEY_HEADER_FILE_TYPE_OFFSET 0
+enum { RELIC_KEY_HEADER_FILE_TYPE_POS = 0, RELIC_KEY_HEADER_FILE_VERSION_POS = 4,
+       RELIC_KEY_HEADER_BIF_COUNT_POS = 8, RELIC_KEY_HEADER_KEY_COUNT_POS = 12,
+       RELIC_KEY_HEADER_OFFSET_TO_FILE_TABLE_POS = 16, RELIC_KEY_HEADER_OFFSET_TO_KEY_TABLE_POS = 20,
+       RELIC_KEY_HEADER_BUILD_YEAR_POS = 24, RELIC_KEY_HEADER_BUILD_DAY_POS = 28,
+       RELIC_KEY_HEADER_RESERVED_POS = 32, }; /**< byte positions of the fields of header */
 #define RELIC_KEY_HEADER_FILE_TYPE_VALUE "KEY "
 #define RELIC_KEY_HEADER_FILE_TYPE_LEN 4
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_key_header_file_type(relic_key_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_KEY_HEADER_FILE_VERSION_OFFSET 4
 #define RELIC_KEY_HEADER_FILE_VERSION_VALUE "V1  "
 #define RELIC_KEY_HEADER_FILE_VERSION_LEN 4
 /** file_version: 4 bytes, not NUL-terminated. */
 static inline const char *relic_key_header_file_version(relic_key_header_view v) { return (const char *)(v.p + 4); }
-#define RELIC_KEY_HEADER_BIF_COUNT_OFFSET 8
 static inline uint32_t relic_key_header_bif_count(relic_key_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_KEY_HEADER_KEY_COUNT_OFFSET 12
 static inline uint32_t relic_key_header_key_count(relic_key_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_KEY_HEADER_OFFSET_TO_FILE_TABLE_OFFSET 16
 static inline uint32_t relic_key_header_offset_to_file_table(relic_key_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_KEY_HEADER_OFFSET_TO_KEY_TABLE_OFFSET 20
 static inline uint32_t relic_key_header_offset_to_key_table(relic_key_header_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_KEY_HEADER_BUILD_YEAR_OFFSET 24
 static inline uint32_t relic_key_header_build_year(relic_key_header_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_KEY_HEADER_BUILD_DAY_OFFSET 28
 static inline uint32_t relic_key_header_build_day(relic_key_header_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_KEY_HEADER_RESERVED_OFFSET 32
 /** reserved: 32 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_key_header_reserved(relic_key_header_view v) { return (const uint8_t *)(v.p + 32); }
 
 typedef struct relic_key_bif_entry_view { const uint8_t *p; } relic_key_bif_entry_view; /**< a validated bif_entry (12 bytes in the file), zero-copy */
-#define RELIC_KEY_BIF_ENTRY_FILE_SIZE_OFFSET 0
+enum { RELIC_KEY_BIF_ENTRY_FILE_SIZE_POS = 0, RELIC_KEY_BIF_ENTRY_FILENAME_OFFSET_POS = 4,
+       RELIC_KEY_BIF_ENTRY_FILENAME_SIZE_POS = 8, RELIC_KEY_BIF_ENTRY_DRIVES_POS = 10, }; /**< byte positions of the fields of bif_entry */
 static inline uint32_t relic_key_bif_entry_file_size(relic_key_bif_entry_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_KEY_BIF_ENTRY_FILENAME_OFFSET_OFFSET 4
 static inline uint32_t relic_key_bif_entry_filename_offset(relic_key_bif_entry_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_KEY_BIF_ENTRY_FILENAME_SIZE_OFFSET 8
 static inline uint16_t relic_key_bif_entry_filename_size(relic_key_bif_entry_view v) { return relic_load_u16le(v.p + 8); }
-#define RELIC_KEY_BIF_ENTRY_DRIVES_OFFSET 10
 static inline uint16_t relic_key_bif_entry_drives(relic_key_bif_entry_view v) { return relic_load_u16le(v.p + 10); }
 
-typedef struct relic_key_key_entry_view { const uint8_t *p; } relic_key_key_entry_view; /**< a validated key_entry (22 bytes in the file), zero-copy */
-#define RELIC_KEY_KEY_ENTRY_RESREF_OFFSET 0
+typedef struct relic_key_entry_view { const uint8_t *p; } relic_key_entry_view; /**< a validated key_entry (22 bytes in the file), zero-copy */
+enum { RELIC_KEY_ENTRY_RESREF_POS = 0, RELIC_KEY_ENTRY_RES_TYPE_POS = 16,
+       RELIC_KEY_ENTRY_RES_ID_POS = 18, }; /**< byte positions of the fields of key_entry */
 /** resref: 16 bytes, not NUL-terminated. */
-static inline const char *relic_key_key_entry_resref(relic_key_key_entry_view v) { return (const char *)(v.p + 0); }
-#define RELIC_KEY_KEY_ENTRY_RES_TYPE_OFFSET 16
-static inline uint16_t relic_key_key_entry_res_type(relic_key_key_entry_view v) { return relic_load_u16le(v.p + 16); }
-#define RELIC_KEY_KEY_ENTRY_RES_ID_OFFSET 18
-static inline uint32_t relic_key_key_entry_res_id(relic_key_key_entry_view v) { return relic_load_u32le(v.p + 18); }
+static inline const char *relic_key_entry_resref(relic_key_entry_view v) { return (const char *)(v.p + 0); }
+static inline uint16_t relic_key_entry_res_type(relic_key_entry_view v) { return relic_load_u16le(v.p + 16); }
+static inline uint32_t relic_key_entry_res_id(relic_key_entry_view v) { return relic_load_u32le(v.p + 18); }
 
-typedef struct relic_key_key_view { const uint8_t *p; } relic_key_key_view; /**< a validated key (64 bytes in the file), zero-copy */
-#define RELIC_KEY_KEY_HEADER_OFFSET 0
-static inline relic_key_header_view relic_key_key_header(relic_key_key_view v) { relic_key_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_key_file_view { const uint8_t *p; } relic_key_file_view; /**< a validated key (64 bytes in the file), zero-copy */
+enum { RELIC_KEY_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of key */
+static inline relic_key_header_view relic_key_file_header(relic_key_file_view v) { relic_key_header_view r = { v.p + 0 }; return r; }
 
 /** A validated key file: the bytes, and where each top-level member lies.
  *  Only relic_key_validate() fills one; its accessors then need no checks. */
 typedef struct relic_key_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_key_key values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_key_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *files; /**< start of files in base, NULL when absent */
     size_t files_count; /**< elements of files */
@@ -132,10 +120,8 @@ typedef struct relic_key_view {
 } relic_key_view;
 
 static inline relic_key_header_view relic_key_view_header(const relic_key_view *v) { relic_key_header_view r = { v->header }; return r; }
-/** Element i (< files_count) of files. */
-static inline relic_key_bif_entry_view relic_key_files_at(const relic_key_view *v, size_t i) { relic_key_bif_entry_view r = { v->files + 12 * i }; return r; }
-/** Element i (< keys_count) of keys. */
-static inline relic_key_key_entry_view relic_key_keys_at(const relic_key_view *v, size_t i) { relic_key_key_entry_view r = { v->keys + 22 * i }; return r; }
+static inline relic_key_bif_entry_view relic_key_files_at(const relic_key_view *v, size_t i) { relic_key_bif_entry_view r = { v->files + 12 * i }; return r; } /**< element i (< files_count) */
+static inline relic_key_entry_view relic_key_keys_at(const relic_key_view *v, size_t i) { relic_key_entry_view r = { v->keys + 22 * i }; return r; } /**< element i (< keys_count) */
 
 /** Validate size bytes at data as a whole key file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -146,23 +132,23 @@ relic_status relic_key_validate(const uint8_t *data, size_t size, relic_key_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_key_decode(const relic_key_view *v, relic_arena *a, relic_key_key *out, relic_error *err);
+relic_status relic_key_decode(const relic_key_view *v, relic_arena *a, relic_key_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_key_write(const relic_key_key *m, relic_buf *out, relic_error *err);
+relic_status relic_key_write(const relic_key_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_key_json_print(const relic_key_key *m, relic_buf *out, relic_error *err);
+relic_status relic_key_json_print(const relic_key_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_key_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_key *out, relic_error *err);
+relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

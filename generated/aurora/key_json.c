@@ -28,26 +28,26 @@ static const relic_jt_field bif_entry_fields[] = {
 static const relic_jt_struct bif_entry_json = { bif_entry_fields, 4, sizeof(relic_key_bif_entry), _Alignof(relic_key_bif_entry), 0, NULL, NULL };
 
 static const relic_jt_field key_entry_fields[] = {
-    { "resref", offsetof(relic_key_key_entry, resref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
-    { "res_type", offsetof(relic_key_key_entry, res_type), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "res_id", offsetof(relic_key_key_entry, res_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "resref", offsetof(relic_key_entry, resref), RELIC_JT_CHAR, 1, 0, 0, 16, 16, 0, NULL, NULL, NULL },
+    { "res_type", offsetof(relic_key_entry, res_type), RELIC_JT_INT, 2, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "res_id", offsetof(relic_key_entry, res_id), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct key_entry_json = { key_entry_fields, 3, sizeof(relic_key_key_entry), _Alignof(relic_key_key_entry), 0, NULL, NULL };
+static const relic_jt_struct key_entry_json = { key_entry_fields, 3, sizeof(relic_key_entry), _Alignof(relic_key_entry), 0, NULL, NULL };
 
 static const relic_jt_field key_fields[] = {
-    { "header", offsetof(relic_key_key, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "files", offsetof(relic_key_key, files), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_key, files_count), &bif_entry_json, NULL, NULL },
-    { "filenames", offsetof(relic_key_key, filenames), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_key, filenames_count), NULL, NULL, NULL },
-    { "keys", offsetof(relic_key_key, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_key, keys_count), &key_entry_json, NULL, NULL },
+    { "header", offsetof(relic_key_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "files", offsetof(relic_key_file, files), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, files_count), &bif_entry_json, NULL, NULL },
+    { "filenames", offsetof(relic_key_file, filenames), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, filenames_count), NULL, NULL, NULL },
+    { "keys", offsetof(relic_key_file, keys), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_key_file, keys_count), &key_entry_json, NULL, NULL },
 };
-static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_key_key), _Alignof(relic_key_key), 0, "key", NULL };
+static const relic_jt_struct key_json = { key_fields, 4, sizeof(relic_key_file), _Alignof(relic_key_file), 0, "key", NULL };
 
-relic_status relic_key_json_print(const relic_key_key *m, relic_buf *out, relic_error *err)
+relic_status relic_key_json_print(const relic_key_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&key_json, m, out, err);
 }
 
-relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_key *out, relic_error *err)
+relic_status relic_key_json_read(const char *text, size_t len, relic_arena *a, relic_key_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&key_json, text, len, a, out, err);
 }

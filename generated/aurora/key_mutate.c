@@ -31,23 +31,23 @@ static const relic_mut_field fields_bif_entry[] = {
 };
 
 static const relic_mut_field fields_key_entry[] = {
-    { "resref", RELIC_MUT_CHAR, 0, 1, -1, -1, 16u, offsetof(relic_key_key_entry, resref), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "res_type", RELIC_MUT_INT, 0, 2, -1, -1, 1u, offsetof(relic_key_key_entry, res_type), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
-    { "res_id", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_key_key_entry, res_id), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "resref", RELIC_MUT_CHAR, 0, 1, -1, -1, 16u, offsetof(relic_key_entry, resref), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "res_type", RELIC_MUT_INT, 0, 2, -1, -1, 1u, offsetof(relic_key_entry, res_type), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
+    { "res_id", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_key_entry, res_id), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_field fields_key[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_key_key, header), 0, sizeof(relic_key_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "files", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_key_key, files), offsetof(relic_key_key, files_count), sizeof(relic_key_bif_entry), NULL, 0, 0, 0, 0, 0, 0 },
-    { "filenames", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 2, 1u, offsetof(relic_key_key, filenames), offsetof(relic_key_key, filenames_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "keys", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 3, 1u, offsetof(relic_key_key, keys), offsetof(relic_key_key, keys_count), sizeof(relic_key_key_entry), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_key_file, header), 0, sizeof(relic_key_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "files", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_key_file, files), offsetof(relic_key_file, files_count), sizeof(relic_key_bif_entry), NULL, 0, 0, 0, 0, 0, 0 },
+    { "filenames", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 2, 1u, offsetof(relic_key_file, filenames), offsetof(relic_key_file, filenames_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "keys", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 3, 1u, offsetof(relic_key_file, keys), offsetof(relic_key_file, keys_count), sizeof(relic_key_entry), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "header", sizeof(relic_key_header), fields_header, 9 },
     { "bif_entry", sizeof(relic_key_bif_entry), fields_bif_entry, 4 },
-    { "key_entry", sizeof(relic_key_key_entry), fields_key_entry, 3 },
-    { "key", sizeof(relic_key_key), fields_key, 4 },
+    { "key_entry", sizeof(relic_key_entry), fields_key_entry, 3 },
+    { "key", sizeof(relic_key_file), fields_key, 4 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -62,7 +62,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_key_view v;
     relic_status st = relic_key_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_key_key *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_key_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_key_decode(&v, a, m, err);
@@ -71,7 +71,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_key_write((const relic_key_key *)model, out, err);
+    return relic_key_write((const relic_key_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

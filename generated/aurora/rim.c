@@ -9,6 +9,7 @@
 
 const char *const relic_rim_extensions[] = { "rim", NULL };
 
+_Static_assert(sizeof(relic_rim_header) == 120 && offsetof(relic_rim_header, file_version) == 4 && offsetof(relic_rim_header, reserved_0) == 8 && offsetof(relic_rim_header, entry_count) == 12 && offsetof(relic_rim_header, offset_to_entries) == 16 && offsetof(relic_rim_header, reserved) == 20, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_rim_entry) == 32 && offsetof(relic_rim_entry, res_type) == 16 && offsetof(relic_rim_entry, res_id) == 20 && offsetof(relic_rim_entry, offset) == 24 && offsetof(relic_rim_entry, size) == 28, "entry: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
@@ -17,14 +18,13 @@ typedef struct relic_rim_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_rim_rim *root;
+    relic_rim_file *root;
     relic_rim_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_rim_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_rim_rctx *c, uint64_t pos, relic_rim_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_rim_rctx *c, uint64_t pos, relic_rim_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 120u)) return relic_gen_short(c->err, pos, c->size, "", "header", 120u);
     const uint8_t *p = c->base + pos;
     memcpy(m->file_type, p + 0, 4);
     if (memcmp(m->file_type, "RIM ", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "file_type", -1, "expected \"RIM \"");
@@ -37,9 +37,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_rim_rctx *c, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_rim_rctx *c, uint64_t pos, relic_rim_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_rim_rctx *c, uint64_t pos, relic_rim_entry *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "entry", 32u);
     const uint8_t *p = c->base + pos;
     memcpy(m->resref, p + 0, 16);
     m->res_type = relic_load_u32le(p + 16);
@@ -49,44 +48,43 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_rim_rctx *c, u
     return RELIC_OK;
 }
 
-static relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_rim *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rim(relic_rim_rctx *c, uint64_t pos, relic_rim_file *m, const int dec)
 {
     relic_status st;
+    if (!relic_gen_room(c->size, pos, 120u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 120u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* entries */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 120, ((int64_t)m->header.offset_to_entries), ((int64_t)m->header.entry_count), 1u, 32u, c->size, "entries", &at, &n, &bytes)) != RELIC_OK) return st;
         m->entries_count = (size_t)n;
         if (c->view) { c->view->entries = c->base + at; c->view->entries_count = (size_t)n; }
-        if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), at, "entries"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_entry(c, at + k * 32u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
+        if (dec && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), at, "entries"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_entry(c, at + k * 32u, &m->entries[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
     }
     return RELIC_OK;
 }
 
 relic_status relic_rim_validate(const uint8_t *data, size_t size, relic_rim_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_rim_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_rim(&c, 0, &out->values);
+    relic_status st = rd_rim(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim_rim *out, relic_error *err)
+relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_rim_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_rim(&c, 0, out);
+    return rd_rim(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -94,7 +92,7 @@ relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim
 typedef struct relic_rim_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_rim_rim *root;
+    const relic_rim_file *root;
     uint64_t at[1], size[1]; /* placed members: 0 entries */
 } relic_rim_wctx;
 
@@ -117,7 +115,7 @@ static inline void put_entry(uint8_t *p, const relic_rim_entry *m)
     relic_store_u32le(p + 28, m->size);
 }
 
-static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_rim(relic_rim_wctx *c, const relic_rim_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     put_header(c->base + pos, &m->header);
@@ -132,12 +130,11 @@ static relic_status put_rim(relic_rim_wctx *c, const relic_rim_rim *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_rim_write(const relic_rim_rim *model, relic_buf *out, relic_error *err)
+relic_status relic_rim_write(const relic_rim_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_rim_rim copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_rim_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_rim_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -13,91 +13,80 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_rim_extensions[];
 
-typedef struct relic_rim_header relic_rim_header;
-typedef struct relic_rim_entry relic_rim_entry;
-typedef struct relic_rim_rim relic_rim_rim;
-
 #define RELIC_RIM_HEADER_SIZE 120
 /** RIM header. Model form: plain C values. */
-struct relic_rim_header {
+typedef struct relic_rim_header {
     char file_type[4]; /**< FileType [constant "RIM "] */
     char file_version[4]; /**< FileVersion [constant "V1.0"] */
     uint32_t reserved_0; /**< Unknown; zero in real files */
     uint32_t entry_count; /**< Number of resources [derived: count(entries), filled by the writer] */
     uint32_t offset_to_entries; /**< Byte offset of the entry table (120 in real files) [derived: offset(entries), filled by the writer] */
     uint8_t reserved[100]; /**< Reserved; zero in real files */
-};
+} relic_rim_header;
 
 #define RELIC_RIM_ENTRY_SIZE 32
 /** One resource: name, type, id and where its bytes are. Model form: plain C values. */
-struct relic_rim_entry {
+typedef struct relic_rim_entry {
     char resref[16]; /**< ResRef: lower-case name, NUL-padded */
     uint32_t res_type; /**< ResType: resource type id (runtime/formats/aurora/erf_types.c, KotOR ids) */
     uint32_t res_id; /**< ResID: the entry's index in real files */
     uint32_t offset; /**< Byte offset of the resource data from the start of the file */
     uint32_t size; /**< Byte size of the resource data */
-};
+} relic_rim_entry;
 
-#define RELIC_RIM_RIM_SIZE 120
+#define RELIC_RIM_FILE_SIZE 120
 /** A whole RIM: header and entry table; the resource data follow (checked by runtime/formats/aurora/erf_archive.c). Model form: plain C values. */
-struct relic_rim_rim {
+typedef struct relic_rim_file {
     relic_rim_header header;
     relic_rim_entry *entries; /**< Entry table [count header.entry_count] [at header.offset_to_entries] */
     size_t entries_count; /**< number of elements in entries */
-};
+} relic_rim_file;
 
 typedef struct relic_rim_header_view { const uint8_t *p; } relic_rim_header_view; /**< a validated header (120 bytes in the file), zero-copy */
-#define RELIC_RIM_HEADER_FILE_TYPE_OFFSET 0
+enum { RELIC_RIM_HEADER_FILE_TYPE_POS = 0, RELIC_RIM_HEADER_FILE_VERSION_POS = 4,
+       RELIC_RIM_HEADER_RESERVED_0_POS = 8, RELIC_RIM_HEADER_ENTRY_COUNT_POS = 12,
+       RELIC_RIM_HEADER_OFFSET_TO_ENTRIES_POS = 16, RELIC_RIM_HEADER_RESERVED_POS = 20, }; /**< byte positions of the fields of header */
 #define RELIC_RIM_HEADER_FILE_TYPE_VALUE "RIM "
 #define RELIC_RIM_HEADER_FILE_TYPE_LEN 4
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_rim_header_file_type(relic_rim_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_RIM_HEADER_FILE_VERSION_OFFSET 4
 #define RELIC_RIM_HEADER_FILE_VERSION_VALUE "V1.0"
 #define RELIC_RIM_HEADER_FILE_VERSION_LEN 4
 /** file_version: 4 bytes, not NUL-terminated. */
 static inline const char *relic_rim_header_file_version(relic_rim_header_view v) { return (const char *)(v.p + 4); }
-#define RELIC_RIM_HEADER_RESERVED_0_OFFSET 8
 static inline uint32_t relic_rim_header_reserved_0(relic_rim_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_RIM_HEADER_ENTRY_COUNT_OFFSET 12
 static inline uint32_t relic_rim_header_entry_count(relic_rim_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_RIM_HEADER_OFFSET_TO_ENTRIES_OFFSET 16
 static inline uint32_t relic_rim_header_offset_to_entries(relic_rim_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_RIM_HEADER_RESERVED_OFFSET 20
 /** reserved: 100 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_rim_header_reserved(relic_rim_header_view v) { return (const uint8_t *)(v.p + 20); }
 
 typedef struct relic_rim_entry_view { const uint8_t *p; } relic_rim_entry_view; /**< a validated entry (32 bytes in the file), zero-copy */
-#define RELIC_RIM_ENTRY_RESREF_OFFSET 0
+enum { RELIC_RIM_ENTRY_RESREF_POS = 0, RELIC_RIM_ENTRY_RES_TYPE_POS = 16, RELIC_RIM_ENTRY_RES_ID_POS = 20,
+       RELIC_RIM_ENTRY_OFFSET_POS = 24, RELIC_RIM_ENTRY_SIZE_POS = 28, }; /**< byte positions of the fields of entry */
 /** resref: 16 bytes, not NUL-terminated. */
 static inline const char *relic_rim_entry_resref(relic_rim_entry_view v) { return (const char *)(v.p + 0); }
-#define RELIC_RIM_ENTRY_RES_TYPE_OFFSET 16
 static inline uint32_t relic_rim_entry_res_type(relic_rim_entry_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_RIM_ENTRY_RES_ID_OFFSET 20
 static inline uint32_t relic_rim_entry_res_id(relic_rim_entry_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_RIM_ENTRY_OFFSET_OFFSET 24
 static inline uint32_t relic_rim_entry_offset(relic_rim_entry_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_RIM_ENTRY_SIZE_OFFSET 28
 static inline uint32_t relic_rim_entry_size(relic_rim_entry_view v) { return relic_load_u32le(v.p + 28); }
 
-typedef struct relic_rim_rim_view { const uint8_t *p; } relic_rim_rim_view; /**< a validated rim (120 bytes in the file), zero-copy */
-#define RELIC_RIM_RIM_HEADER_OFFSET 0
-static inline relic_rim_header_view relic_rim_rim_header(relic_rim_rim_view v) { relic_rim_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_rim_file_view { const uint8_t *p; } relic_rim_file_view; /**< a validated rim (120 bytes in the file), zero-copy */
+enum { RELIC_RIM_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of rim */
+static inline relic_rim_header_view relic_rim_file_header(relic_rim_file_view v) { relic_rim_header_view r = { v.p + 0 }; return r; }
 
 /** A validated rim file: the bytes, and where each top-level member lies.
  *  Only relic_rim_validate() fills one; its accessors then need no checks. */
 typedef struct relic_rim_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_rim_rim values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_rim_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *entries; /**< start of entries in base, NULL when absent */
     size_t entries_count; /**< elements of entries */
 } relic_rim_view;
 
 static inline relic_rim_header_view relic_rim_view_header(const relic_rim_view *v) { relic_rim_header_view r = { v->header }; return r; }
-/** Element i (< entries_count) of entries. */
-static inline relic_rim_entry_view relic_rim_entries_at(const relic_rim_view *v, size_t i) { relic_rim_entry_view r = { v->entries + 32 * i }; return r; }
+static inline relic_rim_entry_view relic_rim_entries_at(const relic_rim_view *v, size_t i) { relic_rim_entry_view r = { v->entries + 32 * i }; return r; } /**< element i (< entries_count) */
 
 /** Validate size bytes at data as a whole rim file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -108,23 +97,23 @@ relic_status relic_rim_validate(const uint8_t *data, size_t size, relic_rim_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim_rim *out, relic_error *err);
+relic_status relic_rim_decode(const relic_rim_view *v, relic_arena *a, relic_rim_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_rim_write(const relic_rim_rim *m, relic_buf *out, relic_error *err);
+relic_status relic_rim_write(const relic_rim_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_rim_json_print(const relic_rim_rim *m, relic_buf *out, relic_error *err);
+relic_status relic_rim_json_print(const relic_rim_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_rim_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_rim *out, relic_error *err);
+relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -26,17 +26,17 @@ static const relic_jt_field entry_fields[] = {
 static const relic_jt_struct entry_json = { entry_fields, 5, sizeof(relic_rim_entry), _Alignof(relic_rim_entry), 0, NULL, NULL };
 
 static const relic_jt_field rim_fields[] = {
-    { "header", offsetof(relic_rim_rim, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "entries", offsetof(relic_rim_rim, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_rim_rim, entries_count), &entry_json, NULL, NULL },
+    { "header", offsetof(relic_rim_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "entries", offsetof(relic_rim_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_rim_file, entries_count), &entry_json, NULL, NULL },
 };
-static const relic_jt_struct rim_json = { rim_fields, 2, sizeof(relic_rim_rim), _Alignof(relic_rim_rim), 0, "rim", NULL };
+static const relic_jt_struct rim_json = { rim_fields, 2, sizeof(relic_rim_file), _Alignof(relic_rim_file), 0, "rim", NULL };
 
-relic_status relic_rim_json_print(const relic_rim_rim *m, relic_buf *out, relic_error *err)
+relic_status relic_rim_json_print(const relic_rim_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&rim_json, m, out, err);
 }
 
-relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_rim *out, relic_error *err)
+relic_status relic_rim_json_read(const char *text, size_t len, relic_arena *a, relic_rim_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&rim_json, text, len, a, out, err);
 }

@@ -29,14 +29,14 @@ static const relic_mut_field fields_entry[] = {
 };
 
 static const relic_mut_field fields_rim[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_rim_rim, header), 0, sizeof(relic_rim_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "entries", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_rim_rim, entries), offsetof(relic_rim_rim, entries_count), sizeof(relic_rim_entry), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_rim_file, header), 0, sizeof(relic_rim_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "entries", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_rim_file, entries), offsetof(relic_rim_file, entries_count), sizeof(relic_rim_entry), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "header", sizeof(relic_rim_header), fields_header, 6 },
     { "entry", sizeof(relic_rim_entry), fields_entry, 5 },
-    { "rim", sizeof(relic_rim_rim), fields_rim, 2 },
+    { "rim", sizeof(relic_rim_file), fields_rim, 2 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -49,7 +49,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_rim_view v;
     relic_status st = relic_rim_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_rim_rim *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_rim_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_rim_decode(&v, a, m, err);
@@ -58,7 +58,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_rim_write((const relic_rim_rim *)model, out, err);
+    return relic_rim_write((const relic_rim_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -32,6 +32,7 @@ static const relic_gen_enum_item string_flags_names[] = {
 const char *relic_tlk_string_flags_name(int64_t value) { return relic_gen_enum_name(string_flags_names, 3, value); }
 int relic_tlk_string_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(string_flags_names, 3, name, value); }
 
+_Static_assert(sizeof(relic_tlk_header) == 20 && offsetof(relic_tlk_header, file_version) == 4 && offsetof(relic_tlk_header, language_id) == 8 && offsetof(relic_tlk_header, string_count) == 12 && offsetof(relic_tlk_header, string_entries_offset) == 16, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_tlk_entry) == 40 && offsetof(relic_tlk_entry, sound_res_ref) == 4 && offsetof(relic_tlk_entry, volume_variance) == 20 && offsetof(relic_tlk_entry, pitch_variance) == 24 && offsetof(relic_tlk_entry, offset_to_string) == 28 && offsetof(relic_tlk_entry, string_size) == 32 && offsetof(relic_tlk_entry, sound_length) == 36, "entry: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
@@ -40,14 +41,13 @@ typedef struct relic_tlk_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_tlk_tlk *root;
+    relic_tlk_file *root;
     relic_tlk_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_tlk_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_tlk_rctx *c, uint64_t pos, relic_tlk_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_tlk_rctx *c, uint64_t pos, relic_tlk_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 20u)) return relic_gen_short(c->err, pos, c->size, "", "header", 20u);
     const uint8_t *p = c->base + pos;
     memcpy(m->file_type, p + 0, 4);
     if (memcmp(m->file_type, "TLK ", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "file_type", -1, "expected \"TLK \"");
@@ -59,9 +59,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_tlk_rctx *c, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_tlk_rctx *c, uint64_t pos, relic_tlk_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_tlk_rctx *c, uint64_t pos, relic_tlk_entry *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 40u)) return relic_gen_short(c->err, pos, c->size, "", "entry", 40u);
     const uint8_t *p = c->base + pos;
     m->flags = relic_load_u32le(p + 0);
     memcpy(m->sound_res_ref, p + 4, 16);
@@ -73,21 +72,22 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_entry(relic_tlk_rctx *c, u
     return RELIC_OK;
 }
 
-static relic_status rd_tlk(relic_tlk_rctx *c, uint64_t pos, uint64_t *size_out, relic_tlk_tlk *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tlk(relic_tlk_rctx *c, uint64_t pos, uint64_t *size_out, relic_tlk_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
+    if (!relic_gen_room(c->size, pos, 20u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 20u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 20;
     { /* entries */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.string_count), 1u, 40u, c->size, "entries", &n, &bytes)) != RELIC_OK) return st;
         m->entries_count = (size_t)n;
         if (c->view) { c->view->entries = c->base + cur; c->view->entries_count = (size_t)n; }
-        if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), cur, "entries"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_entry(c, cur + k * 40u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
+        if (dec && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), cur, "entries"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_entry(c, cur + k * 40u, &m->entries[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
         cur += bytes;
     }
     { /* strings */
@@ -97,7 +97,7 @@ static relic_status rd_tlk(relic_tlk_rctx *c, uint64_t pos, uint64_t *size_out, 
         const uint64_t n = (at < c->size ? c->size - at : 0) / 1u;
         m->strings_count = (size_t)n;
         if (c->view) { c->view->strings = c->base + at; c->view->strings_count = (size_t)n; }
-        if (c->arena && !(m->strings = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "strings"))) return RELIC_E_NOMEM;
+        if (dec && !(m->strings = relic_gen_dup(c->arena, c->err, c->base + at, n, at, "strings"))) return RELIC_E_NOMEM;
     }
     *size_out = cur - pos;
     return RELIC_OK;
@@ -105,27 +105,25 @@ static relic_status rd_tlk(relic_tlk_rctx *c, uint64_t pos, uint64_t *size_out, 
 
 relic_status relic_tlk_validate(const uint8_t *data, size_t size, relic_tlk_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_tlk_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_tlk(&c, 0, &sz, &out->values);
+    relic_status st = rd_tlk(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_tlk_decode(const relic_tlk_view *v, relic_arena *a, relic_tlk_tlk *out, relic_error *err)
+relic_status relic_tlk_decode(const relic_tlk_view *v, relic_arena *a, relic_tlk_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_tlk_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_tlk(&c, 0, &sz, out);
+    return rd_tlk(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -133,11 +131,11 @@ relic_status relic_tlk_decode(const relic_tlk_view *v, relic_arena *a, relic_tlk
 typedef struct relic_tlk_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_tlk_tlk *root;
+    const relic_tlk_file *root;
     uint64_t at[1], size[1]; /* placed members: 0 strings */
 } relic_tlk_wctx;
 
-static uint64_t sz_tlk(const relic_tlk_tlk *m)
+static uint64_t sz_tlk(const relic_tlk_file *m)
 {
     uint64_t t = 0;
     t += 20u;
@@ -165,7 +163,7 @@ static inline void put_entry(uint8_t *p, const relic_tlk_entry *m)
     relic_store_f32le(p + 36, m->sound_length);
 }
 
-static relic_status put_tlk(relic_tlk_wctx *c, const relic_tlk_tlk *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_tlk(relic_tlk_wctx *c, const relic_tlk_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -187,12 +185,11 @@ static relic_status put_tlk(relic_tlk_wctx *c, const relic_tlk_tlk *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_tlk_write(const relic_tlk_tlk *model, relic_buf *out, relic_error *err)
+relic_status relic_tlk_write(const relic_tlk_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_tlk_tlk copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_tlk_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_tlk_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -38,16 +38,7 @@ int relic_tlk_language_from_name(const char *name, int64_t *value);
 static inline int relic_tlk_language_known(int64_t value)
 {
     switch (value) {
-    case INT64_C(0):
-    case INT64_C(1):
-    case INT64_C(2):
-    case INT64_C(3):
-    case INT64_C(4):
-    case INT64_C(5):
-    case INT64_C(128):
-    case INT64_C(129):
-    case INT64_C(130):
-    case INT64_C(131):
+    case 0: case 1: case 2: case 3: case 4: case 5: case 128: case 129: case 130: case 131:
         return 1;
     default:
         return 0;
@@ -65,23 +56,19 @@ const char *relic_tlk_string_flags_name(int64_t value);
 int relic_tlk_string_flags_from_name(const char *name, int64_t *value);
 #define RELIC_TLK_STRING_FLAGS_MASK 0x7u
 
-typedef struct relic_tlk_header relic_tlk_header;
-typedef struct relic_tlk_entry relic_tlk_entry;
-typedef struct relic_tlk_tlk relic_tlk_tlk;
-
 #define RELIC_TLK_HEADER_SIZE 20
 /** TLK header (BioWare Talk Table File Format, 2.1). Model form: plain C values. */
-struct relic_tlk_header {
+typedef struct relic_tlk_header {
     char file_type[4]; /**< FileType [constant "TLK "] */
     char file_version[4]; /**< FileVersion [constant "V3.0"] */
     uint32_t language_id; /**< LanguageID [enum language] */
     uint32_t string_count; /**< StringCount: entries in the string data table [derived: count(entries), filled by the writer] */
     uint32_t string_entries_offset; /**< StringEntriesOffset: where the text starts; 20 + 40 * StringCount in real files [derived: offset(strings), filled by the writer] */
-};
+} relic_tlk_header;
 
 #define RELIC_TLK_ENTRY_SIZE 40
 /** A string data table entry; its index is the StrRef (BioWare Talk Table File Format, 2.2). Model form: plain C values. */
-struct relic_tlk_entry {
+typedef struct relic_tlk_entry {
     uint32_t flags; /**< Flags [flags string_flags] */
     char sound_res_ref[16]; /**< SoundResRef: the voice-over WAV, NUL-padded */
     uint32_t volume_variance; /**< VolumeVariance: unused, 0 */
@@ -89,50 +76,45 @@ struct relic_tlk_entry {
     uint32_t offset_to_string; /**< OffsetToString: from StringEntriesOffset */
     uint32_t string_size; /**< StringSize: in bytes, no terminator (cp1252 or cp1250 in NWN1 and KotOR, UTF-8 in NWN2) */
     float sound_length; /**< SoundLength: seconds */
-};
+} relic_tlk_entry;
 
 /** A whole TLK: header, string data table, then the text (each entry's range checked by runtime/formats/aurora/tlk_table.c). Model form: plain C values; its size in the file varies. */
-struct relic_tlk_tlk {
+typedef struct relic_tlk_file {
     relic_tlk_header header;
     relic_tlk_entry *entries; /**< String data table, from offset 20 [count header.string_count] */
     size_t entries_count; /**< number of elements in entries */
     uint8_t *strings; /**< The text of every entry, back to back [at header.string_entries_offset] */
     size_t strings_count; /**< number of elements in strings */
-};
+} relic_tlk_file;
 
 typedef struct relic_tlk_header_view { const uint8_t *p; } relic_tlk_header_view; /**< a validated header (20 bytes in the file), zero-copy */
-#define RELIC_TLK_HEADER_FILE_TYPE_OFFSET 0
+enum { RELIC_TLK_HEADER_FILE_TYPE_POS = 0, RELIC_TLK_HEADER_FILE_VERSION_POS = 4,
+       RELIC_TLK_HEADER_LANGUAGE_ID_POS = 8, RELIC_TLK_HEADER_STRING_COUNT_POS = 12,
+       RELIC_TLK_HEADER_STRING_ENTRIES_OFFSET_POS = 16, }; /**< byte positions of the fields of header */
 #define RELIC_TLK_HEADER_FILE_TYPE_VALUE "TLK "
 #define RELIC_TLK_HEADER_FILE_TYPE_LEN 4
 /** file_type: 4 bytes, not NUL-terminated. */
 static inline const char *relic_tlk_header_file_type(relic_tlk_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_TLK_HEADER_FILE_VERSION_OFFSET 4
 #define RELIC_TLK_HEADER_FILE_VERSION_VALUE "V3.0"
 #define RELIC_TLK_HEADER_FILE_VERSION_LEN 4
 /** file_version: 4 bytes, not NUL-terminated. */
 static inline const char *relic_tlk_header_file_version(relic_tlk_header_view v) { return (const char *)(v.p + 4); }
-#define RELIC_TLK_HEADER_LANGUAGE_ID_OFFSET 8
 static inline uint32_t relic_tlk_header_language_id(relic_tlk_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_TLK_HEADER_STRING_COUNT_OFFSET 12
 static inline uint32_t relic_tlk_header_string_count(relic_tlk_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_TLK_HEADER_STRING_ENTRIES_OFFSET_OFFSET 16
 static inline uint32_t relic_tlk_header_string_entries_offset(relic_tlk_header_view v) { return relic_load_u32le(v.p + 16); }
 
 typedef struct relic_tlk_entry_view { const uint8_t *p; } relic_tlk_entry_view; /**< a validated entry (40 bytes in the file), zero-copy */
-#define RELIC_TLK_ENTRY_FLAGS_OFFSET 0
+enum { RELIC_TLK_ENTRY_FLAGS_POS = 0, RELIC_TLK_ENTRY_SOUND_RES_REF_POS = 4,
+       RELIC_TLK_ENTRY_VOLUME_VARIANCE_POS = 20, RELIC_TLK_ENTRY_PITCH_VARIANCE_POS = 24,
+       RELIC_TLK_ENTRY_OFFSET_TO_STRING_POS = 28, RELIC_TLK_ENTRY_STRING_SIZE_POS = 32,
+       RELIC_TLK_ENTRY_SOUND_LENGTH_POS = 36, }; /**< byte positions of the fields of entry */
 static inline uint32_t relic_tlk_entry_flags(relic_tlk_entry_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_TLK_ENTRY_SOUND_RES_REF_OFFSET 4
 /** sound_res_ref: 16 bytes, not NUL-terminated. */
 static inline const char *relic_tlk_entry_sound_res_ref(relic_tlk_entry_view v) { return (const char *)(v.p + 4); }
-#define RELIC_TLK_ENTRY_VOLUME_VARIANCE_OFFSET 20
 static inline uint32_t relic_tlk_entry_volume_variance(relic_tlk_entry_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_TLK_ENTRY_PITCH_VARIANCE_OFFSET 24
 static inline uint32_t relic_tlk_entry_pitch_variance(relic_tlk_entry_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_TLK_ENTRY_OFFSET_TO_STRING_OFFSET 28
 static inline uint32_t relic_tlk_entry_offset_to_string(relic_tlk_entry_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_TLK_ENTRY_STRING_SIZE_OFFSET 32
 static inline uint32_t relic_tlk_entry_string_size(relic_tlk_entry_view v) { return relic_load_u32le(v.p + 32); }
-#define RELIC_TLK_ENTRY_SOUND_LENGTH_OFFSET 36
 static inline float relic_tlk_entry_sound_length(relic_tlk_entry_view v) { return relic_load_f32le(v.p + 36); }
 
 /** A validated tlk file: the bytes, and where each top-level member lies.
@@ -140,7 +122,7 @@ static inline float relic_tlk_entry_sound_length(relic_tlk_entry_view v) { retur
 typedef struct relic_tlk_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_tlk_tlk values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_tlk_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *entries; /**< start of entries in base, NULL when absent */
     size_t entries_count; /**< elements of entries */
@@ -149,8 +131,7 @@ typedef struct relic_tlk_view {
 } relic_tlk_view;
 
 static inline relic_tlk_header_view relic_tlk_view_header(const relic_tlk_view *v) { relic_tlk_header_view r = { v->header }; return r; }
-/** Element i (< entries_count) of entries. */
-static inline relic_tlk_entry_view relic_tlk_entries_at(const relic_tlk_view *v, size_t i) { relic_tlk_entry_view r = { v->entries + 40 * i }; return r; }
+static inline relic_tlk_entry_view relic_tlk_entries_at(const relic_tlk_view *v, size_t i) { relic_tlk_entry_view r = { v->entries + 40 * i }; return r; } /**< element i (< entries_count) */
 
 /** Validate size bytes at data as a whole tlk file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -161,23 +142,23 @@ relic_status relic_tlk_validate(const uint8_t *data, size_t size, relic_tlk_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_tlk_decode(const relic_tlk_view *v, relic_arena *a, relic_tlk_tlk *out, relic_error *err);
+relic_status relic_tlk_decode(const relic_tlk_view *v, relic_arena *a, relic_tlk_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_tlk_write(const relic_tlk_tlk *m, relic_buf *out, relic_error *err);
+relic_status relic_tlk_write(const relic_tlk_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_tlk_json_print(const relic_tlk_tlk *m, relic_buf *out, relic_error *err);
+relic_status relic_tlk_json_print(const relic_tlk_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_tlk_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, relic_tlk_tlk *out, relic_error *err);
+relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, relic_tlk_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -27,18 +27,18 @@ static const relic_jt_field entry_fields[] = {
 static const relic_jt_struct entry_json = { entry_fields, 7, sizeof(relic_tlk_entry), _Alignof(relic_tlk_entry), 0, NULL, NULL };
 
 static const relic_jt_field tlk_fields[] = {
-    { "header", offsetof(relic_tlk_tlk, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "entries", offsetof(relic_tlk_tlk, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_tlk, entries_count), &entry_json, NULL, NULL },
-    { "strings", offsetof(relic_tlk_tlk, strings), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_tlk, strings_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_tlk_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "entries", offsetof(relic_tlk_file, entries), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, entries_count), &entry_json, NULL, NULL },
+    { "strings", offsetof(relic_tlk_file, strings), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tlk_file, strings_count), NULL, NULL, NULL },
 };
-static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_tlk), _Alignof(relic_tlk_tlk), 0, "tlk", NULL };
+static const relic_jt_struct tlk_json = { tlk_fields, 3, sizeof(relic_tlk_file), _Alignof(relic_tlk_file), 0, "tlk", NULL };
 
-relic_status relic_tlk_json_print(const relic_tlk_tlk *m, relic_buf *out, relic_error *err)
+relic_status relic_tlk_json_print(const relic_tlk_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&tlk_json, m, out, err);
 }
 
-relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, relic_tlk_tlk *out, relic_error *err)
+relic_status relic_tlk_json_read(const char *text, size_t len, relic_arena *a, relic_tlk_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&tlk_json, text, len, a, out, err);
 }

@@ -32,15 +32,15 @@ static const relic_mut_field fields_entry[] = {
 };
 
 static const relic_mut_field fields_tlk[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_tlk_tlk, header), 0, sizeof(relic_tlk_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "entries", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_tlk_tlk, entries), offsetof(relic_tlk_tlk, entries_count), sizeof(relic_tlk_entry), NULL, 0, 0, 0, 0, 0, 0 },
-    { "strings", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 2, 1u, offsetof(relic_tlk_tlk, strings), offsetof(relic_tlk_tlk, strings_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_tlk_file, header), 0, sizeof(relic_tlk_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "entries", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_tlk_file, entries), offsetof(relic_tlk_file, entries_count), sizeof(relic_tlk_entry), NULL, 0, 0, 0, 0, 0, 0 },
+    { "strings", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 2, 1u, offsetof(relic_tlk_file, strings), offsetof(relic_tlk_file, strings_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "header", sizeof(relic_tlk_header), fields_header, 5 },
     { "entry", sizeof(relic_tlk_entry), fields_entry, 7 },
-    { "tlk", sizeof(relic_tlk_tlk), fields_tlk, 3 },
+    { "tlk", sizeof(relic_tlk_file), fields_tlk, 3 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -53,7 +53,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_tlk_view v;
     relic_status st = relic_tlk_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_tlk_tlk *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_tlk_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_tlk_decode(&v, a, m, err);
@@ -62,7 +62,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_tlk_write((const relic_tlk_tlk *)model, out, err);
+    return relic_tlk_write((const relic_tlk_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

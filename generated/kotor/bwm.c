@@ -41,6 +41,7 @@ const char *relic_bwm_aabb_plane_name(int64_t value) { return relic_gen_enum_nam
 int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(aabb_plane_names, 6, name, value); }
 
 _Static_assert(sizeof(relic_bwm_vec3f) == 12 && offsetof(relic_bwm_vec3f, y) == 4 && offsetof(relic_bwm_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_bwm_header) == 136 && offsetof(relic_bwm_header, type) == 8 && offsetof(relic_bwm_header, relative_use_position_1) == 12 && offsetof(relic_bwm_header, relative_use_position_2) == 24 && offsetof(relic_bwm_header, absolute_use_position_1) == 36 && offsetof(relic_bwm_header, absolute_use_position_2) == 48 && offsetof(relic_bwm_header, position) == 60 && offsetof(relic_bwm_header, vertex_count) == 72 && offsetof(relic_bwm_header, vertex_offset) == 76 && offsetof(relic_bwm_header, face_count) == 80 && offsetof(relic_bwm_header, face_offset) == 84 && offsetof(relic_bwm_header, material_offset) == 88 && offsetof(relic_bwm_header, normal_offset) == 92 && offsetof(relic_bwm_header, distance_offset) == 96 && offsetof(relic_bwm_header, aabb_count) == 100 && offsetof(relic_bwm_header, aabb_offset) == 104 && offsetof(relic_bwm_header, unknown) == 108 && offsetof(relic_bwm_header, adjacency_count) == 112 && offsetof(relic_bwm_header, adjacency_offset) == 116 && offsetof(relic_bwm_header, edge_count) == 120 && offsetof(relic_bwm_header, edge_offset) == 124 && offsetof(relic_bwm_header, perimeter_count) == 128 && offsetof(relic_bwm_header, perimeter_offset) == 132, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_bwm_face) == 12, "face: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_bwm_aabb_node) == 44 && offsetof(relic_bwm_aabb_node, box_max) == 12 && offsetof(relic_bwm_aabb_node, face) == 24 && offsetof(relic_bwm_aabb_node, unknown) == 28 && offsetof(relic_bwm_aabb_node, most_significant_plane) == 32 && offsetof(relic_bwm_aabb_node, child1) == 36 && offsetof(relic_bwm_aabb_node, child2) == 40, "aabb_node: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_bwm_adjacency) == 12, "adjacency: C layout is file layout (arrays are copied with memcpy)");
@@ -52,14 +53,13 @@ typedef struct relic_bwm_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_bwm_bwm *root;
+    relic_bwm_file *root;
     relic_bwm_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_bwm_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_bwm_rctx *c, uint64_t pos, relic_bwm_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_bwm_rctx *c, uint64_t pos, relic_bwm_vec3f *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
     m->x = relic_load_f32le(p + 0);
     m->y = relic_load_f32le(p + 4);
@@ -67,187 +67,186 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_bwm_rctx *c, u
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_bwm_rctx *c, uint64_t pos, relic_bwm_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_bwm_rctx *c, uint64_t pos, relic_bwm_header *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 136u)) return relic_gen_short(c->err, pos, c->size, "", "header", 136u);
     const uint8_t *p = c->base + pos;
-    memcpy(m->magic, p + 0, 8);
+    if (RELIC_GEN_LE) memcpy(m, p, 136u);
+    else {
+        memcpy(m->magic, p + 0, 8);
+        m->type = relic_load_u32le(p + 8);
+        if ((st = rd_vec3f(c, pos + 12, &m->relative_use_position_1, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "relative_use_position_1", -1);
+        if ((st = rd_vec3f(c, pos + 24, &m->relative_use_position_2, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "relative_use_position_2", -1);
+        if ((st = rd_vec3f(c, pos + 36, &m->absolute_use_position_1, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "absolute_use_position_1", -1);
+        if ((st = rd_vec3f(c, pos + 48, &m->absolute_use_position_2, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "absolute_use_position_2", -1);
+        if ((st = rd_vec3f(c, pos + 60, &m->position, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+        m->vertex_count = relic_load_u32le(p + 72);
+        m->vertex_offset = relic_load_u32le(p + 76);
+        m->face_count = relic_load_u32le(p + 80);
+        m->face_offset = relic_load_u32le(p + 84);
+        m->material_offset = relic_load_u32le(p + 88);
+        m->normal_offset = relic_load_u32le(p + 92);
+        m->distance_offset = relic_load_u32le(p + 96);
+        m->aabb_count = relic_load_u32le(p + 100);
+        m->aabb_offset = relic_load_u32le(p + 104);
+        m->unknown = relic_load_u32le(p + 108);
+        m->adjacency_count = relic_load_u32le(p + 112);
+        m->adjacency_offset = relic_load_u32le(p + 116);
+        m->edge_count = relic_load_u32le(p + 120);
+        m->edge_offset = relic_load_u32le(p + 124);
+        m->perimeter_count = relic_load_u32le(p + 128);
+        m->perimeter_offset = relic_load_u32le(p + 132);
+    }
     if (memcmp(m->magic, "BWM V1.0", 8) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"BWM V1.0\"");
-    m->type = relic_load_u32le(p + 8);
-    if (!relic_bwm_walkmesh_type_known((int64_t)(m->type))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "type", -1, "%lld is not a known walkmesh_type", (long long)(m->type));
-    if ((st = rd_vec3f(c, pos + 12, &m->relative_use_position_1)) != RELIC_OK) return relic_gen_nest(c->err, st, "relative_use_position_1", -1);
-    if ((st = rd_vec3f(c, pos + 24, &m->relative_use_position_2)) != RELIC_OK) return relic_gen_nest(c->err, st, "relative_use_position_2", -1);
-    if ((st = rd_vec3f(c, pos + 36, &m->absolute_use_position_1)) != RELIC_OK) return relic_gen_nest(c->err, st, "absolute_use_position_1", -1);
-    if ((st = rd_vec3f(c, pos + 48, &m->absolute_use_position_2)) != RELIC_OK) return relic_gen_nest(c->err, st, "absolute_use_position_2", -1);
-    if ((st = rd_vec3f(c, pos + 60, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
-    m->vertex_count = relic_load_u32le(p + 72);
-    m->vertex_offset = relic_load_u32le(p + 76);
-    m->face_count = relic_load_u32le(p + 80);
-    m->face_offset = relic_load_u32le(p + 84);
-    m->material_offset = relic_load_u32le(p + 88);
-    m->normal_offset = relic_load_u32le(p + 92);
-    m->distance_offset = relic_load_u32le(p + 96);
-    m->aabb_count = relic_load_u32le(p + 100);
-    m->aabb_offset = relic_load_u32le(p + 104);
-    m->unknown = relic_load_u32le(p + 108);
-    m->adjacency_count = relic_load_u32le(p + 112);
-    m->adjacency_offset = relic_load_u32le(p + 116);
-    m->edge_count = relic_load_u32le(p + 120);
-    m->edge_offset = relic_load_u32le(p + 124);
-    m->perimeter_count = relic_load_u32le(p + 128);
-    m->perimeter_offset = relic_load_u32le(p + 132);
+    if (!relic_bwm_walkmesh_type_known((int64_t)(m->type))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 8, "type", -1, (int64_t)(m->type), "is not a known walkmesh_type");
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_bwm_rctx *c, uint64_t pos, relic_bwm_face *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_bwm_rctx *c, uint64_t pos, relic_bwm_face *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "face", 12u);
     const uint8_t *p = c->base + pos;
     for (uint64_t k = 0; k < 3u; k++) {
         ((uint32_t *)m->v)[k] = relic_load_u32le(p + 0 + k * 4);
-        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k]); if (!(((int64_t)((it) < ((int64_t)c->root->header.vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + k * 4u, "v", (int64_t)k, "%lld fails check it < header.vertex_count", (long long)it); }
+        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k]); if (!(((int64_t)((it) < ((int64_t)c->root->header.vertex_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + k * 4u, "v", (int64_t)k, it, "fails check it < header.vertex_count"); }
     }
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_aabb_node(relic_bwm_rctx *c, uint64_t pos, relic_bwm_aabb_node *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_aabb_node(relic_bwm_rctx *c, uint64_t pos, relic_bwm_aabb_node *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "aabb_node", 44u);
     const uint8_t *p = c->base + pos;
-    if ((st = rd_vec3f(c, pos, &m->box_min)) != RELIC_OK) return relic_gen_nest(c->err, st, "box_min", -1);
-    if ((st = rd_vec3f(c, pos + 12, &m->box_max)) != RELIC_OK) return relic_gen_nest(c->err, st, "box_max", -1);
+    if ((st = rd_vec3f(c, pos, &m->box_min, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "box_min", -1);
+    if ((st = rd_vec3f(c, pos + 12, &m->box_max, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "box_max", -1);
     m->face = (int32_t)relic_load_u32le(p + 24);
-    { const int64_t it = (int64_t)(m->face); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < ((int64_t)c->root->header.face_count))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 24, "face", -1, "%lld fails check it == -1 || it >= 0 && it < header.face_count", (long long)it); }
+    { const int64_t it = (int64_t)(m->face); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < ((int64_t)c->root->header.face_count))))))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + 24, "face", -1, it, "fails check it == -1 || it >= 0 && it < header.face_count"); }
     m->unknown = relic_load_u32le(p + 28);
     m->most_significant_plane = relic_load_u32le(p + 32);
     if (((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 32, "most_significant_plane", -1, "unknown aabb_plane bits 0x%llx", (unsigned long long)((uint64_t)(m->most_significant_plane) & ~(uint64_t)RELIC_BWM_AABB_PLANE_MASK));
     m->child1 = relic_load_u32le(p + 36);
-    { const int64_t it = (int64_t)(m->child1); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 36, "child1", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
+    { const int64_t it = (int64_t)(m->child1); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + 36, "child1", -1, it, "fails check it == 0xFFFFFFFF || it < header.aabb_count"); }
     m->child2 = relic_load_u32le(p + 40);
-    { const int64_t it = (int64_t)(m->child2); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 40, "child2", -1, "%lld fails check it == 0xFFFFFFFF || it < header.aabb_count", (long long)it); }
+    { const int64_t it = (int64_t)(m->child2); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.aabb_count))))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + 40, "child2", -1, it, "fails check it == 0xFFFFFFFF || it < header.aabb_count"); }
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_adjacency(relic_bwm_rctx *c, uint64_t pos, relic_bwm_adjacency *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_adjacency(relic_bwm_rctx *c, uint64_t pos, relic_bwm_adjacency *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "adjacency", 12u);
     const uint8_t *p = c->base + pos;
     for (uint64_t k = 0; k < 3u; k++) {
         ((int32_t *)m->side)[k] = (int32_t)relic_load_u32le(p + 0 + k * 4);
-        { const int64_t it = (int64_t)(((int32_t *)m->side)[k]); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + k * 4u, "side", (int64_t)k, "%lld fails check it == -1 || it >= 0 && it < header.adjacency_count * 3", (long long)it); }
+        { const int64_t it = (int64_t)(((int32_t *)m->side)[k]); if (!(((int64_t)(((int64_t)((it) == INT64_C(-1))) || ((int64_t)(((int64_t)((it) >= INT64_C(0))) && ((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + k * 4u, "side", (int64_t)k, it, "fails check it == -1 || it >= 0 && it < header.adjacency_count * 3"); }
     }
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_bwm_rctx *c, uint64_t pos, relic_bwm_edge *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_bwm_rctx *c, uint64_t pos, relic_bwm_edge *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "edge", 8u);
     const uint8_t *p = c->base + pos;
     m->edge = relic_load_u32le(p + 0);
-    { const int64_t it = (int64_t)(m->edge); if (!(((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos, "edge", -1, "%lld fails check it < header.adjacency_count * 3", (long long)it); }
+    { const int64_t it = (int64_t)(m->edge); if (!(((int64_t)((it) < relic_gen_mul(((int64_t)c->root->header.adjacency_count), INT64_C(3)))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos, "edge", -1, it, "fails check it < header.adjacency_count * 3"); }
     m->transition = (int32_t)relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_file *m, const int dec)
 {
     relic_status st;
+    if (!relic_gen_room(c->size, pos, 136u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 136u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* vertices */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.vertex_offset), ((int64_t)m->header.vertex_count), 1u, 12u, c->size, "vertices", &at, &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + at; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "vertices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, at + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
     }
     { /* faces */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.face_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "faces", &at, &n, &bytes)) != RELIC_OK) return st;
         m->faces_count = (size_t)n;
         if (c->view) { c->view->faces = c->base + at; c->view->faces_count = (size_t)n; }
-        if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_face), _Alignof(relic_bwm_face), at, "faces"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_bwm_face e;
-            if ((st = rd_face(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+            if ((st = rd_face(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_face(c, at + k * 12u, &m->faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+            if ((st = rd_face(c, at + k * 12u, &m->faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
     }
     { /* materials */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.material_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "materials", &at, &n, &bytes)) != RELIC_OK) return st;
         m->materials_count = (size_t)n;
         if (c->view) { c->view->materials = c->base + at; c->view->materials_count = (size_t)n; }
-        if (c->arena && n && !(m->materials = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "materials"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->materials[k] = relic_load_u32le(c->base + at + k * 4);
+        if (dec && n && !(m->materials = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "materials"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->materials[k] = relic_load_u32le(c->base + at + k * 4);
     }
     { /* normals */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.normal_offset), ((int64_t)m->header.face_count), 1u, 12u, c->size, "normals", &at, &n, &bytes)) != RELIC_OK) return st;
         m->normals_count = (size_t)n;
         if (c->view) { c->view->normals = c->base + at; c->view->normals_count = (size_t)n; }
-        if (c->arena && n && !(m->normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "normals"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, at + k * 12u, &m->normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "normals", (int64_t)k);
+        if (dec && n && !(m->normals = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_vec3f), _Alignof(relic_bwm_vec3f), at, "normals"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, at + k * 12u, &m->normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "normals", (int64_t)k);
     }
     { /* distances */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.distance_offset), ((int64_t)m->header.face_count), 1u, 4u, c->size, "distances", &at, &n, &bytes)) != RELIC_OK) return st;
         m->distances_count = (size_t)n;
         if (c->view) { c->view->distances = c->base + at; c->view->distances_count = (size_t)n; }
-        if (c->arena && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(float), _Alignof(float), at, "distances"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + at + k * 4);
+        if (dec && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(float), _Alignof(float), at, "distances"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + at + k * 4);
     }
     { /* aabb */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.aabb_offset), ((int64_t)m->header.aabb_count), 1u, 44u, c->size, "aabb", &at, &n, &bytes)) != RELIC_OK) return st;
         m->aabb_count = (size_t)n;
         if (c->view) { c->view->aabb = c->base + at; c->view->aabb_count = (size_t)n; }
-        if (c->arena && n && !(m->aabb = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->aabb = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_aabb_node), _Alignof(relic_bwm_aabb_node), at, "aabb"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_bwm_aabb_node e;
-            if ((st = rd_aabb_node(c, at + k * 44u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
+            if ((st = rd_aabb_node(c, at + k * 44u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_aabb_node(c, at + k * 44u, &m->aabb[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
+            if ((st = rd_aabb_node(c, at + k * 44u, &m->aabb[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "aabb", (int64_t)k);
     }
     { /* adjacency */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.adjacency_offset), ((int64_t)m->header.adjacency_count), 1u, 12u, c->size, "adjacency", &at, &n, &bytes)) != RELIC_OK) return st;
         m->adjacency_count = (size_t)n;
         if (c->view) { c->view->adjacency = c->base + at; c->view->adjacency_count = (size_t)n; }
-        if (c->arena && n && !(m->adjacency = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->adjacency = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_adjacency), _Alignof(relic_bwm_adjacency), at, "adjacency"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_bwm_adjacency e;
-            if ((st = rd_adjacency(c, at + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
+            if ((st = rd_adjacency(c, at + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_adjacency(c, at + k * 12u, &m->adjacency[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
+            if ((st = rd_adjacency(c, at + k * 12u, &m->adjacency[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "adjacency", (int64_t)k);
     }
     { /* edges */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.edge_offset), ((int64_t)m->header.edge_count), 1u, 8u, c->size, "edges", &at, &n, &bytes)) != RELIC_OK) return st;
         m->edges_count = (size_t)n;
         if (c->view) { c->view->edges = c->base + at; c->view->edges_count = (size_t)n; }
-        if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), at, "edges"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_bwm_edge e;
-            if ((st = rd_edge(c, at + k * 8u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+            if ((st = rd_edge(c, at + k * 8u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_edge(c, at + k * 8u, &m->edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+            if ((st = rd_edge(c, at + k * 8u, &m->edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
     }
     { /* perimeters */
         uint64_t at, n, bytes;
         if ((st = relic_gen_place(c->err, pos + 136, ((int64_t)m->header.perimeter_offset), ((int64_t)m->header.perimeter_count), 1u, 4u, c->size, "perimeters", &at, &n, &bytes)) != RELIC_OK) return st;
         m->perimeters_count = (size_t)n;
         if (c->view) { c->view->perimeters = c->base + at; c->view->perimeters_count = (size_t)n; }
-        if (c->arena && n && !(m->perimeters = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "perimeters"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->perimeters[k] = relic_load_u32le(c->base + at + k * 4);
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->perimeters = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint32_t), _Alignof(uint32_t), at, "perimeters"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->perimeters[k] = relic_load_u32le(c->base + at + k * 4);
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             const uint32_t v = relic_load_u32le(c->base + at + k * 4);
-            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, at + k * 4u, "perimeters", (int64_t)k, "%lld fails check it <= header.edge_count", (long long)it); }
+            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) <= ((int64_t)m->header.edge_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, at + k * 4u, "perimeters", (int64_t)k, it, "fails check it <= header.edge_count"); }
         }
     }
     return RELIC_OK;
@@ -255,25 +254,23 @@ static relic_status rd_bwm(relic_bwm_rctx *c, uint64_t pos, relic_bwm_bwm *m)
 
 relic_status relic_bwm_validate(const uint8_t *data, size_t size, relic_bwm_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_bwm_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_bwm(&c, 0, &out->values);
+    relic_status st = rd_bwm(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_bwm *out, relic_error *err)
+relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_bwm_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_bwm(&c, 0, out);
+    return rd_bwm(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -281,7 +278,7 @@ relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm
 typedef struct relic_bwm_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_bwm_bwm *root;
+    const relic_bwm_file *root;
     uint64_t at[9], size[9]; /* placed members: 0 vertices 1 faces 2 materials 3 normals 4 distances 5 aabb 6 adjacency 7 edges 8 perimeters */
 } relic_bwm_wctx;
 
@@ -346,7 +343,7 @@ static inline void put_edge(uint8_t *p, const relic_bwm_edge *m)
     relic_store_u32le(p + 4, (uint32_t)(m->transition));
 }
 
-static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     put_header(c->base + pos, &m->header);
@@ -417,12 +414,11 @@ static relic_status put_bwm(relic_bwm_wctx *c, const relic_bwm_bwm *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_bwm_write(const relic_bwm_bwm *model, relic_buf *out, relic_error *err)
+relic_status relic_bwm_write(const relic_bwm_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_bwm_bwm copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_bwm_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_bwm_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

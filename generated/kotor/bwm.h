@@ -63,30 +63,9 @@ int relic_bwm_surface_material_from_name(const char *name, int64_t *value);
 static inline int relic_bwm_surface_material_known(int64_t value)
 {
     switch (value) {
-    case INT64_C(0):
-    case INT64_C(1):
-    case INT64_C(2):
-    case INT64_C(3):
-    case INT64_C(4):
-    case INT64_C(5):
-    case INT64_C(6):
-    case INT64_C(7):
-    case INT64_C(8):
-    case INT64_C(9):
-    case INT64_C(10):
-    case INT64_C(11):
-    case INT64_C(12):
-    case INT64_C(13):
-    case INT64_C(14):
-    case INT64_C(15):
-    case INT64_C(16):
-    case INT64_C(17):
-    case INT64_C(18):
-    case INT64_C(19):
-    case INT64_C(20):
-    case INT64_C(21):
-    case INT64_C(22):
-    case INT64_C(30):
+    case 0: case 1: case 2: case 3: case 4: case 5: case 6: case 7: case 8: case 9: case 10:
+    case 11: case 12: case 13: case 14: case 15: case 16: case 17: case 18: case 19: case 20:
+    case 21: case 22: case 30:
         return 1;
     default:
         return 0;
@@ -107,25 +86,17 @@ const char *relic_bwm_aabb_plane_name(int64_t value);
 int relic_bwm_aabb_plane_from_name(const char *name, int64_t *value);
 #define RELIC_BWM_AABB_PLANE_MASK 0x3Fu
 
-typedef struct relic_bwm_vec3f relic_bwm_vec3f;
-typedef struct relic_bwm_header relic_bwm_header;
-typedef struct relic_bwm_face relic_bwm_face;
-typedef struct relic_bwm_aabb_node relic_bwm_aabb_node;
-typedef struct relic_bwm_adjacency relic_bwm_adjacency;
-typedef struct relic_bwm_edge relic_bwm_edge;
-typedef struct relic_bwm_bwm relic_bwm_bwm;
-
 #define RELIC_BWM_VEC3F_SIZE 12
 /** Three 32-bit floats: a position in metres or a direction. Model form: plain C values. */
-struct relic_bwm_vec3f {
+typedef struct relic_bwm_vec3f {
     float x;
     float y;
     float z;
-};
+} relic_bwm_vec3f;
 
 #define RELIC_BWM_HEADER_SIZE 136
 /** BWM file header (PyKotor wiki, KotOR BWM file format, File header, Walkmesh properties, Data table offsets; PyKotor, io_bwm.py; xoreos, walkmeshloader.cpp). Model form: plain C values. */
-struct relic_bwm_header {
+typedef struct relic_bwm_header {
     char magic[8]; /**< File type and version; must be exactly "BWM V1.0" [constant "BWM V1.0"] */
     uint32_t type; /**< 0 = PWK/DWK, 1 = WOK [enum walkmesh_type] */
     relic_bwm_vec3f relative_use_position_1; /**< Relative use hook 1 (metres, walkmesh space) */
@@ -149,17 +120,17 @@ struct relic_bwm_header {
     uint32_t edge_offset; /**< Byte offset of the edge array [derived: offset(edges), filled by the writer] */
     uint32_t perimeter_count; /**< Number of perimeter loops (WOK only) [derived: count(perimeters), filled by the writer] */
     uint32_t perimeter_offset; /**< Byte offset of the perimeter array [derived: offset(perimeters), filled by the writer] */
-};
+} relic_bwm_header;
 
 #define RELIC_BWM_FACE_SIZE 12
 /** A triangle: three 0-based vertex indices; side k runs v[k] to v[(k+1)%3] (PyKotor wiki, KotOR BWM file format, Faces). Model form: plain C values. */
-struct relic_bwm_face {
+typedef struct relic_bwm_face {
     uint32_t v[3]; /**< Vertex indices [check it < header.vertex_count] */
-};
+} relic_bwm_face;
 
 #define RELIC_BWM_AABB_NODE_SIZE 44
 /** AABB tree node, pre-order, root first (PyKotor wiki, KotOR BWM file format, AABB Tree; kotorblender, aabb.py; PyKotor, io_bwm.py). Model form: plain C values. */
-struct relic_bwm_aabb_node {
+typedef struct relic_bwm_aabb_node {
     relic_bwm_vec3f box_min; /**< Box minimum corner (metres) */
     relic_bwm_vec3f box_max; /**< Box maximum corner (metres) */
     int32_t face; /**< Face index of a leaf; -1 for an internal node [check it == -1 || it >= 0 && it < header.face_count] */
@@ -167,24 +138,24 @@ struct relic_bwm_aabb_node {
     uint32_t most_significant_plane; /**< Split plane flag; 0 on leaves [flags aabb_plane] */
     uint32_t child1; /**< Left child node index, 0xFFFFFFFF for none [check it == 0xFFFFFFFF || it < header.aabb_count] */
     uint32_t child2; /**< Right child node index, 0xFFFFFFFF for none [check it == 0xFFFFFFFF || it < header.aabb_count] */
-};
+} relic_bwm_aabb_node;
 
 #define RELIC_BWM_ADJACENCY_SIZE 12
 /** Neighbours of one walkable face: per side, 3*face+side of the walkable face sharing it, or -1 (PyKotor wiki, KotOR BWM file format, Walkable adjacencies). Model form: plain C values. */
-struct relic_bwm_adjacency {
+typedef struct relic_bwm_adjacency {
     int32_t side[3]; /**< Adjacent walkable face*3+side, -1 for none [check it == -1 || it >= 0 && it < header.adjacency_count * 3] */
-};
+} relic_bwm_adjacency;
 
 #define RELIC_BWM_EDGE_SIZE 8
 /** A perimeter edge: a walkable face side with no walkable neighbour (PyKotor wiki, KotOR BWM file format, Edges; PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py). Model form: plain C values. */
-struct relic_bwm_edge {
+typedef struct relic_bwm_edge {
     uint32_t edge; /**< Edge id: 3*face+side [check it < header.adjacency_count * 3] */
     int32_t transition; /**< Index of the LYT room this edge leads to, -1 for none */
-};
+} relic_bwm_edge;
 
-#define RELIC_BWM_BWM_SIZE 136
+#define RELIC_BWM_FILE_SIZE 136
 /** A whole BWM file: the header, then nine arrays placed by the header's offsets. Writers lay them out contiguously after the header in this order, as every real file does (PyKotor, io_bwm.py; kotorblender, format/bwm/reader.py). Model form: plain C values. */
-struct relic_bwm_bwm {
+typedef struct relic_bwm_file {
     relic_bwm_header header;
     relic_bwm_vec3f *vertices; /**< Vertex positions (metres, world space) [count header.vertex_count] [at header.vertex_offset] */
     size_t vertices_count; /**< number of elements in vertices */
@@ -204,107 +175,90 @@ struct relic_bwm_bwm {
     size_t edges_count; /**< number of elements in edges */
     uint32_t *perimeters; /**< Cumulative edge count at the end of each perimeter loop (WOK) [check it <= header.edge_count] [count header.perimeter_count] [at header.perimeter_offset] */
     size_t perimeters_count; /**< number of elements in perimeters */
-};
+} relic_bwm_file;
 
 typedef struct relic_bwm_vec3f_view { const uint8_t *p; } relic_bwm_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-#define RELIC_BWM_VEC3F_X_OFFSET 0
+enum { RELIC_BWM_VEC3F_X_POS = 0, RELIC_BWM_VEC3F_Y_POS = 4, RELIC_BWM_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_bwm_vec3f_x(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_BWM_VEC3F_Y_OFFSET 4
 static inline float relic_bwm_vec3f_y(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_BWM_VEC3F_Z_OFFSET 8
 static inline float relic_bwm_vec3f_z(relic_bwm_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_bwm_header_view { const uint8_t *p; } relic_bwm_header_view; /**< a validated header (136 bytes in the file), zero-copy */
-#define RELIC_BWM_HEADER_MAGIC_OFFSET 0
+enum { RELIC_BWM_HEADER_MAGIC_POS = 0, RELIC_BWM_HEADER_TYPE_POS = 8,
+       RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_POS = 12, RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_POS = 24,
+       RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_POS = 36, RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_POS = 48,
+       RELIC_BWM_HEADER_POSITION_POS = 60, RELIC_BWM_HEADER_VERTEX_COUNT_POS = 72,
+       RELIC_BWM_HEADER_VERTEX_OFFSET_POS = 76, RELIC_BWM_HEADER_FACE_COUNT_POS = 80,
+       RELIC_BWM_HEADER_FACE_OFFSET_POS = 84, RELIC_BWM_HEADER_MATERIAL_OFFSET_POS = 88,
+       RELIC_BWM_HEADER_NORMAL_OFFSET_POS = 92, RELIC_BWM_HEADER_DISTANCE_OFFSET_POS = 96,
+       RELIC_BWM_HEADER_AABB_COUNT_POS = 100, RELIC_BWM_HEADER_AABB_OFFSET_POS = 104,
+       RELIC_BWM_HEADER_UNKNOWN_POS = 108, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS = 112,
+       RELIC_BWM_HEADER_ADJACENCY_OFFSET_POS = 116, RELIC_BWM_HEADER_EDGE_COUNT_POS = 120,
+       RELIC_BWM_HEADER_EDGE_OFFSET_POS = 124, RELIC_BWM_HEADER_PERIMETER_COUNT_POS = 128,
+       RELIC_BWM_HEADER_PERIMETER_OFFSET_POS = 132, }; /**< byte positions of the fields of header */
 #define RELIC_BWM_HEADER_MAGIC_VALUE "BWM V1.0"
 #define RELIC_BWM_HEADER_MAGIC_LEN 8
 /** magic: 8 bytes, not NUL-terminated. */
 static inline const char *relic_bwm_header_magic(relic_bwm_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_BWM_HEADER_TYPE_OFFSET 8
 static inline uint32_t relic_bwm_header_type(relic_bwm_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_OFFSET 12
 static inline relic_bwm_vec3f_view relic_bwm_header_relative_use_position_1(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 12 }; return r; }
-#define RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_OFFSET 24
 static inline relic_bwm_vec3f_view relic_bwm_header_relative_use_position_2(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 24 }; return r; }
-#define RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_OFFSET 36
 static inline relic_bwm_vec3f_view relic_bwm_header_absolute_use_position_1(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 36 }; return r; }
-#define RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_OFFSET 48
 static inline relic_bwm_vec3f_view relic_bwm_header_absolute_use_position_2(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 48 }; return r; }
-#define RELIC_BWM_HEADER_POSITION_OFFSET 60
 static inline relic_bwm_vec3f_view relic_bwm_header_position(relic_bwm_header_view v) { relic_bwm_vec3f_view r = { v.p + 60 }; return r; }
-#define RELIC_BWM_HEADER_VERTEX_COUNT_OFFSET 72
 static inline uint32_t relic_bwm_header_vertex_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 72); }
-#define RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET 76
 static inline uint32_t relic_bwm_header_vertex_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 76); }
-#define RELIC_BWM_HEADER_FACE_COUNT_OFFSET 80
 static inline uint32_t relic_bwm_header_face_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 80); }
-#define RELIC_BWM_HEADER_FACE_OFFSET_OFFSET 84
 static inline uint32_t relic_bwm_header_face_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 84); }
-#define RELIC_BWM_HEADER_MATERIAL_OFFSET_OFFSET 88
 static inline uint32_t relic_bwm_header_material_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 88); }
-#define RELIC_BWM_HEADER_NORMAL_OFFSET_OFFSET 92
 static inline uint32_t relic_bwm_header_normal_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 92); }
-#define RELIC_BWM_HEADER_DISTANCE_OFFSET_OFFSET 96
 static inline uint32_t relic_bwm_header_distance_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 96); }
-#define RELIC_BWM_HEADER_AABB_COUNT_OFFSET 100
 static inline uint32_t relic_bwm_header_aabb_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 100); }
-#define RELIC_BWM_HEADER_AABB_OFFSET_OFFSET 104
 static inline uint32_t relic_bwm_header_aabb_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 104); }
-#define RELIC_BWM_HEADER_UNKNOWN_OFFSET 108
 static inline uint32_t relic_bwm_header_unknown(relic_bwm_header_view v) { return relic_load_u32le(v.p + 108); }
-#define RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET 112
 static inline uint32_t relic_bwm_header_adjacency_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 112); }
-#define RELIC_BWM_HEADER_ADJACENCY_OFFSET_OFFSET 116
 static inline uint32_t relic_bwm_header_adjacency_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 116); }
-#define RELIC_BWM_HEADER_EDGE_COUNT_OFFSET 120
 static inline uint32_t relic_bwm_header_edge_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 120); }
-#define RELIC_BWM_HEADER_EDGE_OFFSET_OFFSET 124
 static inline uint32_t relic_bwm_header_edge_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 124); }
-#define RELIC_BWM_HEADER_PERIMETER_COUNT_OFFSET 128
 static inline uint32_t relic_bwm_header_perimeter_count(relic_bwm_header_view v) { return relic_load_u32le(v.p + 128); }
-#define RELIC_BWM_HEADER_PERIMETER_OFFSET_OFFSET 132
 static inline uint32_t relic_bwm_header_perimeter_offset(relic_bwm_header_view v) { return relic_load_u32le(v.p + 132); }
 
 typedef struct relic_bwm_face_view { const uint8_t *p; } relic_bwm_face_view; /**< a validated face (12 bytes in the file), zero-copy */
-#define RELIC_BWM_FACE_V_OFFSET 0
+enum { RELIC_BWM_FACE_V_POS = 0, }; /**< byte positions of the fields of face */
 static inline uint32_t relic_bwm_face_v(relic_bwm_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 
 typedef struct relic_bwm_aabb_node_view { const uint8_t *p; } relic_bwm_aabb_node_view; /**< a validated aabb_node (44 bytes in the file), zero-copy */
-#define RELIC_BWM_AABB_NODE_BOX_MIN_OFFSET 0
+enum { RELIC_BWM_AABB_NODE_BOX_MIN_POS = 0, RELIC_BWM_AABB_NODE_BOX_MAX_POS = 12,
+       RELIC_BWM_AABB_NODE_FACE_POS = 24, RELIC_BWM_AABB_NODE_UNKNOWN_POS = 28,
+       RELIC_BWM_AABB_NODE_MOST_SIGNIFICANT_PLANE_POS = 32, RELIC_BWM_AABB_NODE_CHILD1_POS = 36,
+       RELIC_BWM_AABB_NODE_CHILD2_POS = 40, }; /**< byte positions of the fields of aabb_node */
 static inline relic_bwm_vec3f_view relic_bwm_aabb_node_box_min(relic_bwm_aabb_node_view v) { relic_bwm_vec3f_view r = { v.p + 0 }; return r; }
-#define RELIC_BWM_AABB_NODE_BOX_MAX_OFFSET 12
 static inline relic_bwm_vec3f_view relic_bwm_aabb_node_box_max(relic_bwm_aabb_node_view v) { relic_bwm_vec3f_view r = { v.p + 12 }; return r; }
-#define RELIC_BWM_AABB_NODE_FACE_OFFSET 24
 static inline int32_t relic_bwm_aabb_node_face(relic_bwm_aabb_node_view v) { return (int32_t)relic_load_u32le(v.p + 24); }
-#define RELIC_BWM_AABB_NODE_UNKNOWN_OFFSET 28
 static inline uint32_t relic_bwm_aabb_node_unknown(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_BWM_AABB_NODE_MOST_SIGNIFICANT_PLANE_OFFSET 32
 static inline uint32_t relic_bwm_aabb_node_most_significant_plane(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 32); }
-#define RELIC_BWM_AABB_NODE_CHILD1_OFFSET 36
 static inline uint32_t relic_bwm_aabb_node_child1(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 36); }
-#define RELIC_BWM_AABB_NODE_CHILD2_OFFSET 40
 static inline uint32_t relic_bwm_aabb_node_child2(relic_bwm_aabb_node_view v) { return relic_load_u32le(v.p + 40); }
 
 typedef struct relic_bwm_adjacency_view { const uint8_t *p; } relic_bwm_adjacency_view; /**< a validated adjacency (12 bytes in the file), zero-copy */
-#define RELIC_BWM_ADJACENCY_SIDE_OFFSET 0
+enum { RELIC_BWM_ADJACENCY_SIDE_POS = 0, }; /**< byte positions of the fields of adjacency */
 static inline int32_t relic_bwm_adjacency_side(relic_bwm_adjacency_view v, size_t i) { return (int32_t)relic_load_u32le(v.p + 0 + 4 * i); }
 
 typedef struct relic_bwm_edge_view { const uint8_t *p; } relic_bwm_edge_view; /**< a validated edge (8 bytes in the file), zero-copy */
-#define RELIC_BWM_EDGE_EDGE_OFFSET 0
+enum { RELIC_BWM_EDGE_EDGE_POS = 0, RELIC_BWM_EDGE_TRANSITION_POS = 4, }; /**< byte positions of the fields of edge */
 static inline uint32_t relic_bwm_edge_edge(relic_bwm_edge_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_BWM_EDGE_TRANSITION_OFFSET 4
 static inline int32_t relic_bwm_edge_transition(relic_bwm_edge_view v) { return (int32_t)relic_load_u32le(v.p + 4); }
 
-typedef struct relic_bwm_bwm_view { const uint8_t *p; } relic_bwm_bwm_view; /**< a validated bwm (136 bytes in the file), zero-copy */
-#define RELIC_BWM_BWM_HEADER_OFFSET 0
-static inline relic_bwm_header_view relic_bwm_bwm_header(relic_bwm_bwm_view v) { relic_bwm_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_bwm_file_view { const uint8_t *p; } relic_bwm_file_view; /**< a validated bwm (136 bytes in the file), zero-copy */
+enum { RELIC_BWM_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of bwm */
+static inline relic_bwm_header_view relic_bwm_file_header(relic_bwm_file_view v) { relic_bwm_header_view r = { v.p + 0 }; return r; }
 
 /** A validated bwm file: the bytes, and where each top-level member lies.
  *  Only relic_bwm_validate() fills one; its accessors then need no checks. */
 typedef struct relic_bwm_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_bwm_bwm values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_bwm_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *vertices; /**< start of vertices in base, NULL when absent */
     size_t vertices_count; /**< elements of vertices */
@@ -327,24 +281,15 @@ typedef struct relic_bwm_view {
 } relic_bwm_view;
 
 static inline relic_bwm_header_view relic_bwm_view_header(const relic_bwm_view *v) { relic_bwm_header_view r = { v->header }; return r; }
-/** Element i (< vertices_count) of vertices. */
-static inline relic_bwm_vec3f_view relic_bwm_vertices_at(const relic_bwm_view *v, size_t i) { relic_bwm_vec3f_view r = { v->vertices + 12 * i }; return r; }
-/** Element i (< faces_count) of faces. */
-static inline relic_bwm_face_view relic_bwm_faces_at(const relic_bwm_view *v, size_t i) { relic_bwm_face_view r = { v->faces + 12 * i }; return r; }
-/** Element i (< materials_count) of materials. */
-static inline uint32_t relic_bwm_materials_at(const relic_bwm_view *v, size_t i) { return relic_load_u32le(v->materials + 4 * i); }
-/** Element i (< normals_count) of normals. */
-static inline relic_bwm_vec3f_view relic_bwm_normals_at(const relic_bwm_view *v, size_t i) { relic_bwm_vec3f_view r = { v->normals + 12 * i }; return r; }
-/** Element i (< distances_count) of distances. */
-static inline float relic_bwm_distances_at(const relic_bwm_view *v, size_t i) { return relic_load_f32le(v->distances + 4 * i); }
-/** Element i (< aabb_count) of aabb. */
-static inline relic_bwm_aabb_node_view relic_bwm_aabb_at(const relic_bwm_view *v, size_t i) { relic_bwm_aabb_node_view r = { v->aabb + 44 * i }; return r; }
-/** Element i (< adjacency_count) of adjacency. */
-static inline relic_bwm_adjacency_view relic_bwm_adjacency_at(const relic_bwm_view *v, size_t i) { relic_bwm_adjacency_view r = { v->adjacency + 12 * i }; return r; }
-/** Element i (< edges_count) of edges. */
-static inline relic_bwm_edge_view relic_bwm_edges_at(const relic_bwm_view *v, size_t i) { relic_bwm_edge_view r = { v->edges + 8 * i }; return r; }
-/** Element i (< perimeters_count) of perimeters. */
-static inline uint32_t relic_bwm_perimeters_at(const relic_bwm_view *v, size_t i) { return relic_load_u32le(v->perimeters + 4 * i); }
+static inline relic_bwm_vec3f_view relic_bwm_vertices_at(const relic_bwm_view *v, size_t i) { relic_bwm_vec3f_view r = { v->vertices + 12 * i }; return r; } /**< element i (< vertices_count) */
+static inline relic_bwm_face_view relic_bwm_faces_at(const relic_bwm_view *v, size_t i) { relic_bwm_face_view r = { v->faces + 12 * i }; return r; } /**< element i (< faces_count) */
+static inline uint32_t relic_bwm_materials_at(const relic_bwm_view *v, size_t i) { return relic_load_u32le(v->materials + 4 * i); } /**< element i (< materials_count) */
+static inline relic_bwm_vec3f_view relic_bwm_normals_at(const relic_bwm_view *v, size_t i) { relic_bwm_vec3f_view r = { v->normals + 12 * i }; return r; } /**< element i (< normals_count) */
+static inline float relic_bwm_distances_at(const relic_bwm_view *v, size_t i) { return relic_load_f32le(v->distances + 4 * i); } /**< element i (< distances_count) */
+static inline relic_bwm_aabb_node_view relic_bwm_aabb_at(const relic_bwm_view *v, size_t i) { relic_bwm_aabb_node_view r = { v->aabb + 44 * i }; return r; } /**< element i (< aabb_count) */
+static inline relic_bwm_adjacency_view relic_bwm_adjacency_at(const relic_bwm_view *v, size_t i) { relic_bwm_adjacency_view r = { v->adjacency + 12 * i }; return r; } /**< element i (< adjacency_count) */
+static inline relic_bwm_edge_view relic_bwm_edges_at(const relic_bwm_view *v, size_t i) { relic_bwm_edge_view r = { v->edges + 8 * i }; return r; } /**< element i (< edges_count) */
+static inline uint32_t relic_bwm_perimeters_at(const relic_bwm_view *v, size_t i) { return relic_load_u32le(v->perimeters + 4 * i); } /**< element i (< perimeters_count) */
 
 /** Validate size bytes at data as a whole bwm file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -355,23 +300,23 @@ relic_status relic_bwm_validate(const uint8_t *data, size_t size, relic_bwm_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_bwm *out, relic_error *err);
+relic_status relic_bwm_decode(const relic_bwm_view *v, relic_arena *a, relic_bwm_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_bwm_write(const relic_bwm_bwm *m, relic_buf *out, relic_error *err);
+relic_status relic_bwm_write(const relic_bwm_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_bwm_json_print(const relic_bwm_bwm *m, relic_buf *out, relic_error *err);
+relic_status relic_bwm_json_print(const relic_bwm_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_bwm_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_bwm *out, relic_error *err);
+relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -68,25 +68,25 @@ static const relic_jt_field edge_fields[] = {
 static const relic_jt_struct edge_json = { edge_fields, 2, sizeof(relic_bwm_edge), _Alignof(relic_bwm_edge), 0, NULL, NULL };
 
 static const relic_jt_field bwm_fields[] = {
-    { "header", offsetof(relic_bwm_bwm, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "vertices", offsetof(relic_bwm_bwm, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, vertices_count), &vec3f_json, NULL, NULL },
-    { "faces", offsetof(relic_bwm_bwm, faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, faces_count), &face_json, NULL, NULL },
-    { "materials", offsetof(relic_bwm_bwm, materials), RELIC_JT_ENUM, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, materials_count), NULL, relic_bwm_surface_material_name, relic_bwm_surface_material_from_name },
-    { "normals", offsetof(relic_bwm_bwm, normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, normals_count), &vec3f_json, NULL, NULL },
-    { "distances", offsetof(relic_bwm_bwm, distances), RELIC_JT_F32, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, distances_count), NULL, NULL, NULL },
-    { "aabb", offsetof(relic_bwm_bwm, aabb), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, aabb_count), &aabb_node_json, NULL, NULL },
-    { "adjacency", offsetof(relic_bwm_bwm, adjacency), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, adjacency_count), &adjacency_json, NULL, NULL },
-    { "edges", offsetof(relic_bwm_bwm, edges), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, edges_count), &edge_json, NULL, NULL },
-    { "perimeters", offsetof(relic_bwm_bwm, perimeters), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_bwm, perimeters_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_bwm_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "vertices", offsetof(relic_bwm_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, vertices_count), &vec3f_json, NULL, NULL },
+    { "faces", offsetof(relic_bwm_file, faces), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, faces_count), &face_json, NULL, NULL },
+    { "materials", offsetof(relic_bwm_file, materials), RELIC_JT_ENUM, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, materials_count), NULL, relic_bwm_surface_material_name, relic_bwm_surface_material_from_name },
+    { "normals", offsetof(relic_bwm_file, normals), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, normals_count), &vec3f_json, NULL, NULL },
+    { "distances", offsetof(relic_bwm_file, distances), RELIC_JT_F32, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, distances_count), NULL, NULL, NULL },
+    { "aabb", offsetof(relic_bwm_file, aabb), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, aabb_count), &aabb_node_json, NULL, NULL },
+    { "adjacency", offsetof(relic_bwm_file, adjacency), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, adjacency_count), &adjacency_json, NULL, NULL },
+    { "edges", offsetof(relic_bwm_file, edges), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, edges_count), &edge_json, NULL, NULL },
+    { "perimeters", offsetof(relic_bwm_file, perimeters), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_bwm_file, perimeters_count), NULL, NULL, NULL },
 };
-static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_bwm), _Alignof(relic_bwm_bwm), 0, "bwm", NULL };
+static const relic_jt_struct bwm_json = { bwm_fields, 10, sizeof(relic_bwm_file), _Alignof(relic_bwm_file), 0, "bwm", NULL };
 
-relic_status relic_bwm_json_print(const relic_bwm_bwm *m, relic_buf *out, relic_error *err)
+relic_status relic_bwm_json_print(const relic_bwm_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&bwm_json, m, out, err);
 }
 
-relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_bwm *out, relic_error *err)
+relic_status relic_bwm_json_read(const char *text, size_t len, relic_arena *a, relic_bwm_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&bwm_json, text, len, a, out, err);
 }

@@ -70,16 +70,16 @@ static const relic_mut_field fields_edge[] = {
 };
 
 static const relic_mut_field fields_bwm[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 1, -1, 1u, offsetof(relic_bwm_bwm, header), 0, sizeof(relic_bwm_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 1, 1u, offsetof(relic_bwm_bwm, vertices), offsetof(relic_bwm_bwm, vertices_count), sizeof(relic_bwm_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "faces", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 2, 1u, offsetof(relic_bwm_bwm, faces), offsetof(relic_bwm_bwm, faces_count), sizeof(relic_bwm_face), NULL, 0, 0, 0, 0, 0, 0 },
-    { "materials", RELIC_MUT_INT, 0 | RELIC_MUTF_ENUM | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 2, 1u, offsetof(relic_bwm_bwm, materials), offsetof(relic_bwm_bwm, materials_count), 4, values_surface_material, 24, 0, 0, 0, 0, 0 },
-    { "normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 2, 1u, offsetof(relic_bwm_bwm, normals), offsetof(relic_bwm_bwm, normals_count), sizeof(relic_bwm_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
-    { "distances", RELIC_MUT_FLOAT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 2, 1u, offsetof(relic_bwm_bwm, distances), offsetof(relic_bwm_bwm, distances_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "aabb", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 6, 1u, offsetof(relic_bwm_bwm, aabb), offsetof(relic_bwm_bwm, aabb_count), sizeof(relic_bwm_aabb_node), NULL, 0, 0, 0, 0, 0, 0 },
-    { "adjacency", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 4, 7, 1u, offsetof(relic_bwm_bwm, adjacency), offsetof(relic_bwm_bwm, adjacency_count), sizeof(relic_bwm_adjacency), NULL, 0, 0, 0, 0, 0, 0 },
-    { "edges", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 5, 8, 1u, offsetof(relic_bwm_bwm, edges), offsetof(relic_bwm_bwm, edges_count), sizeof(relic_bwm_edge), NULL, 0, 0, 0, 0, 0, 0 },
-    { "perimeters", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 9, 1u, offsetof(relic_bwm_bwm, perimeters), offsetof(relic_bwm_bwm, perimeters_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 1, -1, 1u, offsetof(relic_bwm_file, header), 0, sizeof(relic_bwm_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 1, 1u, offsetof(relic_bwm_file, vertices), offsetof(relic_bwm_file, vertices_count), sizeof(relic_bwm_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "faces", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 2, 1u, offsetof(relic_bwm_file, faces), offsetof(relic_bwm_file, faces_count), sizeof(relic_bwm_face), NULL, 0, 0, 0, 0, 0, 0 },
+    { "materials", RELIC_MUT_INT, 0 | RELIC_MUTF_ENUM | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 2, 1u, offsetof(relic_bwm_file, materials), offsetof(relic_bwm_file, materials_count), 4, values_surface_material, 24, 0, 0, 0, 0, 0 },
+    { "normals", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 0, 2, 1u, offsetof(relic_bwm_file, normals), offsetof(relic_bwm_file, normals_count), sizeof(relic_bwm_vec3f), NULL, 0, 0, 0, 0, 0, 0 },
+    { "distances", RELIC_MUT_FLOAT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 2, 1u, offsetof(relic_bwm_file, distances), offsetof(relic_bwm_file, distances_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "aabb", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 6, 1u, offsetof(relic_bwm_file, aabb), offsetof(relic_bwm_file, aabb_count), sizeof(relic_bwm_aabb_node), NULL, 0, 0, 0, 0, 0, 0 },
+    { "adjacency", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 4, 7, 1u, offsetof(relic_bwm_file, adjacency), offsetof(relic_bwm_file, adjacency_count), sizeof(relic_bwm_adjacency), NULL, 0, 0, 0, 0, 0, 0 },
+    { "edges", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 5, 8, 1u, offsetof(relic_bwm_file, edges), offsetof(relic_bwm_file, edges_count), sizeof(relic_bwm_edge), NULL, 0, 0, 0, 0, 0, 0 },
+    { "perimeters", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 9, 1u, offsetof(relic_bwm_file, perimeters), offsetof(relic_bwm_file, perimeters_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
@@ -89,7 +89,7 @@ static const relic_mut_struct structs[] = {
     { "aabb_node", sizeof(relic_bwm_aabb_node), fields_aabb_node, 7 },
     { "adjacency", sizeof(relic_bwm_adjacency), fields_adjacency, 1 },
     { "edge", sizeof(relic_bwm_edge), fields_edge, 2 },
-    { "bwm", sizeof(relic_bwm_bwm), fields_bwm, 10 },
+    { "bwm", sizeof(relic_bwm_file), fields_bwm, 10 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -115,7 +115,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_bwm_view v;
     relic_status st = relic_bwm_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_bwm_bwm *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_bwm_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_bwm_decode(&v, a, m, err);
@@ -124,7 +124,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_bwm_write((const relic_bwm_bwm *)model, out, err);
+    return relic_bwm_write((const relic_bwm_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -30,6 +30,7 @@ static const relic_gen_enum_item triangle_flags_names[] = {
 const char *relic_trn_triangle_flags_name(int64_t value) { return relic_gen_enum_name(triangle_flags_names, 13, value); }
 int relic_trn_triangle_flags_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(triangle_flags_names, 13, name, value); }
 
+_Static_assert(sizeof(relic_trn_header) == 12 && offsetof(relic_trn_header, version_major) == 4 && offsetof(relic_trn_header, version_minor) == 6 && offsetof(relic_trn_header, packet_count) == 8, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_trn_directory_entry) == 8 && offsetof(relic_trn_directory_entry, offset) == 4, "directory_entry: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_trn_trwh) == 12 && offsetof(relic_trn_trwh, height) == 4 && offsetof(relic_trn_trwh, id) == 8, "trwh: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_trn_vec3f) == 12 && offsetof(relic_trn_vec3f, y) == 4 && offsetof(relic_trn_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
@@ -43,14 +44,13 @@ typedef struct relic_trn_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_trn_trn *root;
+    relic_trn_file *root;
     relic_trn_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_trn_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_trn_rctx *c, uint64_t pos, relic_trn_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_trn_rctx *c, uint64_t pos, relic_trn_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "header", 12u);
     const uint8_t *p = c->base + pos;
     memcpy(m->magic, p + 0, 4);
     if (memcmp(m->magic, "NWN2", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"NWN2\"");
@@ -60,18 +60,16 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_trn_rctx *c, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_directory_entry(relic_trn_rctx *c, uint64_t pos, relic_trn_directory_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_directory_entry(relic_trn_rctx *c, uint64_t pos, relic_trn_directory_entry *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "directory_entry", 8u);
     const uint8_t *p = c->base + pos;
     m->type = relic_load_u32le(p + 0);
     m->offset = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trwh(relic_trn_rctx *c, uint64_t pos, relic_trn_trwh *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trwh(relic_trn_rctx *c, uint64_t pos, relic_trn_trwh *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "trwh", 12u);
     const uint8_t *p = c->base + pos;
     m->width = relic_load_u32le(p + 0);
     m->height = relic_load_u32le(p + 4);
@@ -79,7 +77,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trwh(relic_trn_rctx *c, ui
     return RELIC_OK;
 }
 
-static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_packet *m)
+static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_packet *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -88,13 +86,12 @@ static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
     m->size = relic_load_u32le(c->base + pos + 4);
     cur = pos + 8;
     switch (((int64_t)m->type)) {
-    case INT64_C(1213682260):
-    {
-    if ((st = rd_trwh(c, cur, &m->trwh)) != RELIC_OK) return relic_gen_nest(c->err, st, "trwh", -1);
+    case 1213682260: {
+    if (!relic_gen_room(c->size, cur, 12u)) return relic_gen_short(c->err, cur, c->size, "trwh", "trwh", 12u);
+    if ((st = rd_trwh(c, cur, &m->trwh, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "trwh", -1);
     cur = cur + 12;
     } break;
-    case INT64_C(1297568577):
-    {
+    case 1297568577: {
     if (!relic_gen_room(c->size, cur, 12u)) return relic_gen_short(c->err, cur, c->size, "comp_magic", "comp_magic..uncompressed_size", 12u);
     memcpy(m->comp_magic, c->base + cur, 4);
     if (memcmp(m->comp_magic, "COMP", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, cur, "comp_magic", -1, "expected \"COMP\"");
@@ -105,17 +102,16 @@ static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->compressed_size), 1u, 1u, c->size, "aswm", &n, &bytes)) != RELIC_OK) return st;
         m->aswm_count = (size_t)n;
-        if (c->arena && !(m->aswm = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "aswm"))) return RELIC_E_NOMEM;
+        if (dec && !(m->aswm = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "aswm"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } break;
-    default:
-    {
+    default: {
     { /* data */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
         m->data_count = (size_t)n;
-        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
+        if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } break;
@@ -126,22 +122,23 @@ static relic_status rd_packet(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_trn *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 12u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 12;
     { /* directory */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.packet_count), 1u, 8u, c->size, "directory", &n, &bytes)) != RELIC_OK) return st;
         m->directory_count = (size_t)n;
         if (c->view) { c->view->directory = c->base + cur; c->view->directory_count = (size_t)n; }
-        if (c->arena && n && !(m->directory = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), cur, "directory"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_directory_entry(c, cur + k * 8u, &m->directory[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "directory", (int64_t)k);
+        if (dec && n && !(m->directory = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_directory_entry), _Alignof(relic_trn_directory_entry), cur, "directory"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_directory_entry(c, cur + k * 8u, &m->directory[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "directory", (int64_t)k);
         cur += bytes;
     }
     { /* packets */
@@ -152,13 +149,13 @@ static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, 
         uint64_t bytes = 0;
         m->packets_count = (size_t)n;
         if (c->view) { c->view->packets = c->base + cur; c->view->packets_count = (size_t)n; }
-        if (c->arena && n && !(m->packets = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_packet), _Alignof(relic_trn_packet), cur, "packets"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->packets = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_packet), _Alignof(relic_trn_packet), cur, "packets"))) return RELIC_E_NOMEM;
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
                 relic_trn_packet e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_packet(c, q, &sz, &m->packets[k]) : rd_packet(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "packets", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_packet(c, q, &sz, &m->packets[k], 1) : rd_packet(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "packets", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -169,9 +166,8 @@ static relic_status rd_trn(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_trn_rctx *c, uint64_t pos, relic_trn_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_trn_rctx *c, uint64_t pos, relic_trn_vec3f *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
     m->x = relic_load_f32le(p + 0);
     m->y = relic_load_f32le(p + 4);
@@ -179,31 +175,32 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_trn_rctx *c, u
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_trn_rctx *c, uint64_t pos, relic_trn_edge *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_edge(relic_trn_rctx *c, uint64_t pos, relic_trn_edge *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "edge", 16u);
     const uint8_t *p = c->base + pos;
     for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->vertices)[k] = relic_load_u32le(p + 0 + k * 4);
     for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->triangles)[k] = relic_load_u32le(p + 8 + k * 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_triangle(relic_trn_rctx *c, uint64_t pos, relic_trn_triangle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_triangle(relic_trn_rctx *c, uint64_t pos, relic_trn_triangle *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 64u)) return relic_gen_short(c->err, pos, c->size, "", "triangle", 64u);
     const uint8_t *p = c->base + pos;
-    for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->vertices)[k] = relic_load_u32le(p + 0 + k * 4);
-    for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->linked_edges)[k] = relic_load_u32le(p + 12 + k * 4);
-    for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->linked_triangles)[k] = relic_load_u32le(p + 24 + k * 4);
-    for (uint64_t k = 0; k < 2u; k++) ((float *)m->center)[k] = relic_load_f32le(p + 36 + k * 4);
-    for (uint64_t k = 0; k < 3u; k++) ((float *)m->normal)[k] = relic_load_f32le(p + 44 + k * 4);
-    m->d = relic_load_f32le(p + 56);
-    m->island = relic_load_u16le(p + 60);
-    m->flags = relic_load_u16le(p + 62);
+    if (RELIC_GEN_LE) memcpy(m, p, 64u);
+    else {
+        for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->vertices)[k] = relic_load_u32le(p + 0 + k * 4);
+        for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->linked_edges)[k] = relic_load_u32le(p + 12 + k * 4);
+        for (uint64_t k = 0; k < 3u; k++) ((uint32_t *)m->linked_triangles)[k] = relic_load_u32le(p + 24 + k * 4);
+        for (uint64_t k = 0; k < 2u; k++) ((float *)m->center)[k] = relic_load_f32le(p + 36 + k * 4);
+        for (uint64_t k = 0; k < 3u; k++) ((float *)m->normal)[k] = relic_load_f32le(p + 44 + k * 4);
+        m->d = relic_load_f32le(p + 56);
+        m->island = relic_load_u16le(p + 60);
+        m->flags = relic_load_u16le(p + 62);
+    }
     return RELIC_OK;
 }
 
-static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_tile *m)
+static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_tile *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -222,25 +219,25 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertices_count), 1u, 12u, c->size, "own_vertices", &n, &bytes)) != RELIC_OK) return st;
         m->own_vertices_count = (size_t)n;
-        if (c->arena && n && !(m->own_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "own_vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->own_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_vertices", (int64_t)k);
+        if (dec && n && !(m->own_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "own_vertices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->own_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "own_vertices", (int64_t)k);
         cur += bytes;
     }
     { /* own_edges */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edges_count), 1u, 16u, c->size, "own_edges", &n, &bytes)) != RELIC_OK) return st;
         m->own_edges_count = (size_t)n;
-        if (c->arena && n && !(m->own_edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "own_edges"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_edge(c, cur + k * 16u, &m->own_edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "own_edges", (int64_t)k);
+        if (dec && n && !(m->own_edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "own_edges"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_edge(c, cur + k * 16u, &m->own_edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "own_edges", (int64_t)k);
         cur += bytes;
     }
     } else {
     }
     if (!relic_gen_room(c->size, cur, 13u)) return relic_gen_short(c->err, cur, c->size, "path_flags", "path_flags..rle_table_size", 13u);
     m->path_flags = relic_load_u32le(c->base + cur);
-    { const int64_t it = (int64_t)(m->path_flags); if (!(((int64_t)(((int64_t)((it) & INT64_C(3))) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "path_flags", -1, "%lld fails check (it & 3) == 0", (long long)it); }
+    { const int64_t it = (int64_t)(m->path_flags); if (!(((int64_t)(((int64_t)((it) & INT64_C(3))) == INT64_C(0))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, cur, "path_flags", -1, it, "fails check (it & 3) == 0"); }
     m->local_to_node_length = relic_load_u32le(c->base + cur + 4);
     m->node_to_local_length = relic_load_u8(c->base + cur + 8);
     m->rle_table_size = relic_load_u32le(c->base + cur + 9);
@@ -249,22 +246,22 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->local_to_node_length), 1u, 1u, c->size, "local_to_node", &n, &bytes)) != RELIC_OK) return st;
         m->local_to_node_count = (size_t)n;
-        if (c->arena && n && !(m->local_to_node = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "local_to_node"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->local_to_node = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "local_to_node"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     { /* node_to_local */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->node_to_local_length), 1u, 4u, c->size, "node_to_local", &n, &bytes)) != RELIC_OK) return st;
         m->node_to_local_count = (size_t)n;
-        if (c->arena && n && !(m->node_to_local = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "node_to_local"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->node_to_local[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (dec && n && !(m->node_to_local = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "node_to_local"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->node_to_local[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* nodes */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->node_to_local_length), ((int64_t)m->node_to_local_length)), 1u, 1u, c->size, "nodes", &n, &bytes)) != RELIC_OK) return st;
         m->nodes_count = (size_t)n;
-        if (c->arena && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "nodes"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "nodes"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "tile_flags", "tile_flags", 4u);
@@ -273,7 +270,7 @@ static relic_status rd_tile(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
     return RELIC_OK;
 }
 
-static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island *m)
+static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_island *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -288,8 +285,8 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->adjacent_length), 1u, 4u, c->size, "adjacent", &n, &bytes)) != RELIC_OK) return st;
         m->adjacent_count = (size_t)n;
-        if (c->arena && n && !(m->adjacent = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "adjacent"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->adjacent[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (dec && n && !(m->adjacent = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "adjacent"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->adjacent[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "distances_length", "distances_length", 4u);
@@ -299,8 +296,8 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->distances_length), 1u, 4u, c->size, "distances", &n, &bytes)) != RELIC_OK) return st;
         m->distances_count = (size_t)n;
-        if (c->arena && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(float), _Alignof(float), cur, "distances"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + cur + k * 4);
+        if (dec && n && !(m->distances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(float), _Alignof(float), cur, "distances"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->distances[k] = relic_load_f32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "exits_length", "exits_length", 4u);
@@ -310,8 +307,8 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->exits_length), 1u, 4u, c->size, "exit_triangles", &n, &bytes)) != RELIC_OK) return st;
         m->exit_triangles_count = (size_t)n;
-        if (c->arena && n && !(m->exit_triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "exit_triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->exit_triangles[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (dec && n && !(m->exit_triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "exit_triangles"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->exit_triangles[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!(((int64_t)(((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->distances_length))) && ((int64_t)(((int64_t)m->adjacent_length) == ((int64_t)m->exits_length))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "island", "check failed: adjacent_length == distances_length && adjacent_length == exits_length (the three island lists differ in length)");
@@ -319,9 +316,8 @@ static relic_status rd_island(relic_trn_rctx *c, uint64_t pos, uint64_t *size_ou
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_island_path_node(relic_trn_rctx *c, uint64_t pos, relic_trn_island_path_node *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_island_path_node(relic_trn_rctx *c, uint64_t pos, relic_trn_island_path_node *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "island_path_node", 8u);
     const uint8_t *p = c->base + pos;
     m->next = relic_load_u16le(p + 0);
     m->padding = relic_load_u16le(p + 2);
@@ -329,7 +325,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_island_path_node(relic_trn
     return RELIC_OK;
 }
 
-static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_aswm *m)
+static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trn_aswm *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -349,27 +345,27 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
-        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_vec3f), _Alignof(relic_trn_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* edges */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->edge_count), 1u, 16u, c->size, "edges", &n, &bytes)) != RELIC_OK) return st;
         m->edges_count = (size_t)n;
-        if (c->arena && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "edges"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_edge(c, cur + k * 16u, &m->edges[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
+        if (dec && n && !(m->edges = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_edge), _Alignof(relic_trn_edge), cur, "edges"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_edge(c, cur + k * 16u, &m->edges[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "edges", (int64_t)k);
         cur += bytes;
     }
     { /* triangles */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 64u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
         m->triangles_count = (size_t)n;
-        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_triangle(c, cur + k * 64u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
+        if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_triangle), _Alignof(relic_trn_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_triangle(c, cur + k * 64u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 16u)) return relic_gen_short(c->err, cur, c->size, "tiles_flags", "tiles_flags..grid_width", 16u);
@@ -385,13 +381,13 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "tiles", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
         uint64_t bytes = 0;
         m->tiles_count = (size_t)n;
-        if (c->arena && n && !(m->tiles = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_tile), _Alignof(relic_trn_tile), cur, "tiles"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->tiles = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_tile), _Alignof(relic_trn_tile), cur, "tiles"))) return RELIC_E_NOMEM;
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
                 relic_trn_tile e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_tile(c, q, &sz, &m->tiles[k]) : rd_tile(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "tiles", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_tile(c, q, &sz, &m->tiles[k], 1) : rd_tile(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "tiles", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -409,13 +405,13 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         if (n > c->size - (cur < c->size ? cur : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, cur, "islands", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
         uint64_t bytes = 0;
         m->islands_count = (size_t)n;
-        if (c->arena && n && !(m->islands = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_island), _Alignof(relic_trn_island), cur, "islands"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->islands = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trn_island), _Alignof(relic_trn_island), cur, "islands"))) return RELIC_E_NOMEM;
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
                 relic_trn_island e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_island(c, q, &sz, &m->islands[k]) : rd_island(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "islands", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_island(c, q, &sz, &m->islands[k], 1) : rd_island(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "islands", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -426,9 +422,9 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->island_count), ((int64_t)m->island_count)), 1u, 8u, c->size, "island_path_table", &n, &bytes)) != RELIC_OK) return st;
         m->island_path_table_count = (size_t)n;
-        if (c->arena && n && !(m->island_path_table = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node), cur, "island_path_table"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_island_path_node(c, cur + k * 8u, &m->island_path_table[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "island_path_table", (int64_t)k);
+        if (dec && n && !(m->island_path_table = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trn_island_path_node), _Alignof(relic_trn_island_path_node), cur, "island_path_table"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_island_path_node(c, cur + k * 8u, &m->island_path_table[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "island_path_table", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -437,33 +433,30 @@ static relic_status rd_aswm(relic_trn_rctx *c, uint64_t pos, uint64_t *size_out,
 
 relic_status relic_trn_validate(const uint8_t *data, size_t size, relic_trn_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_trn_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_trn(&c, 0, &sz, &out->values);
+    relic_status st = rd_trn(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_trn *out, relic_error *err)
+relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_trn_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_trn(&c, 0, &sz, out);
+    return rd_trn(&c, 0, &sz, out, 1);
 }
 
 relic_status relic_trn_packet_aswm_decode(const relic_trn_packet *m, relic_arena *a, relic_trn_aswm *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     const int64_t size = ((int64_t)m->uncompressed_size);
     if (size < 0 || (uint64_t)size > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, "aswm", "declared decoded size %lld is outside 0..%llu", (long long)size, (unsigned long long)RELIC_CODEC_MAX_DECODED);
@@ -477,17 +470,16 @@ relic_status relic_trn_packet_aswm_decode(const relic_trn_packet *m, relic_arena
 
 relic_status relic_trn_packet_aswm_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, relic_trn_aswm *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_status st;
     relic_trn_rctx c = { buf, (uint64_t)size, err, NULL, NULL, NULL };
     uint64_t sz = 0;
-    if ((st = rd_aswm(&c, 0, &sz, out)) != RELIC_OK) return relic_gen_nest(err, st, "aswm", -1);
+    if ((st = rd_aswm(&c, 0, &sz, out, 0)) != RELIC_OK) return relic_gen_nest(err, st, "aswm", -1);
     if (sz != (uint64_t)size) return relic_fail(err, RELIC_E_LAYOUT, sz, "aswm", "%llu decoded bytes follow the aswm", (unsigned long long)((uint64_t)size - sz));
     memset(out, 0, sizeof *out);
     c.arena = a;
-    return rd_aswm(&c, 0, &sz, out);
+    return rd_aswm(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -495,28 +487,22 @@ relic_status relic_trn_packet_aswm_decode_bytes(const uint8_t *buf, size_t size,
 typedef struct relic_trn_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_trn_trn *root;
+    const relic_trn_file *root;
 } relic_trn_wctx;
 
 static uint64_t sz_packet(const relic_trn_packet *m)
 {
     uint64_t t = 0;
-    t += 4u;
-    t += 4u;
+    t += 8u;
     switch (((int64_t)m->type)) {
-    case INT64_C(1213682260):
-    {
+    case 1213682260: {
     t += 12u;
     } break;
-    case INT64_C(1297568577):
-    {
-    t += 4u;
-    t += 4u;
-    t += 4u;
+    case 1297568577: {
+    t += 12u;
     t += ((uint64_t)m->aswm_count * 1u);
     } break;
-    default:
-    {
+    default: {
     t += ((uint64_t)m->data_count * 1u);
     } break;
     }
@@ -530,7 +516,7 @@ static uint64_t sum_trn_packet(const relic_trn_packet *a, size_t n)
     return t;
 }
 
-static uint64_t sz_trn(const relic_trn_trn *m)
+static uint64_t sz_trn(const relic_trn_file *m)
 {
     uint64_t t = 0;
     t += 12u;
@@ -572,13 +558,11 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
     relic_store_u32le(c->base + pos + 4, m->size);
     cur = pos + 8;
     switch (((int64_t)m->type)) {
-    case INT64_C(1213682260):
-    {
+    case 1213682260: {
     put_trwh(c->base + cur, &m->trwh);
     cur += 12;
     } break;
-    case INT64_C(1297568577):
-    {
+    case 1297568577: {
     memcpy(c->base + cur, "COMP", 4);
     relic_store_u32le(c->base + cur + 4, m->compressed_size);
     relic_store_u32le(c->base + cur + 8, m->uncompressed_size);
@@ -590,8 +574,7 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
         cur += n;
     }
     } break;
-    default:
-    {
+    default: {
     { /* data */
         if ((st = relic_gen_count(c->err, cur, "data", "size", ((int64_t)m->size), m->data_count)) != RELIC_OK) return st;
         const uint64_t n = m->data_count;
@@ -604,7 +587,7 @@ static relic_status put_packet(relic_trn_wctx *c, const relic_trn_packet *m0, ui
     return RELIC_OK;
 }
 
-static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_trn(relic_trn_wctx *c, const relic_trn_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -634,12 +617,11 @@ static relic_status put_trn(relic_trn_wctx *c, const relic_trn_trn *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_trn_write(const relic_trn_trn *model, relic_buf *out, relic_error *err)
+relic_status relic_trn_write(const relic_trn_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_trn_trn copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_trn_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_trn_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -32,10 +32,7 @@ int relic_trn_packet_type_from_name(const char *name, int64_t *value);
 static inline int relic_trn_packet_type_known(int64_t value)
 {
     switch (value) {
-    case INT64_C(1213682260):
-    case INT64_C(1314017876):
-    case INT64_C(1381253463):
-    case INT64_C(1297568577):
+    case 1213682260: case 1314017876: case 1381253463: case 1297568577:
         return 1;
     default:
         return 0;
@@ -63,45 +60,32 @@ const char *relic_trn_triangle_flags_name(int64_t value);
 int relic_trn_triangle_flags_from_name(const char *name, int64_t *value);
 #define RELIC_TRN_TRIANGLE_FLAGS_MASK 0x3FFDu
 
-typedef struct relic_trn_header relic_trn_header;
-typedef struct relic_trn_directory_entry relic_trn_directory_entry;
-typedef struct relic_trn_trwh relic_trn_trwh;
-typedef struct relic_trn_packet relic_trn_packet;
-typedef struct relic_trn_trn relic_trn_trn;
-typedef struct relic_trn_vec3f relic_trn_vec3f;
-typedef struct relic_trn_edge relic_trn_edge;
-typedef struct relic_trn_triangle relic_trn_triangle;
-typedef struct relic_trn_tile relic_trn_tile;
-typedef struct relic_trn_island relic_trn_island;
-typedef struct relic_trn_island_path_node relic_trn_island_path_node;
-typedef struct relic_trn_aswm relic_trn_aswm;
-
 #define RELIC_TRN_HEADER_SIZE 12
 /** File header (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values. */
-struct relic_trn_header {
+typedef struct relic_trn_header {
     char magic[4]; /**< File type [constant "NWN2"] */
     uint16_t version_major; /**< Version word 1: 2 in every known TRN/TRX */
     uint16_t version_minor; /**< Version word 2: 3 in every known TRN/TRX */
     uint32_t packet_count; /**< Number of packets [derived: count(directory), filled by the writer] */
-};
+} relic_trn_header;
 
 #define RELIC_TRN_DIRECTORY_ENTRY_SIZE 8
 /** Packet directory entry (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values. */
-struct relic_trn_directory_entry {
+typedef struct relic_trn_directory_entry {
     uint32_t type; /**< Packet FourCC; equals the packet's own [enum packet_type] */
     uint32_t offset; /**< Absolute file offset of the packet header */
-};
+} relic_trn_directory_entry;
 
 #define RELIC_TRN_TRWH_SIZE 12
 /** TRWH payload: terrain size (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values. */
-struct relic_trn_trwh {
+typedef struct relic_trn_trwh {
     uint32_t width; /**< Width (nwn-lib-d: megatiles) */
     uint32_t height; /**< Height (same unit) */
     uint32_t id; /**< Unknown id; nwn-lib-d's optimize sets it to 0 */
-};
+} relic_trn_trwh;
 
 /** A packet: FourCC, payload size, payload (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values; its size in the file varies. */
-struct relic_trn_packet {
+typedef struct relic_trn_packet {
     uint32_t type; /**< Packet FourCC [enum packet_type] */
     uint32_t size; /**< Payload byte size (8-byte packet header excluded) */
     relic_trn_trwh trwh; /**< Terrain size */
@@ -112,35 +96,35 @@ struct relic_trn_packet {
     size_t aswm_count; /**< number of elements in aswm */
     uint8_t *data; /**< Payload kept as is (TRRN, WATR and unknown packets) [count size] */
     size_t data_count; /**< number of elements in data */
-};
+} relic_trn_packet;
 
 /** A whole TRN/TRX file: header, packet directory, packets back to back in directory order. Model form: plain C values; its size in the file varies. */
-struct relic_trn_trn {
+typedef struct relic_trn_file {
     relic_trn_header header;
     relic_trn_directory_entry *directory; /**< Packet directory [count header.packet_count] */
     size_t directory_count; /**< number of elements in directory */
     relic_trn_packet *packets; /**< Packets, in directory order [count header.packet_count] */
     size_t packets_count; /**< number of elements in packets */
-};
+} relic_trn_file;
 
 #define RELIC_TRN_VEC3F_SIZE 12
 /** Three 32-bit floats x, y, z. Model form: plain C values. */
-struct relic_trn_vec3f {
+typedef struct relic_trn_vec3f {
     float x;
     float y;
     float z;
-};
+} relic_trn_vec3f;
 
 #define RELIC_TRN_EDGE_SIZE 16
 /** Edge: two vertices and the (at most two) triangles sharing it (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Edge). Model form: plain C values. */
-struct relic_trn_edge {
+typedef struct relic_trn_edge {
     uint32_t vertices[2]; /**< Vertex indices */
     uint32_t triangles[2]; /**< Triangles sharing the edge, 0xFFFFFFFF for none */
-};
+} relic_trn_edge;
 
 #define RELIC_TRN_TRIANGLE_SIZE 64
 /** Triangle (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Triangle). Model form: plain C values. */
-struct relic_trn_triangle {
+typedef struct relic_trn_triangle {
     uint32_t vertices[3]; /**< Vertex indices */
     uint32_t linked_edges[3]; /**< Edge indices */
     uint32_t linked_triangles[3]; /**< Neighbour through linked_edges[i], 0xFFFFFFFF for none */
@@ -149,10 +133,10 @@ struct relic_trn_triangle {
     float d; /**< Plane term: d = -(normal . v0) */
     uint16_t island; /**< Island index, 0xFFFF for none */
     uint16_t flags; /**< Walkable, winding and footstep flags [flags triangle_flags] */
-};
+} relic_trn_triangle;
 
 /** Tile record with its path table (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Tile record, v0x6C). Model form: plain C values; its size in the file varies. */
-struct relic_trn_tile {
+typedef struct relic_trn_tile {
     char name[32]; /**< Name (garbage or zeros in game files) */
     uint8_t owns_data; /**< 0 in game files; when set, vertices and edges follow (nwn-lib-d) */
     uint32_t vertices_count; /**< Distinct vertices used by the tile's triangles */
@@ -176,10 +160,10 @@ struct relic_trn_tile {
     uint8_t *nodes; /**< Next step from row node to column node: NTL index in bits 0-6, 0x80 line of sight, 0xFF none [count node_to_local_length * node_to_local_length] */
     size_t nodes_count; /**< number of elements in nodes */
     uint32_t tile_flags; /**< Tile flags (same value as tiles_flags) */
-};
+} relic_trn_tile;
 
 /** Island record (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Island record). Model form: plain C values; its size in the file varies. */
-struct relic_trn_island {
+typedef struct relic_trn_island {
     uint32_t index; /**< Position in the island array */
     uint32_t tile; /**< Tile index */
     float center[3]; /**< Centre */
@@ -193,18 +177,18 @@ struct relic_trn_island {
     uint32_t exits_length; /**< Number of exit triangles (equals adjacent_length) [derived: count(exit_triangles), filled by the writer] */
     uint32_t *exit_triangles; /**< A triangle of this island next to each adjacent island [count exits_length] */
     size_t exit_triangles_count; /**< number of elements in exit_triangles */
-};
+} relic_trn_island;
 
 #define RELIC_TRN_ISLAND_PATH_NODE_SIZE 8
 /** Island path table entry (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Island path node). Model form: plain C values. */
-struct relic_trn_island_path_node {
+typedef struct relic_trn_island_path_node {
     uint16_t next; /**< Next island, 0xFFFF for none */
     uint16_t padding; /**< Padding (garbage in game files) */
     float weight; /**< Weight */
-};
+} relic_trn_island_path_node;
 
 /** Decompressed ASWM walkmesh, version 0x6C (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Index ranges and the tile and island rules are checked by runtime/formats/nwn2/trn_check.c: names in a codec target's nested structs cannot reach this struct's counts. Model form: plain C values; its size in the file varies. */
-struct relic_trn_aswm {
+typedef struct relic_trn_aswm {
     uint32_t version; /**< ASWM version; 0x6C is the toolset's (0x69-0x6B are not read yet) [constant 108] */
     char name[32]; /**< Name; nwn-lib-d: probably useless */
     uint8_t owns_data; /**< Always 1 [constant 1] */
@@ -230,73 +214,60 @@ struct relic_trn_aswm {
     size_t islands_count; /**< number of elements in islands */
     relic_trn_island_path_node *island_path_table; /**< Next island from row to column [count island_count * island_count] */
     size_t island_path_table_count; /**< number of elements in island_path_table */
-};
+} relic_trn_aswm;
 
 typedef struct relic_trn_header_view { const uint8_t *p; } relic_trn_header_view; /**< a validated header (12 bytes in the file), zero-copy */
-#define RELIC_TRN_HEADER_MAGIC_OFFSET 0
+enum { RELIC_TRN_HEADER_MAGIC_POS = 0, RELIC_TRN_HEADER_VERSION_MAJOR_POS = 4,
+       RELIC_TRN_HEADER_VERSION_MINOR_POS = 6, RELIC_TRN_HEADER_PACKET_COUNT_POS = 8, }; /**< byte positions of the fields of header */
 #define RELIC_TRN_HEADER_MAGIC_VALUE "NWN2"
 #define RELIC_TRN_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_trn_header_magic(relic_trn_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_TRN_HEADER_VERSION_MAJOR_OFFSET 4
 static inline uint16_t relic_trn_header_version_major(relic_trn_header_view v) { return relic_load_u16le(v.p + 4); }
-#define RELIC_TRN_HEADER_VERSION_MINOR_OFFSET 6
 static inline uint16_t relic_trn_header_version_minor(relic_trn_header_view v) { return relic_load_u16le(v.p + 6); }
-#define RELIC_TRN_HEADER_PACKET_COUNT_OFFSET 8
 static inline uint32_t relic_trn_header_packet_count(relic_trn_header_view v) { return relic_load_u32le(v.p + 8); }
 
 typedef struct relic_trn_directory_entry_view { const uint8_t *p; } relic_trn_directory_entry_view; /**< a validated directory_entry (8 bytes in the file), zero-copy */
-#define RELIC_TRN_DIRECTORY_ENTRY_TYPE_OFFSET 0
+enum { RELIC_TRN_DIRECTORY_ENTRY_TYPE_POS = 0, RELIC_TRN_DIRECTORY_ENTRY_OFFSET_POS = 4, }; /**< byte positions of the fields of directory_entry */
 static inline uint32_t relic_trn_directory_entry_type(relic_trn_directory_entry_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_TRN_DIRECTORY_ENTRY_OFFSET_OFFSET 4
 static inline uint32_t relic_trn_directory_entry_offset(relic_trn_directory_entry_view v) { return relic_load_u32le(v.p + 4); }
 
 typedef struct relic_trn_trwh_view { const uint8_t *p; } relic_trn_trwh_view; /**< a validated trwh (12 bytes in the file), zero-copy */
-#define RELIC_TRN_TRWH_WIDTH_OFFSET 0
+enum { RELIC_TRN_TRWH_WIDTH_POS = 0, RELIC_TRN_TRWH_HEIGHT_POS = 4, RELIC_TRN_TRWH_ID_POS = 8, }; /**< byte positions of the fields of trwh */
 static inline uint32_t relic_trn_trwh_width(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_TRN_TRWH_HEIGHT_OFFSET 4
 static inline uint32_t relic_trn_trwh_height(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_TRN_TRWH_ID_OFFSET 8
 static inline uint32_t relic_trn_trwh_id(relic_trn_trwh_view v) { return relic_load_u32le(v.p + 8); }
 
 typedef struct relic_trn_vec3f_view { const uint8_t *p; } relic_trn_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-#define RELIC_TRN_VEC3F_X_OFFSET 0
+enum { RELIC_TRN_VEC3F_X_POS = 0, RELIC_TRN_VEC3F_Y_POS = 4, RELIC_TRN_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_trn_vec3f_x(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_TRN_VEC3F_Y_OFFSET 4
 static inline float relic_trn_vec3f_y(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_TRN_VEC3F_Z_OFFSET 8
 static inline float relic_trn_vec3f_z(relic_trn_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_trn_edge_view { const uint8_t *p; } relic_trn_edge_view; /**< a validated edge (16 bytes in the file), zero-copy */
-#define RELIC_TRN_EDGE_VERTICES_OFFSET 0
+enum { RELIC_TRN_EDGE_VERTICES_POS = 0, RELIC_TRN_EDGE_TRIANGLES_POS = 8, }; /**< byte positions of the fields of edge */
 static inline uint32_t relic_trn_edge_vertices(relic_trn_edge_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
-#define RELIC_TRN_EDGE_TRIANGLES_OFFSET 8
 static inline uint32_t relic_trn_edge_triangles(relic_trn_edge_view v, size_t i) { return relic_load_u32le(v.p + 8 + 4 * i); }
 
 typedef struct relic_trn_triangle_view { const uint8_t *p; } relic_trn_triangle_view; /**< a validated triangle (64 bytes in the file), zero-copy */
-#define RELIC_TRN_TRIANGLE_VERTICES_OFFSET 0
+enum { RELIC_TRN_TRIANGLE_VERTICES_POS = 0, RELIC_TRN_TRIANGLE_LINKED_EDGES_POS = 12,
+       RELIC_TRN_TRIANGLE_LINKED_TRIANGLES_POS = 24, RELIC_TRN_TRIANGLE_CENTER_POS = 36,
+       RELIC_TRN_TRIANGLE_NORMAL_POS = 44, RELIC_TRN_TRIANGLE_D_POS = 56, RELIC_TRN_TRIANGLE_ISLAND_POS = 60,
+       RELIC_TRN_TRIANGLE_FLAGS_POS = 62, }; /**< byte positions of the fields of triangle */
 static inline uint32_t relic_trn_triangle_vertices(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
-#define RELIC_TRN_TRIANGLE_LINKED_EDGES_OFFSET 12
 static inline uint32_t relic_trn_triangle_linked_edges(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 12 + 4 * i); }
-#define RELIC_TRN_TRIANGLE_LINKED_TRIANGLES_OFFSET 24
 static inline uint32_t relic_trn_triangle_linked_triangles(relic_trn_triangle_view v, size_t i) { return relic_load_u32le(v.p + 24 + 4 * i); }
-#define RELIC_TRN_TRIANGLE_CENTER_OFFSET 36
 static inline float relic_trn_triangle_center(relic_trn_triangle_view v, size_t i) { return relic_load_f32le(v.p + 36 + 4 * i); }
-#define RELIC_TRN_TRIANGLE_NORMAL_OFFSET 44
 static inline float relic_trn_triangle_normal(relic_trn_triangle_view v, size_t i) { return relic_load_f32le(v.p + 44 + 4 * i); }
-#define RELIC_TRN_TRIANGLE_D_OFFSET 56
 static inline float relic_trn_triangle_d(relic_trn_triangle_view v) { return relic_load_f32le(v.p + 56); }
-#define RELIC_TRN_TRIANGLE_ISLAND_OFFSET 60
 static inline uint16_t relic_trn_triangle_island(relic_trn_triangle_view v) { return relic_load_u16le(v.p + 60); }
-#define RELIC_TRN_TRIANGLE_FLAGS_OFFSET 62
 static inline uint16_t relic_trn_triangle_flags(relic_trn_triangle_view v) { return relic_load_u16le(v.p + 62); }
 
 typedef struct relic_trn_island_path_node_view { const uint8_t *p; } relic_trn_island_path_node_view; /**< a validated island_path_node (8 bytes in the file), zero-copy */
-#define RELIC_TRN_ISLAND_PATH_NODE_NEXT_OFFSET 0
+enum { RELIC_TRN_ISLAND_PATH_NODE_NEXT_POS = 0, RELIC_TRN_ISLAND_PATH_NODE_PADDING_POS = 2,
+       RELIC_TRN_ISLAND_PATH_NODE_WEIGHT_POS = 4, }; /**< byte positions of the fields of island_path_node */
 static inline uint16_t relic_trn_island_path_node_next(relic_trn_island_path_node_view v) { return relic_load_u16le(v.p + 0); }
-#define RELIC_TRN_ISLAND_PATH_NODE_PADDING_OFFSET 2
 static inline uint16_t relic_trn_island_path_node_padding(relic_trn_island_path_node_view v) { return relic_load_u16le(v.p + 2); }
-#define RELIC_TRN_ISLAND_PATH_NODE_WEIGHT_OFFSET 4
 static inline float relic_trn_island_path_node_weight(relic_trn_island_path_node_view v) { return relic_load_f32le(v.p + 4); }
 
 /** A validated trn file: the bytes, and where each top-level member lies.
@@ -304,7 +275,7 @@ static inline float relic_trn_island_path_node_weight(relic_trn_island_path_node
 typedef struct relic_trn_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_trn_trn values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_trn_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *directory; /**< start of directory in base, NULL when absent */
     size_t directory_count; /**< elements of directory */
@@ -313,8 +284,7 @@ typedef struct relic_trn_view {
 } relic_trn_view;
 
 static inline relic_trn_header_view relic_trn_view_header(const relic_trn_view *v) { relic_trn_header_view r = { v->header }; return r; }
-/** Element i (< directory_count) of directory. */
-static inline relic_trn_directory_entry_view relic_trn_directory_at(const relic_trn_view *v, size_t i) { relic_trn_directory_entry_view r = { v->directory + 8 * i }; return r; }
+static inline relic_trn_directory_entry_view relic_trn_directory_at(const relic_trn_view *v, size_t i) { relic_trn_directory_entry_view r = { v->directory + 8 * i }; return r; } /**< element i (< directory_count) */
 
 /** Validate size bytes at data as a whole trn file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -325,23 +295,23 @@ relic_status relic_trn_validate(const uint8_t *data, size_t size, relic_trn_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_trn *out, relic_error *err);
+relic_status relic_trn_decode(const relic_trn_view *v, relic_arena *a, relic_trn_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_trn_write(const relic_trn_trn *m, relic_buf *out, relic_error *err);
+relic_status relic_trn_write(const relic_trn_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_trn_json_print(const relic_trn_trn *m, relic_buf *out, relic_error *err);
+relic_status relic_trn_json_print(const relic_trn_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_trn_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_trn *out, relic_error *err);
+relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_file *out, relic_error *err);
 
 /** Decode packet.aswm (zlib codec, uncompressed_size decoded bytes) and parse it as a aswm in arena a.
  *  The file keeps the encoded bytes (m->aswm), so the writer reproduces them exactly.

@@ -55,18 +55,18 @@ static const relic_jt_field packet_fields[] = {
 static const relic_jt_struct packet_json = { packet_fields, 8, sizeof(relic_trn_packet), _Alignof(relic_trn_packet), 0, NULL, packet_json_has };
 
 static const relic_jt_field trn_fields[] = {
-    { "header", offsetof(relic_trn_trn, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "directory", offsetof(relic_trn_trn, directory), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_trn, directory_count), &directory_entry_json, NULL, NULL },
-    { "packets", offsetof(relic_trn_trn, packets), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_trn, packets_count), &packet_json, NULL, NULL },
+    { "header", offsetof(relic_trn_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "directory", offsetof(relic_trn_file, directory), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_file, directory_count), &directory_entry_json, NULL, NULL },
+    { "packets", offsetof(relic_trn_file, packets), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trn_file, packets_count), &packet_json, NULL, NULL },
 };
-static const relic_jt_struct trn_json = { trn_fields, 3, sizeof(relic_trn_trn), _Alignof(relic_trn_trn), 0, "trn", NULL };
+static const relic_jt_struct trn_json = { trn_fields, 3, sizeof(relic_trn_file), _Alignof(relic_trn_file), 0, "trn", NULL };
 
-relic_status relic_trn_json_print(const relic_trn_trn *m, relic_buf *out, relic_error *err)
+relic_status relic_trn_json_print(const relic_trn_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&trn_json, m, out, err);
 }
 
-relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_trn *out, relic_error *err)
+relic_status relic_trn_json_read(const char *text, size_t len, relic_arena *a, relic_trn_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&trn_json, text, len, a, out, err);
 }

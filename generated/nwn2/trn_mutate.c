@@ -43,9 +43,9 @@ static const relic_mut_field fields_packet[] = {
 };
 
 static const relic_mut_field fields_trn[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_trn_trn, header), 0, sizeof(relic_trn_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "directory", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_trn_trn, directory), offsetof(relic_trn_trn, directory_count), sizeof(relic_trn_directory_entry), NULL, 0, 0, 0, 0, 0, 0 },
-    { "packets", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 1, 1u, offsetof(relic_trn_trn, packets), offsetof(relic_trn_trn, packets_count), sizeof(relic_trn_packet), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_trn_file, header), 0, sizeof(relic_trn_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "directory", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_trn_file, directory), offsetof(relic_trn_file, directory_count), sizeof(relic_trn_directory_entry), NULL, 0, 0, 0, 0, 0, 0 },
+    { "packets", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 1, 1u, offsetof(relic_trn_file, packets), offsetof(relic_trn_file, packets_count), sizeof(relic_trn_packet), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_field fields_vec3f[] = {
@@ -137,7 +137,7 @@ static const relic_mut_struct structs[] = {
     { "directory_entry", sizeof(relic_trn_directory_entry), fields_directory_entry, 2 },
     { "trwh", sizeof(relic_trn_trwh), fields_trwh, 3 },
     { "packet", sizeof(relic_trn_packet), fields_packet, 8 },
-    { "trn", sizeof(relic_trn_trn), fields_trn, 3 },
+    { "trn", sizeof(relic_trn_file), fields_trn, 3 },
     { "vec3f", sizeof(relic_trn_vec3f), fields_vec3f, 3 },
     { "edge", sizeof(relic_trn_edge), fields_edge, 2 },
     { "triangle", sizeof(relic_trn_triangle), fields_triangle, 8 },
@@ -156,7 +156,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_trn_view v;
     relic_status st = relic_trn_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_trn_trn *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_trn_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_trn_decode(&v, a, m, err);
@@ -165,7 +165,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_trn_write((const relic_trn_trn *)model, out, err);
+    return relic_trn_write((const relic_trn_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -21,22 +21,20 @@ typedef struct relic_trrn_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_trrn_trrn *root;
+    relic_trrn_file *root;
     relic_trrn_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_trrn_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture(relic_trrn_rctx *c, uint64_t pos, relic_trrn_texture *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture(relic_trrn_rctx *c, uint64_t pos, relic_trrn_texture *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "texture", 32u);
     const uint8_t *p = c->base + pos;
     memcpy(m->name, p + 0, 32);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_trrn_rctx *c, uint64_t pos, relic_trrn_rgb *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_trrn_rctx *c, uint64_t pos, relic_trrn_rgb *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "rgb", 12u);
     const uint8_t *p = c->base + pos;
     m->r = relic_load_f32le(p + 0);
     m->g = relic_load_f32le(p + 4);
@@ -44,9 +42,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_trrn_rctx *c, ui
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_vertex(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_vertex(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_vertex *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "terrain_vertex", 44u);
     const uint8_t *p = c->base + pos;
     for (uint64_t k = 0; k < 3u; k++) ((float *)m->position)[k] = relic_load_f32le(p + 0 + k * 4);
     for (uint64_t k = 0; k < 3u; k++) ((float *)m->normal)[k] = relic_load_f32le(p + 12 + k * 4);
@@ -56,9 +53,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_vertex(relic_trrn_
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_triangle(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_triangle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_triangle(relic_trrn_rctx *c, uint64_t pos, relic_trrn_terrain_triangle *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 6u)) return relic_gen_short(c->err, pos, c->size, "", "terrain_triangle", 6u);
     const uint8_t *p = c->base + pos;
     m->a = relic_load_u16le(p + 0);
     m->b = relic_load_u16le(p + 2);
@@ -66,9 +62,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_terrain_triangle(relic_trr
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_grass_blade(relic_trrn_rctx *c, uint64_t pos, relic_trrn_grass_blade *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_grass_blade(relic_trrn_rctx *c, uint64_t pos, relic_trrn_grass_blade *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "grass_blade", 36u);
     const uint8_t *p = c->base + pos;
     for (uint64_t k = 0; k < 3u; k++) ((float *)m->position)[k] = relic_load_f32le(p + 0 + k * 4);
     for (uint64_t k = 0; k < 3u; k++) ((float *)m->direction)[k] = relic_load_f32le(p + 12 + k * 4);
@@ -76,7 +71,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_grass_blade(relic_trrn_rct
     return RELIC_OK;
 }
 
-static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass *m)
+static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_grass *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -89,16 +84,16 @@ static relic_status rd_grass(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blade_count), 1u, 36u, c->size, "blades", &n, &bytes)) != RELIC_OK) return st;
         m->blades_count = (size_t)n;
-        if (c->arena && n && !(m->blades = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), cur, "blades"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_grass_blade(c, cur + k * 36u, &m->blades[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "blades", (int64_t)k);
+        if (dec && n && !(m->blades = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_grass_blade), _Alignof(relic_trrn_grass_blade), cur, "blades"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_grass_blade(c, cur + k * 36u, &m->blades[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "blades", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_trrn *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out, relic_trrn_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -106,12 +101,14 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
     if (!relic_gen_room(c->size, pos, 128u)) return relic_gen_short(c->err, pos, c->size, "name", "name", 128u);
     if (c->view) { c->view->name = c->base + pos; c->view->name_count = 1; }
     memcpy(m->name, c->base + pos, 128);
+    if (!relic_gen_room(c->size, pos + 128, 192u)) return relic_gen_short(c->err, pos + 128, c->size, "textures", "textures", 192u);
     if (c->view) { c->view->textures = c->base + pos + 128; c->view->textures_count = 1; }
     for (uint64_t k = 0; k < 6u; k++)
-        if ((st = rd_texture(c, pos + 128 + k * 32u, &((relic_trrn_texture *)m->textures)[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "textures", (int64_t)k);
+        if ((st = rd_texture(c, pos + 128 + k * 32u, &((relic_trrn_texture *)m->textures)[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "textures", (int64_t)k);
+    if (!relic_gen_room(c->size, pos + 320, 72u)) return relic_gen_short(c->err, pos + 320, c->size, "texture_colors", "texture_colors", 72u);
     if (c->view) { c->view->texture_colors = c->base + pos + 320; c->view->texture_colors_count = 1; }
     for (uint64_t k = 0; k < 6u; k++)
-        if ((st = rd_rgb(c, pos + 320 + k * 12u, &((relic_trrn_rgb *)m->texture_colors)[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_colors", (int64_t)k);
+        if ((st = rd_rgb(c, pos + 320 + k * 12u, &((relic_trrn_rgb *)m->texture_colors)[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_colors", (int64_t)k);
     if (!relic_gen_room(c->size, pos + 392, 8u)) return relic_gen_short(c->err, pos + 392, c->size, "vertex_count", "vertex_count..triangle_count", 8u);
     m->vertex_count = relic_load_u32le(c->base + pos + 392);
     m->triangle_count = relic_load_u32le(c->base + pos + 396);
@@ -121,9 +118,9 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 44u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_terrain_vertex(c, cur + k * 44u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_vertex), _Alignof(relic_trrn_terrain_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_terrain_vertex(c, cur + k * 44u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* triangles */
@@ -131,9 +128,9 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
         m->triangles_count = (size_t)n;
         if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
-        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_terrain_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
+        if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_trrn_terrain_triangle), _Alignof(relic_trrn_terrain_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_terrain_triangle(c, cur + k * 6u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_a_size", "dds_a_size", 4u);
@@ -144,7 +141,7 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_a_size), 1u, 1u, c->size, "dds_a", &n, &bytes)) != RELIC_OK) return st;
         m->dds_a_count = (size_t)n;
         if (c->view) { c->view->dds_a = c->base + cur; c->view->dds_a_count = (size_t)n; }
-        if (c->arena && !(m->dds_a = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_a"))) return RELIC_E_NOMEM;
+        if (dec && !(m->dds_a = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_a"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_b_size", "dds_b_size", 4u);
@@ -155,7 +152,7 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_b_size), 1u, 1u, c->size, "dds_b", &n, &bytes)) != RELIC_OK) return st;
         m->dds_b_count = (size_t)n;
         if (c->view) { c->view->dds_b = c->base + cur; c->view->dds_b_count = (size_t)n; }
-        if (c->arena && !(m->dds_b = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_b"))) return RELIC_E_NOMEM;
+        if (dec && !(m->dds_b = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds_b"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "grass_count", "grass_count", 4u);
@@ -169,13 +166,13 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
         uint64_t bytes = 0;
         m->grasses_count = (size_t)n;
         if (c->view) { c->view->grasses = c->base + cur; c->view->grasses_count = (size_t)n; }
-        if (c->arena && n && !(m->grasses = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass), cur, "grasses"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->grasses = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass), cur, "grasses"))) return RELIC_E_NOMEM;
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
                 relic_trrn_grass e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_grass(c, q, &sz, &m->grasses[k]) : rd_grass(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "grasses", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_grass(c, q, &sz, &m->grasses[k], 1) : rd_grass(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "grasses", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -188,27 +185,25 @@ static relic_status rd_trrn(relic_trrn_rctx *c, uint64_t pos, uint64_t *size_out
 
 relic_status relic_trrn_validate(const uint8_t *data, size_t size, relic_trrn_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_trrn_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_trrn(&c, 0, &sz, &out->values);
+    relic_status st = rd_trrn(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_trrn_trrn *out, relic_error *err)
+relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_trrn_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_trrn_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_trrn(&c, 0, &sz, out);
+    return rd_trrn(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -216,15 +211,13 @@ relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_t
 typedef struct relic_trrn_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_trrn_trrn *root;
+    const relic_trrn_file *root;
 } relic_trrn_wctx;
 
 static uint64_t sz_grass(const relic_trrn_grass *m)
 {
     uint64_t t = 0;
-    t += 32u;
-    t += 32u;
-    t += 4u;
+    t += 68u;
     t += ((uint64_t)m->blades_count * 36u);
     return t;
 }
@@ -236,14 +229,10 @@ static uint64_t sum_trrn_grass(const relic_trrn_grass *a, size_t n)
     return t;
 }
 
-static uint64_t sz_trrn(const relic_trrn_trrn *m)
+static uint64_t sz_trrn(const relic_trrn_file *m)
 {
     uint64_t t = 0;
-    t += 128u;
-    t += 192u;
-    t += 72u;
-    t += 4u;
-    t += 4u;
+    t += 400u;
     t += ((uint64_t)m->vertices_count * 44u);
     t += ((uint64_t)m->triangles_count * 6u);
     t += 4u;
@@ -313,7 +302,7 @@ static relic_status put_grass(relic_trrn_wctx *c, const relic_trrn_grass *m0, ui
     return RELIC_OK;
 }
 
-static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -374,12 +363,11 @@ static relic_status put_trrn(relic_trrn_wctx *c, const relic_trrn_trrn *m, uint6
     return RELIC_OK;
 }
 
-relic_status relic_trrn_write(const relic_trrn_trrn *model, relic_buf *out, relic_error *err)
+relic_status relic_trrn_write(const relic_trrn_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_trrn_trrn copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_trrn_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_trrn_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -13,65 +13,57 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_trrn_extensions[];
 
-typedef struct relic_trrn_texture relic_trrn_texture;
-typedef struct relic_trrn_rgb relic_trrn_rgb;
-typedef struct relic_trrn_terrain_vertex relic_trrn_terrain_vertex;
-typedef struct relic_trrn_terrain_triangle relic_trrn_terrain_triangle;
-typedef struct relic_trrn_grass_blade relic_trrn_grass_blade;
-typedef struct relic_trrn_grass relic_trrn_grass;
-typedef struct relic_trrn_trrn relic_trrn_trrn;
-
 #define RELIC_TRRN_TEXTURE_SIZE 32
 /** Texture layer name. Model form: plain C values. */
-struct relic_trrn_texture {
+typedef struct relic_trrn_texture {
     char name[32]; /**< Texture name (NUL padded) */
-};
+} relic_trrn_texture;
 
 #define RELIC_TRRN_RGB_SIZE 12
 /** Colour red, green, blue. Model form: plain C values. */
-struct relic_trrn_rgb {
+typedef struct relic_trrn_rgb {
     float r;
     float g;
     float b;
-};
+} relic_trrn_rgb;
 
 #define RELIC_TRRN_TERRAIN_VERTEX_SIZE 44
 /** Terrain vertex (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp Vertex). Model form: plain C values. */
-struct relic_trrn_terrain_vertex {
+typedef struct relic_trrn_terrain_vertex {
     float position[3]; /**< Position x, y, z */
     float normal[3]; /**< Normal */
     uint8_t tint[4]; /**< Tint colour, BGRA order (Skywing TerrainVertex) */
     float uv[2]; /**< Texture coordinates (Skywing XY10, range 0..10) */
     float uv2[2]; /**< Weights / second coordinates (range 0..1); named differently by each source */
-};
+} relic_trrn_terrain_vertex;
 
 #define RELIC_TRRN_TERRAIN_TRIANGLE_SIZE 6
 /** Triangle: three vertex indices. Model form: plain C values. */
-struct relic_trrn_terrain_triangle {
+typedef struct relic_trrn_terrain_triangle {
     uint16_t a;
     uint16_t b;
     uint16_t c;
-};
+} relic_trrn_terrain_triangle;
 
 #define RELIC_TRRN_GRASS_BLADE_SIZE 36
 /** Grass blade (Skywing TerrainGrassBlade, nwn-lib-d Grass.Blade). Model form: plain C values. */
-struct relic_trrn_grass_blade {
+typedef struct relic_trrn_grass_blade {
     float position[3]; /**< Position */
     float direction[3]; /**< Direction */
     float dimension[3]; /**< Dimension / uv */
-};
+} relic_trrn_grass_blade;
 
 /** Grass entry (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values; its size in the file varies. */
-struct relic_trrn_grass {
+typedef struct relic_trrn_grass {
     char name[32]; /**< Grass name */
     char texture[32]; /**< Grass texture */
     uint32_t blade_count; /**< Number of blades [derived: count(blades), filled by the writer] */
     relic_trrn_grass_blade *blades; /**< Blades [count blade_count] */
     size_t blades_count; /**< number of elements in blades */
-};
+} relic_trrn_grass;
 
 /** TRRN payload: one terrain megatile (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Triangle indices below vertex_count and no NaN position are checked by runtime/formats/nwn2/trn_terrain.c. Model form: plain C values; its size in the file varies. */
-struct relic_trrn_trrn {
+typedef struct relic_trrn_file {
     char name[128]; /**< Name; Tanita: NNNNNN<map>00x00y (nwn-lib-d: holds other data too) */
     relic_trrn_texture textures[6]; /**< The six texture layers */
     relic_trrn_rgb texture_colors[6]; /**< RGB of each texture layer */
@@ -90,47 +82,41 @@ struct relic_trrn_trrn {
     uint32_t grass_count; /**< Number of grass entries [derived: count(grasses), filled by the writer] */
     relic_trrn_grass *grasses; /**< Grass [count grass_count] */
     size_t grasses_count; /**< number of elements in grasses */
-};
+} relic_trrn_file;
 
 typedef struct relic_trrn_texture_view { const uint8_t *p; } relic_trrn_texture_view; /**< a validated texture (32 bytes in the file), zero-copy */
-#define RELIC_TRRN_TEXTURE_NAME_OFFSET 0
+enum { RELIC_TRRN_TEXTURE_NAME_POS = 0, }; /**< byte positions of the fields of texture */
 /** name: 32 bytes, not NUL-terminated. */
 static inline const char *relic_trrn_texture_name(relic_trrn_texture_view v) { return (const char *)(v.p + 0); }
 
 typedef struct relic_trrn_rgb_view { const uint8_t *p; } relic_trrn_rgb_view; /**< a validated rgb (12 bytes in the file), zero-copy */
-#define RELIC_TRRN_RGB_R_OFFSET 0
+enum { RELIC_TRRN_RGB_R_POS = 0, RELIC_TRRN_RGB_G_POS = 4, RELIC_TRRN_RGB_B_POS = 8, }; /**< byte positions of the fields of rgb */
 static inline float relic_trrn_rgb_r(relic_trrn_rgb_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_TRRN_RGB_G_OFFSET 4
 static inline float relic_trrn_rgb_g(relic_trrn_rgb_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_TRRN_RGB_B_OFFSET 8
 static inline float relic_trrn_rgb_b(relic_trrn_rgb_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_trrn_terrain_vertex_view { const uint8_t *p; } relic_trrn_terrain_vertex_view; /**< a validated terrain_vertex (44 bytes in the file), zero-copy */
-#define RELIC_TRRN_TERRAIN_VERTEX_POSITION_OFFSET 0
+enum { RELIC_TRRN_TERRAIN_VERTEX_POSITION_POS = 0, RELIC_TRRN_TERRAIN_VERTEX_NORMAL_POS = 12,
+       RELIC_TRRN_TERRAIN_VERTEX_TINT_POS = 24, RELIC_TRRN_TERRAIN_VERTEX_UV_POS = 28,
+       RELIC_TRRN_TERRAIN_VERTEX_UV2_POS = 36, }; /**< byte positions of the fields of terrain_vertex */
 static inline float relic_trrn_terrain_vertex_position(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
-#define RELIC_TRRN_TERRAIN_VERTEX_NORMAL_OFFSET 12
 static inline float relic_trrn_terrain_vertex_normal(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 12 + 4 * i); }
-#define RELIC_TRRN_TERRAIN_VERTEX_TINT_OFFSET 24
 static inline uint8_t relic_trrn_terrain_vertex_tint(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_u8(v.p + 24 + 1 * i); }
-#define RELIC_TRRN_TERRAIN_VERTEX_UV_OFFSET 28
 static inline float relic_trrn_terrain_vertex_uv(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 28 + 4 * i); }
-#define RELIC_TRRN_TERRAIN_VERTEX_UV2_OFFSET 36
 static inline float relic_trrn_terrain_vertex_uv2(relic_trrn_terrain_vertex_view v, size_t i) { return relic_load_f32le(v.p + 36 + 4 * i); }
 
 typedef struct relic_trrn_terrain_triangle_view { const uint8_t *p; } relic_trrn_terrain_triangle_view; /**< a validated terrain_triangle (6 bytes in the file), zero-copy */
-#define RELIC_TRRN_TERRAIN_TRIANGLE_A_OFFSET 0
+enum { RELIC_TRRN_TERRAIN_TRIANGLE_A_POS = 0, RELIC_TRRN_TERRAIN_TRIANGLE_B_POS = 2,
+       RELIC_TRRN_TERRAIN_TRIANGLE_C_POS = 4, }; /**< byte positions of the fields of terrain_triangle */
 static inline uint16_t relic_trrn_terrain_triangle_a(relic_trrn_terrain_triangle_view v) { return relic_load_u16le(v.p + 0); }
-#define RELIC_TRRN_TERRAIN_TRIANGLE_B_OFFSET 2
 static inline uint16_t relic_trrn_terrain_triangle_b(relic_trrn_terrain_triangle_view v) { return relic_load_u16le(v.p + 2); }
-#define RELIC_TRRN_TERRAIN_TRIANGLE_C_OFFSET 4
 static inline uint16_t relic_trrn_terrain_triangle_c(relic_trrn_terrain_triangle_view v) { return relic_load_u16le(v.p + 4); }
 
 typedef struct relic_trrn_grass_blade_view { const uint8_t *p; } relic_trrn_grass_blade_view; /**< a validated grass_blade (36 bytes in the file), zero-copy */
-#define RELIC_TRRN_GRASS_BLADE_POSITION_OFFSET 0
+enum { RELIC_TRRN_GRASS_BLADE_POSITION_POS = 0, RELIC_TRRN_GRASS_BLADE_DIRECTION_POS = 12,
+       RELIC_TRRN_GRASS_BLADE_DIMENSION_POS = 24, }; /**< byte positions of the fields of grass_blade */
 static inline float relic_trrn_grass_blade_position(relic_trrn_grass_blade_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
-#define RELIC_TRRN_GRASS_BLADE_DIRECTION_OFFSET 12
 static inline float relic_trrn_grass_blade_direction(relic_trrn_grass_blade_view v, size_t i) { return relic_load_f32le(v.p + 12 + 4 * i); }
-#define RELIC_TRRN_GRASS_BLADE_DIMENSION_OFFSET 24
 static inline float relic_trrn_grass_blade_dimension(relic_trrn_grass_blade_view v, size_t i) { return relic_load_f32le(v.p + 24 + 4 * i); }
 
 /** A validated trrn file: the bytes, and where each top-level member lies.
@@ -138,7 +124,7 @@ static inline float relic_trrn_grass_blade_dimension(relic_trrn_grass_blade_view
 typedef struct relic_trrn_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_trrn_trrn values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_trrn_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *name; /**< start of name in base, NULL when absent */
     size_t name_count; /**< elements of name */
     const uint8_t *textures; /**< start of textures in base, NULL when absent */
@@ -157,10 +143,8 @@ typedef struct relic_trrn_view {
     size_t grasses_count; /**< elements of grasses */
 } relic_trrn_view;
 
-/** Element i (< vertices_count) of vertices. */
-static inline relic_trrn_terrain_vertex_view relic_trrn_vertices_at(const relic_trrn_view *v, size_t i) { relic_trrn_terrain_vertex_view r = { v->vertices + 44 * i }; return r; }
-/** Element i (< triangles_count) of triangles. */
-static inline relic_trrn_terrain_triangle_view relic_trrn_triangles_at(const relic_trrn_view *v, size_t i) { relic_trrn_terrain_triangle_view r = { v->triangles + 6 * i }; return r; }
+static inline relic_trrn_terrain_vertex_view relic_trrn_vertices_at(const relic_trrn_view *v, size_t i) { relic_trrn_terrain_vertex_view r = { v->vertices + 44 * i }; return r; } /**< element i (< vertices_count) */
+static inline relic_trrn_terrain_triangle_view relic_trrn_triangles_at(const relic_trrn_view *v, size_t i) { relic_trrn_terrain_triangle_view r = { v->triangles + 6 * i }; return r; } /**< element i (< triangles_count) */
 
 /** Validate size bytes at data as a whole trrn file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -171,23 +155,23 @@ relic_status relic_trrn_validate(const uint8_t *data, size_t size, relic_trrn_vi
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_trrn_trrn *out, relic_error *err);
+relic_status relic_trrn_decode(const relic_trrn_view *v, relic_arena *a, relic_trrn_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_trrn_write(const relic_trrn_trrn *m, relic_buf *out, relic_error *err);
+relic_status relic_trrn_write(const relic_trrn_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_trrn_json_print(const relic_trrn_trrn *m, relic_buf *out, relic_error *err);
+relic_status relic_trrn_json_print(const relic_trrn_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_trrn_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, relic_trrn_trrn *out, relic_error *err);
+relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, relic_trrn_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -50,28 +50,28 @@ static const relic_jt_field grass_fields[] = {
 static const relic_jt_struct grass_json = { grass_fields, 4, sizeof(relic_trrn_grass), _Alignof(relic_trrn_grass), 0, NULL, NULL };
 
 static const relic_jt_field trrn_fields[] = {
-    { "name", offsetof(relic_trrn_trrn, name), RELIC_JT_CHAR, 1, 0, 0, 128, 128, 0, NULL, NULL, NULL },
-    { "textures", offsetof(relic_trrn_trrn, textures), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &texture_json, NULL, NULL },
-    { "texture_colors", offsetof(relic_trrn_trrn, texture_colors), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &rgb_json, NULL, NULL },
-    { "vertex_count", offsetof(relic_trrn_trrn, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "triangle_count", offsetof(relic_trrn_trrn, triangle_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertices", offsetof(relic_trrn_trrn, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_trrn, vertices_count), &terrain_vertex_json, NULL, NULL },
-    { "triangles", offsetof(relic_trrn_trrn, triangles), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_trrn, triangles_count), &terrain_triangle_json, NULL, NULL },
-    { "dds_a_size", offsetof(relic_trrn_trrn, dds_a_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "dds_a", offsetof(relic_trrn_trrn, dds_a), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_trrn, dds_a_count), NULL, NULL, NULL },
-    { "dds_b_size", offsetof(relic_trrn_trrn, dds_b_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "dds_b", offsetof(relic_trrn_trrn, dds_b), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_trrn, dds_b_count), NULL, NULL, NULL },
-    { "grass_count", offsetof(relic_trrn_trrn, grass_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "grasses", offsetof(relic_trrn_trrn, grasses), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_trrn, grasses_count), &grass_json, NULL, NULL },
+    { "name", offsetof(relic_trrn_file, name), RELIC_JT_CHAR, 1, 0, 0, 128, 128, 0, NULL, NULL, NULL },
+    { "textures", offsetof(relic_trrn_file, textures), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &texture_json, NULL, NULL },
+    { "texture_colors", offsetof(relic_trrn_file, texture_colors), RELIC_JT_STRUCT, 0, 0, 0, 6, 6, 0, &rgb_json, NULL, NULL },
+    { "vertex_count", offsetof(relic_trrn_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "triangle_count", offsetof(relic_trrn_file, triangle_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "vertices", offsetof(relic_trrn_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, vertices_count), &terrain_vertex_json, NULL, NULL },
+    { "triangles", offsetof(relic_trrn_file, triangles), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, triangles_count), &terrain_triangle_json, NULL, NULL },
+    { "dds_a_size", offsetof(relic_trrn_file, dds_a_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "dds_a", offsetof(relic_trrn_file, dds_a), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, dds_a_count), NULL, NULL, NULL },
+    { "dds_b_size", offsetof(relic_trrn_file, dds_b_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "dds_b", offsetof(relic_trrn_file, dds_b), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, dds_b_count), NULL, NULL, NULL },
+    { "grass_count", offsetof(relic_trrn_file, grass_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "grasses", offsetof(relic_trrn_file, grasses), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_trrn_file, grasses_count), &grass_json, NULL, NULL },
 };
-static const relic_jt_struct trrn_json = { trrn_fields, 13, sizeof(relic_trrn_trrn), _Alignof(relic_trrn_trrn), 0, "trrn", NULL };
+static const relic_jt_struct trrn_json = { trrn_fields, 13, sizeof(relic_trrn_file), _Alignof(relic_trrn_file), 0, "trrn", NULL };
 
-relic_status relic_trrn_json_print(const relic_trrn_trrn *m, relic_buf *out, relic_error *err)
+relic_status relic_trrn_json_print(const relic_trrn_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&trrn_json, m, out, err);
 }
 
-relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, relic_trrn_trrn *out, relic_error *err)
+relic_status relic_trrn_json_read(const char *text, size_t len, relic_arena *a, relic_trrn_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&trrn_json, text, len, a, out, err);
 }

@@ -49,19 +49,19 @@ static const relic_mut_field fields_grass[] = {
 };
 
 static const relic_mut_field fields_trrn[] = {
-    { "name", RELIC_MUT_CHAR, 0, 1, -1, -1, 128u, offsetof(relic_trrn_trrn, name), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "textures", RELIC_MUT_STRUCT, 0, 0, 0, -1, 6u, offsetof(relic_trrn_trrn, textures), 0, sizeof(relic_trrn_texture), NULL, 0, 0, 0, 0, 0, 0 },
-    { "texture_colors", RELIC_MUT_STRUCT, 0, 0, 1, -1, 6u, offsetof(relic_trrn_trrn, texture_colors), 0, sizeof(relic_trrn_rgb), NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_trrn, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "triangle_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_trrn, triangle_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 5, 1u, offsetof(relic_trrn_trrn, vertices), offsetof(relic_trrn_trrn, vertices_count), sizeof(relic_trrn_terrain_vertex), NULL, 0, 0, 0, 0, 0, 0 },
-    { "triangles", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 6, 1u, offsetof(relic_trrn_trrn, triangles), offsetof(relic_trrn_trrn, triangles_count), sizeof(relic_trrn_terrain_triangle), NULL, 0, 0, 0, 0, 0, 0 },
-    { "dds_a_size", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_trrn, dds_a_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "dds_a", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 8, 1u, offsetof(relic_trrn_trrn, dds_a), offsetof(relic_trrn_trrn, dds_a_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "dds_b_size", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_trrn, dds_b_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "dds_b", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 10, 1u, offsetof(relic_trrn_trrn, dds_b), offsetof(relic_trrn_trrn, dds_b_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "grass_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_trrn, grass_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "grasses", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 5, 12, 1u, offsetof(relic_trrn_trrn, grasses), offsetof(relic_trrn_trrn, grasses_count), sizeof(relic_trrn_grass), NULL, 0, 0, 0, 0, 0, 0 },
+    { "name", RELIC_MUT_CHAR, 0, 1, -1, -1, 128u, offsetof(relic_trrn_file, name), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "textures", RELIC_MUT_STRUCT, 0, 0, 0, -1, 6u, offsetof(relic_trrn_file, textures), 0, sizeof(relic_trrn_texture), NULL, 0, 0, 0, 0, 0, 0 },
+    { "texture_colors", RELIC_MUT_STRUCT, 0, 0, 1, -1, 6u, offsetof(relic_trrn_file, texture_colors), 0, sizeof(relic_trrn_rgb), NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_file, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "triangle_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_file, triangle_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 5, 1u, offsetof(relic_trrn_file, vertices), offsetof(relic_trrn_file, vertices_count), sizeof(relic_trrn_terrain_vertex), NULL, 0, 0, 0, 0, 0, 0 },
+    { "triangles", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 6, 1u, offsetof(relic_trrn_file, triangles), offsetof(relic_trrn_file, triangles_count), sizeof(relic_trrn_terrain_triangle), NULL, 0, 0, 0, 0, 0, 0 },
+    { "dds_a_size", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_file, dds_a_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "dds_a", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 8, 1u, offsetof(relic_trrn_file, dds_a), offsetof(relic_trrn_file, dds_a_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "dds_b_size", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_file, dds_b_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "dds_b", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 10, 1u, offsetof(relic_trrn_file, dds_b), offsetof(relic_trrn_file, dds_b_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "grass_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_trrn_file, grass_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "grasses", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 5, 12, 1u, offsetof(relic_trrn_file, grasses), offsetof(relic_trrn_file, grasses_count), sizeof(relic_trrn_grass), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
@@ -71,7 +71,7 @@ static const relic_mut_struct structs[] = {
     { "terrain_triangle", sizeof(relic_trrn_terrain_triangle), fields_terrain_triangle, 3 },
     { "grass_blade", sizeof(relic_trrn_grass_blade), fields_grass_blade, 3 },
     { "grass", sizeof(relic_trrn_grass), fields_grass, 4 },
-    { "trrn", sizeof(relic_trrn_trrn), fields_trrn, 13 },
+    { "trrn", sizeof(relic_trrn_file), fields_trrn, 13 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -84,7 +84,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_trrn_view v;
     relic_status st = relic_trrn_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_trrn_trrn *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_trrn_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_trrn_decode(&v, a, m, err);
@@ -93,7 +93,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_trrn_write((const relic_trrn_trrn *)model, out, err);
+    return relic_trrn_write((const relic_trrn_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

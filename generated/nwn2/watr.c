@@ -19,14 +19,13 @@ typedef struct relic_watr_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_watr_watr *root;
+    relic_watr_file *root;
     relic_watr_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_watr_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_wave(relic_watr_rctx *c, uint64_t pos, relic_watr_water_wave *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_wave(relic_watr_rctx *c, uint64_t pos, relic_watr_water_wave *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "", "water_wave", 48u);
     const uint8_t *p = c->base + pos;
     memcpy(m->name, p + 0, 32);
     for (uint64_t k = 0; k < 2u; k++) ((float *)m->direction)[k] = relic_load_f32le(p + 32 + k * 4);
@@ -35,9 +34,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_wave(relic_watr_rctx
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_vertex(relic_watr_rctx *c, uint64_t pos, relic_watr_water_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_vertex(relic_watr_rctx *c, uint64_t pos, relic_watr_water_vertex *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "", "water_vertex", 28u);
     const uint8_t *p = c->base + pos;
     for (uint64_t k = 0; k < 3u; k++) ((float *)m->position)[k] = relic_load_f32le(p + 0 + k * 4);
     for (uint64_t k = 0; k < 2u; k++) ((float *)m->uv_scaled)[k] = relic_load_f32le(p + 12 + k * 4);
@@ -45,9 +43,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_vertex(relic_watr_rc
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_triangle(relic_watr_rctx *c, uint64_t pos, relic_watr_water_triangle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_triangle(relic_watr_rctx *c, uint64_t pos, relic_watr_water_triangle *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 6u)) return relic_gen_short(c->err, pos, c->size, "", "water_triangle", 6u);
     const uint8_t *p = c->base + pos;
     m->a = relic_load_u16le(p + 0);
     m->b = relic_load_u16le(p + 2);
@@ -55,7 +52,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_water_triangle(relic_watr_
     return RELIC_OK;
 }
 
-static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out, relic_watr_watr *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out, relic_watr_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -73,9 +70,10 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
     m->reflection_power = relic_load_f32le(c->base + pos + 156);
     m->specular_power = relic_load_f32le(c->base + pos + 160);
     m->specular_coefficient = relic_load_f32le(c->base + pos + 164);
+    if (!relic_gen_room(c->size, pos + 168, 144u)) return relic_gen_short(c->err, pos + 168, c->size, "waves", "waves", 144u);
     if (c->view) { c->view->waves = c->base + pos + 168; c->view->waves_count = 1; }
     for (uint64_t k = 0; k < 3u; k++)
-        if ((st = rd_water_wave(c, pos + 168 + k * 48u, &((relic_watr_water_wave *)m->waves)[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "waves", (int64_t)k);
+        if ((st = rd_water_wave(c, pos + 168 + k * 48u, &((relic_watr_water_wave *)m->waves)[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "waves", (int64_t)k);
     if (!relic_gen_room(c->size, pos + 312, 16u)) return relic_gen_short(c->err, pos + 312, c->size, "uv_offset", "uv_offset..triangle_count", 16u);
     if (c->view) { c->view->uv_offset = c->base + pos + 312; c->view->uv_offset_count = 1; }
     for (uint64_t k = 0; k < 2u; k++) ((float *)m->uv_offset)[k] = relic_load_f32le(c->base + pos + 312 + k * 4);
@@ -87,9 +85,9 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 28u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_water_vertex(c, cur + k * 28u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_vertex), _Alignof(relic_watr_water_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_water_vertex(c, cur + k * 28u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* triangles */
@@ -97,9 +95,9 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 6u, c->size, "triangles", &n, &bytes)) != RELIC_OK) return st;
         m->triangles_count = (size_t)n;
         if (c->view) { c->view->triangles = c->base + cur; c->view->triangles_count = (size_t)n; }
-        if (c->arena && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_water_triangle(c, cur + k * 6u, &m->triangles[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
+        if (dec && n && !(m->triangles = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), cur, "triangles"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_water_triangle(c, cur + k * 6u, &m->triangles[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "triangles", (int64_t)k);
         cur += bytes;
     }
     { /* triangle_flags */
@@ -107,8 +105,8 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->triangle_count), 1u, 4u, c->size, "triangle_flags", &n, &bytes)) != RELIC_OK) return st;
         m->triangle_flags_count = (size_t)n;
         if (c->view) { c->view->triangle_flags = c->base + cur; c->view->triangle_flags_count = (size_t)n; }
-        if (c->arena && n && !(m->triangle_flags = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "triangle_flags"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->triangle_flags[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (dec && n && !(m->triangle_flags = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "triangle_flags"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->triangle_flags[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "dds_size", "dds_size", 4u);
@@ -119,7 +117,7 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->dds_size), 1u, 1u, c->size, "dds", &n, &bytes)) != RELIC_OK) return st;
         m->dds_count = (size_t)n;
         if (c->view) { c->view->dds = c->base + cur; c->view->dds_count = (size_t)n; }
-        if (c->arena && !(m->dds = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds"))) return RELIC_E_NOMEM;
+        if (dec && !(m->dds = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "dds"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "megatile_x", "megatile_x..megatile_y", 8u);
@@ -131,27 +129,25 @@ static relic_status rd_watr(relic_watr_rctx *c, uint64_t pos, uint64_t *size_out
 
 relic_status relic_watr_validate(const uint8_t *data, size_t size, relic_watr_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_watr_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_watr(&c, 0, &sz, &out->values);
+    relic_status st = rd_watr(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_watr_watr *out, relic_error *err)
+relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_watr_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_watr_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_watr(&c, 0, &sz, out);
+    return rd_watr(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -159,32 +155,19 @@ relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_w
 typedef struct relic_watr_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_watr_watr *root;
+    const relic_watr_file *root;
 } relic_watr_wctx;
 
-static uint64_t sz_watr(const relic_watr_watr *m)
+static uint64_t sz_watr(const relic_watr_file *m)
 {
     uint64_t t = 0;
-    t += 32u;
-    t += 96u;
-    t += 12u;
-    t += 8u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 144u;
-    t += 8u;
-    t += 4u;
-    t += 4u;
+    t += 328u;
     t += ((uint64_t)m->vertices_count * 28u);
     t += ((uint64_t)m->triangles_count * 6u);
     t += ((uint64_t)m->triangle_flags_count * 4u);
     t += 4u;
     t += ((uint64_t)m->dds_count * 1u);
-    t += 4u;
-    t += 4u;
+    t += 8u;
     return t;
 }
 
@@ -210,7 +193,7 @@ static inline void put_water_triangle(uint8_t *p, const relic_watr_water_triangl
     relic_store_u16le(p + 4, m->c);
 }
 
-static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_watr(relic_watr_wctx *c, const relic_watr_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -264,12 +247,11 @@ static relic_status put_watr(relic_watr_wctx *c, const relic_watr_watr *m, uint6
     return RELIC_OK;
 }
 
-relic_status relic_watr_write(const relic_watr_watr *model, relic_buf *out, relic_error *err)
+relic_status relic_watr_write(const relic_watr_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_watr_watr copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_watr_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_watr_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -13,38 +13,33 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_watr_extensions[];
 
-typedef struct relic_watr_water_wave relic_watr_water_wave;
-typedef struct relic_watr_water_vertex relic_watr_water_vertex;
-typedef struct relic_watr_water_triangle relic_watr_water_triangle;
-typedef struct relic_watr_watr relic_watr_watr;
-
 #define RELIC_WATR_WATER_WAVE_SIZE 48
 /** Wave layer (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp offset 168). Model form: plain C values. */
-struct relic_watr_water_wave {
+typedef struct relic_watr_water_wave {
     char name[32]; /**< Texture name */
     float direction[2]; /**< Direction x, y */
     float rate; /**< Rate */
     float angle; /**< Angle (nwn-lib-d: radians) */
-};
+} relic_watr_water_wave;
 
 #define RELIC_WATR_WATER_VERTEX_SIZE 28
 /** Water vertex (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Model form: plain C values. */
-struct relic_watr_water_vertex {
+typedef struct relic_watr_water_vertex {
     float position[3]; /**< Position */
     float uv_scaled[2]; /**< Texture coordinates x5 */
     float uv[2]; /**< Texture coordinates */
-};
+} relic_watr_water_vertex;
 
 #define RELIC_WATR_WATER_TRIANGLE_SIZE 6
 /** Triangle: three vertex indices. Model form: plain C values. */
-struct relic_watr_water_triangle {
+typedef struct relic_watr_water_triangle {
     uint16_t a;
     uint16_t b;
     uint16_t c;
-};
+} relic_watr_water_triangle;
 
 /** WATR payload (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp). Triangle indices below vertex_count are checked by runtime/formats/nwn2/trn_terrain.c. Model form: plain C values; its size in the file varies. */
-struct relic_watr_watr {
+typedef struct relic_watr_file {
     char name[32]; /**< Name (the game writes an empty string followed by garbage) */
     uint8_t unknown[96]; /**< Unknown (nwn-lib-d optimize zeroes it) */
     float color[3]; /**< Colour RGB */
@@ -69,33 +64,29 @@ struct relic_watr_watr {
     size_t dds_count; /**< number of elements in dds */
     uint32_t megatile_x; /**< Megatile position x */
     uint32_t megatile_y; /**< Megatile position y */
-};
+} relic_watr_file;
 
 typedef struct relic_watr_water_wave_view { const uint8_t *p; } relic_watr_water_wave_view; /**< a validated water_wave (48 bytes in the file), zero-copy */
-#define RELIC_WATR_WATER_WAVE_NAME_OFFSET 0
+enum { RELIC_WATR_WATER_WAVE_NAME_POS = 0, RELIC_WATR_WATER_WAVE_DIRECTION_POS = 32,
+       RELIC_WATR_WATER_WAVE_RATE_POS = 40, RELIC_WATR_WATER_WAVE_ANGLE_POS = 44, }; /**< byte positions of the fields of water_wave */
 /** name: 32 bytes, not NUL-terminated. */
 static inline const char *relic_watr_water_wave_name(relic_watr_water_wave_view v) { return (const char *)(v.p + 0); }
-#define RELIC_WATR_WATER_WAVE_DIRECTION_OFFSET 32
 static inline float relic_watr_water_wave_direction(relic_watr_water_wave_view v, size_t i) { return relic_load_f32le(v.p + 32 + 4 * i); }
-#define RELIC_WATR_WATER_WAVE_RATE_OFFSET 40
 static inline float relic_watr_water_wave_rate(relic_watr_water_wave_view v) { return relic_load_f32le(v.p + 40); }
-#define RELIC_WATR_WATER_WAVE_ANGLE_OFFSET 44
 static inline float relic_watr_water_wave_angle(relic_watr_water_wave_view v) { return relic_load_f32le(v.p + 44); }
 
 typedef struct relic_watr_water_vertex_view { const uint8_t *p; } relic_watr_water_vertex_view; /**< a validated water_vertex (28 bytes in the file), zero-copy */
-#define RELIC_WATR_WATER_VERTEX_POSITION_OFFSET 0
+enum { RELIC_WATR_WATER_VERTEX_POSITION_POS = 0, RELIC_WATR_WATER_VERTEX_UV_SCALED_POS = 12,
+       RELIC_WATR_WATER_VERTEX_UV_POS = 20, }; /**< byte positions of the fields of water_vertex */
 static inline float relic_watr_water_vertex_position(relic_watr_water_vertex_view v, size_t i) { return relic_load_f32le(v.p + 0 + 4 * i); }
-#define RELIC_WATR_WATER_VERTEX_UV_SCALED_OFFSET 12
 static inline float relic_watr_water_vertex_uv_scaled(relic_watr_water_vertex_view v, size_t i) { return relic_load_f32le(v.p + 12 + 4 * i); }
-#define RELIC_WATR_WATER_VERTEX_UV_OFFSET 20
 static inline float relic_watr_water_vertex_uv(relic_watr_water_vertex_view v, size_t i) { return relic_load_f32le(v.p + 20 + 4 * i); }
 
 typedef struct relic_watr_water_triangle_view { const uint8_t *p; } relic_watr_water_triangle_view; /**< a validated water_triangle (6 bytes in the file), zero-copy */
-#define RELIC_WATR_WATER_TRIANGLE_A_OFFSET 0
+enum { RELIC_WATR_WATER_TRIANGLE_A_POS = 0, RELIC_WATR_WATER_TRIANGLE_B_POS = 2,
+       RELIC_WATR_WATER_TRIANGLE_C_POS = 4, }; /**< byte positions of the fields of water_triangle */
 static inline uint16_t relic_watr_water_triangle_a(relic_watr_water_triangle_view v) { return relic_load_u16le(v.p + 0); }
-#define RELIC_WATR_WATER_TRIANGLE_B_OFFSET 2
 static inline uint16_t relic_watr_water_triangle_b(relic_watr_water_triangle_view v) { return relic_load_u16le(v.p + 2); }
-#define RELIC_WATR_WATER_TRIANGLE_C_OFFSET 4
 static inline uint16_t relic_watr_water_triangle_c(relic_watr_water_triangle_view v) { return relic_load_u16le(v.p + 4); }
 
 /** A validated watr file: the bytes, and where each top-level member lies.
@@ -103,7 +94,7 @@ static inline uint16_t relic_watr_water_triangle_c(relic_watr_water_triangle_vie
 typedef struct relic_watr_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_watr_watr values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_watr_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *name; /**< start of name in base, NULL when absent */
     size_t name_count; /**< elements of name */
     const uint8_t *unknown; /**< start of unknown in base, NULL when absent */
@@ -126,12 +117,9 @@ typedef struct relic_watr_view {
     size_t dds_count; /**< elements of dds */
 } relic_watr_view;
 
-/** Element i (< vertices_count) of vertices. */
-static inline relic_watr_water_vertex_view relic_watr_vertices_at(const relic_watr_view *v, size_t i) { relic_watr_water_vertex_view r = { v->vertices + 28 * i }; return r; }
-/** Element i (< triangles_count) of triangles. */
-static inline relic_watr_water_triangle_view relic_watr_triangles_at(const relic_watr_view *v, size_t i) { relic_watr_water_triangle_view r = { v->triangles + 6 * i }; return r; }
-/** Element i (< triangle_flags_count) of triangle_flags. */
-static inline uint32_t relic_watr_triangle_flags_at(const relic_watr_view *v, size_t i) { return relic_load_u32le(v->triangle_flags + 4 * i); }
+static inline relic_watr_water_vertex_view relic_watr_vertices_at(const relic_watr_view *v, size_t i) { relic_watr_water_vertex_view r = { v->vertices + 28 * i }; return r; } /**< element i (< vertices_count) */
+static inline relic_watr_water_triangle_view relic_watr_triangles_at(const relic_watr_view *v, size_t i) { relic_watr_water_triangle_view r = { v->triangles + 6 * i }; return r; } /**< element i (< triangles_count) */
+static inline uint32_t relic_watr_triangle_flags_at(const relic_watr_view *v, size_t i) { return relic_load_u32le(v->triangle_flags + 4 * i); } /**< element i (< triangle_flags_count) */
 
 /** Validate size bytes at data as a whole watr file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -142,23 +130,23 @@ relic_status relic_watr_validate(const uint8_t *data, size_t size, relic_watr_vi
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_watr_watr *out, relic_error *err);
+relic_status relic_watr_decode(const relic_watr_view *v, relic_arena *a, relic_watr_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_watr_write(const relic_watr_watr *m, relic_buf *out, relic_error *err);
+relic_status relic_watr_write(const relic_watr_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_watr_json_print(const relic_watr_watr *m, relic_buf *out, relic_error *err);
+relic_status relic_watr_json_print(const relic_watr_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_watr_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_watr *out, relic_error *err);
+relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -29,35 +29,35 @@ static const relic_jt_field water_triangle_fields[] = {
 static const relic_jt_struct water_triangle_json = { water_triangle_fields, 3, sizeof(relic_watr_water_triangle), _Alignof(relic_watr_water_triangle), 1, NULL, NULL };
 
 static const relic_jt_field watr_fields[] = {
-    { "name", offsetof(relic_watr_watr, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
-    { "unknown", offsetof(relic_watr_watr, unknown), RELIC_JT_BYTES, 1, 0, 0, 96, 96, 0, NULL, NULL, NULL },
-    { "color", offsetof(relic_watr_watr, color), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
-    { "ripple", offsetof(relic_watr_watr, ripple), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "smoothness", offsetof(relic_watr_watr, smoothness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "reflection_bias", offsetof(relic_watr_watr, reflection_bias), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "reflection_power", offsetof(relic_watr_watr, reflection_power), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "specular_power", offsetof(relic_watr_watr, specular_power), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "specular_coefficient", offsetof(relic_watr_watr, specular_coefficient), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "waves", offsetof(relic_watr_watr, waves), RELIC_JT_STRUCT, 0, 0, 0, 3, 3, 0, &water_wave_json, NULL, NULL },
-    { "uv_offset", offsetof(relic_watr_watr, uv_offset), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
-    { "vertex_count", offsetof(relic_watr_watr, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "triangle_count", offsetof(relic_watr_watr, triangle_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "vertices", offsetof(relic_watr_watr, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_watr, vertices_count), &water_vertex_json, NULL, NULL },
-    { "triangles", offsetof(relic_watr_watr, triangles), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_watr, triangles_count), &water_triangle_json, NULL, NULL },
-    { "triangle_flags", offsetof(relic_watr_watr, triangle_flags), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_watr, triangle_flags_count), NULL, NULL, NULL },
-    { "dds_size", offsetof(relic_watr_watr, dds_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "dds", offsetof(relic_watr_watr, dds), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_watr, dds_count), NULL, NULL, NULL },
-    { "megatile_x", offsetof(relic_watr_watr, megatile_x), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "megatile_y", offsetof(relic_watr_watr, megatile_y), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "name", offsetof(relic_watr_file, name), RELIC_JT_CHAR, 1, 0, 0, 32, 32, 0, NULL, NULL, NULL },
+    { "unknown", offsetof(relic_watr_file, unknown), RELIC_JT_BYTES, 1, 0, 0, 96, 96, 0, NULL, NULL, NULL },
+    { "color", offsetof(relic_watr_file, color), RELIC_JT_F32, 4, 0, 0, 3, 3, 0, NULL, NULL, NULL },
+    { "ripple", offsetof(relic_watr_file, ripple), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
+    { "smoothness", offsetof(relic_watr_file, smoothness), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "reflection_bias", offsetof(relic_watr_file, reflection_bias), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "reflection_power", offsetof(relic_watr_file, reflection_power), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "specular_power", offsetof(relic_watr_file, specular_power), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "specular_coefficient", offsetof(relic_watr_file, specular_coefficient), RELIC_JT_F32, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "waves", offsetof(relic_watr_file, waves), RELIC_JT_STRUCT, 0, 0, 0, 3, 3, 0, &water_wave_json, NULL, NULL },
+    { "uv_offset", offsetof(relic_watr_file, uv_offset), RELIC_JT_F32, 4, 0, 0, 2, 2, 0, NULL, NULL, NULL },
+    { "vertex_count", offsetof(relic_watr_file, vertex_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "triangle_count", offsetof(relic_watr_file, triangle_count), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "vertices", offsetof(relic_watr_file, vertices), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, vertices_count), &water_vertex_json, NULL, NULL },
+    { "triangles", offsetof(relic_watr_file, triangles), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, triangles_count), &water_triangle_json, NULL, NULL },
+    { "triangle_flags", offsetof(relic_watr_file, triangle_flags), RELIC_JT_INT, 4, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, triangle_flags_count), NULL, NULL, NULL },
+    { "dds_size", offsetof(relic_watr_file, dds_size), RELIC_JT_INT, 4, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "dds", offsetof(relic_watr_file, dds), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_watr_file, dds_count), NULL, NULL, NULL },
+    { "megatile_x", offsetof(relic_watr_file, megatile_x), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "megatile_y", offsetof(relic_watr_file, megatile_y), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
 };
-static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_watr), _Alignof(relic_watr_watr), 0, "watr", NULL };
+static const relic_jt_struct watr_json = { watr_fields, 20, sizeof(relic_watr_file), _Alignof(relic_watr_file), 0, "watr", NULL };
 
-relic_status relic_watr_json_print(const relic_watr_watr *m, relic_buf *out, relic_error *err)
+relic_status relic_watr_json_print(const relic_watr_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&watr_json, m, out, err);
 }
 
-relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_watr *out, relic_error *err)
+relic_status relic_watr_json_read(const char *text, size_t len, relic_arena *a, relic_watr_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&watr_json, text, len, a, out, err);
 }

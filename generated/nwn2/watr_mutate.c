@@ -31,33 +31,33 @@ static const relic_mut_field fields_water_triangle[] = {
 };
 
 static const relic_mut_field fields_watr[] = {
-    { "name", RELIC_MUT_CHAR, 0, 1, -1, -1, 32u, offsetof(relic_watr_watr, name), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "unknown", RELIC_MUT_BYTES, 0, 1, -1, -1, 96u, offsetof(relic_watr_watr, unknown), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "color", RELIC_MUT_FLOAT, 0, 4, -1, -1, 3u, offsetof(relic_watr_watr, color), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "ripple", RELIC_MUT_FLOAT, 0, 4, -1, -1, 2u, offsetof(relic_watr_watr, ripple), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "smoothness", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_watr, smoothness), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "reflection_bias", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_watr, reflection_bias), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "reflection_power", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_watr, reflection_power), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "specular_power", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_watr, specular_power), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "specular_coefficient", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_watr, specular_coefficient), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "waves", RELIC_MUT_STRUCT, 0, 0, 0, -1, 3u, offsetof(relic_watr_watr, waves), 0, sizeof(relic_watr_water_wave), NULL, 0, 0, 0, 0, 0, 0 },
-    { "uv_offset", RELIC_MUT_FLOAT, 0, 4, -1, -1, 2u, offsetof(relic_watr_watr, uv_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_watr_watr, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "triangle_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_watr_watr, triangle_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 13, 1u, offsetof(relic_watr_watr, vertices), offsetof(relic_watr_watr, vertices_count), sizeof(relic_watr_water_vertex), NULL, 0, 0, 0, 0, 0, 0 },
-    { "triangles", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 14, 1u, offsetof(relic_watr_watr, triangles), offsetof(relic_watr_watr, triangles_count), sizeof(relic_watr_water_triangle), NULL, 0, 0, 0, 0, 0, 0 },
-    { "triangle_flags", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 14, 1u, offsetof(relic_watr_watr, triangle_flags), offsetof(relic_watr_watr, triangle_flags_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "dds_size", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_watr_watr, dds_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "dds", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 17, 1u, offsetof(relic_watr_watr, dds), offsetof(relic_watr_watr, dds_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "megatile_x", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_watr_watr, megatile_x), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "megatile_y", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_watr_watr, megatile_y), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "name", RELIC_MUT_CHAR, 0, 1, -1, -1, 32u, offsetof(relic_watr_file, name), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "unknown", RELIC_MUT_BYTES, 0, 1, -1, -1, 96u, offsetof(relic_watr_file, unknown), 0, 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "color", RELIC_MUT_FLOAT, 0, 4, -1, -1, 3u, offsetof(relic_watr_file, color), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "ripple", RELIC_MUT_FLOAT, 0, 4, -1, -1, 2u, offsetof(relic_watr_file, ripple), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "smoothness", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_file, smoothness), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "reflection_bias", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_file, reflection_bias), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "reflection_power", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_file, reflection_power), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "specular_power", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_file, specular_power), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "specular_coefficient", RELIC_MUT_FLOAT, 0, 4, -1, -1, 1u, offsetof(relic_watr_file, specular_coefficient), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "waves", RELIC_MUT_STRUCT, 0, 0, 0, -1, 3u, offsetof(relic_watr_file, waves), 0, sizeof(relic_watr_water_wave), NULL, 0, 0, 0, 0, 0, 0 },
+    { "uv_offset", RELIC_MUT_FLOAT, 0, 4, -1, -1, 2u, offsetof(relic_watr_file, uv_offset), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_watr_file, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "triangle_count", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_watr_file, triangle_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertices", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 13, 1u, offsetof(relic_watr_file, vertices), offsetof(relic_watr_file, vertices_count), sizeof(relic_watr_water_vertex), NULL, 0, 0, 0, 0, 0, 0 },
+    { "triangles", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 14, 1u, offsetof(relic_watr_file, triangles), offsetof(relic_watr_file, triangles_count), sizeof(relic_watr_water_triangle), NULL, 0, 0, 0, 0, 0, 0 },
+    { "triangle_flags", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 14, 1u, offsetof(relic_watr_file, triangle_flags), offsetof(relic_watr_file, triangle_flags_count), 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "dds_size", RELIC_MUT_INT, 0 | RELIC_MUTF_DERIVED, 4, -1, -1, 1u, offsetof(relic_watr_file, dds_size), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "dds", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 17, 1u, offsetof(relic_watr_file, dds), offsetof(relic_watr_file, dds_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "megatile_x", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_watr_file, megatile_x), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "megatile_y", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_watr_file, megatile_y), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "water_wave", sizeof(relic_watr_water_wave), fields_water_wave, 4 },
     { "water_vertex", sizeof(relic_watr_water_vertex), fields_water_vertex, 3 },
     { "water_triangle", sizeof(relic_watr_water_triangle), fields_water_triangle, 3 },
-    { "watr", sizeof(relic_watr_watr), fields_watr, 20 },
+    { "watr", sizeof(relic_watr_file), fields_watr, 20 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -70,7 +70,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_watr_view v;
     relic_status st = relic_watr_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_watr_watr *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_watr_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_watr_decode(&v, a, m, err);
@@ -79,7 +79,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_watr_write((const relic_watr_watr *)model, out, err);
+    return relic_watr_write((const relic_watr_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -24,6 +24,7 @@ static const relic_gen_enum_item compression_names[] = {
 const char *relic_cau_compression_name(int64_t value) { return relic_gen_enum_name(compression_names, 3, value); }
 int relic_cau_compression_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(compression_names, 3, name, value); }
 
+_Static_assert(sizeof(relic_cau_sample_header) == 36 && offsetof(relic_cau_sample_header, version) == 4 && offsetof(relic_cau_sample_header, data_offset) == 8 && offsetof(relic_cau_sample_header, block_align) == 12 && offsetof(relic_cau_sample_header, data_size) == 16 && offsetof(relic_cau_sample_header, decoded_size) == 20 && offsetof(relic_cau_sample_header, sample_rate) == 24 && offsetof(relic_cau_sample_header, bits) == 28 && offsetof(relic_cau_sample_header, channels) == 29 && offsetof(relic_cau_sample_header, compression) == 30 && offsetof(relic_cau_sample_header, flags) == 31 && offsetof(relic_cau_sample_header, caption_offset) == 32, "sample_header: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -31,41 +32,44 @@ typedef struct relic_cau_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_cau_cau *root;
+    relic_cau_file *root;
     relic_cau_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_cau_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_cau_rctx *c, uint64_t pos, relic_cau_sample_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_cau_rctx *c, uint64_t pos, relic_cau_sample_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "sample_header", 36u);
     const uint8_t *p = c->base + pos;
-    memcpy(m->magic, p + 0, 4);
+    if (RELIC_GEN_LE) memcpy(m, p, 36u);
+    else {
+        memcpy(m->magic, p + 0, 4);
+        m->version = relic_load_u32le(p + 4);
+        m->data_offset = relic_load_u32le(p + 8);
+        m->block_align = relic_load_u32le(p + 12);
+        m->data_size = relic_load_u32le(p + 16);
+        m->decoded_size = relic_load_u32le(p + 20);
+        m->sample_rate = relic_load_u32le(p + 24);
+        m->bits = relic_load_u8(p + 28);
+        m->channels = relic_load_u8(p + 29);
+        m->compression = relic_load_u8(p + 30);
+        m->flags = relic_load_u8(p + 31);
+        m->caption_offset = relic_load_u32le(p + 32);
+    }
     if (memcmp(m->magic, "WBOR", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"WBOR\"");
-    m->version = relic_load_u32le(p + 4);
-    m->data_offset = relic_load_u32le(p + 8);
-    { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "data_offset", -1, "%lld fails check it >= 36", (long long)it); }
-    m->block_align = relic_load_u32le(p + 12);
-    m->data_size = relic_load_u32le(p + 16);
-    m->decoded_size = relic_load_u32le(p + 20);
-    m->sample_rate = relic_load_u32le(p + 24);
-    m->bits = relic_load_u8(p + 28);
-    { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 28, "bits", -1, "%lld fails check it == 8 || it == 16", (long long)it); }
-    m->channels = relic_load_u8(p + 29);
+    { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 8, "data_offset", -1, it, "fails check it >= 36"); }
+    { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 28, "bits", -1, it, "fails check it == 8 || it == 16"); }
     if ((int64_t)(m->channels) < INT64_C(1) || (int64_t)(m->channels) > INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 29, "channels", -1, "%lld is outside 1..2", (long long)(m->channels));
-    m->compression = relic_load_u8(p + 30);
-    if (!relic_cau_compression_known((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 30, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
-    m->flags = relic_load_u8(p + 31);
-    m->caption_offset = relic_load_u32le(p + 32);
+    if (!relic_cau_compression_known((int64_t)(m->compression))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 30, "compression", -1, (int64_t)(m->compression), "is not a known compression");
     return RELIC_OK;
 }
 
-static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, relic_cau_cau *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, relic_cau_file *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
+    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "header", "sample_header", 36u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_sample_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_sample_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     if (!(((int64_t)(((int64_t)m->header.caption_offset) >= INT64_C(36))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.caption_offset >= 36 (the caption block starts after the header)");
@@ -74,12 +78,12 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &n, &bytes)) != RELIC_OK) return st;
         m->caption_gap_count = (size_t)n;
         if (c->view) { c->view->caption_gap = c->base + cur; c->view->caption_gap_count = (size_t)n; }
-        if (c->arena && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
+        if (dec && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "caption_length", "caption_length..caption_count", 8u);
     m->caption_length = relic_load_u32le(c->base + cur);
-    { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "caption_length", -1, "%lld fails check it >= 4", (long long)it); }
+    { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, cur, "caption_length", -1, it, "fails check it >= 4"); }
     m->caption_count = relic_load_u32le(c->base + cur + 4);
     cur = cur + 8;
     { /* caption_text */
@@ -87,7 +91,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &n, &bytes)) != RELIC_OK) return st;
         m->caption_text_count = (size_t)n;
         if (c->view) { c->view->caption_text = c->base + cur; c->view->caption_text_count = (size_t)n; }
-        if (c->arena && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
+        if (dec && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "cau", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
@@ -96,7 +100,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &n, &bytes)) != RELIC_OK) return st;
         m->caption_data_gap_count = (size_t)n;
         if (c->view) { c->view->caption_data_gap = c->base + cur; c->view->caption_data_gap_count = (size_t)n; }
-        if (c->arena && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
+        if (dec && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } else {
@@ -105,7 +109,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &n, &bytes)) != RELIC_OK) return st;
         m->data_gap_count = (size_t)n;
         if (c->view) { c->view->data_gap = c->base + cur; c->view->data_gap_count = (size_t)n; }
-        if (c->arena && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
+        if (dec && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     }
@@ -114,7 +118,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
         m->data_count = (size_t)n;
         if (c->view) { c->view->data = c->base + cur; c->view->data_count = (size_t)n; }
-        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
+        if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     { /* trailing */
@@ -122,7 +126,7 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
         const uint64_t bytes = n * 1u;
         m->trailing_count = (size_t)n;
         if (c->view) { c->view->trailing = c->base + cur; c->view->trailing_count = (size_t)n; }
-        if (c->arena && !(m->trailing = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailing"))) return RELIC_E_NOMEM;
+        if (dec && !(m->trailing = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailing"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -131,27 +135,25 @@ static relic_status rd_cau(relic_cau_rctx *c, uint64_t pos, uint64_t *size_out, 
 
 relic_status relic_cau_validate(const uint8_t *data, size_t size, relic_cau_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_cau_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_cau(&c, 0, &sz, &out->values);
+    relic_status st = rd_cau(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau_cau *out, relic_error *err)
+relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_cau_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_cau(&c, 0, &sz, out);
+    return rd_cau(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -159,17 +161,16 @@ relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau
 typedef struct relic_cau_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_cau_cau *root;
+    const relic_cau_file *root;
 } relic_cau_wctx;
 
-static uint64_t sz_cau(const relic_cau_cau *m)
+static uint64_t sz_cau(const relic_cau_file *m)
 {
     uint64_t t = 0;
     t += 36u;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     t += ((uint64_t)m->caption_gap_count * 1u);
-    t += 4u;
-    t += 4u;
+    t += 8u;
     t += ((uint64_t)m->caption_text_count * 1u);
     t += ((uint64_t)m->caption_data_gap_count * 1u);
     } else {
@@ -196,7 +197,7 @@ static inline void put_sample_header(uint8_t *p, const relic_cau_sample_header *
     relic_store_u32le(p + 32, m->caption_offset);
 }
 
-static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_cau(relic_cau_wctx *c, const relic_cau_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -247,12 +248,11 @@ static relic_status put_cau(relic_cau_wctx *c, const relic_cau_cau *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_cau_write(const relic_cau_cau *model, relic_buf *out, relic_error *err)
+relic_status relic_cau_write(const relic_cau_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_cau_cau copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_cau_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_cau_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

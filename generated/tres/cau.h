@@ -30,12 +30,9 @@ int relic_cau_compression_from_name(const char *name, int64_t *value);
 /** 1 when value is listed in compression. */
 static inline int relic_cau_compression_known(int64_t value) { return value >= INT64_C(0) && value <= INT64_C(2); }
 
-typedef struct relic_cau_sample_header relic_cau_sample_header;
-typedef struct relic_cau_cau relic_cau_cau;
-
 #define RELIC_CAU_SAMPLE_HEADER_SIZE 36
 /** CAU sample header (Trespasser source, Lib/Audio/AudioLoad.cpp; Trespasser file formats, Sample Header). Model form: plain C values. */
-struct relic_cau_sample_header {
+typedef struct relic_cau_sample_header {
     char magic[4]; /**< Magic; the game writes the multi-character constant 'ROBW' [constant "WBOR"] */
     uint32_t version; /**< Version x100; 110 in every known file (subtitles exist from 110) */
     uint32_t data_offset; /**< Offset from the sample start to the audio data [check it >= 36] */
@@ -48,10 +45,10 @@ struct relic_cau_sample_header {
     uint8_t compression; /**< Storage of the audio data [enum compression] */
     uint8_t flags; /**< Unused by the loader; 0 in every known file */
     uint32_t caption_offset; /**< Offset from the sample start to the caption block; 0 = no captions (36 when present) */
-};
+} relic_cau_sample_header;
 
 /** A CAU sample: header, caption block when caption_offset is nonzero, audio data (Trespasser source, Lib/Audio/AudioLoad.cpp). The caption text holds per line a u32 duration in units of 0.2 s and a NUL-terminated string; the real files end it with 4 slack bytes. Model form: plain C values; its size in the file varies. */
-struct relic_cau_cau {
+typedef struct relic_cau_file {
     relic_cau_sample_header header;
     uint8_t *caption_gap; /**< Bytes between the header and the caption block (none in real files) [count header.caption_offset - 36] */
     size_t caption_gap_count; /**< number of elements in caption_gap */
@@ -67,35 +64,29 @@ struct relic_cau_cau {
     size_t data_count; /**< number of elements in data */
     uint8_t *trailing; /**< Bytes after the audio data (none in real files); kept for a byte-exact round trip */
     size_t trailing_count; /**< number of elements in trailing */
-};
+} relic_cau_file;
 
 typedef struct relic_cau_sample_header_view { const uint8_t *p; } relic_cau_sample_header_view; /**< a validated sample_header (36 bytes in the file), zero-copy */
-#define RELIC_CAU_SAMPLE_HEADER_MAGIC_OFFSET 0
+enum { RELIC_CAU_SAMPLE_HEADER_MAGIC_POS = 0, RELIC_CAU_SAMPLE_HEADER_VERSION_POS = 4,
+       RELIC_CAU_SAMPLE_HEADER_DATA_OFFSET_POS = 8, RELIC_CAU_SAMPLE_HEADER_BLOCK_ALIGN_POS = 12,
+       RELIC_CAU_SAMPLE_HEADER_DATA_SIZE_POS = 16, RELIC_CAU_SAMPLE_HEADER_DECODED_SIZE_POS = 20,
+       RELIC_CAU_SAMPLE_HEADER_SAMPLE_RATE_POS = 24, RELIC_CAU_SAMPLE_HEADER_BITS_POS = 28,
+       RELIC_CAU_SAMPLE_HEADER_CHANNELS_POS = 29, RELIC_CAU_SAMPLE_HEADER_COMPRESSION_POS = 30,
+       RELIC_CAU_SAMPLE_HEADER_FLAGS_POS = 31, RELIC_CAU_SAMPLE_HEADER_CAPTION_OFFSET_POS = 32, }; /**< byte positions of the fields of sample_header */
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_VALUE "WBOR"
 #define RELIC_CAU_SAMPLE_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_cau_sample_header_magic(relic_cau_sample_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_CAU_SAMPLE_HEADER_VERSION_OFFSET 4
 static inline uint32_t relic_cau_sample_header_version(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_CAU_SAMPLE_HEADER_DATA_OFFSET_OFFSET 8
 static inline uint32_t relic_cau_sample_header_data_offset(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_CAU_SAMPLE_HEADER_BLOCK_ALIGN_OFFSET 12
 static inline uint32_t relic_cau_sample_header_block_align(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_CAU_SAMPLE_HEADER_DATA_SIZE_OFFSET 16
 static inline uint32_t relic_cau_sample_header_data_size(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_CAU_SAMPLE_HEADER_DECODED_SIZE_OFFSET 20
 static inline uint32_t relic_cau_sample_header_decoded_size(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_CAU_SAMPLE_HEADER_SAMPLE_RATE_OFFSET 24
 static inline uint32_t relic_cau_sample_header_sample_rate(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_CAU_SAMPLE_HEADER_BITS_OFFSET 28
 static inline uint8_t relic_cau_sample_header_bits(relic_cau_sample_header_view v) { return relic_load_u8(v.p + 28); }
-#define RELIC_CAU_SAMPLE_HEADER_CHANNELS_OFFSET 29
 static inline uint8_t relic_cau_sample_header_channels(relic_cau_sample_header_view v) { return relic_load_u8(v.p + 29); }
-#define RELIC_CAU_SAMPLE_HEADER_COMPRESSION_OFFSET 30
 static inline uint8_t relic_cau_sample_header_compression(relic_cau_sample_header_view v) { return relic_load_u8(v.p + 30); }
-#define RELIC_CAU_SAMPLE_HEADER_FLAGS_OFFSET 31
 static inline uint8_t relic_cau_sample_header_flags(relic_cau_sample_header_view v) { return relic_load_u8(v.p + 31); }
-#define RELIC_CAU_SAMPLE_HEADER_CAPTION_OFFSET_OFFSET 32
 static inline uint32_t relic_cau_sample_header_caption_offset(relic_cau_sample_header_view v) { return relic_load_u32le(v.p + 32); }
 
 /** A validated cau file: the bytes, and where each top-level member lies.
@@ -103,7 +94,7 @@ static inline uint32_t relic_cau_sample_header_caption_offset(relic_cau_sample_h
 typedef struct relic_cau_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_cau_cau values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_cau_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *caption_gap; /**< start of caption_gap in base, NULL when absent */
     size_t caption_gap_count; /**< elements of caption_gap */
@@ -130,23 +121,23 @@ relic_status relic_cau_validate(const uint8_t *data, size_t size, relic_cau_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau_cau *out, relic_error *err);
+relic_status relic_cau_decode(const relic_cau_view *v, relic_arena *a, relic_cau_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_cau_write(const relic_cau_cau *m, relic_buf *out, relic_error *err);
+relic_status relic_cau_write(const relic_cau_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_cau_json_print(const relic_cau_cau *m, relic_buf *out, relic_error *err);
+relic_status relic_cau_json_print(const relic_cau_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_cau_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_cau *out, relic_error *err);
+relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -24,7 +24,7 @@ static const relic_jt_struct sample_header_json = { sample_header_fields, 12, si
 
 static int cau_json_has(const void *mv, const void *rv, size_t field)
 {
-    const relic_cau_cau *m = mv;
+    const relic_cau_file *m = mv;
     (void)rv;
     switch (field) {
     case 1: return (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0))));
@@ -38,24 +38,24 @@ static int cau_json_has(const void *mv, const void *rv, size_t field)
 }
 
 static const relic_jt_field cau_fields[] = {
-    { "header", offsetof(relic_cau_cau, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL },
-    { "caption_gap", offsetof(relic_cau_cau, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_cau, caption_gap_count), NULL, NULL, NULL },
-    { "caption_length", offsetof(relic_cau_cau, caption_length), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "caption_count", offsetof(relic_cau_cau, caption_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "caption_text", offsetof(relic_cau_cau, caption_text), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_cau, caption_text_count), NULL, NULL, NULL },
-    { "caption_data_gap", offsetof(relic_cau_cau, caption_data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_cau, caption_data_gap_count), NULL, NULL, NULL },
-    { "data_gap", offsetof(relic_cau_cau, data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_cau, data_gap_count), NULL, NULL, NULL },
-    { "data", offsetof(relic_cau_cau, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_cau, data_count), NULL, NULL, NULL },
-    { "trailing", offsetof(relic_cau_cau, trailing), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_cau, trailing_count), NULL, NULL, NULL },
+    { "header", offsetof(relic_cau_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &sample_header_json, NULL, NULL },
+    { "caption_gap", offsetof(relic_cau_file, caption_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_gap_count), NULL, NULL, NULL },
+    { "caption_length", offsetof(relic_cau_file, caption_length), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "caption_count", offsetof(relic_cau_file, caption_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "caption_text", offsetof(relic_cau_file, caption_text), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_text_count), NULL, NULL, NULL },
+    { "caption_data_gap", offsetof(relic_cau_file, caption_data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, caption_data_gap_count), NULL, NULL, NULL },
+    { "data_gap", offsetof(relic_cau_file, data_gap), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, data_gap_count), NULL, NULL, NULL },
+    { "data", offsetof(relic_cau_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, data_count), NULL, NULL, NULL },
+    { "trailing", offsetof(relic_cau_file, trailing), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_cau_file, trailing_count), NULL, NULL, NULL },
 };
-static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_cau), _Alignof(relic_cau_cau), 0, "cau", cau_json_has };
+static const relic_jt_struct cau_json = { cau_fields, 9, sizeof(relic_cau_file), _Alignof(relic_cau_file), 0, "cau", cau_json_has };
 
-relic_status relic_cau_json_print(const relic_cau_cau *m, relic_buf *out, relic_error *err)
+relic_status relic_cau_json_print(const relic_cau_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&cau_json, m, out, err);
 }
 
-relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_cau *out, relic_error *err)
+relic_status relic_cau_json_read(const char *text, size_t len, relic_arena *a, relic_cau_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&cau_json, text, len, a, out, err);
 }

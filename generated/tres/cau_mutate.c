@@ -28,20 +28,20 @@ static const relic_mut_field fields_sample_header[] = {
 };
 
 static const relic_mut_field fields_cau[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_cau_cau, header), 0, sizeof(relic_cau_sample_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "caption_gap", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR, 1, -1, 1, 1u, offsetof(relic_cau_cau, caption_gap), offsetof(relic_cau_cau, caption_gap_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "caption_length", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_cau_cau, caption_length), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "caption_count", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_cau_cau, caption_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "caption_text", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR, 1, -1, 4, 1u, offsetof(relic_cau_cau, caption_text), offsetof(relic_cau_cau, caption_text_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "caption_data_gap", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR, 1, -1, 5, 1u, offsetof(relic_cau_cau, caption_data_gap), offsetof(relic_cau_cau, caption_data_gap_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "data_gap", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR, 1, -1, 6, 1u, offsetof(relic_cau_cau, data_gap), offsetof(relic_cau_cau, data_gap_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "data", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_COUNT_FIELD | RELIC_MUTF_RESIZE, 1, -1, 7, 1u, offsetof(relic_cau_cau, data), offsetof(relic_cau_cau, data_count), 1, NULL, 0, 0, 0, offsetof(relic_cau_cau, header) + offsetof(relic_cau_sample_header, data_size), 4, 0 },
-    { "trailing", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 8, 1u, offsetof(relic_cau_cau, trailing), offsetof(relic_cau_cau, trailing_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_cau_file, header), 0, sizeof(relic_cau_sample_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "caption_gap", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR, 1, -1, 1, 1u, offsetof(relic_cau_file, caption_gap), offsetof(relic_cau_file, caption_gap_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "caption_length", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK, 4, -1, -1, 1u, offsetof(relic_cau_file, caption_length), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "caption_count", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_cau_file, caption_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "caption_text", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR, 1, -1, 4, 1u, offsetof(relic_cau_file, caption_text), offsetof(relic_cau_file, caption_text_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "caption_data_gap", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR, 1, -1, 5, 1u, offsetof(relic_cau_file, caption_data_gap), offsetof(relic_cau_file, caption_data_gap_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "data_gap", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR, 1, -1, 6, 1u, offsetof(relic_cau_file, data_gap), offsetof(relic_cau_file, data_gap_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "data", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_COUNT_FIELD | RELIC_MUTF_RESIZE, 1, -1, 7, 1u, offsetof(relic_cau_file, data), offsetof(relic_cau_file, data_count), 1, NULL, 0, 0, 0, offsetof(relic_cau_file, header) + offsetof(relic_cau_sample_header, data_size), 4, 0 },
+    { "trailing", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 8, 1u, offsetof(relic_cau_file, trailing), offsetof(relic_cau_file, trailing_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "sample_header", sizeof(relic_cau_sample_header), fields_sample_header, 12 },
-    { "cau", sizeof(relic_cau_cau), fields_cau, 9 },
+    { "cau", sizeof(relic_cau_file), fields_cau, 9 },
 };
 
 static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
@@ -49,7 +49,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_cau_view v;
     relic_status st = relic_cau_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_cau_cau *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_cau_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_cau_decode(&v, a, m, err);
@@ -58,7 +58,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_cau_write((const relic_cau_cau *)model, out, err);
+    return relic_cau_write((const relic_cau_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

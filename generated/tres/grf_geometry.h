@@ -13,26 +13,22 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_geometry_extensions[];
 
-typedef struct relic_grf_geometry_vec3f relic_grf_geometry_vec3f;
-typedef struct relic_grf_geometry_face relic_grf_geometry_face;
-typedef struct relic_grf_geometry_geometry relic_grf_geometry_geometry;
-
 #define RELIC_GRF_GEOMETRY_VEC3F_SIZE 12
 /** Three 32-bit floats. Model form: plain C values. */
-struct relic_grf_geometry_vec3f {
+typedef struct relic_grf_geometry_vec3f {
     float x;
     float y;
     float z;
-};
+} relic_grf_geometry_vec3f;
 
 #define RELIC_GRF_GEOMETRY_FACE_SIZE 12
 /** A triangle: three indices into the vertices. Model form: plain C values. */
-struct relic_grf_geometry_face {
+typedef struct relic_grf_geometry_face {
     uint32_t v[3]; /**<  [check it < vertex_count] */
-};
+} relic_grf_geometry_face;
 
 /** A plain geometry section (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
-struct relic_grf_geometry_geometry {
+typedef struct relic_grf_geometry_geometry {
     relic_grf_geometry_vec3f pivot; /**< Pivot offset */
     uint32_t vertex_count; /**< Number of vertices [derived: count(vertices), filled by the writer] */
     uint32_t face_count; /**< Number of triangles (also of face normals) [derived: count(faces), filled by the writer] */
@@ -49,18 +45,17 @@ struct relic_grf_geometry_geometry {
     size_t vertex_normals_count; /**< number of elements in vertex_normals */
     relic_grf_geometry_vec3f *wrap_vertices; /**< Wrap vertices: the convex hull points (physics bounding volume) [count wrap_vertex_count] */
     size_t wrap_vertices_count; /**< number of elements in wrap_vertices */
-};
+} relic_grf_geometry_geometry;
 
 typedef struct relic_grf_geometry_vec3f_view { const uint8_t *p; } relic_grf_geometry_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-#define RELIC_GRF_GEOMETRY_VEC3F_X_OFFSET 0
+enum { RELIC_GRF_GEOMETRY_VEC3F_X_POS = 0, RELIC_GRF_GEOMETRY_VEC3F_Y_POS = 4,
+       RELIC_GRF_GEOMETRY_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_grf_geometry_vec3f_x(relic_grf_geometry_vec3f_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_GRF_GEOMETRY_VEC3F_Y_OFFSET 4
 static inline float relic_grf_geometry_vec3f_y(relic_grf_geometry_vec3f_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_GRF_GEOMETRY_VEC3F_Z_OFFSET 8
 static inline float relic_grf_geometry_vec3f_z(relic_grf_geometry_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_grf_geometry_face_view { const uint8_t *p; } relic_grf_geometry_face_view; /**< a validated face (12 bytes in the file), zero-copy */
-#define RELIC_GRF_GEOMETRY_FACE_V_OFFSET 0
+enum { RELIC_GRF_GEOMETRY_FACE_V_POS = 0, }; /**< byte positions of the fields of face */
 static inline uint32_t relic_grf_geometry_face_v(relic_grf_geometry_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 
 /** A validated grf_geometry file: the bytes, and where each top-level member lies.
@@ -85,16 +80,11 @@ typedef struct relic_grf_geometry_view {
 } relic_grf_geometry_view;
 
 static inline relic_grf_geometry_vec3f_view relic_grf_geometry_view_pivot(const relic_grf_geometry_view *v) { relic_grf_geometry_vec3f_view r = { v->pivot }; return r; }
-/** Element i (< vertices_count) of vertices. */
-static inline relic_grf_geometry_vec3f_view relic_grf_geometry_vertices_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_vec3f_view r = { v->vertices + 12 * i }; return r; }
-/** Element i (< faces_count) of faces. */
-static inline relic_grf_geometry_face_view relic_grf_geometry_faces_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_face_view r = { v->faces + 12 * i }; return r; }
-/** Element i (< face_normals_count) of face_normals. */
-static inline relic_grf_geometry_vec3f_view relic_grf_geometry_face_normals_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_vec3f_view r = { v->face_normals + 12 * i }; return r; }
-/** Element i (< vertex_normals_count) of vertex_normals. */
-static inline relic_grf_geometry_vec3f_view relic_grf_geometry_vertex_normals_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_vec3f_view r = { v->vertex_normals + 12 * i }; return r; }
-/** Element i (< wrap_vertices_count) of wrap_vertices. */
-static inline relic_grf_geometry_vec3f_view relic_grf_geometry_wrap_vertices_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_vec3f_view r = { v->wrap_vertices + 12 * i }; return r; }
+static inline relic_grf_geometry_vec3f_view relic_grf_geometry_vertices_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_vec3f_view r = { v->vertices + 12 * i }; return r; } /**< element i (< vertices_count) */
+static inline relic_grf_geometry_face_view relic_grf_geometry_faces_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_face_view r = { v->faces + 12 * i }; return r; } /**< element i (< faces_count) */
+static inline relic_grf_geometry_vec3f_view relic_grf_geometry_face_normals_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_vec3f_view r = { v->face_normals + 12 * i }; return r; } /**< element i (< face_normals_count) */
+static inline relic_grf_geometry_vec3f_view relic_grf_geometry_vertex_normals_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_vec3f_view r = { v->vertex_normals + 12 * i }; return r; } /**< element i (< vertex_normals_count) */
+static inline relic_grf_geometry_vec3f_view relic_grf_geometry_wrap_vertices_at(const relic_grf_geometry_view *v, size_t i) { relic_grf_geometry_vec3f_view r = { v->wrap_vertices + 12 * i }; return r; } /**< element i (< wrap_vertices_count) */
 
 /** Validate size bytes at data as a whole grf_geometry file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

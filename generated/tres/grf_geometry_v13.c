@@ -23,9 +23,8 @@ typedef struct relic_grf_geometry_v13_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_geometry_v13_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_vec3f *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
     m->x = relic_load_f32le(p + 0);
     m->y = relic_load_f32le(p + 4);
@@ -33,18 +32,17 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_geometry_v
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_face *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_face(relic_grf_geometry_v13_rctx *c, uint64_t pos, relic_grf_geometry_v13_face *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "face", 12u);
     const uint8_t *p = c->base + pos;
     for (uint64_t k = 0; k < 3u; k++) {
         ((uint32_t *)m->v)[k] = relic_load_u32le(p + 0 + k * 4);
-        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k]); if (!(((int64_t)((it) < ((int64_t)c->root->vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + k * 4u, "v", (int64_t)k, "%lld fails check it < vertex_count", (long long)it); }
+        { const int64_t it = (int64_t)(((uint32_t *)m->v)[k]); if (!(((int64_t)((it) < ((int64_t)c->root->vertex_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + k * 4u, "v", (int64_t)k, it, "fails check it < vertex_count"); }
     }
     return RELIC_OK;
 }
 
-static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v13_geometry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_geometry_v13_geometry *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -61,9 +59,9 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 12u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* faces */
@@ -71,12 +69,12 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->face_count), 1u, 12u, c->size, "faces", &n, &bytes)) != RELIC_OK) return st;
         m->faces_count = (size_t)n;
         if (c->view) { c->view->faces = c->base + cur; c->view->faces_count = (size_t)n; }
-        if (c->arena && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_face), _Alignof(relic_grf_geometry_v13_face), cur, "faces"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_face), _Alignof(relic_grf_geometry_v13_face), cur, "faces"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_grf_geometry_v13_face e;
-            if ((st = rd_face(c, cur + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+            if ((st = rd_face(c, cur + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_face(c, cur + k * 12u, &m->faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
+            if ((st = rd_face(c, cur + k * 12u, &m->faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "faces", (int64_t)k);
         cur += bytes;
     }
     { /* face_normals */
@@ -84,9 +82,9 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->face_count), 1u, 12u, c->size, "face_normals", &n, &bytes)) != RELIC_OK) return st;
         m->face_normals_count = (size_t)n;
         if (c->view) { c->view->face_normals = c->base + cur; c->view->face_normals_count = (size_t)n; }
-        if (c->arena && n && !(m->face_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "face_normals"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->face_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "face_normals", (int64_t)k);
+        if (dec && n && !(m->face_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "face_normals"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->face_normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "face_normals", (int64_t)k);
         cur += bytes;
     }
     { /* vertex_normals */
@@ -94,9 +92,9 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_normal_count), 1u, 12u, c->size, "vertex_normals", &n, &bytes)) != RELIC_OK) return st;
         m->vertex_normals_count = (size_t)n;
         if (c->view) { c->view->vertex_normals = c->base + cur; c->view->vertex_normals_count = (size_t)n; }
-        if (c->arena && n && !(m->vertex_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "vertex_normals"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertex_normals[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertex_normals", (int64_t)k);
+        if (dec && n && !(m->vertex_normals = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "vertex_normals"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->vertex_normals[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertex_normals", (int64_t)k);
         cur += bytes;
     }
     { /* wrap_vertices */
@@ -104,9 +102,9 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->wrap_vertex_count), 1u, 12u, c->size, "wrap_vertices", &n, &bytes)) != RELIC_OK) return st;
         m->wrap_vertices_count = (size_t)n;
         if (c->view) { c->view->wrap_vertices = c->base + cur; c->view->wrap_vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->wrap_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "wrap_vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_vertices", (int64_t)k);
+        if (dec && n && !(m->wrap_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_geometry_v13_vec3f), _Alignof(relic_grf_geometry_v13_vec3f), cur, "wrap_vertices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_vertices", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -115,27 +113,25 @@ static relic_status rd_geometry(relic_grf_geometry_v13_rctx *c, uint64_t pos, ui
 
 relic_status relic_grf_geometry_v13_validate(const uint8_t *data, size_t size, relic_grf_geometry_v13_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_geometry_v13_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_geometry(&c, 0, &sz, &out->values);
+    relic_status st = rd_geometry(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_geometry_v13_decode(const relic_grf_geometry_v13_view *v, relic_arena *a, relic_grf_geometry_v13_geometry *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_geometry_v13_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_geometry(&c, 0, &sz, out);
+    return rd_geometry(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -149,11 +145,7 @@ typedef struct relic_grf_geometry_v13_wctx {
 static uint64_t sz_geometry(const relic_grf_geometry_v13_geometry *m)
 {
     uint64_t t = 0;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 12u;
+    t += 28u;
     t += ((uint64_t)m->vertices_count * 12u);
     t += ((uint64_t)m->faces_count * 12u);
     t += ((uint64_t)m->face_normals_count * 12u);
@@ -225,8 +217,7 @@ static relic_status put_geometry(relic_grf_geometry_v13_wctx *c, const relic_grf
 
 relic_status relic_grf_geometry_v13_write(const relic_grf_geometry_v13_geometry *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_geometry_v13_geometry copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_geometry_v13_wctx cc = { 0 }, *c = &cc;

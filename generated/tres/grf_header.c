@@ -21,37 +21,35 @@ typedef struct relic_grf_header_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_header_rctx;
 
-static relic_status rd_header(relic_grf_header_rctx *c, uint64_t pos, relic_grf_header_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_grf_header_rctx *c, uint64_t pos, relic_grf_header_header *m, RELIC_GEN_UNUSED const int dec)
 {
     if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "magic", "magic..version", 8u);
     m->magic = relic_load_u32le(c->base + pos);
     if ((int64_t)(m->magic) != INT64_C(181320382)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected 181320382, found %lld", (long long)(m->magic));
     m->version = relic_load_u32le(c->base + pos + 4);
-    { const int64_t it = (int64_t)(m->version); if (!(((int64_t)(((int64_t)(((int64_t)((it) & INT64_C(2147483647))) >= INT64_C(11))) && ((int64_t)(((int64_t)((it) & INT64_C(2147483647))) <= INT64_C(15))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 4, "version", -1, "%lld fails check (it & 0x7FFFFFFF) >= 11 && (it & 0x7FFFFFFF) <= 15", (long long)it); }
+    { const int64_t it = (int64_t)(m->version); if (!(((int64_t)(((int64_t)(((int64_t)((it) & INT64_C(2147483647))) >= INT64_C(11))) && ((int64_t)(((int64_t)((it) & INT64_C(2147483647))) <= INT64_C(15))))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 4, "version", -1, it, "fails check (it & 0x7FFFFFFF) >= 11 && (it & 0x7FFFFFFF) <= 15"); }
     return RELIC_OK;
 }
 
 relic_status relic_grf_header_validate(const uint8_t *data, size_t size, relic_grf_header_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_header_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_header(&c, 0, &out->values);
+    relic_status st = rd_header(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_header_decode(const relic_grf_header_view *v, relic_arena *a, relic_grf_header_header *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_header_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_header(&c, 0, out);
+    return rd_header(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -72,8 +70,7 @@ static relic_status put_header(relic_grf_header_wctx *c, const relic_grf_header_
 
 relic_status relic_grf_header_write(const relic_grf_header_header *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_header_header copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_header_wctx cc = { 0 }, *c = &cc;

@@ -13,20 +13,17 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_header_extensions[];
 
-typedef struct relic_grf_header_header relic_grf_header_header;
-
 #define RELIC_GRF_HEADER_HEADER_SIZE 8
 /** The .header section: exactly one per GRF (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values. */
-struct relic_grf_header_header {
+typedef struct relic_grf_header_header {
     uint32_t magic; /**< GROFF magic, bytes BE BA CE 0A [constant 181320382] */
     uint32_t version; /**< GROFF version 11..15 (current 15) in bits 0-30; bit 31 set = optimised GRF whose visible, joint-less objects have mesh-heap ("type 2") geometry [check (it & 0x7FFFFFFF) >= 11 && (it & 0x7FFFFFFF) <= 15] */
-};
+} relic_grf_header_header;
 
 typedef struct relic_grf_header_header_view { const uint8_t *p; } relic_grf_header_header_view; /**< a validated header (8 bytes in the file), zero-copy */
-#define RELIC_GRF_HEADER_HEADER_MAGIC_OFFSET 0
+enum { RELIC_GRF_HEADER_HEADER_MAGIC_POS = 0, RELIC_GRF_HEADER_HEADER_VERSION_POS = 4, }; /**< byte positions of the fields of header */
 #define RELIC_GRF_HEADER_HEADER_MAGIC_VALUE 181320382
 static inline uint32_t relic_grf_header_header_magic(relic_grf_header_header_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GRF_HEADER_HEADER_VERSION_OFFSET 4
 static inline uint32_t relic_grf_header_header_version(relic_grf_header_header_view v) { return relic_load_u32le(v.p + 4); }
 
 /** A validated grf_header file: the bytes, and where each top-level member lies.

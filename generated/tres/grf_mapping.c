@@ -23,27 +23,25 @@ typedef struct relic_grf_mapping_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mapping_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_uv(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_uv *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_uv(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_uv *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "uv", 8u);
     const uint8_t *p = c->base + pos;
     m->u = relic_load_f32le(p + 0);
     m->v = relic_load_f32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture_face(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_texture_face *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_texture_face(relic_grf_mapping_rctx *c, uint64_t pos, relic_grf_mapping_texture_face *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "texture_face", 12u);
     const uint8_t *p = c->base + pos;
     for (uint64_t k = 0; k < 3u; k++) {
         ((uint32_t *)m->t)[k] = relic_load_u32le(p + 0 + k * 4);
-        { const int64_t it = (int64_t)(((uint32_t *)m->t)[k]); if (!(((int64_t)(((int64_t)((it) < ((int64_t)c->root->texture_vertex_count))) || ((int64_t)(((int64_t)c->root->texture_vertex_count) == INT64_C(0))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + k * 4u, "t", (int64_t)k, "%lld fails check it < texture_vertex_count || texture_vertex_count == 0", (long long)it); }
+        { const int64_t it = (int64_t)(((uint32_t *)m->t)[k]); if (!(((int64_t)(((int64_t)((it) < ((int64_t)c->root->texture_vertex_count))) || ((int64_t)(((int64_t)c->root->texture_vertex_count) == INT64_C(0))))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + k * 4u, "t", (int64_t)k, it, "fails check it < texture_vertex_count || texture_vertex_count == 0"); }
     }
     return RELIC_OK;
 }
 
-static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mapping_mapping *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -57,9 +55,9 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_vertex_count), 1u, 8u, c->size, "texture_vertices", &n, &bytes)) != RELIC_OK) return st;
         m->texture_vertices_count = (size_t)n;
         if (c->view) { c->view->texture_vertices = c->base + cur; c->view->texture_vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->texture_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv), cur, "texture_vertices"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_uv(c, cur + k * 8u, &m->texture_vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_vertices", (int64_t)k);
+        if (dec && n && !(m->texture_vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_uv), _Alignof(relic_grf_mapping_uv), cur, "texture_vertices"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_uv(c, cur + k * 8u, &m->texture_vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_vertices", (int64_t)k);
         cur += bytes;
     }
     { /* texture_faces */
@@ -67,12 +65,12 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_face_count), 1u, 12u, c->size, "texture_faces", &n, &bytes)) != RELIC_OK) return st;
         m->texture_faces_count = (size_t)n;
         if (c->view) { c->view->texture_faces = c->base + cur; c->view->texture_faces_count = (size_t)n; }
-        if (c->arena && n && !(m->texture_faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), cur, "texture_faces"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->texture_faces = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mapping_texture_face), _Alignof(relic_grf_mapping_texture_face), cur, "texture_faces"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_grf_mapping_texture_face e;
-            if ((st = rd_texture_face(c, cur + k * 12u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
+            if ((st = rd_texture_face(c, cur + k * 12u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_texture_face(c, cur + k * 12u, &m->texture_faces[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
+            if ((st = rd_texture_face(c, cur + k * 12u, &m->texture_faces[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "texture_faces", (int64_t)k);
         cur += bytes;
     }
     { /* face_materials */
@@ -80,8 +78,8 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->texture_face_count), 1u, 4u, c->size, "face_materials", &n, &bytes)) != RELIC_OK) return st;
         m->face_materials_count = (size_t)n;
         if (c->view) { c->view->face_materials = c->base + cur; c->view->face_materials_count = (size_t)n; }
-        if (c->arena && n && !(m->face_materials = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "face_materials"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->face_materials[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (dec && n && !(m->face_materials = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "face_materials"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->face_materials[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -90,27 +88,25 @@ static relic_status rd_mapping(relic_grf_mapping_rctx *c, uint64_t pos, uint64_t
 
 relic_status relic_grf_mapping_validate(const uint8_t *data, size_t size, relic_grf_mapping_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_mapping_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_mapping(&c, 0, &sz, &out->values);
+    relic_status st = rd_mapping(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_mapping_decode(const relic_grf_mapping_view *v, relic_arena *a, relic_grf_mapping_mapping *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_mapping_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_mapping(&c, 0, &sz, out);
+    return rd_mapping(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -124,9 +120,7 @@ typedef struct relic_grf_mapping_wctx {
 static uint64_t sz_mapping(const relic_grf_mapping_mapping *m)
 {
     uint64_t t = 0;
-    t += 4u;
-    t += 4u;
-    t += 4u;
+    t += 12u;
     t += ((uint64_t)m->texture_vertices_count * 8u);
     t += ((uint64_t)m->texture_faces_count * 12u);
     t += ((uint64_t)m->face_materials_count * 4u);
@@ -179,8 +173,7 @@ static relic_status put_mapping(relic_grf_mapping_wctx *c, const relic_grf_mappi
 
 relic_status relic_grf_mapping_write(const relic_grf_mapping_mapping *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_mapping_mapping copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_mapping_wctx cc = { 0 }, *c = &cc;

@@ -13,25 +13,21 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_mapping_extensions[];
 
-typedef struct relic_grf_mapping_uv relic_grf_mapping_uv;
-typedef struct relic_grf_mapping_texture_face relic_grf_mapping_texture_face;
-typedef struct relic_grf_mapping_mapping relic_grf_mapping_mapping;
-
 #define RELIC_GRF_MAPPING_UV_SIZE 8
 /** Texture coordinates u, v. Model form: plain C values. */
-struct relic_grf_mapping_uv {
+typedef struct relic_grf_mapping_uv {
     float u;
     float v;
-};
+} relic_grf_mapping_uv;
 
 #define RELIC_GRF_MAPPING_TEXTURE_FACE_SIZE 12
 /** Texture indices of the three corners of a triangle (all 0 when there are no texture vertices). Model form: plain C values. */
-struct relic_grf_mapping_texture_face {
+typedef struct relic_grf_mapping_texture_face {
     uint32_t t[3]; /**<  [check it < texture_vertex_count || texture_vertex_count == 0] */
-};
+} relic_grf_mapping_texture_face;
 
 /** A mapping section (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
-struct relic_grf_mapping_mapping {
+typedef struct relic_grf_mapping_mapping {
     uint32_t material; /**< Section handle of the .material section */
     uint32_t texture_vertex_count; /**< Number of texture vertices (0 when untextured) [derived: count(texture_vertices), filled by the writer] */
     uint32_t texture_face_count; /**< Number of texture triangles: the geometry's triangle count [derived: count(texture_faces), filled by the writer] */
@@ -41,16 +37,15 @@ struct relic_grf_mapping_mapping {
     size_t texture_faces_count; /**< number of elements in texture_faces */
     uint32_t *face_materials; /**< Per-triangle material index into the .material lists [count texture_face_count] */
     size_t face_materials_count; /**< number of elements in face_materials */
-};
+} relic_grf_mapping_mapping;
 
 typedef struct relic_grf_mapping_uv_view { const uint8_t *p; } relic_grf_mapping_uv_view; /**< a validated uv (8 bytes in the file), zero-copy */
-#define RELIC_GRF_MAPPING_UV_U_OFFSET 0
+enum { RELIC_GRF_MAPPING_UV_U_POS = 0, RELIC_GRF_MAPPING_UV_V_POS = 4, }; /**< byte positions of the fields of uv */
 static inline float relic_grf_mapping_uv_u(relic_grf_mapping_uv_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_GRF_MAPPING_UV_V_OFFSET 4
 static inline float relic_grf_mapping_uv_v(relic_grf_mapping_uv_view v) { return relic_load_f32le(v.p + 4); }
 
 typedef struct relic_grf_mapping_texture_face_view { const uint8_t *p; } relic_grf_mapping_texture_face_view; /**< a validated texture_face (12 bytes in the file), zero-copy */
-#define RELIC_GRF_MAPPING_TEXTURE_FACE_T_OFFSET 0
+enum { RELIC_GRF_MAPPING_TEXTURE_FACE_T_POS = 0, }; /**< byte positions of the fields of texture_face */
 static inline uint32_t relic_grf_mapping_texture_face_t(relic_grf_mapping_texture_face_view v, size_t i) { return relic_load_u32le(v.p + 0 + 4 * i); }
 
 /** A validated grf_mapping file: the bytes, and where each top-level member lies.
@@ -67,12 +62,9 @@ typedef struct relic_grf_mapping_view {
     size_t face_materials_count; /**< elements of face_materials */
 } relic_grf_mapping_view;
 
-/** Element i (< texture_vertices_count) of texture_vertices. */
-static inline relic_grf_mapping_uv_view relic_grf_mapping_texture_vertices_at(const relic_grf_mapping_view *v, size_t i) { relic_grf_mapping_uv_view r = { v->texture_vertices + 8 * i }; return r; }
-/** Element i (< texture_faces_count) of texture_faces. */
-static inline relic_grf_mapping_texture_face_view relic_grf_mapping_texture_faces_at(const relic_grf_mapping_view *v, size_t i) { relic_grf_mapping_texture_face_view r = { v->texture_faces + 12 * i }; return r; }
-/** Element i (< face_materials_count) of face_materials. */
-static inline uint32_t relic_grf_mapping_face_materials_at(const relic_grf_mapping_view *v, size_t i) { return relic_load_u32le(v->face_materials + 4 * i); }
+static inline relic_grf_mapping_uv_view relic_grf_mapping_texture_vertices_at(const relic_grf_mapping_view *v, size_t i) { relic_grf_mapping_uv_view r = { v->texture_vertices + 8 * i }; return r; } /**< element i (< texture_vertices_count) */
+static inline relic_grf_mapping_texture_face_view relic_grf_mapping_texture_faces_at(const relic_grf_mapping_view *v, size_t i) { relic_grf_mapping_texture_face_view r = { v->texture_faces + 12 * i }; return r; } /**< element i (< texture_faces_count) */
+static inline uint32_t relic_grf_mapping_face_materials_at(const relic_grf_mapping_view *v, size_t i) { return relic_load_u32le(v->face_materials + 4 * i); } /**< element i (< face_materials_count) */
 
 /** Validate size bytes at data as a whole grf_mapping file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

@@ -22,7 +22,7 @@ typedef struct relic_grf_mapping_ref_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mapping_ref_rctx;
 
-static relic_status rd_mapping_ref(relic_grf_mapping_ref_rctx *c, uint64_t pos, relic_grf_mapping_ref_mapping_ref *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping_ref(relic_grf_mapping_ref_rctx *c, uint64_t pos, relic_grf_mapping_ref_mapping_ref *m, RELIC_GEN_UNUSED const int dec)
 {
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "material", "material", 4u);
     m->material = relic_load_u32le(c->base + pos);
@@ -31,25 +31,23 @@ static relic_status rd_mapping_ref(relic_grf_mapping_ref_rctx *c, uint64_t pos, 
 
 relic_status relic_grf_mapping_ref_validate(const uint8_t *data, size_t size, relic_grf_mapping_ref_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_mapping_ref_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_mapping_ref(&c, 0, &out->values);
+    relic_status st = rd_mapping_ref(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_mapping_ref_decode(const relic_grf_mapping_ref_view *v, relic_arena *a, relic_grf_mapping_ref_mapping_ref *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_mapping_ref_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_mapping_ref(&c, 0, out);
+    return rd_mapping_ref(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -69,8 +67,7 @@ static relic_status put_mapping_ref(relic_grf_mapping_ref_wctx *c, const relic_g
 
 relic_status relic_grf_mapping_ref_write(const relic_grf_mapping_ref_mapping_ref *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_mapping_ref_mapping_ref copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_mapping_ref_wctx cc = { 0 }, *c = &cc;

@@ -13,16 +13,14 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_mapping_ref_extensions[];
 
-typedef struct relic_grf_mapping_ref_mapping_ref relic_grf_mapping_ref_mapping_ref;
-
 #define RELIC_GRF_MAPPING_REF_MAPPING_REF_SIZE 4
 /** A 4-byte mapping section. Model form: plain C values. */
-struct relic_grf_mapping_ref_mapping_ref {
+typedef struct relic_grf_mapping_ref_mapping_ref {
     uint32_t material; /**< Section handle of the .material section */
-};
+} relic_grf_mapping_ref_mapping_ref;
 
 typedef struct relic_grf_mapping_ref_mapping_ref_view { const uint8_t *p; } relic_grf_mapping_ref_mapping_ref_view; /**< a validated mapping_ref (4 bytes in the file), zero-copy */
-#define RELIC_GRF_MAPPING_REF_MAPPING_REF_MATERIAL_OFFSET 0
+enum { RELIC_GRF_MAPPING_REF_MAPPING_REF_MATERIAL_POS = 0, }; /**< byte positions of the fields of mapping_ref */
 static inline uint32_t relic_grf_mapping_ref_mapping_ref_material(relic_grf_mapping_ref_mapping_ref_view v) { return relic_load_u32le(v.p + 0); }
 
 /** A validated grf_mapping_ref file: the bytes, and where each top-level member lies.

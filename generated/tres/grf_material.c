@@ -22,9 +22,8 @@ typedef struct relic_grf_material_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_material_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_grf_material_rctx *c, uint64_t pos, relic_grf_material_rgb *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_grf_material_rctx *c, uint64_t pos, relic_grf_material_rgb *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "rgb", 12u);
     const uint8_t *p = c->base + pos;
     m->r = relic_load_u32le(p + 0);
     m->g = relic_load_u32le(p + 4);
@@ -32,7 +31,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_rgb(relic_grf_material_rct
     return RELIC_OK;
 }
 
-static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_material *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_material_material *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -45,8 +44,8 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "texture", &n, &bytes)) != RELIC_OK) return st;
         m->texture_count = (size_t)n;
         if (c->view) { c->view->texture = c->base + cur; c->view->texture_count = (size_t)n; }
-        if (c->arena && n && !(m->texture = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (dec && n && !(m->texture = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "texture"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->texture[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* opacity */
@@ -54,8 +53,8 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "opacity", &n, &bytes)) != RELIC_OK) return st;
         m->opacity_count = (size_t)n;
         if (c->view) { c->view->opacity = c->base + cur; c->view->opacity_count = (size_t)n; }
-        if (c->arena && n && !(m->opacity = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (dec && n && !(m->opacity = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "opacity"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->opacity[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* bump */
@@ -63,8 +62,8 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 4u, c->size, "bump", &n, &bytes)) != RELIC_OK) return st;
         m->bump_count = (size_t)n;
         if (c->view) { c->view->bump = c->base + cur; c->view->bump_count = (size_t)n; }
-        if (c->arena && n && !(m->bump = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (dec && n && !(m->bump = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "bump"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->bump[k] = relic_load_u32le(c->base + cur + k * 4);
         cur += bytes;
     }
     { /* colour */
@@ -72,9 +71,9 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->material_count), 1u, 12u, c->size, "colour", &n, &bytes)) != RELIC_OK) return st;
         m->colour_count = (size_t)n;
         if (c->view) { c->view->colour = c->base + cur; c->view->colour_count = (size_t)n; }
-        if (c->arena && n && !(m->colour = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), cur, "colour"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_rgb(c, cur + k * 12u, &m->colour[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colour", (int64_t)k);
+        if (dec && n && !(m->colour = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_material_rgb), _Alignof(relic_grf_material_rgb), cur, "colour"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_rgb(c, cur + k * 12u, &m->colour[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "colour", (int64_t)k);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "ambient", "ambient..bumpiness", 20u);
@@ -89,27 +88,25 @@ static relic_status rd_material(relic_grf_material_rctx *c, uint64_t pos, uint64
 
 relic_status relic_grf_material_validate(const uint8_t *data, size_t size, relic_grf_material_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_material_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_material(&c, 0, &sz, &out->values);
+    relic_status st = rd_material(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_material_decode(const relic_grf_material_view *v, relic_arena *a, relic_grf_material_material *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_material_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_material(&c, 0, &sz, out);
+    return rd_material(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -128,11 +125,7 @@ static uint64_t sz_material(const relic_grf_material_material *m)
     t += ((uint64_t)m->opacity_count * 4u);
     t += ((uint64_t)m->bump_count * 4u);
     t += ((uint64_t)m->colour_count * 12u);
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
+    t += 20u;
     return t;
 }
 
@@ -188,8 +181,7 @@ static relic_status put_material(relic_grf_material_wctx *c, const relic_grf_mat
 
 relic_status relic_grf_material_write(const relic_grf_material_material *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_material_material copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_material_wctx cc = { 0 }, *c = &cc;

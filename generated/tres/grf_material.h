@@ -13,19 +13,16 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_material_extensions[];
 
-typedef struct relic_grf_material_rgb relic_grf_material_rgb;
-typedef struct relic_grf_material_material relic_grf_material_material;
-
 #define RELIC_GRF_MATERIAL_RGB_SIZE 12
 /** A flat colour: R, G, B as three u32 (128 each in most known materials). Model form: plain C values. */
-struct relic_grf_material_rgb {
+typedef struct relic_grf_material_rgb {
     uint32_t r;
     uint32_t g;
     uint32_t b;
-};
+} relic_grf_material_rgb;
 
 /** A material section: n materials, then lighting (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
-struct relic_grf_material_material {
+typedef struct relic_grf_material_material {
     uint32_t material_count; /**< Number of materials n (at least 1) [derived: count(texture), filled by the writer] */
     uint32_t *texture; /**< Texture map name symbol handles (the empty name = no texture); full authoring paths [count material_count] */
     size_t texture_count; /**< number of elements in texture */
@@ -40,14 +37,12 @@ struct relic_grf_material_material {
     float specular; /**< Specular */
     float opacity_value; /**< Opacity */
     float bumpiness; /**< Bumpiness */
-};
+} relic_grf_material_material;
 
 typedef struct relic_grf_material_rgb_view { const uint8_t *p; } relic_grf_material_rgb_view; /**< a validated rgb (12 bytes in the file), zero-copy */
-#define RELIC_GRF_MATERIAL_RGB_R_OFFSET 0
+enum { RELIC_GRF_MATERIAL_RGB_R_POS = 0, RELIC_GRF_MATERIAL_RGB_G_POS = 4, RELIC_GRF_MATERIAL_RGB_B_POS = 8, }; /**< byte positions of the fields of rgb */
 static inline uint32_t relic_grf_material_rgb_r(relic_grf_material_rgb_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GRF_MATERIAL_RGB_G_OFFSET 4
 static inline uint32_t relic_grf_material_rgb_g(relic_grf_material_rgb_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_GRF_MATERIAL_RGB_B_OFFSET 8
 static inline uint32_t relic_grf_material_rgb_b(relic_grf_material_rgb_view v) { return relic_load_u32le(v.p + 8); }
 
 /** A validated grf_material file: the bytes, and where each top-level member lies.
@@ -66,14 +61,10 @@ typedef struct relic_grf_material_view {
     size_t colour_count; /**< elements of colour */
 } relic_grf_material_view;
 
-/** Element i (< texture_count) of texture. */
-static inline uint32_t relic_grf_material_texture_at(const relic_grf_material_view *v, size_t i) { return relic_load_u32le(v->texture + 4 * i); }
-/** Element i (< opacity_count) of opacity. */
-static inline uint32_t relic_grf_material_opacity_at(const relic_grf_material_view *v, size_t i) { return relic_load_u32le(v->opacity + 4 * i); }
-/** Element i (< bump_count) of bump. */
-static inline uint32_t relic_grf_material_bump_at(const relic_grf_material_view *v, size_t i) { return relic_load_u32le(v->bump + 4 * i); }
-/** Element i (< colour_count) of colour. */
-static inline relic_grf_material_rgb_view relic_grf_material_colour_at(const relic_grf_material_view *v, size_t i) { relic_grf_material_rgb_view r = { v->colour + 12 * i }; return r; }
+static inline uint32_t relic_grf_material_texture_at(const relic_grf_material_view *v, size_t i) { return relic_load_u32le(v->texture + 4 * i); } /**< element i (< texture_count) */
+static inline uint32_t relic_grf_material_opacity_at(const relic_grf_material_view *v, size_t i) { return relic_load_u32le(v->opacity + 4 * i); } /**< element i (< opacity_count) */
+static inline uint32_t relic_grf_material_bump_at(const relic_grf_material_view *v, size_t i) { return relic_load_u32le(v->bump + 4 * i); } /**< element i (< bump_count) */
+static inline relic_grf_material_rgb_view relic_grf_material_colour_at(const relic_grf_material_view *v, size_t i) { relic_grf_material_rgb_view r = { v->colour + 12 * i }; return r; } /**< element i (< colour_count) */
 
 /** Validate size bytes at data as a whole grf_material file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

@@ -13,10 +13,8 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_material_v11_extensions[];
 
-typedef struct relic_grf_material_v11_material relic_grf_material_v11_material;
-
 /** A material section: n materials, then lighting (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values; its size in the file varies. */
-struct relic_grf_material_v11_material {
+typedef struct relic_grf_material_v11_material {
     uint32_t material_count; /**< Number of materials n (at least 1) [derived: count(texture), filled by the writer] */
     uint32_t *texture; /**< Texture map name symbol handles (the empty name = no texture); full authoring paths [count material_count] */
     size_t texture_count; /**< number of elements in texture */
@@ -29,7 +27,7 @@ struct relic_grf_material_v11_material {
     float specular; /**< Specular */
     float opacity_value; /**< Opacity */
     float bumpiness; /**< Bumpiness */
-};
+} relic_grf_material_v11_material;
 
 /** A validated grf_material_v11 file: the bytes, and where each top-level member lies.
  *  Only relic_grf_material_v11_validate() fills one; its accessors then need no checks. */
@@ -45,12 +43,9 @@ typedef struct relic_grf_material_v11_view {
     size_t bump_count; /**< elements of bump */
 } relic_grf_material_v11_view;
 
-/** Element i (< texture_count) of texture. */
-static inline uint32_t relic_grf_material_v11_texture_at(const relic_grf_material_v11_view *v, size_t i) { return relic_load_u32le(v->texture + 4 * i); }
-/** Element i (< opacity_count) of opacity. */
-static inline uint32_t relic_grf_material_v11_opacity_at(const relic_grf_material_v11_view *v, size_t i) { return relic_load_u32le(v->opacity + 4 * i); }
-/** Element i (< bump_count) of bump. */
-static inline uint32_t relic_grf_material_v11_bump_at(const relic_grf_material_v11_view *v, size_t i) { return relic_load_u32le(v->bump + 4 * i); }
+static inline uint32_t relic_grf_material_v11_texture_at(const relic_grf_material_v11_view *v, size_t i) { return relic_load_u32le(v->texture + 4 * i); } /**< element i (< texture_count) */
+static inline uint32_t relic_grf_material_v11_opacity_at(const relic_grf_material_v11_view *v, size_t i) { return relic_load_u32le(v->opacity + 4 * i); } /**< element i (< opacity_count) */
+static inline uint32_t relic_grf_material_v11_bump_at(const relic_grf_material_v11_view *v, size_t i) { return relic_load_u32le(v->bump + 4 * i); } /**< element i (< bump_count) */
 
 /** Validate size bytes at data as a whole grf_material_v11 file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

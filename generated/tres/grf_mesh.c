@@ -17,6 +17,7 @@ int relic_grf_mesh_polygon_flags_from_name(const char *name, int64_t *value) { r
 
 _Static_assert(sizeof(relic_grf_mesh_vec3f) == 12 && offsetof(relic_grf_mesh_vec3f, y) == 4 && offsetof(relic_grf_mesh_vec3f, z) == 8, "vec3f: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_grf_mesh_vertex) == 32 && offsetof(relic_grf_mesh_vertex, normal) == 4 && offsetof(relic_grf_mesh_vertex, u) == 16 && offsetof(relic_grf_mesh_vertex, v) == 20 && offsetof(relic_grf_mesh_vertex, scratch) == 24, "vertex: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_grf_mesh_polygon) == 40 && offsetof(relic_grf_mesh_polygon, first) == 4 && offsetof(relic_grf_mesh_polygon, normal) == 8 && offsetof(relic_grf_mesh_polygon, d) == 20 && offsetof(relic_grf_mesh_polygon, surface) == 24 && offsetof(relic_grf_mesh_polygon, flags) == 28 && offsetof(relic_grf_mesh_polygon, unused) == 32 && offsetof(relic_grf_mesh_polygon, area) == 36, "polygon: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -29,9 +30,8 @@ typedef struct relic_grf_mesh_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_mesh_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vec3f *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
     m->x = relic_load_f32le(p + 0);
     m->y = relic_load_f32le(p + 4);
@@ -39,38 +39,39 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_mesh_rctx 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vertex(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vertex *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vertex(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_vertex *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "vertex", 32u);
     const uint8_t *p = c->base + pos;
     m->point = relic_load_u32le(p + 0);
-    { const int64_t it = (int64_t)(m->point); if (!(((int64_t)((it) < ((int64_t)c->root->point_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos, "point", -1, "%lld fails check it < point_count", (long long)it); }
-    if ((st = rd_vec3f(c, pos + 4, &m->normal)) != RELIC_OK) return relic_gen_nest(c->err, st, "normal", -1);
+    { const int64_t it = (int64_t)(m->point); if (!(((int64_t)((it) < ((int64_t)c->root->point_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos, "point", -1, it, "fails check it < point_count"); }
+    if ((st = rd_vec3f(c, pos + 4, &m->normal, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "normal", -1);
     m->u = relic_load_f32le(p + 16);
     m->v = relic_load_f32le(p + 20);
     for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->scratch)[k] = relic_load_u32le(p + 24 + k * 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_polygon(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_polygon *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_polygon(relic_grf_mesh_rctx *c, uint64_t pos, relic_grf_mesh_polygon *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 40u)) return relic_gen_short(c->err, pos, c->size, "", "polygon", 40u);
     const uint8_t *p = c->base + pos;
-    m->vertex_count = relic_load_u32le(p + 0);
-    m->first = relic_load_u32le(p + 4);
-    if ((st = rd_vec3f(c, pos + 8, &m->normal)) != RELIC_OK) return relic_gen_nest(c->err, st, "normal", -1);
-    m->d = relic_load_f32le(p + 20);
-    m->surface = relic_load_u32le(p + 24);
-    m->flags = relic_load_u32le(p + 28);
-    m->unused = relic_load_u32le(p + 32);
-    m->area = relic_load_f32le(p + 36);
+    if (RELIC_GEN_LE) memcpy(m, p, 40u);
+    else {
+        m->vertex_count = relic_load_u32le(p + 0);
+        m->first = relic_load_u32le(p + 4);
+        if ((st = rd_vec3f(c, pos + 8, &m->normal, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "normal", -1);
+        m->d = relic_load_f32le(p + 20);
+        m->surface = relic_load_u32le(p + 24);
+        m->flags = relic_load_u32le(p + 28);
+        m->unused = relic_load_u32le(p + 32);
+        m->area = relic_load_f32le(p + 36);
+    }
     if (!(((int64_t)(((int64_t)(((int64_t)m->first) <= ((int64_t)c->root->vertex_pointer_count))) && ((int64_t)(((int64_t)m->vertex_count) <= relic_gen_sub(((int64_t)c->root->vertex_pointer_count), ((int64_t)m->first)))))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "polygon", "check failed: first <= vertex_pointer_count && vertex_count <= vertex_pointer_count - first (corners lie outside the vertex-pointer array)");
     return RELIC_OK;
 }
 
-static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_mesh_mesh *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -78,8 +79,9 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
     m->material = relic_load_u32le(c->base + pos);
     m->needs_default_colour = relic_load_u32le(c->base + pos + 4);
     m->default_colour = relic_load_u32le(c->base + pos + 8);
+    if (!relic_gen_room(c->size, pos + 12, 12u)) return relic_gen_short(c->err, pos + 12, c->size, "pivot", "vec3f", 12u);
     if (c->view) { c->view->pivot = c->base + pos + 12; }
-    if ((st = rd_vec3f(c, pos + 12, &m->pivot)) != RELIC_OK) return relic_gen_nest(c->err, st, "pivot", -1);
+    if ((st = rd_vec3f(c, pos + 12, &m->pivot, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "pivot", -1);
     if (!relic_gen_room(c->size, pos + 24, 20u)) return relic_gen_short(c->err, pos + 24, c->size, "point_count", "point_count..polygon_count", 20u);
     m->point_count = relic_load_u32le(c->base + pos + 24);
     m->vertex_count = relic_load_u32le(c->base + pos + 28);
@@ -92,9 +94,9 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->point_count), 1u, 12u, c->size, "points", &n, &bytes)) != RELIC_OK) return st;
         m->points_count = (size_t)n;
         if (c->view) { c->view->points = c->base + cur; c->view->points_count = (size_t)n; }
-        if (c->arena && n && !(m->points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "points"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "points", (int64_t)k);
+        if (dec && n && !(m->points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "points"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->points[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "points", (int64_t)k);
         cur += bytes;
     }
     { /* vertices */
@@ -102,12 +104,12 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_count), 1u, 32u, c->size, "vertices", &n, &bytes)) != RELIC_OK) return st;
         m->vertices_count = (size_t)n;
         if (c->view) { c->view->vertices = c->base + cur; c->view->vertices_count = (size_t)n; }
-        if (c->arena && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->vertices = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vertex), _Alignof(relic_grf_mesh_vertex), cur, "vertices"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_grf_mesh_vertex e;
-            if ((st = rd_vertex(c, cur + k * 32u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+            if ((st = rd_vertex(c, cur + k * 32u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vertex(c, cur + k * 32u, &m->vertices[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
+            if ((st = rd_vertex(c, cur + k * 32u, &m->vertices[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "vertices", (int64_t)k);
         cur += bytes;
     }
     { /* vertex_pointers */
@@ -115,11 +117,11 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->vertex_pointer_count), 1u, 4u, c->size, "vertex_pointers", &n, &bytes)) != RELIC_OK) return st;
         m->vertex_pointers_count = (size_t)n;
         if (c->view) { c->view->vertex_pointers = c->base + cur; c->view->vertex_pointers_count = (size_t)n; }
-        if (c->arena && n && !(m->vertex_pointers = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "vertex_pointers"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->vertex_pointers[k] = relic_load_u32le(c->base + cur + k * 4);
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->vertex_pointers = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint32_t), _Alignof(uint32_t), cur, "vertex_pointers"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->vertex_pointers[k] = relic_load_u32le(c->base + cur + k * 4);
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             const uint32_t v = relic_load_u32le(c->base + cur + k * 4);
-            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < ((int64_t)m->vertex_count))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, cur + k * 4u, "vertex_pointers", (int64_t)k, "%lld fails check it < vertex_count", (long long)it); }
+            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < ((int64_t)m->vertex_count))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, cur + k * 4u, "vertex_pointers", (int64_t)k, it, "fails check it < vertex_count"); }
         }
         cur += bytes;
     }
@@ -128,12 +130,12 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->polygon_count), 1u, 40u, c->size, "polygons", &n, &bytes)) != RELIC_OK) return st;
         m->polygons_count = (size_t)n;
         if (c->view) { c->view->polygons = c->base + cur; c->view->polygons_count = (size_t)n; }
-        if (c->arena && n && !(m->polygons = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), cur, "polygons"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->polygons = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_grf_mesh_polygon), _Alignof(relic_grf_mesh_polygon), cur, "polygons"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_grf_mesh_polygon e;
-            if ((st = rd_polygon(c, cur + k * 40u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
+            if ((st = rd_polygon(c, cur + k * 40u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
         } else for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_polygon(c, cur + k * 40u, &m->polygons[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
+            if ((st = rd_polygon(c, cur + k * 40u, &m->polygons[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "polygons", (int64_t)k);
         cur += bytes;
     }
     { /* wrap_points */
@@ -141,9 +143,9 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->wrap_point_count), 1u, 12u, c->size, "wrap_points", &n, &bytes)) != RELIC_OK) return st;
         m->wrap_points_count = (size_t)n;
         if (c->view) { c->view->wrap_points = c->base + cur; c->view->wrap_points_count = (size_t)n; }
-        if (c->arena && n && !(m->wrap_points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "wrap_points"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_points[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_points", (int64_t)k);
+        if (dec && n && !(m->wrap_points = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_mesh_vec3f), _Alignof(relic_grf_mesh_vec3f), cur, "wrap_points"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_vec3f(c, cur + k * 12u, &m->wrap_points[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "wrap_points", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -152,27 +154,25 @@ static relic_status rd_mesh(relic_grf_mesh_rctx *c, uint64_t pos, uint64_t *size
 
 relic_status relic_grf_mesh_validate(const uint8_t *data, size_t size, relic_grf_mesh_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_mesh_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_mesh(&c, 0, &sz, &out->values);
+    relic_status st = rd_mesh(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_mesh_decode(const relic_grf_mesh_view *v, relic_arena *a, relic_grf_mesh_mesh *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_mesh_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_mesh(&c, 0, &sz, out);
+    return rd_mesh(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -186,15 +186,7 @@ typedef struct relic_grf_mesh_wctx {
 static uint64_t sz_mesh(const relic_grf_mesh_mesh *m)
 {
     uint64_t t = 0;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 12u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
+    t += 44u;
     t += ((uint64_t)m->points_count * 12u);
     t += ((uint64_t)m->vertices_count * 32u);
     t += ((uint64_t)m->vertex_pointers_count * 4u);
@@ -285,8 +277,7 @@ static relic_status put_mesh(relic_grf_mesh_wctx *c, const relic_grf_mesh_mesh *
 
 relic_status relic_grf_mesh_write(const relic_grf_mesh_mesh *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_mesh_mesh copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_mesh_wctx cc = { 0 }, *c = &cc;

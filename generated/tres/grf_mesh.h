@@ -25,32 +25,27 @@ const char *relic_grf_mesh_polygon_flags_name(int64_t value);
 int relic_grf_mesh_polygon_flags_from_name(const char *name, int64_t *value);
 #define RELIC_GRF_MESH_POLYGON_FLAGS_MASK 0xFu
 
-typedef struct relic_grf_mesh_vec3f relic_grf_mesh_vec3f;
-typedef struct relic_grf_mesh_vertex relic_grf_mesh_vertex;
-typedef struct relic_grf_mesh_polygon relic_grf_mesh_polygon;
-typedef struct relic_grf_mesh_mesh relic_grf_mesh_mesh;
-
 #define RELIC_GRF_MESH_VEC3F_SIZE 12
 /** Three 32-bit floats. Model form: plain C values. */
-struct relic_grf_mesh_vec3f {
+typedef struct relic_grf_mesh_vec3f {
     float x;
     float y;
     float z;
-};
+} relic_grf_mesh_vec3f;
 
 #define RELIC_GRF_MESH_VERTEX_SIZE 32
 /** A mesh vertex: a point with its normal and texture coordinates (Trespasser source, Lib/Groff/GroffIO.cpp; Trespasser file formats, TexNorm). Model form: plain C values. */
-struct relic_grf_mesh_vertex {
+typedef struct relic_grf_mesh_vertex {
     uint32_t point; /**< Index into the points [check it < point_count] */
     relic_grf_mesh_vec3f normal; /**< Vertex normal */
     float u; /**< Texture coordinate u */
     float v; /**< Texture coordinate v */
     uint32_t scratch[2]; /**< Per-vertex scratch words of the loader (1, 0 in the Trespasser file-formats document's files) */
-};
+} relic_grf_mesh_vertex;
 
 #define RELIC_GRF_MESH_POLYGON_SIZE 40
 /** A polygon of the mesh (Trespasser source, Lib/Groff/GroffIO.cpp; Trespasser file formats, FaceInfo). Model form: plain C values. */
-struct relic_grf_mesh_polygon {
+typedef struct relic_grf_mesh_polygon {
     uint32_t vertex_count; /**< Number of corners */
     uint32_t first; /**< Index of its first corner in the vertex-pointer array; the others follow */
     relic_grf_mesh_vec3f normal; /**< Plane normal */
@@ -59,10 +54,10 @@ struct relic_grf_mesh_polygon {
     uint32_t flags; /**< Bit flags [flags polygon_flags] */
     uint32_t unused; /**< Pointer word of the loader (0) */
     float area; /**< World area (the Trespasser file-formats document's files: varies per object) */
-};
+} relic_grf_mesh_polygon;
 
 /** An optimised geometry section: header (44 bytes), then points, vertices, vertex pointers, polygons, wrap points. Model form: plain C values; its size in the file varies. */
-struct relic_grf_mesh_mesh {
+typedef struct relic_grf_mesh_mesh {
     uint32_t material; /**< Section handle of the .material section (0 = none) */
     uint32_t needs_default_colour; /**< 1 when the object has no material and uses default_colour, else 0 */
     uint32_t default_colour; /**< Default colour: bytes B, G, R, x */
@@ -82,44 +77,36 @@ struct relic_grf_mesh_mesh {
     size_t polygons_count; /**< number of elements in polygons */
     relic_grf_mesh_vec3f *wrap_points; /**< Wrap points: the convex hull (physics bounding volume) [count wrap_point_count] */
     size_t wrap_points_count; /**< number of elements in wrap_points */
-};
+} relic_grf_mesh_mesh;
 
 typedef struct relic_grf_mesh_vec3f_view { const uint8_t *p; } relic_grf_mesh_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-#define RELIC_GRF_MESH_VEC3F_X_OFFSET 0
+enum { RELIC_GRF_MESH_VEC3F_X_POS = 0, RELIC_GRF_MESH_VEC3F_Y_POS = 4, RELIC_GRF_MESH_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_grf_mesh_vec3f_x(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_GRF_MESH_VEC3F_Y_OFFSET 4
 static inline float relic_grf_mesh_vec3f_y(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_GRF_MESH_VEC3F_Z_OFFSET 8
 static inline float relic_grf_mesh_vec3f_z(relic_grf_mesh_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_grf_mesh_vertex_view { const uint8_t *p; } relic_grf_mesh_vertex_view; /**< a validated vertex (32 bytes in the file), zero-copy */
-#define RELIC_GRF_MESH_VERTEX_POINT_OFFSET 0
+enum { RELIC_GRF_MESH_VERTEX_POINT_POS = 0, RELIC_GRF_MESH_VERTEX_NORMAL_POS = 4,
+       RELIC_GRF_MESH_VERTEX_U_POS = 16, RELIC_GRF_MESH_VERTEX_V_POS = 20,
+       RELIC_GRF_MESH_VERTEX_SCRATCH_POS = 24, }; /**< byte positions of the fields of vertex */
 static inline uint32_t relic_grf_mesh_vertex_point(relic_grf_mesh_vertex_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GRF_MESH_VERTEX_NORMAL_OFFSET 4
 static inline relic_grf_mesh_vec3f_view relic_grf_mesh_vertex_normal(relic_grf_mesh_vertex_view v) { relic_grf_mesh_vec3f_view r = { v.p + 4 }; return r; }
-#define RELIC_GRF_MESH_VERTEX_U_OFFSET 16
 static inline float relic_grf_mesh_vertex_u(relic_grf_mesh_vertex_view v) { return relic_load_f32le(v.p + 16); }
-#define RELIC_GRF_MESH_VERTEX_V_OFFSET 20
 static inline float relic_grf_mesh_vertex_v(relic_grf_mesh_vertex_view v) { return relic_load_f32le(v.p + 20); }
-#define RELIC_GRF_MESH_VERTEX_SCRATCH_OFFSET 24
 static inline uint32_t relic_grf_mesh_vertex_scratch(relic_grf_mesh_vertex_view v, size_t i) { return relic_load_u32le(v.p + 24 + 4 * i); }
 
 typedef struct relic_grf_mesh_polygon_view { const uint8_t *p; } relic_grf_mesh_polygon_view; /**< a validated polygon (40 bytes in the file), zero-copy */
-#define RELIC_GRF_MESH_POLYGON_VERTEX_COUNT_OFFSET 0
+enum { RELIC_GRF_MESH_POLYGON_VERTEX_COUNT_POS = 0, RELIC_GRF_MESH_POLYGON_FIRST_POS = 4,
+       RELIC_GRF_MESH_POLYGON_NORMAL_POS = 8, RELIC_GRF_MESH_POLYGON_D_POS = 20,
+       RELIC_GRF_MESH_POLYGON_SURFACE_POS = 24, RELIC_GRF_MESH_POLYGON_FLAGS_POS = 28,
+       RELIC_GRF_MESH_POLYGON_UNUSED_POS = 32, RELIC_GRF_MESH_POLYGON_AREA_POS = 36, }; /**< byte positions of the fields of polygon */
 static inline uint32_t relic_grf_mesh_polygon_vertex_count(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GRF_MESH_POLYGON_FIRST_OFFSET 4
 static inline uint32_t relic_grf_mesh_polygon_first(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_GRF_MESH_POLYGON_NORMAL_OFFSET 8
 static inline relic_grf_mesh_vec3f_view relic_grf_mesh_polygon_normal(relic_grf_mesh_polygon_view v) { relic_grf_mesh_vec3f_view r = { v.p + 8 }; return r; }
-#define RELIC_GRF_MESH_POLYGON_D_OFFSET 20
 static inline float relic_grf_mesh_polygon_d(relic_grf_mesh_polygon_view v) { return relic_load_f32le(v.p + 20); }
-#define RELIC_GRF_MESH_POLYGON_SURFACE_OFFSET 24
 static inline uint32_t relic_grf_mesh_polygon_surface(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_GRF_MESH_POLYGON_FLAGS_OFFSET 28
 static inline uint32_t relic_grf_mesh_polygon_flags(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_GRF_MESH_POLYGON_UNUSED_OFFSET 32
 static inline uint32_t relic_grf_mesh_polygon_unused(relic_grf_mesh_polygon_view v) { return relic_load_u32le(v.p + 32); }
-#define RELIC_GRF_MESH_POLYGON_AREA_OFFSET 36
 static inline float relic_grf_mesh_polygon_area(relic_grf_mesh_polygon_view v) { return relic_load_f32le(v.p + 36); }
 
 /** A validated grf_mesh file: the bytes, and where each top-level member lies.
@@ -142,16 +129,11 @@ typedef struct relic_grf_mesh_view {
 } relic_grf_mesh_view;
 
 static inline relic_grf_mesh_vec3f_view relic_grf_mesh_view_pivot(const relic_grf_mesh_view *v) { relic_grf_mesh_vec3f_view r = { v->pivot }; return r; }
-/** Element i (< points_count) of points. */
-static inline relic_grf_mesh_vec3f_view relic_grf_mesh_points_at(const relic_grf_mesh_view *v, size_t i) { relic_grf_mesh_vec3f_view r = { v->points + 12 * i }; return r; }
-/** Element i (< vertices_count) of vertices. */
-static inline relic_grf_mesh_vertex_view relic_grf_mesh_vertices_at(const relic_grf_mesh_view *v, size_t i) { relic_grf_mesh_vertex_view r = { v->vertices + 32 * i }; return r; }
-/** Element i (< vertex_pointers_count) of vertex_pointers. */
-static inline uint32_t relic_grf_mesh_vertex_pointers_at(const relic_grf_mesh_view *v, size_t i) { return relic_load_u32le(v->vertex_pointers + 4 * i); }
-/** Element i (< polygons_count) of polygons. */
-static inline relic_grf_mesh_polygon_view relic_grf_mesh_polygons_at(const relic_grf_mesh_view *v, size_t i) { relic_grf_mesh_polygon_view r = { v->polygons + 40 * i }; return r; }
-/** Element i (< wrap_points_count) of wrap_points. */
-static inline relic_grf_mesh_vec3f_view relic_grf_mesh_wrap_points_at(const relic_grf_mesh_view *v, size_t i) { relic_grf_mesh_vec3f_view r = { v->wrap_points + 12 * i }; return r; }
+static inline relic_grf_mesh_vec3f_view relic_grf_mesh_points_at(const relic_grf_mesh_view *v, size_t i) { relic_grf_mesh_vec3f_view r = { v->points + 12 * i }; return r; } /**< element i (< points_count) */
+static inline relic_grf_mesh_vertex_view relic_grf_mesh_vertices_at(const relic_grf_mesh_view *v, size_t i) { relic_grf_mesh_vertex_view r = { v->vertices + 32 * i }; return r; } /**< element i (< vertices_count) */
+static inline uint32_t relic_grf_mesh_vertex_pointers_at(const relic_grf_mesh_view *v, size_t i) { return relic_load_u32le(v->vertex_pointers + 4 * i); } /**< element i (< vertex_pointers_count) */
+static inline relic_grf_mesh_polygon_view relic_grf_mesh_polygons_at(const relic_grf_mesh_view *v, size_t i) { relic_grf_mesh_polygon_view r = { v->polygons + 40 * i }; return r; } /**< element i (< polygons_count) */
+static inline relic_grf_mesh_vec3f_view relic_grf_mesh_wrap_points_at(const relic_grf_mesh_view *v, size_t i) { relic_grf_mesh_vec3f_view r = { v->wrap_points + 12 * i }; return r; } /**< element i (< wrap_points_count) */
 
 /** Validate size bytes at data as a whole grf_mesh file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

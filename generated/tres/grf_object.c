@@ -22,7 +22,7 @@ typedef struct relic_grf_object_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_object_rctx;
 
-static relic_status rd_object(relic_grf_object_rctx *c, uint64_t pos, relic_grf_object_object *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_object(relic_grf_object_rctx *c, uint64_t pos, relic_grf_object_object *m, RELIC_GEN_UNUSED const int dec)
 {
     if (!relic_gen_room(c->size, pos, 28u)) return relic_gen_short(c->err, pos, c->size, "name", "name..special", 28u);
     m->name = relic_load_u32le(c->base + pos);
@@ -37,25 +37,23 @@ static relic_status rd_object(relic_grf_object_rctx *c, uint64_t pos, relic_grf_
 
 relic_status relic_grf_object_validate(const uint8_t *data, size_t size, relic_grf_object_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_object_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_object(&c, 0, &out->values);
+    relic_status st = rd_object(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_object_decode(const relic_grf_object_view *v, relic_arena *a, relic_grf_object_object *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_object_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_object(&c, 0, out);
+    return rd_object(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -81,8 +79,7 @@ static relic_status put_object(relic_grf_object_wctx *c, const relic_grf_object_
 
 relic_status relic_grf_object_write(const relic_grf_object_object *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_object_object copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_object_wctx cc = { 0 }, *c = &cc;

@@ -13,11 +13,9 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_object_extensions[];
 
-typedef struct relic_grf_object_object relic_grf_object_object;
-
 #define RELIC_GRF_OBJECT_OBJECT_SIZE 28
 /** An object section: seven handles, 0 = none (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values. */
-struct relic_grf_object_object {
+typedef struct relic_grf_object_object {
     uint32_t name; /**< Symbol handle of the model name */
     uint32_t geometry; /**< Section handle of the geometry section */
     uint32_t mapping; /**< Section handle of the mapping section (0 = none) */
@@ -25,22 +23,19 @@ struct relic_grf_object_object {
     uint32_t ai; /**< Section handle of AI data (0 in known files) */
     uint32_t sound; /**< Section handle of sound data (0 in known files) */
     uint32_t special; /**< Section handle of special data (0 in known files) */
-};
+} relic_grf_object_object;
 
 typedef struct relic_grf_object_object_view { const uint8_t *p; } relic_grf_object_object_view; /**< a validated object (28 bytes in the file), zero-copy */
-#define RELIC_GRF_OBJECT_OBJECT_NAME_OFFSET 0
+enum { RELIC_GRF_OBJECT_OBJECT_NAME_POS = 0, RELIC_GRF_OBJECT_OBJECT_GEOMETRY_POS = 4,
+       RELIC_GRF_OBJECT_OBJECT_MAPPING_POS = 8, RELIC_GRF_OBJECT_OBJECT_PHYSICS_POS = 12,
+       RELIC_GRF_OBJECT_OBJECT_AI_POS = 16, RELIC_GRF_OBJECT_OBJECT_SOUND_POS = 20,
+       RELIC_GRF_OBJECT_OBJECT_SPECIAL_POS = 24, }; /**< byte positions of the fields of object */
 static inline uint32_t relic_grf_object_object_name(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GRF_OBJECT_OBJECT_GEOMETRY_OFFSET 4
 static inline uint32_t relic_grf_object_object_geometry(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_GRF_OBJECT_OBJECT_MAPPING_OFFSET 8
 static inline uint32_t relic_grf_object_object_mapping(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_GRF_OBJECT_OBJECT_PHYSICS_OFFSET 12
 static inline uint32_t relic_grf_object_object_physics(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_GRF_OBJECT_OBJECT_AI_OFFSET 16
 static inline uint32_t relic_grf_object_object_ai(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_GRF_OBJECT_OBJECT_SOUND_OFFSET 20
 static inline uint32_t relic_grf_object_object_sound(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_GRF_OBJECT_OBJECT_SPECIAL_OFFSET 24
 static inline uint32_t relic_grf_object_object_special(relic_grf_object_object_view v) { return relic_load_u32le(v.p + 24); }
 
 /** A validated grf_object file: the bytes, and where each top-level member lies.

@@ -24,9 +24,8 @@ typedef struct relic_grf_region_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_region_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_vec3f *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
     m->x = relic_load_f32le(p + 0);
     m->y = relic_load_f32le(p + 4);
@@ -34,30 +33,28 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_rct
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_handle(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_handle *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_handle(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_handle *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "handle", 8u);
     const uint8_t *p = c->base + pos;
     m->id = relic_load_u32le(p + 0);
     m->references = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_instance *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_grf_region_rctx *c, uint64_t pos, relic_grf_region_instance *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "instance", 44u);
     const uint8_t *p = c->base + pos;
     m->object = relic_load_u32le(p + 0);
     m->name = relic_load_u32le(p + 4);
-    if ((st = rd_vec3f(c, pos + 8, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
-    if ((st = rd_vec3f(c, pos + 20, &m->rotation)) != RELIC_OK) return relic_gen_nest(c->err, st, "rotation", -1);
+    if ((st = rd_vec3f(c, pos + 8, &m->position, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    if ((st = rd_vec3f(c, pos + 20, &m->rotation, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rotation", -1);
     m->scale = relic_load_f32le(p + 32);
-    if ((st = rd_handle(c, pos + 36, &m->values)) != RELIC_OK) return relic_gen_nest(c->err, st, "values", -1);
+    if ((st = rd_handle(c, pos + 36, &m->values, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "values", -1);
     return RELIC_OK;
 }
 
-static relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_region *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -69,9 +66,9 @@ static relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->instance_count), 1u, 44u, c->size, "instances", &n, &bytes)) != RELIC_OK) return st;
         m->instances_count = (size_t)n;
         if (c->view) { c->view->instances = c->base + cur; c->view->instances_count = (size_t)n; }
-        if (c->arena && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_region_instance), _Alignof(relic_grf_region_instance), cur, "instances"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_instance(c, cur + k * 44u, &m->instances[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
+        if (dec && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_region_instance), _Alignof(relic_grf_region_instance), cur, "instances"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_instance(c, cur + k * 44u, &m->instances[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "value_table", "value_table", 4u);
@@ -82,27 +79,25 @@ static relic_status rd_region(relic_grf_region_rctx *c, uint64_t pos, uint64_t *
 
 relic_status relic_grf_region_validate(const uint8_t *data, size_t size, relic_grf_region_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_region_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_region(&c, 0, &sz, &out->values);
+    relic_status st = rd_region(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_region_decode(const relic_grf_region_view *v, relic_arena *a, relic_grf_region_region *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_region_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_region(&c, 0, &sz, out);
+    return rd_region(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -165,8 +160,7 @@ static relic_status put_region(relic_grf_region_wctx *c, const relic_grf_region_
 
 relic_status relic_grf_region_write(const relic_grf_region_region *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_region_region copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_region_wctx cc = { 0 }, *c = &cc;

@@ -23,9 +23,8 @@ typedef struct relic_grf_region_v11_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_grf_region_v11_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_vec3f *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
     m->x = relic_load_f32le(p + 0);
     m->y = relic_load_f32le(p + 4);
@@ -33,20 +32,19 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_grf_region_v11
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_instance *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_grf_region_v11_rctx *c, uint64_t pos, relic_grf_region_v11_instance *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "instance", 36u);
     const uint8_t *p = c->base + pos;
     m->object = relic_load_u32le(p + 0);
     m->name = relic_load_u32le(p + 4);
-    if ((st = rd_vec3f(c, pos + 8, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
-    if ((st = rd_vec3f(c, pos + 20, &m->rotation)) != RELIC_OK) return relic_gen_nest(c->err, st, "rotation", -1);
+    if ((st = rd_vec3f(c, pos + 8, &m->position, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    if ((st = rd_vec3f(c, pos + 20, &m->rotation, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rotation", -1);
     m->scale = relic_load_f32le(p + 32);
     return RELIC_OK;
 }
 
-static relic_status rd_region(relic_grf_region_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_v11_region *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_region(relic_grf_region_v11_rctx *c, uint64_t pos, uint64_t *size_out, relic_grf_region_v11_region *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -58,9 +56,9 @@ static relic_status rd_region(relic_grf_region_v11_rctx *c, uint64_t pos, uint64
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->instance_count), 1u, 36u, c->size, "instances", &n, &bytes)) != RELIC_OK) return st;
         m->instances_count = (size_t)n;
         if (c->view) { c->view->instances = c->base + cur; c->view->instances_count = (size_t)n; }
-        if (c->arena && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), cur, "instances"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_instance(c, cur + k * 36u, &m->instances[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
+        if (dec && n && !(m->instances = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_grf_region_v11_instance), _Alignof(relic_grf_region_v11_instance), cur, "instances"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_instance(c, cur + k * 36u, &m->instances[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "instances", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -69,27 +67,25 @@ static relic_status rd_region(relic_grf_region_v11_rctx *c, uint64_t pos, uint64
 
 relic_status relic_grf_region_v11_validate(const uint8_t *data, size_t size, relic_grf_region_v11_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_grf_region_v11_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_region(&c, 0, &sz, &out->values);
+    relic_status st = rd_region(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_grf_region_v11_decode(const relic_grf_region_v11_view *v, relic_arena *a, relic_grf_region_v11_region *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_grf_region_v11_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_region(&c, 0, &sz, out);
+    return rd_region(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -143,8 +139,7 @@ static relic_status put_region(relic_grf_region_v11_wctx *c, const relic_grf_reg
 
 relic_status relic_grf_region_v11_write(const relic_grf_region_v11_region *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_grf_region_v11_region copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_grf_region_v11_wctx cc = { 0 }, *c = &cc;

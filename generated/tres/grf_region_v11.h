@@ -13,53 +13,46 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_grf_region_v11_extensions[];
 
-typedef struct relic_grf_region_v11_vec3f relic_grf_region_v11_vec3f;
-typedef struct relic_grf_region_v11_instance relic_grf_region_v11_instance;
-typedef struct relic_grf_region_v11_region relic_grf_region_v11_region;
-
 #define RELIC_GRF_REGION_V11_VEC3F_SIZE 12
 /** Three 32-bit floats. Model form: plain C values. */
-struct relic_grf_region_v11_vec3f {
+typedef struct relic_grf_region_v11_vec3f {
     float x;
     float y;
     float z;
-};
+} relic_grf_region_v11_vec3f;
 
 #define RELIC_GRF_REGION_V11_INSTANCE_SIZE 36
 /** A version-11 region record (Trespasser source, Lib/Groff/GroffIO.cpp). Model form: plain C values. */
-struct relic_grf_region_v11_instance {
+typedef struct relic_grf_region_v11_instance {
     uint32_t object; /**< Section handle of the object (model) section */
     uint32_t name; /**< Symbol handle of the instance name */
     relic_grf_region_v11_vec3f position; /**< Position in the level, metres */
     relic_grf_region_v11_vec3f rotation; /**< Orientation as Euler angles in radians, applied x then y then z going object to world (Trespasser file formats, REGION ENTRY) */
     float scale; /**< Uniform scale */
-};
+} relic_grf_region_v11_instance;
 
 /** The version-11 .region section: record count and records. Model form: plain C values; its size in the file varies. */
-struct relic_grf_region_v11_region {
+typedef struct relic_grf_region_v11_region {
     uint32_t instance_count; /**< Number of instances [derived: count(instances), filled by the writer] */
     relic_grf_region_v11_instance *instances; /**< The instances [count instance_count] */
     size_t instances_count; /**< number of elements in instances */
-};
+} relic_grf_region_v11_region;
 
 typedef struct relic_grf_region_v11_vec3f_view { const uint8_t *p; } relic_grf_region_v11_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-#define RELIC_GRF_REGION_V11_VEC3F_X_OFFSET 0
+enum { RELIC_GRF_REGION_V11_VEC3F_X_POS = 0, RELIC_GRF_REGION_V11_VEC3F_Y_POS = 4,
+       RELIC_GRF_REGION_V11_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_grf_region_v11_vec3f_x(relic_grf_region_v11_vec3f_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_GRF_REGION_V11_VEC3F_Y_OFFSET 4
 static inline float relic_grf_region_v11_vec3f_y(relic_grf_region_v11_vec3f_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_GRF_REGION_V11_VEC3F_Z_OFFSET 8
 static inline float relic_grf_region_v11_vec3f_z(relic_grf_region_v11_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_grf_region_v11_instance_view { const uint8_t *p; } relic_grf_region_v11_instance_view; /**< a validated instance (36 bytes in the file), zero-copy */
-#define RELIC_GRF_REGION_V11_INSTANCE_OBJECT_OFFSET 0
+enum { RELIC_GRF_REGION_V11_INSTANCE_OBJECT_POS = 0, RELIC_GRF_REGION_V11_INSTANCE_NAME_POS = 4,
+       RELIC_GRF_REGION_V11_INSTANCE_POSITION_POS = 8, RELIC_GRF_REGION_V11_INSTANCE_ROTATION_POS = 20,
+       RELIC_GRF_REGION_V11_INSTANCE_SCALE_POS = 32, }; /**< byte positions of the fields of instance */
 static inline uint32_t relic_grf_region_v11_instance_object(relic_grf_region_v11_instance_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GRF_REGION_V11_INSTANCE_NAME_OFFSET 4
 static inline uint32_t relic_grf_region_v11_instance_name(relic_grf_region_v11_instance_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_GRF_REGION_V11_INSTANCE_POSITION_OFFSET 8
 static inline relic_grf_region_v11_vec3f_view relic_grf_region_v11_instance_position(relic_grf_region_v11_instance_view v) { relic_grf_region_v11_vec3f_view r = { v.p + 8 }; return r; }
-#define RELIC_GRF_REGION_V11_INSTANCE_ROTATION_OFFSET 20
 static inline relic_grf_region_v11_vec3f_view relic_grf_region_v11_instance_rotation(relic_grf_region_v11_instance_view v) { relic_grf_region_v11_vec3f_view r = { v.p + 20 }; return r; }
-#define RELIC_GRF_REGION_V11_INSTANCE_SCALE_OFFSET 32
 static inline float relic_grf_region_v11_instance_scale(relic_grf_region_v11_instance_view v) { return relic_load_f32le(v.p + 32); }
 
 /** A validated grf_region_v11 file: the bytes, and where each top-level member lies.
@@ -72,8 +65,7 @@ typedef struct relic_grf_region_v11_view {
     size_t instances_count; /**< elements of instances */
 } relic_grf_region_v11_view;
 
-/** Element i (< instances_count) of instances. */
-static inline relic_grf_region_v11_instance_view relic_grf_region_v11_instances_at(const relic_grf_region_v11_view *v, size_t i) { relic_grf_region_v11_instance_view r = { v->instances + 36 * i }; return r; }
+static inline relic_grf_region_v11_instance_view relic_grf_region_v11_instances_at(const relic_grf_region_v11_view *v, size_t i) { relic_grf_region_v11_instance_view r = { v->instances + 36 * i }; return r; } /**< element i (< instances_count) */
 
 /** Validate size bytes at data as a whole grf_region_v11 file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

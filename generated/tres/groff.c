@@ -34,6 +34,7 @@ static const relic_gen_enum_item content_names[] = {
 const char *relic_groff_content_name(int64_t value) { return relic_gen_enum_name(content_names, 15, value); }
 int relic_groff_content_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(content_names, 15, name, value); }
 
+_Static_assert(sizeof(relic_groff_header) == 48 && offsetof(relic_groff_header, file_size) == 4 && offsetof(relic_groff_header, section_count) == 8 && offsetof(relic_groff_header, symbol_count) == 12 && offsetof(relic_groff_header, symbol_table_size) == 16 && offsetof(relic_groff_header, symbol_table_offset) == 20 && offsetof(relic_groff_header, timestamp) == 24 && offsetof(relic_groff_header, flags) == 28 && offsetof(relic_groff_header, version) == 32 && offsetof(relic_groff_header, reserved) == 36 && offsetof(relic_groff_header, header_crc) == 44, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_groff_section) == 32 && offsetof(relic_groff_section, flags) == 4 && offsetof(relic_groff_section, data_offset) == 8 && offsetof(relic_groff_section, data_size) == 12 && offsetof(relic_groff_section, relocation_offset) == 16 && offsetof(relic_groff_section, relocation_count) == 20 && offsetof(relic_groff_section, content) == 24 && offsetof(relic_groff_section, handle) == 28, "section: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
@@ -42,53 +43,57 @@ typedef struct relic_groff_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_groff_groff *root;
+    relic_groff_file *root;
     relic_groff_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_groff_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_groff_rctx *c, uint64_t pos, relic_groff_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_groff_rctx *c, uint64_t pos, relic_groff_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "", "header", 48u);
     const uint8_t *p = c->base + pos;
-    m->magic = relic_load_u32le(p + 0);
+    if (RELIC_GEN_LE) memcpy(m, p, 48u);
+    else {
+        m->magic = relic_load_u32le(p + 0);
+        m->file_size = relic_load_u32le(p + 4);
+        m->section_count = relic_load_u32le(p + 8);
+        m->symbol_count = relic_load_u32le(p + 12);
+        m->symbol_table_size = relic_load_u32le(p + 16);
+        m->symbol_table_offset = relic_load_u32le(p + 20);
+        m->timestamp = relic_load_u32le(p + 24);
+        m->flags = relic_load_u32le(p + 28);
+        m->version = relic_load_u32le(p + 32);
+        for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->reserved)[k] = relic_load_u32le(p + 36 + k * 4);
+        m->header_crc = relic_load_u32le(p + 44);
+    }
     if ((int64_t)(m->magic) != INT64_C(181320382)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected 181320382, found %lld", (long long)(m->magic));
-    m->file_size = relic_load_u32le(p + 4);
-    m->section_count = relic_load_u32le(p + 8);
-    m->symbol_count = relic_load_u32le(p + 12);
-    m->symbol_table_size = relic_load_u32le(p + 16);
-    m->symbol_table_offset = relic_load_u32le(p + 20);
-    m->timestamp = relic_load_u32le(p + 24);
-    m->flags = relic_load_u32le(p + 28);
-    m->version = relic_load_u32le(p + 32);
     if ((int64_t)(m->version) != INT64_C(10)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 32, "version", -1, "expected 10, found %lld", (long long)(m->version));
-    for (uint64_t k = 0; k < 2u; k++) ((uint32_t *)m->reserved)[k] = relic_load_u32le(p + 36 + k * 4);
-    m->header_crc = relic_load_u32le(p + 44);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_section(relic_groff_rctx *c, uint64_t pos, relic_groff_section *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_section(relic_groff_rctx *c, uint64_t pos, relic_groff_section *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "section", 32u);
     const uint8_t *p = c->base + pos;
-    m->name = relic_load_u32le(p + 0);
-    m->flags = relic_load_u32le(p + 4);
-    m->data_offset = relic_load_u32le(p + 8);
-    m->data_size = relic_load_u32le(p + 12);
-    m->relocation_offset = relic_load_u32le(p + 16);
-    m->relocation_count = relic_load_u32le(p + 20);
-    m->content = relic_load_u32le(p + 24);
-    m->handle = relic_load_u32le(p + 28);
+    if (RELIC_GEN_LE) memcpy(m, p, 32u);
+    else {
+        m->name = relic_load_u32le(p + 0);
+        m->flags = relic_load_u32le(p + 4);
+        m->data_offset = relic_load_u32le(p + 8);
+        m->data_size = relic_load_u32le(p + 12);
+        m->relocation_offset = relic_load_u32le(p + 16);
+        m->relocation_count = relic_load_u32le(p + 20);
+        m->content = relic_load_u32le(p + 24);
+        m->handle = relic_load_u32le(p + 28);
+    }
     return RELIC_OK;
 }
 
-static relic_status rd_symbol(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_symbol *m)
+static relic_status rd_symbol(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_symbol *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
     if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "handle", "handle..reference_count", 12u);
     m->handle = relic_load_u32le(c->base + pos);
-    { const int64_t it = (int64_t)(m->handle); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "handle", -1, "%lld fails check it != 0", (long long)it); }
+    { const int64_t it = (int64_t)(m->handle); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos, "handle", -1, it, "fails check it != 0"); }
     m->name_length = relic_load_u32le(c->base + pos + 4);
     m->reference_count = relic_load_u32le(c->base + pos + 8);
     cur = pos + 12;
@@ -96,30 +101,31 @@ static relic_status rd_symbol(relic_groff_rctx *c, uint64_t pos, uint64_t *size_
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->name_length), 1u, 1u, c->size, "name", &n, &bytes)) != RELIC_OK) return st;
         m->name_count = (size_t)n;
-        if (c->arena && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
+        if (dec && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_groff *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_out, relic_groff_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
     uint64_t len_symbols = 0;
+    if (!relic_gen_room(c->size, pos, 48u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 48u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 48;
     { /* sections */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.section_count), 1u, 32u, c->size, "sections", &n, &bytes)) != RELIC_OK) return st;
         m->sections_count = (size_t)n;
         if (c->view) { c->view->sections = c->base + cur; c->view->sections_count = (size_t)n; }
-        if (c->arena && n && !(m->sections = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_groff_section), _Alignof(relic_groff_section), cur, "sections"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_section(c, cur + k * 32u, &m->sections[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "sections", (int64_t)k);
+        if (dec && n && !(m->sections = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_groff_section), _Alignof(relic_groff_section), cur, "sections"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_section(c, cur + k * 32u, &m->sections[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "sections", (int64_t)k);
         cur += bytes;
     }
     { /* data */
@@ -127,7 +133,7 @@ static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_o
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(((int64_t)m->header.symbol_table_offset), INT64_C(48)), relic_gen_mul(INT64_C(32), ((int64_t)m->header.section_count))), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
         m->data_count = (size_t)n;
         if (c->view) { c->view->data = c->base + cur; c->view->data_count = (size_t)n; }
-        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
+        if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     { /* symbols */
@@ -141,13 +147,13 @@ static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t bytes = 0;
         m->symbols_count = (size_t)n;
         if (c->view) { c->view->symbols = c->base + at; c->view->symbols_count = (size_t)n; }
-        if (c->arena && n && !(m->symbols = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol), at, "symbols"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->symbols = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol), at, "symbols"))) return RELIC_E_NOMEM;
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
                 relic_groff_symbol e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_symbol(c, q, &sz, &m->symbols[k]) : rd_symbol(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "symbols", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_symbol(c, q, &sz, &m->symbols[k], 1) : rd_symbol(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "symbols", (int64_t)k);
                 q += sz;
             }
             bytes = q - at;
@@ -161,27 +167,25 @@ static relic_status rd_groff(relic_groff_rctx *c, uint64_t pos, uint64_t *size_o
 
 relic_status relic_groff_validate(const uint8_t *data, size_t size, relic_groff_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_groff_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_groff(&c, 0, &sz, &out->values);
+    relic_status st = rd_groff(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_groff *out, relic_error *err)
+relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_groff_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_groff(&c, 0, &sz, out);
+    return rd_groff(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -189,16 +193,14 @@ relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic
 typedef struct relic_groff_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_groff_groff *root;
+    const relic_groff_file *root;
     uint64_t at[1], size[1]; /* placed members: 0 symbols */
 } relic_groff_wctx;
 
 static uint64_t sz_symbol(const relic_groff_symbol *m)
 {
     uint64_t t = 0;
-    t += 4u;
-    t += 4u;
-    t += 4u;
+    t += 12u;
     t += ((uint64_t)m->name_count * 1u);
     return t;
 }
@@ -210,7 +212,7 @@ static uint64_t sum_groff_symbol(const relic_groff_symbol *a, size_t n)
     return t;
 }
 
-static uint64_t sz_groff(const relic_groff_groff *m)
+static uint64_t sz_groff(const relic_groff_file *m)
 {
     uint64_t t = 0;
     t += 48u;
@@ -268,7 +270,7 @@ static relic_status put_symbol(relic_groff_wctx *c, const relic_groff_symbol *m0
     return RELIC_OK;
 }
 
-static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_groff(relic_groff_wctx *c, const relic_groff_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -304,12 +306,11 @@ static relic_status put_groff(relic_groff_wctx *c, const relic_groff_groff *m, u
     return RELIC_OK;
 }
 
-relic_status relic_groff_write(const relic_groff_groff *model, relic_buf *out, relic_error *err)
+relic_status relic_groff_write(const relic_groff_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_groff_groff copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_groff_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_groff_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

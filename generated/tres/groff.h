@@ -55,14 +55,9 @@ const char *relic_groff_content_name(int64_t value);
 int relic_groff_content_from_name(const char *name, int64_t *value);
 #define RELIC_GROFF_CONTENT_MASK 0x80003FFFu
 
-typedef struct relic_groff_header relic_groff_header;
-typedef struct relic_groff_section relic_groff_section;
-typedef struct relic_groff_symbol relic_groff_symbol;
-typedef struct relic_groff_groff relic_groff_groff;
-
 #define RELIC_GROFF_HEADER_SIZE 48
 /** GROFF file header (Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, HEADER). Model form: plain C values. */
-struct relic_groff_header {
+typedef struct relic_groff_header {
     uint32_t magic; /**< Magic, bytes BE BA CE 0A [constant 181320382] */
     uint32_t file_size; /**< Size of the whole file in bytes */
     uint32_t section_count; /**< Number of section directory entries [derived: count(sections), filled by the writer] */
@@ -74,11 +69,11 @@ struct relic_groff_header {
     uint32_t version; /**< Container version [constant 10] */
     uint32_t reserved[2]; /**< Reserved; 0 */
     uint32_t header_crc; /**< Header CRC; 0 (unused) */
-};
+} relic_groff_header;
 
 #define RELIC_GROFF_SECTION_SIZE 32
 /** A section directory entry (Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, DATA DIRECTORY ENTRY). Model form: plain C values. */
-struct relic_groff_section {
+typedef struct relic_groff_section {
     uint32_t name; /**< Symbol handle of the section's name (several sections may share a name) */
     uint32_t flags; /**< Section flags; 0 */
     uint32_t data_offset; /**< Byte offset of the section's data in the file */
@@ -87,19 +82,19 @@ struct relic_groff_section {
     uint32_t relocation_count; /**< Relocation count; 0 */
     uint32_t content; /**< User flags: the content type [flags content] */
     uint32_t handle; /**< Section handle: 0x80000000 + index in this directory */
-};
+} relic_groff_section;
 
 /** A symbol table entry: a name and the handle that refers to it (Trespasser source, Lib/Groff/FileIO.cpp; Trespasser file formats, NAME TABLE). Model form: plain C values; its size in the file varies. */
-struct relic_groff_symbol {
+typedef struct relic_groff_symbol {
     uint32_t handle; /**< Symbol handle: any unique non-zero value [check it != 0] */
     uint32_t name_length; /**< Length of the name including its NUL [derived: size(name), filled by the writer] */
     uint32_t reference_count; /**< How many times the name is referenced */
     char *name; /**< The name with its terminating NUL [count name_length] */
     size_t name_count; /**< number of elements in name */
-};
+} relic_groff_symbol;
 
 /** A whole GROFF file: header, section directory, the sections' data back to back, then the symbol table sorted by name. Model form: plain C values; its size in the file varies. */
-struct relic_groff_groff {
+typedef struct relic_groff_file {
     relic_groff_header header;
     relic_groff_section *sections; /**< Section directory [count header.section_count] */
     size_t sections_count; /**< number of elements in sections */
@@ -107,50 +102,41 @@ struct relic_groff_groff {
     size_t data_count; /**< number of elements in data */
     relic_groff_symbol *symbols; /**< Symbol table, sorted by name (strcmp) [count header.symbol_count] [at header.symbol_table_offset] */
     size_t symbols_count; /**< number of elements in symbols */
-};
+} relic_groff_file;
 
 typedef struct relic_groff_header_view { const uint8_t *p; } relic_groff_header_view; /**< a validated header (48 bytes in the file), zero-copy */
-#define RELIC_GROFF_HEADER_MAGIC_OFFSET 0
+enum { RELIC_GROFF_HEADER_MAGIC_POS = 0, RELIC_GROFF_HEADER_FILE_SIZE_POS = 4,
+       RELIC_GROFF_HEADER_SECTION_COUNT_POS = 8, RELIC_GROFF_HEADER_SYMBOL_COUNT_POS = 12,
+       RELIC_GROFF_HEADER_SYMBOL_TABLE_SIZE_POS = 16, RELIC_GROFF_HEADER_SYMBOL_TABLE_OFFSET_POS = 20,
+       RELIC_GROFF_HEADER_TIMESTAMP_POS = 24, RELIC_GROFF_HEADER_FLAGS_POS = 28,
+       RELIC_GROFF_HEADER_VERSION_POS = 32, RELIC_GROFF_HEADER_RESERVED_POS = 36,
+       RELIC_GROFF_HEADER_HEADER_CRC_POS = 44, }; /**< byte positions of the fields of header */
 #define RELIC_GROFF_HEADER_MAGIC_VALUE 181320382
 static inline uint32_t relic_groff_header_magic(relic_groff_header_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GROFF_HEADER_FILE_SIZE_OFFSET 4
 static inline uint32_t relic_groff_header_file_size(relic_groff_header_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_GROFF_HEADER_SECTION_COUNT_OFFSET 8
 static inline uint32_t relic_groff_header_section_count(relic_groff_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_GROFF_HEADER_SYMBOL_COUNT_OFFSET 12
 static inline uint32_t relic_groff_header_symbol_count(relic_groff_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_GROFF_HEADER_SYMBOL_TABLE_SIZE_OFFSET 16
 static inline uint32_t relic_groff_header_symbol_table_size(relic_groff_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_GROFF_HEADER_SYMBOL_TABLE_OFFSET_OFFSET 20
 static inline uint32_t relic_groff_header_symbol_table_offset(relic_groff_header_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_GROFF_HEADER_TIMESTAMP_OFFSET 24
 static inline uint32_t relic_groff_header_timestamp(relic_groff_header_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_GROFF_HEADER_FLAGS_OFFSET 28
 static inline uint32_t relic_groff_header_flags(relic_groff_header_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_GROFF_HEADER_VERSION_OFFSET 32
 #define RELIC_GROFF_HEADER_VERSION_VALUE 10
 static inline uint32_t relic_groff_header_version(relic_groff_header_view v) { return relic_load_u32le(v.p + 32); }
-#define RELIC_GROFF_HEADER_RESERVED_OFFSET 36
 static inline uint32_t relic_groff_header_reserved(relic_groff_header_view v, size_t i) { return relic_load_u32le(v.p + 36 + 4 * i); }
-#define RELIC_GROFF_HEADER_HEADER_CRC_OFFSET 44
 static inline uint32_t relic_groff_header_header_crc(relic_groff_header_view v) { return relic_load_u32le(v.p + 44); }
 
 typedef struct relic_groff_section_view { const uint8_t *p; } relic_groff_section_view; /**< a validated section (32 bytes in the file), zero-copy */
-#define RELIC_GROFF_SECTION_NAME_OFFSET 0
+enum { RELIC_GROFF_SECTION_NAME_POS = 0, RELIC_GROFF_SECTION_FLAGS_POS = 4,
+       RELIC_GROFF_SECTION_DATA_OFFSET_POS = 8, RELIC_GROFF_SECTION_DATA_SIZE_POS = 12,
+       RELIC_GROFF_SECTION_RELOCATION_OFFSET_POS = 16, RELIC_GROFF_SECTION_RELOCATION_COUNT_POS = 20,
+       RELIC_GROFF_SECTION_CONTENT_POS = 24, RELIC_GROFF_SECTION_HANDLE_POS = 28, }; /**< byte positions of the fields of section */
 static inline uint32_t relic_groff_section_name(relic_groff_section_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_GROFF_SECTION_FLAGS_OFFSET 4
 static inline uint32_t relic_groff_section_flags(relic_groff_section_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_GROFF_SECTION_DATA_OFFSET_OFFSET 8
 static inline uint32_t relic_groff_section_data_offset(relic_groff_section_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_GROFF_SECTION_DATA_SIZE_OFFSET 12
 static inline uint32_t relic_groff_section_data_size(relic_groff_section_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_GROFF_SECTION_RELOCATION_OFFSET_OFFSET 16
 static inline uint32_t relic_groff_section_relocation_offset(relic_groff_section_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_GROFF_SECTION_RELOCATION_COUNT_OFFSET 20
 static inline uint32_t relic_groff_section_relocation_count(relic_groff_section_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_GROFF_SECTION_CONTENT_OFFSET 24
 static inline uint32_t relic_groff_section_content(relic_groff_section_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_GROFF_SECTION_HANDLE_OFFSET 28
 static inline uint32_t relic_groff_section_handle(relic_groff_section_view v) { return relic_load_u32le(v.p + 28); }
 
 /** A validated groff file: the bytes, and where each top-level member lies.
@@ -158,7 +144,7 @@ static inline uint32_t relic_groff_section_handle(relic_groff_section_view v) { 
 typedef struct relic_groff_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_groff_groff values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_groff_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *sections; /**< start of sections in base, NULL when absent */
     size_t sections_count; /**< elements of sections */
@@ -169,8 +155,7 @@ typedef struct relic_groff_view {
 } relic_groff_view;
 
 static inline relic_groff_header_view relic_groff_view_header(const relic_groff_view *v) { relic_groff_header_view r = { v->header }; return r; }
-/** Element i (< sections_count) of sections. */
-static inline relic_groff_section_view relic_groff_sections_at(const relic_groff_view *v, size_t i) { relic_groff_section_view r = { v->sections + 32 * i }; return r; }
+static inline relic_groff_section_view relic_groff_sections_at(const relic_groff_view *v, size_t i) { relic_groff_section_view r = { v->sections + 32 * i }; return r; } /**< element i (< sections_count) */
 
 /** Validate size bytes at data as a whole groff file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -181,23 +166,23 @@ relic_status relic_groff_validate(const uint8_t *data, size_t size, relic_groff_
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_groff *out, relic_error *err);
+relic_status relic_groff_decode(const relic_groff_view *v, relic_arena *a, relic_groff_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_groff_write(const relic_groff_groff *m, relic_buf *out, relic_error *err);
+relic_status relic_groff_write(const relic_groff_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_groff_json_print(const relic_groff_groff *m, relic_buf *out, relic_error *err);
+relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_groff_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_groff *out, relic_error *err);
+relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -42,19 +42,19 @@ static const relic_jt_field symbol_fields[] = {
 static const relic_jt_struct symbol_json = { symbol_fields, 4, sizeof(relic_groff_symbol), _Alignof(relic_groff_symbol), 0, NULL, NULL };
 
 static const relic_jt_field groff_fields[] = {
-    { "header", offsetof(relic_groff_groff, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "sections", offsetof(relic_groff_groff, sections), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_groff, sections_count), &section_json, NULL, NULL },
-    { "data", offsetof(relic_groff_groff, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_groff, data_count), NULL, NULL, NULL },
-    { "symbols", offsetof(relic_groff_groff, symbols), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_groff, symbols_count), &symbol_json, NULL, NULL },
+    { "header", offsetof(relic_groff_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "sections", offsetof(relic_groff_file, sections), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, sections_count), &section_json, NULL, NULL },
+    { "data", offsetof(relic_groff_file, data), RELIC_JT_BYTES, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, data_count), NULL, NULL, NULL },
+    { "symbols", offsetof(relic_groff_file, symbols), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_groff_file, symbols_count), &symbol_json, NULL, NULL },
 };
-static const relic_jt_struct groff_json = { groff_fields, 4, sizeof(relic_groff_groff), _Alignof(relic_groff_groff), 0, "groff", NULL };
+static const relic_jt_struct groff_json = { groff_fields, 4, sizeof(relic_groff_file), _Alignof(relic_groff_file), 0, "groff", NULL };
 
-relic_status relic_groff_json_print(const relic_groff_groff *m, relic_buf *out, relic_error *err)
+relic_status relic_groff_json_print(const relic_groff_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&groff_json, m, out, err);
 }
 
-relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_groff *out, relic_error *err)
+relic_status relic_groff_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&groff_json, text, len, a, out, err);
 }

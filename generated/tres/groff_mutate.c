@@ -46,17 +46,17 @@ static const relic_mut_field fields_symbol[] = {
 };
 
 static const relic_mut_field fields_groff[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_groff_groff, header), 0, sizeof(relic_groff_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "sections", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_groff_groff, sections), offsetof(relic_groff_groff, sections_count), sizeof(relic_groff_section), NULL, 0, 0, 0, 0, 0, 0 },
-    { "data", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 2, 1u, offsetof(relic_groff_groff, data), offsetof(relic_groff_groff, data_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "symbols", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 3, 1u, offsetof(relic_groff_groff, symbols), offsetof(relic_groff_groff, symbols_count), sizeof(relic_groff_symbol), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_groff_file, header), 0, sizeof(relic_groff_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "sections", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 1, 1, 1u, offsetof(relic_groff_file, sections), offsetof(relic_groff_file, sections_count), sizeof(relic_groff_section), NULL, 0, 0, 0, 0, 0, 0 },
+    { "data", RELIC_MUT_BYTES, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 2, 1u, offsetof(relic_groff_file, data), offsetof(relic_groff_file, data_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "symbols", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 3, 1u, offsetof(relic_groff_file, symbols), offsetof(relic_groff_file, symbols_count), sizeof(relic_groff_symbol), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "header", sizeof(relic_groff_header), fields_header, 11 },
     { "section", sizeof(relic_groff_section), fields_section, 8 },
     { "symbol", sizeof(relic_groff_symbol), fields_symbol, 4 },
-    { "groff", sizeof(relic_groff_groff), fields_groff, 4 },
+    { "groff", sizeof(relic_groff_file), fields_groff, 4 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -73,7 +73,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_groff_view v;
     relic_status st = relic_groff_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_groff_groff *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_groff_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_groff_decode(&v, a, m, err);
@@ -82,7 +82,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_groff_write((const relic_groff_groff *)model, out, err);
+    return relic_groff_write((const relic_groff_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

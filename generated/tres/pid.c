@@ -19,7 +19,9 @@ const relic_format_info relic_format_pid = {
     relic_pid_extensions, relic_pid_magic, 2, NULL,
 };
 
+_Static_assert(sizeof(relic_pid_header) == 32 && offsetof(relic_pid_header, bump_depth) == 4 && offsetof(relic_pid_header, raster_offset) == 8 && offsetof(relic_pid_header, raster_count) == 12 && offsetof(relic_pid_header, palette_offset) == 16 && offsetof(relic_pid_header, palette_count) == 20 && offsetof(relic_pid_header, first_pageable) == 24 && offsetof(relic_pid_header, nonpageable_size) == 28, "header: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_pid_colour) == 4 && offsetof(relic_pid_colour, g) == 1 && offsetof(relic_pid_colour, r) == 2 && offsetof(relic_pid_colour, flags) == 3, "colour: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_pid_raster) == 56 && offsetof(relic_pid_raster, swp_offset) == 4 && offsetof(relic_pid_raster, width) == 8 && offsetof(relic_pid_raster, height) == 12 && offsetof(relic_pid_raster, stride) == 16 && offsetof(relic_pid_raster, bits_per_pixel) == 20 && offsetof(relic_pid_raster, constant_colour) == 24 && offsetof(relic_pid_raster, transparent) == 28 && offsetof(relic_pid_raster, bump_map) == 32 && offsetof(relic_pid_raster, occlusion) == 36 && offsetof(relic_pid_raster, palette) == 40 && offsetof(relic_pid_raster, padding) == 44 && offsetof(relic_pid_raster, key) == 48, "raster: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -27,31 +29,32 @@ typedef struct relic_pid_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_pid_pid *root;
+    relic_pid_file *root;
     relic_pid_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_pid_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_pid_rctx *c, uint64_t pos, relic_pid_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_pid_rctx *c, uint64_t pos, relic_pid_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "", "header", 32u);
     const uint8_t *p = c->base + pos;
-    m->version = relic_load_u32le(p + 0);
+    if (RELIC_GEN_LE) memcpy(m, p, 32u);
+    else {
+        m->version = relic_load_u32le(p + 0);
+        m->bump_depth = relic_load_u32le(p + 4);
+        m->raster_offset = relic_load_u32le(p + 8);
+        m->raster_count = relic_load_u32le(p + 12);
+        m->palette_offset = relic_load_u32le(p + 16);
+        m->palette_count = relic_load_u32le(p + 20);
+        m->first_pageable = relic_load_u32le(p + 24);
+        m->nonpageable_size = relic_load_u32le(p + 28);
+    }
     if ((int64_t)(m->version) != INT64_C(304)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "version", -1, "expected 304, found %lld", (long long)(m->version));
-    m->bump_depth = relic_load_u32le(p + 4);
     if ((int64_t)(m->bump_depth) != INT64_C(16)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos + 4, "bump_depth", -1, "expected 16, found %lld", (long long)(m->bump_depth));
-    m->raster_offset = relic_load_u32le(p + 8);
-    m->raster_count = relic_load_u32le(p + 12);
-    m->palette_offset = relic_load_u32le(p + 16);
-    m->palette_count = relic_load_u32le(p + 20);
-    m->first_pageable = relic_load_u32le(p + 24);
-    m->nonpageable_size = relic_load_u32le(p + 28);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_colour(relic_pid_rctx *c, uint64_t pos, relic_pid_colour *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_colour(relic_pid_rctx *c, uint64_t pos, relic_pid_colour *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "", "colour", 4u);
     const uint8_t *p = c->base + pos;
     m->b = relic_load_u8(p + 0);
     m->g = relic_load_u8(p + 1);
@@ -60,7 +63,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_colour(relic_pid_rctx *c, 
     return RELIC_OK;
 }
 
-static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_out, relic_pid_palette *m)
+static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_out, relic_pid_palette *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -75,51 +78,54 @@ static relic_status rd_palette(relic_pid_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->colours_used), 1u, 4u, c->size, "colours", &n, &bytes)) != RELIC_OK) return st;
         m->colours_count = (size_t)n;
-        if (c->arena && n && !(m->colours = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), cur, "colours"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_colour(c, cur + k * 4u, &m->colours[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "colours", (int64_t)k);
+        if (dec && n && !(m->colours = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_pid_colour), _Alignof(relic_pid_colour), cur, "colours"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_colour(c, cur + k * 4u, &m->colours[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "colours", (int64_t)k);
         cur += bytes;
     }
     { /* trailer */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(((int64_t)m->chunk_size), INT64_C(12)), relic_gen_mul(INT64_C(4), ((int64_t)m->colours_used))), 1u, 1u, c->size, "trailer", &n, &bytes)) != RELIC_OK) return st;
         m->trailer_count = (size_t)n;
-        if (c->arena && !(m->trailer = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailer"))) return RELIC_E_NOMEM;
+        if (dec && !(m->trailer = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "trailer"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_raster(relic_pid_rctx *c, uint64_t pos, relic_pid_raster *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_raster(relic_pid_rctx *c, uint64_t pos, relic_pid_raster *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "raster", 56u);
     const uint8_t *p = c->base + pos;
-    m->chunk_size = relic_load_u32le(p + 0);
+    if (RELIC_GEN_LE) memcpy(m, p, 56u);
+    else {
+        m->chunk_size = relic_load_u32le(p + 0);
+        m->swp_offset = relic_load_u32le(p + 4);
+        m->width = relic_load_u32le(p + 8);
+        m->height = relic_load_u32le(p + 12);
+        m->stride = relic_load_u32le(p + 16);
+        m->bits_per_pixel = relic_load_u32le(p + 20);
+        m->constant_colour = relic_load_u32le(p + 24);
+        m->transparent = (int32_t)relic_load_u32le(p + 28);
+        m->bump_map = (int32_t)relic_load_u32le(p + 32);
+        m->occlusion = (int32_t)relic_load_u32le(p + 36);
+        m->palette = relic_load_u32le(p + 40);
+        m->padding = relic_load_u32le(p + 44);
+        m->key = relic_load_u64le(p + 48);
+    }
     if ((int64_t)(m->chunk_size) != INT64_C(56)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "chunk_size", -1, "expected 56, found %lld", (long long)(m->chunk_size));
-    m->swp_offset = relic_load_u32le(p + 4);
-    m->width = relic_load_u32le(p + 8);
-    m->height = relic_load_u32le(p + 12);
-    m->stride = relic_load_u32le(p + 16);
-    m->bits_per_pixel = relic_load_u32le(p + 20);
     if ((int64_t)(m->bits_per_pixel) < INT64_C(8) || (int64_t)(m->bits_per_pixel) > INT64_C(16)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 20, "bits_per_pixel", -1, "%lld is outside 8..16", (long long)(m->bits_per_pixel));
-    m->constant_colour = relic_load_u32le(p + 24);
-    m->transparent = (int32_t)relic_load_u32le(p + 28);
-    m->bump_map = (int32_t)relic_load_u32le(p + 32);
-    m->occlusion = (int32_t)relic_load_u32le(p + 36);
-    m->palette = relic_load_u32le(p + 40);
-    { const int64_t it = (int64_t)(m->palette); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.palette_count))))))) return relic_gen_fail_at(c->err, RELIC_E_INDEX, pos + 40, "palette", -1, "%lld fails check it == 0xFFFFFFFF || it < header.palette_count", (long long)it); }
-    m->padding = relic_load_u32le(p + 44);
-    m->key = relic_load_u64le(p + 48);
+    { const int64_t it = (int64_t)(m->palette); if (!(((int64_t)(((int64_t)((it) == INT64_C(4294967295))) || ((int64_t)((it) < ((int64_t)c->root->header.palette_count))))))) return relic_gen_fail_check(c->err, RELIC_E_INDEX, pos + 40, "palette", -1, it, "fails check it == 0xFFFFFFFF || it < header.palette_count"); }
     return RELIC_OK;
 }
 
-static relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_pid *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
+    if (!relic_gen_room(c->size, pos, 32u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 32u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     { /* palettes */
         const int64_t at_ = ((int64_t)m->header.palette_offset);
         if (at_ < 0 || (uint64_t)at_ > c->size) return relic_gen_fail_at(c->err, RELIC_E_LAYOUT, pos + 32, "palettes", -1, "offset %lld is outside the %llu-byte input", (long long)at_, (unsigned long long)c->size);
@@ -130,13 +136,13 @@ static relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_pid *m)
         if (n > c->size - (at < c->size ? at : c->size) + 1) return relic_gen_fail_at(c->err, RELIC_E_LIMIT, at, "palettes", -1, "%llu variable-size elements cannot fit in the remaining bytes", (unsigned long long)n);
         m->palettes_count = (size_t)n;
         if (c->view) { c->view->palettes = c->base + at; c->view->palettes_count = (size_t)n; }
-        if (c->arena && n && !(m->palettes = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_palette), _Alignof(relic_pid_palette), at, "palettes"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->palettes = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_palette), _Alignof(relic_pid_palette), at, "palettes"))) return RELIC_E_NOMEM;
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
                 relic_pid_palette e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_palette(c, q, &sz, &m->palettes[k]) : rd_palette(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "palettes", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_palette(c, q, &sz, &m->palettes[k], 1) : rd_palette(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "palettes", (int64_t)k);
                 q += sz;
             }
         }
@@ -146,37 +152,35 @@ static relic_status rd_pid(relic_pid_rctx *c, uint64_t pos, relic_pid_pid *m)
         if ((st = relic_gen_place(c->err, pos + 32, ((int64_t)m->header.raster_offset), ((int64_t)m->header.raster_count), 1u, 56u, c->size, "rasters", &at, &n, &bytes)) != RELIC_OK) return st;
         m->rasters_count = (size_t)n;
         if (c->view) { c->view->rasters = c->base + at; c->view->rasters_count = (size_t)n; }
-        if (c->arena && n && !(m->rasters = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), at, "rasters"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->rasters = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), at, "rasters"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_pid_raster e;
-            if ((st = rd_raster(c, at + k * 56u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
+            if ((st = rd_raster(c, at + k * 56u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
         } else for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_raster(c, at + k * 56u, &m->rasters[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
+            if ((st = rd_raster(c, at + k * 56u, &m->rasters[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rasters", (int64_t)k);
     }
     return RELIC_OK;
 }
 
 relic_status relic_pid_validate(const uint8_t *data, size_t size, relic_pid_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_pid_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_pid(&c, 0, &out->values);
+    relic_status st = rd_pid(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_pid *out, relic_error *err)
+relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_pid_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_pid(&c, 0, out);
+    return rd_pid(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -184,16 +188,14 @@ relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid
 typedef struct relic_pid_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_pid_pid *root;
+    const relic_pid_file *root;
     uint64_t at[2], size[2]; /* placed members: 0 palettes 1 rasters */
 } relic_pid_wctx;
 
 static uint64_t sz_palette(const relic_pid_palette *m)
 {
     uint64_t t = 0;
-    t += 4u;
-    t += 4u;
-    t += 4u;
+    t += 12u;
     t += ((uint64_t)m->colours_count * 4u);
     t += ((uint64_t)m->trailer_count * 1u);
     return t;
@@ -268,7 +270,7 @@ static inline void put_raster(uint8_t *p, const relic_pid_raster *m)
     relic_store_u64le(p + 48, m->key);
 }
 
-static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_pid(relic_pid_wctx *c, const relic_pid_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -295,12 +297,11 @@ static relic_status put_pid(relic_pid_wctx *c, const relic_pid_pid *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_pid_write(const relic_pid_pid *model, relic_buf *out, relic_error *err)
+relic_status relic_pid_write(const relic_pid_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_pid_pid copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_pid_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_pid_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -18,15 +18,9 @@ extern const char *const relic_pid_extensions[];
 extern const relic_format_info relic_format_pid;
 #define RELIC_FORMAT_PID (&relic_format_pid)
 
-typedef struct relic_pid_header relic_pid_header;
-typedef struct relic_pid_colour relic_pid_colour;
-typedef struct relic_pid_palette relic_pid_palette;
-typedef struct relic_pid_raster relic_pid_raster;
-typedef struct relic_pid_pid relic_pid_pid;
-
 #define RELIC_PID_HEADER_SIZE 32
 /** PID header (Trespasser source, Lib/Loader/ImageLoader.cpp; Trespasser file formats, HEADER). Model form: plain C values. */
-struct relic_pid_header {
+typedef struct relic_pid_header {
     uint32_t version; /**< Version 0x130 (the -130 of the file names) [constant 304] */
     uint32_t bump_depth; /**< Bump-map bit depth; 16 in the shipped build (buildver.hpp 343) [constant 16] */
     uint32_t raster_offset; /**< Byte offset of the first raster chunk [derived: offset(rasters), filled by the writer] */
@@ -35,19 +29,19 @@ struct relic_pid_header {
     uint32_t palette_count; /**< Number of palette chunks [derived: count(palettes), filled by the writer] */
     uint32_t first_pageable; /**< First pageable byte in the SWP: rasters from here are paged in on demand */
     uint32_t nonpageable_size; /**< Bytes of the SWP loaded at level start and kept (below first_pageable) */
-};
+} relic_pid_header;
 
 #define RELIC_PID_COLOUR_SIZE 4
 /** A palette colour: B, G, R, flags bytes. Model form: plain C values. */
-struct relic_pid_colour {
+typedef struct relic_pid_colour {
     uint8_t b;
     uint8_t g;
     uint8_t r;
     uint8_t flags;
-};
+} relic_pid_colour;
 
 /** A palette chunk (Trespasser source, Lib/Loader/ImageLoader.cpp; Trespasser file formats, PALETTE BLOCK). Readers advance by chunk_size. Model form: plain C values; its size in the file varies. */
-struct relic_pid_palette {
+typedef struct relic_pid_palette {
     uint32_t chunk_size; /**< Byte size of this chunk: 16 + 4 x colours_used in every known file (one entry more than the colours) */
     uint32_t colours_used; /**< Number of colours */
     uint32_t hash; /**< Palette hash; its 12-bit fold is in the keys of mip levels (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
@@ -55,11 +49,11 @@ struct relic_pid_palette {
     size_t colours_count; /**< number of elements in colours */
     uint8_t *trailer; /**< Bytes after the colours up to chunk_size (4 in every known file) [count chunk_size - 12 - 4 * colours_used] */
     size_t trailer_count; /**< number of elements in trailer */
-};
+} relic_pid_palette;
 
 #define RELIC_PID_RASTER_SIZE 56
 /** A raster chunk: one texture or mip level (Trespasser source, Lib/Loader/ImageLoader.cpp; Trespasser file formats, PID ENTRY). Model form: plain C values. */
-struct relic_pid_raster {
+typedef struct relic_pid_raster {
     uint32_t chunk_size; /**< Byte size of this chunk [constant 56] */
     uint32_t swp_offset; /**< Byte offset of the pixels in the SWP */
     uint32_t width; /**< Width in pixels */
@@ -73,87 +67,74 @@ struct relic_pid_raster {
     uint32_t palette; /**< Palette chunk index, 0xFFFFFFFF for 16-bit colour rasters [check it == 0xFFFFFFFF || it < header.palette_count] */
     uint32_t padding; /**< Alignment padding before the 64-bit key; left-over memory in real files, kept as is */
     uint64_t key; /**< Bits 0-31 texture ID; mip levels add width (32-41), height (42-51) and the palette-hash fold (52-63) (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) */
-};
+} relic_pid_raster;
 
-#define RELIC_PID_PID_SIZE 32
+#define RELIC_PID_FILE_SIZE 32
 /** A whole PID: header, palette chunks, raster chunks. Model form: plain C values. */
-struct relic_pid_pid {
+typedef struct relic_pid_file {
     relic_pid_header header;
     relic_pid_palette *palettes; /**< Palette chunks [count header.palette_count] [at header.palette_offset] */
     size_t palettes_count; /**< number of elements in palettes */
     relic_pid_raster *rasters; /**< Raster chunks, one per texture or mip level [count header.raster_count] [at header.raster_offset] */
     size_t rasters_count; /**< number of elements in rasters */
-};
+} relic_pid_file;
 
 typedef struct relic_pid_header_view { const uint8_t *p; } relic_pid_header_view; /**< a validated header (32 bytes in the file), zero-copy */
-#define RELIC_PID_HEADER_VERSION_OFFSET 0
+enum { RELIC_PID_HEADER_VERSION_POS = 0, RELIC_PID_HEADER_BUMP_DEPTH_POS = 4,
+       RELIC_PID_HEADER_RASTER_OFFSET_POS = 8, RELIC_PID_HEADER_RASTER_COUNT_POS = 12,
+       RELIC_PID_HEADER_PALETTE_OFFSET_POS = 16, RELIC_PID_HEADER_PALETTE_COUNT_POS = 20,
+       RELIC_PID_HEADER_FIRST_PAGEABLE_POS = 24, RELIC_PID_HEADER_NONPAGEABLE_SIZE_POS = 28, }; /**< byte positions of the fields of header */
 #define RELIC_PID_HEADER_VERSION_VALUE 304
 static inline uint32_t relic_pid_header_version(relic_pid_header_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_PID_HEADER_BUMP_DEPTH_OFFSET 4
 #define RELIC_PID_HEADER_BUMP_DEPTH_VALUE 16
 static inline uint32_t relic_pid_header_bump_depth(relic_pid_header_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_PID_HEADER_RASTER_OFFSET_OFFSET 8
 static inline uint32_t relic_pid_header_raster_offset(relic_pid_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_PID_HEADER_RASTER_COUNT_OFFSET 12
 static inline uint32_t relic_pid_header_raster_count(relic_pid_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_PID_HEADER_PALETTE_OFFSET_OFFSET 16
 static inline uint32_t relic_pid_header_palette_offset(relic_pid_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_PID_HEADER_PALETTE_COUNT_OFFSET 20
 static inline uint32_t relic_pid_header_palette_count(relic_pid_header_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_PID_HEADER_FIRST_PAGEABLE_OFFSET 24
 static inline uint32_t relic_pid_header_first_pageable(relic_pid_header_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_PID_HEADER_NONPAGEABLE_SIZE_OFFSET 28
 static inline uint32_t relic_pid_header_nonpageable_size(relic_pid_header_view v) { return relic_load_u32le(v.p + 28); }
 
 typedef struct relic_pid_colour_view { const uint8_t *p; } relic_pid_colour_view; /**< a validated colour (4 bytes in the file), zero-copy */
-#define RELIC_PID_COLOUR_B_OFFSET 0
+enum { RELIC_PID_COLOUR_B_POS = 0, RELIC_PID_COLOUR_G_POS = 1, RELIC_PID_COLOUR_R_POS = 2,
+       RELIC_PID_COLOUR_FLAGS_POS = 3, }; /**< byte positions of the fields of colour */
 static inline uint8_t relic_pid_colour_b(relic_pid_colour_view v) { return relic_load_u8(v.p + 0); }
-#define RELIC_PID_COLOUR_G_OFFSET 1
 static inline uint8_t relic_pid_colour_g(relic_pid_colour_view v) { return relic_load_u8(v.p + 1); }
-#define RELIC_PID_COLOUR_R_OFFSET 2
 static inline uint8_t relic_pid_colour_r(relic_pid_colour_view v) { return relic_load_u8(v.p + 2); }
-#define RELIC_PID_COLOUR_FLAGS_OFFSET 3
 static inline uint8_t relic_pid_colour_flags(relic_pid_colour_view v) { return relic_load_u8(v.p + 3); }
 
 typedef struct relic_pid_raster_view { const uint8_t *p; } relic_pid_raster_view; /**< a validated raster (56 bytes in the file), zero-copy */
-#define RELIC_PID_RASTER_CHUNK_SIZE_OFFSET 0
+enum { RELIC_PID_RASTER_CHUNK_SIZE_POS = 0, RELIC_PID_RASTER_SWP_OFFSET_POS = 4,
+       RELIC_PID_RASTER_WIDTH_POS = 8, RELIC_PID_RASTER_HEIGHT_POS = 12, RELIC_PID_RASTER_STRIDE_POS = 16,
+       RELIC_PID_RASTER_BITS_PER_PIXEL_POS = 20, RELIC_PID_RASTER_CONSTANT_COLOUR_POS = 24,
+       RELIC_PID_RASTER_TRANSPARENT_POS = 28, RELIC_PID_RASTER_BUMP_MAP_POS = 32,
+       RELIC_PID_RASTER_OCCLUSION_POS = 36, RELIC_PID_RASTER_PALETTE_POS = 40,
+       RELIC_PID_RASTER_PADDING_POS = 44, RELIC_PID_RASTER_KEY_POS = 48, }; /**< byte positions of the fields of raster */
 #define RELIC_PID_RASTER_CHUNK_SIZE_VALUE 56
 static inline uint32_t relic_pid_raster_chunk_size(relic_pid_raster_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_PID_RASTER_SWP_OFFSET_OFFSET 4
 static inline uint32_t relic_pid_raster_swp_offset(relic_pid_raster_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_PID_RASTER_WIDTH_OFFSET 8
 static inline uint32_t relic_pid_raster_width(relic_pid_raster_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_PID_RASTER_HEIGHT_OFFSET 12
 static inline uint32_t relic_pid_raster_height(relic_pid_raster_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_PID_RASTER_STRIDE_OFFSET 16
 static inline uint32_t relic_pid_raster_stride(relic_pid_raster_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_PID_RASTER_BITS_PER_PIXEL_OFFSET 20
 static inline uint32_t relic_pid_raster_bits_per_pixel(relic_pid_raster_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_PID_RASTER_CONSTANT_COLOUR_OFFSET 24
 static inline uint32_t relic_pid_raster_constant_colour(relic_pid_raster_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_PID_RASTER_TRANSPARENT_OFFSET 28
 static inline int32_t relic_pid_raster_transparent(relic_pid_raster_view v) { return (int32_t)relic_load_u32le(v.p + 28); }
-#define RELIC_PID_RASTER_BUMP_MAP_OFFSET 32
 static inline int32_t relic_pid_raster_bump_map(relic_pid_raster_view v) { return (int32_t)relic_load_u32le(v.p + 32); }
-#define RELIC_PID_RASTER_OCCLUSION_OFFSET 36
 static inline int32_t relic_pid_raster_occlusion(relic_pid_raster_view v) { return (int32_t)relic_load_u32le(v.p + 36); }
-#define RELIC_PID_RASTER_PALETTE_OFFSET 40
 static inline uint32_t relic_pid_raster_palette(relic_pid_raster_view v) { return relic_load_u32le(v.p + 40); }
-#define RELIC_PID_RASTER_PADDING_OFFSET 44
 static inline uint32_t relic_pid_raster_padding(relic_pid_raster_view v) { return relic_load_u32le(v.p + 44); }
-#define RELIC_PID_RASTER_KEY_OFFSET 48
 static inline uint64_t relic_pid_raster_key(relic_pid_raster_view v) { return relic_load_u64le(v.p + 48); }
 
-typedef struct relic_pid_pid_view { const uint8_t *p; } relic_pid_pid_view; /**< a validated pid (32 bytes in the file), zero-copy */
-#define RELIC_PID_PID_HEADER_OFFSET 0
-static inline relic_pid_header_view relic_pid_pid_header(relic_pid_pid_view v) { relic_pid_header_view r = { v.p + 0 }; return r; }
+typedef struct relic_pid_file_view { const uint8_t *p; } relic_pid_file_view; /**< a validated pid (32 bytes in the file), zero-copy */
+enum { RELIC_PID_FILE_HEADER_POS = 0, }; /**< byte positions of the fields of pid */
+static inline relic_pid_header_view relic_pid_file_header(relic_pid_file_view v) { relic_pid_header_view r = { v.p + 0 }; return r; }
 
 /** A validated pid file: the bytes, and where each top-level member lies.
  *  Only relic_pid_validate() fills one; its accessors then need no checks. */
 typedef struct relic_pid_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_pid_pid values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_pid_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *palettes; /**< start of palettes in base, NULL when absent */
     size_t palettes_count; /**< elements of palettes */
@@ -162,8 +143,7 @@ typedef struct relic_pid_view {
 } relic_pid_view;
 
 static inline relic_pid_header_view relic_pid_view_header(const relic_pid_view *v) { relic_pid_header_view r = { v->header }; return r; }
-/** Element i (< rasters_count) of rasters. */
-static inline relic_pid_raster_view relic_pid_rasters_at(const relic_pid_view *v, size_t i) { relic_pid_raster_view r = { v->rasters + 56 * i }; return r; }
+static inline relic_pid_raster_view relic_pid_rasters_at(const relic_pid_view *v, size_t i) { relic_pid_raster_view r = { v->rasters + 56 * i }; return r; } /**< element i (< rasters_count) */
 
 /** Validate size bytes at data as a whole pid file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -174,23 +154,23 @@ relic_status relic_pid_validate(const uint8_t *data, size_t size, relic_pid_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_pid *out, relic_error *err);
+relic_status relic_pid_decode(const relic_pid_view *v, relic_arena *a, relic_pid_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_pid_write(const relic_pid_pid *m, relic_buf *out, relic_error *err);
+relic_status relic_pid_write(const relic_pid_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_pid_json_print(const relic_pid_pid *m, relic_buf *out, relic_error *err);
+relic_status relic_pid_json_print(const relic_pid_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_pid_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_pid *out, relic_error *err);
+relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

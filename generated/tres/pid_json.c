@@ -53,18 +53,18 @@ static const relic_jt_field raster_fields[] = {
 static const relic_jt_struct raster_json = { raster_fields, 13, sizeof(relic_pid_raster), _Alignof(relic_pid_raster), 0, NULL, NULL };
 
 static const relic_jt_field pid_fields[] = {
-    { "header", offsetof(relic_pid_pid, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "palettes", offsetof(relic_pid_pid, palettes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_pid, palettes_count), &palette_json, NULL, NULL },
-    { "rasters", offsetof(relic_pid_pid, rasters), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_pid, rasters_count), &raster_json, NULL, NULL },
+    { "header", offsetof(relic_pid_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "palettes", offsetof(relic_pid_file, palettes), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_file, palettes_count), &palette_json, NULL, NULL },
+    { "rasters", offsetof(relic_pid_file, rasters), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_pid_file, rasters_count), &raster_json, NULL, NULL },
 };
-static const relic_jt_struct pid_json = { pid_fields, 3, sizeof(relic_pid_pid), _Alignof(relic_pid_pid), 0, "pid", NULL };
+static const relic_jt_struct pid_json = { pid_fields, 3, sizeof(relic_pid_file), _Alignof(relic_pid_file), 0, "pid", NULL };
 
-relic_status relic_pid_json_print(const relic_pid_pid *m, relic_buf *out, relic_error *err)
+relic_status relic_pid_json_print(const relic_pid_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&pid_json, m, out, err);
 }
 
-relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_pid *out, relic_error *err)
+relic_status relic_pid_json_read(const char *text, size_t len, relic_arena *a, relic_pid_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&pid_json, text, len, a, out, err);
 }

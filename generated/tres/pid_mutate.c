@@ -54,9 +54,9 @@ static const relic_mut_field fields_raster[] = {
 };
 
 static const relic_mut_field fields_pid[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_pid_pid, header), 0, sizeof(relic_pid_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "palettes", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 1, 1u, offsetof(relic_pid_pid, palettes), offsetof(relic_pid_pid, palettes_count), sizeof(relic_pid_palette), NULL, 0, 0, 0, 0, 0, 0 },
-    { "rasters", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 2, 1u, offsetof(relic_pid_pid, rasters), offsetof(relic_pid_pid, rasters_count), sizeof(relic_pid_raster), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_pid_file, header), 0, sizeof(relic_pid_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "palettes", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 1, 1u, offsetof(relic_pid_file, palettes), offsetof(relic_pid_file, palettes_count), sizeof(relic_pid_palette), NULL, 0, 0, 0, 0, 0, 0 },
+    { "rasters", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 2, 1u, offsetof(relic_pid_file, rasters), offsetof(relic_pid_file, rasters_count), sizeof(relic_pid_raster), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
@@ -64,7 +64,7 @@ static const relic_mut_struct structs[] = {
     { "colour", sizeof(relic_pid_colour), fields_colour, 4 },
     { "palette", sizeof(relic_pid_palette), fields_palette, 5 },
     { "raster", sizeof(relic_pid_raster), fields_raster, 13 },
-    { "pid", sizeof(relic_pid_pid), fields_pid, 3 },
+    { "pid", sizeof(relic_pid_file), fields_pid, 3 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -81,7 +81,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_pid_view v;
     relic_status st = relic_pid_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_pid_pid *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_pid_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_pid_decode(&v, a, m, err);
@@ -90,7 +90,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_pid_write((const relic_pid_pid *)model, out, err);
+    return relic_pid_write((const relic_pid_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -21,7 +21,7 @@ typedef struct relic_scn_bmp_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_bmp_rctx;
 
-static relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_bmp_bmp *m, const int dec)
 {
     uint64_t cur = pos;
     if (!relic_gen_room(c->size, pos, 14u)) return relic_gen_short(c->err, pos, c->size, "magic", "magic..pixel_offset", 14u);
@@ -38,7 +38,7 @@ static relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_o
         const uint64_t bytes = n * 1u;
         m->rest_count = (size_t)n;
         if (c->view) { c->view->rest = c->base + cur; c->view->rest_count = (size_t)n; }
-        if (c->arena && !(m->rest = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "rest"))) return RELIC_E_NOMEM;
+        if (dec && !(m->rest = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "rest"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -47,27 +47,25 @@ static relic_status rd_bmp(relic_scn_bmp_rctx *c, uint64_t pos, uint64_t *size_o
 
 relic_status relic_scn_bmp_validate(const uint8_t *data, size_t size, relic_scn_bmp_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_scn_bmp_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_bmp(&c, 0, &sz, &out->values);
+    relic_status st = rd_bmp(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_bmp_decode(const relic_scn_bmp_view *v, relic_arena *a, relic_scn_bmp_bmp *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_scn_bmp_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_bmp(&c, 0, &sz, out);
+    return rd_bmp(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -81,10 +79,7 @@ typedef struct relic_scn_bmp_wctx {
 static uint64_t sz_bmp(const relic_scn_bmp_bmp *m)
 {
     uint64_t t = 0;
-    t += 2u;
-    t += 4u;
-    t += 4u;
-    t += 4u;
+    t += 14u;
     t += ((uint64_t)m->rest_count * 1u);
     return t;
 }
@@ -108,8 +103,7 @@ static relic_status put_bmp(relic_scn_bmp_wctx *c, const relic_scn_bmp_bmp *m, u
 
 relic_status relic_scn_bmp_write(const relic_scn_bmp_bmp *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_scn_bmp_bmp copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_scn_bmp_wctx cc = { 0 }, *c = &cc;

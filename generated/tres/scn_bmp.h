@@ -13,17 +13,15 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_scn_bmp_extensions[];
 
-typedef struct relic_scn_bmp_bmp relic_scn_bmp_bmp;
-
 /** A BMP file. Model form: plain C values; its size in the file varies. */
-struct relic_scn_bmp_bmp {
+typedef struct relic_scn_bmp_bmp {
     char magic[2]; /**< BMP signature [constant "BM"] */
     uint32_t file_size; /**< Size of the BMP file in bytes */
     uint16_t reserved[2]; /**< Reserved (0) */
     uint32_t pixel_offset; /**< Offset of the pixel array from the start of the BMP */
     uint8_t *rest; /**< Info header, palette and pixels */
     size_t rest_count; /**< number of elements in rest */
-};
+} relic_scn_bmp_bmp;
 
 /** A validated scn_bmp file: the bytes, and where each top-level member lies.
  *  Only relic_scn_bmp_validate() fills one; its accessors then need no checks. */

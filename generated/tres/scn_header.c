@@ -23,23 +23,23 @@ typedef struct relic_scn_header_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_header_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_path(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_path *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_path(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_path *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 256u)) return relic_gen_short(c->err, pos, c->size, "", "path", 256u);
     const uint8_t *p = c->base + pos;
     memcpy(m->text, p + 0, 256);
     return RELIC_OK;
 }
 
-static relic_status rd_header(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_scn_header_rctx *c, uint64_t pos, relic_scn_header_header *m, const int dec)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "save_version", "save_version", 4u);
     m->save_version = (int32_t)relic_load_u32le(c->base + pos);
     if ((int64_t)(m->save_version) < INT64_C(7) || (int64_t)(m->save_version) > INT64_C(22)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "save_version", -1, "%lld is outside 7..22", (long long)(m->save_version));
+    if (!relic_gen_room(c->size, pos + 4, 1280u)) return relic_gen_short(c->err, pos + 4, c->size, "grf", "grf", 1280u);
     if (c->view) { c->view->grf = c->base + pos + 4; c->view->grf_count = 1; }
     for (uint64_t k = 0; k < 5u; k++)
-        if ((st = rd_path(c, pos + 4 + k * 256u, &((relic_scn_header_path *)m->grf)[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "grf", (int64_t)k);
+        if ((st = rd_path(c, pos + 4 + k * 256u, &((relic_scn_header_path *)m->grf)[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "grf", (int64_t)k);
     if (!relic_gen_room(c->size, pos + 1284, 64u)) return relic_gen_short(c->err, pos + 1284, c->size, "brief", "brief..slack", 64u);
     m->brief = relic_load_u8(c->base + pos + 1284);
     if (c->view) { c->view->padding = c->base + pos + 1285; c->view->padding_count = 1; }
@@ -54,25 +54,23 @@ static relic_status rd_header(relic_scn_header_rctx *c, uint64_t pos, relic_scn_
 
 relic_status relic_scn_header_validate(const uint8_t *data, size_t size, relic_scn_header_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_scn_header_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_header(&c, 0, &out->values);
+    relic_status st = rd_header(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_header_decode(const relic_scn_header_view *v, relic_arena *a, relic_scn_header_header *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_scn_header_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_header(&c, 0, out);
+    return rd_header(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -105,8 +103,7 @@ static relic_status put_header(relic_scn_header_wctx *c, const relic_scn_header_
 
 relic_status relic_scn_header_write(const relic_scn_header_header *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_scn_header_header copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_scn_header_wctx cc = { 0 }, *c = &cc;

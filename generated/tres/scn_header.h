@@ -13,18 +13,15 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_scn_header_extensions[];
 
-typedef struct relic_scn_header_path relic_scn_header_path;
-typedef struct relic_scn_header_header relic_scn_header_header;
-
 #define RELIC_SCN_HEADER_PATH_SIZE 256
 /** A NUL-padded GRF path (the game leaves uninitialised bytes in unused ones). Model form: plain C values. */
-struct relic_scn_header_path {
+typedef struct relic_scn_header_path {
     char text[256]; /**< Full path of a GRF; the file name part selects the level */
-};
+} relic_scn_header_path;
 
 #define RELIC_SCN_HEADER_HEADER_SIZE 1348
 /** The Header section (Trespasser source, Lib/Loader/SaveFile.cpp). Model form: plain C values. */
-struct relic_scn_header_header {
+typedef struct relic_scn_header_header {
     int32_t save_version; /**< Save version (the loader accepts 7..22; known files have 11, 17, 21, 22) [range 7..22] */
     relic_scn_header_path grf[5]; /**< GRF paths; the first is the level */
     uint8_t brief; /**< Brief flag */
@@ -33,29 +30,25 @@ struct relic_scn_header_header {
     int32_t animal_version; /**< Animal version */
     float real_time; /**< Real time, seconds */
     uint8_t slack[48]; /**< Slack (0 in known files) */
-};
+} relic_scn_header_header;
 
 typedef struct relic_scn_header_path_view { const uint8_t *p; } relic_scn_header_path_view; /**< a validated path (256 bytes in the file), zero-copy */
-#define RELIC_SCN_HEADER_PATH_TEXT_OFFSET 0
+enum { RELIC_SCN_HEADER_PATH_TEXT_POS = 0, }; /**< byte positions of the fields of path */
 /** text: 256 bytes, not NUL-terminated. */
 static inline const char *relic_scn_header_path_text(relic_scn_header_path_view v) { return (const char *)(v.p + 0); }
 
 typedef struct relic_scn_header_header_view { const uint8_t *p; } relic_scn_header_header_view; /**< a validated header (1348 bytes in the file), zero-copy */
-#define RELIC_SCN_HEADER_HEADER_SAVE_VERSION_OFFSET 0
+enum { RELIC_SCN_HEADER_HEADER_SAVE_VERSION_POS = 0, RELIC_SCN_HEADER_HEADER_GRF_POS = 4,
+       RELIC_SCN_HEADER_HEADER_BRIEF_POS = 1284, RELIC_SCN_HEADER_HEADER_PADDING_POS = 1285,
+       RELIC_SCN_HEADER_HEADER_GAME_TIME_POS = 1288, RELIC_SCN_HEADER_HEADER_ANIMAL_VERSION_POS = 1292,
+       RELIC_SCN_HEADER_HEADER_REAL_TIME_POS = 1296, RELIC_SCN_HEADER_HEADER_SLACK_POS = 1300, }; /**< byte positions of the fields of header */
 static inline int32_t relic_scn_header_header_save_version(relic_scn_header_header_view v) { return (int32_t)relic_load_u32le(v.p + 0); }
-#define RELIC_SCN_HEADER_HEADER_GRF_OFFSET 4
 static inline relic_scn_header_path_view relic_scn_header_header_grf(relic_scn_header_header_view v, size_t i) { relic_scn_header_path_view r = { v.p + 4 + 256 * i }; return r; }
-#define RELIC_SCN_HEADER_HEADER_BRIEF_OFFSET 1284
 static inline uint8_t relic_scn_header_header_brief(relic_scn_header_header_view v) { return relic_load_u8(v.p + 1284); }
-#define RELIC_SCN_HEADER_HEADER_PADDING_OFFSET 1285
 static inline uint8_t relic_scn_header_header_padding(relic_scn_header_header_view v, size_t i) { return relic_load_u8(v.p + 1285 + 1 * i); }
-#define RELIC_SCN_HEADER_HEADER_GAME_TIME_OFFSET 1288
 static inline float relic_scn_header_header_game_time(relic_scn_header_header_view v) { return relic_load_f32le(v.p + 1288); }
-#define RELIC_SCN_HEADER_HEADER_ANIMAL_VERSION_OFFSET 1292
 static inline int32_t relic_scn_header_header_animal_version(relic_scn_header_header_view v) { return (int32_t)relic_load_u32le(v.p + 1292); }
-#define RELIC_SCN_HEADER_HEADER_REAL_TIME_OFFSET 1296
 static inline float relic_scn_header_header_real_time(relic_scn_header_header_view v) { return relic_load_f32le(v.p + 1296); }
-#define RELIC_SCN_HEADER_HEADER_SLACK_OFFSET 1300
 /** slack: 48 bytes, not NUL-terminated. */
 static inline const uint8_t *relic_scn_header_header_slack(relic_scn_header_header_view v) { return (const uint8_t *)(v.p + 1300); }
 

@@ -22,17 +22,16 @@ typedef struct relic_scn_hierarchy_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_hierarchy_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_node(relic_scn_hierarchy_rctx *c, uint64_t pos, relic_scn_hierarchy_node *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_node(relic_scn_hierarchy_rctx *c, uint64_t pos, relic_scn_hierarchy_node *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "node", 8u);
     const uint8_t *p = c->base + pos;
     m->id = relic_load_u32le(p + 0);
-    { const int64_t it = (int64_t)(m->id); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "id", -1, "%lld fails check it != 0", (long long)it); }
+    { const int64_t it = (int64_t)(m->id); if (!(((int64_t)((it) != INT64_C(0))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos, "id", -1, it, "fails check it != 0"); }
     m->parent = relic_load_u32le(p + 4);
     return RELIC_OK;
 }
 
-static relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_hierarchy_hierarchy *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -42,12 +41,12 @@ static relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint
         const uint64_t bytes = n * 8u;
         m->nodes_count = (size_t)n;
         if (c->view) { c->view->nodes = c->base + cur; c->view->nodes_count = (size_t)n; }
-        if (c->arena && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), cur, "nodes"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->nodes = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_hierarchy_node), _Alignof(relic_scn_hierarchy_node), cur, "nodes"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_scn_hierarchy_node e;
-            if ((st = rd_node(c, cur + k * 8u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
+            if ((st = rd_node(c, cur + k * 8u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
         } else if (!RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_node(c, cur + k * 8u, &m->nodes[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
+            if ((st = rd_node(c, cur + k * 8u, &m->nodes[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "nodes", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -56,27 +55,25 @@ static relic_status rd_hierarchy(relic_scn_hierarchy_rctx *c, uint64_t pos, uint
 
 relic_status relic_scn_hierarchy_validate(const uint8_t *data, size_t size, relic_scn_hierarchy_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_scn_hierarchy_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_hierarchy(&c, 0, &sz, &out->values);
+    relic_status st = rd_hierarchy(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_hierarchy_decode(const relic_scn_hierarchy_view *v, relic_arena *a, relic_scn_hierarchy_hierarchy *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_scn_hierarchy_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_hierarchy(&c, 0, &sz, out);
+    return rd_hierarchy(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -116,8 +113,7 @@ static relic_status put_hierarchy(relic_scn_hierarchy_wctx *c, const relic_scn_h
 
 relic_status relic_scn_hierarchy_write(const relic_scn_hierarchy_hierarchy *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_scn_hierarchy_hierarchy copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_scn_hierarchy_wctx cc = { 0 }, *c = &cc;

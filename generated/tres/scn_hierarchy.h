@@ -13,26 +13,22 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_scn_hierarchy_extensions[];
 
-typedef struct relic_scn_hierarchy_node relic_scn_hierarchy_node;
-typedef struct relic_scn_hierarchy_hierarchy relic_scn_hierarchy_hierarchy;
-
 #define RELIC_SCN_HIERARCHY_NODE_SIZE 8
 /** A node: its id (hash of an instance name, Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp, or of a partition) and its parent's id. Model form: plain C values. */
-struct relic_scn_hierarchy_node {
+typedef struct relic_scn_hierarchy_node {
     uint32_t id; /**<  [check it != 0] */
     uint32_t parent;
-};
+} relic_scn_hierarchy_node;
 
 /** A hierarchy section: nodes to the end of the section. Model form: plain C values; its size in the file varies. */
-struct relic_scn_hierarchy_hierarchy {
+typedef struct relic_scn_hierarchy_hierarchy {
     relic_scn_hierarchy_node *nodes; /**< Nodes; parent 0 = a root */
     size_t nodes_count; /**< number of elements in nodes */
-};
+} relic_scn_hierarchy_hierarchy;
 
 typedef struct relic_scn_hierarchy_node_view { const uint8_t *p; } relic_scn_hierarchy_node_view; /**< a validated node (8 bytes in the file), zero-copy */
-#define RELIC_SCN_HIERARCHY_NODE_ID_OFFSET 0
+enum { RELIC_SCN_HIERARCHY_NODE_ID_POS = 0, RELIC_SCN_HIERARCHY_NODE_PARENT_POS = 4, }; /**< byte positions of the fields of node */
 static inline uint32_t relic_scn_hierarchy_node_id(relic_scn_hierarchy_node_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_SCN_HIERARCHY_NODE_PARENT_OFFSET 4
 static inline uint32_t relic_scn_hierarchy_node_parent(relic_scn_hierarchy_node_view v) { return relic_load_u32le(v.p + 4); }
 
 /** A validated scn_hierarchy file: the bytes, and where each top-level member lies.
@@ -45,8 +41,7 @@ typedef struct relic_scn_hierarchy_view {
     size_t nodes_count; /**< elements of nodes */
 } relic_scn_hierarchy_view;
 
-/** Element i (< nodes_count) of nodes. */
-static inline relic_scn_hierarchy_node_view relic_scn_hierarchy_nodes_at(const relic_scn_hierarchy_view *v, size_t i) { relic_scn_hierarchy_node_view r = { v->nodes + 8 * i }; return r; }
+static inline relic_scn_hierarchy_node_view relic_scn_hierarchy_nodes_at(const relic_scn_hierarchy_view *v, size_t i) { relic_scn_hierarchy_node_view r = { v->nodes + 8 * i }; return r; } /**< element i (< nodes_count) */
 
 /** Validate size bytes at data as a whole scn_hierarchy file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

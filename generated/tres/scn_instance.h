@@ -13,62 +13,53 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_scn_instance_extensions[];
 
-typedef struct relic_scn_instance_vec3f relic_scn_instance_vec3f;
-typedef struct relic_scn_instance_quaternion relic_scn_instance_quaternion;
-typedef struct relic_scn_instance_instance relic_scn_instance_instance;
-
 #define RELIC_SCN_INSTANCE_VEC3F_SIZE 12
 /** Three 32-bit floats. Model form: plain C values. */
-struct relic_scn_instance_vec3f {
+typedef struct relic_scn_instance_vec3f {
     float x;
     float y;
     float z;
-};
+} relic_scn_instance_vec3f;
 
 #define RELIC_SCN_INSTANCE_QUATERNION_SIZE 16
 /** A rotation quaternion in the order w, x, y, z. Model form: plain C values. */
-struct relic_scn_instance_quaternion {
+typedef struct relic_scn_instance_quaternion {
     float w;
     float x;
     float y;
     float z;
-};
+} relic_scn_instance_quaternion;
 
 #define RELIC_SCN_INSTANCE_INSTANCE_SIZE 36
 /** The state of one instance (Trespasser file formats, InstanceUpdateBlock). Model form: plain C values. */
-struct relic_scn_instance_instance {
+typedef struct relic_scn_instance_instance {
     relic_scn_instance_vec3f position; /**< Position, metres */
     relic_scn_instance_quaternion rotation; /**< Orientation */
     float scale; /**< Scale */
     uint32_t flags; /**< Flags (unknown; similar to the partition flags) */
-};
+} relic_scn_instance_instance;
 
 typedef struct relic_scn_instance_vec3f_view { const uint8_t *p; } relic_scn_instance_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-#define RELIC_SCN_INSTANCE_VEC3F_X_OFFSET 0
+enum { RELIC_SCN_INSTANCE_VEC3F_X_POS = 0, RELIC_SCN_INSTANCE_VEC3F_Y_POS = 4,
+       RELIC_SCN_INSTANCE_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_scn_instance_vec3f_x(relic_scn_instance_vec3f_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_SCN_INSTANCE_VEC3F_Y_OFFSET 4
 static inline float relic_scn_instance_vec3f_y(relic_scn_instance_vec3f_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_SCN_INSTANCE_VEC3F_Z_OFFSET 8
 static inline float relic_scn_instance_vec3f_z(relic_scn_instance_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_scn_instance_quaternion_view { const uint8_t *p; } relic_scn_instance_quaternion_view; /**< a validated quaternion (16 bytes in the file), zero-copy */
-#define RELIC_SCN_INSTANCE_QUATERNION_W_OFFSET 0
+enum { RELIC_SCN_INSTANCE_QUATERNION_W_POS = 0, RELIC_SCN_INSTANCE_QUATERNION_X_POS = 4,
+       RELIC_SCN_INSTANCE_QUATERNION_Y_POS = 8, RELIC_SCN_INSTANCE_QUATERNION_Z_POS = 12, }; /**< byte positions of the fields of quaternion */
 static inline float relic_scn_instance_quaternion_w(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_SCN_INSTANCE_QUATERNION_X_OFFSET 4
 static inline float relic_scn_instance_quaternion_x(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_SCN_INSTANCE_QUATERNION_Y_OFFSET 8
 static inline float relic_scn_instance_quaternion_y(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 8); }
-#define RELIC_SCN_INSTANCE_QUATERNION_Z_OFFSET 12
 static inline float relic_scn_instance_quaternion_z(relic_scn_instance_quaternion_view v) { return relic_load_f32le(v.p + 12); }
 
 typedef struct relic_scn_instance_instance_view { const uint8_t *p; } relic_scn_instance_instance_view; /**< a validated instance (36 bytes in the file), zero-copy */
-#define RELIC_SCN_INSTANCE_INSTANCE_POSITION_OFFSET 0
+enum { RELIC_SCN_INSTANCE_INSTANCE_POSITION_POS = 0, RELIC_SCN_INSTANCE_INSTANCE_ROTATION_POS = 12,
+       RELIC_SCN_INSTANCE_INSTANCE_SCALE_POS = 28, RELIC_SCN_INSTANCE_INSTANCE_FLAGS_POS = 32, }; /**< byte positions of the fields of instance */
 static inline relic_scn_instance_vec3f_view relic_scn_instance_instance_position(relic_scn_instance_instance_view v) { relic_scn_instance_vec3f_view r = { v.p + 0 }; return r; }
-#define RELIC_SCN_INSTANCE_INSTANCE_ROTATION_OFFSET 12
 static inline relic_scn_instance_quaternion_view relic_scn_instance_instance_rotation(relic_scn_instance_instance_view v) { relic_scn_instance_quaternion_view r = { v.p + 12 }; return r; }
-#define RELIC_SCN_INSTANCE_INSTANCE_SCALE_OFFSET 28
 static inline float relic_scn_instance_instance_scale(relic_scn_instance_instance_view v) { return relic_load_f32le(v.p + 28); }
-#define RELIC_SCN_INSTANCE_INSTANCE_FLAGS_OFFSET 32
 static inline uint32_t relic_scn_instance_instance_flags(relic_scn_instance_instance_view v) { return relic_load_u32le(v.p + 32); }
 
 /** A validated scn_instance file: the bytes, and where each top-level member lies.

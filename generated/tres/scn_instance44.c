@@ -24,9 +24,8 @@ typedef struct relic_scn_instance44_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_instance44_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_instance44_rctx *c, uint64_t pos, relic_scn_instance44_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_instance44_rctx *c, uint64_t pos, relic_scn_instance44_vec3f *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
     m->x = relic_load_f32le(p + 0);
     m->y = relic_load_f32le(p + 4);
@@ -34,9 +33,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_instance44
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quaternion(relic_scn_instance44_rctx *c, uint64_t pos, relic_scn_instance44_quaternion *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quaternion(relic_scn_instance44_rctx *c, uint64_t pos, relic_scn_instance44_quaternion *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "quaternion", 16u);
     const uint8_t *p = c->base + pos;
     m->w = relic_load_f32le(p + 0);
     m->x = relic_load_f32le(p + 4);
@@ -45,13 +43,15 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quaternion(relic_scn_insta
     return RELIC_OK;
 }
 
-static relic_status rd_instance(relic_scn_instance44_rctx *c, uint64_t pos, relic_scn_instance44_instance *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_instance(relic_scn_instance44_rctx *c, uint64_t pos, relic_scn_instance44_instance *m, const int dec)
 {
     relic_status st;
+    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "position", "vec3f", 12u);
     if (c->view) { c->view->position = c->base + pos; }
-    if ((st = rd_vec3f(c, pos, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    if ((st = rd_vec3f(c, pos, &m->position, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    if (!relic_gen_room(c->size, pos + 12, 16u)) return relic_gen_short(c->err, pos + 12, c->size, "rotation", "quaternion", 16u);
     if (c->view) { c->view->rotation = c->base + pos + 12; }
-    if ((st = rd_quaternion(c, pos + 12, &m->rotation)) != RELIC_OK) return relic_gen_nest(c->err, st, "rotation", -1);
+    if ((st = rd_quaternion(c, pos + 12, &m->rotation, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "rotation", -1);
     if (!relic_gen_room(c->size, pos + 28, 16u)) return relic_gen_short(c->err, pos + 28, c->size, "scale", "scale..unknown2", 16u);
     m->scale = relic_load_f32le(c->base + pos + 28);
     m->flags = relic_load_u32le(c->base + pos + 32);
@@ -62,25 +62,23 @@ static relic_status rd_instance(relic_scn_instance44_rctx *c, uint64_t pos, reli
 
 relic_status relic_scn_instance44_validate(const uint8_t *data, size_t size, relic_scn_instance44_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_scn_instance44_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_instance(&c, 0, &out->values);
+    relic_status st = rd_instance(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_instance44_decode(const relic_scn_instance44_view *v, relic_arena *a, relic_scn_instance44_instance *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_scn_instance44_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_instance(&c, 0, out);
+    return rd_instance(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -120,8 +118,7 @@ static relic_status put_instance(relic_scn_instance44_wctx *c, const relic_scn_i
 
 relic_status relic_scn_instance44_write(const relic_scn_instance44_instance *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_scn_instance44_instance copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_scn_instance44_wctx cc = { 0 }, *c = &cc;

@@ -13,47 +13,41 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_scn_partitions_extensions[];
 
-typedef struct relic_scn_partitions_vec3f relic_scn_partitions_vec3f;
-typedef struct relic_scn_partitions_partition relic_scn_partitions_partition;
-typedef struct relic_scn_partitions_partitions relic_scn_partitions_partitions;
-
 #define RELIC_SCN_PARTITIONS_VEC3F_SIZE 12
 /** Three 32-bit floats. Model form: plain C values. */
-struct relic_scn_partitions_vec3f {
+typedef struct relic_scn_partitions_vec3f {
     float x;
     float y;
     float z;
-};
+} relic_scn_partitions_vec3f;
 
 #define RELIC_SCN_PARTITIONS_PARTITION_SIZE 28
 /** A partition box (Trespasser file formats, PartitionEntry). Its node id in the hierarchies is hash(position bytes) + hash(size bytes). Model form: plain C values. */
-struct relic_scn_partitions_partition {
+typedef struct relic_scn_partitions_partition {
     uint32_t flags; /**< Flags (0x1110 in the demo) */
     relic_scn_partitions_vec3f position; /**< Centre of the box */
     relic_scn_partitions_vec3f size; /**< Half the box's side lengths */
-};
+} relic_scn_partitions_partition;
 
 /** The Partitions section: a leading byte, then boxes to the end of the section. Model form: plain C values; its size in the file varies. */
-struct relic_scn_partitions_partitions {
+typedef struct relic_scn_partitions_partitions {
     uint8_t kind; /**< Leading byte (1 in every known file) */
     relic_scn_partitions_partition *entries; /**< Partition boxes */
     size_t entries_count; /**< number of elements in entries */
-};
+} relic_scn_partitions_partitions;
 
 typedef struct relic_scn_partitions_vec3f_view { const uint8_t *p; } relic_scn_partitions_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-#define RELIC_SCN_PARTITIONS_VEC3F_X_OFFSET 0
+enum { RELIC_SCN_PARTITIONS_VEC3F_X_POS = 0, RELIC_SCN_PARTITIONS_VEC3F_Y_POS = 4,
+       RELIC_SCN_PARTITIONS_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_scn_partitions_vec3f_x(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_SCN_PARTITIONS_VEC3F_Y_OFFSET 4
 static inline float relic_scn_partitions_vec3f_y(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_SCN_PARTITIONS_VEC3F_Z_OFFSET 8
 static inline float relic_scn_partitions_vec3f_z(relic_scn_partitions_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_scn_partitions_partition_view { const uint8_t *p; } relic_scn_partitions_partition_view; /**< a validated partition (28 bytes in the file), zero-copy */
-#define RELIC_SCN_PARTITIONS_PARTITION_FLAGS_OFFSET 0
+enum { RELIC_SCN_PARTITIONS_PARTITION_FLAGS_POS = 0, RELIC_SCN_PARTITIONS_PARTITION_POSITION_POS = 4,
+       RELIC_SCN_PARTITIONS_PARTITION_SIZE_POS = 16, }; /**< byte positions of the fields of partition */
 static inline uint32_t relic_scn_partitions_partition_flags(relic_scn_partitions_partition_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_SCN_PARTITIONS_PARTITION_POSITION_OFFSET 4
 static inline relic_scn_partitions_vec3f_view relic_scn_partitions_partition_position(relic_scn_partitions_partition_view v) { relic_scn_partitions_vec3f_view r = { v.p + 4 }; return r; }
-#define RELIC_SCN_PARTITIONS_PARTITION_SIZE_OFFSET 16
 static inline relic_scn_partitions_vec3f_view relic_scn_partitions_partition_size(relic_scn_partitions_partition_view v) { relic_scn_partitions_vec3f_view r = { v.p + 16 }; return r; }
 
 /** A validated scn_partitions file: the bytes, and where each top-level member lies.
@@ -66,8 +60,7 @@ typedef struct relic_scn_partitions_view {
     size_t entries_count; /**< elements of entries */
 } relic_scn_partitions_view;
 
-/** Element i (< entries_count) of entries. */
-static inline relic_scn_partitions_partition_view relic_scn_partitions_entries_at(const relic_scn_partitions_view *v, size_t i) { relic_scn_partitions_partition_view r = { v->entries + 28 * i }; return r; }
+static inline relic_scn_partitions_partition_view relic_scn_partitions_entries_at(const relic_scn_partitions_view *v, size_t i) { relic_scn_partitions_partition_view r = { v->entries + 28 * i }; return r; } /**< element i (< entries_count) */
 
 /** Validate size bytes at data as a whole scn_partitions file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

@@ -23,9 +23,8 @@ typedef struct relic_scn_partitions24_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_partitions24_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_vec3f *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_vec3f *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 12u)) return relic_gen_short(c->err, pos, c->size, "", "vec3f", 12u);
     const uint8_t *p = c->base + pos;
     m->x = relic_load_f32le(p + 0);
     m->y = relic_load_f32le(p + 4);
@@ -33,16 +32,15 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_vec3f(relic_scn_partitions
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partition(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_partition *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partition(relic_scn_partitions24_rctx *c, uint64_t pos, relic_scn_partitions24_partition *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "", "partition", 24u);
-    if ((st = rd_vec3f(c, pos, &m->position)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
-    if ((st = rd_vec3f(c, pos + 12, &m->size)) != RELIC_OK) return relic_gen_nest(c->err, st, "size", -1);
+    if ((st = rd_vec3f(c, pos, &m->position, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "position", -1);
+    if ((st = rd_vec3f(c, pos + 12, &m->size, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "size", -1);
     return RELIC_OK;
 }
 
-static relic_status rd_partitions(relic_scn_partitions24_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions24_partitions *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_partitions(relic_scn_partitions24_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_partitions24_partitions *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
@@ -54,9 +52,9 @@ static relic_status rd_partitions(relic_scn_partitions24_rctx *c, uint64_t pos, 
         const uint64_t bytes = n * 24u;
         m->entries_count = (size_t)n;
         if (c->view) { c->view->entries = c->base + cur; c->view->entries_count = (size_t)n; }
-        if (c->arena && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_partitions24_partition), _Alignof(relic_scn_partitions24_partition), cur, "entries"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_partition(c, cur + k * 24u, &m->entries[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
+        if (dec && n && !(m->entries = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(relic_scn_partitions24_partition), _Alignof(relic_scn_partitions24_partition), cur, "entries"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_partition(c, cur + k * 24u, &m->entries[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "entries", (int64_t)k);
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -65,27 +63,25 @@ static relic_status rd_partitions(relic_scn_partitions24_rctx *c, uint64_t pos, 
 
 relic_status relic_scn_partitions24_validate(const uint8_t *data, size_t size, relic_scn_partitions24_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_scn_partitions24_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_partitions(&c, 0, &sz, &out->values);
+    relic_status st = rd_partitions(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_partitions24_decode(const relic_scn_partitions24_view *v, relic_arena *a, relic_scn_partitions24_partitions *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_scn_partitions24_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_partitions(&c, 0, &sz, out);
+    return rd_partitions(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -134,8 +130,7 @@ static relic_status put_partitions(relic_scn_partitions24_wctx *c, const relic_s
 
 relic_status relic_scn_partitions24_write(const relic_scn_partitions24_partitions *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_scn_partitions24_partitions copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_scn_partitions24_wctx cc = { 0 }, *c = &cc;

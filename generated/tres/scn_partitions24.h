@@ -13,44 +13,38 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_scn_partitions24_extensions[];
 
-typedef struct relic_scn_partitions24_vec3f relic_scn_partitions24_vec3f;
-typedef struct relic_scn_partitions24_partition relic_scn_partitions24_partition;
-typedef struct relic_scn_partitions24_partitions relic_scn_partitions24_partitions;
-
 #define RELIC_SCN_PARTITIONS24_VEC3F_SIZE 12
 /** Three 32-bit floats. Model form: plain C values. */
-struct relic_scn_partitions24_vec3f {
+typedef struct relic_scn_partitions24_vec3f {
     float x;
     float y;
     float z;
-};
+} relic_scn_partitions24_vec3f;
 
 #define RELIC_SCN_PARTITIONS24_PARTITION_SIZE 24
 /** A partition box without flags (Trespasser file formats, PartitionEntry, TestScnNght form). Model form: plain C values. */
-struct relic_scn_partitions24_partition {
+typedef struct relic_scn_partitions24_partition {
     relic_scn_partitions24_vec3f position; /**< Centre of the box */
     relic_scn_partitions24_vec3f size; /**< Half the box's side lengths */
-};
+} relic_scn_partitions24_partition;
 
 /** The Partitions section: a leading byte, then boxes to the end of the section. Model form: plain C values; its size in the file varies. */
-struct relic_scn_partitions24_partitions {
+typedef struct relic_scn_partitions24_partitions {
     uint8_t kind; /**< Leading byte */
     relic_scn_partitions24_partition *entries; /**< Partition boxes */
     size_t entries_count; /**< number of elements in entries */
-};
+} relic_scn_partitions24_partitions;
 
 typedef struct relic_scn_partitions24_vec3f_view { const uint8_t *p; } relic_scn_partitions24_vec3f_view; /**< a validated vec3f (12 bytes in the file), zero-copy */
-#define RELIC_SCN_PARTITIONS24_VEC3F_X_OFFSET 0
+enum { RELIC_SCN_PARTITIONS24_VEC3F_X_POS = 0, RELIC_SCN_PARTITIONS24_VEC3F_Y_POS = 4,
+       RELIC_SCN_PARTITIONS24_VEC3F_Z_POS = 8, }; /**< byte positions of the fields of vec3f */
 static inline float relic_scn_partitions24_vec3f_x(relic_scn_partitions24_vec3f_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_SCN_PARTITIONS24_VEC3F_Y_OFFSET 4
 static inline float relic_scn_partitions24_vec3f_y(relic_scn_partitions24_vec3f_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_SCN_PARTITIONS24_VEC3F_Z_OFFSET 8
 static inline float relic_scn_partitions24_vec3f_z(relic_scn_partitions24_vec3f_view v) { return relic_load_f32le(v.p + 8); }
 
 typedef struct relic_scn_partitions24_partition_view { const uint8_t *p; } relic_scn_partitions24_partition_view; /**< a validated partition (24 bytes in the file), zero-copy */
-#define RELIC_SCN_PARTITIONS24_PARTITION_POSITION_OFFSET 0
+enum { RELIC_SCN_PARTITIONS24_PARTITION_POSITION_POS = 0, RELIC_SCN_PARTITIONS24_PARTITION_SIZE_POS = 12, }; /**< byte positions of the fields of partition */
 static inline relic_scn_partitions24_vec3f_view relic_scn_partitions24_partition_position(relic_scn_partitions24_partition_view v) { relic_scn_partitions24_vec3f_view r = { v.p + 0 }; return r; }
-#define RELIC_SCN_PARTITIONS24_PARTITION_SIZE_OFFSET 12
 static inline relic_scn_partitions24_vec3f_view relic_scn_partitions24_partition_size(relic_scn_partitions24_partition_view v) { relic_scn_partitions24_vec3f_view r = { v.p + 12 }; return r; }
 
 /** A validated scn_partitions24 file: the bytes, and where each top-level member lies.
@@ -63,8 +57,7 @@ typedef struct relic_scn_partitions24_view {
     size_t entries_count; /**< elements of entries */
 } relic_scn_partitions24_view;
 
-/** Element i (< entries_count) of entries. */
-static inline relic_scn_partitions24_partition_view relic_scn_partitions24_entries_at(const relic_scn_partitions24_view *v, size_t i) { relic_scn_partitions24_partition_view r = { v->entries + 24 * i }; return r; }
+static inline relic_scn_partitions24_partition_view relic_scn_partitions24_entries_at(const relic_scn_partitions24_view *v, size_t i) { relic_scn_partitions24_partition_view r = { v->entries + 24 * i }; return r; } /**< element i (< entries_count) */
 
 /** Validate size bytes at data as a whole scn_partitions24 file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and

@@ -21,7 +21,7 @@ typedef struct relic_scn_text_rctx {
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_scn_text_rctx;
 
-static relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size_out, relic_scn_text_text *m, const int dec)
 {
     uint64_t cur = pos;
     cur = pos;
@@ -30,7 +30,7 @@ static relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size
         const uint64_t bytes = n * 1u;
         m->text_count = (size_t)n;
         if (c->view) { c->view->text = c->base + cur; c->view->text_count = (size_t)n; }
-        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
+        if (dec && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
@@ -39,27 +39,25 @@ static relic_status rd_text(relic_scn_text_rctx *c, uint64_t pos, uint64_t *size
 
 relic_status relic_scn_text_validate(const uint8_t *data, size_t size, relic_scn_text_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_scn_text_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_text(&c, 0, &sz, &out->values);
+    relic_status st = rd_text(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
 relic_status relic_scn_text_decode(const relic_scn_text_view *v, relic_arena *a, relic_scn_text_text *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_scn_text_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_text(&c, 0, &sz, out);
+    return rd_text(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -92,8 +90,7 @@ static relic_status put_text(relic_scn_text_wctx *c, const relic_scn_text_text *
 
 relic_status relic_scn_text_write(const relic_scn_text_text *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     relic_scn_text_text copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_scn_text_wctx cc = { 0 }, *c = &cc;

@@ -13,13 +13,11 @@ extern "C" {
 /** File extensions of this format, NULL-terminated. */
 extern const char *const relic_scn_text_extensions[];
 
-typedef struct relic_scn_text_text relic_scn_text_text;
-
 /** A name section. Model form: plain C values; its size in the file varies. */
-struct relic_scn_text_text {
+typedef struct relic_scn_text_text {
     char *text; /**< The name, NUL-terminated, and any bytes after it */
     size_t text_count; /**< number of elements in text */
-};
+} relic_scn_text_text;
 
 /** A validated scn_text file: the bytes, and where each top-level member lies.
  *  Only relic_scn_text_validate() fills one; its accessors then need no checks. */

@@ -28,6 +28,9 @@ static const relic_gen_enum_item collision_samples_names[] = {
 const char *relic_tpa_collision_samples_name(int64_t value) { return relic_gen_enum_name(collision_samples_names, 3, value); }
 int relic_tpa_collision_samples_from_name(const char *name, int64_t *value) { return relic_gen_enum_value(collision_samples_names, 3, name, value); }
 
+_Static_assert(sizeof(relic_tpa_header) == 24 && offsetof(relic_tpa_header, sample_count) == 4 && offsetof(relic_tpa_header, id_table_offset) == 8 && offsetof(relic_tpa_header, collision_count) == 12 && offsetof(relic_tpa_header, collision_offset) == 16 && offsetof(relic_tpa_header, id_count) == 20, "header: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_tpa_sample_header) == 36 && offsetof(relic_tpa_sample_header, version) == 4 && offsetof(relic_tpa_sample_header, data_offset) == 8 && offsetof(relic_tpa_sample_header, block_align) == 12 && offsetof(relic_tpa_sample_header, data_size) == 16 && offsetof(relic_tpa_sample_header, decoded_size) == 20 && offsetof(relic_tpa_sample_header, sample_rate) == 24 && offsetof(relic_tpa_sample_header, bits) == 28 && offsetof(relic_tpa_sample_header, channels) == 29 && offsetof(relic_tpa_sample_header, compression) == 30 && offsetof(relic_tpa_sample_header, flags) == 31 && offsetof(relic_tpa_sample_header, caption_offset) == 32, "sample_header: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_tpa_id_entry) == 56 && offsetof(relic_tpa_id_entry, sample_offset) == 4 && offsetof(relic_tpa_id_entry, sample_length) == 8 && offsetof(relic_tpa_id_entry, attenuation) == 12 && offsetof(relic_tpa_id_entry, master_volume) == 16 && offsetof(relic_tpa_id_entry, header) == 20, "id_entry: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_tpa_transfer_function) == 40 && offsetof(relic_tpa_transfer_function, volume_min) == 4 && offsetof(relic_tpa_transfer_function, volume_slope) == 8 && offsetof(relic_tpa_transfer_function, volume_intercept) == 12 && offsetof(relic_tpa_transfer_function, pitch_max) == 16 && offsetof(relic_tpa_transfer_function, pitch_min) == 20 && offsetof(relic_tpa_transfer_function, pitch_slope) == 24 && offsetof(relic_tpa_transfer_function, pitch_intercept) == 28 && offsetof(relic_tpa_transfer_function, attenuation) == 32 && offsetof(relic_tpa_transfer_function, min_velocity) == 36, "transfer_function: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_tpa_collision) == 152 && offsetof(relic_tpa_collision, material_high) == 4 && offsetof(relic_tpa_collision, samples) == 8 && offsetof(relic_tpa_collision, min_delay) == 12 && offsetof(relic_tpa_collision, last_used) == 16 && offsetof(relic_tpa_collision, impact_1) == 20 && offsetof(relic_tpa_collision, impact_2) == 24 && offsetof(relic_tpa_collision, slide) == 28 && offsetof(relic_tpa_collision, impact_1_tf) == 32 && offsetof(relic_tpa_collision, impact_2_tf) == 72 && offsetof(relic_tpa_collision, slide_tf) == 112, "collision: C layout is file layout (arrays are copied with memcpy)");
 
@@ -37,14 +40,13 @@ typedef struct relic_tpa_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_tpa_tpa *root;
+    relic_tpa_file *root;
     relic_tpa_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_tpa_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "", "header", 24u);
     const uint8_t *p = c->base + pos;
     m->version = relic_load_u32le(p + 0);
     if ((int64_t)(m->version) != INT64_C(336)) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "version", -1, "expected 336, found %lld", (long long)(m->version));
@@ -56,49 +58,51 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_tpa_rctx *c, 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_sample_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_sample_header(relic_tpa_rctx *c, uint64_t pos, relic_tpa_sample_header *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "", "sample_header", 36u);
     const uint8_t *p = c->base + pos;
-    memcpy(m->magic, p + 0, 4);
+    if (RELIC_GEN_LE) memcpy(m, p, 36u);
+    else {
+        memcpy(m->magic, p + 0, 4);
+        m->version = relic_load_u32le(p + 4);
+        m->data_offset = relic_load_u32le(p + 8);
+        m->block_align = relic_load_u32le(p + 12);
+        m->data_size = relic_load_u32le(p + 16);
+        m->decoded_size = relic_load_u32le(p + 20);
+        m->sample_rate = relic_load_u32le(p + 24);
+        m->bits = relic_load_u8(p + 28);
+        m->channels = relic_load_u8(p + 29);
+        m->compression = relic_load_u8(p + 30);
+        m->flags = relic_load_u8(p + 31);
+        m->caption_offset = relic_load_u32le(p + 32);
+    }
     if (memcmp(m->magic, "WBOR", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"WBOR\"");
-    m->version = relic_load_u32le(p + 4);
-    m->data_offset = relic_load_u32le(p + 8);
-    { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "data_offset", -1, "%lld fails check it >= 36", (long long)it); }
-    m->block_align = relic_load_u32le(p + 12);
-    m->data_size = relic_load_u32le(p + 16);
-    m->decoded_size = relic_load_u32le(p + 20);
-    m->sample_rate = relic_load_u32le(p + 24);
-    m->bits = relic_load_u8(p + 28);
-    { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 28, "bits", -1, "%lld fails check it == 8 || it == 16", (long long)it); }
-    m->channels = relic_load_u8(p + 29);
+    { const int64_t it = (int64_t)(m->data_offset); if (!(((int64_t)((it) >= INT64_C(36))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 8, "data_offset", -1, it, "fails check it >= 36"); }
+    { const int64_t it = (int64_t)(m->bits); if (!(((int64_t)(((int64_t)((it) == INT64_C(8))) || ((int64_t)((it) == INT64_C(16))))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 28, "bits", -1, it, "fails check it == 8 || it == 16"); }
     if ((int64_t)(m->channels) < INT64_C(1) || (int64_t)(m->channels) > INT64_C(2)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 29, "channels", -1, "%lld is outside 1..2", (long long)(m->channels));
-    m->compression = relic_load_u8(p + 30);
-    if (!relic_tpa_compression_known((int64_t)(m->compression))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 30, "compression", -1, "%lld is not a known compression", (long long)(m->compression));
-    m->flags = relic_load_u8(p + 31);
-    m->caption_offset = relic_load_u32le(p + 32);
+    if (!relic_tpa_compression_known((int64_t)(m->compression))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 30, "compression", -1, (int64_t)(m->compression), "is not a known compression");
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_id_entry(relic_tpa_rctx *c, uint64_t pos, relic_tpa_id_entry *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_id_entry(relic_tpa_rctx *c, uint64_t pos, relic_tpa_id_entry *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 56u)) return relic_gen_short(c->err, pos, c->size, "", "id_entry", 56u);
     const uint8_t *p = c->base + pos;
     m->sound_id = relic_load_u32le(p + 0);
     m->sample_offset = relic_load_u32le(p + 4);
     m->sample_length = relic_load_u32le(p + 8);
     m->attenuation = relic_load_f32le(p + 12);
     m->master_volume = relic_load_f32le(p + 16);
-    if ((st = rd_sample_header(c, pos + 20, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_sample_header(c, pos + 20, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     return RELIC_OK;
 }
 
-static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample *m)
+static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_sample *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
-    if ((st = rd_sample_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if (!relic_gen_room(c->size, pos, 36u)) return relic_gen_short(c->err, pos, c->size, "header", "sample_header", 36u);
+    if ((st = rd_sample_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 36;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     if (!(((int64_t)(((int64_t)m->header.caption_offset) >= INT64_C(36))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.caption_offset >= 36 (the caption block starts after the header)");
@@ -106,19 +110,19 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.caption_offset), INT64_C(36)), 1u, 1u, c->size, "caption_gap", &n, &bytes)) != RELIC_OK) return st;
         m->caption_gap_count = (size_t)n;
-        if (c->arena && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
+        if (dec && !(m->caption_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 8u)) return relic_gen_short(c->err, cur, c->size, "caption_length", "caption_length..caption_count", 8u);
     m->caption_length = relic_load_u32le(c->base + cur);
-    { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "caption_length", -1, "%lld fails check it >= 4", (long long)it); }
+    { const int64_t it = (int64_t)(m->caption_length); if (!(((int64_t)((it) >= INT64_C(4))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, cur, "caption_length", -1, it, "fails check it >= 4"); }
     m->caption_count = relic_load_u32le(c->base + cur + 4);
     cur = cur + 8;
     { /* caption_text */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->caption_length), INT64_C(4)), 1u, 1u, c->size, "caption_text", &n, &bytes)) != RELIC_OK) return st;
         m->caption_text_count = (size_t)n;
-        if (c->arena && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
+        if (dec && !(m->caption_text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.data_offset) >= relic_gen_add(relic_gen_add(((int64_t)m->header.caption_offset), INT64_C(4)), ((int64_t)m->caption_length)))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "sample", "check failed: header.data_offset >= header.caption_offset + 4 + caption_length (the audio data start after the caption block)");
@@ -126,7 +130,7 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(relic_gen_sub(relic_gen_sub(((int64_t)m->header.data_offset), ((int64_t)m->header.caption_offset)), INT64_C(4)), ((int64_t)m->caption_length)), 1u, 1u, c->size, "caption_data_gap", &n, &bytes)) != RELIC_OK) return st;
         m->caption_data_gap_count = (size_t)n;
-        if (c->arena && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
+        if (dec && !(m->caption_data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "caption_data_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } else {
@@ -134,7 +138,7 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_sub(((int64_t)m->header.data_offset), INT64_C(36)), 1u, 1u, c->size, "data_gap", &n, &bytes)) != RELIC_OK) return st;
         m->data_gap_count = (size_t)n;
-        if (c->arena && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
+        if (dec && !(m->data_gap = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data_gap"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     }
@@ -142,69 +146,74 @@ static relic_status rd_sample(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_ou
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.data_size), 1u, 1u, c->size, "data", &n, &bytes)) != RELIC_OK) return st;
         m->data_count = (size_t)n;
-        if (c->arena && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
+        if (dec && !(m->data = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "data"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     *size_out = cur - pos;
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_transfer_function(relic_tpa_rctx *c, uint64_t pos, relic_tpa_transfer_function *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_transfer_function(relic_tpa_rctx *c, uint64_t pos, relic_tpa_transfer_function *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 40u)) return relic_gen_short(c->err, pos, c->size, "", "transfer_function", 40u);
     const uint8_t *p = c->base + pos;
-    m->volume_max = relic_load_f32le(p + 0);
-    m->volume_min = relic_load_f32le(p + 4);
-    m->volume_slope = relic_load_f32le(p + 8);
-    m->volume_intercept = relic_load_f32le(p + 12);
-    m->pitch_max = relic_load_f32le(p + 16);
-    m->pitch_min = relic_load_f32le(p + 20);
-    m->pitch_slope = relic_load_f32le(p + 24);
-    m->pitch_intercept = relic_load_f32le(p + 28);
-    m->attenuation = relic_load_f32le(p + 32);
-    m->min_velocity = relic_load_f32le(p + 36);
+    if (RELIC_GEN_LE) memcpy(m, p, 40u);
+    else {
+        m->volume_max = relic_load_f32le(p + 0);
+        m->volume_min = relic_load_f32le(p + 4);
+        m->volume_slope = relic_load_f32le(p + 8);
+        m->volume_intercept = relic_load_f32le(p + 12);
+        m->pitch_max = relic_load_f32le(p + 16);
+        m->pitch_min = relic_load_f32le(p + 20);
+        m->pitch_slope = relic_load_f32le(p + 24);
+        m->pitch_intercept = relic_load_f32le(p + 28);
+        m->attenuation = relic_load_f32le(p + 32);
+        m->min_velocity = relic_load_f32le(p + 36);
+    }
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_collision(relic_tpa_rctx *c, uint64_t pos, relic_tpa_collision *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_collision(relic_tpa_rctx *c, uint64_t pos, relic_tpa_collision *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 152u)) return relic_gen_short(c->err, pos, c->size, "", "collision", 152u);
     const uint8_t *p = c->base + pos;
-    m->material_low = relic_load_u32le(p + 0);
-    m->material_high = relic_load_u32le(p + 4);
-    m->samples = relic_load_u32le(p + 8);
-    m->min_delay = relic_load_f32le(p + 12);
-    m->last_used = relic_load_f32le(p + 16);
-    m->impact_1 = relic_load_u32le(p + 20);
-    m->impact_2 = relic_load_u32le(p + 24);
-    m->slide = relic_load_u32le(p + 28);
-    if ((st = rd_transfer_function(c, pos + 32, &m->impact_1_tf)) != RELIC_OK) return relic_gen_nest(c->err, st, "impact_1_tf", -1);
-    if ((st = rd_transfer_function(c, pos + 72, &m->impact_2_tf)) != RELIC_OK) return relic_gen_nest(c->err, st, "impact_2_tf", -1);
-    if ((st = rd_transfer_function(c, pos + 112, &m->slide_tf)) != RELIC_OK) return relic_gen_nest(c->err, st, "slide_tf", -1);
+    if (RELIC_GEN_LE) memcpy(m, p, 152u);
+    else {
+        m->material_low = relic_load_u32le(p + 0);
+        m->material_high = relic_load_u32le(p + 4);
+        m->samples = relic_load_u32le(p + 8);
+        m->min_delay = relic_load_f32le(p + 12);
+        m->last_used = relic_load_f32le(p + 16);
+        m->impact_1 = relic_load_u32le(p + 20);
+        m->impact_2 = relic_load_u32le(p + 24);
+        m->slide = relic_load_u32le(p + 28);
+        if ((st = rd_transfer_function(c, pos + 32, &m->impact_1_tf, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "impact_1_tf", -1);
+        if ((st = rd_transfer_function(c, pos + 72, &m->impact_2_tf, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "impact_2_tf", -1);
+        if ((st = rd_transfer_function(c, pos + 112, &m->slide_tf, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "slide_tf", -1);
+    }
     return RELIC_OK;
 }
 
-static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_tpa *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, relic_tpa_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
     uint64_t at_ids = 0;
+    if (!relic_gen_room(c->size, pos, 24u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 24u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 24;
     { /* ids */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->header.id_count), 1u, 56u, c->size, "ids", &n, &bytes)) != RELIC_OK) return st;
         m->ids_count = (size_t)n;
         if (c->view) { c->view->ids = c->base + cur; c->view->ids_count = (size_t)n; }
-        if (c->arena && n && !(m->ids = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), cur, "ids"))) return RELIC_E_NOMEM;
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->ids = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_id_entry), _Alignof(relic_tpa_id_entry), cur, "ids"))) return RELIC_E_NOMEM;
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             relic_tpa_id_entry e;
-            if ((st = rd_id_entry(c, cur + k * 56u, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
+            if ((st = rd_id_entry(c, cur + k * 56u, &e, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
         } else for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_id_entry(c, cur + k * 56u, &m->ids[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
+            if ((st = rd_id_entry(c, cur + k * 56u, &m->ids[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "ids", (int64_t)k);
         at_ids = cur;
         cur += bytes;
     }
@@ -216,13 +225,13 @@ static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, 
         uint64_t bytes = 0;
         m->samples_count = (size_t)n;
         if (c->view) { c->view->samples = c->base + cur; c->view->samples_count = (size_t)n; }
-        if (c->arena && n && !(m->samples = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample), cur, "samples"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->samples = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_tpa_sample), _Alignof(relic_tpa_sample), cur, "samples"))) return RELIC_E_NOMEM;
         {
             uint64_t q = cur, k = 0;
             for (; k < n; k++) {
                 relic_tpa_sample e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_sample(c, q, &sz, &m->samples[k]) : rd_sample(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "samples", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_sample(c, q, &sz, &m->samples[k], 1) : rd_sample(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "samples", (int64_t)k);
                 q += sz;
             }
             bytes = q - cur;
@@ -234,9 +243,9 @@ static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, 
         if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.collision_offset), ((int64_t)m->header.collision_count), 1u, 152u, c->size, "collisions", &at, &n, &bytes)) != RELIC_OK) return st;
         m->collisions_count = (size_t)n;
         if (c->view) { c->view->collisions = c->base + at; c->view->collisions_count = (size_t)n; }
-        if (c->arena && n && !(m->collisions = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), at, "collisions"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
-            if ((st = rd_collision(c, at + k * 152u, &m->collisions[k])) != RELIC_OK) return relic_gen_nest(c->err, st, "collisions", (int64_t)k);
+        if (dec && n && !(m->collisions = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), at, "collisions"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++)
+            if ((st = rd_collision(c, at + k * 152u, &m->collisions[k], dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "collisions", (int64_t)k);
     }
     if ((uint64_t)m->header.id_table_offset != at_ids) return relic_fail(c->err, RELIC_E_LAYOUT, pos, "header.id_table_offset", "says offset(ids) = %llu but it is %llu", (unsigned long long)m->header.id_table_offset, (unsigned long long)at_ids);
     *size_out = cur - pos;
@@ -245,27 +254,25 @@ static relic_status rd_tpa(relic_tpa_rctx *c, uint64_t pos, uint64_t *size_out, 
 
 relic_status relic_tpa_validate(const uint8_t *data, size_t size, relic_tpa_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_tpa_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_tpa(&c, 0, &sz, &out->values);
+    relic_status st = rd_tpa(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *out, relic_error *err)
+relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_tpa_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_tpa(&c, 0, &sz, out);
+    return rd_tpa(&c, 0, &sz, out, 1);
 }
 
 /* ---- writer ---- */
@@ -273,7 +280,7 @@ relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa
 typedef struct relic_tpa_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_tpa_tpa *root;
+    const relic_tpa_file *root;
     uint64_t at[1], size[1]; /* placed members: 0 collisions */
 } relic_tpa_wctx;
 
@@ -283,8 +290,7 @@ static uint64_t sz_sample(const relic_tpa_sample *m)
     t += 36u;
     if (((int64_t)(((int64_t)m->header.caption_offset) != INT64_C(0)))) {
     t += ((uint64_t)m->caption_gap_count * 1u);
-    t += 4u;
-    t += 4u;
+    t += 8u;
     t += ((uint64_t)m->caption_text_count * 1u);
     t += ((uint64_t)m->caption_data_gap_count * 1u);
     } else {
@@ -301,7 +307,7 @@ static uint64_t sum_tpa_sample(const relic_tpa_sample *a, size_t n)
     return t;
 }
 
-static uint64_t sz_tpa(const relic_tpa_tpa *m)
+static uint64_t sz_tpa(const relic_tpa_file *m)
 {
     uint64_t t = 0;
     t += 24u;
@@ -421,7 +427,7 @@ static inline void put_collision(uint8_t *p, const relic_tpa_collision *m)
     put_transfer_function(p + 112, &m->slide_tf);
 }
 
-static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -457,12 +463,11 @@ static relic_status put_tpa(relic_tpa_wctx *c, const relic_tpa_tpa *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_tpa_write(const relic_tpa_tpa *model, relic_buf *out, relic_error *err)
+relic_status relic_tpa_write(const relic_tpa_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_tpa_tpa copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_tpa_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_tpa_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

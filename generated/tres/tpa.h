@@ -41,28 +41,20 @@ const char *relic_tpa_collision_samples_name(int64_t value);
 int relic_tpa_collision_samples_from_name(const char *name, int64_t *value);
 #define RELIC_TPA_COLLISION_SAMPLES_MASK 0x83u
 
-typedef struct relic_tpa_header relic_tpa_header;
-typedef struct relic_tpa_sample_header relic_tpa_sample_header;
-typedef struct relic_tpa_id_entry relic_tpa_id_entry;
-typedef struct relic_tpa_sample relic_tpa_sample;
-typedef struct relic_tpa_transfer_function relic_tpa_transfer_function;
-typedef struct relic_tpa_collision relic_tpa_collision;
-typedef struct relic_tpa_tpa relic_tpa_tpa;
-
 #define RELIC_TPA_HEADER_SIZE 24
 /** TPA header (Trespasser source, Lib/Audio/AudioLoader.hpp; Trespasser file formats, HEADER, whose 'version' at 0x08 is the table offset). Model form: plain C values. */
-struct relic_tpa_header {
+typedef struct relic_tpa_header {
     uint32_t version; /**< Pack version; the game accepts only 0x150 [constant 336] */
     uint32_t sample_count; /**< Number of distinct CAU samples stored [derived: count(samples), filled by the writer] */
     uint32_t id_table_offset; /**< Offset of the identifier table (24) [derived: offset(ids), filled by the writer] */
     uint32_t collision_count; /**< Number of collision (Foley) records; nonzero only in Effects.tpa [derived: count(collisions), filled by the writer] */
     uint32_t collision_offset; /**< Offset of the collision table: the end of the sample data (the file size when there are none) [derived: offset(collisions), filled by the writer] */
     uint32_t id_count; /**< Number of identifiers (>= sample_count: identifiers may share a sample) [derived: count(ids), filled by the writer] */
-};
+} relic_tpa_header;
 
 #define RELIC_TPA_SAMPLE_HEADER_SIZE 36
 /** CAU sample header (Trespasser source, Lib/Audio/AudioLoad.cpp; Trespasser file formats, Sample Header). Model form: plain C values. */
-struct relic_tpa_sample_header {
+typedef struct relic_tpa_sample_header {
     char magic[4]; /**< Magic; the game writes the multi-character constant 'ROBW' [constant "WBOR"] */
     uint32_t version; /**< Version x100; 110 in every known file (subtitles exist from 110) */
     uint32_t data_offset; /**< Offset from the sample start to the audio data [check it >= 36] */
@@ -75,21 +67,21 @@ struct relic_tpa_sample_header {
     uint8_t compression; /**< Storage of the audio data [enum compression] */
     uint8_t flags; /**< Unused by the loader; 0 in every known file */
     uint32_t caption_offset; /**< Offset from the sample start to the caption block; 0 = no captions (36 when present) */
-};
+} relic_tpa_sample_header;
 
 #define RELIC_TPA_ID_ENTRY_SIZE 56
 /** Identifier table entry (Trespasser source, Lib/Audio/AudioLoad.cpp; Trespasser file formats, ID HEADER + Sample Header). Model form: plain C values. */
-struct relic_tpa_id_entry {
+typedef struct relic_tpa_id_entry {
     uint32_t sound_id; /**< Sound ID: CRC-32 of the lower-cased identifier with '\' as '/' (Trespasser source, Lib/Std/Hash.cpp); 0xF0A07BD9 = "missing" */
     uint32_t sample_offset; /**< Absolute file offset of the CAU sample */
     uint32_t sample_length; /**< Length of the CAU sample in bytes */
     float attenuation; /**< Attenuation in dB per metre (>= 0) */
     float master_volume; /**< Master volume in dB (<= 0) */
     relic_tpa_sample_header header; /**< Copy of the sample's CAU header */
-};
+} relic_tpa_id_entry;
 
 /** A CAU sample stored in the bank (Trespasser source, Lib/Audio/AudioLoad.cpp): header, caption block when caption_offset is nonzero, audio data. Model form: plain C values; its size in the file varies. */
-struct relic_tpa_sample {
+typedef struct relic_tpa_sample {
     relic_tpa_sample_header header;
     uint8_t *caption_gap; /**< Bytes between the header and the caption block (none in real files) [count header.caption_offset - 36] */
     size_t caption_gap_count; /**< number of elements in caption_gap */
@@ -103,11 +95,11 @@ struct relic_tpa_sample {
     size_t data_gap_count; /**< number of elements in data_gap */
     uint8_t *data; /**< Audio data: PCM samples or IMA ADPCM blocks [count header.data_size] */
     size_t data_count; /**< number of elements in data */
-};
+} relic_tpa_sample;
 
 #define RELIC_TPA_TRANSFER_FUNCTION_SIZE 40
 /** Volume and pitch of a collision sound as functions of the impact velocity (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; SoundDefs.hpp): value = slope x velocity + intercept, clamped to [min, max]. Model form: plain C values. */
-struct relic_tpa_transfer_function {
+typedef struct relic_tpa_transfer_function {
     float volume_max; /**< Maximum volume */
     float volume_min; /**< Minimum volume */
     float volume_slope; /**< Volume per unit of velocity */
@@ -118,11 +110,11 @@ struct relic_tpa_transfer_function {
     float pitch_intercept; /**< Pitch at velocity 0 */
     float attenuation; /**< Attenuation in dB per metre */
     float min_velocity; /**< Minimum velocity that plays the sound (0..1) */
-};
+} relic_tpa_transfer_function;
 
 #define RELIC_TPA_COLLISION_SIZE 152
 /** Collision (Foley) record (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; Trespasser file formats, FOLEY TABLE ENTRY, which says 154 bytes). Model form: plain C values. */
-struct relic_tpa_collision {
+typedef struct relic_tpa_collision {
     uint32_t material_low; /**< The smaller of the two sound-material hashes (Trespasser source, Lib/Std/Hash.cpp) */
     uint32_t material_high; /**< The larger of the two sound-material hashes (both equal when one material is 0) */
     uint32_t samples; /**< Bits 0-1: impact sound count (0-2); bit 7: has a slide sound; never 0 [flags collision_samples] */
@@ -134,10 +126,10 @@ struct relic_tpa_collision {
     relic_tpa_transfer_function impact_1_tf; /**< Transfer function of impact_1 */
     relic_tpa_transfer_function impact_2_tf; /**< Transfer function of impact_2 */
     relic_tpa_transfer_function slide_tf; /**< Transfer function of slide */
-};
+} relic_tpa_collision;
 
 /** A whole TPA bank: header, identifier table, the distinct samples back to back, then the collision table at the header's offset (Trespasser source, Lib/Audio/AudioLoad.cpp: the writer's layout). Model form: plain C values; its size in the file varies. */
-struct relic_tpa_tpa {
+typedef struct relic_tpa_file {
     relic_tpa_header header;
     relic_tpa_id_entry *ids; /**< Identifier table, directly after the header [count header.id_count] */
     size_t ids_count; /**< number of elements in ids */
@@ -145,110 +137,89 @@ struct relic_tpa_tpa {
     size_t samples_count; /**< number of elements in samples */
     relic_tpa_collision *collisions; /**< Collision records (Effects.tpa) [count header.collision_count] [at header.collision_offset] */
     size_t collisions_count; /**< number of elements in collisions */
-};
+} relic_tpa_file;
 
 typedef struct relic_tpa_header_view { const uint8_t *p; } relic_tpa_header_view; /**< a validated header (24 bytes in the file), zero-copy */
-#define RELIC_TPA_HEADER_VERSION_OFFSET 0
+enum { RELIC_TPA_HEADER_VERSION_POS = 0, RELIC_TPA_HEADER_SAMPLE_COUNT_POS = 4,
+       RELIC_TPA_HEADER_ID_TABLE_OFFSET_POS = 8, RELIC_TPA_HEADER_COLLISION_COUNT_POS = 12,
+       RELIC_TPA_HEADER_COLLISION_OFFSET_POS = 16, RELIC_TPA_HEADER_ID_COUNT_POS = 20, }; /**< byte positions of the fields of header */
 #define RELIC_TPA_HEADER_VERSION_VALUE 336
 static inline uint32_t relic_tpa_header_version(relic_tpa_header_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_TPA_HEADER_SAMPLE_COUNT_OFFSET 4
 static inline uint32_t relic_tpa_header_sample_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_TPA_HEADER_ID_TABLE_OFFSET_OFFSET 8
 static inline uint32_t relic_tpa_header_id_table_offset(relic_tpa_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_TPA_HEADER_COLLISION_COUNT_OFFSET 12
 static inline uint32_t relic_tpa_header_collision_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_TPA_HEADER_COLLISION_OFFSET_OFFSET 16
 static inline uint32_t relic_tpa_header_collision_offset(relic_tpa_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_TPA_HEADER_ID_COUNT_OFFSET 20
 static inline uint32_t relic_tpa_header_id_count(relic_tpa_header_view v) { return relic_load_u32le(v.p + 20); }
 
 typedef struct relic_tpa_sample_header_view { const uint8_t *p; } relic_tpa_sample_header_view; /**< a validated sample_header (36 bytes in the file), zero-copy */
-#define RELIC_TPA_SAMPLE_HEADER_MAGIC_OFFSET 0
+enum { RELIC_TPA_SAMPLE_HEADER_MAGIC_POS = 0, RELIC_TPA_SAMPLE_HEADER_VERSION_POS = 4,
+       RELIC_TPA_SAMPLE_HEADER_DATA_OFFSET_POS = 8, RELIC_TPA_SAMPLE_HEADER_BLOCK_ALIGN_POS = 12,
+       RELIC_TPA_SAMPLE_HEADER_DATA_SIZE_POS = 16, RELIC_TPA_SAMPLE_HEADER_DECODED_SIZE_POS = 20,
+       RELIC_TPA_SAMPLE_HEADER_SAMPLE_RATE_POS = 24, RELIC_TPA_SAMPLE_HEADER_BITS_POS = 28,
+       RELIC_TPA_SAMPLE_HEADER_CHANNELS_POS = 29, RELIC_TPA_SAMPLE_HEADER_COMPRESSION_POS = 30,
+       RELIC_TPA_SAMPLE_HEADER_FLAGS_POS = 31, RELIC_TPA_SAMPLE_HEADER_CAPTION_OFFSET_POS = 32, }; /**< byte positions of the fields of sample_header */
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_VALUE "WBOR"
 #define RELIC_TPA_SAMPLE_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_tpa_sample_header_magic(relic_tpa_sample_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_TPA_SAMPLE_HEADER_VERSION_OFFSET 4
 static inline uint32_t relic_tpa_sample_header_version(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_TPA_SAMPLE_HEADER_DATA_OFFSET_OFFSET 8
 static inline uint32_t relic_tpa_sample_header_data_offset(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_TPA_SAMPLE_HEADER_BLOCK_ALIGN_OFFSET 12
 static inline uint32_t relic_tpa_sample_header_block_align(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 12); }
-#define RELIC_TPA_SAMPLE_HEADER_DATA_SIZE_OFFSET 16
 static inline uint32_t relic_tpa_sample_header_data_size(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 16); }
-#define RELIC_TPA_SAMPLE_HEADER_DECODED_SIZE_OFFSET 20
 static inline uint32_t relic_tpa_sample_header_decoded_size(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_TPA_SAMPLE_HEADER_SAMPLE_RATE_OFFSET 24
 static inline uint32_t relic_tpa_sample_header_sample_rate(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_TPA_SAMPLE_HEADER_BITS_OFFSET 28
 static inline uint8_t relic_tpa_sample_header_bits(relic_tpa_sample_header_view v) { return relic_load_u8(v.p + 28); }
-#define RELIC_TPA_SAMPLE_HEADER_CHANNELS_OFFSET 29
 static inline uint8_t relic_tpa_sample_header_channels(relic_tpa_sample_header_view v) { return relic_load_u8(v.p + 29); }
-#define RELIC_TPA_SAMPLE_HEADER_COMPRESSION_OFFSET 30
 static inline uint8_t relic_tpa_sample_header_compression(relic_tpa_sample_header_view v) { return relic_load_u8(v.p + 30); }
-#define RELIC_TPA_SAMPLE_HEADER_FLAGS_OFFSET 31
 static inline uint8_t relic_tpa_sample_header_flags(relic_tpa_sample_header_view v) { return relic_load_u8(v.p + 31); }
-#define RELIC_TPA_SAMPLE_HEADER_CAPTION_OFFSET_OFFSET 32
 static inline uint32_t relic_tpa_sample_header_caption_offset(relic_tpa_sample_header_view v) { return relic_load_u32le(v.p + 32); }
 
 typedef struct relic_tpa_id_entry_view { const uint8_t *p; } relic_tpa_id_entry_view; /**< a validated id_entry (56 bytes in the file), zero-copy */
-#define RELIC_TPA_ID_ENTRY_SOUND_ID_OFFSET 0
+enum { RELIC_TPA_ID_ENTRY_SOUND_ID_POS = 0, RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_POS = 4,
+       RELIC_TPA_ID_ENTRY_SAMPLE_LENGTH_POS = 8, RELIC_TPA_ID_ENTRY_ATTENUATION_POS = 12,
+       RELIC_TPA_ID_ENTRY_MASTER_VOLUME_POS = 16, RELIC_TPA_ID_ENTRY_HEADER_POS = 20, }; /**< byte positions of the fields of id_entry */
 static inline uint32_t relic_tpa_id_entry_sound_id(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_OFFSET 4
 static inline uint32_t relic_tpa_id_entry_sample_offset(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_TPA_ID_ENTRY_SAMPLE_LENGTH_OFFSET 8
 static inline uint32_t relic_tpa_id_entry_sample_length(relic_tpa_id_entry_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_TPA_ID_ENTRY_ATTENUATION_OFFSET 12
 static inline float relic_tpa_id_entry_attenuation(relic_tpa_id_entry_view v) { return relic_load_f32le(v.p + 12); }
-#define RELIC_TPA_ID_ENTRY_MASTER_VOLUME_OFFSET 16
 static inline float relic_tpa_id_entry_master_volume(relic_tpa_id_entry_view v) { return relic_load_f32le(v.p + 16); }
-#define RELIC_TPA_ID_ENTRY_HEADER_OFFSET 20
 static inline relic_tpa_sample_header_view relic_tpa_id_entry_header(relic_tpa_id_entry_view v) { relic_tpa_sample_header_view r = { v.p + 20 }; return r; }
 
 typedef struct relic_tpa_transfer_function_view { const uint8_t *p; } relic_tpa_transfer_function_view; /**< a validated transfer_function (40 bytes in the file), zero-copy */
-#define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MAX_OFFSET 0
+enum { RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MAX_POS = 0, RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MIN_POS = 4,
+       RELIC_TPA_TRANSFER_FUNCTION_VOLUME_SLOPE_POS = 8,
+       RELIC_TPA_TRANSFER_FUNCTION_VOLUME_INTERCEPT_POS = 12, RELIC_TPA_TRANSFER_FUNCTION_PITCH_MAX_POS = 16,
+       RELIC_TPA_TRANSFER_FUNCTION_PITCH_MIN_POS = 20, RELIC_TPA_TRANSFER_FUNCTION_PITCH_SLOPE_POS = 24,
+       RELIC_TPA_TRANSFER_FUNCTION_PITCH_INTERCEPT_POS = 28, RELIC_TPA_TRANSFER_FUNCTION_ATTENUATION_POS = 32,
+       RELIC_TPA_TRANSFER_FUNCTION_MIN_VELOCITY_POS = 36, }; /**< byte positions of the fields of transfer_function */
 static inline float relic_tpa_transfer_function_volume_max(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_MIN_OFFSET 4
 static inline float relic_tpa_transfer_function_volume_min(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_SLOPE_OFFSET 8
 static inline float relic_tpa_transfer_function_volume_slope(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 8); }
-#define RELIC_TPA_TRANSFER_FUNCTION_VOLUME_INTERCEPT_OFFSET 12
 static inline float relic_tpa_transfer_function_volume_intercept(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 12); }
-#define RELIC_TPA_TRANSFER_FUNCTION_PITCH_MAX_OFFSET 16
 static inline float relic_tpa_transfer_function_pitch_max(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 16); }
-#define RELIC_TPA_TRANSFER_FUNCTION_PITCH_MIN_OFFSET 20
 static inline float relic_tpa_transfer_function_pitch_min(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 20); }
-#define RELIC_TPA_TRANSFER_FUNCTION_PITCH_SLOPE_OFFSET 24
 static inline float relic_tpa_transfer_function_pitch_slope(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 24); }
-#define RELIC_TPA_TRANSFER_FUNCTION_PITCH_INTERCEPT_OFFSET 28
 static inline float relic_tpa_transfer_function_pitch_intercept(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 28); }
-#define RELIC_TPA_TRANSFER_FUNCTION_ATTENUATION_OFFSET 32
 static inline float relic_tpa_transfer_function_attenuation(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 32); }
-#define RELIC_TPA_TRANSFER_FUNCTION_MIN_VELOCITY_OFFSET 36
 static inline float relic_tpa_transfer_function_min_velocity(relic_tpa_transfer_function_view v) { return relic_load_f32le(v.p + 36); }
 
 typedef struct relic_tpa_collision_view { const uint8_t *p; } relic_tpa_collision_view; /**< a validated collision (152 bytes in the file), zero-copy */
-#define RELIC_TPA_COLLISION_MATERIAL_LOW_OFFSET 0
+enum { RELIC_TPA_COLLISION_MATERIAL_LOW_POS = 0, RELIC_TPA_COLLISION_MATERIAL_HIGH_POS = 4,
+       RELIC_TPA_COLLISION_SAMPLES_POS = 8, RELIC_TPA_COLLISION_MIN_DELAY_POS = 12,
+       RELIC_TPA_COLLISION_LAST_USED_POS = 16, RELIC_TPA_COLLISION_IMPACT_1_POS = 20,
+       RELIC_TPA_COLLISION_IMPACT_2_POS = 24, RELIC_TPA_COLLISION_SLIDE_POS = 28,
+       RELIC_TPA_COLLISION_IMPACT_1_TF_POS = 32, RELIC_TPA_COLLISION_IMPACT_2_TF_POS = 72,
+       RELIC_TPA_COLLISION_SLIDE_TF_POS = 112, }; /**< byte positions of the fields of collision */
 static inline uint32_t relic_tpa_collision_material_low(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 0); }
-#define RELIC_TPA_COLLISION_MATERIAL_HIGH_OFFSET 4
 static inline uint32_t relic_tpa_collision_material_high(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 4); }
-#define RELIC_TPA_COLLISION_SAMPLES_OFFSET 8
 static inline uint32_t relic_tpa_collision_samples(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_TPA_COLLISION_MIN_DELAY_OFFSET 12
 static inline float relic_tpa_collision_min_delay(relic_tpa_collision_view v) { return relic_load_f32le(v.p + 12); }
-#define RELIC_TPA_COLLISION_LAST_USED_OFFSET 16
 static inline float relic_tpa_collision_last_used(relic_tpa_collision_view v) { return relic_load_f32le(v.p + 16); }
-#define RELIC_TPA_COLLISION_IMPACT_1_OFFSET 20
 static inline uint32_t relic_tpa_collision_impact_1(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 20); }
-#define RELIC_TPA_COLLISION_IMPACT_2_OFFSET 24
 static inline uint32_t relic_tpa_collision_impact_2(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_TPA_COLLISION_SLIDE_OFFSET 28
 static inline uint32_t relic_tpa_collision_slide(relic_tpa_collision_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_TPA_COLLISION_IMPACT_1_TF_OFFSET 32
 static inline relic_tpa_transfer_function_view relic_tpa_collision_impact_1_tf(relic_tpa_collision_view v) { relic_tpa_transfer_function_view r = { v.p + 32 }; return r; }
-#define RELIC_TPA_COLLISION_IMPACT_2_TF_OFFSET 72
 static inline relic_tpa_transfer_function_view relic_tpa_collision_impact_2_tf(relic_tpa_collision_view v) { relic_tpa_transfer_function_view r = { v.p + 72 }; return r; }
-#define RELIC_TPA_COLLISION_SLIDE_TF_OFFSET 112
 static inline relic_tpa_transfer_function_view relic_tpa_collision_slide_tf(relic_tpa_collision_view v) { relic_tpa_transfer_function_view r = { v.p + 112 }; return r; }
 
 /** A validated tpa file: the bytes, and where each top-level member lies.
@@ -256,7 +227,7 @@ static inline relic_tpa_transfer_function_view relic_tpa_collision_slide_tf(reli
 typedef struct relic_tpa_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_tpa_tpa values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_tpa_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *ids; /**< start of ids in base, NULL when absent */
     size_t ids_count; /**< elements of ids */
@@ -267,10 +238,8 @@ typedef struct relic_tpa_view {
 } relic_tpa_view;
 
 static inline relic_tpa_header_view relic_tpa_view_header(const relic_tpa_view *v) { relic_tpa_header_view r = { v->header }; return r; }
-/** Element i (< ids_count) of ids. */
-static inline relic_tpa_id_entry_view relic_tpa_ids_at(const relic_tpa_view *v, size_t i) { relic_tpa_id_entry_view r = { v->ids + 56 * i }; return r; }
-/** Element i (< collisions_count) of collisions. */
-static inline relic_tpa_collision_view relic_tpa_collisions_at(const relic_tpa_view *v, size_t i) { relic_tpa_collision_view r = { v->collisions + 152 * i }; return r; }
+static inline relic_tpa_id_entry_view relic_tpa_ids_at(const relic_tpa_view *v, size_t i) { relic_tpa_id_entry_view r = { v->ids + 56 * i }; return r; } /**< element i (< ids_count) */
+static inline relic_tpa_collision_view relic_tpa_collisions_at(const relic_tpa_view *v, size_t i) { relic_tpa_collision_view r = { v->collisions + 152 * i }; return r; } /**< element i (< collisions_count) */
 
 /** Validate size bytes at data as a whole tpa file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -281,23 +250,23 @@ relic_status relic_tpa_validate(const uint8_t *data, size_t size, relic_tpa_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *out, relic_error *err);
+relic_status relic_tpa_decode(const relic_tpa_view *v, relic_arena *a, relic_tpa_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_tpa_write(const relic_tpa_tpa *m, relic_buf *out, relic_error *err);
+relic_status relic_tpa_write(const relic_tpa_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_tpa_json_print(const relic_tpa_tpa *m, relic_buf *out, relic_error *err);
+relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_tpa_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_tpa *out, relic_error *err);
+relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -99,19 +99,19 @@ static const relic_jt_field collision_fields[] = {
 static const relic_jt_struct collision_json = { collision_fields, 11, sizeof(relic_tpa_collision), _Alignof(relic_tpa_collision), 0, NULL, NULL };
 
 static const relic_jt_field tpa_fields[] = {
-    { "header", offsetof(relic_tpa_tpa, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "ids", offsetof(relic_tpa_tpa, ids), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_tpa, ids_count), &id_entry_json, NULL, NULL },
-    { "samples", offsetof(relic_tpa_tpa, samples), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_tpa, samples_count), &sample_json, NULL, NULL },
-    { "collisions", offsetof(relic_tpa_tpa, collisions), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_tpa, collisions_count), &collision_json, NULL, NULL },
+    { "header", offsetof(relic_tpa_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "ids", offsetof(relic_tpa_file, ids), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, ids_count), &id_entry_json, NULL, NULL },
+    { "samples", offsetof(relic_tpa_file, samples), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, samples_count), &sample_json, NULL, NULL },
+    { "collisions", offsetof(relic_tpa_file, collisions), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_tpa_file, collisions_count), &collision_json, NULL, NULL },
 };
-static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_tpa), _Alignof(relic_tpa_tpa), 0, "tpa", NULL };
+static const relic_jt_struct tpa_json = { tpa_fields, 4, sizeof(relic_tpa_file), _Alignof(relic_tpa_file), 0, "tpa", NULL };
 
-relic_status relic_tpa_json_print(const relic_tpa_tpa *m, relic_buf *out, relic_error *err)
+relic_status relic_tpa_json_print(const relic_tpa_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&tpa_json, m, out, err);
 }
 
-relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_tpa *out, relic_error *err)
+relic_status relic_tpa_json_read(const char *text, size_t len, relic_arena *a, relic_tpa_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&tpa_json, text, len, a, out, err);
 }

@@ -85,10 +85,10 @@ static const relic_mut_field fields_collision[] = {
 };
 
 static const relic_mut_field fields_tpa[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_tpa_tpa, header), 0, sizeof(relic_tpa_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "ids", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 1, 1u, offsetof(relic_tpa_tpa, ids), offsetof(relic_tpa_tpa, ids_count), sizeof(relic_tpa_id_entry), NULL, 0, 0, 0, 0, 0, 0 },
-    { "samples", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 2, 1u, offsetof(relic_tpa_tpa, samples), offsetof(relic_tpa_tpa, samples_count), sizeof(relic_tpa_sample), NULL, 0, 0, 0, 0, 0, 0 },
-    { "collisions", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 5, 3, 1u, offsetof(relic_tpa_tpa, collisions), offsetof(relic_tpa_tpa, collisions_count), sizeof(relic_tpa_collision), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 0, -1, 1u, offsetof(relic_tpa_file, header), 0, sizeof(relic_tpa_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "ids", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 1, 1u, offsetof(relic_tpa_file, ids), offsetof(relic_tpa_file, ids_count), sizeof(relic_tpa_id_entry), NULL, 0, 0, 0, 0, 0, 0 },
+    { "samples", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 3, 2, 1u, offsetof(relic_tpa_file, samples), offsetof(relic_tpa_file, samples_count), sizeof(relic_tpa_sample), NULL, 0, 0, 0, 0, 0, 0 },
+    { "collisions", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 5, 3, 1u, offsetof(relic_tpa_file, collisions), offsetof(relic_tpa_file, collisions_count), sizeof(relic_tpa_collision), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
@@ -98,7 +98,7 @@ static const relic_mut_struct structs[] = {
     { "sample", sizeof(relic_tpa_sample), fields_sample, 8 },
     { "transfer_function", sizeof(relic_tpa_transfer_function), fields_transfer_function, 10 },
     { "collision", sizeof(relic_tpa_collision), fields_collision, 11 },
-    { "tpa", sizeof(relic_tpa_tpa), fields_tpa, 4 },
+    { "tpa", sizeof(relic_tpa_file), fields_tpa, 4 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -115,7 +115,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_tpa_view v;
     relic_status st = relic_tpa_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_tpa_tpa *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_tpa_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_tpa_decode(&v, a, m, err);
@@ -124,7 +124,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_tpa_write((const relic_tpa_tpa *)model, out, err);
+    return relic_tpa_write((const relic_tpa_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -16,8 +16,10 @@ const relic_format_info relic_format_wtd = {
     relic_wtd_extensions, NULL, 0, relic_wtd_detect,
 };
 
+_Static_assert(sizeof(relic_wtd_quad_rect) == 16 && offsetof(relic_wtd_quad_rect, start_y) == 4 && offsetof(relic_wtd_quad_rect, size_x) == 8 && offsetof(relic_wtd_quad_rect, size_y) == 12, "quad_rect: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_wtd_world_rect) == 16 && offsetof(relic_wtd_world_rect, start_y) == 4 && offsetof(relic_wtd_world_rect, size_x) == 8 && offsetof(relic_wtd_world_rect, size_y) == 12, "world_rect: C layout is file layout (arrays are copied with memcpy)");
 _Static_assert(sizeof(relic_wtd_linear) == 8 && offsetof(relic_wtd_linear, offset) == 4, "linear: C layout is file layout (arrays are copied with memcpy)");
+_Static_assert(sizeof(relic_wtd_mapping) == 76 && offsetof(relic_wtd_mapping, world_extents) == 16 && offsetof(relic_wtd_mapping, quad_to_world_x) == 32 && offsetof(relic_wtd_mapping, quad_to_world_y) == 40 && offsetof(relic_wtd_mapping, world_to_quad_x) == 48 && offsetof(relic_wtd_mapping, world_to_quad_y) == 56 && offsetof(relic_wtd_mapping, world_to_coef) == 64 && offsetof(relic_wtd_mapping, coef_to_world) == 68 && offsetof(relic_wtd_mapping, coef_to_quad) == 72, "mapping: C layout is file layout (arrays are copied with memcpy)");
 
 /* ---- reader: validating (arena NULL) or decoding (arena set) ---- */
 
@@ -25,14 +27,13 @@ typedef struct relic_wtd_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_wtd_wtd *root;
+    relic_wtd_file *root;
     relic_wtd_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_wtd_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quad_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_quad_rect *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quad_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_quad_rect *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "quad_rect", 16u);
     const uint8_t *p = c->base + pos;
     m->start_x = (int32_t)relic_load_u32le(p + 0);
     if ((int64_t)(m->start_x) < INT64_C(0) || (int64_t)(m->start_x) > INT64_C(65535)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "start_x", -1, "%lld is outside 0..65535", (long long)(m->start_x));
@@ -40,7 +41,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quad_rect(relic_wtd_rctx *
     if ((int64_t)(m->start_y) < INT64_C(0) || (int64_t)(m->start_y) > INT64_C(65535)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 4, "start_y", -1, "%lld is outside 0..65535", (long long)(m->start_y));
     m->size_x = (int32_t)relic_load_u32le(p + 8);
     if ((int64_t)(m->size_x) < INT64_C(1) || (int64_t)(m->size_x) > INT64_C(16384)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "size_x", -1, "%lld is outside 1..16384", (long long)(m->size_x));
-    { const int64_t it = (int64_t)(m->size_x); if (!(((int64_t)(((int64_t)((it) & relic_gen_sub((it), INT64_C(1)))) == INT64_C(0))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "size_x", -1, "%lld fails check (it & it - 1) == 0", (long long)it); }
+    { const int64_t it = (int64_t)(m->size_x); if (!(((int64_t)(((int64_t)((it) & relic_gen_sub((it), INT64_C(1)))) == INT64_C(0))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos + 8, "size_x", -1, it, "fails check (it & it - 1) == 0"); }
     m->size_y = (int32_t)relic_load_u32le(p + 12);
     if ((int64_t)(m->size_y) < INT64_C(1) || (int64_t)(m->size_y) > INT64_C(16384)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 12, "size_y", -1, "%lld is outside 1..16384", (long long)(m->size_y));
     if (!(((int64_t)(((int64_t)m->size_y) == ((int64_t)m->size_x))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "quad_rect", "check failed: size_y == size_x (the quad extents are not square (size_y != size_x))");
@@ -48,9 +49,8 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_quad_rect(relic_wtd_rctx *
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_world_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_world_rect *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_world_rect(relic_wtd_rctx *c, uint64_t pos, relic_wtd_world_rect *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 16u)) return relic_gen_short(c->err, pos, c->size, "", "world_rect", 16u);
     const uint8_t *p = c->base + pos;
     m->start_x = relic_load_f32le(p + 0);
     m->start_y = relic_load_f32le(p + 4);
@@ -59,33 +59,34 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_world_rect(relic_wtd_rctx 
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_linear(relic_wtd_rctx *c, uint64_t pos, relic_wtd_linear *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_linear(relic_wtd_rctx *c, uint64_t pos, relic_wtd_linear *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 8u)) return relic_gen_short(c->err, pos, c->size, "", "linear", 8u);
     const uint8_t *p = c->base + pos;
     m->scale = relic_load_f32le(p + 0);
     m->offset = relic_load_f32le(p + 4);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_wtd_rctx *c, uint64_t pos, relic_wtd_mapping *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mapping(relic_wtd_rctx *c, uint64_t pos, relic_wtd_mapping *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 76u)) return relic_gen_short(c->err, pos, c->size, "", "mapping", 76u);
     const uint8_t *p = c->base + pos;
-    if ((st = rd_quad_rect(c, pos, &m->quad_extents)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_extents", -1);
-    if ((st = rd_world_rect(c, pos + 16, &m->world_extents)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_extents", -1);
-    if ((st = rd_linear(c, pos + 32, &m->quad_to_world_x)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_to_world_x", -1);
-    if ((st = rd_linear(c, pos + 40, &m->quad_to_world_y)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_to_world_y", -1);
-    if ((st = rd_linear(c, pos + 48, &m->world_to_quad_x)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_to_quad_x", -1);
-    if ((st = rd_linear(c, pos + 56, &m->world_to_quad_y)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_to_quad_y", -1);
-    m->world_to_coef = relic_load_f32le(p + 64);
-    m->coef_to_world = relic_load_f32le(p + 68);
-    m->coef_to_quad = relic_load_f32le(p + 72);
+    if (RELIC_GEN_LE) memcpy(m, p, 76u);
+    else {
+        if ((st = rd_world_rect(c, pos + 16, &m->world_extents, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_extents", -1);
+        if ((st = rd_linear(c, pos + 32, &m->quad_to_world_x, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_to_world_x", -1);
+        if ((st = rd_linear(c, pos + 40, &m->quad_to_world_y, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_to_world_y", -1);
+        if ((st = rd_linear(c, pos + 48, &m->world_to_quad_x, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_to_quad_x", -1);
+        if ((st = rd_linear(c, pos + 56, &m->world_to_quad_y, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "world_to_quad_y", -1);
+        m->world_to_coef = relic_load_f32le(p + 64);
+        m->coef_to_world = relic_load_f32le(p + 68);
+        m->coef_to_quad = relic_load_f32le(p + 72);
+    }
+    if ((st = rd_quad_rect(c, pos, &m->quad_extents, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "quad_extents", -1);
     return RELIC_OK;
 }
 
-static relic_status rd_wtd(relic_wtd_rctx *c, uint64_t pos, relic_wtd_wtd *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_wtd(relic_wtd_rctx *c, uint64_t pos, relic_wtd_file *m, const int dec)
 {
     relic_status st;
     if (!relic_gen_room(c->size, pos, 14u)) return relic_gen_short(c->err, pos, c->size, "version", "version..root_coefficient", 14u);
@@ -94,32 +95,31 @@ static relic_status rd_wtd(relic_wtd_rctx *c, uint64_t pos, relic_wtd_wtd *m)
     m->node_count = relic_load_u32be(c->base + pos + 2);
     m->vertex_count = relic_load_u32be(c->base + pos + 6);
     m->root_coefficient = (int32_t)relic_load_u32be(c->base + pos + 10);
+    if (!relic_gen_room(c->size, pos + 14, 76u)) return relic_gen_short(c->err, pos + 14, c->size, "mapping", "mapping", 76u);
     if (c->view) { c->view->mapping = c->base + pos + 14; }
-    if ((st = rd_mapping(c, pos + 14, &m->mapping)) != RELIC_OK) return relic_gen_nest(c->err, st, "mapping", -1);
+    if ((st = rd_mapping(c, pos + 14, &m->mapping, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "mapping", -1);
     return RELIC_OK;
 }
 
 relic_status relic_wtd_validate(const uint8_t *data, size_t size, relic_wtd_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_wtd_rctx c = { data, size, err, &out->values, out, NULL };
-    relic_status st = rd_wtd(&c, 0, &out->values);
+    relic_status st = rd_wtd(&c, 0, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd_wtd *out, relic_error *err)
+relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_wtd_rctx c = { v->base, v->size, err, out, NULL, a };
-    return rd_wtd(&c, 0, out);
+    return rd_wtd(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -127,7 +127,7 @@ relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd
 typedef struct relic_wtd_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_wtd_wtd *root;
+    const relic_wtd_file *root;
 } relic_wtd_wctx;
 
 static inline void put_quad_rect(uint8_t *p, const relic_wtd_quad_rect *m)
@@ -165,7 +165,7 @@ static inline void put_mapping(uint8_t *p, const relic_wtd_mapping *m)
     relic_store_f32le(p + 72, m->coef_to_quad);
 }
 
-static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_wtd *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_store_u16be(c->base + pos, (uint16_t)INT64_C(1001));
     relic_store_u32be(c->base + pos + 2, m->node_count);
@@ -176,12 +176,11 @@ static relic_status put_wtd(relic_wtd_wctx *c, const relic_wtd_wtd *m, uint64_t 
     return RELIC_OK;
 }
 
-relic_status relic_wtd_write(const relic_wtd_wtd *model, relic_buf *out, relic_error *err)
+relic_status relic_wtd_write(const relic_wtd_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_wtd_wtd copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_wtd_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_wtd_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

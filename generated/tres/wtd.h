@@ -18,40 +18,34 @@ extern const char *const relic_wtd_extensions[];
 extern const relic_format_info relic_format_wtd;
 #define RELIC_FORMAT_WTD (&relic_format_wtd)
 
-typedef struct relic_wtd_quad_rect relic_wtd_quad_rect;
-typedef struct relic_wtd_world_rect relic_wtd_world_rect;
-typedef struct relic_wtd_linear relic_wtd_linear;
-typedef struct relic_wtd_mapping relic_wtd_mapping;
-typedef struct relic_wtd_wtd relic_wtd_wtd;
-
 #define RELIC_WTD_QUAD_RECT_SIZE 16
 /** Quad-space extents: integer grid coordinates of the quadtree root (CRectangle<int>). Model form: plain C values. Source: Trespasser source, Lib/GeomDBase/WaveletConv.cpp offsets 0-12. */
-struct relic_wtd_quad_rect {
+typedef struct relic_wtd_quad_rect {
     int32_t start_x; /**< Minimum quad X (0 in every encoder-written file) [range 0..65535] */
     int32_t start_y; /**< Minimum quad Y (0 in every encoder-written file) [range 0..65535] */
     int32_t size_x; /**< Quad size N along X: a power of two, at most 16384 (fewer than 15 levels) [range 1..16384] [check (it & it - 1) == 0] */
     int32_t size_y; /**< Quad size along Y: must equal size_x [range 1..16384] */
-};
+} relic_wtd_quad_rect;
 
 #define RELIC_WTD_WORLD_RECT_SIZE 16
 /** World-space extents in metres (CRectangle<float>). Model form: plain C values. Source: Trespasser source, Lib/GeomDBase/WaveletConv.cpp offsets 16-28. */
-struct relic_wtd_world_rect {
+typedef struct relic_wtd_world_rect {
     float start_x; /**< Minimum world X (metres) */
     float start_y; /**< Minimum world Y (metres) */
     float size_x; /**< World size along X (metres): N x res */
     float size_y; /**< World size along Y (metres): N x res */
-};
+} relic_wtd_world_rect;
 
 #define RELIC_WTD_LINEAR_SIZE 8
 /** A 1-D linear map v' = v x scale + offset (CTransLinear). Model form: plain C values. Source: Trespasser source, Lib/GeomDBase/WaveletConv.cpp. */
-struct relic_wtd_linear {
+typedef struct relic_wtd_linear {
     float scale;
     float offset;
-};
+} relic_wtd_linear;
 
 #define RELIC_WTD_MAPPING_SIZE 76
 /** SMapping: quad/world/coefficient conversions, copied from the encoder's in-memory struct (little-endian). Model form: plain C values. Source: Trespasser source, Lib/GeomDBase/WaveletConv.cpp; WaveletConv.hpp 34-62. */
-struct relic_wtd_mapping {
+typedef struct relic_wtd_mapping {
     relic_wtd_quad_rect quad_extents; /**< Quad-space extents of the root node */
     relic_wtd_world_rect world_extents; /**< World-space extents (metres) */
     relic_wtd_linear quad_to_world_x; /**< World X = quad X x scale + offset (scale = res, metres per quad unit) */
@@ -61,83 +55,71 @@ struct relic_wtd_mapping {
     float world_to_coef; /**< rWorldToCoef: coefficient units per metre of height, 2^q / max(|zmin|, |zmax|) */
     float coef_to_world; /**< rCoefToWorld: metres of height per coefficient unit (world Z = S x coef_to_world) */
     float coef_to_quad; /**< rCoefToQuad: coef_to_world / quad_to_world scale (renderer's Z in quad units) */
-};
+} relic_wtd_mapping;
 
-#define RELIC_WTD_WTD_SIZE 90
+#define RELIC_WTD_FILE_SIZE 90
 /** WTD header and parameter block: logical bytes 0-89 (file bytes XOR 3). Model form: plain C values. Source: Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp; WaveletDataFormat.cpp 53-102. */
-struct relic_wtd_wtd {
+typedef struct relic_wtd_file {
     uint16_t version; /**< Transform data version, always 1001 (u2TRANSFORM_DATA_VERSION) [constant 1001] */
     uint32_t node_count; /**< Nodes of the encoder's decimated tree, root included: 1 + 4 x significant nodes (informational) */
     uint32_t vertex_count; /**< Distinct corner vertices of the encoder's tree (informational) */
     int32_t root_coefficient; /**< Fully lifted scaling value at the root's base vertex (quantised height units) */
     relic_wtd_mapping mapping; /**< The 76-byte SMapping parameter block (little-endian fields) */
-};
+} relic_wtd_file;
 
 typedef struct relic_wtd_quad_rect_view { const uint8_t *p; } relic_wtd_quad_rect_view; /**< a validated quad_rect (16 bytes in the file), zero-copy */
-#define RELIC_WTD_QUAD_RECT_START_X_OFFSET 0
+enum { RELIC_WTD_QUAD_RECT_START_X_POS = 0, RELIC_WTD_QUAD_RECT_START_Y_POS = 4,
+       RELIC_WTD_QUAD_RECT_SIZE_X_POS = 8, RELIC_WTD_QUAD_RECT_SIZE_Y_POS = 12, }; /**< byte positions of the fields of quad_rect */
 static inline int32_t relic_wtd_quad_rect_start_x(relic_wtd_quad_rect_view v) { return (int32_t)relic_load_u32le(v.p + 0); }
-#define RELIC_WTD_QUAD_RECT_START_Y_OFFSET 4
 static inline int32_t relic_wtd_quad_rect_start_y(relic_wtd_quad_rect_view v) { return (int32_t)relic_load_u32le(v.p + 4); }
-#define RELIC_WTD_QUAD_RECT_SIZE_X_OFFSET 8
 static inline int32_t relic_wtd_quad_rect_size_x(relic_wtd_quad_rect_view v) { return (int32_t)relic_load_u32le(v.p + 8); }
-#define RELIC_WTD_QUAD_RECT_SIZE_Y_OFFSET 12
 static inline int32_t relic_wtd_quad_rect_size_y(relic_wtd_quad_rect_view v) { return (int32_t)relic_load_u32le(v.p + 12); }
 
 typedef struct relic_wtd_world_rect_view { const uint8_t *p; } relic_wtd_world_rect_view; /**< a validated world_rect (16 bytes in the file), zero-copy */
-#define RELIC_WTD_WORLD_RECT_START_X_OFFSET 0
+enum { RELIC_WTD_WORLD_RECT_START_X_POS = 0, RELIC_WTD_WORLD_RECT_START_Y_POS = 4,
+       RELIC_WTD_WORLD_RECT_SIZE_X_POS = 8, RELIC_WTD_WORLD_RECT_SIZE_Y_POS = 12, }; /**< byte positions of the fields of world_rect */
 static inline float relic_wtd_world_rect_start_x(relic_wtd_world_rect_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_WTD_WORLD_RECT_START_Y_OFFSET 4
 static inline float relic_wtd_world_rect_start_y(relic_wtd_world_rect_view v) { return relic_load_f32le(v.p + 4); }
-#define RELIC_WTD_WORLD_RECT_SIZE_X_OFFSET 8
 static inline float relic_wtd_world_rect_size_x(relic_wtd_world_rect_view v) { return relic_load_f32le(v.p + 8); }
-#define RELIC_WTD_WORLD_RECT_SIZE_Y_OFFSET 12
 static inline float relic_wtd_world_rect_size_y(relic_wtd_world_rect_view v) { return relic_load_f32le(v.p + 12); }
 
 typedef struct relic_wtd_linear_view { const uint8_t *p; } relic_wtd_linear_view; /**< a validated linear (8 bytes in the file), zero-copy */
-#define RELIC_WTD_LINEAR_SCALE_OFFSET 0
+enum { RELIC_WTD_LINEAR_SCALE_POS = 0, RELIC_WTD_LINEAR_OFFSET_POS = 4, }; /**< byte positions of the fields of linear */
 static inline float relic_wtd_linear_scale(relic_wtd_linear_view v) { return relic_load_f32le(v.p + 0); }
-#define RELIC_WTD_LINEAR_OFFSET_OFFSET 4
 static inline float relic_wtd_linear_offset(relic_wtd_linear_view v) { return relic_load_f32le(v.p + 4); }
 
 typedef struct relic_wtd_mapping_view { const uint8_t *p; } relic_wtd_mapping_view; /**< a validated mapping (76 bytes in the file), zero-copy */
-#define RELIC_WTD_MAPPING_QUAD_EXTENTS_OFFSET 0
+enum { RELIC_WTD_MAPPING_QUAD_EXTENTS_POS = 0, RELIC_WTD_MAPPING_WORLD_EXTENTS_POS = 16,
+       RELIC_WTD_MAPPING_QUAD_TO_WORLD_X_POS = 32, RELIC_WTD_MAPPING_QUAD_TO_WORLD_Y_POS = 40,
+       RELIC_WTD_MAPPING_WORLD_TO_QUAD_X_POS = 48, RELIC_WTD_MAPPING_WORLD_TO_QUAD_Y_POS = 56,
+       RELIC_WTD_MAPPING_WORLD_TO_COEF_POS = 64, RELIC_WTD_MAPPING_COEF_TO_WORLD_POS = 68,
+       RELIC_WTD_MAPPING_COEF_TO_QUAD_POS = 72, }; /**< byte positions of the fields of mapping */
 static inline relic_wtd_quad_rect_view relic_wtd_mapping_quad_extents(relic_wtd_mapping_view v) { relic_wtd_quad_rect_view r = { v.p + 0 }; return r; }
-#define RELIC_WTD_MAPPING_WORLD_EXTENTS_OFFSET 16
 static inline relic_wtd_world_rect_view relic_wtd_mapping_world_extents(relic_wtd_mapping_view v) { relic_wtd_world_rect_view r = { v.p + 16 }; return r; }
-#define RELIC_WTD_MAPPING_QUAD_TO_WORLD_X_OFFSET 32
 static inline relic_wtd_linear_view relic_wtd_mapping_quad_to_world_x(relic_wtd_mapping_view v) { relic_wtd_linear_view r = { v.p + 32 }; return r; }
-#define RELIC_WTD_MAPPING_QUAD_TO_WORLD_Y_OFFSET 40
 static inline relic_wtd_linear_view relic_wtd_mapping_quad_to_world_y(relic_wtd_mapping_view v) { relic_wtd_linear_view r = { v.p + 40 }; return r; }
-#define RELIC_WTD_MAPPING_WORLD_TO_QUAD_X_OFFSET 48
 static inline relic_wtd_linear_view relic_wtd_mapping_world_to_quad_x(relic_wtd_mapping_view v) { relic_wtd_linear_view r = { v.p + 48 }; return r; }
-#define RELIC_WTD_MAPPING_WORLD_TO_QUAD_Y_OFFSET 56
 static inline relic_wtd_linear_view relic_wtd_mapping_world_to_quad_y(relic_wtd_mapping_view v) { relic_wtd_linear_view r = { v.p + 56 }; return r; }
-#define RELIC_WTD_MAPPING_WORLD_TO_COEF_OFFSET 64
 static inline float relic_wtd_mapping_world_to_coef(relic_wtd_mapping_view v) { return relic_load_f32le(v.p + 64); }
-#define RELIC_WTD_MAPPING_COEF_TO_WORLD_OFFSET 68
 static inline float relic_wtd_mapping_coef_to_world(relic_wtd_mapping_view v) { return relic_load_f32le(v.p + 68); }
-#define RELIC_WTD_MAPPING_COEF_TO_QUAD_OFFSET 72
 static inline float relic_wtd_mapping_coef_to_quad(relic_wtd_mapping_view v) { return relic_load_f32le(v.p + 72); }
 
-typedef struct relic_wtd_wtd_view { const uint8_t *p; } relic_wtd_wtd_view; /**< a validated wtd (90 bytes in the file), zero-copy */
-#define RELIC_WTD_WTD_VERSION_OFFSET 0
-#define RELIC_WTD_WTD_VERSION_VALUE 1001
-static inline uint16_t relic_wtd_wtd_version(relic_wtd_wtd_view v) { return relic_load_u16be(v.p + 0); }
-#define RELIC_WTD_WTD_NODE_COUNT_OFFSET 2
-static inline uint32_t relic_wtd_wtd_node_count(relic_wtd_wtd_view v) { return relic_load_u32be(v.p + 2); }
-#define RELIC_WTD_WTD_VERTEX_COUNT_OFFSET 6
-static inline uint32_t relic_wtd_wtd_vertex_count(relic_wtd_wtd_view v) { return relic_load_u32be(v.p + 6); }
-#define RELIC_WTD_WTD_ROOT_COEFFICIENT_OFFSET 10
-static inline int32_t relic_wtd_wtd_root_coefficient(relic_wtd_wtd_view v) { return (int32_t)relic_load_u32be(v.p + 10); }
-#define RELIC_WTD_WTD_MAPPING_OFFSET 14
-static inline relic_wtd_mapping_view relic_wtd_wtd_mapping(relic_wtd_wtd_view v) { relic_wtd_mapping_view r = { v.p + 14 }; return r; }
+typedef struct relic_wtd_file_view { const uint8_t *p; } relic_wtd_file_view; /**< a validated wtd (90 bytes in the file), zero-copy */
+enum { RELIC_WTD_FILE_VERSION_POS = 0, RELIC_WTD_FILE_NODE_COUNT_POS = 2, RELIC_WTD_FILE_VERTEX_COUNT_POS = 6,
+       RELIC_WTD_FILE_ROOT_COEFFICIENT_POS = 10, RELIC_WTD_FILE_MAPPING_POS = 14, }; /**< byte positions of the fields of wtd */
+#define RELIC_WTD_FILE_VERSION_VALUE 1001
+static inline uint16_t relic_wtd_file_version(relic_wtd_file_view v) { return relic_load_u16be(v.p + 0); }
+static inline uint32_t relic_wtd_file_node_count(relic_wtd_file_view v) { return relic_load_u32be(v.p + 2); }
+static inline uint32_t relic_wtd_file_vertex_count(relic_wtd_file_view v) { return relic_load_u32be(v.p + 6); }
+static inline int32_t relic_wtd_file_root_coefficient(relic_wtd_file_view v) { return (int32_t)relic_load_u32be(v.p + 10); }
+static inline relic_wtd_mapping_view relic_wtd_file_mapping(relic_wtd_file_view v) { relic_wtd_mapping_view r = { v.p + 14 }; return r; }
 
 /** A validated wtd file: the bytes, and where each top-level member lies.
  *  Only relic_wtd_validate() fills one; its accessors then need no checks. */
 typedef struct relic_wtd_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_wtd_wtd values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_wtd_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *mapping; /**< start of mapping in base, NULL when absent */
 } relic_wtd_view;
 
@@ -152,23 +134,23 @@ relic_status relic_wtd_validate(const uint8_t *data, size_t size, relic_wtd_view
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd_wtd *out, relic_error *err);
+relic_status relic_wtd_decode(const relic_wtd_view *v, relic_arena *a, relic_wtd_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_wtd_write(const relic_wtd_wtd *m, relic_buf *out, relic_error *err);
+relic_status relic_wtd_write(const relic_wtd_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_wtd_json_print(const relic_wtd_wtd *m, relic_buf *out, relic_error *err);
+relic_status relic_wtd_json_print(const relic_wtd_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_wtd_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_wtd *out, relic_error *err);
+relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_file *out, relic_error *err);
 
 
 #ifdef __cplusplus

@@ -42,20 +42,20 @@ static const relic_jt_field mapping_fields[] = {
 static const relic_jt_struct mapping_json = { mapping_fields, 9, sizeof(relic_wtd_mapping), _Alignof(relic_wtd_mapping), 0, NULL, NULL };
 
 static const relic_jt_field wtd_fields[] = {
-    { "version", offsetof(relic_wtd_wtd, version), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
-    { "node_count", offsetof(relic_wtd_wtd, node_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "vertex_count", offsetof(relic_wtd_wtd, vertex_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "root_coefficient", offsetof(relic_wtd_wtd, root_coefficient), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
-    { "mapping", offsetof(relic_wtd_wtd, mapping), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &mapping_json, NULL, NULL },
+    { "version", offsetof(relic_wtd_file, version), RELIC_JT_INT, 2, 0, RELIC_JT_OPTIONAL, 0, 0, 0, NULL, NULL, NULL },
+    { "node_count", offsetof(relic_wtd_file, node_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "vertex_count", offsetof(relic_wtd_file, vertex_count), RELIC_JT_INT, 4, 0, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "root_coefficient", offsetof(relic_wtd_file, root_coefficient), RELIC_JT_INT, 4, 1, 0, 0, 0, 0, NULL, NULL, NULL },
+    { "mapping", offsetof(relic_wtd_file, mapping), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &mapping_json, NULL, NULL },
 };
-static const relic_jt_struct wtd_json = { wtd_fields, 5, sizeof(relic_wtd_wtd), _Alignof(relic_wtd_wtd), 0, "wtd", NULL };
+static const relic_jt_struct wtd_json = { wtd_fields, 5, sizeof(relic_wtd_file), _Alignof(relic_wtd_file), 0, "wtd", NULL };
 
-relic_status relic_wtd_json_print(const relic_wtd_wtd *m, relic_buf *out, relic_error *err)
+relic_status relic_wtd_json_print(const relic_wtd_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&wtd_json, m, out, err);
 }
 
-relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_wtd *out, relic_error *err)
+relic_status relic_wtd_json_read(const char *text, size_t len, relic_arena *a, relic_wtd_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&wtd_json, text, len, a, out, err);
 }

@@ -43,11 +43,11 @@ static const relic_mut_field fields_mapping[] = {
 };
 
 static const relic_mut_field fields_wtd[] = {
-    { "version", RELIC_MUT_INT, 0 | RELIC_MUTF_CONST, 2, -1, -1, 1u, offsetof(relic_wtd_wtd, version), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
-    { "node_count", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_wtd_wtd, node_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "vertex_count", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_wtd_wtd, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "root_coefficient", RELIC_MUT_INT, 0 | RELIC_MUTF_SIGNED, 4, -1, -1, 1u, offsetof(relic_wtd_wtd, root_coefficient), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "mapping", RELIC_MUT_STRUCT, 0, 0, 3, -1, 1u, offsetof(relic_wtd_wtd, mapping), 0, sizeof(relic_wtd_mapping), NULL, 0, 0, 0, 0, 0, 0 },
+    { "version", RELIC_MUT_INT, 0 | RELIC_MUTF_CONST, 2, -1, -1, 1u, offsetof(relic_wtd_file, version), 0, 2, NULL, 0, 0, 0, 0, 0, 0 },
+    { "node_count", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_wtd_file, node_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "vertex_count", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_wtd_file, vertex_count), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "root_coefficient", RELIC_MUT_INT, 0 | RELIC_MUTF_SIGNED, 4, -1, -1, 1u, offsetof(relic_wtd_file, root_coefficient), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    { "mapping", RELIC_MUT_STRUCT, 0, 0, 3, -1, 1u, offsetof(relic_wtd_file, mapping), 0, sizeof(relic_wtd_mapping), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
@@ -55,7 +55,7 @@ static const relic_mut_struct structs[] = {
     { "world_rect", sizeof(relic_wtd_world_rect), fields_world_rect, 4 },
     { "linear", sizeof(relic_wtd_linear), fields_linear, 2 },
     { "mapping", sizeof(relic_wtd_mapping), fields_mapping, 9 },
-    { "wtd", sizeof(relic_wtd_wtd), fields_wtd, 5 },
+    { "wtd", sizeof(relic_wtd_file), fields_wtd, 5 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -67,7 +67,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_wtd_view v;
     relic_status st = relic_wtd_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_wtd_wtd *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_wtd_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_wtd_decode(&v, a, m, err);
@@ -76,7 +76,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_wtd_write((const relic_wtd_wtd *)model, out, err);
+    return relic_wtd_write((const relic_wtd_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)

@@ -18,7 +18,7 @@ int cli_audio_write_wav(const relic_audio_format *f, const uint8_t *data, size_t
 int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const char *captions_path);
 
 /** relic_tpa_check with its scratch in a heap arena freed at once. */
-unsigned cli_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+unsigned cli_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int strict,
                        relic_report_fn report, void *ctx);
 
 #endif

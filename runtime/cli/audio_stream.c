@@ -182,10 +182,10 @@ static int load_captions(const char *path, relic_arena *a, relic_audio_caption *
 /* The CAU's header and caption block for the given data size, by the
  * generated writer (data left out), checked by the validator once the
  * data size is known to fit. */
-static int cau_prefix(relic_cau_cau *m, relic_buf *out, const char *out_path)
+static int cau_prefix(relic_cau_file *m, relic_buf *out, const char *out_path)
 {
     relic_error err;
-    relic_cau_cau head = *m;
+    relic_cau_file head = *m;
     head.data = NULL;
     head.data_count = 0;
     uint32_t data_size = head.header.data_size;
@@ -194,7 +194,7 @@ static int cau_prefix(relic_cau_cau *m, relic_buf *out, const char *out_path)
         cli_error(out_path, &err);
         return 1;
     }
-    relic_store_u32le(out->data + RELIC_CAU_SAMPLE_HEADER_DATA_SIZE_OFFSET, data_size);
+    relic_store_u32le(out->data + RELIC_CAU_SAMPLE_HEADER_DATA_SIZE_POS, data_size);
     return 0;
 }
 
@@ -208,7 +208,7 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
     relic_wav_info w;
     relic_audio_caption *caps = NULL;
     size_t ncap = 0;
-    relic_cau_cau m;
+    relic_cau_file m;
     relic_buf prefix;
     int rc = 1;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);

@@ -59,7 +59,7 @@ int cmd_bake(int argc, char **argv)
         return EXIT_INVALID;
     }
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w, baked;
     relic_error err;
     size_t packet;

@@ -164,7 +164,7 @@ static void format_value(const relic_gff_doc *d, relic_gff_encoding enc, uint32_
     }
     case RELIC_GFF_FIELD_TYPE_STRUCT:
         relic_gff_get_struct(d, f, &s, &err);
-        relic_buf_printf(o, "struct (%u fields)", (unsigned)relic_gff_struct_field_count(d, s));
+        relic_buf_printf(o, "struct (%u fields)", (unsigned)relic_gff_doc_struct_field_count(d, s));
         break;
     case RELIC_GFF_FIELD_TYPE_LIST: relic_gff_get_list(d, f, &l, &err); relic_buf_printf(o, "list of %u", (unsigned)l.count); break;
     case RELIC_GFF_FIELD_TYPE_ORIENTATION:
@@ -272,7 +272,7 @@ static void diff_field(differ *df, uint32_t fa, uint32_t fb, int depth)
                 uint32_t s = i < la.count ? relic_gff_list_at(&la, i) : relic_gff_list_at(&lb, i);
                 const relic_gff_doc *d = i < la.count ? a : b;
                 char v[48];
-                int vn = snprintf(v, sizeof v, "struct (%u fields)", (unsigned)relic_gff_struct_field_count(d, s));
+                int vn = snprintf(v, sizeof v, "struct (%u fields)", (unsigned)relic_gff_doc_struct_field_count(d, s));
                 if (i < la.count) emit(df, '-', NULL, v, (size_t)vn, NULL, 0);
                 else emit(df, '+', NULL, NULL, 0, v, (size_t)vn);
             }
@@ -294,13 +294,13 @@ static void diff_struct(differ *df, uint32_t sa, uint32_t sb, int depth)
 {
     const relic_gff_doc *a = df->a, *b = df->b;
     if (depth > RELIC_GFF_MAX_DEPTH) return; /* validation bounds the depth; this keeps the recursion obviously bounded */
-    if (relic_gff_struct_id(a, sa) != relic_gff_struct_id(b, sb)) {
+    if (relic_gff_doc_struct_id(a, sa) != relic_gff_doc_struct_id(b, sb)) {
         char va[16], vb[16];
-        int na_ = snprintf(va, sizeof va, "%" PRIu32, relic_gff_struct_id(a, sa));
-        int nb_ = snprintf(vb, sizeof vb, "%" PRIu32, relic_gff_struct_id(b, sb));
+        int na_ = snprintf(va, sizeof va, "%" PRIu32, relic_gff_doc_struct_id(a, sa));
+        int nb_ = snprintf(vb, sizeof vb, "%" PRIu32, relic_gff_doc_struct_id(b, sb));
         emit(df, '~', "__struct_id", va, (size_t)na_, vb, (size_t)nb_);
     }
-    uint32_t na = relic_gff_struct_field_count(a, sa), nb = relic_gff_struct_field_count(b, sb);
+    uint32_t na = relic_gff_doc_struct_field_count(a, sa), nb = relic_gff_doc_struct_field_count(b, sb);
     for (uint32_t i = 0; i < na; i++) {
         size_t len;
         char label[17];

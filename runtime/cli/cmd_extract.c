@@ -128,7 +128,7 @@ static const char *name_of(uint32_t id, const name_entry *names, size_t nn)
 /* Append identifier i of a bank to sounds.json: its ID, file, properties,
  * and either the sample it shares with an earlier identifier or how its
  * sample is stored (the fields a WAV does not carry). */
-static void add_sound(relic_buf *s, const relic_tpa_tpa *m, const uint8_t *base_bytes, size_t i, const char *wav,
+static void add_sound(relic_buf *s, const relic_tpa_file *m, const uint8_t *base_bytes, size_t i, const char *wav,
                       const name_entry *names, size_t nn)
 {
     const relic_tpa_id_entry *e = &m->ids[i];
@@ -184,7 +184,7 @@ static void add_sound(relic_buf *s, const relic_tpa_tpa *m, const uint8_t *base_
  * header copy equals the sample's header, and its data and caption block lie
  * in the sample. The data themselves are checked as they are decoded; the
  * other table rules are `relic check`'s. */
-static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m, const char *in_path)
+static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_file *m, const char *in_path)
 {
     relic_error err;
     size_t ids = v->ids_count * RELIC_TPA_ID_ENTRY_SIZE, cols = v->collisions_count * RELIC_TPA_COLLISION_SIZE;
@@ -212,7 +212,7 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_tpa *m,
         const char *what = NULL;
         if ((uint64_t)e->sample_offset + e->sample_length > v->size || e->sample_length < RELIC_TPA_SAMPLE_HEADER_SIZE)
             what = "sample_offset";
-        else if (memcmp(v->base + at + RELIC_TPA_ID_ENTRY_HEADER_OFFSET, v->base + e->sample_offset,
+        else if (memcmp(v->base + at + RELIC_TPA_ID_ENTRY_HEADER_POS, v->base + e->sample_offset,
                         RELIC_TPA_SAMPLE_HEADER_SIZE) != 0)
             what = "header";
         else if ((uint64_t)h->data_offset + h->data_size > e->sample_length ||
@@ -260,7 +260,7 @@ static int extract_audio(cli_input *in, const cli_extract_args *x)
     cli_batch_begin(); /* every file of the directory, or none */
     if (in->format == RELIC_FORMAT_TPA) {
         relic_tpa_view v;
-        relic_tpa_tpa m;
+        relic_tpa_file m;
         if (relic_tpa_validate(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
             cli_report(stdout, in_path, &err);
             rc = 1;
@@ -286,7 +286,7 @@ static int extract_audio(cli_input *in, const cli_extract_args *x)
             relic_buf_puts(&snd, m.ids_count ? "\n]}\n" : "]}\n");
             if (!rc && m.collisions_count) {
                 /* the collision table as the JSON of a bank holding only it */
-                relic_tpa_tpa fm;
+                relic_tpa_file fm;
                 memset(&fm, 0, sizeof fm);
                 fm.header.version = RELIC_AUDIO_TPA_VERSION;
                 fm.collisions = m.collisions;

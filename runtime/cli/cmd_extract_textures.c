@@ -63,7 +63,7 @@ static int load_names(const char *path, relic_arena *a, tex_name **out, size_t *
     cli_input in;
     relic_bytes b;
     relic_groff_view v;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_error err;
     int compressed;
     if (cli_load(path, &in)) return 1;

@@ -35,7 +35,7 @@ int cmd_foley(int argc, char **argv)
     cli_input in;
     if (cli_load(path, &in)) return EXIT_INVALID;
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_error err;
     relic_arena a;
     int rc = EXIT_VALID;

@@ -38,9 +38,9 @@ static void usage(FILE *f)
 
 static void print_struct(const relic_gff_doc *d, uint32_t s)
 {
-    uint32_t n = relic_gff_struct_field_count(d, s);
-    printf("struct id %" PRIu32 " (%s), %u fields:", relic_gff_struct_id(d, s),
-           relic_gff_struct_id(d, s) == RELIC_GFF_NONE ? "none" : "set", (unsigned)n);
+    uint32_t n = relic_gff_doc_struct_field_count(d, s);
+    printf("struct id %" PRIu32 " (%s), %u fields:", relic_gff_doc_struct_id(d, s),
+           relic_gff_doc_struct_id(d, s) == RELIC_GFF_NONE ? "none" : "set", (unsigned)n);
     for (uint32_t i = 0; i < n; i++) {
         size_t len;
         uint32_t f = relic_gff_struct_field(d, s, i);

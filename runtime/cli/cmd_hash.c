@@ -56,7 +56,7 @@ static int names_of(const char *path, int argc, char **argv, int first)
     relic_arena a;
     relic_bytes b;
     relic_groff_view v;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_error err;
     int compressed, rc = EXIT_VALID;
     if (cli_load(path, &in)) return EXIT_INVALID;

@@ -336,7 +336,7 @@ static int load_captions(const char *dir, relic_mapping *m, relic_arena *a, capt
 
 /* The sample of sound s: its WAV encoded as sounds.json says. */
 static int build_sample(const char *dir, const sound *s, int adpcm_default, const caption_set *caps, size_t ncaps,
-                        relic_arena *a, relic_cau_cau *out)
+                        relic_arena *a, relic_cau_file *out)
 {
     char path[4096];
     relic_mapping m;
@@ -430,7 +430,7 @@ int cmd_pack_sounds(int argc, char **argv)
     sound *snd = NULL;
     size_t ns = 0, ncaps = 0;
     caption_set *caps = NULL;
-    relic_tpa_tpa foley;
+    relic_tpa_file foley;
     memset(&foley, 0, sizeof foley);
     relic_buf out;
     relic_buf_init(&out, 0);
@@ -446,7 +446,7 @@ int cmd_pack_sounds(int argc, char **argv)
         goto done;
     }
     /* one sample per sound that does not share another's */
-    relic_cau_cau *samples = relic_arena_array(&a, ns ? ns : 1, sizeof *samples, _Alignof(relic_cau_cau));
+    relic_cau_file *samples = relic_arena_array(&a, ns ? ns : 1, sizeof *samples, _Alignof(relic_cau_file));
     relic_tpa_pack_entry *ids = relic_arena_array(&a, ns ? ns : 1, sizeof *ids, _Alignof(relic_tpa_pack_entry));
     if (!samples || !ids) { cli_errorf(dir, 0, "no memory for %zu sounds", ns); goto done; }
     size_t nsamples = 0;
@@ -481,7 +481,7 @@ int cmd_pack_sounds(int argc, char **argv)
         }
         ids[i].sample = snd[j].sample;
     }
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_tpa_view v;
     if (relic_tpa_pack(ids, ns, samples, nsamples, foley.collisions, foley.collisions_count, &a, &m, &err) != RELIC_OK ||
         relic_tpa_write(&m, &out, &err) != RELIC_OK) {

@@ -169,7 +169,7 @@ int cmd_pack_textures(int argc, char **argv)
             t[i].bump = b;
         }
     }
-    relic_pid_pid pid;
+    relic_pid_file pid;
     relic_buf swp, pidbuf, spzbuf;
     relic_buf_init(&swp, 0);
     relic_buf_init(&pidbuf, 0);

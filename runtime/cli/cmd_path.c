@@ -45,7 +45,7 @@ int cmd_path(int argc, char **argv)
     cli_input in;
     if (cli_load(args[0], &in)) return EXIT_INVALID;
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     relic_trn_route route;
     relic_error err;

@@ -11,7 +11,7 @@
 #include "obj.h"
 
 /* Validate and decode into a (heap) arena the caller releases. */
-static int load_model(const cli_input *in, relic_arena *a, relic_bwm_bwm *m)
+static int load_model(const cli_input *in, relic_arena *a, relic_bwm_file *m)
 {
     return cli_schema_model(&cli_format_bwm, in, a, NULL, m);
 }
@@ -21,7 +21,7 @@ static int bwm_info(const cli_input *in)
     relic_bwm_view vv;
     const relic_bwm_view *v = &vv;
     if (cli_schema_view(&cli_format_bwm, in, &vv)) return 1;
-    const relic_bwm_bwm *h = &v->values;
+    const relic_bwm_file *h = &v->values;
     char ext[8];
     relic_path_extension(in->path, ext, sizeof ext);
     printf("%s: KotOR BWM walkmesh, %s\n", in->path,
@@ -88,7 +88,7 @@ static int bwm_convert(const cli_input *in, const char *out_path, const char *ex
     if (strcmp(ext, "obj") && strcmp(ext, "svg")) return -1;
     relic_arena a;
     relic_error err;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     int rc = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &m)) {
@@ -132,7 +132,7 @@ static int bwm_import(const cli_input *in, const char *out_path, const char *ext
     relic_arena a;
     relic_obj_mesh obj;
     relic_bwm_mesh mesh;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error err;
     uint32_t walkable;
     int rc;

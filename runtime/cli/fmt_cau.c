@@ -69,7 +69,7 @@ static unsigned cau_check(const cli_input *in, int strict)
         relic_arena_release(&a);
     }
     if (strict && h->version > RELIC_AUDIO_CAU_VERSION) {
-        cli_problemf(in->path, RELIC_CAU_SAMPLE_HEADER_VERSION_OFFSET, "header.version", "%u exceeds %u (the game asserts <= %u)", h->version,
+        cli_problemf(in->path, RELIC_CAU_SAMPLE_HEADER_VERSION_POS, "header.version", "%u exceeds %u (the game asserts <= %u)", h->version,
                      RELIC_AUDIO_CAU_VERSION, RELIC_AUDIO_CAU_VERSION);
         problems++;
     }

@@ -59,7 +59,7 @@ int cli_erf_duplicate(const relic_erf_archive *ar, relic_arena *a, uint32_t *fir
 static int member_is_gff(const relic_erf_entry *e)
 {
     return e->size >= RELIC_GFF_HEADER_SIZE &&
-           memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
+           memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_POS, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
 }
 
 /* Which writer layout reproduces the container. */

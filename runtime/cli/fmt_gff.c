@@ -144,7 +144,7 @@ static int gff_info(const cli_input *in)
     printf("  field types:");
     for (uint32_t ty = 0; ty < 18; ty++)
         if (per_type[ty]) printf(" %s=%u", relic_gff_type_name(ty), per_type[ty]);
-    printf("\n  top-level fields: %u", (unsigned)relic_gff_struct_field_count(&d, 0));
+    printf("\n  top-level fields: %u", (unsigned)relic_gff_doc_struct_field_count(&d, 0));
     if (w.count) printf(" (%u duplicate labels)", w.count);
     char lbuf[256];
     printf("\n  layout: %s\n", layout_of(in, &t, lbuf, sizeof lbuf));

@@ -79,7 +79,7 @@ static int open_view(const cli_input *in, relic_arena *a, relic_groff_view *v, i
     return 0;
 }
 
-static int load_model(const cli_input *in, relic_arena *a, relic_groff_groff *m)
+static int load_model(const cli_input *in, relic_arena *a, relic_groff_file *m)
 {
     relic_groff_view v;
     relic_error err;
@@ -93,7 +93,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_groff_groff *m)
 }
 
 /* missing_char: 0 for a plain GROFF, else the SZDD header's last character of the original name */
-static int write_model(const relic_groff_groff *m, const char *out_path, const char *in_path, uint8_t missing_char)
+static int write_model(const relic_groff_file *m, const char *out_path, const char *in_path, uint8_t missing_char)
 {
     relic_buf out;
     relic_error err;
@@ -140,7 +140,7 @@ static int groff_info(const cli_input *in)
 {
     relic_arena a;
     relic_groff_view v;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_error err;
     int compressed, rc = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
@@ -221,7 +221,7 @@ static unsigned groff_check(const cli_input *in, int strict)
     if (open_view(in, &a, &v, &compressed)) n = 1;
     else {
         report_ctx rc = { in->path };
-        relic_groff_groff m;
+        relic_groff_file m;
         relic_error err;
         n = relic_groff_check(&v, strict, &a, report, &rc);
         if (!n && relic_groff_decode(&v, &a, &m, &err) == RELIC_OK) n = relic_grf_check(&m, &a, report, &rc);
@@ -234,7 +234,7 @@ static int groff_to_json(const cli_input *in, relic_buf *out)
 {
     relic_arena a;
     relic_error err;
-    relic_groff_groff m;
+    relic_groff_file m;
     int rc = 0;
     relic_grf_file f;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
@@ -266,7 +266,7 @@ static int groff_from_json(const cli_input *in, const char *out_path)
 {
     relic_arena a;
     relic_error err;
-    relic_groff_groff m;
+    relic_groff_file m;
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_grf_json_read((const char *)in->map.bytes.data, in->map.bytes.size, &a, &m, &err) != RELIC_OK) {
@@ -286,7 +286,7 @@ static int groff_from_json(const cli_input *in, const char *out_path)
 static int groff_to_obj(const cli_input *in, const char *out_path)
 {
     relic_arena a;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error err;
     relic_buf obj, mtl;
@@ -339,7 +339,7 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
 static int groff_to_tpm(const cli_input *in, const char *out_path)
 {
     relic_arena a;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_grf_file f;
     relic_error err;
     relic_buf tpm;
@@ -363,7 +363,7 @@ static int groff_convert(const cli_input *in, const char *out_path, const char *
     if (!strcmp(ext, "tpm")) return groff_to_tpm(in, out_path);
     if (strcmp(ext, "grf") && strcmp(ext, "scn") && !missing_char_of(ext)) return -1;
     relic_arena a;
-    relic_groff_groff m;
+    relic_groff_file m;
     int rc;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     rc = load_model(in, &a, &m) ? 1 : write_model(&m, out_path, in->path, missing_char_of(ext));

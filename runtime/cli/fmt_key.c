@@ -69,14 +69,14 @@ int cli_find_nocase(const char *dir, const char *rel, char *out, size_t n)
 typedef struct bif_slot {
     int state;            /* 0 not tried, 1 open, -1 missing, -2 invalid */
     cli_input in;
-    relic_bif_bif bif;
+    relic_bif_file bif;
     char path[4096];      /* where it was found */
 } bif_slot;
 
 typedef struct key_set {
     const cli_input *in;
     relic_arena a;
-    relic_key_key key;
+    relic_key_file key;
     bif_slot *bifs;
     char dir[4096];
 } key_set;
@@ -214,9 +214,9 @@ static unsigned key_check(const cli_input *in, int strict)
         char field[48];
         if (b->state != 1) continue;
         snprintf(field, sizeof field, "keys[%u].res_id", (unsigned)k);
-        uint64_t at = s.key.header.offset_to_key_table + (uint64_t)RELIC_KEY_KEY_ENTRY_SIZE * k;
+        uint64_t at = s.key.header.offset_to_key_table + (uint64_t)RELIC_KEY_ENTRY_SIZE * k;
         if (ri >= b->bif.variable_resources_count) {
-            cli_problemf(in->path, at + RELIC_KEY_KEY_ENTRY_RES_ID_OFFSET, field, "resource index %u >= %zu resources of %s",
+            cli_problemf(in->path, at + RELIC_KEY_ENTRY_RES_ID_POS, field, "resource index %u >= %zu resources of %s",
                          (unsigned)ri, b->bif.variable_resources_count, b->path);
             problems++;
             continue;
@@ -224,7 +224,7 @@ static unsigned key_check(const cli_input *in, int strict)
         if (b->bif.variable_resources[ri].res_type != s.key.keys[k].res_type) {
             /* xoreos trusts the BIF's type and warns */
             snprintf(field, sizeof field, "keys[%u].res_type", (unsigned)k);
-            cli_problemf(in->path, at + RELIC_KEY_KEY_ENTRY_RES_TYPE_OFFSET, field, "type %u, but the BIF says %u",
+            cli_problemf(in->path, at + RELIC_KEY_ENTRY_RES_TYPE_POS, field, "type %u, but the BIF says %u",
                          (unsigned)s.key.keys[k].res_type, (unsigned)b->bif.variable_resources[ri].res_type);
             problems++;
         }
@@ -243,7 +243,7 @@ static unsigned key_check(const cli_input *in, int strict)
 static int bif_info(const cli_input *in)
 {
     relic_arena a;
-    relic_bif_bif b;
+    relic_bif_file b;
     relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
@@ -267,7 +267,7 @@ static int bif_info(const cli_input *in)
 static unsigned bif_check(const cli_input *in, int strict)
 {
     relic_arena a;
-    relic_bif_bif b;
+    relic_bif_file b;
     relic_error err;
     unsigned problems, checked = 0;
     char name[64], shown[4096];
@@ -306,7 +306,7 @@ static int bif_from_json(const cli_input *in, const char *out_path)
 static int bif_rewrite(const cli_input *in, const char *out_path)
 {
     relic_arena a;
-    relic_bif_bif b;
+    relic_bif_file b;
     relic_error err;
     relic_buf o;
     int rc = 1;
@@ -378,7 +378,7 @@ int cli_key_ls(const cli_input *in)
 int cli_bif_ls(const cli_input *in)
 {
     relic_arena a;
-    relic_bif_bif b;
+    relic_bif_file b;
     relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
@@ -412,7 +412,7 @@ void cli_key_extract_usage(FILE *f)
 static void lower(char *s) { for (; *s; s++) if (*s >= 'A' && *s <= 'Z') *s = (char)(*s + 32); }
 
 /* Does key k's name match argument arg (a name, a type, or a glob)? */
-static int key_matches(const relic_key_key *key, uint32_t k, const char *arg)
+static int key_matches(const relic_key_file *key, uint32_t k, const char *arg)
 {
     char name[64], pat[256];
     uint32_t type;

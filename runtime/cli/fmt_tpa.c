@@ -5,7 +5,7 @@
 
 #include "audio_cli.h"
 
-static int load_model(const cli_input *in, relic_arena *a, relic_tpa_view *v, relic_tpa_tpa *m)
+static int load_model(const cli_input *in, relic_arena *a, relic_tpa_view *v, relic_tpa_file *m)
 {
     return cli_schema_model(&cli_format_tpa, in, a, v, m);
 }
@@ -13,7 +13,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_tpa_view *v, re
 static int tpa_info(const cli_input *in)
 {
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_arena a;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &v, &m)) { relic_arena_release(&a); return 1; }
@@ -54,7 +54,7 @@ static void report(void *vctx, const relic_error *err)
 static unsigned tpa_check(const cli_input *in, int strict)
 {
     relic_tpa_view v;
-    relic_tpa_tpa m;
+    relic_tpa_file m;
     relic_arena a;
     unsigned n;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);

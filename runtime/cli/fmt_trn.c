@@ -24,7 +24,7 @@ static void report(void *vctx, const relic_error *err)
 
 static int validate(const cli_input *in, relic_trn_view *v) { return cli_schema_view(&cli_format_trn, in, v); }
 
-static int load_model(const cli_input *in, relic_arena *a, relic_trn_trn *m)
+static int load_model(const cli_input *in, relic_arena *a, relic_trn_file *m)
 {
     return cli_schema_model(&cli_format_trn, in, a, NULL, m);
 }
@@ -32,7 +32,7 @@ static int load_model(const cli_input *in, relic_arena *a, relic_trn_trn *m)
 static int trn_info(const cli_input *in)
 {
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error err;
     int rc = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
@@ -81,7 +81,7 @@ static int trn_info(const cli_input *in)
     return rc;
 }
 
-int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_trn *m, relic_trn_aswm *w, size_t *packet)
+int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_file *m, relic_trn_aswm *w, size_t *packet)
 {
     relic_error err;
     if (load_model(in, a, m)) return 1;
@@ -122,7 +122,7 @@ static unsigned trn_check(const cli_input *in, int strict)
     report_ctx rc = { in->path };
     unsigned n = relic_trn_check_container(&v, report, &rc);
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (relic_trn_decode(&v, &a, &m, &err) != RELIC_OK) {
@@ -167,7 +167,7 @@ static int trn_to_png(const cli_input *in, const char *out_path)
         return 1;
     }
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_buf out;
     relic_error err;
     int rc = 1;
@@ -189,7 +189,7 @@ static int trn_convert(const cli_input *in, const char *out_path, const char *ex
     int terrain = cli_convert_option("--terrain") != NULL;
     if (!walkmesh || (terrain && strcmp(ext, "obj"))) return -1;
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     size_t packet;
     int rc;

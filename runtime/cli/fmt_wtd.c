@@ -74,7 +74,7 @@ static int wtd_info(const cli_input *in)
         relic_arena_release(&a);
         return 1;
     }
-    const relic_wtd_wtd *h = &t.header;
+    const relic_wtd_file *h = &t.header;
     const relic_wtd_mapping *m = &h->mapping;
     printf("%s: Trespasser WTD wavelet terrain, version %u\n", in->path, (unsigned)h->version);
     printf("  grid %u x %u quad units at (%d, %d), %g m per unit; world X %g..%g, Y %g..%g (metres)\n", t.n, t.n,
@@ -114,7 +114,7 @@ static unsigned wtd_check(const cli_input *in, int strict)
         relic_error err;
         uint64_t expect_nodes = 1 + (uint64_t)4 * t.stats.significant;
         if (t.header.node_count != expect_nodes) {
-            relic_fail(&err, RELIC_E_RANGE, relic_wtd_file_offset((uint64_t)RELIC_WTD_WTD_NODE_COUNT_OFFSET * 8),
+            relic_fail(&err, RELIC_E_RANGE, relic_wtd_file_offset((uint64_t)RELIC_WTD_FILE_NODE_COUNT_POS * 8),
                        "node_count", "%u, but the tree has %u significant nodes (the encoder writes 1 + 4 x that = %llu)",
                        t.header.node_count, t.stats.significant, (unsigned long long)expect_nodes);
             cli_report(stdout, in->path, &err);
@@ -137,7 +137,7 @@ static unsigned wtd_check(const cli_input *in, int strict)
 /* The header JSON of the schema, with a "tree" object of statistics added. */
 static int wtd_to_json(const cli_input *in, relic_buf *out)
 {
-    relic_wtd_wtd h;
+    relic_wtd_file h;
     relic_wtd_tree_stats st;
     relic_error err;
     relic_buf head;

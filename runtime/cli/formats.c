@@ -21,17 +21,17 @@
 #include "relic_trr.h"
 #include "trn_cli.h"
 
-CLI_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_bwm, NULL, "walkmesh");
-CLI_SCHEMA_OPS(cau, relic_cau_view, relic_cau_cau, NULL, "sample");
-CLI_SCHEMA_OPS(pid, relic_pid_view, relic_pid_pid, NULL, "PID");
-CLI_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_tpa, NULL, "bank");
-CLI_SCHEMA_OPS(key, relic_key_view, relic_key_key, NULL, "KEY");
-CLI_SCHEMA_OPS(bif, relic_bif_view, relic_bif_bif, NULL, "BIF");
-CLI_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_tlk, NULL, "talk table");
+CLI_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
+CLI_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
+CLI_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
+CLI_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
+CLI_SCHEMA_OPS(key, relic_key_view, relic_key_file, NULL, "KEY");
+CLI_SCHEMA_OPS(bif, relic_bif_view, relic_bif_file, NULL, "BIF");
+CLI_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_file, NULL, "talk table");
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
-static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_trn *)m, a, e); }
-CLI_SCHEMA_OPS(trn, relic_trn_view, relic_trn_trn, trn_layout_, "TRN");
+static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
+CLI_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
 /* Binary extensions of GFF resource types (xoreos, src/aurora/keyfile.cpp, biffile.cpp ResTypes and
  * the corpus); any of them converts to and from JSON. */

@@ -25,7 +25,7 @@ unsigned cli_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, un
     return problems;
 }
 
-unsigned cli_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict,
+unsigned cli_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int strict,
                        relic_report_fn report, void *ctx)
 {
     relic_arena a;

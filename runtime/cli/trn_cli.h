@@ -12,7 +12,7 @@
 /* Validate and decode a TRN/TRX input into m (arena a) and inflate its
  * (first) ASWM packet into w; *packet gets its index. Prints the error and
  * returns nonzero on failure. */
-int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_trn *m, relic_trn_aswm *w, size_t *packet);
+int cli_trn_load_aswm(const cli_input *in, relic_arena *a, relic_trn_file *m, relic_trn_aswm *w, size_t *packet);
 
 /* Write an SVG of w (with route when not NULL) to out_path. */
 int cli_trn_write_svg(const relic_trn_aswm *w, const relic_trn_route *route, const char *out_path, const char *in_path);

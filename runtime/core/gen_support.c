@@ -37,14 +37,11 @@ int relic_gen_span_ok(uint64_t pos, uint64_t count, uint64_t elem, uint64_t size
 relic_status (relic_gen_fail_at)(relic_error *err, relic_status code, uint64_t offset, const char *name,
                                  int64_t index, const char *fmt, ...)
 {
-    char path[RELIC_ERROR_PATH_MAX];
     va_list ap;
-    relic_status st;
-    if (index >= 0) snprintf(path, sizeof path, "%s[%lld]", name, (long long)index);
-    else snprintf(path, sizeof path, "%s", name);
     va_start(ap, fmt);
-    st = relic_vfail(err, code, offset, path, fmt, ap);
+    relic_status st = relic_vfail(err, code, offset, NULL, fmt, ap);
     va_end(ap);
+    relic_gen_path_prefix(err, name, index); /* one path formatter: smaller embedded */
     return st;
 }
 
@@ -61,10 +58,8 @@ relic_status (relic_gen_place)(relic_error *err, uint64_t cur, int64_t at, int64
         return relic_gen_fail_at(err, RELIC_E_RANGE, p, name, -1, "negative element count %lld", (long long)count);
     const uint64_t k = (uint64_t)count * per;
     if (!relic_gen_span_ok(p, k, elem, size, bytes))
-        return relic_gen_fail_at(err, RELIC_E_TRUNCATED, p, name, -1,
-                                 "%llu elements of %llu bytes need %llu bytes from 0x%llx, %llu remain",
-                                 (unsigned long long)k, (unsigned long long)elem, (unsigned long long)(k * elem),
-                                 (unsigned long long)p, (unsigned long long)(p < size ? size - p : 0));
+        return relic_fail(err, RELIC_E_TRUNCATED, p, name, "%llu elements of %llu bytes, %llu bytes remain",
+                          (unsigned long long)k, (unsigned long long)elem, (unsigned long long)(size - p));
     *pos = p;
     *n = k;
     return RELIC_OK;
@@ -178,4 +173,10 @@ void *relic_gen_dup(relic_arena *a, relic_error *err, const uint8_t *src, uint64
     memcpy(p, src, (size_t)n);
     p[n] = 0;
     return p;
+}
+
+relic_status (relic_gen_fail_check)(relic_error *err, relic_status code, uint64_t offset, const char *name,
+                                    int64_t index, int64_t value, const char *what)
+{
+    return relic_gen_fail_at(err, code, offset, name, index, "%lld %s", (long long)value, what);
 }

@@ -78,73 +78,96 @@ static ssize_t read_retrying(int fd, void *buf, size_t n)
     return got;
 }
 
-/* Read fd to its end into a relic_buf of at most max_size bytes (0 = no
- * limit): in arena a, or on the heap when a is NULL (relic_map_file, the
- * CLI's convenience). On success out holds the bytes (or points at
- * empty_input); a heap buffer is owned and freed by relic_unmap. */
-static relic_status read_all(int fd, const char *path, size_t max_size, relic_arena *a,
+/* Where read_all's buffer grows: a block of cap bytes holding the first size
+ * bytes of data, or NULL. A pointer, so that relic_map_file links no arena
+ * code and relic_map_file_arena no realloc (an embedded reader stays small). */
+typedef uint8_t *read_grow_fn(relic_arena *a, uint8_t *data, size_t size, size_t cap);
+
+static uint8_t *heap_grow(relic_arena *a, uint8_t *data, size_t size, size_t cap)
+{
+    (void)a;
+    (void)size;
+    return realloc(data, cap);
+}
+
+/* A new block: the arena keeps the old one (at most about twice the input). */
+static uint8_t *arena_grow(relic_arena *a, uint8_t *data, size_t size, size_t cap)
+{
+    uint8_t *p = relic_arena_alloc(a, cap, 1);
+    if (p != NULL && size != 0)
+        memcpy(p, data, size);
+    return p;
+}
+
+/* Read fd to its end, growing the buffer with grow (in arena a, or on the
+ * heap when a is NULL: relic_map_file, the CLI's convenience), at most
+ * max_size bytes (0 = no limit). On success out holds the bytes (or points
+ * at empty_input); a heap buffer is owned and freed by relic_unmap. */
+static relic_status read_all(int fd, const char *path, size_t max_size, read_grow_fn *grow, relic_arena *a,
                              relic_mapping *out, relic_error *err)
 {
-    relic_buf b;
+    uint8_t *data = NULL;
+    size_t size = 0, cap = 0;
 
-    if (a != NULL)
-        relic_buf_init_arena(&b, a, 0);
-    else
-        relic_buf_init(&b, 0);
     for (;;) {
         ssize_t got;
-        size_t room = b.cap - b.size;
-        uint8_t *dst;
+        size_t room = cap - size;
 
-        if (max_size != 0 && b.size >= max_size) {
+        if (max_size != 0 && size >= max_size) {
             /* Full up to the limit: one more byte means too large. */
             uint8_t probe;
             got = read_retrying(fd, &probe, 1);
             if (got == 0)
                 break;
-            relic_buf_free(&b);
+            if (a == NULL)
+                free(data);
             if (got < 0)
                 return fail_errno(err, "read", path, errno);
             return relic_fail(err, RELIC_E_LIMIT, max_size, NULL,
                               "'%s' is larger than the limit of %zu bytes",
                               display_name(path), max_size);
         }
-        if (room == 0)
-            room = b.size != 0 ? b.size : READ_INITIAL_CAPACITY; /* doubles the buffer */
-        if (max_size != 0 && room > max_size - b.size)
-            room = max_size - b.size;
-        dst = relic_buf_extend(&b, room);
-        if (dst == NULL) {
-            size_t len = b.size;
-            relic_buf_free(&b);
-            return relic_fail(err, RELIC_E_NOMEM, len, NULL,
-                              "cannot read '%s': out of memory after %zu bytes",
-                              display_name(path), len);
+        if (room == 0) {
+            room = size != 0 ? size : READ_INITIAL_CAPACITY; /* doubles the buffer */
+            if (max_size != 0 && room > max_size - size)
+                room = max_size - size;
+            uint8_t *grown = room <= SIZE_MAX - size ? grow(a, data, size, size + room) : NULL;
+            if (grown == NULL) {
+                if (a == NULL)
+                    free(data);
+                return relic_fail(err, RELIC_E_NOMEM, size, NULL,
+                                  "cannot read '%s': out of memory after %zu bytes",
+                                  display_name(path), size);
+            }
+            data = grown;
+            cap = size + room;
         }
-        got = read_retrying(fd, dst, room);
+        got = read_retrying(fd, data + size, room);
         if (got < 0) {
             int saved = errno;
-            relic_buf_free(&b);
+            if (a == NULL)
+                free(data);
             return fail_errno(err, "read", path, saved);
         }
-        b.size -= room - (size_t)got;
+        size += (size_t)got;
         if (got == 0)
             break;
     }
 
-    if (b.size == 0) {
-        relic_buf_free(&b);
+    if (size == 0) {
+        if (a == NULL)
+            free(data);
         out->bytes.data = empty_input;
         return RELIC_OK;
     }
-    out->owned = a != NULL ? NULL : b.data;
-    out->bytes.data = b.data;
-    out->bytes.size = b.size;
+    out->owned = a != NULL ? NULL : data;
+    out->bytes.data = data;
+    out->bytes.size = size;
     out->is_mmap = MAP_KIND_HEAP;
     return RELIC_OK;
 }
 
-static relic_status map_input(const char *path, size_t max_size, relic_arena *a, relic_mapping *out,
+static relic_status map_input(const char *path, size_t max_size, read_grow_fn *grow, relic_arena *a, relic_mapping *out,
                               relic_error *err)
 {
     struct stat st;
@@ -201,7 +224,7 @@ static relic_status map_input(const char *path, size_t max_size, relic_arena *a,
         }
     }
 
-    status = read_all(fd, path, max_size, a, out, err);
+    status = read_all(fd, path, max_size, grow, a, out, err);
     if (!from_stdin)
         close(fd);
     return status;
@@ -209,7 +232,7 @@ static relic_status map_input(const char *path, size_t max_size, relic_arena *a,
 
 relic_status relic_map_file(const char *path, size_t max_size, relic_mapping *out, relic_error *err)
 {
-    return map_input(path, max_size, NULL, out, err);
+    return map_input(path, max_size, heap_grow, NULL, out, err);
 }
 
 relic_status relic_map_file_arena(const char *path, size_t max_size, relic_arena *a, relic_mapping *out,
@@ -217,7 +240,7 @@ relic_status relic_map_file_arena(const char *path, size_t max_size, relic_arena
 {
     if (a == NULL)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_map_file_arena: no arena given");
-    return map_input(path, max_size, a, out, err);
+    return map_input(path, max_size, arena_grow, a, out, err);
 }
 
 void relic_unmap(relic_mapping *m)

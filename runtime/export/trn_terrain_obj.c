@@ -11,7 +11,7 @@
 
 static double fin(float v) { return isfinite(v) ? (double)v : 0.0; }
 
-static void megatile(const relic_trrn_trrn *t, size_t packet, uint64_t *base, uint64_t *tex, uint64_t *norm, relic_buf *out)
+static void megatile(const relic_trrn_file *t, size_t packet, uint64_t *base, uint64_t *tex, uint64_t *norm, relic_buf *out)
 {
     relic_buf_printf(out, "g terrain_%zu\n", packet);
     for (size_t i = 0; i < t->vertices_count; i++) {
@@ -32,7 +32,7 @@ static void megatile(const relic_trrn_trrn *t, size_t packet, uint64_t *base, ui
     *norm += t->vertices_count;
 }
 
-static void water(const relic_watr_watr *w, size_t packet, uint64_t *base, uint64_t *tex, relic_buf *out)
+static void water(const relic_watr_file *w, size_t packet, uint64_t *base, uint64_t *tex, relic_buf *out)
 {
     relic_buf_printf(out, "g water_%zu\n", packet);
     for (size_t i = 0; i < w->vertices_count; i++) {
@@ -52,7 +52,7 @@ static void water(const relic_watr_watr *w, size_t packet, uint64_t *base, uint6
     *tex += w->vertices_count;
 }
 
-relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic_buf *out, relic_error *err)
+relic_status relic_trn_terrain_obj(const relic_trn_file *m, relic_arena *a, relic_buf *out, relic_error *err)
 {
     size_t found = 0;
     uint64_t base = 0, tex = 0, norm = 0; /* OBJ numbers v, vt and vn separately */
@@ -61,7 +61,7 @@ relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic
         const relic_trn_packet *p = &m->packets[i];
         relic_status st;
         if (p->type == RELIC_TRN_PACKET_TYPE_TRRN) {
-            relic_trrn_trrn t;
+            relic_trrn_file t;
             if ((st = relic_trn_trrn_read(p->data, p->data_count, a, &t, err)) != RELIC_OK) {
                 relic_gen_path_prefix(err, "trrn", -1);
                 relic_gen_path_prefix(err, "packets", (int64_t)i);
@@ -70,7 +70,7 @@ relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic
             megatile(&t, i, &base, &tex, &norm, out);
             found++;
         } else if (p->type == RELIC_TRN_PACKET_TYPE_WATR) {
-            relic_watr_watr w;
+            relic_watr_file w;
             if ((st = relic_trn_watr_read(p->data, p->data_count, a, &w, err)) != RELIC_OK) {
                 relic_gen_path_prefix(err, "watr", -1);
                 relic_gen_path_prefix(err, "packets", (int64_t)i);

@@ -53,10 +53,10 @@ static double raster(grid *g, const float *a, const float *b, const float *c, do
     return work;
 }
 
-relic_status relic_trn_terrain_preview_png(const relic_trn_trn *m, uint32_t max_side, relic_arena *a, relic_buf *out,
+relic_status relic_trn_terrain_preview_png(const relic_trn_file *m, uint32_t max_side, relic_arena *a, relic_buf *out,
                                            relic_error *err)
 {
-    relic_trrn_trrn *tiles = relic_arena_array(a, m->packets_count ? m->packets_count : 1, sizeof *tiles, 8);
+    relic_trrn_file *tiles = relic_arena_array(a, m->packets_count ? m->packets_count : 1, sizeof *tiles, 8);
     if (!tiles) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the terrain");
     size_t n = 0;
     double minx = INFINITY, miny = INFINITY, maxx = -INFINITY, maxy = -INFINITY, minz = INFINITY, maxz = -INFINITY;

@@ -65,7 +65,7 @@ static unsigned check_bwm(const uint8_t *data, size_t size, relic_arena *a, abi_
 static unsigned check_trn(const uint8_t *data, size_t size, relic_arena *a, abi_ctx *c)
 {
     relic_trn_view v;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_error err;
     if (relic_trn_validate(data, size, &v, &err) != RELIC_OK) return one(c, &err);
     unsigned n = relic_trn_check_container(&v, forward, c);
@@ -111,7 +111,7 @@ VALIDATOR_ONLY(tpa)
 static int member_is_gff(const relic_erf_entry *e)
 {
     return e->size >= RELIC_GFF_HEADER_SIZE &&
-           memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_OFFSET, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
+           memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_POS, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
 }
 
 /* ERF and RIM: the archive, then each GFF member's tree rules. */
@@ -132,7 +132,7 @@ static unsigned check_erf(const uint8_t *data, size_t size, relic_arena *a, abi_
 /* WTD: the parameter block (every version relic reads) and the zerotree. */
 static unsigned check_wtd(const uint8_t *data, size_t size, relic_arena *a, abi_ctx *c)
 {
-    relic_wtd_wtd h;
+    relic_wtd_file h;
     relic_wtd_tree_stats stats;
     relic_error err;
     (void)a;

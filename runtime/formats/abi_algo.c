@@ -59,7 +59,7 @@ static int call_end(abi_call *c, int bad, relic_abi_sink_fn sink, void *sink_use
 }
 
 /* Write m, then validate the written bytes (a writer's output always validates). */
-static int bwm_write_checked(abi_call *c, const relic_bwm_bwm *m)
+static int bwm_write_checked(abi_call *c, const relic_bwm_file *m)
 {
     relic_bwm_view v;
     if (relic_bwm_write(m, &c->out, &c->err) != RELIC_OK) return 1;
@@ -75,7 +75,7 @@ int relic_abi_bwm_build(uint32_t type, const float *vertices, uint32_t vertex_co
     abi_call c;
     call_begin(&c, fn, user);
     relic_bwm_mesh mesh = { (const float (*)[3])vertices, vertex_count, (const uint32_t (*)[3])faces, materials, face_count };
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     int bad = relic_bwm_from_mesh(&mesh, type, &c.a, &m, &c.err) != RELIC_OK || bwm_write_checked(&c, &m);
     return call_end(&c, bad, sink, sink_user);
 }
@@ -86,14 +86,14 @@ int relic_abi_bwm_rebuild(const uint8_t *data, size_t size, unsigned what, relic
     abi_call c;
     call_begin(&c, fn, user);
     relic_bwm_view v;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     int bad = relic_bwm_validate(data, size, &v, &c.err) != RELIC_OK || relic_bwm_decode(&v, &c.a, &m, &c.err) != RELIC_OK ||
               relic_bwm_rebuild(&m, what, &c.a, &c.err) != RELIC_OK || bwm_write_checked(&c, &m);
     return call_end(&c, bad, sink, sink_user);
 }
 
 /* The model of a TRN/TRX whose container validates, and its first ASWM walkmesh (*packet). */
-static int trn_load(abi_call *c, const uint8_t *data, size_t size, relic_trn_trn *m, relic_trn_aswm *w, size_t *packet)
+static int trn_load(abi_call *c, const uint8_t *data, size_t size, relic_trn_file *m, relic_trn_aswm *w, size_t *packet)
 {
     relic_trn_view v;
     if (relic_trn_validate(data, size, &v, &c->err) != RELIC_OK || relic_trn_decode(&v, &c->a, m, &c->err) != RELIC_OK)
@@ -115,7 +115,7 @@ int relic_abi_trn_bake(const uint8_t *data, size_t size, int keep_borders, int l
 {
     abi_call c;
     call_begin(&c, fn, user);
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w, baked;
     relic_trn_view check;
     relic_trn_bake_options opt = { keep_borders != 0 };
@@ -139,7 +139,7 @@ int relic_abi_trn_replace_aswm(const uint8_t *data, size_t size, const uint8_t *
 {
     abi_call c;
     call_begin(&c, fn, user);
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm old, w;
     relic_trn_view check;
     size_t packet = 0;
@@ -160,7 +160,7 @@ int relic_abi_trn_path(const uint8_t *data, size_t size, double x1, double y1, d
 {
     abi_call c;
     call_begin(&c, fn, user);
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_aswm w;
     relic_trn_route route;
     size_t packet;
@@ -199,7 +199,7 @@ int relic_abi_wtd_encode(const uint8_t *like, size_t like_size, const int32_t *h
 {
     abi_call c;
     call_begin(&c, fn, user);
-    relic_wtd_wtd h;
+    relic_wtd_file h;
     relic_wtd_encode_options opt = { threshold, 0, 0 };
     int bad = relic_wtd_read_header(like, like_size, &h, &c.err) != RELIC_OK ||
               relic_wtd_encode(heights, n, &h.mapping, &opt, &c.a, &c.out, NULL, &c.err) != RELIC_OK;
@@ -225,7 +225,7 @@ int relic_abi_audio_pcm(const char *format, const uint8_t *data, size_t size, ui
         }
     } else if (format && !strcmp(format, "tpa")) {
         relic_tpa_view v;
-        relic_tpa_tpa m;
+        relic_tpa_file m;
         bad = relic_tpa_validate(data, size, &v, &c.err) != RELIC_OK || relic_tpa_decode(&v, &c.a, &m, &c.err) != RELIC_OK;
         if (!bad && index >= m.samples_count)
             bad = relic_fail(&c.err, RELIC_E_RANGE, 0, "samples", "sample %u of %zu", (unsigned)index, m.samples_count) != RELIC_OK;

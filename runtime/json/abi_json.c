@@ -48,22 +48,22 @@ typedef struct abi_schema {
     static relic_status F##_json_read_(const char *t, size_t n, relic_arena *a, void *m, relic_error *e)           \
     { return relic_##F##_json_read(t, n, a, (M *)m, e); }
 
-ABI_OPS(bwm, relic_bwm_view, relic_bwm_bwm)
-ABI_OPS(trn, relic_trn_view, relic_trn_trn)
-ABI_OPS(cau, relic_cau_view, relic_cau_cau)
-ABI_OPS(pid, relic_pid_view, relic_pid_pid)
-ABI_OPS(tpa, relic_tpa_view, relic_tpa_tpa)
+ABI_OPS(bwm, relic_bwm_view, relic_bwm_file)
+ABI_OPS(trn, relic_trn_view, relic_trn_file)
+ABI_OPS(cau, relic_cau_view, relic_cau_file)
+ABI_OPS(pid, relic_pid_view, relic_pid_file)
+ABI_OPS(tpa, relic_tpa_view, relic_tpa_file)
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
-static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_trn *)m, a, e); }
+static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
 
 #define ABI_ROW(F, V, M, L) { #F, sizeof(V), sizeof(M), F##_validate_, F##_decode_, L, F##_write_, F##_json_print_, F##_json_read_ }
 static const abi_schema schemas[] = {
-    ABI_ROW(bwm, relic_bwm_view, relic_bwm_bwm, NULL),
-    ABI_ROW(trn, relic_trn_view, relic_trn_trn, trn_layout_),
-    ABI_ROW(cau, relic_cau_view, relic_cau_cau, NULL),
-    ABI_ROW(pid, relic_pid_view, relic_pid_pid, NULL),
-    ABI_ROW(tpa, relic_tpa_view, relic_tpa_tpa, NULL),
+    ABI_ROW(bwm, relic_bwm_view, relic_bwm_file, NULL),
+    ABI_ROW(trn, relic_trn_view, relic_trn_file, trn_layout_),
+    ABI_ROW(cau, relic_cau_view, relic_cau_file, NULL),
+    ABI_ROW(pid, relic_pid_view, relic_pid_file, NULL),
+    ABI_ROW(tpa, relic_tpa_view, relic_tpa_file, NULL),
 };
 
 static const abi_schema *schema_of(const char *format)

@@ -635,7 +635,7 @@ static relic_status print_field(pstate *ps, const slot *sl, uint32_t f, uint32_t
         out_char(w, '}');
         return RELIC_OK;
     case RELIC_GFF_FIELD_TYPE_STRUCT: {
-        uint32_t id = relic_gff_struct_id(d, raw);
+        uint32_t id = relic_gff_doc_struct_id(d, raw);
         out_bytes(w, sl->text, sl->len);
         out_i64(w, (int32_t)id);
         OUT_LIT(w, ",\"type\":\"struct\",\"value\":");
@@ -681,7 +681,7 @@ static relic_status print_field(pstate *ps, const slot *sl, uint32_t f, uint32_t
             uint32_t s = relic_load_u32le(l + 4 + 4 * (size_t)i);
             if (i) out_char(w, ',');
             ps->path[depth].index = i;
-            st = print_struct(ps, s, depth + 1, relic_gff_struct_id(d, s) != RELIC_GFF_NONE ? F_HAS_ID : 0);
+            st = print_struct(ps, s, depth + 1, relic_gff_doc_struct_id(d, s) != RELIC_GFF_NONE ? F_HAS_ID : 0);
             if (st != RELIC_OK) return st;
         }
         out_char(w, ']');
@@ -848,7 +848,7 @@ static relic_status print_doc_family(const relic_gff_doc *d, relic_gff_encoding 
     while (ps->nbuckets < d->struct_count && ps->nbuckets < (1u << 16)) ps->nbuckets <<= 1;
     ps->buckets = relic_arena_array(scratch, ps->nbuckets, sizeof *ps->buckets, 8);
     if (!ps->buckets) st = relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory printing JSON");
-    else st = print_struct(ps, 0, 0, F_ROOT | (relic_gff_struct_id(d, 0) != RELIC_GFF_NONE ? F_HAS_ID : 0));
+    else st = print_struct(ps, 0, 0, F_ROOT | (relic_gff_doc_struct_id(d, 0) != RELIC_GFF_NONE ? F_HAS_ID : 0));
     if (st == RELIC_OK) {
         out_char(&ps->w, '\n');
         out_flush(&ps->w);

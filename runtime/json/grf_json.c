@@ -19,7 +19,7 @@
 /* nested property objects printed at most this deep (cycles stop there) */
 #define PROPERTY_DEPTH 8
 
-static int back_to_back(const relic_groff_groff *m)
+static int back_to_back(const relic_groff_file *m)
 {
     uint64_t pos = DIRECTORY_START + (uint64_t)RELIC_GROFF_SECTION_SIZE * m->sections_count, start = pos;
     for (size_t i = 0; i < m->sections_count; i++) {
@@ -128,11 +128,11 @@ static void print_instances(relic_buf *o, const relic_grf_file *f, const relic_g
 relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     if (!scratch) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no scratch arena");
-    const relic_groff_groff *m = &f->container;
+    const relic_groff_file *m = &f->container;
     if (!back_to_back(m))
         return relic_fail(err, RELIC_E_UNSUPPORTED, 0, "sections",
                           "the sections do not lie back to back in directory order: only the plain container JSON keeps this file");
-    relic_groff_groff bare = *m;
+    relic_groff_file bare = *m;
     relic_buf tmp;
     relic_status st;
     bare.data = NULL;
@@ -190,7 +190,7 @@ relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic
     return st;
 }
 
-static relic_status read_contents(relic_jr *r, const relic_jv *contents, relic_groff_groff *m, relic_buf *data)
+static relic_status read_contents(relic_jr *r, const relic_jv *contents, relic_groff_file *m, relic_buf *data)
 {
     size_t n;
     relic_status st;
@@ -242,7 +242,7 @@ static relic_status read_contents(relic_jr *r, const relic_jv *contents, relic_g
     return RELIC_OK;
 }
 
-relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, relic_groff_groff *out,
+relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out,
                                  relic_error *err)
 {
     const relic_jv *doc, *contents;

@@ -81,7 +81,7 @@ static void log_values(relic_mutation *m, const char *old_value, const char *new
 /* ---- loading ---- */
 
 /* The geometry of model m, with room to grow; transitions from its edges. */
-static int geo_of(const relic_bwm_bwm *m, relic_arena *a, geo *g)
+static int geo_of(const relic_bwm_file *m, relic_arena *a, geo *g)
 {
     memset(g, 0, sizeof *g);
     g->header = m->header;
@@ -110,7 +110,7 @@ static int geo_of(const relic_bwm_bwm *m, relic_arena *a, geo *g)
 }
 
 /* Validate and decode a walkmesh into a. */
-static relic_status load(const uint8_t *in, size_t n, relic_arena *a, relic_bwm_bwm *m, relic_error *err)
+static relic_status load(const uint8_t *in, size_t n, relic_arena *a, relic_bwm_file *m, relic_error *err)
 {
     relic_bwm_view v;
     relic_status st = relic_bwm_validate(in, n, &v, err);
@@ -424,7 +424,7 @@ static int op_type(bctx *c, geo *g)
 /* A patch of the second walkmesh m2 (at most BWM_MUT_SPLICE faces)
  * appended: where it lies, or moved so its first vertex is one of the
  * first walkmesh's; one in 2 then shares that vertex (the patches touch). */
-static int op_splice(bctx *c, geo *g, const relic_bwm_bwm *m2)
+static int op_splice(bctx *c, geo *g, const relic_bwm_file *m2)
 {
     geo p;
     if (!m2 || !m2->faces_count || !geo_of(m2, c->a, &p)) return 0;
@@ -466,7 +466,7 @@ static const geo_op geo_ops[] = { op_move, op_move, op_weld, op_unshare, op_mate
  * does), every derived table rebuilt, and the
  * transitions of walkable sides handed to the perimeter builder by edge
  * id. */
-static relic_status model_of(bctx *c, const geo *g, relic_bwm_bwm *m, relic_error *err)
+static relic_status model_of(bctx *c, const geo *g, relic_bwm_file *m, relic_error *err)
 {
     memset(m, 0, sizeof *m);
     m->header = g->header;
@@ -513,7 +513,7 @@ static relic_status model_of(bctx *c, const geo *g, relic_bwm_bwm *m, relic_erro
  * adjacency one row short, the perimeters decreasing, an AABB node's
  * child pointing back at the root, a leaf given a child, an internal
  * node left one child. 0 when this walkmesh has nothing to break. */
-static int break_rule(bctx *c, relic_bwm_bwm *m)
+static int break_rule(bctx *c, relic_bwm_file *m)
 {
     int area = m->header.type == RELIC_BWM_WALKMESH_TYPE_AREA;
     for (int tries = 0; tries < 4; tries++) {
@@ -565,15 +565,15 @@ static const struct {
     const char *path;
     uint16_t at, count_at;
 } table_offsets[] = {
-    { "header.vertex_offset", RELIC_BWM_HEADER_VERTEX_OFFSET_OFFSET, RELIC_BWM_HEADER_VERTEX_COUNT_OFFSET },
-    { "header.face_offset", RELIC_BWM_HEADER_FACE_OFFSET_OFFSET, RELIC_BWM_HEADER_FACE_COUNT_OFFSET },
-    { "header.material_offset", RELIC_BWM_HEADER_MATERIAL_OFFSET_OFFSET, RELIC_BWM_HEADER_FACE_COUNT_OFFSET },
-    { "header.normal_offset", RELIC_BWM_HEADER_NORMAL_OFFSET_OFFSET, RELIC_BWM_HEADER_FACE_COUNT_OFFSET },
-    { "header.distance_offset", RELIC_BWM_HEADER_DISTANCE_OFFSET_OFFSET, RELIC_BWM_HEADER_FACE_COUNT_OFFSET },
-    { "header.aabb_offset", RELIC_BWM_HEADER_AABB_OFFSET_OFFSET, RELIC_BWM_HEADER_AABB_COUNT_OFFSET },
-    { "header.adjacency_offset", RELIC_BWM_HEADER_ADJACENCY_OFFSET_OFFSET, RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET },
-    { "header.edge_offset", RELIC_BWM_HEADER_EDGE_OFFSET_OFFSET, RELIC_BWM_HEADER_EDGE_COUNT_OFFSET },
-    { "header.perimeter_offset", RELIC_BWM_HEADER_PERIMETER_OFFSET_OFFSET, RELIC_BWM_HEADER_PERIMETER_COUNT_OFFSET },
+    { "header.vertex_offset", RELIC_BWM_HEADER_VERTEX_OFFSET_POS, RELIC_BWM_HEADER_VERTEX_COUNT_POS },
+    { "header.face_offset", RELIC_BWM_HEADER_FACE_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS },
+    { "header.material_offset", RELIC_BWM_HEADER_MATERIAL_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS },
+    { "header.normal_offset", RELIC_BWM_HEADER_NORMAL_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS },
+    { "header.distance_offset", RELIC_BWM_HEADER_DISTANCE_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS },
+    { "header.aabb_offset", RELIC_BWM_HEADER_AABB_OFFSET_POS, RELIC_BWM_HEADER_AABB_COUNT_POS },
+    { "header.adjacency_offset", RELIC_BWM_HEADER_ADJACENCY_OFFSET_POS, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS },
+    { "header.edge_offset", RELIC_BWM_HEADER_EDGE_OFFSET_POS, RELIC_BWM_HEADER_EDGE_COUNT_POS },
+    { "header.perimeter_offset", RELIC_BWM_HEADER_PERIMETER_OFFSET_POS, RELIC_BWM_HEADER_PERIMETER_COUNT_POS },
 };
 
 /* A table offset of the written file moved where the writer never puts
@@ -640,7 +640,7 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
                                                         "output that does not grow in it");
     out->size = 0;
     out->failed = 0;
-    relic_bwm_bwm m, m2;
+    relic_bwm_file m, m2;
     relic_status st = load(in, n, scratch, &m, err);
     int have2 = 0;
     if (st == RELIC_OK && in2) {
@@ -672,7 +672,7 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         }
         int cropped = g.nf > BWM_MUT_CROP_ALWAYS || (g.nf > BWM_MUT_PATCH && below(&c, 2))
                           ? crop(&c, &g, 8 + (uint32_t)below(&c, BWM_MUT_PATCH - 7), "crop") : 0;
-        relic_bwm_bwm mm;
+        relic_bwm_file mm;
         relic_error we;
         int made = 0;
         if (below(&c, 4) == 0 && !(flags & RELIC_MUTATE_CROSSOVER)) {

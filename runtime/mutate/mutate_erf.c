@@ -20,15 +20,15 @@
 #include "rim_mutate.h"
 
 /* The model the generated tables walk comes first, so the mutator sees a
- * plain relic_erf_erf / relic_rim_rim; the container's bytes follow. */
+ * plain relic_erf_file / relic_rim_file; the container's bytes follow. */
 typedef struct erf_model {
-    relic_erf_erf erf;
+    relic_erf_file erf;
     const uint8_t *file;
     size_t size;
 } erf_model;
 
 typedef struct rim_model {
-    relic_rim_rim rim;
+    relic_rim_file rim;
     const uint8_t *file;
     size_t size;
 } rim_model;

@@ -78,7 +78,7 @@
 
 /* The root the engine walks (its first members), then what load saw. */
 typedef struct trn_model {
-    relic_trn_trn trn;
+    relic_trn_file trn;
     relic_trn_aswm first;           /* walkmesh 0: its fields are root fields */
     relic_trn_aswm *walkmeshes;     /* walkmeshes 1.. ("more_walkmeshes") */
     size_t walkmeshes_count;
@@ -134,7 +134,7 @@ static relic_status trn_validate(const uint8_t *data, size_t size, relic_arena *
     first_problem fp;
     memset(&fp, 0, sizeof fp);
     relic_trn_check_container(&v, keep_first, &fp);
-    relic_trn_trn m;
+    relic_trn_file m;
     mut_mark mk = mut_arena_mark(scratch);
     if (!fp.n && (st = relic_trn_decode(&v, scratch, &m, err)) != RELIC_OK) {
         mut_arena_rewind(scratch, mk);
@@ -319,7 +319,7 @@ static relic_status repair_tiles(relic_trn_aswm *w, relic_arena *a, relic_error 
 /* Put walkmesh w (repaired copy) into every packet of t whose compressed
  * bytes are `orig`, moving the directory offsets after each. Returns the
  * number of packets written, or -1 with err set. */
-static int repack(const relic_trn_aswm *w, int level, const uint8_t *orig, relic_trn_trn *t, relic_arena *a,
+static int repack(const relic_trn_aswm *w, int level, const uint8_t *orig, relic_trn_file *t, relic_arena *a,
                   relic_error *err)
 {
     relic_trn_packet q;
@@ -345,7 +345,7 @@ static int repack(const relic_trn_aswm *w, int level, const uint8_t *orig, relic
 static relic_status trn_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     const trn_model *m = model;
-    relic_trn_trn t = m->trn;
+    relic_trn_file t = m->trn;
     mut_mark mk = mut_arena_mark(scratch);
     relic_status st = RELIC_OK;
     int copied = 0, level = TRN_MUT_ZLIB_LEVEL;
@@ -414,7 +414,7 @@ const relic_mut_format *relic_mutator_trn_aswm(void)
             if (strcmp(structs[k].name, "aswm") == 0) aswm = (int)k;
         uint32_t nr = 0;
         relic_mut_field trn = { "trn", RELIC_MUT_STRUCT, 0, 0, (int16_t)g->root, -1, 1u, offsetof(trn_model, trn), 0,
-                                sizeof(relic_trn_trn), NULL, 0, 0, 0, 0, 0, 0 };
+                                sizeof(relic_trn_file), NULL, 0, 0, 0, 0, 0, 0 };
         root_fields[nr++] = trn;
         root_fields[nr++] = trn;
         if (aswm >= 0) {

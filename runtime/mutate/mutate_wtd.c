@@ -46,7 +46,7 @@
 
 /* The root the engine walks (its first four members), then what load saw. */
 typedef struct wtd_model {
-    relic_wtd_wtd header;
+    relic_wtd_file header;
     uint8_t *tree;          /* logical bytes 90.. of the file */
     size_t tree_count;
     int32_t *coef;          /* n x n wavelet coefficients, or none */
@@ -54,7 +54,7 @@ typedef struct wtd_model {
     int32_t *heights;       /* n x n quantised heights, or none */
     size_t heights_count;
     /* as loaded: the engine copies an array before changing it */
-    relic_wtd_wtd header0;
+    relic_wtd_file header0;
     const uint8_t *tree0;
     size_t tree0_count;
     const int32_t *coef0, *heights0;
@@ -68,7 +68,7 @@ static relic_mut_struct structs[WTD_MAX_STRUCTS + 1];
 #define WTD_ROOT_FIELDS 4
 static const relic_mut_field root_fields[WTD_ROOT_FIELDS] = {
     { "header", RELIC_MUT_STRUCT, 0, 0, -1 /* set in relic_mutator_wtd */, -1, 1u, offsetof(wtd_model, header), 0,
-      sizeof(relic_wtd_wtd), NULL, 0, 0, 0, 0, 0, 0 },
+      sizeof(relic_wtd_file), NULL, 0, 0, 0, 0, 0, 0 },
     { "tree", RELIC_MUT_BYTES, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_ENCODED, 1, -1, 1, 1u,
       offsetof(wtd_model, tree), offsetof(wtd_model, tree_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
     { "coefficients", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_SIGNED, 4, -1, 2, 1u,
@@ -130,7 +130,7 @@ static int load_grid(const uint8_t *data, size_t size, relic_arena *a, wtd_model
 static relic_status wtd_load(const uint8_t *data, size_t size, relic_arena *a, void **model, relic_error *err)
 {
     relic_status st;
-    if (size > WTD_MUTATE_MAX || size < RELIC_WTD_WTD_SIZE || size % RELIC_WTD_WORD_BYTES)
+    if (size > WTD_MUTATE_MAX || size < RELIC_WTD_FILE_SIZE || size % RELIC_WTD_WORD_BYTES)
         return relic_fail(err, RELIC_E_LIMIT, 0, "file", "%zu bytes: not a terrain this mutator handles", size);
     wtd_model *m = relic_arena_alloc(a, sizeof *m, 16);
     uint8_t *logical = relic_arena_alloc(a, size, 16);
@@ -138,10 +138,10 @@ static relic_status wtd_load(const uint8_t *data, size_t size, relic_arena *a, v
     memset(m, 0, sizeof *m);
     for (size_t k = 0; k < size; k++) logical[k] = data[k ^ 3];
     relic_wtd_view v;
-    if ((st = relic_wtd_validate(logical, RELIC_WTD_WTD_SIZE, &v, err)) != RELIC_OK) return st;
+    if ((st = relic_wtd_validate(logical, RELIC_WTD_FILE_SIZE, &v, err)) != RELIC_OK) return st;
     if ((st = relic_wtd_decode(&v, a, &m->header, err)) != RELIC_OK) return st;
-    m->tree = logical + RELIC_WTD_WTD_SIZE;
-    m->tree_count = size - RELIC_WTD_WTD_SIZE;
+    m->tree = logical + RELIC_WTD_FILE_SIZE;
+    m->tree_count = size - RELIC_WTD_FILE_SIZE;
     m->header0 = m->header;
     m->tree0 = m->tree;
     m->tree0_count = m->tree_count;
@@ -220,7 +220,7 @@ static relic_status write_grid(const wtd_model *m, int from_coef, int size_from_
     }
     /* The encoder writes the counts it made and the root scaling value; a
      * header value the engine changed is kept. */
-    relic_wtd_wtd eh, hdr = m->header;
+    relic_wtd_file eh, hdr = m->header;
     if (st == RELIC_OK) st = relic_wtd_read_header(enc.data, enc.size, &eh, err);
     if (st == RELIC_OK) {
         hdr.version = eh.version;
@@ -231,12 +231,12 @@ static relic_status write_grid(const wtd_model *m, int from_coef, int size_from_
         st = relic_wtd_write(&hdr, &h, err);
     }
     if (st == RELIC_OK && h.failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "header", "no memory for the header");
-    if (st == RELIC_OK && h.size != RELIC_WTD_WTD_SIZE)
+    if (st == RELIC_OK && h.size != RELIC_WTD_FILE_SIZE)
         st = relic_fail(err, RELIC_E_LAYOUT, 0, "header", "the header wrote %zu bytes", h.size);
     if (st == RELIC_OK && enc.size > WTD_MUTATE_MAX)
         st = relic_fail(err, RELIC_E_LIMIT, 0, "tree", "a %zu-byte file", enc.size);
     if (st == RELIC_OK) {
-        for (size_t k = 0; k < RELIC_WTD_WTD_SIZE; k++) enc.data[k ^ 3] = h.data[k];
+        for (size_t k = 0; k < RELIC_WTD_FILE_SIZE; k++) enc.data[k ^ 3] = h.data[k];
         relic_buf_append(out, enc.data, enc.size);
         if (out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for %zu bytes", enc.size);
     }
@@ -247,14 +247,14 @@ static relic_status write_grid(const wtd_model *m, int from_coef, int size_from_
 /* The header by the generated writer and the opaque tree bytes after it. */
 static relic_status write_opaque(const wtd_model *m, relic_buf *out, relic_error *err)
 {
-    uint8_t hb[RELIC_WTD_WTD_SIZE + 1]; /* the header's bytes (+1: relic_buf_init_fixed) */
+    uint8_t hb[RELIC_WTD_FILE_SIZE + 1]; /* the header's bytes (+1: relic_buf_init_fixed) */
     relic_buf h;
     relic_buf_init_fixed(&h, hb, sizeof hb);
     relic_status st = relic_wtd_write(&m->header, &h, err);
     if (st == RELIC_OK && h.failed) st = relic_fail(err, RELIC_E_LAYOUT, 0, "header", "the header outgrew its bytes");
-    if (st == RELIC_OK && h.size != RELIC_WTD_WTD_SIZE)
+    if (st == RELIC_OK && h.size != RELIC_WTD_FILE_SIZE)
         st = relic_fail(err, RELIC_E_LAYOUT, 0, "header", "the header wrote %zu bytes", h.size);
-    size_t n = RELIC_WTD_WTD_SIZE + m->tree_count;
+    size_t n = RELIC_WTD_FILE_SIZE + m->tree_count;
     n = (n + RELIC_WTD_WORD_BYTES - 1) / RELIC_WTD_WORD_BYTES * RELIC_WTD_WORD_BYTES;
     if (st == RELIC_OK && n > WTD_MUTATE_MAX)
         st = relic_fail(err, RELIC_E_LIMIT, 0, "tree", "%zu bytes of tree", m->tree_count);
@@ -265,7 +265,7 @@ static relic_status write_opaque(const wtd_model *m, relic_buf *out, relic_error
         if (out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for %zu bytes", n);
         else
             for (size_t k = 0; k < n; k++) {
-                uint8_t b = k < RELIC_WTD_WTD_SIZE ? h.data[k] : k - RELIC_WTD_WTD_SIZE < m->tree_count ? m->tree[k - RELIC_WTD_WTD_SIZE] : 0;
+                uint8_t b = k < RELIC_WTD_FILE_SIZE ? h.data[k] : k - RELIC_WTD_FILE_SIZE < m->tree_count ? m->tree[k - RELIC_WTD_FILE_SIZE] : 0;
                 out->data[base + (k ^ 3)] = b;
             }
     }

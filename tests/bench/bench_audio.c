@@ -252,7 +252,7 @@ static void run(unsigned ch)
     snprintf(cmd, sizeof cmd, "ffmpeg -loglevel error -y -i %s -f s16le %s", wav, raw);
     double t_ffmpeg = external("ffmpeg", cmd, raw, dec, whole);
     /* the same whole blocks as a CAU sample, through the relic command */
-    relic_cau_cau m;
+    relic_cau_file m;
     relic_arena a;
     relic_buf cb;
     memset(&m, 0, sizeof m);
@@ -420,7 +420,7 @@ static void big_clip(const char *dir, unsigned ch)
     snprintf(raw, sizeof raw, "/tmp/relic_bench_big_%d.raw", (int)getpid());
     write_ima_wav(wav, big.data, big.size, A, ch);
     {
-        relic_cau_cau c;
+        relic_cau_file c;
         relic_buf cb;
         memset(&c, 0, sizeof c);
         relic_buf_init(&cb, 0);

@@ -93,7 +93,7 @@ int main(int argc, char **argv)
     relic_arena a;
     relic_error err;
     relic_bwm_mesh mesh;
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_arena_init_heap(&a, 0);
     make_grid(n, &a, &mesh);
     double t0 = now();
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
     for (int r = 0; r < 3; r++) {
         relic_bwm_view v;
         relic_arena da;
-        relic_bwm_bwm dm;
+        relic_bwm_file dm;
         relic_buf js;
         relic_arena_init_heap(&da, 0);
         /* streamed in 1 MiB pieces, as `relic dump` does, to a sink that counts them */
@@ -176,7 +176,7 @@ int main(int argc, char **argv)
     {
         relic_bwm_view v;
         relic_arena da;
-        relic_bwm_bwm dm;
+        relic_bwm_file dm;
         relic_buf js;
         relic_arena_init_heap(&da, 0);
         relic_buf_init(&js, 0);
@@ -186,7 +186,7 @@ int main(int argc, char **argv)
         json_text = js.size;
         for (int r = 0; r < 2; r++) {
             relic_arena ra;
-            relic_bwm_bwm rm;
+            relic_bwm_file rm;
             relic_arena_init_heap(&ra, 0);
             t0 = now();
             if (relic_bwm_json_read((const char *)js.data, js.size, &ra, &rm, &err) != RELIC_OK) { fprintf(stderr, "JSON read: %s\n", err.message); return 1; }

@@ -82,7 +82,7 @@ static double visit(const relic_gff_doc *d)
     double sum = 0;
     relic_error err;
     for (uint32_t s = 0; s < d->struct_count; s++) {
-        uint32_t n = relic_gff_struct_field_count(d, s);
+        uint32_t n = relic_gff_doc_struct_field_count(d, s);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t f = relic_gff_struct_field(d, s, i);
             uint64_t u; int64_t v; float fl; relic_bytes b; relic_gff_locstring ls; relic_gff_list l;

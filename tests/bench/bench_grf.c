@@ -37,7 +37,7 @@ int main(void)
     relic_mapping map;
     relic_error err;
     relic_groff_view v;
-    relic_groff_groff m;
+    relic_groff_file m;
     relic_arena a;
     if (relic_map_file(DEMO_GRF, 0, &map, &err) != RELIC_OK) {
         printf("bench_grf: %s not found: GRF benchmark skipped\n", DEMO_GRF);
@@ -85,7 +85,7 @@ int main(void)
         if (t < best_cont) best_cont = t;
 
         relic_arena d;
-        relic_groff_groff dm;
+        relic_groff_file dm;
         relic_grf_file f;
         relic_arena_init_heap(&d, 0);
         t = now();

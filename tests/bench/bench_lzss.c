@@ -277,7 +277,7 @@ int main(int argc, char **argv)
         make_texture(&p, k, &t[k].image, bump ? &bumps[k] : NULL, &seed);
     }
     relic_arena a;
-    relic_pid_pid model;
+    relic_pid_file model;
     relic_buf swp, pid;
     relic_error err;
     relic_arena_init_heap(&a, 0);

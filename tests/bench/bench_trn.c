@@ -50,7 +50,7 @@ static long peak_rss_kib(void)
 /* Largest file of dir by size, or by triangle count when by_triangles. */
 static int pick(const char *dir, int by_triangles, char *out, size_t cap);
 
-static int load_aswm(const char *path, relic_mapping *mp, relic_arena *a, relic_trn_trn *m, relic_trn_packet **p)
+static int load_aswm(const char *path, relic_mapping *mp, relic_arena *a, relic_trn_file *m, relic_trn_packet **p)
 {
     relic_error err;
     relic_trn_view v;
@@ -66,7 +66,7 @@ static int triangles_of(const char *path)
 {
     relic_mapping mp;
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_packet *p;
     relic_trn_aswm w;
     relic_error err;
@@ -121,7 +121,7 @@ static void bench_parse(const char *path)
     memset(arena_mem, 1, arena_bytes);
     for (int r = 0; r < RUNS; r++) {
         relic_arena a;
-        relic_trn_trn m;
+        relic_trn_file m;
         unsigned seen = 0;
         relic_arena_init_buffer(&a, arena_mem, arena_bytes);
         double tc = now();
@@ -183,7 +183,7 @@ static void bench_bake_file(const char *label, const char *path)
 {
     relic_mapping mp;
     relic_arena a;
-    relic_trn_trn m;
+    relic_trn_file m;
     relic_trn_packet *p;
     relic_trn_aswm w, b;
     relic_error err;

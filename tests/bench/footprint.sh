@@ -17,7 +17,7 @@ CC=${CC:-cc}
 CORPUS=${CORPUS:-/work/shared/corpus}
 EMBED="-std=c11 -Os -ffunction-sections -fdata-sections"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT
 met=0; missed=0; broken=0
 
 # text/rodata/data of the input sections of object $2 in GNU ld map $1

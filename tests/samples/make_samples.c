@@ -12,7 +12,7 @@
 #define W 6
 #define H 4
 
-static int write_model(const char *dir, const char *name, const relic_bwm_bwm *m)
+static int write_model(const char *dir, const char *name, const relic_bwm_file *m)
 {
     relic_buf b;
     relic_error err;
@@ -50,7 +50,7 @@ static int room(const char *dir, relic_arena *a)
             f[k][0] = i0; f[k][1] = i2; f[k][2] = i3; mat[k++] = m;
         }
     relic_bwm_mesh mesh = { (const float (*)[3])v, (W + 1) * (H + 1), (const uint32_t (*)[3])f, mat, k };
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error err;
     if (relic_bwm_from_mesh(&mesh, RELIC_BWM_WALKMESH_TYPE_AREA, a, &m, &err) != RELIC_OK) {
         fprintf(stderr, "make_samples: room: %s\n", err.message);
@@ -101,7 +101,7 @@ static int box(const char *dir, const char *name, float x0, float y0, float z0, 
     uint32_t mat[12];
     for (int i = 0; i < 12; i++) mat[i] = RELIC_BWM_SURFACE_MATERIAL_NONWALK;
     relic_bwm_mesh mesh = { (const float (*)[3])v, 8, f, mat, 12 };
-    relic_bwm_bwm m;
+    relic_bwm_file m;
     relic_error err;
     if (relic_bwm_from_mesh(&mesh, RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR, a, &m, &err) != RELIC_OK) {
         fprintf(stderr, "make_samples: %s: %s\n", name, err.message);

@@ -8,7 +8,7 @@
  * key.nim. */
 #include "relic_key.h"
 
-relic_status relic_bif_open_tables(const uint8_t *data, size_t size, relic_arena *a, relic_bif_bif *out,
+relic_status relic_bif_open_tables(const uint8_t *data, size_t size, relic_arena *a, relic_bif_file *out,
                                    relic_error *err)
 {
     relic_bif_view v;
@@ -26,7 +26,7 @@ static int by_start(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->index > y->index) - (x->index < y->index);
 }
 
-static uint64_t entry_at(const relic_bif_bif *b, uint32_t i)
+static uint64_t entry_at(const relic_bif_file *b, uint32_t i)
 {
     return (uint64_t)b->header.variable_table_offset + (uint64_t)RELIC_BIF_VARIABLE_RESOURCE_SIZE * i;
 }
@@ -38,7 +38,7 @@ static void keep_first(void *ctx, const relic_error *e)
     if (first->code == RELIC_OK) *first = *e;
 }
 
-unsigned relic_bif_check_data(const relic_bif_bif *b, size_t size, relic_arena *scratch, relic_problems *p)
+unsigned relic_bif_check_data(const relic_bif_file *b, size_t size, relic_arena *scratch, relic_problems *p)
 {
     char path[48];
     unsigned before = p->count;
@@ -89,7 +89,7 @@ unsigned relic_bif_check_data(const relic_bif_bif *b, size_t size, relic_arena *
     return p->count - before;
 }
 
-relic_status relic_bif_open(const uint8_t *data, size_t size, relic_arena *a, relic_bif_bif *out, relic_error *err)
+relic_status relic_bif_open(const uint8_t *data, size_t size, relic_arena *a, relic_bif_file *out, relic_error *err)
 {
     relic_status st = relic_bif_open_tables(data, size, a, out, err);
     if (st != RELIC_OK) return st;
@@ -102,13 +102,13 @@ relic_status relic_bif_open(const uint8_t *data, size_t size, relic_arena *a, re
     return first.code;
 }
 
-relic_status relic_bif_resource(const relic_bif_bif *b, const uint8_t *data, size_t size, uint32_t index,
+relic_status relic_bif_resource(const relic_bif_file *b, const uint8_t *data, size_t size, uint32_t index,
                                 const uint8_t **out, uint32_t *out_size, relic_error *err)
 {
     char path[48];
     snprintf(path, sizeof path, "variable_resources[%u]", (unsigned)index);
     if (index >= b->variable_resources_count)
-        return relic_fail(err, RELIC_E_INDEX, RELIC_BIF_HEADER_VARIABLE_RESOURCE_COUNT_OFFSET, path,
+        return relic_fail(err, RELIC_E_INDEX, RELIC_BIF_HEADER_VARIABLE_RESOURCE_COUNT_POS, path,
                           "resource index %u >= VariableResourceCount %zu", (unsigned)index, b->variable_resources_count);
     const relic_bif_variable_resource *r = &b->variable_resources[index];
     if ((uint64_t)r->offset + r->file_size > size)

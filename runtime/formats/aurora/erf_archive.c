@@ -27,7 +27,7 @@ int relic_erf_detect(const uint8_t *data, size_t size)
     if (size < 8) return 0;
     if (memcmp(data, RELIC_RIM_HEADER_FILE_TYPE_VALUE, 4) == 0 && memcmp(data + 4, RELIC_RIM_HEADER_FILE_VERSION_VALUE, 4) == 0)
         return 1;
-    uint32_t v = relic_load_u32le(data + RELIC_ERF_HEADER_FILE_VERSION_OFFSET);
+    uint32_t v = relic_load_u32le(data + RELIC_ERF_HEADER_FILE_VERSION_POS);
     return erf_type_known(data) && (v == RELIC_ERF_VERSION_V1_0 || v == RELIC_ERF_VERSION_V1_1);
 }
 
@@ -108,7 +108,7 @@ static relic_status open_erf(const uint8_t *data, size_t size, relic_arena *a, r
     if (st != RELIC_OK) return st;
     const relic_erf_header *h = &ar->erf.header;
     if (!erf_type_known(data))
-        return relic_fail(err, RELIC_E_MAGIC, RELIC_ERF_HEADER_FILE_TYPE_OFFSET, "header.file_type",
+        return relic_fail(err, RELIC_E_MAGIC, RELIC_ERF_HEADER_FILE_TYPE_POS, "header.file_type",
                           "file type \"%.4s\" is not ERF, MOD, HAK, SAV or NWM", (const char *)data);
     ar->kind = RELIC_ERF_KIND_ERF;
     ar->count = (uint32_t)ar->erf.keys_count;

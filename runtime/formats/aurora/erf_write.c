@@ -45,7 +45,7 @@ static int data_fit(const relic_erf_archive *ar, uint64_t tables_end, uint64_t *
 static relic_status write_tables(const relic_erf_archive *ar, int keep, relic_arena *a, relic_buf *t, relic_error *err)
 {
     if (ar->kind == RELIC_ERF_KIND_RIM) {
-        relic_rim_rim m = ar->rim;
+        relic_rim_file m = ar->rim;
         m.entries_count = ar->count;
         m.entries = relic_arena_array(a, ar->count ? ar->count : 1, sizeof *m.entries, 8);
         if (!m.entries) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory for %u entries", (unsigned)ar->count);
@@ -65,7 +65,7 @@ static relic_status write_tables(const relic_erf_archive *ar, int keep, relic_ar
         }
         return relic_rim_write(&m, t, err);
     }
-    relic_erf_erf m = ar->erf;
+    relic_erf_file m = ar->erf;
     size_t ks = m.header.file_version == RELIC_ERF_VERSION_V1_1 ? 32 : 16;
     m.keys_count = m.resources_count = ar->count;
     m.keys = relic_arena_array(a, ar->count ? ar->count : 1, sizeof *m.keys, 8);
@@ -105,11 +105,11 @@ static relic_status write_tables(const relic_erf_archive *ar, int keep, relic_ar
 static int tables_kept(const relic_erf_archive *ar, const relic_buf *t)
 {
     if (ar->kind == RELIC_ERF_KIND_RIM)
-        return relic_load_u32le(t->data + RELIC_RIM_HEADER_OFFSET_TO_ENTRIES_OFFSET) == ar->rim.header.offset_to_entries;
+        return relic_load_u32le(t->data + RELIC_RIM_HEADER_OFFSET_TO_ENTRIES_POS) == ar->rim.header.offset_to_entries;
     const relic_erf_header *h = &ar->erf.header;
-    return relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_KEY_LIST_OFFSET) == h->offset_to_key_list &&
-           relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_OFFSET) == h->offset_to_resource_list &&
-           relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_OFFSET) ==
+    return relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_KEY_LIST_POS) == h->offset_to_key_list &&
+           relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_POS) == h->offset_to_resource_list &&
+           relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_POS) ==
                h->offset_to_localized_string;
 }
 

@@ -27,8 +27,8 @@ int relic_gff_type_from_name(const char *name, uint32_t *type)
 
 const char *relic_gff_field_label(const relic_gff_doc *d, uint32_t f, size_t *len)
 {
-    uint32_t l = relic_gff_gff_field_label_index(relic_gff_fields_at(&d->v, f));
-    const char *name = relic_gff_gff_label_name(relic_gff_labels_at(&d->v, l));
+    uint32_t l = relic_gff_field_label_index(relic_gff_fields_at(&d->v, f));
+    const char *name = relic_gff_label_name(relic_gff_labels_at(&d->v, l));
     size_t n = 0;
     while (n < 16 && name[n]) n++;
     *len = n;
@@ -55,7 +55,7 @@ int relic_gff_find(const relic_gff_doc *d, uint32_t s, const char *label, uint32
 
 static uint32_t raw(const relic_gff_doc *d, uint32_t f)
 {
-    return relic_gff_gff_field_data_or_data_offset(relic_gff_fields_at(&d->v, f));
+    return relic_gff_field_data_or_data_offset(relic_gff_fields_at(&d->v, f));
 }
 
 static const uint8_t *data_of(const relic_gff_doc *d, uint32_t f)

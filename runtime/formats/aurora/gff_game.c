@@ -44,7 +44,7 @@ static const marker markers[] = {
 
 relic_gff_game relic_gff_detect_game(const relic_gff_doc *d)
 {
-    uint32_t n = relic_gff_struct_field_count(d, 0);
+    uint32_t n = relic_gff_doc_struct_field_count(d, 0);
     for (size_t k = 0; k < sizeof markers / sizeof markers[0]; k++) {
         uint32_t f;
         if (n && relic_gff_find(d, 0, markers[k].label, &f)) {

@@ -51,22 +51,22 @@ relic_gff_layout relic_gff_detect_family(const relic_gff_doc *d)
     int after = 0;
     relic_gff_fi_placement fi = RELIC_GFF_FI_PRE;
     for (uint32_t s = 0; s < d->struct_count; s++)
-        if (relic_gff_struct_field_count(d, s) == 0) {
-            empty = relic_load_u32le(d->v.structs + 12 * (size_t)s + RELIC_GFF_GFF_STRUCT_DATA_OR_DATA_OFFSET_OFFSET);
+        if (relic_gff_doc_struct_field_count(d, s) == 0) {
+            empty = relic_load_u32le(d->v.structs + 12 * (size_t)s + RELIC_GFF_STRUCT_DATA_OR_DATA_OFFSET_POS);
             break;
         }
     for (uint32_t f = 0; f < d->field_count; f++) {
         if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_STRUCT) continue;
-        uint32_t c = relic_load_u32le(d->v.fields + 12 * (size_t)f + RELIC_GFF_GFF_FIELD_DATA_OR_DATA_OFFSET_OFFSET);
-        if (relic_gff_struct_field_count(d, c) == 0) continue;
+        uint32_t c = relic_load_u32le(d->v.fields + 12 * (size_t)f + RELIC_GFF_FIELD_DATA_OR_DATA_OFFSET_POS);
+        if (relic_gff_doc_struct_field_count(d, c) == 0) continue;
         after = first_field(d, c) < f;
         break;
     }
     /* pre-order writers reserve the top-level struct's block first (offset
      * 0), post-order ones append it last, the NWN1 toolset in between */
-    uint32_t n = relic_gff_struct_field_count(d, 0);
+    uint32_t n = relic_gff_doc_struct_field_count(d, 0);
     if (n >= 2 && d->struct_count >= 2) {
-        uint32_t off = relic_load_u32le(d->v.structs + RELIC_GFF_GFF_STRUCT_DATA_OR_DATA_OFFSET_OFFSET);
+        uint32_t off = relic_load_u32le(d->v.structs + RELIC_GFF_STRUCT_DATA_OR_DATA_OFFSET_POS);
         uint64_t end = (uint64_t)off + 4 * (uint64_t)n;
         if (off != 0) fi = end == (uint64_t)d->v.field_indices_count * 4 ? RELIC_GFF_FI_POST : RELIC_GFF_FI_LAST_ENTRY;
     }

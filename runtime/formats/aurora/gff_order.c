@@ -114,7 +114,7 @@ static void walk_struct(walk *w, uint32_t s)
 {
     const relic_gff_doc *d = w->d;
     relic_gff_fi_placement fi = w->fam->fi_placement;
-    uint32_t n = relic_gff_struct_field_count(d, s);
+    uint32_t n = relic_gff_doc_struct_field_count(d, s);
     if (s != w->ns) w->differs = 1;
     if (w->s_file) w->s_file[w->ns] = s;
     w->ns++;
@@ -335,7 +335,7 @@ relic_status relic_gff_order_of(const relic_gff_doc *d, relic_gff_layout family,
     /* field indices: the blocks of structs of 2+ fields tile them */
     for (uint32_t k = 0; k < w.nb; k++) {
         off[k] = word(d->v.structs + 12 * (size_t)w.b_struct[k] + 4);
-        size[k] = 4 * (uint64_t)relic_gff_struct_field_count(d, w.b_struct[k]);
+        size[k] = 4 * (uint64_t)relic_gff_doc_struct_field_count(d, w.b_struct[k]);
     }
     if (!by_offset(keys, off, size, w.nb, 4 * (uint64_t)d->v.field_indices_count, perm, scratch, &st, err)) return st;
     if ((st = set_runs(&o, RELIC_GFF_ORDER_FIELD_INDICES, perm, w.nb, scratch, err)) != RELIC_OK) return st;

@@ -219,7 +219,7 @@ static void check_field(walk *w, const relic_gff_sfield *sf, uint32_t f)
 static void check_struct(walk *w, const relic_gff_sstruct *st, uint32_t s, uint64_t offset)
 {
     const relic_gff_doc *d = w->d;
-    uint32_t id = relic_gff_struct_id(d, s);
+    uint32_t id = relic_gff_doc_struct_id(d, s);
     if (st->nids) {
         /* per-game StructIDs: the file's game's (any game's when unknown) */
         unsigned games = 0;
@@ -242,7 +242,7 @@ static void check_struct(walk *w, const relic_gff_sstruct *st, uint32_t s, uint6
         problem(w, 0, RELIC_E_LAYOUT, offset, w->path[0] ? w->path : "(top-level struct)", "StructID %u, documented %u (%s)",
                 (unsigned)id, (unsigned)st->id, st->name);
     }
-    uint32_t n = relic_gff_struct_field_count(d, s);
+    uint32_t n = relic_gff_doc_struct_field_count(d, s);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t f = relic_gff_struct_field(d, s, i);
         size_t len;
@@ -272,7 +272,7 @@ unsigned relic_gff_schema_check_game(const relic_gff_schema *sc, const relic_gff
 /* Element count of the list labelled label (len bytes) in the root; 0 when absent or not a list. */
 static uint32_t root_list_count(const relic_gff_doc *d, const char *label, size_t len, int *present)
 {
-    uint32_t n = relic_gff_struct_field_count(d, 0);
+    uint32_t n = relic_gff_doc_struct_field_count(d, 0);
     *present = 0;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t f = relic_gff_struct_field(d, 0, i);

@@ -30,16 +30,16 @@ static relic_status build_struct(tstate *t, uint32_t s, relic_gff_tstruct **out)
 static relic_status build_field(tstate *t, uint32_t f, relic_gff_tfield *tf)
 {
     const relic_gff_doc *d = t->d;
-    relic_gff_gff_field_view fv = relic_gff_fields_at(&d->v, f);
-    uint32_t raw = relic_gff_gff_field_data_or_data_offset(fv);
+    relic_gff_field_view fv = relic_gff_fields_at(&d->v, f);
+    uint32_t raw = relic_gff_field_data_or_data_offset(fv);
     const uint8_t *p = d->v.field_data + raw;
     size_t len;
     const char *label = relic_gff_field_label(d, f, &len);
-    tf->type = relic_gff_gff_field_type(fv);
+    tf->type = relic_gff_field_type(fv);
     memcpy(tf->label, label, len);
     tf->label[len] = 0;
     tf->src_index = f;
-    tf->src_label = relic_gff_gff_field_label_index(fv);
+    tf->src_label = relic_gff_field_label_index(fv);
     tf->src_data = raw;
     t->fields++;
     switch (tf->type) {
@@ -105,11 +105,11 @@ static relic_status build_struct(tstate *t, uint32_t s, relic_gff_tstruct **out)
     const relic_gff_doc *d = t->d;
     relic_gff_tstruct *ts = relic_arena_alloc(t->a, sizeof *ts, 8);
     if (!ts) return nomem(t);
-    relic_gff_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
-    ts->id = relic_gff_gff_struct_id(sv);
-    ts->field_count = relic_gff_gff_struct_field_count(sv);
+    relic_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
+    ts->id = relic_gff_struct_id(sv);
+    ts->field_count = relic_gff_struct_field_count(sv);
     ts->src_index = s;
-    ts->src_data = relic_gff_gff_struct_data_or_data_offset(sv);
+    ts->src_data = relic_gff_struct_data_or_data_offset(sv);
     ts->fields = relic_arena_array(t->a, ts->field_count ? ts->field_count : 1, sizeof *ts->fields, 8);
     if (!ts->fields) return nomem(t);
     for (uint32_t i = 0; i < ts->field_count; i++) {

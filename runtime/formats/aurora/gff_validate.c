@@ -11,8 +11,8 @@
 
 #include "relic_gff.h"
 
-#define GFF_STRUCT_SIZE RELIC_GFF_GFF_STRUCT_SIZE
-#define GFF_FIELD_SIZE RELIC_GFF_GFF_FIELD_SIZE
+#define GFF_STRUCT_SIZE RELIC_GFF_STRUCT_SIZE
+#define GFF_FIELD_SIZE RELIC_GFF_FIELD_SIZE
 
 typedef struct vstate {
     const relic_gff_doc *d;
@@ -75,8 +75,8 @@ static relic_status check_structs(vstate *st)
     const relic_gff_doc *d = st->d;
     uint64_t fi_count = d->v.field_indices_count;
     for (uint32_t s = 0; s < d->struct_count; s++) {
-        relic_gff_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
-        uint32_t n = relic_gff_gff_struct_field_count(sv), data = relic_gff_gff_struct_data_or_data_offset(sv);
+        relic_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
+        uint32_t n = relic_gff_struct_field_count(sv), data = relic_gff_struct_data_or_data_offset(sv);
         if (n == 0) continue;
         if (n == 1) {
             if (data >= d->field_count)
@@ -202,9 +202,9 @@ static relic_status check_unreached_fields(vstate *st)
 
 static void struct_fields(const relic_gff_doc *d, uint32_t s, uint32_t *n, uint32_t *data)
 {
-    relic_gff_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
-    *n = relic_gff_gff_struct_field_count(sv);
-    *data = relic_gff_gff_struct_data_or_data_offset(sv);
+    relic_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
+    *n = relic_gff_struct_field_count(sv);
+    *data = relic_gff_struct_data_or_data_offset(sv);
 }
 
 static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_field);
@@ -251,7 +251,7 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
         if (st->warn) {
             relic_error w;
             char path[48];
-            const char *name = relic_gff_gff_label_name(relic_gff_labels_at(&d->v, l));
+            const char *name = relic_gff_label_name(relic_gff_labels_at(&d->v, l));
             snprintf(path, sizeof path, "structs[%u].fields[%u]", (unsigned)s, (unsigned)i);
             relic_fail(&w, RELIC_E_LAYOUT, off_of(d, fp + 4), path,
                        "duplicate label '%.16s' in one struct (the last one is used)", name);

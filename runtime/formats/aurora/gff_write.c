@@ -254,7 +254,7 @@ static relic_status emit(relic_arena *scratch, const char file_type[4], relic_bu
                          relic_buf *labels, relic_buf *data, relic_buf *fi, relic_buf *li, relic_buf *out,
                          relic_error *err)
 {
-    relic_gff_gff m;
+    relic_gff_file m;
     memset(&m, 0, sizeof m);
     memcpy(m.header.file_type, file_type, 4);
     memcpy(m.header.file_version, "V3.2", 4);
@@ -470,11 +470,11 @@ static int write_keep(const relic_gff_tree *t, relic_arena *scratch, relic_buf *
     memcpy(copy, t->src_file, t->src_size);
     memset(flags, 0, used);
     /* the header's offsets, as validated when the tree was read */
-    k.structs = copy + src_word(t, RELIC_GFF_HEADER_STRUCT_OFFSET_OFFSET);
-    k.fields = copy + src_word(t, RELIC_GFF_HEADER_FIELD_OFFSET_OFFSET);
-    k.data = copy + src_word(t, RELIC_GFF_HEADER_FIELD_DATA_OFFSET_OFFSET);
-    k.fi = copy + src_word(t, RELIC_GFF_HEADER_FIELD_INDICES_OFFSET_OFFSET);
-    k.li = copy + src_word(t, RELIC_GFF_HEADER_LIST_INDICES_OFFSET_OFFSET);
+    k.structs = copy + src_word(t, RELIC_GFF_HEADER_STRUCT_OFFSET_POS);
+    k.fields = copy + src_word(t, RELIC_GFF_HEADER_FIELD_OFFSET_POS);
+    k.data = copy + src_word(t, RELIC_GFF_HEADER_FIELD_DATA_OFFSET_POS);
+    k.fi = copy + src_word(t, RELIC_GFF_HEADER_FIELD_INDICES_OFFSET_POS);
+    k.li = copy + src_word(t, RELIC_GFF_HEADER_LIST_INDICES_OFFSET_POS);
     k.used_s = flags;
     k.used_f = k.used_s + k.n_s;
     k.used_d = k.used_f + k.n_f;

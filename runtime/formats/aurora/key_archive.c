@@ -36,7 +36,7 @@ static const char *path_problem(const uint8_t *p, size_t n, size_t *at)
     return NULL;
 }
 
-relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, relic_key_key *out, relic_error *err)
+relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, relic_key_file *out, relic_error *err)
 {
     relic_key_view v;
     relic_status st = relic_key_validate(data, size, &v, err);
@@ -52,7 +52,7 @@ relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, re
         size_t k;
         if (f->filename_size == 0 || f->filename_offset < names_at || end > names_at + out->filenames_count) {
             snprintf(path, sizeof path, "files[%u].filename_offset", (unsigned)i);
-            return relic_fail(err, RELIC_E_LAYOUT, at + RELIC_KEY_BIF_ENTRY_FILENAME_OFFSET_OFFSET, path,
+            return relic_fail(err, RELIC_E_LAYOUT, at + RELIC_KEY_BIF_ENTRY_FILENAME_OFFSET_POS, path,
                               "name 0x%x+0x%x is empty or outside the name table (0x%llx..0x%llx)",
                               (unsigned)f->filename_offset, (unsigned)f->filename_size, (unsigned long long)names_at,
                               (unsigned long long)(names_at + out->filenames_count));
@@ -65,8 +65,8 @@ relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, re
         }
     }
     for (uint32_t i = 0; i < h->key_count; i++) {
-        const relic_key_key_entry *e = &out->keys[i];
-        uint64_t at = h->offset_to_key_table + (uint64_t)RELIC_KEY_KEY_ENTRY_SIZE * i;
+        const relic_key_entry *e = &out->keys[i];
+        uint64_t at = h->offset_to_key_table + (uint64_t)RELIC_KEY_ENTRY_SIZE * i;
         size_t k;
         const char *why = relic_member_name_problem(e->resref, name_length((const uint8_t *)e->resref, RELIC_KEY_RESREF_MAX), 0, &k);
         if (why) {
@@ -75,14 +75,14 @@ relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, re
         }
         if (RELIC_KEY_BIF_INDEX(e->res_id) >= h->bif_count) {
             snprintf(path, sizeof path, "keys[%u].res_id", (unsigned)i);
-            return relic_fail(err, RELIC_E_INDEX, at + RELIC_KEY_KEY_ENTRY_RES_ID_OFFSET, path,
+            return relic_fail(err, RELIC_E_INDEX, at + RELIC_KEY_ENTRY_RES_ID_POS, path,
                               "BIF index %u >= BIFCount %u", (unsigned)RELIC_KEY_BIF_INDEX(e->res_id), (unsigned)h->bif_count);
         }
     }
     return RELIC_OK;
 }
 
-const char *relic_key_bif_path(const relic_key_key *k, uint32_t bif, char *buf, size_t n)
+const char *relic_key_bif_path(const relic_key_file *k, uint32_t bif, char *buf, size_t n)
 {
     if (!n) return buf;
     buf[0] = 0;
@@ -99,7 +99,7 @@ const char *relic_key_bif_path(const relic_key_key *k, uint32_t bif, char *buf, 
     return buf;
 }
 
-const char *relic_key_resref(const relic_key_key *k, uint32_t i, char *buf)
+const char *relic_key_resref(const relic_key_file *k, uint32_t i, char *buf)
 {
     size_t n = name_length((const uint8_t *)k->keys[i].resref, RELIC_KEY_RESREF_MAX);
     memcpy(buf, k->keys[i].resref, n);
@@ -107,7 +107,7 @@ const char *relic_key_resref(const relic_key_key *k, uint32_t i, char *buf)
     return buf;
 }
 
-const char *relic_key_entry_name(const relic_key_key *k, uint32_t i, char *buf, size_t n)
+const char *relic_key_entry_name(const relic_key_file *k, uint32_t i, char *buf, size_t n)
 {
     char ref[RELIC_KEY_RESREF_MAX + 1];
     const char *ext = relic_erf_type_extension(k->keys[i].res_type, RELIC_ERF_GAME_KOTOR);
@@ -130,7 +130,7 @@ static int same_ascii(const char *a, const char *b, size_t n)
     return 1;
 }
 
-int relic_key_find(const relic_key_key *k, const char *name, uint32_t *index)
+int relic_key_find(const relic_key_file *k, const char *name, uint32_t *index)
 {
     const char *dot = strrchr(name, '.');
     uint32_t type;
@@ -139,7 +139,7 @@ int relic_key_find(const relic_key_key *k, const char *name, uint32_t *index)
     size_t len = (size_t)(dot - name);
     int found = 0;
     for (uint32_t i = 0; i < k->keys_count; i++) {
-        const relic_key_key_entry *e = &k->keys[i];
+        const relic_key_entry *e = &k->keys[i];
         if (e->res_type != type) continue;
         if (name_length((const uint8_t *)e->resref, RELIC_KEY_RESREF_MAX) != len) continue;
         if (!same_ascii(e->resref, name, len)) continue;

@@ -12,7 +12,7 @@
 relic_status relic_bif_write_members(const relic_bif_member *members, uint32_t n, uint32_t bif_index,
                                      relic_arena *scratch, relic_buf *out, relic_error *err)
 {
-    relic_bif_bif m;
+    relic_bif_file m;
     memset(&m, 0, sizeof m);
     if ((!members && n) || !scratch || !out)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "NULL members, scratch or output");
@@ -50,7 +50,7 @@ relic_status relic_key_write_index(const char *const *bif_paths, const uint32_t 
                                    const relic_key_member *keys, uint32_t nkeys, uint32_t year, uint32_t day,
                                    relic_arena *scratch, relic_buf *out, relic_error *err)
 {
-    relic_key_key m;
+    relic_key_file m;
     memset(&m, 0, sizeof m);
     if ((!bif_paths && nbifs) || (!keys && nkeys) || !scratch || !out)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "NULL names, keys, scratch or output");

@@ -13,7 +13,7 @@ relic_status relic_tlk_open(const uint8_t *data, size_t size, relic_tlk_view *ou
     uint64_t table_end = RELIC_TLK_HEADER_SIZE + (uint64_t)RELIC_TLK_ENTRY_SIZE * out->entries_count;
     uint64_t text_at = out->values.header.string_entries_offset;
     if (text_at < table_end)
-        return relic_fail(err, RELIC_E_LAYOUT, RELIC_TLK_HEADER_STRING_ENTRIES_OFFSET_OFFSET, "header.string_entries_offset",
+        return relic_fail(err, RELIC_E_LAYOUT, RELIC_TLK_HEADER_STRING_ENTRIES_OFFSET_POS, "header.string_entries_offset",
                           "text offset 0x%llx lies inside the string table (which ends at 0x%llx)",
                           (unsigned long long)text_at, (unsigned long long)table_end);
     for (size_t i = 0; i < out->entries_count; i++) {
@@ -24,7 +24,7 @@ relic_status relic_tlk_open(const uint8_t *data, size_t size, relic_tlk_view *ou
         if (off + n > out->strings_count) {
             snprintf(path, sizeof path, "entries[%zu].string_size", i);
             return relic_fail(err, RELIC_E_TRUNCATED,
-                              RELIC_TLK_HEADER_SIZE + (uint64_t)RELIC_TLK_ENTRY_SIZE * i + RELIC_TLK_ENTRY_STRING_SIZE_OFFSET,
+                              RELIC_TLK_HEADER_SIZE + (uint64_t)RELIC_TLK_ENTRY_SIZE * i + RELIC_TLK_ENTRY_STRING_SIZE_POS,
                               path, "text 0x%llx+0x%llx passes the end of the text (0x%zx bytes)",
                               (unsigned long long)off, (unsigned long long)n, out->strings_count);
         }

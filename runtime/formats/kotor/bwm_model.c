@@ -68,10 +68,10 @@ static void check_order(checker *c, uint32_t *walkable)
     }
     *walkable = w;
     if (v->values.header.type == RELIC_BWM_WALKMESH_TYPE_AREA && v->adjacency_count != w)
-        problem(c, RELIC_E_LAYOUT, RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET, "header.adjacency_count", -1,
+        problem(c, RELIC_E_LAYOUT, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS, "header.adjacency_count", -1,
                 "%zu adjacency rows but %u walkable faces", v->adjacency_count, w);
     else if (v->adjacency_count > n) /* a PWK/DWK: edges could name faces that do not exist */
-        problem(c, RELIC_E_LAYOUT, RELIC_BWM_HEADER_ADJACENCY_COUNT_OFFSET, "header.adjacency_count", -1,
+        problem(c, RELIC_E_LAYOUT, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS, "header.adjacency_count", -1,
                 "%zu adjacency rows but %u faces: each row belongs to a face", v->adjacency_count, n);
 }
 
@@ -89,7 +89,7 @@ static void check_perimeters(checker *c, int strict)
         prev = p;
     }
     if (strict && prev != v->edges_count)
-        problem(c, RELIC_E_LAYOUT, RELIC_BWM_HEADER_PERIMETER_COUNT_OFFSET, "perimeters", -1,
+        problem(c, RELIC_E_LAYOUT, RELIC_BWM_HEADER_PERIMETER_COUNT_POS, "perimeters", -1,
                 "perimeters cover %u of %zu edges", prev, v->edges_count);
 }
 
@@ -201,11 +201,11 @@ static void check_finite(checker *c, const uint8_t *p, size_t count, size_t stri
 static void check_finite_header(checker *c)
 {
     static const struct { size_t offset; const char *name; } pos[] = {
-        { RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_OFFSET, "header.relative_use_position_1" },
-        { RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_OFFSET, "header.relative_use_position_2" },
-        { RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_OFFSET, "header.absolute_use_position_1" },
-        { RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_OFFSET, "header.absolute_use_position_2" },
-        { RELIC_BWM_HEADER_POSITION_OFFSET, "header.position" },
+        { RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_POS, "header.relative_use_position_1" },
+        { RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_POS, "header.relative_use_position_2" },
+        { RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_POS, "header.absolute_use_position_1" },
+        { RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_POS, "header.absolute_use_position_2" },
+        { RELIC_BWM_HEADER_POSITION_POS, "header.position" },
     };
     if (!c->v->header) return;
     for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
@@ -260,7 +260,7 @@ unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scrat
     return c.problems;
 }
 
-void relic_bwm_mesh_of(const relic_bwm_bwm *m, relic_bwm_mesh *out)
+void relic_bwm_mesh_of(const relic_bwm_file *m, relic_bwm_mesh *out)
 {
     out->vertices = (const float (*)[3])(const void *)m->vertices;
     out->vertex_count = (uint32_t)m->vertices_count;
@@ -269,14 +269,14 @@ void relic_bwm_mesh_of(const relic_bwm_bwm *m, relic_bwm_mesh *out)
     out->face_count = (uint32_t)m->faces_count;
 }
 
-uint32_t relic_bwm_count_walkable(const relic_bwm_bwm *m)
+uint32_t relic_bwm_count_walkable(const relic_bwm_file *m)
 {
     uint32_t w = 0;
     for (size_t i = 0; i < m->materials_count; i++) w += relic_bwm_material_walkable(m->materials[i]) != 0;
     return w;
 }
 
-relic_status relic_bwm_rebuild(relic_bwm_bwm *m, unsigned what, relic_arena *a, relic_error *err)
+relic_status relic_bwm_rebuild(relic_bwm_file *m, unsigned what, relic_arena *a, relic_error *err)
 {
     relic_bwm_mesh mesh;
     if (m->faces_count > UINT32_MAX / 3 || m->vertices_count > UINT32_MAX || m->materials_count != m->faces_count)
@@ -361,7 +361,7 @@ relic_status relic_bwm_rebuild(relic_bwm_bwm *m, unsigned what, relic_arena *a, 
 }
 
 relic_status relic_bwm_from_mesh(const relic_bwm_mesh *mesh, uint32_t type, relic_arena *a,
-                                 relic_bwm_bwm *out, relic_error *err)
+                                 relic_bwm_file *out, relic_error *err)
 {
     uint32_t nf = mesh->face_count, nv = mesh->vertex_count;
     memset(out, 0, sizeof *out);

@@ -229,6 +229,6 @@ int relic_trn_detect(const uint8_t *data, size_t size)
 {
     return size >= RELIC_TRN_HEADER_SIZE &&
            memcmp(data, RELIC_TRN_HEADER_MAGIC_VALUE, RELIC_TRN_HEADER_MAGIC_LEN) == 0 &&
-           relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MAJOR_OFFSET) == RELIC_TRN_VERSION_MAJOR &&
-           relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MINOR_OFFSET) == RELIC_TRN_VERSION_MINOR;
+           relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MAJOR_POS) == RELIC_TRN_VERSION_MAJOR &&
+           relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MINOR_POS) == RELIC_TRN_VERSION_MINOR;
 }

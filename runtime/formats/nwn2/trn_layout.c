@@ -9,7 +9,7 @@
 
 enum { TRN_TYPE_TRWH = 0x48575254, TRN_TYPE_ASWM = 0x4D575341 };
 
-relic_status relic_trn_layout(relic_trn_trn *m, relic_arena *a, relic_error *err)
+relic_status relic_trn_layout(relic_trn_file *m, relic_arena *a, relic_error *err)
 {
     if (m->directory_count != m->packets_count) {
         relic_trn_directory_entry *d = relic_arena_alloc(a, m->packets_count * sizeof *d + 1, 8);

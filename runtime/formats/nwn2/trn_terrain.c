@@ -51,7 +51,7 @@ static relic_status check_finite(const float *f, int n, size_t i, const char *fi
     return RELIC_OK;
 }
 
-relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *a, relic_trrn_trrn *out, relic_error *err)
+relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *a, relic_trrn_file *out, relic_error *err)
 {
     relic_trrn_view v;
     relic_status st = relic_trrn_validate(data, size, &v, err);
@@ -79,7 +79,7 @@ relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *
     return RELIC_OK;
 }
 
-relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *a, relic_watr_watr *out, relic_error *err)
+relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *a, relic_watr_file *out, relic_error *err)
 {
     relic_watr_view v;
     relic_status st = relic_watr_validate(data, size, &v, err);
@@ -103,7 +103,7 @@ relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *
     return RELIC_OK;
 }
 
-unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_report_fn report, void *ctx)
+unsigned relic_trn_check_terrain(const relic_trn_file *m, relic_arena *a, relic_report_fn report, void *ctx)
 {
     unsigned n = 0;
     for (size_t i = 0; i < m->packets_count; i++) {
@@ -112,11 +112,11 @@ unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_r
         relic_error err;
         relic_status st;
         if (p->type == RELIC_TRN_PACKET_TYPE_TRRN) {
-            relic_trrn_trrn t;
+            relic_trrn_file t;
             st = relic_trn_trrn_read(p->data, p->data_count, a, &t, &err);
             if (st != RELIC_OK) relic_gen_path_prefix(&err, "trrn", -1);
         } else {
-            relic_watr_watr w;
+            relic_watr_file w;
             st = relic_trn_watr_read(p->data, p->data_count, a, &w, &err);
             if (st != RELIC_OK) relic_gen_path_prefix(&err, "watr", -1);
         }

@@ -94,7 +94,7 @@ relic_status relic_audio_decode(const relic_audio_format *f, const uint8_t *data
 
 relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigned channels, uint32_t rate,
                                       unsigned bits, int adpcm, const relic_audio_caption *captions,
-                                      size_t caption_count, relic_arena *a, relic_cau_cau *out, relic_error *err)
+                                      size_t caption_count, relic_arena *a, relic_cau_file *out, relic_error *err)
 {
     relic_status st;
     if (channels != 1 && channels != 2)

@@ -23,7 +23,7 @@
 
 /* The error of section i, re-rooted at the container: path
  * sections[i].<path inside the section>, offset in the file. */
-static relic_status in_section(relic_error *err, const relic_groff_groff *m, size_t i, relic_status st)
+static relic_status in_section(relic_error *err, const relic_groff_file *m, size_t i, relic_status st)
 {
     if (err) {
         err->offset += m->sections[i].data_offset;
@@ -32,7 +32,7 @@ static relic_status in_section(relic_error *err, const relic_groff_groff *m, siz
     return st;
 }
 
-relic_status relic_grf_file_decode(const relic_groff_groff *m, relic_arena *a, relic_grf_file *f, relic_error *err)
+relic_status relic_grf_file_decode(const relic_groff_file *m, relic_arena *a, relic_grf_file *f, relic_error *err)
 {
     memset(f, 0, sizeof *f);
     f->container = *m;
@@ -58,7 +58,7 @@ relic_status relic_grf_file_decode(const relic_groff_groff *m, relic_arena *a, r
 
 relic_status relic_grf_file_write(relic_grf_file *f, relic_arena *a, relic_buf *out, relic_error *err)
 {
-    relic_groff_groff *m = &f->container;
+    relic_groff_file *m = &f->container;
     relic_buf data;
     relic_status st = RELIC_OK;
     relic_buf_init_arena(&data, a, 0); /* the data region, built in place in the caller's arena */
@@ -87,7 +87,7 @@ relic_status relic_grf_file_write(relic_grf_file *f, relic_arena *a, relic_buf *
 /* ---- rules between sections ---- */
 
 typedef struct checker {
-    const relic_groff_groff *m;
+    const relic_groff_file *m;
     const relic_grf_kind *kinds;
     void *const *models;
     relic_report_fn report;
@@ -207,7 +207,7 @@ static void check_mesh(checker *c, size_t i)
         if (me->polygons[k].surface >= n) {
             char f[48];
             snprintf(f, sizeof f, "polygons[%zu].surface", k);
-            problem(c, RELIC_E_INDEX, i, at + RELIC_GRF_MESH_POLYGON_SIZE * k + RELIC_GRF_MESH_POLYGON_SURFACE_OFFSET, f,
+            problem(c, RELIC_E_INDEX, i, at + RELIC_GRF_MESH_POLYGON_SIZE * k + RELIC_GRF_MESH_POLYGON_SURFACE_POS, f,
                     "%u, but the material section has %zu materials", me->polygons[k].surface, n);
             break;
         }
@@ -287,7 +287,7 @@ static void check_region(checker *c, size_t i, const relic_grf_value_table *vt)
             long rr = relic_grf_value_table_find(vt, r->instances[k].values.id);
             if (rr < 0 || vt->records[rr].type != RELIC_GRF_VALUE_OBJECT) {
                 snprintf(f, sizeof f, "instances[%zu].values", k);
-                problem(c, RELIC_E_INDEX, i, 4 + rec * k + RELIC_GRF_REGION_INSTANCE_VALUES_OFFSET, f,
+                problem(c, RELIC_E_INDEX, i, 4 + rec * k + RELIC_GRF_REGION_INSTANCE_VALUES_POS, f,
                         "value %u is not an object record of the value table", r->instances[k].values.id);
             }
         }
@@ -297,7 +297,7 @@ static void check_region(checker *c, size_t i, const relic_grf_value_table *vt)
                 value_table);
 }
 
-unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic_report_fn report, void *ctx)
+unsigned relic_grf_check(const relic_groff_file *m, relic_arena *scratch, relic_report_fn report, void *ctx)
 {
     relic_grf_layout l = relic_grf_layout_of(m);
     size_t n = m->sections_count;

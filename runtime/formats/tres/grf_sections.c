@@ -150,7 +150,7 @@ int relic_grf_kind_from_name(const char *name)
     return -1;
 }
 
-relic_grf_layout relic_grf_layout_of(const relic_groff_groff *m)
+relic_grf_layout relic_grf_layout_of(const relic_groff_file *m)
 {
     relic_grf_layout l = { 0, 0, m->sections_count > 0 };
     int have = 0;
@@ -188,7 +188,7 @@ static int mesh_size_fits(const uint8_t *p, size_t n)
 
 static int is_name(const char *name, const char *want) { return name && !strcmp(name, want); }
 
-relic_grf_kind relic_grf_classify(const relic_groff_groff *m, size_t i, const relic_grf_layout *l)
+relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const relic_grf_layout *l)
 {
     if (i >= m->sections_count) return RELIC_GRF_OPAQUE;
     uint32_t c = m->sections[i].content, v = l->version;

@@ -12,7 +12,7 @@ static int by_handle(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-relic_status relic_grf_symbols_index(const relic_groff_groff *m, relic_arena *a, relic_grf_symbols *out,
+relic_status relic_grf_symbols_index(const relic_groff_file *m, relic_arena *a, relic_grf_symbols *out,
                                      relic_error *err)
 {
     out->count = m->symbols_count;

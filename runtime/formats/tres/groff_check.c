@@ -66,7 +66,7 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
     uint64_t sym_start = (uint64_t)(v->symbols - v->base);
 
     if (h->file_size != v->size)
-        problem(&c, RELIC_E_LAYOUT, RELIC_GROFF_HEADER_FILE_SIZE_OFFSET, "header.file_size",
+        problem(&c, RELIC_E_LAYOUT, RELIC_GROFF_HEADER_FILE_SIZE_POS, "header.file_size",
                 "%u, but the file has %zu bytes", h->file_size, v->size);
     if (sym_start + h->symbol_table_size != v->size)
         problem(&c, RELIC_E_LAYOUT, sym_start + h->symbol_table_size, "symbols",
@@ -118,23 +118,23 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
         uint64_t off = relic_groff_section_data_offset(s), size = relic_groff_section_data_size(s);
         snprintf(path, sizeof path, "sections[%zu].data_offset", i);
         if (off < data_start || off > data_end || size > data_end - off)
-            problem(&c, RELIC_E_LAYOUT, at + RELIC_GROFF_SECTION_DATA_OFFSET_OFFSET, path,
+            problem(&c, RELIC_E_LAYOUT, at + RELIC_GROFF_SECTION_DATA_OFFSET_POS, path,
                     "data 0x%llx..0x%llx is outside the data region 0x%llx..0x%llx", (unsigned long long)off,
                     (unsigned long long)(off + size), (unsigned long long)data_start, (unsigned long long)data_end);
         else if (strict && off != expect)
-            problem(&c, RELIC_E_LAYOUT, at + RELIC_GROFF_SECTION_DATA_OFFSET_OFFSET, path,
+            problem(&c, RELIC_E_LAYOUT, at + RELIC_GROFF_SECTION_DATA_OFFSET_POS, path,
                     "0x%llx; the game's writer puts it right after the previous section, at 0x%llx",
                     (unsigned long long)off, (unsigned long long)expect);
         expect = off + size;
         uint32_t want = RELIC_GROFF_SECTION_HANDLE_BASE + (uint32_t)i;
         if (relic_groff_section_handle(s) != want) {
             snprintf(path, sizeof path, "sections[%zu].handle", i);
-            problem(&c, RELIC_E_RANGE, at + RELIC_GROFF_SECTION_HANDLE_OFFSET, path,
+            problem(&c, RELIC_E_RANGE, at + RELIC_GROFF_SECTION_HANDLE_POS, path,
                     "0x%08X, but section handles are 0x80000000 + index = 0x%08X", relic_groff_section_handle(s), want);
         }
         if (handles && !has_handle(handles, v->symbols_count, relic_groff_section_name(s))) {
             snprintf(path, sizeof path, "sections[%zu].name", i);
-            problem(&c, RELIC_E_INDEX, at + RELIC_GROFF_SECTION_NAME_OFFSET, path,
+            problem(&c, RELIC_E_INDEX, at + RELIC_GROFF_SECTION_NAME_POS, path,
                     "0x%08X is not a symbol handle", relic_groff_section_name(s));
         } else if (by_handle) {
             /* a section's name becomes a file name and a line on a terminal */
@@ -152,7 +152,7 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
         if (strict && (relic_groff_section_flags(s) || relic_groff_section_relocation_offset(s) ||
                        relic_groff_section_relocation_count(s))) {
             snprintf(path, sizeof path, "sections[%zu].flags", i);
-            problem(&c, RELIC_E_RANGE, at + RELIC_GROFF_SECTION_FLAGS_OFFSET, path,
+            problem(&c, RELIC_E_RANGE, at + RELIC_GROFF_SECTION_FLAGS_POS, path,
                     "flags and relocation words are 0 in every file the game writes");
         }
     }
@@ -160,12 +160,12 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
         problem(&c, RELIC_E_LAYOUT, expect, "data", "%llu bytes after the last section belong to none",
                 (unsigned long long)(data_end - expect));
     if (strict && (h->flags != WRITER_FLAGS || h->reserved[0] || h->reserved[1] || h->header_crc))
-        problem(&c, RELIC_E_RANGE, RELIC_GROFF_HEADER_FLAGS_OFFSET, "header.flags",
+        problem(&c, RELIC_E_RANGE, RELIC_GROFF_HEADER_FLAGS_POS, "header.flags",
                 "flags 0x%X, reserved and CRC words: the game writes 0x0C and zeros", h->flags);
     return c.count;
 }
 
-const char *relic_groff_model_section_name(const relic_groff_groff *m, size_t i)
+const char *relic_groff_model_section_name(const relic_groff_file *m, size_t i)
 {
     if (i >= m->sections_count) return NULL;
     uint32_t h = m->sections[i].name;
@@ -174,7 +174,7 @@ const char *relic_groff_model_section_name(const relic_groff_groff *m, size_t i)
     return NULL;
 }
 
-relic_bytes relic_groff_model_section_data(const relic_groff_groff *m, size_t i)
+relic_bytes relic_groff_model_section_data(const relic_groff_file *m, size_t i)
 {
     relic_bytes b = { NULL, 0 };
     uint64_t start = DIRECTORY_START + (uint64_t)RELIC_GROFF_SECTION_SIZE * m->sections_count;
@@ -186,7 +186,7 @@ relic_bytes relic_groff_model_section_data(const relic_groff_groff *m, size_t i)
     return b;
 }
 
-relic_status relic_groff_layout(relic_groff_groff *m, relic_error *err)
+relic_status relic_groff_layout(relic_groff_file *m, relic_error *err)
 {
     uint64_t start = DIRECTORY_START + (uint64_t)RELIC_GROFF_SECTION_SIZE * m->sections_count, pos = start;
     for (size_t i = 0; i < m->sections_count; i++) {

@@ -44,22 +44,22 @@ unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scrat
         uint32_t stride = relic_pid_raster_stride(r), pal = relic_pid_raster_palette(r);
         if (bpp != 8 && bpp != 16) {
             snprintf(path, sizeof path, "rasters[%zu].bits_per_pixel", i);
-            problem(&c, RELIC_E_RANGE, at + RELIC_PID_RASTER_BITS_PER_PIXEL_OFFSET, path, "%u is neither 8 nor 16", bpp);
+            problem(&c, RELIC_E_RANGE, at + RELIC_PID_RASTER_BITS_PER_PIXEL_POS, path, "%u is neither 8 nor 16", bpp);
             continue;
         }
         if ((uint64_t)stride < (uint64_t)w * (bpp / 8)) {
             snprintf(path, sizeof path, "rasters[%zu].stride", i);
-            problem(&c, RELIC_E_RANGE, at + RELIC_PID_RASTER_STRIDE_OFFSET, path,
+            problem(&c, RELIC_E_RANGE, at + RELIC_PID_RASTER_STRIDE_POS, path,
                     "%u bytes per row cannot hold %u pixels of %u bits", stride, w, bpp);
         }
         if ((uint64_t)relic_pid_raster_swp_offset(r) + (uint64_t)stride * h > UINT32_MAX) {
             snprintf(path, sizeof path, "rasters[%zu].swp_offset", i);
-            problem(&c, RELIC_E_LAYOUT, at + RELIC_PID_RASTER_SWP_OFFSET_OFFSET, path, "the rows pass 4 GiB of SWP");
+            problem(&c, RELIC_E_LAYOUT, at + RELIC_PID_RASTER_SWP_OFFSET_POS, path, "the rows pass 4 GiB of SWP");
         }
         int palettised = bpp == 8 || relic_pid_raster_bump_map(r) != 0;
         if (palettised && pal == NO_PALETTE) {
             snprintf(path, sizeof path, "rasters[%zu].palette", i);
-            problem(&c, RELIC_E_INDEX, at + RELIC_PID_RASTER_PALETTE_OFFSET, path, "a palettised raster without a palette");
+            problem(&c, RELIC_E_INDEX, at + RELIC_PID_RASTER_PALETTE_POS, path, "a palettised raster without a palette");
         }
         uint64_t key = relic_pid_raster_key(r);
         if (strict && (key >> 32) != 0) {
@@ -69,7 +69,7 @@ unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scrat
                                                  (uint64_t)(h & KEY_DIM_MASK) << 42 | (key & 0xFFF0000000000000ull));
             if (key != want) {
                 snprintf(path, sizeof path, "rasters[%zu].key", i);
-                problem(&c, RELIC_E_RANGE, at + RELIC_PID_RASTER_KEY_OFFSET, path,
+                problem(&c, RELIC_E_RANGE, at + RELIC_PID_RASTER_KEY_POS, path,
                         "mip key 0x%016llX; width %u, height %u and the palette fold make 0x%016llX",
                         (unsigned long long)key, w, h, (unsigned long long)want);
             }

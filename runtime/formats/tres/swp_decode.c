@@ -43,13 +43,13 @@ relic_status relic_swp_raster_kind(const relic_pid_view *v, size_t i, relic_swp_
     char path[64];
     if (bpp != 8 && bpp != 16) {
         snprintf(path, sizeof path, "rasters[%zu].bits_per_pixel", i);
-        return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_BITS_PER_PIXEL_OFFSET), path,
+        return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_BITS_PER_PIXEL_POS), path,
                           "%u bits per pixel; SWP rasters have 8 or 16", bpp);
     }
     *kind = bpp == 8 ? RELIC_SWP_INDEXED : relic_pid_raster_bump_map(r) != 0 ? RELIC_SWP_BUMP : RELIC_SWP_COLOUR4444;
     if (*kind != RELIC_SWP_COLOUR4444 && pal == RELIC_SWP_NO_PALETTE) {
         snprintf(path, sizeof path, "rasters[%zu].palette", i);
-        return relic_fail(err, RELIC_E_INDEX, field_at(v, i, RELIC_PID_RASTER_PALETTE_OFFSET), path,
+        return relic_fail(err, RELIC_E_INDEX, field_at(v, i, RELIC_PID_RASTER_PALETTE_POS), path,
                           "a %s raster without a palette", *kind == RELIC_SWP_INDEXED ? "palettised" : "bump-mapped");
     }
     return RELIC_OK;
@@ -66,18 +66,18 @@ relic_status relic_swp_raster_extent(const relic_pid_view *v, size_t i, uint64_t
     char path[64];
     if (w == 0 || w > RELIC_SWP_MAX_SIDE) {
         snprintf(path, sizeof path, "rasters[%zu].width", i);
-        return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_WIDTH_OFFSET), path,
+        return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_WIDTH_POS), path,
                           "width %u is outside 1..%u", w, RELIC_SWP_MAX_SIDE);
     }
     if (h == 0 || h > RELIC_SWP_MAX_SIDE) {
         snprintf(path, sizeof path, "rasters[%zu].height", i);
-        return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_HEIGHT_OFFSET), path,
+        return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_HEIGHT_POS), path,
                           "height %u is outside 1..%u", h, RELIC_SWP_MAX_SIDE);
     }
     uint64_t row = (uint64_t)w * (kind == RELIC_SWP_INDEXED ? 1u : 2u);
     if (stride < row) {
         snprintf(path, sizeof path, "rasters[%zu].stride", i);
-        return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_STRIDE_OFFSET), path,
+        return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_STRIDE_POS), path,
                           "%u bytes per row cannot hold %u pixels of %u bits", stride, w, kind == RELIC_SWP_INDEXED ? 8u : 16u);
     }
     *start = relic_pid_raster_swp_offset(r);
@@ -95,7 +95,7 @@ static relic_status locate(const relic_pid_view *v, size_t i, uint64_t base, siz
     if (start < base || end > base + size) {
         char path[64];
         snprintf(path, sizeof path, "rasters[%zu].swp_offset", i);
-        return relic_fail(err, RELIC_E_TRUNCATED, field_at(v, i, RELIC_PID_RASTER_SWP_OFFSET_OFFSET), path,
+        return relic_fail(err, RELIC_E_TRUNCATED, field_at(v, i, RELIC_PID_RASTER_SWP_OFFSET_POS), path,
                           "the raster's SWP bytes 0x%llX..0x%llX are not in the SWP (0x%llX..0x%llX)",
                           (unsigned long long)start, (unsigned long long)end, (unsigned long long)base,
                           (unsigned long long)(base + size));
@@ -177,7 +177,7 @@ relic_status relic_swp_bump(const relic_pid_view *v, size_t i, const uint8_t *sw
     if (kind != RELIC_SWP_BUMP) {
         char path[64];
         snprintf(path, sizeof path, "rasters[%zu].bump_map", i);
-        return relic_fail(err, RELIC_E_ARGUMENT, field_at(v, i, RELIC_PID_RASTER_BUMP_MAP_OFFSET), path,
+        return relic_fail(err, RELIC_E_ARGUMENT, field_at(v, i, RELIC_PID_RASTER_BUMP_MAP_POS), path,
                           "the raster is not bump-mapped");
     }
     if ((st = locate(v, i, base, size, &rel, err)) != RELIC_OK) return st;

@@ -309,7 +309,7 @@ static relic_status check_inputs(const relic_swp_texture *t, size_t n, relic_err
     return RELIC_OK;
 }
 
-relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_arena *a, relic_pid_pid *pid,
+relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_arena *a, relic_pid_file *pid,
                             relic_buf *swp, relic_error *err)
 {
     relic_status st = check_inputs(textures, n, err);

@@ -27,7 +27,7 @@ static relic_status past_end(const relic_pid_view *v, const span *s, uint64_t sw
     snprintf(path, sizeof path, "rasters[%zu].swp_offset", s->raster);
     return relic_fail(err, RELIC_E_TRUNCATED,
                       (uint64_t)(v->rasters - v->base) + (uint64_t)s->raster * RELIC_PID_RASTER_SIZE +
-                          RELIC_PID_RASTER_SWP_OFFSET_OFFSET,
+                          RELIC_PID_RASTER_SWP_OFFSET_POS,
                       path, "the raster's SWP bytes 0x%llX..0x%llX pass the end of the SWP (0x%llX bytes)",
                       (unsigned long long)s->start, (unsigned long long)s->end, (unsigned long long)swp_size);
 }

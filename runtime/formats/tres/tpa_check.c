@@ -19,7 +19,7 @@ uint64_t relic_tpa_sample_size(const relic_tpa_sample *s)
     return n;
 }
 
-uint64_t relic_tpa_sample_offset(const relic_tpa_tpa *m, size_t i)
+uint64_t relic_tpa_sample_offset(const relic_tpa_file *m, size_t i)
 {
     uint64_t at = RELIC_TPA_HEADER_SIZE + (uint64_t)m->ids_count * RELIC_TPA_ID_ENTRY_SIZE;
     for (size_t k = 0; k < i && k < m->samples_count; k++) at += relic_tpa_sample_size(&m->samples[k]);
@@ -42,7 +42,7 @@ static long find_sample(const uint64_t *starts, size_t n, uint64_t offset)
     return lo < n && starts[lo] == offset ? (long)lo : -1;
 }
 
-unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict, relic_arena *scratch,
+unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int strict, relic_arena *scratch,
                          relic_report_fn report, void *ctx)
 {
     checker c = { report, ctx, 0, 0 };
@@ -66,26 +66,26 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
         long k = find_sample(starts, ns, e->sample_offset);
         if (k < 0) {
             snprintf(path, sizeof path, "ids[%zu].sample_offset", i);
-            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_OFFSET, path,
+            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_POS, path,
                     "0x%x is not the start of a stored sample", e->sample_offset);
             continue;
         }
         uint64_t size = relic_tpa_sample_size(&m->samples[k]);
         if (e->sample_length != size) {
             snprintf(path, sizeof path, "ids[%zu].sample_length", i);
-            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_LENGTH_OFFSET, path,
+            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_LENGTH_POS, path,
                     "%u differs from the size %llu of samples[%ld]", e->sample_length, (unsigned long long)size, k);
         }
-        if (memcmp(v->base + eo + RELIC_TPA_ID_ENTRY_HEADER_OFFSET, v->base + starts[k], RELIC_TPA_SAMPLE_HEADER_SIZE) != 0) {
+        if (memcmp(v->base + eo + RELIC_TPA_ID_ENTRY_HEADER_POS, v->base + starts[k], RELIC_TPA_SAMPLE_HEADER_SIZE) != 0) {
             snprintf(path, sizeof path, "ids[%zu].header", i);
-            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_HEADER_OFFSET, path,
+            problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_HEADER_POS, path,
                     "the copied header differs from the header of samples[%ld] @0x%llx", k, (unsigned long long)starts[k]);
         }
         if (!named[k]) {
             named[k] = 1;
             if (strict && (size_t)k != next_new) {
                 snprintf(path, sizeof path, "ids[%zu].sample_offset", i);
-                problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_OFFSET, path,
+                problem(&c, RELIC_E_LAYOUT, eo + RELIC_TPA_ID_ENTRY_SAMPLE_OFFSET_POS, path,
                         "names samples[%ld] first, before samples[%zu] (the writer's order)", k, next_new);
             }
             next_new = (size_t)k + 1;
@@ -99,11 +99,11 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
                 }
             if (!(e->attenuation >= 0)) {
                 snprintf(path, sizeof path, "ids[%zu].attenuation", i);
-                problem(&c, RELIC_E_RANGE, eo + RELIC_TPA_ID_ENTRY_ATTENUATION_OFFSET, path, "%g is negative (the game asserts >= 0)", e->attenuation);
+                problem(&c, RELIC_E_RANGE, eo + RELIC_TPA_ID_ENTRY_ATTENUATION_POS, path, "%g is negative (the game asserts >= 0)", e->attenuation);
             }
             if (!(e->master_volume <= 0)) {
                 snprintf(path, sizeof path, "ids[%zu].master_volume", i);
-                problem(&c, RELIC_E_RANGE, eo + RELIC_TPA_ID_ENTRY_MASTER_VOLUME_OFFSET, path, "%g dB is positive (the game asserts <= 0)", e->master_volume);
+                problem(&c, RELIC_E_RANGE, eo + RELIC_TPA_ID_ENTRY_MASTER_VOLUME_POS, path, "%g dB is positive (the game asserts <= 0)", e->master_volume);
             }
         }
     }
@@ -124,13 +124,13 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
     }
     if (strict) {
         if (m->header.collision_offset != at) {
-            problem(&c, RELIC_E_LAYOUT, RELIC_TPA_HEADER_COLLISION_OFFSET_OFFSET, "header.collision_offset",
+            problem(&c, RELIC_E_LAYOUT, RELIC_TPA_HEADER_COLLISION_OFFSET_POS, "header.collision_offset",
                     "0x%x, not the end of the sample data 0x%llx", m->header.collision_offset, (unsigned long long)at);
         }
         for (size_t i = 0; i < m->collisions_count; i++)
             if (m->collisions[i].samples == 0) {
                 snprintf(path, sizeof path, "collisions[%zu].samples", i);
-                problem(&c, RELIC_E_RANGE, m->header.collision_offset + (uint64_t)i * RELIC_TPA_COLLISION_SIZE + RELIC_TPA_COLLISION_SAMPLES_OFFSET,
+                problem(&c, RELIC_E_RANGE, m->header.collision_offset + (uint64_t)i * RELIC_TPA_COLLISION_SIZE + RELIC_TPA_COLLISION_SAMPLES_POS,
                         path, "0: the game asserts a collision plays a sound");
             }
     }
@@ -143,5 +143,5 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int st
 int relic_tpa_detect(const uint8_t *data, size_t size)
 {
     return size >= RELIC_TPA_HEADER_SIZE && relic_load_u32le(data) == RELIC_AUDIO_TPA_VERSION &&
-           relic_load_u32le(data + RELIC_TPA_HEADER_ID_TABLE_OFFSET_OFFSET) == RELIC_TPA_HEADER_SIZE;
+           relic_load_u32le(data + RELIC_TPA_HEADER_ID_TABLE_OFFSET_POS) == RELIC_TPA_HEADER_SIZE;
 }

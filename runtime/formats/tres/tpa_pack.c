@@ -24,9 +24,9 @@ static void copy_header(relic_tpa_sample_header *d, const relic_cau_sample_heade
     d->caption_offset = s->caption_offset;
 }
 
-relic_status relic_tpa_pack(const relic_tpa_pack_entry *ids, size_t id_count, const relic_cau_cau *samples,
+relic_status relic_tpa_pack(const relic_tpa_pack_entry *ids, size_t id_count, const relic_cau_file *samples,
                             size_t sample_count, const relic_tpa_collision *collisions, size_t collision_count,
-                            relic_arena *a, relic_tpa_tpa *out, relic_error *err)
+                            relic_arena *a, relic_tpa_file *out, relic_error *err)
 {
     char path[64];
     memset(out, 0, sizeof *out);
@@ -60,7 +60,7 @@ relic_status relic_tpa_pack(const relic_tpa_pack_entry *ids, size_t id_count, co
     if (!out->ids || !out->samples) return relic_fail(err, RELIC_E_NOMEM, 0, "ids", "no memory for the tables");
     memset(out->samples, 0, (stored ? stored : 1) * sizeof *out->samples);
     for (size_t k = 0; k < sample_count; k++) {
-        const relic_cau_cau *c = &samples[k];
+        const relic_cau_file *c = &samples[k];
         relic_tpa_sample *s = &out->samples[order[k]];
         copy_header(&s->header, &c->header);
         s->caption_gap = c->caption_gap;

@@ -39,7 +39,7 @@ relic_status relic_wtd_decode_terrain_max(const uint8_t *data, size_t size, uint
      * the caller's bound, checked before the grid is taken */
     if (n > max_n)
         return relic_fail(err, RELIC_E_LIMIT,
-                          relic_wtd_file_offset(((uint64_t)RELIC_WTD_WTD_MAPPING_OFFSET + RELIC_WTD_MAPPING_QUAD_EXTENTS_OFFSET) * 8),
+                          relic_wtd_file_offset(((uint64_t)RELIC_WTD_FILE_MAPPING_POS + RELIC_WTD_MAPPING_QUAD_EXTENTS_POS) * 8),
                           "mapping.quad_extents.size_x", "a %u x %u grid (%llu bytes) is over the limit of %u x %u", n, n,
                           (unsigned long long)n * n * sizeof(int32_t), max_n, max_n);
     int32_t *g = relic_arena_array(a, (size_t)n * n, sizeof *g, _Alignof(int32_t));

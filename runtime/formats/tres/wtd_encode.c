@@ -227,18 +227,18 @@ relic_status relic_wtd_encode_tree(const int32_t *coef, uint32_t n, const relic_
     const size_t bytes = (size_t)((total_bits + 31) / 32) * RELIC_WTD_WORD_BYTES;
     st.bytes = bytes;
 
-    relic_wtd_wtd hdr;
+    relic_wtd_file hdr;
     memset(&hdr, 0, sizeof hdr);
-    hdr.version = RELIC_WTD_WTD_VERSION_VALUE;
+    hdr.version = RELIC_WTD_FILE_VERSION_VALUE;
     hdr.node_count = st.nodes;
     hdr.vertex_count = st.vertices;
     hdr.root_coefficient = coef[0];
     hdr.mapping = *m;
     relic_buf hb;
-    uint8_t hb_mem[RELIC_WTD_WTD_SIZE + 1]; /* the fixed-size header, on the stack */
+    uint8_t hb_mem[RELIC_WTD_FILE_SIZE + 1]; /* the fixed-size header, on the stack */
     relic_buf_init_fixed(&hb, hb_mem, sizeof hb_mem);
     relic_status rs = relic_wtd_write(&hdr, &hb, err);
-    if (rs == RELIC_OK && (hb.failed || hb.size != RELIC_WTD_WTD_SIZE))
+    if (rs == RELIC_OK && (hb.failed || hb.size != RELIC_WTD_FILE_SIZE))
         rs = relic_fail(err, RELIC_E_NOMEM, 0, "header", "the header could not be written");
     uint8_t *logical = rs == RELIC_OK ? relic_arena_alloc(a, bytes, 4) : NULL;
     if (rs == RELIC_OK && !logical)
@@ -247,7 +247,7 @@ relic_status relic_wtd_encode_tree(const int32_t *coef, uint32_t n, const relic_
         relic_buf_free(&hb);
         return rs;
     }
-    memcpy(logical, hb.data, RELIC_WTD_WTD_SIZE);
+    memcpy(logical, hb.data, RELIC_WTD_FILE_SIZE);
     relic_buf_free(&hb);
     bit_writer w = { logical, RELIC_WTD_TREE_BIT };
     if (!write_node(&t, &w, 0, 0, 0, RELIC_WTD_ROOT_FIELD_BITS, RELIC_WTD_ROOT_FIELD_BITS) || w.pos != total_bits)
@@ -255,7 +255,7 @@ relic_status relic_wtd_encode_tree(const int32_t *coef, uint32_t n, const relic_
     uint8_t *f = relic_buf_extend(out, bytes);
     if (!f) return relic_fail(err, RELIC_E_NOMEM, 0, "file", "the output buffer could not grow by %zu bytes", bytes);
     for (size_t k = 0; k < bytes; k++) f[k] = logical[k ^ 3];
-    relic_wtd_wtd check;
+    relic_wtd_file check;
     rs = relic_wtd_read_header(f, bytes, &check, err);
     if (rs != RELIC_OK) return rs;
     if (stats) *stats = st;

@@ -102,7 +102,7 @@ static relic_status read_node(tree_ctx *c, uint32_t x, uint32_t y, uint32_t s, u
     return RELIC_OK;
 }
 
-relic_status relic_wtd_walk_tree(const uint8_t *data, size_t size, const relic_wtd_wtd *h, int32_t *coef,
+relic_status relic_wtd_walk_tree(const uint8_t *data, size_t size, const relic_wtd_file *h, int32_t *coef,
                                  relic_wtd_tree_stats *stats, relic_wtd_node_visit visit, void *ctx, relic_error *err)
 {
     tree_ctx c;
@@ -120,7 +120,7 @@ relic_status relic_wtd_walk_tree(const uint8_t *data, size_t size, const relic_w
     return st;
 }
 
-relic_status relic_wtd_read_tree(const uint8_t *data, size_t size, const relic_wtd_wtd *h, int32_t *coef,
+relic_status relic_wtd_read_tree(const uint8_t *data, size_t size, const relic_wtd_file *h, int32_t *coef,
                                  relic_wtd_tree_stats *stats, relic_error *err)
 {
     return relic_wtd_walk_tree(data, size, h, coef, stats, NULL, NULL, err);

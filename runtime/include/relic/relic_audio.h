@@ -109,7 +109,7 @@ relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_
  *  RELIC_E_NOMEM. */
 relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigned channels, uint32_t rate,
                                       unsigned bits, int adpcm, const relic_audio_caption *captions,
-                                      size_t caption_count, relic_arena *a, relic_cau_cau *out, relic_error *err);
+                                      size_t caption_count, relic_arena *a, relic_cau_file *out, relic_error *err);
 
 /** Rules between a TPA's tables that the schema cannot state: each
  *  identifier's sample offset and length name one stored sample, its
@@ -122,7 +122,7 @@ relic_status relic_audio_cau_from_pcm(const int16_t *pcm, size_t frames, unsigne
  *  arena scratch; when it runs out one RELIC_E_NOMEM problem is reported.
  *  Calls report(ctx, err) per problem (report may be NULL)
  *  and returns the number of problems. */
-unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_tpa *m, int strict, relic_arena *scratch,
+unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int strict, relic_arena *scratch,
                          relic_report_fn report, void *ctx);
 
 /** A collision sound's transfer function evaluated at one velocity. */
@@ -145,7 +145,7 @@ unsigned relic_tpa_collision_sounds(const relic_tpa_collision *c, uint32_t ids[3
 
 /** Byte offset of sample i in a decoded bank's layout (header, identifier
  *  table, samples back to back), as the writer places it. */
-uint64_t relic_tpa_sample_offset(const relic_tpa_tpa *m, size_t i);
+uint64_t relic_tpa_sample_offset(const relic_tpa_file *m, size_t i);
 /** Byte size of sample i as the writer writes it. */
 uint64_t relic_tpa_sample_size(const relic_tpa_sample *s);
 
@@ -168,9 +168,9 @@ typedef struct relic_tpa_pack_entry {
  *  RELIC_E_ARGUMENT (a sound ID twice, a sample no identifier names, a
  *  sample with bytes after its data), RELIC_E_LIMIT (over 4 GiB),
  *  RELIC_E_NOMEM. */
-relic_status relic_tpa_pack(const relic_tpa_pack_entry *ids, size_t id_count, const relic_cau_cau *samples,
+relic_status relic_tpa_pack(const relic_tpa_pack_entry *ids, size_t id_count, const relic_cau_file *samples,
                             size_t sample_count, const relic_tpa_collision *collisions, size_t collision_count,
-                            relic_arena *a, relic_tpa_tpa *out, relic_error *err);
+                            relic_arena *a, relic_tpa_file *out, relic_error *err);
 
 /** CRC-32 (zlib's) of the bytes, as the game's string hash (Trespasser source, Lib/Std/Hash.cpp). */
 uint32_t relic_tres_hash(const char *s, size_t n);

@@ -43,7 +43,7 @@ unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scrat
 size_t relic_bwm_check_scratch_size(const relic_bwm_view *v, int strict);
 
 /** The geometry of a model as the builders take it (pointers into m). */
-void relic_bwm_mesh_of(const relic_bwm_bwm *m, relic_bwm_mesh *out);
+void relic_bwm_mesh_of(const relic_bwm_file *m, relic_bwm_mesh *out);
 
 /** Which tables relic_bwm_rebuild recomputes. */
 enum {
@@ -58,16 +58,16 @@ enum {
  *  materials (walkable-first order required: RELIC_E_ARGUMENT otherwise).
  *  For a PWK/DWK (type 0) only the planes are rebuilt and the WOK tables
  *  are left empty. New arrays come from a. */
-relic_status relic_bwm_rebuild(relic_bwm_bwm *m, unsigned what, relic_arena *a, relic_error *err);
+relic_status relic_bwm_rebuild(relic_bwm_file *m, unsigned what, relic_arena *a, relic_error *err);
 
 /** A complete walkmesh of the given type (RELIC_BWM_WALKMESH_TYPE_*) from
  *  geometry: faces reordered walkable first (stable), then every derived
  *  table built. Hooks and position are zero. Arrays come from a. */
 relic_status relic_bwm_from_mesh(const relic_bwm_mesh *mesh, uint32_t type, relic_arena *a,
-                                 relic_bwm_bwm *out, relic_error *err);
+                                 relic_bwm_file *out, relic_error *err);
 
 /** Number of walkable faces (by material) of a model. */
-uint32_t relic_bwm_count_walkable(const relic_bwm_bwm *m);
+uint32_t relic_bwm_count_walkable(const relic_bwm_file *m);
 
 #ifdef __cplusplus
 }

@@ -54,8 +54,8 @@ typedef struct relic_erf_entry {
  *  by relic_erf_open, or by the caller (relic_erf_init) before writing. */
 typedef struct relic_erf_archive {
     relic_erf_kind kind;
-    relic_erf_erf erf;        /**< ERF: header, localized strings (keys and resources mirror entries) */
-    relic_rim_rim rim;        /**< RIM: header (entries mirror entries) */
+    relic_erf_file erf;        /**< ERF: header, localized strings (keys and resources mirror entries) */
+    relic_rim_file rim;        /**< RIM: header (entries mirror entries) */
     uint32_t count;           /**< entries */
     relic_erf_entry *entries; /**< count entries, in table order */
     uint64_t file_size;       /**< size of the container read (0 for a new one): bytes after the last datum are kept by LAYOUT_KEEP */

@@ -20,6 +20,10 @@
 #define RELIC_GEN_ALWAYS_INLINE
 #endif
 
+/* The first line of a generated entry point: err, or a scratch error in its
+ * frame when the caller passed NULL (every path below may then fill *err). */
+#define RELIC_GEN_ERR_OR_SCRATCH(err) relic_error err##_scratch_; if (!(err)) (err) = &err##_scratch_
+
 /* Schema expressions evaluate in int64 with wrap-around; division by zero
  * and out-of-range shifts give 0, so hostile values cannot trigger UB. */
 static inline int64_t relic_gen_add(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
@@ -78,7 +82,14 @@ relic_status relic_gen_fail_at(relic_error *err, relic_status code, uint64_t off
 #endif
     ;
 
+/* relic_gen_fail_at with the message "VALUE WHAT" (what: "fails check
+ * it < header.face_count", "is not a known walkmesh_type"): one call with
+ * no variable arguments at each of the generated checks. */
+relic_status relic_gen_fail_check(relic_error *err, relic_status code, uint64_t offset, const char *name,
+                                  int64_t index, int64_t value, const char *what);
+
 #ifdef RELIC_NO_ERRMSG /* relic.h: keep the code and offset, drop path and text */
+#define relic_gen_fail_check(err, code, offset, ...) relic_fail_code((err), (code), (offset))
 #define relic_gen_path_prefix(err, name, index) ((void)(err))
 #define relic_gen_fail_at(err, code, offset, ...) relic_fail_code((err), (code), (offset))
 #endif

@@ -61,11 +61,11 @@ static inline const char *relic_gff_file_type(const relic_gff_doc *d) { return (
 
 /** Struct s: its id (0xFFFFFFFF for the root), its field count, its i-th
  *  field's index (i < count). s < d->struct_count. Plain loads (inline). */
-static inline uint32_t relic_gff_struct_id(const relic_gff_doc *d, uint32_t s)
+static inline uint32_t relic_gff_doc_struct_id(const relic_gff_doc *d, uint32_t s)
 {
     return relic_load_u32le(d->v.structs + 12 * (size_t)s);
 }
-static inline uint32_t relic_gff_struct_field_count(const relic_gff_doc *d, uint32_t s)
+static inline uint32_t relic_gff_doc_struct_field_count(const relic_gff_doc *d, uint32_t s)
 {
     return relic_load_u32le(d->v.structs + 12 * (size_t)s + 8);
 }

@@ -59,7 +59,7 @@ typedef struct relic_grf_layout {
 } relic_grf_layout;
 
 /** The layout of a decoded container (see relic_grf_layout). */
-relic_grf_layout relic_grf_layout_of(const relic_groff_groff *m);
+relic_grf_layout relic_grf_layout_of(const relic_groff_file *m);
 
 /** The kind of section i of m under layout l. By content flag: header,
  *  region (by version), object, geometry (optimised files: the mesh form when
@@ -70,7 +70,7 @@ relic_grf_layout relic_grf_layout_of(const relic_groff_groff *m);
  *  ones), *Hierarchy, SaveGameName, SaveSCNName, SaveBMP; a hex name
  *  (Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp) with 36 or 44 bytes: an instance state). Everything else, and
  *  version-dependent kinds when the version is unknown: RELIC_GRF_OPAQUE. */
-relic_grf_kind relic_grf_classify(const relic_groff_groff *m, size_t i, const relic_grf_layout *l);
+relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const relic_grf_layout *l);
 
 /** Validate the bytes of one section as kind k with its schema (or the
  *  value-table reader); the section must be exactly the layout (bytes after
@@ -184,14 +184,14 @@ typedef struct relic_grf_symbols {
 } relic_grf_symbols;
 
 /** Index the symbols of m (n pointers from a). Errors: RELIC_E_NOMEM. */
-relic_status relic_grf_symbols_index(const relic_groff_groff *m, relic_arena *a, relic_grf_symbols *out,
+relic_status relic_grf_symbols_index(const relic_groff_file *m, relic_arena *a, relic_grf_symbols *out,
                                      relic_error *err);
 /** The name of the symbol with this handle (the first when handles repeat), or NULL. */
 const char *relic_grf_symbols_name(const relic_grf_symbols *s, uint32_t handle);
 
 /** A container with each section decoded as its kind. */
 typedef struct relic_grf_file {
-    relic_groff_groff container;   /**< directory, symbols, the sections' bytes */
+    relic_groff_file container;   /**< directory, symbols, the sections' bytes */
     relic_grf_layout layout;
     relic_grf_kind *kinds;         /**< per section */
     void **models;                 /**< per section: decoded model, NULL when opaque */
@@ -200,7 +200,7 @@ typedef struct relic_grf_file {
 /** Decode every section of a validated container (its model m, which f
  *  keeps). A section whose bytes fail its kind's schema is an error (path
  *  sections[i].<kind path>, offset in the file). */
-relic_status relic_grf_file_decode(const relic_groff_groff *m, relic_arena *a, relic_grf_file *f, relic_error *err);
+relic_status relic_grf_file_decode(const relic_groff_file *m, relic_arena *a, relic_grf_file *f, relic_error *err);
 
 /** Re-serialise every decoded section into f->container's data (opaque
  *  ones as they are), lay the sections out back to back (relic_groff_layout)
@@ -217,7 +217,7 @@ relic_status relic_grf_file_write(relic_grf_file *f, relic_arena *a, relic_buf *
  *  normals, wrap vertices; a mesh's points) is a finite number
  *  (sections[i].vertices[k].y, RELIC_E_RANGE). Errors are
  *  reported with offsets in the file. Returns the number of problems. */
-unsigned relic_grf_check(const relic_groff_groff *m, relic_arena *scratch, relic_report_fn report, void *ctx);
+unsigned relic_grf_check(const relic_groff_file *m, relic_arena *scratch, relic_report_fn report, void *ctx);
 
 /** Whole-file JSON: the container (generated groff JSON without the data
  *  hex), the GROFF version, "contents" (per section: name, kind and the
@@ -238,7 +238,7 @@ relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, re
 /** Read the whole-file JSON back into a container model (sections encoded
  *  from "contents", laid out back to back). Errors: those of the readers,
  *  RELIC_E_ARGUMENT when contents and directory disagree in count. */
-relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, relic_groff_groff *out,
+relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, relic_groff_file *out,
                                  relic_error *err);
 
 /** The rotation matrix of a region instance's Euler angles (radians):

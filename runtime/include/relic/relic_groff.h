@@ -53,11 +53,11 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
 
 /** Name of section i of a decoded model (the symbol its name handle refers
  *  to), or NULL when no symbol has that handle. */
-const char *relic_groff_model_section_name(const relic_groff_groff *m, size_t i);
+const char *relic_groff_model_section_name(const relic_groff_file *m, size_t i);
 
 /** Data of section i of a decoded model (its bytes inside m->data). The
  *  model must come from a checked file or relic_groff_layout. */
-relic_bytes relic_groff_model_section_data(const relic_groff_groff *m, size_t i);
+relic_bytes relic_groff_model_section_data(const relic_groff_file *m, size_t i);
 
 /** After an edit (sections' sizes, data or names changed), recompute what
  *  the writer keeps from the model: each section's data_offset (back to
@@ -65,7 +65,7 @@ relic_bytes relic_groff_model_section_data(const relic_groff_groff *m, size_t i)
  *  values; m->data must hold them in that order), section handles, and
  *  header.file_size. Errors: RELIC_E_ARGUMENT when the sections' sizes do
  *  not add up to data_count; RELIC_E_LIMIT above 4 GiB. */
-relic_status relic_groff_layout(relic_groff_groff *m, relic_error *err);
+relic_status relic_groff_layout(relic_groff_file *m, relic_error *err);
 
 /** The rules of a validated PID the schema cannot state (Trespasser source, Lib/Loader/ImageLoader.cpp, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp):
  *  every raster's rows (stride x height bytes, stride >= width x bytes per

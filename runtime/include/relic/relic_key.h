@@ -45,27 +45,27 @@ extern "C" {
  *  indices are checked against the BIF itself (relic_bif_resource).
  *  Errors: RELIC_E_TRUNCATED, RELIC_E_MAGIC, RELIC_E_LAYOUT, RELIC_E_INDEX,
  *  RELIC_E_RANGE, RELIC_E_NOMEM, with the field path and byte offset. */
-relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, relic_key_key *out, relic_error *err);
+relic_status relic_key_open(const uint8_t *data, size_t size, relic_arena *a, relic_key_file *out, relic_error *err);
 
 /** File entry bif's name as a relative path with '/' separators (the
  *  stored '\\' mapped, a leading separator dropped, the bytes up to the first
  *  NUL: "data/2da.bif"), into buf (n bytes, NUL-terminated, cut to fit).
  *  Returns buf; "" when bif is out of range. */
-const char *relic_key_bif_path(const relic_key_key *k, uint32_t bif, char *buf, size_t n);
+const char *relic_key_bif_path(const relic_key_file *k, uint32_t bif, char *buf, size_t n);
 
 /** Key i's ResRef: the bytes up to the first NUL, or all 16; into
  *  buf (at least RELIC_KEY_RESREF_MAX + 1 bytes). Returns buf. */
-const char *relic_key_resref(const relic_key_key *k, uint32_t i, char *buf);
+const char *relic_key_resref(const relic_key_file *k, uint32_t i, char *buf);
 
 /** Key i as "resref.ext" (the extension from relic_erf_type_extension, or
  *  the decimal type id), into buf (n bytes). Returns buf. */
-const char *relic_key_entry_name(const relic_key_key *k, uint32_t i, char *buf, size_t n);
+const char *relic_key_entry_name(const relic_key_file *k, uint32_t i, char *buf, size_t n);
 
 /** The key named "resref.ext" (ResRef compared without regard to case, as
  *  xoreos and the game do; ext a known extension or a decimal type id).
  *  When a KEY lists a name twice the last wins (neverwinter.nim). Returns 1
  *  and sets *index when found, else 0. Linear in the keys; no allocation. */
-int relic_key_find(const relic_key_key *k, const char *name, uint32_t *index);
+int relic_key_find(const relic_key_file *k, const char *name, uint32_t *index);
 
 /** Validate a BIF and decode its table into out (arrays from a): the
  *  generated checks (magic, FixedResourceCount 0, the table inside the
@@ -75,11 +75,11 @@ int relic_key_find(const relic_key_key *k, const char *name, uint32_t *index);
  *  overlapping another resource (empty ones may lie anywhere). Errors:
  *  RELIC_E_TRUNCATED, RELIC_E_MAGIC, RELIC_E_RANGE, RELIC_E_LAYOUT,
  *  RELIC_E_NOMEM, naming the table entry and its byte offset. */
-relic_status relic_bif_open(const uint8_t *data, size_t size, relic_arena *a, relic_bif_bif *out, relic_error *err);
+relic_status relic_bif_open(const uint8_t *data, size_t size, relic_arena *a, relic_bif_file *out, relic_error *err);
 
 /** The tables of a BIF without the data checks (relic_bif_open's first
  *  half), for listing and checking a BIF whose data are cut off. */
-relic_status relic_bif_open_tables(const uint8_t *data, size_t size, relic_arena *a, relic_bif_bif *out,
+relic_status relic_bif_open_tables(const uint8_t *data, size_t size, relic_arena *a, relic_bif_file *out,
                                    relic_error *err);
 
 /** Check the data of every resource of a BIF decoded by
@@ -87,13 +87,13 @@ relic_status relic_bif_open_tables(const uint8_t *data, size_t size, relic_arena
  *  past the end, inside the table, overlapping another) to p. Returns the
  *  number of problems; scratch sorts the ranges (RELIC_E_NOMEM is reported
  *  as a problem). */
-unsigned relic_bif_check_data(const relic_bif_bif *b, size_t size, relic_arena *scratch, relic_problems *p);
+unsigned relic_bif_check_data(const relic_bif_file *b, size_t size, relic_arena *scratch, relic_problems *p);
 
 /** Resource index (a KEY's RELIC_KEY_RES_INDEX) of a BIF opened over data
  *  (size bytes): its bytes in place (*out, *out_size). Errors:
  *  RELIC_E_INDEX (index >= the resource count) and RELIC_E_TRUNCATED (data
  *  past the end), with the offset of its table entry. */
-relic_status relic_bif_resource(const relic_bif_bif *b, const uint8_t *data, size_t size, uint32_t index,
+relic_status relic_bif_resource(const relic_bif_file *b, const uint8_t *data, size_t size, uint32_t index,
                                 const uint8_t **out, uint32_t *out_size, relic_error *err);
 
 /** One resource to write into a BIF. */

@@ -174,7 +174,7 @@ typedef struct relic_swp_texture {
  *  appended to swp. Errors: RELIC_E_RANGE (a side of 0 or above 1024;
  *  bump size differs; duplicate IDs, with "textures[i]" paths),
  *  RELIC_E_NOMEM, RELIC_E_LIMIT (SWP over 4 GiB). */
-relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_arena *a, relic_pid_pid *pid,
+relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_arena *a, relic_pid_file *pid,
                             relic_buf *swp, relic_error *err);
 
 #ifdef __cplusplus

@@ -41,7 +41,7 @@ unsigned relic_trn_check_container(const relic_trn_view *v, relic_report_fn repo
  *  to back). The directory array is resized to the packet count from arena
  *  a when they differ. Errors: RELIC_E_LIMIT when the file would exceed
  *  4 GiB; RELIC_E_NOMEM. */
-relic_status relic_trn_layout(relic_trn_trn *m, relic_arena *a, relic_error *err);
+relic_status relic_trn_layout(relic_trn_file *m, relic_arena *a, relic_error *err);
 
 /** Rules of a decoded ASWM walkmesh (nwn-lib-d, trn.d validate; NWN2DataLib
  *  (Skywing) validate): every vertex coordinate finite (RELIC_E_RANGE at its
@@ -271,21 +271,21 @@ relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *
  *  parsed). Offsets in err are inside the payload. Errors: those of
  *  relic_trrn_validate (RELIC_E_TRUNCATED, ...), RELIC_E_LAYOUT (bytes left
  *  over), RELIC_E_RANGE (NaN), RELIC_E_INDEX, RELIC_E_NOMEM. */
-relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *a, relic_trrn_trrn *out, relic_error *err);
+relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *a, relic_trrn_file *out, relic_error *err);
 
 /** Validate and decode a WATR packet payload (water of one megatile,
  *  nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp; layout schema/nwn2/watr.schema) into arena a: the
  *  payload consumed exactly, every triangle index below vertex_count.
  *  Offsets in err are inside the payload. Errors: those of
  *  relic_watr_validate, RELIC_E_LAYOUT, RELIC_E_INDEX, RELIC_E_NOMEM. */
-relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *a, relic_watr_watr *out, relic_error *err);
+relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *a, relic_watr_file *out, relic_error *err);
 
 /** Decode every TRRN and WATR packet of m (relic_trn_trrn_read,
  *  relic_trn_watr_read; other packets are left alone) and report each one
  *  that fails, its path prefixed packets[i].trrn / packets[i].watr and its
  *  offset inside the packet payload. Memory from a. Returns the number of
  *  problems reported. */
-unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_report_fn report, void *ctx);
+unsigned relic_trn_check_terrain(const relic_trn_file *m, relic_arena *a, relic_report_fn report, void *ctx);
 
 /** Wavefront OBJ of the terrain: a group terrain_<packet> per TRRN packet
  *  (v, vt from the vertex uv, vn; faces v/vt/vn in stored order) and a
@@ -294,7 +294,7 @@ unsigned relic_trn_check_terrain(const relic_trn_trn *m, relic_arena *a, relic_r
  *  those of relic_trn_trrn_read / relic_trn_watr_read (path prefixed
  *  packets[i].trrn / .watr), RELIC_E_UNSUPPORTED when m holds no TRRN or
  *  WATR packet, RELIC_E_NOMEM. */
-relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic_buf *out, relic_error *err);
+relic_status relic_trn_terrain_obj(const relic_trn_file *m, relic_arena *a, relic_buf *out, relic_error *err);
 
 /** The terrain (every TRRN megatile) as the colour relief preview
  *  (relic_relief_png, RELIC_RELIEF_COLOUR: hypsometric tint times hill
@@ -309,7 +309,7 @@ relic_status relic_trn_terrain_obj(const relic_trn_trn *m, relic_arena *a, relic
  *  packet, or no area), RELIC_E_RANGE (heights beyond 1000 km),
  *  RELIC_E_LIMIT (triangles overlapping more than 64 deep on average: the
  *  time stays linear in the grid), RELIC_E_NOMEM, RELIC_E_IO. */
-relic_status relic_trn_terrain_preview_png(const relic_trn_trn *m, uint32_t max_side, relic_arena *a, relic_buf *out,
+relic_status relic_trn_terrain_preview_png(const relic_trn_file *m, uint32_t max_side, relic_arena *a, relic_buf *out,
                                            relic_error *err);
 
 #ifdef __cplusplus

@@ -16,7 +16,7 @@ extern "C" {
 
 /** Logical bit at which the zerotree starts: after the 90-byte header and
  *  parameter block (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp). */
-#define RELIC_WTD_TREE_BIT ((uint64_t)RELIC_WTD_WTD_SIZE * 8)
+#define RELIC_WTD_TREE_BIT ((uint64_t)RELIC_WTD_FILE_SIZE * 8)
 /** Width of the root's branch-size and max-region fields (Trespasser source, Lib/GeomDBase/WaveletDataFormat.cpp). */
 #define RELIC_WTD_ROOT_FIELD_BITS 30
 /** Tree levels with nodes of size >= 2 for the largest grid: log2(16384). */
@@ -71,7 +71,7 @@ static inline unsigned relic_wtd_ulog2(uint32_t v)
  *  X and Y scales are equal, positive and finite, coef_to_world is finite.
  *  Errors carry the field path and the FILE byte offset: RELIC_E_LAYOUT (file
  *  size not whole words), RELIC_E_TRUNCATED, RELIC_E_MAGIC, RELIC_E_RANGE. */
-relic_status relic_wtd_read_header(const uint8_t *data, size_t size, relic_wtd_wtd *out, relic_error *err);
+relic_status relic_wtd_read_header(const uint8_t *data, size_t size, relic_wtd_file *out, relic_error *err);
 
 /** 1 when data[0..size) looks like a WTD file: whole 32-bit words and a
  *  header and parameter block the schema's validator accepts (version 1001,
@@ -99,7 +99,7 @@ typedef struct relic_wtd_tree_stats {
  *  index y * n + x; quad coordinates start_x + x, start_y + y), world
  *  Z = heights[i] x header.mapping.coef_to_world. */
 typedef struct relic_wtd_terrain {
-    relic_wtd_wtd header;       /**< header and parameter block */
+    relic_wtd_file header;       /**< header and parameter block */
     uint32_t n;                 /**< grid size N (quad extents size) */
     int32_t *heights;           /**< n x n quantised heights (arena memory) */
     int32_t min, max;           /**< smallest and largest height in the grid */
@@ -115,7 +115,7 @@ typedef struct relic_wtd_terrain {
  *  the bits its branch occupies. Errors: RELIC_E_TRUNCATED, RELIC_E_RANGE,
  *  RELIC_E_LAYOUT, with the node path (e.g. "tree.c0.c3.c1.w2") and file
  *  byte offset. stats may be NULL. */
-relic_status relic_wtd_read_tree(const uint8_t *data, size_t size, const relic_wtd_wtd *h, int32_t *coef,
+relic_status relic_wtd_read_tree(const uint8_t *data, size_t size, const relic_wtd_file *h, int32_t *coef,
                                  relic_wtd_tree_stats *stats, relic_error *err);
 
 /** Called by relic_wtd_walk_tree for every node whose significance bit is
@@ -125,7 +125,7 @@ typedef void (*relic_wtd_node_visit)(void *ctx, uint32_t x, uint32_t y, uint32_t
 
 /** relic_wtd_read_tree, also calling visit(ctx, ...) for each node (visit
  *  may be NULL). Same checks and errors. */
-relic_status relic_wtd_walk_tree(const uint8_t *data, size_t size, const relic_wtd_wtd *h, int32_t *coef,
+relic_status relic_wtd_walk_tree(const uint8_t *data, size_t size, const relic_wtd_file *h, int32_t *coef,
                                  relic_wtd_tree_stats *stats, relic_wtd_node_visit visit, void *ctx, relic_error *err);
 
 /** Inverse integer lifting transform (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp), in place: coef holds the
@@ -248,7 +248,7 @@ uint32_t relic_wtd_grid_size(uint32_t w, uint32_t h);
 void relic_wtd_pad(const int32_t *src, uint32_t w, uint32_t h, int32_t *dst, uint32_t n);
 
 /** World Z in metres of a quantised height (Trespasser source, Lib/GeomDBase/WaveletQuadTreeQuery.cpp). */
-static inline double relic_wtd_world_z(const relic_wtd_wtd *h, int32_t s)
+static inline double relic_wtd_world_z(const relic_wtd_file *h, int32_t s)
 {
     return (double)s * (double)h->mapping.coef_to_world;
 }

@@ -11,7 +11,7 @@ int main(int argc, char **argv)
     relic_error err;
     relic_arena arena;
     relic_trn_view v;
-    relic_trn_trn trn;
+    relic_trn_file trn;
     if (argc < 2 || relic_map_file(argv[1], 0, &map, &err) != RELIC_OK) return 2;
     relic_arena_init_heap(&arena, 0);
     if (relic_trn_validate(map.bytes.data, map.bytes.size, &v, &err) != RELIC_OK ||

@@ -34,24 +34,22 @@ typedef struct relic_mini_rctx {
     const uint8_t *base;
     uint64_t size;
     relic_error *err;
-    relic_mini_mini *root;
+    relic_mini_file *root;
     relic_mini_view *view;   /* validating: the root's arrays */
     relic_arena *arena; /* decoding: where arrays are copied */
 } relic_mini_rctx;
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_point(relic_mini_rctx *c, uint64_t pos, relic_mini_point *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_point(relic_mini_rctx *c, uint64_t pos, relic_mini_point *m, RELIC_GEN_UNUSED const int dec)
 {
-    if (!relic_gen_room(c->size, pos, 4u)) return relic_gen_short(c->err, pos, c->size, "", "point", 4u);
     const uint8_t *p = c->base + pos;
     m->x = (int16_t)relic_load_u16be(p + 0);
     m->y = (int16_t)relic_load_u16be(p + 2);
     return RELIC_OK;
 }
 
-RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_mini_rctx *c, uint64_t pos, relic_mini_header *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_mini_rctx *c, uint64_t pos, relic_mini_header *m, const int dec)
 {
     relic_status st;
-    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "", "header", 44u);
     const uint8_t *p = c->base + pos;
     memcpy(m->magic, p + 0, 4);
     if (memcmp(m->magic, "MINI", 4) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, pos, "magic", -1, "expected \"MINI\"");
@@ -61,7 +59,7 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_mini_rctx *c,
     if ((uint64_t)(m->level) > UINT64_C(1000)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 6, "level", -1, "%llu is outside 0..1000", (unsigned long long)(m->level));
     m->attributes = relic_load_u32le(p + 8);
     if (((uint64_t)(m->attributes) & ~(uint64_t)RELIC_MINI_ATTR_MASK) != 0) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 8, "attributes", -1, "unknown attr bits 0x%llx", (unsigned long long)((uint64_t)(m->attributes) & ~(uint64_t)RELIC_MINI_ATTR_MASK));
-    if ((st = rd_point(c, pos + 12, &m->origin)) != RELIC_OK) return relic_gen_nest(c->err, st, "origin", -1);
+    if ((st = rd_point(c, pos + 12, &m->origin, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "origin", -1);
     for (uint64_t k = 0; k < 4u; k++) ((uint8_t *)m->palette)[k] = relic_load_u8(p + 16 + k * 1);
     m->scale = relic_load_f32be(p + 20);
     if (!((double)(m->scale) >= 0.0 && (double)(m->scale) <= 10.0)) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos + 20, "scale", -1, "%g is outside 0..10", (double)(m->scale));
@@ -74,20 +72,20 @@ RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_header(relic_mini_rctx *c,
     return RELIC_OK;
 }
 
-static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m)
+static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_record *m, const int dec)
 {
     relic_status st;
     uint64_t cur = pos;
     if (!relic_gen_room(c->size, pos, 2u)) return relic_gen_short(c->err, pos, c->size, "kind", "kind..name_len", 2u);
     m->kind = relic_load_u8(c->base + pos);
-    if (!relic_mini_kind_known((int64_t)(m->kind))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, pos, "kind", -1, "%lld is not a known kind", (long long)(m->kind));
+    if (!relic_mini_kind_known((int64_t)(m->kind))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, pos, "kind", -1, (int64_t)(m->kind), "is not a known kind");
     m->name_len = relic_load_u8(c->base + pos + 1);
     cur = pos + 2;
     { /* name */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->name_len), 1u, 1u, c->size, "name", &n, &bytes)) != RELIC_OK) return st;
         m->name_count = (size_t)n;
-        if (c->arena && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
+        if (dec && !(m->name = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "name"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!relic_gen_room(c->size, cur, 20u)) return relic_gen_short(c->err, cur, c->size, "offsets", "offsets..weight", 20u);
@@ -96,19 +94,15 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
     m->weight = relic_load_f64le(c->base + cur + 12);
     cur = cur + 20;
     switch (((int64_t)m->kind)) {
-    case INT64_C(0):
-    {
+    case 0: {
     } break;
-    case INT64_C(1):
-    {
+    case 1: {
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "number", "number", 4u);
     m->number = relic_load_u32le(c->base + cur);
-    { const int64_t it = (int64_t)(m->number); if (!(((int64_t)((it) != INT64_C(3735928559))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, cur, "number", -1, "%lld fails check it != 0xDEADBEEF", (long long)it); }
+    { const int64_t it = (int64_t)(m->number); if (!(((int64_t)((it) != INT64_C(3735928559))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, cur, "number", -1, it, "fails check it != 0xDEADBEEF"); }
     cur = cur + 4;
     } break;
-    case INT64_C(2):
-    case INT64_C(5):
-    {
+    case 2: case 5: {
     if (!relic_gen_room(c->size, cur, 2u)) return relic_gen_short(c->err, cur, c->size, "text_len", "text_len", 2u);
     m->text_len = relic_load_u16le(c->base + cur);
     cur = cur + 2;
@@ -116,12 +110,11 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->text_len), 1u, 1u, c->size, "text", &n, &bytes)) != RELIC_OK) return st;
         m->text_count = (size_t)n;
-        if (c->arena && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
+        if (dec && !(m->text = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "text"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } break;
-    case INT64_C(4):
-    {
+    case 4: {
     if (!relic_gen_room(c->size, cur, 4u)) return relic_gen_short(c->err, cur, c->size, "packed_len", "packed_len..unpacked_len", 4u);
     m->packed_len = relic_load_u16le(c->base + cur);
     m->unpacked_len = relic_load_u16le(c->base + cur + 2);
@@ -130,12 +123,11 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->packed_len), 1u, 1u, c->size, "packed", &n, &bytes)) != RELIC_OK) return st;
         m->packed_count = (size_t)n;
-        if (c->arena && !(m->packed = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "packed"))) return RELIC_E_NOMEM;
+        if (dec && !(m->packed = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "packed"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     } break;
-    default:
-    {
+    default: {
     if (!relic_gen_room(c->size, cur, 1u)) return relic_gen_short(c->err, cur, c->size, "blob_len", "blob_len", 1u);
     m->blob_len = relic_load_u8(c->base + cur);
     cur = cur + 1;
@@ -143,8 +135,8 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, ((int64_t)m->blob_len), 1u, 1u, c->size, "blob", &n, &bytes)) != RELIC_OK) return st;
         m->blob_count = (size_t)n;
-        if (c->arena && !(m->blob = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "blob"))) return RELIC_E_NOMEM;
-        if (!c->arena && (st = relic_hook_mini_blob(c->base + cur, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += cur; return relic_gen_nest(c->err, st, "blob", -1); }
+        if (dec && !(m->blob = relic_gen_dup(c->arena, c->err, c->base + cur, n, cur, "blob"))) return RELIC_E_NOMEM;
+        if (!dec && (st = relic_hook_mini_blob(c->base + cur, (size_t)n, c->err)) != RELIC_OK) { c->err->offset += cur; return relic_gen_nest(c->err, st, "blob", -1); }
         cur += bytes;
     }
     } break;
@@ -166,21 +158,22 @@ static relic_status rd_record(relic_mini_rctx *c, uint64_t pos, uint64_t *size_o
     return RELIC_OK;
 }
 
-static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_mini *m)
+RELIC_GEN_ALWAYS_INLINE static inline relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out, relic_mini_file *m, const int dec)
 {
     relic_status st;
     uint64_t sz = 0;
     uint64_t cur = pos;
     uint64_t len_records = 0;
+    if (!relic_gen_room(c->size, pos, 44u)) return relic_gen_short(c->err, pos, c->size, "header", "header", 44u);
     if (c->view) { c->view->header = c->base + pos; }
-    if ((st = rd_header(c, pos, &m->header)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
+    if ((st = rd_header(c, pos, &m->header, dec)) != RELIC_OK) return relic_gen_nest(c->err, st, "header", -1);
     cur = pos + 44;
     { /* pairs */
         uint64_t n, bytes;
         if ((st = relic_gen_span(c->err, cur, relic_gen_mul(((int64_t)m->header.pair_count), INT64_C(2)), 1u, 1u, c->size, "pairs", &n, &bytes)) != RELIC_OK) return st;
         m->pairs_count = (size_t)n;
         if (c->view) { c->view->pairs = c->base + cur; c->view->pairs_count = (size_t)n; }
-        if (c->arena && n && !(m->pairs = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "pairs"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->pairs = relic_gen_copy(c->arena, c->err, c->base + cur, n, sizeof(uint8_t), _Alignof(uint8_t), cur, "pairs"))) return RELIC_E_NOMEM;
         cur += bytes;
     }
     if (!(((int64_t)(((int64_t)m->header.pair_count) <= INT64_C(16))))) return relic_fail(c->err, RELIC_E_RANGE, pos, "mini", "check failed: header.pair_count <= 16 (at most 16 pairs)");
@@ -189,11 +182,11 @@ static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out
         if ((st = relic_gen_place(c->err, cur, ((int64_t)m->header.table_offset), ((int64_t)m->header.table_count), 1u, 2u, c->size, "table", &at, &n, &bytes)) != RELIC_OK) return st;
         m->table_count = (size_t)n;
         if (c->view) { c->view->table = c->base + at; c->view->table_count = (size_t)n; }
-        if (c->arena && n && !(m->table = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint16_t), _Alignof(uint16_t), at, "table"))) return RELIC_E_NOMEM;
-        if (c->arena && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->table[k] = relic_load_u16le(c->base + at + k * 2);
-        if (!c->arena) for (uint64_t k = 0; k < n; k++) {
+        if (dec && n && !(m->table = relic_gen_copy(c->arena, c->err, c->base + at, n, sizeof(uint16_t), _Alignof(uint16_t), at, "table"))) return RELIC_E_NOMEM;
+        if (dec && !RELIC_GEN_LE) for (uint64_t k = 0; k < n; k++) m->table[k] = relic_load_u16le(c->base + at + k * 2);
+        if (!dec) for (uint64_t k = 0; k < n; k++) {
             const uint16_t v = relic_load_u16le(c->base + at + k * 2);
-            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < INT64_C(1000))))) return relic_gen_fail_at(c->err, RELIC_E_RANGE, at + k * 2u, "table", (int64_t)k, "%lld fails check it < 1000", (long long)it); }
+            { const int64_t it = (int64_t)(v); if (!(((int64_t)((it) < INT64_C(1000))))) return relic_gen_fail_check(c->err, RELIC_E_RANGE, at + k * 2u, "table", (int64_t)k, it, "fails check it < 1000"); }
         }
     }
     { /* records */
@@ -207,13 +200,13 @@ static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out
         uint64_t bytes = 0;
         m->records_count = (size_t)n;
         if (c->view) { c->view->records = c->base + at; c->view->records_count = (size_t)n; }
-        if (c->arena && n && !(m->records = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_mini_record), _Alignof(relic_mini_record), at, "records"))) return RELIC_E_NOMEM;
+        if (dec && n && !(m->records = relic_gen_alloc(c->arena, c->err, n, sizeof(relic_mini_record), _Alignof(relic_mini_record), at, "records"))) return RELIC_E_NOMEM;
         {
             uint64_t q = at, k = 0;
             for (; k < n; k++) {
                 relic_mini_record e;
-                if (!c->arena) memset(&e, 0, sizeof e);
-                if ((st = c->arena ? rd_record(c, q, &sz, &m->records[k]) : rd_record(c, q, &sz, &e)) != RELIC_OK) return relic_gen_nest(c->err, st, "records", (int64_t)k);
+                if (!dec) memset(&e, 0, sizeof e);
+                if ((st = dec ? rd_record(c, q, &sz, &m->records[k], 1) : rd_record(c, q, &sz, &e, 0)) != RELIC_OK) return relic_gen_nest(c->err, st, "records", (int64_t)k);
                 q += sz;
             }
             bytes = q - at;
@@ -227,33 +220,30 @@ static relic_status rd_mini(relic_mini_rctx *c, uint64_t pos, uint64_t *size_out
 
 relic_status relic_mini_validate(const uint8_t *data, size_t size, relic_mini_view *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
     memset(out, 0, sizeof *out);
     out->base = data;
     out->size = size;
     relic_mini_rctx c = { data, size, err, &out->values, out, NULL };
     uint64_t sz;
-    relic_status st = rd_mini(&c, 0, &sz, &out->values);
+    relic_status st = rd_mini(&c, 0, &sz, &out->values, 0);
     if (st != RELIC_OK) memset(out, 0, sizeof *out);
     return st;
 }
 
-relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_mini *out, relic_error *err)
+relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_file *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_mini_rctx c = { v->base, v->size, err, out, NULL, a };
     uint64_t sz;
-    return rd_mini(&c, 0, &sz, out);
+    return rd_mini(&c, 0, &sz, out, 1);
 }
 
 relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_arena *a, relic_mini_point *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     const int64_t size = ((int64_t)m->unpacked_len);
     if (size < 0 || (uint64_t)size > RELIC_CODEC_MAX_DECODED) return relic_fail(err, RELIC_E_LIMIT, 0, "packed", "declared decoded size %lld is outside 0..%llu", (long long)size, (unsigned long long)RELIC_CODEC_MAX_DECODED);
@@ -267,17 +257,17 @@ relic_status relic_mini_record_packed_decode(const relic_mini_record *m, relic_a
 
 relic_status relic_mini_record_packed_decode_bytes(const uint8_t *buf, size_t size, relic_arena *a, relic_mini_point *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     memset(out, 0, sizeof *out);
     relic_status st;
     relic_mini_rctx c = { buf, (uint64_t)size, err, NULL, NULL, NULL };
     const uint64_t sz = 4u;
-    if ((st = rd_point(&c, 0, out)) != RELIC_OK) return relic_gen_nest(err, st, "packed", -1);
+    if (!relic_gen_room(c.size, 0, sz)) return relic_gen_nest(err, relic_gen_short(err, 0, c.size, "", "point", sz), "packed", -1);
+    if ((st = rd_point(&c, 0, out, 0)) != RELIC_OK) return relic_gen_nest(err, st, "packed", -1);
     if (sz != (uint64_t)size) return relic_fail(err, RELIC_E_LAYOUT, sz, "packed", "%llu decoded bytes follow the point", (unsigned long long)((uint64_t)size - sz));
     memset(out, 0, sizeof *out);
     c.arena = a;
-    return rd_point(&c, 0, out);
+    return rd_point(&c, 0, out, 1);
 }
 
 /* ---- writer ---- */
@@ -285,41 +275,31 @@ relic_status relic_mini_record_packed_decode_bytes(const uint8_t *buf, size_t si
 typedef struct relic_mini_wctx {
     uint8_t *base;
     relic_error *err;
-    const relic_mini_mini *root;
+    const relic_mini_file *root;
     uint64_t at[2], size[2]; /* placed members: 0 table 1 records */
 } relic_mini_wctx;
 
 static uint64_t sz_record(const relic_mini_record *m)
 {
     uint64_t t = 0;
-    t += 1u;
-    t += 1u;
+    t += 2u;
     t += ((uint64_t)m->name_count * 1u);
-    t += 4u;
-    t += 8u;
-    t += 8u;
+    t += 20u;
     switch (((int64_t)m->kind)) {
-    case INT64_C(0):
-    {
+    case 0: {
     } break;
-    case INT64_C(1):
-    {
+    case 1: {
     t += 4u;
     } break;
-    case INT64_C(2):
-    case INT64_C(5):
-    {
+    case 2: case 5: {
     t += 2u;
     t += ((uint64_t)m->text_count * 1u);
     } break;
-    case INT64_C(4):
-    {
-    t += 2u;
-    t += 2u;
+    case 4: {
+    t += 4u;
     t += ((uint64_t)m->packed_count * 1u);
     } break;
-    default:
-    {
+    default: {
     t += 1u;
     t += ((uint64_t)m->blob_count * 1u);
     } break;
@@ -340,7 +320,7 @@ static uint64_t sum_mini_record(const relic_mini_record *a, size_t n)
     return t;
 }
 
-static uint64_t sz_mini(const relic_mini_mini *m)
+static uint64_t sz_mini(const relic_mini_file *m)
 {
     uint64_t t = 0;
     t += 44u;
@@ -389,17 +369,13 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     relic_store_f64le(c->base + cur + 12, m->weight);
     cur = cur + 20;
     switch (((int64_t)m->kind)) {
-    case INT64_C(0):
-    {
+    case 0: {
     } break;
-    case INT64_C(1):
-    {
+    case 1: {
     relic_store_u32le(c->base + cur, m->number);
     cur += 4;
     } break;
-    case INT64_C(2):
-    case INT64_C(5):
-    {
+    case 2: case 5: {
     relic_store_u16le(c->base + cur, m->text_len);
     cur = cur + 2;
     { /* text */
@@ -409,8 +385,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
         cur += n;
     }
     } break;
-    case INT64_C(4):
-    {
+    case 4: {
     relic_store_u16le(c->base + cur, m->packed_len);
     relic_store_u16le(c->base + cur + 2, m->unpacked_len);
     cur = cur + 4;
@@ -421,8 +396,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
         cur += n;
     }
     } break;
-    default:
-    {
+    default: {
     relic_store_u8(c->base + cur, m->blob_len);
     cur = cur + 1;
     { /* blob */
@@ -446,7 +420,7 @@ static relic_status put_record(relic_mini_wctx *c, const relic_mini_record *m, u
     return RELIC_OK;
 }
 
-static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint64_t pos, uint64_t *size_out)
+static relic_status put_mini(relic_mini_wctx *c, const relic_mini_file *m, uint64_t pos, uint64_t *size_out)
 {
     relic_status st;
     uint64_t sz = 0;
@@ -482,12 +456,11 @@ static relic_status put_mini(relic_mini_wctx *c, const relic_mini_mini *m, uint6
     return RELIC_OK;
 }
 
-relic_status relic_mini_write(const relic_mini_mini *model, relic_buf *out, relic_error *err)
+relic_status relic_mini_write(const relic_mini_file *model, relic_buf *out, relic_error *err)
 {
-    relic_error scratch;
-    if (!err) err = &scratch;
+    RELIC_GEN_ERR_OR_SCRATCH(err);
     relic_error_clear(err);
-    relic_mini_mini copy = *model, *m = &copy; /* its derived fields are recomputed */
+    relic_mini_file copy = *model, *m = &copy; /* its derived fields are recomputed */
     relic_mini_wctx cc = { 0 }, *c = &cc;
     c->err = err;
     c->root = m;

@@ -50,21 +50,16 @@ const char *relic_mini_attr_name(int64_t value);
 int relic_mini_attr_from_name(const char *name, int64_t *value);
 #define RELIC_MINI_ATTR_MASK 0x80000003u
 
-typedef struct relic_mini_point relic_mini_point;
-typedef struct relic_mini_header relic_mini_header;
-typedef struct relic_mini_record relic_mini_record;
-typedef struct relic_mini_mini relic_mini_mini;
-
 #define RELIC_MINI_POINT_SIZE 4
 /** Two big-endian coordinates. Model form: plain C values. */
-struct relic_mini_point {
+typedef struct relic_mini_point {
     int16_t x;
     int16_t y;
-};
+} relic_mini_point;
 
 #define RELIC_MINI_HEADER_SIZE 44
 /** Mini header: signature, settings and the table of contents. Model form: plain C values. Source: made up. */
-struct relic_mini_header {
+typedef struct relic_mini_header {
     char magic[4]; /**< File signature [constant "MINI"] */
     uint16_t version; /**< Format version (big-endian) [constant 2] */
     uint16_t level; /**< A little-endian setting with a documented range [range 0..1000] */
@@ -78,10 +73,10 @@ struct relic_mini_header {
     uint16_t table_count; /**< Number of table entries [derived: count(table), filled by the writer] */
     uint16_t pair_count; /**< Number of pairs; the pair array holds two bytes per pair */
     uint32_t table_offset; /**< Byte offset of the table [derived: offset(table), filled by the writer] */
-};
+} relic_mini_header;
 
 /** One record: a kind, a name, then a payload chosen by the kind. Model form: plain C values; its size in the file varies. */
-struct relic_mini_record {
+typedef struct relic_mini_record {
     uint8_t kind; /**< Payload kind [enum kind] */
     uint8_t name_len; /**< Length of name */
     char *name; /**< Record name, not NUL-terminated [count name_len] Source: made up. */
@@ -103,10 +98,10 @@ struct relic_mini_record {
     uint8_t has_color; /**< Nonzero when a colour follows, else a grey level */
     uint16_t color; /**<  [enum color] */
     uint8_t gray; /**< Grey level in percent [range 0..100] */
-};
+} relic_mini_record;
 
 /** A whole mini file: header, pairs, then a table and records placed by the header. Model form: plain C values; its size in the file varies. */
-struct relic_mini_mini {
+typedef struct relic_mini_file {
     relic_mini_header header;
     uint8_t *pairs; /**< Two bytes per pair [count header.pair_count * 2] */
     size_t pairs_count; /**< number of elements in pairs */
@@ -114,44 +109,36 @@ struct relic_mini_mini {
     size_t table_count; /**< number of elements in table */
     relic_mini_record *records; /**< The records [count header.record_count] [at header.record_offset] */
     size_t records_count; /**< number of elements in records */
-};
+} relic_mini_file;
 
 typedef struct relic_mini_point_view { const uint8_t *p; } relic_mini_point_view; /**< a validated point (4 bytes in the file), zero-copy */
-#define RELIC_MINI_POINT_X_OFFSET 0
+enum { RELIC_MINI_POINT_X_POS = 0, RELIC_MINI_POINT_Y_POS = 2, }; /**< byte positions of the fields of point */
 static inline int16_t relic_mini_point_x(relic_mini_point_view v) { return (int16_t)relic_load_u16be(v.p + 0); }
-#define RELIC_MINI_POINT_Y_OFFSET 2
 static inline int16_t relic_mini_point_y(relic_mini_point_view v) { return (int16_t)relic_load_u16be(v.p + 2); }
 
 typedef struct relic_mini_header_view { const uint8_t *p; } relic_mini_header_view; /**< a validated header (44 bytes in the file), zero-copy */
-#define RELIC_MINI_HEADER_MAGIC_OFFSET 0
+enum { RELIC_MINI_HEADER_MAGIC_POS = 0, RELIC_MINI_HEADER_VERSION_POS = 4, RELIC_MINI_HEADER_LEVEL_POS = 6,
+       RELIC_MINI_HEADER_ATTRIBUTES_POS = 8, RELIC_MINI_HEADER_ORIGIN_POS = 12,
+       RELIC_MINI_HEADER_PALETTE_POS = 16, RELIC_MINI_HEADER_SCALE_POS = 20,
+       RELIC_MINI_HEADER_RECORD_COUNT_POS = 24, RELIC_MINI_HEADER_RECORD_OFFSET_POS = 28,
+       RELIC_MINI_HEADER_RECORDS_SIZE_POS = 32, RELIC_MINI_HEADER_TABLE_COUNT_POS = 36,
+       RELIC_MINI_HEADER_PAIR_COUNT_POS = 38, RELIC_MINI_HEADER_TABLE_OFFSET_POS = 40, }; /**< byte positions of the fields of header */
 #define RELIC_MINI_HEADER_MAGIC_VALUE "MINI"
 #define RELIC_MINI_HEADER_MAGIC_LEN 4
 /** magic: 4 bytes, not NUL-terminated. */
 static inline const char *relic_mini_header_magic(relic_mini_header_view v) { return (const char *)(v.p + 0); }
-#define RELIC_MINI_HEADER_VERSION_OFFSET 4
 #define RELIC_MINI_HEADER_VERSION_VALUE 2
 static inline uint16_t relic_mini_header_version(relic_mini_header_view v) { return relic_load_u16be(v.p + 4); }
-#define RELIC_MINI_HEADER_LEVEL_OFFSET 6
 static inline uint16_t relic_mini_header_level(relic_mini_header_view v) { return relic_load_u16le(v.p + 6); }
-#define RELIC_MINI_HEADER_ATTRIBUTES_OFFSET 8
 static inline uint32_t relic_mini_header_attributes(relic_mini_header_view v) { return relic_load_u32le(v.p + 8); }
-#define RELIC_MINI_HEADER_ORIGIN_OFFSET 12
 static inline relic_mini_point_view relic_mini_header_origin(relic_mini_header_view v) { relic_mini_point_view r = { v.p + 12 }; return r; }
-#define RELIC_MINI_HEADER_PALETTE_OFFSET 16
 static inline uint8_t relic_mini_header_palette(relic_mini_header_view v, size_t i) { return relic_load_u8(v.p + 16 + 1 * i); }
-#define RELIC_MINI_HEADER_SCALE_OFFSET 20
 static inline float relic_mini_header_scale(relic_mini_header_view v) { return relic_load_f32be(v.p + 20); }
-#define RELIC_MINI_HEADER_RECORD_COUNT_OFFSET 24
 static inline uint32_t relic_mini_header_record_count(relic_mini_header_view v) { return relic_load_u32le(v.p + 24); }
-#define RELIC_MINI_HEADER_RECORD_OFFSET_OFFSET 28
 static inline uint32_t relic_mini_header_record_offset(relic_mini_header_view v) { return relic_load_u32le(v.p + 28); }
-#define RELIC_MINI_HEADER_RECORDS_SIZE_OFFSET 32
 static inline uint32_t relic_mini_header_records_size(relic_mini_header_view v) { return relic_load_u32le(v.p + 32); }
-#define RELIC_MINI_HEADER_TABLE_COUNT_OFFSET 36
 static inline uint16_t relic_mini_header_table_count(relic_mini_header_view v) { return relic_load_u16le(v.p + 36); }
-#define RELIC_MINI_HEADER_PAIR_COUNT_OFFSET 38
 static inline uint16_t relic_mini_header_pair_count(relic_mini_header_view v) { return relic_load_u16le(v.p + 38); }
-#define RELIC_MINI_HEADER_TABLE_OFFSET_OFFSET 40
 static inline uint32_t relic_mini_header_table_offset(relic_mini_header_view v) { return relic_load_u32le(v.p + 40); }
 
 /** A validated mini file: the bytes, and where each top-level member lies.
@@ -159,7 +146,7 @@ static inline uint32_t relic_mini_header_table_offset(relic_mini_header_view v) 
 typedef struct relic_mini_view {
     const uint8_t *base; /**< the whole input */
     size_t size;         /**< its length in bytes */
-    relic_mini_mini values;  /**< the root's scalar fields, decoded (arrays not filled) */
+    relic_mini_file values;  /**< the root's scalar fields, decoded (arrays not filled) */
     const uint8_t *header; /**< start of header in base, NULL when absent */
     const uint8_t *pairs; /**< start of pairs in base, NULL when absent */
     size_t pairs_count; /**< elements of pairs */
@@ -170,10 +157,8 @@ typedef struct relic_mini_view {
 } relic_mini_view;
 
 static inline relic_mini_header_view relic_mini_view_header(const relic_mini_view *v) { relic_mini_header_view r = { v->header }; return r; }
-/** Element i (< pairs_count) of pairs. */
-static inline uint8_t relic_mini_pairs_at(const relic_mini_view *v, size_t i) { return relic_load_u8(v->pairs + 1 * i); }
-/** Element i (< table_count) of table. */
-static inline uint16_t relic_mini_table_at(const relic_mini_view *v, size_t i) { return relic_load_u16le(v->table + 2 * i); }
+static inline uint8_t relic_mini_pairs_at(const relic_mini_view *v, size_t i) { return relic_load_u8(v->pairs + 1 * i); } /**< element i (< pairs_count) */
+static inline uint16_t relic_mini_table_at(const relic_mini_view *v, size_t i) { return relic_load_u16le(v->table + 2 * i); } /**< element i (< table_count) */
 
 /** Validate size bytes at data as a whole mini file. On success *out describes it and
  *  every accessor may be used without further checks. Checks every count, offset and
@@ -184,23 +169,23 @@ relic_status relic_mini_validate(const uint8_t *data, size_t size, relic_mini_vi
 
 /** Copy a validated file into the model form, arrays allocated from a.
  *  Errors: RELIC_E_NOMEM when the arena runs out. */
-relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_mini *out, relic_error *err);
+relic_status relic_mini_decode(const relic_mini_view *v, relic_arena *a, relic_mini_file *out, relic_error *err);
 
 /** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are
  *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow
  *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array
  *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value
  *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */
-relic_status relic_mini_write(const relic_mini_mini *m, relic_buf *out, relic_error *err);
+relic_status relic_mini_write(const relic_mini_file *m, relic_buf *out, relic_error *err);
 
 /** Append the JSON form of a model to out (format key, members in schema order;
  *  derived fields are printed for reference and ignored when read back). */
-relic_status relic_mini_json_print(const relic_mini_mini *m, relic_buf *out, relic_error *err);
+relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err);
 
 /** Parse the JSON form (as relic_mini_json_print writes it) into a model in arena a.
  *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values
  *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */
-relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_mini *out, relic_error *err);
+relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_file *out, relic_error *err);
 
 /** Decode record.packed (zlib codec, unpacked_len decoded bytes) and parse it as a point in arena a.
  *  The file keeps the encoded bytes (m->packed), so the writer reproduces them exactly.

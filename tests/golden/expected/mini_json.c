@@ -70,19 +70,19 @@ static const relic_jt_field record_fields[] = {
 static const relic_jt_struct record_json = { record_fields, 17, sizeof(relic_mini_record), _Alignof(relic_mini_record), 0, NULL, record_json_has };
 
 static const relic_jt_field mini_fields[] = {
-    { "header", offsetof(relic_mini_mini, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
-    { "pairs", offsetof(relic_mini_mini, pairs), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_mini, pairs_count), NULL, NULL, NULL },
-    { "table", offsetof(relic_mini_mini, table), RELIC_JT_INT, 2, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_mini, table_count), NULL, NULL, NULL },
-    { "records", offsetof(relic_mini_mini, records), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_mini, records_count), &record_json, NULL, NULL },
+    { "header", offsetof(relic_mini_file, header), RELIC_JT_STRUCT, 0, 0, 0, 0, 0, 0, &header_json, NULL, NULL },
+    { "pairs", offsetof(relic_mini_file, pairs), RELIC_JT_INT, 1, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, pairs_count), NULL, NULL, NULL },
+    { "table", offsetof(relic_mini_file, table), RELIC_JT_INT, 2, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, table_count), NULL, NULL, NULL },
+    { "records", offsetof(relic_mini_file, records), RELIC_JT_STRUCT, 0, 0, RELIC_JT_COUNTED, 0, 0, offsetof(relic_mini_file, records_count), &record_json, NULL, NULL },
 };
-static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_mini), _Alignof(relic_mini_mini), 0, "mini", NULL };
+static const relic_jt_struct mini_json = { mini_fields, 4, sizeof(relic_mini_file), _Alignof(relic_mini_file), 0, "mini", NULL };
 
-relic_status relic_mini_json_print(const relic_mini_mini *m, relic_buf *out, relic_error *err)
+relic_status relic_mini_json_print(const relic_mini_file *m, relic_buf *out, relic_error *err)
 {
     return relic_jt_print_doc(&mini_json, m, out, err);
 }
 
-relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_mini *out, relic_error *err)
+relic_status relic_mini_json_read(const char *text, size_t len, relic_arena *a, relic_mini_file *out, relic_error *err)
 {
     return relic_jt_read_doc(&mini_json, text, len, a, out, err);
 }

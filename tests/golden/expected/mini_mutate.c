@@ -56,17 +56,17 @@ static const relic_mut_field fields_record[] = {
 };
 
 static const relic_mut_field fields_mini[] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, 1, -1, 1u, offsetof(relic_mini_mini, header), 0, sizeof(relic_mini_header), NULL, 0, 0, 0, 0, 0, 0 },
-    { "pairs", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR, 1, -1, 1, 1u, offsetof(relic_mini_mini, pairs), offsetof(relic_mini_mini, pairs_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "table", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 2, -1, 2, 1u, offsetof(relic_mini_mini, table), offsetof(relic_mini_mini, table_count), 2, NULL, 0, 0, 0, 0, 0, 0 },
-    { "records", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 3, 1u, offsetof(relic_mini_mini, records), offsetof(relic_mini_mini, records_count), sizeof(relic_mini_record), NULL, 0, 0, 0, 0, 0, 0 },
+    { "header", RELIC_MUT_STRUCT, 0, 0, 1, -1, 1u, offsetof(relic_mini_file, header), 0, sizeof(relic_mini_header), NULL, 0, 0, 0, 0, 0, 0 },
+    { "pairs", RELIC_MUT_INT, 0 | RELIC_MUTF_VAR, 1, -1, 1, 1u, offsetof(relic_mini_file, pairs), offsetof(relic_mini_file, pairs_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    { "table", RELIC_MUT_INT, 0 | RELIC_MUTF_CHECK | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 2, -1, 2, 1u, offsetof(relic_mini_file, table), offsetof(relic_mini_file, table_count), 2, NULL, 0, 0, 0, 0, 0, 0 },
+    { "records", RELIC_MUT_STRUCT, 0 | RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, 2, 3, 1u, offsetof(relic_mini_file, records), offsetof(relic_mini_file, records_count), sizeof(relic_mini_record), NULL, 0, 0, 0, 0, 0, 0 },
 };
 
 static const relic_mut_struct structs[] = {
     { "point", sizeof(relic_mini_point), fields_point, 2 },
     { "header", sizeof(relic_mini_header), fields_header, 13 },
     { "record", sizeof(relic_mini_record), fields_record, 17 },
-    { "mini", sizeof(relic_mini_mini), fields_mini, 4 },
+    { "mini", sizeof(relic_mini_file), fields_mini, 4 },
 };
 
 static const relic_mut_patch patches[] = {
@@ -83,7 +83,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
     relic_mini_view v;
     relic_status st = relic_mini_validate(data, size, &v, err);
     if (st != RELIC_OK) return st;
-    relic_mini_mini *m = relic_arena_alloc(a, sizeof *m, 16);
+    relic_mini_file *m = relic_arena_alloc(a, sizeof *m, 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     *model = m;
     return relic_mini_decode(&v, a, m, err);
@@ -92,7 +92,7 @@ static relic_status mut_load(const uint8_t *data, size_t size, relic_arena *a, v
 static relic_status mut_write(const void *model, relic_buf *out, relic_arena *scratch, relic_error *err)
 {
     (void)scratch;
-    return relic_mini_write((const relic_mini_mini *)model, out, err);
+    return relic_mini_write((const relic_mini_file *)model, out, err);
 }
 
 static relic_status mut_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
