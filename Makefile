@@ -113,7 +113,7 @@ help:
 	@echo "make test-blender  Blender 3.4 imports a corpus WOK and TRX through the Python package (needs blender)"
 
 # ---- dependencies (Debian 12) ----
-DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3 python3-numpy python3-pytest afl++
+DEB_PACKAGES = make gcc clang libclang-rt-14-dev re2c zlib1g-dev libpng-dev libcmocka-dev pkg-config sox ffmpeg libyajl-dev assimp-utils python3 python3-numpy python3-pytest afl++ clang-format
 deps:
 	@missing=""; for p in $(DEB_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -z "$$missing" ]; then echo "deps: all present"; \
@@ -262,6 +262,7 @@ test: deps
 	@$(MAKE) --no-print-directory -j$(JOBS) all
 	@$(STAGE) --reset; rm -f $(BUILD)/tests-run $(FUZZ_BUILD)/tests-run
 	-@$(STAGE) unit $(MAKE) --no-print-directory -j$(JOBS) check-unit
+	-@$(STAGE) format sh tests/check_format.sh
 	-@$(STAGE) schema-errors sh tests/schema_errors/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) golden sh tests/golden/run.sh $(BUILD)/relic-gen
 	-@$(STAGE) regen-report sh tests/regen_report/run.sh $(BUILD)/relic-gen

@@ -116,8 +116,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text.size = 0;
     /* as `relic convert x.wok y.svg` (runtime/cli/fmt_bwm.c): a PWK/DWK's
      * edges may lie on any face with an adjacency row */
-    relic_bwm_svg_tables t = { relic_bwm_walkable_prefix(&mesh), (const relic_bwm_edge_rec *)(const void *)m.edges,
-                               (uint32_t)m.edges_count, m.perimeters, (uint32_t)m.perimeters_count };
+    relic_bwm_svg_tables t = {relic_bwm_walkable_prefix(&mesh), (const relic_bwm_edge_rec *)(const void *)m.edges,
+                              (uint32_t)m.edges_count, m.perimeters, (uint32_t)m.perimeters_count};
     if (t.walkable_count < m.adjacency_count) t.walkable_count = (uint32_t)m.adjacency_count;
     st = relic_bwm_export_svg(&mesh, &t, "fuzz", &text, &err);
     if (st != RELIC_OK && !limited(st)) oracle_failed("the SVG exporter refused a valid walkmesh", &err);

@@ -33,11 +33,11 @@ static void report_abort(void *ctx, const relic_error *e)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 2) return 0;
-    uint32_t nv = (uint32_t)data[0] % 32 + 3;        /* a small vertex pool */
-    uint32_t nf = (uint32_t)(size - 1) / 4;           /* 4 bytes per face */
+    uint32_t nv = (uint32_t)data[0] % 32 + 3; /* a small vertex pool */
+    uint32_t nf = (uint32_t)(size - 1) / 4;   /* 4 bytes per face */
     if (nf > 4096) nf = 4096;
-    float (*v)[3] = calloc(nv, sizeof *v);
-    uint32_t (*f)[3] = calloc(nf ? nf : 1, sizeof *f);
+    float(*v)[3] = calloc(nv, sizeof *v);
+    uint32_t(*f)[3] = calloc(nf ? nf : 1, sizeof *f);
     uint32_t *mat = calloc(nf ? nf : 1, sizeof *mat);
     /* vertices on a coarse grid so faces share edges often */
     for (uint32_t i = 0; i < nv; i++) {
@@ -45,8 +45,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         v[i][1] = (float)((i / 5) % 5);
         v[i][2] = (float)(i / 25) * 0.5f;
     }
-    static const uint32_t mats[4] = { RELIC_BWM_SURFACE_MATERIAL_STONE, RELIC_BWM_SURFACE_MATERIAL_METAL,
-                                      RELIC_BWM_SURFACE_MATERIAL_NONWALK, RELIC_BWM_SURFACE_MATERIAL_GRASS };
+    static const uint32_t mats[4] = {RELIC_BWM_SURFACE_MATERIAL_STONE, RELIC_BWM_SURFACE_MATERIAL_METAL,
+                                     RELIC_BWM_SURFACE_MATERIAL_NONWALK, RELIC_BWM_SURFACE_MATERIAL_GRASS};
     for (uint32_t i = 0; i < nf; i++) {
         const uint8_t *p = data + 1 + 4 * i;
         f[i][0] = p[0] % nv;
@@ -54,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         f[i][2] = p[2] % nv;
         mat[i] = mats[p[3] % 4];
     }
-    relic_bwm_mesh mesh = { (const float (*)[3])v, nv, (const uint32_t (*)[3])f, mat, nf };
+    relic_bwm_mesh mesh = {(const float(*)[3])v, nv, (const uint32_t(*)[3])f, mat, nf};
     relic_arena a;
     relic_error err;
     relic_bwm_file m;

@@ -29,7 +29,7 @@ static void on_problem(void *ctx, const relic_error *err)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static const char *const formats[] = { "are", "git", "gic", "ifo", "itp" };
+    static const char *const formats[] = {"are", "git", "gic", "ifo", "itp"};
     relic_arena a;
     relic_gff_doc d;
     relic_error err;
@@ -37,12 +37,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (relic_gff_open(data, size, &a, NULL, NULL, &d, &err) == RELIC_OK) {
         for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++) {
             const relic_gff_schema *sc = relic_gff_schema_named(formats[k]);
-            relic_problems pr = { on_problem, NULL, 0, 0 };
+            relic_problems pr = {on_problem, NULL, 0, 0};
             if (!sc) abort();
             relic_gff_schema_check(sc, &d, &pr);
             relic_gff_schema_check_pairs(sc, &d, &d, &pr);
             for (uint32_t i = 0; i < sc->root->field_count; i++) {
-                union { uint64_t u; double f; relic_bytes b; relic_gff_locstring l; relic_gff_list li; float v[4]; } out;
+                union {
+                    uint64_t u;
+                    double f;
+                    relic_bytes b;
+                    relic_gff_locstring l;
+                    relic_gff_list li;
+                    float v[4];
+                } out;
                 relic_error_clear(&err);
                 if (relic_gff_typed_get(&d, 0, sc->root->fields[i].label, sc->root->fields[i].type, &out, &err) != RELIC_OK &&
                     err.message[0] == 0)

@@ -57,16 +57,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         size_t in = 2, out = 0, step = 1 + data[0] % 7;
         relic_stream_status r;
         if (total <= STREAM_SMALL_MAX) do {
-            d.next_in = data + in;
-            d.avail_in = size - in < step ? size - in : step;
-            d.next_out = b + out;
-            d.avail_out = total - out < step + 1 ? total - out : step + 1;
-            r = relic_stream_run(&d, in + d.avail_in == size ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
-            in = (size_t)(d.next_in - data);
-            out = (size_t)d.total_out;
-            if (r == RELIC_STREAM_ERROR) abort();
-            if (r == RELIC_STREAM_NEED_OUTPUT && out == total) abort();
-        } while (r != RELIC_STREAM_DONE);
+                d.next_in = data + in;
+                d.avail_in = size - in < step ? size - in : step;
+                d.next_out = b + out;
+                d.avail_out = total - out < step + 1 ? total - out : step + 1;
+                r = relic_stream_run(&d, in + d.avail_in == size ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
+                in = (size_t)(d.next_in - data);
+                out = (size_t)d.total_out;
+                if (r == RELIC_STREAM_ERROR) abort();
+                if (r == RELIC_STREAM_NEED_OUTPUT && out == total) abort();
+            } while (r != RELIC_STREAM_DONE);
         if (total <= STREAM_SMALL_MAX && (out != total || memcmp(a, b, total) != 0)) abort();
         /* ... and in larger uneven pieces, where whole flag groups take the fast
          * path with sources both in this call's output and in the ring */

@@ -41,7 +41,7 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8
                                  uint8_t *out, size_t max_out_size, unsigned int seed);
 
 #ifdef FUZZ_MUTATORS
-static const relic_mut_format *(*const fuzz_mutators[])(void) = { FUZZ_MUTATORS };
+static const relic_mut_format *(*const fuzz_mutators[])(void) = {FUZZ_MUTATORS};
 #endif
 
 /* The tree mutator, or relic_mutate with each listed format in turn; the

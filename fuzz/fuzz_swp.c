@@ -28,7 +28,7 @@ typedef struct ctx {
     const relic_pid_view *v;
     const relic_swp_palettes *pal;
     uint8_t *rgba;
-    uint64_t sum;     /* order-sensitive checksum of raster indices and pixels */
+    uint64_t sum; /* order-sensitive checksum of raster indices and pixels */
 } ctx;
 
 static relic_status visit(void *vc, size_t i, const uint8_t *swp, uint64_t base, size_t size, relic_error *err)
@@ -55,7 +55,7 @@ static relic_status walk(const relic_pid_view *v, const relic_swp_palettes *pal,
     relic_arena a;
     relic_error err;
     fuzz_scratch_arena(&a, 2, (size_t)64 << 20);
-    ctx c = { v, pal, rgba, 0 };
+    ctx c = {v, pal, rgba, 0};
     memset(&err, 0, sizeof err);
     relic_status st = relic_swp_walk(v, d, n, spz, WINDOW_LIMIT, &a, visit, &c, &err);
     if (st != RELIC_OK && !err.message[0]) abort();
@@ -87,8 +87,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_scratch_arena(&sa, 1, 0);
         relic_buf_init_arena(&z, &sa, 0);
         relic_status est = fuzz_sampled(data, size, FUZZ_SPZ_ONE_IN)
-                               ? relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, swp, sn, &sa, &z, &err)
-                               : RELIC_E_LIMIT;
+            ? relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, swp, sn, &sa, &z, &err)
+            : RELIC_E_LIMIT;
         if (est == RELIC_OK && !z.failed) {
             relic_status st2 = walk(&v, &pal, z.data, z.size, 1, rgba, &s2);
             /* the window limit can refuse what memory accepts; otherwise both walks agree */

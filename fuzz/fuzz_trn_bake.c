@@ -27,7 +27,10 @@ static unsigned strict_scratch(const relic_trn_aswm *w, const char *path, unsign
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-typedef struct bits { const uint8_t *p; size_t n; } bits;
+typedef struct bits {
+    const uint8_t *p;
+    size_t n;
+} bits;
 
 static int walk_bit(void *ctx, uint32_t t)
 {
@@ -48,7 +51,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t W = 1 + data[0] % 4, H = 1 + data[1] % 3, sub = 1 + data[2] % 5;
     size_t nbits = data[3] % 16;
     if (4 + nbits > size) nbits = size - 4;
-    bits b = { data + 4, nbits };
+    bits b = {data + 4, nbits};
     const uint8_t *ed = data + 4 + nbits;
     size_t ne = (size - 4 - nbits) / 6;
     relic_arena a;
@@ -76,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned seen = 0;
     if (relic_trn_check_aswm(&w, "f", 0, count, &seen) == 0) {
         int strict_ok = strict_scratch(&w, "f", 0, count, &seen) == 0;
-        relic_trn_bake_options opt = { data[2] >> 7 };
+        relic_trn_bake_options opt = {data[2] >> 7};
         if (relic_trn_bake(&w, &opt, &a, &baked, &err) == RELIC_OK) {
             if (relic_trn_check_aswm(&baked, "b", 0, count, &seen) != 0) abort();
             if (strict_ok && strict_scratch(&baked, "b", 0, count, &seen) != 0) abort();

@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     relic_buf_init(&out, 0);
     relic_error err;
     relic_wtd_encode_stats st;
-    relic_wtd_encode_options opt = { threshold, w, h };
+    relic_wtd_encode_options opt = {threshold, w, h};
     if (relic_wtd_encode(padded, n, &m, &opt, &a, &out, &st, &err) != RELIC_OK) abort();
     relic_wtd_terrain t;
     if (relic_wtd_decode_terrain(out.data, out.size, &a, &t, &err) != RELIC_OK) abort();

@@ -93,16 +93,20 @@ int em_struct_needs_check(const gen_struct *st)
     return members_need_check(st->members, st->nmembers);
 }
 
+/* clang-format off */
 static const char *op_text[] = {
     [OP_ADD] = "+", [OP_SUB] = "-", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%", [OP_SHL] = "<<",
     [OP_SHR] = ">>", [OP_BAND] = "&", [OP_BOR] = "|", [OP_BXOR] = "^", [OP_EQ] = "==", [OP_NE] = "!=",
     [OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">", [OP_GE] = ">=", [OP_LAND] = "&&", [OP_LOR] = "||",
     [OP_NEG] = "-", [OP_NOT] = "!", [OP_BNOT] = "~",
 };
+/* clang-format on */
+/* clang-format off */
 static const char *op_fn[] = {
     [OP_ADD] = "relic_gen_add", [OP_SUB] = "relic_gen_sub", [OP_MUL] = "relic_gen_mul",
     [OP_DIV] = "relic_gen_div", [OP_MOD] = "relic_gen_mod", [OP_SHL] = "relic_gen_shl", [OP_SHR] = "relic_gen_shr",
 };
+/* clang-format on */
 
 void em_expr(gen_out *o, const gen_expr *e, const char *local, const char *root, const char *it)
 {
@@ -116,8 +120,15 @@ void em_expr(gen_out *o, const gen_expr *e, const char *local, const char *root,
         break;
     case EX_CALL: out_puts(o, "0"); break;
     case EX_UNARY:
-        if (e->op == OP_NEG) { out_puts(o, "relic_gen_neg("); em_expr(o, e->a, local, root, it); out_puts(o, ")"); }
-        else { out_printf(o, "((int64_t)(%s", op_text[e->op]); em_expr(o, e->a, local, root, it); out_puts(o, "))"); }
+        if (e->op == OP_NEG) {
+            out_puts(o, "relic_gen_neg(");
+            em_expr(o, e->a, local, root, it);
+            out_puts(o, ")");
+        } else {
+            out_printf(o, "((int64_t)(%s", op_text[e->op]);
+            em_expr(o, e->a, local, root, it);
+            out_puts(o, "))");
+        }
         break;
     case EX_BINARY:
         if (e->op <= OP_SHR) {
@@ -141,17 +152,28 @@ static int prec(const gen_expr *e)
 {
     if (e->kind != EX_BINARY) return 100;
     switch (e->op) {
-    case OP_LOR: return 0; case OP_LAND: return 1; case OP_BOR: return 2; case OP_BXOR: return 3;
-    case OP_BAND: return 4; case OP_EQ: case OP_NE: return 5;
-    case OP_LT: case OP_LE: case OP_GT: case OP_GE: return 6;
-    case OP_SHL: case OP_SHR: return 7; case OP_ADD: case OP_SUB: return 8;
+    case OP_LOR: return 0;
+    case OP_LAND: return 1;
+    case OP_BOR: return 2;
+    case OP_BXOR: return 3;
+    case OP_BAND: return 4;
+    case OP_EQ:
+    case OP_NE: return 5;
+    case OP_LT:
+    case OP_LE:
+    case OP_GT:
+    case OP_GE: return 6;
+    case OP_SHL:
+    case OP_SHR: return 7;
+    case OP_ADD:
+    case OP_SUB: return 8;
     default: return 9;
     }
 }
 
 void em_expr_text(gen_out *o, const gen_expr *e)
 {
-    static const char *fnames[] = { "count", "offset", "size" };
+    static const char *fnames[] = {"count", "offset", "size"};
     switch (e->kind) {
     case EX_INT:
         if (e->ival > 65535) out_printf(o, "0x%llX", (unsigned long long)e->ival);
@@ -166,8 +188,11 @@ void em_expr_text(gen_out *o, const gen_expr *e)
         break;
     case EX_UNARY:
         out_puts(o, op_text[e->op]);
-        if (prec(e->a) < 100) { out_puts(o, "("); em_expr_text(o, e->a); out_puts(o, ")"); }
-        else em_expr_text(o, e->a);
+        if (prec(e->a) < 100) {
+            out_puts(o, "(");
+            em_expr_text(o, e->a);
+            out_puts(o, ")");
+        } else em_expr_text(o, e->a);
         break;
     case EX_BINARY: {
         int p = prec(e);
@@ -199,7 +224,7 @@ void em_cstring(gen_out *o, const char *s, int len)
 int em_struct_order(gen_schema *s, gen_struct **out)
 {
     int n = 0;
-    int placed[4096] = { 0 };
+    int placed[4096] = {0};
     int progress = 1;
     while (n < s->nstructs && progress) {
         progress = 0;
@@ -213,7 +238,11 @@ int em_struct_order(gen_schema *s, gen_struct **out)
                     for (int j = 0; j < s->nstructs; j++)
                         if (s->structs[j] == fs[k]->stype && !placed[j]) ok = 0;
             }
-            if (ok) { placed[i] = 1; out[n++] = s->structs[i]; progress = 1; }
+            if (ok) {
+                placed[i] = 1;
+                out[n++] = s->structs[i];
+                progress = 1;
+            }
         }
     }
     return n;
@@ -222,8 +251,9 @@ int em_struct_order(gen_schema *s, gen_struct **out)
 static int collect(const gen_member *m, int n, gen_field **out, int k, int max)
 {
     for (int i = 0; i < n; i++) {
-        if (m[i].kind == M_FIELD) { if (k < max) out[k++] = m[i].field; }
-        else if (m[i].kind == M_IF) {
+        if (m[i].kind == M_FIELD) {
+            if (k < max) out[k++] = m[i].field;
+        } else if (m[i].kind == M_IF) {
             k = collect(m[i].then_m, m[i].nthen, out, k, max);
             k = collect(m[i].else_m, m[i].nelse, out, k, max);
         } else if (m[i].kind == M_SWITCH) {
@@ -243,7 +273,10 @@ int em_struct_plain(const gen_struct *st)
         if (m->kind != M_FIELD) return 0;
         const gen_field *f = m->field;
         if (f->at || f->count || f->count_rest || f->const_str || f->init || f->hook || f->codec) return 0;
-        if (f->stype) { if (!em_struct_plain(f->stype)) return 0; continue; }
+        if (f->stype) {
+            if (!em_struct_plain(f->stype)) return 0;
+            continue;
+        }
         if (gen_prim_size(f->prim) > 1 && f->endian != EN_LITTLE) return 0;
     }
     return 1;
@@ -260,7 +293,10 @@ void em_case_labels(gen_out *o, const int64_t *v, int n, const char *tail)
         if (v[i] >= -2147483647 && v[i] <= 2147483647) snprintf(l, sizeof l, "case %lld:", (long long)v[i]);
         else snprintf(l, sizeof l, "case INT64_C(%lld):", (long long)v[i]);
         int len = (int)strlen(l);
-        if (col && col + 1 + len > 100) { out_puts(o, "\n"); col = 0; }
+        if (col && col + 1 + len > 100) {
+            out_puts(o, "\n");
+            col = 0;
+        }
         out_printf(o, "%s%s", col ? " " : "    ", l);
         col += (col ? 1 : 4) + len;
     }
@@ -287,8 +323,10 @@ int em_branch(gen_out *o, const gen_member *m, const char *local, const char *ro
     out_puts(o, ") {\n");
     for (int k = 0; k < m->ncases; k++) {
         const gen_case *cs = &m->cases[k];
-        if (cs->nvalues == 0) { out_puts(o, "    default: {\n"); has_default = 1; }
-        else em_case_labels(o, cs->values, cs->nvalues, " {\n");
+        if (cs->nvalues == 0) {
+            out_puts(o, "    default: {\n");
+            has_default = 1;
+        } else em_case_labels(o, cs->values, cs->nvalues, " {\n");
         body(ctx, cs->members, cs->nmembers);
         out_puts(o, "    } break;\n");
     }
@@ -320,7 +358,8 @@ typedef struct corder {
 
 static int struct_index(const gen_schema *s, const gen_struct *st)
 {
-    for (int i = 0; i < s->nstructs; i++) if (s->structs[i] == st) return i;
+    for (int i = 0; i < s->nstructs; i++)
+        if (s->structs[i] == st) return i;
     return -1;
 }
 
@@ -328,11 +367,15 @@ static void visit(corder *c, gen_struct *st)
 {
     int i = struct_index(c->s, st);
     if (i < 0 || c->state[i] == 2) return;
-    if (c->state[i] == 1) { c->proto[i] = 1; return; } /* a cycle: declare it first */
+    if (c->state[i] == 1) {
+        c->proto[i] = 1;
+        return;
+    } /* a cycle: declare it first */
     c->state[i] = 1;
     gen_field *fs[512];
     int nf = em_fields(st, fs, 512);
-    for (int k = 0; k < nf; k++) if (fs[k]->stype) visit(c, fs[k]->stype);
+    for (int k = 0; k < nf; k++)
+        if (fs[k]->stype) visit(c, fs[k]->stype);
     c->state[i] = 2;
     c->out[c->n++] = st;
 }
@@ -366,7 +409,8 @@ void em_c_names(const gen_schema *s, gen_out *o)
     size_t fl = strlen(F);
     for (int i = 0; i < s->nstructs && n < 62; i++) {
         const char *S = s->structs[i]->name;
-        const char *rest = !strcmp(S, F) ? "file" : !strncmp(S, F, fl) && S[fl] == '_' ? S + fl + 1 : NULL;
+        const char *rest = !strcmp(S, F) ? "file" : !strncmp(S, F, fl) && S[fl] == '_' ? S + fl + 1
+                                                                                       : NULL;
         if (!rest) continue;
         snprintf(from[n], sizeof from[n], "relic_%s_%s", F, S);
         snprintf(to[n], sizeof to[n], "relic_%s_%s", F, rest);
@@ -375,11 +419,14 @@ void em_c_names(const gen_schema *s, gen_out *o)
         n += 2;
     }
     if (!n || !o->data) return;
-    gen_out r = { 0 };
+    gen_out r = {0};
     const char *p = o->data, *end = o->data + o->size;
 #define IDENT(c) ((c) == '_' || ((c) >= 'a' && (c) <= 'z') || ((c) >= 'A' && (c) <= 'Z') || ((c) >= '0' && (c) <= '9'))
     while (p < end) {
-        if (p > o->data && IDENT(p[-1])) { out_printf(&r, "%c", *p++); continue; }
+        if (p > o->data && IDENT(p[-1])) {
+            out_printf(&r, "%c", *p++);
+            continue;
+        }
         int best = -1;
         size_t bl = 0;
         for (int k = 0; k < n; k++) {
@@ -389,7 +436,10 @@ void em_c_names(const gen_schema *s, gen_out *o)
                 bl = l;
             }
         }
-        if (best < 0) { out_printf(&r, "%c", *p++); continue; }
+        if (best < 0) {
+            out_printf(&r, "%c", *p++);
+            continue;
+        }
         out_puts(&r, to[best]);
         p += bl;
     }

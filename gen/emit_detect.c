@@ -105,7 +105,8 @@ void emit_detect_registry(gen_schema **ss, int n, gen_out *o)
     for (int i = 0; i < n; i++) {
         const char *U = em_upper(ss[i]->format.name);
         out_printf(o, "#if !defined(RELIC_FORMATS_SUBSET) || RELIC_WITH_%s\n#define RELIC_HAS_%s 1\n"
-                      "extern const relic_format_info relic_format_%s;\n#endif\n", U, U, ss[i]->format.name);
+                      "extern const relic_format_info relic_format_%s;\n#endif\n",
+                   U, U, ss[i]->format.name);
     }
     out_puts(o, "\nconst relic_format_info *const relic_formats[] = {\n");
     for (int i = 0; i < n; i++)

@@ -54,7 +54,7 @@ static void md_code(gen_out *o, const char *s, int in_cell) { md_code_n(o, s, st
 /* The schema text of an expression as a code span. */
 static void md_expr(gen_out *o, const gen_expr *e, int in_cell)
 {
-    gen_out t = { 0 };
+    gen_out t = {0};
     em_expr_text(&t, e);
     md_code_n(o, t.data ? t.data : "", t.size, in_cell);
     free(t.data);
@@ -81,14 +81,18 @@ static gen_endian format_endian(const gen_schema *s) { return s->format.endian ?
 /* `u32`, `u16be`, `char[8]`, `vec3f[header.vertex_count]` (linked to the struct). */
 static void field_type(gen_out *o, const gen_schema *s, const gen_field *f)
 {
-    gen_out t = { 0 };
+    gen_out t = {0};
     if (f->stype) out_puts(&t, f->stype->name);
     else {
         out_puts(&t, gen_prim_name(f->prim));
         if (f->prim != P_CHAR && f->prim != P_BYTES && gen_prim_size(f->prim) > 1 && f->endian != format_endian(s))
             out_puts(&t, f->endian == EN_BIG ? "be" : "le");
     }
-    if (f->count) { out_puts(&t, "["); em_expr_text(&t, f->count); out_puts(&t, "]"); }
+    if (f->count) {
+        out_puts(&t, "[");
+        em_expr_text(&t, f->count);
+        out_puts(&t, "]");
+    }
     if (f->count_rest) out_puts(&t, "[..]");
     for (int i = 0; i < f->ndims; i++) out_printf(&t, "[%d]", f->dims[i]);
     if (f->stype) out_puts(o, "[");
@@ -99,8 +103,10 @@ static void field_type(gen_out *o, const gen_schema *s, const gen_field *f)
 
 static void field_offset(gen_out *o, const gen_field *f)
 {
-    if (f->at) { out_puts(o, "at "); md_expr(o, f->at, 1); }
-    else if (f->fixed_offset >= 0) out_printf(o, "0x%02llX (%lld)", (unsigned long long)f->fixed_offset, (long long)f->fixed_offset);
+    if (f->at) {
+        out_puts(o, "at ");
+        md_expr(o, f->at, 1);
+    } else if (f->fixed_offset >= 0) out_printf(o, "0x%02llX (%lld)", (unsigned long long)f->fixed_offset, (long long)f->fixed_offset);
     else out_puts(o, "varies");
 }
 
@@ -114,7 +120,7 @@ static void field_constraints(gen_out *o, const gen_field *f)
 {
     int first = 1;
     if (f->const_str) {
-        gen_out t = { 0 };
+        gen_out t = {0};
         em_cstring(&t, f->const_str, f->const_len);
         sep(o, &first);
         out_puts(o, "constant ");
@@ -163,7 +169,7 @@ static void field_constraints(gen_out *o, const gen_field *f)
     if (f->hook) {
         sep(o, &first);
         out_puts(o, "hook ");
-        gen_out t = { 0 };
+        gen_out t = {0};
         out_printf(&t, "relic_hook_%s", f->hook);
         md_code_n(o, t.data, t.size, 1);
         free(t.data);
@@ -274,7 +280,10 @@ static int struct_has_at(const gen_struct *st)
 
 static void size_text(gen_out *o, const gen_struct *st)
 {
-    if (st->fixed_size < 0) { out_puts(o, "varies"); return; }
+    if (st->fixed_size < 0) {
+        out_puts(o, "varies");
+        return;
+    }
     out_printf(o, "%lld bytes (0x%llX)", (long long)st->fixed_size, (unsigned long long)st->fixed_size);
     if (struct_has_at(st)) out_puts(o, " in sequence, plus the members placed with `at`");
 }
@@ -284,8 +293,15 @@ static void emit_struct(gen_out *o, gen_schema *s, const gen_struct *st)
     out_printf(o, "<a id=\"struct-%s\"></a>\n\n### struct ", st->name);
     md_code(o, st->name, 0);
     out_puts(o, st->is_root ? " (root)\n\n" : "\n\n");
-    if (st->doc) { md_text(o, st->doc, 0); out_puts(o, "\n\n"); }
-    if (st->source) { out_puts(o, "- Source: "); md_text(o, st->source, 0); out_puts(o, "\n"); }
+    if (st->doc) {
+        md_text(o, st->doc, 0);
+        out_puts(o, "\n\n");
+    }
+    if (st->source) {
+        out_puts(o, "- Source: ");
+        md_text(o, st->source, 0);
+        out_puts(o, "\n");
+    }
     out_puts(o, "- Size: ");
     size_text(o, st);
     out_puts(o, "\n");
@@ -313,7 +329,10 @@ static void emit_struct(gen_out *o, gen_schema *s, const gen_struct *st)
         out_puts(o, "- Members placed with `at` may lie anywhere in the input; the writer lays them out "
                     "contiguously after the sequential part, in schema order, and fills the offsets.\n");
     out_puts(o, "\n");
-    if (st->nmembers == 0) { out_puts(o, "No fields.\n\n"); return; }
+    if (st->nmembers == 0) {
+        out_puts(o, "No fields.\n\n");
+        return;
+    }
     out_puts(o, "| Offset | Type | Name | Description | Constraints |\n|---|---|---|---|---|\n");
     member_rows(o, s, st->members, st->nmembers, 0);
     out_puts(o, "\n");
@@ -326,8 +345,15 @@ static void emit_enum(gen_out *o, gen_schema *s, const gen_enum *e)
     out_printf(o, "<a id=\"%s-%s\"></a>\n\n### %s ", kind, e->name, kind);
     md_code(o, e->name, 0);
     out_puts(o, "\n\n");
-    if (e->doc) { md_text(o, e->doc, 0); out_puts(o, "\n\n"); }
-    if (e->source) { out_puts(o, "- Source: "); md_text(o, e->source, 0); out_puts(o, "\n"); }
+    if (e->doc) {
+        md_text(o, e->doc, 0);
+        out_puts(o, "\n\n");
+    }
+    if (e->source) {
+        out_puts(o, "- Source: ");
+        md_text(o, e->source, 0);
+        out_puts(o, "\n");
+    }
     out_printf(o, "- Type: `%s`\n", gen_prim_name(e->base));
     if (e->is_flags) {
         int64_t mask = 0;
@@ -335,11 +361,9 @@ static void emit_enum(gen_out *o, gen_schema *s, const gen_enum *e)
         out_printf(o, "- Mask: `0x%0*llX`\n", width, (unsigned long long)mask);
     }
     if (s->format.is_gff)
-        out_puts(o, e->open ? "- Open: names only; any value is accepted.\n"
-                            : "- Closed: `relic check --strict` warns about values not listed here.\n");
+        out_puts(o, e->open ? "- Open: names only; any value is accepted.\n" : "- Closed: `relic check --strict` warns about values not listed here.\n");
     else if (e->open)
-        out_puts(o, e->is_flags ? "- Open: bits not listed here are allowed.\n"
-                                : "- Open: values not listed here are allowed and kept as numbers.\n");
+        out_puts(o, e->is_flags ? "- Open: bits not listed here are allowed.\n" : "- Open: values not listed here are allowed and kept as numbers.\n");
     else if (e->is_flags)
         out_puts(o, "- Closed: the validator rejects bits not listed here.\n");
     else
@@ -380,7 +404,10 @@ void emit_docs(gen_schema *s, gen_out *o)
     out_puts(o, s->file);
     out_puts(o, ". Do not edit: change the schema and run `make regen`. -->\n\n");
     out_printf(o, "# Format `%s`\n\n", fm->name);
-    if (fm->doc) { md_text(o, fm->doc, 0); out_puts(o, "\n\n"); }
+    if (fm->doc) {
+        md_text(o, fm->doc, 0);
+        out_puts(o, "\n\n");
+    }
 
     out_puts(o, "| | |\n|---|---|\n");
     out_puts(o, "| Source | ");
@@ -442,16 +469,26 @@ static void emit_gff_struct(gen_out *o, gen_schema *s, const gen_struct *st)
     out_puts(o, "\n\n");
     if (st->id_any) out_puts(o, "- StructID: varies\n");
     else out_printf(o, "- StructID: %lld%s\n", (long long)st->gff_id, st->gff_id == 0xFFFFFFFFll ? " (0xFFFFFFFF, the top-level struct)" : "");
-    if (st->source) { out_puts(o, "- Source: "); md_text(o, st->source, 0); out_puts(o, "\n"); }
+    if (st->source) {
+        out_puts(o, "- Source: ");
+        md_text(o, st->source, 0);
+        out_puts(o, "\n");
+    }
     out_puts(o, "\n");
-    if (st->nmembers == 0) { out_puts(o, "No fields documented here.\n\n"); return; }
+    if (st->nmembers == 0) {
+        out_puts(o, "No fields documented here.\n\n");
+        return;
+    }
     out_puts(o, "| Label | GFF type | Values | Accessor | Description |\n|---|---|---|---|---|\n");
     for (int i = 0; i < st->nmembers; i++) {
         const gen_field *f = st->members[i].field;
         out_puts(o, "| ");
         md_code(o, f->label, 1);
         out_printf(o, " | %s", gen_gff_type_name(f->gff_type));
-        if (f->stype) { out_puts(o, f->gff_type == GFF_T_LIST ? " of " : " "); gff_struct_link(o, s, f->stype); }
+        if (f->stype) {
+            out_puts(o, f->gff_type == GFF_T_LIST ? " of " : " ");
+            gff_struct_link(o, s, f->stype);
+        }
         out_puts(o, " | ");
         if (f->has_range) out_printf(o, "%lld..%lld", (long long)f->range_lo, (long long)f->range_hi);
         if (f->etype) out_printf(o, "%s[`%s`](#%s-%s)", f->has_range ? ", " : "", f->etype->name,
@@ -486,7 +523,8 @@ void emit_gff_docs(gen_schema *s, gen_out *o)
     out_puts(o, "| Schema | ");
     md_code(o, s->file, 1);
     out_printf(o, " |\n| C API | `generated/%s/%s.h`: one typed accessor per field (`relic_gff_typed_get`), "
-                  "tables for `relic_gff_schema_check` (`relic check --strict`) |\n\n", s->family ? s->family : "misc", fm->name);
+                  "tables for `relic_gff_schema_check` (`relic check --strict`) |\n\n",
+               s->family ? s->family : "misc", fm->name);
     out_puts(o, "A field that is present must have the GFF type, range and values given here, and a struct reached "
                 "through a struct or list field the StructID given here; `relic check --strict` reports each departure "
                 "with its path. Absent fields and fields not listed are not problems.\n\n## Structs\n\n");

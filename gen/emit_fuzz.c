@@ -13,50 +13,52 @@
 static void emit_custom_mutator(gen_out *o, const char *P)
 {
     out_printf(o,
-        "#ifndef RELIC_NO_CUSTOM_MUTATOR\n"
-        "/* Structure-aware mutation (generated tables, runtime/mutate/mutate.c): decode, change one\n"
-        " * field, array or sub-structure, write with the generated writer. One call in 8, and\n"
-        " * every input that does not validate, goes to libFuzzer's byte-level mutator; one in 4\n"
-        " * takes values outside the documented ranges or leaves a derived field stale. */\n"
-        "size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);\n"
-        "size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);\n"
-        "size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,\n"
-        "                                 uint8_t *out, size_t max_out_size, unsigned int seed);\n\n"
-        "size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)\n"
-        "{\n"
-        "    if (seed %% 8 != 0) {\n"
-        "        relic_arena scratch, out_arena;\n"
-        "        relic_buf out;\n"
-        "        relic_error err;\n"
-        "        fuzz_mutator_arenas(&scratch, &out_arena, &out, max_size);\n"
-        "        unsigned flags = RELIC_MUTATE_UNCHECKED | (seed %% 4 == 1 ? RELIC_MUTATE_INVALID : 0u);\n"
-        "        if (relic_mutate(&%s_mutator, data, size, NULL, 0, seed, flags, &scratch, &out, NULL, &err) == RELIC_OK &&\n"
-        "            out.size <= max_size) {\n"
-        "            memcpy(data, out.data, out.size);\n"
-        "            return out.size;\n"
-        "        }\n"
-        "    }\n"
-        "    return LLVMFuzzerMutate(data, size, max_size);\n"
-        "}\n\n", P);
+               "#ifndef RELIC_NO_CUSTOM_MUTATOR\n"
+               "/* Structure-aware mutation (generated tables, runtime/mutate/mutate.c): decode, change one\n"
+               " * field, array or sub-structure, write with the generated writer. One call in 8, and\n"
+               " * every input that does not validate, goes to libFuzzer's byte-level mutator; one in 4\n"
+               " * takes values outside the documented ranges or leaves a derived field stale. */\n"
+               "size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);\n"
+               "size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed);\n"
+               "size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,\n"
+               "                                 uint8_t *out, size_t max_out_size, unsigned int seed);\n\n"
+               "size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max_size, unsigned int seed)\n"
+               "{\n"
+               "    if (seed %% 8 != 0) {\n"
+               "        relic_arena scratch, out_arena;\n"
+               "        relic_buf out;\n"
+               "        relic_error err;\n"
+               "        fuzz_mutator_arenas(&scratch, &out_arena, &out, max_size);\n"
+               "        unsigned flags = RELIC_MUTATE_UNCHECKED | (seed %% 4 == 1 ? RELIC_MUTATE_INVALID : 0u);\n"
+               "        if (relic_mutate(&%s_mutator, data, size, NULL, 0, seed, flags, &scratch, &out, NULL, &err) == RELIC_OK &&\n"
+               "            out.size <= max_size) {\n"
+               "            memcpy(data, out.data, out.size);\n"
+               "            return out.size;\n"
+               "        }\n"
+               "    }\n"
+               "    return LLVMFuzzerMutate(data, size, max_size);\n"
+               "}\n\n",
+               P);
     out_printf(o,
-        "/* Splice a struct, an array element or a whole array of the second input into the\n"
-        " * first; when either does not validate, the first's prefix and the second's suffix. */\n"
-        "size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,\n"
-        "                                 uint8_t *out, size_t max_out_size, unsigned int seed)\n"
-        "{\n"
-        "    relic_arena scratch, out_arena;\n"
-        "    relic_buf b;\n"
-        "    relic_error err;\n"
-        "    fuzz_mutator_arenas(&scratch, &out_arena, &b, max_out_size);\n"
-        "    if (relic_mutate(&%s_mutator, data1, size1, data2, size2, seed,\n"
-        "                     RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER, &scratch, &b, NULL, &err) == RELIC_OK &&\n"
-        "        b.size <= max_out_size) {\n"
-        "        memcpy(out, b.data, b.size);\n"
-        "        return b.size;\n"
-        "    }\n"
-        "    return relic_mutate_splice_bytes(data1, size1, data2, size2, out, max_out_size, seed);\n"
-        "}\n"
-        "#endif\n\n", P);
+               "/* Splice a struct, an array element or a whole array of the second input into the\n"
+               " * first; when either does not validate, the first's prefix and the second's suffix. */\n"
+               "size_t LLVMFuzzerCustomCrossOver(const uint8_t *data1, size_t size1, const uint8_t *data2, size_t size2,\n"
+               "                                 uint8_t *out, size_t max_out_size, unsigned int seed)\n"
+               "{\n"
+               "    relic_arena scratch, out_arena;\n"
+               "    relic_buf b;\n"
+               "    relic_error err;\n"
+               "    fuzz_mutator_arenas(&scratch, &out_arena, &b, max_out_size);\n"
+               "    if (relic_mutate(&%s_mutator, data1, size1, data2, size2, seed,\n"
+               "                     RELIC_MUTATE_UNCHECKED | RELIC_MUTATE_CROSSOVER, &scratch, &b, NULL, &err) == RELIC_OK &&\n"
+               "        b.size <= max_out_size) {\n"
+               "        memcpy(out, b.data, b.size);\n"
+               "        return b.size;\n"
+               "    }\n"
+               "    return relic_mutate_splice_bytes(data1, size1, data2, size2, out, max_out_size, seed);\n"
+               "}\n"
+               "#endif\n\n",
+               P);
 }
 
 void emit_fuzz(gen_schema *s, gen_out *o)
@@ -75,29 +77,29 @@ void emit_fuzz(gen_schema *s, gen_out *o)
 
     out_printf(o, "/* Generated by relic-gen from %s. Do not edit: change the schema and run `make regen`.\n", s->file);
     out_printf(o,
-        " *\n"
-        " * libFuzzer target for the %s format. Oracles (abort() when one fails):\n"
-        " *  1. a rejected input gets a non-OK status, the same code in the error and a message;\n"
-        " *  2. an accepted input decodes; the model writes; the written bytes validate;\n"
-        " *  3. decoding and writing those bytes again gives the same bytes (encode -> decode -> encode);\n"
-        " *  4. the model printed as JSON, read back and written gives the same bytes again (for one\n"
-        " *     input in FUZZ_JSON_ONE_IN, chosen by a hash of the input: fuzz_sample.h).\n"
-        " * Each run's arena is memory mapped once (fuzz_scratch.h), not heap blocks mapped afresh.\n"
-        " * Mutation: LLVMFuzzerCustomMutator/CustomCrossOver use the schema's structure-aware\n"
-        " * mutator (%s_mutate.c); -DRELIC_NO_CUSTOM_MUTATOR leaves libFuzzer's byte-level one.\n"
-        " * Dictionary: fuzz/dict/gen_%s.dict (magics, constants, enum values, sizes).\n"
-        " * RELIC_E_NOMEM and RELIC_E_LIMIT (arena or field limits) end the run quietly.\n"
-        " * Memory errors and undefined behaviour are left to the sanitizers.\n"
-        " *\n"
-        " * Build and run from the repository root (clang with libFuzzer; see fuzz/run.sh):\n"
-        " *   make build-fuzz/gen_%s && build-fuzz/gen_%s -max_total_time=60 CORPUS_DIR SEED_DIR...\n"
-        " * or by hand, with the runtime files the generated code needs:\n"
-        " *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/%s \\\n"
-        " *       fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c generated/%s/%s_mutate.c runtime/core/arena.c \\\n"
-        " *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c%s -lyajl -lm -o gen_%s\n"
-        " * Reproduce a crash: build-fuzz/gen_%s CRASH_FILE\n"
-        " */\n",
-        F, F, F, F, F, fam, F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F);
+               " *\n"
+               " * libFuzzer target for the %s format. Oracles (abort() when one fails):\n"
+               " *  1. a rejected input gets a non-OK status, the same code in the error and a message;\n"
+               " *  2. an accepted input decodes; the model writes; the written bytes validate;\n"
+               " *  3. decoding and writing those bytes again gives the same bytes (encode -> decode -> encode);\n"
+               " *  4. the model printed as JSON, read back and written gives the same bytes again (for one\n"
+               " *     input in FUZZ_JSON_ONE_IN, chosen by a hash of the input: fuzz_sample.h).\n"
+               " * Each run's arena is memory mapped once (fuzz_scratch.h), not heap blocks mapped afresh.\n"
+               " * Mutation: LLVMFuzzerCustomMutator/CustomCrossOver use the schema's structure-aware\n"
+               " * mutator (%s_mutate.c); -DRELIC_NO_CUSTOM_MUTATOR leaves libFuzzer's byte-level one.\n"
+               " * Dictionary: fuzz/dict/gen_%s.dict (magics, constants, enum values, sizes).\n"
+               " * RELIC_E_NOMEM and RELIC_E_LIMIT (arena or field limits) end the run quietly.\n"
+               " * Memory errors and undefined behaviour are left to the sanitizers.\n"
+               " *\n"
+               " * Build and run from the repository root (clang with libFuzzer; see fuzz/run.sh):\n"
+               " *   make build-fuzz/gen_%s && build-fuzz/gen_%s -max_total_time=60 CORPUS_DIR SEED_DIR...\n"
+               " * or by hand, with the runtime files the generated code needs:\n"
+               " *   clang -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined -Iruntime -Igenerated/%s \\\n"
+               " *       fuzz/gen_%s.c generated/%s/%s.c generated/%s/%s_json.c generated/%s/%s_mutate.c runtime/core/arena.c \\\n"
+               " *       runtime/core/buf.c runtime/core/error.c runtime/core/gen_support.c runtime/json/json.c runtime/mutate/mutate.c%s -lyajl -lm -o gen_%s\n"
+               " * Reproduce a crash: build-fuzz/gen_%s CRASH_FILE\n"
+               " */\n",
+               F, F, F, F, F, fam, F, fam, F, fam, F, fam, F, nhooks ? " HOOKS.c" : "", F, F);
     if (nhooks) {
         out_puts(o, "/* HOOKS.c: the hand-written file(s) defining");
         for (int i = 0; i < s->nstructs; i++) {
@@ -111,7 +113,8 @@ void emit_fuzz(gen_schema *s, gen_out *o)
     out_printf(o, "#define _DEFAULT_SOURCE 1 /* MAP_ANONYMOUS (fuzz_scratch.h) */\n"
                   "#include <stdint.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
                   "#include \"relic.h\"\n#include \"%s.h\"\n#include \"%s_mutate.h\"\n"
-                  "#include \"fuzz_sample.h\"\n#include \"fuzz_scratch.h\"\n\n", F, F);
+                  "#include \"fuzz_sample.h\"\n#include \"fuzz_scratch.h\"\n\n",
+               F, F);
     out_puts(o, "/* the JSON round trip (oracle 4) on one input in this many: printing and reading every\n"
                 " * input back was a third of a run (issue 18) */\n"
                 "#ifndef FUZZ_JSON_ONE_IN\n#define FUZZ_JSON_ONE_IN 4\n#endif\n\n");
@@ -119,79 +122,85 @@ void emit_fuzz(gen_schema *s, gen_out *o)
     emit_custom_mutator(o, P);
 
     out_printf(o,
-        "/* An oracle failed: say which, with the error at hand, and abort. */\n"
-        "static void oracle_failed(const char *what, relic_status st, const relic_error *err)\n"
-        "{\n"
-        "    fprintf(stderr, \"gen_%s: %%s (status %%d %%s; error %%d at %%s @%%llu: %%s)\\n\", what, (int)st,\n"
-        "            relic_status_name(st), (int)err->code, err->path, (unsigned long long)err->offset, err->message);\n"
-        "    abort();\n"
-        "}\n\n", F);
+               "/* An oracle failed: say which, with the error at hand, and abort. */\n"
+               "static void oracle_failed(const char *what, relic_status st, const relic_error *err)\n"
+               "{\n"
+               "    fprintf(stderr, \"gen_%s: %%s (status %%d %%s; error %%d at %%s @%%llu: %%s)\\n\", what, (int)st,\n"
+               "            relic_status_name(st), (int)err->code, err->path, (unsigned long long)err->offset, err->message);\n"
+               "    abort();\n"
+               "}\n\n",
+               F);
     out_puts(o,
-        "/* Resource limits are allowed outcomes, not bugs. */\n"
-        "static int limited(relic_status st) { return st == RELIC_E_NOMEM || st == RELIC_E_LIMIT; }\n\n");
+             "/* Resource limits are allowed outcomes, not bugs. */\n"
+             "static int limited(relic_status st) { return st == RELIC_E_NOMEM || st == RELIC_E_LIMIT; }\n\n");
 
     out_printf(o,
-        "int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)\n"
-        "{\n"
-        "    %s_view view;\n"
-        "    relic_error err;\n"
-        "    relic_status st = %s_validate(data, size, &view, &err);\n"
-        "    if (st != RELIC_OK) {\n"
-        "        if (err.code == RELIC_OK || err.code != st || err.message[0] == 0)\n"
-        "            oracle_failed(\"rejection without a filled error\", st, &err);\n"
-        "        return 0;\n"
-        "    }\n\n", P, P);
+               "int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)\n"
+               "{\n"
+               "    %s_view view;\n"
+               "    relic_error err;\n"
+               "    relic_status st = %s_validate(data, size, &view, &err);\n"
+               "    if (st != RELIC_OK) {\n"
+               "        if (err.code == RELIC_OK || err.code != st || err.message[0] == 0)\n"
+               "            oracle_failed(\"rejection without a filled error\", st, &err);\n"
+               "        return 0;\n"
+               "    }\n\n",
+               P, P);
     out_printf(o,
-        "    relic_arena arena;\n"
-        "    fuzz_scratch_arena(&arena, 0, 0);\n"
-        "    relic_buf first, second, json, third;\n"
-        "    relic_buf_init(&first, 0);\n"
-        "    relic_buf_init(&second, 0);\n"
-        "    relic_buf_init(&json, 0);\n"
-        "    relic_buf_init(&third, 0);\n"
-        "    %s model, again, from_json;\n"
-        "    %s_view view2;\n\n", M, P);
+               "    relic_arena arena;\n"
+               "    fuzz_scratch_arena(&arena, 0, 0);\n"
+               "    relic_buf first, second, json, third;\n"
+               "    relic_buf_init(&first, 0);\n"
+               "    relic_buf_init(&second, 0);\n"
+               "    relic_buf_init(&json, 0);\n"
+               "    relic_buf_init(&third, 0);\n"
+               "    %s model, again, from_json;\n"
+               "    %s_view view2;\n\n",
+               M, P);
     out_printf(o,
-        "    /* 2. decode, write, and the written bytes validate */\n"
-        "    st = %s_decode(&view, &arena, &model, &err);\n"
-        "    if (limited(st)) goto done;\n"
-        "    if (st != RELIC_OK) oracle_failed(\"a validated input does not decode\", st, &err);\n"
-        "    st = %s_write(&model, &first, &err);\n"
-        "    if (limited(st)) goto done;\n"
-        "    if (st != RELIC_OK) oracle_failed(\"a decoded model does not write\", st, &err);\n"
-        "    st = %s_validate(first.data, first.size, &view2, &err);\n"
-        "    if (st != RELIC_OK) oracle_failed(\"the written bytes do not validate\", st, &err);\n\n", P, P, P);
+               "    /* 2. decode, write, and the written bytes validate */\n"
+               "    st = %s_decode(&view, &arena, &model, &err);\n"
+               "    if (limited(st)) goto done;\n"
+               "    if (st != RELIC_OK) oracle_failed(\"a validated input does not decode\", st, &err);\n"
+               "    st = %s_write(&model, &first, &err);\n"
+               "    if (limited(st)) goto done;\n"
+               "    if (st != RELIC_OK) oracle_failed(\"a decoded model does not write\", st, &err);\n"
+               "    st = %s_validate(first.data, first.size, &view2, &err);\n"
+               "    if (st != RELIC_OK) oracle_failed(\"the written bytes do not validate\", st, &err);\n\n",
+               P, P, P);
     out_printf(o,
-        "    /* 3. encode -> decode -> encode is the identity */\n"
-        "    st = %s_decode(&view2, &arena, &again, &err);\n"
-        "    if (limited(st)) goto done;\n"
-        "    if (st != RELIC_OK) oracle_failed(\"the written bytes do not decode\", st, &err);\n"
-        "    st = %s_write(&again, &second, &err);\n"
-        "    if (limited(st)) goto done;\n"
-        "    if (st != RELIC_OK) oracle_failed(\"the re-decoded model does not write\", st, &err);\n"
-        "    if (second.size != first.size || (first.size && memcmp(second.data, first.data, first.size) != 0))\n"
-        "        oracle_failed(\"encode -> decode -> encode changed the bytes\", st, &err);\n\n", P, P);
+               "    /* 3. encode -> decode -> encode is the identity */\n"
+               "    st = %s_decode(&view2, &arena, &again, &err);\n"
+               "    if (limited(st)) goto done;\n"
+               "    if (st != RELIC_OK) oracle_failed(\"the written bytes do not decode\", st, &err);\n"
+               "    st = %s_write(&again, &second, &err);\n"
+               "    if (limited(st)) goto done;\n"
+               "    if (st != RELIC_OK) oracle_failed(\"the re-decoded model does not write\", st, &err);\n"
+               "    if (second.size != first.size || (first.size && memcmp(second.data, first.data, first.size) != 0))\n"
+               "        oracle_failed(\"encode -> decode -> encode changed the bytes\", st, &err);\n\n",
+               P, P);
     out_printf(o,
-        "    /* 4. JSON: print, read back, write: the same bytes */\n"
-        "    if (!fuzz_sampled(data, size, FUZZ_JSON_ONE_IN)) goto done;\n"
-        "    st = %s_json_print(&model, &json, &err);\n"
-        "    if (limited(st)) goto done;\n"
-        "    if (st != RELIC_OK) oracle_failed(\"the model does not print as JSON\", st, &err);\n"
-        "    st = %s_json_read((const char *)json.data, json.size, &arena, &from_json, &err);\n"
-        "    if (limited(st)) goto done;\n"
-        "    if (st != RELIC_OK) oracle_failed(\"the printed JSON does not read back\", st, &err);\n"
-        "    st = %s_write(&from_json, &third, &err);\n"
-        "    if (limited(st)) goto done;\n"
-        "    if (st != RELIC_OK) oracle_failed(\"the model read from JSON does not write\", st, &err);\n"
-        "    if (third.size != first.size || (first.size && memcmp(third.data, first.data, first.size) != 0))\n"
-        "        oracle_failed(\"binary -> JSON -> binary changed the bytes\", st, &err);\n\n", P, P, P);
+               "    /* 4. JSON: print, read back, write: the same bytes */\n"
+               "    if (!fuzz_sampled(data, size, FUZZ_JSON_ONE_IN)) goto done;\n"
+               "    st = %s_json_print(&model, &json, &err);\n"
+               "    if (limited(st)) goto done;\n"
+               "    if (st != RELIC_OK) oracle_failed(\"the model does not print as JSON\", st, &err);\n"
+               "    st = %s_json_read((const char *)json.data, json.size, &arena, &from_json, &err);\n"
+               "    if (limited(st)) goto done;\n"
+               "    if (st != RELIC_OK) oracle_failed(\"the printed JSON does not read back\", st, &err);\n"
+               "    st = %s_write(&from_json, &third, &err);\n"
+               "    if (limited(st)) goto done;\n"
+               "    if (st != RELIC_OK) oracle_failed(\"the model read from JSON does not write\", st, &err);\n"
+               "    if (third.size != first.size || (first.size && memcmp(third.data, first.data, first.size) != 0))\n"
+               "        oracle_failed(\"binary -> JSON -> binary changed the bytes\", st, &err);\n\n",
+               P, P, P);
     out_puts(o,
-        "done:\n"
-        "    relic_buf_free(&first);\n"
-        "    relic_buf_free(&second);\n"
-        "    relic_buf_free(&json);\n"
-        "    relic_buf_free(&third);\n"
-        "    relic_arena_release(&arena);\n"
-        "    return 0;\n"
-        "}\n");
+             "done:\n"
+             "    relic_buf_free(&first);\n"
+             "    relic_buf_free(&second);\n"
+             "    relic_buf_free(&json);\n"
+             "    relic_buf_free(&third);\n"
+             "    relic_arena_release(&arena);\n"
+             "    return 0;\n"
+             "}\n");
 }

@@ -16,7 +16,10 @@ static void py_class_name(gen_out *o, const char *name)
 {
     int up = 1;
     for (const char *p = name; *p; p++) {
-        if (*p == '_') { up = 1; continue; }
+        if (*p == '_') {
+            up = 1;
+            continue;
+        }
         out_printf(o, "%c", up ? toupper((unsigned char)*p) : *p);
         up = 0;
     }
@@ -40,7 +43,8 @@ static const char *py_dtype_code(const gen_field *f)
     static char buf[8];
     const char *k;
     switch (f->prim) {
-    case P_U8: case P_BYTES: return "u1";
+    case P_U8:
+    case P_BYTES: return "u1";
     case P_I8: return "i1";
     case P_U16: k = "u2"; break;
     case P_U32: k = "u4"; break;
@@ -58,8 +62,8 @@ static const char *py_dtype_code(const gen_field *f)
 
 static const char *py_op(gen_op op)
 {
-    static const char *const ops[] = { "+", "-", "*", "//", "%", "<<", ">>", "&", "|", "^",
-                                       "==", "!=", "<", "<=", ">", ">=", " and ", " or " };
+    static const char *const ops[] = {"+", "-", "*", "//", "%", "<<", ">>", "&", "|", "^",
+                                      "==", "!=", "<", "<=", ">", ">=", " and ", " or "};
     return (size_t)op < sizeof ops / sizeof ops[0] ? ops[op] : "?";
 }
 
@@ -76,7 +80,8 @@ static void py_expr(gen_out *o, const gen_expr *e)
         for (int i = 0; i < e->npath; i++) out_printf(o, "['%s']", e->path[i]);
         break;
     case EX_UNARY:
-        out_puts(o, e->op == OP_NEG ? "(-" : e->op == OP_NOT ? "(not " : "(~");
+        out_puts(o, e->op == OP_NEG ? "(-" : e->op == OP_NOT ? "(not "
+                                                             : "(~");
         py_expr(o, e->a);
         out_puts(o, ")");
         break;
@@ -159,7 +164,11 @@ static void emit_dtype(gen_out *o, const gen_struct *st)
         if (f->prim == P_CHAR) out_printf(o, "'S%d'", f->dims[f->ndims - 1]);
         else if (f->prim == P_NONE) py_dtype_name(o, f->stype->name);
         else out_printf(o, "'%s'", py_dtype_code(f));
-        if (n > 0) { out_puts(o, ", "); py_dims(o, f); out_puts(o, ")"); }
+        if (n > 0) {
+            out_puts(o, ", ");
+            py_dims(o, f);
+            out_puts(o, ")");
+        }
         out_puts(o, ", ");
     }
     out_puts(o, "], 'offsets': [");
@@ -176,11 +185,17 @@ static void emit_field(gen_out *o, const gen_field *f, int indent)
     if (f->prim == P_NONE) out_printf(o, ", struct='%s'", f->type_name);
     else if (f->prim == P_CHAR) out_printf(o, ", fmt='S%d'", f->dims[f->ndims - 1]);
     else out_printf(o, ", fmt='%s'", py_dtype_code(f));
-    if ((f->prim == P_CHAR ? f->ndims - 1 : f->ndims) > 0) { out_puts(o, ", dims="); py_dims(o, f); }
+    if ((f->prim == P_CHAR ? f->ndims - 1 : f->ndims) > 0) {
+        out_puts(o, ", dims=");
+        py_dims(o, f);
+    }
     if (f->count) py_lambda(o, "count", f->count);
     if (f->count_rest) out_puts(o, ", rest=True");
     if (f->at) py_lambda(o, "at", f->at);
-    if (f->etype) { out_puts(o, ", enum="); py_class_name(o, f->etype->name); }
+    if (f->etype) {
+        out_puts(o, ", enum=");
+        py_class_name(o, f->etype->name);
+    }
     if (f->codec) {
         out_printf(o, ", codec='%s'", f->codec);
         if (f->codec_size) py_lambda(o, "codec_size", f->codec_size);
@@ -188,7 +203,10 @@ static void emit_field(gen_out *o, const gen_field *f, int indent)
     }
     if (f->hook) out_printf(o, ", hook='%s'", f->hook);
     if (f->is_derived) out_puts(o, ", derived=True");
-    if (f->doc) { out_puts(o, ", doc="); py_string(o, f->doc); }
+    if (f->doc) {
+        out_puts(o, ", doc=");
+        py_string(o, f->doc);
+    }
     out_puts(o, "),\n");
 }
 
@@ -242,7 +260,11 @@ static void emit_enum(gen_out *o, const gen_enum *e)
     out_puts(o, "\n\n");
     for (int i = 0; i < e->nitems; i++) {
         out_printf(o, "    %s = %lld", em_upper(e->items[i].name), (long long)e->items[i].value);
-        if (e->items[i].doc) { out_puts(o, "  # "); for (const char *p = e->items[i].doc; *p; p++) if (*p != '\n') out_printf(o, "%c", *p); }
+        if (e->items[i].doc) {
+            out_puts(o, "  # ");
+            for (const char *p = e->items[i].doc; *p; p++)
+                if (*p != '\n') out_printf(o, "%c", *p);
+        }
         out_puts(o, "\n");
     }
     if (e->nitems == 0) out_puts(o, "    pass\n");
@@ -297,7 +319,10 @@ void emit_python(gen_schema *s, gen_out *o)
     out_puts(o, ")\n");
     for (int i = 0; i < s->nenums; i++)
         if (!s->enums[i]->external) emit_enum(o, s->enums[i]);
-    if (fm->is_gff) { emit_gff_fields(o, s); return; } /* the tree API (relic.gff) reads the file */
+    if (fm->is_gff) {
+        emit_gff_fields(o, s);
+        return;
+    } /* the tree API (relic.gff) reads the file */
 
     gen_struct *order[512];
     int n = em_struct_order(s, order);

@@ -16,13 +16,13 @@ typedef struct rctx {
     gen_out *o;
     const gen_struct *st;
     int is_root;
-    int fixed;          /* fixed-size non-root struct: checked once on entry, loads from p */
+    int fixed; /* fixed-size non-root struct: checked once on entry, loads from p */
     /* where the next sequential field starts: base ("pos" or "cur") + k */
     const char *base;
     int64_t k;
     int64_t checked_to; /* with base "pos" (or "cur" after a run check): bytes already bounds-checked */
     int uses_cur, uses_st;
-    int phase;          /* 0 load and check; in a struct copied whole: 1 loads only (big-endian host), 2 checks only */
+    int phase;                   /* 0 load and check; in a struct copied whole: 1 loads only (big-endian host), 2 checks only */
     const gen_field *marked[64]; /* fields whose position or size a derived check reads */
     int marked_at[64], marked_len[64];
     int nmarked;
@@ -38,7 +38,8 @@ static int has_name_ref(const gen_expr *e)
 /* 1 (position) | 2 (size) when a derived check reads them, else 0. */
 static int is_marked(const rctx *r, const gen_field *f)
 {
-    for (int i = 0; i < r->nmarked; i++) if (r->marked[i] == f) return r->marked_at[i] | r->marked_len[i] << 1;
+    for (int i = 0; i < r->nmarked; i++)
+        if (r->marked[i] == f) return r->marked_at[i] | r->marked_len[i] << 1;
     return 0;
 }
 
@@ -47,7 +48,11 @@ static void mark(rctx *r, const gen_field *f, int len)
     int i = 0;
     while (i < r->nmarked && r->marked[i] != f) i++;
     if (i == 64) return;
-    if (i == r->nmarked) { r->marked[i] = f; r->marked_at[i] = r->marked_len[i] = 0; r->nmarked++; }
+    if (i == r->nmarked) {
+        r->marked[i] = f;
+        r->marked_at[i] = r->marked_len[i] = 0;
+        r->nmarked++;
+    }
     if (len) r->marked_len[i] = 1;
     else r->marked_at[i] = 1;
 }
@@ -140,7 +145,7 @@ static void emit_value_checks(rctx *r, const gen_field *f, const char *val, cons
                        ind, val, (long long)f->range_lo, val, (long long)f->range_hi, off, f->name, ix, (long long)f->range_lo, (long long)f->range_hi, val);
     }
     if (f->check) {
-        gen_out t = { 0 };
+        gen_out t = {0};
         em_expr_text(&t, f->check);
         out_printf(o, "%s{ const int64_t it = (int64_t)(%s); if (!(", ind, val);
         em_expr(o, f->check, "m->", "c->root->", "it");
@@ -185,7 +190,10 @@ static void emit_run_check(rctx *r, const gen_member *m, int i, int n)
         int64_t sz = run_size(m[j].field);
         if (sz < 0 || (j > i && m[j].field->stype)) break;
         total += sz;
-        if (m[j].field->stype) { j++; break; }
+        if (m[j].field->stype) {
+            j++;
+            break;
+        }
     }
     if (total == 0) return;
     const gen_field *first = m[i].field, *last = m[j - 1].field;
@@ -222,7 +230,7 @@ static void emit_fixed_field(rctx *r, const gen_field *f)
     if (f->prim == P_CHAR || f->prim == P_BYTES) {
         if (load) out_printf(o, "    memcpy(m->%s, %s, %lld);\n", f->name, addr(r, 0), (long long)per);
         if (check && f->const_str) {
-            gen_out t = { 0 };
+            gen_out t = {0};
             em_cstring(&t, f->const_str, f->const_len);
             out_printf(o, "    if (memcmp(m->%s, %s, %d) != 0) return relic_gen_fail_at(c->err, RELIC_E_MAGIC, %s, \"%s\", -1, \"expected ",
                        f->name, t.data, f->const_len, here(r, 0), f->name);
@@ -249,7 +257,11 @@ static void emit_fixed_field(rctx *r, const gen_field *f)
         }
     } else if (em_is_scalar(f)) {
         snprintf(dst, sizeof dst, "m->%s", f->name);
-        if (load) { out_puts(o, "    "); load_scalar(o, f, dst, addr(r, 0)); out_puts(o, "\n"); }
+        if (load) {
+            out_puts(o, "    ");
+            load_scalar(o, f, dst, addr(r, 0));
+            out_puts(o, "\n");
+        }
         if (check) emit_value_checks(r, f, dst, NULL, here(r, 0), "    ");
     } else {
         char at[120];
@@ -258,7 +270,10 @@ static void emit_fixed_field(rctx *r, const gen_field *f)
         int chk = check && value_checked(f);
         if (!load && !chk) return;
         out_printf(o, "    for (uint64_t k = 0; k < %lldu; k++)%s", (long long)per, chk ? " {\n        " : " ");
-        if (load) { load_scalar(o, f, dst, at); out_puts(o, "\n"); }
+        if (load) {
+            load_scalar(o, f, dst, at);
+            out_puts(o, "\n");
+        }
         if (chk) {
             char off[96];
             snprintf(off, sizeof off, "%s + k * %lldu", here(r, 0), (long long)es);
@@ -321,8 +336,7 @@ static void emit_var_field(rctx *r, const gen_field *f)
     int var = f->count || f->count_rest;
     int seq = !f->at;
     int need_bytes = seq || (is_marked(r, f) & 2);
-    int memcpy_path = var && ((!f->stype && f->prim != P_CHAR && f->prim != P_BYTES && es > 1 && f->endian == EN_LITTLE)
-                              || (f->stype && em_struct_memcpy(f->stype)));
+    int memcpy_path = var && ((!f->stype && f->prim != P_CHAR && f->prim != P_BYTES && es > 1 && f->endian == EN_LITTLE) || (f->stype && em_struct_memcpy(f->stype)));
     if (seq) settle(r);
     const char *start = seq ? "cur" : "at";
     out_printf(o, "    { /* %s */\n", f->name);
@@ -454,7 +468,8 @@ counted:;
             int decode_only = var && !need; /* nothing to check: the loop only copies */
             if (fixed_elem) {
                 /* copied above on a little-endian host; else element by element */
-                const char *cond = copy ? (decode_only ? "dec && !RELIC_GEN_LE" : "!dec || !RELIC_GEN_LE") : decode_only ? "dec" : NULL;
+                const char *cond = copy ? (decode_only ? "dec && !RELIC_GEN_LE" : "!dec || !RELIC_GEN_LE") : decode_only ? "dec"
+                                                                                                                         : NULL;
                 snprintf(at, sizeof at, "%s + k * %lldu", start, (long long)es);
                 if (var && !decode_only) {
                     /* two loops: validating into a local the compiler keeps in registers */
@@ -519,15 +534,17 @@ static void emit_members(rctx *r, const gen_member *m, int n)
         switch (m[i].kind) {
         case M_FIELD: {
             const gen_field *f = m[i].field;
-            if (!is_fixed_field(f)) { emit_var_field(r, f); break; }
+            if (!is_fixed_field(f)) {
+                emit_var_field(r, f);
+                break;
+            }
             if (r->k >= r->checked_to && run_size(f) >= 0) emit_run_check(r, m, i, n);
             {
                 char len[32];
                 snprintf(len, sizeof len, "%lldu", (long long)(em_elem_size(f) * em_fixed_elems(f)));
                 if (r->phase != 1) emit_marks(r, f, "    ", here(r, 0), len);
             }
-            if (r->is_root && !(em_is_scalar(f) && !f->stype))
-            {
+            if (r->is_root && !(em_is_scalar(f) && !f->stype)) {
                 out_printf(o, "    if (c->view) { c->view->%s = c->base + %s;", f->name, here(r, 0));
                 if (!em_is_scalar(f)) out_printf(o, " c->view->%s_count = 1;", f->name);
                 out_puts(o, " }\n");
@@ -538,13 +555,17 @@ static void emit_members(rctx *r, const gen_member *m, int n)
         }
         case M_CHECK: {
             if (r->phase == 1) break;
-            gen_out t = { 0 };
+            gen_out t = {0};
             em_expr_text(&t, m[i].cond);
             out_puts(o, "    if (!(");
             em_expr(o, m[i].cond, "m->", "c->root->", "0");
             out_printf(o, ")) return relic_fail(c->err, RELIC_E_RANGE, pos, \"%s\", \"check failed: ", r->st->name);
             put_literal(o, t.data, t.size, 1);
-            if (m[i].doc) { out_puts(o, " ("); put_literal(o, m[i].doc, strlen(m[i].doc), 1); out_puts(o, ")"); }
+            if (m[i].doc) {
+                out_puts(o, " (");
+                put_literal(o, m[i].doc, strlen(m[i].doc), 1);
+                out_puts(o, ")");
+            }
             out_puts(o, "\");\n");
             free(t.data);
             break;
@@ -555,7 +576,7 @@ static void emit_members(rctx *r, const gen_member *m, int n)
             break;
         case M_SWITCH: {
             settle(r);
-            gen_out t = { 0 }, stmt = { 0 };
+            gen_out t = {0}, stmt = {0};
             em_expr_text(&t, m[i].cond);
             out_printf(&stmt, "return relic_fail(c->err, RELIC_E_RANGE, cur, \"%s\", \"no case for %s = %%lld\", (long long)(", r->st->name, t.data);
             em_expr(&stmt, m[i].cond, "m->", "c->root->", "0");
@@ -573,7 +594,8 @@ static void emit_members(rctx *r, const gen_member *m, int n)
  * m-><holder><field> against the count, position or size of member t. */
 static void emit_derived_check(gen_out *o, const char *holder, const gen_field *f, const gen_field *t)
 {
-    const char *what = f->init->func == FN_COUNT ? "count" : f->init->func == FN_OFFSET ? "offset" : "size";
+    const char *what = f->init->func == FN_COUNT ? "count" : f->init->func == FN_OFFSET ? "offset"
+                                                                                        : "size";
     char actual[160];
     if (f->init->func == FN_COUNT) snprintf(actual, sizeof actual, "(uint64_t)m->%s_count", t->name);
     else if (f->init->func == FN_OFFSET) snprintf(actual, sizeof actual, "at_%s", t->name);
@@ -637,8 +659,8 @@ static int uses_dec(const char *s)
 static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
 {
     const char *P = em_prefix(s);
-    gen_out body = { 0 };
-    rctx r = { 0 };
+    gen_out body = {0};
+    rctx r = {0};
     r.s = s;
     r.o = &body;
     r.st = st;
@@ -660,7 +682,7 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
     if (r.fixed && layout_is_c(st) && st->nmembers >= 8) {
         /* many fields: one copy on a little-endian host, field by field on
          * another; then the checks (fewer fields: loads and checks in one pass) */
-        gen_out loads = { 0 };
+        gen_out loads = {0};
         r.o = &loads;
         r.phase = 1;
         emit_members(&r, st->members, st->nmembers);
@@ -681,8 +703,10 @@ static void emit_struct_fn(gen_schema *s, gen_out *o, const gen_struct *st)
     emit_members(&r, st->members, st->nmembers);
     derived_checks(&r, &body);
     if (st->fixed_size < 0) {
-        if (!strcmp(r.base, "cur")) { r.uses_cur = 1; out_printf(&body, "    *size_out = %s - pos;\n", here(&r, 0)); }
-        else out_printf(&body, "    *size_out = %lldu;\n", (long long)r.k);
+        if (!strcmp(r.base, "cur")) {
+            r.uses_cur = 1;
+            out_printf(&body, "    *size_out = %s - pos;\n", here(&r, 0));
+        } else out_printf(&body, "    *size_out = %lldu;\n", (long long)r.k);
     }
     out_puts(&body, "    return RELIC_OK;\n}\n\n");
 
@@ -740,23 +764,25 @@ void emit_reader(gen_schema *s, gen_out *o)
         if (order[i]->used) emit_struct_fn(s, o, order[i]);
     int var = s->format.root->fixed_size < 0;
     out_printf(o,
-        "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
-        "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"
-        "    relic_error_clear(err);\n"
-        "    memset(out, 0, sizeof *out);\n"
-        "    out->base = data;\n    out->size = size;\n"
-        "    %s_rctx c = { data, size, err, &out->values, out, NULL };\n",
-        P, P, P);
+               "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err)\n{\n"
+               "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"
+               "    relic_error_clear(err);\n"
+               "    memset(out, 0, sizeof *out);\n"
+               "    out->base = data;\n    out->size = size;\n"
+               "    %s_rctx c = { data, size, err, &out->values, out, NULL };\n",
+               P, P, P);
     if (var) out_puts(o, "    uint64_t sz;\n");
     out_printf(o,
-        "    relic_status st = rd_%s(&c, 0, %s&out->values, 0);\n"
-        "    if (st != RELIC_OK) memset(out, 0, sizeof *out);\n"
-        "    return st;\n}\n\n", R, var ? "&sz, " : "");
+               "    relic_status st = rd_%s(&c, 0, %s&out->values, 0);\n"
+               "    if (st != RELIC_OK) memset(out, 0, sizeof *out);\n"
+               "    return st;\n}\n\n",
+               R, var ? "&sz, " : "");
     out_printf(o,
-        "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err)\n{\n"
-        "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"
-        "    memset(out, 0, sizeof *out);\n"
-        "    %s_rctx c = { v->base, v->size, err, out, NULL, a };\n", P, P, P, R, P);
+               "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err)\n{\n"
+               "    RELIC_GEN_ERR_OR_SCRATCH(err);\n"
+               "    memset(out, 0, sizeof *out);\n"
+               "    %s_rctx c = { v->base, v->size, err, out, NULL, a };\n",
+               P, P, P, R, P);
     if (var) out_puts(o, "    uint64_t sz;\n");
     out_printf(o, "    return rd_%s(&c, 0, %sout, 1);\n}\n\n", R, var ? "&sz, " : "");
 }

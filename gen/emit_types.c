@@ -41,19 +41,39 @@ static void doc_trailing(gen_out *o, const char *doc, const char *source)
 
 static void field_constraints(gen_out *o, const gen_field *f)
 {
-    if (f->is_derived) { out_puts(o, " [derived: "); em_expr_text(o, f->init); out_puts(o, ", filled by the writer]"); }
-    if (f->const_str) { out_puts(o, " [constant "); em_cstring(o, f->const_str, f->const_len); out_puts(o, "]"); }
+    if (f->is_derived) {
+        out_puts(o, " [derived: ");
+        em_expr_text(o, f->init);
+        out_puts(o, ", filled by the writer]");
+    }
+    if (f->const_str) {
+        out_puts(o, " [constant ");
+        em_cstring(o, f->const_str, f->const_len);
+        out_puts(o, "]");
+    }
     if (f->init && f->init->kind == EX_INT) out_printf(o, " [constant %lld]", (long long)f->init->ival);
     if (f->has_range) out_printf(o, " [range %lld..%lld]", (long long)f->range_lo, (long long)f->range_hi);
-    if (f->check) { out_puts(o, " [check "); em_expr_text(o, f->check); out_puts(o, "]"); }
+    if (f->check) {
+        out_puts(o, " [check ");
+        em_expr_text(o, f->check);
+        out_puts(o, "]");
+    }
     if (f->etype) out_printf(o, " [%s %s]", f->etype->is_flags ? "flags" : "enum", f->etype->name);
-    if (f->count) { out_puts(o, " [count "); em_expr_text(o, f->count); out_puts(o, "]"); }
-    if (f->at) { out_puts(o, " [at "); em_expr_text(o, f->at); out_puts(o, "]"); }
+    if (f->count) {
+        out_puts(o, " [count ");
+        em_expr_text(o, f->count);
+        out_puts(o, "]");
+    }
+    if (f->at) {
+        out_puts(o, " [at ");
+        em_expr_text(o, f->at);
+        out_puts(o, "]");
+    }
 }
 
 static void emit_field_decl(gen_schema *s, gen_out *o, const gen_field *f)
 {
-    gen_out d = { 0 };
+    gen_out d = {0};
     if (f->doc) out_puts(&d, f->doc);
     field_constraints(&d, f);
     const char *ct = f->prim == P_CHAR ? "char" : em_elem_ctype(s, f);
@@ -140,8 +160,13 @@ static void emit_view(gen_schema *s, gen_out *o, const gen_struct *st)
         char c[256];
         int len = snprintf(c, sizeof c, "%s_%s_%s_POS = %lld,", em_upper(P), em_upper(st->name), em_upper(m->field->name),
                            (long long)m->field->fixed_offset);
-        if (!col) { out_puts(o, "enum {"); col = 6; }
-        else if (col + 1 + len > 110) { out_puts(o, "\n      "); col = 6; }
+        if (!col) {
+            out_puts(o, "enum {");
+            col = 6;
+        } else if (col + 1 + len > 110) {
+            out_puts(o, "\n      ");
+            col = 6;
+        }
         out_printf(o, " %s", c);
         col += 1 + len;
     }
@@ -192,7 +217,8 @@ static void emit_root_view(gen_schema *s, gen_out *o)
     gen_field *fs[512];
     int n = em_fields(root, fs, 512);
     out_printf(o, "/** A validated %s file: the bytes, and where each top-level member lies.\n"
-                  " *  Only %s_validate() fills one; its accessors then need no checks. */\n", s->format.name, P);
+                  " *  Only %s_validate() fills one; its accessors then need no checks. */\n",
+               s->format.name, P);
     out_printf(o, "typedef struct %s_view {\n    const uint8_t *base; /**< the whole input */\n    size_t size;         /**< its length in bytes */\n", P);
     out_printf(o, "    %s_%s values;  /**< the root's scalar fields, decoded (arrays not filled) */\n", P, root->name);
     for (int i = 0; i < n; i++) {
@@ -251,27 +277,36 @@ void emit_header(gen_schema *s, gen_out *o)
 
     /* A struct is typedef'd where it is defined, unless a struct defined
      * earlier (or itself) points to it, or it is not defined here. */
-    char fwd[4096] = { 0 };
+    char fwd[4096] = {0};
     for (int i = 0; i < s->nstructs && i < 4096; i++) {
         int at = -1;
-        for (int k = 0; k < n; k++) if (order[k] == s->structs[i]) at = k;
+        for (int k = 0; k < n; k++)
+            if (order[k] == s->structs[i]) at = k;
         if (at < 0) fwd[i] = 1;
         for (int k = 0; k <= at && !fwd[i]; k++) {
             gen_field *fs[512];
             int nf = em_fields(order[k], fs, 512);
-            for (int j = 0; j < nf; j++) if (fs[j]->stype == s->structs[i]) { fwd[i] = k < at || k == at; break; }
+            for (int j = 0; j < nf; j++)
+                if (fs[j]->stype == s->structs[i]) {
+                    fwd[i] = k < at || k == at;
+                    break;
+                }
         }
     }
     int any = 0;
     for (int i = 0; i < s->nstructs && i < 4096; i++)
-        if (fwd[i]) { out_printf(o, "typedef struct %s_%s %s_%s;\n", P, s->structs[i]->name, P, s->structs[i]->name); any = 1; }
+        if (fwd[i]) {
+            out_printf(o, "typedef struct %s_%s %s_%s;\n", P, s->structs[i]->name, P, s->structs[i]->name);
+            any = 1;
+        }
     if (any) out_puts(o, "\n");
     for (int i = 0; i < n; i++) {
         gen_struct *st = order[i];
         int typedefd = 0;
-        for (int k = 0; k < s->nstructs && k < 4096; k++) if (s->structs[k] == st) typedefd = fwd[k];
+        for (int k = 0; k < s->nstructs && k < 4096; k++)
+            if (s->structs[k] == st) typedefd = fwd[k];
         if (st->fixed_size >= 0) out_printf(o, "#define %s_%s_SIZE %lld\n", UP, em_upper(st->name), (long long)st->fixed_size);
-        gen_out d = { 0 };
+        gen_out d = {0};
         if (st->doc) out_puts(&d, st->doc);
         out_printf(&d, " Model form: plain C values%s.", st->fixed_size >= 0 ? "" : "; its size in the file varies");
         em_doc_comment(o, "", d.data, st->source);
@@ -290,38 +325,43 @@ void emit_header(gen_schema *s, gen_out *o)
 
     const char *R = s->format.root->name;
     out_printf(o,
-        "/** Validate size bytes at data as a whole %s file. On success *out describes it and\n"
-        " *  every accessor may be used without further checks. Checks every count, offset and\n"
-        " *  nested length against the buffer (overflow-safe), constants, enums, ranges and\n"
-        " *  cross references. Errors: RELIC_E_TRUNCATED, RELIC_E_MAGIC, RELIC_E_RANGE,\n"
-        " *  RELIC_E_INDEX, RELIC_E_LAYOUT, RELIC_E_LIMIT; err names the field path and byte offset. */\n"
-        "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err);\n\n", s->format.name, P, P);
+               "/** Validate size bytes at data as a whole %s file. On success *out describes it and\n"
+               " *  every accessor may be used without further checks. Checks every count, offset and\n"
+               " *  nested length against the buffer (overflow-safe), constants, enums, ranges and\n"
+               " *  cross references. Errors: RELIC_E_TRUNCATED, RELIC_E_MAGIC, RELIC_E_RANGE,\n"
+               " *  RELIC_E_INDEX, RELIC_E_LAYOUT, RELIC_E_LIMIT; err names the field path and byte offset. */\n"
+               "relic_status %s_validate(const uint8_t *data, size_t size, %s_view *out, relic_error *err);\n\n",
+               s->format.name, P, P);
     out_printf(o,
-        "/** Copy a validated file into the model form, arrays allocated from a.\n"
-        " *  Errors: RELIC_E_NOMEM when the arena runs out. */\n"
-        "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err);\n\n", P, P, P, R);
+               "/** Copy a validated file into the model form, arrays allocated from a.\n"
+               " *  Errors: RELIC_E_NOMEM when the arena runs out. */\n"
+               "relic_status %s_decode(const %s_view *v, relic_arena *a, %s_%s *out, relic_error *err);\n\n",
+               P, P, P, R);
     out_printf(o,
-        "/** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are\n"
-        " *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow\n"
-        " *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array\n"
-        " *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value\n"
-        " *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */\n"
-        "relic_status %s_write(const %s_%s *m, relic_buf *out, relic_error *err);\n\n", P, P, R);
+               "/** Serialise a model, appending to out. Derived fields (counts, offsets, sizes) are\n"
+               " *  recomputed from the arrays; the model is not modified. Members placed with 'at' follow\n"
+               " *  the sequential part contiguously, in schema order. Errors: RELIC_E_ARGUMENT when array\n"
+               " *  lengths disagree with the counts the schema ties them to, RELIC_E_LIMIT when a value\n"
+               " *  does not fit its field, RELIC_E_NOMEM when out cannot grow. */\n"
+               "relic_status %s_write(const %s_%s *m, relic_buf *out, relic_error *err);\n\n",
+               P, P, R);
     out_printf(o,
-        "/** Append the JSON form of a model to out (format key, members in schema order;\n"
-        " *  derived fields are printed for reference and ignored when read back). */\n"
-        "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err);\n\n", P, P, R);
+               "/** Append the JSON form of a model to out (format key, members in schema order;\n"
+               " *  derived fields are printed for reference and ignored when read back). */\n"
+               "relic_status %s_json_print(const %s_%s *m, relic_buf *out, relic_error *err);\n\n",
+               P, P, R);
     out_printf(o,
-        "/** Parse the JSON form (as %s_json_print writes it) into a model in arena a.\n"
-        " *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values\n"
-        " *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */\n"
-        "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err);\n\n", P, P, P, R);
+               "/** Parse the JSON form (as %s_json_print writes it) into a model in arena a.\n"
+               " *  Errors: RELIC_E_SYNTAX with the byte offset for malformed JSON, RELIC_E_RANGE for values\n"
+               " *  that do not fit their field or unknown enum names, RELIC_E_ARGUMENT for missing members. */\n"
+               "relic_status %s_json_read(const char *text, size_t len, relic_arena *a, %s_%s *out, relic_error *err);\n\n",
+               P, P, P, R);
     for (int i = 0; i < s->nstructs; i++) {
         gen_field *fs[512];
         int nf = em_fields(s->structs[i], fs, 512);
         for (int k = 0; k < nf; k++)
             if (fs[k]->codec) {
-                gen_out t = { 0 };
+                gen_out t = {0};
                 em_expr_text(&t, fs[k]->codec_size);
                 out_printf(o, "/** Decode %s.%s (%s codec, %s decoded bytes) and parse it as a %s in arena a.\n"
                               " *  The file keeps the encoded bytes (m->%s), so the writer reproduces them exactly.\n"

@@ -63,7 +63,10 @@ static void emit_sz_members(wctx *w, const gen_member *m, int n)
         if (m[i].kind == M_FIELD) {
             const gen_field *f = m[i].field;
             if (f->at) continue;
-            if (!f->count && !f->count_rest && em_elem_size(f) >= 0) { fixed += em_elem_size(f) * em_fixed_elems(f); continue; }
+            if (!f->count && !f->count_rest && em_elem_size(f) >= 0) {
+                fixed += em_elem_size(f) * em_fixed_elems(f);
+                continue;
+            }
             if (fixed) out_printf(o, "    t += %lldu;\n", (long long)fixed);
             fixed = 0;
             out_puts(o, "    t += ");
@@ -167,7 +170,7 @@ static void emit_put_var(wctx *w, const gen_field *f)
     out_printf(o, "    { /* %s */\n", f->name);
     if (f->at) out_printf(o, "        const uint64_t at = c->at[%d];\n", placed_index(s, f));
     if (f->count) {
-        gen_out t = { 0 };
+        gen_out t = {0};
         em_expr_text(&t, f->count);
         out_printf(o, "        if ((st = relic_gen_count(c->err, %s, \"%s\", \"%s\", ", p, f->name, t.data);
         em_expr(o, f->count, "m->", "c->root->", "0");
@@ -250,7 +253,10 @@ static void put_body(void *ctx, const gen_member *m, int n)
 {
     wpos *wp = ctx;
     emit_put_members(wp, m, n);
-    if (wp->k) { out_printf(wp->w->o, "    cur += %lld;\n", (long long)wp->k); wp->k = 0; }
+    if (wp->k) {
+        out_printf(wp->w->o, "    cur += %lld;\n", (long long)wp->k);
+        wp->k = 0;
+    }
 }
 
 static void emit_put_members(wpos *wp, const gen_member *m, int n)
@@ -282,7 +288,7 @@ static void emit_put_members(wpos *wp, const gen_member *m, int n)
             wp->k = 0;
         }
         if (m[i].kind == M_SWITCH) {
-            gen_out t = { 0 }, stmt = { 0 };
+            gen_out t = {0}, stmt = {0};
             em_expr_text(&t, m[i].cond);
             out_printf(&stmt, "return relic_fail(c->err, RELIC_E_ARGUMENT, cur, \"%s\", \"no case for %s\");", w->st->name, t.data);
             em_branch(w->o, &m[i], "m->", "c->root->", put_body, wp, stmt.data);
@@ -305,7 +311,7 @@ static void emit_fill_derived(wctx *w, const gen_struct *st, const char *holder,
         gen_field *f = fs[i];
         if (!f->is_derived || f->init->root_scope != root_targets) continue;
         const gen_field *t = f->init->ref;
-        gen_out v = { 0 };
+        gen_out v = {0};
         switch (f->init->func) {
         case FN_COUNT: out_printf(&v, "(uint64_t)%s%s_count", tgt, t->name); break;
         case FN_OFFSET:
@@ -341,7 +347,10 @@ void emit_writer(gen_schema *s, gen_out *o)
     int proto[4096];
     int n = 0, all = em_callee_order(s, order, proto);
     for (int i = 0; i < all; i++)
-        if (order[i]->used && em_reachable(root, order[i])) { proto[n] = proto[i]; order[n++] = order[i]; }
+        if (order[i]->used && em_reachable(root, order[i])) {
+            proto[n] = proto[i];
+            order[n++] = order[i];
+        }
     gen_field *rf[512];
     int nrf = em_fields(root, rf, 512);
 
@@ -371,8 +380,8 @@ void emit_writer(gen_schema *s, gen_out *o)
     int root_read = 0;
     for (int i = 0; i < n && any_var; i++) {
         if (order[i]->fixed_size >= 0 || !order[i]->used) continue;
-        wctx w = { s, NULL, order[i] };
-        gen_out body = { 0 };
+        wctx w = {s, NULL, order[i]};
+        gen_out body = {0};
         w.o = &body;
         emit_sz_members(&w, order[i]->members, order[i]->nmembers);
         if (body.data && strstr(body.data, "root_->")) root_read = 1;
@@ -382,8 +391,8 @@ void emit_writer(gen_schema *s, gen_out *o)
     for (int i = 0; i < n; i++) {
         const gen_struct *st = order[i];
         if (st->fixed_size >= 0 || !st->used) continue;
-        wctx w = { s, o, st };
-        gen_out body = { 0 };
+        wctx w = {s, o, st};
+        gen_out body = {0};
         w.o = &body;
         emit_sz_members(&w, st->members, st->nmembers);
         w.o = o;
@@ -395,7 +404,8 @@ void emit_writer(gen_schema *s, gen_out *o)
         for (int j = 0; j < s->nstructs && !summed; j++) {
             gen_field *fs[512];
             int nf = em_fields(s->structs[j], fs, 512);
-            for (int k = 0; k < nf; k++) if (fs[k]->stype == st && !em_is_scalar(fs[k])) summed = 1;
+            for (int k = 0; k < nf; k++)
+                if (fs[k]->stype == st && !em_is_scalar(fs[k])) summed = 1;
         }
         if (summed)
             out_printf(o, "static uint64_t sum_%s_%s(const %s_%s *a, size_t n)\n{\n    uint64_t t = 0;\n    for (size_t i = 0; i < n; i++) t += sz_%s(&a[i]);\n    return t;\n}\n\n",
@@ -404,7 +414,7 @@ void emit_writer(gen_schema *s, gen_out *o)
     for (int i = 0; i < n; i++) {
         const gen_struct *st = order[i];
         if (!st->used) continue;
-        wctx w = { s, o, st };
+        wctx w = {s, o, st};
         if (simple_struct(st)) {
             out_printf(o, "static inline void put_%s(uint8_t *p, const %s_%s *m)\n{\n", st->name, P, st->name);
             for (int k = 0; k < st->nmembers; k++) {
@@ -417,14 +427,14 @@ void emit_writer(gen_schema *s, gen_out *o)
             out_puts(o, "}\n\n");
             continue;
         }
-        gen_out body = { 0 };
+        gen_out body = {0};
         w.o = &body;
         int derived = 0;
         if (!st->is_root) {
             emit_fill_derived(&w, st, "m->", "m->", 0);
             derived = body.size > 0;
         }
-        wpos wp = { &w, "pos", 0 };
+        wpos wp = {&w, "pos", 0};
         emit_put_members(&wp, st->members, st->nmembers);
         w.o = o;
         out_printf(o, "static relic_status put_%s(%s_wctx *c, const %s_%s *m%s, uint64_t pos, uint64_t *size_out)\n{\n",
@@ -445,8 +455,8 @@ void emit_writer(gen_schema *s, gen_out *o)
     }
 
     /* entry point */
-    wctx w = { s, NULL, root };
-    gen_out derived = { 0 };
+    wctx w = {s, NULL, root};
+    gen_out derived = {0};
     w.o = &derived;
     emit_fill_derived(&w, root, "m->", "m->", 0);
     emit_fill_derived(&w, root, "m->", "m->", 1);

@@ -4,19 +4,32 @@
 
 #include "ast.h"
 
-typedef enum gen_tok_kind { T_EOF, T_IDENT, T_INT, T_STRING, T_PUNCT, T_ERROR } gen_tok_kind;
+typedef enum gen_tok_kind { T_EOF,
+                            T_IDENT,
+                            T_INT,
+                            T_STRING,
+                            T_PUNCT,
+                            T_ERROR } gen_tok_kind;
 
 /* Multi-character punctuation; single characters use their own code. */
-enum { PU_DOTDOT = 256, PU_SHL, PU_SHR, PU_EQ, PU_NE, PU_LE, PU_GE, PU_LAND, PU_LOR };
+enum { PU_DOTDOT = 256,
+       PU_SHL,
+       PU_SHR,
+       PU_EQ,
+       PU_NE,
+       PU_LE,
+       PU_GE,
+       PU_LAND,
+       PU_LOR };
 
 typedef struct gen_token {
     gen_tok_kind kind;
     gen_loc loc;
-    const char *start;  /* raw text */
+    const char *start; /* raw text */
     int len;
-    int punct;          /* T_PUNCT */
-    int64_t ival;       /* T_INT */
-    char *sval;         /* T_STRING, unescaped, NUL-terminated (may contain NULs: slen) */
+    int punct;    /* T_PUNCT */
+    int64_t ival; /* T_INT */
+    char *sval;   /* T_STRING, unescaped, NUL-terminated (may contain NULs: slen) */
     int slen;
 } gen_token;
 

@@ -13,19 +13,19 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: relic-gen [options] SCHEMA...\n"
-        "Generate relic's C code from schema files (language: gen/SCHEMA.md).\n\n"
-        "  -o DIR         generated C goes to DIR/<family>/ (default: generated)\n"
-        "  --docs DIR     Markdown references go to DIR (default: generated/docs)\n"
-        "  --fuzz DIR     libFuzzer targets go to DIR (default: fuzz)\n"
-        "  --python DIR   Python modules go to DIR/<family>_<format>.py (none without it)\n"
-        "  --check        parse and check only; write nothing\n"
-        "  --report OLD NEW  print what changes from schema OLD to NEW for users of the\n"
-        "                 bindings (types, fields, offsets, sizes, C symbols, JSON keys)\n"
-        "                 and whether existing files still read; write nothing\n"
-        "  -h, --help     this help\n\n"
-        "<family> is the schema's directory name (schema/kotor/bwm.schema -> kotor).\n"
-        "Errors are printed as file:line:col: message; exit status 1 when any.\n");
+            "usage: relic-gen [options] SCHEMA...\n"
+            "Generate relic's C code from schema files (language: gen/SCHEMA.md).\n\n"
+            "  -o DIR         generated C goes to DIR/<family>/ (default: generated)\n"
+            "  --docs DIR     Markdown references go to DIR (default: generated/docs)\n"
+            "  --fuzz DIR     libFuzzer targets go to DIR (default: fuzz)\n"
+            "  --python DIR   Python modules go to DIR/<family>_<format>.py (none without it)\n"
+            "  --check        parse and check only; write nothing\n"
+            "  --report OLD NEW  print what changes from schema OLD to NEW for users of the\n"
+            "                 bindings (types, fields, offsets, sizes, C symbols, JSON keys)\n"
+            "                 and whether existing files still read; write nothing\n"
+            "  -h, --help     this help\n\n"
+            "<family> is the schema's directory name (schema/kotor/bwm.schema -> kotor).\n"
+            "Errors are printed as file:line:col: message; exit status 1 when any.\n");
 }
 
 static int mkdirs(const char *path)
@@ -47,7 +47,10 @@ static int write_if_changed(const char *dir, const char *name, const gen_out *o)
 {
     char path[1100];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    if (mkdirs(dir) != 0) { fprintf(stderr, "relic-gen: cannot create %s: %s\n", dir, strerror(errno)); return -1; }
+    if (mkdirs(dir) != 0) {
+        fprintf(stderr, "relic-gen: cannot create %s: %s\n", dir, strerror(errno));
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (f) {
         char *old = malloc(o->size + 1);
@@ -90,7 +93,7 @@ static const char *family_of(const char *path)
  * fuzz target or mutator: the file is read by the GFF reader). */
 static int emit_gff(gen_schema *s, const char *outdir, const char *docsdir)
 {
-    gen_out h = { 0 }, c = { 0 }, d = { 0 };
+    gen_out h = {0}, c = {0}, d = {0};
     emit_gff_header(s, &h);
     emit_gff_source(s, &c);
     emit_gff_docs(s, &d);
@@ -109,7 +112,7 @@ static int report(const char *old_path, const char *new_path)
     gen_schema *n = gen_parse_file(new_path);
     if (!n || gen_check(n) != 0) return 1;
     n->family = family_of(new_path);
-    gen_out out = { 0 };
+    gen_out out = {0};
     gen_report(o, n, &out);
     em_c_names(n, &out);
     fwrite(out.data, 1, out.size, stdout);
@@ -122,34 +125,48 @@ int main(int argc, char **argv)
     int check_only = 0, nschemas = 0, failed = 0;
     const char *schemas[256];
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) { usage(stdout); return 0; }
-        else if (!strcmp(argv[i], "-o") && i + 1 < argc) outdir = argv[++i];
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "-o") && i + 1 < argc) outdir = argv[++i];
         else if (!strcmp(argv[i], "--docs") && i + 1 < argc) docsdir = argv[++i];
         else if (!strcmp(argv[i], "--fuzz") && i + 1 < argc) fuzzdir = argv[++i];
         else if (!strcmp(argv[i], "--python") && i + 1 < argc) pydir = argv[++i];
         else if (!strcmp(argv[i], "--check")) check_only = 1;
         else if (!strcmp(argv[i], "--report") && i + 2 < argc) return report(argv[i + 1], argv[i + 2]);
-        else if (argv[i][0] == '-') { fprintf(stderr, "relic-gen: unknown option '%s'\n", argv[i]); usage(stderr); return 2; }
-        else if (nschemas < 256) schemas[nschemas++] = argv[i];
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "relic-gen: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        } else if (nschemas < 256) schemas[nschemas++] = argv[i];
     }
-    if (nschemas == 0) { usage(stderr); return 2; }
+    if (nschemas == 0) {
+        usage(stderr);
+        return 2;
+    }
     gen_schema *detected[256], *all[256];
     int ndetected = 0, nall = 0;
     for (int i = 0; i < nschemas; i++) {
         gen_schema *s = gen_parse_file(schemas[i]);
-        if (!s || gen_check(s) != 0) { failed = 1; continue; }
+        if (!s || gen_check(s) != 0) {
+            failed = 1;
+            continue;
+        }
         s->family = family_of(schemas[i]);
         if (check_only) continue;
         if (pydir) {
-            gen_out py = { 0 };
+            gen_out py = {0};
             char name[300];
             emit_python(s, &py);
             snprintf(name, sizeof name, "%s_%s.py", s->family, s->format.name);
             failed |= write_if_changed(pydir, name, &py) != 0;
             all[nall++] = s;
         }
-        if (s->format.is_gff) { failed |= emit_gff(s, outdir, docsdir); continue; }
-        gen_out h = { 0 }, c = { 0 }, j = { 0 }, d = { 0 }, z = { 0 }, mh = { 0 }, mc = { 0 }, dict = { 0 };
+        if (s->format.is_gff) {
+            failed |= emit_gff(s, outdir, docsdir);
+            continue;
+        }
+        gen_out h = {0}, c = {0}, j = {0}, d = {0}, z = {0}, mh = {0}, mc = {0}, dict = {0};
         emit_header(s, &h);
         emit_source(s, &c);
         emit_json(s, &j);
@@ -158,25 +175,28 @@ int main(int argc, char **argv)
         emit_mutate_header(s, &mh);
         emit_mutate(s, &mc);
         emit_fuzz_dict(s, &dict);
-        if (gen_error_count()) { failed = 1; continue; }
+        if (gen_error_count()) {
+            failed = 1;
+            continue;
+        }
         if (s->format.detect) detected[ndetected++] = s;
         char dir[1024], ddir[1100];
         snprintf(dir, sizeof dir, "%s/%s", outdir, s->family);
         snprintf(ddir, sizeof ddir, "%s/dict", fuzzdir);
         failed |= put(dir, "%s.h", s, &h) | put(dir, "%s.c", s, &c) | put(dir, "%s_json.c", s, &j) |
-                  put(docsdir, "%s.md", s, &d) | put(fuzzdir, "gen_%s.c", s, &z) | put(dir, "%s_mutate.h", s, &mh) |
-                  put(dir, "%s_mutate.c", s, &mc) | put(ddir, "gen_%s.dict", s, &dict);
+            put(docsdir, "%s.md", s, &d) | put(fuzzdir, "gen_%s.c", s, &z) | put(dir, "%s_mutate.h", s, &mh) |
+            put(dir, "%s_mutate.c", s, &mc) | put(ddir, "gen_%s.dict", s, &dict);
     }
     if (!check_only && !failed && ndetected) {
         /* the detection table, over every schema given (one run regenerates it whole) */
-        gen_out r = { 0 };
+        gen_out r = {0};
         char dir[1100];
         emit_detect_registry(detected, ndetected, &r);
         snprintf(dir, sizeof dir, "%s/registry", outdir);
         failed |= write_if_changed(dir, "formats.c", &r) != 0;
     }
     if (!check_only && !failed && pydir) {
-        gen_out r = { 0 };
+        gen_out r = {0};
         emit_python_index(all, nall, &r);
         failed |= write_if_changed(pydir, "__init__.py", &r) != 0;
     }

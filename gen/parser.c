@@ -8,9 +8,9 @@
 
 typedef struct parser {
     gen_lexer lx;
-    gen_token tok;   /* current token */
-    gen_token next;  /* one token of look-ahead */
-    int failed;      /* stop at the first syntax error: later ones are noise */
+    gen_token tok;  /* current token */
+    gen_token next; /* one token of look-ahead */
+    int failed;     /* stop at the first syntax error: later ones are noise */
     gen_schema *s;
 } parser;
 
@@ -18,7 +18,8 @@ static void advance(parser *p)
 {
     p->tok = p->next;
     if (p->tok.kind != T_EOF) {
-        do gen_lex(&p->lx, &p->next); while (p->next.kind == T_ERROR && (p->failed = 1, 0));
+        do gen_lex(&p->lx, &p->next);
+        while (p->next.kind == T_ERROR && (p->failed = 1, 0));
     }
 }
 
@@ -47,14 +48,20 @@ static void syntax(parser *p, const char *what)
 
 static int expect_punct(parser *p, int c, const char *what)
 {
-    if (!is_punct(p, c)) { syntax(p, what); return 0; }
+    if (!is_punct(p, c)) {
+        syntax(p, what);
+        return 0;
+    }
     advance(p);
     return 1;
 }
 
 static const char *expect_ident(parser *p, const char *what)
 {
-    if (p->tok.kind != T_IDENT) { syntax(p, what); return NULL; }
+    if (p->tok.kind != T_IDENT) {
+        syntax(p, what);
+        return NULL;
+    }
     const char *s = gen_strndup(p->tok.start, (size_t)p->tok.len);
     advance(p);
     return s;
@@ -62,7 +69,10 @@ static const char *expect_ident(parser *p, const char *what)
 
 static const char *expect_string(parser *p, const char *what)
 {
-    if (p->tok.kind != T_STRING) { syntax(p, what); return NULL; }
+    if (p->tok.kind != T_STRING) {
+        syntax(p, what);
+        return NULL;
+    }
     const char *s = p->tok.sval;
     advance(p);
     return s;
@@ -71,8 +81,14 @@ static const char *expect_string(parser *p, const char *what)
 static int expect_int(parser *p, int64_t *v, const char *what)
 {
     int neg = 0;
-    if (is_punct(p, '-')) { neg = 1; advance(p); }
-    if (p->tok.kind != T_INT) { syntax(p, what); return 0; }
+    if (is_punct(p, '-')) {
+        neg = 1;
+        advance(p);
+    }
+    if (p->tok.kind != T_INT) {
+        syntax(p, what);
+        return 0;
+    }
     *v = neg ? -p->tok.ival : p->tok.ival;
     advance(p);
     return 1;
@@ -93,7 +109,11 @@ static gen_expr *parse_expr(parser *p);
 static int parse_path(parser *p, gen_expr *e)
 {
     do {
-        if (e->npath == 8) { gen_error(p->tok.loc, "name path is too long (at most 8 parts)"); p->failed = 1; return 0; }
+        if (e->npath == 8) {
+            gen_error(p->tok.loc, "name path is too long (at most 8 parts)");
+            p->failed = 1;
+            return 0;
+        }
         const char *n = expect_ident(p, "a field name");
         if (!n) return 0;
         e->path[e->npath++] = n;
@@ -119,8 +139,11 @@ static gen_expr *parse_primary(parser *p)
         return e;
     }
     if (p->tok.kind == T_IDENT) {
-        if (is_word(p, "it")) { advance(p); return new_expr(EX_IT, loc); }
-        static const char *fnames[] = { "count", "offset", "size" };
+        if (is_word(p, "it")) {
+            advance(p);
+            return new_expr(EX_IT, loc);
+        }
+        static const char *fnames[] = {"count", "offset", "size"};
         for (int f = 0; f < 3; f++) {
             if (is_word(p, fnames[f]) && p->next.kind == T_PUNCT && p->next.punct == '(') {
                 gen_expr *e = new_expr(EX_CALL, loc);
@@ -150,7 +173,11 @@ static gen_expr *parse_unary(parser *p)
     advance(p);
     gen_expr *a = parse_unary(p);
     if (!a) return NULL;
-    if (op == OP_NEG && a->kind == EX_INT) { a->ival = -a->ival; a->loc = loc; return a; }
+    if (op == OP_NEG && a->kind == EX_INT) {
+        a->ival = -a->ival;
+        a->loc = loc;
+        return a;
+    }
     gen_expr *e = new_expr(EX_UNARY, loc);
     e->op = op;
     e->a = a;
@@ -158,12 +185,29 @@ static gen_expr *parse_unary(parser *p)
 }
 
 /* Binary operators by precedence level, lowest first. */
-static const struct { int punct; gen_op op; int level; } binops[] = {
-    { PU_LOR, OP_LOR, 0 }, { PU_LAND, OP_LAND, 1 }, { '|', OP_BOR, 2 }, { '^', OP_BXOR, 3 },
-    { '&', OP_BAND, 4 }, { PU_EQ, OP_EQ, 5 }, { PU_NE, OP_NE, 5 }, { '<', OP_LT, 6 },
-    { PU_LE, OP_LE, 6 }, { '>', OP_GT, 6 }, { PU_GE, OP_GE, 6 }, { PU_SHL, OP_SHL, 7 },
-    { PU_SHR, OP_SHR, 7 }, { '+', OP_ADD, 8 }, { '-', OP_SUB, 8 }, { '*', OP_MUL, 9 },
-    { '/', OP_DIV, 9 }, { '%', OP_MOD, 9 },
+static const struct {
+    int punct;
+    gen_op op;
+    int level;
+} binops[] = {
+    {PU_LOR, OP_LOR, 0},
+    {PU_LAND, OP_LAND, 1},
+    {'|', OP_BOR, 2},
+    {'^', OP_BXOR, 3},
+    {'&', OP_BAND, 4},
+    {PU_EQ, OP_EQ, 5},
+    {PU_NE, OP_NE, 5},
+    {'<', OP_LT, 6},
+    {PU_LE, OP_LE, 6},
+    {'>', OP_GT, 6},
+    {PU_GE, OP_GE, 6},
+    {PU_SHL, OP_SHL, 7},
+    {PU_SHR, OP_SHR, 7},
+    {'+', OP_ADD, 8},
+    {'-', OP_SUB, 8},
+    {'*', OP_MUL, 9},
+    {'/', OP_DIV, 9},
+    {'%', OP_MOD, 9},
 };
 #define MAX_LEVEL 9
 
@@ -194,10 +238,22 @@ static gen_expr *parse_expr(parser *p) { return parse_level(p, 0); }
 /* u32, i16be, f32le, char, bytes ... -> prim and endianness; P_NONE otherwise. */
 static gen_prim prim_of(const char *w, gen_endian *en)
 {
-    static const struct { const char *n; gen_prim p; } names[] = {
-        { "u8", P_U8 }, { "u16", P_U16 }, { "u32", P_U32 }, { "u64", P_U64 },
-        { "i8", P_I8 }, { "i16", P_I16 }, { "i32", P_I32 }, { "i64", P_I64 },
-        { "f32", P_F32 }, { "f64", P_F64 }, { "char", P_CHAR }, { "bytes", P_BYTES },
+    static const struct {
+        const char *n;
+        gen_prim p;
+    } names[] = {
+        {"u8", P_U8},
+        {"u16", P_U16},
+        {"u32", P_U32},
+        {"u64", P_U64},
+        {"i8", P_I8},
+        {"i16", P_I16},
+        {"i32", P_I32},
+        {"i64", P_I64},
+        {"f32", P_F32},
+        {"f64", P_F64},
+        {"char", P_CHAR},
+        {"bytes", P_BYTES},
     };
     size_t len = strlen(w);
     *en = EN_DEFAULT;
@@ -205,8 +261,14 @@ static gen_prim prim_of(const char *w, gen_endian *en)
         size_t n = strlen(names[i].n);
         if (len == n && memcmp(w, names[i].n, n) == 0) return names[i].p;
         if (len == n + 2 && memcmp(w, names[i].n, n) == 0 && names[i].p != P_CHAR && names[i].p != P_BYTES) {
-            if (strcmp(w + n, "le") == 0) { *en = EN_LITTLE; return names[i].p; }
-            if (strcmp(w + n, "be") == 0) { *en = EN_BIG; return names[i].p; }
+            if (strcmp(w + n, "le") == 0) {
+                *en = EN_LITTLE;
+                return names[i].p;
+            }
+            if (strcmp(w + n, "be") == 0) {
+                *en = EN_BIG;
+                return names[i].p;
+            }
         }
     }
     return P_NONE;
@@ -220,18 +282,38 @@ static int parse_dims(parser *p, gen_field *f)
         advance(p);
         if (is_punct(p, PU_DOTDOT)) {
             advance(p);
-            if (f->count || f->count_rest) { gen_error(loc, "field '%s' has more than one variable dimension", f->name ? f->name : "?"); p->failed = 1; return 0; }
+            if (f->count || f->count_rest) {
+                gen_error(loc, "field '%s' has more than one variable dimension", f->name ? f->name : "?");
+                p->failed = 1;
+                return 0;
+            }
             f->count_rest = 1;
         } else {
             gen_expr *e = parse_expr(p);
             if (!e) return 0;
             if (e->kind == EX_INT && !f->count && !f->count_rest) {
-                if (e->ival <= 0 || e->ival > 1 << 20) { gen_error(e->loc, "fixed dimension %lld is out of range 1..1048576", (long long)e->ival); p->failed = 1; return 0; }
-                if (f->ndims == 4) { gen_error(loc, "at most 4 fixed dimensions"); p->failed = 1; return 0; }
+                if (e->ival <= 0 || e->ival > 1 << 20) {
+                    gen_error(e->loc, "fixed dimension %lld is out of range 1..1048576", (long long)e->ival);
+                    p->failed = 1;
+                    return 0;
+                }
+                if (f->ndims == 4) {
+                    gen_error(loc, "at most 4 fixed dimensions");
+                    p->failed = 1;
+                    return 0;
+                }
                 f->dims[f->ndims++] = (int)e->ival;
             } else {
-                if (f->count || f->count_rest) { gen_error(loc, "field '%s' has more than one variable dimension", f->name ? f->name : "?"); p->failed = 1; return 0; }
-                if (f->ndims) { gen_error(loc, "a variable dimension must come before fixed ones"); p->failed = 1; return 0; }
+                if (f->count || f->count_rest) {
+                    gen_error(loc, "field '%s' has more than one variable dimension", f->name ? f->name : "?");
+                    p->failed = 1;
+                    return 0;
+                }
+                if (f->ndims) {
+                    gen_error(loc, "a variable dimension must come before fixed ones");
+                    p->failed = 1;
+                    return 0;
+                }
                 f->count = e;
             }
         }
@@ -259,7 +341,10 @@ static int parse_games(parser *p)
         else break;
         advance(p);
     }
-    if (!mask) { syntax(p, "a game after 'for' (nwn1, nwn2, kotor1, kotor2, kotor)"); return -1; }
+    if (!mask) {
+        syntax(p, "a game after 'for' (nwn1, nwn2, kotor1, kotor2, kotor)");
+        return -1;
+    }
     return mask;
 }
 
@@ -272,7 +357,11 @@ static int parse_shared_attr(parser *p, gen_field *f, const char *name)
 {
     gen_loc loc = p->tok.loc;
     if (p->tok.kind == T_STRING) {
-        if (f->doc) { gen_error(loc, "field '%s' has two doc strings", name); p->failed = 1; return -1; }
+        if (f->doc) {
+            gen_error(loc, "field '%s' has two doc strings", name);
+            p->failed = 1;
+            return -1;
+        }
         f->doc = p->tok.sval;
         advance(p);
     } else if (is_punct(p, ':')) {
@@ -311,14 +400,21 @@ static gen_field *parse_field(parser *p)
     if (!parse_dims(p, f)) return NULL;
     for (;;) {
         gen_loc loc = p->tok.loc;
-        if (is_punct(p, ';')) { advance(p); return f; }
+        if (is_punct(p, ';')) {
+            advance(p);
+            return f;
+        }
         int shared = parse_shared_attr(p, f, f->name);
         if (shared < 0) return NULL;
         if (shared) {
             continue;
         } else if (is_word(p, "at")) {
             advance(p);
-            if (f->at) { gen_error(loc, "field '%s' has two 'at' placements", f->name); p->failed = 1; return NULL; }
+            if (f->at) {
+                gen_error(loc, "field '%s' has two 'at' placements", f->name);
+                p->failed = 1;
+                return NULL;
+            }
             if (!(f->at = parse_expr(p))) return NULL;
         } else if (is_punct(p, '=')) {
             advance(p);
@@ -340,7 +436,10 @@ static gen_field *parse_field(parser *p)
             if (!expect_punct(p, '(', "'(' and the decoded size")) return NULL;
             if (!(f->codec_size = parse_expr(p))) return NULL;
             if (!expect_punct(p, ')', "')'")) return NULL;
-            if (!is_word(p, "as")) { syntax(p, "'as' and the struct the decoded bytes hold"); return NULL; }
+            if (!is_word(p, "as")) {
+                syntax(p, "'as' and the struct the decoded bytes hold");
+                return NULL;
+            }
             advance(p);
             if (!(f->codec_as = expect_ident(p, "a struct name"))) return NULL;
         } else if (is_word(p, "hook")) {
@@ -366,20 +465,28 @@ static gen_field *parse_gff_field(parser *p)
     if (!type) return NULL;
     if ((f->gff_type = gen_gff_type_of(type)) < 0) {
         gen_error(f->loc, "'%s' is not a GFF type (byte char word short dword int dword64 int64 float double "
-                  "cexostring resref cexolocstring void struct list orientation vector any)", type);
+                          "cexostring resref cexolocstring void struct list orientation vector any)",
+                  type);
         p->failed = 1;
         return NULL;
     }
     f->loc = p->tok.loc;
     if (p->tok.kind == T_STRING) {
-        if ((int)strlen(p->tok.sval) != p->tok.slen) { gen_error(f->loc, "a GFF label cannot hold a NUL byte"); p->failed = 1; return NULL; }
+        if ((int)strlen(p->tok.sval) != p->tok.slen) {
+            gen_error(f->loc, "a GFF label cannot hold a NUL byte");
+            p->failed = 1;
+            return NULL;
+        }
         f->label = p->tok.sval;
         advance(p);
     } else if (!(f->label = expect_ident(p, "the field's GFF label"))) {
         return NULL;
     }
     for (;;) {
-        if (is_punct(p, ';')) { advance(p); return f; }
+        if (is_punct(p, ';')) {
+            advance(p);
+            return f;
+        }
         int shared = parse_shared_attr(p, f, f->label);
         if (shared < 0) return NULL;
         if (shared) {
@@ -413,7 +520,10 @@ static gen_field *parse_gff_field(parser *p)
 static int push_member(gen_member **arr, int *n, gen_member m)
 {
     *arr = realloc(*arr, sizeof **arr * (size_t)(*n + 1));
-    if (!*arr) { fprintf(stderr, "relic-gen: out of memory\n"); exit(3); }
+    if (!*arr) {
+        fprintf(stderr, "relic-gen: out of memory\n");
+        exit(3);
+    }
     (*arr)[(*n)++] = m;
     return 1;
 }
@@ -432,7 +542,7 @@ static int parse_switch(parser *p, gen_member *m)
     if (!expect_punct(p, ')', "')'")) return 0;
     if (!expect_punct(p, '{', "'{'")) return 0;
     while (!is_punct(p, '}')) {
-        gen_case c = { 0 };
+        gen_case c = {0};
         c.loc = p->tok.loc;
         if (is_word(p, "case")) {
             advance(p);
@@ -463,7 +573,7 @@ static int parse_switch(parser *p, gen_member *m)
 static int parse_members(parser *p, gen_member **out, int *n, int in_switch)
 {
     while (!p->failed) {
-        gen_member m = { 0 };
+        gen_member m = {0};
         m.loc = p->tok.loc;
         if (is_punct(p, '}') || p->tok.kind == T_EOF) return 1;
         if (in_switch && (is_word(p, "case") || is_word(p, "default"))) return 1;
@@ -491,7 +601,10 @@ static int parse_members(parser *p, gen_member **out, int *n, int in_switch)
             if (!expect_punct(p, '(', "'(' and a condition")) return 0;
             if (!(m.cond = parse_expr(p))) return 0;
             if (!expect_punct(p, ')', "')'")) return 0;
-            if (p->tok.kind == T_STRING) { m.doc = p->tok.sval; advance(p); }
+            if (p->tok.kind == T_STRING) {
+                m.doc = p->tok.sval;
+                advance(p);
+            }
             if (!expect_punct(p, ';', "';'")) return 0;
         } else {
             m.kind = M_FIELD;
@@ -508,7 +621,11 @@ static int parse_doc_source(parser *p, const char **doc, const char **source)
 {
     for (;;) {
         if (p->tok.kind == T_STRING) {
-            if (*doc) { gen_error(p->tok.loc, "two doc strings"); p->failed = 1; return 0; }
+            if (*doc) {
+                gen_error(p->tok.loc, "two doc strings");
+                p->failed = 1;
+                return 0;
+            }
             *doc = p->tok.sval;
             advance(p);
         } else if (is_word(p, "source")) {
@@ -539,14 +656,19 @@ static int parse_struct(parser *p)
         } else if (is_word(p, "id")) {
             advance(p);
             st->has_id = 1;
-            if (is_word(p, "any")) { advance(p); st->id_any = 1; }
-            else {
+            if (is_word(p, "any")) {
+                advance(p);
+                st->id_any = 1;
+            } else {
                 int64_t id;
                 if (!expect_int(p, &id, "the StructID or 'any'")) return 0;
                 int games = parse_games(p);
                 if (games < 0) return 0;
                 if (games) { /* `id N for GAMES`, repeatable */
-                    if (st->nids == (int)(sizeof st->ids / sizeof st->ids[0])) { syntax(p, "at most 8 'id N for GAMES'"); return 0; }
+                    if (st->nids == (int)(sizeof st->ids / sizeof st->ids[0])) {
+                        syntax(p, "at most 8 'id N for GAMES'");
+                        return 0;
+                    }
                     st->ids[st->nids] = id;
                     st->id_games[st->nids++] = games;
                 }
@@ -579,16 +701,22 @@ static int parse_enum(parser *p, int is_flags)
         p->failed = 1;
         return 0;
     }
-    if (is_word(p, "open")) { advance(p); en->open = 1; }
+    if (is_word(p, "open")) {
+        advance(p);
+        en->open = 1;
+    }
     if (!parse_doc_source(p, &en->doc, &en->source)) return 0;
     if (!expect_punct(p, '{', "'{'")) return 0;
     while (!is_punct(p, '}')) {
-        gen_enum_item it = { 0 };
+        gen_enum_item it = {0};
         it.loc = p->tok.loc;
         if (!(it.name = expect_ident(p, "an item name or '}'"))) return 0;
         if (!expect_punct(p, '=', "'=' and the item's value")) return 0;
         if (!expect_int(p, &it.value, "an integer value")) return 0;
-        if (p->tok.kind == T_STRING) { it.doc = p->tok.sval; advance(p); }
+        if (p->tok.kind == T_STRING) {
+            it.doc = p->tok.sval;
+            advance(p);
+        }
         if (!expect_punct(p, ';', "';'")) return 0;
         en->items = realloc(en->items, sizeof *en->items * (size_t)(en->nitems + 1));
         en->items[en->nitems++] = it;
@@ -602,12 +730,19 @@ static int parse_enum(parser *p, int is_flags)
 static int parse_format(parser *p)
 {
     gen_format *f = &p->s->format;
-    if (p->s->has_format) { gen_error(p->tok.loc, "a schema holds one format declaration"); p->failed = 1; return 0; }
+    if (p->s->has_format) {
+        gen_error(p->tok.loc, "a schema holds one format declaration");
+        p->failed = 1;
+        return 0;
+    }
     p->s->has_format = 1;
     advance(p);
     f->loc = p->tok.loc;
     if (!(f->name = expect_ident(p, "the format name"))) return 0;
-    if (p->tok.kind == T_STRING) { f->doc = p->tok.sval; advance(p); }
+    if (p->tok.kind == T_STRING) {
+        f->doc = p->tok.sval;
+        advance(p);
+    }
     if (!expect_punct(p, '{', "'{'")) return 0;
     while (!is_punct(p, '}')) {
         gen_loc loc = p->tok.loc;
@@ -617,30 +752,49 @@ static int parse_format(parser *p)
         } else if (is_word(p, "extensions")) {
             advance(p);
             while (p->tok.kind == T_IDENT) {
-                if (f->nextensions == 64) { gen_error(p->tok.loc, "at most 64 extensions"); p->failed = 1; return 0; }
+                if (f->nextensions == 64) {
+                    gen_error(p->tok.loc, "at most 64 extensions");
+                    p->failed = 1;
+                    return 0;
+                }
                 f->extensions[f->nextensions++] = expect_ident(p, "an extension");
             }
         } else if (is_word(p, "endian")) {
             advance(p);
             if (is_word(p, "little")) f->endian = EN_LITTLE;
             else if (is_word(p, "big")) f->endian = EN_BIG;
-            else { syntax(p, "'little' or 'big'"); return 0; }
+            else {
+                syntax(p, "'little' or 'big'");
+                return 0;
+            }
             advance(p);
         } else if (is_word(p, "root")) {
             advance(p);
             if (!(f->root_name = expect_ident(p, "the root struct name"))) return 0;
         } else if (is_word(p, "gff")) {
             advance(p);
-            if (p->s->nstructs) { gen_error(loc, "in a typed GFF schema the format block comes before the structs"); p->failed = 1; return 0; }
+            if (p->s->nstructs) {
+                gen_error(loc, "in a typed GFF schema the format block comes before the structs");
+                p->failed = 1;
+                return 0;
+            }
             f->is_gff = 1;
             if (p->tok.kind == T_STRING) {
-                if (p->tok.slen != 4) { gen_error(p->tok.loc, "a GFF FileType has 4 characters (space-padded: \"ARE \")"); p->failed = 1; return 0; }
+                if (p->tok.slen != 4) {
+                    gen_error(p->tok.loc, "a GFF FileType has 4 characters (space-padded: \"ARE \")");
+                    p->failed = 1;
+                    return 0;
+                }
                 f->gff_type = p->tok.sval;
                 advance(p);
             }
         } else if (is_word(p, "use")) {
             advance(p);
-            if (f->nuses == 8) { gen_error(loc, "at most 8 'use' lines"); p->failed = 1; return 0; }
+            if (f->nuses == 8) {
+                gen_error(loc, "at most 8 'use' lines");
+                p->failed = 1;
+                return 0;
+            }
             if (!(f->uses[f->nuses++] = expect_ident(p, "the name of a schema beside this one"))) return 0;
         } else if (is_word(p, "detect")) {
             advance(p);
@@ -650,7 +804,11 @@ static int parse_format(parser *p)
                 if (!(f->detect_hook = expect_ident(p, "a detection function name"))) return 0;
             } else {
                 while (p->tok.kind == T_IDENT) {
-                    if (f->ndetect_fields == 8) { gen_error(p->tok.loc, "at most 8 detect fields"); p->failed = 1; return 0; }
+                    if (f->ndetect_fields == 8) {
+                        gen_error(p->tok.loc, "at most 8 detect fields");
+                        p->failed = 1;
+                        return 0;
+                    }
                     f->detect_fields[f->ndetect_fields++] = expect_ident(p, "a constant header field");
                 }
             }
@@ -678,7 +836,10 @@ static int load_uses(gen_schema *s, const char *path)
     for (int u = 0; u < s->format.nuses; u++) {
         char other[1024];
         snprintf(other, sizeof other, "%.*s%s.schema", dirlen, path, s->format.uses[u]);
-        if (depth > 4) { gen_error(s->format.loc, "'use' nests too deeply (at %s)", other); return 0; }
+        if (depth > 4) {
+            gen_error(s->format.loc, "'use' nests too deeply (at %s)", other);
+            return 0;
+        }
         depth++;
         gen_schema *o = gen_parse_file(other);
         depth--;
@@ -705,8 +866,11 @@ static int load_uses(gen_schema *s, const char *path)
 gen_schema *gen_parse_file(const char *path)
 {
     FILE *fp = fopen(path, "rb");
-    gen_loc nowhere = { path, 0, 0 };
-    if (!fp) { gen_error(nowhere, "cannot open schema"); return NULL; }
+    gen_loc nowhere = {path, 0, 0};
+    if (!fp) {
+        gen_error(nowhere, "cannot open schema");
+        return NULL;
+    }
     size_t cap = 1 << 16, len = 0;
     char *buf = gen_alloc(cap);
     for (;;) {
@@ -723,7 +887,7 @@ gen_schema *gen_parse_file(const char *path)
     fclose(fp);
     buf[len] = 0;
 
-    parser p = { 0 };
+    parser p = {0};
     p.s = gen_alloc(sizeof *p.s);
     p.s->file = path;
     gen_lexer_init(&p.lx, path, buf, len);

@@ -16,10 +16,10 @@
 
 typedef struct report {
     gen_out *o;
-    const char *oldp, *newp;   /* relic_<f> of each side */
-    int layout;                /* changes that move or resize bytes of existing files */
-    int tighter;               /* changes that reject values existing files may hold */
-    int api;                   /* changes to C symbols or JSON keys */
+    const char *oldp, *newp; /* relic_<f> of each side */
+    int layout;              /* changes that move or resize bytes of existing files */
+    int tighter;             /* changes that reject values existing files may hold */
+    int api;                 /* changes to C symbols or JSON keys */
     int lines;
 } report;
 
@@ -37,7 +37,7 @@ static void line(report *r, const char *fmt, ...)
 
 static char *expr_text(const gen_expr *e)
 {
-    gen_out o = { 0 };
+    gen_out o = {0};
     if (e) em_expr_text(&o, e);
     else out_puts(&o, "");
     return o.data;
@@ -199,15 +199,21 @@ static void compare_fields(report *r, const gen_struct *os, const gen_struct *ns
         }
         int ac = a->const_str || (a->init && !a->is_derived), bc = b->const_str || (b->init && !b->is_derived);
         int const_changed = ac != bc || (a->const_str && b->const_str && (a->const_len != b->const_len || memcmp(a->const_str, b->const_str, (size_t)a->const_len))) ||
-                            (ac && bc && !a->const_str && !b->const_str && !same_expr(a->init, b->init));
+            (ac && bc && !a->const_str && !b->const_str && !same_expr(a->init, b->init));
         if (const_changed) {
-            gen_out x = { 0 }, y = { 0 };
+            gen_out x = {0}, y = {0};
             if (a->const_str) em_cstring(&x, a->const_str, a->const_len);
-            else if (ac) { char *t = expr_text(a->init); out_puts(&x, t); free(t); }
-            else out_puts(&x, "none");
+            else if (ac) {
+                char *t = expr_text(a->init);
+                out_puts(&x, t);
+                free(t);
+            } else out_puts(&x, "none");
             if (b->const_str) em_cstring(&y, b->const_str, b->const_len);
-            else if (bc) { char *t = expr_text(b->init); out_puts(&y, t); free(t); }
-            else out_puts(&y, "none");
+            else if (bc) {
+                char *t = expr_text(b->init);
+                out_puts(&y, t);
+                free(t);
+            } else out_puts(&y, "none");
             line(r, "struct %s: field %s: constant %s -> %s%s", S, F, x.data, y.data, bc ? " (files with the old value are rejected)" : "");
             free(x.data);
             free(y.data);
@@ -254,7 +260,10 @@ static void compare_enums(report *r, gen_schema *o, gen_schema *n)
             r->api++;
             continue;
         }
-        if (a->base != b->base) { line(r, "%s %s: base type %s -> %s", b->is_flags ? "flags" : "enum", a->name, gen_prim_name(a->base), gen_prim_name(b->base)); r->api++; }
+        if (a->base != b->base) {
+            line(r, "%s %s: base type %s -> %s", b->is_flags ? "flags" : "enum", a->name, gen_prim_name(a->base), gen_prim_name(b->base));
+            r->api++;
+        }
         if (a->open != b->open) {
             line(r, "%s %s: %s -> %s%s", b->is_flags ? "flags" : "enum", a->name, a->open ? "open" : "closed", b->open ? "open" : "closed",
                  b->open ? "" : " (unlisted values in existing files are now rejected)");
@@ -322,9 +331,16 @@ static void gff_compare_fields(report *r, const gen_struct *os, const gen_struct
     for (int i = 0; i < os->nmembers; i++) {
         const gen_field *f = os->members[i].field, *g = gff_field(ns, f->label);
         gff_accessor(r, 0, os, f, a, sizeof a);
-        if (!g) { line(r, "%s.\"%s\" removed (accessor %s; no longer checked)", os->name, f->label, a); r->api++; continue; }
+        if (!g) {
+            line(r, "%s.\"%s\" removed (accessor %s; no longer checked)", os->name, f->label, a);
+            r->api++;
+            continue;
+        }
         gff_accessor(r, 1, ns, g, b, sizeof b);
-        if (strcmp(a + strlen(r->oldp), b + strlen(r->newp))) { line(r, "%s.\"%s\": accessor %s -> %s", os->name, f->label, a, b); r->api++; }
+        if (strcmp(a + strlen(r->oldp), b + strlen(r->newp))) {
+            line(r, "%s.\"%s\": accessor %s -> %s", os->name, f->label, a, b);
+            r->api++;
+        }
         if (f->gff_type != g->gff_type) {
             line(r, "%s.\"%s\": GFF type %s -> %s (accessor %s's value type)", os->name, f->label, gen_gff_type_name(f->gff_type),
                  gen_gff_type_name(g->gff_type), b);
@@ -339,9 +355,15 @@ static void gff_compare_fields(report *r, const gen_struct *os, const gen_struct
             if (g->has_range && (!f->has_range || g->range_lo > f->range_lo || g->range_hi < f->range_hi)) r->tighter++;
         }
         const char *ea = f->etype ? f->etype->name : "none", *eb = g->etype ? g->etype->name : "none";
-        if (strcmp(ea, eb)) { line(r, "%s.\"%s\": values %s -> %s", os->name, f->label, ea, eb); if (g->etype && !g->etype->open) r->tighter++; }
+        if (strcmp(ea, eb)) {
+            line(r, "%s.\"%s\": values %s -> %s", os->name, f->label, ea, eb);
+            if (g->etype && !g->etype->open) r->tighter++;
+        }
         const char *sa = f->stype ? f->stype->name : "none", *sb = g->stype ? g->stype->name : "none";
-        if (strcmp(sa, sb)) { line(r, "%s.\"%s\": of %s -> %s", os->name, f->label, sa, sb); r->tighter++; }
+        if (strcmp(sa, sb)) {
+            line(r, "%s.\"%s\": of %s -> %s", os->name, f->label, sa, sb);
+            r->tighter++;
+        }
     }
     for (int i = 0; i < ns->nmembers; i++) {
         const gen_field *g = ns->members[i].field;
@@ -363,18 +385,28 @@ static int gff_report(report *r, gen_schema *o, gen_schema *n)
         return r->lines;
     }
     const char *ta = o->format.gff_type ? o->format.gff_type : "none", *tb = n->format.gff_type ? n->format.gff_type : "none";
-    if (strcmp(ta, tb)) { line(r, "GFF FileType \"%s\" -> \"%s\" (files of the old type are no longer checked)", ta, tb); r->tighter++; }
+    if (strcmp(ta, tb)) {
+        line(r, "GFF FileType \"%s\" -> \"%s\" (files of the old type are no longer checked)", ta, tb);
+        r->tighter++;
+    }
     if (o->format.root && n->format.root && strcmp(o->format.root->name, n->format.root->name)) {
         line(r, "top-level struct %s -> %s", o->format.root->name, n->format.root->name);
         r->tighter++;
     }
     const char *pa = o->format.pairs ? o->format.pairs : "none", *pb = n->format.pairs ? n->format.pairs : "none";
-    if (strcmp(pa, pb)) { line(r, "paired with %s -> %s", pa, pb); if (n->format.pairs) r->tighter++; }
+    if (strcmp(pa, pb)) {
+        line(r, "paired with %s -> %s", pa, pb);
+        if (n->format.pairs) r->tighter++;
+    }
     compare_enums(r, o, n);
     for (int i = 0; i < o->nstructs; i++) {
         const gen_struct *a = o->structs[i], *b = gen_find_struct(n, a->name);
         if (a->external) continue;
-        if (!b || b->external) { line(r, "struct %s removed (%s_%s_struct and its accessors)", a->name, r->oldp, a->name); r->api++; continue; }
+        if (!b || b->external) {
+            line(r, "struct %s removed (%s_%s_struct and its accessors)", a->name, r->oldp, a->name);
+            r->api++;
+            continue;
+        }
         if (a->id_any != b->id_any || a->gff_id != b->gff_id) {
             char x[32] = "any", y[32] = "any";
             if (!a->id_any) snprintf(x, sizeof x, "%lld", (long long)a->gff_id);
@@ -403,7 +435,7 @@ int gen_report(gen_schema *o, gen_schema *n, gen_out *out)
     char oldp[128], newp[128];
     snprintf(oldp, sizeof oldp, "relic_%s", o->format.name);
     snprintf(newp, sizeof newp, "relic_%s", n->format.name);
-    report r = { out, oldp, newp, 0, 0, 0, 0 };
+    report r = {out, oldp, newp, 0, 0, 0, 0};
     out_printf(out, "relic-gen report: %s -> %s (format %s)\n", o->file, n->file, n->format.name);
     if (o->format.is_gff || n->format.is_gff) return gff_report(&r, o, n);
     if (strcmp(o->format.name, n->format.name)) {
@@ -420,12 +452,18 @@ int gen_report(gen_schema *o, gen_schema *n, gen_out *out)
     for (int i = 0; i < o->format.nextensions; i++) {
         int found = 0;
         for (int k = 0; k < n->format.nextensions && !found; k++) found = !strcmp(o->format.extensions[i], n->format.extensions[k]);
-        if (!found) { line(&r, "extension .%s removed (%s_extensions[])", o->format.extensions[i], newp); r.api++; }
+        if (!found) {
+            line(&r, "extension .%s removed (%s_extensions[])", o->format.extensions[i], newp);
+            r.api++;
+        }
     }
     for (int k = 0; k < n->format.nextensions; k++) {
         int found = 0;
         for (int i = 0; i < o->format.nextensions && !found; i++) found = !strcmp(o->format.extensions[i], n->format.extensions[k]);
-        if (!found) { line(&r, "extension .%s added (%s_extensions[])", n->format.extensions[k], newp); r.api++; }
+        if (!found) {
+            line(&r, "extension .%s added (%s_extensions[])", n->format.extensions[k], newp);
+            r.api++;
+        }
     }
     compare_enums(&r, o, n);
     for (int i = 0; i < o->nstructs; i++) {
@@ -441,7 +479,8 @@ int gen_report(gen_schema *o, gen_schema *n, gen_out *out)
             if (a->fixed_size >= 0) snprintf(x, sizeof x, "%lld bytes", (long long)a->fixed_size);
             if (b->fixed_size >= 0) snprintf(y, sizeof y, "%lld bytes", (long long)b->fixed_size);
             line(&r, "struct %s: size %s -> %s (%s_%s_SIZE%s)", a->name, x, y, em_upper(newp), em_upper(a->name),
-                 b->fixed_size < 0 ? " and its zero-copy view are gone" : a->fixed_size < 0 ? " and a zero-copy view are new" : "");
+                 b->fixed_size < 0 ? " and its zero-copy view are gone" : a->fixed_size < 0 ? " and a zero-copy view are new"
+                                                                                            : "");
             r.layout++;
             r.api++;
         }

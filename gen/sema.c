@@ -9,13 +9,14 @@
 
 typedef struct scope {
     gen_schema *s;
-    gen_struct *st;     /* struct being checked */
-    gen_field *field;   /* field whose check/at/count is being checked */
+    gen_struct *st;   /* struct being checked */
+    gen_field *field; /* field whose check/at/count is being checked */
     int allow_it;
-    int pos;            /* fields before the member being checked (use-before-read check) */
+    int pos; /* fields before the member being checked (use-before-read check) */
 } scope;
 
 /* Words that cannot name a field: C keywords (fields become C struct members). */
+/* clang-format off */
 static const char *c_keywords[] = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
     "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
@@ -23,12 +24,12 @@ static const char *c_keywords[] = {
     "volatile", "while", "_Alignas", "_Alignof", "_Atomic", "_Bool", "_Complex", "_Generic",
     "_Imaginary", "_Noreturn", "_Static_assert", "_Thread_local", NULL
 };
+/* clang-format on */
 
 /* Struct names that would clash with the generated API relic_<format>_<name>. */
 static const char *reserved_struct_names[] = {
     "view", "vctx", "dctx", "wctx", "jr", "extensions", "validate", "decode", "write", "json_print",
-    "json_read", NULL
-};
+    "json_read", NULL};
 
 static int in_list(const char *const *list, const char *w)
 {
@@ -61,7 +62,7 @@ static int holds_struct(const gen_struct *outer, const gen_struct *st, int depth
 }
 
 /* Codecs with a runtime implementation (runtime/include/relic/relic_codec.h). */
-static const char *known_codecs[] = { "zlib", "lzss", NULL };
+static const char *known_codecs[] = {"zlib", "lzss", NULL};
 
 /* Visit every field of a member list, including those inside if/switch. */
 typedef void (*field_fn)(gen_field *f, void *ctx);
@@ -176,7 +177,10 @@ static void check_expr(scope *sc, gen_expr *e, int want_member)
         break;
     case EX_NAME:
         e->ref = resolve_path(sc, e, 0);
-        if (e->ref && e->root_scope && !sc->st->uses_root) { sc->st->uses_root = 1; sc->st->root_loc = e->loc; }
+        if (e->ref && e->root_scope && !sc->st->uses_root) {
+            sc->st->uses_root = 1;
+            sc->st->root_loc = e->loc;
+        }
         break;
     case EX_CALL:
         gen_error(e->loc, "count(), offset() and size() may only give a derived field its value (\"u32 n = count(items);\")");
@@ -222,7 +226,10 @@ static void check_field(scope *sc, gen_field *f)
                 gen_error(f->loc, "unknown type '%s'", f->type_name);
             return;
         }
-        if (f->stype == sc->st) { gen_error(f->loc, "struct '%s' contains itself", sc->st->name); return; }
+        if (f->stype == sc->st) {
+            gen_error(f->loc, "struct '%s' contains itself", sc->st->name);
+            return;
+        }
     }
     if ((f->prim == P_CHAR || f->prim == P_BYTES) && f->ndims == 0 && !f->count && !f->count_rest)
         gen_error(f->loc, "'%s' needs a length: %s[N] or %s %s[expr]", f->name, gen_prim_name(f->prim),
@@ -256,9 +263,20 @@ static void check_field(scope *sc, gen_field *f)
             gen_expr *e = f->init;
             gen_field *t = gen_find_field(sc->st, e->path[0]);
             e->root_scope = 0;
-            if (!t && root && root != sc->st) { t = gen_find_field(root, e->path[0]); e->root_scope = 1; }
-            if (!t) { gen_error(e->loc, "%s() names unknown member '%s'", e->func == FN_COUNT ? "count" : e->func == FN_OFFSET ? "offset" : "size", e->path[0]); return; }
-            if (e->npath > 1) { gen_error(e->loc, "derived fields name a member of this struct or of the root, not a path"); return; }
+            if (!t && root && root != sc->st) {
+                t = gen_find_field(root, e->path[0]);
+                e->root_scope = 1;
+            }
+            if (!t) {
+                gen_error(e->loc, "%s() names unknown member '%s'", e->func == FN_COUNT ? "count" : e->func == FN_OFFSET ? "offset"
+                                                                                                                         : "size",
+                          e->path[0]);
+                return;
+            }
+            if (e->npath > 1) {
+                gen_error(e->loc, "derived fields name a member of this struct or of the root, not a path");
+                return;
+            }
             e->ref = t;
             if (e->func == FN_COUNT && !t->count && !t->count_rest)
                 gen_error(e->loc, "count(%s): '%s' is not a variable-length array", t->name, t->name);
@@ -318,7 +336,10 @@ static void check_field(scope *sc, gen_field *f)
 }
 
 /* Names are unique within a struct, across if/switch bodies. */
-typedef struct dup_ctx { gen_field *seen[512]; int n; } dup_ctx;
+typedef struct dup_ctx {
+    gen_field *seen[512];
+    int n;
+} dup_ctx;
 static void dup_visit(gen_field *f, void *vctx)
 {
     dup_ctx *d = vctx;
@@ -355,7 +376,9 @@ static int next_order(const gen_member *m, int i, int n)
     return o >= 0 ? o : 1 << 29;
 }
 
-typedef struct order_ctx { int next; } order_ctx;
+typedef struct order_ctx {
+    int next;
+} order_ctx;
 static void order_visit(gen_field *f, void *ctx) { f->order = ((order_ctx *)ctx)->next++; }
 
 static void resolve_type_visit(gen_field *f, void *ctx)
@@ -368,7 +391,10 @@ static void check_members(scope *sc, gen_member *m, int n)
     for (int i = 0; i < n; i++) {
         switch (m[i].kind) {
         case M_FIELD: check_field(sc, m[i].field); break;
-        case M_CHECK: sc->pos = next_order(m, i, n); check_expr(sc, m[i].cond, 0); break;
+        case M_CHECK:
+            sc->pos = next_order(m, i, n);
+            check_expr(sc, m[i].cond, 0);
+            break;
         case M_IF:
             sc->pos = next_order(m, i, n);
             check_expr(sc, m[i].cond, 0);
@@ -438,7 +464,10 @@ static int64_t layout_members(gen_member *m, int n, int64_t start)
     for (int i = 0; i < n; i++) {
         if (m[i].kind == M_FIELD) {
             gen_field *f = m[i].field;
-            if (f->at) { f->fixed_offset = -1; continue; }
+            if (f->at) {
+                f->fixed_offset = -1;
+                continue;
+            }
             f->fixed_offset = off;
             int64_t sz = field_fixed_size(f);
             off = (off < 0 || sz < 0) ? -1 : off + sz;
@@ -457,7 +486,11 @@ static int64_t layout_members(gen_member *m, int n, int64_t start)
 static void layout_struct(gen_schema *s, gen_struct *st, int idx)
 {
     if (idx >= 4096 || layout_state[idx] == 2) return;
-    if (layout_state[idx] == 1) { gen_error(st->loc, "struct '%s' contains itself through its fields", st->name); layout_state[idx] = 2; return; }
+    if (layout_state[idx] == 1) {
+        gen_error(st->loc, "struct '%s' contains itself through its fields", st->name);
+        layout_state[idx] = 2;
+        return;
+    }
     layout_state[idx] = 1;
     layout_deps(s, st->members, st->nmembers);
     st->fixed_size = layout_members(st->members, st->nmembers, 0);
@@ -522,7 +555,10 @@ static void codec_region_visit(gen_field *f, void *ctx)
 {
     gen_struct *root = ctx;
     if (!f->codec_stype) return;
-    if (f->codec_stype == root) { gen_error(f->loc, "codec target '%s' is the root struct", f->codec_as); return; }
+    if (f->codec_stype == root) {
+        gen_error(f->loc, "codec target '%s' is the root struct", f->codec_as);
+        return;
+    }
     region_check(f->codec_stype, f, 0);
 }
 
@@ -588,8 +624,11 @@ void gen_check_decls(gen_schema *s)
 int gen_check(gen_schema *s)
 {
     int before = gen_error_count();
-    gen_loc top = { s->file, 1, 1 };
-    if (!s->has_format) { gen_error(top, "missing 'format NAME { ... }' declaration"); return gen_error_count() - before; }
+    gen_loc top = {s->file, 1, 1};
+    if (!s->has_format) {
+        gen_error(top, "missing 'format NAME { ... }' declaration");
+        return gen_error_count() - before;
+    }
     gen_format *fmt = &s->format;
     if (fmt->is_gff) {
         gen_check_decls(s);
@@ -606,12 +645,12 @@ int gen_check(gen_schema *s)
     if (gen_error_count() > before) return gen_error_count() - before;
 
     for (int i = 0; i < s->nstructs; i++) {
-        dup_ctx d = { .n = 0 };
+        dup_ctx d = {.n = 0};
         each_field(s->structs[i]->members, s->structs[i]->nmembers, dup_visit, &d);
     }
     /* Types first (resolve stype), so paths into nested structs resolve. */
     for (int i = 0; i < s->nstructs; i++) {
-        order_ctx oc = { 0 };
+        order_ctx oc = {0};
         each_field(s->structs[i]->members, s->structs[i]->nmembers, order_visit, &oc);
         each_field(s->structs[i]->members, s->structs[i]->nmembers, resolve_type_visit, s);
         if (in_list(reserved_struct_names, s->structs[i]->name))
@@ -619,7 +658,7 @@ int gen_check(gen_schema *s)
                       s->structs[i]->name, fmt->name, s->structs[i]->name);
     }
     for (int i = 0; i < s->nstructs; i++) {
-        scope sc = { s, s->structs[i], NULL, 0, 0 };
+        scope sc = {s, s->structs[i], NULL, 0, 0};
         check_members(&sc, s->structs[i]->members, s->structs[i]->nmembers);
     }
     if (gen_error_count() > before) return gen_error_count() - before;

@@ -9,10 +9,12 @@
 
 #include "ast.h"
 
+/* clang-format off */
 static const char *const gff_type_names[] = {
     "byte", "char", "word", "short", "dword", "int", "dword64", "int64", "float", "double",
     "cexostring", "resref", "cexolocstring", "void", "struct", "list", "orientation", "vector", "any",
 };
+/* clang-format on */
 
 const char *gen_gff_type_name(int t)
 {
@@ -31,9 +33,13 @@ static int is_int_type(int t) { return t <= GFF_T_INT64; }
 /* Bounds of an integer GFF type. */
 static void int_bounds(int t, int64_t *lo, int64_t *hi)
 {
-    static const int bits[] = { 8, 8, 16, 16, 32, 32, 64, 64 };
+    static const int bits[] = {8, 8, 16, 16, 32, 32, 64, 64};
     int sgn = t & 1, b = bits[t];
-    if (b == 64) { *lo = sgn ? INT64_MIN : 0; *hi = INT64_MAX; return; }
+    if (b == 64) {
+        *lo = sgn ? INT64_MIN : 0;
+        *hi = INT64_MAX;
+        return;
+    }
     *lo = sgn ? -(INT64_C(1) << (b - 1)) : 0;
     *hi = sgn ? (INT64_C(1) << (b - 1)) - 1 : (INT64_C(1) << b) - 1;
 }
@@ -62,11 +68,13 @@ static const char *snake_case(const char *label)
     return gen_strndup(buf, n);
 }
 
+/* clang-format off */
 static const char *const c_keywords[] = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum", "extern",
     "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return", "short", "signed",
     "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void", "volatile", "while", NULL,
 };
+/* clang-format on */
 
 static int is_keyword(const char *s)
 {
@@ -137,12 +145,18 @@ static void check_names(gen_schema *s)
     gen_loc *locs = NULL;
     int n = 0;
     char buf[300];
-#define ADD(loc_, ...) do { \
-        snprintf(buf, sizeof buf, __VA_ARGS__); \
-        for (int k_ = 0; k_ < n; k_++) \
-            if (strcmp(names[k_], buf) == 0) { gen_error(loc_, "generated name %s is also made at line %d", buf, locs[k_].line); break; } \
-        names = realloc(names, sizeof *names * (size_t)(n + 1)); locs = realloc(locs, sizeof *locs * (size_t)(n + 1)); \
-        names[n] = gen_strndup(buf, strlen(buf)); locs[n++] = (loc_); \
+#define ADD(loc_, ...)                                                                            \
+    do {                                                                                          \
+        snprintf(buf, sizeof buf, __VA_ARGS__);                                                   \
+        for (int k_ = 0; k_ < n; k_++)                                                            \
+            if (strcmp(names[k_], buf) == 0) {                                                    \
+                gen_error(loc_, "generated name %s is also made at line %d", buf, locs[k_].line); \
+                break;                                                                            \
+            }                                                                                     \
+        names = realloc(names, sizeof *names * (size_t)(n + 1));                                  \
+        locs = realloc(locs, sizeof *locs * (size_t)(n + 1));                                     \
+        names[n] = gen_strndup(buf, strlen(buf));                                                 \
+        locs[n++] = (loc_);                                                                       \
     } while (0)
     const char *f = s->format.name;
     ADD(s->format.loc, "relic_%s_schema", f);

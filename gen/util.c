@@ -73,14 +73,23 @@ void out_printf(gen_out *o, const char *fmt, ...)
     o->size += (size_t)n;
 }
 
-static const struct { const char *name, *ctype; int size, is_signed, is_float; } prims[] = {
-    [P_NONE] = { "?", "void", 0, 0, 0 },
-    [P_U8] = { "u8", "uint8_t", 1, 0, 0 },   [P_U16] = { "u16", "uint16_t", 2, 0, 0 },
-    [P_U32] = { "u32", "uint32_t", 4, 0, 0 }, [P_U64] = { "u64", "uint64_t", 8, 0, 0 },
-    [P_I8] = { "i8", "int8_t", 1, 1, 0 },     [P_I16] = { "i16", "int16_t", 2, 1, 0 },
-    [P_I32] = { "i32", "int32_t", 4, 1, 0 },  [P_I64] = { "i64", "int64_t", 8, 1, 0 },
-    [P_F32] = { "f32", "float", 4, 1, 1 },    [P_F64] = { "f64", "double", 8, 1, 1 },
-    [P_CHAR] = { "char", "char", 1, 0, 0 },   [P_BYTES] = { "bytes", "uint8_t", 1, 0, 0 },
+static const struct {
+    const char *name, *ctype;
+    int size, is_signed, is_float;
+} prims[] = {
+    [P_NONE] = {"?", "void", 0, 0, 0},
+    [P_U8] = {"u8", "uint8_t", 1, 0, 0},
+    [P_U16] = {"u16", "uint16_t", 2, 0, 0},
+    [P_U32] = {"u32", "uint32_t", 4, 0, 0},
+    [P_U64] = {"u64", "uint64_t", 8, 0, 0},
+    [P_I8] = {"i8", "int8_t", 1, 1, 0},
+    [P_I16] = {"i16", "int16_t", 2, 1, 0},
+    [P_I32] = {"i32", "int32_t", 4, 1, 0},
+    [P_I64] = {"i64", "int64_t", 8, 1, 0},
+    [P_F32] = {"f32", "float", 4, 1, 1},
+    [P_F64] = {"f64", "double", 8, 1, 1},
+    [P_CHAR] = {"char", "char", 1, 0, 0},
+    [P_BYTES] = {"bytes", "uint8_t", 1, 0, 0},
 };
 
 const char *gen_prim_name(gen_prim p) { return prims[p].name; }

@@ -66,7 +66,10 @@ static void all_pairs(const relic_trn_aswm *w, const relic_trn_tile *t, double *
     uint32_t off = t->triangles_offset;
     for (size_t src = 0; src < n; src++) {
         double *d = D + src * n;
-        for (size_t i = 0; i < n; i++) { d[i] = INFINITY; done[i] = 0; }
+        for (size_t i = 0; i < n; i++) {
+            d[i] = INFINITY;
+            done[i] = 0;
+        }
         d[src] = 0;
         for (;;) {
             size_t best = n;
@@ -193,11 +196,15 @@ int main(int argc, char **argv)
     snprintf(dir_trn, sizeof dir_trn, "%s/trn", root);
     snprintf(dir_trx, sizeof dir_trx, "%s/trx", root);
     DIR *d = opendir(dir_trn);
-    if (!d) { printf("bake-report: %s not found; nothing to compare\n", dir_trn); return 0; }
+    if (!d) {
+        printf("bake-report: %s not found; nothing to compare\n", dir_trn);
+        return 0;
+    }
     char *names[MAX_FILES];
     int nn = 0;
     struct dirent *e;
-    while ((e = readdir(d)) && nn < MAX_FILES) if (e->d_name[0] != '.') names[nn++] = strdup(e->d_name);
+    while ((e = readdir(d)) && nn < MAX_FILES)
+        if (e->d_name[0] != '.') names[nn++] = strdup(e->d_name);
     closedir(d);
     qsort(names, (size_t)nn, sizeof *names, cmp);
     printf("columns: triangles, walkable triangles, tiles with equal walkable counts and islands are relic's bake of\n"
@@ -211,18 +218,25 @@ int main(int argc, char **argv)
     DIR *dx = opendir(dir_trx);
     char *trx_names[MAX_FILES];
     int nx = 0;
-    while (dx && (e = readdir(dx)) && nx < MAX_FILES) if (e->d_name[0] != '.') trx_names[nx++] = strdup(e->d_name);
+    while (dx && (e = readdir(dx)) && nx < MAX_FILES)
+        if (e->d_name[0] != '.') trx_names[nx++] = strdup(e->d_name);
     if (dx) closedir(dx);
     for (int i = 0; i < nn; i++) {
         char s1[300], s2[300], p1[1024], p2[1024];
         stem(names[i], s1, sizeof s1);
         int match = -1;
-        for (int k = 0; k < nx; k++) { stem(trx_names[k], s2, sizeof s2); if (!strcmp(s1, s2)) match = k; }
+        for (int k = 0; k < nx; k++) {
+            stem(trx_names[k], s2, sizeof s2);
+            if (!strcmp(s1, s2)) match = k;
+        }
         if (match < 0) continue;
         snprintf(p1, sizeof p1, "%s/%s", dir_trn, names[i]);
         snprintf(p2, sizeof p2, "%s/%s", dir_trx, trx_names[match]);
         area trn, trx;
-        if (load(p1, &trn) || load(p2, &trx)) { printf("%s: cannot load\n", names[i]); continue; }
+        if (load(p1, &trn) || load(p2, &trx)) {
+            printf("%s: cannot load\n", names[i]);
+            continue;
+        }
         relic_trn_aswm baked, rebaked;
         relic_error err;
         if (relic_trn_bake(&trn.w, NULL, &trn.arena, &baked, &err) != RELIC_OK ||

@@ -65,6 +65,7 @@
 #include "mutate_scratch.h"
 
 /* One row per schema (its fuzz target is fuzz/gen_<name>.c). */
+/* clang-format off */
 static const relic_mut_format *const formats[] = {
     &relic_bwm_mutator, &relic_cau_mutator, &relic_erf_mutator, &relic_gff_mutator,
     &relic_grf_geometry_mutator, &relic_grf_geometry_v11_mutator, &relic_grf_geometry_v13_mutator,
@@ -76,6 +77,7 @@ static const relic_mut_format *const formats[] = {
     &relic_scn_partitions24_mutator, &relic_scn_partitions_mutator, &relic_scn_text_mutator, &relic_tpa_mutator,
     &relic_trn_mutator, &relic_trrn_mutator, &relic_watr_mutator, &relic_wtd_mutator,
 };
+/* clang-format on */
 #define NFORMATS (sizeof formats / sizeof formats[0])
 
 #define SEED_MAX_BYTES ((size_t)64 << 10)
@@ -88,10 +90,26 @@ static const relic_mut_format *const formats[] = {
 static void set_int(uint8_t *p, unsigned size, int64_t v)
 {
     switch (size) {
-    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-    default: { uint64_t x = (uint64_t)v; memcpy(p, &x, 8); break; }
+    case 1: {
+        uint8_t x = (uint8_t)v;
+        memcpy(p, &x, 1);
+        break;
+    }
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        memcpy(p, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+        break;
+    }
+    default: {
+        uint64_t x = (uint64_t)v;
+        memcpy(p, &x, 8);
+        break;
+    }
     }
 }
 
@@ -117,8 +135,13 @@ static void repair_values(const relic_mut_format *f, const relic_mut_struct *st,
             else if (fd->kind == RELIC_MUT_INT && (fd->flags & RELIC_MUTF_ENUM) && fd->nvalues) set_int(p, fd->size, fd->values[0]);
             else if (fd->kind == RELIC_MUT_INT && (fd->flags & RELIC_MUTF_RANGE)) set_int(p, fd->size, fd->lo);
             else if (fd->kind == RELIC_MUT_FLOAT && (fd->flags & RELIC_MUTF_RANGE)) {
-                if (fd->size == 4) { float x = (float)fd->lo; memcpy(p, &x, 4); }
-                else { double x = (double)fd->lo; memcpy(p, &x, 8); }
+                if (fd->size == 4) {
+                    float x = (float)fd->lo;
+                    memcpy(p, &x, 4);
+                } else {
+                    double x = (double)fd->lo;
+                    memcpy(p, &x, 8);
+                }
             }
         }
     }
@@ -271,7 +294,7 @@ int main(int argc, char **argv)
             return 1;
         }
         clear_seeds(dir);
-        seeds s = { { 0 }, 0 };
+        seeds s = {{0}, 0};
         relic_arena a;
         relic_buf b;
         relic_arena_init_heap(&a, (size_t)64 << 20);

@@ -82,7 +82,7 @@ static void a_valid_file_has_no_problem(void **state)
     (void)state;
     size_t n;
     uint8_t *d = slurp(ROOM, &n);
-    problems p = { 0 };
+    problems p = {0};
     assert_int_equal(relic_abi_check("bwm", d, n, on_problem, &p), 0);
     assert_int_equal(p.count, 0);
     assert_int_equal(relic_abi_check("no-such-format", d, n, on_problem, &p), -1);
@@ -96,7 +96,7 @@ static void a_bad_index_is_reported_with_path_and_offset(void **state)
     uint8_t *d = slurp(ROOM, &n);
     const uint32_t face_offset = 556, bad = 999; /* room.wok's faces start at 556 */
     memcpy(d + face_offset, &bad, 4);
-    problems p = { 0 };
+    problems p = {0};
     assert_true(relic_abi_check("bwm", d, n, on_problem, &p) >= 1);
     assert_int_equal(p.code, RELIC_E_INDEX);
     assert_int_equal(p.offset, face_offset);
@@ -110,7 +110,7 @@ static void a_truncated_file_is_a_problem_not_a_crash(void **state)
     size_t n;
     uint8_t *d = slurp(ROOM, &n);
     for (size_t k = 0; k < n; k += 97) {
-        problems p = { 0 };
+        problems p = {0};
         assert_true(relic_abi_check("bwm", d, k, on_problem, &p) >= 1);
         assert_true(p.count >= 1);
     }
@@ -122,8 +122,8 @@ static void json_both_ways_gives_the_input_back(void **state)
     (void)state;
     size_t n;
     uint8_t *d = slurp(ROOM, &n);
-    sink j = { 0 }, back = { 0 };
-    problems p = { 0 };
+    sink j = {0}, back = {0};
+    problems p = {0};
     assert_int_equal(relic_abi_to_json("bwm", d, n, on_output, &j, on_problem, &p), 0);
     assert_true(j.size > 0 && j.data[0] == '{');
     assert_int_equal(relic_abi_from_json("bwm", (const char *)j.data, j.size, on_output, &back, on_problem, &p), 0);
@@ -139,18 +139,18 @@ static void json_both_ways_gives_the_input_back(void **state)
 static void build_from_geometry_validates(void **state)
 {
     (void)state;
-    const float v[4][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 1, 1, 0 }, { 0, 1, 0 } };
-    const uint32_t f[2][3] = { { 0, 1, 2 }, { 0, 2, 3 } };
-    const uint32_t m[2] = { 7, 4 }; /* non-walkable first: the builder puts the walkable face first */
-    sink out = { 0 };
-    problems p = { 0 };
+    const float v[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    const uint32_t f[2][3] = {{0, 1, 2}, {0, 2, 3}};
+    const uint32_t m[2] = {7, 4}; /* non-walkable first: the builder puts the walkable face first */
+    sink out = {0};
+    problems p = {0};
     assert_int_equal(relic_abi_bwm_build(1, &v[0][0], 4, &f[0][0], m, 2, on_output, &out, on_problem, &p), 0);
     assert_int_equal(relic_abi_check("bwm", out.data, out.size, on_problem, &p), 0);
-    sink again = { 0 };
+    sink again = {0};
     assert_int_equal(relic_abi_bwm_rebuild(out.data, out.size, 15, on_output, &again, on_problem, &p), 0);
     assert_int_equal(again.size, out.size);
     assert_memory_equal(again.data, out.data, out.size);
-    const uint32_t bad[2][3] = { { 0, 1, 9 }, { 0, 2, 3 } };
+    const uint32_t bad[2][3] = {{0, 1, 9}, {0, 2, 3}};
     assert_true(relic_abi_bwm_build(1, &v[0][0], 4, &bad[0][0], m, 2, on_output, &out, on_problem, &p) >= 1);
     assert_int_equal(p.code, RELIC_E_INDEX);
     free(out.data);

@@ -68,7 +68,10 @@ static uint8_t *big;
 typedef relic_status (*case_fn)(const uint8_t *d, size_t n, relic_arena *a);
 
 /* A problem reporter that keeps the first code (0 when none). */
-typedef struct first_code { relic_status code; int nomem; } first_code;
+typedef struct first_code {
+    relic_status code;
+    int nomem;
+} first_code;
 static void keep_code(void *ctx, const relic_error *e)
 {
     first_code *f = ctx;
@@ -107,7 +110,10 @@ static size_t run_case(const char *name, const char *input, case_fn fn, const ui
 
 /* Map one file (outside the guard) and run the cases on it; skip, saying
  * so, when it is absent. */
-typedef struct named_case { const char *name; case_fn fn; } named_case;
+typedef struct named_case {
+    const char *name;
+    case_fn fn;
+} named_case;
 static void run_on_file(const char *path, const named_case *cases, size_t count)
 {
     relic_mapping m;
@@ -152,7 +158,7 @@ static relic_status bwm_check_with(const uint8_t *d, size_t n, relic_arena *a, i
 {
     relic_bwm_view v;
     relic_error e;
-    first_code f = { 0, 0 };
+    first_code f = {0, 0};
     relic_status st = relic_bwm_validate(d, n, &v, &e);
     if (st) return st;
     relic_bwm_check(&v, strict, a, keep_code, &f);
@@ -168,8 +174,7 @@ static relic_status bwm_rebuild_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_status st = relic_bwm_validate(d, n, &v, &e);
     if (!st) st = relic_bwm_decode(&v, a, &m, &e);
     if (!st)
-        st = relic_bwm_rebuild(&m, RELIC_BWM_REBUILD_PLANES | RELIC_BWM_REBUILD_ADJACENCY | RELIC_BWM_REBUILD_PERIMETERS |
-                                       RELIC_BWM_REBUILD_AABB, a, &e);
+        st = relic_bwm_rebuild(&m, RELIC_BWM_REBUILD_PLANES | RELIC_BWM_REBUILD_ADJACENCY | RELIC_BWM_REBUILD_PERIMETERS | RELIC_BWM_REBUILD_AABB, a, &e);
     return st;
 }
 static relic_status bwm_write_case(const uint8_t *d, size_t n, relic_arena *a)
@@ -185,8 +190,12 @@ static relic_status bwm_write_case(const uint8_t *d, size_t n, relic_arena *a)
     return buf_status(&out, relic_bwm_write(&m, &out, &e));
 }
 static const named_case bwm_cases[] = {
-    { "bwm validate", bwm_validate_case }, { "bwm decode", bwm_decode_case }, { "bwm check", bwm_check_case },
-    { "bwm check strict", bwm_strict_case }, { "bwm decode+rebuild", bwm_rebuild_case }, { "bwm decode+write", bwm_write_case },
+    {"bwm validate", bwm_validate_case},
+    {"bwm decode", bwm_decode_case},
+    {"bwm check", bwm_check_case},
+    {"bwm check strict", bwm_strict_case},
+    {"bwm decode+rebuild", bwm_rebuild_case},
+    {"bwm decode+write", bwm_write_case},
 };
 
 static void test_bwm_uses_only_the_arena(void **state)
@@ -205,7 +214,7 @@ static relic_status gff_open_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_error e;
     return relic_gff_open(d, n, a, NULL, NULL, &doc, &e);
 }
-static const named_case gff_cases[] = { { "gff open", gff_open_case } };
+static const named_case gff_cases[] = {{"gff open", gff_open_case}};
 
 static void test_gff_reading_uses_only_the_arena(void **state)
 {
@@ -240,8 +249,9 @@ static relic_status erf_write_keep_case(const uint8_t *d, size_t n, relic_arena 
     return erf_write_with(d, n, a, RELIC_ERF_LAYOUT_KEEP);
 }
 static const named_case erf_cases[] = {
-    { "erf/rim open", erf_open_case }, { "erf/rim open+write packed", erf_write_packed_case },
-    { "erf/rim open+write keep", erf_write_keep_case },
+    {"erf/rim open", erf_open_case},
+    {"erf/rim open+write packed", erf_write_packed_case},
+    {"erf/rim open+write keep", erf_write_keep_case},
 };
 
 static void test_erf_and_rim_use_only_the_arena(void **state)
@@ -284,7 +294,7 @@ static relic_status trn_check_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_trn_file m;
     relic_trn_aswm w;
-    first_code f = { 0, 0 };
+    first_code f = {0, 0};
     relic_status st = trn_aswm(d, n, a, &m, &w);
     if (st) return st;
     relic_trn_check_aswm(&w, "aswm", 10, count_trn, &f);
@@ -294,7 +304,7 @@ static relic_status trn_strict_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_trn_file m;
     relic_trn_aswm w;
-    first_code f = { 0, 0 };
+    first_code f = {0, 0};
     relic_status st = trn_aswm(d, n, a, &m, &w);
     if (st) return st;
     relic_trn_check_aswm_strict(&w, "aswm", 10, a, count_trn, &f);
@@ -351,9 +361,14 @@ static relic_status trn_path_case(const uint8_t *d, size_t n, relic_arena *a)
     return relic_trn_route_find(&baked, from, to, s->center[0], s->center[1], g->center[0], g->center[1], a, &r, &e);
 }
 static const named_case trn_cases[] = {
-    { "trn decode", trn_decode_case }, { "trn decode+inflate aswm", trn_inflate_case }, { "trn check aswm", trn_check_case },
-    { "trn check aswm strict", trn_strict_case }, { "trn decode+write", trn_write_case }, { "trn aswm pack (deflate)", trn_pack_case },
-    { "trn bake", trn_bake_case }, { "trn bake+path", trn_path_case },
+    {"trn decode", trn_decode_case},
+    {"trn decode+inflate aswm", trn_inflate_case},
+    {"trn check aswm", trn_check_case},
+    {"trn check aswm strict", trn_strict_case},
+    {"trn decode+write", trn_write_case},
+    {"trn aswm pack (deflate)", trn_pack_case},
+    {"trn bake", trn_bake_case},
+    {"trn bake+path", trn_path_case},
 };
 
 static void test_trn_and_trx_use_only_the_arena(void **state)
@@ -403,8 +418,7 @@ static relic_status adpcm_roundtrip_case(const uint8_t *d, size_t n, relic_arena
     relic_error e;
     size_t frames = n / 4, got = 0;
     relic_buf_init_arena(&enc, a, 0);
-    relic_status st = buf_status(&enc, relic_adpcm_encode((const int16_t *)(const void *)d, frames, 2, RELIC_ADPCM_GAME_BLOCK_STEREO,
-                                                          a, &enc, &e));
+    relic_status st = buf_status(&enc, relic_adpcm_encode((const int16_t *)(const void *)d, frames, 2, RELIC_ADPCM_GAME_BLOCK_STEREO, a, &enc, &e));
     int16_t *pcm = st ? NULL : relic_arena_array(a, frames + RELIC_ADPCM_GAME_BLOCK_STEREO, 4, 2);
     if (!st && !pcm) st = RELIC_E_NOMEM;
     if (!st)
@@ -461,7 +475,7 @@ static relic_status tpa_check_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_tpa_view v;
     relic_tpa_file m;
     relic_error e;
-    first_code f = { 0, 0 };
+    first_code f = {0, 0};
     relic_status st = relic_tpa_validate(d, n, &v, &e);
     if (!st) st = relic_tpa_decode(&v, a, &m, &e);
     if (st) return st;
@@ -481,7 +495,9 @@ static relic_status tpa_write_case(const uint8_t *d, size_t n, relic_arena *a)
     return buf_status(&out, relic_tpa_write(&m, &out, &e));
 }
 static const named_case tpa_cases[] = {
-    { "tpa decode", tpa_decode_case }, { "tpa check strict", tpa_check_case }, { "tpa decode+write", tpa_write_case },
+    {"tpa decode", tpa_decode_case},
+    {"tpa check strict", tpa_check_case},
+    {"tpa decode+write", tpa_write_case},
 };
 static relic_status cau_write_case(const uint8_t *d, size_t n, relic_arena *a)
 {
@@ -495,7 +511,7 @@ static relic_status cau_write_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_buf_init_arena(&out, a, 0);
     return buf_status(&out, relic_cau_write(&m, &out, &e));
 }
-static const named_case cau_cases[] = { { "cau decode+write", cau_write_case } };
+static const named_case cau_cases[] = {{"cau decode+write", cau_write_case}};
 
 static void test_tpa_and_cau_use_only_the_arena(void **state)
 {
@@ -511,14 +527,14 @@ static relic_status terrain_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_trn_view v;
     relic_trn_file m;
     relic_error e;
-    first_code f = { 0, 0 };
+    first_code f = {0, 0};
     relic_status st = relic_trn_validate(d, n, &v, &e);
     if (!st) st = relic_trn_decode(&v, a, &m, &e);
     if (st) return st;
     relic_trn_check_terrain(&m, a, count_trn, &f);
     return check_result(&f);
 }
-static const named_case terrain_cases[] = { { "trn decode+trrn/watr read", terrain_case } };
+static const named_case terrain_cases[] = {{"trn decode+trrn/watr read", terrain_case}};
 
 static void test_trrn_and_watr_use_only_the_arena(void **state)
 {
@@ -545,7 +561,7 @@ static relic_status groff_check_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_groff_view v;
     relic_error e;
     int compressed = 0;
-    first_code f = { 0, 0 };
+    first_code f = {0, 0};
     relic_status st = relic_groff_open(d, n, a, &b, &compressed, &e);
     if (!st) st = relic_groff_validate(b.data, b.size, &v, &e);
     if (st) return st;
@@ -600,15 +616,17 @@ static relic_status grf_tpm_case(const uint8_t *d, size_t n, relic_arena *a)
     return buf_status(&out, relic_tpm_from_grf(&f, a, &out, NULL, &e));
 }
 static const named_case groff_cases[] = {
-    { "groff open+check strict", groff_check_case }, { "grf sections decode", grf_sections_case },
-    { "grf sections decode+write", grf_write_case }, { "grf decode+export obj", grf_obj_case },
-    { "grf decode+tpm from grf", grf_tpm_case },
+    {"groff open+check strict", groff_check_case},
+    {"grf sections decode", grf_sections_case},
+    {"grf sections decode+write", grf_write_case},
+    {"grf decode+export obj", grf_obj_case},
+    {"grf decode+tpm from grf", grf_tpm_case},
 };
 static relic_status pid_check_case(const uint8_t *d, size_t n, relic_arena *a)
 {
     relic_pid_view v;
     relic_error e;
-    first_code f = { 0, 0 };
+    first_code f = {0, 0};
     relic_status st = relic_pid_validate(d, n, &v, &e);
     if (st) return st;
     relic_pid_check(&v, 1, a, keep_groff, &f);
@@ -626,7 +644,7 @@ static relic_status pid_write_case(const uint8_t *d, size_t n, relic_arena *a)
     relic_buf_init_arena(&out, a, 0);
     return buf_status(&out, relic_pid_write(&m, &out, &e));
 }
-static const named_case pid_cases[] = { { "pid check strict", pid_check_case }, { "pid decode+write", pid_write_case } };
+static const named_case pid_cases[] = {{"pid check strict", pid_check_case}, {"pid decode+write", pid_write_case}};
 
 static void test_groff_grf_scn_pid_use_only_the_arena(void **state)
 {
@@ -670,7 +688,9 @@ static relic_status png_read_case(const uint8_t *d, size_t n, relic_arena *a)
     return relic_wtd_png_read(d, n, a, &h, &e);
 }
 static const named_case wtd_cases[] = {
-    { "wtd decode", wtd_decode_case }, { "wtd decode+encode", wtd_reencode_case }, { "wtd decode+mesh", wtd_mesh_case },
+    {"wtd decode", wtd_decode_case},
+    {"wtd decode+encode", wtd_reencode_case},
+    {"wtd decode+mesh", wtd_mesh_case},
 };
 
 /* The corpus WTD is an 8192 x 8192 grid (256 MiB of heights): the cases run
@@ -1073,7 +1093,9 @@ static void test_map_file_reads_a_pipe_into_the_arena(void **state)
 
 /* ---- relic_sort (what replaces qsort, which mallocs past 1 KiB) ---- */
 
-typedef struct keyed { uint32_t key, order; } keyed;
+typedef struct keyed {
+    uint32_t key, order;
+} keyed;
 static int by_key(const void *a, const void *b)
 {
     uint32_t x = ((const keyed *)a)->key, y = ((const keyed *)b)->key;

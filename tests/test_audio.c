@@ -46,7 +46,10 @@ static relic_status adpcm_encode_scratch(const int16_t *pcm, size_t frames, unsi
 #define TPA_DIR "../shared/corpus/tpa"
 #define CAU_DIR "../shared/corpus/cau"
 
-typedef struct file_list { char *paths[64]; int n; } file_list;
+typedef struct file_list {
+    char *paths[64];
+    int n;
+} file_list;
 
 static void list_dir(const char *dir, const char *want, file_list *fl)
 {
@@ -65,15 +68,21 @@ static void list_dir(const char *dir, const char *want, file_list *fl)
     closedir(d);
     for (int i = 1; i < fl->n; i++)
         for (int j = i; j > 0 && strcmp(fl->paths[j - 1], fl->paths[j]) > 0; j--) {
-            char *t = fl->paths[j]; fl->paths[j] = fl->paths[j - 1]; fl->paths[j - 1] = t;
+            char *t = fl->paths[j];
+            fl->paths[j] = fl->paths[j - 1];
+            fl->paths[j - 1] = t;
         }
 }
 
-static void free_list(file_list *fl) { for (int i = 0; i < fl->n; i++) free(fl->paths[i]); fl->n = 0; }
+static void free_list(file_list *fl)
+{
+    for (int i = 0; i < fl->n; i++) free(fl->paths[i]);
+    fl->n = 0;
+}
 
 static file_list corpus(const char *dir, const char *ext)
 {
-    file_list fl = { .n = 0 };
+    file_list fl = {.n = 0};
     list_dir(dir, ext, &fl);
     if (fl.n == 0) print_message("note: %s not found: the real-file part of this test is skipped\n", dir);
     return fl;
@@ -90,7 +99,9 @@ static void count_problem(void *ctx, const relic_error *e)
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rnd(void)
 {
-    rng_state ^= rng_state << 13; rng_state ^= rng_state >> 7; rng_state ^= rng_state << 17;
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
     return (uint32_t)(rng_state >> 32);
 }
 
@@ -114,8 +125,7 @@ static void make_signal(int music, unsigned channels, size_t frames, int16_t *ou
             v *= 6000 * env;
             if (fmod(t, 0.75) > 0.65) v += ((double)(rnd() % 2001) - 1000) * 3;
         } else {
-            static const double chords[4][3] = { { 261.6, 329.6, 392.0 }, { 220.0, 261.6, 329.6 },
-                                                 { 174.6, 220.0, 261.6 }, { 196.0, 246.9, 293.7 } };
+            static const double chords[4][3] = {{261.6, 329.6, 392.0}, {220.0, 261.6, 329.6}, {174.6, 220.0, 261.6}, {196.0, 246.9, 293.7}};
             int c = (int)(t / 0.5) % 4;
             double tt = fmod(t, 0.5), env = exp(-3 * tt);
             v = 0;
@@ -123,7 +133,8 @@ static void make_signal(int music, unsigned channels, size_t frames, int16_t *ou
             v *= 5000 * env;
         }
         int s = (int)lrint(v);
-        s = s > 32767 ? 32767 : s < -32768 ? -32768 : s;
+        s = s > 32767 ? 32767 : s < -32768 ? -32768
+                                           : s;
         out[i * channels] = (int16_t)s;
         if (channels == 2) out[i * channels + 1] = (int16_t)(i >= 50 ? out[(i - 50) * channels] / 2 : 0);
     }
@@ -148,13 +159,13 @@ static double snr_db(const int16_t *a, const int16_t *b, size_t n)
 static void test_adpcm_mono_block_decodes_to_hand_computed_samples(void **state)
 {
     (void)state;
-    const uint8_t blk[] = { 0xE8, 0x03, 0x00, 0x00, 0xF7, 0x08 };
+    const uint8_t blk[] = {0xE8, 0x03, 0x00, 0x00, 0xF7, 0x08};
     int16_t out[8];
     size_t frames;
     relic_error err;
     assert_int_equal(relic_adpcm_decode_block(blk, sizeof blk, 1, 0, out, &frames, &err), RELIC_OK);
     assert_int_equal(frames, 5);
-    const int16_t want[] = { 1000, 1011, 981, 977, 980 };
+    const int16_t want[] = {1000, 1011, 981, 977, 980};
     for (int i = 0; i < 5; i++) assert_int_equal(out[i], want[i]);
 }
 
@@ -165,13 +176,13 @@ static void test_adpcm_mono_block_decodes_to_hand_computed_samples(void **state)
 static void test_adpcm_stereo_block_interleaves_four_byte_groups(void **state)
 {
     (void)state;
-    const uint8_t blk[16] = { 100, 0, 0, 0, 0x9C, 0xFF, 0, 0, 0x11, 0, 0, 0, 0x99, 0, 0, 0 };
+    const uint8_t blk[16] = {100, 0, 0, 0, 0x9C, 0xFF, 0, 0, 0x11, 0, 0, 0, 0x99, 0, 0, 0};
     int16_t out[18];
     size_t frames;
     relic_error err;
     assert_int_equal(relic_adpcm_decode_block(blk, sizeof blk, 2, 0, out, &frames, &err), RELIC_OK);
     assert_int_equal(frames, 9);
-    const int16_t want[] = { 100, -100, 101, -101, 102, -102, 102, -102 };
+    const int16_t want[] = {100, -100, 101, -101, 102, -102, 102, -102};
     for (int i = 0; i < 8; i++) assert_int_equal(out[i], want[i]);
     assert_int_equal(out[16], 102);
     assert_int_equal(out[17], -102);
@@ -183,7 +194,7 @@ static void test_adpcm_stereo_block_interleaves_four_byte_groups(void **state)
 static void test_adpcm_positive_overflow_clamps_or_wraps_as_the_game(void **state)
 {
     (void)state;
-    const uint8_t blk[] = { 0xF8, 0x7F, 88, 0, 0x07 };
+    const uint8_t blk[] = {0xF8, 0x7F, 88, 0, 0x07};
     int16_t out[3];
     size_t frames;
     relic_error err;
@@ -229,9 +240,15 @@ static void test_adpcm_frame_counts_follow_the_block_formulas(void **state)
 static void test_corpus_adpcm_decodes_to_the_measured_sizes(void **state)
 {
     (void)state;
-    static const struct { const char *name; uint64_t bytes; } want[] = {
-        { "Anne001.cau", 617710 }, { "Anne002.cau", 327196 }, { "Anne004.cau", 63808 },
-        { "Anne005.cau", 418906 }, { "Music.cau", 3145728 },
+    static const struct {
+        const char *name;
+        uint64_t bytes;
+    } want[] = {
+        {"Anne001.cau", 617710},
+        {"Anne002.cau", 327196},
+        {"Anne004.cau", 63808},
+        {"Anne005.cau", 418906},
+        {"Music.cau", 3145728},
     };
     file_list fl = corpus(CAU_DIR, "cau");
     int matched = 0;
@@ -251,7 +268,8 @@ static void test_corpus_adpcm_decodes_to_the_measured_sizes(void **state)
             int16_t *pcm;
             size_t frames;
             assert_int_equal(relic_audio_decode(&f, v.base + v.values.header.data_offset, v.values.header.data_size, 0, &a,
-                                                &pcm, &frames, &err), RELIC_OK);
+                                                &pcm, &frames, &err),
+                             RELIC_OK);
             assert_int_equal((uint64_t)frames * f.channels * 2, want[k].bytes);
             relic_arena_release(&a);
             relic_unmap(&mp);
@@ -410,7 +428,7 @@ static void test_streaming_encoder_rejects_input_ending_inside_a_frame(void **st
     relic_arena_init_heap(&sa, 0);
     relic_stream es, *e = &es;
     relic_error err;
-    uint8_t in[7] = { 1, 2, 3, 4, 5, 6, 7 }, out[64];
+    uint8_t in[7] = {1, 2, 3, 4, 5, 6, 7}, out[64];
     assert_int_equal(relic_adpcm_encode_init(e, 2056, 2, &sa, &err), RELIC_OK);
     e->next_in = in;
     e->avail_in = sizeof in;
@@ -428,7 +446,7 @@ static void test_streaming_decoder_reports_bad_step_index_at_its_stream_offset(v
     uint8_t in[3 * 1028];
     memset(in, 0, sizeof in);
     in[2 * 1028 + 2] = 89; /* third block's step index */
-    relic_arena sa; /* the stream's state */
+    relic_arena sa;        /* the stream's state */
     relic_arena_init_heap(&sa, 0);
     relic_stream ds, *d = &ds;
     relic_error err;
@@ -487,10 +505,26 @@ static void encode_and_measure(int music, unsigned ch)
     relic_buf_free(&enc);
 }
 
-static void test_encode_decode_snr_speech_mono(void **state) { (void)state; encode_and_measure(0, 1); }
-static void test_encode_decode_snr_music_mono(void **state) { (void)state; encode_and_measure(1, 1); }
-static void test_encode_decode_snr_speech_stereo(void **state) { (void)state; encode_and_measure(0, 2); }
-static void test_encode_decode_snr_music_stereo(void **state) { (void)state; encode_and_measure(1, 2); }
+static void test_encode_decode_snr_speech_mono(void **state)
+{
+    (void)state;
+    encode_and_measure(0, 1);
+}
+static void test_encode_decode_snr_music_mono(void **state)
+{
+    (void)state;
+    encode_and_measure(1, 1);
+}
+static void test_encode_decode_snr_speech_stereo(void **state)
+{
+    (void)state;
+    encode_and_measure(0, 2);
+}
+static void test_encode_decode_snr_music_stereo(void **state)
+{
+    (void)state;
+    encode_and_measure(1, 2);
+}
 
 /* Full-scale input near the rails: the encoder avoids positive overflow. */
 static void test_encoder_never_overflows_on_a_square_wave(void **state)
@@ -756,7 +790,8 @@ static void encoder_vs_ffmpeg(int music, unsigned ch)
     assert_int_equal(fwrite(w.data, 1, w.size, f), w.size);
     fclose(f);
     snprintf(cmd, sizeof cmd, "ffmpeg -loglevel error -y -i %s -c:a adpcm_ima_wav -block_size %u %s </dev/null && "
-                              "ffmpeg -loglevel error -y -i %s -f s16le %s </dev/null", wav, A, ima, ima, raw);
+                              "ffmpeg -loglevel error -y -i %s -f s16le %s </dev/null",
+             wav, A, ima, ima, raw);
     assert_int_equal(system(cmd), 0);
     relic_mapping mp;
     assert_int_equal(relic_map_file(raw, 0, &mp, &err), RELIC_OK);
@@ -1001,7 +1036,7 @@ static void test_pack_shares_one_sample_between_identifiers_and_keeps_collisions
     make_signal(1, 1, 3000, pcm);
     assert_int_equal(relic_audio_cau_from_pcm(pcm, 3000, 1, 22050, 16, 1, NULL, 0, &a, &c[0], &err), RELIC_OK);
     assert_int_equal(relic_audio_cau_from_pcm(pcm, 100, 1, 11025, 16, 0, NULL, 0, &a, &c[1], &err), RELIC_OK);
-    relic_tpa_pack_entry ids[3] = { { 0x10, 0.5f, -3.0f, 1 }, { 0x20, 0, 0, 0 }, { 0x30, 1, -1, 1 } };
+    relic_tpa_pack_entry ids[3] = {{0x10, 0.5f, -3.0f, 1}, {0x20, 0, 0, 0}, {0x30, 1, -1, 1}};
     relic_tpa_collision col;
     memset(&col, 0, sizeof col);
     col.samples = 0x01;
@@ -1017,7 +1052,7 @@ static void test_pack_shares_one_sample_between_identifiers_and_keeps_collisions
     assert_true(m.ids[0].master_volume == -3.0f);
     assert_int_equal(relic_tpa_write(&m, &out, &err), RELIC_OK);
     tpa_round_trip(out.data, out.size);
-    assert_int_equal(relic_load_u32le(out.data + 12), 1);          /* collision count */
+    assert_int_equal(relic_load_u32le(out.data + 12), 1); /* collision count */
     assert_int_equal(relic_load_u32le(out.data + 16), out.size - RELIC_TPA_COLLISION_SIZE);
     relic_buf_free(&out);
     relic_arena_release(&a);
@@ -1029,18 +1064,18 @@ static void test_pack_rejects_repeated_ids_unnamed_samples_and_bad_indices(void 
     relic_arena a;
     relic_error err;
     relic_cau_file c[2];
-    int16_t pcm[200] = { 0 };
+    int16_t pcm[200] = {0};
     relic_tpa_file m;
     relic_arena_init_heap(&a, 0);
     assert_int_equal(relic_audio_cau_from_pcm(pcm, 100, 1, 22050, 16, 0, NULL, 0, &a, &c[0], &err), RELIC_OK);
     c[1] = c[0];
-    relic_tpa_pack_entry twice[2] = { { 7, 0, 0, 0 }, { 7, 0, 0, 1 } };
+    relic_tpa_pack_entry twice[2] = {{7, 0, 0, 0}, {7, 0, 0, 1}};
     assert_int_equal(relic_tpa_pack(twice, 2, c, 2, NULL, 0, &a, &m, &err), RELIC_E_ARGUMENT);
     assert_string_equal(err.path, "ids[1]");
-    relic_tpa_pack_entry one[1] = { { 7, 0, 0, 0 } };
+    relic_tpa_pack_entry one[1] = {{7, 0, 0, 0}};
     assert_int_equal(relic_tpa_pack(one, 1, c, 2, NULL, 0, &a, &m, &err), RELIC_E_ARGUMENT);
     assert_string_equal(err.path, "samples[1]");
-    relic_tpa_pack_entry past[1] = { { 7, 0, 0, 2 } };
+    relic_tpa_pack_entry past[1] = {{7, 0, 0, 2}};
     assert_int_equal(relic_tpa_pack(past, 1, c, 2, NULL, 0, &a, &m, &err), RELIC_E_INDEX);
     assert_string_equal(err.path, "ids[0]");
     uint8_t junk = 1;
@@ -1110,7 +1145,7 @@ static void test_cau_from_pcm_builds_valid_samples(void **state)
     int16_t pcm[2 * 3000];
     make_signal(0, 2, frames, pcm);
     for (int i = 0; i < 6000; i++) pcm[i] = (int16_t)(pcm[i] & ~0xFF); /* 8-bit exact */
-    relic_audio_caption cap[2] = { { 10, "Hello", 5 }, { 3, "", 0 } };
+    relic_audio_caption cap[2] = {{10, "Hello", 5}, {3, "", 0}};
     for (int mode = 0; mode < 3; mode++)
         for (unsigned ch = 1; ch <= 2; ch++) {
             relic_arena a;
@@ -1185,7 +1220,7 @@ static size_t make_wav(uint8_t *w, unsigned tag, unsigned ch, unsigned bits, int
     relic_store_u16le(w + at + 20, (uint16_t)(ch * bits / 8));
     relic_store_u16le(w + at + 22, (uint16_t)bits);
     if (ext) {
-        static const uint8_t tail[14] = { 0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71 };
+        static const uint8_t tail[14] = {0, 0, 0, 0, 0x10, 0, 0x80, 0, 0, 0xAA, 0, 0x38, 0x9B, 0x71};
         relic_store_u16le(w + at + 24, 22);
         relic_store_u16le(w + at + 26, (uint16_t)bits);
         relic_store_u32le(w + at + 28, ch == 1 ? 4 : 3);
@@ -1222,23 +1257,23 @@ static void test_wav_reads_pcm_8_16_24_32_and_float_32_64_plain_and_extensible(v
 {
     (void)state;
     uint8_t w[512];
-    const int16_t want[4] = { 0, 256, -32768, 32767 - 255 };
-    const uint8_t u8[4] = { 128, 129, 0, 255 };
+    const int16_t want[4] = {0, 256, -32768, 32767 - 255};
+    const uint8_t u8[4] = {128, 129, 0, 255};
     expect_wav_samples(w, make_wav(w, 1, 2, 8, 0, u8, 4), 2, want, 4);
-    const int16_t want16[4] = { 1, -2, 32767, -32768 };
+    const int16_t want16[4] = {1, -2, 32767, -32768};
     uint8_t s16[8];
     for (int i = 0; i < 4; i++) relic_store_u16le(s16 + 2 * i, (uint16_t)want16[i]);
     expect_wav_samples(w, make_wav(w, 1, 1, 16, 0, s16, 8), 1, want16, 4);
     /* 24 and 32 bits: the top 16 bits */
-    const uint8_t s24[6] = { 0xFF, 0x34, 0x12, 0x00, 0x00, 0x80 };
-    const int16_t want24[2] = { 0x1234, -32768 };
+    const uint8_t s24[6] = {0xFF, 0x34, 0x12, 0x00, 0x00, 0x80};
+    const int16_t want24[2] = {0x1234, -32768};
     expect_wav_samples(w, make_wav(w, 1, 2, 24, 1, s24, 6), 2, want24, 2);
-    const uint8_t s32[8] = { 0xFF, 0xFF, 0x34, 0x12, 0x00, 0x00, 0xFF, 0xFF };
-    const int16_t want32[2] = { 0x1234, -1 };
+    const uint8_t s32[8] = {0xFF, 0xFF, 0x34, 0x12, 0x00, 0x00, 0xFF, 0xFF};
+    const int16_t want32[2] = {0x1234, -1};
     expect_wav_samples(w, make_wav(w, 1, 1, 32, 0, s32, 8), 1, want32, 2);
     /* float: scaled by 32767, rounded, clamped */
-    const float f32[4] = { 0.5f, -1.0f, 2.0f, -3.0f };
-    const int16_t wantf[4] = { 16384, -32767, 32767, -32768 };
+    const float f32[4] = {0.5f, -1.0f, 2.0f, -3.0f};
+    const int16_t wantf[4] = {16384, -32767, 32767, -32768};
     uint8_t b32[16];
     for (int i = 0; i < 4; i++) {
         uint32_t u;
@@ -1247,8 +1282,8 @@ static void test_wav_reads_pcm_8_16_24_32_and_float_32_64_plain_and_extensible(v
     }
     expect_wav_samples(w, make_wav(w, 3, 2, 32, 0, b32, 16), 2, wantf, 4);
     expect_wav_samples(w, make_wav(w, 3, 2, 32, 1, b32, 16), 2, wantf, 4);
-    const double f64[2] = { 0.25, -0.25 };
-    const int16_t want64[2] = { 8192, -8192 };
+    const double f64[2] = {0.25, -0.25};
+    const int16_t want64[2] = {8192, -8192};
     uint8_t b64[16];
     for (int i = 0; i < 2; i++) {
         uint64_t u;
@@ -1261,7 +1296,7 @@ static void test_wav_reads_pcm_8_16_24_32_and_float_32_64_plain_and_extensible(v
 static void test_wav_writes_unsigned_8_bit_and_pads_odd_data(void **state)
 {
     (void)state;
-    const int16_t pcm[3] = { -32768, 0, 32767 };
+    const int16_t pcm[3] = {-32768, 0, 32767};
     relic_buf b;
     relic_error err;
     relic_buf_init(&b, 0);
@@ -1285,7 +1320,7 @@ static void test_wav_errors_name_the_field_and_offset(void **state)
     uint8_t w[512];
     relic_wav_info info;
     relic_error err;
-    const uint8_t d[8] = { 0 };
+    const uint8_t d[8] = {0};
     /* other sound formats: say how to convert */
     assert_int_equal(relic_audio_wav_parse((const uint8_t *)"fLaC\0\0\0\"", 8, &info, &err), RELIC_E_UNSUPPORTED);
     assert_non_null(strstr(err.message, "FLAC"));
@@ -1333,7 +1368,7 @@ static void build_bank(relic_arena *a, relic_buf *out)
     memset(&m, 0, sizeof m);
     int16_t pcm[4000];
     make_signal(0, 1, 4000, pcm);
-    relic_audio_caption cap[1] = { { 5, "Hi", 2 } };
+    relic_audio_caption cap[1] = {{5, "Hi", 2}};
     relic_cau_file c[2];
     assert_int_equal(relic_audio_cau_from_pcm(pcm, 4000, 1, 22050, 16, 1, cap, 1, a, &c[0], &err), RELIC_OK);
     assert_int_equal(relic_audio_cau_from_pcm(pcm, 500, 1, 11025, 8, 0, NULL, 0, a, &c[1], &err), RELIC_OK);
@@ -1351,8 +1386,8 @@ static void build_bank(relic_arena *a, relic_buf *out)
     }
     m.ids = relic_arena_array(a, 3, sizeof *m.ids, 8);
     m.ids_count = 3;
-    static const char *names[3] = { "missing", "Anne/Hi", "Blip" };
-    int which[3] = { 0, 0, 1 };
+    static const char *names[3] = {"missing", "Anne/Hi", "Blip"};
+    int which[3] = {0, 0, 1};
     for (int i = 0; i < 3; i++) {
         m.ids[i].sound_id = relic_tres_sound_hash(names[i], strlen(names[i]));
         m.ids[i].sample_offset = (uint32_t)relic_tpa_sample_offset(&m, (size_t)which[i]);
@@ -1429,7 +1464,7 @@ static void test_bad_tpa_version_and_cau_magic_are_rejected(void **state)
 static void test_foley_transfer_function_clamps_and_attenuates(void **state)
 {
     (void)state;
-    relic_tpa_transfer_function tf = { 1.0f, 0.2f, 0.25f, 0.1f, 0.5f, -0.5f, -0.1f, 0.3f, 10.0f, 0.5f };
+    relic_tpa_transfer_function tf = {1.0f, 0.2f, 0.25f, 0.1f, 0.5f, -0.5f, -0.1f, 0.3f, 10.0f, 0.5f};
     relic_tpa_transfer_result r;
     relic_tpa_transfer_eval(&tf, 2.0f, &r);
     assert_float_equal(r.volume, 0.6f, 1e-6);
@@ -1445,7 +1480,9 @@ static void test_foley_transfer_function_clamps_and_attenuates(void **state)
     /* which sounds a record plays */
     relic_tpa_collision c;
     memset(&c, 0, sizeof c);
-    c.impact_1 = 11; c.impact_2 = 22; c.slide = 33;
+    c.impact_1 = 11;
+    c.impact_2 = 22;
+    c.slide = 33;
     uint32_t ids[3];
     const relic_tpa_transfer_function *tfs[3];
     c.samples = 0x81;
@@ -1558,7 +1595,9 @@ static void test_mutations_never_crash(void **state)
     unsigned accepted = 0;
     const unsigned total = 3000;
     for (unsigned k = 0; k < total; k++) {
-        seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
         /* half on the small built bank, half on real files */
         relic_mapping *mp = &maps[k % 2 ? (unsigned)n - 1 : (k / 2) % (unsigned)n];
         size_t size = mp->bytes.size;

@@ -29,7 +29,10 @@ static unsigned bwm_check_scratch(const relic_bwm_view *v, int strict, relic_rep
 #define CORPUS_DIR "../shared/corpus/bwm"
 #define SAMPLES_DIR "tests/samples"
 
-typedef struct file_list { char *paths[256]; int n; } file_list;
+typedef struct file_list {
+    char *paths[256];
+    int n;
+} file_list;
 
 static void list_dir(const char *dir, file_list *fl)
 {
@@ -49,15 +52,21 @@ static void list_dir(const char *dir, file_list *fl)
     /* sorted, so output and mutation seeds do not depend on readdir order */
     for (int i = 1; i < fl->n; i++)
         for (int j = i; j > 0 && strcmp(fl->paths[j - 1], fl->paths[j]) > 0; j--) {
-            char *t = fl->paths[j]; fl->paths[j] = fl->paths[j - 1]; fl->paths[j - 1] = t;
+            char *t = fl->paths[j];
+            fl->paths[j] = fl->paths[j - 1];
+            fl->paths[j - 1] = t;
         }
 }
 
-static void free_list(file_list *fl) { for (int i = 0; i < fl->n; i++) free(fl->paths[i]); fl->n = 0; }
+static void free_list(file_list *fl)
+{
+    for (int i = 0; i < fl->n; i++) free(fl->paths[i]);
+    fl->n = 0;
+}
 
 static file_list corpus_files(void)
 {
-    file_list fl = { .n = 0 };
+    file_list fl = {.n = 0};
     list_dir(CORPUS_DIR, &fl);
     if (fl.n == 0) print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS_DIR);
     return fl;
@@ -142,10 +151,10 @@ static void test_round_trips_are_byte_exact(void **state)
 /* A small valid WOK made by the writer, for the error tests. */
 static relic_buf make_wok(void)
 {
-    static const float verts[4][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 1, 1, 0 }, { 0, 1, 0 } };
-    static const uint32_t faces[2][3] = { { 0, 1, 2 }, { 0, 2, 3 } };
-    static const uint32_t mats[2] = { 4, 4 };
-    relic_bwm_mesh mesh = { verts, 4, faces, mats, 2 };
+    static const float verts[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+    static const uint32_t faces[2][3] = {{0, 1, 2}, {0, 2, 3}};
+    static const uint32_t mats[2] = {4, 4};
+    relic_bwm_mesh mesh = {verts, 4, faces, mats, 2};
     relic_arena a;
     relic_bwm_file m;
     relic_error err;
@@ -273,9 +282,9 @@ static void test_walkable_after_nonwalkable_breaks_the_rules(void **state)
 static void test_more_adjacency_rows_than_faces_breaks_the_rules(void **state)
 {
     (void)state;
-    relic_bwm_vec3f vert = { 0, 0, 0 };
-    relic_bwm_adjacency row = { { -1, -1, -1 } };
-    relic_bwm_file m = { 0 };
+    relic_bwm_vec3f vert = {0, 0, 0};
+    relic_bwm_adjacency row = {{-1, -1, -1}};
+    relic_bwm_file m = {0};
     memcpy(m.header.magic, "BWM V1.0", 8);
     m.header.type = RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR;
     m.vertices = &vert;
@@ -288,17 +297,17 @@ static void test_more_adjacency_rows_than_faces_breaks_the_rules(void **state)
     relic_bwm_view v;
     assert_int_equal(relic_bwm_write(&m, &b, &err), RELIC_OK);
     assert_int_equal(relic_bwm_validate(b.data, b.size, &v, &err), RELIC_OK);
-    relic_error first = { 0 };
+    relic_error first = {0};
     assert_int_equal(bwm_check_scratch(&v, 0, keep_first, &first), 1);
     assert_string_equal(first.path, "header.adjacency_count");
     assert_int_equal(first.offset, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS);
     /* one row for one face is fine */
-    uint32_t face[3] = { 0, 0, 0 }, mat = RELIC_BWM_SURFACE_MATERIAL_NONWALK;
+    uint32_t face[3] = {0, 0, 0}, mat = RELIC_BWM_SURFACE_MATERIAL_NONWALK;
     m.faces = (relic_bwm_face *)(void *)face;
     m.faces_count = 1;
     m.materials = &mat;
     m.materials_count = 1;
-    relic_bwm_vec3f normal = { 0, 0, 1 };
+    relic_bwm_vec3f normal = {0, 0, 1};
     float distance = 0;
     m.normals = &normal;
     m.normals_count = 1;
@@ -317,10 +326,10 @@ static void test_more_adjacency_rows_than_faces_breaks_the_rules(void **state)
 static void test_empty_table_offsets_round_trip(void **state)
 {
     (void)state;
-    static const float verts[3][3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 1 } };
-    static const uint32_t faces[1][3] = { { 0, 1, 2 } };
-    static const uint32_t mats[1] = { RELIC_BWM_SURFACE_MATERIAL_NONWALK };
-    relic_bwm_mesh mesh = { verts, 3, faces, mats, 1 };
+    static const float verts[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 1}};
+    static const uint32_t faces[1][3] = {{0, 1, 2}};
+    static const uint32_t mats[1] = {RELIC_BWM_SURFACE_MATERIAL_NONWALK};
+    relic_bwm_mesh mesh = {verts, 3, faces, mats, 1};
     relic_arena a;
     relic_bwm_file m, d;
     relic_error err;
@@ -331,8 +340,8 @@ static void test_empty_table_offsets_round_trip(void **state)
     assert_int_equal(relic_bwm_from_mesh(&mesh, RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR, &a, &m, &err), RELIC_OK);
     assert_int_equal(relic_bwm_write(&m, &b, &err), RELIC_OK);
     assert_int_equal(relic_load_u32le(b.data + RELIC_BWM_HEADER_AABB_OFFSET_POS), 0); /* a new model writes 0 */
-    const size_t offs[4] = { RELIC_BWM_HEADER_AABB_OFFSET_POS, RELIC_BWM_HEADER_ADJACENCY_OFFSET_POS,
-                             RELIC_BWM_HEADER_EDGE_OFFSET_POS, RELIC_BWM_HEADER_PERIMETER_OFFSET_POS };
+    const size_t offs[4] = {RELIC_BWM_HEADER_AABB_OFFSET_POS, RELIC_BWM_HEADER_ADJACENCY_OFFSET_POS,
+                            RELIC_BWM_HEADER_EDGE_OFFSET_POS, RELIC_BWM_HEADER_PERIMETER_OFFSET_POS};
     for (int style = 0; style < 2; style++) {
         for (int k = 0; k < 4; k++) relic_store_u32le(b.data + offs[k], style ? (uint32_t)b.size : 0);
         assert_int_equal(relic_bwm_validate(b.data, b.size, &v, &err), RELIC_OK);
@@ -453,7 +462,9 @@ static void test_mutations_never_crash(void **state)
     relic_error err;
     for (int i = 0; i < fl.n; i++) assert_int_equal(relic_map_file(fl.paths[i], 0, &maps[i], &err), RELIC_OK);
     for (unsigned k = 0; k < total; k++) {
-        seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; /* xorshift64 */
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17; /* xorshift64 */
         relic_mapping *mp = &maps[k % (unsigned)fl.n];
         size_t n = mp->bytes.size;
         uint8_t *copy = malloc(n);

@@ -96,8 +96,14 @@ static grid make_grid(relic_arena *a, uint32_t gx, uint32_t gy)
     for (y = 0; y < gy; y++)
         for (x = 0; x < gx; x++) {
             uint32_t a0 = y * (gx + 1) + x, a1 = a0 + 1, a2 = a1 + gx + 1, a3 = a0 + gx + 1;
-            g.f[k][0] = a0; g.f[k][1] = a1; g.f[k][2] = a2; g.mat[k++] = 4;
-            g.f[k][0] = a0; g.f[k][1] = a2; g.f[k][2] = a3; g.mat[k++] = 4;
+            g.f[k][0] = a0;
+            g.f[k][1] = a1;
+            g.f[k][2] = a2;
+            g.mat[k++] = 4;
+            g.f[k][0] = a0;
+            g.f[k][1] = a2;
+            g.f[k][2] = a3;
+            g.mat[k++] = 4;
         }
     return g;
 }
@@ -192,7 +198,7 @@ static void test_quad_adjacency_and_perimeter(void **state)
     assert_int_equal(adj[1][0], 2);
     assert_int_equal(adj[1][1], -1);
     assert_int_equal(adj[1][2], -1);
-    assert_int_equal(relic_bwm_build_perimeters(&m, 2, (const int32_t (*)[3])adj, NULL, 0, e, &ne, p, &np, &a, &err),
+    assert_int_equal(relic_bwm_build_perimeters(&m, 2, (const int32_t(*)[3])adj, NULL, 0, e, &ne, p, &np, &a, &err),
                      RELIC_OK);
     assert_int_equal(ne, 4);
     assert_int_equal(np, 1);
@@ -211,14 +217,14 @@ static void test_strip_is_one_loop(void **state)
     relic_arena a;
     grid g;
     relic_bwm_mesh m;
-    int32_t (*adj)[3];
+    int32_t(*adj)[3];
     relic_bwm_edge_rec *e;
     uint32_t *p, ne, np, f, links = 0;
     relic_error err;
     (void)state;
     relic_arena_init_heap(&a, 0);
     g = make_grid(&a, 10, 1);
-    m = make_mesh((const float (*)[3])g.v, g.nv, (const uint32_t (*)[3])g.f, g.mat, g.nf);
+    m = make_mesh((const float(*)[3])g.v, g.nv, (const uint32_t(*)[3])g.f, g.mat, g.nf);
     adj = relic_arena_array(&a, g.nf, sizeof *adj, 4);
     e = relic_arena_array(&a, 3 * g.nf, sizeof *e, 4);
     p = relic_arena_array(&a, 3 * g.nf, sizeof *p, 4);
@@ -233,7 +239,7 @@ static void test_strip_is_one_loop(void **state)
             }
     }
     assert_int_equal(links, 2 * (2 * 10 - 1)); /* 19 shared sides, counted from both faces */
-    assert_int_equal(relic_bwm_build_perimeters(&m, g.nf, (const int32_t (*)[3])adj, NULL, 0, e, &ne, p, &np, &a, &err),
+    assert_int_equal(relic_bwm_build_perimeters(&m, g.nf, (const int32_t(*)[3])adj, NULL, 0, e, &ne, p, &np, &a, &err),
                      RELIC_OK);
     assert_int_equal(np, 1);
     assert_int_equal(ne, 2 * 10 + 2);
@@ -248,8 +254,8 @@ static void test_hole_gives_two_loops(void **state)
     relic_arena a;
     grid g;
     relic_bwm_mesh m;
-    uint32_t (*f)[3], *mat, i, k = 0, ne, np, *p, hole_sides = 0;
-    int32_t (*adj)[3];
+    uint32_t(*f)[3], *mat, i, k = 0, ne, np, *p, hole_sides = 0;
+    int32_t(*adj)[3];
     relic_bwm_edge_rec *e, old[2];
     relic_error err;
     (void)state;
@@ -266,7 +272,7 @@ static void test_hole_gives_two_loops(void **state)
     mat[k++] = 7;
     memcpy(f[k], g.f[9], sizeof f[k]);
     mat[k++] = 7;
-    m = make_mesh((const float (*)[3])g.v, g.nv, (const uint32_t (*)[3])f, mat, g.nf);
+    m = make_mesh((const float(*)[3])g.v, g.nv, (const uint32_t(*)[3])f, mat, g.nf);
     assert_int_equal(relic_bwm_walkable_prefix(&m), 16);
     adj = relic_arena_array(&a, 16, sizeof *adj, 4);
     e = relic_arena_array(&a, 48, sizeof *e, 4);
@@ -278,7 +284,7 @@ static void test_hole_gives_two_loops(void **state)
             uint32_t va = f[i][s], vb = f[i][(s + 1) % 3];
             /* sides on the hole's border (vertices 5, 6, 9, 10 of the 4x4 grid of vertices) */
             int on_hole = (va == 5 || va == 6 || va == 9 || va == 10) && (vb == 5 || vb == 6 || vb == 9 || vb == 10) &&
-                          !((va == 5 && vb == 10) || (va == 10 && vb == 5));
+                !((va == 5 && vb == 10) || (va == 10 && vb == 5));
             if (on_hole) {
                 hole_sides++;
                 assert_int_equal(adj[i][s], -1);
@@ -293,7 +299,7 @@ static void test_hole_gives_two_loops(void **state)
     old[0].transition = 3;
     old[1].edge = 999;
     old[1].transition = 5;
-    assert_int_equal(relic_bwm_build_perimeters(&m, 16, (const int32_t (*)[3])adj, old, 2, e, &ne, p, &np, &a, &err),
+    assert_int_equal(relic_bwm_build_perimeters(&m, 16, (const int32_t(*)[3])adj, old, 2, e, &ne, p, &np, &a, &err),
                      RELIC_OK);
     assert_int_equal(np, 2);
     assert_int_equal(ne, 12 + 4);
@@ -364,8 +370,7 @@ static void test_shared_three_ways(void **state)
 static void test_index_rule_is_symmetric(void **state)
 {
     static const float v[4][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
-    static const uint32_t f[9][3] = {{0, 1, 2}, {1, 0, 3}, {0, 1, 0}, {1, 0, 1}, {0, 1, 3},
-                                     {1, 1, 1}, {2, 1, 0}, {0, 0, 1}, {3, 1, 0}};
+    static const uint32_t f[9][3] = {{0, 1, 2}, {1, 0, 3}, {0, 1, 0}, {1, 0, 1}, {0, 1, 3}, {1, 1, 1}, {2, 1, 0}, {0, 0, 1}, {3, 1, 0}};
     static const uint32_t mat[9] = {4, 4, 4, 4, 4, 4, 4, 4, 4};
     relic_bwm_mesh m = make_mesh(v, 4, f, mat, 9);
     relic_arena a;
@@ -427,14 +432,14 @@ static void test_perimeter_walk_survives_bad_adjacency(void **state)
     (void)state;
     relic_arena_init_heap(&a, 0);
     /* side 1 links to side 0, whose successor is side 1 again: a cycle */
-    assert_int_equal(relic_bwm_build_perimeters(&m, 1, (const int32_t (*)[3])self_loop, NULL, 0, e, &ne, p, &np, &a,
+    assert_int_equal(relic_bwm_build_perimeters(&m, 1, (const int32_t(*)[3])self_loop, NULL, 0, e, &ne, p, &np, &a,
                                                 &err),
                      RELIC_OK);
     assert_int_equal(ne, 2);
     assert_int_equal(np, 2);
     assert_int_equal(e[0].edge, 0);
     assert_int_equal(e[1].edge, 2);
-    assert_int_equal(relic_bwm_build_perimeters(&m, 1, (const int32_t (*)[3])out_of_range, NULL, 0, e, &ne, p, &np,
+    assert_int_equal(relic_bwm_build_perimeters(&m, 1, (const int32_t(*)[3])out_of_range, NULL, 0, e, &ne, p, &np,
                                                 &a, &err),
                      RELIC_E_INDEX);
     assert_string_equal(err.path, "adjacency[0][1]");
@@ -517,7 +522,7 @@ static void test_aabb_small_meshes(void **state)
     (void)state;
     relic_arena_init_heap(&a, 0);
     g = make_grid(&a, 3, 3);
-    m = make_mesh((const float (*)[3])g.v, g.nv, (const uint32_t (*)[3])g.f, g.mat, g.nf);
+    m = make_mesh((const float(*)[3])g.v, g.nv, (const uint32_t(*)[3])g.f, g.mat, g.nf);
     assert_int_equal(relic_bwm_build_aabb(&m, nodes, &n, &a, &err), RELIC_OK);
     assert_aabb_valid(&m, nodes, n, &a);
     /* the root splits 18 faces 9/9 along x or y (equal lengths: y wins) */
@@ -557,14 +562,14 @@ static void test_million_faces(void **state)
     grid g;
     relic_bwm_mesh m;
     relic_bwm_aabb_rec *nodes;
-    int32_t (*adj)[3];
+    int32_t(*adj)[3];
     relic_bwm_edge_rec *e;
     uint32_t *p, n, ne, np, i, depth_max = 0;
     relic_error err;
     (void)state;
     relic_arena_init_heap(&a, 0);
     g = make_grid(&a, 1000, 501); /* 1,002,000 faces */
-    m = make_mesh((const float (*)[3])g.v, g.nv, (const uint32_t (*)[3])g.f, g.mat, g.nf);
+    m = make_mesh((const float(*)[3])g.v, g.nv, (const uint32_t(*)[3])g.f, g.mat, g.nf);
     nodes = relic_arena_array(&a, 2 * (size_t)g.nf - 1, sizeof *nodes, 4);
     adj = relic_arena_array(&a, g.nf, sizeof *adj, 4);
     e = relic_arena_array(&a, 3 * (size_t)g.nf, sizeof *e, 4);
@@ -583,7 +588,7 @@ static void test_million_faces(void **state)
         depth_max++;
     assert_true(depth_max <= 20);
     assert_int_equal(relic_bwm_build_adjacency(&m, g.nf, adj, &a, &err), RELIC_OK);
-    assert_int_equal(relic_bwm_build_perimeters(&m, g.nf, (const int32_t (*)[3])adj, NULL, 0, e, &ne, p, &np, &a, &err),
+    assert_int_equal(relic_bwm_build_perimeters(&m, g.nf, (const int32_t(*)[3])adj, NULL, 0, e, &ne, p, &np, &a, &err),
                      RELIC_OK);
     assert_int_equal(np, 1);
     assert_int_equal(ne, 2 * (1000 + 501));
@@ -868,6 +873,7 @@ static void assert_obj_round_trip(const relic_bwm_mesh *m, relic_arena *a)
 
 static void test_obj_export_round_trip(void **state)
 {
+    /* clang-format off */
     static const float v[5][3] = {
         {0.1f, -0.0f, 1e-7f}, {123456.789f, 3.4028235e38f, -1.17549435e-38f}, {1.0f / 3.0f, 2.0f / 3.0f, -7.25f},
         {1e-45f, -16777217.0f, 0.5f}, {0, 0, 0}};
@@ -1311,5 +1317,6 @@ int main(void)
         cmocka_unit_test(test_svg_export),
         cmocka_unit_test(test_corpus),
     };
+    /* clang-format on */
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,11 +34,14 @@ static relic_status erf_write_scratch(const relic_erf_archive *ar, relic_erf_lay
 #define CORPUS_DIR "../shared/corpus/other"
 #define MAX_FILES 64
 
-typedef struct file_list { char *paths[MAX_FILES]; int n; } file_list;
+typedef struct file_list {
+    char *paths[MAX_FILES];
+    int n;
+} file_list;
 
 static file_list corpus_files(void)
 {
-    file_list fl = { .n = 0 };
+    file_list fl = {.n = 0};
     DIR *d = opendir(CORPUS_DIR);
     if (!d) {
         print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS_DIR);
@@ -55,18 +58,23 @@ static file_list corpus_files(void)
     closedir(d);
     for (int i = 1; i < fl.n; i++)
         for (int j = i; j > 0 && strcmp(fl.paths[j - 1], fl.paths[j]) > 0; j--) {
-            char *t = fl.paths[j]; fl.paths[j] = fl.paths[j - 1]; fl.paths[j - 1] = t;
+            char *t = fl.paths[j];
+            fl.paths[j] = fl.paths[j - 1];
+            fl.paths[j - 1] = t;
         }
     return fl;
 }
 
-static void free_list(file_list *fl) { for (int i = 0; i < fl->n; i++) free(fl->paths[i]); fl->n = 0; }
+static void free_list(file_list *fl)
+{
+    for (int i = 0; i < fl->n; i++) free(fl->paths[i]);
+    fl->n = 0;
+}
 
 static int is_container(const char *p)
 {
     size_t n = strlen(p);
-    return n > 4 && (!strcmp(p + n - 4, ".mod") || !strcmp(p + n - 4, ".erf") || !strcmp(p + n - 4, ".rim") ||
-                     !strcmp(p + n - 4, ".hak") || !strcmp(p + n - 4, ".sav"));
+    return n > 4 && (!strcmp(p + n - 4, ".mod") || !strcmp(p + n - 4, ".erf") || !strcmp(p + n - 4, ".rim") || !strcmp(p + n - 4, ".hak") || !strcmp(p + n - 4, ".sav"));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -288,9 +296,21 @@ static void write_and_read_back(relic_erf_kind kind, relic_erf_game game, const 
     relic_buf_free(&b);
 }
 
-static void test_new_erf_v1_0_reads_back(void **state) { (void)state; write_and_read_back(RELIC_ERF_KIND_ERF, RELIC_ERF_GAME_KOTOR, "MOD "); }
-static void test_new_erf_v1_1_reads_back(void **state) { (void)state; write_and_read_back(RELIC_ERF_KIND_ERF, RELIC_ERF_GAME_NWN2, "HAK "); }
-static void test_new_rim_reads_back(void **state) { (void)state; write_and_read_back(RELIC_ERF_KIND_RIM, RELIC_ERF_GAME_KOTOR, NULL); }
+static void test_new_erf_v1_0_reads_back(void **state)
+{
+    (void)state;
+    write_and_read_back(RELIC_ERF_KIND_ERF, RELIC_ERF_GAME_KOTOR, "MOD ");
+}
+static void test_new_erf_v1_1_reads_back(void **state)
+{
+    (void)state;
+    write_and_read_back(RELIC_ERF_KIND_ERF, RELIC_ERF_GAME_NWN2, "HAK ");
+}
+static void test_new_rim_reads_back(void **state)
+{
+    (void)state;
+    write_and_read_back(RELIC_ERF_KIND_RIM, RELIC_ERF_GAME_KOTOR, NULL);
+}
 
 static void test_resref_too_long_for_v1_0_is_an_argument_error(void **state)
 {
@@ -492,8 +512,8 @@ static relic_buf fixed_types_gff(void)
 {
     static relic_gff_tfield f[12];
     static relic_gff_tstruct root;
-    static const char *labels[12] = { "B", "C", "W", "S", "DW", "I", "DW64", "I64", "F", "D", "Ori", "Vec" };
-    static const uint32_t types[12] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17 };
+    static const char *labels[12] = {"B", "C", "W", "S", "DW", "I", "DW64", "I64", "F", "D", "Ori", "Vec"};
+    static const uint32_t types[12] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17};
     relic_gff_tree t;
     relic_buf b;
     relic_error err;
@@ -562,19 +582,41 @@ static void test_patch_stores_every_fixed_size_type_in_place(void **state)
     double db;
     relic_arena_init_heap(&a, 0);
     assert_int_equal(relic_gff_open(b.data, b.size, &a, NULL, NULL, &d, &err), RELIC_OK);
-    assert_true(relic_gff_find(&d, 0, "B", &f)); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 255);
-    assert_true(relic_gff_find(&d, 0, "C", &f)); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, -128);
-    assert_true(relic_gff_find(&d, 0, "W", &f)); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 0xFFFF);
-    assert_true(relic_gff_find(&d, 0, "S", &f)); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, -32768);
-    assert_true(relic_gff_find(&d, 0, "DW", &f)); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 4000000000u);
-    assert_true(relic_gff_find(&d, 0, "I", &f)); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, -2000000000);
-    assert_true(relic_gff_find(&d, 0, "DW64", &f)); relic_gff_get_uint(&d, f, &u, &err); assert_true(u == UINT64_MAX);
-    assert_true(relic_gff_find(&d, 0, "I64", &f)); relic_gff_get_int(&d, f, &i, &err); assert_true(i == INT64_MIN);
-    assert_true(relic_gff_find(&d, 0, "F", &f)); relic_gff_get_float(&d, f, &fl, &err); assert_true(fl == 1.5f);
-    assert_true(relic_gff_find(&d, 0, "D", &f)); relic_gff_get_double(&d, f, &db, &err); assert_true(db == -0.125);
-    assert_true(relic_gff_find(&d, 0, "Ori", &f)); relic_gff_get_orientation(&d, f, v, &err);
+    assert_true(relic_gff_find(&d, 0, "B", &f));
+    relic_gff_get_uint(&d, f, &u, &err);
+    assert_int_equal(u, 255);
+    assert_true(relic_gff_find(&d, 0, "C", &f));
+    relic_gff_get_int(&d, f, &i, &err);
+    assert_int_equal(i, -128);
+    assert_true(relic_gff_find(&d, 0, "W", &f));
+    relic_gff_get_uint(&d, f, &u, &err);
+    assert_int_equal(u, 0xFFFF);
+    assert_true(relic_gff_find(&d, 0, "S", &f));
+    relic_gff_get_int(&d, f, &i, &err);
+    assert_int_equal(i, -32768);
+    assert_true(relic_gff_find(&d, 0, "DW", &f));
+    relic_gff_get_uint(&d, f, &u, &err);
+    assert_int_equal(u, 4000000000u);
+    assert_true(relic_gff_find(&d, 0, "I", &f));
+    relic_gff_get_int(&d, f, &i, &err);
+    assert_int_equal(i, -2000000000);
+    assert_true(relic_gff_find(&d, 0, "DW64", &f));
+    relic_gff_get_uint(&d, f, &u, &err);
+    assert_true(u == UINT64_MAX);
+    assert_true(relic_gff_find(&d, 0, "I64", &f));
+    relic_gff_get_int(&d, f, &i, &err);
+    assert_true(i == INT64_MIN);
+    assert_true(relic_gff_find(&d, 0, "F", &f));
+    relic_gff_get_float(&d, f, &fl, &err);
+    assert_true(fl == 1.5f);
+    assert_true(relic_gff_find(&d, 0, "D", &f));
+    relic_gff_get_double(&d, f, &db, &err);
+    assert_true(db == -0.125);
+    assert_true(relic_gff_find(&d, 0, "Ori", &f));
+    relic_gff_get_orientation(&d, f, v, &err);
     assert_true(v[0] == 1 && v[1] == 0 && v[2] == 0 && v[3] == 0.5f);
-    assert_true(relic_gff_find(&d, 0, "Vec", &f)); relic_gff_get_vector(&d, f, v, &err);
+    assert_true(relic_gff_find(&d, 0, "Vec", &f));
+    relic_gff_get_vector(&d, f, v, &err);
     assert_true(v[0] == 1.25f && v[1] == 2.5f && v[2] == -3);
     relic_arena_release(&a);
     relic_buf_free(&b);
@@ -584,9 +626,22 @@ static void test_patch_rejects_bad_values_and_writes_nothing(void **state)
 {
     (void)state;
     static const char *const bad[][2] = {
-        {"B", "256"}, {"B", "-1"}, {"C", "128"}, {"W", "65536"}, {"S", "32768"}, {"DW", "4294967296"},
-        {"I", "2147483648"}, {"DW64", "-1"}, {"DW64", "18446744073709551616"}, {"I64", "9223372036854775808"},
-        {"F", "x"}, {"F", "1e999"}, {"D", ""}, {"Ori", "1 2 3"}, {"Vec", "1 2 3 4"}, {"I", "12abc"},
+        {"B", "256"},
+        {"B", "-1"},
+        {"C", "128"},
+        {"W", "65536"},
+        {"S", "32768"},
+        {"DW", "4294967296"},
+        {"I", "2147483648"},
+        {"DW64", "-1"},
+        {"DW64", "18446744073709551616"},
+        {"I64", "9223372036854775808"},
+        {"F", "x"},
+        {"F", "1e999"},
+        {"D", ""},
+        {"Ori", "1 2 3"},
+        {"Vec", "1 2 3 4"},
+        {"I", "12abc"},
     };
     relic_buf b = fixed_types_gff();
     uint8_t *before = malloc(b.size);

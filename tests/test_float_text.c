@@ -80,8 +80,8 @@ static void test_known_values_print_as_people_write_them(void **state)
 static void test_extremes_round_trip(void **state)
 {
     (void)state;
-    const float v[] = { FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX, FLT_TRUE_MIN, -FLT_TRUE_MIN, FLT_EPSILON, 1.0f,
-                        16777216.0f, 16777217.0f, 0.3f, 2.0f / 3.0f, 9.999999e-8f, 123456.79f };
+    const float v[] = {FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX, FLT_TRUE_MIN, -FLT_TRUE_MIN, FLT_EPSILON, 1.0f,
+                       16777216.0f, 16777217.0f, 0.3f, 2.0f / 3.0f, 9.999999e-8f, 123456.79f};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) expect_exact_and_shortest(v[i]);
 }
 
@@ -90,11 +90,13 @@ static void test_random_bit_patterns_round_trip_shortest(void **state)
     (void)state;
     uint64_t s = 88172645463325252ull;
     for (long i = 0; i < 300000; i++) {
-        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
         uint32_t u = (uint32_t)s;
         float v;
         memcpy(&v, &u, 4);
-        if (i % 3 == 1) v = (float)((int)(s >> 40) % 100000) / 1000.0f;    /* millimetre coordinates */
+        if (i % 3 == 1) v = (float)((int)(s >> 40) % 100000) / 1000.0f; /* millimetre coordinates */
         if (i % 3 == 2) v = (float)((double)(int32_t)(s >> 32) * 1e-6);
         if (isfinite(v)) expect_exact_and_shortest(v);
     }

@@ -152,8 +152,8 @@ static void replays_fuzz_erf_regressions(void **state)
 static void every_regression_directory_is_replayed(void **state)
 {
     (void)state;
-    static const char *const known[] = { "fuzz_grf_sections", "fuzz_gff_typed", "fuzz_gff_json", "fuzz_trr",
-                                         "fuzz_bwm", "fuzz_erf", "fuzz_trn_aswm", "fuzz_adpcm", "fuzz_gff" };
+    static const char *const known[] = {"fuzz_grf_sections", "fuzz_gff_typed", "fuzz_gff_json", "fuzz_trr",
+                                        "fuzz_bwm", "fuzz_erf", "fuzz_trn_aswm", "fuzz_adpcm", "fuzz_gff"};
     DIR *d = opendir("fuzz/regressions");
     assert_non_null(d);
     struct dirent *e;

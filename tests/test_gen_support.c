@@ -12,8 +12,8 @@
 
 #include "relic_gen.h"
 
-static const relic_gen_enum_item dense[] = { { 0, "zero" }, { 1, "one" }, { 2, "two" } };
-static const relic_gen_enum_item sparse[] = { { 1, "a" }, { 2, "b" }, { 30, "c" }, { -5, "d" } };
+static const relic_gen_enum_item dense[] = {{0, "zero"}, {1, "one"}, {2, "two"}};
+static const relic_gen_enum_item sparse[] = {{1, "a"}, {2, "b"}, {30, "c"}, {-5, "d"}};
 
 static void enum_name_finds_dense_and_sparse_values(void **state)
 {
@@ -110,7 +110,7 @@ static void copy_and_dup_take_from_the_arena(void **state)
     relic_arena a;
     relic_arena_init_buffer(&a, mem, sizeof mem);
     relic_error err;
-    const uint8_t src[8] = { 1, 0, 0, 0, 2, 0, 0, 0 };
+    const uint8_t src[8] = {1, 0, 0, 0, 2, 0, 0, 0};
     uint32_t *v = relic_gen_copy(&a, &err, src, 2, sizeof *v, _Alignof(uint32_t), 0, "v");
     assert_non_null(v);
     if (RELIC_GEN_LE) {
@@ -143,7 +143,7 @@ static void layout_keeps_the_models_own_order(void **state)
 {
     (void)state;
     relic_error err;
-    const uint64_t held[3] = { 200, 100, 0 }, size[3] = { 10, 20, 0 };
+    const uint64_t held[3] = {200, 100, 0}, size[3] = {10, 20, 0};
     uint64_t at[3], end;
     assert_int_equal(relic_gen_layout(&err, 100, 3, held, size, at, &end), RELIC_OK);
     assert_int_equal(at[0], 200);
@@ -157,15 +157,15 @@ static void layout_falls_back_to_contiguous_on_overlap_or_unheld(void **state)
     (void)state;
     relic_error err;
     uint64_t at[2], end;
-    const uint64_t overlap[2] = { 100, 105 }, size[2] = { 10, 10 };
+    const uint64_t overlap[2] = {100, 105}, size[2] = {10, 10};
     assert_int_equal(relic_gen_layout(&err, 100, 2, overlap, size, at, &end), RELIC_OK);
     assert_int_equal(at[0], 100);
     assert_int_equal(at[1], 110);
     assert_int_equal(end, 120);
-    const uint64_t unheld[2] = { 100, RELIC_GEN_NOT_HELD };
+    const uint64_t unheld[2] = {100, RELIC_GEN_NOT_HELD};
     assert_int_equal(relic_gen_layout(&err, 100, 2, unheld, size, at, &end), RELIC_OK);
     assert_int_equal(at[1], 110);
-    const uint64_t inside[2] = { 50, 120 };
+    const uint64_t inside[2] = {50, 120};
     assert_int_equal(relic_gen_layout(&err, 100, 2, inside, size, at, &end), RELIC_OK);
     assert_int_equal(at[0], 100);
 }
@@ -175,7 +175,7 @@ static void layout_rejects_overflowing_sizes(void **state)
     (void)state;
     relic_error err;
     uint64_t at[2], end;
-    const uint64_t held[2] = { RELIC_GEN_NOT_HELD, RELIC_GEN_NOT_HELD }, size[2] = { UINT64_MAX - 10, 100 };
+    const uint64_t held[2] = {RELIC_GEN_NOT_HELD, RELIC_GEN_NOT_HELD}, size[2] = {UINT64_MAX - 10, 100};
     assert_int_equal(relic_gen_layout(&err, 100, 2, held, size, at, &end), RELIC_E_LIMIT);
 }
 

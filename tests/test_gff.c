@@ -21,11 +21,14 @@
 #define CORRUPTED "test_corrupted.gff"
 #define MAX_FILES 512
 
-typedef struct file_list { char *paths[MAX_FILES]; int n; } file_list;
+typedef struct file_list {
+    char *paths[MAX_FILES];
+    int n;
+} file_list;
 
 static file_list corpus_files(void)
 {
-    file_list fl = { .n = 0 };
+    file_list fl = {.n = 0};
     DIR *d = opendir(CORPUS_DIR);
     if (!d) {
         print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS_DIR);
@@ -42,12 +45,18 @@ static file_list corpus_files(void)
     closedir(d);
     for (int i = 1; i < fl.n; i++)
         for (int j = i; j > 0 && strcmp(fl.paths[j - 1], fl.paths[j]) > 0; j--) {
-            char *t = fl.paths[j]; fl.paths[j] = fl.paths[j - 1]; fl.paths[j - 1] = t;
+            char *t = fl.paths[j];
+            fl.paths[j] = fl.paths[j - 1];
+            fl.paths[j - 1] = t;
         }
     return fl;
 }
 
-static void free_list(file_list *fl) { for (int i = 0; i < fl->n; i++) free(fl->paths[i]); fl->n = 0; }
+static void free_list(file_list *fl)
+{
+    for (int i = 0; i < fl->n; i++) free(fl->paths[i]);
+    fl->n = 0;
+}
 
 static int is_corrupted(const char *path) { return strstr(path, CORRUPTED) != NULL; }
 
@@ -115,13 +124,16 @@ static int write_equals(const relic_gff_tree *t, relic_gff_layout l, const relic
 
 static const char *section_of(const relic_bytes *orig, size_t off)
 {
-    static const char *const names[] = { "structs", "fields", "labels", "field data", "field indices", "list indices" };
+    static const char *const names[] = {"structs", "fields", "labels", "field data", "field indices", "list indices"};
     if (off < 56) return "header";
     const char *best = "end";
     uint32_t best_off = 0;
     for (int k = 0; k < 6; k++) {
         uint32_t o = relic_load_u32le(orig->data + 8 + 8 * k);
-        if (o <= off && o >= best_off) { best_off = o; best = names[k]; }
+        if (o <= off && o >= best_off) {
+            best_off = o;
+            best = names[k];
+        }
     }
     return best;
 }
@@ -198,7 +210,7 @@ static void test_corpus_json_round_trip(void **state)
         relic_status st = relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err);
         if (st != RELIC_OK) print_message("%s: %s: %s\n", fl.paths[i], err.path, err.message);
         assert_int_equal(st, RELIC_OK);
-        assert_int_equal(relic_gff_write_tree(&t, t.family, &a, &b1, NULL, &err), RELIC_OK); /* the file's family ... */
+        assert_int_equal(relic_gff_write_tree(&t, t.family, &a, &b1, NULL, &err), RELIC_OK);   /* the file's family ... */
         assert_int_equal(relic_gff_write_tree(&t2, t2.family, &a, &b2, NULL, &err), RELIC_OK); /* ... through "__layout" */
         assert_int_equal(b1.size, b2.size);
         assert_memory_equal(b1.data, b2.data, b1.size);
@@ -321,8 +333,9 @@ static relic_gff_tstruct *new_struct(relic_arena *a, uint32_t id, uint32_t cap)
 
 static uint8_t sample_text[] = "Sword \x80 d\xe9j\xe0";
 static uint8_t sample_ref[] = "nw_wswls001";
-static uint8_t sample_blob[] = { 0, 1, 2, 0xFF, 0xFE };
-static uint8_t sample_fr[] = "\xc9p\xe9" "e";
+static uint8_t sample_blob[] = {0, 1, 2, 0xFF, 0xFE};
+static uint8_t sample_fr[] = "\xc9p\xe9"
+                             "e";
 
 /* A tree with every field type 0-17, a locstring with two substrings in
  * non-sorted order, an empty struct, a list of two structs. */
@@ -352,8 +365,8 @@ static void make_all_types(relic_arena *a, relic_gff_tree *t)
     f->v.loc.strref = 12345;
     f->v.loc.count = 2;
     f->v.loc.s = relic_arena_array(a, 2, sizeof *f->v.loc.s, 8);
-    f->v.loc.s[0] = (relic_gff_tsubstring){ 2, sample_fr, sizeof sample_fr - 1 };   /* French masculine */
-    f->v.loc.s[1] = (relic_gff_tsubstring){ 0, sample_ref, sizeof sample_ref - 1 }; /* English */
+    f->v.loc.s[0] = (relic_gff_tsubstring){2, sample_fr, sizeof sample_fr - 1};   /* French masculine */
+    f->v.loc.s[1] = (relic_gff_tsubstring){0, sample_ref, sizeof sample_ref - 1}; /* English */
     f = add_field(r, RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING, "LocEmpty");
     f->v.loc.strref = RELIC_GFF_NONE;
     f = add_field(r, RELIC_GFF_FIELD_TYPE_VOID, "Void");
@@ -370,9 +383,14 @@ static void make_all_types(relic_arena *a, relic_gff_tree *t)
         add_field(f->v.list.items[k], RELIC_GFF_FIELD_TYPE_BYTE, "Only")->v.u = 1;
     }
     f = add_field(r, RELIC_GFF_FIELD_TYPE_ORIENTATION, "Orientation");
-    f->v.vec[0] = 0; f->v.vec[1] = 0; f->v.vec[2] = 0.70710677f; f->v.vec[3] = 0.70710677f;
+    f->v.vec[0] = 0;
+    f->v.vec[1] = 0;
+    f->v.vec[2] = 0.70710677f;
+    f->v.vec[3] = 0.70710677f;
     f = add_field(r, RELIC_GFF_FIELD_TYPE_VECTOR, "Position");
-    f->v.vec[0] = 1.5f; f->v.vec[1] = -2; f->v.vec[2] = 1e-7f;
+    f->v.vec[0] = 1.5f;
+    f->v.vec[1] = -2;
+    f->v.vec[2] = 1e-7f;
 }
 
 static void test_every_field_type_reads_back(void **state)
@@ -398,45 +416,83 @@ static void test_every_field_type_reads_back(void **state)
     assert_int_equal(open_bytes(b.data, b.size, &a, &d, &err), RELIC_OK);
     assert_memory_equal(relic_gff_file_type(&d), "UTI ", 4);
 #define FIND(label) assert_true(relic_gff_find(&d, 0, label, &f))
-    FIND("Byte"); assert_int_equal(relic_gff_get_uint(&d, f, &u, &err), RELIC_OK); assert_int_equal(u, 255);
-    FIND("Char"); assert_int_equal(relic_gff_get_int(&d, f, &i, &err), RELIC_OK); assert_int_equal(i, -5);
-    FIND("Word"); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 65535);
-    FIND("Short"); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, -11);
+    FIND("Byte");
+    assert_int_equal(relic_gff_get_uint(&d, f, &u, &err), RELIC_OK);
+    assert_int_equal(u, 255);
+    FIND("Char");
+    assert_int_equal(relic_gff_get_int(&d, f, &i, &err), RELIC_OK);
+    assert_int_equal(i, -5);
+    FIND("Word");
+    relic_gff_get_uint(&d, f, &u, &err);
+    assert_int_equal(u, 65535);
+    FIND("Short");
+    relic_gff_get_int(&d, f, &i, &err);
+    assert_int_equal(i, -11);
     /* stored sign-extended as game files do (xoreos, src/aurora/gff3file.h; neverwinter.nim, gff.nim) */
     assert_int_equal(relic_gff_field_data_or_data_offset(relic_gff_fields_at(&d.v, f)), 0xFFFFFFF5u);
-    FIND("Dword"); relic_gff_get_uint(&d, f, &u, &err); assert_int_equal(u, 4000000000u);
-    FIND("Int"); relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, INT32_MIN);
-    FIND("Dword64"); relic_gff_get_uint(&d, f, &u, &err); assert_true(u == UINT64_MAX);
-    FIND("Int64"); relic_gff_get_int(&d, f, &i, &err); assert_true(i == INT64_MIN);
-    FIND("Float"); assert_int_equal(relic_gff_get_float(&d, f, &fl, &err), RELIC_OK); assert_true(fl == 0.1f);
-    FIND("Double"); assert_int_equal(relic_gff_get_double(&d, f, &db, &err), RELIC_OK); assert_true(db == 1.0 / 3.0);
-    FIND("String"); assert_int_equal(relic_gff_get_string(&d, f, &by, &err), RELIC_OK);
-    assert_int_equal(by.size, sizeof sample_text - 1); assert_memory_equal(by.data, sample_text, by.size);
-    FIND("ResRef"); assert_int_equal(relic_gff_get_resref(&d, f, &by, &err), RELIC_OK);
-    assert_int_equal(by.size, 11); assert_memory_equal(by.data, "nw_wswls001", 11);
-    FIND("LocName"); assert_int_equal(relic_gff_get_locstring(&d, f, &ls, &err), RELIC_OK);
-    assert_int_equal(ls.strref, 12345); assert_int_equal(ls.count, 2);
+    FIND("Dword");
+    relic_gff_get_uint(&d, f, &u, &err);
+    assert_int_equal(u, 4000000000u);
+    FIND("Int");
+    relic_gff_get_int(&d, f, &i, &err);
+    assert_int_equal(i, INT32_MIN);
+    FIND("Dword64");
+    relic_gff_get_uint(&d, f, &u, &err);
+    assert_true(u == UINT64_MAX);
+    FIND("Int64");
+    relic_gff_get_int(&d, f, &i, &err);
+    assert_true(i == INT64_MIN);
+    FIND("Float");
+    assert_int_equal(relic_gff_get_float(&d, f, &fl, &err), RELIC_OK);
+    assert_true(fl == 0.1f);
+    FIND("Double");
+    assert_int_equal(relic_gff_get_double(&d, f, &db, &err), RELIC_OK);
+    assert_true(db == 1.0 / 3.0);
+    FIND("String");
+    assert_int_equal(relic_gff_get_string(&d, f, &by, &err), RELIC_OK);
+    assert_int_equal(by.size, sizeof sample_text - 1);
+    assert_memory_equal(by.data, sample_text, by.size);
+    FIND("ResRef");
+    assert_int_equal(relic_gff_get_resref(&d, f, &by, &err), RELIC_OK);
+    assert_int_equal(by.size, 11);
+    assert_memory_equal(by.data, "nw_wswls001", 11);
+    FIND("LocName");
+    assert_int_equal(relic_gff_get_locstring(&d, f, &ls, &err), RELIC_OK);
+    assert_int_equal(ls.strref, 12345);
+    assert_int_equal(ls.count, 2);
     const uint8_t *cur = ls.first;
     uint32_t id;
     relic_gff_locstring_next(&cur, &id, &by);
-    assert_int_equal(id, 2); assert_int_equal(by.size, 4);
+    assert_int_equal(id, 2);
+    assert_int_equal(by.size, 4);
     relic_gff_locstring_next(&cur, &id, &by);
-    assert_int_equal(id, 0); assert_memory_equal(by.data, "nw_wswls001", 11);
-    FIND("LocEmpty"); relic_gff_get_locstring(&d, f, &ls, &err);
-    assert_int_equal(ls.strref, RELIC_GFF_NONE); assert_int_equal(ls.count, 0);
-    FIND("Void"); assert_int_equal(relic_gff_get_void(&d, f, &by, &err), RELIC_OK);
-    assert_int_equal(by.size, 5); assert_memory_equal(by.data, sample_blob, 5);
-    FIND("Empty"); assert_int_equal(relic_gff_get_struct(&d, f, &s, &err), RELIC_OK);
-    assert_int_equal(relic_gff_doc_struct_id(&d, s), 7); assert_int_equal(relic_gff_doc_struct_field_count(&d, s), 0);
+    assert_int_equal(id, 0);
+    assert_memory_equal(by.data, "nw_wswls001", 11);
+    FIND("LocEmpty");
+    relic_gff_get_locstring(&d, f, &ls, &err);
+    assert_int_equal(ls.strref, RELIC_GFF_NONE);
+    assert_int_equal(ls.count, 0);
+    FIND("Void");
+    assert_int_equal(relic_gff_get_void(&d, f, &by, &err), RELIC_OK);
+    assert_int_equal(by.size, 5);
+    assert_memory_equal(by.data, sample_blob, 5);
+    FIND("Empty");
+    assert_int_equal(relic_gff_get_struct(&d, f, &s, &err), RELIC_OK);
+    assert_int_equal(relic_gff_doc_struct_id(&d, s), 7);
+    assert_int_equal(relic_gff_doc_struct_field_count(&d, s), 0);
     /* an empty struct stores 0xFFFFFFFF (xoreos, src/aurora/gff3file.cpp; neverwinter.nim, gff.nim) */
     assert_int_equal(relic_gff_struct_data_or_data_offset(relic_gff_structs_at(&d.v, s)), RELIC_GFF_NONE);
-    FIND("List"); assert_int_equal(relic_gff_get_list(&d, f, &l, &err), RELIC_OK);
+    FIND("List");
+    assert_int_equal(relic_gff_get_list(&d, f, &l, &err), RELIC_OK);
     assert_int_equal(l.count, 2);
     assert_true(relic_gff_find(&d, relic_gff_list_at(&l, 1), "Index", &f));
-    relic_gff_get_int(&d, f, &i, &err); assert_int_equal(i, 1);
-    FIND("Orientation"); assert_int_equal(relic_gff_get_orientation(&d, f, v, &err), RELIC_OK);
+    relic_gff_get_int(&d, f, &i, &err);
+    assert_int_equal(i, 1);
+    FIND("Orientation");
+    assert_int_equal(relic_gff_get_orientation(&d, f, v, &err), RELIC_OK);
     assert_true(v[2] == 0.70710677f && v[3] == 0.70710677f);
-    FIND("Position"); assert_int_equal(relic_gff_get_vector(&d, f, v, &err), RELIC_OK);
+    FIND("Position");
+    assert_int_equal(relic_gff_get_vector(&d, f, v, &err), RELIC_OK);
     assert_true(v[0] == 1.5f && v[1] == -2 && v[2] == 1e-7f);
     assert_false(relic_gff_find(&d, 0, "Missing", &f));
 #undef FIND
@@ -501,7 +557,8 @@ static void test_every_field_type_round_trips_through_json(void **state)
     assert_non_null(strstr(js, "\"String\":{\"type\":\"cexostring\",\"value\":\"Sword \xe2\x82\xac d\xc3\xa9j\xc3\xa0\"}"));
     assert_non_null(strstr(js, "\"Void\":{\"type\":\"void\",\"value64\":\"AAEC//4=\"}"));
     assert_non_null(strstr(js, "\"LocEmpty\":{\"type\":\"cexolocstring\",\"value\":{}}"));
-    assert_non_null(strstr(js, "\"__substring_order\":[2,0],\"type\":\"cexolocstring\",\"value\":{\"0\":\"nw_wswls001\",\"2\":\"\xc3\x89p\xc3\xa9" "e\",\"id\":12345}"));
+    assert_non_null(strstr(js, "\"__substring_order\":[2,0],\"type\":\"cexolocstring\",\"value\":{\"0\":\"nw_wswls001\",\"2\":\"\xc3\x89p\xc3\xa9"
+                               "e\",\"id\":12345}"));
     assert_non_null(strstr(js, "\"Empty\":{\"__struct_id\":7,\"type\":\"struct\",\"value\":{\"__struct_id\":7}}"));
     assert_non_null(strstr(js, "\"List\":{\"type\":\"list\",\"value\":[{\"__struct_id\":0,\"Index\":"));
     /* fields not in sorted order in the file: their order is kept for the way back */
@@ -535,7 +592,8 @@ static void test_json_reader_accepts_nwn_gff_forms(void **state)
     relic_arena_init_heap(&a, 0);
     assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"N\":{\"type\":\"cexolocstring\",\"id\":7,\"value\":{\"0\":\"x\"}},"
                                "\"V\":{\"type\":\"void\",\"value\":\"ab\"},\"F\":{\"type\":\"float\",\"value\":2}}",
-                               RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_OK);
+                               RELIC_GFF_ENC_CP1252, &a, &t, &err),
+                     RELIC_OK);
     assert_int_equal(t.root->field_count, 3);
     assert_int_equal(t.root->fields[0].v.loc.strref, 7);
     assert_int_equal(t.root->fields[1].v.bytes.n, 2);
@@ -559,19 +617,24 @@ static void test_json_reader_rejects_bad_values_with_path(void **state)
     assert_int_equal(read_json("{\"B\":{\"type\":\"byte\",\"value\":1}}", RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_E_ARGUMENT);
     assert_int_equal(read_json("{\"__data_type\":\"UTI \",", RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_E_SYNTAX);
     assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"ThisLabelIsTooLong\":{\"type\":\"byte\",\"value\":1}}",
-                               RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_E_RANGE);
+                               RELIC_GFF_ENC_CP1252, &a, &t, &err),
+                     RELIC_E_RANGE);
     /* a character windows-1252 cannot hold */
     assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"S\":{\"type\":\"cexostring\",\"value\":\"\xe4\xb8\xad\"}}",
-                               RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_E_RANGE);
+                               RELIC_GFF_ENC_CP1252, &a, &t, &err),
+                     RELIC_E_RANGE);
     assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"S\":{\"type\":\"cexostring\",\"value\":\"\xe4\xb8\xad\"}}",
-                               RELIC_GFF_ENC_UTF8, &a, &t, &err), RELIC_OK);
+                               RELIC_GFF_ENC_UTF8, &a, &t, &err),
+                     RELIC_OK);
     assert_int_equal(t.root->fields[0].v.bytes.n, 3);
     /* a lone surrogate escape is not UTF-8 text (found by fuzz_gff_json: the printer refused it) */
     assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"S\":{\"type\":\"cexostring\",\"value\":\"a\\udddd\"}}",
-                               RELIC_GFF_ENC_UTF8, &a, &t, &err), RELIC_E_SYNTAX);
+                               RELIC_GFF_ENC_UTF8, &a, &t, &err),
+                     RELIC_E_SYNTAX);
     assert_non_null(strstr(err.path, "S"));
     assert_int_equal(read_json("{\"__data_type\":\"UTI \",\"S\":{\"type\":\"cexostring\",\"value\":\"a\\udddd\"}}",
-                               RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_E_SYNTAX);
+                               RELIC_GFF_ENC_CP1252, &a, &t, &err),
+                     RELIC_E_SYNTAX);
     relic_arena_release(&a);
 }
 
@@ -620,7 +683,7 @@ static relic_buf graph_file(int nstructs, const int *target)
     uint8_t *h = relic_buf_extend(&b, 56);
     memcpy(h, "GFF V3.2", 8);
     uint32_t so = 56, fo = so + 12u * (uint32_t)nstructs, lo = fo + 12u * (uint32_t)nfields, end = lo + 16;
-    uint32_t hv[12] = { so, (uint32_t)nstructs, fo, (uint32_t)nfields, lo, 1, end, 0, end, 0, end, 0 };
+    uint32_t hv[12] = {so, (uint32_t)nstructs, fo, (uint32_t)nfields, lo, 1, end, 0, end, 0, end, 0};
     for (int k = 0; k < 12; k++) relic_store_u32le(b.data + 8 + 4 * k, hv[k]);
     int fi = 0;
     for (int k = 0; k < nstructs; k++) {
@@ -643,7 +706,7 @@ static relic_buf graph_file(int nstructs, const int *target)
 static void test_struct_cycle_is_rejected(void **state)
 {
     (void)state;
-    int target[3] = { 1, 2, 0 };
+    int target[3] = {1, 2, 0};
     relic_buf b = graph_file(3, target);
     relic_arena a;
     relic_gff_doc d;
@@ -681,7 +744,7 @@ static void test_deep_nesting_is_limited(void **state)
 static void test_struct_index_out_of_range_names_the_field(void **state)
 {
     (void)state;
-    int target[2] = { 9, -1 };
+    int target[2] = {9, -1};
     relic_buf b = graph_file(2, target);
     relic_arena a;
     relic_gff_doc d;
@@ -697,7 +760,7 @@ static void test_struct_index_out_of_range_names_the_field(void **state)
 static void test_bad_version_is_a_magic_error(void **state)
 {
     (void)state;
-    int target[1] = { -1 };
+    int target[1] = {-1};
     relic_buf b = graph_file(1, target);
     relic_arena a;
     relic_gff_doc d;
@@ -769,11 +832,16 @@ static void test_mutations_never_crash(void **state)
         relic_mapping mp;
         relic_error err;
         assert_int_equal(relic_map_file(fl.paths[i], 0, &mp, &err), RELIC_OK);
-        if (mp.bytes.size > 200000 || mp.bytes.size == 0) { relic_unmap(&mp); continue; } /* time bound */
+        if (mp.bytes.size > 200000 || mp.bytes.size == 0) {
+            relic_unmap(&mp);
+            continue;
+        } /* time bound */
         uint8_t *copy = malloc(mp.bytes.size);
         for (int k = 0; k < 60; k++) {
             memcpy(copy, mp.bytes.data, mp.bytes.size);
-            seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
             /* favour the header and the struct/field arrays, where a byte changes the most */
             size_t span = k % 2 ? mp.bytes.size : (mp.bytes.size < 512 ? mp.bytes.size : 512);
             copy[(seed >> 8) % span] = (uint8_t)seed;

@@ -144,7 +144,8 @@ static void reference_digits(double v, char *digits, int *exp10)
     int n = 0;
     const char *q = b + (b[0] == '-');
     digits[n++] = *q++;
-    if (*q == '.') for (q++; *q >= '0' && *q <= '9'; q++) digits[n++] = *q;
+    if (*q == '.')
+        for (q++; *q >= '0' && *q <= '9'; q++) digits[n++] = *q;
     while (n > 1 && digits[n - 1] == '0') n--;
     digits[n] = 0;
     *exp10 = atoi(q + 1);
@@ -174,7 +175,9 @@ static void test_float_text_is_shortest_and_exact(void **state)
     uint64_t x = 0x9E3779B97F4A7C15ull;
     int checked = 0;
     for (int i = 0; i < 40000; i++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
         double v;
         if (i & 1) {
             uint32_t u = (uint32_t)x;
@@ -192,7 +195,7 @@ static void test_float_text_is_shortest_and_exact(void **state)
         assert_true(strchr(b, '.') || strchr(b, 'e')); /* a float token */
         reference_digits(v, want, &we);
         text_digits(b, got);
-        if (frexp(v, &(int){ 0 }) == 0.5 || frexp(v, &(int){ 0 }) == -0.5) continue; /* powers of two: see gff_float.c */
+        if (frexp(v, &(int){0}) == 0.5 || frexp(v, &(int){0}) == -0.5) continue; /* powers of two: see gff_float.c */
         if (strcmp(want, got) != 0) print_message("%a: printed %s, shortest digits %s\n", v, b, want);
         assert_string_equal(want, got);
         checked++;
@@ -225,7 +228,7 @@ static void test_keys_sort_case_insensitively_and_stably(void **state)
     relic_gff_tree t;
     relic_arena_init_heap(&a, 0);
     new_tree(&a, &t, 8);
-    const char *labels[] = { "b", "A", "_x", "1", "a", "B", "AnimLoop", "Animation" };
+    const char *labels[] = {"b", "A", "_x", "1", "a", "B", "AnimLoop", "Animation"};
     for (int i = 0; i < 8; i++) add_field(t.root, RELIC_GFF_FIELD_TYPE_BYTE, labels[i])->v.u = (uint64_t)i;
     char *js = print_ok(&t, RELIC_GFF_ENC_CP1252);
     const char *want = "{\"1\":{\"type\":\"byte\",\"value\":3},\"__data_type\":\"UTI \","
@@ -245,7 +248,7 @@ static void test_type_names_and_value_forms(void **state)
     (void)state;
     relic_arena a;
     relic_gff_tree t;
-    static uint8_t blob[] = { 0xFB, 0xFF, 0x00, 'a' };
+    static uint8_t blob[] = {0xFB, 0xFF, 0x00, 'a'};
     relic_arena_init_heap(&a, 0);
     new_tree(&a, &t, 20);
     relic_gff_tstruct *r = t.root;
@@ -270,22 +273,23 @@ static void test_type_names_and_value_forms(void **state)
     f = add_field(r, RELIC_GFF_FIELD_TYPE_LIST, "a15");
     f->v.list.count = 0;
     f = add_field(r, RELIC_GFF_FIELD_TYPE_ORIENTATION, "a16");
-    f->v.vec[0] = 1; f->v.vec[3] = 0.5f;
+    f->v.vec[0] = 1;
+    f->v.vec[3] = 0.5f;
     add_field(r, RELIC_GFF_FIELD_TYPE_VECTOR, "a17")->v.vec[2] = -1;
     char *js = print_ok(&t, RELIC_GFF_ENC_CP1252);
     const char *want = "{\"__data_type\":\"UTI \","
-        "\"a00\":{\"type\":\"byte\",\"value\":255},\"a01\":{\"type\":\"char\",\"value\":-128},"
-        "\"a02\":{\"type\":\"word\",\"value\":65535},\"a03\":{\"type\":\"short\",\"value\":-32768},"
-        "\"a04\":{\"type\":\"dword\",\"value\":4294967295},\"a05\":{\"type\":\"int\",\"value\":-2147483648},"
-        "\"a06\":{\"type\":\"dword64\",\"value\":18446744073709551615},"
-        "\"a07\":{\"type\":\"int64\",\"value\":-9223372036854775808},"
-        "\"a08\":{\"type\":\"float\",\"value\":2.0},\"a09\":{\"type\":\"double\",\"value\":0.5},"
-        "\"a10\":{\"type\":\"cexostring\",\"value\":\"x\"},\"a11\":{\"type\":\"resref\",\"value\":\"nw_it\"},"
-        "\"a12\":{\"type\":\"cexolocstring\",\"value\":{}},\"a13\":{\"type\":\"void\",\"value64\":\"+/8AYQ==\"},"
-        "\"a14\":{\"__struct_id\":3,\"type\":\"struct\",\"value\":{\"__struct_id\":3}},"
-        "\"a15\":{\"type\":\"list\",\"value\":[]},"
-        "\"a16\":{\"type\":\"orientation\",\"value\":[1.0,0.0,0.0,0.5]},"
-        "\"a17\":{\"type\":\"vector\",\"value\":[0.0,0.0,-1.0]}}\n";
+                       "\"a00\":{\"type\":\"byte\",\"value\":255},\"a01\":{\"type\":\"char\",\"value\":-128},"
+                       "\"a02\":{\"type\":\"word\",\"value\":65535},\"a03\":{\"type\":\"short\",\"value\":-32768},"
+                       "\"a04\":{\"type\":\"dword\",\"value\":4294967295},\"a05\":{\"type\":\"int\",\"value\":-2147483648},"
+                       "\"a06\":{\"type\":\"dword64\",\"value\":18446744073709551615},"
+                       "\"a07\":{\"type\":\"int64\",\"value\":-9223372036854775808},"
+                       "\"a08\":{\"type\":\"float\",\"value\":2.0},\"a09\":{\"type\":\"double\",\"value\":0.5},"
+                       "\"a10\":{\"type\":\"cexostring\",\"value\":\"x\"},\"a11\":{\"type\":\"resref\",\"value\":\"nw_it\"},"
+                       "\"a12\":{\"type\":\"cexolocstring\",\"value\":{}},\"a13\":{\"type\":\"void\",\"value64\":\"+/8AYQ==\"},"
+                       "\"a14\":{\"__struct_id\":3,\"type\":\"struct\",\"value\":{\"__struct_id\":3}},"
+                       "\"a15\":{\"type\":\"list\",\"value\":[]},"
+                       "\"a16\":{\"type\":\"orientation\",\"value\":[1.0,0.0,0.0,0.5]},"
+                       "\"a17\":{\"type\":\"vector\",\"value\":[0.0,0.0,-1.0]}}\n";
     assert_string_equal(js, want);
     /* and back, to the same file */
     relic_gff_tree t2;
@@ -344,7 +348,7 @@ static void test_strings_escape_as_nim(void **state)
     relic_arena a;
     relic_gff_tree t, t2;
     relic_error err;
-    static const uint8_t s[] = { 0x00, 0x01, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x1B, 0x1F, '"', '\\', '/', 0x7F, 'z' };
+    static const uint8_t s[] = {0x00, 0x01, 0x07, 0x08, 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x0E, 0x1B, 0x1F, '"', '\\', '/', 0x7F, 'z'};
     relic_arena_init_heap(&a, 0);
     new_tree(&a, &t, 1);
     relic_gff_tfield *f = add_field(t.root, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "S");
@@ -392,8 +396,8 @@ static void test_locstring_cases(void **state)
     relic_buf b1, b2;
     relic_arena_init_heap(&a, 0);
     new_tree(&a, &t, 6);
-    static const uint32_t ids_sorted[] = { 0, 1 }, ids_mixed[] = { 2, 10, 0 }, ids_dup[] = { 4, 4 };
-    static const char *const two[] = { "Sword", "Epee" }, *const three[] = { "de", "pl", "en" };
+    static const uint32_t ids_sorted[] = {0, 1}, ids_mixed[] = {2, 10, 0}, ids_dup[] = {4, 4};
+    static const char *const two[] = {"Sword", "Epee"}, *const three[] = {"de", "pl", "en"};
     add_loc(&a, t.root, "L0None", RELIC_GFF_NONE, 0, NULL, NULL);
     add_loc(&a, t.root, "L1Ref", 12345, 0, NULL, NULL);
     add_loc(&a, t.root, "L2Text", RELIC_GFF_NONE, 2, ids_sorted, two);
@@ -416,12 +420,13 @@ static void test_locstring_cases(void **state)
     free(js);
     /* nwn_gff's legacy form: "id" beside "value" */
     assert_int_equal(read("{\"__data_type\":\"UTI \",\"N\":{\"id\":9,\"type\":\"cexolocstring\",\"value\":{\"0\":\"x\"}}}",
-                          RELIC_GFF_ENC_CP1252, &a, &t2, &err), RELIC_OK);
+                          RELIC_GFF_ENC_CP1252, &a, &t2, &err),
+                     RELIC_OK);
     assert_int_equal(t2.root->fields[0].v.loc.strref, 9);
     /* a StringID twice: a JSON object cannot hold both */
     relic_gff_tree t3;
     new_tree(&a, &t3, 1);
-    static const char *const dup[] = { "a", "b" };
+    static const char *const dup[] = {"a", "b"};
     add_loc(&a, t3.root, "Twice", RELIC_GFF_NONE, 2, ids_dup, dup);
     js = print(&t3, RELIC_GFF_ENC_CP1252, &st, &err);
     assert_int_equal(st, RELIC_E_UNSUPPORTED);
@@ -444,8 +449,8 @@ static void test_cp1252_text_and_labels(void **state)
     new_tree(&a, &t, 3);
     add_text(t.root, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "Caf\xe9", "\x80 \xe9 \x81 \x9f");
     add_text(t.root, RELIC_GFF_FIELD_TYPE_RESREF, "Ref", "a\xe9");
-    static const uint32_t id0[] = { 0 };
-    static const char *const txt[] = { "\x93quoted\x94" };
+    static const uint32_t id0[] = {0};
+    static const char *const txt[] = {"\x93quoted\x94"};
     add_loc(&a, t.root, "Loc", RELIC_GFF_NONE, 1, id0, txt);
     char *js = print_ok(&t, RELIC_GFF_ENC_CP1252);
     assert_non_null(strstr(js, "\"Caf\xc3\xa9\":{\"type\":\"cexostring\",\"value\":\"\xe2\x82\xac \xc3\xa9 \xc2\x81 \xc5\xb8\"}"));
@@ -472,8 +477,8 @@ static void test_utf8_text_round_trips_and_is_recorded(void **state)
     relic_arena_init_heap(&a, 0);
     new_tree(&a, &t, 3);
     add_text(t.root, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "Name", "Krogar \xc3\xa9p\xc3\xa9\xe4\xb8\xad");
-    static const uint32_t id2[] = { 2 };
-    static const char *const txt[] = { "d\xc3\xa9j\xc3\xa0" };
+    static const uint32_t id2[] = {2};
+    static const char *const txt[] = {"d\xc3\xa9j\xc3\xa0"};
     add_loc(&a, t.root, "Desc", RELIC_GFF_NONE, 1, id2, txt);
     add_text(t.root, RELIC_GFF_FIELD_TYPE_RESREF, "Ref", "x\xe9");
     char *js = print_ok(&t, RELIC_GFF_ENC_AUTO); /* auto: all text valid UTF-8 with accents */
@@ -553,8 +558,8 @@ static void test_invalid_utf8_names_the_field(void **state)
     assert_non_null(strstr(err.message, "UTF-8"));
     free(js);
     l->v.list.items[1]->field_count = 0;
-    static const uint32_t id0[] = { 0 };
-    static const char *const bad[] = { "\xc3(" };
+    static const uint32_t id0[] = {0};
+    static const char *const bad[] = {"\xc3("};
     add_loc(&a, l->v.list.items[1], "FirstName", RELIC_GFF_NONE, 1, id0, bad);
     js = print(&t, RELIC_GFF_ENC_UTF8, &st, &err);
     assert_int_equal(st, RELIC_E_SYNTAX);
@@ -573,14 +578,18 @@ static void test_unrepresentable_characters_name_the_field(void **state)
     relic_error err;
     relic_arena_init_heap(&a, 0);
     assert_int_equal(read("{\"__data_type\":\"UTI \",\"L\":{\"type\":\"list\",\"value\":[{\"S\":{\"type\":\"cexostring\","
-                          "\"value\":\"\xe4\xb8\xad\"}}]}}", RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_E_RANGE);
+                          "\"value\":\"\xe4\xb8\xad\"}}]}}",
+                          RELIC_GFF_ENC_CP1252, &a, &t, &err),
+                     RELIC_E_RANGE);
     assert_string_equal(err.path, "L.value[0].S.value");
     assert_non_null(strstr(err.message, "U+4E2D"));
     assert_int_equal(read("{\"__data_type\":\"UTI \",\"N\":{\"type\":\"cexolocstring\",\"value\":{\"4\":\"\xe2\x86\x92\"}}}",
-                          RELIC_GFF_ENC_CP1252, &a, &t, &err), RELIC_E_RANGE);
+                          RELIC_GFF_ENC_CP1252, &a, &t, &err),
+                     RELIC_E_RANGE);
     assert_string_equal(err.path, "N.value.4");
     assert_int_equal(read("{\"__data_type\":\"UTI \",\"\xe4\xb8\xad\":{\"type\":\"byte\",\"value\":1}}",
-                          RELIC_GFF_ENC_UTF8, &a, &t, &err), RELIC_E_RANGE);
+                          RELIC_GFF_ENC_UTF8, &a, &t, &err),
+                     RELIC_E_RANGE);
     assert_int_equal(read("{\"__data_type\":\"UTI \",\"B\":{\"type\":\"byte\",\"value\":1}", RELIC_GFF_ENC_CP1252, &a, &t, &err),
                      RELIC_E_SYNTAX);
     assert_int_equal(read("{\"__data_type\":\"UTI \",\"B\":{\"type\":\"byte\",\"value\":1.5}}", RELIC_GFF_ENC_CP1252, &a, &t, &err),
@@ -606,7 +615,9 @@ static int nim_cmp(const char *a, const char *b)
     }
 }
 
-typedef struct rules { int objects, fields, floats, voids, locs, structs; } rules;
+typedef struct rules {
+    int objects, fields, floats, voids, locs, structs;
+} rules;
 
 /* The §4.7 rules on a parsed document: keys in order, field objects with a
  * known type and its value form, struct ids int32, locstring keys. */
@@ -646,7 +657,8 @@ static void check_field_rules(const char *key, const relic_jv *fo, rules *r)
     }
     assert_non_null(jv = relic_jv_get(fo, "value"));
     switch (type) {
-    case RELIC_GFF_FIELD_TYPE_FLOAT: case RELIC_GFF_FIELD_TYPE_DOUBLE:
+    case RELIC_GFF_FIELD_TYPE_FLOAT:
+    case RELIC_GFF_FIELD_TYPE_DOUBLE:
         if (relic_jv_is(jv, RELIC_JV_STRING)) break; /* non-finite bits */
         {
             /* the text is Nim's for the value: the document keeps a number's source text */
@@ -719,10 +731,13 @@ static void test_corpus_json_follows_nwn_gff_and_round_trips(void **state)
 {
     (void)state;
     DIR *dir = opendir(CORPUS_DIR);
-    if (!dir) { print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS_DIR); return; }
+    if (!dir) {
+        print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS_DIR);
+        return;
+    }
     struct dirent *e;
     int files = 0, default_layout = 0, own_order = 0, utf8 = 0;
-    rules r = { 0 };
+    rules r = {0};
     while ((e = readdir(dir))) {
         if (e->d_name[0] == '.' || strstr(e->d_name, CORRUPTED) || strcmp(e->d_name, "README.md") == 0) continue;
         char path[1024];
@@ -816,7 +831,10 @@ static void test_nwn2_file_is_read_as_utf8(void **state)
     relic_arena a;
     relic_gff_doc d;
     relic_buf js;
-    if (relic_map_file(path, 0, &mp, &err) != RELIC_OK) { print_message("note: %s absent: skipped\n", path); return; }
+    if (relic_map_file(path, 0, &mp, &err) != RELIC_OK) {
+        print_message("note: %s absent: skipped\n", path);
+        return;
+    }
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&js, 0);
     assert_int_equal(relic_gff_open(mp.bytes.data, mp.bytes.size, &a, NULL, NULL, &d, &err), RELIC_OK);
@@ -845,7 +863,8 @@ static void test_nwn2_file_is_read_as_utf8(void **state)
  * as BioWare's writers reserve it), E2, E1. */
 static size_t odd_order_gff(uint8_t *out)
 {
-    static const uint32_t structs[] = { 0xFFFFFFFFu, 0, 2, /* E2 */ 2, 8, 2, /* E1 */ 1, 16, 2 };
+    static const uint32_t structs[] = {0xFFFFFFFFu, 0, 2, /* E2 */ 2, 8, 2, /* E1 */ 1, 16, 2};
+    /* clang-format off */
     static const uint32_t fields[] = {
         RELIC_GFF_FIELD_TYPE_CEXOSTRING, 2, 0,  /* Name "root" */
         RELIC_GFF_FIELD_TYPE_LIST, 3, 0,        /* List */
@@ -854,13 +873,23 @@ static size_t odd_order_gff(uint8_t *out)
         RELIC_GFF_FIELD_TYPE_CEXOSTRING, 1, 8,  /* E1 Tag "first" */
         RELIC_GFF_FIELD_TYPE_INT, 0, 7,         /* E1 Val */
     };
-    static const char labels[4][16] = { "Val", "Tag", "Name", "List" };
-    static const uint8_t data[] = "\4\0\0\0root" "\5\0\0\0first" "\6\0\0\0second";
-    static const uint32_t fi[] = { /* root: List, Name */ 1, 0, /* E2 */ 2, 3, /* E1 */ 4, 5 };
-    static const uint32_t li[] = { 2, 2, 1 }; /* E1 is struct 2, E2 struct 1 */
-    const struct { const void *p; size_t n, count; } arr[6] = {
-        { structs, sizeof structs, 3 }, { fields, sizeof fields, 6 }, { labels, sizeof labels, 4 },
-        { data, sizeof data - 1, sizeof data - 1 }, { fi, sizeof fi, sizeof fi }, { li, sizeof li, sizeof li },
+    /* clang-format on */
+    static const char labels[4][16] = {"Val", "Tag", "Name", "List"};
+    static const uint8_t data[] = "\4\0\0\0root"
+                                  "\5\0\0\0first"
+                                  "\6\0\0\0second";
+    static const uint32_t fi[] = {/* root: List, Name */ 1, 0, /* E2 */ 2, 3, /* E1 */ 4, 5};
+    static const uint32_t li[] = {2, 2, 1}; /* E1 is struct 2, E2 struct 1 */
+    const struct {
+        const void *p;
+        size_t n, count;
+    } arr[6] = {
+        {structs, sizeof structs, 3},
+        {fields, sizeof fields, 6},
+        {labels, sizeof labels, 4},
+        {data, sizeof data - 1, sizeof data - 1},
+        {fi, sizeof fi, sizeof fi},
+        {li, sizeof li, sizeof li},
     };
     size_t pos = 56;
     memcpy(out, "UTI V3.2", 8);
@@ -869,7 +898,8 @@ static size_t odd_order_gff(uint8_t *out)
         relic_store_u32le(out + 8 + 8 * k, (uint32_t)pos);
         relic_store_u32le(out + 12 + 8 * k, (uint32_t)arr[k].count);
         if (k == 2 || k == 3) memcpy(out + pos, arr[k].p, arr[k].n); /* bytes as they are */
-        else for (size_t i = 0; i < arr[k].n / 4; i++) relic_store_u32le(out + pos + 4 * i, w[i]);
+        else
+            for (size_t i = 0; i < arr[k].n / 4; i++) relic_store_u32le(out + pos + 4 * i, w[i]);
         pos += arr[k].n;
     }
     return pos;
@@ -940,23 +970,27 @@ static void test_odd_record_order_round_trips_through_layout(void **state)
 static void test_malformed_order_record_is_rejected_with_its_path(void **state)
 {
     (void)state;
-    static const struct { const char *layout; relic_status code; const char *path; } cases[] = {
-        { "{\"family\":\"bioware\",\"structs\":[0,2,1,1]}", RELIC_E_ARGUMENT, "__layout.structs" },  /* 1 twice */
-        { "{\"family\":\"bioware\",\"structs\":[0,2]}", RELIC_E_ARGUMENT, "__layout.structs" },      /* too few */
-        { "{\"family\":\"bioware\",\"structs\":[1,2,0,1]}", RELIC_E_ARGUMENT, "__layout.structs" },  /* root moved */
-        { "{\"family\":\"bioware\",\"fields\":[0,5,9,1]}", RELIC_E_ARGUMENT, "__layout.fields" },    /* beyond */
-        { "{\"family\":\"bioware\",\"field_data\":[0,4294967295]}", RELIC_E_ARGUMENT, "__layout.field_data" },
-        { "{\"family\":\"bioware\",\"list_indices\":[4294967295,2]}", RELIC_E_ARGUMENT, "__layout.list_indices" },
-        { "{\"family\":\"bioware\",\"labels\":[0,\"x\"]}", RELIC_E_ARGUMENT, "__layout.labels[1]" },
-        { "{\"family\":\"bioware\",\"labels\":[-1,4]}", RELIC_E_RANGE, "__layout.labels[0]" },
-        { "{\"family\":\"bioware\",\"labels\":[0,4294967296]}", RELIC_E_RANGE, "__layout.labels[1]" },
-        { "{\"family\":\"bioware\",\"labels\":[0,1,2]}", RELIC_E_ARGUMENT, "__layout.labels" },
-        { "{\"family\":\"bioware\",\"labels\":[]}", RELIC_E_ARGUMENT, "__layout.labels" },
-        { "{\"family\":\"bioware\",\"labels\":{}}", RELIC_E_ARGUMENT, "__layout.labels" },
-        { "{\"family\":\"bioware\",\"order\":[0,4]}", RELIC_E_ARGUMENT, "__layout.order" },
-        { "{\"structs\":[0,3]}", RELIC_E_ARGUMENT, "__layout" },
-        { "{\"family\":\"pykotor\"}", RELIC_E_RANGE, "__layout.family" },
-        { "[0,3]", RELIC_E_RANGE, "__layout" },
+    static const struct {
+        const char *layout;
+        relic_status code;
+        const char *path;
+    } cases[] = {
+        {"{\"family\":\"bioware\",\"structs\":[0,2,1,1]}", RELIC_E_ARGUMENT, "__layout.structs"}, /* 1 twice */
+        {"{\"family\":\"bioware\",\"structs\":[0,2]}", RELIC_E_ARGUMENT, "__layout.structs"},     /* too few */
+        {"{\"family\":\"bioware\",\"structs\":[1,2,0,1]}", RELIC_E_ARGUMENT, "__layout.structs"}, /* root moved */
+        {"{\"family\":\"bioware\",\"fields\":[0,5,9,1]}", RELIC_E_ARGUMENT, "__layout.fields"},   /* beyond */
+        {"{\"family\":\"bioware\",\"field_data\":[0,4294967295]}", RELIC_E_ARGUMENT, "__layout.field_data"},
+        {"{\"family\":\"bioware\",\"list_indices\":[4294967295,2]}", RELIC_E_ARGUMENT, "__layout.list_indices"},
+        {"{\"family\":\"bioware\",\"labels\":[0,\"x\"]}", RELIC_E_ARGUMENT, "__layout.labels[1]"},
+        {"{\"family\":\"bioware\",\"labels\":[-1,4]}", RELIC_E_RANGE, "__layout.labels[0]"},
+        {"{\"family\":\"bioware\",\"labels\":[0,4294967296]}", RELIC_E_RANGE, "__layout.labels[1]"},
+        {"{\"family\":\"bioware\",\"labels\":[0,1,2]}", RELIC_E_ARGUMENT, "__layout.labels"},
+        {"{\"family\":\"bioware\",\"labels\":[]}", RELIC_E_ARGUMENT, "__layout.labels"},
+        {"{\"family\":\"bioware\",\"labels\":{}}", RELIC_E_ARGUMENT, "__layout.labels"},
+        {"{\"family\":\"bioware\",\"order\":[0,4]}", RELIC_E_ARGUMENT, "__layout.order"},
+        {"{\"structs\":[0,3]}", RELIC_E_ARGUMENT, "__layout"},
+        {"{\"family\":\"pykotor\"}", RELIC_E_RANGE, "__layout.family"},
+        {"[0,3]", RELIC_E_RANGE, "__layout"},
     };
     uint8_t file[512];
     size_t n = odd_order_gff(file);

@@ -139,8 +139,8 @@ static void test_strict_check_accepts_a_documented_file(void **state)
 {
     (void)state;
     doc x;
-    seen s = { .n = 0 };
-    relic_problems pr = { collect, &s, 0, 0 };
+    seen s = {.n = 0};
+    relic_problems pr = {collect, &s, 0, 0};
     doc_from_json(&x, are_ok);
     assert_int_equal(relic_gff_schema_check(&relic_are_schema, &x.d, &pr), 0);
     doc_free(&x);
@@ -150,17 +150,17 @@ static void test_strict_check_reports_each_departure_with_its_path(void **state)
 {
     (void)state;
     doc x;
-    seen s = { .n = 0 };
-    relic_problems pr = { collect, &s, 0, 0 };
+    seen s = {.n = 0};
+    relic_problems pr = {collect, &s, 0, 0};
     doc_from_json(&x,
-        "{\"__data_type\":\"ARE \","
-        "\"ChanceRain\":{\"type\":\"int\",\"value\":150},"
-        "\"Flags\":{\"type\":\"dword\",\"value\":9},"
-        "\"Tile_List\":{\"type\":\"list\",\"value\":["
-        "{\"__struct_id\":1,\"Tile_ID\":{\"type\":\"int\",\"value\":7},\"Tile_Orientation\":{\"type\":\"int\",\"value\":4}},"
-        "{\"__struct_id\":2,\"Tile_ID\":{\"type\":\"dword\",\"value\":9},\"Unknown\":{\"type\":\"float\",\"value\":1.5}}]},"
-        "\"Width\":{\"type\":\"int\",\"value\":2},"
-        "\"WindPower\":{\"type\":\"int\",\"value\":3}}");
+                  "{\"__data_type\":\"ARE \","
+                  "\"ChanceRain\":{\"type\":\"int\",\"value\":150},"
+                  "\"Flags\":{\"type\":\"dword\",\"value\":9},"
+                  "\"Tile_List\":{\"type\":\"list\",\"value\":["
+                  "{\"__struct_id\":1,\"Tile_ID\":{\"type\":\"int\",\"value\":7},\"Tile_Orientation\":{\"type\":\"int\",\"value\":4}},"
+                  "{\"__struct_id\":2,\"Tile_ID\":{\"type\":\"dword\",\"value\":9},\"Unknown\":{\"type\":\"float\",\"value\":1.5}}]},"
+                  "\"Width\":{\"type\":\"int\",\"value\":2},"
+                  "\"WindPower\":{\"type\":\"int\",\"value\":3}}");
     assert_int_equal(relic_gff_schema_check(&relic_are_schema, &x.d, &pr), 6);
     assert_int_equal(s.n, 6);
     assert_true(has_line(&s, "ChanceRain: 150 is outside 0..100"));
@@ -176,8 +176,8 @@ static void test_strict_check_names_the_top_level_struct(void **state)
 {
     (void)state;
     doc x;
-    seen s = { .n = 0 };
-    relic_problems pr = { collect, &s, 0, 0 };
+    seen s = {.n = 0};
+    relic_problems pr = {collect, &s, 0, 0};
     doc_from_json(&x, "{\"__data_type\":\"ARE \",\"__struct_id\":5,\"Width\":{\"type\":\"int\",\"value\":1}}");
     assert_int_equal(relic_gff_schema_check(&relic_are_schema, &x.d, &pr), 1);
     assert_string_equal(s.lines[0], "(top-level struct): StructID 5, documented 4294967295 (are)");
@@ -193,8 +193,8 @@ static void test_gic_lists_must_correspond_to_the_git(void **state)
 {
     (void)state;
     doc git, gic_short, gic_ok;
-    seen s = { .n = 0 };
-    relic_problems pr = { collect, &s, 0, 0 };
+    seen s = {.n = 0};
+    relic_problems pr = {collect, &s, 0, 0};
     doc_from_json(&git, git_two_creatures);
     doc_from_json(&gic_short, "{\"__data_type\":\"GIC \","
                               "\"Creature List\":{\"type\":\"list\",\"value\":[{\"__struct_id\":4}]},"
@@ -227,7 +227,7 @@ static void test_typed_files_are_found_by_file_type_and_name(void **state)
 
 static int typed_extension(const char *name)
 {
-    static const char *const exts[] = { ".are", ".git", ".gic", ".ifo", ".itp" };
+    static const char *const exts[] = {".are", ".git", ".gic", ".ifo", ".itp"};
     size_t n = strlen(name);
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
         if (n > 4 && strncasecmp(name + n - 4, exts[i], 4) == 0) return 1;
@@ -261,7 +261,10 @@ static void test_corpus_typed_files_check_and_survive_mutation(void **state)
 {
     (void)state;
     DIR *dir = opendir(CORPUS_DIR);
-    if (!dir) { print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS_DIR); return; }
+    if (!dir) {
+        print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS_DIR);
+        return;
+    }
     struct dirent *e;
     int files = 0, tiled = 0, ifos = 0;
     uint32_t rng = 12345;
@@ -280,7 +283,7 @@ static void test_corpus_typed_files_check_and_survive_mutation(void **state)
         const relic_gff_schema *sc = relic_gff_schema_for_type(relic_gff_file_type(&d));
         assert_non_null(sc);
         unsigned count = 0;
-        relic_problems pr = { count_problem, &count, 0, 0 };
+        relic_problems pr = {count_problem, &count, 0, 0};
         unsigned reported = relic_gff_schema_check(sc, &d, &pr);
         assert_int_equal(reported, count);
         files++;
@@ -307,7 +310,7 @@ static void test_corpus_typed_files_check_and_survive_mutation(void **state)
             relic_arena_init_heap(&a, (size_t)256 << 20);
             if (relic_gff_open(m, n, &a, NULL, NULL, &d, &err) == RELIC_OK) {
                 const relic_gff_schema *ms = relic_gff_schema_for_type(relic_gff_file_type(&d));
-                relic_problems quiet = { NULL, NULL, 0, 0 };
+                relic_problems quiet = {NULL, NULL, 0, 0};
                 if (ms) relic_gff_schema_check(ms, &d, &quiet);
                 relic_gff_schema_check(sc, &d, &quiet);
             }
@@ -372,7 +375,7 @@ static void test_tree_mutator_makes_typed_departures_for_typed_files_only(void *
             assert_int_equal(relic_gff_open(out.data, out.size, &a, NULL, NULL, &d, &err), RELIC_OK);
             assert_int_equal(relic_gff_tree_from_doc(&d, &a, &t, &err), RELIC_OK);
             additions += added_documented(t.root, &relic_are_schema, known, 0);
-            relic_problems quiet = { NULL, NULL, 0, 0 };
+            relic_problems quiet = {NULL, NULL, 0, 0};
             if (typed && relic_gff_schema_check(&relic_are_schema, &d, &quiet)) with_problems++;
             relic_arena_release(&a);
             relic_buf_free(&out);
@@ -425,7 +428,7 @@ static void test_typed_step_adds_fields_to_a_struct_without_a_field_array(void *
     unsigned grown = 0;
     for (uint64_t seed = 0; seed < 64; seed++) {
         relic_arena a;
-        relic_gff_tstruct root = { RELIC_GFF_NONE, 0, NULL, RELIC_GFF_NONE, RELIC_GFF_NONE };
+        relic_gff_tstruct root = {RELIC_GFF_NONE, 0, NULL, RELIC_GFF_NONE, RELIC_GFF_NONE};
         relic_mutation m;
         uint64_t rng = seed;
         int nomem = 0;

@@ -344,8 +344,8 @@ static void euler_angles_match_the_scene_quaternions_of_the_same_instances(void 
                 fabsf(st->position.z - in->position.z) > 1e-3f)
                 continue;
             double a[3][3], b[3][3];
-            float rot[3] = { in->rotation.x, in->rotation.y, in->rotation.z };
-            float q[4] = { st->rotation.w, st->rotation.x, st->rotation.y, st->rotation.z };
+            float rot[3] = {in->rotation.x, in->rotation.y, in->rotation.z};
+            float q[4] = {st->rotation.w, st->rotation.x, st->rotation.y, st->rotation.z};
             relic_grf_euler_matrix(rot, a);
             quat_matrix(q, b);
             for (int u = 0; u < 3; u++)
@@ -452,26 +452,21 @@ static void older_version_layouts_round_trip(void **state)
 {
     (void)state;
     relic_grf_region_v11_instance inst[2] = {
-        { .object = 0x80000002u, .name = 7, .position = { 1, 2, 3 }, .rotation = { 0.1f, 0.2f, 0.3f }, .scale = 2 },
-        { .object = 0x80000002u, .name = 8, .position = { 4, 5, 6 }, .scale = 1 },
+        {.object = 0x80000002u, .name = 7, .position = {1, 2, 3}, .rotation = {0.1f, 0.2f, 0.3f}, .scale = 2},
+        {.object = 0x80000002u, .name = 8, .position = {4, 5, 6}, .scale = 1},
     };
-    relic_grf_region_v11_region r = { .instances = inst, .instances_count = 2 };
+    relic_grf_region_v11_region r = {.instances = inst, .instances_count = 2};
     write_validate_decode_write(RELIC_GRF_REGION_V11, wr_region11, &r);
-    relic_grf_geometry_v11_vec3f v[3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } }, n[4] = { { 0, 0, 1 } };
-    relic_grf_geometry_v11_face f = { { 0, 1, 2 } };
-    relic_grf_geometry_v11_geometry g11 = { .colour = { 1, 2, 3 }, .vertices = v, .vertices_count = 3, .faces = &f,
-                                            .faces_count = 1, .face_normals = n, .face_normals_count = 1,
-                                            .vertex_normals = n + 1, .vertex_normals_count = 3 };
+    relic_grf_geometry_v11_vec3f v[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, n[4] = {{0, 0, 1}};
+    relic_grf_geometry_v11_face f = {{0, 1, 2}};
+    relic_grf_geometry_v11_geometry g11 = {.colour = {1, 2, 3}, .vertices = v, .vertices_count = 3, .faces = &f, .faces_count = 1, .face_normals = n, .face_normals_count = 1, .vertex_normals = n + 1, .vertex_normals_count = 3};
     write_validate_decode_write(RELIC_GRF_GEOMETRY_V11, wr_geom11, &g11);
-    relic_grf_geometry_v13_vec3f v13[3] = { { 0, 0, 0 }, { 1, 0, 0 }, { 0, 1, 0 } };
-    relic_grf_geometry_v13_face f13 = { { 0, 1, 2 } };
-    relic_grf_geometry_v13_geometry g13 = { .vertices = v13, .vertices_count = 3, .faces = &f13, .faces_count = 1,
-                                            .face_normals = v13, .face_normals_count = 1, .wrap_vertices = v13,
-                                            .wrap_vertices_count = 3 };
+    relic_grf_geometry_v13_vec3f v13[3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    relic_grf_geometry_v13_face f13 = {{0, 1, 2}};
+    relic_grf_geometry_v13_geometry g13 = {.vertices = v13, .vertices_count = 3, .faces = &f13, .faces_count = 1, .face_normals = v13, .face_normals_count = 1, .wrap_vertices = v13, .wrap_vertices_count = 3};
     write_validate_decode_write(RELIC_GRF_GEOMETRY_V13, wr_geom13, &g13);
-    uint32_t names[1] = { 5 };
-    relic_grf_material_v11_material m11 = { .texture = names, .texture_count = 1, .opacity = names, .opacity_count = 1,
-                                            .bump = names, .bump_count = 1, .ambient = 0.5f, .diffuse = 1 };
+    uint32_t names[1] = {5};
+    relic_grf_material_v11_material m11 = {.texture = names, .texture_count = 1, .opacity = names, .opacity_count = 1, .bump = names, .bump_count = 1, .ambient = 0.5f, .diffuse = 1};
     write_validate_decode_write(RELIC_GRF_MATERIAL_V11, wr_mat11, &m11);
 }
 
@@ -480,10 +475,10 @@ static void savegame_sections_round_trip(void **state)
     (void)state;
     /* a name, its NUL and trailing bytes (Trespasser file formats: "possibly 14 extra unknown bytes") */
     char name[] = "Beach 1\0\x01\x02\x03";
-    relic_scn_text_text t = { .text = name, .text_count = sizeof name - 1 };
+    relic_scn_text_text t = {.text = name, .text_count = sizeof name - 1};
     write_validate_decode_write(RELIC_SCN_TEXT, wr_text, &t);
-    uint8_t rest[40] = { 40, 0, 0, 0, 1 };
-    relic_scn_bmp_bmp b = { .magic = "BM", .file_size = 54, .pixel_offset = 54, .rest = rest, .rest_count = sizeof rest };
+    uint8_t rest[40] = {40, 0, 0, 0, 1};
+    relic_scn_bmp_bmp b = {.magic = "BM", .file_size = 54, .pixel_offset = 54, .rest = rest, .rest_count = sizeof rest};
     write_validate_decode_write(RELIC_SCN_BMP, wr_bmp, &b);
 }
 
@@ -492,12 +487,12 @@ static void savegame_section_names_select_their_kinds(void **state)
     (void)state;
     relic_groff_section secs[4];
     char n0[] = "SaveGameName", n1[] = "SaveSCNName", n2[] = "SaveBMP", n3[] = "9FB57F53";
-    relic_groff_symbol syms[4] = { { .handle = 1, .name = n0, .name_count = sizeof n0 },
-                                   { .handle = 2, .name = n1, .name_count = sizeof n1 },
-                                   { .handle = 3, .name = n2, .name_count = sizeof n2 },
-                                   { .handle = 4, .name = n3, .name_count = sizeof n3 } };
-    uint8_t data[4 + 4 + 6 + 36] = { 'a', 0, 0, 0, 'b', 0, 0, 0, 'B', 'M' };
-    uint32_t sizes[4] = { 4, 4, 6, 36 };
+    relic_groff_symbol syms[4] = {{.handle = 1, .name = n0, .name_count = sizeof n0},
+                                  {.handle = 2, .name = n1, .name_count = sizeof n1},
+                                  {.handle = 3, .name = n2, .name_count = sizeof n2},
+                                  {.handle = 4, .name = n3, .name_count = sizeof n3}};
+    uint8_t data[4 + 4 + 6 + 36] = {'a', 0, 0, 0, 'b', 0, 0, 0, 'B', 'M'};
+    uint32_t sizes[4] = {4, 4, 6, 36};
     relic_groff_file m;
     memset(&m, 0, sizeof m);
     m.sections = secs;
@@ -526,13 +521,12 @@ static void partitions_with_24_byte_entries_select_their_own_layout(void **state
 {
     (void)state;
     char n0[] = "Partitions", n1[] = "Partitions";
-    relic_groff_symbol syms[2] = { { .handle = 1, .name = n0, .name_count = sizeof n0 },
-                                   { .handle = 2, .name = n1, .name_count = sizeof n1 } };
-    relic_groff_section secs[2] = { { .name = 1, .content = RELIC_GROFF_CONTENT_SPECIAL, .data_size = 1 + 2 * 24 },
-                                    { .name = 2, .content = RELIC_GROFF_CONTENT_SPECIAL, .data_size = 1 + 2 * 28 } };
-    uint8_t data[1 + 2 * 24 + 1 + 2 * 28] = { 1 };
-    relic_groff_file m = { .sections = secs, .sections_count = 2, .symbols = syms, .symbols_count = 2, .data = data,
-                            .data_count = sizeof data };
+    relic_groff_symbol syms[2] = {{.handle = 1, .name = n0, .name_count = sizeof n0},
+                                  {.handle = 2, .name = n1, .name_count = sizeof n1}};
+    relic_groff_section secs[2] = {{.name = 1, .content = RELIC_GROFF_CONTENT_SPECIAL, .data_size = 1 + 2 * 24},
+                                   {.name = 2, .content = RELIC_GROFF_CONTENT_SPECIAL, .data_size = 1 + 2 * 28}};
+    uint8_t data[1 + 2 * 24 + 1 + 2 * 28] = {1};
+    relic_groff_file m = {.sections = secs, .sections_count = 2, .symbols = syms, .symbols_count = 2, .data = data, .data_count = sizeof data};
     relic_error err;
     relic_arena a;
     relic_grf_file f;
@@ -553,7 +547,7 @@ static void a_value_table_record_of_type_7_is_rejected_with_its_path(void **stat
     (void)state;
     /* name "" (1 byte), object handles "" + 13 bytes, symbol table name "" (1),
      * 0 symbols (4), value handles (14), 1 record (4): the record starts at 38 */
-    uint8_t vt[100] = { 0 };
+    uint8_t vt[100] = {0};
     relic_error err;
     relic_store_u32le(vt + 34, 1);
     vt[38] = 7;
@@ -566,7 +560,7 @@ static void a_value_table_record_of_type_7_is_rejected_with_its_path(void **stat
 static void a_value_table_string_without_nul_is_truncated(void **state)
 {
     (void)state;
-    const uint8_t vt[] = { 'a', 'b', 'c' };
+    const uint8_t vt[] = {'a', 'b', 'c'};
     relic_error err;
     assert_int_equal(relic_grf_value_table_parse(vt, sizeof vt, NULL, NULL, &err), RELIC_E_TRUNCATED);
     assert_string_equal(err.path, "name");
@@ -575,7 +569,7 @@ static void a_value_table_string_without_nul_is_truncated(void **state)
 static void bytes_after_the_last_record_are_a_layout_error(void **state)
 {
     (void)state;
-    uint8_t vt[1 + 14 + 1 + 4 + 14 + 4 + 1] = { 0 };
+    uint8_t vt[1 + 14 + 1 + 4 + 14 + 4 + 1] = {0};
     relic_error err;
     assert_int_equal(relic_grf_value_table_parse(vt, sizeof vt - 1, NULL, NULL, &err), RELIC_OK);
     assert_int_equal(relic_grf_value_table_parse(vt, sizeof vt, NULL, NULL, &err), RELIC_E_LAYOUT);
@@ -585,7 +579,7 @@ static void bytes_after_the_last_record_are_a_layout_error(void **state)
 
 static void sweep(const relic_grf_file *f, unsigned seed_base)
 {
-    int done[RELIC_GRF_KIND_COUNT] = { 0 };
+    int done[RELIC_GRF_KIND_COUNT] = {0};
     for (size_t i = 0; i < f->container.sections_count; i++) {
         relic_grf_kind k = f->kinds[i];
         if (done[k] || k == RELIC_GRF_OPAQUE) continue;
@@ -641,7 +635,7 @@ static void truncated_and_mutated_sections_are_rejected_or_round_trip(void **sta
 static void bytes_after_a_sections_layout_are_rejected(void **state)
 {
     (void)state;
-    const uint8_t five[5] = { 5, 0, 0, 0x80, 0 }, nine[9] = { 1, 0, 0, 0, 0, 0, 0, 0, 7 };
+    const uint8_t five[5] = {5, 0, 0, 0x80, 0}, nine[9] = {1, 0, 0, 0, 0, 0, 0, 0, 7};
     relic_error err;
     assert_int_equal(relic_grf_section_validate(RELIC_GRF_MAPPING_REF, five, 4, &err), RELIC_OK);
     assert_int_equal(relic_grf_section_validate(RELIC_GRF_MAPPING_REF, five, 5, &err), RELIC_E_LAYOUT);
@@ -658,7 +652,11 @@ static void kind_names_read_back(void **state)
     assert_int_equal(relic_grf_kind_from_name("nonsense"), -1);
 }
 
-typedef struct nan_report { unsigned count, range; char path[RELIC_ERROR_PATH_MAX]; uint64_t offset; } nan_report;
+typedef struct nan_report {
+    unsigned count, range;
+    char path[RELIC_ERROR_PATH_MAX];
+    uint64_t offset;
+} nan_report;
 
 static void note_nan(void *ctx, const relic_error *e)
 {
@@ -748,14 +746,17 @@ static void test_control_byte_or_separator_in_a_section_name_is_reported(void **
     uint8_t *p = (uint8_t *)(uintptr_t)v.symbols, *name = NULL;
     for (size_t k = 0; k < v.symbols_count; k++) {
         uint32_t len = relic_load_u32le(p + 4);
-        if (relic_load_u32le(p) == h) { name = p + 12; break; }
+        if (relic_load_u32le(p) == h) {
+            name = p + 12;
+            break;
+        }
         p += 12 + len;
     }
     assert_non_null(name);
     assert_true(strlen((const char *)name) >= 2);
     relic_arena a;
     nan_report r;
-    const uint8_t bad[] = { 0x1b, '\n', '/', '\\' };
+    const uint8_t bad[] = {0x1b, '\n', '/', '\\'};
     for (size_t b = 0; b < sizeof bad; b++) {
         uint8_t keep = name[1];
         name[1] = bad[b];

@@ -154,7 +154,10 @@ static uint8_t *read_file(const char *path, size_t *size)
     long n = ftell(fp);
     fseek(fp, 0, SEEK_SET);
     uint8_t *p = malloc(n > 0 ? (size_t)n : 1);
-    if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) { free(p); p = NULL; }
+    if (p && fread(p, 1, (size_t)n, fp) != (size_t)n) {
+        free(p);
+        p = NULL;
+    }
     fclose(fp);
     *size = (size_t)n;
     return p;
@@ -162,51 +165,53 @@ static uint8_t *read_file(const char *path, size_t *size)
 
 /* One generated format: every seed that validates is decoded, printed
  * (checked), read back (checked) and printed again: the same text. */
-#define GEN_FORMAT(F, T)                                                                                     \
-    typedef struct F##_ctx { T m, back; } F##_ctx;                                                          \
-    static relic_status F##_print(void *ctx, relic_buf *out, relic_error *err)                               \
-    {                                                                                                        \
-        return relic_##F##_json_print(&((F##_ctx *)ctx)->m, out, err);                                       \
-    }                                                                                                        \
+#define GEN_FORMAT(F, T)                                                                                    \
+    typedef struct F##_ctx {                                                                                \
+        T m, back;                                                                                          \
+    } F##_ctx;                                                                                              \
+    static relic_status F##_print(void *ctx, relic_buf *out, relic_error *err)                              \
+    {                                                                                                       \
+        return relic_##F##_json_print(&((F##_ctx *)ctx)->m, out, err);                                      \
+    }                                                                                                       \
     static relic_status F##_read(void *ctx, const char *text, size_t len, relic_arena *a, relic_error *err) \
-    {                                                                                                        \
-        T scratch;                                                                                           \
-        return relic_##F##_json_read(text, len, a, ctx ? &((F##_ctx *)ctx)->back : &scratch, err);         \
-    }                                                                                                        \
-    static void test_##F(void **state)                                                                       \
-    {                                                                                                        \
-        (void)state;                                                                                         \
-        int done = 0;                                                                                        \
-        for (int s = 0; s < 16; s++) {                                                                       \
-            char path[256];                                                                                  \
-            size_t size, len, len2;                                                                          \
-            snprintf(path, sizeof path, SEEDS "/gen_" #F "/seed-%02d", s);                                   \
-            uint8_t *bytes = read_file(path, &size);                                                         \
-            if (!bytes) continue;                                                                            \
-            relic_##F##_view v;                                                                              \
-            relic_error err;                                                                                 \
-            relic_arena heap;                                                                                \
-            static F##_ctx c;                                                                                \
-            relic_arena_init_heap(&heap, 0);                                                                 \
+    {                                                                                                       \
+        T scratch;                                                                                          \
+        return relic_##F##_json_read(text, len, a, ctx ? &((F##_ctx *)ctx)->back : &scratch, err);          \
+    }                                                                                                       \
+    static void test_##F(void **state)                                                                      \
+    {                                                                                                       \
+        (void)state;                                                                                        \
+        int done = 0;                                                                                       \
+        for (int s = 0; s < 16; s++) {                                                                      \
+            char path[256];                                                                                 \
+            size_t size, len, len2;                                                                         \
+            snprintf(path, sizeof path, SEEDS "/gen_" #F "/seed-%02d", s);                                  \
+            uint8_t *bytes = read_file(path, &size);                                                        \
+            if (!bytes) continue;                                                                           \
+            relic_##F##_view v;                                                                             \
+            relic_error err;                                                                                \
+            relic_arena heap;                                                                               \
+            static F##_ctx c;                                                                               \
+            relic_arena_init_heap(&heap, 0);                                                                \
             if (relic_##F##_validate(bytes, size, &v, &err) == RELIC_OK &&                                  \
-                relic_##F##_decode(&v, &heap, &c.m, &err) == RELIC_OK) {                                     \
-                char *text = check_print(path, F##_print, &c, &len);                                         \
-                check_read(path, F##_read, &c, text, len);                                                   \
-                relic_buf again;                                                                             \
-                relic_buf_init(&again, 0);                                                                   \
+                relic_##F##_decode(&v, &heap, &c.m, &err) == RELIC_OK) {                                    \
+                char *text = check_print(path, F##_print, &c, &len);                                        \
+                check_read(path, F##_read, &c, text, len);                                                  \
+                relic_buf again;                                                                            \
+                relic_buf_init(&again, 0);                                                                  \
                 assert_int_equal(relic_##F##_json_print(&c.back, &again, &err), RELIC_OK);                  \
-                len2 = again.size;                                                                           \
-                assert_int_equal(len2, len);                                                                 \
-                assert_memory_equal(again.data, text, len);                                                  \
-                relic_buf_free(&again);                                                                      \
-                free(text);                                                                                  \
-                done++;                                                                                      \
-            }                                                                                                \
-            relic_arena_release(&heap);                                                                      \
-            free(bytes);                                                                                     \
-        }                                                                                                    \
-        if (!done) print_message("note: no seed of gen_" #F " validates (run from the repository root)\n");  \
-        assert_true(done > 0);                                                                               \
+                len2 = again.size;                                                                          \
+                assert_int_equal(len2, len);                                                                \
+                assert_memory_equal(again.data, text, len);                                                 \
+                relic_buf_free(&again);                                                                     \
+                free(text);                                                                                 \
+                done++;                                                                                     \
+            }                                                                                               \
+            relic_arena_release(&heap);                                                                     \
+            free(bytes);                                                                                    \
+        }                                                                                                   \
+        if (!done) print_message("note: no seed of gen_" #F " validates (run from the repository root)\n"); \
+        assert_true(done > 0);                                                                              \
     }
 
 GEN_FORMAT(bwm, relic_bwm_file)
@@ -401,17 +406,41 @@ static int teardown(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_heap_guard_counts), cmocka_unit_test(test_gff_nwn_json), cmocka_unit_test(test_grf_file),
-        cmocka_unit_test(test_bwm), cmocka_unit_test(test_cau), cmocka_unit_test(test_erf), cmocka_unit_test(test_gff),
-        cmocka_unit_test(test_grf_geometry), cmocka_unit_test(test_grf_geometry_v11), cmocka_unit_test(test_grf_geometry_v13),
-        cmocka_unit_test(test_grf_header), cmocka_unit_test(test_grf_mapping), cmocka_unit_test(test_grf_mapping_ref),
-        cmocka_unit_test(test_grf_material), cmocka_unit_test(test_grf_material_v11), cmocka_unit_test(test_grf_mesh),
-        cmocka_unit_test(test_grf_object), cmocka_unit_test(test_grf_region), cmocka_unit_test(test_grf_region_v11),
-        cmocka_unit_test(test_groff), cmocka_unit_test(test_pid), cmocka_unit_test(test_rim),
-        cmocka_unit_test(test_scn_bmp), cmocka_unit_test(test_scn_header), cmocka_unit_test(test_scn_hierarchy),
-        cmocka_unit_test(test_scn_instance), cmocka_unit_test(test_scn_instance44), cmocka_unit_test(test_scn_partitions),
-        cmocka_unit_test(test_scn_partitions24), cmocka_unit_test(test_scn_text), cmocka_unit_test(test_tpa),
-        cmocka_unit_test(test_trn), cmocka_unit_test(test_trrn), cmocka_unit_test(test_watr), cmocka_unit_test(test_wtd),
+        cmocka_unit_test(test_heap_guard_counts),
+        cmocka_unit_test(test_gff_nwn_json),
+        cmocka_unit_test(test_grf_file),
+        cmocka_unit_test(test_bwm),
+        cmocka_unit_test(test_cau),
+        cmocka_unit_test(test_erf),
+        cmocka_unit_test(test_gff),
+        cmocka_unit_test(test_grf_geometry),
+        cmocka_unit_test(test_grf_geometry_v11),
+        cmocka_unit_test(test_grf_geometry_v13),
+        cmocka_unit_test(test_grf_header),
+        cmocka_unit_test(test_grf_mapping),
+        cmocka_unit_test(test_grf_mapping_ref),
+        cmocka_unit_test(test_grf_material),
+        cmocka_unit_test(test_grf_material_v11),
+        cmocka_unit_test(test_grf_mesh),
+        cmocka_unit_test(test_grf_object),
+        cmocka_unit_test(test_grf_region),
+        cmocka_unit_test(test_grf_region_v11),
+        cmocka_unit_test(test_groff),
+        cmocka_unit_test(test_pid),
+        cmocka_unit_test(test_rim),
+        cmocka_unit_test(test_scn_bmp),
+        cmocka_unit_test(test_scn_header),
+        cmocka_unit_test(test_scn_hierarchy),
+        cmocka_unit_test(test_scn_instance),
+        cmocka_unit_test(test_scn_instance44),
+        cmocka_unit_test(test_scn_partitions),
+        cmocka_unit_test(test_scn_partitions24),
+        cmocka_unit_test(test_scn_text),
+        cmocka_unit_test(test_tpa),
+        cmocka_unit_test(test_trn),
+        cmocka_unit_test(test_trrn),
+        cmocka_unit_test(test_watr),
+        cmocka_unit_test(test_wtd),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

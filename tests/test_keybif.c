@@ -46,7 +46,11 @@ static int map_corpus(const char *sub, const char *suffix, int nth, relic_mappin
     }
     closedir(d);
     for (int i = 1; i < k; i++) /* name order: the same file every run */
-        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) { char *t = names[j]; names[j] = names[j - 1]; names[j - 1] = t; }
+        for (int j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
+            char *t = names[j];
+            names[j] = names[j - 1];
+            names[j - 1] = t;
+        }
     if (nth < k) {
         relic_error err;
         snprintf(path, n, "%s/%s", dir, names[nth]);
@@ -115,7 +119,7 @@ static void test_real_bif_cut_after_its_table_reports_each_resource_past_the_end
     assert_int_equal(relic_bif_open_tables(m.bytes.data, m.bytes.size, &a, &b, &err), RELIC_OK);
     assert_int_equal(b.variable_resources_count, 379);
     assert_int_equal(b.variable_resources[378].id, 0x17A0017Au); /* CD BIFs repeat the index in the upper bits */
-    relic_problems pr = { NULL, NULL, 0, 0 };
+    relic_problems pr = {NULL, NULL, 0, 0};
     unsigned past = 0;
     for (size_t i = 0; i < b.variable_resources_count; i++)
         past += (uint64_t)b.variable_resources[i].offset + b.variable_resources[i].file_size > m.bytes.size;
@@ -183,9 +187,9 @@ typedef struct pair {
 /* Members: walkmeshes and talk tables from the corpus, else made-up bytes. */
 static void make_pair(pair *p)
 {
-    static const uint8_t fallback[3][9] = { "walkmesh", "talktabl", "" };
-    static const char *const names[4] = { "m10aa", "dialog", "zz_last_name_16b", "empty" };
-    static const uint16_t types[4] = { 2016, 2018, 2017, 2017 };
+    static const uint8_t fallback[3][9] = {"walkmesh", "talktabl", ""};
+    static const char *const names[4] = {"m10aa", "dialog", "zz_last_name_16b", "empty"};
+    static const uint16_t types[4] = {2016, 2018, 2017, 2017};
     char path[512];
     relic_arena a;
     relic_error err;
@@ -199,7 +203,8 @@ static void make_pair(pair *p)
             p->nmaps++;
         } else {
             p->members[i].data = fallback[i < 2 ? i : 2];
-            p->members[i].size = i < 2 ? 8 : i == 2 ? 5 : 0;
+            p->members[i].size = i < 2 ? 8 : i == 2 ? 5
+                                                    : 0;
         }
         p->members[i].res_type = types[i];
         p->keys[i].resref = names[i];
@@ -207,7 +212,7 @@ static void make_pair(pair *p)
         p->keys[i].bif = 0;
         p->keys[i].index = i;
     }
-    const char *bifs[1] = { "data/test.bif" };
+    const char *bifs[1] = {"data/test.bif"};
     uint32_t sizes[1];
     relic_arena_init_buffer(&a, memory, sizeof memory);
     relic_buf_init(&p->bif, 0);
@@ -428,12 +433,14 @@ static void test_corrupted_tlk_is_rejected_with_path_and_offset(void **state)
 static void test_tables_over_the_header_are_refused(void **state)
 {
     (void)state;
+    /* clang-format off */
     static const uint8_t bytes[] = {
         0x4b, 0x45, 0x59, 0x20, 0x56, 0x31, 0x20, 0x20, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x67, 0x5f, 0x6c, 0x00, 0x00, 0x00, 0x00,
         0x00, 0x00, 0x00, 0x0b, 0x00, 0x00, 0x00, 0x48, 0x65, 0x6c, 0x6c, 0x6f, 0x20, 0x77, 0x6f, 0x72,
     };
+    /* clang-format on */
     relic_key_view v;
     relic_error err;
     assert_int_equal(relic_key_validate(bytes, sizeof bytes, &v, &err), RELIC_E_RANGE);

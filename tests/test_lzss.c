@@ -44,14 +44,14 @@ static relic_status encode_scratch(relic_lzss_variant v, relic_lzss_level level,
     return st;
 }
 
-static const char *const corpus_dirs[] = { "../shared/corpus/grf", "../shared/corpus/scn", "../shared/corpus/pid" };
+static const char *const corpus_dirs[] = {"../shared/corpus/grf", "../shared/corpus/scn", "../shared/corpus/pid"};
 
 /* Trespasser file formats, "SPZ": data 9D 77 EE F3 1A 40 74 F6 F0 FA F0 02. The document's
  * table decodes each item (77; 6 x 77; 1A 40 74; 40 74 40; 40 40 40; 02),
  * 17 bytes; its one-line summary drops "74 40" (a typo there). */
-static const uint8_t seed_stream[] = { 0x9D, 0x77, 0xEE, 0xF3, 0x1A, 0x40, 0x74, 0xF6, 0xF0, 0xFA, 0xF0, 0x02 };
-static const uint8_t seed_output[] = { 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x1A, 0x40, 0x74,
-                                       0x40, 0x74, 0x40, 0x40, 0x40, 0x40, 0x02 };
+static const uint8_t seed_stream[] = {0x9D, 0x77, 0xEE, 0xF3, 0x1A, 0x40, 0x74, 0xF6, 0xF0, 0xFA, 0xF0, 0x02};
+static const uint8_t seed_output[] = {0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x77, 0x1A, 0x40, 0x74,
+                                      0x40, 0x74, 0x40, 0x40, 0x40, 0x40, 0x02};
 
 static uint64_t rng_state;
 static uint32_t rnd(void)
@@ -60,7 +60,10 @@ static uint32_t rnd(void)
     return (uint32_t)(rng_state >> 33);
 }
 
-static void make_random(uint8_t *p, size_t n) { for (size_t i = 0; i < n; i++) p[i] = (uint8_t)rnd(); }
+static void make_random(uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) p[i] = (uint8_t)rnd();
+}
 static void make_repetitive(uint8_t *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) p[i] = (uint8_t)("abcabcabd"[i % 9] + (i / 5000));
@@ -156,7 +159,7 @@ static void test_stream_may_end_inside_a_flag_group(void **state)
 {
     (void)state;
     /* flag byte 0xFF promises 8 literals, only 2 follow: 2 bytes out */
-    const uint8_t s[] = { 0xFF, 'a', 'b' };
+    const uint8_t s[] = {0xFF, 'a', 'b'};
     uint8_t out[2];
     relic_error err;
     assert_int_equal(relic_lzss_decode_buffer(RELIC_LZSS_SPZ, s, sizeof s, out, 2, &err), RELIC_OK);
@@ -167,8 +170,8 @@ static void test_fill_before_start_spz_zero_szdd_space(void **state)
 {
     (void)state;
     /* a match from the ring position just before the start reads the fill */
-    const uint8_t spz[] = { 0x00, (uint8_t)((4078 - 4) & 0xFF), (uint8_t)((((4078 - 4) >> 4) & 0xF0) | 1) };
-    const uint8_t szdd[] = { 0x00, (uint8_t)((4080 - 4) & 0xFF), (uint8_t)((((4080 - 4) >> 4) & 0xF0) | 1) };
+    const uint8_t spz[] = {0x00, (uint8_t)((4078 - 4) & 0xFF), (uint8_t)((((4078 - 4) >> 4) & 0xF0) | 1)};
+    const uint8_t szdd[] = {0x00, (uint8_t)((4080 - 4) & 0xFF), (uint8_t)((((4080 - 4) >> 4) & 0xF0) | 1)};
     uint8_t out[4];
     relic_error err;
     assert_int_equal(relic_lzss_decode_buffer(RELIC_LZSS_SPZ, spz, sizeof spz, out, 4, &err), RELIC_OK);
@@ -180,7 +183,7 @@ static void test_fill_before_start_spz_zero_szdd_space(void **state)
 static void test_roundtrip_random_repetitive_texty_all_levels(void **state)
 {
     (void)state;
-    static const size_t sizes[] = { 0, 1, 2, 3, 17, 18, 19, 100, 4095, 4096, 4097, 70000 };
+    static const size_t sizes[] = {0, 1, 2, 3, 17, 18, 19, 100, 4095, 4096, 4097, 70000};
     rng_state = 42;
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         size_t n = sizes[s];
@@ -217,7 +220,7 @@ static void test_real_files_roundtrip_and_best_not_worse(void **state)
             size_t n;
             uint8_t *p = read_file(path, &n);
             if (!p) continue;
-            if (n > (1u << 20)) n = 1u << 20;   /* the first MiB keeps the test quick */
+            if (n > (1u << 20)) n = 1u << 20; /* the first MiB keeps the test quick */
             size_t fast = roundtrip(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, p, n);
             size_t greedy = roundtrip(RELIC_LZSS_SPZ, RELIC_LZSS_GREEDY, p, n);
             size_t best = roundtrip(RELIC_LZSS_SPZ, RELIC_LZSS_BEST, p, n);
@@ -351,13 +354,13 @@ static void test_szdd_header_roundtrip(void **state)
 static void test_spz_declared_size_limit_and_bound(void **state)
 {
     (void)state;
-    uint8_t file[8] = { 0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 'a', 'b', 'c' };
+    uint8_t file[8] = {0xFF, 0xFF, 0xFF, 0x7F, 0xFF, 'a', 'b', 'c'};
     relic_arena a;
     relic_bytes out;
     relic_error err;
     relic_arena_init_heap(&a, 0);
     assert_int_equal(relic_lzss_container_decode(file, sizeof file, RELIC_LZSS_SPZ, 1 << 20, &a, &out, &err), RELIC_E_LIMIT);
-    assert_int_equal(relic_spz_header(file, 3, &(relic_lzss_container){ 0 }, &err), RELIC_E_TRUNCATED);
+    assert_int_equal(relic_spz_header(file, 3, &(relic_lzss_container){0}, &err), RELIC_E_TRUNCATED);
     /* a size the stream cannot reach is refused before allocating it */
     relic_store_u32le(file, 1000);
     assert_int_equal(relic_lzss_container_decode(file, sizeof file, RELIC_LZSS_SPZ, 1 << 20, &a, &out, &err), RELIC_E_LAYOUT);

@@ -42,10 +42,10 @@ static relic_buf small_wok, big_wok, crate_pwk;
 static relic_buf grid(uint32_t n, float z, uint32_t type, uint32_t scatter)
 {
     uint32_t nv = (n + 1) * (n + 1), nf = 2 * n * n;
-    float (*v)[3] = calloc(nv, sizeof *v);
-    uint32_t (*f)[3] = calloc(nf, sizeof *f), *mat = calloc(nf, sizeof *mat);
+    float(*v)[3] = calloc(nv, sizeof *v);
+    uint32_t(*f)[3] = calloc(nf, sizeof *f), *mat = calloc(nf, sizeof *mat);
     assert_true(v && f && mat);
-#define AT(p) (uint32_t)(((uint64_t)(p) * scatter) % nv)
+#define AT(p) (uint32_t)(((uint64_t)(p)*scatter) % nv)
     for (uint32_t y = 0; y <= n; y++)
         for (uint32_t x = 0; x <= n; x++) {
             v[AT(y * (n + 1) + x)][0] = (float)x;
@@ -56,13 +56,18 @@ static relic_buf grid(uint32_t n, float z, uint32_t type, uint32_t scatter)
         uint32_t x = q % n, y = q / n, p = y * (n + 1) + x;
         uint32_t a = AT(p), b = AT(p + 1), c = AT(p + n + 1), d = AT(p + n + 2);
         uint32_t m = q % 7 == 3 ? RELIC_BWM_SURFACE_MATERIAL_NONWALK
-                                : q % 2 ? RELIC_BWM_SURFACE_MATERIAL_STONE : RELIC_BWM_SURFACE_MATERIAL_GRASS;
-        f[2 * q][0] = a; f[2 * q][1] = b; f[2 * q][2] = d;
-        f[2 * q + 1][0] = a; f[2 * q + 1][1] = d; f[2 * q + 1][2] = c;
+            : q % 2             ? RELIC_BWM_SURFACE_MATERIAL_STONE
+                                : RELIC_BWM_SURFACE_MATERIAL_GRASS;
+        f[2 * q][0] = a;
+        f[2 * q][1] = b;
+        f[2 * q][2] = d;
+        f[2 * q + 1][0] = a;
+        f[2 * q + 1][1] = d;
+        f[2 * q + 1][2] = c;
         mat[2 * q] = mat[2 * q + 1] = m;
     }
 #undef AT
-    relic_bwm_mesh mesh = { (const float (*)[3])v, nv, (const uint32_t (*)[3])f, mat, nf };
+    relic_bwm_mesh mesh = {(const float(*)[3])v, nv, (const uint32_t(*)[3])f, mat, nf};
     relic_arena a;
     relic_arena_init_heap(&a, (size_t)64 << 20);
     relic_bwm_file m;
@@ -117,7 +122,8 @@ static relic_buf mutant(const relic_buf *in, const relic_buf *in2, uint64_t seed
     relic_error err;
     relic_buf_init(&out, 0);
     assert_int_equal(relic_bwm_mutate(in->data, in->size, in2 ? in2->data : NULL, in2 ? in2->size : 0, seed, flags, test_scratch(), &out,
-                                      res, &err), RELIC_OK);
+                                      res, &err),
+                     RELIC_OK);
     return out;
 }
 
@@ -239,9 +245,9 @@ static void test_a_crop_keeps_faces_where_they_were(void **state)
         int still = 1;
         for (int i = 0; i < res.nlog; i++)
             still &= strcmp(res.log[i].op, "crop") == 0 || strncmp(res.log[i].path, "materials[", 10) == 0 ||
-                     strstr(res.log[i].path, "transition") != NULL || strcmp(res.log[i].path, "header.type") == 0 ||
-                     (strncmp(res.log[i].path, "faces[", 6) == 0 &&
-                      (strcmp(res.log[i].op, "swap") == 0 || strcmp(res.log[i].op, "flip") == 0));
+                strstr(res.log[i].path, "transition") != NULL || strcmp(res.log[i].path, "header.type") == 0 ||
+                (strncmp(res.log[i].path, "faces[", 6) == 0 &&
+                 (strcmp(res.log[i].op, "swap") == 0 || strcmp(res.log[i].op, "flip") == 0));
         relic_bwm_file m;
         if (still && relic_bwm_validate(out.data, out.size, &v, &err) == RELIC_OK &&
             relic_bwm_decode(&v, &a, &m, &err) == RELIC_OK) {
@@ -272,7 +278,7 @@ static void test_a_crop_keeps_faces_where_they_were(void **state)
 static void test_invalid_outputs_break_a_rule(void **state)
 {
     (void)state;
-    const relic_buf *ins[2] = { &small_wok, &crate_pwk };
+    const relic_buf *ins[2] = {&small_wok, &crate_pwk};
     unsigned moved = 0;
     for (int k = 0; k < 2; k++)
         for (uint64_t s = 0; s < SEEDS / 2; s++) {
@@ -322,7 +328,8 @@ static void test_crossover_splices_faces(void **state)
     relic_buf_init(&out, 0);
     const uint8_t junk[] = "not a walkmesh";
     assert_int_not_equal(relic_bwm_mutate(crate_pwk.data, crate_pwk.size, junk, sizeof junk, 1, RELIC_MUTATE_CROSSOVER, test_scratch(), &out,
-                                          NULL, &err), RELIC_OK);
+                                          NULL, &err),
+                         RELIC_OK);
     relic_buf_free(&out);
 }
 

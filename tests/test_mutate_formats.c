@@ -48,15 +48,15 @@ static void make_gff(relic_arena *a, relic_buf *out, int elems, int variant)
 {
     static uint8_t text[] = "Some text \xe9";
     static uint8_t resref[] = "nw_it_gold001";
-    static uint8_t blob[] = { 1, 2, 3, 0, 255 };
+    static uint8_t blob[] = {1, 2, 3, 0, 255};
     relic_gff_tstruct *root = relic_arena_alloc(a, sizeof *root, 8);
     relic_gff_tfield *f = relic_arena_array(a, 18, sizeof *f, 8);
     assert_non_null(root);
     assert_non_null(f);
     memset(f, 0, 18 * sizeof *f);
-    static const char *labels[18] = { "Byte", "Char", "Word", "Short", "DWord", "Int", "DWord64", "Int64", "Float",
-                                      "Double", "Tag", "TemplateResRef", "LocName", "Blob", "Child", "ItemList",
-                                      "Orientation", "Position" };
+    static const char *labels[18] = {"Byte", "Char", "Word", "Short", "DWord", "Int", "DWord64", "Int64", "Float",
+                                     "Double", "Tag", "TemplateResRef", "LocName", "Blob", "Child", "ItemList",
+                                     "Orientation", "Position"};
     for (uint32_t t = 0; t < 18; t++) {
         f[t].type = t;
         set_label(&f[t], labels[t]);
@@ -79,8 +79,8 @@ static void make_gff(relic_arena *a, relic_buf *out, int elems, int variant)
     f[12].v.loc.count = 2;
     f[12].v.loc.s = relic_arena_array(a, 2, sizeof(relic_gff_tsubstring), 8);
     assert_non_null(f[12].v.loc.s);
-    f[12].v.loc.s[0] = (relic_gff_tsubstring){ 0, text, 4 };
-    f[12].v.loc.s[1] = (relic_gff_tsubstring){ 3, text + 5, 4 };
+    f[12].v.loc.s[0] = (relic_gff_tsubstring){0, text, 4};
+    f[12].v.loc.s[1] = (relic_gff_tsubstring){3, text + 5, 4};
     f[13].v.bytes.p = blob;
     f[13].v.bytes.n = sizeof blob;
     relic_gff_tstruct *child = relic_arena_alloc(a, sizeof *child, 8);
@@ -91,7 +91,7 @@ static void make_gff(relic_arena *a, relic_buf *out, int elems, int variant)
     cf->type = RELIC_GFF_FIELD_TYPE_INT;
     set_label(cf, "Appearance");
     cf->v.i = 42;
-    *child = (relic_gff_tstruct){ 9, 1, cf, RELIC_GFF_NONE, RELIC_GFF_NONE };
+    *child = (relic_gff_tstruct){9, 1, cf, RELIC_GFF_NONE, RELIC_GFF_NONE};
     f[14].v.child = child;
     f[15].v.list.count = (size_t)elems;
     f[15].v.list.items = relic_arena_array(a, (size_t)elems + 1, sizeof(relic_gff_tstruct *), 8);
@@ -109,12 +109,12 @@ static void make_gff(relic_arena *a, relic_buf *out, int elems, int variant)
         set_label(&ef[1], "Name");
         ef[1].v.bytes.p = text;
         ef[1].v.bytes.n = (size_t)k % 5;
-        *s = (relic_gff_tstruct){ (uint32_t)k, 2, ef, RELIC_GFF_NONE, RELIC_GFF_NONE };
+        *s = (relic_gff_tstruct){(uint32_t)k, 2, ef, RELIC_GFF_NONE, RELIC_GFF_NONE};
         f[15].v.list.items[k] = s;
     }
     for (int k = 0; k < 4; k++) f[16].v.vec[k] = (float)k;
     for (int k = 0; k < 3; k++) f[17].v.vec[k] = (float)(k * 10 + variant);
-    *root = (relic_gff_tstruct){ RELIC_GFF_NONE, 18, f, RELIC_GFF_NONE, RELIC_GFF_NONE };
+    *root = (relic_gff_tstruct){RELIC_GFF_NONE, 18, f, RELIC_GFF_NONE, RELIC_GFF_NONE};
     relic_gff_tree t;
     memset(&t, 0, sizeof t);
     memcpy(t.file_type, variant ? "UTI " : "UTC ", 4);
@@ -251,9 +251,7 @@ static void gff_rejects_what_does_not_validate(void **state)
 
 /* Truncations and seeded single-byte changes: never a crash; whatever
  * the mutator returns in the valid mode opens. */
-static void hostile_sweep(const uint8_t *p, size_t n, relic_status (*mut)(const uint8_t *, size_t, const uint8_t *,
-                                                                           size_t, uint64_t, unsigned, relic_buf *,
-                                                                           relic_error *),
+static void hostile_sweep(const uint8_t *p, size_t n, relic_status (*mut)(const uint8_t *, size_t, const uint8_t *, size_t, uint64_t, unsigned, relic_buf *, relic_error *),
                           int (*valid)(const uint8_t *, size_t))
 {
     uint8_t *m = malloc(n ? n : 1);

@@ -105,8 +105,11 @@ static void outputs_differ_from_the_input(void **state)
 {
     (void)state;
     static uint8_t o[OUT_MAX];
-    const struct { const relic_token_vocab *v; const char *in; } cases[] = {
-        { &relic_tokens_tpm, tpm_a }, { &relic_tokens_trr, trr_a }, { &relic_tokens_tri, tri_a } };
+    const struct {
+        const relic_token_vocab *v;
+        const char *in;
+    } cases[] = {
+        {&relic_tokens_tpm, tpm_a}, {&relic_tokens_trr, trr_a}, {&relic_tokens_tri, tri_a}};
     for (size_t k = 0; k < 3; k++) {
         int same = 0;
         for (uint64_t s = 0; s < SEEDS; s++) {
@@ -122,7 +125,7 @@ static void output_never_exceeds_max(void **state)
 {
     (void)state;
     static uint8_t o[OUT_MAX + 16];
-    const size_t maxes[] = { 0, 1, 7, 64, sizeof tpm_a - 1, sizeof tpm_a + 3 };
+    const size_t maxes[] = {0, 1, 7, 64, sizeof tpm_a - 1, sizeof tpm_a + 3};
     for (size_t m = 0; m < sizeof maxes / sizeof maxes[0]; m++)
         for (uint64_t s = 0; s < SEEDS; s++) {
             memset(o, 0xAB, sizeof o);
@@ -161,7 +164,7 @@ static void crossover_takes_lines_of_the_second_input(void **state)
         assert_true(log.nlog >= 1);
         assert_true(strcmp(log.log[0].op, "line-copy") == 0 || strcmp(log.log[0].op, "line-splice") == 0);
         took += strstr((char *)o, "Ratio") || strstr((char *)o, "bone") || strstr((char *)o, "skin") ||
-                strstr((char *)o, "-7.0") || strstr((char *)o, "default");
+            strstr((char *)o, "-7.0") || strstr((char *)o, "default");
     }
     assert_true(took >= 60);
 }
@@ -251,15 +254,19 @@ static void truncated_and_garbage_inputs_never_crash(void **state)
 {
     (void)state;
     static uint8_t o[4096], junk[sizeof tpm_a];
-    const struct { const relic_token_vocab *v; const char *in; } cases[] = {
-        { &relic_tokens_tpm, tpm_a }, { &relic_tokens_trr, trr_a }, { &relic_tokens_tri, tri_a } };
+    const struct {
+        const relic_token_vocab *v;
+        const char *in;
+    } cases[] = {
+        {&relic_tokens_tpm, tpm_a}, {&relic_tokens_trr, trr_a}, {&relic_tokens_tri, tri_a}};
     for (size_t k = 0; k < 3; k++) {
         size_t len = strlen(cases[k].in);
         for (unsigned cut = 0; cut < 64; cut++) {
             size_t n = len * cut / 64, m = 0;
             relic_error err;
             assert_int_equal(relic_mutate_tokens(cases[k].v, u8(cases[k].in), n, u8(tpm_b), cut % 7, cut, 0, test_scratch(), o,
-                                                 sizeof o, &m, NULL, &err), RELIC_OK);
+                                                 sizeof o, &m, NULL, &err),
+                             RELIC_OK);
             assert_true(m <= sizeof o);
         }
     }
@@ -274,7 +281,8 @@ static void truncated_and_garbage_inputs_never_crash(void **state)
         }
         relic_token_log log;
         assert_int_equal(relic_mutate_tokens(&relic_tokens_tpm, junk, len, junk, len / 2, s,
-                                             s % 3 ? 0 : RELIC_MUTATE_CROSSOVER, test_scratch(), o, 200, &m, &log, &err), RELIC_OK);
+                                             s % 3 ? 0 : RELIC_MUTATE_CROSSOVER, test_scratch(), o, 200, &m, &log, &err),
+                         RELIC_OK);
         assert_true(m <= 200);
     }
 }

@@ -115,7 +115,7 @@ static int checker_ok(const uint8_t *p, size_t n)
         relic_trn_aswm w;
         unsigned k = 0;
         ok = relic_trn_aswm_read(&m.packets[i], (uint64_t)1 << 30, &a, &w, &err) == RELIC_OK &&
-             relic_trn_check_aswm(&w, "aswm", 0, count_problem, &k) == 0;
+            relic_trn_check_aswm(&w, "aswm", 0, count_problem, &k) == 0;
     }
     unsigned t = 0;
     if (ok) ok = relic_trn_check_terrain(&m, &a, count_problem, &t) == 0;

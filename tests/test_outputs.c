@@ -111,7 +111,7 @@ static void test_colour_relief_lights_slopes_facing_north_west(void **state)
     (void)state;
     int32_t h[RN * RN];
     ridge(h);
-    relic_relief_grid g = { RN, RN, h, 0.001, 1.0, 0, 1000 * (RN / 2 - 1) };
+    relic_relief_grid g = {RN, RN, h, 0.001, 1.0, 0, 1000 * (RN / 2 - 1)};
     relic_arena a;
     relic_error err;
     relic_buf out;
@@ -140,7 +140,7 @@ static void test_colour_relief_tints_lowlands_green_and_peaks_white(void **state
     int32_t h[RN * RN];
     /* flat: a low west half and a high east half, lit alike away from the step */
     for (int i = 0; i < RN * RN; i++) h[i] = (i % RN) < RN / 2 ? 0 : 100;
-    relic_relief_grid g = { RN, RN, h, 0.001, 1.0, 0, 100 };
+    relic_relief_grid g = {RN, RN, h, 0.001, 1.0, 0, 100};
     relic_arena a;
     relic_error err;
     relic_buf out;
@@ -162,7 +162,7 @@ static void test_grey_relief_is_one_channel_and_empty_grid_is_refused(void **sta
     (void)state;
     int32_t h[RN * RN];
     ridge(h);
-    relic_relief_grid g = { RN, RN, h, 0.001, 1.0, 0, 7000 };
+    relic_relief_grid g = {RN, RN, h, 0.001, 1.0, 0, 7000};
     relic_arena a;
     relic_error err;
     relic_buf out;
@@ -171,7 +171,7 @@ static void test_grey_relief_is_one_channel_and_empty_grid_is_refused(void **sta
     assert_int_equal(relic_relief_png(&g, RELIC_RELIEF_GREY, &a, &out, &err), RELIC_OK);
     assert_int_equal(out.data[24], 8);
     assert_int_equal(out.data[25], 0); /* grey */
-    relic_relief_grid empty = { 0, RN, h, 1, 1, 0, 0 };
+    relic_relief_grid empty = {0, RN, h, 1, 1, 0, 0};
     assert_int_equal(relic_relief_png(&empty, RELIC_RELIEF_COLOUR, &a, &out, &err), RELIC_E_ARGUMENT);
     relic_buf_free(&out);
     relic_arena_release(&a);
@@ -207,8 +207,8 @@ static void test_trn_terrain_preview_rasterises_the_megatile(void **state)
     for (int y = 0; y + 1 < TN; y++)
         for (int x = 0; x + 1 < TN; x++) {
             uint16_t i = (uint16_t)(y * TN + x);
-            tri[k++] = (relic_trrn_terrain_triangle){ i, (uint16_t)(i + 1), (uint16_t)(i + TN + 1) };
-            tri[k++] = (relic_trrn_terrain_triangle){ i, (uint16_t)(i + TN + 1), (uint16_t)(i + TN) };
+            tri[k++] = (relic_trrn_terrain_triangle){i, (uint16_t)(i + 1), (uint16_t)(i + TN + 1)};
+            tri[k++] = (relic_trrn_terrain_triangle){i, (uint16_t)(i + TN + 1), (uint16_t)(i + TN)};
         }
     t.vertices = v, t.vertices_count = TN * TN, t.triangles = tri, t.triangles_count = k;
     assert_int_equal(relic_trrn_write(&t, &payload, &err), RELIC_OK);
@@ -254,7 +254,7 @@ static void test_trn_terrain_preview_refuses_piled_up_triangles(void **state)
     v[1].position[0] = 100, v[2].position[1] = 100, v[2].position[2] = 5;
     enum { PILE = 200 }; /* each one's box is the whole grid: 200 > the 64 allowed per point */
     relic_trrn_terrain_triangle tri[PILE];
-    for (int i = 0; i < PILE; i++) tri[i] = (relic_trrn_terrain_triangle){ 0, 1, 2 };
+    for (int i = 0; i < PILE; i++) tri[i] = (relic_trrn_terrain_triangle){0, 1, 2};
     t.vertices = v, t.vertices_count = 3, t.triangles = tri, t.triangles_count = PILE;
     assert_int_equal(relic_trrn_write(&t, &payload, &err), RELIC_OK);
     relic_trn_packet p;

@@ -65,7 +65,7 @@ static void test_histogram_that_fits_comes_back_exactly(void **state)
 {
     (void)state;
     relic_palette_colour *h = random_histogram(40, 1);
-    h[7].a = 0;   /* alpha is a channel like the others */
+    h[7].a = 0; /* alpha is a channel like the others */
     relic_palette_colour out[64];
     uint32_t count = 0;
     assert_int_equal(quantise(h, 40, 64, out, &count), RELIC_OK);
@@ -97,7 +97,7 @@ static void test_a_dominant_colour_gets_its_own_entry(void **state)
 {
     (void)state;
     relic_palette_colour *h = random_histogram(5000, 2);
-    h[1234].weight = 10000000;   /* most of the image */
+    h[1234].weight = 10000000; /* most of the image */
     relic_palette_colour out[16];
     uint32_t count = 0;
     assert_int_equal(quantise(h, 5000, 16, out, &count), RELIC_OK);
@@ -124,7 +124,8 @@ static void test_palette_weights_add_up_to_the_histogram(void **state)
 static void test_result_is_deterministic_and_order_independent(void **state)
 {
     (void)state;
-    enum { N = 4000, MAX = 64 };
+    enum { N = 4000,
+           MAX = 64 };
     relic_palette_colour *h = random_histogram(N, 4);
     relic_palette_colour a[MAX], b[MAX], c[MAX];
     uint32_t na = 0, nb = 0, nc = 0;

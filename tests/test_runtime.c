@@ -208,11 +208,13 @@ static relic_status map_pipe(int fd, size_t max_size, relic_mapping *m, relic_er
 
 static void test_status_names_are_distinct_and_stable(void **state)
 {
+    /* clang-format off */
     static const relic_status all[] = {
         RELIC_OK, RELIC_E_TRUNCATED, RELIC_E_MAGIC, RELIC_E_RANGE, RELIC_E_INDEX,
         RELIC_E_LAYOUT, RELIC_E_LIMIT, RELIC_E_NOMEM, RELIC_E_IO, RELIC_E_SYNTAX,
         RELIC_E_UNSUPPORTED, RELIC_E_ARGUMENT,
     };
+    /* clang-format on */
     size_t i, j, n = sizeof all / sizeof all[0];
     (void)state;
 
@@ -851,7 +853,7 @@ static void test_buf_in_an_arena_grows_without_the_heap_and_keeps_its_bytes(void
     relic_buf b;
     relic_arena_init_buffer(&a, mem, sizeof mem);
     relic_buf_init_arena(&b, &a, 0);
-    for (int i = 0; i < 300; i++) relic_buf_printf(&b, "%03d,", i);   /* 1200 bytes: several growths */
+    for (int i = 0; i < 300; i++) relic_buf_printf(&b, "%03d,", i); /* 1200 bytes: several growths */
     assert_false(b.failed);
     assert_int_equal(b.size, 1200);
     assert_memory_equal(b.data, "000,001,", 8);
@@ -878,7 +880,7 @@ static void test_buf_over_caller_memory_never_grows(void **state)
     relic_buf_puts(&b, "0123456789");
     assert_false(b.failed);
     assert_ptr_equal(b.data, (uint8_t *)mem);
-    relic_buf_printf(&b, "%s", "abcde");       /* printf needs a byte for its terminator */
+    relic_buf_printf(&b, "%s", "abcde"); /* printf needs a byte for its terminator */
     assert_false(b.failed);
     relic_buf_append(&b, "f", 1);
     assert_false(b.failed);
@@ -1291,7 +1293,7 @@ static void test_member_names_with_control_bytes_separators_or_dots_are_refused(
     assert_non_null(relic_member_name_problem("..", 2, 0, &at));
     assert_non_null(relic_member_name_problem(".", 1, 0, &at));
     /* what the games take but tools should not write: only under strict */
-    const char *const strict_only[] = { "a:b", "a..b", "name ", "dot.", "caf\xe9", "" };
+    const char *const strict_only[] = {"a:b", "a..b", "name ", "dot.", "caf\xe9", ""};
     for (size_t i = 0; i < sizeof strict_only / sizeof strict_only[0]; i++) {
         size_t n = strlen(strict_only[i]);
         assert_null(relic_member_name_problem(strict_only[i], n, 0, &at));

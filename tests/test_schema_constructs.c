@@ -28,9 +28,9 @@ relic_status relic_hook_mini_blob(const uint8_t *p, size_t n, relic_error *err)
 }
 
 static char name_a[] = "alpha", name_b[] = "b", text_hi[] = "hello";
-static uint8_t blob[3] = { 1, 2, 3 };
-static uint16_t table[3] = { 7, 999, 0 };
-static uint8_t pairs[4] = { 1, 2, 3, 4 };
+static uint8_t blob[3] = {1, 2, 3};
+static uint16_t table[3] = {7, 999, 0};
+static uint8_t pairs[4] = {1, 2, 3, 4};
 static uint8_t packed[64];
 
 /* A model with one record of each payload kind. */
@@ -74,7 +74,7 @@ static relic_mini_file make_model(relic_mini_record *r)
     r[3].blob_len = 3;
     r[3].blob_count = 3;
     /* a zlib-compressed big-endian point (12, -5) */
-    const uint8_t point[4] = { 0x00, 0x0C, 0xFF, 0xFB };
+    const uint8_t point[4] = {0x00, 0x0C, 0xFF, 0xFB};
     uLongf plen = sizeof packed;
     assert_int_equal(compress(packed, &plen, point, 4), Z_OK);
     r[4].kind = RELIC_MINI_KIND_PACKED;
@@ -108,11 +108,11 @@ static void test_writer_fills_derived_fields_and_byte_order(void **state)
     assert_memory_equal(h, "MINI", 4);
     assert_int_equal(h[4], 0x00); /* u16be version 2 */
     assert_int_equal(h[5], 0x02);
-    assert_int_equal(relic_load_u16le(h + 6), 1000);       /* little-endian level */
-    assert_int_equal(relic_load_u32le(h + 8), 0x80000001u); /* flags */
+    assert_int_equal(relic_load_u16le(h + 6), 1000);         /* little-endian level */
+    assert_int_equal(relic_load_u32le(h + 8), 0x80000001u);  /* flags */
     assert_int_equal((int16_t)relic_load_u16be(h + 12), -3); /* i16be origin.x */
     assert_true(relic_load_f32be(h + 20) == 2.5f);
-    assert_int_equal(relic_load_u32le(h + 24), 5);          /* record_count = count(records) */
+    assert_int_equal(relic_load_u32le(h + 24), 5); /* record_count = count(records) */
     /* the sequential part: 44-byte header, then 4 pair bytes; the table follows, then the records */
     assert_int_equal(relic_load_u32le(h + 40), 48);          /* table_offset = offset(table) */
     assert_int_equal(relic_load_u16le(h + 36), 3);           /* table_count */
@@ -140,8 +140,8 @@ static void test_binary_and_json_round_trips(void **state)
     assert_int_equal(d.records[1].number, 42);
     assert_memory_equal(d.records[2].text, "hello", 5);
     assert_int_equal(d.records[3].blob_count, 3);
-    assert_int_equal(d.records[1].color, RELIC_MINI_COLOR_RED);   /* has_color: the if branch */
-    assert_int_equal(d.records[0].gray, 50);                      /* else branch */
+    assert_int_equal(d.records[1].color, RELIC_MINI_COLOR_RED); /* has_color: the if branch */
+    assert_int_equal(d.records[0].gray, 50);                    /* else branch */
     assert_int_equal(d.records[2].offsets[1][0], -2);
     assert_true(d.records[3].weight == 0.1 * 3);
     relic_buf b2 = write_ok(&d);
@@ -252,7 +252,7 @@ static void test_constants_enums_and_struct_checks(void **state)
     relic_buf_free(&b);
 
     m.header.pair_count = 17; /* check (header.pair_count <= 16) */
-    uint8_t many[34] = { 0 };
+    uint8_t many[34] = {0};
     m.pairs = many;
     m.pairs_count = 34;
     b = write_ok(&m);
@@ -285,7 +285,9 @@ static void test_mutated_files_never_crash(void **state)
     uint64_t seed = 12345;
     unsigned accepted = 0;
     for (int k = 0; k < 20000; k++) {
-        seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17;
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
         uint8_t *copy = malloc(b.size);
         memcpy(copy, b.data, b.size);
         copy[(seed >> 8) % b.size] = (uint8_t)(seed >> 32);

@@ -51,7 +51,7 @@ static size_t n_inputs;
 static void add_input(const char *name, uint8_t *data, size_t size)
 {
     assert_true(n_inputs < MAX_INPUTS);
-    inputs[n_inputs++] = (input){ name, data, size };
+    inputs[n_inputs++] = (input){name, data, size};
 }
 
 static uint8_t *read_file(const char *path, size_t *size)
@@ -70,11 +70,11 @@ static uint8_t *read_file(const char *path, size_t *size)
 static int setup_inputs(void **state)
 {
     (void)state;
-    static uint8_t tiny[3] = { 'a', 'a', 'a' };
+    static uint8_t tiny[3] = {'a', 'a', 'a'};
     add_input("empty", NULL, 0);
     add_input("one byte", tiny, 1);
     add_input("three bytes", tiny, 3);
-    static const char *const samples[] = { SAMPLES_DIR "/room.wok", SAMPLES_DIR "/door0.dwk", SAMPLES_DIR "/room.obj" };
+    static const char *const samples[] = {SAMPLES_DIR "/room.wok", SAMPLES_DIR "/door0.dwk", SAMPLES_DIR "/room.obj"};
     for (size_t i = 0; i < sizeof samples / sizeof samples[0]; i++) {
         size_t n;
         uint8_t *p = read_file(samples[i], &n);
@@ -136,7 +136,9 @@ static relic_status open_codec(const codec *c, relic_stream *s, relic_arena *a, 
     return RELIC_E_ARGUMENT;
 }
 
-typedef enum chunking { WHOLE, ONE_BYTE, RANDOM } chunking;
+typedef enum chunking { WHOLE,
+                        ONE_BYTE,
+                        RANDOM } chunking;
 
 /* Drive s over in[0..n) until DONE or ERROR, appending the output to out.
  * Asserts the meaning of each status and a bound on the number of calls
@@ -198,7 +200,7 @@ static relic_status drive(relic_stream *s, const uint8_t *in, size_t n, chunking
 /* Stream in through codec c in every chunking; each must give want[0..nw). */
 static void check_streams(const codec *c, const char *what, const uint8_t *in, size_t n, const uint8_t *want, size_t nw)
 {
-    static const chunking modes[] = { WHOLE, ONE_BYTE, RANDOM, RANDOM };
+    static const chunking modes[] = {WHOLE, ONE_BYTE, RANDOM, RANDOM};
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         relic_arena a;
         relic_arena_init_heap(&a, 0);
@@ -242,7 +244,7 @@ static void test_lzss_encoder_streams_the_one_call_bytes(void **state)
             for (size_t i = 0; i < n_inputs; i++) {
                 relic_buf z;
                 lzss_one_call((relic_lzss_variant)v, level, inputs[i].data, inputs[i].size, &z);
-                codec c = { LZSS_ENCODE, (relic_lzss_variant)v, level, 0, 0, 0 };
+                codec c = {LZSS_ENCODE, (relic_lzss_variant)v, level, 0, 0, 0};
                 check_streams(&c, inputs[i].name, inputs[i].data, inputs[i].size, z.data, z.size);
                 relic_buf_free(&z);
             }
@@ -258,7 +260,7 @@ static void test_lzss_decoder_streams_the_one_call_bytes(void **state)
             uint8_t *back = malloc(inputs[i].size + 1);
             relic_error err;
             assert_int_equal(relic_lzss_decode_buffer((relic_lzss_variant)v, z.data, z.size, back, inputs[i].size, &err), RELIC_OK);
-            codec c = { LZSS_DECODE, (relic_lzss_variant)v, 0, 0, 0, 0 };
+            codec c = {LZSS_DECODE, (relic_lzss_variant)v, 0, 0, 0, 0};
             check_streams(&c, inputs[i].name, z.data, z.size, back, inputs[i].size);
             free(back);
             relic_buf_free(&z);
@@ -277,14 +279,16 @@ static void test_spz_and_szdd_files_stream_both_ways(void **state)
                 relic_buf file;
                 relic_buf_init(&file, 0);
                 assert_int_equal(relic_lzss_container_encode((relic_lzss_variant)v, (relic_lzss_level)level, 'x',
-                                                             inputs[i].data, inputs[i].size, &a, &file, &err), RELIC_OK);
-                codec enc = { FILE_ENCODE, (relic_lzss_variant)v, level, 0, 0, inputs[i].size };
+                                                             inputs[i].data, inputs[i].size, &a, &file, &err),
+                                 RELIC_OK);
+                codec enc = {FILE_ENCODE, (relic_lzss_variant)v, level, 0, 0, inputs[i].size};
                 check_streams(&enc, inputs[i].name, inputs[i].data, inputs[i].size, file.data, file.size);
                 relic_bytes back;
                 assert_int_equal(relic_lzss_container_decode(file.data, file.size, (relic_lzss_variant)v, UINT32_MAX, &a,
-                                                             &back, &err), RELIC_OK);
+                                                             &back, &err),
+                                 RELIC_OK);
                 assert_int_equal(back.size, inputs[i].size);
-                codec dec = { FILE_DECODE, (relic_lzss_variant)v, 0, 0, 0, 0 };
+                codec dec = {FILE_DECODE, (relic_lzss_variant)v, 0, 0, 0, 0};
                 check_streams(&dec, inputs[i].name, file.data, file.size, back.data, back.size);
                 relic_buf_free(&file);
                 relic_arena_release(&a);
@@ -296,7 +300,10 @@ static void test_spz_and_szdd_files_stream_both_ways(void **state)
 static void test_adpcm_streams_the_one_call_bytes_both_ways(void **state)
 {
     (void)state;
-    static const struct { uint32_t align; unsigned ch; } shapes[] = { { 1028, 1 }, { 2056, 2 }, { 37, 1 }, { 24, 2 } };
+    static const struct {
+        uint32_t align;
+        unsigned ch;
+    } shapes[] = {{1028, 1}, {2056, 2}, {37, 1}, {24, 2}};
     for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++)
         for (size_t i = 0; i < n_inputs; i++) {
             const uint32_t A = shapes[k].align;
@@ -311,7 +318,7 @@ static void test_adpcm_streams_the_one_call_bytes_both_ways(void **state)
             relic_buf enc;
             relic_buf_init(&enc, 0);
             assert_int_equal(relic_adpcm_encode(pcm, frames, ch, A, &a, &enc, &err), RELIC_OK);
-            codec e = { ADPCM_ENCODE, 0, 0, A, ch, 0 };
+            codec e = {ADPCM_ENCODE, 0, 0, A, ch, 0};
             check_streams(&e, inputs[i].name, inputs[i].data, pn, enc.data, enc.size);
             /* decode: the encoded bytes, and the one-call decoder's output as LE bytes */
             size_t cap = (size_t)relic_adpcm_frames(enc.size, A, ch) * ch, got;
@@ -319,7 +326,7 @@ static void test_adpcm_streams_the_one_call_bytes_both_ways(void **state)
             assert_int_equal(relic_adpcm_decode(enc.data, enc.size, A, ch, 0, dec, cap, &got, &err), RELIC_OK);
             uint8_t *le = malloc(2 * cap + 1);
             for (size_t j = 0; j < cap; j++) relic_store_u16le(le + 2 * j, (uint16_t)dec[j]);
-            codec d = { ADPCM_DECODE, 0, 0, A, ch, 0 };
+            codec d = {ADPCM_DECODE, 0, 0, A, ch, 0};
             check_streams(&d, inputs[i].name, enc.data, enc.size, le, 2 * cap);
             free(le);
             free(dec);
@@ -334,7 +341,7 @@ static void test_adpcm_streams_the_one_call_bytes_both_ways(void **state)
 static void test_zlib_streams_the_one_call_bytes_both_ways(void **state)
 {
     (void)state;
-    static const int levels[] = { 1, 6, 9 };
+    static const int levels[] = {1, 6, 9};
     for (size_t l = 0; l < sizeof levels / sizeof levels[0]; l++)
         for (size_t i = 0; i < n_inputs; i++) {
             relic_arena a;
@@ -343,11 +350,11 @@ static void test_zlib_streams_the_one_call_bytes_both_ways(void **state)
             relic_buf z;
             relic_buf_init(&z, 0);
             assert_int_equal(relic_codec_zlib_encode(inputs[i].data, inputs[i].size, levels[l], &a, &z, &err), RELIC_OK);
-            codec e = { ZLIB_ENCODE, 0, levels[l], 0, 0, 0 };
+            codec e = {ZLIB_ENCODE, 0, levels[l], 0, 0, 0};
             check_streams(&e, inputs[i].name, inputs[i].data, inputs[i].size, z.data, z.size);
             uint8_t *back = malloc(inputs[i].size + 1);
             assert_int_equal(relic_codec_zlib_decode(z.data, z.size, back, inputs[i].size, &a, &err), RELIC_OK);
-            codec d = { ZLIB_DECODE, 0, 0, 0, 0, 0 };
+            codec d = {ZLIB_DECODE, 0, 0, 0, 0, 0};
             check_streams(&d, inputs[i].name, z.data, z.size, back, inputs[i].size);
             free(back);
             relic_buf_free(&z);
@@ -381,8 +388,8 @@ static void expect_error(const codec *c, const uint8_t *in, size_t n, relic_stat
 static void test_lzss_input_ending_inside_a_match_is_an_error_at_its_offset(void **state)
 {
     (void)state;
-    static const uint8_t cut[] = { 0x01, 'a', 0x00 }; /* a literal, then the first byte of a match */
-    codec c = { LZSS_DECODE, RELIC_LZSS_SPZ, 0, 0, 0, 0 };
+    static const uint8_t cut[] = {0x01, 'a', 0x00}; /* a literal, then the first byte of a match */
+    codec c = {LZSS_DECODE, RELIC_LZSS_SPZ, 0, 0, 0, 0};
     expect_error(&c, cut, sizeof cut, RELIC_E_TRUNCATED, 3);
 }
 
@@ -397,8 +404,9 @@ static void test_truncated_spz_and_szdd_files_are_errors_at_their_offsets(void *
         relic_buf file;
         relic_buf_init(&file, 0);
         assert_int_equal(relic_lzss_container_encode((relic_lzss_variant)v, RELIC_LZSS_FAST, 0, in->data, in->size, &a,
-                                                     &file, &err), RELIC_OK);
-        codec c = { FILE_DECODE, (relic_lzss_variant)v, 0, 0, 0, 0 };
+                                                     &file, &err),
+                         RELIC_OK);
+        codec c = {FILE_DECODE, (relic_lzss_variant)v, 0, 0, 0, 0};
         /* the stream cut at an item boundary or inside a match: fewer bytes than declared, at the cut */
         size_t cut = file.size / 2;
         relic_status code = RELIC_E_TRUNCATED;
@@ -425,10 +433,10 @@ static void test_truncated_spz_and_szdd_files_are_errors_at_their_offsets(void *
 static void test_file_encoder_rejects_input_of_another_length_than_declared(void **state)
 {
     (void)state;
-    static const uint8_t in[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
-    codec fewer = { FILE_ENCODE, RELIC_LZSS_SZDD, RELIC_LZSS_GREEDY, 0, 0, 11 };
+    static const uint8_t in[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    codec fewer = {FILE_ENCODE, RELIC_LZSS_SZDD, RELIC_LZSS_GREEDY, 0, 0, 11};
     expect_error(&fewer, in, sizeof in, RELIC_E_LAYOUT, 10);
-    codec more = { FILE_ENCODE, RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, 0, 9 };
+    codec more = {FILE_ENCODE, RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, 0, 9};
     expect_error(&more, in, sizeof in, RELIC_E_LAYOUT, 9);
 }
 
@@ -438,9 +446,9 @@ static void test_adpcm_errors_carry_their_stream_offsets(void **state)
     uint8_t in[3 * 40];
     memset(in, 0, sizeof in);
     in[2 * 40 + 2] = 89; /* the third block's step index */
-    codec d = { ADPCM_DECODE, 0, 0, 40, 1, 0 };
+    codec d = {ADPCM_DECODE, 0, 0, 40, 1, 0};
     expect_error(&d, in, sizeof in, RELIC_E_RANGE, 2 * 40 + 2);
-    codec e = { ADPCM_ENCODE, 0, 0, 2056, 2, 0 };
+    codec e = {ADPCM_ENCODE, 0, 0, 2056, 2, 0};
     expect_error(&e, in, 7, RELIC_E_TRUNCATED, 7); /* a stereo frame is 4 bytes */
 }
 
@@ -454,7 +462,7 @@ static void test_truncated_zlib_is_an_error_at_its_end(void **state)
     relic_buf z;
     relic_buf_init(&z, 0);
     assert_int_equal(relic_codec_zlib_encode(in->data, in->size, 6, &a, &z, &err), RELIC_OK);
-    codec d = { ZLIB_DECODE, 0, 0, 0, 0, 0 };
+    codec d = {ZLIB_DECODE, 0, 0, 0, 0, 0};
     expect_error(&d, z.data, z.size - 5, RELIC_E_TRUNCATED, z.size - 5);
     z.data[z.size / 2] ^= 0xFF; /* corrupt: an error, never a hang */
     relic_arena b;
@@ -493,11 +501,15 @@ static void test_every_codec_takes_its_memory_from_the_arena_only(void **state)
     static uint8_t out[1u << 16];
     const input *in = &inputs[4 < n_inputs ? 3 : n_inputs - 1];
     const codec codecs[] = {
-        { LZSS_DECODE, RELIC_LZSS_SPZ, 0, 0, 0, 0 },          { LZSS_ENCODE, RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, 0, 0 },
-        { LZSS_ENCODE, RELIC_LZSS_SZDD, RELIC_LZSS_GREEDY, 0, 0, 0 }, { LZSS_ENCODE, RELIC_LZSS_SPZ, RELIC_LZSS_BEST, 0, 0, 0 },
-        { FILE_ENCODE, RELIC_LZSS_SZDD, RELIC_LZSS_FAST, 0, 0, in->size }, { ADPCM_ENCODE, 0, 0, 1028, 1, 0 },
-        { ADPCM_DECODE, 0, 0, 2056, 2, 0 },                    { ZLIB_ENCODE, 0, 6, 0, 0, 0 },
-        { ZLIB_DECODE, 0, 0, 0, 0, 0 },
+        {LZSS_DECODE, RELIC_LZSS_SPZ, 0, 0, 0, 0},
+        {LZSS_ENCODE, RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, 0, 0},
+        {LZSS_ENCODE, RELIC_LZSS_SZDD, RELIC_LZSS_GREEDY, 0, 0, 0},
+        {LZSS_ENCODE, RELIC_LZSS_SPZ, RELIC_LZSS_BEST, 0, 0, 0},
+        {FILE_ENCODE, RELIC_LZSS_SZDD, RELIC_LZSS_FAST, 0, 0, in->size},
+        {ADPCM_ENCODE, 0, 0, 1028, 1, 0},
+        {ADPCM_DECODE, 0, 0, 2056, 2, 0},
+        {ZLIB_ENCODE, 0, 6, 0, 0, 0},
+        {ZLIB_DECODE, 0, 0, 0, 0, 0},
     };
     for (size_t k = 0; k < sizeof codecs / sizeof codecs[0]; k++) {
         codec c = codecs[k];

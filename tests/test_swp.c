@@ -42,7 +42,7 @@ static uint32_t rnd(void)
 
 static relic_image make_image(uint32_t w, uint32_t h)
 {
-    relic_image im = { w, h, calloc((size_t)w * h, 4) };
+    relic_image im = {w, h, calloc((size_t)w * h, 4)};
     return im;
 }
 
@@ -177,8 +177,7 @@ static void test_pack_then_decode_gives_the_source_images(void **state)
     (void)state;
     relic_image a = few_colours(64, 32), b = alpha_4444(16, 16), c = bump_colours(32, 32), cb = bump_angles(32, 32);
     relic_image d = few_colours(5, 7);
-    relic_swp_texture t[4] = { { 0x11111111, a, NULL, 0 }, { 0x22222222, b, NULL, 0 }, { 0x33333333, c, &cb, 0 },
-                               { 0x44444444, d, NULL, 1 } };
+    relic_swp_texture t[4] = {{0x11111111, a, NULL, 0}, {0x22222222, b, NULL, 0}, {0x33333333, c, &cb, 0}, {0x44444444, d, NULL, 1}};
     packed pk;
     relic_error err;
     pack(&pk, t, 4);
@@ -211,18 +210,22 @@ static void test_pack_then_decode_gives_the_source_images(void **state)
     relic_arena_release(&scratch);
     free(out);
     unpack(&pk);
-    free(a.rgba); free(b.rgba); free(c.rgba); free(cb.rgba); free(d.rgba);
+    free(a.rgba);
+    free(b.rgba);
+    free(c.rgba);
+    free(cb.rgba);
+    free(d.rgba);
 }
 
 static void test_mip_levels_until_a_side_is_below_16_with_spec_keys(void **state)
 {
     (void)state;
     relic_image a = few_colours(256, 64), b = few_colours(30, 132);
-    relic_swp_texture t[2] = { { 0xABCDEF01, a, NULL, 0 }, { 0x12345678, b, NULL, 0 } };
+    relic_swp_texture t[2] = {{0xABCDEF01, a, NULL, 0}, {0x12345678, b, NULL, 0}};
     packed pk;
     pack(&pk, t, 2);
     /* 256x64 -> 128x32 -> 64x16 -> 32x8; 30x132 -> 15x66 */
-    static const uint32_t want[][2] = { { 256, 64 }, { 128, 32 }, { 64, 16 }, { 32, 8 }, { 30, 132 }, { 15, 66 } };
+    static const uint32_t want[][2] = {{256, 64}, {128, 32}, {64, 16}, {32, 8}, {30, 132}, {15, 66}};
     assert_int_equal(pk.v.rasters_count, 6);
     for (size_t i = 0; i < 6; i++) {
         relic_pid_raster_view r = relic_pid_rasters_at(&pk.v, i);
@@ -248,14 +251,15 @@ static void test_mip_levels_until_a_side_is_below_16_with_spec_keys(void **state
     assert_int_equal(relic_pid_raster_stride(relic_pid_rasters_at(&pk.v, 0)), 512);
     assert_int_equal(relic_pid_raster_stride(relic_pid_rasters_at(&pk.v, 4)), 30);
     unpack(&pk);
-    free(a.rgba); free(b.rgba);
+    free(a.rgba);
+    free(b.rgba);
 }
 
 static void test_quantised_texture_stays_within_the_stated_bound(void **state)
 {
     (void)state;
     relic_image a = gradient(128, 128);
-    relic_swp_texture t = { 0x55555555, a, NULL, 0 };
+    relic_swp_texture t = {0x55555555, a, NULL, 0};
     packed pk;
     relic_error err;
     pack(&pk, &t, 1);
@@ -281,7 +285,7 @@ static void test_quantised_texture_stays_within_the_stated_bound(void **state)
 typedef struct collect {
     const relic_pid_view *v;
     const relic_swp_palettes *pal;
-    uint8_t **images;   /* per raster */
+    uint8_t **images; /* per raster */
     size_t visits;
 } collect;
 
@@ -300,7 +304,7 @@ static void walk_all(const packed *pk, const uint8_t *data, size_t size, int spz
     relic_arena a;
     relic_error err;
     relic_arena_init_heap(&a, 0);
-    collect c = { &pk->v, &pk->pal, images, 0 };
+    collect c = {&pk->v, &pk->pal, images, 0};
     assert_int_equal(relic_swp_walk(&pk->v, data, size, spz, limit, &a, collect_one, &c, &err), want);
     relic_arena_release(&a);
 }
@@ -309,7 +313,7 @@ static void test_spz_stream_walk_equals_swp_walk(void **state)
 {
     (void)state;
     relic_image a = few_colours(256, 256), b = alpha_4444(64, 32), c = gradient(40, 24);
-    relic_swp_texture t[3] = { { 1, a, NULL, 0 }, { 2, b, NULL, 0 }, { 3, c, NULL, 0 } };
+    relic_swp_texture t[3] = {{1, a, NULL, 0}, {2, b, NULL, 0}, {3, c, NULL, 0}};
     packed pk;
     relic_error err;
     pack(&pk, t, 3);
@@ -328,7 +332,8 @@ static void test_spz_stream_walk_equals_swp_walk(void **state)
         assert_non_null(x[i]);
         assert_non_null(y[i]);
         assert_memory_equal(x[i], y[i], (size_t)relic_pid_raster_width(r) * relic_pid_raster_height(r) * 4);
-        free(x[i]); free(y[i]);
+        free(x[i]);
+        free(y[i]);
     }
     /* the window is bounded: a limit below the largest raster span is refused before decoding */
     memset(y, 0, n * sizeof *y);
@@ -336,10 +341,13 @@ static void test_spz_stream_walk_equals_swp_walk(void **state)
     /* a stream shorter than its rasters is a truncation, not a crash */
     walk_all(&pk, spz.data, spz.size / 2, 1, (uint64_t)1 << 30, RELIC_E_TRUNCATED, y);
     for (size_t i = 0; i < n; i++) free(y[i]);
-    free(x); free(y);
+    free(x);
+    free(y);
     relic_buf_free(&spz);
     unpack(&pk);
-    free(a.rgba); free(b.rgba); free(c.rgba);
+    free(a.rgba);
+    free(b.rgba);
+    free(c.rgba);
 }
 
 static void test_png_write_then_read_is_identity(void **state)
@@ -370,7 +378,7 @@ static void test_raster_outside_the_swp_names_its_offset_field(void **state)
 {
     (void)state;
     relic_image a = few_colours(16, 16);
-    relic_swp_texture t = { 7, a, NULL, 0 };
+    relic_swp_texture t = {7, a, NULL, 0};
     packed pk;
     relic_error err;
     pack(&pk, &t, 1);
@@ -381,7 +389,7 @@ static void test_raster_outside_the_swp_names_its_offset_field(void **state)
     snprintf(want, sizeof want, "rasters[%zu].swp_offset", i);
     assert_string_equal(err.path, want);
     assert_int_equal(err.offset, pk.v.values.header.raster_offset + i * 56 + 4);
-    uint8_t *none[4] = { 0 };
+    uint8_t *none[4] = {0};
     walk_all(&pk, pk.swp.data, 100, 0, 0, RELIC_E_TRUNCATED, none);
     free(out);
     unpack(&pk);
@@ -392,17 +400,17 @@ static void test_palette_index_past_the_palette_is_an_index_error(void **state)
 {
     (void)state;
     relic_image a = few_colours(16, 16);
-    relic_swp_texture t = { 7, a, NULL, 0 };
+    relic_swp_texture t = {7, a, NULL, 0};
     packed pk;
     relic_error err;
     pack(&pk, &t, 1);
     size_t i = top_raster(&pk.v, 7);
     relic_pid_raster_view r = relic_pid_rasters_at(&pk.v, i);
     uint32_t off = relic_pid_raster_swp_offset(r);
-    pk.swp.data[off + 5] = 255;   /* the palette has fewer colours */
+    pk.swp.data[off + 5] = 255; /* the palette has fewer colours */
     uint8_t *out = malloc(16 * 16 * 4);
     assert_int_equal(relic_swp_raster_rgba(&pk.v, &pk.pal, i, pk.swp.data, 0, pk.swp.size, out, &err), RELIC_E_INDEX);
-    assert_string_equal(err.path, "rasters[0].pixels[15][5]");   /* row 0 of the SWP is the bottom row */
+    assert_string_equal(err.path, "rasters[0].pixels[15][5]"); /* row 0 of the SWP is the bottom row */
     assert_int_equal(err.offset, off + 5);
     free(out);
     unpack(&pk);
@@ -453,7 +461,7 @@ static void test_every_raster_of_the_corpus_pid_decodes(void **state)
     relic_arena a;
     relic_arena_init_heap(&a, 0);
     assert_int_equal(relic_pid_validate(p, n, &v, &err), RELIC_OK);
-    kinds k = { &v, NULL, malloc((size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE * 4), { 0 } };
+    kinds k = {&v, NULL, malloc((size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE * 4), {0}};
     relic_swp_palettes pal;
     assert_int_equal(relic_swp_palettes_find(&v, &a, &pal, &err), RELIC_OK);
     k.pal = &pal;
@@ -496,7 +504,7 @@ static void try_decode(const uint8_t *pid, size_t pn, const uint8_t *swp, size_t
     relic_arena_init_heap(&a, (size_t)64 << 20);
     relic_swp_palettes pal;
     if (relic_swp_palettes_find(&v, &a, &pal, &err) == RELIC_OK) {
-        kinds k = { &v, &pal, rgba, { 0 } };
+        kinds k = {&v, &pal, rgba, {0}};
         (void)relic_swp_walk(&v, swp, sn, spz, (uint64_t)16 << 20, &a, decode_any, &k, &err);
     }
     relic_arena_release(&a);
@@ -506,7 +514,7 @@ static void test_truncation_and_mutation_never_crash(void **state)
 {
     (void)state;
     relic_image a = few_colours(32, 32), b = alpha_4444(16, 16), c = bump_colours(16, 16), cb = bump_angles(16, 16);
-    relic_swp_texture t[3] = { { 1, a, NULL, 0 }, { 2, b, NULL, 0 }, { 3, c, &cb, 0 } };
+    relic_swp_texture t[3] = {{1, a, NULL, 0}, {2, b, NULL, 0}, {3, c, &cb, 0}};
     packed pk;
     relic_error err;
     pack(&pk, t, 3);
@@ -517,7 +525,10 @@ static void test_truncation_and_mutation_never_crash(void **state)
     assert_int_equal(relic_lzss_container_encode(RELIC_LZSS_SPZ, RELIC_LZSS_FAST, 0, pk.swp.data, pk.swp.size, &sa, &spz, &err), RELIC_OK);
     relic_arena_release(&sa);
     uint8_t *rgba = malloc((size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE * 4);
-    const struct { uint8_t *p; size_t n; } parts[3] = { { pk.pid.data, pk.pid.size }, { pk.swp.data, pk.swp.size }, { spz.data, spz.size } };
+    const struct {
+        uint8_t *p;
+        size_t n;
+    } parts[3] = {{pk.pid.data, pk.pid.size}, {pk.swp.data, pk.swp.size}, {spz.data, spz.size}};
     for (int which = 0; which < 3; which++) {
         size_t n = parts[which].n;
         uint8_t *copy = malloc(n);
@@ -541,16 +552,19 @@ static void test_truncation_and_mutation_never_crash(void **state)
     free(rgba);
     relic_buf_free(&spz);
     unpack(&pk);
-    free(a.rgba); free(b.rgba); free(c.rgba); free(cb.rgba);
+    free(a.rgba);
+    free(b.rgba);
+    free(c.rgba);
+    free(cb.rgba);
 }
 
 static void test_pack_rejects_bad_inputs_naming_the_texture(void **state)
 {
     (void)state;
-    relic_image a = few_colours(16, 16), big = { 2048, 4, NULL }, small = few_colours(8, 8);
-    relic_swp_texture dup[2] = { { 9, a, NULL, 0 }, { 9, a, NULL, 0 } };
-    relic_swp_texture huge = { 1, big, NULL, 0 };
-    relic_swp_texture mismatch = { 1, a, &small, 0 };
+    relic_image a = few_colours(16, 16), big = {2048, 4, NULL}, small = few_colours(8, 8);
+    relic_swp_texture dup[2] = {{9, a, NULL, 0}, {9, a, NULL, 0}};
+    relic_swp_texture huge = {1, big, NULL, 0};
+    relic_swp_texture mismatch = {1, a, &small, 0};
     relic_arena ar;
     relic_buf swp;
     relic_pid_file m;
@@ -563,7 +577,8 @@ static void test_pack_rejects_bad_inputs_naming_the_texture(void **state)
     assert_int_equal(relic_swp_pack(&mismatch, 1, &ar, &m, &swp, &err), RELIC_E_RANGE);
     relic_buf_free(&swp);
     relic_arena_release(&ar);
-    free(a.rgba); free(small.rgba);
+    free(a.rgba);
+    free(small.rgba);
 }
 
 /* issue 5 item 2's bar on texture data: the best-ratio encoder is never longer than
@@ -572,7 +587,7 @@ static void test_best_lzss_not_worse_than_greedy_on_packed_swp(void **state)
 {
     (void)state;
     relic_image a = few_colours(128, 128), b = gradient(64, 64), c = bump_colours(64, 64), cb = bump_angles(64, 64);
-    relic_swp_texture t[3] = { { 1, a, NULL, 0 }, { 2, b, NULL, 0 }, { 3, c, &cb, 0 } };
+    relic_swp_texture t[3] = {{1, a, NULL, 0}, {2, b, NULL, 0}, {3, c, &cb, 0}};
     packed pk;
     relic_error err;
     pack(&pk, t, 3);
@@ -591,7 +606,10 @@ static void test_best_lzss_not_worse_than_greedy_on_packed_swp(void **state)
     print_message("SWP %zu bytes -> fast %zu, greedy %zu, best %zu\n", pk.swp.size, sizes[0], sizes[1], sizes[2]);
     assert_true(sizes[2] <= sizes[1]);
     unpack(&pk);
-    free(a.rgba); free(b.rgba); free(c.rgba); free(cb.rgba);
+    free(a.rgba);
+    free(b.rgba);
+    free(c.rgba);
+    free(cb.rgba);
 }
 
 int main(void)

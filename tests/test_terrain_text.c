@@ -175,7 +175,7 @@ static void test_trr_errors_name_file_line_and_column(void **state)
 static void test_truncated_and_mutated_text_never_crashes(void **state)
 {
     (void)state;
-    const char *texts[2] = { tri_text, trr_text };
+    const char *texts[2] = {tri_text, trr_text};
     uint64_t rng = 77;
     for (int k = 0; k < 2; k++) {
         size_t size = strlen(texts[k]);
@@ -258,7 +258,7 @@ static void test_trr_lattice_resamples_and_encodes_exactly(void **state)
     /* no points, and a spread too wide for the largest grid */
     p.count = 0;
     assert_int_equal(relic_trr_to_grid(&p, 0, &a, &g, &err), RELIC_E_ARGUMENT);
-    double far[2][3] = { { 0, 0, 0 }, { 1e6, 0.5, 1 } };
+    double far[2][3] = {{0, 0, 0}, {1e6, 0.5, 1}};
     p.points = far;
     p.count = 2;
     assert_int_equal(relic_trr_to_grid(&p, 0, &a, &g, &err), RELIC_E_LIMIT);

@@ -99,7 +99,7 @@ static const char seed_bone[] =
     " RotationRatio = 0.500000\n"
     "}\n";
 
-static const char *const seed_examples[6] = { seed_fileinfo, seed_instance, seed_material, seed_mesh, seed_skin, seed_bone };
+static const char *const seed_examples[6] = {seed_fileinfo, seed_instance, seed_material, seed_mesh, seed_skin, seed_bone};
 
 /* All six examples in one file, with comments as the document's introduction
  * allows ("lines of text can also be 'commented out' by using double
@@ -329,7 +329,7 @@ static void test_comments_inside_blocks_and_after_values_keep_their_places(void 
     relic_arena_init_heap(&a, 0);
     assert_int_equal(parse(text, &a, &m, &err), RELIC_OK);
     assert_int_equal(m.comment_count, 5);
-    static const uint32_t block[5] = { 0, 0, 0, 0, 1 }, prop[5] = { 0, 0, 1, 2, RELIC_TPM_OUTSIDE };
+    static const uint32_t block[5] = {0, 0, 0, 0, 1}, prop[5] = {0, 0, 1, 2, RELIC_TPM_OUTSIDE};
     for (int i = 0; i < 5; i++) {
         assert_int_equal(m.comments[i].block, block[i]);
         assert_int_equal(m.comments[i].prop, prop[i]);
@@ -376,9 +376,9 @@ static void test_faces_may_come_before_the_arrays_they_index(void **state)
 static void test_numbers_read_the_same_on_the_fast_and_the_token_path(void **state)
 {
     (void)state;
-    static const char *const numbers[] = { "0", "-0.0", "+7", "5.", ".5", "-.25", "0.1", "1e-22", "1E+22", "123456789012345",
-                                           "16777217", "3.4028235e38", "1.17549435e-38", "1e-45", "0.30000001192092896",
-                                           "99999999999999999999", "0.000000000000000000000001", "2.5e-3", "-6.02214076e23" };
+    static const char *const numbers[] = {"0", "-0.0", "+7", "5.", ".5", "-.25", "0.1", "1e-22", "1E+22", "123456789012345",
+                                          "16777217", "3.4028235e38", "1.17549435e-38", "1e-45", "0.30000001192092896",
+                                          "99999999999999999999", "0.000000000000000000000001", "2.5e-3", "-6.02214076e23"};
     for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
         char text[256];
         relic_arena a;
@@ -400,29 +400,34 @@ static void test_numbers_read_the_same_on_the_fast_and_the_token_path(void **sta
 static void test_errors_name_line_and_column(void **state)
 {
     (void)state;
-    static const struct { const char *text; relic_status code; const char *where; const char *what; } cases[] = {
-        { "blah \"x\"\n{\n}\n", RELIC_E_SYNTAX, "t.tpm:1:1:", "unknown block" },
-        { "mesh\n{\n}\n", RELIC_E_SYNTAX, "t.tpm:1:5:", "name of the mesh" },
-        { "mesh \"x\"\n v = (1,2,3)\n}\n", RELIC_E_SYNTAX, "t.tpm:2:2:", "expected '{'" },
-        { "mesh \"x\"\n{\n v = (1,2,3)\n", RELIC_E_SYNTAX, "t.tpm:1:1:", "no closing '}'" },
-        { "mesh \"x\"\n{\n v = (1,2\n}\n", RELIC_E_SYNTAX, "t.tpm:3:10:", "expected ','" },
-        { "mesh \"x\"\n{\n v = (1,a,3)\n}\n", RELIC_E_SYNTAX, "t.tpm:3:9:", "expected a number" },
-        { "mesh \"x\"\n{\n v = (1,2,3)\n f = (1,1,2),(0,0,0),(0,0,0),0\n}\n", RELIC_E_INDEX, "t.tpm:4:11:", "vertex index 2" },
-        { "mesh \"x\"\n{\n v = (1,2,3)\n f = (1,0,1),(0,0,0),(0,0,0),0\n}\n", RELIC_E_INDEX, "t.tpm:4:9:", "1-based" },
-        { "mesh \"x\"\n{\n v = (1,2,3)\n f = (1,1,1),(0,0,0),(0,0,0),3\n}\n", RELIC_E_INDEX, "t.tpm:4:30:", "material index 3" },
-        { "mesh \"x\"\n{\n v = (1,2,3)\n f = (1,1,1),(0,2,0),(0,0,0),0\n}\n", RELIC_E_INDEX, "t.tpm:4:17:", "texture coordinate index 2" },
-        { "skin \"x\"\n{\n v = (1,2,3)\n}\n", RELIC_E_SYNTAX, "t.tpm:3:13:", "bone index" },
-        { "mesh \"x\"\n{\n v = (1e39,0,0)\n}\n", RELIC_E_RANGE, "t.tpm:3:7:", "float range" },
-        { "mesh \"x\"\n{\n f = (1,1,1),(0,0,0),(0,0,0),4294967296\n}\n", RELIC_E_RANGE, "t.tpm:3:30:", "over 4294967295" },
-        { "instance \"x\n{\n}\n", RELIC_E_SYNTAX, "t.tpm:1:10:", "closing '\"'" },
-        { "instance \"x\"\n{\n mesh = \"abc\n}\n", RELIC_E_SYNTAX, "t.tpm:3:9:", "closing '\"'" },
-        { "instance \"x\"\n{\n scale =\n}\n", RELIC_E_SYNTAX, "t.tpm:3:9:", "no value" },
-        { "instance \"x\"\n{\n = 3\n}\n", RELIC_E_SYNTAX, "t.tpm:3:2:", "expected a property" },
-        { "fileinfo\n{\n}\nfileinfo\n{\n}\n", RELIC_E_SYNTAX, "t.tpm:4:1:", "second fileinfo" },
-        { "bone \"b\"\n{\n}\n}\n", RELIC_E_SYNTAX, "t.tpm:4:1:", "expected a block" },
-        { "bone \"b\"\n{\n} x\n", RELIC_E_SYNTAX, "t.tpm:3:3:", "after the closing" },
-        { "mesh \"x\"\n{\n m = wood\n}\n", RELIC_E_SYNTAX, "t.tpm:3:6:", "material name" },
-        { "mesh \"x\"\n{\n v = (1,2,3) 4\n}\n", RELIC_E_SYNTAX, "t.tpm:3:14:", "unexpected '4'" },
+    static const struct {
+        const char *text;
+        relic_status code;
+        const char *where;
+        const char *what;
+    } cases[] = {
+        {"blah \"x\"\n{\n}\n", RELIC_E_SYNTAX, "t.tpm:1:1:", "unknown block"},
+        {"mesh\n{\n}\n", RELIC_E_SYNTAX, "t.tpm:1:5:", "name of the mesh"},
+        {"mesh \"x\"\n v = (1,2,3)\n}\n", RELIC_E_SYNTAX, "t.tpm:2:2:", "expected '{'"},
+        {"mesh \"x\"\n{\n v = (1,2,3)\n", RELIC_E_SYNTAX, "t.tpm:1:1:", "no closing '}'"},
+        {"mesh \"x\"\n{\n v = (1,2\n}\n", RELIC_E_SYNTAX, "t.tpm:3:10:", "expected ','"},
+        {"mesh \"x\"\n{\n v = (1,a,3)\n}\n", RELIC_E_SYNTAX, "t.tpm:3:9:", "expected a number"},
+        {"mesh \"x\"\n{\n v = (1,2,3)\n f = (1,1,2),(0,0,0),(0,0,0),0\n}\n", RELIC_E_INDEX, "t.tpm:4:11:", "vertex index 2"},
+        {"mesh \"x\"\n{\n v = (1,2,3)\n f = (1,0,1),(0,0,0),(0,0,0),0\n}\n", RELIC_E_INDEX, "t.tpm:4:9:", "1-based"},
+        {"mesh \"x\"\n{\n v = (1,2,3)\n f = (1,1,1),(0,0,0),(0,0,0),3\n}\n", RELIC_E_INDEX, "t.tpm:4:30:", "material index 3"},
+        {"mesh \"x\"\n{\n v = (1,2,3)\n f = (1,1,1),(0,2,0),(0,0,0),0\n}\n", RELIC_E_INDEX, "t.tpm:4:17:", "texture coordinate index 2"},
+        {"skin \"x\"\n{\n v = (1,2,3)\n}\n", RELIC_E_SYNTAX, "t.tpm:3:13:", "bone index"},
+        {"mesh \"x\"\n{\n v = (1e39,0,0)\n}\n", RELIC_E_RANGE, "t.tpm:3:7:", "float range"},
+        {"mesh \"x\"\n{\n f = (1,1,1),(0,0,0),(0,0,0),4294967296\n}\n", RELIC_E_RANGE, "t.tpm:3:30:", "over 4294967295"},
+        {"instance \"x\n{\n}\n", RELIC_E_SYNTAX, "t.tpm:1:10:", "closing '\"'"},
+        {"instance \"x\"\n{\n mesh = \"abc\n}\n", RELIC_E_SYNTAX, "t.tpm:3:9:", "closing '\"'"},
+        {"instance \"x\"\n{\n scale =\n}\n", RELIC_E_SYNTAX, "t.tpm:3:9:", "no value"},
+        {"instance \"x\"\n{\n = 3\n}\n", RELIC_E_SYNTAX, "t.tpm:3:2:", "expected a property"},
+        {"fileinfo\n{\n}\nfileinfo\n{\n}\n", RELIC_E_SYNTAX, "t.tpm:4:1:", "second fileinfo"},
+        {"bone \"b\"\n{\n}\n}\n", RELIC_E_SYNTAX, "t.tpm:4:1:", "expected a block"},
+        {"bone \"b\"\n{\n} x\n", RELIC_E_SYNTAX, "t.tpm:3:3:", "after the closing"},
+        {"mesh \"x\"\n{\n m = wood\n}\n", RELIC_E_SYNTAX, "t.tpm:3:6:", "material name"},
+        {"mesh \"x\"\n{\n v = (1,2,3) 4\n}\n", RELIC_E_SYNTAX, "t.tpm:3:14:", "unexpected '4'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         relic_arena a;
@@ -477,7 +482,7 @@ static void test_writer_refuses_what_would_read_back_differently(void **state)
     assert_int_equal(relic_tpm_write(&m, &out, &err), RELIC_E_ARGUMENT);
     m.blocks[0].kind = RELIC_TPM_INSTANCE;
     p->key = "mesh";
-    relic_tpm_comment c = { "two\nlines", 9, 0, RELIC_TPM_OUTSIDE };
+    relic_tpm_comment c = {"two\nlines", 9, 0, RELIC_TPM_OUTSIDE};
     m.comments = &c;
     m.comment_count = 1;
     assert_int_equal(relic_tpm_write(&m, &out, &err), RELIC_E_ARGUMENT);
@@ -595,7 +600,7 @@ static void test_mutations_never_crash(void **state)
     uint8_t *b = malloc(n);
     uint32_t r = 12345;
     unsigned accepted = 0;
-    static const uint8_t interesting[] = { '"', '(', ')', ',', '{', '}', '/', '\n', '\r', '0', '9', '-', '.', 'e', ' ', 0, 0xFF };
+    static const uint8_t interesting[] = {'"', '(', ')', ',', '{', '}', '/', '\n', '\r', '0', '9', '-', '.', 'e', ' ', 0, 0xFF};
     for (int i = 0; i < 3000; i++) {
         memcpy(b, s, n);
         r = r * 1103515245u + 12345u;

@@ -128,7 +128,7 @@ static void demo_grf_models_become_tpm_meshes_with_their_counts(void **state)
         if (j == nd) distinct[nd++] = o;
     }
     uint32_t mesh_blocks = 0, instance_blocks = 0;
-    int forms[2] = { 0, 0 };
+    int forms[2] = {0, 0};
     for (uint32_t i = 0; i < t.block_count; i++) {
         const relic_tpm_block *b = &t.blocks[i];
         if (b->kind == RELIC_TPM_MESH) {

@@ -28,7 +28,10 @@
 #define DEMO_SCN CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.scn"
 #define DEMO_PID CORPUS "/pid/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo-130.pid"
 
-typedef struct file_list { char *paths[64]; int n; } file_list;
+typedef struct file_list {
+    char *paths[64];
+    int n;
+} file_list;
 
 static void list_dir(const char *dir, file_list *fl)
 {
@@ -45,15 +48,21 @@ static void list_dir(const char *dir, file_list *fl)
     closedir(d);
     for (int i = 1; i < fl->n; i++)
         for (int j = i; j > 0 && strcmp(fl->paths[j - 1], fl->paths[j]) > 0; j--) {
-            char *t = fl->paths[j]; fl->paths[j] = fl->paths[j - 1]; fl->paths[j - 1] = t;
+            char *t = fl->paths[j];
+            fl->paths[j] = fl->paths[j - 1];
+            fl->paths[j - 1] = t;
         }
 }
 
-static void free_list(file_list *fl) { for (int i = 0; i < fl->n; i++) free(fl->paths[i]); fl->n = 0; }
+static void free_list(file_list *fl)
+{
+    for (int i = 0; i < fl->n; i++) free(fl->paths[i]);
+    fl->n = 0;
+}
 
 static file_list groff_files(void)
 {
-    file_list fl = { .n = 0 };
+    file_list fl = {.n = 0};
     list_dir(CORPUS "/grf", &fl);
     list_dir(CORPUS "/scn", &fl);
     if (fl.n == 0) print_message("note: %s not found: the real-file part of this test is skipped\n", CORPUS);
@@ -63,7 +72,10 @@ static file_list groff_files(void)
 static int have(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) { print_message("note: %s not found: this test is skipped\n", path); return 0; }
+    if (!f) {
+        print_message("note: %s not found: this test is skipped\n", path);
+        return 0;
+    }
     fclose(f);
     return 1;
 }
@@ -210,7 +222,10 @@ static void test_scn_section_names_are_hashes_of_grf_names(void **state)
             hashed++;
             player += h == relic_tres_object_hash("Player", 6);
             for (size_t k = 0; k < grf.symbols_count; k++)
-                if (relic_tres_object_hash(grf.symbols[k].name, grf.symbols[k].name_count - 1) == h) { found++; break; }
+                if (relic_tres_object_hash(grf.symbols[k].name, grf.symbols[k].name_count - 1) == h) {
+                    found++;
+                    break;
+                }
         }
         print_message("demo.scn: %d hashed sections, %d named by a demo.grf symbol\n", hashed, found);
         assert_int_equal(hashed, 421);
@@ -252,7 +267,10 @@ static void test_pid_texture_ids_are_hashes_of_grf_materials(void **state)
                 textures++;
                 uint32_t id = relic_tres_texture_id(tex, strlen(tex), bump, strlen(bump), RELIC_TRES_DEFAULT_DIFFUSE);
                 for (size_t r = 0; r < pv.rasters_count; r++)
-                    if ((uint32_t)relic_pid_raster_key(relic_pid_rasters_at(&pv, r)) == id) { found++; break; }
+                    if ((uint32_t)relic_pid_raster_key(relic_pid_rasters_at(&pv, r)) == id) {
+                        found++;
+                        break;
+                    }
             }
         }
         /* the rest set another diffuse value in the value table */
@@ -343,8 +361,8 @@ static void test_check_reports_section_outside_data_and_bad_handle(void **state)
     assert_int_equal(relic_map_file(path, 0, &mp, &err), RELIC_OK);
     uint8_t *copy = malloc(mp.bytes.size);
     memcpy(copy, mp.bytes.data, mp.bytes.size);
-    relic_store_u32le(copy + 48 + 8, 0xFFFFFF00u);          /* sections[0].data_offset */
-    relic_store_u32le(copy + 48 + 32 + 28, 0x80000007u);    /* sections[1].handle */
+    relic_store_u32le(copy + 48 + 8, 0xFFFFFF00u);       /* sections[0].data_offset */
+    relic_store_u32le(copy + 48 + 32 + 28, 0x80000007u); /* sections[1].handle */
     relic_groff_view v;
     relic_arena a;
     relic_arena_init_heap(&a, 0);
@@ -390,8 +408,8 @@ static void test_real_pid_validates_keeps_rules_and_roundtrips(void **state)
     /* a mip key that does not match its raster is reported by --strict only */
     uint8_t *copy = malloc(mp.bytes.size);
     memcpy(copy, mp.bytes.data, mp.bytes.size);
-    size_t r1 = relic_load_u32le(copy + 8) + 56;            /* rasters[1]: a mip level */
-    copy[r1 + 48 + 4] ^= 0x01;                             /* width bits of its key */
+    size_t r1 = relic_load_u32le(copy + 8) + 56; /* rasters[1]: a mip level */
+    copy[r1 + 48 + 4] ^= 0x01;                   /* width bits of its key */
     assert_int_equal(relic_pid_validate(copy, mp.bytes.size, &v, &err), RELIC_OK);
     assert_int_equal(relic_pid_check(&v, 0, &a, NULL, NULL), 0);
     assert_int_equal(relic_pid_check(&v, 1, &a, NULL, NULL), 1);

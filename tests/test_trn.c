@@ -22,7 +22,10 @@
  * multi-megabyte walkmesh under ASan would take minutes). */
 #define SWEEP_MAX_BYTES 60000
 
-typedef struct file_list { char *paths[MAX_FILES]; int n; } file_list;
+typedef struct file_list {
+    char *paths[MAX_FILES];
+    int n;
+} file_list;
 
 static void list_dir(const char *dir, file_list *fl)
 {
@@ -41,15 +44,21 @@ static void list_dir(const char *dir, file_list *fl)
     closedir(d);
     for (int i = 1; i < fl->n; i++)
         for (int j = i; j > 0 && strcmp(fl->paths[j - 1], fl->paths[j]) > 0; j--) {
-            char *t = fl->paths[j]; fl->paths[j] = fl->paths[j - 1]; fl->paths[j - 1] = t;
+            char *t = fl->paths[j];
+            fl->paths[j] = fl->paths[j - 1];
+            fl->paths[j - 1] = t;
         }
 }
 
-static void free_list(file_list *fl) { for (int i = 0; i < fl->n; i++) free(fl->paths[i]); fl->n = 0; }
+static void free_list(file_list *fl)
+{
+    for (int i = 0; i < fl->n; i++) free(fl->paths[i]);
+    fl->n = 0;
+}
 
 static file_list corpus_files(void)
 {
-    file_list fl = { .n = 0 };
+    file_list fl = {.n = 0};
     list_dir("../shared/corpus/trn", &fl);
     list_dir("../shared/corpus/trx", &fl);
     if (fl.n == 0) print_message("note: ../shared/corpus/trn and trx not found: the real-file part of this test is skipped\n");
@@ -258,7 +267,7 @@ static void test_layout_refills_directory_and_sizes(void **state)
     relic_arena a;
     relic_trn_file m;
     relic_buf out;
-    uint8_t extra[10] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 };
+    uint8_t extra[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
     assert_int_equal(relic_trn_validate(b, n, &v, &err), RELIC_OK);
     relic_arena_init_heap(&a, 1 << 20);
     assert_int_equal(relic_trn_decode(&v, &a, &m, &err), RELIC_OK);
@@ -283,7 +292,10 @@ static void test_broken_aswm_rules_are_reported(void **state)
 {
     (void)state;
     file_list fl = corpus_files();
-    if (fl.n == 0) { free_list(&fl); return; }
+    if (fl.n == 0) {
+        free_list(&fl);
+        return;
+    }
     relic_mapping mp;
     relic_error err;
     relic_trn_view v;
@@ -363,12 +375,15 @@ static void exercise(const uint8_t *p, size_t n, unsigned *accepted)
 
 static file_list sweep_files(void)
 {
-    file_list all = corpus_files(), fl = { .n = 0 };
+    file_list all = corpus_files(), fl = {.n = 0};
     for (int i = 0; i < all.n; i++) {
         relic_mapping mp;
         relic_error err;
         if (relic_map_file(all.paths[i], 0, &mp, &err) != RELIC_OK) continue;
-        if (mp.bytes.size <= SWEEP_MAX_BYTES) { fl.paths[fl.n++] = all.paths[i]; all.paths[i] = NULL; }
+        if (mp.bytes.size <= SWEEP_MAX_BYTES) {
+            fl.paths[fl.n++] = all.paths[i];
+            all.paths[i] = NULL;
+        }
         relic_unmap(&mp);
     }
     free_list(&all);
@@ -406,7 +421,10 @@ static void test_mutations_never_crash(void **state)
 {
     (void)state;
     file_list fl = sweep_files();
-    if (fl.n == 0) { free_list(&fl); return; }
+    if (fl.n == 0) {
+        free_list(&fl);
+        return;
+    }
     uint64_t seed = 0x9E3779B97F4A7C15ull;
     unsigned accepted = 0;
     const unsigned total = 2000;
@@ -414,7 +432,9 @@ static void test_mutations_never_crash(void **state)
     relic_error err;
     for (int i = 0; i < fl.n; i++) assert_int_equal(relic_map_file(fl.paths[i], 0, &maps[i], &err), RELIC_OK);
     for (unsigned k = 0; k < total; k++) {
-        seed ^= seed << 13; seed ^= seed >> 7; seed ^= seed << 17; /* xorshift64 */
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17; /* xorshift64 */
         relic_mapping *mp = &maps[k % (unsigned)fl.n];
         size_t n = mp->bytes.size;
         uint8_t *copy = malloc(n);

@@ -37,7 +37,10 @@ static unsigned strict_scratch(const relic_trn_aswm *w, const char *path, unsign
 #define NONE32 0xFFFFFFFFu
 #define NONE16 0xFFFFu
 
-typedef struct file_list { char *paths[MAX_FILES]; int n; } file_list;
+typedef struct file_list {
+    char *paths[MAX_FILES];
+    int n;
+} file_list;
 
 static void list_dir(const char *dir, file_list *fl)
 {
@@ -56,15 +59,21 @@ static void list_dir(const char *dir, file_list *fl)
     closedir(d);
     for (int i = 1; i < fl->n; i++)
         for (int j = i; j > 0 && strcmp(fl->paths[j - 1], fl->paths[j]) > 0; j--) {
-            char *t = fl->paths[j]; fl->paths[j] = fl->paths[j - 1]; fl->paths[j - 1] = t;
+            char *t = fl->paths[j];
+            fl->paths[j] = fl->paths[j - 1];
+            fl->paths[j - 1] = t;
         }
 }
 
-static void free_list(file_list *fl) { for (int i = 0; i < fl->n; i++) free(fl->paths[i]); fl->n = 0; }
+static void free_list(file_list *fl)
+{
+    for (int i = 0; i < fl->n; i++) free(fl->paths[i]);
+    fl->n = 0;
+}
 
 static file_list corpus(const char *which)
 {
-    file_list fl = { .n = 0 };
+    file_list fl = {.n = 0};
     char dir[64];
     snprintf(dir, sizeof dir, "../shared/corpus/%s", which);
     list_dir(dir, &fl);
@@ -72,7 +81,11 @@ static file_list corpus(const char *which)
     return fl;
 }
 
-static const char *base_name(const char *p) { const char *s = strrchr(p, '/'); return s ? s + 1 : p; }
+static const char *base_name(const char *p)
+{
+    const char *s = strrchr(p, '/');
+    return s ? s + 1 : p;
+}
 
 /* A loaded real file: mapping, model, its ASWM packet and walkmesh. */
 typedef struct loaded {
@@ -93,7 +106,10 @@ static void load(const char *path, loaded *l)
     assert_int_equal(relic_trn_decode(&v, &l->arena, &l->m, &err), RELIC_OK);
     l->packet = NULL;
     for (size_t i = 0; i < l->m.packets_count; i++)
-        if (l->m.packets[i].type == RELIC_TRN_PACKET_TYPE_ASWM) { l->packet = &l->m.packets[i]; break; }
+        if (l->m.packets[i].type == RELIC_TRN_PACKET_TYPE_ASWM) {
+            l->packet = &l->m.packets[i];
+            break;
+        }
     assert_non_null(l->packet);
     assert_int_equal(relic_trn_aswm_read(l->packet, (uint64_t)1 << 30, &l->arena, &l->w, &err), RELIC_OK);
 }
@@ -125,7 +141,12 @@ static int walls(void *ctx, uint32_t t)
     return (t / 2) % 6 != 3 && t % 11 != 5;
 }
 
-static int all_walkable(void *ctx, uint32_t t) { (void)ctx; (void)t; return 1; }
+static int all_walkable(void *ctx, uint32_t t)
+{
+    (void)ctx;
+    (void)t;
+    return 1;
+}
 
 static void bake_synth(relic_arena *a, uint32_t W, uint32_t H, uint32_t sub, synth_walkable_fn fn, relic_trn_aswm *out)
 {
@@ -145,7 +166,7 @@ static void bake_synth(relic_arena *a, uint32_t W, uint32_t H, uint32_t sub, syn
 static void test_every_real_aswm_rewrites_and_recompresses_byte_for_byte(void **state)
 {
     (void)state;
-    const char *dirs[2] = { "trn", "trx" };
+    const char *dirs[2] = {"trn", "trx"};
     int files = 0, raw_same = 0, zlib_same = 0;
     for (int d = 0; d < 2; d++) {
         file_list fl = corpus(dirs[d]);
@@ -277,7 +298,10 @@ static double centre_distance(const relic_trn_triangle *a, const relic_trn_trian
 static void dijkstra(const relic_trn_aswm *w, const relic_trn_tile *t, uint32_t src, double *dist, uint8_t *done)
 {
     uint32_t n = t->triangles_count, off = t->triangles_offset;
-    for (uint32_t i = 0; i < n; i++) { dist[i] = INFINITY; done[i] = 0; }
+    for (uint32_t i = 0; i < n; i++) {
+        dist[i] = INFINITY;
+        done[i] = 0;
+    }
     dist[src] = 0;
     for (;;) {
         uint32_t best = NONE32;
@@ -307,14 +331,23 @@ static size_t check_path_tables(const relic_trn_aswm *w)
     for (size_t ti = 0; ti < w->tiles_count; ti++) {
         const relic_trn_tile *t = &w->tiles[ti];
         size_t n = t->node_to_local_count;
-        if (t->triangles_count > 256) { dist = realloc(dist, t->triangles_count * sizeof *dist); done = realloc(done, t->triangles_count); }
+        if (t->triangles_count > 256) {
+            dist = realloc(dist, t->triangles_count * sizeof *dist);
+            done = realloc(done, t->triangles_count);
+        }
         for (size_t f = 0; f < n; f++) {
             dijkstra(w, t, t->node_to_local[f], dist, done);
             for (size_t g = 0; g < n; g++) {
-                if (g == f) { assert_int_equal(t->nodes[f * n + g], 0xFF); continue; }
+                if (g == f) {
+                    assert_int_equal(t->nodes[f * n + g], 0xFF);
+                    continue;
+                }
                 uint32_t goal = t->node_to_local[g];
                 uint8_t e = t->nodes[f * n + g];
-                if (!isfinite(dist[goal])) { assert_int_equal(e, 0xFF); continue; }
+                if (!isfinite(dist[goal])) {
+                    assert_int_equal(e, 0xFF);
+                    continue;
+                }
                 assert_int_not_equal(e, 0xFF);
                 uint32_t cur = t->node_to_local[f];
                 double cost = 0;
@@ -434,7 +467,7 @@ static void test_border_tiles_are_removed(void **state)
     assert_int_equal(out.tiles[0].triangles_count, 0);
     assert_int_equal(out.tiles[6].triangles_count, 8);
     assert_valid_strict(&out, "border");
-    relic_trn_bake_options keep = { 1 };
+    relic_trn_bake_options keep = {1};
     assert_int_equal(relic_trn_bake(&w, &keep, &a, &out, &err), RELIC_OK);
     assert_int_equal(out.triangles_count, w.triangles_count);
     relic_arena_release(&a);
@@ -457,7 +490,7 @@ static void bake_bytes(const relic_trn_aswm *w, relic_arena *a, relic_buf *out)
 static void test_real_bakes_are_deterministic_valid_and_shortest(void **state)
 {
     (void)state;
-    const char *dirs[2] = { "trn", "trx" };
+    const char *dirs[2] = {"trn", "trx"};
     size_t pairs = 0;
     int files = 0;
     for (int d = 0; d < 2; d++) {
@@ -537,7 +570,9 @@ static void test_strict_rules_report_reused_triangles_links_and_exits(void **sta
 
 static uint64_t xorshift(uint64_t *s)
 {
-    *s ^= *s << 13; *s ^= *s >> 7; *s ^= *s << 17;
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
     return *s;
 }
 
@@ -568,7 +603,7 @@ static int table_says_reachable(const relic_trn_aswm *w, uint16_t a, uint16_t b)
 static void test_route_is_found_whenever_the_island_table_has_one(void **state)
 {
     (void)state;
-    const char *dirs[2] = { "trx", "trn" };
+    const char *dirs[2] = {"trx", "trn"};
     unsigned found = 0, none = 0;
     for (int d = 0; d < 2; d++) {
         file_list fl = corpus(dirs[d]);
@@ -641,12 +676,14 @@ static void test_mutated_walkmeshes_never_crash_bake_or_path(void **state)
         case 2: t->island = (uint16_t)v; break;
         case 3: tile->triangles_offset = v % (uint32_t)(w.triangles_count + 1); break;
         case 4: t->center[(r >> 50) % 2] = (float)(v % 200) - 20.0f; break;
-        case 5: if (tile->nodes_count) {
-                    uint8_t *nodes = relic_arena_alloc(&m, tile->nodes_count, 1);
-                    memcpy(nodes, tile->nodes, tile->nodes_count);
-                    nodes[v % tile->nodes_count] = (uint8_t)(r >> 56);
-                    tile->nodes = nodes;
-                } break;
+        case 5:
+            if (tile->nodes_count) {
+                uint8_t *nodes = relic_arena_alloc(&m, tile->nodes_count, 1);
+                memcpy(nodes, tile->nodes, tile->nodes_count);
+                nodes[v % tile->nodes_count] = (uint8_t)(r >> 56);
+                tile->nodes = nodes;
+            }
+            break;
         default: t->linked_edges[(r >> 50) % 3] = v % (uint32_t)(w.edges_count + 2); break;
         }
         int problems = 0;
@@ -715,7 +752,7 @@ static int view_accepts(const uint8_t *raw, size_t n, relic_error *err)
 static void test_every_real_walkmesh_validates_as_a_view(void **state)
 {
     (void)state;
-    const char *dirs[2] = { "trn", "trx" };
+    const char *dirs[2] = {"trn", "trx"};
     for (int d = 0; d < 2; d++) {
         file_list fl = corpus(dirs[d]);
         for (int i = 0; i < fl.n; i++) {

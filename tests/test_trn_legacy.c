@@ -16,20 +16,23 @@
 #include "relic_codec.h"
 #include "relic_trn.h"
 
-static relic_trn_vec3f verts[4] = { { 0, 0, 0 }, { 10, 0, 0 }, { 0, 10, 1 }, { 10, 10, 1 } };
+static relic_trn_vec3f verts[4] = {{0, 0, 0}, {10, 0, 0}, {0, 10, 1}, {10, 10, 1}};
 static relic_trn_edge edges[5] = {
-    { { 0, 1 }, { 0, 0xFFFFFFFFu } }, { { 1, 2 }, { 0, 1 } }, { { 2, 0 }, { 0, 0xFFFFFFFFu } },
-    { { 1, 3 }, { 1, 0xFFFFFFFFu } }, { { 3, 2 }, { 1, 0xFFFFFFFFu } },
+    {{0, 1}, {0, 0xFFFFFFFFu}},
+    {{1, 2}, {0, 1}},
+    {{2, 0}, {0, 0xFFFFFFFFu}},
+    {{1, 3}, {1, 0xFFFFFFFFu}},
+    {{3, 2}, {1, 0xFFFFFFFFu}},
 };
 static relic_trn_triangle tris[2];
-static uint8_t ltn0[2] = { 1, 0 };
-static uint32_t ntl0[2] = { 1, 0 };
-static uint8_t nodes0[4] = { 0xFF, 0x81, 0x00, 0xFF };
+static uint8_t ltn0[2] = {1, 0};
+static uint32_t ntl0[2] = {1, 0};
+static uint8_t nodes0[4] = {0xFF, 0x81, 0x00, 0xFF};
 static relic_trn_tile tiles[2];
-static uint32_t adj0[1] = { 1 }, adj1[1] = { 0 }, exit0[1] = { 1 }, exit1[1] = { 0 };
-static float dist0[1] = { 5.5f }, dist1[1] = { 5.5f };
+static uint32_t adj0[1] = {1}, adj1[1] = {0}, exit0[1] = {1}, exit1[1] = {0};
+static float dist0[1] = {5.5f}, dist1[1] = {5.5f};
 static relic_trn_island islands[2];
-static relic_trn_island_path_node ipt[4] = { { 0xFFFF, 0, 0 }, { 1, 7, 5.5f }, { 0, 0, 5.5f }, { 0xFFFF, 3, 0 } };
+static relic_trn_island_path_node ipt[4] = {{0xFFFF, 0, 0}, {1, 7, 5.5f}, {0, 0, 5.5f}, {0xFFFF, 3, 0}};
 
 /* A 2x1-tile walkmesh, two triangles in tile 0, two islands. */
 static void make_aswm(relic_trn_aswm *w)
@@ -44,8 +47,8 @@ static void make_aswm(relic_trn_aswm *w)
     w->edge_count = 5;
     w->edges = edges;
     w->edges_count = 5;
-    const uint32_t tv[2][3] = { { 0, 1, 2 }, { 1, 3, 2 } }, te[2][3] = { { 0, 1, 2 }, { 3, 4, 1 } };
-    const uint32_t tt[2][3] = { { 0xFFFFFFFFu, 1, 0xFFFFFFFFu }, { 0xFFFFFFFFu, 0xFFFFFFFFu, 0 } };
+    const uint32_t tv[2][3] = {{0, 1, 2}, {1, 3, 2}}, te[2][3] = {{0, 1, 2}, {3, 4, 1}};
+    const uint32_t tt[2][3] = {{0xFFFFFFFFu, 1, 0xFFFFFFFFu}, {0xFFFFFFFFu, 0xFFFFFFFFu, 0}};
     for (int i = 0; i < 2; i++) {
         memset(&tris[i], 0, sizeof tris[i]);
         memcpy(tris[i].vertices, tv[i], sizeof tv[i]);
@@ -105,9 +108,24 @@ static void make_aswm(relic_trn_aswm *w)
     w->island_path_table_count = 4;
 }
 
-static void put32(relic_buf *b, uint32_t v) { uint8_t x[4]; relic_store_u32le(x, v); relic_buf_append(b, x, 4); }
-static void put16(relic_buf *b, uint16_t v) { uint8_t x[2]; relic_store_u16le(x, v); relic_buf_append(b, x, 2); }
-static void putf(relic_buf *b, float v) { uint32_t u; memcpy(&u, &v, 4); put32(b, u); }
+static void put32(relic_buf *b, uint32_t v)
+{
+    uint8_t x[4];
+    relic_store_u32le(x, v);
+    relic_buf_append(b, x, 4);
+}
+static void put16(relic_buf *b, uint16_t v)
+{
+    uint8_t x[2];
+    relic_store_u16le(x, v);
+    relic_buf_append(b, x, 2);
+}
+static void putf(relic_buf *b, float v)
+{
+    uint32_t u;
+    memcpy(&u, &v, 4);
+    put32(b, u);
+}
 static void put8(relic_buf *b, uint8_t v) { relic_buf_append(b, &v, 1); }
 
 /* Test-only writer: w in the layout of version 0x69, 0x6A or 0x6B
@@ -215,7 +233,7 @@ static void count_problem(void *ctx, const relic_error *e)
     (*(int *)ctx)++;
 }
 
-static const uint32_t versions[3] = { 0x69, 0x6A, 0x6B };
+static const uint32_t versions[3] = {0x69, 0x6A, 0x6B};
 
 /* The model read from an older layout serialises (as 0x6C) to the same bytes as the original. */
 static void assert_same_model(const relic_trn_aswm *got, const relic_trn_aswm *want)

@@ -23,9 +23,9 @@
 /* ---- synthetic payloads ---- */
 
 static relic_trrn_terrain_vertex tv[4];
-static relic_trrn_terrain_triangle tt[2] = { { 0, 1, 2 }, { 2, 1, 3 } };
-static uint8_t dds_a[16] = { 'D', 'D', 'S', ' ', 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
-static uint8_t dds_b[8] = { 'D', 'D', 'S', ' ', 9, 9, 9, 9 };
+static relic_trrn_terrain_triangle tt[2] = {{0, 1, 2}, {2, 1, 3}};
+static uint8_t dds_a[16] = {'D', 'D', 'S', ' ', 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+static uint8_t dds_b[8] = {'D', 'D', 'S', ' ', 9, 9, 9, 9};
 static relic_trrn_grass_blade blades[3];
 static relic_trrn_grass grasses[2];
 
@@ -85,9 +85,9 @@ static void make_trrn(relic_trrn_file *t)
 }
 
 static relic_watr_water_vertex wv[3];
-static relic_watr_water_triangle wt[2] = { { 0, 1, 2 }, { 2, 1, 0 } };
-static uint32_t wflags[2] = { 0, 1 };
-static uint8_t wdds[12] = { 'D', 'D', 'S', ' ', 255, 0, 255, 0, 1, 2, 3, 4 };
+static relic_watr_water_triangle wt[2] = {{0, 1, 2}, {2, 1, 0}};
+static uint32_t wflags[2] = {0, 1};
+static uint8_t wdds[12] = {'D', 'D', 'S', ' ', 255, 0, 255, 0, 1, 2, 3, 4};
 
 static void make_watr(relic_watr_file *w)
 {
@@ -533,7 +533,7 @@ static void test_mutated_terrain_files_never_crash(void **state)
 static void test_real_watr_packets_decode_and_round_trip(void **state)
 {
     (void)state;
-    const char *dirs[2] = { "../shared/corpus/trn", "../shared/corpus/trx" };
+    const char *dirs[2] = {"../shared/corpus/trn", "../shared/corpus/trx"};
     int files = 0, packets = 0;
     for (int d = 0; d < 2; d++) {
         DIR *dir = opendir(dirs[d]);

@@ -66,10 +66,14 @@ static void put_header(bitw *w, uint16_t version, uint32_t nodes, int32_t root, 
     put_f32(w, 0.0f);
     put_f32(w, (float)n * res);
     put_f32(w, (float)n * res);
-    put_f32(w, res); put_f32(w, 0.0f);
-    put_f32(w, res); put_f32(w, 0.0f);
-    put_f32(w, 1.0f / res); put_f32(w, 0.0f);
-    put_f32(w, 1.0f / res); put_f32(w, 0.0f);
+    put_f32(w, res);
+    put_f32(w, 0.0f);
+    put_f32(w, res);
+    put_f32(w, 0.0f);
+    put_f32(w, 1.0f / res);
+    put_f32(w, 0.0f);
+    put_f32(w, 1.0f / res);
+    put_f32(w, 0.0f);
     put_f32(w, 1.0f / c2w);
     put_f32(w, c2w);
     put_f32(w, c2w / res);
@@ -93,26 +97,34 @@ static uint8_t *finish(const bitw *w, size_t *size)
 #define MAXN 64
 #define MAXNODES 5461 /* full quadtree of a 64 x 64 grid: (4^7 - 1) / 3 */
 
-static int64_t fl(int64_t v, unsigned k) { return v >= 0 ? v >> k : -(((-v) + ((int64_t)1 << k) - 1) >> k); }
+static int64_t fl(int64_t v, unsigned k)
+{
+    return v >= 0 ? v >> k : -(((-v) + ((int64_t)1 << k) - 1) >> k);
+}
 static int64_t pred(int64_t a, int64_t b) { return fl(a + b + 1, 1); }
 
 /* Wavelet coefficients in W (same positions as the decoder's grid); returns the root. */
 static int32_t forward(const int32_t *grid, int n, int32_t *W)
 {
     static int64_t S[MAXN * MAXN], acc[MAXN * MAXN];
-    for (int i = 0; i < n * n; i++) { S[i] = grid[i]; W[i] = 0; }
+    for (int i = 0; i < n * n; i++) {
+        S[i] = grid[i];
+        W[i] = 0;
+    }
     for (int s = 2; s <= n; s *= 2) {
         int h = s / 2;
         memset(acc, 0, sizeof acc);
         for (int y = 0; y < n; y += s)
             for (int x = 0; x < n; x += s) {
                 int mx = x + s == n, my = y + s == n;
-                int cx[4] = { x, x + s, x + s, x }, cy[4] = { y, y, y + s, y + s };
+                int cx[4] = {x, x + s, x + s, x}, cy[4] = {y, y, y + s, y + s};
                 int64_t c[4];
                 for (int k = 0; k < 4; k++) {
                     int kk = k;
-                    if (mx) kk = kk == 1 ? 0 : kk == 2 ? 3 : kk;
-                    if (my) kk = kk == 2 ? 1 : kk == 3 ? 0 : kk;
+                    if (mx) kk = kk == 1 ? 0 : kk == 2 ? 3
+                                                       : kk;
+                    if (my) kk = kk == 2 ? 1 : kk == 3 ? 0
+                                                       : kk;
                     c[k] = S[cy[kk] * n + cx[kk]];
                 }
                 int diag = s < n && ((x / s + y / s) & 1);
@@ -122,10 +134,24 @@ static int32_t forward(const int32_t *grid, int n, int32_t *W)
                 W[y * n + x + h] = (int32_t)w0;
                 W[(y + h) * n + x + h] = (int32_t)w1;
                 W[(y + h) * n + x] = (int32_t)w2;
-                int64_t C[4] = { w0 + w2, w0, 0, w2 };
-                if (diag) { C[1] += w1; C[3] += w1; } else { C[0] += w1; C[2] += w1; }
-                if (x == 0) { C[0] += w0; if (diag) C[3] += w1; else C[0] += w1; }
-                if (y == 0) { C[0] += w2; if (diag) C[1] += w1; else C[0] += w1; }
+                int64_t C[4] = {w0 + w2, w0, 0, w2};
+                if (diag) {
+                    C[1] += w1;
+                    C[3] += w1;
+                } else {
+                    C[0] += w1;
+                    C[2] += w1;
+                }
+                if (x == 0) {
+                    C[0] += w0;
+                    if (diag) C[3] += w1;
+                    else C[0] += w1;
+                }
+                if (y == 0) {
+                    C[0] += w2;
+                    if (diag) C[1] += w1;
+                    else C[0] += w1;
+                }
                 if (x == 0 && y == 0) C[0] += w1;
                 for (int k = 0; k < 4; k++)
                     if (cx[k] < n && cy[k] < n) acc[cy[k] * n + cx[k]] += C[k];
@@ -144,18 +170,26 @@ typedef struct enc {
     uint32_t significant;
 } enc;
 
-static unsigned ulog2(uint64_t v) { unsigned r = 0; while (v >>= 1) r++; return r; }
+static unsigned ulog2(uint64_t v)
+{
+    unsigned r = 0;
+    while (v >>= 1) r++;
+    return r;
+}
 static uint32_t mag(int32_t v) { return v < 0 ? (uint32_t)(-(int64_t)v) : (uint32_t)v; }
 
 static uint32_t build(enc *e, int id, int x, int y, int s)
 {
-    e->x[id] = x; e->y[id] = y; e->s[id] = s; e->maxr[id] = 0;
+    e->x[id] = x;
+    e->y[id] = y;
+    e->s[id] = s;
+    e->maxr[id] = 0;
     if (s < 2) return 0;
     int h = s / 2, n = e->n;
     uint32_t m = mag(e->W[y * n + x + h]);
     if (mag(e->W[(y + h) * n + x + h]) > m) m = mag(e->W[(y + h) * n + x + h]);
     if (mag(e->W[(y + h) * n + x]) > m) m = mag(e->W[(y + h) * n + x]);
-    const int cx[4] = { x, x + h, x + h, x }, cy[4] = { y, y, y + h, y + h };
+    const int cx[4] = {x, x + h, x + h, x}, cy[4] = {y, y, y + h, y + h};
     for (int i = 0; i < 4; i++) {
         uint32_t c = build(e, 4 * id + 1 + i, cx[i], cy[i], h);
         if (c > m) m = c;
@@ -168,9 +202,12 @@ static uint32_t build(enc *e, int id, int x, int y, int s)
 /* Branch size with the widths from the parent's current values (Trespasser source, Lib/GeomDBase/WaveletQuadTreeTForm.cpp). */
 static uint32_t sizes(enc *e, int id, int parent, uint32_t *next)
 {
-    if (!e->maxr[id]) { next[id] = 1; return 1; }
+    if (!e->maxr[id]) {
+        next[id] = 1;
+        return 1;
+    }
     uint64_t own = 1 + (parent < 0 ? 60 : (ulog2(e->size[parent]) + 1) + (ulog2(e->maxr[parent]) + 1)) +
-                   3 * (ulog2(e->maxr[id]) + 2);
+        3 * (ulog2(e->maxr[id]) + 2);
     for (int i = 0; i < 4; i++) own += sizes(e, 4 * id + 1 + i, id, next);
     next[id] = (uint32_t)own;
     return (uint32_t)own;
@@ -185,7 +222,7 @@ static void write_node(enc *e, bitw *w, int id, int parent)
     put(w, parent < 0 ? 30 : ulog2(e->size[parent]) + 1, e->size[id]);
     put(w, parent < 0 ? 30 : ulog2(e->maxr[parent]) + 1, m);
     int x = e->x[id], y = e->y[id], h = e->s[id] / 2, n = e->n;
-    const int32_t ws[3] = { e->W[y * n + x + h], e->W[(y + h) * n + x + h], e->W[(y + h) * n + x] };
+    const int32_t ws[3] = {e->W[y * n + x + h], e->W[(y + h) * n + x + h], e->W[(y + h) * n + x]};
     for (int k = 0; k < 3; k++) put(w, ulog2(m) + 2, ((uint64_t)mag(ws[k]) << 1) | (ws[k] < 0));
     for (int i = 0; i < 4; i++) write_node(e, w, 4 * id + 1 + i, id);
 }
@@ -237,7 +274,7 @@ static void test_bit_reader_reads_words_msb_first_in_xor3_order(void **state)
 {
     (void)state;
     /* logical bytes 00 01 .. 07 are file bytes 03 02 01 00 07 06 05 04 (Trespasser source, Lib/Sys/BitBuffer.cpp) */
-    const uint8_t file[8] = { 0x03, 0x02, 0x01, 0x00, 0x07, 0x06, 0x05, 0x04 };
+    const uint8_t file[8] = {0x03, 0x02, 0x01, 0x00, 0x07, 0x06, 0x05, 0x04};
     relic_wtd_bits b;
     relic_error err;
     uint32_t v;
@@ -253,7 +290,7 @@ static void test_bit_reader_reads_words_msb_first_in_xor3_order(void **state)
 static void test_bit_reader_refuses_to_pass_the_end(void **state)
 {
     (void)state;
-    const uint8_t file[4] = { 0xFF, 0xFF, 0xFF, 0xFF };
+    const uint8_t file[4] = {0xFF, 0xFF, 0xFF, 0xFF};
     relic_wtd_bits b;
     relic_error err;
     uint32_t v;
@@ -399,7 +436,7 @@ static void expect_error(uint8_t *f, size_t size, relic_status code, const char 
 static void test_each_rule_violation_has_its_error(void **state)
 {
     (void)state;
-    const uint32_t ok[3] = { 2, 0, 0 };
+    const uint32_t ok[3] = {2, 0, 0};
     size_t len;
     uint8_t *f = small_file(1001, 2, 71, 1, 2, ok, 0, &len);
     relic_arena a;
@@ -413,7 +450,7 @@ static void test_each_rule_violation_has_its_error(void **state)
     expect_error(small_file(1001, 32768, 71, 1, 2, ok, 0, &len), len, RELIC_E_RANGE, "mapping.quad_extents.size_x");
     expect_error(small_file(1001, 2, 72, 1, 2, ok, 0, &len), len, RELIC_E_LAYOUT, "tree.branch_size");
     expect_error(small_file(1001, 2, 71, 0, 2, ok, 0, &len), len, RELIC_E_RANGE, "tree.max_region");
-    const uint32_t big[3] = { 0, 3 << 1, 0 };
+    const uint32_t big[3] = {0, 3 << 1, 0};
     expect_error(small_file(1001, 2, 74, 2, 3, big, 0, &len), len, RELIC_E_RANGE, "tree.w1");
     expect_error(small_file(1001, 2, 71, 1, 2, ok, 0x2, &len), len, RELIC_E_RANGE, "tree.c2.significant");
     /* a tree cut short: the file ends inside the root's coefficients */
@@ -447,7 +484,7 @@ static void test_non_finite_parameters_are_range_errors(void **state)
 static void test_file_size_must_be_whole_words(void **state)
 {
     (void)state;
-    const uint32_t ok[3] = { 2, 0, 0 };
+    const uint32_t ok[3] = {2, 0, 0};
     size_t len;
     uint8_t *f = small_file(1001, 2, 71, 1, 2, ok, 0, &len);
     expect_error(f, len - 1, RELIC_E_LAYOUT, "file");
@@ -473,7 +510,10 @@ static void test_corpus_terrain_decodes_and_keeps_the_encoder_rules(void **state
     (void)state;
     size_t size;
     uint8_t *f = read_all(CORPUS_WTD, &size);
-    if (!f) { print_message("note: %s not found: this test is skipped\n", CORPUS_WTD); return; }
+    if (!f) {
+        print_message("note: %s not found: this test is skipped\n", CORPUS_WTD);
+        return;
+    }
     assert_int_equal(relic_detect(f, size, NULL), RELIC_FORMAT_WTD);
     relic_arena a;
     relic_wtd_terrain t;
@@ -549,7 +589,10 @@ static void test_truncated_and_mutated_files_never_crash(void **state)
     sweep(f, size, 1);
     free(f);
     f = read_all(CORPUS_WTD, &size);
-    if (!f) { print_message("note: %s not found: the real-file sweep is skipped\n", CORPUS_WTD); return; }
+    if (!f) {
+        print_message("note: %s not found: the real-file sweep is skipped\n", CORPUS_WTD);
+        return;
+    }
     sweep(f, size, 0);
     free(f);
 }

@@ -93,7 +93,7 @@ static void roundtrip(const int32_t *grid, uint32_t w, uint32_t h)
     relic_buf_init(&out, 0);
     relic_error err;
     relic_wtd_encode_stats st;
-    relic_wtd_encode_options opt = { 0, w, h };
+    relic_wtd_encode_options opt = {0, w, h};
     relic_status rs = relic_wtd_encode(padded, n, &m, &opt, &a, &out, &st, &err);
     if (rs != RELIC_OK) print_message("%ux%u: %s: %s\n", w, h, err.path, err.message);
     assert_int_equal(rs, RELIC_OK);
@@ -111,7 +111,7 @@ static void roundtrip(const int32_t *grid, uint32_t w, uint32_t h)
     assert_int_equal(st.significant, t.stats.significant);
     assert_int_equal(out.size, (t.stats.end_bit + 31) / 32 * 4);
     if (n <= 64) {
-        corner_set c = { calloc((size_t)(n + 1) * (n + 1), 1), n + 1, 0 };
+        corner_set c = {calloc((size_t)(n + 1) * (n + 1), 1), n + 1, 0};
         assert_non_null(c.seen);
         assert_int_equal(relic_wtd_walk_tree(out.data, out.size, &t.header, NULL, NULL, visit_corners, &c, &err), RELIC_OK);
         assert_int_equal(t.header.vertex_count, c.count);
@@ -165,7 +165,7 @@ static void test_random_grids_of_every_size_round_trip_exactly(void **state)
         fill(g, s, s, s % 3);
         roundtrip(g, s, s);
     }
-    const uint32_t rect[][2] = { { 512, 3 }, { 5, 300 }, { 257, 129 }, { 100, 511 } };
+    const uint32_t rect[][2] = {{512, 3}, {5, 300}, {257, 129}, {100, 511}};
     for (size_t k = 0; k < sizeof rect / sizeof rect[0]; k++) {
         fill(g, rect[k][0], rect[k][1], 2);
         roundtrip(g, rect[k][0], rect[k][1]);
@@ -228,7 +228,7 @@ static void test_threshold_drops_coefficients_and_reports_the_error(void **state
     relic_buf_init(&lossy, 0);
     relic_error err;
     relic_wtd_encode_stats s0, s1;
-    relic_wtd_encode_options opt = { 4, 0, 0 };
+    relic_wtd_encode_options opt = {4, 0, 0};
     assert_int_equal(relic_wtd_encode(g, n, &m, NULL, &a, &exact, &s0, &err), RELIC_OK);
     assert_int_equal(relic_wtd_encode(g, n, &m, &opt, &a, &lossy, &s1, &err), RELIC_OK);
     assert_int_equal(s0.dropped, 0);
@@ -255,13 +255,13 @@ static void test_threshold_drops_coefficients_and_reports_the_error(void **state
 static void test_oversized_coefficients_and_bad_sizes_are_refused(void **state)
 {
     (void)state;
-    int32_t g[4] = { -0x7FFFFFF0, 0x7FFFFFF0, 0x7FFFFFF0, 0x7FFFFFF0 }; /* w0 = 2^32 - 32 */
+    int32_t g[4] = {-0x7FFFFFF0, 0x7FFFFFF0, 0x7FFFFFF0, 0x7FFFFFF0}; /* w0 = 2^32 - 32 */
     relic_error err;
     int32_t c[4];
     memcpy(c, g, sizeof c);
     assert_int_equal(relic_wtd_analyse(c, 2, &err), RELIC_E_RANGE);
     assert_int_equal(relic_wtd_analyse(c, 3, &err), RELIC_E_ARGUMENT);
-    int32_t big[4] = { 0, 1 << 30, 0, 0 }; /* w0 of the root: 2^30 does not fit the max-region field */
+    int32_t big[4] = {0, 1 << 30, 0, 0}; /* w0 of the root: 2^30 does not fit the max-region field */
     relic_wtd_mapping m;
     relic_wtd_mapping_init(&m, 2, 0, 0, 1, 1);
     relic_arena a;
@@ -300,7 +300,7 @@ static void check_mesh(const relic_wtd_mesh *mesh, double x0, double y0, double 
         uint32_t a = (uint32_t)(e[i] >> 32), b = (uint32_t)e[i];
         const double *pa = mesh->vertices[a], *pb = mesh->vertices[b];
         int boundary = (pa[0] == x0 && pb[0] == x0) || (pa[1] == y0 && pb[1] == y0) ||
-                       (pa[0] == x0 + size && pb[0] == x0 + size) || (pa[1] == y0 + size && pb[1] == y0 + size);
+            (pa[0] == x0 + size && pb[0] == x0 + size) || (pa[1] == y0 + size && pb[1] == y0 + size);
         if (boundary) continue;
         uint64_t twin = (uint64_t)b << 32 | a;
         size_t found = 0;
@@ -346,7 +346,7 @@ static void test_leaf_triangulation_covers_the_terrain_without_t_junctions(void 
 static void test_flat_leaf_splits_along_its_diagonal(void **state)
 {
     (void)state;
-    int32_t g[1] = { 7 };
+    int32_t g[1] = {7};
     relic_wtd_mapping m;
     relic_wtd_mapping_init(&m, 1, 0, 0, 1, 1);
     relic_arena a;
@@ -362,7 +362,7 @@ static void test_flat_leaf_splits_along_its_diagonal(void **state)
     /* the root: diagonal flag clear -> triangles 0-1-2 and 2-3-0 over corners (0,0) (1,0) (1,1) (0,1) */
     assert_int_equal(mesh.vertex_count, 4);
     assert_int_equal(mesh.triangle_count, 2);
-    const double want[4][2] = { { 0, 0 }, { 1, 0 }, { 1, 1 }, { 0, 1 } };
+    const double want[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     for (int k = 0; k < 4; k++) {
         assert_true(mesh.vertices[k][0] == want[k][0] && mesh.vertices[k][1] == want[k][1]);
         assert_true(mesh.vertices[k][2] == 7);
@@ -422,7 +422,10 @@ static void test_corpus_coefficients_and_bytes_are_reproduced(void **state)
     (void)state;
     size_t size;
     uint8_t *f = read_all(CORPUS_WTD, &size);
-    if (!f) { print_message("note: %s not found: this test is skipped\n", CORPUS_WTD); return; }
+    if (!f) {
+        print_message("note: %s not found: this test is skipped\n", CORPUS_WTD);
+        return;
+    }
     relic_wtd_file h;
     relic_error err;
     assert_int_equal(relic_wtd_read_header(f, size, &h, &err), RELIC_OK);

@@ -17,11 +17,19 @@ typedef int (*synth_walkable_fn)(void *ctx, uint32_t triangle);
 /* Edge key of the sorted vertex pair (a < b) in a hash table of edge ids. */
 static uint32_t synth_edge(uint64_t *keys, uint32_t *ids, size_t cap, uint32_t a, uint32_t b, uint32_t *next_id, int *created)
 {
-    if (a > b) { uint32_t t = a; a = b; b = t; }
+    if (a > b) {
+        uint32_t t = a;
+        a = b;
+        b = t;
+    }
     uint64_t key = ((uint64_t)a << 32 | b) + 1;
     size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (cap - 1);
     while (keys[h] && keys[h] != key) h = (h + 1) & (cap - 1);
-    if (!keys[h]) { keys[h] = key; ids[h] = (*next_id)++; *created = 1; } else *created = 0;
+    if (!keys[h]) {
+        keys[h] = key;
+        ids[h] = (*next_id)++;
+        *created = 1;
+    } else *created = 0;
     return ids[h];
 }
 
@@ -64,7 +72,7 @@ static int synth_area(relic_arena *a, uint32_t W, uint32_t H, uint32_t sub, synt
                 for (uint32_t cx = 0; cx < sub; cx++) {
                     uint32_t gx = tx * sub + cx, gy = ty * sub + cy;
                     uint32_t v00 = gy * vx + gx, v10 = v00 + 1, v01 = v00 + vx, v11 = v01 + 1;
-                    uint32_t tri[2][3] = { { v00, v10, v11 }, { v00, v11, v01 } };
+                    uint32_t tri[2][3] = {{v00, v10, v11}, {v00, v11, v01}};
                     for (int h = 0; h < 2; h++, t++) {
                         relic_trn_triangle *tr = &w->triangles[t];
                         memset(tr, 0, sizeof *tr);

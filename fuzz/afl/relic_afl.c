@@ -25,9 +25,9 @@
 
 typedef struct relic_afl {
     uint32_t rng;
-    char format[16];       /* RELIC_AFL_FORMAT, or "" */
+    char format[16]; /* RELIC_AFL_FORMAT, or "" */
     char describe[32];
-    uint8_t *out;          /* RELIC_AFL_MAX bytes */
+    uint8_t *out; /* RELIC_AFL_MAX bytes */
     uint8_t *scratch_mem;
     relic_arena scratch;
 } relic_afl;

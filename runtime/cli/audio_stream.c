@@ -229,7 +229,7 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
     uint64_t decoded = adpcm ? relic_adpcm_frames(data_size, m.header.block_align, w.channels) * w.channels * 2 : data_size;
     if (data_size > UINT32_MAX - 65536u || decoded > UINT32_MAX) {
         cli_errorf(in->path, 0, "%llu frames do not fit a CAU sample (4 GiB)",
-                (unsigned long long)w.frames);
+                   (unsigned long long)w.frames);
         goto done;
     }
     m.header.data_size = (uint32_t)data_size;
@@ -256,8 +256,10 @@ int cli_cau_from_wav(const cli_input *in, const char *out_path, int adpcm, const
         relic_audio_wav_to_s16(&w, src + f0 * w.block_align, k, pcm);
         size_t values = k * w.channels;
         if (!adpcm) {
-            if (bits == 16) for (size_t i = 0; i < values; i++) relic_store_u16le(le + 2 * i, (uint16_t)pcm[i]);
-            else for (size_t i = 0; i < values; i++) le[i] = (uint8_t)(((int32_t)pcm[i] + 32768) >> 8);
+            if (bits == 16)
+                for (size_t i = 0; i < values; i++) relic_store_u16le(le + 2 * i, (uint16_t)pcm[i]);
+            else
+                for (size_t i = 0; i < values; i++) le[i] = (uint8_t)(((int32_t)pcm[i] + 32768) >> 8);
             rc = stream_write(&s, le, values * (bits / 8u));
         } else {
             uint8_t in_le[PCM_FRAMES * 2 * sizeof(int16_t)];

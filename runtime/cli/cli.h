@@ -7,7 +7,9 @@
 #include "relic_bwm.h"
 
 /* Exit codes, the same for every subcommand. */
-enum { EXIT_VALID = 0, EXIT_INVALID = 1, EXIT_USAGE = 2 };
+enum { EXIT_VALID = 0,
+       EXIT_INVALID = 1,
+       EXIT_USAGE = 2 };
 
 /* Largest input read from a pipe (a mapped file has no limit but its own size). */
 #define CLI_MAX_PIPE_INPUT ((size_t)1 << 30)
@@ -130,11 +132,11 @@ int cmd_pack_sounds(int argc, char **argv);
 /* The arguments of `relic extract`, parsed once (cmd_extract.c); the
  * input is loaded once and handed with them to the extractor of its format. */
 typedef struct cli_extract_args {
-    const char *dir;      /* -C DIR; NULL when not given */
-    const char *names;    /* --names FILE */
-    const char *swp;      /* --swp LEVEL.swp|.spz */
-    int mips;             /* --mips */
-    char **members;       /* the arguments after the input (container members) */
+    const char *dir;   /* -C DIR; NULL when not given */
+    const char *names; /* --names FILE */
+    const char *swp;   /* --swp LEVEL.swp|.spz */
+    int mips;          /* --mips */
+    char **members;    /* the arguments after the input (container members) */
     int nmembers;
 } cli_extract_args;
 /* `relic extract LEVEL.pid --swp ...` on the loaded PID (cmd_extract_textures.c). */

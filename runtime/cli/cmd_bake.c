@@ -36,21 +36,33 @@ static void count(void *ctx, const relic_error *e)
 int cmd_bake(int argc, char **argv)
 {
     const char *in_path = NULL, *out_path = NULL;
-    relic_trn_bake_options opt = { 0 };
+    relic_trn_bake_options opt = {0};
     int level = RELIC_TRN_ASWM_ZLIB_LEVEL;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(argv[i], "--keep-borders")) opt.keep_borders = 1;
         else if (!strcmp(argv[i], "--level") && i + 1 < argc) {
             char *end;
             long v = strtol(argv[++i], &end, 10);
-            if (*end || v < 0 || v > 9) { fprintf(stderr, "relic bake: --level takes 0..9\n"); return EXIT_USAGE; }
+            if (*end || v < 0 || v > 9) {
+                fprintf(stderr, "relic bake: --level takes 0..9\n");
+                return EXIT_USAGE;
+            }
             level = (int)v;
         } else if (!in_path) in_path = argv[i];
         else if (!out_path) out_path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
+        else {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
     }
-    if (!in_path || !out_path) { usage(stderr); return EXIT_USAGE; }
+    if (!in_path || !out_path) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     cli_input in;
     if (cli_load(in_path, &in)) return EXIT_INVALID;
     if (in.format != RELIC_FORMAT_TRN) {
@@ -66,9 +78,12 @@ int cmd_bake(int argc, char **argv)
     int rc = EXIT_INVALID;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (cli_trn_load_aswm(&in, &a, &m, &w, &packet)) goto out;
-    checked seen = { in_path, 0 };
+    checked seen = {in_path, 0};
     unsigned problems = relic_trn_check_aswm(&w, "aswm", 20, count, &seen);
-    if (problems) { cli_errorf(in_path, 0, "the walkmesh is invalid; not baked"); goto out; }
+    if (problems) {
+        cli_errorf(in_path, 0, "the walkmesh is invalid; not baked");
+        goto out;
+    }
     cli_progress tick;
     char what[96];
     snprintf(what, sizeof what, "bake: %.80s", in_path);
@@ -84,7 +99,10 @@ int cmd_bake(int argc, char **argv)
     seen.file = out_path; /* the baked walkmesh, before it is written */
     problems = relic_trn_check_aswm(&baked, "aswm", 20, count, &seen);
     if (problems == 0) problems = cli_trn_check_aswm_strict(&baked, "aswm", 20, count, &seen);
-    if (problems) { cli_errorf(out_path, 0, "internal error: the baked walkmesh breaks %u rules", problems); goto out; }
+    if (problems) {
+        cli_errorf(out_path, 0, "internal error: the baked walkmesh breaks %u rules", problems);
+        goto out;
+    }
     rc = cli_schema_write(&cli_format_trn, &m, &a, out_path, in_path) ? EXIT_INVALID : EXIT_VALID;
     if (rc == EXIT_VALID)
         printf("%s: %zu triangles in %u x %u tiles, %zu islands\n", out_path, baked.triangles_count, (unsigned)baked.grid_width,

@@ -44,17 +44,17 @@ static void on_sigint(int sig)
 typedef struct batch {
     cli_walk walk;
     cli_check_result *res;
-    atomic_uchar *done;     /* res[i] is complete */
-    atomic_size_t next;     /* the next item a worker takes */
+    atomic_uchar *done; /* res[i] is complete */
+    atomic_size_t next; /* the next item a worker takes */
     int strict;
     pthread_mutex_t mu;
-    pthread_cond_t cv;      /* the result the main thread waits for is done */
+    pthread_cond_t cv;         /* the result the main thread waits for is done */
     atomic_size_t waiting_for; /* 1 + the index the main thread sleeps on, 0 when it does not */
 } batch;
 
 typedef struct worker {
     batch *b;
-    relic_arena arena;      /* this worker's problem lines */
+    relic_arena arena; /* this worker's problem lines */
     pthread_t thread;
     int started;
 } worker;
@@ -183,25 +183,27 @@ static void print_table(FILE *to, row *rows, size_t nrows, size_t nitems, uint64
 static void check_usage(FILE *f)
 {
     fprintf(f,
-        "usage: relic check -r [-j N] [--json] [--strict [--game G]] [-q] ROOT...\n"
-        "Check every file under each ROOT (a directory, walked in name order, or a file) and every\n"
-        "member of every container found (ERF/MOD/HAK/SAV/NWM/RIM, and containers inside them), on N\n"
-        "threads (default: every core). One line per problem, FILE: field.path @0xOFFSET: message,\n"
-        "where a member is named CONTAINER:resref.ext and its offsets are inside the member; then a\n"
-        "table per format: files, ok, problems, bytes, time. Files of formats relic does not check\n"
-        "are counted, not checked.\n"
-        "  -j N       worker threads (1..%d)\n"
-        "  --json     one JSON object per file and member (NDJSON); the table goes to standard error\n"
-        "  -q         no table and no progress line\n"
-        "A progress line is shown on standard error when it is a terminal.\n"
-        "Exit status: 0 when every file checked is valid, 1 when any is not, 2 on usage errors,\n"
-        "130 when interrupted (Ctrl-C).\n", BATCH_MAX_JOBS);
+            "usage: relic check -r [-j N] [--json] [--strict [--game G]] [-q] ROOT...\n"
+            "Check every file under each ROOT (a directory, walked in name order, or a file) and every\n"
+            "member of every container found (ERF/MOD/HAK/SAV/NWM/RIM, and containers inside them), on N\n"
+            "threads (default: every core). One line per problem, FILE: field.path @0xOFFSET: message,\n"
+            "where a member is named CONTAINER:resref.ext and its offsets are inside the member; then a\n"
+            "table per format: files, ok, problems, bytes, time. Files of formats relic does not check\n"
+            "are counted, not checked.\n"
+            "  -j N       worker threads (1..%d)\n"
+            "  --json     one JSON object per file and member (NDJSON); the table goes to standard error\n"
+            "  -q         no table and no progress line\n"
+            "A progress line is shown on standard error when it is a terminal.\n"
+            "Exit status: 0 when every file checked is valid, 1 when any is not, 2 on usage errors,\n"
+            "130 when interrupted (Ctrl-C).\n",
+            BATCH_MAX_JOBS);
 }
 
 static int default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > BATCH_MAX_JOBS ? BATCH_MAX_JOBS : (int)n;
+    return n < 1 ? 1 : n > BATCH_MAX_JOBS ? BATCH_MAX_JOBS
+                                          : (int)n;
 }
 
 int cli_check_tree(int argc, char **argv)
@@ -209,13 +211,17 @@ int cli_check_tree(int argc, char **argv)
     int strict = 0, quiet = 0, json = 0, jobs = default_jobs(), nroots = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (cli_is_help(a)) { check_usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(a)) {
+            check_usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(a, "-r")) continue;
         if (!strcmp(a, "--strict")) strict = 1;
         else if (!strcmp(a, "-q")) quiet = 1;
         else if (!strcmp(a, "--json")) json = 1;
         else if (!strcmp(a, "-j") || !strncmp(a, "-j", 2)) {
-            const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i] : "";
+            const char *v = a[2] ? a + 2 : i + 1 < argc ? argv[++i]
+                                                        : "";
             char *end;
             long n = strtol(v, &end, 10);
             if (!*v || *end || n < 1 || n > BATCH_MAX_JOBS) {
@@ -224,7 +230,10 @@ int cli_check_tree(int argc, char **argv)
             }
             jobs = (int)n;
         } else if (!strncmp(a, "--game", 6)) {
-            if (cli_convert_take_option(argc, argv, &i) != 1) { check_usage(stderr); return EXIT_USAGE; }
+            if (cli_convert_take_option(argc, argv, &i) != 1) {
+                check_usage(stderr);
+                return EXIT_USAGE;
+            }
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "relic check: unknown option '%s'\n", a);
             check_usage(stderr);
@@ -233,7 +242,10 @@ int cli_check_tree(int argc, char **argv)
             nroots++;
         }
     }
-    if (!nroots) { check_usage(stderr); return EXIT_USAGE; }
+    if (!nroots) {
+        check_usage(stderr);
+        return EXIT_USAGE;
+    }
     /* read once here, so the workers only ever read the option table */
     const char *game = cli_convert_option("--game");
     unsigned game_bits;
@@ -262,7 +274,10 @@ int cli_check_tree(int argc, char **argv)
     unsigned walk_errors = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "-j") || !strcmp(a, "--game")) { i++; continue; }
+        if (!strcmp(a, "-j") || !strcmp(a, "--game")) {
+            i++;
+            continue;
+        }
         if (a[0] == '-' && a[1]) continue;
         walk_errors += cli_walk_add(&b.walk, a);
     }
@@ -279,7 +294,10 @@ int cli_check_tree(int argc, char **argv)
     row *rows = calloc(n + 1, sizeof *rows);
     if (!b.res || !b.done || !ws || !rows) {
         fprintf(stderr, "relic check: out of memory for %zu results\n", n);
-        free(b.res); free((void *)b.done); free(ws); free(rows);
+        free(b.res);
+        free((void *)b.done);
+        free(ws);
+        free(rows);
         sigaction(SIGINT, &old_sa, NULL);
         cli_walk_free(&b.walk);
         return EXIT_INVALID;
@@ -329,7 +347,10 @@ int cli_check_tree(int argc, char **argv)
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
             until.tv_nsec += 100000000L; /* wake to redraw the progress and see a Ctrl-C */
-            if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
+            if (until.tv_nsec >= 1000000000L) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000L;
+            }
             pthread_cond_timedwait(&b.cv, &b.mu, &until);
         }
         atomic_store(&b.waiting_for, 0);
@@ -386,11 +407,11 @@ int cli_check_tree(int argc, char **argv)
 static void info_usage(FILE *f)
 {
     fprintf(f,
-        "usage: relic info -r [--json] ROOT...\n"
-        "Describe every file under each ROOT (walked in name order) and every member of every\n"
-        "container found, as relic info does one file; a member is named CONTAINER:resref.ext.\n"
-        "  --json     one JSON object per file and member (NDJSON, the keys of relic info --json)\n"
-        "Exit status: 0 when every file was read, 1 when any was invalid, 2 on usage errors.\n");
+            "usage: relic info -r [--json] ROOT...\n"
+            "Describe every file under each ROOT (walked in name order) and every member of every\n"
+            "container found, as relic info does one file; a member is named CONTAINER:resref.ext.\n"
+            "  --json     one JSON object per file and member (NDJSON, the keys of relic info --json)\n"
+            "Exit status: 0 when every file was read, 1 when any was invalid, 2 on usage errors.\n");
 }
 
 int cli_info_tree(int argc, char **argv)
@@ -398,13 +419,22 @@ int cli_info_tree(int argc, char **argv)
     int json = 0, nroots = 0, bad = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (cli_is_help(a)) { info_usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(a)) {
+            info_usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(a, "-r")) continue;
         if (!strcmp(a, "--json")) json = 1;
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "relic info: unknown option '%s'\n", a); info_usage(stderr); return EXIT_USAGE; }
-        else nroots++;
+        else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "relic info: unknown option '%s'\n", a);
+            info_usage(stderr);
+            return EXIT_USAGE;
+        } else nroots++;
     }
-    if (!nroots) { info_usage(stderr); return EXIT_USAGE; }
+    if (!nroots) {
+        info_usage(stderr);
+        return EXIT_USAGE;
+    }
     cli_walk w;
     cli_walk_init(&w);
     for (int i = 1; i < argc; i++)
@@ -415,7 +445,10 @@ int cli_info_tree(int argc, char **argv)
         const cli_walk_item *it = &w.items[i];
         cli_input in;
         if (it->path) {
-            if (cli_load(it->path, &in)) { bad = 1; continue; }
+            if (cli_load(it->path, &in)) {
+                bad = 1;
+                continue;
+            }
         } else {
             memset(&in, 0, sizeof in);
             in.path = it->name;
@@ -432,7 +465,10 @@ int cli_info_tree(int argc, char **argv)
         }
         if (it->path) cli_unload(&in);
     }
-    if (w.out_of_memory) { fprintf(stderr, "relic info: out of memory while walking the tree\n"); bad = 1; }
+    if (w.out_of_memory) {
+        fprintf(stderr, "relic info: out of memory while walking the tree\n");
+        bad = 1;
+    }
     relic_buf_free(&out);
     cli_walk_free(&w);
     if (fflush(stdout) != 0) bad = 1;

@@ -57,10 +57,14 @@ static void ls_json(relic_buf *o, const char *path, const relic_erf_archive *ar)
         relic_json_string(o, name, strlen(name));
         relic_buf_puts(o, ", \"resref\": ");
         relic_json_string(o, e->resref, strlen(e->resref));
-        relic_buf_puts(o, ", \"type\": "); relic_json_u64(o, e->res_type);
-        relic_buf_puts(o, ", \"id\": "); relic_json_u64(o, e->res_id);
-        relic_buf_puts(o, ", \"offset\": "); relic_json_u64(o, e->offset);
-        relic_buf_puts(o, ", \"size\": "); relic_json_u64(o, e->size);
+        relic_buf_puts(o, ", \"type\": ");
+        relic_json_u64(o, e->res_type);
+        relic_buf_puts(o, ", \"id\": ");
+        relic_json_u64(o, e->res_id);
+        relic_buf_puts(o, ", \"offset\": ");
+        relic_json_u64(o, e->offset);
+        relic_buf_puts(o, ", \"size\": ");
+        relic_json_u64(o, e->size);
         relic_buf_puts(o, "}");
     }
     relic_buf_puts(o, "]}\n");
@@ -70,19 +74,34 @@ int cmd_ls(int argc, char **argv)
 {
     int n = 0, bad = 0, json = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { ls_usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "--json")) { json = 1; continue; }
-        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic ls: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
+        if (cli_is_help(argv[i])) {
+            ls_usage(stdout);
+            return EXIT_VALID;
+        }
+        if (!strcmp(argv[i], "--json")) {
+            json = 1;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic ls: unknown option '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        }
         n++;
     }
-    if (!n) { ls_usage(stderr); return EXIT_USAGE; }
+    if (!n) {
+        ls_usage(stderr);
+        return EXIT_USAGE;
+    }
     for (int i = 1; i < argc; i++) {
         cli_input in;
         relic_arena a;
         relic_erf_archive ar;
         char name[CLI_ERF_SHOWN_MAX];
         if (!strcmp(argv[i], "--json")) continue;
-        if (cli_load(argv[i], &in)) { bad = 1; continue; }
+        if (cli_load(argv[i], &in)) {
+            bad = 1;
+            continue;
+        }
         relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
         if (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF) { /* fmt_key.c */
             if (n > 1) printf("%s:\n", argv[i]);
@@ -92,7 +111,7 @@ int cmd_ls(int argc, char **argv)
             bad |= cli_tlk_ls(&in);
         } else if (in.format != RELIC_FORMAT_ERF) {
             cli_errorf(argv[i], 0, "not an ERF/MOD/HAK/SAV/NWM, RIM, KEY or BIF container (detected: %s)",
-                    relic_format_name(in.format));
+                       relic_format_name(in.format));
             bad = 1;
         } else if (cli_erf_open(&in, &a, &ar)) {
             bad = 1;
@@ -127,10 +146,15 @@ static void safe_name(char *dst, size_t n, const char *name)
     for (const char *s = name; *s && k + 1 < n; s++) {
         unsigned char c = (unsigned char)*s;
         dst[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-                           c == '-' || c == '.' ? (char)c : '_';
+                c == '-' || c == '.'
+            ? (char)c
+            : '_';
     }
     dst[k] = 0;
-    if (dst[0] == '.' && k + 1 < n) { memmove(dst + 1, dst, k + 1); dst[0] = '_'; }
+    if (dst[0] == '.' && k + 1 < n) {
+        memmove(dst + 1, dst, k + 1);
+        dst[0] = '_';
+    }
 }
 
 void cli_extract_container_usage(FILE *f)
@@ -177,7 +201,7 @@ int cli_extract_container(const cli_input *in, const cli_extract_args *x)
     uint32_t d1, d2;
     if (!rc && cli_erf_duplicate(&ar, &a, &d1, &d2) && (!nmembers || (want[d1] && want[d2]))) {
         cli_errorf(in_path, 0, "entries %u and %u are both '%s'; a directory cannot hold both (nothing written)",
-                (unsigned)d1, (unsigned)d2, cli_erf_shown_name(&ar, d1, name, sizeof name));
+                   (unsigned)d1, (unsigned)d2, cli_erf_shown_name(&ar, d1, name, sizeof name));
         rc = 1;
     }
     cli_batch_begin(); /* every member and the manifest, or none */
@@ -224,10 +248,10 @@ static void pack_usage(FILE *f)
 }
 
 typedef struct pack_member {
-    char file[256];       /* file name in DIR */
+    char file[256]; /* file name in DIR */
     relic_erf_entry e;
     relic_mapping map;
-    int listed;           /* from the manifest */
+    int listed; /* from the manifest */
 } pack_member;
 
 typedef struct pack_state {
@@ -268,7 +292,7 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
     relic_mapping mp;
     relic_error err;
     const relic_jv *doc = NULL, *v;
-    relic_jr r = { &ps->a, &err, "", 0 };
+    relic_jr r = {&ps->a, &err, "", 0};
     int64_t x;
     size_t n;
     *used = 0;
@@ -278,13 +302,13 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
     if (relic_jr_member(&r, doc, "format", 1, &v) != RELIC_OK) goto done;
     int is_rim = relic_jv_str_eq(v, "rim");
     *used = is_rim == (ar->kind == RELIC_ERF_KIND_RIM);
-#define INT_MEMBER(key, dst, hi) \
-    do { \
+#define INT_MEMBER(key, dst, hi)                                         \
+    do {                                                                 \
         if (relic_jr_member(&r, doc, key, 1, &v) != RELIC_OK) goto done; \
-        relic_jr_push(&r, key, -1); \
-        if (relic_jr_int(&r, v, 0, hi, &x) != RELIC_OK) goto done; \
-        relic_jr_pop(&r); \
-        if (*used) dst = (uint32_t)x; \
+        relic_jr_push(&r, key, -1);                                      \
+        if (relic_jr_int(&r, v, 0, hi, &x) != RELIC_OK) goto done;       \
+        relic_jr_pop(&r);                                                \
+        if (*used) dst = (uint32_t)x;                                    \
     } while (0)
     if (is_rim) {
         INT_MEMBER("reserved_0", ar->rim.header.reserved_0, UINT32_MAX);
@@ -293,14 +317,18 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
         if (v && *used && relic_jr_fixed_hex(&r, v, ar->rim.header.reserved, sizeof ar->rim.header.reserved) != RELIC_OK) goto done;
     } else {
         relic_erf_header *h = &ar->erf.header;
-        char ft[5] = { 0 };
+        char ft[5] = {0};
         if (relic_jr_member(&r, doc, "file_type", 1, &v) != RELIC_OK || relic_jr_fixed_string(&r, v, ft, 4) != RELIC_OK) goto done;
         (void)ft; /* the output's extension decides the type */
         if (relic_jr_member(&r, doc, "version", 1, &v) != RELIC_OK) goto done;
         if (*used) {
             if (relic_jv_str_eq(v, "V1.1")) h->file_version = RELIC_ERF_VERSION_V1_1;
             else if (relic_jv_str_eq(v, "V1.0")) h->file_version = RELIC_ERF_VERSION_V1_0;
-            else { relic_jr_push(&r, "version", -1); relic_jr_fail(&r, RELIC_E_RANGE, "not \"V1.0\" or \"V1.1\""); goto done; }
+            else {
+                relic_jr_push(&r, "version", -1);
+                relic_jr_fail(&r, RELIC_E_RANGE, "not \"V1.0\" or \"V1.1\"");
+                goto done;
+            }
         }
         INT_MEMBER("build_year", h->build_year, UINT32_MAX);
         INT_MEMBER("build_day", h->build_day, UINT32_MAX);
@@ -343,16 +371,19 @@ static int read_manifest(const char *path, relic_erf_archive *ar, pack_state *ps
         if (relic_jr_member(&r, e, "name", 1, &v) != RELIC_OK || relic_jr_string(&r, v, &s, &len) != RELIC_OK) goto done;
         safe_name(m->file, sizeof m->file, s);
         if (relic_jr_member(&r, e, "resref", 1, &v) != RELIC_OK || relic_jr_string(&r, v, &s, &len) != RELIC_OK) goto done;
-        if (len > RELIC_ERF_RESREF_MAX) { relic_jr_fail(&r, RELIC_E_RANGE, "ResRef longer than %d characters", RELIC_ERF_RESREF_MAX); goto done; }
+        if (len > RELIC_ERF_RESREF_MAX) {
+            relic_jr_fail(&r, RELIC_E_RANGE, "ResRef longer than %d characters", RELIC_ERF_RESREF_MAX);
+            goto done;
+        }
         memcpy(m->e.resref, s, len);
-#define ENTRY_INT(key, dst, req, hi) \
-        do { \
-            if (relic_jr_member(&r, e, key, req, &v) != RELIC_OK) goto done; \
-            if (v) { \
-                if (relic_jr_int(&r, v, 0, hi, &x) != RELIC_OK) goto done; \
-                dst = (uint32_t)x; \
-            } \
-        } while (0)
+#define ENTRY_INT(key, dst, req, hi)                                     \
+    do {                                                                 \
+        if (relic_jr_member(&r, e, key, req, &v) != RELIC_OK) goto done; \
+        if (v) {                                                         \
+            if (relic_jr_int(&r, v, 0, hi, &x) != RELIC_OK) goto done;   \
+            dst = (uint32_t)x;                                           \
+        }                                                                \
+    } while (0)
         ENTRY_INT("type", m->e.res_type, 1, UINT32_MAX);
         ENTRY_INT("id", m->e.res_id, 1, UINT32_MAX);
         ENTRY_INT("unused", m->e.unused, 0, 0xFFFF);
@@ -374,7 +405,10 @@ static int add_directory(const char *dir, relic_erf_game game, pack_state *ps)
     DIR *d = opendir(dir);
     struct dirent *de;
     size_t first_new = ps->n;
-    if (!d) { cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno)); return 1; }
+    if (!d) {
+        cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno));
+        return 1;
+    }
     while ((de = readdir(d))) {
         char path[4096];
         struct stat st;
@@ -389,7 +423,7 @@ static int add_directory(const char *dir, relic_erf_game game, pack_state *ps)
         uint32_t type;
         if (!dot || !relic_erf_type_from_extension(dot + 1, game, &type)) {
             cli_errorf(path, 0, "unknown resource type '%s' (use a known extension or a decimal type id)",
-                    dot ? dot + 1 : "");
+                       dot ? dot + 1 : "");
             closedir(d);
             return 1;
         }
@@ -399,7 +433,10 @@ static int add_directory(const char *dir, relic_erf_game game, pack_state *ps)
             return 1;
         }
         pack_member *m = add_member(ps);
-        if (!m) { closedir(d); return 1; }
+        if (!m) {
+            closedir(d);
+            return 1;
+        }
         snprintf(m->file, sizeof m->file, "%s", de->d_name);
         for (size_t k = 0; k < stem; k++) m->e.resref[k] = (char)lowerc((unsigned char)de->d_name[k]);
         m->e.res_type = type;
@@ -425,21 +462,36 @@ int cmd_pack(int argc, char **argv)
     const char *dir = NULL, *out_path = NULL;
     int nwn2 = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { pack_usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            pack_usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(argv[i], "--nwn2")) nwn2 = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic pack: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
-        else if (!dir) dir = argv[i];
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic pack: unknown option '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        } else if (!dir) dir = argv[i];
         else if (!out_path) out_path = argv[i];
-        else { pack_usage(stderr); return EXIT_USAGE; }
+        else {
+            pack_usage(stderr);
+            return EXIT_USAGE;
+        }
     }
-    if (!dir || !out_path) { pack_usage(stderr); return EXIT_USAGE; }
+    if (!dir || !out_path) {
+        pack_usage(stderr);
+        return EXIT_USAGE;
+    }
     char ext[8], ft[4];
     relic_path_extension(out_path, ext, sizeof ext);
     if (!strcmp(ext, "key")) return cli_key_pack(dir, out_path); /* a KEY and its BIF: fmt_key.c */
-    static const char *const kinds[] = { "erf", "mod", "hak", "sav", "nwm", "rim" };
+    static const char *const kinds[] = {"erf", "mod", "hak", "sav", "nwm", "rim"};
     int k = -1;
-    for (int i = 0; i < 6; i++) if (!strcmp(ext, kinds[i])) k = i;
-    if (k < 0) { fprintf(stderr, "relic pack: %s: the extension must be erf, mod, hak, sav, nwm or rim\n", out_path); return EXIT_USAGE; }
+    for (int i = 0; i < 6; i++)
+        if (!strcmp(ext, kinds[i])) k = i;
+    if (k < 0) {
+        fprintf(stderr, "relic pack: %s: the extension must be erf, mod, hak, sav, nwm or rim\n", out_path);
+        return EXIT_USAGE;
+    }
     for (int i = 0; i < 3; i++) ft[i] = (char)(ext[i] - 32);
     ft[3] = ' ';
     relic_erf_archive ar;
@@ -476,8 +528,16 @@ int cmd_pack(int argc, char **argv)
     for (size_t i = 0; !rc && i < ps.n; i++) {
         relic_error err;
         snprintf(path, sizeof path, "%s/%s", dir, ps.m[i].file);
-        if (relic_map_file(path, 0, &ps.m[i].map, &err) != RELIC_OK) { cli_error(path, &err); rc = 1; break; }
-        if (ps.m[i].map.bytes.size > UINT32_MAX) { cli_errorf(path, 0, "larger than 4 GiB"); rc = 1; break; }
+        if (relic_map_file(path, 0, &ps.m[i].map, &err) != RELIC_OK) {
+            cli_error(path, &err);
+            rc = 1;
+            break;
+        }
+        if (ps.m[i].map.bytes.size > UINT32_MAX) {
+            cli_errorf(path, 0, "larger than 4 GiB");
+            rc = 1;
+            break;
+        }
         ps.m[i].e.data = ps.m[i].map.bytes.data;
         if (ps.m[i].listed && ps.m[i].e.size != ps.m[i].map.bytes.size) resized = 1;
         ps.m[i].e.size = (uint32_t)ps.m[i].map.bytes.size;
@@ -504,7 +564,7 @@ int cmd_pack(int argc, char **argv)
         relic_buf_init(&b, 0);
         relic_arena_init_heap(&chk, CLI_ARENA_LIMIT);
         if (cli_erf_write(&ar, used && !changed && !resized ? RELIC_ERF_LAYOUT_KEEP : RELIC_ERF_LAYOUT_PACKED, &b, &fell_back,
-                                    &err) != RELIC_OK) {
+                          &err) != RELIC_OK) {
             cli_error(out_path, &err);
             rc = 1;
         } else if (relic_erf_open(b.data, b.size, &chk, &back, &err) != RELIC_OK) {
@@ -515,8 +575,9 @@ int cmd_pack(int argc, char **argv)
             if (!rc)
                 printf("%s: %u member%s, %zu bytes%s\n", out_path, (unsigned)ar.count, ar.count == 1 ? "" : "s", b.size,
                        !used ? "" : changed ? " (members added or removed: packed layout)"
-                                  : resized ? " (members changed size: packed layout)"
-                                  : fell_back ? " (the manifest's layout does not fit: packed layout)" : " (the manifest's layout)");
+                           : resized        ? " (members changed size: packed layout)"
+                           : fell_back      ? " (the manifest's layout does not fit: packed layout)"
+                                            : " (the manifest's layout)");
         }
         relic_arena_release(&chk);
         relic_buf_free(&b);

@@ -62,7 +62,10 @@ static int open_side(const char *arg, side *s)
         relic_erf_archive ar;
         uint32_t k;
         if (cli_erf_open(&s->in, &s->a, &ar)) return 1;
-        if (!relic_erf_find(&ar, member, &k)) { cli_errorf(file, 0, "no member '%s' (see relic ls)", member); return 1; }
+        if (!relic_erf_find(&ar, member, &k)) {
+            cli_errorf(file, 0, "no member '%s' (see relic ls)", member);
+            return 1;
+        }
         if (relic_erf_open_gff(&ar, k, &s->a, &s->d, &err) != RELIC_OK) {
             cli_error(file, &err);
             return 1;
@@ -94,15 +97,26 @@ static void put_text(relic_buf *o, const uint8_t *p, size_t n, relic_gff_encodin
         uint8_t c = p[i];
         uint32_t cp;
         size_t step;
-        if (c == '"' || c == '\\') { relic_buf_printf(o, "\\%c", c); i++; }
-        else if (c < 0x20 || c == 0x7F) { relic_buf_printf(o, "\\x%02x", c); i++; }
-        else if (c < 0x80) { relic_buf_append(o, &c, 1); i++; }
-        else if (enc != RELIC_GFF_ENC_UTF8) {
+        if (c == '"' || c == '\\') {
+            relic_buf_printf(o, "\\%c", c);
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            relic_buf_printf(o, "\\x%02x", c);
+            i++;
+        } else if (c < 0x80) {
+            relic_buf_append(o, &c, 1);
+            i++;
+        } else if (enc != RELIC_GFF_ENC_UTF8) {
             uint8_t u[3];
             relic_buf_append(o, u, relic_cp1252_utf8(c, u));
             i++;
-        } else if ((step = relic_utf8_next(p + i, n - i, &cp)) != 0) { relic_buf_append(o, p + i, step); i += step; }
-        else { relic_buf_printf(o, "\\x%02x", c); i++; }
+        } else if ((step = relic_utf8_next(p + i, n - i, &cp)) != 0) {
+            relic_buf_append(o, p + i, step);
+            i += step;
+        } else {
+            relic_buf_printf(o, "\\x%02x", c);
+            i++;
+        }
     }
     relic_buf_puts(o, "\"");
 }
@@ -121,15 +135,32 @@ static void format_value(const relic_gff_doc *d, relic_gff_encoding enc, uint32_
     relic_gff_list l;
     uint32_t s;
     switch (relic_gff_field_type_of(d, f)) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_DWORD:
+    case RELIC_GFF_FIELD_TYPE_BYTE:
+    case RELIC_GFF_FIELD_TYPE_WORD:
+    case RELIC_GFF_FIELD_TYPE_DWORD:
     case RELIC_GFF_FIELD_TYPE_DWORD64:
-        relic_gff_get_uint(d, f, &u, &err); relic_buf_printf(o, "%" PRIu64, u); break;
-    case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_INT:
+        relic_gff_get_uint(d, f, &u, &err);
+        relic_buf_printf(o, "%" PRIu64, u);
+        break;
+    case RELIC_GFF_FIELD_TYPE_CHAR:
+    case RELIC_GFF_FIELD_TYPE_SHORT:
+    case RELIC_GFF_FIELD_TYPE_INT:
     case RELIC_GFF_FIELD_TYPE_INT64:
-        relic_gff_get_int(d, f, &i, &err); relic_buf_printf(o, "%" PRId64, i); break;
-    case RELIC_GFF_FIELD_TYPE_FLOAT: relic_gff_get_float(d, f, &fl, &err); relic_buf_printf(o, "%.9g", fl); break;
-    case RELIC_GFF_FIELD_TYPE_DOUBLE: relic_gff_get_double(d, f, &db, &err); relic_buf_printf(o, "%.17g", db); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: relic_gff_get_string(d, f, &b, &err); put_text(o, b.data, b.size, enc); break;
+        relic_gff_get_int(d, f, &i, &err);
+        relic_buf_printf(o, "%" PRId64, i);
+        break;
+    case RELIC_GFF_FIELD_TYPE_FLOAT:
+        relic_gff_get_float(d, f, &fl, &err);
+        relic_buf_printf(o, "%.9g", fl);
+        break;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE:
+        relic_gff_get_double(d, f, &db, &err);
+        relic_buf_printf(o, "%.17g", db);
+        break;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+        relic_gff_get_string(d, f, &b, &err);
+        put_text(o, b.data, b.size, enc);
+        break;
     case RELIC_GFF_FIELD_TYPE_RESREF: /* always windows-1252, as get, set and the JSON form */
         relic_gff_get_resref(d, f, &b, &err);
         put_text(o, b.data, b.size, RELIC_GFF_ENC_CP1252);
@@ -166,11 +197,18 @@ static void format_value(const relic_gff_doc *d, relic_gff_encoding enc, uint32_
         relic_gff_get_struct(d, f, &s, &err);
         relic_buf_printf(o, "struct (%u fields)", (unsigned)relic_gff_doc_struct_field_count(d, s));
         break;
-    case RELIC_GFF_FIELD_TYPE_LIST: relic_gff_get_list(d, f, &l, &err); relic_buf_printf(o, "list of %u", (unsigned)l.count); break;
+    case RELIC_GFF_FIELD_TYPE_LIST:
+        relic_gff_get_list(d, f, &l, &err);
+        relic_buf_printf(o, "list of %u", (unsigned)l.count);
+        break;
     case RELIC_GFF_FIELD_TYPE_ORIENTATION:
-        relic_gff_get_orientation(d, f, v, &err); relic_buf_printf(o, "%.9g %.9g %.9g %.9g", v[0], v[1], v[2], v[3]); break;
+        relic_gff_get_orientation(d, f, v, &err);
+        relic_buf_printf(o, "%.9g %.9g %.9g %.9g", v[0], v[1], v[2], v[3]);
+        break;
     case RELIC_GFF_FIELD_TYPE_VECTOR:
-        relic_gff_get_vector(d, f, v, &err); relic_buf_printf(o, "%.9g %.9g %.9g", v[0], v[1], v[2]); break;
+        relic_gff_get_vector(d, f, v, &err);
+        relic_buf_printf(o, "%.9g %.9g %.9g", v[0], v[1], v[2]);
+        break;
     }
 }
 
@@ -180,7 +218,7 @@ typedef struct differ {
     unsigned count;
     char path[4096];
     size_t plen;
-    relic_buf *json;           /* --json: the changes array being written, else NULL */
+    relic_buf *json; /* --json: the changes array being written, else NULL */
 } differ;
 
 /* One difference at path (suffix appended after a '/' when non-NULL): the
@@ -191,14 +229,20 @@ static void emit(differ *df, char mark, const char *suffix, const char *a, size_
     char path[sizeof df->path + 32];
     snprintf(path, sizeof path, "%s%s%s", df->path, suffix && df->plen ? "/" : "", suffix ? suffix : "");
     if (df->json) {
-        char op[2] = { mark, 0 };
+        char op[2] = {mark, 0};
         relic_buf *o = df->json;
         relic_buf_puts(o, df->count ? ", {\"op\": " : "{\"op\": ");
         cli_json_text(o, op, 1);
         relic_buf_puts(o, ", \"path\": ");
         cli_json_text(o, path, strlen(path));
-        if (a) { relic_buf_puts(o, ", \"a\": "); cli_json_text(o, a, alen); }
-        if (b) { relic_buf_puts(o, ", \"b\": "); cli_json_text(o, b, blen); }
+        if (a) {
+            relic_buf_puts(o, ", \"a\": ");
+            cli_json_text(o, a, alen);
+        }
+        if (b) {
+            relic_buf_puts(o, ", \"b\": ");
+            cli_json_text(o, b, blen);
+        }
         relic_buf_puts(o, "}");
     } else {
         printf("%c %s: %.*s%s%.*s\n", mark, path, a ? (int)alen : 0, a ? a : "", a && b ? " -> " : "", b ? (int)blen : 0,
@@ -218,7 +262,11 @@ static size_t push(differ *df, const char *s, size_t n)
     return old;
 }
 
-static void pop(differ *df, size_t old) { df->plen = old; df->path[old] = 0; }
+static void pop(differ *df, size_t old)
+{
+    df->plen = old;
+    df->path[old] = 0;
+}
 
 static void line(differ *df, char mark, const relic_gff_doc *d1, uint32_t f1, const relic_gff_doc *d2, uint32_t f2)
 {
@@ -334,12 +382,21 @@ int cmd_diff(int argc, char **argv)
 {
     const char *args[2], *enc_name = NULL;
     relic_gff_encoding enc;
-    cli_tlk tlk = { 0 };
+    cli_tlk tlk = {0};
     int n = 0, t, json = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        if ((t = cli_tlk_option(argc, argv, &i, &tlk)) != 0) { if (t < 0) return 2; continue; }
-        if (strcmp(argv[i], "--json") == 0) { json = 1; continue; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
+        if ((t = cli_tlk_option(argc, argv, &i, &tlk)) != 0) {
+            if (t < 0) return 2;
+            continue;
+        }
+        if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+            continue;
+        }
         if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
             enc_name = argv[++i];
             if (cli_gff_encoding(enc_name, NULL, &enc)) {
@@ -348,11 +405,20 @@ int cmd_diff(int argc, char **argv)
             }
             continue;
         }
-        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic diff: unknown option '%s'\n", argv[i]); return 2; }
-        if (n == 2) { usage(stderr); return 2; }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic diff: unknown option '%s'\n", argv[i]);
+            return 2;
+        }
+        if (n == 2) {
+            usage(stderr);
+            return 2;
+        }
         args[n++] = argv[i];
     }
-    if (n != 2) { usage(stderr); return 2; }
+    if (n != 2) {
+        usage(stderr);
+        return 2;
+    }
     side sa, sb;
     memset(&sa, 0, sizeof sa);
     memset(&sb, 0, sizeof sb);

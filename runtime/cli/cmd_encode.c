@@ -22,14 +22,26 @@ int cmd_encode(int argc, char **argv)
     const char *paths[2], *captions = NULL;
     int n = 0, adpcm = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(argv[i], "--adpcm")) adpcm = 1;
         else if (!strcmp(argv[i], "--captions") && i + 1 < argc) captions = argv[++i];
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic encode: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (n < 2) paths[n++] = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic encode: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else if (n < 2) paths[n++] = argv[i];
+        else {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
     }
-    if (n != 2) { usage(stderr); return EXIT_USAGE; }
+    if (n != 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     cli_input in;
     if (cli_load(paths[0], &in)) return EXIT_INVALID;
     int rc = cli_cau_from_wav(&in, paths[1], adpcm, captions);

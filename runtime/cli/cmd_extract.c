@@ -33,7 +33,10 @@ static void usage(FILE *f)
                "'\\' as '/', CRC-32) is written as DIR/<name>.wav ('/' and other unsafe characters as '_').\n");
 }
 
-typedef struct name_entry { uint32_t id; const char *name; } name_entry;
+typedef struct name_entry {
+    uint32_t id;
+    const char *name;
+} name_entry;
 
 static int load_names(const char *path, relic_arena *a, name_entry **out, size_t *count)
 {
@@ -47,7 +50,11 @@ static int load_names(const char *path, relic_arena *a, name_entry **out, size_t
     for (size_t i = 0; i < m.bytes.size; i++) lines += m.bytes.data[i] == '\n';
     name_entry *e = relic_arena_array(a, lines, sizeof *e, 8);
     size_t n = 0;
-    if (!e) { relic_unmap(&m); cli_errorf(path, 0, "no memory for %zu names", lines); return 1; }
+    if (!e) {
+        relic_unmap(&m);
+        cli_errorf(path, 0, "no memory for %zu names", lines);
+        return 1;
+    }
     const char *p = (const char *)m.bytes.data, *end = p + m.bytes.size;
     while (p < end) {
         const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -57,7 +64,10 @@ static int load_names(const char *path, relic_arena *a, name_entry **out, size_t
         if (len) {
             e[n].id = relic_tres_sound_hash(p, len);
             e[n].name = relic_arena_strndup(a, p, len);
-            if (!e[n].name) { relic_unmap(&m); return 1; }
+            if (!e[n].name) {
+                relic_unmap(&m);
+                return 1;
+            }
             n++;
         }
         p = q + 1;
@@ -196,9 +206,9 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_file *m
     memcpy(t, v->header, RELIC_TPA_HEADER_SIZE);
     memcpy(t + RELIC_TPA_HEADER_SIZE, v->ids, ids);
     if (cols) memcpy(t + RELIC_TPA_HEADER_SIZE + ids, v->collisions, cols);
-    relic_store_u32le(t + 4, 0);                                            /* sample_count */
-    relic_store_u32le(t + 8, RELIC_TPA_HEADER_SIZE);                        /* id_table_offset */
-    relic_store_u32le(t + 16, (uint32_t)(RELIC_TPA_HEADER_SIZE + ids));     /* collision_offset */
+    relic_store_u32le(t + 4, 0);                                        /* sample_count */
+    relic_store_u32le(t + 8, RELIC_TPA_HEADER_SIZE);                    /* id_table_offset */
+    relic_store_u32le(t + 16, (uint32_t)(RELIC_TPA_HEADER_SIZE + ids)); /* collision_offset */
     relic_tpa_view tv;
     if (relic_tpa_validate(t, RELIC_TPA_HEADER_SIZE + ids + cols, &tv, &err) != RELIC_OK ||
         relic_tpa_decode(&tv, a, m, &err) != RELIC_OK) {
@@ -235,7 +245,10 @@ static int tpa_tables(const relic_tpa_view *v, relic_arena *a, relic_tpa_file *m
 static int extract_audio(cli_input *in, const cli_extract_args *x)
 {
     const char *in_path = in->path, *dir = x->dir, *names_path = x->names;
-    if (!dir || x->swp || x->mips || x->nmembers) { usage(stderr); return EXIT_USAGE; }
+    if (!dir || x->swp || x->mips || x->nmembers) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;
@@ -343,7 +356,10 @@ int cmd_extract(int argc, char **argv)
     const char *in_path = NULL;
     memset(&x, 0, sizeof x);
     char **members = calloc((size_t)argc, sizeof *members);
-    if (!members) { fprintf(stderr, "relic extract: out of memory\n"); return EXIT_INVALID; }
+    if (!members) {
+        fprintf(stderr, "relic extract: out of memory\n");
+        return EXIT_INVALID;
+    }
     x.members = members;
     for (int i = 1; i < argc; i++) {
         if (cli_is_help(argv[i])) {
@@ -366,8 +382,7 @@ int cmd_extract(int argc, char **argv)
             fprintf(stderr, "relic extract: unknown option '%s' (see relic extract --help)\n", argv[i]);
             free(members);
             return EXIT_USAGE;
-        }
-        else if (!in_path) in_path = argv[i];
+        } else if (!in_path) in_path = argv[i];
         else members[x.nmembers++] = argv[i];
     }
     cli_input in;

@@ -29,7 +29,7 @@ void cli_extract_textures_usage(FILE *f)
 
 typedef struct tex_name {
     uint32_t id;
-    const char *name;   /* texture file name without directory and extension */
+    const char *name; /* texture file name without directory and extension */
 } tex_name;
 
 static int by_id(const void *a, const void *b)
@@ -46,7 +46,10 @@ static const char *short_name(relic_arena *a, const char *s, size_t n)
         if (s[i] == '\\' || s[i] == '/') b = i + 1;
     size_t e = n;
     for (size_t i = n; i > b; i--)
-        if (s[i - 1] == '.') { e = i - 1; break; }
+        if (s[i - 1] == '.') {
+            e = i - 1;
+            break;
+        }
     char *o = relic_arena_alloc(a, e - b + 1, 1);
     if (!o) return NULL;
     for (size_t i = b; i < e; i++) {
@@ -76,7 +79,11 @@ static int load_names(const char *path, relic_arena *a, tex_name **out, size_t *
     size_t nb = 0;
     const char **bmp = relic_arena_array(a, m.symbols_count ? m.symbols_count : 1, sizeof *bmp, sizeof(void *));
     size_t *blen = relic_arena_array(a, m.symbols_count ? m.symbols_count : 1, sizeof *blen, sizeof(size_t));
-    if (!bmp || !blen) { cli_unload(&in); cli_errorf(path, 0, "no memory for the GRF names"); return 1; }
+    if (!bmp || !blen) {
+        cli_unload(&in);
+        cli_errorf(path, 0, "no memory for the GRF names");
+        return 1;
+    }
     for (size_t k = 0; k < m.symbols_count; k++) {
         size_t n = m.symbols[k].name_count ? m.symbols[k].name_count - 1 : 0;
         if (n > 4 && (m.symbols[k].name[n - 4] == '.') &&
@@ -87,10 +94,18 @@ static int load_names(const char *path, relic_arena *a, tex_name **out, size_t *
     }
     size_t total = nb * (nb + 1), t = 0;
     tex_name *e = relic_arena_array(a, total ? total : 1, sizeof *e, 8);
-    if (!e) { cli_unload(&in); cli_errorf(path, 0, "no memory for %zu name pairs", total); return 1; }
+    if (!e) {
+        cli_unload(&in);
+        cli_errorf(path, 0, "no memory for %zu name pairs", total);
+        return 1;
+    }
     for (size_t i = 0; i < nb; i++) {
         const char *sn = short_name(a, bmp[i], blen[i]);
-        if (!sn) { cli_unload(&in); cli_errorf(path, 0, "no memory for the GRF names"); return 1; }
+        if (!sn) {
+            cli_unload(&in);
+            cli_errorf(path, 0, "no memory for the GRF names");
+            return 1;
+        }
         e[t].id = relic_tres_texture_id(bmp[i], blen[i], NULL, 0, RELIC_TRES_DEFAULT_DIFFUSE);
         e[t++].name = sn;
         for (size_t j = 0; j < nb; j++) {
@@ -244,7 +259,10 @@ int cli_level_textures(const char *pid_path, const char *swp_path, const char *g
     c.a = a;
     if (load_names(grf_path, a, (tex_name **)&c.names, &c.nnames)) return 1;
     if (cli_load(pid_path, &pid)) return 1;
-    if (cli_load(swp_path, &swp)) { cli_unload(&pid); return 1; }
+    if (cli_load(swp_path, &swp)) {
+        cli_unload(&pid);
+        return 1;
+    }
     int rc = walk_textures(&c, &v, &pid, &swp, !strcmp(relic_path_extension(swp_path, ext, sizeof ext), "spz"), a);
     cli_unload(&swp);
     cli_unload(&pid);
@@ -257,7 +275,10 @@ int cli_extract_textures(const cli_input *pid, const cli_extract_args *x)
 {
     const char *pid_path = pid->path, *swp_path = x->swp, *dir = x->dir, *names_path = x->names;
     int mips = x->mips;
-    if (!swp_path || !dir || x->nmembers) { cli_extract_textures_usage(stderr); return EXIT_USAGE; }
+    if (!swp_path || !dir || x->nmembers) {
+        cli_extract_textures_usage(stderr);
+        return EXIT_USAGE;
+    }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         cli_errorf(dir, 0, "cannot create the directory: %s", strerror(errno));
         return EXIT_INVALID;

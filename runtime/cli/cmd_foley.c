@@ -21,17 +21,32 @@ int cmd_foley(int argc, char **argv)
     double velocity = 0;
     int have_v = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(argv[i], "--velocity") && i + 1 < argc) {
             char *end;
             velocity = strtod(argv[++i], &end);
-            if (*end || end == argv[i]) { fprintf(stderr, "relic foley: '%s' is not a number\n", argv[i]); return EXIT_USAGE; }
+            if (*end || end == argv[i]) {
+                fprintf(stderr, "relic foley: '%s' is not a number\n", argv[i]);
+                return EXIT_USAGE;
+            }
             have_v = 1;
-        } else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic foley: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (!path) path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic foley: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else if (!path) path = argv[i];
+        else {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
     }
-    if (!path || !have_v) { usage(stderr); return EXIT_USAGE; }
+    if (!path || !have_v) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     cli_input in;
     if (cli_load(path, &in)) return EXIT_INVALID;
     relic_tpa_view v;
@@ -45,7 +60,7 @@ int cmd_foley(int argc, char **argv)
         rc = EXIT_INVALID;
     } else {
         printf("%s: %zu collision records at velocity %g\n", path, m.collisions_count, velocity);
-        static const char *const kind[3] = { "impact", "impact", "slide" };
+        static const char *const kind[3] = {"impact", "impact", "slide"};
         for (size_t i = 0; i < m.collisions_count; i++) {
             const relic_tpa_collision *c = &m.collisions[i];
             uint32_t ids[3];

@@ -65,14 +65,28 @@ static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding en
     relic_gff_list l;
     uint32_t s;
     switch (relic_gff_field_type_of(d, f)) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_DWORD:
+    case RELIC_GFF_FIELD_TYPE_BYTE:
+    case RELIC_GFF_FIELD_TYPE_WORD:
+    case RELIC_GFF_FIELD_TYPE_DWORD:
     case RELIC_GFF_FIELD_TYPE_DWORD64:
-        relic_gff_get_uint(d, f, &u, &err); printf("%" PRIu64 "\n", u); break;
-    case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_INT:
+        relic_gff_get_uint(d, f, &u, &err);
+        printf("%" PRIu64 "\n", u);
+        break;
+    case RELIC_GFF_FIELD_TYPE_CHAR:
+    case RELIC_GFF_FIELD_TYPE_SHORT:
+    case RELIC_GFF_FIELD_TYPE_INT:
     case RELIC_GFF_FIELD_TYPE_INT64:
-        relic_gff_get_int(d, f, &i, &err); printf("%" PRId64 "\n", i); break;
-    case RELIC_GFF_FIELD_TYPE_FLOAT: relic_gff_get_float(d, f, &fl, &err); printf("%.9g\n", fl); break;
-    case RELIC_GFF_FIELD_TYPE_DOUBLE: relic_gff_get_double(d, f, &db, &err); printf("%.17g\n", db); break;
+        relic_gff_get_int(d, f, &i, &err);
+        printf("%" PRId64 "\n", i);
+        break;
+    case RELIC_GFF_FIELD_TYPE_FLOAT:
+        relic_gff_get_float(d, f, &fl, &err);
+        printf("%.9g\n", fl);
+        break;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE:
+        relic_gff_get_double(d, f, &db, &err);
+        printf("%.17g\n", db);
+        break;
     case RELIC_GFF_FIELD_TYPE_CEXOSTRING: relic_gff_get_string(d, f, &b, &err); goto text;
     case RELIC_GFF_FIELD_TYPE_RESREF:
         relic_gff_get_resref(d, f, &b, &err);
@@ -114,12 +128,22 @@ static int print_field(const relic_gff_doc *d, uint32_t f, relic_gff_encoding en
         if (only_id != NO_ID && !found) return 1;
         break;
     }
-    case RELIC_GFF_FIELD_TYPE_STRUCT: relic_gff_get_struct(d, f, &s, &err); print_struct(d, s); break;
-    case RELIC_GFF_FIELD_TYPE_LIST: relic_gff_get_list(d, f, &l, &err); printf("list of %u structs\n", (unsigned)l.count); break;
+    case RELIC_GFF_FIELD_TYPE_STRUCT:
+        relic_gff_get_struct(d, f, &s, &err);
+        print_struct(d, s);
+        break;
+    case RELIC_GFF_FIELD_TYPE_LIST:
+        relic_gff_get_list(d, f, &l, &err);
+        printf("list of %u structs\n", (unsigned)l.count);
+        break;
     case RELIC_GFF_FIELD_TYPE_ORIENTATION:
-        relic_gff_get_orientation(d, f, v, &err); printf("%.9g %.9g %.9g %.9g\n", v[0], v[1], v[2], v[3]); break;
+        relic_gff_get_orientation(d, f, v, &err);
+        printf("%.9g %.9g %.9g %.9g\n", v[0], v[1], v[2], v[3]);
+        break;
     case RELIC_GFF_FIELD_TYPE_VECTOR:
-        relic_gff_get_vector(d, f, v, &err); printf("%.9g %.9g %.9g\n", v[0], v[1], v[2]); break;
+        relic_gff_get_vector(d, f, v, &err);
+        printf("%.9g %.9g %.9g\n", v[0], v[1], v[2]);
+        break;
     }
     return 0;
 }
@@ -133,7 +157,10 @@ int cmd_get(int argc, char **argv)
     uint32_t only_id = NO_ID;
     int n = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
         if (strcmp(argv[i], "--id") == 0 && i + 1 < argc) {
             char *end;
             unsigned long v = strtoul(argv[++i], &end, 10);
@@ -144,8 +171,14 @@ int cmd_get(int argc, char **argv)
             only_id = (uint32_t)v;
             continue;
         }
-        if (strcmp(argv[i], "--tlk") == 0 && i + 1 < argc) { tlk_path = argv[++i]; continue; }
-        if (strcmp(argv[i], "--install") == 0 && i + 1 < argc) { install = argv[++i]; continue; }
+        if (strcmp(argv[i], "--tlk") == 0 && i + 1 < argc) {
+            tlk_path = argv[++i];
+            continue;
+        }
+        if (strcmp(argv[i], "--install") == 0 && i + 1 < argc) {
+            install = argv[++i];
+            continue;
+        }
         if (strcmp(argv[i], "--encoding") == 0 && i + 1 < argc) {
             enc_name = argv[++i];
             if (cli_gff_encoding(enc_name, NULL, &enc)) {
@@ -154,10 +187,16 @@ int cmd_get(int argc, char **argv)
             }
             continue;
         }
-        if (n == 2) { usage(stderr); return EXIT_USAGE; }
+        if (n == 2) {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
         args[n++] = argv[i];
     }
-    if (n != 2 && !(install && n == 1)) { usage(stderr); return EXIT_USAGE; }
+    if (n != 2 && !(install && n == 1)) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     cli_tlk tlk;
     if (tlk_path) {
         if (cli_tlk_load(tlk_path, &tlk)) return EXIT_INVALID;
@@ -176,7 +215,10 @@ static int get_tlk_text(const cli_input *in, const char *arg)
     relic_error err;
     char *end;
     unsigned long long ref = strtoull(arg, &end, 0);
-    if (!*arg || *end || ref > UINT32_MAX) { cli_errorf(in->path, 0, "'%s' is not a StrRef (a number)", arg); return EXIT_USAGE; }
+    if (!*arg || *end || ref > UINT32_MAX) {
+        cli_errorf(in->path, 0, "'%s' is not a StrRef (a number)", arg);
+        return EXIT_USAGE;
+    }
     if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
         cli_report(stdout, in->path, &err);
         return EXIT_INVALID;
@@ -185,7 +227,7 @@ static int get_tlk_text(const cli_input *in, const char *arg)
         cli_errorf(in->path, 0, "StrRef %llu is past the %zu strings of the table", ref, v.entries_count);
         return EXIT_INVALID;
     }
-    cli_tlk t = { *in, v, 1 };
+    cli_tlk t = {*in, v, 1};
     cli_tlk_put(stdout, &t, (uint32_t)ref);
     printf("\n");
     return EXIT_VALID;
@@ -221,7 +263,8 @@ static int get_main(const char **args, int n, const char *enc_name, const char *
     }
     if (in.format == RELIC_FORMAT_TLK) {
         int trc = get_tlk_text(&in, args[1]);
-        if (found) free(found); else cli_unload(&in);
+        if (found) free(found);
+        else cli_unload(&in);
         return trc;
     }
     relic_arena a;
@@ -241,7 +284,10 @@ static int get_main(const char **args, int n, const char *enc_name, const char *
         const char *slash = strchr(path, '/');
         size_t len = slash ? (size_t)(slash - path) : strlen(path);
         snprintf(member, sizeof member, "%.*s", (int)(len < sizeof member ? len : sizeof member - 1), path);
-        if (cli_erf_open(&in, &a, &ar)) { rc = EXIT_INVALID; goto done; }
+        if (cli_erf_open(&in, &a, &ar)) {
+            rc = EXIT_INVALID;
+            goto done;
+        }
         if (!relic_erf_find(&ar, member, &k)) {
             cli_errorf(args[0], 0, "no member '%s' (see relic ls)", member);
             rc = EXIT_INVALID;
@@ -280,6 +326,7 @@ static int get_main(const char **args, int n, const char *enc_name, const char *
     }
 done:
     relic_arena_release(&a);
-    if (found) free(found); else cli_unload(&in);
+    if (found) free(found);
+    else cli_unload(&in);
     return rc;
 }

@@ -28,17 +28,17 @@
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: relic mutate IN [IN2...] -n COUNT -o DIR [--seed S] [--invalid]\n"
-        "Write COUNT structure-aware mutants of the inputs into DIR, with DIR/manifest.json\n"
-        "listing what each changed (field path, operation, old and new value).\n\n"
-        "  -n COUNT     number of files to write (1..1000000)\n"
-        "  -o DIR       output directory (created when missing)\n"
-        "  --seed S     PRNG seed (default 1); the same seed gives the same files\n"
-        "  --invalid    values outside documented ranges and enums, stale counts, offsets and\n"
-        "               magics: every file fails validation (default: every file passes `relic check`)\n\n"
-        "Output k mutates input k mod N and may splice structs from another input of the same\n"
-        "format. Formats: bwm, gff, erf/mod/rim, tpa, cau, grf/scn (and SZDD .gr_/.sc_), pid, trn/trx,\n"
-        "wtd, tpm, tri, trr, spz and swp (a raw swp has no invalid form).\n");
+            "usage: relic mutate IN [IN2...] -n COUNT -o DIR [--seed S] [--invalid]\n"
+            "Write COUNT structure-aware mutants of the inputs into DIR, with DIR/manifest.json\n"
+            "listing what each changed (field path, operation, old and new value).\n\n"
+            "  -n COUNT     number of files to write (1..1000000)\n"
+            "  -o DIR       output directory (created when missing)\n"
+            "  --seed S     PRNG seed (default 1); the same seed gives the same files\n"
+            "  --invalid    values outside documented ranges and enums, stale counts, offsets and\n"
+            "               magics: every file fails validation (default: every file passes `relic check`)\n\n"
+            "Output k mutates input k mod N and may splice structs from another input of the same\n"
+            "format. Formats: bwm, gff, erf/mod/rim, tpa, cau, grf/scn (and SZDD .gr_/.sc_), pid, trn/trx,\n"
+            "wtd, tpm, tri, trr, spz and swp (a raw swp has no invalid form).\n");
 }
 
 /* A text format's token-level mutant (relic_mutate_tokens) in out, its
@@ -116,7 +116,10 @@ static unsigned check_quietly(const uint8_t *data, size_t size, const char *name
     if (saved >= 0 && null >= 0) dup2(null, STDOUT_FILENO);
     unsigned problems = f->hooks->check(&in, 0);
     fflush(stdout);
-    if (saved >= 0) { dup2(saved, STDOUT_FILENO); close(saved); }
+    if (saved >= 0) {
+        dup2(saved, STDOUT_FILENO);
+        close(saved);
+    }
     if (null >= 0) close(null);
     return problems;
 }
@@ -141,33 +144,58 @@ int cmd_mutate(int argc, char **argv)
     unsigned long long seed = 1;
     int invalid = 0, npaths = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        } else if (!strcmp(argv[i], "-n") && i + 1 < argc) {
             char *end;
             count = strtoll(argv[++i], &end, 10);
-            if (*end || count < 1 || count > 1000000) { fprintf(stderr, "relic mutate: -n wants 1..1000000\n"); return EXIT_USAGE; }
+            if (*end || count < 1 || count > 1000000) {
+                fprintf(stderr, "relic mutate: -n wants 1..1000000\n");
+                return EXIT_USAGE;
+            }
         } else if (!strcmp(argv[i], "-o") && i + 1 < argc) dir = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             char *end;
             seed = strtoull(argv[++i], &end, 0);
-            if (*end) { fprintf(stderr, "relic mutate: --seed wants a number\n"); return EXIT_USAGE; }
+            if (*end) {
+                fprintf(stderr, "relic mutate: --seed wants a number\n");
+                return EXIT_USAGE;
+            }
         } else if (!strcmp(argv[i], "--invalid")) invalid = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic mutate: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (npaths < MAX_INPUTS) paths[npaths++] = argv[i];
-        else { fprintf(stderr, "relic mutate: at most %d inputs\n", MAX_INPUTS); return EXIT_USAGE; }
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic mutate: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else if (npaths < MAX_INPUTS) paths[npaths++] = argv[i];
+        else {
+            fprintf(stderr, "relic mutate: at most %d inputs\n", MAX_INPUTS);
+            return EXIT_USAGE;
+        }
     }
-    if (npaths == 0 || count < 0 || !dir) { usage(stderr); return EXIT_USAGE; }
+    if (npaths == 0 || count < 0 || !dir) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
 
     mut_input *ins = calloc((size_t)npaths, sizeof *ins);
     uint64_t *seen = calloc((size_t)count, sizeof *seen);
-    if (!ins || !seen) { free(ins); free(seen); fprintf(stderr, "relic mutate: out of memory\n"); return EXIT_INVALID; }
+    if (!ins || !seen) {
+        free(ins);
+        free(seen);
+        fprintf(stderr, "relic mutate: out of memory\n");
+        return EXIT_INVALID;
+    }
     int status = EXIT_VALID, loaded = 0;
     relic_buf manifest, out;
     relic_buf_init(&manifest, 0);
     relic_buf_init(&out, 0);
     for (int i = 0; i < npaths; i++) {
         mut_input *m = &ins[i];
-        if (cli_load(paths[i], &m->in)) { status = EXIT_INVALID; goto out; }
+        if (cli_load(paths[i], &m->in)) {
+            status = EXIT_INVALID;
+            goto out;
+        }
         loaded++;
         relic_error why;
         const cli_mutator *row = mutator_for(&m->in, &why);
@@ -175,7 +203,7 @@ int cmd_mutate(int argc, char **argv)
         m->mutator = row ? cli_mutator_of(row) : NULL;
         if (row && invalid && row->no_invalid) {
             cli_errorf(paths[i], 0, "no invalid %s file exists (%s)",
-                    row->ext ? row->ext : relic_format_name(m->in.format), row->no_invalid);
+                       row->ext ? row->ext : relic_format_name(m->in.format), row->no_invalid);
             status = EXIT_INVALID;
             goto out;
         }
@@ -248,13 +276,16 @@ int cmd_mutate(int argc, char **argv)
         }
         if (!ok) {
             cli_errorf(m->in.path, 0, "no %s mutant for output %lld in %d seeds",
-                    invalid ? "invalid" : "valid", k, SEEDS_PER_OUTPUT);
+                       invalid ? "invalid" : "valid", k, SEEDS_PER_OUTPUT);
             status = EXIT_INVALID;
             break;
         }
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, name);
-        if (cli_write(path, out.data, out.size, m->in.path)) { status = EXIT_INVALID; break; }
+        if (cli_write(path, out.data, out.size, m->in.path)) {
+            status = EXIT_INVALID;
+            break;
+        }
         seen[written++] = h;
         relic_buf_printf(&manifest, "%s\n    {\"file\": ", k ? "," : "");
         json_str(&manifest, name);
@@ -262,7 +293,10 @@ int cmd_mutate(int argc, char **argv)
         json_str(&manifest, m->mutator->name);
         relic_buf_puts(&manifest, ", \"input\": ");
         json_str(&manifest, m->in.path);
-        if (m2) { relic_buf_puts(&manifest, ", \"second_input\": "); json_str(&manifest, m2->in.path); }
+        if (m2) {
+            relic_buf_puts(&manifest, ", \"second_input\": ");
+            json_str(&manifest, m2->in.path);
+        }
         relic_buf_printf(&manifest, ", \"seed\": %llu, \"mutations\": [", (unsigned long long)used_seed);
         for (int j = 0; j < res.nlog; j++) {
             relic_buf_puts(&manifest, j ? ",\n      {\"path\": " : "\n      {\"path\": ");
@@ -280,8 +314,10 @@ int cmd_mutate(int argc, char **argv)
     relic_buf_puts(&manifest, "\n  ]\n}\n");
     char mpath[1024];
     snprintf(mpath, sizeof mpath, "%s/manifest.json", dir);
-    if (manifest.failed) { fprintf(stderr, "relic mutate: out of memory for the manifest\n"); status = EXIT_INVALID; }
-    else if (cli_write(mpath, manifest.data, manifest.size, NULL)) status = EXIT_INVALID;
+    if (manifest.failed) {
+        fprintf(stderr, "relic mutate: out of memory for the manifest\n");
+        status = EXIT_INVALID;
+    } else if (cli_write(mpath, manifest.data, manifest.size, NULL)) status = EXIT_INVALID;
     else fprintf(stderr, "relic mutate: %lld %s file%s in %s\n", written, invalid ? "invalid" : "valid",
                  written == 1 ? "" : "s", dir);
 out:

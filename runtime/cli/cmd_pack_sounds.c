@@ -54,21 +54,21 @@ static void usage(FILE *f)
 /* One identifier as sounds.json (or the directory) gives it. */
 typedef struct sound {
     uint32_t sound_id;
-    const char *file;       /* WAV file name inside DIR; NULL when shared */
+    const char *file; /* WAV file name inside DIR; NULL when shared */
     float attenuation, master_volume;
-    int shared;             /* same_sample_as given */
+    int shared; /* same_sample_as given */
     uint32_t same_as;
-    int64_t compression;    /* -1: the --adpcm default */
-    unsigned bits;          /* 0: the WAV's */
-    uint32_t block_align;   /* 0: the game's for the channel count */
+    int64_t compression;  /* -1: the --adpcm default */
+    unsigned bits;        /* 0: the WAV's */
+    uint32_t block_align; /* 0: the game's for the channel count */
     int has_decoded_size;
     uint32_t decoded_size;
     uint32_t version;
     uint8_t flags;
     int has_slack;
-    uint8_t *slack;         /* bytes after the last caption line */
+    uint8_t *slack; /* bytes after the last caption line */
     size_t slack_len;
-    size_t sample;          /* index of its sample in the packed list */
+    size_t sample; /* index of its sample in the packed list */
 } sound;
 
 /* Caption lines of one sound ID from captions.json. */
@@ -150,8 +150,8 @@ static relic_status parse_sound(relic_jr *r, const relic_jv *e, relic_arena *a, 
         relic_jr_pop(r);
         s->sound_id = relic_tres_sound_hash(name, n);
     }
-    static const char *const fkeys[2] = { "attenuation", "master_volume" };
-    float *fdst[2] = { &s->attenuation, &s->master_volume };
+    static const char *const fkeys[2] = {"attenuation", "master_volume"};
+    float *fdst[2] = {&s->attenuation, &s->master_volume};
     for (int k = 0; k < 2; k++) {
         if ((st = relic_jr_member(r, e, fkeys[k], 0, &v)) != RELIC_OK) return st;
         if (!v) continue;
@@ -248,7 +248,10 @@ static int by_name(const void *x, const void *y) { return strcmp(*(char *const *
 static int scan_dir(const char *dir, relic_arena *a, sound **out, size_t *n)
 {
     DIR *d = opendir(dir);
-    if (!d) { cli_errorf(dir, 0, "cannot read the directory: %s", strerror(errno)); return 1; }
+    if (!d) {
+        cli_errorf(dir, 0, "cannot read the directory: %s", strerror(errno));
+        return 1;
+    }
     size_t cap = 64, k = 0;
     char **names = malloc(cap * sizeof *names);
     struct dirent *de;
@@ -258,19 +261,37 @@ static int scan_dir(const char *dir, relic_arena *a, sound **out, size_t *n)
         if (len <= 4 || strcasecmp(de->d_name + len - 4, ".wav")) continue;
         if (k == cap) {
             char **more = realloc(names, 2 * cap * sizeof *names);
-            if (!more) { rc = 1; break; }
+            if (!more) {
+                rc = 1;
+                break;
+            }
             names = more;
             cap *= 2;
         }
         names[k++] = relic_arena_strndup(a, de->d_name, len);
-        if (!names[k - 1]) { rc = 1; break; }
+        if (!names[k - 1]) {
+            rc = 1;
+            break;
+        }
     }
     closedir(d);
-    if (!names || rc) { free(names); cli_errorf(dir, 0, "no memory for the file list"); return 1; }
-    if (k == 0) { free(names); cli_errorf(dir, 0, "holds no sounds.json and no .wav file"); return 1; }
+    if (!names || rc) {
+        free(names);
+        cli_errorf(dir, 0, "no memory for the file list");
+        return 1;
+    }
+    if (k == 0) {
+        free(names);
+        cli_errorf(dir, 0, "holds no sounds.json and no .wav file");
+        return 1;
+    }
     qsort(names, k, sizeof *names, by_name);
     sound *s = relic_arena_array(a, k, sizeof *s, _Alignof(sound));
-    if (!s) { free(names); cli_errorf(dir, 0, "no memory for the sounds"); return 1; }
+    if (!s) {
+        free(names);
+        cli_errorf(dir, 0, "no memory for the sounds");
+        return 1;
+    }
     for (size_t i = 0; i < k; i++) {
         memset(&s[i], 0, sizeof s[i]);
         s[i].file = names[i];
@@ -315,7 +336,10 @@ static int load_captions(const char *dir, relic_mapping *m, relic_arena *a, capt
                     relic_buf_init_arena(&text, a, 0);
                     relic_jv_print(&text, e);
                     relic_error e2;
-                    if (text.failed) { st = relic_jr_fail(&r, RELIC_E_NOMEM, "no memory"); break; }
+                    if (text.failed) {
+                        st = relic_jr_fail(&r, RELIC_E_NOMEM, "no memory");
+                        break;
+                    }
                     if ((st = relic_audio_captions_from_json((const char *)text.data, text.size, a, &(*out)[i].lines, &(*out)[i].count, &e2)) != RELIC_OK) {
                         st = relic_jr_fail(&r, e2.code, "%s: %s", e2.path, e2.message);
                         break;
@@ -348,7 +372,10 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
     uint32_t rate;
     int rc = 1;
     snprintf(path, sizeof path, "%s/%s", dir, s->file);
-    if (relic_map_file(path, 0, &m, &err) != RELIC_OK) { cli_error(path, &err); return 1; }
+    if (relic_map_file(path, 0, &m, &err) != RELIC_OK) {
+        cli_error(path, &err);
+        return 1;
+    }
     relic_arena_init_heap(&tmp, CLI_ARENA_LIMIT);
     const caption_set *c = NULL;
     for (size_t i = 0; i < ncaps && !c; i++)
@@ -387,7 +414,10 @@ static int build_sample(const char *dir, const sound *s, int adpcm_default, cons
          * bytes relic_audio_captions_build appends */
         size_t lines = out->caption_text_count - RELIC_AUDIO_CAPTION_SLACK;
         uint8_t *t = relic_arena_alloc(a, lines + s->slack_len + 1, 1);
-        if (!t) { cli_errorf(path, 0, "no memory for the captions"); goto done; }
+        if (!t) {
+            cli_errorf(path, 0, "no memory for the captions");
+            goto done;
+        }
         memcpy(t, out->caption_text, lines);
         if (s->slack_len) memcpy(t + lines, s->slack, s->slack_len);
         out->caption_text = t;
@@ -412,14 +442,26 @@ int cmd_pack_sounds(int argc, char **argv)
     const char *dir = NULL, *out_path = NULL;
     int adpcm = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(argv[i], "--adpcm")) adpcm = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic pack-sounds: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (!dir) dir = argv[i];
+        else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic pack-sounds: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else if (!dir) dir = argv[i];
         else if (!out_path) out_path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
+        else {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
     }
-    if (!dir || !out_path) { usage(stderr); return EXIT_USAGE; }
+    if (!dir || !out_path) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     relic_arena a;
     relic_error err;
     relic_mapping sm, cm, fm;
@@ -448,7 +490,10 @@ int cmd_pack_sounds(int argc, char **argv)
     /* one sample per sound that does not share another's */
     relic_cau_file *samples = relic_arena_array(&a, ns ? ns : 1, sizeof *samples, _Alignof(relic_cau_file));
     relic_tpa_pack_entry *ids = relic_arena_array(&a, ns ? ns : 1, sizeof *ids, _Alignof(relic_tpa_pack_entry));
-    if (!samples || !ids) { cli_errorf(dir, 0, "no memory for %zu sounds", ns); goto done; }
+    if (!samples || !ids) {
+        cli_errorf(dir, 0, "no memory for %zu sounds", ns);
+        goto done;
+    }
     size_t nsamples = 0;
     cli_progress tick;
     char what[96];

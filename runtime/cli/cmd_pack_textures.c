@@ -38,7 +38,9 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static int hexval(int c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; }
+static int hexval(int c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                               : c >= 'A' && c <= 'F'                                   ? c - 'A' + 10
+                                                                                        : -1; }
 
 /* 1 when s starts with 8 hex digits followed by end, '-' or '.' */
 static int parse_id(const char *s, size_t n, uint32_t *id)
@@ -63,8 +65,10 @@ static int is_mip_name(const char *stem, size_t n)
     const char *p = stem + ID_DIGITS + 1, *end = stem + n;
     int xs = 0, digits = 0;
     for (; p < end; p++) {
-        if (*p == 'x' && digits && !xs) { xs = 1; digits = 0; }
-        else if (*p >= '0' && *p <= '9') digits++;
+        if (*p == 'x' && digits && !xs) {
+            xs = 1;
+            digits = 0;
+        } else if (*p >= '0' && *p <= '9') digits++;
         else return 0;
     }
     return xs && digits;
@@ -95,7 +99,10 @@ int cmd_pack_textures(int argc, char **argv)
     uint32_t occl[MAX_OCCLUSION];
     size_t nocc = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(argv[i], "--occlusion") && i + 1 < argc) {
             uint32_t id;
             if (strlen(argv[i + 1]) != ID_DIGITS || !parse_id(argv[i + 1], ID_DIGITS, &id) || nocc == MAX_OCCLUSION) {
@@ -111,9 +118,15 @@ int cmd_pack_textures(int argc, char **argv)
         } else if (!dir) dir = argv[i];
         else if (!pid_path) pid_path = argv[i];
         else if (!swp_path) swp_path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
+        else {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
     }
-    if (!dir || !pid_path || !swp_path) { usage(stderr); return EXIT_USAGE; }
+    if (!dir || !pid_path || !swp_path) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     char ext[16];
     int spz = !strcmp(relic_path_extension(swp_path, ext, sizeof ext), "spz");
     int pid_ok = !strcmp(relic_path_extension(pid_path, ext, sizeof ext), "pid");
@@ -123,7 +136,10 @@ int cmd_pack_textures(int argc, char **argv)
         return EXIT_USAGE;
     }
     DIR *d = opendir(dir);
-    if (!d) { cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno)); return EXIT_INVALID; }
+    if (!d) {
+        cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno));
+        return EXIT_INVALID;
+    }
     relic_arena a;
     relic_error err;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
@@ -137,7 +153,10 @@ int cmd_pack_textures(int argc, char **argv)
         if (is_mip_name(e->d_name, n)) continue;
         if (nfiles == cap) {
             char **g = realloc(files, 2 * cap * sizeof *files);
-            if (!g) { rc = 1; break; }
+            if (!g) {
+                rc = 1;
+                break;
+            }
             files = g;
             cap *= 2;
         }
@@ -147,7 +166,10 @@ int cmd_pack_textures(int argc, char **argv)
     if (rc) cli_errorf(dir, 0, "no memory for the file list");
     if (nfiles) qsort(files, nfiles, sizeof *files, by_name);
     relic_swp_texture *t = rc ? NULL : relic_arena_array(&a, nfiles ? nfiles : 1, sizeof *t, 8);
-    if (!rc && !t) { cli_errorf(dir, 0, "no memory for %zu textures", nfiles); rc = 1; }
+    if (!rc && !t) {
+        cli_errorf(dir, 0, "no memory for %zu textures", nfiles);
+        rc = 1;
+    }
     char path[4200];
     cli_progress tick;
     char what[96];
@@ -159,13 +181,19 @@ int cmd_pack_textures(int argc, char **argv)
         if (!parse_id(files[i], n, &t[i].id)) t[i].id = relic_tres_texture_id(files[i], n, NULL, 0, RELIC_TRES_DEFAULT_DIFFUSE);
         for (size_t k = 0; k < nocc; k++) t[i].occlusion |= occl[k] == t[i].id;
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
-        if (read_png(path, &a, &t[i].image)) { rc = 1; break; }
+        if (read_png(path, &a, &t[i].image)) {
+            rc = 1;
+            break;
+        }
         snprintf(path, sizeof path, "%s/%.*s.bump.png", dir, (int)n, files[i]);
         FILE *f = fopen(path, "rb");
         if (f) {
             fclose(f);
             relic_image *b = relic_arena_alloc(&a, sizeof *b, 8);
-            if (!b || read_png(path, &a, b)) { rc = 1; break; }
+            if (!b || read_png(path, &a, b)) {
+                rc = 1;
+                break;
+            }
             t[i].bump = b;
         }
     }
@@ -192,8 +220,7 @@ int cmd_pack_textures(int argc, char **argv)
         }
         rc = 1;
     }
-    if (!rc && (relic_pid_write(&pid, &pidbuf, &err) != RELIC_OK ||
-                relic_pid_validate(pidbuf.data, pidbuf.size, &check, &err) != RELIC_OK)) {
+    if (!rc && (relic_pid_write(&pid, &pidbuf, &err) != RELIC_OK || relic_pid_validate(pidbuf.data, pidbuf.size, &check, &err) != RELIC_OK)) {
         cli_error(pid_path, &err);
         rc = 1;
     }

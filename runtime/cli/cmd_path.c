@@ -31,11 +31,20 @@ int cmd_path(int argc, char **argv)
     const char *args[5], *svg = NULL;
     int n = 0, json = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "--json")) { json = 1; continue; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
+        if (!strcmp(argv[i], "--json")) {
+            json = 1;
+            continue;
+        }
         if (!strcmp(argv[i], "--svg") && i + 1 < argc) svg = argv[++i];
         else if (n < 5) args[n++] = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
+        else {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
     }
     double c[4];
     if (n != 5 || !number(args[1], &c[0]) || !number(args[2], &c[1]) || !number(args[3], &c[2]) || !number(args[4], &c[3])) {

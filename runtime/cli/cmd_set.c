@@ -51,7 +51,9 @@ static relic_gff_tfield *find_src(relic_gff_tstruct *s, uint32_t f, int depth)
 
 static int hexval(int c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+        : c >= 'A' && c <= 'F'                                   ? c - 'A' + 10
+                                                                 : -1;
 }
 
 /* Change a variable-size value of the tree. */
@@ -78,12 +80,18 @@ static int set_tree_value(relic_gff_tfield *t, const char *value, uint32_t id, r
         t->v.bytes.p = cli_gff_encode_text(value, enc, a, &t->v.bytes.n, "set", label);
         return t->v.bytes.p == NULL;
     case RELIC_GFF_FIELD_TYPE_VOID: {
-        if (n % 2) { fprintf(stderr, "relic set: %s: VOID takes an even number of hex digits\n", label); return 1; }
+        if (n % 2) {
+            fprintf(stderr, "relic set: %s: VOID takes an even number of hex digits\n", label);
+            return 1;
+        }
         uint8_t *p = relic_arena_alloc(a, n / 2 + 1, 1);
         if (!p) return 1;
         for (size_t i = 0; i < n / 2; i++) {
             int hi = hexval((unsigned char)value[2 * i]), lo = hexval((unsigned char)value[2 * i + 1]);
-            if (hi < 0 || lo < 0) { fprintf(stderr, "relic set: %s: '%s' is not hex\n", label, value); return 1; }
+            if (hi < 0 || lo < 0) {
+                fprintf(stderr, "relic set: %s: '%s' is not hex\n", label, value);
+                return 1;
+            }
             p[i] = (uint8_t)(hi << 4 | lo);
         }
         t->v.bytes.p = p;
@@ -94,7 +102,11 @@ static int set_tree_value(relic_gff_tfield *t, const char *value, uint32_t id, r
         uint8_t *text = cli_gff_encode_text(value, enc, a, &n, "set", label);
         if (!text) return 1;
         for (uint32_t i = 0; i < t->v.loc.count; i++)
-            if (t->v.loc.s[i].string_id == id) { t->v.loc.s[i].text = text; t->v.loc.s[i].len = n; return 0; }
+            if (t->v.loc.s[i].string_id == id) {
+                t->v.loc.s[i].text = text;
+                t->v.loc.s[i].len = n;
+                return 0;
+            }
         relic_gff_tsubstring *s = relic_arena_array(a, t->v.loc.count + 1, sizeof *s, 8);
         if (!s) return 1;
         if (t->v.loc.count) memcpy(s, t->v.loc.s, t->v.loc.count * sizeof *s);
@@ -113,7 +125,12 @@ static int set_tree_value(relic_gff_tfield *t, const char *value, uint32_t id, r
 }
 
 /* Where the GFF lies in the file: the whole file or a container member. */
-typedef struct gff_span { size_t offset, size; uint32_t member; int in_container; const char *path; } gff_span;
+typedef struct gff_span {
+    size_t offset, size;
+    uint32_t member;
+    int in_container;
+    const char *path;
+} gff_span;
 
 /* Find the GFF in bytes (member name = first component of *path for a
  * container; *path advanced past it). a holds the archive tables. */
@@ -153,7 +170,10 @@ int cmd_set(int argc, char **argv)
     uint32_t id = 0;
     relic_gff_encoding enc = RELIC_GFF_ENC_AUTO;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
         if (!strcmp(argv[i], "--encoding") && i + 1 < argc) {
             if (!relic_gff_encoding_from_name(argv[++i], &enc)) {
                 fprintf(stderr, "relic set: unknown encoding '%s' (cp1252, utf8, auto)\n", argv[i]);
@@ -164,14 +184,23 @@ int cmd_set(int argc, char **argv)
         if (!strcmp(argv[i], "--id") && i + 1 < argc) {
             char *end;
             unsigned long v = strtoul(argv[++i], &end, 10);
-            if (*end || v > 0xFFFFFFFFul) { fprintf(stderr, "relic set: bad --id '%s'\n", argv[i]); return EXIT_USAGE; }
+            if (*end || v > 0xFFFFFFFFul) {
+                fprintf(stderr, "relic set: bad --id '%s'\n", argv[i]);
+                return EXIT_USAGE;
+            }
             id = (uint32_t)v;
             continue;
         }
-        if (n == 3) { usage(stderr); return EXIT_USAGE; }
+        if (n == 3) {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
         args[n++] = argv[i];
     }
-    if (n != 3) { usage(stderr); return EXIT_USAGE; }
+    if (n != 3) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     const char *file = args[0], *value = args[2];
     cli_input in;
     relic_arena a;
@@ -194,7 +223,10 @@ int cmd_set(int argc, char **argv)
         cli_error(file, &err);
         goto out;
     }
-    if (is_struct) { cli_errorf(file, 0, "%s is a struct; name one of its fields", args[1]); goto out; }
+    if (is_struct) {
+        cli_errorf(file, 0, "%s is a struct; name one of its fields", args[1]);
+        goto out;
+    }
     uint32_t type = relic_gff_field_type_of(&d, f);
     if (relic_gff_type_is_fixed(type)) {
         /* in place: map writable, validate those very bytes again, patch */
@@ -202,7 +234,10 @@ int cmd_set(int argc, char **argv)
         relic_gff_doc dw;
         uint32_t fw;
         cli_unload(&in);
-        if (relic_map_file_rw(file, &rw, &err) != RELIC_OK) { cli_error(file, &err); goto out_nounload; }
+        if (relic_map_file_rw(file, &rw, &err) != RELIC_OK) {
+            cli_error(file, &err);
+            goto out_nounload;
+        }
         uint8_t *w = (uint8_t *)(uintptr_t)rw.bytes.data;
         if (sp.offset + sp.size > rw.bytes.size ||
             relic_gff_open(w + sp.offset, sp.size, &a, NULL, NULL, &dw, &err) != RELIC_OK ||
@@ -222,9 +257,15 @@ int cmd_set(int argc, char **argv)
     relic_gff_tfield *tf;
     relic_buf b;
     int fell_back = 0;
-    if (relic_gff_tree_from_doc(&d, &a, &t, &err) != RELIC_OK) { cli_error(file, &err); goto out; }
+    if (relic_gff_tree_from_doc(&d, &a, &t, &err) != RELIC_OK) {
+        cli_error(file, &err);
+        goto out;
+    }
     tf = find_src(t.root, f, 0);
-    if (!tf) { cli_errorf(file, 0, "internal error: field %u not in the tree", (unsigned)f); goto out; }
+    if (!tf) {
+        cli_errorf(file, 0, "internal error: field %u not in the tree", (unsigned)f);
+        goto out;
+    }
     if (enc == RELIC_GFF_ENC_AUTO) enc = relic_gff_detect_encoding(&d);
     if (set_tree_value(tf, value, id, enc, &a, args[1])) goto out;
     relic_buf_init(&b, 0);

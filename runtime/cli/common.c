@@ -18,7 +18,10 @@ const char *cli_escape(char *out, size_t size, const char *name, size_t n)
         else if (c == '\r') len = (size_t)snprintf(esc, sizeof esc, "\\r");
         else if (c == '\\') len = (size_t)snprintf(esc, sizeof esc, "\\\\");
         else if (c < 0x20 || c == 0x7F) len = (size_t)snprintf(esc, sizeof esc, "\\x%02x", c);
-        else { esc[0] = (char)c; len = 1; }
+        else {
+            esc[0] = (char)c;
+            len = 1;
+        }
         if (o + len >= size) break;
         memcpy(out + o, esc, len);
         o += len;

@@ -22,20 +22,48 @@ int cmd_convert(int argc, char **argv)
     const char *paths[2], *captions = NULL, *to = NULL;
     int n = 0, adpcm = 0;
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
         /* WAV -> CAU options: the conversion `relic encode` makes (cli_cau_from_wav) */
-        if (!strcmp(argv[i], "--adpcm")) { adpcm = 1; continue; }
-        if (!strcmp(argv[i], "--captions") && i + 1 < argc) { captions = argv[++i]; continue; }
-        if (!strcmp(argv[i], "--to") && i + 1 < argc) { to = argv[++i]; continue; }
-        if (!strncmp(argv[i], "--to=", 5)) { to = argv[i] + 5; continue; }
+        if (!strcmp(argv[i], "--adpcm")) {
+            adpcm = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--captions") && i + 1 < argc) {
+            captions = argv[++i];
+            continue;
+        }
+        if (!strcmp(argv[i], "--to") && i + 1 < argc) {
+            to = argv[++i];
+            continue;
+        }
+        if (!strncmp(argv[i], "--to=", 5)) {
+            to = argv[i] + 5;
+            continue;
+        }
         int taken = cli_convert_take_option(argc, argv, &i);
-        if (taken < 0) { usage(stderr); return EXIT_USAGE; }
+        if (taken < 0) {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
         if (taken) continue;
-        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic convert: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        if (n == 2) { usage(stderr); return EXIT_USAGE; }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic convert: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+        if (n == 2) {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
         paths[n++] = argv[i];
     }
-    if (n != 2) { usage(stderr); return EXIT_USAGE; }
+    if (n != 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     return cli_convert_to(paths[0], paths[1], to, adpcm, captions);
 }
 

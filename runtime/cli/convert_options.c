@@ -9,24 +9,25 @@
 #include "cli.h"
 
 typedef struct convert_option {
-    const char *name;  /* with the leading "--" */
+    const char *name; /* with the leading "--" */
     int takes_value;
     const char *value; /* NULL: not given; "" for a given flag */
     int used;
 } convert_option;
 
 static convert_option options[] = {
-    { "--relief", 0, NULL, 0 },      /* WTD -> PNG: 8-bit grey shaded relief */
-    { "--preview", 0, NULL, 0 },     /* WTD, TRN -> PNG: 8-bit colour relief (hypsometric tint x hill shading) */
-    { "--extent", 1, NULL, 0 },      /* PNG -> WTD: X0,Y0,X1,Y1 world rectangle of the picture */
-    { "--max-height", 1, NULL, 0 },  /* PNG/TRR -> WTD: metres of the largest height */
-    { "--threshold", 1, NULL, 0 },   /* -> WTD: drop wavelet coefficients of at most this magnitude */
-    { "--max-grid", 1, NULL, 0 },    /* WTD ->: largest grid side decoded (default RELIC_WTD_DEFAULT_MAX_N) */
-    { "--encoding", 1, NULL, 0 },    /* GFF <-> JSON: text code page (cp1252, utf8, auto) */
-    { "--terrain", 0, NULL, 0 },
-    { "--textures", 1, NULL, 0 },    /* GRF -> OBJ: the level's PID, its textures written as PNG beside the OBJ */
-    { "--swp", 1, NULL, 0 },         /* GRF -> OBJ: the SWP or SPZ holding that PID's pixels */
-    { "--game", 1, NULL, 0 },        /* check --strict of a typed GFF: whose rules (nwn1, nwn2, kotor1, kotor2, auto) */     /* TRN/TRX -> OBJ: terrain and water instead of the walkmesh */
+    {"--relief", 0, NULL, 0},     /* WTD -> PNG: 8-bit grey shaded relief */
+    {"--preview", 0, NULL, 0},    /* WTD, TRN -> PNG: 8-bit colour relief (hypsometric tint x hill shading) */
+    {"--extent", 1, NULL, 0},     /* PNG -> WTD: X0,Y0,X1,Y1 world rectangle of the picture */
+    {"--max-height", 1, NULL, 0}, /* PNG/TRR -> WTD: metres of the largest height */
+    {"--threshold", 1, NULL, 0},  /* -> WTD: drop wavelet coefficients of at most this magnitude */
+    {"--max-grid", 1, NULL, 0},   /* WTD ->: largest grid side decoded (default RELIC_WTD_DEFAULT_MAX_N) */
+    {"--encoding", 1, NULL, 0},   /* GFF <-> JSON: text code page (cp1252, utf8, auto) */
+    {"--terrain", 0, NULL, 0},
+    {"--textures", 1, NULL, 0}, /* GRF -> OBJ: the level's PID, its textures written as PNG beside the OBJ */
+    {"--swp", 1, NULL, 0},      /* GRF -> OBJ: the SWP or SPZ holding that PID's pixels */
+    {"--game", 1, NULL, 0},
+    /* check --strict of a typed GFF: whose rules (nwn1, nwn2, kotor1, kotor2, auto) */ /* TRN/TRX -> OBJ: terrain and water instead of the walkmesh */
 };
 #define OPTION_COUNT (sizeof options / sizeof options[0])
 

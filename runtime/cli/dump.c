@@ -21,25 +21,46 @@ static void usage(FILE *f)
 int cmd_dump(int argc, char **argv)
 {
     const char *in_path = NULL, *out_path = "-", *to = NULL;
-    cli_tlk tlk = { 0 };
+    cli_tlk tlk = {0};
     for (int i = 1; i < argc; i++) {
         int t;
-        if (cli_is_help(argv[i])) { usage(stdout); cli_tlk_unload(&tlk); return EXIT_VALID; }
-        else if ((t = cli_tlk_option(argc, argv, &i, &tlk)) != 0) { if (t < 0) return EXIT_INVALID; }
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out_path = argv[++i];
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            cli_tlk_unload(&tlk);
+            return EXIT_VALID;
+        } else if ((t = cli_tlk_option(argc, argv, &i, &tlk)) != 0) {
+            if (t < 0) return EXIT_INVALID;
+        } else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out_path = argv[++i];
         else if (strcmp(argv[i], "--to") == 0 && i + 1 < argc) to = argv[++i];
-        else if (strncmp(argv[i], "--encoding", 10) == 0) { if (cli_convert_take_option(argc, argv, &i) != 1) { usage(stderr); return EXIT_USAGE; } }
-        else if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic dump: unknown option '%s'\n", argv[i]); usage(stderr); return EXIT_USAGE; }
-        else if (!in_path) in_path = argv[i];
-        else { usage(stderr); return EXIT_USAGE; }
+        else if (strncmp(argv[i], "--encoding", 10) == 0) {
+            if (cli_convert_take_option(argc, argv, &i) != 1) {
+                usage(stderr);
+                return EXIT_USAGE;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic dump: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else if (!in_path) in_path = argv[i];
+        else {
+            usage(stderr);
+            return EXIT_USAGE;
+        }
     }
-    if (!in_path) { usage(stderr); cli_tlk_unload(&tlk); return EXIT_USAGE; }
+    if (!in_path) {
+        usage(stderr);
+        cli_tlk_unload(&tlk);
+        return EXIT_USAGE;
+    }
     if (to && strcmp(to, "json") != 0) {
         cli_tlk_unload(&tlk);
         return cli_convert_to(in_path, out_path, to, 0, NULL);
     }
     cli_input in;
-    if (cli_load(in_path, &in)) { cli_tlk_unload(&tlk); return EXIT_INVALID; }
+    if (cli_load(in_path, &in)) {
+        cli_tlk_unload(&tlk);
+        return EXIT_INVALID;
+    }
     int rc = EXIT_VALID;
     const cli_format *f = cli_format_for(in.format);
     if (!f) {

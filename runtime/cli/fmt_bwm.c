@@ -26,11 +26,13 @@ static int bwm_info(const cli_input *in)
     relic_path_extension(in->path, ext, sizeof ext);
     printf("%s: KotOR BWM walkmesh, %s\n", in->path,
            h->header.type == RELIC_BWM_WALKMESH_TYPE_AREA ? "area (WOK)" : !strcmp(ext, "dwk") ? "door (DWK)"
-           : !strcmp(ext, "pwk") ? "placeable (PWK)" : "placeable or door (PWK/DWK)");
-    uint32_t counts[64] = { 0 }, other = 0, walk = 0;
+               : !strcmp(ext, "pwk")                                                           ? "placeable (PWK)"
+                                                                                               : "placeable or door (PWK/DWK)");
+    uint32_t counts[64] = {0}, other = 0, walk = 0;
     for (size_t i = 0; i < v->materials_count; i++) {
         uint32_t m = relic_bwm_materials_at(v, i);
-        if (m < 64) counts[m]++; else other++;
+        if (m < 64) counts[m]++;
+        else other++;
         walk += relic_bwm_material_walkable(m) != 0;
     }
     printf("  %zu vertices, %zu faces (%u walkable), %zu AABB nodes, %zu adjacency rows, %zu edges in %zu perimeter loops\n",
@@ -45,10 +47,10 @@ static int bwm_info(const cli_input *in)
     if (other) printf(" other=%u", other);
     printf("\n");
     if (v->vertices_count) {
-        float lo[3] = { FLT_MAX, FLT_MAX, FLT_MAX }, hi[3] = { -FLT_MAX, -FLT_MAX, -FLT_MAX };
+        float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
         for (size_t i = 0; i < v->vertices_count; i++) {
             relic_bwm_vec3f_view p = relic_bwm_vertices_at(v, i);
-            float c[3] = { relic_bwm_vec3f_x(p), relic_bwm_vec3f_y(p), relic_bwm_vec3f_z(p) };
+            float c[3] = {relic_bwm_vec3f_x(p), relic_bwm_vec3f_y(p), relic_bwm_vec3f_z(p)};
             for (int k = 0; k < 3; k++) {
                 if (c[k] < lo[k]) lo[k] = c[k];
                 if (c[k] > hi[k]) hi[k] = c[k];
@@ -63,7 +65,9 @@ static int bwm_info(const cli_input *in)
     return 0;
 }
 
-typedef struct report_ctx { const char *path; } report_ctx;
+typedef struct report_ctx {
+    const char *path;
+} report_ctx;
 
 static void report(void *vctx, const relic_error *err)
 {
@@ -75,7 +79,7 @@ static unsigned bwm_check(const cli_input *in, int strict)
 {
     relic_bwm_view v;
     if (cli_schema_view(&cli_format_bwm, in, &v)) return 1;
-    report_ctx rc = { in->path };
+    report_ctx rc = {in->path};
     relic_arena scratch;
     relic_arena_init_heap(&scratch, 0);
     unsigned problems = relic_bwm_check(&v, strict, &scratch, report, &rc);
@@ -108,8 +112,10 @@ static int bwm_convert(const cli_input *in, const char *out_path, const char *ex
         } else {
             relic_bwm_svg_tables t = {
                 relic_bwm_walkable_prefix(&mesh),
-                (const relic_bwm_edge_rec *)(const void *)m.edges, (uint32_t)m.edges_count,
-                m.perimeters, (uint32_t)m.perimeters_count,
+                (const relic_bwm_edge_rec *)(const void *)m.edges,
+                (uint32_t)m.edges_count,
+                m.perimeters,
+                (uint32_t)m.perimeters_count,
             };
             if (t.walkable_count < m.adjacency_count) t.walkable_count = (uint32_t)m.adjacency_count;
             st = relic_bwm_export_svg(&mesh, &t, title, &out, &err);
@@ -153,7 +159,13 @@ static int bwm_import(const cli_input *in, const char *out_path, const char *ext
 }
 
 const cli_hooks cli_bwm_hooks = {
-    bwm_info, bwm_check, NULL, NULL, NULL, bwm_convert, bwm_import,
+    bwm_info,
+    bwm_check,
+    NULL,
+    NULL,
+    NULL,
+    bwm_convert,
+    bwm_import,
     "  x.wok|x.pwk|x.dwk -> y.json|y.wok|y.obj|y.svg   JSON, re-written binary, Wavefront OBJ (a group\n"
     "                                                   per material), top-down SVG (materials, perimeters,\n"
     "                                                   transitions)\n"

@@ -95,7 +95,13 @@ static int cau_import(const cli_input *in, const char *out_path, const char *ext
 }
 
 const cli_hooks cli_cau_hooks = {
-    cau_info, cau_check, NULL, NULL, NULL, cau_convert, cau_import,
+    cau_info,
+    cau_check,
+    NULL,
+    NULL,
+    NULL,
+    cau_convert,
+    cau_import,
     "  x.cau -> y.json|y.cau|y.wav                      JSON, re-written sample, WAV (16-bit PCM decoded\n"
     "                                                   from IMA ADPCM, or the PCM as stored)\n"
     "  x.json -> y.cau                                  the sample again, byte for byte\n"

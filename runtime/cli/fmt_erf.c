@@ -23,7 +23,10 @@ int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar)
     return 0;
 }
 
-typedef struct name_key { char name[RELIC_ERF_RESREF_MAX + 1]; uint32_t type, index; } name_key;
+typedef struct name_key {
+    char name[RELIC_ERF_RESREF_MAX + 1];
+    uint32_t type, index;
+} name_key;
 
 static int by_name(const void *x, const void *y)
 {
@@ -59,7 +62,7 @@ int cli_erf_duplicate(const relic_erf_archive *ar, relic_arena *a, uint32_t *fir
 static int member_is_gff(const relic_erf_entry *e)
 {
     return e->size >= RELIC_GFF_HEADER_SIZE &&
-           memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_POS, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
+        memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_POS, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
 }
 
 /* Which writer layout reproduces the container. */
@@ -69,7 +72,7 @@ static const char *layout_of(const cli_input *in, const relic_erf_archive *ar)
     relic_error err;
     relic_buf_init(&b, 0);
     int same = cli_erf_write(ar, RELIC_ERF_LAYOUT_PACKED, &b, NULL, &err) == RELIC_OK &&
-               b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
+        b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
     relic_buf_free(&b);
     return same ? "packed (tables, then data back to back in entry order)" : "its own (kept as is when re-written)";
 }
@@ -79,10 +82,16 @@ static int erf_info(const cli_input *in)
     relic_arena a;
     relic_erf_archive ar;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (cli_erf_open(in, &a, &ar)) { relic_arena_release(&a); return 1; }
+    if (cli_erf_open(in, &a, &ar)) {
+        relic_arena_release(&a);
+        return 1;
+    }
     uint64_t data = 0;
     unsigned gff = 0;
-    for (uint32_t i = 0; i < ar.count; i++) { data += ar.entries[i].size; gff += member_is_gff(&ar.entries[i]); }
+    for (uint32_t i = 0; i < ar.count; i++) {
+        data += ar.entries[i].size;
+        gff += member_is_gff(&ar.entries[i]);
+    }
     if (ar.kind == RELIC_ERF_KIND_RIM) {
         printf("%s: BioWare RIM V1.0 (KotOR resource ids)\n", in->path);
     } else {
@@ -126,7 +135,10 @@ static unsigned erf_check_members(const cli_input *in, int strict, int members)
     relic_error err;
     unsigned problems = 0;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (cli_erf_open(in, &a, &ar)) { relic_arena_release(&a); return 1; }
+    if (cli_erf_open(in, &a, &ar)) {
+        relic_arena_release(&a);
+        return 1;
+    }
     for (uint32_t i = 0; i < ar.count; i++) {
         const relic_erf_entry *e = &ar.entries[i];
         if (members && member_is_gff(e)) {
@@ -200,20 +212,30 @@ int cli_erf_json(const relic_erf_archive *ar, relic_buf *o)
     if (ar->kind == RELIC_ERF_KIND_RIM) {
         const relic_rim_header *h = &ar->rim.header;
         relic_buf_puts(o, "{\n  \"format\": \"rim\"");
-        json_key(o, "reserved_0"); relic_json_u64(o, h->reserved_0);
-        json_key(o, "offset_to_entries"); relic_json_u64(o, h->offset_to_entries);
+        json_key(o, "reserved_0");
+        relic_json_u64(o, h->reserved_0);
+        json_key(o, "offset_to_entries");
+        relic_json_u64(o, h->offset_to_entries);
         json_hex_if_nonzero(o, "reserved", h->reserved, sizeof h->reserved);
     } else {
         const relic_erf_header *h = &ar->erf.header;
         relic_buf_puts(o, "{\n  \"format\": \"erf\"");
-        json_key(o, "file_type"); relic_json_string(o, h->file_type, 4);
-        json_key(o, "version"); relic_buf_puts(o, h->file_version == RELIC_ERF_VERSION_V1_1 ? "\"V1.1\"" : "\"V1.0\"");
-        json_key(o, "build_year"); relic_json_u64(o, h->build_year);
-        json_key(o, "build_day"); relic_json_u64(o, h->build_day);
-        json_key(o, "description_str_ref"); relic_json_u64(o, h->description_str_ref);
-        json_key(o, "offset_to_localized_string"); relic_json_u64(o, h->offset_to_localized_string);
-        json_key(o, "offset_to_key_list"); relic_json_u64(o, h->offset_to_key_list);
-        json_key(o, "offset_to_resource_list"); relic_json_u64(o, h->offset_to_resource_list);
+        json_key(o, "file_type");
+        relic_json_string(o, h->file_type, 4);
+        json_key(o, "version");
+        relic_buf_puts(o, h->file_version == RELIC_ERF_VERSION_V1_1 ? "\"V1.1\"" : "\"V1.0\"");
+        json_key(o, "build_year");
+        relic_json_u64(o, h->build_year);
+        json_key(o, "build_day");
+        relic_json_u64(o, h->build_day);
+        json_key(o, "description_str_ref");
+        relic_json_u64(o, h->description_str_ref);
+        json_key(o, "offset_to_localized_string");
+        relic_json_u64(o, h->offset_to_localized_string);
+        json_key(o, "offset_to_key_list");
+        relic_json_u64(o, h->offset_to_key_list);
+        json_key(o, "offset_to_resource_list");
+        relic_json_u64(o, h->offset_to_resource_list);
         json_hex_if_nonzero(o, "reserved", h->reserved, sizeof h->reserved);
         json_key(o, "localized_strings");
         relic_buf_puts(o, "[");
@@ -227,7 +249,8 @@ int cli_erf_json(const relic_erf_archive *ar, relic_buf *o)
         }
         relic_buf_puts(o, ar->erf.localized_strings_count ? "\n  ]" : "]");
     }
-    json_key(o, "file_size"); relic_json_u64(o, ar->file_size);
+    json_key(o, "file_size");
+    relic_json_u64(o, ar->file_size);
     json_key(o, "entries");
     relic_buf_puts(o, "[");
     for (uint32_t i = 0; i < ar->count; i++) {
@@ -237,11 +260,18 @@ int cli_erf_json(const relic_erf_archive *ar, relic_buf *o)
         relic_json_string(o, name, strlen(name));
         relic_buf_puts(o, ", \"resref\": ");
         relic_json_string(o, e->resref, strlen(e->resref));
-        relic_buf_puts(o, ", \"type\": "); relic_json_u64(o, e->res_type);
-        relic_buf_puts(o, ", \"id\": "); relic_json_u64(o, e->res_id);
-        if (e->unused) { relic_buf_puts(o, ", \"unused\": "); relic_json_u64(o, e->unused); }
-        relic_buf_puts(o, ", \"offset\": "); relic_json_u64(o, e->offset);
-        relic_buf_puts(o, ", \"size\": "); relic_json_u64(o, e->size);
+        relic_buf_puts(o, ", \"type\": ");
+        relic_json_u64(o, e->res_type);
+        relic_buf_puts(o, ", \"id\": ");
+        relic_json_u64(o, e->res_id);
+        if (e->unused) {
+            relic_buf_puts(o, ", \"unused\": ");
+            relic_json_u64(o, e->unused);
+        }
+        relic_buf_puts(o, ", \"offset\": ");
+        relic_json_u64(o, e->offset);
+        relic_buf_puts(o, ", \"size\": ");
+        relic_json_u64(o, e->size);
         relic_buf_puts(o, "}");
     }
     relic_buf_puts(o, ar->count ? "\n  ]\n}\n" : "]\n}\n");
@@ -293,7 +323,13 @@ static int erf_rewrite(const cli_input *in, const char *out_path)
 }
 
 const cli_hooks cli_erf_hooks = {
-    erf_info, erf_check, erf_to_json, erf_from_json, erf_rewrite, NULL, NULL,
+    erf_info,
+    erf_check,
+    erf_to_json,
+    erf_from_json,
+    erf_rewrite,
+    NULL,
+    NULL,
     "  x.mod|x.erf|x.hak|x.sav|x.nwm|x.rim -> y.json  the header and entry list (relic extract/pack move the data)\n"
     "  x.mod -> y.mod                                 re-written, the container's own layout kept\n",
 };

@@ -89,7 +89,7 @@ static const char *layout_of(const cli_input *in, const relic_gff_tree *t, char 
         relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
         relic_buf_init(&b, 0);
         same = relic_gff_write_tree(t, relic_gff_families[i].layout, &a, &b, NULL, &err) == RELIC_OK &&
-               b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
+            b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
         relic_buf_free(&b);
         relic_arena_release(&a);
         if (same) {
@@ -111,7 +111,7 @@ static const char *layout_of(const cli_input *in, const relic_gff_tree *t, char 
         relic_gff_order_of(&d, t->family, &a, &o, &err) == RELIC_OK && relic_gff_order_used(&o)) {
         ordered.order = &o;
         same = relic_gff_write_tree(&ordered, t->family, &a, &b, NULL, &err) == RELIC_OK &&
-               b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
+            b.size == in->map.bytes.size && memcmp(b.data, in->map.bytes.data, b.size) == 0;
     }
     if (same) {
         size_t k = (size_t)snprintf(buf, cap, "%s, records in the file's own order (", relic_gff_family_of(t->family)->name);
@@ -132,14 +132,17 @@ static int gff_info(const cli_input *in)
     relic_gff_doc d;
     relic_gff_tree t;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    warn_ctx w = { in->path, 0, 0 };
-    if (open_doc(in, &a, &d, &w) || load_tree(in, &a, &t)) { relic_arena_release(&a); return 1; }
+    warn_ctx w = {in->path, 0, 0};
+    if (open_doc(in, &a, &d, &w) || load_tree(in, &a, &t)) {
+        relic_arena_release(&a);
+        return 1;
+    }
     printf("%s: BioWare GFF V3.2, type \"%.4s\"\n", in->path, relic_gff_file_type(&d));
     printf("  %u structs (%u reachable, nesting depth %u), %u fields, %zu labels\n", (unsigned)d.struct_count,
            (unsigned)d.reachable, (unsigned)d.max_depth, (unsigned)d.field_count, d.v.labels_count);
     printf("  field data %zu bytes, field indices %zu bytes, list indices %zu bytes\n", d.v.field_data_count,
            d.v.field_indices_count * 4, d.v.list_indices_count * 4);
-    unsigned per_type[18] = { 0 };
+    unsigned per_type[18] = {0};
     for (uint32_t f = 0; f < d.field_count; f++) per_type[relic_gff_field_type_of(&d, f)]++;
     printf("  field types:");
     for (uint32_t ty = 0; ty < 18; ty++)
@@ -156,16 +159,17 @@ static unsigned gff_check(const cli_input *in, int strict)
 {
     relic_arena a;
     relic_gff_doc d;
-    warn_ctx w = { in->path, 0, 1 };
+    warn_ctx w = {in->path, 0, 1};
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     int bad = open_doc(in, &a, &d, &w);
     if (!bad && strict) {
         /* the typed file's documented types, ranges and pairs: warnings */
-        relic_problems pr = { on_warn, &w, 0, 0 };
+        relic_problems pr = {on_warn, &w, 0, 0};
         cli_gff_strict(in->path, &d, &pr);
     }
     relic_arena_release(&a);
-    return bad ? 1 : strict ? w.count : 0;
+    return bad ? 1 : strict ? w.count
+                            : 0;
 }
 
 /* --encoding (cp1252, utf8, auto; auto when absent); -1 when unknown. */
@@ -232,7 +236,13 @@ static int gff_rewrite(const cli_input *in, const char *out_path)
 }
 
 const cli_hooks cli_gff_hooks = {
-    gff_info, gff_check, gff_to_json, gff_from_json, gff_rewrite, NULL, NULL,
+    gff_info,
+    gff_check,
+    gff_to_json,
+    gff_from_json,
+    gff_rewrite,
+    NULL,
+    NULL,
     "  x.are|x.git|x.utc|... (any GFF) -> y.json      nwn_gff-compatible JSON (--encoding cp1252|utf8|auto:\n"
     "                                                   game text as UTF-8; auto = UTF-8 if NWN2's, else cp1252)\n"
     "  x.json -> y.are|y.git|y.utc|...                a GFF in the game's layout (byte for byte for\n"

@@ -149,15 +149,16 @@ static int groff_info(const cli_input *in)
         return 1;
     }
     size_t special = 0, hashed = 0;
-    unsigned counts[CONTENT_BITS] = { 0 };
+    unsigned counts[CONTENT_BITS] = {0};
     const char *header_name = NULL;
-    relic_bytes header = { NULL, 0 };
+    relic_bytes header = {NULL, 0};
     for (size_t i = 0; i < m.sections_count; i++) {
         uint32_t c = m.sections[i].content;
         const char *name = relic_groff_model_section_name(&m, i);
         uint32_t h;
         if (c & RELIC_GROFF_CONTENT_SPECIAL) special++;
-        for (int b = 0; b < CONTENT_BITS; b++) if (c & (1u << b)) counts[b]++;
+        for (int b = 0; b < CONTENT_BITS; b++)
+            if (c & (1u << b)) counts[b]++;
         if (name && relic_tres_parse_section_name(name, strlen(name), &h)) hashed++;
         if (name && (!strcmp(name, ".header") || !strcmp(name, "Header")) && !header.data) {
             header_name = name;
@@ -189,7 +190,7 @@ static int groff_info(const cli_input *in)
     }
     relic_grf_file f;
     if (relic_grf_file_decode(&m, &a, &f, &err) == RELIC_OK) {
-        unsigned kinds[RELIC_GRF_KIND_COUNT] = { 0 };
+        unsigned kinds[RELIC_GRF_KIND_COUNT] = {0};
         for (size_t i = 0; i < m.sections_count; i++) kinds[f.kinds[i]]++;
         printf("  sections by kind:");
         for (int k = 0; k < RELIC_GRF_KIND_COUNT; k++)
@@ -203,7 +204,9 @@ static int groff_info(const cli_input *in)
     return rc;
 }
 
-typedef struct report_ctx { const char *path; } report_ctx;
+typedef struct report_ctx {
+    const char *path;
+} report_ctx;
 
 static void report(void *vctx, const relic_error *err)
 {
@@ -220,7 +223,7 @@ static unsigned groff_check(const cli_input *in, int strict)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (open_view(in, &a, &v, &compressed)) n = 1;
     else {
-        report_ctx rc = { in->path };
+        report_ctx rc = {in->path};
         relic_groff_file m;
         relic_error err;
         n = relic_groff_check(&v, strict, &a, report, &rc);
@@ -298,7 +301,11 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
     }
     size_t n = strlen(out_path);
     char *mtl_path = malloc(n + 5), *dir = malloc(n + 2);
-    if (!mtl_path || !dir) { free(mtl_path); free(dir); return 1; }
+    if (!mtl_path || !dir) {
+        free(mtl_path);
+        free(dir);
+        return 1;
+    }
     memcpy(mtl_path, out_path, n + 1);
     char *dot = strrchr(mtl_path, '.'), *slash = strrchr(mtl_path, '/');
     if (dot && (!slash || dot > slash)) strcpy(dot, ".mtl");
@@ -311,7 +318,7 @@ static int groff_to_obj(const cli_input *in, const char *out_path)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     relic_buf_init(&obj, 0);
     relic_buf_init(&mtl, 0);
-    level_textures tex = { &a, NULL, 0 };
+    level_textures tex = {&a, NULL, 0};
     /* every file or none: an OBJ without its MTL or textures, or the reverse, is half a result */
     cli_batch_begin();
     if (!load_model(in, &a, &m)) {
@@ -372,7 +379,13 @@ static int groff_convert(const cli_input *in, const char *out_path, const char *
 }
 
 const cli_hooks cli_groff_hooks = {
-    groff_info, groff_check, groff_to_json, groff_from_json, NULL, groff_convert, NULL,
+    groff_info,
+    groff_check,
+    groff_to_json,
+    groff_from_json,
+    NULL,
+    groff_convert,
+    NULL,
     "  x.grf|x.scn|x.gr_ -> y.json|y.grf|y.scn|y.gr_   JSON (each section decoded by kind; a level's instances\n"
     "                                                   with their value-table properties), re-written GROFF;\n"
     "                                                   .gr_/.sc_ is SZDD-compressed (COMPRESS.EXE form),\n"

@@ -67,10 +67,10 @@ int cli_find_nocase(const char *dir, const char *rel, char *out, size_t n)
 /* ---------------------------------------------------------------------- */
 
 typedef struct bif_slot {
-    int state;            /* 0 not tried, 1 open, -1 missing, -2 invalid */
+    int state; /* 0 not tried, 1 open, -1 missing, -2 invalid */
     cli_input in;
     relic_bif_file bif;
-    char path[4096];      /* where it was found */
+    char path[4096]; /* where it was found */
 } bif_slot;
 
 typedef struct key_set {
@@ -93,11 +93,16 @@ static int key_set_open(key_set *s, const cli_input *in)
         return 1;
     }
     s->bifs = relic_arena_array(&s->a, s->key.files_count ? s->key.files_count : 1, sizeof *s->bifs, 8);
-    if (!s->bifs) { relic_arena_release(&s->a); cli_errorf(in->path, 0, "out of memory"); return 1; }
+    if (!s->bifs) {
+        relic_arena_release(&s->a);
+        cli_errorf(in->path, 0, "out of memory");
+        return 1;
+    }
     /* BIF names are relative to the game directory, which holds the KEY */
     snprintf(s->dir, sizeof s->dir, "%s", in->path);
     char *slash = strrchr(s->dir, '/');
-    if (slash) *slash = 0; else snprintf(s->dir, sizeof s->dir, ".");
+    if (slash) *slash = 0;
+    else snprintf(s->dir, sizeof s->dir, ".");
     return 0;
 }
 
@@ -123,7 +128,10 @@ static bif_slot *key_set_bif(key_set *s, uint32_t i, int quiet)
         if (!quiet) cli_errorf(s->in->path, 0, "files[%u]: BIF '%s' not found beside the KEY", (unsigned)i, b->path);
         return b;
     }
-    if (cli_load(b->path, &b->in)) { b->state = -1; return b; }
+    if (cli_load(b->path, &b->in)) {
+        b->state = -1;
+        return b;
+    }
     if (relic_bif_open_tables(b->in.map.bytes.data, b->in.map.bytes.size, &s->a, &b->bif, &err) != RELIC_OK) {
         cli_report(stdout, b->path, &err);
         b->state = -2;
@@ -165,7 +173,8 @@ static int key_info(const cli_input *in)
     for (uint32_t i = 0; i < s.key.files_count; i++) {
         bif_slot *b = key_set_bif(&s, i, 1);
         printf("  %-28s %6u keys, %10u bytes%s\n", relic_key_bif_path(&s.key, i, rel, sizeof rel), per ? per[i] : 0,
-               (unsigned)s.key.files[i].file_size, b->state == 1 ? "" : b->state == -1 ? " (not found)" : " (invalid)");
+               (unsigned)s.key.files[i].file_size, b->state == 1 ? "" : b->state == -1 ? " (not found)"
+                                                                                       : " (invalid)");
     }
     free(per);
     key_set_close(&s);
@@ -195,11 +204,18 @@ static unsigned key_check(const cli_input *in, int strict)
     unsigned problems = 0, checked = 0, missing = 0;
     char name[64], shown[4096];
     if (key_set_open(&s, in)) return 1;
-    relic_problems pr = { cli_report_problem, (void *)0, 0, 0 };
+    relic_problems pr = {cli_report_problem, (void *)0, 0, 0};
     for (uint32_t i = 0; i < s.key.files_count; i++) {
         bif_slot *b = key_set_bif(&s, i, !strict);
-        if (b->state == -1) { missing++; problems += strict; continue; }
-        if (b->state == -2) { problems++; continue; }
+        if (b->state == -1) {
+            missing++;
+            problems += strict;
+            continue;
+        }
+        if (b->state == -2) {
+            problems++;
+            continue;
+        }
         pr.ctx = b->path;
         relic_arena scratch;
         relic_arena_init_heap(&scratch, CLI_ARENA_LIMIT);
@@ -277,7 +293,7 @@ static unsigned bif_check(const cli_input *in, int strict)
         relic_arena_release(&a);
         return 1;
     }
-    relic_problems pr = { cli_report_problem, (void *)in->path, 0, 0 };
+    relic_problems pr = {cli_report_problem, (void *)in->path, 0, 0};
     problems = relic_bif_check_data(&b, in->map.bytes.size, &a, &pr);
     for (uint32_t i = 0; i < b.variable_resources_count; i++) {
         const uint8_t *data;
@@ -340,13 +356,25 @@ static int bif_rewrite(const cli_input *in, const char *out_path)
 }
 
 const cli_hooks cli_key_hooks = {
-    key_info, key_check, NULL, NULL, NULL, NULL, NULL,
+    key_info,
+    key_check,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
     "  x.key -> y.json|y.key                            JSON (header, BIF list, keys), re-written KEY\n"
     "  x.json -> y.key                                  the KEY again, byte for byte\n",
 };
 
 const cli_hooks cli_bif_hooks = {
-    bif_info, bif_check, NULL, bif_from_json, bif_rewrite, NULL, NULL,
+    bif_info,
+    bif_check,
+    NULL,
+    bif_from_json,
+    bif_rewrite,
+    NULL,
+    NULL,
     "  x.bif -> y.json|y.bif                            the resource table as JSON, re-written BIF\n",
 };
 
@@ -409,7 +437,11 @@ void cli_key_extract_usage(FILE *f)
                "all of them, or those named (m10aa.wok), of a type (wok), or matching a glob (m10*.wok).\n");
 }
 
-static void lower(char *s) { for (; *s; s++) if (*s >= 'A' && *s <= 'Z') *s = (char)(*s + 32); }
+static void lower(char *s)
+{
+    for (; *s; s++)
+        if (*s >= 'A' && *s <= 'Z') *s = (char)(*s + 32);
+}
 
 /* Does key k's name match argument arg (a name, a type, or a glob)? */
 static int key_matches(const relic_key_file *key, uint32_t k, const char *arg)
@@ -442,12 +474,21 @@ int cli_key_extract(const cli_input *in, const cli_extract_args *x)
     }
     if (key_set_open(&s, in)) return EXIT_INVALID;
     uint8_t *want = relic_arena_alloc(&s.a, s.key.keys_count + 1, 1);
-    if (!want) { key_set_close(&s); return EXIT_INVALID; }
+    if (!want) {
+        key_set_close(&s);
+        return EXIT_INVALID;
+    }
     for (int i = 0; i < x->nmembers; i++) {
         unsigned hits = 0;
         for (uint32_t k = 0; k < s.key.keys_count; k++)
-            if (key_matches(&s.key, k, x->members[i])) { want[k] = 1; hits++; }
-        if (!hits) { cli_errorf(in->path, 0, "no key matches '%s' (see relic ls)", x->members[i]); rc = 1; }
+            if (key_matches(&s.key, k, x->members[i])) {
+                want[k] = 1;
+                hits++;
+            }
+        if (!hits) {
+            cli_errorf(in->path, 0, "no key matches '%s' (see relic ls)", x->members[i]);
+            rc = 1;
+        }
     }
     cli_batch_begin(); /* every member or none */
     for (uint32_t k = 0; !rc && k < s.key.keys_count; k++) {
@@ -455,7 +496,10 @@ int cli_key_extract(const cli_input *in, const cli_extract_args *x)
         uint32_t size;
         if (x->nmembers && !want[k]) continue;
         if (key_set_member(&s, k, &data, &size, 1)) {
-            if (s.bifs[RELIC_KEY_BIF_INDEX(s.key.keys[k].res_id)].state == -1 && !x->nmembers) { missing++; continue; }
+            if (s.bifs[RELIC_KEY_BIF_INDEX(s.key.keys[k].res_id)].state == -1 && !x->nmembers) {
+                missing++;
+                continue;
+            }
             rc = 1;
             break;
         }
@@ -463,7 +507,11 @@ int cli_key_extract(const cli_input *in, const cli_extract_args *x)
         lower(name);
         for (char *c = name; *c; c++) /* a file name: what the ResRef holds, separators and oddities as '_' */
             if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-' || *c == '.')) *c = '_';
-        if (join(path, sizeof path, dir, '/', name)) { cli_errorf(dir, 0, "path too long"); rc = 1; break; }
+        if (join(path, sizeof path, dir, '/', name)) {
+            cli_errorf(dir, 0, "path too long");
+            rc = 1;
+            break;
+        }
         rc = cli_write(path, data, size, in->path);
         written += rc == 0;
     }
@@ -486,7 +534,10 @@ int cli_key_lookup(const char *key_path, const char *name, uint8_t **data, size_
     const uint8_t *p;
     int rc = 1;
     if (cli_load(key_path, &in)) return -1;
-    if (key_set_open(&s, &in)) { cli_unload(&in); return -1; }
+    if (key_set_open(&s, &in)) {
+        cli_unload(&in);
+        return -1;
+    }
     if (relic_key_find(&s.key, name, &k)) {
         if (key_set_member(&s, k, &p, &n, 1)) {
             rc = -1;
@@ -507,7 +558,12 @@ int cli_key_lookup(const char *key_path, const char *name, uint8_t **data, size_
 /* pack DIR OUT.key                                                       */
 /* ---------------------------------------------------------------------- */
 
-typedef struct pack_file { char name[256]; char resref[RELIC_KEY_RESREF_MAX + 1]; uint32_t type; relic_mapping map; } pack_file;
+typedef struct pack_file {
+    char name[256];
+    char resref[RELIC_KEY_RESREF_MAX + 1];
+    uint32_t type;
+    relic_mapping map;
+} pack_file;
 
 static int by_resref_type(const void *x, const void *y)
 {
@@ -525,7 +581,10 @@ int cli_key_pack(const char *dir, const char *out_path)
     int rc = 0;
     char path[4096], base[256], bif_rel[300], bif_path[4096], outdir[4096];
     relic_error err;
-    if (!d) { cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno)); return EXIT_INVALID; }
+    if (!d) {
+        cli_errorf(dir, 0, "cannot open the directory: %s", strerror(errno));
+        return EXIT_INVALID;
+    }
     while (!rc && (de = readdir(d)) != NULL) {
         struct stat st;
         if (de->d_name[0] == '.' || join(path, sizeof path, dir, '/', de->d_name)) continue;
@@ -545,7 +604,10 @@ int cli_key_pack(const char *dir, const char *out_path)
         }
         if (n == cap) {
             pack_file *m = realloc(files, (cap = cap ? cap * 2 : 64) * sizeof *files);
-            if (!m) { rc = 1; break; }
+            if (!m) {
+                rc = 1;
+                break;
+            }
             files = m;
         }
         memset(&files[n], 0, sizeof files[n]);
@@ -563,8 +625,16 @@ int cli_key_pack(const char *dir, const char *out_path)
     if (!bm || !km) rc = 1;
     for (size_t i = 0; !rc && i < n; i++, mapped++) {
         if (join(path, sizeof path, dir, '/', files[i].name) ||
-            relic_map_file(path, CLI_MAX_PIPE_INPUT, &files[i].map, &err) != RELIC_OK) { cli_error(path, &err); rc = 1; break; }
-        if (files[i].map.bytes.size > UINT32_MAX) { cli_errorf(path, 0, "over 4 GiB"); rc = 1; break; }
+            relic_map_file(path, CLI_MAX_PIPE_INPUT, &files[i].map, &err) != RELIC_OK) {
+            cli_error(path, &err);
+            rc = 1;
+            break;
+        }
+        if (files[i].map.bytes.size > UINT32_MAX) {
+            cli_errorf(path, 0, "over 4 GiB");
+            rc = 1;
+            break;
+        }
         bm[i].res_type = files[i].type;
         bm[i].data = files[i].map.bytes.data;
         bm[i].size = (uint32_t)files[i].map.bytes.size;
@@ -581,7 +651,10 @@ int cli_key_pack(const char *dir, const char *out_path)
     if (dot) *dot = 0;
     snprintf(bif_rel, sizeof bif_rel, "data/%s.bif", base);
     if (!rc && join(path, sizeof path, outdir, '/', "data")) rc = 1;
-    if (!rc && mkdir(path, 0777) != 0 && errno != EEXIST) { cli_errorf(path, 0, "cannot create the directory: %s", strerror(errno)); rc = 1; }
+    if (!rc && mkdir(path, 0777) != 0 && errno != EEXIST) {
+        cli_errorf(path, 0, "cannot create the directory: %s", strerror(errno));
+        rc = 1;
+    }
     if (!rc && join(bif_path, sizeof bif_path, outdir, '/', bif_rel)) rc = 1;
     relic_arena a;
     relic_buf bif, key;
@@ -589,16 +662,21 @@ int cli_key_pack(const char *dir, const char *out_path)
     relic_buf_init(&bif, 0);
     relic_buf_init(&key, 0);
     if (!rc) {
-        const char *names[1] = { bif_rel };
+        const char *names[1] = {bif_rel};
         uint32_t sizes[1];
         const char *sde = getenv("SOURCE_DATE_EPOCH");
         time_t t = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
         struct tm tm;
         gmtime_r(&t, &tm);
-        if (relic_bif_write_members(bm, (uint32_t)n, 0, &a, &bif, &err) != RELIC_OK) { cli_error(bif_path, &err); rc = 1; }
+        if (relic_bif_write_members(bm, (uint32_t)n, 0, &a, &bif, &err) != RELIC_OK) {
+            cli_error(bif_path, &err);
+            rc = 1;
+        }
         sizes[0] = (uint32_t)bif.size;
-        if (!rc && relic_key_write_index(names, sizes, 1, km, (uint32_t)n, (uint32_t)tm.tm_year, (uint32_t)tm.tm_yday, &a,
-                                         &key, &err) != RELIC_OK) { cli_error(out_path, &err); rc = 1; }
+        if (!rc && relic_key_write_index(names, sizes, 1, km, (uint32_t)n, (uint32_t)tm.tm_year, (uint32_t)tm.tm_yday, &a, &key, &err) != RELIC_OK) {
+            cli_error(out_path, &err);
+            rc = 1;
+        }
     }
     if (!rc) {
         cli_batch_begin(); /* both files or neither */

@@ -34,7 +34,9 @@ static int pid_info(const cli_input *in)
     return 0;
 }
 
-typedef struct report_ctx { const char *path; } report_ctx;
+typedef struct report_ctx {
+    const char *path;
+} report_ctx;
 
 static void report(void *vctx, const relic_error *err)
 {
@@ -47,7 +49,7 @@ static unsigned pid_check(const cli_input *in, int strict)
     relic_pid_view v;
     if (cli_schema_view(&cli_format_pid, in, &v)) return 1;
     relic_arena a;
-    report_ctx rc = { in->path };
+    report_ctx rc = {in->path};
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     unsigned n = relic_pid_check(&v, strict, &a, report, &rc);
     relic_arena_release(&a);
@@ -55,7 +57,13 @@ static unsigned pid_check(const cli_input *in, int strict)
 }
 
 const cli_hooks cli_pid_hooks = {
-    pid_info, pid_check, NULL, NULL, NULL, NULL, NULL,
+    pid_info,
+    pid_check,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
     "  x.pid -> y.json|y.pid                            JSON (palettes, rasters, keys), re-written PID\n"
     "  x.json -> y.pid                                  the PID again, byte for byte\n",
 };

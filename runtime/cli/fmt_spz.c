@@ -141,6 +141,12 @@ static int spz_convert(const cli_input *in, const char *out_path, const char *ex
 }
 
 const cli_hooks cli_spz_hooks = {
-    spz_info, spz_check, NULL, NULL, NULL, spz_convert, NULL, /* no JSON form */
+    spz_info,
+    spz_check,
+    NULL,
+    NULL,
+    NULL,
+    spz_convert,
+    NULL, /* no JSON form */
     "  x.spz -> y.swp, x.swp -> y.spz                   expand an SPZ (streaming), compress a SWP (best ratio)\n",
 };

@@ -41,7 +41,10 @@ int cli_tlk_strref_text(void *ctx, uint32_t strref, const char **text, size_t *n
 int cli_tlk_option(int argc, char **argv, int *i, cli_tlk *t)
 {
     if (strcmp(argv[*i], "--tlk") != 0) return 0;
-    if (*i + 1 >= argc) { fprintf(stderr, "relic: --tlk needs a talk table (dialog.tlk)\n"); return -1; }
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "relic: --tlk needs a talk table (dialog.tlk)\n");
+        return -1;
+    }
     if (t->loaded) cli_tlk_unload(t);
     if (cli_tlk_load(argv[++*i], t)) return -1;
     cli_tlk_current = t;
@@ -103,7 +106,13 @@ static unsigned tlk_check(const cli_input *in, int strict)
 }
 
 const cli_hooks cli_tlk_hooks = {
-    tlk_info, tlk_check, NULL, NULL, NULL, NULL, NULL,
+    tlk_info,
+    tlk_check,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
     "  x.tlk -> y.json|y.tlk                            JSON (header, entries, text), re-written talk table\n"
     "  x.json -> y.tlk                                  the talk table again, byte for byte\n",
 };

@@ -16,7 +16,10 @@ static int tpa_info(const cli_input *in)
     relic_tpa_file m;
     relic_arena a;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (load_model(in, &a, &v, &m)) { relic_arena_release(&a); return 1; }
+    if (load_model(in, &a, &v, &m)) {
+        relic_arena_release(&a);
+        return 1;
+    }
     size_t adpcm = 0, captions = 0;
     double seconds = 0;
     for (size_t k = 0; k < m.samples_count; k++) {
@@ -43,7 +46,9 @@ static int tpa_info(const cli_input *in)
     return 0;
 }
 
-typedef struct report_ctx { const char *path; } report_ctx;
+typedef struct report_ctx {
+    const char *path;
+} report_ctx;
 
 static void report(void *vctx, const relic_error *err)
 {
@@ -60,7 +65,7 @@ static unsigned tpa_check(const cli_input *in, int strict)
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
     if (load_model(in, &a, &v, &m)) n = 1;
     else {
-        report_ctx rc = { in->path };
+        report_ctx rc = {in->path};
         n = cli_tpa_check(&v, &m, strict, report, &rc);
     }
     relic_arena_release(&a);
@@ -68,7 +73,13 @@ static unsigned tpa_check(const cli_input *in, int strict)
 }
 
 const cli_hooks cli_tpa_hooks = {
-    tpa_info, tpa_check, NULL, NULL, NULL, NULL, NULL,
+    tpa_info,
+    tpa_check,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
+    NULL,
     "  x.tpa -> y.json|y.tpa                            JSON, re-written bank (relic extract: WAV files)\n"
     "  x.json -> y.tpa                                  the bank again, byte for byte\n",
 };

@@ -31,7 +31,7 @@ static int tpm_info(const cli_input *in)
         relic_arena_release(&a);
         return 1;
     }
-    unsigned count[RELIC_TPM_BONE + 1] = { 0 };
+    unsigned count[RELIC_TPM_BONE + 1] = {0};
     uint64_t v = 0, f = 0;
     for (uint32_t i = 0; i < m.block_count; i++) {
         count[m.blocks[i].kind]++;
@@ -114,7 +114,10 @@ static unsigned tpm_check(const cli_input *in, int strict)
             if (seen) {
                 memset(seen, 0, (size_t)b->material_count + 1);
                 for (uint32_t j = 0; j < b->face_count; j++)
-                    if (!seen[b->faces[j].material]) { seen[b->faces[j].material] = 1; used++; }
+                    if (!seen[b->faces[j].material]) {
+                        seen[b->faces[j].material] = 1;
+                        used++;
+                    }
             }
             if (groups > used) {
                 if (problems < 20)
@@ -202,7 +205,13 @@ static int tpm_import(const cli_input *in, const char *out_path, const char *ext
 }
 
 const cli_hooks cli_tpm_hooks = {
-    tpm_info, tpm_check, tpm_to_json, tpm_from_json, NULL, tpm_convert, tpm_import,
+    tpm_info,
+    tpm_check,
+    tpm_to_json,
+    tpm_from_json,
+    NULL,
+    tpm_convert,
+    tpm_import,
     "  x.tpm -> y.obj|y.tpm|y.json                      TPM model text to OBJ, normalised TPM, JSON\n"
     "  x.obj -> y.tpm                                   an OBJ mesh as a TPM model (positions, UVs, normals,\n"
     "                                                   faces, materials)\n",

@@ -122,7 +122,9 @@ static int tri_convert(const cli_input *in, const char *out_path, const char *ex
     return rc;
 }
 
+/* clang-format off */
 const cli_hooks cli_tri_hooks = {
     tri_info, tri_check, tri_to_json, tri_from_json, NULL, tri_convert, NULL,
     "  x.tri -> y.obj|y.tri|y.json                      TRI terrain triangulation text to OBJ, normalised TRI, JSON\n",
 };
+/* clang-format on */

@@ -14,7 +14,9 @@
 
 #define TRN_MAX_REPORTS 50u
 
-typedef struct report_ctx { const char *path; } report_ctx;
+typedef struct report_ctx {
+    const char *path;
+} report_ctx;
 
 static void report(void *vctx, const relic_error *err)
 {
@@ -42,7 +44,7 @@ static int trn_info(const cli_input *in)
     }
     printf("%s: NWN2 terrain packet file (version %u.%u), %zu packets\n", in->path,
            (unsigned)m.header.version_major, (unsigned)m.header.version_minor, m.packets_count);
-    size_t counts[5] = { 0 };
+    size_t counts[5] = {0};
     for (size_t i = 0; i < m.packets_count; i++) {
         const relic_trn_packet *p = &m.packets[i];
         switch (p->type) {
@@ -119,7 +121,7 @@ static unsigned trn_check(const cli_input *in, int strict)
 {
     relic_trn_view v;
     if (validate(in, &v)) return 1;
-    report_ctx rc = { in->path };
+    report_ctx rc = {in->path};
     unsigned n = relic_trn_check_container(&v, report, &rc);
     relic_arena a;
     relic_trn_file m;
@@ -228,7 +230,13 @@ static int trn_convert(const cli_input *in, const char *out_path, const char *ex
 }
 
 const cli_hooks cli_trn_hooks = {
-    trn_info, trn_check, NULL, NULL, NULL, trn_convert, NULL,
+    trn_info,
+    trn_check,
+    NULL,
+    NULL,
+    NULL,
+    trn_convert,
+    NULL,
     "  x.trn|x.trx -> y.json|y.trn|y.trx              JSON (packets; ASWM kept as its zlib bytes), re-written file\n"
     "  x.json -> y.trn|y.trx                            the TRN/TRX again, byte for byte\n"
     "  x.trn|x.trx -> y.obj|y.svg                       walkmesh: OBJ (walkable/nonwalkable groups), SVG (tiles, islands)\n"

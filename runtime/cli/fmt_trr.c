@@ -113,7 +113,13 @@ static int trr_convert(const cli_input *in, const char *out_path, const char *ex
 }
 
 const cli_hooks cli_trr_hooks = {
-    trr_info, trr_check, trr_to_json, trr_from_json, NULL, trr_convert, NULL,
+    trr_info,
+    trr_check,
+    trr_to_json,
+    trr_from_json,
+    NULL,
+    trr_convert,
+    NULL,
     "  x.trr -> y.wtd [--max-height M] [--threshold T]  TRR point cloud resampled onto a grid and encoded\n"
     "  x.trr -> y.trr|y.json                            normalised TRR text, JSON of the points\n",
 };

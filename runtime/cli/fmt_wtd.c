@@ -199,7 +199,7 @@ int cli_max_height(double *v)
 int cli_wtd_write(const int32_t *grid, uint32_t n, uint32_t w, uint32_t h, const relic_wtd_mapping *m,
                   const char *out_path, const char *in_path)
 {
-    relic_wtd_encode_options opt = { 0, w, h };
+    relic_wtd_encode_options opt = {0, w, h};
     const char *t = cli_convert_option("--threshold");
     if (t) {
         char *end;
@@ -261,9 +261,9 @@ static int wtd_convert(const cli_input *in, const char *out_path, const char *ex
         }
         if (png) {
             /* --preview: colour relief; --relief: grey; else the exact 16-bit heightmap */
-            st = preview  ? relic_wtd_preview_png(&t, &a, &buf, &err)
-                 : relief ? relic_wtd_relief_png(&t, &a, &buf, &err)
-                          : relic_wtd_png(&t, &a, &buf, &err);
+            st = preview ? relic_wtd_preview_png(&t, &a, &buf, &err)
+                : relief ? relic_wtd_relief_png(&t, &a, &buf, &err)
+                         : relic_wtd_png(&t, &a, &buf, &err);
         } else {
             relic_wtd_mesh mesh;
             st = relic_wtd_mesh_build(in->map.bytes.data, in->map.bytes.size, &t, &a, &mesh, &err);
@@ -348,6 +348,7 @@ done:
     return rc;
 }
 
+/* clang-format off */
 const cli_hooks cli_wtd_hooks = {
     wtd_info, wtd_check, wtd_to_json, wtd_from_json, NULL, wtd_convert, wtd_import,
     "  x.wtd -> y.png [--preview|--relief]|y.obj|y.tri|y.json\n"
@@ -360,3 +361,4 @@ const cli_hooks cli_wtd_hooks = {
     "  x.png -> y.wtd [--extent X0,Y0,X1,Y1] [--max-height M] [--threshold T]\n"
     "                                                   greyscale heightmap (north up) to terrain\n",
 };
+/* clang-format on */

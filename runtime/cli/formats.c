@@ -35,44 +35,48 @@ CLI_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
 /* Binary extensions of GFF resource types (xoreos, src/aurora/keyfile.cpp, biffile.cpp ResTypes and
  * the corpus); any of them converts to and from JSON. */
+/* clang-format off */
 static const char *const gff_extensions[] = {
     "gff", "are", "git", "gic", "ifo", "bic", "utc", "uti", "utp", "utd", "ute", "utm", "uts", "utt", "utw",
     "dlg", "jrl", "fac", "itp", "pth", "gui", "upe", "ult", "utr", "ptm", "ptt", "bti", "btc", "btd", "bte",
     "btm", "btp", "btt", "bts", "btw", "res", NULL,
 };
-static const char *const erf_extensions[] = { "erf", "mod", "hak", "sav", "nwm", "rim", NULL };
-static const char *const groff_extensions[] = { "grf", "scn", "gr_", "sc_", NULL };
-static const char *const spz_extensions[] = { "spz", "swp", NULL };
-static const char *const tpm_extensions[] = { "tpm", NULL };
-static const char *const tri_extensions[] = { "tri", NULL };
-static const char *const trr_extensions[] = { "trr", NULL };
+/* clang-format on */
+static const char *const erf_extensions[] = {"erf", "mod", "hak", "sav", "nwm", "rim", NULL};
+static const char *const groff_extensions[] = {"grf", "scn", "gr_", "sc_", NULL};
+static const char *const spz_extensions[] = {"spz", "swp", NULL};
+static const char *const tpm_extensions[] = {"tpm", NULL};
+static const char *const tri_extensions[] = {"tri", NULL};
+static const char *const trr_extensions[] = {"trr", NULL};
 
-const cli_format cli_format_bwm = { RELIC_FORMAT_BWM, "bwm", relic_bwm_extensions, &bwm_schema, &cli_bwm_hooks };
-const cli_format cli_format_cau = { RELIC_FORMAT_CAU, "cau", relic_cau_extensions, &cau_schema, &cli_cau_hooks };
-const cli_format cli_format_trn = { RELIC_FORMAT_TRN, "trn", relic_trn_extensions, &trn_schema, &cli_trn_hooks };
-const cli_format cli_format_tpa = { RELIC_FORMAT_TPA, "tpa", relic_tpa_extensions, &tpa_schema, &cli_tpa_hooks };
-const cli_format cli_format_pid = { RELIC_FORMAT_PID, "pid", relic_pid_extensions, &pid_schema, &cli_pid_hooks };
-const cli_format cli_format_key = { RELIC_FORMAT_KEY, "key", relic_key_extensions, &key_schema, &cli_key_hooks };
-const cli_format cli_format_bif = { RELIC_FORMAT_BIF, "bif", relic_bif_extensions, &bif_schema, &cli_bif_hooks };
-const cli_format cli_format_tlk = { RELIC_FORMAT_TLK, "tlk", relic_tlk_extensions, &tlk_schema, &cli_tlk_hooks };
+const cli_format cli_format_bwm = {RELIC_FORMAT_BWM, "bwm", relic_bwm_extensions, &bwm_schema, &cli_bwm_hooks};
+const cli_format cli_format_cau = {RELIC_FORMAT_CAU, "cau", relic_cau_extensions, &cau_schema, &cli_cau_hooks};
+const cli_format cli_format_trn = {RELIC_FORMAT_TRN, "trn", relic_trn_extensions, &trn_schema, &cli_trn_hooks};
+const cli_format cli_format_tpa = {RELIC_FORMAT_TPA, "tpa", relic_tpa_extensions, &tpa_schema, &cli_tpa_hooks};
+const cli_format cli_format_pid = {RELIC_FORMAT_PID, "pid", relic_pid_extensions, &pid_schema, &cli_pid_hooks};
+const cli_format cli_format_key = {RELIC_FORMAT_KEY, "key", relic_key_extensions, &key_schema, &cli_key_hooks};
+const cli_format cli_format_bif = {RELIC_FORMAT_BIF, "bif", relic_bif_extensions, &bif_schema, &cli_bif_hooks};
+const cli_format cli_format_tlk = {RELIC_FORMAT_TLK, "tlk", relic_tlk_extensions, &tlk_schema, &cli_tlk_hooks};
 /* GFF reads through relic_gff_open and the tree, GROFF through its SZDD
  * unwrapping and the section decoders, ERF/RIM through the archive: their
  * steps are hooks, not the schema's */
-static const cli_format gff_format = { RELIC_FORMAT_GFF, "gff", gff_extensions, NULL, &cli_gff_hooks };
-static const cli_format groff_format = { RELIC_FORMAT_GROFF, "groff", groff_extensions, NULL, &cli_groff_hooks };
-static const cli_format erf_format = { RELIC_FORMAT_ERF, "erf", erf_extensions, NULL, &cli_erf_hooks };
-static const cli_format wtd_format = { RELIC_FORMAT_WTD, "wtd", relic_wtd_extensions, NULL, &cli_wtd_hooks };
+static const cli_format gff_format = {RELIC_FORMAT_GFF, "gff", gff_extensions, NULL, &cli_gff_hooks};
+static const cli_format groff_format = {RELIC_FORMAT_GROFF, "groff", groff_extensions, NULL, &cli_groff_hooks};
+static const cli_format erf_format = {RELIC_FORMAT_ERF, "erf", erf_extensions, NULL, &cli_erf_hooks};
+static const cli_format wtd_format = {RELIC_FORMAT_WTD, "wtd", relic_wtd_extensions, NULL, &cli_wtd_hooks};
 /* no schema: hand-written readers (the SPZ codec, the text lexers) */
-static const cli_format spz_format = { RELIC_FORMAT_SPZ, "spz", spz_extensions, NULL, &cli_spz_hooks };
-static const cli_format tri_format = { RELIC_FORMAT_TRI, "tri", tri_extensions, NULL, &cli_tri_hooks };
-static const cli_format trr_format = { RELIC_FORMAT_TRR, "trr", trr_extensions, NULL, &cli_trr_hooks };
-static const cli_format tpm_format = { RELIC_FORMAT_TPM, "tpm", tpm_extensions, NULL, &cli_tpm_hooks };
+static const cli_format spz_format = {RELIC_FORMAT_SPZ, "spz", spz_extensions, NULL, &cli_spz_hooks};
+static const cli_format tri_format = {RELIC_FORMAT_TRI, "tri", tri_extensions, NULL, &cli_tri_hooks};
+static const cli_format trr_format = {RELIC_FORMAT_TRR, "trr", trr_extensions, NULL, &cli_trr_hooks};
+static const cli_format tpm_format = {RELIC_FORMAT_TPM, "tpm", tpm_extensions, NULL, &cli_tpm_hooks};
 
+/* clang-format off */
 const cli_format *const cli_formats[] = {
     &cli_format_bwm, &cli_format_tpa, &cli_format_cau, &gff_format, &groff_format, &cli_format_pid, &spz_format,
     &cli_format_trn, &wtd_format, &tri_format, &trr_format, &tpm_format, &erf_format, &cli_format_key, &cli_format_bif,
     &cli_format_tlk, NULL,
 };
+/* clang-format on */
 
 const cli_format *cli_format_for(relic_format f)
 {

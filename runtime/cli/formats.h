@@ -14,8 +14,8 @@
  * format (CLI_SCHEMA_OPS below writes the wrappers); all of them could be
  * emitted by relic-gen from the schema. */
 typedef struct cli_schema {
-    const char *what;   /* the file in messages: "walkmesh", "bank" */
-    size_t view_size;   /* sizeof the view, sizeof the model */
+    const char *what; /* the file in messages: "walkmesh", "bank" */
+    size_t view_size; /* sizeof the view, sizeof the model */
     size_t model_size;
     relic_status (*validate)(const uint8_t *data, size_t size, void *view, relic_error *err);
     relic_status (*decode)(const void *view, relic_arena *a, void *model, relic_error *err);
@@ -30,19 +30,29 @@ typedef struct cli_schema {
  * relic_F_json_print, relic_F_json_read) over its view type V and model
  * type M, and `static const cli_schema F_schema` with layout L (NULL or a
  * function) naming the file WHAT. */
-#define CLI_SCHEMA_OPS(F, V, M, L, WHAT)                                                                     \
-    static relic_status F##_validate_(const uint8_t *d, size_t n, void *v, relic_error *e)                  \
-    { return relic_##F##_validate(d, n, (V *)v, e); }                                                        \
-    static relic_status F##_decode_(const void *v, relic_arena *a, void *m, relic_error *e)                 \
-    { return relic_##F##_decode((const V *)v, a, (M *)m, e); }                                               \
-    static relic_status F##_write_(const void *m, relic_buf *o, relic_error *e)                             \
-    { return relic_##F##_write((const M *)m, o, e); }                                                        \
-    static relic_status F##_json_print_(const void *m, relic_buf *o, relic_error *e)                        \
-    { return relic_##F##_json_print((const M *)m, o, e); }                                                   \
-    static relic_status F##_json_read_(const char *t, size_t n, relic_arena *a, void *m, relic_error *e)    \
-    { return relic_##F##_json_read(t, n, a, (M *)m, e); }                                                    \
-    static const cli_schema F##_schema = { WHAT, sizeof(V), sizeof(M), F##_validate_, F##_decode_, L,        \
-                                           F##_write_, F##_json_print_, F##_json_read_ }
+#define CLI_SCHEMA_OPS(F, V, M, L, WHAT)                                                                 \
+    static relic_status F##_validate_(const uint8_t *d, size_t n, void *v, relic_error *e)               \
+    {                                                                                                    \
+        return relic_##F##_validate(d, n, (V *)v, e);                                                    \
+    }                                                                                                    \
+    static relic_status F##_decode_(const void *v, relic_arena *a, void *m, relic_error *e)              \
+    {                                                                                                    \
+        return relic_##F##_decode((const V *)v, a, (M *)m, e);                                           \
+    }                                                                                                    \
+    static relic_status F##_write_(const void *m, relic_buf *o, relic_error *e)                          \
+    {                                                                                                    \
+        return relic_##F##_write((const M *)m, o, e);                                                    \
+    }                                                                                                    \
+    static relic_status F##_json_print_(const void *m, relic_buf *o, relic_error *e)                     \
+    {                                                                                                    \
+        return relic_##F##_json_print((const M *)m, o, e);                                               \
+    }                                                                                                    \
+    static relic_status F##_json_read_(const char *t, size_t n, relic_arena *a, void *m, relic_error *e) \
+    {                                                                                                    \
+        return relic_##F##_json_read(t, n, a, (M *)m, e);                                                \
+    }                                                                                                    \
+    static const cli_schema F##_schema = {WHAT, sizeof(V), sizeof(M), F##_validate_, F##_decode_, L,     \
+                                          F##_write_, F##_json_print_, F##_json_read_}
 
 /* The hand-written half of a format (fmt_<name>.c): only what differs per
  * format. A NULL to_json, from_json or rewrite is the schema's (schema_io.c). */
@@ -71,10 +81,10 @@ typedef struct cli_hooks {
  * `detect` line) for the detected formats; the text formats, which relic_detect
  * does not know, name theirs here. */
 typedef struct cli_format {
-    relic_format format;            /* what relic_detect says for its binary files */
-    const char *name;               /* short name, as in relic_format_name */
-    const char *const *extensions;  /* its binary extensions, NULL-terminated */
-    const cli_schema *schema;       /* NULL: no generated model (text formats, containers) */
+    relic_format format;           /* what relic_detect says for its binary files */
+    const char *name;              /* short name, as in relic_format_name */
+    const char *const *extensions; /* its binary extensions, NULL-terminated */
+    const cli_schema *schema;      /* NULL: no generated model (text formats, containers) */
     const cli_hooks *hooks;
 } cli_format;
 

@@ -58,7 +58,10 @@ uint8_t *cli_gff_encode_text(const char *value, relic_gff_encoding enc, relic_ar
     for (size_t i = 0; i < len;) {
         uint32_t cp;
         size_t step = relic_utf8_next(p + i, len - i, &cp);
-        if (!step) { fprintf(stderr, "relic %s: %s: the value is not valid UTF-8\n", cmd, label); return NULL; }
+        if (!step) {
+            fprintf(stderr, "relic %s: %s: the value is not valid UTF-8\n", cmd, label);
+            return NULL;
+        }
         if (enc == RELIC_GFF_ENC_UTF8) memcpy(out + k, p + i, step), k += step;
         else if (!relic_cp_to_cp1252(cp, out + k++)) {
             fprintf(stderr, "relic %s: %s: U+%04X has no windows-1252 byte (use --encoding utf8 for NWN2 text)\n", cmd,

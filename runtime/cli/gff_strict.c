@@ -42,8 +42,8 @@ static void from_other_side(void *ctx, const relic_error *err)
 static unsigned check_pair(const relic_gff_schema *sc, const relic_gff_doc *a, const char *path_b, int a_is_first,
                            relic_problems *pr)
 {
-    other_side o = { pr, path_b };
-    relic_problems via = { from_other_side, &o, 0, 0 };
+    other_side o = {pr, path_b};
+    relic_problems via = {from_other_side, &o, 0, 0};
     relic_mapping m;
     relic_error err;
     relic_arena ar;
@@ -60,13 +60,23 @@ static unsigned check_pair(const relic_gff_schema *sc, const relic_gff_doc *a, c
 
 int cli_gff_game(const char *name, unsigned *out)
 {
-    static const struct { const char *name; unsigned game; } games[] = {
-        { "nwn1", RELIC_GFF_GAME_NWN1 }, { "nwn", RELIC_GFF_GAME_NWN1 }, { "nwn2", RELIC_GFF_GAME_NWN2 },
-        { "kotor1", RELIC_GFF_GAME_KOTOR1 }, { "kotor", RELIC_GFF_GAME_KOTOR1 }, { "kotor2", RELIC_GFF_GAME_KOTOR2 },
-        { "auto", RELIC_GFF_GAME_UNKNOWN },
+    static const struct {
+        const char *name;
+        unsigned game;
+    } games[] = {
+        {"nwn1", RELIC_GFF_GAME_NWN1},
+        {"nwn", RELIC_GFF_GAME_NWN1},
+        {"nwn2", RELIC_GFF_GAME_NWN2},
+        {"kotor1", RELIC_GFF_GAME_KOTOR1},
+        {"kotor", RELIC_GFF_GAME_KOTOR1},
+        {"kotor2", RELIC_GFF_GAME_KOTOR2},
+        {"auto", RELIC_GFF_GAME_UNKNOWN},
     };
     for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
-        if (strcmp(name, games[i].name) == 0) { *out = games[i].game; return 0; }
+        if (strcmp(name, games[i].name) == 0) {
+            *out = games[i].game;
+            return 0;
+        }
     return -1;
 }
 
@@ -88,7 +98,7 @@ unsigned cli_gff_strict(const char *path, const relic_gff_doc *d, relic_problems
         n += check_pair(sc, d, other, 1, pr);
     } else {
         /* the file another typed file pairs with (GIT for GIC) */
-        static const char *const pairing[] = { "gic" };
+        static const char *const pairing[] = {"gic"};
         for (size_t i = 0; i < sizeof pairing / sizeof pairing[0]; i++) {
             const relic_gff_schema *p = relic_gff_schema_named(pairing[i]);
             if (p && p->pairs && strcmp(p->pairs, sc->format) == 0 && sibling(path, p->format, other, sizeof other))

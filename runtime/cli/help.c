@@ -15,27 +15,27 @@
 #include "walk.h"
 
 const cli_command cli_commands[] = {
-    { "info", cmd_info, "[-r] [--json] FILE...", "what each file is: format, counts, bounds" },
-    { "check", cmd_check, "[-r [-j N]] [--strict] [--json] FILE...", "validate; one line per problem: FILE: field @0xOFFSET: message" },
-    { "dump", cmd_dump, "FILE [-o OUT] [--to FORMAT]", "the file as JSON (standard output by default)" },
-    { "convert", cmd_convert, "IN OUT [--to FORMAT]", "convert by extension (OUT - : standard output, with --to)" },
-    { "ls", cmd_ls, "[--json] CONTAINER...", "members of an ERF/MOD/HAK/SAV/NWM/RIM, KEY (with its BIFs), BIF or TLK" },
-    { "extract", cmd_extract, "CONTAINER [MEMBER...] [-C DIR]", "members as files (plus a manifest for pack)" },
-    { "extract", cmd_extract, "BANK.tpa -C DIR [--names FILE]", "samples as WAV files plus captions.json" },
-    { "extract", cmd_extract, "LEVEL.pid --swp LEVEL.swp|.spz -C DIR", "textures as PNG files" },
-    { "pack", cmd_pack, "DIR OUT.mod [--nwn2]", "a container from a directory (.erf .mod .hak .sav .nwm .rim .key)" },
-    { "get", cmd_get, "FILE PATH [--tlk T] | dialog.tlk STRREF | --install DIR NAME", "one GFF value (Mod_Name, Tile_List/3/Tile_ID), a talk-table string, a resource of a game install" },
-    { "set", cmd_set, "FILE PATH VALUE", "change one GFF value (in place when its size is fixed)" },
-    { "diff", cmd_diff, "[--json] A B", "field-level differences of two GFF files (exit 1 when they differ)" },
-    { "bake", cmd_bake, "IN.trn OUT.trx", "bake an NWN2 walkmesh: path tables, islands (re-bakes a TRX too)" },
-    { "path", cmd_path, "[--json] AREA.trx X1 Y1 X2 Y2", "route between two points with the baked tables" },
-    { "encode", cmd_encode, "IN.wav OUT.cau [--adpcm]", "a Trespasser sample from a WAV" },
-    { "pack-sounds", cmd_pack_sounds, "DIR OUT.tpa [--adpcm]", "a sound bank from a directory as extract writes it" },
-    { "pack-textures", cmd_pack_textures, "DIR OUT.pid OUT.swp|.spz", "a texture directory and swap file from PNG files" },
-    { "foley", cmd_foley, "BANK.tpa --velocity V", "collision sounds with volume and pitch at velocity V" },
-    { "hash", cmd_hash, "[--json] [--object|--sound|--texture] NAME...", "Trespasser name hash (CRC-32) as hex" },
-    { "mutate", cmd_mutate, "IN... -n N -o DIR [--invalid]", "N structure-aware mutants + manifest.json" },
-    { NULL, NULL, NULL, NULL },
+    {"info", cmd_info, "[-r] [--json] FILE...", "what each file is: format, counts, bounds"},
+    {"check", cmd_check, "[-r [-j N]] [--strict] [--json] FILE...", "validate; one line per problem: FILE: field @0xOFFSET: message"},
+    {"dump", cmd_dump, "FILE [-o OUT] [--to FORMAT]", "the file as JSON (standard output by default)"},
+    {"convert", cmd_convert, "IN OUT [--to FORMAT]", "convert by extension (OUT - : standard output, with --to)"},
+    {"ls", cmd_ls, "[--json] CONTAINER...", "members of an ERF/MOD/HAK/SAV/NWM/RIM, KEY (with its BIFs), BIF or TLK"},
+    {"extract", cmd_extract, "CONTAINER [MEMBER...] [-C DIR]", "members as files (plus a manifest for pack)"},
+    {"extract", cmd_extract, "BANK.tpa -C DIR [--names FILE]", "samples as WAV files plus captions.json"},
+    {"extract", cmd_extract, "LEVEL.pid --swp LEVEL.swp|.spz -C DIR", "textures as PNG files"},
+    {"pack", cmd_pack, "DIR OUT.mod [--nwn2]", "a container from a directory (.erf .mod .hak .sav .nwm .rim .key)"},
+    {"get", cmd_get, "FILE PATH [--tlk T] | dialog.tlk STRREF | --install DIR NAME", "one GFF value (Mod_Name, Tile_List/3/Tile_ID), a talk-table string, a resource of a game install"},
+    {"set", cmd_set, "FILE PATH VALUE", "change one GFF value (in place when its size is fixed)"},
+    {"diff", cmd_diff, "[--json] A B", "field-level differences of two GFF files (exit 1 when they differ)"},
+    {"bake", cmd_bake, "IN.trn OUT.trx", "bake an NWN2 walkmesh: path tables, islands (re-bakes a TRX too)"},
+    {"path", cmd_path, "[--json] AREA.trx X1 Y1 X2 Y2", "route between two points with the baked tables"},
+    {"encode", cmd_encode, "IN.wav OUT.cau [--adpcm]", "a Trespasser sample from a WAV"},
+    {"pack-sounds", cmd_pack_sounds, "DIR OUT.tpa [--adpcm]", "a sound bank from a directory as extract writes it"},
+    {"pack-textures", cmd_pack_textures, "DIR OUT.pid OUT.swp|.spz", "a texture directory and swap file from PNG files"},
+    {"foley", cmd_foley, "BANK.tpa --velocity V", "collision sounds with volume and pitch at velocity V"},
+    {"hash", cmd_hash, "[--json] [--object|--sound|--texture] NAME...", "Trespasser name hash (CRC-32) as hex"},
+    {"mutate", cmd_mutate, "IN... -n N -o DIR [--invalid]", "N structure-aware mutants + manifest.json"},
+    {NULL, NULL, NULL, NULL},
 };
 
 const cli_command *cli_command_named(const char *name)
@@ -62,7 +62,10 @@ static void formats_text(FILE *f)
         if (count > HELP_MAX_EXTENSIONS) n += snprintf(item + n, sizeof item - (size_t)n, " ...");
         snprintf(item + n, sizeof item - (size_t)n, ")%s", cli_formats[i + 1] ? "," : ".");
         size_t len = strlen(item);
-        if (col && col + 1 + (int)len > 94) { fputc('\n', f); col = 0; }
+        if (col && col + 1 + (int)len > 94) {
+            fputc('\n', f);
+            col = 0;
+        }
         col += fprintf(f, "%s%s", col ? " " : "  ", item);
     }
     fputc('\n', f);
@@ -102,7 +105,7 @@ static void roff_block(FILE *f, const char *text)
     for (const char *p = text; *p; p++) {
         if (bol && (*p == '.' || *p == '\'')) fputs("\\&", f);
         if (*p == '\\') fputs("\\e", f);
-        else if (*p == '-' ) fputs("\\-", f);
+        else if (*p == '-') fputs("\\-", f);
         else fputc(*p, f);
         bol = *p == '\n';
     }
@@ -125,7 +128,7 @@ static char *help_of(const cli_command *c)
     if (c) {
         char name[32], flag[] = "--help";
         snprintf(name, sizeof name, "%s", c->name);
-        char *argv[] = { name, flag, NULL };
+        char *argv[] = {name, flag, NULL};
         c->run(2, argv);
     } else {
         cli_usage(stdout);
@@ -148,20 +151,24 @@ int cli_man_page(FILE *f)
                ".TH RELIC 1 \"\" \"relic %s\" \"User Commands\"\n"
                ".SH NAME\nrelic \\- read, check and convert classic game files\n"
                ".SH SYNOPSIS\n.B relic\n.I COMMAND\n[\\fIARGS\\fR...]\n"
-               ".SH DESCRIPTION\n", RELIC_VERSION_STRING);
+               ".SH DESCRIPTION\n",
+            RELIC_VERSION_STRING);
     char *top = help_of(NULL);
-    if (top) roff_block(f, top); else rc = 1;
+    if (top) roff_block(f, top);
+    else rc = 1;
     free(top);
     fputs(".SH COMMANDS\n", f);
     for (const cli_command *c = cli_commands; c->name; c++) {
         if (cli_command_named(c->name) != c) continue; /* a second form of the same command */
         fprintf(f, ".SS %s\n", c->name);
         char *s = help_of(c);
-        if (s) roff_block(f, s); else rc = 1;
+        if (s) roff_block(f, s);
+        else rc = 1;
         free(s);
     }
     fputs(".SH EXIT STATUS\n0 success (every file valid), 1 invalid input or failed operation, 2 usage error,\n"
           "130 interrupted (Ctrl\\-C).\n"
-          ".SH SEE ALSO\nThe documents in docs/ of the source: cli.md (every command, the \\-\\-json keys), security.md.\n", f);
+          ".SH SEE ALSO\nThe documents in docs/ of the source: cli.md (every command, the \\-\\-json keys), security.md.\n",
+          f);
     return rc;
 }

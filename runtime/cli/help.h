@@ -9,10 +9,10 @@
 /* One line of the command list; a command with several forms (extract)
  * has one row per form, the first of which dispatches. */
 typedef struct cli_command {
-    const char *name;                 /* "check" */
+    const char *name; /* "check" */
     int (*run)(int argc, char **argv);
-    const char *args;                 /* "[--strict] FILE..." */
-    const char *summary;              /* one line */
+    const char *args;    /* "[--strict] FILE..." */
+    const char *summary; /* one line */
 } cli_command;
 
 /* The commands, ending with a row whose name is NULL. */

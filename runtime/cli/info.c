@@ -106,18 +106,33 @@ int cmd_info(int argc, char **argv)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-r")) return cli_info_tree(argc, argv);
     for (int i = 1; i < argc; i++) {
-        if (cli_is_help(argv[i])) { usage(stdout); return EXIT_VALID; }
-        if (!strcmp(argv[i], "--json")) { json = 1; continue; }
-        if (argv[i][0] == '-' && argv[i][1]) { fprintf(stderr, "relic info: unknown option '%s'\n", argv[i]); return EXIT_USAGE; }
+        if (cli_is_help(argv[i])) {
+            usage(stdout);
+            return EXIT_VALID;
+        }
+        if (!strcmp(argv[i], "--json")) {
+            json = 1;
+            continue;
+        }
+        if (argv[i][0] == '-' && argv[i][1]) {
+            fprintf(stderr, "relic info: unknown option '%s'\n", argv[i]);
+            return EXIT_USAGE;
+        }
         n++;
     }
-    if (!n) { usage(stderr); return EXIT_USAGE; }
+    if (!n) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     relic_buf out;
     relic_buf_init(&out, 0);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--json")) continue;
         cli_input in;
-        if (cli_load(argv[i], &in)) { bad = 1; continue; }
+        if (cli_load(argv[i], &in)) {
+            bad = 1;
+            continue;
+        }
         const cli_format *f = cli_format_for(in.format);
         if (json) {
             bad |= cli_info_json(&in, NULL, &out) != 0;

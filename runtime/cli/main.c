@@ -11,7 +11,10 @@
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) { cli_usage(stderr); return EXIT_USAGE; }
+    if (argc < 2) {
+        cli_usage(stderr);
+        return EXIT_USAGE;
+    }
     /* A file past `ulimit -f` or a closed pipe is a write error to report
      * (EFBIG, EPIPE) with the output's name and no temporary left behind,
      * not a signal that kills relic mid-write. */

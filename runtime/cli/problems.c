@@ -22,7 +22,10 @@ void cli_problems_keep(void *ctx, const char *file, const relic_error *err)
     cli_problem *n = relic_arena_alloc(p->arena, sizeof *n, _Alignof(cli_problem));
     char *f = n ? relic_arena_strndup(p->arena, file, strlen(file)) : NULL;
     p->count++;
-    if (!f) { p->lost = 1; return; }
+    if (!f) {
+        p->lost = 1;
+        return;
+    }
     n->next = NULL;
     n->file = f;
     n->err = *err;
@@ -38,7 +41,9 @@ void cli_problems_print(const cli_problems *p)
 /* Length of the valid UTF-8 sequence at p[0..n) (1..4), 0 when invalid. */
 static size_t utf8_len(const unsigned char *p, size_t n)
 {
-    size_t len = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 ? 3 : p[0] >= 0xC2 && p[0] <= 0xDF ? 2 : 0;
+    size_t len = p[0] >= 0xF0 && p[0] <= 0xF4 ? 4 : p[0] >= 0xE0 ? 3
+        : p[0] >= 0xC2 && p[0] <= 0xDF                           ? 2
+                                                                 : 0;
     if (!len || len > n) return 0;
     for (size_t k = 1; k < len; k++)
         if ((p[k] & 0xC0) != 0x80) return 0;
@@ -54,11 +59,23 @@ void cli_json_text(relic_buf *o, const char *s, size_t n)
     for (size_t i = 0; i < n;) {
         unsigned char c = p[i];
         size_t len;
-        if (c == '"' || c == '\\') { char e[3] = { '\\', (char)c, 0 }; relic_buf_puts(o, e); i++; }
-        else if (c < 0x20 || c == 0x7F) { relic_buf_printf(o, "\\u%04x", c); i++; }
-        else if (c < 0x80) { relic_buf_append(o, p + i, 1); i++; }
-        else if ((len = utf8_len(p + i, n - i)) != 0) { relic_buf_append(o, p + i, len); i += len; }
-        else { relic_buf_printf(o, "\\u%04x", c); i++; } /* a byte that is not UTF-8: as its Latin-1 character */
+        if (c == '"' || c == '\\') {
+            char e[3] = {'\\', (char)c, 0};
+            relic_buf_puts(o, e);
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            relic_buf_printf(o, "\\u%04x", c);
+            i++;
+        } else if (c < 0x80) {
+            relic_buf_append(o, p + i, 1);
+            i++;
+        } else if ((len = utf8_len(p + i, n - i)) != 0) {
+            relic_buf_append(o, p + i, len);
+            i += len;
+        } else {
+            relic_buf_printf(o, "\\u%04x", c);
+            i++;
+        } /* a byte that is not UTF-8: as its Latin-1 character */
     }
     relic_buf_puts(o, "\"");
 }

@@ -69,7 +69,10 @@ static void *ticker(void *arg)
         struct timespec until;
         clock_gettime(CLOCK_REALTIME, &until);
         until.tv_nsec += PROGRESS_TICK_NS;
-        if (until.tv_nsec >= 1000000000L) { until.tv_sec++; until.tv_nsec -= 1000000000L; }
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
         pthread_cond_timedwait(&p->cv, &p->mu, &until);
         if (p->stop) break;
         fprintf(stderr, "\rrelic %s: %.1f s\033[K", p->what, cli_now() - p->start);

@@ -16,13 +16,13 @@
 #include <stdint.h>
 
 typedef struct cli_progress {
-    int on;                 /* stderr is a terminal and not quiet */
-    const char *what;       /* "check", "bake: house.trn" */
-    const char *unit;       /* "files" */
+    int on;           /* stderr is a terminal and not quiet */
+    const char *what; /* "check", "bake: house.trn" */
+    const char *unit; /* "files" */
     uint64_t total, total_bytes;
-    double start, last;     /* seconds (CLOCK_MONOTONIC) */
-    int shown;              /* a line is on the terminal */
-    int ticking;            /* the ticker thread runs */
+    double start, last; /* seconds (CLOCK_MONOTONIC) */
+    int shown;          /* a line is on the terminal */
+    int ticking;        /* the ticker thread runs */
     int stop;
     pthread_t thread;
     pthread_mutex_t mu;

@@ -72,7 +72,10 @@ static void *model_in(const cli_format *f, relic_arena *a, const char *path)
 int cli_format_to_json(const cli_format *f, const cli_input *in, relic_buf *out)
 {
     if (f->hooks->to_json) return f->hooks->to_json(in, out);
-    if (!f->schema) { cli_errorf(in->path, 0, "a %s file has no JSON form", f->name); return 1; }
+    if (!f->schema) {
+        cli_errorf(in->path, 0, "a %s file has no JSON form", f->name);
+        return 1;
+    }
     relic_arena a;
     relic_error err;
     int rc = 1;
@@ -89,7 +92,10 @@ int cli_format_to_json(const cli_format *f, const cli_input *in, relic_buf *out)
 int cli_format_from_json(const cli_format *f, const cli_input *in, const char *out_path)
 {
     if (f->hooks->from_json) return f->hooks->from_json(in, out_path);
-    if (!f->schema) { cli_errorf(in->path, 0, "a %s file is not made from JSON", f->name); return 1; }
+    if (!f->schema) {
+        cli_errorf(in->path, 0, "a %s file is not made from JSON", f->name);
+        return 1;
+    }
     relic_arena a;
     relic_error err;
     int rc = 1;
@@ -106,7 +112,10 @@ int cli_format_from_json(const cli_format *f, const cli_input *in, const char *o
 int cli_format_rewrite(const cli_format *f, const cli_input *in, const char *out_path)
 {
     if (f->hooks->rewrite) return f->hooks->rewrite(in, out_path);
-    if (!f->schema) { cli_errorf(in->path, 0, "a %s file is not re-written", f->name); return 1; }
+    if (!f->schema) {
+        cli_errorf(in->path, 0, "a %s file is not re-written", f->name);
+        return 1;
+    }
     relic_arena a;
     int rc = 1;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);

@@ -19,7 +19,7 @@ typedef struct cli_problems {
     cli_problem *first, **last;
     size_t count;
     relic_arena *arena;
-    int lost;             /* the arena ran out: some were not kept */
+    int lost; /* the arena ran out: some were not kept */
 } cli_problems;
 
 void cli_problems_init(cli_problems *p, relic_arena *arena);
@@ -32,13 +32,13 @@ void cli_problems_json(relic_buf *o, const cli_problems *p);
 
 /* The result of checking one file or member. */
 typedef struct cli_check_result {
-    const char *file;       /* as printed */
-    const char *container;  /* the container a member is in, NULL for a file */
-    const char *format;     /* relic_format_name of what was detected */
+    const char *file;      /* as printed */
+    const char *container; /* the container a member is in, NULL for a file */
+    const char *format;    /* relic_format_name of what was detected */
     uint64_t size;
-    int checked;            /* 0: not a format relic checks (the reason is its problem) */
-    unsigned problems;      /* problems found (at least the lines kept) */
-    double seconds;         /* time spent checking; < 0: not shown */
+    int checked;       /* 0: not a format relic checks (the reason is its problem) */
+    unsigned problems; /* problems found (at least the lines kept) */
+    double seconds;    /* time spent checking; < 0: not shown */
     cli_problems lines;
 } cli_check_result;
 

@@ -37,10 +37,10 @@ static void erf_member(const void *handle, uint32_t i, char *name, size_t size, 
     bytes->size = ar->entries[i].size;
 }
 
-static const cli_container_kind erf_kind = { "erf", RELIC_FORMAT_ERF, erf_open, erf_count, erf_member, cli_erf_check_tables };
+static const cli_container_kind erf_kind = {"erf", RELIC_FORMAT_ERF, erf_open, erf_count, erf_member, cli_erf_check_tables};
 
 /* KEY/BIF joins here: one descriptor whose members are the KEY's resources. */
-const cli_container_kind *const cli_container_kinds[] = { &erf_kind, NULL };
+const cli_container_kind *const cli_container_kinds[] = {&erf_kind, NULL};
 
 const cli_container_kind *cli_container_kind_for(relic_format f)
 {
@@ -71,12 +71,18 @@ static cli_walk_item *push(cli_walk *w, const char *name, size_t name_len)
     if (w->count == w->cap) {
         size_t cap = w->cap ? 2 * w->cap : 256;
         cli_walk_item *items = realloc(w->items, cap * sizeof *items);
-        if (!items) { w->out_of_memory = 1; return NULL; }
+        if (!items) {
+            w->out_of_memory = 1;
+            return NULL;
+        }
         w->items = items;
         w->cap = cap;
     }
     char *copy = relic_arena_strndup(&w->arena, name, name_len);
-    if (!copy) { w->out_of_memory = 1; return NULL; }
+    if (!copy) {
+        w->out_of_memory = 1;
+        return NULL;
+    }
     cli_walk_item *it = &w->items[w->count++];
     memset(it, 0, sizeof *it);
     it->name = copy;
@@ -88,7 +94,10 @@ static int keep_map(cli_walk *w, const relic_mapping *m)
     if (w->nmaps == w->capmaps) {
         size_t cap = w->capmaps ? 2 * w->capmaps : 16;
         relic_mapping *maps = realloc(w->maps, cap * sizeof *maps);
-        if (!maps) { w->out_of_memory = 1; return 1; }
+        if (!maps) {
+            w->out_of_memory = 1;
+            return 1;
+        }
         w->maps = maps;
         w->capmaps = cap;
     }
@@ -116,7 +125,10 @@ static void add_members(cli_walk *w, size_t at, const cli_container_kind *kind)
         kind->member(h, i, member, sizeof member, &mb);
         size_t mlen = strlen(member);
         char *full = malloc(plen + 1 + mlen + 1);
-        if (!full) { w->out_of_memory = 1; return; }
+        if (!full) {
+            w->out_of_memory = 1;
+            return;
+        }
         memcpy(full, parent, plen);
         full[plen] = ':'; /* CONTAINER:MEMBER, as relic diff names a member */
         memcpy(full + plen + 1, member, mlen + 1);
@@ -198,9 +210,15 @@ static unsigned add_dir(cli_walk *w, const char *dir)
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
             char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) { free(p); p = NULL; } else names = nn;
+            if (!nn) {
+                free(p);
+                p = NULL;
+            } else names = nn;
         }
-        if (!p) { w->out_of_memory = 1; break; }
+        if (!p) {
+            w->out_of_memory = 1;
+            break;
+        }
         snprintf(p, len, "%s%s%s", dir, slash ? "" : "/", e->d_name);
         names[n++] = p;
     }
@@ -223,7 +241,10 @@ static unsigned add_dir(cli_walk *w, const char *dir)
 unsigned cli_walk_add(cli_walk *w, const char *root)
 {
     struct stat st;
-    if (strcmp(root, "-") == 0) { add_file(w, root); return 0; }
+    if (strcmp(root, "-") == 0) {
+        add_file(w, root);
+        return 0;
+    }
     if (stat(root, &st) != 0) {
         cli_errorf(root, 0, "cannot read: %s", strerror(errno));
         return 1;

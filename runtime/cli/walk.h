@@ -17,8 +17,8 @@
 
 /* One container format as the walker sees it. */
 typedef struct cli_container_kind {
-    const char *name;      /* short name, as in relic_format_name ("erf") */
-    relic_format format;   /* what relic_detect says for it */
+    const char *name;    /* short name, as in relic_format_name ("erf") */
+    relic_format format; /* what relic_detect says for it */
     /* Open the container's bytes (tables in a, which outlives the walk):
      * 0, or 1 with err filled (the container's check then reports it).
      * name is the container as printed: a file's path (a KEY finds its
@@ -40,25 +40,25 @@ const cli_container_kind *cli_container_kind_for(relic_format f);
 
 /* One file or member to check. */
 typedef struct cli_walk_item {
-    const char *name;     /* as printed: the path, or CONTAINER:member for a member */
-    const char *path;     /* a loose file the worker maps itself; NULL for a member or a container */
-    relic_bytes bytes;    /* a member's (or a container's) bytes, valid until cli_walk_free */
-    uint64_t size;        /* bytes of the file or member */
+    const char *name;                    /* as printed: the path, or CONTAINER:member for a member */
+    const char *path;                    /* a loose file the worker maps itself; NULL for a member or a container */
+    relic_bytes bytes;                   /* a member's (or a container's) bytes, valid until cli_walk_free */
+    uint64_t size;                       /* bytes of the file or member */
     const cli_container_kind *container; /* non-NULL: a container; its tables are what is checked */
-    relic_format format;  /* relic_detect's answer when detected is set */
-    int detected;         /* 0: a member not looked at yet (its worker detects it) */
-    unsigned depth;       /* 0 for a file of the tree, n for a member n containers deep */
-    const char *parent;   /* a member's container (its name), NULL for a file of the tree */
+    relic_format format;                 /* relic_detect's answer when detected is set */
+    int detected;                        /* 0: a member not looked at yet (its worker detects it) */
+    unsigned depth;                      /* 0 for a file of the tree, n for a member n containers deep */
+    const char *parent;                  /* a member's container (its name), NULL for a file of the tree */
 } cli_walk_item;
 
 /* The items of every root added, in walk order. */
 typedef struct cli_walk {
     cli_walk_item *items;
     size_t count, cap;
-    relic_mapping *maps;  /* the containers' mappings, kept until cli_walk_free */
+    relic_mapping *maps; /* the containers' mappings, kept until cli_walk_free */
     size_t nmaps, capmaps;
-    relic_arena arena;    /* names and container tables */
-    uint64_t bytes;       /* sum of the items' sizes, containers left out (their members are counted) */
+    relic_arena arena; /* names and container tables */
+    uint64_t bytes;    /* sum of the items' sizes, containers left out (their members are counted) */
     int out_of_memory;
 } cli_walk;
 

@@ -8,6 +8,7 @@
  * the standard, restated in §4.4). */
 #include "relic_adpcm.h"
 
+/* clang-format off */
 static const int16_t step_table[RELIC_ADPCM_MAX_STEP_INDEX + 1] = {
     7, 8, 9, 10, 11, 12, 13, 14, 16, 17, 19, 21, 23, 25, 28, 31, 34, 37, 41, 45,
     50, 55, 60, 66, 73, 80, 88, 97, 107, 118, 130, 143, 157, 173, 190, 209, 230,
@@ -16,16 +17,17 @@ static const int16_t step_table[RELIC_ADPCM_MAX_STEP_INDEX + 1] = {
     3660, 4026, 4428, 4871, 5358, 5894, 6484, 7132, 7845, 8630, 9493, 10442, 11487,
     12635, 13899, 15289, 16818, 18500, 20350, 22385, 24623, 27086, 29794, 32767,
 };
+/* clang-format on */
 
 /* Index adjustment by the low 3 bits of a nibble. */
-static const int8_t index_table[8] = { -1, -1, -1, -1, 2, 4, 6, 8 };
+static const int8_t index_table[8] = {-1, -1, -1, -1, 2, 4, 6, 8};
 
 /* Bytes per stereo data unit: 4 bytes of left nibbles, then 4 of right. */
 #define STEREO_UNIT 8u
 #define NIBBLES_PER_STEREO_UNIT 8u
 
 typedef struct chan {
-    int32_t pred;  /* may be 32768 under RELIC_ADPCM_GAME_MONO_OVERFLOW */
+    int32_t pred; /* may be 32768 under RELIC_ADPCM_GAME_MONO_OVERFLOW */
     int32_t index;
 } chan;
 
@@ -34,7 +36,7 @@ static inline int32_t nibble_diff(int32_t step, unsigned nib)
 {
     /* masks, not branches: nibbles are noise to a branch predictor */
     int32_t d = (step >> 3) + (step & -(int32_t)((nib >> 2) & 1)) + ((step >> 1) & -(int32_t)((nib >> 1) & 1)) +
-                ((step >> 2) & -(int32_t)(nib & 1));
+        ((step >> 2) & -(int32_t)(nib & 1));
     int32_t neg = -(int32_t)(nib >> 3);
     return (d ^ neg) - neg;
 }
@@ -42,7 +44,8 @@ static inline int32_t nibble_diff(int32_t step, unsigned nib)
 static inline int32_t next_index(int32_t index, unsigned nib)
 {
     index += index_table[nib & 7];
-    return index < 0 ? 0 : index > (int32_t)RELIC_ADPCM_MAX_STEP_INDEX ? (int32_t)RELIC_ADPCM_MAX_STEP_INDEX : index;
+    return index < 0 ? 0 : index > (int32_t)RELIC_ADPCM_MAX_STEP_INDEX ? (int32_t)RELIC_ADPCM_MAX_STEP_INDEX
+                                                                       : index;
 }
 
 /* One nibble; returns the 16-bit output value. */
@@ -61,7 +64,8 @@ uint32_t relic_adpcm_block_frames(uint32_t block_align, unsigned channels)
     if (channels == 1) return block_align > RELIC_ADPCM_HEADER_BYTES ? 1u + 2u * (block_align - RELIC_ADPCM_HEADER_BYTES) : 0;
     if (channels == 2)
         return block_align >= 2 * RELIC_ADPCM_HEADER_BYTES
-                   ? 1u + NIBBLES_PER_STEREO_UNIT * ((block_align - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT) : 0;
+            ? 1u + NIBBLES_PER_STEREO_UNIT * ((block_align - 2 * RELIC_ADPCM_HEADER_BYTES) / STEREO_UNIT)
+            : 0;
     return 0;
 }
 
@@ -77,7 +81,7 @@ uint64_t relic_adpcm_frames(uint64_t data_size, uint32_t block_align, unsigned c
 static uint32_t block_bytes_for(uint64_t r, unsigned channels)
 {
     if (channels == 1) {
-        uint64_t data = r / 2; /* ceil((r - 1) / 2) */
+        uint64_t data = r / 2;                                         /* ceil((r - 1) / 2) */
         return RELIC_ADPCM_HEADER_BYTES + (uint32_t)(data ? data : 1); /* a header alone decodes to nothing */
     }
     uint64_t units = (r - 1 + NIBBLES_PER_STEREO_UNIT - 1) / NIBBLES_PER_STEREO_UNIT;
@@ -132,13 +136,13 @@ static void build_table(relic_adpcm_table *t)
         }
 }
 
-#define DECODE_STEP(pred, state, nib, t)                                            \
-    do {                                                                            \
-        unsigned k_ = (state) + (nib);                                              \
-        int32_t p_ = (pred) + (t)->diff[k_];                                        \
-        p_ = p_ > 32767 ? 32767 : p_;                                               \
-        (pred) = p_ < -32768 ? -32768 : p_;                                         \
-        (state) = (t)->next[k_];                                                    \
+#define DECODE_STEP(pred, state, nib, t)     \
+    do {                                     \
+        unsigned k_ = (state) + (nib);       \
+        int32_t p_ = (pred) + (t)->diff[k_]; \
+        p_ = p_ > 32767 ? 32767 : p_;        \
+        (pred) = p_ < -32768 ? -32768 : p_;  \
+        (state) = (t)->next[k_];             \
     } while (0)
 
 /* One block (headers already read and checked) as 16-bit LE bytes. */
@@ -278,7 +282,7 @@ typedef struct adpcm_dec {
 _Static_assert(sizeof(adpcm_dec) <= RELIC_ADPCM_DECODE_MEMORY, "RELIC_ADPCM_DECODE_MEMORY is the decoder's state");
 
 static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, relic_error *err);
-static const relic_stream_codec adpcm_decode_codec = { "adpcm decode", dec_run, NULL };
+static const relic_stream_codec adpcm_decode_codec = {"adpcm decode", dec_run, NULL};
 
 relic_status relic_adpcm_decode_init(relic_stream *s, uint32_t block_align, unsigned channels, unsigned flags,
                                      relic_arena *a, relic_error *err)
@@ -379,9 +383,18 @@ static inline unsigned encode_nibble(int32_t pred, int32_t index, int32_t target
     int32_t step = step_table[index];
     int32_t diff = target - pred;
     unsigned nib = 0;
-    if (diff < 0) { nib = 8; diff = -diff; }
-    if (diff >= step) { nib |= 4; diff -= step; }
-    if (diff >= step >> 1) { nib |= 2; diff -= step >> 1; }
+    if (diff < 0) {
+        nib = 8;
+        diff = -diff;
+    }
+    if (diff >= step) {
+        nib |= 4;
+        diff -= step;
+    }
+    if (diff >= step >> 1) {
+        nib |= 2;
+        diff -= step >> 1;
+    }
     if (diff >= step >> 2) nib |= 1;
     int32_t p = pred + nibble_diff(step, nib);
     if (p > 32767) {
@@ -400,7 +413,7 @@ static inline unsigned encode_nibble(int32_t pred, int32_t index, int32_t target
 typedef struct trajectory {
     int32_t *pred;
     uint8_t *index;
-    uint64_t *cum;   /* cum[m] is the block's total error */
+    uint64_t *cum; /* cum[m] is the block's total error */
 } trajectory;
 
 /* Code x[1..m) (stride s) from pred x[0] and step index `start`. Returns the
@@ -516,13 +529,13 @@ relic_status relic_adpcm_encode(const int16_t *pcm, size_t frames, unsigned chan
     if (st != RELIC_OK) return st;
     if (!scratch || !out) return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "no scratch arena or output buffer");
     const uint32_t per = relic_adpcm_block_frames(block_align, channels);
-    int32_t carry[2] = { 0, 0 };
+    int32_t carry[2] = {0, 0};
     /* scratch for the step-index search: one block's trajectory */
     size_t slots_max = (size_t)per + 1;
     uint8_t *sp = relic_arena_array(scratch, slots_max, sizeof(uint64_t) + sizeof(int32_t) + 1, sizeof(uint64_t));
     if (!sp) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the encoder's search (%zu frames)", slots_max);
-    trajectory t = { (int32_t *)(void *)(sp + slots_max * sizeof(uint64_t)),
-                     sp + slots_max * (sizeof(uint64_t) + sizeof(int32_t)), (uint64_t *)(void *)sp };
+    trajectory t = {(int32_t *)(void *)(sp + slots_max * sizeof(uint64_t)),
+                    sp + slots_max * (sizeof(uint64_t) + sizeof(int32_t)), (uint64_t *)(void *)sp};
     for (size_t f0 = 0; f0 < frames; f0 += per) {
         size_t m = frames - f0 < per ? frames - f0 : per;
         uint32_t bytes = m == per ? block_align : block_bytes_for(m, channels);
@@ -557,7 +570,7 @@ typedef struct adpcm_enc {
 _Static_assert(sizeof(adpcm_enc) <= RELIC_ADPCM_ENCODE_MEMORY, "RELIC_ADPCM_ENCODE_MEMORY is the encoder's state");
 
 static relic_stream_status enc_run(relic_stream *s, relic_stream_flush flush, relic_error *err);
-static const relic_stream_codec adpcm_encode_codec = { "adpcm encode", enc_run, NULL };
+static const relic_stream_codec adpcm_encode_codec = {"adpcm encode", enc_run, NULL};
 
 relic_status relic_adpcm_encode_init(relic_stream *s, uint32_t block_align, unsigned channels, relic_arena *a,
                                      relic_error *err)
@@ -581,7 +594,7 @@ static void encode_held(adpcm_enc *e, size_t m)
 {
     for (size_t i = 0; i < m * e->channels; i++) e->frames[i] = (int16_t)relic_load_u16le(e->in + 2 * i);
     uint32_t bytes = m == e->block_frames ? e->block_align : block_bytes_for(m, e->channels);
-    trajectory t = { e->t_pred, e->t_index, e->t_cum };
+    trajectory t = {e->t_pred, e->t_index, e->t_cum};
     encode_block(e->frames, m, e->channels, bytes, e->carry, &t, e->block);
     e->pend_pos = 0;
     e->pend_len = bytes;

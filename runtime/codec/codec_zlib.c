@@ -126,7 +126,8 @@ static relic_stream_status zlib_run(relic_stream *s, relic_stream_flush flush, r
         case Z_NEED_DICT:
         case Z_DATA_ERROR:
             relic_fail(err, RELIC_E_RANGE, s->total_in, "", "corrupt zlib data: %s",
-                       rc == Z_NEED_DICT ? "a preset dictionary is required" : z->msg ? z->msg : "invalid stream");
+                       rc == Z_NEED_DICT ? "a preset dictionary is required" : z->msg ? z->msg
+                                                                                      : "invalid stream");
             return RELIC_STREAM_ERROR;
         case Z_MEM_ERROR:
             relic_fail(err, RELIC_E_NOMEM, s->total_in, "", "zlib ran out of arena memory");
@@ -145,8 +146,8 @@ static void zlib_end(relic_stream *s)
     else deflateEnd(&st->z);
 }
 
-static const relic_stream_codec zlib_decode_codec = { "zlib decode", zlib_run, zlib_end };
-static const relic_stream_codec zlib_encode_codec = { "zlib encode", zlib_run, zlib_end };
+static const relic_stream_codec zlib_decode_codec = {"zlib decode", zlib_run, zlib_end};
+static const relic_stream_codec zlib_encode_codec = {"zlib encode", zlib_run, zlib_end};
 
 static relic_status zlib_init(relic_stream *s, int level, relic_arena *a, relic_error *err)
 {

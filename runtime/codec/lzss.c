@@ -43,7 +43,7 @@ static void dec_reset(lzss_dec *d, relic_lzss_variant v)
 }
 
 static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, relic_error *err);
-static const relic_stream_codec lzss_decode_codec = { "lzss decode", dec_run, NULL };
+static const relic_stream_codec lzss_decode_codec = {"lzss decode", dec_run, NULL};
 
 relic_status relic_lzss_decode_init(relic_stream *s, relic_lzss_variant v, relic_arena *a, relic_error *err)
 {
@@ -82,7 +82,10 @@ static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, re
             }
             d->copy_pos = p;
             d->copy_len = n;
-            if (n) { res = RELIC_STREAM_NEED_OUTPUT; break; }
+            if (n) {
+                res = RELIC_STREAM_NEED_OUTPUT;
+                break;
+            }
         }
         if (d->have_b1) {
             if (in == in_end) goto input_end;
@@ -98,11 +101,11 @@ static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, re
          * not overlap), only older sources come from the ring, and the ring
          * is brought up to date once, from the output, when the run ends. */
         if (flags == FLAGS_EMPTY && span(in, in_end) >= GROUP_MAX_IN && span(out, out_end) >= GROUP_MAX_OUT) {
-            uint8_t *run = out;          /* output of this run starts here */
-            const unsigned r0 = r;       /* ring position of run[0] */
+            uint8_t *run = out;    /* output of this run starts here */
+            const unsigned r0 = r; /* ring position of run[0] */
             do {
                 unsigned f = *in++;
-                if (f == 0xFFu) {        /* 8 literals */
+                if (f == 0xFFu) { /* 8 literals */
                     memcpy(out, in, 8);
                     in += 8;
                     out += 8;
@@ -122,8 +125,9 @@ static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, re
                     size_t dist = ((rr - p - 1u) & RING_MASK) + 1u;
                     if (dist <= made) {
                         const uint8_t *src = out - dist;
-                        if (dist >= RELIC_LZSS_MAX_MATCH) memcpy(out, src, RELIC_LZSS_MAX_MATCH);  /* room: GROUP_MAX_OUT */
-                        else for (unsigned j = 0; j < n; j++) out[j] = src[j];
+                        if (dist >= RELIC_LZSS_MAX_MATCH) memcpy(out, src, RELIC_LZSS_MAX_MATCH); /* room: GROUP_MAX_OUT */
+                        else
+                            for (unsigned j = 0; j < n; j++) out[j] = src[j];
                         out += n;
                     } else {
                         /* starts before this run: ring bytes, then possibly this run's */
@@ -149,7 +153,10 @@ static relic_stream_status dec_run(relic_stream *s, relic_stream_flush flush, re
         }
         if (in == in_end) goto input_end;
         if (flags & 1u) {
-            if (out == out_end) { res = RELIC_STREAM_NEED_OUTPUT; break; }
+            if (out == out_end) {
+                res = RELIC_STREAM_NEED_OUTPUT;
+                break;
+            }
             uint8_t c = *in++;
             *out++ = c;
             ring[r] = c;
@@ -215,7 +222,8 @@ relic_status relic_lzss_decode_buffer(relic_lzss_variant v, const uint8_t *src, 
                 if (dist <= o) {
                     const uint8_t *from = q - dist;
                     if (dist >= RELIC_LZSS_MAX_MATCH) memcpy(q, from, RELIC_LZSS_MAX_MATCH);
-                    else for (size_t j = 0; j < len; j++) q[j] = from[j];
+                    else
+                        for (size_t j = 0; j < len; j++) q[j] = from[j];
                 } else {
                     for (size_t j = 0; j < len; j++) q[j] = o + j >= dist ? dst[o + j - dist] : fill;
                 }
@@ -245,7 +253,7 @@ relic_status relic_lzss_decode_buffer(relic_lzss_variant v, const uint8_t *src, 
                 uint8_t *q = dst + o;
                 const uint8_t *s = q - dist;
                 if (dist >= len && dst_size - o >= RELIC_LZSS_MAX_MATCH && dist >= RELIC_LZSS_MAX_MATCH)
-                    memcpy(q, s, RELIC_LZSS_MAX_MATCH);   /* fixed size: one pair of wide moves */
+                    memcpy(q, s, RELIC_LZSS_MAX_MATCH); /* fixed size: one pair of wide moves */
                 else if (dist >= len)
                     memcpy(q, s, len);
                 else

@@ -72,7 +72,7 @@ relic_status relic_lzss_container_decode(const uint8_t *data, size_t size, relic
 }
 
 size_t relic_lzss_container_header(relic_lzss_variant v, uint8_t missing_char, uint32_t size,
-                                  uint8_t h[RELIC_SZDD_HEADER_SIZE])
+                                   uint8_t h[RELIC_SZDD_HEADER_SIZE])
 {
     if (v == RELIC_LZSS_SZDD) {
         memcpy(h, RELIC_SZDD_MAGIC, SZDD_MAGIC_SIZE);
@@ -133,7 +133,7 @@ static relic_stream_status cdec_run(relic_stream *s, relic_stream_flush flush, r
         s->total_in += k;
         if (d->hdr_fill < d->hdr_size) continue;
         relic_status st = d->v == RELIC_LZSS_SZDD ? relic_szdd_header(d->hdr, d->hdr_size, &d->c, err)
-                                                   : relic_spz_header(d->hdr, d->hdr_size, &d->c, err);
+                                                  : relic_spz_header(d->hdr, d->hdr_size, &d->c, err);
         if (st != RELIC_OK) return RELIC_STREAM_ERROR;
         if (d->c.decoded_size > d->limit) {
             snprintf(path, sizeof path, "%s.size", field);
@@ -180,7 +180,7 @@ static relic_stream_status cdec_run(relic_stream *s, relic_stream_flush flush, r
     return r;
 }
 
-static const relic_stream_codec container_decode_codec = { "lzss file decode", cdec_run, NULL };
+static const relic_stream_codec container_decode_codec = {"lzss file decode", cdec_run, NULL};
 
 relic_status relic_lzss_container_decode_init(relic_stream *s, relic_lzss_variant v, uint64_t limit, relic_arena *a,
                                               relic_error *err)

@@ -51,7 +51,7 @@
 typedef struct emitter {
     relic_buf *out;
     size_t flag_pos;
-    unsigned nitems;   /* items in the current group (8 = full or none yet) */
+    unsigned nitems; /* items in the current group (8 = full or none yet) */
     unsigned start;
 } emitter;
 
@@ -73,7 +73,7 @@ static void emit_literal(emitter *e, uint8_t c) { emit_item(e, 1, &c, 1); }
 static void emit_match(emitter *e, size_t i, size_t dist, unsigned len)
 {
     unsigned p = (unsigned)((e->start + i - dist) & RING_MASK);
-    uint8_t b[2] = { (uint8_t)(p & 0xFFu), (uint8_t)(((p >> 4) & 0xF0u) | (len - RELIC_LZSS_MIN_MATCH)) };
+    uint8_t b[2] = {(uint8_t)(p & 0xFFu), (uint8_t)(((p >> 4) & 0xF0u) | (len - RELIC_LZSS_MIN_MATCH))};
     emit_item(e, 0, b, 2);
 }
 
@@ -82,8 +82,8 @@ static void emit_match(emitter *e, size_t i, size_t dist, unsigned len)
 typedef struct input {
     const uint8_t *src; /* src[k] holds input offset base + k */
     size_t base;
-    size_t n;           /* input bytes known so far (all of them once the input has ended) */
-    size_t end;         /* n + PAD: one past the last position */
+    size_t n;   /* input bytes known so far (all of them once the input has ended) */
+    size_t end; /* n + PAD: one past the last position */
     uint8_t fill;
 } input;
 
@@ -117,7 +117,11 @@ static unsigned brute_match(const input *in, size_t q, size_t *dist)
     size_t lo = q > RELIC_LZSS_MAX_DISTANCE ? q - RELIC_LZSS_MAX_DISTANCE : 0;
     for (size_t c = q; c-- > lo;) {
         unsigned l = common(in, c, q, 0, limit);
-        if (l > best) { best = l; *dist = q - c; if (l == limit) break; }
+        if (l > best) {
+            best = l;
+            *dist = q - c;
+            if (l == limit) break;
+        }
     }
     return best;
 }
@@ -142,7 +146,10 @@ static unsigned bt_insert(bt *t, const input *in, size_t q, size_t *dist)
     while (cur != NIL && q - (size_t)cur <= RELIC_LZSS_MAX_DISTANCE) {
         size_t c = (size_t)cur;
         unsigned len = common(in, c, q, len_l < len_r ? len_l : len_r, RELIC_LZSS_MAX_MATCH);
-        if (len > best) { best = len; *dist = q - c; }
+        if (len > best) {
+            best = len;
+            *dist = q - c;
+        }
         if (len == RELIC_LZSS_MAX_MATCH) {
             /* the same 18 bytes: the new position replaces the old one */
             *pl = t->left[c & RING_MASK];
@@ -198,7 +205,7 @@ static relic_status encode_best(const input *in, relic_arena *a, emitter *e, rel
     size_t dist = 0;
     /* forward shortest path, costs of the next 19 positions in a ring */
     size_t n = in->n;
-    uint8_t *step = relic_arena_alloc(a, n + 1, 1);      /* length of the item ending at i */
+    uint8_t *step = relic_arena_alloc(a, n + 1, 1);                  /* length of the item ending at i */
     uint16_t *mdist = relic_arena_array(a, n + 1, sizeof *mdist, 2); /* distance of the match at i */
     if (!step || !mdist) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the LZSS optimal parse (%zu bytes of input)", n);
     uint64_t cost[RELIC_LZSS_MAX_MATCH + 1];
@@ -210,10 +217,16 @@ static relic_status encode_best(const input *in, relic_arena *a, emitter *e, rel
         unsigned len = bt_match(t, in, i + PAD, &dist);
         mdist[i] = (uint16_t)dist;
         uint64_t *next = &cost[(i + 1) % (RELIC_LZSS_MAX_MATCH + 1)];
-        if (here + LIT_BITS < *next) { *next = here + LIT_BITS; step[i + 1] = 1; }
+        if (here + LIT_BITS < *next) {
+            *next = here + LIT_BITS;
+            step[i + 1] = 1;
+        }
         for (unsigned l = RELIC_LZSS_MIN_MATCH; l <= len; l++) {
             uint64_t *c = &cost[(i + l) % (RELIC_LZSS_MAX_MATCH + 1)];
-            if (here + MATCH_BITS < *c) { *c = here + MATCH_BITS; step[i + l] = (uint8_t)l; }
+            if (here + MATCH_BITS < *c) {
+                *c = here + MATCH_BITS;
+                step[i + l] = (uint8_t)l;
+            }
         }
     }
     /* turn the backward chain of item ends into forward item lengths */
@@ -267,7 +280,10 @@ static unsigned hc_find(const hc *h, const input *in, size_t i, size_t *dist)
     if (i + PAD <= RELIC_LZSS_MAX_DISTANCE) {
         unsigned l = 0;
         while (l < limit && p[l] == in->fill) l++;
-        if (l >= RELIC_LZSS_MIN_MATCH) { best = l; *dist = i + PAD; }
+        if (l >= RELIC_LZSS_MIN_MATCH) {
+            best = l;
+            *dist = i + PAD;
+        }
     }
     int32_t cur = h->head[hc_hash(p)];
     for (int depth = 0; cur != NIL && depth < FAST_DEPTH && best < limit; depth++) {
@@ -277,10 +293,13 @@ static unsigned hc_find(const hc *h, const input *in, size_t i, size_t *dist)
         if (s[best] == p[best]) {
             unsigned l = 0;
             while (l < limit && s[l] == p[l]) l++;
-            if (l > best) { best = l; *dist = i - c; }
+            if (l > best) {
+                best = l;
+                *dist = i - c;
+            }
         }
         int32_t nx = h->prev[c & RING_MASK];
-        if (nx != NIL && (size_t)nx >= c) break;   /* the slot was reused: chain ends */
+        if (nx != NIL && (size_t)nx >= c) break; /* the slot was reused: chain ends */
         cur = nx;
     }
     return best >= RELIC_LZSS_MIN_MATCH ? best : 0;
@@ -291,25 +310,25 @@ static unsigned hc_find(const hc *h, const input *in, size_t i, size_t *dist)
 
 typedef struct lzss_enc {
     relic_lzss_level level;
-    input in;           /* the window: in.src = win */
+    input in; /* the window: in.src = win */
     uint8_t *win;
-    size_t have;        /* bytes held in win */
-    int final;          /* the input has ended: in.n is its length */
-    int started;        /* the first step's set-up is done */
-    int finished;       /* every item has been emitted */
-    int direct;         /* one-call form: in is the caller's whole input, e appends to the caller's buffer */
-    size_t pos;         /* next input offset to code */
-    unsigned len;       /* FAST: longest match at pos (found ahead) */
+    size_t have;  /* bytes held in win */
+    int final;    /* the input has ended: in.n is its length */
+    int started;  /* the first step's set-up is done */
+    int finished; /* every item has been emitted */
+    int direct;   /* one-call form: in is the caller's whole input, e appends to the caller's buffer */
+    size_t pos;   /* next input offset to code */
+    unsigned len; /* FAST: longest match at pos (found ahead) */
     size_t dist;
-    bt *t;              /* GREEDY */
-    hc *h;              /* FAST */
-    emitter e;          /* items go to q (FAST, GREEDY) or res (BEST) */
-    relic_buf q;        /* output queue over pend[] */
-    size_t q_pos;       /* bytes of q delivered */
-    uint64_t expect;    /* container: input length the header declared; UINT64_MAX when none */
+    bt *t;           /* GREEDY */
+    hc *h;           /* FAST */
+    emitter e;       /* items go to q (FAST, GREEDY) or res (BEST) */
+    relic_buf q;     /* output queue over pend[] */
+    size_t q_pos;    /* bytes of q delivered */
+    uint64_t expect; /* container: input length the header declared; UINT64_MAX when none */
     relic_arena *a;
-    relic_buf all;      /* BEST: the whole input */
-    relic_buf res;      /* BEST: the whole output */
+    relic_buf all; /* BEST: the whole input */
+    relic_buf res; /* BEST: the whole output */
     size_t res_pos;
     uint8_t pend[PEND_SIZE];
 } lzss_enc;
@@ -496,7 +515,7 @@ static relic_stream_status enc_run(relic_stream *s, relic_stream_flush flush, re
                 if (s->avail_out == 0) return RELIC_STREAM_NEED_OUTPUT;
                 continue;
             }
-            input whole = { z->all.data, 0, z->all.size, z->all.size + PAD, z->in.fill };
+            input whole = {z->all.data, 0, z->all.size, z->all.size + PAD, z->in.fill};
             z->e.out = &z->res;
             if (encode_best(&whole, z->a, &z->e, err) != RELIC_OK) return RELIC_STREAM_ERROR;
             if (z->res.failed) {
@@ -525,7 +544,7 @@ static relic_stream_status enc_run(relic_stream *s, relic_stream_flush flush, re
     }
 }
 
-static const relic_stream_codec lzss_encode_codec = { "lzss encode", enc_run, NULL };
+static const relic_stream_codec lzss_encode_codec = {"lzss encode", enc_run, NULL};
 
 /* Set up an encoder; expect is the container's declared size (UINT64_MAX when none). */
 static relic_status enc_init(relic_stream *s, relic_lzss_variant v, relic_lzss_level level, uint64_t expect,
@@ -602,8 +621,8 @@ relic_status relic_lzss_encode(relic_lzss_variant v, relic_lzss_level level, con
     if (level == RELIC_LZSS_BEST) {
         /* the stream's BEST gathers the input and then runs this same parse:
          * with the whole input at hand, run it on src and skip both copies */
-        input whole = { src, 0, n, n + PAD, relic_lzss_fill(v) };
-        emitter e = { out, 0, 8, relic_lzss_start(v) };
+        input whole = {src, 0, n, n + PAD, relic_lzss_fill(v)};
+        emitter e = {out, 0, 8, relic_lzss_start(v)};
         relic_status st = encode_best(&whole, scratch, &e, err);
         if (st == RELIC_OK && out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the LZSS output");
         return st;

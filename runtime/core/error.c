@@ -22,18 +22,18 @@
 const char *relic_status_name(relic_status s)
 {
     switch (s) {
-    case RELIC_OK:            return "ok";
-    case RELIC_E_TRUNCATED:   return "truncated";
-    case RELIC_E_MAGIC:       return "bad magic";
-    case RELIC_E_RANGE:       return "out of range";
-    case RELIC_E_INDEX:       return "bad index";
-    case RELIC_E_LAYOUT:      return "bad layout";
-    case RELIC_E_LIMIT:       return "limit exceeded";
-    case RELIC_E_NOMEM:       return "out of memory";
-    case RELIC_E_IO:          return "i/o error";
-    case RELIC_E_SYNTAX:      return "syntax error";
+    case RELIC_OK: return "ok";
+    case RELIC_E_TRUNCATED: return "truncated";
+    case RELIC_E_MAGIC: return "bad magic";
+    case RELIC_E_RANGE: return "out of range";
+    case RELIC_E_INDEX: return "bad index";
+    case RELIC_E_LAYOUT: return "bad layout";
+    case RELIC_E_LIMIT: return "limit exceeded";
+    case RELIC_E_NOMEM: return "out of memory";
+    case RELIC_E_IO: return "i/o error";
+    case RELIC_E_SYNTAX: return "syntax error";
     case RELIC_E_UNSUPPORTED: return "unsupported";
-    case RELIC_E_ARGUMENT:    return "bad argument";
+    case RELIC_E_ARGUMENT: return "bad argument";
     }
     return "unknown status";
 }
@@ -84,8 +84,8 @@ relic_status relic_vfail(relic_error *err, relic_status code, uint64_t offset,
 
 /* (relic_fail): under RELIC_NO_ERRMSG relic_fail is a macro (relic.h); the
  * function stays, for callers built without it. */
-relic_status (relic_fail)(relic_error *err, relic_status code, uint64_t offset,
-                          const char *path, const char *fmt, ...)
+relic_status(relic_fail)(relic_error *err, relic_status code, uint64_t offset,
+                         const char *path, const char *fmt, ...)
 {
     va_list ap;
     relic_status st;

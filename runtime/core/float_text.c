@@ -13,6 +13,7 @@
 
 /* 10^k for k in 0..70 as doubles: exact up to 1e22, correctly rounded above
  * (the compiler converts each literal). */
+/* clang-format off */
 static const double pow10_table[71] = {
     1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
     1e17, 1e18, 1e19, 1e20, 1e21, 1e22, 1e23, 1e24, 1e25, 1e26, 1e27, 1e28, 1e29, 1e30, 1e31, 1e32,
@@ -20,6 +21,7 @@ static const double pow10_table[71] = {
     1e49, 1e50, 1e51, 1e52, 1e53, 1e54, 1e55, 1e56, 1e57, 1e58, 1e59, 1e60, 1e61, 1e62, 1e63, 1e64,
     1e65, 1e66, 1e67, 1e68, 1e69, 1e70
 };
+/* clang-format on */
 static double pow10_of(int k) { return pow10_table[k]; }
 
 /* Write digits of m (no sign) with the decimal exponent k (value m * 10^k)
@@ -28,14 +30,20 @@ static size_t format_decimal(uint64_t m, int k, int negative, char *out)
 {
     char digits[24];
     int nd = 0;
-    do { digits[nd++] = (char)('0' + m % 10); m /= 10; } while (m);
+    do {
+        digits[nd++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
     /* digits are reversed; drop trailing zeros into the exponent */
     int lead = 0;
-    while (lead < nd - 1 && digits[lead] == '0') { lead++; k++; }
+    while (lead < nd - 1 && digits[lead] == '0') {
+        lead++;
+        k++;
+    }
     size_t n = 0;
     if (negative) out[n++] = '-';
-    int count = nd - lead;          /* significant digits */
-    int point = count + k;          /* digits before the decimal point */
+    int count = nd - lead; /* significant digits */
+    int point = count + k; /* digits before the decimal point */
     /* at most 15 integer digits in fixed notation: JSON readers (json-c) take a
      * number without '.' or 'e' as an int64, exact only below 2^53 or so */
     if (k >= 0 && point <= 15) {
@@ -59,10 +67,16 @@ static size_t format_decimal(uint64_t m, int k, int negative, char *out)
         }
         int e = point - 1;
         out[n++] = 'e';
-        if (e < 0) { out[n++] = '-'; e = -e; }
+        if (e < 0) {
+            out[n++] = '-';
+            e = -e;
+        }
         char eb[8];
         int ne = 0;
-        do { eb[ne++] = (char)('0' + e % 10); e /= 10; } while (e);
+        do {
+            eb[ne++] = (char)('0' + e % 10);
+            e /= 10;
+        } while (e);
         while (ne) out[n++] = eb[--ne];
     }
     out[n] = 0;

@@ -7,7 +7,7 @@
 
 /* (name): the functions stay defined under RELIC_NO_ERRMSG, which makes the
  * calls macros (relic_gen.h) */
-void (relic_gen_path_prefix)(relic_error *err, const char *name, int64_t index)
+void(relic_gen_path_prefix)(relic_error *err, const char *name, int64_t index)
 {
     char joined[2 * RELIC_ERROR_PATH_MAX + 32];
     if (!err) return;
@@ -34,8 +34,8 @@ int relic_gen_span_ok(uint64_t pos, uint64_t count, uint64_t elem, uint64_t size
     return 1;
 }
 
-relic_status (relic_gen_fail_at)(relic_error *err, relic_status code, uint64_t offset, const char *name,
-                                 int64_t index, const char *fmt, ...)
+relic_status(relic_gen_fail_at)(relic_error *err, relic_status code, uint64_t offset, const char *name,
+                                int64_t index, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -45,9 +45,9 @@ relic_status (relic_gen_fail_at)(relic_error *err, relic_status code, uint64_t o
     return st;
 }
 
-relic_status (relic_gen_place)(relic_error *err, uint64_t cur, int64_t at, int64_t count, uint64_t per,
-                             uint64_t elem, uint64_t size, const char *name, uint64_t *pos, uint64_t *n,
-                             uint64_t *bytes)
+relic_status(relic_gen_place)(relic_error *err, uint64_t cur, int64_t at, int64_t count, uint64_t per,
+                              uint64_t elem, uint64_t size, const char *name, uint64_t *pos, uint64_t *n,
+                              uint64_t *bytes)
 {
     *pos = *n = *bytes = 0;
     if (at < 0 || (uint64_t)at > size)
@@ -65,8 +65,8 @@ relic_status (relic_gen_place)(relic_error *err, uint64_t cur, int64_t at, int64
     return RELIC_OK;
 }
 
-relic_status (relic_gen_short)(relic_error *err, uint64_t pos, uint64_t total, const char *path, const char *what,
-                               uint64_t n)
+relic_status(relic_gen_short)(relic_error *err, uint64_t pos, uint64_t total, const char *path, const char *what,
+                              uint64_t n)
 {
     return relic_fail(err, RELIC_E_TRUNCATED, pos, path, "%s needs %llu bytes, %llu remain", what,
                       (unsigned long long)n, (unsigned long long)(pos < total ? total - pos : 0));
@@ -142,7 +142,10 @@ relic_status relic_gen_layout(relic_error *err, uint64_t seq, size_t n, const ui
         if (cur + size[i] < cur) return relic_fail(err, RELIC_E_LIMIT, 0, "", "placed member %zu: too large", i);
         cur += size[i];
         if (!size[i]) continue;
-        if (held[i] == RELIC_GEN_NOT_HELD || held[i] < seq || held[i] + size[i] < held[i]) { keep = 0; continue; }
+        if (held[i] == RELIC_GEN_NOT_HELD || held[i] < seq || held[i] + size[i] < held[i]) {
+            keep = 0;
+            continue;
+        }
         if (held[i] + size[i] > last) last = held[i] + size[i];
         for (size_t k = 0; k < i; k++)
             if (size[k] && held[i] < held[k] + size[k] && held[k] < held[i] + size[i]) keep = 0;
@@ -175,8 +178,8 @@ void *relic_gen_dup(relic_arena *a, relic_error *err, const uint8_t *src, uint64
     return p;
 }
 
-relic_status (relic_gen_fail_check)(relic_error *err, relic_status code, uint64_t offset, const char *name,
-                                    int64_t index, int64_t value, const char *what)
+relic_status(relic_gen_fail_check)(relic_error *err, relic_status code, uint64_t offset, const char *name,
+                                   int64_t index, int64_t value, const char *what)
 {
     return relic_gen_fail_at(err, code, offset, name, index, "%lld %s", (long long)value, what);
 }

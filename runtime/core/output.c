@@ -143,7 +143,8 @@ static char *final_target(char *out, size_t cap, const char *path)
         link[n] = '\0';
         /* an absolute target replaces the name, a relative one its last part */
         const char *slash = strrchr(out, '/');
-        size_t dir_len = link[0] == '/' ? 0 : slash != NULL ? (size_t)(slash - out) + 1 : 0;
+        size_t dir_len = link[0] == '/' ? 0 : slash != NULL ? (size_t)(slash - out) + 1
+                                                            : 0;
         if (dir_len + (size_t)n >= cap) {
             errno = ENAMETOOLONG;
             return NULL;

@@ -10,17 +10,17 @@
 
 #include "relic_audio.h"
 
-#define WAV_HEADER 12u        /* "RIFF", size, "WAVE" */
-#define CHUNK_HEADER 8u       /* id, size */
-#define FMT_MIN 16u           /* tag, channels, rate, byte rate, block align, bits */
-#define FMT_EXTENSIBLE 40u    /* FMT_MIN + cbSize, valid bits, channel mask, sub-format GUID */
+#define WAV_HEADER 12u     /* "RIFF", size, "WAVE" */
+#define CHUNK_HEADER 8u    /* id, size */
+#define FMT_MIN 16u        /* tag, channels, rate, byte rate, block align, bits */
+#define FMT_EXTENSIBLE 40u /* FMT_MIN + cbSize, valid bits, channel mask, sub-format GUID */
 #define TAG_PCM 0x0001u
 #define TAG_FLOAT 0x0003u
 #define TAG_EXTENSIBLE 0xFFFEu
 /* The sub-format GUID after its first two bytes (the format tag):
  * {XXXXXXXX-0000-0010-8000-00AA00389B71}. */
-static const uint8_t guid_tail[14] = { 0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80,
-                                       0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71 };
+static const uint8_t guid_tail[14] = {0x00, 0x00, 0x00, 0x00, 0x10, 0x00, 0x80,
+                                      0x00, 0x00, 0xAA, 0x00, 0x38, 0x9B, 0x71};
 
 void relic_audio_wav_header(uint8_t h[RELIC_WAV_HEADER_SIZE], unsigned channels, uint32_t rate, unsigned bits,
                             uint32_t data_bytes)

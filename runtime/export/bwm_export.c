@@ -119,7 +119,7 @@ relic_status relic_bwm_export_obj(const relic_bwm_mesh *m, const char *title, re
 /* ---------------------------------------------------------------------- */
 
 /* Page geometry, in SVG pixels. */
-#define SVG_DRAW_SIZE 800.0   /* the larger extent of the mesh */
+#define SVG_DRAW_SIZE 800.0 /* the larger extent of the mesh */
 #define SVG_MARGIN 24.0
 #define SVG_TITLE_HEIGHT 44.0
 #define SVG_LEGEND_WIDTH 300.0
@@ -142,18 +142,18 @@ relic_status relic_bwm_export_obj(const relic_bwm_mesh *m, const char *title, re
 /* Fixed palette for the named rows of surfacemat.2da (PyKotor, common/geometry.py; kotorblender, constants.py):
  * saturated colours for walkable materials, light tints for the others. */
 static const char *const named_colour[] = {
-    "#e0e0e0", /*  0 NotDefined */   "#a0652d", /*  1 Dirt */
-    "#d7ccc8", /*  2 Obscuring */    "#4caf50", /*  3 Grass */
-    "#5b7fb8", /*  4 Stone */        "#c48a3f", /*  5 Wood */
-    "#29b6f6", /*  6 Water */        "#cfd8dc", /*  7 NonWalk */
-    "#f5f5f5", /*  8 Transparent */  "#c2185b", /*  9 Carpet */
-    "#7e57c2", /* 10 Metal */        "#26a69a", /* 11 Puddles */
-    "#827717", /* 12 Swamp */        "#6d4c41", /* 13 Mud */
-    "#8bc34a", /* 14 Leaves */       "#ffccbc", /* 15 Lava */
+    "#e0e0e0", /*  0 NotDefined */ "#a0652d",    /*  1 Dirt */
+    "#d7ccc8", /*  2 Obscuring */ "#4caf50",     /*  3 Grass */
+    "#5b7fb8", /*  4 Stone */ "#c48a3f",         /*  5 Wood */
+    "#29b6f6", /*  6 Water */ "#cfd8dc",         /*  7 NonWalk */
+    "#f5f5f5", /*  8 Transparent */ "#c2185b",   /*  9 Carpet */
+    "#7e57c2", /* 10 Metal */ "#26a69a",         /* 11 Puddles */
+    "#827717", /* 12 Swamp */ "#6d4c41",         /* 13 Mud */
+    "#8bc34a", /* 14 Leaves */ "#ffccbc",        /* 15 Lava */
     "#37474f", /* 16 BottomlessPit */ "#b3e5fc", /* 17 DeepWater */
-    "#ffb300", /* 18 Door */         "#fff59d", /* 19 Snow */
-    "#d4b45a", /* 20 Sand */         "#a1887f", /* 21 BareBones */
-    "#3949ab", /* 22 StoneBridge */  NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    "#ffb300", /* 18 Door */ "#fff59d",          /* 19 Snow */
+    "#d4b45a", /* 20 Sand */ "#a1887f",          /* 21 BareBones */
+    "#3949ab", /* 22 StoneBridge */ NULL, NULL, NULL, NULL, NULL, NULL, NULL,
     "#ff7043", /* 30 Trigger */
 };
 #define NAMED_COLOURS (sizeof named_colour / sizeof named_colour[0])
@@ -170,12 +170,25 @@ static void material_colour(uint32_t id, char out[8])
     c = (1.0 - fabs(2.0 * l - 1.0)) * s;
     x = c * (1.0 - fabs(fmod(h, 2.0) - 1.0));
     mm = l - c / 2.0;
-    if (h < 1) { r = c; g = x; }
-    else if (h < 2) { r = x; g = c; }
-    else if (h < 3) { g = c; b = x; }
-    else if (h < 4) { g = x; b = c; }
-    else if (h < 5) { r = x; b = c; }
-    else { r = c; b = x; }
+    if (h < 1) {
+        r = c;
+        g = x;
+    } else if (h < 2) {
+        r = x;
+        g = c;
+    } else if (h < 3) {
+        g = c;
+        b = x;
+    } else if (h < 4) {
+        g = x;
+        b = c;
+    } else if (h < 5) {
+        r = x;
+        b = c;
+    } else {
+        r = c;
+        b = x;
+    }
     snprintf(out, 8, "#%02x%02x%02x", (unsigned)lround((r + mm) * 255.0), (unsigned)lround((g + mm) * 255.0),
              (unsigned)lround((b + mm) * 255.0));
 }

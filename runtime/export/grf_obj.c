@@ -27,7 +27,7 @@
 typedef struct f3 {
     float v[3];
 } f3;
-#define F3(s) ((f3){ { (s).x, (s).y, (s).z } })
+#define F3(s) ((f3){{(s).x, (s).y, (s).z}})
 
 typedef struct xform {
     double r[3][3];
@@ -130,7 +130,7 @@ typedef struct material_ref {
 
 static material_ref material_of(const relic_grf_file *f, uint32_t handle)
 {
-    material_ref m = { NULL, NULL, 0 };
+    material_ref m = {NULL, NULL, 0};
     uint64_t i = handle - (uint64_t)RELIC_GROFF_SECTION_HANDLE_BASE;
     if (handle < RELIC_GROFF_SECTION_HANDLE_BASE || i >= f->container.sections_count || !f->models[i]) return m;
     if (f->kinds[i] == RELIC_GRF_MATERIAL) {
@@ -158,7 +158,7 @@ static void use_material(exporter *e, const material_ref *mr, uint32_t k)
     char name[NAME_MAX_LEN];
     const char *tex = NULL;
     if (e->current && e->last_list == mr->texture && e->last_index == k) return;
-    uint32_t rgb[3] = { 128, 128, 128 };
+    uint32_t rgb[3] = {128, 128, 128};
     if (k < mr->count) {
         tex = relic_grf_symbols_name(&e->symbols, mr->texture[k]);
         if (mr->colour) {
@@ -243,7 +243,7 @@ typedef struct plain {
 
 static void export_plain(exporter *e, const xform *x, const plain *g, const relic_grf_mapping_mapping *map)
 {
-    material_ref mr = map ? material_of(e->f, map->material) : (material_ref){ NULL, NULL, 0 };
+    material_ref mr = map ? material_of(e->f, map->material) : (material_ref){NULL, NULL, 0};
     int per_corner = g->vertex_normals_count == 3 * g->faces_count;
     int textured = map && map->texture_vertices_count && map->texture_faces_count == g->faces_count;
     uint64_t v0 = e->nv, t0 = e->nvt, n0 = e->nvn;
@@ -278,10 +278,12 @@ static const void *section(const relic_grf_file *f, uint32_t handle, relic_grf_k
     return f->models[i];
 }
 
-#define PLAIN_OF(G) \
-    { (const relic_grf_geometry_vec3f *)(G)->vertices, (const relic_grf_geometry_vec3f *)(G)->face_normals, \
-      (const relic_grf_geometry_vec3f *)(G)->vertex_normals, (const relic_grf_geometry_face *)(G)->faces, \
-      (G)->vertices_count, (G)->faces_count, (G)->vertex_normals_count }
+#define PLAIN_OF(G)                                                                                             \
+    {                                                                                                           \
+        (const relic_grf_geometry_vec3f *)(G)->vertices, (const relic_grf_geometry_vec3f *)(G)->face_normals,   \
+            (const relic_grf_geometry_vec3f *)(G)->vertex_normals, (const relic_grf_geometry_face *)(G)->faces, \
+            (G)->vertices_count, (G)->faces_count, (G)->vertex_normals_count                                    \
+    }
 
 static relic_status export_instance(exporter *e, size_t k, uint32_t object, uint32_t name, const xform *x,
                                     relic_error *err)
@@ -341,7 +343,7 @@ relic_status relic_grf_export_obj_textured(const relic_grf_file *f, const char *
                                            relic_buf *obj, relic_buf *mtl, relic_error *err)
 {
     relic_status st = RELIC_OK;
-    exporter e = { f, obj, mtl, 0, 0, 0, NULL, 0, 0, scratch, NULL, { NULL, 0 }, NULL, 0, texture_file, ctx };
+    exporter e = {f, obj, mtl, 0, 0, 0, NULL, 0, 0, scratch, NULL, {NULL, 0}, NULL, 0, texture_file, ctx};
     const relic_grf_region_region *r = NULL;
     const relic_grf_region_v11_region *r11 = NULL;
     for (size_t i = 0; i < f->container.sections_count && !r && !r11; i++) {

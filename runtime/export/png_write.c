@@ -22,7 +22,7 @@ relic_status relic_png_write(const relic_png_image *img, relic_png_row_fn fill, 
 relic_status relic_png_write_opts(const relic_png_image *img, const relic_png_options *opts, relic_png_row_fn fill,
                                   void *ctx, uint8_t *scratch, relic_buf *out, relic_error *err)
 {
-    static const int filters[] = { PNG_ALL_FILTERS, PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP, PNG_FILTER_PAETH };
+    static const int filters[] = {PNG_ALL_FILTERS, PNG_FILTER_NONE, PNG_FILTER_SUB, PNG_FILTER_UP, PNG_FILTER_PAETH};
     if (opts && ((unsigned)opts->filter >= sizeof filters / sizeof filters[0] || opts->level < 0 || opts->level > 9))
         return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "PNG filter %d / zlib level %d out of range", (int)opts->filter,
                           opts->level);

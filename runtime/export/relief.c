@@ -17,12 +17,12 @@
 
 /* Hypsometric tint, low to high: (height fraction, r, g, b). */
 static const double tint_stops[][4] = {
-    { 0.00, 0x3a, 0x7d, 0x44 }, /* lowland green */
-    { 0.25, 0x8c, 0xb3, 0x5a }, /* light green */
-    { 0.50, 0xe0, 0xd0, 0x8a }, /* tan */
-    { 0.75, 0xa0, 0x6e, 0x3c }, /* brown */
-    { 0.92, 0xc8, 0xc0, 0xb8 }, /* grey rock */
-    { 1.00, 0xff, 0xff, 0xff }, /* peaks */
+    {0.00, 0x3a, 0x7d, 0x44}, /* lowland green */
+    {0.25, 0x8c, 0xb3, 0x5a}, /* light green */
+    {0.50, 0xe0, 0xd0, 0x8a}, /* tan */
+    {0.75, 0xa0, 0x6e, 0x3c}, /* brown */
+    {0.92, 0xc8, 0xc0, 0xb8}, /* grey rock */
+    {1.00, 0xff, 0xff, 0xff}, /* peaks */
 };
 #define TINT_STOPS (sizeof tint_stops / sizeof tint_stops[0])
 
@@ -43,7 +43,8 @@ typedef struct relief_rows {
     double range;
 } relief_rows;
 
-static uint8_t byte_of(double v) { return (uint8_t)(v > 1 ? 255 : v < 0 ? 0 : v * 255 + 0.5); }
+static uint8_t byte_of(double v) { return (uint8_t)(v > 1 ? 255 : v < 0 ? 0
+                                                                        : v * 255 + 0.5); }
 
 static const uint8_t *relief_row(void *ctx, uint32_t r, uint8_t *row)
 {
@@ -85,8 +86,8 @@ relic_status relic_relief_png(const relic_relief_grid *g, relic_relief_style sty
     const int channels = style == RELIC_RELIEF_GREY ? 1 : RGBA;
     uint8_t *row = relic_arena_array(a, g->width, (size_t)channels, 1);
     if (!row) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no memory for a PNG row");
-    const relic_png_image img = { g->width, g->height, 8, channels, NULL, NULL };
-    relief_rows rows = { g, style, (double)g->max - (double)g->min };
+    const relic_png_image img = {g->width, g->height, 8, channels, NULL, NULL};
+    relief_rows rows = {g, style, (double)g->max - (double)g->min};
     /* the filter and level measured for height grids (docs/benchmarks.md, "Terrain") */
     const relic_png_options opts = RELIC_PNG_HEIGHTMAP_OPTIONS;
     return relic_png_write_opts(&img, &opts, relief_row, &rows, row, out, err);

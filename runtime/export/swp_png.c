@@ -23,8 +23,8 @@ static const uint8_t *rgba_row(void *ctx, uint32_t r, uint8_t *scratch)
 
 relic_status relic_png_write_rgba(const uint8_t *rgba, uint32_t w, uint32_t h, relic_buf *out, relic_error *err)
 {
-    const relic_png_image img = { w, h, 8, 4, NULL, NULL };
-    rgba_rows rows = { rgba, w };
+    const relic_png_image img = {w, h, 8, 4, NULL, NULL};
+    rgba_rows rows = {rgba, w};
     return relic_png_write(&img, rgba_row, &rows, NULL, out, err);
 }
 
@@ -50,14 +50,18 @@ static void on_error(png_structp png, png_const_charp msg)
     png_longjmp(png, 1);
 }
 
-static void on_warning(png_structp png, png_const_charp msg) { (void)png; (void)msg; }
+static void on_warning(png_structp png, png_const_charp msg)
+{
+    (void)png;
+    (void)msg;
+}
 
 relic_status relic_png_read_rgba(const uint8_t *data, size_t size, uint32_t max_side, relic_arena *a,
                                  relic_image *out, relic_error *err)
 {
     if (size < PNG_SIGNATURE_SIZE || png_sig_cmp((png_const_bytep)data, 0, PNG_SIGNATURE_SIZE) != 0)
         return relic_fail(err, RELIC_E_MAGIC, 0, "png.signature", "not a PNG file");
-    png_source src = { data, size, "" };
+    png_source src = {data, size, ""};
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &src, on_error, on_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {

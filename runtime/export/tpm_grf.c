@@ -129,15 +129,15 @@ static relic_status mesh_form(conv *c, const relic_grf_mesh_mesh *m)
     relic_status st;
     uint32_t mats = put_materials(c, m->material);
     for (size_t i = 0; i < m->points_count; i++) {
-        float p[3] = { m->points[i].x, m->points[i].y, m->points[i].z };
+        float p[3] = {m->points[i].x, m->points[i].y, m->points[i].z};
         if ((st = put_tuple(c, "v", p, 3))) return st;
     }
     for (size_t i = 0; i < m->vertices_count; i++) {
-        float uv[2] = { m->vertices[i].u, m->vertices[i].v };
+        float uv[2] = {m->vertices[i].u, m->vertices[i].v};
         if ((st = put_tuple(c, "t", uv, 2))) return st;
     }
     for (size_t i = 0; i < m->vertices_count; i++) {
-        float n[3] = { m->vertices[i].normal.x, m->vertices[i].normal.y, m->vertices[i].normal.z };
+        float n[3] = {m->vertices[i].normal.x, m->vertices[i].normal.y, m->vertices[i].normal.z};
         if ((st = put_tuple(c, "n", n, 3))) return st;
     }
     for (size_t p = 0; p < m->polygons_count; p++) {
@@ -167,7 +167,7 @@ typedef struct plain {
 
 static relic_status put3(conv *c, const char *key, const relic_grf_geometry_vec3f *p)
 {
-    float v[3] = { p->x, p->y, p->z };
+    float v[3] = {p->x, p->y, p->z};
     return put_tuple(c, key, v, 3);
 }
 
@@ -183,7 +183,7 @@ static relic_status plain_form(conv *c, const plain *g, const relic_grf_mapping_
         if ((st = put3(c, "v", &g->vertices[i]))) return st;
     if (textured)
         for (size_t i = 0; i < map->texture_vertices_count; i++) {
-            float uv[2] = { map->texture_vertices[i].u, map->texture_vertices[i].v };
+            float uv[2] = {map->texture_vertices[i].u, map->texture_vertices[i].v};
             if ((st = put_tuple(c, "t", uv, 2))) return st;
         }
     for (size_t i = 0; per_corner && i < g->vertex_normals_count; i++)
@@ -191,7 +191,7 @@ static relic_status plain_form(conv *c, const plain *g, const relic_grf_mapping_
     for (size_t i = 0; per_face && i < g->faces_count; i++)
         if ((st = put3(c, "n", &g->face_normals[i]))) return st;
     for (size_t k = 0; k < g->faces_count; k++) {
-        uint32_t v[3], t[3] = { 0, 0, 0 }, n[3] = { 0, 0, 0 };
+        uint32_t v[3], t[3] = {0, 0, 0}, n[3] = {0, 0, 0};
         for (int j = 0; j < 3; j++) {
             if (g->faces[k].v[j] >= g->vertices_count) return bad(c, "face", k);
             v[j] = g->faces[k].v[j] + 1;
@@ -208,10 +208,12 @@ static relic_status plain_form(conv *c, const plain *g, const relic_grf_mapping_
     return RELIC_OK;
 }
 
-#define PLAIN_OF(G)                                                                                              \
-    { (const relic_grf_geometry_vec3f *)(G)->vertices, (const relic_grf_geometry_vec3f *)(G)->face_normals,     \
-      (const relic_grf_geometry_vec3f *)(G)->vertex_normals, (const relic_grf_geometry_face *)(G)->faces,       \
-      (G)->vertices_count, (G)->faces_count, (G)->vertex_normals_count, (G)->face_normals_count }
+#define PLAIN_OF(G)                                                                                             \
+    {                                                                                                           \
+        (const relic_grf_geometry_vec3f *)(G)->vertices, (const relic_grf_geometry_vec3f *)(G)->face_normals,   \
+            (const relic_grf_geometry_vec3f *)(G)->vertex_normals, (const relic_grf_geometry_face *)(G)->faces, \
+            (G)->vertices_count, (G)->faces_count, (G)->vertex_normals_count, (G)->face_normals_count           \
+    }
 
 /* The mesh block of object section i; its name is model_name. */
 static relic_status put_mesh(conv *c, size_t i, const char *model_name)
@@ -272,7 +274,7 @@ relic_status relic_tpm_from_grf(const relic_grf_file *f, relic_arena *scratch, r
     const relic_grf_region_region *r = NULL;
     const relic_grf_region_v11_region *r11 = NULL;
     relic_status st = RELIC_OK;
-    conv c = { f, out, { NULL, 0 }, err, 0 };
+    conv c = {f, out, {NULL, 0}, err, 0};
     char name[2 * NAME_MAX_LEN + 32];
     if (mesh_count) *mesh_count = 0;
     if (!f || !out || !scratch) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "relic_tpm_from_grf: NULL argument");

@@ -75,7 +75,8 @@ static void island_fill(char out[32], unsigned island)
 static double nice_length(double limit)
 {
     double p = pow(10.0, floor(log10(limit)));
-    return limit >= 5 * p ? 5 * p : limit >= 2 * p ? 2 * p : p;
+    return limit >= 5 * p ? 5 * p : limit >= 2 * p ? 2 * p
+                                                   : p;
 }
 
 relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *route, relic_buf *out, relic_error *err)
@@ -83,7 +84,7 @@ relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *
     double tw = isfinite(w->tiles_width) && w->tiles_width > 0 ? w->tiles_width : 10.0;
     double gw = w->grid_width * tw, gh = w->grid_height * tw;
     double minx = 0, miny = 0, maxx = gw, maxy = gh;
-    size_t walkable = 0, nonwalk = 0, no_island = 0, per_island[SVG_LEGEND_ISLANDS] = { 0 }, other_islands = 0;
+    size_t walkable = 0, nonwalk = 0, no_island = 0, per_island[SVG_LEGEND_ISLANDS] = {0}, other_islands = 0;
     for (size_t i = 0; i < w->vertices_count; i++) {
         double x = finite_or_zero(w->vertices[i].x), y = finite_or_zero(w->vertices[i].y);
         if (x < minx) minx = x;
@@ -91,7 +92,12 @@ relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *
         if (x > maxx) maxx = x;
         if (y > maxy) maxy = y;
     }
-    if (maxx - minx > 1e6 || maxy - miny > 1e6) { minx = 0; miny = 0; maxx = gw > 0 ? gw : 1; maxy = gh > 0 ? gh : 1; }
+    if (maxx - minx > 1e6 || maxy - miny > 1e6) {
+        minx = 0;
+        miny = 0;
+        maxx = gw > 0 ? gw : 1;
+        maxy = gh > 0 ? gh : 1;
+    }
     for (size_t i = 0; i < w->triangles_count; i++) {
         const relic_trn_triangle *t = &w->triangles[i];
         if (!valid_triangle(w, t)) continue;
@@ -103,7 +109,7 @@ relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *
     double span = fmax(maxx - minx, maxy - miny);
     double scale = span > 0 ? SVG_DRAW_SIZE / span : 1.0;
     const double ox = SVG_MARGIN, oy = SVG_MARGIN + SVG_TITLE_HEIGHT;
-#define SX(x) (ox + ((double)(x) - minx) * scale)
+#define SX(x) (ox + ((double)(x)-minx) * scale)
 #define SY(y) (oy + (maxy - (double)(y)) * scale)
     double dw = (maxx - minx) * scale, dh = (maxy - miny) * scale;
     unsigned rows = 4 + (no_island != 0) + (other_islands != 0);
@@ -111,7 +117,8 @@ relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *
     double width = 2 * SVG_MARGIN + dw + SVG_LEGEND_WIDTH;
     double height = fmax(oy + dh + 2 * SVG_MARGIN, oy + rows * SVG_LEGEND_ROW + SVG_MARGIN);
     relic_buf_printf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
-                          "font-family=\"sans-serif\">\n", ceil(width), ceil(height), ceil(width), ceil(height));
+                          "font-family=\"sans-serif\">\n",
+                     ceil(width), ceil(height), ceil(width), ceil(height));
     relic_buf_printf(out, "<title>NWN2 walkmesh: %zu triangles, %u x %u tiles, %zu islands</title>\n", w->triangles_count,
                      (unsigned)w->grid_width, (unsigned)w->grid_height, w->islands_count);
     relic_buf_puts(out, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
@@ -169,12 +176,14 @@ relic_status relic_trn_aswm_svg(const relic_trn_aswm *w, const relic_trn_route *
     relic_buf_printf(out, "<g class=\"legend\" font-size=\"12\" transform=\"translate(%.1f 0)\">\n", 2 * SVG_MARGIN + dw);
     relic_buf_printf(out, "<text x=\"0\" y=\"%.1f\" font-weight=\"bold\">Triangles</text>\n", ly + 10.0);
     ly += SVG_LEGEND_ROW;
-#define SWATCH(fill, ...) do { \
+#define SWATCH(fill, ...)                                                                                                                          \
+    do {                                                                                                                                           \
         relic_buf_printf(out, "<rect x=\"0\" y=\"%.1f\" width=\"%.0f\" height=\"%.0f\" stroke=\"#555\" fill=\"%s\"/><text x=\"%.0f\" y=\"%.1f\">", \
-                         ly, SVG_SWATCH, SVG_SWATCH, fill, SVG_SWATCH + 8, ly + 11.0); \
-        relic_buf_printf(out, __VA_ARGS__); \
-        relic_buf_puts(out, "</text>\n"); \
-        ly += SVG_LEGEND_ROW; } while (0)
+                         ly, SVG_SWATCH, SVG_SWATCH, fill, SVG_SWATCH + 8, ly + 11.0);                                                             \
+        relic_buf_printf(out, __VA_ARGS__);                                                                                                        \
+        relic_buf_puts(out, "</text>\n");                                                                                                          \
+        ly += SVG_LEGEND_ROW;                                                                                                                      \
+    } while (0)
     SWATCH(SVG_NONWALK_FILL, "not walkable: %zu", nonwalk);
     if (no_island) SWATCH(SVG_NOISLAND_FILL, "walkable, no island: %zu", no_island);
     for (unsigned k = 0; k < SVG_LEGEND_ISLANDS; k++) {

@@ -20,7 +20,7 @@ static void megatile(const relic_trrn_file *t, size_t packet, uint64_t *base, ui
                          fin(v->position[2]), fin(v->uv[0]), fin(v->uv[1]), fin(v->normal[0]), fin(v->normal[1]), fin(v->normal[2]));
     }
     for (size_t i = 0; i < t->triangles_count; i++) {
-        const unsigned k[3] = { t->triangles[i].a, t->triangles[i].b, t->triangles[i].c };
+        const unsigned k[3] = {t->triangles[i].a, t->triangles[i].b, t->triangles[i].c};
         relic_buf_puts(out, "f");
         for (int j = 0; j < 3; j++)
             relic_buf_printf(out, " %llu/%llu/%llu", (unsigned long long)(*base + k[j] + 1), (unsigned long long)(*tex + k[j] + 1),
@@ -42,7 +42,7 @@ static void water(const relic_watr_file *w, size_t packet, uint64_t *base, uint6
     }
     for (size_t i = 0; i < w->triangles_count; i++) {
         if (w->triangle_flags[i] != 0) continue; /* 1 = no water */
-        const unsigned k[3] = { w->triangles[i].a, w->triangles[i].b, w->triangles[i].c };
+        const unsigned k[3] = {w->triangles[i].a, w->triangles[i].b, w->triangles[i].c};
         relic_buf_puts(out, "f");
         for (int j = 0; j < 3; j++)
             relic_buf_printf(out, " %llu/%llu", (unsigned long long)(*base + k[j] + 1), (unsigned long long)(*tex + k[j] + 1));

@@ -108,6 +108,6 @@ relic_status relic_trn_terrain_preview_png(const relic_trn_file *m, uint32_t max
     int32_t zlo = (int32_t)lround(minz / GRID_Z_SCALE), zhi = (int32_t)lround(maxz / GRID_Z_SCALE);
     for (size_t i = 0; i < (size_t)g.w * g.h; i++)
         if (!g.set[i]) g.z[i] = zlo;
-    const relic_relief_grid rg = { g.w, g.h, g.z, GRID_Z_SCALE, g.step, zlo, zhi };
+    const relic_relief_grid rg = {g.w, g.h, g.z, GRID_Z_SCALE, g.step, zlo, zhi};
     return relic_relief_png(&rg, RELIC_RELIEF_COLOUR, a, out, err);
 }

@@ -60,8 +60,8 @@ static void arena_png_free(png_structp png, png_voidp p)
 
 static void parse_chunk(const char *text, double *min, double *scale, relic_wtd_heightmap *out)
 {
-    static const char *const keys[] = { "min=", "scale=", "coef_to_world=", "x0=", "y0=", "res=" };
-    double *dest[6] = { min, scale, &out->coef_to_world, &out->x0, &out->y0, &out->res };
+    static const char *const keys[] = {"min=", "scale=", "coef_to_world=", "x0=", "y0=", "res="};
+    double *dest[6] = {min, scale, &out->coef_to_world, &out->x0, &out->y0, &out->res};
     for (const char *p = text; *p;) {
         while (*p == ' ') p++;
         for (int k = 0; k < 6; k++) {
@@ -83,7 +83,7 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
     if (size < 8 || png_sig_cmp(data, 0, 8))
         return relic_fail(err, RELIC_E_MAGIC, 0, "png", "not a PNG file (no PNG signature)");
     /* libpng's own memory (its structs, zlib's inflate state) from the arena too */
-    png_mem mem = { a, 0 };
+    png_mem mem = {a, 0};
     png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, NULL, quiet_error, quiet_warning, &mem, arena_png_malloc,
                                                arena_png_free);
     png_infop info = png ? png_create_info_struct(png) : NULL;
@@ -91,7 +91,7 @@ relic_status relic_wtd_png_read(const uint8_t *data, size_t size, relic_arena *a
         png_destroy_read_struct(&png, &info, NULL);
         return relic_fail(err, RELIC_E_NOMEM, 0, "png", "libpng could not start reading");
     }
-    png_source src = { data, size, 0 };
+    png_source src = {data, size, 0};
     /* volatile: these change between setjmp and a longjmp from libpng */
     uint8_t *volatile row = NULL;
     if (setjmp(png_jmpbuf(png))) {

@@ -37,8 +37,8 @@ relic_status relic_wtd_png(const relic_wtd_terrain *t, relic_arena *a, relic_buf
     snprintf(text, sizeof text, "min=%ld scale=%.9g coef_to_world=%.9g x0=%.9g y0=%.9g res=%.9g", (long)t->min, scale,
              (double)m->coef_to_world, (double)m->quad_to_world_x.offset, (double)m->quad_to_world_y.offset,
              (double)m->quad_to_world_x.scale);
-    const relic_png_image img = { n, n, 16, 1, "relic-wtd", text };
-    heightmap_rows rows = { t, scale };
+    const relic_png_image img = {n, n, 16, 1, "relic-wtd", text};
+    heightmap_rows rows = {t, scale};
     const relic_png_options opts = RELIC_PNG_HEIGHTMAP_OPTIONS;
     return relic_png_write_opts(&img, &opts, heightmap_row, &rows, row, out, err);
 }

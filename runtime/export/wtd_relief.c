@@ -8,8 +8,8 @@
 static relic_status wtd_relief(const relic_wtd_terrain *t, relic_relief_style style, relic_arena *a, relic_buf *out,
                                relic_error *err)
 {
-    const relic_relief_grid g = { t->n, t->n, t->heights, (double)t->header.mapping.coef_to_world,
-                                  (double)t->header.mapping.quad_to_world_x.scale, t->min, t->max };
+    const relic_relief_grid g = {t->n, t->n, t->heights, (double)t->header.mapping.coef_to_world,
+                                 (double)t->header.mapping.quad_to_world_x.scale, t->min, t->max};
     return relic_relief_png(&g, style, a, out, err);
 }
 

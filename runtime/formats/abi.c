@@ -111,7 +111,7 @@ VALIDATOR_ONLY(tpa)
 static int member_is_gff(const relic_erf_entry *e)
 {
     return e->size >= RELIC_GFF_HEADER_SIZE &&
-           memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_POS, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
+        memcmp(e->data + RELIC_GFF_HEADER_FILE_VERSION_POS, RELIC_GFF_HEADER_FILE_VERSION_VALUE, 4) == 0;
 }
 
 /* ERF and RIM: the archive, then each GFF member's tree rules. */
@@ -146,15 +146,22 @@ static const struct {
     const char *name;
     unsigned (*check)(const uint8_t *, size_t, relic_arena *, abi_ctx *);
 } checks[] = {
-    { "bwm", check_bwm }, { "trn", check_trn }, { "gff", check_gff }, { "cau", check_cau }, { "erf", check_erf },
-    { "groff", check_groff }, { "pid", check_pid }, { "tpa", check_tpa }, { "wtd", check_wtd },
+    {"bwm", check_bwm},
+    {"trn", check_trn},
+    {"gff", check_gff},
+    {"cau", check_cau},
+    {"erf", check_erf},
+    {"groff", check_groff},
+    {"pid", check_pid},
+    {"tpa", check_tpa},
+    {"wtd", check_wtd},
 };
 
 int relic_abi_check(const char *format, const uint8_t *data, size_t size, relic_abi_problem_fn fn, void *user)
 {
     for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
         if (!format || strcmp(format, checks[i].name) != 0) continue;
-        abi_ctx c = { fn, user, 0 };
+        abi_ctx c = {fn, user, 0};
         relic_arena a;
         relic_arena_init_heap(&a, ABI_ARENA_LIMIT);
         checks[i].check(data, size, &a, &c);

@@ -74,7 +74,7 @@ int relic_abi_bwm_build(uint32_t type, const float *vertices, uint32_t vertex_co
 {
     abi_call c;
     call_begin(&c, fn, user);
-    relic_bwm_mesh mesh = { (const float (*)[3])vertices, vertex_count, (const uint32_t (*)[3])faces, materials, face_count };
+    relic_bwm_mesh mesh = {(const float(*)[3])vertices, vertex_count, (const uint32_t(*)[3])faces, materials, face_count};
     relic_bwm_file m;
     int bad = relic_bwm_from_mesh(&mesh, type, &c.a, &m, &c.err) != RELIC_OK || bwm_write_checked(&c, &m);
     return call_end(&c, bad, sink, sink_user);
@@ -88,7 +88,7 @@ int relic_abi_bwm_rebuild(const uint8_t *data, size_t size, unsigned what, relic
     relic_bwm_view v;
     relic_bwm_file m;
     int bad = relic_bwm_validate(data, size, &v, &c.err) != RELIC_OK || relic_bwm_decode(&v, &c.a, &m, &c.err) != RELIC_OK ||
-              relic_bwm_rebuild(&m, what, &c.a, &c.err) != RELIC_OK || bwm_write_checked(&c, &m);
+        relic_bwm_rebuild(&m, what, &c.a, &c.err) != RELIC_OK || bwm_write_checked(&c, &m);
     return call_end(&c, bad, sink, sink_user);
 }
 
@@ -118,19 +118,19 @@ int relic_abi_trn_bake(const uint8_t *data, size_t size, int keep_borders, int l
     relic_trn_file m;
     relic_trn_aswm w, baked;
     relic_trn_view check;
-    relic_trn_bake_options opt = { keep_borders != 0 };
+    relic_trn_bake_options opt = {keep_borders != 0};
     size_t packet = 0;
     int bad = trn_load(&c, data, size, &m, &w, &packet);
     if (!bad) {
         bad = relic_trn_bake(&w, &opt, &c.a, &baked, &c.err) != RELIC_OK ||
-              relic_trn_aswm_pack(&baked, level < 0 ? RELIC_TRN_ASWM_ZLIB_LEVEL : level, &c.a, &m.packets[packet], &c.err) != RELIC_OK;
+            relic_trn_aswm_pack(&baked, level < 0 ? RELIC_TRN_ASWM_ZLIB_LEVEL : level, &c.a, &m.packets[packet], &c.err) != RELIC_OK;
         if (bad) relic_gen_path_prefix(&c.err, "aswm", -1);
     }
     /* the baked walkmesh keeps every rule, strict ones included, before it is written */
     bad = bad || relic_trn_check_aswm(&baked, "aswm", ABI_MAX_REPORTS, report, &c) != 0 ||
-          relic_trn_check_aswm_strict(&baked, "aswm", ABI_MAX_REPORTS, &c.a, report, &c) != 0 ||
-          relic_trn_layout(&m, &c.a, &c.err) != RELIC_OK || relic_trn_write(&m, &c.out, &c.err) != RELIC_OK ||
-          (!c.out.failed && relic_trn_validate(c.out.data, c.out.size, &check, &c.err) != RELIC_OK);
+        relic_trn_check_aswm_strict(&baked, "aswm", ABI_MAX_REPORTS, &c.a, report, &c) != 0 ||
+        relic_trn_layout(&m, &c.a, &c.err) != RELIC_OK || relic_trn_write(&m, &c.out, &c.err) != RELIC_OK ||
+        (!c.out.failed && relic_trn_validate(c.out.data, c.out.size, &check, &c.err) != RELIC_OK);
     return call_end(&c, bad, sink, sink_user);
 }
 
@@ -149,9 +149,9 @@ int relic_abi_trn_replace_aswm(const uint8_t *data, size_t size, const uint8_t *
         bad = 1;
     }
     bad = bad || relic_trn_check_aswm(&w, "aswm", ABI_MAX_REPORTS, report, &c) != 0 ||
-          relic_trn_aswm_pack(&w, level < 0 ? RELIC_TRN_ASWM_ZLIB_LEVEL : level, &c.a, &m.packets[packet], &c.err) != RELIC_OK ||
-          relic_trn_layout(&m, &c.a, &c.err) != RELIC_OK || relic_trn_write(&m, &c.out, &c.err) != RELIC_OK ||
-          (!c.out.failed && relic_trn_validate(c.out.data, c.out.size, &check, &c.err) != RELIC_OK);
+        relic_trn_aswm_pack(&w, level < 0 ? RELIC_TRN_ASWM_ZLIB_LEVEL : level, &c.a, &m.packets[packet], &c.err) != RELIC_OK ||
+        relic_trn_layout(&m, &c.a, &c.err) != RELIC_OK || relic_trn_write(&m, &c.out, &c.err) != RELIC_OK ||
+        (!c.out.failed && relic_trn_validate(c.out.data, c.out.size, &check, &c.err) != RELIC_OK);
     return call_end(&c, bad, sink, sink_user);
 }
 
@@ -200,9 +200,9 @@ int relic_abi_wtd_encode(const uint8_t *like, size_t like_size, const int32_t *h
     abi_call c;
     call_begin(&c, fn, user);
     relic_wtd_file h;
-    relic_wtd_encode_options opt = { threshold, 0, 0 };
+    relic_wtd_encode_options opt = {threshold, 0, 0};
     int bad = relic_wtd_read_header(like, like_size, &h, &c.err) != RELIC_OK ||
-              relic_wtd_encode(heights, n, &h.mapping, &opt, &c.a, &c.out, NULL, &c.err) != RELIC_OK;
+        relic_wtd_encode(heights, n, &h.mapping, &opt, &c.a, &c.out, NULL, &c.err) != RELIC_OK;
     return call_end(&c, bad, sink, sink_user);
 }
 
@@ -241,7 +241,11 @@ int relic_abi_audio_pcm(const char *format, const uint8_t *data, size_t size, ui
     size_t frames = 0;
     bad = bad || relic_audio_decode(&f, samples, n, 0, &c.a, &pcm, &frames, &c.err) != RELIC_OK;
     if (!bad) {
-        if (info) { info[0] = f.sample_rate; info[1] = f.channels; info[2] = (uint32_t)frames; }
+        if (info) {
+            info[0] = f.sample_rate;
+            info[1] = f.channels;
+            info[2] = (uint32_t)frames;
+        }
         relic_buf_append(&c.out, pcm, frames * f.channels * sizeof *pcm);
     }
     return call_end(&c, bad, sink, sink_user);
@@ -274,9 +278,9 @@ int relic_abi_swp_rasters(const uint8_t *pid, size_t pid_size, const uint8_t *sw
     abi_call c;
     call_begin(&c, fn, user);
     relic_pid_view v;
-    raster_ctx r = { &v, { 0 }, NULL, raster, raster_user };
+    raster_ctx r = {&v, {0}, NULL, raster, raster_user};
     int bad = relic_pid_validate(pid, pid_size, &v, &c.err) != RELIC_OK ||
-              relic_swp_palettes_find(&v, &c.a, &r.pal, &c.err) != RELIC_OK;
+        relic_swp_palettes_find(&v, &c.a, &r.pal, &c.err) != RELIC_OK;
     if (!bad && !(r.rgba = relic_arena_array(&c.a, (size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE, 4, 16)))
         bad = relic_fail(&c.err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
     bad = bad || relic_swp_walk(&v, swp, swp_size, spz != 0, ABI_SPZ_WINDOW_LIMIT, &c.a, one_raster, &r, &c.err) != RELIC_OK;

@@ -60,13 +60,20 @@ static const struct {
     const char *ext;
     relic_format format;
 } extra_extensions[] = {
-    {"json", &relic_format_json}, {"obj", &relic_format_obj}, {"svg", &relic_format_svg}, {"wav", &relic_format_wav},
+    {"json", &relic_format_json},
+    {"obj", &relic_format_obj},
+    {"svg", &relic_format_svg},
+    {"wav", &relic_format_wav},
 #ifdef DETECT_TRES_TEXT
-    {"spz", &relic_format_spz}, {"swp", &relic_format_spz}, {"tri", &relic_format_tri},
-    {"trr", &relic_format_trr}, {"tpm", &relic_format_tpm},
+    {"spz", &relic_format_spz},
+    {"swp", &relic_format_spz},
+    {"tri", &relic_format_tri},
+    {"trr", &relic_format_trr},
+    {"tpm", &relic_format_tpm},
 #endif
 #ifdef DETECT_GROFF
-    {"gr_", RELIC_FORMAT_GROFF}, {"sc_", RELIC_FORMAT_GROFF},
+    {"gr_", RELIC_FORMAT_GROFF},
+    {"sc_", RELIC_FORMAT_GROFF},
 #endif
 #ifdef DETECT_ERF
     {"rim", RELIC_FORMAT_ERF},

@@ -36,17 +36,27 @@ typedef struct abi_schema {
     relic_status (*json_read)(const char *, size_t, relic_arena *, void *, relic_error *);
 } abi_schema;
 
-#define ABI_OPS(F, V, M)                                                                                            \
-    static relic_status F##_validate_(const uint8_t *d, size_t n, void *v, relic_error *e)                         \
-    { return relic_##F##_validate(d, n, (V *)v, e); }                                                               \
-    static relic_status F##_decode_(const void *v, relic_arena *a, void *m, relic_error *e)                        \
-    { return relic_##F##_decode((const V *)v, a, (M *)m, e); }                                                      \
-    static relic_status F##_write_(const void *m, relic_buf *o, relic_error *e)                                    \
-    { return relic_##F##_write((const M *)m, o, e); }                                                               \
-    static relic_status F##_json_print_(const void *m, relic_buf *o, relic_error *e)                               \
-    { return relic_##F##_json_print((const M *)m, o, e); }                                                          \
-    static relic_status F##_json_read_(const char *t, size_t n, relic_arena *a, void *m, relic_error *e)           \
-    { return relic_##F##_json_read(t, n, a, (M *)m, e); }
+#define ABI_OPS(F, V, M)                                                                                 \
+    static relic_status F##_validate_(const uint8_t *d, size_t n, void *v, relic_error *e)               \
+    {                                                                                                    \
+        return relic_##F##_validate(d, n, (V *)v, e);                                                    \
+    }                                                                                                    \
+    static relic_status F##_decode_(const void *v, relic_arena *a, void *m, relic_error *e)              \
+    {                                                                                                    \
+        return relic_##F##_decode((const V *)v, a, (M *)m, e);                                           \
+    }                                                                                                    \
+    static relic_status F##_write_(const void *m, relic_buf *o, relic_error *e)                          \
+    {                                                                                                    \
+        return relic_##F##_write((const M *)m, o, e);                                                    \
+    }                                                                                                    \
+    static relic_status F##_json_print_(const void *m, relic_buf *o, relic_error *e)                     \
+    {                                                                                                    \
+        return relic_##F##_json_print((const M *)m, o, e);                                               \
+    }                                                                                                    \
+    static relic_status F##_json_read_(const char *t, size_t n, relic_arena *a, void *m, relic_error *e) \
+    {                                                                                                    \
+        return relic_##F##_json_read(t, n, a, (M *)m, e);                                                \
+    }
 
 ABI_OPS(bwm, relic_bwm_view, relic_bwm_file)
 ABI_OPS(trn, relic_trn_view, relic_trn_file)
@@ -57,7 +67,10 @@ ABI_OPS(tpa, relic_tpa_view, relic_tpa_file)
 /* TRN: packet sizes and directory offsets are laid out before writing */
 static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
 
-#define ABI_ROW(F, V, M, L) { #F, sizeof(V), sizeof(M), F##_validate_, F##_decode_, L, F##_write_, F##_json_print_, F##_json_read_ }
+#define ABI_ROW(F, V, M, L)                                                                                  \
+    {                                                                                                        \
+#F, sizeof(V), sizeof(M), F##_validate_, F##_decode_, L, F##_write_, F##_json_print_, F##_json_read_ \
+    }
 static const abi_schema schemas[] = {
     ABI_ROW(bwm, relic_bwm_view, relic_bwm_file, NULL),
     ABI_ROW(trn, relic_trn_view, relic_trn_file, trn_layout_),
@@ -96,7 +109,7 @@ static int schema_to_json(const abi_schema *s, const uint8_t *data, size_t size,
     void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
     if (!v || !m) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
     return s->validate(data, size, v, err) != RELIC_OK || s->decode(v, a, m, err) != RELIC_OK ||
-           s->json_print(m, out, err) != RELIC_OK;
+        s->json_print(m, out, err) != RELIC_OK;
 }
 
 static int schema_from_json(const abi_schema *s, const char *json, size_t size, relic_arena *a, relic_buf *out,
@@ -105,7 +118,7 @@ static int schema_from_json(const abi_schema *s, const char *json, size_t size, 
     void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
     if (!v || !m) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory") != RELIC_OK;
     return s->json_read(json, size, a, m, err) != RELIC_OK || (s->layout && s->layout(m, a, err) != RELIC_OK) ||
-           s->write(m, out, err) != RELIC_OK || s->validate(out->data, out->size, v, err) != RELIC_OK;
+        s->write(m, out, err) != RELIC_OK || s->validate(out->data, out->size, v, err) != RELIC_OK;
 }
 
 /* One call: arena, output buffer in it, the step, then the sink. */

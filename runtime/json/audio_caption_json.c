@@ -37,7 +37,10 @@ relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_
         /* the captions.json of `relic extract`: the first sample's lines */
         relic_jr_push(&r, "samples", -1);
         if ((st = relic_jr_array(&r, samples, &n)) != RELIC_OK) goto done;
-        if (n == 0) { st = relic_jr_fail(&r, RELIC_E_RANGE, "no sample holds captions"); goto done; }
+        if (n == 0) {
+            st = relic_jr_fail(&r, RELIC_E_RANGE, "no sample holds captions");
+            goto done;
+        }
         obj = relic_jv_at(samples, 0);
         relic_jr_push(&r, NULL, 0);
     }
@@ -45,7 +48,10 @@ relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_
     relic_jr_push(&r, "captions", -1);
     if ((st = relic_jr_array(&r, arr, &n)) != RELIC_OK) goto done;
     relic_audio_caption *l = relic_arena_array(a, n ? n : 1, sizeof *l, _Alignof(relic_audio_caption));
-    if (!l) { st = relic_jr_fail(&r, RELIC_E_NOMEM, "no memory for %zu captions", n); goto done; }
+    if (!l) {
+        st = relic_jr_fail(&r, RELIC_E_NOMEM, "no memory for %zu captions", n);
+        goto done;
+    }
     for (size_t i = 0; i < n; i++) {
         const relic_jv *e = relic_jv_at(arr, i);
         relic_jr_push(&r, NULL, (int64_t)i);
@@ -72,7 +78,10 @@ relic_status relic_audio_captions_from_json(const char *text, size_t len, relic_
         if ((st = relic_jr_member(&r, e, "text", 1, &v)) != RELIC_OK) goto done;
         relic_jr_push(&r, "text", -1);
         if ((st = relic_jr_string(&r, v, &t, &l[i].text_len)) != RELIC_OK) goto done;
-        if (memchr(t, 0, l[i].text_len)) { st = relic_jr_fail(&r, RELIC_E_RANGE, "caption text holds a NUL"); goto done; }
+        if (memchr(t, 0, l[i].text_len)) {
+            st = relic_jr_fail(&r, RELIC_E_RANGE, "caption text holds a NUL");
+            goto done;
+        }
         relic_jr_pop(&r);
         l[i].text = t;
         relic_jr_pop(&r);

@@ -9,9 +9,9 @@
 static int64_t load_int(const void *p, int size, int sgn)
 {
     switch (size) {
-    case 1: return sgn ? (int64_t)*(const int8_t *)p : (int64_t)*(const uint8_t *)p;
-    case 2: return sgn ? (int64_t)*(const int16_t *)p : (int64_t)*(const uint16_t *)p;
-    case 4: return sgn ? (int64_t)*(const int32_t *)p : (int64_t)*(const uint32_t *)p;
+    case 1: return sgn ? (int64_t) * (const int8_t *)p : (int64_t) * (const uint8_t *)p;
+    case 2: return sgn ? (int64_t) * (const int16_t *)p : (int64_t) * (const uint16_t *)p;
+    case 4: return sgn ? (int64_t) * (const int32_t *)p : (int64_t) * (const uint32_t *)p;
     default: return *(const int64_t *)p;
     }
 }
@@ -272,7 +272,7 @@ relic_status relic_jt_read_doc(const relic_jt_struct *t, const char *text, size_
     const relic_jv *doc = NULL;
     relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st != RELIC_OK) return st;
-    relic_jr r = { a, err, { 0 }, 0 };
+    relic_jr r = {a, err, {0}, 0};
     st = relic_jr_check_format(&r, doc, t->format);
     if (st == RELIC_OK) st = relic_jt_read(&r, t, doc, out, out);
     return st;

@@ -29,16 +29,22 @@
 /* The document                                                           */
 /* ---------------------------------------------------------------------- */
 
-enum { J_OBJ, J_ARR, J_STR, J_NUM, J_TRUE, J_FALSE, J_NULL };
+enum { J_OBJ,
+       J_ARR,
+       J_STR,
+       J_NUM,
+       J_TRUE,
+       J_FALSE,
+       J_NULL };
 
 typedef struct jnode {
-    struct jnode *next;   /* next member / element */
+    struct jnode *next; /* next member / element */
     union {
         struct jnode *first; /* J_OBJ, J_ARR: first member / element */
         const char *s;       /* J_STR: the UTF-8 text; J_NUM: the number's text */
     } u;
-    const char *key;      /* as a member: its key */
-    uint32_t klen, len;   /* key length; J_STR/J_NUM: text length, J_OBJ/J_ARR: member count */
+    const char *key;    /* as a member: its key */
+    uint32_t klen, len; /* key length; J_STR/J_NUM: text length, J_OBJ/J_ARR: member count */
     uint32_t kind;
 } jnode;
 /* Keys and texts point into the JSON text when yajl hands them over from
@@ -56,7 +62,7 @@ typedef struct bstate {
     jnode *open[JSON_MAX_DEPTH + 1];
     jnode *last[JSON_MAX_DEPTH + 1];
     int depth;
-    const char *key;   /* pending member key */
+    const char *key; /* pending member key */
     uint32_t klen;
     int too_deep, nomem;
 } bstate;
@@ -67,21 +73,30 @@ static const char *keep(bstate *b, const void *p, size_t n)
     const char *c = p;
     if (c >= b->text && c <= b->text_end && n <= (size_t)(b->text_end - c)) return c;
     char *q = relic_arena_alloc(b->a, n + 1, 1);
-    if (q) { memcpy(q, p, n); q[n] = 0; }
+    if (q) {
+        memcpy(q, p, n);
+        q[n] = 0;
+    }
     return q;
 }
 
 static jnode *add_node(bstate *b, uint8_t kind)
 {
     jnode *n = relic_arena_alloc(b->a, sizeof *n, 8);
-    if (!n) { b->nomem = 1; return NULL; }
+    if (!n) {
+        b->nomem = 1;
+        return NULL;
+    }
     memset(n, 0, sizeof *n);
     n->kind = kind;
     if (b->depth == 0) {
         b->root = n;
     } else {
         jnode *parent = b->open[b->depth - 1];
-        if (parent->kind == J_OBJ) { n->key = b->key; n->klen = b->klen; }
+        if (parent->kind == J_OBJ) {
+            n->key = b->key;
+            n->klen = b->klen;
+        }
         if (b->last[b->depth - 1]) b->last[b->depth - 1]->next = n;
         else parent->u.first = n;
         b->last[b->depth - 1] = n;
@@ -97,7 +112,10 @@ static int on_number(void *ctx, const char *p, size_t n)
 {
     bstate *b = ctx;
     jnode *j = add_node(b, J_NUM);
-    if (!j || !(j->u.s = keep(b, p, n))) { b->nomem = 1; return 0; }
+    if (!j || !(j->u.s = keep(b, p, n))) {
+        b->nomem = 1;
+        return 0;
+    }
     j->len = (uint32_t)n;
     return 1;
 }
@@ -106,7 +124,10 @@ static int on_string(void *ctx, const unsigned char *p, size_t n)
 {
     bstate *b = ctx;
     jnode *j = add_node(b, J_STR);
-    if (!j || !(j->u.s = keep(b, p, n))) { b->nomem = 1; return 0; }
+    if (!j || !(j->u.s = keep(b, p, n))) {
+        b->nomem = 1;
+        return 0;
+    }
     j->len = (uint32_t)n;
     return 1;
 }
@@ -114,14 +135,20 @@ static int on_string(void *ctx, const unsigned char *p, size_t n)
 static int on_key(void *ctx, const unsigned char *p, size_t n)
 {
     bstate *b = ctx;
-    if (!(b->key = keep(b, p, n))) { b->nomem = 1; return 0; }
+    if (!(b->key = keep(b, p, n))) {
+        b->nomem = 1;
+        return 0;
+    }
     b->klen = (uint32_t)n;
     return 1;
 }
 
 static int on_open(bstate *b, uint8_t kind)
 {
-    if (b->depth >= JSON_MAX_DEPTH) { b->too_deep = 1; return 0; }
+    if (b->depth >= JSON_MAX_DEPTH) {
+        b->too_deep = 1;
+        return 0;
+    }
     jnode *j = add_node(b, kind);
     if (!j) return 0;
     b->open[b->depth] = j;
@@ -132,10 +159,24 @@ static int on_open(bstate *b, uint8_t kind)
 
 static int on_start_map(void *ctx) { return on_open(ctx, J_OBJ); }
 static int on_start_array(void *ctx) { return on_open(ctx, J_ARR); }
-static int on_close(void *ctx) { ((bstate *)ctx)->depth--; return 1; }
+static int on_close(void *ctx)
+{
+    ((bstate *)ctx)->depth--;
+    return 1;
+}
 
 static const yajl_callbacks callbacks = {
-    on_null, on_bool, NULL, NULL, on_number, on_string, on_start_map, on_key, on_close, on_start_array, on_close,
+    on_null,
+    on_bool,
+    NULL,
+    NULL,
+    on_number,
+    on_string,
+    on_start_map,
+    on_key,
+    on_close,
+    on_start_array,
+    on_close,
 };
 
 /* ---------------------------------------------------------------------- */
@@ -143,11 +184,15 @@ static const yajl_callbacks callbacks = {
 /* ---------------------------------------------------------------------- */
 
 typedef struct rstate {
-    relic_arena *a;        /* the tree's arena */
+    relic_arena *a; /* the tree's arena */
     relic_error *err;
     relic_gff_encoding enc;
     /* the JSON path, built only for an error message */
-    struct { const char *key; uint32_t klen; int64_t index; } path[JSON_MAX_DEPTH + 8];
+    struct {
+        const char *key;
+        uint32_t klen;
+        int64_t index;
+    } path[JSON_MAX_DEPTH + 8];
     int depth;
 } rstate;
 
@@ -171,7 +216,8 @@ static relic_status fail(rstate *rs, relic_status code, const char *fmt, ...)
     for (int i = 0; i < rs->depth && k + 8 < sizeof path; i++) {
         int w = rs->path[i].key ? snprintf(path + k, sizeof path - k, "%s%.*s", k ? "." : "", (int)rs->path[i].klen, rs->path[i].key)
                                 : snprintf(path + k, sizeof path - k, "[%lld]", (long long)rs->path[i].index);
-        k = w < 0 ? k : k + (size_t)w >= sizeof path ? sizeof path - 1 : k + (size_t)w;
+        k = w < 0 ? k : k + (size_t)w >= sizeof path ? sizeof path - 1
+                                                     : k + (size_t)w;
     }
     va_list ap;
     va_start(ap, fmt);
@@ -209,14 +255,23 @@ static const char *cstr(const jnode *v, char *buf, size_t cap)
 
 int relic_gff_encoding_from_name(const char *name, relic_gff_encoding *out)
 {
-    static const struct { const char *name; relic_gff_encoding enc; } names[] = {
-        { "cp1252", RELIC_GFF_ENC_CP1252 }, { "windows-1252", RELIC_GFF_ENC_CP1252 },
-        { "utf8", RELIC_GFF_ENC_UTF8 }, { "utf-8", RELIC_GFF_ENC_UTF8 }, { "auto", RELIC_GFF_ENC_AUTO },
+    static const struct {
+        const char *name;
+        relic_gff_encoding enc;
+    } names[] = {
+        {"cp1252", RELIC_GFF_ENC_CP1252},
+        {"windows-1252", RELIC_GFF_ENC_CP1252},
+        {"utf8", RELIC_GFF_ENC_UTF8},
+        {"utf-8", RELIC_GFF_ENC_UTF8},
+        {"auto", RELIC_GFF_ENC_AUTO},
     };
     for (size_t i = 0; name && i < sizeof names / sizeof names[0]; i++) {
         size_t k = 0;
         while (names[i].name[k] && (name[k] | 0x20) == names[i].name[k]) k++;
-        if (!names[i].name[k] && !name[k]) { *out = names[i].enc; return 1; }
+        if (!names[i].name[k] && !name[k]) {
+            *out = names[i].enc;
+            return 1;
+        }
     }
     return 0;
 }
@@ -226,7 +281,7 @@ static relic_status get_int(rstate *rs, const jnode *v, int64_t lo, uint64_t hi,
 {
     if (!v || v->kind != J_NUM) return fail(rs, RELIC_E_ARGUMENT, "expected an integer");
     const char *p = v->u.s, *e = p + v->len;
-    int neg = p < e && *p == '-', shown = v->len > 40 ? 40 : (int)v->len;
+    int neg = p<e && * p == '-', shown = v->len> 40 ? 40 : (int)v->len;
     uint64_t m = 0;
     p += neg;
     if (p == e) return fail(rs, RELIC_E_SYNTAX, "expected an integer, found %.*s", shown, v->u.s);
@@ -247,13 +302,23 @@ static int special_float(const jnode *v, int bits, uint64_t *out, double *d)
     char buf[24];
     const char *s = cstr(v, buf, sizeof buf);
     if (!s) return 0;
-    if (strcmp(s, "nan") == 0) { *d = NAN; return 2; }
-    if (strcmp(s, "inf") == 0) { *d = INFINITY; return 2; }
-    if (strcmp(s, "-inf") == 0) { *d = -INFINITY; return 2; }
+    if (strcmp(s, "nan") == 0) {
+        *d = NAN;
+        return 2;
+    }
+    if (strcmp(s, "inf") == 0) {
+        *d = INFINITY;
+        return 2;
+    }
+    if (strcmp(s, "-inf") == 0) {
+        *d = -INFINITY;
+        return 2;
+    }
     if (s[0] != '0' || (s[1] | 0x20) != 'x' || v->len != 2 + (uint32_t)bits / 4) return 0;
     uint64_t u = 0;
     for (const char *p = s + 2; *p; p++) {
-        int c = *p, dgt = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10 : -1;
+        int c = *p, dgt = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) >= 'a' && (c | 0x20) <= 'f' ? (c | 0x20) - 'a' + 10
+                                                                                                  : -1;
         if (dgt < 0) return 0;
         u = u << 4 | (uint64_t)dgt;
     }
@@ -266,7 +331,10 @@ static relic_status get_double(rstate *rs, const jnode *v, int f32, double *out,
     *is_bits = 0;
     if (v && v->kind == J_STR) {
         int k = special_float(v, f32 ? 32 : 64, bits, out);
-        if (k == 1) { *is_bits = 1; return RELIC_OK; }
+        if (k == 1) {
+            *is_bits = 1;
+            return RELIC_OK;
+        }
         if (k == 2) return RELIC_OK;
     }
     char buf[512];
@@ -277,7 +345,9 @@ static relic_status get_double(rstate *rs, const jnode *v, int f32, double *out,
 }
 
 /* JSON text (UTF-8) to game bytes in the tree's arena. */
-enum { TEXT_GAME, TEXT_RAW, TEXT_CP1252 };
+enum { TEXT_GAME,
+       TEXT_RAW,
+       TEXT_CP1252 };
 static relic_status get_text(rstate *rs, const jnode *v, int mode, uint8_t **out, size_t *n)
 {
     if (!v || v->kind != J_STR) return fail(rs, RELIC_E_ARGUMENT, "expected a string");
@@ -301,13 +371,17 @@ static relic_status get_text(rstate *rs, const jnode *v, int mode, uint8_t **out
         k = len;
     } else {
         for (size_t i = 0; i < len;) {
-            if (p[i] < 0x80) { dst[k++] = p[i++]; continue; }
+            if (p[i] < 0x80) {
+                dst[k++] = p[i++];
+                continue;
+            }
             uint32_t cp;
             size_t l = relic_utf8_next(p + i, len - i, &cp);
             if (!l) return fail(rs, RELIC_E_SYNTAX, "invalid UTF-8 at byte %zu of the string", i);
             if (!relic_cp_to_cp1252(cp, &dst[k]))
                 return fail(rs, RELIC_E_RANGE, "character U+%04X (byte %zu of the text) has no windows-1252 byte "
-                            "(the text may be UTF-8: --encoding utf8)", (unsigned)cp, i);
+                                               "(the text may be UTF-8: --encoding utf8)",
+                            (unsigned)cp, i);
             k++;
             i += l;
         }
@@ -343,7 +417,10 @@ static relic_status get_base64(rstate *rs, const jnode *v, uint8_t **out, size_t
         if (d < 0) return fail(rs, RELIC_E_SYNTAX, "character %zu is not base64", i);
         acc = (acc << 6) | (uint32_t)d;
         bits += 6;
-        if (bits >= 8) { bits -= 8; dst[k++] = (uint8_t)(acc >> bits); }
+        if (bits >= 8) {
+            bits -= 8;
+            dst[k++] = (uint8_t)(acc >> bits);
+        }
     }
     *out = dst;
     *n = k;
@@ -368,7 +445,10 @@ static relic_status read_locstring(rstate *rs, const jnode *fo, const jnode *jv,
     f->v.loc.s = relic_arena_array(rs->a, jv->len ? jv->len : 1, sizeof *f->v.loc.s, 8);
     if (!f->v.loc.s) return fail(rs, RELIC_E_NOMEM, "arena exhausted");
     for (const jnode *m = jv->u.first; m; m = m->next) {
-        if (m->klen == 2 && memcmp(m->key, "id", 2) == 0) { jid = m; continue; }
+        if (m->klen == 2 && memcmp(m->key, "id", 2) == 0) {
+            jid = m;
+            continue;
+        }
         uint64_t id = 0;
         for (uint32_t i = 0; i < m->klen && id <= UINT32_MAX; i++)
             id = m->key[i] >= '0' && m->key[i] <= '9' ? id * 10 + (uint64_t)(m->key[i] - '0') : UINT64_MAX;
@@ -404,7 +484,11 @@ static relic_status read_locstring(rstate *rs, const jnode *fo, const jnode *jv,
             size_t j = i;
             while (st == RELIC_OK && j < f->v.loc.count && f->v.loc.s[j].string_id != (uint32_t)iv) j++;
             if (st == RELIC_OK && j == f->v.loc.count) st = fail(rs, RELIC_E_ARGUMENT, "StringID %lld is not in the value", (long long)iv);
-            if (st == RELIC_OK) { relic_gff_tsubstring t = f->v.loc.s[i]; f->v.loc.s[i] = f->v.loc.s[j]; f->v.loc.s[j] = t; }
+            if (st == RELIC_OK) {
+                relic_gff_tsubstring t = f->v.loc.s[i];
+                f->v.loc.s[i] = f->v.loc.s[j];
+                f->v.loc.s[j] = t;
+            }
         }
         pop(rs);
         if (st != RELIC_OK) return st;
@@ -462,10 +546,22 @@ static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f,
     uint64_t bits = 0;
     int is_bits;
     switch (f->type) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: st = get_int(rs, jv, 0, 0xFF, &iv); f->v.u = (uint64_t)iv; break;
-    case RELIC_GFF_FIELD_TYPE_WORD: st = get_int(rs, jv, 0, 0xFFFF, &iv); f->v.u = (uint64_t)iv; break;
-    case RELIC_GFF_FIELD_TYPE_DWORD: st = get_int(rs, jv, 0, 0xFFFFFFFFu, &iv); f->v.u = (uint64_t)iv; break;
-    case RELIC_GFF_FIELD_TYPE_DWORD64: st = get_int(rs, jv, 0, UINT64_MAX, &iv); f->v.u = (uint64_t)iv; break;
+    case RELIC_GFF_FIELD_TYPE_BYTE:
+        st = get_int(rs, jv, 0, 0xFF, &iv);
+        f->v.u = (uint64_t)iv;
+        break;
+    case RELIC_GFF_FIELD_TYPE_WORD:
+        st = get_int(rs, jv, 0, 0xFFFF, &iv);
+        f->v.u = (uint64_t)iv;
+        break;
+    case RELIC_GFF_FIELD_TYPE_DWORD:
+        st = get_int(rs, jv, 0, 0xFFFFFFFFu, &iv);
+        f->v.u = (uint64_t)iv;
+        break;
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+        st = get_int(rs, jv, 0, UINT64_MAX, &iv);
+        f->v.u = (uint64_t)iv;
+        break;
     case RELIC_GFF_FIELD_TYPE_CHAR: st = get_int(rs, jv, INT8_MIN, INT8_MAX, &f->v.i); break;
     case RELIC_GFF_FIELD_TYPE_SHORT: st = get_int(rs, jv, INT16_MIN, INT16_MAX, &f->v.i); break;
     case RELIC_GFF_FIELD_TYPE_INT: st = get_int(rs, jv, INT32_MIN, INT32_MAX, &f->v.i); break;
@@ -473,8 +569,10 @@ static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f,
     case RELIC_GFF_FIELD_TYPE_FLOAT:
         /* as nwn_gff: the number as an f64, then rounded to f32 */
         st = get_double(rs, jv, 1, &dv, &bits, &is_bits);
-        if (is_bits) { uint32_t u = (uint32_t)bits; memcpy(&f->v.f32, &u, 4); }
-        else f->v.f32 = (float)dv;
+        if (is_bits) {
+            uint32_t u = (uint32_t)bits;
+            memcpy(&f->v.f32, &u, 4);
+        } else f->v.f32 = (float)dv;
         break;
     case RELIC_GFF_FIELD_TYPE_DOUBLE:
         st = get_double(rs, jv, 0, &dv, &bits, &is_bits);
@@ -498,10 +596,16 @@ static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f,
         break;
     }
     case RELIC_GFF_FIELD_TYPE_LIST: {
-        if (jv->kind != J_ARR) { st = fail(rs, RELIC_E_ARGUMENT, "expected an array"); break; }
+        if (jv->kind != J_ARR) {
+            st = fail(rs, RELIC_E_ARGUMENT, "expected an array");
+            break;
+        }
         f->v.list.count = jv->len;
         f->v.list.items = relic_arena_array(rs->a, jv->len ? jv->len : 1, sizeof *f->v.list.items, 8);
-        if (!f->v.list.items) { st = fail(rs, RELIC_E_NOMEM, "arena exhausted"); break; }
+        if (!f->v.list.items) {
+            st = fail(rs, RELIC_E_NOMEM, "arena exhausted");
+            break;
+        }
         size_t i = 0;
         for (const jnode *e = jv->u.first; e && st == RELIC_OK; e = e->next, i++) {
             push(rs, NULL, (int64_t)i);
@@ -510,16 +614,25 @@ static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f,
         }
         break;
     }
-    case RELIC_GFF_FIELD_TYPE_ORIENTATION: case RELIC_GFF_FIELD_TYPE_VECTOR: {
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION:
+    case RELIC_GFF_FIELD_TYPE_VECTOR: {
         uint32_t want = f->type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4 : 3;
-        if (jv->kind != J_ARR) { st = fail(rs, RELIC_E_ARGUMENT, "expected an array"); break; }
-        if (jv->len != want) { st = fail(rs, RELIC_E_RANGE, "expected %u numbers, not %u", want, jv->len); break; }
+        if (jv->kind != J_ARR) {
+            st = fail(rs, RELIC_E_ARGUMENT, "expected an array");
+            break;
+        }
+        if (jv->len != want) {
+            st = fail(rs, RELIC_E_RANGE, "expected %u numbers, not %u", want, jv->len);
+            break;
+        }
         size_t i = 0;
         for (const jnode *e = jv->u.first; e && st == RELIC_OK; e = e->next, i++) {
             push(rs, NULL, (int64_t)i);
             st = get_double(rs, e, 1, &dv, &bits, &is_bits);
-            if (is_bits) { uint32_t u = (uint32_t)bits; memcpy(&f->v.vec[i], &u, 4); }
-            else f->v.vec[i] = (float)dv;
+            if (is_bits) {
+                uint32_t u = (uint32_t)bits;
+                memcpy(&f->v.vec[i], &u, 4);
+            } else f->v.vec[i] = (float)dv;
             pop(rs);
         }
         break;
@@ -594,7 +707,10 @@ static relic_status read_struct(rstate *rs, const jnode *obj, relic_gff_tstruct 
                 probe.klen = e->len;
                 hit = bsearch(&pp, sorted, nfields, sizeof *sorted, key_cmp);
             }
-            if (!hit || used[hit - sorted]) { st = fail(rs, RELIC_E_ARGUMENT, "entry %zu does not name a field of the struct (or names it twice)", i); break; }
+            if (!hit || used[hit - sorted]) {
+                st = fail(rs, RELIC_E_ARGUMENT, "entry %zu does not name a field of the struct (or names it twice)", i);
+                break;
+            }
             used[hit - sorted] = 1;
             pop(rs);
             push_n(rs, (*hit)->key, (*hit)->klen, -1);
@@ -621,10 +737,12 @@ static relic_status read_layout(rstate *rs, const jnode *je, relic_gff_tree *out
         if (!o) st = fail(rs, RELIC_E_NOMEM, "out of memory");
         name = NULL;
         for (const jnode *m = je->u.first; m && st == RELIC_OK; m = m->next) {
-            if (m->klen == 6 && memcmp(m->key, "family", 6) == 0) { name = m; continue; }
+            if (m->klen == 6 && memcmp(m->key, "family", 6) == 0) {
+                name = m;
+                continue;
+            }
             int k = 0;
-            while (k < RELIC_GFF_ORDER_KINDS && !(strlen(relic_gff_order_names[k]) == m->klen &&
-                                                  memcmp(relic_gff_order_names[k], m->key, m->klen) == 0))
+            while (k < RELIC_GFF_ORDER_KINDS && !(strlen(relic_gff_order_names[k]) == m->klen && memcmp(relic_gff_order_names[k], m->key, m->klen) == 0))
                 k++;
             push_n(rs, m->key, m->klen, -1);
             if (k == RELIC_GFF_ORDER_KINDS)

@@ -63,8 +63,9 @@ static void out_bytes(jout *w, const void *src, size_t n)
         out_flush(w);
         if (n > OUT_CAP / 2) {
             relic_buf *o = w->o;
-            if (o->sink && o->size == 0 && !o->failed) { if (o->sink(o->sink_ctx, src, n) != RELIC_OK) o->failed = 1; }
-            else relic_buf_append(o, src, n);
+            if (o->sink && o->size == 0 && !o->failed) {
+                if (o->sink(o->sink_ctx, src, n) != RELIC_OK) o->failed = 1;
+            } else relic_buf_append(o, src, n);
             return;
         }
     }
@@ -94,8 +95,10 @@ static inline char *u64_digits(uint64_t v, char *e)
         e -= 2;
         memcpy(e, digit_pairs + 2 * r, 2);
     }
-    if (v >= 10) { e -= 2; memcpy(e, digit_pairs + 2 * v, 2); }
-    else *--e = (char)('0' + v);
+    if (v >= 10) {
+        e -= 2;
+        memcpy(e, digit_pairs + 2 * v, 2);
+    } else *--e = (char)('0' + v);
     return e;
 }
 
@@ -110,8 +113,10 @@ static inline void out_u64(jout *w, uint64_t v)
 
 static inline void out_i64(jout *w, int64_t v)
 {
-    if (v < 0) { out_char(w, '-'); out_u64(w, (uint64_t)0 - (uint64_t)v); }
-    else out_u64(w, (uint64_t)v);
+    if (v < 0) {
+        out_char(w, '-');
+        out_u64(w, (uint64_t)0 - (uint64_t)v);
+    } else out_u64(w, (uint64_t)v);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -136,7 +141,11 @@ static size_t escape_ascii(uint8_t c, uint8_t *q)
     case 0x0B: s = "\\u000b"; break;
     default: break;
     }
-    if (s) { size_t n = strlen(s); memcpy(q, s, n); return n; }
+    if (s) {
+        size_t n = strlen(s);
+        memcpy(q, s, n);
+        return n;
+    }
     if (c < 0x20) {
         memcpy(q, "\\u00", 4);
         q[4] = (uint8_t)hex[c >> 4];
@@ -265,15 +274,20 @@ static int cmp_ignore_case(const uint8_t *a, size_t na, const uint8_t *b, size_t
 /* Struct layouts                                                         */
 /* ---------------------------------------------------------------------- */
 
-enum { K_FIELD, K_DATA_TYPE, K_STRUCT_ID, K_FIELD_ORDER, K_ENCODING, K_LAYOUT };
+enum { K_FIELD,
+       K_DATA_TYPE,
+       K_STRUCT_ID,
+       K_FIELD_ORDER,
+       K_ENCODING,
+       K_LAYOUT };
 
 /* One member of a struct's object, in printing order. */
 typedef struct slot {
     uint8_t kind;
-    uint8_t type;         /* K_FIELD: the field type */
-    uint32_t pos;         /* K_FIELD: the field's position in the struct */
-    uint32_t keylen;      /* K_FIELD: length of "Key":{ at the start of text */
-    const uint8_t *text;  /* constant text: "Key":{"type":"word","value": ... */
+    uint8_t type;        /* K_FIELD: the field type */
+    uint32_t pos;        /* K_FIELD: the field's position in the struct */
+    uint32_t keylen;     /* K_FIELD: length of "Key":{ at the start of text */
+    const uint8_t *text; /* constant text: "Key":{"type":"word","value": ... */
     size_t len;
 } slot;
 
@@ -297,14 +311,24 @@ typedef struct pstate {
     const uint8_t *layout_text; /* "__layout":..., NULL for the default family in its own order */
     size_t layout_len;
     relic_error *err;
-    relic_arena *arena;  /* layouts, their text and every scratch array (the caller's) */
+    relic_arena *arena; /* layouts, their text and every scratch array (the caller's) */
     layout **buckets;
     uint32_t nbuckets;
-    uint64_t *kbuf;      /* the current struct's key sequence */
+    uint64_t *kbuf; /* the current struct's key sequence */
     size_t kcap;
-    struct sub { uint32_t id; uint32_t pos; const uint8_t *text; uint32_t len; char dec[11]; uint8_t declen; } *subs;
+    struct sub {
+        uint32_t id;
+        uint32_t pos;
+        const uint8_t *text;
+        uint32_t len;
+        char dec[11];
+        uint8_t declen;
+    } * subs;
     size_t scap;
-    struct { uint32_t field; int64_t index; } path[RELIC_GFF_MAX_DEPTH + 2];
+    struct {
+        uint32_t field;
+        int64_t index;
+    } path[RELIC_GFF_MAX_DEPTH + 2];
     relic_gff_strref_text_fn strref_text; /* "__tlk" beside a StrRef's locstring, NULL: none */
     void *strref_ctx;
 } pstate;
@@ -360,7 +384,10 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     lfield **by = relic_arena_array(a, n ? n : 1, sizeof *by, 8);
     layout *L = relic_arena_alloc(a, sizeof *L, 8);
     relic_status st = RELIC_OK;
-    if (!lf || !by || !L) { st = nomem(ps); goto done; }
+    if (!lf || !by || !L) {
+        st = nomem(ps);
+        goto done;
+    }
     L->n = n;
     L->flags = flags;
     L->hash = hash;
@@ -368,7 +395,10 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     /* the fields and up to MAX_SPECIALS "__" keys (n + 4 left no slot for the fifth, written
      * past the array into the next arena allocation: fuzz_gff, regressions/fuzz_gff) */
     L->slots = relic_arena_array(a, (size_t)n + MAX_SPECIALS, sizeof *L->slots, 8);
-    if (!L->key || !L->slots) { st = nomem(ps); goto done; }
+    if (!L->key || !L->slots) {
+        st = nomem(ps);
+        goto done;
+    }
     for (uint32_t i = 0; i < n; i++) {
         uint32_t l = (uint32_t)(key[i] >> 5);
         const uint8_t *name = d->v.labels + 16 * (size_t)l;
@@ -383,12 +413,16 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
     /* duplicates: equal labels are adjacent in exact order; each earlier one
      * is keyed "__dupN__Label", N = the later duplicates */
     /* relic_sort: stable like glibc's qsort, its buffer from the arena (qsort mallocs past 1 KiB) */
-    if (n > 1 && relic_sort(by, n, sizeof *by, lf_exact_cmp, a) != RELIC_OK) { st = nomem(ps); goto done; }
+    if (n > 1 && relic_sort(by, n, sizeof *by, lf_exact_cmp, a) != RELIC_OK) {
+        st = nomem(ps);
+        goto done;
+    }
     for (uint32_t i = 0; i < n; i++) {
         lfield *f = by[i];
         uint32_t later = 0;
         for (uint32_t j = i + 1; j < n && by[j]->label_len == f->label_len &&
-                                 memcmp(by[j]->label, f->label, f->label_len) == 0; j++)
+             memcmp(by[j]->label, f->label, f->label_len) == 0;
+             j++)
             later++;
         size_t k = 0;
         if (later || (f->label_len >= 2 && f->label[0] == '_' && f->label[1] == '_')) {
@@ -406,26 +440,31 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
         f->nlen = k;
     }
     /* key order; equal keys (ignoring case) keep file order, as Nim's stable sort */
-    if (n > 1 && relic_sort(by, n, sizeof *by, lf_key_cmp, a) != RELIC_OK) { st = nomem(ps); goto done; }
+    if (n > 1 && relic_sort(by, n, sizeof *by, lf_key_cmp, a) != RELIC_OK) {
+        st = nomem(ps);
+        goto done;
+    }
     int in_order = 1;
     for (uint32_t i = 0; i < n; i++) in_order &= by[i]->pos == i;
 
     /* the members: fields and the "__" keys, merged in key order */
-    struct special { const char *name; int kind; } special[MAX_SPECIALS];
+    struct special {
+        const char *name;
+        int kind;
+    } special[MAX_SPECIALS];
     int nspecial = 0;
-    if (flags & F_ROOT) special[nspecial++] = (struct special){ "__data_type", K_DATA_TYPE };
-    if (ps->utf8 && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__encoding", K_ENCODING };
-    if (!in_order) special[nspecial++] = (struct special){ "__field_order", K_FIELD_ORDER };
+    if (flags & F_ROOT) special[nspecial++] = (struct special){"__data_type", K_DATA_TYPE};
+    if (ps->utf8 && (flags & F_ROOT)) special[nspecial++] = (struct special){"__encoding", K_ENCODING};
+    if (!in_order) special[nspecial++] = (struct special){"__field_order", K_FIELD_ORDER};
     /* the writer's layout family, when not the default one (gff_layout.c) */
-    if (ps->layout_text && (flags & F_ROOT)) special[nspecial++] = (struct special){ "__layout", K_LAYOUT };
-    if (flags & F_HAS_ID) special[nspecial++] = (struct special){ "__struct_id", K_STRUCT_ID };
+    if (ps->layout_text && (flags & F_ROOT)) special[nspecial++] = (struct special){"__layout", K_LAYOUT};
+    if (flags & F_HAS_ID) special[nspecial++] = (struct special){"__struct_id", K_STRUCT_ID};
     /* specials are already in key order: __data_type < __encoding < __field_order < __layout < __struct_id */
     uint32_t fi = 0, si = 0, ns = 0;
     uint8_t tmp[6 * 80 + 64];
     while (fi < n || si < (uint32_t)nspecial) {
         int take_special = si < (uint32_t)nspecial &&
-                           (fi == n || cmp_ignore_case((const uint8_t *)special[si].name, strlen(special[si].name),
-                                                       by[fi]->name, by[fi]->nlen) < 0);
+            (fi == n || cmp_ignore_case((const uint8_t *)special[si].name, strlen(special[si].name), by[fi]->name, by[fi]->nlen) < 0);
         slot *sl = &L->slots[ns++];
         memset(sl, 0, sizeof *sl);
         size_t k;
@@ -446,7 +485,10 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
             sl->kind = K_FIELD;
             sl->type = (uint8_t)f->type;
             sl->pos = f->pos;
-            if (!(sl->text = arena_copy(a, tmp, k))) { st = nomem(ps); goto done; }
+            if (!(sl->text = arena_copy(a, tmp, k))) {
+                st = nomem(ps);
+                goto done;
+            }
             sl->len = k;
             continue;
         }
@@ -466,7 +508,10 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
             size_t total = 20;
             for (uint32_t i = 0; i < n; i++) total += 6 * lf[i].nlen + 3;
             uint8_t *t = relic_arena_alloc(a, total, 1);
-            if (!t) { st = nomem(ps); goto done; }
+            if (!t) {
+                st = nomem(ps);
+                goto done;
+            }
             k = (size_t)sprintf((char *)t, "\"__field_order\":[");
             for (uint32_t i = 0; i < n; i++) {
                 if (i) t[k++] = ',';
@@ -478,7 +523,10 @@ static relic_status build_layout(pstate *ps, const uint64_t *key, uint32_t n, ui
             continue;
         }
         }
-        if (!(sl->text = arena_copy(a, tmp, k))) { st = nomem(ps); goto done; }
+        if (!(sl->text = arena_copy(a, tmp, k))) {
+            st = nomem(ps);
+            goto done;
+        }
         sl->len = k;
     }
     L->nslot = ns;
@@ -543,7 +591,8 @@ static relic_status print_locstring(pstate *ps, const slot *sl, const uint8_t *p
     uint32_t strref = relic_load_u32le(p + 4), count = relic_load_u32le(p + 8);
     const uint8_t *q = p + 12;
     if (count > ps->scap) {
-        size_t cap = count < 2 * ps->scap ? 2 * ps->scap : count < 16 ? 16 : count;
+        size_t cap = count < 2 * ps->scap ? 2 * ps->scap : count < 16 ? 16
+                                                                      : count;
         void *g = relic_arena_array(ps->arena, cap, sizeof *ps->subs, 8); /* refilled below: no copy */
         if (!g) return nomem(ps);
         ps->subs = g;
@@ -687,7 +736,8 @@ static relic_status print_field(pstate *ps, const slot *sl, uint32_t f, uint32_t
         out_char(w, ']');
         break;
     }
-    case RELIC_GFF_FIELD_TYPE_ORIENTATION: case RELIC_GFF_FIELD_TYPE_VECTOR:
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION:
+    case RELIC_GFF_FIELD_TYPE_VECTOR:
         out_char(w, '[');
         for (int k = 0; k < (sl->type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4 : 3); k++) {
             if (k) out_char(w, ',');
@@ -767,9 +817,15 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d)
         uint32_t count = 1;
         const uint8_t *text;
         uint32_t len;
-        if (type == RELIC_GFF_FIELD_TYPE_CEXOSTRING) { len = relic_load_u32le(p); text = p + 4; }
-        else if (type == RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) { count = relic_load_u32le(p + 8); p += 12; len = 0; text = p; }
-        else continue;
+        if (type == RELIC_GFF_FIELD_TYPE_CEXOSTRING) {
+            len = relic_load_u32le(p);
+            text = p + 4;
+        } else if (type == RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
+            count = relic_load_u32le(p + 8);
+            p += 12;
+            len = 0;
+            text = p;
+        } else continue;
         for (uint32_t i = 0; i < count; i++) {
             if (type == RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
                 len = relic_load_u32le(p + 4);
@@ -778,7 +834,10 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d)
             }
             for (uint32_t k = 0; k < len;) {
                 uint32_t cp;
-                if (text[k] < 0x80) { k++; continue; }
+                if (text[k] < 0x80) {
+                    k++;
+                    continue;
+                }
                 size_t l = relic_utf8_next(text + k, len - k, &cp);
                 if (!l) return RELIC_GFF_ENC_CP1252;
                 non_ascii = 1;

@@ -258,14 +258,14 @@ relic_status relic_grf_json_read(const char *text, size_t len, relic_arena *a, r
         const relic_jv *m = doc->u.items[i];
         if ((m->klen == 8 && !memcmp(m->key, "contents", 8)) || (m->klen == 9 && !memcmp(m->key, "instances", 9))) continue;
         if (n++) relic_buf_append(&container, ",", 1);
-        relic_jv_print(&container, &(relic_jv){ .kind = RELIC_JV_STRING, .u.s = m->key, .len = m->klen });
+        relic_jv_print(&container, &(relic_jv){.kind = RELIC_JV_STRING, .u.s = m->key, .len = m->klen});
         relic_buf_append(&container, ":", 1);
         relic_jv_print(&container, m);
     }
     relic_buf_append(&container, "}", 1);
     if (container.failed) return relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory");
     if ((st = relic_groff_json_read((const char *)container.data, container.size, a, out, err))) return st;
-    relic_jr r = { a, err, { 0 }, 0 };
+    relic_jr r = {a, err, {0}, 0};
     relic_buf data;
     relic_buf_init_arena(&data, a, 0);
     relic_jr_push(&r, "contents", -1);

@@ -40,14 +40,14 @@ static void *alloc_model(relic_arena *a, size_t size)
 }
 
 /* Thunks from the generic signatures to a generated format's functions. */
-#define KIND_JSON(F, ROOT, MODEL)                                                                                   \
+#define KIND_JSON(F, ROOT, MODEL)                                                                                       \
     static relic_status jp_##F(const void *m, relic_buf *o, relic_error *e) { return relic_##F##_json_print(m, o, e); } \
-    static relic_status jr_##F(const char *t, size_t len, relic_arena *a, void **m, relic_error *e)                \
-    {                                                                                                               \
-        MODEL *x = alloc_model(a, sizeof *x);                                                                       \
-        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                                       \
-        *m = x;                                                                                                     \
-        return relic_##F##_json_read(t, len, a, x, e);                                                              \
+    static relic_status jr_##F(const char *t, size_t len, relic_arena *a, void **m, relic_error *e)                     \
+    {                                                                                                                   \
+        MODEL *x = alloc_model(a, sizeof *x);                                                                           \
+        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                                            \
+        *m = x;                                                                                                         \
+        return relic_##F##_json_read(t, len, a, x, e);                                                                  \
     }
 #define KIND(F, ROOT) KIND_JSON(F, ROOT, relic_##F##_##ROOT)
 
@@ -73,7 +73,10 @@ KIND(scn_text, text)
 KIND(scn_bmp, bmp)
 KIND_JSON(grf_value_table, value_table, relic_grf_value_table)
 
-#define OPS(F) { jp_##F, jr_##F }
+#define OPS(F)         \
+    {                  \
+        jp_##F, jr_##F \
+    }
 static const json_ops ops[RELIC_GRF_KIND_COUNT] = {
     [RELIC_GRF_HEADER] = OPS(grf_header),
     [RELIC_GRF_REGION] = OPS(grf_region),

@@ -8,7 +8,7 @@
 #include "relic_grf.h"
 #include "relic_json.h"
 
-static const char *const type_names[] = { NULL, "bool", "char", "int", "float", "string", "object" };
+static const char *const type_names[] = {NULL, "bool", "char", "int", "float", "string", "object"};
 #define TYPE_COUNT ((int)(sizeof type_names / sizeof type_names[0]))
 
 static void handle(relic_buf *o, relic_grf_vt_handle h)
@@ -213,7 +213,7 @@ relic_status relic_grf_value_table_json_read(const char *text, size_t len, relic
                                              relic_error *err)
 {
     const relic_jv *doc, *v;
-    relic_jr r = { a, err, { 0 }, 0 };
+    relic_jr r = {a, err, {0}, 0};
     size_t n;
     relic_status st = relic_jr_parse(text, len, a, &doc, err);
     if (st) return st;

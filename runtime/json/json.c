@@ -35,7 +35,10 @@ void relic_json_f64(relic_buf *o, double v)
         relic_buf_printf(o, "\"0x%016" PRIx64 "\"", u);
         return;
     }
-    if (v == 0 && signbit(v)) { relic_buf_puts(o, "-0.0"); return; }
+    if (v == 0 && signbit(v)) {
+        relic_buf_puts(o, "-0.0");
+        return;
+    }
     snprintf(b, sizeof b, "%.15g", v);
     if (strtod(b, NULL) != v) snprintf(b, sizeof b, "%.17g", v);
     relic_buf_puts(o, b);
@@ -47,11 +50,13 @@ void relic_json_string(relic_buf *o, const char *s, size_t n)
     relic_buf_puts(o, "\"");
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
-        if (c == '"' || c == '\\') { char e[3] = { '\\', (char)c, 0 }; relic_buf_puts(o, e); }
-        else if (c == '\n') relic_buf_puts(o, "\\n");
+        if (c == '"' || c == '\\') {
+            char e[3] = {'\\', (char)c, 0};
+            relic_buf_puts(o, e);
+        } else if (c == '\n') relic_buf_puts(o, "\\n");
         else if (c == '\t') relic_buf_puts(o, "\\t");
         else if (c < 0x20 || c >= 0x7f) {
-            char e[7] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0 };
+            char e[7] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15], 0};
             relic_buf_puts(o, e);
         } else relic_buf_append(o, &c, 1);
     }
@@ -64,7 +69,10 @@ void relic_json_hex(relic_buf *o, const uint8_t *p, size_t n)
     relic_buf_puts(o, "\"");
     uint8_t *d = relic_buf_extend(o, n * 2);
     if (d)
-        for (size_t i = 0; i < n; i++) { d[2 * i] = (uint8_t)hex[p[i] >> 4]; d[2 * i + 1] = (uint8_t)hex[p[i] & 15]; }
+        for (size_t i = 0; i < n; i++) {
+            d[2 * i] = (uint8_t)hex[p[i] >> 4];
+            d[2 * i + 1] = (uint8_t)hex[p[i] & 15];
+        }
     relic_buf_puts(o, "\"");
 }
 
@@ -72,7 +80,10 @@ void relic_json_u64(relic_buf *o, uint64_t v)
 {
     char b[24];
     size_t n = sizeof b;
-    do { b[--n] = (char)('0' + v % 10); v /= 10; } while (v);
+    do {
+        b[--n] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     relic_buf_append(o, b + n, sizeof b - n);
 }
 
@@ -201,11 +212,17 @@ static relic_jv *add(jbuild *b, uint8_t kind)
         return v;
     }
     relic_jv *parent = b->open[b->depth - 1];
-    if (parent->kind == RELIC_JV_OBJECT) { v->key = b->key; v->klen = b->klen; }
+    if (parent->kind == RELIC_JV_OBJECT) {
+        v->key = b->key;
+        v->klen = b->klen;
+    }
     if (b->last[b->depth - 1]) b->last[b->depth - 1]->next = v;
     else parent->u.first = v;
     b->last[b->depth - 1] = v;
-    if (parent->len == UINT32_MAX) { b->too_long = 1; return NULL; }
+    if (parent->len == UINT32_MAX) {
+        b->too_long = 1;
+        return NULL;
+    }
     parent->len++;
     return v;
 }
@@ -218,7 +235,10 @@ static int on_number(void *ctx, const char *p, size_t n)
     jbuild *b = ctx;
     relic_jv *v = add(b, RELIC_JV_NUMBER);
     if (!v) return 0;
-    if (n > UINT32_MAX) { b->too_long = 1; return 0; }
+    if (n > UINT32_MAX) {
+        b->too_long = 1;
+        return 0;
+    }
     v->u.s = keep(b, p, n);
     v->len = (uint32_t)n;
     v->is_int = !memchr(p, '.', n) && !memchr(p, 'e', n) && !memchr(p, 'E', n);
@@ -230,7 +250,10 @@ static int on_string(void *ctx, const unsigned char *p, size_t n)
     jbuild *b = ctx;
     relic_jv *v = add(b, RELIC_JV_STRING);
     if (!v) return 0;
-    if (n > UINT32_MAX) { b->too_long = 1; return 0; }
+    if (n > UINT32_MAX) {
+        b->too_long = 1;
+        return 0;
+    }
     v->u.s = keep(b, p, n);
     v->len = (uint32_t)n;
     return 1;
@@ -239,7 +262,10 @@ static int on_string(void *ctx, const unsigned char *p, size_t n)
 static int on_key(void *ctx, const unsigned char *p, size_t n)
 {
     jbuild *b = ctx;
-    if (n > UINT32_MAX) { b->too_long = 1; return 0; }
+    if (n > UINT32_MAX) {
+        b->too_long = 1;
+        return 0;
+    }
     b->key = keep(b, p, n);
     b->klen = (uint32_t)n;
     return 1;
@@ -247,7 +273,10 @@ static int on_key(void *ctx, const unsigned char *p, size_t n)
 
 static int on_open(jbuild *b, uint8_t kind)
 {
-    if (b->depth >= JV_MAX_DEPTH) { b->too_deep = 1; return 0; }
+    if (b->depth >= JV_MAX_DEPTH) {
+        b->too_deep = 1;
+        return 0;
+    }
     relic_jv *v = add(b, kind);
     if (!v) return 0;
     b->open[b->depth] = v;
@@ -275,7 +304,17 @@ static int on_close(void *ctx)
 }
 
 static const yajl_callbacks jv_callbacks = {
-    on_null, on_bool, NULL, NULL, on_number, on_string, on_start_map, on_key, on_close, on_start_array, on_close,
+    on_null,
+    on_bool,
+    NULL,
+    NULL,
+    on_number,
+    on_string,
+    on_start_map,
+    on_key,
+    on_close,
+    on_start_array,
+    on_close,
 };
 
 relic_status relic_jr_parse(const char *text, size_t len, relic_arena *a, const relic_jv **out, relic_error *err)
@@ -350,8 +389,13 @@ static void print_utf8(relic_buf *o, const char *s, size_t n)
         if (c >= 0x20 && c != '"' && c != '\\') continue;
         relic_buf_append(o, s + run, i - run);
         run = i + 1;
-        if (c == '"' || c == '\\') { char e[2] = { '\\', (char)c }; relic_buf_append(o, e, 2); }
-        else { char e[6] = { '\\', 'u', '0', '0', hex[c >> 4], hex[c & 15] }; relic_buf_append(o, e, 6); }
+        if (c == '"' || c == '\\') {
+            char e[2] = {'\\', (char)c};
+            relic_buf_append(o, e, 2);
+        } else {
+            char e[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            relic_buf_append(o, e, 6);
+        }
     }
     relic_buf_append(o, s + run, n - run);
     relic_buf_append(o, "\"", 1);
@@ -493,7 +537,8 @@ static int bits_string(const relic_jv *v, unsigned long long max, unsigned long 
     unsigned long long x = 0;
     for (size_t i = 2; i < n; i++) {
         int d = s[i] >= '0' && s[i] <= '9' ? s[i] - '0' : s[i] >= 'a' && s[i] <= 'f' ? s[i] - 'a' + 10
-              : s[i] >= 'A' && s[i] <= 'F' ? s[i] - 'A' + 10 : -1;
+            : s[i] >= 'A' && s[i] <= 'F'                                             ? s[i] - 'A' + 10
+                                                                                     : -1;
         if (d < 0) return 0;
         x = x * 16 + (unsigned)d;
     }
@@ -574,8 +619,10 @@ static relic_status latin1(relic_jr *r, const relic_jv *v, char *dst, size_t cap
     for (size_t i = 0; i < len;) {
         unsigned cp;
         if (s[i] < 0x80) cp = s[i++];
-        else if ((s[i] & 0xE0) == 0xC0 && i + 1 < len) { cp = ((s[i] & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu); i += 2; }
-        else return relic_jr_fail(r, RELIC_E_RANGE, "character beyond U+00FF in a byte string");
+        else if ((s[i] & 0xE0) == 0xC0 && i + 1 < len) {
+            cp = ((s[i] & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu);
+            i += 2;
+        } else return relic_jr_fail(r, RELIC_E_RANGE, "character beyond U+00FF in a byte string");
         if (cp > 0xFF) return relic_jr_fail(r, RELIC_E_RANGE, "character beyond U+00FF in a byte string");
         if (k >= cap) return relic_jr_fail(r, RELIC_E_RANGE, "string longer than %zu bytes", cap);
         dst[k++] = (char)cp;
@@ -602,7 +649,9 @@ relic_status relic_jr_string(relic_jr *r, const relic_jv *v, char **dst, size_t 
     return latin1(r, v, p, cap, n);
 }
 
-static int hexval(int c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1; }
+static int hexval(int c) { return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                               : c >= 'A' && c <= 'F'                                   ? c - 'A' + 10
+                                                                                        : -1; }
 
 static relic_status unhex(relic_jr *r, const relic_jv *v, uint8_t *dst, size_t n)
 {

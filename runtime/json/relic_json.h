@@ -38,7 +38,13 @@ int relic_json_mem_room(const relic_json_mem *m, size_t n);
 /* ---------------------------------------------------------------------- */
 
 typedef enum relic_jv_kind {
-    RELIC_JV_NULL, RELIC_JV_FALSE, RELIC_JV_TRUE, RELIC_JV_NUMBER, RELIC_JV_STRING, RELIC_JV_ARRAY, RELIC_JV_OBJECT
+    RELIC_JV_NULL,
+    RELIC_JV_FALSE,
+    RELIC_JV_TRUE,
+    RELIC_JV_NUMBER,
+    RELIC_JV_STRING,
+    RELIC_JV_ARRAY,
+    RELIC_JV_OBJECT
 } relic_jv_kind;
 
 /** One JSON value. Strings hold yajl's UTF-8 (len bytes, not NUL-terminated:
@@ -52,12 +58,12 @@ struct relic_jv {
         relic_jv **items; /* RELIC_JV_ARRAY, RELIC_JV_OBJECT (after parsing) */
         relic_jv *first;  /* while parsing: the first item */
     } u;
-    relic_jv *next;       /* while parsing: the next item of the parent */
-    const char *key;      /* as an object member: its name (klen bytes) */
+    relic_jv *next;  /* while parsing: the next item of the parent */
+    const char *key; /* as an object member: its name (klen bytes) */
     uint32_t len, klen;
-    uint32_t hint;        /* object: the item after the last one found */
-    uint8_t kind;         /* relic_jv_kind */
-    uint8_t is_int;       /* number: no fraction, no exponent */
+    uint32_t hint;  /* object: the item after the last one found */
+    uint8_t kind;   /* relic_jv_kind */
+    uint8_t is_int; /* number: no fraction, no exponent */
 };
 
 /** Member key of obj, or NULL (also when obj is not an object). Members are

@@ -12,8 +12,8 @@
 
 /** What one member holds. */
 enum relic_jt_kind {
-    RELIC_JT_INT,    /**< integers of `size` bytes, signed when `sgn` */
-    RELIC_JT_ENUM,   /**< integers printed by name (name_of), read by name or number */
+    RELIC_JT_INT,  /**< integers of `size` bytes, signed when `sgn` */
+    RELIC_JT_ENUM, /**< integers printed by name (name_of), read by name or number */
     RELIC_JT_F32,
     RELIC_JT_F64,
     RELIC_JT_CHAR,   /**< a string: char[n] (NUL-padded) or counted char * */

@@ -30,7 +30,7 @@ static void key(relic_buf *o, const char *k) { relic_buf_printf(o, ",\n   \"%s\"
 
 void relic_tpm_json(const relic_tpm_file *m, relic_buf *o)
 {
-    static const char *const kinds[4] = { "text", "string", "number", "tuple" };
+    static const char *const kinds[4] = {"text", "string", "number", "tuple"};
     RELIC_PUTS(o, "{\"format\": \"tpm\", \"blocks\": [");
     for (uint32_t i = 0; i < m->block_count; i++) {
         const relic_tpm_block *b = &m->blocks[i];

@@ -88,7 +88,7 @@ static int64_t typed_int(sm *c, const relic_gff_sfield *sf)
  * the tree holds it (signed types sign-extended). */
 static void store_int(relic_gff_tfield *f, int64_t v)
 {
-    static const unsigned bits[8] = { 8, 8, 16, 16, 32, 32, 64, 64 };
+    static const unsigned bits[8] = {8, 8, 16, 16, 32, 32, 64, 64};
     unsigned w = bits[f->type];
     f->v.u = (uint64_t)v;
     if (w < 64) {
@@ -100,7 +100,8 @@ static void store_int(relic_gff_tfield *f, int64_t v)
 /* d as a float without an out-of-range conversion */
 static float to_float(double d)
 {
-    return isnan(d) || fabs(d) <= 3.4028234663852886e38 ? (float)d : d > 0 ? INFINITY : -INFINITY;
+    return isnan(d) || fabs(d) <= 3.4028234663852886e38 ? (float)d : d > 0 ? INFINITY
+                                                                           : -INFINITY;
 }
 
 static double typed_real(sm *c, const relic_gff_sfield *sf)
@@ -119,7 +120,7 @@ static relic_gff_tstruct *empty_struct(sm *c, uint32_t id)
     relic_gff_tstruct *s = alloc(c, sizeof *s);
     relic_gff_tfield *f = alloc(c, sizeof *f);
     if (!s || !f) return NULL;
-    *s = (relic_gff_tstruct){ id, 0, f, RELIC_GFF_NONE, RELIC_GFF_NONE };
+    *s = (relic_gff_tstruct){id, 0, f, RELIC_GFF_NONE, RELIC_GFF_NONE};
     return s;
 }
 
@@ -243,7 +244,7 @@ static int change_struct(sm *c, relic_gff_tstruct *s, const relic_gff_sstruct *s
 int relic_gff_schema_mutate_tree(const relic_gff_schema *sc, relic_gff_tstruct *root, uint64_t *rng,
                                  relic_arena *a, relic_mutation *m, int *nomem)
 {
-    sm c = { rng, a, nomem };
+    sm c = {rng, a, nomem};
     char path[160] = "";
     size_t plen = 0;
     relic_gff_tstruct *s = root;
@@ -258,13 +259,13 @@ int relic_gff_schema_mutate_tree(const relic_gff_schema *sc, relic_gff_tstruct *
                 const relic_gff_tfield *f = &s->fields[i];
                 const relic_gff_sfield *sf;
                 int nested = (f->type == RELIC_GFF_FIELD_TYPE_STRUCT && f->v.child) ||
-                             (f->type == RELIC_GFF_FIELD_TYPE_LIST && f->v.list.count);
+                    (f->type == RELIC_GFF_FIELD_TYPE_LIST && f->v.list.count);
                 if (!nested || !(sf = documented(ss, f->label)) || !sf->of) continue;
                 if (pass == 1 && k == pick) {
                     size_t e = f->type == RELIC_GFF_FIELD_TYPE_LIST ? (size_t)below(&c, f->v.list.count) : 0;
                     int w = f->type == RELIC_GFF_FIELD_TYPE_LIST
-                                ? snprintf(path + plen, sizeof path - plen, "%s%s[%zu]", plen ? "." : "", f->label, e)
-                                : snprintf(path + plen, sizeof path - plen, "%s%s", plen ? "." : "", f->label);
+                        ? snprintf(path + plen, sizeof path - plen, "%s%s[%zu]", plen ? "." : "", f->label, e)
+                        : snprintf(path + plen, sizeof path - plen, "%s%s", plen ? "." : "", f->label);
                     plen += w > 0 ? (size_t)w : 0;
                     if (plen >= sizeof path) plen = sizeof path - 1;
                     s = f->type == RELIC_GFF_FIELD_TYPE_LIST ? f->v.list.items[e] : f->v.child;

@@ -22,17 +22,17 @@
 #include "relic_mutate_formats.h"
 
 #define GFF_MUT_TRIES 16
-#define GFF_MUT_COPY_BUDGET 4096u   /* fields copied by one splice or duplication */
-#define GFF_MUT_GROW 1024u          /* most bytes a string grows by */
-#define GFF_MUT_MAX_NODES 65536u    /* structs (and fields) indexed per pass */
-#define GFF_MUT_SMALL 16384u        /* larger inputs are made smaller more often */
+#define GFF_MUT_COPY_BUDGET 4096u /* fields copied by one splice or duplication */
+#define GFF_MUT_GROW 1024u        /* most bytes a string grows by */
+#define GFF_MUT_MAX_NODES 65536u  /* structs (and fields) indexed per pass */
+#define GFF_MUT_SMALL 16384u      /* larger inputs are made smaller more often */
 
 /* One struct reached from the root: how (for paths) and at what depth. */
 typedef struct snode {
     relic_gff_tstruct *s;
-    int32_t parent;     /* node index, -1 for the root */
-    uint32_t field;     /* the parent's field holding it */
-    int64_t elem;       /* list element index, -1 for a struct field */
+    int32_t parent; /* node index, -1 for the root */
+    uint32_t field; /* the parent's field holding it */
+    int64_t elem;   /* list element index, -1 for a struct field */
     uint32_t depth;
 } snode;
 
@@ -49,11 +49,11 @@ typedef struct gctx {
     uint32_t nnodes;
     fref *fields;
     uint32_t nfields;
-    uint32_t lists;          /* fields of type LIST with elements */
-    snode *donor;            /* the second tree's structs (or NULL) */
+    uint32_t lists; /* fields of type LIST with elements */
+    snode *donor;   /* the second tree's structs (or NULL) */
     uint32_t ndonor;
-    uint32_t budget;         /* fields left to copy */
-    uint32_t max;            /* entries of nodes and fields */
+    uint32_t budget;            /* fields left to copy */
+    uint32_t max;               /* entries of nodes and fields */
     const relic_gff_schema *sc; /* the typed schema of the file's FileType, or NULL */
     int nomem;
 } gctx;
@@ -75,21 +75,21 @@ static uint32_t index_tree(relic_gff_tstruct *root, snode *nodes, uint32_t max, 
 {
     uint32_t n = 0, nf = 0, nl = 0;
     if (!root || max == 0) return 0;
-    nodes[n++] = (snode){ root, -1, 0, -1, 0 };
+    nodes[n++] = (snode){root, -1, 0, -1, 0};
     /* breadth-first: the node array is the queue */
     for (uint32_t q = 0; q < n; q++) {
         relic_gff_tstruct *s = nodes[q].s;
         if (nodes[q].depth >= RELIC_GFF_MAX_DEPTH) continue;
         for (uint32_t i = 0; i < s->field_count; i++) {
             relic_gff_tfield *f = &s->fields[i];
-            if (fields && nf < max) fields[nf++] = (fref){ q, i };
+            if (fields && nf < max) fields[nf++] = (fref){q, i};
             if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT && f->v.child && n < max)
-                nodes[n++] = (snode){ f->v.child, (int32_t)q, i, -1, nodes[q].depth + 1 };
+                nodes[n++] = (snode){f->v.child, (int32_t)q, i, -1, nodes[q].depth + 1};
             if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
                 if (f->v.list.count) nl++;
                 for (size_t k = 0; k < f->v.list.count && n < max; k++)
                     if (f->v.list.items[k])
-                        nodes[n++] = (snode){ f->v.list.items[k], (int32_t)q, i, (int64_t)k, nodes[q].depth + 1 };
+                        nodes[n++] = (snode){f->v.list.items[k], (int32_t)q, i, (int64_t)k, nodes[q].depth + 1};
             }
         }
     }
@@ -193,18 +193,21 @@ static relic_gff_tstruct *donor_struct(gctx *c, const char **from)
 
 static const char *type_name(uint32_t t)
 {
-    static const char *names[] = { "BYTE", "CHAR", "WORD", "SHORT", "DWORD", "INT", "DWORD64", "INT64", "FLOAT",
-                                   "DOUBLE", "CExoString", "ResRef", "CExoLocString", "VOID", "Struct", "List",
-                                   "Orientation", "Vector" };
+    static const char *names[] = {"BYTE", "CHAR", "WORD", "SHORT", "DWORD", "INT", "DWORD64", "INT64", "FLOAT",
+                                  "DOUBLE", "CExoString", "ResRef", "CExoLocString", "VOID", "Struct", "List",
+                                  "Orientation", "Vector"};
     return t < 18 ? names[t] : "?";
 }
 
 static unsigned int_bytes(uint32_t t)
 {
     switch (t) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_CHAR: return 1;
-    case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_SHORT: return 2;
-    case RELIC_GFF_FIELD_TYPE_DWORD: case RELIC_GFF_FIELD_TYPE_INT: return 4;
+    case RELIC_GFF_FIELD_TYPE_BYTE:
+    case RELIC_GFF_FIELD_TYPE_CHAR: return 1;
+    case RELIC_GFF_FIELD_TYPE_WORD:
+    case RELIC_GFF_FIELD_TYPE_SHORT: return 2;
+    case RELIC_GFF_FIELD_TYPE_DWORD:
+    case RELIC_GFF_FIELD_TYPE_INT: return 4;
     default: return 8;
     }
 }
@@ -232,8 +235,8 @@ static uint64_t int_value(gctx *c, unsigned bytes, int sg, uint64_t old)
     case 6: return old + 1;
     case 7: return old - 1;
     case 8: return old ^ ((uint64_t)1 << below(c, bits));
-    case 9: return RELIC_GFF_NONE;  /* "none" in StrRefs, ids, object ids */
-    case 10: return below(c, 64);   /* small: enum-like values */
+    case 9: return RELIC_GFF_NONE; /* "none" in StrRefs, ids, object ids */
+    case 10: return below(c, 64);  /* small: enum-like values */
     default: return rnd(c);
     }
 }
@@ -271,8 +274,8 @@ static double double_value(gctx *c, double old)
 }
 
 /* Bytes with special meaning to text readers and printers. */
-static const uint8_t special[] = { 0x00, 0x01, '\n', '\r', '\t', '"', '\\', '%', '/', 0x7F, 0x80, 0x81, 0x8D,
-                                   0x9F, 0xA0, 0xC3, 0xE9, 0xED, 0xEF, 0xF0, 0xFF };
+static const uint8_t special[] = {0x00, 0x01, '\n', '\r', '\t', '"', '\\', '%', '/', 0x7F, 0x80, 0x81, 0x8D,
+                                  0x9F, 0xA0, 0xC3, 0xE9, 0xED, 0xEF, 0xF0, 0xFF};
 
 /* A new byte string made from p[0..n): emptied, cut, grown, or with bytes
  * replaced or inserted (invalid UTF-8 sequences, controls, quotes). max is
@@ -295,8 +298,7 @@ static int bytes_value(gctx *c, const uint8_t *p, size_t n, size_t max, uint8_t 
         else b[below(c, n)] = special[below(c, sizeof special)];
         break;
     case 4: { /* insert an invalid or unusual UTF-8 sequence */
-        static const uint8_t seqs[][4] = { { 0xC3, 0, 0, 1 }, { 0xED, 0xA0, 0x80, 3 }, { 0xF4, 0x90, 0x80, 3 },
-                                           { 0xC0, 0xAF, 0, 2 }, { 0xE2, 0x82, 0xAC, 3 }, { 0xEF, 0xBB, 0xBF, 3 } };
+        static const uint8_t seqs[][4] = {{0xC3, 0, 0, 1}, {0xED, 0xA0, 0x80, 3}, {0xF4, 0x90, 0x80, 3}, {0xC0, 0xAF, 0, 2}, {0xE2, 0x82, 0xAC, 3}, {0xEF, 0xBB, 0xBF, 3}};
         const uint8_t *s = seqs[below(c, sizeof seqs / sizeof seqs[0])];
         size_t at = (size_t)below(c, n + 1), k = s[3];
         memmove(b + at + k, b + at, n - at);
@@ -318,7 +320,7 @@ static int bytes_value(gctx *c, const uint8_t *p, size_t n, size_t max, uint8_t 
         if (!n) b[m++] = 'Z';
         break;
     default: /* exact lengths: 16 and 17 (ResRef limits), 255, 256 */
-        m = (size_t[]){ 16, 17, 255, 256 }[below(c, 4)];
+        m = (size_t[]){16, 17, 255, 256}[below(c, 4)];
         b = alloc(c, m);
         if (!b) return 0;
         for (size_t k = 0; k < m; k++) b[k] = n ? p[k % n] : (uint8_t)('a' + k % 26);
@@ -335,7 +337,9 @@ static void text_of(char *b, size_t n, const relic_gff_tfield *f)
     switch (f->type) {
     case RELIC_GFF_FIELD_TYPE_FLOAT: snprintf(b, n, "%.9g", (double)f->v.f32); break;
     case RELIC_GFF_FIELD_TYPE_DOUBLE: snprintf(b, n, "%.17g", f->v.f64); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_RESREF: case RELIC_GFF_FIELD_TYPE_VOID:
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+    case RELIC_GFF_FIELD_TYPE_RESREF:
+    case RELIC_GFF_FIELD_TYPE_VOID:
         snprintf(b, n, "%zu bytes", f->v.bytes.n);
         break;
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING:
@@ -343,7 +347,8 @@ static void text_of(char *b, size_t n, const relic_gff_tfield *f)
         break;
     case RELIC_GFF_FIELD_TYPE_STRUCT: snprintf(b, n, "struct id %u", f->v.child ? (unsigned)f->v.child->id : 0u); break;
     case RELIC_GFF_FIELD_TYPE_LIST: snprintf(b, n, "%zu elements", f->v.list.count); break;
-    case RELIC_GFF_FIELD_TYPE_ORIENTATION: case RELIC_GFF_FIELD_TYPE_VECTOR:
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION:
+    case RELIC_GFF_FIELD_TYPE_VECTOR:
         snprintf(b, n, "%.9g %.9g %.9g", (double)f->v.vec[0], (double)f->v.vec[1], (double)f->v.vec[2]);
         break;
     default:
@@ -402,7 +407,8 @@ static int op_value(gctx *c, fref r)
     switch (f->type) {
     case RELIC_GFF_FIELD_TYPE_FLOAT: f->v.f32 = float_value(c, f->v.f32); break;
     case RELIC_GFF_FIELD_TYPE_DOUBLE: f->v.f64 = double_value(c, f->v.f64); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_VOID:
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+    case RELIC_GFF_FIELD_TYPE_VOID:
         if (!bytes_value(c, f->v.bytes.p, f->v.bytes.n, 0, &f->v.bytes.p, &f->v.bytes.n)) return 0;
         break;
     case RELIC_GFF_FIELD_TYPE_RESREF:
@@ -422,7 +428,8 @@ static int op_value(gctx *c, fref r)
         }
         break;
     case RELIC_GFF_FIELD_TYPE_LIST: return 0; /* list operations elsewhere */
-    case RELIC_GFF_FIELD_TYPE_ORIENTATION: case RELIC_GFF_FIELD_TYPE_VECTOR: {
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION:
+    case RELIC_GFF_FIELD_TYPE_VECTOR: {
         unsigned k = (unsigned)below(c, f->type == RELIC_GFF_FIELD_TYPE_VECTOR ? 3 : 4);
         f->v.vec[k] = float_value(c, f->v.vec[k]);
         break;
@@ -453,16 +460,19 @@ static int op_type(gctx *c, fref r)
     if (t == old) t = (t + 1) % 18;
     char path[160];
     field_path(c, r, path, sizeof path);
-    double num = is_int(old) ? (is_signed_int(old) ? (double)f->v.i : (double)f->v.u)
-               : old == RELIC_GFF_FIELD_TYPE_FLOAT ? (double)f->v.f32
-               : old == RELIC_GFF_FIELD_TYPE_DOUBLE ? f->v.f64 : 0.0;
+    double num = is_int(old)                 ? (is_signed_int(old) ? (double)f->v.i : (double)f->v.u)
+        : old == RELIC_GFF_FIELD_TYPE_FLOAT  ? (double)f->v.f32
+        : old == RELIC_GFF_FIELD_TYPE_DOUBLE ? f->v.f64
+                                             : 0.0;
     uint64_t bits = is_int(old) ? f->v.u : 0;
     uint8_t *bp = is_bytes(old) ? f->v.bytes.p : NULL;
     size_t bn = is_bytes(old) ? f->v.bytes.n : 0;
     memset(&f->v, 0, sizeof f->v);
     f->type = t;
     /* double -> float without an out-of-range conversion */
-    float numf = fabs(num) <= FLT_MAX ? (float)num : isnan(num) ? NAN : num > 0 ? INFINITY : -INFINITY;
+    float numf = fabs(num) <= FLT_MAX ? (float)num : isnan(num) ? NAN
+        : num > 0                                               ? INFINITY
+                                                                : -INFINITY;
     if (is_int(t)) {
         f->v.u = bits;
         if (int_bytes(t) < 8) {
@@ -490,7 +500,7 @@ static int op_type(gctx *c, fref r)
         if (!f->v.loc.s) return 0;
         if (bp) {
             f->v.loc.count = 1;
-            f->v.loc.s[0] = (relic_gff_tsubstring){ 0, bp, bn };
+            f->v.loc.s[0] = (relic_gff_tsubstring){0, bp, bn};
         }
     } else if (t == RELIC_GFF_FIELD_TYPE_STRUCT) {
         const char *from;
@@ -498,7 +508,7 @@ static int op_type(gctx *c, fref r)
         if (!f->v.child) {
             f->v.child = alloc(c, sizeof *f->v.child);
             if (!f->v.child) return 0;
-            *f->v.child = (relic_gff_tstruct){ (uint32_t)below(c, 4), 0, NULL, RELIC_GFF_NONE, RELIC_GFF_NONE };
+            *f->v.child = (relic_gff_tstruct){(uint32_t)below(c, 4), 0, NULL, RELIC_GFF_NONE, RELIC_GFF_NONE};
         }
     } else if (t == RELIC_GFF_FIELD_TYPE_LIST) {
         size_t n = (size_t)below(c, 3);
@@ -665,14 +675,18 @@ static int op_label(gctx *c, fref r)
     memcpy(before, f->label, sizeof before);
     size_t n = strlen(f->label);
     switch (below(c, 5)) {
-    case 0: if (n) f->label[below(c, n)] = (char)special[below(c, sizeof special - 1) + 1]; break;
+    case 0:
+        if (n) f->label[below(c, n)] = (char)special[below(c, sizeof special - 1) + 1];
+        break;
     case 1: f->label[n ? below(c, n) : 0] = 0; break;
     case 2:
         for (size_t k = n; k < 16; k++) f->label[k] = (char)('A' + k);
         f->label[16] = 0;
         break;
     case 3: memcpy(f->label, s->fields[below(c, s->field_count)].label, sizeof f->label); break;
-    default: if (n) f->label[below(c, n)] ^= 0x20; else f->label[0] = 'X', f->label[1] = 0;
+    default:
+        if (n) f->label[below(c, n)] ^= 0x20;
+        else f->label[0] = 'X', f->label[1] = 0;
     }
     f->label[16] = 0;
     relic_mutation *m = log_op(c, path, "label");
@@ -883,10 +897,10 @@ static void spoil_header(gctx *c, relic_buf *out)
         return;
     }
     relic_store_u32le(out->data + at, v);
-    static const char *names[] = { "struct_offset", "struct_count", "field_offset", "field_count",
-                                   "label_offset", "label_count", "field_data_offset", "field_data_count",
-                                   "field_indices_offset", "field_indices_count", "list_indices_offset",
-                                   "list_indices_count" };
+    static const char *names[] = {"struct_offset", "struct_count", "field_offset", "field_count",
+                                  "label_offset", "label_count", "field_data_offset", "field_data_count",
+                                  "field_indices_offset", "field_indices_count", "list_indices_offset",
+                                  "list_indices_count"};
     char path[64];
     snprintf(path, sizeof path, "header.%s", names[(at - 8) / 4]);
     relic_mutation *m = log_op(c, path, "stale");
@@ -924,7 +938,7 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
     /* a struct or field takes at least 12 bytes of the file; splices add up
      * to GFF_MUT_COPY_BUDGET fields per change (beyond: not indexed) */
     c.max = n / 12 + 3 * GFF_MUT_COPY_BUDGET + 64 < GFF_MUT_MAX_NODES ? (uint32_t)(n / 12) + 3 * GFF_MUT_COPY_BUDGET + 64
-                                                                        : GFF_MUT_MAX_NODES;
+                                                                      : GFF_MUT_MAX_NODES;
     c.nodes = relic_arena_array(scratch, c.max, sizeof *c.nodes, 8);
     c.fields = relic_arena_array(scratch, c.max, sizeof *c.fields, 8);
     if (!c.nodes || !c.fields) {
@@ -971,7 +985,7 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         /* large files are first made smaller: every try above 4 x
          * GFF_MUT_SMALL, one in 2 above GFF_MUT_SMALL (they execute slowly) */
         if (n > GFF_MUT_SMALL && (n > 4 * GFF_MUT_SMALL || below(&c, 2) == 0) && reindex(&c, t.root)) {
-            fref r = c.nfields ? c.fields[below(&c, c.nfields)] : (fref){ 0, 0 };
+            fref r = c.nfields ? c.fields[below(&c, c.nfields)] : (fref){0, 0};
             made += below(&c, 2) && c.nfields ? op_list_cut(&c, r) || op_promote(&c) : op_promote(&c);
         }
         for (int k = 0; k < changes; k++) {
@@ -986,7 +1000,7 @@ relic_status relic_gff_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
         if (!made) continue;
         uint64_t lay = below(&c, 8);
         relic_gff_layout layout = lay < 2 ? RELIC_GFF_LAYOUT_KEEP : lay < 3 ? RELIC_GFF_LAYOUT_POSTORDER
-                                                                             : RELIC_GFF_LAYOUT_DEFAULT;
+                                                                            : RELIC_GFF_LAYOUT_DEFAULT;
         relic_error werr;
         out->size = 0;
         out->failed = 0;

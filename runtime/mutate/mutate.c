@@ -27,9 +27,9 @@ typedef struct mctx {
     unsigned flags;
     relic_arena *a;
     uint8_t *root;
-    const uint8_t *root2;   /* the second input's model, or NULL */
+    const uint8_t *root2; /* the second input's model, or NULL */
     relic_mutate_result *res;
-    int failed;             /* out of memory */
+    int failed; /* out of memory */
 } mctx;
 
 static uint64_t rnd(mctx *c) { return relic_mutate_rand(&c->rng); }
@@ -53,20 +53,52 @@ static relic_mutation *log_entry(mctx *c, const char *path, const char *op)
 static int64_t int_get(const uint8_t *p, unsigned size, int is_signed)
 {
     switch (size) {
-    case 1: { uint8_t v; memcpy(&v, p, 1); return is_signed ? (int64_t)(int8_t)v : (int64_t)v; }
-    case 2: { uint16_t v; memcpy(&v, p, 2); return is_signed ? (int64_t)(int16_t)v : (int64_t)v; }
-    case 4: { uint32_t v; memcpy(&v, p, 4); return is_signed ? (int64_t)(int32_t)v : (int64_t)v; }
-    default: { uint64_t v; memcpy(&v, p, 8); return (int64_t)v; }
+    case 1: {
+        uint8_t v;
+        memcpy(&v, p, 1);
+        return is_signed ? (int64_t)(int8_t)v : (int64_t)v;
+    }
+    case 2: {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        return is_signed ? (int64_t)(int16_t)v : (int64_t)v;
+    }
+    case 4: {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        return is_signed ? (int64_t)(int32_t)v : (int64_t)v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        return (int64_t)v;
+    }
     }
 }
 
 static void int_set(uint8_t *p, unsigned size, int64_t v)
 {
     switch (size) {
-    case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
-    case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
-    case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
-    default: { uint64_t x = (uint64_t)v; memcpy(p, &x, 8); break; }
+    case 1: {
+        uint8_t x = (uint8_t)v;
+        memcpy(p, &x, 1);
+        break;
+    }
+    case 2: {
+        uint16_t x = (uint16_t)v;
+        memcpy(p, &x, 2);
+        break;
+    }
+    case 4: {
+        uint32_t x = (uint32_t)v;
+        memcpy(p, &x, 4);
+        break;
+    }
+    default: {
+        uint64_t x = (uint64_t)v;
+        memcpy(p, &x, 8);
+        break;
+    }
     }
 }
 
@@ -115,8 +147,14 @@ static int64_t int_boundary(mctx *c, unsigned size, int sg, int64_t old)
     case 4: return sg ? -1 : int_max(size, 1); /* -1, or the signed maximum of the width */
     case 5: return (int64_t)((uint64_t)old + 1 + below(c, 16));
     case 6: return (int64_t)((uint64_t)old - 1 - below(c, 16));
-    case 7: { unsigned k = (unsigned)below(c, size * 8 - (sg ? 1 : 0)); return (int64_t)((uint64_t)1 << k); }
-    case 8: { unsigned k = (unsigned)below(c, size * 8 - (sg ? 1 : 0)); return (int64_t)(((uint64_t)1 << k) - 1); }
+    case 7: {
+        unsigned k = (unsigned)below(c, size * 8 - (sg ? 1 : 0));
+        return (int64_t)((uint64_t)1 << k);
+    }
+    case 8: {
+        unsigned k = (unsigned)below(c, size * 8 - (sg ? 1 : 0));
+        return (int64_t)(((uint64_t)1 << k) - 1);
+    }
     default: return (int64_t)rnd(c);
     }
 }
@@ -140,7 +178,8 @@ static int int_choose(mctx *c, const relic_mut_field *fd, int64_t old, int64_t *
                 if (fd->values[i] < mn) mn = fd->values[i];
             }
             int k = (int)below(c, 3);
-            v = k == 0 ? mx + 1 : k == 1 ? mn - 1 : (int64_t)below(c, (uint64_t)mx + 2);
+            v = k == 0 ? mx + 1 : k == 1 ? mn - 1
+                                         : (int64_t)below(c, (uint64_t)mx + 2);
             if (in_values(fd, v)) continue;
         } else if (invalid_mode(c) && (fd->flags & RELIC_MUTF_FLAGS) && closed && !chance(c, 4)) {
             uint64_t mask = 0;
@@ -155,13 +194,17 @@ static int int_choose(mctx *c, const relic_mut_field *fd, int64_t old, int64_t *
         } else if ((fd->flags & RELIC_MUTF_FLAGS) && fd->nvalues && (closed || !chance(c, 3))) {
             int k = (int)below(c, 4);
             if (k == 0) v = 0;
-            else if (k == 1) { v = 0; for (uint32_t i = 0; i < fd->nvalues; i++) v |= fd->values[i]; }
-            else v = (int64_t)((uint64_t)old ^ (uint64_t)fd->values[below(c, fd->nvalues)]);
+            else if (k == 1) {
+                v = 0;
+                for (uint32_t i = 0; i < fd->nvalues; i++) v |= fd->values[i];
+            } else v = (int64_t)((uint64_t)old ^ (uint64_t)fd->values[below(c, fd->nvalues)]);
         } else if ((fd->flags & RELIC_MUTF_RANGE) && !chance(c, 8)) {
             int k = (int)below(c, 5);
             uint64_t span = (uint64_t)fd->hi - (uint64_t)fd->lo;
-            v = k == 0 ? fd->lo : k == 1 ? fd->hi : k == 2 ? relic_gen_add(fd->lo, 1) : k == 3 ? relic_gen_sub(fd->hi, 1)
-                : (int64_t)((uint64_t)fd->lo + (span == UINT64_MAX ? rnd(c) : below(c, span + 1)));
+            v = k == 0 ? fd->lo : k == 1 ? fd->hi
+                : k == 2                 ? relic_gen_add(fd->lo, 1)
+                : k == 3                 ? relic_gen_sub(fd->hi, 1)
+                                         : (int64_t)((uint64_t)fd->lo + (span == UINT64_MAX ? rnd(c) : below(c, span + 1)));
             if (v < fd->lo || v > fd->hi) v = fd->lo;
         } else {
             v = int_boundary(c, size, sg, old);
@@ -173,7 +216,10 @@ static int int_choose(mctx *c, const relic_mut_field *fd, int64_t old, int64_t *
             int_set(tmp, size, v);
             v = int_get(tmp, size, sg);
         }
-        if (v != old) { *out = v; return 1; }
+        if (v != old) {
+            *out = v;
+            return 1;
+        }
     }
     return 0;
 }
@@ -185,8 +231,10 @@ static double float_choose(mctx *c, const relic_mut_field *fd, double old)
     if ((fd->flags & RELIC_MUTF_RANGE) && !chance(c, 3)) {
         int k = (int)below(c, 3);
         if (invalid_mode(c))
-            return k == 0 ? (double)fd->lo - 0.5 : k == 1 ? (double)fd->hi + 0.5 : (double)fd->hi * 2 + 1;
-        return k == 0 ? (double)fd->lo : k == 1 ? (double)fd->hi : ((double)fd->lo + (double)fd->hi) / 2;
+            return k == 0 ? (double)fd->lo - 0.5 : k == 1 ? (double)fd->hi + 0.5
+                                                          : (double)fd->hi * 2 + 1;
+        return k == 0 ? (double)fd->lo : k == 1 ? (double)fd->hi
+                                                : ((double)fd->lo + (double)fd->hi) / 2;
     }
     switch (below(c, 14)) {
     case 0: return 0.0;
@@ -221,7 +269,7 @@ static void text_value(char *b, size_t n, const uint8_t *p, size_t len)
 
 static uint8_t byte_choose(mctx *c, uint8_t old)
 {
-    static const uint8_t interesting[] = { 0x00, 0x01, 0x7F, 0x80, 0xFF, 0x20, 0x41, 0x10 };
+    static const uint8_t interesting[] = {0x00, 0x01, 0x7F, 0x80, 0xFF, 0x20, 0x41, 0x10};
     uint8_t v = chance(c, 2) ? interesting[below(c, sizeof interesting)] : (uint8_t)rnd(c);
     if (v == old) v ^= 0x01;
     return v;
@@ -244,8 +292,11 @@ static int mutate_scalar(mctx *c, const relic_mut_field *fd, uint8_t *p, const c
     }
     if (fd->kind == RELIC_MUT_FLOAT) {
         double old, v;
-        if (fd->size == 4) { float x; memcpy(&x, p, 4); old = x; }
-        else memcpy(&old, p, 8);
+        if (fd->size == 4) {
+            float x;
+            memcpy(&x, p, 4);
+            old = x;
+        } else memcpy(&old, p, 8);
         v = float_choose(c, fd, old);
         if (fd->size == 4) {
             float x = (float)v, o = (float)old;
@@ -280,14 +331,30 @@ static int mutate_text(mctx *c, const relic_mut_field *fd, uint8_t *p, const cha
     memcpy(before, p, keep);
     /* bytes a text printer must escape or a reader must refuse: JSON's
      * quote, backslash and control characters, UTF-8 lead bytes alone */
-    static const uint8_t escaped[] = { '"', '\\', '\n', '\t', 0x01, 0x1F, '/', 0xC3, 0xE2, 0xF0 };
+    static const uint8_t escaped[] = {'"', '\\', '\n', '\t', 0x01, 0x1F, '/', 0xC3, 0xE2, 0xF0};
     switch (below(c, 6)) {
     case 0: memset(p, 0, n); break;
-    case 1: memset(p, 'A', n); break;                       /* no terminator at full length */
-    case 2: { size_t i = below(c, n); p[i] = (uint8_t)('a' + below(c, 26)); break; }
-    case 3: { size_t i = below(c, n); p[i] = 0xFF; break; }
-    case 4: { size_t i = below(c, n); p[i] = escaped[below(c, sizeof escaped)]; break; }
-    default: { size_t i = below(c, n); p[i] = byte_choose(c, p[i]); break; }
+    case 1: memset(p, 'A', n); break; /* no terminator at full length */
+    case 2: {
+        size_t i = below(c, n);
+        p[i] = (uint8_t)('a' + below(c, 26));
+        break;
+    }
+    case 3: {
+        size_t i = below(c, n);
+        p[i] = 0xFF;
+        break;
+    }
+    case 4: {
+        size_t i = below(c, n);
+        p[i] = escaped[below(c, sizeof escaped)];
+        break;
+    }
+    default: {
+        size_t i = below(c, n);
+        p[i] = byte_choose(c, p[i]);
+        break;
+    }
     }
     if (memcmp(before, p, keep) == 0) return 0;
     relic_mutation *m = log_entry(c, path, "set");
@@ -310,7 +377,10 @@ static uint8_t *array_realloc(mctx *c, uint8_t *base, const relic_mut_field *fd,
     uint8_t *old;
     memcpy(&old, base + fd->offset, sizeof old);
     uint8_t *p = relic_arena_array(c->a, count + 1, row ? row : 1, 16);
-    if (!p) { c->failed = 1; return NULL; }
+    if (!p) {
+        c->failed = 1;
+        return NULL;
+    }
     if (keep && old) memcpy(p, old, keep * row);
     memcpy(base + fd->offset, &p, sizeof p);
     size_t cnt = count;
@@ -349,7 +419,15 @@ static int set_count_field(mctx *c, const relic_mut_struct *st, uint8_t *base, c
     return 1;
 }
 
-enum { OP_GROW_DUP, OP_GROW_SPLICE, OP_SHRINK, OP_SWAP, OP_REPLACE_SPLICE, OP_DOUBLE, OP_CLEAR, OP_WHOLE_SPLICE, OP_NOPS };
+enum { OP_GROW_DUP,
+       OP_GROW_SPLICE,
+       OP_SHRINK,
+       OP_SWAP,
+       OP_REPLACE_SPLICE,
+       OP_DOUBLE,
+       OP_CLEAR,
+       OP_WHOLE_SPLICE,
+       OP_NOPS };
 
 /* Apply an array operation to fd and every array of its group in st. */
 static int array_op(mctx *c, const relic_mut_struct *st, uint8_t *base, const uint8_t *base2,
@@ -361,7 +439,7 @@ static int array_op(mctx *c, const relic_mut_struct *st, uint8_t *base, const ui
     int op;
     if (c->flags & RELIC_MUTATE_CROSSOVER) {
         if (!n2) return 0;
-        static const int splice_ops[] = { OP_GROW_SPLICE, OP_REPLACE_SPLICE, OP_WHOLE_SPLICE };
+        static const int splice_ops[] = {OP_GROW_SPLICE, OP_REPLACE_SPLICE, OP_WHOLE_SPLICE};
         op = splice_ops[below(c, 3)];
     } else {
         op = (int)below(c, OP_NOPS);
@@ -377,8 +455,12 @@ static int array_op(mctx *c, const relic_mut_struct *st, uint8_t *base, const ui
     size_t i = below(c, n + 1), j = n ? below(c, n) : 0, k2 = below(c, n2);
     size_t newn = n;
     switch (op) {
-    case OP_GROW_DUP: case OP_GROW_SPLICE: newn = n + 1; break;
-    case OP_SHRINK: newn = n - 1; i = j; break;
+    case OP_GROW_DUP:
+    case OP_GROW_SPLICE: newn = n + 1; break;
+    case OP_SHRINK:
+        newn = n - 1;
+        i = j;
+        break;
     case OP_DOUBLE: newn = 2 * n; break;
     case OP_CLEAR: newn = 0; break;
     case OP_WHOLE_SPLICE: newn = n2; break;
@@ -398,7 +480,8 @@ static int array_op(mctx *c, const relic_mut_struct *st, uint8_t *base, const ui
         uint8_t *p = array_realloc(c, base, gf, 0, newn);
         if (!p) return 0;
         switch (op) {
-        case OP_GROW_DUP: case OP_GROW_SPLICE:
+        case OP_GROW_DUP:
+        case OP_GROW_SPLICE:
             if (i) memcpy(p, old, i * row);
             if (op == OP_GROW_SPLICE) memcpy(p + i * row, src2 + k2 * row, row);
             else if (n) memcpy(p + i * row, old + j * row, row);
@@ -430,7 +513,7 @@ static int array_op(mctx *c, const relic_mut_struct *st, uint8_t *base, const ui
         }
         if (!set_count_field(c, st, base, gf, newn)) return 0;
     }
-    static const char *const names[] = { "grow", "grow-splice", "shrink", "swap", "splice", "double", "clear", "splice-all" };
+    static const char *const names[] = {"grow", "grow-splice", "shrink", "swap", "splice", "double", "clear", "splice-all"};
     relic_mutation *m = log_entry(c, path, names[op]);
     if (m) {
         snprintf(m->old_value, sizeof m->old_value, "%zu elements", n);
@@ -483,7 +566,10 @@ static int mutate_element(mctx *c, const relic_mut_field *fd, uint8_t *p, const 
             return 1;
         }
         size_t len = strlen(path);
-        if (len + 1 < plen) { path[len] = '.'; path[len + 1] = 0; }
+        if (len + 1 < plen) {
+            path[len] = '.';
+            path[len + 1] = 0;
+        }
         return mutate_struct(c, sub, p, p2, path, plen, depth + 1);
     }
     return mutate_scalar(c, fd, p, path);
@@ -588,7 +674,7 @@ relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n
     if (!f || (!in && n) || !scratch || !out || out->arena == scratch)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, "", "relic_mutate needs a format, an input, a scratch arena and an "
                                                         "output that does not grow in it");
-    mctx c = { 0 };
+    mctx c = {0};
     c.f = f;
     c.rng = seed ^ 0x72656C69636D7574ull; /* "relicmut" */
     c.flags = flags;
@@ -631,7 +717,10 @@ relic_status relic_mutate(const relic_mut_format *f, const uint8_t *in, size_t n
             if (err) *err = we;
             return st;
         }
-        if (st != RELIC_OK) { st = RELIC_E_LIMIT; continue; }
+        if (st != RELIC_OK) {
+            st = RELIC_E_LIMIT;
+            continue;
+        }
         if (patch && !patch_output(&c, out)) continue;
         if (out->size == n && memcmp(out->data, in, n) == 0) continue;
         if (flags & RELIC_MUTATE_UNCHECKED) return RELIC_OK;

@@ -41,21 +41,21 @@ static const relic_mut_format *cau_tables(void) { return &relic_cau_mutator; }
 static const relic_mut_format *pid_tables(void) { return &relic_pid_mutator; }
 
 static const any_row rows[] = {
-    { "bwm", { bwm_tables, NULL }, relic_bwm_mutate, NULL },
-    { "gff", { gff_tables, NULL }, relic_gff_mutate, NULL },
-    { "erf", { relic_mutator_erf, relic_mutator_rim }, NULL, NULL },
-    { "rim", { relic_mutator_rim, NULL }, NULL, NULL },
-    { "trn", { relic_mutator_trn_aswm, trn_tables }, NULL, NULL },
-    { "wtd", { relic_mutator_wtd, NULL }, NULL, NULL },
-    { "groff", { groff_tables, relic_mutator_groff_szdd }, NULL, NULL },
-    { "tpa", { tpa_tables, NULL }, NULL, NULL },
-    { "cau", { cau_tables, NULL }, NULL, NULL },
-    { "pid", { pid_tables, NULL }, NULL, NULL },
-    { "spz", { relic_mutator_spz, NULL }, NULL, NULL },
-    { "swp", { relic_mutator_swp, NULL }, NULL, NULL },
-    { "tpm", { relic_mutator_tpm, NULL }, NULL, &relic_tokens_tpm },
-    { "tri", { relic_mutator_tri, NULL }, NULL, &relic_tokens_tri },
-    { "trr", { relic_mutator_trr, NULL }, NULL, &relic_tokens_trr },
+    {"bwm", {bwm_tables, NULL}, relic_bwm_mutate, NULL},
+    {"gff", {gff_tables, NULL}, relic_gff_mutate, NULL},
+    {"erf", {relic_mutator_erf, relic_mutator_rim}, NULL, NULL},
+    {"rim", {relic_mutator_rim, NULL}, NULL, NULL},
+    {"trn", {relic_mutator_trn_aswm, trn_tables}, NULL, NULL},
+    {"wtd", {relic_mutator_wtd, NULL}, NULL, NULL},
+    {"groff", {groff_tables, relic_mutator_groff_szdd}, NULL, NULL},
+    {"tpa", {tpa_tables, NULL}, NULL, NULL},
+    {"cau", {cau_tables, NULL}, NULL, NULL},
+    {"pid", {pid_tables, NULL}, NULL, NULL},
+    {"spz", {relic_mutator_spz, NULL}, NULL, NULL},
+    {"swp", {relic_mutator_swp, NULL}, NULL, NULL},
+    {"tpm", {relic_mutator_tpm, NULL}, NULL, &relic_tokens_tpm},
+    {"tri", {relic_mutator_tri, NULL}, NULL, &relic_tokens_tri},
+    {"trr", {relic_mutator_trr, NULL}, NULL, &relic_tokens_trr},
 };
 
 const char *relic_mutate_buffer_format(const char *format, const uint8_t *data, size_t size)

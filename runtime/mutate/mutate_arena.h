@@ -22,7 +22,7 @@ typedef struct mut_mark {
 
 static inline mut_mark mut_arena_mark(const relic_arena *a)
 {
-    mut_mark m = { a->cur, (const void *)a->blocks };
+    mut_mark m = {a->cur, (const void *)a->blocks};
     return m;
 }
 

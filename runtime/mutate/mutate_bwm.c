@@ -30,10 +30,10 @@
 #include "relic_mutate_formats.h"
 
 #define BWM_MUT_TRIES 16
-#define BWM_MUT_PATCH 48u           /* faces a crop keeps at most */
-#define BWM_MUT_CROP_ALWAYS 256u    /* walkmeshes above this are always cropped */
-#define BWM_MUT_SPLICE 32u          /* faces a crossover takes from the second input */
-#define BWM_MUT_MAX_FACES 65536u    /* no growth past this */
+#define BWM_MUT_PATCH 48u        /* faces a crop keeps at most */
+#define BWM_MUT_CROP_ALWAYS 256u /* walkmeshes above this are always cropped */
+#define BWM_MUT_SPLICE 32u       /* faces a crossover takes from the second input */
+#define BWM_MUT_MAX_FACES 65536u /* no growth past this */
 /* room every try leaves for new faces and vertices: 3 changes of at most
  * 2 faces and 3 vertices each, or one splice */
 #define BWM_MUT_ROOM_FACES (BWM_MUT_SPLICE + 8u)
@@ -150,7 +150,7 @@ static int crop(bctx *c, geo *g, uint32_t want, const char *what)
     if (g->nf <= want || g->nf == 0) return 0;
     uint8_t *keep = relic_arena_array(c->a, g->nf, 1, 1), *vmark = relic_arena_array(c->a, g->nv, 1, 1);
     uint32_t *remap = relic_arena_array(c->a, g->nv, sizeof *remap, 4);
-    float (*moved)[3] = relic_arena_array(c->a, g->nv, sizeof *moved, 4);
+    float(*moved)[3] = relic_arena_array(c->a, g->nv, sizeof *moved, 4);
     if (!keep || !vmark || !remap || !moved) {
         c->nomem = 1;
         return 0;
@@ -185,7 +185,7 @@ static int crop(bctx *c, geo *g, uint32_t want, const char *what)
 
 /* ---- geometry changes (each returns 1 when it changed g) ---- */
 
-static const char axis_name[3] = { 'x', 'y', 'z' };
+static const char axis_name[3] = {'x', 'y', 'z'};
 
 /* A coordinate set to a float boundary value, a neighbour of its value, or
  * another vertex's coordinate. */
@@ -235,7 +235,10 @@ static int op_weld(bctx *c, geo *g)
     uint32_t uses = 0;
     for (uint32_t f = 0; f < g->nf; f++)
         for (int k = 0; k < 3; k++)
-            if (g->f[f][k] == a) { g->f[f][k] = b; uses++; }
+            if (g->f[f][k] == a) {
+                g->f[f][k] = b;
+                uses++;
+            }
     if (!uses) return 0;
     snprintf(o, sizeof o, "%u face corners", uses);
     snprintf(n, sizeof n, "vertex %u used instead", b);
@@ -262,8 +265,8 @@ static int op_unshare(bctx *c, geo *g)
  * id past the surfacemat.2da rows the library knows. */
 static int op_material(bctx *c, geo *g)
 {
-    static const uint32_t mats[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
-                                     21, 22, 23, 29, 30, 31, 64, 255, 0x7FFFFFFFu, 0xFFFFFFFFu };
+    static const uint32_t mats[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
+                                    21, 22, 23, 29, 30, 31, 64, 255, 0x7FFFFFFFu, 0xFFFFFFFFu};
     if (!g->nf) return 0;
     uint32_t f = (uint32_t)below(c, g->nf), m = mats[below(c, sizeof mats / sizeof mats[0])];
     if (m == g->mat[f]) return 0;
@@ -352,9 +355,9 @@ static int op_split(bctx *c, geo *g)
     uint32_t a = g->f[f][0], b = g->f[f][1], d = g->f[f][2];
     for (int k = 0; k < 3; k++) g->v[m][k] = (g->v[a][k] + g->v[b][k] + g->v[d][k]) / 3.0f;
     int32_t t1 = g->tr[f][1], t2 = g->tr[f][2];
-    const uint32_t tri[3][3] = { { a, b, m }, { b, d, m }, { d, a, m } };
-    const int32_t outer[3] = { g->tr[f][0], t1, t2 };
-    const uint32_t at[3] = { f, g->nf, g->nf + 1 };
+    const uint32_t tri[3][3] = {{a, b, m}, {b, d, m}, {d, a, m}};
+    const int32_t outer[3] = {g->tr[f][0], t1, t2};
+    const uint32_t at[3] = {f, g->nf, g->nf + 1};
     for (int k = 0; k < 3; k++) {
         memcpy(g->f[at[k]], tri[k], sizeof tri[k]);
         g->mat[at[k]] = g->mat[f];
@@ -394,7 +397,7 @@ static int op_swap(bctx *c, geo *g)
  * walkable sides without a neighbour keep one. */
 static int op_transition(bctx *c, geo *g)
 {
-    static const int32_t rooms[] = { -1, 0, 1, 2, 7, 255, 0x7FFFFFFF, -2 };
+    static const int32_t rooms[] = {-1, 0, 1, 2, 7, 255, 0x7FFFFFFF, -2};
     if (!g->nf) return 0;
     uint32_t f = (uint32_t)below(c, g->nf), k = (uint32_t)below(c, 3);
     int32_t t = rooms[below(c, sizeof rooms / sizeof rooms[0])];
@@ -430,7 +433,7 @@ static int op_splice(bctx *c, geo *g, const relic_bwm_file *m2)
     if (!m2 || !m2->faces_count || !geo_of(m2, c->a, &p)) return 0;
     crop(c, &p, 1 + (uint32_t)below(c, BWM_MUT_SPLICE), NULL);
     if (g->nf + p.nf > g->capf || g->nv + p.nv > g->capv || g->nf + p.nf > BWM_MUT_MAX_FACES) return 0;
-    float shift[3] = { 0, 0, 0 };
+    float shift[3] = {0, 0, 0};
     int share = 0;
     uint32_t base = g->nv, f0 = g->nf, shared = 0;
     if (g->nv && p.nv && below(c, 2)) {
@@ -451,14 +454,15 @@ static int op_splice(bctx *c, geo *g, const relic_bwm_file *m2)
     char o[32], n[80];
     snprintf(o, sizeof o, "%u faces", f0);
     snprintf(n, sizeof n, "%u faces (+%u from the second walkmesh%s)", g->nf, p.nf,
-             share ? ", touching" : shift[0] || shift[1] || shift[2] ? ", moved" : "");
+             share ? ", touching" : shift[0] || shift[1] || shift[2] ? ", moved"
+                                                                     : "");
     log_values(log_entry(c, "splice", "faces[%u]", f0, 0), o, n);
     return 1;
 }
 
 typedef int (*geo_op)(bctx *c, geo *g);
-static const geo_op geo_ops[] = { op_move, op_move, op_weld, op_unshare, op_material, op_material, op_delete, op_truncate,
-                                  op_flip, op_duplicate, op_split, op_swap, op_transition, op_type };
+static const geo_op geo_ops[] = {op_move, op_move, op_weld, op_unshare, op_material, op_material, op_delete, op_truncate,
+                                 op_flip, op_duplicate, op_split, op_swap, op_transition, op_type};
 
 /* ---- back to a walkmesh ---- */
 
@@ -497,7 +501,7 @@ static relic_status model_of(bctx *c, const geo *g, relic_bwm_file *m, relic_err
             memcpy(m->faces[k].v, g->f[f], sizeof m->faces[k].v);
             m->materials[k] = g->mat[f];
             for (uint32_t s = 0; s < 3; s++)
-                if (g->tr[f][s] != -1 && walk) m->edges[ne++] = (relic_bwm_edge){ 3 * k + s, g->tr[f][s] };
+                if (g->tr[f][s] != -1 && walk) m->edges[ne++] = (relic_bwm_edge){3 * k + s, g->tr[f][s]};
             k++;
         }
     m->vertices_count = g->nv;
@@ -565,15 +569,15 @@ static const struct {
     const char *path;
     uint16_t at, count_at;
 } table_offsets[] = {
-    { "header.vertex_offset", RELIC_BWM_HEADER_VERTEX_OFFSET_POS, RELIC_BWM_HEADER_VERTEX_COUNT_POS },
-    { "header.face_offset", RELIC_BWM_HEADER_FACE_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS },
-    { "header.material_offset", RELIC_BWM_HEADER_MATERIAL_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS },
-    { "header.normal_offset", RELIC_BWM_HEADER_NORMAL_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS },
-    { "header.distance_offset", RELIC_BWM_HEADER_DISTANCE_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS },
-    { "header.aabb_offset", RELIC_BWM_HEADER_AABB_OFFSET_POS, RELIC_BWM_HEADER_AABB_COUNT_POS },
-    { "header.adjacency_offset", RELIC_BWM_HEADER_ADJACENCY_OFFSET_POS, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS },
-    { "header.edge_offset", RELIC_BWM_HEADER_EDGE_OFFSET_POS, RELIC_BWM_HEADER_EDGE_COUNT_POS },
-    { "header.perimeter_offset", RELIC_BWM_HEADER_PERIMETER_OFFSET_POS, RELIC_BWM_HEADER_PERIMETER_COUNT_POS },
+    {"header.vertex_offset", RELIC_BWM_HEADER_VERTEX_OFFSET_POS, RELIC_BWM_HEADER_VERTEX_COUNT_POS},
+    {"header.face_offset", RELIC_BWM_HEADER_FACE_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS},
+    {"header.material_offset", RELIC_BWM_HEADER_MATERIAL_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS},
+    {"header.normal_offset", RELIC_BWM_HEADER_NORMAL_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS},
+    {"header.distance_offset", RELIC_BWM_HEADER_DISTANCE_OFFSET_POS, RELIC_BWM_HEADER_FACE_COUNT_POS},
+    {"header.aabb_offset", RELIC_BWM_HEADER_AABB_OFFSET_POS, RELIC_BWM_HEADER_AABB_COUNT_POS},
+    {"header.adjacency_offset", RELIC_BWM_HEADER_ADJACENCY_OFFSET_POS, RELIC_BWM_HEADER_ADJACENCY_COUNT_POS},
+    {"header.edge_offset", RELIC_BWM_HEADER_EDGE_OFFSET_POS, RELIC_BWM_HEADER_EDGE_COUNT_POS},
+    {"header.perimeter_offset", RELIC_BWM_HEADER_PERIMETER_OFFSET_POS, RELIC_BWM_HEADER_PERIMETER_COUNT_POS},
 };
 
 /* A table offset of the written file moved where the writer never puts
@@ -655,7 +659,7 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
     }
     if (st != RELIC_OK) return st;
     int invalid = (flags & RELIC_MUTATE_INVALID) != 0, checked = !(flags & RELIC_MUTATE_UNCHECKED);
-    bctx c = { 0 };
+    bctx c = {0};
     c.res = res;
     /* each try from the input, in the memory the last one used */
     mut_mark start = mut_arena_mark(scratch);
@@ -671,7 +675,8 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
             break;
         }
         int cropped = g.nf > BWM_MUT_CROP_ALWAYS || (g.nf > BWM_MUT_PATCH && below(&c, 2))
-                          ? crop(&c, &g, 8 + (uint32_t)below(&c, BWM_MUT_PATCH - 7), "crop") : 0;
+            ? crop(&c, &g, 8 + (uint32_t)below(&c, BWM_MUT_PATCH - 7), "crop")
+            : 0;
         relic_bwm_file mm;
         relic_error we;
         int made = 0;

@@ -109,7 +109,10 @@ static void place(relic_erf_entry *e, const uint8_t *file, size_t fsize, uint32_
 static void resref(char *dst, const char *src, size_t n)
 {
     size_t k = 0;
-    while (k < n && k < RELIC_ERF_RESREF_MAX && src[k]) { dst[k] = src[k]; k++; }
+    while (k < n && k < RELIC_ERF_RESREF_MAX && src[k]) {
+        dst[k] = src[k];
+        k++;
+    }
     dst[k] = 0;
 }
 

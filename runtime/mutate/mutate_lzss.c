@@ -31,15 +31,15 @@ typedef struct bytes_model {
 } bytes_model;
 
 static const relic_mut_field bytes_fields[] = {
-    { "swp", RELIC_MUT_BYTES, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 0, 1u, offsetof(bytes_model, data),
-      offsetof(bytes_model, size), 1, NULL, 0, 0, 0, 0, 0, 0 },
+    {"swp", RELIC_MUT_BYTES, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 1, -1, 0, 1u, offsetof(bytes_model, data),
+     offsetof(bytes_model, size), 1, NULL, 0, 0, 0, 0, 0, 0},
 };
-static const relic_mut_struct bytes_structs[] = { { "swp", sizeof(bytes_model), bytes_fields, 1 } };
+static const relic_mut_struct bytes_structs[] = {{"swp", sizeof(bytes_model), bytes_fields, 1}};
 
 /* ---- SPZ ---- */
 
 static const relic_mut_patch spz_patches[] = {
-    { "spz.size", 0u, 4, 0, RELIC_MUT_PATCH_DERIVED },
+    {"spz.size", 0u, 4, 0, RELIC_MUT_PATCH_DERIVED},
 };
 
 static relic_status spz_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
@@ -75,7 +75,7 @@ static relic_status spz_write(const void *model, relic_buf *out, relic_arena *sc
 
 const relic_mut_format *relic_mutator_spz(void)
 {
-    static const relic_mut_format f = { "spz", bytes_structs, 1, 0, spz_patches, 1, spz_load, spz_write, spz_validate };
+    static const relic_mut_format f = {"spz", bytes_structs, 1, 0, spz_patches, 1, spz_load, spz_write, spz_validate};
     return &f;
 }
 
@@ -113,7 +113,7 @@ static relic_status swp_write(const void *model, relic_buf *out, relic_arena *sc
 
 const relic_mut_format *relic_mutator_swp(void)
 {
-    static const relic_mut_format f = { "swp", bytes_structs, 1, 0, NULL, 0, swp_load, swp_write, swp_validate };
+    static const relic_mut_format f = {"swp", bytes_structs, 1, 0, NULL, 0, swp_load, swp_write, swp_validate};
     return &f;
 }
 
@@ -164,7 +164,7 @@ static relic_status szdd_load(const uint8_t *data, size_t size, relic_arena *a, 
     uint8_t *m = relic_arena_alloc(a, rs + sizeof(szdd_extra), 16);
     if (!m) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the model");
     memcpy(m, inner, relic_groff_mutator.structs[relic_groff_mutator.root].size);
-    szdd_extra x = { missing };
+    szdd_extra x = {missing};
     memcpy(m + rs, &x, sizeof x);
     *model = m;
     return RELIC_OK;
@@ -190,8 +190,8 @@ static relic_status szdd_write(const void *model, relic_buf *out, relic_arena *s
  * (constant) and declared size (derived); invalid GROFF contents come from
  * the generic mutations (values outside ranges and enums). */
 static const relic_mut_patch szdd_patches[] = {
-    { "szdd.magic", 0u, 8, 0, RELIC_MUT_PATCH_CONST },
-    { "szdd.size", 10u, 4, 0, RELIC_MUT_PATCH_DERIVED },
+    {"szdd.magic", 0u, 8, 0, RELIC_MUT_PATCH_CONST},
+    {"szdd.size", 10u, 4, 0, RELIC_MUT_PATCH_DERIVED},
 };
 
 const relic_mut_format *relic_mutator_groff_szdd(void)

@@ -24,7 +24,7 @@
 
 /* The first byte of the text: the invalid mode's stale value. */
 static const relic_mut_patch first_byte[] = {
-    { "text[0]", 0u, 1, 0, RELIC_MUT_PATCH_CONST },
+    {"text[0]", 0u, 1, 0, RELIC_MUT_PATCH_CONST},
 };
 
 /* ---- TRI ---- */
@@ -37,12 +37,12 @@ typedef struct tri_model {
 } tri_model;
 
 static const relic_mut_field tri_fields[] = {
-    { "vertices", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 8, -1, 0, 3u, offsetof(tri_model, vertices),
-      offsetof(tri_model, vertex_count), sizeof(double), NULL, 0, 0, 0, 0, 0, 0 },
-    { "triangles", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 3u, offsetof(tri_model, triangles),
-      offsetof(tri_model, triangle_count), sizeof(uint32_t), NULL, 0, 0, 0, 0, 0, 0 },
+    {"vertices", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 8, -1, 0, 3u, offsetof(tri_model, vertices),
+     offsetof(tri_model, vertex_count), sizeof(double), NULL, 0, 0, 0, 0, 0, 0},
+    {"triangles", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 1, 3u, offsetof(tri_model, triangles),
+     offsetof(tri_model, triangle_count), sizeof(uint32_t), NULL, 0, 0, 0, 0, 0, 0},
 };
-static const relic_mut_struct tri_structs[] = { { "tri", sizeof(tri_model), tri_fields, 2 } };
+static const relic_mut_struct tri_structs[] = {{"tri", sizeof(tri_model), tri_fields, 2}};
 
 static relic_status tri_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
@@ -74,13 +74,13 @@ static relic_status tri_write(const void *model, relic_buf *out, relic_arena *sc
     const tri_model *m = model;
     if (m->vertex_count > RELIC_TRI_MAX_COUNT || m->triangle_count > RELIC_TRI_MAX_COUNT)
         return relic_fail(err, RELIC_E_LIMIT, 0, "", "more than %u vertices or triangles", (unsigned)RELIC_TRI_MAX_COUNT);
-    relic_tri_mesh t = { m->vertices, (uint32_t)m->vertex_count, m->triangles, (uint32_t)m->triangle_count };
+    relic_tri_mesh t = {m->vertices, (uint32_t)m->vertex_count, m->triangles, (uint32_t)m->triangle_count};
     return relic_tri_write(&t, out, err);
 }
 
 const relic_mut_format *relic_mutator_tri(void)
 {
-    static const relic_mut_format f = { "tri", tri_structs, 1, 0, first_byte, 1, tri_load, tri_write, tri_validate };
+    static const relic_mut_format f = {"tri", tri_structs, 1, 0, first_byte, 1, tri_load, tri_write, tri_validate};
     return &f;
 }
 
@@ -92,10 +92,10 @@ typedef struct trr_model {
 } trr_model;
 
 static const relic_mut_field trr_fields[] = {
-    { "points", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 8, -1, 0, 3u, offsetof(trr_model, points),
-      offsetof(trr_model, count), sizeof(double), NULL, 0, 0, 0, 0, 0, 0 },
+    {"points", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 8, -1, 0, 3u, offsetof(trr_model, points),
+     offsetof(trr_model, count), sizeof(double), NULL, 0, 0, 0, 0, 0, 0},
 };
-static const relic_mut_struct trr_structs[] = { { "trr", sizeof(trr_model), trr_fields, 1 } };
+static const relic_mut_struct trr_structs[] = {{"trr", sizeof(trr_model), trr_fields, 1}};
 
 static relic_status trr_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
 {
@@ -123,13 +123,13 @@ static relic_status trr_write(const void *model, relic_buf *out, relic_arena *sc
 {
     (void)scratch;
     const trr_model *m = model;
-    relic_trr_points p = { m->points, m->count };
+    relic_trr_points p = {m->points, m->count};
     return relic_trr_write(&p, out, err);
 }
 
 const relic_mut_format *relic_mutator_trr(void)
 {
-    static const relic_mut_format f = { "trr", trr_structs, 1, 0, first_byte, 1, trr_load, trr_write, trr_validate };
+    static const relic_mut_format f = {"trr", trr_structs, 1, 0, first_byte, 1, trr_load, trr_write, trr_validate};
     return &f;
 }
 
@@ -140,7 +140,7 @@ const relic_mut_format *relic_mutator_trr(void)
 typedef struct tpm_mblock {
     float (*vertices)[3];
     size_t vertex_count;
-    uint32_t *bones;          /* skins; a zero array of vertex_count for meshes */
+    uint32_t *bones; /* skins; a zero array of vertex_count for meshes */
     size_t bone_count;
     float (*texcoords)[2];
     size_t texcoord_count;
@@ -160,42 +160,45 @@ typedef struct tpm_model {
     uint32_t comment_count;
 } tpm_model;
 
-enum { TPM_FACE, TPM_PROP, TPM_BLOCK, TPM_FILE };
+enum { TPM_FACE,
+       TPM_PROP,
+       TPM_BLOCK,
+       TPM_FILE };
 
 static const relic_mut_field tpm_face_fields[] = {
-    { "v", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_tpm_face, v), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "t", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_tpm_face, t), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "n", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_tpm_face, n), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
-    { "material", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_tpm_face, material), 0, 4, NULL, 0, 0, 0, 0, 0, 0 },
+    {"v", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_tpm_face, v), 0, 4, NULL, 0, 0, 0, 0, 0, 0},
+    {"t", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_tpm_face, t), 0, 4, NULL, 0, 0, 0, 0, 0, 0},
+    {"n", RELIC_MUT_INT, 0, 4, -1, -1, 3u, offsetof(relic_tpm_face, n), 0, 4, NULL, 0, 0, 0, 0, 0, 0},
+    {"material", RELIC_MUT_INT, 0, 4, -1, -1, 1u, offsetof(relic_tpm_face, material), 0, 4, NULL, 0, 0, 0, 0, 0, 0},
 };
 
 static const relic_mut_field tpm_block_fields[] = {
-    { "v", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 0, 3u, offsetof(tpm_mblock, vertices),
-      offsetof(tpm_mblock, vertex_count), sizeof(float), NULL, 0, 0, 0, 0, 0, 0 },
-    { "bones", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 0, 1u, offsetof(tpm_mblock, bones),
-      offsetof(tpm_mblock, bone_count), sizeof(uint32_t), NULL, 0, 0, 0, 0, 0, 0 },
-    { "t", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 2, 2u, offsetof(tpm_mblock, texcoords),
-      offsetof(tpm_mblock, texcoord_count), sizeof(float), NULL, 0, 0, 0, 0, 0, 0 },
-    { "n", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 3, 3u, offsetof(tpm_mblock, normals),
-      offsetof(tpm_mblock, normal_count), sizeof(float), NULL, 0, 0, 0, 0, 0, 0 },
-    { "f", RELIC_MUT_STRUCT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, TPM_FACE, 4, 1u, offsetof(tpm_mblock, faces),
-      offsetof(tpm_mblock, face_count), sizeof(relic_tpm_face), NULL, 0, 0, 0, 0, 0, 0 },
-    { "props", RELIC_MUT_STRUCT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, TPM_PROP, 5, 1u, offsetof(tpm_mblock, props),
-      offsetof(tpm_mblock, prop_count), sizeof(relic_tpm_prop), NULL, 0, 0, 0, 0, 0, 0 },
+    {"v", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 0, 3u, offsetof(tpm_mblock, vertices),
+     offsetof(tpm_mblock, vertex_count), sizeof(float), NULL, 0, 0, 0, 0, 0, 0},
+    {"bones", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 0, 1u, offsetof(tpm_mblock, bones),
+     offsetof(tpm_mblock, bone_count), sizeof(uint32_t), NULL, 0, 0, 0, 0, 0, 0},
+    {"t", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 2, 2u, offsetof(tpm_mblock, texcoords),
+     offsetof(tpm_mblock, texcoord_count), sizeof(float), NULL, 0, 0, 0, 0, 0, 0},
+    {"n", RELIC_MUT_FLOAT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 4, -1, 3, 3u, offsetof(tpm_mblock, normals),
+     offsetof(tpm_mblock, normal_count), sizeof(float), NULL, 0, 0, 0, 0, 0, 0},
+    {"f", RELIC_MUT_STRUCT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, TPM_FACE, 4, 1u, offsetof(tpm_mblock, faces),
+     offsetof(tpm_mblock, face_count), sizeof(relic_tpm_face), NULL, 0, 0, 0, 0, 0, 0},
+    {"props", RELIC_MUT_STRUCT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, TPM_PROP, 5, 1u, offsetof(tpm_mblock, props),
+     offsetof(tpm_mblock, prop_count), sizeof(relic_tpm_prop), NULL, 0, 0, 0, 0, 0, 0},
 };
 
 static const relic_mut_field tpm_file_fields[] = {
-    { "blocks", RELIC_MUT_STRUCT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, TPM_BLOCK, 0, 1u, offsetof(tpm_model, blocks),
-      offsetof(tpm_model, block_count), sizeof(tpm_mblock), NULL, 0, 0, 0, 0, 0, 0 },
+    {"blocks", RELIC_MUT_STRUCT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE, 0, TPM_BLOCK, 0, 1u, offsetof(tpm_model, blocks),
+     offsetof(tpm_model, block_count), sizeof(tpm_mblock), NULL, 0, 0, 0, 0, 0, 0},
 };
 
 /* Properties are changed as whole elements only (their value text is
  * what the writer prints), so the prop struct lists no fields. */
 static const relic_mut_struct tpm_structs[] = {
-    { "face", sizeof(relic_tpm_face), tpm_face_fields, 4 },
-    { "prop", sizeof(relic_tpm_prop), NULL, 0 },
-    { "block", sizeof(tpm_mblock), tpm_block_fields, 6 },
-    { "tpm", sizeof(tpm_model), tpm_file_fields, 1 },
+    {"face", sizeof(relic_tpm_face), tpm_face_fields, 4},
+    {"prop", sizeof(relic_tpm_prop), NULL, 0},
+    {"block", sizeof(tpm_mblock), tpm_block_fields, 6},
+    {"tpm", sizeof(tpm_model), tpm_file_fields, 1},
 };
 
 static relic_status tpm_validate(const uint8_t *data, size_t size, relic_arena *scratch, relic_error *err)
@@ -252,7 +255,7 @@ static relic_status tpm_write(const void *model, relic_buf *out, relic_arena *sc
     if (m->block_count > RELIC_TPM_MAX_ELEMENTS)
         return relic_fail(err, RELIC_E_LIMIT, 0, "blocks", "%zu blocks", m->block_count);
     mut_mark mk = mut_arena_mark(scratch);
-    relic_tpm_file f = { NULL, (uint32_t)m->block_count, m->comments, m->comment_count };
+    relic_tpm_file f = {NULL, (uint32_t)m->block_count, m->comments, m->comment_count};
     f.blocks = relic_arena_array(scratch, m->block_count ? m->block_count : 1, sizeof *f.blocks, 16);
     relic_status st = f.blocks ? RELIC_OK : relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for the blocks");
     for (size_t i = 0; st == RELIC_OK && i < m->block_count; i++) {
@@ -267,7 +270,7 @@ static relic_status tpm_write(const void *model, relic_buf *out, relic_arena *sc
         *b = o->b;
         b->vertices = o->vertices;
         b->vertex_count = (uint32_t)o->vertex_count;
-        b->bones = o->b.bones ? o->bones : NULL;   /* meshes carry no bone indices */
+        b->bones = o->b.bones ? o->bones : NULL; /* meshes carry no bone indices */
         b->texcoords = o->texcoords;
         b->texcoord_count = (uint32_t)o->texcoord_count;
         b->normals = o->normals;
@@ -284,7 +287,7 @@ static relic_status tpm_write(const void *model, relic_buf *out, relic_arena *sc
 
 const relic_mut_format *relic_mutator_tpm(void)
 {
-    static const relic_mut_format f = { "tpm", tpm_structs, 4, TPM_FILE, first_byte, 1, tpm_load, tpm_write,
-                                        tpm_validate };
+    static const relic_mut_format f = {"tpm", tpm_structs, 4, TPM_FILE, first_byte, 1, tpm_load, tpm_write,
+                                       tpm_validate};
     return &f;
 }

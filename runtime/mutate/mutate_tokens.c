@@ -27,58 +27,127 @@
 
 /* TPM: block keywords and the properties of Trespasser file formats, "TPM - Models"
  * (fileinfo, instance, material, mesh, skin, bone), the geometry keys. */
+/* clang-format off */
 static const char *const tpm_words[] = {
     "fileinfo", "instance", "material", "mesh", "skin", "bone", "m", "v", "t", "n", "f",
     "formatversion", "name", "version", "source", "date", "comments", "position", "rotation", "scale",
     "colormap", "bumpmap", "Anim00", "Anim01", "Ratio", "RotationRatio", "PM", "$J", "_", "x.y-z",
 };
-static const char *const tpm_punct[] = { "{", "}", "(", ")", ",", "=", "\"", "\"\"", "//", "/", "-", "+", "." };
+/* clang-format on */
+static const char *const tpm_punct[] = {"{", "}", "(", ")", ",", "=", "\"", "\"\"", "//", "/", "-", "+", "."};
 static const char *const tpm_lines[] = {
-    "fileinfo", "{", "}", "{ }", "} // end", "// comment", "//",
-    " formatversion = 1.0.1", " name = \"x\"", " version = 0.1.3", " date = 7/2/2007 6:03:23 PM",
-    " comments = \"a // b\"", " mesh = \"a\"", " position = (0,0,0)", " rotation = (0,0,0)", " scale = 1",
-    " colormap = \"c.bmp\"", " bumpmap = \"b.bmp\"", " Anim00 = 7", " x = (1,2)", " x = (1,2,3,4)",
-    " x = (1,2,3,4,5)", " x = (1,)", " x = ()", " x = \"open", " x = 1e39", " x = -", " x =", " x = \"a\" \"b\"",
-    " m = \"x\"", " m = \"\"", " m = x", " v = (0,0,0)", " v = (0,0,0),1", " v = (0,0,0),", " v = (1e38,-1e38,.5)",
-    " t = (0,0)", " t = (0,0,0)", " n = (0,0,1)", " n = (0,0)", " f = (1,1,1),(1,1,1),(1,1,1),1",
-    " f = (1,1,1),(0,0,0),(0,0,0),0", " f = (1,2,3),(0,0,0),(0,0,0),4294967295", " f = (0,1,1),(0,0,0),(0,0,0),0",
-    " f = (1,1),(0,0,0),(0,0,0),0", " f = (1,1,1),(0,0,0),(0,0,0)", " f = (1,1,1)(0,0,0),(0,0,0),0",
-    "mesh \"a\"", "skin \"s\"", "bone \"$J\"", "instance \"i\"", "material \"m\"", "mesh", "mesh \"a\" {",
+    "fileinfo",
+    "{",
+    "}",
+    "{ }",
+    "} // end",
+    "// comment",
+    "//",
+    " formatversion = 1.0.1",
+    " name = \"x\"",
+    " version = 0.1.3",
+    " date = 7/2/2007 6:03:23 PM",
+    " comments = \"a // b\"",
+    " mesh = \"a\"",
+    " position = (0,0,0)",
+    " rotation = (0,0,0)",
+    " scale = 1",
+    " colormap = \"c.bmp\"",
+    " bumpmap = \"b.bmp\"",
+    " Anim00 = 7",
+    " x = (1,2)",
+    " x = (1,2,3,4)",
+    " x = (1,2,3,4,5)",
+    " x = (1,)",
+    " x = ()",
+    " x = \"open",
+    " x = 1e39",
+    " x = -",
+    " x =",
+    " x = \"a\" \"b\"",
+    " m = \"x\"",
+    " m = \"\"",
+    " m = x",
+    " v = (0,0,0)",
+    " v = (0,0,0),1",
+    " v = (0,0,0),",
+    " v = (1e38,-1e38,.5)",
+    " t = (0,0)",
+    " t = (0,0,0)",
+    " n = (0,0,1)",
+    " n = (0,0)",
+    " f = (1,1,1),(1,1,1),(1,1,1),1",
+    " f = (1,1,1),(0,0,0),(0,0,0),0",
+    " f = (1,2,3),(0,0,0),(0,0,0),4294967295",
+    " f = (0,1,1),(0,0,0),(0,0,0),0",
+    " f = (1,1),(0,0,0),(0,0,0),0",
+    " f = (1,1,1),(0,0,0),(0,0,0)",
+    " f = (1,1,1)(0,0,0),(0,0,0),0",
+    "mesh \"a\"",
+    "skin \"s\"",
+    "bone \"$J\"",
+    "instance \"i\"",
+    "material \"m\"",
+    "mesh",
+    "mesh \"a\" {",
     "mesh \"q\"\n{\n m = \"x\"\n v = (0,0,0)\n t = (0,0)\n n = (0,0,1)\n f = (1,1,1),(1,1,1),(1,1,1),1\n}",
     "skin \"q\"\n{\n v = (0,0,0),2\n f = (1,1,1),(0,0,0),(0,0,0),0\n}",
     "fileinfo\n{\n formatversion = 1.0.1\n}",
 };
 
 /* TRI: a count, index triples, a count, coordinate triples (all numbers). */
-static const char *const tri_words[] = { "nan", "inf", "e", "x" };
-static const char *const tri_punct[] = { "-", "+", ".", ",", "(", ")" };
+static const char *const tri_words[] = {"nan", "inf", "e", "x"};
+static const char *const tri_punct[] = {"-", "+", ".", ",", "(", ")"};
+/* clang-format off */
 static const char *const tri_lines[] = {
     "0", "1", "2", "3", "0 1 2", "2 1 0", "0 0 0", "1 2 3", "4294967295", "4294967296", "-0", "+1", "-1", "1e0",
     "0.5", "0 0", "1e30 1e30 1e30", "-1e30 0 1",
 };
+/* clang-format on */
 
 /* TRR: "X Y Z" triples read three values at a time; a first -1 marks the
  * obsolete format. */
-static const char *const trr_words[] = { "nan", "inf", "e", "x" };
-static const char *const trr_punct[] = { "-", "+", ".", ",", "(", ")" };
+static const char *const trr_words[] = {"nan", "inf", "e", "x"};
+static const char *const trr_punct[] = {"-", "+", ".", ",", "(", ")"};
+/* clang-format off */
 static const char *const trr_lines[] = {
     "0 0 0", "-1 0 0", "1 1 1", "0 0", "0", "1e30 1e30 1e30", "1e31 0 0", "0 0 1e31", "-1e30 -1e30 -1e30",
     "4.9e-324 0 0", "0 0 4.9e-324", "1e9 1e9 0", "-1e9 -1e9 0", "0.125 0.125 0.125", "65535 65535 65535",
     "65536 0 -65536", "1e-300 1e-300 1", "3 3 3\n3 3 3",
 };
+/* clang-format on */
 
 const relic_token_vocab relic_tokens_tpm = {
-    "tpm", tpm_words, COUNT(tpm_words), tpm_punct, COUNT(tpm_punct), tpm_lines, COUNT(tpm_lines),
+    "tpm",
+    tpm_words,
+    COUNT(tpm_words),
+    tpm_punct,
+    COUNT(tpm_punct),
+    tpm_lines,
+    COUNT(tpm_lines),
 };
 const relic_token_vocab relic_tokens_tri = {
-    "tri", tri_words, COUNT(tri_words), tri_punct, COUNT(tri_punct), tri_lines, COUNT(tri_lines),
+    "tri",
+    tri_words,
+    COUNT(tri_words),
+    tri_punct,
+    COUNT(tri_punct),
+    tri_lines,
+    COUNT(tri_lines),
 };
 const relic_token_vocab relic_tokens_trr = {
-    "trr", trr_words, COUNT(trr_words), trr_punct, COUNT(trr_punct), trr_lines, COUNT(trr_lines),
+    "trr",
+    trr_words,
+    COUNT(trr_words),
+    trr_punct,
+    COUNT(trr_punct),
+    trr_lines,
+    COUNT(trr_lines),
 };
 
 /* Numbers at the limits the readers check: float and double range ends,
  * subnormals, u32 and 64-bit integer ends, exactly-representable edges. */
+/* clang-format off */
 static const char *const special_numbers[] = {
     "0", "-0", "+0", "0.0", "-0.0", "1", "-1", "2", "255", "256", "65535", "65536", "2147483647", "2147483648",
     "-2147483648", "4294967295", "4294967296", "18446744073709551615", "18446744073709551616",
@@ -87,18 +156,29 @@ static const char *const special_numbers[] = {
     "2.2250738585072014e-308", "4.9e-324", "2e-324", "1e-400", "1e30", "1.0000001e30", "-1e30", "0.1", "0.5",
     ".5", "5.", "1e-7", "16777216", "16777217", "9007199254740993", "123456789012345678", "1E+2", "+.5e-3",
 };
+/* clang-format on */
 /* Text that is almost a number. */
+/* clang-format off */
 static const char *const broken_numbers[] = {
     "1e", "1e+", "-", ".", "+.", "1.2.3", "--1", "+-1", "0x1F", "1,5", "1_0", "nan", "NaN", "inf", "-inf",
     "INF", "infinity", "1e-", "e5", ".e1", "1..2", "1e99999", "1e-99999", "1ee2", "1.e", "-.",
 };
-static const char *const blanks[] = { "", " ", "\t", "\v", "\f", "  ", " \t\v\f ", "\t\t" };
-static const char *const line_ends[] = { "\n", "\r\n", "\r", "\n\r", "\n\n", "\r\r\n", "", " \n", "\t\r\n" };
-static const char *const bad_bytes[] = { "\x01", "\x7f", "\x80", "\xff", "#", "@", "\\", "`", ";", ":", "\xc3\xa9", "'" };
+/* clang-format on */
+static const char *const blanks[] = {"", " ", "\t", "\v", "\f", "  ", " \t\v\f ", "\t\t"};
+static const char *const line_ends[] = {"\n", "\r\n", "\r", "\n\r", "\n\n", "\r\r\n", "", " \n", "\t\r\n"};
+static const char *const bad_bytes[] = {"\x01", "\x7f", "\x80", "\xff", "#", "@", "\\", "`", ";", ":", "\xc3\xa9", "'"};
 
 /* ---- text, tokens ---- */
 
-enum tok_kind { TK_EOL, TK_BLANK, TK_COMMENT, TK_STRING, TK_OPEN, TK_NUMBER, TK_WORD, TK_PUNCT, TK_KINDS };
+enum tok_kind { TK_EOL,
+                TK_BLANK,
+                TK_COMMENT,
+                TK_STRING,
+                TK_OPEN,
+                TK_NUMBER,
+                TK_WORD,
+                TK_PUNCT,
+                TK_KINDS };
 
 typedef struct tok {
     uint32_t off, len;
@@ -112,25 +192,25 @@ typedef struct splice {
     size_t ins_len;
 } splice;
 
-#define SCRATCH 4096     /* bytes one change inserts at most (besides line splices from the second input) */
+#define SCRATCH 4096 /* bytes one change inserts at most (besides line splices from the second input) */
 #define MAX_LINES_COPIED 8
 
 typedef struct mt {
     const relic_token_vocab *v;
     uint64_t rng;
-    uint8_t *text;       /* the text being changed */
+    uint8_t *text; /* the text being changed */
     size_t size, cap, max;
     tok *toks;
     size_t ntok, tok_cap;
     size_t nkind[TK_KINDS];
-    const uint8_t *in2;  /* second input (crossover), or NULL */
+    const uint8_t *in2; /* second input (crossover), or NULL */
     size_t n2;
-    int from2;           /* this change takes from the second input */
+    int from2; /* this change takes from the second input */
     uint8_t scratch[SCRATCH];
-    uint8_t *alt;        /* whole-text rewrites (line ends everywhere) */
+    uint8_t *alt; /* whole-text rewrites (line ends everywhere) */
     size_t alt_cap;
-    relic_arena *a;      /* the caller's scratch: every buffer above */
-    int nomem;           /* a buffer could not grow: the call fails */
+    relic_arena *a; /* the caller's scratch: every buffer above */
+    int nomem;      /* a buffer could not grow: the call fails */
 } mt;
 
 /* A buffer of `bytes` in the arena holding the first `keep` bytes of old:
@@ -186,8 +266,14 @@ static uint8_t scan(const uint8_t *s, const uint8_t *end, size_t *len)
 {
     const uint8_t *p = s;
     size_t n;
-    if (*p == '\r') { *len = p + 1 < end && p[1] == '\n' ? 2 : 1; return TK_EOL; }
-    if (*p == '\n') { *len = 1; return TK_EOL; }
+    if (*p == '\r') {
+        *len = p + 1 < end && p[1] == '\n' ? 2 : 1;
+        return TK_EOL;
+    }
+    if (*p == '\n') {
+        *len = 1;
+        return TK_EOL;
+    }
     if (is_blank(*p)) {
         while (p < end && is_blank(*p)) p++;
         *len = (size_t)(p - s);
@@ -200,11 +286,17 @@ static uint8_t scan(const uint8_t *s, const uint8_t *end, size_t *len)
     }
     if (*p == '"') {
         for (p++; p < end && *p != '"' && !is_eol(*p); p++) {}
-        if (p < end && *p == '"') { *len = (size_t)(p + 1 - s); return TK_STRING; }
+        if (p < end && *p == '"') {
+            *len = (size_t)(p + 1 - s);
+            return TK_STRING;
+        }
         *len = (size_t)(p - s);
         return TK_OPEN;
     }
-    if ((n = number_len(s, end)) != 0) { *len = n; return TK_NUMBER; }
+    if ((n = number_len(s, end)) != 0) {
+        *len = n;
+        return TK_NUMBER;
+    }
     if (is_word_start(*p)) {
         for (p++; p < end && is_word_char(*p); p++) {}
         *len = (size_t)(p - s);
@@ -230,7 +322,7 @@ static int tokenize(mt *c)
         }
         size_t len;
         uint8_t k = scan(c->text + at, end, &len);
-        c->toks[c->ntok++] = (tok){ (uint32_t)at, (uint32_t)len, k };
+        c->toks[c->ntok++] = (tok){(uint32_t)at, (uint32_t)len, k};
         c->nkind[k]++;
         at += len;
     }
@@ -359,13 +451,17 @@ static size_t respell_number(mt *c, const uint8_t *s, size_t n)
 {
     num_parts q;
     split_number(s, n, &q);
-    char sign[2] = { q.sign, 0 }, expo[48] = "";
-    if (q.has_exp) snprintf(expo, sizeof expo, "e%s%.*s", q.esign == '-' ? "-" : q.esign == '+' ? "+" : "", (int)(q.el > 40 ? 40 : q.el), (const char *)q.ep);
+    char sign[2] = {q.sign, 0}, expo[48] = "";
+    if (q.has_exp) snprintf(expo, sizeof expo, "e%s%.*s", q.esign == '-' ? "-" : q.esign == '+' ? "+"
+                                                                                                : "",
+                            (int)(q.el > 40 ? 40 : q.el), (const char *)q.ep);
     switch (below(c, 15)) {
     case 0: /* leading zeros */
         return join_number(c, &q, sign, chance(c, 2) ? "0" : "0000", q.has_dot, "", expo);
     case 1: /* an explicit sign, or none */
-        return join_number(c, &q, q.sign == '+' ? "" : q.sign == '-' ? (chance(c, 2) ? "-+" : "+") : "+", "",
+        return join_number(c, &q, q.sign == '+' ? "" : q.sign == '-' ? (chance(c, 2) ? "-+" : "+")
+                                                                     : "+",
+                           "",
                            q.has_dot, "", expo);
     case 2: { /* a trailing '.': "5" -> "5.", "5.25" -> "5." */
         num_parts r = q;
@@ -383,7 +479,7 @@ static size_t respell_number(mt *c, const uint8_t *s, size_t n)
     case 4: /* trailing zeros */
         return join_number(c, &q, sign, "", 1, chance(c, 2) ? "000000" : "0", expo);
     case 5: { /* an exponent of zero, or leading zeros in the exponent */
-        static const char *const zero_exp[] = { "e0", "E+00", "e-0", "E0" };
+        static const char *const zero_exp[] = {"e0", "E+00", "e-0", "E0"};
         char e2[56];
         snprintf(e2, sizeof e2, "e%s00%.*s", q.esign == '-' ? "-" : "+", (int)(q.el > 40 ? 40 : q.el), (const char *)q.ep);
         return join_number(c, &q, sign, "", q.has_dot, "", q.has_exp ? e2 : pick(c, zero_exp, COUNT(zero_exp)));
@@ -391,7 +487,8 @@ static size_t respell_number(mt *c, const uint8_t *s, size_t n)
     case 6: { /* exponent letter case and sign */
         if (!q.has_exp) return join_number(c, &q, sign, "", q.has_dot, "", chance(c, 2) ? "e+0" : "E-0");
         char e2[48];
-        snprintf(e2, sizeof e2, "%s%s%.*s", chance(c, 2) ? "E" : "e", q.esign ? "" : chance(c, 2) ? "+" : "-",
+        snprintf(e2, sizeof e2, "%s%s%.*s", chance(c, 2) ? "E" : "e", q.esign ? "" : chance(c, 2) ? "+"
+                                                                                                  : "-",
                  (int)(q.el > 40 ? 40 : q.el), (const char *)q.ep);
         return join_number(c, &q, sign, "", q.has_dot, "", e2);
     }
@@ -401,7 +498,8 @@ static size_t respell_number(mt *c, const uint8_t *s, size_t n)
         for (size_t i = 0; i < zeros && k < SCRATCH - 64; i++) c->scratch[k++] = (uint8_t)(i + 1 == zeros && chance(c, 2) ? '1' : '0');
         return k + puts_at(c, k, expo);
     }
-    case 8: case 9: /* a value at a limit */
+    case 8:
+    case 9: /* a value at a limit */
         return puts_at(c, 0, pick(c, special_numbers, COUNT(special_numbers)));
     case 10: /* the sign flipped */
         return join_number(c, &q, q.sign == '-' ? "" : "-", "", q.has_dot, "", expo);
@@ -425,8 +523,8 @@ static size_t respell_number(mt *c, const uint8_t *s, size_t n)
         return k;
     }
     case 13: { /* a large or small exponent */
-        static const char *const e[] = { "e38", "e39", "e308", "e309", "e-38", "e-45", "e-46", "e-308", "e-324",
-                                         "e-325", "e9999", "e-9999", "E99999", "e22", "e23", "e-22", "e-23", "e30", "e31" };
+        static const char *const e[] = {"e38", "e39", "e308", "e309", "e-38", "e-45", "e-46", "e-308", "e-324",
+                                        "e-325", "e9999", "e-9999", "E99999", "e22", "e23", "e-22", "e-23", "e30", "e31"};
         return join_number(c, &q, sign, "", q.has_dot, "", pick(c, e, COUNT(e)));
     }
     default:
@@ -463,10 +561,21 @@ static int op_word(mt *c, splice *sp)
         n = put(c, 0, w, n);
     }
     switch (below(c, 5)) {
-    case 0: for (size_t i = 0; i < n; i++) if ((c->scratch[i] | 32) >= 'a' && (c->scratch[i] | 32) <= 'z') c->scratch[i] &= 0xdf; break;
-    case 1: if (n && c->scratch[0] >= 'a' && c->scratch[0] <= 'z') c->scratch[0] &= 0xdf; break;
-    case 2: for (size_t i = 0; i < n; i++) if ((c->scratch[i] | 32) >= 'a' && (c->scratch[i] | 32) <= 'z' && chance(c, 2)) c->scratch[i] ^= 0x20; break;
-    case 3: if (n > 1 && chance(c, 2)) n--; else n += put(c, n, "x", 1); break;
+    case 0:
+        for (size_t i = 0; i < n; i++)
+            if ((c->scratch[i] | 32) >= 'a' && (c->scratch[i] | 32) <= 'z') c->scratch[i] &= 0xdf;
+        break;
+    case 1:
+        if (n && c->scratch[0] >= 'a' && c->scratch[0] <= 'z') c->scratch[0] &= 0xdf;
+        break;
+    case 2:
+        for (size_t i = 0; i < n; i++)
+            if ((c->scratch[i] | 32) >= 'a' && (c->scratch[i] | 32) <= 'z' && chance(c, 2)) c->scratch[i] ^= 0x20;
+        break;
+    case 3:
+        if (n > 1 && chance(c, 2)) n--;
+        else n += put(c, n, "x", 1);
+        break;
     default: break;
     }
     sp->pos = t->off;
@@ -488,7 +597,7 @@ static int op_delete(mt *c, splice *sp)
 /* A token again, after itself (with or without a blank or ','), or elsewhere. */
 static int op_duplicate(mt *c, splice *sp)
 {
-    static const char *const seps[] = { "", " ", ",", "\t" };
+    static const char *const seps[] = {"", " ", ",", "\t"};
     const tok *t = pick_tok(c, TK_KINDS);
     if (!t) return 0;
     size_t k = puts_at(c, 0, pick(c, seps, COUNT(seps)));
@@ -621,8 +730,13 @@ static int op_space(mt *c, splice *sp)
         size_t o = 0;
         for (size_t i = 0; i < c->ntok; i++) {
             const tok *t = &c->toks[i];
-            if (t->kind == TK_EOL) { memcpy(c->alt + o, eol, el); o += el; }
-            else { memcpy(c->alt + o, c->text + t->off, t->len); o += t->len; }
+            if (t->kind == TK_EOL) {
+                memcpy(c->alt + o, eol, el);
+                o += el;
+            } else {
+                memcpy(c->alt + o, c->text + t->off, t->len);
+                o += t->len;
+            }
         }
         sp->pos = 0;
         sp->del = c->size;
@@ -646,7 +760,7 @@ static int op_space(mt *c, splice *sp)
  * commenting a line out), or one removed. */
 static int op_comment(mt *c, splice *sp)
 {
-    static const char *const texts[] = { "// c", "//", "// \"x", "// { }", " //c", "/", "/ /", "// v = (1,2,3)" };
+    static const char *const texts[] = {"// c", "//", "// \"x", "// { }", " //c", "/", "/ /", "// v = (1,2,3)"};
     const tok *t;
     switch (below(c, 4)) {
     case 0:
@@ -684,7 +798,7 @@ static int op_string(mt *c, splice *sp)
         if (!c->ntok) return 0;
         sp->pos = c->toks[below(c, c->ntok)].off;
         sp->del = 0;
-        return set_text(sp, pick(c, (const char *const[]){ "\"", "\"\"", "\"x\"", " \"a b\" " }, 4));
+        return set_text(sp, pick(c, (const char *const[]){"\"", "\"\"", "\"x\"", " \"a b\" "}, 4));
     }
     sp->pos = t->off;
     sp->del = t->len;
@@ -694,7 +808,10 @@ static int op_string(mt *c, splice *sp)
         return set_text(sp, "\"");
     }
     switch (below(c, 6)) {
-    case 0: sp->del = 1; sp->pos = (size_t)t->off + t->len - 1; return set_text(sp, "");
+    case 0:
+        sp->del = 1;
+        sp->pos = (size_t)t->off + t->len - 1;
+        return set_text(sp, "");
     case 1: return set_text(sp, "\"\"");
     case 2: {
         size_t k = put(c, 0, c->text + t->off, t->len - 1);
@@ -705,7 +822,7 @@ static int op_string(mt *c, splice *sp)
         sp->ins_len = k;
         return 1;
     }
-    case 3: return set_text(sp, pick(c, (const char *const[]){ "\"\x80\xff\"", "\"a\tb\"", "\"//\"", "\"{\"", "\" \"" }, 5));
+    case 3: return set_text(sp, pick(c, (const char *const[]){"\"\x80\xff\"", "\"a\tb\"", "\"//\"", "\"{\"", "\" \""}, 5));
     case 4: sp->del = 1; return set_text(sp, ""); /* the opening quote dropped */
     default:
         sp->ins = c->scratch;
@@ -755,14 +872,21 @@ static const struct {
     int (*fn)(mt *c, splice *sp);
     unsigned weight;
 } ops[] = {
-    { "number", op_number, 8 },        { "word", op_word, 3 },
-    { "delete", op_delete, 2 },        { "duplicate", op_duplicate, 2 },
-    { "swap", op_swap, 1 },            { "line-delete", op_line_delete, 1 },
-    { "line-copy", op_line_copy, 2 },  { "line-swap", op_line_swap, 1 },
-    { "template", op_template, 2 },    { "space", op_space, 3 },
-    { "comment", op_comment, 1 },      { "string", op_string, 1 },
-    { "insert", op_insert, 2 },        { "byte", op_byte, 1 },
-    { "line-splice", op_line_splice, 1 },
+    {"number", op_number, 8},
+    {"word", op_word, 3},
+    {"delete", op_delete, 2},
+    {"duplicate", op_duplicate, 2},
+    {"swap", op_swap, 1},
+    {"line-delete", op_line_delete, 1},
+    {"line-copy", op_line_copy, 2},
+    {"line-swap", op_line_swap, 1},
+    {"template", op_template, 2},
+    {"space", op_space, 3},
+    {"comment", op_comment, 1},
+    {"string", op_string, 1},
+    {"insert", op_insert, 2},
+    {"byte", op_byte, 1},
+    {"line-splice", op_line_splice, 1},
 };
 
 static size_t pick_op(mt *c)
@@ -809,12 +933,20 @@ static void shown(char *dst, size_t cap, const uint8_t *s, size_t n)
         if (ch == '\n' || ch == '\r' || ch == '\t' || ch == '\v' || ch == '\f' || ch == 0 || ch == '\\') {
             if (k + 2 + sizeof more >= cap) break;
             dst[k++] = '\\';
-            dst[k++] = ch == '\n' ? 'n' : ch == '\r' ? 'r' : ch == '\t' ? 't' : ch == '\v' ? 'v' : ch == '\f' ? 'f' : ch ? '\\' : '0';
+            dst[k++] = ch == '\n' ? 'n' : ch == '\r' ? 'r'
+                : ch == '\t'                         ? 't'
+                : ch == '\v'                         ? 'v'
+                : ch == '\f'                         ? 'f'
+                : ch                                 ? '\\'
+                                                     : '0';
         } else {
             dst[k++] = ch >= 0x20 && ch < 0x7f ? (char)ch : '?';
         }
     }
-    if (i < n) { memcpy(dst + k, more, sizeof more - 1); k += sizeof more - 1; }
+    if (i < n) {
+        memcpy(dst + k, more, sizeof more - 1);
+        k += sizeof more - 1;
+    }
     dst[k] = 0;
 }
 
@@ -858,11 +990,17 @@ relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, 
      * bytes) is tried again, a bounded number of times */
     for (int attempt = 0; attempt < 8 && st == RELIC_OK; attempt++) {
         c->size = 0;
-        if (!apply(c, &(splice){ 0, 0, in, n0 })) { st = RELIC_E_NOMEM; break; }
+        if (!apply(c, &(splice){0, 0, in, n0})) {
+            st = RELIC_E_NOMEM;
+            break;
+        }
         if (log) log->nlog = 0;
         int changes = 1 + (chance(c, 2) ? (int)below(c, 3) : 0);
         for (int k = 0; k < changes && st == RELIC_OK; k++) {
-            if (!tokenize(c)) { st = RELIC_E_NOMEM; break; }
+            if (!tokenize(c)) {
+                st = RELIC_E_NOMEM;
+                break;
+            }
             c->from2 = c->n2 && (((flags & RELIC_MUTATE_CROSSOVER) && k == 0) || chance(c, 8));
             splice sp;
             size_t op = 0;
@@ -879,7 +1017,10 @@ relic_status relic_mutate_tokens(const relic_token_vocab *v, const uint8_t *in, 
                 op = pick_op(c);
                 ok = ops[op].fn(c, &sp);
             }
-            if (c->nomem) { st = RELIC_E_NOMEM; break; }
+            if (c->nomem) {
+                st = RELIC_E_NOMEM;
+                break;
+            }
             if (!ok) continue;
             if (log && log->nlog < RELIC_MUTATE_TOKENS_MAX_LOG)
                 log_change(c, &sp, ops[op].name, &log->log[log->nlog++]);

@@ -79,8 +79,8 @@
 /* The root the engine walks (its first members), then what load saw. */
 typedef struct trn_model {
     relic_trn_file trn;
-    relic_trn_aswm first;           /* walkmesh 0: its fields are root fields */
-    relic_trn_aswm *walkmeshes;     /* walkmeshes 1.. ("more_walkmeshes") */
+    relic_trn_aswm first;       /* walkmesh 0: its fields are root fields */
+    relic_trn_aswm *walkmeshes; /* walkmeshes 1.. ("more_walkmeshes") */
     size_t walkmeshes_count;
     /* as loaded: walkmesh i (0: first) came from the packet whose zlib
      * bytes are aswm0[i] (the engine copies an array before changing it,
@@ -109,8 +109,8 @@ static char root_names[TRN_ASWM_FIELDS_MAX][48];
 
 /* header.packet_count and directory[0].offset lie at fixed positions. */
 static const relic_mut_patch patches[] = {
-    { "header.packet_count", 8u, 4, 0, RELIC_MUT_PATCH_DERIVED },
-    { "directory[0].offset", 16u, 4, 0, RELIC_MUT_PATCH_DERIVED },
+    {"header.packet_count", 8u, 4, 0, RELIC_MUT_PATCH_DERIVED},
+    {"directory[0].offset", 16u, 4, 0, RELIC_MUT_PATCH_DERIVED},
 };
 
 /* ---- validation: `relic check` ---- */
@@ -246,7 +246,7 @@ static relic_status repair_islands(relic_trn_aswm *w, relic_arena *a, relic_erro
     if (n > TRN_MUT_ISLANDS_MAX)
         return relic_fail(err, RELIC_E_LIMIT, 0, "islands", "%zu islands: over the %u a repair rebuilds", n,
                           TRN_MUT_ISLANDS_MAX);
-    const relic_trn_island_path_node none = { 0xFFFF, 0, 0.0f };
+    const relic_trn_island_path_node none = {0xFFFF, 0, 0.0f};
     relic_trn_island_path_node *t =
         resquare(a, w->island_path_table, w->island_path_table_count, n, sizeof *t, &none);
     if (!t) return relic_fail(err, RELIC_E_NOMEM, 0, "island_path_table", "no memory");
@@ -355,7 +355,7 @@ static relic_status trn_write(const void *model, relic_buf *out, relic_arena *sc
         for (size_t k = 0; k < t.packets_count; k++) {
             const relic_trn_packet *p = &t.packets[k];
             stored += p->type == RELIC_TRN_PACKET_TYPE_ASWM ? TRN_MUT_STORED_BYTES((uint64_t)p->uncompressed_size) + 24u
-                                                           : (uint64_t)p->size + 8u;
+                                                            : (uint64_t)p->size + 8u;
         }
         if (stored + 12u + 8u * (uint64_t)t.directory_count <= out->limit) level = TRN_MUT_ZLIB_STORED;
     }
@@ -413,8 +413,8 @@ const relic_mut_format *relic_mutator_trn_aswm(void)
         for (uint32_t k = 0; k < n; k++)
             if (strcmp(structs[k].name, "aswm") == 0) aswm = (int)k;
         uint32_t nr = 0;
-        relic_mut_field trn = { "trn", RELIC_MUT_STRUCT, 0, 0, (int16_t)g->root, -1, 1u, offsetof(trn_model, trn), 0,
-                                sizeof(relic_trn_file), NULL, 0, 0, 0, 0, 0, 0 };
+        relic_mut_field trn = {"trn", RELIC_MUT_STRUCT, 0, 0, (int16_t)g->root, -1, 1u, offsetof(trn_model, trn), 0,
+                               sizeof(relic_trn_file), NULL, 0, 0, 0, 0, 0, 0};
         root_fields[nr++] = trn;
         root_fields[nr++] = trn;
         if (aswm >= 0) {
@@ -430,9 +430,9 @@ const relic_mut_format *relic_mutator_trn_aswm(void)
                 if (fd.flags & (RELIC_MUTF_COUNT_FIELD | RELIC_MUTF_COUNT_IN_ROOT)) continue;
                 root_fields[nr++] = fd;
             }
-            relic_mut_field rest = { "more_walkmeshes", RELIC_MUT_STRUCT, RELIC_MUTF_VAR, 0, (int16_t)aswm, (int16_t)nr, 1u,
-                                     offsetof(trn_model, walkmeshes), offsetof(trn_model, walkmeshes_count),
-                                     sizeof(relic_trn_aswm), NULL, 0, 0, 0, 0, 0, 0 };
+            relic_mut_field rest = {"more_walkmeshes", RELIC_MUT_STRUCT, RELIC_MUTF_VAR, 0, (int16_t)aswm, (int16_t)nr, 1u,
+                                    offsetof(trn_model, walkmeshes), offsetof(trn_model, walkmeshes_count),
+                                    sizeof(relic_trn_aswm), NULL, 0, 0, 0, 0, 0, 0};
             root_fields[nr++] = rest;
         }
         structs[n].name = "file";

@@ -47,18 +47,18 @@
 /* The root the engine walks (its first four members), then what load saw. */
 typedef struct wtd_model {
     relic_wtd_file header;
-    uint8_t *tree;          /* logical bytes 90.. of the file */
+    uint8_t *tree; /* logical bytes 90.. of the file */
     size_t tree_count;
-    int32_t *coef;          /* n x n wavelet coefficients, or none */
+    int32_t *coef; /* n x n wavelet coefficients, or none */
     size_t coef_count;
-    int32_t *heights;       /* n x n quantised heights, or none */
+    int32_t *heights; /* n x n quantised heights, or none */
     size_t heights_count;
     /* as loaded: the engine copies an array before changing it */
     relic_wtd_file header0;
     const uint8_t *tree0;
     size_t tree0_count;
     const int32_t *coef0, *heights0;
-    uint32_t n;             /* grid size when coef and heights hold the decoded grid, else 0 */
+    uint32_t n; /* grid size when coef and heights hold the decoded grid, else 0 */
 } wtd_model;
 
 /* generated structs, then the root above */
@@ -67,21 +67,21 @@ static relic_mut_struct structs[WTD_MAX_STRUCTS + 1];
 
 #define WTD_ROOT_FIELDS 4
 static const relic_mut_field root_fields[WTD_ROOT_FIELDS] = {
-    { "header", RELIC_MUT_STRUCT, 0, 0, -1 /* set in relic_mutator_wtd */, -1, 1u, offsetof(wtd_model, header), 0,
-      sizeof(relic_wtd_file), NULL, 0, 0, 0, 0, 0, 0 },
-    { "tree", RELIC_MUT_BYTES, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_ENCODED, 1, -1, 1, 1u,
-      offsetof(wtd_model, tree), offsetof(wtd_model, tree_count), 1, NULL, 0, 0, 0, 0, 0, 0 },
-    { "coefficients", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_SIGNED, 4, -1, 2, 1u,
-      offsetof(wtd_model, coef), offsetof(wtd_model, coef_count), sizeof(int32_t), NULL, 0, 0, 0, 0, 0, 0 },
-    { "heights", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_SIGNED, 4, -1, 3, 1u,
-      offsetof(wtd_model, heights), offsetof(wtd_model, heights_count), sizeof(int32_t), NULL, 0, 0, 0, 0, 0, 0 },
+    {"header", RELIC_MUT_STRUCT, 0, 0, -1 /* set in relic_mutator_wtd */, -1, 1u, offsetof(wtd_model, header), 0,
+     sizeof(relic_wtd_file), NULL, 0, 0, 0, 0, 0, 0},
+    {"tree", RELIC_MUT_BYTES, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_ENCODED, 1, -1, 1, 1u,
+     offsetof(wtd_model, tree), offsetof(wtd_model, tree_count), 1, NULL, 0, 0, 0, 0, 0, 0},
+    {"coefficients", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_SIGNED, 4, -1, 2, 1u,
+     offsetof(wtd_model, coef), offsetof(wtd_model, coef_count), sizeof(int32_t), NULL, 0, 0, 0, 0, 0, 0},
+    {"heights", RELIC_MUT_INT, RELIC_MUTF_VAR | RELIC_MUTF_RESIZE | RELIC_MUTF_SIGNED, 4, -1, 3, 1u,
+     offsetof(wtd_model, heights), offsetof(wtd_model, heights_count), sizeof(int32_t), NULL, 0, 0, 0, 0, 0, 0},
 };
 static relic_mut_field root_fields_set[WTD_ROOT_FIELDS];
 
 /* The version word as it lies in the file: logical bytes 0 and 1 (big
  * endian) are file bytes 3 and 2, i.e. a little-endian u16 at file byte 2. */
 static const relic_mut_patch patches[] = {
-    { "version", 2u, 2, 0, RELIC_MUT_PATCH_CONST },
+    {"version", 2u, 2, 0, RELIC_MUT_PATCH_CONST},
 };
 
 /* Largest terrain file handled (the game indexes fewer than 2^27 bits). */
@@ -260,12 +260,13 @@ static relic_status write_opaque(const wtd_model *m, relic_buf *out, relic_error
         st = relic_fail(err, RELIC_E_LIMIT, 0, "tree", "%zu bytes of tree", m->tree_count);
     if (st == RELIC_OK) {
         size_t base = out->size;
-        uint8_t zero[RELIC_WTD_WORD_BYTES] = { 0 };
+        uint8_t zero[RELIC_WTD_WORD_BYTES] = {0};
         for (size_t k = 0; k < n; k += RELIC_WTD_WORD_BYTES) relic_buf_append(out, zero, sizeof zero);
         if (out->failed) st = relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for %zu bytes", n);
         else
             for (size_t k = 0; k < n; k++) {
-                uint8_t b = k < RELIC_WTD_FILE_SIZE ? h.data[k] : k - RELIC_WTD_FILE_SIZE < m->tree_count ? m->tree[k - RELIC_WTD_FILE_SIZE] : 0;
+                uint8_t b = k < RELIC_WTD_FILE_SIZE ? h.data[k] : k - RELIC_WTD_FILE_SIZE < m->tree_count ? m->tree[k - RELIC_WTD_FILE_SIZE]
+                                                                                                          : 0;
                 out->data[base + (k ^ 3)] = b;
             }
     }
@@ -327,7 +328,7 @@ static relic_status wtd_write(const void *model, relic_buf *out, relic_arena *sc
     const int heights_ch = grid_changed(m->heights, m->heights_count, m->heights0, nn);
     const relic_wtd_quad_rect *q = &m->header.mapping.quad_extents;
     const int size_ch = (uint32_t)q->size_x != m->n && q->size_x == q->size_y && power_of_two(q->size_x) &&
-                        (uint32_t)q->size_x <= WTD_GRID_MAX && !coef_ch && m->heights_count == nn;
+        (uint32_t)q->size_x <= WTD_GRID_MAX && !coef_ch && m->heights_count == nn;
     if (!coef_ch && !heights_ch && !size_ch) return write_opaque(m, out, err);
     const int tree_ch = m->tree != m->tree0 || m->tree_count != m->tree0_count;
     if ((coef_ch && heights_ch) || tree_ch)

@@ -51,8 +51,7 @@ static double now(void)
 static void make_signal(unsigned ch, size_t frames, int16_t *out)
 {
     const double pi = 3.14159265358979323846;
-    static const double notes[4][3] = { { 261.6, 329.6, 392.0 }, { 220.0, 261.6, 329.6 },
-                                        { 174.6, 220.0, 261.6 }, { 196.0, 246.9, 293.7 } };
+    static const double notes[4][3] = {{261.6, 329.6, 392.0}, {220.0, 261.6, 329.6}, {174.6, 220.0, 261.6}, {196.0, 246.9, 293.7}};
     uint32_t r = 12345;
     for (size_t i = 0; i < frames; i++) {
         double t = (double)i / RATE, tt = fmod(t, 0.5), v = 0;
@@ -79,19 +78,28 @@ static int stream_child(uint32_t A, unsigned ch)
     uint64_t produced = 0;
     int eof = 0;
     relic_stream_status r = RELIC_STREAM_NEED_INPUT;
-    if (relic_adpcm_decode_init(&d, A, ch, 0, &a, &err) != RELIC_OK) { fprintf(stderr, "init: %s\n", err.message); return 1; }
+    if (relic_adpcm_decode_init(&d, A, ch, 0, &a, &err) != RELIC_OK) {
+        fprintf(stderr, "init: %s\n", err.message);
+        return 1;
+    }
     double t0 = now();
     while (r != RELIC_STREAM_DONE) {
         if (d.avail_in == 0 && !eof) {
             ssize_t k = read(0, in, sizeof in);
-            if (k < 0) { perror("read"); return 1; }
+            if (k < 0) {
+                perror("read");
+                return 1;
+            }
             if (k == 0) eof = 1;
             d.next_in = in;
             d.avail_in = (size_t)k;
         }
         d.next_out = out;
         d.avail_out = sizeof out;
-        if ((r = relic_stream_run(&d, eof ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err)) == RELIC_STREAM_ERROR) { fprintf(stderr, "decode: %s\n", err.message); return 1; }
+        if ((r = relic_stream_run(&d, eof ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err)) == RELIC_STREAM_ERROR) {
+            fprintf(stderr, "decode: %s\n", err.message);
+            return 1;
+        }
         produced += sizeof out - d.avail_out;
     }
     double t = now() - t0;
@@ -113,11 +121,20 @@ static void stream_rss(void)
     int fd[2];
     make_signal(2, frames, pcm);
     relic_buf_init(&enc, 0);
-    if (adpcm_encode_scratch(pcm, frames, 2, A, &enc, &err) != RELIC_OK) { fprintf(stderr, "encode: %s\n", err.message); exit(1); }
+    if (adpcm_encode_scratch(pcm, frames, 2, A, &enc, &err) != RELIC_OK) {
+        fprintf(stderr, "encode: %s\n", err.message);
+        exit(1);
+    }
     fflush(stdout);
-    if (pipe(fd) != 0) { perror("pipe"); exit(1); }
+    if (pipe(fd) != 0) {
+        perror("pipe");
+        exit(1);
+    }
     pid_t pid = fork();
-    if (pid < 0) { perror("fork"); exit(1); }
+    if (pid < 0) {
+        perror("fork");
+        exit(1);
+    }
     if (pid == 0) {
         close(fd[1]);
         if (dup2(fd[0], 0) < 0) _exit(1);
@@ -129,7 +146,10 @@ static void stream_rss(void)
     for (uint64_t fed = 0; fed < total;) {
         size_t k = enc.size < total - fed ? enc.size : (size_t)(total - fed);
         ssize_t w = write(fd[1], enc.data, k);
-        if (w <= 0) { perror("write"); break; }
+        if (w <= 0) {
+            perror("write");
+            break;
+        }
         fed += (uint64_t)w;
     }
     close(fd[1]);
@@ -167,7 +187,10 @@ static void write_ima_wav(const char *path, const uint8_t *data, size_t n, uint3
     memcpy(h + 52, "data", 4);
     relic_store_u32le(h + 56, (uint32_t)len);
     FILE *f = fopen(path, "wb");
-    if (!f) { perror(path); exit(1); }
+    if (!f) {
+        perror(path);
+        exit(1);
+    }
     fwrite(h, 1, sizeof h, f);
     fwrite(data, 1, len, f);
     fclose(f);
@@ -179,11 +202,17 @@ static double external(const char *name, const char *cmd, const char *raw, const
 {
     char check[300];
     snprintf(check, sizeof check, "command -v %s >/dev/null 2>&1", name);
-    if (system(check) != 0) { printf("  %-6s not installed: skipped (make deps installs it)\n", name); return 0; }
+    if (system(check) != 0) {
+        printf("  %-6s not installed: skipped (make deps installs it)\n", name);
+        return 0;
+    }
     double best = 1e9;
     for (int r = 0; r < 3; r++) {
         double t0 = now();
-        if (system(cmd) != 0) { printf("  %-6s failed: %s\n", name, cmd); return 0; }
+        if (system(cmd) != 0) {
+            printf("  %-6s failed: %s\n", name, cmd);
+            return 0;
+        }
         double t = now() - t0;
         if (t < best) best = t;
     }
@@ -336,12 +365,15 @@ static int cmp_double(const void *a, const void *b)
 static void alternating_median(char *const *const argvs[], int k, int rounds, double t[], double rss_mib[])
 {
     double runs[3][MAX_ROUNDS];
-    int ok[3] = { 1, 1, 1 };
+    int ok[3] = {1, 1, 1};
     for (int c = 0; c < k; c++) rss_mib[c] = 0;
     for (int r = 0; r < rounds; r++)
         for (int c = 0; c < k; c++) {
             double cpu, rss;
-            if (!ok[c] || run_child(argvs[c], &cpu, &rss) != 0) { ok[c] = 0; continue; }
+            if (!ok[c] || run_child(argvs[c], &cpu, &rss) != 0) {
+                ok[c] = 0;
+                continue;
+            }
             runs[c][r] = cpu;
             if (rss > rss_mib[c]) rss_mib[c] = rss;
         }
@@ -432,7 +464,11 @@ static void big_clip(const char *dir, unsigned ch)
         c.data = big.data;
         c.data_count = big.size;
         FILE *f = fopen(cau, "wb");
-        if (relic_cau_write(&c, &cb, &err) != RELIC_OK || !f) { printf("  cannot write %s\n", cau); if (f) fclose(f); return; }
+        if (relic_cau_write(&c, &cb, &err) != RELIC_OK || !f) {
+            printf("  cannot write %s\n", cau);
+            if (f) fclose(f);
+            return;
+        }
         fwrite(cb.data, 1, cb.size, f);
         fclose(f);
         relic_buf_free(&cb);
@@ -446,11 +482,11 @@ static void big_clip(const char *dir, unsigned ch)
     relic_buf_free(&big);
     relic_unmap(&m);
     printf("  %-8s %10s %12s %10s\n", "command", "CPU s", "peak RSS", "MB/s CPU");
-    char *relic_argv[] = { (char *)relic, "convert", cau, out, NULL };
-    char *sox_argv[] = { "sox", wav, "-t", "raw", "-e", "signed", "-b", "16", "-L", raw, NULL };
-    char *ff_argv[] = { "ffmpeg", "-loglevel", "error", "-y", "-i", wav, "-f", "s16le", raw, NULL };
+    char *relic_argv[] = {(char *)relic, "convert", cau, out, NULL};
+    char *sox_argv[] = {"sox", wav, "-t", "raw", "-e", "signed", "-b", "16", "-L", raw, NULL};
+    char *ff_argv[] = {"ffmpeg", "-loglevel", "error", "-y", "-i", wav, "-f", "s16le", raw, NULL};
     /* sox last in each round: its raw output is compared below */
-    char *const *const argvs[3] = { relic_argv, ff_argv, sox_argv };
+    char *const *const argvs[3] = {relic_argv, ff_argv, sox_argv};
     double t[3], rss[3];
     alternating_median(argvs, 3, 5, t, rss);
     const double t_relic = t[0], t_ff = t[1], t_sox = t[2], rss_relic = rss[0], rss_ff = rss[1], rss_sox = rss[2];

@@ -24,8 +24,8 @@ static double now(void)
 static void make_grid(uint32_t n, relic_arena *a, relic_bwm_mesh *mesh)
 {
     uint32_t nv = (n + 1) * (n + 1), nf = 2 * n * n;
-    float (*v)[3] = relic_arena_array(a, nv, sizeof *v, 4);
-    uint32_t (*f)[3] = relic_arena_array(a, nf, sizeof *f, 4);
+    float(*v)[3] = relic_arena_array(a, nv, sizeof *v, 4);
+    uint32_t(*f)[3] = relic_arena_array(a, nf, sizeof *f, 4);
     uint32_t *mat = relic_arena_array(a, nf, sizeof *mat, 4);
     for (uint32_t y = 0; y <= n; y++)
         for (uint32_t x = 0; x <= n; x++) {
@@ -39,12 +39,18 @@ static void make_grid(uint32_t n, relic_arena *a, relic_bwm_mesh *mesh)
         for (uint32_t x = 0; x < n; x++) {
             uint32_t i0 = y * (n + 1) + x, i1 = i0 + 1, i2 = i0 + n + 2, i3 = i0 + n + 1;
             uint32_t m = ((x + y * n) % 7 == 3) ? RELIC_BWM_SURFACE_MATERIAL_NONWALK : RELIC_BWM_SURFACE_MATERIAL_STONE;
-            f[k][0] = i0; f[k][1] = i1; f[k][2] = i2; mat[k++] = m;
-            f[k][0] = i0; f[k][1] = i2; f[k][2] = i3; mat[k++] = m;
+            f[k][0] = i0;
+            f[k][1] = i1;
+            f[k][2] = i2;
+            mat[k++] = m;
+            f[k][0] = i0;
+            f[k][1] = i2;
+            f[k][2] = i3;
+            mat[k++] = m;
         }
-    mesh->vertices = (const float (*)[3])v;
+    mesh->vertices = (const float(*)[3])v;
     mesh->vertex_count = nv;
-    mesh->faces = (const uint32_t (*)[3])f;
+    mesh->faces = (const uint32_t(*)[3])f;
     mesh->materials = mat;
     mesh->face_count = nf;
 }
@@ -75,7 +81,7 @@ static double traverse(const relic_bwm_view *v)
         relic_bwm_aabb_node_view n = relic_bwm_aabb_at(v, i);
         s += relic_bwm_vec3f_x(relic_bwm_aabb_node_box_min(n)) + relic_bwm_vec3f_x(relic_bwm_aabb_node_box_max(n));
         u += (uint64_t)relic_bwm_aabb_node_face(n) + relic_bwm_aabb_node_child1(n) + relic_bwm_aabb_node_child2(n) +
-             relic_bwm_aabb_node_most_significant_plane(n);
+            relic_bwm_aabb_node_most_significant_plane(n);
     }
     for (size_t i = 0; i < v->adjacency_count; i++) {
         relic_bwm_adjacency_view a = relic_bwm_adjacency_at(v, i);
@@ -111,7 +117,10 @@ int main(int argc, char **argv)
     for (int r = 0; r < reps; r++) {
         out.size = 0;
         t0 = now();
-        if (relic_bwm_write(&m, &out, &err) != RELIC_OK) { fprintf(stderr, "write: %s\n", err.message); return 1; }
+        if (relic_bwm_write(&m, &out, &err) != RELIC_OK) {
+            fprintf(stderr, "write: %s\n", err.message);
+            return 1;
+        }
         double t = now() - t0;
         if (r == 0) t_first = t;
         if (t < t_write) t_write = t;
@@ -128,7 +137,10 @@ int main(int argc, char **argv)
         sink += copy[out.size / 2];
         relic_bwm_view v;
         t0 = now();
-        if (relic_bwm_validate(out.data, out.size, &v, &err) != RELIC_OK) { fprintf(stderr, "validate: %s\n", err.message); return 1; }
+        if (relic_bwm_validate(out.data, out.size, &v, &err) != RELIC_OK) {
+            fprintf(stderr, "validate: %s\n", err.message);
+            return 1;
+        }
         sink += traverse(&v);
         t = now() - t0;
         if (t < t_val) t_val = t;
@@ -189,7 +201,10 @@ int main(int argc, char **argv)
             relic_bwm_file rm;
             relic_arena_init_heap(&ra, 0);
             t0 = now();
-            if (relic_bwm_json_read((const char *)js.data, js.size, &ra, &rm, &err) != RELIC_OK) { fprintf(stderr, "JSON read: %s\n", err.message); return 1; }
+            if (relic_bwm_json_read((const char *)js.data, js.size, &ra, &rm, &err) != RELIC_OK) {
+                fprintf(stderr, "JSON read: %s\n", err.message);
+                return 1;
+            }
             double t = now() - t0;
             if (t < t_read) t_read = t;
             relic_arena_release(&ra);

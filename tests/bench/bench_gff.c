@@ -50,7 +50,7 @@ static void make_tree(relic_arena *a, uint32_t n, relic_gff_tree *t)
     list->v.list.count = n;
     list->v.list.items = relic_arena_array(a, n, sizeof *list->v.list.items, 8);
     relic_gff_tsubstring *sub = relic_arena_alloc(a, sizeof *sub, 8);
-    *sub = (relic_gff_tsubstring){ 0, text, sizeof text - 1 };
+    *sub = (relic_gff_tsubstring){0, text, sizeof text - 1};
     for (uint32_t i = 0; i < n; i++) {
         relic_gff_tstruct *s = relic_arena_alloc(a, sizeof *s, 8);
         s->id = 4;
@@ -64,13 +64,19 @@ static void make_tree(relic_arena *a, uint32_t n, relic_gff_tree *t)
         add(s, RELIC_GFF_FIELD_TYPE_FLOAT, "YPosition")->v.f32 = (float)i * 0.5f;
         add(s, RELIC_GFF_FIELD_TYPE_DWORD64, "ObjectId")->v.u = 0x100000000ull + i;
         relic_gff_tfield *f = add(s, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "Tag");
-        f->v.bytes.p = text; f->v.bytes.n = 12;
+        f->v.bytes.p = text;
+        f->v.bytes.n = 12;
         f = add(s, RELIC_GFF_FIELD_TYPE_RESREF, "TemplateResRef");
-        f->v.bytes.p = ref; f->v.bytes.n = sizeof ref - 1;
+        f->v.bytes.p = ref;
+        f->v.bytes.n = sizeof ref - 1;
         f = add(s, RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING, "FirstName");
-        f->v.loc.strref = RELIC_GFF_NONE; f->v.loc.count = 1; f->v.loc.s = sub;
+        f->v.loc.strref = RELIC_GFF_NONE;
+        f->v.loc.count = 1;
+        f->v.loc.s = sub;
         f = add(s, RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING, "Description");
-        f->v.loc.strref = 1000 + i; f->v.loc.count = 0; f->v.loc.s = sub;
+        f->v.loc.strref = 1000 + i;
+        f->v.loc.count = 0;
+        f->v.loc.s = sub;
         list->v.list.items[i] = s;
     }
     t->root = root;
@@ -85,16 +91,45 @@ static double visit(const relic_gff_doc *d)
         uint32_t n = relic_gff_doc_struct_field_count(d, s);
         for (uint32_t i = 0; i < n; i++) {
             uint32_t f = relic_gff_struct_field(d, s, i);
-            uint64_t u; int64_t v; float fl; relic_bytes b; relic_gff_locstring ls; relic_gff_list l;
+            uint64_t u;
+            int64_t v;
+            float fl;
+            relic_bytes b;
+            relic_gff_locstring ls;
+            relic_gff_list l;
             switch (relic_gff_field_type_of(d, f)) {
-            case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_DWORD:
-            case RELIC_GFF_FIELD_TYPE_DWORD64: relic_gff_get_uint(d, f, &u, &err); sum += (double)u; break;
-            case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_INT: relic_gff_get_int(d, f, &v, &err); sum += (double)v; break;
-            case RELIC_GFF_FIELD_TYPE_FLOAT: relic_gff_get_float(d, f, &fl, &err); sum += fl; break;
-            case RELIC_GFF_FIELD_TYPE_CEXOSTRING: relic_gff_get_string(d, f, &b, &err); sum += b.size + b.data[0]; break;
-            case RELIC_GFF_FIELD_TYPE_RESREF: relic_gff_get_resref(d, f, &b, &err); sum += b.size + b.data[0]; break;
-            case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: relic_gff_get_locstring(d, f, &ls, &err); sum += ls.count + ls.strref; break;
-            case RELIC_GFF_FIELD_TYPE_LIST: relic_gff_get_list(d, f, &l, &err); sum += l.count; break;
+            case RELIC_GFF_FIELD_TYPE_BYTE:
+            case RELIC_GFF_FIELD_TYPE_WORD:
+            case RELIC_GFF_FIELD_TYPE_DWORD:
+            case RELIC_GFF_FIELD_TYPE_DWORD64:
+                relic_gff_get_uint(d, f, &u, &err);
+                sum += (double)u;
+                break;
+            case RELIC_GFF_FIELD_TYPE_SHORT:
+            case RELIC_GFF_FIELD_TYPE_INT:
+                relic_gff_get_int(d, f, &v, &err);
+                sum += (double)v;
+                break;
+            case RELIC_GFF_FIELD_TYPE_FLOAT:
+                relic_gff_get_float(d, f, &fl, &err);
+                sum += fl;
+                break;
+            case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+                relic_gff_get_string(d, f, &b, &err);
+                sum += b.size + b.data[0];
+                break;
+            case RELIC_GFF_FIELD_TYPE_RESREF:
+                relic_gff_get_resref(d, f, &b, &err);
+                sum += b.size + b.data[0];
+                break;
+            case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING:
+                relic_gff_get_locstring(d, f, &ls, &err);
+                sum += ls.count + ls.strref;
+                break;
+            case RELIC_GFF_FIELD_TYPE_LIST:
+                relic_gff_get_list(d, f, &l, &err);
+                sum += l.count;
+                break;
             default: break;
             }
         }
@@ -133,7 +168,10 @@ static size_t dump_streamed(const uint8_t *p, size_t n)
 static void corpus(double memcpy_mbs)
 {
     DIR *dir = opendir("../shared/corpus/gff");
-    if (!dir) { printf("corpus: ../shared/corpus/gff absent, skipped\n"); return; }
+    if (!dir) {
+        printf("corpus: ../shared/corpus/gff absent, skipped\n");
+        return;
+    }
     relic_mapping maps[512];
     int nf = 0;
     size_t bytes = 0;
@@ -149,7 +187,10 @@ static void corpus(double memcpy_mbs)
         relic_arena_init_heap(&scratch, 0);
         int ok = relic_gff_open(maps[nf].bytes.data, maps[nf].bytes.size, &scratch, NULL, NULL, &d, &err) == RELIC_OK;
         relic_arena_release(&scratch);
-        if (!ok) { relic_unmap(&maps[nf]); continue; } /* the deliberately corrupted file */
+        if (!ok) {
+            relic_unmap(&maps[nf]);
+            continue;
+        } /* the deliberately corrupted file */
         bytes += maps[nf].bytes.size;
         nf++;
     }
@@ -240,13 +281,21 @@ int main(void)
     relic_arena_init_heap(&a, 0);
     relic_buf_init(&gff, 0);
     make_tree(&a, n, &t);
-    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &gff, NULL, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+    if (relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, &gff, NULL, &err) != RELIC_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
     double mb = (double)gff.size / 1e6;
     printf("synthetic GIT: %u structs of 12 fields, %.1f MB (tree built and written in %.2f s)\n", n + 1, mb, now() - t0);
 
     uint8_t *copy = malloc(gff.size);
     double best = 1e9;
-    for (int r = 0; r < 5; r++) { double s = now(); memcpy(copy, gff.data, gff.size); double e = now() - s; if (e < best) best = e; }
+    for (int r = 0; r < 5; r++) {
+        double s = now();
+        memcpy(copy, gff.data, gff.size);
+        double e = now() - s;
+        if (e < best) best = e;
+    }
     double memcpy_mbs = mb / best;
     printf("memcpy                       %6.0f MB/s\n", memcpy_mbs);
     volatile double sink = copy[gff.size / 2];
@@ -255,7 +304,10 @@ int main(void)
     for (int r = 0; r < 5; r++) {
         relic_arena_init_heap(&scratch, 0);
         double s = now();
-        if (relic_gff_open(gff.data, gff.size, &scratch, NULL, NULL, &d, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+        if (relic_gff_open(gff.data, gff.size, &scratch, NULL, NULL, &d, &err) != RELIC_OK) {
+            fprintf(stderr, "%s\n", err.message);
+            return 1;
+        }
         sink += visit(&d);
         double e = now() - s;
         if (e < best) best = e;
@@ -281,11 +333,17 @@ int main(void)
     printf("GFF -> JSON                  %6.0f MB/s of GFF  (validate + print, %.1f MB of JSON streamed in 1 MiB pieces)\n",
            mb / best, (double)streamed / 1e6);
     relic_buf_init(&json, 0);
-    if (relic_gff_json_print_doc(&d, RELIC_GFF_ENC_CP1252, &json, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+    if (relic_gff_json_print_doc(&d, RELIC_GFF_ENC_CP1252, &json, &err) != RELIC_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
     double s = now();
     relic_buf_init(&back, 0);
     if (relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err) != RELIC_OK ||
-        relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &back, NULL, &err) != RELIC_OK) { fprintf(stderr, "%s\n", err.message); return 1; }
+        relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &back, NULL, &err) != RELIC_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
     double e = now() - s;
     printf("JSON -> GFF                  %6.0f MB/s of GFF  (%s)\n", mb / e,
            back.size == gff.size && memcmp(back.data, gff.data, gff.size) == 0 ? "byte-identical" : "DIFFERENT");

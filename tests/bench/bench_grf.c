@@ -74,7 +74,10 @@ int main(void)
         t = now();
         for (int r = 0; r < reps; r++) {
             memcpy(dst, m.data, m.data_count);
-            __asm__ volatile("" : : "r"(dst) : "memory");
+            __asm__ volatile(""
+                             :
+                             : "r"(dst)
+                             : "memory");
         }
         t = now() - t;
         if (t < best_cpy) best_cpy = t;

@@ -110,20 +110,32 @@ static int stream_decode(void)
         d.next_out = out;
         d.avail_out = sizeof out;
         res = relic_stream_run(&d, at_end ? RELIC_STREAM_FINISH : RELIC_STREAM_MORE, &err);
-        if (res == RELIC_STREAM_ERROR) { fprintf(stderr, "stream decode: %s\n", err.message); return 1; }
+        if (res == RELIC_STREAM_ERROR) {
+            fprintf(stderr, "stream decode: %s\n", err.message);
+            return 1;
+        }
         sum += out[0];
     }
     double t = now() - t0;
     printf("streaming SPZ decode through a pipe: %.3f GB out (declared %u bytes), %.0f MB/s, peak RSS %ld KiB "
-           "(checksum %llu)\n", (double)d.total_out / 1e9, declared, (double)d.total_out / t / MB,
+           "(checksum %llu)\n",
+           (double)d.total_out / 1e9, declared, (double)d.total_out / t / MB,
            peak_rss_kib(), (unsigned long long)sum);
     return d.total_out == (uint64_t)declared ? 0 : 1;
 }
 
 /* ---- 1. the SWP-like input ---- */
-static uint32_t lcg(uint32_t *s) { *s = *s * 1103515245u + 12345u; return *s >> 16; }
+static uint32_t lcg(uint32_t *s)
+{
+    *s = *s * 1103515245u + 12345u;
+    return *s >> 16;
+}
 
-typedef struct palettes { uint8_t (*rgb)[256][3]; uint32_t *count; size_t n; } palettes;
+typedef struct palettes {
+    uint8_t (*rgb)[256][3];
+    uint32_t *count;
+    size_t n;
+} palettes;
 
 static void load_palettes(palettes *p)
 {
@@ -176,7 +188,10 @@ static void make_texture(const palettes *p, size_t k, relic_image *im, relic_ima
             if (lcg(seed) % 8 == 0) v += lcg(seed) % 3;
             const uint8_t *c = p->rgb[pal][v % limit];
             uint8_t *o = im->rgba + ((size_t)y * TEX_SIDE + x) * 4;
-            o[0] = c[0]; o[1] = c[1]; o[2] = c[2]; o[3] = 255;
+            o[0] = c[0];
+            o[1] = c[1];
+            o[2] = c[2];
+            o[3] = 255;
             if (bump) {
                 uint8_t *b = bump->rgba + ((size_t)y * TEX_SIDE + x) * 4;
                 b[0] = (uint8_t)(((x / 4 + y / 8) % 64) * 4);
@@ -187,7 +202,13 @@ static void make_texture(const palettes *p, size_t k, relic_image *im, relic_ima
         }
 }
 
-typedef struct decoded { const relic_pid_view *v; const relic_swp_palettes *pal; uint8_t *rgba; size_t rasters, top; uint64_t bytes; } decoded;
+typedef struct decoded {
+    const relic_pid_view *v;
+    const relic_swp_palettes *pal;
+    uint8_t *rgba;
+    size_t rasters, top;
+    uint64_t bytes;
+} decoded;
 
 static relic_status decode_one(void *vc, size_t i, const uint8_t *swp, uint64_t base, size_t size, relic_error *err)
 {
@@ -216,7 +237,7 @@ static void textures_per_second(const relic_buf *pid, const relic_buf *swp)
     uint8_t *rgba = malloc((size_t)RELIC_SWP_MAX_SIDE * RELIC_SWP_MAX_SIDE * 4);
     for (int spzmode = 0; spzmode < 2; spzmode++) {
         double best = 1e30;
-        decoded c = { &v, &pal, rgba, 0, 0, 0 };
+        decoded c = {&v, &pal, rgba, 0, 0, 0};
         for (int run = 0; run < 3; run++) {
             relic_arena w;
             relic_arena_init_heap(&w, 0);
@@ -227,11 +248,15 @@ static void textures_per_second(const relic_buf *pid, const relic_buf *swp)
                                       : relic_swp_walk(&v, swp->data, swp->size, 0, 0, &w, decode_one, &c, &err);
             double t = now() - t0;
             relic_arena_release(&w);
-            if (st != RELIC_OK) { fprintf(stderr, "texture decode failed: %s\n", err.message); exit(1); }
+            if (st != RELIC_OK) {
+                fprintf(stderr, "texture decode failed: %s\n", err.message);
+                exit(1);
+            }
             if (t < best) best = t;
         }
         printf("textures decoded to RGBA from the %s: %zu textures + %zu mip levels in %.3f s: %.0f textures/s, "
-               "%.0f rasters/s, %.0f MB/s of RGBA\n", spzmode ? "SPZ (stream walk)" : "SWP in memory", c.top,
+               "%.0f rasters/s, %.0f MB/s of RGBA\n",
+               spzmode ? "SPZ (stream walk)" : "SWP in memory", c.top,
                c.rasters - c.top, best, (double)c.top / best, (double)c.rasters / best, (double)c.bytes / best / MB);
     }
     free(rgba);
@@ -245,7 +270,10 @@ int main(int argc, char **argv)
     /* the decoder of part 3 starts now, while this process is small, and waits on the pipe */
     fflush(stdout);
     int fd[2];
-    if (pipe(fd) != 0) { perror("pipe"); return 1; }
+    if (pipe(fd) != 0) {
+        perror("pipe");
+        return 1;
+    }
     pid_t decoder = fork();
     if (decoder == 0) {
         dup2(fd[0], 0);
@@ -268,10 +296,10 @@ int main(int argc, char **argv)
     uint32_t seed = 5;
     for (size_t k = 0; k < ntex; k++) {
         t[k].id = (uint32_t)(0x10000000u + k);
-        t[k].image = (relic_image){ TEX_SIDE, TEX_SIDE, malloc((size_t)TEX_SIDE * TEX_SIDE * 4) };
+        t[k].image = (relic_image){TEX_SIDE, TEX_SIDE, malloc((size_t)TEX_SIDE * TEX_SIDE * 4)};
         int bump = k % 3 == 2;
         if (bump) {
-            bumps[k] = (relic_image){ TEX_SIDE, TEX_SIDE, malloc((size_t)TEX_SIDE * TEX_SIDE * 4) };
+            bumps[k] = (relic_image){TEX_SIDE, TEX_SIDE, malloc((size_t)TEX_SIDE * TEX_SIDE * 4)};
             t[k].bump = &bumps[k];
         }
         make_texture(&p, k, &t[k].image, bump ? &bumps[k] : NULL, &seed);
@@ -295,12 +323,16 @@ int main(int argc, char **argv)
     printf("input: the SWP tiled to %.0f MB\n\n", (double)size / MB);
 
     /* 2. codecs side by side */
-    static const struct { const char *name; int lzss_level; int zlib_level; } codecs[] = {
-        { "lzss fast", RELIC_LZSS_FAST, -1 },
-        { "lzss greedy (original method)", RELIC_LZSS_GREEDY, -1 },
-        { "lzss best", RELIC_LZSS_BEST, -1 },
-        { "zlib -1", 0, 1 },
-        { "zlib -6", 0, 6 },
+    static const struct {
+        const char *name;
+        int lzss_level;
+        int zlib_level;
+    } codecs[] = {
+        {"lzss fast", RELIC_LZSS_FAST, -1},
+        {"lzss greedy (original method)", RELIC_LZSS_GREEDY, -1},
+        {"lzss best", RELIC_LZSS_BEST, -1},
+        {"zlib -1", 0, 1},
+        {"zlib -6", 0, 6},
     };
     relic_buf fast;
     relic_buf_init(&fast, 0);
@@ -318,11 +350,17 @@ int main(int argc, char **argv)
                 ? relic_codec_zlib_encode(src, size, codecs[c].zlib_level, &za, &z, &err)
                 : relic_lzss_encode(RELIC_LZSS_SPZ, (relic_lzss_level)codecs[c].lzss_level, src, size, &za, &z, &err);
             double a1 = now();
-            if (st != RELIC_OK) { fprintf(stderr, "encode failed: %s\n", err.message); return 1; }
+            if (st != RELIC_OK) {
+                fprintf(stderr, "encode failed: %s\n", err.message);
+                return 1;
+            }
             st = codecs[c].zlib_level >= 0 ? relic_codec_zlib_decode(z.data, z.size, back, size, &za, &err)
                                            : relic_lzss_decode_buffer(RELIC_LZSS_SPZ, z.data, z.size, back, size, &err);
             double a2 = now();
-            if (st != RELIC_OK || memcmp(back, src, size)) { fprintf(stderr, "decode failed\n"); return 1; }
+            if (st != RELIC_OK || memcmp(back, src, size)) {
+                fprintf(stderr, "decode failed\n");
+                return 1;
+            }
             if (a1 - a0 < best_enc) best_enc = a1 - a0;
             if (a2 - a1 < best_dec) best_dec = a2 - a1;
             zsize = z.size;
@@ -354,7 +392,10 @@ int main(int argc, char **argv)
                 r = relic_stream_run(&d, RELIC_STREAM_FINISH, &err);
             } while (r == RELIC_STREAM_NEED_OUTPUT);
             double tt = now() - a0;
-            if (r != RELIC_STREAM_DONE || d.total_out != size) { fprintf(stderr, "streaming decode failed\n"); return 1; }
+            if (r != RELIC_STREAM_DONE || d.total_out != size) {
+                fprintf(stderr, "streaming decode failed\n");
+                return 1;
+            }
             if (tt < best) best = tt;
         }
         printf("%-30s %9s %12s %12.1f\n", "lzss streaming decode (64 KiB)", "", "", (double)size / best / MB);
@@ -386,7 +427,10 @@ int main(int argc, char **argv)
             } while (r == RELIC_STREAM_NEED_INPUT || r == RELIC_STREAM_NEED_OUTPUT);
             double tt = now() - a0;
             relic_arena_release(&a);
-            if (r != RELIC_STREAM_DONE || !same || e.total_out != fast.size) { fprintf(stderr, "streaming encode differs\n"); return 1; }
+            if (r != RELIC_STREAM_DONE || !same || e.total_out != fast.size) {
+                fprintf(stderr, "streaming encode differs\n");
+                return 1;
+            }
             if (tt < best) best = tt;
         }
         printf("%-30s %9s %12.1f %12s\n\n", "lzss streaming encode (64 KiB)", "", (double)size / best / MB, "");
@@ -402,7 +446,11 @@ int main(int argc, char **argv)
         size_t i = 0, flag_at = 0;
         unsigned items = 8;
         while (i < pass.size) {
-            if (items == 8) { flag_at = i++; items = 0; continue; }
+            if (items == 8) {
+                flag_at = i++;
+                items = 0;
+                continue;
+            }
             i += (pass.data[flag_at] >> items & 1u) ? 1 : 2;
             items++;
         }
@@ -429,7 +477,15 @@ int main(int argc, char **argv)
     relic_buf_free(&swp);
     relic_buf_free(&pid);
     relic_arena_release(&a);
-    for (size_t k = 0; k < ntex; k++) { free(t[k].image.rgba); free(bumps[k].rgba); }
-    free(t); free(bumps); free(p.rgb); free(p.count); free(src); free(back);
+    for (size_t k = 0; k < ntex; k++) {
+        free(t[k].image.rgba);
+        free(bumps[k].rgba);
+    }
+    free(t);
+    free(bumps);
+    free(p.rgb);
+    free(p.count);
+    free(src);
+    free(back);
     return 0;
 }

@@ -48,7 +48,7 @@ static void bench_with(const char *name, const relic_mut_format *f, tree_mutator
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     printf("%-8s %9zu B  %-48.48s", name, m.bytes.size, base);
-    static const unsigned modes[] = { RELIC_MUTATE_UNCHECKED, 0, RELIC_MUTATE_INVALID };
+    static const unsigned modes[] = {RELIC_MUTATE_UNCHECKED, 0, RELIC_MUTATE_INVALID};
     relic_buf out;
     relic_buf_init(&out, 0);
     for (int k = 0; k < 3; k++) {
@@ -88,8 +88,14 @@ static void bench_dir(const char *name, const relic_mut_format *f, tree_mutator 
         struct stat st;
         snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
         if (stat(p, &st) != 0 || !S_ISREG(st.st_mode)) continue;
-        if (smin < 0 || st.st_size < smin || (st.st_size == smin && strcmp(p, small) < 0)) { smin = st.st_size; snprintf(small, sizeof small, "%s", p); }
-        if (smax < 0 || st.st_size > smax || (st.st_size == smax && strcmp(p, large) < 0)) { smax = st.st_size; snprintf(large, sizeof large, "%s", p); }
+        if (smin < 0 || st.st_size < smin || (st.st_size == smin && strcmp(p, small) < 0)) {
+            smin = st.st_size;
+            snprintf(small, sizeof small, "%s", p);
+        }
+        if (smax < 0 || st.st_size > smax || (st.st_size == smax && strcmp(p, large) < 0)) {
+            smax = st.st_size;
+            snprintf(large, sizeof large, "%s", p);
+        }
     }
     closedir(d);
     if (small[0]) bench_with(name, f, tree, small);
@@ -104,12 +110,19 @@ int main(void)
     bench_file(&relic_bwm_mutator, "tests/samples/room.wok");
     bench_with("bwm-geo", NULL, relic_bwm_mutate, "tests/samples/room.wok");
     bench_file(relic_mutator_wtd(), "fuzz/corpus/fuzz_wtd/terrain.wtd"); /* 16 x 16: the coefficient level */
-    static const struct { const relic_mut_format *f; const char *dir; } corpus[] = {
-        { &relic_bwm_mutator, "../shared/corpus/bwm" }, { &relic_gff_mutator, "../shared/corpus/gff" },
-        { &relic_tpa_mutator, "../shared/corpus/tpa" }, { &relic_cau_mutator, "../shared/corpus/cau" },
-        { &relic_trn_mutator, "../shared/corpus/trn" }, { &relic_trn_mutator, "../shared/corpus/trx" },
-        { &relic_pid_mutator, "../shared/corpus/pid" }, { &relic_groff_mutator, "../shared/corpus/scn" },
-        { NULL, "../shared/corpus/wtd" },
+    static const struct {
+        const relic_mut_format *f;
+        const char *dir;
+    } corpus[] = {
+        {&relic_bwm_mutator, "../shared/corpus/bwm"},
+        {&relic_gff_mutator, "../shared/corpus/gff"},
+        {&relic_tpa_mutator, "../shared/corpus/tpa"},
+        {&relic_cau_mutator, "../shared/corpus/cau"},
+        {&relic_trn_mutator, "../shared/corpus/trn"},
+        {&relic_trn_mutator, "../shared/corpus/trx"},
+        {&relic_pid_mutator, "../shared/corpus/pid"},
+        {&relic_groff_mutator, "../shared/corpus/scn"},
+        {NULL, "../shared/corpus/wtd"},
     };
     DIR *probe = opendir("../shared/corpus");
     if (!probe) {

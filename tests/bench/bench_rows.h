@@ -17,7 +17,8 @@ static inline void bench_row(const char *work, const char *input, const char *re
     FILE *f = path ? fopen(path, "a") : NULL;
     if (!f) return;
     fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", work, input, relic, peer, ratio, target,
-            verdict < 0 ? "-" : verdict ? "pass" : "FAIL");
+            verdict < 0 ? "-" : verdict ? "pass"
+                                        : "FAIL");
     fclose(f);
 }
 

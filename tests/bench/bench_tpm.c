@@ -61,7 +61,8 @@ static void mesh(relic_buf *b, unsigned k)
             relic_buf_printf(b, " f = (%u,%u,%u),(%u,%u,%u),(%u,%u,%u),%u\n", a, e, d, a, e, d, a, e, d, m);
         }
     relic_buf_printf(b, "}\n\nbone \"$JBone%u\"\n{\n position = (0.002930,1.740082,0.810120)\n rotation = (31.740742,-0.000009,0.000010)\n"
-                        " Anim00 = 7\n Ratio = 0.500000\n}\n\n", k);
+                        " Anim00 = 7\n Ratio = 0.500000\n}\n\n",
+                     k);
 }
 
 int main(void)
@@ -94,13 +95,17 @@ int main(void)
     }
     double mbs = text.size / best / 1e6, mbs_cpu = text.size / best_cpu / 1e6;
     printf("parse   %8.0f MB/s wall, %.0f MB/s of CPU time (best of 5; target at least 200 MB/s: %s)\n", mbs, mbs_cpu,
-           mbs >= 200 ? "met" : mbs_cpu >= 200 ? "met in CPU time; the wall time counts other jobs on this machine" : "NOT met");
+           mbs >= 200 ? "met" : mbs_cpu >= 200 ? "met in CPU time; the wall time counts other jobs on this machine"
+                                               : "NOT met");
     relic_buf out;
     best = 1e9;
     for (int r = 0; r < 3; r++) {
         relic_buf_init(&out, 0);
         t0 = now();
-        if (relic_tpm_write(&m, &out, &err) != RELIC_OK) { fprintf(stderr, "write: %s\n", err.message); return 1; }
+        if (relic_tpm_write(&m, &out, &err) != RELIC_OK) {
+            fprintf(stderr, "write: %s\n", err.message);
+            return 1;
+        }
         double t = now() - t0;
         if (t < best) best = t;
         if (r < 2) relic_buf_free(&out);

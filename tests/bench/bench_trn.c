@@ -58,7 +58,10 @@ static int load_aswm(const char *path, relic_mapping *mp, relic_arena *a, relic_
     if (relic_trn_validate(mp->bytes.data, mp->bytes.size, &v, &err) != RELIC_OK || relic_trn_decode(&v, a, m, &err) != RELIC_OK)
         return -1;
     for (size_t i = 0; i < m->packets_count; i++)
-        if (m->packets[i].type == RELIC_TRN_PACKET_TYPE_ASWM) { *p = &m->packets[i]; return 0; }
+        if (m->packets[i].type == RELIC_TRN_PACKET_TYPE_ASWM) {
+            *p = &m->packets[i];
+            return 0;
+        }
     return -1;
 }
 
@@ -98,20 +101,30 @@ static int pick(const char *dir, int by_triangles, char *out, size_t cap)
             score = ftell(f);
             fclose(f);
         }
-        if (score > best) { best = score; snprintf(out, cap, "%s", path); }
+        if (score > best) {
+            best = score;
+            snprintf(out, cap, "%s", path);
+        }
     }
     closedir(d);
     return best < 0 ? -1 : 0;
 }
 
-static void count(void *ctx, const relic_error *e) { (void)e; (*(unsigned *)ctx)++; }
+static void count(void *ctx, const relic_error *e)
+{
+    (void)e;
+    (*(unsigned *)ctx)++;
+}
 
 static void bench_parse(const char *path)
 {
     relic_mapping mp;
     relic_error err;
     relic_trn_view v;
-    if (relic_map_file(path, 0, &mp, &err) != RELIC_OK) { printf("parse: cannot map %s\n", path); return; }
+    if (relic_map_file(path, 0, &mp, &err) != RELIC_OK) {
+        printf("parse: cannot map %s\n", path);
+        return;
+    }
     double best_full = 1e9, best_inflate = 1e9, best_copy = 1e9, best_container = 1e9, best_view = 1e9;
     size_t raw = 0, file = mp.bytes.size;
     /* one arena over memory touched in advance, reused by every run (as a
@@ -125,18 +138,27 @@ static void bench_parse(const char *path)
         unsigned seen = 0;
         relic_arena_init_buffer(&a, arena_mem, arena_bytes);
         double tc = now();
-        if (relic_trn_validate(mp.bytes.data, mp.bytes.size, &v, &err) != RELIC_OK) { printf("parse: invalid\n"); exit(1); }
+        if (relic_trn_validate(mp.bytes.data, mp.bytes.size, &v, &err) != RELIC_OK) {
+            printf("parse: invalid\n");
+            exit(1);
+        }
         relic_trn_check_container(&v, count, &seen);
         double t0 = now();
         if (t0 - tc < best_container) best_container = t0 - tc;
-        if (relic_trn_validate(mp.bytes.data, mp.bytes.size, &v, &err) != RELIC_OK) { printf("parse: invalid\n"); exit(1); }
+        if (relic_trn_validate(mp.bytes.data, mp.bytes.size, &v, &err) != RELIC_OK) {
+            printf("parse: invalid\n");
+            exit(1);
+        }
         relic_trn_check_container(&v, count, &seen);
         relic_trn_decode(&v, &a, &m, &err);
         relic_trn_packet *p = NULL;
         for (size_t i = 0; i < m.packets_count; i++)
             if (m.packets[i].type == RELIC_TRN_PACKET_TYPE_ASWM) p = &m.packets[i];
         relic_trn_aswm w;
-        if (!p || relic_trn_aswm_read(p, (uint64_t)1 << 30, &a, &w, &err) != RELIC_OK) { printf("parse: no walkmesh\n"); exit(1); }
+        if (!p || relic_trn_aswm_read(p, (uint64_t)1 << 30, &a, &w, &err) != RELIC_OK) {
+            printf("parse: no walkmesh\n");
+            exit(1);
+        }
         relic_trn_check_aswm(&w, "aswm", 0, count, &seen);
         double t1 = now();
         raw = p->uncompressed_size;
@@ -152,7 +174,10 @@ static void bench_parse(const char *path)
         relic_trn_aswm_view view;
         relic_arena_init_heap(&va, (size_t)16 << 20);
         double t5 = now();
-        if (relic_trn_aswm_view_validate(buf, raw, &va, &view, &err) != RELIC_OK) { printf("parse: view: %s\n", err.message); exit(1); }
+        if (relic_trn_aswm_view_validate(buf, raw, &va, &view, &err) != RELIC_OK) {
+            printf("parse: view: %s\n", err.message);
+            exit(1);
+        }
         double t6 = now();
         relic_arena_release(&va);
         if (t6 - t5 < best_view) best_view = t6 - t5;
@@ -197,7 +222,10 @@ static void bench_bake_file(const char *label, const char *path)
         relic_arena ba;
         relic_arena_init_heap(&ba, (size_t)2 << 30);
         double t0 = now();
-        if (relic_trn_bake(&w, NULL, &ba, &b, &err) != RELIC_OK) { printf("bake failed: %s\n", err.message); exit(1); }
+        if (relic_trn_bake(&w, NULL, &ba, &b, &err) != RELIC_OK) {
+            printf("bake failed: %s\n", err.message);
+            exit(1);
+        }
         double t1 = now();
         if (t1 - t0 < best) best = t1 - t0;
         relic_arena_release(&ba);
@@ -220,13 +248,19 @@ static void bench_bake_synthetic(void)
     relic_trn_aswm w, b;
     relic_error err;
     relic_arena_init_heap(&a, (size_t)2 << 30);
-    if (synth_area(&a, 32, 32, 7, walls, NULL, &w) != 0) { printf("synthetic: out of memory\n"); return; }
+    if (synth_area(&a, 32, 32, 7, walls, NULL, &w) != 0) {
+        printf("synthetic: out of memory\n");
+        return;
+    }
     double best = 1e9;
     for (int r = 0; r < RUNS; r++) {
         relic_arena ba;
         relic_arena_init_heap(&ba, (size_t)2 << 30);
         double t0 = now();
-        if (relic_trn_bake(&w, NULL, &ba, &b, &err) != RELIC_OK) { printf("bake failed: %s\n", err.message); exit(1); }
+        if (relic_trn_bake(&w, NULL, &ba, &b, &err) != RELIC_OK) {
+            printf("bake failed: %s\n", err.message);
+            exit(1);
+        }
         double t1 = now();
         if (t1 - t0 < best) best = t1 - t0;
         if (r == RUNS - 1) printf("bake synthetic 32 x 32 tiles\n  %zu triangles, %zu islands: %.1f ms (best of %d); peak RSS %ld KiB\n",
@@ -250,9 +284,18 @@ static void isolated(void (*fn)(const char *, const char *), const char *a1, con
     waitpid(pid, &st, 0);
 }
 
-static void run_parse(const char *path, const char *unused) { (void)unused; bench_parse(path); }
+static void run_parse(const char *path, const char *unused)
+{
+    (void)unused;
+    bench_parse(path);
+}
 static void run_bake(const char *label, const char *path) { bench_bake_file(label, path); }
-static void run_synth(const char *u1, const char *u2) { (void)u1; (void)u2; bench_bake_synthetic(); }
+static void run_synth(const char *u1, const char *u2)
+{
+    (void)u1;
+    (void)u2;
+    bench_bake_synthetic();
+}
 
 int main(void)
 {

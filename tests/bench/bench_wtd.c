@@ -54,7 +54,7 @@ static void make_terrain(int32_t *g, uint32_t n)
             int64_t a = ctl[cy * CONTROL + cx], b = ctl[cy * CONTROL + cx + 1], c = ctl[(cy + 1) * CONTROL + cx],
                     d = ctl[(cy + 1) * CONTROL + cx + 1];
             int64_t v = (a * (cell - fx) * (cell - fy) + b * fx * (cell - fy) + c * (cell - fx) * fy + d * fx * fy) /
-                        ((int64_t)cell * cell);
+                ((int64_t)cell * cell);
             /* ridges along a few lines */
             if ((x + 2 * y) % 1024 < 8) v += 1500;
             g[(size_t)y * n + x] = (int32_t)v;
@@ -88,10 +88,10 @@ static int bench_decode(const char *what, const uint8_t *data, size_t size, cons
     double cells = (double)n * n;
     printf("%-10s decode %5u x %-5u %7.3f s (CPU %.3f s)  %7.1f M vertices/s  %7.2f MB/s of file (%zu bytes)%s\n", what, n,
            n, best, best_cpu, cells / best / 1e6, (double)size / best / 1e6, size,
-           n != SYNTH_N ? ""
-           : best < 1.0 ? "  [< 1 s target met]"
-           : best_cpu < 1.0 ? "  [< 1 s target met in CPU time; wall time waited on a busy machine]"
-                            : "  [over the 1 s target]");
+           n != SYNTH_N         ? ""
+               : best < 1.0     ? "  [< 1 s target met]"
+               : best_cpu < 1.0 ? "  [< 1 s target met in CPU time; wall time waited on a busy machine]"
+                                : "  [over the 1 s target]");
     return 0;
 }
 

@@ -30,8 +30,13 @@ int main(int argc, char **argv)
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-n") && i + 1 < argc) runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
-        else if (!strcmp(argv[i], "--")) { i++; break; }
-        else { fprintf(stderr, "cpu_run: unknown option %s\n", argv[i]); return 2; }
+        else if (!strcmp(argv[i], "--")) {
+            i++;
+            break;
+        } else {
+            fprintf(stderr, "cpu_run: unknown option %s\n", argv[i]);
+            return 2;
+        }
     }
     if (i >= argc || runs < 1 || runs > 100000) {
         fprintf(stderr, "usage: cpu_run [-n RUNS] [-o OUT] CMD ARGS...\n");

@@ -45,11 +45,18 @@ static int room(const char *dir, relic_arena *a)
         for (int x = 0; x < W; x++) {
             uint32_t i0 = (uint32_t)(y * (W + 1) + x), i1 = i0 + 1, i2 = i0 + W + 2, i3 = i0 + W + 1;
             uint32_t m = (y == 1 && (x == 2 || x == 3)) ? RELIC_BWM_SURFACE_MATERIAL_NONWALK
-                       : x >= W / 2 ? RELIC_BWM_SURFACE_MATERIAL_METAL : RELIC_BWM_SURFACE_MATERIAL_STONE;
-            f[k][0] = i0; f[k][1] = i1; f[k][2] = i2; mat[k++] = m;
-            f[k][0] = i0; f[k][1] = i2; f[k][2] = i3; mat[k++] = m;
+                : x >= W / 2                            ? RELIC_BWM_SURFACE_MATERIAL_METAL
+                                                        : RELIC_BWM_SURFACE_MATERIAL_STONE;
+            f[k][0] = i0;
+            f[k][1] = i1;
+            f[k][2] = i2;
+            mat[k++] = m;
+            f[k][0] = i0;
+            f[k][1] = i2;
+            f[k][2] = i3;
+            mat[k++] = m;
         }
-    relic_bwm_mesh mesh = { (const float (*)[3])v, (W + 1) * (H + 1), (const uint32_t (*)[3])f, mat, k };
+    relic_bwm_mesh mesh = {(const float(*)[3])v, (W + 1) * (H + 1), (const uint32_t(*)[3])f, mat, k};
     relic_bwm_file m;
     relic_error err;
     if (relic_bwm_from_mesh(&mesh, RELIC_BWM_WALKMESH_TYPE_AREA, a, &m, &err) != RELIC_OK) {
@@ -71,7 +78,7 @@ static int room(const char *dir, relic_arena *a)
     relic_buf_init(&o, 0);
     relic_buf_puts(&o, "# room.obj: relic sample (tests/samples/make_samples.c)\n");
     for (uint32_t i = 0; i < mesh.vertex_count; i++) relic_buf_printf(&o, "v %g %g %g\n", v[i][0], v[i][1], v[i][2]);
-    const uint32_t groups[3] = { RELIC_BWM_SURFACE_MATERIAL_STONE, RELIC_BWM_SURFACE_MATERIAL_METAL, RELIC_BWM_SURFACE_MATERIAL_NONWALK };
+    const uint32_t groups[3] = {RELIC_BWM_SURFACE_MATERIAL_STONE, RELIC_BWM_SURFACE_MATERIAL_METAL, RELIC_BWM_SURFACE_MATERIAL_NONWALK};
     for (int g = 0; g < 3; g++) {
         relic_buf_printf(&o, "usemtl %s\n", relic_bwm_surface_material_name(groups[g]));
         for (uint32_t i = 0; i < k; i++)
@@ -95,20 +102,30 @@ static int box(const char *dir, const char *name, float x0, float y0, float z0, 
         v[i][2] = i & 4 ? z1 : z0;
     }
     static const uint32_t f[12][3] = {
-        { 0, 2, 3 }, { 0, 3, 1 }, { 4, 5, 7 }, { 4, 7, 6 }, { 0, 1, 5 }, { 0, 5, 4 },
-        { 2, 6, 7 }, { 2, 7, 3 }, { 0, 4, 6 }, { 0, 6, 2 }, { 1, 3, 7 }, { 1, 7, 5 },
+        {0, 2, 3},
+        {0, 3, 1},
+        {4, 5, 7},
+        {4, 7, 6},
+        {0, 1, 5},
+        {0, 5, 4},
+        {2, 6, 7},
+        {2, 7, 3},
+        {0, 4, 6},
+        {0, 6, 2},
+        {1, 3, 7},
+        {1, 7, 5},
     };
     uint32_t mat[12];
     for (int i = 0; i < 12; i++) mat[i] = RELIC_BWM_SURFACE_MATERIAL_NONWALK;
-    relic_bwm_mesh mesh = { (const float (*)[3])v, 8, f, mat, 12 };
+    relic_bwm_mesh mesh = {(const float(*)[3])v, 8, f, mat, 12};
     relic_bwm_file m;
     relic_error err;
     if (relic_bwm_from_mesh(&mesh, RELIC_BWM_WALKMESH_TYPE_PLACEABLE_OR_DOOR, a, &m, &err) != RELIC_OK) {
         fprintf(stderr, "make_samples: %s: %s\n", name, err.message);
         return 1;
     }
-    m.header.relative_use_position_1 = (relic_bwm_vec3f){ hook1[0], hook1[1], hook1[2] };
-    m.header.relative_use_position_2 = (relic_bwm_vec3f){ hook2[0], hook2[1], hook2[2] };
+    m.header.relative_use_position_1 = (relic_bwm_vec3f){hook1[0], hook1[1], hook1[2]};
+    m.header.relative_use_position_2 = (relic_bwm_vec3f){hook2[0], hook2[1], hook2[2]};
     return write_model(dir, name, &m);
 }
 
@@ -117,8 +134,8 @@ int main(int argc, char **argv)
     const char *dir = argc > 1 ? argv[1] : "tests/samples";
     relic_arena a;
     relic_arena_init_heap(&a, 0);
-    static const float crate1[3] = { 0.0f, -0.8f, 0.0f }, crate2[3] = { 0.0f, 0.8f, 0.0f };
-    static const float door1[3] = { 0.0f, -1.0f, 0.0f }, door2[3] = { 0.0f, 1.0f, 0.0f };
+    static const float crate1[3] = {0.0f, -0.8f, 0.0f}, crate2[3] = {0.0f, 0.8f, 0.0f};
+    static const float door1[3] = {0.0f, -1.0f, 0.0f}, door2[3] = {0.0f, 1.0f, 0.0f};
     int rc = room(dir, &a);
     rc |= box(dir, "crate.pwk", -0.5f, -0.5f, 0.0f, 0.5f, 0.5f, 1.0f, crate1, crate2, &a);
     rc |= box(dir, "door0.dwk", -1.2f, -0.1f, 0.0f, 1.2f, 0.1f, 3.0f, door1, door2, &a);

@@ -18,12 +18,16 @@ relic_status relic_bif_open_tables(const uint8_t *data, size_t size, relic_arena
 }
 
 /* Entries sorted by offset, to find overlaps in n log n. */
-typedef struct placed { uint64_t start, end; uint32_t index; } placed;
+typedef struct placed {
+    uint64_t start, end;
+    uint32_t index;
+} placed;
 
 static int by_start(const void *a, const void *b)
 {
     const placed *x = a, *y = b;
-    return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->index > y->index) - (x->index < y->index);
+    return x->start < y->start ? -1 : x->start > y->start ? 1
+                                                          : (x->index > y->index) - (x->index < y->index);
 }
 
 static uint64_t entry_at(const relic_bif_file *b, uint32_t i)
@@ -84,7 +88,10 @@ unsigned relic_bif_check_data(const relic_bif_file *b, size_t size, relic_arena 
                           "data 0x%llx..0x%llx overlap those of variable_resources[%u]", (unsigned long long)pl[k].start,
                           (unsigned long long)pl[k].end, (unsigned)reach_index);
         }
-        if (pl[k].end > reach) { reach = pl[k].end; reach_index = pl[k].index; }
+        if (pl[k].end > reach) {
+            reach = pl[k].end;
+            reach_index = pl[k].index;
+        }
     }
     return p->count - before;
 }
@@ -95,7 +102,7 @@ relic_status relic_bif_open(const uint8_t *data, size_t size, relic_arena *a, re
     if (st != RELIC_OK) return st;
     relic_error first;
     relic_error_clear(&first);
-    relic_problems p = { keep_first, &first, 0, 1 };
+    relic_problems p = {keep_first, &first, 0, 1};
     relic_bif_check_data(out, size, a, &p);
     if (p.count == 0) return RELIC_OK;
     if (err) *err = first;

@@ -12,8 +12,7 @@
 
 /* "ERF ", "MOD ", "HAK ", "SAV ", "NWM ": the ERF FileTypes (xoreos, src/aurora/erffile.cpp; neverwinter.nim, erf.nim; NWM
  * from the issue's list of NWN1 premium module containers). */
-static const char erf_file_types[][4] = {{'E', 'R', 'F', ' '}, {'M', 'O', 'D', ' '}, {'H', 'A', 'K', ' '},
-                                         {'S', 'A', 'V', ' '}, {'N', 'W', 'M', ' '}};
+static const char erf_file_types[][4] = {{'E', 'R', 'F', ' '}, {'M', 'O', 'D', ' '}, {'H', 'A', 'K', ' '}, {'S', 'A', 'V', ' '}, {'N', 'W', 'M', ' '}};
 
 static int erf_type_known(const uint8_t *p)
 {
@@ -34,19 +33,26 @@ int relic_erf_detect(const uint8_t *data, size_t size)
 relic_erf_game relic_erf_game_of(const relic_erf_archive *ar)
 {
     return ar->kind == RELIC_ERF_KIND_ERF && ar->erf.header.file_version == RELIC_ERF_VERSION_V1_1 ? RELIC_ERF_GAME_NWN2
-                                                                                                  : RELIC_ERF_GAME_KOTOR;
+                                                                                                   : RELIC_ERF_GAME_KOTOR;
 }
 
 /* A span of the container that resource data may not enter. */
-typedef struct span { uint64_t start, end; const char *what; } span;
+typedef struct span {
+    uint64_t start, end;
+    const char *what;
+} span;
 
 /* Data entries sorted by offset, to find overlaps in n log n. */
-typedef struct placed { uint64_t start, end; uint32_t index; } placed;
+typedef struct placed {
+    uint64_t start, end;
+    uint32_t index;
+} placed;
 
 static int by_start(const void *a, const void *b)
 {
     const placed *x = a, *y = b;
-    return x->start < y->start ? -1 : x->start > y->start ? 1 : (x->index > y->index) - (x->index < y->index);
+    return x->start < y->start ? -1 : x->start > y->start ? 1
+                                                          : (x->index > y->index) - (x->index < y->index);
 }
 
 /* The checks between entries and tables (the schema cannot place per-entry
@@ -195,7 +201,10 @@ int relic_erf_find(const relic_erf_archive *ar, const char *name, uint32_t *inde
         if (e->res_type != type || strlen(e->resref) != len) continue;
         size_t k = 0;
         while (k < len && lower((unsigned char)e->resref[k]) == lower((unsigned char)name[k])) k++;
-        if (k == len) { *index = i; return 1; }
+        if (k == len) {
+            *index = i;
+            return 1;
+        }
     }
     return 0;
 }

@@ -11,26 +11,71 @@
 
 #include "relic_erf.h"
 
-typedef struct type_name { uint16_t id; const char *ext; } type_name;
+typedef struct type_name {
+    uint16_t id;
+    const char *ext;
+} type_name;
 
 static const type_name kotor_types[] = {
-    {3000, "lyt"}, {3001, "vis"}, {3002, "rim"}, {3003, "pth"}, {3004, "lip"}, {3005, "bwm"}, {3006, "txb"},
-    {3007, "tpc"}, {3008, "mdx"}, {3009, "rsv"}, {3010, "sig"}, {3011, "xbx"},
+    {3000, "lyt"},
+    {3001, "vis"},
+    {3002, "rim"},
+    {3003, "pth"},
+    {3004, "lip"},
+    {3005, "bwm"},
+    {3006, "txb"},
+    {3007, "tpc"},
+    {3008, "mdx"},
+    {3009, "rsv"},
+    {3010, "sig"},
+    {3011, "xbx"},
 };
 
 static const type_name nwn2_types[] = {
-    {3000, "osc"}, {3001, "usc"}, {3002, "trn"}, {3003, "utr"}, {3004, "uen"}, {3005, "ult"}, {3006, "sef"},
-    {3007, "pfx"}, {3008, "cam"}, {3009, "lfx"}, {3010, "bfx"}, {3011, "upe"}, {3012, "ros"}, {3013, "rst"},
-    {3014, "ifx"}, {3015, "pfb"}, {3016, "zip"}, {3017, "wmp"}, {3018, "bbx"}, {3019, "tfx"}, {3020, "wlk"},
-    {3021, "xml"}, {3022, "scc"}, {3033, "ptx"}, {3034, "ltx"}, {3035, "trx"}, {4000, "mdb"}, {4001, "mda"},
-    {4002, "spt"}, {4003, "gr2"}, {4004, "fxa"}, {4005, "fxe"}, {4007, "jpg"}, {4008, "pwc"},
+    {3000, "osc"},
+    {3001, "usc"},
+    {3002, "trn"},
+    {3003, "utr"},
+    {3004, "uen"},
+    {3005, "ult"},
+    {3006, "sef"},
+    {3007, "pfx"},
+    {3008, "cam"},
+    {3009, "lfx"},
+    {3010, "bfx"},
+    {3011, "upe"},
+    {3012, "ros"},
+    {3013, "rst"},
+    {3014, "ifx"},
+    {3015, "pfb"},
+    {3016, "zip"},
+    {3017, "wmp"},
+    {3018, "bbx"},
+    {3019, "tfx"},
+    {3020, "wlk"},
+    {3021, "xml"},
+    {3022, "scc"},
+    {3033, "ptx"},
+    {3034, "ltx"},
+    {3035, "trx"},
+    {4000, "mdb"},
+    {4001, "mda"},
+    {4002, "spt"},
+    {4003, "gr2"},
+    {4004, "fxa"},
+    {4005, "fxe"},
+    {4007, "jpg"},
+    {4008, "pwc"},
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 static const type_name *game_table(relic_erf_game game, size_t *n)
 {
-    if (game == RELIC_ERF_GAME_NWN2) { *n = COUNT(nwn2_types); return nwn2_types; }
+    if (game == RELIC_ERF_GAME_NWN2) {
+        *n = COUNT(nwn2_types);
+        return nwn2_types;
+    }
     *n = COUNT(kotor_types);
     return kotor_types;
 }
@@ -59,7 +104,10 @@ int relic_erf_type_from_extension(const char *ext, relic_erf_game game, uint32_t
     size_t n;
     const type_name *g = game_table(game, &n);
     for (size_t i = 0; i < n; i++)
-        if (same_ci(ext, g[i].ext)) { *type = g[i].id; return 1; }
+        if (same_ci(ext, g[i].ext)) {
+            *type = g[i].id;
+            return 1;
+        }
     char lower[8];
     size_t len = strlen(ext);
     int64_t v64;
@@ -70,7 +118,10 @@ int relic_erf_type_from_extension(const char *ext, relic_erf_game game, uint32_t
         for (size_t j = 0; j < len && k + 1 < sizeof lower; j++)
             lower[k++] = ext[j] >= 'A' && ext[j] <= 'Z' ? (char)(ext[j] + 32) : ext[j];
         lower[k] = 0;
-        if (relic_erf_resource_type_from_name(lower, &v64)) { *type = (uint32_t)v64; return 1; }
+        if (relic_erf_resource_type_from_name(lower, &v64)) {
+            *type = (uint32_t)v64;
+            return 1;
+        }
     }
     /* a decimal id, the name relic gives resources of unknown types */
     if (*ext == 0 || strlen(ext) > 5) return 0;

@@ -8,7 +8,9 @@
 
 #include "relic_erf.h"
 
-typedef struct placed { uint64_t start, end; } placed;
+typedef struct placed {
+    uint64_t start, end;
+} placed;
 
 static int by_start(const void *a, const void *b)
 {
@@ -27,7 +29,10 @@ static int data_fit(const relic_erf_archive *ar, uint64_t tables_end, uint64_t *
     for (uint32_t i = 0; i < ar->count; i++) {
         const relic_erf_entry *e = &ar->entries[i];
         uint64_t e_end = (uint64_t)e->offset + e->size;
-        if (e->size == 0) { if (e->offset > *end) *end = e->offset; continue; }
+        if (e->size == 0) {
+            if (e->offset > *end) *end = e->offset;
+            continue;
+        }
         if (e->offset < tables_end) return 0;
         p[np].start = e->offset;
         p[np].end = e_end;
@@ -108,9 +113,9 @@ static int tables_kept(const relic_erf_archive *ar, const relic_buf *t)
         return relic_load_u32le(t->data + RELIC_RIM_HEADER_OFFSET_TO_ENTRIES_POS) == ar->rim.header.offset_to_entries;
     const relic_erf_header *h = &ar->erf.header;
     return relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_KEY_LIST_POS) == h->offset_to_key_list &&
-           relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_POS) == h->offset_to_resource_list &&
-           relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_POS) ==
-               h->offset_to_localized_string;
+        relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_RESOURCE_LIST_POS) == h->offset_to_resource_list &&
+        relic_load_u32le(t->data + RELIC_ERF_HEADER_OFFSET_TO_LOCALIZED_STRING_POS) ==
+        h->offset_to_localized_string;
 }
 
 relic_status relic_erf_archive_write(const relic_erf_archive *ar, relic_erf_layout layout, relic_arena *scratch, relic_buf *out,

@@ -7,10 +7,12 @@
 
 #include "relic_gff.h"
 
+/* clang-format off */
 static const char *const type_names[] = {
     "byte", "char", "word", "short", "dword", "int", "dword64", "int64", "float", "double",
     "cexostring", "resref", "cexolocstring", "void", "struct", "list", "orientation", "vector",
 };
+/* clang-format on */
 #define TYPE_NAME_COUNT (sizeof type_names / sizeof type_names[0])
 
 const char *relic_gff_type_name(uint32_t type)
@@ -21,7 +23,10 @@ const char *relic_gff_type_name(uint32_t type)
 int relic_gff_type_from_name(const char *name, uint32_t *type)
 {
     for (uint32_t i = 0; i < TYPE_NAME_COUNT; i++)
-        if (strcmp(name, type_names[i]) == 0) { *type = i; return 1; }
+        if (strcmp(name, type_names[i]) == 0) {
+            *type = i;
+            return 1;
+        }
     return 0;
 }
 
@@ -48,7 +53,10 @@ int relic_gff_find(const relic_gff_doc *d, uint32_t s, const char *label, uint32
         uint32_t fx = fi ? relic_load_u32le(fi + 4 * (size_t)i) : data;
         const char *name = (const char *)d->v.labels + 16 * (size_t)relic_load_u32le(d->v.fields + 12 * (size_t)fx + 4);
         /* equal: the first want bytes match and the label ends there */
-        if (memcmp(name, label, want) == 0 && (want == 16 || name[want] == 0)) { *f = fx; found = 1; }
+        if (memcmp(name, label, want) == 0 && (want == 16 || name[want] == 0)) {
+            *f = fx;
+            found = 1;
+        }
     }
     return found;
 }
@@ -235,7 +243,12 @@ relic_status relic_gff_resolve(const relic_gff_doc *d, const char *path, uint32_
         }
         p = *e ? e + 1 : e;
     }
-    if (at_struct) { *out = s; *is_struct = 1; }
-    else { *out = f; *is_struct = 0; }
+    if (at_struct) {
+        *out = s;
+        *is_struct = 1;
+    } else {
+        *out = f;
+        *is_struct = 0;
+    }
     return RELIC_OK;
 }

@@ -70,8 +70,14 @@ static int digits_of(unsigned long long m, char *d, int *exp10)
 {
     char rev[24];
     int n = 0;
-    while (m % 10 == 0) { m /= 10; (*exp10)++; }
-    do { rev[n++] = (char)('0' + m % 10); m /= 10; } while (m);
+    while (m % 10 == 0) {
+        m /= 10;
+        (*exp10)++;
+    }
+    do {
+        rev[n++] = (char)('0' + m % 10);
+        m /= 10;
+    } while (m);
     for (int i = 0; i < n; i++) d[i] = rev[n - 1 - i];
     return n;
 }
@@ -92,26 +98,33 @@ static int reads_back(const char *d, int nd, int exp10, double a)
  * narrower interval below, so there the next decimal up is tried too. */
 static size_t slow_path(double a, int negative, char *out)
 {
-    int pow2 = frexp(a, &(int){ 0 }) == 0.5;
+    int pow2 = frexp(a, &(int){0}) == 0.5;
     for (int p = a < DBL_MIN ? 1 : 15; p <= 17; p++) {
         char b[48], d[24];
         int nd = 0, exp10;
         snprintf(b, sizeof b, "%.*e", p - 1, a);
         d[nd++] = b[0];
         const char *q = b + 1;
-        if (*q == '.') for (q++; *q >= '0' && *q <= '9'; q++) d[nd++] = *q;
+        if (*q == '.')
+            for (q++; *q >= '0' && *q <= '9'; q++) d[nd++] = *q;
         exp10 = atoi(q + 1) - (nd - 1);
         int ok = reads_back(d, nd, exp10, a);
         if (!ok && pow2 && p >= 16) {
             /* one unit up in the last digit */
             int i = nd - 1;
             while (i >= 0 && d[i] == '9') d[i--] = '0';
-            if (i < 0) { memmove(d + 1, d, (size_t)nd); d[0] = '1'; exp10++; }
-            else d[i]++;
+            if (i < 0) {
+                memmove(d + 1, d, (size_t)nd);
+                d[0] = '1';
+                exp10++;
+            } else d[i]++;
             ok = reads_back(d, nd, exp10, a);
         }
         if (!ok) continue;
-        while (nd > 1 && d[nd - 1] == '0') { nd--; exp10++; }
+        while (nd > 1 && d[nd - 1] == '0') {
+            nd--;
+            exp10++;
+        }
         return layout(d, nd, exp10, negative, out);
     }
     return (size_t)snprintf(out, 32, "%s%.17g", negative ? "-" : "", a); /* not reached */
@@ -119,6 +132,7 @@ static size_t slow_path(double a, int negative, char *out)
 
 #if LDBL_MANT_DIG >= 64
 /* 10^k for k in 0..340 (each literal correctly rounded by the compiler). */
+/* clang-format off */
 static const long double pow10_ld[341] = {
     1e0L, 1e1L, 1e2L, 1e3L, 1e4L, 1e5L, 1e6L, 1e7L, 1e8L, 1e9L, 1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L,
     1e16L, 1e17L, 1e18L, 1e19L, 1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L, 1e28L, 1e29L, 1e30L,
@@ -147,13 +161,14 @@ static const long double pow10_ld[341] = {
     1e326L, 1e327L, 1e328L, 1e329L, 1e330L, 1e331L, 1e332L, 1e333L, 1e334L, 1e335L, 1e336L, 1e337L, 1e338L,
     1e339L, 1e340L,
 };
+/* clang-format on */
 
 /* The fast path: 1 with the text in out, 0 when too close to call. */
 static int fast_path(double a, int negative, char *out, size_t *len)
 {
     long double la = a, up = nextafter(a, INFINITY), down = nextafter(a, 0.0);
-    long double hi = (la + up) / 2, lo = (la + down) / 2; /* exact in long double */
-    if (isinf(up)) hi = la + (la - (long double)down) / 2;    /* DBL_MAX: the boundary to infinity */
+    long double hi = (la + up) / 2, lo = (la + down) / 2;  /* exact in long double */
+    if (isinf(up)) hi = la + (la - (long double)down) / 2; /* DBL_MAX: the boundary to infinity */
     int e2, e;
     frexp(a, &e2);
     e = (int)floor((e2 - 1) * 0.30102999566398120); /* floor(log10(a)) or one less */
@@ -187,9 +202,18 @@ size_t relic_gff_format_double(double v, char out[32])
 {
     int negative = signbit(v) != 0;
     double a = fabs(v);
-    if (isnan(v)) { memcpy(out, "nan", 4); return 3; }
-    if (isinf(v)) { memcpy(out, negative ? "-inf" : "inf", negative ? 5 : 4); return negative ? 4 : 3; }
-    if (a == 0) { memcpy(out, negative ? "-0.0" : "0.0", negative ? 5 : 4); return negative ? 4 : 3; }
+    if (isnan(v)) {
+        memcpy(out, "nan", 4);
+        return 3;
+    }
+    if (isinf(v)) {
+        memcpy(out, negative ? "-inf" : "inf", negative ? 5 : 4);
+        return negative ? 4 : 3;
+    }
+    if (a == 0) {
+        memcpy(out, negative ? "-0.0" : "0.0", negative ? 5 : 4);
+        return negative ? 4 : 3;
+    }
     if (a < 9007199254740992.0 && a == floor(a)) {
         /* an integer below 2^53: its own digits */
         char d[24];

@@ -20,26 +20,26 @@ typedef struct marker {
 
 static const marker markers[] = {
     /* KotOR (1 and 2 are not told apart here) */
-    { "AlphaTest", RELIC_GFF_GAME_KOTOR1 },      /* ARE */
-    { "CameraStyle", RELIC_GFF_GAME_KOTOR1 },    /* ARE */
-    { "DefaultEnvMap", RELIC_GFF_GAME_KOTOR1 },  /* ARE */
-    { "Grass_TexName", RELIC_GFF_GAME_KOTOR1 },  /* ARE */
-    { "StealthXPEnabled", RELIC_GFF_GAME_KOTOR1 }, /* ARE */
-    { "CameraList", RELIC_GFF_GAME_KOTOR1 },     /* GIT */
-    { "UseTemplates", RELIC_GFF_GAME_KOTOR1 },   /* GIT */
+    {"AlphaTest", RELIC_GFF_GAME_KOTOR1},        /* ARE */
+    {"CameraStyle", RELIC_GFF_GAME_KOTOR1},      /* ARE */
+    {"DefaultEnvMap", RELIC_GFF_GAME_KOTOR1},    /* ARE */
+    {"Grass_TexName", RELIC_GFF_GAME_KOTOR1},    /* ARE */
+    {"StealthXPEnabled", RELIC_GFF_GAME_KOTOR1}, /* ARE */
+    {"CameraList", RELIC_GFF_GAME_KOTOR1},       /* GIT */
+    {"UseTemplates", RELIC_GFF_GAME_KOTOR1},     /* GIT */
     /* NWN2 */
-    { "HasTerrain", RELIC_GFF_GAME_NWN2 },       /* ARE */
-    { "DayNightShadows", RELIC_GFF_GAME_NWN2 },  /* ARE */
-    { "NorthDirection", RELIC_GFF_GAME_NWN2 },   /* ARE */
-    { "TreeList", RELIC_GFF_GAME_NWN2 },         /* GIT, GIC */
-    { "EnvironmentList", RELIC_GFF_GAME_NWN2 },  /* GIT, GIC */
-    { "PlacedFXList", RELIC_GFF_GAME_NWN2 },     /* GIT, GIC */
-    { "StaticCameraList", RELIC_GFF_GAME_NWN2 }, /* GIT, GIC */
-    { "LightList", RELIC_GFF_GAME_NWN2 },        /* GIT */
-    { "Light List", RELIC_GFF_GAME_NWN2 },       /* GIC */
+    {"HasTerrain", RELIC_GFF_GAME_NWN2},       /* ARE */
+    {"DayNightShadows", RELIC_GFF_GAME_NWN2},  /* ARE */
+    {"NorthDirection", RELIC_GFF_GAME_NWN2},   /* ARE */
+    {"TreeList", RELIC_GFF_GAME_NWN2},         /* GIT, GIC */
+    {"EnvironmentList", RELIC_GFF_GAME_NWN2},  /* GIT, GIC */
+    {"PlacedFXList", RELIC_GFF_GAME_NWN2},     /* GIT, GIC */
+    {"StaticCameraList", RELIC_GFF_GAME_NWN2}, /* GIT, GIC */
+    {"LightList", RELIC_GFF_GAME_NWN2},        /* GIT */
+    {"Light List", RELIC_GFF_GAME_NWN2},       /* GIC */
     /* NWN1 */
-    { "Tile_List", RELIC_GFF_GAME_NWN1 },        /* ARE */
-    { "Mod_OnPlrChat", RELIC_GFF_GAME_NWN1 },    /* IFO (1.69) */
+    {"Tile_List", RELIC_GFF_GAME_NWN1},     /* ARE */
+    {"Mod_OnPlrChat", RELIC_GFF_GAME_NWN1}, /* IFO (1.69) */
 };
 
 relic_gff_game relic_gff_detect_game(const relic_gff_doc *d)
@@ -57,7 +57,7 @@ relic_gff_game relic_gff_detect_game(const relic_gff_doc *d)
 
 const char *relic_gff_game_names(unsigned games, char *out, size_t cap)
 {
-    static const char *const names[] = { "NWN1", "NWN2", "KotOR", "KotOR 2" };
+    static const char *const names[] = {"NWN1", "NWN2", "KotOR", "KotOR 2"};
     size_t k = 0;
     out[0] = 0;
     if ((games & RELIC_GFF_GAME_KOTOR) == RELIC_GFF_GAME_KOTOR) {
@@ -69,7 +69,9 @@ const char *relic_gff_game_names(unsigned games, char *out, size_t cap)
         if (games & (1u << i)) {
             int left = 0;
             for (int j = i + 1; j < 4; j++) left += (games >> j) & 1u;
-            k += (size_t)snprintf(out + k, cap - k, "%s%s", first ? "" : left ? ", " : " and ", names[i]);
+            k += (size_t)snprintf(out + k, cap - k, "%s%s", first ? "" : left ? ", "
+                                                                              : " and ",
+                                  names[i]);
             first = 0;
         }
     if (first) snprintf(out, cap, "unknown game");

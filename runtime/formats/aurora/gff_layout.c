@@ -10,17 +10,17 @@
 #include "relic_gff.h"
 
 const relic_gff_family relic_gff_families[] = {
-    { "bioware", RELIC_GFF_LAYOUT_DEFAULT, RELIC_GFF_FI_PRE, 0, RELIC_GFF_NONE,
-      "BioWare's NWN1, NWN2 and KotOR games, the NWN2 and KotOR toolsets, nwn-lib-d, PyKotor: "
-      "everything in depth-first pre-order, field-index blocks in struct order" },
-    { "nwn1-toolset", RELIC_GFF_LAYOUT_NWN1_TOOLSET, RELIC_GFF_FI_LAST_ENTRY, 0, RELIC_GFF_NONE,
-      "the NWN1 toolset: a struct's field-index block after its last field's entry" },
-    { "neverwinter.nim", RELIC_GFF_LAYOUT_NIM, RELIC_GFF_FI_POST, 1, RELIC_GFF_NONE,
-      "neverwinter.nim's nwn_gff: blocks in post-order, a Struct field's entry after its struct" },
-    { "postorder", RELIC_GFF_LAYOUT_POSTORDER, RELIC_GFF_FI_POST, 0, RELIC_GFF_NONE,
-      "field-index blocks in post-order (the top-level struct's last)" },
-    { "reone", RELIC_GFF_LAYOUT_REONE, RELIC_GFF_FI_PRE, 0, 0,
-      "reone: as bioware, but 0 for an empty struct's DataOrDataOffset" },
+    {"bioware", RELIC_GFF_LAYOUT_DEFAULT, RELIC_GFF_FI_PRE, 0, RELIC_GFF_NONE,
+     "BioWare's NWN1, NWN2 and KotOR games, the NWN2 and KotOR toolsets, nwn-lib-d, PyKotor: "
+     "everything in depth-first pre-order, field-index blocks in struct order"},
+    {"nwn1-toolset", RELIC_GFF_LAYOUT_NWN1_TOOLSET, RELIC_GFF_FI_LAST_ENTRY, 0, RELIC_GFF_NONE,
+     "the NWN1 toolset: a struct's field-index block after its last field's entry"},
+    {"neverwinter.nim", RELIC_GFF_LAYOUT_NIM, RELIC_GFF_FI_POST, 1, RELIC_GFF_NONE,
+     "neverwinter.nim's nwn_gff: blocks in post-order, a Struct field's entry after its struct"},
+    {"postorder", RELIC_GFF_LAYOUT_POSTORDER, RELIC_GFF_FI_POST, 0, RELIC_GFF_NONE,
+     "field-index blocks in post-order (the top-level struct's last)"},
+    {"reone", RELIC_GFF_LAYOUT_REONE, RELIC_GFF_FI_PRE, 0, 0,
+     "reone: as bioware, but 0 for an empty struct's DataOrDataOffset"},
 };
 const size_t relic_gff_family_count = sizeof relic_gff_families / sizeof relic_gff_families[0];
 

@@ -12,7 +12,12 @@
 #include "gff_order.h"
 
 const char *const relic_gff_order_names[RELIC_GFF_ORDER_KINDS] = {
-    "structs", "fields", "labels", "field_data", "field_indices", "list_indices",
+    "structs",
+    "fields",
+    "labels",
+    "field_data",
+    "field_indices",
+    "list_indices",
 };
 
 int relic_gff_order_used(const relic_gff_order *o)
@@ -27,9 +32,15 @@ int relic_gff_order_used(const relic_gff_order *o)
 static int in_field_data(uint32_t type)
 {
     switch (type) {
-    case RELIC_GFF_FIELD_TYPE_DWORD64: case RELIC_GFF_FIELD_TYPE_INT64: case RELIC_GFF_FIELD_TYPE_DOUBLE:
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_RESREF: case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING:
-    case RELIC_GFF_FIELD_TYPE_VOID: case RELIC_GFF_FIELD_TYPE_ORIENTATION: case RELIC_GFF_FIELD_TYPE_VECTOR:
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+    case RELIC_GFF_FIELD_TYPE_INT64:
+    case RELIC_GFF_FIELD_TYPE_DOUBLE:
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+    case RELIC_GFF_FIELD_TYPE_RESREF:
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING:
+    case RELIC_GFF_FIELD_TYPE_VOID:
+    case RELIC_GFF_FIELD_TYPE_ORIENTATION:
+    case RELIC_GFF_FIELD_TYPE_VECTOR:
         return 1;
     default: return 0;
     }
@@ -44,7 +55,9 @@ static uint64_t value_bytes(const relic_gff_doc *d, uint32_t type, uint32_t off)
 {
     const uint8_t *p = d->v.field_data + off;
     switch (type) {
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_VOID: case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING:
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+    case RELIC_GFF_FIELD_TYPE_VOID:
+    case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING:
         return 4 + (uint64_t)relic_load_u32le(p);
     case RELIC_GFF_FIELD_TYPE_RESREF: return 1 + (uint64_t)p[0];
     case RELIC_GFF_FIELD_TYPE_ORIENTATION: return 16;
@@ -140,10 +153,10 @@ static void walk_struct(walk *w, uint32_t s)
 }
 
 /* Field types whose value lies in the field data, as a bit mask. */
-#define DATA_TYPES                                                                                                     \
-    (1u << RELIC_GFF_FIELD_TYPE_DWORD64 | 1u << RELIC_GFF_FIELD_TYPE_INT64 | 1u << RELIC_GFF_FIELD_TYPE_DOUBLE |         \
-     1u << RELIC_GFF_FIELD_TYPE_CEXOSTRING | 1u << RELIC_GFF_FIELD_TYPE_RESREF |                                       \
-     1u << RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING | 1u << RELIC_GFF_FIELD_TYPE_VOID |                                      \
+#define DATA_TYPES                                                                                               \
+    (1u << RELIC_GFF_FIELD_TYPE_DWORD64 | 1u << RELIC_GFF_FIELD_TYPE_INT64 | 1u << RELIC_GFF_FIELD_TYPE_DOUBLE | \
+     1u << RELIC_GFF_FIELD_TYPE_CEXOSTRING | 1u << RELIC_GFF_FIELD_TYPE_RESREF |                                 \
+     1u << RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING | 1u << RELIC_GFF_FIELD_TYPE_VOID |                                \
      1u << RELIC_GFF_FIELD_TYPE_ORIENTATION | 1u << RELIC_GFF_FIELD_TYPE_VECTOR)
 
 /* The first walk for the families whose Struct field entries come before
@@ -294,7 +307,7 @@ relic_status relic_gff_order_of(const relic_gff_doc *d, relic_gff_layout family,
     w.li_field = relic_arena_array(scratch, nf, 4, 4);
     uint32_t *perm = relic_arena_array(scratch, big, 4, 4), *off = relic_arena_array(scratch, big, 4, 4);
     uint64_t *size = relic_arena_array(scratch, big, 8, 8), *keys = relic_arena_array(scratch, big, 8, 8);
-    char (*labels)[16] = relic_arena_array(scratch, nlab ? nlab : 1, 16, 8);
+    char(*labels)[16] = relic_arena_array(scratch, nlab ? nlab : 1, 16, 8);
     if (!w.s_file || !w.f_file || !w.l_num || !w.d_field || !w.b_struct || !w.li_field || !perm || !off || !size ||
         !keys || !labels)
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory recording a GFF's order");
@@ -411,9 +424,7 @@ relic_status gff_order_apply(const relic_gff_order *o, relic_buf *structs, relic
     uint32_t *rank = relic_arena_array(scratch, (size_t)nf + ns, 4, 4); /* field -> datum/list number; struct -> block number */
     uint32_t *off[3], *size[3], *noff[3], *perm[6], *inv[6];
     uint32_t *at_word = relic_arena_array(scratch, (size_t)nfi + 1, 4, 4); /* block start word -> struct + 1 */
-    uint8_t *tmp = relic_arena_alloc(scratch, 1 + (data->size > fi->size ? (data->size > li->size ? data->size : li->size)
-                                                  : (fi->size > li->size ? fi->size : li->size)) +
-                                                  structs->size + fields->size + labels->size, 8);
+    uint8_t *tmp = relic_arena_alloc(scratch, 1 + (data->size > fi->size ? (data->size > li->size ? data->size : li->size) : (fi->size > li->size ? fi->size : li->size)) + structs->size + fields->size + labels->size, 8);
     int ok = rank && at_word && tmp;
     for (int k = 0; k < 3; k++) {
         off[k] = relic_arena_array(scratch, big, 4, 4);
@@ -427,7 +438,9 @@ relic_status gff_order_apply(const relic_gff_order *o, relic_buf *structs, relic
         ok &= perm[k] && inv[k];
     }
     if (!ok) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF in its recorded order");
-    enum { D, B, L };
+    enum { D,
+           B,
+           L };
     /* data and list records lie in field order (the writer appends them with their field) */
     for (uint32_t f = 0; f < nf; f++) {
         const uint8_t *fp = fields->data + 12 * (size_t)f;
@@ -453,7 +466,7 @@ relic_status gff_order_apply(const relic_gff_order *o, relic_buf *structs, relic
             size[B][nb++] = 4 * word(structs->data + 12 * (size_t)s + 8);
         }
     relic_status st;
-    const uint32_t counts[6] = { ns, nf, nl, nd, nb, nli };
+    const uint32_t counts[6] = {ns, nf, nl, nd, nb, nli};
     for (int k = 0; k < 6; k++)
         if ((st = expand(o, k, counts[k], perm[k], inv[k], err)) != RELIC_OK) return st;
     if (inv[RELIC_GFF_ORDER_STRUCTS][0] != 0)

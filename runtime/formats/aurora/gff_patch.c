@@ -15,7 +15,7 @@
 int relic_gff_type_is_fixed(uint32_t type)
 {
     return type <= RELIC_GFF_FIELD_TYPE_DOUBLE || type == RELIC_GFF_FIELD_TYPE_ORIENTATION ||
-           type == RELIC_GFF_FIELD_TYPE_VECTOR;
+        type == RELIC_GFF_FIELD_TYPE_VECTOR;
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -58,7 +58,10 @@ static int parse_floats(const char *s, float *out, int n)
 
 relic_status relic_gff_patch(uint8_t *data, const relic_gff_doc *d, uint32_t f, const char *text, relic_error *err)
 {
-    static const struct { uint64_t umax; int64_t imin, imax; } lim[] = {
+    static const struct {
+        uint64_t umax;
+        int64_t imin, imax;
+    } lim[] = {
         [RELIC_GFF_FIELD_TYPE_BYTE] = {0xFF, 0, 0},
         [RELIC_GFF_FIELD_TYPE_CHAR] = {0, -128, 127},
         [RELIC_GFF_FIELD_TYPE_WORD] = {0xFFFF, 0, 0},
@@ -86,13 +89,17 @@ relic_status relic_gff_patch(uint8_t *data, const relic_gff_doc *d, uint32_t f, 
     double dv = 0;
     char *end;
     switch (type) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_WORD: case RELIC_GFF_FIELD_TYPE_DWORD:
+    case RELIC_GFF_FIELD_TYPE_BYTE:
+    case RELIC_GFF_FIELD_TYPE_WORD:
+    case RELIC_GFF_FIELD_TYPE_DWORD:
     case RELIC_GFF_FIELD_TYPE_DWORD64:
         if (!parse_u64(text, &u) || u > lim[type].umax)
             return relic_fail(err, RELIC_E_RANGE, rec_off, path, "'%s' is not a %s value (0..%llu)", text,
                               relic_gff_type_name(type), (unsigned long long)lim[type].umax);
         break;
-    case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_INT:
+    case RELIC_GFF_FIELD_TYPE_CHAR:
+    case RELIC_GFF_FIELD_TYPE_SHORT:
+    case RELIC_GFF_FIELD_TYPE_INT:
     case RELIC_GFF_FIELD_TYPE_INT64:
         if (!parse_i64(text, &i) || i < lim[type].imin || i > lim[type].imax)
             return relic_fail(err, RELIC_E_RANGE, rec_off, path, "'%s' is not a %s value (%lld..%lld)", text,

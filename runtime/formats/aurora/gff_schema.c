@@ -17,7 +17,11 @@
 #include "relic_gff_schema.h"
 
 static const relic_gff_schema *const typed_files[] = {
-    &relic_are_schema, &relic_git_schema, &relic_gic_schema, &relic_ifo_schema, &relic_itp_schema,
+    &relic_are_schema,
+    &relic_git_schema,
+    &relic_gic_schema,
+    &relic_ifo_schema,
+    &relic_itp_schema,
 };
 #define NTYPED (sizeof typed_files / sizeof typed_files[0])
 
@@ -55,7 +59,10 @@ relic_status relic_gff_typed_get(const relic_gff_doc *d, uint32_t s, const char 
     if (!relic_gff_find(d, s, label, &f))
         return relic_fail(err, RELIC_E_ARGUMENT, 0, label, "%.*s field '%s' is absent from struct %u",
                           type_len(d), relic_gff_file_type(d), label, (unsigned)s);
-    if (type == RELIC_GFF_ANY) { *(uint32_t *)out = f; return RELIC_OK; }
+    if (type == RELIC_GFF_ANY) {
+        *(uint32_t *)out = f;
+        return RELIC_OK;
+    }
     uint32_t have = relic_gff_field_type_of(d, f);
     if (have != type)
         return relic_fail(err, RELIC_E_ARGUMENT, record_offset(d, f), label, "%.*s field '%s' is a%s %s, not a%s %s",
@@ -64,13 +71,31 @@ relic_status relic_gff_typed_get(const relic_gff_doc *d, uint32_t s, const char 
     uint64_t u = 0;
     int64_t i = 0;
     switch (type) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: relic_gff_get_uint(d, f, &u, err); *(uint8_t *)out = (uint8_t)u; return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_WORD: relic_gff_get_uint(d, f, &u, err); *(uint16_t *)out = (uint16_t)u; return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_DWORD: relic_gff_get_uint(d, f, &u, err); *(uint32_t *)out = (uint32_t)u; return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_BYTE:
+        relic_gff_get_uint(d, f, &u, err);
+        *(uint8_t *)out = (uint8_t)u;
+        return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_WORD:
+        relic_gff_get_uint(d, f, &u, err);
+        *(uint16_t *)out = (uint16_t)u;
+        return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_DWORD:
+        relic_gff_get_uint(d, f, &u, err);
+        *(uint32_t *)out = (uint32_t)u;
+        return RELIC_OK;
     case RELIC_GFF_FIELD_TYPE_DWORD64: return relic_gff_get_uint(d, f, (uint64_t *)out, err);
-    case RELIC_GFF_FIELD_TYPE_CHAR: relic_gff_get_int(d, f, &i, err); *(int8_t *)out = (int8_t)i; return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_SHORT: relic_gff_get_int(d, f, &i, err); *(int16_t *)out = (int16_t)i; return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_INT: relic_gff_get_int(d, f, &i, err); *(int32_t *)out = (int32_t)i; return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_CHAR:
+        relic_gff_get_int(d, f, &i, err);
+        *(int8_t *)out = (int8_t)i;
+        return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_SHORT:
+        relic_gff_get_int(d, f, &i, err);
+        *(int16_t *)out = (int16_t)i;
+        return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_INT:
+        relic_gff_get_int(d, f, &i, err);
+        *(int32_t *)out = (int32_t)i;
+        return RELIC_OK;
     case RELIC_GFF_FIELD_TYPE_INT64: return relic_gff_get_int(d, f, (int64_t *)out, err);
     case RELIC_GFF_FIELD_TYPE_FLOAT: return relic_gff_get_float(d, f, (float *)out, err);
     case RELIC_GFF_FIELD_TYPE_DOUBLE: return relic_gff_get_double(d, f, (double *)out, err);
@@ -195,8 +220,10 @@ static void check_field(walk *w, const relic_gff_sfield *sf, uint32_t f)
     } else if ((type == RELIC_GFF_FIELD_TYPE_FLOAT || type == RELIC_GFF_FIELD_TYPE_DOUBLE) && sf->has_range) {
         double v;
         float x;
-        if (type == RELIC_GFF_FIELD_TYPE_FLOAT) { relic_gff_get_float(d, f, &x, NULL); v = x; }
-        else relic_gff_get_double(d, f, &v, NULL);
+        if (type == RELIC_GFF_FIELD_TYPE_FLOAT) {
+            relic_gff_get_float(d, f, &x, NULL);
+            v = x;
+        } else relic_gff_get_double(d, f, &v, NULL);
         if (applies(w, sf->range_games) && !(v >= (double)sf->lo && v <= (double)sf->hi))
             problem(w, sf->range_games, RELIC_E_RANGE, record_offset(d, f), w->path, "%g is outside %lld..%lld", v,
                     (long long)sf->lo, (long long)sf->hi);
@@ -264,7 +291,7 @@ unsigned relic_gff_schema_check_game(const relic_gff_schema *sc, const relic_gff
                                      relic_problems *pr)
 {
     unsigned before = pr->count;
-    walk w = { d, pr, { 0 }, game };
+    walk w = {d, pr, {0}, game};
     check_struct(&w, sc->root, 0, (uint64_t)(d->v.structs - d->v.base));
     return pr->count - before;
 }

@@ -53,7 +53,8 @@ static relic_status build_field(tstate *t, uint32_t f, relic_gff_tfield *tf)
     case RELIC_GFF_FIELD_TYPE_DWORD64: tf->v.u = relic_load_u64le(p); break;
     case RELIC_GFF_FIELD_TYPE_INT64: tf->v.i = (int64_t)relic_load_u64le(p); break;
     case RELIC_GFF_FIELD_TYPE_DOUBLE: tf->v.f64 = relic_load_f64le(p); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_VOID:
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+    case RELIC_GFF_FIELD_TYPE_VOID:
         tf->v.bytes.n = relic_load_u32le(p);
         return copy_bytes(t, p + 4, tf->v.bytes.n, &tf->v.bytes.p);
     case RELIC_GFF_FIELD_TYPE_RESREF:
@@ -122,7 +123,7 @@ static relic_status build_struct(tstate *t, uint32_t s, relic_gff_tstruct **out)
 
 relic_status relic_gff_tree_from_doc(const relic_gff_doc *d, relic_arena *a, relic_gff_tree *out, relic_error *err)
 {
-    tstate t = { d, a, err, 0 };
+    tstate t = {d, a, err, 0};
     memset(out, 0, sizeof *out);
     memcpy(out->file_type, d->v.header, 4);
     out->src_struct_count = d->struct_count;
@@ -131,12 +132,12 @@ relic_status relic_gff_tree_from_doc(const relic_gff_doc *d, relic_arena *a, rel
     out->src_field_data_size = (uint32_t)d->v.field_data_count;
     out->src_field_indices_size = (uint32_t)d->v.field_indices_count * 4;
     out->src_list_indices_size = (uint32_t)d->v.list_indices_count * 4;
-    out->src_labels = (const char (*)[16])(const void *)d->v.labels;
+    out->src_labels = (const char(*)[16])(const void *)d->v.labels;
     if (d->v.labels_count) {
-        char (*labels)[16] = relic_arena_array(a, d->v.labels_count, 16, 1);
+        char(*labels)[16] = relic_arena_array(a, d->v.labels_count, 16, 1);
         if (!labels) return nomem(&t);
         memcpy(labels, d->v.labels, d->v.labels_count * 16);
-        out->src_labels = (const char (*)[16])labels;
+        out->src_labels = (const char(*)[16])labels;
     }
     /* the whole file, for a rewrite that keeps what nothing refers to */
     uint8_t *file = relic_arena_alloc(a, d->v.size ? d->v.size : 1, 8);

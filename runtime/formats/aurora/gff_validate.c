@@ -30,7 +30,10 @@ static void bit_set(uint8_t *b, uint32_t i) { b[i >> 3] = (uint8_t)(b[i >> 3] | 
 
 #define U(x) ((unsigned long long)(x))
 
-static uint64_t off_of(const relic_gff_doc *d, const uint8_t *p) { return (uint64_t)(p - d->v.base); }
+static uint64_t off_of(const relic_gff_doc *d, const uint8_t *p)
+{
+    return (uint64_t)(p - d->v.base);
+}
 
 static relic_status fail_at(const vstate *st, uint64_t off, const char *path, relic_status code,
                             const char *fmt, va_list ap)
@@ -47,7 +50,8 @@ static relic_status fail_struct(const vstate *st, uint32_t s, size_t member, rel
     char path[64];
     va_list ap;
     snprintf(path, sizeof path, "structs[%u]%s", (unsigned)s,
-             member == 4 ? ".data_or_data_offset" : member == 8 ? ".field_count" : "");
+             member == 4 ? ".data_or_data_offset" : member == 8 ? ".field_count"
+                                                                : "");
     va_start(ap, fmt);
     relic_status r = fail_at(st, off_of(st->d, st->d->v.structs + (size_t)s * GFF_STRUCT_SIZE + member), path, code,
                              fmt, ap);
@@ -110,16 +114,25 @@ static relic_status check_field_data(vstate *st, uint32_t f, uint32_t type, uint
     uint64_t size = d->v.field_data_count, need;
     const uint8_t *p = d->v.field_data + off;
     switch (type) {
-    case RELIC_GFF_FIELD_TYPE_DWORD64: case RELIC_GFF_FIELD_TYPE_INT64: case RELIC_GFF_FIELD_TYPE_DOUBLE:
-        need = 8; break;
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+    case RELIC_GFF_FIELD_TYPE_INT64:
+    case RELIC_GFF_FIELD_TYPE_DOUBLE:
+        need = 8;
+        break;
     case RELIC_GFF_FIELD_TYPE_ORIENTATION: need = 16; break;
     case RELIC_GFF_FIELD_TYPE_VECTOR: need = 12; break;
     case RELIC_GFF_FIELD_TYPE_RESREF:
-        if ((uint64_t)off + 1 > size) { need = 1; break; }
+        if ((uint64_t)off + 1 > size) {
+            need = 1;
+            break;
+        }
         need = 1 + (uint64_t)p[0];
         break;
     default: /* CExoString, VOID, CExoLocString: a u32 size first */
-        if ((uint64_t)off + 4 > size) { need = 4; break; }
+        if ((uint64_t)off + 4 > size) {
+            need = 4;
+            break;
+        }
         need = 4 + (uint64_t)relic_load_u32le(p);
         break;
     }
@@ -151,8 +164,12 @@ static relic_status check_field(vstate *st, uint32_t f, uint32_t type, uint32_t 
 {
     const relic_gff_doc *d = st->d;
     switch (type) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: case RELIC_GFF_FIELD_TYPE_CHAR: case RELIC_GFF_FIELD_TYPE_WORD:
-    case RELIC_GFF_FIELD_TYPE_SHORT: case RELIC_GFF_FIELD_TYPE_DWORD: case RELIC_GFF_FIELD_TYPE_INT:
+    case RELIC_GFF_FIELD_TYPE_BYTE:
+    case RELIC_GFF_FIELD_TYPE_CHAR:
+    case RELIC_GFF_FIELD_TYPE_WORD:
+    case RELIC_GFF_FIELD_TYPE_SHORT:
+    case RELIC_GFF_FIELD_TYPE_DWORD:
+    case RELIC_GFF_FIELD_TYPE_INT:
     case RELIC_GFF_FIELD_TYPE_FLOAT:
         return RELIC_OK;
     case RELIC_GFF_FIELD_TYPE_STRUCT:
@@ -191,7 +208,10 @@ static relic_status check_unreached_fields(vstate *st)
 {
     const relic_gff_doc *d = st->d;
     for (uint32_t f = 0; f < d->field_count; f++) {
-        if ((f & 7) == 0 && st->field_seen[f >> 3] == 0xFF && f + 8 <= d->field_count) { f += 7; continue; }
+        if ((f & 7) == 0 && st->field_seen[f >> 3] == 0xFF && f + 8 <= d->field_count) {
+            f += 7;
+            continue;
+        }
         if (bit_get(st->field_seen, f)) continue;
         const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
         relic_status s = check_field(st, f, relic_load_u32le(fp), relic_load_u32le(fp + 8));
@@ -247,7 +267,10 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
             if (r != RELIC_OK) return r;
         }
         kids += type == RELIC_GFF_FIELD_TYPE_STRUCT || type == RELIC_GFF_FIELD_TYPE_LIST;
-        if (st->label_stamp[l] != stamp) { st->label_stamp[l] = stamp; continue; }
+        if (st->label_stamp[l] != stamp) {
+            st->label_stamp[l] = stamp;
+            continue;
+        }
         if (st->warn) {
             relic_error w;
             char path[48];
@@ -288,7 +311,7 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     d.field_count = (uint32_t)d.v.fields_count;
     if (d.struct_count == 0)
         return relic_fail(err, RELIC_E_RANGE, 12, "header.struct_count", "a GFF needs at least the top-level struct");
-    vstate st = { &d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0 };
+    vstate st = {&d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0};
     st.struct_seen = relic_arena_alloc(scratch, d.v.structs_count / 8 + 1, 1);
     st.field_seen = relic_arena_alloc(scratch, d.v.fields_count / 8 + 1, 1);
     st.label_stamp = relic_arena_array(scratch, d.v.labels_count + 1, sizeof *st.label_stamp, 4);

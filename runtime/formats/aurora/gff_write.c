@@ -20,8 +20,11 @@
 static uint64_t value_size(const relic_gff_tfield *f)
 {
     switch (f->type) {
-    case RELIC_GFF_FIELD_TYPE_DWORD64: case RELIC_GFF_FIELD_TYPE_INT64: case RELIC_GFF_FIELD_TYPE_DOUBLE: return 8;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_VOID: return 4 + (uint64_t)f->v.bytes.n;
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+    case RELIC_GFF_FIELD_TYPE_INT64:
+    case RELIC_GFF_FIELD_TYPE_DOUBLE: return 8;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+    case RELIC_GFF_FIELD_TYPE_VOID: return 4 + (uint64_t)f->v.bytes.n;
     case RELIC_GFF_FIELD_TYPE_RESREF: return 1 + (uint64_t)f->v.bytes.n;
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: {
         uint64_t n = 12;
@@ -38,9 +41,11 @@ static uint64_t value_size(const relic_gff_tfield *f)
 static void encode_value(const relic_gff_tfield *f, uint8_t *dst)
 {
     switch (f->type) {
-    case RELIC_GFF_FIELD_TYPE_DWORD64: case RELIC_GFF_FIELD_TYPE_INT64: relic_store_u64le(dst, f->v.u); break;
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+    case RELIC_GFF_FIELD_TYPE_INT64: relic_store_u64le(dst, f->v.u); break;
     case RELIC_GFF_FIELD_TYPE_DOUBLE: relic_store_f64le(dst, f->v.f64); break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: case RELIC_GFF_FIELD_TYPE_VOID:
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING:
+    case RELIC_GFF_FIELD_TYPE_VOID:
         relic_store_u32le(dst, (uint32_t)f->v.bytes.n);
         if (f->v.bytes.n) memcpy(dst + 4, f->v.bytes.p, f->v.bytes.n);
         break;
@@ -82,7 +87,11 @@ static uint32_t inline_value(const relic_gff_tfield *f)
     case RELIC_GFF_FIELD_TYPE_CHAR: return (uint32_t)(int32_t)(int8_t)f->v.i;
     case RELIC_GFF_FIELD_TYPE_SHORT: return (uint32_t)(int32_t)(int16_t)f->v.i;
     case RELIC_GFF_FIELD_TYPE_INT: return (uint32_t)(int32_t)f->v.i;
-    case RELIC_GFF_FIELD_TYPE_FLOAT: { uint32_t u; memcpy(&u, &f->v.f32, 4); return u; }
+    case RELIC_GFF_FIELD_TYPE_FLOAT: {
+        uint32_t u;
+        memcpy(&u, &f->v.f32, 4);
+        return u;
+    }
     default: return 0;
     }
 }
@@ -113,7 +122,7 @@ static relic_status check_field(const relic_gff_tfield *f, relic_error *err)
 
 typedef struct wstate {
     relic_buf structs, fields, labels, data, fi, li, stack;
-    uint32_t *hash;     /* open addressing: label index + 1, 0 = empty */
+    uint32_t *hash; /* open addressing: label index + 1, 0 = empty */
     size_t hash_mask;
     const relic_gff_family *fam;
     relic_error *err;
@@ -121,7 +130,7 @@ typedef struct wstate {
 
 static uint32_t label_index(wstate *w, const char *label)
 {
-    char key[16] = { 0 };
+    char key[16] = {0};
     size_t n = strlen(label);
     memcpy(key, label, n);
     uint64_t h = 1469598103934665603ull;
@@ -226,7 +235,8 @@ static void put_struct(wstate *w, const relic_gff_tstruct *s)
     size_t fi_off = w->fi.size, stack_base = w->stack.size;
     int pre = fam->fi_placement == RELIC_GFF_FI_PRE;
     relic_store_u32le(rec, s->id);
-    relic_store_u32le(rec + 4, n == 0 ? fam->empty_struct_data : n == 1 ? 0 : (uint32_t)fi_off);
+    relic_store_u32le(rec + 4, n == 0 ? fam->empty_struct_data : n == 1 ? 0
+                                                                        : (uint32_t)fi_off);
     relic_store_u32le(rec + 8, n);
     relic_buf_append(&w->structs, rec, 12);
     if (n > 1 && pre) relic_buf_extend(&w->fi, (size_t)n * 4);
@@ -295,11 +305,16 @@ static relic_status emit(relic_arena *scratch, const char file_type[4], relic_bu
     for (size_t i = 0; i < m.list_indices_count; i++) m.list_indices[i] = relic_load_u32le(li->data + 4 * i);
     /* contiguous from byte 56, empty arrays at the next free byte (as real files have them) */
     uint32_t pos = 56;
-    m.header.struct_offset = pos; pos += (uint32_t)structs->size;
-    m.header.field_offset = pos; pos += (uint32_t)fields->size;
-    m.header.label_offset = pos; pos += (uint32_t)labels->size;
-    m.header.field_data_offset = pos; pos += (uint32_t)data->size;
-    m.header.field_indices_offset = pos; pos += (uint32_t)fi->size;
+    m.header.struct_offset = pos;
+    pos += (uint32_t)structs->size;
+    m.header.field_offset = pos;
+    pos += (uint32_t)fields->size;
+    m.header.label_offset = pos;
+    pos += (uint32_t)labels->size;
+    m.header.field_data_offset = pos;
+    pos += (uint32_t)data->size;
+    m.header.field_indices_offset = pos;
+    pos += (uint32_t)fi->size;
     m.header.list_indices_offset = pos;
     m.header.field_indices_count = (uint32_t)fi->size;
     m.header.list_indices_count = (uint32_t)li->size;
@@ -329,7 +344,7 @@ static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_fa
     w.hash_mask = hsize - 1;
     if (!w.hash) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
     memset(w.hash, 0, hsize * 4);
-    relic_buf *bufs[] = { &w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, &w.stack };
+    relic_buf *bufs[] = {&w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, &w.stack};
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_init_arena(bufs[i], scratch, 0);
     put_struct(&w, t->root);
     int failed = 0;
@@ -348,7 +363,7 @@ static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_fa
 
 typedef struct kstate {
     const relic_gff_tree *t;
-    uint8_t *structs, *fields, *data, *fi, *li; /* the source arrays, rewritten in place */
+    uint8_t *structs, *fields, *data, *fi, *li;            /* the source arrays, rewritten in place */
     uint8_t *used_s, *used_f, *used_d, *used_fi, *used_li; /* one byte per slot: written */
     size_t n_s, n_f, n_d, n_fi, n_li;                      /* slots of each */
     uint32_t filled_s, filled_f;
@@ -375,7 +390,7 @@ static int keep_field(kstate *k, const relic_gff_tfield *f, uint32_t depth)
     if (!claim(k->used_f, k->n_f, f->src_index, 1)) return 0;
     k->filled_f++;
     if (f->src_label >= t->src_label_count) return 0;
-    char key[16] = { 0 };
+    char key[16] = {0};
     memcpy(key, f->label, strlen(f->label));
     if (memcmp(t->src_labels[f->src_label], key, 16) != 0) return 0;
     uint64_t vs = value_size(f);

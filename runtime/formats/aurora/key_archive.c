@@ -24,13 +24,19 @@ static const char *path_problem(const uint8_t *p, size_t n, size_t *at)
 {
     size_t start = 0;
     if (n && (p[0] == '\\' || p[0] == '/')) start = 1;
-    if (start >= n) { *at = 0; return "empty name"; }
+    if (start >= n) {
+        *at = 0;
+        return "empty name";
+    }
     for (size_t i = start; i <= n; i++) {
         if (i < n && p[i] != '\\' && p[i] != '/') continue;
         size_t k;
         const char *why = relic_member_name_problem((const char *)p + start, i - start, 1, &k);
         if (i == start) why = "empty path component";
-        if (why && (strcmp(why, "leading or trailing space or trailing dot") != 0)) { *at = start + k; return why; }
+        if (why && (strcmp(why, "leading or trailing space or trailing dot") != 0)) {
+            *at = start + k;
+            return why;
+        }
         start = i + 1;
     }
     return NULL;

@@ -46,11 +46,14 @@
 
 /* Two tables, not one of {name, walkable}: a reader that only asks
  * "walkable?" (the README example) links 31 bytes, not the name pointers. */
+/* clang-format off */
 static const unsigned char material_walkable[MATERIAL_TABLE_ROWS] = {
     0, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 0,
     1, 0, 1, 0, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 1,
 };
+/* clang-format on */
 
+/* clang-format off */
 static const char *const material_names[MATERIAL_TABLE_ROWS] = {
     "NotDefined",    "Dirt",      "Obscuring",   "Grass",
     "Stone",         "Wood",      "Water",       "NonWalk",
@@ -61,6 +64,7 @@ static const char *const material_names[MATERIAL_TABLE_ROWS] = {
     NULL,            NULL,        NULL,          NULL,
     NULL,            NULL,        "Trigger",
 };
+/* clang-format on */
 
 int relic_bwm_material_walkable(uint32_t material)
 {
@@ -447,7 +451,8 @@ relic_status relic_bwm_build_perimeters(const relic_bwm_mesh *m, uint32_t walkab
                 if (++steps > budget)
                     return relic_fail(err, RELIC_E_LIMIT, 0, "adjacency",
                                       "perimeter walk took more than %llu steps: the adjacency is not a "
-                                      "consistent walkmesh", (unsigned long long)budget);
+                                      "consistent walkmesh",
+                                      (unsigned long long)budget);
                 f = (uint32_t)a / 3;
                 s = ((uint32_t)a % 3 + 1) % 3;
             }
@@ -488,7 +493,7 @@ uint32_t relic_bwm_aabb_msp(const relic_bwm_aabb_rec *left, const relic_bwm_aabb
     int c, axis = -1;
     for (c = 0; c < 3; c++) {
         d[c] = ((double)right->box_min[c] + right->box_max[c]) * 0.5 -
-               ((double)left->box_min[c] + left->box_max[c]) * 0.5;
+            ((double)left->box_min[c] + left->box_max[c]) * 0.5;
         if (fabs(d[c]) > best) {
             best = fabs(d[c]);
             axis = c;
@@ -512,7 +517,7 @@ relic_status relic_bwm_build_aabb(const relic_bwm_mesh *m, relic_bwm_aabb_rec *o
                                   uint32_t *node_count, relic_arena *scratch, relic_error *err)
 {
     uint32_t n, i, *ord[3], *tmp;
-    float (*leaf)[6];
+    float(*leaf)[6];
     uint8_t *left_mark;
     side_rec *rec, *rtmp;
     aabb_task stack[AABB_STACK_DEPTH];

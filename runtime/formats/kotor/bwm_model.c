@@ -104,7 +104,10 @@ static void check_aabb(checker *c, int strict, uint8_t *mark, uint8_t *face_seen
     while (sp) {
         uint32_t i = stack[--sp];
         uint64_t off = pos_of(v, v->aabb) + 44ull * i;
-        if (mark[i]) { problem(c, RELIC_E_LAYOUT, off, "aabb", i, "node reached twice: the children do not form a tree"); continue; }
+        if (mark[i]) {
+            problem(c, RELIC_E_LAYOUT, off, "aabb", i, "node reached twice: the children do not form a tree");
+            continue;
+        }
         mark[i] = 1;
         relic_bwm_aabb_node_view nv = relic_bwm_aabb_at(v, i);
         int32_t face = relic_bwm_aabb_node_face(nv);
@@ -120,16 +123,25 @@ static void check_aabb(checker *c, int strict, uint8_t *mark, uint8_t *face_seen
                 problem(c, RELIC_E_LAYOUT, off, "aabb", i, "internal node without two children");
                 continue;
             }
-            if (sp + 2 > n + 1) { problem(c, RELIC_E_LAYOUT, off, "aabb", i, "tree larger than the node array"); break; }
+            if (sp + 2 > n + 1) {
+                problem(c, RELIC_E_LAYOUT, off, "aabb", i, "tree larger than the node array");
+                break;
+            }
             stack[sp++] = c2;
             stack[sp++] = c1;
         }
     }
     if (strict) {
         for (size_t i = 0; i < n; i++)
-            if (!mark[i]) { problem(c, RELIC_E_LAYOUT, pos_of(v, v->aabb) + 44 * i, "aabb", (int64_t)i, "node not reachable from the root"); break; }
+            if (!mark[i]) {
+                problem(c, RELIC_E_LAYOUT, pos_of(v, v->aabb) + 44 * i, "aabb", (int64_t)i, "node not reachable from the root");
+                break;
+            }
         for (size_t f = 0; f < v->faces_count; f++)
-            if (!face_seen[f]) { problem(c, RELIC_E_LAYOUT, pos_of(v, v->aabb), "aabb", -1, "face %zu is in no AABB leaf", f); break; }
+            if (!face_seen[f]) {
+                problem(c, RELIC_E_LAYOUT, pos_of(v, v->aabb), "aabb", -1, "face %zu is in no AABB leaf", f);
+                break;
+            }
     }
 }
 
@@ -163,7 +175,10 @@ static void check_edges(checker *c, uint32_t walkable, uint8_t *is_edge)
     for (size_t i = 0; i < v->edges_count; i++) {
         uint32_t id = relic_bwm_edge_edge(relic_bwm_edges_at(v, i));
         uint64_t off = pos_of(v, v->edges) + 8 * i;
-        if (id / 3 >= walkable) { problem(c, RELIC_E_INDEX, off, "edges", (int64_t)i, "edge %u is not on a walkable face", id); continue; }
+        if (id / 3 >= walkable) {
+            problem(c, RELIC_E_INDEX, off, "edges", (int64_t)i, "edge %u is not on a walkable face", id);
+            continue;
+        }
         if (is_edge[id]) problem(c, RELIC_E_LAYOUT, off, "edges", (int64_t)i, "edge %u listed twice", id);
         is_edge[id] = 1;
         if (relic_bwm_adjacency_side(relic_bwm_adjacency_at(v, id / 3), id % 3) >= 0)
@@ -183,29 +198,34 @@ static void check_edges(checker *c, uint32_t walkable, uint8_t *is_edge)
 static void check_finite(checker *c, const uint8_t *p, size_t count, size_t stride, unsigned floats_per,
                          const char *name)
 {
-    static const char *const axis[] = { "x", "y", "z" };
+    static const char *const axis[] = {"x", "y", "z"};
     if (!p) return;
     for (size_t i = 0; i < count; i++)
         for (unsigned k = 0; k < floats_per; k++) {
             const uint8_t *at = p + i * stride + 4u * k;
             float f = relic_load_f32le(at);
             if (isfinite(f)) continue;
-            const char *part = floats_per == 3 ? axis[k] : floats_per == 6 ? (k < 3 ? "box_min" : "box_max") : "";
+            const char *part = floats_per == 3 ? axis[k] : floats_per == 6 ? (k < 3 ? "box_min" : "box_max")
+                                                                           : "";
             problem(c, RELIC_E_RANGE, pos_of(c->v, at), name, (int64_t)i, "%s%s%s is %s, not a finite number",
                     part, floats_per == 6 ? "." : "", floats_per == 6 ? axis[k % 3] : "",
-                    isnan(f) ? "NaN" : f > 0 ? "+infinity" : "-infinity");
+                    isnan(f) ? "NaN" : f > 0 ? "+infinity"
+                                             : "-infinity");
             break;
         }
 }
 
 static void check_finite_header(checker *c)
 {
-    static const struct { size_t offset; const char *name; } pos[] = {
-        { RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_POS, "header.relative_use_position_1" },
-        { RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_POS, "header.relative_use_position_2" },
-        { RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_POS, "header.absolute_use_position_1" },
-        { RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_POS, "header.absolute_use_position_2" },
-        { RELIC_BWM_HEADER_POSITION_POS, "header.position" },
+    static const struct {
+        size_t offset;
+        const char *name;
+    } pos[] = {
+        {RELIC_BWM_HEADER_RELATIVE_USE_POSITION_1_POS, "header.relative_use_position_1"},
+        {RELIC_BWM_HEADER_RELATIVE_USE_POSITION_2_POS, "header.relative_use_position_2"},
+        {RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_1_POS, "header.absolute_use_position_1"},
+        {RELIC_BWM_HEADER_ABSOLUTE_USE_POSITION_2_POS, "header.absolute_use_position_2"},
+        {RELIC_BWM_HEADER_POSITION_POS, "header.position"},
     };
     if (!c->v->header) return;
     for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++) {
@@ -214,7 +234,8 @@ static void check_finite_header(checker *c)
             float f = relic_load_f32le(p + 4u * k);
             if (isfinite(f)) continue;
             problem(c, RELIC_E_RANGE, pos_of(c->v, p + 4u * k), pos[i].name, -1, "%c is %s, not a finite number",
-                    "xyz"[k], isnan(f) ? "NaN" : f > 0 ? "+infinity" : "-infinity");
+                    "xyz"[k], isnan(f) ? "NaN" : f > 0 ? "+infinity"
+                                                       : "-infinity");
             break;
         }
     }
@@ -230,7 +251,7 @@ size_t relic_bwm_check_scratch_size(const relic_bwm_view *v, int strict)
 
 unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scratch, relic_report_fn report, void *ctx)
 {
-    checker c = { v, report, ctx, 0 };
+    checker c = {v, report, ctx, 0};
     uint32_t walkable = 0;
     check_finite_header(&c);
     check_finite(&c, v->vertices, v->vertices_count, RELIC_BWM_VEC3F_SIZE, 3, "vertices");
@@ -262,9 +283,9 @@ unsigned relic_bwm_check(const relic_bwm_view *v, int strict, relic_arena *scrat
 
 void relic_bwm_mesh_of(const relic_bwm_file *m, relic_bwm_mesh *out)
 {
-    out->vertices = (const float (*)[3])(const void *)m->vertices;
+    out->vertices = (const float(*)[3])(const void *)m->vertices;
     out->vertex_count = (uint32_t)m->vertices_count;
-    out->faces = (const uint32_t (*)[3])(const void *)m->faces;
+    out->faces = (const uint32_t(*)[3])(const void *)m->faces;
     out->materials = m->materials;
     out->face_count = (uint32_t)m->faces_count;
 }
@@ -316,7 +337,7 @@ relic_status relic_bwm_rebuild(relic_bwm_file *m, unsigned what, relic_arena *a,
     if (what & RELIC_BWM_REBUILD_ADJACENCY) {
         relic_bwm_adjacency *adj = relic_arena_array(a, walkable, sizeof *adj, _Alignof(relic_bwm_adjacency));
         if (!adj && walkable) return relic_fail(err, RELIC_E_NOMEM, 0, "adjacency", "out of memory");
-        if ((st = relic_bwm_build_adjacency(&mesh, walkable, (int32_t (*)[3])(void *)adj, a, err)) != RELIC_OK) return st;
+        if ((st = relic_bwm_build_adjacency(&mesh, walkable, (int32_t(*)[3])(void *)adj, a, err)) != RELIC_OK) return st;
         m->adjacency = adj;
         m->adjacency_count = walkable;
     }
@@ -328,7 +349,7 @@ relic_status relic_bwm_rebuild(relic_bwm_file *m, unsigned what, relic_arena *a,
         if ((!edges || !perims) && walkable) return relic_fail(err, RELIC_E_NOMEM, 0, "edges", "out of memory");
         uint32_t ne = 0, np = 0;
         _Static_assert(sizeof(relic_bwm_edge) == sizeof(relic_bwm_edge_rec), "edge layouts agree");
-        st = relic_bwm_build_perimeters(&mesh, walkable, (const int32_t (*)[3])(const void *)m->adjacency,
+        st = relic_bwm_build_perimeters(&mesh, walkable, (const int32_t(*)[3])(const void *)m->adjacency,
                                         (const relic_bwm_edge_rec *)(const void *)m->edges, (uint32_t)m->edges_count,
                                         (relic_bwm_edge_rec *)(void *)edges, &ne, perims, &np, a, err);
         if (st != RELIC_OK) return st;
@@ -346,8 +367,12 @@ relic_status relic_bwm_rebuild(relic_bwm_file *m, unsigned what, relic_arena *a,
         if ((st = relic_bwm_build_aabb(&mesh, recs, &count, a, err)) != RELIC_OK) return st;
         for (uint32_t i = 0; i < count; i++) {
             relic_bwm_aabb_node *n = &nodes[i];
-            n->box_min.x = recs[i].box_min[0]; n->box_min.y = recs[i].box_min[1]; n->box_min.z = recs[i].box_min[2];
-            n->box_max.x = recs[i].box_max[0]; n->box_max.y = recs[i].box_max[1]; n->box_max.z = recs[i].box_max[2];
+            n->box_min.x = recs[i].box_min[0];
+            n->box_min.y = recs[i].box_min[1];
+            n->box_min.z = recs[i].box_min[2];
+            n->box_max.x = recs[i].box_max[0];
+            n->box_max.y = recs[i].box_max[1];
+            n->box_max.z = recs[i].box_max[2];
             n->face = recs[i].face;
             n->unknown = recs[i].unknown;
             n->most_significant_plane = recs[i].msp;

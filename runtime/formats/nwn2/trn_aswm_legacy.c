@@ -38,9 +38,24 @@ static relic_status need(cur *c, uint64_t n, const char *path)
 }
 
 static uint8_t u8(cur *c) { return c->d[c->pos++]; }
-static uint16_t u16(cur *c) { uint16_t v = relic_load_u16le(c->d + c->pos); c->pos += 2; return v; }
-static uint32_t u32(cur *c) { uint32_t v = relic_load_u32le(c->d + c->pos); c->pos += 4; return v; }
-static float f32(cur *c) { float v = relic_load_f32le(c->d + c->pos); c->pos += 4; return v; }
+static uint16_t u16(cur *c)
+{
+    uint16_t v = relic_load_u16le(c->d + c->pos);
+    c->pos += 2;
+    return v;
+}
+static uint32_t u32(cur *c)
+{
+    uint32_t v = relic_load_u32le(c->d + c->pos);
+    c->pos += 4;
+    return v;
+}
+static float f32(cur *c)
+{
+    float v = relic_load_f32le(c->d + c->pos);
+    c->pos += 4;
+    return v;
+}
 
 /* n elements of elem bytes must fit in what remains; allocate n items of
  * item bytes (at least one byte, so empty arrays are non-NULL). */
@@ -200,7 +215,7 @@ relic_status relic_trn_aswm_legacy_decode(const uint8_t *data, size_t size, reli
 {
     relic_error scratch;
     if (!err) err = &scratch;
-    cur c = { data, size, 0, err, a };
+    cur c = {data, size, 0, err, a};
     relic_status st;
     memset(out, 0, sizeof *out);
     if ((st = need(&c, 53, "version")) != RELIC_OK) return st;
@@ -232,7 +247,8 @@ relic_status relic_trn_aswm_legacy_decode(const uint8_t *data, size_t size, reli
         c.pos += (size_t)edge_size - 16; /* v0x69: 9 reserved u32 */
     }
     out->edges_count = out->edge_count;
-    uint64_t tri_size = version == 0x69 ? 88 : version == 0x6A ? 68 : 64;
+    uint64_t tri_size = version == 0x69 ? 88 : version == 0x6A ? 68
+                                                               : 64;
     if (!(out->triangles = array(&c, out->triangle_count, tri_size, sizeof *out->triangles, _Alignof(relic_trn_triangle), "triangles", &st)))
         return st;
     for (size_t i = 0; i < out->triangle_count; i++) triangle(&c, version, &out->triangles[i]);

@@ -122,7 +122,7 @@ static size_t first_bad_u32(const uint8_t *p, size_t n, size_t stride, uint32_t 
     uint32_t bad = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t x = relic_load_u32le(p + i * stride);
-        bad |= (uint32_t)(x >= limit) & (uint32_t)!(none_ok && x == NONE32);
+        bad |= (uint32_t)(x >= limit) & (uint32_t) !(none_ok && x == NONE32);
     }
     if (!bad) return n;
     for (size_t i = 0; i < n; i++) {
@@ -143,7 +143,7 @@ static int bad_steps(const uint8_t *p, size_t n, unsigned limit)
     for (; i + 8 <= n; i += 8) {
         uint64_t x;
         memcpy(&x, p + i, 8);
-        uint64_t ge = ((x & lo7) + bias) & hi;     /* bit 7: (byte & 0x7F) >= limit */
+        uint64_t ge = ((x & lo7) + bias) & hi; /* bit 7: (byte & 0x7F) >= limit */
         uint64_t t = ~x;
         uint64_t not_ff = (((t & lo7) + lo7) | t) & hi; /* bit 7: byte != 0xFF */
         bad |= ge & not_ff;
@@ -167,7 +167,8 @@ static relic_status rules_mesh(vc *c, const relic_trn_aswm_view *v)
             if ((bits & F32_EXPONENT_MASK) == F32_EXPONENT_MASK) {
                 snprintf(path, sizeof path, "vertices[%u].%c", (unsigned)i, "xyz"[k]);
                 return relic_fail(c->err, RELIC_E_RANGE, at, path, "%s, not a finite number",
-                                  (bits & 0x007FFFFFu) ? "NaN" : (bits >> 31) ? "-infinity" : "+infinity");
+                                  (bits & 0x007FFFFFu) ? "NaN" : (bits >> 31) ? "-infinity"
+                                                                              : "+infinity");
             }
         }
     /* edges: vertices[2] in range, triangles[2] none or in range */
@@ -180,18 +181,19 @@ static relic_status rules_mesh(vc *c, const relic_trn_aswm_view *v)
                               k < 2 ? "vertices" : "triangles");
         }
     }
-    static const char *const names[3] = { "vertices", "linked_edges", "linked_triangles" };
+    static const char *const names[3] = {"vertices", "linked_edges", "linked_triangles"};
     uint32_t bad = 0;
     const uint8_t *tp = c->p + v->triangles;
     for (uint32_t i = 0; i < v->triangle_count; i++, tp += 64) {
         for (int k = 0; k < 3; k++) {
             uint32_t vx = relic_load_u32le(tp + 4 * k), ed = relic_load_u32le(tp + 12 + 4 * k), tr = relic_load_u32le(tp + 24 + 4 * k);
             bad |= (uint32_t)(vx >= v->vertex_count) | (uint32_t)(ed >= v->edge_count) |
-                   ((uint32_t)(tr >= v->triangle_count) & (uint32_t)(tr != NONE32));
+                ((uint32_t)(tr >= v->triangle_count) & (uint32_t)(tr != NONE32));
         }
     }
     for (int k = 0; bad && k < 9; k++) {
-        uint32_t limit = k < 3 ? v->vertex_count : k < 6 ? v->edge_count : v->triangle_count;
+        uint32_t limit = k < 3 ? v->vertex_count : k < 6 ? v->edge_count
+                                                         : v->triangle_count;
         size_t i = first_bad_u32(c->p + v->triangles + 4 * k, v->triangle_count, 64, limit, k >= 6);
         if (i < v->triangle_count) {
             snprintf(path, sizeof path, "triangles[%zu].%s[%d]", i, names[k / 3], k % 3);
@@ -318,7 +320,7 @@ relic_status relic_trn_aswm_view_validate(const uint8_t *data, size_t size, reli
     memset(v, 0, sizeof *v);
     v->base = data;
     v->size = size;
-    vc c = { data, size, err };
+    vc c = {data, size, err};
     relic_status st = walk(&c, a, v);
     if (st == RELIC_OK) st = rules_mesh(&c, v);
     if (st == RELIC_OK) st = rules_tiles(&c, v);

@@ -70,20 +70,45 @@ static uint64_t aswm_size(const relic_trn_aswm *w, relic_error *err)
     return n;
 }
 
-typedef struct cursor { uint8_t *p; } cursor;
+typedef struct cursor {
+    uint8_t *p;
+} cursor;
 
 static void put_u8(cursor *c, uint8_t v) { *c->p++ = v; }
-static void put_u16(cursor *c, uint16_t v) { relic_store_u16le(c->p, v); c->p += 2; }
-static void put_u32(cursor *c, uint32_t v) { relic_store_u32le(c->p, v); c->p += 4; }
-static void put_f32(cursor *c, float v) { relic_store_f32le(c->p, v); c->p += 4; }
-static void put_bytes(cursor *c, const void *src, size_t n) { if (n) memcpy(c->p, src, n); c->p += n; }
+static void put_u16(cursor *c, uint16_t v)
+{
+    relic_store_u16le(c->p, v);
+    c->p += 2;
+}
+static void put_u32(cursor *c, uint32_t v)
+{
+    relic_store_u32le(c->p, v);
+    c->p += 4;
+}
+static void put_f32(cursor *c, float v)
+{
+    relic_store_f32le(c->p, v);
+    c->p += 4;
+}
+static void put_bytes(cursor *c, const void *src, size_t n)
+{
+    if (n) memcpy(c->p, src, n);
+    c->p += n;
+}
 
-static void put_vertex(cursor *c, const relic_trn_vec3f *v) { put_f32(c, v->x); put_f32(c, v->y); put_f32(c, v->z); }
+static void put_vertex(cursor *c, const relic_trn_vec3f *v)
+{
+    put_f32(c, v->x);
+    put_f32(c, v->y);
+    put_f32(c, v->z);
+}
 
 static void put_edge(cursor *c, const relic_trn_edge *e)
 {
-    put_u32(c, e->vertices[0]); put_u32(c, e->vertices[1]);
-    put_u32(c, e->triangles[0]); put_u32(c, e->triangles[1]);
+    put_u32(c, e->vertices[0]);
+    put_u32(c, e->vertices[1]);
+    put_u32(c, e->triangles[0]);
+    put_u32(c, e->triangles[1]);
 }
 
 relic_status relic_trn_aswm_write(const relic_trn_aswm *w, relic_buf *out, relic_error *err)
@@ -94,7 +119,7 @@ relic_status relic_trn_aswm_write(const relic_trn_aswm *w, relic_buf *out, relic
     if (n == 0) return err->code;
     uint8_t *start = relic_buf_extend(out, (size_t)n);
     if (!start) return relic_fail(err, RELIC_E_NOMEM, 0, "", "cannot grow the output by %llu bytes", (unsigned long long)n);
-    cursor c = { start };
+    cursor c = {start};
     put_u32(&c, 0x6C);
     put_bytes(&c, w->name, 32);
     put_u8(&c, 1);
@@ -109,7 +134,8 @@ relic_status relic_trn_aswm_write(const relic_trn_aswm *w, relic_buf *out, relic
         for (int k = 0; k < 3; k++) put_u32(&c, t->vertices[k]);
         for (int k = 0; k < 3; k++) put_u32(&c, t->linked_edges[k]);
         for (int k = 0; k < 3; k++) put_u32(&c, t->linked_triangles[k]);
-        put_f32(&c, t->center[0]); put_f32(&c, t->center[1]);
+        put_f32(&c, t->center[0]);
+        put_f32(&c, t->center[1]);
         for (int k = 0; k < 3; k++) put_f32(&c, t->normal[k]);
         put_f32(&c, t->d);
         put_u16(&c, t->island);

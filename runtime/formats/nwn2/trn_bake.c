@@ -71,7 +71,10 @@ static relic_status remove_border(relic_trn_aswm *w, relic_arena *a, relic_error
     size_t kept = 0;
     for (size_t i = 0; i < nt; i++) {
         const relic_trn_triangle *t = &w->triangles[i];
-        if (!inside(t, x0, y0, x1, y1)) { tmap[i] = TRN_NONE32; continue; }
+        if (!inside(t, x0, y0, x1, y1)) {
+            tmap[i] = TRN_NONE32;
+            continue;
+        }
         tmap[i] = (uint32_t)kept++;
         for (int k = 0; k < 3; k++) {
             vmap[t->vertices[k]] = 1;
@@ -84,10 +87,16 @@ static relic_status remove_border(relic_trn_aswm *w, relic_arena *a, relic_error
     }
     size_t v2 = 0, e2 = 0;
     for (size_t i = 0; i < nv; i++) {
-        if (vmap[i]) { w->vertices[v2] = w->vertices[i]; vmap[i] = (uint32_t)v2++; } else vmap[i] = TRN_NONE32;
+        if (vmap[i]) {
+            w->vertices[v2] = w->vertices[i];
+            vmap[i] = (uint32_t)v2++;
+        } else vmap[i] = TRN_NONE32;
     }
     for (size_t i = 0; i < ne; i++) {
-        if (emap[i]) { w->edges[e2] = w->edges[i]; emap[i] = (uint32_t)e2++; } else emap[i] = TRN_NONE32;
+        if (emap[i]) {
+            w->edges[e2] = w->edges[i];
+            emap[i] = (uint32_t)e2++;
+        } else emap[i] = TRN_NONE32;
     }
     for (size_t i = 0; i < nt; i++)
         if (tmap[i] != TRN_NONE32) w->triangles[tmap[i]] = w->triangles[i];
@@ -127,7 +136,10 @@ static relic_status split_tiles(relic_trn_aswm *w, relic_arena *a, relic_error *
         const relic_trn_triangle *t = &w->triangles[i];
         long x = tile_coord(t->center[0], w->tiles_width, w->grid_width);
         long y = tile_coord(t->center[1], w->tiles_width, w->grid_height);
-        if (x < 0 || y < 0) { tile_of[i] = TRN_NONE32; continue; }
+        if (x < 0 || y < 0) {
+            tile_of[i] = TRN_NONE32;
+            continue;
+        }
         tile_of[i] = (uint32_t)((size_t)y * w->grid_width + (size_t)x);
         start[tile_of[i] + 1]++;
     }
@@ -138,7 +150,10 @@ static relic_status split_tiles(relic_trn_aswm *w, relic_arena *a, relic_error *
         t->triangles_offset = start[k];
     }
     for (size_t i = 0; i < nt; i++) {
-        if (tile_of[i] == TRN_NONE32) { tmap[i] = TRN_NONE32; continue; }
+        if (tile_of[i] == TRN_NONE32) {
+            tmap[i] = TRN_NONE32;
+            continue;
+        }
         tmap[i] = start[tile_of[i]]++;
         out[tmap[i]] = w->triangles[i];
     }
@@ -242,7 +257,7 @@ relic_status relic_trn_bake(const relic_trn_aswm *in, const relic_trn_bake_optio
     s.queued = relic_arena_alloc(a, max_local + 1, 1);
     s.wave = relic_arena_array(a, max_local + 1, sizeof *s.wave, sizeof *s.wave);
     s.next_wave = relic_arena_array(a, max_local + 1, sizeof *s.next_wave, sizeof *s.next_wave);
-    trn_island_list isl = { NULL, 0, 0, a };
+    trn_island_list isl = {NULL, 0, 0, a};
     if (!s.stamp_v || !s.stamp_e || !s.cost || !s.step || !s.visited || !s.queued || !s.wave || !s.next_wave)
         st = relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory for the tile scratch");
     for (size_t i = 0; st == RELIC_OK && i < w.tiles_count; i++) st = trn_bake_tile(&w, i, &s, a, &isl, err);

@@ -71,8 +71,14 @@ static void count_distinct(const relic_trn_aswm *w, size_t ti, trn_tile_scratch 
         const relic_trn_triangle *tri = &w->triangles[t->triangles_offset + i];
         for (int k = 0; k < 3; k++) {
             uint32_t v = tri->vertices[k], e = tri->linked_edges[k];
-            if (v < w->vertices_count && s->stamp_v[v] != stamp) { s->stamp_v[v] = stamp; nv++; }
-            if (e < w->edges_count && s->stamp_e[e] != stamp) { s->stamp_e[e] = stamp; ne++; }
+            if (v < w->vertices_count && s->stamp_v[v] != stamp) {
+                s->stamp_v[v] = stamp;
+                nv++;
+            }
+            if (e < w->edges_count && s->stamp_e[e] != stamp) {
+                s->stamp_e[e] = stamp;
+                ne++;
+            }
         }
     }
     t->vertices_count = nv;
@@ -87,8 +93,10 @@ relic_status trn_bake_tile(relic_trn_aswm *w, size_t ti, trn_tile_scratch *s, re
     relic_trn_triangle *tris = w->triangles + off;
     count_distinct(w, ti, s, t);
     t->owns_data = 0;
-    t->own_vertices = NULL; t->own_vertices_count = 0;
-    t->own_edges = NULL; t->own_edges_count = 0;
+    t->own_vertices = NULL;
+    t->own_vertices_count = 0;
+    t->own_edges = NULL;
+    t->own_edges_count = 0;
     t->path_flags = 0;
     t->rle_table_size = 0;
 

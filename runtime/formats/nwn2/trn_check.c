@@ -73,13 +73,14 @@ static void check_vertices_finite(aswm_ctx *c, const relic_trn_aswm *w)
 {
     char f[64];
     for (size_t i = 0; i < w->vertices_count; i++) {
-        const float xyz[3] = { w->vertices[i].x, w->vertices[i].y, w->vertices[i].z };
+        const float xyz[3] = {w->vertices[i].x, w->vertices[i].y, w->vertices[i].z};
         for (int k = 0; k < 3; k++) {
             if (isfinite(xyz[k])) continue;
             uint64_t at = w->version == ASWM_V6C ? ASWM_V6C_VERTICES_AT + 12ull * i + 4u * (unsigned)k : 0;
             snprintf(f, sizeof f, "vertices[%zu].%c", i, "xyz"[k]);
             relic_problem_at(&c->problems, RELIC_E_RANGE, at, c->path, f, "%s, not a finite number",
-                             isnan(xyz[k]) ? "NaN" : xyz[k] > 0 ? "+infinity" : "-infinity");
+                             isnan(xyz[k]) ? "NaN" : xyz[k] > 0 ? "+infinity"
+                                                                : "-infinity");
             break;
         }
     }
@@ -207,7 +208,7 @@ unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigne
                               relic_report_fn report, void *ctx)
 {
     /* max_reports 0: count only */
-    aswm_ctx c = { path, { max_reports ? report : NULL, ctx, 0, max_reports } };
+    aswm_ctx c = {path, {max_reports ? report : NULL, ctx, 0, max_reports}};
     check_vertices_finite(&c, w);
     check_triangles(&c, w);
     if ((uint64_t)w->grid_width * w->grid_height != w->tiles_count)
@@ -228,7 +229,7 @@ unsigned relic_trn_check_aswm(const relic_trn_aswm *w, const char *path, unsigne
 int relic_trn_detect(const uint8_t *data, size_t size)
 {
     return size >= RELIC_TRN_HEADER_SIZE &&
-           memcmp(data, RELIC_TRN_HEADER_MAGIC_VALUE, RELIC_TRN_HEADER_MAGIC_LEN) == 0 &&
-           relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MAJOR_POS) == RELIC_TRN_VERSION_MAJOR &&
-           relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MINOR_POS) == RELIC_TRN_VERSION_MINOR;
+        memcmp(data, RELIC_TRN_HEADER_MAGIC_VALUE, RELIC_TRN_HEADER_MAGIC_LEN) == 0 &&
+        relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MAJOR_POS) == RELIC_TRN_VERSION_MAJOR &&
+        relic_load_u16le(data + RELIC_TRN_HEADER_VERSION_MINOR_POS) == RELIC_TRN_VERSION_MINOR;
 }

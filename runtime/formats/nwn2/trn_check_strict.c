@@ -55,7 +55,10 @@ static void check_path_table(sctx *c, const relic_trn_aswm *w, size_t ti)
         problem(c, f, "%zu nodes; a 7-bit next step reaches at most %u", n, MAX_NODES);
     }
     if (t->local_to_node_count == 0) {
-        if (n) { snprintf(f, sizeof f, "tiles[%zu].local_to_node", ti); problem(c, f, "empty, but the tile has %zu nodes", n); }
+        if (n) {
+            snprintf(f, sizeof f, "tiles[%zu].local_to_node", ti);
+            problem(c, f, "empty, but the tile has %zu nodes", n);
+        }
         return;
     }
     for (size_t k = 0; k < t->local_to_node_count && t->triangles_offset + k < w->triangles_count; k++) {
@@ -145,7 +148,7 @@ unsigned relic_trn_check_aswm_strict(const relic_trn_aswm *w, const char *path, 
                                      relic_report_fn report, void *ctx)
 {
     /* max_reports 0: count only */
-    sctx c = { path, { max_reports ? report : NULL, ctx, 0, max_reports } };
+    sctx c = {path, {max_reports ? report : NULL, ctx, 0, max_reports}};
     uint32_t *owner = relic_arena_array(scratch, w->triangles_count + 1, sizeof *owner, sizeof *owner);
     if (!owner) {
         relic_problem_at(&c.problems, RELIC_E_NOMEM, 0, c.path, "triangles",

@@ -7,7 +7,8 @@
 
 #include "relic_trn.h"
 
-enum { TRN_TYPE_TRWH = 0x48575254, TRN_TYPE_ASWM = 0x4D575341 };
+enum { TRN_TYPE_TRWH = 0x48575254,
+       TRN_TYPE_ASWM = 0x4D575341 };
 
 relic_status relic_trn_layout(relic_trn_file *m, relic_arena *a, relic_error *err)
 {

@@ -132,14 +132,20 @@ static relic_status route_islands(route_build *r, uint32_t from, uint32_t to)
         const relic_trn_island *is = &w->islands[ci];
         uint32_t exit = NONE32;
         for (size_t k = 0; k < is->adjacent_count && k < is->exit_triangles_count; k++)
-            if (is->adjacent[k] == next) { exit = is->exit_triangles[k]; break; }
+            if (is->adjacent[k] == next) {
+                exit = is->exit_triangles[k];
+                break;
+            }
         if (exit >= w->triangles_count)
             return relic_fail(r->err, RELIC_E_LAYOUT, 0, path, "no exit triangle towards island %u", (unsigned)next);
         if ((st = walk_tile(r, cur, exit)) != RELIC_OK) return st;
         uint32_t enter = NONE32;
         for (int j = 0; j < 3; j++) {
             uint32_t nb = w->triangles[exit].linked_triangles[j];
-            if (nb < w->triangles_count && w->triangles[nb].island == next) { enter = nb; break; }
+            if (nb < w->triangles_count && w->triangles[nb].island == next) {
+                enter = nb;
+                break;
+            }
         }
         if (enter == NONE32)
             return relic_fail(r->err, RELIC_E_LAYOUT, 0, path, "exit triangle %u has no neighbour on island %u", (unsigned)exit, (unsigned)next);
@@ -165,14 +171,15 @@ relic_status relic_trn_route_find(const relic_trn_aswm *w, uint32_t from, uint32
         return relic_fail(err, RELIC_E_RANGE, 0, "triangles", "triangle %u or %u is on no island (not walkable or not baked)",
                           (unsigned)from, (unsigned)to);
     /* tile_of first, then the route grows in place after it (arena's newest) */
-    route_build r = { w, NULL, { 0 }, err };
+    route_build r = {w, NULL, {0}, err};
     r.tile_of = relic_arena_array(a, w->triangles_count + 1, sizeof *r.tile_of, sizeof *r.tile_of);
     if (!r.tile_of) return relic_fail(err, RELIC_E_NOMEM, 0, "route", "the arena cannot hold the triangle-to-tile map");
     relic_buf_init_arena(&r.items, a, 0);
     for (size_t i = 0; i < w->triangles_count; i++) r.tile_of[i] = NONE32;
     for (size_t k = 0; k < w->tiles_count; k++)
         for (uint64_t i = w->tiles[k].triangles_offset; i < (uint64_t)w->tiles[k].triangles_offset + w->tiles[k].triangles_count &&
-                                                        i < w->triangles_count; i++)
+             i < w->triangles_count;
+             i++)
             r.tile_of[i] = (uint32_t)k;
     relic_status st = route_islands(&r, from, to);
     if (st == RELIC_OK) {

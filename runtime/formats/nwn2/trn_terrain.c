@@ -46,7 +46,8 @@ static relic_status check_finite(const float *f, int n, size_t i, const char *fi
             char path[64];
             snprintf(path, sizeof path, "vertices[%zu].%s[%d]", i, field, k);
             return relic_fail(err, RELIC_E_RANGE, at + 4 * (uint64_t)k, path, "vertex %s is %s, not a finite number", field,
-                              isnan(f[k]) ? "NaN" : f[k] > 0 ? "+infinity" : "-infinity");
+                              isnan(f[k]) ? "NaN" : f[k] > 0 ? "+infinity"
+                                                             : "-infinity");
         }
     return RELIC_OK;
 }
@@ -73,7 +74,7 @@ relic_status relic_trn_trrn_read(const uint8_t *data, size_t size, relic_arena *
     }
     uint64_t tris = (uint64_t)(v.triangles ? v.triangles - data : 0);
     for (size_t i = 0; i < out->triangles_count; i++) {
-        const uint16_t idx[3] = { out->triangles[i].a, out->triangles[i].b, out->triangles[i].c };
+        const uint16_t idx[3] = {out->triangles[i].a, out->triangles[i].b, out->triangles[i].c};
         if ((st = check_triangle(i, idx, out->vertices_count, tris, err)) != RELIC_OK) return st;
     }
     return RELIC_OK;
@@ -97,7 +98,7 @@ relic_status relic_trn_watr_read(const uint8_t *data, size_t size, relic_arena *
             return st;
     uint64_t tris = (uint64_t)(v.triangles ? v.triangles - data : 0);
     for (size_t i = 0; i < out->triangles_count; i++) {
-        const uint16_t idx[3] = { out->triangles[i].a, out->triangles[i].b, out->triangles[i].c };
+        const uint16_t idx[3] = {out->triangles[i].a, out->triangles[i].b, out->triangles[i].c};
         if ((st = check_triangle(i, idx, out->vertices_count, tris, err)) != RELIC_OK) return st;
     }
     return RELIC_OK;

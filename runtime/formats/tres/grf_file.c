@@ -148,7 +148,7 @@ static void check_material_names(checker *c, size_t i)
         const relic_grf_material_v11_material *mt = c->models[i];
         lists[0] = mt->texture, lists[1] = mt->opacity, lists[2] = mt->bump, n = mt->texture_count;
     }
-    static const char *const names[3] = { "texture", "opacity", "bump" };
+    static const char *const names[3] = {"texture", "opacity", "bump"};
     for (int l = 0; l < 3; l++)
         for (size_t k = 0; k < n; k++)
             if (!is_symbol(c, lists[l][k])) {
@@ -202,7 +202,7 @@ static void check_mesh(checker *c, size_t i)
     }
     size_t n = material_count(c, mat);
     uint64_t at = 44 + RELIC_GRF_MESH_VEC3F_SIZE * me->points_count + RELIC_GRF_MESH_VERTEX_SIZE * me->vertices_count +
-                  4 * me->vertex_pointers_count;
+        4 * me->vertex_pointers_count;
     for (size_t k = 0; k < me->polygons_count && n; k++)
         if (me->polygons[k].surface >= n) {
             char f[48];
@@ -224,7 +224,8 @@ static void check_finite_vec3(checker *c, size_t i, const uint8_t *data, uint64_
             char field[64];
             snprintf(field, sizeof field, "%s[%llu].%c", array, (unsigned long long)k, "xyz"[x]);
             problem(c, RELIC_E_RANGE, i, rel + 12 * k + 4 * x, field, "%s, not a finite number",
-                    isnan(f) ? "NaN" : f > 0 ? "+infinity" : "-infinity");
+                    isnan(f) ? "NaN" : f > 0 ? "+infinity"
+                                             : "-infinity");
             return;
         }
 }
@@ -301,7 +302,7 @@ unsigned relic_grf_check(const relic_groff_file *m, relic_arena *scratch, relic_
 {
     relic_grf_layout l = relic_grf_layout_of(m);
     size_t n = m->sections_count;
-    checker c = { m, NULL, NULL, report, ctx, 0, { NULL, 0 } };
+    checker c = {m, NULL, NULL, report, ctx, 0, {NULL, 0}};
     relic_error ierr;
     relic_grf_kind *kinds = n ? relic_arena_array(scratch, n, sizeof *kinds, 8) : NULL;
     void **models = n ? relic_arena_array(scratch, n, sizeof *models, 8) : NULL;
@@ -336,7 +337,10 @@ unsigned relic_grf_check(const relic_groff_file *m, relic_arena *scratch, relic_
         case RELIC_GRF_OBJECT: check_object(&c, i); break;
         case RELIC_GRF_MAPPING:
         case RELIC_GRF_MAPPING_REF: check_mapping(&c, i); break;
-        case RELIC_GRF_MESH: check_mesh(&c, i); check_geometry_floats(&c, i); break;
+        case RELIC_GRF_MESH:
+            check_mesh(&c, i);
+            check_geometry_floats(&c, i);
+            break;
         case RELIC_GRF_GEOMETRY:
         case RELIC_GRF_GEOMETRY_V13:
         case RELIC_GRF_GEOMETRY_V11: check_geometry_floats(&c, i); break;

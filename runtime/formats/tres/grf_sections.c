@@ -59,22 +59,22 @@ static void *alloc_model(relic_arena *a, size_t size)
 }
 
 /* Thunks from the generic signatures to a generated format's functions. */
-#define KIND_FNS(F, ROOT)                                                                                           \
-    static relic_status val_##F(const uint8_t *p, size_t n, relic_error *e)                                         \
-    {                                                                                                               \
-        relic_##F##_view v;                                                                                         \
-        return relic_##F##_validate(p, n, &v, e);                                                                   \
-    }                                                                                                               \
-    static relic_status dec_##F(const uint8_t *p, size_t n, relic_arena *a, void **m, relic_error *e)              \
-    {                                                                                                               \
-        relic_##F##_view v;                                                                                         \
-        relic_status st = relic_##F##_validate(p, n, &v, e);                                                        \
-        if (st) return st;                                                                                          \
-        relic_##F##_##ROOT *x = alloc_model(a, sizeof *x);                                                          \
-        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                                       \
-        *m = x;                                                                                                     \
-        return relic_##F##_decode(&v, a, x, e);                                                                     \
-    }                                                                                                               \
+#define KIND_FNS(F, ROOT)                                                                             \
+    static relic_status val_##F(const uint8_t *p, size_t n, relic_error *e)                           \
+    {                                                                                                 \
+        relic_##F##_view v;                                                                           \
+        return relic_##F##_validate(p, n, &v, e);                                                     \
+    }                                                                                                 \
+    static relic_status dec_##F(const uint8_t *p, size_t n, relic_arena *a, void **m, relic_error *e) \
+    {                                                                                                 \
+        relic_##F##_view v;                                                                           \
+        relic_status st = relic_##F##_validate(p, n, &v, e);                                          \
+        if (st) return st;                                                                            \
+        relic_##F##_##ROOT *x = alloc_model(a, sizeof *x);                                            \
+        if (!x) return relic_fail(e, RELIC_E_NOMEM, 0, "", "out of memory");                          \
+        *m = x;                                                                                       \
+        return relic_##F##_decode(&v, a, x, e);                                                       \
+    }                                                                                                 \
     static relic_status wr_##F(const void *m, relic_buf *o, relic_error *e) { return relic_##F##_write(m, o, e); }
 
 KIND_FNS(grf_header, header)
@@ -111,10 +111,16 @@ static relic_status dec_vt(const uint8_t *p, size_t n, relic_arena *a, void **m,
 }
 static relic_status wr_vt(const void *m, relic_buf *o, relic_error *e) { return relic_grf_value_table_write(m, o, e); }
 
-#define OPS(NAME, F) { NAME, val_##F, dec_##F, wr_##F, 0, 0 }
-#define OPS_TAIL(NAME, F, HEAD, ELEM) { NAME, val_##F, dec_##F, wr_##F, HEAD, ELEM }
+#define OPS(NAME, F)                         \
+    {                                        \
+        NAME, val_##F, dec_##F, wr_##F, 0, 0 \
+    }
+#define OPS_TAIL(NAME, F, HEAD, ELEM)              \
+    {                                              \
+        NAME, val_##F, dec_##F, wr_##F, HEAD, ELEM \
+    }
 static const kind_ops ops[RELIC_GRF_KIND_COUNT] = {
-    [RELIC_GRF_OPAQUE] = { "opaque", NULL, NULL, NULL, 0, 0 },
+    [RELIC_GRF_OPAQUE] = {"opaque", NULL, NULL, NULL, 0, 0},
     [RELIC_GRF_HEADER] = OPS("header", grf_header),
     [RELIC_GRF_REGION] = OPS("region", grf_region),
     [RELIC_GRF_REGION_V11] = OPS("region_v11", grf_region_v11),
@@ -152,7 +158,7 @@ int relic_grf_kind_from_name(const char *name)
 
 relic_grf_layout relic_grf_layout_of(const relic_groff_file *m)
 {
-    relic_grf_layout l = { 0, 0, m->sections_count > 0 };
+    relic_grf_layout l = {0, 0, m->sections_count > 0};
     int have = 0;
     for (size_t i = 0; i < m->sections_count; i++) {
         if (m->sections[i].content != RELIC_GROFF_CONTENT_SPECIAL) l.is_scene = 0;
@@ -182,8 +188,8 @@ static int mesh_size_fits(const uint8_t *p, size_t n)
     uint64_t pts = relic_load_u32le(q), vts = relic_load_u32le(q + 4), ptr = relic_load_u32le(q + 8),
              wrp = relic_load_u32le(q + 12), pol = relic_load_u32le(q + 16);
     return MESH_HEADER_SIZE + RELIC_GRF_MESH_VEC3F_SIZE * (pts + wrp) + RELIC_GRF_MESH_VERTEX_SIZE * vts + 4 * ptr +
-               RELIC_GRF_MESH_POLYGON_SIZE * pol ==
-           n;
+        RELIC_GRF_MESH_POLYGON_SIZE * pol ==
+        n;
 }
 
 static int is_name(const char *name, const char *want) { return name && !strcmp(name, want); }
@@ -226,7 +232,8 @@ relic_grf_kind relic_grf_classify(const relic_groff_file *m, size_t i, const rel
     case RELIC_GROFF_CONTENT_REGION: return v >= VERSION_REGION_HANDLES ? RELIC_GRF_REGION : RELIC_GRF_REGION_V11;
     case RELIC_GROFF_CONTENT_GEOMETRY:
         if (l->optimised && mesh_size_fits(b.data, b.size)) return RELIC_GRF_MESH;
-        return v >= VERSION_PIVOT ? RELIC_GRF_GEOMETRY : v >= VERSION_WRAP ? RELIC_GRF_GEOMETRY_V13 : RELIC_GRF_GEOMETRY_V11;
+        return v >= VERSION_PIVOT ? RELIC_GRF_GEOMETRY : v >= VERSION_WRAP ? RELIC_GRF_GEOMETRY_V13
+                                                                           : RELIC_GRF_GEOMETRY_V11;
     case RELIC_GROFF_CONTENT_MAPPING:
         return b.size == RELIC_GRF_MAPPING_REF_MAPPING_REF_SIZE ? RELIC_GRF_MAPPING_REF : RELIC_GRF_MAPPING;
     case RELIC_GROFF_CONTENT_MATERIAL: return v >= VERSION_FLAT_COLOURS ? RELIC_GRF_MATERIAL : RELIC_GRF_MATERIAL_V11;

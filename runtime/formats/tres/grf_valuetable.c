@@ -174,7 +174,7 @@ static relic_status get_record(cursor *c, size_t i, relic_grf_vt_record *r)
 relic_status relic_grf_value_table_parse(const uint8_t *p, size_t n, relic_arena *a, relic_grf_value_table *out,
                                          relic_error *err)
 {
-    cursor c = { p, n, 0, out ? a : NULL, err };
+    cursor c = {p, n, 0, out ? a : NULL, err};
     relic_grf_value_table tmp;
     relic_grf_vt_handles scratch;
     relic_status st;
@@ -251,7 +251,7 @@ relic_status relic_grf_value_table_write(const relic_grf_value_table *vt, relic_
     put_u32(out, (uint32_t)vt->records_count);
     for (size_t i = 0; i < vt->records_count; i++) {
         const relic_grf_vt_record *r = &vt->records[i];
-        uint8_t head[3] = { r->type, r->scope, r->reference };
+        uint8_t head[3] = {r->type, r->scope, r->reference};
         relic_buf_append(out, head, 3);
         put_handle(out, r->value);
         put_handle(out, r->symbol);

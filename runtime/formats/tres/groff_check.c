@@ -10,8 +10,8 @@
 #include "relic_groff.h"
 
 #define DIRECTORY_START RELIC_GROFF_HEADER_SIZE
-#define SYMBOL_FIXED 12u          /* handle, name length, reference count */
-#define WRITER_FLAGS 0x0Cu        /* has sections | has symbols */
+#define SYMBOL_FIXED 12u   /* handle, name length, reference count */
+#define WRITER_FLAGS 0x0Cu /* has sections | has symbols */
 
 /* Every rule reports through relic_problem (relic.h). */
 typedef relic_problems checker;
@@ -59,7 +59,7 @@ static int has_handle(const uint32_t *sorted, size_t n, uint32_t h)
 unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *scratch, relic_report_fn report,
                            void *ctx)
 {
-    checker c = { report, ctx, 0, 0 };
+    checker c = {report, ctx, 0, 0};
     const relic_groff_header *h = &v->values.header;
     char path[64];
     uint64_t data_start = (uint64_t)(v->data - v->base), data_end = data_start + v->data_count;
@@ -149,8 +149,7 @@ unsigned relic_groff_check(const relic_groff_view *v, int strict, relic_arena *s
                         relic_groff_section_name(s), bad, why);
             }
         }
-        if (strict && (relic_groff_section_flags(s) || relic_groff_section_relocation_offset(s) ||
-                       relic_groff_section_relocation_count(s))) {
+        if (strict && (relic_groff_section_flags(s) || relic_groff_section_relocation_offset(s) || relic_groff_section_relocation_count(s))) {
             snprintf(path, sizeof path, "sections[%zu].flags", i);
             problem(&c, RELIC_E_RANGE, at + RELIC_GROFF_SECTION_FLAGS_POS, path,
                     "flags and relocation words are 0 in every file the game writes");
@@ -176,7 +175,7 @@ const char *relic_groff_model_section_name(const relic_groff_file *m, size_t i)
 
 relic_bytes relic_groff_model_section_data(const relic_groff_file *m, size_t i)
 {
-    relic_bytes b = { NULL, 0 };
+    relic_bytes b = {NULL, 0};
     uint64_t start = DIRECTORY_START + (uint64_t)RELIC_GROFF_SECTION_SIZE * m->sections_count;
     if (i >= m->sections_count) return b;
     uint64_t off = m->sections[i].data_offset, size = m->sections[i].data_size;

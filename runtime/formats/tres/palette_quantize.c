@@ -11,17 +11,19 @@
 
 #define CHANNELS 4
 #define KMEANS_PASSES 8
-#define LONG_MAX_DISTANCE (CHANNELS * 255L * 255L + 1)   /* above any squared RGBA distance */
+#define LONG_MAX_DISTANCE (CHANNELS * 255L * 255L + 1) /* above any squared RGBA distance */
 
 typedef struct box {
-    size_t start, end;  /* entries [start, end) of the working copy */
+    size_t start, end; /* entries [start, end) of the working copy */
     uint64_t weight;
     uint8_t lo[CHANNELS], hi[CHANNELS];
 } box;
 
 static uint8_t channel(const relic_palette_colour *c, int ch)
 {
-    return ch == 0 ? c->r : ch == 1 ? c->g : ch == 2 ? c->b : c->a;
+    return ch == 0 ? c->r : ch == 1 ? c->g
+        : ch == 2                   ? c->b
+                                    : c->a;
 }
 
 /* a total order (axis channel first, then the others, then weight) so that
@@ -43,7 +45,10 @@ static int cmp_a(const void *x, const void *y) { return compare_on(x, y, 3); }
 static void box_measure(box *bx, const relic_palette_colour *e)
 {
     bx->weight = 0;
-    for (int ch = 0; ch < CHANNELS; ch++) { bx->lo[ch] = 255; bx->hi[ch] = 0; }
+    for (int ch = 0; ch < CHANNELS; ch++) {
+        bx->lo[ch] = 255;
+        bx->hi[ch] = 0;
+    }
     for (size_t i = bx->start; i < bx->end; i++) {
         bx->weight += e[i].weight;
         for (int ch = 0; ch < CHANNELS; ch++) {
@@ -61,7 +66,10 @@ static int box_axis(const box *bx, unsigned *range)
     unsigned best = 0;
     for (int ch = 0; ch < CHANNELS; ch++) {
         unsigned r = (unsigned)(bx->hi[ch] - bx->lo[ch]);
-        if (r > best) { best = r; axis = ch; }
+        if (r > best) {
+            best = r;
+            axis = ch;
+        }
     }
     *range = best;
     return axis;
@@ -86,7 +94,7 @@ static void mean_of(const relic_palette_colour *e, size_t start, size_t end, uin
 static long distance(const relic_palette_colour *c, const uint8_t *p, long bound)
 {
     long d = 0;
-    for (int ch = 0; ch < CHANNELS && d <= bound; ch++) {   /* above bound: stop, it cannot win */
+    for (int ch = 0; ch < CHANNELS && d <= bound; ch++) { /* above bound: stop, it cannot win */
         long v = (long)channel(c, ch) - p[ch];
         d += v * v;
     }
@@ -114,9 +122,9 @@ relic_status relic_palette_quantize(const relic_palette_colour *hist, size_t n, 
     relic_palette_colour *e = relic_arena_array(a, n, sizeof *e, 8);
     box *boxes = relic_arena_array(a, max_colours, sizeof *boxes, 8);
     uint16_t *assign = relic_arena_array(a, n, sizeof *assign, 2);
-    uint64_t (*sum)[CHANNELS] = relic_arena_array(a, max_colours, sizeof *sum, 8);
+    uint64_t(*sum)[CHANNELS] = relic_arena_array(a, max_colours, sizeof *sum, 8);
     uint64_t *weight = relic_arena_array(a, max_colours, sizeof *weight, 8);
-    uint8_t (*centre)[CHANNELS] = relic_arena_array(a, max_colours, sizeof *centre, 4);
+    uint8_t(*centre)[CHANNELS] = relic_arena_array(a, max_colours, sizeof *centre, 4);
     if (!e || !boxes || !assign || !sum || !weight || !centre)
         return relic_fail(err, RELIC_E_NOMEM, 0, "hist", "no memory to quantise %zu colours", n);
     memcpy(e, hist, n * sizeof *e);
@@ -143,7 +151,7 @@ relic_status relic_palette_quantize(const relic_palette_colour *hist, size_t n, 
                 best_range = range;
             }
         }
-        if (pick == nboxes) break;   /* every box holds one colour */
+        if (pick == nboxes) break; /* every box holds one colour */
         box *bx = &boxes[pick];
         unsigned range;
         int axis = box_axis(bx, &range);
@@ -184,7 +192,10 @@ relic_status relic_palette_quantize(const relic_palette_colour *hist, size_t n, 
             for (uint32_t k = 0; k < nboxes && bd > 0; k++) {
                 if (k == best) continue;
                 long d = distance(&e[i], centre[k], bd);
-                if (d < bd || (d == bd && k < best)) { bd = d; best = k; }
+                if (d < bd || (d == bd && k < best)) {
+                    bd = d;
+                    best = k;
+                }
             }
             assign[i] = (uint16_t)best;
             weight[best] += e[i].weight;
@@ -193,10 +204,13 @@ relic_status relic_palette_quantize(const relic_palette_colour *hist, size_t n, 
         if (pass == KMEANS_PASSES) break;
         int moved = 0;
         for (uint32_t k = 0; k < nboxes; k++) {
-            if (!weight[k]) continue;   /* an empty (or weightless) cluster keeps its centre */
+            if (!weight[k]) continue; /* an empty (or weightless) cluster keeps its centre */
             for (int ch = 0; ch < CHANNELS; ch++) {
                 uint8_t v = (uint8_t)((sum[k][ch] + weight[k] / 2) / weight[k]);
-                if (v != centre[k][ch]) { centre[k][ch] = v; moved = 1; }
+                if (v != centre[k][ch]) {
+                    centre[k][ch] = v;
+                    moved = 1;
+                }
             }
         }
         if (!moved) break;

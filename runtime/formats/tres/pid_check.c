@@ -7,8 +7,8 @@
 #include "relic_groff.h"
 #include "relic_tres_names.h"
 
-#define PALETTE_FIXED 12u              /* chunk size, colours used, hash */
-#define PALETTE_WRITER_EXTRA 4u        /* the writer's chunks hold one colour more */
+#define PALETTE_FIXED 12u       /* chunk size, colours used, hash */
+#define PALETTE_WRITER_EXTRA 4u /* the writer's chunks hold one colour more */
 #define NO_PALETTE 0xFFFFFFFFu
 #define KEY_DIM_MASK 0x3FFu
 
@@ -19,7 +19,7 @@ typedef relic_problems checker;
 unsigned relic_pid_check(const relic_pid_view *v, int strict, relic_arena *scratch, relic_report_fn report,
                          void *ctx)
 {
-    checker c = { report, ctx, 0, 0 };
+    checker c = {report, ctx, 0, 0};
     char path[64];
     uint32_t *hashes = relic_arena_array(scratch, v->palettes_count ? v->palettes_count : 1, sizeof *hashes, 4);
     if (!hashes) {

@@ -46,7 +46,8 @@ relic_status relic_swp_raster_kind(const relic_pid_view *v, size_t i, relic_swp_
         return relic_fail(err, RELIC_E_RANGE, field_at(v, i, RELIC_PID_RASTER_BITS_PER_PIXEL_POS), path,
                           "%u bits per pixel; SWP rasters have 8 or 16", bpp);
     }
-    *kind = bpp == 8 ? RELIC_SWP_INDEXED : relic_pid_raster_bump_map(r) != 0 ? RELIC_SWP_BUMP : RELIC_SWP_COLOUR4444;
+    *kind = bpp == 8 ? RELIC_SWP_INDEXED : relic_pid_raster_bump_map(r) != 0 ? RELIC_SWP_BUMP
+                                                                             : RELIC_SWP_COLOUR4444;
     if (*kind != RELIC_SWP_COLOUR4444 && pal == RELIC_SWP_NO_PALETTE) {
         snprintf(path, sizeof path, "rasters[%zu].palette", i);
         return relic_fail(err, RELIC_E_INDEX, field_at(v, i, RELIC_PID_RASTER_PALETTE_POS), path,
@@ -127,13 +128,13 @@ relic_status relic_swp_raster_rgba(const relic_pid_view *v, const relic_swp_pale
     const uint8_t *colours = NULL;
     uint32_t ncol = 0;
     if (kind != RELIC_SWP_COLOUR4444) {
-        uint32_t p = relic_pid_raster_palette(r);  /* < palette_count: the schema checks it */
+        uint32_t p = relic_pid_raster_palette(r); /* < palette_count: the schema checks it */
         colours = pal->colours[p];
         ncol = pal->count[p];
     }
     for (uint32_t y = 0; y < h; y++) {
         const uint8_t *src = swp + rel + (uint64_t)stride * y;
-        uint8_t *dst = rgba + (size_t)(h - 1u - y) * w * 4u;   /* rows bottom-up */
+        uint8_t *dst = rgba + (size_t)(h - 1u - y) * w * 4u; /* rows bottom-up */
         if (kind == RELIC_SWP_INDEXED) {
             for (uint32_t x = 0; x < w; x++, dst += 4) {
                 unsigned k = src[x];

@@ -12,14 +12,14 @@
 #include "relic_swp.h"
 #include "relic_tres_names.h"
 
-#define MAX_LEVELS 11u            /* 1024 -> 1: at most 11 sides */
+#define MAX_LEVELS 11u /* 1024 -> 1: at most 11 sides */
 #define PAGE_ROWS 256u
 #define PAGE_NARROW 512u
 #define PAGE_WIDE 1024u
 #define SECTION_ALIGN 65536u
 #define SEQ_ALIGN 4u
 #define OCCLUSION_FLAG 0x02000000
-#define PALETTE_WRITER_EXTRA 1u   /* the game's writer stores one colour more (Trespasser source, Lib/Loader/ImageLoader.cpp) */
+#define PALETTE_WRITER_EXTRA 1u /* the game's writer stores one colour more (Trespasser source, Lib/Loader/ImageLoader.cpp) */
 #define ALPHA_OPAQUE 255u
 #define ALPHA_CUT 128u
 #define NIBBLE_MAX 15u
@@ -32,16 +32,16 @@
 typedef struct level {
     uint32_t w, h;
     const uint8_t *rgba;
-    const uint8_t *bump;   /* BUMP only */
+    const uint8_t *bump; /* BUMP only */
     uint32_t offset, stride;
 } level;
 
 typedef struct plan {
     relic_swp_kind kind;
     int transparent;
-    uint32_t palette;      /* index into the model's palettes, or NO_PALETTE */
-    uint32_t hash;         /* palette hash (0 without a palette) */
-    uint32_t colour;       /* constant colour B,G,R,0 */
+    uint32_t palette; /* index into the model's palettes, or NO_PALETTE */
+    uint32_t hash;    /* palette hash (0 without a palette) */
+    uint32_t colour;  /* constant colour B,G,R,0 */
     unsigned nlevels;
     level lv[MAX_LEVELS];
     /* colour -> palette index cache (open addressing) */
@@ -92,15 +92,18 @@ static relic_status make_levels(plan *p, const relic_swp_texture *t, relic_arena
         if (!rgba || (s->bump && !bump)) return relic_fail(err, RELIC_E_NOMEM, 0, "", "no memory for a mip level");
         for (uint32_t y = 0; y < d->h; y++)
             for (uint32_t x = 0; x < d->w; x++) {
-                const uint8_t *q[4] = { s->rgba + ((size_t)(2 * y) * s->w + 2 * x) * 4,
-                                        s->rgba + ((size_t)(2 * y) * s->w + 2 * x + 1) * 4,
-                                        s->rgba + ((size_t)(2 * y + 1) * s->w + 2 * x) * 4,
-                                        s->rgba + ((size_t)(2 * y + 1) * s->w + 2 * x + 1) * 4 };
+                const uint8_t *q[4] = {s->rgba + ((size_t)(2 * y) * s->w + 2 * x) * 4,
+                                       s->rgba + ((size_t)(2 * y) * s->w + 2 * x + 1) * 4,
+                                       s->rgba + ((size_t)(2 * y + 1) * s->w + 2 * x) * 4,
+                                       s->rgba + ((size_t)(2 * y + 1) * s->w + 2 * x + 1) * 4};
                 unsigned asum = q[0][3] + q[1][3] + q[2][3] + q[3][3];
                 uint8_t *o = rgba + ((size_t)y * d->w + x) * 4;
                 for (int c = 0; c < 3; c++) {
                     unsigned wsum = 0, plain = 2;
-                    for (int k = 0; k < 4; k++) { wsum += (unsigned)q[k][c] * q[k][3]; plain += q[k][c]; }
+                    for (int k = 0; k < 4; k++) {
+                        wsum += (unsigned)q[k][c] * q[k][3];
+                        plain += q[k][c];
+                    }
                     unsigned v = asum ? (wsum + asum / 2) / asum : plain / 4;
                     o[c] = (uint8_t)v;
                 }
@@ -123,7 +126,11 @@ static uint32_t nearest(const relic_pid_colour *pal, uint32_t first, uint32_t n,
     long bd = -1;
     for (uint32_t k = first; k < n; k++) {
         long dr = r - pal[k].r, dg = g - pal[k].g, db = b - pal[k].b, d = dr * dr + dg * dg + db * db;
-        if (bd < 0 || d < bd) { bd = d; best = k; if (d == 0) break; }
+        if (bd < 0 || d < bd) {
+            bd = d;
+            best = k;
+            if (d == 0) break;
+        }
     }
     return best;
 }
@@ -147,10 +154,17 @@ static relic_status make_palette(plan *p, size_t ti, relic_arena *a, relic_pid_p
     p->transparent = 0;
     for (size_t i = 0; i < npix; i++) {
         const uint8_t *px = top->rgba + 4 * i;
-        if (is_transparent(p, px)) { p->transparent = 1; continue; }
+        if (is_transparent(p, px)) {
+            p->transparent = 1;
+            continue;
+        }
         uint32_t k = rgb_of(px);
         size_t s = slot_of(p, k);
-        if (p->keys[s] == EMPTY_SLOT) { p->keys[s] = k; p->vals[s] = 0; distinct++; }
+        if (p->keys[s] == EMPTY_SLOT) {
+            p->keys[s] = k;
+            p->vals[s] = 0;
+            distinct++;
+        }
         p->vals[s]++;
     }
     uint32_t limit = (p->kind == RELIC_SWP_BUMP ? RELIC_SWP_BUMP_COLOURS : 256u) - (p->transparent ? 1u : 0u);
@@ -204,12 +218,12 @@ static relic_status make_palette(plan *p, size_t ti, relic_arena *a, relic_pid_p
         for (size_t s = 0; s < p->slots; s++)
             if (p->keys[s] != EMPTY_SLOT) p->vals[s] = nearest(pal, first, n, p->keys[s]);
     }
-    if (n == 0) n = 1;   /* an all-transparent image still has its key colour */
+    if (n == 0) n = 1; /* an all-transparent image still has its key colour */
     out->colours_used = n;
     out->colours = pal;
     out->colours_count = n;
     out->chunk_size = 12u + 4u * (n + PALETTE_WRITER_EXTRA);
-    out->trailer = (uint8_t *)(pal + n);   /* zeroed: one colour's worth */
+    out->trailer = (uint8_t *)(pal + n); /* zeroed: one colour's worth */
     out->trailer_count = 4u * PALETTE_WRITER_EXTRA;
     p->hash = (uint32_t)crc32(0L, (const Bytef *)pal, (uInt)(4u * n));
     out->hash = p->hash;
@@ -258,7 +272,7 @@ static uint32_t page_of(const item *it)
 static void lay_out(plan *plans, item *items, size_t n, uint64_t *cursor)
 {
     qsort(items, n, sizeof *items, by_height);
-    static const uint32_t widths[2] = { PAGE_NARROW, PAGE_WIDE };
+    static const uint32_t widths[2] = {PAGE_NARROW, PAGE_WIDE};
     for (int c = 0; c < 2; c++) {
         uint32_t pw = widths[c];
         int open = 0;
@@ -266,7 +280,11 @@ static void lay_out(plan *plans, item *items, size_t n, uint64_t *cursor)
         uint32_t shelf_y = 0, shelf_h = 0, x = 0;
         for (size_t i = 0; i < n; i++) {
             if (page_of(&items[i]) != pw) continue;
-            if (open && x + items[i].row > pw) { shelf_y += shelf_h; shelf_h = 0; x = 0; }
+            if (open && x + items[i].row > pw) {
+                shelf_y += shelf_h;
+                shelf_h = 0;
+                x = 0;
+            }
             if (!open || shelf_y + items[i].h > PAGE_ROWS) {
                 if (open) *cursor = page + (uint64_t)PAGE_ROWS * pw;
                 page = *cursor;
@@ -323,14 +341,20 @@ relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_a
         plan *p = &plans[i];
         const relic_image *im = &textures[i].image;
         int partial = 0;
-        uint64_t sum[3] = { 0, 0, 0 }, cnt = 0;
+        uint64_t sum[3] = {0, 0, 0}, cnt = 0;
         for (size_t k = 0; k < (size_t)im->width * im->height; k++) {
             const uint8_t *px = im->rgba + 4 * k;
             partial |= px[3] != 0 && px[3] != ALPHA_OPAQUE;
-            if (px[3]) { sum[0] += px[0]; sum[1] += px[1]; sum[2] += px[2]; cnt++; }
+            if (px[3]) {
+                sum[0] += px[0];
+                sum[1] += px[1];
+                sum[2] += px[2];
+                cnt++;
+            }
         }
         if (cnt) p->colour = (uint32_t)(sum[2] / cnt) | (uint32_t)(sum[1] / cnt) << 8 | (uint32_t)(sum[0] / cnt) << 16;
-        p->kind = textures[i].bump ? RELIC_SWP_BUMP : partial ? RELIC_SWP_COLOUR4444 : RELIC_SWP_INDEXED;
+        p->kind = textures[i].bump ? RELIC_SWP_BUMP : partial ? RELIC_SWP_COLOUR4444
+                                                              : RELIC_SWP_INDEXED;
         if ((st = make_levels(p, &textures[i], a, err)) != RELIC_OK) return st;
         if (p->kind == RELIC_SWP_COLOUR4444) {
             p->palette = RELIC_SWP_NO_PALETTE;
@@ -348,7 +372,7 @@ relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_a
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         const level *l = &plans[i].lv[plans[i].nlevels - 1];
-        items[m++] = (item){ i, plans[i].nlevels - 1, l->w * (plans[i].kind == RELIC_SWP_INDEXED ? 1u : 2u), l->h };
+        items[m++] = (item){i, plans[i].nlevels - 1, l->w * (plans[i].kind == RELIC_SWP_INDEXED ? 1u : 2u), l->h};
     }
     uint64_t cursor = 0;
     lay_out(plans, items, m, &cursor);
@@ -357,7 +381,7 @@ relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_a
     m = 0;
     for (size_t i = 0; i < n; i++)
         for (unsigned k = 0; k + 1 < plans[i].nlevels; k++)
-            items[m++] = (item){ i, k, plans[i].lv[k].w * (plans[i].kind == RELIC_SWP_INDEXED ? 1u : 2u), plans[i].lv[k].h };
+            items[m++] = (item){i, k, plans[i].lv[k].w * (plans[i].kind == RELIC_SWP_INDEXED ? 1u : 2u), plans[i].lv[k].h};
     cursor = first_pageable;
     lay_out(plans, items, m, &cursor);
     if (m == 0) cursor = nonpageable;
@@ -377,7 +401,7 @@ relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_a
         for (unsigned k = 0; k < p->nlevels; k++) {
             const level *l = &p->lv[k];
             for (uint32_t y = 0; y < l->h; y++) {
-                const uint8_t *src = l->rgba + (size_t)(l->h - 1u - y) * l->w * 4u;   /* rows bottom-up */
+                const uint8_t *src = l->rgba + (size_t)(l->h - 1u - y) * l->w * 4u; /* rows bottom-up */
                 const uint8_t *bsrc = l->bump ? l->bump + (size_t)(l->h - 1u - y) * l->w * 4u : NULL;
                 uint8_t *dst = out + l->offset + (size_t)l->stride * y;
                 for (uint32_t x = 0; x < l->w; x++) {
@@ -407,7 +431,8 @@ relic_status relic_swp_pack(const relic_swp_texture *textures, size_t n, relic_a
             c->bits_per_pixel = p->kind == RELIC_SWP_INDEXED ? 8u : 16u;
             c->constant_colour = p->colour;
             c->transparent = !p->transparent ? 0
-                             : p->kind == RELIC_SWP_BUMP ? RELIC_SWP_TRANSPARENT_BUMP : RELIC_SWP_TRANSPARENT_COLOUR;
+                : p->kind == RELIC_SWP_BUMP  ? RELIC_SWP_TRANSPARENT_BUMP
+                                             : RELIC_SWP_TRANSPARENT_COLOUR;
             c->bump_map = p->kind == RELIC_SWP_BUMP ? RELIC_SWP_BUMP_PALETTISED : 0;
             c->occlusion = textures[i].occlusion ? OCCLUSION_FLAG : 0;
             c->palette = p->palette;

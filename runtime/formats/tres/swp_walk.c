@@ -77,8 +77,8 @@ relic_status relic_swp_walk(const relic_pid_view *v, const uint8_t *data, size_t
     if ((st = relic_lzss_decode_init(d, RELIC_LZSS_SPZ, a, err)) != RELIC_OK) return st;
     d->next_in = data + c.stream_offset;
     d->avail_in = size - c.stream_offset;
-    uint64_t base = 0;   /* SWP offset of win[0] */
-    size_t len = 0;      /* decoded bytes held */
+    uint64_t base = 0; /* SWP offset of win[0] */
+    size_t len = 0;    /* decoded bytes held */
     int done = 0;
     for (size_t k = 0; k < n; k++) {
         while (base + len < s[k].end) {

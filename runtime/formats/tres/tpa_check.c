@@ -45,7 +45,7 @@ static long find_sample(const uint64_t *starts, size_t n, uint64_t offset)
 unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int strict, relic_arena *scratch,
                          relic_report_fn report, void *ctx)
 {
-    checker c = { report, ctx, 0, 0 };
+    checker c = {report, ctx, 0, 0};
     char path[RELIC_ERROR_PATH_MAX + 32];
     const size_t ns = m->samples_count;
     uint64_t *starts = relic_arena_array(scratch, ns + 1, sizeof *starts, 8);
@@ -110,7 +110,7 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int s
     for (size_t k = 0; k < ns; k++) {
         const relic_tpa_sample *s = &m->samples[k];
         if (strict && !named[k]) {
-                snprintf(path, sizeof path, "samples[%zu]", k);
+            snprintf(path, sizeof path, "samples[%zu]", k);
             problem(&c, RELIC_E_LAYOUT, starts[k], path, "no identifier names this sample");
         }
         relic_audio_format f;
@@ -143,5 +143,5 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int s
 int relic_tpa_detect(const uint8_t *data, size_t size)
 {
     return size >= RELIC_TPA_HEADER_SIZE && relic_load_u32le(data) == RELIC_AUDIO_TPA_VERSION &&
-           relic_load_u32le(data + RELIC_TPA_HEADER_ID_TABLE_OFFSET_POS) == RELIC_TPA_HEADER_SIZE;
+        relic_load_u32le(data + RELIC_TPA_HEADER_ID_TABLE_OFFSET_POS) == RELIC_TPA_HEADER_SIZE;
 }

@@ -25,8 +25,17 @@ unsigned relic_tpa_collision_sounds(const relic_tpa_collision *c, uint32_t ids[3
                                     const relic_tpa_transfer_function *tfs[3])
 {
     unsigned n = 0, impacts = c->samples & (RELIC_TPA_COLLISION_SAMPLES_IMPACT_1 | RELIC_TPA_COLLISION_SAMPLES_IMPACT_2);
-    if (impacts >= 1) { ids[n] = c->impact_1; tfs[n++] = &c->impact_1_tf; }
-    if (impacts >= 2) { ids[n] = c->impact_2; tfs[n++] = &c->impact_2_tf; }
-    if (c->samples & RELIC_TPA_COLLISION_SAMPLES_SLIDE) { ids[n] = c->slide; tfs[n++] = &c->slide_tf; }
+    if (impacts >= 1) {
+        ids[n] = c->impact_1;
+        tfs[n++] = &c->impact_1_tf;
+    }
+    if (impacts >= 2) {
+        ids[n] = c->impact_2;
+        tfs[n++] = &c->impact_2_tf;
+    }
+    if (c->samples & RELIC_TPA_COLLISION_SAMPLES_SLIDE) {
+        ids[n] = c->slide;
+        tfs[n++] = &c->slide_tf;
+    }
     return n;
 }

@@ -9,9 +9,9 @@ const char *relic_tpm_kind_name(relic_tpm_kind k)
     case RELIC_TPM_FILEINFO: return "fileinfo";
     case RELIC_TPM_INSTANCE: return "instance";
     case RELIC_TPM_MATERIAL: return "material";
-    case RELIC_TPM_MESH:     return "mesh";
-    case RELIC_TPM_SKIN:     return "skin";
-    case RELIC_TPM_BONE:     return "bone";
+    case RELIC_TPM_MESH: return "mesh";
+    case RELIC_TPM_SKIN: return "skin";
+    case RELIC_TPM_BONE: return "bone";
     }
     return "?";
 }
@@ -48,10 +48,10 @@ static int same_block(const relic_tpm_block *a, const relic_tpm_block *b)
         if (strcmp(a->materials[i], b->materials[i])) return 0;
     if ((a->bones == NULL) != (b->bones == NULL) && a->vertex_count) return 0;
     return same_bytes(a->vertices, b->vertices, (size_t)a->vertex_count * sizeof a->vertices[0]) &&
-           (!a->bones || !b->bones || same_bytes(a->bones, b->bones, (size_t)a->vertex_count * sizeof a->bones[0])) &&
-           same_bytes(a->texcoords, b->texcoords, (size_t)a->texcoord_count * sizeof a->texcoords[0]) &&
-           same_bytes(a->normals, b->normals, (size_t)a->normal_count * sizeof a->normals[0]) &&
-           same_bytes(a->faces, b->faces, (size_t)a->face_count * sizeof a->faces[0]);
+        (!a->bones || !b->bones || same_bytes(a->bones, b->bones, (size_t)a->vertex_count * sizeof a->bones[0])) &&
+        same_bytes(a->texcoords, b->texcoords, (size_t)a->texcoord_count * sizeof a->texcoords[0]) &&
+        same_bytes(a->normals, b->normals, (size_t)a->normal_count * sizeof a->normals[0]) &&
+        same_bytes(a->faces, b->faces, (size_t)a->face_count * sizeof a->faces[0]);
 }
 
 int relic_tpm_equal(const relic_tpm_file *a, const relic_tpm_file *b)

@@ -72,7 +72,10 @@ static void put_u32(writer *w, uint32_t v)
     char t[12];
     int n = 0;
     char r[12];
-    do { r[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    do {
+        r[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     for (int i = 0; i < n; i++) t[i] = r[n - 1 - i];
     relic_buf_append(w->out, t, (size_t)n);
 }
@@ -178,7 +181,7 @@ static relic_status write_geometry(writer *w, const relic_tpm_block *b, const ch
     }
     for (uint32_t i = 0; i < b->face_count; i++) {
         const relic_tpm_face *f = &b->faces[i];
-        const uint32_t *tri[3] = { f->v, f->t, f->n };
+        const uint32_t *tri[3] = {f->v, f->t, f->n};
         relic_buf_puts(w->out, " f = ");
         for (int k = 0; k < 3; k++) {
             relic_buf_puts(w->out, k ? ",(" : "(");
@@ -197,7 +200,7 @@ static relic_status write_geometry(writer *w, const relic_tpm_block *b, const ch
 
 relic_status relic_tpm_write(const relic_tpm_file *m, relic_buf *out, relic_error *err)
 {
-    writer w = { out, err, m, 0 };
+    writer w = {out, err, m, 0};
     relic_status st;
     char path[64];
     if (m->block_count && !m->blocks) return relic_fail(err, RELIC_E_ARGUMENT, 0, "blocks", "NULL with a nonzero count");

@@ -29,7 +29,10 @@ uint32_t relic_tres_sound_hash(const char *name, size_t n)
         if (ch == '\\') ch = '/';
         else if (ch >= 'A' && ch <= 'Z') ch = (unsigned char)(ch - 'A' + 'a');
         chunk[k++] = ch;
-        if (k == sizeof chunk) { c = crc32(c, chunk, (uInt)k); k = 0; }
+        if (k == sizeof chunk) {
+            c = crc32(c, chunk, (uInt)k);
+            k = 0;
+        }
     }
     c = crc32(c, chunk, (uInt)k);
     return (uint32_t)c;

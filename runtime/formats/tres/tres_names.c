@@ -45,7 +45,10 @@ static uLong crc_normalised(uLong c, const char *s, size_t n)
         if (ch == '\\') ch = '/';
         else if (ch >= 'A' && ch <= 'Z') ch = (unsigned char)(ch - 'A' + 'a');
         chunk[k++] = ch;
-        if (k == sizeof chunk) { c = crc32(c, chunk, (uInt)k); k = 0; }
+        if (k == sizeof chunk) {
+            c = crc32(c, chunk, (uInt)k);
+            k = 0;
+        }
     }
     return crc32(c, chunk, (uInt)k);
 }
@@ -72,6 +75,6 @@ uint32_t relic_tres_palette_fold(uint32_t p)
 uint64_t relic_tres_mip_key(uint32_t texture_id, uint32_t width, uint32_t height, uint32_t palette_hash)
 {
     return (uint64_t)texture_id | (uint64_t)(width & KEY_DIM_MASK) << KEY_WIDTH_SHIFT |
-           (uint64_t)(height & KEY_DIM_MASK) << KEY_HEIGHT_SHIFT |
-           (uint64_t)relic_tres_palette_fold(palette_hash) << KEY_PALETTE_SHIFT;
+        (uint64_t)(height & KEY_DIM_MASK) << KEY_HEIGHT_SHIFT |
+        (uint64_t)relic_tres_palette_fold(palette_hash) << KEY_PALETTE_SHIFT;
 }

@@ -16,10 +16,12 @@
 #define EXACT_DIGITS 19
 #define EXPONENT_CAP 100000 /* saturates far beyond any double */
 
+/* clang-format off */
 static const double pow10_exact[EXACT_POW10 + 1] = {
     1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
     1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
 };
+/* clang-format on */
 
 /* Longest token handed to strtod; longer ones (hundreds of digits) take the
  * approximate path below. */

@@ -32,7 +32,8 @@ size_t relic_text_double(double v, char *buf);
 #if defined(__GNUC__)
 __attribute__((format(printf, 5, 6)))
 #endif
-relic_status relic_text_fail(relic_error *err, const char *file, relic_text_pos p, relic_status code, const char *fmt,
-                             ...);
+relic_status
+relic_text_fail(relic_error *err, const char *file, relic_text_pos p, relic_status code, const char *fmt,
+                ...);
 
 #endif

@@ -88,8 +88,8 @@ relic_status relic_trr_to_grid(const relic_trr_points *p, double max_height, rel
     int32_t *heights = relic_arena_array(a, cells, sizeof *heights, 4);
     /* mean pyramid above the grid: level k has (n >> k)^2 blocks, k = 1..log2 n */
     const unsigned levels = relic_wtd_ulog2(n);
-    double *mean[RELIC_WTD_MAX_LEVELS + 1] = { 0 };
-    uint32_t *has[RELIC_WTD_MAX_LEVELS + 1] = { 0 };
+    double *mean[RELIC_WTD_MAX_LEVELS + 1] = {0};
+    uint32_t *has[RELIC_WTD_MAX_LEVELS + 1] = {0};
     int ok = sum && cnt && heights;
     for (unsigned k = 1; ok && k <= levels; k++) {
         const size_t side = n >> k;

@@ -16,8 +16,8 @@
 
 /* Per-level node tables: level L has (2^L)^2 nodes of size n >> L, row-major. */
 typedef struct tree_tables {
-    uint32_t n;        /* grid size */
-    unsigned levels;   /* log2(n): levels 0..levels-1 hold nodes of size >= 2 */
+    uint32_t n;      /* grid size */
+    unsigned levels; /* log2(n): levels 0..levels-1 hold nodes of size >= 2 */
     uint32_t *maxr[RELIC_WTD_MAX_LEVELS];
     uint32_t *size[RELIC_WTD_MAX_LEVELS];
     const int32_t *coef;
@@ -38,7 +38,7 @@ static void node_coefficients(const tree_tables *t, unsigned L, uint32_t i, uint
 /* Child c (0..3, counter-clockwise from the bottom-left) of node (i, j). */
 static inline size_t child_index(unsigned L, uint32_t i, uint32_t j, unsigned c)
 {
-    static const uint8_t dx[4] = { 0, 1, 1, 0 }, dy[4] = { 0, 0, 1, 1 };
+    static const uint8_t dx[4] = {0, 1, 1, 0}, dy[4] = {0, 0, 1, 1};
     return (size_t)(2 * j + dy[c]) * ((size_t)2 << L) + 2 * i + dx[c];
 }
 
@@ -162,7 +162,7 @@ static int write_node(const tree_tables *t, bit_writer *w, unsigned L, uint32_t 
     const unsigned cw = relic_wtd_ulog2(m) + 2;
     for (int q = 0; q < 3; q++) put_bits(w, cw, (magnitude(c[q]) << 1) | (c[q] < 0));
     for (unsigned k = 0; k < 4; k++) {
-        static const uint8_t dx[4] = { 0, 1, 1, 0 }, dy[4] = { 0, 0, 1, 1 };
+        static const uint8_t dx[4] = {0, 1, 1, 0}, dy[4] = {0, 0, 1, 1};
         if (!write_node(t, w, L + 1, 2 * i + dx[k], 2 * j + dy[k], relic_wtd_ulog2(size) + 1, relic_wtd_ulog2(m) + 1))
             return 0;
     }
@@ -249,7 +249,7 @@ relic_status relic_wtd_encode_tree(const int32_t *coef, uint32_t n, const relic_
     }
     memcpy(logical, hb.data, RELIC_WTD_FILE_SIZE);
     relic_buf_free(&hb);
-    bit_writer w = { logical, RELIC_WTD_TREE_BIT };
+    bit_writer w = {logical, RELIC_WTD_TREE_BIT};
     if (!write_node(&t, &w, 0, 0, 0, RELIC_WTD_ROOT_FIELD_BITS, RELIC_WTD_ROOT_FIELD_BITS) || w.pos != total_bits)
         return relic_fail(err, RELIC_E_LAYOUT, 0, "tree", "internal error: a branch does not occupy its computed size");
     uint8_t *f = relic_buf_extend(out, bytes);

@@ -54,7 +54,7 @@ relic_status relic_wtd_encode(const int32_t *heights, uint32_t n, const relic_wt
                               const relic_wtd_encode_options *opt, relic_arena *a, relic_buf *out,
                               relic_wtd_encode_stats *stats, relic_error *err)
 {
-    relic_wtd_encode_options o = { 0, 0, 0 };
+    relic_wtd_encode_options o = {0, 0, 0};
     if (opt) o = *opt;
     if (n == 0 || (n & (n - 1)) != 0 || n > RELIC_WTD_MAX_N)
         return relic_fail(err, RELIC_E_ARGUMENT, 0, "grid", "grid size %u is not a power of two from 1 to %u", n,

@@ -53,7 +53,7 @@ relic_status relic_wtd_analyse(int32_t *g, uint32_t n, relic_error *err)
             int32_t *row = g + (size_t)j * s * n;
             int64_t left1 = 0, left2 = 0;
             for (uint32_t i = 0; i < m; i++) {
-                int64_t c[4], d[4] = { 0, 0, 0, 0 };
+                int64_t c[4], d[4] = {0, 0, 0, 0};
                 node_contributions(g, n, i, j, s, c);
                 if (j > 0) node_contributions(g, n, i, j - 1, s, d);
                 const int64_t acc = c[0] + left1 + left2 + d[3];

@@ -31,8 +31,12 @@ relic_status relic_wtd_read_header(const uint8_t *data, size_t size, relic_wtd_f
     const relic_wtd_mapping *m = &out->mapping;
     /* every float parameter a finite number: the grid's placement in the
      * world and the height scale all come from them */
-    const struct { const char *name; unsigned offset; float value; } params[] = {
-#define WTD_PARAM(field, at) { "mapping." #field, at, m->field }
+    const struct {
+        const char *name;
+        unsigned offset;
+        float value;
+    } params[] = {
+#define WTD_PARAM(field, at) {"mapping." #field, at, m->field}
         WTD_PARAM(world_extents.start_x, RELIC_WTD_MAPPING_WORLD_EXTENTS_POS + RELIC_WTD_WORLD_RECT_START_X_POS),
         WTD_PARAM(world_extents.start_y, RELIC_WTD_MAPPING_WORLD_EXTENTS_POS + RELIC_WTD_WORLD_RECT_START_Y_POS),
         WTD_PARAM(world_extents.size_x, RELIC_WTD_MAPPING_WORLD_EXTENTS_POS + RELIC_WTD_WORLD_RECT_SIZE_X_POS),
@@ -52,7 +56,8 @@ relic_status relic_wtd_read_header(const uint8_t *data, size_t size, relic_wtd_f
             return relic_fail(err, RELIC_E_RANGE,
                               relic_wtd_file_offset((RELIC_WTD_FILE_MAPPING_POS + (uint64_t)params[k].offset) * 8),
                               params[k].name, "%s, not a finite number",
-                              isnan(params[k].value) ? "NaN" : params[k].value > 0 ? "+infinity" : "-infinity");
+                              isnan(params[k].value) ? "NaN" : params[k].value > 0 ? "+infinity"
+                                                                                   : "-infinity");
     uint64_t off = RELIC_WTD_FILE_MAPPING_POS + RELIC_WTD_MAPPING_QUAD_TO_WORLD_X_POS;
     if (!isfinite(m->quad_to_world_x.scale) || !(m->quad_to_world_x.scale > 0.0f))
         return relic_fail(err, RELIC_E_RANGE, relic_wtd_file_offset(off * 8), "mapping.quad_to_world_x.scale",

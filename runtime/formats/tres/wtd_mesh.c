@@ -26,7 +26,7 @@ static void collect_leaf(void *ctx, uint32_t x, uint32_t y, uint32_t size, int s
 {
     mesh_ctx *c = ctx;
     if (significant) return;
-    leaf l = { x, y, size };
+    leaf l = {x, y, size};
     relic_buf_append(&c->leaves, &l, sizeof l);
 }
 
@@ -78,9 +78,9 @@ static uint32_t vertex_of(vertex_table *vt, uint32_t x, uint32_t y)
     }
     const relic_wtd_mapping *m = &vt->t->header.mapping;
     const uint32_t cx = x < n ? x : n - 1, cy = y < n ? y : n - 1;
-    double v[3] = { (double)x * m->quad_to_world_x.scale + m->quad_to_world_x.offset,
-                    (double)y * m->quad_to_world_y.scale + m->quad_to_world_y.offset,
-                    relic_wtd_world_z(&vt->t->header, vt->t->heights[(size_t)cy * n + cx]) };
+    double v[3] = {(double)x * m->quad_to_world_x.scale + m->quad_to_world_x.offset,
+                   (double)y * m->quad_to_world_y.scale + m->quad_to_world_y.offset,
+                   relic_wtd_world_z(&vt->t->header, vt->t->heights[(size_t)cy * n + cx])};
     relic_buf_append(&vt->vertices, v, sizeof v);
     vt->keys[i] = key + 1;
     vt->index[i] = vt->count;
@@ -89,7 +89,7 @@ static uint32_t vertex_of(vertex_table *vt, uint32_t x, uint32_t y)
 
 static void add_triangle(relic_buf *tris, uint32_t a, uint32_t b, uint32_t c)
 {
-    uint32_t t[3] = { a, b, c };
+    uint32_t t[3] = {a, b, c};
     relic_buf_append(tris, t, sizeof t);
 }
 
@@ -107,12 +107,12 @@ relic_status relic_wtd_mesh_build(const uint8_t *data, size_t size, const relic_
     const leaf *leaves = (const leaf *)c.leaves.data;
     const size_t nleaves = c.leaves.size / sizeof(leaf);
     const uint32_t n = t->n, side = n + 1;
-    bitmap rows = { NULL, (side + 63) / 64 }, cols = { NULL, (side + 63) / 64 };
+    bitmap rows = {NULL, (side + 63) / 64}, cols = {NULL, (side + 63) / 64};
     rows.bits = relic_arena_array(a, (size_t)side * rows.words, sizeof(uint64_t), 8);
     cols.bits = relic_arena_array(a, (size_t)side * cols.words, sizeof(uint64_t), 8);
     size_t slots = 16;
     while (slots < nleaves * 8 + 16) slots *= 2;
-    vertex_table vt = { NULL, NULL, slots - 1, { 0 }, 0, t };
+    vertex_table vt = {NULL, NULL, slots - 1, {0}, 0, t};
     vt.keys = relic_arena_array(a, slots, sizeof(uint32_t), 4);
     vt.index = relic_arena_array(a, slots, sizeof(uint32_t), 4);
     uint32_t *edge = relic_arena_array(a, (size_t)4 * n + 8, sizeof(uint32_t), 4);

@@ -75,8 +75,8 @@ static relic_status read_node(tree_ctx *c, uint32_t x, uint32_t y, uint32_t s, u
     }
     unsigned cw = relic_wtd_ulog2(maxr) + 2; /* maxr < 2^30 (30-bit root field, children bounded) => cw <= 31 */
     uint32_t h = s / 2;
-    static const char *const names[3] = { "w0", "w1", "w2" };
-    const uint32_t px[3] = { x + h, x + h, x }, py[3] = { y, y + h, y + h };
+    static const char *const names[3] = {"w0", "w1", "w2"};
+    const uint32_t px[3] = {x + h, x + h, x}, py[3] = {y, y + h, y + h};
     for (int k = 0; k < 3; k++) {
         uint64_t at = c->bits.pos;
         uint32_t raw;
@@ -89,7 +89,7 @@ static relic_status read_node(tree_ctx *c, uint32_t x, uint32_t y, uint32_t s, u
         if (w) c->st.nonzero++;
         if (c->coef) c->coef[(size_t)py[k] * c->n + px[k]] = w;
     }
-    const uint32_t cx[4] = { x, x + h, x + h, x }, cy[4] = { y, y, y + h, y + h };
+    const uint32_t cx[4] = {x, x + h, x + h, x}, cy[4] = {y, y, y + h, y + h};
     unsigned csize_w = relic_wtd_ulog2(branch) + 1, cmax_w = relic_wtd_ulog2(maxr) + 1;
     for (uint8_t i = 0; i < 4; i++) {
         c->child[depth + 1] = i;

@@ -35,10 +35,10 @@ relic_status relic_bwm_export_obj(const relic_bwm_mesh *m, const char *title, re
  *  PWK/DWK). edges: boundary edges (id = 3*face+side) with their
  *  transitions; perimeters: cumulative edge counts ending each loop. */
 typedef struct relic_bwm_svg_tables {
-    uint32_t walkable_count;            /**< leading walkable faces (edges must lie on them) */
-    const relic_bwm_edge_rec *edges;    /**< may be NULL when edge_count is 0 */
+    uint32_t walkable_count;         /**< leading walkable faces (edges must lie on them) */
+    const relic_bwm_edge_rec *edges; /**< may be NULL when edge_count is 0 */
     uint32_t edge_count;
-    const uint32_t *perimeters;         /**< may be NULL when perimeter_count is 0 */
+    const uint32_t *perimeters; /**< may be NULL when perimeter_count is 0 */
     uint32_t perimeter_count;
 } relic_bwm_svg_tables;
 

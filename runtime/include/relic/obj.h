@@ -53,14 +53,14 @@ typedef struct relic_obj_pos {
  *  nearest float (units are whatever the file uses; walkmeshes: metres).
  *  Every array lives in the arena passed to relic_obj_parse. */
 typedef struct relic_obj_mesh {
-    float (*vertices)[3];          /**< `v` statements, in file order */
+    float (*vertices)[3]; /**< `v` statements, in file order */
     uint32_t vertex_count;
-    uint32_t (*faces)[3];          /**< triangles, 0-based vertex indices, file order */
-    uint32_t *face_material;       /**< per triangle: index into material_names, or RELIC_OBJ_NO_MATERIAL */
-    uint32_t *face_line;           /**< per triangle: line of its `f` statement */
+    uint32_t (*faces)[3];    /**< triangles, 0-based vertex indices, file order */
+    uint32_t *face_material; /**< per triangle: index into material_names, or RELIC_OBJ_NO_MATERIAL */
+    uint32_t *face_line;     /**< per triangle: line of its `f` statement */
     uint32_t face_count;
-    char **material_names;         /**< distinct `usemtl` names, in order of first use */
-    relic_obj_pos *material_pos;   /**< where each name is first used */
+    char **material_names;       /**< distinct `usemtl` names, in order of first use */
+    relic_obj_pos *material_pos; /**< where each name is first used */
     uint32_t material_count;
     float (*normals)[3];           /**< `vn` statements, in file order */
     uint32_t normal_count;         /**< `vn` statements seen */

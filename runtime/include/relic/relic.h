@@ -147,9 +147,9 @@ typedef struct relic_bytes {
  *  stdin when path is "-"). Release with relic_unmap. */
 typedef struct relic_mapping {
     relic_bytes bytes;
-    int is_mmap;      /* internal: how to release */
-    void *owned;      /* internal: heap copy for non-mappable inputs */
-    size_t map_size;  /* internal: length passed to munmap */
+    int is_mmap;     /* internal: how to release */
+    void *owned;     /* internal: heap copy for non-mappable inputs */
+    size_t map_size; /* internal: length passed to munmap */
 } relic_mapping;
 
 /** Map path ("-" = standard input) read-only. Errors: RELIC_E_IO (message
@@ -287,49 +287,125 @@ static inline void relic_store_u8(uint8_t *p, uint8_t v) { p[0] = v; }
 static inline void relic_store_i8(uint8_t *p, int8_t v) { p[0] = (uint8_t)v; }
 static inline uint16_t relic_load_u16le(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
 static inline uint16_t relic_load_u16be(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
-static inline uint32_t relic_load_u32le(const uint8_t *p) {
+static inline uint32_t relic_load_u32le(const uint8_t *p)
+{
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint32_t v; memcpy(&v, p, 4); return v;
+    uint32_t v;
+    memcpy(&v, p, 4);
+    return v;
 #else
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
 #endif
 }
-static inline uint32_t relic_load_u32be(const uint8_t *p) {
+static inline uint32_t relic_load_u32be(const uint8_t *p)
+{
     return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
 }
-static inline uint64_t relic_load_u64le(const uint8_t *p) {
+static inline uint64_t relic_load_u64le(const uint8_t *p)
+{
     return (uint64_t)relic_load_u32le(p) | ((uint64_t)relic_load_u32le(p + 4) << 32);
 }
-static inline uint64_t relic_load_u64be(const uint8_t *p) {
+static inline uint64_t relic_load_u64be(const uint8_t *p)
+{
     return ((uint64_t)relic_load_u32be(p) << 32) | (uint64_t)relic_load_u32be(p + 4);
 }
-static inline float relic_load_f32le(const uint8_t *p) { uint32_t u = relic_load_u32le(p); float f; memcpy(&f, &u, 4); return f; }
-static inline float relic_load_f32be(const uint8_t *p) { uint32_t u = relic_load_u32be(p); float f; memcpy(&f, &u, 4); return f; }
-static inline double relic_load_f64le(const uint8_t *p) { uint64_t u = relic_load_u64le(p); double d; memcpy(&d, &u, 8); return d; }
-static inline double relic_load_f64be(const uint8_t *p) { uint64_t u = relic_load_u64be(p); double d; memcpy(&d, &u, 8); return d; }
+static inline float relic_load_f32le(const uint8_t *p)
+{
+    uint32_t u = relic_load_u32le(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline float relic_load_f32be(const uint8_t *p)
+{
+    uint32_t u = relic_load_u32be(p);
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+static inline double relic_load_f64le(const uint8_t *p)
+{
+    uint64_t u = relic_load_u64le(p);
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+static inline double relic_load_f64be(const uint8_t *p)
+{
+    uint64_t u = relic_load_u64be(p);
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
 
-static inline void relic_store_u16le(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void relic_store_u16be(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static inline void relic_store_u32le(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+static inline void relic_store_u16le(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
 }
-static inline void relic_store_u32be(uint8_t *p, uint32_t v) {
-    p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
+static inline void relic_store_u16be(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)(v >> 8);
+    p[1] = (uint8_t)v;
 }
-static inline void relic_store_u64le(uint8_t *p, uint64_t v) { relic_store_u32le(p, (uint32_t)v); relic_store_u32le(p + 4, (uint32_t)(v >> 32)); }
-static inline void relic_store_u64be(uint8_t *p, uint64_t v) { relic_store_u32be(p, (uint32_t)(v >> 32)); relic_store_u32be(p + 4, (uint32_t)v); }
-static inline void relic_store_f32le(uint8_t *p, float f) { uint32_t u; memcpy(&u, &f, 4); relic_store_u32le(p, u); }
-static inline void relic_store_f32be(uint8_t *p, float f) { uint32_t u; memcpy(&u, &f, 4); relic_store_u32be(p, u); }
-static inline void relic_store_f64le(uint8_t *p, double d) { uint64_t u; memcpy(&u, &d, 8); relic_store_u64le(p, u); }
-static inline void relic_store_f64be(uint8_t *p, double d) { uint64_t u; memcpy(&u, &d, 8); relic_store_u64be(p, u); }
+static inline void relic_store_u32le(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
+static inline void relic_store_u32be(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v >> 24);
+    p[1] = (uint8_t)(v >> 16);
+    p[2] = (uint8_t)(v >> 8);
+    p[3] = (uint8_t)v;
+}
+static inline void relic_store_u64le(uint8_t *p, uint64_t v)
+{
+    relic_store_u32le(p, (uint32_t)v);
+    relic_store_u32le(p + 4, (uint32_t)(v >> 32));
+}
+static inline void relic_store_u64be(uint8_t *p, uint64_t v)
+{
+    relic_store_u32be(p, (uint32_t)(v >> 32));
+    relic_store_u32be(p + 4, (uint32_t)v);
+}
+static inline void relic_store_f32le(uint8_t *p, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    relic_store_u32le(p, u);
+}
+static inline void relic_store_f32be(uint8_t *p, float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    relic_store_u32be(p, u);
+}
+static inline void relic_store_f64le(uint8_t *p, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    relic_store_u64le(p, u);
+}
+static inline void relic_store_f64be(uint8_t *p, double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    relic_store_u64be(p, u);
+}
 
 /** a + b into *out; returns 0 on overflow. */
-static inline int relic_add_ok(uint64_t a, uint64_t b, uint64_t *out) {
+static inline int relic_add_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
     *out = a + b;
     return *out >= a;
 }
 /** a * b into *out; returns 0 on overflow. */
-static inline int relic_mul_ok(uint64_t a, uint64_t b, uint64_t *out) {
+static inline int relic_mul_ok(uint64_t a, uint64_t b, uint64_t *out)
+{
     if (a != 0 && b > UINT64_MAX / a) return 0;
     *out = a * b;
     return 1;
@@ -357,7 +433,7 @@ typedef struct relic_out {
     int direct;    /* device, FIFO or socket: written in place */
     int prepared;  /* relic_out_prepare done: only the rename is left */
     const char *path;
-    int has_tmp;   /* tmp_name exists and is removed on abort */
+    int has_tmp; /* tmp_name exists and is removed on abort */
     unsigned mode;
     /* names in the struct, never pointers into it: a relic_out may be copied */
     char dest_name[RELIC_OUT_TEMP_MAX]; /* where the rename lands: path or a link's final target */
@@ -429,10 +505,10 @@ typedef struct relic_magic {
  *  relic_formats[] lists them (generated/registry/formats.c). So relic.h
  *  lists no format, and adding one adds a schema only. */
 typedef struct relic_format_info {
-    const char *name;                /**< short lower-case name: "bwm" */
-    const char *doc;                 /**< one line: what files hold */
-    const char *const *extensions;   /**< lower case, no dot, NULL-terminated */
-    const relic_magic *magic;        /**< all must match; NULL with magic_count 0 */
+    const char *name;              /**< short lower-case name: "bwm" */
+    const char *doc;               /**< one line: what files hold */
+    const char *const *extensions; /**< lower case, no dot, NULL-terminated */
+    const relic_magic *magic;      /**< all must match; NULL with magic_count 0 */
     size_t magic_count;
     /** Hand-written test of the first bytes (NULL: the magic decides). */
     int (*detect)(const uint8_t *data, size_t size);
@@ -447,10 +523,10 @@ typedef const relic_format_info *relic_format;
 extern const relic_format_info *const relic_formats[];
 
 /* Inputs relic reads or writes besides the game formats (runtime/formats/detect.c). */
-extern const relic_format_info relic_format_json;  /**< relic's JSON form of a binary format */
-extern const relic_format_info relic_format_obj;   /**< Wavefront OBJ text mesh */
-extern const relic_format_info relic_format_svg;   /**< SVG picture (output only) */
-extern const relic_format_info relic_format_wav;   /**< RIFF WAVE sound (input to CAU, output of CAU/TPA) */
+extern const relic_format_info relic_format_json; /**< relic's JSON form of a binary format */
+extern const relic_format_info relic_format_obj;  /**< Wavefront OBJ text mesh */
+extern const relic_format_info relic_format_svg;  /**< SVG picture (output only) */
+extern const relic_format_info relic_format_wav;  /**< RIFF WAVE sound (input to CAU, output of CAU/TPA) */
 #define RELIC_FORMAT_JSON (&relic_format_json)
 #define RELIC_FORMAT_OBJ (&relic_format_obj)
 #define RELIC_FORMAT_SVG (&relic_format_svg)

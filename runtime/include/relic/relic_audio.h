@@ -38,12 +38,12 @@ extern "C" {
 
 /** What a sample holds, taken from a CAU or TPA sample header. */
 typedef struct relic_audio_format {
-    uint32_t sample_rate;   /**< Hz */
-    unsigned bits;          /**< 8 or 16 (decoded sample size) */
-    unsigned channels;      /**< 1 or 2 */
-    unsigned compression;   /**< RELIC_CAU_COMPRESSION_PCM / _IMA_ADPCM / _VOICE */
-    uint32_t block_align;   /**< ADPCM block bytes; 0 for PCM */
-    uint32_t decoded_size;  /**< the header's decoded size in bytes */
+    uint32_t sample_rate;  /**< Hz */
+    unsigned bits;         /**< 8 or 16 (decoded sample size) */
+    unsigned channels;     /**< 1 or 2 */
+    unsigned compression;  /**< RELIC_CAU_COMPRESSION_PCM / _IMA_ADPCM / _VOICE */
+    uint32_t block_align;  /**< ADPCM block bytes; 0 for PCM */
+    uint32_t decoded_size; /**< the header's decoded size in bytes */
 } relic_audio_format;
 
 /** The format of a CAU header / of a TPA sample header. */
@@ -68,9 +68,9 @@ relic_status relic_audio_decode(const relic_audio_format *f, const uint8_t *data
 
 /** One caption line. */
 typedef struct relic_audio_caption {
-    uint32_t duration;   /**< display time in units of 0.2 s */
-    const char *text;    /**< NUL-terminated (Latin-1 bytes as stored) */
-    size_t text_len;     /**< bytes of text */
+    uint32_t duration; /**< display time in units of 0.2 s */
+    const char *text;  /**< NUL-terminated (Latin-1 bytes as stored) */
+    size_t text_len;   /**< bytes of text */
 } relic_audio_caption;
 
 /** Parse `count` caption lines from the caption text (the bytes after the
@@ -127,10 +127,10 @@ unsigned relic_tpa_check(const relic_tpa_view *v, const relic_tpa_file *m, int s
 
 /** A collision sound's transfer function evaluated at one velocity. */
 typedef struct relic_tpa_transfer_result {
-    float volume;        /**< slope x velocity + intercept, clamped to [min, max] */
-    float pitch;         /**< the same for pitch (-1..1) */
-    float final_volume;  /**< volume / 10^(attenuation / 10), the Trespasser file-formats document's formula */
-    int plays;           /**< 1 when velocity >= the function's minimum velocity */
+    float volume;       /**< slope x velocity + intercept, clamped to [min, max] */
+    float pitch;        /**< the same for pitch (-1..1) */
+    float final_volume; /**< volume / 10^(attenuation / 10), the Trespasser file-formats document's formula */
+    int plays;          /**< 1 when velocity >= the function's minimum velocity */
 } relic_tpa_transfer_result;
 
 /** Evaluate a transfer function at an impact velocity (Trespasser source, Lib/Audio/AudioLoader.hpp, Source/Tools/CollisionEditor/Database.cpp; Trespasser file formats
@@ -152,10 +152,10 @@ uint64_t relic_tpa_sample_size(const relic_tpa_sample *s);
 /** One identifier of a bank to pack: its sound ID, properties and which
  *  of the given samples it names (Trespasser source, Lib/Audio/AudioLoad.cpp). */
 typedef struct relic_tpa_pack_entry {
-    uint32_t sound_id;    /**< Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp sound hash of the identifier */
-    float attenuation;    /**< dB per metre (>= 0 in the game's files) */
-    float master_volume;  /**< dB (<= 0 in the game's files) */
-    size_t sample;        /**< index into the samples array; several identifiers may name one */
+    uint32_t sound_id;   /**< Trespasser source, Lib/Audio/AudioLoad.cpp, Lib/EntityDBase/Instance.cpp sound hash of the identifier */
+    float attenuation;   /**< dB per metre (>= 0 in the game's files) */
+    float master_volume; /**< dB (<= 0 in the game's files) */
+    size_t sample;       /**< index into the samples array; several identifiers may name one */
 } relic_tpa_pack_entry;
 
 /** Build a bank model in the game writer's layout (Trespasser source, Lib/Audio/AudioLoad.cpp): header,
@@ -189,14 +189,14 @@ uint32_t relic_tres_sound_hash(const char *name, size_t n);
 
 /** What a WAV's fmt chunk says and where its data chunk lies. */
 typedef struct relic_wav_info {
-    unsigned channels;     /**< 1 or 2 */
-    uint32_t sample_rate;  /**< Hz */
-    unsigned bits;         /**< bits per stored sample: 8, 16, 24, 32 (PCM) or 32, 64 (float) */
-    int is_float;          /**< 1 for IEEE float samples */
-    unsigned block_align;  /**< bytes per frame */
-    size_t data_offset;    /**< offset of the first sample in the file */
-    size_t data_size;      /**< bytes of samples */
-    uint64_t frames;       /**< whole frames in the data (a partial last frame is dropped) */
+    unsigned channels;    /**< 1 or 2 */
+    uint32_t sample_rate; /**< Hz */
+    unsigned bits;        /**< bits per stored sample: 8, 16, 24, 32 (PCM) or 32, 64 (float) */
+    int is_float;         /**< 1 for IEEE float samples */
+    unsigned block_align; /**< bytes per frame */
+    size_t data_offset;   /**< offset of the first sample in the file */
+    size_t data_size;     /**< bytes of samples */
+    uint64_t frames;      /**< whole frames in the data (a partial last frame is dropped) */
 } relic_wav_info;
 
 /** Parse a RIFF WAVE file's chunks up to its data chunk: PCM 8 (unsigned),

@@ -42,20 +42,20 @@ typedef enum relic_erf_game {
 /** One resource. */
 typedef struct relic_erf_entry {
     char resref[RELIC_ERF_RESREF_MAX + 1]; /**< NUL-terminated; as stored (lower case in real files) */
-    uint32_t res_type;     /**< resource type id (16 bits in ERF) */
-    uint32_t res_id;       /**< ResID: the entry's index in real files */
-    uint32_t unused;       /**< ERF key's unused u16 (0 in real files); RIM: 0 */
-    uint32_t offset;       /**< byte offset of the data in the container (as read; the writer's result) */
-    uint32_t size;         /**< byte size of the data */
-    const uint8_t *data;   /**< the data: in place in the mapped container, or the caller's bytes */
+    uint32_t res_type;                     /**< resource type id (16 bits in ERF) */
+    uint32_t res_id;                       /**< ResID: the entry's index in real files */
+    uint32_t unused;                       /**< ERF key's unused u16 (0 in real files); RIM: 0 */
+    uint32_t offset;                       /**< byte offset of the data in the container (as read; the writer's result) */
+    uint32_t size;                         /**< byte size of the data */
+    const uint8_t *data;                   /**< the data: in place in the mapped container, or the caller's bytes */
 } relic_erf_entry;
 
 /** A container: its tables (the generated models) and its entries. Filled
  *  by relic_erf_open, or by the caller (relic_erf_init) before writing. */
 typedef struct relic_erf_archive {
     relic_erf_kind kind;
-    relic_erf_file erf;        /**< ERF: header, localized strings (keys and resources mirror entries) */
-    relic_rim_file rim;        /**< RIM: header (entries mirror entries) */
+    relic_erf_file erf;       /**< ERF: header, localized strings (keys and resources mirror entries) */
+    relic_rim_file rim;       /**< RIM: header (entries mirror entries) */
     uint32_t count;           /**< entries */
     relic_erf_entry *entries; /**< count entries, in table order */
     uint64_t file_size;       /**< size of the container read (0 for a new one): bytes after the last datum are kept by LAYOUT_KEEP */

@@ -22,7 +22,9 @@
 
 /* The first line of a generated entry point: err, or a scratch error in its
  * frame when the caller passed NULL (every path below may then fill *err). */
-#define RELIC_GEN_ERR_OR_SCRATCH(err) relic_error err##_scratch_; if (!(err)) (err) = &err##_scratch_
+#define RELIC_GEN_ERR_OR_SCRATCH(err) \
+    relic_error err##_scratch_;       \
+    if (!(err)) (err) = &err##_scratch_
 
 /* Schema expressions evaluate in int64 with wrap-around; division by zero
  * and out-of-range shifts give 0, so hostile values cannot trigger UB. */
@@ -59,8 +61,8 @@ relic_status relic_gen_place(relic_error *err, uint64_t cur, int64_t at, int64_t
 #ifdef RELIC_NO_ERRMSG
 /* Without messages the three checks are smaller inline than a call. */
 RELIC_GEN_ALWAYS_INLINE static inline relic_status relic_gen_place_inline(relic_error *err, uint64_t cur, int64_t at, int64_t count,
-                                                  uint64_t per, uint64_t elem, uint64_t size, uint64_t *pos,
-                                                  uint64_t *n, uint64_t *bytes)
+                                                                          uint64_t per, uint64_t elem, uint64_t size, uint64_t *pos,
+                                                                          uint64_t *n, uint64_t *bytes)
 {
     *pos = *n = *bytes = 0; /* set on every path: no maybe-uninitialized once inlined */
     if (at < 0 || (uint64_t)at > size) return relic_fail_code(err, RELIC_E_LAYOUT, cur);
@@ -137,7 +139,8 @@ void *relic_gen_dup(relic_arena *a, relic_error *err, const uint8_t *src, uint64
  * one line per nested call in the generated readers. */
 static inline relic_status relic_gen_nest(relic_error *err, relic_status st, const char *name, int64_t index)
 {
-    (void)name; (void)index;
+    (void)name;
+    (void)index;
     relic_gen_path_prefix(err, name, index);
     return st;
 }
@@ -175,7 +178,7 @@ int relic_gen_enum_value(const relic_gen_enum_item *t, size_t n, const char *nam
 size_t relic_f32_shortest(float v, char out[48]);
 
 /* JSON output helpers. */
-void relic_json_f32(relic_buf *o, float v);      /* shortest exact form; non-finite as "0x%08x" bits */
+void relic_json_f32(relic_buf *o, float v); /* shortest exact form; non-finite as "0x%08x" bits */
 void relic_json_f64(relic_buf *o, double v);
 void relic_json_string(relic_buf *o, const char *s, size_t n); /* bytes as Latin-1 code points, escaped */
 void relic_json_indent(relic_buf *o, int depth);

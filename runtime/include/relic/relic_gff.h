@@ -30,11 +30,11 @@ extern "C" {
 /** A validated GFF file. Only relic_gff_open fills one; every getter below
  *  then reads the bytes in place without further bounds checks. */
 typedef struct relic_gff_doc {
-    relic_gff_view v;        /**< the generated view: header and the six arrays */
-    uint32_t struct_count;   /**< structs in the file */
-    uint32_t field_count;    /**< fields in the file */
-    uint32_t max_depth;      /**< deepest nesting found (root = 0) */
-    uint32_t reachable;      /**< structs reachable from the root */
+    relic_gff_view v;      /**< the generated view: header and the six arrays */
+    uint32_t struct_count; /**< structs in the file */
+    uint32_t field_count;  /**< fields in the file */
+    uint32_t max_depth;    /**< deepest nesting found (root = 0) */
+    uint32_t reachable;    /**< structs reachable from the root */
 } relic_gff_doc;
 
 /** Validate data as a GFF V3.2 file: the generated checks (header, array
@@ -171,16 +171,26 @@ typedef struct relic_gff_tsubstring {
  *  (RELIC_GFF_NONE for new fields) for RELIC_GFF_LAYOUT_KEEP. */
 typedef struct relic_gff_tfield {
     uint32_t type;
-    char label[17];         /**< NUL-terminated, at most 16 characters */
+    char label[17]; /**< NUL-terminated, at most 16 characters */
     union {
         uint64_t u;
         int64_t i;
         float f32;
         double f64;
-        struct { uint8_t *p; size_t n; } bytes;
-        struct { uint32_t strref; uint32_t count; relic_gff_tsubstring *s; } loc;
+        struct {
+            uint8_t *p;
+            size_t n;
+        } bytes;
+        struct {
+            uint32_t strref;
+            uint32_t count;
+            relic_gff_tsubstring *s;
+        } loc;
         relic_gff_tstruct *child;
-        struct { relic_gff_tstruct **items; size_t count; } list;
+        struct {
+            relic_gff_tstruct **items;
+            size_t count;
+        } list;
         float vec[4];
     } v;
     uint32_t src_index; /**< field index in the source file */
@@ -332,7 +342,7 @@ typedef struct relic_gff_tree {
     const uint8_t *src_file;      /**< the whole source file (src_size bytes), NULL for a new tree */
     size_t src_size;
     uint32_t src_reachable_structs, src_reachable_fields; /**< reached from the root in the source */
-    relic_gff_layout family;      /**< the writer's layout family (DEFAULT for a new tree) */
+    relic_gff_layout family;                              /**< the writer's layout family (DEFAULT for a new tree) */
     /** Where the file put its records when its family would not (NULL:
      *  the family's order); set by relic_gff_json_read_tree from the
      *  "__layout" object, honoured by relic_gff_write_tree in t->family. */

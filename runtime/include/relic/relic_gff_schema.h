@@ -39,9 +39,9 @@ typedef struct relic_gff_sstruct relic_gff_sstruct;
 
 /** How a field's documented value set is checked. */
 typedef enum relic_gff_values {
-    RELIC_GFF_VALUES_NONE = 0,  /**< no value set */
-    RELIC_GFF_VALUES_ENUM = 1,  /**< one of values[] */
-    RELIC_GFF_VALUES_FLAGS = 2  /**< bits within the OR of values[] */
+    RELIC_GFF_VALUES_NONE = 0, /**< no value set */
+    RELIC_GFF_VALUES_ENUM = 1, /**< one of values[] */
+    RELIC_GFF_VALUES_FLAGS = 2 /**< bits within the OR of values[] */
 } relic_gff_values;
 
 /** One documented field of a typed GFF struct. */
@@ -56,31 +56,31 @@ typedef struct relic_gff_sfield {
     const int64_t *value_list;      /**< enum values or flag bits */
     const char *const *value_names; /**< their names */
     uint32_t nvalues;
-    const relic_gff_sstruct *of;    /**< struct of a struct field or of a list's elements */
-    const char *doc;                /**< the BioWare spec's description */
-    uint8_t range_games;            /**< games lo..hi holds for (0: every game) */
-    uint8_t values_games;           /**< games the value set holds for (0: every game) */
-    uint8_t alt_type;               /**< a type alt_games also write (when alt_games) */
+    const relic_gff_sstruct *of; /**< struct of a struct field or of a list's elements */
+    const char *doc;             /**< the BioWare spec's description */
+    uint8_t range_games;         /**< games lo..hi holds for (0: every game) */
+    uint8_t values_games;        /**< games the value set holds for (0: every game) */
+    uint8_t alt_type;            /**< a type alt_games also write (when alt_games) */
     uint8_t alt_games;
 } relic_gff_sfield;
 
 /** One documented struct: its StructID and fields. */
 struct relic_gff_sstruct {
-    const char *name;               /**< the schema's struct name */
-    uint32_t id;                    /**< documented StructID (unless id_any) */
-    uint8_t id_any;                 /**< the StructID varies */
+    const char *name; /**< the schema's struct name */
+    uint32_t id;      /**< documented StructID (unless id_any) */
+    uint8_t id_any;   /**< the StructID varies */
     uint32_t field_count;
     const relic_gff_sfield *fields;
     const char *doc;
-    uint32_t nids;                  /**< per-game StructIDs (then id is the first of them) */
+    uint32_t nids; /**< per-game StructIDs (then id is the first of them) */
     const relic_gff_sid *ids;
 };
 
 /** A typed file: its FileType and top-level struct. */
 typedef struct relic_gff_schema {
-    const char *format;             /**< "are" */
-    char file_type[5];              /**< "ARE " (NUL-terminated) */
-    const char *pairs;              /**< format whose same-labelled root lists have as many
+    const char *format; /**< "are" */
+    char file_type[5];  /**< "ARE " (NUL-terminated) */
+    const char *pairs;  /**< format whose same-labelled root lists have as many
                                          elements (GIC pairs "git", BioWare Aurora specs, §4), or NULL */
     const relic_gff_sstruct *root;
     const char *doc;

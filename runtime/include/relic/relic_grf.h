@@ -19,28 +19,28 @@ extern "C" {
 
 /** What a section holds, as relic_grf_classify decides it. */
 typedef enum relic_grf_kind {
-    RELIC_GRF_OPAQUE = 0,     /**< not decoded: kept as bytes */
-    RELIC_GRF_HEADER,         /**< .header (grf_header.schema) */
-    RELIC_GRF_REGION,         /**< .region, GROFF 12-15 (grf_region.schema) */
-    RELIC_GRF_REGION_V11,     /**< .region, GROFF 11 (grf_region_v11.schema) */
-    RELIC_GRF_OBJECT,         /**< object (model) section (grf_object.schema) */
-    RELIC_GRF_GEOMETRY,       /**< plain geometry, GROFF 14-15 (grf_geometry.schema) */
-    RELIC_GRF_GEOMETRY_V13,   /**< plain geometry, GROFF 13 */
-    RELIC_GRF_GEOMETRY_V11,   /**< plain geometry, GROFF 11-12 */
-    RELIC_GRF_MESH,           /**< optimised ("type 2") geometry (grf_mesh.schema) */
-    RELIC_GRF_MAPPING,        /**< .mapping with texture coordinates (grf_mapping.schema) */
-    RELIC_GRF_MAPPING_REF,    /**< 4-byte .mapping of an optimised object */
-    RELIC_GRF_MATERIAL,       /**< .material, GROFF 15 (grf_material.schema) */
-    RELIC_GRF_MATERIAL_V11,   /**< .material, GROFF 11-14 */
-    RELIC_GRF_VALUE_TABLE,    /**< value table (hand-written: runtime/formats/tres/grf_valuetable.c) */
-    RELIC_SCN_HEADER,         /**< SCN Header (scn_header.schema) */
-    RELIC_SCN_PARTITIONS,     /**< Partitions (28-byte entries) */
-    RELIC_SCN_PARTITIONS24,   /**< Partitions with 24-byte entries (Trespasser file formats: TestScnNght) */
-    RELIC_SCN_HIERARCHY,      /**< Hierarchy, TerrainHierarchy, TriggerHierarchy */
-    RELIC_SCN_INSTANCE,       /**< 36-byte instance state named by a hash */
-    RELIC_SCN_INSTANCE44,     /**< 44-byte instance state named by a hash */
-    RELIC_SCN_TEXT,           /**< SaveGameName, SaveSCNName */
-    RELIC_SCN_BMP,            /**< SaveBMP */
+    RELIC_GRF_OPAQUE = 0,   /**< not decoded: kept as bytes */
+    RELIC_GRF_HEADER,       /**< .header (grf_header.schema) */
+    RELIC_GRF_REGION,       /**< .region, GROFF 12-15 (grf_region.schema) */
+    RELIC_GRF_REGION_V11,   /**< .region, GROFF 11 (grf_region_v11.schema) */
+    RELIC_GRF_OBJECT,       /**< object (model) section (grf_object.schema) */
+    RELIC_GRF_GEOMETRY,     /**< plain geometry, GROFF 14-15 (grf_geometry.schema) */
+    RELIC_GRF_GEOMETRY_V13, /**< plain geometry, GROFF 13 */
+    RELIC_GRF_GEOMETRY_V11, /**< plain geometry, GROFF 11-12 */
+    RELIC_GRF_MESH,         /**< optimised ("type 2") geometry (grf_mesh.schema) */
+    RELIC_GRF_MAPPING,      /**< .mapping with texture coordinates (grf_mapping.schema) */
+    RELIC_GRF_MAPPING_REF,  /**< 4-byte .mapping of an optimised object */
+    RELIC_GRF_MATERIAL,     /**< .material, GROFF 15 (grf_material.schema) */
+    RELIC_GRF_MATERIAL_V11, /**< .material, GROFF 11-14 */
+    RELIC_GRF_VALUE_TABLE,  /**< value table (hand-written: runtime/formats/tres/grf_valuetable.c) */
+    RELIC_SCN_HEADER,       /**< SCN Header (scn_header.schema) */
+    RELIC_SCN_PARTITIONS,   /**< Partitions (28-byte entries) */
+    RELIC_SCN_PARTITIONS24, /**< Partitions with 24-byte entries (Trespasser file formats: TestScnNght) */
+    RELIC_SCN_HIERARCHY,    /**< Hierarchy, TerrainHierarchy, TriggerHierarchy */
+    RELIC_SCN_INSTANCE,     /**< 36-byte instance state named by a hash */
+    RELIC_SCN_INSTANCE44,   /**< 44-byte instance state named by a hash */
+    RELIC_SCN_TEXT,         /**< SaveGameName, SaveSCNName */
+    RELIC_SCN_BMP,          /**< SaveBMP */
     RELIC_GRF_KIND_COUNT
 } relic_grf_kind;
 
@@ -53,9 +53,9 @@ int relic_grf_kind_from_name(const char *name);
 /** How the sections of one container are to be read (Trespasser source, Lib/Groff/GroffIO.cpp: the GRF's
  *  .header gives the GROFF version, bit 31 = optimised). */
 typedef struct relic_grf_layout {
-    uint32_t version;   /**< GROFF version 11..15, 0 when there is no valid .header */
-    int optimised;      /**< bit 31 of the .header version */
-    int is_scene;       /**< every section has content flag special (SCN/savegame) */
+    uint32_t version; /**< GROFF version 11..15, 0 when there is no valid .header */
+    int optimised;    /**< bit 31 of the .header version */
+    int is_scene;     /**< every section has content flag special (SCN/savegame) */
 } relic_grf_layout;
 
 /** The layout of a decoded container (see relic_grf_layout). */
@@ -129,21 +129,21 @@ typedef struct relic_grf_vt_symbol {
 
 /** A record: a typed value named by a symbol. */
 typedef struct relic_grf_vt_record {
-    uint8_t type;        /**< relic_grf_value_type */
-    uint8_t scope;       /**< 1 local, 2 public */
-    uint8_t reference;   /**< reference status */
+    uint8_t type;      /**< relic_grf_value_type */
+    uint8_t scope;     /**< 1 local, 2 public */
+    uint8_t reference; /**< reference status */
     relic_grf_vt_handle value, symbol, target, key;
-    uint8_t b;           /**< bool and char payload */
-    int32_t i;           /**< int payload */
-    float f;             /**< float payload */
-    char *s;             /**< string payload (NUL-terminated, no NUL inside) */
+    uint8_t b;                  /**< bool and char payload */
+    int32_t i;                  /**< int payload */
+    float f;                    /**< float payload */
+    char *s;                    /**< string payload (NUL-terminated, no NUL inside) */
     relic_grf_vt_handle *items; /**< object payload: handles of member records */
     size_t items_count;
 } relic_grf_vt_record;
 
 /** A whole value-table section. */
 typedef struct relic_grf_value_table {
-    char *name;                  /**< table name */
+    char *name; /**< table name */
     relic_grf_vt_handles symbol_handles;
     char *symbol_table_name;
     relic_grf_vt_symbol *symbols;
@@ -191,10 +191,10 @@ const char *relic_grf_symbols_name(const relic_grf_symbols *s, uint32_t handle);
 
 /** A container with each section decoded as its kind. */
 typedef struct relic_grf_file {
-    relic_groff_file container;   /**< directory, symbols, the sections' bytes */
+    relic_groff_file container; /**< directory, symbols, the sections' bytes */
     relic_grf_layout layout;
-    relic_grf_kind *kinds;         /**< per section */
-    void **models;                 /**< per section: decoded model, NULL when opaque */
+    relic_grf_kind *kinds; /**< per section */
+    void **models;         /**< per section: decoded model, NULL when opaque */
 } relic_grf_file;
 
 /** Decode every section of a validated container (its model m, which f

@@ -27,7 +27,7 @@ extern "C" {
  *  is the ResID shifted right by this (BioWare Key and BIF File Formats, 2.3). */
 #define RELIC_KEY_RES_INDEX_BITS 20
 /** The resource index of a ResID (its low 20 bits). */
-#define RELIC_KEY_RES_INDEX(id) ((uint32_t)(id) & 0xFFFFFu)
+#define RELIC_KEY_RES_INDEX(id) ((uint32_t)(id)&0xFFFFFu)
 /** The BIF index of a ResID (its high 12 bits). */
 #define RELIC_KEY_BIF_INDEX(id) ((uint32_t)(id) >> RELIC_KEY_RES_INDEX_BITS)
 /** Longest ResRef in a KEY: 16 characters, no NUL at full length. */
@@ -98,9 +98,9 @@ relic_status relic_bif_resource(const relic_bif_file *b, const uint8_t *data, si
 
 /** One resource to write into a BIF. */
 typedef struct relic_bif_member {
-    uint32_t res_type;     /**< resource type id */
-    const uint8_t *data;   /**< its bytes */
-    uint32_t size;         /**< byte size */
+    uint32_t res_type;   /**< resource type id */
+    const uint8_t *data; /**< its bytes */
+    uint32_t size;       /**< byte size */
 } relic_bif_member;
 
 /** Write a BIF holding members (n of them) as the games' BIFs are laid out:
@@ -113,10 +113,10 @@ relic_status relic_bif_write_members(const relic_bif_member *members, uint32_t n
 
 /** One resource of a KEY to write: its name and where it lies. */
 typedef struct relic_key_member {
-    const char *resref;    /**< at most 16 bytes */
-    uint16_t res_type;     /**< resource type id */
-    uint32_t bif;          /**< index into the BIF list */
-    uint32_t index;        /**< its position in that BIF */
+    const char *resref; /**< at most 16 bytes */
+    uint16_t res_type;  /**< resource type id */
+    uint32_t bif;       /**< index into the BIF list */
+    uint32_t index;     /**< its position in that BIF */
 } relic_key_member;
 
 /** Write a KEY naming nbifs BIFs (paths relative to the game directory,

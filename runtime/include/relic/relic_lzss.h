@@ -44,8 +44,8 @@ extern "C" {
 
 /** The two ring set-ups (Trespasser source, Source/Tools/LZSS/LZSS.cpp, Lib/Loader/ImageLoader.cpp, Lib/Groff/FileIO.cpp). */
 typedef enum relic_lzss_variant {
-    RELIC_LZSS_SPZ = 0,  /**< zero fill, start 4078: Trespasser .spz, lzencode.exe */
-    RELIC_LZSS_SZDD = 1  /**< space fill, start 4080: COMPRESS.EXE / LZOpenFile */
+    RELIC_LZSS_SPZ = 0, /**< zero fill, start 4078: Trespasser .spz, lzencode.exe */
+    RELIC_LZSS_SZDD = 1 /**< space fill, start 4080: COMPRESS.EXE / LZOpenFile */
 } relic_lzss_variant;
 
 /** Initial ring write position of a variant (4078 or 4080). */
@@ -150,9 +150,9 @@ relic_status relic_lzss_encode_init(relic_stream *s, relic_lzss_variant v, relic
 /** A parsed container header. */
 typedef struct relic_lzss_container {
     relic_lzss_variant variant;
-    uint32_t decoded_size;   /**< declared uncompressed size */
-    uint8_t missing_char;    /**< SZDD: last character of the original name ('\0' if none) */
-    size_t stream_offset;    /**< where the LZSS stream starts (4 or 14) */
+    uint32_t decoded_size; /**< declared uncompressed size */
+    uint8_t missing_char;  /**< SZDD: last character of the original name ('\0' if none) */
+    size_t stream_offset;  /**< where the LZSS stream starts (4 or 14) */
 } relic_lzss_container;
 
 /** 1 when data starts with the SZDD magic. */
@@ -195,7 +195,7 @@ relic_status relic_lzss_container_encode_init(relic_stream *s, relic_lzss_varian
 /** Write the header of an SPZ (4 bytes) or SZDD (14 bytes) file declaring
  *  size decoded bytes into h; returns its length. */
 size_t relic_lzss_container_header(relic_lzss_variant v, uint8_t missing_char, uint32_t size,
-                                  uint8_t h[RELIC_SZDD_HEADER_SIZE]);
+                                   uint8_t h[RELIC_SZDD_HEADER_SIZE]);
 
 /** Write a whole SPZ (v = SPZ) or SZDD (v = SZDD, missing_char) file for
  *  src[0..n) to out. Errors: RELIC_E_LIMIT (n above 4 GiB - 1), as

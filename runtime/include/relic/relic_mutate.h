@@ -18,46 +18,46 @@ extern "C" {
 
 /** What one model field holds (relic_mut_field.kind). */
 enum relic_mut_kind {
-    RELIC_MUT_INT = 1,   /**< integer (size 1, 2, 4 or 8 bytes in the model) */
-    RELIC_MUT_FLOAT,     /**< float (4) or double (8) */
-    RELIC_MUT_CHAR,      /**< char text, one byte per element */
-    RELIC_MUT_BYTES,     /**< opaque bytes */
-    RELIC_MUT_STRUCT     /**< a nested struct (stype) */
+    RELIC_MUT_INT = 1, /**< integer (size 1, 2, 4 or 8 bytes in the model) */
+    RELIC_MUT_FLOAT,   /**< float (4) or double (8) */
+    RELIC_MUT_CHAR,    /**< char text, one byte per element */
+    RELIC_MUT_BYTES,   /**< opaque bytes */
+    RELIC_MUT_STRUCT   /**< a nested struct (stype) */
 };
 
 /** relic_mut_field.flags */
 enum relic_mut_flag {
-    RELIC_MUTF_DERIVED = 1u << 0,     /**< count()/offset()/size(): the writer recomputes it */
-    RELIC_MUTF_CONST = 1u << 1,       /**< constant: the writer writes the declared value */
-    RELIC_MUTF_RANGE = 1u << 2,       /**< lo..hi is the documented inclusive range */
-    RELIC_MUTF_ENUM = 1u << 3,        /**< values[] are the enum's items */
-    RELIC_MUTF_FLAGS = 1u << 4,       /**< values[] are the flags' bits */
-    RELIC_MUTF_CLOSED = 1u << 5,      /**< the enum or flags is closed: other values are invalid */
-    RELIC_MUTF_VAR = 1u << 6,         /**< variable array: pointer at offset, size_t count at count_offset */
-    RELIC_MUTF_RESIZE = 1u << 7,      /**< the array may grow and shrink (with its group) */
-    RELIC_MUTF_COUNT_FIELD = 1u << 8, /**< count_field names the integer to set to the new count */
+    RELIC_MUTF_DERIVED = 1u << 0,       /**< count()/offset()/size(): the writer recomputes it */
+    RELIC_MUTF_CONST = 1u << 1,         /**< constant: the writer writes the declared value */
+    RELIC_MUTF_RANGE = 1u << 2,         /**< lo..hi is the documented inclusive range */
+    RELIC_MUTF_ENUM = 1u << 3,          /**< values[] are the enum's items */
+    RELIC_MUTF_FLAGS = 1u << 4,         /**< values[] are the flags' bits */
+    RELIC_MUTF_CLOSED = 1u << 5,        /**< the enum or flags is closed: other values are invalid */
+    RELIC_MUTF_VAR = 1u << 6,           /**< variable array: pointer at offset, size_t count at count_offset */
+    RELIC_MUTF_RESIZE = 1u << 7,        /**< the array may grow and shrink (with its group) */
+    RELIC_MUTF_COUNT_FIELD = 1u << 8,   /**< count_field names the integer to set to the new count */
     RELIC_MUTF_COUNT_IN_ROOT = 1u << 9, /**< count_field is an offset in the root model, not the local struct */
-    RELIC_MUTF_SIGNED = 1u << 10,     /**< signed integer */
-    RELIC_MUTF_CHECK = 1u << 11,      /**< a check expression constrains the value */
-    RELIC_MUTF_ENCODED = 1u << 12     /**< codec or hook bytes: changing them usually breaks the format */
+    RELIC_MUTF_SIGNED = 1u << 10,       /**< signed integer */
+    RELIC_MUTF_CHECK = 1u << 11,        /**< a check expression constrains the value */
+    RELIC_MUTF_ENCODED = 1u << 12       /**< codec or hook bytes: changing them usually breaks the format */
 };
 
 /** One field of a model struct. */
 typedef struct relic_mut_field {
-    const char *name;       /**< schema name, for paths */
-    uint16_t kind;          /**< enum relic_mut_kind */
-    uint16_t flags;         /**< enum relic_mut_flag */
-    uint16_t size;          /**< model bytes of one scalar element (0 for structs) */
-    int16_t stype;          /**< struct index (RELIC_MUT_STRUCT), else -1 */
-    int16_t group;          /**< variable arrays resized together share the index of the first */
-    uint32_t fixed;         /**< elements in the fixed dimensions (char[N]: N), 1 when none */
-    size_t offset;          /**< offsetof the field (the pointer, for VAR) in its model struct */
-    size_t count_offset;    /**< offsetof <name>_count (VAR) */
-    size_t elem_size;       /**< model bytes of one element (sizeof the struct, or of the scalar) */
-    const int64_t *values;  /**< enum item values or flags bits, NULL when none */
+    const char *name;      /**< schema name, for paths */
+    uint16_t kind;         /**< enum relic_mut_kind */
+    uint16_t flags;        /**< enum relic_mut_flag */
+    uint16_t size;         /**< model bytes of one scalar element (0 for structs) */
+    int16_t stype;         /**< struct index (RELIC_MUT_STRUCT), else -1 */
+    int16_t group;         /**< variable arrays resized together share the index of the first */
+    uint32_t fixed;        /**< elements in the fixed dimensions (char[N]: N), 1 when none */
+    size_t offset;         /**< offsetof the field (the pointer, for VAR) in its model struct */
+    size_t count_offset;   /**< offsetof <name>_count (VAR) */
+    size_t elem_size;      /**< model bytes of one element (sizeof the struct, or of the scalar) */
+    const int64_t *values; /**< enum item values or flags bits, NULL when none */
     uint32_t nvalues;
-    int64_t lo, hi;         /**< RANGE bounds */
-    size_t count_field;     /**< COUNT_FIELD: offset of the integer holding this array's count */
+    int64_t lo, hi;     /**< RANGE bounds */
+    size_t count_field; /**< COUNT_FIELD: offset of the integer holding this array's count */
     uint16_t count_field_size;
     uint16_t count_field_signed;
 } relic_mut_field;
@@ -65,7 +65,7 @@ typedef struct relic_mut_field {
 /** One model struct. */
 typedef struct relic_mut_struct {
     const char *name;
-    size_t size;                    /**< sizeof the model struct */
+    size_t size; /**< sizeof the model struct */
     const relic_mut_field *fields;
     uint32_t nfields;
 } relic_mut_struct;
@@ -73,20 +73,21 @@ typedef struct relic_mut_struct {
 /** A field at a constant position of every written file (in the root's fixed
  *  prefix), for the invalid mode's stale-field patches. */
 typedef struct relic_mut_patch {
-    const char *path;     /**< header.vertex_count */
-    uint32_t offset;      /**< byte offset in the written file */
-    uint16_t size;        /**< bytes */
-    uint8_t big;          /**< 1 when big-endian */
-    uint8_t what;         /**< RELIC_MUT_PATCH_DERIVED or RELIC_MUT_PATCH_CONST */
+    const char *path; /**< header.vertex_count */
+    uint32_t offset;  /**< byte offset in the written file */
+    uint16_t size;    /**< bytes */
+    uint8_t big;      /**< 1 when big-endian */
+    uint8_t what;     /**< RELIC_MUT_PATCH_DERIVED or RELIC_MUT_PATCH_CONST */
 } relic_mut_patch;
-enum { RELIC_MUT_PATCH_DERIVED = 1, RELIC_MUT_PATCH_CONST = 2 };
+enum { RELIC_MUT_PATCH_DERIVED = 1,
+       RELIC_MUT_PATCH_CONST = 2 };
 
 /** A format as the mutator sees it (generated: relic_<f>_mutator). */
 typedef struct relic_mut_format {
     const char *name;
     const relic_mut_struct *structs;
     uint32_t nstructs;
-    uint32_t root;                 /**< index of the root struct */
+    uint32_t root; /**< index of the root struct */
     const relic_mut_patch *patches;
     uint32_t npatches;
     /** Validate and decode data into a model allocated from a (any
@@ -102,8 +103,8 @@ typedef struct relic_mut_format {
 
 /** One change: field path, operation, value before and after (text). */
 typedef struct relic_mutation {
-    char path[160];       /**< faces[3].v[2], or the array for array operations */
-    char op[16];          /**< set, grow, shrink, swap, splice, stale ... */
+    char path[160]; /**< faces[3].v[2], or the array for array operations */
+    char op[16];    /**< set, grow, shrink, swap, splice, stale ... */
     char old_value[96];
     char new_value[96];
 } relic_mutation;
@@ -114,7 +115,7 @@ typedef struct relic_mutation {
 typedef struct relic_mutate_result {
     relic_mutation log[RELIC_MUTATE_MAX_LOG];
     int nlog;
-    unsigned attempts;    /**< mutation attempts made (each from the original input) */
+    unsigned attempts; /**< mutation attempts made (each from the original input) */
 } relic_mutate_result;
 
 /** splitmix64, the mutators' pseudo-random generator: advances *state and

@@ -149,7 +149,7 @@ relic_status relic_bwm_mutate(const uint8_t *in, size_t n, const uint8_t *in2, s
  *  punctuation tokens, and whole lines typical of the format (some broken
  *  on purpose; a line may hold several lines separated by '\n'). */
 typedef struct relic_token_vocab {
-    const char *name;               /**< "tpm" */
+    const char *name; /**< "tpm" */
     const char *const *words;
     uint32_t nwords;
     const char *const *punct;

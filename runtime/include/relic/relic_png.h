@@ -44,7 +44,7 @@ typedef struct relic_png_options {
  *  8192 x 8192 terrain (docs/benchmarks.md, "Terrain"): the Up filter at
  *  zlib level 2 writes 26% more bytes than adaptive filters at level 6 in
  *  a third of the time. */
-#define RELIC_PNG_HEIGHTMAP_OPTIONS ((relic_png_options){ RELIC_PNG_FILTER_UP, 2 })
+#define RELIC_PNG_HEIGHTMAP_OPTIONS ((relic_png_options){RELIC_PNG_FILTER_UP, 2})
 
 /** relic_png_write with the compression opts gives (NULL: libpng's
  *  defaults, as relic_png_write). Same errors; RELIC_E_ARGUMENT for a

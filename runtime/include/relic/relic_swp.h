@@ -149,10 +149,10 @@ relic_status relic_png_read_rgba(const uint8_t *data, size_t size, uint32_t max_
 
 /** One texture to pack. */
 typedef struct relic_swp_texture {
-    uint32_t id;            /**< texture ID (relic_tres_texture_id), low 32 bits of every key */
-    relic_image image;      /**< its top level */
-    const relic_image *bump;/**< NULL, or bump angles as relic_swp_bump writes them (same size) */
-    int occlusion;          /**< non-zero: an occlusion texture (0x02000000 in the chunk) */
+    uint32_t id;             /**< texture ID (relic_tres_texture_id), low 32 bits of every key */
+    relic_image image;       /**< its top level */
+    const relic_image *bump; /**< NULL, or bump angles as relic_swp_bump writes them (same size) */
+    int occlusion;           /**< non-zero: an occlusion texture (0x02000000 in the chunk) */
 } relic_swp_texture;
 
 /** Build a PID model and its SWP from textures (Trespasser source, Lib/Loader/ImageLoader.cpp, Trespasser file formats):

@@ -73,12 +73,12 @@ relic_tpm_value_kind relic_tpm_classify(const char *s, size_t n, float v[4], uns
 
 /** A property other than the geometry statements: `key = value`. */
 typedef struct relic_tpm_prop {
-    char *key;                 /**< NUL-terminated; letters, digits, '_', '$', '.', '-' */
+    char *key; /**< NUL-terminated; letters, digits, '_', '$', '.', '-' */
     relic_tpm_value_kind kind;
-    char *text;                /**< NUL-terminated: STRING contents; otherwise the value text as written (trimmed) */
+    char *text; /**< NUL-terminated: STRING contents; otherwise the value text as written (trimmed) */
     size_t text_len;
-    float v[4];                /**< NUMBER and TUPLE values, rounded to float */
-    unsigned count;            /**< NUMBER 1, TUPLE 2..4, else 0 */
+    float v[4];     /**< NUMBER and TUPLE values, rounded to float */
+    unsigned count; /**< NUMBER 1, TUPLE 2..4, else 0 */
 } relic_tpm_prop;
 
 /** A face: 1-based indices into the block's vertex, texture-coordinate and
@@ -113,22 +113,22 @@ typedef struct relic_tpm_where {
 /** One block. Geometry arrays are empty except in meshes and skins. */
 typedef struct relic_tpm_block {
     relic_tpm_kind kind;
-    char *name;                 /**< NUL-terminated; NULL for fileinfo */
+    char *name; /**< NUL-terminated; NULL for fileinfo */
     size_t name_len;
-    relic_tpm_prop *props;      /**< the other properties, in file order */
+    relic_tpm_prop *props; /**< the other properties, in file order */
     uint32_t prop_count;
-    char **materials;           /**< `m`: the material table (NUL-terminated names), index 1 first */
+    char **materials; /**< `m`: the material table (NUL-terminated names), index 1 first */
     uint32_t material_count;
-    float (*vertices)[3];       /**< `v` */
-    uint32_t *bones;            /**< skin: the bone index of each vertex; NULL for meshes */
+    float (*vertices)[3]; /**< `v` */
+    uint32_t *bones;      /**< skin: the bone index of each vertex; NULL for meshes */
     uint32_t vertex_count;
-    float (*texcoords)[2];      /**< `t` */
+    float (*texcoords)[2]; /**< `t` */
     uint32_t texcoord_count;
-    float (*normals)[3];        /**< `n` */
+    float (*normals)[3]; /**< `n` */
     uint32_t normal_count;
-    relic_tpm_face *faces;      /**< `f` */
+    relic_tpm_face *faces; /**< `f` */
     uint32_t face_count;
-    relic_tpm_where where;      /**< the block keyword (zero for built models) */
+    relic_tpm_where where; /**< the block keyword (zero for built models) */
 } relic_tpm_block;
 
 /** A whole TPM file. */

@@ -19,7 +19,7 @@ extern "C" {
 
 /** A triangle mesh in world coordinates (the same layout as relic_wtd_mesh). */
 typedef struct relic_tri_mesh {
-    double (*vertices)[3];    /**< world X, Y, Z in metres */
+    double (*vertices)[3]; /**< world X, Y, Z in metres */
     uint32_t vertex_count;
     uint32_t (*triangles)[3]; /**< 0-based indices into vertices */
     uint32_t triangle_count;

@@ -155,14 +155,14 @@ relic_status relic_trn_aswm_view_validate(const uint8_t *data, size_t size, reli
 /** Triangle i (< triangle_count) of a validated view. */
 static inline relic_trn_triangle_view relic_trn_aswm_view_triangle(const relic_trn_aswm_view *v, size_t i)
 {
-    relic_trn_triangle_view t = { v->base + v->triangles + 64 * i };
+    relic_trn_triangle_view t = {v->base + v->triangles + 64 * i};
     return t;
 }
 
 /** Vertex i (< vertex_count) of a validated view. */
 static inline relic_trn_vec3f_view relic_trn_aswm_view_vertex(const relic_trn_aswm_view *v, size_t i)
 {
-    relic_trn_vec3f_view t = { v->base + v->vertices + 12 * i };
+    relic_trn_vec3f_view t = {v->base + v->vertices + 12 * i};
     return t;
 }
 

@@ -41,13 +41,13 @@ relic_status relic_trr_write(const relic_trr_points *p, relic_buf *out, relic_er
 
 /** A point cloud resampled onto a WTD grid (relic_trr_to_grid). */
 typedef struct relic_trr_grid {
-    uint32_t n;             /**< grid size (power of two) */
-    uint32_t width, height; /**< columns and rows the points span */
-    int32_t *heights;       /**< n x n quantised heights, index y * n + x */
+    uint32_t n;                /**< grid size (power of two) */
+    uint32_t width, height;    /**< columns and rows the points span */
+    int32_t *heights;          /**< n x n quantised heights, index y * n + x */
     relic_wtd_mapping mapping; /**< the parameter block for these heights */
-    double res;             /**< metres per grid step */
-    size_t cells_with_points; /**< cells of the width x height region that received a point */
-    size_t points_merged;   /**< points that fell into an already occupied cell (averaged) */
+    double res;                /**< metres per grid step */
+    size_t cells_with_points;  /**< cells of the width x height region that received a point */
+    size_t points_merged;      /**< points that fell into an already occupied cell (averaged) */
 } relic_trr_grid;
 
 /** Largest |height| relic_trr_to_grid takes, metres (far beyond any terrain;

@@ -85,13 +85,13 @@ int relic_wtd_detect(const uint8_t *data, size_t size);
 
 /** What the zerotree walk found (counts of nodes present in the stream). */
 typedef struct relic_wtd_tree_stats {
-    uint32_t nodes;            /**< nodes whose significance bit is in the stream, root included */
-    uint32_t significant;      /**< of those, significant ones (each has 3 coefficients, 4 children) */
-    uint32_t nonzero;          /**< non-zero wavelet coefficients */
-    unsigned depth;            /**< deepest level reached below the root (root = 0) */
-    uint32_t root_branch_bits; /**< the root's branch size in bits (0 when the root is not significant) */
-    uint32_t root_max;         /**< the root's max-region coefficient */
-    uint64_t end_bit;          /**< logical bit after the tree */
+    uint32_t nodes;                                       /**< nodes whose significance bit is in the stream, root included */
+    uint32_t significant;                                 /**< of those, significant ones (each has 3 coefficients, 4 children) */
+    uint32_t nonzero;                                     /**< non-zero wavelet coefficients */
+    unsigned depth;                                       /**< deepest level reached below the root (root = 0) */
+    uint32_t root_branch_bits;                            /**< the root's branch size in bits (0 when the root is not significant) */
+    uint32_t root_max;                                    /**< the root's max-region coefficient */
+    uint64_t end_bit;                                     /**< logical bit after the tree */
     uint32_t level_significant[RELIC_WTD_MAX_LEVELS + 1]; /**< significant nodes per depth (root = 0) */
 } relic_wtd_tree_stats;
 
@@ -99,7 +99,7 @@ typedef struct relic_wtd_tree_stats {
  *  index y * n + x; quad coordinates start_x + x, start_y + y), world
  *  Z = heights[i] x header.mapping.coef_to_world. */
 typedef struct relic_wtd_terrain {
-    relic_wtd_file header;       /**< header and parameter block */
+    relic_wtd_file header;      /**< header and parameter block */
     uint32_t n;                 /**< grid size N (quad extents size) */
     int32_t *heights;           /**< n x n quantised heights (arena memory) */
     int32_t min, max;           /**< smallest and largest height in the grid */
