@@ -120,6 +120,20 @@ fi
 "$RELIC" check -r -j 1 "$t" 2>"$tmp/piped" >/dev/null
 ! grep -q "files," "$tmp/piped" && ok || bad "a progress line on a pipe"
 
+# ---- a KEY and its BIF (relic pack DIR OUT.key): the KEY's members are walked ----
+mkdir -p "$tmp/keysrc" "$tmp/inst"
+cp "$t/room.wok" "$tmp/keysrc/"
+"$RELIC" pack "$tmp/keysrc" "$tmp/inst/chitin.key" >/dev/null 2>&1 || bad "relic pack of a KEY"
+"$RELIC" check -r --json "$tmp/inst" >"$tmp/key.ndjson" 2>/dev/null && ok || bad "check -r of a KEY install fails"
+grep -q '"file": "[^"]*chitin.key:room.wok", "format": "bwm"' "$tmp/key.ndjson" && ok \
+    || bad "check -r did not walk into the KEY: $(cat "$tmp/key.ndjson")"
+# a BIF resource cut off: the BIF and the KEY report it, its member is not walked
+size=$(wc -c <"$tmp/inst/data/chitin.bif")
+head -c $((size - 100)) "$tmp/inst/data/chitin.bif" >"$tmp/cut.bif" && mv "$tmp/cut.bif" "$tmp/inst/data/chitin.bif"
+"$RELIC" check -r "$tmp/inst" >"$tmp/key.out" 2>&1; rc=$?
+[ "$rc" = 1 ] && ok || bad "check -r of a cut BIF: exit $rc, expected 1"
+grep -q 'chitin.key:room.wok' "$tmp/key.out" && bad "a member past the end of its BIF was walked" || ok
+
 # ---- an interrupt: exit 130, a message, and no partial output ----
 # relic waits on standard input (a FIFO held open) while it walks; SIGINT
 # then, and the FIFO closed: it must stop with 130 and print no result

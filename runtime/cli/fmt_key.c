@@ -81,21 +81,22 @@ typedef struct key_set {
     char dir[4096];
 } key_set;
 
-static int key_set_open(key_set *s, const cli_input *in)
+/* Open in's KEY; its error printed, or with quiet only left in *err. */
+static int key_set_open_err(key_set *s, const cli_input *in, relic_error *err, int quiet)
 {
-    relic_error err;
     memset(s, 0, sizeof *s);
     s->in = in;
     relic_arena_init_heap(&s->a, CLI_ARENA_LIMIT);
-    if (relic_key_open(in->map.bytes.data, in->map.bytes.size, &s->a, &s->key, &err) != RELIC_OK) {
-        cli_report(stdout, in->path, &err);
+    if (relic_key_open(in->map.bytes.data, in->map.bytes.size, &s->a, &s->key, err) != RELIC_OK) {
+        if (!quiet) cli_report(stdout, in->path, err);
         relic_arena_release(&s->a);
         return 1;
     }
     s->bifs = relic_arena_array(&s->a, s->key.files_count ? s->key.files_count : 1, sizeof *s->bifs, 8);
     if (!s->bifs) {
         relic_arena_release(&s->a);
-        cli_errorf(in->path, 0, "out of memory");
+        relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory for the KEY's BIF list");
+        if (!quiet) cli_report(stdout, in->path, err);
         return 1;
     }
     /* BIF names are relative to the game directory, which holds the KEY */
@@ -104,6 +105,12 @@ static int key_set_open(key_set *s, const cli_input *in)
     if (slash) *slash = 0;
     else snprintf(s->dir, sizeof s->dir, ".");
     return 0;
+}
+
+static int key_set_open(key_set *s, const cli_input *in)
+{
+    relic_error err;
+    return key_set_open_err(s, in, &err, 0);
 }
 
 static void key_set_close(key_set *s)
@@ -198,7 +205,8 @@ static unsigned check_member(const char *shown, const uint8_t *data, size_t size
     return f->hooks->check(&m, strict);
 }
 
-static unsigned key_check(const cli_input *in, int strict)
+/* The KEY's tables and its BIFs' data; with members, each member through its format too. */
+static unsigned key_check_with(const cli_input *in, int strict, int members)
 {
     key_set s;
     unsigned problems = 0, checked = 0, missing = 0;
@@ -244,16 +252,68 @@ static unsigned key_check(const cli_input *in, int strict)
                          (unsigned)s.key.keys[k].res_type, (unsigned)b->bif.variable_resources[ri].res_type);
             problems++;
         }
-        if (key_set_member(&s, k, &data, &size, 0)) continue; /* reported by the BIF's data check */
+        if (!members || key_set_member(&s, k, &data, &size, 0)) continue; /* reported by the BIF's data check */
         relic_key_entry_name(&s.key, k, name, sizeof name);
         if (join(shown, sizeof shown, b->path, ':', name)) continue;
         problems += check_member(shown, data, size, strict, &checked);
     }
     if (missing) fprintf(stderr, "%s: %u of %zu BIFs not found beside the KEY (their members not checked)\n", in->path,
                          missing, s.key.files_count);
-    fprintf(stderr, "%s: %u members checked through their formats\n", in->path, checked);
+    if (members) fprintf(stderr, "%s: %u members checked through their formats\n", in->path, checked);
     key_set_close(&s);
     return problems;
+}
+
+static unsigned key_check(const cli_input *in, int strict) { return key_check_with(in, strict, 1); }
+
+unsigned cli_key_check_tables(const cli_input *in, int strict) { return key_check_with(in, strict, 0); }
+
+/* ---------------------------------------------------------------------- */
+/* The KEY as a container of relic check -r (walk.c)                      */
+/* ---------------------------------------------------------------------- */
+
+typedef struct key_walk {
+    cli_input in;   /* the KEY's bytes as the walker holds them */
+    key_set s;      /* its BIFs, mapped on first use, until the process ends */
+    uint32_t *keys; /* the keys whose data are in a BIF found beside the KEY */
+    uint32_t count;
+} key_walk;
+
+int cli_key_walk_open(const char *name, const uint8_t *data, size_t size, relic_arena *a, const void **handle,
+                      relic_error *err)
+{
+    key_walk *w = relic_arena_alloc(a, sizeof *w, _Alignof(key_walk));
+    if (!w) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory for the KEY's tables"), 1;
+    memset(&w->in, 0, sizeof w->in);
+    w->in.path = name;
+    w->in.map.bytes.data = data;
+    w->in.map.bytes.size = size;
+    w->in.format = RELIC_FORMAT_KEY;
+    if (key_set_open_err(&w->s, &w->in, err, 1)) return 1;
+    w->keys = relic_arena_array(a, w->s.key.keys_count ? w->s.key.keys_count : 1, sizeof *w->keys, 4);
+    if (!w->keys) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory for the KEY's keys"), 1;
+    /* members of missing or broken BIFs are left out: the KEY's own check reports them */
+    w->count = 0;
+    for (uint32_t k = 0; k < w->s.key.keys_count; k++) {
+        const uint8_t *d;
+        uint32_t n;
+        if (!key_set_member(&w->s, k, &d, &n, 0)) w->keys[w->count++] = k;
+    }
+    *handle = w;
+    return 0;
+}
+
+uint32_t cli_key_walk_count(const void *handle) { return ((const key_walk *)handle)->count; }
+
+void cli_key_walk_member(const void *handle, uint32_t i, char *name, size_t size, relic_bytes *bytes)
+{
+    key_walk *w = (key_walk *)handle; /* the BIF slots were opened by cli_key_walk_open */
+    const uint8_t *d = NULL;
+    uint32_t n = 0;
+    relic_key_entry_name(&w->s.key, w->keys[i], name, size);
+    if (key_set_member(&w->s, w->keys[i], &d, &n, 0)) d = NULL, n = 0;
+    bytes->data = d;
+    bytes->size = n;
 }
 
 static int bif_info(const cli_input *in)

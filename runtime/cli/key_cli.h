@@ -9,6 +9,17 @@
 #include "relic_key.h"
 #include "relic_tlk.h"
 
+/* A KEY as a container of `relic check -r` (walk.c's cli_container_kind):
+ * opened quietly (the error left in *err), its members the keys whose data
+ * lie in a BIF found beside it ("resref.ext", bytes in the mapped BIF, which
+ * stays mapped until the process ends); cli_key_check_tables checks the KEY's
+ * tables and its BIFs' data, not the members. */
+int cli_key_walk_open(const char *name, const uint8_t *data, size_t size, relic_arena *a, const void **handle,
+                      relic_error *err);
+uint32_t cli_key_walk_count(const void *handle);
+void cli_key_walk_member(const void *handle, uint32_t i, char *name, size_t size, relic_bytes *bytes);
+unsigned cli_key_check_tables(const cli_input *in, int strict);
+
 /* `relic ls` of a KEY (every key with its BIF) or a BIF (every resource,
  * those past the end marked). 0 success, 1 invalid. */
 int cli_key_ls(const cli_input *in);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "erf_cli.h"
+#include "key_cli.h"
 #include "walk.h"
 
 /* ---- the container descriptors ---------------------------------------- */
@@ -39,8 +40,11 @@ static void erf_member(const void *handle, uint32_t i, char *name, size_t size, 
 
 static const cli_container_kind erf_kind = {"erf", RELIC_FORMAT_ERF, erf_open, erf_count, erf_member, cli_erf_check_tables};
 
-/* KEY/BIF joins here: one descriptor whose members are the KEY's resources. */
-const cli_container_kind *const cli_container_kinds[] = {&erf_kind, NULL};
+/* KEY V1 (chitin.key) with the BIFs found beside it (fmt_key.c). */
+static const cli_container_kind key_kind = {"key", RELIC_FORMAT_KEY, cli_key_walk_open, cli_key_walk_count,
+                                            cli_key_walk_member, cli_key_check_tables};
+
+const cli_container_kind *const cli_container_kinds[] = {&erf_kind, &key_kind, NULL};
 
 const cli_container_kind *cli_container_kind_for(relic_format f)
 {
