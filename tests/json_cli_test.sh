@@ -150,4 +150,10 @@ for f in bwm gff erf trn groff pid spz tpa cau wtd tpm tri trr; do
     ok
 done
 
+# ls --json of a KEY: an error pointing at relic dump, never a text table under --json
+mkdir -p "$tmp/keysrc" && cp "$s/room.wok" "$tmp/keysrc/" && "$RELIC" pack "$tmp/keysrc" "$tmp/k.key" >/dev/null 2>&1
+"$RELIC" ls --json "$tmp/k.key" >"$tmp/lsk.out" 2>"$tmp/lsk.err"; rc=$?
+[ "$rc" = 1 ] && [ ! -s "$tmp/lsk.out" ] && grep -q 'relic dump' "$tmp/lsk.err" && ok \
+    || bad "ls --json of a KEY: exit $rc, out '$(head -c 200 "$tmp/lsk.out")', err '$(cat "$tmp/lsk.err")'"
+
 echo "$pass passed, $fail failed"

@@ -103,7 +103,12 @@ int cmd_ls(int argc, char **argv)
             continue;
         }
         relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-        if (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF) { /* fmt_key.c */
+        if (json && (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF || in.format == RELIC_FORMAT_TLK)) {
+            /* not a text listing under --json: the whole table as JSON is relic dump's */
+            cli_errorf(argv[i], 0, "ls --json lists ERF/RIM containers; for a %s, relic dump gives its table as JSON",
+                       relic_format_name(in.format));
+            bad = 1;
+        } else if (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF) { /* fmt_key.c */
             if (n > 1) printf("%s:\n", argv[i]);
             bad |= in.format == RELIC_FORMAT_KEY ? cli_key_ls(&in) : cli_bif_ls(&in);
         } else if (in.format == RELIC_FORMAT_TLK) { /* fmt_tlk.c */
