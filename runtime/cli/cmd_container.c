@@ -46,26 +46,12 @@ static void ls_usage(FILE *f)
 /* `ls --json`: one line per container. */
 static void ls_json(relic_buf *o, const char *path, const relic_erf_archive *ar)
 {
-    char name[RELIC_ERF_RESREF_MAX + 16];
     relic_buf_puts(o, "{\"file\": ");
     cli_json_text(o, path, strlen(path));
     relic_buf_puts(o, ar->kind == RELIC_ERF_KIND_RIM ? ", \"format\": \"rim\", \"members\": [" : ", \"format\": \"erf\", \"members\": [");
     for (uint32_t k = 0; k < ar->count; k++) {
-        const relic_erf_entry *e = &ar->entries[k];
-        relic_erf_entry_name(ar, k, name, sizeof name);
-        relic_buf_puts(o, k ? ", {\"name\": " : "{\"name\": ");
-        relic_json_string(o, name, strlen(name));
-        relic_buf_puts(o, ", \"resref\": ");
-        relic_json_string(o, e->resref, strlen(e->resref));
-        relic_buf_puts(o, ", \"type\": ");
-        relic_json_u64(o, e->res_type);
-        relic_buf_puts(o, ", \"id\": ");
-        relic_json_u64(o, e->res_id);
-        relic_buf_puts(o, ", \"offset\": ");
-        relic_json_u64(o, e->offset);
-        relic_buf_puts(o, ", \"size\": ");
-        relic_json_u64(o, e->size);
-        relic_buf_puts(o, "}");
+        if (k) relic_buf_puts(o, ", ");
+        cli_erf_entry_json(ar, k, o);
     }
     relic_buf_puts(o, "]}\n");
 }

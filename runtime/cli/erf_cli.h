@@ -18,6 +18,10 @@ int cli_erf_open(const cli_input *in, relic_arena *a, relic_erf_archive *ar);
 unsigned cli_erf_check_tables(const cli_input *in, int strict);
 /* The JSON listing of ar appended to o; 0 on success. */
 int cli_erf_json(const relic_erf_archive *ar, relic_buf *o);
+/* Entry i as one JSON object {name, resref, type, id, [unused,] offset, size}
+ * (unused only when not zero), appended to o: cli_erf_json's entries and
+ * `relic ls --json`'s members. */
+void cli_erf_entry_json(const relic_erf_archive *ar, uint32_t i, relic_buf *o);
 /* Two entries with the same name (ResRef compared case-insensitively, and
  * type): 1 and their indices (*first < *second), else 0. */
 int cli_erf_duplicate(const relic_erf_archive *ar, relic_arena *a, uint32_t *first, uint32_t *second);

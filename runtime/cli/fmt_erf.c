@@ -206,9 +206,32 @@ static void json_hex_if_nonzero(relic_buf *o, const char *k, const uint8_t *p, s
         }
 }
 
-int cli_erf_json(const relic_erf_archive *ar, relic_buf *o)
+void cli_erf_entry_json(const relic_erf_archive *ar, uint32_t i, relic_buf *o)
 {
     char name[RELIC_ERF_RESREF_MAX + 16];
+    const relic_erf_entry *e = &ar->entries[i];
+    relic_erf_entry_name(ar, i, name, sizeof name);
+    relic_buf_puts(o, "{\"name\": ");
+    relic_json_string(o, name, strlen(name));
+    relic_buf_puts(o, ", \"resref\": ");
+    relic_json_string(o, e->resref, strlen(e->resref));
+    relic_buf_puts(o, ", \"type\": ");
+    relic_json_u64(o, e->res_type);
+    relic_buf_puts(o, ", \"id\": ");
+    relic_json_u64(o, e->res_id);
+    if (e->unused) {
+        relic_buf_puts(o, ", \"unused\": ");
+        relic_json_u64(o, e->unused);
+    }
+    relic_buf_puts(o, ", \"offset\": ");
+    relic_json_u64(o, e->offset);
+    relic_buf_puts(o, ", \"size\": ");
+    relic_json_u64(o, e->size);
+    relic_buf_puts(o, "}");
+}
+
+int cli_erf_json(const relic_erf_archive *ar, relic_buf *o)
+{
     if (ar->kind == RELIC_ERF_KIND_RIM) {
         const relic_rim_header *h = &ar->rim.header;
         relic_buf_puts(o, "{\n  \"format\": \"rim\"");
@@ -254,25 +277,8 @@ int cli_erf_json(const relic_erf_archive *ar, relic_buf *o)
     json_key(o, "entries");
     relic_buf_puts(o, "[");
     for (uint32_t i = 0; i < ar->count; i++) {
-        const relic_erf_entry *e = &ar->entries[i];
-        relic_buf_puts(o, i ? ",\n    {\"name\": " : "\n    {\"name\": ");
-        relic_erf_entry_name(ar, i, name, sizeof name);
-        relic_json_string(o, name, strlen(name));
-        relic_buf_puts(o, ", \"resref\": ");
-        relic_json_string(o, e->resref, strlen(e->resref));
-        relic_buf_puts(o, ", \"type\": ");
-        relic_json_u64(o, e->res_type);
-        relic_buf_puts(o, ", \"id\": ");
-        relic_json_u64(o, e->res_id);
-        if (e->unused) {
-            relic_buf_puts(o, ", \"unused\": ");
-            relic_json_u64(o, e->unused);
-        }
-        relic_buf_puts(o, ", \"offset\": ");
-        relic_json_u64(o, e->offset);
-        relic_buf_puts(o, ", \"size\": ");
-        relic_json_u64(o, e->size);
-        relic_buf_puts(o, "}");
+        relic_buf_puts(o, i ? ",\n    " : "\n    ");
+        cli_erf_entry_json(ar, i, o);
     }
     relic_buf_puts(o, ar->count ? "\n  ]\n}\n" : "]\n}\n");
     return o->failed ? 1 : 0;
