@@ -5,7 +5,7 @@
  * extensions (its `extensions` line, where the command takes more than the
  * library detects: every GFF resource type, the SZDD forms .gr_ and .sc_,
  * RIM beside ERF), and the schema's entry points (validate, decode, write,
- * JSON both ways: CLI_SCHEMA_OPS). The hooks (fmt_<name>.c) are the
+ * JSON both ways: RELIC_SCHEMA_OPS). The hooks (fmt_<name>.c) are the
  * hand-written part: info, check rules, other conversions. */
 #include <string.h>
 
@@ -21,17 +21,17 @@
 #include "relic_trr.h"
 #include "trn_cli.h"
 
-CLI_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
-CLI_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
-CLI_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
-CLI_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
-CLI_SCHEMA_OPS(key, relic_key_view, relic_key_file, NULL, "KEY");
-CLI_SCHEMA_OPS(bif, relic_bif_view, relic_bif_file, NULL, "BIF");
-CLI_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_file, NULL, "talk table");
+RELIC_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
+RELIC_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
+RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
+RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
+RELIC_SCHEMA_OPS(key, relic_key_view, relic_key_file, NULL, "KEY");
+RELIC_SCHEMA_OPS(bif, relic_bif_view, relic_bif_file, NULL, "BIF");
+RELIC_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_file, NULL, "talk table");
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
 static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
-CLI_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
+RELIC_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
 /* Binary extensions of GFF resource types (xoreos, src/aurora/keyfile.cpp, biffile.cpp ResTypes and
  * the corpus); any of them converts to and from JSON. */

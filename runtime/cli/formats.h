@@ -7,52 +7,13 @@
 #define RELIC_CLI_FORMATS_H
 
 #include "cli.h"
+#include "relic_schema_ops.h"
 
-/* The schema half of a format: its generated entry points, type-erased so
- * that one copy of the load / validate / write / JSON code (schema_io.c)
- * serves every format. Each entry calls the function of that name for the
- * format (CLI_SCHEMA_OPS below writes the wrappers); all of them could be
- * emitted by relic-gen from the schema. */
-typedef struct cli_schema {
-    const char *what; /* the file in messages: "walkmesh", "bank" */
-    size_t view_size; /* sizeof the view, sizeof the model */
-    size_t model_size;
-    relic_status (*validate)(const uint8_t *data, size_t size, void *view, relic_error *err);
-    relic_status (*decode)(const void *view, relic_arena *a, void *model, relic_error *err);
-    /* the writer's layout pass when it has one (TRN), else NULL */
-    relic_status (*layout)(void *model, relic_arena *a, relic_error *err);
-    relic_status (*write)(const void *model, relic_buf *out, relic_error *err);
-    relic_status (*json_print)(const void *model, relic_buf *out, relic_error *err);
-    relic_status (*json_read)(const char *text, size_t size, relic_arena *a, void *model, relic_error *err);
-} cli_schema;
-
-/* The wrappers of format F (relic_F_validate, relic_F_decode, relic_F_write,
- * relic_F_json_print, relic_F_json_read) over its view type V and model
- * type M, and `static const cli_schema F_schema` with layout L (NULL or a
- * function) naming the file WHAT. */
-#define CLI_SCHEMA_OPS(F, V, M, L, WHAT)                                                                 \
-    static relic_status F##_validate_(const uint8_t *d, size_t n, void *v, relic_error *e)               \
-    {                                                                                                    \
-        return relic_##F##_validate(d, n, (V *)v, e);                                                    \
-    }                                                                                                    \
-    static relic_status F##_decode_(const void *v, relic_arena *a, void *m, relic_error *e)              \
-    {                                                                                                    \
-        return relic_##F##_decode((const V *)v, a, (M *)m, e);                                           \
-    }                                                                                                    \
-    static relic_status F##_write_(const void *m, relic_buf *o, relic_error *e)                          \
-    {                                                                                                    \
-        return relic_##F##_write((const M *)m, o, e);                                                    \
-    }                                                                                                    \
-    static relic_status F##_json_print_(const void *m, relic_buf *o, relic_error *e)                     \
-    {                                                                                                    \
-        return relic_##F##_json_print((const M *)m, o, e);                                               \
-    }                                                                                                    \
-    static relic_status F##_json_read_(const char *t, size_t n, relic_arena *a, void *m, relic_error *e) \
-    {                                                                                                    \
-        return relic_##F##_json_read(t, n, a, (M *)m, e);                                                \
-    }                                                                                                    \
-    static const cli_schema F##_schema = {WHAT, sizeof(V), sizeof(M), F##_validate_, F##_decode_, L,     \
-                                          F##_write_, F##_json_print_, F##_json_read_}
+/* The schema half of a format: its generated entry points, type-erased
+ * (relic_schema_ops.h, RELIC_SCHEMA_OPS writes the wrappers), so that one
+ * copy of the load / validate / write / JSON code (schema_io.c) serves every
+ * format; all of them could be emitted by relic-gen from the schema. */
+typedef relic_schema_ops cli_schema;
 
 /* The hand-written half of a format (fmt_<name>.c): only what differs per
  * format. A NULL to_json, from_json or rewrite is the schema's (schema_io.c). */

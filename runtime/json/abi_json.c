@@ -11,6 +11,7 @@
 #include "relic_bwm.h"
 #include "relic_gff.h"
 #include "relic_json.h"
+#include "relic_schema_ops.h"
 #include "relic_trn.h"
 #include "cau.h"
 #include "pid.h"
@@ -24,65 +25,22 @@ static int problem(relic_abi_problem_fn fn, void *user, const relic_error *err)
     return 1;
 }
 
-/* A schema format's steps, type-erased over its view and model. */
-typedef struct abi_schema {
-    const char *name;
-    size_t view_size, model_size;
-    relic_status (*validate)(const uint8_t *, size_t, void *, relic_error *);
-    relic_status (*decode)(const void *, relic_arena *, void *, relic_error *);
-    relic_status (*layout)(void *, relic_arena *, relic_error *);
-    relic_status (*write)(const void *, relic_buf *, relic_error *);
-    relic_status (*json_print)(const void *, relic_buf *, relic_error *);
-    relic_status (*json_read)(const char *, size_t, relic_arena *, void *, relic_error *);
-} abi_schema;
-
-#define ABI_OPS(F, V, M)                                                                                 \
-    static relic_status F##_validate_(const uint8_t *d, size_t n, void *v, relic_error *e)               \
-    {                                                                                                    \
-        return relic_##F##_validate(d, n, (V *)v, e);                                                    \
-    }                                                                                                    \
-    static relic_status F##_decode_(const void *v, relic_arena *a, void *m, relic_error *e)              \
-    {                                                                                                    \
-        return relic_##F##_decode((const V *)v, a, (M *)m, e);                                           \
-    }                                                                                                    \
-    static relic_status F##_write_(const void *m, relic_buf *o, relic_error *e)                          \
-    {                                                                                                    \
-        return relic_##F##_write((const M *)m, o, e);                                                    \
-    }                                                                                                    \
-    static relic_status F##_json_print_(const void *m, relic_buf *o, relic_error *e)                     \
-    {                                                                                                    \
-        return relic_##F##_json_print((const M *)m, o, e);                                               \
-    }                                                                                                    \
-    static relic_status F##_json_read_(const char *t, size_t n, relic_arena *a, void *m, relic_error *e) \
-    {                                                                                                    \
-        return relic_##F##_json_read(t, n, a, (M *)m, e);                                                \
-    }
-
-ABI_OPS(bwm, relic_bwm_view, relic_bwm_file)
-ABI_OPS(trn, relic_trn_view, relic_trn_file)
-ABI_OPS(cau, relic_cau_view, relic_cau_file)
-ABI_OPS(pid, relic_pid_view, relic_pid_file)
-ABI_OPS(tpa, relic_tpa_view, relic_tpa_file)
+/* The schema formats' steps, type-erased (relic_schema_ops.h, as the relic command's) */
+RELIC_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
+RELIC_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
+RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
+RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
 static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
+RELIC_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
-#define ABI_ROW(F, V, M, L)                                                                                  \
-    {                                                                                                        \
-#F, sizeof(V), sizeof(M), F##_validate_, F##_decode_, L, F##_write_, F##_json_print_, F##_json_read_ \
-    }
-static const abi_schema schemas[] = {
-    ABI_ROW(bwm, relic_bwm_view, relic_bwm_file, NULL),
-    ABI_ROW(trn, relic_trn_view, relic_trn_file, trn_layout_),
-    ABI_ROW(cau, relic_cau_view, relic_cau_file, NULL),
-    ABI_ROW(pid, relic_pid_view, relic_pid_file, NULL),
-    ABI_ROW(tpa, relic_tpa_view, relic_tpa_file, NULL),
-};
+static const relic_schema_ops *const schemas[] = {&bwm_schema, &trn_schema, &cau_schema, &pid_schema, &tpa_schema};
 
-static const abi_schema *schema_of(const char *format)
+static const relic_schema_ops *schema_of(const char *format)
 {
     for (size_t i = 0; format && i < sizeof schemas / sizeof schemas[0]; i++)
-        if (strcmp(schemas[i].name, format) == 0) return &schemas[i];
+        if (strcmp(schemas[i]->name, format) == 0) return schemas[i];
     return NULL;
 }
 
@@ -103,7 +61,7 @@ static int gff_from_json(const char *json, size_t size, relic_arena *a, relic_bu
     return relic_gff_open(out->data, out->size, a, NULL, NULL, &check, err) != RELIC_OK;
 }
 
-static int schema_to_json(const abi_schema *s, const uint8_t *data, size_t size, relic_arena *a, relic_buf *out,
+static int schema_to_json(const relic_schema_ops *s, const uint8_t *data, size_t size, relic_arena *a, relic_buf *out,
                           relic_error *err)
 {
     void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
@@ -112,7 +70,7 @@ static int schema_to_json(const abi_schema *s, const uint8_t *data, size_t size,
         s->json_print(m, out, err) != RELIC_OK;
 }
 
-static int schema_from_json(const abi_schema *s, const char *json, size_t size, relic_arena *a, relic_buf *out,
+static int schema_from_json(const relic_schema_ops *s, const char *json, size_t size, relic_arena *a, relic_buf *out,
                             relic_error *err)
 {
     void *v = relic_arena_alloc(a, s->view_size, 16), *m = relic_arena_alloc(a, s->model_size, 16);
@@ -125,7 +83,7 @@ static int schema_from_json(const abi_schema *s, const char *json, size_t size, 
 static int run(const char *format, const void *in, size_t size, int to_json, relic_abi_sink_fn sink, void *sink_user,
                relic_abi_problem_fn fn, void *user)
 {
-    const abi_schema *s = schema_of(format);
+    const relic_schema_ops *s = schema_of(format);
     int gff = format && strcmp(format, "gff") == 0;
     if (!s && !gff) return -1;
     relic_arena a;
