@@ -1301,11 +1301,60 @@ static void test_member_names_with_control_bytes_separators_or_dots_are_refused(
     }
 }
 
+/* ---------------------------------------------------------------------- */
+/* relic_find_overlaps                                                    */
+/* ---------------------------------------------------------------------- */
+
+typedef struct overlaps_seen {
+    uint32_t index[8], earlier[8];
+    int n;
+} overlaps_seen;
+
+static int note_overlap(void *ctx, const relic_range *r, uint32_t earlier)
+{
+    overlaps_seen *o = ctx;
+    o->index[o->n] = r->index;
+    o->earlier[o->n++] = earlier;
+    return 0;
+}
+
+static void test_overlaps_are_found_past_the_neighbour(void **state)
+{
+    (void)state;
+    /* [30,40) lies inside [0,100) but not inside its neighbour [10,20) in
+     * start order: a check of neighbours alone misses it */
+    relic_range r[] = {{30, 40, 2}, {100, 110, 3}, {0, 100, 0}, {10, 20, 1}};
+    relic_arena a;
+    overlaps_seen o = {{0}, {0}, 0};
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_find_overlaps(r, 4, &a, note_overlap, &o), RELIC_OK);
+    assert_int_equal(o.n, 2);
+    assert_int_equal(o.index[0], 1);
+    assert_int_equal(o.earlier[0], 0);
+    assert_int_equal(o.index[1], 2);
+    assert_int_equal(o.earlier[1], 0);
+    relic_arena_release(&a);
+}
+
+static void test_touching_ranges_do_not_overlap(void **state)
+{
+    (void)state;
+    relic_range r[] = {{10, 20, 1}, {0, 10, 0}, {20, 30, 2}};
+    relic_arena a;
+    overlaps_seen o = {{0}, {0}, 0};
+    relic_arena_init_heap(&a, 0);
+    assert_int_equal(relic_find_overlaps(r, 3, &a, note_overlap, &o), RELIC_OK);
+    assert_int_equal(o.n, 0);
+    relic_arena_release(&a);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         /* errors */
         cmocka_unit_test(test_status_names_are_distinct_and_stable),
+        cmocka_unit_test(test_overlaps_are_found_past_the_neighbour),
+        cmocka_unit_test(test_touching_ranges_do_not_overlap),
         cmocka_unit_test(test_buf_in_an_arena_grows_without_the_heap_and_keeps_its_bytes),
         cmocka_unit_test(test_buf_over_caller_memory_never_grows),
         cmocka_unit_test(test_fail_fills_every_field_and_returns_the_code),

@@ -17,19 +17,6 @@ relic_status relic_bif_open_tables(const uint8_t *data, size_t size, relic_arena
     return relic_bif_decode(&v, a, out, err);
 }
 
-/* Entries sorted by offset, to find overlaps in n log n. */
-typedef struct placed {
-    uint64_t start, end;
-    uint32_t index;
-} placed;
-
-static int by_start(const void *a, const void *b)
-{
-    const placed *x = a, *y = b;
-    return x->start < y->start ? -1 : x->start > y->start ? 1
-                                                          : (x->index > y->index) - (x->index < y->index);
-}
-
 static uint64_t entry_at(const relic_bif_file *b, uint32_t i)
 {
     return (uint64_t)b->header.variable_table_offset + (uint64_t)RELIC_BIF_VARIABLE_RESOURCE_SIZE * i;
@@ -42,6 +29,23 @@ static void keep_first(void *ctx, const relic_error *e)
     if (first->code == RELIC_OK) *first = *e;
 }
 
+/* Each resource whose data overlap an earlier one's, reported to p. */
+typedef struct overlap_report {
+    const relic_bif_file *b;
+    relic_problems *p;
+} overlap_report;
+
+static int report_overlap(void *ctx, const relic_range *r, uint32_t earlier)
+{
+    const overlap_report *o = ctx;
+    char path[48];
+    snprintf(path, sizeof path, "variable_resources[%u]", (unsigned)r->index);
+    relic_problem(o->p, RELIC_E_LAYOUT, entry_at(o->b, r->index), path,
+                  "data 0x%llx..0x%llx overlap those of variable_resources[%u]", (unsigned long long)r->start,
+                  (unsigned long long)r->end, (unsigned)earlier);
+    return 0;
+}
+
 unsigned relic_bif_check_data(const relic_bif_file *b, size_t size, relic_arena *scratch, relic_problems *p)
 {
     char path[48];
@@ -49,7 +53,7 @@ unsigned relic_bif_check_data(const relic_bif_file *b, size_t size, relic_arena 
     uint64_t table_start = b->header.variable_table_offset;
     uint64_t table_end = entry_at(b, (uint32_t)b->variable_resources_count);
     size_t np = 0;
-    placed *pl = relic_arena_array(scratch, b->variable_resources_count ? b->variable_resources_count : 1, sizeof *pl, 8);
+    relic_range *pl = relic_arena_array(scratch, b->variable_resources_count ? b->variable_resources_count : 1, sizeof *pl, 8);
     if (!pl) {
         relic_problem(p, RELIC_E_NOMEM, 0, NULL, "out of memory for %zu entries", b->variable_resources_count);
         return p->count - before;
@@ -75,24 +79,9 @@ unsigned relic_bif_check_data(const relic_bif_file *b, size_t size, relic_arena 
         pl[np].index = i;
         np++;
     }
-    if (relic_sort(pl, np, sizeof *pl, by_start, scratch) != RELIC_OK) {
+    overlap_report o = {b, p};
+    if (relic_find_overlaps(pl, np, scratch, report_overlap, &o) != RELIC_OK)
         relic_problem(p, RELIC_E_NOMEM, 0, NULL, "out of memory sorting %zu entries", np);
-        return p->count - before;
-    }
-    uint64_t reach = 0;
-    uint32_t reach_index = 0;
-    for (size_t k = 0; k < np; k++) {
-        if (k && pl[k].start < reach) {
-            snprintf(path, sizeof path, "variable_resources[%u]", (unsigned)pl[k].index);
-            relic_problem(p, RELIC_E_LAYOUT, entry_at(b, pl[k].index), path,
-                          "data 0x%llx..0x%llx overlap those of variable_resources[%u]", (unsigned long long)pl[k].start,
-                          (unsigned long long)pl[k].end, (unsigned)reach_index);
-        }
-        if (pl[k].end > reach) {
-            reach = pl[k].end;
-            reach_index = pl[k].index;
-        }
-    }
     return p->count - before;
 }
 

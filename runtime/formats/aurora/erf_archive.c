@@ -42,17 +42,18 @@ typedef struct span {
     const char *what;
 } span;
 
-/* Data entries sorted by offset, to find overlaps in n log n. */
-typedef struct placed {
-    uint64_t start, end;
-    uint32_t index;
-} placed;
+/* The first entry whose data overlap an earlier one's (relic_find_overlaps). */
+typedef struct first_overlap {
+    const relic_range *r;
+    uint32_t earlier;
+} first_overlap;
 
-static int by_start(const void *a, const void *b)
+static int keep_first_overlap(void *ctx, const relic_range *r, uint32_t earlier)
 {
-    const placed *x = a, *y = b;
-    return x->start < y->start ? -1 : x->start > y->start ? 1
-                                                          : (x->index > y->index) - (x->index < y->index);
+    first_overlap *f = ctx;
+    f->r = r;
+    f->earlier = earlier;
+    return 1;
 }
 
 /* The checks between entries and tables (the schema cannot place per-entry
@@ -62,7 +63,7 @@ static relic_status check_data(const relic_erf_archive *ar, size_t size, const s
                                relic_error *err)
 {
     char path[48];
-    placed *p = relic_arena_array(a, ar->count ? ar->count : 1, sizeof *p, 8);
+    relic_range *p = relic_arena_array(a, ar->count ? ar->count : 1, sizeof *p, 8);
     size_t np = 0;
     if (!p) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory for %u entries", (unsigned)ar->count);
     for (uint32_t i = 0; i < ar->count; i++) {
@@ -83,17 +84,17 @@ static relic_status check_data(const relic_erf_archive *ar, size_t size, const s
         p[np].index = i;
         np++;
     }
-    if (relic_sort(p, np, sizeof *p, by_start, a) != RELIC_OK)
+    first_overlap f = {NULL, 0};
+    if (relic_find_overlaps(p, np, a, keep_first_overlap, &f) != RELIC_OK)
         return relic_fail(err, RELIC_E_NOMEM, 0, table_name, "out of memory sorting %zu entries", np);
-    for (size_t k = 1; k < np; k++)
-        if (p[k].start < p[k - 1].end) {
-            snprintf(path, sizeof path, "%s[%u]", table_name, (unsigned)p[k].index);
-            return relic_fail(err, RELIC_E_LAYOUT, entry_pos + entry_size * p[k].index, path,
-                              "data 0x%llx+0x%llx overlap those of %s[%u] (0x%llx..0x%llx)",
-                              (unsigned long long)p[k].start, (unsigned long long)(p[k].end - p[k].start), table_name,
-                              (unsigned)p[k - 1].index, (unsigned long long)p[k - 1].start,
-                              (unsigned long long)p[k - 1].end);
-        }
+    if (f.r) {
+        const relic_erf_entry *e = &ar->entries[f.earlier];
+        snprintf(path, sizeof path, "%s[%u]", table_name, (unsigned)f.r->index);
+        return relic_fail(err, RELIC_E_LAYOUT, entry_pos + entry_size * f.r->index, path,
+                          "data 0x%llx+0x%llx overlap those of %s[%u] (0x%x..0x%llx)", (unsigned long long)f.r->start,
+                          (unsigned long long)(f.r->end - f.r->start), table_name, (unsigned)f.earlier,
+                          (unsigned)e->offset, (unsigned long long)e->offset + e->size);
+    }
     return RELIC_OK;
 }
 

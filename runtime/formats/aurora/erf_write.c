@@ -8,21 +8,18 @@
 
 #include "relic_erf.h"
 
-typedef struct placed {
-    uint64_t start, end;
-} placed;
-
-static int by_start(const void *a, const void *b)
+static int any_overlap(void *ctx, const relic_range *r, uint32_t earlier)
 {
-    const placed *x = a, *y = b;
-    return (x->start > y->start) - (x->start < y->start);
+    (void)r, (void)earlier;
+    *(int *)ctx = 1;
+    return 1;
 }
 
 /* 1 when every non-empty datum lies at or after tables_end and no two
  * overlap; *end is the end of the last. */
 static int data_fit(const relic_erf_archive *ar, uint64_t tables_end, uint64_t *end, relic_arena *a)
 {
-    placed *p = relic_arena_array(a, ar->count ? ar->count : 1, sizeof *p, 8);
+    relic_range *p = relic_arena_array(a, ar->count ? ar->count : 1, sizeof *p, 8);
     size_t np = 0;
     *end = tables_end;
     if (!p) return 0;
@@ -36,13 +33,13 @@ static int data_fit(const relic_erf_archive *ar, uint64_t tables_end, uint64_t *
         if (e->offset < tables_end) return 0;
         p[np].start = e->offset;
         p[np].end = e_end;
+        p[np].index = i;
         np++;
         if (e_end > *end) *end = e_end;
     }
-    if (relic_sort(p, np, sizeof *p, by_start, a) != RELIC_OK) return 0;
-    for (size_t k = 1; k < np; k++)
-        if (p[k].start < p[k - 1].end) return 0;
-    return 1;
+    int overlap = 0;
+    if (relic_find_overlaps(p, np, a, any_overlap, &overlap) != RELIC_OK) return 0;
+    return !overlap;
 }
 
 /* The tables of ar with the entries' offsets (keep = 1: the header's own

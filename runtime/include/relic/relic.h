@@ -217,6 +217,26 @@ char *relic_arena_strndup(relic_arena *a, const char *s, size_t len);
  *  n * size overflows. */
 relic_status relic_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *), relic_arena *scratch);
 
+/** A byte range [start, end) of a file, held by table entry index: the
+ *  data of a container's members, for relic_find_overlaps. */
+typedef struct relic_range {
+    uint64_t start, end;
+    uint32_t index;
+} relic_range;
+
+/** Called for a range that starts before an earlier one (in file order)
+ *  ends; earlier is the index of the earlier range reaching furthest.
+ *  Non-zero stops the search. */
+typedef int (*relic_overlap_fn)(void *ctx, const relic_range *r, uint32_t earlier);
+
+/** Sort the n ranges at r by start, then index (relic_sort, scratch from
+ *  the arena), and call fn for every range that overlaps one before it: a
+ *  range is compared with the furthest end reached so far, not only with
+ *  its neighbour, so [0,100) [10,20) [30,40) reports both later ranges.
+ *  Leave empty ranges out: they overlap nothing. Errors: RELIC_E_NOMEM and
+ *  RELIC_E_LIMIT from the sort; RELIC_OK otherwise (overlaps go to fn). */
+relic_status relic_find_overlaps(relic_range *r, size_t n, relic_arena *scratch, relic_overlap_fn fn, void *ctx);
+
 /** Free every heap block; the arena is empty (and reusable) afterwards. */
 void relic_arena_release(relic_arena *a);
 
