@@ -2,7 +2,11 @@
  * (or re-bake a TRX) with runtime/trn_bake*.c (nwn-lib-d, trn.d bake): border
  * removal, triangles by tile, path tables, islands, island links and the
  * island path table; the other packets are kept as they are. The output is
- * written only when it passes the validator and the strict rules. */
+ * written only when the baked walkmesh passes the validator's and the strict
+ * rules. Only the ASWM packet is decoded: it is read straight from the
+ * mapped input and the output streams the other packets' bytes from there
+ * (relic_trn_write_replacing), with no model of the whole file and no
+ * output buffer; the packets' layout is the one the model's writer gives. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,17 +24,47 @@ static void usage(FILE *f)
                "Exit status: 0 success, 1 invalid input or failed bake, 2 usage error.\n");
 }
 
+typedef struct cli_sink_out {
+    relic_out out;
+    relic_error err;
+} cli_sink_out;
+
 /* The walkmesh checked: its file, and the problems reported so far. */
 typedef struct checked {
     const char *file;
     unsigned seen;
 } checked;
 
+/* The output file the spliced TRN streams into. */
+static relic_status to_out(void *ctx, const uint8_t *data, size_t size)
+{
+    cli_sink_out *o = ctx;
+    return relic_out_write(&o->out, data, size, &o->err);
+}
+
 static void count(void *ctx, const relic_error *e)
 {
     checked *c = ctx;
     c->seen++;
     cli_error(c->file, e);
+}
+
+/* v with packet `packet` replaced by aswm, written atomically to out_path. */
+static int write_baked(const relic_trn_view *v, size_t packet, const relic_trn_packet *aswm, const char *out_path,
+                       const char *in_path)
+{
+    cli_sink_out o;
+    if (relic_out_open(&o.out, out_path, in_path, &o.err) != RELIC_OK) {
+        cli_error(out_path, &o.err);
+        return EXIT_INVALID;
+    }
+    if (relic_trn_write_replacing(v, packet, aswm, to_out, &o, &o.err) != RELIC_OK ||
+        relic_out_commit(&o.out, &o.err) != RELIC_OK) {
+        relic_out_abort(&o.out);
+        cli_error(out_path, &o.err);
+        return EXIT_INVALID;
+    }
+    return EXIT_VALID;
 }
 
 int cmd_bake(int argc, char **argv)
@@ -71,13 +105,19 @@ int cmd_bake(int argc, char **argv)
         return EXIT_INVALID;
     }
     relic_arena a;
-    relic_trn_file m;
+    relic_trn_view v;
+    relic_trn_packet aswm = {0};
     relic_trn_aswm w, baked;
     relic_error err;
     size_t packet;
     int rc = EXIT_INVALID;
     relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
-    if (cli_trn_load_aswm(&in, &a, &m, &w, &packet)) goto out;
+    if (cli_schema_view(&cli_format_trn, &in, &v)) goto out;
+    if (relic_trn_view_aswm_read(&v, CLI_TRN_ASWM_LIMIT, &a, &w, &packet, &err) != RELIC_OK) {
+        if (err.code == RELIC_E_ARGUMENT) cli_error(in_path, &err); /* no ASWM packet */
+        else cli_report(stdout, in_path, &err);
+        goto out;
+    }
     checked seen = {in_path, 0};
     unsigned problems = relic_trn_check_aswm(&w, "aswm", 20, count, &seen);
     if (problems) {
@@ -89,7 +129,7 @@ int cmd_bake(int argc, char **argv)
     snprintf(what, sizeof what, "bake: %.80s", in_path);
     cli_progress_tick_begin(&tick, what, 0);
     relic_status baked_st = relic_trn_bake(&w, &opt, &a, &baked, &err);
-    if (baked_st == RELIC_OK) baked_st = relic_trn_aswm_pack(&baked, level, &a, &m.packets[packet], &err);
+    if (baked_st == RELIC_OK) baked_st = relic_trn_aswm_pack(&baked, level, &a, &aswm, &err);
     cli_progress_end(&tick);
     if (baked_st != RELIC_OK) {
         relic_gen_path_prefix(&err, "aswm", -1);
@@ -103,7 +143,7 @@ int cmd_bake(int argc, char **argv)
         cli_errorf(out_path, 0, "internal error: the baked walkmesh breaks %u rules", problems);
         goto out;
     }
-    rc = cli_schema_write(&cli_format_trn, &m, &a, out_path, in_path) ? EXIT_INVALID : EXIT_VALID;
+    rc = write_baked(&v, packet, &aswm, out_path, in_path);
     if (rc == EXIT_VALID)
         printf("%s: %zu triangles in %u x %u tiles, %zu islands\n", out_path, baked.triangles_count, (unsigned)baked.grid_width,
                (unsigned)baked.grid_height, baked.islands_count);

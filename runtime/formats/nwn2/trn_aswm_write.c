@@ -222,23 +222,23 @@ relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena
     return st;
 }
 
-relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, relic_arena *a, relic_trn_aswm *out, relic_error *err)
+relic_status relic_trn_aswm_read_bytes(const uint8_t *z, size_t z_size, uint64_t size, uint64_t limit, relic_arena *a,
+                                      relic_trn_aswm *out, relic_error *err)
 {
     relic_error scratch;
     if (!err) err = &scratch;
     memset(out, 0, sizeof *out);
-    uint64_t size = p->uncompressed_size;
     if (size > limit)
         return relic_fail(err, RELIC_E_LIMIT, 0, "uncompressed_size", "the walkmesh declares %llu bytes, over the limit of %llu",
                           (unsigned long long)size, (unsigned long long)limit);
     /* deflate's 1032:1 bound, checked before the buffer is taken */
-    if (size > relic_codec_zlib_max_decoded(p->aswm_count))
+    if (size > relic_codec_zlib_max_decoded(z_size))
         return relic_fail(err, RELIC_E_LAYOUT, 0, "aswm", "%zu compressed bytes cannot hold the declared %llu bytes",
-                          p->aswm_count, (unsigned long long)size);
+                          z_size, (unsigned long long)size);
     /* inflated once, into one buffer, whatever version it turns out to be */
     uint8_t *raw = relic_arena_alloc(a, (size_t)size + 1, 16);
     if (!raw) return relic_fail(err, RELIC_E_NOMEM, 0, "aswm", "out of memory for %llu decoded bytes", (unsigned long long)size);
-    relic_status st = relic_codec_zlib_decode(p->aswm, p->aswm_count, raw, (size_t)size, a, err);
+    relic_status st = relic_codec_zlib_decode(z, z_size, raw, (size_t)size, a, err);
     if (st != RELIC_OK) {
         relic_gen_path_prefix(err, "aswm", -1);
         return st;
@@ -250,4 +250,9 @@ relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, reli
         return st;
     }
     return relic_trn_packet_aswm_decode_bytes(raw, (size_t)size, a, out, err);
+}
+
+relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, relic_arena *a, relic_trn_aswm *out, relic_error *err)
+{
+    return relic_trn_aswm_read_bytes(p->aswm, p->aswm_count, p->uncompressed_size, limit, a, out, err);
 }

@@ -109,6 +109,48 @@ relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena
  *  (paths prefixed by aswm; offsets inside the decompressed walkmesh). */
 relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, relic_arena *a, relic_trn_aswm *out, relic_error *err);
 
+/** relic_trn_aswm_read over the parts of an ASWM packet rather than a
+ *  decoded packet: z_size bytes of zlib stream at z (read in place, e.g.
+ *  in a mapped file; not copied) that must inflate to exactly `size` bytes
+ *  (the packet's uncompressed_size). Same limits, errors and paths. */
+relic_status relic_trn_aswm_read_bytes(const uint8_t *z, size_t z_size, uint64_t size, uint64_t limit, relic_arena *a,
+                                      relic_trn_aswm *out, relic_error *err);
+
+/* ---- re-baking a file in place (runtime/formats/nwn2/trn_splice.c) ---- */
+
+/** Where packet `index` of a validated file lies: *pos the file offset of
+ *  its 8-byte packet header, *len its whole byte length (8 + size). Packets
+ *  lie back to back after the directory, so this walks the packet headers
+ *  before it (the validator checked every one). Errors: RELIC_E_ARGUMENT
+ *  when index is not below the packet count. */
+relic_status relic_trn_packet_span(const relic_trn_view *v, size_t index, size_t *pos, size_t *len, relic_error *err);
+
+/** Read the walkmesh of the first ASWM packet of validated file v straight
+ *  from v's bytes (the zlib stream is inflated in place, nothing else of
+ *  the file is decoded or copied) into arena a, as relic_trn_aswm_read
+ *  does; *index receives the packet's position. Errors: RELIC_E_ARGUMENT
+ *  (no ASWM packet, path "packets"); those of relic_trn_aswm_read_bytes
+ *  with the path prefixed by packets[i]. */
+relic_status relic_trn_view_aswm_read(const relic_trn_view *v, uint64_t limit, relic_arena *a, relic_trn_aswm *out,
+                                     size_t *index, relic_error *err);
+
+/** Receives the bytes of a file in order, piece by piece; a status other
+ *  than RELIC_OK stops the writing and is returned. */
+typedef relic_status (*relic_trn_sink)(void *ctx, const uint8_t *data, size_t size);
+
+/** Write validated file v with its packet `index` replaced by the ASWM
+ *  packet p (p->aswm_count zlib bytes at p->aswm, p->uncompressed_size) to
+ *  sink: the header as it is, the directory recomputed (each entry's type
+ *  and its packet's offset, packets back to back in directory order), the
+ *  other packets passed to the sink as pieces of v's own bytes (no copy).
+ *  The bytes are those relic_trn_layout + relic_trn_write produce for v's
+ *  decoded model with that packet replaced (nwn-lib-d, trn.d; NWN2DataLib,
+ *  TrxFileReader.cpp). Errors: RELIC_E_ARGUMENT (index out of range, p
+ *  not an ASWM packet), RELIC_E_LIMIT (the file would exceed 4 GiB), the
+ *  sink's status. */
+relic_status relic_trn_write_replacing(const relic_trn_view *v, size_t index, const relic_trn_packet *p, relic_trn_sink sink,
+                                       void *ctx, relic_error *err);
+
 /** Decode size bytes at data as a decompressed ASWM walkmesh of one of the
  *  older versions 0x69, 0x6A, 0x6B (nwn-lib-d, trn.d; NWN2DataLib, TrxFileReader.cpp "Older versions";
  *  runtime/formats/nwn2/trn_aswm_legacy.c lists what differs and the departures) into
