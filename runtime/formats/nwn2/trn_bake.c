@@ -257,8 +257,12 @@ relic_status relic_trn_bake(const relic_trn_aswm *in, const relic_trn_bake_optio
     s.queued = relic_arena_alloc(a, max_local + 1, 1);
     s.wave = relic_arena_array(a, max_local + 1, sizeof *s.wave, sizeof *s.wave);
     s.next_wave = relic_arena_array(a, max_local + 1, sizeof *s.next_wave, sizeof *s.next_wave);
+    s.nb = relic_arena_array(a, 3 * max_local + 1, sizeof *s.nb, sizeof *s.nb);
+    s.nb_dist = relic_arena_array(a, 3 * max_local + 1, sizeof *s.nb_dist, sizeof *s.nb_dist);
+    s.nb_edge = relic_arena_array(a, 3 * max_local + 1, sizeof *s.nb_edge, sizeof *s.nb_edge);
     trn_island_list isl = {NULL, 0, 0, a};
-    if (!s.stamp_v || !s.stamp_e || !s.cost || !s.step || !s.visited || !s.queued || !s.wave || !s.next_wave)
+    if (!s.stamp_v || !s.stamp_e || !s.cost || !s.step || !s.visited || !s.queued || !s.wave || !s.next_wave || !s.nb || !s.nb_dist ||
+        !s.nb_edge)
         st = relic_fail(err, RELIC_E_NOMEM, 0, "", "out of memory for the tile scratch");
     for (size_t i = 0; st == RELIC_OK && i < w.tiles_count; i++) st = trn_bake_tile(&w, i, &s, a, &isl, err);
     if (st == RELIC_OK) st = trn_bake_islands(&w, &isl, a, err);

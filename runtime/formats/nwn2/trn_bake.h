@@ -45,6 +45,12 @@ typedef struct trn_tile_scratch {
     double *cost;                /* per local triangle */
     uint8_t *step, *visited, *queued;
     uint32_t *wave, *next_wave;
+    /* the tile's links, found once per tile rather than once per search:
+     * per local triangle and slot, the local neighbour (or NB_SKIP /
+     * NB_OUT), the centre distance to it, the edge leaving the tile */
+    int32_t *nb;
+    double *nb_dist;
+    uint32_t *nb_edge;
     size_t local_cap;
 } trn_tile_scratch;
 

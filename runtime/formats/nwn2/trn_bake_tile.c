@@ -18,6 +18,8 @@
 #include "trn_bake.h"
 
 #define NO_STEP 0xFFu
+#define NB_SKIP (-1)
+#define NB_OUT (-2)
 
 void *trn_arena_regrow(relic_arena *a, void *old, size_t old_n, size_t new_n, size_t elem, size_t align)
 {
@@ -85,6 +87,28 @@ static void count_distinct(const relic_trn_aswm *w, size_t ti, trn_tile_scratch 
     t->edges_count = ne;
 }
 
+/* The links of the tile's triangles, in slot order: a walkable neighbour
+ * inside the tile as its local index with the 2-D centre distance to it (in
+ * double, as the search sums it), a walkable neighbour outside as NB_OUT
+ * with the edge crossed, anything else (none, out of range, not walkable)
+ * as NB_SKIP. The searches of the tile then read only these arrays. */
+static void local_links(const relic_trn_aswm *w, uint32_t off, uint32_t cnt, trn_tile_scratch *s)
+{
+    const relic_trn_triangle *tris = w->triangles + off;
+    for (uint32_t i = 0; i < cnt; i++) {
+        const relic_trn_triangle *tt = &tris[i];
+        for (int j = 0; j < 3; j++) {
+            const uint32_t lg = tt->linked_triangles[j];
+            int32_t link = NB_SKIP;
+            if (lg != TRN_NONE32 && lg < w->triangles_count && (w->triangles[lg].flags & TRN_WALKABLE))
+                link = lg < off || lg - off >= cnt ? NB_OUT : (int32_t)(lg - off);
+            s->nb[3 * i + j] = link;
+            s->nb_dist[3 * i + j] = link >= 0 ? centre_distance(tt, &tris[link]) : 0.0;
+            s->nb_edge[3 * i + j] = tt->linked_edges[j];
+        }
+    }
+}
+
 relic_status trn_bake_tile(relic_trn_aswm *w, size_t ti, trn_tile_scratch *s, relic_arena *a, trn_island_list *isl,
                            relic_error *err)
 {
@@ -127,6 +151,10 @@ relic_status trn_bake_tile(relic_trn_aswm *w, size_t ti, trn_tile_scratch *s, re
         }
     memset(s->visited, 0, cnt);
     memset(s->queued, 0, cnt);
+    local_links(w, off, cnt, s);
+    const int32_t *nb = s->nb;
+    const double *nb_dist = s->nb_dist;
+    double *cost = s->cost;
 
     for (uint32_t f = 0; f < n; f++) {
         const uint32_t fl = t->node_to_local[f];
@@ -134,8 +162,8 @@ relic_status trn_bake_tile(relic_trn_aswm *w, size_t ti, trn_tile_scratch *s, re
         relic_status st;
         if (registering && (st = new_island(isl, (uint32_t)ti, off + fl, err)) != RELIC_OK) return st;
         trn_island_meta *meta = registering ? &isl->items[isl->count - 1] : NULL;
-        for (uint32_t i = 0; i < cnt; i++) s->cost[i] = INFINITY;
-        s->cost[fl] = 0.0;
+        for (uint32_t i = 0; i < cnt; i++) cost[i] = INFINITY;
+        cost[fl] = 0.0;
         uint8_t *row = t->nodes + (size_t)f * n;
         size_t wave_n = 1;
         s->wave[0] = fl;
@@ -143,25 +171,21 @@ relic_status trn_bake_tile(relic_trn_aswm *w, size_t ti, trn_tile_scratch *s, re
             size_t next_n = 0;
             for (size_t q = 0; q < wave_n; q++) {
                 const uint32_t tl = s->wave[q];
-                const relic_trn_triangle *tt = &tris[tl];
                 s->queued[tl] = 0;
                 for (int j = 0; j < 3; j++) {
-                    uint32_t lg = tt->linked_triangles[j];
-                    if (lg == TRN_NONE32 || lg == off + fl || lg >= w->triangles_count) continue;
-                    if (!(w->triangles[lg].flags & TRN_WALKABLE)) continue;
-                    if (lg < off || lg - off >= cnt) {
-                        if (meta && tt->linked_edges[j] != TRN_NONE32 &&
-                            (st = push_edge(meta, isl->a, tt->linked_edges[j], err)) != RELIC_OK)
-                            return st;
+                    const int32_t link = nb[3 * tl + j];
+                    if (link == NB_SKIP || (uint32_t)link == fl) continue;
+                    if (link == NB_OUT) {
+                        uint32_t e = s->nb_edge[3 * tl + j];
+                        if (meta && e != TRN_NONE32 && (st = push_edge(meta, isl->a, e, err)) != RELIC_OK) return st;
                         continue;
                     }
-                    uint32_t ll = lg - off;
+                    const uint32_t ll = (uint32_t)link;
                     s->visited[ll] = 1;
-                    double c = s->cost[tl] + centre_distance(tt, &tris[ll]);
-                    if (!(c < s->cost[ll])) continue;
-                    s->cost[ll] = c;
-                    uint8_t step = tl == fl ? t->local_to_node[ll] : row[t->local_to_node[tl]];
-                    row[t->local_to_node[ll]] = step;
+                    double c = cost[tl] + nb_dist[3 * tl + j];
+                    if (!(c < cost[ll])) continue;
+                    cost[ll] = c;
+                    row[t->local_to_node[ll]] = tl == fl ? t->local_to_node[ll] : row[t->local_to_node[tl]];
                     if (!s->queued[ll]) {
                         s->queued[ll] = 1;
                         s->next_wave[next_n++] = ll;
