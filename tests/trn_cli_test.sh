@@ -35,6 +35,16 @@ else
     expect_rc 0 "re-bake a toolset TRX" "$RELIC" bake "$trx" "$tmp/c.trx"
     expect_rc 0 "the re-baked TRX passes check --strict" "$RELIC" check --strict "$tmp/c.trx"
     expect_rc 0 "the toolset TRX passes check --strict" "$RELIC" check --strict "$trx"
+    expect_rc 0 "bake at --level 1" "$RELIC" bake "$trx" "$tmp/c1.trx" --level 1
+    if cmp -s "$tmp/c.trx" "$tmp/c1.trx"; then ok; else bad "the default bake differs from --level 1"; fi
+    expect_rc 0 "bake at the toolset's --level 6" "$RELIC" bake "$trx" "$tmp/c6.trx" --level 6
+    expect_rc 0 "the level-6 TRX passes check --strict" "$RELIC" check --strict "$tmp/c6.trx"
+    if [ "$(wc -c < "$tmp/c6.trx")" -lt "$(wc -c < "$tmp/c.trx")" ]; then ok; else bad "--level 6 is not smaller than the default"; fi
+    expect_rc 0 "water of the re-baked TRX" "$RELIC" convert "$tmp/c.trx" "$tmp/water_c.obj" --terrain
+    expect_rc 0 "water of the toolset TRX" "$RELIC" convert "$trx" "$tmp/water_t.obj" --terrain
+    if cmp -s "$tmp/water_c.obj" "$tmp/water_t.obj"; then ok; else bad "the bake changed the WATR packets"; fi
+    expect_rc 1 "bake refuses to write over its input" "$RELIC" bake "$tmp/c.trx" "$tmp/c.trx"
+    expect_rc 0 "the refused input is left whole" "$RELIC" check --strict "$tmp/c.trx"
     expect_grep "80 triangles, length 92.960" "path across islands" "$RELIC" path "$tmp/a.trx" 20 20 60 60 --svg "$tmp/p.svg"
     expect_grep "polyline" "the path SVG draws the route" cat "$tmp/p.svg"
     expect_grep "lies on no triangle" "a point off the walkmesh is named" "$RELIC" path "$tmp/a.trx" 5 5 60 60

@@ -223,7 +223,7 @@ relic_status relic_trn_aswm_pack(const relic_trn_aswm *w, int level, relic_arena
 }
 
 relic_status relic_trn_aswm_read_bytes(const uint8_t *z, size_t z_size, uint64_t size, uint64_t limit, relic_arena *a,
-                                      relic_trn_aswm *out, relic_error *err)
+                                       relic_trn_aswm *out, relic_error *err)
 {
     relic_error scratch;
     if (!err) err = &scratch;

@@ -37,7 +37,7 @@ relic_status relic_trn_packet_span(const relic_trn_view *v, size_t index, size_t
 }
 
 relic_status relic_trn_view_aswm_read(const relic_trn_view *v, uint64_t limit, relic_arena *a, relic_trn_aswm *out,
-                                     size_t *index, relic_error *err)
+                                      size_t *index, relic_error *err)
 {
     relic_error scratch;
     if (!err) err = &scratch;

@@ -114,7 +114,7 @@ relic_status relic_trn_aswm_read(const relic_trn_packet *p, uint64_t limit, reli
  *  in a mapped file; not copied) that must inflate to exactly `size` bytes
  *  (the packet's uncompressed_size). Same limits, errors and paths. */
 relic_status relic_trn_aswm_read_bytes(const uint8_t *z, size_t z_size, uint64_t size, uint64_t limit, relic_arena *a,
-                                      relic_trn_aswm *out, relic_error *err);
+                                       relic_trn_aswm *out, relic_error *err);
 
 /* ---- re-baking a file in place (runtime/formats/nwn2/trn_splice.c) ---- */
 
@@ -132,7 +132,7 @@ relic_status relic_trn_packet_span(const relic_trn_view *v, size_t index, size_t
  *  (no ASWM packet, path "packets"); those of relic_trn_aswm_read_bytes
  *  with the path prefixed by packets[i]. */
 relic_status relic_trn_view_aswm_read(const relic_trn_view *v, uint64_t limit, relic_arena *a, relic_trn_aswm *out,
-                                     size_t *index, relic_error *err);
+                                      size_t *index, relic_error *err);
 
 /** Receives the bytes of a file in order, piece by piece; a status other
  *  than RELIC_OK stops the writing and is returned. */
