@@ -56,8 +56,11 @@ def test_bwm_rebuild_of_an_edited_model(path):
 @pytest.mark.parametrize('path', corpus_files('trn')[:3])
 def test_trn_bake_equals_relic_bake(path, tmp_path):
     out = tmp_path / 'baked.trx'
-    relic_cmd('bake', path, str(out))
+    # the same zlib level on both sides: the command's default is 1, the binding's (-1) the toolset's 6
+    relic_cmd('bake', path, str(out), '--level', '6')
     assert relic.trn_bake(path) == out.read_bytes()
+    relic_cmd('bake', path, str(out))
+    assert relic.trn_bake(path, level=1) == out.read_bytes()
 
 
 @pytest.mark.parametrize('path', corpus_files('trx')[:3])
