@@ -13,7 +13,9 @@
  * Inputs: tests/samples/room.wok (the project's own) and synthetic data
  * always; one real file per other format from the corpus when the corpus
  * directory exists (that part is skipped, saying so, when it does not).
- * JSON and GFF writing belong to other test files. The mutators of
+ * The JSON printers' scratch is here (the printers without an arena
+ * argument and their _in twins); JSON reading and the generated printers
+ * are tests/test_json_arena.c's. The mutators of
  * librelic-mutate have cases of their own (high-water mark: see there). */
 #include <math.h>
 #include <setjmp.h>
@@ -1044,6 +1046,174 @@ static void test_codec_and_text_mutators_use_only_the_arena(void **state)
     run_mutator("mutate_tokens trr", "synthetic 4 points", mutate_tokens_case, t2, sizeof trr - 1, NULL, 0, 0);
 }
 
+/* ---- JSON printers (librelic-json): scratch only from the caller ---- */
+
+/* The printers without an arena argument take their scratch from out's
+ * arena; their _in twins from the arena given, with out over caller memory.
+ * Either way no heap call. A GFF the test makes itself (always) and the
+ * corpus's GRF and SCN (when present). */
+static const char gff_sample_json[] =
+    "{\"__data_type\":\"UTI \",\"Tag\":{\"type\":\"cexostring\",\"value\":\"sword\"},"
+    "\"Name\":{\"type\":\"cexolocstring\",\"id\":7,\"value\":{\"0\":\"Sword\"}},"
+    "\"Props\":{\"type\":\"list\",\"value\":[{\"__struct_id\":1,\"Cost\":{\"type\":\"int\",\"value\":5}},"
+    "{\"__struct_id\":2,\"Cost\":{\"type\":\"float\",\"value\":1.5}}]}}";
+
+/* gff_sample_json as GFF bytes, in *bytes (a heap buffer: made outside the guard) */
+static void gff_sample(relic_buf *bytes)
+{
+    relic_arena a;
+    relic_gff_tree t;
+    relic_error e;
+    relic_arena_init_heap(&a, 0);
+    relic_buf_init(bytes, 0);
+    assert_int_equal(relic_gff_json_read_tree(gff_sample_json, sizeof gff_sample_json - 1, RELIC_GFF_ENC_AUTO, &a, &t, &e),
+                     RELIC_OK);
+    assert_int_equal(relic_gff_write_tree(&t, RELIC_GFF_LAYOUT_DEFAULT, &a, bytes, NULL, &e), RELIC_OK);
+    relic_arena_release(&a);
+}
+
+/* out over caller memory, for the _in twins: 64 MiB holds demo.grf's JSON */
+#define FIXED_OUT ((size_t)64 << 20)
+static uint8_t *fixed_out;
+
+static int strref_text(void *ctx, uint32_t strref, const char **text, size_t *n)
+{
+    (void)ctx;
+    (void)strref;
+    *text = "a talk table line";
+    *n = strlen(*text);
+    return 1;
+}
+
+typedef enum { PRINT_DOC, PRINT_STRREFS, PRINT_TREE } gff_print;
+/* Open d, print it the way p says, into an arena buffer (in = 0: the
+ * wrapper) or over fixed_out with scratch a (in = 1: the _in twin). */
+static relic_status gff_print_case(const uint8_t *d, size_t n, relic_arena *a, gff_print p, int in)
+{
+    relic_gff_doc doc;
+    relic_gff_tree t;
+    relic_error e;
+    relic_buf out;
+    relic_status st = relic_gff_open(d, n, a, NULL, NULL, &doc, &e);
+    if (!st && p == PRINT_TREE) st = relic_gff_tree_from_doc(&doc, a, &t, &e);
+    if (st) return st;
+    if (in) relic_buf_init_fixed(&out, fixed_out, FIXED_OUT);
+    else relic_buf_init_arena(&out, a, 0);
+    switch (p) {
+    case PRINT_DOC:
+        st = in ? relic_gff_json_print_doc_in(&doc, RELIC_GFF_ENC_AUTO, &out, a, &e)
+                : relic_gff_json_print_doc(&doc, RELIC_GFF_ENC_AUTO, &out, &e);
+        break;
+    case PRINT_STRREFS:
+        st = in ? relic_gff_json_print_doc_strrefs_in(&doc, RELIC_GFF_ENC_AUTO, strref_text, NULL, &out, a, &e)
+                : relic_gff_json_print_doc_strrefs(&doc, RELIC_GFF_ENC_AUTO, strref_text, NULL, &out, &e);
+        break;
+    case PRINT_TREE:
+        st = in ? relic_gff_json_print_tree_in(&t, RELIC_GFF_ENC_AUTO, &out, a, &e)
+                : relic_gff_json_print_tree(&t, RELIC_GFF_ENC_AUTO, &out, &e);
+        break;
+    }
+    return buf_status(&out, st);
+}
+static relic_status gff_json_doc_case(const uint8_t *d, size_t n, relic_arena *a) { return gff_print_case(d, n, a, PRINT_DOC, 0); }
+static relic_status gff_json_doc_in_case(const uint8_t *d, size_t n, relic_arena *a) { return gff_print_case(d, n, a, PRINT_DOC, 1); }
+static relic_status gff_json_strrefs_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    return gff_print_case(d, n, a, PRINT_STRREFS, 0);
+}
+static relic_status gff_json_strrefs_in_case(const uint8_t *d, size_t n, relic_arena *a)
+{
+    return gff_print_case(d, n, a, PRINT_STRREFS, 1);
+}
+static relic_status gff_json_tree_case(const uint8_t *d, size_t n, relic_arena *a) { return gff_print_case(d, n, a, PRINT_TREE, 0); }
+static relic_status gff_json_tree_in_case(const uint8_t *d, size_t n, relic_arena *a) { return gff_print_case(d, n, a, PRINT_TREE, 1); }
+static const named_case gff_json_cases[] = {
+    {"gff json print doc", gff_json_doc_case},         {"gff json print doc_in (fixed out)", gff_json_doc_in_case},
+    {"gff json print strrefs", gff_json_strrefs_case}, {"gff json print strrefs_in (fixed out)", gff_json_strrefs_in_case},
+    {"gff json print tree", gff_json_tree_case},       {"gff json print tree_in (fixed out)", gff_json_tree_in_case},
+};
+
+static relic_status grf_json_case_of(const uint8_t *d, size_t n, relic_arena *a, int in)
+{
+    relic_groff_file m;
+    relic_grf_file f;
+    relic_error e;
+    relic_buf out;
+    relic_status st = groff_model(d, n, a, &m);
+    if (!st) st = relic_grf_file_decode(&m, a, &f, &e);
+    if (st) return st;
+    if (in) relic_buf_init_fixed(&out, fixed_out, FIXED_OUT);
+    else relic_buf_init_arena(&out, a, 0);
+    return buf_status(&out, in ? relic_grf_json_print_in(&f, &out, a, &e) : relic_grf_json_print(&f, &out, &e));
+}
+static relic_status grf_json_case(const uint8_t *d, size_t n, relic_arena *a) { return grf_json_case_of(d, n, a, 0); }
+static relic_status grf_json_in_case(const uint8_t *d, size_t n, relic_arena *a) { return grf_json_case_of(d, n, a, 1); }
+static const named_case grf_json_cases[] = {{"grf json print", grf_json_case}, {"grf json print_in (fixed out)", grf_json_in_case}};
+
+static void test_json_printers_use_only_the_arena(void **state)
+{
+    relic_buf gff;
+    (void)state;
+    gff_sample(&gff);
+    for (size_t i = 0; i < sizeof gff_json_cases / sizeof gff_json_cases[0]; i++)
+        run_case(gff_json_cases[i].name, "synthetic UTI", gff_json_cases[i].fn, gff.data, gff.size);
+    relic_buf_free(&gff);
+    run_on_file(CORPUS "/gff/seedhartha__reone__limbo__modules__m01aa__m01aa.git", gff_json_cases, 6);
+    run_on_file(CORPUS "/grf/OpenTrespasser__JurassicParkTrespasser__jp2_pc__Distribution__Demo__data__demo.grf", grf_json_cases, 2);
+    run_on_file(CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__SlideTest.scn", grf_json_cases, 2);
+}
+
+/* A printer without an arena argument given a buffer over caller memory has
+ * nowhere but the heap to take scratch from: it refuses, naming its _in
+ * twin, and makes no heap call (it took a heap arena before). */
+static void test_json_printers_refuse_caller_memory_without_an_arena(void **state)
+{
+    relic_buf gff, out;
+    relic_arena a;
+    relic_gff_doc doc;
+    relic_gff_tree t;
+    relic_error e[3];
+    relic_status st[3];
+    (void)state;
+    gff_sample(&gff);
+    relic_arena_init_buffer(&a, big, BIG_ARENA);
+    assert_int_equal(relic_gff_open(gff.data, gff.size, &a, NULL, NULL, &doc, &e[0]), RELIC_OK);
+    assert_int_equal(relic_gff_tree_from_doc(&doc, &a, &t, &e[0]), RELIC_OK);
+    relic_buf_init_fixed(&out, fixed_out, FIXED_OUT);
+    heap_guard_arm();
+    st[0] = relic_gff_json_print_doc(&doc, RELIC_GFF_ENC_AUTO, &out, &e[0]);
+    st[1] = relic_gff_json_print_doc_strrefs(&doc, RELIC_GFF_ENC_AUTO, strref_text, NULL, &out, &e[1]);
+    st[2] = relic_gff_json_print_tree(&t, RELIC_GFF_ENC_AUTO, &out, &e[2]);
+    assert_int_equal(heap_guard_disarm(), 0);
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(st[i], RELIC_E_ARGUMENT);
+        assert_non_null(strstr(e[i].message, "_in"));
+    }
+    assert_int_equal(out.size, 0);
+    relic_buf_free(&gff);
+
+    relic_mapping m;
+    relic_groff_file g;
+    relic_grf_file f;
+    const char *scn = CORPUS "/scn/OpenTrespasser__JurassicParkTrespasser__jp2_pc__SlideTest.scn";
+    FILE *probe = fopen(scn, "rb");
+    if (!probe) {
+        print_message("note: %s not found: the GRF printer's case is skipped\n", scn);
+        return;
+    }
+    fclose(probe);
+    assert_int_equal(relic_map_file(scn, 0, &m, &e[0]), RELIC_OK);
+    relic_arena_init_buffer(&a, big, BIG_ARENA);
+    assert_int_equal(groff_model(m.bytes.data, m.bytes.size, &a, &g), RELIC_OK);
+    assert_int_equal(relic_grf_file_decode(&g, &a, &f, &e[0]), RELIC_OK);
+    heap_guard_arm();
+    st[0] = relic_grf_json_print(&f, &out, &e[0]);
+    assert_int_equal(heap_guard_disarm(), 0);
+    assert_int_equal(st[0], RELIC_E_ARGUMENT);
+    assert_non_null(strstr(e[0].message, "relic_grf_json_print_in"));
+    relic_unmap(&m);
+}
+
 /* ---- relic_map_file_arena on a pipe (read, not mapped) ---- */
 
 /* A pipe holding n bytes of p, its write end closed; the read end's
@@ -1144,14 +1314,18 @@ int main(void)
         cmocka_unit_test(test_groff_grf_scn_pid_use_only_the_arena),
         cmocka_unit_test(test_wtd_uses_only_the_arena),
         cmocka_unit_test(test_text_formats_use_only_the_arena),
+        cmocka_unit_test(test_json_printers_use_only_the_arena),
+        cmocka_unit_test(test_json_printers_refuse_caller_memory_without_an_arena),
         cmocka_unit_test(test_map_file_reads_a_pipe_into_the_arena),
         cmocka_unit_test(test_bwm_and_gff_mutators_use_only_the_arena),
         cmocka_unit_test(test_container_mutators_use_only_the_arena),
         cmocka_unit_test(test_codec_and_text_mutators_use_only_the_arena),
     };
     big = malloc(BIG_ARENA);
-    if (!big) return 1;
+    fixed_out = malloc(FIXED_OUT);
+    if (!big || !fixed_out) return 1;
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    free(fixed_out);
     free(big);
     return rc;
 }

@@ -349,6 +349,20 @@ static void test_error_print_offset_is_unpadded_lower_case_hex(void **state)
     assert_string_equal(line, "f: aabb[3] @0xabcdef0123: overlap\n");
 }
 
+static void test_error_print_escapes_control_bytes_and_prints_the_largest_offset(void **state)
+{
+    relic_error err;
+    char line[512];
+    (void)state;
+
+    relic_fail(&err, RELIC_E_SYNTAX, UINT64_MAX, "a\x01" "b", "name \"\x1b[31m\x7f\"");
+    print_error_to(line, sizeof line, "in\nput", &err);
+    assert_string_equal(line, "in\\x0aput: a\\x01b @0xffffffffffffffff: name \"\\x1b[31m\\x7f\"\n");
+    err.message[0] = '\0'; /* no message: the status name */
+    print_error_to(line, sizeof line, NULL, &err);
+    assert_string_equal(line, "-: a\\x01b @0xffffffffffffffff: syntax error\n");
+}
+
 /* ---------------------------------------------------------------------- */
 /* File mapping                                                           */
 /* ---------------------------------------------------------------------- */
@@ -1367,6 +1381,7 @@ int main(void)
         cmocka_unit_test(test_error_print_is_file_path_offset_message),
         cmocka_unit_test(test_error_print_omits_an_empty_path),
         cmocka_unit_test(test_error_print_offset_is_unpadded_lower_case_hex),
+        cmocka_unit_test(test_error_print_escapes_control_bytes_and_prints_the_largest_offset),
         /* file mapping */
         fs_test(test_map_regular_file_is_mmapped_with_its_bytes),
         fs_test(test_map_max_size_does_not_apply_to_mapped_files),

@@ -14,28 +14,24 @@
 #include "relic.h"
 #include "relic_gen.h"
 
-#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+/* The names in relic_status order, NUL-separated: one string walked to the
+ * s-th name costs an embedded reader a third of a switch of returns. */
+static const char status_names[] = "ok\0truncated\0bad magic\0out of range\0bad index\0bad layout\0"
+                                   "limit exceeded\0out of memory\0i/o error\0syntax error\0unsupported\0"
+                                   "bad argument";
+
 const char *relic_status_name(relic_status s)
 {
-    switch (s) {
-    case RELIC_OK: return "ok";
-    case RELIC_E_TRUNCATED: return "truncated";
-    case RELIC_E_MAGIC: return "bad magic";
-    case RELIC_E_RANGE: return "out of range";
-    case RELIC_E_INDEX: return "bad index";
-    case RELIC_E_LAYOUT: return "bad layout";
-    case RELIC_E_LIMIT: return "limit exceeded";
-    case RELIC_E_NOMEM: return "out of memory";
-    case RELIC_E_IO: return "i/o error";
-    case RELIC_E_SYNTAX: return "syntax error";
-    case RELIC_E_UNSUPPORTED: return "unsupported";
-    case RELIC_E_ARGUMENT: return "bad argument";
-    }
-    return "unknown status";
+    const char *p = status_names;
+    if ((unsigned)s > (unsigned)RELIC_E_ARGUMENT)
+        return "unknown status";
+    for (unsigned i = (unsigned)s; i != 0; i--)
+        p += strlen(p) + 1;
+    return p;
 }
 
 /* Copy at most cap-1 bytes of src into dst and terminate; src may overlap dst. */
@@ -106,6 +102,22 @@ void relic_error_clear(relic_error *err)
     err->message[0] = '\0';
 }
 
+/* prefix, then v in lower-case hexadecimal, at least `digits` digits: the
+ * offset as printf's PRIx64 writes it and the \\xNN escapes, without a
+ * printf-family call (an embedded reader's size, issue 15). */
+static void put_hex(FILE *out, const char *prefix, uint64_t v, int digits)
+{
+    char text[17];
+    char *p = text + sizeof text - 1;
+    *p = '\0';
+    do {
+        *--p = "0123456789abcdef"[v & 15];
+        v >>= 4;
+    } while (--digits > 0 || v != 0);
+    fputs(prefix, out);
+    fputs(p, out);
+}
+
 /* s (at most max bytes) with control bytes and DEL as \\xNN: a field path
  * or message may quote a name from the file, and the file must not drive
  * the terminal the error is printed on. */
@@ -114,7 +126,7 @@ static void put_escaped(FILE *out, const char *s, size_t max)
     for (size_t i = 0; i < max && s[i] != '\0'; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c < 0x20 || c == 0x7F)
-            fprintf(out, "\\x%02x", c);
+            put_hex(out, "\\x", c, 2);
         else
             fputc(c, out);
     }
@@ -128,21 +140,21 @@ void relic_error_print(FILE *out, const char *file, const relic_error *err)
         return;
     if (file == NULL)
         file = "-";
+    put_escaped(out, file, SIZE_MAX);
     if (err == NULL) {
-        put_escaped(out, file, strlen(file));
         fputs(": @0x0: no error details\n", out);
         return;
     }
     /* An error filled without a message still says what kind it was. The
      * limits keep a hand-filled, unterminated field inside its array. */
     message = err->message[0] != '\0' ? err->message : relic_status_name(err->code);
-    put_escaped(out, file, strlen(file));
     fputs(": ", out);
     if (err->path[0] != '\0') {
         put_escaped(out, err->path, RELIC_ERROR_PATH_MAX);
         fputc(' ', out);
     }
-    fprintf(out, "@0x%" PRIx64 ": ", err->offset);
+    put_hex(out, "@0x", err->offset, 1);
+    fputs(": ", out);
     put_escaped(out, message, RELIC_ERROR_MESSAGE_MAX);
     fputc('\n', out);
 }

@@ -47,10 +47,10 @@ static const char *display_name(const char *path)
     return strcmp(path, "-") == 0 ? "<stdin>" : path;
 }
 
-static relic_status fail_errno(relic_error *err, const char *what, const char *path, int errnum)
+/* name: the path as messages show it (display_name) */
+static relic_status fail_errno(relic_error *err, const char *what, const char *name, int errnum)
 {
-    return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot %s '%s': %s", what,
-                      display_name(path), strerror(errnum));
+    return relic_fail(err, RELIC_E_IO, 0, NULL, "cannot %s '%s': %s", what, name, strerror(errnum));
 }
 
 static int open_retrying(const char *path, int flags)
@@ -102,63 +102,56 @@ static uint8_t *arena_grow(relic_arena *a, uint8_t *data, size_t size, size_t ca
 /* Read fd to its end, growing the buffer with grow (in arena a, or on the
  * heap when a is NULL: relic_map_file, the CLI's convenience), at most
  * max_size bytes (0 = no limit). On success out holds the bytes (or points
- * at empty_input); a heap buffer is owned and freed by relic_unmap. */
-static relic_status read_all(int fd, const char *path, size_t max_size, read_grow_fn *grow, relic_arena *a,
+ * at empty_input); a heap buffer is owned and freed by relic_unmap. One
+ * exit for every failure, so the cleanup is written once (issue 15: this
+ * fallback is most of what an embedded reader's relic_map_file costs). */
+static relic_status read_all(int fd, const char *name, size_t max_size, read_grow_fn *grow, relic_arena *a,
                              relic_mapping *out, relic_error *err)
 {
-    uint8_t *data = NULL;
+    uint8_t *data = NULL, probe;
     size_t size = 0, cap = 0;
+    relic_status status = RELIC_OK;
 
     for (;;) {
         ssize_t got;
-        size_t room = cap - size;
 
-        if (max_size != 0 && size >= max_size) {
-            /* Full up to the limit: one more byte means too large. */
-            uint8_t probe;
-            got = read_retrying(fd, &probe, 1);
-            if (got == 0)
-                break;
-            if (a == NULL)
-                free(data);
-            if (got < 0)
-                return fail_errno(err, "read", path, errno);
-            return relic_fail(err, RELIC_E_LIMIT, max_size, NULL,
-                              "'%s' is larger than the limit of %zu bytes",
-                              display_name(path), max_size);
-        }
-        if (room == 0) {
-            room = size != 0 ? size : READ_INITIAL_CAPACITY; /* doubles the buffer */
+        if (size == cap && (max_size == 0 || cap < max_size)) {
+            size_t room = size != 0 ? size : READ_INITIAL_CAPACITY; /* doubles the buffer */
+            uint8_t *grown = NULL;
             if (max_size != 0 && room > max_size - size)
                 room = max_size - size;
-            uint8_t *grown = room <= SIZE_MAX - size ? grow(a, data, size, size + room) : NULL;
+            if (room <= SIZE_MAX - size)
+                grown = grow(a, data, size, size + room);
             if (grown == NULL) {
-                if (a == NULL)
-                    free(data);
-                return relic_fail(err, RELIC_E_NOMEM, size, NULL,
-                                  "cannot read '%s': out of memory after %zu bytes",
-                                  display_name(path), size);
+                status = relic_fail(err, RELIC_E_NOMEM, size, NULL,
+                                    "cannot read '%s': out of memory after %zu bytes", name, size);
+                break;
             }
             data = grown;
             cap = size + room;
         }
-        got = read_retrying(fd, data + size, room);
+        /* full up to the limit: one more byte, into probe, means too large */
+        got = read_retrying(fd, size < cap ? data + size : &probe, size < cap ? cap - size : 1);
         if (got < 0) {
-            int saved = errno;
-            if (a == NULL)
-                free(data);
-            return fail_errno(err, "read", path, saved);
+            status = fail_errno(err, "read", name, errno);
+            break;
         }
-        size += (size_t)got;
         if (got == 0)
             break;
+        if (size == cap) {
+            status = relic_fail(err, RELIC_E_LIMIT, max_size, NULL,
+                                "'%s' is larger than the limit of %zu bytes", name, max_size);
+            break;
+        }
+        size += (size_t)got;
     }
 
-    if (size == 0) {
+    if (status != RELIC_OK || size == 0) {
         if (a == NULL)
             free(data);
-        out->bytes.data = empty_input;
-        return RELIC_OK;
+        if (status == RELIC_OK)
+            out->bytes.data = empty_input;
+        return status;
     }
     out->owned = a != NULL ? NULL : data;
     out->bytes.data = data;
@@ -172,6 +165,7 @@ static relic_status map_input(const char *path, size_t max_size, read_grow_fn *g
 {
     struct stat st;
     relic_status status;
+    const char *name;
     int from_stdin;
     int fd;
 
@@ -180,51 +174,43 @@ static relic_status map_input(const char *path, size_t max_size, read_grow_fn *g
                           out == NULL ? "output mapping" : "path");
     memset(out, 0, sizeof *out);
 
-    from_stdin = strcmp(path, "-") == 0;
-    if (from_stdin) {
-        fd = STDIN_FILENO;
-    } else {
-        fd = open_retrying(path, O_RDONLY);
-        if (fd < 0)
-            return fail_errno(err, "open", path, errno);
-    }
+    name = display_name(path);
+    from_stdin = name != path;
+    fd = STDIN_FILENO;
+    if (!from_stdin && (fd = open_retrying(path, O_RDONLY)) < 0)
+        return fail_errno(err, "open", name, errno);
 
+    /* every path below ends at done, which closes what was opened */
     if (fstat(fd, &st) != 0) {
-        int saved = errno;
-        if (!from_stdin)
-            close(fd);
-        return fail_errno(err, "stat", path, saved);
+        status = fail_errno(err, "stat", name, errno);
+        goto done;
     }
-
     if (S_ISREG(st.st_mode) && st.st_size > 0) {
         void *p;
 
         if ((uintmax_t)st.st_size > SIZE_MAX) {
-            if (!from_stdin)
-                close(fd);
-            return relic_fail(err, RELIC_E_LIMIT, 0, NULL,
-                              "'%s' is too large to map", display_name(path));
+            status = relic_fail(err, RELIC_E_LIMIT, 0, NULL,
+                                "'%s' is too large to map", name);
+            goto done;
         }
         p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
         if (p != MAP_FAILED) {
-            if (!from_stdin)
-                close(fd); /* the mapping keeps its own reference */
+            /* the mapping keeps its own reference to the file */
             out->bytes.data = p;
             out->bytes.size = (size_t)st.st_size;
             out->map_size = (size_t)st.st_size;
             out->is_mmap = MAP_KIND_READ_ONLY;
-            return RELIC_OK;
+            status = RELIC_OK;
+            goto done;
         }
         /* Filesystems without mmap support say ENODEV: read those instead. */
         if (errno != ENODEV) {
-            int saved = errno;
-            if (!from_stdin)
-                close(fd);
-            return fail_errno(err, "map", path, saved);
+            status = fail_errno(err, "map", name, errno);
+            goto done;
         }
     }
-
-    status = read_all(fd, path, max_size, grow, a, out, err);
+    status = read_all(fd, name, max_size, grow, a, out, err);
+done:
     if (!from_stdin)
         close(fd);
     return status;

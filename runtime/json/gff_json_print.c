@@ -24,6 +24,7 @@
 
 #include "gff_text.h"
 #include "relic_gff.h"
+#include "relic_json.h"
 
 /* ---------------------------------------------------------------------- */
 /* Output staging                                                         */
@@ -922,25 +923,34 @@ relic_status relic_gff_json_print_doc_in(const relic_gff_doc *d, relic_gff_encod
     return print_doc_family(d, enc, relic_gff_detect_family(d), out, scratch, NULL, NULL, err);
 }
 
+relic_status relic_gff_json_print_doc_strrefs_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_strref_text_fn fn,
+                                                 void *ctx, relic_buf *out, relic_arena *scratch, relic_error *err)
+{
+    if (!scratch) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "no scratch arena");
+    return print_doc_family(d, enc, relic_gff_detect_family(d), out, scratch, fn, ctx, err);
+}
+
+/* The wrappers below take their scratch from where out grows (relic_json_out_scratch). */
+#define NO_SCRATCH(err, twin) \
+    relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "an output buffer over caller memory needs a scratch arena: " twin)
+
 relic_status relic_gff_json_print_doc_strrefs(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_strref_text_fn fn,
                                               void *ctx, relic_buf *out, relic_error *err)
 {
-    if (out->arena) return print_doc_family(d, enc, relic_gff_detect_family(d), out, out->arena, fn, ctx, err);
-    relic_arena scratch;
-    relic_arena_init_heap(&scratch, 0);
-    relic_status st = print_doc_family(d, enc, relic_gff_detect_family(d), out, &scratch, fn, ctx, err);
-    relic_arena_release(&scratch);
+    relic_arena heap, *scratch = relic_json_out_scratch(out, &heap);
+    if (!scratch) return NO_SCRATCH(err, "relic_gff_json_print_doc_strrefs_in");
+    relic_status st = relic_gff_json_print_doc_strrefs_in(d, enc, fn, ctx, out, scratch, err);
+    relic_json_release_scratch(scratch, &heap);
     return st;
 }
 
 relic_status relic_gff_json_print_doc(const relic_gff_doc *d, relic_gff_encoding enc, relic_buf *out,
                                       relic_error *err)
 {
-    if (out->arena) return relic_gff_json_print_doc_in(d, enc, out, out->arena, err);
-    relic_arena scratch;
-    relic_arena_init_heap(&scratch, 0);
-    relic_status st = relic_gff_json_print_doc_in(d, enc, out, &scratch, err);
-    relic_arena_release(&scratch);
+    relic_arena heap, *scratch = relic_json_out_scratch(out, &heap);
+    if (!scratch) return NO_SCRATCH(err, "relic_gff_json_print_doc_in");
+    relic_status st = relic_gff_json_print_doc_in(d, enc, out, scratch, err);
+    relic_json_release_scratch(scratch, &heap);
     return st;
 }
 
@@ -966,10 +976,9 @@ relic_status relic_gff_json_print_tree_in(const relic_gff_tree *t, relic_gff_enc
 relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
                                        relic_error *err)
 {
-    if (out->arena) return relic_gff_json_print_tree_in(t, enc, out, out->arena, err);
-    relic_arena scratch;
-    relic_arena_init_heap(&scratch, 0);
-    relic_status st = relic_gff_json_print_tree_in(t, enc, out, &scratch, err);
-    relic_arena_release(&scratch);
+    relic_arena heap, *scratch = relic_json_out_scratch(out, &heap);
+    if (!scratch) return NO_SCRATCH(err, "relic_gff_json_print_tree_in");
+    relic_status st = relic_gff_json_print_tree_in(t, enc, out, scratch, err);
+    relic_json_release_scratch(scratch, &heap);
     return st;
 }

@@ -181,12 +181,13 @@ relic_status relic_grf_json_print_in(const relic_grf_file *f, relic_buf *out, re
 
 relic_status relic_grf_json_print(const relic_grf_file *f, relic_buf *out, relic_error *err)
 {
-    /* with out in an arena, the scratch is that arena's too: no heap */
-    if (out->arena) return relic_grf_json_print_in(f, out, out->arena, err);
-    relic_arena scratch;
-    relic_arena_init_heap(&scratch, 0);
-    relic_status st = relic_grf_json_print_in(f, out, &scratch, err);
-    relic_arena_release(&scratch);
+    /* scratch from where out grows: its arena, or the heap of a heap buffer (relic_json_out_scratch) */
+    relic_arena heap, *scratch = relic_json_out_scratch(out, &heap);
+    if (!scratch)
+        return relic_fail(err, RELIC_E_ARGUMENT, 0, "",
+                          "an output buffer over caller memory needs a scratch arena: relic_grf_json_print_in");
+    relic_status st = relic_grf_json_print_in(f, out, scratch, err);
+    relic_json_release_scratch(scratch, &heap);
     return st;
 }
 

@@ -130,4 +130,23 @@ relic_status relic_jr_hex(relic_jr *r, const relic_jv *v, uint8_t **dst, size_t 
 /** Output: hex digits of n bytes as a JSON string. */
 void relic_json_hex(relic_buf *o, const uint8_t *p, size_t n);
 
+/** The scratch of a printer without an arena argument (relic_gff_json_print_doc,
+ *  relic_gff_json_print_tree, relic_grf_json_print, ...): it comes from where
+ *  out grows. An arena buffer: that arena. A heap buffer (relic_buf_init,
+ *  relic_buf_init_sink): the heap the caller chose for out, through *heap,
+ *  which the printer releases (relic_json_release_scratch). A buffer over
+ *  caller memory (relic_buf_init_fixed) has nothing to take scratch from:
+ *  NULL, and the printer refuses it (its _in twin takes an arena). */
+static inline relic_arena *relic_json_out_scratch(relic_buf *out, relic_arena *heap)
+{
+    if (out->arena) return out->arena;
+    if (out->fixed) return NULL;
+    relic_arena_init_heap(heap, 0);
+    return heap;
+}
+static inline void relic_json_release_scratch(relic_arena *scratch, relic_arena *heap)
+{
+    if (scratch == heap) relic_arena_release(heap);
+}
+
 #endif

@@ -415,7 +415,11 @@ relic_gff_encoding relic_gff_detect_encoding(const relic_gff_doc *d);
  *  records lie in an order the family does not write (relic_gff_order_of;
  *  only the kinds that differ, relic_gff_order_names). Memory: a layout cache linear in the number
  *  of distinct struct layouts, and a 64 KiB staging buffer; out may be a
- *  sink buffer (streamed). Errors: RELIC_E_SYNTAX when text is not valid
+ *  sink buffer (streamed). That scratch comes from where out grows: an
+ *  arena buffer's arena, or the heap for a heap or sink buffer (the
+ *  allocator the caller chose for out); a buffer over caller memory
+ *  (relic_buf_init_fixed) is refused (RELIC_E_ARGUMENT): give it
+ *  relic_gff_json_print_doc_in's arena. Errors: RELIC_E_SYNTAX when text is not valid
  *  UTF-8 (path "List/3/Label", file offset); RELIC_E_UNSUPPORTED when a
  *  locstring repeats a StringID (a JSON object cannot hold both);
  *  RELIC_E_NOMEM. */
@@ -440,20 +444,27 @@ typedef int (*relic_gff_strref_text_fn)(void *ctx, uint32_t strref, const char *
 /** relic_gff_json_print_doc, with "__tlk": the text fn gives for the StrRef
  *  of every locstring that has one, beside its "type" (for people: the JSON
  *  reader skips it, so the output still converts back byte for byte).
- *  BioWare, "Talk Table File Format" 3 (StrRefs). Scratch from the heap.
- *  Errors: as relic_gff_json_print_doc. */
+ *  BioWare, "Talk Table File Format" 3 (StrRefs). Scratch as
+ *  relic_gff_json_print_doc's. Errors: as relic_gff_json_print_doc. */
 relic_status relic_gff_json_print_doc_strrefs(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_strref_text_fn fn,
                                               void *ctx, relic_buf *out, relic_error *err);
+/** relic_gff_json_print_doc_strrefs with every scratch byte from scratch, as
+ *  relic_gff_json_print_doc_in. Errors: as relic_gff_json_print_doc;
+ *  RELIC_E_ARGUMENT when scratch is NULL; RELIC_E_NOMEM when scratch or
+ *  out runs out. */
+relic_status relic_gff_json_print_doc_strrefs_in(const relic_gff_doc *d, relic_gff_encoding enc, relic_gff_strref_text_fn fn,
+                                                 void *ctx, relic_buf *out, relic_arena *scratch, relic_error *err);
 
 /** The same for a tree: written (in its family's layout), validated and
- *  printed as above. Errors: those of relic_gff_write_tree and
+ *  printed as above, scratch from where out grows as relic_gff_json_print_doc
+ *  takes it. Errors: those of relic_gff_write_tree and
  *  relic_gff_json_print_doc. */
 relic_status relic_gff_json_print_tree(const relic_gff_tree *t, relic_gff_encoding enc, relic_buf *out,
                                        relic_error *err);
 /** relic_gff_json_print_tree with the written bytes, their index and the
  *  printer's scratch all from scratch: no heap call when out is over caller
  *  memory or in an arena (relic_gff_json_print_tree takes out's own arena
- *  for an arena buffer, a heap arena otherwise). Needs about the written
+ *  for an arena buffer, a heap arena for a heap buffer). Needs about the written
  *  file's size three times plus relic_gff_json_print_doc_in's scratch;
  *  the bytes stay allocated until the caller releases the arena. Errors:
  *  as relic_gff_json_print_tree; RELIC_E_ARGUMENT when scratch is NULL;
