@@ -10,6 +10,8 @@
 #include "relic_abi.h"
 #include "relic_bwm.h"
 #include "relic_gff.h"
+#include "relic_key.h"
+#include "relic_tlk.h"
 #include "relic_json.h"
 #include "relic_schema_ops.h"
 #include "relic_trn.h"
@@ -30,12 +32,16 @@ RELIC_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
 RELIC_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
 RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
 RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
+RELIC_SCHEMA_OPS(key, relic_key_view, relic_key_file, NULL, "KEY");
+RELIC_SCHEMA_OPS(bif, relic_bif_view, relic_bif_file, NULL, "BIF");
+RELIC_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_file, NULL, "talk table");
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
 static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
 RELIC_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
-static const relic_schema_ops *const schemas[] = {&bwm_schema, &trn_schema, &cau_schema, &pid_schema, &tpa_schema};
+static const relic_schema_ops *const schemas[] = {&bwm_schema, &trn_schema, &cau_schema, &pid_schema,
+                                                  &tpa_schema, &key_schema, &bif_schema, &tlk_schema};
 
 static const relic_schema_ops *schema_of(const char *format)
 {
