@@ -3,12 +3,14 @@
  * checked on N worker threads, printed in walk order whatever order the
  * workers finish in. The workers start before the walk and check each item
  * as soon as the walk has published it: the walk (a third of the work for
- * an install of small members) no longer runs alone before the checks. Each worker keeps its files' problems in its own arena
+ * an install of small members) no longer runs alone before the checks.
+ * Each worker keeps its files' problems in its own arena
  * (cli_report_capture); the main thread prints them through the one error
  * printer, or as one JSON object per file, then a table per format. Ctrl-C
  * stops the workers after the file each has in hand; what was printed is
  * whole lines of files checked, nothing after. The library is called as for
- * one file: the threads, the walk and the heap are the command's. */
+ * one file: the threads, the walk and the heap are the command's.
+ * RELIC_BATCH_STATS=1 prints each thread's CPU time on standard error. */
 #define _POSIX_C_SOURCE 200809L
 #if defined(__GLIBC__) || defined(__linux__)
 #include <malloc.h>
