@@ -3,8 +3,8 @@ GROFF (GRF/SCN), WTD, KEY, BIF and TLK. For every corpus file of each (and
 files relic's own writers make where the corpus has none: a whole BIF):
 the views give the values of `relic dump`, fixed-size arrays are views of
 the mapping, an unchanged model writes the input back byte for byte where
-the C writer takes relic's JSON and the JSON holds the whole file (KEY,
-TLK), and a damaged file raises
+the C writer takes relic's JSON and the JSON holds the whole file (GROFF,
+KEY, TLK), and a damaged file raises
 FormatError naming the field and byte offset, as `relic check` prints it.
 docs/python.md has the table of formats x checks."""
 import enum
@@ -160,6 +160,8 @@ def test_groff_views_equal_relic_dump(path):
     assert [(s.handle, s.name_length, s.reference_count) for s in v.symbols] == \
         [(s['handle'], s['name_length'], s['reference_count']) for s in d['symbols']]
     assert [s.name.decode('latin-1') for s in v.symbols] == [s['name'] for s in d['symbols']]
+    # unchanged, the model goes back through relic's GROFF writer byte for byte
+    assert relic.write(v.decode()) == open(path, 'rb').read()
     # each section's bytes, as a view of the mapping
     for s in v.sections[:8]:
         part = v.buffer[s['data_offset']:s['data_offset'] + s['data_size']]
