@@ -7,6 +7,7 @@
  * Names come from the AST only (no C names), so a renamed C type does not
  * change this module. */
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "emit.h"
@@ -372,4 +373,129 @@ void emit_python_index(gen_schema **ss, int n, gen_out *o)
     for (int i = 0; i < n; i++)
         out_printf(o, "    '%s': '%s_%s',\n", ss[i]->format.name, ss[i]->family, ss[i]->format.name);
     out_puts(o, "}\n");
+}
+
+/* ---------------------------------------------------------------- names, for --report */
+
+static void py_field_form(gen_out *o, const gen_field *f)
+{
+    if (f->prim == P_NONE) out_printf(o, "struct %s", f->type_name);
+    else if (f->prim == P_CHAR) out_printf(o, "'S%d'", f->dims[f->ndims - 1]);
+    else out_printf(o, "'%s'", py_dtype_code(f));
+    if ((f->prim == P_CHAR ? f->ndims - 1 : f->ndims) > 0) {
+        out_puts(o, " ");
+        py_dims(o, f);
+    }
+}
+
+static void py_name(py_name_fn name, void *ctx, gen_out *n, gen_out *w)
+{
+    name(ctx, n->data ? n->data : "", w->data ? w->data : "");
+    free(n->data);
+    free(w->data);
+    *n = (gen_out){0};
+    *w = (gen_out){0};
+}
+
+void emit_python_names(gen_schema *s, py_name_fn name, void *ctx)
+{
+    gen_out n = {0}, w = {0};
+    out_puts(&n, "EXTENSIONS");
+    out_puts(&w, "(");
+    for (int i = 0; i < s->format.nextensions; i++) out_printf(&w, "'%s', ", s->format.extensions[i]);
+    out_puts(&w, ")");
+    py_name(name, ctx, &n, &w);
+    for (int i = 0; i < s->nenums; i++) {
+        const gen_enum *e = s->enums[i];
+        if (e->external) continue;
+        out_puts(&n, "class ");
+        py_class_name(&n, e->name);
+        out_puts(&w, e->is_flags ? "IntFlag" : "IntEnum");
+        py_name(name, ctx, &n, &w);
+        for (int k = 0; k < e->nitems; k++) {
+            py_class_name(&n, e->name);
+            out_printf(&n, ".%s", em_upper(e->items[k].name));
+            out_printf(&w, "= %lld", (long long)e->items[k].value);
+            py_name(name, ctx, &n, &w);
+        }
+    }
+    if (s->format.is_gff) {
+        if (s->format.gff_type) {
+            out_puts(&n, "GFF_TYPE");
+            out_printf(&w, "'%s'", s->format.gff_type);
+            py_name(name, ctx, &n, &w);
+            out_puts(&n, "ROOT");
+            out_printf(&w, "'%s'", s->format.root_name);
+            py_name(name, ctx, &n, &w);
+        }
+        for (int i = 0; i < s->nstructs; i++) {
+            const gen_struct *st = s->structs[i];
+            if (st->external) continue;
+            out_printf(&n, "FIELDS['%s']", st->name);
+            py_name(name, ctx, &n, &w);
+            gen_field *fs[512];
+            int nf = em_fields(st, fs, 512);
+            for (int k = 0; k < nf; k++) {
+                const gen_field *f = fs[k];
+                if (!f->label) continue;
+                out_printf(&n, "FIELDS['%s']['%s']", st->name, f->label);
+                out_printf(&w, "%s", gen_gff_type_name(f->gff_type));
+                if (f->has_range && !f->range_games) out_printf(&w, " in %lld..%lld", (long long)f->range_lo, (long long)f->range_hi);
+                if (f->etype && !f->enum_games && !f->etype->external) {
+                    out_puts(&w, " ");
+                    py_class_name(&w, f->etype->name);
+                }
+                if (f->type_name) out_printf(&w, " of %s", f->type_name);
+                py_name(name, ctx, &n, &w);
+            }
+        }
+        return;
+    }
+    gen_struct *order[512];
+    int ns = em_struct_order(s, order);
+    for (int i = 0; i < ns; i++) {
+        const gen_struct *st = order[i];
+        if (st->external) continue;
+        const gen_field *prim = NULL;
+        int k = py_homogeneous(st, &prim);
+        int dt = py_has_dtype(st);
+        out_printf(&n, "STRUCTS['%s']", st->name);
+        if (st->fixed_size >= 0) out_printf(&w, "size %lld", (long long)st->fixed_size);
+        else out_puts(&w, "variable size");
+        if (k && dt) out_printf(&w, ", arrays of it are (N, %d) '%s'", k, py_dtype_code(prim));
+        py_name(name, ctx, &n, &w);
+        if (dt) {
+            out_printf(&n, "%s_dtype", st->name);
+            out_printf(&w, "itemsize %lld", (long long)st->fixed_size);
+            py_name(name, ctx, &n, &w);
+            for (int m = 0; m < st->nmembers; m++) {
+                if (st->members[m].kind != M_FIELD) continue;
+                const gen_field *f = st->members[m].field;
+                out_printf(&n, "%s_dtype['%s']", st->name, f->name);
+                py_field_form(&w, f);
+                out_printf(&w, " at offset %lld", (long long)f->fixed_offset);
+                py_name(name, ctx, &n, &w);
+            }
+        }
+        gen_field *fs[512];
+        int nf = em_fields(st, fs, 512);
+        for (int m = 0; m < nf; m++) {
+            const gen_field *f = fs[m];
+            out_printf(&n, "%s.%s", st->name, f->name);
+            py_field_form(&w, f);
+            if (f->count) out_puts(&w, ", counted");
+            if (f->count_rest) out_puts(&w, ", to the end");
+            if (f->etype) {
+                out_puts(&w, ", ");
+                py_class_name(&w, f->etype->name);
+            }
+            if (f->codec && f->codec_as) out_printf(&w, ", %s-decoded %s", f->codec, f->codec_as);
+            py_name(name, ctx, &n, &w);
+            if (f->codec && !strcmp(f->codec, "zlib")) { /* _layout.py keeps the encoded bytes beside it */
+                out_printf(&n, "%s.%s_bytes", st->name, f->name);
+                py_field_form(&w, f);
+                py_name(name, ctx, &n, &w);
+            }
+        }
+    }
 }
