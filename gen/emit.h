@@ -77,4 +77,12 @@ int em_reachable(const gen_struct *root, const gen_struct *st);
 void emit_python(gen_schema *s, gen_out *o);
 void emit_python_index(gen_schema **ss, int n, gen_out *o);
 
+/* Every name emit_python() gives a Python user of s, each with what it
+ * holds, for `relic-gen --report`: name(ctx, "Kind.BOX", "= 1"),
+ * name(ctx, "item.weight", "'<f4'"), name(ctx, "item_dtype['weight']",
+ * "'<f4' at offset 4"), ... in module order; a name a struct holds in more
+ * than one branch comes once per branch. */
+typedef void (*py_name_fn)(void *ctx, const char *name, const char *what);
+void emit_python_names(gen_schema *s, py_name_fn name, void *ctx);
+
 #endif

@@ -3,9 +3,11 @@
  * enums and their items, structs and their fields added, removed, renamed
  * or changed — type, byte order, offset, size, count, placement, range,
  * constant, check, enum typing — with the C symbols (types, accessors,
- * offset constants, enum constants) and JSON keys involved, and a verdict on
- * whether files valid under OLD still read under NEW. Lines are in schema
- * order, so the output is deterministic. */
+ * offset constants, enum constants) and JSON keys involved, the names of the
+ * generated Python module (relic._gen.<family>_<format>: classes, enum
+ * members, dtype fields, view attributes) that appear, disappear, are
+ * renamed or change, and a verdict on whether files valid under OLD still
+ * read under NEW. Lines are in schema order, so the output is deterministic. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,6 +311,8 @@ static void compare_enums(report *r, gen_schema *o, gen_schema *n)
 }
 
 
+static int python_report(report *r, gen_schema *o, gen_schema *n);
+
 /* ---------------------------------------------------------------- typed GFF schemas */
 
 static const gen_field *gff_field(const gen_struct *st, const char *label)
@@ -423,11 +427,110 @@ static int gff_report(report *r, gen_schema *o, gen_schema *n)
         r->api++;
     }
     if (!r->lines) out_puts(out, "  no change to types, structs, fields, ranges, values or C symbols\n");
+    python_report(r, o, n);
     out_puts(out, r->tighter ? "existing files: still read (a typed GFF schema does not change the GFF layout); "
                                "`relic check --strict` may now warn about some (new or tighter types, ranges, values, StructIDs)\n"
                              : "existing files: still read, and `relic check --strict` warns about no more of them\n");
     out_printf(out, "bindings: %s\n", r->api ? "C symbols changed: rebuild and update callers" : "C symbols unchanged");
     return r->lines;
+}
+
+/* ---------------------------------------------------------------- Python names */
+
+typedef struct py_names {
+    int n, cap;
+    char **name, **what;
+} py_names;
+
+static void py_collect(void *ctx, const char *name, const char *what)
+{
+    py_names *p = ctx;
+    for (int i = 0; i < p->n; i++) /* one name in several branches: each form once */
+        if (!strcmp(p->name[i], name)) {
+            if (strcmp(p->what[i], what) && !strstr(p->what[i], what)) {
+                size_t l = strlen(p->what[i]) + strlen(what) + 4;
+                char *j = gen_alloc(l);
+                snprintf(j, l, "%s | %s", p->what[i], what);
+                free(p->what[i]);
+                p->what[i] = j;
+            }
+            return;
+        }
+    if (p->n == p->cap) {
+        p->cap = p->cap ? 2 * p->cap : 64;
+        p->name = realloc(p->name, (size_t)p->cap * sizeof *p->name);
+        p->what = realloc(p->what, (size_t)p->cap * sizeof *p->what);
+    }
+    p->name[p->n] = gen_strndup(name, strlen(name));
+    p->what[p->n++] = gen_strndup(what, strlen(what));
+}
+
+static int py_find(const py_names *p, const char *name)
+{
+    for (int i = 0; i < p->n; i++)
+        if (!strcmp(p->name[i], name)) return i;
+    return -1;
+}
+
+/* "item_dtype['id']" -> "item_dtype[", "Kind.BOX" -> "Kind.": a rename
+ * keeps it. 0 for a top-level name (a class, a struct, a dtype), which is
+ * never paired as a rename: its members tell what became of it. */
+static size_t py_container(const char *name)
+{
+    size_t l = strlen(name);
+    while (l > 0 && name[l - 1] != '.' && name[l - 1] != '[') l--;
+    if ((l == 7 && !strncmp(name, "FIELDS[", 7)) || (l == 8 && !strncmp(name, "STRUCTS[", 8))) return 0;
+    return l;
+}
+
+/* The Python names of each side, compared: renamed (a name gone and a new
+ * one in the same class/struct/dtype holding the same thing), removed,
+ * added, changed. Returns how many lines it wrote. */
+static int python_report(report *r, gen_schema *o, gen_schema *n)
+{
+    py_names a = {0}, b = {0};
+    emit_python_names(o, py_collect, &a);
+    emit_python_names(n, py_collect, &b);
+    char module[300];
+    snprintf(module, sizeof module, "relic._gen.%s_%s", n->family ? n->family : "misc", n->format.name);
+    int *paired = calloc((size_t)b.n + 1, sizeof *paired), lines = 0;
+    gen_out body = {0};
+    if (strcmp(o->format.name, n->format.name)) {
+        out_printf(&body, "  module relic._gen.%s_%s -> %s\n", n->family ? n->family : "misc", o->format.name, module);
+        lines++;
+    }
+    for (int i = 0; i < a.n; i++) {
+        if (py_find(&b, a.name[i]) >= 0) continue;
+        size_t c = py_container(a.name[i]);
+        int ren = -1;
+        for (int j = 0; j < b.n && ren < 0 && c > 0; j++)
+            if (!paired[j] && py_find(&a, b.name[j]) < 0 && !strcmp(a.what[i], b.what[j]) && py_container(b.name[j]) == c &&
+                !strncmp(a.name[i], b.name[j], c))
+                ren = j;
+        if (ren >= 0) {
+            paired[ren] = 1;
+            out_printf(&body, "  renamed: %s -> %s (%s)\n", a.name[i], b.name[ren], a.what[i]);
+        } else out_printf(&body, "  removed: %s%s%s%s\n", a.name[i], *a.what[i] ? " (" : "", a.what[i], *a.what[i] ? ")" : "");
+        lines++;
+    }
+    for (int j = 0; j < b.n; j++) {
+        int i = py_find(&a, b.name[j]);
+        if (i >= 0 && strcmp(a.what[i], b.what[j])) {
+            out_printf(&body, "  changed: %s: %s -> %s\n", b.name[j], a.what[i], b.what[j]);
+            lines++;
+        } else if (i < 0 && !paired[j]) {
+            out_printf(&body, "  added: %s%s%s%s\n", b.name[j], *b.what[j] ? " (" : "", b.what[j], *b.what[j] ? ")" : "");
+            lines++;
+        }
+    }
+    out_printf(r->o, "python names (%s): %s\n", module, lines ? "changed: update scripts that use them" : "unchanged");
+    if (body.data) out_puts(r->o, body.data);
+    free(body.data);
+    free(paired);
+    for (int i = 0; i < a.n; i++) free(a.name[i]), free(a.what[i]);
+    for (int j = 0; j < b.n; j++) free(b.name[j]), free(b.what[j]);
+    free(a.name), free(a.what), free(b.name), free(b.what);
+    return lines;
 }
 
 int gen_report(gen_schema *o, gen_schema *n, gen_out *out)
@@ -500,6 +603,7 @@ int gen_report(gen_schema *o, gen_schema *n, gen_out *out)
         }
     }
     if (!r.lines) out_puts(out, "  no change to types, fields, offsets, sizes, C symbols or JSON keys\n");
+    python_report(&r, o, n);
     if (r.layout)
         out_puts(out, "existing files: NO LONGER READ as before: the layout changed (fields moved, resized, byte-swapped, added or removed)\n");
     else if (r.tighter)

@@ -1,7 +1,7 @@
 #!/bin/sh
 # json_cli_test.sh — scripts' side of the `relic` command: --json of info,
-# check, ls, diff, hash and path parsed and their documented keys present
-# (docs/cli.md); convert IN - --to FORMAT and dump --to on standard output;
+# check, ls (ERF/RIM, KEY, BIF, TLK), diff, hash and path parsed and their
+# documented keys present (docs/cli.md); convert IN - --to FORMAT and dump --to on standard output;
 # - as input; the exit codes; the man page relic.1 says what --help says
 # (every command's help, verbatim); the bash completion parses and knows
 # every command; the top-level --help names every format relic reads.
@@ -150,10 +150,44 @@ for f in bwm gff erf trn groff pid spz tpa cau wtd tpm tri trr; do
     ok
 done
 
-# ls --json of a KEY: an error pointing at relic dump, never a text table under --json
-mkdir -p "$tmp/keysrc" && cp "$s/room.wok" "$tmp/keysrc/" && "$RELIC" pack "$tmp/keysrc" "$tmp/k.key" >/dev/null 2>&1
-"$RELIC" ls --json "$tmp/k.key" >"$tmp/lsk.out" 2>"$tmp/lsk.err"; rc=$?
-[ "$rc" = 1 ] && [ ! -s "$tmp/lsk.out" ] && grep -q 'relic dump' "$tmp/lsk.err" && ok \
-    || bad "ls --json of a KEY: exit $rc, out '$(head -c 200 "$tmp/lsk.out")', err '$(cat "$tmp/lsk.err")'"
+# ---- ls --json of a KEY, a BIF and a talk table (docs/cli.md keys) ----
+mkdir -p "$tmp/keysrc" && cp "$s/room.wok" "$s/module.ifo" "$tmp/keysrc/" && "$RELIC" pack "$tmp/keysrc" "$tmp/k.key" >/dev/null 2>&1
+"$RELIC" ls --json "$tmp/k.key" >"$tmp/lsk.j" 2>"$tmp/lsk.err"; rc=$?
+[ "$rc" = 0 ] && [ ! -s "$tmp/lsk.err" ] && ok || bad "ls --json of a KEY: exit $rc, $(cat "$tmp/lsk.err")"
+json_ok "ls --json KEY keys" "$tmp/lsk.j" "o['format'] == 'key' and o['file'].endswith('k.key') and [b['found'] for b in o['bifs']] == [True] and \
+    [sorted(m) for m in o['members']] == [sorted(['name','resref','type','id','bif','bif_index','index','size'])] * 2 and \
+    [(m['name'], m['resref'], m['type'], m['bif'], m['bif_index'], m['index']) for m in o['members']] == \
+    [('module.ifo', 'module', 2014, o['bifs'][0]['name'], 0, 0), ('room.wok', 'room', 2016, o['bifs'][0]['name'], 0, 1)] and \
+    o['members'][1]['size'] == $(wc -c <"$s/room.wok") and o['members'][0]['size'] == $(wc -c <"$s/module.ifo")"
+bif=$(ls "$tmp"/data/*.bif 2>/dev/null | head -1)
+"$RELIC" ls --json "$bif" >"$tmp/lsb.j" 2>"$tmp/lsb.err" && ok || bad "ls --json of a BIF: $(cat "$tmp/lsb.err")"
+json_ok "ls --json BIF keys" "$tmp/lsb.j" "o['format'] == 'bif' and [sorted(m) for m in o['members']] == [sorted(['index','id','type','offset','size','past_end'])] * 2 and \
+    [(m['index'], m['id'], m['type'], m['size'], m['past_end']) for m in o['members']] == [(0, 0, 2014, $(wc -c <"$s/module.ifo"), False), (1, 1, 2016, $(wc -c <"$s/room.wok"), False)]"
+if [ -d "$C/key" ] && [ -d "$C/bif" ] && [ -d "$C/tlk" ]; then
+    # a real chitin.key: every key, each naming its BIF from the BIF list (the BIFs are not beside it: size null)
+    for k in "$C"/key/*.key; do
+        "$RELIC" ls --json "$k" >"$tmp/lsck.j" 2>/dev/null && ok || bad "ls --json $k"
+        n=$("$RELIC" ls "$k" | tail -n +2 | wc -l)
+        json_ok "ls --json of $k: every key with its BIF" "$tmp/lsck.j" "len(o['members']) == $n and all(m['bif'] == o['bifs'][m['bif_index']]['name'] and m['size'] is None for m in o['members']) and not any(b['found'] for b in o['bifs'])"
+    done
+    # the BIF cut after its tables: the resources past its end marked, as the text listing marks them
+    for b in "$C"/bif/*.bif; do
+        "$RELIC" ls --json "$b" >"$tmp/lscb.j" 2>/dev/null && ok || bad "ls --json $b"
+        n=$("$RELIC" ls "$b" | grep -c 'past the end')
+        json_ok "ls --json of $b: past_end" "$tmp/lscb.j" "sum(m['past_end'] for m in o['members']) == $n > 0"
+    done
+    # talk tables: every entry as relic dump has it, the last one's text as relic get prints it
+    for t in "$C"/tlk/*.tlk; do
+        "$RELIC" ls --json "$t" >"$tmp/lst.j" 2>/dev/null && ok || bad "ls --json $t"
+        "$RELIC" dump "$t" -o "$tmp/lst.dump" >/dev/null 2>&1
+        last=$(($("$RELIC" ls "$t" | tail -n +2 | wc -l) - 1))
+        THIRD=$("$RELIC" get "$t" $last) json_ok "ls --json of $t: entries" "$tmp/lst.j" "o['format'] == 'tlk' and \
+            [(e['strref'], e['flags'], e['sound'], e['size']) for e in o['entries']] == \
+            [(i, d['flags'], d['sound_res_ref'], d['string_size']) for i, d in enumerate(json.load(open('$tmp/lst.dump'))['entries'])] and \
+            o['entries'][$last]['text'] == __import__('os').environ['THIRD']"
+    done
+else
+    echo "note: ../shared/corpus/key, bif or tlk absent: ls --json of real KEY, BIF and TLK files skipped"
+fi
 
 echo "$pass passed, $fail failed"

@@ -176,7 +176,26 @@ class Terrain(View):
         return node
 
 
-_VIEWS = {'bwm': Walkmesh, 'trn': Terrain}
+class Wavelet(View):
+    """A Trespasser WTD: version, node_count, vertex_count, root_coefficient
+    and mapping (quad and world extents, the linear maps), read from the
+    logical header. The file stores its bytes in 32-bit words in reverse
+    order (logical byte i at file byte i ^ 3), so these fields are read
+    from a 92-byte un-swapped copy of the header, not viewed in place;
+    buffer is still the mapped file (heights: relic.wtd_heights)."""
+
+    def __init__(self, fmt, buf, mem, path, walker):
+        self.format, self.buffer, self.path = fmt, buf, path
+        self._mem = mem
+        self._walker = walker
+        size = schema('wtd').STRUCTS['wtd'].size
+        words = (size + 3) // 4
+        raw = buf[:4 * words].reshape(words, 4)[:, ::-1].tobytes()  # the validator checked the size
+        self.header_bytes = raw
+        self._root = walker.root(np.frombuffer(raw, np.uint8), memoryview(raw))
+
+
+_VIEWS = {'bwm': Walkmesh, 'trn': Terrain, 'wtd': Wavelet}
 _WALKERS = {}
 
 

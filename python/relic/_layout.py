@@ -181,7 +181,11 @@ class Walker:
                 size = q - p
         elif f.fmt.startswith('S'):
             width = int(f.fmt[1:])
-            if n is None and not f.dims:
+            if width == 0 and n is not None and not f.dims:
+                # char name[count]: one string of count bytes (ERF V1.1 ResRefs, GROFF names)
+                val = bytes(mem[p:p + n])
+                size = n
+            elif n is None and not f.dims:
                 val = bytes(mem[p:p + width])
                 size = width
             else:

@@ -1,12 +1,16 @@
 /* cmd_batch.c — `relic check -r ROOT... [-j N]` and `relic info -r ROOT...`:
  * every file of a tree and every member of every container in it (walk.c),
  * checked on N worker threads, printed in walk order whatever order the
- * workers finish in. Each worker keeps its files' problems in its own arena
+ * workers finish in. The workers start before the walk and check each item
+ * as soon as the walk has published it: the walk (a third of the work for
+ * an install of small members) no longer runs alone before the checks.
+ * Each worker keeps its files' problems in its own arena
  * (cli_report_capture); the main thread prints them through the one error
  * printer, or as one JSON object per file, then a table per format. Ctrl-C
  * stops the workers after the file each has in hand; what was printed is
  * whole lines of files checked, nothing after. The library is called as for
- * one file: the threads, the walk and the heap are the command's. */
+ * one file: the threads, the walk and the heap are the command's.
+ * RELIC_BATCH_STATS=1 prints each thread's CPU time on standard error. */
 #define _POSIX_C_SOURCE 200809L
 #if defined(__GLIBC__) || defined(__linux__)
 #include <malloc.h>
@@ -41,28 +45,49 @@ static void on_sigint(int sig)
     atomic_store(&interrupted, 1);
 }
 
+/* What the walk keeps beside each item for the batch (cli_walk_extra). */
+typedef struct slot {
+    cli_check_result res;
+    atomic_uchar done; /* res is complete */
+} slot;
+
 typedef struct batch {
     cli_walk walk;
-    cli_check_result *res;
-    atomic_uchar *done; /* res[i] is complete */
     atomic_size_t next; /* the next item a worker takes */
+    atomic_int stop;    /* the walk ran out of memory: workers stop */
     int strict;
     pthread_mutex_t mu;
     pthread_cond_t cv;         /* the result the main thread waits for is done */
     atomic_size_t waiting_for; /* 1 + the index the main thread sleeps on, 0 when it does not */
+    pthread_cond_t walked;     /* the walk published the items a worker waits for */
+    atomic_int walk_waiters;   /* workers sleeping on walked */
 } batch;
+
+static slot *slot_at(const batch *b, size_t i) { return cli_walk_extra(&b->walk, i); }
+
+static int stopping(const batch *b) { return atomic_load(&interrupted) || atomic_load(&b->stop); }
 
 typedef struct worker {
     batch *b;
     relic_arena arena; /* this worker's problem lines */
     pthread_t thread;
     int started;
+    size_t items; /* items it checked, and its CPU seconds (RELIC_BATCH_STATS) */
+    double cpu;
 } worker;
+
+/* CPU seconds of the calling thread. */
+static double thread_cpu(void)
+{
+    struct timespec t;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) != 0) return 0;
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 static void check_item(batch *b, size_t i, relic_arena *arena)
 {
-    const cli_walk_item *it = &b->walk.items[i];
-    cli_check_result *r = &b->res[i];
+    const cli_walk_item *it = cli_walk_at(&b->walk, i);
+    cli_check_result *r = &slot_at(b, i)->res;
     cli_input in;
     double t0 = cli_now();
     cli_check_begin(r, it->name, arena);
@@ -89,7 +114,7 @@ static void check_item(batch *b, size_t i, relic_arena *arena)
  * a signal per file costs more than checking a small one. */
 static void finish(batch *b, size_t i)
 {
-    atomic_store(&b->done[i], 1);
+    atomic_store(&slot_at(b, i)->done, 1);
     if (atomic_load(&b->waiting_for) == i + 1) {
         pthread_mutex_lock(&b->mu);
         pthread_cond_signal(&b->cv);
@@ -97,14 +122,51 @@ static void finish(batch *b, size_t i)
     }
 }
 
+/* The walk published items before to now (walk.c, in the walking thread):
+ * wake the workers waiting for a run when a run's end is crossed or the
+ * walk is over. Runs start at multiples of BATCH_CHUNK, so one wake-up per
+ * run at most. */
+static void on_walked(void *ctx, size_t before, size_t now)
+{
+    batch *b = ctx;
+    if (!atomic_load(&b->walk_waiters)) return;
+    if (before / BATCH_CHUNK == now / BATCH_CHUNK && !atomic_load(&b->walk.finished)) return;
+    pthread_mutex_lock(&b->mu);
+    pthread_cond_broadcast(&b->walked);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* Sleep until the walk has published need items or is over. */
+static void wait_walked(batch *b, size_t need)
+{
+    if (atomic_load(&b->walk.ready) >= need || atomic_load(&b->walk.finished)) return;
+    pthread_mutex_lock(&b->mu);
+    atomic_fetch_add(&b->walk_waiters, 1); /* before the test below: on_walked then sees it or we see ready */
+    while (atomic_load(&b->walk.ready) < need && !atomic_load(&b->walk.finished) && !stopping(b)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 100000000L; /* see a Ctrl-C */
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(&b->walked, &b->mu, &until);
+    }
+    atomic_fetch_sub(&b->walk_waiters, 1);
+    pthread_mutex_unlock(&b->mu);
+}
+
 /* Take the next run of BATCH_CHUNK items: one atomic step per run, and each
- * thread on its own stretch of a container (its own pages and cache lines). */
+ * thread on its own stretch of a container (its own pages and cache lines);
+ * while the walk goes on, wait until it has published the whole run. */
 static int take(batch *b, size_t *first, size_t *end)
 {
     size_t i = atomic_fetch_add(&b->next, BATCH_CHUNK);
-    if (i >= b->walk.count) return 0;
+    wait_walked(b, i + BATCH_CHUNK);
+    size_t ready = atomic_load(&b->walk.ready);
+    if (i >= ready || stopping(b)) return 0;
     *first = i;
-    *end = i + BATCH_CHUNK < b->walk.count ? i + BATCH_CHUNK : b->walk.count;
+    *end = i + BATCH_CHUNK < ready ? i + BATCH_CHUNK : ready;
     return 1;
 }
 
@@ -113,11 +175,13 @@ static void *work(void *arg)
     worker *w = arg;
     batch *b = w->b;
     size_t i, end;
-    while (!atomic_load(&interrupted) && take(b, &i, &end))
-        for (; i < end && !atomic_load(&interrupted); i++) {
+    while (!stopping(b) && take(b, &i, &end))
+        for (; i < end && !stopping(b); i++) {
             check_item(b, i, &w->arena);
             finish(b, i);
+            w->items++;
         }
+    w->cpu = thread_cpu();
     return NULL;
 }
 
@@ -270,7 +334,40 @@ int cli_check_tree(int argc, char **argv)
     batch b;
     memset(&b, 0, sizeof b);
     b.strict = strict;
-    cli_walk_init(&b.walk);
+    cli_walk_init(&b.walk, sizeof(slot));
+    b.walk.on_ready = on_walked;
+    b.walk.ctx = &b;
+    worker *ws = calloc((size_t)jobs, sizeof *ws);
+    if (!ws || b.walk.out_of_memory) {
+        fprintf(stderr, "relic check: out of memory for %d threads\n", jobs);
+        free(ws);
+        sigaction(SIGINT, &old_sa, NULL);
+        cli_walk_free(&b.walk);
+        return EXIT_INVALID;
+    }
+    pthread_mutex_init(&b.mu, NULL);
+    pthread_cond_init(&b.cv, NULL);
+    pthread_cond_init(&b.walked, NULL);
+
+    sigset_t block, old_mask;
+    sigemptyset(&block);
+    sigaddset(&block, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &block, &old_mask);
+    double t0 = cli_now();
+    /* slot 0 is the main thread's: it walks, then prints, and checks the
+     * next file itself whenever the one to print next is not done; 1..jobs-1
+     * are threads, which check what the walk has published while it walks */
+    int started = 1;
+    relic_arena_init_heap(&ws[0].arena, 0);
+    ws[0].b = &b;
+    for (int k = 1; k < jobs; k++) {
+        ws[k].b = &b;
+        relic_arena_init_heap(&ws[k].arena, 0);
+        ws[k].started = pthread_create(&ws[k].thread, NULL, work, &ws[k]) == 0;
+        if (!ws[k].started) relic_arena_release(&ws[k].arena);
+        started += ws[k].started;
+    }
+    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
     unsigned walk_errors = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -281,48 +378,27 @@ int cli_check_tree(int argc, char **argv)
         if (a[0] == '-' && a[1]) continue;
         walk_errors += cli_walk_add(&b.walk, a);
     }
-    if (b.walk.out_of_memory) {
-        fprintf(stderr, "relic check: out of memory while walking the tree\n");
-        sigaction(SIGINT, &old_sa, NULL);
-        cli_walk_free(&b.walk);
-        return EXIT_INVALID;
-    }
     size_t n = b.walk.count;
-    b.res = calloc(n ? n : 1, sizeof *b.res);
-    b.done = calloc(n ? n : 1, sizeof *b.done);
-    worker *ws = calloc((size_t)jobs, sizeof *ws);
-    row *rows = calloc(n + 1, sizeof *rows);
-    if (!b.res || !b.done || !ws || !rows) {
-        fprintf(stderr, "relic check: out of memory for %zu results\n", n);
-        free(b.res);
-        free((void *)b.done);
+    double walk_cpu = thread_cpu(), walk_wall = cli_now() - t0;
+    row *rows = b.walk.out_of_memory ? NULL : calloc(n + 1, sizeof *rows);
+    if (!rows) {
+        fprintf(stderr, "relic check: out of memory while walking the tree (%zu files and members)\n", n);
+        atomic_store(&b.stop, 1);
+    }
+    cli_walk_finish(&b.walk);
+    if (!rows) {
+        for (int k = 1; k < jobs; k++)
+            if (ws[k].started) pthread_join(ws[k].thread, NULL);
+        for (int k = 0; k < jobs; k++)
+            if (ws[k].started || k == 0) relic_arena_release(&ws[k].arena);
+        pthread_mutex_destroy(&b.mu);
+        pthread_cond_destroy(&b.cv);
+        pthread_cond_destroy(&b.walked);
         free(ws);
-        free(rows);
         sigaction(SIGINT, &old_sa, NULL);
         cli_walk_free(&b.walk);
         return EXIT_INVALID;
     }
-    pthread_mutex_init(&b.mu, NULL);
-    pthread_cond_init(&b.cv, NULL);
-
-    sigset_t block, old_mask;
-    sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &block, &old_mask);
-    double t0 = cli_now();
-    /* slot 0 is the main thread's: it prints, and checks the next file
-     * itself whenever the one to print next is not done; 1..jobs-1 are threads */
-    int started = 1;
-    relic_arena_init_heap(&ws[0].arena, 0);
-    ws[0].b = &b;
-    for (int k = 1; k < jobs && (size_t)k < n; k++) {
-        ws[k].b = &b;
-        relic_arena_init_heap(&ws[k].arena, 0);
-        ws[k].started = pthread_create(&ws[k].thread, NULL, work, &ws[k]) == 0;
-        if (!ws[k].started) relic_arena_release(&ws[k].arena);
-        started += ws[k].started;
-    }
-    pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
 
     cli_progress prog;
     cli_progress_begin(&prog, "check", "files", n, b.walk.bytes, quiet);
@@ -334,16 +410,17 @@ int cli_check_tree(int argc, char **argv)
     int bad = walk_errors != 0, write_failed = 0;
     while (printed < n && !atomic_load(&interrupted)) {
         size_t i, end;
-        if (!atomic_load(&b.done[printed]) && take(&b, &i, &end)) {
+        if (!atomic_load(&slot_at(&b, printed)->done) && take(&b, &i, &end)) {
             for (; i < end && !atomic_load(&interrupted); i++) {
                 check_item(&b, i, &ws[0].arena);
                 finish(&b, i);
+                ws[0].items++;
             }
             continue;
         }
         pthread_mutex_lock(&b.mu);
         atomic_store(&b.waiting_for, printed + 1);
-        while (!atomic_load(&b.done[printed]) && !atomic_load(&interrupted)) {
+        while (!atomic_load(&slot_at(&b, printed)->done) && !atomic_load(&interrupted)) {
             struct timespec until;
             clock_gettime(CLOCK_REALTIME, &until);
             until.tv_nsec += 100000000L; /* wake to redraw the progress and see a Ctrl-C */
@@ -356,8 +433,8 @@ int cli_check_tree(int argc, char **argv)
         atomic_store(&b.waiting_for, 0);
         pthread_mutex_unlock(&b.mu);
         /* print every result done in order, then redraw */
-        while (printed < n && atomic_load(&b.done[printed])) {
-            cli_check_result *r = &b.res[printed];
+        while (printed < n && atomic_load(&slot_at(&b, printed)->done)) {
+            cli_check_result *r = &slot_at(&b, printed)->res;
             int shown = prog.shown;
             if (shown && (json || r->lines.count)) cli_progress_end(&prog);
             if (json) {
@@ -369,7 +446,7 @@ int cli_check_tree(int argc, char **argv)
             if (r->lines.lost) fprintf(stderr, "relic check: %s: more problems than memory to keep them\n", r->file);
             bad |= r->problems != 0;
             tally(rows, &nrows, r);
-            if (!b.walk.items[printed].container) done_bytes += r->size;
+            if (!cli_walk_at(&b.walk, printed)->container) done_bytes += r->size;
             printed++;
         }
         fflush(stdout);
@@ -379,6 +456,14 @@ int cli_check_tree(int argc, char **argv)
         if (ws[k].started) pthread_join(ws[k].thread, NULL);
     double wall = cli_now() - t0;
     cli_progress_end(&prog);
+    if (getenv("RELIC_BATCH_STATS")) {
+        /* where the time went, per thread: what -j N can gain on an idle machine */
+        fprintf(stderr, "relic check: stats: wall %.3f s (walk %.3f s); main thread %.3f s CPU (walk %.3f s), %zu items", wall,
+                walk_wall, thread_cpu(), walk_cpu, ws[0].items);
+        for (int k = 1; k < jobs; k++)
+            if (ws[k].started) fprintf(stderr, "; thread %d %.3f s CPU, %zu items", k, ws[k].cpu, ws[k].items);
+        fprintf(stderr, "\n");
+    }
     sigaction(SIGINT, &old_sa, NULL);
     int status = bad ? EXIT_INVALID : EXIT_VALID;
     if (atomic_load(&interrupted)) {
@@ -396,10 +481,9 @@ int cli_check_tree(int argc, char **argv)
         if (ws[k].started || k == 0) relic_arena_release(&ws[k].arena);
     pthread_mutex_destroy(&b.mu);
     pthread_cond_destroy(&b.cv);
+    pthread_cond_destroy(&b.walked);
     free(rows);
     free(ws);
-    free((void *)b.done);
-    free(b.res);
     cli_walk_free(&b.walk);
     return status;
 }
@@ -436,13 +520,14 @@ int cli_info_tree(int argc, char **argv)
         return EXIT_USAGE;
     }
     cli_walk w;
-    cli_walk_init(&w);
+    cli_walk_init(&w, 0);
     for (int i = 1; i < argc; i++)
         if (!(argv[i][0] == '-' && argv[i][1])) bad |= cli_walk_add(&w, argv[i]) != 0;
+    cli_walk_finish(&w);
     relic_buf out;
     relic_buf_init(&out, 0);
     for (size_t i = 0; i < w.count && !w.out_of_memory; i++) {
-        const cli_walk_item *it = &w.items[i];
+        const cli_walk_item *it = cli_walk_at(&w, i);
         cli_input in;
         if (it->path) {
             if (cli_load(it->path, &in)) {

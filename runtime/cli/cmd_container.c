@@ -38,8 +38,11 @@ static void ls_usage(FILE *f)
                "its BIF, index and size (the BIFs found beside the KEY; '-' when absent); a BIF: index, ID,\n"
                "type, size and offset of each resource, those past the end of the file marked; a talk\n"
                "table (TLK): every StrRef with its flags, sound and text.\n"
-               "  --json   one JSON object per container: file, format, members [{name, resref, type, id,\n"
-               "           offset, size}] (docs/cli.md; ERF/RIM only)\n"
+               "  --json   one JSON object (one line) per container: file, format, and for ERF/RIM members\n"
+               "           [{name, resref, type, id, offset, size}]; KEY bifs [{index, name, found}] and\n"
+               "           members [{name, resref, type, id, bif, bif_index, index, size}]; BIF members\n"
+               "           [{index, id, type, offset, size, past_end}]; TLK language_id and entries\n"
+               "           [{strref, flags, sound, size, text}] (docs/cli.md)\n"
                "Exit status: 0 success, 1 invalid container, 2 usage error.\n");
 }
 
@@ -90,10 +93,13 @@ int cmd_ls(int argc, char **argv)
         }
         relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
         if (json && (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF || in.format == RELIC_FORMAT_TLK)) {
-            /* not a text listing under --json: the whole table as JSON is relic dump's */
-            cli_errorf(argv[i], 0, "ls --json lists ERF/RIM containers; for a %s, relic dump gives its table as JSON",
-                       relic_format_name(in.format));
-            bad = 1;
+            relic_buf o; /* fmt_key.c, fmt_tlk.c */
+            relic_buf_init(&o, 0);
+            int rc = in.format == RELIC_FORMAT_KEY ? cli_key_ls_json(&in, &o)
+                : in.format == RELIC_FORMAT_BIF    ? cli_bif_ls_json(&in, &o)
+                                                   : cli_tlk_ls_json(&in, &o);
+            if (rc || o.failed || fwrite(o.data, 1, o.size, stdout) != o.size) bad = 1;
+            relic_buf_free(&o);
         } else if (in.format == RELIC_FORMAT_KEY || in.format == RELIC_FORMAT_BIF) { /* fmt_key.c */
             if (n > 1) printf("%s:\n", argv[i]);
             bad |= in.format == RELIC_FORMAT_KEY ? cli_key_ls(&in) : cli_bif_ls(&in);

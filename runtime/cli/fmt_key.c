@@ -19,6 +19,7 @@
 
 #include "erf_cli.h"
 #include "key_cli.h"
+#include "relic_gen.h"
 
 /* a + sep + b into out (n bytes); 1 when it did not fit. */
 static int join(char *out, size_t n, const char *a, char sep, const char *b)
@@ -140,7 +141,7 @@ static bif_slot *key_set_bif(key_set *s, uint32_t i, int quiet)
         return b;
     }
     if (relic_bif_open_tables(b->in.map.bytes.data, b->in.map.bytes.size, &s->a, &b->bif, &err) != RELIC_OK) {
-        cli_report(stdout, b->path, &err);
+        cli_report(quiet ? stderr : stdout, b->path, &err); /* quiet: a listing owns standard output */
         b->state = -2;
         return b;
     }
@@ -460,6 +461,89 @@ int cli_key_ls(const cli_input *in)
         else printf("%10s\n", "-");
     }
     key_set_close(&s);
+    return 0;
+}
+
+/* `ls --json` of a KEY: the BIF list and every key (docs/cli.md keys). */
+int cli_key_ls_json(const cli_input *in, relic_buf *o)
+{
+    key_set s;
+    char name[64], rel[1024];
+    if (key_set_open(&s, in)) return 1;
+    relic_buf_puts(o, "{\"file\": ");
+    cli_json_text(o, in->path, strlen(in->path));
+    relic_buf_puts(o, ", \"format\": \"key\", \"bifs\": [");
+    for (uint32_t i = 0; i < s.key.files_count; i++) {
+        relic_key_bif_path(&s.key, i, rel, sizeof rel);
+        relic_buf_puts(o, i ? ", {\"index\": " : "{\"index\": ");
+        relic_json_u64(o, i);
+        relic_buf_puts(o, ", \"name\": ");
+        cli_json_text(o, rel, strlen(rel));
+        relic_buf_puts(o, key_set_bif(&s, i, 1)->state == 1 ? ", \"found\": true}" : ", \"found\": false}");
+    }
+    relic_buf_puts(o, "], \"members\": [");
+    for (uint32_t k = 0; k < s.key.keys_count; k++) {
+        uint32_t id = s.key.keys[k].res_id, bif = RELIC_KEY_BIF_INDEX(id);
+        const uint8_t *data;
+        uint32_t size;
+        relic_key_entry_name(&s.key, k, name, sizeof name);
+        relic_buf_puts(o, k ? ", {\"name\": " : "{\"name\": ");
+        cli_json_text(o, name, strlen(name));
+        relic_key_resref(&s.key, k, name);
+        relic_buf_puts(o, ", \"resref\": ");
+        cli_json_text(o, name, strlen(name));
+        relic_buf_puts(o, ", \"type\": ");
+        relic_json_u64(o, s.key.keys[k].res_type);
+        relic_buf_puts(o, ", \"id\": ");
+        relic_json_u64(o, id);
+        relic_key_bif_path(&s.key, bif, rel, sizeof rel);
+        relic_buf_puts(o, ", \"bif\": ");
+        cli_json_text(o, rel, strlen(rel));
+        relic_buf_puts(o, ", \"bif_index\": ");
+        relic_json_u64(o, bif);
+        relic_buf_puts(o, ", \"index\": ");
+        relic_json_u64(o, RELIC_KEY_RES_INDEX(id));
+        relic_buf_puts(o, ", \"size\": ");
+        if (key_set_member(&s, k, &data, &size, 0) == 0) relic_json_u64(o, size);
+        else relic_buf_puts(o, "null");
+        relic_buf_puts(o, "}");
+    }
+    relic_buf_puts(o, "]}\n");
+    key_set_close(&s);
+    return 0;
+}
+
+/* `ls --json` of a BIF: every resource of its table. */
+int cli_bif_ls_json(const cli_input *in, relic_buf *o)
+{
+    relic_arena a;
+    relic_bif_file b;
+    relic_error err;
+    relic_arena_init_heap(&a, CLI_ARENA_LIMIT);
+    if (relic_bif_open_tables(in->map.bytes.data, in->map.bytes.size, &a, &b, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        relic_arena_release(&a);
+        return 1;
+    }
+    relic_buf_puts(o, "{\"file\": ");
+    cli_json_text(o, in->path, strlen(in->path));
+    relic_buf_puts(o, ", \"format\": \"bif\", \"members\": [");
+    for (size_t i = 0; i < b.variable_resources_count; i++) {
+        const relic_bif_variable_resource *r = &b.variable_resources[i];
+        relic_buf_puts(o, i ? ", {\"index\": " : "{\"index\": ");
+        relic_json_u64(o, i);
+        relic_buf_puts(o, ", \"id\": ");
+        relic_json_u64(o, r->id);
+        relic_buf_puts(o, ", \"type\": ");
+        relic_json_u64(o, r->res_type);
+        relic_buf_puts(o, ", \"offset\": ");
+        relic_json_u64(o, r->offset);
+        relic_buf_puts(o, ", \"size\": ");
+        relic_json_u64(o, r->file_size);
+        relic_buf_puts(o, (uint64_t)r->offset + r->file_size > in->map.bytes.size ? ", \"past_end\": true}" : ", \"past_end\": false}");
+    }
+    relic_buf_puts(o, "]}\n");
+    relic_arena_release(&a);
     return 0;
 }
 

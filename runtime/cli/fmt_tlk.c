@@ -10,6 +10,7 @@
 
 #include "gff_cli.h"
 #include "key_cli.h"
+#include "relic_gen.h"
 
 const cli_tlk *cli_tlk_current;
 
@@ -141,5 +142,41 @@ int cli_tlk_ls(const cli_input *in)
                cli_escape(shown, 4 * n + 1, text, n));
         free(shown);
     }
+    return 0;
+}
+
+/* `ls --json` of a talk table: every entry (docs/cli.md keys). */
+int cli_tlk_ls_json(const cli_input *in, relic_buf *o)
+{
+    relic_tlk_view v;
+    relic_error err;
+    if (relic_tlk_open(in->map.bytes.data, in->map.bytes.size, &v, &err) != RELIC_OK) {
+        cli_report(stdout, in->path, &err);
+        return 1;
+    }
+    relic_buf_puts(o, "{\"file\": ");
+    cli_json_text(o, in->path, strlen(in->path));
+    relic_buf_puts(o, ", \"format\": \"tlk\", \"language_id\": ");
+    relic_json_u64(o, v.values.header.language_id);
+    relic_buf_puts(o, ", \"entries\": [");
+    for (size_t i = 0; i < v.entries_count; i++) {
+        relic_tlk_entry_view e = relic_tlk_entries_at(&v, i);
+        const char *text, *snd = relic_tlk_entry_sound_res_ref(e);
+        size_t n, sn = 0;
+        while (sn < 16 && snd[sn]) sn++;
+        relic_tlk_text(&v, (uint32_t)i, &text, &n);
+        relic_buf_puts(o, i ? ", {\"strref\": " : "{\"strref\": ");
+        relic_json_u64(o, i);
+        relic_buf_puts(o, ", \"flags\": ");
+        relic_json_u64(o, relic_tlk_entry_flags(e));
+        relic_buf_puts(o, ", \"sound\": ");
+        cli_json_text(o, snd, sn);
+        relic_buf_puts(o, ", \"size\": ");
+        relic_json_u64(o, n);
+        relic_buf_puts(o, ", \"text\": ");
+        cli_json_text(o, text, n);
+        relic_buf_puts(o, "}");
+    }
+    relic_buf_puts(o, "]}\n");
     return 0;
 }

@@ -27,6 +27,11 @@ int cli_bif_ls(const cli_input *in);
 /* `relic ls dialog.tlk`: every StrRef with its flags, sound and text (control
  * bytes escaped: one line each). 0 success, 1 invalid. */
 int cli_tlk_ls(const cli_input *in);
+/* `relic ls --json`: the same listings as one JSON object (one line) into o,
+ * keys as docs/cli.md lists them; 0 success, 1 invalid (printed). */
+int cli_key_ls_json(const cli_input *in, relic_buf *o);
+int cli_bif_ls_json(const cli_input *in, relic_buf *o);
+int cli_tlk_ls_json(const cli_input *in, relic_buf *o);
 /* `relic extract KEY [MEMBER|TYPE|GLOB...] [-C DIR]` on the loaded KEY. */
 int cli_key_extract(const cli_input *in, const cli_extract_args *x);
 void cli_key_extract_usage(FILE *f);

@@ -2,7 +2,9 @@
  * directories in byte order of names, and every container's members
  * through the container descriptors below. The walker maps each file once
  * to detect it; a container's mapping stays (its members are views into
- * it), any other file is unmapped and mapped again by the worker checking it. */
+ * it), any other file is unmapped and mapped again by the worker checking it.
+ * Each item is published (w->ready) as soon as it is complete, so workers
+ * check the first files while the walk is still listing the rest. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
@@ -55,39 +57,69 @@ const cli_container_kind *cli_container_kind_for(relic_format f)
 
 /* ---- the list --------------------------------------------------------- */
 
-void cli_walk_init(cli_walk *w)
+void cli_walk_init(cli_walk *w, size_t extra_size)
 {
     memset(w, 0, sizeof *w);
+    w->extra_size = extra_size;
     relic_arena_init_heap(&w->arena, 0);
+    /* the slots only: blocks are allocated as the walk reaches them */
+    w->blocks = calloc(CLI_WALK_MAX_BLOCKS, sizeof *w->blocks);
+    w->extras = calloc(CLI_WALK_MAX_BLOCKS, sizeof *w->extras);
+    if (!w->blocks || !w->extras) w->out_of_memory = 1;
 }
 
 void cli_walk_free(cli_walk *w)
 {
     for (size_t i = 0; i < w->nmaps; i++) relic_unmap(&w->maps[i]);
     free(w->maps);
-    free(w->items);
+    for (size_t k = 0; w->blocks && k < CLI_WALK_MAX_BLOCKS && w->blocks[k]; k++) {
+        free(w->blocks[k]);
+        if (w->extras) free(w->extras[k]);
+    }
+    free(w->blocks);
+    free(w->extras);
     relic_arena_release(&w->arena);
     memset(w, 0, sizeof *w);
 }
 
+/* Items below w->count are complete: let the other threads see them. */
+static void publish(cli_walk *w)
+{
+    size_t before = atomic_load(&w->ready);
+    if (before == w->count) return;
+    atomic_store(&w->ready, w->count);
+    if (w->on_ready) w->on_ready(w->ctx, before, w->count);
+}
+
+void cli_walk_finish(cli_walk *w)
+{
+    publish(w);
+    atomic_store(&w->finished, 1);
+    if (w->on_ready) w->on_ready(w->ctx, w->count, w->count);
+}
+
 static cli_walk_item *push(cli_walk *w, const char *name, size_t name_len)
 {
-    if (w->count == w->cap) {
-        size_t cap = w->cap ? 2 * w->cap : 256;
-        cli_walk_item *items = realloc(w->items, cap * sizeof *items);
-        if (!items) {
+    if (w->out_of_memory) return NULL;
+    size_t k = w->count >> CLI_WALK_BLOCK_BITS;
+    if (k >= CLI_WALK_MAX_BLOCKS) {
+        w->out_of_memory = 1;
+        return NULL;
+    }
+    if (!w->blocks[k]) {
+        w->blocks[k] = malloc(CLI_WALK_BLOCK * sizeof **w->blocks);
+        w->extras[k] = w->extra_size ? calloc(CLI_WALK_BLOCK, w->extra_size) : NULL;
+        if (!w->blocks[k] || (w->extra_size && !w->extras[k])) {
             w->out_of_memory = 1;
             return NULL;
         }
-        w->items = items;
-        w->cap = cap;
     }
     char *copy = relic_arena_strndup(&w->arena, name, name_len);
     if (!copy) {
         w->out_of_memory = 1;
         return NULL;
     }
-    cli_walk_item *it = &w->items[w->count++];
+    cli_walk_item *it = cli_walk_at(w, w->count++);
     memset(it, 0, sizeof *it);
     it->name = copy;
     return it;
@@ -115,7 +147,7 @@ static void add_members(cli_walk *w, size_t at, const cli_container_kind *kind)
 {
     const void *h;
     relic_error err;
-    cli_walk_item *it = &w->items[at];
+    cli_walk_item *it = cli_walk_at(w, at);
     unsigned depth = it->depth;
     const char *parent = it->name;
     relic_bytes bytes = it->bytes;
@@ -143,7 +175,7 @@ static void add_members(cli_walk *w, size_t at, const cli_container_kind *kind)
         m->bytes = mb;
         m->size = mb.size;
         m->depth = depth + 1;
-        m->parent = w->items[at].name;
+        m->parent = parent;
         /* a member's bytes are left for its worker to touch (page faults on
          * all cores, not here): containers inside are found by their type
          * (the name's extension), then confirmed by their magic */
@@ -155,11 +187,12 @@ static void add_members(cli_walk *w, size_t at, const cli_container_kind *kind)
         }
         if (inner && m->depth < CLI_WALK_MAX_DEPTH) {
             m->container = inner;
+            publish(w);
             add_members(w, mi, inner);
         } else {
             w->bytes += mb.size;
+            publish(w);
         }
-        parent = w->items[at].name; /* push may have moved the items, never the names */
     }
 }
 
@@ -170,7 +203,10 @@ static void add_file(cli_walk *w, const char *path)
     cli_walk_item *it = push(w, path, strlen(path));
     if (!it) return;
     it->path = it->name;
-    if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &map, &err) != RELIC_OK) return; /* its worker reports it */
+    if (relic_map_file(path, CLI_MAX_PIPE_INPUT, &map, &err) != RELIC_OK) { /* its worker reports it */
+        publish(w);
+        return;
+    }
     it->size = map.bytes.size;
     it->format = relic_detect(map.bytes.data, map.bytes.size, path);
     it->detected = 1;
@@ -180,16 +216,19 @@ static void add_file(cli_walk *w, const char *path)
         it->path = NULL;
         it->bytes = map.bytes;
         w->bytes += it->size;
+        publish(w);
         return;
     }
     if (!kind || keep_map(w, &map)) {
         relic_unmap(&map);
         w->bytes += it->size;
+        publish(w);
         return;
     }
     it->path = NULL;
     it->bytes = map.bytes;
     it->container = kind;
+    publish(w);
     add_members(w, w->count - 1, kind);
 }
 

@@ -9,6 +9,8 @@
 #ifndef RELIC_CLI_WALK_H
 #define RELIC_CLI_WALK_H
 
+#include <stdatomic.h>
+
 #include "formats.h"
 
 /* Containers inside containers are walked this deep (a SAV holding a MOD
@@ -51,10 +53,24 @@ typedef struct cli_walk_item {
     const char *parent;                  /* a member's container (its name), NULL for a file of the tree */
 } cli_walk_item;
 
+/* Items are kept in blocks that never move, so other threads may read
+ * items below `ready` while the walk adds more (check -r checks while it
+ * walks). */
+#define CLI_WALK_BLOCK_BITS 12
+#define CLI_WALK_BLOCK ((size_t)1 << CLI_WALK_BLOCK_BITS)
+#define CLI_WALK_MAX_BLOCKS 65536
+
 /* The items of every root added, in walk order. */
 typedef struct cli_walk {
-    cli_walk_item *items;
-    size_t count, cap;
+    cli_walk_item **blocks; /* CLI_WALK_MAX_BLOCKS slots, each NULL or CLI_WALK_BLOCK items */
+    unsigned char **extras; /* the same for the caller's extra_size bytes per item (zeroed) */
+    size_t extra_size;      /* set before the first cli_walk_add; 0: none */
+    size_t count;           /* items added (the walking thread's count) */
+    atomic_size_t ready;    /* items complete: any thread may read items and extras below it */
+    atomic_int finished;    /* set by cli_walk_finish: ready == count and no more will come */
+    /* called by the walking thread each time ready grows from before to now (NULL: none) */
+    void (*on_ready)(void *ctx, size_t before, size_t now);
+    void *ctx;
     relic_mapping *maps; /* the containers' mappings, kept until cli_walk_free */
     size_t nmaps, capmaps;
     relic_arena arena; /* names and container tables */
@@ -62,7 +78,21 @@ typedef struct cli_walk {
     int out_of_memory;
 } cli_walk;
 
-void cli_walk_init(cli_walk *w);
+/* Item i (< ready, or < count in the walking thread) and its extra bytes. */
+static inline cli_walk_item *cli_walk_at(const cli_walk *w, size_t i)
+{
+    return &w->blocks[i >> CLI_WALK_BLOCK_BITS][i & (CLI_WALK_BLOCK - 1)];
+}
+static inline void *cli_walk_extra(const cli_walk *w, size_t i)
+{
+    return w->extras[i >> CLI_WALK_BLOCK_BITS] + (i & (CLI_WALK_BLOCK - 1)) * w->extra_size;
+}
+
+/* Start an empty walk with extra_size zeroed bytes beside each item for the
+ * caller (0: none). */
+void cli_walk_init(cli_walk *w, size_t extra_size);
+/* No more roots: ready becomes final (on_ready is called a last time). */
+void cli_walk_finish(cli_walk *w);
 /* Add root: a file, or a directory walked in byte order of names (symbolic
  * links to files followed, to directories not, so no loop; "." names
  * included). Errors (a root that does not exist) are printed with

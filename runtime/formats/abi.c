@@ -17,6 +17,8 @@
 #include "relic_gff.h"
 #include "relic_trn.h"
 #include "relic_erf.h"
+#include "relic_key.h"
+#include "relic_tlk.h"
 #include "relic_wtd.h"
 #include "cau.h"
 #include "erf.h"
@@ -129,6 +131,35 @@ static unsigned check_erf(const uint8_t *data, size_t size, relic_arena *a, abi_
     return n;
 }
 
+/* KEY: the tables and every key's BIF index (the BIFs themselves are not in
+ * the bytes: `relic check chitin.key` reads them beside it). */
+static unsigned check_key(const uint8_t *data, size_t size, relic_arena *a, abi_ctx *c)
+{
+    relic_key_file k;
+    relic_error err;
+    return relic_key_open(data, size, a, &k, &err) != RELIC_OK ? one(c, &err) : 0;
+}
+
+/* BIF: the tables, then each resource's data range (every problem). */
+static unsigned check_bif(const uint8_t *data, size_t size, relic_arena *a, abi_ctx *c)
+{
+    relic_bif_file b;
+    relic_error err;
+    if (relic_bif_open_tables(data, size, a, &b, &err) != RELIC_OK) return one(c, &err);
+    relic_problems p = {forward, c, 0, ABI_MAX_REPORTS};
+    unsigned before = c->count;
+    relic_bif_check_data(&b, size, a, &p);
+    return c->count - before;
+}
+
+static unsigned check_tlk(const uint8_t *data, size_t size, relic_arena *a, abi_ctx *c)
+{
+    relic_tlk_view v;
+    relic_error err;
+    (void)a;
+    return relic_tlk_open(data, size, &v, &err) != RELIC_OK ? one(c, &err) : 0;
+}
+
 /* WTD: the parameter block (every version relic reads) and the zerotree. */
 static unsigned check_wtd(const uint8_t *data, size_t size, relic_arena *a, abi_ctx *c)
 {
@@ -155,6 +186,9 @@ static const struct {
     {"pid", check_pid},
     {"tpa", check_tpa},
     {"wtd", check_wtd},
+    {"key", check_key},
+    {"bif", check_bif},
+    {"tlk", check_tlk},
 };
 
 int relic_abi_check(const char *format, const uint8_t *data, size_t size, relic_abi_problem_fn fn, void *user)

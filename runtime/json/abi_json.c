@@ -1,5 +1,6 @@
 /* abi_json.c — the JSON half of relic_abi.h (librelic-json): a file to its
- * JSON form and back through the format's C writer, for foreign callers
+ * JSON form and back through the format's C writer (the schema formats,
+ * GFF and GROFF), for foreign callers
  * (python/relic/: decode() and write()). The same steps as `relic dump` and
  * `relic convert x.json y.wok`: validate, decode, print; or read, lay out,
  * write, validate the output again. Memory: one heap arena per call,
@@ -10,6 +11,9 @@
 #include "relic_abi.h"
 #include "relic_bwm.h"
 #include "relic_gff.h"
+#include "relic_grf.h"
+#include "relic_key.h"
+#include "relic_tlk.h"
 #include "relic_json.h"
 #include "relic_schema_ops.h"
 #include "relic_trn.h"
@@ -30,12 +34,16 @@ RELIC_SCHEMA_OPS(bwm, relic_bwm_view, relic_bwm_file, NULL, "walkmesh");
 RELIC_SCHEMA_OPS(cau, relic_cau_view, relic_cau_file, NULL, "sample");
 RELIC_SCHEMA_OPS(pid, relic_pid_view, relic_pid_file, NULL, "PID");
 RELIC_SCHEMA_OPS(tpa, relic_tpa_view, relic_tpa_file, NULL, "bank");
+RELIC_SCHEMA_OPS(key, relic_key_view, relic_key_file, NULL, "KEY");
+RELIC_SCHEMA_OPS(bif, relic_bif_view, relic_bif_file, NULL, "BIF");
+RELIC_SCHEMA_OPS(tlk, relic_tlk_view, relic_tlk_file, NULL, "talk table");
 
 /* TRN: packet sizes and directory offsets are laid out before writing */
 static relic_status trn_layout_(void *m, relic_arena *a, relic_error *e) { return relic_trn_layout((relic_trn_file *)m, a, e); }
 RELIC_SCHEMA_OPS(trn, relic_trn_view, relic_trn_file, trn_layout_, "TRN");
 
-static const relic_schema_ops *const schemas[] = {&bwm_schema, &trn_schema, &cau_schema, &pid_schema, &tpa_schema};
+static const relic_schema_ops *const schemas[] = {&bwm_schema, &trn_schema, &cau_schema, &pid_schema,
+                                                  &tpa_schema, &key_schema, &bif_schema, &tlk_schema};
 
 static const relic_schema_ops *schema_of(const char *format)
 {
@@ -61,6 +69,30 @@ static int gff_from_json(const char *json, size_t size, relic_arena *a, relic_bu
     return relic_gff_open(out->data, out->size, a, NULL, NULL, &check, err) != RELIC_OK;
 }
 
+/* GROFF (GRF, SCN): the whole-file JSON `relic dump` prints (sections
+ * decoded by kind), or the container's when the sections are not back to
+ * back; read back by relic_grf_json_read, as `relic convert x.json y.grf`. */
+static int groff_to_json(const uint8_t *data, size_t size, relic_arena *a, relic_buf *out, relic_error *err)
+{
+    relic_groff_view v;
+    relic_groff_file m;
+    relic_grf_file f;
+    if (relic_groff_validate(data, size, &v, err) != RELIC_OK || relic_groff_decode(&v, a, &m, err) != RELIC_OK) return 1;
+    size_t mark = out->size;
+    if (relic_grf_file_decode(&m, a, &f, err) == RELIC_OK && relic_grf_json_print(&f, out, err) == RELIC_OK) return 0;
+    if (out->failed) return 1;
+    out->size = mark;
+    return relic_groff_json_print(&m, out, err) != RELIC_OK;
+}
+
+static int groff_from_json(const char *json, size_t size, relic_arena *a, relic_buf *out, relic_error *err)
+{
+    relic_groff_file m;
+    relic_groff_view check;
+    return relic_grf_json_read(json, size, a, &m, err) != RELIC_OK || relic_groff_write(&m, out, err) != RELIC_OK ||
+        relic_groff_validate(out->data, out->size, &check, err) != RELIC_OK;
+}
+
 static int schema_to_json(const relic_schema_ops *s, const uint8_t *data, size_t size, relic_arena *a, relic_buf *out,
                           relic_error *err)
 {
@@ -84,8 +116,8 @@ static int run(const char *format, const void *in, size_t size, int to_json, rel
                relic_abi_problem_fn fn, void *user)
 {
     const relic_schema_ops *s = schema_of(format);
-    int gff = format && strcmp(format, "gff") == 0;
-    if (!s && !gff) return -1;
+    int gff = format && strcmp(format, "gff") == 0, groff = format && strcmp(format, "groff") == 0;
+    if (!s && !gff && !groff) return -1;
     relic_arena a;
     relic_buf out;
     relic_error err;
@@ -94,6 +126,7 @@ static int run(const char *format, const void *in, size_t size, int to_json, rel
     relic_buf_init_arena(&out, &a, 0);
     int bad;
     if (gff) bad = to_json ? gff_to_json(in, size, &a, &out, &err) : gff_from_json(in, size, &a, &out, &err);
+    else if (groff) bad = to_json ? groff_to_json(in, size, &a, &out, &err) : groff_from_json(in, size, &a, &out, &err);
     else bad = to_json ? schema_to_json(s, in, size, &a, &out, &err) : schema_from_json(s, in, size, &a, &out, &err);
     if (!bad && out.failed) bad = relic_fail(&err, RELIC_E_NOMEM, 0, NULL, "output does not fit in memory") != RELIC_OK;
     if (bad) problem(fn, user, &err);

@@ -32,16 +32,22 @@ const char *relic_abi_detect(const uint8_t *data, size_t size, const char *name)
  *  does without --strict: the generated validator, then the format's table
  *  rules (BWM: the AABB, adjacency and perimeter rules; TRN/TRX: the
  *  container, each inflated ASWM walkmesh, terrain packets; GFF: the tree
- *  rules of relic_gff_open; CAU, ERF, GROFF, PID, TPA, WTD: the validator
- *  alone). Each problem goes to fn (NULL: counted only). Returns the number
+ *  rules of relic_gff_open; ERF/RIM: the archive and each GFF member's tree;
+ *  WTD: the parameter block and the zerotree; KEY: relic_key_open's tables;
+ *  BIF: the tables and every resource's range, each problem; TLK:
+ *  relic_tlk_open; CAU, GROFF, PID, TPA: the validator alone; BioWare Key
+ *  and BIF File Formats and Talk Table File Format for KEY, BIF, TLK).
+ *  Each problem goes to fn (NULL: counted only). Returns the number
  *  of problems (0: valid), or -1 for a format this entry point does not
  *  check. Scratch memory: a heap arena of at most 1 GiB, released before
  *  return. Source: the formats' documents as docs/references.md lists them. */
 int relic_abi_check(const char *format, const uint8_t *data, size_t size, relic_abi_problem_fn fn, void *user);
 
 /** The JSON form of data as `relic dump` prints it (formats "bwm", "trn",
- *  "cau", "pid", "tpa": the schema's JSON; "gff": nwn_gff's JSON, text as
- *  UTF-8 where NWN2's else cp1252), handed whole to sink. Returns 0, or the
+ *  "cau", "pid", "tpa", "key", "bif", "tlk": the schema's JSON; "gff":
+ *  nwn_gff's JSON, text as UTF-8 where NWN2's else cp1252; "groff": the
+ *  whole-file JSON with each section decoded by kind, relic_grf.h), handed
+ *  whole to sink. Returns 0, or the
  *  number of problems sent to fn (the input does not validate; or -1 for a
  *  format without this entry point). */
 int relic_abi_to_json(const char *format, const uint8_t *data, size_t size, relic_abi_sink_fn sink, void *sink_user,
