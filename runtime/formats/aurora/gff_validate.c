@@ -233,14 +233,14 @@ static relic_status check_field(vstate *st, uint32_t f, uint32_t type, uint32_t 
 /* How field types keep their value (BioWare GFF spec, Table 3.4a-b): in
  * the field entry, as a fixed number of bytes of field data (fixed_size),
  * as a u32 or u8 length and that many bytes (CExoString and VOID; CResRef),
- * as a struct index, or in a form with parts (CExoLocString, List) that
- * check_field reads. */
-enum { CLASS_INLINE, CLASS_FIXED, CLASS_SIZED, CLASS_RESREF, CLASS_STRUCT, CLASS_PARTS };
+ * as substrings (CExoLocString), as a struct index or as a list record
+ * (checked by check_field). */
+enum { CLASS_INLINE, CLASS_FIXED, CLASS_SIZED, CLASS_RESREF, CLASS_LOC, CLASS_STRUCT, CLASS_LIST };
 /* clang-format off */
 static const uint8_t type_class[18] = {
     CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, /* byte .. int */
     CLASS_FIXED, CLASS_FIXED, CLASS_INLINE, CLASS_FIXED,                                /* dword64, int64, float, double */
-    CLASS_SIZED, CLASS_RESREF, CLASS_PARTS, CLASS_SIZED, CLASS_STRUCT, CLASS_PARTS,     /* string .. list */
+    CLASS_SIZED, CLASS_RESREF, CLASS_LOC, CLASS_SIZED, CLASS_STRUCT, CLASS_LIST,        /* string .. list */
     CLASS_FIXED, CLASS_FIXED,                                                           /* orientation, vector */
 };
 static const uint8_t fixed_size[18] = {0, 0, 0, 0, 0, 0, 8, 8, 0, 8, 0, 0, 0, 0, 0, 0, 16, 12};
@@ -258,8 +258,55 @@ static inline int value_ok(const relic_gff_doc *d, uint32_t type, uint32_t data)
     case CLASS_SIZED: return at + 4 <= size && at + 4 + relic_load_u32le(d->v.field_data + at) <= size;
     case CLASS_RESREF: return at + 1 <= size && at + 1 + d->v.field_data[at] <= size;
     case CLASS_STRUCT: return data < d->struct_count;
+    case CLASS_LOC: {
+        /* size, StrRef, count, then count (id, length, text) that end
+         * exactly at the size */
+        if (at + 12 > size) return 0;
+        const uint8_t *p = d->v.field_data + at;
+        const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
+        if (total < 8 || at + 4 + total > size) return 0;
+        uint64_t pos = 8;
+        for (uint64_t i = 0; i < count; i++) {
+            if (total - pos < 8) return 0;
+            pos += 8 + (uint64_t)relic_load_u32le(p + 4 + pos + 4);
+            if (pos > total) return 0;
+        }
+        return pos == total;
+    }
     default: return 0;
     }
+}
+
+/* The fast half of check_struct: 1 when struct's field list (n fields,
+ * DataOrDataOffset data) is fine, with *run; 0 sends it to check_struct,
+ * which names the error. */
+static inline int list_ok(const relic_gff_doc *d, uint32_t data, uint32_t n, int *run)
+{
+    *run = 1;
+    if (n <= 1) return n == 0 || data < d->field_count;
+    if (data % 4 != 0 || (uint64_t)data / 4 + n > d->v.field_indices_count) return 0;
+    const uint8_t *list = d->v.field_indices + data;
+    const uint32_t first = relic_load_u32le(list);
+    uint32_t hi = 0, apart = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t fi = relic_load_u32le(list + 4 * (size_t)i);
+        hi = fi > hi ? fi : hi;
+        apart |= fi ^ (first + i);
+    }
+    *run = apart == 0;
+    return hi < d->field_count;
+}
+
+/* Field f's value (its entry at fp), counting struct and list fields in
+ * *kids. */
+static inline relic_status field_value(vstate *st, uint32_t f, const uint8_t *fp, uint32_t *kids)
+{
+    const uint32_t type = relic_load_u32le(fp);
+    const unsigned cls = type_class[type];
+    if (cls == CLASS_INLINE) return RELIC_OK;
+    const uint32_t v = relic_load_u32le(fp + 8);
+    *kids += cls >= CLASS_STRUCT;
+    return value_ok(st->d, type, v) ? RELIC_OK : check_field(st, f, type, v);
 }
 
 /* What the walk from the root did not reach: those structs' field lists
@@ -321,26 +368,26 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
     const relic_gff_doc *d = st->d;
     uint32_t n, data, kids = 0;
     int run;
-    relic_status r0 = check_struct(st, s, &run);
+    relic_status r0;
     (void)from_field;
-    if (r0 != RELIC_OK) return r0;
+    struct_fields(d, s, &n, &data);
+    if (!list_ok(d, data, n, &run) && (r0 = check_struct(st, s, &run)) != RELIC_OK) return r0;
     bit_set(st->struct_seen, s);
     st->reachable++;
     if (depth > st->max_depth) st->max_depth = depth;
-    struct_fields(d, s, &n, &data);
     const uint8_t *fi = n == 1 ? NULL : d->v.field_indices + data;
     const uint32_t first = n == 0 ? 0 : fi ? relic_load_u32le(fi) : data;
     /* each value by its type's class: most are inline and cost a table
      * load; a run of fields is read straight from the field array */
-    for (uint32_t i = 0; i < n; i++) {
-        const uint32_t f = run ? first + i : relic_load_u32le(fi + 4 * (size_t)i);
-        const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
-        const uint32_t type = relic_load_u32le(fp);
-        const unsigned cls = type_class[type];
-        if (cls == CLASS_INLINE) continue;
-        const uint32_t v = relic_load_u32le(fp + 8);
-        kids += cls == CLASS_STRUCT || type == RELIC_GFF_FIELD_TYPE_LIST;
-        if (!value_ok(d, type, v) && (r0 = check_field(st, f, type, v)) != RELIC_OK) return r0;
+    if (run) {
+        const uint8_t *fp = d->v.fields + (size_t)first * GFF_FIELD_SIZE;
+        for (uint32_t i = 0; i < n; i++, fp += GFF_FIELD_SIZE)
+            if ((r0 = field_value(st, first + i, fp, &kids)) != RELIC_OK) return r0;
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            const uint32_t f = relic_load_u32le(fi + 4 * (size_t)i);
+            if ((r0 = field_value(st, f, d->v.fields + (size_t)f * GFF_FIELD_SIZE, &kids)) != RELIC_OK) return r0;
+        }
     }
     /* duplicate labels only matter to a warn callback: a label stamped
      * with this struct's number already */
