@@ -450,10 +450,21 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     if (d.struct_count == 0)
         return relic_fail(err, RELIC_E_RANGE, 12, "header.struct_count", "a GFF needs at least the top-level struct");
     vstate st = {&d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0};
-    st.struct_seen = relic_arena_alloc(scratch, d.v.structs_count / 8 + 1, 1);
-    st.field_seen = relic_arena_alloc(scratch, d.v.fields_count / 8 + 9, 1);
-    st.label_stamp = relic_arena_array(scratch, d.v.labels_count + 1, sizeof *st.label_stamp, 4);
-    if (!st.struct_seen || !st.field_seen || !st.label_stamp)
+    /* the two bitmaps (the field one with 8 spare bytes for claim_run) on
+     * the stack for the files most are, else from scratch; label stamps
+     * only for a warn callback */
+    uint8_t small[8192];
+    const size_t sbytes = d.v.structs_count / 8 + 1, fbytes = d.v.fields_count / 8 + 9;
+    if (sbytes + fbytes <= sizeof small) {
+        memset(small, 0, sbytes + fbytes);
+        st.struct_seen = small;
+        st.field_seen = small + sbytes;
+    } else {
+        st.struct_seen = relic_arena_alloc(scratch, sbytes, 1);
+        st.field_seen = relic_arena_alloc(scratch, fbytes, 1);
+    }
+    if (warn) st.label_stamp = relic_arena_array(scratch, d.v.labels_count + 1, sizeof *st.label_stamp, 4);
+    if (!st.struct_seen || !st.field_seen || (warn && !st.label_stamp))
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no scratch memory for the struct graph (%zu structs)",
                           d.v.structs_count);
     if ((s = walk(&st, 0, 0, 0)) != RELIC_OK) return s;

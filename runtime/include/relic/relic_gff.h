@@ -47,7 +47,8 @@ typedef struct relic_gff_doc {
  *  sub-structs are rejected, so work is linear in the file size), no field
  *  used by two structs. Duplicate labels in one struct go to warn (may be
  *  NULL) and are not fatal. scratch supplies (struct_count + field_count)/8
- *  bytes of bitmaps and 4 bytes per label (a buffer arena never mallocs);
+ *  bytes of bitmaps when that is above 8 KiB (below, they are on the stack)
+ *  and, with warn, 4 bytes per label (a buffer arena never mallocs);
  *  nothing of it is kept.
  *  Errors: those of relic_gff_validate, RELIC_E_INDEX, RELIC_E_LAYOUT,
  *  RELIC_E_LIMIT (depth), RELIC_E_NOMEM (scratch), each naming the path
