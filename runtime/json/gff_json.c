@@ -545,8 +545,10 @@ static int type_id(const char *p, uint32_t n, uint32_t *type)
         "cexostring", "resref", "cexolocstring", "void", "struct", "list", "orientation", "vector",
     };
     /* clang-format on */
+    static const uint8_t lens[] = {4, 4, 4, 5, 5, 3, 7, 5, 5, 6, 10, 6, 13, 4, 6, 4, 11, 6};
+    _Static_assert(sizeof lens == sizeof names / sizeof names[0], "a length per type name");
     for (uint32_t t = 0; t < sizeof names / sizeof names[0]; t++)
-        if (names[t][0] == p[0] && strlen(names[t]) == n && memcmp(names[t], p, n) == 0) {
+        if (lens[t] == n && names[t][0] == p[0] && memcmp(names[t], p, n) == 0) {
             *type = t;
             return 1;
         }
@@ -849,10 +851,10 @@ static relic_status read_layout(rstate *rs, const jnode *je, relic_gff_tree *out
 /* ---------------------------------------------------------------------- */
 
 /* The common shape (what relic's printer and nwn_gff write: a field object
- * with "type" before "value", "__struct_id" and "__field_order" before
- * what they apply to, "__encoding" before any text) is built into the tree
- * as yajl reports it, with no document in between. Anything else (a
- * "__layout" object, "value64", "__substring_order", a legacy "id", keys in
+ * with "type" before "value" or "value64", "__struct_id" before the value,
+ * "__encoding" before any text) is built into the tree as yajl reports it,
+ * with no document in between. Anything else (a "__layout" object,
+ * "__substring_order", a legacy "id" beside a locstring's value, keys in
  * another order, and every error) sets bail and stops yajl; the document
  * path above then reads the text again and decides, with its messages and
  * paths. The fields, list items and substrings of the open containers live
@@ -937,7 +939,7 @@ static int push_field(sstate *ss)
         return 0;
     ss->fst_cap = c1;
     relic_gff_tfield *f = &ss->fst[ss->fst_n];
-    memset(f, 0, sizeof *f);
+    *f = (relic_gff_tfield){0};
     ss->kst[ss->fst_n].p = ss->key;
     ss->kst[ss->fst_n].n = ss->klen;
     ss->fst_n++;
@@ -1032,6 +1034,14 @@ static int s_scalar(sstate *ss, uint32_t kind, const char *p, size_t n)
             if (!fr->got_type || fr->got_value) return BAIL(ss);
             if (f->type == RELIC_GFF_FIELD_TYPE_CEXOSTRING) ss->text_seen = 1;
             if (!read_scalar(rs, &v, f, &st) || st != RELIC_OK) return BAIL(ss);
+            fr->got_value = 1;
+            return 1;
+        }
+        if (key_is(ss, "value64", 7)) {
+            /* VOID as base64 (what relic prints) */
+            if (!fr->got_type || fr->got_value || f->type != RELIC_GFF_FIELD_TYPE_VOID ||
+                get_base64(rs, &v, &f->v.bytes.p, &f->v.bytes.n) != RELIC_OK)
+                return BAIL(ss);
             fr->got_value = 1;
             return 1;
         }
