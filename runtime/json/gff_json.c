@@ -895,6 +895,9 @@ typedef struct sstate {
     uint32_t ost_n, ost_cap;
     relic_gff_tsubstring *sst;
     uint32_t sst_n, sst_cap;
+    const skey **sorted; /* close_struct's scratch for "__field_order" */
+    uint8_t *used;
+    uint32_t sort_cap;
     const char *key;
     uint32_t klen;
     int bail, text_seen, enc_auto, have_type;
@@ -991,9 +994,18 @@ static int close_struct(sstate *ss, sframe *fr)
         if (n) memcpy(s->fields, ss->fst + fr->base, (size_t)n * sizeof *s->fields);
     } else {
         if (fr->order_n != n) return 0;
-        const skey **sorted = relic_arena_array(ss->a, n ? n : 1, sizeof *sorted, _Alignof(const skey *));
-        uint8_t *used = relic_arena_alloc(ss->a, n ? n : 1, 1);
-        if (!sorted || !used) return 0;
+        if (n > ss->sort_cap) {
+            /* one scratch pair for every struct, grown by doubling */
+            uint32_t cap = ss->sort_cap ? ss->sort_cap : 64;
+            while (cap < n) cap *= 2;
+            ss->sorted = relic_arena_array(ss->a, cap, sizeof *ss->sorted, _Alignof(const skey *));
+            ss->used = relic_arena_alloc(ss->a, cap, 1);
+            if (!ss->sorted || !ss->used) return 0;
+            ss->sort_cap = cap;
+        }
+        const skey **sorted = ss->sorted;
+        uint8_t *used = ss->used;
+        memset(used, 0, n);
         for (uint32_t i = 0; i < n; i++) sorted[i] = &ss->kst[fr->base + i];
         qsort(sorted, n, sizeof *sorted, skey_cmp);
         for (uint32_t i = 1; i < n; i++)
