@@ -2,14 +2,17 @@
  * the answers the slow ones gave: relic_gff_open's one walk (fields read as
  * a run or through their field-index list, a run claimed in the field
  * bitmap at once, unreached structs and fields still checked), the typed
- * getters inline and exported, and JSON -> GFF built from yajl's events
- * against the document path that takes every other shape and every error.
+ * getters inline and exported, JSON -> GFF built from yajl's events
+ * against the document path that takes every other shape and every error,
+ * and float text decided by the fast path on exact ties.
  * Files are made here, byte by byte. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -347,6 +350,56 @@ static void test_errors_in_the_common_shape_keep_their_path(void **state)
     relic_buf_free(&x);
 }
 
+/* ---------------------------------------------------------------------- */
+/* Float text: exact ties decided without the C library                   */
+/* ---------------------------------------------------------------------- */
+
+/* Widened f32 values with few fraction bits have short exact decimals, so
+ * the 15- or 16-digit candidate is often an exact tie (81.45880126953125
+ * at 15 digits): printed as printf's correctly rounded shortest digits
+ * (half to even), which the fast path now decides itself. */
+static void test_exact_ties_print_the_shortest_digits(void **state)
+{
+    (void)state;
+    char b[32];
+    relic_gff_format_double(81.45880126953125, b);
+    assert_string_equal(b, "81.45880126953125"); /* the 15-digit tie does not read back */
+    relic_gff_format_double((double)241.1763f, b);
+    assert_true(strtod(b, NULL) == (double)241.1763f);
+    int checked = 0;
+    for (int e = 0; e <= 24; e++)
+        for (uint32_t m = 1; m < 4000000; m += 9973) {
+            double v = (double)(float)ldexp((double)m, -e);
+            char want[48], text[48];
+            if (frexp(v, &(int){0}) == 0.5) continue; /* powers of two: see gff_float.c */
+            int p;
+            for (p = 1; p <= 17; p++) {
+                snprintf(want, sizeof want, "%.*e", p - 1, v);
+                if (strtod(want, NULL) == v) break;
+            }
+            relic_gff_format_double(v, b);
+            assert_true(strtod(b, NULL) == v);
+            /* the same significant digits as printf's shortest */
+            int n = 0, lead = 1;
+            for (const char *t = b; *t && *t != 'e'; t++) {
+                if (*t == '-' || *t == '.' || (lead && *t == '0')) continue;
+                lead = 0;
+                text[n++] = *t;
+            }
+            while (n > 1 && text[n - 1] == '0') n--;
+            text[n] = 0;
+            int k = 0;
+            char digits[48];
+            for (const char *t = want; *t && *t != 'e'; t++)
+                if (*t != '.') digits[k++] = *t;
+            while (k > 1 && digits[k - 1] == '0') k--;
+            digits[k] = 0;
+            assert_string_equal(text, digits);
+            checked++;
+        }
+    assert_true(checked > 9000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +411,7 @@ int main(void)
         cmocka_unit_test(test_inline_and_exported_getters_agree),
         cmocka_unit_test(test_event_and_document_paths_write_the_same_bytes),
         cmocka_unit_test(test_errors_in_the_common_shape_keep_their_path),
+        cmocka_unit_test(test_exact_ties_print_the_shortest_digits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
