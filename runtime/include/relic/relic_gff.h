@@ -583,7 +583,12 @@ size_t relic_gff_format_double(double v, char out[32]);
 /** Parse nwn_gff JSON into a tree in a (src_* set to none; family from
  *  the root's "__layout", DEFAULT when absent; order from a "__layout"
  *  object, NULL otherwise). An order record is checked against the tree by
- *  writing it once into a (about three times the GFF's size). Errors:
+ *  writing it once into a (about three times the GFF's size). The tree is
+ *  built from the parser's events when the text has the shape relic and
+ *  nwn_gff write ("type" before "value", "__struct_id" before the value,
+ *  "__encoding" before any text); any other shape, and any error, is read
+ *  again through a document of the text (what that first try built stays
+ *  in a until it is released). Errors:
  *  RELIC_E_SYNTAX (malformed JSON, with its offset), RELIC_E_RANGE (a value
  *  that does not fit its type, an unknown family), RELIC_E_ARGUMENT
  *  (missing or unknown members; an order record's kind that is not a
