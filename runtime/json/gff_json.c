@@ -861,7 +861,12 @@ static relic_status read_layout(rstate *rs, const jnode *je, relic_gff_tree *out
  * on stacks (arrays in the arena, grown by doubling), each copied to an
  * exact array when its container closes. */
 
-enum { SF_STRUCT, SF_FIELD, SF_LIST, SF_LOC, SF_VEC, SF_ORDER };
+enum { SF_STRUCT,
+       SF_FIELD,
+       SF_LIST,
+       SF_LOC,
+       SF_VEC,
+       SF_ORDER };
 
 typedef struct skey {
     const char *p;
@@ -1162,7 +1167,8 @@ static int s_key(void *ctx, const unsigned char *p, size_t n)
 static int s_start_map(void *ctx)
 {
     sstate *ss = ctx;
-    if (ss->top == 0) return ss->out->root ? BAIL(ss) : open_struct(ss, 0, RELIC_GFF_NONE) ? 1 : BAIL(ss);
+    if (ss->top == 0) return ss->out->root ? BAIL(ss) : open_struct(ss, 0, RELIC_GFF_NONE) ? 1
+                                                                                           : BAIL(ss);
     sframe *fr = &ss->fr[ss->top - 1];
     if (fr->kind == SF_STRUCT) {
         /* a field object: its key is a field key */
@@ -1286,7 +1292,17 @@ static int s_end_array(void *ctx)
 }
 
 static const yajl_callbacks stream_callbacks = {
-    s_null, s_bool, NULL, NULL, s_number, s_string, s_start_map, s_key, s_end_map, s_start_array, s_end_array,
+    s_null,
+    s_bool,
+    NULL,
+    NULL,
+    s_number,
+    s_string,
+    s_start_map,
+    s_key,
+    s_end_map,
+    s_start_array,
+    s_end_array,
 };
 
 /* 1 and the tree when the text has the common shape and no error; 0 (the

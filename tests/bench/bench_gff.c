@@ -258,7 +258,8 @@ static void corpus(double memcpy_mbs)
     printf("  validate + visit every field %6.0f MB/s  (%.0f%% of memcpy)\n", mb / best_v, 100 * (mb / best_v) / memcpy_mbs);
     printf("  GFF -> JSON                  %6.0f MB/s of GFF  (%.1f MB of JSON, streamed)\n", mb / best_j, (double)json_total / 1e6);
     printf("  JSON -> GFF                  %6.0f MB/s of GFF  (%d of %d byte-identical; the others' JSON cannot say\n"
-           "                                      what their bytes hold, as tests/gff_corpus_test.sh lists)\n", mb / best_r, same, nf);
+           "                                      what their bytes hold, as tests/gff_corpus_test.sh lists)\n",
+           mb / best_r, same, nf);
     char in[96], rel[64], pr[64], ra[32];
     bench_fmt(in, sizeof in, "%d corpus GFF files, %.1f MB", nf, mb);
     bench_row("GFF validate + visit every field (in process)", in, bench_fmt(rel, sizeof rel, "%.0f MB/s", mb / best_v),

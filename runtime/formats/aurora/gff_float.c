@@ -186,8 +186,7 @@ static int fast_path(double a, int negative, char *out, size_t *len)
          * rounds it (10^27 is the largest power of ten long double holds
          * exactly) */
         if (fabsl(frac - 0.5L) <= scaled * 0x1p-61L) {
-            int exact_tie = frac == 0.5L && (k >= 0 ? k <= 27 && fmal(scaled, pow10_ld[k], -la) == 0
-                                                    : -k <= 27 && fmal(la, pow10_ld[-k], -scaled) == 0);
+            int exact_tie = frac == 0.5L && (k >= 0 ? k <= 27 && fmal(scaled, pow10_ld[k], -la) == 0 : -k <= 27 && fmal(la, pow10_ld[-k], -scaled) == 0);
             if (!exact_tie) return 0;
             m = (unsigned long long)fl + ((unsigned long long)fl & 1);
         }

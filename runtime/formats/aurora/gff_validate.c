@@ -235,7 +235,13 @@ static relic_status check_field(vstate *st, uint32_t f, uint32_t type, uint32_t 
  * as a u32 or u8 length and that many bytes (CExoString and VOID; CResRef),
  * as substrings (CExoLocString), as a struct index or as a list record
  * (checked by check_field). */
-enum { CLASS_INLINE, CLASS_FIXED, CLASS_SIZED, CLASS_RESREF, CLASS_LOC, CLASS_STRUCT, CLASS_LIST };
+enum { CLASS_INLINE,
+       CLASS_FIXED,
+       CLASS_SIZED,
+       CLASS_RESREF,
+       CLASS_LOC,
+       CLASS_STRUCT,
+       CLASS_LIST };
 /* clang-format off */
 static const uint8_t type_class[18] = {
     CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, /* byte .. int */
@@ -376,7 +382,8 @@ static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_f
     st->reachable++;
     if (depth > st->max_depth) st->max_depth = depth;
     const uint8_t *fi = n == 1 ? NULL : d->v.field_indices + data;
-    const uint32_t first = n == 0 ? 0 : fi ? relic_load_u32le(fi) : data;
+    const uint32_t first = n == 0 ? 0 : fi ? relic_load_u32le(fi)
+                                           : data;
     /* each value by its type's class: most are inline and cost a table
      * load; a run of fields is read straight from the field array */
     if (run) {

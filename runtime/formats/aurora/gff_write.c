@@ -294,7 +294,9 @@ static relic_status emit(relic_arena *scratch, const char file_type[4], relic_bu
     m.list_indices_count = li->size / 4;
     if (RELIC_GEN_LE && sizeof(relic_gff_struct) == 12 && sizeof(relic_gff_field) == 12 && sizeof(relic_gff_label) == 16 &&
         ((uintptr_t)structs->data | (uintptr_t)fields->data | (uintptr_t)labels->data | (uintptr_t)fi->data |
-         (uintptr_t)li->data) % 4 == 0) {
+         (uintptr_t)li->data) %
+                4 ==
+            0) {
         /* on a little-endian host the records already are the model's
          * arrays (each a run of u32 / char[16], 4-aligned): no copy */
         m.structs = (relic_gff_struct *)(void *)structs->data;
