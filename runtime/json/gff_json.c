@@ -503,11 +503,12 @@ static relic_status read_locstring(rstate *rs, const jnode *fo, const jnode *jv,
     return st;
 }
 
-static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f, uint32_t depth)
+/* The field's label from its JSON key (a "__dupN__" prefix dropped),
+ * converted to windows-1252, at most 16 characters; src_* none. */
+static relic_status set_label(rstate *rs, const char *key, uint32_t klen, relic_gff_tfield *f)
 {
-    relic_status st = RELIC_OK;
-    const char *key = fo->key, *label = key, *kend = key + fo->klen;
-    if (is_dup_key(fo)) {
+    const char *label = key, *kend = key + klen;
+    if (klen >= 5 && memcmp(key, "__dup", 5) == 0) {
         const char *p = key + 5;
         while (p < kend && *p >= '0' && *p <= '9') p++;
         if (kend - p >= 2 && p[0] == '_' && p[1] == '_') label = p + 2;
@@ -516,23 +517,113 @@ static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f,
     int shown = len > 40 ? 40 : (int)len;
     for (size_t i = 0; i < len;) {
         uint32_t cp;
-        size_t l = relic_utf8_next((const uint8_t *)label + i, len - i, &cp);
         uint8_t byte;
-        if (!l || !relic_cp_to_cp1252(cp, &byte) || cp == 0)
-            return fail(rs, RELIC_E_RANGE, "label '%.*s' has a character windows-1252 cannot hold", shown, label);
+        size_t l;
+        if ((uint8_t)label[i] < 0x80 && label[i] != 0) {
+            byte = (uint8_t)label[i];
+            l = 1;
+        } else {
+            l = relic_utf8_next((const uint8_t *)label + i, len - i, &cp);
+            if (!l || !relic_cp_to_cp1252(cp, &byte) || cp == 0)
+                return fail(rs, RELIC_E_RANGE, "label '%.*s' has a character windows-1252 cannot hold", shown, label);
+        }
         if (k == 16) return fail(rs, RELIC_E_RANGE, "label '%.*s' is longer than 16 characters", shown, label);
         f->label[k++] = (char)byte;
         i += l;
     }
     f->label[k] = 0;
     f->src_index = f->src_label = f->src_data = RELIC_GFF_NONE;
-    if (fo->kind != J_OBJ) return fail(rs, RELIC_E_ARGUMENT, "a field is an object {type, value}");
-    const jnode *jt = member(fo, "type"), *jv;
-    char tname[24];
-    if (!jt) return fail(rs, RELIC_E_ARGUMENT, "missing member \"type\"");
-    if (jt->kind != J_STR || !cstr(jt, tname, sizeof tname) || !relic_gff_type_from_name(tname, &f->type))
+    return RELIC_OK;
+}
+
+/* A type name's id by its length and bytes (this runs once per field). */
+static int type_id(const char *p, uint32_t n, uint32_t *type)
+{
+    /* clang-format off */
+    static const char *const names[] = {
+        "byte", "char", "word", "short", "dword", "int", "dword64", "int64", "float", "double",
+        "cexostring", "resref", "cexolocstring", "void", "struct", "list", "orientation", "vector",
+    };
+    /* clang-format on */
+    static const uint8_t lens[] = {4, 4, 4, 5, 5, 3, 7, 5, 5, 6, 10, 6, 13, 4, 6, 4, 11, 6};
+    _Static_assert(sizeof lens == sizeof names / sizeof names[0], "a length per type name");
+    for (uint32_t t = 0; t < sizeof names / sizeof names[0]; t++)
+        if (lens[t] == n && names[t][0] == p[0] && memcmp(names[t], p, n) == 0) {
+            *type = t;
+            return 1;
+        }
+    return 0;
+}
+
+/* The type from a "type" member's value. */
+static relic_status set_type(rstate *rs, const jnode *jt, relic_gff_tfield *f)
+{
+    if (jt->kind != J_STR || jt->len == 0 || !type_id(jt->u.s, jt->len, &f->type))
         return fail(rs, RELIC_E_RANGE, "unknown field type '%.*s'", jt->kind == J_STR && jt->len < 40 ? (int)jt->len : 0,
                     jt->kind == J_STR ? jt->u.s : "");
+    return RELIC_OK;
+}
+
+/* A value held in one JSON scalar (integers, floats, strings, ResRefs,
+ * VOID as raw "value"): 1 and *st; 0 when f's type takes a container. */
+static int read_scalar(rstate *rs, const jnode *jv, relic_gff_tfield *f, relic_status *st)
+{
+    int64_t iv;
+    double dv = 0;
+    uint64_t bits = 0;
+    int is_bits;
+    switch (f->type) {
+    case RELIC_GFF_FIELD_TYPE_BYTE:
+        *st = get_int(rs, jv, 0, 0xFF, &iv);
+        f->v.u = (uint64_t)iv;
+        return 1;
+    case RELIC_GFF_FIELD_TYPE_WORD:
+        *st = get_int(rs, jv, 0, 0xFFFF, &iv);
+        f->v.u = (uint64_t)iv;
+        return 1;
+    case RELIC_GFF_FIELD_TYPE_DWORD:
+        *st = get_int(rs, jv, 0, 0xFFFFFFFFu, &iv);
+        f->v.u = (uint64_t)iv;
+        return 1;
+    case RELIC_GFF_FIELD_TYPE_DWORD64:
+        *st = get_int(rs, jv, 0, UINT64_MAX, &iv);
+        f->v.u = (uint64_t)iv;
+        return 1;
+    case RELIC_GFF_FIELD_TYPE_CHAR: *st = get_int(rs, jv, INT8_MIN, INT8_MAX, &f->v.i); return 1;
+    case RELIC_GFF_FIELD_TYPE_SHORT: *st = get_int(rs, jv, INT16_MIN, INT16_MAX, &f->v.i); return 1;
+    case RELIC_GFF_FIELD_TYPE_INT: *st = get_int(rs, jv, INT32_MIN, INT32_MAX, &f->v.i); return 1;
+    case RELIC_GFF_FIELD_TYPE_INT64: *st = get_int(rs, jv, INT64_MIN, INT64_MAX, &f->v.i); return 1;
+    case RELIC_GFF_FIELD_TYPE_FLOAT:
+        /* as nwn_gff: the number as an f64, then rounded to f32 */
+        *st = get_double(rs, jv, 1, &dv, &bits, &is_bits);
+        if (is_bits) {
+            uint32_t u = (uint32_t)bits;
+            memcpy(&f->v.f32, &u, 4);
+        } else f->v.f32 = (float)dv;
+        return 1;
+    case RELIC_GFF_FIELD_TYPE_DOUBLE:
+        *st = get_double(rs, jv, 0, &dv, &bits, &is_bits);
+        if (is_bits) memcpy(&f->v.f64, &bits, 8);
+        else f->v.f64 = dv;
+        return 1;
+    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: *st = get_text(rs, jv, TEXT_GAME, &f->v.bytes.p, &f->v.bytes.n); return 1;
+    case RELIC_GFF_FIELD_TYPE_RESREF:
+        *st = get_text(rs, jv, TEXT_CP1252, &f->v.bytes.p, &f->v.bytes.n);
+        if (*st == RELIC_OK && f->v.bytes.n > 255) *st = fail(rs, RELIC_E_RANGE, "a ResRef is at most 255 bytes");
+        return 1;
+    case RELIC_GFF_FIELD_TYPE_VOID: *st = get_text(rs, jv, TEXT_RAW, &f->v.bytes.p, &f->v.bytes.n); return 1;
+    default: return 0;
+    }
+}
+
+static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f, uint32_t depth)
+{
+    relic_status st = set_label(rs, fo->key, fo->klen, f);
+    if (st != RELIC_OK) return st;
+    if (fo->kind != J_OBJ) return fail(rs, RELIC_E_ARGUMENT, "a field is an object {type, value}");
+    const jnode *jt = member(fo, "type"), *jv;
+    if (!jt) return fail(rs, RELIC_E_ARGUMENT, "missing member \"type\"");
+    if ((st = set_type(rs, jt, f)) != RELIC_OK) return st;
     if (f->type == RELIC_GFF_FIELD_TYPE_VOID && (jv = member(fo, "value64")) != NULL) {
         push(rs, "value64", -1);
         st = get_base64(rs, jv, &f->v.bytes.p, &f->v.bytes.n);
@@ -545,46 +636,11 @@ static relic_status read_field(rstate *rs, const jnode *fo, relic_gff_tfield *f,
     double dv = 0;
     uint64_t bits = 0;
     int is_bits;
+    if (read_scalar(rs, jv, f, &st)) {
+        pop(rs);
+        return st;
+    }
     switch (f->type) {
-    case RELIC_GFF_FIELD_TYPE_BYTE:
-        st = get_int(rs, jv, 0, 0xFF, &iv);
-        f->v.u = (uint64_t)iv;
-        break;
-    case RELIC_GFF_FIELD_TYPE_WORD:
-        st = get_int(rs, jv, 0, 0xFFFF, &iv);
-        f->v.u = (uint64_t)iv;
-        break;
-    case RELIC_GFF_FIELD_TYPE_DWORD:
-        st = get_int(rs, jv, 0, 0xFFFFFFFFu, &iv);
-        f->v.u = (uint64_t)iv;
-        break;
-    case RELIC_GFF_FIELD_TYPE_DWORD64:
-        st = get_int(rs, jv, 0, UINT64_MAX, &iv);
-        f->v.u = (uint64_t)iv;
-        break;
-    case RELIC_GFF_FIELD_TYPE_CHAR: st = get_int(rs, jv, INT8_MIN, INT8_MAX, &f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_SHORT: st = get_int(rs, jv, INT16_MIN, INT16_MAX, &f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_INT: st = get_int(rs, jv, INT32_MIN, INT32_MAX, &f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_INT64: st = get_int(rs, jv, INT64_MIN, INT64_MAX, &f->v.i); break;
-    case RELIC_GFF_FIELD_TYPE_FLOAT:
-        /* as nwn_gff: the number as an f64, then rounded to f32 */
-        st = get_double(rs, jv, 1, &dv, &bits, &is_bits);
-        if (is_bits) {
-            uint32_t u = (uint32_t)bits;
-            memcpy(&f->v.f32, &u, 4);
-        } else f->v.f32 = (float)dv;
-        break;
-    case RELIC_GFF_FIELD_TYPE_DOUBLE:
-        st = get_double(rs, jv, 0, &dv, &bits, &is_bits);
-        if (is_bits) memcpy(&f->v.f64, &bits, 8);
-        else f->v.f64 = dv;
-        break;
-    case RELIC_GFF_FIELD_TYPE_CEXOSTRING: st = get_text(rs, jv, TEXT_GAME, &f->v.bytes.p, &f->v.bytes.n); break;
-    case RELIC_GFF_FIELD_TYPE_RESREF:
-        st = get_text(rs, jv, TEXT_CP1252, &f->v.bytes.p, &f->v.bytes.n);
-        if (st == RELIC_OK && f->v.bytes.n > 255) st = fail(rs, RELIC_E_RANGE, "a ResRef is at most 255 bytes");
-        break;
-    case RELIC_GFF_FIELD_TYPE_VOID: st = get_text(rs, jv, TEXT_RAW, &f->v.bytes.p, &f->v.bytes.n); break;
     case RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING: st = read_locstring(rs, fo, jv, f); break;
     case RELIC_GFF_FIELD_TYPE_STRUCT: {
         st = read_struct(rs, jv, &f->v.child, depth + 1);
@@ -790,11 +846,498 @@ static relic_status read_layout(rstate *rs, const jnode *je, relic_gff_tree *out
     return st;
 }
 
+/* ---------------------------------------------------------------------- */
+/* Reading straight from yajl's events                                    */
+/* ---------------------------------------------------------------------- */
+
+/* The common shape (what relic's printer and nwn_gff write: a field object
+ * with "type" before "value" or "value64", "__struct_id" before the value,
+ * "__encoding" before any text) is built into the tree as yajl reports it,
+ * with no document in between. Anything else (a "__layout" object,
+ * "__substring_order", a legacy "id" beside a locstring's value, keys in
+ * another order, and every error) sets bail and stops yajl; the document
+ * path above then reads the text again and decides, with its messages and
+ * paths. The fields, list items and substrings of the open containers live
+ * on stacks (arrays in the arena, grown by doubling), each copied to an
+ * exact array when its container closes. */
+
+enum { SF_STRUCT,
+       SF_FIELD,
+       SF_LIST,
+       SF_LOC,
+       SF_VEC,
+       SF_ORDER };
+
+typedef struct skey {
+    const char *p;
+    uint32_t n;
+} skey;
+
+typedef struct sframe {
+    uint8_t kind;
+    uint8_t got_type, got_value, has_sid, has_order, has_id;
+    uint32_t base;  /* SF_STRUCT: its first field on the field stack; SF_LIST: first item; SF_LOC: first substring; SF_ORDER: first key */
+    uint32_t field; /* SF_FIELD, SF_LIST, SF_LOC, SF_VEC: the field on the field stack */
+    uint32_t depth; /* SF_STRUCT: nesting (root 0) */
+    uint32_t order_base, order_n, vec_n;
+    int64_t sid; /* SF_FIELD: its "__struct_id" */
+    relic_gff_tstruct *s;
+} sframe;
+
+typedef struct sstate {
+    rstate *rs;
+    relic_arena *a;
+    const char *text, *text_end;
+    relic_gff_tree *out;
+    int top; /* frames in use */
+    sframe fr[JSON_MAX_DEPTH + 1];
+    relic_gff_tfield *fst;
+    skey *kst; /* each stacked field's JSON key */
+    uint32_t fst_n, fst_cap;
+    relic_gff_tstruct **ist;
+    uint32_t ist_n, ist_cap;
+    skey *ost;
+    uint32_t ost_n, ost_cap;
+    relic_gff_tsubstring *sst;
+    uint32_t sst_n, sst_cap;
+    const skey **sorted; /* close_struct's scratch for "__field_order" */
+    uint8_t *used;
+    uint32_t sort_cap;
+    const char *key;
+    uint32_t klen;
+    int bail, text_seen, enc_auto, have_type;
+} sstate;
+
+#define BAIL(ss) ((ss)->bail = 1, 0)
+
+/* Bytes yajl hands over, in place when they lie in the JSON text. */
+static const char *keep_text(sstate *ss, const void *p, size_t n)
+{
+    const char *c = p;
+    if (c >= ss->text && c <= ss->text_end && n <= (size_t)(ss->text_end - c)) return c;
+    char *q = relic_arena_alloc(ss->a, n + 1, 1);
+    if (q) {
+        memcpy(q, p, n);
+        q[n] = 0;
+    }
+    return q;
+}
+
+static int key_is(const sstate *ss, const char *k, uint32_t n) { return ss->klen == n && memcmp(ss->key, k, n) == 0; }
+
+/* Room for one more element on a stack of *cap elements of size each. */
+static int stack_room(sstate *ss, void **arr, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap) return 1;
+    uint32_t nc = *cap ? *cap * 2 : 64;
+    void *p = relic_arena_array(ss->a, nc, size, 8);
+    if (!p) return 0;
+    if (n) memcpy(p, *arr, (size_t)n * size);
+    *arr = p;
+    *cap = nc;
+    return 1;
+}
+
+static int push_field(sstate *ss)
+{
+    uint32_t c1 = ss->fst_cap, c2 = ss->fst_cap;
+    if (ss->fst_n == ss->fst_cap &&
+        (!stack_room(ss, (void **)&ss->fst, ss->fst_n, &c1, sizeof *ss->fst) ||
+         !stack_room(ss, (void **)&ss->kst, ss->fst_n, &c2, sizeof *ss->kst)))
+        return 0;
+    ss->fst_cap = c1;
+    relic_gff_tfield *f = &ss->fst[ss->fst_n];
+    *f = (relic_gff_tfield){0};
+    ss->kst[ss->fst_n].p = ss->key;
+    ss->kst[ss->fst_n].n = ss->klen;
+    ss->fst_n++;
+    return set_label(ss->rs, ss->key, ss->klen, f) == RELIC_OK;
+}
+
+static sframe *push_frame(sstate *ss, uint8_t kind)
+{
+    if (ss->top >= JSON_MAX_DEPTH) return NULL;
+    sframe *fr = &ss->fr[ss->top++];
+    memset(fr, 0, sizeof *fr);
+    fr->kind = kind;
+    return fr;
+}
+
+static int open_struct(sstate *ss, uint32_t depth, uint32_t id)
+{
+    if (depth > RELIC_GFF_MAX_DEPTH) return 0;
+    relic_gff_tstruct *s = relic_arena_alloc(ss->a, sizeof *s, 8);
+    sframe *fr = push_frame(ss, SF_STRUCT);
+    if (!s || !fr) return 0;
+    s->id = id;
+    s->src_index = s->src_data = RELIC_GFF_NONE;
+    fr->s = s;
+    fr->base = ss->fst_n;
+    fr->depth = depth;
+    fr->order_base = ss->ost_n;
+    return 1;
+}
+
+static int skey_cmp(const void *a, const void *b)
+{
+    const skey *x = *(const skey *const *)a, *y = *(const skey *const *)b;
+    size_t m = x->n < y->n ? x->n : y->n;
+    int c = memcmp(x->p, y->p, m);
+    return c ? c : (x->n < y->n ? -1 : x->n > y->n);
+}
+
+/* The struct's fields from the stack into their exact array, in the order
+ * "__field_order" gives when there is one. */
+static int close_struct(sstate *ss, sframe *fr)
+{
+    relic_gff_tstruct *s = fr->s;
+    uint32_t n = ss->fst_n - fr->base;
+    s->fields = relic_arena_array(ss->a, n ? n : 1, sizeof *s->fields, 8);
+    if (!s->fields) return 0;
+    s->field_count = n;
+    if (!fr->has_order) {
+        if (n) memcpy(s->fields, ss->fst + fr->base, (size_t)n * sizeof *s->fields);
+    } else {
+        if (fr->order_n != n) return 0;
+        if (n > ss->sort_cap) {
+            /* one scratch pair for every struct, grown by doubling */
+            uint32_t cap = ss->sort_cap ? ss->sort_cap : 64;
+            while (cap < n) cap *= 2;
+            ss->sorted = relic_arena_array(ss->a, cap, sizeof *ss->sorted, _Alignof(const skey *));
+            ss->used = relic_arena_alloc(ss->a, cap, 1);
+            if (!ss->sorted || !ss->used) return 0;
+            ss->sort_cap = cap;
+        }
+        const skey **sorted = ss->sorted;
+        uint8_t *used = ss->used;
+        memset(used, 0, n);
+        for (uint32_t i = 0; i < n; i++) sorted[i] = &ss->kst[fr->base + i];
+        qsort(sorted, n, sizeof *sorted, skey_cmp);
+        for (uint32_t i = 1; i < n; i++)
+            if (skey_cmp(&sorted[i - 1], &sorted[i]) == 0) return 0;
+        for (uint32_t i = 0; i < n; i++) {
+            const skey *want = &ss->ost[fr->order_base + i], **hit = bsearch(&want, sorted, n, sizeof *sorted, skey_cmp);
+            if (!hit || used[hit - sorted]) return 0;
+            used[hit - sorted] = 1;
+            s->fields[i] = ss->fst[*hit - ss->kst];
+        }
+    }
+    ss->fst_n = fr->base;
+    ss->ost_n = fr->order_base;
+    return 1;
+}
+
+static int s_scalar(sstate *ss, uint32_t kind, const char *p, size_t n)
+{
+    if (ss->top == 0) return BAIL(ss);
+    sframe *fr = &ss->fr[ss->top - 1];
+    rstate *rs = ss->rs;
+    jnode v;
+    memset(&v, 0, sizeof v);
+    v.kind = kind;
+    v.u.s = p;
+    v.len = (uint32_t)n;
+    int64_t iv;
+    switch (fr->kind) {
+    case SF_FIELD: {
+        relic_gff_tfield *f = &ss->fst[fr->field];
+        relic_status st = RELIC_OK;
+        if (key_is(ss, "type", 4)) {
+            if (fr->got_type || set_type(rs, &v, f) != RELIC_OK) return BAIL(ss);
+            fr->got_type = 1;
+            return 1;
+        }
+        if (key_is(ss, "value", 5)) {
+            if (!fr->got_type || fr->got_value) return BAIL(ss);
+            if (f->type == RELIC_GFF_FIELD_TYPE_CEXOSTRING) ss->text_seen = 1;
+            if (!read_scalar(rs, &v, f, &st) || st != RELIC_OK) return BAIL(ss);
+            fr->got_value = 1;
+            return 1;
+        }
+        if (key_is(ss, "value64", 7)) {
+            /* VOID as base64 (what relic prints) */
+            if (!fr->got_type || fr->got_value || f->type != RELIC_GFF_FIELD_TYPE_VOID ||
+                get_base64(rs, &v, &f->v.bytes.p, &f->v.bytes.n) != RELIC_OK)
+                return BAIL(ss);
+            fr->got_value = 1;
+            return 1;
+        }
+        if (key_is(ss, "__struct_id", 11)) {
+            if (fr->has_sid || fr->got_value || get_int(rs, &v, INT32_MIN, 0xFFFFFFFFu, &fr->sid) != RELIC_OK) return BAIL(ss);
+            fr->has_sid = 1;
+            return 1;
+        }
+        return BAIL(ss);
+    }
+    case SF_STRUCT: {
+        if (key_is(ss, "__struct_id", 11)) {
+            if (get_int(rs, &v, INT32_MIN, 0xFFFFFFFFu, &iv) != RELIC_OK) return BAIL(ss);
+            fr->s->id = (uint32_t)iv;
+            return 1;
+        }
+        if (fr->depth != 0) return BAIL(ss);
+        if (key_is(ss, "__data_type", 11)) {
+            uint8_t *type;
+            size_t tl;
+            if (ss->have_type || get_text(rs, &v, TEXT_CP1252, &type, &tl) != RELIC_OK || tl != 4) return BAIL(ss);
+            memcpy(ss->out->file_type, type, 4);
+            ss->have_type = 1;
+            return 1;
+        }
+        if (key_is(ss, "__encoding", 10)) {
+            char ename[24];
+            relic_gff_encoding e;
+            if (!ss->enc_auto) return 1; /* the caller's choice wins */
+            if (ss->text_seen || kind != J_STR || !cstr(&v, ename, sizeof ename) || !relic_gff_encoding_from_name(ename, &e) ||
+                e == RELIC_GFF_ENC_AUTO)
+                return BAIL(ss);
+            rs->enc = e;
+            return 1;
+        }
+        if (key_is(ss, "__layout", 8)) {
+            char lname[24];
+            const relic_gff_family *fam;
+            if (kind != J_STR || !cstr(&v, lname, sizeof lname) || !(fam = relic_gff_family_by_name(lname, strlen(lname))))
+                return BAIL(ss);
+            ss->out->family = fam->layout;
+            return 1;
+        }
+        return BAIL(ss);
+    }
+    case SF_LOC: {
+        relic_gff_tfield *f = &ss->fst[fr->field];
+        if (key_is(ss, "id", 2)) {
+            if (fr->has_id || get_int(rs, &v, 0, 0xFFFFFFFFu, &iv) != RELIC_OK) return BAIL(ss);
+            f->v.loc.strref = (uint32_t)iv;
+            fr->has_id = 1;
+            return 1;
+        }
+        uint64_t id = 0;
+        for (uint32_t i = 0; i < ss->klen && id <= UINT32_MAX; i++)
+            id = ss->key[i] >= '0' && ss->key[i] <= '9' ? id * 10 + (uint64_t)(ss->key[i] - '0') : UINT64_MAX;
+        if (ss->klen == 0 || id > UINT32_MAX || ss->sst_n - fr->base >= 64) return BAIL(ss);
+        if (!stack_room(ss, (void **)&ss->sst, ss->sst_n, &ss->sst_cap, sizeof *ss->sst)) return BAIL(ss);
+        relic_gff_tsubstring *sub = &ss->sst[ss->sst_n];
+        sub->string_id = (uint32_t)id;
+        ss->text_seen = 1;
+        if (get_text(rs, &v, TEXT_GAME, &sub->text, &sub->len) != RELIC_OK) return BAIL(ss);
+        for (uint32_t i = fr->base; i < ss->sst_n; i++)
+            if (ss->sst[i].string_id == sub->string_id) return BAIL(ss);
+        ss->sst_n++;
+        return 1;
+    }
+    case SF_VEC: {
+        relic_gff_tfield *f = &ss->fst[fr->field];
+        uint32_t want = f->type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4 : 3;
+        double dv = 0;
+        uint64_t bits = 0;
+        int is_bits;
+        if (fr->vec_n >= want || get_double(rs, &v, 1, &dv, &bits, &is_bits) != RELIC_OK) return BAIL(ss);
+        if (is_bits) {
+            uint32_t u = (uint32_t)bits;
+            memcpy(&f->v.vec[fr->vec_n], &u, 4);
+        } else f->v.vec[fr->vec_n] = (float)dv;
+        fr->vec_n++;
+        return 1;
+    }
+    case SF_ORDER:
+        if (kind != J_STR || !stack_room(ss, (void **)&ss->ost, ss->ost_n, &ss->ost_cap, sizeof *ss->ost)) return BAIL(ss);
+        ss->ost[ss->ost_n].p = keep_text(ss, p, n);
+        ss->ost[ss->ost_n].n = (uint32_t)n;
+        if (!ss->ost[ss->ost_n].p) return BAIL(ss);
+        ss->ost_n++;
+        return 1;
+    default: return BAIL(ss);
+    }
+}
+
+static int s_null(void *ctx) { return s_scalar(ctx, J_NULL, "", 0); }
+static int s_bool(void *ctx, int b) { return s_scalar(ctx, b ? J_TRUE : J_FALSE, "", 0); }
+static int s_number(void *ctx, const char *p, size_t n) { return s_scalar(ctx, J_NUM, p, n); }
+static int s_string(void *ctx, const unsigned char *p, size_t n) { return s_scalar(ctx, J_STR, (const char *)p, n); }
+
+static int s_key(void *ctx, const unsigned char *p, size_t n)
+{
+    sstate *ss = ctx;
+    if (!(ss->key = keep_text(ss, p, n))) return BAIL(ss);
+    ss->klen = (uint32_t)n;
+    return 1;
+}
+
+static int s_start_map(void *ctx)
+{
+    sstate *ss = ctx;
+    if (ss->top == 0) return ss->out->root ? BAIL(ss) : open_struct(ss, 0, RELIC_GFF_NONE) ? 1
+                                                                                           : BAIL(ss);
+    sframe *fr = &ss->fr[ss->top - 1];
+    if (fr->kind == SF_STRUCT) {
+        /* a field object: its key is a field key */
+        if (ss->klen >= 2 && ss->key[0] == '_' && ss->key[1] == '_' && !(ss->klen >= 5 && memcmp(ss->key, "__dup", 5) == 0))
+            return BAIL(ss);
+        if (!push_field(ss)) return BAIL(ss);
+        sframe *ff = push_frame(ss, SF_FIELD);
+        if (!ff) return BAIL(ss);
+        ff->field = ss->fst_n - 1;
+        return 1;
+    }
+    if (fr->kind == SF_LIST) return open_struct(ss, ss->fr[ss->top - 3].depth + 1, RELIC_GFF_NONE) ? 1 : BAIL(ss);
+    if (fr->kind != SF_FIELD || !key_is(ss, "value", 5) || !fr->got_type || fr->got_value) return BAIL(ss);
+    relic_gff_tfield *f = &ss->fst[fr->field];
+    fr->got_value = 1;
+    if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT) {
+        /* the field's "__struct_id" unless the struct says its own */
+        uint32_t field = fr->field;
+        if (!open_struct(ss, ss->fr[ss->top - 2].depth + 1, fr->has_sid ? (uint32_t)fr->sid : RELIC_GFF_NONE)) return BAIL(ss);
+        ss->fst[field].v.child = ss->fr[ss->top - 1].s;
+        return 1;
+    }
+    if (f->type != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) return BAIL(ss);
+    uint32_t field = fr->field;
+    sframe *lf = push_frame(ss, SF_LOC);
+    if (!lf) return BAIL(ss);
+    lf->field = field;
+    lf->base = ss->sst_n;
+    f->v.loc.strref = RELIC_GFF_NONE;
+    return 1;
+}
+
+static int s_end_map(void *ctx)
+{
+    sstate *ss = ctx;
+    sframe *fr = &ss->fr[ss->top - 1];
+    if (fr->kind == SF_STRUCT) {
+        relic_gff_tstruct *s = fr->s;
+        if (!close_struct(ss, fr)) return BAIL(ss);
+        ss->top--;
+        if (ss->top == 0) {
+            ss->out->root = s;
+            return 1;
+        }
+        sframe *up = &ss->fr[ss->top - 1];
+        if (up->kind == SF_LIST) {
+            if (!stack_room(ss, (void **)&ss->ist, ss->ist_n, &ss->ist_cap, sizeof *ss->ist)) return BAIL(ss);
+            ss->ist[ss->ist_n++] = s;
+        }
+        return 1;
+    }
+    if (fr->kind == SF_FIELD) {
+        if (!fr->got_type || !fr->got_value) return BAIL(ss);
+        ss->top--;
+        return 1;
+    }
+    if (fr->kind == SF_LOC) {
+        relic_gff_tfield *f = &ss->fst[fr->field];
+        uint32_t n = ss->sst_n - fr->base;
+        f->v.loc.s = relic_arena_array(ss->a, n ? n : 1, sizeof *f->v.loc.s, 8);
+        if (!f->v.loc.s) return BAIL(ss);
+        if (n) memcpy(f->v.loc.s, ss->sst + fr->base, (size_t)n * sizeof *f->v.loc.s);
+        f->v.loc.count = n;
+        ss->sst_n = fr->base;
+        ss->top--;
+        return 1;
+    }
+    return BAIL(ss);
+}
+
+static int s_start_array(void *ctx)
+{
+    sstate *ss = ctx;
+    if (ss->top == 0) return BAIL(ss);
+    sframe *fr = &ss->fr[ss->top - 1];
+    if (fr->kind == SF_STRUCT) {
+        if (!key_is(ss, "__field_order", 13) || fr->has_order) return BAIL(ss);
+        fr->has_order = 1;
+        sframe *of = push_frame(ss, SF_ORDER);
+        if (!of) return BAIL(ss);
+        of->base = ss->ost_n;
+        return 1;
+    }
+    if (fr->kind != SF_FIELD || !key_is(ss, "value", 5) || !fr->got_type || fr->got_value) return BAIL(ss);
+    uint32_t type = ss->fst[fr->field].type, field = fr->field;
+    fr->got_value = 1;
+    sframe *af;
+    if (type == RELIC_GFF_FIELD_TYPE_LIST) {
+        if (!(af = push_frame(ss, SF_LIST))) return BAIL(ss);
+        af->base = ss->ist_n;
+    } else if (type == RELIC_GFF_FIELD_TYPE_VECTOR || type == RELIC_GFF_FIELD_TYPE_ORIENTATION) {
+        if (!(af = push_frame(ss, SF_VEC))) return BAIL(ss);
+    } else {
+        return BAIL(ss);
+    }
+    af->field = field;
+    return 1;
+}
+
+static int s_end_array(void *ctx)
+{
+    sstate *ss = ctx;
+    sframe *fr = &ss->fr[ss->top - 1];
+    if (fr->kind == SF_LIST) {
+        relic_gff_tfield *f = &ss->fst[fr->field];
+        uint32_t n = ss->ist_n - fr->base;
+        f->v.list.items = relic_arena_array(ss->a, n ? n : 1, sizeof *f->v.list.items, 8);
+        if (!f->v.list.items) return BAIL(ss);
+        if (n) memcpy(f->v.list.items, ss->ist + fr->base, (size_t)n * sizeof *f->v.list.items);
+        f->v.list.count = n;
+        ss->ist_n = fr->base;
+    } else if (fr->kind == SF_VEC) {
+        if (fr->vec_n != (ss->fst[fr->field].type == RELIC_GFF_FIELD_TYPE_ORIENTATION ? 4u : 3u)) return BAIL(ss);
+    } else if (fr->kind == SF_ORDER) {
+        ss->fr[ss->top - 2].order_n = ss->ost_n - fr->base;
+    } else {
+        return BAIL(ss);
+    }
+    ss->top--;
+    return 1;
+}
+
+static const yajl_callbacks stream_callbacks = {
+    s_null,
+    s_bool,
+    NULL,
+    NULL,
+    s_number,
+    s_string,
+    s_start_map,
+    s_key,
+    s_end_map,
+    s_start_array,
+    s_end_array,
+};
+
+/* 1 and the tree when the text has the common shape and no error; 0 (the
+ * arena holds what was built) to leave it to the document path. */
+static int read_tree_stream(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a, relic_gff_tree *out)
+{
+    relic_json_mem mem;
+    relic_error scratch_err;
+    sstate *ss = relic_arena_alloc(a, sizeof *ss, _Alignof(sstate));
+    rstate *rs = relic_arena_alloc(a, sizeof *rs, _Alignof(rstate));
+    yajl_handle volatile h = NULL;
+    if (!ss || !rs) return 0;
+    memset(out, 0, sizeof *out);
+    rs->a = a;
+    rs->err = &scratch_err;
+    rs->enc = enc == RELIC_GFF_ENC_AUTO ? RELIC_GFF_ENC_CP1252 : enc;
+    ss->enc_auto = enc == RELIC_GFF_ENC_AUTO;
+    ss->rs = rs;
+    ss->a = a;
+    ss->text = text;
+    ss->text_end = text + len;
+    ss->out = out;
+    relic_json_mem_init(&mem, a);
+    if (setjmp(mem.nomem)) return 0;
+    h = yajl_alloc(&stream_callbacks, &mem.funcs, ss);
+    yajl_status ys = yajl_parse(h, (const unsigned char *)text, len);
+    if (ys == yajl_status_ok) ys = yajl_complete_parse(h);
+    return ys == yajl_status_ok && !ss->bail && out->root && ss->have_type;
+}
+
 /* Every byte comes from the caller's arena a: the document (kept there
  * until the caller releases it), yajl's own memory (relic_json_mem) and the
  * tree. */
-relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
-                                      relic_gff_tree *out, relic_error *err)
+static relic_status read_tree_dom(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
+                                  relic_gff_tree *out, relic_error *err)
 {
     relic_json_mem mem;
     bstate *b = relic_arena_alloc(a, sizeof *b, _Alignof(bstate));
@@ -857,4 +1400,14 @@ relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_en
         st = relic_gff_write_tree(out, out->family, a, &trial, NULL, err);
     }
     return st;
+}
+
+relic_status relic_gff_json_read_tree(const char *text, size_t len, relic_gff_encoding enc, relic_arena *a,
+                                      relic_gff_tree *out, relic_error *err)
+{
+    if (read_tree_stream(text, len, enc, a, out)) {
+        relic_error_clear(err);
+        return RELIC_OK;
+    }
+    return read_tree_dom(text, len, enc, a, out, err);
 }

@@ -5,8 +5,9 @@
  * through the zero-copy getters (MB/s and ratio to memcpy of the same bytes
  * in the same run), GFF -> JSON as `relic dump` does it (validate, print
  * from the file's bytes, streamed in 1 MiB pieces), JSON -> GFF (parse,
- * tree, write; MB of GFF per second), field lookup by label (ns), peak RSS.
- * Issue 4 goals: visit >= 10% of memcpy (25% aimed), GFF -> JSON >= 200 MB/s.
+ * tree, write, in a fresh arena; MB of GFF per second; the output compared
+ * with the original bytes), field lookup by label (ns), peak RSS.
+ * Issue 21 goals: validate + visit >= 50% of memcpy, JSON -> GFF >= 100 MB/s.
  * Times are this process's CPU time (one thread), so a busy machine (a fuzz
  * campaign beside it) slows the figures less than wall-clock time would. */
 #define _POSIX_C_SOURCE 200809L
@@ -164,7 +165,8 @@ static size_t dump_streamed(const uint8_t *p, size_t n)
 }
 
 /* The whole corpus (../shared/corpus/gff), when present: the same figures
- * over all its files (each run on every file in turn, best of 3). */
+ * over all its files (each run on every file in turn, best of 15 for
+ * validate + visit, of 3 for the JSON ones). */
 static void corpus(double memcpy_mbs)
 {
     DIR *dir = opendir("../shared/corpus/gff");
@@ -198,7 +200,9 @@ static void corpus(double memcpy_mbs)
     double mb = (double)bytes / 1e6, best_v = 1e9, best_j = 1e9, best_r = 1e9;
     volatile double sink = 0;
     size_t json_total = 0;
-    for (int r = 0; r < 3; r++) {
+    int same = 0;
+    /* a pass is short: best of 15, so a busy machine's slow passes drop out */
+    for (int r = 0; r < 15; r++) {
         double s = now();
         for (int i = 0; i < nf; i++) {
             relic_arena scratch;
@@ -211,10 +215,12 @@ static void corpus(double memcpy_mbs)
         }
         double t = now() - s;
         if (t < best_v) best_v = t;
-        s = now();
+    }
+    for (int r = 0; r < 3; r++) {
+        double s = now();
         json_total = 0;
         for (int i = 0; i < nf; i++) json_total += dump_streamed(maps[i].bytes.data, maps[i].bytes.size);
-        t = now() - s;
+        double t = now() - s;
         if (t < best_j) best_j = t;
         /* JSON -> GFF: parse, build the tree, write */
         relic_buf *js = malloc((size_t)nf * sizeof *js);
@@ -229,6 +235,7 @@ static void corpus(double memcpy_mbs)
             relic_arena_release(&scratch);
         }
         s = now();
+        same = 0;
         for (int i = 0; i < nf; i++) {
             relic_arena ta;
             relic_gff_tree t2;
@@ -236,8 +243,9 @@ static void corpus(double memcpy_mbs)
             relic_error err;
             relic_arena_init_heap(&ta, 0);
             relic_buf_init(&back, 0);
-            if (relic_gff_json_read_tree((const char *)js[i].data, js[i].size, RELIC_GFF_ENC_AUTO, &ta, &t2, &err) == RELIC_OK)
-                relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &ta, &back, NULL, &err);
+            if (relic_gff_json_read_tree((const char *)js[i].data, js[i].size, RELIC_GFF_ENC_AUTO, &ta, &t2, &err) == RELIC_OK &&
+                relic_gff_write_tree(&t2, t2.family, &ta, &back, NULL, &err) == RELIC_OK)
+                same += back.size == maps[i].bytes.size && memcmp(back.data, maps[i].bytes.data, back.size) == 0;
             relic_buf_free(&back);
             relic_arena_release(&ta);
         }
@@ -249,7 +257,9 @@ static void corpus(double memcpy_mbs)
     printf("corpus: %d GFF files, %.1f MB\n", nf, mb);
     printf("  validate + visit every field %6.0f MB/s  (%.0f%% of memcpy)\n", mb / best_v, 100 * (mb / best_v) / memcpy_mbs);
     printf("  GFF -> JSON                  %6.0f MB/s of GFF  (%.1f MB of JSON, streamed)\n", mb / best_j, (double)json_total / 1e6);
-    printf("  JSON -> GFF                  %6.0f MB/s of GFF\n", mb / best_r);
+    printf("  JSON -> GFF                  %6.0f MB/s of GFF  (%d of %d byte-identical; the others' JSON cannot say\n"
+           "                                      what their bytes hold, as tests/gff_corpus_test.sh lists)\n",
+           mb / best_r, same, nf);
     char in[96], rel[64], pr[64], ra[32];
     bench_fmt(in, sizeof in, "%d corpus GFF files, %.1f MB", nf, mb);
     bench_row("GFF validate + visit every field (in process)", in, bench_fmt(rel, sizeof rel, "%.0f MB/s", mb / best_v),
@@ -301,7 +311,7 @@ int main(void)
     volatile double sink = copy[gff.size / 2];
 
     best = 1e9;
-    for (int r = 0; r < 5; r++) {
+    for (int r = 0; r < 20; r++) { /* about 10 ms each: best of 20 */
         relic_arena_init_heap(&scratch, 0);
         double s = now();
         if (relic_gff_open(gff.data, gff.size, &scratch, NULL, NULL, &d, &err) != RELIC_OK) {
@@ -337,14 +347,25 @@ int main(void)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    double s = now();
+    /* JSON -> GFF: parse, build the tree, write; each run in a fresh arena
+     * and output buffer, as a caller converting one file would */
+    double s, e = 1e9;
     relic_buf_init(&back, 0);
-    if (relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &a, &t2, &err) != RELIC_OK ||
-        relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &a, &back, NULL, &err) != RELIC_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        return 1;
+    for (int r = 0; r < 3; r++) {
+        relic_arena ta;
+        relic_arena_init_heap(&ta, 0);
+        relic_buf_free(&back);
+        relic_buf_init(&back, 0);
+        s = now();
+        if (relic_gff_json_read_tree((const char *)json.data, json.size, RELIC_GFF_ENC_CP1252, &ta, &t2, &err) != RELIC_OK ||
+            relic_gff_write_tree(&t2, RELIC_GFF_LAYOUT_DEFAULT, &ta, &back, NULL, &err) != RELIC_OK) {
+            fprintf(stderr, "%s\n", err.message);
+            return 1;
+        }
+        double el = now() - s;
+        if (el < e) e = el;
+        relic_arena_release(&ta);
     }
-    double e = now() - s;
     printf("JSON -> GFF                  %6.0f MB/s of GFF  (%s)\n", mb / e,
            back.size == gff.size && memcmp(back.data, gff.data, gff.size) == 0 ? "byte-identical" : "DIFFERENT");
     bench_row("GFF -> JSON (in process, streamed)", row_in, bench_fmt(row_rel, sizeof row_rel, "%.0f MB/s of GFF", mb / best), "-", "-",

@@ -66,12 +66,7 @@ static uint32_t raw(const relic_gff_doc *d, uint32_t f)
     return relic_gff_field_data_or_data_offset(relic_gff_fields_at(&d->v, f));
 }
 
-static const uint8_t *data_of(const relic_gff_doc *d, uint32_t f)
-{
-    return d->v.field_data + raw(d, f);
-}
-
-static relic_status mismatch(const relic_gff_doc *d, uint32_t f, const char *want, relic_error *err)
+relic_status relic_gff_type_mismatch(const relic_gff_doc *d, uint32_t f, const char *want, relic_error *err)
 {
     size_t len;
     const char *label = relic_gff_field_label(d, f, &len);
@@ -82,76 +77,45 @@ static relic_status mismatch(const relic_gff_doc *d, uint32_t f, const char *wan
                       "field '%.*s' is a %s, not %s", (int)len, label, have ? have : "?", want);
 }
 
-relic_status relic_gff_get_uint(const relic_gff_doc *d, uint32_t f, uint64_t *out, relic_error *err)
+/* The exported getters (relic_gff.h defines each as a macro over its
+ * inline body; the parentheses keep the macro from expanding here). */
+relic_status(relic_gff_get_uint)(const relic_gff_doc *d, uint32_t f, uint64_t *out, relic_error *err)
 {
-    switch (relic_gff_field_type_of(d, f)) {
-    case RELIC_GFF_FIELD_TYPE_BYTE: *out = raw(d, f) & 0xFFu; return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_WORD: *out = raw(d, f) & 0xFFFFu; return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_DWORD: *out = raw(d, f); return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_DWORD64: *out = relic_load_u64le(data_of(d, f)); return RELIC_OK;
-    default: return mismatch(d, f, "an unsigned integer (byte, word, dword, dword64)", err);
-    }
+    return relic_gff_get_uint_(d, f, out, err);
+}
+relic_status(relic_gff_get_int)(const relic_gff_doc *d, uint32_t f, int64_t *out, relic_error *err)
+{
+    return relic_gff_get_int_(d, f, out, err);
+}
+relic_status(relic_gff_get_float)(const relic_gff_doc *d, uint32_t f, float *out, relic_error *err)
+{
+    return relic_gff_get_float_(d, f, out, err);
+}
+relic_status(relic_gff_get_double)(const relic_gff_doc *d, uint32_t f, double *out, relic_error *err)
+{
+    return relic_gff_get_double_(d, f, out, err);
+}
+relic_status(relic_gff_get_string)(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
+{
+    return relic_gff_sized_(d, f, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "a cexostring", out, err);
+}
+relic_status(relic_gff_get_resref)(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
+{
+    return relic_gff_sized_(d, f, RELIC_GFF_FIELD_TYPE_RESREF, "a resref", out, err);
+}
+relic_status(relic_gff_get_void)(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
+{
+    return relic_gff_sized_(d, f, RELIC_GFF_FIELD_TYPE_VOID, "a void", out, err);
 }
 
-relic_status relic_gff_get_int(const relic_gff_doc *d, uint32_t f, int64_t *out, relic_error *err)
+static const uint8_t *data_of(const relic_gff_doc *d, uint32_t f)
 {
-    switch (relic_gff_field_type_of(d, f)) {
-    case RELIC_GFF_FIELD_TYPE_CHAR: *out = (int8_t)(uint8_t)raw(d, f); return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_SHORT: *out = (int16_t)(uint16_t)raw(d, f); return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_INT: *out = (int32_t)raw(d, f); return RELIC_OK;
-    case RELIC_GFF_FIELD_TYPE_INT64: *out = (int64_t)relic_load_u64le(data_of(d, f)); return RELIC_OK;
-    default: return mismatch(d, f, "a signed integer (char, short, int, int64)", err);
-    }
-}
-
-relic_status relic_gff_get_float(const relic_gff_doc *d, uint32_t f, float *out, relic_error *err)
-{
-    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_FLOAT) return mismatch(d, f, "a float", err);
-    uint32_t u = raw(d, f);
-    memcpy(out, &u, 4);
-    return RELIC_OK;
-}
-
-relic_status relic_gff_get_double(const relic_gff_doc *d, uint32_t f, double *out, relic_error *err)
-{
-    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_DOUBLE) return mismatch(d, f, "a double", err);
-    *out = relic_load_f64le(data_of(d, f));
-    return RELIC_OK;
-}
-
-static relic_status sized(const relic_gff_doc *d, uint32_t f, uint32_t type, const char *want, relic_bytes *out,
-                          relic_error *err)
-{
-    if (relic_gff_field_type_of(d, f) != type) return mismatch(d, f, want, err);
-    const uint8_t *p = data_of(d, f);
-    if (type == RELIC_GFF_FIELD_TYPE_RESREF) {
-        out->size = p[0];
-        out->data = p + 1;
-    } else {
-        out->size = relic_load_u32le(p);
-        out->data = p + 4;
-    }
-    return RELIC_OK;
-}
-
-relic_status relic_gff_get_string(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
-{
-    return sized(d, f, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "a cexostring", out, err);
-}
-
-relic_status relic_gff_get_resref(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
-{
-    return sized(d, f, RELIC_GFF_FIELD_TYPE_RESREF, "a resref", out, err);
-}
-
-relic_status relic_gff_get_void(const relic_gff_doc *d, uint32_t f, relic_bytes *out, relic_error *err)
-{
-    return sized(d, f, RELIC_GFF_FIELD_TYPE_VOID, "a void", out, err);
+    return d->v.field_data + raw(d, f);
 }
 
 relic_status relic_gff_get_orientation(const relic_gff_doc *d, uint32_t f, float out[4], relic_error *err)
 {
-    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_ORIENTATION) return mismatch(d, f, "an orientation", err);
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_ORIENTATION) return relic_gff_type_mismatch(d, f, "an orientation", err);
     const uint8_t *p = data_of(d, f);
     for (int k = 0; k < 4; k++) out[k] = relic_load_f32le(p + 4 * k);
     return RELIC_OK;
@@ -159,21 +123,15 @@ relic_status relic_gff_get_orientation(const relic_gff_doc *d, uint32_t f, float
 
 relic_status relic_gff_get_vector(const relic_gff_doc *d, uint32_t f, float out[3], relic_error *err)
 {
-    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_VECTOR) return mismatch(d, f, "a vector", err);
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_VECTOR) return relic_gff_type_mismatch(d, f, "a vector", err);
     const uint8_t *p = data_of(d, f);
     for (int k = 0; k < 3; k++) out[k] = relic_load_f32le(p + 4 * k);
     return RELIC_OK;
 }
 
-relic_status relic_gff_get_locstring(const relic_gff_doc *d, uint32_t f, relic_gff_locstring *out, relic_error *err)
+relic_status(relic_gff_get_locstring)(const relic_gff_doc *d, uint32_t f, relic_gff_locstring *out, relic_error *err)
 {
-    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING)
-        return mismatch(d, f, "a cexolocstring", err);
-    const uint8_t *p = data_of(d, f);
-    out->strref = relic_load_u32le(p + 4);
-    out->count = relic_load_u32le(p + 8);
-    out->first = p + 12;
-    return RELIC_OK;
+    return relic_gff_get_locstring_(d, f, out, err);
 }
 
 void relic_gff_locstring_next(const uint8_t **cursor, uint32_t *string_id, relic_bytes *text)
@@ -185,20 +143,14 @@ void relic_gff_locstring_next(const uint8_t **cursor, uint32_t *string_id, relic
     *cursor = p + 8 + text->size;
 }
 
-relic_status relic_gff_get_struct(const relic_gff_doc *d, uint32_t f, uint32_t *s, relic_error *err)
+relic_status(relic_gff_get_struct)(const relic_gff_doc *d, uint32_t f, uint32_t *s, relic_error *err)
 {
-    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_STRUCT) return mismatch(d, f, "a struct", err);
-    *s = raw(d, f);
-    return RELIC_OK;
+    return relic_gff_get_struct_(d, f, s, err);
 }
 
-relic_status relic_gff_get_list(const relic_gff_doc *d, uint32_t f, relic_gff_list *out, relic_error *err)
+relic_status(relic_gff_get_list)(const relic_gff_doc *d, uint32_t f, relic_gff_list *out, relic_error *err)
 {
-    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_LIST) return mismatch(d, f, "a list", err);
-    const uint8_t *p = d->v.list_indices + raw(d, f);
-    out->count = relic_load_u32le(p);
-    out->indices = p + 4;
-    return RELIC_OK;
+    return relic_gff_get_list_(d, f, out, err);
 }
 
 relic_status relic_gff_resolve(const relic_gff_doc *d, const char *path, uint32_t *out, int *is_struct,

@@ -178,10 +178,18 @@ static int fast_path(double a, int negative, char *out, size_t *len)
         if (k > 340 || k < -340) return 0;
         long double scaled = k >= 0 ? la / pow10_ld[k] : la * pow10_ld[-k];
         long double fl = floorl(scaled), frac = scaled - fl;
-        /* scaled is within 2^-63 of the exact ratio (two roundings of 2^-64): which
-         * way it rounds is too close to call within 4 times that */
-        if (fabsl(frac - 0.5L) <= scaled * 0x1p-61L) return 0;
         unsigned long long m = (unsigned long long)fl + (frac > 0.5L);
+        /* scaled is within 2^-63 of the exact ratio (two roundings of 2^-64): which
+         * way it rounds is too close to call within 4 times that, unless
+         * scaled is the exact ratio and an exact tie (a widened f32 such as
+         * 81.45880126953125 at 16 digits): then half to even, as printf
+         * rounds it (10^27 is the largest power of ten long double holds
+         * exactly) */
+        if (fabsl(frac - 0.5L) <= scaled * 0x1p-61L) {
+            int exact_tie = frac == 0.5L && (k >= 0 ? k <= 27 && fmal(scaled, pow10_ld[k], -la) == 0 : -k <= 27 && fmal(la, pow10_ld[-k], -scaled) == 0);
+            if (!exact_tie) return 0;
+            m = (unsigned long long)fl + ((unsigned long long)fl & 1);
+        }
         if (m == 0) return 0;
         long double cand = k >= 0 ? (long double)m * pow10_ld[k] : (long double)m / pow10_ld[-k];
         long double margin = cand * 0x1p-58L;

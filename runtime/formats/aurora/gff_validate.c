@@ -6,7 +6,13 @@
  * or list indices, and the struct graph from the root (depth limit, no
  * struct reached twice, no field shared), so that afterwards every getter is
  * a plain load. Work is linear in the file size: every struct, field and
- * list record is looked at a bounded number of times. */
+ * list record is looked at a bounded number of times.
+ *
+ * One walk from the root checks each reached struct and field as it goes
+ * (the field array is read once, in the order writers lay it out), then
+ * check_unreached does the same for what the walk did not reach. A value is
+ * checked by range compares picked by its type's class (value_ok); only
+ * what has parts (locstrings, lists) or fails goes through check_field. */
 #include <stdarg.h>
 
 #include "relic_gff.h"
@@ -27,6 +33,17 @@ typedef struct vstate {
 
 static int bit_get(const uint8_t *b, uint32_t i) { return (b[i >> 3] >> (i & 7)) & 1; }
 static void bit_set(uint8_t *b, uint32_t i) { b[i >> 3] = (uint8_t)(b[i >> 3] | (1u << (i & 7))); }
+/* Set bits first .. first + n - 1 (n <= 56) when none is set yet; 0 (and
+ * nothing set) when one is. The bitmap has 8 spare bytes at its end. */
+static int claim_run(uint8_t *b, uint32_t first, uint32_t n)
+{
+    const uint64_t mask = (((uint64_t)1 << n) - 1) << (first & 7);
+    uint64_t w = relic_load_u64le(b + (first >> 3));
+    if (w & mask) return 0;
+    w |= mask;
+    relic_store_u64le(b + (first >> 3), w);
+    return 1;
+}
 
 #define U(x) ((unsigned long long)(x))
 
@@ -72,36 +89,47 @@ static relic_status fail_field(const vstate *st, uint32_t f, relic_status code, 
     return r;
 }
 
-/* Each struct's field list lies inside the field indices and names fields
- * that exist. */
-static relic_status check_structs(vstate *st)
+/* Struct s's field list lies inside the field indices and names fields
+ * that exist: for a list of field indices, one range compare of its largest
+ * entry (the offending entry is looked for only when it fails). *run is
+ * set when the fields are first, first + 1, ... (as writers lay them out),
+ * so that the walk reads their entries without the list. */
+static relic_status check_struct(vstate *st, uint32_t s, int *run)
 {
     const relic_gff_doc *d = st->d;
-    uint64_t fi_count = d->v.field_indices_count;
-    for (uint32_t s = 0; s < d->struct_count; s++) {
-        relic_gff_struct_view sv = relic_gff_structs_at(&d->v, s);
-        uint32_t n = relic_gff_struct_field_count(sv), data = relic_gff_struct_data_or_data_offset(sv);
-        if (n == 0) continue;
-        if (n == 1) {
-            if (data >= d->field_count)
-                return fail_struct(st, s, 4, RELIC_E_INDEX, "field index %llu is not below the field count %llu", U(data), U(d->field_count));
-            continue;
-        }
-        if (data % 4 != 0)
-            return fail_struct(st, s, 4, RELIC_E_LAYOUT, "field-indices offset %llu is not a multiple of 4", U(data));
-        if ((uint64_t)data / 4 + n > fi_count)
-            return fail_struct(st, s, 8, RELIC_E_INDEX,
-                               "%llu field indices from byte %llu pass the end of the field-indices array (%llu bytes)",
-                               U(n), U(data), U(fi_count * 4));
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t fi = relic_gff_field_indices_at(&d->v, data / 4 + i);
-            if (fi >= d->field_count) {
-                char path[48];
-                snprintf(path, sizeof path, "field_indices[%u]", (unsigned)(data / 4 + i));
-                return relic_fail(st->err, RELIC_E_INDEX, off_of(d, d->v.field_indices) + data + 4ull * i, path,
-                                  "field index %u is not below the field count %u", (unsigned)fi,
-                                  (unsigned)d->field_count);
-            }
+    const uint64_t fi_count = d->v.field_indices_count;
+    const uint32_t nfields = d->field_count;
+    const uint8_t *sp = d->v.structs + (size_t)s * GFF_STRUCT_SIZE;
+    uint32_t data = relic_load_u32le(sp + 4), n = relic_load_u32le(sp + 8);
+    *run = 1;
+    if (n <= 1) {
+        if (n == 1 && data >= nfields)
+            return fail_struct(st, s, 4, RELIC_E_INDEX, "field index %llu is not below the field count %llu", U(data), U(nfields));
+        return RELIC_OK;
+    }
+    if (data % 4 != 0)
+        return fail_struct(st, s, 4, RELIC_E_LAYOUT, "field-indices offset %llu is not a multiple of 4", U(data));
+    if ((uint64_t)data / 4 + n > fi_count)
+        return fail_struct(st, s, 8, RELIC_E_INDEX,
+                           "%llu field indices from byte %llu pass the end of the field-indices array (%llu bytes)",
+                           U(n), U(data), U(fi_count * 4));
+    const uint8_t *list = d->v.field_indices + data;
+    const uint32_t first = relic_load_u32le(list);
+    uint32_t hi = 0, apart = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t fi = relic_load_u32le(list + 4 * (size_t)i);
+        hi = fi > hi ? fi : hi;
+        apart |= fi ^ (first + i);
+    }
+    *run = apart == 0;
+    if (hi < nfields) return RELIC_OK;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t fi = relic_load_u32le(list + 4 * (size_t)i);
+        if (fi >= nfields) {
+            char path[48];
+            snprintf(path, sizeof path, "field_indices[%u]", (unsigned)(data / 4 + i));
+            return relic_fail(st->err, RELIC_E_INDEX, off_of(d, d->v.field_indices) + data + 4ull * i, path,
+                              "field index %u is not below the field count %u", (unsigned)fi, (unsigned)nfields);
         }
     }
     return RELIC_OK;
@@ -202,11 +230,107 @@ static relic_status check_field(vstate *st, uint32_t f, uint32_t type, uint32_t 
     }
 }
 
-/* The fields no reachable struct uses (walk checked the others): a scan of
- * the field_seen bitmap that skips full bytes. */
-static relic_status check_unreached_fields(vstate *st)
+/* How field types keep their value (BioWare GFF spec, Table 3.4a-b): in
+ * the field entry, as a fixed number of bytes of field data (fixed_size),
+ * as a u32 or u8 length and that many bytes (CExoString and VOID; CResRef),
+ * as substrings (CExoLocString), as a struct index or as a list record
+ * (checked by check_field). */
+enum { CLASS_INLINE,
+       CLASS_FIXED,
+       CLASS_SIZED,
+       CLASS_RESREF,
+       CLASS_LOC,
+       CLASS_STRUCT,
+       CLASS_LIST };
+/* clang-format off */
+static const uint8_t type_class[18] = {
+    CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, CLASS_INLINE, /* byte .. int */
+    CLASS_FIXED, CLASS_FIXED, CLASS_INLINE, CLASS_FIXED,                                /* dword64, int64, float, double */
+    CLASS_SIZED, CLASS_RESREF, CLASS_LOC, CLASS_SIZED, CLASS_STRUCT, CLASS_LIST,        /* string .. list */
+    CLASS_FIXED, CLASS_FIXED,                                                           /* orientation, vector */
+};
+static const uint8_t fixed_size[18] = {0, 0, 0, 0, 0, 0, 8, 8, 0, 8, 0, 0, 0, 0, 0, 0, 16, 12};
+/* clang-format on */
+
+/* 1 when a value of type (< 18: the generated validator checked it) with
+ * DataOrDataOffset data passes by range compares alone; 0 sends it to
+ * check_field, which reads what has parts and names any error. */
+static inline int value_ok(const relic_gff_doc *d, uint32_t type, uint32_t data)
+{
+    const uint64_t size = d->v.field_data_count, at = data;
+    switch (type_class[type]) {
+    case CLASS_INLINE: return 1;
+    case CLASS_FIXED: return at + fixed_size[type] <= size;
+    case CLASS_SIZED: return at + 4 <= size && at + 4 + relic_load_u32le(d->v.field_data + at) <= size;
+    case CLASS_RESREF: return at + 1 <= size && at + 1 + d->v.field_data[at] <= size;
+    case CLASS_STRUCT: return data < d->struct_count;
+    case CLASS_LOC: {
+        /* size, StrRef, count, then count (id, length, text) that end
+         * exactly at the size */
+        if (at + 12 > size) return 0;
+        const uint8_t *p = d->v.field_data + at;
+        const uint64_t total = relic_load_u32le(p), count = relic_load_u32le(p + 8);
+        if (total < 8 || at + 4 + total > size) return 0;
+        uint64_t pos = 8;
+        for (uint64_t i = 0; i < count; i++) {
+            if (total - pos < 8) return 0;
+            pos += 8 + (uint64_t)relic_load_u32le(p + 4 + pos + 4);
+            if (pos > total) return 0;
+        }
+        return pos == total;
+    }
+    default: return 0;
+    }
+}
+
+/* The fast half of check_struct: 1 when struct's field list (n fields,
+ * DataOrDataOffset data) is fine, with *run; 0 sends it to check_struct,
+ * which names the error. */
+static inline int list_ok(const relic_gff_doc *d, uint32_t data, uint32_t n, int *run)
+{
+    *run = 1;
+    if (n <= 1) return n == 0 || data < d->field_count;
+    if (data % 4 != 0 || (uint64_t)data / 4 + n > d->v.field_indices_count) return 0;
+    const uint8_t *list = d->v.field_indices + data;
+    const uint32_t first = relic_load_u32le(list);
+    uint32_t hi = 0, apart = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t fi = relic_load_u32le(list + 4 * (size_t)i);
+        hi = fi > hi ? fi : hi;
+        apart |= fi ^ (first + i);
+    }
+    *run = apart == 0;
+    return hi < d->field_count;
+}
+
+/* Field f's value (its entry at fp), counting struct and list fields in
+ * *kids. */
+static inline relic_status field_value(vstate *st, uint32_t f, const uint8_t *fp, uint32_t *kids)
+{
+    const uint32_t type = relic_load_u32le(fp);
+    const unsigned cls = type_class[type];
+    if (cls == CLASS_INLINE) return RELIC_OK;
+    const uint32_t v = relic_load_u32le(fp + 8);
+    *kids += cls >= CLASS_STRUCT;
+    return value_ok(st->d, type, v) ? RELIC_OK : check_field(st, f, type, v);
+}
+
+/* What the walk from the root did not reach: those structs' field lists
+ * and those fields' values (a scan of the bitmaps that skips full bytes,
+ * so a file whose every struct and field is reached costs a few
+ * microseconds here). */
+static relic_status check_unreached(vstate *st)
 {
     const relic_gff_doc *d = st->d;
+    relic_status r;
+    for (uint32_t s = 0; s < d->struct_count; s++) {
+        if ((s & 7) == 0 && st->struct_seen[s >> 3] == 0xFF && s + 8 <= d->struct_count) {
+            s += 7;
+            continue;
+        }
+        int run;
+        if (!bit_get(st->struct_seen, s) && (r = check_struct(st, s, &run)) != RELIC_OK) return r;
+    }
     for (uint32_t f = 0; f < d->field_count; f++) {
         if ((f & 7) == 0 && st->field_seen[f >> 3] == 0xFF && f + 8 <= d->field_count) {
             f += 7;
@@ -214,8 +338,8 @@ static relic_status check_unreached_fields(vstate *st)
         }
         if (bit_get(st->field_seen, f)) continue;
         const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
-        relic_status s = check_field(st, f, relic_load_u32le(fp), relic_load_u32le(fp + 8));
-        if (s != RELIC_OK) return s;
+        const uint32_t type = relic_load_u32le(fp), data = relic_load_u32le(fp + 8);
+        if (!value_ok(d, type, data) && (r = check_field(st, f, type, data)) != RELIC_OK) return r;
     }
     return RELIC_OK;
 }
@@ -241,44 +365,65 @@ static relic_status reach(vstate *st, uint32_t s, uint32_t depth, uint32_t from_
 
 /* Depth-first from struct s. Each struct is entered once (bitmap), so the
  * recursion visits every struct and field at most once and is at most
- * RELIC_GFF_MAX_DEPTH deep. One pass over the fields checks that no other
- * struct uses them and finds duplicate labels (a label stamped with this
- * struct's number already); a second pass, only when there are struct or
- * list fields, descends. */
+ * RELIC_GFF_MAX_DEPTH deep. One pass over the fields checks each value,
+ * then (with a warn callback) duplicate labels, then that no other struct
+ * uses them; a last pass, only when there are struct or list fields,
+ * descends. */
 static relic_status walk(vstate *st, uint32_t s, uint32_t depth, uint32_t from_field)
 {
     const relic_gff_doc *d = st->d;
-    uint32_t n, data, kids = 0, stamp = s + 1;
+    uint32_t n, data, kids = 0;
+    int run;
+    relic_status r0;
     (void)from_field;
+    struct_fields(d, s, &n, &data);
+    if (!list_ok(d, data, n, &run) && (r0 = check_struct(st, s, &run)) != RELIC_OK) return r0;
     bit_set(st->struct_seen, s);
     st->reachable++;
     if (depth > st->max_depth) st->max_depth = depth;
-    struct_fields(d, s, &n, &data);
     const uint8_t *fi = n == 1 ? NULL : d->v.field_indices + data;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t f = fi ? relic_load_u32le(fi + 4 * (size_t)i) : data;
-        const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
-        if (bit_get(st->field_seen, f))
-            return fail_struct(st, s, 4, RELIC_E_LAYOUT, "field %llu is used by two structs (field list %llu)", U(f), U(data));
-        bit_set(st->field_seen, f);
-        uint32_t type = relic_load_u32le(fp), l = relic_load_u32le(fp + 4);
-        if (type > RELIC_GFF_FIELD_TYPE_INT && type != RELIC_GFF_FIELD_TYPE_FLOAT) {
-            relic_status r = check_field(st, f, type, relic_load_u32le(fp + 8));
-            if (r != RELIC_OK) return r;
+    const uint32_t first = n == 0 ? 0 : fi ? relic_load_u32le(fi)
+                                           : data;
+    /* each value by its type's class: most are inline and cost a table
+     * load; a run of fields is read straight from the field array */
+    if (run) {
+        const uint8_t *fp = d->v.fields + (size_t)first * GFF_FIELD_SIZE;
+        for (uint32_t i = 0; i < n; i++, fp += GFF_FIELD_SIZE)
+            if ((r0 = field_value(st, first + i, fp, &kids)) != RELIC_OK) return r0;
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            const uint32_t f = relic_load_u32le(fi + 4 * (size_t)i);
+            if ((r0 = field_value(st, f, d->v.fields + (size_t)f * GFF_FIELD_SIZE, &kids)) != RELIC_OK) return r0;
         }
-        kids += type == RELIC_GFF_FIELD_TYPE_STRUCT || type == RELIC_GFF_FIELD_TYPE_LIST;
+    }
+    /* duplicate labels only matter to a warn callback: a label stamped
+     * with this struct's number already */
+    for (uint32_t i = 0, stamp = s + 1; st->warn && i < n; i++) {
+        const uint32_t f = run ? first + i : relic_load_u32le(fi + 4 * (size_t)i);
+        const uint8_t *fp = d->v.fields + (size_t)f * GFF_FIELD_SIZE;
+        const uint32_t l = relic_load_u32le(fp + 4);
         if (st->label_stamp[l] != stamp) {
             st->label_stamp[l] = stamp;
             continue;
         }
-        if (st->warn) {
-            relic_error w;
-            char path[48];
-            const char *name = relic_gff_label_name(relic_gff_labels_at(&d->v, l));
-            snprintf(path, sizeof path, "structs[%u].fields[%u]", (unsigned)s, (unsigned)i);
-            relic_fail(&w, RELIC_E_LAYOUT, off_of(d, fp + 4), path,
-                       "duplicate label '%.16s' in one struct (the last one is used)", name);
-            st->warn(st->warn_ctx, &w);
+        relic_error w;
+        char path[48];
+        const char *name = relic_gff_label_name(relic_gff_labels_at(&d->v, l));
+        snprintf(path, sizeof path, "structs[%u].fields[%u]", (unsigned)s, (unsigned)i);
+        relic_fail(&w, RELIC_E_LAYOUT, off_of(d, fp + 4), path,
+                   "duplicate label '%.16s' in one struct (the last one is used)", name);
+        st->warn(st->warn_ctx, &w);
+    }
+    /* no field used by another reached struct: a run of up to 56 fields is
+     * claimed with one 8-byte read-modify-write of the bitmap (bit by bit,
+     * consecutive fields would each wait on the previous store); any
+     * other list, or a clash, bit by bit to name the field */
+    if (n && !(run && n <= 56 && claim_run(st->field_seen, first, n))) {
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t f = fi ? relic_load_u32le(fi + 4 * (size_t)i) : data;
+            if (bit_get(st->field_seen, f))
+                return fail_struct(st, s, 4, RELIC_E_LAYOUT, "field %llu is used by two structs (field list %llu)", U(f), U(data));
+            bit_set(st->field_seen, f);
         }
     }
     for (uint32_t i = 0; kids && i < n; i++) {
@@ -312,15 +457,25 @@ relic_status relic_gff_open(const uint8_t *data, size_t size, relic_arena *scrat
     if (d.struct_count == 0)
         return relic_fail(err, RELIC_E_RANGE, 12, "header.struct_count", "a GFF needs at least the top-level struct");
     vstate st = {&d, NULL, NULL, NULL, warn, warn_ctx, err, 0, 0};
-    st.struct_seen = relic_arena_alloc(scratch, d.v.structs_count / 8 + 1, 1);
-    st.field_seen = relic_arena_alloc(scratch, d.v.fields_count / 8 + 1, 1);
-    st.label_stamp = relic_arena_array(scratch, d.v.labels_count + 1, sizeof *st.label_stamp, 4);
-    if (!st.struct_seen || !st.field_seen || !st.label_stamp)
+    /* the two bitmaps (the field one with 8 spare bytes for claim_run) on
+     * the stack for the files most are, else from scratch; label stamps
+     * only for a warn callback */
+    uint8_t small[8192];
+    const size_t sbytes = d.v.structs_count / 8 + 1, fbytes = d.v.fields_count / 8 + 9;
+    if (sbytes + fbytes <= sizeof small) {
+        memset(small, 0, sbytes + fbytes);
+        st.struct_seen = small;
+        st.field_seen = small + sbytes;
+    } else {
+        st.struct_seen = relic_arena_alloc(scratch, sbytes, 1);
+        st.field_seen = relic_arena_alloc(scratch, fbytes, 1);
+    }
+    if (warn) st.label_stamp = relic_arena_array(scratch, d.v.labels_count + 1, sizeof *st.label_stamp, 4);
+    if (!st.struct_seen || !st.field_seen || (warn && !st.label_stamp))
         return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "no scratch memory for the struct graph (%zu structs)",
                           d.v.structs_count);
-    if ((s = check_structs(&st)) != RELIC_OK) return s;
     if ((s = walk(&st, 0, 0, 0)) != RELIC_OK) return s;
-    if ((s = check_unreached_fields(&st)) != RELIC_OK) return s;
+    if ((s = check_unreached(&st)) != RELIC_OK) return s;
     d.max_depth = st.max_depth;
     d.reachable = st.reachable;
     *out = d;

@@ -15,6 +15,7 @@
  * every count and offset is recomputed from the arrays. */
 #include "gff_order.h"
 #include "relic_gff.h"
+#include "relic_gen.h"
 
 /* Bytes a complex value takes in the field data; 0 for inline types. */
 static uint64_t value_size(const relic_gff_tfield *f)
@@ -149,23 +150,34 @@ static uint32_t label_index(wstate *w, const char *label)
     }
 }
 
-static uint32_t count_fields(const relic_gff_tstruct *s, uint32_t depth, relic_error *err, uint64_t *n)
+/* What the six arrays will hold, counted before writing so that each is
+ * allocated once at its final size (no regrowth copies). */
+typedef struct wsizes {
+    uint64_t structs, fields, data, fi, li;
+} wsizes;
+
+static uint32_t count_fields(const relic_gff_tstruct *s, uint32_t depth, relic_error *err, wsizes *n)
 {
     if (depth > RELIC_GFF_MAX_DEPTH) {
         relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "structs nest deeper than %d (a cycle?)", RELIC_GFF_MAX_DEPTH);
         return 0;
     }
-    *n += s->field_count;
+    n->structs++;
+    n->fields += s->field_count;
+    if (s->field_count > 1) n->fi += s->field_count;
     for (uint32_t i = 0; i < s->field_count; i++) {
         const relic_gff_tfield *f = &s->fields[i];
         if (check_field(f, err) != RELIC_OK) return 0;
+        n->data += value_size(f);
         if (f->type == RELIC_GFF_FIELD_TYPE_STRUCT && !count_fields(f->v.child, depth + 1, err, n)) return 0;
-        if (f->type == RELIC_GFF_FIELD_TYPE_LIST)
+        if (f->type == RELIC_GFF_FIELD_TYPE_LIST) {
+            n->li += 1 + (uint64_t)f->v.list.count;
             for (size_t k = 0; k < f->v.list.count; k++) {
                 if (!f->v.list.items[k])
                     return relic_fail(err, RELIC_E_ARGUMENT, 0, f->label, "a list element without its struct"), 0;
                 if (!count_fields(f->v.list.items[k], depth + 1, err, n)) return 0;
             }
+        }
     }
     return 1;
 }
@@ -280,29 +292,44 @@ static relic_status emit(relic_arena *scratch, const char file_type[4], relic_bu
     m.field_data_count = data->size;
     m.field_indices_count = fi->size / 4;
     m.list_indices_count = li->size / 4;
-    m.structs = relic_arena_array(a, m.structs_count + 1, sizeof *m.structs, 8);
-    m.fields = relic_arena_array(a, m.fields_count + 1, sizeof *m.fields, 8);
-    m.labels = relic_arena_array(a, m.labels_count + 1, sizeof *m.labels, 8);
-    m.field_indices = relic_arena_array(a, m.field_indices_count + 1, 4, 8);
-    m.list_indices = relic_arena_array(a, m.list_indices_count + 1, 4, 8);
-    m.field_data = data->data;
-    if (!m.structs || !m.fields || !m.labels || !m.field_indices || !m.list_indices)
-        return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
-    for (size_t i = 0; i < m.structs_count; i++) {
-        const uint8_t *p = structs->data + 12 * i;
-        m.structs[i].id = relic_load_u32le(p);
-        m.structs[i].data_or_data_offset = relic_load_u32le(p + 4);
-        m.structs[i].field_count = relic_load_u32le(p + 8);
+    if (RELIC_GEN_LE && sizeof(relic_gff_struct) == 12 && sizeof(relic_gff_field) == 12 && sizeof(relic_gff_label) == 16 &&
+        ((uintptr_t)structs->data | (uintptr_t)fields->data | (uintptr_t)labels->data | (uintptr_t)fi->data |
+         (uintptr_t)li->data) %
+                4 ==
+            0) {
+        /* on a little-endian host the records already are the model's
+         * arrays (each a run of u32 / char[16], 4-aligned): no copy */
+        m.structs = (relic_gff_struct *)(void *)structs->data;
+        m.fields = (relic_gff_field *)(void *)fields->data;
+        m.labels = (relic_gff_label *)(void *)labels->data;
+        m.field_indices = (uint32_t *)(void *)fi->data;
+        m.list_indices = (uint32_t *)(void *)li->data;
+        m.field_data = data->data;
+    } else {
+        m.structs = relic_arena_array(a, m.structs_count + 1, sizeof *m.structs, 8);
+        m.fields = relic_arena_array(a, m.fields_count + 1, sizeof *m.fields, 8);
+        m.labels = relic_arena_array(a, m.labels_count + 1, sizeof *m.labels, 8);
+        m.field_indices = relic_arena_array(a, m.field_indices_count + 1, 4, 8);
+        m.list_indices = relic_arena_array(a, m.list_indices_count + 1, 4, 8);
+        m.field_data = data->data;
+        if (!m.structs || !m.fields || !m.labels || !m.field_indices || !m.list_indices)
+            return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
+        for (size_t i = 0; i < m.structs_count; i++) {
+            const uint8_t *p = structs->data + 12 * i;
+            m.structs[i].id = relic_load_u32le(p);
+            m.structs[i].data_or_data_offset = relic_load_u32le(p + 4);
+            m.structs[i].field_count = relic_load_u32le(p + 8);
+        }
+        for (size_t i = 0; i < m.fields_count; i++) {
+            const uint8_t *p = fields->data + 12 * i;
+            m.fields[i].type = relic_load_u32le(p);
+            m.fields[i].label_index = relic_load_u32le(p + 4);
+            m.fields[i].data_or_data_offset = relic_load_u32le(p + 8);
+        }
+        for (size_t i = 0; i < m.labels_count; i++) memcpy(m.labels[i].name, labels->data + 16 * i, 16);
+        for (size_t i = 0; i < m.field_indices_count; i++) m.field_indices[i] = relic_load_u32le(fi->data + 4 * i);
+        for (size_t i = 0; i < m.list_indices_count; i++) m.list_indices[i] = relic_load_u32le(li->data + 4 * i);
     }
-    for (size_t i = 0; i < m.fields_count; i++) {
-        const uint8_t *p = fields->data + 12 * i;
-        m.fields[i].type = relic_load_u32le(p);
-        m.fields[i].label_index = relic_load_u32le(p + 4);
-        m.fields[i].data_or_data_offset = relic_load_u32le(p + 8);
-    }
-    for (size_t i = 0; i < m.labels_count; i++) memcpy(m.labels[i].name, labels->data + 16 * i, 16);
-    for (size_t i = 0; i < m.field_indices_count; i++) m.field_indices[i] = relic_load_u32le(fi->data + 4 * i);
-    for (size_t i = 0; i < m.list_indices_count; i++) m.list_indices[i] = relic_load_u32le(li->data + 4 * i);
     /* contiguous from byte 56, empty arrays at the next free byte (as real files have them) */
     uint32_t pos = 56;
     m.header.struct_offset = pos;
@@ -331,13 +358,16 @@ static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_fa
                                      relic_error *err)
 {
     wstate w;
-    uint64_t nfields = 0;
+    wsizes sz = {0, 0, 0, 0, 0};
     memset(&w, 0, sizeof w);
     w.fam = fam;
     w.err = err;
     if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
-    if (!count_fields(t->root, 0, err, &nfields)) return err ? err->code : RELIC_E_ARGUMENT;
-    if (nfields > UINT32_MAX / 12) return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "too many fields");
+    if (!count_fields(t->root, 0, err, &sz)) return err ? err->code : RELIC_E_ARGUMENT;
+    const uint64_t nfields = sz.fields;
+    if (nfields > UINT32_MAX / 12 || sz.structs > UINT32_MAX / 12 || sz.data > UINT32_MAX || sz.fi > UINT32_MAX / 4 ||
+        sz.li > UINT32_MAX / 4)
+        return relic_fail(err, RELIC_E_LIMIT, 0, NULL, "the GFF would be larger than 4 GiB");
     size_t hsize = 16;
     while (hsize < nfields * 2) hsize *= 2;
     w.hash = relic_arena_array(scratch, hsize, 4, 4);
@@ -345,7 +375,16 @@ static relic_status write_sequential(const relic_gff_tree *t, const relic_gff_fa
     if (!w.hash) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
     memset(w.hash, 0, hsize * 4);
     relic_buf *bufs[] = {&w.structs, &w.fields, &w.labels, &w.data, &w.fi, &w.li, &w.stack};
-    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) relic_buf_init_arena(bufs[i], scratch, 0);
+    const uint64_t exact[] = {12 * sz.structs, 12 * sz.fields, 0, sz.data, 4 * sz.fi, 4 * sz.li, 0};
+    for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) {
+        /* arrays of known size: one block each (8-aligned, so emit can
+         * hand them to the generated writer as they are); the label array
+         * and the block stack grow */
+        void *mem = exact[i] ? relic_arena_alloc(scratch, (size_t)exact[i], 8) : NULL;
+        if (exact[i] && !mem) return relic_fail(err, RELIC_E_NOMEM, 0, NULL, "out of memory writing a GFF");
+        if (mem) relic_buf_init_fixed(bufs[i], mem, (size_t)exact[i]);
+        else relic_buf_init_arena(bufs[i], scratch, 0);
+    }
     put_struct(&w, t->root);
     int failed = 0;
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) failed |= bufs[i]->failed;
@@ -513,7 +552,7 @@ relic_status relic_gff_write_tree(const relic_gff_tree *t, relic_gff_layout layo
     if (!t->root) return relic_fail(err, RELIC_E_ARGUMENT, 0, NULL, "a GFF tree without its top-level struct");
     if (layout == RELIC_GFF_LAYOUT_KEEP) {
         relic_status st = RELIC_OK;
-        uint64_t n = 0;
+        wsizes n = {0, 0, 0, 0, 0};
         if (!count_fields(t->root, 0, err, &n)) return err ? err->code : RELIC_E_ARGUMENT;
         if (write_keep(t, scratch, out, err, &st)) return st;
         if (fell_back) *fell_back = 1;

@@ -47,7 +47,8 @@ typedef struct relic_gff_doc {
  *  sub-structs are rejected, so work is linear in the file size), no field
  *  used by two structs. Duplicate labels in one struct go to warn (may be
  *  NULL) and are not fatal. scratch supplies (struct_count + field_count)/8
- *  bytes of bitmaps and 4 bytes per label (a buffer arena never mallocs);
+ *  bytes of bitmaps when that is above 8 KiB (below, they are on the stack)
+ *  and, with warn, 4 bytes per label (a buffer arena never mallocs);
  *  nothing of it is kept.
  *  Errors: those of relic_gff_validate, RELIC_E_INDEX, RELIC_E_LAYOUT,
  *  RELIC_E_LIMIT (depth), RELIC_E_NOMEM (scratch), each naming the path
@@ -129,6 +130,114 @@ typedef struct relic_gff_list {
 } relic_gff_list;
 relic_status relic_gff_get_list(const relic_gff_doc *d, uint32_t f, relic_gff_list *out, relic_error *err);
 static inline uint32_t relic_gff_list_at(const relic_gff_list *l, uint32_t i) { return relic_load_u32le(l->indices + 4 * (size_t)i); }
+
+/** The failure every typed getter returns on a type mismatch:
+ *  RELIC_E_ARGUMENT at field f's entry, "field 'X' is a T, not WANT". */
+relic_status relic_gff_type_mismatch(const relic_gff_doc *d, uint32_t f, const char *want, relic_error *err);
+
+/* The typed getters inline: a call written as relic_gff_get_uint(...) in C
+ * or C++ compiles to the type check and plain loads (the bytes were checked
+ * by relic_gff_open), so walking every field costs no function call per
+ * field. The functions stay exported with the same behaviour, for a call
+ * through a pointer, (relic_gff_get_uint)(...) or a foreign-call binding.
+ * On a mismatch the output is zeroed (count 0, NULL pointers) besides the
+ * error. */
+static inline uint32_t relic_gff_raw_(const relic_gff_doc *d, uint32_t f)
+{
+    return relic_load_u32le(d->v.fields + 12 * (size_t)f + 8);
+}
+static inline relic_status relic_gff_get_uint_(const relic_gff_doc *d, uint32_t f, uint64_t *out, relic_error *err)
+{
+    switch (relic_gff_field_type_of(d, f)) {
+    case RELIC_GFF_FIELD_TYPE_BYTE: *out = relic_gff_raw_(d, f) & 0xFFu; return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_WORD: *out = relic_gff_raw_(d, f) & 0xFFFFu; return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_DWORD: *out = relic_gff_raw_(d, f); return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_DWORD64: *out = relic_load_u64le(d->v.field_data + relic_gff_raw_(d, f)); return RELIC_OK;
+    default: *out = 0; return relic_gff_type_mismatch(d, f, "an unsigned integer (byte, word, dword, dword64)", err);
+    }
+}
+static inline relic_status relic_gff_get_int_(const relic_gff_doc *d, uint32_t f, int64_t *out, relic_error *err)
+{
+    switch (relic_gff_field_type_of(d, f)) {
+    case RELIC_GFF_FIELD_TYPE_CHAR: *out = (int8_t)(uint8_t)relic_gff_raw_(d, f); return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_SHORT: *out = (int16_t)(uint16_t)relic_gff_raw_(d, f); return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_INT: *out = (int32_t)relic_gff_raw_(d, f); return RELIC_OK;
+    case RELIC_GFF_FIELD_TYPE_INT64: *out = (int64_t)relic_load_u64le(d->v.field_data + relic_gff_raw_(d, f)); return RELIC_OK;
+    default: *out = 0; return relic_gff_type_mismatch(d, f, "a signed integer (char, short, int, int64)", err);
+    }
+}
+static inline relic_status relic_gff_get_float_(const relic_gff_doc *d, uint32_t f, float *out, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_FLOAT) return *out = 0, relic_gff_type_mismatch(d, f, "a float", err);
+    *out = relic_load_f32le(d->v.fields + 12 * (size_t)f + 8);
+    return RELIC_OK;
+}
+static inline relic_status relic_gff_get_double_(const relic_gff_doc *d, uint32_t f, double *out, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_DOUBLE) return *out = 0, relic_gff_type_mismatch(d, f, "a double", err);
+    *out = relic_load_f64le(d->v.field_data + relic_gff_raw_(d, f));
+    return RELIC_OK;
+}
+static inline relic_status relic_gff_sized_(const relic_gff_doc *d, uint32_t f, uint32_t type, const char *want,
+                                            relic_bytes *out, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != type) {
+        out->data = NULL;
+        out->size = 0;
+        return relic_gff_type_mismatch(d, f, want, err);
+    }
+    const uint8_t *p = d->v.field_data + relic_gff_raw_(d, f);
+    if (type == RELIC_GFF_FIELD_TYPE_RESREF) {
+        out->size = p[0];
+        out->data = p + 1;
+    } else {
+        out->size = relic_load_u32le(p);
+        out->data = p + 4;
+    }
+    return RELIC_OK;
+}
+static inline relic_status relic_gff_get_locstring_(const relic_gff_doc *d, uint32_t f, relic_gff_locstring *out,
+                                                    relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_CEXOLOCSTRING) {
+        out->strref = out->count = 0;
+        out->first = NULL;
+        return relic_gff_type_mismatch(d, f, "a cexolocstring", err);
+    }
+    const uint8_t *p = d->v.field_data + relic_gff_raw_(d, f);
+    out->strref = relic_load_u32le(p + 4);
+    out->count = relic_load_u32le(p + 8);
+    out->first = p + 12;
+    return RELIC_OK;
+}
+static inline relic_status relic_gff_get_struct_(const relic_gff_doc *d, uint32_t f, uint32_t *s, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_STRUCT) return *s = 0, relic_gff_type_mismatch(d, f, "a struct", err);
+    *s = relic_gff_raw_(d, f);
+    return RELIC_OK;
+}
+static inline relic_status relic_gff_get_list_(const relic_gff_doc *d, uint32_t f, relic_gff_list *out, relic_error *err)
+{
+    if (relic_gff_field_type_of(d, f) != RELIC_GFF_FIELD_TYPE_LIST) {
+        out->count = 0;
+        out->indices = NULL;
+        return relic_gff_type_mismatch(d, f, "a list", err);
+    }
+    const uint8_t *p = d->v.list_indices + relic_gff_raw_(d, f);
+    out->count = relic_load_u32le(p);
+    out->indices = p + 4;
+    return RELIC_OK;
+}
+#define relic_gff_get_uint(d, f, out, err) relic_gff_get_uint_(d, f, out, err)
+#define relic_gff_get_int(d, f, out, err) relic_gff_get_int_(d, f, out, err)
+#define relic_gff_get_float(d, f, out, err) relic_gff_get_float_(d, f, out, err)
+#define relic_gff_get_double(d, f, out, err) relic_gff_get_double_(d, f, out, err)
+#define relic_gff_get_string(d, f, out, err) relic_gff_sized_(d, f, RELIC_GFF_FIELD_TYPE_CEXOSTRING, "a cexostring", out, err)
+#define relic_gff_get_resref(d, f, out, err) relic_gff_sized_(d, f, RELIC_GFF_FIELD_TYPE_RESREF, "a resref", out, err)
+#define relic_gff_get_void(d, f, out, err) relic_gff_sized_(d, f, RELIC_GFF_FIELD_TYPE_VOID, "a void", out, err)
+#define relic_gff_get_locstring(d, f, out, err) relic_gff_get_locstring_(d, f, out, err)
+#define relic_gff_get_struct(d, f, s, err) relic_gff_get_struct_(d, f, s, err)
+#define relic_gff_get_list(d, f, out, err) relic_gff_get_list_(d, f, out, err)
 
 /** Resolve a path of labels and list indices separated by '/' or '.'
  *  ("Tile_List/3/Tile_ID") from the root. A path ending on a list element
@@ -485,7 +594,12 @@ size_t relic_gff_format_double(double v, char out[32]);
 /** Parse nwn_gff JSON into a tree in a (src_* set to none; family from
  *  the root's "__layout", DEFAULT when absent; order from a "__layout"
  *  object, NULL otherwise). An order record is checked against the tree by
- *  writing it once into a (about three times the GFF's size). Errors:
+ *  writing it once into a (about three times the GFF's size). The tree is
+ *  built from the parser's events when the text has the shape relic and
+ *  nwn_gff write ("type" before "value", "__struct_id" before the value,
+ *  "__encoding" before any text); any other shape, and any error, is read
+ *  again through a document of the text (what that first try built stays
+ *  in a until it is released). Errors:
  *  RELIC_E_SYNTAX (malformed JSON, with its offset), RELIC_E_RANGE (a value
  *  that does not fit its type, an unknown family), RELIC_E_ARGUMENT
  *  (missing or unknown members; an order record's kind that is not a
