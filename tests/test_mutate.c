@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "bwm_mutate.h"
+#include "bwm.h"
 #include "relic.h"
 #include "relic_bwm.h"
 #include "mutate_scratch.h"
