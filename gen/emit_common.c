@@ -400,7 +400,7 @@ int em_callee_order(gen_schema *s, gen_struct **out, int *needs_proto)
  * format, is `file` in C (relic_bwm_bwm -> relic_bwm_file, grf_region's root
  * region: relic_grf_region_region -> relic_grf_region_file), one whose name
  * starts with the format's drops the repeat (relic_gff_gff_struct ->
- * relic_gff_struct), upper case alike. Rewrites whole identifiers of a
+ * relic_gff_struct; are_flags -> relic_are_flags), upper case alike. Rewrites whole identifiers of a
  * generated text, so the emitters keep naming structs as the schema does
  * (paths, JSON and docs keep those names); the other structs and enums map to
  * themselves, so that the longest name wins (region_entry stays itself). */

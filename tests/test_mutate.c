@@ -17,6 +17,7 @@
 #include "bwm.h"
 #include "relic.h"
 #include "relic_bwm.h"
+#include "relic_mutate.h"
 #include "mutate_scratch.h"
 
 #define SEEDS 40
